@@ -1,0 +1,31 @@
+# exactdp — `make run` verifies the shipped case library, `make test` runs the test suite.
+# Both create a local virtual environment (.venv) on first use and install what they need.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+
+.PHONY: run test bench fuzz clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(VENV)/.deps-run: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e .
+	touch $@
+
+$(VENV)/.deps-test: pyproject.toml $(VENV)/.deps-run
+	$(BIN)/python -m pip install -q -e '.[test]'
+	touch $@
+
+run: $(VENV)/.deps-run
+	$(BIN)/exactdp verify cases/
+
+test: $(VENV)/.deps-test
+	$(BIN)/python -m pytest -q
+
+bench: $(VENV)/.deps-run
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

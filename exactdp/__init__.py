@@ -1,0 +1,83 @@
+"""exactdp: exact differential-privacy verdicts for small finite interactive mechanisms.
+
+Decides (ε, δ)-DP of finite interactive mechanisms against every adaptive adversary, exactly
+in rational arithmetic, with witnesses.  See README.md for a tour.
+
+>>> import exactdp
+>>> M = exactdp.rr(3)                        # RR with e^eps = 3
+>>> str(exactdp.privloss(M, 0))
+'log(3)'
+"""
+
+__version__ = "0.1.0"
+
+from .analysis import Profile, Witness, enumerator
+from .analysis import profile as profile_engine
+from .analysis.profile import delta, is_dp, privloss, profile, witness
+from .builders import ask, choose, compose, concomp, mechanism, repeat, respond, rr, rr_delta
+from .caseio import Case, load_case, parse_case
+from .claims import Analysis, Verdict
+from .errors import (
+    CaseError,
+    ExactDPError,
+    InexactValueError,
+    LimitExceededError,
+    UnsupportedMechanismError,
+    VerificationError,
+)
+from .model import END, Ask, Chance, Mechanism
+from .numbers import INF, LogReal, Q, eval_text, real_str
+from .verify import Options, verify_file, verify_paths
+
+exact = eval_text  # exactdp.exact("log(3)") -> an exact value
+
+__all__ = [
+    "__version__",
+    # model and builders
+    "Mechanism",
+    "Ask",
+    "Chance",
+    "END",
+    "ask",
+    "respond",
+    "mechanism",
+    "rr",
+    "rr_delta",
+    "compose",
+    "repeat",
+    "concomp",
+    "choose",
+    # analysis (profile engine by default; `enumerator` is the reference)
+    "profile",
+    "privloss",
+    "delta",
+    "is_dp",
+    "witness",
+    "profile_engine",
+    "enumerator",
+    "Profile",
+    "Witness",
+    # numbers
+    "Q",
+    "INF",
+    "LogReal",
+    "exact",
+    "eval_text",
+    "real_str",
+    # cases
+    "Case",
+    "load_case",
+    "parse_case",
+    "Analysis",
+    "Verdict",
+    "Options",
+    "verify_file",
+    "verify_paths",
+    # errors
+    "ExactDPError",
+    "CaseError",
+    "InexactValueError",
+    "UnsupportedMechanismError",
+    "LimitExceededError",
+    "VerificationError",
+]

@@ -1,0 +1,224 @@
+r"""The enumerator: the reference engine, by brute force over deterministic adversaries.
+
+Lemma 2.2 of Vadhan–Wang: an interactive mechanism is (ε, δ)-DP iff (2) holds for every
+adjacent pair and every *deterministic* adversary.  This engine takes the lemma literally:
+it lists every deterministic strategy (an option at every history reaching a choice), computes
+the exact distribution of the adversary's view under every dataset, and evaluates the
+hockey-stick divergence Σ_v (P_x(v) − λ P_x'(v))_+ from its definition.  It shares no code
+with the profile engine's backward induction; the two must agree.
+
+It is exponential by nature and refuses, with a clear message, when the number of strategies
+exceeds ``max_strategies`` (default :data:`DEFAULT_MAX_STRATEGIES`).
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Iterator
+
+from ..errors import LimitExceededError
+from ..model.game import Ask, Chance, End, Mechanism, Node
+from ..model.ops import count_strategies
+from ..numbers.rational import Q, as_q, is_rational
+from ..numbers.real import INF, Infinity, real_cmp
+from .hull import from_views, upper
+from .results import PairProfile, Profile, lambda_of, privloss_from_lambda, value_cmp
+from .witness import HistoryPolicy, Witness, make_witness
+
+__all__ = [
+    "profile",
+    "privloss",
+    "delta",
+    "is_dp",
+    "witness",
+    "strategies",
+    "DEFAULT_MAX_STRATEGIES",
+    "ENGINE",
+]
+
+ENGINE = "enumerator"
+DEFAULT_MAX_STRATEGIES = 200_000
+
+# A view is (history, probability vector); a history is a tuple of ("q"|"a", label) steps.
+
+
+def _check_size(mech: Mechanism, max_strategies: int) -> int:
+    n = count_strategies(mech.root)
+    if n > max_strategies:
+        raise LimitExceededError(
+            f"the number of deterministic adversaries of {mech.name} ({n})",
+            max_strategies,
+            "the enumerator is the brute-force reference; use the profile engine (the default) or raise "
+            "--max-strategies",
+        )
+    return n
+
+
+def _strategies(node: Node, n: int, memo: dict) -> list[tuple[dict, list]]:
+    """All (choices, views) below ``node``; choices map relative histories to option indices."""
+    hit = memo.get(node.uid)
+    if hit is not None:
+        return hit
+    if isinstance(node, End):
+        out = [({}, [((), (Q(1),) * n)])]
+    elif isinstance(node, Ask):
+        out = []
+        for k, (lab, child) in enumerate(zip(node.labels, node.children)):
+            step = ("q", lab)
+            for choices, views in _strategies(child, n, memo):
+                ch = {(): k}
+                for h, v in choices.items():
+                    ch[(step,) + h] = v
+                out.append((ch, [((step,) + h, pr) for h, pr in views]))
+    elif isinstance(node, Chance):
+        per_answer = [_strategies(child, n, memo) for child in node.children]
+        out = []
+        for combo in itertools.product(*per_answer):
+            ch: dict = {}
+            views: list = []
+            for lab, row, (choices, vs) in zip(node.labels, node.probs, combo):
+                step = ("a", lab)
+                for h, v in choices.items():
+                    ch[(step,) + h] = v
+                for h, pr in vs:
+                    views.append(((step,) + h, tuple(a * b for a, b in zip(row, pr))))
+            out.append((ch, views))
+    else:  # pragma: no cover
+        raise TypeError(node)
+    memo[node.uid] = out
+    return out
+
+
+def strategies(mech: Mechanism, *, max_strategies: int = DEFAULT_MAX_STRATEGIES) -> Iterator[tuple[dict, list]]:
+    """Every deterministic adversary as (choice table, exact view distribution).
+
+    The choice table maps each history reaching a choice to the option index taken; the view
+    distribution lists (history, probability under each dataset).
+    """
+    _check_size(mech, max_strategies)
+    yield from _strategies(mech.root, len(mech.datasets), {})
+
+
+def _hockey(views: list, i: int, j: int, lam: object) -> object:
+    """Σ_v (P_i(v) − λ P_j(v))_+ by definition (rational λ)."""
+    total = Q(0)
+    for _, pr in views:
+        d = pr[i] - lam * pr[j]
+        if d > 0:
+            total += d
+    return total
+
+
+def _least_lambda(views: list, i: int, j: int, delta: object) -> object:
+    """Least λ ≥ 1 with Σ_v (P_i − λ P_j)_+ ≤ δ, from the definition.
+
+    The divergence is convex and piecewise linear in λ with kinks only at likelihood ratios;
+    evaluate it at λ = 1 and at every ratio > 1, find the last kink where it still exceeds δ,
+    and solve the linear piece after it.
+    """
+    top = sum((pr[i] for _, pr in views if pr[j] == 0 and pr[i] > 0), Q(0))
+    if top > delta:
+        return INF
+    kinks = sorted({Q(1)} | {pr[i] / pr[j] for _, pr in views if pr[j] > 0 and pr[i] / pr[j] > 1})
+    vals = [_hockey(views, i, j, k) for k in kinks]
+    if vals[0] <= delta:
+        return Q(1)
+    last = max(n for n, v in enumerate(vals) if v > delta)
+    # beyond the largest ratio the divergence equals top <= delta, so a next kink exists
+    k0, k1, v0, v1 = kinks[last], kinks[last + 1], vals[last], vals[last + 1]
+    slope = (v1 - v0) / (k1 - k0)
+    return k0 + (delta - v0) / slope
+
+
+def _pairs(mech: Mechanism) -> tuple[tuple[int, int], ...]:
+    return mech.ordered_pairs
+
+
+def privloss(mech: Mechanism, delta: object, *, max_strategies: int = DEFAULT_MAX_STRATEGIES) -> object:
+    """PrivLoss(M, δ) = max over deterministic adversaries and ordered pairs of the least
+    ε with δ_A(e^ε) ≤ δ (Lemma 2.2)."""
+    delta = as_q(delta)
+    best: object = Q(1)
+    for _, views in strategies(mech, max_strategies=max_strategies):
+        for i, j in _pairs(mech):
+            lam = _least_lambda(views, i, j, delta)
+            if isinstance(lam, Infinity):
+                return INF
+            if lam > best:
+                best = lam
+    return privloss_from_lambda(best)
+
+
+def _hockey_any(views: list, i: int, j: int, lam: object) -> object:
+    """Σ_v (P_i − λ P_j)_+ for any exact λ, as (A, B) with value A − λB."""
+    a, b = Q(0), Q(0)
+    rational = is_rational(lam)
+    for _, pr in views:
+        if pr[i] == 0:
+            continue
+        if pr[j] == 0 or (pr[i] > lam * pr[j] if rational else real_cmp(pr[i] / pr[j], lam) > 0):
+            a += pr[i]
+            b += pr[j]
+    return a, b
+
+
+def _best(mech: Mechanism, lam: object, max_strategies: int):
+    from .witness import _line_gt
+
+    best = None
+    for choices, views in strategies(mech, max_strategies=max_strategies):
+        for pair in _pairs(mech):
+            line = _hockey_any(views, pair[0], pair[1], lam)
+            if best is None or _line_gt(line, best[0], lam):
+                best = (line, pair, choices)
+    return best
+
+
+def delta(mech: Mechanism, eps: object, *, max_strategies: int = DEFAULT_MAX_STRATEGIES) -> object:
+    """max over deterministic adversaries and ordered pairs of Σ_v (P_x − e^ε P_x')_+."""
+    lam = lambda_of(eps)
+    (a, b), _, _ = _best(mech, lam, max_strategies)
+    if is_rational(lam):
+        return a - lam * b
+    from .results import AffineInLambda
+
+    return a if b == 0 else AffineInLambda(a, b, lam)
+
+
+def is_dp(mech: Mechanism, eps: object, delta_: object, *, max_strategies: int = DEFAULT_MAX_STRATEGIES) -> bool:
+    if isinstance(eps, Infinity):
+        return True
+    return value_cmp(delta(mech, eps, max_strategies=max_strategies), as_q(delta_)) <= 0
+
+
+def profile(mech: Mechanism, *, max_strategies: int = DEFAULT_MAX_STRATEGIES) -> Profile:
+    """The privacy profile as the pointwise max over every deterministic adversary's own
+    profile (each built directly from its exact view distribution)."""
+    per_pair: dict[tuple[int, int], list] = {p: [] for p in _pairs(mech)}
+    for _, views in strategies(mech, max_strategies=max_strategies):
+        for i, j in per_pair:
+            per_pair[(i, j)].append(from_views((pr[i], pr[j]) for _, pr in views))
+    pairs = [PairProfile(mech.pair_names(p), upper(hs)) for p, hs in per_pair.items()]
+    return Profile.from_pairs(mech.name, pairs)
+
+
+def witness(
+    mech: Mechanism,
+    eps: object,
+    *,
+    pair: tuple[int, int] | None = None,
+    max_strategies: int = DEFAULT_MAX_STRATEGIES,
+) -> Witness:
+    """The best deterministic adversary at e^ε found by exhaustive search, re-checked."""
+    lam = lambda_of(eps)
+    best = None
+    from .witness import _line_gt
+
+    for choices, views in strategies(mech, max_strategies=max_strategies):
+        for p in [pair] if pair is not None else _pairs(mech):
+            line = _hockey_any(views, p[0], p[1], lam)
+            if best is None or _line_gt(line, best[0], lam):
+                best = (line, p, choices)
+    assert best is not None
+    line, p, choices = best
+    return make_witness(mech, p, lam, HistoryPolicy(choices), ENGINE, expected_line=line)

@@ -1,0 +1,200 @@
+"""Value types the engines return: exact privacy profiles and privacy-loss values."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from ..numbers.rational import Q, as_q, is_rational, q_str
+from ..numbers.real import (
+    INF,
+    ExpReal,
+    Infinity,
+    real_cmp,
+    real_decimal,
+    real_exp,
+    real_log,
+    real_str,
+)
+from .hull import Hull, upper
+
+__all__ = [
+    "PairProfile",
+    "Profile",
+    "AffineInLambda",
+    "privloss_from_lambda",
+    "lambda_of",
+    "value_cmp",
+    "value_str",
+    "format_privloss",
+]
+
+
+def lambda_of(eps: object) -> object:
+    """λ = e^ε for an exact ε ≥ 0: a rational for ``log(r)``, an :class:`ExpReal` otherwise."""
+    if isinstance(eps, Infinity):
+        return INF
+    return real_exp(eps)
+
+
+def privloss_from_lambda(lam: object) -> object:
+    """PrivLoss = ln λ*: ``0``, a :class:`LogReal` such as ``log(23/9)``, or ``INF``."""
+    if isinstance(lam, Infinity):
+        return INF
+    return real_log(lam)
+
+
+@dataclass(frozen=True)
+class AffineInLambda:
+    """The exact number a − b·λ for an irrational λ = r·e^s (a decimal ε).
+
+    δ(λ) is affine in λ between breakpoints, so at a transcendental λ it is this form;
+    comparisons with rationals are certified.
+    """
+
+    a: object
+    b: object
+    lam: ExpReal
+
+    def cmp(self, q: object) -> int:
+        """Sign of (a − b·λ) − q, exactly."""
+        if self.b == 0:
+            d = self.a - q
+            return (d > 0) - (d < 0)
+        # a - q - bλ  vs 0  <=>  compare (a - q) with bλ
+        return real_cmp(self.a - q, ExpReal(self.b * self.lam.r, self.lam.s)) if self.b > 0 else -real_cmp(
+            q - self.a, ExpReal(-self.b * self.lam.r, self.lam.s)
+        )
+
+    def __str__(self) -> str:
+        if self.b == 0:
+            return q_str(self.a)
+        return f"{q_str(self.a)} - {q_str(self.b)}*{real_str(self.lam)}"
+
+    def decimal(self, digits: int = 6) -> str:
+        import mpmath
+
+        from ..numbers.rational import to_fraction
+
+        with mpmath.workdps(digits + 10):
+            fa, fb = to_fraction(self.a), to_fraction(self.b)
+            fr, fs = to_fraction(self.lam.r), to_fraction(self.lam.s)
+            lam = mpmath.mpf(fr.numerator) / fr.denominator * mpmath.exp(mpmath.mpf(fs.numerator) / fs.denominator)
+            return mpmath.nstr(mpmath.mpf(fa.numerator) / fa.denominator - mpmath.mpf(fb.numerator) / fb.denominator * lam, digits)
+
+
+def value_cmp(v: object, q: object) -> int:
+    """Compare a δ value (rational or :class:`AffineInLambda`) with a rational, exactly."""
+    if isinstance(v, AffineInLambda):
+        return v.cmp(q)
+    return real_cmp(v, q)
+
+
+def value_str(v: object) -> str:
+    return str(v) if isinstance(v, AffineInLambda) else real_str(v)
+
+
+@dataclass(frozen=True, eq=False)
+class PairProfile:
+    """The exact profile of one ordered adjacent pair (x, x'): δ_{x,x'}(λ)."""
+
+    pair: tuple[str, str]
+    hull: Hull
+
+
+@dataclass(frozen=True, eq=False)
+class Profile:
+    r"""The exact privacy profile δ_M(λ) = max over ordered adjacent pairs and adversaries of
+    Σ_views (P_x − λ P_{x'})_+, for λ = e^ε ≥ 1 (Vadhan–Wang Def. 1.7, Lemma 2.2).
+
+    ``pairs`` holds each ordered pair's profile; ``envelope`` is their maximum.
+    """
+
+    mechanism: str
+    pairs: tuple[PairProfile, ...]
+    envelope: Hull
+
+    @classmethod
+    def from_pairs(cls, mechanism: str, pairs: Sequence[PairProfile]) -> "Profile":
+        return cls(mechanism, tuple(pairs), upper([p.hull for p in pairs]))
+
+    def delta_at_lambda(self, lam: object) -> object:
+        """δ_M(λ) exactly: a rational for rational λ, else an :class:`AffineInLambda`."""
+        if is_rational(lam):
+            return self.envelope.value_at(as_q(lam))
+        a, b = self.envelope.line_at(lam)
+        return a if b == 0 else AffineInLambda(a, b, lam)
+
+    def delta(self, eps: object) -> object:
+        """δ_M(e^ε) for an exact ε ≥ 0."""
+        return self.delta_at_lambda(lambda_of(eps))
+
+    def least_lambda(self, delta: object) -> object:
+        return self.envelope.least_lambda(as_q(delta))
+
+    def privloss(self, delta: object) -> object:
+        """PrivLoss(M, δ) = inf{ε ≥ 0 : M is (ε, δ)-DP}: ``0``, ``log(r)`` or ``INF``."""
+        return privloss_from_lambda(self.least_lambda(delta))
+
+    def breakpoints(self) -> list[tuple[object, object]]:
+        """(λ, δ_M(λ)) at λ = 1 and at every breakpoint λ > 1 of the envelope, increasing in λ;
+        beyond the last one δ_M is constant (the mass no adversary can hide)."""
+        pts = [(Q(1), self.envelope.value_at(Q(1)))]
+        for r in sorted(self.envelope.breakpoints(at_least=Q(1)), reverse=False):
+            if r > 1:
+                pts.append((r, self.envelope.value_at(r)))
+        return pts
+
+    def limit(self) -> object:
+        """δ_M(λ) as λ → ∞: the largest probability an adversary gives a view impossible under x'."""
+        return self.envelope.top
+
+    def equals_on_eps_ge_0(self, other: "Profile") -> bool:
+        """δ_M(λ) = δ_N(λ) for every λ ≥ 1 (exact: same limit and same bends beyond 1)."""
+        return self.envelope.restricted() == other.envelope.restricted()
+
+    def le_on_eps_ge_0(self, other: "Profile") -> tuple[bool, object | None]:
+        """Whether δ_M(λ) ≤ δ_N(λ) for every λ ≥ 1, and a λ where it fails (or None).
+
+        Both are piecewise linear with breakpoints among the two envelopes' slopes, so
+        checking at λ = 1, at every breakpoint and at λ → ∞ is exact.
+        """
+        cands = {Q(1)} | {r for r in self.envelope.breakpoints() if r > 1} | {
+            r for r in other.envelope.breakpoints() if r > 1
+        }
+        for lam in sorted(cands):
+            if self.envelope.value_at(lam) > other.envelope.value_at(lam):
+                return False, lam
+        if self.envelope.top > other.envelope.top:
+            return False, INF
+        return True, None
+
+    def worst_pair(self, lam: object) -> PairProfile:
+        """The first ordered pair (in adjacency order) attaining δ_M(λ)."""
+        best, best_val = self.pairs[0], None
+        for pp in self.pairs:
+            a, b = pp.hull.line_at(lam)
+            if best_val is None or _line_gt((a, b), best_val, lam):
+                best, best_val = pp, (a, b)
+        return best
+
+
+def _line_gt(l1: tuple[object, object], l2: tuple[object, object], lam: object) -> bool:
+    """a1 − λ b1 > a2 − λ b2, exactly."""
+    da, db = l1[0] - l2[0], l1[1] - l2[1]
+    if is_rational(lam):
+        return da - lam * db > 0
+    if db == 0:
+        return da > 0
+    # da > λ db
+    if db > 0:
+        return real_cmp(da, ExpReal(db * lam.r, lam.s)) > 0
+    return real_cmp(-da, ExpReal(-db * lam.r, lam.s)) < 0
+
+
+def format_privloss(v: object) -> str:
+    """``log(23/9) ≈ 0.938270`` / ``0`` / ``inf``."""
+    if isinstance(v, Infinity) or (is_rational(v) and v == 0):
+        return real_str(v)
+    return f"{real_str(v)} ≈ {real_decimal(v)}"
+

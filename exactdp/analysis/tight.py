@@ -1,0 +1,39 @@
+"""Tightness witnesses for PrivLoss: an adversary showing that no smaller ε works."""
+
+from __future__ import annotations
+
+from ..model.game import Mechanism
+from ..numbers.rational import Q, as_q
+from ..numbers.real import Infinity, real_log
+from .results import Profile
+from .witness import Witness
+
+__all__ = ["tight_lambda", "privloss_witness"]
+
+
+def tight_lambda(prof: Profile, delta: object) -> object | None:
+    """A λ_w < λ* = e^{PrivLoss(M, δ)} on the last linear piece before λ*.
+
+    On (r, λ*) — r the previous breakpoint, or 1 — one adversary/event is optimal, and it
+    attains exactly δ at λ*; so a witness at λ_w shows that every ε < PrivLoss fails.
+    Returns None when PrivLoss = 0 (nothing smaller to refute).  For PrivLoss = ∞ it returns a
+    λ beyond every breakpoint, where the mass invisible under x' alone exceeds δ.
+    """
+    lam_star = prof.least_lambda(as_q(delta))
+    bps = prof.envelope.breakpoints(at_least=Q(1))
+    if isinstance(lam_star, Infinity):
+        return (max(bps) if bps else Q(1)) + 1
+    if lam_star == 1:
+        return None
+    below = [r for r in bps if r < lam_star] + [Q(1)]
+    return (max(below) + lam_star) / 2
+
+
+def privloss_witness(engine, mech: Mechanism, delta: object, prof: Profile, **kw) -> Witness | None:
+    """The adversary that makes PrivLoss(M, δ) tight (see :func:`tight_lambda`)."""
+    lam = tight_lambda(prof, delta)
+    if lam is None:
+        return None
+    if engine.ENGINE == "profile":
+        return engine.witness(mech, real_log(lam), prof=prof)
+    return engine.witness(mech, real_log(lam), **kw)

@@ -1,0 +1,300 @@
+"""Witnesses: the adjacent pair, a deterministic adversary, the event, both probabilities.
+
+A witness at λ = e^ε says: against this adversary, the view under x lands in the event
+T = {v : P_x(v) > λ·P_x'(v)} with probability p, and under x' with probability p', so
+p − λ·p' is the hockey-stick divergence it achieves (Vadhan–Wang Def. 1.7: the mechanism is
+not (ε, δ)-DP whenever p > λ·p' + δ).
+
+Before a witness is returned, p and p' are recomputed by :func:`recheck`, a forward walk of
+the mechanism under the adversary that shares no code with either engine; a disagreement
+raises :class:`~exactdp.errors.VerificationError`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from ..errors import VerificationError
+from ..model.game import Ask, Chance, End, Mechanism, Node, label_str, postorder
+from ..numbers.rational import Q, is_rational, q_str
+from ..numbers.real import INF, ExpReal, Infinity, real_cmp, real_str
+from .hull import Hull
+
+__all__ = ["Policy", "HullPolicy", "HistoryPolicy", "Witness", "make_witness", "recheck", "format_history"]
+
+_ONE = Q(1)
+
+# A history is a tuple of steps: ("q", label) for a choice, ("a", label) for an answer.
+History = tuple
+
+
+class Policy(Protocol):
+    """A deterministic adversary: the option it takes at an Ask node.
+
+    ``aggregates`` is True when the choice depends only on (node, likelihood ratio so far),
+    which lets :func:`recheck` merge histories instead of walking each one.
+    """
+
+    aggregates: bool
+
+    def choose(self, node: Ask, history: History, ratio: object) -> int: ...
+
+
+def _gt_lambda(ratio: object, lam: object) -> bool:
+    """ratio > λ, exactly (ratio may be INF)."""
+    if isinstance(ratio, Infinity):
+        return True
+    if is_rational(lam):
+        return ratio > lam
+    return real_cmp(ratio, lam) > 0
+
+
+def _scale_lambda(lam: object, ratio: object) -> object:
+    """λ / ratio for a positive rational ratio."""
+    if is_rational(lam):
+        return lam / ratio
+    return ExpReal(lam.r / ratio, lam.s)
+
+
+class HullPolicy:
+    """The profile engine's adversary: at a history with likelihood ratio ρ, take the option
+    whose continuation chain is highest at λ/ρ (ties: first option in file order)."""
+
+    aggregates = True
+
+    def __init__(self, memo: dict[int, Hull], lam: object):
+        self.memo = memo
+        self.lam = lam
+        self._cache: dict[tuple[int, object], int] = {}
+
+    def choose(self, node: Ask, history: History, ratio: object) -> int:
+        if isinstance(ratio, Infinity) or ratio == 0:
+            return 0  # every continuation is all in T (or all out of it)
+        key = (node.uid, ratio)
+        hit = self._cache.get(key)
+        if hit is not None:
+            return hit
+        lam = _scale_lambda(self.lam, ratio)
+        best, best_line = 0, None
+        for k, child in enumerate(node.children):
+            line = self.memo[child.uid].line_at(lam)
+            if best_line is None or _line_gt(line, best_line, lam):
+                best, best_line = k, line
+        self._cache[key] = best
+        return best
+
+
+def _line_gt(l1, l2, lam) -> bool:
+    da, db = l1[0] - l2[0], l1[1] - l2[1]
+    if is_rational(lam):
+        return da - lam * db > 0
+    if db == 0:
+        return da > 0
+    if db > 0:
+        return real_cmp(da, ExpReal(db * lam.r, lam.s)) > 0
+    return real_cmp(-da, ExpReal(-db * lam.r, lam.s)) < 0
+
+
+class HistoryPolicy:
+    """An adversary given explicitly: history → option index (the enumerator's strategies)."""
+
+    aggregates = False
+
+    def __init__(self, table: dict[History, int]):
+        self.table = table
+
+    def choose(self, node: Ask, history: History, ratio: object) -> int:
+        return self.table.get(history, 0)
+
+
+def recheck(mech: Mechanism, pair: tuple[int, int], lam: object, policy: Policy) -> tuple[object, object, int]:
+    """Forward computation of (P_x(T), P_x'(T), |T|) for the adversary ``policy``.
+
+    Walks the mechanism from the root in topological order, carrying the probability of each
+    history under x and x'; for aggregating policies histories with the same (node, ratio)
+    are merged, which is exact because both the continuation and the choice depend only on
+    them.  ``|T|`` counts merged states, so it is a lower bound on the number of views when
+    merging happened.
+    """
+    i, j = pair
+    order = list(reversed(postorder(mech.root)))  # parents before children
+    pending: dict[int, dict] = {mech.root.uid: {(_ONE if policy.aggregates else ()): [_ONE, _ONE, ()]}}
+    p_t = Q(0)
+    pp_t = Q(0)
+    n_views = 0
+
+    def push(node: Node, px, pxp, hist) -> None:
+        if not px and not pxp:
+            return
+        ratio = INF if not pxp else px / pxp
+        key = ratio if policy.aggregates else hist
+        bucket = pending.setdefault(node.uid, {})
+        cur = bucket.get(key)
+        if cur is None:
+            bucket[key] = [px, pxp, hist]
+        else:
+            cur[0] += px
+            cur[1] += pxp
+
+    for node in order:
+        bucket = pending.pop(node.uid, None)
+        if not bucket:
+            continue
+        for px, pxp, hist in bucket.values():
+            ratio = INF if not pxp else px / pxp
+            if isinstance(node, End):
+                if px and _gt_lambda(ratio, lam):
+                    p_t += px
+                    pp_t += pxp
+                    n_views += 1
+            elif isinstance(node, Ask):
+                k = policy.choose(node, hist, ratio)
+                h2 = () if policy.aggregates else hist + (("q", node.labels[k]),)
+                push(node.children[k], px, pxp, h2)
+            elif isinstance(node, Chance):
+                for lab, row, child in zip(node.labels, node.probs, node.children):
+                    h2 = () if policy.aggregates else hist + (("a", lab),)
+                    push(child, px * row[i], pxp * row[j], h2)
+    return p_t, pp_t, n_views
+
+
+def format_history(hist: History) -> str:
+    """``q0→yes, q1→no`` (an answer with no query before it prints alone)."""
+    parts: list[str] = []
+    pending_q: str | None = None
+    for kind, lab in hist:
+        if kind == "q":
+            if pending_q is not None:
+                parts.append(pending_q + "→")
+            pending_q = label_str(lab)
+        else:
+            parts.append((pending_q + "→" if pending_q is not None else "") + label_str(lab))
+            pending_q = None
+    if pending_q is not None:
+        parts.append(pending_q + "→")
+    return ", ".join(parts) if parts else "(start)"
+
+
+@dataclass(frozen=True, eq=False)
+class Witness:
+    """An adversary achieving the hockey-stick divergence p − λ·p' on the pair (x, x').
+
+    Attributes
+    ----------
+    mechanism : Mechanism
+    pair : (int, int)
+        Indices of (x, x') in ``mechanism.datasets``.
+    lam : exact real
+        λ = e^ε.
+    policy : Policy
+        The deterministic adversary.
+    p, p_prime : rational
+        Pr[View(A, M(x)) ∈ T] and Pr[View(A, M(x')) ∈ T], recomputed independently.
+    source : str
+        The engine that found the adversary.
+    """
+
+    mechanism: Mechanism
+    pair: tuple[int, int]
+    lam: object
+    policy: Policy
+    p: object
+    p_prime: object
+    source: str
+
+    @property
+    def pair_names(self) -> tuple[str, str]:
+        return self.mechanism.pair_names(self.pair)
+
+    def excess(self) -> object:
+        """p − λ·p' (rational when λ is)."""
+        if is_rational(self.lam):
+            return self.p - self.lam * self.p_prime
+        from .results import AffineInLambda
+
+        return AffineInLambda(self.p, self.p_prime, self.lam)
+
+    def walk(self, limit: int = 10_000):
+        """Yield ("choice", history, label) and ("view", history, P_x, P_x', in_T) in
+        depth-first file order, for at most ``limit`` histories."""
+        i, j = self.pair
+        stack: list[tuple[Node, History, object, object]] = [(self.mechanism.root, (), _ONE, _ONE)]
+        count = 0
+        while stack:
+            node, hist, px, pxp = stack.pop()
+            count += 1
+            if count > limit:
+                yield ("truncated", hist, None, None, None)
+                return
+            ratio = INF if not pxp else px / pxp
+            if isinstance(node, End):
+                yield ("view", hist, px, pxp, bool(px) and _gt_lambda(ratio, self.lam))
+            elif isinstance(node, Ask):
+                k = self.policy.choose(node, hist, ratio)
+                yield ("choice", hist, node.labels[k], None, None)
+                stack.append((node.children[k], hist + (("q", node.labels[k]),), px, pxp))
+            elif isinstance(node, Chance):
+                kids = []
+                for lab, row, child in zip(node.labels, node.probs, node.children):
+                    a, b = px * row[i], pxp * row[j]
+                    if a or b:
+                        kids.append((child, hist + (("a", lab),), a, b))
+                stack.extend(reversed(kids))
+
+    def decision_tree(self, limit: int = 40) -> tuple[list[str], bool]:
+        """Readable strategy lines ``after <history>: ask <option>``; bool: truncated."""
+        lines: list[str] = []
+        for kind, hist, lab, _, _ in self.walk(limit=20 * limit):
+            if kind == "truncated":
+                return lines, True
+            if kind == "choice":
+                if len(lines) >= limit:
+                    return lines, True
+                lines.append(f"after {format_history(hist)}: choose {label_str(lab)}")
+        return lines, False
+
+    def event(self, limit: int = 20) -> tuple[list[tuple[str, object, object]], bool]:
+        """Views in T as (history text, P_x, P_x'); bool: truncated."""
+        out: list[tuple[str, object, object]] = []
+        for kind, hist, px, pxp, in_t in self.walk(limit=50 * limit):
+            if kind == "truncated":
+                return out, True
+            if kind == "view" and in_t:
+                if len(out) >= limit:
+                    return out, True
+                out.append((format_history(hist), px, pxp))
+        return out, False
+
+    def summary(self) -> str:
+        x, xp = self.pair_names
+        return (
+            f"pair ({x}, {xp}); Pr[T | {x}] = {q_str(self.p)}, Pr[T | {xp}] = {q_str(self.p_prime)}, "
+            f"Pr[T | {x}] - e^eps Pr[T | {xp}] = {real_str(self.excess()) if is_rational(self.lam) else self.excess()}"
+        )
+
+
+def make_witness(
+    mech: Mechanism,
+    pair: tuple[int, int],
+    lam: object,
+    policy: Policy,
+    source: str,
+    *,
+    expected_line: tuple[object, object] | None = None,
+) -> Witness:
+    """Recompute T's probabilities independently and build the witness.
+
+    ``expected_line`` is the engine's (A, B) with δ(λ) = A − λB; the recomputed p − λp' must
+    equal it exactly, else :class:`VerificationError`.
+    """
+    p, pp, _ = recheck(mech, pair, lam, policy)
+    if expected_line is not None:
+        a, b = expected_line
+        ok = (a - lam * b == p - lam * pp) if is_rational(lam) else (a == p and b == pp)
+        if not ok:
+            raise VerificationError(
+                f"witness re-check failed on pair {mech.pair_names(pair)} at lambda={real_str(lam)}: "
+                f"engine said {q_str(a)} - lambda*{q_str(b)}, forward computation gives {q_str(p)} - lambda*{q_str(pp)}"
+            )
+    return Witness(mech, pair, lam, policy, p, pp, source)

@@ -1,0 +1,98 @@
+"""Randomized response, the mechanisms every ε-DP (and (ε,δ)-DP) mechanism reduces to."""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+from ..errors import CaseError, CaseProblem
+from ..model.game import END, Chance, Mechanism
+from ..numbers.rational import Q, as_q, q_str
+
+__all__ = ["rr", "rr_delta", "rr_node", "rr_delta_node", "default_bits"]
+
+
+def default_bits(
+    datasets: Sequence[str], adjacent: Sequence[tuple[int, int]], given: Mapping[str, int] | None = None
+) -> tuple[int, ...]:
+    """RR's input bit for each dataset: 0 for the first dataset of the first adjacent pair,
+    1 for the second, overridden or completed by ``given`` ({dataset: bit}).  Any other
+    dataset needs an explicit bit."""
+    if not adjacent:
+        raise CaseError(CaseProblem("randomized response needs an adjacent pair"))
+    a, b = adjacent[0]
+    bits: dict[str, int] = {datasets[a]: 0, datasets[b]: 1}
+    bits.update(given or {})
+    missing = [d for d in datasets if d not in bits]
+    if missing:
+        raise CaseError(
+            CaseProblem(
+                f"rr: dataset(s) {', '.join(missing)} are not in the first adjacent pair "
+                f"({datasets[a]}, {datasets[b]}), so their input bit is unknown",
+                hint="give their bits, e.g. `rr: {eps: log(3), bits: {"
+                + ", ".join(f"{d}: 0" for d in missing)
+                + "}}`",
+            )
+        )
+    return tuple(bits[d] for d in datasets)
+
+
+def rr_node(E: object, bits: Sequence[int]) -> Chance:
+    """RR_ε (Vadhan–Wang Def. 1.9) with e^ε = E: answers b w.p. E/(1+E), 1−b w.p. 1/(1+E)."""
+    E = as_q(E)
+    if E < 1:
+        raise CaseError(CaseProblem(f"rr: e^eps must be at least 1 (eps >= 0), got e^eps = {q_str(E)}"))
+    keep, flip = E / (1 + E), 1 / (1 + E)
+    p0 = tuple(keep if b == 0 else flip for b in bits)
+    p1 = tuple(flip if b == 0 else keep for b in bits)
+    return Chance(("0", "1"), (p0, p1), (END, END))
+
+
+def rr_delta_node(E: object, delta: object, bits: Sequence[int]) -> Chance:
+    """RR_(ε,δ) (Vadhan–Wang Def. 5.1, from Kairouz–Oh–Viswanath) with answers I0, 0, 1, I1."""
+    E, delta = as_q(E), as_q(delta)
+    if E < 1:
+        raise CaseError(CaseProblem(f"rr: e^eps must be at least 1 (eps >= 0), got e^eps = {q_str(E)}"))
+    if not (0 <= delta <= 1):
+        raise CaseError(CaseProblem(f"rr: delta must lie in [0, 1], got {q_str(delta)}"))
+    keep, flip = (1 - delta) * E / (1 + E), (1 - delta) / (1 + E)
+    rows = {
+        "I0": tuple(delta if b == 0 else Q(0) for b in bits),
+        "0": tuple(keep if b == 0 else flip for b in bits),
+        "1": tuple(flip if b == 0 else keep for b in bits),
+        "I1": tuple(Q(0) if b == 0 else delta for b in bits),
+    }
+    return Chance(tuple(rows), tuple(rows.values()), (END,) * 4)
+
+
+def rr(
+    E: object,
+    *,
+    datasets: Sequence[str] = ("x0", "x1"),
+    adjacent: Sequence[tuple[int, int]] = ((0, 1),),
+    bits: Sequence[int] | None = None,
+    name: str = "RR",
+) -> Mechanism:
+    """RR_ε as a :class:`Mechanism`; ``E`` is e^ε (an exact rational ≥ 1).
+
+    Examples
+    --------
+    >>> from exactdp.analysis import profile
+    >>> str(profile.privloss(rr(3), 0))
+    'log(3)'
+    """
+    bits = tuple(bits) if bits is not None else default_bits(datasets, adjacent)
+    return Mechanism(rr_node(E, bits), tuple(datasets), tuple(adjacent), name)
+
+
+def rr_delta(
+    E: object,
+    delta: object,
+    *,
+    datasets: Sequence[str] = ("x0", "x1"),
+    adjacent: Sequence[tuple[int, int]] = ((0, 1),),
+    bits: Sequence[int] | None = None,
+    name: str = "RR",
+) -> Mechanism:
+    """RR_(ε,δ) (Def. 5.1) as a :class:`Mechanism`; ``E`` is e^ε."""
+    bits = tuple(bits) if bits is not None else default_bits(datasets, adjacent)
+    return Mechanism(rr_delta_node(E, delta, bits), tuple(datasets), tuple(adjacent), name)

@@ -1,0 +1,229 @@
+"""Reading a case file (format version 1, ``../shared/spec/case-format.md``) into a :class:`Case`."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+import yaml
+
+from ..claims import Claim
+from ..errors import CaseError, CaseProblem
+from ..model.game import Mechanism
+from .claims import read_claims
+from .context import INVALID, Reader, _Abort, child_path, suggest
+from .forms import MechanismReader
+from .yamlsafe import YamlLimits, is_null, kind_of, load_yaml
+
+__all__ = ["Case", "load_case", "parse_case", "FORMAT_VERSION", "TOP_LEVEL_KEYS"]
+
+FORMAT_VERSION = 1
+_NAME_RE = re.compile(r"^[a-z0-9._-]+$")
+_DATASET_RE = re.compile(r"^[A-Za-z0-9_.'-]+$")
+
+TOP_LEVEL_KEYS = (
+    "exactdp",
+    "name",
+    "title",
+    "reference",
+    "datasets",
+    "adjacent",
+    "params",
+    "mechanisms",
+    "mechanism",
+    "claims",
+)
+
+
+@dataclass(frozen=True, eq=False)
+class Case:
+    """A parsed case: its mechanisms (built game DAGs) and claims, ready to check."""
+
+    name: str
+    file: str
+    datasets: tuple[str, ...]
+    adjacent: tuple[tuple[int, int], ...]
+    mechanisms: Mapping[str, Mechanism]
+    claims: tuple[Claim, ...]
+    title: str | None = None
+    reference: str | None = None
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+def load_case(path: str | Path, *, yaml_limits: YamlLimits = YamlLimits(), max_problems: int = 20) -> Case:
+    """Read and validate a case file; raise :class:`CaseError` listing located problems."""
+    p = Path(path)
+    file = str(path)
+    try:
+        data = p.read_bytes()
+    except OSError as e:
+        raise CaseError(CaseProblem(f"cannot read the file: {e.strerror or e}", file=file)) from None
+    if len(data) > yaml_limits.max_bytes:
+        raise CaseError(CaseProblem(f"file is {len(data)} bytes; the limit is {yaml_limits.max_bytes}", file=file, hint="raise it with --max-file-bytes"))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise CaseError(CaseProblem(f"not UTF-8 text (byte {e.start})", file=file, hint="save the case file as UTF-8")) from None
+    return parse_case(text, file, yaml_limits=yaml_limits, max_problems=max_problems)
+
+
+def parse_case(text: str, file: str = "<case>", *, yaml_limits: YamlLimits = YamlLimits(), max_problems: int = 20) -> Case:
+    """Parse case-file text; raise :class:`CaseError` listing located problems."""
+    root = load_yaml(text, file, yaml_limits)
+    r = Reader(file, max_problems=max_problems)
+    try:
+        case = _read(r, root)
+    except _Abort:
+        case = None
+    r.raise_if_problems()
+    assert case is not None
+    return case
+
+
+def _read(r: Reader, root: yaml.Node) -> Case | None:
+    if not isinstance(root, yaml.MappingNode):
+        r.error(root, "", f"a case file is a mapping at the top level, found {kind_of(root)}", "start with `exactdp: 1`")
+        return None
+    top: dict[str, yaml.Node] = {}
+    keynodes: dict[str, yaml.Node] = {}
+    for k, v in root.value:
+        if k.value not in TOP_LEVEL_KEYS:
+            r.error(k, k.value, f"unknown top-level key {k.value!r}", suggest(k.value, TOP_LEVEL_KEYS) or f"allowed: {', '.join(TOP_LEVEL_KEYS)}")
+            continue
+        top[k.value] = v
+        keynodes[k.value] = k
+
+    # version
+    if "exactdp" not in top:
+        r.error(root, "exactdp", "missing `exactdp: 1` (the case-format version)", "add `exactdp: 1` as the first line")
+    else:
+        v = top["exactdp"]
+        if not (isinstance(v, yaml.ScalarNode) and v.value.strip() == str(FORMAT_VERSION)):
+            r.error(v, "exactdp", f"unsupported case-format version {getattr(v, 'value', kind_of(v))!r}", f"this exactdp reads format version {FORMAT_VERSION}")
+
+    # name, title, reference
+    name = "<unnamed>"
+    if "name" not in top:
+        r.error(root, "name", "missing `name:`", "a short id such as `name: rr-ln3` ([a-z0-9._-]+)")
+    else:
+        n = r.scalar_text(top["name"], "name", "name")
+        if n is not INVALID:
+            if not _NAME_RE.match(n):
+                r.error(top["name"], "name", f"name {n!r} must match [a-z0-9._-]+", "use lower-case letters, digits, '.', '_' and '-'")
+            name = n
+    title = _text(r, top.get("title"), "title")
+    reference = _text(r, top.get("reference"), "reference")
+
+    # datasets and adjacency
+    datasets: tuple[str, ...] = ("x0", "x1")
+    if "datasets" in top:
+        items = r.sequence(top["datasets"], "datasets", "datasets")
+        if items is not INVALID:
+            names = []
+            for i, it in enumerate(items):
+                d = r.label(it, child_path("datasets", i), "a dataset name")
+                if d is INVALID:
+                    continue
+                if not _DATASET_RE.match(d):
+                    r.error(it, child_path("datasets", i), f"dataset name {d!r} may only use letters, digits, _ . ' -")
+                elif d in names:
+                    r.error(it, child_path("datasets", i), f"dataset {d!r} is listed twice")
+                else:
+                    names.append(d)
+            if len(names) < 2 and len(names) == len(items):
+                r.error(top["datasets"], "datasets", "at least two datasets are needed to speak of adjacency")
+            if names:
+                datasets = tuple(names)
+    adjacent = _adjacency(r, top.get("adjacent"), datasets)
+
+    # params
+    if "params" in top:
+        items = r.mapping(top["params"], "params", "params")
+        if items is not INVALID:
+            r.define_params(items, "params")
+
+    # mechanisms
+    named: dict[str, tuple[yaml.Node, str]] = {}
+    if "mechanisms" in top and "mechanism" in top:
+        r.error(keynodes["mechanism"], "mechanism", "give either `mechanism:` or `mechanisms:`, not both")
+    if "mechanisms" in top:
+        items = r.mapping(top["mechanisms"], "mechanisms", "mechanisms")
+        if items is not INVALID:
+            if not items:
+                r.error(top["mechanisms"], "mechanisms", "define at least one mechanism")
+            for mname, knode, vnode in items:
+                if not mname or is_null(knode):
+                    r.error(knode, "mechanisms", "a mechanism needs a name")
+                    continue
+                named[mname] = (vnode, child_path("mechanisms", mname))
+    elif "mechanism" in top:
+        named["M"] = (top["mechanism"], "mechanism")
+    else:
+        r.error(root, "mechanisms", "no mechanism: add `mechanisms: {M: ...}` or `mechanism: ...`")
+
+    mr = MechanismReader(r, datasets, adjacent, named)
+    built: dict[str, Mechanism] = {}
+    for mname in named:
+        m = mr.named(mname)
+        if m is not INVALID:
+            built[mname] = m
+
+    default_of = "M" if "M" in named or len(named) != 1 else next(iter(named))
+    claims: list[Claim] = []
+    if "claims" not in top:
+        r.error(root, "claims", "missing `claims:`", "a case checks at least one claim, e.g. `- privloss: {delta: 0, equals: log(3)}`")
+    else:
+        claims = read_claims(r, top["claims"], "claims", set(named), default_of)
+    if r.problems:
+        return None
+    return Case(name, r.file, datasets, adjacent, built, tuple(claims), title, reference, dict(r.params))
+
+
+def _text(r: Reader, node: yaml.Node | None, path: str) -> str | None:
+    if node is None or is_null(node):
+        return None
+    t = r.scalar_text(node, path, path)
+    return None if t is INVALID else t
+
+
+def _adjacency(r: Reader, node: yaml.Node | None, datasets: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
+    n = len(datasets)
+    default = tuple((i, j) for i in range(n) for j in range(i + 1, n))
+    if node is None:
+        return default
+    items = r.sequence(node, "adjacent", "adjacent")
+    if items is INVALID:
+        return default
+    out: list[tuple[int, int]] = []
+    for i, it in enumerate(items):
+        p = child_path("adjacent", i)
+        pair = r.sequence(it, p, "an adjacent pair")
+        if pair is INVALID:
+            continue
+        if len(pair) != 2:
+            r.error(it, p, f"an adjacent pair names exactly two datasets, found {len(pair)}")
+            continue
+        idx = []
+        for k, d in enumerate(pair):
+            name = r.label(d, child_path(p, k), "a dataset name")
+            if name is INVALID:
+                break
+            if name not in datasets:
+                r.error(d, child_path(p, k), f"unknown dataset {name!r} in adjacent", suggest(name, datasets) or f"datasets: {', '.join(datasets)}")
+                break
+            idx.append(datasets.index(name))
+        if len(idx) != 2:
+            continue
+        if idx[0] == idx[1]:
+            r.error(it, p, f"a dataset is not adjacent to itself ({datasets[idx[0]]})")
+            continue
+        t = (idx[0], idx[1])
+        if t in out or (t[1], t[0]) in out:
+            continue
+        out.append(t)
+    if not out:
+        r.error(node, "adjacent", "no adjacent pair: list at least one, e.g. `adjacent: [[x0, x1]]`")
+        return default
+    return tuple(out)

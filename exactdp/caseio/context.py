@@ -1,0 +1,291 @@
+"""Shared helpers for reading a case: located problems, typed numbers, field maps.
+
+Every reader reports problems through :class:`Reader` so that messages have one shape:
+``file:line:col: path: what is wrong`` plus a hint, and keeps going where it can so that
+several problems are reported at once (up to a limit).
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Sequence
+
+import yaml
+
+from ..errors import CaseError, CaseProblem, ExactDPError
+from ..numbers.expr import ExprError, ExprLimits, evaluate, parse_expr
+from ..numbers.rational import as_q, is_rational, q_str
+from ..numbers.real import ExpReal, Infinity, LogReal, real_exp, real_sign, real_str
+from .yamlsafe import is_null, kind_of, mark_of
+
+__all__ = ["Reader", "Invalid", "INVALID", "Field", "suggest", "child_path"]
+
+
+class Invalid:
+    """Marker for a value that failed to read (its problem is already recorded)."""
+
+    _inst: "Invalid | None" = None
+
+    def __new__(cls) -> "Invalid":
+        if cls._inst is None:
+            cls._inst = super().__new__(cls)
+        return cls._inst
+
+    def __repr__(self) -> str:
+        return "INVALID"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+INVALID = Invalid()
+
+
+class _Abort(Exception):
+    """Too many problems: stop reading."""
+
+
+def suggest(word: str, options: Sequence[str]) -> str | None:
+    close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
+    return f"did you mean {close[0]!r}?" if close else None
+
+
+def child_path(path: str, key: object) -> str:
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    k = str(key)
+    if not k.replace("_", "").replace("-", "").isalnum():
+        k = repr(k)
+    return f"{path}.{k}" if path else k
+
+
+@dataclass(frozen=True)
+class Field:
+    """One key of a mapping form: how to read it and whether it must be present."""
+
+    read: Callable[["Reader", yaml.Node, str], Any]
+    required: bool = False
+    default: Any = None
+    doc: str = ""
+
+
+class Reader:
+    """Located reading of one case file: problems, params, typed values."""
+
+    def __init__(self, file: str, *, max_problems: int = 20, expr_limits: ExprLimits = ExprLimits()):
+        self.file = file
+        self.problems: list[CaseProblem] = []
+        self.max_problems = max_problems
+        self.expr_limits = expr_limits
+        self.params: dict[str, Any] = {}
+        self.param_nodes: dict[str, yaml.Node] = {}
+        self._param_state: dict[str, int] = {}
+
+    # --- problems ---------------------------------------------------------------------------
+
+    def error(self, node: yaml.Node | None, path: str, message: str, hint: str | None = None) -> Invalid:
+        line, col = mark_of(node) if node is not None else (None, None)
+        self.problems.append(CaseProblem(message, path, self.file, line, col, hint))
+        if len(self.problems) >= self.max_problems:
+            raise _Abort()
+        return INVALID
+
+    def raise_if_problems(self) -> None:
+        if self.problems:
+            raise CaseError(self.problems, truncated=len(self.problems) >= self.max_problems)
+
+    def guard(self, fn: Callable[[], Any], node: yaml.Node, path: str) -> Any:
+        """Run a builder; turn model-level errors into located problems."""
+        try:
+            return fn()
+        except CaseError as e:
+            for p in e.problems:
+                self.error(node, path, p.message, p.hint)
+            return INVALID
+        except _Abort:
+            raise
+        except ExactDPError as e:
+            return self.error(node, path, str(e))
+
+    # --- structure --------------------------------------------------------------------------
+
+    def mapping(self, node: yaml.Node, path: str, what: str) -> list[tuple[str, yaml.Node, yaml.Node]] | Invalid:
+        if not isinstance(node, yaml.MappingNode):
+            return self.error(node, path, f"{what} must be a mapping, found {kind_of(node)}")
+        return [(k.value, k, v) for k, v in node.value]
+
+    def sequence(self, node: yaml.Node, path: str, what: str) -> list[yaml.Node] | Invalid:
+        if not isinstance(node, yaml.SequenceNode):
+            return self.error(node, path, f"{what} must be a list, found {kind_of(node)}")
+        return list(node.value)
+
+    def fields(self, node: yaml.Node, path: str, spec: Mapping[str, Field], what: str) -> dict[str, Any] | Invalid:
+        """Read a mapping with known keys: unknown keys, missing required keys and bad values
+        are reported (with a suggestion for near-miss keys)."""
+        items = self.mapping(node, path, what)
+        if items is INVALID:
+            return INVALID
+        out: dict[str, Any] = {}
+        bad = False
+        for key, knode, vnode in items:
+            if key not in spec:
+                hint = suggest(key, list(spec)) or f"allowed keys: {', '.join(spec)}"
+                self.error(knode, child_path(path, key), f"unknown key {key!r} in {what}", hint)
+                bad = True
+                continue
+            val = spec[key].read(self, vnode, child_path(path, key))
+            if val is INVALID:
+                bad = True
+            out[key] = val
+        for key, f in spec.items():
+            if key not in out:
+                if f.required:
+                    self.error(node, path, f"{what} needs `{key}:`" + (f" ({f.doc})" if f.doc else ""))
+                    bad = True
+                else:
+                    out[key] = f.default
+        return INVALID if bad else out
+
+    def scalar_text(self, node: yaml.Node, path: str, what: str) -> str | Invalid:
+        if not isinstance(node, yaml.ScalarNode):
+            return self.error(node, path, f"{what} must be a single value, found {kind_of(node)}")
+        return node.value
+
+    def label(self, node: yaml.Node, path: str, what: str = "a label") -> str | Invalid:
+        if not isinstance(node, yaml.ScalarNode) or is_null(node):
+            return self.error(node, path, f"{what} must be a string or a number, found {kind_of(node)}")
+        return node.value
+
+    # --- numbers ----------------------------------------------------------------------------
+
+    def define_params(self, items: list[tuple[str, yaml.Node, yaml.Node]], path: str) -> None:
+        for name, knode, vnode in items:
+            p = child_path(path, name)
+            if not name.isidentifier() or name in ("log", "exp", "inf"):
+                self.error(knode, p, f"{name!r} cannot be a parameter name", "use letters, digits and _ (not log, exp, inf)")
+                continue
+            self.param_nodes[name] = vnode
+        for name in list(self.param_nodes):
+            self._param(name, child_path(path, name))
+
+    def _param(self, name: str, path: str) -> Any:
+        st = self._param_state.get(name)
+        if st == 2:
+            return self.params[name]
+        if st == 1:
+            raise ExprError(f"parameter {name!r} is defined in terms of itself")
+        self._param_state[name] = 1
+        node = self.param_nodes[name]
+        val = self.value(node, path, "a parameter value")
+        self.params[name] = val
+        self._param_state[name] = 2
+        return val
+
+    def _lookup(self, name: str) -> Any:
+        if name in self.param_nodes:
+            val = self._param(name, f"params.{name}")
+            if val is INVALID:
+                raise ExprError(f"parameter {name!r} has no valid value (see its own error)")
+            return val
+        raise ExprError(
+            f"unknown name {name!r}",
+            None,
+            (suggest(name, list(self.param_nodes)) if self.param_nodes else None)
+            or "define it under `params:` at the top level of the case",
+        )
+
+    def value(self, node: yaml.Node, path: str, what: str) -> Any:
+        """Evaluate a scalar with the safe grammar (params resolved); INVALID on error."""
+        text = self.scalar_text(node, path, what)
+        if text is INVALID:
+            return INVALID
+        if is_null(node):
+            return self.error(node, path, f"{what} is missing (the value is empty)")
+        try:
+            return evaluate(parse_expr(text, self.expr_limits), self._lookup, self.expr_limits)
+        except ExprError as e:
+            msg = e.message
+            if e.column is not None and len(text) > 1:
+                msg += f" (at character {e.column} of {text!r})"
+            return self.error(node, path, msg, e.hint)
+        except RecursionError:
+            return self.error(node, path, "expression is nested too deeply")
+
+    def rational(self, node: yaml.Node, path: str, what: str, lo=None, hi=None) -> Any:
+        v = self.value(node, path, what)
+        if v is INVALID:
+            return INVALID
+        if not is_rational(v):
+            return self.error(
+                node, path, f"{what} must be an exact rational, found {real_str(v)}", _rational_hint(v)
+            )
+        v = as_q(v)
+        if lo is not None and v < lo:
+            return self.error(node, path, f"{what} must be at least {q_str(lo)}, found {q_str(v)}")
+        if hi is not None and v > hi:
+            return self.error(node, path, f"{what} must be at most {q_str(hi)}, found {q_str(v)}")
+        return v
+
+    def probability(self, node: yaml.Node, path: str) -> Any:
+        return self.rational(node, path, "a probability", 0, 1)
+
+    def delta(self, node: yaml.Node, path: str) -> Any:
+        return self.rational(node, path, "delta", 0, 1)
+
+    def eps(self, node: yaml.Node, path: str, *, allow_inf: bool = False) -> Any:
+        """An ε-type value ≥ 0: a rational, ``log(r)`` (r ≥ 1), a sum of both, or ``inf``."""
+        v = self.value(node, path, "eps")
+        if v is INVALID:
+            return INVALID
+        if isinstance(v, Infinity):
+            return v if allow_inf else self.error(node, path, "eps = inf is not allowed here")
+        if not (is_rational(v) or isinstance(v, LogReal)):
+            return self.error(
+                node,
+                path,
+                f"eps must be a real number such as log(3) or 1/10, found {real_str(v)}",
+                "eps is the exponent: write eps: log(3) for e^eps = 3",
+            )
+        if real_sign(v) < 0:
+            return self.error(node, path, f"eps must be >= 0, found {real_str(v)}")
+        return as_q(v) if is_rational(v) else v
+
+    def exp_eps_rational(self, node: yaml.Node, path: str, eps: Any, form: str) -> Any:
+        """e^ε for a mechanism's parameter; it must be rational for the engines."""
+        lam = real_exp(eps)
+        if isinstance(lam, ExpReal):
+            return self.error(
+                node,
+                path,
+                f"{form}: eps = {real_str(eps)} makes e^eps = {real_str(lam)} transcendental, and exact "
+                "decimal eps inside mechanisms is not supported yet",
+                "write eps as log(r) so that e^eps = r is rational, e.g. eps: log(11/10)",
+            )
+        return lam
+
+    def count(self, node: yaml.Node, path: str, what: str, lo: int = 0, hi: int | None = None) -> Any:
+        v = self.value(node, path, what)
+        if v is INVALID:
+            return INVALID
+        if not is_rational(v) or as_q(v).denominator != 1:
+            return self.error(node, path, f"{what} must be a whole number, found {real_str(v)}")
+        n = int(as_q(v))
+        if n < lo or (hi is not None and n > hi):
+            rng = f"between {lo} and {hi}" if hi is not None else f"at least {lo}"
+            return self.error(node, path, f"{what} must be {rng}, found {n}")
+        return n
+
+    def privloss_value(self, node: yaml.Node, path: str) -> Any:
+        return self.eps(node, path, allow_inf=True)
+
+
+def _rational_hint(v: Any) -> str | None:
+    if isinstance(v, LogReal):
+        return "log(...) is an eps-type value; probabilities and delta are plain fractions such as 1/4"
+    if isinstance(v, ExpReal):
+        return "exp of a rational is transcendental; use exp(log(r)) or a fraction"
+    if isinstance(v, Infinity):
+        return "inf is only allowed as a claimed privacy loss"
+    return None
+

@@ -1,0 +1,347 @@
+"""Claims about mechanisms and their exact verdicts.
+
+Each claim kind of the case format (``../shared/spec/case-format.md``) is a frozen value type
+with a ``check`` method that consults an :class:`Analysis` (which runs the chosen engine once
+per mechanism) and returns a :class:`Verdict`: holds / fails / unsupported, the exact value
+found, and a witness where one exists.  Nothing here reads files or prints.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Mapping
+
+from .analysis import ENGINES, format_privloss
+from .analysis.results import Profile, value_cmp, value_str
+from .analysis.witness import Witness
+from .errors import ExactDPError
+from .model.game import Mechanism
+from .numbers.rational import Q, q_str
+from .numbers.real import Infinity, real_cmp, real_decimal, real_str
+
+__all__ = [
+    "Where",
+    "Claim",
+    "PrivLossClaim",
+    "DPClaim",
+    "NotDPClaim",
+    "DeltaClaim",
+    "ProfileEqClaim",
+    "ProfileLeClaim",
+    "SimulatesRRClaim",
+    "Verdict",
+    "Analysis",
+    "HOLDS",
+    "FAILS",
+    "UNSUPPORTED",
+]
+
+HOLDS, FAILS, UNSUPPORTED = "holds", "fails", "unsupported"
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where a claim was written (for reports)."""
+
+    file: str | None = None
+    line: int | None = None
+    path: str = ""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The outcome of checking one claim.
+
+    ``status`` is ``holds``, ``fails`` or ``unsupported`` (never counted as passing);
+    ``found`` is the exact value computed, ``values`` the same in machine-readable form.
+    """
+
+    claim: "Claim"
+    status: str
+    found: str
+    note: str = ""
+    witness: Witness | None = None
+    values: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def holds(self) -> bool:
+        return self.status == HOLDS
+
+
+class Analysis:
+    """Runs one engine over the mechanisms of a case, caching each mechanism's profile."""
+
+    def __init__(
+        self,
+        mechanisms: Mapping[str, Mechanism],
+        *,
+        engine: str = "profile",
+        max_strategies: int | None = None,
+        deadline: float | None = None,
+        progress=None,
+    ):
+        if engine not in ENGINES:
+            raise ExactDPError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
+        self.mechanisms = dict(mechanisms)
+        self.engine_name = engine
+        self.engine = ENGINES[engine]
+        self.kw: dict[str, Any] = {}
+        if engine == "enumerator" and max_strategies is not None:
+            self.kw["max_strategies"] = max_strategies
+        if engine == "profile":
+            if deadline is not None:
+                self.kw["deadline"] = deadline
+            if progress is not None:
+                self.kw["progress"] = progress
+        self._profiles: dict[str, Profile] = {}
+
+    def mech(self, name: str) -> Mechanism:
+        return self.mechanisms[name]
+
+    def profile(self, name: str) -> Profile:
+        prof = self._profiles.get(name)
+        if prof is None:
+            prof = self.engine.profile(self.mechanisms[name], **self.kw)
+            self._profiles[name] = prof
+        return prof
+
+    def witness(self, name: str, eps: object) -> Witness:
+        mech = self.mechanisms[name]
+        if self.engine_name == "profile":
+            return self.engine.witness(mech, eps, prof=self.profile(name))
+        kw = {k: v for k, v in self.kw.items() if k == "max_strategies"}
+        return self.engine.witness(mech, eps, **kw)
+
+
+def _eps_text(eps: object) -> str:
+    return real_str(eps)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """Base class: every claim names the mechanism it is about (``of``)."""
+
+    of: str = "M"
+    where: Where = field(default=Where(), compare=False)
+    kind: ClassVar[str] = "claim"
+
+    def describe(self) -> str:  # pragma: no cover - overridden
+        return self.kind
+
+    def params(self) -> dict[str, str]:  # pragma: no cover - overridden
+        return {}
+
+    def check(self, an: Analysis) -> Verdict:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class PrivLossClaim(Claim):
+    """``privloss: {delta: d, equals: e}`` or ``{delta: d, at_most: e}``:
+    PrivLoss(M, d) = e (or ≤ e), with PrivLoss(M, δ) = inf{ε ≥ 0 : M is (ε, δ)-DP}
+    (Vadhan–Wang §5)."""
+
+    delta: object = Q(0)
+    equals: object | None = None
+    at_most: object | None = None
+    kind: ClassVar[str] = "privloss"
+
+    def describe(self) -> str:
+        rel, val = ("=", self.equals) if self.equals is not None else ("<=", self.at_most)
+        return f"PrivLoss({self.of}, {q_str(self.delta)}) {rel} {real_str(val)}"
+
+    def params(self) -> dict[str, str]:
+        out = {"delta": q_str(self.delta)}
+        if self.equals is not None:
+            out["equals"] = real_str(self.equals)
+        if self.at_most is not None:
+            out["at_most"] = real_str(self.at_most)
+        return out
+
+    def check(self, an: Analysis) -> Verdict:
+        prof = an.profile(self.of)
+        found = prof.privloss(self.delta)
+        values = {"privloss": real_str(found), "decimal": real_decimal(found)}
+        lam = prof.least_lambda(self.delta)
+        values["exp_privloss"] = real_str(lam)
+        if self.equals is not None:
+            c = real_cmp(found, self.equals)
+            ok = c == 0
+        else:
+            c = real_cmp(found, self.at_most)
+            ok = c <= 0
+        target = self.equals if self.equals is not None else self.at_most
+        wit, note = None, ""
+        if not ok and c > 0 and not isinstance(target, Infinity):
+            # the claimed ε is too small: show an adversary beating it
+            wit = an.witness(self.of, target)
+            note = f"not ({real_str(target)}, {q_str(self.delta)})-DP"
+        elif not ok:
+            note = f"{self.of} is already ({real_str(found)}, {q_str(self.delta)})-DP"
+        return Verdict(self, HOLDS if ok else FAILS, format_privloss(found), note, wit, values)
+
+
+@dataclass(frozen=True)
+class DPClaim(Claim):
+    """``dp: {eps: e, delta: d}``: M is (e, d)-DP against every adversary (Def. 1.7)."""
+
+    eps: object = Q(0)
+    delta: object = Q(0)
+    kind: ClassVar[str] = "dp"
+
+    def describe(self) -> str:
+        return f"{self.of} is ({_eps_text(self.eps)}, {q_str(self.delta)})-DP"
+
+    def params(self) -> dict[str, str]:
+        return {"eps": real_str(self.eps), "delta": q_str(self.delta)}
+
+    def _delta_found(self, an: Analysis) -> object:
+        return an.profile(self.of).delta(self.eps)
+
+    def check(self, an: Analysis) -> Verdict:
+        d = self._delta_found(an)
+        ok = value_cmp(d, self.delta) <= 0
+        wit = None if ok else an.witness(self.of, self.eps)
+        return Verdict(
+            self,
+            HOLDS if ok else FAILS,
+            f"delta_M(e^eps) = {value_str(d)}",
+            "" if ok else f"exceeds {q_str(self.delta)}",
+            wit,
+            {"delta_at_eps": value_str(d)},
+        )
+
+
+@dataclass(frozen=True)
+class NotDPClaim(DPClaim):
+    """``not_dp: {eps: e, delta: d}``: some adversary and adjacent pair violate (e, d)-DP;
+    the verdict carries the witness."""
+
+    kind: ClassVar[str] = "not_dp"
+
+    def describe(self) -> str:
+        return f"{self.of} is not ({_eps_text(self.eps)}, {q_str(self.delta)})-DP"
+
+    def check(self, an: Analysis) -> Verdict:
+        d = self._delta_found(an)
+        holds = value_cmp(d, self.delta) > 0
+        wit = an.witness(self.of, self.eps) if holds else None
+        return Verdict(
+            self,
+            HOLDS if holds else FAILS,
+            f"delta_M(e^eps) = {value_str(d)}",
+            "" if holds else f"{self.of} is ({_eps_text(self.eps)}, {q_str(self.delta)})-DP",
+            wit,
+            {"delta_at_eps": value_str(d)},
+        )
+
+
+@dataclass(frozen=True)
+class DeltaClaim(Claim):
+    """``delta: {eps: e, equals: d}``: sup over adversaries and adjacent pairs of the
+    hockey-stick divergence at e^e equals d."""
+
+    eps: object = Q(0)
+    equals: object = Q(0)
+    kind: ClassVar[str] = "delta"
+
+    def describe(self) -> str:
+        return f"delta_{self.of}(e^{_eps_text(self.eps)}) = {q_str(self.equals)}"
+
+    def params(self) -> dict[str, str]:
+        return {"eps": real_str(self.eps), "equals": q_str(self.equals)}
+
+    def check(self, an: Analysis) -> Verdict:
+        d = an.profile(self.of).delta(self.eps)
+        ok = value_cmp(d, self.equals) == 0
+        wit = an.witness(self.of, self.eps) if not ok and value_cmp(d, self.equals) > 0 else None
+        return Verdict(self, HOLDS if ok else FAILS, value_str(d), "", wit, {"delta_at_eps": value_str(d)})
+
+
+@dataclass(frozen=True)
+class ProfileEqClaim(Claim):
+    """``profile_eq: {as: NAME}``: δ_M(ε) = δ_NAME(ε) for every ε ≥ 0."""
+
+    other: str = ""
+    kind: ClassVar[str] = "profile_eq"
+
+    def describe(self) -> str:
+        return f"profile of {self.of} equals profile of {self.other}"
+
+    def params(self) -> dict[str, str]:
+        return {"as": self.other}
+
+    def check(self, an: Analysis) -> Verdict:
+        a, b = an.profile(self.of), an.profile(self.other)
+        if a.equals_on_eps_ge_0(b):
+            return Verdict(self, HOLDS, f"{len(a.breakpoints())} breakpoints, identical", values=_bp(a))
+        ok1, lam1 = a.le_on_eps_ge_0(b)
+        lam = lam1 if not ok1 else b.le_on_eps_ge_0(a)[1]
+        return Verdict(self, FAILS, _differ_text(a, b, lam, self.of, self.other), values=_bp(a))
+
+
+@dataclass(frozen=True)
+class ProfileLeClaim(Claim):
+    """``profile_le: {than: NAME}``: δ_M(ε) ≤ δ_NAME(ε) for every ε ≥ 0."""
+
+    other: str = ""
+    kind: ClassVar[str] = "profile_le"
+
+    def describe(self) -> str:
+        return f"profile of {self.of} <= profile of {self.other}"
+
+    def params(self) -> dict[str, str]:
+        return {"than": self.other}
+
+    def check(self, an: Analysis) -> Verdict:
+        a, b = an.profile(self.of), an.profile(self.other)
+        ok, lam = a.le_on_eps_ge_0(b)
+        if ok:
+            return Verdict(self, HOLDS, "dominated at every breakpoint and in the limit", values=_bp(a))
+        wit = an.witness(self.of, _log_or_inf(lam)) if not isinstance(lam, Infinity) else None
+        return Verdict(self, FAILS, _differ_text(a, b, lam, self.of, self.other), witness=wit, values=_bp(a))
+
+
+def _log_or_inf(lam: object) -> object:
+    from .numbers.real import real_log
+
+    return real_log(lam)
+
+
+def _bp(p: Profile) -> dict[str, Any]:
+    return {"breakpoints": [[q_str(l), q_str(d)] for l, d in p.breakpoints()], "limit": q_str(p.limit())}
+
+
+def _differ_text(a: Profile, b: Profile, lam: object, na: str, nb: str) -> str:
+    if isinstance(lam, Infinity):
+        return f"as eps -> inf: delta_{na} -> {q_str(a.limit())}, delta_{nb} -> {q_str(b.limit())}"
+    return (
+        f"at e^eps = {q_str(lam)}: delta_{na} = {q_str(a.delta_at_lambda(lam))}, "
+        f"delta_{nb} = {q_str(b.delta_at_lambda(lam))}"
+    )
+
+
+@dataclass(frozen=True)
+class SimulatesRRClaim(Claim):
+    """``simulates_rr: {eps: e[, delta: d]}`` (Theorem 1.10 / Section 6).
+
+    Checked by the post-processor construction; until that lands it is reported as not
+    supported, never as passed."""
+
+    eps: object = Q(0)
+    delta: object | None = None
+    kind: ClassVar[str] = "simulates_rr"
+
+    def describe(self) -> str:
+        d = "" if self.delta is None else f", {q_str(self.delta)}"
+        return f"{self.of} simulates RR_({_eps_text(self.eps)}{d}) (Thm 1.10)"
+
+    def params(self) -> dict[str, str]:
+        out = {"eps": real_str(self.eps)}
+        if self.delta is not None:
+            out["delta"] = q_str(self.delta)
+        return out
+
+    def check(self, an: Analysis) -> Verdict:
+        return Verdict(self, UNSUPPORTED, "not supported yet", "the Theorem 1.10 post-processor is not implemented yet")
+

@@ -1,0 +1,248 @@
+"""One representation for every mechanism: a finite game DAG between adversary and mechanism.
+
+A mechanism interacting with an adversary (Vadhan–Wang Def. 1.5–1.7) is a tree of two kinds of
+move, stored as a DAG so that identical sub-games are shared:
+
+* :class:`Ask` – the adversary chooses one of finitely many options (a query, a component of a
+  concurrent composition, a mechanism from a menu);
+* :class:`Chance` – the mechanism answers: finitely many labelled outcomes, each with one exact
+  probability per dataset (the distributions M(x, history) for every dataset x at once);
+* :data:`END` – the interaction is over.
+
+The view of a deterministic adversary is the sequence of labels along one path; distinct paths
+are distinct views even when they reach a shared node.  By Lemma 2.2 of Vadhan–Wang it
+suffices to consider deterministic adversaries, which choose one option at every ``Ask`` node
+they reach as a function of the history.
+
+Nodes are immutable; engines memoise on ``node.uid``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Iterator, Sequence, Union
+
+from ..errors import CaseError, CaseProblem
+from ..numbers.rational import Q, as_q, is_rational, q_str
+
+__all__ = [
+    "Label",
+    "Node",
+    "End",
+    "END",
+    "Ask",
+    "Chance",
+    "Mechanism",
+    "postorder",
+    "label_str",
+]
+
+Label = Union[str, tuple]
+
+_uids = itertools.count(1)
+
+
+class Node:
+    """Base class of game nodes; ``uid`` identifies a node for memoisation."""
+
+    __slots__ = ("uid",)
+    kind = "node"
+
+    def children_nodes(self) -> Sequence["Node"]:
+        return ()
+
+
+class End(Node):
+    """The interaction is over (a leaf).  Use the singleton :data:`END`."""
+
+    __slots__ = ()
+    kind = "end"
+    _instance: "End | None" = None
+
+    def __new__(cls) -> "End":
+        if cls._instance is None:
+            inst = super().__new__(cls)
+            inst.uid = 0
+            cls._instance = inst
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "END"
+
+    def __reduce__(self):
+        return (End, ())
+
+
+END = End()
+
+
+class Ask(Node):
+    """The adversary picks one of ``labels``; option k continues at ``children[k]``."""
+
+    __slots__ = ("labels", "children")
+    kind = "ask"
+
+    def __init__(self, labels: Sequence[Label], children: Sequence[Node]):
+        labels, children = tuple(labels), tuple(children)
+        if not labels:
+            raise CaseError(CaseProblem("an adversary choice needs at least one option"))
+        if len(labels) != len(children):
+            raise CaseError(CaseProblem("Ask: labels and children differ in length"))
+        if len(set(labels)) != len(labels):
+            dup = next(l for l in labels if labels.count(l) > 1)
+            raise CaseError(CaseProblem(f"the option {label_str(dup)!r} appears twice in one adversary choice"))
+        self.uid = next(_uids)
+        self.labels = labels
+        self.children = children
+
+    def children_nodes(self) -> Sequence[Node]:
+        return self.children
+
+    def __repr__(self) -> str:
+        return f"Ask#{self.uid}({', '.join(label_str(l) for l in self.labels)})"
+
+
+class Chance(Node):
+    """The mechanism answers.  Outcome k has label ``labels[k]``, probability
+    ``probs[k][d]`` under dataset d, and continues at ``children[k]``.
+
+    Every probability is an exact rational ≥ 0 and, for each dataset, they sum to exactly 1.
+    """
+
+    __slots__ = ("labels", "probs", "children")
+    kind = "chance"
+
+    def __init__(
+        self,
+        labels: Sequence[Label],
+        probs: Sequence[Sequence[object]],
+        children: Sequence[Node],
+        *,
+        check: bool = True,
+    ):
+        labels, children = tuple(labels), tuple(children)
+        probs = tuple(tuple(as_q(p) for p in row) for row in probs)
+        if check:
+            _check_distribution(labels, probs, children)
+        self.uid = next(_uids)
+        self.labels = labels
+        self.probs = probs
+        self.children = children
+
+    @property
+    def n_datasets(self) -> int:
+        return len(self.probs[0])
+
+    def children_nodes(self) -> Sequence[Node]:
+        return self.children
+
+    def __repr__(self) -> str:
+        return f"Chance#{self.uid}({', '.join(label_str(l) for l in self.labels)})"
+
+
+def _check_distribution(labels: tuple, probs: tuple, children: tuple) -> None:
+    if not labels:
+        raise CaseError(CaseProblem("an answer distribution needs at least one answer"))
+    if not (len(labels) == len(probs) == len(children)):
+        raise CaseError(CaseProblem("Chance: labels, probabilities and children differ in length"))
+    if len(set(labels)) != len(labels):
+        dup = next(l for l in labels if labels.count(l) > 1)
+        raise CaseError(CaseProblem(f"the answer {label_str(dup)!r} appears twice in one distribution"))
+    n = len(probs[0])
+    if n == 0 or any(len(row) != n for row in probs):
+        raise CaseError(CaseProblem("every answer needs one probability per dataset"))
+    for d in range(n):
+        total = Q(0)
+        for k, row in enumerate(probs):
+            if row[d] < 0:
+                raise CaseError(
+                    CaseProblem(f"answer {label_str(labels[k])!r} has negative probability {q_str(row[d])} under dataset #{d}")
+                )
+            total += row[d]
+        if total != 1:
+            raise CaseError(CaseProblem(f"probabilities under dataset #{d} sum to {q_str(total)}, not 1"))
+
+
+def label_str(label: Label) -> str:
+    """Readable text of a label: ``q0``; component-qualified labels print as ``M1.q0``."""
+    if isinstance(label, tuple):
+        return ".".join(label_str(x) for x in label)
+    return str(label)
+
+
+def postorder(root: Node) -> list[Node]:
+    """Every node reachable from ``root`` once, children before parents (iterative)."""
+    seen: set[int] = set()
+    out: list[Node] = []
+    stack: list[tuple[Node, int]] = [(root, 0)]
+    while stack:
+        node, i = stack.pop()
+        kids = node.children_nodes()
+        if i == 0:
+            if node.uid in seen:
+                continue
+            seen.add(node.uid)
+        if i < len(kids):
+            stack.append((node, i + 1))
+            child = kids[i]
+            if child.uid not in seen:
+                stack.append((child, 0))
+        else:
+            out.append(node)
+    return out
+
+
+@dataclass(frozen=True)
+class Mechanism:
+    """A finite interactive mechanism on a finite list of datasets.
+
+    Attributes
+    ----------
+    root : Node
+        The game DAG.
+    datasets : tuple of str
+        Dataset names; probability vectors in the DAG are in this order.
+    adjacent : tuple of (int, int)
+        Adjacent pairs as indices into ``datasets``; each is checked in both orders.
+    name : str
+        A name for reports.
+    """
+
+    root: Node
+    datasets: tuple[str, ...] = ("x0", "x1")
+    adjacent: tuple[tuple[int, int], ...] = ((0, 1),)
+    name: str = "M"
+
+    def __post_init__(self) -> None:
+        n = len(self.datasets)
+        if n < 1 or len(set(self.datasets)) != n:
+            raise CaseError(CaseProblem(f"datasets must be distinct names, got {list(self.datasets)}"))
+        for a, b in self.adjacent:
+            if not (0 <= a < n and 0 <= b < n) or a == b:
+                raise CaseError(CaseProblem(f"adjacent pair ({a}, {b}) does not name two different datasets"))
+
+    @property
+    def ordered_pairs(self) -> tuple[tuple[int, int], ...]:
+        """Every adjacent pair in both orders, without repeats, in a fixed order."""
+        out: list[tuple[int, int]] = []
+        for a, b in self.adjacent:
+            for p in ((a, b), (b, a)):
+                if p not in out:
+                    out.append(p)
+        return tuple(out)
+
+    def pair_names(self, pair: tuple[int, int]) -> tuple[str, str]:
+        return (self.datasets[pair[0]], self.datasets[pair[1]])
+
+    def with_root(self, root: Node, name: str | None = None) -> "Mechanism":
+        return Mechanism(root, self.datasets, self.adjacent, name or self.name)
+
+    def nodes(self) -> list[Node]:
+        return postorder(self.root)
+
+    def iter_edges(self) -> Iterator[tuple[Node, Label, Node]]:
+        for node in self.nodes():
+            if isinstance(node, (Ask, Chance)):
+                for lab, child in zip(node.labels, node.children):
+                    yield node, lab, child

@@ -1,0 +1,128 @@
+"""Structural operations on game DAGs: grafting, hash-consing, sizes, networkx export."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .game import END, Ask, Chance, End, Mechanism, Node, label_str, postorder
+
+__all__ = ["graft", "share", "stats", "count_strategies", "to_networkx", "map_dag"]
+
+
+def map_dag(root: Node, leaf: Callable[[End], Node]) -> Node:
+    """Rebuild the DAG bottom-up, replacing END by ``leaf(END)`` and keeping sharing."""
+    new: dict[int, Node] = {}
+    for node in postorder(root):
+        if isinstance(node, End):
+            new[node.uid] = leaf(node)
+        elif isinstance(node, Ask):
+            kids = tuple(new[c.uid] for c in node.children)
+            new[node.uid] = node if all(a is b for a, b in zip(kids, node.children)) else Ask(node.labels, kids)
+        elif isinstance(node, Chance):
+            kids = tuple(new[c.uid] for c in node.children)
+            new[node.uid] = (
+                node
+                if all(a is b for a, b in zip(kids, node.children))
+                else Chance(node.labels, node.probs, kids, check=False)
+            )
+        else:  # pragma: no cover
+            raise TypeError(node)
+    return new[root.uid]
+
+
+def graft(root: Node, continuation: Node) -> Node:
+    """Sequential continuation: every END of ``root`` becomes ``continuation`` (shared, not copied)."""
+    if continuation is END:
+        return root
+    return map_dag(root, lambda _end: continuation)
+
+
+def share(root: Node) -> Node:
+    """Hash-cons the DAG: structurally identical sub-games become one node.
+
+    Two sub-games are identical when they have the same labels, the same exact
+    probabilities and identical children; views are unaffected (sharing is only memoisation).
+    """
+    canon: dict[tuple, Node] = {}
+    new: dict[int, Node] = {}
+    for node in postorder(root):
+        if isinstance(node, End):
+            new[node.uid] = node
+            continue
+        kids = tuple(new[c.uid] for c in node.children)
+        if isinstance(node, Ask):
+            key = ("A", node.labels, tuple(k.uid for k in kids))
+        else:
+            key = ("C", node.labels, node.probs, tuple(k.uid for k in kids))
+        hit = canon.get(key)
+        if hit is None:
+            if all(a is b for a, b in zip(kids, node.children)):
+                hit = node
+            elif isinstance(node, Ask):
+                hit = Ask(node.labels, kids)
+            else:
+                hit = Chance(node.labels, node.probs, kids, check=False)
+            canon[key] = hit
+        new[node.uid] = hit
+    return new[root.uid]
+
+
+def stats(root: Node) -> dict[str, int]:
+    """Node and edge counts of the DAG, and its depth (moves on the longest path)."""
+    n_ask = n_chance = e_ask = e_chance = 0
+    depth: dict[int, int] = {}
+    for node in postorder(root):
+        kids = node.children_nodes()
+        depth[node.uid] = 1 + max((depth[c.uid] for c in kids), default=-1)
+        if isinstance(node, Ask):
+            n_ask += 1
+            e_ask += len(kids)
+        elif isinstance(node, Chance):
+            n_chance += 1
+            e_chance += len(kids)
+    return {
+        "ask_nodes": n_ask,
+        "chance_nodes": n_chance,
+        "choice_edges": e_ask,
+        "answer_edges": e_chance,
+        "depth": depth[root.uid],
+    }
+
+
+def count_strategies(root: Node) -> int:
+    """Number of deterministic adversary strategies (Lemma 2.2), exactly.
+
+    A strategy fixes one option at every history reaching an Ask node; so the count is a sum
+    over options at Ask nodes and a product over answers at Chance nodes.
+    """
+    count: dict[int, int] = {}
+    for node in postorder(root):
+        if isinstance(node, Ask):
+            count[node.uid] = sum(count[c.uid] for c in node.children)
+        elif isinstance(node, Chance):
+            prod = 1
+            for c in node.children:
+                prod *= count[c.uid]
+            count[node.uid] = prod
+        else:
+            count[node.uid] = 1
+    return count[root.uid]
+
+
+def to_networkx(mech: Mechanism):
+    """The DAG as a ``networkx.MultiDiGraph``: nodes carry ``kind``; edges carry ``label``
+    and, for answers, ``p`` (exact probabilities as text, one per dataset)."""
+    import networkx as nx
+
+    g = nx.MultiDiGraph(datasets=list(mech.datasets), name=mech.name)
+    for node in postorder(mech.root):
+        g.add_node(node.uid, kind=node.kind)
+        if isinstance(node, Ask):
+            for lab, child in zip(node.labels, node.children):
+                g.add_edge(node.uid, child.uid, label=label_str(lab))
+        elif isinstance(node, Chance):
+            from ..numbers.rational import q_str
+
+            for lab, row, child in zip(node.labels, node.probs, node.children):
+                g.add_edge(node.uid, child.uid, label=label_str(lab), p=[q_str(x) for x in row])
+    return g

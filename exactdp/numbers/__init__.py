@@ -1,0 +1,41 @@
+"""Exact numbers: the rational type, exact reals (log/exp/∞) and the safe expression grammar."""
+
+from .expr import ExprError, ExprLimits, eval_text, evaluate, parse_expr
+from .rational import BACKEND, Q, as_q, is_rational, parse_decimal, q_str, to_fraction
+from .real import (
+    INF,
+    ExpReal,
+    Infinity,
+    LogReal,
+    real_cmp,
+    real_decimal,
+    real_exp,
+    real_log,
+    real_sign,
+    real_str,
+)
+
+__all__ = [
+    "BACKEND",
+    "Q",
+    "as_q",
+    "is_rational",
+    "parse_decimal",
+    "q_str",
+    "to_fraction",
+    "INF",
+    "ExpReal",
+    "Infinity",
+    "LogReal",
+    "real_cmp",
+    "real_decimal",
+    "real_exp",
+    "real_log",
+    "real_sign",
+    "real_str",
+    "ExprError",
+    "ExprLimits",
+    "eval_text",
+    "evaluate",
+    "parse_expr",
+]

@@ -1,0 +1,85 @@
+"""The exact rational type used in every hot loop, and its conversions.
+
+gmpy2's ``mpq`` is several times faster than :class:`fractions.Fraction` and hashes
+identically; it is used when gmpy2 is importable and ``EXACTDP_NO_GMPY`` is not set.
+Nothing here ever goes through a float.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from fractions import Fraction
+
+__all__ = ["Q", "BACKEND", "as_q", "to_fraction", "q_str", "parse_decimal", "is_rational", "RATIONAL_TYPES"]
+
+if os.environ.get("EXACTDP_NO_GMPY"):
+    Q = Fraction
+    BACKEND = "fractions"
+else:  # pragma: no branch - depends on the environment
+    try:
+        from gmpy2 import mpq as Q  # type: ignore[assignment]
+
+        BACKEND = "gmpy2"
+    except ImportError:  # pragma: no cover - gmpy2 is a declared dependency
+        Q = Fraction
+        BACKEND = "fractions"
+
+RATIONAL_TYPES: tuple[type, ...] = (int, Fraction, type(Q(1)))
+
+
+def is_rational(x: object) -> bool:
+    """True for ints, Fractions and mpq values (never for bool or float)."""
+    return isinstance(x, RATIONAL_TYPES) and not isinstance(x, bool)
+
+
+def as_q(x: object) -> "Q":
+    """Convert an int, Fraction or mpq to the fast rational type ``Q``.
+
+    Floats are refused: they are not exact, and a probability written as a float has
+    usually already been rounded.
+    """
+    if isinstance(x, bool) or not is_rational(x):
+        raise TypeError(f"expected an exact rational (int, Fraction, mpq), got {type(x).__name__}: {x!r}")
+    if isinstance(x, Fraction):
+        return Q(x.numerator, x.denominator)
+    return Q(x)
+
+
+def to_fraction(x: object) -> Fraction:
+    """Convert an exact rational to :class:`fractions.Fraction` (for the public API)."""
+    if isinstance(x, Fraction):
+        return x
+    if isinstance(x, int) and not isinstance(x, bool):
+        return Fraction(x)
+    return Fraction(int(x.numerator), int(x.denominator))  # type: ignore[attr-defined]
+
+
+def q_str(x: object) -> str:
+    """``3``, ``-1/3``: the canonical exact text of a rational."""
+    f = to_fraction(x)
+    return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
+
+
+_DECIMAL = re.compile(r"^(?P<int>[0-9]*)(?:\.(?P<frac>[0-9]*))?(?:[eE](?P<exp>[+-]?[0-9]+))?$")
+
+
+def parse_decimal(text: str, *, max_exponent: int = 10_000) -> "Q":
+    """Read an unsigned decimal literal exactly: ``0.25`` is 1/4, ``1e-3`` is 1/1000.
+
+    Raises ``ValueError`` for text that is not a decimal literal or whose exponent is
+    larger than ``max_exponent`` in absolute value (a guard against ``1e999999999``).
+    """
+    m = _DECIMAL.match(text)
+    if not m or not (m.group("int") or m.group("frac")):
+        raise ValueError(f"not a decimal number: {text!r}")
+    digits = (m.group("int") or "") + (m.group("frac") or "")
+    scale = len(m.group("frac") or "")
+    exp = int(m.group("exp") or 0)
+    if abs(exp) > max_exponent:
+        raise ValueError(f"exponent {exp} in {text!r} is larger than the limit {max_exponent}")
+    power = exp - scale
+    n = int(digits) if digits else 0
+    if power >= 0:
+        return Q(n * 10**power)
+    return Q(n, 10**-power)

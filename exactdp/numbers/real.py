@@ -1,0 +1,341 @@
+"""Exact real values that appear in case files: rationals, logarithms, exponentials, ∞.
+
+A privacy parameter ε is usually written ``log(r)`` so that e^ε = r is rational and every
+probability stays in ℚ.  This module keeps such values exact:
+
+* :data:`Q` – a rational (probabilities, δ, e^ε);
+* :class:`LogReal` – s + ln r with rationals s and r > 0 (an ε-type value);
+* :class:`ExpReal` – r·e^s with rationals r > 0, s ≠ 0 (e^ε for a decimal ε, transcendental);
+* :data:`INF` – +∞, for privacy losses.
+
+Every comparison is exact: mixed ones are decided by certified interval arithmetic
+(:mod:`exactdp.numbers.certified`).  An operation whose result has no exact representation
+raises :class:`~exactdp.errors.InexactValueError`; nothing is rounded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import total_ordering
+from typing import Union
+
+from ..errors import InexactValueError
+from .certified import decimal_digits_of, sign_r_exp_s_minus_q
+from .rational import Q, as_q, is_rational, q_str, to_fraction
+
+__all__ = [
+    "LogReal",
+    "ExpReal",
+    "Infinity",
+    "INF",
+    "Real",
+    "real_add",
+    "real_neg",
+    "real_sub",
+    "real_mul",
+    "real_div",
+    "real_pow",
+    "real_log",
+    "real_exp",
+    "real_cmp",
+    "real_sign",
+    "real_str",
+    "real_decimal",
+    "exact_root",
+    "is_real",
+]
+
+DEFAULT_MAX_EXPONENT = 10_000
+
+
+@total_ordering
+class Infinity:
+    """+∞ (only as a privacy-loss value; it takes no part in arithmetic)."""
+
+    _instance: "Infinity | None" = None
+
+    def __new__(cls) -> "Infinity":
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "INF"
+
+    def __str__(self) -> str:
+        return "inf"
+
+    def __eq__(self, other: object) -> bool:
+        return other is self
+
+    def __hash__(self) -> int:
+        return hash("exactdp-inf")
+
+    def __lt__(self, other: object) -> bool:
+        return False
+
+    def __reduce__(self):
+        return (Infinity, ())
+
+
+INF = Infinity()
+
+
+@dataclass(frozen=True)
+class LogReal:
+    """The real number s + ln r (s rational, r > 0 rational, r ≠ 1).
+
+    Use :func:`real_log` to build one; it returns a plain rational when r = 1.
+    """
+
+    s: object
+    r: object
+
+    def exp(self) -> "Real":
+        return real_exp(self)
+
+    def __str__(self) -> str:
+        return real_str(self)
+
+
+@dataclass(frozen=True)
+class ExpReal:
+    """The real number r·e^s (r > 0 and s ≠ 0 rational): transcendental, never rational."""
+
+    r: object
+    s: object
+
+    def __str__(self) -> str:
+        return real_str(self)
+
+
+Real = Union[object, LogReal, ExpReal, Infinity]
+
+
+def is_real(x: object) -> bool:
+    return is_rational(x) or isinstance(x, (LogReal, ExpReal, Infinity))
+
+
+def exact_root(q: object, n: int) -> "Q | None":
+    """The exact rational n-th root of q ≥ 0 if it exists, else None."""
+    f = to_fraction(q)
+    if f < 0:
+        return None
+    a, b = _iroot(f.numerator, n), _iroot(f.denominator, n)
+    if a is None or b is None:
+        return None
+    return Q(a, b)
+
+
+def _iroot(x: int, n: int) -> int | None:
+    if x in (0, 1):
+        return x
+    lo, hi = 0, 1 << (x.bit_length() // n + 1)
+    while lo < hi:  # largest y with y**n <= x
+        mid = (lo + hi + 1) // 2
+        if mid**n <= x:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo if lo**n == x else None
+
+
+def _log_of(s: object, r: object) -> "Real":
+    if r == 1:
+        return as_q(s)
+    return LogReal(as_q(s), as_q(r))
+
+
+def _check_exponent(n: int, max_exponent: int) -> None:
+    if abs(n) > max_exponent:
+        raise InexactValueError(
+            f"exponent {n} is larger than the limit {max_exponent} (raise it with --max-exponent)"
+        )
+
+
+def _rat_pow(q: object, e: object, max_exponent: int) -> object:
+    fe = to_fraction(e)
+    _check_exponent(fe.numerator, max_exponent)
+    if fe.denominator == 1:
+        if q == 0 and fe < 0:
+            raise InexactValueError("0 raised to a negative power is a division by zero")
+        return as_q(q) ** int(fe)
+    root = exact_root(q, fe.denominator)
+    if root is None:
+        raise InexactValueError(
+            f"{q_str(q)}^({q_str(fe)}) is irrational: exactdp keeps every number exact and cannot represent it"
+        )
+    if root == 0 and fe < 0:
+        raise InexactValueError("0 raised to a negative power is a division by zero")
+    return root ** fe.numerator
+
+
+def real_neg(a: "Real") -> "Real":
+    if is_rational(a):
+        return -as_q(a)
+    if isinstance(a, LogReal):  # -(s + ln r) = -s + ln(1/r)
+        return _log_of(-a.s, 1 / a.r)
+    raise InexactValueError(f"-({real_str(a)}) cannot be represented exactly")
+
+
+def real_add(a: "Real", b: "Real") -> "Real":
+    if isinstance(a, Infinity) or isinstance(b, Infinity):
+        raise InexactValueError("inf can only stand alone as a privacy-loss value, not in arithmetic")
+    if is_rational(a) and is_rational(b):
+        return as_q(a) + as_q(b)
+    la, lb = _as_log(a), _as_log(b)
+    if la is not None and lb is not None:
+        return _log_of(la[0] + lb[0], la[1] * lb[1])
+    raise InexactValueError(
+        f"{real_str(a)} + {real_str(b)} has no exact representation here "
+        "(sums of exponentials leave the exact number types exactdp supports)"
+    )
+
+
+def real_sub(a: "Real", b: "Real") -> "Real":
+    return real_add(a, real_neg(b))
+
+
+def _as_log(x: "Real") -> tuple[object, object] | None:
+    if is_rational(x):
+        return (as_q(x), Q(1))
+    if isinstance(x, LogReal):
+        return (x.s, x.r)
+    return None
+
+
+def real_mul(a: "Real", b: "Real", *, max_exponent: int = DEFAULT_MAX_EXPONENT) -> "Real":
+    if isinstance(a, Infinity) or isinstance(b, Infinity):
+        raise InexactValueError("inf can only stand alone as a privacy-loss value, not in arithmetic")
+    if is_rational(a) and is_rational(b):
+        return as_q(a) * as_q(b)
+    if is_rational(b):
+        a, b = b, a
+    if is_rational(a):
+        c = as_q(a)
+        if c == 0:
+            return Q(0)
+        if isinstance(b, LogReal):  # c(s + ln r) = cs + ln(r^c)
+            return _log_of(c * b.s, _rat_pow(b.r, c, max_exponent))
+        if isinstance(b, ExpReal):
+            return ExpReal(c * b.r, b.s) if c > 0 else _no_exact(f"{q_str(c)} * {real_str(b)}")
+    if isinstance(a, ExpReal) and isinstance(b, ExpReal):
+        s = a.s + b.s
+        return as_q(a.r * b.r) if s == 0 else ExpReal(a.r * b.r, s)
+    return _no_exact(f"({real_str(a)}) * ({real_str(b)})")
+
+
+def _no_exact(what: str):
+    raise InexactValueError(f"{what} has no exact representation in exactdp's number types")
+
+
+def real_div(a: "Real", b: "Real", *, max_exponent: int = DEFAULT_MAX_EXPONENT) -> "Real":
+    if is_rational(b):
+        if b == 0:
+            raise InexactValueError(f"division by zero: {real_str(a)} / 0")
+        return real_mul(a, 1 / as_q(b), max_exponent=max_exponent)
+    if isinstance(b, ExpReal):
+        return real_mul(a, ExpReal(1 / b.r, -b.s), max_exponent=max_exponent)
+    return _no_exact(f"({real_str(a)}) / ({real_str(b)})")
+
+
+def real_pow(a: "Real", e: "Real", *, max_exponent: int = DEFAULT_MAX_EXPONENT) -> "Real":
+    if not is_rational(e):
+        return _no_exact(f"({real_str(a)})^({real_str(e)})")
+    if is_rational(a):
+        if a < 0 and to_fraction(e).denominator != 1:
+            return _no_exact(f"({q_str(a)})^({q_str(e)})")
+        if a < 0:
+            return (-1) ** int(to_fraction(e)) * _rat_pow(-as_q(a), e, max_exponent)
+        return _rat_pow(a, e, max_exponent)
+    if isinstance(a, ExpReal):
+        fe = to_fraction(e)
+        _check_exponent(fe.numerator, max_exponent)
+        return real_mul(_rat_pow(a.r, e, max_exponent), real_exp(as_q(a.s) * as_q(e)))
+    return _no_exact(f"({real_str(a)})^({real_str(e)})")
+
+
+def real_log(a: "Real") -> "Real":
+    """ln a, exactly: ``log(3)`` stays symbolic as :class:`LogReal`; ``log(exp(x)) = x``."""
+    if is_rational(a):
+        if a <= 0:
+            raise InexactValueError(f"log of a non-positive number: log({q_str(a)})")
+        return _log_of(Q(0), a)
+    if isinstance(a, ExpReal):
+        return _log_of(a.s, a.r)
+    return _no_exact(f"log({real_str(a)})")
+
+
+def real_exp(a: "Real") -> "Real":
+    """e^a, exactly: ``exp(log(r)) = r``; ``exp(1/10)`` is kept as :class:`ExpReal`."""
+    if is_rational(a):
+        return Q(1) if a == 0 else ExpReal(Q(1), as_q(a))
+    if isinstance(a, LogReal):
+        return as_q(a.r) if a.s == 0 else ExpReal(as_q(a.r), as_q(a.s))
+    return _no_exact(f"exp({real_str(a)})")
+
+
+def real_sign(a: "Real") -> int:
+    """Sign of an exact real, decided exactly (certified for logarithms)."""
+    if isinstance(a, Infinity):
+        return 1
+    if is_rational(a):
+        return (a > 0) - (a < 0)
+    if isinstance(a, LogReal):  # sign(s + ln r) = sign(r e^s - 1)
+        return sign_r_exp_s_minus_q(a.r, a.s, 1)
+    if isinstance(a, ExpReal):
+        return 1
+    raise TypeError(f"not an exact real: {a!r}")
+
+
+def real_cmp(a: "Real", b: "Real") -> int:
+    """-1, 0, +1 as a <, =, > b; exact for every pair of values this module builds."""
+    if isinstance(a, Infinity) or isinstance(b, Infinity):
+        return (not isinstance(b, Infinity)) - (not isinstance(a, Infinity))
+    if is_rational(a) and is_rational(b):
+        return (a > b) - (a < b)
+    if isinstance(a, ExpReal) or isinstance(b, ExpReal):
+        # both positive-type values: compare ra e^sa with rb e^sb
+        ra, sa = (a.r, a.s) if isinstance(a, ExpReal) else (a, Q(0))
+        rb, sb = (b.r, b.s) if isinstance(b, ExpReal) else (b, Q(0))
+        if not (is_rational(ra) and is_rational(rb)):
+            return _no_exact(f"comparison of {real_str(a)} with {real_str(b)}")
+        if rb <= 0:
+            return 1 if ra > 0 else ((ra > rb) - (ra < rb) if sa == sb else -1)
+        return sign_r_exp_s_minus_q(as_q(ra) / as_q(rb), as_q(sa) - as_q(sb), 1)
+    return real_sign(real_sub(a, b))
+
+
+def real_str(a: "Real") -> str:
+    """Canonical exact text: ``1/3``, ``log(23/9)``, ``1/10 + log(2)``, ``3*exp(1/10)``, ``inf``."""
+    if isinstance(a, Infinity):
+        return "inf"
+    if is_rational(a):
+        return q_str(a)
+    if isinstance(a, LogReal):
+        lg = f"log({q_str(a.r)})"
+        if a.s == 0:
+            return lg
+        return f"{q_str(a.s)} + {lg}"
+    if isinstance(a, ExpReal):
+        ex = f"exp({q_str(a.s)})"
+        return ex if a.r == 1 else f"{q_str(a.r)}*{ex}"
+    return repr(a)
+
+
+def real_decimal(a: "Real", digits: int = 6) -> str:
+    """A decimal reading (display only; verdicts never use it)."""
+    if isinstance(a, Infinity):
+        return "inf"
+    if is_rational(a):
+        return decimal_digits_of(a, 0, digits)
+    if isinstance(a, ExpReal):
+        return decimal_digits_of(a.r, a.s, digits)
+    if isinstance(a, LogReal):
+        import mpmath
+
+        with mpmath.workdps(digits + 10):
+            fr, fs = to_fraction(a.r), to_fraction(a.s)
+            v = mpmath.log(mpmath.mpf(fr.numerator) / fr.denominator) + mpmath.mpf(fs.numerator) / fs.denominator
+            return mpmath.nstr(v, digits)
+    return repr(a)

@@ -1,0 +1,115 @@
+"""JSON reports for CI: exact values as strings, keys in a fixed order, byte-for-byte stable."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..analysis.results import Profile
+from ..analysis.witness import Witness
+from ..errors import CaseError
+from ..numbers.rational import is_rational, q_str
+from ..numbers.real import real_log, real_str
+from ..verify import FileResult, RunResult
+
+__all__ = ["run_to_json", "witness_to_dict", "profile_to_dict", "dumps"]
+
+SCHEMA_VERSION = 1
+
+
+def dumps(obj: Any) -> str:
+    return json.dumps(obj, indent=2, ensure_ascii=False)
+
+
+def witness_to_dict(w: Witness, *, limit: int = 200) -> dict[str, Any]:
+    x, xp = w.pair_names
+    tree, tree_cut = w.decision_tree(limit=limit)
+    views, views_cut = w.event(limit=limit)
+    exc = w.excess()
+    return {
+        "engine": w.source,
+        "pair": [x, xp],
+        "eps": real_str(real_log(w.lam)),
+        "exp_eps": real_str(w.lam),
+        "strategy": tree,
+        "strategy_truncated": tree_cut,
+        "event": [{"view": h, "p": q_str(p), "p_prime": q_str(pp)} for h, p, pp in views],
+        "event_truncated": views_cut,
+        "p": q_str(w.p),
+        "p_prime": q_str(w.p_prime),
+        "excess": q_str(exc) if is_rational(exc) else str(exc),
+        "rechecked": True,
+    }
+
+
+def profile_to_dict(prof: Profile) -> dict[str, Any]:
+    def pts(h) -> list[list[str]]:
+        out = [["1", q_str(h.value_at(1))]]
+        out.extend([q_str(r), q_str(h.value_at(r))] for r in sorted(h.breakpoints()) if r > 1)
+        return out
+
+    return {
+        "mechanism": prof.mechanism,
+        "envelope": {"breakpoints": pts(prof.envelope), "limit": q_str(prof.envelope.top)},
+        "pairs": [
+            {"pair": list(pp.pair), "breakpoints": pts(pp.hull), "limit": q_str(pp.hull.top)} for pp in prof.pairs
+        ],
+    }
+
+
+def _file(fr: FileResult) -> dict[str, Any]:
+    d: dict[str, Any] = {"file": fr.file, "exit": fr.exit_code}
+    if fr.error is not None:
+        if isinstance(fr.error, CaseError):
+            d["status"] = "invalid"
+            d["problems"] = [
+                {
+                    "file": p.file,
+                    "line": p.line,
+                    "column": p.column,
+                    "path": p.path,
+                    "message": p.message,
+                    "hint": p.hint,
+                }
+                for p in fr.error.problems
+            ]
+        else:
+            d["status"] = "error"
+            d["message"] = str(fr.error)
+        return d
+    case = fr.case
+    assert case is not None
+    d["status"] = "ok" if fr.exit_code == 0 else "failed"
+    d["case"] = {"name": case.name, "title": case.title, "reference": case.reference}
+    claims = []
+    for v in fr.verdicts:
+        c = v.claim
+        item: dict[str, Any] = {
+            "kind": c.kind,
+            "of": c.of,
+            "line": c.where.line,
+            "params": c.params(),
+            "status": v.status,
+            "found": v.found,
+            "values": dict(v.values),
+        }
+        if v.note:
+            item["note"] = v.note
+        if v.witness is not None:
+            item["witness"] = witness_to_dict(v.witness)
+        claims.append(item)
+    d["claims"] = claims
+    return d
+
+
+def run_to_json(run: RunResult) -> str:
+    c = run.counts()
+    return dumps(
+        {
+            "exactdp_report": SCHEMA_VERSION,
+            "exit": run.exit_code,
+            "summary": c,
+            "files": [_file(f) for f in run.files],
+        }
+    )
+

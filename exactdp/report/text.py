@@ -1,0 +1,100 @@
+"""Readable text reports: one line per claim, witnesses indented under failing claims."""
+
+from __future__ import annotations
+
+from ..analysis.witness import Witness
+from ..claims import FAILS, HOLDS, UNSUPPORTED, Verdict
+from ..errors import CaseError
+from ..numbers.rational import is_rational, q_str
+from ..numbers.real import real_log, real_str
+from ..verify import ERROR, FileResult, RunResult
+
+__all__ = ["render_run", "render_file", "render_witness", "Marks"]
+
+
+class Marks:
+    def __init__(self, ascii_only: bool = False):
+        if ascii_only:
+            self.sym = {HOLDS: "[ok]  ", FAILS: "[FAIL]", UNSUPPORTED: "[n/a] ", ERROR: "[ERR] "}
+        else:
+            self.sym = {HOLDS: "✓", FAILS: "✗", UNSUPPORTED: "?", ERROR: "!"}
+
+
+def render_witness(w: Witness, indent: str = "      ", *, lines_limit: int = 12) -> list[str]:
+    """The pair, the adversary's strategy, the event and both probabilities."""
+    x, xp = w.pair_names
+    lam = real_str(w.lam)
+    eps = real_str(real_log(w.lam))
+    out = [f"{indent}witness ({w.source} engine, re-checked independently): datasets ({x}, {xp}), eps = {eps} (e^eps = {lam})"]
+    tree, cut = w.decision_tree(limit=lines_limit)
+    if tree:
+        out.append(f"{indent}  adversary:")
+        out.extend(f"{indent}    {t}" for t in tree)
+        if cut:
+            out.append(f"{indent}    ... (strategy continues)")
+    else:
+        out.append(f"{indent}  adversary: no choices to make")
+    views, cut = w.event(limit=lines_limit)
+    out.append(f"{indent}  event T = views with Pr[.|{x}] > e^eps Pr[.|{xp}]:")
+    for h, p, pp in views:
+        out.append(f"{indent}    {h}   ({q_str(p)} vs {q_str(pp)})")
+    if cut:
+        out.append(f"{indent}    ... (more views)")
+    if not views:
+        out.append(f"{indent}    (empty)")
+    exc = w.excess()
+    exc_s = q_str(exc) if is_rational(exc) else str(exc)
+    out.append(
+        f"{indent}  Pr[T | {x}] = {q_str(w.p)}, Pr[T | {xp}] = {q_str(w.p_prime)}; "
+        f"Pr[T | {x}] - e^eps Pr[T | {xp}] = {exc_s}"
+    )
+    return out
+
+
+def _claim_line(v: Verdict, marks: Marks) -> str:
+    c = v.claim
+    found = v.found + (f"; {v.note}" if v.note else "")
+    return f"  {marks.sym[v.status]} {c.describe():<44} {found}"
+
+
+def render_file(fr: FileResult, marks: Marks = Marks(), *, quiet: bool = False) -> list[str]:
+    out: list[str] = []
+    if fr.error is not None:
+        kind = "invalid case" if isinstance(fr.error, CaseError) else "error"
+        out.append(f"{fr.file}: {kind}")
+        out.extend("  " + line for line in str(fr.error).splitlines())
+        return out
+    case = fr.case
+    assert case is not None
+    head = f"{fr.file}: {case.name}"
+    if case.title:
+        head += f" — {case.title}"
+    if case.reference:
+        head += f" [{case.reference}]"
+    out.append(head)
+    for v in fr.verdicts:
+        if quiet and v.status == HOLDS:
+            continue
+        out.append(_claim_line(v, marks))
+        if v.witness is not None:
+            out.extend(render_witness(v.witness))
+    return out
+
+
+def render_run(run: RunResult, marks: Marks = Marks(), *, quiet: bool = False) -> str:
+    lines: list[str] = []
+    for fr in run.files:
+        lines.extend(render_file(fr, marks, quiet=quiet))
+    c = run.counts()
+    total = c[HOLDS] + c[FAILS] + c[UNSUPPORTED] + c[ERROR]
+    parts = [f"{c[HOLDS]} hold", f"{c[FAILS]} fail"]
+    if c[UNSUPPORTED]:
+        parts.append(f"{c[UNSUPPORTED]} not supported yet")
+    if c[ERROR]:
+        parts.append(f"{c[ERROR]} undecided")
+    files = f"{c['files']} file" + ("" if c["files"] == 1 else "s")
+    if c["invalid_files"]:
+        files += f", {c['invalid_files']} not valid"
+    lines.append(f"summary: {total} claim{'s' if total != 1 else ''} in {files}: " + ", ".join(parts))
+    return "\n".join(lines)
+

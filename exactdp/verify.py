@@ -1,0 +1,149 @@
+"""Checking case files: the pipeline case file → mechanisms → analysis → verdicts.
+
+Used by the CLI, the Python API and the test helpers; renders nothing (see :mod:`exactdp.report`).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+from .analysis.tight import privloss_witness
+from .caseio import Case, YamlLimits, load_case
+from .claims import FAILS, HOLDS, UNSUPPORTED, Analysis, PrivLossClaim, Verdict
+from .errors import CaseError, ExactDPError, LimitExceededError, VerificationError
+
+__all__ = ["Options", "FileResult", "RunResult", "verify_case", "verify_file", "verify_paths", "find_case_files", "ERROR"]
+
+ERROR = "error"  # a claim that could not be decided (a limit was hit, an inexact value)
+
+
+@dataclass(frozen=True)
+class Options:
+    """How to check: engine, limits, witnesses."""
+
+    engine: str = "profile"
+    max_strategies: int | None = None
+    witness: bool = False
+    timeout: float | None = None
+    yaml_limits: YamlLimits = YamlLimits()
+    max_problems: int = 20
+    progress: Callable[[str, int, int], None] | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class FileResult:
+    """The verdicts for one case file, or why it could not be read."""
+
+    file: str
+    case: Case | None = None
+    verdicts: tuple[Verdict, ...] = ()
+    error: ExactDPError | None = None
+    seconds: float = 0.0
+
+    @property
+    def invalid(self) -> bool:
+        return isinstance(self.error, CaseError)
+
+    @property
+    def exit_code(self) -> int:
+        if isinstance(self.error, VerificationError):
+            return 3
+        if self.error is not None or any(v.status == ERROR for v in self.verdicts):
+            return 2
+        return 0 if all(v.status == HOLDS for v in self.verdicts) else 1
+
+
+@dataclass(frozen=True, eq=False)
+class RunResult:
+    files: tuple[FileResult, ...] = ()
+
+    @property
+    def exit_code(self) -> int:
+        codes = [f.exit_code for f in self.files]
+        for c in (3, 2, 1):
+            if c in codes:
+                return c
+        return 0
+
+    def counts(self) -> dict[str, int]:
+        out = {HOLDS: 0, FAILS: 0, UNSUPPORTED: 0, ERROR: 0, "files": len(self.files), "invalid_files": 0}
+        for f in self.files:
+            if f.error is not None:
+                out["invalid_files"] += 1
+            for v in f.verdicts:
+                out[v.status] = out.get(v.status, 0) + 1
+        return out
+
+
+def find_case_files(paths: Iterable[str | Path]) -> list[Path]:
+    """Files as given; directories searched recursively for *.yaml / *.yml, sorted."""
+    out: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            out.extend(sorted(q for q in p.rglob("*") if q.suffix in (".yaml", ".yml") and q.is_file()))
+        else:
+            out.append(p)
+    return out
+
+
+def _deadline(opts: Options, start: float) -> float | None:
+    return None if opts.timeout is None else start + opts.timeout
+
+
+def verify_case(case: Case, opts: Options = Options(), *, deadline: float | None = None) -> tuple[Verdict, ...]:
+    """Check every claim of ``case`` in order; a claim that hits a limit gets status ``error``."""
+    an = Analysis(
+        case.mechanisms,
+        engine=opts.engine,
+        max_strategies=opts.max_strategies,
+        deadline=deadline,
+        progress=opts.progress,
+    )
+    out: list[Verdict] = []
+    for claim in case.claims:
+        try:
+            v = claim.check(an)
+            if opts.witness and isinstance(claim, PrivLossClaim) and v.witness is None and v.status == HOLDS:
+                w = privloss_witness(an.engine, an.mech(claim.of), claim.delta, an.profile(claim.of), **_enum_kw(an))
+                if w is not None:
+                    v = Verdict(v.claim, v.status, v.found, v.note or "tight: every smaller eps fails", w, v.values)
+        except VerificationError:
+            raise
+        except (LimitExceededError, ExactDPError) as e:
+            v = Verdict(claim, ERROR, "could not be decided", str(e))
+        out.append(v)
+    return tuple(out)
+
+
+def _enum_kw(an: Analysis) -> dict:
+    return {k: v for k, v in an.kw.items() if k == "max_strategies"}
+
+
+def verify_file(path: str | Path, opts: Options = Options()) -> FileResult:
+    """Read one case file and check its claims; problems become the result's ``error``."""
+    start = time.monotonic()
+    file = str(path)
+    try:
+        case = load_case(path, yaml_limits=opts.yaml_limits, max_problems=opts.max_problems)
+    except ExactDPError as e:
+        return FileResult(file, error=e, seconds=time.monotonic() - start)
+    try:
+        verdicts = verify_case(case, opts, deadline=_deadline(opts, start))
+    except ExactDPError as e:
+        return FileResult(file, case, error=e, seconds=time.monotonic() - start)
+    return FileResult(file, case, verdicts, seconds=time.monotonic() - start)
+
+
+def verify_paths(paths: Sequence[str | Path], opts: Options = Options(), *, on_file=None) -> RunResult:
+    """Verify every case file under ``paths`` (see :func:`find_case_files`)."""
+    files = find_case_files(paths)
+    results = []
+    for k, f in enumerate(files):
+        if on_file is not None:
+            on_file(k, len(files), f)
+        results.append(verify_file(f, opts))
+    return RunResult(tuple(results))
+
