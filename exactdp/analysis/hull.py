@@ -170,31 +170,38 @@ def upper(hulls: Sequence[Hull]) -> Hull:
     if len(distinct) == 1:
         return distinct[0]
     pts: list[tuple[object, object]] = []
+    append = pts.append
     for h in distinct:
         b, a = _ZERO, h.top
-        pts.append((b, a))
+        append((b, a))
         for r, w in h.edges:
             b += w
             a += r * w
-            pts.append((b, a))
-    pts.sort(key=lambda p: (p[0], -p[1]))
-    st: list[tuple[object, object]] = []
+            append((b, a))
+    pts.sort(key=_key_r)  # by abscissa; equal abscissae are resolved below
+    sb: list = []
+    sa: list = []
     for b, a in pts:
-        if st and st[-1][0] == b:
-            continue  # same abscissa, lower point
-        while len(st) >= 2:
-            b0, a0 = st[-2]
-            b1, a1 = st[-1]
-            if (b1 - b0) * (a - a0) - (a1 - a0) * (b - b0) >= 0:
-                st.pop()  # st[-1] is on or below the segment st[-2] -> (b, a)
+        if sb and sb[-1] == b:
+            if a <= sa[-1]:
+                continue
+            sb.pop()
+            sa.pop()
+        while len(sb) >= 2:
+            b0, a0 = sb[-2], sa[-2]
+            # drop the last vertex if it is on or below the segment (b0, a0) -> (b, a)
+            if (sb[-1] - b0) * (a - a0) >= (sa[-1] - a0) * (b - b0):
+                sb.pop()
+                sa.pop()
             else:
                 break
-        st.append((b, a))
+        sb.append(b)
+        sa.append(a)
     edges = []
-    for (b0, a0), (b1, a1) in zip(st, st[1:]):
-        db = b1 - b0
-        edges.append(((a1 - a0) / db, db))
-    return Hull(st[0][1], edges)
+    for k in range(1, len(sb)):
+        db = sb[k] - sb[k - 1]
+        edges.append(((sa[k] - sa[k - 1]) / db, db))
+    return Hull(sa[0], edges)
 
 
 def swap(h: Hull) -> Hull:
