@@ -1,0 +1,70 @@
+"""Hypothesis strategies for random small mechanisms (shared by the property tests)."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from exactdp.builders import choose, concomp
+from exactdp.model import END, Ask, Chance, Mechanism
+from exactdp.numbers import Q
+
+
+@st.composite
+def distributions(draw, n_answers: int, n_datasets: int, allow_zero: bool = True):
+    """One probability row per answer, each a vector over datasets; small denominators."""
+    rows = [[Q(0)] * n_datasets for _ in range(n_answers)]
+    for d in range(n_datasets):
+        den = draw(st.sampled_from([2, 3, 4, 5, 6, 8, 10, 12]))
+        lo = 0 if allow_zero else 1
+        if den < n_answers * lo:
+            den = n_answers
+        weights = [draw(st.integers(lo, den)) for _ in range(n_answers)]
+        total = sum(weights)
+        if total == 0:
+            weights[0], total = 1, 1
+        for a in range(n_answers):
+            rows[a][d] = Q(weights[a], total)
+    return [tuple(r) for r in rows]
+
+
+@st.composite
+def game_nodes(draw, depth: int, n_datasets: int):
+    """A random game node of at most ``depth`` moves."""
+    if depth == 0:
+        return END
+    kind = draw(st.sampled_from(["ask", "chance", "chance", "end"] if depth < 3 else ["ask", "chance", "chance"]))
+    if kind == "end":
+        return END
+    if kind == "ask":
+        k = draw(st.integers(1, 3))
+        kids = [draw(game_nodes(depth - 1, n_datasets)) for _ in range(k)]
+        return Ask([f"q{i}" for i in range(k)], kids)
+    k = draw(st.integers(1, 3))
+    rows = draw(distributions(k, n_datasets))
+    kids = [draw(game_nodes(depth - 1, n_datasets)) for _ in range(k)]
+    return Chance([f"a{i}" for i in range(k)], rows, kids)
+
+
+@st.composite
+def adjacency(draw, n: int):
+    pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    chosen = draw(st.lists(st.sampled_from(pairs), min_size=1, max_size=len(pairs), unique=True))
+    return tuple((b, a) if draw(st.booleans()) else (a, b) for a, b in chosen)
+
+
+@st.composite
+def mechanisms(draw, max_depth: int = 4, combinators: bool = True):
+    """Random small mechanisms: explicit trees, possibly wrapped in concomp or choose;
+    2 or 3 datasets with random adjacency; zero probabilities allowed."""
+    n = draw(st.integers(2, 3))
+    datasets = tuple(f"x{i}" for i in range(n))
+    adj = draw(adjacency(n))
+    shape = draw(st.sampled_from(["tree", "tree", "concomp", "choose"] if combinators else ["tree"]))
+    if shape == "tree":
+        root = draw(game_nodes(max_depth, n))
+        return Mechanism(root, datasets, adj, "T")
+    a = Mechanism(draw(game_nodes(2, n)), datasets, adj, "A")
+    b = Mechanism(draw(game_nodes(2, n)), datasets, adj, "B")
+    if shape == "concomp":
+        return concomp({"A": a, "B": b})
+    return choose({"A": a, "B": b})

@@ -1,0 +1,69 @@
+"""The package layout keeps data flowing one way (see ../shared/style.md)."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+PKG = Path(__file__).resolve().parents[1] / "exactdp"
+
+
+def imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text())
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            mod = node.module or ""
+            if node.level:
+                rel = path.relative_to(PKG).parent.parts
+                base = list(rel[: len(rel) - (node.level - 1)]) if node.level > 1 else list(rel)
+                mod = ".".join(["exactdp", *base, *([mod] if mod else [])])
+            out.add(mod)
+    return out
+
+
+def modules(sub: str) -> list[Path]:
+    p = PKG / sub
+    return list(p.rglob("*.py")) if p.is_dir() else [p.with_suffix(".py")]
+
+
+LAYERS = ["numbers", "model", "builders", "analysis", "claims", "caseio", "verify", "report", "cli"]
+
+
+def test_imports_go_one_way():
+    for k, layer in enumerate(LAYERS):
+        later = LAYERS[k + 1 :]
+        for f in modules(layer):
+            for mod in imports(f):
+                for bad in later:
+                    assert not mod.startswith(f"exactdp.{bad}"), f"{f.relative_to(PKG)} imports exactdp.{bad}"
+
+
+def test_only_caseio_reads_yaml_and_only_cli_uses_click():
+    for f in PKG.rglob("*.py"):
+        mods = imports(f)
+        rel = f.relative_to(PKG).as_posix()
+        if "yaml" in mods:
+            assert rel.startswith("caseio/"), rel
+        if "click" in mods:
+            assert rel == "cli.py", rel
+
+
+def test_no_eval_exec_or_sympify_on_user_text():
+    pat = re.compile(r"\b(eval|exec)\(|sympify\(|parse_expr\(")
+    for f in PKG.rglob("*.py"):
+        for n, line in enumerate(f.read_text().splitlines(), 1):
+            code = line.split("#")[0]
+            if pat.search(code) and "def parse_expr" not in code and "parse_expr(text" not in code:
+                # our own grammar's parse_expr is allowed; sympy's parse_expr and eval/exec are not
+                assert "numbers/expr.py" in f.as_posix() or "caseio/context.py" in f.as_posix(), f"{f}:{n}: {line.strip()}"
+
+
+def test_every_module_declares_all():
+    for f in PKG.rglob("*.py"):
+        if f.name in ("__main__.py",):
+            continue
+        assert "__all__" in f.read_text(), f"{f.relative_to(PKG)} has no __all__"

@@ -1,0 +1,78 @@
+"""The game model: validation, traversal, grafting, sharing, joint-state concurrent composition."""
+
+from __future__ import annotations
+
+import pytest
+
+from exactdp.builders import ask, choose, compose, concomp, mechanism, repeat, respond, rr
+from exactdp.errors import CaseError
+from exactdp.model import END, Ask, Chance, count_strategies, graft, postorder, share, stats, to_networkx
+from exactdp.numbers import Q
+
+
+def test_chance_validates_distributions():
+    with pytest.raises(CaseError, match="sum to 5/4, not 1"):
+        Chance(["a", "b"], [(Q(1, 2), Q(1, 2)), (Q(3, 4), Q(1, 2))], [END, END])
+    with pytest.raises(CaseError, match="negative probability"):
+        Chance(["a", "b"], [(Q(-1, 2), Q(1, 2)), (Q(3, 2), Q(1, 2))], [END, END])
+    with pytest.raises(CaseError, match="appears twice"):
+        Chance(["a", "a"], [(Q(1, 2),), (Q(1, 2),)], [END, END])
+    with pytest.raises(CaseError, match="appears twice"):
+        Ask(["q", "q"], [END, END])
+    with pytest.raises(TypeError, match="exact rational"):
+        Chance(["a"], [(0.5,)], [END])
+
+
+def test_postorder_children_first_and_once():
+    leaf = respond({"0": [1, 1]})
+    root = ask({"q0": leaf, "q1": leaf})
+    order = postorder(root)
+    assert order[-1] is root and order.count(leaf) == 1
+    assert order.index(leaf) < order.index(root)
+
+
+def test_graft_shares_the_continuation():
+    a = rr(2)
+    m = compose([a, a, a])
+    s = stats(m.root)
+    assert s["chance_nodes"] == 3 and s["answer_edges"] == 6
+
+
+def test_share_merges_identical_subgames():
+    t = ask({"q0": {"0": ([Q(1, 2), Q(1, 2)], respond({"a": [1, 1]})), "1": ([Q(1, 2), Q(1, 2)], respond({"a": [1, 1]}))}})
+    before = stats(t)["chance_nodes"]
+    after = stats(share(t))["chance_nodes"]
+    assert before == 3 and after == 2
+
+
+def test_concomp_shares_joint_states():
+    """ConComp of k noninteractive RRs has one node per subset of answered components,
+    not one per interleaving (k! orders)."""
+    k = 6
+    m = concomp([rr(2)] * k)
+    s = stats(m.root)
+    assert s["ask_nodes"] == 2**k - 1  # each nonempty set of pending components
+    assert s["chance_nodes"] == k * 2 ** (k - 1)
+
+
+def test_concomp_labels_are_qualified():
+    m = concomp({"A": rr(2), "B": mechanism(ask({"q": {"0": [Q(1, 2), Q(1, 2)], "1": [Q(1, 2), Q(1, 2)]}}))})
+    assert set(m.root.labels) == {("A",), ("B", "q")}
+
+
+def test_count_strategies():
+    assert count_strategies(repeat(choose([rr(2), rr(3)]), 2).root) == 2 * 2**2  # first choice, then a choice after each of 2 answers
+    assert count_strategies(rr(2).root) == 1
+
+
+def test_networkx_export():
+    g = to_networkx(compose([rr(2), rr(3)]))
+    assert g.number_of_edges() == 4
+    assert all("p" in d for _, _, d in g.edges(data=True))
+
+
+def test_mechanism_checks_datasets():
+    with pytest.raises(CaseError):
+        mechanism(END, datasets=("x", "x"))
+    with pytest.raises(CaseError, match="different datasets"):
+        compose([rr(2), rr(2, datasets=("a", "b"))])
