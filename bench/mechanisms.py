@@ -33,3 +33,38 @@ def full_tree(depth: int, queries: int = 2, answers: int = 2, *, seed: int = 0, 
         return Ask([f"q{q}" for q in range(queries)], kids)
 
     return Mechanism(build(depth), ("x0", "x1"), ((0, 1),), f"full-tree-d{depth}")
+
+
+def to_yaml(m: Mechanism) -> str:
+    """The mechanism as a case file with an explicit tree (for timing the YAML reader)."""
+    from exactdp.model import Ask, Chance, End
+    from exactdp.numbers import q_str
+
+    lines = ["exactdp: 1", "name: bench-tree", "mechanism:", "  tree:"]
+
+    def node(n, indent: int) -> None:
+        pad = " " * indent
+        if isinstance(n, Ask):
+            lines.append(f"{pad}ask:")
+            for lab, child in zip(n.labels, n.children):
+                lines.append(f"{pad}  {lab}:")
+                answers(child, indent + 4)
+        elif isinstance(n, Chance):
+            lines.append(f"{pad}respond:")
+            answers(n, indent + 2)
+
+    def answers(c, indent: int) -> None:
+        pad = " " * indent
+        for lab, row, child in zip(c.labels, c.probs, c.children):
+            p = "[" + ", ".join(q_str(x) for x in row) + "]"
+            if isinstance(child, End):
+                lines.append(f"{pad}{lab}: {p}")
+            else:
+                lines.append(f"{pad}{lab}:")
+                lines.append(f"{pad}  p: {p}")
+                lines.append(f"{pad}  then:")
+                node(child, indent + 4)
+
+    node(m.root, 4)
+    lines.append("claims: [{dp: {eps: log(2), delta: 1}}]")
+    return "\n".join(lines) + "\n"

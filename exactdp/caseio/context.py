@@ -8,6 +8,7 @@ several problems are reported at once (up to a limit).
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
@@ -15,11 +16,13 @@ import yaml
 
 from ..errors import CaseError, CaseProblem, ExactDPError
 from ..numbers.expr import ExprError, ExprLimits, evaluate, parse_expr
-from ..numbers.rational import as_q, is_rational, q_str
+from ..numbers.rational import Q, as_q, is_rational, q_str
 from ..numbers.real import ExpReal, Infinity, LogReal, real_exp, real_sign, real_str
 from .yamlsafe import is_null, kind_of, mark_of
 
 __all__ = ["Reader", "Invalid", "INVALID", "Field", "suggest", "child_path"]
+
+_SIMPLE_FRACTION = re.compile(r"^\s*([0-9]{1,60})\s*(?:/\s*([0-9]{1,60})\s*)?$")
 
 
 class Invalid:
@@ -202,6 +205,11 @@ class Reader:
             return INVALID
         if is_null(node):
             return self.error(node, path, f"{what} is missing (the value is empty)")
+        m = _SIMPLE_FRACTION.match(text)
+        if m:  # fast path for the common n or n/d (same result as the grammar)
+            den = int(m.group(2) or 1)
+            if den:
+                return Q(int(m.group(1)), den)
         try:
             return evaluate(parse_expr(text, self.expr_limits), self._lookup, self.expr_limits)
         except ExprError as e:

@@ -36,11 +36,76 @@ class YamlLimits:
     max_depth: int = 500
 
 
-class _Loader(yaml.SafeLoader):
-    """SafeLoader without implicit resolvers: every scalar resolves to a string tag."""
+_Parser = getattr(yaml, "CSafeLoader", None) if yaml.__with_libyaml__ else None
+_Parser = _Parser or yaml.SafeLoader  # libyaml's event parser when available (fast), else pure Python
 
 
-_Loader.yaml_implicit_resolvers = {}
+def _compose(text: str, file: str, limits: YamlLimits) -> yaml.Node | None:
+    """Build the node graph from parser events, iteratively (no recursion, bounded depth).
+
+    Scalars keep their text and style; explicit tags are recorded (and refused later);
+    aliases point at the anchored node itself, so shared sub-trees stay shared.
+    """
+    anchors: dict[str, yaml.Node] = {}
+    stack: list[tuple[yaml.Node, list]] = []  # (collection node, pending key for mappings)
+    root: yaml.Node | None = None
+    docs = 0
+
+    def attach(node: yaml.Node) -> None:
+        nonlocal root
+        if not stack:
+            root = node
+            return
+        parent, pending = stack[-1]
+        if isinstance(parent, yaml.SequenceNode):
+            parent.value.append(node)
+        elif pending:
+            parent.value.append((pending.pop(), node))
+        else:
+            pending.append(node)
+
+    for ev in yaml.parse(text, Loader=_Parser):
+        if isinstance(ev, yaml.DocumentStartEvent):
+            docs += 1
+            if docs > 1:
+                raise CaseError(
+                    CaseProblem(
+                        "more than one YAML document", file=file, line=ev.start_mark.line + 1, column=ev.start_mark.column + 1,
+                        hint="a case file is a single document; remove the second '---'",
+                    )
+                )
+        elif isinstance(ev, yaml.AliasEvent):
+            if ev.anchor not in anchors:
+                raise CaseError(
+                    CaseProblem(f"alias *{ev.anchor} refers to no anchor &{ev.anchor} defined before it", file=file,
+                                line=ev.start_mark.line + 1, column=ev.start_mark.column + 1)
+                )
+            attach(anchors[ev.anchor])
+        elif isinstance(ev, yaml.ScalarEvent):
+            tag = ev.tag if ev.tag not in (None, "!") else STR_TAG
+            node = yaml.ScalarNode(tag, ev.value, ev.start_mark, ev.end_mark, style=ev.style)
+            if ev.anchor:
+                anchors[ev.anchor] = node
+            attach(node)
+        elif isinstance(ev, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            if len(stack) >= limits.max_depth:
+                raise CaseError(
+                    CaseProblem(f"nesting deeper than {limits.max_depth} levels", file=file, line=ev.start_mark.line + 1,
+                                column=ev.start_mark.column + 1, hint="flatten the structure")
+                )
+            seq = isinstance(ev, yaml.SequenceStartEvent)
+            default = SEQ_TAG if seq else MAP_TAG
+            tag = ev.tag if ev.tag not in (None, "!") else default
+            cls = yaml.SequenceNode if seq else yaml.MappingNode
+            node = cls(tag, [], ev.start_mark, ev.end_mark, flow_style=ev.flow_style)
+            if ev.anchor:
+                anchors[ev.anchor] = node  # registered first: a nested alias to it forms a cycle
+            attach(node)
+            stack.append((node, []))
+        elif isinstance(ev, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            node, _ = stack.pop()
+            node.end_mark = ev.end_mark
+    return root
 
 
 def mark_of(node: yaml.Node) -> tuple[int, int]:
@@ -75,7 +140,9 @@ def load_yaml(text: str, file: str, limits: YamlLimits = YamlLimits()) -> yaml.N
             )
         )
     try:
-        root = yaml.compose(text, Loader=_Loader)
+        root = _compose(text, file, limits)
+    except CaseError:
+        raise
     except yaml.MarkedYAMLError as e:
         m = e.problem_mark or e.context_mark
         msg = (e.problem or e.context or "invalid YAML").strip()
@@ -92,10 +159,6 @@ def load_yaml(text: str, file: str, limits: YamlLimits = YamlLimits()) -> yaml.N
         ) from None
     except yaml.YAMLError as e:
         raise CaseError(CaseProblem(f"not valid YAML: {e}", file=file)) from None
-    except RecursionError:
-        raise CaseError(
-            CaseProblem("the document is nested too deeply to read", file=file, hint="flatten the structure")
-        ) from None
     if root is None:
         raise CaseError(CaseProblem("the file is empty; a case needs at least `exactdp: 1`, `name:` and a mechanism", file=file))
     _check_graph(root, file, limits)
