@@ -17,7 +17,7 @@ class                       meaning                                             
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 __all__ = [
     "ExactDPError",

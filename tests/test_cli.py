@@ -8,7 +8,6 @@ import sys
 import textwrap
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 
 from exactdp.cli import main

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from exactdp.analysis import enumerator, profile
 from exactdp.analysis.hull import from_views
-from exactdp.builders import choose, compose, concomp, repeat, rr, rr_delta
+from exactdp.builders import choose, compose, repeat, rr, rr_delta
 from exactdp.model import count_strategies
 from exactdp.numbers import INF, Q, eval_text, real_str
 

@@ -6,7 +6,7 @@ import pytest
 
 from exactdp.builders import ask, choose, compose, concomp, mechanism, repeat, respond, rr
 from exactdp.errors import CaseError
-from exactdp.model import END, Ask, Chance, count_strategies, graft, postorder, share, stats, to_networkx
+from exactdp.model import END, Ask, Chance, count_strategies, postorder, share, stats, to_networkx
 from exactdp.numbers import Q
 
 

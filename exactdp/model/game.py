@@ -20,11 +20,11 @@ Nodes are immutable; engines memoise on ``node.uid``.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterator, Sequence, Union
 
 from ..errors import CaseError, CaseProblem
-from ..numbers.rational import Q, as_q, is_rational, q_str
+from ..numbers.rational import Q, as_q, q_str
 
 __all__ = [
     "Label",

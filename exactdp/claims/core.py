@@ -1,27 +1,17 @@
-"""Claims about mechanisms and their exact verdicts.
-
-Each claim kind of the case format (``../shared/spec/case-format.md``) is a frozen value type
-with a ``check`` method that consults an :class:`Analysis` (which runs the chosen engine once
-per mechanism) and returns a :class:`Verdict`: holds / fails / unsupported, the exact value
-found, and a witness where one exists.  Nothing here reads files or prints.
-"""
+"""The claim kinds of case-format version 1 (``../shared/spec/case-format.md``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
-from .analysis import ENGINES, format_privloss
-from .analysis.results import Profile, value_cmp, value_str
-from .analysis.witness import Witness
-from .errors import ExactDPError
-from .model.game import Mechanism
-from .numbers.rational import Q, q_str
-from .numbers.real import Infinity, real_cmp, real_decimal, real_str
+from ..analysis import format_privloss
+from ..analysis.results import Profile, value_cmp, value_str
+from ..numbers.rational import Q, q_str
+from ..numbers.real import Infinity, real_cmp, real_decimal, real_str
+from .base import FAILS, HOLDS, UNSUPPORTED, Analysis, Claim, Verdict
 
 __all__ = [
-    "Where",
-    "Claim",
     "PrivLossClaim",
     "DPClaim",
     "NotDPClaim",
@@ -29,110 +19,11 @@ __all__ = [
     "ProfileEqClaim",
     "ProfileLeClaim",
     "SimulatesRRClaim",
-    "Verdict",
-    "Analysis",
-    "HOLDS",
-    "FAILS",
-    "UNSUPPORTED",
 ]
-
-HOLDS, FAILS, UNSUPPORTED = "holds", "fails", "unsupported"
-
-
-@dataclass(frozen=True)
-class Where:
-    """Where a claim was written (for reports)."""
-
-    file: str | None = None
-    line: int | None = None
-    path: str = ""
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """The outcome of checking one claim.
-
-    ``status`` is ``holds``, ``fails`` or ``unsupported`` (never counted as passing);
-    ``found`` is the exact value computed, ``values`` the same in machine-readable form.
-    """
-
-    claim: "Claim"
-    status: str
-    found: str
-    note: str = ""
-    witness: Witness | None = None
-    values: Mapping[str, Any] = field(default_factory=dict)
-
-    @property
-    def holds(self) -> bool:
-        return self.status == HOLDS
-
-
-class Analysis:
-    """Runs one engine over the mechanisms of a case, caching each mechanism's profile."""
-
-    def __init__(
-        self,
-        mechanisms: Mapping[str, Mechanism],
-        *,
-        engine: str = "profile",
-        max_strategies: int | None = None,
-        deadline: float | None = None,
-        progress=None,
-    ):
-        if engine not in ENGINES:
-            raise ExactDPError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
-        self.mechanisms = dict(mechanisms)
-        self.engine_name = engine
-        self.engine = ENGINES[engine]
-        self.kw: dict[str, Any] = {}
-        if engine == "enumerator" and max_strategies is not None:
-            self.kw["max_strategies"] = max_strategies
-        if engine == "profile":
-            if deadline is not None:
-                self.kw["deadline"] = deadline
-            if progress is not None:
-                self.kw["progress"] = progress
-        self._profiles: dict[str, Profile] = {}
-
-    def mech(self, name: str) -> Mechanism:
-        return self.mechanisms[name]
-
-    def profile(self, name: str) -> Profile:
-        prof = self._profiles.get(name)
-        if prof is None:
-            prof = self.engine.profile(self.mechanisms[name], **self.kw)
-            self._profiles[name] = prof
-        return prof
-
-    def witness(self, name: str, eps: object) -> Witness:
-        mech = self.mechanisms[name]
-        if self.engine_name == "profile":
-            return self.engine.witness(mech, eps, prof=self.profile(name))
-        kw = {k: v for k, v in self.kw.items() if k == "max_strategies"}
-        return self.engine.witness(mech, eps, **kw)
 
 
 def _eps_text(eps: object) -> str:
     return real_str(eps)
-
-
-@dataclass(frozen=True)
-class Claim:
-    """Base class: every claim names the mechanism it is about (``of``)."""
-
-    of: str = "M"
-    where: Where = field(default=Where(), compare=False)
-    kind: ClassVar[str] = "claim"
-
-    def describe(self) -> str:  # pragma: no cover - overridden
-        return self.kind
-
-    def params(self) -> dict[str, str]:  # pragma: no cover - overridden
-        return {}
-
-    def check(self, an: Analysis) -> Verdict:  # pragma: no cover - overridden
-        raise NotImplementedError
 
 
 @dataclass(frozen=True)

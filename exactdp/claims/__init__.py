@@ -1,0 +1,29 @@
+"""Claims about mechanisms and their exact verdicts (one module per family of claims)."""
+
+from .base import FAILS, HOLDS, UNSUPPORTED, Analysis, Claim, Verdict, Where
+from .core import (
+    DeltaClaim,
+    DPClaim,
+    NotDPClaim,
+    PrivLossClaim,
+    ProfileEqClaim,
+    ProfileLeClaim,
+    SimulatesRRClaim,
+)
+
+__all__ = [
+    "FAILS",
+    "HOLDS",
+    "UNSUPPORTED",
+    "Analysis",
+    "Claim",
+    "Verdict",
+    "Where",
+    "DeltaClaim",
+    "DPClaim",
+    "NotDPClaim",
+    "PrivLossClaim",
+    "ProfileEqClaim",
+    "ProfileLeClaim",
+    "SimulatesRRClaim",
+]

@@ -1,0 +1,10 @@
+"""The ``exactdp`` command line: one module per group of commands, registered on :data:`main`.
+
+Exit status: 0 every claim holds; 1 some claim does not hold (or is not supported yet);
+2 invalid input (a case file, an option) or a limit was hit; 3 an internal cross-check failed.
+"""
+
+from . import inspect, verify  # noqa: F401  (register the commands)
+from .app import main, run
+
+__all__ = ["main", "run"]

@@ -1,0 +1,104 @@
+"""The ``exactdp`` command group, shared options and helpers.
+
+The command line.
+
+Exit status: 0 every claim holds; 1 some claim does not hold (or is not supported yet);
+2 invalid input (a case file, an option) or a limit was hit; 3 an internal cross-check failed
+(a bug in exactdp: please report it).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+import traceback
+from typing import Any
+
+import click
+
+from .. import __version__
+from ..analysis import ENGINES
+from ..caseio import load_case
+from ..errors import VerificationError
+from ..numbers.expr import ExprError, eval_text
+from ..numbers.rational import as_q, is_rational
+from ..numbers.real import Infinity, LogReal, real_sign, real_str
+
+__all__ = ["main", "run", "engine_option", "max_strategies_option", "parse_number", "fail", "load_mechanism"]
+
+
+def _stderr_progress(enabled: bool):
+    if not enabled:
+        return None, None
+    last = [0.0]
+
+    def on_file(k: int, n: int, f) -> None:
+        click.echo(f"[{k + 1}/{n}] {f}", err=True)
+
+    def progress(stage: str, done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - last[0] > 0.5:
+            last[0] = now
+            click.echo(f"\r  {stage}: {100 * done // max(total, 1)}% of {total} nodes", err=True, nl=False)
+
+    return on_file, progress
+
+
+def parse_number(text: str, what: str, *, kind: str) -> Any:
+    try:
+        v = eval_text(text)
+    except ExprError as e:
+        raise click.BadParameter(f"{what} {text!r}: {e.message}") from None
+    if kind == "delta":
+        if not is_rational(v) or not (0 <= v <= 1):
+            raise click.BadParameter(f"{what} must be an exact rational in [0, 1], got {real_str(v)}")
+        return as_q(v)
+    if isinstance(v, Infinity) or not (is_rational(v) or isinstance(v, LogReal)) or real_sign(v) < 0:
+        raise click.BadParameter(f"{what} must be an eps >= 0 such as log(3) or 1/10, got {real_str(v)}")
+    return as_q(v) if is_rational(v) else v
+
+
+def fail(e: Exception) -> None:
+    code = 3 if isinstance(e, VerificationError) else 2
+    click.echo(f"exactdp: {e}", err=True)
+    sys.exit(code)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="exactdp")
+def main() -> None:
+    """Exact differential-privacy verdicts for small finite interactive mechanisms."""
+
+
+engine_option = click.option(
+    "--engine",
+    type=click.Choice(sorted(ENGINES)),
+    default="profile",
+    show_default=True,
+    help="profile: exact backward induction (fast); enumerator: brute force over every deterministic adversary (the reference).",
+)
+max_strategies_option = click.option(
+    "--max-strategies", type=click.IntRange(1), default=None, help="Enumerator limit on the number of adversaries."
+)
+
+
+def load_mechanism(case_path: str, of: str | None):
+    case = load_case(case_path)
+    name = of or ("M" if "M" in case.mechanisms else next(iter(case.mechanisms)))
+    if name not in case.mechanisms:
+        raise click.BadParameter(f"no mechanism named {name!r} in {case_path}; defined: {', '.join(case.mechanisms)}")
+    return case, name, case.mechanisms[name]
+
+
+def run() -> None:
+    """Console entry point: like ``main`` but an unexpected exception is reported as an
+    internal error (exit 3) instead of escaping."""
+    try:
+        main(standalone_mode=True)
+    except SystemExit:
+        raise
+    except Exception:
+        click.echo("exactdp: internal error (please report it with the case file):", err=True)
+        traceback.print_exc()
+        sys.exit(3)
+
