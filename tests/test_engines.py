@@ -184,3 +184,23 @@ def test_enumerator_refuses_beyond_limit():
         enumerator.privloss(m, Q(0))
     with pytest.raises(LimitExceededError):
         enumerator.privloss(repeat(choose([rr(2), rr(3)]), 4), Q(0), max_strategies=10)
+
+
+def test_fraction_backend_gives_the_same_answers():
+    """Without gmpy2 (EXACTDP_NO_GMPY=1) the engines run on fractions.Fraction, same results."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "from exactdp.numbers import BACKEND, Q, real_str\n"
+        "from exactdp.builders import rr_delta, repeat, compose, choose, rr\n"
+        "from exactdp.analysis import profile, enumerator\n"
+        "assert BACKEND == 'fractions'\n"
+        "m = compose([rr_delta(2, Q(1, 10)), choose([rr(3), rr(5)])])\n"
+        "print(real_str(profile.privloss(m, Q(1, 5))), real_str(enumerator.privloss(m, Q(1, 5))))\n"
+    )
+    env = dict(os.environ, EXACTDP_NO_GMPY="1")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout.split()
+    m = compose([rr_delta(2, Q(1, 10)), choose([rr(3), rr(5)])])
+    assert out == [real_str(profile.privloss(m, Q(1, 5)))] * 2
