@@ -2,163 +2,55 @@
 
 Each benchmark runs in its own Python process so that its wall time and peak memory are its
 own.  Mechanisms are built through the Python API; YAML parsing is timed separately.
-Results are printed as a table and written to ``bench/out/results.json``.
+Benchmarks live in ``bench/b_*.py`` (registered with ``harness.bench``); results are printed
+as a table and written to ``bench/out/results.json``.
 
-Usage: python bench/run.py [name ...]     (default: all)
+Usage: python bench/run.py [name-or-prefix ...]     (default: all)
 """
 
 from __future__ import annotations
 
+import importlib
 import json
-import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "out"
+sys.path.insert(0, str(HERE))
 
-# name -> (python snippet run in a child process, target seconds, target MB or None, description)
-BENCHES: dict[str, tuple[str, float | None, float | None, str]] = {}
-
-
-def bench(name: str, target_s: float | None, target_mb: float | None, desc: str):
-    def deco(fn):
-        BENCHES[name] = (fn.__name__, target_s, target_mb, desc)
-        return fn
-
-    return deco
+from harness import BENCHES  # noqa: E402
 
 
-# --- the benchmarks (each returns a dict of measurements; the 'seconds' key is checked) -------
-
-
-@bench("tree-d8-delta0", 2.0, None, "full tree 2q x 2a, depth 8 (65,536 leaf answer edges): PrivLoss at delta = 0")
-def tree_d8_delta0():
-    return _tree_privloss(8, "0")
-
-
-@bench("tree-d8-delta1/100", 2.0, None, "full tree 2q x 2a, depth 8: PrivLoss at delta = 1/100")
-def tree_d8_delta100():
-    return _tree_privloss(8, "1/100")
-
-
-@bench("tree-d10-delta0", 30.0, 4096.0, "full tree 2q x 2a, depth 10 (1,048,576 leaf answer edges): PrivLoss at delta = 0")
-def tree_d10_delta0():
-    return _tree_privloss(10, "0")
-
-
-@bench("tree-d10-delta1/100", 30.0, 4096.0, "full tree 2q x 2a, depth 10: PrivLoss at delta = 1/100")
-def tree_d10_delta100():
-    return _tree_privloss(10, "1/100")
-
-
-@bench("concomp-3x3round", 10.0, None, "concomp of three copies of a 3-round 2q x 2a interactive mechanism: full profile")
-def concomp3():
-    from mechanisms import full_tree
-
-    from exactdp.analysis import profile
-    from exactdp.builders import concomp
-    from exactdp.model import stats
-
-    m = full_tree(3, seed=1)
-    t = time.perf_counter()
-    c = concomp([m, m, m])
-    build = time.perf_counter() - t
-    t = time.perf_counter()
-    prof = profile.profile(c)
-    secs = time.perf_counter() - t
-    s = stats(c.root)
-    return {
-        "seconds": secs,
-        "build_seconds": build,
-        "joint_states": s["ask_nodes"] + s["chance_nodes"],
-        "breakpoints": len(prof.envelope.edges),
-        "privloss_0": str(prof.privloss(0)),
-    }
-
-
-@bench("yaml-parse-d6", None, None, "reading a depth-6 full tree (5,460 answer edges) from YAML, separately")
-def yaml_parse():
-    import tempfile
-
-    from mechanisms import full_tree, to_yaml
-
-    from exactdp.caseio import load_case
-
-    m = full_tree(6)
-    text = to_yaml(m)
-    with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as f:
-        f.write(text)
-    t = time.perf_counter()
-    load_case(f.name)
-    secs = time.perf_counter() - t
-    os.unlink(f.name)
-    return {"seconds": secs, "bytes": len(text)}
-
-
-@bench("enumerator-scaling", None, None, "enumerator (the reference): largest full tree finished within 10 s")
-def enumerator_scaling():
-    from mechanisms import full_tree
-
-    from exactdp.analysis import enumerator
-    from exactdp.model import count_strategies
-
-    rows = []
-    for queries, depth in [(2, 1), (2, 2), (2, 3), (3, 3), (2, 4)]:
-        m = full_tree(depth, queries=queries)
-        n = count_strategies(m.root)
-        if n > 200_000:
-            rows.append({"queries": queries, "depth": depth, "strategies": n, "seconds": None, "note": "refused (limit)"})
-            continue
-        t = time.perf_counter()
-        enumerator.privloss(m, 0, max_strategies=200_000)
-        rows.append({"queries": queries, "depth": depth, "strategies": n, "seconds": round(time.perf_counter() - t, 3)})
-    return {"seconds": None, "rows": rows}
-
-
-def _tree_privloss(depth: int, delta: str):
-    from mechanisms import full_tree
-
-    from exactdp.analysis import profile
-    from exactdp.numbers import eval_text
-
-    t = time.perf_counter()
-    m = full_tree(depth)
-    build = time.perf_counter() - t
-    t = time.perf_counter()
-    v = profile.privloss(m, eval_text(delta))
-    secs = time.perf_counter() - t
-    return {"seconds": secs, "build_seconds": build, "privloss": str(v)[:60]}
-
-
-# --- driver --------------------------------------------------------------------------------
+def _discover() -> None:
+    for f in sorted(HERE.glob("b_*.py")):
+        importlib.import_module(f.stem)
 
 
 def _child(name: str) -> None:
     import resource
 
-    sys.path.insert(0, str(HERE))
-    fn = globals()[BENCHES[name][0]]
-    res = fn()
+    mod, fn, *_ = BENCHES[name]
+    res = getattr(importlib.import_module(mod), fn)()
     res["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(json.dumps(res))
 
 
 def main(argv: list[str]) -> int:
+    _discover()
     if argv and argv[0] == "--child":
         _child(argv[1])
         return 0
-    names = argv or list(BENCHES)
+    names = [n for n in BENCHES if not argv or any(n == a or n.startswith(a) for a in argv)]
     OUT.mkdir(exist_ok=True)
     results = {}
     failed = False
     for name in names:
-        fn, tsec, tmb, desc = BENCHES[name]
+        _mod, _fn, tsec, tmb, desc = BENCHES[name]
         p = subprocess.run([sys.executable, __file__, "--child", name], capture_output=True, text=True)
         if p.returncode != 0:
-            print(f"{name}: ERROR\n{p.stderr}")
+            print(f"ERROR {name}\n{p.stderr}")
             failed = True
             continue
         res = json.loads(p.stdout.strip().splitlines()[-1])
@@ -168,7 +60,7 @@ def main(argv: list[str]) -> int:
         results[name] = res
         secs = "-" if res["seconds"] is None else f"{res['seconds']:.2f} s"
         tgt = "" if tsec is None else f" (target <= {tsec:g} s" + (f", <= {tmb:g} MB" if tmb else "") + ")"
-        print(f"{'PASS' if ok else 'FAIL'}  {name:<22} {secs:>9}  peak {res['peak_mb']:.0f} MB{tgt}  -- {desc}")
+        print(f"{'PASS' if ok else 'FAIL'}  {name:<24} {secs:>9}  peak {res['peak_mb']:.0f} MB{tgt}  -- {desc}")
         for row in res.get("rows", []):
             print(f"        {row}")
     (OUT / "results.json").write_text(json.dumps(results, indent=2))
