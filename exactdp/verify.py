@@ -14,6 +14,8 @@ from .analysis.tight import privloss_witness
 from .caseio import Case, YamlLimits, load_case
 from .claims import FAILS, HOLDS, UNSUPPORTED, Analysis, PrivLossClaim, Verdict
 from .errors import CaseError, ExactDPError, LimitExceededError, VerificationError
+from .limits import DEFAULT as DEFAULT_LIMITS
+from .limits import Limits, using
 
 __all__ = ["Options", "FileResult", "RunResult", "verify_case", "verify_file", "verify_paths", "find_case_files", "ERROR"]
 
@@ -22,7 +24,10 @@ ERROR = "error"  # a claim that could not be decided (a limit was hit, an inexac
 
 @dataclass(frozen=True)
 class Options:
-    """How to check: engine, limits, witnesses."""
+    """How to check: engine, limits, witnesses.
+
+    ``max_strategies`` and ``timeout`` override the corresponding fields of ``limits``.
+    """
 
     engine: str = "profile"
     max_strategies: int | None = None
@@ -31,6 +36,10 @@ class Options:
     yaml_limits: YamlLimits = YamlLimits()
     max_problems: int = 20
     progress: Callable[[str, int, int], None] | None = None
+    limits: Limits = DEFAULT_LIMITS
+
+    def effective_limits(self) -> Limits:
+        return self.limits.replace(max_strategies=self.max_strategies, timeout=self.timeout)
 
 
 @dataclass(frozen=True, eq=False)
@@ -103,7 +112,8 @@ def verify_case(case: Case, opts: Options = Options(), *, deadline: float | None
         progress=opts.progress,
     )
     out: list[Verdict] = []
-    for claim in case.claims:
+    claims = list(case.claims)
+    for k, claim in enumerate(claims):
         try:
             v = claim.check(an)
             if opts.witness and isinstance(claim, PrivLossClaim) and v.witness is None and v.status == HOLDS:
@@ -112,7 +122,13 @@ def verify_case(case: Case, opts: Options = Options(), *, deadline: float | None
                     v = Verdict(v.claim, v.status, v.found, v.note or "tight: every smaller eps fails", w, v.values)
         except VerificationError:
             raise
-        except (LimitExceededError, ExactDPError) as e:
+        except LimitExceededError as e:
+            out.append(Verdict(claim, ERROR, "could not be decided", str(e)))
+            if e.what == "the running time":  # the clock has run out for the whole file
+                out.extend(Verdict(c, ERROR, "could not be decided", "not checked: the time limit was reached") for c in claims[k + 1 :])
+                break
+            continue
+        except ExactDPError as e:
             v = Verdict(claim, ERROR, "could not be decided", str(e))
         out.append(v)
     return tuple(out)
@@ -123,15 +139,17 @@ def _enum_kw(an: Analysis) -> dict:
 
 
 def verify_file(path: str | Path, opts: Options = Options()) -> FileResult:
-    """Read one case file and check its claims; problems become the result's ``error``."""
+    """Read one case file and check its claims under the limits of ``opts``; problems become
+    the result's ``error`` (a case that cannot be read) or claims with status ``error`` (a
+    limit was hit while checking)."""
     start = time.monotonic()
     file = str(path)
+    lim = opts.effective_limits()
+    case = None
     try:
-        case = load_case(path, yaml_limits=opts.yaml_limits, max_problems=opts.max_problems)
-    except ExactDPError as e:
-        return FileResult(file, error=e, seconds=time.monotonic() - start)
-    try:
-        verdicts = verify_case(case, opts, deadline=_deadline(opts, start))
+        with using(lim):
+            case = load_case(path, yaml_limits=opts.yaml_limits, max_problems=opts.max_problems)
+            verdicts = verify_case(case, opts, deadline=_deadline(opts, start))
     except ExactDPError as e:
         return FileResult(file, case, error=e, seconds=time.monotonic() - start)
     return FileResult(file, case, verdicts, seconds=time.monotonic() - start)
@@ -146,4 +164,3 @@ def verify_paths(paths: Sequence[str | Path], opts: Options = Options(), *, on_f
             on_file(k, len(files), f)
         results.append(verify_file(f, opts))
     return RunResult(tuple(results))
-

@@ -16,6 +16,7 @@ from __future__ import annotations
 import itertools
 from typing import Iterator
 
+from .. import limits
 from ..errors import LimitExceededError
 from ..model.game import Ask, Chance, End, Mechanism, Node
 from ..model.ops import count_strategies
@@ -37,12 +38,14 @@ __all__ = [
 ]
 
 ENGINE = "enumerator"
-DEFAULT_MAX_STRATEGIES = 200_000
+DEFAULT_MAX_STRATEGIES = None  # None: the limit in force (exactdp.limits.current().max_strategies)
 
 # A view is (history, probability vector); a history is a tuple of ("q"|"a", label) steps.
 
 
-def _check_size(mech: Mechanism, max_strategies: int) -> int:
+def _check_size(mech: Mechanism, max_strategies: int | None) -> int:
+    if max_strategies is None:
+        max_strategies = limits.current().max_strategies
     n = count_strategies(mech.root)
     if n > max_strategies:
         raise LimitExceededError(
@@ -89,7 +92,7 @@ def _strategies(node: Node, n: int, memo: dict) -> list[tuple[dict, list]]:
     return out
 
 
-def strategies(mech: Mechanism, *, max_strategies: int = DEFAULT_MAX_STRATEGIES) -> Iterator[tuple[dict, list]]:
+def strategies(mech: Mechanism, *, max_strategies: int | None = DEFAULT_MAX_STRATEGIES) -> Iterator[tuple[dict, list]]:
     """Every deterministic adversary as (choice table, exact view distribution).
 
     The choice table maps each history reaching a choice to the option index taken; the view
@@ -134,7 +137,7 @@ def _pairs(mech: Mechanism) -> tuple[tuple[int, int], ...]:
     return mech.ordered_pairs
 
 
-def privloss(mech: Mechanism, delta: object, *, max_strategies: int = DEFAULT_MAX_STRATEGIES) -> object:
+def privloss(mech: Mechanism, delta: object, *, max_strategies: int | None = DEFAULT_MAX_STRATEGIES) -> object:
     """PrivLoss(M, δ) = max over deterministic adversaries and ordered pairs of the least
     ε with δ_A(e^ε) ≤ δ (Lemma 2.2)."""
     delta = as_q(delta)
@@ -174,7 +177,7 @@ def _best(mech: Mechanism, lam: object, max_strategies: int):
     return best
 
 
-def delta(mech: Mechanism, eps: object, *, max_strategies: int = DEFAULT_MAX_STRATEGIES) -> object:
+def delta(mech: Mechanism, eps: object, *, max_strategies: int | None = DEFAULT_MAX_STRATEGIES) -> object:
     """max over deterministic adversaries and ordered pairs of Σ_v (P_x − e^ε P_x')_+."""
     lam = lambda_of(eps)
     (a, b), _, _ = _best(mech, lam, max_strategies)
@@ -185,13 +188,13 @@ def delta(mech: Mechanism, eps: object, *, max_strategies: int = DEFAULT_MAX_STR
     return a if b == 0 else AffineInLambda(a, b, lam)
 
 
-def is_dp(mech: Mechanism, eps: object, delta_: object, *, max_strategies: int = DEFAULT_MAX_STRATEGIES) -> bool:
+def is_dp(mech: Mechanism, eps: object, delta_: object, *, max_strategies: int | None = DEFAULT_MAX_STRATEGIES) -> bool:
     if isinstance(eps, Infinity):
         return True
     return value_cmp(delta(mech, eps, max_strategies=max_strategies), as_q(delta_)) <= 0
 
 
-def profile(mech: Mechanism, *, max_strategies: int = DEFAULT_MAX_STRATEGIES) -> Profile:
+def profile(mech: Mechanism, *, max_strategies: int | None = DEFAULT_MAX_STRATEGIES) -> Profile:
     """The privacy profile as the pointwise max over every deterministic adversary's own
     profile (each built directly from its exact view distribution)."""
     per_pair: dict[tuple[int, int], list] = {p: [] for p in _pairs(mech)}
@@ -207,7 +210,7 @@ def witness(
     eps: object,
     *,
     pair: tuple[int, int] | None = None,
-    max_strategies: int = DEFAULT_MAX_STRATEGIES,
+    max_strategies: int | None = DEFAULT_MAX_STRATEGIES,
 ) -> Witness:
     """The best deterministic adversary at e^ε found by exhaustive search, re-checked."""
     lam = lambda_of(eps)

@@ -30,6 +30,7 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Iterable, Sequence
 
+from ..limits import check_hull_size
 from ..numbers.rational import Q, q_str
 from ..numbers.real import INF, is_rational, real_cmp
 
@@ -155,6 +156,8 @@ def combine(items: Iterable[tuple[object, object, Hull]]) -> Hull:
         for r, w in child.edges:
             r2 = r * k
             acc[r2] = get(r2, _ZERO) + w * pp
+    if len(acc) > 4096:
+        check_hull_size(len(acc))
     return Hull(top, sorted(acc.items(), key=_key_r, reverse=True))
 
 
@@ -178,6 +181,8 @@ def upper(hulls: Sequence[Hull]) -> Hull:
             b += w
             a += r * w
             append((b, a))
+    if len(pts) > 4096:
+        check_hull_size(len(pts))
     pts.sort(key=_key_r)  # by abscissa; equal abscissae are resolved below
     sb: list = []
     sa: list = []

@@ -14,7 +14,8 @@ from typing import Any, Callable, Mapping, Sequence
 
 import yaml
 
-from ..errors import CaseError, CaseProblem, ExactDPError
+from ..errors import CaseError, CaseProblem, ExactDPError, LimitExceededError
+from ..limits import current as current_limits
 from ..numbers.expr import ExprError, ExprLimits, evaluate, parse_expr
 from ..numbers.rational import Q, as_q, is_rational, q_str
 from ..numbers.real import ExpReal, Infinity, LogReal, real_exp, real_sign, real_str
@@ -76,11 +77,11 @@ class Field:
 class Reader:
     """Located reading of one case file: problems, params, typed values."""
 
-    def __init__(self, file: str, *, max_problems: int = 20, expr_limits: ExprLimits = ExprLimits()):
+    def __init__(self, file: str, *, max_problems: int = 20, expr_limits: ExprLimits | None = None):
         self.file = file
         self.problems: list[CaseProblem] = []
         self.max_problems = max_problems
-        self.expr_limits = expr_limits
+        self.expr_limits = expr_limits or ExprLimits(max_exponent=current_limits().max_exponent)
         self.params: dict[str, Any] = {}
         self.param_nodes: dict[str, yaml.Node] = {}
         self._param_state: dict[str, int] = {}
@@ -219,6 +220,8 @@ class Reader:
             return self.error(node, path, msg, e.hint)
         except RecursionError:
             return self.error(node, path, "expression is nested too deeply")
+        except LimitExceededError as e:
+            return self.error(node, path, str(e))
 
     def rational(self, node: yaml.Node, path: str, what: str, lo=None, hi=None) -> Any:
         v = self.value(node, path, what)

@@ -20,11 +20,23 @@ from .. import __version__
 from ..analysis import ENGINES
 from ..caseio import load_case
 from ..errors import VerificationError
+from ..limits import DEFAULT as DEFAULT_LIMITS
+from ..limits import Limits
 from ..numbers.expr import ExprError, eval_text
 from ..numbers.rational import as_q, is_rational
 from ..numbers.real import Infinity, LogReal, real_sign, real_str
 
-__all__ = ["main", "run", "engine_option", "max_strategies_option", "parse_number", "fail", "load_mechanism"]
+__all__ = [
+    "main",
+    "run",
+    "engine_option",
+    "max_strategies_option",
+    "limit_options",
+    "limits_from",
+    "parse_number",
+    "fail",
+    "load_mechanism",
+]
 
 
 def _stderr_progress(enabled: bool):
@@ -78,8 +90,29 @@ engine_option = click.option(
     help="profile: exact backward induction (fast); enumerator: brute force over every deterministic adversary (the reference).",
 )
 max_strategies_option = click.option(
-    "--max-strategies", type=click.IntRange(1), default=None, help="Enumerator limit on the number of adversaries."
+    "--max-strategies", type=click.IntRange(1), default=None, help=f"Enumerator limit on the number of adversaries [default: {DEFAULT_LIMITS.max_strategies}]."
 )
+
+
+def limit_options(f):
+    """--max-nodes, --max-profile-size, --max-exponent, --timeout (see exactdp.limits)."""
+    f = click.option("--timeout", type=click.FloatRange(0, min_open=True), default=None, help="Wall-clock limit per case file, in seconds.")(f)
+    f = click.option("--max-exponent", type=click.IntRange(1), default=None, help=f"Largest integer exponent in a number [default: {DEFAULT_LIMITS.max_exponent}].")(f)
+    f = click.option("--max-profile-size", type=click.IntRange(1), default=None, help=f"Largest exact privacy profile, in pieces [default: {DEFAULT_LIMITS.max_hull_edges}].")(f)
+    f = click.option("--max-nodes", type=click.IntRange(1), default=None, help=f"Most game nodes built for one case [default: {DEFAULT_LIMITS.max_nodes}].")(f)
+    return f
+
+
+def limits_from(max_nodes=None, max_profile_size=None, max_exponent=None, timeout=None, max_strategies=None) -> Limits:
+    bits = None if max_exponent is None else max(DEFAULT_LIMITS.max_bits, 100 * max_exponent)
+    return DEFAULT_LIMITS.replace(
+        max_nodes=max_nodes,
+        max_hull_edges=max_profile_size,
+        max_exponent=max_exponent,
+        max_bits=bits,
+        timeout=timeout,
+        max_strategies=max_strategies,
+    )
 
 
 def load_mechanism(case_path: str, of: str | None):

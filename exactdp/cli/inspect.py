@@ -11,7 +11,8 @@ from ..numbers.rational import q_str
 from ..numbers.real import real_str
 from ..report import profile_to_dict, render_witness, witness_to_dict
 from ..report.jsonout import dumps
-from .app import engine_option, fail, load_mechanism, main, max_strategies_option, parse_number
+from ..limits import using
+from .app import engine_option, fail, limit_options, limits_from, load_mechanism, main, max_strategies_option, parse_number
 
 __all__ = ["privloss", "profile", "info"]
 
@@ -24,16 +25,18 @@ __all__ = ["privloss", "profile", "info"]
 @click.option("--json", "as_json", is_flag=True)
 @engine_option
 @max_strategies_option
-def privloss(case_path, delta_text, of, witness, as_json, engine, max_strategies):
+@limit_options
+def privloss(case_path, delta_text, of, witness, as_json, engine, max_strategies, **limits):
     """PrivLoss(M, delta) = inf{eps >= 0 : M is (eps, delta)-DP}, exactly."""
     delta = parse_number(delta_text, "--delta", kind="delta")
     try:
-        case, name, mech = load_mechanism(case_path, of)
-        eng = ENGINES[engine]
-        kw = {"max_strategies": max_strategies} if engine == "enumerator" and max_strategies else {}
-        prof = eng.profile(mech, **kw)
-        val = prof.privloss(delta)
-        w = privloss_witness(eng, mech, delta, prof, **kw) if witness else None
+        with using(limits_from(**limits, max_strategies=max_strategies)):
+            case, name, mech = load_mechanism(case_path, of)
+            eng = ENGINES[engine]
+            kw = {"max_strategies": max_strategies} if engine == "enumerator" and max_strategies else {}
+            prof = eng.profile(mech, **kw)
+            val = prof.privloss(delta)
+            w = privloss_witness(eng, mech, delta, prof, **kw) if witness else None
     except ExactDPError as e:
         fail(e)
     if as_json:
@@ -63,12 +66,14 @@ def privloss(case_path, delta_text, of, witness, as_json, engine, max_strategies
 @click.option("--json", "as_json", is_flag=True)
 @engine_option
 @max_strategies_option
-def profile(case_path, of, as_json, engine, max_strategies):
+@limit_options
+def profile(case_path, of, as_json, engine, max_strategies, **limits):
     """The exact privacy profile delta(e^eps): breakpoints for every ordered adjacent pair."""
     try:
-        case, name, mech = load_mechanism(case_path, of)
-        kw = {"max_strategies": max_strategies} if engine == "enumerator" and max_strategies else {}
-        prof = ENGINES[engine].profile(mech, **kw)
+        with using(limits_from(**limits, max_strategies=max_strategies)):
+            case, name, mech = load_mechanism(case_path, of)
+            kw = {"max_strategies": max_strategies} if engine == "enumerator" and max_strategies else {}
+            prof = ENGINES[engine].profile(mech, **kw)
     except ExactDPError as e:
         fail(e)
     d = profile_to_dict(prof)

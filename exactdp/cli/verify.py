@@ -10,7 +10,7 @@ from ..caseio import YamlLimits
 from ..errors import ExactDPError
 from ..report import Marks, render_run, run_to_json
 from ..verify import Options, verify_paths
-from .app import _stderr_progress, engine_option, fail, main, max_strategies_option
+from .app import _stderr_progress, engine_option, fail, limit_options, limits_from, main, max_strategies_option
 
 __all__ = ["verify"]
 
@@ -21,13 +21,14 @@ __all__ = ["verify"]
 @engine_option
 @max_strategies_option
 @click.option("--witness", is_flag=True, help="Also show the tight adversary for privloss claims that hold.")
-@click.option("--timeout", type=click.FloatRange(0, min_open=True), default=None, help="Wall-clock limit per case file, in seconds.")
+@limit_options
+@click.option("--max-problems", type=click.IntRange(1), default=20, show_default=True, help="Stop reading a case after this many problems.")
 @click.option("--max-file-bytes", type=click.IntRange(1), default=YamlLimits.max_bytes, show_default=True)
 @click.option("--max-yaml-nodes", type=click.IntRange(1), default=YamlLimits.max_expanded_nodes, show_default=True, help="Limit on the alias-expanded size of a YAML document.")
 @click.option("--progress/--no-progress", default=None, help="Progress on stderr (default: when stderr is a terminal).")
 @click.option("-q", "--quiet", is_flag=True, help="Only failing claims and the summary.")
 @click.option("--ascii", "ascii_only", is_flag=True, help="ASCII marks instead of ✓/✗.")
-def verify(paths, as_json, engine, max_strategies, witness, timeout, max_file_bytes, max_yaml_nodes, progress, quiet, ascii_only):
+def verify(paths, as_json, engine, max_strategies, witness, max_nodes, max_profile_size, max_exponent, timeout, max_problems, max_file_bytes, max_yaml_nodes, progress, quiet, ascii_only):
     """Check every claim in the case files (directories are searched for *.yaml).
 
     Exit 0 when every claim holds, 1 when some claim does not, 2 when a file is not a valid
@@ -37,11 +38,11 @@ def verify(paths, as_json, engine, max_strategies, witness, timeout, max_file_by
     on_file, prog = _stderr_progress(show)
     opts = Options(
         engine=engine,
-        max_strategies=max_strategies,
         witness=witness,
-        timeout=timeout,
         yaml_limits=YamlLimits(max_bytes=max_file_bytes, max_expanded_nodes=max_yaml_nodes),
+        max_problems=max_problems,
         progress=prog,
+        limits=limits_from(max_nodes, max_profile_size, max_exponent, timeout, max_strategies),
     )
     try:
         run = verify_paths(paths, opts, on_file=on_file)

@@ -23,6 +23,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Iterator, Sequence, Union
 
+from .. import limits as _limits
 from ..errors import CaseError, CaseProblem
 from ..numbers.rational import Q, as_q, q_str
 
@@ -92,6 +93,7 @@ class Ask(Node):
         if len(set(labels)) != len(labels):
             dup = next(l for l in labels if labels.count(l) > 1)
             raise CaseError(CaseProblem(f"the option {label_str(dup)!r} appears twice in one adversary choice"))
+        _limits.count_nodes()
         self.uid = next(_uids)
         self.labels = labels
         self.children = children
@@ -125,6 +127,7 @@ class Chance(Node):
         probs = tuple(tuple(as_q(p) for p in row) for row in probs)
         if check:
             _check_distribution(labels, probs, children)
+        _limits.count_nodes()
         self.uid = next(_uids)
         self.labels = labels
         self.probs = probs

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from functools import total_ordering
 from typing import Union
 
-from ..errors import InexactValueError
+from .. import limits as _limits
+from ..errors import InexactValueError, LimitExceededError
 from .certified import decimal_digits_of, sign_r_exp_s_minus_q
 from .rational import Q, as_q, is_rational, q_str, to_fraction
 
@@ -156,6 +157,13 @@ def _check_exponent(n: int, max_exponent: int) -> None:
 def _rat_pow(q: object, e: object, max_exponent: int) -> object:
     fe = to_fraction(e)
     _check_exponent(fe.numerator, max_exponent)
+    fq = to_fraction(q)
+    bits = max(fq.numerator.bit_length(), fq.denominator.bit_length()) * abs(fe.numerator) // fe.denominator
+    max_bits = _limits.current().max_bits
+    if bits > max_bits:
+        raise LimitExceededError(
+            f"{q_str(q)}^({q_str(fe)}) has about {bits} bits, which", max_bits, "raise it with --max-exponent / Limits(max_bits=...)"
+        )
     if fe.denominator == 1:
         if q == 0 and fe < 0:
             raise InexactValueError("0 raised to a negative power is a division by zero")
