@@ -224,3 +224,50 @@ def test_alias_bomb_fails_fast():
     with pytest.raises(CaseError, match="expands to more than"):
         parse_case(text, "bomb.yaml")
     assert time.monotonic() - t < 2
+
+
+@pytest.fixture(params=["libyaml", "pure-python"])
+def yaml_backend(request, monkeypatch):
+    """Run a test with both YAML event parsers (they differ in small ways, e.g. scalar styles)."""
+    import yaml
+
+    from exactdp.caseio import yamlsafe
+
+    if request.param == "pure-python":
+        monkeypatch.setattr(yamlsafe, "_Parser", yaml.SafeLoader)
+    elif not yaml.__with_libyaml__:
+        pytest.skip("libyaml not available")
+    return request.param
+
+
+@pytest.mark.parametrize("end", ["null", "~", "", "Null"])
+def test_then_null_ends_the_interaction(yaml_backend, end):
+    c = case(
+        f"""
+        exactdp: 1
+        name: ends
+        mechanism:
+          respond:
+            a: {{p: [1/2, 1/2], then: {end}}}
+            b: {{p: [1/2, 1/2]}}
+        claims: [{{privloss: {{delta: 0, equals: 0}}}}]
+        """
+    )
+    assert check(c) == ["holds"]
+
+
+def test_quoted_null_is_a_name(yaml_backend):
+    msgs = "\n".join(problems("exactdp: 1\nname: x\nmechanism: {respond: {a: {p: [1, 1], then: 'null'}}}\nclaims: [{dp: {eps: 1}}]\n"))
+    assert "no mechanism named 'null'" in msgs
+
+
+def test_both_backends_read_the_library_identically(yaml_backend):
+    from pathlib import Path
+
+    from exactdp.caseio import load_case
+    from exactdp.analysis import profile
+
+    for f in sorted((Path(__file__).resolve().parents[1] / "cases").rglob("*.yaml")):
+        c = load_case(f)
+        for name, m in c.mechanisms.items():
+            assert profile.profile(m).breakpoints()  # reads and analyses

@@ -45,17 +45,19 @@ def _name(r: Reader, node: yaml.Node, path: str) -> Any:
     return r.label(node, path, "a mechanism name")
 
 
-_EPS = Field(lambda r, n, p: r.eps(n, p), required=True, doc="e.g. eps: log(3)")
-_DELTA0 = Field(lambda r, n, p: r.delta(n, p), default=Q(0), doc="default 0")
-_OF = Field(_name, default=None)
+_NUM = {"$ref": "#/$defs/number"}
+_NAME = {"$ref": "#/$defs/name"}
+_EPS = Field(lambda r, n, p: r.eps(n, p), required=True, doc="e.g. eps: log(3)", schema=_NUM)
+_DELTA0 = Field(lambda r, n, p: r.delta(n, p), default=Q(0), doc="default 0", schema=_NUM)
+_OF = Field(_name, default=None, schema=_NAME)
 
 
 @register_claim(
     "privloss",
     {
         "delta": _DELTA0,
-        "equals": Field(lambda r, n, p: r.privloss_value(n, p), doc="log(r), a rational, or inf"),
-        "at_most": Field(lambda r, n, p: r.privloss_value(n, p), doc="log(r), a rational, or inf"),
+        "equals": Field(lambda r, n, p: r.privloss_value(n, p), doc="log(r), a rational, or inf", schema=_NUM),
+        "at_most": Field(lambda r, n, p: r.privloss_value(n, p), doc="log(r), a rational, or inf", schema=_NUM),
         "of": _OF,
     },
     "PrivLoss(M, delta) equals (or is at most) the given value",
@@ -78,26 +80,26 @@ def _not_dp(f: dict, of: str, where: Where, *_a) -> Claim:
 
 @register_claim(
     "delta",
-    {"eps": _EPS, "equals": Field(lambda r, n, p: r.delta(n, p), required=True), "of": _OF},
+    {"eps": _EPS, "equals": Field(lambda r, n, p: r.delta(n, p), required=True, schema=_NUM), "of": _OF},
     "the largest hockey-stick divergence at e^eps equals the given delta",
 )
 def _delta(f: dict, of: str, where: Where, *_a) -> Claim:
     return DeltaClaim(of=of, where=where, eps=f["eps"], equals=f["equals"])
 
 
-@register_claim("profile_eq", {"as": Field(_name, required=True), "of": _OF}, "same privacy profile as another mechanism")
+@register_claim("profile_eq", {"as": Field(_name, required=True, schema=_NAME), "of": _OF}, "same privacy profile as another mechanism")
 def _profile_eq(f: dict, of: str, where: Where, *_a) -> Claim:
     return ProfileEqClaim(of=of, where=where, other=f["as"])
 
 
-@register_claim("profile_le", {"than": Field(_name, required=True), "of": _OF}, "privacy profile at most another's")
+@register_claim("profile_le", {"than": Field(_name, required=True, schema=_NAME), "of": _OF}, "privacy profile at most another's")
 def _profile_le(f: dict, of: str, where: Where, *_a) -> Claim:
     return ProfileLeClaim(of=of, where=where, other=f["than"])
 
 
 @register_claim(
     "simulates_rr",
-    {"eps": _EPS, "delta": Field(lambda r, n, p: r.delta(n, p)), "of": _OF},
+    {"eps": _EPS, "delta": Field(lambda r, n, p: r.delta(n, p), schema=_NUM), "of": _OF},
     "Theorem 1.10: an interactive post-processing of RR_eps (or RR_(eps,delta)) equals M",
 )
 def _simulates(f: dict, of: str, where: Where, *_a) -> Claim:

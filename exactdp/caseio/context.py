@@ -72,6 +72,7 @@ class Field:
     required: bool = False
     default: Any = None
     doc: str = ""
+    schema: dict | None = None  # JSON-Schema fragment of the value (see caseio/schema.py)
 
 
 class Reader:

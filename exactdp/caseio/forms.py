@@ -24,18 +24,25 @@ from ..numbers.rational import Q, q_str
 from .context import INVALID, Field, Reader, child_path, suggest
 from .yamlsafe import is_null, kind_of
 
-__all__ = ["MechanismReader", "register_form", "FORMS"]
+__all__ = ["MechanismReader", "register_form", "FORMS", "FORM_SCHEMAS"]
 
 FormReader = Callable[["MechanismReader", yaml.Node, str, str], Any]
 FORMS: dict[str, tuple[FormReader, str]] = {}
+FORM_SCHEMAS: dict[str, dict] = {}
 
 
-def register_form(key: str, doc: str) -> Callable[[FormReader], FormReader]:
+def register_form(key: str, doc: str, schema: dict | None = None) -> Callable[[FormReader], FormReader]:
     """Register a mechanism form ``{key: ...}``; the reader gets (mr, value_node, path, name)
-    and returns a :class:`Mechanism` or ``INVALID`` (after recording a problem)."""
+    and returns a :class:`Mechanism` or ``INVALID`` (after recording a problem).
+
+    ``schema`` is the JSON-Schema fragment of the form's value (see :mod:`exactdp.caseio.schema`;
+    ``#/$defs/number``, ``#/$defs/mechanism``, ``#/$defs/node``, ``#/$defs/answers`` and
+    ``#/$defs/mechanisms`` may be referenced)."""
 
     def deco(fn: FormReader) -> FormReader:
         FORMS[key] = (fn, doc)
+        if schema is not None:
+            FORM_SCHEMAS[key] = schema
         return fn
 
     return deco
@@ -237,19 +244,23 @@ def _sum_hint(total: Any, texts: list[str]) -> str | None:
 # --- the forms of format version 1 ------------------------------------------------------------
 
 
-@register_form("tree", "an explicit probability tree: `tree: {ask: ...}` or `tree: {respond: ...}`")
+@register_form("tree", "an explicit probability tree: `tree: {ask: ...}` or `tree: {respond: ...}`", {"$ref": "#/$defs/mechanism"})
 def _tree(mr: MechanismReader, node: yaml.Node, path: str, name: str) -> Any:
     root = mr.game_node(node, path)
     return INVALID if root is INVALID else mr.wrap(root, name)
 
 
-@register_form("ask", "the adversary chooses a query; each query maps to an answer distribution")
+@register_form(
+    "ask",
+    "the adversary chooses a query; each query maps to an answer distribution",
+    {"type": "object", "minProperties": 1, "additionalProperties": {"$ref": "#/$defs/answers"}},
+)
 def _ask(mr: MechanismReader, node: yaml.Node, path: str, name: str) -> Any:
     root = mr._cached(node, lambda: mr.ask(node, path))
     return INVALID if root is INVALID else mr.wrap(root, name)
 
 
-@register_form("respond", "an answer distribution with no query (the mechanism speaks)")
+@register_form("respond", "an answer distribution with no query (the mechanism speaks)", {"$ref": "#/$defs/answers"})
 def _respond(mr: MechanismReader, node: yaml.Node, path: str, name: str) -> Any:
     root = mr._cached(node, lambda: mr.answers(node, path))
     return INVALID if root is INVALID else mr.wrap(root, name)
@@ -271,7 +282,20 @@ def _bits(mr: MechanismReader, node: yaml.Node, path: str) -> Any:
     return out
 
 
-@register_form("rr", "randomized response RR_eps (Def. 1.9), or RR_(eps,delta) (Def. 5.1) with `delta:`")
+@register_form(
+    "rr",
+    "randomized response RR_eps (Def. 1.9), or RR_(eps,delta) (Def. 5.1) with `delta:`",
+    {
+        "type": "object",
+        "properties": {
+            "eps": {"$ref": "#/$defs/number"},
+            "delta": {"$ref": "#/$defs/number"},
+            "bits": {"type": "object", "additionalProperties": {"enum": [0, 1, "0", "1"]}},
+        },
+        "required": ["eps"],
+        "additionalProperties": False,
+    },
+)
 def _rr(mr: MechanismReader, node: yaml.Node, path: str, name: str) -> Any:
     r = mr.r
     f = r.fields(
@@ -320,7 +344,7 @@ def _components(mr: MechanismReader, node: yaml.Node, path: str, what: str) -> A
     return out
 
 
-@register_form("compose", "sequential composition: all of m1's interaction, then m2's, ...")
+@register_form("compose", "sequential composition: all of m1's interaction, then m2's, ...", {"$ref": "#/$defs/mechanisms"})
 def _compose(mr: MechanismReader, node: yaml.Node, path: str, name: str) -> Any:
     comps = _components(mr, node, path, "compose")
     if comps is INVALID:
@@ -328,7 +352,16 @@ def _compose(mr: MechanismReader, node: yaml.Node, path: str, name: str) -> Any:
     return mr.r.guard(lambda: compose(list(comps.values()), name=name), node, path)
 
 
-@register_form("repeat", "`repeat: {mechanism: m, times: k}`: compose of k copies of m")
+@register_form(
+    "repeat",
+    "`repeat: {mechanism: m, times: k}`: compose of k copies of m",
+    {
+        "type": "object",
+        "properties": {"mechanism": {"$ref": "#/$defs/mechanism"}, "times": {"$ref": "#/$defs/number"}},
+        "required": ["mechanism", "times"],
+        "additionalProperties": False,
+    },
+)
 def _repeat(mr: MechanismReader, node: yaml.Node, path: str, name: str) -> Any:
     f = mr.r.fields(
         node,
@@ -344,7 +377,11 @@ def _repeat(mr: MechanismReader, node: yaml.Node, path: str, name: str) -> Any:
     return mr.r.guard(lambda: repeat(f["mechanism"], f["times"], name=name), node, path)
 
 
-@register_form("concomp", "concurrent composition (Def. 2.1): the adversary interleaves queries to the components")
+@register_form(
+    "concomp",
+    "concurrent composition (Def. 2.1): the adversary interleaves queries to the components",
+    {"$ref": "#/$defs/mechanisms"},
+)
 def _concomp(mr: MechanismReader, node: yaml.Node, path: str, name: str) -> Any:
     comps = _components(mr, node, path, "concomp")
     if comps is INVALID:
@@ -352,7 +389,7 @@ def _concomp(mr: MechanismReader, node: yaml.Node, path: str, name: str) -> Any:
     return mr.r.guard(lambda: concomp(comps, name=name), node, path)
 
 
-@register_form("choose", "the adversary picks one of the mechanisms, then interacts with it")
+@register_form("choose", "the adversary picks one of the mechanisms, then interacts with it", {"$ref": "#/$defs/mechanisms"})
 def _choose(mr: MechanismReader, node: yaml.Node, path: str, name: str) -> Any:
     comps = _components(mr, node, path, "choose")
     if comps is INVALID:

@@ -83,7 +83,8 @@ def _compose(text: str, file: str, limits: YamlLimits) -> yaml.Node | None:
             attach(anchors[ev.anchor])
         elif isinstance(ev, yaml.ScalarEvent):
             tag = ev.tag if ev.tag not in (None, "!") else STR_TAG
-            node = yaml.ScalarNode(tag, ev.value, ev.start_mark, ev.end_mark, style=ev.style)
+            # plain scalars: libyaml reports style '' where the pure-Python parser reports None
+            node = yaml.ScalarNode(tag, ev.value, ev.start_mark, ev.end_mark, style=ev.style or None)
             if ev.anchor:
                 anchors[ev.anchor] = node
             attach(node)
