@@ -24,6 +24,10 @@ run: $(VENV)/.deps-run
 test: $(VENV)/.deps-test
 	$(BIN)/python -m pytest -q
 
+# a longer fuzzing run than the bounded one inside `make test`
+fuzz: $(VENV)/.deps-test
+	EXACTDP_FUZZ_EXAMPLES=$${EXACTDP_FUZZ_EXAMPLES:-3000} $(BIN)/python -m pytest -q tests/test_fuzz.py
+
 bench: $(VENV)/.deps-run
 	$(BIN)/python bench/run.py
 

@@ -11,13 +11,23 @@ from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 from .analysis.tight import privloss_witness
-from .caseio import Case, YamlLimits, load_case
+from .caseio import Case, YamlLimits, load_case, parse_case
 from .claims import FAILS, HOLDS, UNSUPPORTED, Analysis, PrivLossClaim, Verdict
 from .errors import CaseError, ExactDPError, LimitExceededError, VerificationError
 from .limits import DEFAULT as DEFAULT_LIMITS
 from .limits import Limits, using
 
-__all__ = ["Options", "FileResult", "RunResult", "verify_case", "verify_file", "verify_paths", "find_case_files", "ERROR"]
+__all__ = [
+    "Options",
+    "FileResult",
+    "RunResult",
+    "verify_case",
+    "verify_file",
+    "verify_text",
+    "verify_paths",
+    "find_case_files",
+    "ERROR",
+]
 
 ERROR = "error"  # a claim that could not be decided (a limit was hit, an inexact value)
 
@@ -142,13 +152,21 @@ def verify_file(path: str | Path, opts: Options = Options()) -> FileResult:
     """Read one case file and check its claims under the limits of ``opts``; problems become
     the result's ``error`` (a case that cannot be read) or claims with status ``error`` (a
     limit was hit while checking)."""
+    return _verify(str(path), lambda: load_case(path, yaml_limits=opts.yaml_limits, max_problems=opts.max_problems), opts)
+
+
+def verify_text(text: str, file: str = "<text>", opts: Options = Options()) -> FileResult:
+    """Like :func:`verify_file` for case-file text held in memory (``file`` names it in messages)."""
+    return _verify(file, lambda: parse_case(text, file, yaml_limits=opts.yaml_limits, max_problems=opts.max_problems), opts)
+
+
+def _verify(file: str, read, opts: Options) -> FileResult:
     start = time.monotonic()
-    file = str(path)
     lim = opts.effective_limits()
     case = None
     try:
         with using(lim):
-            case = load_case(path, yaml_limits=opts.yaml_limits, max_problems=opts.max_problems)
+            case = read()
             verdicts = verify_case(case, opts, deadline=_deadline(opts, start))
     except ExactDPError as e:
         return FileResult(file, case, error=e, seconds=time.monotonic() - start)

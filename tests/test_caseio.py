@@ -271,3 +271,61 @@ def test_both_backends_read_the_library_identically(yaml_backend):
         c = load_case(f)
         for name, m in c.mechanisms.items():
             assert profile.profile(m).breakpoints()  # reads and analyses
+
+
+def test_failing_profile_le_reports_where_with_a_witness():
+    """Regression (found by the fuzzer): a failing profile_le claim crashed on an import."""
+    c = case(
+        """
+        exactdp: 1
+        name: le
+        mechanisms:
+          A: {rr: {eps: log(3)}}
+          B: {rr: {eps: log(2)}}
+        claims: [{profile_le: {of: A, than: B}}]
+        """
+    )
+    an = Analysis(c.mechanisms)
+    v = c.claims[0].check(an)
+    assert v.status == "fails" and "delta_A = 1/2" in v.found and v.witness is not None
+
+
+def test_error_catalogue_doc_is_current_and_every_example_fails():
+    """docs/errors.md is generated from the reader; regenerate with
+    `python -m exactdp.caseio.errorcatalog --write`."""
+    from exactdp.caseio.errorcatalog import CATALOGUE, DOC_PATH, render
+
+    assert DOC_PATH.read_text() == render()
+    for _sec, title, _why, text in CATALOGUE:
+        with pytest.raises(CaseError) as e:
+            parse_case(text, "demo.yaml")
+        assert all(p.message for p in e.value.problems), title
+
+
+def test_injection_anywhere_is_inert(tmp_path, monkeypatch):
+    """Code in labels, names, params, titles and numbers never runs: labels and names are
+    text, numbers go through the grammar (and are refused)."""
+    monkeypatch.chdir(tmp_path)
+    evil = "__import__('os').system('touch PWNED')"
+    text = textwrap.dedent(
+        f"""
+        exactdp: 1
+        name: inert
+        title: "{{{{ {evil} }}}}"
+        reference: "$(touch PWNED) `touch PWNED` %s%n"
+        mechanisms:
+          M:
+            respond:
+              "{evil}": [1/2, 1/2]
+              "{{0.__class__}}": [1/2, 1/2]
+        claims: [{{privloss: {{delta: 0, equals: 0}}}}]
+        """
+    )
+    c = case(text)
+    assert check(c) == ["holds"]
+    assert evil in c.mechanisms["M"].root.labels
+    with pytest.raises(CaseError):
+        case(text.replace("delta: 0,", f'delta: "{evil}",'))
+    import os
+
+    assert not os.path.exists("PWNED")

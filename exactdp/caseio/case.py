@@ -137,6 +137,7 @@ def _read(r: Reader, root: yaml.Node) -> Case | None:
             if names:
                 datasets = tuple(names)
     adjacent = _adjacency(r, top.get("adjacent"), datasets)
+    problems_before_mechanisms = len(r.problems)
 
     # params
     if "params" in top:
@@ -163,22 +164,28 @@ def _read(r: Reader, root: yaml.Node) -> Case | None:
     else:
         r.error(root, "mechanisms", "no mechanism: add `mechanisms: {M: ...}` or `mechanism: ...`")
 
-    mr = MechanismReader(r, datasets, adjacent, named)
     built: dict[str, Mechanism] = {}
-    for mname in named:
-        m = mr.named(mname)
-        if m is not INVALID:
-            built[mname] = m
+    if not _dataset_problems(r, problems_before_mechanisms):
+        mr = MechanismReader(r, datasets, adjacent, named)
+        for mname in named:
+            m = mr.named(mname)
+            if m is not INVALID:
+                built[mname] = m
 
     default_of = "M" if "M" in named or len(named) != 1 else next(iter(named))
     claims: list[Claim] = []
     if "claims" not in top:
         r.error(root, "claims", "missing `claims:`", "a case checks at least one claim, e.g. `- privloss: {delta: 0, equals: log(3)}`")
     else:
-        claims = read_claims(r, top["claims"], "claims", set(named), default_of)
+        claims = read_claims(r, top["claims"], "claims", set(named) if named else None, default_of)
     if r.problems:
         return None
     return Case(name, r.file, datasets, adjacent, built, tuple(claims), title, reference, dict(r.params))
+
+
+def _dataset_problems(r: Reader, upto: int) -> bool:
+    """Whether `datasets`/`adjacent` had problems (mechanisms built on them would only echo them)."""
+    return any(p.path.startswith(("datasets", "adjacent")) for p in r.problems[:upto])
 
 
 def _text(r: Reader, node: yaml.Node | None, path: str) -> str | None:
@@ -224,6 +231,7 @@ def _adjacency(r: Reader, node: yaml.Node | None, datasets: tuple[str, ...]) -> 
             continue
         out.append(t)
     if not out:
-        r.error(node, "adjacent", "no adjacent pair: list at least one, e.g. `adjacent: [[x0, x1]]`")
+        if not items:
+            r.error(node, "adjacent", "no adjacent pair: list at least one, e.g. `adjacent: [[x0, x1]]`")
         return default
     return tuple(out)

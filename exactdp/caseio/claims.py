@@ -109,7 +109,9 @@ def _simulates(f: dict, of: str, where: Where, *_a) -> Claim:
 _NAME_FIELDS = {"as", "than"}
 
 
-def read_claims(r: Reader, node: yaml.Node, path: str, mechanisms: set[str], default_of: str) -> list[Claim]:
+def read_claims(r: Reader, node: yaml.Node, path: str, mechanisms: set[str] | None, default_of: str) -> list[Claim]:
+    """Read the claims list; ``mechanisms`` is the set of defined names (None: none could be
+    read, so references are not checked again)."""
     items = r.sequence(node, path, "claims")
     if items is INVALID:
         return []
@@ -156,7 +158,7 @@ def _read_claim(r: Reader, node: yaml.Node, path: str, mechanisms: set[str], def
     for fname, fval, fnode_path in [("of", of, child_path(kpath, "of"))] + [
         (k, fields[k], child_path(kpath, k)) for k in spec if k in _NAME_FIELDS and fields.get(k)
     ]:
-        if fval is not INVALID and fval not in mechanisms:
+        if mechanisms is not None and fval is not INVALID and fval not in mechanisms:
             r.error(node, fnode_path, f"no mechanism named {fval!r}", suggest(str(fval), sorted(mechanisms)) or f"defined: {', '.join(sorted(mechanisms))}")
             bad = True
     if bad:

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 from ..analysis import format_privloss
 from ..analysis.results import Profile, value_cmp, value_str
 from ..numbers.rational import Q, q_str
-from ..numbers.real import Infinity, real_cmp, real_decimal, real_str
+from ..numbers.real import Infinity, real_cmp, real_decimal, real_log, real_str
 from .base import FAILS, HOLDS, UNSUPPORTED, Analysis, Claim, Verdict
 
 __all__ = [
@@ -194,8 +194,6 @@ class ProfileLeClaim(Claim):
 
 
 def _log_or_inf(lam: object) -> object:
-    from .numbers.real import real_log
-
     return real_log(lam)
 
 

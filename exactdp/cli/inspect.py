@@ -14,7 +14,7 @@ from ..report.jsonout import dumps
 from ..limits import using
 from .app import engine_option, fail, limit_options, limits_from, load_mechanism, main, max_strategies_option, parse_number
 
-__all__ = ["privloss", "profile", "info"]
+__all__ = ["privloss", "profile", "info", "schema"]
 
 
 @main.command()
@@ -109,3 +109,11 @@ def info(case_path, of):
     click.echo(f"  deterministic adversaries: {n if n < 10**15 else f'about 10^{len(str(n)) - 1}'}")
 
 
+
+
+@main.command()
+def schema():
+    """Print the JSON Schema of case-format version 1 (for editors and CI validators)."""
+    from ..caseio.schema import schema_text
+
+    click.echo(schema_text(), nl=False)

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
-from ..errors import InexactValueError
+from ..errors import InexactValueError, LimitExceededError
 from .rational import parse_decimal
 from .real import (
     DEFAULT_MAX_EXPONENT,
@@ -197,6 +197,9 @@ class _Parser:
             raise ExprError("expression is nested too deeply")
 
 
+_CALL = re.compile(r"([A-Za-z_][A-Za-z0-9_.]*)\s*\(")
+
+
 def _suggest(name: str, options) -> str:
     close = difflib.get_close_matches(name, list(options), n=1)
     return f"; did you mean {close[0]!r}?" if close else ""
@@ -208,7 +211,18 @@ def parse_expr(text: str, limits: ExprLimits = ExprLimits()) -> tuple:
         raise ExprError(f"expression is {len(text)} characters long; the limit is {limits.max_length}")
     if not text.strip():
         raise ExprError("empty expression where a number was expected")
-    return _Parser(text, limits).parse()
+    try:
+        return _Parser(text, limits).parse()
+    except ExprError as e:
+        # code-like text fails in the tokenizer (quotes, brackets...); name the culprit instead
+        call = _CALL.search(text)
+        if call and call.group(1) not in FUNCTIONS and "unexpected character" in e.message:
+            raise ExprError(
+                f"unknown function {call.group(1)!r}: this is not a number (a case file never executes code)",
+                call.start(1) + 1,
+                "numbers are written as 3, 1/3, 0.25, log(3), exp(log(2)), with + - * / ^ and parameter names",
+            ) from None
+        raise
 
 
 def names_in(ast: tuple) -> set[str]:
@@ -287,7 +301,7 @@ def _hint_names(name: str, table: Mapping[str, object]) -> str:
 def _guard(fn: Callable[[], object], col: int) -> object:
     try:
         return fn()
-    except InexactValueError as e:
+    except (InexactValueError, LimitExceededError) as e:
         raise ExprError(str(e), col) from None
     except ZeroDivisionError:
         raise ExprError("division by zero", col) from None

@@ -1,0 +1,100 @@
+"""Limits: every one is enforced, named in the error, and raisable; none truncates silently."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from exactdp.analysis import profile
+from exactdp.builders import choose, compose, repeat, rr
+from exactdp.cli import main
+from exactdp.errors import LimitExceededError
+from exactdp.limits import DEFAULT, Limits, using
+from exactdp.numbers import Q, eval_text
+from exactdp.numbers.expr import ExprError
+from exactdp.verify import Options, verify_text
+
+
+def test_node_budget():
+    with using(Limits(max_nodes=100)):
+        with pytest.raises(LimitExceededError, match="--max-nodes"):
+            repeat(choose([rr(2), rr(3)]), 200)
+    repeat(choose([rr(2), rr(3)]), 200)  # fine under the default
+
+
+def test_profile_size_limit():
+    # compose of RR's with distinct e^eps: 2^k distinct likelihood ratios
+    m = compose([rr(Q(p)) for p in [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41]])
+    with using(Limits(max_hull_edges=5000)):
+        with pytest.raises(LimitExceededError, match="--max-profile-size"):
+            profile.profile(m)
+
+
+def test_power_size_limit():
+    with pytest.raises(ExprError, match="bits, which exceeds the limit"):
+        eval_text("(2^10000)^10000")
+    with using(Limits(max_bits=10)):
+        with pytest.raises(ExprError, match="bits"):
+            eval_text("2^100")
+    fr = verify_text("exactdp: 1\nname: p\nmechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: log((2^10000)^10000)}}]\n", "p.yaml")
+    assert fr.exit_code == 2 and "p.yaml:4:" in str(fr.error) and "--max-exponent" in str(fr.error)
+
+
+def test_timeout_marks_remaining_claims_undecided():
+    text = textwrap.dedent(
+        """
+        exactdp: 1
+        name: slow
+        mechanisms:
+          M: {repeat: {mechanism: {compose: [{rr: {eps: log(2)}}, {rr: {eps: log(3)}}, {rr: {eps: log(5)}}, {rr: {eps: log(7)}}]}, times: 30}}
+        claims:
+          - privloss: {delta: 1/1000, at_most: inf}
+          - privloss: {delta: 1/1000, at_most: inf}
+        """
+    )
+    opts = Options(limits=DEFAULT.replace(timeout=0.5))  # ~900,000 likelihood ratios: minutes of work
+    t = time.monotonic()
+    fr = verify_text(text, "slow.yaml", opts)
+    assert time.monotonic() - t < 5
+    assert fr.exit_code == 2
+    assert [v.status for v in fr.verdicts] == ["error", "error"]
+    assert "running time" in fr.verdicts[0].note and "--timeout" in fr.verdicts[0].note
+
+
+def test_cli_flags_reach_the_limits(tmp_path):
+    f = tmp_path / "r.yaml"
+    f.write_text("exactdp: 1\nname: r\nmechanism: {repeat: {mechanism: {rr: {eps: log(2)}}, times: 50}}\nclaims: [{dp: {eps: log(2^50)}}]\n")
+    r = CliRunner().invoke(main, ["verify", str(f), "--max-nodes", "10"])
+    assert r.exit_code == 2 and "game nodes exceeds the limit of 10" in r.output and "--max-nodes" in r.output
+    assert CliRunner().invoke(main, ["verify", str(f)]).exit_code == 0
+    r = CliRunner().invoke(main, ["privloss", str(f), "--max-nodes", "10"])
+    assert r.exit_code == 2 and "--max-nodes" in r.output
+
+
+def test_alias_bomb_is_fast_and_small():
+    """A 'billion laughs' file fails in < 2 s using < 200 MB (measured in its own process)."""
+    lines = ["exactdp: 1", "name: bomb", "a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+    for i in range(1, 10):
+        lines.append(f"a{i}: &a{i} [" + ", ".join([f"*a{i-1}"] * 10) + "]")
+    text = "\n".join(lines) + "\n"
+    code = (
+        "import resource, sys, time\n"
+        "from exactdp.caseio import parse_case\n"
+        "from exactdp.errors import CaseError\n"
+        "t = time.monotonic()\n"
+        "try:\n"
+        "    parse_case(sys.stdin.read(), 'bomb.yaml')\n"
+        "except CaseError as e:\n"
+        "    print('REFUSED', str(e).splitlines()[0])\n"
+        "print(time.monotonic() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)\n"
+    )
+    p = subprocess.run([sys.executable, "-c", code], input=text, capture_output=True, text=True, check=True)
+    out = p.stdout.splitlines()
+    assert out[0].startswith("REFUSED") and "expands to more than" in out[0]
+    secs, mb = map(float, out[1].split())
+    assert secs < 2 and mb < 200
