@@ -22,7 +22,7 @@ from ..model.game import Ask, Chance, End, Mechanism, Node
 from ..model.ops import count_strategies
 from ..numbers.rational import Q, as_q, is_rational
 from ..numbers.real import INF, Infinity, real_cmp
-from .hull import from_views, upper
+from .hull import from_views, line_gt, upper
 from .results import PairProfile, Profile, lambda_of, privloss_from_lambda, value_cmp
 from .witness import HistoryPolicy, Witness, make_witness
 
@@ -166,13 +166,11 @@ def _hockey_any(views: list, i: int, j: int, lam: object) -> object:
 
 
 def _best(mech: Mechanism, lam: object, max_strategies: int):
-    from .witness import _line_gt
-
     best = None
     for choices, views in strategies(mech, max_strategies=max_strategies):
         for pair in _pairs(mech):
             line = _hockey_any(views, pair[0], pair[1], lam)
-            if best is None or _line_gt(line, best[0], lam):
+            if best is None or line_gt(line, best[0], lam):
                 best = (line, pair, choices)
     return best
 
@@ -215,12 +213,10 @@ def witness(
     """The best deterministic adversary at e^ε found by exhaustive search, re-checked."""
     lam = lambda_of(eps)
     best = None
-    from .witness import _line_gt
-
     for choices, views in strategies(mech, max_strategies=max_strategies):
         for p in [pair] if pair is not None else _pairs(mech):
             line = _hockey_any(views, p[0], p[1], lam)
-            if best is None or _line_gt(line, best[0], lam):
+            if best is None or line_gt(line, best[0], lam):
                 best = (line, p, choices)
     assert best is not None
     line, p, choices = best

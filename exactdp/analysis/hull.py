@@ -32,9 +32,9 @@ from typing import Iterable, Sequence
 
 from ..limits import check_hull_size
 from ..numbers.rational import Q, q_str
-from ..numbers.real import INF, is_rational, real_cmp
+from ..numbers.real import INF, ExpReal, is_rational, real_cmp
 
-__all__ = ["Hull", "LEAF", "combine", "upper", "swap", "from_views"]
+__all__ = ["Hull", "LEAF", "combine", "upper", "swap", "from_views", "line_gt"]
 
 _ZERO = Q(0)
 _ONE = Q(1)
@@ -233,3 +233,16 @@ def from_views(pairs: Iterable[tuple[object, object]]) -> Hull:
     """The chain of one fixed pair of distributions, given as (P(v), P'(v)) per view."""
     return combine((p, pp, LEAF) for p, pp in pairs)
 
+
+
+def line_gt(l1: tuple[object, object], l2: tuple[object, object], lam: object) -> bool:
+    """Whether a1 − λ·b1 > a2 − λ·b2 for lines (A, B) = (P(T), P'(T)), exactly (λ may be an
+    irrational :class:`~exactdp.numbers.ExpReal`)."""
+    da, db = l1[0] - l2[0], l1[1] - l2[1]
+    if is_rational(lam):
+        return da - lam * db > 0
+    if db == 0:
+        return da > 0
+    if db > 0:  # da > λ db
+        return real_cmp(da, ExpReal(db * lam.r, lam.s)) > 0
+    return real_cmp(-da, ExpReal(-db * lam.r, lam.s)) < 0

@@ -16,7 +16,7 @@ from ..numbers.real import (
     real_log,
     real_str,
 )
-from .hull import Hull, upper
+from .hull import Hull, line_gt, upper
 
 __all__ = [
     "PairProfile",
@@ -174,22 +174,9 @@ class Profile:
         best, best_val = self.pairs[0], None
         for pp in self.pairs:
             a, b = pp.hull.line_at(lam)
-            if best_val is None or _line_gt((a, b), best_val, lam):
+            if best_val is None or line_gt((a, b), best_val, lam):
                 best, best_val = pp, (a, b)
         return best
-
-
-def _line_gt(l1: tuple[object, object], l2: tuple[object, object], lam: object) -> bool:
-    """a1 − λ b1 > a2 − λ b2, exactly."""
-    da, db = l1[0] - l2[0], l1[1] - l2[1]
-    if is_rational(lam):
-        return da - lam * db > 0
-    if db == 0:
-        return da > 0
-    # da > λ db
-    if db > 0:
-        return real_cmp(da, ExpReal(db * lam.r, lam.s)) > 0
-    return real_cmp(-da, ExpReal(-db * lam.r, lam.s)) < 0
 
 
 def format_privloss(v: object) -> str:

@@ -19,7 +19,7 @@ from ..errors import VerificationError
 from ..model.game import Ask, Chance, End, Mechanism, Node, label_str, postorder
 from ..numbers.rational import Q, is_rational, q_str
 from ..numbers.real import INF, ExpReal, Infinity, real_cmp, real_str
-from .hull import Hull
+from .hull import Hull, line_gt
 
 __all__ = ["Policy", "HullPolicy", "HistoryPolicy", "Witness", "make_witness", "recheck", "format_history"]
 
@@ -79,21 +79,10 @@ class HullPolicy:
         best, best_line = 0, None
         for k, child in enumerate(node.children):
             line = self.memo[child.uid].line_at(lam)
-            if best_line is None or _line_gt(line, best_line, lam):
+            if best_line is None or line_gt(line, best_line, lam):
                 best, best_line = k, line
         self._cache[key] = best
         return best
-
-
-def _line_gt(l1, l2, lam) -> bool:
-    da, db = l1[0] - l2[0], l1[1] - l2[1]
-    if is_rational(lam):
-        return da - lam * db > 0
-    if db == 0:
-        return da > 0
-    if db > 0:
-        return real_cmp(da, ExpReal(db * lam.r, lam.s)) > 0
-    return real_cmp(-da, ExpReal(-db * lam.r, lam.s)) < 0
 
 
 class HistoryPolicy:
