@@ -12,6 +12,7 @@ import yaml
 from ..claims import Claim
 from ..errors import CaseError, CaseProblem
 from ..model.game import Mechanism
+from ..numbers.symbolic import SymbolTable
 from .claims import read_claims
 from .context import INVALID, Reader, _Abort, child_path, suggest
 from .forms import MechanismReader
@@ -30,6 +31,7 @@ TOP_LEVEL_KEYS = (
     "reference",
     "datasets",
     "adjacent",
+    "symbols",
     "params",
     "mechanisms",
     "mechanism",
@@ -50,6 +52,7 @@ class Case:
     title: str | None = None
     reference: str | None = None
     params: Mapping[str, Any] = field(default_factory=dict)
+    symbols: SymbolTable = field(default_factory=SymbolTable)
 
 
 def load_case(path: str | Path, *, yaml_limits: YamlLimits = YamlLimits(), max_problems: int = 20) -> Case:
@@ -138,6 +141,12 @@ def _read(r: Reader, root: yaml.Node) -> Case | None:
                 datasets = tuple(names)
     adjacent = _adjacency(r, top.get("adjacent"), datasets)
 
+    # symbols (before params: params may use them)
+    if "symbols" in top:
+        items = r.mapping(top["symbols"], "symbols", "symbols")
+        if items is not INVALID:
+            r.define_symbols(items, "symbols")
+
     # params
     if "params" in top:
         items = r.mapping(top["params"], "params", "params")
@@ -178,7 +187,7 @@ def _read(r: Reader, root: yaml.Node) -> Case | None:
         claims = read_claims(r, top["claims"], "claims", set(named), default_of)
     if r.problems:
         return None
-    return Case(name, r.file, datasets, adjacent, built, tuple(claims), title, reference, dict(r.params))
+    return Case(name, r.file, datasets, adjacent, built, tuple(claims), title, reference, dict(r.params), r.symtab)
 
 
 def _text(r: Reader, node: yaml.Node | None, path: str) -> str | None:

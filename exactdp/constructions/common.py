@@ -279,12 +279,12 @@ def expand(mech: Mechanism, fld=None, *, max_histories: int = DEFAULT_MAX_HISTOR
 
 
 def history_text(path: Sequence) -> str:
-    """``q0 → a:1 → q1 → a:0``-style text of a history (``∅`` when empty)."""
+    """``a=0, q=1, a=1``: a history as its queries (q=) and answers (a=); ``(empty)`` at the start."""
     from ..model.game import label_str
 
     if not path:
-        return "∅"
-    return " ".join((f"{label_str(l)}?" if k == "q" else f"{label_str(l)}") for k, l in path)
+        return "(empty)"
+    return ", ".join(f"{k}={label_str(l)}" for k, l in path)
 
 
 def path_probability(mech: Mechanism, path: Sequence, d: int, fld=None) -> object:

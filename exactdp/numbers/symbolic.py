@@ -283,6 +283,8 @@ def _open_box_sign(expr: sympy.Expr, table: SymbolTable, syms: list) -> frozense
 def sign_set(expr: sympy.Expr, table: SymbolTable) -> frozenset:
     """The set of signs (−1, 0, +1) that ``expr`` may take on the declared domain; a subset
     of the truth (a sign not in the set is proved impossible).  ``{-1, 0, 1}`` means unknown."""
+    if not expr.is_rational_function(*expr.free_symbols):
+        return _ALL
     expr = sympy.cancel(sympy.together(expr))
     syms = sorted(expr.free_symbols, key=lambda s: s.name)
     if not syms:
