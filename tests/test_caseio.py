@@ -113,16 +113,16 @@ def test_several_datasets_and_rr_bits():
     assert check(c) == ["holds"]
 
 
-def test_simulates_rr_is_reported_unsupported_not_passed():
+def test_simulates_rr_is_checked_not_assumed():
     c = case(
         """
         exactdp: 1
         name: sim
         mechanism: {rr: {eps: log(3)}}
-        claims: [{simulates_rr: {eps: log(3)}}]
+        claims: [{simulates_rr: {eps: log(3)}}, {simulates_rr: {eps: log(2)}}, {simulates_rr: {}}]
         """
     )
-    assert check(c) == ["unsupported"]
+    assert check(c) == ["holds", "fails", "holds"]
 
 
 @pytest.mark.parametrize(

@@ -31,7 +31,9 @@ class SymChance(Chance):
         import sympy
 
         labels, children = tuple(labels), tuple(children)
-        sym = tuple(tuple(sympy.sympify(p) if not isinstance(p, sympy.Basic) else p for p in row) for row in sym)
+        from ..numbers.symbolic import to_sympy
+
+        sym = tuple(tuple(to_sympy(p) for p in row) for row in sym)
         if check:
             if not labels or not (len(labels) == len(sym) == len(children)):
                 raise CaseError(CaseProblem("an answer distribution needs labels, probabilities and children of one length"))

@@ -236,8 +236,8 @@ def _factored_sign(expr: sympy.Expr, gens: list) -> frozenset:
         if fs == _ALL and len(f.free_symbols) == 1:  # univariate: Sturm count of roots in t > 0
             g = next(iter(f.free_symbols))
             up = sympy.Poly(f, g)
-            if up.count_roots(0) - (1 if up.eval(0) == 0 else 0) == 0:
-                fs = frozenset({_sgn(up.eval(1))})
+            if up.count_roots(0) - (1 if up(0) == 0 else 0) == 0:
+                fs = frozenset({_sgn(up(1))})
         if fs == _ALL and m % 2 == 0:
             fs = NONNEG
         elif m % 2 == 0:
@@ -318,7 +318,7 @@ def prove_nonzero(expr: sympy.Expr, table: SymbolTable) -> bool:
 
 def substitute(expr: object, point: Mapping) -> object:
     """The exact rational value of ``expr`` at ``point`` ({symbol: Rational}) as ``Q``."""
-    v = sympy.nsimplify(sympy.sympify(expr).subs(point)) if isinstance(expr, sympy.Basic) else expr
+    v = sympy.nsimplify(expr.subs(point)) if isinstance(expr, sympy.Basic) else expr
     if isinstance(v, sympy.Basic):
         v = sympy.cancel(v)
         if not v.is_Rational:
