@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from ..constructions.approx import ApproxCertificate, history_of
+from ..constructions.approx import ApproxCertificate
 from ..constructions.common import RationalField, history_text
 from ..constructions.pure import PureCertificate
 from ..constructions.simulate import Simulation, simulate
@@ -68,8 +68,6 @@ def simulation_details(sim: Simulation, *, limit: int = 8) -> list[str]:
                 out.append(f"  numeric spot check {pr.spot_check}")
             for n in pr.T.notes:
                 out.append(f"  {n}")
-            if pr.T.kind == "lemma56":
-                out.append(f"  {pr.T.extra.get('calls_text', '')}")
         elif isinstance(pr.certificate, PureCertificate):
             out.append("  " + pr.certificate.describe(RationalField()) + " (re-checked by an independent forward walk)")
         elif isinstance(pr.certificate, ApproxCertificate):
@@ -77,7 +75,7 @@ def simulation_details(sim: Simulation, *, limit: int = 8) -> list[str]:
             out.append("  " + cert.describe())
             nz = cert.nonzero()
             for label, y in nz[:limit]:
-                out.append(f"    multiplier {q_str(y)} on {_label(label)}")
+                out.append(f"    multiplier {q_str(y)} on {cert.label_text(label)}")
             if len(nz) > limit:
                 out.append(f"    ... ({len(nz) - limit} more)")
         elif pr.certificate is None:
@@ -126,7 +124,7 @@ def simulation_values(sim: Simulation) -> dict:
         elif isinstance(pr.certificate, ApproxCertificate):
             d["certificate"] = {
                 "kind": "farkas",
-                "multipliers": [[_label(l), q_str(y)] for l, y in pr.certificate.nonzero()],
+                "multipliers": [[pr.certificate.label_text(l), q_str(y)] for l, y in pr.certificate.nonzero()],
                 "point": pr.certificate.point,
             }
         pairs.append(d)
@@ -194,5 +192,3 @@ class NotSimulatesRRClaim(SimulatesRRClaim):
     kind: ClassVar[str] = "not_simulates_rr"
     negated: ClassVar[bool] = True
 
-
-del history_of

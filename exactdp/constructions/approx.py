@@ -53,6 +53,10 @@ class ApproxCertificate:
     system: LinearSystem
     multipliers: list
     point: dict | None = None
+    hist: Histories | None = None
+
+    def label_text(self, label) -> str:
+        return history_of(self.hist, label) if self.hist is not None else str(label)
 
     def nonzero(self) -> list:
         return [(row[3], y) for y, row in zip(self.multipliers, self.system.rows) if y != 0]
@@ -128,7 +132,7 @@ def approx_postprocessor(
     system = approx_system(hist, pair, E, delta)
     ans = certified(system)
     if isinstance(ans, Infeasible):
-        return ApproxCertificate(mech.pair_names(pair), system, ans.multipliers)
+        return ApproxCertificate(mech.pair_names(pair), system, ans.multipliers, None, hist)
     return _from_solution(mech, pair, hist, fld, E, delta, ans.x, eps_text, system)
 
 
@@ -272,11 +276,20 @@ def _solve_consistent(A, b, K):
     return out
 
 
-def history_of(system: LinearSystem, hist: Histories, label) -> str:
-    """Readable name of an LP row label."""
-    if label[0] == "round":
-        return f"consistency of T({label[1]}) at {history_text(hist.occs[label[2]].prefix)}"
-    return f"{label[0]} at {history_text(hist.hists[label[1]].path)}"
+def history_of(hist: Histories, label) -> str:
+    """Readable name of an LP row label (this module's LP and Lemma 5.6's)."""
+    kind = label[0]
+    if kind == "round":
+        return f"consistency of T({label[1]}) at round [{history_text(hist.occs[label[2]].prefix)}]"
+    if kind in ("I0>=0", "I1>=0"):
+        return f"T({kind[:2]}) >= 0 at [{history_text(hist.hists[label[1]].path)}]"
+    if kind == "III":
+        return f"(III) consistency of g{label[1]} at round [{history_text(hist.occs[label[2]].prefix)}]"
+    if kind in ("I", "II"):
+        return f"({kind}) for g{label[1]} at [{history_text(hist.hists[label[2]].path)}]"
+    if kind == "IV":
+        return f"(IV) g0 = g1 at [{history_text(hist.hists[label[1]].path)}]"
+    return str(label)
 
 
 __all__ += ["history_of", "OUTPUTS", "check_farkas"]

@@ -274,6 +274,12 @@ def _cross_check(mech: Mechanism, sim: Simulation) -> None:
         a, b = pr.pair_names
         worst = max(by_names[(a, b)].value_at(sim.E), by_names[(b, a)].value_at(sim.E))
         dp = worst <= sim.delta
+        if dp != pr.exists and sim.construction == "lemma56" and dp:
+            raise VerificationError(
+                f"for ({a}, {b}) at e^eps = {q_str(sim.E)}, delta = {q_str(sim.delta)}: M is (eps, delta)-DP but the "
+                "Lemma 5.6 LP (leak part with conditions (I)-(IV) as reconstructed in the notes) is infeasible; "
+                "the LP without (IV) (via: lp) decides existence"
+            )
         if dp != pr.exists:
             raise VerificationError(
                 f"for ({a}, {b}) at e^eps = {q_str(sim.E)}, delta = {q_str(sim.delta)}: the profile engine says "
