@@ -158,3 +158,49 @@ def test_privloss_claim_on_symbolic_mechanism_is_undecided_not_wrong():
     c = case(RR_SYM.replace("- simulates_rr: {eps: log(E)}", "- privloss: {delta: 0, equals: log(3)}"))
     (v,) = verify_case(c)
     assert v.status == "error" and "symbolic" in v.note
+
+
+def test_param_and_symbol_names_do_not_clash():
+    with pytest.raises(CaseError, match="already declared under `symbols:`"):
+        parse_case("exactdp: 1\nname: c\nsymbols: {E: {gt: 1}}\nparams: {E: 3}\nmechanism: {rr: {eps: log(3)}}\nclaims: [{simulates_rr: {}}]\n", "c.yaml")
+
+
+def test_params_may_use_symbols_and_concomp_refuses_them():
+    c = case(
+        """
+        exactdp: 1
+        name: ps
+        symbols: {E: {gt: 1}}
+        params: {keep: E/(1+E)}
+        mechanism: {respond: {"0": [keep, 1 - keep], "1": [1 - keep, keep]}}
+        claims: [{simulates_rr: {eps: log(E)}}]
+        """
+    )
+    assert [v.status for v in verify_case(c)] == ["holds"]
+    with pytest.raises(CaseError, match="symbolic probabilities"):
+        parse_case(
+            "exactdp: 1\nname: cc\nsymbols: {E: {gt: 1}}\nmechanisms:\n  A: {rr: {eps: log(E)}}\n  C: {concomp: [A, A]}\nclaims: [{simulates_rr: {of: A, eps: log(E)}}]\n",
+            "cc.yaml",
+        )
+
+
+def test_simulates_claim_fields_are_validated():
+    base = "exactdp: 1\nname: v\nmechanism: {rr: {eps: log(3)}}\nclaims: [{%s}]\n"
+    with pytest.raises(CaseError, match="unknown construction 'magic'"):
+        parse_case(base % "simulates_rr: {via: magic}", "v.yaml")
+    with pytest.raises(CaseError, match="via: lemma56 is the approximate-DP construction"):
+        parse_case(base % "simulates_rr: {via: lemma56}", "v.yaml")
+    with pytest.raises(CaseError, match="eps must be"):
+        parse_case(base % "simulates_rr: {eps: -1}", "v.yaml")
+
+
+def test_verify_json_carries_details():
+    import json
+
+    from exactdp.report import run_to_json
+    from exactdp.verify import FileResult, RunResult
+
+    c = case(RR_SYM)
+    d = json.loads(run_to_json(RunResult((FileResult("s.yaml", c, verify_case(c)),))))
+    claim = d["files"][0]["claims"][0]
+    assert claim["kind"] == "simulates_rr" and claim["values"]["exp_eps"] == "E" and claim["details"]

@@ -202,6 +202,9 @@ class Reader:
             if not name.isidentifier() or name in ("log", "exp", "inf"):
                 self.error(knode, p, f"{name!r} cannot be a parameter name", "use letters, digits and _ (not log, exp, inf)")
                 continue
+            if name in self.symtab.symbols:
+                self.error(knode, p, f"{name!r} is already declared under `symbols:`", "a name is either a symbol or a param")
+                continue
             self.param_nodes[name] = vnode
         for name in list(self.param_nodes):
             self._param(name, child_path(path, name))

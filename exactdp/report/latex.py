@@ -67,7 +67,7 @@ def render_simulation_latex(sim: Simulation, *, standalone: bool = False) -> str
             rows.append(" & ".join(cells) + r" \\")
         delta_txt = "" if sim.construction == "pure" else rf", $\delta = {d}$"
         cap = (
-            rf"Post-processor $T$ with $T({rr}(b)) \equiv M(x_b)$ for the adjacent pair $(x_0, x_1) = $ "
+            rf"Post-processor $T$ with $T({rr}(b)) \equiv M(x_b)$, $b = 0, 1$, for the adjacent pair "
             rf"({a}, {b}); $e^\varepsilon = {E}${delta_txt}. Entry: $\Pr[T(c, q^{{(t)}}) = a \mid a_0, \dots, a_{{t-2}}]$."
         )
         if pp.free:

@@ -92,7 +92,7 @@ def render_simulation_text(sim: Simulation) -> str:
     from ..claims.simulate import simulation_details
 
     d = simulation_to_dict(sim)
-    rr = f"RR_({d['eps']}, {d['delta']})" if sim.construction != "pure" else f"RR_{d['eps']}"
+    rr = f"RR_({d['eps']}, {d['delta']})" if sim.construction != "pure" else f"RR_({d['eps']})"
     lines = [f"{sim.mechanism}: post-processor T of {rr}, e^eps = {d['exp_eps']} ({sim.construction})"]
     for pr, pd in zip(sim.pairs, d["pairs"]):
         a, b = pr.pair_names
