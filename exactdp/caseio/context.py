@@ -12,14 +12,13 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
-import sympy
 import yaml
 
 from ..errors import CaseError, CaseProblem, ExactDPError
 from ..numbers.expr import ExprError, ExprLimits, evaluate, parse_expr
 from ..numbers.rational import Q, as_q, is_rational, q_str
 from ..numbers.real import ExpReal, Infinity, LogReal, real_exp, real_sign, real_str
-from ..numbers.symbolic import SymbolBounds, SymbolTable, prove_nonneg, sym_evaluate, to_sympy
+from ..numbers.symbolic import SymbolBounds, SymbolTable, is_sym, prove_nonneg, sym_evaluate, sympy, to_sympy
 from .yamlsafe import is_null, kind_of, mark_of
 
 __all__ = ["Reader", "Invalid", "INVALID", "Field", "suggest", "child_path"]
@@ -227,7 +226,7 @@ class Reader:
             val = self._param(name, f"params.{name}")
             if val is INVALID:
                 raise ExprError(f"parameter {name!r} has no valid value (see its own error)")
-            if isinstance(val, sympy.Basic):
+            if is_sym(val):
                 raise _NeedsSymbols()
             return val
         if name in self.symtab.symbols:
@@ -305,7 +304,7 @@ class Reader:
         v = self.value(node, path, what)
         if v is INVALID:
             return INVALID
-        if isinstance(v, sympy.Basic):
+        if is_sym(v):
             return self._symbolic_ok(node, path, what, v, symbolic, lo, hi)
         if not is_rational(v):
             return self.error(
@@ -330,7 +329,7 @@ class Reader:
         v = self.value(node, path, "eps")
         if v is INVALID:
             return INVALID
-        if isinstance(v, sympy.Basic):
+        if is_sym(v):
             lam = sympy.exp(v)
             if lam.is_rational_function(*lam.free_symbols):  # eps = log(E): prove E >= 1 instead
                 ok = self._symbolic_ok(node, path, "e^eps", lam, symbolic, Q(1))
@@ -352,7 +351,7 @@ class Reader:
     def exp_eps_rational(self, node: yaml.Node, path: str, eps: Any, form: str) -> Any:
         """e^ε for a mechanism's parameter; it must be rational for the engines (or, for a
         symbolic ε such as ``log(E)``, a rational function of the symbols that is ≥ 1)."""
-        if isinstance(eps, sympy.Basic):
+        if is_sym(eps):
             lam = sympy.exp(eps)
             if not lam.is_rational_function(*self.symtab.symbols.values()):
                 return self.error(
@@ -378,7 +377,7 @@ class Reader:
         v = self.value(node, path, what)
         if v is INVALID:
             return INVALID
-        if isinstance(v, sympy.Basic):
+        if is_sym(v):
             return self._symbolic_ok(node, path, what, v, False)
         if not is_rational(v) or as_q(v).denominator != 1:
             return self.error(node, path, f"{what} must be a whole number, found {real_str(v)}")

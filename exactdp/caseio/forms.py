@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-import sympy
 import yaml
 
 from ..builders.combinators import choose, compose, concomp, repeat
@@ -23,7 +22,7 @@ from ..builders.rr import default_bits, rr_delta_node, rr_node
 from ..builders.symbolic import rr_delta_sym_node, rr_sym_node
 from ..model.game import END, Ask, Chance, Mechanism, Node
 from ..model.symbolic import SymChance
-from ..numbers.symbolic import to_sympy
+from ..numbers.symbolic import is_sym, sympy, to_sympy
 from ..numbers.rational import Q, q_str
 from .context import INVALID, Field, Reader, child_path, suggest
 from .yamlsafe import is_null, kind_of
@@ -197,7 +196,7 @@ class MechanismReader:
             kids.append(nxt)
         if bad:
             return INVALID
-        if any(isinstance(p, sympy.Basic) for row in rows for p in row):
+        if any(is_sym(p) for row in rows for p in row):
             for d, dname in enumerate(self.datasets):
                 total = sympy.cancel(sum((to_sympy(row[d]) for row in rows), sympy.Integer(0)))
                 if total != 1:
@@ -304,7 +303,7 @@ def _rr(mr: MechanismReader, node: yaml.Node, path: str, name: str) -> Any:
 
     def build() -> Mechanism:
         bits = default_bits(mr.datasets, mr.adjacent, f["bits"])
-        if isinstance(E, sympy.Basic) or isinstance(f["delta"], sympy.Basic):
+        if is_sym(E) or is_sym(f["delta"]):
             root = rr_sym_node(E, bits) if f["delta"] is None else rr_delta_sym_node(E, f["delta"], bits)
             return mr.wrap(root, name)
         root = rr_node(E, bits) if f["delta"] is None else rr_delta_node(E, f["delta"], bits)

@@ -19,10 +19,9 @@ Pólya's sufficient condition for positivity on the orthant (coefficient signs).
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
-
-import sympy
 
 from ..errors import InexactValueError
 from .expr import ExprError, ExprLimits
@@ -41,7 +40,27 @@ __all__ = [
     "expr_str",
     "POS",
     "NONNEG",
+    "is_sym",
 ]
+
+class _LazySympy:
+    """SymPy, imported on first use: numeric cases never pay for importing it."""
+
+    def __getattr__(self, name: str):
+        import sympy as _sympy
+
+        globals()["sympy"] = _sympy
+        return getattr(_sympy, name)
+
+
+sympy = _LazySympy()
+
+
+def is_sym(x: object) -> bool:
+    """True for a SymPy object, without importing SymPy (none exists before it is imported)."""
+    mod = sys.modules.get("sympy")
+    return mod is not None and isinstance(x, mod.Basic)
+
 
 POS = frozenset({1})
 NONNEG = frozenset({0, 1})
@@ -125,12 +144,12 @@ def _nd(q: object) -> tuple[int, int]:
 
 def is_symbolic(x: object) -> bool:
     """True for a SymPy expression that still contains a free symbol."""
-    return isinstance(x, sympy.Basic) and bool(x.free_symbols)
+    return is_sym(x) and bool(x.free_symbols)
 
 
 def to_sympy(x: object) -> sympy.Expr:
     """An exact exactdp value as a SymPy expression (rationals, log, exp kept exact)."""
-    if isinstance(x, sympy.Basic):
+    if is_sym(x):
         return x
     if is_rational(x):
         return sympy.Rational(*_nd(x))
@@ -318,8 +337,8 @@ def prove_nonzero(expr: sympy.Expr, table: SymbolTable) -> bool:
 
 def substitute(expr: object, point: Mapping) -> object:
     """The exact rational value of ``expr`` at ``point`` ({symbol: Rational}) as ``Q``."""
-    v = sympy.nsimplify(expr.subs(point)) if isinstance(expr, sympy.Basic) else expr
-    if isinstance(v, sympy.Basic):
+    v = sympy.nsimplify(expr.subs(point)) if is_sym(expr) else expr
+    if is_sym(v):
         v = sympy.cancel(v)
         if not v.is_Rational:
             raise InexactValueError(f"{v} is not rational at {point}")
