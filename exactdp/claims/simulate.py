@@ -56,11 +56,11 @@ def simulation_details(sim: Simulation, *, limit: int = 8) -> list[str]:
         if pr.T is not None:
             c = pr.check
             line = (
-                f"({a}, {b}): T checked exactly: {c.n_rounds} rounds x {len(pr.T.outputs)} RR outputs, each conditional >= 0 "
+                f"({a}, {b}): T checked exactly: {_n(c.n_rounds, 'round')} x {len(pr.T.outputs)} RR outputs, each conditional >= 0 "
                 f"and summing to 1, path measures consistent (no future dependence), mixture identity on {c.n_histories} histories"
             )
             if pr.enumerator == "ok":
-                line += f"; enumerator: {pr.adversaries} deterministic adversaries, identical views"
+                line += f"; enumerator: {_n(pr.adversaries, 'deterministic adversary', 'deterministic adversaries')}, identical views"
             elif pr.enumerator.startswith("skipped"):
                 line += f"; enumerator {pr.enumerator}"
             out.append(line)
@@ -90,6 +90,10 @@ def simulation_details(sim: Simulation, *, limit: int = 8) -> list[str]:
         if len(conds) > limit:
             out.append(f"  ... ({len(conds) - limit} more)")
     return out
+
+
+def _n(k: int, one: str, many: str | None = None) -> str:
+    return f"{k} {one if k == 1 else (many or one + 's')}"
 
 
 def _label(label: Any) -> str:
@@ -173,13 +177,13 @@ class SimulatesRRClaim(Claim):
         values = simulation_values(sim)
         n = len(sim.pairs)
         if sim.refuted:
-            found = f"no T for {sum(not p.exists for p in sim.pairs)} of {n} pair(s)"
+            found = f"no T for {sum(not p.exists for p in sim.pairs)} of {_n(n, 'pair')}"
             status = HOLDS if self.negated else FAILS
         elif sim.conditions:
-            found = f"T exists for {n} pair(s) provided {len(sim.conditions)} condition(s) hold"
+            found = f"T exists for {_n(n, 'pair')} provided {_n(len(sim.conditions), 'condition')} hold"
             return Verdict(self, UNDECIDED, found, "undecided: see the conditions below", None, values, details)
         else:
-            found = f"T exists for {n} pair(s), checked exactly (e^eps = {_num(sim.E)})"
+            found = f"T exists for {_n(n, 'pair')}, checked exactly (e^eps = {_num(sim.E)})"
             status = FAILS if self.negated else HOLDS
         return Verdict(self, status, found, "", None, values, details)
 

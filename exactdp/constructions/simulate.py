@@ -247,7 +247,7 @@ def _spot_check(mech, pp: PostProcessor, table, limit: int) -> str:
     if not res.ok:
         return f"FAILED at {where}: " + "; ".join(res.problems[:2])
     status, n = enumerator_check(npp)
-    return f"at {where}: exact checks pass" + (f", enumerator: {n} adversaries" if status == "ok" else "")
+    return f"at {where}: exact checks pass" + (f", enumerator: {n} adversar{'y' if n == 1 else 'ies'}" if status == "ok" else "")
 
 
 def _infinite_certificate(mech, pair, max_histories):
