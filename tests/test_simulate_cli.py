@@ -108,3 +108,25 @@ def test_sampling_is_reproducible():
     import random
 
     assert sample_params(random.Random(5)) == sample_params(random.Random(5))
+
+
+def test_section6_lp_says_no_below_privloss():
+    """The same LP refuses (with a checked Farkas certificate) just below eps = PrivLoss(M_p, delta)."""
+    import random
+
+    from exactdp.analysis import profile as profile_engine
+    from exactdp.constructions.approx import ApproxCertificate, approx_postprocessor
+    from exactdp.constructions.lp import check_farkas
+    from exactdp.numbers.real import real_exp
+
+    rng = random.Random(11)
+    refused = 0
+    for _ in range(20):
+        M = m_p(sample_params(rng))
+        E = Q(real_exp(profile_engine.privloss(M, Q(1, 10))))
+        if E == 1:
+            continue
+        out = approx_postprocessor(M, (0, 1), 1 + (E - 1) * Q(9, 10), Q(1, 10))
+        assert isinstance(out, ApproxCertificate) and check_farkas(out.system, out.multipliers) == []
+        refused += 1
+    assert refused >= 10
