@@ -17,6 +17,7 @@ from .analysis.profile import delta, is_dp, privloss, profile, witness
 from .builders import ask, choose, compose, concomp, mechanism, repeat, respond, rr, rr_delta
 from .caseio import Case, load_case, parse_case
 from .claims import Analysis, Verdict
+from .constructions.simulate import simulate
 from .errors import (
     CaseError,
     ExactDPError,
@@ -53,6 +54,7 @@ __all__ = [
     "delta",
     "is_dp",
     "witness",
+    "simulate",
     "profile_engine",
     "enumerator",
     "Profile",

@@ -12,12 +12,13 @@ import yaml
 from ..claims import Claim
 from ..errors import CaseError, CaseProblem
 from ..model.game import Mechanism
+from ..numbers.symbolic import SymbolTable
 from .claims import read_claims
 from .context import INVALID, Reader, _Abort, child_path, suggest
 from .forms import MechanismReader
 from .yamlsafe import YamlLimits, is_null, kind_of, load_yaml
 
-__all__ = ["Case", "load_case", "parse_case", "FORMAT_VERSION", "TOP_LEVEL_KEYS"]
+__all__ = ["Case", "load_case", "parse_case", "evaluate_in_case", "FORMAT_VERSION", "TOP_LEVEL_KEYS"]
 
 FORMAT_VERSION = 1
 _NAME_RE = re.compile(r"^[a-z0-9._-]+$")
@@ -30,6 +31,7 @@ TOP_LEVEL_KEYS = (
     "reference",
     "datasets",
     "adjacent",
+    "symbols",
     "params",
     "mechanisms",
     "mechanism",
@@ -50,6 +52,7 @@ class Case:
     title: str | None = None
     reference: str | None = None
     params: Mapping[str, Any] = field(default_factory=dict)
+    symbols: SymbolTable = field(default_factory=SymbolTable)
 
 
 def load_case(path: str | Path, *, yaml_limits: YamlLimits = YamlLimits(), max_problems: int = 20) -> Case:
@@ -139,6 +142,12 @@ def _read(r: Reader, root: yaml.Node) -> Case | None:
     adjacent = _adjacency(r, top.get("adjacent"), datasets)
     problems_before_mechanisms = len(r.problems)
 
+    # symbols (before params: params may use them)
+    if "symbols" in top:
+        items = r.mapping(top["symbols"], "symbols", "symbols")
+        if items is not INVALID:
+            r.define_symbols(items, "symbols")
+
     # params
     if "params" in top:
         items = r.mapping(top["params"], "params", "params")
@@ -180,7 +189,7 @@ def _read(r: Reader, root: yaml.Node) -> Case | None:
         claims = read_claims(r, top["claims"], "claims", set(named) if named else None, default_of)
     if r.problems:
         return None
-    return Case(name, r.file, datasets, adjacent, built, tuple(claims), title, reference, dict(r.params))
+    return Case(name, r.file, datasets, adjacent, built, tuple(claims), title, reference, dict(r.params), r.symtab)
 
 
 def _dataset_problems(r: Reader, upto: int) -> bool:
@@ -235,3 +244,44 @@ def _adjacency(r: Reader, node: yaml.Node | None, datasets: tuple[str, ...]) -> 
             r.error(node, "adjacent", "no adjacent pair: list at least one, e.g. `adjacent: [[x0, x1]]`")
         return default
     return tuple(out)
+
+
+def evaluate_in_case(case: Case, text: str, what: str, *, kind: str) -> Any:
+    """A number given on the command line, read with our grammar in the case's params and
+    symbols (``log(E)``); ``kind`` is ``eps`` (≥ 0) or ``delta`` (in [0, 1])."""
+    from ..numbers.expr import ExprError, evaluate, parse_expr
+    from ..numbers.rational import as_q, is_rational
+    from ..numbers.real import Infinity, LogReal, real_sign, real_str
+    from ..numbers.symbolic import sym_evaluate
+
+    def look(name: str) -> Any:
+        if name in case.params:
+            return case.params[name]
+        if case.symbols and name in case.symbols.symbols:
+            return case.symbols.symbols[name]
+        raise ExprError(f"unknown name {name!r}", None, "names are the case's params and symbols")
+
+    try:
+        ast = parse_expr(text)
+        from ..numbers.expr import names_in
+
+        if any(case.symbols and n in case.symbols.symbols for n in names_in(ast)) or any(
+            _is_sym(case.params.get(n)) for n in names_in(ast)
+        ):
+            return sym_evaluate(ast, look)
+        v = evaluate(ast, look)
+    except ExprError as e:
+        raise CaseError(CaseProblem(f"{what} {text!r}: {e.message}", hint=e.hint)) from None
+    if kind == "delta":
+        if not is_rational(v) or not (0 <= v <= 1):
+            raise CaseError(CaseProblem(f"{what} must be an exact rational in [0, 1], got {real_str(v)}"))
+        return as_q(v)
+    if isinstance(v, Infinity) or not (is_rational(v) or isinstance(v, LogReal)) or real_sign(v) < 0:
+        raise CaseError(CaseProblem(f"{what} must be an eps >= 0 such as log(3), got {real_str(v)}"))
+    return as_q(v) if is_rational(v) else v
+
+
+def _is_sym(v: Any) -> bool:
+    import sympy
+
+    return isinstance(v, sympy.Basic)

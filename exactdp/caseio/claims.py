@@ -20,7 +20,6 @@ from ..claims import (
     PrivLossClaim,
     ProfileEqClaim,
     ProfileLeClaim,
-    SimulatesRRClaim,
     Where,
 )
 from ..numbers.rational import Q
@@ -95,15 +94,6 @@ def _profile_eq(f: dict, of: str, where: Where, *_a) -> Claim:
 @register_claim("profile_le", {"than": Field(_name, required=True, schema=_NAME), "of": _OF}, "privacy profile at most another's")
 def _profile_le(f: dict, of: str, where: Where, *_a) -> Claim:
     return ProfileLeClaim(of=of, where=where, other=f["than"])
-
-
-@register_claim(
-    "simulates_rr",
-    {"eps": _EPS, "delta": Field(lambda r, n, p: r.delta(n, p), schema=_NUM), "of": _OF},
-    "Theorem 1.10: an interactive post-processing of RR_eps (or RR_(eps,delta)) equals M",
-)
-def _simulates(f: dict, of: str, where: Where, *_a) -> Claim:
-    return SimulatesRRClaim(of=of, where=where, eps=f["eps"], delta=f["delta"])
 
 
 _NAME_FIELDS = {"as", "than"}

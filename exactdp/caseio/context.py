@@ -19,6 +19,7 @@ from ..limits import current as current_limits
 from ..numbers.expr import ExprError, ExprLimits, evaluate, parse_expr
 from ..numbers.rational import Q, as_q, is_rational, q_str
 from ..numbers.real import ExpReal, Infinity, LogReal, real_exp, real_sign, real_str
+from ..numbers.symbolic import SymbolBounds, SymbolTable, is_sym, prove_nonneg, sym_evaluate, sympy, to_sympy
 from .yamlsafe import is_null, kind_of, mark_of
 
 __all__ = ["Reader", "Invalid", "INVALID", "Field", "suggest", "child_path"]
@@ -48,6 +49,10 @@ INVALID = Invalid()
 
 class _Abort(Exception):
     """Too many problems: stop reading."""
+
+
+class _NeedsSymbols(Exception):
+    """The expression mentions a declared symbol: evaluate it symbolically."""
 
 
 def suggest(word: str, options: Sequence[str]) -> str | None:
@@ -86,6 +91,7 @@ class Reader:
         self.params: dict[str, Any] = {}
         self.param_nodes: dict[str, yaml.Node] = {}
         self._param_state: dict[str, int] = {}
+        self.symtab: SymbolTable = SymbolTable()
 
     # --- problems ---------------------------------------------------------------------------
 
@@ -164,11 +170,41 @@ class Reader:
 
     # --- numbers ----------------------------------------------------------------------------
 
+    def define_symbols(self, items: list[tuple[str, yaml.Node, yaml.Node]], path: str) -> None:
+        """``symbols: {E: {gt: 1}, p: {gt: 0, lt: 1}}``: real symbols with optional rational
+        bounds gt/ge (lower, strict/non-strict) and lt/le (upper)."""
+        out: list[SymbolBounds] = []
+        for name, knode, vnode in items:
+            p = child_path(path, name)
+            if not name.isidentifier() or name in ("log", "exp", "inf") or name.startswith("_"):
+                self.error(knode, p, f"{name!r} cannot be a symbol name", "use letters, digits and _ (not log, exp, inf)")
+                continue
+            if is_null(vnode):
+                out.append(SymbolBounds(name))
+                continue
+            spec = {k: Field(lambda r, n, pp: r.rational(n, pp, "a bound")) for k in ("gt", "ge", "lt", "le")}
+            f = self.fields(vnode, p, spec, f"the bounds of symbol {name!r}")
+            if f is INVALID:
+                continue
+            if f["gt"] is not None and f["ge"] is not None or f["lt"] is not None and f["le"] is not None:
+                self.error(vnode, p, "give at most one lower bound (gt or ge) and one upper bound (lt or le)")
+                continue
+            lo, lo_c = (f["gt"], False) if f["gt"] is not None else (f["ge"], True)
+            hi, hi_c = (f["lt"], False) if f["lt"] is not None else (f["le"], True)
+            if lo is not None and hi is not None and (lo > hi or (lo == hi and not (lo_c and hi_c))):
+                self.error(vnode, p, f"the bounds of {name!r} leave no value", "the lower bound must be below the upper bound")
+                continue
+            out.append(SymbolBounds(name, lo, lo_c, hi, hi_c))
+        self.symtab = SymbolTable.build(out)
+
     def define_params(self, items: list[tuple[str, yaml.Node, yaml.Node]], path: str) -> None:
         for name, knode, vnode in items:
             p = child_path(path, name)
             if not name.isidentifier() or name in ("log", "exp", "inf"):
                 self.error(knode, p, f"{name!r} cannot be a parameter name", "use letters, digits and _ (not log, exp, inf)")
+                continue
+            if name in self.symtab.symbols:
+                self.error(knode, p, f"{name!r} is already declared under `symbols:`", "a name is either a symbol or a param")
                 continue
             self.param_nodes[name] = vnode
         for name in list(self.param_nodes):
@@ -192,7 +228,11 @@ class Reader:
             val = self._param(name, f"params.{name}")
             if val is INVALID:
                 raise ExprError(f"parameter {name!r} has no valid value (see its own error)")
+            if is_sym(val):
+                raise _NeedsSymbols()
             return val
+        if name in self.symtab.symbols:
+            raise _NeedsSymbols()
         raise ExprError(
             f"unknown name {name!r}",
             None,
@@ -213,7 +253,11 @@ class Reader:
             if den:
                 return Q(int(m.group(1)), den)
         try:
-            return evaluate(parse_expr(text, self.expr_limits), self._lookup, self.expr_limits)
+            ast = parse_expr(text, self.expr_limits)
+            try:
+                return evaluate(ast, self._lookup, self.expr_limits)
+            except _NeedsSymbols:
+                return self._symbolic_value(ast, node, path)
         except ExprError as e:
             msg = e.message
             if e.column is not None and len(text) > 1:
@@ -224,10 +268,48 @@ class Reader:
         except LimitExceededError as e:
             return self.error(node, path, str(e))
 
-    def rational(self, node: yaml.Node, path: str, what: str, lo=None, hi=None) -> Any:
+    def _symbolic_value(self, ast: tuple, node: yaml.Node, path: str) -> Any:
+        def look(name: str) -> Any:
+            if name in self.symtab.symbols:
+                return self.symtab.symbols[name]
+            if name in self.param_nodes:
+                val = self._param(name, f"params.{name}")
+                if val is INVALID:
+                    raise ExprError(f"parameter {name!r} has no valid value (see its own error)")
+                return val
+            return self._lookup(name)
+
+        v = sym_evaluate(ast, look, self.expr_limits)
+        if not v.free_symbols:
+            v = sympy.nsimplify(v)
+            if v.is_Rational:
+                return Q(int(v.p), int(v.q))
+            raise ExprError(f"{v} has no exact representation here", None, "write the value without symbols")
+        return v
+
+    def _symbolic_ok(self, node: yaml.Node, path: str, what: str, v: Any, symbolic: bool, lo=None, hi=None) -> Any:
+        """A symbolic value where one is allowed, with its bounds proved for every value of the
+        symbols that ``symbols:`` allows."""
+        names = ", ".join(sorted(s.name for s in v.free_symbols))
+        if not symbolic:
+            return self.error(
+                node, path, f"{what} depends on the symbols {names}, which is not supported here",
+                "symbols may appear in mechanism probabilities, rr's eps and delta, and simulates_rr claims",
+            )
+        for bound, expr, rel in ((lo, v - to_sympy(lo) if lo is not None else None, ">="), (hi, to_sympy(hi) - v if hi is not None else None, "<=")):
+            if expr is not None and not prove_nonneg(expr, self.symtab):
+                return self.error(
+                    node, path, f"could not prove {what} {rel} {real_str(bound)} for every value the bounds allow ({self.symtab.describe()})",
+                    "tighten the bounds under `symbols:` so that this follows from them",
+                )
+        return v
+
+    def rational(self, node: yaml.Node, path: str, what: str, lo=None, hi=None, *, symbolic: bool = False) -> Any:
         v = self.value(node, path, what)
         if v is INVALID:
             return INVALID
+        if is_sym(v):
+            return self._symbolic_ok(node, path, what, v, symbolic, lo, hi)
         if not is_rational(v):
             return self.error(
                 node, path, f"{what} must be an exact rational, found {real_str(v)}", _rational_hint(v)
@@ -239,17 +321,24 @@ class Reader:
             return self.error(node, path, f"{what} must be at most {q_str(hi)}, found {q_str(v)}")
         return v
 
-    def probability(self, node: yaml.Node, path: str) -> Any:
-        return self.rational(node, path, "a probability", 0, 1)
+    def probability(self, node: yaml.Node, path: str, *, symbolic: bool = False) -> Any:
+        return self.rational(node, path, "a probability", 0, 1, symbolic=symbolic)
 
-    def delta(self, node: yaml.Node, path: str) -> Any:
-        return self.rational(node, path, "delta", 0, 1)
+    def delta(self, node: yaml.Node, path: str, *, symbolic: bool = False) -> Any:
+        return self.rational(node, path, "delta", 0, 1, symbolic=symbolic)
 
-    def eps(self, node: yaml.Node, path: str, *, allow_inf: bool = False) -> Any:
-        """An ε-type value ≥ 0: a rational, ``log(r)`` (r ≥ 1), a sum of both, or ``inf``."""
+    def eps(self, node: yaml.Node, path: str, *, allow_inf: bool = False, symbolic: bool = False) -> Any:
+        """An ε-type value ≥ 0: a rational, ``log(r)`` (r ≥ 1), a sum of both, or ``inf``;
+        with ``symbolic``, also an expression in the declared symbols such as ``log(E)``."""
         v = self.value(node, path, "eps")
         if v is INVALID:
             return INVALID
+        if is_sym(v):
+            lam = sympy.exp(v)
+            if lam.is_rational_function(*lam.free_symbols):  # eps = log(E): prove E >= 1 instead
+                ok = self._symbolic_ok(node, path, "e^eps", lam, symbolic, Q(1))
+                return v if ok is not INVALID else INVALID
+            return self._symbolic_ok(node, path, "eps", v, symbolic, Q(0))
         if isinstance(v, Infinity):
             return v if allow_inf else self.error(node, path, "eps = inf is not allowed here")
         if not (is_rational(v) or isinstance(v, LogReal)):
@@ -264,7 +353,19 @@ class Reader:
         return as_q(v) if is_rational(v) else v
 
     def exp_eps_rational(self, node: yaml.Node, path: str, eps: Any, form: str) -> Any:
-        """e^ε for a mechanism's parameter; it must be rational for the engines."""
+        """e^ε for a mechanism's parameter; it must be rational for the engines (or, for a
+        symbolic ε such as ``log(E)``, a rational function of the symbols that is ≥ 1)."""
+        if is_sym(eps):
+            lam = sympy.exp(eps)
+            if not lam.is_rational_function(*self.symtab.symbols.values()):
+                return self.error(
+                    node, path, f"{form}: e^eps = {lam} is not a rational function of the symbols",
+                    "declare E = e^eps as the symbol (`symbols: {E: {gt: 1}}`) and write eps: log(E)",
+                )
+            if not prove_nonneg(lam - 1, self.symtab):
+                return self.error(node, path, f"{form}: could not prove e^eps = {lam} >= 1 under the declared bounds",
+                                  "tighten the bounds under `symbols:`")
+            return lam
         lam = real_exp(eps)
         if isinstance(lam, ExpReal):
             return self.error(
@@ -280,6 +381,8 @@ class Reader:
         v = self.value(node, path, what)
         if v is INVALID:
             return INVALID
+        if is_sym(v):
+            return self._symbolic_ok(node, path, what, v, False)
         if not is_rational(v) or as_q(v).denominator != 1:
             return self.error(node, path, f"{what} must be a whole number, found {real_str(v)}")
         n = int(as_q(v))

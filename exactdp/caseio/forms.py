@@ -19,7 +19,10 @@ import yaml
 
 from ..builders.combinators import choose, compose, concomp, repeat
 from ..builders.rr import default_bits, rr_delta_node, rr_node
+from ..builders.symbolic import rr_delta_sym_node, rr_sym_node
 from ..model.game import END, Ask, Chance, Mechanism, Node
+from ..model.symbolic import SymChance
+from ..numbers.symbolic import is_sym, sympy, to_sympy
 from ..numbers.rational import Q, q_str
 from .context import INVALID, Field, Reader, child_path, suggest
 from .yamlsafe import is_null, kind_of
@@ -139,7 +142,7 @@ class MechanismReader:
                     path,
                     f"expected {self.n} probabilities (one per dataset: {', '.join(self.datasets)}), found {len(node.value)}",
                 )
-            vals = [r.probability(v, child_path(path, i)) for i, v in enumerate(node.value)]
+            vals = [r.probability(v, child_path(path, i), symbolic=True) for i, v in enumerate(node.value)]
             return INVALID if any(v is INVALID for v in vals) else tuple(vals)
         if isinstance(node, yaml.MappingNode):
             got: dict[str, Any] = {}
@@ -148,7 +151,7 @@ class MechanismReader:
                     r.error(k, child_path(path, k.value), f"unknown dataset {k.value!r}", suggest(k.value, self.datasets) or f"datasets: {', '.join(self.datasets)}")
                     got[k.value] = INVALID
                     continue
-                got[k.value] = r.probability(v, child_path(path, k.value))
+                got[k.value] = r.probability(v, child_path(path, k.value), symbolic=True)
             missing = [d for d in self.datasets if d not in got]
             if missing:
                 return r.error(node, path, f"no probability for dataset(s) {', '.join(missing)}")
@@ -200,6 +203,13 @@ class MechanismReader:
             kids.append(nxt)
         if bad:
             return INVALID
+        if any(is_sym(p) for row in rows for p in row):
+            for d, dname in enumerate(self.datasets):
+                total = sympy.cancel(sum((to_sympy(row[d]) for row in rows), sympy.Integer(0)))
+                if total != 1:
+                    return r.error(node, path, f"probabilities under {dname} sum to {total}, not identically 1",
+                                   "each answer distribution must sum to exactly 1 for every value of the symbols")
+            return SymChance(labels, [[to_sympy(p) for p in row] for row in rows], kids, check=False)
         for d, dname in enumerate(self.datasets):
             total = sum((row[d] for row in rows), Q(0))
             if total != 1:
@@ -302,8 +312,8 @@ def _rr(mr: MechanismReader, node: yaml.Node, path: str, name: str) -> Any:
         node,
         path,
         {
-            "eps": Field(lambda r_, n, p: r_.eps(n, p), required=True, doc="e.g. eps: log(3)"),
-            "delta": Field(lambda r_, n, p: r_.delta(n, p)),
+            "eps": Field(lambda r_, n, p: r_.eps(n, p, symbolic=True), required=True, doc="e.g. eps: log(3)"),
+            "delta": Field(lambda r_, n, p: r_.delta(n, p, symbolic=True)),
             "bits": Field(lambda r_, n, p: _bits(mr, n, p)),
         },
         "rr",
@@ -317,6 +327,9 @@ def _rr(mr: MechanismReader, node: yaml.Node, path: str, name: str) -> Any:
 
     def build() -> Mechanism:
         bits = default_bits(mr.datasets, mr.adjacent, f["bits"])
+        if is_sym(E) or is_sym(f["delta"]):
+            root = rr_sym_node(E, bits) if f["delta"] is None else rr_delta_sym_node(E, f["delta"], bits)
+            return mr.wrap(root, name)
         root = rr_node(E, bits) if f["delta"] is None else rr_delta_node(E, f["delta"], bits)
         return mr.wrap(root, name)
 

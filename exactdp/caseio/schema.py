@@ -121,6 +121,20 @@ def case_schema() -> dict[str, Any]:
             "items": {"type": "array", "minItems": 2, "maxItems": 2, "items": {"type": ["string", "number"]}},
         },
         "params": {"type": "object", "additionalProperties": {"$ref": "#/$defs/number"}},
+        "symbols": {
+            "description": "real symbols with optional bounds, e.g. {E: {gt: 1}, p: {gt: 0, lt: 1}}",
+            "type": "object",
+            "additionalProperties": {
+                "oneOf": [
+                    {"type": "null"},
+                    {
+                        "type": "object",
+                        "properties": {b: {"$ref": "#/$defs/number"} for b in ("gt", "ge", "lt", "le")},
+                        "additionalProperties": False,
+                    },
+                ]
+            },
+        },
         "mechanisms": {"type": "object", "minProperties": 1, "additionalProperties": {"$ref": "#/$defs/mechanism"}},
         "mechanism": {"$ref": "#/$defs/mechanism"},
         "claims": {"type": "array", "minItems": 1, "items": {"oneOf": [_claim_item(k) for k in CLAIM_KINDS]}},

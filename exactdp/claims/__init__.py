@@ -8,8 +8,8 @@ from .core import (
     PrivLossClaim,
     ProfileEqClaim,
     ProfileLeClaim,
-    SimulatesRRClaim,
 )
+from .simulate import NotSimulatesRRClaim, SimulatesRRClaim
 
 __all__ = [
     "FAILS",
@@ -26,4 +26,5 @@ __all__ = [
     "ProfileEqClaim",
     "ProfileLeClaim",
     "SimulatesRRClaim",
+    "NotSimulatesRRClaim",
 ]

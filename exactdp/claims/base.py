@@ -44,6 +44,7 @@ class Verdict:
     note: str = ""
     witness: Witness | None = None
     values: Mapping[str, Any] = field(default_factory=dict)
+    details: tuple[str, ...] = ()  # extra report lines (constructions, certificates)
 
     @property
     def holds(self) -> bool:

@@ -9,7 +9,7 @@ from ..analysis import format_privloss
 from ..analysis.results import Profile, value_cmp, value_str
 from ..numbers.rational import Q, q_str
 from ..numbers.real import Infinity, real_cmp, real_decimal, real_log, real_str
-from .base import FAILS, HOLDS, UNSUPPORTED, Analysis, Claim, Verdict
+from .base import FAILS, HOLDS, Analysis, Claim, Verdict
 
 __all__ = [
     "PrivLossClaim",
@@ -18,7 +18,6 @@ __all__ = [
     "DeltaClaim",
     "ProfileEqClaim",
     "ProfileLeClaim",
-    "SimulatesRRClaim",
 ]
 
 
@@ -208,29 +207,3 @@ def _differ_text(a: Profile, b: Profile, lam: object, na: str, nb: str) -> str:
         f"at e^eps = {q_str(lam)}: delta_{na} = {q_str(a.delta_at_lambda(lam))}, "
         f"delta_{nb} = {q_str(b.delta_at_lambda(lam))}"
     )
-
-
-@dataclass(frozen=True)
-class SimulatesRRClaim(Claim):
-    """``simulates_rr: {eps: e[, delta: d]}`` (Theorem 1.10 / Section 6).
-
-    Checked by the post-processor construction; until that lands it is reported as not
-    supported, never as passed."""
-
-    eps: object = Q(0)
-    delta: object | None = None
-    kind: ClassVar[str] = "simulates_rr"
-
-    def describe(self) -> str:
-        d = "" if self.delta is None else f", {q_str(self.delta)}"
-        return f"{self.of} simulates RR_({_eps_text(self.eps)}{d}) (Thm 1.10)"
-
-    def params(self) -> dict[str, str]:
-        out = {"eps": real_str(self.eps)}
-        if self.delta is not None:
-            out["delta"] = q_str(self.delta)
-        return out
-
-    def check(self, an: Analysis) -> Verdict:
-        return Verdict(self, UNSUPPORTED, "not supported yet", "the Theorem 1.10 post-processor is not implemented yet")
-

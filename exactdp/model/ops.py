@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Callable
 
 from .game import END, Ask, Chance, End, Mechanism, Node, label_str, postorder
+from .symbolic import SymChance
 
 __all__ = ["graft", "share", "stats", "count_strategies", "to_networkx", "map_dag"]
 
@@ -20,14 +21,17 @@ def map_dag(root: Node, leaf: Callable[[End], Node]) -> Node:
             new[node.uid] = node if all(a is b for a, b in zip(kids, node.children)) else Ask(node.labels, kids)
         elif isinstance(node, Chance):
             kids = tuple(new[c.uid] for c in node.children)
-            new[node.uid] = (
-                node
-                if all(a is b for a, b in zip(kids, node.children))
-                else Chance(node.labels, node.probs, kids, check=False)
-            )
+            new[node.uid] = node if all(a is b for a, b in zip(kids, node.children)) else _relink(node, kids)
         else:  # pragma: no cover
             raise TypeError(node)
     return new[root.uid]
+
+
+def _relink(node: Chance, kids: tuple) -> Chance:
+    """The same answer distribution with new children (symbolic ones stay symbolic)."""
+    if isinstance(node, SymChance):
+        return SymChance(node.labels, node.sym, kids, check=False)
+    return Chance(node.labels, node.probs, kids, check=False)
 
 
 def graft(root: Node, continuation: Node) -> Node:
@@ -52,6 +56,8 @@ def share(root: Node) -> Node:
         kids = tuple(new[c.uid] for c in node.children)
         if isinstance(node, Ask):
             key = ("A", node.labels, tuple(k.uid for k in kids))
+        elif isinstance(node, SymChance):
+            key = ("S", node.labels, node.sym, tuple(k.uid for k in kids))
         else:
             key = ("C", node.labels, node.probs, tuple(k.uid for k in kids))
         hit = canon.get(key)
@@ -61,7 +67,7 @@ def share(root: Node) -> Node:
             elif isinstance(node, Ask):
                 hit = Ask(node.labels, kids)
             else:
-                hit = Chance(node.labels, node.probs, kids, check=False)
+                hit = _relink(node, kids)
             canon[key] = hit
         new[node.uid] = hit
     return new[root.uid]

@@ -95,6 +95,8 @@ def _file(fr: FileResult) -> dict[str, Any]:
         }
         if v.note:
             item["note"] = v.note
+        if v.details:
+            item["details"] = list(v.details)
         if v.witness is not None:
             item["witness"] = witness_to_dict(v.witness)
         claims.append(item)

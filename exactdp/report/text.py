@@ -76,6 +76,7 @@ def render_file(fr: FileResult, marks: Marks = Marks(), *, quiet: bool = False) 
         if quiet and v.status == HOLDS:
             continue
         out.append(_claim_line(v, marks))
+        out.extend("      " + d for d in v.details)
         if v.witness is not None:
             out.extend(render_witness(v.witness))
     return out

@@ -1,0 +1,198 @@
+"""``simulates_rr`` and ``not_simulates_rr``: Theorem 1.10 and its approximate-DP analogue as
+checkable claims.
+
+``simulates_rr: {eps: e, delta: d}`` holds when, for every adjacent pair, an interactive
+post-processor T with View(A, M(x_b)) ≡ View(A, T(RR(b))) exists *and* the constructed T passes
+every exact check (validity, no dependence on future queries, the mixture identity on every
+history, and — for small trees — the enumerator over every deterministic adversary).  It fails
+with a checked counter-certificate (a history where e^ε·P_x(h) < P_x'(h), or a Farkas
+certificate of the LP).  For symbolic mechanisms it holds only when every non-negativity
+condition is *proved* under the declared bounds; otherwise the verdict is undecided and names
+the conditions that remain (never assumed).  ``not_simulates_rr`` is the negation (it holds when
+a certificate is found).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from ..constructions.approx import ApproxCertificate
+from ..constructions.common import RationalField, history_text
+from ..constructions.pure import PureCertificate
+from ..constructions.simulate import Simulation, simulate
+from ..numbers.rational import q_str
+from ..numbers.real import real_str
+from ..numbers.symbolic import SymbolTable
+from .base import FAILS, HOLDS, Analysis, Claim, Verdict
+
+__all__ = ["SimulatesRRClaim", "NotSimulatesRRClaim", "simulation_details", "simulation_values"]
+
+UNDECIDED = "error"  # verify.ERROR: reported as undecided, never as holding
+
+
+def _text(x: object) -> str:
+    try:
+        return q_str(x)
+    except Exception:
+        return str(x)
+
+
+def _num(x: object) -> str:
+    import sympy
+
+    if isinstance(x, sympy.Basic):
+        from ..numbers.symbolic import expr_str
+
+        return expr_str(x)
+    return real_str(x) if not hasattr(x, "numerator") else q_str(x)
+
+
+def simulation_details(sim: Simulation, *, limit: int = 8) -> list[str]:
+    """Report lines: per pair, what was checked, or the certificate; then notes and conditions."""
+    out = []
+    for pr in sim.pairs:
+        a, b = pr.pair_names
+        if pr.T is not None:
+            c = pr.check
+            line = (
+                f"({a}, {b}): T checked exactly: {_n(c.n_rounds, 'round')} x {len(pr.T.outputs)} RR outputs, each conditional >= 0 "
+                f"and summing to 1, path measures consistent (no future dependence), mixture identity on {c.n_histories} histories"
+            )
+            if pr.enumerator == "ok":
+                line += f"; enumerator: {_n(pr.adversaries, 'deterministic adversary', 'deterministic adversaries')}, identical views"
+            elif pr.enumerator.startswith("skipped"):
+                line += f"; enumerator {pr.enumerator}"
+            out.append(line)
+            if pr.spot_check:
+                out.append(f"  numeric spot check {pr.spot_check}")
+            for n in pr.T.notes:
+                out.append(f"  {n}")
+        elif isinstance(pr.certificate, PureCertificate):
+            out.append("  " + pr.certificate.describe(RationalField()) + " (re-checked by an independent forward walk)")
+        elif isinstance(pr.certificate, ApproxCertificate):
+            cert = pr.certificate
+            out.append("  " + cert.describe())
+            nz = cert.nonzero()
+            for label, y in nz[:limit]:
+                out.append(f"    multiplier {q_str(y)} on {cert.label_text(label)}")
+            if len(nz) > limit:
+                out.append(f"    ... ({len(nz) - limit} more)")
+        elif pr.certificate is None:
+            out.append(f"({a}, {b}): PrivLoss is infinite but no single history shows it")
+    for n in sim.notes:
+        out.append(n)
+    conds = sim.conditions
+    if conds:
+        out.append("conditions that could not be proved under the declared bounds (T is valid exactly when they hold):")
+        for who, where, ans, cond in conds[:limit]:
+            out.append(f"  {cond}" + (f"   [{who} at {where}{', answer ' + str(ans) if ans else ''}]" if where else ""))
+        if len(conds) > limit:
+            out.append(f"  ... ({len(conds) - limit} more)")
+    return out
+
+
+def _n(k: int, one: str, many: str | None = None) -> str:
+    return f"{k} {one if k == 1 else (many or one + 's')}"
+
+
+def _label(label: Any) -> str:
+    if isinstance(label, tuple) and label and label[0] == "round":
+        return f"consistency of T({label[1]}) at round #{label[2]}"
+    if isinstance(label, tuple) and len(label) == 2:
+        return f"{label[0]} at answer history #{label[1]}"
+    return str(label)
+
+
+def simulation_values(sim: Simulation) -> dict:
+    pairs = []
+    for pr in sim.pairs:
+        d: dict[str, Any] = {"pair": list(pr.pair_names), "exists": pr.exists}
+        if pr.T is not None:
+            d["rounds"] = pr.check.n_rounds
+            d["histories"] = pr.check.n_histories
+            d["enumerator"] = pr.enumerator
+            d["adversaries"] = pr.adversaries
+        if isinstance(pr.certificate, PureCertificate):
+            c = pr.certificate
+            d["certificate"] = {
+                "kind": "history",
+                "history": history_text(c.path),
+                "x": c.x,
+                "x_prime": c.x_prime,
+                "p_x": _text(c.p_x),
+                "p_x_prime": _text(c.p_x_prime),
+                "exp_eps": _text(c.E),
+                "point": c.point,
+            }
+        elif isinstance(pr.certificate, ApproxCertificate):
+            d["certificate"] = {
+                "kind": "farkas",
+                "multipliers": [[pr.certificate.label_text(l), q_str(y)] for l, y in pr.certificate.nonzero()],
+                "point": pr.certificate.point,
+            }
+        pairs.append(d)
+    return {
+        "eps": sim.eps_text,
+        "exp_eps": _num(sim.E),
+        "delta": _num(sim.delta),
+        "construction": sim.construction,
+        "pairs": pairs,
+        "conditions": [c[3] for c in sim.conditions],
+    }
+
+
+@dataclass(frozen=True)
+class SimulatesRRClaim(Claim):
+    """``simulates_rr: {eps: e, delta: d}`` (Theorem 1.10 for d = 0; Section 6 / Lyu /
+    Vadhan–Zhang for d > 0).  ``eps`` defaults to PrivLoss(M, d) (exact, profile engine)."""
+
+    eps: object | None = None
+    delta: object | None = None
+    via: str = "auto"
+    symbols: SymbolTable = field(default_factory=SymbolTable, compare=False)
+    kind: ClassVar[str] = "simulates_rr"
+    negated: ClassVar[bool] = False
+
+    def describe(self) -> str:
+        e = f"PrivLoss({self.of}, {_num(self.delta) if self.delta is not None else 0})" if self.eps is None else _num(self.eps)
+        d = "" if self.delta is None else f", {_num(self.delta)}"
+        rel = "does not simulate" if self.negated else "simulates"
+        return f"{self.of} {rel} RR_({e}{d}) (Thm 1.10)"
+
+    def params(self) -> dict[str, str]:
+        out = {} if self.eps is None else {"eps": _num(self.eps)}
+        if self.delta is not None:
+            out["delta"] = _num(self.delta)
+        if self.via != "auto":
+            out["via"] = self.via
+        return out
+
+    def run(self, an: Analysis) -> Simulation:
+        return simulate(an.mech(self.of), eps=self.eps, delta=self.delta, table=self.symbols if self.symbols else None, construction=self.via)
+
+    def check(self, an: Analysis) -> Verdict:
+        sim = self.run(an)
+        details = tuple(simulation_details(sim))
+        values = simulation_values(sim)
+        n = len(sim.pairs)
+        if sim.refuted:
+            found = f"no T for {sum(not p.exists for p in sim.pairs)} of {_n(n, 'pair')}"
+            status = HOLDS if self.negated else FAILS
+        elif sim.conditions:
+            found = f"T exists for {_n(n, 'pair')} provided {_n(len(sim.conditions), 'condition')} hold"
+            return Verdict(self, UNDECIDED, found, "undecided: see the conditions below", None, values, details)
+        else:
+            found = f"T exists for {_n(n, 'pair')}, checked exactly (e^eps = {_num(sim.E)})"
+            status = FAILS if self.negated else HOLDS
+        return Verdict(self, status, found, "", None, values, details)
+
+
+@dataclass(frozen=True)
+class NotSimulatesRRClaim(SimulatesRRClaim):
+    """``not_simulates_rr: {eps: e, delta: d}``: for some adjacent pair no post-processor T of
+    RR_(e, d) reproduces M; the verdict shows the checked counter-certificate."""
+
+    kind: ClassVar[str] = "not_simulates_rr"
+    negated: ClassVar[bool] = True
+

@@ -1,0 +1,57 @@
+"""``exactdp simulate``: print the post-processor T of Theorem 1.10 (or of RR_(eps,delta))."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from ..caseio import evaluate_in_case
+from ..constructions.simulate import simulate as run_simulation
+from ..errors import ExactDPError
+from ..report.latex import render_simulation_latex
+from ..report.simulate import dumps_json, render_simulation_text, render_simulation_yaml, simulation_to_dict
+from .app import fail, load_mechanism, main
+
+__all__ = ["simulate"]
+
+
+@main.command()
+@click.argument("case_path", metavar="CASE", type=click.Path())
+@click.option("--eps", "eps_text", default=None, help="eps, e.g. log(3) or log(E) for a symbol E (default: PrivLoss(M, delta)).")
+@click.option("--delta", "delta_text", default=None, help="delta for RR_(eps,delta) (default 0: Theorem 1.10).")
+@click.option("--of", default=None, help="Mechanism name (default M).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "latex", "yaml"]), default="text", show_default=True)
+@click.option("--via", type=click.Choice(["auto", "lp", "lemma56"]), default="auto", show_default=True,
+              help="auto: Thm 1.10 for delta = 0, the exact LP otherwise; lemma56: the continual-mechanisms construction (delta > 0).")
+@click.option("--standalone", is_flag=True, help="With --format latex: a complete document (for pdflatex).")
+@click.option("--max-histories", type=click.IntRange(1), default=50_000, show_default=True)
+def simulate(case_path, eps_text, delta_text, of, fmt, via, standalone, max_histories):
+    """Build T with T(RR(b)) = M(x_b) for every adjacent pair, check it exactly, print it.
+
+    One table per adjacent pair: rows (query history, answers so far, answer), columns T(c, .)
+    for each RR output c.  Exit 0 when T exists for every pair, 1 when some pair has none (the
+    certificate is printed), 2 for invalid input or when non-negativity could only be reduced to
+    conditions (printed) that the declared bounds do not prove.
+    """
+    try:
+        case, name, mech = load_mechanism(case_path, of)
+        eps = evaluate_in_case(case, eps_text, "--eps", kind="eps") if eps_text is not None else None
+        delta = evaluate_in_case(case, delta_text, "--delta", kind="delta") if delta_text is not None else None
+        if via == "lemma56" and delta is None:
+            raise click.BadParameter("--via lemma56 needs --delta (the approximate-DP construction)")
+        sim = run_simulation(mech, eps=eps, delta=delta, table=case.symbols or None, construction=via, max_histories=max_histories)
+    except ExactDPError as e:
+        fail(e)
+    if fmt == "json":
+        click.echo(dumps_json(simulation_to_dict(sim)))
+    elif fmt == "yaml":
+        click.echo(render_simulation_yaml(sim), nl=False)
+    elif fmt == "latex":
+        click.echo(render_simulation_latex(sim, standalone=standalone), nl=False)
+    else:
+        click.echo(render_simulation_text(sim))
+    if not sim.exists:
+        sys.exit(1)
+    if sim.conditions:
+        sys.exit(2)

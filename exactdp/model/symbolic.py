@@ -1,0 +1,103 @@
+"""Answer distributions whose probabilities are rational functions of declared symbols.
+
+:class:`SymChance` is a :class:`~exactdp.model.game.Chance` whose probabilities are SymPy
+expressions (``sym[k][d]``).  The exact engines work in rationals only: reading ``probs`` of a
+symbolic node raises :class:`~exactdp.errors.UnsupportedMechanismError`, so the profile engine,
+the enumerator and every combinator that needs numbers refuse symbolic mechanisms with a clear
+message, at no cost to their rational fast paths.  The Theorem 1.10 constructions
+(:mod:`exactdp.constructions`) read ``sym`` instead.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+from ..errors import CaseError, CaseProblem, UnsupportedMechanismError
+from .game import Chance, Label, Mechanism, Node, _uids, label_str, postorder
+
+__all__ = ["SymChance", "is_symbolic_mechanism", "symbols_of", "substitute_mechanism"]
+
+
+class SymChance(Chance):
+    """The mechanism answers; ``sym[k][d]`` is a SymPy expression in the case's symbols.
+
+    Sums are checked to be identically 1 (rational-function simplification) on construction;
+    non-negativity under the declared bounds is checked by the case reader.
+    """
+
+    __slots__ = ("sym", "symbols")
+
+    def __init__(self, labels: Sequence[Label], sym: Sequence[Sequence[object]], children: Sequence[Node], *, check: bool = True):
+        import sympy
+
+        labels, children = tuple(labels), tuple(children)
+        from ..numbers.symbolic import to_sympy
+
+        sym = tuple(tuple(to_sympy(p) for p in row) for row in sym)
+        if check:
+            if not labels or not (len(labels) == len(sym) == len(children)):
+                raise CaseError(CaseProblem("an answer distribution needs labels, probabilities and children of one length"))
+            n = len(sym[0])
+            for d in range(n):
+                total = sympy.cancel(sum((row[d] for row in sym), sympy.Integer(0)))
+                if total != 1:
+                    raise CaseError(CaseProblem(f"probabilities under dataset #{d} sum to {total}, not identically 1"))
+        self.uid = next(_uids)
+        self.labels = labels
+        self.sym = sym
+        self.children = children
+        names: set[str] = set()
+        for row in sym:
+            for p in row:
+                names |= {s.name for s in p.free_symbols}
+        self.symbols = tuple(sorted(names))
+
+    @property
+    def probs(self):  # type: ignore[override]
+        names = ", ".join(self.symbols) or "symbols"
+        raise UnsupportedMechanismError(
+            f"this mechanism has symbolic probabilities (in {names}); the exact engines (profile, "
+            "enumerator) and numeric combinators need rational probabilities. Symbolic mechanisms "
+            "are supported by `simulates_rr` and `exactdp simulate`; for the other claims give the "
+            "symbols values (as params)"
+        )
+
+    @property
+    def n_datasets(self) -> int:
+        return len(self.sym[0])
+
+    def __repr__(self) -> str:
+        return f"SymChance#{self.uid}({', '.join(label_str(l) for l in self.labels)})"
+
+
+def is_symbolic_mechanism(mech: Mechanism) -> bool:
+    """True when some answer distribution of ``mech`` is symbolic."""
+    return any(isinstance(n, SymChance) for n in postorder(mech.root))
+
+
+def symbols_of(mech: Mechanism) -> tuple[str, ...]:
+    names: set[str] = set()
+    for n in postorder(mech.root):
+        if isinstance(n, SymChance):
+            names |= set(n.symbols)
+    return tuple(sorted(names))
+
+
+def substitute_mechanism(mech: Mechanism, point: Mapping) -> Mechanism:
+    """The numeric mechanism obtained by giving the symbols rational values ``point``
+    ({sympy symbol: Rational}); used for spot checks with the exact engines."""
+    from ..numbers.symbolic import substitute
+    from .game import Ask, End
+
+    new: dict[int, Node] = {}
+    for node in postorder(mech.root):
+        if isinstance(node, End):
+            new[node.uid] = node
+        elif isinstance(node, Ask):
+            new[node.uid] = Ask(node.labels, [new[c.uid] for c in node.children])
+        elif isinstance(node, SymChance):
+            rows = [[substitute(p, point) for p in row] for row in node.sym]
+            new[node.uid] = Chance(node.labels, rows, [new[c.uid] for c in node.children])
+        else:
+            new[node.uid] = Chance(node.labels, node.probs, [new[c.uid] for c in node.children], check=False)
+    return mech.with_root(new[mech.root.uid])
