@@ -73,7 +73,7 @@ def render_simulation_latex(sim: Simulation, *, standalone: bool = False) -> str
         if pp.free:
             cap += r" $^*$: a round $T$ never reaches under $c$ (free; set to $M$'s own conditional)."
         parts.append(
-            "\\begin{table}[ht]\n\\centering\n"
+            "\\begin{table}[ht]\n\\centering\n\\renewcommand{\\arraystretch}{1.35}\n"
             f"\\caption{{{cap}}}\n"
             f"\\begin{{tabular}}{{{cols}}}\n\\hline\n{head} \\\\\n\\hline\n" + "\n".join(rows) + "\n\\hline\n\\end{tabular}\n\\end{table}\n"
         )
