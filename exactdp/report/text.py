@@ -77,7 +77,8 @@ def render_file(fr: FileResult, marks: Marks = Marks(), *, quiet: bool = False) 
             continue
         out.append(_claim_line(v, marks))
         if v.witness is not None:
-            out.extend(render_witness(v.witness))
+            # claim kinds with their own witness type (e.g. bounded range) render themselves
+            out.extend(render_witness(v.witness) if isinstance(v.witness, Witness) else v.witness.render_lines())
     return out
 
 
