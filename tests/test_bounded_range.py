@@ -92,3 +92,50 @@ def test_lemma_2_1_br_and_dp(m):
     if pl is not INF:
         assert rng is not INF
         assert real_cmp(rng, real_mul(2, pl)) <= 0
+
+
+MIX_CASE = """\
+exactdp: 1
+name: mix
+mechanisms:
+  Lo: {grr: {eps: log(16), t: log(2)}}
+  Hi: {grr: {eps: log(16), t: log(8)}}
+  M: {respond: {h: {p: [1/2, 1/2], then: Lo}, t: {p: [1/2, 1/2], then: Hi}}}
+claims:
+  - not_bounded_range: {eps: log(16)}
+  - br_range: {equals: log(64)}
+  - bounded_range: {eps: log(16)}
+  - bounded_range: {eps: log(16), adversaries: sometimes}
+"""
+
+
+def test_claims_report_and_json(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from exactdp.cli import main
+
+    f = tmp_path / "mix.yaml"
+    f.write_text(MIX_CASE.replace("  - bounded_range: {eps: log(16), adversaries: sometimes}\n", ""))
+    r = CliRunner().invoke(main, ["verify", str(f)])
+    assert r.exit_code == 1, r.output  # the third claim fails, with two views as witness
+    assert "✓ M is not log(16)-BR" in r.output
+    assert "✗ M is log(16)-BR" in r.output
+    assert "largest loss: t, 0" in r.output and "smallest loss: h, 1" in r.output
+    r = CliRunner().invoke(main, ["verify", "--json", str(f)])
+    data = json.loads(r.output)
+    w = data["files"][0]["claims"][0]["witness"]
+    assert w["kind"] == "bounded_range" and w["range"] == "log(64)"
+    r = CliRunner().invoke(main, ["verify", "--engine", "enumerator", str(f)])
+    assert r.exit_code == 1 and "BR-range = log(64)" in r.output
+
+
+def test_bad_adversaries_value_is_located(tmp_path):
+    from exactdp.caseio import parse_case
+    from exactdp.errors import CaseError
+
+    with pytest.raises(CaseError) as e:
+        parse_case(MIX_CASE, "mix.yaml")
+    msg = e.value.render()
+    assert "mix.yaml:11:48:" in msg and "adversaries must be one of deterministic, randomized" in msg
