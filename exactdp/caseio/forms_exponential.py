@@ -28,7 +28,7 @@ from .context import INVALID, Field, Reader, child_path, suggest
 from .forms import MechanismReader, _bits, register_form
 from .yamlsafe import kind_of
 
-__all__ = ["read_scores"]
+__all__ = ["read_scores", "read_bool"]
 
 
 def _exp_rational(r: Reader, node: yaml.Node, path: str, key: str, form: str) -> Any:
@@ -40,10 +40,10 @@ def _exp_rational(r: Reader, node: yaml.Node, path: str, key: str, form: str) ->
     return r.exp_eps_rational(vnode, child_path(path, key), val, form)
 
 
-def read_scores(mr: MechanismReader, node: yaml.Node, path: str, outputs: list[str] | None) -> Any:
+def read_scores(mr: MechanismReader, node: yaml.Node, path: str, outputs: list[str] | None, *, what: str = "scores") -> Any:
     """``{dataset: {output: score} | [score, ...]}`` → (output labels, scores[d][k])."""
     r = mr.r
-    items = r.mapping(node, path, "scores (a map from every dataset to its scores)")
+    items = r.mapping(node, path, f"{what} (a map from every dataset to its {what})")
     if items is INVALID:
         return INVALID
     per: dict[str, tuple[list[str] | None, list[Any]]] = {}
@@ -58,16 +58,16 @@ def read_scores(mr: MechanismReader, node: yaml.Node, path: str, outputs: list[s
             labs, vals = [], []
             for k2, v2 in vnode.value:
                 labs.append(k2.value)
-                vals.append(r.rational(v2, child_path(p, k2.value), "a score"))
+                vals.append(r.rational(v2, child_path(p, k2.value), f"a value in {what}"))
             per[dname] = (labs, vals)
         elif isinstance(vnode, yaml.SequenceNode):
-            per[dname] = (None, [r.rational(v2, child_path(p, i), "a score") for i, v2 in enumerate(vnode.value)])
+            per[dname] = (None, [r.rational(v2, child_path(p, i), f"a value in {what}") for i, v2 in enumerate(vnode.value)])
         else:
-            r.error(vnode, p, f"the scores of a dataset are a map {{output: score}} or a list, found {kind_of(vnode)}")
+            r.error(vnode, p, f"the {what} of a dataset are a map {{output: value}} or a list, found {kind_of(vnode)}")
             bad = True
     missing = [d for d in mr.datasets if d not in per and not bad]
     if missing:
-        return r.error(node, path, f"no scores for dataset(s) {', '.join(missing)}", "give the scores of every dataset")
+        return r.error(node, path, f"no {what} for dataset(s) {', '.join(missing)}", f"give the {what} of every dataset")
     if bad or any(v is INVALID for _, vals in per.values() for v in vals):
         return INVALID
     labels = outputs
@@ -97,7 +97,7 @@ def read_scores(mr: MechanismReader, node: yaml.Node, path: str, outputs: list[s
                 return r.error(
                     node,
                     child_path(path, dname),
-                    f"{dname} has {len(vals)} scores but there are {len(labels)} outputs ({', '.join(labels)})",
+                    f"{dname} has {len(vals)} {what} but there are {len(labels)} outputs ({', '.join(labels)})",
                 )
             rows.append(vals)
     if len(set(labels)) != len(labels):
@@ -216,7 +216,7 @@ def _rat_list(r: Reader, node: yaml.Node, path: str) -> Any:
     return INVALID if any(v is INVALID for v in out) else out
 
 
-def _bool(r: Reader, node: yaml.Node, path: str) -> Any:
+def read_bool(r: Reader, node: yaml.Node, path: str) -> Any:
     t = r.label(node, path, "true or false")
     if t is INVALID:
         return INVALID
@@ -235,7 +235,7 @@ def _grr_menu(mr: MechanismReader, node: yaml.Node, path: str, name: str) -> Any
             "eps": Field(lambda r_, n, p: r_.eps(n, p), required=True, doc="e.g. eps: log(16)"),
             "t": Field(_eps_list, doc="a list such as [log(2), log(4)]"),
             "u": Field(_rat_list, doc="a list of e^t values such as [2, 5/2, 4]"),
-            "symmetric": Field(_bool, default=False),
+            "symmetric": Field(read_bool, default=False),
             "bits": Field(lambda r_, n, p: _bits(mr, n, p)),
         },
         "grr_menu",
