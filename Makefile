@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run test bench fuzz clean
+.PHONY: run test bench docs fuzz clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,9 @@ run: $(VENV)/.deps-run
 
 test: $(VENV)/.deps-test
 	$(BIN)/python -m pytest -q
+
+docs: $(VENV)/.deps-run
+	$(BIN)/python -m exactdp.tools.casedoc cases/ > docs/cases.md
 
 bench: $(VENV)/.deps-run
 	$(BIN)/python bench/run.py

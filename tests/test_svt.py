@@ -246,3 +246,11 @@ def test_form_reads_explicit_parameters_and_menu_maps():
     a = c.mechanisms["A"]
     assert a.root.labels == ("up", "down")
     assert real_str(P.privloss(c.mechanisms["B"], 0)) == real_str(P.privloss(sparse_vector(lyu_variant("alg1", 16, MENU[:2], horizon=2)), 0))
+
+
+@pytest.mark.parametrize("variant,h,kw", [("alg6", 3, {}), ("alg3", 3, {"release": (-2, 3)}), ("alg1", 4, {}), ("alg5", 3, {})])
+def test_enumerator_agrees_on_the_variants(variant, h, kw):
+    """The brute-force engine (every deterministic adversary) gives the same verdicts on the SVT DAGs."""
+    m = sparse_vector(lyu_variant(variant, 16, MENU[:2], horizon=h, **kw))
+    for d in (Q(0), Q(1, 20)):
+        assert exactdp.enumerator.privloss(m, d) == P.privloss(m, d)
