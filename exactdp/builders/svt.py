@@ -531,6 +531,8 @@ def lyu_variant(
     v = LYU_VARIANTS[variant]
     if c < 1:
         raise CaseError(CaseProblem(f"svt: c must be at least 1, got {c}"))
+    if as_q(sensitivity) <= 0:
+        raise CaseError(CaseProblem(f"svt: the sensitivity must be positive, got {q_str(as_q(sensitivity))}"))
 
     def noise(scale: object, what: str) -> Noise:
         a = _alpha(E, scale, sensitivity, what)

@@ -248,13 +248,13 @@ def _grr_menu(mr: MechanismReader, node: yaml.Node, path: str, name: str) -> Any
     if B is INVALID:
         return INVALID
     us = list(f["t"] if f["t"] is not None else f["u"])
+    key = "t" if f["t"] is not None else "u"
+    dup = next((u for i, u in enumerate(us) if u in us[:i]), None)
+    if dup is not None:
+        return r.error(node, child_path(path, key), f"grr_menu: e^t = {q_str(dup)} is listed twice")
     if f["symmetric"]:
-        us = us + [B / u for u in us]
-    seen: list[Any] = []
-    for u in us:
-        if u not in seen:
-            seen.append(u)
-    seen.sort()
+        us = us + [B / u for u in us if B / u not in us]
+    seen = sorted(set(us))
     bad = [u for u in seen if u > B]
     if bad:
         return r.error(node, path, f"grr_menu: e^t = {q_str(bad[0])} exceeds e^eps = {q_str(B)}", "each t must lie in [0, eps]")

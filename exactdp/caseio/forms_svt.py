@@ -33,7 +33,7 @@ from ..numbers.rational import Q
 from .context import INVALID, Field, Reader, child_path, suggest
 from .forms import MechanismReader, register_form
 from .forms_classic import read_noise
-from .forms_exponential import read_bool
+from .forms_exponential import _positive, read_bool
 
 __all__: list[str] = []
 
@@ -123,7 +123,7 @@ def _svt(mr: MechanismReader, node: yaml.Node, path: str, name: str) -> Any:
             "menu": Field(lambda r_, n, p: _menu(mr, n, p), required=True, doc="{query: [value per dataset]}"),
             "threshold": Field(lambda r_, n, p: r_.rational(n, p, "threshold"), default=Q(0)),
             "horizon": Field(lambda r_, n, p: r_.count(n, p, "horizon", 1, 64), required=True, doc="how many queries"),
-            "sensitivity": Field(lambda r_, n, p: r_.rational(n, p, "sensitivity", Q(0)), default=Q(1)),
+            "sensitivity": Field(lambda r_, n, p: _positive(r_, n, p, "sensitivity"), default=Q(1)),
             "variant": Field(_variant),
             "eps": Field(lambda r_, n, p: r_.eps(n, p)),
             "c": Field(lambda r_, n, p: r_.count(n, p, "c", 1, 64)),
