@@ -213,6 +213,7 @@ def test_forms_read_lists_and_maps():
         ("{grr: {eps: 1/10, t: 0}}", "transcendental"),
         ("{grr_menu: {eps: log(16), t: [log(2)], u: [2]}}", "exactly one of"),
         ("{grr_menu: {eps: log(16), u: [32]}}", "exceeds"),
+        ("{grr_menu: {eps: log(16), u: [2, 4, 2]}}", "e^t = 2 is listed twice"),
         ("{nonadaptive: {menu: {grr: {eps: log(16), t: log(2)}}, rounds: 2}}", "must begin with an adversary choice"),
         ("{nonadaptive: {menu: {grr_menu: {eps: log(16), u: [2]}}, rounds: 0}}", "rounds must be between"),
     ],

@@ -213,6 +213,8 @@ def problems(body: str) -> list[str]:
         ("horizon: 2", "needs `variant:`"),
         ("horizon: 0, variant: alg1, eps: log(16)", "horizon must be between 1 and 64"),
         ("variant: alg3, eps: log(16), horizon: 2, release: {lo: 3, hi: 1}", "lo = 3 is larger than hi = 1"),
+        ("variant: alg1, eps: log(16), horizon: 2, sensitivity: 0", "sensitivity must be positive"),
+        ("variant: alg1, eps: log(16), horizon: 2, release: {lo: 0, hi: 1}", "does not release values"),
     ],
 )
 def test_form_errors(fields, phrase):
