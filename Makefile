@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run test bench fuzz clean
+.PHONY: run test bench docs fuzz clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,8 @@ test: $(VENV)/.deps-test
 # a longer fuzzing run than the bounded one inside `make test`
 fuzz: $(VENV)/.deps-test
 	EXACTDP_FUZZ_EXAMPLES=$${EXACTDP_FUZZ_EXAMPLES:-3000} $(BIN)/python -m pytest -q tests/test_fuzz.py
+docs: $(VENV)/.deps-run
+	$(BIN)/python -m exactdp.tools.casedoc cases/ > docs/cases.md
 
 bench: $(VENV)/.deps-run
 	$(BIN)/python bench/run.py

@@ -13,8 +13,32 @@ __version__ = "0.1.0"
 
 from .analysis import Profile, Witness, enumerator
 from .analysis import profile as profile_engine
+from .analysis.bounded_range import br_range
 from .analysis.profile import delta, is_dp, privloss, profile, witness
-from .builders import ask, choose, compose, concomp, mechanism, repeat, respond, rr, rr_delta
+from .builders import (
+    SVT,
+    ask,
+    choose,
+    compose,
+    concomp,
+    discrete_laplace,
+    exponential,
+    finite_noise,
+    geometric_noise,
+    grr,
+    grr_menu,
+    krr,
+    lyu_variant,
+    mechanism,
+    nonadaptive,
+    repeat,
+    report_noisy_max,
+    respond,
+    rr,
+    rr_delta,
+    sparse_vector,
+    truncated_geometric,
+)
 from .caseio import Case, load_case, parse_case
 from .claims import Analysis, Verdict
 from .constructions.simulate import simulate
@@ -48,6 +72,19 @@ __all__ = [
     "repeat",
     "concomp",
     "choose",
+    "exponential",
+    "grr",
+    "grr_menu",
+    "nonadaptive",
+    "krr",
+    "truncated_geometric",
+    "report_noisy_max",
+    "finite_noise",
+    "geometric_noise",
+    "discrete_laplace",
+    "SVT",
+    "sparse_vector",
+    "lyu_variant",
     # analysis (profile engine by default; `enumerator` is the reference)
     "profile",
     "privloss",
@@ -55,6 +92,7 @@ __all__ = [
     "is_dp",
     "witness",
     "simulate",
+    "br_range",
     "profile_engine",
     "enumerator",
     "Profile",

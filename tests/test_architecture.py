@@ -30,7 +30,22 @@ def modules(sub: str) -> list[Path]:
     return list(p.rglob("*.py")) if p.is_dir() else [p.with_suffix(".py")]
 
 
-LAYERS = ["numbers", "model", "builders", "analysis", "constructions", "claims", "caseio", "verify", "report", "cli"]
+# testing (verify_cases), pytest_plugin and tools (casedoc) sit on top of verify/report, below cli
+LAYERS = [
+    "numbers",
+    "model",
+    "builders",
+    "analysis",
+    "constructions",
+    "claims",
+    "caseio",
+    "verify",
+    "report",
+    "testing",
+    "pytest_plugin",
+    "tools",
+    "cli",
+]
 
 
 def test_imports_go_one_way():
@@ -50,6 +65,13 @@ def test_only_caseio_reads_yaml_and_only_cli_uses_click():
             assert rel.startswith("caseio/"), rel
         if "click" in mods:
             assert rel.startswith("cli/"), rel
+
+
+def test_only_the_pytest_plugin_imports_pytest():
+    """pytest is not a dependency of exactdp: only the plugin module (loaded by pytest) uses it."""
+    for f in PKG.rglob("*.py"):
+        if any(m == "pytest" or m.startswith("pytest.") for m in imports(f)):
+            assert f.relative_to(PKG).as_posix() == "pytest_plugin.py", f
 
 
 def test_no_eval_exec_or_sympify_on_user_text():

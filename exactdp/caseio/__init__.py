@@ -1,7 +1,13 @@
 """Case files: safe YAML reading, located validation, mechanisms and claims (format version 1)."""
 
+from . import (  # noqa: F401  (register forms and claims)
+    claims_bounded_range,
+    claims_simulate,  # noqa: F401  (registers simulates_rr, not_simulates_rr)
+    forms_classic,
+    forms_exponential,
+    forms_svt,
+)
 from .case import FORMAT_VERSION, Case, evaluate_in_case, load_case, parse_case
-from . import claims_simulate  # noqa: F401  (registers simulates_rr, not_simulates_rr)
 from .claims import CLAIM_KINDS, register_claim
 from .forms import FORMS, register_form
 from .yamlsafe import YamlLimits

@@ -19,10 +19,29 @@ from ..limits import current as current_limits
 from ..numbers.expr import ExprError, ExprLimits, evaluate, parse_expr
 from ..numbers.rational import Q, as_q, is_rational, q_str
 from ..numbers.real import ExpReal, Infinity, LogReal, real_exp, real_sign, real_str
-from ..numbers.symbolic import SymbolBounds, SymbolTable, is_sym, prove_nonneg, sym_evaluate, sympy, to_sympy
+from ..numbers.symbolic import (
+    SymbolBounds,
+    SymbolTable,
+    is_sym,
+    prove_nonneg,
+    sym_evaluate,
+    sympy,
+    to_sympy,
+)
 from .yamlsafe import is_null, kind_of, mark_of
 
-__all__ = ["Reader", "Invalid", "INVALID", "Field", "suggest", "child_path"]
+__all__ = ["Reader", "Invalid", "INVALID", "Field", "suggest", "child_path", "schema_object", "NUMBER", "NAME"]
+
+NUMBER = {"$ref": "#/$defs/number"}
+NAME = {"$ref": "#/$defs/name"}
+
+
+def schema_object(props: dict, required: tuple = ()) -> dict:
+    """A JSON-Schema fragment for a mapping form with known keys (see caseio/schema.py)."""
+    out = {"type": "object", "properties": props, "additionalProperties": False}
+    if required:
+        out["required"] = list(required)
+    return out
 
 _SIMPLE_FRACTION = re.compile(r"^\s*([0-9]{1,60})\s*(?:/\s*([0-9]{1,60})\s*)?$")
 

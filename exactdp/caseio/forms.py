@@ -22,8 +22,8 @@ from ..builders.rr import default_bits, rr_delta_node, rr_node
 from ..builders.symbolic import rr_delta_sym_node, rr_sym_node
 from ..model.game import END, Ask, Chance, Mechanism, Node
 from ..model.symbolic import SymChance
-from ..numbers.symbolic import is_sym, sympy, to_sympy
 from ..numbers.rational import Q, q_str
+from ..numbers.symbolic import is_sym, sympy, to_sympy
 from .context import INVALID, Field, Reader, child_path, suggest
 from .yamlsafe import is_null, kind_of
 

@@ -1,6 +1,7 @@
 """Claims about mechanisms and their exact verdicts (one module per family of claims)."""
 
 from .base import FAILS, HOLDS, UNSUPPORTED, Analysis, Claim, Verdict, Where
+from .bounded_range import BoundedRangeClaim, BRRangeClaim, NotBoundedRangeClaim
 from .core import (
     DeltaClaim,
     DPClaim,
@@ -27,4 +28,7 @@ __all__ = [
     "ProfileLeClaim",
     "SimulatesRRClaim",
     "NotSimulatesRRClaim",
+    "BoundedRangeClaim",
+    "BRRangeClaim",
+    "NotBoundedRangeClaim",
 ]

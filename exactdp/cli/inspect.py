@@ -7,12 +7,21 @@ import click
 from ..analysis import ENGINES, format_privloss
 from ..analysis.tight import privloss_witness
 from ..errors import ExactDPError
+from ..limits import using
 from ..numbers.rational import q_str
 from ..numbers.real import real_str
 from ..report import profile_to_dict, render_witness, witness_to_dict
 from ..report.jsonout import dumps
-from ..limits import using
-from .app import engine_option, fail, limit_options, limits_from, load_mechanism, main, max_strategies_option, parse_number
+from .app import (
+    engine_option,
+    fail,
+    limit_options,
+    limits_from,
+    load_mechanism,
+    main,
+    max_strategies_option,
+    parse_number,
+)
 
 __all__ = ["privloss", "profile", "info", "schema"]
 

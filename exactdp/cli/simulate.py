@@ -10,7 +10,12 @@ from ..caseio import evaluate_in_case
 from ..constructions.simulate import simulate as run_simulation
 from ..errors import ExactDPError
 from ..report.latex import render_simulation_latex
-from ..report.simulate import dumps_json, render_simulation_text, render_simulation_yaml, simulation_to_dict
+from ..report.simulate import (
+    dumps_json,
+    render_simulation_text,
+    render_simulation_yaml,
+    simulation_to_dict,
+)
 from .app import fail, load_mechanism, main
 
 __all__ = ["simulate"]

@@ -10,7 +10,15 @@ from ..caseio import YamlLimits
 from ..errors import ExactDPError
 from ..report import Marks, render_run, run_to_json
 from ..verify import Options, verify_paths
-from .app import _stderr_progress, engine_option, fail, limit_options, limits_from, main, max_strategies_option
+from .app import (
+    _stderr_progress,
+    engine_option,
+    fail,
+    limit_options,
+    limits_from,
+    main,
+    max_strategies_option,
+)
 
 __all__ = ["verify"]
 

@@ -2,7 +2,14 @@
 the approximate-DP post-processor of RR_(ε,δ) by an exact LP (``approx``), Lemma 5.6 of the
 continual-mechanisms paper (``lemma56``) and the Section 6 experiment (``experiment``)."""
 
-from .common import CheckResult, Histories, PostProcessor, enumerator_check, expand, verify_postprocessor
+from .common import (
+    CheckResult,
+    Histories,
+    PostProcessor,
+    enumerator_check,
+    expand,
+    verify_postprocessor,
+)
 from .pure import PureCertificate, pure_postprocessor
 
 __all__ = [

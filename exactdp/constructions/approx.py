@@ -35,7 +35,15 @@ from dataclasses import dataclass
 from ..errors import UnsupportedMechanismError, VerificationError
 from ..model.game import Mechanism
 from ..numbers.rational import Q
-from .common import DEFAULT_MAX_HISTORIES, Histories, PostProcessor, conditionals_from_paths, expand, field_for, history_text
+from .common import (
+    DEFAULT_MAX_HISTORIES,
+    Histories,
+    PostProcessor,
+    conditionals_from_paths,
+    expand,
+    field_for,
+    history_text,
+)
 from .lp import Infeasible, LinearSystem, certified, check_farkas
 from .pure import pure_postprocessor
 

@@ -30,7 +30,13 @@ from ..errors import UnsupportedMechanismError
 from ..model.game import Ask, End, Mechanism
 from ..numbers.rational import Q
 from .approx import ApproxCertificate
-from .common import DEFAULT_MAX_HISTORIES, PostProcessor, conditionals_from_paths, expand, history_text
+from .common import (
+    DEFAULT_MAX_HISTORIES,
+    PostProcessor,
+    conditionals_from_paths,
+    expand,
+    history_text,
+)
 from .lp import Infeasible, LinearSystem, certified
 
 __all__ = ["lemma56_postprocessor", "identical_rounds", "irr_weights", "IRR_OUTPUTS"]

@@ -21,8 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import VerificationError
-from ..numbers.real import Infinity
 from ..model.game import Mechanism
+from ..numbers.real import Infinity
 from .common import (
     DEFAULT_MAX_HISTORIES,
     Histories,

@@ -98,7 +98,8 @@ def _file(fr: FileResult) -> dict[str, Any]:
         if v.details:
             item["details"] = list(v.details)
         if v.witness is not None:
-            item["witness"] = witness_to_dict(v.witness)
+            w = v.witness
+            item["witness"] = witness_to_dict(w) if isinstance(w, Witness) else w.to_dict()
         claims.append(item)
     d["claims"] = claims
     return d

@@ -78,7 +78,8 @@ def render_file(fr: FileResult, marks: Marks = Marks(), *, quiet: bool = False) 
         out.append(_claim_line(v, marks))
         out.extend("      " + d for d in v.details)
         if v.witness is not None:
-            out.extend(render_witness(v.witness))
+            # claim kinds with their own witness type (e.g. bounded range) render themselves
+            out.extend(render_witness(v.witness) if isinstance(v.witness, Witness) else v.witness.render_lines())
     return out
 
 

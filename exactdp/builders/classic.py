@@ -1,0 +1,316 @@
+r"""Classic mechanisms with finite support, exactly: k-ary randomized response, the truncated
+geometric mechanism, report-noisy-max with finite noise, and the integer noise distributions
+they (and :mod:`exactdp.builders.svt`) use.
+
+* **k-ary randomized response** (Warner 1965; Kairouz–Oh–Viswanath 2016, "k-RR"): on a dataset
+  whose value is v ∈ V (|V| = k) output v w.p. e^ε/(e^ε + k − 1) and each other value w.p.
+  1/(e^ε + k − 1).  It is ε-DP (exactly ε when two adjacent datasets hold different values).
+* **Truncated geometric mechanism** (Ghosh–Roughgarden–Sundararajan 2009): a count c ∈ {0..n}
+  is released as clamp(c + Z, 0, n) with Z two-sided geometric, Pr[Z = z] ∝ α^{|z|}:
+
+  .. math:: \Pr[j \mid c] = \frac{1-\alpha}{1+\alpha}\alpha^{|j-c|} \ (0 < j < n), \qquad
+            \Pr[j \mid c] = \frac{\alpha^{|j-c|}}{1+\alpha} \ (j \in \{0, n\}).
+
+  It is ln(1/α)-DP for counts that differ by one.  The *renormalized* variant
+  Pr[j | c] ∝ α^{|j−c|} on {0..n} (conditioning instead of clamping) is a common mistake: its
+  normaliser depends on c, and it is not ln(1/α)-DP.
+* **Report-noisy-max** (Dwork–Roth 2014, §3.3): add independent integer noise from a finite
+  distribution to each query value and output the index of the largest noisy value (ties: the
+  first index).  Computed exactly as Pr[i wins] = Σ_v Pr[value_i + Z_i = v] Π_{j<i} Pr[value_j +
+  Z_j < v] Π_{j>i} Pr[value_j + Z_j ≤ v].
+* **Noise** on the integers (:class:`Noise`): a finite pmf, the two-sided geometric ("discrete
+  Laplace") on [−w, w] either clamped (mass beyond w moved to ±w, as in GRS) or renormalized,
+  or — for the sparse vector technique only — the two-sided geometric with infinite support,
+  which :mod:`exactdp.builders.svt` sums in closed form.
+
+References
+----------
+S. L. Warner, *Randomized response*, JASA 1965.
+A. Ghosh, T. Roughgarden, M. Sundararajan, *Universally Utility-Maximizing Privacy Mechanisms*,
+STOC 2009 (the α-geometric mechanism and its truncation).
+C. Dwork, A. Roth, *The Algorithmic Foundations of Differential Privacy*, 2014, §3.3 (Report
+Noisy Max, Claim 3.9) and §3.6 (sparse vector).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+from ..errors import CaseError, CaseProblem
+from ..model.game import END, Chance, Label, Mechanism
+from ..numbers.rational import Q, as_q, q_str
+
+__all__ = [
+    "Noise",
+    "finite_noise",
+    "geometric_noise",
+    "discrete_laplace",
+    "krr",
+    "krr_rows",
+    "truncated_geometric",
+    "truncated_geometric_rows",
+    "report_noisy_max",
+    "report_noisy_max_rows",
+    "TRUNCATIONS",
+]
+
+TRUNCATIONS = ("clamp", "renormalize")
+
+
+@dataclass(frozen=True)
+class Noise:
+    """An integer-valued noise distribution.
+
+    Either finite (``pmf``: sorted pairs (z, Pr[Z = z]) summing to 1) or the two-sided geometric
+    with infinite support (``alpha`` set, ``pmf`` None): Pr[Z = z] = (1−α)/(1+α)·α^{|z|}.
+    ``name`` is a short description for reports.
+    """
+
+    pmf: tuple[tuple[int, object], ...] | None = None
+    alpha: object | None = None
+    name: str = ""
+
+    @property
+    def finite(self) -> bool:
+        return self.pmf is not None
+
+    def support(self) -> tuple[int, int]:
+        """(min, max) of a finite support."""
+        assert self.pmf is not None
+        return self.pmf[0][0], self.pmf[-1][0]
+
+    def prob(self, z: int) -> object:
+        """Pr[Z = z]."""
+        if self.pmf is not None:
+            for zz, p in self.pmf:
+                if zz == z:
+                    return p
+            return Q(0)
+        a = self.alpha
+        return (1 - a) / (1 + a) * a ** abs(z)
+
+    def survival(self, z: int) -> object:
+        """Pr[Z ≥ z]."""
+        if self.pmf is not None:
+            return sum((p for zz, p in self.pmf if zz >= z), Q(0))
+        a = self.alpha
+        if z >= 1:
+            return a**z / (1 + a)
+        return 1 - a ** (1 - z) / (1 + a)
+
+
+def finite_noise(pmf: Mapping[int, object], *, name: str = "") -> Noise:
+    """A finite noise distribution {z: Pr[Z = z]} on the integers (probabilities exact, sum 1)."""
+    items = []
+    for z, p in pmf.items():
+        if int(z) != z:
+            raise CaseError(CaseProblem(f"noise values must be integers, got {z!r}"))
+        p = as_q(p)
+        if p < 0:
+            raise CaseError(CaseProblem(f"noise: Pr[Z = {z}] = {q_str(p)} is negative"))
+        items.append((int(z), p))
+    if not items:
+        raise CaseError(CaseProblem("noise: the distribution is empty"))
+    total = sum((p for _, p in items), Q(0))
+    if total != 1:
+        raise CaseError(CaseProblem(f"noise: the probabilities sum to {q_str(total)}, not 1"))
+    items.sort()
+    return Noise(pmf=tuple((z, p) for z, p in items if p), name=name or "finite pmf")
+
+
+def _check_alpha(alpha: object) -> object:
+    alpha = as_q(alpha)
+    if not (0 < alpha < 1):
+        raise CaseError(
+            CaseProblem(
+                f"geometric noise needs 0 < alpha < 1 (alpha = e^-eps with eps > 0), got alpha = {q_str(alpha)}"
+            )
+        )
+    return alpha
+
+
+def geometric_noise(alpha: object, width: int, *, truncation: str = "clamp") -> Noise:
+    """The two-sided geometric noise Pr[Z = z] ∝ α^{|z|} restricted to [−width, width].
+
+    ``truncation="clamp"``: the mass beyond ±width sits at ±width (the GRS truncation, which
+    keeps every neighbouring ratio within 1/α); ``"renormalize"``: conditioned on |Z| ≤ width.
+    """
+    alpha = _check_alpha(alpha)
+    if width < 0:
+        raise CaseError(CaseProblem(f"geometric noise: width must be >= 0, got {width}"))
+    if truncation not in TRUNCATIONS:
+        raise CaseError(CaseProblem(f"unknown truncation {truncation!r}", hint=f"use one of {', '.join(TRUNCATIONS)}"))
+    pmf: dict[int, object] = {}
+    if truncation == "clamp":
+        for z in range(-width, width + 1):
+            if abs(z) < width:
+                pmf[z] = (1 - alpha) / (1 + alpha) * alpha ** abs(z)
+            else:
+                pmf[z] = alpha**width / (1 + alpha) if width else Q(1)
+    else:
+        w = {z: alpha ** abs(z) for z in range(-width, width + 1)}
+        total = sum(w.values(), Q(0))
+        pmf = {z: v / total for z, v in w.items()}
+    return finite_noise(pmf, name=f"geometric(alpha={q_str(alpha)}, |z|<={width}, {truncation})")
+
+
+def discrete_laplace(alpha: object) -> Noise:
+    """The two-sided geometric ("discrete Laplace") noise with infinite support,
+    Pr[Z = z] = (1−α)/(1+α)·α^{|z|}; the discrete analogue of Lap(1/ε) with α = e^{−ε}."""
+    alpha = _check_alpha(alpha)
+    return Noise(alpha=alpha, name=f"geometric(alpha={q_str(alpha)})")
+
+
+# --- k-ary randomized response ------------------------------------------------------------------
+
+
+def krr_rows(E: object, values: Sequence[Label], data: Sequence[Label]) -> list[tuple[object, ...]]:
+    """rows[k][d] = Pr[output values[k] | dataset d holds data[d]] for k-ary RR with e^ε = E."""
+    E = as_q(E)
+    if E < 1:
+        raise CaseError(CaseProblem(f"krr: e^eps must be at least 1, got {q_str(E)}"))
+    k = len(values)
+    if k < 2 or len(set(values)) != k:
+        raise CaseError(CaseProblem("krr: give at least two distinct values"))
+    for v in data:
+        if v not in values:
+            raise CaseError(CaseProblem(f"krr: a dataset holds {v!r}, which is not among the values {list(values)}"))
+    keep, other = E / (E + k - 1), 1 / (E + k - 1)
+    return [tuple(keep if v == out else other for v in data) for out in values]
+
+
+def krr(
+    E: object,
+    values: Sequence[Label],
+    data: Sequence[Label] | Mapping[str, Label],
+    *,
+    datasets: Sequence[str] = ("x0", "x1"),
+    adjacent: Sequence[tuple[int, int]] = ((0, 1),),
+    name: str = "kRR",
+) -> Mechanism:
+    """k-ary randomized response: dataset d holds the value ``data[d]``; e^ε = ``E``.
+
+    >>> from exactdp.analysis import profile
+    >>> str(profile.privloss(krr(3, ["a", "b", "c"], ["a", "b"]), 0))
+    'log(3)'
+    """
+    if isinstance(data, Mapping):
+        data = [data[d] for d in datasets]
+    rows = krr_rows(E, [str(v) for v in values], [str(v) for v in data])
+    return Mechanism(Chance([str(v) for v in values], rows, (END,) * len(values)), tuple(datasets), tuple(adjacent), name)
+
+
+# --- truncated geometric ------------------------------------------------------------------------
+
+
+def truncated_geometric_rows(alpha: object, n: int, counts: Sequence[int], *, truncation: str = "clamp") -> list[tuple[object, ...]]:
+    """rows[j][d] = Pr[output j | count counts[d]] on {0..n} (GRS truncation, or renormalized)."""
+    alpha = _check_alpha(alpha)
+    if n < 1:
+        raise CaseError(CaseProblem(f"truncated_geometric: n must be at least 1, got {n}"))
+    for c in counts:
+        if not (0 <= c <= n):
+            raise CaseError(CaseProblem(f"truncated_geometric: count {c} is outside 0..{n}"))
+    if truncation not in TRUNCATIONS:
+        raise CaseError(CaseProblem(f"unknown truncation {truncation!r}", hint=f"use one of {', '.join(TRUNCATIONS)}"))
+    cols = []
+    for c in counts:
+        if truncation == "clamp":
+            col = [
+                (alpha ** abs(j - c) / (1 + alpha)) if j in (0, n) else (1 - alpha) / (1 + alpha) * alpha ** abs(j - c)
+                for j in range(n + 1)
+            ]
+        else:
+            w = [alpha ** abs(j - c) for j in range(n + 1)]
+            total = sum(w, Q(0))
+            col = [x / total for x in w]
+        cols.append(col)
+    return [tuple(col[j] for col in cols) for j in range(n + 1)]
+
+
+def truncated_geometric(
+    alpha: object,
+    n: int,
+    counts: Sequence[int] | Mapping[str, int],
+    *,
+    truncation: str = "clamp",
+    datasets: Sequence[str] = ("x0", "x1"),
+    adjacent: Sequence[tuple[int, int]] = ((0, 1),),
+    name: str = "TGeo",
+) -> Mechanism:
+    """The truncated α-geometric mechanism (GRS 2009) on counts 0..n; outputs ``"0"``..``"n"``.
+
+    >>> from exactdp.analysis import profile
+    >>> str(profile.privloss(truncated_geometric(Q(1, 2), 2, [0, 1]), 0))
+    'log(2)'
+    """
+    if isinstance(counts, Mapping):
+        counts = [counts[d] for d in datasets]
+    rows = truncated_geometric_rows(alpha, n, list(counts), truncation=truncation)
+    return Mechanism(Chance([str(j) for j in range(n + 1)], rows, (END,) * (n + 1)), tuple(datasets), tuple(adjacent), name)
+
+
+# --- report noisy max ---------------------------------------------------------------------------
+
+
+def report_noisy_max_rows(values: Sequence[Sequence[object]], noise: Noise) -> list[tuple[object, ...]]:
+    """rows[i][d] = Pr[argmax_j (values[d][j] + Z_j) = i], i.i.d. finite noise Z_j, ties to the
+    first index (Dwork–Roth §3.3)."""
+    if not noise.finite:
+        raise CaseError(CaseProblem("report_noisy_max needs finite noise (give `width:` for geometric noise)"))
+    k = len(values[0])
+    if k < 1 or any(len(v) != k for v in values):
+        raise CaseError(CaseProblem("report_noisy_max: every dataset needs one value per query"))
+    pmf = noise.pmf
+    assert pmf is not None
+    cols = []
+    for vals in values:
+        vals = [as_q(v) for v in vals]
+
+        def below(j: int, v: object, strict: bool) -> object:
+            return sum((p for z, p in pmf if (vals[j] + z < v if strict else vals[j] + z <= v)), Q(0))
+
+        col = []
+        for i in range(k):
+            tot = Q(0)
+            for z, p in pmf:
+                v = vals[i] + z
+                term = p
+                for j in range(k):
+                    if j != i:
+                        term *= below(j, v, strict=j < i)
+                        if not term:
+                            break
+                tot += term
+            col.append(tot)
+        if sum(col, Q(0)) != 1:  # pragma: no cover - a bug, not an input error
+            raise AssertionError("report_noisy_max: probabilities do not sum to 1")
+        cols.append(col)
+    return [tuple(col[i] for col in cols) for i in range(k)]
+
+
+def report_noisy_max(
+    values: Sequence[Sequence[object]] | Mapping[str, Sequence[object]],
+    noise: Noise,
+    *,
+    outputs: Sequence[Label] | None = None,
+    datasets: Sequence[str] = ("x0", "x1"),
+    adjacent: Sequence[tuple[int, int]] = ((0, 1),),
+    name: str = "RNM",
+) -> Mechanism:
+    """Report-noisy-max with finite i.i.d. noise; ``values[d][i]`` is query i on dataset d.
+
+    >>> from exactdp.analysis import profile
+    >>> m = report_noisy_max([[1, 0], [2, 0]], geometric_noise(Q(1, 2), 3))
+    >>> str(profile.privloss(m, 0))
+    'log(9/5)'
+    """
+    if isinstance(values, Mapping):
+        values = [values[d] for d in datasets]
+    rows = report_noisy_max_rows(values, noise)
+    k = len(rows)
+    labels = [str(o) for o in outputs] if outputs is not None else [str(i) for i in range(k)]
+    if len(labels) != k:
+        raise CaseError(CaseProblem(f"report_noisy_max: {len(labels)} output labels for {k} queries"))
+    return Mechanism(Chance(labels, rows, (END,) * k), tuple(datasets), tuple(adjacent), name)

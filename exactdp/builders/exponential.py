@@ -1,0 +1,417 @@
+r"""Exponential and bounded-range mechanisms with exact weights (Dong–Durfee–Rogers 2020).
+
+* The **exponential mechanism** (McSherry–Talwar 2007; DDR Def. 2.3) over a finite output
+  range Y: on dataset x it outputs y with probability proportional to
+
+  .. math:: w(x, y) = \exp\big(\varepsilon\, u(x, y) / s\big),
+
+  where the *scale* s is
+
+  - ``"sensitivity"`` (default): s = 2Δu, with the sensitivity
+    Δu = max over adjacent (x, x') and y of |u(x, y) − u(x', y)| (DDR Def. 2.3, Thm 1);
+  - ``"monotone"``: s = Δu, allowed only when u is monotone, i.e. for every adjacent pair the
+    differences u(x, y) − u(x', y) all have the same sign (DDR §2, "the factor 2 can be
+    dropped");
+  - ``"range"``: s = Range(u) = max over adjacent (x, x') and y, y' of
+    (u(x, y) − u(x', y)) − (u(x, y') − u(x', y')) (DDR §2.1, Prop. 2: ε-BR, hence ε-DP).
+
+  The weights are kept exact: with e^ε = B rational, w(x, y) ∝ B^{(u(x, y) − max_y u(x, ·))/s},
+  and every such power must be rational (for instance when B^{1/s} is rational and the scores
+  are integers).  An irrational weight is refused with a message saying what to write instead;
+  nothing is rounded.
+
+* **Generalized randomized response** RR_{ε,t} (DDR Def. 2.4), the worst case for ε-BR: input
+  bit b, outputs 0/1, with B = e^ε, u = e^t (1 ≤ u ≤ B)
+
+  .. math:: q = \Pr[RR(0) = 0] = \frac{B - u}{B - 1}, \qquad p = \Pr[RR(1) = 0] = \frac{q}{u},
+
+  so the privacy loss is t on output 0 and t − ε on output 1.  RR_{ε,ε/2} is RR_{ε/2}.
+
+* **Adaptive versus non-adaptive use of a menu** (DDR §4, Alg. 1): :func:`nonadaptive` builds
+  ``choose`` of ``compose`` (the adversary fixes the whole sequence of menu items up front);
+  the adaptive game is ``repeat(choose(menu), k)``.
+
+References
+----------
+J. Dong, D. Durfee, R. Rogers, *Optimal Differential Privacy Composition for Exponential
+Mechanisms*, ICML 2020 (arXiv:1909.13830), Def. 2.2–2.4, §2.1, Thm 1, Prop. 2, Alg. 1.
+F. McSherry, K. Talwar, *Mechanism Design via Differential Privacy*, FOCS 2007.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Mapping, Sequence
+
+from ..errors import CaseError, CaseProblem, InexactValueError, LimitExceededError
+from ..model.game import END, Ask, Chance, Label, Mechanism, Node, label_str
+from ..model.ops import graft
+from ..numbers.rational import Q, as_q, q_str
+from ..numbers.real import real_pow
+from .rr import default_bits
+
+__all__ = [
+    "MODES",
+    "score_sensitivity",
+    "score_range",
+    "monotone_violation",
+    "exponential_rows",
+    "exponential",
+    "grr_probs",
+    "grr_node",
+    "grr",
+    "grr_menu",
+    "nonadaptive",
+    "DEFAULT_MAX_SEQUENCES",
+]
+
+MODES = ("sensitivity", "monotone", "range")
+DEFAULT_MAX_SEQUENCES = 100_000
+
+Scores = Sequence[Sequence[object]]  # scores[d][k]: u(dataset d, output k)
+
+
+def _pairs(adjacent: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for a, b in adjacent:
+        if (a, b) not in out and (b, a) not in out:
+            out.append((a, b))
+    return out
+
+
+def _check_shape(scores: Scores, n_outputs: int | None = None) -> int:
+    if not scores:
+        raise CaseError(CaseProblem("exponential: no datasets"))
+    k = len(scores[0]) if n_outputs is None else n_outputs
+    if k == 0:
+        raise CaseError(CaseProblem("exponential: the output range is empty"))
+    for d, row in enumerate(scores):
+        if len(row) != k:
+            raise CaseError(CaseProblem(f"exponential: dataset #{d} has {len(row)} scores, expected {k} (one per output)"))
+    return k
+
+
+def score_sensitivity(scores: Scores, adjacent: Sequence[tuple[int, int]]) -> object:
+    """Δu = max over adjacent (x, x') and outputs y of |u(x, y) − u(x', y)| (DDR Def. 2.3).
+
+    Parameters
+    ----------
+    scores : sequence of sequences of rationals
+        ``scores[d][k]`` is u(dataset d, output k).
+    adjacent : sequence of (int, int)
+
+    Returns
+    -------
+    rational
+    """
+    _check_shape(scores)
+    best = Q(0)
+    for a, b in _pairs(adjacent):
+        for ua, ub in zip(scores[a], scores[b]):
+            best = max(best, abs(as_q(ua) - as_q(ub)))
+    return best
+
+
+def score_range(scores: Scores, adjacent: Sequence[tuple[int, int]]) -> object:
+    """Range(u) = max over adjacent (x, x') of max_y d(y) − min_y d(y), d(y) = u(x, y) − u(x', y)
+    (DDR §2.1).  Shifting u(x, ·) by a function of x alone does not change it (Prop. 1)."""
+    _check_shape(scores)
+    best = Q(0)
+    for a, b in _pairs(adjacent):
+        diffs = [as_q(ua) - as_q(ub) for ua, ub in zip(scores[a], scores[b])]
+        best = max(best, max(diffs) - min(diffs))
+    return best
+
+
+def monotone_violation(scores: Scores, adjacent: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], int, int] | None:
+    """None if u is monotone (for every adjacent pair the differences u(x, y) − u(x', y) have
+    one sign); else (pair, k, k') with outputs k, k' whose differences have opposite signs."""
+    _check_shape(scores)
+    for a, b in _pairs(adjacent):
+        diffs = [as_q(ua) - as_q(ub) for ua, ub in zip(scores[a], scores[b])]
+        pos = next((k for k, d in enumerate(diffs) if d > 0), None)
+        neg = next((k for k, d in enumerate(diffs) if d < 0), None)
+        if pos is not None and neg is not None:
+            return (a, b), pos, neg
+    return None
+
+
+def _power(B: object, e: object) -> object:
+    """B^e for rationals B ≥ 1 and e, exactly, or InexactValueError."""
+    return as_q(real_pow(as_q(B), as_q(e)))
+
+
+def exponential_rows(
+    scores: Scores,
+    E: object,
+    adjacent: Sequence[tuple[int, int]],
+    *,
+    mode: str = "sensitivity",
+    sensitivity: object | None = None,
+    range_: object | None = None,
+    outputs: Sequence[Label] | None = None,
+    datasets: Sequence[str] | None = None,
+) -> list[tuple[object, ...]]:
+    """The exact output distribution of the exponential mechanism under every dataset.
+
+    Parameters
+    ----------
+    scores : sequence of sequences of rationals
+        ``scores[d][k]`` = u(dataset d, output k).
+    E : rational
+        e^ε ≥ 1.
+    adjacent : sequence of (int, int)
+    mode : {"sensitivity", "monotone", "range"}
+        The scale s: 2Δu, Δu (monotone u only) or Range(u).
+    sensitivity, range_ : rational, optional
+        Use this Δu (or Range) instead of the one computed from the scores over the adjacent
+        pairs.  A value smaller than the computed one is accepted: it models a mis-calibrated
+        mechanism, which is then (correctly) found not to be ε-DP.
+    outputs, datasets : optional
+        Names, used in error messages only.
+
+    Returns
+    -------
+    list of tuples
+        ``rows[k][d]`` = Pr[output k | dataset d], exact.
+
+    Raises
+    ------
+    CaseError
+        Bad parameters, a non-monotone u in monotone mode, a zero scale, or an irrational weight.
+
+    References
+    ----------
+    DDR Def. 2.3, Thm 1, §2.1 and Prop. 2.
+    """
+    k = _check_shape(scores)
+    E = as_q(E)
+    if E < 1:
+        raise CaseError(CaseProblem(f"exponential: e^eps must be at least 1 (eps >= 0), got e^eps = {q_str(E)}"))
+    if mode not in MODES:
+        raise CaseError(CaseProblem(f"exponential: unknown mode {mode!r}", hint=f"modes: {', '.join(MODES)}"))
+    onames = [str(o) for o in (outputs or range(k))]
+    dnames = list(datasets or [f"#{d}" for d in range(len(scores))])
+    if mode == "range":
+        if sensitivity is not None:
+            raise CaseError(CaseProblem("exponential: `sensitivity:` is for modes sensitivity and monotone; mode range uses `range:`"))
+        scale = as_q(range_) if range_ is not None else score_range(scores, adjacent)
+        what = "Range(u)"
+    else:
+        if range_ is not None:
+            raise CaseError(CaseProblem("exponential: `range:` needs `mode: range`"))
+        if mode == "monotone":
+            bad = monotone_violation(scores, adjacent)
+            if bad is not None:
+                (a, b), kp, kn = bad
+                raise CaseError(
+                    CaseProblem(
+                        f"exponential: mode monotone needs monotone scores, but on the adjacent pair ({dnames[a]}, {dnames[b]}) "
+                        f"output {onames[kp]} gains and output {onames[kn]} loses",
+                        hint="use the default mode (scale 2*sensitivity) or mode: range",
+                    )
+                )
+        delta_u = as_q(sensitivity) if sensitivity is not None else score_sensitivity(scores, adjacent)
+        scale = delta_u * (2 if mode == "sensitivity" else 1)
+        what = "2*sensitivity" if mode == "sensitivity" else "sensitivity"
+    if scale <= 0:
+        if E == 1:
+            scale = Q(1)  # eps = 0: every weight is 1 whatever the scale
+        else:
+            raise CaseError(
+                CaseProblem(
+                    f"exponential: the scale {what} is {q_str(scale)}, so the weights exp(eps*u/scale) are undefined",
+                    hint="the scores do not change between adjacent datasets; give `sensitivity:` (or `range:`) explicitly",
+                )
+            )
+    rows_by_d: list[list[object]] = []
+    for d, row in enumerate(scores):
+        top = max(as_q(u) for u in row)
+        weights = []
+        for kk, u in enumerate(row):
+            expo = (as_q(u) - top) / scale
+            try:
+                weights.append(_power(E, expo))
+            except InexactValueError:
+                raise CaseError(
+                    CaseProblem(
+                        f"exponential: the weight of output {onames[kk]} under {dnames[d]} is "
+                        f"e^(eps*({q_str(as_q(u) - top)})/{q_str(scale)}) = {q_str(E)}^({q_str(expo)}), which is irrational",
+                        hint=f"choose eps so that e^(eps/{q_str(scale)}) is rational, e.g. eps: log(r^{q_str(scale)}) "
+                        "with rational r (exact decimal eps inside mechanisms is not supported)",
+                    )
+                ) from None
+        total = sum(weights, Q(0))
+        rows_by_d.append([w / total for w in weights])
+    return [tuple(rows_by_d[d][kk] for d in range(len(scores))) for kk in range(k)]
+
+
+def exponential(
+    scores: Scores | Mapping[str, Sequence[object]],
+    E: object,
+    *,
+    outputs: Sequence[Label] | None = None,
+    datasets: Sequence[str] = ("x0", "x1"),
+    adjacent: Sequence[tuple[int, int]] = ((0, 1),),
+    mode: str = "sensitivity",
+    sensitivity: object | None = None,
+    range_: object | None = None,
+    name: str = "EM",
+) -> Mechanism:
+    """The exponential mechanism as a noninteractive :class:`Mechanism` (one answer, no query).
+
+    ``scores`` is a sequence in dataset order (or a mapping dataset → scores) of score lists,
+    one score per output; ``outputs`` are the output labels (default ``"0"``, ``"1"``, ...).
+    See :func:`exponential_rows` for the modes.
+
+    Examples
+    --------
+    A counting exponential mechanism with e^ε = 16 (DDR Def. 4.2, notes §3): it equals
+    RR_{ln 16, ln 4} after merging outputs 1–4.
+
+    >>> M = exponential([[1, 1, 1, 1, 1], [0, 0, 0, 0, 1]], 16, mode="monotone")
+    >>> [str(r[1]) for r in M.root.probs]
+    ['1/20', '1/20', '1/20', '1/20', '4/5']
+
+    References
+    ----------
+    DDR Def. 2.3, Thm 1, Prop. 2.
+    """
+    if isinstance(scores, Mapping):
+        missing = [d for d in datasets if d not in scores]
+        if missing:
+            raise CaseError(CaseProblem(f"exponential: no scores for dataset(s) {', '.join(missing)}"))
+        scores = [scores[d] for d in datasets]
+    k = _check_shape(scores)
+    labels = list(outputs) if outputs is not None else [str(i) for i in range(k)]
+    if len(labels) != k:
+        raise CaseError(CaseProblem(f"exponential: {len(labels)} output labels for {k} scores"))
+    rows = exponential_rows(
+        scores, E, adjacent, mode=mode, sensitivity=sensitivity, range_=range_, outputs=labels, datasets=datasets
+    )
+    return Mechanism(Chance(labels, rows, (END,) * k), tuple(datasets), tuple(adjacent), name)
+
+
+def grr_probs(B: object, u: object) -> tuple[object, object]:
+    """(q, p) of RR_{ε,t} with B = e^ε and u = e^t (DDR Def. 2.4):
+    q = Pr[RR(0) = 0] = (B − u)/(B − 1), p = Pr[RR(1) = 0] = q/u.
+
+    For B = 1 (ε = 0) only u = 1 is allowed and the output is the constant 0 (q = p = 1).
+
+    >>> [str(v) for v in grr_probs(16, 4)]
+    ['4/5', '1/5']
+    """
+    B, u = as_q(B), as_q(u)
+    if B < 1:
+        raise CaseError(CaseProblem(f"grr: e^eps must be at least 1 (eps >= 0), got {q_str(B)}"))
+    if not (1 <= u <= B):
+        raise CaseError(
+            CaseProblem(
+                f"grr: t must lie in [0, eps], i.e. 1 <= e^t <= e^eps = {q_str(B)}; got e^t = {q_str(u)}",
+                hint="RR_(eps,t) has privacy losses t and t - eps (DDR Def. 2.4)",
+            )
+        )
+    if B == 1:
+        return Q(1), Q(1)
+    q = (B - u) / (B - 1)
+    return q, q / u
+
+
+def grr_node(B: object, u: object, bits: Sequence[int]) -> Chance:
+    """RR_{ε,t} as a :class:`Chance` node: a dataset with input bit 0 outputs ``"0"`` w.p. q,
+    a dataset with bit 1 w.p. p (DDR Def. 2.4)."""
+    q, p = grr_probs(B, u)
+    p0 = tuple(q if b == 0 else p for b in bits)
+    p1 = tuple(1 - q if b == 0 else 1 - p for b in bits)
+    return Chance(("0", "1"), (p0, p1), (END, END))
+
+
+def grr(
+    B: object,
+    u: object,
+    *,
+    datasets: Sequence[str] = ("x0", "x1"),
+    adjacent: Sequence[tuple[int, int]] = ((0, 1),),
+    bits: Sequence[int] | None = None,
+    name: str = "GRR",
+) -> Mechanism:
+    """Generalized randomized response RR_{ε,t} (DDR Def. 2.4) with e^ε = B and e^t = u.
+
+    >>> from exactdp.analysis import profile
+    >>> str(profile.privloss(grr(16, 4), 0))
+    'log(4)'
+    """
+    bits = tuple(bits) if bits is not None else default_bits(datasets, adjacent)
+    return Mechanism(grr_node(B, u, bits), tuple(datasets), tuple(adjacent), name)
+
+
+def grr_menu(
+    B: object,
+    us: Sequence[object],
+    *,
+    datasets: Sequence[str] = ("x0", "x1"),
+    adjacent: Sequence[tuple[int, int]] = ((0, 1),),
+    bits: Sequence[int] | None = None,
+    name: str = "GRR menu",
+) -> Mechanism:
+    """The adversary picks one RR_{ε,t} with e^t in ``us`` (options labelled ``u=<e^t>``).
+
+    Used as the per-round menu of DDR's composition game (Alg. 1) restricted to a finite set
+    of t; ``repeat(grr_menu(...), k)`` is the adaptive game and ``nonadaptive(grr_menu(...), k)``
+    the non-adaptive one.
+    """
+    bits = tuple(bits) if bits is not None else default_bits(datasets, adjacent)
+    labels, kids = [], []
+    for u in us:
+        lab = f"u={q_str(as_q(u))}"
+        if lab in labels:
+            raise CaseError(CaseProblem(f"grr menu: e^t = {q_str(as_q(u))} is listed twice"))
+        labels.append(lab)
+        kids.append(grr_node(B, u, bits))
+    if not kids:
+        raise CaseError(CaseProblem("grr menu: the menu is empty"))
+    return Mechanism(Ask(labels, kids), tuple(datasets), tuple(adjacent), name)
+
+
+def nonadaptive(menu: Mechanism, rounds: int, *, name: str = "nonadaptive", max_sequences: int = DEFAULT_MAX_SEQUENCES) -> Mechanism:
+    """``choose`` of ``compose``: the adversary fixes a sequence of ``rounds`` menu items up
+    front, then runs them in order (DDR Alg. 1, non-adaptive class 𝓜^NA).
+
+    ``menu`` must begin with an adversary choice (for instance a ``choose`` or a
+    :func:`grr_menu`); its options are the menu items.  The result offers one option per
+    sequence, labelled ``a,b,...``; suffixes are shared, so the DAG has about
+    m + m^2 + ... + m^rounds nodes for a menu of m items.
+
+    Raises
+    ------
+    CaseError
+        ``menu`` does not begin with a choice, or ``rounds`` < 1.
+    LimitExceededError
+        More than ``max_sequences`` sequences.
+    """
+    root = menu.root
+    if not isinstance(root, Ask):
+        raise CaseError(
+            CaseProblem(
+                f"nonadaptive: the menu {menu.name!r} must begin with an adversary choice (a `choose` or a `grr_menu`)"
+            )
+        )
+    if rounds < 1:
+        raise CaseError(CaseProblem(f"nonadaptive: rounds must be at least 1, got {rounds}"))
+    m = len(root.labels)
+    if m**rounds > max_sequences:
+        raise LimitExceededError(
+            f"the number of non-adaptive sequences ({m}^{rounds} = {m ** rounds})",
+            max_sequences,
+            "use a smaller menu or fewer rounds",
+        )
+    suffix: dict[tuple[int, ...], Node] = {(): END}
+    for length in range(1, rounds + 1):
+        for seq in itertools.product(range(m), repeat=length):
+            suffix[seq] = graft(root.children[seq[0]], suffix[seq[1:]])
+    labels: list[Label] = []
+    kids: list[Node] = []
+    for seq in itertools.product(range(m), repeat=rounds):
+        labels.append(",".join(label_str(root.labels[i]) for i in seq))
+        kids.append(suffix[seq])
+    return Mechanism(Ask(labels, kids), menu.datasets, menu.adjacent, name)

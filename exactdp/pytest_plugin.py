@@ -1,0 +1,158 @@
+"""A pytest plugin: ``pytest --exactdp-cases PATH`` runs exactdp case files as tests.
+
+Registered through the ``pytest11`` entry point, so it is active wherever exactdp is installed;
+it does nothing unless ``--exactdp-cases`` is given.  Every claim of every case file under the
+given paths (files or directories, searched for ``*.yaml``/``*.yml``) becomes one test item,
+named ``<file>::<index>:<claim>``; the mechanisms of a file are analysed once and shared by its
+claims.  A failing claim reports the exact value found and the witness; a file that is not a
+valid case gives one failing item with its located problems.
+
+Options: ``--exactdp-cases PATH`` (repeatable), ``--exactdp-engine profile|enumerator``,
+``--exactdp-timeout SECONDS`` (per case file).
+
+pytest is imported here only: exactdp itself does not depend on it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+__all__ = ["pytest_addoption", "pytest_configure", "pytest_collect_file", "CaseFile", "ClaimItem", "InvalidCaseItem", "ClaimFailed"]
+
+
+def pytest_addoption(parser: Any) -> None:
+    group = parser.getgroup("exactdp", "exact differential-privacy case files")
+    group.addoption(
+        "--exactdp-cases",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="check the exactdp case files under PATH, one test item per claim (repeatable)",
+    )
+    group.addoption("--exactdp-engine", default="profile", choices=("profile", "enumerator"), help="analysis engine")
+    group.addoption("--exactdp-timeout", type=float, default=None, metavar="SECONDS", help="limit per case file")
+
+
+def _roots(config: Any) -> list[Path]:
+    return [Path(p).resolve() for p in config.getoption("exactdp_cases") or []]
+
+
+def pytest_configure(config: Any) -> None:
+    roots = _roots(config)
+    if roots:
+        missing = [p for p in config.getoption("exactdp_cases") if not Path(p).exists()]
+        if missing:
+            raise pytest.UsageError(f"--exactdp-cases: no such file or directory: {', '.join(missing)}")
+        args = list(config.args)
+        for p in config.getoption("exactdp_cases"):
+            if p not in args:
+                args.append(p)
+        config.args[:] = args
+
+
+def pytest_collect_file(file_path: Path, parent: Any) -> Any:
+    if file_path.suffix not in (".yaml", ".yml"):
+        return None
+    roots = _roots(parent.config)
+    if not roots:
+        return None
+    fp = file_path.resolve()
+    if any(fp == r or r in fp.parents for r in roots):
+        return CaseFile.from_parent(parent, path=file_path)
+    return None
+
+
+class ClaimFailed(Exception):
+    """A claim did not hold (or could not be decided); the message is exactdp's report."""
+
+
+class CaseFile(pytest.File):
+    """One case file: its claims are the test items."""
+
+    def collect(self):
+        from .caseio import load_case
+        from .errors import ExactDPError
+
+        try:
+            case = load_case(self.path)
+        except ExactDPError as e:
+            yield InvalidCaseItem.from_parent(self, name="<invalid case>", error=str(e))
+            return
+        self._case = case
+        self._analysis = None
+        for i, claim in enumerate(case.claims):
+            yield ClaimItem.from_parent(self, name=f"{i}:{claim.describe()}", claim=claim)
+
+    def analysis(self) -> Any:
+        if self._analysis is None:
+            import time
+
+            from .claims import Analysis
+
+            cfg = self.config
+            timeout = cfg.getoption("exactdp_timeout")
+            self._analysis = Analysis(
+                self._case.mechanisms,
+                engine=cfg.getoption("exactdp_engine"),
+                deadline=None if timeout is None else time.monotonic() + timeout,
+            )
+        return self._analysis
+
+
+class ClaimItem(pytest.Item):
+    """One claim of a case file."""
+
+    def __init__(self, *, claim: Any, **kw: Any):
+        super().__init__(**kw)
+        self.claim = claim
+
+    def runtest(self) -> None:
+        from .claims import HOLDS
+        from .errors import VerificationError
+        from .report.text import Marks, render_file
+        from .verify import ERROR, FileResult
+
+        try:
+            verdict = self.claim.check(self.parent.analysis())
+        except VerificationError:
+            raise
+        except Exception as e:  # a limit or an inexact value: undecided, reported as failure
+            from .errors import ExactDPError
+
+            if not isinstance(e, ExactDPError):
+                raise
+            from .claims import Verdict
+
+            verdict = Verdict(self.claim, ERROR, "could not be decided", str(e))
+        if verdict.status != HOLDS:
+            fr = FileResult(str(self.path), self.parent._case, (verdict,))
+            raise ClaimFailed("\n".join(render_file(fr, Marks(ascii_only=True))))
+
+    def repr_failure(self, excinfo: Any, style: Any = None) -> str:
+        if isinstance(excinfo.value, ClaimFailed):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self):
+        line = self.claim.where.line
+        return self.path, (line - 1 if line else None), f"{self.path.name}: {self.claim.describe()}"
+
+
+class InvalidCaseItem(pytest.Item):
+    """A case file that could not be read: one failing item with exactdp's message."""
+
+    def __init__(self, *, error: str, **kw: Any):
+        super().__init__(**kw)
+        self.error = error
+
+    def runtest(self) -> None:
+        raise ClaimFailed(self.error)
+
+    def repr_failure(self, excinfo: Any, style: Any = None) -> str:
+        return str(excinfo.value)
+
+    def reportinfo(self):
+        return self.path, None, f"{self.path.name}: invalid case"

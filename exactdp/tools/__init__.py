@@ -1,0 +1,3 @@
+"""Developer tools built on the public pipeline (no analysis of their own): ``casedoc``."""
+
+__all__ = ["casedoc"]
