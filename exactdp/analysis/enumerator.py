@@ -180,9 +180,9 @@ def delta(mech: Mechanism, eps: object, *, max_strategies: int = DEFAULT_MAX_STR
     (a, b), _, _ = _best(mech, lam, max_strategies)
     if is_rational(lam):
         return a - lam * b
-    from .results import AffineInLambda
+    from .results import affine_at
 
-    return a if b == 0 else AffineInLambda(a, b, lam)
+    return affine_at(a, b, lam)
 
 
 def is_dp(mech: Mechanism, eps: object, delta_: object, *, max_strategies: int = DEFAULT_MAX_STRATEGIES) -> bool:

@@ -16,6 +16,7 @@ from ..numbers.real import (
     real_log,
     real_str,
 )
+from ..numbers.qt import QtElement, as_field
 from .hull import Hull, upper
 
 __all__ = [
@@ -25,6 +26,7 @@ __all__ = [
     "privloss_from_lambda",
     "lambda_of",
     "value_cmp",
+    "affine_at",
     "value_str",
     "format_privloss",
 ]
@@ -83,6 +85,14 @@ class AffineInLambda:
             return mpmath.nstr(mpmath.mpf(fa.numerator) / fa.denominator - mpmath.mpf(fb.numerator) / fb.denominator * lam, digits)
 
 
+def affine_at(a: object, b: object, lam: object) -> object:
+    """The exact value a − b·λ: a rational or an element of ℚ(e^{1/L}) when λ, a or b is a
+    field element; an :class:`AffineInLambda` for rational a, b and λ = r·e^s."""
+    if is_rational(lam) or isinstance(lam, QtElement) or isinstance(a, QtElement) or isinstance(b, QtElement):
+        return a - as_field(lam) * b if b != 0 else a
+    return a if b == 0 else AffineInLambda(a, b, lam)
+
+
 def value_cmp(v: object, q: object) -> int:
     """Compare a δ value (rational or :class:`AffineInLambda`) with a rational, exactly."""
     if isinstance(v, AffineInLambda):
@@ -122,8 +132,10 @@ class Profile:
         """δ_M(λ) exactly: a rational for rational λ, else an :class:`AffineInLambda`."""
         if is_rational(lam):
             return self.envelope.value_at(as_q(lam))
+        if isinstance(lam, QtElement):
+            return self.envelope.value_at(lam)
         a, b = self.envelope.line_at(lam)
-        return a if b == 0 else AffineInLambda(a, b, lam)
+        return affine_at(a, b, lam)
 
     def delta(self, eps: object) -> object:
         """δ_M(e^ε) for an exact ε ≥ 0."""
@@ -182,8 +194,8 @@ class Profile:
 def _line_gt(l1: tuple[object, object], l2: tuple[object, object], lam: object) -> bool:
     """a1 − λ b1 > a2 − λ b2, exactly."""
     da, db = l1[0] - l2[0], l1[1] - l2[1]
-    if is_rational(lam):
-        return da - lam * db > 0
+    if is_rational(lam) or isinstance(lam, QtElement) or isinstance(da, QtElement) or isinstance(db, QtElement):
+        return da - as_field(lam) * db > 0
     if db == 0:
         return da > 0
     # da > λ db

@@ -19,6 +19,7 @@ from ..errors import VerificationError
 from ..model.game import Ask, Chance, End, Mechanism, Node, label_str, postorder
 from ..numbers.rational import Q, is_rational, q_str
 from ..numbers.real import INF, ExpReal, Infinity, real_cmp, real_str
+from ..numbers.qt import QtElement, as_field
 from .hull import Hull
 
 __all__ = ["Policy", "HullPolicy", "HistoryPolicy", "Witness", "make_witness", "recheck", "format_history"]
@@ -54,7 +55,9 @@ def _scale_lambda(lam: object, ratio: object) -> object:
     """λ / ratio for a positive rational ratio."""
     if is_rational(lam):
         return lam / ratio
-    return ExpReal(lam.r / ratio, lam.s)
+    if isinstance(lam, ExpReal) and is_rational(ratio):
+        return ExpReal(lam.r / ratio, lam.s)
+    return as_field(lam) / ratio
 
 
 class HullPolicy:
@@ -87,8 +90,8 @@ class HullPolicy:
 
 def _line_gt(l1, l2, lam) -> bool:
     da, db = l1[0] - l2[0], l1[1] - l2[1]
-    if is_rational(lam):
-        return da - lam * db > 0
+    if is_rational(lam) or isinstance(lam, QtElement) or isinstance(da, QtElement) or isinstance(db, QtElement):
+        return da - as_field(lam) * db > 0
     if db == 0:
         return da > 0
     if db > 0:
@@ -208,12 +211,12 @@ class Witness:
         return self.mechanism.pair_names(self.pair)
 
     def excess(self) -> object:
-        """p − λ·p' (rational when λ is)."""
+        """p − λ·p' (rational when λ is; an element of ℚ(e^{1/L}) for field values)."""
         if is_rational(self.lam):
             return self.p - self.lam * self.p_prime
-        from .results import AffineInLambda
+        from .results import affine_at
 
-        return AffineInLambda(self.p, self.p_prime, self.lam)
+        return affine_at(self.p, self.p_prime, self.lam)
 
     def walk(self, limit: int = 10_000):
         """Yield ("choice", history, label) and ("view", history, P_x, P_x', in_T) in
@@ -291,7 +294,7 @@ def make_witness(
     p, pp, _ = recheck(mech, pair, lam, policy)
     if expected_line is not None:
         a, b = expected_line
-        ok = (a - lam * b == p - lam * pp) if is_rational(lam) else (a == p and b == pp)
+        ok = (a - lam * b == p - lam * pp) if not isinstance(lam, ExpReal) else (a == p and b == pp)
         if not ok:
             raise VerificationError(
                 f"witness re-check failed on pair {mech.pair_names(pair)} at lambda={real_str(lam)}: "

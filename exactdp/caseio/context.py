@@ -14,8 +14,9 @@ from typing import Any, Callable, Mapping, Sequence
 
 import yaml
 
-from ..errors import CaseError, CaseProblem, ExactDPError
+from ..errors import CaseError, CaseProblem, ExactDPError, InexactValueError
 from ..numbers.expr import ExprError, ExprLimits, evaluate, parse_expr
+from ..numbers.qt import as_field
 from ..numbers.rational import Q, as_q, is_rational, q_str
 from ..numbers.real import ExpReal, Infinity, LogReal, real_exp, real_sign, real_str
 from .yamlsafe import is_null, kind_of, mark_of
@@ -260,16 +261,17 @@ class Reader:
         return as_q(v) if is_rational(v) else v
 
     def exp_eps_rational(self, node: yaml.Node, path: str, eps: Any, form: str) -> Any:
-        """e^ε for a mechanism's parameter; it must be rational for the engines."""
+        """e^ε for a mechanism's parameter: a rational for ``log(r)``, and for a decimal ε an
+        exact element of ℚ(e^{1/L}) (see :mod:`exactdp.numbers.qt`); the engines accept both.
+
+        Decimal ε's of one case share one field: values with denominators L₁, L₂ combine in
+        ℚ(e^{1/lcm(L₁, L₂)}), so the common L of a case is the lcm of its ε denominators."""
         lam = real_exp(eps)
         if isinstance(lam, ExpReal):
-            return self.error(
-                node,
-                path,
-                f"{form}: eps = {real_str(eps)} makes e^eps = {real_str(lam)} transcendental, and exact "
-                "decimal eps inside mechanisms is not supported yet",
-                "write eps as log(r) so that e^eps = r is rational, e.g. eps: log(11/10)",
-            )
+            try:
+                return as_field(lam)
+            except InexactValueError as e:
+                return self.error(node, path, f"{form}: eps = {real_str(eps)}: {e}", "write eps as log(r), e.g. eps: log(11/10)")
         return lam
 
     def count(self, node: yaml.Node, path: str, what: str, lo: int = 0, hi: int | None = None) -> Any:

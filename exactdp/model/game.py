@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Iterator, Sequence, Union
 
 from ..errors import CaseError, CaseProblem
+from ..numbers.qt import QtElement
 from ..numbers.rational import Q, as_q, q_str
 
 __all__ = [
@@ -122,7 +123,7 @@ class Chance(Node):
         check: bool = True,
     ):
         labels, children = tuple(labels), tuple(children)
-        probs = tuple(tuple(as_q(p) for p in row) for row in probs)
+        probs = tuple(tuple(p if type(p) is QtElement else as_q(p) for p in row) for row in probs)
         if check:
             _check_distribution(labels, probs, children)
         self.uid = next(_uids)

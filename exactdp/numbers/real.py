@@ -6,6 +6,8 @@ probability stays in ℚ.  This module keeps such values exact:
 * :data:`Q` – a rational (probabilities, δ, e^ε);
 * :class:`LogReal` – s + ln r with rationals s and r > 0 (an ε-type value);
 * :class:`ExpReal` – r·e^s with rationals r > 0, s ≠ 0 (e^ε for a decimal ε, transcendental);
+* :class:`~exactdp.numbers.qt.QtElement` – any element of ℚ(e^{1/L}) (sums and quotients of
+  such exponentials, e.g. e^{0.1}/(1 + e^{0.1})); ``LogReal(s, r)`` may have such an r;
 * :data:`INF` – +∞, for privacy losses.
 
 Every comparison is exact: mixed ones are decided by certified interval arithmetic
@@ -21,6 +23,7 @@ from typing import Union
 
 from ..errors import InexactValueError
 from .certified import decimal_digits_of, sign_r_exp_s_minus_q
+from .qt import QtElement, as_field, qt_exp
 from .rational import Q, as_q, is_rational, q_str, to_fraction
 
 __all__ = [
@@ -113,7 +116,12 @@ Real = Union[object, LogReal, ExpReal, Infinity]
 
 
 def is_real(x: object) -> bool:
-    return is_rational(x) or isinstance(x, (LogReal, ExpReal, Infinity))
+    return is_rational(x) or isinstance(x, (LogReal, ExpReal, Infinity, QtElement))
+
+
+def _fieldish(x: object) -> bool:
+    """A value of ℚ(e^{1/L}): rational, ExpReal or QtElement."""
+    return is_rational(x) or isinstance(x, (ExpReal, QtElement))
 
 
 def exact_root(q: object, n: int) -> "Q | None":
@@ -141,9 +149,24 @@ def _iroot(x: int, n: int) -> int | None:
 
 
 def _log_of(s: object, r: object) -> "Real":
+    if isinstance(r, QtElement):
+        mono = _monomial(r)
+        if mono is not None:  # ln(c t^m) = m/L + ln c
+            c, e = mono
+            return _log_of(as_q(s) + e, c)
+        return LogReal(as_q(s), r)
     if r == 1:
         return as_q(s)
     return LogReal(as_q(s), as_q(r))
+
+
+def _monomial(x: QtElement) -> tuple[object, object] | None:
+    """(c, m/L) when x = c·t^m, else None."""
+    if len(x.d) == 1 and all(not a for a in x.n[1:]):
+        return x.c * Q(int(x.n[0]), int(x.d[0])), Q(len(x.n) - 1, x.L)
+    if len(x.n) == 1 and all(not a for a in x.d[1:]):
+        return x.c * Q(int(x.n[0]), int(x.d[0])), -Q(len(x.d) - 1, x.L)
+    return None
 
 
 def _check_exponent(n: int, max_exponent: int) -> None:
@@ -173,6 +196,8 @@ def _rat_pow(q: object, e: object, max_exponent: int) -> object:
 def real_neg(a: "Real") -> "Real":
     if is_rational(a):
         return -as_q(a)
+    if isinstance(a, (ExpReal, QtElement)):
+        return -as_field(a)
     if isinstance(a, LogReal):  # -(s + ln r) = -s + ln(1/r)
         return _log_of(-a.s, 1 / a.r)
     raise InexactValueError(f"-({real_str(a)}) cannot be represented exactly")
@@ -183,6 +208,8 @@ def real_add(a: "Real", b: "Real") -> "Real":
         raise InexactValueError("inf can only stand alone as a privacy-loss value, not in arithmetic")
     if is_rational(a) and is_rational(b):
         return as_q(a) + as_q(b)
+    if _fieldish(a) and _fieldish(b):  # exact in Q(e^(1/L))
+        return as_field(a) + as_field(b)
     la, lb = _as_log(a), _as_log(b)
     if la is not None and lb is not None:
         return _log_of(la[0] + lb[0], la[1] * lb[1])
@@ -209,6 +236,12 @@ def real_mul(a: "Real", b: "Real", *, max_exponent: int = DEFAULT_MAX_EXPONENT) 
         raise InexactValueError("inf can only stand alone as a privacy-loss value, not in arithmetic")
     if is_rational(a) and is_rational(b):
         return as_q(a) * as_q(b)
+    if isinstance(a, QtElement) or isinstance(b, QtElement) or (
+        _fieldish(a) and _fieldish(b) and ((is_rational(a) and a < 0) or (is_rational(b) and b < 0))
+    ):
+        if _fieldish(a) and _fieldish(b):
+            return as_field(a) * as_field(b)
+        return _no_exact(f"({real_str(a)}) * ({real_str(b)})")
     if is_rational(b):
         a, b = b, a
     if is_rational(a):
@@ -234,8 +267,10 @@ def real_div(a: "Real", b: "Real", *, max_exponent: int = DEFAULT_MAX_EXPONENT) 
         if b == 0:
             raise InexactValueError(f"division by zero: {real_str(a)} / 0")
         return real_mul(a, 1 / as_q(b), max_exponent=max_exponent)
-    if isinstance(b, ExpReal):
+    if isinstance(b, ExpReal) and not isinstance(a, QtElement):
         return real_mul(a, ExpReal(1 / b.r, -b.s), max_exponent=max_exponent)
+    if _fieldish(a) and _fieldish(b):
+        return as_field(a) / as_field(b)
     return _no_exact(f"({real_str(a)}) / ({real_str(b)})")
 
 
@@ -252,6 +287,9 @@ def real_pow(a: "Real", e: "Real", *, max_exponent: int = DEFAULT_MAX_EXPONENT) 
         fe = to_fraction(e)
         _check_exponent(fe.numerator, max_exponent)
         return real_mul(_rat_pow(a.r, e, max_exponent), real_exp(as_q(a.s) * as_q(e)))
+    if isinstance(a, QtElement) and to_fraction(e).denominator == 1:
+        _check_exponent(int(to_fraction(e)), max_exponent)
+        return a ** int(to_fraction(e))
     return _no_exact(f"({real_str(a)})^({real_str(e)})")
 
 
@@ -263,6 +301,10 @@ def real_log(a: "Real") -> "Real":
         return _log_of(Q(0), a)
     if isinstance(a, ExpReal):
         return _log_of(a.s, a.r)
+    if isinstance(a, QtElement):
+        if a.sign() <= 0:
+            raise InexactValueError(f"log of a non-positive number: log({a})")
+        return _log_of(Q(0), a)
     return _no_exact(f"log({real_str(a)})")
 
 
@@ -271,6 +313,8 @@ def real_exp(a: "Real") -> "Real":
     if is_rational(a):
         return Q(1) if a == 0 else ExpReal(Q(1), as_q(a))
     if isinstance(a, LogReal):
+        if isinstance(a.r, QtElement):
+            return a.r * qt_exp(1, a.s)
         return as_q(a.r) if a.s == 0 else ExpReal(as_q(a.r), as_q(a.s))
     return _no_exact(f"exp({real_str(a)})")
 
@@ -282,9 +326,14 @@ def real_sign(a: "Real") -> int:
     if is_rational(a):
         return (a > 0) - (a < 0)
     if isinstance(a, LogReal):  # sign(s + ln r) = sign(r e^s - 1)
+        if isinstance(a.r, QtElement):
+            d = a.r * qt_exp(1, a.s) - 1
+            return d.sign() if isinstance(d, QtElement) else (d > 0) - (d < 0)
         return sign_r_exp_s_minus_q(a.r, a.s, 1)
     if isinstance(a, ExpReal):
         return 1
+    if isinstance(a, QtElement):
+        return a.sign()
     raise TypeError(f"not an exact real: {a!r}")
 
 
@@ -294,6 +343,11 @@ def real_cmp(a: "Real", b: "Real") -> int:
         return (not isinstance(b, Infinity)) - (not isinstance(a, Infinity))
     if is_rational(a) and is_rational(b):
         return (a > b) - (a < b)
+    if isinstance(a, QtElement) or isinstance(b, QtElement):
+        if _fieldish(a) and _fieldish(b):
+            fa, fb = as_field(a), as_field(b)
+            return 0 if fa == fb else (1 if fa > fb else -1)
+        return real_sign(real_sub(a, b))
     if isinstance(a, ExpReal) or isinstance(b, ExpReal):
         # both positive-type values: compare ra e^sa with rb e^sb
         ra, sa = (a.r, a.s) if isinstance(a, ExpReal) else (a, Q(0))
@@ -312,8 +366,10 @@ def real_str(a: "Real") -> str:
         return "inf"
     if is_rational(a):
         return q_str(a)
+    if isinstance(a, QtElement):
+        return str(a)
     if isinstance(a, LogReal):
-        lg = f"log({q_str(a.r)})"
+        lg = f"log({q_str(a.r)})" if not isinstance(a.r, QtElement) else f"log({a.r})"
         if a.s == 0:
             return lg
         return f"{q_str(a.s)} + {lg}"
@@ -331,6 +387,16 @@ def real_decimal(a: "Real", digits: int = 6) -> str:
         return decimal_digits_of(a, 0, digits)
     if isinstance(a, ExpReal):
         return decimal_digits_of(a.r, a.s, digits)
+    if isinstance(a, QtElement):
+        return a.decimal(digits)
+    if isinstance(a, LogReal) and isinstance(a.r, QtElement):
+        import mpmath
+
+        v = a.r.enclosure(max(64, int(digits * 3.33) + 40))
+        with mpmath.workdps(digits + 10):
+            fs = to_fraction(a.s)
+            mid = (mpmath.mpf(v.a) + mpmath.mpf(v.b)) / 2
+            return mpmath.nstr(mpmath.log(mid) + mpmath.mpf(fs.numerator) / fs.denominator, digits)
     if isinstance(a, LogReal):
         import mpmath
 
