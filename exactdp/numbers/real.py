@@ -327,14 +327,51 @@ def real_sign(a: "Real") -> int:
         return (a > 0) - (a < 0)
     if isinstance(a, LogReal):  # sign(s + ln r) = sign(r e^s - 1)
         if isinstance(a.r, QtElement):
-            d = a.r * qt_exp(1, a.s) - 1
-            return d.sign() if isinstance(d, QtElement) else (d > 0) - (d < 0)
+            return _sign_log_qt(a.r, a.s)
         return sign_r_exp_s_minus_q(a.r, a.s, 1)
     if isinstance(a, ExpReal):
         return 1
     if isinstance(a, QtElement):
         return a.sign()
     raise TypeError(f"not an exact real: {a!r}")
+
+
+def _sign_log_qt(r: QtElement, s: object) -> int:
+    """sign(s + ln r) for r in ℚ(e^{1/L}), r > 0, s rational; exact.
+
+    When e^s lives in a field of moderate degree, r·e^s − 1 is formed exactly (0 is detected
+    symbolically, otherwise its sign is certified).  Otherwise (s = a binary fraction with a
+    huge denominator, e.g. an interval endpoint) s + ln r is evaluated in interval arithmetic at
+    increasing precision; it is nonzero in that case because r·e^s = 1 would put e^s in an
+    algebraic extension of ℚ(e^{1/L}) of small degree."""
+    import mpmath
+
+    fs = to_fraction(s)
+    L = r.L * fs.denominator // _gcd(r.L, fs.denominator)
+    if abs(fs.numerator * (L // fs.denominator)) <= 20_000:
+        d = r * qt_exp(1, s) - 1
+        return d.sign() if isinstance(d, QtElement) else (d > 0) - (d < 0)
+    prec = 64
+    while prec <= 1 << 16:
+        v = r.enclosure(prec)
+        old = mpmath.iv.prec
+        mpmath.iv.prec = prec
+        try:
+            w = mpmath.iv.log(v) + mpmath.iv.mpf(fs.numerator) / mpmath.iv.mpf(fs.denominator)
+        finally:
+            mpmath.iv.prec = old
+        if w.a > 0:
+            return 1
+        if w.b < 0:
+            return -1
+        prec *= 2
+    raise ArithmeticError(f"could not decide the sign of {real_str(LogReal(s, r))}")  # pragma: no cover
+
+
+def _gcd(a: int, b: int) -> int:
+    from math import gcd
+
+    return gcd(a, b)
 
 
 def real_cmp(a: "Real", b: "Real") -> int:
