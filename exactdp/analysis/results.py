@@ -16,6 +16,7 @@ from ..numbers.real import (
     real_log,
     real_str,
 )
+from ..errors import InexactValueError
 from ..numbers.qt import QtElement, as_field
 from .hull import Hull, upper
 
@@ -71,13 +72,22 @@ class AffineInLambda:
     def __str__(self) -> str:
         if self.b == 0:
             return q_str(self.a)
-        return f"{q_str(self.a)} - {q_str(self.b)}*{real_str(self.lam)}"
+        a, b = q_str(self.a), q_str(self.b)
+        if isinstance(self.b, QtElement):
+            b = f"({b})"
+        return f"{a} - {b}*{real_str(self.lam)}"
 
     def decimal(self, digits: int = 6) -> str:
         import mpmath
 
         from ..numbers.rational import to_fraction
 
+        if isinstance(self.a, QtElement) or isinstance(self.b, QtElement):
+            from ..numbers.real import enclose
+
+            v = enclose(self.a, 120) - enclose(self.b, 120) * enclose(self.lam, 120)
+            with mpmath.workdps(digits + 5):
+                return mpmath.nstr((mpmath.mpf(v.a) + mpmath.mpf(v.b)) / 2, digits)
         with mpmath.workdps(digits + 10):
             fa, fb = to_fraction(self.a), to_fraction(self.b)
             fr, fs = to_fraction(self.lam.r), to_fraction(self.lam.s)
@@ -88,9 +98,14 @@ class AffineInLambda:
 def affine_at(a: object, b: object, lam: object) -> object:
     """The exact value a − b·λ: a rational or an element of ℚ(e^{1/L}) when λ, a or b is a
     field element; an :class:`AffineInLambda` for rational a, b and λ = r·e^s."""
+    if b == 0:
+        return a
     if is_rational(lam) or isinstance(lam, QtElement) or isinstance(a, QtElement) or isinstance(b, QtElement):
-        return a - as_field(lam) * b if b != 0 else a
-    return a if b == 0 else AffineInLambda(a, b, lam)
+        try:
+            return a - as_field(lam) * b
+        except InexactValueError:  # e^eps of huge degree over the field: keep a − b·λ symbolic
+            pass
+    return AffineInLambda(a, b, lam)
 
 
 def value_cmp(v: object, q: object) -> int:
@@ -195,7 +210,10 @@ def _line_gt(l1: tuple[object, object], l2: tuple[object, object], lam: object) 
     """a1 − λ b1 > a2 − λ b2, exactly."""
     da, db = l1[0] - l2[0], l1[1] - l2[1]
     if is_rational(lam) or isinstance(lam, QtElement) or isinstance(da, QtElement) or isinstance(db, QtElement):
-        return da - as_field(lam) * db > 0
+        try:
+            return da - as_field(lam) * db > 0
+        except InexactValueError:
+            pass
     if db == 0:
         return da > 0
     # da > λ db

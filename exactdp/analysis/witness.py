@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..errors import VerificationError
+from ..errors import InexactValueError, VerificationError
 from ..model.game import Ask, Chance, End, Mechanism, Node, label_str, postorder
 from ..numbers.rational import Q, is_rational, q_str
 from ..numbers.real import INF, ExpReal, Infinity, real_cmp, real_str
@@ -52,11 +52,16 @@ def _gt_lambda(ratio: object, lam: object) -> bool:
 
 
 def _scale_lambda(lam: object, ratio: object) -> object:
-    """λ / ratio for a positive rational ratio."""
+    """λ / ratio for a positive ratio (rational, or in ℚ(e^{1/L}))."""
     if is_rational(lam):
         return lam / ratio
-    if isinstance(lam, ExpReal) and is_rational(ratio):
+    if isinstance(lam, ExpReal) and is_rational(ratio) and is_rational(lam.r):
         return ExpReal(lam.r / ratio, lam.s)
+    if isinstance(lam, ExpReal):
+        try:
+            return as_field(lam) / ratio
+        except InexactValueError:  # e^eps of huge degree: keep it as (field value)·e^s
+            return ExpReal(lam.r / ratio, lam.s)
     return as_field(lam) / ratio
 
 
@@ -91,7 +96,10 @@ class HullPolicy:
 def _line_gt(l1, l2, lam) -> bool:
     da, db = l1[0] - l2[0], l1[1] - l2[1]
     if is_rational(lam) or isinstance(lam, QtElement) or isinstance(da, QtElement) or isinstance(db, QtElement):
-        return da - as_field(lam) * db > 0
+        try:
+            return da - as_field(lam) * db > 0
+        except InexactValueError:
+            pass
     if db == 0:
         return da > 0
     if db > 0:

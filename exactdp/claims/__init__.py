@@ -1,6 +1,7 @@
 """Claims about mechanisms and their exact verdicts (one module per family of claims)."""
 
 from .base import FAILS, HOLDS, UNSUPPORTED, Analysis, Claim, Verdict, Where
+from .composition import CompositionClaim
 from .core import (
     DeltaClaim,
     DPClaim,
@@ -19,6 +20,7 @@ __all__ = [
     "Claim",
     "Verdict",
     "Where",
+    "CompositionClaim",
     "DeltaClaim",
     "DPClaim",
     "NotDPClaim",

@@ -415,6 +415,8 @@ def as_field(x: object) -> object:
     r, s = getattr(x, "r", None), getattr(x, "s", None)
     if r is not None and s is not None and is_rational(r) and is_rational(s):
         return qt_exp(r, s)
+    if isinstance(r, QtElement) and is_rational(s):
+        return r * qt_exp(1, s)
     raise TypeError(f"not an element of Q(e^(1/L)): {x!r}")
 
 

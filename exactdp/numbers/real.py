@@ -103,7 +103,11 @@ class LogReal:
 
 @dataclass(frozen=True)
 class ExpReal:
-    """The real number r·e^s (r > 0 and s ≠ 0 rational): transcendental, never rational."""
+    """The real number r·e^s (r > 0 and s ≠ 0 rational): transcendental, never rational.
+
+    ``r`` may also be an element of ℚ(e^{1/L}) (:class:`QtElement`): that happens when a
+    decimal ε with many digits (e^s of huge degree over the field) meets field-valued
+    probabilities; such values are compared by certified interval evaluation."""
 
     r: object
     s: object
@@ -336,6 +340,47 @@ def real_sign(a: "Real") -> int:
     raise TypeError(f"not an exact real: {a!r}")
 
 
+def _qt_exp_real(x: object) -> bool:
+    return isinstance(x, ExpReal) and isinstance(x.r, QtElement)
+
+
+def enclose(x: object, prec: int):
+    """An mpmath interval containing x (rational, QtElement or ExpReal), at ``prec`` bits."""
+    import mpmath
+
+    if isinstance(x, QtElement):
+        return x.enclosure(prec)
+    old = mpmath.iv.prec
+    mpmath.iv.prec = prec
+    try:
+        if isinstance(x, ExpReal):
+            fs = to_fraction(x.s)
+            e = mpmath.iv.exp(mpmath.iv.mpf(fs.numerator) / mpmath.iv.mpf(fs.denominator))
+            r = enclose(x.r, prec)
+            mpmath.iv.prec = prec
+            return r * e
+        f = to_fraction(x)
+        return mpmath.iv.mpf(f.numerator) / mpmath.iv.mpf(f.denominator)
+    finally:
+        mpmath.iv.prec = old
+
+
+def _iv_cmp(a: object, b: object) -> int:
+    """Certified comparison by intervals at doubling precision (for values that cannot be
+    brought into one field of moderate degree; they are never equal then, see ExpReal)."""
+    import mpmath
+
+    prec = 64
+    while prec <= 1 << 16:
+        va, vb = enclose(a, prec), enclose(b, prec)
+        if va.b < vb.a:
+            return -1
+        if va.a > vb.b:
+            return 1
+        prec *= 2
+    raise InexactValueError(f"could not separate {real_str(a)} from {real_str(b)} by certified intervals")
+
+
 def _sign_log_qt(r: QtElement, s: object) -> int:
     """sign(s + ln r) for r in ℚ(e^{1/L}), r > 0, s rational; exact.
 
@@ -380,9 +425,12 @@ def real_cmp(a: "Real", b: "Real") -> int:
         return (not isinstance(b, Infinity)) - (not isinstance(a, Infinity))
     if is_rational(a) and is_rational(b):
         return (a > b) - (a < b)
-    if isinstance(a, QtElement) or isinstance(b, QtElement):
+    if isinstance(a, QtElement) or isinstance(b, QtElement) or _qt_exp_real(a) or _qt_exp_real(b):
         if _fieldish(a) and _fieldish(b):
-            fa, fb = as_field(a), as_field(b)
+            try:
+                fa, fb = as_field(a), as_field(b)
+            except InexactValueError:  # e^s of huge degree: certified intervals decide
+                return _iv_cmp(a, b)
             return 0 if fa == fb else (1 if fa > fb else -1)
         return real_sign(real_sub(a, b))
     if isinstance(a, ExpReal) or isinstance(b, ExpReal):
@@ -412,6 +460,8 @@ def real_str(a: "Real") -> str:
         return f"{q_str(a.s)} + {lg}"
     if isinstance(a, ExpReal):
         ex = f"exp({q_str(a.s)})"
+        if isinstance(a.r, QtElement):
+            return f"({a.r})*{ex}"
         return ex if a.r == 1 else f"{q_str(a.r)}*{ex}"
     return repr(a)
 
@@ -422,8 +472,14 @@ def real_decimal(a: "Real", digits: int = 6) -> str:
         return "inf"
     if is_rational(a):
         return decimal_digits_of(a, 0, digits)
-    if isinstance(a, ExpReal):
+    if isinstance(a, ExpReal) and not isinstance(a.r, QtElement):
         return decimal_digits_of(a.r, a.s, digits)
+    if isinstance(a, ExpReal):
+        import mpmath
+
+        v = enclose(a, max(64, int(digits * 3.33) + 40))
+        with mpmath.workdps(digits + 5):
+            return mpmath.nstr((mpmath.mpf(v.a) + mpmath.mpf(v.b)) / 2, digits)
     if isinstance(a, QtElement):
         return a.decimal(digits)
     if isinstance(a, LogReal) and isinstance(a.r, QtElement):
