@@ -38,8 +38,25 @@ __all__ = [
 
 ENGINE = "enumerator"
 DEFAULT_MAX_STRATEGIES = 200_000
+DEFAULT_VIEWS_PER_STRATEGY = 64  # the work limit is max_strategies x this many views
 
 # A view is (history, probability vector); a history is a tuple of ("q"|"a", label) steps.
+
+
+def _max_views(root: Node) -> int:
+    """The largest number of views one deterministic adversary can have (answers multiply)."""
+    from ..model.game import postorder
+
+    v: dict[int, int] = {}
+    for node in postorder(root):
+        kids = node.children_nodes()
+        if isinstance(node, Ask):
+            v[node.uid] = max(v[c.uid] for c in kids)
+        elif isinstance(node, Chance):
+            v[node.uid] = sum(v[c.uid] for c in kids)
+        else:
+            v[node.uid] = 1
+    return v[root.uid]
 
 
 def _check_size(mech: Mechanism, max_strategies: int) -> int:
@@ -49,6 +66,14 @@ def _check_size(mech: Mechanism, max_strategies: int) -> int:
             f"the number of deterministic adversaries of {mech.name} ({n})",
             max_strategies,
             "the enumerator is the brute-force reference; use the profile engine (the default) or raise "
+            "--max-strategies",
+        )
+    views = _max_views(mech.root)
+    if n * views > max_strategies * DEFAULT_VIEWS_PER_STRATEGY:
+        raise LimitExceededError(
+            f"the number of adversary views of {mech.name} (up to {n} x {views})",
+            max_strategies * DEFAULT_VIEWS_PER_STRATEGY,
+            "the enumerator lists every view of every adversary; use the profile engine (the default) or raise "
             "--max-strategies",
         )
     return n
