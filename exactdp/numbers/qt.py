@@ -42,6 +42,9 @@ from .rational import Q, as_q, is_rational, q_str, to_fraction
 __all__ = ["QtElement", "qt_exp", "qt_t", "is_qt", "qt_sign", "as_field", "field_value"]
 
 _MAX_PREC = 1 << 17
+MAX_DEGREE = 4000
+"""Largest exponent of t kept symbolically; beyond it values are refused (or, in comparisons,
+decided by certified intervals instead)."""
 
 
 def _lcm(a: int, b: int) -> int:
@@ -103,11 +106,15 @@ class QtElement:
     # --- construction -----------------------------------------------------------------------
 
     @staticmethod
-    def _make(L: int, c: object, n: list, d: list) -> object:
-        """Canonicalise c·n/d (n, d integer polynomials, d ≠ 0) over t = e^{1/L}."""
+    def _make(L: int, c: object, n: list, d: list, *, coprime: bool = False) -> object:
+        """Canonicalise c·n/d (n, d integer polynomials, d ≠ 0) over t = e^{1/L}
+        (``coprime``: the caller knows gcd(n, d) = 1)."""
         if not n:
             return Q(0)
-        g, cn, cd = dup_inner_gcd(n, d, ZZ)
+        if coprime or len(d) == 1 or len(n) == 1 and len(d) == 1:
+            cn, cd = n, d
+        else:
+            g, cn, cd = dup_inner_gcd(n, d, ZZ)
         kn, pn = _primitive(cn)
         kd, pd = _primitive(cd)
         c = as_q(c) * Q(int(kn), int(kd))
@@ -127,6 +134,12 @@ class QtElement:
         """(c, n, d) of x in the field of t = e^{1/L} (L a multiple of x.L)."""
         if isinstance(x, QtElement):
             m = L // x.L
+            if m > 1 and max(len(x.n), len(x.d)) * m > MAX_DEGREE:
+                raise InexactValueError(
+                    f"combining values of Q(exp(1/{x.L})) in Q(exp(1/{L})) needs polynomials of degree "
+                    f"{max(len(x.n), len(x.d)) * m}, beyond the limit {MAX_DEGREE}; use decimal eps's with a "
+                    "smaller common denominator"
+                )
             return x.c, _lift(x.n, m), _lift(x.d, m)
         return as_q(x), [ZZ(1)], [ZZ(1)]
 
@@ -184,7 +197,13 @@ class QtElement:
         L = _lcm(self.L, other.L)
         c1, n1, d1 = self._parts(self, L)
         c2, n2, d2 = self._parts(other, L)
-        return QtElement._make(L, c1 * c2, dup_mul(n1, n2, ZZ), dup_mul(d1, d2, ZZ))
+        # cross-cancel: n1 ⊥ d1 and n2 ⊥ d2, so after removing gcd(n1, d2) and gcd(n2, d1)
+        # the product is already in lowest terms
+        if len(n1) > 1 and len(d2) > 1:
+            _, n1, d2 = dup_inner_gcd(n1, d2, ZZ)
+        if len(n2) > 1 and len(d1) > 1:
+            _, n2, d1 = dup_inner_gcd(n2, d1, ZZ)
+        return QtElement._make(L, c1 * c2, dup_mul(n1, n2, ZZ), dup_mul(d1, d2, ZZ), coprime=True)
 
     __rmul__ = __mul__
 
@@ -399,8 +418,11 @@ def qt_exp(r: object, s: object) -> object:
     if fs == 0 or r == 0:
         return r
     L, m = fs.denominator, fs.numerator
-    if abs(m) > 100_000:
-        raise InexactValueError(f"exp({q_str(s)}) needs a polynomial of degree {abs(m)}; the limit is 100000")
+    if abs(m) > MAX_DEGREE:
+        raise InexactValueError(
+            f"exp({q_str(s)}) = t^{abs(m)} with t = exp(1/{L}) is beyond the field-degree limit {MAX_DEGREE}; "
+            "write eps with fewer decimal digits (or as log(r))"
+        )
     if m > 0:
         return QtElement(L, r, tuple([ZZ(1)] + [ZZ(0)] * m), (ZZ(1),))
     return QtElement(L, r, (ZZ(1),), tuple([ZZ(1)] + [ZZ(0)] * (-m)))
