@@ -102,43 +102,81 @@ def _distinct(comps: Sequence[Component]) -> list[tuple[object, int]]:
     return list(counts.items())
 
 
-def _int_groups(distinct: list[tuple[object, int]]) -> tuple[dict, int]:
-    """Rational e^{εᵢ}: {ratio (Q): [P·D, P'·D]} with integer masses, and D = Π(a+b)^n."""
-    # Order the distinct E's so that equal ratios merge early: start with the E sharing prime
-    # factors with the most others, then prefer E's that bring no new prime, then E's sharing a
-    # prime with what is already convolved (an E with fresh primes only multiplies the groups).
+def _int_factor(f, n: int) -> dict:
+    """One distinct E = a/b with multiplicity n: {ratio E^(2s-n): [P·(a+b)^n, P'·(a+b)^n]}."""
+    a, b = f.numerator, f.denominator
+    E = Q(a, b)
+    one: dict = {}
+    for s in range(n + 1):
+        c = comb(n, s)
+        r = E ** (2 * s - n)
+        p, pp = _Z(c * a**s * b ** (n - s)), _Z(c * a ** (n - s) * b**s)
+        cur = one.get(r)
+        if cur is None:
+            one[r] = [p, pp]
+        else:
+            cur[0] += p
+            cur[1] += pp
+    return one
+
+
+def _convolve(groups: dict, one: dict) -> dict:
+    new: dict = {}
+    get = new.get
+    for r1, (p1, q1) in groups.items():
+        for r2, (p2, q2) in one.items():
+            r = r1 * r2
+            cur = get(r)
+            if cur is None:
+                new[r] = [p1 * p2, q1 * q2]
+            else:
+                cur[0] += p1 * p2
+                cur[1] += q1 * q2
+    return new
+
+
+def _int_parts(distinct: list[tuple[object, int]]) -> tuple[dict, dict, object]:
+    """Rational e^{εᵢ}: the PLD of all distinct E's but the last (merged), the last one's, and
+    D = Π(a+b)^n.  Integer masses: P·D and P'·D.
+
+    The distinct E's are ordered so that equal ratios merge early: start with the E sharing
+    prime factors with the most others, then prefer E's that bring no new prime, then E's
+    sharing a prime with what is already convolved (an E with fresh primes only multiplies
+    the number of groups, so it goes last and is merged lazily, see :func:`_int_stream`).
+    """
     items = [(to_fraction(E), n) for E, n in distinct]
     order = _merge_order(items)
     groups: dict = {Q(1): [_Z(1), _Z(1)]}
     D = _Z(1)
-    for f, n in order:
-        a, b = f.numerator, f.denominator
-        E = Q(a, b)
-        D *= _Z(a + b) ** n
-        one: dict = {}
-        for s in range(n + 1):
-            c = comb(n, s)
-            r = E ** (2 * s - n)
-            p, pp = _Z(c * a**s * b ** (n - s)), _Z(c * a ** (n - s) * b**s)
-            cur = one.get(r)
-            if cur is None:
-                one[r] = [p, pp]
-            else:
-                cur[0] += p
-                cur[1] += pp
-        new: dict = {}
-        get = new.get
-        for r1, (p1, q1) in groups.items():
-            for r2, (p2, q2) in one.items():
-                r = r1 * r2
-                cur = get(r)
-                if cur is None:
-                    new[r] = [p1 * p2, q1 * q2]
-                else:
-                    cur[0] += p1 * p2
-                    cur[1] += q1 * q2
-        groups = new
-    return groups, D
+    for f, n in order[:-1]:
+        D *= _Z(f.numerator + f.denominator) ** n
+        groups = _convolve(groups, _int_factor(f, n))
+    f, n = order[-1]
+    D *= _Z(f.numerator + f.denominator) ** n
+    return groups, _int_factor(f, n), D
+
+
+def _int_groups(distinct: list[tuple[object, int]]) -> tuple[dict, object]:
+    """Rational e^{εᵢ}: {ratio (Q): [P·D, P'·D]} with integer masses, and D = Π(a+b)^n."""
+    groups, last, D = _int_parts(distinct)
+    return _convolve(groups, last), D
+
+
+def _int_stream(distinct: list[tuple[object, int]]):
+    """The groups in decreasing ratio without building the last convolution: each ratio of the
+    last factor scales the (sorted) rest, and a heap merges those sorted streams lazily.  Equal
+    ratios may come out as consecutive items; the scan is unaffected (P = λP' for each)."""
+    import heapq
+
+    groups, last, D = _int_parts(distinct)
+    rest = sorted(groups.items(), key=lambda kv: kv[0], reverse=True)
+
+    def stream(r2, p2, q2):
+        for r1, (p1, q1) in rest:
+            yield (r1 * r2, p1 * p2, q1 * q2)
+
+    streams = [stream(r2, p2, q2) for r2, (p2, q2) in last.items()]
+    return heapq.merge(*streams, key=lambda x: x[0], reverse=True), D
 
 
 def _new_primes(x: int, acc: int) -> bool:
@@ -358,6 +396,9 @@ def optimal_lambda(comps: Sequence[Component], delta_g: object) -> object:
     distinct = _distinct(comps)
     if len(distinct) == 1 and is_rational(distinct[0][0]):
         return _homogeneous(distinct[0][0], distinct[0][1], tau)
+    if all(is_rational(E) for E, _ in distinct):
+        stream, D = _int_stream(distinct)
+        return _scan(stream, D, tau)
     groups, D = pld(comps)
     return _scan(groups, D, tau)
 
