@@ -38,14 +38,14 @@ from math import comb, gcd
 from typing import Sequence
 
 from ..numbers.qt import QtElement, qt_exp
-from ..numbers.rational import Q, as_q, is_rational, to_fraction
+from ..numbers.rational import BACKEND, Q, as_q, is_rational, to_fraction
 from ..numbers.real import INF, Infinity, _monomial, real_log
 from .params import Component
 
-try:  # gmpy2 is a core dependency; the pure-Python fallback keeps EXACTDP_NO_GMPY working
+if BACKEND == "gmpy2":  # big-integer work in GMP; plain ints with the Fraction backend
     from gmpy2 import divexact as _divexact
     from gmpy2 import mpz as _Z
-except ImportError:  # pragma: no cover
+else:  # pragma: no cover - exercised with EXACTDP_NO_GMPY=1
     _Z = int
 
     def _divexact(x, y):  # type: ignore[misc]
