@@ -14,7 +14,9 @@ __version__ = "0.1.0"
 from .analysis import Profile, Witness, enumerator
 from .analysis import profile as profile_engine
 from .analysis.profile import delta, is_dp, privloss, profile, witness
+from . import theorems
 from .builders import ask, choose, compose, concomp, mechanism, repeat, respond, rr, rr_delta
+from .builders.composition import concomp_ordered, concomp_sequential, null_extension, postprocess
 from .caseio import Case, load_case, parse_case
 from .claims import Analysis, Verdict
 from .errors import (
@@ -26,7 +28,7 @@ from .errors import (
     VerificationError,
 )
 from .model import END, Ask, Chance, Mechanism
-from .numbers import INF, LogReal, Q, eval_text, real_str
+from .numbers import INF, LogReal, Q, QtElement, eval_text, real_str
 from .verify import Options, verify_file, verify_paths
 
 exact = eval_text  # exactdp.exact("log(3)") -> an exact value
@@ -47,6 +49,12 @@ __all__ = [
     "repeat",
     "concomp",
     "choose",
+    "concomp_ordered",
+    "concomp_sequential",
+    "null_extension",
+    "postprocess",
+    # composition theorems (exact)
+    "theorems",
     # analysis (profile engine by default; `enumerator` is the reference)
     "profile",
     "privloss",
@@ -61,6 +69,7 @@ __all__ = [
     "Q",
     "INF",
     "LogReal",
+    "QtElement",
     "exact",
     "eval_text",
     "real_str",

@@ -221,7 +221,7 @@ def main(argv: list[str]) -> int:
             exact = res.eps
             exact_dec = float(real_decimal(exact, 17)) if exact != 0 else 0.0
             label = (f"e^eps0={E0s[0]}" if len(E0s) == 1 else "mix " + "/".join(E0s)) + f", k={k_each * len(E0s)}, delta={delta}"
-            row = {"config": label, "exact": real_decimal(exact, 12), "t_exact": t_exact, "peers": {}}
+            row = {"config": label, "exact": real_decimal(exact, 12), "t_exact": t_exact, "peers": {}, "raw": {}}
             peer_fns = {
                 "dp-accounting PLDAccountant.compose(event, count)": _pld_accountant_count,
                 "dp-accounting PLDAccountant.compose(SelfComposedDpEvent(event, k))": _pld_accountant_selfcomposed,
@@ -244,6 +244,7 @@ def main(argv: list[str]) -> int:
                     row["peers"][name] = (f"error: {err}", t)
                     continue
                 main_v, extra = (v if isinstance(v, tuple) else (v, None))
+                row["raw"][name] = (main_v, (main_v - exact_dec) / exact_dec if exact_dec else 0.0, below(main_v, exact), t)
                 cells = []
                 for tag, val in [("", main_v), (" est", extra)] if extra is not None else [("", main_v)]:
                     if name.startswith("opendp") and tag:
@@ -305,6 +306,23 @@ def _markdown(rows, versions, findings) -> str:
         "make_randomized_response_bool composed with make_composition (basic: sum of eps) and via "
         "make_pureDP_to_zCDP + make_zCDP_to_approxDP."
     )
+    out.append("")
+    out.append("## Summary")
+    out.append("")
+    out.append("| peer | configurations | below the exact eps (materially / by rounding) | largest overestimate (relative) | total time |")
+    out.append("|---|---|---|---|---|")
+    for n in rows[0]["peers"]:
+        raws = [r["raw"][n] for r in rows if n in r["raw"]]
+        if not raws:
+            out.append(f"| {n} | 0 | - | - | - |")
+            continue
+        mat = sum(1 for v, re, b, t in raws if b and re < -1e-9)
+        rnd = sum(1 for v, re, b, t in raws if b and re >= -1e-9)
+        over = max((re for v, re, b, t in raws), default=0.0)
+        tt = sum(t for v, re, b, t in raws)
+        out.append(f"| {n} | {len(raws)} | {mat} / {rnd} | {over:+.2e} | {tt:.1f} s |")
+    exact_t = sum(r["t_exact"] for r in rows)
+    out.append(f"| exactdp (exact) | {len(rows)} | 0 / 0 (the reference) | 0 | {exact_t:.1f} s |")
     out.append("")
     out.append("## Findings")
     out.append("")
