@@ -47,7 +47,11 @@ def brute_profile_postprocessed(mech, mapping):
     n = len(mech.datasets)
 
     def strategies(frontier, hist):
-        # frontier: list of (original node, raw path-probability vector) sharing one visible history
+        # frontier: list of (original node, raw path-probability vector) sharing one visible history;
+        # histories of probability 0 under every dataset are never observed: drop them
+        frontier = [(node, v) for node, v in frontier if any(v)]
+        if not frontier:
+            return [[]]
         kinds = {type(node) for node, _ in frontier}
         assert len(kinds) == 1
         first = frontier[0][0]
