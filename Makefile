@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run test bench docs fuzz clean
+.PHONY: run test bench docs audit fuzz clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,13 @@ docs: $(VENV)/.deps-run
 
 bench: $(VENV)/.deps-run
 	$(BIN)/python bench/run.py
+
+# audit of numeric DP accountants (issue 4): installs the optional `peers` extra into .venv
+# (dp-accounting, prv-accountant, autodp, opendp) and rewrites bench/peers/RESULTS.md.
+# Not part of `make test`.
+audit: $(VENV)/.deps-run
+	$(BIN)/python -m pip install -q -e '.[peers]'
+	$(BIN)/python bench/peers/audit.py --write bench/peers/RESULTS.md
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

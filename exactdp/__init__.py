@@ -15,6 +15,7 @@ from .analysis import Profile, Witness, enumerator
 from .analysis import profile as profile_engine
 from .analysis.bounded_range import br_range
 from .analysis.profile import delta, is_dp, privloss, profile, witness
+from . import theorems
 from .builders import (
     SVT,
     ask,
@@ -39,6 +40,7 @@ from .builders import (
     sparse_vector,
     truncated_geometric,
 )
+from .builders.composition import concomp_ordered, concomp_sequential, null_extension, postprocess
 from .caseio import Case, load_case, parse_case
 from .claims import Analysis, Verdict
 from .constructions.simulate import simulate
@@ -51,7 +53,7 @@ from .errors import (
     VerificationError,
 )
 from .model import END, Ask, Chance, Mechanism
-from .numbers import INF, LogReal, Q, eval_text, real_str
+from .numbers import INF, LogReal, Q, QtElement, eval_text, real_str
 from .verify import Options, verify_file, verify_paths
 
 exact = eval_text  # exactdp.exact("log(3)") -> an exact value
@@ -85,6 +87,12 @@ __all__ = [
     "SVT",
     "sparse_vector",
     "lyu_variant",
+    "concomp_ordered",
+    "concomp_sequential",
+    "null_extension",
+    "postprocess",
+    # composition theorems (exact)
+    "theorems",
     # analysis (profile engine by default; `enumerator` is the reference)
     "profile",
     "privloss",
@@ -101,6 +109,7 @@ __all__ = [
     "Q",
     "INF",
     "LogReal",
+    "QtElement",
     "exact",
     "eval_text",
     "real_str",

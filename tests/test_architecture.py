@@ -37,6 +37,7 @@ LAYERS = [
     "builders",
     "analysis",
     "constructions",
+    "theorems",
     "claims",
     "caseio",
     "verify",

@@ -169,7 +169,7 @@ def test_simulates_rr_is_checked_not_assumed():
         ("exactdp: 1\nname: x\nmechanism: {rr: {eps: log(3)}}\nclaims: [{delta: {eps: 1}}]\n", ["`delta` needs `equals:`"]),
         ("exactdp: 1\nname: x\nmechanism: {rr: {eps: log(3)}}\nclaims: [{privloss: {delta: 0}}]\n", ["exactly one of `equals:` or `at_most:`"]),
         ("exactdp: 1\nname: x\nmechanism: {rr: {epz: log(3)}}\nclaims: [{dp: {eps: 1}}]\n", ["unknown key 'epz' in rr", "did you mean 'eps'?"]),
-        ("exactdp: 1\nname: x\nmechanism: {rr: {eps: 0.1}}\nclaims: [{dp: {eps: 1}}]\n", ["transcendental", "log(11/10)"]),
+        ("exactdp: 1\nname: x\nmechanism: {rr: {eps: exp(1/10)}}\nclaims: [{dp: {eps: 1}}]\n", ["eps must be a real number", "log(3)"]),
         ("exactdp: 1\nname: x\nmechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: 1, of: Q}}]\n", ["no mechanism named 'Q'"]),
         ("exactdp: 1\nname: x\nmechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: 1, delta: 2}}]\n", ["delta must be at most 1, found 2"]),
         ("exactdp: 1\nname: x\nmechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: log(1/2)}}]\n", ["eps must be >= 0"]),

@@ -14,7 +14,7 @@ from exactdp.builders.classic import discrete_laplace, finite_noise, geometric_n
 from exactdp.builders.svt import ABOVE, BELOW, SVT, lyu_variant, sparse_vector
 from exactdp.caseio import parse_case
 from exactdp.errors import CaseError
-from exactdp.model import Ask, Chance, End
+from exactdp.model import Ask, Chance
 from exactdp.numbers import INF, Q, real_str
 
 MENU = (("up", (0, 1)), ("down", (1, 0)), ("low", (0, 0)), ("high", (1, 1)))

@@ -39,8 +39,25 @@ __all__ = [
 
 ENGINE = "enumerator"
 DEFAULT_MAX_STRATEGIES = None  # None: the limit in force (exactdp.limits.current().max_strategies)
+DEFAULT_VIEWS_PER_STRATEGY = 64  # the work limit is max_strategies x this many views
 
 # A view is (history, probability vector); a history is a tuple of ("q"|"a", label) steps.
+
+
+def _max_views(root: Node) -> int:
+    """The largest number of views one deterministic adversary can have (answers multiply)."""
+    from ..model.game import postorder
+
+    v: dict[int, int] = {}
+    for node in postorder(root):
+        kids = node.children_nodes()
+        if isinstance(node, Ask):
+            v[node.uid] = max(v[c.uid] for c in kids)
+        elif isinstance(node, Chance):
+            v[node.uid] = sum(v[c.uid] for c in kids)
+        else:
+            v[node.uid] = 1
+    return v[root.uid]
 
 
 def _check_size(mech: Mechanism, max_strategies: int | None) -> int:
@@ -52,6 +69,14 @@ def _check_size(mech: Mechanism, max_strategies: int | None) -> int:
             f"the number of deterministic adversaries of {mech.name} ({n})",
             max_strategies,
             "the enumerator is the brute-force reference; use the profile engine (the default) or raise "
+            "--max-strategies",
+        )
+    views = _max_views(mech.root)
+    if n * views > max_strategies * DEFAULT_VIEWS_PER_STRATEGY:
+        raise LimitExceededError(
+            f"the number of adversary views of {mech.name} (up to {n} x {views})",
+            max_strategies * DEFAULT_VIEWS_PER_STRATEGY,
+            "the enumerator lists every view of every adversary; use the profile engine (the default) or raise "
             "--max-strategies",
         )
     return n
@@ -181,9 +206,9 @@ def delta(mech: Mechanism, eps: object, *, max_strategies: int | None = DEFAULT_
     (a, b), _, _ = _best(mech, lam, max_strategies)
     if is_rational(lam):
         return a - lam * b
-    from .results import AffineInLambda
+    from .results import affine_at
 
-    return a if b == 0 else AffineInLambda(a, b, lam)
+    return affine_at(a, b, lam)
 
 
 def is_dp(mech: Mechanism, eps: object, delta_: object, *, max_strategies: int | None = DEFAULT_MAX_STRATEGIES) -> bool:

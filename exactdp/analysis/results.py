@@ -16,6 +16,8 @@ from ..numbers.real import (
     real_log,
     real_str,
 )
+from ..errors import InexactValueError
+from ..numbers.qt import QtElement, as_field
 from .hull import Hull, line_gt, upper
 
 __all__ = [
@@ -25,6 +27,7 @@ __all__ = [
     "privloss_from_lambda",
     "lambda_of",
     "value_cmp",
+    "affine_at",
     "value_str",
     "format_privloss",
 ]
@@ -69,18 +72,40 @@ class AffineInLambda:
     def __str__(self) -> str:
         if self.b == 0:
             return q_str(self.a)
-        return f"{q_str(self.a)} - {q_str(self.b)}*{real_str(self.lam)}"
+        a, b = q_str(self.a), q_str(self.b)
+        if isinstance(self.b, QtElement):
+            b = f"({b})"
+        return f"{a} - {b}*{real_str(self.lam)}"
 
     def decimal(self, digits: int = 6) -> str:
         import mpmath
 
         from ..numbers.rational import to_fraction
 
+        if isinstance(self.a, QtElement) or isinstance(self.b, QtElement):
+            from ..numbers.real import enclose
+
+            v = enclose(self.a, 120) - enclose(self.b, 120) * enclose(self.lam, 120)
+            with mpmath.workdps(digits + 5):
+                return mpmath.nstr((mpmath.mpf(v.a) + mpmath.mpf(v.b)) / 2, digits)
         with mpmath.workdps(digits + 10):
             fa, fb = to_fraction(self.a), to_fraction(self.b)
             fr, fs = to_fraction(self.lam.r), to_fraction(self.lam.s)
             lam = mpmath.mpf(fr.numerator) / fr.denominator * mpmath.exp(mpmath.mpf(fs.numerator) / fs.denominator)
             return mpmath.nstr(mpmath.mpf(fa.numerator) / fa.denominator - mpmath.mpf(fb.numerator) / fb.denominator * lam, digits)
+
+
+def affine_at(a: object, b: object, lam: object) -> object:
+    """The exact value a − b·λ: a rational or an element of ℚ(e^{1/L}) when λ, a or b is a
+    field element; an :class:`AffineInLambda` for rational a, b and λ = r·e^s."""
+    if b == 0:
+        return a
+    if is_rational(lam) or isinstance(lam, QtElement) or isinstance(a, QtElement) or isinstance(b, QtElement):
+        try:
+            return a - as_field(lam) * b
+        except InexactValueError:  # e^eps of huge degree over the field: keep a − b·λ symbolic
+            pass
+    return AffineInLambda(a, b, lam)
 
 
 def value_cmp(v: object, q: object) -> int:
@@ -122,8 +147,10 @@ class Profile:
         """δ_M(λ) exactly: a rational for rational λ, else an :class:`AffineInLambda`."""
         if is_rational(lam):
             return self.envelope.value_at(as_q(lam))
+        if isinstance(lam, QtElement):
+            return self.envelope.value_at(lam)
         a, b = self.envelope.line_at(lam)
-        return a if b == 0 else AffineInLambda(a, b, lam)
+        return affine_at(a, b, lam)
 
     def delta(self, eps: object) -> object:
         """δ_M(e^ε) for an exact ε ≥ 0."""

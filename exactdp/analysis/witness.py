@@ -15,10 +15,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..errors import VerificationError
+from ..errors import InexactValueError, VerificationError
 from ..model.game import Ask, Chance, End, Mechanism, Node, label_str, postorder
 from ..numbers.rational import Q, is_rational, q_str
 from ..numbers.real import INF, ExpReal, Infinity, real_cmp, real_str
+from ..numbers.qt import as_field
 from .hull import Hull, line_gt
 
 __all__ = ["Policy", "HullPolicy", "HistoryPolicy", "Witness", "make_witness", "recheck", "format_history"]
@@ -51,10 +52,17 @@ def _gt_lambda(ratio: object, lam: object) -> bool:
 
 
 def _scale_lambda(lam: object, ratio: object) -> object:
-    """λ / ratio for a positive rational ratio."""
+    """λ / ratio for a positive ratio (rational, or in ℚ(e^{1/L}))."""
     if is_rational(lam):
         return lam / ratio
-    return ExpReal(lam.r / ratio, lam.s)
+    if isinstance(lam, ExpReal) and is_rational(ratio) and is_rational(lam.r):
+        return ExpReal(lam.r / ratio, lam.s)
+    if isinstance(lam, ExpReal):
+        try:
+            return as_field(lam) / ratio
+        except InexactValueError:  # e^eps of huge degree: keep it as (field value)·e^s
+            return ExpReal(lam.r / ratio, lam.s)
+    return as_field(lam) / ratio
 
 
 class HullPolicy:
@@ -197,12 +205,12 @@ class Witness:
         return self.mechanism.pair_names(self.pair)
 
     def excess(self) -> object:
-        """p − λ·p' (rational when λ is)."""
+        """p − λ·p' (rational when λ is; an element of ℚ(e^{1/L}) for field values)."""
         if is_rational(self.lam):
             return self.p - self.lam * self.p_prime
-        from .results import AffineInLambda
+        from .results import affine_at
 
-        return AffineInLambda(self.p, self.p_prime, self.lam)
+        return affine_at(self.p, self.p_prime, self.lam)
 
     def walk(self, limit: int = 10_000):
         """Yield ("choice", history, label) and ("view", history, P_x, P_x', in_T) in
@@ -280,7 +288,7 @@ def make_witness(
     p, pp, _ = recheck(mech, pair, lam, policy)
     if expected_line is not None:
         a, b = expected_line
-        ok = (a - lam * b == p - lam * pp) if is_rational(lam) else (a == p and b == pp)
+        ok = (a - lam * b == p - lam * pp) if not isinstance(lam, ExpReal) else (a == p and b == pp)
         if not ok:
             raise VerificationError(
                 f"witness re-check failed on pair {mech.pair_names(pair)} at lambda={real_str(lam)}: "

@@ -6,6 +6,7 @@ from typing import Mapping, Sequence
 
 from ..errors import CaseError, CaseProblem
 from ..model.game import END, Chance, Mechanism
+from ..numbers.qt import as_field
 from ..numbers.rational import Q, as_q, q_str
 
 __all__ = ["rr", "rr_delta", "rr_node", "rr_delta_node", "default_bits"]
@@ -37,8 +38,10 @@ def default_bits(
 
 
 def rr_node(E: object, bits: Sequence[int]) -> Chance:
-    """RR_ε (Vadhan–Wang Def. 1.9) with e^ε = E: answers b w.p. E/(1+E), 1−b w.p. 1/(1+E)."""
-    E = as_q(E)
+    """RR_ε (Vadhan–Wang Def. 1.9) with e^ε = E: answers b w.p. E/(1+E), 1−b w.p. 1/(1+E).
+
+    ``E`` is a rational, or an element of ℚ(e^{1/L}) (``ExpReal``/``QtElement``) for a decimal ε."""
+    E = as_field(E)
     if E < 1:
         raise CaseError(CaseProblem(f"rr: e^eps must be at least 1 (eps >= 0), got e^eps = {q_str(E)}"))
     keep, flip = E / (1 + E), 1 / (1 + E)
@@ -49,7 +52,7 @@ def rr_node(E: object, bits: Sequence[int]) -> Chance:
 
 def rr_delta_node(E: object, delta: object, bits: Sequence[int]) -> Chance:
     """RR_(ε,δ) (Vadhan–Wang Def. 5.1, from Kairouz–Oh–Viswanath) with answers I0, 0, 1, I1."""
-    E, delta = as_q(E), as_q(delta)
+    E, delta = as_field(E), as_q(delta)
     if E < 1:
         raise CaseError(CaseProblem(f"rr: e^eps must be at least 1 (eps >= 0), got e^eps = {q_str(E)}"))
     if not (0 <= delta <= 1):

@@ -12,6 +12,8 @@ from .claims import CLAIM_KINDS, register_claim
 from .forms import FORMS, register_form
 from .yamlsafe import YamlLimits
 
+from . import claims_composition, forms_composition  # noqa: E402,F401  (register issue-4 forms and claims)
+
 __all__ = [
     "FORMAT_VERSION",
     "Case",

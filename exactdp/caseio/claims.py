@@ -148,9 +148,11 @@ def _read_claim(r: Reader, node: yaml.Node, path: str, mechanisms: set[str], def
     for fname, fval, fnode_path in [("of", of, child_path(kpath, "of"))] + [
         (k, fields[k], child_path(kpath, k)) for k in spec if k in _NAME_FIELDS and fields.get(k)
     ]:
-        if mechanisms is not None and fval is not INVALID and fval not in mechanisms:
-            r.error(node, fnode_path, f"no mechanism named {fval!r}", suggest(str(fval), sorted(mechanisms)) or f"defined: {', '.join(sorted(mechanisms))}")
-            bad = True
+        # `of` may also be a list of names (claims about several mechanisms, e.g. composition)
+        for one in fval if isinstance(fval, tuple) else (fval,):
+            if mechanisms is not None and one is not INVALID and one not in mechanisms:
+                r.error(node, fnode_path, f"no mechanism named {one!r}", suggest(str(one), sorted(mechanisms)) or f"defined: {', '.join(sorted(mechanisms))}")
+                bad = True
     if bad:
         return INVALID
     line, _ = mark_of(node)

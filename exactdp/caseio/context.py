@@ -14,9 +14,10 @@ from typing import Any, Callable, Mapping, Sequence
 
 import yaml
 
-from ..errors import CaseError, CaseProblem, ExactDPError, LimitExceededError
+from ..errors import CaseError, CaseProblem, ExactDPError, InexactValueError, LimitExceededError
 from ..limits import current as current_limits
 from ..numbers.expr import ExprError, ExprLimits, evaluate, parse_expr
+from ..numbers.qt import as_field
 from ..numbers.rational import Q, as_q, is_rational, q_str
 from ..numbers.real import ExpReal, Infinity, LogReal, real_exp, real_sign, real_str
 from ..numbers.symbolic import (
@@ -372,8 +373,12 @@ class Reader:
         return as_q(v) if is_rational(v) else v
 
     def exp_eps_rational(self, node: yaml.Node, path: str, eps: Any, form: str) -> Any:
-        """e^ε for a mechanism's parameter; it must be rational for the engines (or, for a
-        symbolic ε such as ``log(E)``, a rational function of the symbols that is ≥ 1)."""
+        """e^ε for a mechanism's parameter: a rational for ``log(r)``; for a decimal ε an exact
+        element of ℚ(e^{1/L}) (see :mod:`exactdp.numbers.qt`), which the engines accept; for a
+        symbolic ε such as ``log(E)``, a rational function of the symbols that is ≥ 1.
+
+        Decimal ε's of one case share one field: values with denominators L₁, L₂ combine in
+        ℚ(e^{1/lcm(L₁, L₂)}), so the common L of a case is the lcm of its ε denominators."""
         if is_sym(eps):
             lam = sympy.exp(eps)
             if not lam.is_rational_function(*self.symtab.symbols.values()):
@@ -387,14 +392,24 @@ class Reader:
             return lam
         lam = real_exp(eps)
         if isinstance(lam, ExpReal):
-            return self.error(
-                node,
-                path,
-                f"{form}: eps = {real_str(eps)} makes e^eps = {real_str(lam)} transcendental, and exact "
-                "decimal eps inside mechanisms is not supported yet",
-                "write eps as log(r) so that e^eps = r is rational, e.g. eps: log(11/10)",
-            )
+            try:
+                return as_field(lam)
+            except InexactValueError as e:
+                return self.error(node, path, f"{form}: eps = {real_str(eps)}: {e}", "write eps as log(r), e.g. eps: log(11/10)")
         return lam
+
+    def exp_eps_strictly_rational(self, node: yaml.Node, path: str, eps: Any, form: str) -> Any:
+        """e^ε as an exact rational, for forms whose builders need rational weights; a decimal ε
+        (e^ε transcendental) is refused with a clear message instead of being approximated."""
+        lam = self.exp_eps_rational(node, path, eps, form)
+        if lam is INVALID or is_rational(lam):
+            return lam
+        return self.error(
+            node,
+            path,
+            f"{form}: eps = {real_str(eps)} makes e^eps transcendental; {form} needs e^eps rational",
+            "write eps as log(r), e.g. eps: log(16); exact decimal eps is supported by rr and the engines, not yet here",
+        )
 
     def count(self, node: yaml.Node, path: str, what: str, lo: int = 0, hi: int | None = None) -> Any:
         v = self.value(node, path, what)

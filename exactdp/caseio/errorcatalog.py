@@ -68,9 +68,9 @@ CATALOGUE: list[tuple[str, str, str, str]] = [
     ),
     (
         "Mechanisms",
-        "Decimal eps inside a mechanism",
-        "e^0.1 is transcendental, so the probabilities of RR_0.1 are not rational.",
-        _HEAD + "mechanism: {rr: {eps: 0.1}}\nclaims: [{dp: {eps: 1}}]\n",
+        "Decimal eps too fine for exact arithmetic",
+        "A decimal eps is exact: e^0.1 is kept in the field Q(e^(1/L)). A huge power of e^(1/L) is refused rather than approximated.",
+        _HEAD + "mechanism: {rr: {eps: 1234.56789}}\nclaims: [{dp: {eps: 1}}]\n",
     ),
     # --- distributions ----------------------------------------------------------------------
     ("Distributions", "Does not sum to 1", "Every answer distribution sums to exactly 1 under every dataset.", _HEAD + "mechanism: {respond: {a: [1/2, 1/3], b: [1/2, 1/3]}}\nclaims: [{dp: {eps: 1}}]\n"),

@@ -66,7 +66,7 @@ def read_alpha(r: Reader, node: yaml.Node, path: str, f: dict, form: str) -> Any
             return r.error(node, path, f"{form}: alpha must lie strictly between 0 and 1, found {q_str(a)}")
         return a
     enode = next(v for k, v in node.value if k.value == "eps")
-    E = r.exp_eps_rational(enode, child_path(path, "eps"), f["eps"], form)
+    E = r.exp_eps_strictly_rational(enode, child_path(path, "eps"), f["eps"], form)
     if E is INVALID:
         return INVALID
     if E == 1:
@@ -186,7 +186,7 @@ def _krr(mr: MechanismReader, node: yaml.Node, path: str, name: str) -> Any:
         if v not in values:
             return r.error(f["data"], child_path(path, f"data.{d}"), f"{d} holds {v!r}, which is not among the values", suggest(v, values))
     enode = next(v for k, v in node.value if k.value == "eps")
-    E = r.exp_eps_rational(enode, child_path(path, "eps"), f["eps"], "krr")
+    E = r.exp_eps_strictly_rational(enode, child_path(path, "eps"), f["eps"], "krr")
     if E is INVALID:
         return INVALID
     return r.guard(lambda: krr(E, values, data, datasets=mr.datasets, adjacent=mr.adjacent, name=name), node, path)

@@ -37,7 +37,7 @@ def _exp_rational(r: Reader, node: yaml.Node, path: str, key: str, form: str) ->
     val = r.eps(vnode, child_path(path, key))
     if val is INVALID:
         return INVALID
-    return r.exp_eps_rational(vnode, child_path(path, key), val, form)
+    return r.exp_eps_strictly_rational(vnode, child_path(path, key), val, form)
 
 
 def read_scores(mr: MechanismReader, node: yaml.Node, path: str, outputs: list[str] | None, *, what: str = "scores") -> Any:
@@ -222,7 +222,7 @@ def _eps_list(r: Reader, node: yaml.Node, path: str) -> Any:
     out = []
     for i, v in enumerate(items):
         val = r.eps(v, child_path(path, i))
-        out.append(INVALID if val is INVALID else r.exp_eps_rational(v, child_path(path, i), val, "grr_menu"))
+        out.append(INVALID if val is INVALID else r.exp_eps_strictly_rational(v, child_path(path, i), val, "grr_menu"))
     return INVALID if any(v is INVALID for v in out) else out
 
 

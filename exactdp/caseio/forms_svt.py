@@ -167,7 +167,7 @@ def _svt(mr: MechanismReader, node: yaml.Node, path: str, name: str) -> Any:
         if f["eps"] is None:
             return r.error(node, path, "svt: `variant:` needs `eps:` (the privacy budget the variant is calibrated to)")
         enode = next(v for k, v in node.value if k.value == "eps")
-        E = r.exp_eps_rational(enode, child_path(path, "eps"), f["eps"], "svt")
+        E = r.exp_eps_strictly_rational(enode, child_path(path, "eps"), f["eps"], "svt")
         if E is INVALID:
             return INVALID
 

@@ -2,6 +2,7 @@
 
 from .base import FAILS, HOLDS, UNSUPPORTED, Analysis, Claim, Verdict, Where
 from .bounded_range import BoundedRangeClaim, BRRangeClaim, NotBoundedRangeClaim
+from .composition import CompositionClaim
 from .core import (
     DeltaClaim,
     DPClaim,
@@ -20,6 +21,7 @@ __all__ = [
     "Claim",
     "Verdict",
     "Where",
+    "CompositionClaim",
     "DeltaClaim",
     "DPClaim",
     "NotDPClaim",

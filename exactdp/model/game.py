@@ -25,6 +25,7 @@ from typing import Iterator, Sequence, Union
 
 from .. import limits as _limits
 from ..errors import CaseError, CaseProblem
+from ..numbers.qt import QtElement
 from ..numbers.rational import Q, as_q, q_str
 
 __all__ = [
@@ -124,7 +125,7 @@ class Chance(Node):
         check: bool = True,
     ):
         labels, children = tuple(labels), tuple(children)
-        probs = tuple(tuple(as_q(p) for p in row) for row in probs)
+        probs = tuple(tuple(p if type(p) is QtElement else as_q(p) for p in row) for row in probs)
         if check:
             _check_distribution(labels, probs, children)
         _limits.count_nodes()

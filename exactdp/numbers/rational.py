@@ -56,7 +56,10 @@ def to_fraction(x: object) -> Fraction:
 
 
 def q_str(x: object) -> str:
-    """``3``, ``-1/3``: the canonical exact text of a rational."""
+    """``3``, ``-1/3``: the canonical exact text of a rational (other exact values, such as
+    elements of ℚ(e^{1/L}), print as their own exact text)."""
+    if not is_rational(x):
+        return str(x)
     f = to_fraction(x)
     return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
 

@@ -6,6 +6,8 @@ probability stays in ℚ.  This module keeps such values exact:
 * :data:`Q` – a rational (probabilities, δ, e^ε);
 * :class:`LogReal` – s + ln r with rationals s and r > 0 (an ε-type value);
 * :class:`ExpReal` – r·e^s with rationals r > 0, s ≠ 0 (e^ε for a decimal ε, transcendental);
+* :class:`~exactdp.numbers.qt.QtElement` – any element of ℚ(e^{1/L}) (sums and quotients of
+  such exponentials, e.g. e^{0.1}/(1 + e^{0.1})); ``LogReal(s, r)`` may have such an r;
 * :data:`INF` – +∞, for privacy losses.
 
 Every comparison is exact: mixed ones are decided by certified interval arithmetic
@@ -22,6 +24,7 @@ from typing import Union
 from .. import limits as _limits
 from ..errors import InexactValueError, LimitExceededError
 from .certified import decimal_digits_of, sign_r_exp_s_minus_q
+from .qt import QtElement, as_field, qt_exp
 from .rational import Q, as_q, is_rational, q_str, to_fraction
 
 __all__ = [
@@ -101,7 +104,11 @@ class LogReal:
 
 @dataclass(frozen=True)
 class ExpReal:
-    """The real number r·e^s (r > 0 and s ≠ 0 rational): transcendental, never rational."""
+    """The real number r·e^s (r > 0 and s ≠ 0 rational): transcendental, never rational.
+
+    ``r`` may also be an element of ℚ(e^{1/L}) (:class:`QtElement`): that happens when a
+    decimal ε with many digits (e^s of huge degree over the field) meets field-valued
+    probabilities; such values are compared by certified interval evaluation."""
 
     r: object
     s: object
@@ -114,7 +121,12 @@ Real = Union[object, LogReal, ExpReal, Infinity]
 
 
 def is_real(x: object) -> bool:
-    return is_rational(x) or isinstance(x, (LogReal, ExpReal, Infinity))
+    return is_rational(x) or isinstance(x, (LogReal, ExpReal, Infinity, QtElement))
+
+
+def _fieldish(x: object) -> bool:
+    """A value of ℚ(e^{1/L}): rational, ExpReal or QtElement."""
+    return is_rational(x) or isinstance(x, (ExpReal, QtElement))
 
 
 def exact_root(q: object, n: int) -> "Q | None":
@@ -142,9 +154,24 @@ def _iroot(x: int, n: int) -> int | None:
 
 
 def _log_of(s: object, r: object) -> "Real":
+    if isinstance(r, QtElement):
+        mono = _monomial(r)
+        if mono is not None:  # ln(c t^m) = m/L + ln c
+            c, e = mono
+            return _log_of(as_q(s) + e, c)
+        return LogReal(as_q(s), r)
     if r == 1:
         return as_q(s)
     return LogReal(as_q(s), as_q(r))
+
+
+def _monomial(x: QtElement) -> tuple[object, object] | None:
+    """(c, m/L) when x = c·t^m, else None."""
+    if len(x.d) == 1 and all(not a for a in x.n[1:]):
+        return x.c * Q(int(x.n[0]), int(x.d[0])), Q(len(x.n) - 1, x.L)
+    if len(x.n) == 1 and all(not a for a in x.d[1:]):
+        return x.c * Q(int(x.n[0]), int(x.d[0])), -Q(len(x.d) - 1, x.L)
+    return None
 
 
 def _check_exponent(n: int, max_exponent: int) -> None:
@@ -181,6 +208,8 @@ def _rat_pow(q: object, e: object, max_exponent: int) -> object:
 def real_neg(a: "Real") -> "Real":
     if is_rational(a):
         return -as_q(a)
+    if isinstance(a, (ExpReal, QtElement)):
+        return -as_field(a)
     if isinstance(a, LogReal):  # -(s + ln r) = -s + ln(1/r)
         return _log_of(-a.s, 1 / a.r)
     raise InexactValueError(f"-({real_str(a)}) cannot be represented exactly")
@@ -191,6 +220,8 @@ def real_add(a: "Real", b: "Real") -> "Real":
         raise InexactValueError("inf can only stand alone as a privacy-loss value, not in arithmetic")
     if is_rational(a) and is_rational(b):
         return as_q(a) + as_q(b)
+    if _fieldish(a) and _fieldish(b):  # exact in Q(e^(1/L))
+        return as_field(a) + as_field(b)
     la, lb = _as_log(a), _as_log(b)
     if la is not None and lb is not None:
         return _log_of(la[0] + lb[0], la[1] * lb[1])
@@ -217,6 +248,12 @@ def real_mul(a: "Real", b: "Real", *, max_exponent: int = DEFAULT_MAX_EXPONENT) 
         raise InexactValueError("inf can only stand alone as a privacy-loss value, not in arithmetic")
     if is_rational(a) and is_rational(b):
         return as_q(a) * as_q(b)
+    if isinstance(a, QtElement) or isinstance(b, QtElement) or (
+        _fieldish(a) and _fieldish(b) and ((is_rational(a) and a < 0) or (is_rational(b) and b < 0))
+    ):
+        if _fieldish(a) and _fieldish(b):
+            return as_field(a) * as_field(b)
+        return _no_exact(f"({real_str(a)}) * ({real_str(b)})")
     if is_rational(b):
         a, b = b, a
     if is_rational(a):
@@ -242,8 +279,10 @@ def real_div(a: "Real", b: "Real", *, max_exponent: int = DEFAULT_MAX_EXPONENT) 
         if b == 0:
             raise InexactValueError(f"division by zero: {real_str(a)} / 0")
         return real_mul(a, 1 / as_q(b), max_exponent=max_exponent)
-    if isinstance(b, ExpReal):
+    if isinstance(b, ExpReal) and not isinstance(a, QtElement):
         return real_mul(a, ExpReal(1 / b.r, -b.s), max_exponent=max_exponent)
+    if _fieldish(a) and _fieldish(b):
+        return as_field(a) / as_field(b)
     return _no_exact(f"({real_str(a)}) / ({real_str(b)})")
 
 
@@ -260,6 +299,9 @@ def real_pow(a: "Real", e: "Real", *, max_exponent: int = DEFAULT_MAX_EXPONENT) 
         fe = to_fraction(e)
         _check_exponent(fe.numerator, max_exponent)
         return real_mul(_rat_pow(a.r, e, max_exponent), real_exp(as_q(a.s) * as_q(e)))
+    if isinstance(a, QtElement) and to_fraction(e).denominator == 1:
+        _check_exponent(int(to_fraction(e)), max_exponent)
+        return a ** int(to_fraction(e))
     return _no_exact(f"({real_str(a)})^({real_str(e)})")
 
 
@@ -271,6 +313,10 @@ def real_log(a: "Real") -> "Real":
         return _log_of(Q(0), a)
     if isinstance(a, ExpReal):
         return _log_of(a.s, a.r)
+    if isinstance(a, QtElement):
+        if a.sign() <= 0:
+            raise InexactValueError(f"log of a non-positive number: log({a})")
+        return _log_of(Q(0), a)
     return _no_exact(f"log({real_str(a)})")
 
 
@@ -279,6 +325,8 @@ def real_exp(a: "Real") -> "Real":
     if is_rational(a):
         return Q(1) if a == 0 else ExpReal(Q(1), as_q(a))
     if isinstance(a, LogReal):
+        if isinstance(a.r, QtElement):
+            return a.r * qt_exp(1, a.s)
         return as_q(a.r) if a.s == 0 else ExpReal(as_q(a.r), as_q(a.s))
     return _no_exact(f"exp({real_str(a)})")
 
@@ -290,10 +338,92 @@ def real_sign(a: "Real") -> int:
     if is_rational(a):
         return (a > 0) - (a < 0)
     if isinstance(a, LogReal):  # sign(s + ln r) = sign(r e^s - 1)
+        if isinstance(a.r, QtElement):
+            return _sign_log_qt(a.r, a.s)
         return sign_r_exp_s_minus_q(a.r, a.s, 1)
     if isinstance(a, ExpReal):
         return 1
+    if isinstance(a, QtElement):
+        return a.sign()
     raise TypeError(f"not an exact real: {a!r}")
+
+
+def _qt_exp_real(x: object) -> bool:
+    return isinstance(x, ExpReal) and isinstance(x.r, QtElement)
+
+
+def enclose(x: object, prec: int):
+    """An mpmath interval containing x (rational, QtElement or ExpReal), at ``prec`` bits."""
+    import mpmath
+
+    if isinstance(x, QtElement):
+        return x.enclosure(prec)
+    old = mpmath.iv.prec
+    mpmath.iv.prec = prec
+    try:
+        if isinstance(x, ExpReal):
+            fs = to_fraction(x.s)
+            e = mpmath.iv.exp(mpmath.iv.mpf(fs.numerator) / mpmath.iv.mpf(fs.denominator))
+            r = enclose(x.r, prec)
+            mpmath.iv.prec = prec
+            return r * e
+        f = to_fraction(x)
+        return mpmath.iv.mpf(f.numerator) / mpmath.iv.mpf(f.denominator)
+    finally:
+        mpmath.iv.prec = old
+
+
+def _iv_cmp(a: object, b: object) -> int:
+    """Certified comparison by intervals at doubling precision (for values that cannot be
+    brought into one field of moderate degree; they are never equal then, see ExpReal)."""
+
+    prec = 64
+    while prec <= 1 << 16:
+        va, vb = enclose(a, prec), enclose(b, prec)
+        if va.b < vb.a:
+            return -1
+        if va.a > vb.b:
+            return 1
+        prec *= 2
+    raise InexactValueError(f"could not separate {real_str(a)} from {real_str(b)} by certified intervals")
+
+
+def _sign_log_qt(r: QtElement, s: object) -> int:
+    """sign(s + ln r) for r in ℚ(e^{1/L}), r > 0, s rational; exact.
+
+    When e^s lives in a field of moderate degree, r·e^s − 1 is formed exactly (0 is detected
+    symbolically, otherwise its sign is certified).  Otherwise (s = a binary fraction with a
+    huge denominator, e.g. an interval endpoint) s + ln r is evaluated in interval arithmetic at
+    increasing precision; it is nonzero in that case because r·e^s = 1 would put e^s in an
+    algebraic extension of ℚ(e^{1/L}) of small degree."""
+    import mpmath
+
+    fs = to_fraction(s)
+    L = r.L * fs.denominator // _gcd(r.L, fs.denominator)
+    if abs(fs.numerator * (L // fs.denominator)) <= 20_000:
+        d = r * qt_exp(1, s) - 1
+        return d.sign() if isinstance(d, QtElement) else (d > 0) - (d < 0)
+    prec = 64
+    while prec <= 1 << 16:
+        v = r.enclosure(prec)
+        old = mpmath.iv.prec
+        mpmath.iv.prec = prec
+        try:
+            w = mpmath.iv.log(v) + mpmath.iv.mpf(fs.numerator) / mpmath.iv.mpf(fs.denominator)
+        finally:
+            mpmath.iv.prec = old
+        if w.a > 0:
+            return 1
+        if w.b < 0:
+            return -1
+        prec *= 2
+    raise ArithmeticError(f"could not decide the sign of {real_str(LogReal(s, r))}")  # pragma: no cover
+
+
+def _gcd(a: int, b: int) -> int:
+    from math import gcd
+
+    return gcd(a, b)
 
 
 def real_cmp(a: "Real", b: "Real") -> int:
@@ -302,6 +432,14 @@ def real_cmp(a: "Real", b: "Real") -> int:
         return (not isinstance(b, Infinity)) - (not isinstance(a, Infinity))
     if is_rational(a) and is_rational(b):
         return (a > b) - (a < b)
+    if isinstance(a, QtElement) or isinstance(b, QtElement) or _qt_exp_real(a) or _qt_exp_real(b):
+        if _fieldish(a) and _fieldish(b):
+            try:
+                fa, fb = as_field(a), as_field(b)
+            except InexactValueError:  # e^s of huge degree: certified intervals decide
+                return _iv_cmp(a, b)
+            return 0 if fa == fb else (1 if fa > fb else -1)
+        return real_sign(real_sub(a, b))
     if isinstance(a, ExpReal) or isinstance(b, ExpReal):
         # both positive-type values: compare ra e^sa with rb e^sb
         ra, sa = (a.r, a.s) if isinstance(a, ExpReal) else (a, Q(0))
@@ -320,13 +458,17 @@ def real_str(a: "Real") -> str:
         return "inf"
     if is_rational(a):
         return q_str(a)
+    if isinstance(a, QtElement):
+        return str(a)
     if isinstance(a, LogReal):
-        lg = f"log({q_str(a.r)})"
+        lg = f"log({q_str(a.r)})" if not isinstance(a.r, QtElement) else f"log({a.r})"
         if a.s == 0:
             return lg
         return f"{q_str(a.s)} + {lg}"
     if isinstance(a, ExpReal):
         ex = f"exp({q_str(a.s)})"
+        if isinstance(a.r, QtElement):
+            return f"({a.r})*{ex}"
         return ex if a.r == 1 else f"{q_str(a.r)}*{ex}"
     return repr(a)
 
@@ -337,8 +479,24 @@ def real_decimal(a: "Real", digits: int = 6) -> str:
         return "inf"
     if is_rational(a):
         return decimal_digits_of(a, 0, digits)
-    if isinstance(a, ExpReal):
+    if isinstance(a, ExpReal) and not isinstance(a.r, QtElement):
         return decimal_digits_of(a.r, a.s, digits)
+    if isinstance(a, ExpReal):
+        import mpmath
+
+        v = enclose(a, max(64, int(digits * 3.33) + 40))
+        with mpmath.workdps(digits + 5):
+            return mpmath.nstr((mpmath.mpf(v.a) + mpmath.mpf(v.b)) / 2, digits)
+    if isinstance(a, QtElement):
+        return a.decimal(digits)
+    if isinstance(a, LogReal) and isinstance(a.r, QtElement):
+        import mpmath
+
+        v = a.r.enclosure(max(64, int(digits * 3.33) + 40))
+        with mpmath.workdps(digits + 10):
+            fs = to_fraction(a.s)
+            mid = (mpmath.mpf(v.a) + mpmath.mpf(v.b)) / 2
+            return mpmath.nstr(mpmath.log(mid) + mpmath.mpf(fs.numerator) / fs.denominator, digits)
     if isinstance(a, LogReal):
         import mpmath
 

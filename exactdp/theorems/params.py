@@ -1,0 +1,67 @@
+"""Privacy parameters of the components of a composition, normalised for exact evaluation.
+
+Each component is (εᵢ, δᵢ) with εᵢ an exact real ≥ 0 — ``log(r)`` (then e^εᵢ = r is rational),
+a rational (a decimal ε such as 0.1; then e^εᵢ lies in ℚ(e^{1/L})), or a sum of both — and δᵢ
+a rational in [0, 1].  Theorems work with Eᵢ = e^εᵢ, an element of ℚ(e^{1/L})
+(:mod:`exactdp.numbers.qt`), so every value they return is exact.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from ..errors import InexactValueError
+from ..numbers.qt import as_field
+from ..numbers.rational import Q, as_q, is_rational, q_str
+from ..numbers.real import ExpReal, Infinity, LogReal, real_exp, real_sign, real_str
+
+__all__ = ["Component", "components", "exp_eps"]
+
+
+def exp_eps(eps: object) -> object:
+    """e^ε exactly: a rational for ``log(r)``, an element of ℚ(e^{1/L}) for a decimal ε."""
+    if isinstance(eps, Infinity) or not (is_rational(eps) or isinstance(eps, LogReal)):
+        raise InexactValueError(f"eps must be an exact real such as log(3) or 0.1, got {real_str(eps)}")
+    if real_sign(eps) < 0:
+        raise InexactValueError(f"eps must be >= 0, got {real_str(eps)}")
+    lam = real_exp(eps)
+    return as_field(lam) if isinstance(lam, ExpReal) else lam
+
+
+@dataclass(frozen=True)
+class Component:
+    """One (εᵢ, δᵢ)-DP component: ``eps`` as given, ``E`` = e^εᵢ (exact), ``delta`` = δᵢ."""
+
+    eps: object
+    E: object
+    delta: object
+
+    def __str__(self) -> str:
+        return f"({real_str(self.eps)}, {q_str(self.delta)})"
+
+
+def components(eps: Sequence[object], deltas: Sequence[object] | None = None) -> tuple[Component, ...]:
+    """Pair up ε's and δ's (a single δ applies to every ε; no δ's means pure DP).
+
+    Raises
+    ------
+    InexactValueError
+        If an ε is not an exact value ≥ 0 or a δ is not a rational in [0, 1], or the lists
+        differ in length.
+    """
+    eps = list(eps)
+    if not eps:
+        raise InexactValueError("a composition needs at least one component")
+    if deltas is None or len(deltas) == 0:
+        deltas = [Q(0)] * len(eps)
+    elif len(deltas) == 1 and len(eps) > 1:
+        deltas = list(deltas) * len(eps)
+    if len(deltas) != len(eps):
+        raise InexactValueError(f"{len(eps)} eps values but {len(deltas)} delta values; give one delta per eps (or a single one)")
+    out = []
+    for e, d in zip(eps, deltas):
+        if not is_rational(d) or not (0 <= d <= 1):
+            raise InexactValueError(f"delta must be an exact rational in [0, 1], got {real_str(d)}")
+        out.append(Component(e, exp_eps(e), as_q(d)))
+    return tuple(out)

@@ -1,0 +1,96 @@
+"""The field Q(e^(1/L)) for decimal eps (issue 4): exact arithmetic, canonical forms, certified
+signs, and the engines working on it end to end."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import mpmath
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from exactdp.analysis import enumerator
+from exactdp.analysis import profile as engine
+from exactdp.builders import compose, concomp, repeat, rr, rr_delta
+from exactdp.errors import InexactValueError
+from exactdp.numbers import Q, eval_text, real_decimal, real_str
+from exactdp.numbers.qt import QtElement, as_field, qt_exp, qt_t
+from exactdp.numbers.real import real_cmp, real_log
+
+t = qt_t(10)
+
+
+def test_rational_results_come_back_as_q():
+    p, q = t / (1 + t), 1 / (1 + t)
+    assert p + q == 1 and type(p + q) is type(Q(1))
+    assert p / q == t
+    assert (t**10) == qt_exp(1, 1) and (t**10).L == 1  # canonical smallest L
+    assert qt_exp(1, Q(1, 2)) == t**5
+
+
+def test_different_denominators_share_one_field():
+    a = qt_exp(1, Q(1, 4))  # L = 4
+    b = qt_exp(1, Q(1, 10))  # L = 10
+    assert (a * b) == qt_exp(1, Q(7, 20))
+    assert (a + b) - b == a
+    assert hash(as_field(eval_text("exp(7/20)"))) == hash(a * b)
+
+
+def test_text_round_trips_through_the_grammar():
+    x = (t**3 - 2 * t + Q(1, 3)) / (5 * t + 7)
+    assert eval_text(str(x)) == x
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(-5, 5), min_size=1, max_size=4), st.lists(st.integers(-5, 5), min_size=1, max_size=4))
+def test_certified_sign_matches_high_precision(nums, dens):
+    def poly(cs):
+        out = Q(0)
+        for k, c in enumerate(cs):
+            out = out + c * t**k if k else out + c
+        return out
+
+    n, d = poly(nums), poly(dens)
+    if d == 0 or n == 0:
+        return
+    x = n / d
+    with mpmath.workdps(60):
+        tv = mpmath.exp(mpmath.mpf(1) / 10)
+        val = sum(c * tv**k for k, c in enumerate(nums)) / sum(c * tv**k for k, c in enumerate(dens))
+    sign = (x > 0) - (x < 0) if not isinstance(x, QtElement) else x.sign()
+    assert sign == (1 if val > 0 else -1)
+
+
+def test_log_of_field_elements_and_comparisons():
+    v = real_log(9 * t - 1)
+    assert "log(9*exp(1/10) - 1)" == real_str(v)
+    assert real_cmp(v, Q(3)) < 0 < real_cmp(v, Q(2))  # log(8.946...) = 2.19...
+    assert real_log(3 * t) == eval_text("1/10 + log(3)")  # monomials fold into s + log(r)
+
+
+def test_degree_limit_is_a_clear_refusal():
+    with pytest.raises(InexactValueError, match="field-degree limit"):
+        qt_exp(1, Fraction(123456789, 1000))
+
+
+def test_engines_agree_on_decimal_eps():
+    m = concomp([rr(as_field(eval_text("exp(1/10)"))), rr_delta(as_field(eval_text("exp(1/4)")), Q(1, 100))])
+    for d in [Q(0), Q(1, 100), Q(1, 10)]:
+        assert engine.privloss(m, d) == enumerator.privloss(m, d)
+    lam = as_field(eval_text("exp(1/5)"))
+    assert engine.profile(m).delta_at_lambda(lam) == enumerator.profile(m).delta_at_lambda(lam)
+
+
+def test_witness_on_decimal_eps_is_rechecked():
+    m = compose([rr(t), rr(t)])
+    w = engine.witness(m, Q(1, 10))
+    assert w.excess() == engine.profile(m).delta(Q(1, 10))
+
+
+def test_privloss_with_long_decimal_uses_certified_intervals():
+    m = repeat(rr(t), 3)
+    prof = engine.profile(m)
+    d = prof.delta(eval_text("0.2999999999"))  # e^eps beyond the degree limit: kept as a - b*lambda
+    assert real_decimal(prof.privloss(0), 6) == "0.3"
+    assert str(d) and prof.delta(eval_text("0.3")) == 0
