@@ -90,3 +90,19 @@ def test_every_module_declares_all():
         if f.name in ("__main__.py",):
             continue
         assert "__all__" in f.read_text(), f"{f.relative_to(PKG)} has no __all__"
+
+
+def test_rational_only_use_does_not_load_sympy():
+    """SymPy is heavy: only symbolic cases and decimal eps may load it (start-up, memory)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, exactdp\n"
+        "from exactdp.verify import verify_file\n"
+        "fr = verify_file('cases/kov/kfold-rr-pure.yaml')\n"
+        "assert fr.exit_code == 0\n"
+        "print('sympy' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=PKG.parent, check=True).stdout
+    assert out.strip() == "False"

@@ -31,10 +31,6 @@ from fractions import Fraction
 from math import gcd
 
 import mpmath
-from sympy.polys.densearith import dup_add, dup_mul, dup_mul_ground, dup_neg
-from sympy.polys.densetools import dup_primitive
-from sympy.polys.domains import ZZ
-from sympy.polys.euclidtools import dup_inner_gcd
 
 from ..errors import InexactValueError
 from .rational import Q, as_q, is_rational, q_str, to_fraction
@@ -45,6 +41,21 @@ _MAX_PREC = 1 << 17
 MAX_DEGREE = 4000
 """Largest exponent of t kept symbolically; beyond it values are refused (or, in comparisons,
 decided by certified intervals instead)."""
+
+
+# SymPy's dense integer polynomials, imported on first use so that rational-only runs (most
+# cases) never load SymPy.
+dup_add = dup_mul = dup_mul_ground = dup_neg = dup_primitive = dup_inner_gcd = ZZ = None
+
+
+def _load() -> None:
+    global dup_add, dup_mul, dup_mul_ground, dup_neg, dup_primitive, dup_inner_gcd, ZZ
+    if ZZ is not None:
+        return
+    from sympy.polys.densearith import dup_add, dup_mul, dup_mul_ground, dup_neg  # noqa: F811
+    from sympy.polys.densetools import dup_primitive  # noqa: F811
+    from sympy.polys.domains import ZZ  # noqa: F811
+    from sympy.polys.euclidtools import dup_inner_gcd  # noqa: F811
 
 
 def _lcm(a: int, b: int) -> int:
@@ -96,6 +107,7 @@ class QtElement:
     __slots__ = ("L", "c", "n", "d", "_hash", "_enc")
 
     def __init__(self, L: int, c: object, n: tuple, d: tuple):
+        _load()
         self.L = L
         self.c = c
         self.n = n
@@ -407,6 +419,7 @@ def qt_sign(x: object) -> int:
 
 def qt_t(L: int) -> QtElement:
     """t = e^{1/L}."""
+    _load()
     if L < 1:
         raise ValueError("L must be a positive integer")
     return QtElement(L, Q(1), (ZZ(1), ZZ(0)), (ZZ(1),))
@@ -414,6 +427,7 @@ def qt_t(L: int) -> QtElement:
 
 def qt_exp(r: object, s: object) -> object:
     """r·e^s for rationals r and s, as an element of ℚ(e^{1/den(s)}) (or a rational if s = 0)."""
+    _load()
     r, fs = as_q(r), to_fraction(s)
     if fs == 0 or r == 0:
         return r
