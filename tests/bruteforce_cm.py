@@ -136,6 +136,13 @@ def composition_valid(menu, kind, params, budget, cap, fpc, events) -> bool:
         return _sub(Counter(_key(menu[created[i]].eps) for i in J), Counter(_key(e) for e in params)) and prod >= 1 - budget
     if kind == "5.8":
         return prod >= 1 - budget
+    if kind == "10.2":  # basic filter: params = (E_total, delta_total) over created instances
+        from exactdp.numbers.real import real_exp
+
+        E = Q(1)
+        for j in created:
+            E *= real_exp(menu[j].eps)
+        return E <= params[0] and sum((menu[j].delta for j in created), Q(0)) <= params[1]
     if kind == "5.10":
         pos = Counter(_key(menu[j].eps) for j in created if menu[j].eps != 0)
         return _sub(pos, Counter(_key(e) for e in params)) and prod >= 1 - budget

@@ -27,6 +27,7 @@ from exactdp.builders.continual import (
     fixed_params,
     fpc_parallel,
     make_verifier,
+    basic_filter,
     mixed_budgeted,
     sparse_parallel,
 )
@@ -228,6 +229,24 @@ def test_cor55_pure_parallel(n):
     B = Continual(rr_step(3), EVENT)
     P = sparse_parallel([MenuItem("B", B, L3, Q(0))], [(L3, Q(0))], cap=n)
     assert profile.profile(P).equals_on_eps_ge_0(profile.profile(rr(3)))
+
+
+def _r11_menu():
+    return [
+        MenuItem("(2,0)", Continual(rr_once(2, Q(0)), ONE), L2, Q(0)),
+        MenuItem("(1,1/4)", Continual(rr_once(1, Q(1, 4)), ONE), Q(0), Q(1, 4)),
+        MenuItem("(2,1/4)", Continual(rr_once(2, Q(1, 4)), ONE), L2, Q(1, 4)),
+        MenuItem("(1,1/8)", Continual(rr_once(1, Q(1, 8)), ONE), Q(0), Q(1, 8)),
+    ]
+
+
+def test_r11_basic_filter():
+    """notes R11 / Def. 10.2, Thm 10.4: filter prod E_i <= 4, sum delta_i <= 1/4, menu
+    {(2,0), (1,1/4), (2,1/4), (1,1/8)}, at most 3 creations: delta(4) = 1/4."""
+    M = basic_filter(_r11_menu(), eval_text("log(4)"), Q(1, 4), cap=3)
+    assert profile.delta(M, eval_text("log(4)")) == Q(1, 4)
+    small = basic_filter(_r11_menu(), eval_text("log(4)"), Q(1, 4), cap=2)  # brute force: cap 2 is enough work
+    assert hulls(small) == hulls(unroll_composition(_r11_menu(), "10.2", params=(Q(4), Q(1, 4)), cap=2))
 
 
 # --- every rule against the definitions, evaluated on whole sequences ---------------------------

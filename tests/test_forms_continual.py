@@ -100,6 +100,7 @@ def test_inline_continual_and_compositions():
             X: {fixed_params: {menu: {Md: {mechanism: C, eps: 0, delta: 1/4}}, params: [[0, 1/4]]}}
             B: {budgeted_parallel: {menu: {Md: {mechanism: C, eps: log(2), delta: 1/4}}, params: [log(2)], budget: 7/16, cap: 3}}
             K: {concurrent: {one: C, two: C}}
+            G: {filter: {menu: {Md: {mechanism: C, eps: 0, delta: 1/4}}, eps: 0, delta: 1/2, cap: 3}}
             D:
               continual:
                 mechanism:
@@ -112,8 +113,8 @@ def test_inline_continual_and_compositions():
             """
         )
     )
-    d = {k: profile.delta(c.mechanisms[k], Q(0)) for k in "PFXBKD"}
-    assert d == {"P": Q(7, 16), "F": 0, "X": Q(1, 4), "B": Q(7, 16), "K": Q(7, 16), "D": Q(1, 3)}
+    d = {k: profile.delta(c.mechanisms[k], Q(0)) for k in "PFXBKDG"}
+    assert d == {"P": Q(7, 16), "F": 0, "X": Q(1, 4), "B": Q(7, 16), "K": Q(7, 16), "D": Q(1, 3), "G": Q(7, 16)}
 
 
 @pytest.mark.parametrize(

@@ -37,6 +37,7 @@ Def. 5.3          as 5.1 on ε only, and ∏_created (1 − δᵢ) ≥ 1 − δ�
 Def. 5.8          ∏_created (1 − δᵢ) ≥ 1 − δ̄, no other restriction (:func:`budgeted`)
 Def. 5.10         each item has εᵢ = 0 or δᵢ = 0; the positive εᵢ of created instances ⊆ the
                   multiset; ∏ (1 − δᵢ) ≥ 1 − δ̄ (:func:`mixed_budgeted`)
+Def. 10.2         basic filter: Σ εᵢ ≤ ε and Σ δᵢ ≤ δ over created instances (:func:`basic_filter`)
 ================  =========================================================================
 
 Game states are keyed by the instances' joint state: (menu item, verifier state, hidden-state
@@ -49,7 +50,8 @@ References
 ----------
 M. Henzinger, R. Safavi, S. Vadhan, *Concurrent Composition for Differentially Private
 Continual Mechanisms*, arXiv 2411.03299: Def. 3.1–3.7, Cor. 3.8, Def. 4.1–4.4, 4.8, 4.10,
-5.1, 5.3, 5.8, 5.10, 5.13, 5.14; Thm. 4.9, 4.11, 5.2, 5.4, 5.15; Lemma 5.9, 5.11.
+5.1, 5.3, 5.8, 5.10, 5.13, 5.14, 10.1–10.3; Thm. 4.9, 4.11, 5.2, 5.4, 5.15, 10.4; Lemma 5.9,
+5.11.  R. Rogers, A. Roth, J. Ullman, S. Vadhan, *Privacy Odometers and Filters*, NeurIPS 2016.
 """
 
 from __future__ import annotations
@@ -60,8 +62,8 @@ from typing import Hashable, Mapping, Sequence
 from ..errors import CaseError, CaseProblem
 from ..model.dag import build_dag
 from ..model.game import Mechanism
-from ..numbers.rational import Q, as_q, q_str
-from ..numbers.real import real_cmp, real_sign, real_str
+from ..numbers.rational import Q, as_q, is_rational, q_str
+from ..numbers.real import real_cmp, real_exp, real_sign, real_str
 from .automaton import Automaton, BeliefStepper
 
 __all__ = [
@@ -84,6 +86,7 @@ __all__ = [
     "budgeted_parallel",
     "budgeted",
     "mixed_budgeted",
+    "basic_filter",
     "pair_label",
 ]
 
@@ -283,6 +286,9 @@ class Rule:
         δ̄: creations must keep ∏ (1 − δᵢ) ≥ 1 − δ̄ (Defs. 5.3, 5.8, 5.10).
     first_pair_consistent : bool
         Every instance's verifier is restricted to its first-pair-consistent part (Def. 5.14).
+    filter : (rational, rational) or None
+        The basic filter of Rogers et al. (Def. 10.1/10.2): creations must keep
+        ∏ e^{εᵢ} ≤ E and Σ δᵢ ≤ δ (E = e^ε rational).
     """
 
     definition: str
@@ -293,6 +299,7 @@ class Rule:
     positive_eps_only: bool = False
     budget: object | None = None
     first_pair_consistent: bool = False
+    filter: tuple | None = None
 
 
 def _eq_value(a: object, b: object) -> bool:
@@ -323,6 +330,18 @@ class _Game:
         self.steppers: dict[int, BeliefStepper] = {}
         for j, it in enumerate(self.items):
             self.steppers[j] = BeliefStepper(it.cm.mechanism)
+        self.item_E: list[object] = []
+        if rule is not None and rule.filter is not None:
+            for it in self.items:
+                E = real_exp(it.eps)
+                if not is_rational(E):
+                    raise CaseError(
+                        CaseProblem(
+                            f"menu item {it.name!r}: a filter needs e^eps rational, but eps = {real_str(it.eps)}",
+                            hint="write eps as log(r)",
+                        )
+                    )
+                self.item_E.append(as_q(E))
         # parameter classes
         self.classes: list[object] = []
         self.counts: list[int] = []
@@ -418,6 +437,11 @@ class _Game:
                 prod2 = prod * (1 - as_q(it.delta))
                 if prod2 < 1 - as_q(r.budget):
                     continue
+            if r.filter is not None:
+                e_tot, d_tot = prod
+                prod2 = (e_tot * self.item_E[j], d_tot + as_q(it.delta))
+                if prod2[0] > r.filter[0] or prod2[1] > r.filter[1]:
+                    continue
             out.append((j, rem2, prod2))
         return out
 
@@ -468,8 +492,13 @@ class _Game:
         return (j, v, None, b1, left, first, inj) if w == 0 else (j, v, b0, None, left, first, inj)
 
     def initial(self) -> tuple:
-        rem = tuple(self.counts) if self.rule is not None and self.rule.params is not None else None
-        prod = Q(1) if self.rule is not None and self.rule.budget is not None else None
+        r = self.rule
+        rem = tuple(self.counts) if r is not None and r.params is not None else None
+        prod = None
+        if r is not None and r.budget is not None:
+            prod = Q(1)  # ∏ (1 − δᵢ) over created instances
+        elif r is not None and r.filter is not None:
+            prod = (Q(1), Q(0))  # (∏ e^{εᵢ}, Σ δᵢ) over created instances
         return ("q", tuple(self.new_instance(j) for j in self.pre), rem, prod)
 
 
@@ -648,5 +677,17 @@ def mixed_budgeted(menu: Sequence[MenuItem], eps: Sequence[object], budget: obje
                 )
             )
     rule = Rule("5.10", cap, tuple(eps), "eps", "create", positive_eps_only=True, budget=as_q(budget))
+    return ext_concomp(menu, rule, **kw)
+
+
+def basic_filter(menu: Sequence[MenuItem], eps: object, delta: object, *, cap: int, **kw) -> Mechanism:
+    """Concurrent filter composition (Def. 10.2) with the basic filter of Rogers et al.:
+    creations (chosen adaptively, parameters from the menu) must keep Σ εᵢ ≤ ε and Σ δᵢ ≤ δ;
+    every instance may receive differing pairs.  Theorem 10.4: if the filter composition of
+    randomized responses (Def. 10.3) is (ε′, δ′)-DP, so is that of CMs."""
+    E = real_exp(eps)
+    if not is_rational(E):
+        raise CaseError(CaseProblem(f"a filter needs e^eps rational, but eps = {real_str(eps)}", hint="write eps as log(r)"))
+    rule = Rule("10.2", cap, None, consume="create", filter=(as_q(E), as_q(delta)))
     return ext_concomp(menu, rule, **kw)
 

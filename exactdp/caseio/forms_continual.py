@@ -16,7 +16,7 @@
 
 Forms: ``continual``, ``concurrent`` (Def. 4.8), ``fixed_params`` (4.10), ``sparse_parallel``
 (5.1), ``fpc_parallel`` (5.14), ``budgeted_parallel`` (5.3), ``budgeted`` (5.8),
-``mixed_budgeted`` (5.10).  Every menu item's claimed (ε, δ) is checked with the profile
+``mixed_budgeted`` (5.10), ``filter`` (10.2 with the basic filter).  Every menu item's claimed (ε, δ) is checked with the profile
 engine before the composition is built (Def. 4.4 (iv)); a false claim is a case error.
 Semantics and limits: ``docs/automata-and-continual.md``.
 """
@@ -45,6 +45,7 @@ from ..builders.continual import (
     fixed_params,
     fpc_parallel,
     make_verifier,
+    basic_filter,
     mixed_budgeted,
     sparse_parallel,
 )
@@ -468,3 +469,23 @@ def _budgeted(mr: MechanismReader, node: yaml.Node, path: str, name: str) -> Any
 @register_form("mixed_budgeted", "RR-style items with eps = 0 or delta = 0 under a budget (Def. 5.10; Lemma 5.11) with a cap")
 def _mixed(mr: MechanismReader, node: yaml.Node, path: str, name: str) -> Any:
     return _composition(mr, node, path, name, "mixed_budgeted", "eps", True, True, mixed_budgeted)
+
+
+@register_form("filter", "concurrent filter composition with the basic filter: sum eps_i <= eps, sum delta_i <= delta (Def. 10.2; Thm. 10.4)")
+def _filter(mr: MechanismReader, node: yaml.Node, path: str, name: str) -> Any:
+    r = mr.r
+    f = r.fields(
+        node,
+        path,
+        {
+            "menu": Field(lambda r_, n, p: _menu(mr, n, p), required=True, doc="{name: {mechanism, eps, delta}}"),
+            "eps": Field(lambda r_, n, p: r_.eps(n, p), required=True, doc="the filter's total eps, e.g. log(4)"),
+            "delta": Field(lambda r_, n, p: r_.delta(n, p), required=True, doc="the filter's total delta"),
+            "cap": Field(lambda r_, n, p: r_.count(n, p, "cap", 0, MAX_CAP), required=True, doc="the most instances that may be created"),
+        },
+        "filter",
+    )
+    if f is INVALID or not _check_menu(mr, f["menu"], False):
+        return INVALID
+    items = [it for it, _n, _p in f["menu"]]
+    return r.guard(lambda: basic_filter(items, f["eps"], f["delta"], cap=f["cap"], datasets=mr.datasets, name=name), node, path)
