@@ -109,6 +109,18 @@ def test_answer_determined_automaton_is_polynomial_in_states_times_horizon():
     assert prof.privloss(Q(0)) != 0
 
 
+def test_enumerator_refuses_a_long_horizon_promptly():
+    """The number of deterministic adversaries is doubly exponential in the horizon; the
+    reference engine must refuse with its message, not try to count them exactly."""
+    from exactdp.errors import LimitExceededError
+
+    a = make_automaton(["s"], "s", {("s", "q"): rr_rows(2), ("s", "r"): rr_rows(3)}, 50)
+    t = time.perf_counter()
+    with pytest.raises(LimitExceededError, match=r"more than 10\^100"):
+        enumerator.profile(automaton(a))
+    assert time.perf_counter() - t < 5
+
+
 def test_dead_dataset_rows_do_not_matter():
     """An answer impossible under x1 leaves x1 without a state; the rest of the game still
     has valid rows (a point mass) and the profile is the explicit tree's."""
