@@ -265,3 +265,33 @@ def test_probability_given_once_is_shared():
     c = case(auto("states: [s]\ninitial: s\nhorizon: 1\ntransitions: {s: {q: {'0': {p: 1/3}, '1': {p: 2/3}}}}\n"))
     a = c.mechanisms["M"].automaton
     assert a.dataset_independent and a.transitions[(0, "q")][0].probs == (Q(1, 3),)
+
+
+def test_automaton_equals_the_tree_written_by_hand():
+    """A two-state automaton unrolled by hand into a `tree:` (horizon 2): profile_eq holds."""
+    c = case(
+        """
+        exactdp: 1
+        name: hand
+        mechanisms:
+          A:
+            automaton:
+              states: [a, b]
+              initial: a
+              horizon: 2
+              transitions:
+                a: {q: {"0": {p: [3/4, 1/4]}, "1": {p: [1/4, 3/4], next: b}}}
+                b: {q: {"0": {p: 1/2}, "1": {p: 1/2}}}
+          T:
+            tree:
+              ask:
+                q:
+                  "0": {p: [3/4, 1/4], then: {ask: {q: {"0": [3/4, 1/4], "1": [1/4, 3/4]}}}}
+                  "1": {p: [1/4, 3/4], then: {ask: {q: {"0": [1/2, 1/2], "1": [1/2, 1/2]}}}}
+        claims:
+          - profile_eq: {of: A, as: T}
+          - privloss: {of: A, delta: 0, equals: log(9)}
+        """
+    )
+    an = Analysis(c.mechanisms)
+    assert [cl.check(an).status for cl in c.claims] == ["holds", "holds"]
