@@ -194,7 +194,7 @@ class ProfileLeClaim(Claim):
 
 
 def _log_or_inf(lam: object) -> object:
-    from .numbers.real import real_log
+    from ..numbers.real import real_log
 
     return real_log(lam)
 
