@@ -334,3 +334,30 @@ def test_injection_anywhere_is_inert(tmp_path, monkeypatch):
     import os
 
     assert not os.path.exists("PWNED")
+def test_null_then_ends_the_interaction():
+    """Spec: `then:` absent or null ends.  libyaml gives plain scalars the style '' (not None);
+    a quoted "null" is still a name."""
+    c = case(
+        """
+        exactdp: 1
+        name: nul
+        mechanism:
+          tree:
+            ask: {q: {a: {p: [1/2, 1/2], then: null}, b: {p: [1/2, 1/2], then: ~}}}
+        claims:
+          - privloss: {delta: 0, equals: 0}
+        """
+    )
+    assert check(c) == ["holds"]
+    probs = problems(
+        """
+        exactdp: 1
+        name: nul
+        mechanism:
+          tree:
+            ask: {q: {a: {p: [1/2, 1/2], then: "null"}, b: [1/2, 1/2]}}
+        claims:
+          - privloss: {delta: 0, equals: 0}
+        """
+    )
+    assert "no mechanism named 'null'" in probs[0]

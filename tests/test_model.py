@@ -65,6 +65,15 @@ def test_count_strategies():
     assert count_strategies(rr(2).root) == 1
 
 
+def test_count_strategies_saturates_on_deep_games():
+    """Doubly exponential in the depth: repeat(choose) of depth 60 has more than 2^(2^59)
+    adversaries; the count saturates at cap + 1 instead of building that integer."""
+    m = repeat(choose([rr(2), rr(3)]), 60)
+    assert count_strategies(m.root) == 10**100 + 1 and str(count_strategies(m.root)) == "more than 10^100"
+    assert count_strategies(m.root, cap=1000) == 1001 and f"{count_strategies(m.root, cap=1000)}" == "more than 1000"
+    assert count_strategies(repeat(choose([rr(2), rr(3)]), 3).root, cap=None) == 2 * 2**2 * 2**4
+
+
 def test_networkx_export():
     g = to_networkx(compose([rr(2), rr(3)]))
     assert g.number_of_edges() == 4

@@ -1,5 +1,6 @@
 """Builders: built-in mechanism families and combinators producing :class:`~exactdp.model.Mechanism`."""
 
+from .automaton import automaton, make_automaton
 from .classic import (
     discrete_laplace,
     finite_noise,
@@ -10,6 +11,21 @@ from .classic import (
 )
 from .combinators import choose, compose, concomp, repeat
 from .exponential import exponential, grr, grr_menu, nonadaptive
+from .continual import (
+    Continual,
+    MenuItem,
+    basic_filter,
+    bounded_verifier,
+    budgeted,
+    budgeted_parallel,
+    concurrent,
+    continual,
+    fixed_params,
+    fpc_parallel,
+    make_verifier,
+    mixed_budgeted,
+    sparse_parallel,
+)
 from .rr import rr, rr_delta
 from .svt import SVT, lyu_variant, sparse_vector
 from .tree import ask, mechanism, respond
@@ -40,4 +56,20 @@ __all__ = [
     "SVT",
     "sparse_vector",
     "lyu_variant",
+    # state machines and continual mechanisms (Henzinger-Safavi-Vadhan, arXiv 2411.03299)
+    "automaton",
+    "make_automaton",
+    "Continual",
+    "MenuItem",
+    "make_verifier",
+    "bounded_verifier",
+    "continual",
+    "concurrent",
+    "fixed_params",
+    "sparse_parallel",
+    "fpc_parallel",
+    "budgeted_parallel",
+    "budgeted",
+    "mixed_budgeted",
+    "basic_filter",
 ]

@@ -10,6 +10,7 @@ from . import (  # noqa: F401  (register forms and claims)
 from .case import FORMAT_VERSION, Case, evaluate_in_case, load_case, parse_case
 from .claims import CLAIM_KINDS, register_claim
 from .forms import FORMS, register_form
+from . import forms_automaton, forms_continual  # noqa: F401  (register the automaton and continual forms)
 from .yamlsafe import YamlLimits
 
 from . import claims_composition, forms_composition  # noqa: E402,F401  (register issue-4 forms and claims)

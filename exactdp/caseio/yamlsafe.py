@@ -125,7 +125,9 @@ def kind_of(node: yaml.Node) -> str:
 
 
 def is_null(node: yaml.Node) -> bool:
-    return isinstance(node, yaml.ScalarNode) and node.style is None and node.value in _NULLS
+    """A plain (unquoted) ``~``, ``null`` or empty scalar.  libyaml reports the plain style as
+    ``''``, the pure-Python parser as ``None``; quoted ``"null"`` stays a string."""
+    return isinstance(node, yaml.ScalarNode) and node.style in (None, "") and node.value in _NULLS
 
 
 def load_yaml(text: str, file: str, limits: YamlLimits = YamlLimits()) -> yaml.Node:

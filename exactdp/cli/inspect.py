@@ -115,7 +115,8 @@ def info(case_path, of):
     for k, v in s.items():
         click.echo(f"  {k.replace('_', ' ')}: {v}")
     n = count_strategies(mech.root)
-    click.echo(f"  deterministic adversaries: {n if n < 10**15 else f'about 10^{len(str(n)) - 1}'}")
+    shown = n if n < 10**15 or not type(n) is int else f"about 10^{len(str(n)) - 1}"  # a saturated count prints itself
+    click.echo(f"  deterministic adversaries: {shown}")
 
 
 

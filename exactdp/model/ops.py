@@ -7,7 +7,7 @@ from typing import Callable
 from .game import END, Ask, Chance, End, Mechanism, Node, label_str, postorder
 from .symbolic import SymChance
 
-__all__ = ["graft", "share", "stats", "count_strategies", "to_networkx", "map_dag"]
+__all__ = ["graft", "share", "stats", "count_strategies", "COUNT_CAP", "to_networkx", "map_dag"]
 
 
 def map_dag(root: Node, leaf: Callable[[End], Node]) -> Node:
@@ -95,24 +95,54 @@ def stats(root: Node) -> dict[str, int]:
     }
 
 
-def count_strategies(root: Node) -> int:
-    """Number of deterministic adversary strategies (Lemma 2.2), exactly.
+COUNT_CAP = 10**100
+
+
+class MoreThan(int):
+    """A saturated count: the int ``cap + 1``, shown as "more than <cap>"."""
+
+    cap_text = "10^100"
+
+    def __str__(self) -> str:
+        return f"more than {self.cap_text}"
+
+    __repr__ = __str__
+
+    def __format__(self, spec: str) -> str:
+        return str(self) if not spec else int.__format__(int(self), spec)
+
+
+def count_strategies(root: Node, *, cap: int | None = COUNT_CAP) -> int:
+    """Number of deterministic adversary strategies (Lemma 2.2), exactly up to ``cap``.
 
     A strategy fixes one option at every history reaching an Ask node; so the count is a sum
-    over options at Ask nodes and a product over answers at Chance nodes.
+    over options at Ask nodes and a product over answers at Chance nodes.  The count is doubly
+    exponential in the depth (a horizon-50 automaton has more than 2^(2^50) adversaries), so it
+    saturates: a count above ``cap`` is returned as ``cap + 1``, a :class:`MoreThan` that prints
+    as "more than <cap>"; ``cap=None`` computes it exactly whatever it costs.
     """
+    top = None if cap is None else cap + 1
     count: dict[int, int] = {}
     for node in postorder(root):
         if isinstance(node, Ask):
-            count[node.uid] = sum(count[c.uid] for c in node.children)
+            n = sum(count[c.uid] for c in node.children)
+            count[node.uid] = n if top is None else min(n, top)
         elif isinstance(node, Chance):
             prod = 1
             for c in node.children:
                 prod *= count[c.uid]
+                if top is not None and prod >= top:
+                    prod = top
+                    break
             count[node.uid] = prod
         else:
             count[node.uid] = 1
-    return count[root.uid]
+    n = count[root.uid]
+    if top is not None and n >= top:
+        out = MoreThan(top)
+        out.cap_text = "10^100" if cap == COUNT_CAP else str(cap)
+        return out
+    return n
 
 
 def to_networkx(mech: Mechanism):

@@ -1,0 +1,421 @@
+r"""State-machine mechanisms: finite automata with hidden state, analysed without unrolling.
+
+An interactive mechanism in the sense of Henzinger–Safavi–Vadhan (arXiv 2411.03299) Def. 2.6
+is a randomized state function f : S × Q → Dist(A × S) with initial states; here S, Q, A are
+finite, a *horizon* T bounds the number of queries, and the dataset enters through the
+initial state (one state, or a distribution, per dataset) and, where convenient, through
+per-dataset probability rows (a row shared by every dataset otherwise).
+
+**What the adversary observes.**  The adversary sees queries and answers, never states.  So
+the sub-game after a history h depends on h only through the *posterior* of the hidden state
+under each dataset, b_x(s) = Pr[state = s | h, x], and the number of steps left.  The game
+DAG is built lazily (:func:`~exactdp.model.dag.build_dag`) with exactly that key:
+
+    (b_x for every dataset x, steps left)      — the beliefs are exact, normalised rationals.
+
+When the next state is determined by (state, answer) and the initial state is a single
+state, every belief is a point mass, so the key is (the state reached under each dataset,
+steps left) and the DAG has at most |S|^|datasets| · T choice nodes: a long horizon costs
+time polynomial in states × horizon, not exponential.  Hidden randomness (a state reached by
+a draw the answer does not reveal, or an initial distribution) is handled exactly by the
+beliefs; the number of distinct posteriors then depends on the mechanism (for AboveThreshold
+with a hidden noisy threshold it grows polynomially with the horizon).
+
+**Queries a state does not accept.**  A state's alphabet is the set of queries it has
+transitions for.  The adversary is offered every query that some state it may be in (under
+some dataset) accepts; a state that does not accept the query answers ``halt`` and the
+interaction ends (the paper's model lets either side halt).  If no possible state accepts any
+query, or the horizon is reached, the interaction ends.
+
+References
+----------
+M. Henzinger, R. Safavi, S. Vadhan, *Concurrent Composition for Differentially Private
+Continual Mechanisms*, arXiv 2411.03299, Def. 2.6 (IM), Def. 2.10 (view), Def. 2.13 (DP).
+S. Vadhan, T. Wang, *Concurrent Composition of Differential Privacy*, TCC 2021, Def. 1.5–1.7.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Hashable, Mapping, Sequence
+
+from ..errors import CaseError, CaseProblem
+from ..model.dag import build_dag
+from ..model.game import Mechanism
+from ..numbers.rational import Q, as_q, q_str
+
+__all__ = [
+    "HALT",
+    "Outcome",
+    "Automaton",
+    "AutomatonMechanism",
+    "Belief",
+    "BeliefStepper",
+    "make_automaton",
+    "automaton",
+    "point",
+]
+
+HALT = "halt"
+"""The answer of a state to a query it does not accept (reserved: no answer may be called so)."""
+
+Belief = tuple  # ((state index, weight), ...) sorted by state, weights > 0 summing to 1; None = impossible
+
+
+def point(s: int) -> Belief:
+    """The belief that puts all mass on state ``s``."""
+    return ((s, Q(1)),)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One outcome of a transition: the mechanism answers ``answer`` and moves to state
+    index ``next``, with probability ``probs[r]`` under row r (one row per dataset, or a single
+    row shared by all)."""
+
+    answer: str
+    next: int
+    probs: tuple
+
+
+@dataclass(frozen=True, eq=False)
+class Automaton:
+    """A finite state-machine mechanism (validated; build with :func:`make_automaton`).
+
+    Attributes
+    ----------
+    states : tuple of str
+    initial : tuple of Belief
+        The initial state distribution per row (length 1: shared by every dataset).
+    queries : tuple of str
+        Every query some state accepts, in the order options are offered.
+    answers : tuple of str
+        Every answer, in the order outcomes are listed.
+    transitions : mapping (state index, query) -> tuple of Outcome
+        A state's alphabet is the set of queries it has a transition for.
+    horizon : int
+        The maximum number of queries.
+    n_rows : int
+        1 if nothing depends on the dataset (required of a continual mechanism), else the
+        number of datasets.
+    """
+
+    states: tuple[str, ...]
+    initial: tuple
+    queries: tuple[str, ...]
+    answers: tuple[str, ...]
+    transitions: Mapping[tuple[int, str], tuple[Outcome, ...]]
+    horizon: int
+    n_rows: int
+    alphabet: tuple = field(default=(), repr=False)
+
+    @property
+    def dataset_independent(self) -> bool:
+        return self.n_rows == 1
+
+    def accepts(self, s: int, q: str) -> bool:
+        return q in self.alphabet[s]
+
+
+def make_automaton(
+    states: Sequence[str],
+    initial: Sequence[Mapping[str, object]] | Mapping[str, object] | str,
+    transitions: Mapping[tuple[str, str], Sequence[tuple[str, str, Sequence[object]]]],
+    horizon: int,
+    *,
+    queries: Sequence[str] | None = None,
+    n_rows: int | None = None,
+) -> Automaton:
+    """Validate and build an :class:`Automaton`.
+
+    Parameters
+    ----------
+    states : sequence of str
+        State names.
+    initial : str, or mapping state -> probability, or a sequence of those (one per row)
+        The initial state (distribution); a sequence gives one per dataset.
+    transitions : mapping (state, query) -> list of (answer, next state, probs)
+        ``probs`` has one probability per row, or a single one shared by every row.
+    horizon : int
+        The maximum number of queries (≥ 0).
+    queries : sequence of str, optional
+        The order in which queries are offered (default: order of first appearance).
+    n_rows : int, optional
+        The number of datasets; default: 1 if every probability and the initial state are
+        shared, else the length of the per-dataset rows.
+
+    Raises
+    ------
+    CaseError
+        A probability row that does not sum to exactly 1, an unknown state, the reserved
+        answer ``halt``, inconsistent row counts.
+    """
+    states = tuple(str(s) for s in states)
+    if not states:
+        raise CaseError(CaseProblem("an automaton needs at least one state"))
+    if len(set(states)) != len(states):
+        dup = next(s for s in states if states.count(s) > 1)
+        raise CaseError(CaseProblem(f"state {dup!r} is listed twice"))
+    if horizon < 0:
+        raise CaseError(CaseProblem(f"the horizon must be at least 0, got {horizon}"))
+    index = {s: i for i, s in enumerate(states)}
+
+    def state_index(name: str, where: str) -> int:
+        if name not in index:
+            raise CaseError(CaseProblem(f"{where}: unknown state {name!r}", hint=f"states: {', '.join(states)}"))
+        return index[name]
+
+    # rows
+    widths = set()
+    init_list = [initial] if isinstance(initial, (str, Mapping)) else list(initial)
+    if len(init_list) > 1:
+        widths.add(len(init_list))
+    for outs in transitions.values():
+        for _a, _n, probs in outs:
+            if len(probs) > 1:
+                widths.add(len(probs))
+    if n_rows is None:
+        if len(widths) > 1:
+            raise CaseError(CaseProblem(f"per-dataset rows of different lengths: {sorted(widths)}"))
+        n_rows = widths.pop() if widths else 1
+    elif widths - {n_rows}:
+        raise CaseError(CaseProblem(f"expected one probability per dataset ({n_rows}), found rows of length {sorted(widths - {n_rows})}"))
+
+    # initial beliefs
+    beliefs = []
+    for k, ini in enumerate(init_list):
+        dist = {ini: Q(1)} if isinstance(ini, str) else dict(ini)
+        acc: dict[int, Q] = {}
+        total = Q(0)
+        for s, p in dist.items():
+            p = as_q(p)
+            if p < 0:
+                raise CaseError(CaseProblem(f"initial: state {s!r} has negative probability {q_str(p)}"))
+            total += p
+            if p > 0:
+                i = state_index(str(s), "initial")
+                acc[i] = acc.get(i, Q(0)) + p
+        if total != 1:
+            raise CaseError(CaseProblem(f"initial: the probabilities sum to {q_str(total)}, not 1"))
+        beliefs.append(tuple(sorted(acc.items())))
+    if len(beliefs) == 1 and n_rows > 1:
+        beliefs = beliefs * n_rows
+
+    # transitions
+    qorder: list[str] = list(queries) if queries is not None else []
+    aorder: list[str] = []
+    table: dict[tuple[int, str], tuple[Outcome, ...]] = {}
+    alphabet: list[set[str]] = [set() for _ in states]
+    for (sname, q), outs in transitions.items():
+        s = state_index(str(sname), "transitions")
+        q = str(q)
+        where = f"transitions: state {sname!r}, query {q!r}"
+        if q not in qorder:
+            if queries is not None:
+                raise CaseError(CaseProblem(f"{where}: query {q!r} is not in the alphabet", hint=f"queries: {', '.join(queries)}"))
+            qorder.append(q)
+        if not outs:
+            raise CaseError(CaseProblem(f"{where}: a transition needs at least one outcome"))
+        built = []
+        sums = [Q(0)] * n_rows
+        seen: set[tuple[str, int]] = set()
+        for ans, nxt, probs in outs:
+            ans = str(ans)
+            if ans == HALT:
+                raise CaseError(
+                    CaseProblem(f"{where}: the answer name {HALT!r} is reserved", hint="it is the answer to a query a state does not accept; rename the answer")
+                )
+            n = state_index(str(nxt), where)
+            if (ans, n) in seen:
+                raise CaseError(CaseProblem(f"{where}: outcome (answer {ans!r}, next {nxt!r}) is listed twice"))
+            seen.add((ans, n))
+            ps = tuple(as_q(p) for p in probs)
+            if len(ps) == 1 and n_rows > 1:
+                ps = ps * n_rows
+            for r, p in enumerate(ps):
+                if p < 0:
+                    raise CaseError(CaseProblem(f"{where}: answer {ans!r} has negative probability {q_str(p)}"))
+                sums[r] += p
+            if ans not in aorder:
+                aorder.append(ans)
+            built.append(Outcome(ans, n, ps))
+        for r, t in enumerate(sums):
+            if t != 1:
+                row = "" if n_rows == 1 else f" under dataset #{r}"
+                raise CaseError(CaseProblem(f"{where}: the probabilities{row} sum to {q_str(t)}, not 1"))
+        table[(s, q)] = tuple(built)
+        alphabet[s].add(q)
+    return Automaton(
+        states,
+        tuple(beliefs),
+        tuple(qorder),
+        tuple(aorder),
+        table,
+        int(horizon),
+        n_rows,
+        tuple(frozenset(a) for a in alphabet),
+    )
+
+
+class BeliefStepper:
+    """Exact belief updates of one automaton, memoised.
+
+    ``step(row, belief, q)`` gives, for the mechanism in belief ``belief`` (its hidden state
+    distribution) receiving query ``q`` with probability row ``row``: for each answer with
+    positive probability, (answer index, probability, posterior belief); the answer
+    :data:`HALT` has index ``len(automaton.answers)`` and the empty posterior ``()``.
+    """
+
+    def __init__(self, a: Automaton):
+        self.a = a
+        self.halt_index = len(a.answers)
+        self.labels = a.answers + (HALT,)
+        self._aidx = {ans: i for i, ans in enumerate(a.answers)}
+        self._memo: dict[tuple, tuple] = {}
+
+    def step(self, row: int, belief: Belief, q: str) -> tuple:
+        key = (row, belief, q)
+        hit = self._memo.get(key)
+        if hit is not None:
+            return hit
+        a = self.a
+        mass: dict[int, dict[int, Q]] = {}
+        halt = Q(0)
+        for s, w in belief:
+            outs = a.transitions.get((s, q))
+            if outs is None:
+                halt += w
+                continue
+            for o in outs:
+                p = o.probs[row]
+                if p == 0:
+                    continue
+                per = mass.setdefault(self._aidx[o.answer], {})
+                per[o.next] = per.get(o.next, Q(0)) + w * p
+        out = []
+        for ai in sorted(mass):
+            per = mass[ai]
+            tot = sum(per.values(), Q(0))
+            out.append((ai, tot, tuple(sorted((s, v / tot) for s, v in per.items()))))
+        if halt:
+            out.append((self.halt_index, halt, ()))
+        res = tuple(out)
+        self._memo[key] = res
+        return res
+
+    def may_accept(self, belief: Belief | None, q: str) -> bool:
+        """Whether some state in the support of ``belief`` accepts ``q``."""
+        return belief is not None and any(q in self.a.alphabet[s] for s, _ in belief)
+
+    def joint(self, rows: Sequence[int], beliefs: Sequence[Belief | None], msgs: Sequence[str]):
+        """One answer for every dataset at once: dataset x is in ``beliefs[x]`` (``None``: the
+        history is impossible under x) and receives ``msgs[x]`` under row ``rows[x]``.
+
+        Returns (labels, probs, posts, halted): the answer labels with positive probability
+        under some possible dataset (in answer order, ``halt`` last), the probability vectors
+        (a dataset under which the history is impossible gets a point mass on the first label:
+        its rows never weigh), the posterior beliefs per answer (``None`` where the answer is
+        impossible, ``()`` after ``halt``) and whether each answer halts.
+        """
+        n = len(beliefs)
+        per: list[dict[int, tuple]] = []
+        used: set[int] = set()
+        for x in range(n):
+            b = beliefs[x]
+            if b is None:
+                per.append({})
+                continue
+            d = {ai: (p, post) for ai, p, post in self.step(rows[x], b, msgs[x])}
+            per.append(d)
+            used.update(d)
+        order = sorted(used)
+        labels, probs, posts, halted = [], [], [], []
+        for k, ai in enumerate(order):
+            labels.append(self.labels[ai])
+            row, post = [], []
+            for x in range(n):
+                if beliefs[x] is None:
+                    row.append(Q(1) if k == 0 else Q(0))
+                    post.append(None)
+                    continue
+                hit = per[x].get(ai)
+                row.append(hit[0] if hit else Q(0))
+                post.append(hit[1] if hit else None)
+            probs.append(tuple(row))
+            posts.append(tuple(post))
+            halted.append(ai == self.halt_index)
+        return labels, probs, posts, halted
+
+
+@dataclass(frozen=True)
+class AutomatonMechanism(Mechanism):
+    """A :class:`Mechanism` built from an :class:`Automaton`; keeps the automaton so that
+    continual forms can run it on messages."""
+
+    automaton: Automaton | None = None
+
+
+def automaton(
+    a: Automaton,
+    *,
+    datasets: Sequence[str] = ("x0", "x1"),
+    adjacent: Sequence[tuple[int, int]] = ((0, 1),),
+    name: str = "automaton",
+    max_nodes: int | None = None,
+) -> AutomatonMechanism:
+    """The game of an automaton mechanism, one node per (beliefs, steps left).
+
+    Parameters
+    ----------
+    a : Automaton
+    datasets, adjacent :
+        As in :class:`~exactdp.model.Mechanism`; ``a`` must have one row per dataset or a
+        single shared row.
+    max_nodes : int, optional
+        Limit on the number of game states (default :data:`~exactdp.model.dag.DEFAULT_MAX_NODES`).
+
+    Returns
+    -------
+    AutomatonMechanism
+
+    Examples
+    --------
+    Randomized response asked twice, its state never changing (e^ε = 3):
+
+    >>> from exactdp.analysis import profile
+    >>> rows = {("s", "q"): [("0", "s", [Q(3, 4), Q(1, 4)]), ("1", "s", [Q(1, 4), Q(3, 4)])]}
+    >>> M = automaton(make_automaton(["s"], "s", rows, 2))
+    >>> str(profile.privloss(M, 0))
+    'log(9)'
+
+    References
+    ----------
+    Henzinger–Safavi–Vadhan, arXiv 2411.03299, Def. 2.6, 2.10, 2.13.
+    """
+    nd = len(datasets)
+    if a.n_rows not in (1, nd):
+        raise CaseError(CaseProblem(f"the automaton has {a.n_rows} probability rows but there are {nd} datasets"))
+    rows = tuple(x if a.n_rows > 1 else 0 for x in range(nd))
+    init = tuple(a.initial[r] for r in rows)
+    st = BeliefStepper(a)
+    END_STATE = ("end",)
+
+    def expand(state: Hashable):
+        if state is END_STATE or state == END_STATE:
+            return ("end",)
+        if state[0] == "q":
+            _, beliefs, left = state
+            if left == 0:
+                return ("end",)
+            qs = [q for q in a.queries if any(st.may_accept(b, q) for b in beliefs)]
+            if not qs:
+                return ("end",)
+            return ("ask", qs, [("a", beliefs, left, q) for q in qs])
+        _, beliefs, left, q = state
+        labels, probs, posts, halted = st.joint(rows, beliefs, (q,) * nd)
+        succ = [END_STATE if h else ("q", post, left - 1) for post, h in zip(posts, halted)]
+        return ("chance", labels, probs, succ)
+
+    kw = {} if max_nodes is None else {"max_nodes": max_nodes}
+    root = build_dag(("q", init, a.horizon), expand, **kw)
+    return AutomatonMechanism(root, tuple(datasets), tuple(adjacent), name, a)
