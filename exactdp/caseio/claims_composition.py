@@ -10,7 +10,6 @@ from ..claims.composition import COMPOSITION_THEOREMS, CompositionClaim
 from ..claims.base import Where
 from .claims import register_claim
 from .context import Field, INVALID, NAME, NUMBER, Reader, child_path, suggest
-from .yamlsafe import kind_of
 
 __all__ = ["read_names", "read_theorem"]
 
@@ -37,10 +36,8 @@ def read_theorem(r: Reader, node: yaml.Node, path: str) -> Any:
 
 def _list_of(reader, what: str):
     def read(r: Reader, node: yaml.Node, path: str) -> Any:
-        if not isinstance(node, yaml.SequenceNode):
-            return r.error(node, path, f"{what} must be a list (one value per component), found {kind_of(node)}")
-        vals = [reader(r, it, child_path(path, i)) for i, it in enumerate(node.value)]
-        return INVALID if any(v is INVALID for v in vals) else tuple(vals)
+        vals = r.list_of(node, path, f"{what} (one value per component)", lambda n, p: reader(r, n, p))
+        return vals if vals is INVALID else tuple(vals)
 
     return read
 

@@ -178,6 +178,15 @@ class Reader:
                     out[key] = f.default
         return INVALID if bad else out
 
+    def list_of(self, node: yaml.Node, path: str, what: str, read: Callable[[yaml.Node, str], Any]) -> list | Invalid:
+        """A list whose items are read by ``read(item_node, item_path)``; INVALID (with every
+        item's problem recorded) if the node is not a list or any item is invalid."""
+        items = self.sequence(node, path, what)
+        if items is INVALID:
+            return INVALID
+        out = [read(it, child_path(path, i)) for i, it in enumerate(items)]
+        return INVALID if any(v is INVALID for v in out) else out
+
     def scalar_text(self, node: yaml.Node, path: str, what: str) -> str | Invalid:
         if not isinstance(node, yaml.ScalarNode):
             return self.error(node, path, f"{what} must be a single value, found {kind_of(node)}")

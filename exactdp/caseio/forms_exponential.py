@@ -216,22 +216,15 @@ def _grr(mr: MechanismReader, node: yaml.Node, path: str, name: str) -> Any:
 
 
 def _eps_list(r: Reader, node: yaml.Node, path: str) -> Any:
-    items = r.sequence(node, path, "t (a list of eps-type values)")
-    if items is INVALID:
-        return INVALID
-    out = []
-    for i, v in enumerate(items):
-        val = r.eps(v, child_path(path, i))
-        out.append(INVALID if val is INVALID else r.exp_eps_strictly_rational(v, child_path(path, i), val, "grr_menu"))
-    return INVALID if any(v is INVALID for v in out) else out
+    def item(v: yaml.Node, p: str) -> Any:
+        val = r.eps(v, p)
+        return INVALID if val is INVALID else r.exp_eps_strictly_rational(v, p, val, "grr_menu")
+
+    return r.list_of(node, path, "t (a list of eps-type values)", item)
 
 
 def _rat_list(r: Reader, node: yaml.Node, path: str) -> Any:
-    items = r.sequence(node, path, "u (a list of e^t values)")
-    if items is INVALID:
-        return INVALID
-    out = [r.rational(v, child_path(path, i), "e^t", Q(1)) for i, v in enumerate(items)]
-    return INVALID if any(v is INVALID for v in out) else out
+    return r.list_of(node, path, "u (a list of e^t values)", lambda v, p: r.rational(v, p, "e^t", Q(1)))
 
 
 def read_bool(r: Reader, node: yaml.Node, path: str) -> Any:
