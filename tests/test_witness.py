@@ -59,3 +59,12 @@ def test_irrational_lambda_witness():
     w = profile.witness(rr(3), eval_text("1/10"))
     assert (w.p, w.p_prime) == (Q(3, 4), Q(1, 4))
     assert str(w.excess()) == "3/4 - 1/4*exp(1/10)"
+
+
+def test_history_text():
+    from exactdp.analysis.witness import format_history
+
+    assert format_history(()) == "(start)"
+    assert format_history((("q", "q0"), ("a", "yes"), ("q", "q1"))) == "q0→yes, q1"
+    assert format_history((("a", "k0"), ("q", "g0"), ("a", "x"))) == "k0, g0→x"
+    assert format_history((("q", "create"), ("q", "create"), ("q", "1"), ("a", "0"))) == "create, create, 1→0"

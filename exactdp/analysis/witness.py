@@ -157,19 +157,20 @@ def recheck(mech: Mechanism, pair: tuple[int, int], lam: object, policy: Policy)
 
 
 def format_history(hist: History) -> str:
-    """``q0→yes, q1→no`` (an answer with no query before it prints alone)."""
+    """``q0→yes, q1→no``: a query with its answer; an answer with no query before it (the
+    mechanism spoke) or a choice with no answer after it (e.g. picking a mechanism) prints alone."""
     parts: list[str] = []
     pending_q: str | None = None
     for kind, lab in hist:
         if kind == "q":
             if pending_q is not None:
-                parts.append(pending_q + "→")
+                parts.append(pending_q)
             pending_q = label_str(lab)
         else:
             parts.append((pending_q + "→" if pending_q is not None else "") + label_str(lab))
             pending_q = None
     if pending_q is not None:
-        parts.append(pending_q + "→")
+        parts.append(pending_q)
     return ", ".join(parts) if parts else "(start)"
 
 
