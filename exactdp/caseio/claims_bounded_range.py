@@ -19,18 +19,13 @@ from ..analysis.bounded_range import ADVERSARIES
 from ..claims.base import Where
 from ..claims.bounded_range import BoundedRangeClaim, BRRangeClaim, NotBoundedRangeClaim
 from .claims import _name, register_claim
-from .context import INVALID, NAME, NUMBER, Field, Reader, suggest
+from .context import NAME, NUMBER, Field, Reader
 
 __all__: list[str] = []
 
 
 def _adversaries(r: Reader, node: yaml.Node, path: str) -> Any:
-    t = r.label(node, path, "adversaries")
-    if t is INVALID:
-        return INVALID
-    if t not in ADVERSARIES:
-        return r.error(node, path, f"adversaries must be one of {', '.join(ADVERSARIES)}, found {t!r}", suggest(t, ADVERSARIES))
-    return t
+    return r.choice(node, path, "adversaries", ADVERSARIES)
 
 
 _EPS = Field(lambda r, n, p: r.eps(n, p), required=True, doc="e.g. eps: log(16)", schema=NUMBER)

@@ -9,7 +9,7 @@ import yaml
 from ..claims.composition import COMPOSITION_THEOREMS, CompositionClaim
 from ..claims.base import Where
 from .claims import register_claim
-from .context import Field, INVALID, NAME, NUMBER, Reader, child_path, suggest
+from .context import Field, INVALID, NAME, NUMBER, Reader, child_path
 
 __all__ = ["read_names", "read_theorem"]
 
@@ -26,12 +26,7 @@ def read_names(r: Reader, node: yaml.Node, path: str) -> Any:
 
 
 def read_theorem(r: Reader, node: yaml.Node, path: str) -> Any:
-    t = r.scalar_text(node, path, "theorem")
-    if t is INVALID:
-        return INVALID
-    if t not in COMPOSITION_THEOREMS:
-        return r.error(node, path, f"unknown theorem {t!r}", suggest(t, COMPOSITION_THEOREMS) or f"theorems: {', '.join(COMPOSITION_THEOREMS)}")
-    return t
+    return r.choice(node, path, "theorem", COMPOSITION_THEOREMS)
 
 
 def _list_of(reader, what: str):

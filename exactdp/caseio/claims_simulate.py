@@ -13,7 +13,7 @@ import yaml
 
 from ..claims import NotSimulatesRRClaim, SimulatesRRClaim, Where
 from .claims import register_claim
-from .context import INVALID, Field, Reader
+from .context import Field, Reader
 
 __all__: list[str] = []
 
@@ -21,10 +21,7 @@ VIAS = ("auto", "lp", "lemma56")
 
 
 def _via(r: Reader, node: yaml.Node, path: str) -> Any:
-    v = r.label(node, path, "via")
-    if v is not INVALID and v not in VIAS:
-        return r.error(node, path, f"unknown construction {v!r}", f"choose one of {', '.join(VIAS)}")
-    return v
+    return r.choice(node, path, "construction", VIAS)
 
 
 _NUM = {"$ref": "#/$defs/number"}

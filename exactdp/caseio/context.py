@@ -187,6 +187,15 @@ class Reader:
         out = [read(it, child_path(path, i)) for i, it in enumerate(items)]
         return INVALID if any(v is INVALID for v in out) else out
 
+    def choice(self, node: yaml.Node, path: str, what: str, options: Sequence[str]) -> str | Invalid:
+        """One word from a fixed set (a mode, a variant, a theorem...); a typo gets the closest."""
+        t = self.label(node, path, what)
+        if t is INVALID or t in options:
+            return t
+        return self.error(
+            node, path, f"unknown {what} {t!r}; {what} must be one of {', '.join(options)}", suggest(t, list(options))
+        )
+
     def scalar_text(self, node: yaml.Node, path: str, what: str) -> str | Invalid:
         if not isinstance(node, yaml.ScalarNode):
             return self.error(node, path, f"{what} must be a single value, found {kind_of(node)}")

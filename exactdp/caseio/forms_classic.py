@@ -75,12 +75,7 @@ def read_alpha(r: Reader, node: yaml.Node, path: str, f: dict, form: str) -> Any
 
 
 def _truncation(r: Reader, node: yaml.Node, path: str) -> Any:
-    t = r.label(node, path, "truncation")
-    if t is INVALID:
-        return INVALID
-    if t not in TRUNCATIONS:
-        return r.error(node, path, f"unknown truncation {t!r}", suggest(t, TRUNCATIONS) or f"use one of {', '.join(TRUNCATIONS)}")
-    return t
+    return r.choice(node, path, "truncation", TRUNCATIONS)
 
 
 def read_noise(r: Reader, node: yaml.Node, path: str, *, allow_infinite: bool, allow_none: bool = False, what: str = "noise") -> Any:

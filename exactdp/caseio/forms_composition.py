@@ -9,7 +9,7 @@ import yaml
 
 from ..builders.combinators import concomp
 from ..builders.composition import concomp_ordered, concomp_sequential, null_extension, postprocess
-from .context import Field, INVALID, NUMBER, Reader, child_path, schema_object, suggest
+from .context import Field, INVALID, NUMBER, Reader, child_path, schema_object
 from .forms import FORMS, MechanismReader, _components, register_form
 
 __all__ = ["INTERLEAVINGS"]
@@ -130,12 +130,7 @@ def _concomp(mr: MechanismReader, node: yaml.Node, path: str, name: str) -> Any:
     r = mr.r
 
     def read_mode(r_: Reader, n: yaml.Node, p: str) -> Any:
-        t = r_.scalar_text(n, p, "interleave")
-        if t is INVALID:
-            return INVALID
-        if t not in INTERLEAVINGS:
-            return r_.error(n, p, f"unknown interleaving {t!r}", suggest(t, INTERLEAVINGS) or f"one of {', '.join(INTERLEAVINGS)}")
-        return t
+        return r_.choice(n, p, "interleaving", INTERLEAVINGS)
 
     f = r.fields(
         node,

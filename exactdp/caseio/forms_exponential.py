@@ -114,12 +114,7 @@ def _labels(r: Reader, node: yaml.Node, path: str) -> Any:
 
 
 def _mode(r: Reader, node: yaml.Node, path: str) -> Any:
-    t = r.label(node, path, "mode")
-    if t is INVALID:
-        return INVALID
-    if t not in MODES:
-        return r.error(node, path, f"unknown mode {t!r}", suggest(t, MODES) or f"modes: {', '.join(MODES)}")
-    return t
+    return r.choice(node, path, "mode", MODES)
 
 
 def _positive(r: Reader, node: yaml.Node, path: str, what: str) -> Any:

@@ -105,12 +105,7 @@ def _release(r: Reader, node: yaml.Node, path: str) -> Any:
 
 
 def _variant(r: Reader, node: yaml.Node, path: str) -> Any:
-    t = r.label(node, path, "variant")
-    if t is INVALID:
-        return INVALID
-    if t not in LYU_VARIANTS:
-        return r.error(node, path, f"unknown variant {t!r}", suggest(t, list(LYU_VARIANTS)) or f"variants: {', '.join(LYU_VARIANTS)}")
-    return t
+    return r.choice(node, path, "variant", list(LYU_VARIANTS))
 
 
 @register_form(
