@@ -103,7 +103,7 @@ def thm52():
     for n in (1, 2, 3, 4):
         t = time.perf_counter()
         m = sparse_parallel([item], [(Q(0), d)], cap=n)
-        delta = profile.delta(m, Q(0))
+        delta = profile.delta_at(m, Q(0))
         secs = time.perf_counter() - t
         total += secs
         s = stats(m.root)

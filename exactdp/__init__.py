@@ -11,10 +11,10 @@ in rational arithmetic, with witnesses.  See README.md for a tour.
 
 __version__ = "0.1.0"
 
-from .analysis import Profile, Witness, enumerator
+from .analysis import Engine, EnumeratorEngine, Profile, ProfileEngine, Witness, enumerator, make_engine
 from .analysis import profile as profile_engine
 from .analysis.bounded_range import br_range
-from .analysis.profile import delta, is_dp, privloss, profile, witness
+from .analysis.profile import delta_at, is_dp, privloss, profile, witness
 from . import theorems
 from .builders import (
     SVT,
@@ -96,7 +96,7 @@ __all__ = [
     # analysis (profile engine by default; `enumerator` is the reference)
     "profile",
     "privloss",
-    "delta",
+    "delta_at",
     "is_dp",
     "witness",
     "simulate",
@@ -105,6 +105,10 @@ __all__ = [
     "enumerator",
     "Profile",
     "Witness",
+    "Engine",
+    "ProfileEngine",
+    "EnumeratorEngine",
+    "make_engine",
     # numbers
     "Q",
     "INF",

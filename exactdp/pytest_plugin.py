@@ -20,6 +20,8 @@ from typing import Any
 
 import pytest
 
+from .analysis.engine import ENGINE_NAMES
+
 __all__ = ["pytest_addoption", "pytest_configure", "pytest_collect_file", "CaseFile", "ClaimItem", "InvalidCaseItem", "ClaimFailed"]
 
 
@@ -32,7 +34,7 @@ def pytest_addoption(parser: Any) -> None:
         metavar="PATH",
         help="check the exactdp case files under PATH, one test item per claim (repeatable)",
     )
-    group.addoption("--exactdp-engine", default="profile", choices=("profile", "enumerator"), help="analysis engine")
+    group.addoption("--exactdp-engine", default="profile", choices=ENGINE_NAMES, help="analysis engine")
     group.addoption("--exactdp-timeout", type=float, default=None, metavar="SECONDS", help="limit per case file")
 
 
@@ -90,15 +92,13 @@ class CaseFile(pytest.File):
         if self._analysis is None:
             import time
 
+            from .analysis import make_engine
             from .claims import Analysis
 
             cfg = self.config
             timeout = cfg.getoption("exactdp_timeout")
-            self._analysis = Analysis(
-                self._case.mechanisms,
-                engine=cfg.getoption("exactdp_engine"),
-                deadline=None if timeout is None else time.monotonic() + timeout,
-            )
+            deadline = None if timeout is None else time.monotonic() + timeout
+            self._analysis = Analysis(self._case.mechanisms, make_engine(cfg.getoption("exactdp_engine"), deadline=deadline))
         return self._analysis
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
-from .analysis.tight import privloss_witness
+from .analysis.engine import make_engine
 from .caseio import Case, YamlLimits, load_case, parse_case
 from .claims import FAILS, HOLDS, UNSUPPORTED, Analysis, PrivLossClaim, Verdict
 from .errors import CaseError, ExactDPError, LimitExceededError, VerificationError
@@ -114,20 +114,15 @@ def _deadline(opts: Options, start: float) -> float | None:
 
 def verify_case(case: Case, opts: Options = Options(), *, deadline: float | None = None) -> tuple[Verdict, ...]:
     """Check every claim of ``case`` in order; a claim that hits a limit gets status ``error``."""
-    an = Analysis(
-        case.mechanisms,
-        engine=opts.engine,
-        max_strategies=opts.max_strategies,
-        deadline=deadline,
-        progress=opts.progress,
-    )
+    engine = make_engine(opts.engine, max_strategies=opts.max_strategies, deadline=deadline, progress=opts.progress)
+    an = Analysis(case.mechanisms, engine)
     out: list[Verdict] = []
     claims = list(case.claims)
     for k, claim in enumerate(claims):
         try:
             v = claim.check(an)
             if opts.witness and isinstance(claim, PrivLossClaim) and v.witness is None and v.status == HOLDS:
-                w = privloss_witness(an.engine, an.mech(claim.of), claim.delta, an.profile(claim.of), **_enum_kw(an))
+                w = an.engine.privloss_witness(an.mech(claim.of), claim.delta, an.profile(claim.of))
                 if w is not None:
                     v = Verdict(v.claim, v.status, v.found, v.note or "tight: every smaller eps fails", w, v.values)
         except VerificationError:
@@ -142,10 +137,6 @@ def verify_case(case: Case, opts: Options = Options(), *, deadline: float | None
             v = Verdict(claim, ERROR, "could not be decided", str(e))
         out.append(v)
     return tuple(out)
-
-
-def _enum_kw(an: Analysis) -> dict:
-    return {k: v for k, v in an.kw.items() if k == "max_strategies"}
 
 
 def verify_file(path: str | Path, opts: Options = Options()) -> FileResult:

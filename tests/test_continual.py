@@ -146,15 +146,15 @@ def test_thm411_fixed_params_holds_where_thm52_fails():
     """Def. 4.10 (at most k = 1 creation) obeys Thm 4.11's (0, delta); Def. 5.1 does not."""
     item = MenuItem("Md", Continual(Md(Q(1, 2)), V1), Q(0), Q(1, 2))
     F = fixed_params([item], [(Q(0), Q(1, 2))], cap=3)
-    assert profile.delta(F, Q(0)) == Q(1, 2)
-    assert profile.delta(sparse_parallel([item], [(Q(0), Q(1, 2))], cap=3), Q(0)) == Q(7, 8)
+    assert profile.delta_at(F, Q(0)) == Q(1, 2)
+    assert profile.delta_at(sparse_parallel([item], [(Q(0), Q(1, 2))], cap=3), Q(0)) == Q(7, 8)
 
 
 @pytest.mark.parametrize("n", [2, 3])
 def test_fpc_parallel_of_md_is_perfectly_private(n):
     """notes R5 / Def. 5.14: delta_comp = 0 with copies of M_delta."""
     item = MenuItem("Md", Continual(Md(Q(1, 2)), V1), Q(0), Q(1, 2))
-    assert profile.delta(fpc_parallel([item], [(Q(0), Q(1, 2))], cap=n), Q(0)) == 0
+    assert profile.delta_at(fpc_parallel([item], [(Q(0), Q(1, 2))], cap=n), Q(0)) == 0
 
 
 def flag_cm(d):
@@ -192,7 +192,7 @@ def test_lemma59_adaptive_rr_budget():
     delta(1) = delta(4) = 1/2."""
     menu = [MenuItem(f"RR0_{x}", Continual(rr_once(1, x), ONE), Q(0), x) for x in (Q(1, 4), Q(1, 3), Q(1, 2))]
     L = budgeted(menu, Q(1, 2), cap=3)
-    assert profile.delta(L, Q(0)) == Q(1, 2) == profile.delta(L, eval_text("log(4)"))
+    assert profile.delta_at(L, Q(0)) == Q(1, 2) == profile.delta_at(L, eval_text("log(4)"))
 
 
 def test_remark512_via_lemma511():
@@ -208,7 +208,7 @@ def test_remark512_via_lemma511():
     mix = profile.profile(mixed_budgeted(menu, [L2, L3], Q(1, 2), cap=4))
     nim = profile.profile(compose([rr_delta(2, Q(1, 4)), rr_delta(3, Q(1, 3))]))
     assert mix.equals_on_eps_ge_0(nim)
-    assert nim.delta(eval_text("log(6)")) == Q(1, 2) and nim.delta(Q(0)) == Q(3, 4)
+    assert nim.delta_at(eval_text("log(6)")) == Q(1, 2) and nim.delta_at(Q(0)) == Q(3, 4)
 
 
 def test_thm49_interleaved_equals_rr_composition():
@@ -244,7 +244,7 @@ def test_r11_basic_filter():
     """notes R11 / Def. 10.2, Thm 10.4: filter prod E_i <= 4, sum delta_i <= 1/4, menu
     {(2,0), (1,1/4), (2,1/4), (1,1/8)}, at most 3 creations: delta(4) = 1/4."""
     M = basic_filter(_r11_menu(), eval_text("log(4)"), Q(1, 4), cap=3)
-    assert profile.delta(M, eval_text("log(4)")) == Q(1, 4)
+    assert profile.delta_at(M, eval_text("log(4)")) == Q(1, 4)
     small = basic_filter(_r11_menu(), eval_text("log(4)"), Q(1, 4), cap=2)  # brute force: cap 2 is enough work
     assert hulls(small) == hulls(unroll_composition(_r11_menu(), "10.2", params=(Q(4), Q(1, 4)), cap=2))
 

@@ -61,7 +61,7 @@ def test_privloss_known(engine, mech, delta, expected):
     ],
 )
 def test_delta_known(engine, mech, eps, expected):
-    assert real_str(engine.delta(mech, E(eps))) == expected
+    assert real_str(engine.delta_at(mech, E(eps))) == expected
 
 
 def _ddr_menu():
@@ -83,8 +83,8 @@ def test_ddr_cost_of_adaptivity(engine):
     menu = _ddr_menu()
     adaptive = repeat(choose(menu), 2)
     nonadaptive = choose({f"{a},{b}": compose([menu[a], menu[b]]) for a in menu for b in menu})
-    assert engine.delta(adaptive, Q(0)) == Q(53, 75)
-    assert engine.delta(nonadaptive, Q(0)) == Q(1701, 2500)
+    assert engine.delta_at(adaptive, Q(0)) == Q(53, 75)
+    assert engine.delta_at(nonadaptive, Q(0)) == Q(1701, 2500)
     assert real_str(engine.privloss(adaptive, Q(7, 10))) == "log(23/22)"
     assert engine.privloss(nonadaptive, Q(7, 10)) == 0
 
@@ -143,7 +143,7 @@ def test_engines_agree(m, data):
     lams = [Q(1), Q(3, 2), Q(2), Q(5)] + [lam for lam, _ in p1.breakpoints()][:4]
     for lam in lams:
         eps = eval_text(f"log({lam.numerator}/{lam.denominator})")
-        assert profile.delta(m, eps) == enumerator.delta(m, eps)
+        assert profile.delta_at(m, eps) == enumerator.delta_at(m, eps)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

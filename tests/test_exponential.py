@@ -82,7 +82,7 @@ def test_thm3_closed_form_and_engine(bck, expected, us):
     B, C, k = bck
     assert max(thm3(B, C, k, u) for u in us) == expected
     menu = grr_menu(Q(B.numerator, B.denominator) if isinstance(B, F) else B, [Q(F(u).numerator, F(u).denominator) for u in us])
-    got = P.delta(nonadaptive(menu, k), exactdp.exact(f"log({C})") if C != 1 else 0)
+    got = P.delta_at(nonadaptive(menu, k), exactdp.exact(f"log({C})") if C != 1 else 0)
     assert got == Q(expected.numerator, expected.denominator)
 
 
@@ -95,8 +95,8 @@ def test_b16_gap_matches_closed_forms_and_brute_force():
     us = [2, F(5, 2), 4, F(32, 5), 8]
     assert na_delta(16, us, 2, 1) == F(1701, 2500)
     menu = grr_menu(16, [Q(2), Q(5, 2), Q(4), Q(32, 5), Q(8)])
-    assert P.delta(exactdp.repeat(menu, 2), 0) == Q(53, 75)
-    assert P.delta(nonadaptive(menu, 2), 0) == Q(1701, 2500)
+    assert P.delta_at(exactdp.repeat(menu, 2), 0) == Q(53, 75)
+    assert P.delta_at(nonadaptive(menu, 2), 0) == Q(1701, 2500)
     assert real_str(P.privloss(exactdp.repeat(menu, 2), Q(7, 10))) == "log(23/22)"
 
 

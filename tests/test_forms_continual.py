@@ -69,7 +69,7 @@ def test_continual_bounded_and_automaton_verifiers_agree():
     a, b = c.mechanisms["C1"], c.mechanisms["C2"]
     assert isinstance(a, ContinualMechanism)
     assert [pp.hull for pp in profile.profile(a).pairs] == [pp.hull for pp in profile.profile(b).pairs]
-    assert profile.delta(a, Q(0)) == Q(1, 4)
+    assert profile.delta_at(a, Q(0)) == Q(1, 4)
 
 
 def test_explicit_pairs_override_wildcards():
@@ -113,7 +113,7 @@ def test_inline_continual_and_compositions():
             """
         )
     )
-    d = {k: profile.delta(c.mechanisms[k], Q(0)) for k in "PFXBKDG"}
+    d = {k: profile.delta_at(c.mechanisms[k], Q(0)) for k in "PFXBKDG"}
     assert d == {"P": Q(7, 16), "F": 0, "X": Q(1, 4), "B": Q(7, 16), "K": Q(7, 16), "D": Q(1, 3), "G": Q(7, 16)}
 
 
@@ -245,7 +245,7 @@ def test_menu_claims_are_checked_against_the_fpc_restriction():
             """
         )
     )
-    assert profile.delta(c.mechanisms["F"], Q(0)) == 0
+    assert profile.delta_at(c.mechanisms["F"], Q(0)) == 0
     text = "\n".join(
         problems(
             with_md(

@@ -85,12 +85,12 @@ def test_engines_agree_on_decimal_eps():
 def test_witness_on_decimal_eps_is_rechecked():
     m = compose([rr(t), rr(t)])
     w = engine.witness(m, Q(1, 10))
-    assert w.excess() == engine.profile(m).delta(Q(1, 10))
+    assert w.excess() == engine.profile(m).delta_at(Q(1, 10))
 
 
 def test_privloss_with_long_decimal_uses_certified_intervals():
     m = repeat(rr(t), 3)
     prof = engine.profile(m)
-    d = prof.delta(eval_text("0.2999999999"))  # e^eps beyond the degree limit: kept as a - b*lambda
+    d = prof.delta_at(eval_text("0.2999999999"))  # e^eps beyond the degree limit: kept as a - b*lambda
     assert real_decimal(prof.privloss(0), 6) == "0.3"
-    assert str(d) and prof.delta(eval_text("0.3")) == 0
+    assert str(d) and prof.delta_at(eval_text("0.3")) == 0

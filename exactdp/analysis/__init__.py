@@ -1,23 +1,29 @@
 """Analysis engines: the profile engine (default, backward induction) and the enumerator
-(the brute-force reference of Lemma 2.2).  Both expose ``profile``, ``privloss``, ``delta``,
-``is_dp`` and ``witness`` with the same signatures."""
+(the brute-force reference of Lemma 2.2).
+
+As modules, both expose ``profile``, ``privloss``, ``delta_at``, ``is_dp`` and ``witness`` with
+the same signatures; as objects (:mod:`exactdp.analysis.engine`) both implement the
+:class:`Engine` protocol, which is what claims and commands use."""
 
 from . import enumerator, profile
+from .engine import ENGINE_NAMES, Engine, EnumeratorEngine, ProfileEngine, make_engine
 from .hull import Hull
 from .results import AffineInLambda, PairProfile, Profile, format_privloss
 from .witness import Witness, recheck
 
-ENGINES = {"profile": profile, "enumerator": enumerator}
-
 __all__ = [
-    "ENGINES",
+    "ENGINE_NAMES",
     "AffineInLambda",
+    "Engine",
+    "EnumeratorEngine",
     "Hull",
     "PairProfile",
     "Profile",
+    "ProfileEngine",
     "Witness",
     "enumerator",
     "format_privloss",
+    "make_engine",
     "profile",
     "recheck",
 ]

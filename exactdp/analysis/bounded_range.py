@@ -340,11 +340,7 @@ def br_range(mech: Mechanism, *, adversaries: str = "deterministic") -> BRResult
         raise ValueError(f"adversaries must be one of {ADVERSARIES}, got {adversaries!r}")
     det = adversaries == "deterministic"
     pairs: list[BRPair] = []
-    seen: list[tuple[int, int]] = []
-    for a, b in mech.adjacent:
-        if (a, b) in seen or (b, a) in seen:
-            continue
-        seen.append((a, b))
+    for a, b in mech.unordered_pairs:
         front = _frontiers(mech, a, b, det)
         best = front[0]
         for p in front[1:]:
@@ -382,11 +378,7 @@ def br_range_bruteforce(mech: Mechanism, *, adversaries: str = "deterministic", 
     det = adversaries == "deterministic"
     strats = list(strategies(mech, max_strategies=max_strategies or DEFAULT_MAX_STRATEGIES))
     pairs: list[BRPair] = []
-    seen: list[tuple[int, int]] = []
-    for a, b in mech.adjacent:
-        if (a, b) in seen or (b, a) in seen:
-            continue
-        seen.append((a, b))
+    for a, b in mech.unordered_pairs:
         best: tuple | None = None  # (range, hi view, lo view)
         g_hi = g_lo = None
         for _choices, views in strats:

@@ -29,7 +29,7 @@ from .witness import HistoryPolicy, Witness, make_witness
 __all__ = [
     "profile",
     "privloss",
-    "delta",
+    "delta_at",
     "is_dp",
     "witness",
     "strategies",
@@ -200,7 +200,7 @@ def _best(mech: Mechanism, lam: object, max_strategies: int):
     return best
 
 
-def delta(mech: Mechanism, eps: object, *, max_strategies: int | None = DEFAULT_MAX_STRATEGIES) -> object:
+def delta_at(mech: Mechanism, eps: object, *, max_strategies: int | None = DEFAULT_MAX_STRATEGIES) -> object:
     """max over deterministic adversaries and ordered pairs of Σ_v (P_x − e^ε P_x')_+."""
     lam = lambda_of(eps)
     (a, b), _, _ = _best(mech, lam, max_strategies)
@@ -211,10 +211,11 @@ def delta(mech: Mechanism, eps: object, *, max_strategies: int | None = DEFAULT_
     return affine_at(a, b, lam)
 
 
-def is_dp(mech: Mechanism, eps: object, delta_: object, *, max_strategies: int | None = DEFAULT_MAX_STRATEGIES) -> bool:
+def is_dp(mech: Mechanism, eps: object, delta: object, *, max_strategies: int | None = DEFAULT_MAX_STRATEGIES) -> bool:
+    """Whether ``mech`` is (ε, δ)-DP against every deterministic (hence every) adversary."""
     if isinstance(eps, Infinity):
         return True
-    return value_cmp(delta(mech, eps, max_strategies=max_strategies), as_q(delta_)) <= 0
+    return value_cmp(delta_at(mech, eps, max_strategies=max_strategies), as_q(delta)) <= 0
 
 
 def profile(mech: Mechanism, *, max_strategies: int | None = DEFAULT_MAX_STRATEGIES) -> Profile:

@@ -27,19 +27,11 @@ from .hull import LEAF, Hull, combine, swap, upper
 from .results import PairProfile, Profile, lambda_of, value_cmp
 from .witness import HullPolicy, Witness, make_witness
 
-__all__ = ["profile", "privloss", "delta", "is_dp", "witness", "pair_hull", "ENGINE"]
+__all__ = ["profile", "privloss", "delta_at", "is_dp", "witness", "pair_hull", "ENGINE"]
 
 ENGINE = "profile"
 
 Progress = Callable[[str, int, int], None]
-
-
-def _unordered_pairs(mech: Mechanism) -> list[tuple[int, int]]:
-    out: list[tuple[int, int]] = []
-    for a, b in mech.adjacent:
-        if (a, b) not in out and (b, a) not in out:
-            out.append((a, b))
-    return out
 
 
 def _induction(
@@ -114,7 +106,7 @@ def profile(mech: Mechanism, *, progress: Progress | None = None, deadline: floa
     """
     order = postorder(mech.root)
     hulls: dict[tuple[int, int], Hull] = {}
-    for a, b in _unordered_pairs(mech):
+    for a, b in mech.unordered_pairs:
         h, _ = _induction(order, a, b, progress=progress, deadline=deadline)
         hulls[(a, b)] = h
         hulls[(b, a)] = swap(h)
@@ -132,16 +124,16 @@ def privloss(mech: Mechanism, delta: object, **kw) -> object:
     return profile(mech, **kw).privloss(as_q(delta))
 
 
-def delta(mech: Mechanism, eps: object, **kw) -> object:
+def delta_at(mech: Mechanism, eps: object, **kw) -> object:
     """δ_M(e^ε): the largest hockey-stick divergence any adversary achieves at e^ε."""
-    return profile(mech, **kw).delta(eps)
+    return profile(mech, **kw).delta_at(eps)
 
 
 def is_dp(mech: Mechanism, eps: object, delta: object, **kw) -> bool:
     """Whether ``mech`` is (ε, δ)-DP against every adaptive adversary (Def. 1.7)."""
     if isinstance(eps, Infinity):
         return True
-    return value_cmp(profile(mech, **kw).delta(eps), as_q(delta)) <= 0
+    return value_cmp(profile(mech, **kw).delta_at(eps), as_q(delta)) <= 0
 
 
 def witness(mech: Mechanism, eps: object, *, pair: tuple[int, int] | None = None, prof: Profile | None = None) -> Witness:

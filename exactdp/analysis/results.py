@@ -152,7 +152,7 @@ class Profile:
         a, b = self.envelope.line_at(lam)
         return affine_at(a, b, lam)
 
-    def delta(self, eps: object) -> object:
+    def delta_at(self, eps: object) -> object:
         """δ_M(e^ε) for an exact ε ≥ 0."""
         return self.delta_at_lambda(lambda_of(eps))
 

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from ..model.game import Mechanism
 from ..numbers.rational import Q, as_q
-from ..numbers.real import Infinity, real_log
+from ..numbers.real import Infinity
 from .results import Profile
-from .witness import Witness
 
-__all__ = ["tight_lambda", "privloss_witness"]
+__all__ = ["tight_lambda"]
 
 
 def tight_lambda(prof: Profile, delta: object) -> object | None:
@@ -27,13 +25,3 @@ def tight_lambda(prof: Profile, delta: object) -> object | None:
         return None
     below = [r for r in bps if r < lam_star] + [Q(1)]
     return (max(below) + lam_star) / 2
-
-
-def privloss_witness(engine, mech: Mechanism, delta: object, prof: Profile, **kw) -> Witness | None:
-    """The adversary that makes PrivLoss(M, δ) tight (see :func:`tight_lambda`)."""
-    lam = tight_lambda(prof, delta)
-    if lam is None:
-        return None
-    if engine.ENGINE == "profile":
-        return engine.witness(mech, real_log(lam), prof=prof)
-    return engine.witness(mech, real_log(lam), **kw)

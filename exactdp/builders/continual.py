@@ -542,7 +542,7 @@ def continual(
     >>> rows.update({("1", m): [(m, "1", [1])] for m in "01"})
     >>> Md = make_automaton(["0", "1"], "0", rows, 2)
     >>> C = continual(Continual(Md, bounded_verifier("01", max_differing=1, max_length=2)))
-    >>> [str(profile.delta(C, e)) for e in (0, 5)]
+    >>> [str(profile.delta_at(C, e)) for e in (0, 5)]
     ['1/4', '1/4']
 
     References

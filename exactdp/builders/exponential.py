@@ -44,7 +44,7 @@ import itertools
 from typing import Mapping, Sequence
 
 from ..errors import CaseError, CaseProblem, InexactValueError, LimitExceededError
-from ..model.game import END, Ask, Chance, Label, Mechanism, Node, label_str
+from ..model.game import END, Ask, Chance, Label, Mechanism, Node, label_str, unordered_pairs
 from ..model.ops import graft
 from ..numbers.rational import Q, as_q, q_str
 from ..numbers.real import real_pow
@@ -69,14 +69,6 @@ MODES = ("sensitivity", "monotone", "range")
 DEFAULT_MAX_SEQUENCES = 100_000
 
 Scores = Sequence[Sequence[object]]  # scores[d][k]: u(dataset d, output k)
-
-
-def _pairs(adjacent: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
-    out: list[tuple[int, int]] = []
-    for a, b in adjacent:
-        if (a, b) not in out and (b, a) not in out:
-            out.append((a, b))
-    return out
 
 
 def _check_shape(scores: Scores, n_outputs: int | None = None) -> int:
@@ -106,7 +98,7 @@ def score_sensitivity(scores: Scores, adjacent: Sequence[tuple[int, int]]) -> ob
     """
     _check_shape(scores)
     best = Q(0)
-    for a, b in _pairs(adjacent):
+    for a, b in unordered_pairs(adjacent):
         for ua, ub in zip(scores[a], scores[b]):
             best = max(best, abs(as_q(ua) - as_q(ub)))
     return best
@@ -117,7 +109,7 @@ def score_range(scores: Scores, adjacent: Sequence[tuple[int, int]]) -> object:
     (DDR §2.1).  Shifting u(x, ·) by a function of x alone does not change it (Prop. 1)."""
     _check_shape(scores)
     best = Q(0)
-    for a, b in _pairs(adjacent):
+    for a, b in unordered_pairs(adjacent):
         diffs = [as_q(ua) - as_q(ub) for ua, ub in zip(scores[a], scores[b])]
         best = max(best, max(diffs) - min(diffs))
     return best
@@ -127,7 +119,7 @@ def monotone_violation(scores: Scores, adjacent: Sequence[tuple[int, int]]) -> t
     """None if u is monotone (for every adjacent pair the differences u(x, y) − u(x', y) have
     one sign); else (pair, k, k') with outputs k, k' whose differences have opposite signs."""
     _check_shape(scores)
-    for a, b in _pairs(adjacent):
+    for a, b in unordered_pairs(adjacent):
         diffs = [as_q(ua) - as_q(ub) for ua, ub in zip(scores[a], scores[b])]
         pos = next((k for k, d in enumerate(diffs) if d > 0), None)
         neg = next((k for k, d in enumerate(diffs) if d < 0), None)

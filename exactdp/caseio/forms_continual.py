@@ -366,7 +366,7 @@ def _check_menu(mr: MechanismReader, menu: list, fpc: bool) -> bool:
         if fpc and not cm.first_pair_consistent:
             cm = Continual(cm.mechanism, cm.verifier, True)
         game = continual(cm, datasets=mr.datasets, name=item.name)
-        found = profile_engine.profile(game).delta(item.eps)
+        found = profile_engine.profile(game).delta_at(item.eps)
         if value_cmp(found, item.delta) > 0:
             restricted = " (restricted to first-pair-consistent pair sequences)" if fpc else ""
             mr.r.error(

@@ -8,12 +8,11 @@ A claim kind is a frozen value type with a ``check`` method that consults an
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Mapping
+from typing import Any, Callable, ClassVar, Mapping
 
-from ..analysis import ENGINES
+from ..analysis.engine import Engine, ProfileEngine
 from ..analysis.results import Profile
 from ..analysis.witness import Witness
-from ..errors import ExactDPError
 from ..model.game import Mechanism
 
 __all__ = ["Where", "Claim", "Verdict", "Analysis", "HOLDS", "FAILS", "UNSUPPORTED"]
@@ -52,31 +51,14 @@ class Verdict:
 
 
 class Analysis:
-    """Runs one engine over the mechanisms of a case, caching each mechanism's profile."""
+    """The mechanisms of a case and one :class:`~exactdp.analysis.Engine`, with each
+    mechanism's profile computed once."""
 
-    def __init__(
-        self,
-        mechanisms: Mapping[str, Mechanism],
-        *,
-        engine: str = "profile",
-        max_strategies: int | None = None,
-        deadline: float | None = None,
-        progress=None,
-    ):
-        if engine not in ENGINES:
-            raise ExactDPError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
+    def __init__(self, mechanisms: Mapping[str, Mechanism], engine: Engine | None = None):
         self.mechanisms = dict(mechanisms)
-        self.engine_name = engine
-        self.engine = ENGINES[engine]
-        self.kw: dict[str, Any] = {}
-        if engine == "enumerator" and max_strategies is not None:
-            self.kw["max_strategies"] = max_strategies
-        if engine == "profile":
-            if deadline is not None:
-                self.kw["deadline"] = deadline
-            if progress is not None:
-                self.kw["progress"] = progress
+        self.engine: Engine = engine if engine is not None else ProfileEngine()
         self._profiles: dict[str, Profile] = {}
+        self._cache: dict[tuple, Any] = {}
 
     def mech(self, name: str) -> Mechanism:
         return self.mechanisms[name]
@@ -84,16 +66,18 @@ class Analysis:
     def profile(self, name: str) -> Profile:
         prof = self._profiles.get(name)
         if prof is None:
-            prof = self.engine.profile(self.mechanisms[name], **self.kw)
+            prof = self.engine.profile(self.mechanisms[name])
             self._profiles[name] = prof
         return prof
 
     def witness(self, name: str, eps: object) -> Witness:
-        mech = self.mechanisms[name]
-        if self.engine_name == "profile":
-            return self.engine.witness(mech, eps, prof=self.profile(name))
-        kw = {k: v for k, v in self.kw.items() if k == "max_strategies"}
-        return self.engine.witness(mech, eps, **kw)
+        return self.engine.witness(self.mechanisms[name], eps, prof=self.profile(name))
+
+    def cached(self, key: tuple, compute: Callable[[], Any]) -> Any:
+        """``compute()`` once per ``key`` for this analysis (results other than profiles)."""
+        if key not in self._cache:
+            self._cache[key] = compute()
+        return self._cache[key]
 
 
 @dataclass(frozen=True)

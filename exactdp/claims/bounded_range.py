@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ..analysis.bounded_range import BRResult, br_range, br_range_bruteforce
+from ..analysis.bounded_range import BRResult
 from ..numbers.real import real_cmp, real_str
 from .base import FAILS, HOLDS, Analysis, Claim, Verdict
 
@@ -25,15 +25,7 @@ __all__ = ["BoundedRangeClaim", "NotBoundedRangeClaim", "BRRangeClaim", "br_resu
 
 def br_result(an: Analysis, name: str, adversaries: str) -> BRResult:
     """The BR-range of mechanism ``name`` with the analysis' engine, cached on ``an``."""
-    cache = an.__dict__.setdefault("_br_cache", {})
-    key = (name, adversaries)
-    if key not in cache:
-        mech = an.mech(name)
-        if an.engine_name == "enumerator":
-            cache[key] = br_range_bruteforce(mech, adversaries=adversaries, max_strategies=an.kw.get("max_strategies"))
-        else:
-            cache[key] = br_range(mech, adversaries=adversaries)
-    return cache[key]
+    return an.cached(("br_range", name, adversaries), lambda: an.engine.br_range(an.mech(name), adversaries))
 
 
 def _suffix(adversaries: str) -> str:

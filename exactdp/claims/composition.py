@@ -67,7 +67,7 @@ class CompositionClaim(Claim):
             if self.eps is not None:
                 from ..analysis.results import value_cmp
 
-                d = prof.delta(self.eps[k])
+                d = prof.delta_at(self.eps[k])
                 if value_cmp(d, deltas[k]) > 0:
                     return Verdict(
                         self,
@@ -83,7 +83,7 @@ class CompositionClaim(Claim):
                 eps_i.append(e)
         comps = components(eps_i, list(deltas))
         mech = concomp({n: an.mech(n) for n in names}, name="ConComp(" + ", ".join(names) + ")")
-        prof = an.engine.profile(mech, **an.kw)
+        prof = an.engine.profile(mech)
         if self.theorem == "optimal":
             at = self.delta if self.delta is not None else Q(0)
             bound = optimal(comps, at).eps

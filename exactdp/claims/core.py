@@ -86,7 +86,7 @@ class DPClaim(Claim):
         return {"eps": real_str(self.eps), "delta": q_str(self.delta)}
 
     def _delta_found(self, an: Analysis) -> object:
-        return an.profile(self.of).delta(self.eps)
+        return an.profile(self.of).delta_at(self.eps)
 
     def check(self, an: Analysis) -> Verdict:
         d = self._delta_found(an)
@@ -142,7 +142,7 @@ class DeltaClaim(Claim):
         return {"eps": real_str(self.eps), "equals": q_str(self.equals)}
 
     def check(self, an: Analysis) -> Verdict:
-        d = an.profile(self.of).delta(self.eps)
+        d = an.profile(self.of).delta_at(self.eps)
         ok = value_cmp(d, self.equals) == 0
         wit = an.witness(self.of, self.eps) if not ok and value_cmp(d, self.equals) > 0 else None
         return Verdict(self, HOLDS if ok else FAILS, value_str(d), "", wit, {"delta_at_eps": value_str(d)})

@@ -17,7 +17,7 @@ from typing import Any
 import click
 
 from .. import __version__
-from ..analysis import ENGINES
+from ..analysis import ENGINE_NAMES
 from ..caseio import load_case
 from ..errors import VerificationError
 from ..limits import DEFAULT as DEFAULT_LIMITS
@@ -84,7 +84,7 @@ def main() -> None:
 
 engine_option = click.option(
     "--engine",
-    type=click.Choice(sorted(ENGINES)),
+    type=click.Choice(ENGINE_NAMES),
     default="profile",
     show_default=True,
     help="profile: exact backward induction (fast); enumerator: brute force over every deterministic adversary (the reference).",

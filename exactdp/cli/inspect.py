@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..analysis import ENGINES, format_privloss
-from ..analysis.tight import privloss_witness
+from ..analysis import format_privloss, make_engine
 from ..errors import ExactDPError
 from ..limits import using
 from ..numbers.rational import q_str
@@ -41,11 +40,10 @@ def privloss(case_path, delta_text, of, witness, as_json, engine, max_strategies
     try:
         with using(limits_from(**limits, max_strategies=max_strategies)):
             case, name, mech = load_mechanism(case_path, of)
-            eng = ENGINES[engine]
-            kw = {"max_strategies": max_strategies} if engine == "enumerator" and max_strategies else {}
-            prof = eng.profile(mech, **kw)
+            eng = make_engine(engine, max_strategies=max_strategies)
+            prof = eng.profile(mech)
             val = prof.privloss(delta)
-            w = privloss_witness(eng, mech, delta, prof, **kw) if witness else None
+            w = eng.privloss_witness(mech, delta, prof) if witness else None
     except ExactDPError as e:
         fail(e)
     if as_json:
@@ -81,8 +79,7 @@ def profile(case_path, of, as_json, engine, max_strategies, **limits):
     try:
         with using(limits_from(**limits, max_strategies=max_strategies)):
             case, name, mech = load_mechanism(case_path, of)
-            kw = {"max_strategies": max_strategies} if engine == "enumerator" and max_strategies else {}
-            prof = ENGINES[engine].profile(mech, **kw)
+            prof = make_engine(engine, max_strategies=max_strategies).profile(mech)
     except ExactDPError as e:
         fail(e)
     d = profile_to_dict(prof)

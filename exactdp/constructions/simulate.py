@@ -110,14 +110,6 @@ def exp_of_eps(eps: object):
     return as_q(lam)
 
 
-def _unordered(mech: Mechanism) -> list[tuple[int, int]]:
-    out: list[tuple[int, int]] = []
-    for a, b in mech.adjacent:
-        if (a, b) not in out and (b, a) not in out:
-            out.append((a, b))
-    return out
-
-
 def simulate(
     mech: Mechanism,
     *,
@@ -161,7 +153,7 @@ def simulate(
     if construction == "auto":
         construction = "pure" if (not isinstance(d, sympy.Basic) and d == 0) else "lp"
     sim = Simulation(mech.name, eps, eps_text, E, d, default, construction, notes=notes, symbolic=symbolic)
-    for pair in _unordered(mech):
+    for pair in mech.unordered_pairs:
         sim.pairs.append(_one_pair(mech, pair, E, d, eps_text, table, construction, max_histories, enumerator_limit, symbolic))
     if cross_check and not symbolic and not isinstance(E, Infinity):
         _cross_check(mech, sim)

@@ -38,6 +38,7 @@ __all__ = [
     "Mechanism",
     "postorder",
     "label_str",
+    "unordered_pairs",
 ]
 
 Label = Union[str, tuple]
@@ -168,6 +169,15 @@ def _check_distribution(labels: tuple, probs: tuple, children: tuple) -> None:
             raise CaseError(CaseProblem(f"probabilities under dataset #{d} sum to {q_str(total)}, not 1"))
 
 
+def unordered_pairs(adjacent: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """Each pair of ``adjacent`` once, whichever order it was listed in, keeping first-seen order."""
+    out: list[tuple[int, int]] = []
+    for a, b in adjacent:
+        if (a, b) not in out and (b, a) not in out:
+            out.append((a, b))
+    return tuple(out)
+
+
 def label_str(label: Label) -> str:
     """Readable text of a label: ``q0``; component-qualified labels print as ``M1.q0``."""
     if isinstance(label, tuple):
@@ -235,6 +245,11 @@ class Mechanism:
                 if p not in out:
                     out.append(p)
         return tuple(out)
+
+    @property
+    def unordered_pairs(self) -> tuple[tuple[int, int], ...]:
+        """Every adjacent pair once (in the first order it is listed), in a fixed order."""
+        return unordered_pairs(self.adjacent)
 
     def pair_names(self, pair: tuple[int, int]) -> tuple[str, str]:
         return (self.datasets[pair[0]], self.datasets[pair[1]])
