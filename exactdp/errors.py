@@ -100,6 +100,14 @@ class LimitExceededError(ExactDPError):
         super().__init__(f"{what} exceeds the limit of {limit}; {how_to_raise}")
 
 
+class TimeLimitExceeded(LimitExceededError):
+    """The wall-clock limit (``--timeout``) ran out.  It concerns the whole run of a file, never
+    a value in it, so readers must not turn it into a located problem."""
+
+    def __init__(self, limit: object):
+        super().__init__("the running time", limit, "raise it with --timeout SECONDS")
+
+
 class VerificationError(ExactDPError):
     """Two independent computations disagreed (engine vs engine, witness re-check, certificate).
 

@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Iterator
 
-from .errors import LimitExceededError
+from .errors import LimitExceededError, TimeLimitExceeded
 
 __all__ = ["Limits", "DEFAULT", "current", "using", "count_nodes", "check_hull_size"]
 
@@ -76,7 +76,7 @@ def _time_limit(seconds: float | None) -> Iterator[None]:
         return
 
     def on_alarm(signum, frame):
-        raise LimitExceededError("the running time", f"{seconds:g} s", "raise it with --timeout SECONDS")
+        raise TimeLimitExceeded(f"{seconds:g} s")
 
     old = signal.signal(signal.SIGALRM, on_alarm)
     signal.setitimer(signal.ITIMER_REAL, seconds)

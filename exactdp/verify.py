@@ -13,7 +13,7 @@ from typing import Callable, Iterable, Sequence
 from .analysis.engine import make_engine
 from .caseio import Case, YamlLimits, load_case, parse_case
 from .claims import FAILS, HOLDS, UNSUPPORTED, Analysis, PrivLossClaim, Verdict
-from .errors import CaseError, ExactDPError, LimitExceededError, VerificationError
+from .errors import CaseError, ExactDPError, LimitExceededError, TimeLimitExceeded, VerificationError
 from .limits import DEFAULT as DEFAULT_LIMITS
 from .limits import Limits, using
 
@@ -124,12 +124,12 @@ def verify_case(case: Case, opts: Options = Options(), *, deadline: float | None
             if opts.witness and isinstance(claim, PrivLossClaim) and v.witness is None and v.status == HOLDS:
                 w = an.engine.privloss_witness(an.mech(claim.of), claim.delta, an.profile(claim.of))
                 if w is not None:
-                    v = Verdict(v.claim, v.status, v.found, v.note or "tight: every smaller eps fails", w, v.values)
+                    v = Verdict(v.claim, v.status, v.found, v.note or "tight: the witness shows every smaller eps fails", w, v.values)
         except VerificationError:
             raise
         except LimitExceededError as e:
             out.append(Verdict(claim, ERROR, "could not be decided", str(e)))
-            if e.what == "the running time":  # the clock has run out for the whole file
+            if isinstance(e, TimeLimitExceeded):  # the clock has run out for the whole file
                 out.extend(Verdict(c, ERROR, "could not be decided", "not checked: the time limit was reached") for c in claims[k + 1 :])
                 break
             continue

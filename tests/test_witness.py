@@ -68,3 +68,43 @@ def test_history_text():
     assert format_history((("q", "q0"), ("a", "yes"), ("q", "q1"))) == "q0→yes, q1"
     assert format_history((("a", "k0"), ("q", "g0"), ("a", "x"))) == "k0, g0→x"
     assert format_history((("q", "create"), ("q", "create"), ("q", "1"), ("a", "0"))) == "create, create, 1→0"
+
+
+# --- tightness certificates (PrivLoss = log λ*: every smaller eps fails) --------------------
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from exactdp.analysis import make_engine
+from exactdp.numbers.real import Infinity
+
+from .strategies import mechanisms
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(m=mechanisms(max_depth=3), delta=st.sampled_from([Q(0), Q(1, 100), Q(1, 7), Q(1, 3)]), engine=st.sampled_from(["profile", "enumerator"]))
+def test_privloss_witness_is_stated_at_lambda_star(m, delta, engine):
+    """The --witness of PrivLoss(M, δ) = log λ* is an adversary and event with
+    P(T) − λ*·P'(T) ≥ δ and P'(T) > 0 (or P'(T) = 0 < δ < P(T) for λ* = ∞), re-checked."""
+    from exactdp.analysis.witness import recheck
+
+    eng = make_engine(engine, max_strategies=2000)
+    if not eng.supports(m):
+        eng = make_engine("profile")
+    prof = eng.profile(m)
+    lam_star = prof.least_lambda(delta)
+    w = eng.privloss_witness(m, delta, prof)
+    if lam_star == 1:
+        assert w is None
+        return
+    lam_star_w, delta_w = w.tight
+    assert lam_star_w == lam_star and delta_w == delta
+    p, pp, _ = recheck(m, w.pair, w.lam, w.policy)  # independent forward walk
+    assert (p, pp) == (w.p, w.p_prime)
+    if isinstance(lam_star, Infinity):
+        assert pp == 0 and p > delta
+    else:
+        assert pp > 0 and p - lam_star * pp >= delta
+        # hence strictly more than delta for every smaller lambda, e.g. halfway down to 1
+        lam = (lam_star + 1) / 2
+        assert p - lam * pp > delta

@@ -21,12 +21,14 @@ from typing import Callable, ClassVar, Protocol, runtime_checkable
 from ..errors import ExactDPError
 from ..model.game import Mechanism
 from ..model.symbolic import is_symbolic_mechanism
+from ..numbers.rational import as_q
+from ..numbers.real import real_log
 from . import enumerator as _enumerator
 from . import profile as _profile
 from .bounded_range import BRResult, br_range, br_range_bruteforce
 from .results import Profile
 from .tight import tight_lambda
-from .witness import Witness
+from .witness import Witness, tighten
 
 __all__ = ["Engine", "ProfileEngine", "EnumeratorEngine", "ENGINE_NAMES", "make_engine"]
 
@@ -66,12 +68,12 @@ class Engine(Protocol):
 
 
 def _tight_witness(engine: Engine, mech: Mechanism, delta: object, prof: Profile) -> Witness | None:
+    """The adversary and event certifying PrivLoss(M, δ) from below (see :func:`tighten`)."""
     lam = tight_lambda(prof, delta)
     if lam is None:
         return None
-    from ..numbers.real import real_log
-
-    return engine.witness(mech, real_log(lam), prof=prof)
+    w = engine.witness(mech, real_log(lam), prof=prof)
+    return tighten(w, prof.least_lambda(delta), as_q(delta))
 
 
 @dataclass(frozen=True)

@@ -74,9 +74,9 @@ def _induction(
             if progress is not None:
                 progress("profile", n, total)
             if deadline is not None and time.monotonic() > deadline:
-                from ..errors import LimitExceededError
+                from ..errors import TimeLimitExceeded
 
-                raise LimitExceededError("the running time", "the --timeout", "raise it with --timeout SECONDS")
+                raise TimeLimitExceeded("the --timeout")
     return memo[order[-1].uid], memo
 
 

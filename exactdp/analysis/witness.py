@@ -22,7 +22,7 @@ from ..numbers.real import INF, ExpReal, Infinity, real_cmp, real_str
 from ..numbers.qt import as_field
 from .hull import Hull, line_gt
 
-__all__ = ["Policy", "HullPolicy", "HistoryPolicy", "Witness", "make_witness", "recheck", "format_history"]
+__all__ = ["Policy", "HullPolicy", "HistoryPolicy", "Witness", "make_witness", "recheck", "format_history", "tighten"]
 
 _ONE = Q(1)
 
@@ -191,6 +191,10 @@ class Witness:
         Pr[View(A, M(x)) ∈ T] and Pr[View(A, M(x')) ∈ T], recomputed independently.
     source : str
         The engine that found the adversary.
+    tight : (λ*, δ), optional
+        Set for a tightness certificate of PrivLoss(M, δ) = log λ*: the same adversary and event
+        satisfy p − λ*·p' ≥ δ with p' > 0, so every ε < log λ* fails (for λ* = ∞: p > δ with
+        p' = 0, so no finite ε works).  See :func:`tighten`.
     """
 
     mechanism: Mechanism
@@ -200,6 +204,7 @@ class Witness:
     p: object
     p_prime: object
     source: str
+    tight: tuple[object, object] | None = None
 
     @property
     def pair_names(self) -> tuple[str, str]:
@@ -296,3 +301,27 @@ def make_witness(
                 f"engine said {q_str(a)} - lambda*{q_str(b)}, forward computation gives {q_str(p)} - lambda*{q_str(pp)}"
             )
     return Witness(mech, pair, lam, policy, p, pp, source)
+
+
+def tighten(w: Witness, lam_star: object, delta: object) -> Witness:
+    """State witness ``w`` at λ* = e^{PrivLoss(M, δ)}: the tightness certificate.
+
+    The event T of ``w`` was chosen optimal at some λ_w < λ* on the last linear piece of the
+    profile before λ*, so the same (adversary, T) attains that piece's line at λ*:
+    P(T) − λ*·P'(T) = δ_M(λ*) = δ, with P'(T) > 0 because the profile strictly decreases
+    there.  Then P(T) − λ·P'(T) > δ for every λ < λ*: no ε below log λ* gives (ε, δ)-DP
+    (Vadhan–Wang Def. 1.7).  For λ* = ∞, T is the mass invisible under x' with P(T) > δ.
+    Both conditions are re-checked here on the independently recomputed p and p'.
+    """
+    if isinstance(lam_star, Infinity):
+        ok = w.p_prime == 0 and w.p > delta
+    else:
+        ok = w.p_prime > 0 and w.p - lam_star * w.p_prime >= delta
+    if not ok:
+        raise VerificationError(
+            f"tightness re-check failed on pair {w.pair_names}: Pr[T|x] = {q_str(w.p)}, Pr[T|x'] = {q_str(w.p_prime)}, "
+            f"lambda* = {real_str(lam_star)}, delta = {q_str(delta)}"
+        )
+    from dataclasses import replace
+
+    return replace(w, tight=(lam_star, delta))

@@ -14,7 +14,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import yaml
 
-from ..errors import CaseError, CaseProblem, ExactDPError, InexactValueError, LimitExceededError
+from ..errors import CaseError, CaseProblem, ExactDPError, InexactValueError, LimitExceededError, TimeLimitExceeded
 from ..limits import current as current_limits
 from ..numbers.expr import ExprError, ExprLimits, evaluate, parse_expr
 from ..numbers.qt import as_field
@@ -23,6 +23,7 @@ from ..numbers.real import ExpReal, Infinity, LogReal, real_exp, real_sign, real
 from ..numbers.symbolic import (
     SymbolBounds,
     SymbolTable,
+    exact_constant,
     is_sym,
     prove_nonneg,
     sym_evaluate,
@@ -134,7 +135,7 @@ class Reader:
             for p in e.problems:
                 self.error(node, path, p.message, p.hint)
             return INVALID
-        except _Abort:
+        except (_Abort, TimeLimitExceeded):
             raise
         except ExactDPError as e:
             return self.error(node, path, str(e))
@@ -303,6 +304,8 @@ class Reader:
             return self.error(node, path, msg, e.hint)
         except RecursionError:
             return self.error(node, path, "expression is nested too deeply")
+        except TimeLimitExceeded:
+            raise  # the clock ran out for the whole file: not a problem of this value
         except LimitExceededError as e:
             return self.error(node, path, str(e))
 
@@ -318,8 +321,10 @@ class Reader:
             return self._lookup(name)
 
         v = sym_evaluate(ast, look, self.expr_limits)
+        if v.is_rational_function():  # (E^2 - 1)/(E - 1) - E is the constant 1
+            v = sympy.cancel(sympy.together(v))
         if not v.free_symbols:
-            v = sympy.nsimplify(v)
+            v = exact_constant(v)
             if v.is_Rational:
                 return Q(int(v.p), int(v.q))
             raise ExprError(f"{v} has no exact representation here", None, "write the value without symbols")

@@ -95,7 +95,7 @@ class DPClaim(Claim):
         return Verdict(
             self,
             HOLDS if ok else FAILS,
-            f"delta_M(e^eps) = {value_str(d)}",
+            f"delta_{self.of}(e^eps) = {value_str(d)}",
             "" if ok else f"exceeds {q_str(self.delta)}",
             wit,
             {"delta_at_eps": value_str(d)},
@@ -119,7 +119,7 @@ class NotDPClaim(DPClaim):
         return Verdict(
             self,
             HOLDS if holds else FAILS,
-            f"delta_M(e^eps) = {value_str(d)}",
+            f"delta_{self.of}(e^eps) = {value_str(d)}",
             "" if holds else f"{self.of} is ({_eps_text(self.eps)}, {q_str(self.delta)})-DP",
             wit,
             {"delta_at_eps": value_str(d)},

@@ -62,7 +62,7 @@ def privloss(case_path, delta_text, of, witness, as_json, engine, max_strategies
     else:
         click.echo(f"PrivLoss({name}, {q_str(delta)}) = {format_privloss(val)}")
         if w is not None:
-            click.echo("  every smaller eps fails; at " + real_str(w.lam) + " (below e^PrivLoss):")
+            click.echo("  tightness certificate (every smaller eps fails):")
             for line in render_witness(w, indent="  "):
                 click.echo(line)
 

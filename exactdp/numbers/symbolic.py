@@ -41,6 +41,7 @@ __all__ = [
     "POS",
     "NONNEG",
     "is_sym",
+    "exact_constant",
 ]
 
 class _LazySympy:
@@ -216,16 +217,33 @@ def sym_evaluate(ast: tuple, lookup: Callable[[str], object], limits: ExprLimits
 
 def expr_str(e: sympy.Expr) -> str:
     """Readable text of a rational function: factored, ``^`` for powers, no floats."""
-    e = sympy.factor(sympy.cancel(e)) if e.free_symbols else sympy.nsimplify(e)
+    e = sympy.factor(sympy.cancel(e)) if e.free_symbols else exact_constant(e)
     return sympy.sstr(e).replace("**", "^")
+
+
+def exact_constant(e: sympy.Expr) -> sympy.Expr:
+    """A constant expression simplified *exactly*: a SymPy ``Rational`` when it is one.
+
+    Rational arithmetic on rationals gives a rational already; ``cancel`` normalises what
+    SymPy left unevaluated (e.g. a quotient of sums).  Never ``nsimplify``: it rounds through
+    floating point and can turn an exact rational into an irrational expression.
+    """
+    if e.is_Rational:
+        return e
+    if e.is_rational_function():
+        return sympy.cancel(sympy.together(e))
+    return e
 
 
 # --- sign proofs -----------------------------------------------------------------------------
 
 
 def _sgn(v) -> int:
-    v = sympy.nsimplify(v)
-    return int(bool(v > 0)) - int(bool(v < 0))
+    """The sign of an exact rational constant (never decided through floating point)."""
+    v = exact_constant(v)
+    if not v.is_Rational:
+        raise InexactValueError(f"the sign of {v} is not a rational sign decision")
+    return (v.p > 0) - (v.p < 0)
 
 
 def _poly_sign(p: sympy.Poly) -> frozenset:
@@ -240,9 +258,23 @@ def _poly_sign(p: sympy.Poly) -> frozenset:
     return _ALL
 
 
+def _assumed_sign(expr: sympy.Expr) -> frozenset:
+    """Signs of an expression with no generator to expand in: an exact rational's own sign, or
+    what SymPy's assumptions prove about its (positive) symbols; unknown otherwise."""
+    v = exact_constant(expr)
+    if v.is_Rational:
+        return frozenset({_sgn(v)})
+    if not v.free_symbols:
+        return _ALL  # an irrational constant: no float-based sign decision here
+    for sign, holds in ((1, v.is_positive), (-1, v.is_negative), (0, v.is_zero)):
+        if holds:
+            return frozenset({sign})
+    return _ALL
+
+
 def _factored_sign(expr: sympy.Expr, gens: list) -> frozenset:
     if not gens:
-        return frozenset({_sgn(expr)})
+        return _assumed_sign(expr)
     poly = sympy.Poly(expr, *gens)
     s = _poly_sign(poly)
     if s != _ALL:
@@ -307,11 +339,8 @@ def sign_set(expr: sympy.Expr, table: SymbolTable) -> frozenset:
     expr = sympy.cancel(sympy.together(expr))
     syms = sorted(expr.free_symbols, key=lambda s: s.name)
     if not syms:
-        v = sympy.nsimplify(expr)
-        if not v.is_Rational:
-            r = sympy.sign(v)
-            return frozenset({int(r)}) if r in (-1, 0, 1) else _ALL
-        return frozenset({_sgn(v)})
+        v = exact_constant(expr)
+        return frozenset({_sgn(v)}) if v.is_Rational else _ALL
     out = _open_box_sign(expr, table, syms)
     for s in syms:  # closed bounds: the boundary faces, recursively
         b = table.bound_of(s)
@@ -336,10 +365,12 @@ def prove_nonzero(expr: sympy.Expr, table: SymbolTable) -> bool:
 
 
 def substitute(expr: object, point: Mapping) -> object:
-    """The exact rational value of ``expr`` at ``point`` ({symbol: Rational}) as ``Q``."""
-    v = sympy.nsimplify(expr.subs(point)) if is_sym(expr) else expr
+    """The exact rational value of ``expr`` at ``point`` ({symbol: Rational}) as ``Q``.
+
+    A rational function at a rational point is a rational: substitution and ``cancel`` give it
+    exactly (no rounding anywhere)."""
+    v = exact_constant(expr.subs(point)) if is_sym(expr) else expr
     if is_sym(v):
-        v = sympy.cancel(v)
         if not v.is_Rational:
             raise InexactValueError(f"{v} is not rational at {point}")
         return Q(int(v.p), int(v.q))

@@ -39,6 +39,19 @@ def witness_to_dict(w: Witness, *, limit: int = 200) -> dict[str, Any]:
         "p_prime": q_str(w.p_prime),
         "excess": q_str(exc) if is_rational(exc) else str(exc),
         "rechecked": True,
+        "tight": _tight_dict(w),
+    }
+
+
+def _tight_dict(w: Witness) -> dict[str, Any] | None:
+    """The tightness statement at λ* (None for an ordinary witness)."""
+    if w.tight is None:
+        return None
+    lam_star, delta = w.tight
+    return {
+        "exp_privloss": real_str(lam_star),
+        "delta": q_str(delta),
+        "excess_at_exp_privloss": None if not is_rational(lam_star) else q_str(w.p - lam_star * w.p_prime),
     }
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from ..analysis.witness import Witness
 from ..claims import FAILS, HOLDS, UNSUPPORTED, Verdict
-from ..errors import CaseError
+from ..errors import CaseError, TimeLimitExceeded
 from ..numbers.rational import is_rational, q_str
-from ..numbers.real import real_log, real_str
+from ..numbers.real import Infinity, real_log, real_str
 from ..verify import ERROR, FileResult, RunResult
 
 __all__ = ["render_run", "render_file", "render_witness", "Marks"]
@@ -23,9 +23,11 @@ class Marks:
 def render_witness(w: Witness, indent: str = "      ", *, lines_limit: int = 12) -> list[str]:
     """The pair, the adversary's strategy, the event and both probabilities."""
     x, xp = w.pair_names
-    lam = real_str(w.lam)
-    eps = real_str(real_log(w.lam))
-    out = [f"{indent}witness ({w.source} engine, re-checked independently): datasets ({x}, {xp}), eps = {eps} (e^eps = {lam})"]
+    shown = w.lam if w.tight is None or isinstance(w.tight[0], Infinity) else w.tight[0]
+    lam = real_str(shown)
+    eps = real_str(real_log(shown))
+    at = " = e^PrivLoss" if w.tight is not None and shown is not w.lam else ""
+    out = [f"{indent}witness ({w.source} engine, re-checked independently): datasets ({x}, {xp}), eps = {eps} (e^eps = {lam}{at})"]
     tree, cut = w.decision_tree(limit=lines_limit)
     if tree:
         out.append(f"{indent}  adversary:")
@@ -35,13 +37,17 @@ def render_witness(w: Witness, indent: str = "      ", *, lines_limit: int = 12)
     else:
         out.append(f"{indent}  adversary: no choices to make")
     views, cut = w.event(limit=lines_limit)
-    out.append(f"{indent}  event T = views with Pr[.|{x}] > e^eps Pr[.|{xp}]:")
+    rel = ">=" if at else ">"  # tight: T was chosen just below e^PrivLoss, so it holds the ties
+    out.append(f"{indent}  event T = views with Pr[.|{x}] {rel} e^eps Pr[.|{xp}]:")
     for h, p, pp in views:
         out.append(f"{indent}    {h}   ({q_str(p)} vs {q_str(pp)})")
     if cut:
         out.append(f"{indent}    ... (more views)")
     if not views:
         out.append(f"{indent}    (empty)")
+    if w.tight is not None:
+        out.extend(_tight_lines(w, indent))
+        return out
     exc = w.excess()
     exc_s = q_str(exc) if is_rational(exc) else str(exc)
     out.append(
@@ -49,6 +55,22 @@ def render_witness(w: Witness, indent: str = "      ", *, lines_limit: int = 12)
         f"Pr[T | {x}] - e^eps Pr[T | {xp}] = {exc_s}"
     )
     return out
+
+
+def _tight_lines(w: Witness, indent: str) -> list[str]:
+    """The tightness certificate: the event's probabilities stated at λ* = e^PrivLoss."""
+    x, xp = w.pair_names
+    lam_star, delta = w.tight
+    head = f"{indent}  Pr[T | {x}] = {q_str(w.p)}, Pr[T | {xp}] = {q_str(w.p_prime)}"
+    if isinstance(lam_star, Infinity):
+        return [head, f"{indent}  tight: Pr[T | {xp}] = 0 and Pr[T | {x}] > delta = {q_str(delta)}, so no finite eps works"]
+    exc = w.p - lam_star * w.p_prime
+    return [
+        head,
+        f"{indent}  at e^PrivLoss = {q_str(lam_star)}: Pr[T | {x}] - {q_str(lam_star)} Pr[T | {xp}] = {q_str(exc)} >= delta = {q_str(delta)}"
+        f" with Pr[T | {xp}] > 0",
+        f"{indent}  tight: for every eps < log({q_str(lam_star)}) this event exceeds delta, so no smaller eps works",
+    ]
 
 
 def _claim_line(v: Verdict, marks: Marks) -> str:
@@ -60,7 +82,9 @@ def _claim_line(v: Verdict, marks: Marks) -> str:
 def render_file(fr: FileResult, marks: Marks = Marks(), *, quiet: bool = False) -> list[str]:
     out: list[str] = []
     if fr.error is not None:
-        kind = "invalid case" if isinstance(fr.error, CaseError) else "error"
+        kind = "invalid case" if isinstance(fr.error, CaseError) else (
+            "not checked (time limit)" if isinstance(fr.error, TimeLimitExceeded) else "error"
+        )
         out.append(f"{fr.file}: {kind}")
         out.extend("  " + line for line in str(fr.error).splitlines())
         return out
