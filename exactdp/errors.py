@@ -17,7 +17,9 @@ class                       meaning                                             
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
+from typing import Sequence
 
 __all__ = [
     "ExactDPError",
@@ -113,3 +115,9 @@ class VerificationError(ExactDPError):
 
     This always indicates a bug in exactdp; please report it with the case file.
     """
+
+
+def suggest(word: str, options: Sequence[str]) -> str | None:
+    """``did you mean 'x'?`` for the closest of ``options`` to a misspelt ``word`` (or None)."""
+    close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
+    return f"did you mean {close[0]!r}?" if close else None

@@ -12,8 +12,9 @@ from typing import Callable, Iterable, Sequence
 
 from .analysis.engine import make_engine
 from .caseio import Case, YamlLimits, load_case, parse_case
-from .claims import FAILS, HOLDS, UNSUPPORTED, Analysis, PrivLossClaim, Verdict
-from .errors import CaseError, ExactDPError, LimitExceededError, TimeLimitExceeded, VerificationError
+from .claims import FAILS, HOLDS, UNSUPPORTED, Analysis, PrivLossClaim, Verdict, Where
+from .claims.core import PremiseClaim
+from .errors import CaseError, ExactDPError, TimeLimitExceeded, VerificationError
 from .limits import DEFAULT as DEFAULT_LIMITS
 from .limits import Limits, using
 
@@ -113,30 +114,53 @@ def _deadline(opts: Options, start: float) -> float | None:
 
 
 def verify_case(case: Case, opts: Options = Options(), *, deadline: float | None = None) -> tuple[Verdict, ...]:
-    """Check every claim of ``case`` in order; a claim that hits a limit gets status ``error``."""
+    """Check every claim of ``case`` in order; a claim that hits a limit gets status ``error``.
+
+    The premises the case's mechanisms rely on (:attr:`Case.obligations`) are checked first,
+    as verdicts of their own; if one does not hold, the claims are not checked."""
     engine = make_engine(opts.engine, max_strategies=opts.max_strategies, deadline=deadline, progress=opts.progress)
-    an = Analysis(case.mechanisms, engine)
+    premises, games = premise_claims(case)
+    an = Analysis({**case.mechanisms, **games}, engine)
+    out = _check_all(premises, an, opts)
+    if any(v.status != HOLDS for v in out):
+        return tuple(out) + tuple(Verdict(c, ERROR, "not checked", "a premise of this case does not hold (see above)") for c in case.claims)
+    return tuple(out) + _check_all(list(case.claims), an, opts)
+
+
+def premise_claims(case: Case) -> tuple[list[PremiseClaim], dict]:
+    """The case's obligations as claims, with their games under names of their own."""
+    claims, games = [], {}
+    for owner, ob, where in case.obligations:
+        key = f"{owner}.{ob.mechanism.name}"
+        games[key] = ob.mechanism
+        claims.append(PremiseClaim(of=key, eps=ob.eps, delta=ob.delta, text=ob.text, owner=owner, where=Where(case.file, None, where)))
+    return claims, games
+
+
+def _check_all(claims: list, an: Analysis, opts: Options) -> tuple[Verdict, ...]:
     out: list[Verdict] = []
-    claims = list(case.claims)
     for k, claim in enumerate(claims):
         try:
-            v = claim.check(an)
-            if opts.witness and isinstance(claim, PrivLossClaim) and v.witness is None and v.status == HOLDS:
-                w = an.engine.privloss_witness(an.mech(claim.of), claim.delta, an.profile(claim.of))
-                if w is not None:
-                    v = Verdict(v.claim, v.status, v.found, v.note or "tight: the witness shows every smaller eps fails", w, v.values)
+            v = _check_one(claim, an, opts)
         except VerificationError:
             raise
-        except LimitExceededError as e:
+        except TimeLimitExceeded as e:  # the clock has run out for the whole file
             out.append(Verdict(claim, ERROR, "could not be decided", str(e)))
-            if isinstance(e, TimeLimitExceeded):  # the clock has run out for the whole file
-                out.extend(Verdict(c, ERROR, "could not be decided", "not checked: the time limit was reached") for c in claims[k + 1 :])
-                break
-            continue
+            out.extend(Verdict(c, ERROR, "could not be decided", "not checked: the time limit was reached") for c in claims[k + 1 :])
+            break
         except ExactDPError as e:
             v = Verdict(claim, ERROR, "could not be decided", str(e))
         out.append(v)
     return tuple(out)
+
+
+def _check_one(claim, an: Analysis, opts: Options) -> Verdict:
+    v = claim.check(an)
+    if opts.witness and isinstance(claim, PrivLossClaim) and v.witness is None and v.status == HOLDS:
+        w = an.engine.privloss_witness(an.mech(claim.subject), claim.delta, an.profile(claim.subject))
+        if w is not None:
+            v = Verdict(v.claim, v.status, v.found, v.note or "tight: the witness shows every smaller eps fails", w, v.values)
+    return v
 
 
 def verify_file(path: str | Path, opts: Options = Options()) -> FileResult:

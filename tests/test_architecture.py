@@ -35,6 +35,7 @@ LAYERS = [
     "numbers",
     "model",
     "builders",
+    "forms",
     "analysis",
     "constructions",
     "theorems",

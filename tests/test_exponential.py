@@ -205,7 +205,7 @@ def test_forms_read_lists_and_maps():
         ("{exponential: {eps: 1/10, scores: {x0: [1, 0], x1: [0, 1]}}}", "transcendental"),
         ("{exponential: {eps: log(2), scores: {x0: [1, 0], x1: [0, 1]}}}", "irrational"),
         ("{exponential: {eps: log(16), scores: {x0: [1, 0], x2: [0, 1]}}}", "unknown dataset 'x2'"),
-        ("{exponential: {eps: log(16), scores: {x0: [1, 0]}}}", "no scores for dataset(s) x1"),
+        ("{exponential: {eps: log(16), scores: {x0: [1, 0]}}}", "no entry for dataset(s) x1"),
         ("{exponential: {eps: log(16), scores: {x0: {a: 1}, x1: {b: 1}}}}", "differ"),
         ("{exponential: {eps: log(16), mode: monotonic, scores: {x0: [1], x1: [0]}}}", "did you mean 'monotone'"),
         ("{exponential: {eps: log(16), scores: {x0: [a, 0], x1: [0, 1]}}}", "scores.x0[0]"),

@@ -205,7 +205,7 @@ def test_shared_initial_distribution_and_claims():
             horizon: 1
             transitions: {s: {q: {"0": [3/4, 1/4], "1": [1/4, 3/4]}}}
             """,
-            ["an answer is {p: ..., next: state}"],
+            ["an answer is a mapping {p: ..., next: ...}"],
             id="tree-shorthand-is-not-an-outcome",
         ),
         pytest.param(

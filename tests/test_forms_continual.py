@@ -167,14 +167,6 @@ def test_inline_continual_and_compositions():
         ),
         pytest.param(
             """
-            C: {continual: {mechanism: Md, verifier: {max_differing: 1, max_length: 2}}}
-            P: {sparse_parallel: {menu: {Md: {mechanism: C, eps: 0, delta: 1/5}}, params: [[0, 1/5]], cap: 2}}
-            """,
-            ["menu.Md", "claims (0, 1/5)-DP", "delta(e^eps) = 1/4", "Def. 4.4 (iv)"],
-            id="false-menu-claim",
-        ),
-        pytest.param(
-            """
             P: {sparse_parallel: {menu: {Md: {mechanism: Md, eps: 0, delta: 1/4}}, params: [[0, 1/4]], cap: 2}}
             """,
             ["must be a continual mechanism"],
@@ -201,7 +193,7 @@ def test_inline_continual_and_compositions():
             C: {continual: {mechanism: Md, verifier: {max_differing: 1, max_length: 2}}}
             P: {budgeted_parallel: {menu: {Md: {mechanism: C, eps: log(2), delta: 1/4}}, params: [[log(2), 0]], budget: 1/2, cap: 2}}
             """,
-            ["each parameter here is an eps value"],
+            ["params[0]", "each entry of params (a list of eps values) is eps"],
             id="eps-params-shape",
         ),
         pytest.param(
@@ -237,6 +229,8 @@ def test_three_datasets_are_refused():
 def test_menu_claims_are_checked_against_the_fpc_restriction():
     """Under Def. 5.14 an item runs with its verifier restricted to first-pair-consistent
     sequences, so M_(1/4) under V1 may claim (0, 0) there (it cannot under Def. 5.1)."""
+    from exactdp.verify import verify_case
+
     c = case(
         with_md(
             """
@@ -246,14 +240,35 @@ def test_menu_claims_are_checked_against_the_fpc_restriction():
         )
     )
     assert profile.delta_at(c.mechanisms["F"], Q(0)) == 0
-    text = "\n".join(
-        problems(
-            with_md(
-                """
-                C: {continual: {mechanism: Md, verifier: {max_differing: 1, max_length: 2}}}
-                F: {sparse_parallel: {menu: {Md: {mechanism: C, eps: 0, delta: 0}}, params: [[0, 0]], cap: 2}}
-                """
-            )
+    assert all(v.holds for v in verify_case(c))
+    c = case(
+        with_md(
+            """
+            C: {continual: {mechanism: Md, verifier: {max_differing: 1, max_length: 2}}}
+            F: {sparse_parallel: {menu: {Md: {mechanism: C, eps: 0, delta: 0}}, params: [[0, 0]], cap: 2}}
+            """
         )
     )
-    assert "claims (0, 0)-DP" in text
+    premise, *rest = verify_case(c)
+    assert premise.status == "fails" and "(0, 0)-DP" in premise.claim.describe()
+    assert all(v.status == "error" and "premise" in v.note for v in rest)
+
+
+def test_a_false_menu_claim_is_a_failing_premise_and_nothing_is_checked_on_it():
+    """Def. 4.4 (iv): a created mechanism must have the parameters it claims.  The claim is
+    checked as a premise under the chosen engine; claims built on it are not checked."""
+    from exactdp.verify import Options, verify_case, verify_text
+
+    body = with_md(
+        """
+        C: {continual: {mechanism: Md, verifier: {max_differing: 1, max_length: 2}}}
+        P: {sparse_parallel: {menu: {Md: {mechanism: C, eps: 0, delta: 1/5}}, params: [[0, 1/5]], cap: 2}}
+        """
+    )
+    for engine in ("profile", "enumerator"):
+        premise, *rest = verify_case(case(body), Options(engine=engine))
+        assert premise.status == "fails" and premise.found == "delta_P.Md(e^eps) = 1/4"
+        assert "menu item 'Md' of P is (0, 1/5)-DP" in premise.claim.describe() and "Def. 4.4 (iv)" in premise.claim.describe()
+        assert premise.claim.where.path == "mechanisms.P.sparse_parallel.menu.Md"
+        assert rest and all(v.status == "error" for v in rest)
+    assert verify_text(textwrap.dedent(body), "t.yaml").exit_code == 2

@@ -11,8 +11,9 @@ from hypothesis import HealthCheck, given, settings
 jsonschema = pytest.importorskip("jsonschema")
 
 from exactdp.caseio import parse_case  # noqa: E402
-from exactdp.caseio.claims import CLAIM_KINDS  # noqa: E402
-from exactdp.caseio.forms import FORM_SCHEMAS, FORMS  # noqa: E402
+from exactdp.claims import CLAIMS  # noqa: E402
+from exactdp.forms import FORMS  # noqa: E402
+from exactdp.forms.fields import Kind, field_specs  # noqa: E402
 from exactdp.caseio.schema import DOCS_COPY, PACKAGE_COPY, case_schema, schema_text  # noqa: E402
 from exactdp.errors import CaseError  # noqa: E402
 from exactdp.verify import find_case_files  # noqa: E402
@@ -33,11 +34,15 @@ def test_published_copies_are_up_to_date():
     assert DOCS_COPY.read_text() == schema_text()
 
 
-def test_every_form_and_claim_field_has_a_schema():
-    assert set(FORM_SCHEMAS) == set(FORMS), f"forms without a schema fragment: {set(FORMS) - set(FORM_SCHEMAS)}"
-    for kind, (spec, _make, _doc) in CLAIM_KINDS.items():
-        for name, f in spec.items():
-            assert f.schema is not None, f"claim {kind}.{name} has no schema fragment"
+def test_every_form_and_claim_is_declared_with_kinds_and_docs():
+    """The schema, the reader and the reference tables all come from these declarations."""
+    schema = case_schema()
+    assert set(schema["$defs"]["mechanism"]["oneOf"][1]["properties"]) == set(FORMS)
+    for registry in (FORMS, CLAIMS):
+        for key, cls in registry.items():
+            assert (cls.__doc__ or "").strip(), f"{key} has no docstring"
+            for spec in field_specs(cls):
+                assert isinstance(spec.kind, Kind) and spec.kind.schema() and spec.kind.text(), f"{key}.{spec.name}"
 
 
 @pytest.mark.parametrize("path", find_case_files([ROOT / "cases"]), ids=lambda p: p.name)

@@ -46,8 +46,9 @@ from typing import Any
 from ..errors import VerificationError
 from ..model.game import Ask, Chance, End, Mechanism, Node, postorder
 from ..numbers.rational import Q, q_str
-from ..numbers.real import INF, Infinity, real_cmp, real_decimal, real_log, real_str
+from ..numbers.real import INF, real_cmp, real_decimal, real_log, real_str
 from .witness import format_history
+from ..numbers.ladder import is_inf
 
 __all__ = ["ADVERSARIES", "BRPair", "BRResult", "BRWitness", "br_range", "br_range_bruteforce", "recheck_views"]
 
@@ -57,22 +58,22 @@ ADVERSARIES = ("deterministic", "randomized")
 
 
 def _mul(a: object, b: object) -> object:
-    if isinstance(a, Infinity) or isinstance(b, Infinity):
+    if is_inf(a) or is_inf(b):
         return INF
     return a * b
 
 
 def _lt(a: object, b: object) -> bool:
-    if isinstance(a, Infinity):
+    if is_inf(a):
         return False
-    if isinstance(b, Infinity):
+    if is_inf(b):
         return True
     return a < b
 
 
 def _ratio_range(hi: object, lo: object) -> object:
     """hi / lo as a ratio (INF when hi = ∞ or lo = 0)."""
-    if isinstance(hi, Infinity) or lo == 0:
+    if is_inf(hi) or lo == 0:
         return INF
     return hi / lo
 
@@ -93,7 +94,7 @@ def _prune(points: list[Point]) -> list[Point]:
 
 
 def _key(r: object) -> list:
-    return [1, 0] if isinstance(r, Infinity) else [0, r]
+    return [1, 0] if is_inf(r) else [0, r]
 
 
 def _chance_frontier(options: list[list[Point]], deterministic: bool) -> list[Point]:
@@ -201,7 +202,7 @@ class BRWitness:
             loss = _loss_text(a, b)
             out.append(f"{indent}  {tag}: {format_history(view)}   ({q_str(a)} vs {q_str(b)}; L = {loss})")
         rng = self.ratio_range()
-        out.append(f"{indent}  range = {real_str(real_log(rng)) if not isinstance(rng, Infinity) else 'inf'}")
+        out.append(f"{indent}  range = {real_str(real_log(rng)) if not is_inf(rng) else 'inf'}")
         return out
 
     def to_dict(self) -> dict[str, Any]:
@@ -214,7 +215,7 @@ class BRWitness:
             "largest_loss_p": [q_str(self.p_hi[0]), q_str(self.p_hi[1])],
             "smallest_loss_view": format_history(self.lo_view),
             "smallest_loss_p": [q_str(self.p_lo[0]), q_str(self.p_lo[1])],
-            "range": "inf" if isinstance(rng, Infinity) else real_str(real_log(rng)),
+            "range": "inf" if is_inf(rng) else real_str(real_log(rng)),
             "rechecked": True,
         }
 
@@ -264,17 +265,17 @@ class BRResult:
     def range(self) -> object:
         """The BR-range itself: ``0``, ``log(r)`` or ``INF``."""
         r = self.ratio
-        return INF if isinstance(r, Infinity) else real_log(r)
+        return INF if is_inf(r) else real_log(r)
 
     def is_br(self, eps: object) -> bool:
         """Whether M is ε-BR (range ≤ ε), exactly (certified for decimal ε)."""
-        if isinstance(eps, Infinity):
+        if is_inf(eps):
             return True
         return real_cmp(self.range(), eps) <= 0
 
     def text(self) -> str:
         rng = self.range()
-        return "inf" if isinstance(rng, Infinity) else (real_str(rng) if rng == 0 else f"{real_str(rng)} ≈ {real_decimal(rng)}")
+        return "inf" if is_inf(rng) else (real_str(rng) if rng == 0 else f"{real_str(rng)} ≈ {real_decimal(rng)}")
 
 
 def recheck_views(mech: Mechanism, pair: tuple[int, int], view: tuple) -> tuple[object, object]:
@@ -362,8 +363,8 @@ def br_range(mech: Mechanism, *, adversaries: str = "deterministic") -> BRResult
 
 def real_cmp_ratio(a: object, b: object) -> int:
     """Nonzero when the two ratios differ."""
-    if isinstance(a, Infinity) or isinstance(b, Infinity):
-        return 0 if (isinstance(a, Infinity) and isinstance(b, Infinity)) else 1
+    if is_inf(a) or is_inf(b):
+        return 0 if (is_inf(a) and is_inf(b)) else 1
     return 0 if a == b else 1
 
 

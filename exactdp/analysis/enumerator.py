@@ -21,10 +21,11 @@ from ..errors import LimitExceededError
 from ..model.game import Ask, Chance, End, Mechanism, Node
 from ..model.ops import count_strategies
 from ..numbers.rational import Q, as_q, is_rational
-from ..numbers.real import INF, Infinity, real_cmp
+from ..numbers.real import INF, real_cmp
 from .hull import from_views, line_gt, upper
 from .results import PairProfile, Profile, lambda_of, privloss_from_lambda, value_cmp
 from .witness import HistoryPolicy, Witness, make_witness
+from ..numbers.ladder import is_inf
 
 __all__ = [
     "profile",
@@ -170,7 +171,7 @@ def privloss(mech: Mechanism, delta: object, *, max_strategies: int | None = DEF
     for _, views in strategies(mech, max_strategies=max_strategies):
         for i, j in _pairs(mech):
             lam = _least_lambda(views, i, j, delta)
-            if isinstance(lam, Infinity):
+            if is_inf(lam):
                 return INF
             if lam > best:
                 best = lam
@@ -213,7 +214,7 @@ def delta_at(mech: Mechanism, eps: object, *, max_strategies: int | None = DEFAU
 
 def is_dp(mech: Mechanism, eps: object, delta: object, *, max_strategies: int | None = DEFAULT_MAX_STRATEGIES) -> bool:
     """Whether ``mech`` is (ε, δ)-DP against every deterministic (hence every) adversary."""
-    if isinstance(eps, Infinity):
+    if is_inf(eps):
         return True
     return value_cmp(delta_at(mech, eps, max_strategies=max_strategies), as_q(delta)) <= 0
 

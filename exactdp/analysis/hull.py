@@ -30,11 +30,10 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Iterable, Sequence
 
-from ..errors import InexactValueError
 from ..limits import check_hull_size
-from ..numbers.qt import QtElement, as_field
+from ..numbers.ladder import affine_sign
 from ..numbers.rational import Q, q_str
-from ..numbers.real import INF, ExpReal, is_rational, real_cmp
+from ..numbers.real import INF, is_rational, real_cmp
 
 __all__ = ["Hull", "LEAF", "combine", "upper", "swap", "from_views", "line_gt"]
 
@@ -238,16 +237,6 @@ def from_views(pairs: Iterable[tuple[object, object]]) -> Hull:
 
 
 def line_gt(l1: tuple[object, object], l2: tuple[object, object], lam: object) -> bool:
-    """Whether a1 − λ·b1 > a2 − λ·b2 for lines (A, B) = (P(T), P'(T)), exactly (λ may be an
-    irrational :class:`~exactdp.numbers.ExpReal`)."""
-    da, db = l1[0] - l2[0], l1[1] - l2[1]
-    if is_rational(lam) or isinstance(lam, QtElement) or isinstance(da, QtElement) or isinstance(db, QtElement):
-        try:  # exact in Q or in the field Q(e^(1/L))
-            return da - as_field(lam) * db > 0
-        except InexactValueError:
-            pass  # lambda not in the field: fall back to a certified comparison
-    if db == 0:
-        return da > 0
-    if db > 0:  # da > λ db
-        return real_cmp(da, ExpReal(db * lam.r, lam.s)) > 0
-    return real_cmp(-da, ExpReal(-db * lam.r, lam.s)) < 0
+    """Whether a1 − λ·b1 > a2 − λ·b2 for lines (A, B) = (P(T), P'(T)), exactly (λ may be
+    e^ε for a decimal ε: see :func:`exactdp.numbers.ladder.affine_sign`)."""
+    return affine_sign(l1[0] - l2[0], l1[1] - l2[1], lam) > 0

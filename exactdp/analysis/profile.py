@@ -22,10 +22,10 @@ from typing import Callable
 
 from ..model.game import Ask, Chance, End, Mechanism, Node, postorder
 from ..numbers.rational import as_q
-from ..numbers.real import Infinity
 from .hull import LEAF, Hull, combine, swap, upper
 from .results import PairProfile, Profile, lambda_of, value_cmp
 from .witness import HullPolicy, Witness, make_witness
+from ..numbers.ladder import is_inf
 
 __all__ = ["profile", "privloss", "delta_at", "is_dp", "witness", "pair_hull", "ENGINE"]
 
@@ -131,7 +131,7 @@ def delta_at(mech: Mechanism, eps: object, **kw) -> object:
 
 def is_dp(mech: Mechanism, eps: object, delta: object, **kw) -> bool:
     """Whether ``mech`` is (ε, δ)-DP against every adaptive adversary (Def. 1.7)."""
-    if isinstance(eps, Infinity):
+    if is_inf(eps):
         return True
     return value_cmp(profile(mech, **kw).delta_at(eps), as_q(delta)) <= 0
 
@@ -144,7 +144,7 @@ def witness(mech: Mechanism, eps: object, *, pair: tuple[int, int] | None = None
     the option whose continuation maximises the hockey-stick at the rescaled λ.
     """
     lam = lambda_of(eps)
-    if isinstance(lam, Infinity):
+    if is_inf(lam):
         raise ValueError("no witness exists at eps = inf")
     prof = prof or profile(mech)
     if pair is None:

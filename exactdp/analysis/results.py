@@ -9,7 +9,6 @@ from ..numbers.rational import Q, as_q, is_rational, q_str
 from ..numbers.real import (
     INF,
     ExpReal,
-    Infinity,
     real_cmp,
     real_decimal,
     real_exp,
@@ -17,7 +16,8 @@ from ..numbers.real import (
     real_str,
 )
 from ..errors import InexactValueError
-from ..numbers.qt import QtElement, as_field
+from ..numbers.ladder import QQ, QT, affine_sign, domain_of, is_inf, lift, unify
+from ..numbers.qt import QtElement
 from .hull import Hull, line_gt, upper
 
 __all__ = [
@@ -35,14 +35,14 @@ __all__ = [
 
 def lambda_of(eps: object) -> object:
     """λ = e^ε for an exact ε ≥ 0: a rational for ``log(r)``, an :class:`ExpReal` otherwise."""
-    if isinstance(eps, Infinity):
+    if is_inf(eps):
         return INF
     return real_exp(eps)
 
 
 def privloss_from_lambda(lam: object) -> object:
     """PrivLoss = ln λ*: ``0``, a :class:`LogReal` such as ``log(23/9)``, or ``INF``."""
-    if isinstance(lam, Infinity):
+    if is_inf(lam):
         return INF
     return real_log(lam)
 
@@ -61,13 +61,7 @@ class AffineInLambda:
 
     def cmp(self, q: object) -> int:
         """Sign of (a − b·λ) − q, exactly."""
-        if self.b == 0:
-            d = self.a - q
-            return (d > 0) - (d < 0)
-        # a - q - bλ  vs 0  <=>  compare (a - q) with bλ
-        return real_cmp(self.a - q, ExpReal(self.b * self.lam.r, self.lam.s)) if self.b > 0 else -real_cmp(
-            q - self.a, ExpReal(-self.b * self.lam.r, self.lam.s)
-        )
+        return affine_sign(self.a - q, self.b, self.lam)
 
     def __str__(self) -> str:
         if self.b == 0:
@@ -100,12 +94,13 @@ def affine_at(a: object, b: object, lam: object) -> object:
     field element; an :class:`AffineInLambda` for rational a, b and λ = r·e^s."""
     if b == 0:
         return a
-    if is_rational(lam) or isinstance(lam, QtElement) or isinstance(a, QtElement) or isinstance(b, QtElement):
-        try:
-            return a - as_field(lam) * b
-        except InexactValueError:  # e^eps of huge degree over the field: keep a − b·λ symbolic
-            pass
-    return AffineInLambda(a, b, lam)
+    d = unify(a, b, lam)
+    if d == QQ:
+        return a - lam * b
+    try:
+        return lift(a, QT) - lift(lam, QT) * lift(b, QT)
+    except InexactValueError:  # e^eps of huge degree over the field: keep a − b·λ as it is
+        return AffineInLambda(a, b, lam)
 
 
 def value_cmp(v: object, q: object) -> int:
@@ -145,9 +140,9 @@ class Profile:
 
     def delta_at_lambda(self, lam: object) -> object:
         """δ_M(λ) exactly: a rational for rational λ, else an :class:`AffineInLambda`."""
-        if is_rational(lam):
+        if domain_of(lam) == QQ:
             return self.envelope.value_at(as_q(lam))
-        if isinstance(lam, QtElement):
+        if isinstance(lam, QtElement):  # already a field element: evaluate in the field
             return self.envelope.value_at(lam)
         a, b = self.envelope.line_at(lam)
         return affine_at(a, b, lam)
@@ -208,7 +203,7 @@ class Profile:
 
 def format_privloss(v: object) -> str:
     """``log(23/9) ≈ 0.938270`` / ``0`` / ``inf``."""
-    if isinstance(v, Infinity) or (is_rational(v) and v == 0):
+    if is_inf(v) or (is_rational(v) and v == 0):
         return real_str(v)
     return f"{real_str(v)} ≈ {real_decimal(v)}"
 

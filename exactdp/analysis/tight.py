@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ..numbers.rational import Q, as_q
-from ..numbers.real import Infinity
 from .results import Profile
+from ..numbers.ladder import is_inf
 
 __all__ = ["tight_lambda"]
 
@@ -19,7 +19,7 @@ def tight_lambda(prof: Profile, delta: object) -> object | None:
     """
     lam_star = prof.least_lambda(as_q(delta))
     bps = prof.envelope.breakpoints(at_least=Q(1))
-    if isinstance(lam_star, Infinity):
+    if is_inf(lam_star):
         return (max(bps) if bps else Q(1)) + 1
     if lam_star == 1:
         return None

@@ -15,11 +15,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..errors import InexactValueError, VerificationError
+from ..errors import VerificationError
 from ..model.game import Ask, Chance, End, Mechanism, Node, label_str, postorder
 from ..numbers.rational import Q, is_rational, q_str
-from ..numbers.real import INF, ExpReal, Infinity, real_cmp, real_str
-from ..numbers.qt import as_field
+from ..numbers.real import INF, real_cmp, real_str
+from ..numbers.ladder import affine_sign, divide, is_inf
 from .hull import Hull, line_gt
 
 __all__ = ["Policy", "HullPolicy", "HistoryPolicy", "Witness", "make_witness", "recheck", "format_history", "tighten"]
@@ -44,7 +44,7 @@ class Policy(Protocol):
 
 def _gt_lambda(ratio: object, lam: object) -> bool:
     """ratio > λ, exactly (ratio may be INF)."""
-    if isinstance(ratio, Infinity):
+    if is_inf(ratio):
         return True
     if is_rational(lam):
         return ratio > lam
@@ -52,17 +52,8 @@ def _gt_lambda(ratio: object, lam: object) -> bool:
 
 
 def _scale_lambda(lam: object, ratio: object) -> object:
-    """λ / ratio for a positive ratio (rational, or in ℚ(e^{1/L}))."""
-    if is_rational(lam):
-        return lam / ratio
-    if isinstance(lam, ExpReal) and is_rational(ratio) and is_rational(lam.r):
-        return ExpReal(lam.r / ratio, lam.s)
-    if isinstance(lam, ExpReal):
-        try:
-            return as_field(lam) / ratio
-        except InexactValueError:  # e^eps of huge degree: keep it as (field value)·e^s
-            return ExpReal(lam.r / ratio, lam.s)
-    return as_field(lam) / ratio
+    """λ / ratio for a positive ratio, in the lowest domain of the number ladder that holds it."""
+    return divide(lam, ratio)
 
 
 class HullPolicy:
@@ -77,7 +68,7 @@ class HullPolicy:
         self._cache: dict[tuple[int, object], int] = {}
 
     def choose(self, node: Ask, history: History, ratio: object) -> int:
-        if isinstance(ratio, Infinity) or ratio == 0:
+        if is_inf(ratio) or ratio == 0:
             return 0  # every continuation is all in T (or all out of it)
         key = (node.uid, ratio)
         hit = self._cache.get(key)
@@ -294,7 +285,7 @@ def make_witness(
     p, pp, _ = recheck(mech, pair, lam, policy)
     if expected_line is not None:
         a, b = expected_line
-        ok = (a - lam * b == p - lam * pp) if not isinstance(lam, ExpReal) else (a == p and b == pp)
+        ok = affine_sign(a - p, b - pp, lam) == 0
         if not ok:
             raise VerificationError(
                 f"witness re-check failed on pair {mech.pair_names(pair)} at lambda={real_str(lam)}: "
@@ -313,7 +304,7 @@ def tighten(w: Witness, lam_star: object, delta: object) -> Witness:
     (Vadhan–Wang Def. 1.7).  For λ* = ∞, T is the mass invisible under x' with P(T) > δ.
     Both conditions are re-checked here on the independently recomputed p and p'.
     """
-    if isinstance(lam_star, Infinity):
+    if is_inf(lam_star):
         ok = w.p_prime == 0 and w.p > delta
     else:
         ok = w.p_prime > 0 and w.p - lam_star * w.p_prime >= delta

@@ -1,4 +1,4 @@
-"""Reading a case file (format version 1, ``../shared/spec/case-format.md``) into a :class:`Case`."""
+"""Reading a case file (format version 1, ``docs/case-format.md``) into a :class:`Case`."""
 
 from __future__ import annotations
 
@@ -11,11 +11,15 @@ import yaml
 
 from ..claims import Claim
 from ..errors import CaseError, CaseProblem
+from ..forms.fields import Declared, FieldProblem, Rational, arg
+from ..forms.registry import Obligation
 from ..model.game import Mechanism
-from ..numbers.symbolic import SymbolTable
+from ..numbers import kinds as K
+from ..numbers.symbolic import SymbolBounds, SymbolTable
 from .claims import read_claims
 from .context import INVALID, Reader, _Abort, child_path, suggest
-from .forms import MechanismReader
+from .mechanisms import MechanismReader
+from .typed import TypedReader
 from .yamlsafe import YamlLimits, is_null, kind_of, load_yaml
 
 __all__ = ["Case", "load_case", "parse_case", "evaluate_in_case", "FORMAT_VERSION", "TOP_LEVEL_KEYS"]
@@ -53,6 +57,8 @@ class Case:
     reference: str | None = None
     params: Mapping[str, Any] = field(default_factory=dict)
     symbols: SymbolTable = field(default_factory=SymbolTable)
+    obligations: tuple[tuple[str, Obligation, str], ...] = ()
+    """Premises the mechanisms' constructions rely on: (mechanism name, obligation, place)."""
 
 
 def load_case(path: str | Path, *, yaml_limits: YamlLimits = YamlLimits(), max_problems: int = 20) -> Case:
@@ -86,115 +92,158 @@ def parse_case(text: str, file: str = "<case>", *, yaml_limits: YamlLimits = Yam
 
 
 def _read(r: Reader, root: yaml.Node) -> Case | None:
-    if not isinstance(root, yaml.MappingNode):
-        r.error(root, "", f"a case file is a mapping at the top level, found {kind_of(root)}", "start with `exactdp: 1`")
+    top = _top_level(r, root)
+    if top is None:
         return None
-    top: dict[str, yaml.Node] = {}
-    keynodes: dict[str, yaml.Node] = {}
-    for k, v in root.value:
-        if k.value not in TOP_LEVEL_KEYS:
-            r.error(k, k.value, f"unknown top-level key {k.value!r}", suggest(k.value, TOP_LEVEL_KEYS) or f"allowed: {', '.join(TOP_LEVEL_KEYS)}")
-            continue
-        top[k.value] = v
-        keynodes[k.value] = k
-
-    # version
-    if "exactdp" not in top:
-        r.error(root, "exactdp", "missing `exactdp: 1` (the case-format version)", "add `exactdp: 1` as the first line")
-    else:
-        v = top["exactdp"]
-        if not (isinstance(v, yaml.ScalarNode) and v.value.strip() == str(FORMAT_VERSION)):
-            r.error(v, "exactdp", f"unsupported case-format version {getattr(v, 'value', kind_of(v))!r}", f"this exactdp reads format version {FORMAT_VERSION}")
-
-    # name, title, reference
-    name = "<unnamed>"
-    if "name" not in top:
-        r.error(root, "name", "missing `name:`", "a short id such as `name: rr-ln3` ([a-z0-9._-]+)")
-    else:
-        n = r.scalar_text(top["name"], "name", "name")
-        if n is not INVALID:
-            if not _NAME_RE.match(n):
-                r.error(top["name"], "name", f"name {n!r} must match [a-z0-9._-]+", "use lower-case letters, digits, '.', '_' and '-'")
-            name = n
+    _version(r, root, top)
+    name = _name(r, root, top)
     title = _text(r, top.get("title"), "title")
     reference = _text(r, top.get("reference"), "reference")
-
-    # datasets and adjacency
-    datasets: tuple[str, ...] = ("x0", "x1")
-    if "datasets" in top:
-        items = r.sequence(top["datasets"], "datasets", "datasets")
-        if items is not INVALID:
-            names = []
-            for i, it in enumerate(items):
-                d = r.label(it, child_path("datasets", i), "a dataset name")
-                if d is INVALID:
-                    continue
-                if not _DATASET_RE.match(d):
-                    r.error(it, child_path("datasets", i), f"dataset name {d!r} may only use letters, digits, _ . ' -")
-                elif d in names:
-                    r.error(it, child_path("datasets", i), f"dataset {d!r} is listed twice")
-                else:
-                    names.append(d)
-            if len(names) < 2 and len(names) == len(items):
-                r.error(top["datasets"], "datasets", "at least two datasets are needed to speak of adjacency")
-            if names:
-                datasets = tuple(names)
+    datasets = _datasets(r, top.get("datasets"))
     adjacent = _adjacency(r, top.get("adjacent"), datasets)
-    problems_before_mechanisms = len(r.problems)
-
-    # symbols (before params: params may use them)
-    if "symbols" in top:
-        items = r.mapping(top["symbols"], "symbols", "symbols")
-        if items is not INVALID:
-            r.define_symbols(items, "symbols")
-
-    # params
+    dataset_problems = len(r.problems) > 0 and any(p.path.startswith(("datasets", "adjacent")) for p in r.problems)
+    if "symbols" in top:  # before params: params may use them
+        _symbols(r, top["symbols"])
     if "params" in top:
         items = r.mapping(top["params"], "params", "params")
         if items is not INVALID:
             r.define_params(items, "params")
-
-    # mechanisms
-    named: dict[str, tuple[yaml.Node, str]] = {}
-    if "mechanisms" in top and "mechanism" in top:
-        r.error(keynodes["mechanism"], "mechanism", "give either `mechanism:` or `mechanisms:`, not both")
-    if "mechanisms" in top:
-        items = r.mapping(top["mechanisms"], "mechanisms", "mechanisms")
-        if items is not INVALID:
-            if not items:
-                r.error(top["mechanisms"], "mechanisms", "define at least one mechanism")
-            for mname, knode, vnode in items:
-                if not mname or is_null(knode):
-                    r.error(knode, "mechanisms", "a mechanism needs a name")
-                    continue
-                named[mname] = (vnode, child_path("mechanisms", mname))
-    elif "mechanism" in top:
-        named["M"] = (top["mechanism"], "mechanism")
-    else:
-        r.error(root, "mechanisms", "no mechanism: add `mechanisms: {M: ...}` or `mechanism: ...`")
-
-    built: dict[str, Mechanism] = {}
-    if not _dataset_problems(r, problems_before_mechanisms):
-        mr = MechanismReader(r, datasets, adjacent, named)
-        for mname in named:
-            m = mr.named(mname)
-            if m is not INVALID:
-                built[mname] = m
-
+    named = _named(r, root, top)
+    mr = MechanismReader(r, datasets, adjacent, named)
+    built = {} if dataset_problems else {n: m for n in named if (m := mr.named(n)) is not INVALID}
     default_of = "M" if "M" in named or len(named) != 1 else next(iter(named))
     claims: list[Claim] = []
     if "claims" not in top:
         r.error(root, "claims", "missing `claims:`", "a case checks at least one claim, e.g. `- privloss: {delta: 0, equals: log(3)}`")
     else:
-        claims = read_claims(r, top["claims"], "claims", set(named) if named else None, default_of)
+        claims = read_claims(mr.tr, top["claims"], "claims", set(named) if named else None, default_of)
     if r.problems:
         return None
-    return Case(name, r.file, datasets, adjacent, built, tuple(claims), title, reference, dict(r.params), r.symtab)
+    obligations = tuple((owner, ob, where) for owner, ob, _node, where in mr.obligations)
+    return Case(name, r.file, datasets, adjacent, built, tuple(claims), title, reference, dict(r.params), r.symtab, obligations)
 
 
-def _dataset_problems(r: Reader, upto: int) -> bool:
-    """Whether `datasets`/`adjacent` had problems (mechanisms built on them would only echo them)."""
-    return any(p.path.startswith(("datasets", "adjacent")) for p in r.problems[:upto])
+def _top_level(r: Reader, root: yaml.Node) -> dict[str, yaml.Node] | None:
+    """The top-level keys (unknown ones are problems), or None if the file is not a mapping."""
+    if not isinstance(root, yaml.MappingNode):
+        r.error(root, "", f"a case file is a mapping at the top level, found {kind_of(root)}", "start with `exactdp: 1`")
+        return None
+    top: dict[str, yaml.Node] = {}
+    for k, v in root.value:
+        if k.value not in TOP_LEVEL_KEYS:
+            r.error(k, k.value, f"unknown top-level key {k.value!r}", suggest(k.value, TOP_LEVEL_KEYS) or f"allowed: {', '.join(TOP_LEVEL_KEYS)}")
+            continue
+        top[k.value] = v
+    return top
+
+
+def _version(r: Reader, root: yaml.Node, top: dict[str, yaml.Node]) -> None:
+    if "exactdp" not in top:
+        r.error(root, "exactdp", "missing `exactdp: 1` (the case-format version)", "add `exactdp: 1` as the first line")
+        return
+    v = top["exactdp"]
+    if not (isinstance(v, yaml.ScalarNode) and v.value.strip() == str(FORMAT_VERSION)):
+        r.error(v, "exactdp", f"unsupported case-format version {getattr(v, 'value', kind_of(v))!r}", f"this exactdp reads format version {FORMAT_VERSION}")
+
+
+def _name(r: Reader, root: yaml.Node, top: dict[str, yaml.Node]) -> str:
+    if "name" not in top:
+        r.error(root, "name", "missing `name:`", "a short id such as `name: rr-ln3` ([a-z0-9._-]+)")
+        return "<unnamed>"
+    n = r.scalar_text(top["name"], "name", "name")
+    if n is INVALID:
+        return "<unnamed>"
+    if not _NAME_RE.fullmatch(n):
+        r.error(top["name"], "name", f"name {n!r} must match [a-z0-9._-]+", "use lower-case letters, digits, '.', '_' and '-'")
+    return n
+
+
+def _datasets(r: Reader, node: yaml.Node | None) -> tuple[str, ...]:
+    """The dataset names (default x0, x1): distinct, at least two, letters, digits, _ . ' -."""
+    if node is None:
+        return ("x0", "x1")
+    items = r.sequence(node, "datasets", "datasets")
+    if items is INVALID:
+        return ("x0", "x1")
+    names: list[str] = []
+    for i, it in enumerate(items):
+        d = r.label(it, child_path("datasets", i), "a dataset name")
+        if d is INVALID:
+            continue
+        if not _DATASET_RE.fullmatch(d):
+            r.error(it, child_path("datasets", i), f"dataset name {d!r} may only use letters, digits, _ . ' -")
+        elif d in names:
+            r.error(it, child_path("datasets", i), f"dataset {d!r} is listed twice")
+        else:
+            names.append(d)
+    if len(names) < 2 and len(names) == len(items):
+        r.error(node, "datasets", "at least two datasets are needed to speak of adjacency")
+    return tuple(names) if names else ("x0", "x1")
+
+
+def _named(r: Reader, root: yaml.Node, top: dict[str, yaml.Node]) -> dict[str, tuple[yaml.Node, str]]:
+    """``mechanisms: {name: expression}`` (or a single ``mechanism:``, named M)."""
+    if "mechanisms" in top and "mechanism" in top:
+        key = next(k for k, _ in root.value if k.value == "mechanism")
+        r.error(key, "mechanism", "give either `mechanism:` or `mechanisms:`, not both")
+    if "mechanism" in top and "mechanisms" not in top:
+        return {"M": (top["mechanism"], "mechanism")}
+    if "mechanisms" not in top:
+        r.error(root, "mechanisms", "no mechanism: add `mechanisms: {M: ...}` or `mechanism: ...`")
+        return {}
+    items = r.mapping(top["mechanisms"], "mechanisms", "mechanisms")
+    if items is INVALID:
+        return {}
+    if not items:
+        r.error(top["mechanisms"], "mechanisms", "define at least one mechanism")
+    named: dict[str, tuple[yaml.Node, str]] = {}
+    for mname, knode, vnode in items:
+        if not mname or is_null(knode):
+            r.error(knode, "mechanisms", "a mechanism needs a name")
+            continue
+        named[mname] = (vnode, child_path("mechanisms", mname))
+    return named
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Bounds(Declared):
+    """The optional bounds of a symbol: gt/ge (lower, strict/non-strict), lt/le (upper)."""
+
+    gt: Any = arg(Rational("a bound"), default=None)
+    ge: Any = arg(Rational("a bound"), default=None)
+    lt: Any = arg(Rational("a bound"), default=None)
+    le: Any = arg(Rational("a bound"), default=None)
+
+    def validate(self) -> None:
+        if (self.gt is not None and self.ge is not None) or (self.lt is not None and self.le is not None):
+            raise FieldProblem((), "give at most one lower bound (gt or ge) and one upper bound (lt or le)")
+        lo, lo_c = (self.gt, False) if self.gt is not None else (self.ge, True)
+        hi, hi_c = (self.lt, False) if self.lt is not None else (self.le, True)
+        if lo is not None and hi is not None and (lo > hi or (lo == hi and not (lo_c and hi_c))):
+            raise FieldProblem((), "the bounds leave no value", "the lower bound must be below the upper bound")
+
+    def of(self, name: str) -> SymbolBounds:
+        lo, lo_c = (self.gt, False) if self.gt is not None else (self.ge, True)
+        hi, hi_c = (self.lt, False) if self.lt is not None else (self.le, True)
+        return SymbolBounds(name, lo, lo_c, hi, hi_c)
+
+
+def _symbols(r: Reader, node: yaml.Node) -> None:
+    """``symbols: {E: {gt: 1}, p: {gt: 0, lt: 1}}``: real symbols with optional rational bounds."""
+    items = r.mapping(node, "symbols", "symbols")
+    if items is INVALID:
+        return
+    tr = TypedReader(r)
+    out: list[SymbolBounds] = []
+    for name, knode, vnode in items:
+        p = child_path("symbols", name)
+        if not name.isidentifier() or name in ("log", "exp", "inf") or name.startswith("_"):
+            r.error(knode, p, f"{name!r} cannot be a symbol name", "use letters, digits and _ (not log, exp, inf)")
+            continue
+        b = tr.record(_Bounds, vnode, p, f"the bounds of symbol {name!r}")
+        if b is not INVALID:
+            out.append(b.of(name))
+    r.define_symbols(out)
 
 
 def _text(r: Reader, node: yaml.Node | None, path: str) -> str | None:
@@ -248,11 +297,10 @@ def _adjacency(r: Reader, node: yaml.Node | None, datasets: tuple[str, ...]) -> 
 
 def evaluate_in_case(case: Case, text: str, what: str, *, kind: str) -> Any:
     """A number given on the command line, read with our grammar in the case's params and
-    symbols (``log(E)``); ``kind`` is ``eps`` (≥ 0) or ``delta`` (in [0, 1])."""
-    from ..numbers.expr import ExprError, evaluate, parse_expr
-    from ..numbers.rational import as_q, is_rational
-    from ..numbers.real import Infinity, LogReal, real_sign, real_str
-    from ..numbers.symbolic import sym_evaluate
+    symbols (``log(E)``); ``kind`` is ``eps`` (>= 0) or ``delta`` (in [0, 1]), checked by
+    :mod:`exactdp.numbers.kinds` like every other eps and delta."""
+    from ..numbers.expr import ExprError, evaluate, names_in, parse_expr
+    from ..numbers.symbolic import is_sym, sym_evaluate
 
     def look(name: str) -> Any:
         if name in case.params:
@@ -263,25 +311,12 @@ def evaluate_in_case(case: Case, text: str, what: str, *, kind: str) -> Any:
 
     try:
         ast = parse_expr(text)
-        from ..numbers.expr import names_in
-
-        if any(case.symbols and n in case.symbols.symbols for n in names_in(ast)) or any(
-            _is_sym(case.params.get(n)) for n in names_in(ast)
-        ):
-            return sym_evaluate(ast, look)
-        v = evaluate(ast, look)
+        symbolic = any((case.symbols and n in case.symbols.symbols) or is_sym(case.params.get(n)) for n in names_in(ast))
+        v = sym_evaluate(ast, look) if symbolic else evaluate(ast, look)
+        if symbolic:
+            return v
+        return K.delta(v, what=what) if kind == "delta" else K.eps(v, what=what)
     except ExprError as e:
         raise CaseError(CaseProblem(f"{what} {text!r}: {e.message}", hint=e.hint)) from None
-    if kind == "delta":
-        if not is_rational(v) or not (0 <= v <= 1):
-            raise CaseError(CaseProblem(f"{what} must be an exact rational in [0, 1], got {real_str(v)}"))
-        return as_q(v)
-    if isinstance(v, Infinity) or not (is_rational(v) or isinstance(v, LogReal)) or real_sign(v) < 0:
-        raise CaseError(CaseProblem(f"{what} must be an eps >= 0 such as log(3), got {real_str(v)}"))
-    return as_q(v) if is_rational(v) else v
-
-
-def _is_sym(v: Any) -> bool:
-    import sympy
-
-    return isinstance(v, sympy.Basic)
+    except K.QuantityError as e:
+        raise CaseError(CaseProblem(e.message, hint=e.hint)) from None

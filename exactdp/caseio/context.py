@@ -1,49 +1,28 @@
-"""Shared helpers for reading a case: located problems, typed numbers, field maps.
+"""Located problems, and exact values in a case's params and symbols.
 
 Every reader reports problems through :class:`Reader` so that messages have one shape:
 ``file:line:col: path: what is wrong`` plus a hint, and keeps going where it can so that
-several problems are reported at once (up to a limit).
+several problems are reported at once (up to a limit).  :meth:`Reader.value` evaluates a
+scalar with exactdp's own grammar, resolving ``params:`` (in any order, cycles refused) and
+declared ``symbols:``; what kind of number is wanted is checked by the caller
+(:mod:`exactdp.numbers.kinds`, through :mod:`exactdp.caseio.typed`).
 """
 
 from __future__ import annotations
 
-import difflib
 import re
-from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Sequence
 
 import yaml
 
-from ..errors import CaseError, CaseProblem, ExactDPError, InexactValueError, LimitExceededError, TimeLimitExceeded
+from ..errors import CaseError, CaseProblem, ExactDPError, LimitExceededError, TimeLimitExceeded, suggest
 from ..limits import current as current_limits
 from ..numbers.expr import ExprError, ExprLimits, evaluate, parse_expr
-from ..numbers.qt import as_field
-from ..numbers.rational import Q, as_q, is_rational, q_str
-from ..numbers.real import ExpReal, Infinity, LogReal, real_exp, real_sign, real_str
-from ..numbers.symbolic import (
-    SymbolBounds,
-    SymbolTable,
-    exact_constant,
-    is_sym,
-    prove_nonneg,
-    sym_evaluate,
-    sympy,
-    to_sympy,
-)
+from ..numbers.rational import Q
+from ..numbers.symbolic import SymbolBounds, SymbolTable, exact_constant, is_sym, sym_evaluate, sympy
 from .yamlsafe import is_null, kind_of, mark_of
 
-__all__ = ["Reader", "Invalid", "INVALID", "Field", "suggest", "child_path", "schema_object", "NUMBER", "NAME"]
-
-NUMBER = {"$ref": "#/$defs/number"}
-NAME = {"$ref": "#/$defs/name"}
-
-
-def schema_object(props: dict, required: tuple = ()) -> dict:
-    """A JSON-Schema fragment for a mapping form with known keys (see caseio/schema.py)."""
-    out = {"type": "object", "properties": props, "additionalProperties": False}
-    if required:
-        out["required"] = list(required)
-    return out
+__all__ = ["Reader", "Invalid", "INVALID", "suggest", "child_path"]
 
 _SIMPLE_FRACTION = re.compile(r"^\s*([0-9]{1,60})\s*(?:/\s*([0-9]{1,60})\s*)?$")
 
@@ -76,11 +55,6 @@ class _NeedsSymbols(Exception):
     """The expression mentions a declared symbol: evaluate it symbolically."""
 
 
-def suggest(word: str, options: Sequence[str]) -> str | None:
-    close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
-    return f"did you mean {close[0]!r}?" if close else None
-
-
 def child_path(path: str, key: object) -> str:
     if isinstance(key, int):
         return f"{path}[{key}]"
@@ -88,17 +62,6 @@ def child_path(path: str, key: object) -> str:
     if not k.replace("_", "").replace("-", "").isalnum():
         k = repr(k)
     return f"{path}.{k}" if path else k
-
-
-@dataclass(frozen=True)
-class Field:
-    """One key of a mapping form: how to read it and whether it must be present."""
-
-    read: Callable[["Reader", yaml.Node, str], Any]
-    required: bool = False
-    default: Any = None
-    doc: str = ""
-    schema: dict | None = None  # JSON-Schema fragment of the value (see caseio/schema.py)
 
 
 class Reader:
@@ -152,42 +115,6 @@ class Reader:
             return self.error(node, path, f"{what} must be a list, found {kind_of(node)}")
         return list(node.value)
 
-    def fields(self, node: yaml.Node, path: str, spec: Mapping[str, Field], what: str) -> dict[str, Any] | Invalid:
-        """Read a mapping with known keys: unknown keys, missing required keys and bad values
-        are reported (with a suggestion for near-miss keys)."""
-        items = self.mapping(node, path, what)
-        if items is INVALID:
-            return INVALID
-        out: dict[str, Any] = {}
-        bad = False
-        for key, knode, vnode in items:
-            if key not in spec:
-                hint = suggest(key, list(spec)) or f"allowed keys: {', '.join(spec)}"
-                self.error(knode, child_path(path, key), f"unknown key {key!r} in {what}", hint)
-                bad = True
-                continue
-            val = spec[key].read(self, vnode, child_path(path, key))
-            if val is INVALID:
-                bad = True
-            out[key] = val
-        for key, f in spec.items():
-            if key not in out:
-                if f.required:
-                    self.error(node, path, f"{what} needs `{key}:`" + (f" ({f.doc})" if f.doc else ""))
-                    bad = True
-                else:
-                    out[key] = f.default
-        return INVALID if bad else out
-
-    def list_of(self, node: yaml.Node, path: str, what: str, read: Callable[[yaml.Node, str], Any]) -> list | Invalid:
-        """A list whose items are read by ``read(item_node, item_path)``; INVALID (with every
-        item's problem recorded) if the node is not a list or any item is invalid."""
-        items = self.sequence(node, path, what)
-        if items is INVALID:
-            return INVALID
-        out = [read(it, child_path(path, i)) for i, it in enumerate(items)]
-        return INVALID if any(v is INVALID for v in out) else out
-
     def choice(self, node: yaml.Node, path: str, what: str, options: Sequence[str]) -> str | Invalid:
         """One word from a fixed set (a mode, a variant, a theorem...); a typo gets the closest."""
         t = self.label(node, path, what)
@@ -209,32 +136,9 @@ class Reader:
 
     # --- numbers ----------------------------------------------------------------------------
 
-    def define_symbols(self, items: list[tuple[str, yaml.Node, yaml.Node]], path: str) -> None:
-        """``symbols: {E: {gt: 1}, p: {gt: 0, lt: 1}}``: real symbols with optional rational
-        bounds gt/ge (lower, strict/non-strict) and lt/le (upper)."""
-        out: list[SymbolBounds] = []
-        for name, knode, vnode in items:
-            p = child_path(path, name)
-            if not name.isidentifier() or name in ("log", "exp", "inf") or name.startswith("_"):
-                self.error(knode, p, f"{name!r} cannot be a symbol name", "use letters, digits and _ (not log, exp, inf)")
-                continue
-            if is_null(vnode):
-                out.append(SymbolBounds(name))
-                continue
-            spec = {k: Field(lambda r, n, pp: r.rational(n, pp, "a bound")) for k in ("gt", "ge", "lt", "le")}
-            f = self.fields(vnode, p, spec, f"the bounds of symbol {name!r}")
-            if f is INVALID:
-                continue
-            if f["gt"] is not None and f["ge"] is not None or f["lt"] is not None and f["le"] is not None:
-                self.error(vnode, p, "give at most one lower bound (gt or ge) and one upper bound (lt or le)")
-                continue
-            lo, lo_c = (f["gt"], False) if f["gt"] is not None else (f["ge"], True)
-            hi, hi_c = (f["lt"], False) if f["lt"] is not None else (f["le"], True)
-            if lo is not None and hi is not None and (lo > hi or (lo == hi and not (lo_c and hi_c))):
-                self.error(vnode, p, f"the bounds of {name!r} leave no value", "the lower bound must be below the upper bound")
-                continue
-            out.append(SymbolBounds(name, lo, lo_c, hi, hi_c))
-        self.symtab = SymbolTable.build(out)
+    def define_symbols(self, bounds: list[SymbolBounds]) -> None:
+        """Declare the case's symbols (``symbols:``), already read with their bounds."""
+        self.symtab = SymbolTable.build(bounds)
 
     def define_params(self, items: list[tuple[str, yaml.Node, yaml.Node]], path: str) -> None:
         for name, knode, vnode in items:
@@ -329,135 +233,3 @@ class Reader:
                 return Q(int(v.p), int(v.q))
             raise ExprError(f"{v} has no exact representation here", None, "write the value without symbols")
         return v
-
-    def _symbolic_ok(self, node: yaml.Node, path: str, what: str, v: Any, symbolic: bool, lo=None, hi=None) -> Any:
-        """A symbolic value where one is allowed, with its bounds proved for every value of the
-        symbols that ``symbols:`` allows."""
-        names = ", ".join(sorted(s.name for s in v.free_symbols))
-        if not symbolic:
-            return self.error(
-                node, path, f"{what} depends on the symbols {names}, which is not supported here",
-                "symbols may appear in mechanism probabilities, rr's eps and delta, and simulates_rr claims",
-            )
-        for bound, expr, rel in ((lo, v - to_sympy(lo) if lo is not None else None, ">="), (hi, to_sympy(hi) - v if hi is not None else None, "<=")):
-            if expr is not None and not prove_nonneg(expr, self.symtab):
-                return self.error(
-                    node, path, f"could not prove {what} {rel} {real_str(bound)} for every value the bounds allow ({self.symtab.describe()})",
-                    "tighten the bounds under `symbols:` so that this follows from them",
-                )
-        return v
-
-    def rational(self, node: yaml.Node, path: str, what: str, lo=None, hi=None, *, symbolic: bool = False) -> Any:
-        v = self.value(node, path, what)
-        if v is INVALID:
-            return INVALID
-        if is_sym(v):
-            return self._symbolic_ok(node, path, what, v, symbolic, lo, hi)
-        if not is_rational(v):
-            return self.error(
-                node, path, f"{what} must be an exact rational, found {real_str(v)}", _rational_hint(v)
-            )
-        v = as_q(v)
-        if lo is not None and v < lo:
-            return self.error(node, path, f"{what} must be at least {q_str(lo)}, found {q_str(v)}")
-        if hi is not None and v > hi:
-            return self.error(node, path, f"{what} must be at most {q_str(hi)}, found {q_str(v)}")
-        return v
-
-    def probability(self, node: yaml.Node, path: str, *, symbolic: bool = False) -> Any:
-        return self.rational(node, path, "a probability", 0, 1, symbolic=symbolic)
-
-    def delta(self, node: yaml.Node, path: str, *, symbolic: bool = False) -> Any:
-        return self.rational(node, path, "delta", 0, 1, symbolic=symbolic)
-
-    def eps(self, node: yaml.Node, path: str, *, allow_inf: bool = False, symbolic: bool = False) -> Any:
-        """An ε-type value ≥ 0: a rational, ``log(r)`` (r ≥ 1), a sum of both, or ``inf``;
-        with ``symbolic``, also an expression in the declared symbols such as ``log(E)``."""
-        v = self.value(node, path, "eps")
-        if v is INVALID:
-            return INVALID
-        if is_sym(v):
-            lam = sympy.exp(v)
-            if lam.is_rational_function(*lam.free_symbols):  # eps = log(E): prove E >= 1 instead
-                ok = self._symbolic_ok(node, path, "e^eps", lam, symbolic, Q(1))
-                return v if ok is not INVALID else INVALID
-            return self._symbolic_ok(node, path, "eps", v, symbolic, Q(0))
-        if isinstance(v, Infinity):
-            return v if allow_inf else self.error(node, path, "eps = inf is not allowed here")
-        if not (is_rational(v) or isinstance(v, LogReal)):
-            return self.error(
-                node,
-                path,
-                f"eps must be a real number such as log(3) or 1/10, found {real_str(v)}",
-                "eps is the exponent: write eps: log(3) for e^eps = 3",
-            )
-        if real_sign(v) < 0:
-            return self.error(node, path, f"eps must be >= 0, found {real_str(v)}")
-        return as_q(v) if is_rational(v) else v
-
-    def exp_eps_rational(self, node: yaml.Node, path: str, eps: Any, form: str) -> Any:
-        """e^ε for a mechanism's parameter: a rational for ``log(r)``; for a decimal ε an exact
-        element of ℚ(e^{1/L}) (see :mod:`exactdp.numbers.qt`), which the engines accept; for a
-        symbolic ε such as ``log(E)``, a rational function of the symbols that is ≥ 1.
-
-        Decimal ε's of one case share one field: values with denominators L₁, L₂ combine in
-        ℚ(e^{1/lcm(L₁, L₂)}), so the common L of a case is the lcm of its ε denominators."""
-        if is_sym(eps):
-            lam = sympy.exp(eps)
-            if not lam.is_rational_function(*self.symtab.symbols.values()):
-                return self.error(
-                    node, path, f"{form}: e^eps = {lam} is not a rational function of the symbols",
-                    "declare E = e^eps as the symbol (`symbols: {E: {gt: 1}}`) and write eps: log(E)",
-                )
-            if not prove_nonneg(lam - 1, self.symtab):
-                return self.error(node, path, f"{form}: could not prove e^eps = {lam} >= 1 under the declared bounds",
-                                  "tighten the bounds under `symbols:`")
-            return lam
-        lam = real_exp(eps)
-        if isinstance(lam, ExpReal):
-            try:
-                return as_field(lam)
-            except InexactValueError as e:
-                return self.error(node, path, f"{form}: eps = {real_str(eps)}: {e}", "write eps as log(r), e.g. eps: log(11/10)")
-        return lam
-
-    def exp_eps_strictly_rational(self, node: yaml.Node, path: str, eps: Any, form: str) -> Any:
-        """e^ε as an exact rational, for forms whose builders need rational weights; a decimal ε
-        (e^ε transcendental) is refused with a clear message instead of being approximated."""
-        lam = self.exp_eps_rational(node, path, eps, form)
-        if lam is INVALID or is_rational(lam):
-            return lam
-        return self.error(
-            node,
-            path,
-            f"{form}: eps = {real_str(eps)} makes e^eps transcendental; {form} needs e^eps rational",
-            "write eps as log(r), e.g. eps: log(16); exact decimal eps is supported by rr and the engines, not yet here",
-        )
-
-    def count(self, node: yaml.Node, path: str, what: str, lo: int = 0, hi: int | None = None) -> Any:
-        v = self.value(node, path, what)
-        if v is INVALID:
-            return INVALID
-        if is_sym(v):
-            return self._symbolic_ok(node, path, what, v, False)
-        if not is_rational(v) or as_q(v).denominator != 1:
-            return self.error(node, path, f"{what} must be a whole number, found {real_str(v)}")
-        n = int(as_q(v))
-        if n < lo or (hi is not None and n > hi):
-            rng = f"between {lo} and {hi}" if hi is not None else f"at least {lo}"
-            return self.error(node, path, f"{what} must be {rng}, found {n}")
-        return n
-
-    def privloss_value(self, node: yaml.Node, path: str) -> Any:
-        return self.eps(node, path, allow_inf=True)
-
-
-def _rational_hint(v: Any) -> str | None:
-    if isinstance(v, LogReal):
-        return "log(...) is an eps-type value; probabilities and delta are plain fractions such as 1/4"
-    if isinstance(v, ExpReal):
-        return "exp of a rational is transcendental; use exp(log(r)) or a fraction"
-    if isinstance(v, Infinity):
-        return "inf is only allowed as a claimed privacy loss"
-    return None
-

@@ -1,9 +1,9 @@
-"""The JSON Schema of case-format version 1, generated from the reader's own registries.
+"""The JSON Schema of case-format version 1, generated from the declared forms and claims.
 
-Every mechanism form and claim kind registers its schema fragment next to its reader
-(:func:`~exactdp.caseio.forms.register_form`, :class:`~exactdp.caseio.context.Field`), so the
-schema and the reader cannot drift apart; a test checks that every case the reader accepts is
-valid under the schema, and that the published copies are up to date.
+Every mechanism form (:data:`exactdp.forms.FORMS`) and claim kind (:data:`exactdp.claims.CLAIMS`)
+declares its fields once, with their kinds (:mod:`exactdp.forms.fields`); the reader and this
+schema both come from that declaration, so they cannot drift apart.  A test checks that every
+case the reader accepts is valid under the schema, and that the published copies are current.
 
 The schema describes the *structure* (keys, nesting, which values are numbers or names).
 What it cannot express is checked by the reader with located messages: distributions summing
@@ -19,11 +19,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..claims import CLAIMS
+from ..forms import FORMS
+from ..forms.fields import field_specs, record_schema
+from ..forms.registry import doc_line
 from .case import TOP_LEVEL_KEYS
-from .claims import CLAIM_KINDS
-from .forms import FORM_SCHEMAS, FORMS
 
-__all__ = ["case_schema", "schema_text", "PACKAGE_COPY", "DOCS_COPY"]
+__all__ = ["case_schema", "schema_text", "form_schema", "PACKAGE_COPY", "DOCS_COPY"]
 
 SCHEMA_ID = "https://exactdp.invalid/schema/case-v1.json"
 PACKAGE_COPY = Path(__file__).resolve().parents[1] / "schema" / "case-v1.json"
@@ -74,7 +76,7 @@ def _defs() -> dict[str, Any]:
                     "type": "object",
                     "minProperties": 1,
                     "maxProperties": 1,
-                    "properties": {k: FORM_SCHEMAS.get(k, {}) for k in FORMS},
+                    "properties": {k: form_schema(FORMS[k]) for k in FORMS},
                     "additionalProperties": False,
                 },
             ],
@@ -89,17 +91,23 @@ def _defs() -> dict[str, Any]:
     }
 
 
+def form_schema(cls: type) -> dict[str, Any]:
+    """The schema of a form's value: its record of fields, or the shorthand field's value."""
+    specs = field_specs(cls)
+    short = getattr(cls, "shorthand", None)
+    if short is None:
+        return record_schema(cls)
+    whole = next(s for s in specs if s.attr == short).kind.schema()
+    return whole if len(specs) == 1 else {"oneOf": [whole, record_schema(cls)]}
+
+
 def _claim_item(kind: str) -> dict[str, Any]:
-    spec, _make, doc = CLAIM_KINDS[kind]
-    props = {name: (f.schema or {}) for name, f in spec.items()}
-    required = [name for name, f in spec.items() if f.required]
-    body: dict[str, Any] = {"type": "object", "properties": props, "additionalProperties": False}
-    if required:
-        body["required"] = required
-    else:
+    cls = CLAIMS[kind]
+    body: dict[str, Any] = record_schema(cls)
+    if "required" not in body:
         body = {"oneOf": [{"type": "null"}, body]}
     return {
-        "description": doc,
+        "description": doc_line(cls),
         "type": "object",
         "properties": {kind: body, "of": {"$ref": "#/$defs/name"}},
         "required": [kind],
@@ -137,7 +145,7 @@ def case_schema() -> dict[str, Any]:
         },
         "mechanisms": {"type": "object", "minProperties": 1, "additionalProperties": {"$ref": "#/$defs/mechanism"}},
         "mechanism": {"$ref": "#/$defs/mechanism"},
-        "claims": {"type": "array", "minItems": 1, "items": {"oneOf": [_claim_item(k) for k in CLAIM_KINDS]}},
+        "claims": {"type": "array", "minItems": 1, "items": {"oneOf": [_claim_item(k) for k in CLAIMS]}},
     }
     missing = [k for k in TOP_LEVEL_KEYS if k not in top]
     for k in missing:  # keys added by later features without a fragment: allowed, unconstrained

@@ -1,9 +1,14 @@
-"""Claims about mechanisms and their exact verdicts (one module per family of claims)."""
+"""Claims about mechanisms and their exact verdicts (one module per family of claims).
 
-from .base import FAILS, HOLDS, UNSUPPORTED, Analysis, Claim, Verdict, Where
-from .bounded_range import BoundedRangeClaim, BRRangeClaim, NotBoundedRangeClaim
-from .composition import CompositionClaim
-from .core import (
+Every module of this package is a family of claim kinds (``core`` first: the claims of format
+version 1), registered in :data:`CLAIMS` by its declarations; a new claim kind is one new
+module (or one new class in a module) here — nothing else needs to change.
+"""
+
+
+from ..forms.registry import import_topics
+from .base import CLAIMS, FAILS, HOLDS, UNSUPPORTED, Analysis, Claim, Verdict, Where, claim
+from .core import (  # the claim kinds register in this order (the case-format reference lists them so)
     DeltaClaim,
     DPClaim,
     NotDPClaim,
@@ -11,9 +16,15 @@ from .core import (
     ProfileEqClaim,
     ProfileLeClaim,
 )
+from .bounded_range import BoundedRangeClaim, BRRangeClaim, NotBoundedRangeClaim
 from .simulate import NotSimulatesRRClaim, SimulatesRRClaim
+from .composition import CompositionClaim
+
+import_topics(__name__, __path__, first="core", skip=("base",))
 
 __all__ = [
+    "CLAIMS",
+    "claim",
     "FAILS",
     "HOLDS",
     "UNSUPPORTED",

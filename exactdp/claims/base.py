@@ -13,9 +13,11 @@ from typing import Any, Callable, ClassVar, Mapping
 from ..analysis.engine import Engine, ProfileEngine
 from ..analysis.results import Profile
 from ..analysis.witness import Witness
+from ..forms.fields import Count, Declared, FieldProblem, Label, ListOf, Pair, arg
+from ..forms.registry import Registry
 from ..model.game import Mechanism
 
-__all__ = ["Where", "Claim", "Verdict", "Analysis", "HOLDS", "FAILS", "UNSUPPORTED"]
+__all__ = ["Where", "Claim", "Verdict", "Analysis", "HOLDS", "FAILS", "UNSUPPORTED", "CLAIMS", "claim", "Subject"]
 
 HOLDS, FAILS, UNSUPPORTED = "holds", "fails", "unsupported"
 
@@ -50,49 +52,94 @@ class Verdict:
         return self.status == HOLDS
 
 
+Subject = Any  # a mechanism name, or (name, adjacent pairs) for a claim with `group:`/`pairs:`
+
+
 class Analysis:
     """The mechanisms of a case and one :class:`~exactdp.analysis.Engine`, with each
-    mechanism's profile computed once."""
+    mechanism's profile computed once.
+
+    Claims name what they analyse by a *subject*: a mechanism name, or ``(name, pairs)`` when
+    the claim replaces the case's adjacency (``group:``, ``pairs:``) — the same game, checked
+    on other pairs of datasets."""
 
     def __init__(self, mechanisms: Mapping[str, Mechanism], engine: Engine | None = None):
         self.mechanisms = dict(mechanisms)
         self.engine: Engine = engine if engine is not None else ProfileEngine()
-        self._profiles: dict[str, Profile] = {}
         self._cache: dict[tuple, Any] = {}
 
-    def mech(self, name: str) -> Mechanism:
-        return self.mechanisms[name]
+    def mech(self, subject: Subject) -> Mechanism:
+        if isinstance(subject, str):
+            return self.mechanisms[subject]
+        name, pairs = subject
+        return self.cached(("mech", subject), lambda: self.mechanisms[name].with_adjacent(pairs))
 
-    def profile(self, name: str) -> Profile:
-        prof = self._profiles.get(name)
-        if prof is None:
-            prof = self.engine.profile(self.mechanisms[name])
-            self._profiles[name] = prof
-        return prof
+    def profile(self, subject: Subject) -> Profile:
+        return self.cached(("profile", subject), lambda: self.engine.profile(self.mech(subject)))
 
-    def witness(self, name: str, eps: object) -> Witness:
-        return self.engine.witness(self.mechanisms[name], eps, prof=self.profile(name))
+    def witness(self, subject: Subject, eps: object) -> Witness:
+        return self.engine.witness(self.mech(subject), eps, prof=self.profile(subject))
 
     def cached(self, key: tuple, compute: Callable[[], Any]) -> Any:
-        """``compute()`` once per ``key`` for this analysis (results other than profiles)."""
+        """``compute()`` once per ``key`` for this analysis."""
         if key not in self._cache:
             self._cache[key] = compute()
         return self._cache[key]
 
 
-@dataclass(frozen=True)
-class Claim:
-    """Base class: every claim names the mechanism it is about (``of``)."""
+_GROUP_DOC = "check every pair of datasets at distance 1..k in the adjacency graph (group privacy)"
+_PAIRS_DOC = "check these pairs of datasets instead of the case's `adjacent:`"
 
-    of: str = "M"
+
+@dataclass(frozen=True, kw_only=True)
+class Claim(Declared):
+    """Base class: a claim names the mechanism it is about (``of``, default ``M``).
+
+    ``group: k`` and ``pairs: [[x0, x2], ...]`` make the claim range over other pairs of
+    datasets than the case's adjacency (resolved by the reader into ``adjacency``)."""
+
+    of: Any = arg(Label("a mechanism name"), default=None, doc="the mechanism (default: M, or the only one)")
+    group: int | None = arg(Count("group", 1, 1000), default=None, doc=_GROUP_DOC)
+    pairs: tuple | None = arg(ListOf(Pair(Label("a dataset"), Label("a dataset"), "entry of pairs", ("dataset", "dataset")), min_len=1, what="pairs"), default=None, doc=_PAIRS_DOC)
     where: Where = field(default=Where(), compare=False)
+    adjacency: tuple | None = field(default=None, compare=False)
     kind: ClassVar[str] = "claim"
+    names: ClassVar[tuple[str, ...]] = ()  # other fields that name mechanisms
+    hidden_fields: ClassVar[tuple[str, ...]] = ()
 
-    def describe(self) -> str:  # pragma: no cover - overridden
+    def validate(self) -> None:
+        if self.group is not None and self.pairs is not None:
+            raise FieldProblem((), "give `group:` or `pairs:`, not both")
+
+    @property
+    def subject(self) -> Subject:
+        """What the engine analyses: ``of``, on the claim's own pairs if it has them."""
+        return self.of if self.adjacency is None else (self.of, self.adjacency)
+
+    def scope(self) -> str:
+        if self.group is not None:
+            return f" [pairs at distance <= {self.group}]"
+        if self.pairs is not None:
+            return " [pairs " + ", ".join(f"({a}, {b})" for a, b in self.pairs) + "]"
+        return ""
+
+    def describe(self) -> str:
+        return self.statement() + self.scope()
+
+    def statement(self) -> str:  # pragma: no cover - overridden
         return self.kind
 
     def params(self) -> dict[str, str]:  # pragma: no cover - overridden
         return {}
 
-    def check(self, an: Analysis) -> Verdict:  # pragma: no cover - overridden
+    def check(self, an: Analysis) -> "Verdict":  # type: ignore[override]  # pragma: no cover - overridden
+        """Decide the claim exactly with the analysis' engine."""
         raise NotImplementedError
+
+
+CLAIMS: Registry[type] = Registry("claim kind", "kind")
+
+
+def claim(kind: str) -> Callable[[type], type]:
+    """Register a claim kind (its fields declared with :func:`~exactdp.forms.fields.arg`)."""
+    return CLAIMS.register(kind)

@@ -14,18 +14,19 @@ engine uses the frontier algorithm; ``--engine enumerator`` uses the brute-force
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any
 
-from ..analysis.bounded_range import BRResult
+from ..analysis.bounded_range import ADVERSARIES, BRResult
+from ..forms.fields import Choice, Eps, PrivLossValue, arg
 from ..numbers.real import real_cmp, real_str
-from .base import FAILS, HOLDS, Analysis, Claim, Verdict
+from .base import FAILS, HOLDS, Analysis, Claim, Verdict, claim
 
 __all__ = ["BoundedRangeClaim", "NotBoundedRangeClaim", "BRRangeClaim", "br_result"]
 
 
-def br_result(an: Analysis, name: str, adversaries: str) -> BRResult:
-    """The BR-range of mechanism ``name`` with the analysis' engine, cached on ``an``."""
-    return an.cached(("br_range", name, adversaries), lambda: an.engine.br_range(an.mech(name), adversaries))
+def br_result(an: Analysis, subject: Any, adversaries: str) -> BRResult:
+    """The BR-range of ``subject`` with the analysis' engine, cached on ``an``."""
+    return an.cached(("br_range", subject, adversaries), lambda: an.engine.br_range(an.mech(subject), adversaries))
 
 
 def _suffix(adversaries: str) -> str:
@@ -36,22 +37,26 @@ def _values(res: BRResult) -> dict[str, str]:
     return {"br_range": real_str(res.range()), "adversaries": res.adversaries, "pair": ",".join(res.worst.pair)}
 
 
-@dataclass(frozen=True)
+_ADVERSARIES = Choice(ADVERSARIES, "adversaries")
+_ADV_DOC = "deterministic (default) or randomized"
+
+
+@claim("bounded_range")
+@dataclass(frozen=True, kw_only=True)
 class BoundedRangeClaim(Claim):
-    """``bounded_range: {eps: e}``: M is e-BR (DDR Def. 2.2)."""
+    """M is eps-BR (Dong-Durfee-Rogers Def. 2.2)."""
 
-    eps: object = 0
-    adversaries: str = "deterministic"
-    kind: ClassVar[str] = "bounded_range"
+    eps: Any = arg(Eps(), doc="e.g. eps: log(16)")
+    adversaries: str = arg(_ADVERSARIES, default="deterministic", doc=_ADV_DOC)
 
-    def describe(self) -> str:
+    def statement(self) -> str:
         return f"{self.of} is {real_str(self.eps)}-BR{_suffix(self.adversaries)}"
 
     def params(self) -> dict[str, str]:
         return {"eps": real_str(self.eps), "adversaries": self.adversaries}
 
     def check(self, an: Analysis) -> Verdict:
-        res = br_result(an, self.of, self.adversaries)
+        res = br_result(an, self.subject, self.adversaries)
         ok = res.is_br(self.eps)
         return Verdict(
             self,
@@ -63,17 +68,16 @@ class BoundedRangeClaim(Claim):
         )
 
 
-@dataclass(frozen=True)
+@claim("not_bounded_range")
+@dataclass(frozen=True, kw_only=True)
 class NotBoundedRangeClaim(BoundedRangeClaim):
-    """``not_bounded_range: {eps: e}``: some adjacent pair has BR-range > e; shows two views."""
+    """M is not eps-BR; the report shows two views whose losses differ by more than eps."""
 
-    kind: ClassVar[str] = "not_bounded_range"
-
-    def describe(self) -> str:
+    def statement(self) -> str:
         return f"{self.of} is not {real_str(self.eps)}-BR{_suffix(self.adversaries)}"
 
     def check(self, an: Analysis) -> Verdict:
-        res = br_result(an, self.of, self.adversaries)
+        res = br_result(an, self.subject, self.adversaries)
         ok = not res.is_br(self.eps)
         return Verdict(
             self,
@@ -85,21 +89,21 @@ class NotBoundedRangeClaim(BoundedRangeClaim):
         )
 
 
-@dataclass(frozen=True)
+@claim("br_range")
+@dataclass(frozen=True, kw_only=True)
 class BRRangeClaim(Claim):
-    """``br_range: {equals: e}``: the BR-range is exactly e."""
+    """The BR-range max L - min L equals the given value (log(r), 0 or inf)."""
 
-    equals: object = 0
-    adversaries: str = "deterministic"
-    kind: ClassVar[str] = "br_range"
+    equals: Any = arg(PrivLossValue(), doc="log(r), 0 or inf")
+    adversaries: str = arg(_ADVERSARIES, default="deterministic", doc=_ADV_DOC)
 
-    def describe(self) -> str:
+    def statement(self) -> str:
         return f"BR-range({self.of}) = {real_str(self.equals)}{_suffix(self.adversaries)}"
 
     def params(self) -> dict[str, str]:
         return {"equals": real_str(self.equals), "adversaries": self.adversaries}
 
     def check(self, an: Analysis) -> Verdict:
-        res = br_result(an, self.of, self.adversaries)
+        res = br_result(an, self.subject, self.adversaries)
         ok = real_cmp(res.range(), self.equals) == 0
         return Verdict(self, HOLDS if ok else FAILS, res.text(), "", None if ok else res.worst.witness, _values(res))

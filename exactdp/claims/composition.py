@@ -19,31 +19,42 @@ is an experiment about an open question (Vadhan–Wang §1.4, §6); the verdict 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any
 
 from ..analysis import format_privloss
 from ..builders.combinators import concomp
 from ..numbers.rational import Q, q_str
-from ..numbers.real import INF, Infinity, real_cmp, real_decimal, real_str, real_sub
+from ..numbers.real import INF, real_cmp, real_decimal, real_str, real_sub
 from ..theorems import basic, components, improved_basic, optimal, thm_1_8
-from .base import FAILS, HOLDS, UNSUPPORTED, Analysis, Claim, Verdict
+from ..forms.fields import Choice, Delta, Eps, FieldProblem, Label, ListOf, arg
+from .base import FAILS, HOLDS, UNSUPPORTED, Analysis, Claim, Verdict, claim
+from ..numbers.ladder import is_inf
 
 __all__ = ["CompositionClaim", "COMPOSITION_THEOREMS"]
 
 COMPOSITION_THEOREMS = ("basic", "improved-basic", "thm-1.8", "optimal")
 
 
-@dataclass(frozen=True)
+@claim("composition")
+@dataclass(frozen=True, kw_only=True)
 class CompositionClaim(Claim):
-    """See the module docstring.  ``of`` is the tuple of component names."""
+    """PrivLoss of concomp of the components is at most what the composition theorem gives
+    (see the module docstring).  ``of`` is the tuple of component names."""
 
-    theorem: str = "optimal"
-    delta: object | None = None
-    eps: tuple | None = None
-    deltas: tuple | None = None
-    kind: ClassVar[str] = "composition"
+    of: tuple = arg(ListOf(Label("a mechanism name"), min_len=1, what="`of:` (a list of mechanism names)"), doc="the components, e.g. of: [A, B]")
+    theorem: str = arg(Choice(COMPOSITION_THEOREMS, "theorem"), default="optimal", doc="basic, improved-basic, thm-1.8 or optimal")
+    delta: Any = arg(Delta(), default=None, doc="the delta of the composition (default: the theorem's)")
+    eps: tuple | None = arg(ListOf(Eps(), what="eps (one value per component)"), default=None, doc="claimed eps_i (default: PrivLoss of each)")
+    deltas: tuple | None = arg(ListOf(Delta(), what="deltas (one value per component)"), default=None, doc="delta_i of each component (default 0)")
+    hidden_fields = ("group", "pairs")  # a claim about several mechanisms
 
-    def describe(self) -> str:
+    def validate(self) -> None:
+        for key in ("eps", "deltas"):
+            vals = getattr(self, key)
+            if vals is not None and len(vals) != len(self.of):
+                raise FieldProblem(key, f"`{key}:` has {len(vals)} values for {len(self.of)} components", "give one value per mechanism in `of:`")
+
+    def statement(self) -> str:
         names = ", ".join(self.of)
         d = "" if self.delta is None else f", delta {q_str(self.delta)}"
         return f"ConComp({names}) within {self.theorem}{d}"
@@ -78,7 +89,7 @@ class CompositionClaim(Claim):
                 eps_i.append(self.eps[k])
             else:
                 e = prof.privloss(deltas[k])
-                if isinstance(e, Infinity):
+                if is_inf(e):
                     return Verdict(self, UNSUPPORTED, f"PrivLoss({name}, {q_str(deltas[k])}) = inf", "no finite eps to compose")
                 eps_i.append(e)
         comps = components(eps_i, list(deltas))
@@ -94,9 +105,9 @@ class CompositionClaim(Claim):
             tdelta = b.delta
             bound = b.eps if real_cmp(at, b.delta) >= 0 else INF
         found = prof.privloss(at)
-        ok = real_cmp(found, bound) <= 0 if not isinstance(bound, Infinity) else True
+        ok = real_cmp(found, bound) <= 0 if not is_inf(bound) else True
         slack = None
-        if not isinstance(bound, Infinity) and not isinstance(found, Infinity):
+        if not is_inf(bound) and not is_inf(found):
             slack = real_sub(bound, found)
         parts = ", ".join(f"({real_str(e)}, {q_str(d)})" for e, d in zip(eps_i, deltas))
         text = f"PrivLoss = {format_privloss(found)}; {self.theorem} gives {format_privloss(bound)}"
@@ -108,7 +119,7 @@ class CompositionClaim(Claim):
         proven = self.theorem == "thm-1.8" or all(d == 0 for d in deltas)
         if not proven:
             note += "; NOTE: not a proven bound for concurrent composition of approximate-DP components (Vadhan-Wang open question)"
-        if isinstance(bound, Infinity):
+        if is_inf(bound):
             note += "; the theorem gives no finite bound at this delta"
         values = {
             "privloss": real_str(found),

@@ -1,20 +1,24 @@
-"""The claim kinds of case-format version 1 (``../shared/spec/case-format.md``)."""
+"""The claim kinds of case-format version 1: privacy loss, (eps, delta)-DP, delta at eps, and
+profile comparisons (Vadhan & Wang 2021, Def. 1.7 and Section 5)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from ..analysis import format_privloss
 from ..analysis.results import Profile, value_cmp, value_str
 from ..numbers.rational import Q, q_str
-from ..numbers.real import Infinity, real_cmp, real_decimal, real_log, real_str
-from .base import FAILS, HOLDS, Analysis, Claim, Verdict
+from ..numbers.real import real_cmp, real_decimal, real_log, real_str
+from ..forms.fields import Delta, Eps, FieldProblem, Label, PrivLossValue, arg
+from .base import FAILS, HOLDS, Analysis, Claim, Verdict, claim
+from ..numbers.ladder import is_inf
 
 __all__ = [
     "PrivLossClaim",
     "DPClaim",
     "NotDPClaim",
+    "PremiseClaim",
     "DeltaClaim",
     "ProfileEqClaim",
     "ProfileLeClaim",
@@ -25,18 +29,22 @@ def _eps_text(eps: object) -> str:
     return real_str(eps)
 
 
-@dataclass(frozen=True)
+@claim("privloss")
+@dataclass(frozen=True, kw_only=True)
 class PrivLossClaim(Claim):
-    """``privloss: {delta: d, equals: e}`` or ``{delta: d, at_most: e}``:
-    PrivLoss(M, d) = e (or ≤ e), with PrivLoss(M, δ) = inf{ε ≥ 0 : M is (ε, δ)-DP}
-    (Vadhan–Wang §5)."""
+    """PrivLoss(M, delta) equals (or is at most) the given value, where PrivLoss(M, delta) =
+    inf{eps >= 0 : M is (eps, delta)-DP} (Vadhan-Wang Section 5)."""
 
-    delta: object = Q(0)
-    equals: object | None = None
-    at_most: object | None = None
-    kind: ClassVar[str] = "privloss"
+    delta: Any = arg(Delta(), default=Q(0), doc="default 0")
+    equals: Any = arg(PrivLossValue(), default=None, doc="log(r), a rational, or inf")
+    at_most: Any = arg(PrivLossValue(), default=None, doc="log(r), a rational, or inf")
 
-    def describe(self) -> str:
+    def validate(self) -> None:
+        super().validate()
+        if (self.equals is None) == (self.at_most is None):
+            raise FieldProblem((), "privloss needs exactly one of `equals:` or `at_most:`")
+
+    def statement(self) -> str:
         rel, val = ("=", self.equals) if self.equals is not None else ("<=", self.at_most)
         return f"PrivLoss({self.of}, {q_str(self.delta)}) {rel} {real_str(val)}"
 
@@ -49,7 +57,7 @@ class PrivLossClaim(Claim):
         return out
 
     def check(self, an: Analysis) -> Verdict:
-        prof = an.profile(self.of)
+        prof = an.profile(self.subject)
         found = prof.privloss(self.delta)
         values = {"privloss": real_str(found), "decimal": real_decimal(found)}
         lam = prof.least_lambda(self.delta)
@@ -62,36 +70,36 @@ class PrivLossClaim(Claim):
             ok = c <= 0
         target = self.equals if self.equals is not None else self.at_most
         wit, note = None, ""
-        if not ok and c > 0 and not isinstance(target, Infinity):
+        if not ok and c > 0 and not is_inf(target):
             # the claimed ε is too small: show an adversary beating it
-            wit = an.witness(self.of, target)
+            wit = an.witness(self.subject, target)
             note = f"not ({real_str(target)}, {q_str(self.delta)})-DP"
         elif not ok:
             note = f"{self.of} is already ({real_str(found)}, {q_str(self.delta)})-DP"
         return Verdict(self, HOLDS if ok else FAILS, format_privloss(found), note, wit, values)
 
 
-@dataclass(frozen=True)
+@claim("dp")
+@dataclass(frozen=True, kw_only=True)
 class DPClaim(Claim):
-    """``dp: {eps: e, delta: d}``: M is (e, d)-DP against every adversary (Def. 1.7)."""
+    """M is (eps, delta)-DP against every adaptive adversary (Vadhan-Wang Def. 1.7)."""
 
-    eps: object = Q(0)
-    delta: object = Q(0)
-    kind: ClassVar[str] = "dp"
+    eps: Any = arg(Eps(), doc="e.g. eps: log(3)")
+    delta: Any = arg(Delta(), default=Q(0), doc="default 0")
 
-    def describe(self) -> str:
+    def statement(self) -> str:
         return f"{self.of} is ({_eps_text(self.eps)}, {q_str(self.delta)})-DP"
 
     def params(self) -> dict[str, str]:
         return {"eps": real_str(self.eps), "delta": q_str(self.delta)}
 
     def _delta_found(self, an: Analysis) -> object:
-        return an.profile(self.of).delta_at(self.eps)
+        return an.profile(self.subject).delta_at(self.eps)
 
     def check(self, an: Analysis) -> Verdict:
         d = self._delta_found(an)
         ok = value_cmp(d, self.delta) <= 0
-        wit = None if ok else an.witness(self.of, self.eps)
+        wit = None if ok else an.witness(self.subject, self.eps)
         return Verdict(
             self,
             HOLDS if ok else FAILS,
@@ -102,20 +110,18 @@ class DPClaim(Claim):
         )
 
 
-@dataclass(frozen=True)
+@claim("not_dp")
+@dataclass(frozen=True, kw_only=True)
 class NotDPClaim(DPClaim):
-    """``not_dp: {eps: e, delta: d}``: some adversary and adjacent pair violate (e, d)-DP;
-    the verdict carries the witness."""
+    """M is not (eps, delta)-DP: some adversary and adjacent pair violate it; the report shows a witness."""
 
-    kind: ClassVar[str] = "not_dp"
-
-    def describe(self) -> str:
+    def statement(self) -> str:
         return f"{self.of} is not ({_eps_text(self.eps)}, {q_str(self.delta)})-DP"
 
     def check(self, an: Analysis) -> Verdict:
         d = self._delta_found(an)
         holds = value_cmp(d, self.delta) > 0
-        wit = an.witness(self.of, self.eps) if holds else None
+        wit = an.witness(self.subject, self.eps) if holds else None
         return Verdict(
             self,
             HOLDS if holds else FAILS,
@@ -126,43 +132,67 @@ class NotDPClaim(DPClaim):
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
+class PremiseClaim(DPClaim):
+    """A premise a mechanism's construction relies on (a form's obligation, e.g. a continual
+    mechanism's claimed parameters, Henzinger-Safavi-Vadhan Def. 4.4 (iv)): the premise's game
+    is (eps, delta)-DP.  Not a case-file claim kind: the case reader derives it."""
+
+    text: str = ""
+    owner: str = ""
+    kind = "premise"
+
+    def statement(self) -> str:
+        return f"premise: {self.text}"
+
+
+@claim("delta")
+@dataclass(frozen=True, kw_only=True)
 class DeltaClaim(Claim):
-    """``delta: {eps: e, equals: d}``: sup over adversaries and adjacent pairs of the
-    hockey-stick divergence at e^e equals d."""
+    """The largest hockey-stick divergence at e^eps, over adversaries and adjacent pairs, equals the given delta."""
 
-    eps: object = Q(0)
-    equals: object = Q(0)
-    kind: ClassVar[str] = "delta"
+    eps: Any = arg(Eps(), doc="e.g. eps: log(3)")
+    equals: Any = arg(Delta(), doc="the exact delta")
 
-    def describe(self) -> str:
+    def statement(self) -> str:
         return f"delta_{self.of}(e^{_eps_text(self.eps)}) = {q_str(self.equals)}"
 
     def params(self) -> dict[str, str]:
         return {"eps": real_str(self.eps), "equals": q_str(self.equals)}
 
     def check(self, an: Analysis) -> Verdict:
-        d = an.profile(self.of).delta_at(self.eps)
+        d = an.profile(self.subject).delta_at(self.eps)
         ok = value_cmp(d, self.equals) == 0
-        wit = an.witness(self.of, self.eps) if not ok and value_cmp(d, self.equals) > 0 else None
+        wit = an.witness(self.subject, self.eps) if not ok and value_cmp(d, self.equals) > 0 else None
         return Verdict(self, HOLDS if ok else FAILS, value_str(d), "", wit, {"delta_at_eps": value_str(d)})
 
 
-@dataclass(frozen=True)
-class ProfileEqClaim(Claim):
-    """``profile_eq: {as: NAME}``: δ_M(ε) = δ_NAME(ε) for every ε ≥ 0."""
+class _Comparison(Claim):
+    """A claim comparing the profile of ``of`` with that of ``other`` (on the same pairs)."""
 
-    other: str = ""
-    kind: ClassVar[str] = "profile_eq"
+    other: str
 
-    def describe(self) -> str:
+    @property
+    def other_subject(self) -> Any:
+        return self.other if self.adjacency is None else (self.other, self.adjacency)
+
+
+@claim("profile_eq")
+@dataclass(frozen=True, kw_only=True)
+class ProfileEqClaim(_Comparison):
+    """Same privacy profile as another mechanism: delta_M(eps) = delta_N(eps) for every eps >= 0."""
+
+    other: str = arg(Label("a mechanism name"), key="as", doc="the other mechanism")
+    names = ("other",)
+
+    def statement(self) -> str:
         return f"profile of {self.of} equals profile of {self.other}"
 
     def params(self) -> dict[str, str]:
         return {"as": self.other}
 
     def check(self, an: Analysis) -> Verdict:
-        a, b = an.profile(self.of), an.profile(self.other)
+        a, b = an.profile(self.subject), an.profile(self.other_subject)
         if a.equals_on_eps_ge_0(b):
             return Verdict(self, HOLDS, f"{len(a.breakpoints())} breakpoints, identical", values=_bp(a))
         ok1, lam1 = a.le_on_eps_ge_0(b)
@@ -170,25 +200,26 @@ class ProfileEqClaim(Claim):
         return Verdict(self, FAILS, _differ_text(a, b, lam, self.of, self.other), values=_bp(a))
 
 
-@dataclass(frozen=True)
-class ProfileLeClaim(Claim):
-    """``profile_le: {than: NAME}``: δ_M(ε) ≤ δ_NAME(ε) for every ε ≥ 0."""
+@claim("profile_le")
+@dataclass(frozen=True, kw_only=True)
+class ProfileLeClaim(_Comparison):
+    """Privacy profile at most another's: delta_M(eps) <= delta_N(eps) for every eps >= 0."""
 
-    other: str = ""
-    kind: ClassVar[str] = "profile_le"
+    other: str = arg(Label("a mechanism name"), key="than", doc="the other mechanism")
+    names = ("other",)
 
-    def describe(self) -> str:
+    def statement(self) -> str:
         return f"profile of {self.of} <= profile of {self.other}"
 
     def params(self) -> dict[str, str]:
         return {"than": self.other}
 
     def check(self, an: Analysis) -> Verdict:
-        a, b = an.profile(self.of), an.profile(self.other)
+        a, b = an.profile(self.subject), an.profile(self.other_subject)
         ok, lam = a.le_on_eps_ge_0(b)
         if ok:
             return Verdict(self, HOLDS, "dominated at every breakpoint and in the limit", values=_bp(a))
-        wit = an.witness(self.of, _log_or_inf(lam)) if not isinstance(lam, Infinity) else None
+        wit = an.witness(self.subject, _log_or_inf(lam)) if not is_inf(lam) else None
         return Verdict(self, FAILS, _differ_text(a, b, lam, self.of, self.other), witness=wit, values=_bp(a))
 
 
@@ -201,7 +232,7 @@ def _bp(p: Profile) -> dict[str, Any]:
 
 
 def _differ_text(a: Profile, b: Profile, lam: object, na: str, nb: str) -> str:
-    if isinstance(lam, Infinity):
+    if is_inf(lam):
         return f"as eps -> inf: delta_{na} -> {q_str(a.limit())}, delta_{nb} -> {q_str(b.limit())}"
     return (
         f"at e^eps = {q_str(lam)}: delta_{na} = {q_str(a.delta_at_lambda(lam))}, "

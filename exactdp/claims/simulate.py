@@ -24,9 +24,10 @@ from ..constructions.simulate import Simulation, simulate
 from ..numbers.rational import q_str
 from ..numbers.real import real_str
 from ..numbers.symbolic import SymbolTable
-from .base import FAILS, HOLDS, Analysis, Claim, Verdict
+from ..forms.fields import Choice, Delta, Eps, FieldProblem, arg
+from .base import FAILS, HOLDS, Analysis, Claim, Verdict, claim
 
-__all__ = ["SimulatesRRClaim", "NotSimulatesRRClaim", "simulation_details", "simulation_values"]
+__all__ = ["SimulatesRRClaim", "NotSimulatesRRClaim", "simulation_details", "simulation_values", "VIAS"]
 
 UNDECIDED = "error"  # verify.ERROR: reported as undecided, never as holding
 
@@ -142,19 +143,27 @@ def simulation_values(sim: Simulation) -> dict:
     }
 
 
-@dataclass(frozen=True)
-class SimulatesRRClaim(Claim):
-    """``simulates_rr: {eps: e, delta: d}`` (Theorem 1.10 for d = 0; Section 6 / Lyu /
-    Vadhan–Zhang for d > 0).  ``eps`` defaults to PrivLoss(M, d) (exact, profile engine)."""
+VIAS = ("auto", "lp", "lemma56")
 
-    eps: object | None = None
-    delta: object | None = None
-    via: str = "auto"
+
+@claim("simulates_rr")
+@dataclass(frozen=True, kw_only=True)
+class SimulatesRRClaim(Claim):
+    """Theorem 1.10 (Vadhan-Wang): an interactive post-processing of RR_eps (or RR_(eps,delta))
+    equals M; with delta > 0 the exact LP of their Section 6."""
+
+    eps: Any = arg(Eps(symbolic=True), default=None, doc="default: PrivLoss(M, delta)")
+    delta: Any = arg(Delta(symbolic=True), default=None, doc="default 0 (pure)")
+    via: str = arg(Choice(VIAS, "construction"), default="auto", doc="auto, lp or lemma56")
     symbols: SymbolTable = field(default_factory=SymbolTable, compare=False)
-    kind: ClassVar[str] = "simulates_rr"
     negated: ClassVar[bool] = False
 
-    def describe(self) -> str:
+    def validate(self) -> None:
+        super().validate()
+        if self.via == "lemma56" and self.delta is None:
+            raise FieldProblem((), "via: lemma56 is the approximate-DP construction; give delta", "e.g. delta: 1/4")
+
+    def statement(self) -> str:
         e = f"PrivLoss({self.of}, {_num(self.delta) if self.delta is not None else 0})" if self.eps is None else _num(self.eps)
         d = "" if self.delta is None else f", {_num(self.delta)}"
         rel = "does not simulate" if self.negated else "simulates"
@@ -169,7 +178,7 @@ class SimulatesRRClaim(Claim):
         return out
 
     def run(self, an: Analysis) -> Simulation:
-        return simulate(an.mech(self.of), eps=self.eps, delta=self.delta, table=self.symbols if self.symbols else None, construction=self.via)
+        return simulate(an.mech(self.subject), eps=self.eps, delta=self.delta, table=self.symbols if self.symbols else None, construction=self.via)
 
     def check(self, an: Analysis) -> Verdict:
         sim = self.run(an)
@@ -188,11 +197,10 @@ class SimulatesRRClaim(Claim):
         return Verdict(self, status, found, "", None, values, details)
 
 
-@dataclass(frozen=True)
+@claim("not_simulates_rr")
+@dataclass(frozen=True, kw_only=True)
 class NotSimulatesRRClaim(SimulatesRRClaim):
-    """``not_simulates_rr: {eps: e, delta: d}``: for some adjacent pair no post-processor T of
-    RR_(e, d) reproduces M; the verdict shows the checked counter-certificate."""
+    """No interactive post-processing of RR_eps (or RR_(eps,delta)) equals M; shows a checked certificate."""
 
-    kind: ClassVar[str] = "not_simulates_rr"
     negated: ClassVar[bool] = True
 

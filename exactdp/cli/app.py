@@ -22,9 +22,8 @@ from ..caseio import load_case
 from ..errors import VerificationError
 from ..limits import DEFAULT as DEFAULT_LIMITS
 from ..limits import Limits
+from ..numbers import kinds as quantity
 from ..numbers.expr import ExprError, eval_text
-from ..numbers.rational import as_q, is_rational
-from ..numbers.real import Infinity, LogReal, real_sign, real_str
 
 __all__ = [
     "main",
@@ -57,17 +56,15 @@ def _stderr_progress(enabled: bool):
 
 
 def parse_number(text: str, what: str, *, kind: str) -> Any:
+    """An exact eps (``kind="eps"``) or delta from the command line, checked by
+    :mod:`exactdp.numbers.kinds` like every eps and delta in a case file."""
     try:
         v = eval_text(text)
+        return quantity.delta(v, what=what) if kind == "delta" else quantity.eps(v, what=what)
     except ExprError as e:
         raise click.BadParameter(f"{what} {text!r}: {e.message}") from None
-    if kind == "delta":
-        if not is_rational(v) or not (0 <= v <= 1):
-            raise click.BadParameter(f"{what} must be an exact rational in [0, 1], got {real_str(v)}")
-        return as_q(v)
-    if isinstance(v, Infinity) or not (is_rational(v) or isinstance(v, LogReal)) or real_sign(v) < 0:
-        raise click.BadParameter(f"{what} must be an eps >= 0 such as log(3) or 1/10, got {real_str(v)}")
-    return as_q(v) if is_rational(v) else v
+    except quantity.QuantityError as e:
+        raise click.BadParameter(e.message + (f" ({e.hint})" if e.hint else "")) from None
 
 
 def fail(e: Exception) -> None:

@@ -6,7 +6,7 @@ import click
 
 from ..errors import ExactDPError
 from ..numbers.rational import q_str
-from ..numbers.real import Infinity, real_decimal, real_str
+from ..numbers.real import real_decimal, real_str
 from ..report.jsonout import dumps
 from ..theorems import (
     THEOREMS,
@@ -21,6 +21,7 @@ from ..theorems import (
     thm_1_8,
 )
 from .app import fail, main, parse_number
+from ..numbers.ladder import is_inf
 
 __all__ = ["compose"]
 
@@ -42,7 +43,7 @@ def _exact(s: str) -> str:
 
 
 def _eps_text(v: object) -> str:
-    if isinstance(v, Infinity):
+    if is_inf(v):
         return "inf"
     s = real_str(v)
     return s if s == "0" else f"{_exact(s)} ≈ {real_decimal(v, 12)}"
@@ -125,7 +126,7 @@ def _evaluate(comps, delta_g, which) -> list[dict]:
         elif name == "optimal":
             o = optimal(comps, delta_g)
             text = f"eps_g = {_eps_text(o.eps)}   at delta_g = {q_str(delta_g)}"
-            if isinstance(o.eps, Infinity):
+            if is_inf(o.eps):
                 text += "   (delta_g < 1 - prod(1 - delta_i): no finite eps)"
             src = "Vadhan-Wang Thm 1.4/5.6/5.7 (Kairouz-Oh-Viswanath 2015, Murtagh-Vadhan 2016); exact PLD"
             rows.append({"theorem": name, "eps": real_str(o.eps), "exp_eps": real_str(o.lam), "delta": q_str(delta_g), "source": src, "text": text})

@@ -27,9 +27,10 @@ from ..analysis import profile as profile_engine
 from ..errors import ExactDPError, VerificationError
 from ..model.game import END, Ask, Chance, Mechanism
 from ..numbers.rational import Q, q_str
-from ..numbers.real import Infinity, real_exp, real_str
+from ..numbers.real import real_exp, real_str
 from .approx import ApproxCertificate, approx_postprocessor
 from .common import PostProcessor, enumerator_check, verify_postprocessor
+from ..numbers.ladder import is_inf
 
 __all__ = ["Section6Params", "sample_params", "m_p", "run_one", "Section6Result", "run_section6"]
 
@@ -98,7 +99,7 @@ def run_one(params: Section6Params, delta, *, check_enumerator: bool = True) -> 
     eps2 = profile_engine.privloss(M, delta)
     if eps != eps2:
         raise VerificationError(f"PrivLoss: enumerator {real_str(eps)} but profile engine {real_str(eps2)}")
-    if isinstance(eps, Infinity):
+    if is_inf(eps):
         return "infinite", eps
     E = Q(real_exp(eps))
     out = approx_postprocessor(M, (0, 1), E, delta)

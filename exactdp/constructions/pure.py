@@ -22,7 +22,6 @@ from dataclasses import dataclass
 
 from ..errors import VerificationError
 from ..model.game import Mechanism
-from ..numbers.real import Infinity
 from .common import (
     DEFAULT_MAX_HISTORIES,
     Histories,
@@ -33,6 +32,7 @@ from .common import (
     history_text,
     path_probability,
 )
+from ..numbers.ladder import is_inf
 
 __all__ = ["PureCertificate", "pure_postprocessor", "rr_weights", "check_pure_certificate"]
 
@@ -58,7 +58,7 @@ class PureCertificate:
         if self.point:
             at = " at " + ", ".join(f"{k} = {v}" for k, v in self.point.items())
         head = f"no T exists for ({self.pair_names[0]}, {self.pair_names[1]}){at}: at history {history_text(self.path)}, "
-        if isinstance(self.E, Infinity):  # PrivLoss = inf: no finite e^eps can work
+        if is_inf(self.E):  # PrivLoss = inf: no finite e^eps can work
             return head + (
                 f"P_{self.x}(h) = {fld.text(self.p_x)} < P_{self.x_prime}(h) = {fld.text(self.p_x_prime)}, "
                 "so e^eps * P_{0}(h) < P_{1}(h) for every finite eps".format(self.x, self.x_prime)
@@ -79,7 +79,7 @@ def check_pure_certificate(mech: Mechanism, cert: PureCertificate, fld) -> None:
     d = mech.datasets.index(cert.x)
     dp = mech.datasets.index(cert.x_prime)
     px, pxp = path_probability(mech, cert.path, d, fld), path_probability(mech, cert.path, dp, fld)
-    violated = (px == 0 < pxp) if isinstance(cert.E, Infinity) else (cert.E * px < pxp)
+    violated = (px == 0 < pxp) if is_inf(cert.E) else (cert.E * px < pxp)
     if px != cert.p_x or pxp != cert.p_x_prime or not violated:
         raise VerificationError(f"the counter-certificate at {history_text(cert.path)} does not re-check")
 

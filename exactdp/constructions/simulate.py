@@ -21,7 +21,7 @@ from ..errors import InexactValueError, UnsupportedMechanismError, VerificationE
 from ..model.game import Mechanism
 from ..model.symbolic import is_symbolic_mechanism, substitute_mechanism
 from ..numbers.rational import Q, as_q, is_rational, q_str
-from ..numbers.real import INF, ExpReal, Infinity, LogReal, real_exp, real_str
+from ..numbers.real import INF, LogReal, real_exp, real_str
 from .approx import ApproxCertificate, approx_postprocessor
 from .common import (
     DEFAULT_MAX_HISTORIES,
@@ -33,6 +33,7 @@ from .common import (
 )
 from .lp import check_farkas
 from .pure import PureCertificate, check_pure_certificate, pure_postprocessor
+from ..numbers.ladder import QQ, domain_of, is_inf
 
 __all__ = ["PairResult", "Simulation", "simulate", "exp_of_eps", "DEFAULT_ENUMERATOR_LIMIT"]
 
@@ -99,10 +100,10 @@ def exp_of_eps(eps: object):
             return sympy.cancel(sympy.exp(eps))
     except ImportError:  # pragma: no cover
         pass
-    if isinstance(eps, Infinity):
+    if is_inf(eps):
         return INF
     lam = real_exp(eps)
-    if isinstance(lam, ExpReal):
+    if domain_of(lam) != QQ:
         raise InexactValueError(
             f"eps = {real_str(eps)} makes e^eps = {real_str(lam)} transcendental; the post-processor's "
             "probabilities would not be exact. Write eps as log(r), e.g. eps: log(11/10)"
@@ -155,7 +156,7 @@ def simulate(
     sim = Simulation(mech.name, eps, eps_text, E, d, default, construction, notes=notes, symbolic=symbolic)
     for pair in mech.unordered_pairs:
         sim.pairs.append(_one_pair(mech, pair, E, d, eps_text, table, construction, max_histories, enumerator_limit, symbolic))
-    if cross_check and not symbolic and not isinstance(E, Infinity):
+    if cross_check and not symbolic and not is_inf(E):
         _cross_check(mech, sim)
     return sim
 
@@ -163,7 +164,7 @@ def simulate(
 def _one_pair(mech, pair, E, d, eps_text, table, construction, max_histories, enumerator_limit, symbolic) -> PairResult:
     names = mech.pair_names(pair)
     res = PairResult(pair, names)
-    if isinstance(E, Infinity):
+    if is_inf(E):
         res.certificate = _infinite_certificate(mech, pair, max_histories)
         return res
     if construction == "pure":

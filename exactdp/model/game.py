@@ -254,6 +254,10 @@ class Mechanism:
     def pair_names(self, pair: tuple[int, int]) -> tuple[str, str]:
         return (self.datasets[pair[0]], self.datasets[pair[1]])
 
+    def with_adjacent(self, adjacent: Sequence[tuple[int, int]]) -> "Mechanism":
+        """The same game checked on other pairs of datasets (group privacy, chosen pairs)."""
+        return Mechanism(self.root, self.datasets, tuple(adjacent), self.name)
+
     def with_root(self, root: Node, name: str | None = None) -> "Mechanism":
         return Mechanism(root, self.datasets, self.adjacent, name or self.name)
 

@@ -6,8 +6,9 @@ from ..analysis.witness import Witness
 from ..claims import FAILS, HOLDS, UNSUPPORTED, Verdict
 from ..errors import CaseError, TimeLimitExceeded
 from ..numbers.rational import is_rational, q_str
-from ..numbers.real import Infinity, real_log, real_str
+from ..numbers.real import real_log, real_str
 from ..verify import ERROR, FileResult, RunResult
+from ..numbers.ladder import is_inf
 
 __all__ = ["render_run", "render_file", "render_witness", "Marks"]
 
@@ -23,7 +24,7 @@ class Marks:
 def render_witness(w: Witness, indent: str = "      ", *, lines_limit: int = 12) -> list[str]:
     """The pair, the adversary's strategy, the event and both probabilities."""
     x, xp = w.pair_names
-    shown = w.lam if w.tight is None or isinstance(w.tight[0], Infinity) else w.tight[0]
+    shown = w.lam if w.tight is None or is_inf(w.tight[0]) else w.tight[0]
     lam = real_str(shown)
     eps = real_str(real_log(shown))
     at = " = e^PrivLoss" if w.tight is not None and shown is not w.lam else ""
@@ -62,7 +63,7 @@ def _tight_lines(w: Witness, indent: str) -> list[str]:
     x, xp = w.pair_names
     lam_star, delta = w.tight
     head = f"{indent}  Pr[T | {x}] = {q_str(w.p)}, Pr[T | {xp}] = {q_str(w.p_prime)}"
-    if isinstance(lam_star, Infinity):
+    if is_inf(lam_star):
         return [head, f"{indent}  tight: Pr[T | {xp}] = 0 and Pr[T | {x}] > delta = {q_str(delta)}, so no finite eps works"]
     exc = w.p - lam_star * w.p_prime
     return [

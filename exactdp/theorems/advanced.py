@@ -25,9 +25,10 @@ from typing import Callable, Sequence
 import mpmath
 
 from ..numbers.rational import Q, as_q, is_rational, to_fraction
-from ..numbers.real import Infinity, LogReal, real_add, real_cmp
+from ..numbers.real import LogReal, real_add, real_cmp
 from .optimal import OptimalResult, optimal
 from .params import Component
+from ..numbers.ladder import is_inf
 
 __all__ = ["IntervalBound", "advanced", "kov_3_4", "check_against_optimum", "iv_eps", "slide_formula"]
 
@@ -192,7 +193,7 @@ def check_against_optimum(bound: IntervalBound, comps: Sequence[Component]) -> t
     """
     opt = optimal(comps, bound.delta)
     target = opt.eps
-    if isinstance(target, Infinity):
+    if is_inf(target):
         return "below-optimum", opt
     below = False
     undecided = False

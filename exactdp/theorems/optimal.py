@@ -39,8 +39,9 @@ from typing import Sequence
 
 from ..numbers.qt import QtElement, qt_exp
 from ..numbers.rational import BACKEND, Q, as_q, is_rational, to_fraction
-from ..numbers.real import INF, Infinity, _monomial, real_log
+from ..numbers.real import INF, _monomial, real_log
 from .params import Component
+from ..numbers.ladder import is_inf
 
 if BACKEND == "gmpy2":  # big-integer work in GMP; plain ints with the Fraction backend
     from gmpy2 import divexact as _divexact
@@ -406,7 +407,7 @@ def optimal_lambda(comps: Sequence[Component], delta_g: object) -> object:
 def optimal(comps: Sequence[Component], delta_g: object) -> OptimalResult:
     """:func:`optimal_lambda` with ε_g = log(λ*) as an exact value."""
     lam = optimal_lambda(comps, delta_g)
-    eps = INF if isinstance(lam, Infinity) else real_log(lam)
+    eps = INF if is_inf(lam) else real_log(lam)
     return OptimalResult(lam, eps, as_q(delta_g), len(comps))
 
 

@@ -12,21 +12,21 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..errors import InexactValueError
-from ..numbers.qt import as_field
 from ..numbers.rational import Q, as_q, is_rational, q_str
-from ..numbers.real import ExpReal, Infinity, LogReal, real_exp, real_sign, real_str
+from ..numbers.real import LogReal, real_exp, real_sign, real_str
+from ..numbers.ladder import domain_of, is_inf, lift
 
 __all__ = ["Component", "components", "exp_eps"]
 
 
 def exp_eps(eps: object) -> object:
     """e^ε exactly: a rational for ``log(r)``, an element of ℚ(e^{1/L}) for a decimal ε."""
-    if isinstance(eps, Infinity) or not (is_rational(eps) or isinstance(eps, LogReal)):
+    if is_inf(eps) or not (is_rational(eps) or isinstance(eps, LogReal)):
         raise InexactValueError(f"eps must be an exact real such as log(3) or 0.1, got {real_str(eps)}")
     if real_sign(eps) < 0:
         raise InexactValueError(f"eps must be >= 0, got {real_str(eps)}")
     lam = real_exp(eps)
-    return as_field(lam) if isinstance(lam, ExpReal) else lam
+    return lift(lam, domain_of(lam))
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,137 @@
+"""Classic finite-support mechanisms and integer noise (:mod:`exactdp.builders.classic`).
+
+A **noise** is ``{geometric: {eps: e | alpha: a, width: w?, truncation: clamp|renormalize}}``
+(two-sided geometric Pr[z] ∝ α^{|z|}, α = e^{−eps}; without ``width`` the support is infinite,
+which only ``svt`` accepts) or ``{pmf: {z: p, ...}}`` (a finite distribution on the integers).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..builders.classic import TRUNCATIONS, Noise, discrete_laplace, finite_noise, geometric_noise, krr, report_noisy_max, truncated_geometric
+from ..model.game import Mechanism
+from ..numbers.rational import q_str
+from .core import exp_eps_at
+from .exponential import SCORES, score_table
+from .fields import Choice, Count, Declared, Eps, FieldProblem, Label, ListOf, MapOf, PerDataset, Prob, Rational, Tagged, arg, within
+from .registry import BuildContext, Form, form
+
+__all__ = ["Geometric", "Pmf", "NOISE", "KRR", "TruncatedGeometric", "ReportNoisyMax", "alpha_of"]
+
+
+def alpha_of(eps: Any, alpha: Any, ctx: BuildContext, form_key: str) -> Any:
+    """α = e^{−eps} (e^eps rational) or the given ``alpha`` — exactly one of them."""
+    if (eps is None) == (alpha is None):
+        raise FieldProblem((), f"{form_key} needs exactly one of `eps:` (alpha = e^-eps) or `alpha:`")
+    if alpha is not None:
+        if not 0 < alpha < 1:
+            raise FieldProblem("alpha", f"{form_key}: alpha must lie strictly between 0 and 1, found {q_str(alpha)}")
+        return alpha
+    E = exp_eps_at("eps", eps, ctx, form_key, rational_only=True)
+    if E == 1:
+        raise FieldProblem("eps", f"{form_key}: eps must be positive (alpha = e^-eps < 1)")
+    return 1 / E
+
+
+@dataclass(frozen=True, kw_only=True)
+class Geometric(Declared):
+    """Two-sided geometric noise Pr[z] ∝ alpha^|z| (alpha = e^-eps); without `width`, infinite support."""
+
+    eps: Any = arg(Eps(), default=None, doc="alpha = e^-eps")
+    alpha: Any = arg(Rational("alpha"), default=None, doc="0 < alpha < 1")
+    width: int | None = arg(Count("width", 0, 10_000), default=None, doc="support [-width, width]")
+    truncation: str = arg(Choice(TRUNCATIONS, "truncation"), default="clamp", doc="clamp or renormalize")
+
+    def noise(self, ctx: BuildContext, *, infinite_ok: bool) -> Noise:
+        a = alpha_of(self.eps, self.alpha, ctx, "geometric noise")
+        if self.width is not None:
+            return geometric_noise(a, self.width, truncation=self.truncation)
+        if not infinite_ok:
+            raise FieldProblem((), "this mechanism needs finite noise: give `width:` (the support is [-width, width])")
+        return discrete_laplace(a)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Pmf(Declared):
+    """A finite noise distribution {z: Pr[Z = z]} on the integers."""
+
+    probs: dict = arg(MapOf(Prob(), what="pmf"), doc="{z: p}")
+    shorthand = "probs"
+
+    def noise(self, ctx: BuildContext, *, infinite_ok: bool) -> Noise:
+        pmf = {}
+        for z, p in self.probs.items():
+            try:
+                pmf[int(z.strip())] = p
+            except ValueError:
+                raise FieldProblem(z, f"a noise value must be a whole number, found {z!r}") from None
+        return finite_noise(pmf)
+
+
+NOISE = Tagged((("geometric", Geometric), ("pmf", Pmf)), what="noise")
+
+
+def build_noise(noise: Any, ctx: BuildContext, field: str, *, infinite_ok: bool) -> Noise | None:
+    """The Noise of a noise field (None stays None), problems located inside the field."""
+    if noise is None or noise == "none":
+        return None
+    tag = "geometric" if isinstance(noise, Geometric) else "pmf"
+    with within(field, tag):
+        return noise.noise(ctx, infinite_ok=infinite_ok)
+
+
+__all__.append("build_noise")
+
+
+@form("krr")
+@dataclass(frozen=True, kw_only=True)
+class KRR(Form):
+    """k-ary randomized response: the true value w.p. e^eps/(e^eps + k - 1)."""
+
+    eps: Any = arg(Eps(), doc="e.g. eps: log(3)")
+    values: tuple = arg(ListOf(Label("a value"), min_len=1, what="values"), doc="the k possible values")
+    data: tuple = arg(PerDataset(Label("a value"), what="data"), doc="{dataset: its value}")
+
+    def build(self, ctx: BuildContext) -> Mechanism:
+        for d, v in zip(ctx.datasets, self.data):
+            if v not in self.values:
+                raise FieldProblem(("data", d), f"{d} holds {v!r}, which is not among the values")
+        E = exp_eps_at("eps", self.eps, ctx, "krr", rational_only=True)
+        return krr(E, list(self.values), list(self.data), datasets=ctx.datasets, adjacent=ctx.adjacent, name=ctx.name)
+
+
+@form("truncated_geometric")
+@dataclass(frozen=True, kw_only=True)
+class TruncatedGeometric(Form):
+    """The truncated alpha-geometric mechanism on counts 0..n (Ghosh-Roughgarden-Sundararajan 2009)."""
+
+    eps: Any = arg(Eps(), default=None, doc="alpha = e^-eps")
+    alpha: Any = arg(Rational("alpha"), default=None, doc="0 < alpha < 1")
+    n: int = arg(Count("n", 1, 10_000), doc="outputs 0..n")
+    counts: tuple = arg(PerDataset(Count("a count", 0, None), what="counts"), doc="{dataset: count}")
+    truncation: str = arg(Choice(TRUNCATIONS, "truncation"), default="clamp", doc="clamp (GRS) or renormalize (a common mistake)")
+
+    def build(self, ctx: BuildContext) -> Mechanism:
+        for d, c in zip(ctx.datasets, self.counts):
+            if c > self.n:
+                raise FieldProblem(("counts", d), f"a count must be between 0 and {self.n}, found {c}")
+        a = alpha_of(self.eps, self.alpha, ctx, "truncated_geometric")
+        return truncated_geometric(a, self.n, list(self.counts), truncation=self.truncation, datasets=ctx.datasets,
+                                   adjacent=ctx.adjacent, name=ctx.name)
+
+
+@form("report_noisy_max")
+@dataclass(frozen=True, kw_only=True)
+class ReportNoisyMax(Form):
+    """Report-noisy-max with finite i.i.d. noise (ties: first output)."""
+
+    values: tuple = arg(SCORES, doc="{dataset: [value per query]}")
+    outputs: tuple | None = arg(ListOf(Label("an output"), what="outputs"), default=None, doc="output labels")
+    noise: Any = arg(NOISE, doc="{geometric: {...}} or {pmf: {...}}")
+
+    def build(self, ctx: BuildContext) -> Mechanism:
+        labels, rows = score_table(self.values, self.outputs, ctx.datasets, "values")
+        noise = build_noise(self.noise, ctx, "noise", infinite_ok=False)
+        return report_noisy_max(rows, noise, outputs=labels, datasets=ctx.datasets, adjacent=ctx.adjacent, name=ctx.name)

@@ -1,0 +1,51 @@
+"""Composition forms beyond ``concomp``: ordered concurrent composition (Vadhan & Wang 2021,
+Def. 2.3), the null-query extension (Def. 2.4) and answer relabelling (post-processing)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..builders.composition import concomp_ordered, null_extension, postprocess
+from ..model.game import Mechanism
+from .core import Components
+from .fields import Count, Label, MapOf, MechanismRef, Mechanisms, arg
+from .registry import BuildContext, Form, form
+
+__all__ = ["ConcompOrdered", "NullExtension", "Postprocess"]
+
+
+@form("concomp_ordered")
+@dataclass(frozen=True, kw_only=True)
+class ConcompOrdered(Form):
+    """Ordered concurrent composition (Vadhan-Wang Def. 2.3): message i goes to component i mod k."""
+
+    mechanisms: Components = arg(Mechanisms(), doc="the components")
+    shorthand = "mechanisms"
+
+    def build(self, ctx: BuildContext) -> Mechanism:
+        return concomp_ordered(dict(self.mechanisms), name=ctx.name)
+
+
+@form("null_extension")
+@dataclass(frozen=True, kw_only=True)
+class NullExtension(Form):
+    """Null-query extension (Vadhan-Wang Def. 2.4): `null_extension: m` or `{mechanism: m, nulls: n}`."""
+
+    mechanism: Mechanism = arg(MechanismRef())
+    nulls: int | None = arg(Count("nulls", 0, 10_000), default=None, doc="how many null queries (default: depth + 1)")
+    shorthand = "mechanism"
+
+    def build(self, ctx: BuildContext) -> Mechanism:
+        return null_extension(self.mechanism, self.nulls, name=ctx.name)
+
+
+@form("postprocess")
+@dataclass(frozen=True, kw_only=True)
+class Postprocess(Form):
+    """`postprocess: {mechanism: m, map: {answer: new_answer}}`: relabel answers (deterministic post-processing)."""
+
+    mechanism: Mechanism = arg(MechanismRef())
+    map: dict = arg(MapOf(Label("a new answer label"), what="`map:` (old answer: new answer)"), doc="old answer: new answer")
+
+    def build(self, ctx: BuildContext) -> Mechanism:
+        return postprocess(self.mechanism, self.map, name=ctx.name)

@@ -1,0 +1,141 @@
+"""Exponential and bounded-range mechanisms (Dong, Durfee & Rogers 2020).
+
+Every ε inside these forms must make the weights rational: write ``eps: log(16)``, not
+``eps: 2.77``; a transcendental weight is refused with a located message.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from ..builders.exponential import MODES, exponential, grr, grr_menu, nonadaptive
+from ..model.game import Mechanism
+from ..numbers.rational import Q, q_str
+from .core import bits_at, exp_eps_at
+from .fields import (
+    Choice,
+    Count,
+    Either,
+    Eps,
+    FieldProblem,
+    Flag,
+    Label,
+    ListOf,
+    MapOf,
+    MechanismRef,
+    PerDataset,
+    Rational,
+    arg,
+)
+from .registry import BuildContext, Form, form
+
+__all__ = ["Exponential", "GRR", "GRRMenu", "Nonadaptive", "SCORES", "score_table"]
+
+_VALUE = Rational("a score")
+SCORES = PerDataset(Either((MapOf(_VALUE), ListOf(_VALUE))), what="scores")
+_BITS = PerDataset(Count("a bit", 0, 1), partial=True, what="bits")
+
+
+def score_table(per: tuple, outputs: Sequence[str] | None, datasets: Sequence[str], field: str = "scores") -> tuple[list[str], list[list[Any]]]:
+    """``{dataset: {output: score} | [score, ...]}`` → (output labels, scores[d][k]).
+
+    Maps fix the outputs (the same for every dataset); lists follow ``outputs`` (default
+    ``0, 1, ...``)."""
+    labels = list(outputs) if outputs is not None else None
+    for d, vals in zip(datasets, per):
+        if isinstance(vals, dict):
+            if labels is None:
+                labels = list(vals)
+            elif sorted(vals) != sorted(labels):
+                raise FieldProblem((field, d), f"the outputs of {d} ({', '.join(vals)}) differ from {', '.join(labels)}", "every dataset scores the same outputs")
+    if labels is None:
+        labels = [str(i) for i in range(len(per[0]))]
+    if len(set(labels)) != len(labels):
+        raise FieldProblem(field, "an output is listed twice")
+    rows = []
+    for d, vals in zip(datasets, per):
+        if isinstance(vals, dict):
+            rows.append([vals[lab] for lab in labels])
+        elif len(vals) != len(labels):
+            raise FieldProblem((field, d), f"{d} has {len(vals)} {field} but there are {len(labels)} outputs ({', '.join(labels)})")
+        else:
+            rows.append(list(vals))
+    return labels, rows
+
+
+@form("exponential")
+@dataclass(frozen=True, kw_only=True)
+class Exponential(Form):
+    """The exponential mechanism (DDR Def. 2.3) over a finite output range, exact weights."""
+
+    eps: Any = arg(Eps(), doc="e.g. eps: log(16)")
+    scores: tuple = arg(SCORES, doc="{dataset: {output: score}} or {dataset: [score, ...]}")
+    outputs: tuple | None = arg(ListOf(Label("an output label"), what="outputs"), default=None, doc="output labels for list scores")
+    mode: str = arg(Choice(MODES, "mode"), default="sensitivity", doc="how eps is calibrated")
+    sensitivity: Any = arg(Rational("sensitivity", positive=True), default=None, doc="the score sensitivity (default: computed)")
+    range: Any = arg(Rational("range", positive=True), default=None, doc="the score range (mode: range)")
+
+    def build(self, ctx: BuildContext) -> Mechanism:
+        E = exp_eps_at("eps", self.eps, ctx, "exponential", rational_only=True)
+        labels, rows = score_table(self.scores, self.outputs, ctx.datasets)
+        return exponential(rows, E, outputs=labels, datasets=ctx.datasets, adjacent=ctx.adjacent, mode=self.mode,
+                           sensitivity=self.sensitivity, range_=self.range, name=ctx.name)
+
+
+@form("grr")
+@dataclass(frozen=True, kw_only=True)
+class GRR(Form):
+    """Generalized randomized response RR_(eps,t) (DDR Def. 2.4): losses t and t - eps."""
+
+    eps: Any = arg(Eps(), doc="e.g. eps: log(16)")
+    t: Any = arg(Eps(), doc="0 <= t <= eps, e.g. t: log(4)")
+    bits: dict | None = arg(_BITS, default=None, doc="input bits beyond the first adjacent pair")
+
+    def build(self, ctx: BuildContext) -> Mechanism:
+        B = exp_eps_at("eps", self.eps, ctx, "grr", rational_only=True)
+        u = exp_eps_at("t", self.t, ctx, "grr", rational_only=True)
+        return grr(B, u, datasets=ctx.datasets, adjacent=ctx.adjacent, bits=bits_at(ctx, self.bits), name=ctx.name)
+
+
+@form("grr_menu")
+@dataclass(frozen=True, kw_only=True)
+class GRRMenu(Form):
+    """The adversary picks one RR_(eps,t) from a finite menu of t (or u = e^t); `symmetric: true`
+    adds e^t -> e^eps/e^t so that both orders of the pair face the same menu."""
+
+    eps: Any = arg(Eps(), doc="e.g. eps: log(16)")
+    t: tuple | None = arg(ListOf(Eps(), what="t (a list of eps-type values)"), default=None, doc="a list such as [log(2), log(4)]")
+    u: tuple | None = arg(ListOf(Rational("e^t", lo=Q(1)), what="u (a list of e^t values)"), default=None, doc="a list of e^t values such as [2, 5/2, 4]")
+    symmetric: bool = arg(Flag(), default=False, doc="also offer e^eps/e^t")
+    bits: dict | None = arg(_BITS, default=None, doc="input bits beyond the first adjacent pair")
+
+    def validate(self) -> None:
+        if (self.t is None) == (self.u is None):
+            raise FieldProblem((), "grr_menu needs exactly one of `t:` (a list of t) or `u:` (a list of e^t)")
+
+    def build(self, ctx: BuildContext) -> Mechanism:
+        B = exp_eps_at("eps", self.eps, ctx, "grr_menu", rational_only=True)
+        key = "t" if self.t is not None else "u"
+        us = [exp_eps_at(("t", i), t, ctx, "grr_menu", rational_only=True) for i, t in enumerate(self.t)] if self.t is not None else list(self.u)
+        dup = next((u for i, u in enumerate(us) if u in us[:i]), None)
+        if dup is not None:
+            raise FieldProblem(key, f"grr_menu: e^t = {q_str(dup)} is listed twice")
+        if self.symmetric:
+            us = us + [B / u for u in us if B / u not in us]
+        seen = sorted(set(us))
+        if seen[-1] > B:
+            raise FieldProblem((), f"grr_menu: e^t = {q_str(seen[-1])} exceeds e^eps = {q_str(B)}", "each t must lie in [0, eps]")
+        return grr_menu(B, seen, datasets=ctx.datasets, adjacent=ctx.adjacent, bits=bits_at(ctx, self.bits), name=ctx.name)
+
+
+@form("nonadaptive")
+@dataclass(frozen=True, kw_only=True)
+class Nonadaptive(Form):
+    """Choose of compose: the adversary fixes a sequence of menu items up front (DDR Alg. 1)."""
+
+    menu: Mechanism = arg(MechanismRef(), doc="a choose or grr_menu")
+    rounds: int = arg(Count("rounds", 1, 64), doc="the number of rounds")
+
+    def build(self, ctx: BuildContext) -> Mechanism:
+        return nonadaptive(self.menu, self.rounds, name=ctx.name)

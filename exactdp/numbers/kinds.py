@@ -1,0 +1,173 @@
+"""The differential-privacy quantities, checked in one place with one wording.
+
+Every ε, δ, probability, count and e^ε that exactdp accepts — from a case file, the command
+line or the Python API — passes through these functions, so each kind of mistake is reported
+the same way everywhere.  They take a value the expression grammar already produced (an exact
+rational, ``log(r)``, an element of ℚ(e^{1/L}), ``inf``, or a SymPy expression in declared
+symbols) and return it in its canonical form, or raise :class:`QuantityError` with a message
+and a hint; callers add the place (a YAML path, an option name).
+
+Symbolic values (``symbols:`` in a case) are accepted only where ``symbols`` is given; their
+bounds are then *proved* for every value the declared bounds allow
+(:func:`~exactdp.numbers.symbolic.prove_nonneg`), never sampled.
+
+References
+----------
+Vadhan & Wang (2021), Def. 1.7 ((ε, δ)-DP: ε ≥ 0, δ ∈ [0, 1]); Def. 1.9 (RR with e^ε).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import ExactDPError, InexactValueError
+from .qt import as_field
+from .rational import as_q, is_rational, q_str
+from .real import ExpReal, Infinity, LogReal, real_exp, real_sign, real_str
+from .symbolic import SymbolTable, is_sym, prove_nonneg, sympy, to_sympy
+
+__all__ = [
+    "QuantityError",
+    "eps",
+    "privloss_value",
+    "delta",
+    "probability",
+    "rational",
+    "count",
+    "exp_eps",
+    "EPS_HINT",
+]
+
+EPS_HINT = "eps is the exponent: write eps: log(3) for e^eps = 3, or a decimal such as 0.1"
+
+
+class QuantityError(ExactDPError):
+    """A value of the wrong kind or out of range; ``hint`` says what to write instead."""
+
+    def __init__(self, message: str, hint: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+
+def _symbolic(v: Any, what: str, symbols: SymbolTable | None, lo: Any = None, hi: Any = None) -> Any:
+    """A value in declared symbols, with ``lo <= v <= hi`` proved on the whole declared domain."""
+    names = ", ".join(sorted(s.name for s in v.free_symbols))
+    if symbols is None:
+        raise QuantityError(
+            f"{what} depends on the symbols {names}, which is not supported here",
+            "symbols may appear in mechanism probabilities, rr's eps and delta, and simulates_rr claims",
+        )
+    for bound, expr, rel in ((lo, lambda: v - to_sympy(lo), ">="), (hi, lambda: to_sympy(hi) - v, "<=")):
+        if bound is not None and not prove_nonneg(expr(), symbols):
+            raise QuantityError(
+                f"could not prove {what} {rel} {real_str(bound)} for every value the bounds allow ({symbols.describe()})",
+                "tighten the bounds under `symbols:` so that this follows from them",
+            )
+    return v
+
+
+def _hint_for_rational(v: Any) -> str | None:
+    if isinstance(v, LogReal):
+        return "log(...) is an eps-type value; probabilities and delta are plain fractions such as 1/4"
+    if isinstance(v, ExpReal):
+        return "exp of a rational is transcendental; use exp(log(r)) or a fraction"
+    if isinstance(v, Infinity):
+        return "inf is only allowed as a claimed privacy loss"
+    return None
+
+
+def rational(v: Any, *, what: str, lo: Any = None, hi: Any = None, positive: bool = False,
+             symbols: SymbolTable | None = None) -> Any:
+    """An exact rational with optional bounds ``lo <= v <= hi`` (and ``v > 0`` if ``positive``)."""
+    if is_sym(v):
+        return _symbolic(v, what, symbols, lo, hi)
+    if not is_rational(v):
+        raise QuantityError(f"{what} must be an exact rational, found {real_str(v)}", _hint_for_rational(v))
+    v = as_q(v)
+    if lo is not None and v < lo:
+        raise QuantityError(f"{what} must be at least {q_str(lo)}, found {q_str(v)}")
+    if hi is not None and v > hi:
+        raise QuantityError(f"{what} must be at most {q_str(hi)}, found {q_str(v)}")
+    if positive and v <= 0:
+        raise QuantityError(f"{what} must be positive, found {q_str(v)}")
+    return v
+
+
+def probability(v: Any, *, what: str = "a probability", symbols: SymbolTable | None = None) -> Any:
+    """A probability: an exact rational in [0, 1]."""
+    return rational(v, what=what, lo=0, hi=1, symbols=symbols)
+
+
+def delta(v: Any, *, what: str = "delta", symbols: SymbolTable | None = None) -> Any:
+    """δ of (ε, δ)-DP: an exact rational in [0, 1] (Vadhan–Wang Def. 1.7)."""
+    return rational(v, what=what, lo=0, hi=1, symbols=symbols)
+
+
+def count(v: Any, *, what: str, lo: int = 0, hi: int | None = None) -> int:
+    """A whole number in [lo, hi]."""
+    if is_sym(v):
+        _symbolic(v, what, None)
+    if not is_rational(v) or as_q(v).denominator != 1:
+        raise QuantityError(f"{what} must be a whole number, found {real_str(v)}")
+    n = int(as_q(v))
+    if n < lo or (hi is not None and n > hi):
+        rng = f"between {lo} and {hi}" if hi is not None else f"at least {lo}"
+        raise QuantityError(f"{what} must be {rng}, found {n}")
+    return n
+
+
+def eps(v: Any, *, what: str = "eps", allow_inf: bool = False, symbols: SymbolTable | None = None) -> Any:
+    """ε ≥ 0: a rational (``1/10``), ``log(r)`` with r ≥ 1, a sum of both, or — only where
+    ``allow_inf`` — ``inf``; with ``symbols``, also an expression such as ``log(E)``, whose
+    e^ε ≥ 1 (or ε ≥ 0) is proved from the declared bounds."""
+    if is_sym(v):
+        lam = sympy.exp(v)
+        if lam.is_rational_function(*lam.free_symbols):  # eps = log(E): prove E >= 1 instead
+            _symbolic(lam, f"e^{what}", symbols, lo=1)
+            return v
+        return _symbolic(v, what, symbols, lo=0)
+    if isinstance(v, Infinity):
+        if allow_inf:
+            return v
+        raise QuantityError(f"{what} = inf is not allowed here", "inf is only allowed as a claimed privacy loss")
+    if not (is_rational(v) or isinstance(v, LogReal)):
+        raise QuantityError(f"{what} must be a real number such as log(3) or 1/10, found {real_str(v)}", EPS_HINT)
+    if real_sign(v) < 0:
+        raise QuantityError(f"{what} must be >= 0, found {real_str(v)}")
+    return as_q(v) if is_rational(v) else v
+
+
+def privloss_value(v: Any, *, what: str = "a privacy loss") -> Any:
+    """A claimed PrivLoss: an ε ≥ 0 or ``inf``."""
+    return eps(v, what=what, allow_inf=True)
+
+
+def exp_eps(e: Any, *, form: str, rational_only: bool = False, symbols: SymbolTable | None = None) -> Any:
+    """λ = e^ε for a mechanism parameter.
+
+    A rational for ``log(r)``; for a decimal ε an exact element of the field ℚ(e^{1/L})
+    (:mod:`exactdp.numbers.qt`), unless ``rational_only`` (forms whose builders need rational
+    weights refuse it rather than approximate); for a symbolic ε such as ``log(E)``, a rational
+    function of the symbols proved ≥ 1.
+    """
+    if is_sym(e):
+        lam = sympy.exp(e)
+        if symbols is None or not lam.is_rational_function(*symbols.symbols.values()):
+            raise QuantityError(
+                f"{form}: e^eps = {lam} is not a rational function of the symbols",
+                "declare E = e^eps as the symbol (`symbols: {E: {gt: 1}}`) and write eps: log(E)",
+            )
+        return _symbolic(lam, f"{form}: e^eps", symbols, lo=1)
+    lam = real_exp(e)
+    if not isinstance(lam, ExpReal):
+        return lam
+    if rational_only:
+        raise QuantityError(
+            f"{form}: eps = {real_str(e)} makes e^eps transcendental; {form} needs e^eps rational",
+            "write eps as log(r), e.g. eps: log(16); exact decimal eps is supported by rr and the engines, not yet here",
+        )
+    try:
+        return as_field(lam)
+    except InexactValueError as err:
+        raise QuantityError(f"{form}: eps = {real_str(e)}: {err}", "write eps as log(r), e.g. eps: log(11/10)") from None
