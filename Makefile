@@ -33,7 +33,7 @@ docs: $(VENV)/.deps-run
 bench: $(VENV)/.deps-run
 	$(BIN)/python bench/run.py
 
-# audit of numeric DP accountants (issue 4): installs the optional `peers` extra into .venv
+# audit of numeric DP accountants: installs the optional `peers` extra into .venv
 # (dp-accounting, prv-accountant, autodp, opendp) and rewrites bench/peers/RESULTS.md.
 # Not part of `make test`.
 audit: $(VENV)/.deps-run

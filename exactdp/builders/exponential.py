@@ -258,7 +258,7 @@ def exponential(
 
     Examples
     --------
-    A counting exponential mechanism with e^ε = 16 (DDR Def. 4.2, notes §3): it equals
+    A counting exponential mechanism with e^ε = 16 (DDR Def. 4.2 and Lemma 4.4): it equals
     RR_{ln 16, ln 4} after merging outputs 1–4.
 
     >>> M = exponential([[1, 1, 1, 1, 1], [0, 0, 0, 0, 1]], 16, mode="monotone")

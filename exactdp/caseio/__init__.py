@@ -13,7 +13,7 @@ from .forms import FORMS, register_form
 from . import forms_automaton, forms_continual  # noqa: F401  (register the automaton and continual forms)
 from .yamlsafe import YamlLimits
 
-from . import claims_composition, forms_composition  # noqa: E402,F401  (register issue-4 forms and claims)
+from . import claims_composition, forms_composition  # noqa: E402,F401  (register the composition forms and claim)
 
 __all__ = [
     "FORMAT_VERSION",

@@ -1,4 +1,4 @@
-"""Reading a case file (format version 1, ``../shared/spec/case-format.md``) into a :class:`Case`."""
+"""Reading a case file (format version 1, ``docs/case-format.md``) into a :class:`Case`."""
 
 from __future__ import annotations
 

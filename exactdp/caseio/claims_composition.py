@@ -1,4 +1,4 @@
-"""Reading the ``composition`` claim (issue 4; documented in docs/composition.md)."""
+"""Reading the ``composition`` claim (documented in docs/composition.md)."""
 
 from __future__ import annotations
 

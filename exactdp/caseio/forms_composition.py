@@ -1,4 +1,4 @@
-"""Mechanism forms of issue 4: ``concomp_ordered``, ``null_extension``, ``postprocess`` and
+"""Composition forms: ``concomp_ordered``, ``null_extension``, ``postprocess`` and
 ``concomp: {mechanisms: [...], interleave: ...}`` (documented in docs/composition.md)."""
 
 from __future__ import annotations

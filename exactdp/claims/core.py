@@ -1,4 +1,4 @@
-"""The claim kinds of case-format version 1 (``../shared/spec/case-format.md``)."""
+"""The claim kinds of case-format version 1 (``docs/case-format.md``)."""
 
 from __future__ import annotations
 
