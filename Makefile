@@ -29,6 +29,7 @@ fuzz: $(VENV)/.deps-test
 	EXACTDP_FUZZ_EXAMPLES=$${EXACTDP_FUZZ_EXAMPLES:-3000} $(BIN)/python -m pytest -q tests/test_fuzz.py
 docs: $(VENV)/.deps-run
 	$(BIN)/python -m exactdp.tools.casedoc cases/ > docs/cases.md
+	$(BIN)/python -m exactdp.tools.formatdoc --write
 
 bench: $(VENV)/.deps-run
 	$(BIN)/python bench/run.py
