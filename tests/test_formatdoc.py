@@ -29,7 +29,7 @@ def test_committed_page_is_up_to_date():
 
 def test_check_mode_reports_a_stale_page(tmp_path, capsys):
     stale = tmp_path / "page.md"
-    stale.write_text(TEXT.replace("#### `rr`", "#### `rr-old`"), encoding="utf-8")
+    stale.write_text(TEXT.replace("### `rr`", "### `rr-old`"), encoding="utf-8")
     assert main(["--check", "--path", str(stale)]) == 1
     assert "stale" in capsys.readouterr().err
     assert main(["--write", "--path", str(stale)]) == 0
@@ -40,7 +40,7 @@ def test_every_registered_form_and_claim_has_a_generated_section():
     assert [e.key for e in form_entries()] == list(FORMS)
     assert [e.key for e in claim_entries()] == list(CLAIM_KINDS)
     for key in list(FORMS) + list(CLAIM_KINDS):
-        assert f"#### `{key}`" in TEXT
+        assert f"### `{key}`" in TEXT
 
 
 def _keys(node, out):

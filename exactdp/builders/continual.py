@@ -624,7 +624,7 @@ def _params_pairs(params: Sequence[tuple[object, object]]) -> tuple:
 
 
 def fixed_params(menu: Sequence[MenuItem], params: Sequence[tuple[object, object]], *, cap: int | None = None, **kw) -> Mechanism:
-    """Concurrent composition with fixed parameters (Def. 4.10): at most k = |params|
+    """Concurrent composition with fixed parameters (Def. 4.10): at most k = ``|params|``
     creations, chosen adaptively from the menu, whose (εᵢ, δᵢ) form a sub-multiset of
     ``params``.  Theorem 4.11 bounds it by the composition of the RR_(εᵢ,δᵢ)."""
     ps = _params_pairs(params)
@@ -634,7 +634,7 @@ def fixed_params(menu: Sequence[MenuItem], params: Sequence[tuple[object, object
 
 def sparse_parallel(menu: Sequence[MenuItem], params: Sequence[tuple[object, object]], *, cap: int, **kw) -> Mechanism:
     """Concurrent k-sparse parallel composition (Def. 5.1) with at most ``cap`` creations: the
-    instances that ever receive a differing pair have parameters ⊆ ``params`` (k = |params|).
+    instances that ever receive a differing pair have parameters ⊆ ``params`` (k = ``|params|``).
     Theorem 5.2: not DP for δ > 0 — δ_comp = 1 − (1 − δ)ⁿ for n copies of M_δ."""
     rule = Rule("5.1", cap, _params_pairs(params), "pair", "differ")
     return ext_concomp(menu, rule, **kw)

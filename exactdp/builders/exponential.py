@@ -8,7 +8,7 @@ r"""Exponential and bounded-range mechanisms with exact weights (Dong–Durfee�
   where the *scale* s is
 
   - ``"sensitivity"`` (default): s = 2Δu, with the sensitivity
-    Δu = max over adjacent (x, x') and y of |u(x, y) − u(x', y)| (DDR Def. 2.3, Thm 1);
+    Δu = max over adjacent (x, x') and y of ``|u(x, y) − u(x', y)|`` (DDR Def. 2.3, Thm 1);
   - ``"monotone"``: s = Δu, allowed only when u is monotone, i.e. for every adjacent pair the
     differences u(x, y) − u(x', y) all have the same sign (DDR §2, "the factor 2 can be
     dropped");

@@ -1,12 +1,12 @@
 """Case-file readers for the bounded-range claims (:mod:`exactdp.claims.bounded_range`).
 
-```yaml
-claims:
-  - bounded_range: {eps: log(16)}                       # M is ln16-BR (DDR Def. 2.2)
-  - not_bounded_range: {eps: log(16), of: Mix}          # with two views as witness
-  - br_range: {equals: log(64), of: Mix}                # the exact BR-range
-  - bounded_range: {eps: log(16), adversaries: randomized}
-```
+For example::
+
+    claims:
+      - bounded_range: {eps: log(16)}                       # M is ln16-BR (DDR Def. 2.2)
+      - not_bounded_range: {eps: log(16), of: Mix}          # with two views as witness
+      - br_range: {equals: log(64), of: Mix}                # the exact BR-range
+      - bounded_range: {eps: log(16), adversaries: randomized}
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@
   report-noisy-max with finite noise, ties to the first output.
 
 A **noise** is ``{geometric: {eps: e | alpha: a, width: w?, truncation: clamp|renormalize}}``
-(two-sided geometric Pr[z] ∝ α^{|z|}, α = e^{−eps}; without ``width`` the support is infinite,
+(two-sided geometric Pr[z] ∝ α^``|z|``, α = e^{−eps}; without ``width`` the support is infinite,
 which only ``svt`` accepts) or ``{pmf: {z: p, ...}}`` (a finite distribution on the integers).
 """
 

@@ -1,23 +1,23 @@
 """Case-file form for the sparse vector technique (:mod:`exactdp.builders.svt`).
 
-```yaml
-svt:
-  menu: {up: [0, 1], down: [1, 0], low: [0, 0], high: [1, 1]}   # query: value per dataset
-  threshold: 0
-  horizon: 5                 # queries the adversary may submit
-  sensitivity: 1             # checked on the menu (default 1)
-  # a published variant (Lyu-Su-Li 2017, Fig. 1) ...
-  variant: alg1              # alg1 .. alg6
-  eps: log(16)
-  c: 1                       # number of `above` answers before halting (default 1)
-  width: 6                   # optional: clamp the noise to [-width, width] (finite support)
-  release: {lo: -2, hi: 3}   # alg3 only: the released noisy value is clamped to [lo, hi]
-  # ... or explicit parameters instead of variant/eps/c/width:
-  threshold_noise: {geometric: {eps: log(4)}}          # rho; no width: infinite support
-  query_noise: {geometric: {eps: log(2), width: 6}}    # nu, or `none`
-  halt_after: 1              # or `never`
-  resample: false            # true: draw rho afresh after each `above` (Dwork-Roth 2014)
-```
+For example::
+
+    svt:
+      menu: {up: [0, 1], down: [1, 0], low: [0, 0], high: [1, 1]}   # query: value per dataset
+      threshold: 0
+      horizon: 5                 # queries the adversary may submit
+      sensitivity: 1             # checked on the menu (default 1)
+      # a published variant (Lyu-Su-Li 2017, Fig. 1) ...
+      variant: alg1              # alg1 .. alg6
+      eps: log(16)
+      c: 1                       # number of `above` answers before halting (default 1)
+      width: 6                   # optional: clamp the noise to [-width, width] (finite support)
+      release: {lo: -2, hi: 3}   # alg3 only: the released noisy value is clamped to [lo, hi]
+      # ... or explicit parameters instead of variant/eps/c/width:
+      threshold_noise: {geometric: {eps: log(4)}}          # rho; no width: infinite support
+      query_noise: {geometric: {eps: log(2), width: 6}}    # nu, or `none`
+      halt_after: 1              # or `never`
+      resample: false            # true: draw rho afresh after each `above` (Dwork-Roth 2014)
 
 The menu values may also be maps ``{dataset: value}``.
 """

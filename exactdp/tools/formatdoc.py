@@ -147,7 +147,7 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def render_entries(entries: Sequence[Entry], level: int = 4) -> str:
+def render_entries(entries: Sequence[Entry], level: int = 3) -> str:
     """One heading per entry, its doc, the value it takes and a table of its keys (the default
     and meaning columns only when some key has one)."""
     parts = []
