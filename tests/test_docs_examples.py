@@ -115,7 +115,9 @@ def run_page(page: Path, tmp: Path) -> int:
     try:
         for b in blocks(page.read_text(encoding="utf-8")):
             where = f"{_name(page)}:{b.line}"
-            assert b.lang in KNOWN, f"{where}: code block marked {b.lang or '(nothing)'!r}: run it (python, pycon, console) or mark it ```text"
+            assert b.lang in KNOWN or b.lang.startswith("{"), f"{where}: code block marked {b.lang or '(nothing)'!r}: run it (python, pycon, console) or mark it ```text"
+            if b.lang.startswith("{"):
+                continue  # a MyST directive such as {toctree} or {include}: markup, not code
             if page.name in GENERATED or b.lang == "text":
                 continue
             done += 1

@@ -37,7 +37,7 @@ def site(tmp_path_factory):
 
 
 def test_the_site_builds_with_every_page(site):
-    for page in ["index", "case-format", "composition", "mechanisms", "automata-and-continual", "simulate", "errors", "cases", "architecture", "changelog", "api/index", "api/exactdp"]:
+    for page in ["index", "case-format", "composition", "mechanisms", "automata-and-continual", "simulate", "errors", "cases", "architecture", "project/changelog", "api/index", "api/exactdp"]:
         assert (site / f"{page}.html").exists(), page
     api = (site / "api" / "exactdp.html").read_text(encoding="utf-8")
     assert "exactdp.privloss" in api and "Vadhan" in api
@@ -83,7 +83,9 @@ def test_every_module_has_a_place_in_the_api_reference():
     assert not missing, f"modules without an automodule entry in docs/api/*.rst: {missing}"
 
 
-def test_every_guide_is_in_the_table_of_contents():
-    index = (DOCS / "index.md").read_text(encoding="utf-8")
-    guides = [p.stem for p in DOCS.glob("*.md") if p.stem not in {"index", "changelog"}]
-    assert [g for g in guides if not re.search(rf"^{re.escape(g)}$", index, re.M)] == []
+def test_every_guide_is_in_the_table_of_contents(site):
+    """docs/index.md lists the main guides and globs the rest, so a new docs/*.md is on the site."""
+    index = (site / "index.html").read_text(encoding="utf-8")
+    for p in DOCS.glob("*.md"):
+        if p.stem != "index":
+            assert f'href="{p.stem}.html"' in index, p.name
