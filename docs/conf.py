@@ -40,6 +40,7 @@ numpydoc_validation_checks: set[str] = set()
 
 # offline: the theme ships its CSS and JS, MathJax comes from sphinx-mathjax-offline
 html_theme = "alabaster"
+html_theme_options = {"page_width": "1180px", "sidebar_width": "230px"}
 html_static_path: list[str] = []
 html_copy_source = False
 html_show_sourcelink = False
