@@ -15,7 +15,7 @@ $(VENV)/.deps-run: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.deps-test: pyproject.toml $(VENV)/.deps-run
-	$(BIN)/python -m pip install -q -e '.[test]'
+	$(BIN)/python -m pip install -q -e '.[test,docs]'
 	touch $@
 
 run: $(VENV)/.deps-run
@@ -27,13 +27,18 @@ test: $(VENV)/.deps-test
 # a longer fuzzing run than the bounded one inside `make test`
 fuzz: $(VENV)/.deps-test
 	EXACTDP_FUZZ_EXAMPLES=$${EXACTDP_FUZZ_EXAMPLES:-3000} $(BIN)/python -m pytest -q tests/test_fuzz.py
-docs: $(VENV)/.deps-run
+# regenerate the generated pages, then build the site (warnings are errors) into docs/_build/html
+docs: $(VENV)/.deps-test
 	$(BIN)/python -m exactdp.tools.casedoc cases/ > docs/cases.md
+	$(BIN)/python -m exactdp.tools.formatdoc --write
+	$(BIN)/python -m exactdp.tools.apidoc --write
+	$(BIN)/python -m sphinx -b html -W --keep-going -q docs docs/_build/html
+	@echo "docs: open docs/_build/html/index.html"
 
 bench: $(VENV)/.deps-run
 	$(BIN)/python bench/run.py
 
-# audit of numeric DP accountants (issue 4): installs the optional `peers` extra into .venv
+# audit of numeric DP accountants: installs the optional `peers` extra into .venv
 # (dp-accounting, prv-accountant, autodp, opendp) and rewrites bench/peers/RESULTS.md.
 # Not part of `make test`.
 audit: $(VENV)/.deps-run
@@ -41,4 +46,4 @@ audit: $(VENV)/.deps-run
 	$(BIN)/python bench/peers/audit.py --write bench/peers/RESULTS.md
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis docs/_build

@@ -1,4 +1,4 @@
-"""Automaton and continual-mechanism benchmarks (issue 5, part A).
+"""Automaton and continual-mechanism benchmarks.
 
 * AboveThreshold with a *hidden* noisy threshold: 7 threshold states + ``done`` = 8 states,
   horizon 50.  The threshold is never revealed, so sub-games are keyed by exact posteriors over

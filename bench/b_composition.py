@@ -1,4 +1,4 @@
-"""Composition benchmarks (issue 4): exact optimal composition, and exactdp versus dp-accounting's PLD."""
+"""Composition benchmarks: exact optimal composition, and exactdp versus dp-accounting's PLD."""
 
 from __future__ import annotations
 

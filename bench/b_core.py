@@ -1,4 +1,4 @@
-"""Core engine benchmarks (issue 2): full interactive trees, concurrent composition, YAML, enumerator."""
+"""Core engine benchmarks: full interactive trees, concurrent composition, YAML, enumerator."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""exactdp benchmarks (``make bench``).  Targets from the issues; nothing here is a unit test.
+"""exactdp benchmarks (``make bench``).  Each has a target; nothing here is a unit test.
 
 Each benchmark runs in its own Python process so that its wall time and peak memory are its
 own.  Mechanisms are built through the Python API; YAML parsing is timed separately.

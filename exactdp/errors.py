@@ -4,15 +4,15 @@ One small hierarchy, rooted at :class:`ExactDPError`.  No ``KeyError``, ``ValueE
 traceback reaches a user for a mistake in their input: the CLI turns every
 :class:`ExactDPError` into a message and an exit status.
 
-==========================  ==========================================================  ====
-class                       meaning                                                     exit
-==========================  ==========================================================  ====
-``CaseError``               a case file is not valid (file, place, problem, hint)         2
-``InexactValueError``       a value has no exact representation here; never rounded      2
-``UnsupportedMechanismError`` a sub-mechanism cannot be handled by the requested engine  2
-``LimitExceededError``      a resource limit was hit; the message says how to raise it    2
-``VerificationError``       an engine, certificate or witness disagreed: a bug            3
-==========================  ==========================================================  ====
+=============================  ==========================================================  ====
+class                          meaning                                                     exit
+=============================  ==========================================================  ====
+``CaseError``                  a case file is not valid (file, place, problem, hint)       2
+``InexactValueError``          a value has no exact representation here; never rounded     2
+``UnsupportedMechanismError``  a sub-mechanism cannot be handled by the requested engine   2
+``LimitExceededError``         a resource limit was hit; the message says how to raise it  2
+``VerificationError``          an engine, certificate or witness disagreed: a bug          3
+=============================  ==========================================================  ====
 """
 
 from __future__ import annotations

@@ -99,7 +99,7 @@ class RunResult:
 
 
 def find_case_files(paths: Iterable[str | Path]) -> list[Path]:
-    """Files as given; directories searched recursively for *.yaml / *.yml, sorted."""
+    """Files as given; directories searched recursively for ``*.yaml`` / ``*.yml``, sorted."""
     out: list[Path] = []
     for p in map(Path, paths):
         if p.is_dir():

@@ -1,4 +1,4 @@
-"""Audit of numeric DP accountants against exactdp's exact optimal composition (issue 4).
+"""Audit of numeric DP accountants against exactdp's exact optimal composition.
 
 For the k-fold composition of pure randomized response RR_eps0 (e^eps0 in {11/10, 3/2, 2, 3},
 k up to 1000) and a heterogeneous mix (30 each of the four), at delta_g in {1e-3, 1e-6}, compute

@@ -97,7 +97,7 @@ class HistoryPolicy:
 
 
 def recheck(mech: Mechanism, pair: tuple[int, int], lam: object, policy: Policy) -> tuple[object, object, int]:
-    """Forward computation of (P_x(T), P_x'(T), |T|) for the adversary ``policy``.
+    """Forward computation of (P_x(T), P_x'(T), ``|T|``) for the adversary ``policy``.
 
     Walks the mechanism from the root in topological order, carrying the probability of each
     history under x and x'; for aggregating policies histories with the same (node, ratio)

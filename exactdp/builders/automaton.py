@@ -15,7 +15,7 @@ DAG is built lazily (:func:`~exactdp.model.dag.build_dag`) with exactly that key
 
 When the next state is determined by (state, answer) and the initial state is a single
 state, every belief is a point mass, so the key is (the state reached under each dataset,
-steps left) and the DAG has at most |S|^|datasets| · T choice nodes: a long horizon costs
+steps left) and the DAG has at most ``|S|^|datasets|`` · T choice nodes: a long horizon costs
 time polynomial in states × horizon, not exponential.  Hidden randomness (a state reached by
 a draw the answer does not reveal, or an initial distribution) is handled exactly by the
 beliefs; the number of distinct posteriors then depends on the mechanism (for AboveThreshold

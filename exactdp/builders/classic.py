@@ -3,16 +3,16 @@ geometric mechanism, report-noisy-max with finite noise, and the integer noise d
 they (and :mod:`exactdp.builders.svt`) use.
 
 * **k-ary randomized response** (Warner 1965; Kairouz–Oh–Viswanath 2016, "k-RR"): on a dataset
-  whose value is v ∈ V (|V| = k) output v w.p. e^ε/(e^ε + k − 1) and each other value w.p.
+  whose value is v ∈ V (``|V| = k``) output v w.p. e^ε/(e^ε + k − 1) and each other value w.p.
   1/(e^ε + k − 1).  It is ε-DP (exactly ε when two adjacent datasets hold different values).
 * **Truncated geometric mechanism** (Ghosh–Roughgarden–Sundararajan 2009): a count c ∈ {0..n}
-  is released as clamp(c + Z, 0, n) with Z two-sided geometric, Pr[Z = z] ∝ α^{|z|}:
+  is released as clamp(c + Z, 0, n) with Z two-sided geometric, Pr[Z = z] ∝ α^``|z|``:
 
   .. math:: \Pr[j \mid c] = \frac{1-\alpha}{1+\alpha}\alpha^{|j-c|} \ (0 < j < n), \qquad
             \Pr[j \mid c] = \frac{\alpha^{|j-c|}}{1+\alpha} \ (j \in \{0, n\}).
 
   It is ln(1/α)-DP for counts that differ by one.  The *renormalized* variant
-  Pr[j | c] ∝ α^{|j−c|} on {0..n} (conditioning instead of clamping) is a common mistake: its
+  Pr[j | c] ∝ α^``|j−c|`` on {0..n} (conditioning instead of clamping) is a common mistake: its
   normaliser depends on c, and it is not ln(1/α)-DP.
 * **Report-noisy-max** (Dwork–Roth 2014, §3.3): add independent integer noise from a finite
   distribution to each query value and output the index of the largest noisy value (ties: the
@@ -63,7 +63,7 @@ class Noise:
     """An integer-valued noise distribution.
 
     Either finite (``pmf``: sorted pairs (z, Pr[Z = z]) summing to 1) or the two-sided geometric
-    with infinite support (``alpha`` set, ``pmf`` None): Pr[Z = z] = (1−α)/(1+α)·α^{|z|}.
+    with infinite support (``alpha`` set, ``pmf`` None): Pr[Z = z] = (1−α)/(1+α)·α^``|z|``.
     ``name`` is a short description for reports.
     """
 
@@ -131,10 +131,10 @@ def _check_alpha(alpha: object) -> object:
 
 
 def geometric_noise(alpha: object, width: int, *, truncation: str = "clamp") -> Noise:
-    """The two-sided geometric noise Pr[Z = z] ∝ α^{|z|} restricted to [−width, width].
+    """The two-sided geometric noise Pr[Z = z] ∝ α^``|z|`` restricted to [−width, width].
 
     ``truncation="clamp"``: the mass beyond ±width sits at ±width (the GRS truncation, which
-    keeps every neighbouring ratio within 1/α); ``"renormalize"``: conditioned on |Z| ≤ width.
+    keeps every neighbouring ratio within 1/α); ``"renormalize"``: conditioned on ``|Z| ≤ width``.
     """
     alpha = _check_alpha(alpha)
     if width < 0:
@@ -157,7 +157,7 @@ def geometric_noise(alpha: object, width: int, *, truncation: str = "clamp") -> 
 
 def discrete_laplace(alpha: object) -> Noise:
     """The two-sided geometric ("discrete Laplace") noise with infinite support,
-    Pr[Z = z] = (1−α)/(1+α)·α^{|z|}; the discrete analogue of Lap(1/ε) with α = e^{−ε}."""
+    Pr[Z = z] = (1−α)/(1+α)·α^``|z|``; the discrete analogue of Lap(1/ε) with α = e^{−ε}."""
     alpha = _check_alpha(alpha)
     return Noise(alpha=alpha, name=f"geometric(alpha={q_str(alpha)})")
 
@@ -239,7 +239,7 @@ def truncated_geometric(
     adjacent: Sequence[tuple[int, int]] = ((0, 1),),
     name: str = "TGeo",
 ) -> Mechanism:
-    """The truncated α-geometric mechanism (GRS 2009) on counts 0..n; outputs ``"0"``..``"n"``.
+    """The truncated α-geometric mechanism (GRS 2009) on counts 0..n; outputs ``"0"`` to ``"n"``.
 
     >>> from exactdp.analysis import profile
     >>> str(profile.privloss(truncated_geometric(Q(1, 2), 2, [0, 1]), 0))

@@ -85,7 +85,7 @@ def concomp(
     the component (``M1.q0``).
 
     Sub-games are shared by the tuple of component states, so the DAG has at most
-    Π_j |nodes(M_j)| choice nodes whatever the number of interleavings.
+    Π_j ``|nodes(M_j)|`` choice nodes whatever the number of interleavings.
     """
     if isinstance(components, Mapping):
         names, mechs = [str(k) for k in components], list(components.values())

@@ -10,7 +10,7 @@ That is the game built here: the two *worlds* b = 0, 1 are the two datasets of t
 :class:`~exactdp.model.Mechanism`, and since an invalid pair ends the interaction (which an
 adversary can always do itself), only valid pairs are offered.
 
-Finite encoding (notes §1):
+Finite encoding:
 
 * the CM is an :class:`~exactdp.builders.automaton.Automaton` that does not depend on the
   dataset (one shared row, one initial distribution); its horizon bounds the pairs it receives;
@@ -22,7 +22,7 @@ Finite encoding (notes §1):
 
 **ExtConComp** (Def. 4.1) with a verification function V′ (Defs. 4.2–4.4) is built over a
 finite *menu* of CMs, each with its claimed parameters (εᵢ, δᵢ) and its own Vᵢ, and a cap n
-on the number of creations (notes §1: the unbounded theorems are checked for every finite n).
+on the number of creations (the unbounded theorems are checked for every finite n).
 The adversary's moves are: create an instance of a menu item (the answer ⊤ is deterministic,
 so it is not a chance node), or send a pair to an existing instance i, which must keep i's
 pair sequence Vᵢ-valid and within its horizon, and satisfy the composition's rule:
@@ -533,7 +533,7 @@ def continual(
     Examples
     --------
     M_δ of Thm. 5.2 with δ = 1/4 and V₁ (at most 2 pairs, at most one differing): (0, 1/4)-DP
-    and no better, for every ε (notes §3, R3).
+    and no better, for every ε (Thm. 5.2, proof, Step 2).
 
     >>> from exactdp.builders.automaton import make_automaton
     >>> from exactdp.analysis import profile
@@ -624,7 +624,7 @@ def _params_pairs(params: Sequence[tuple[object, object]]) -> tuple:
 
 
 def fixed_params(menu: Sequence[MenuItem], params: Sequence[tuple[object, object]], *, cap: int | None = None, **kw) -> Mechanism:
-    """Concurrent composition with fixed parameters (Def. 4.10): at most k = |params|
+    """Concurrent composition with fixed parameters (Def. 4.10): at most k = ``|params|``
     creations, chosen adaptively from the menu, whose (εᵢ, δᵢ) form a sub-multiset of
     ``params``.  Theorem 4.11 bounds it by the composition of the RR_(εᵢ,δᵢ)."""
     ps = _params_pairs(params)
@@ -634,7 +634,7 @@ def fixed_params(menu: Sequence[MenuItem], params: Sequence[tuple[object, object
 
 def sparse_parallel(menu: Sequence[MenuItem], params: Sequence[tuple[object, object]], *, cap: int, **kw) -> Mechanism:
     """Concurrent k-sparse parallel composition (Def. 5.1) with at most ``cap`` creations: the
-    instances that ever receive a differing pair have parameters ⊆ ``params`` (k = |params|).
+    instances that ever receive a differing pair have parameters ⊆ ``params`` (k = ``|params|``).
     Theorem 5.2: not DP for δ > 0 — δ_comp = 1 − (1 − δ)ⁿ for n copies of M_δ."""
     rule = Rule("5.1", cap, _params_pairs(params), "pair", "differ")
     return ext_concomp(menu, rule, **kw)

@@ -8,7 +8,7 @@ r"""Exponential and bounded-range mechanisms with exact weights (Dong–Durfee�
   where the *scale* s is
 
   - ``"sensitivity"`` (default): s = 2Δu, with the sensitivity
-    Δu = max over adjacent (x, x') and y of |u(x, y) − u(x', y)| (DDR Def. 2.3, Thm 1);
+    Δu = max over adjacent (x, x') and y of ``|u(x, y) − u(x', y)|`` (DDR Def. 2.3, Thm 1);
   - ``"monotone"``: s = Δu, allowed only when u is monotone, i.e. for every adjacent pair the
     differences u(x, y) − u(x', y) all have the same sign (DDR §2, "the factor 2 can be
     dropped");
@@ -258,7 +258,7 @@ def exponential(
 
     Examples
     --------
-    A counting exponential mechanism with e^ε = 16 (DDR Def. 4.2, notes §3): it equals
+    A counting exponential mechanism with e^ε = 16 (DDR Def. 4.2 and Lemma 4.4): it equals
     RR_{ln 16, ln 4} after merging outputs 1–4.
 
     >>> M = exponential([[1, 1, 1, 1, 1], [0, 0, 0, 0, 1]], 16, mode="monotone")

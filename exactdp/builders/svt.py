@@ -19,11 +19,11 @@ sub-game, and each path's probability is the product of the conditionals — exa
 probability of that history summed over the hidden noise.
 
 **Noise with infinite support, exactly.**  Noise is either a finite pmf on the integers or the
-two-sided geometric ("discrete Laplace") distribution Pr[Z = z] = (1−α)/(1+α)·α^{|z|} with
+two-sided geometric ("discrete Laplace") distribution Pr[Z = z] = (1−α)/(1+α)·α^``|z|`` with
 infinite support.  A posterior over ρ ∈ ℤ is kept as explicit atoms on a finite window
 [L, U] plus two tails ρ > U and ρ < L, where every factor that can appear is a polynomial in
-α_ν^{|ρ|} (Pr[ν ≥ ρ + o] = α_ν^{ρ+o}/(1+α_ν) for ρ + o ≥ 1 and 1 − α_ν^{1−ρ−o}/(1+α_ν) for
-ρ + o ≤ 0), so each tail is Σ c·(α·α_ν^j)^{|ρ|} and sums in closed form as a geometric series:
+α_ν^``|ρ|`` (Pr[ν ≥ ρ + o] = α_ν^{ρ+o}/(1+α_ν) for ρ + o ≥ 1 and 1 − α_ν^{1−ρ−o}/(1+α_ν) for
+ρ + o ≤ 0), so each tail is Σ c·(α·α_ν^j)^``|ρ|`` and sums in closed form as a geometric series:
 every probability is an exact rational.  The window is chosen so that beyond it all comparisons
 are in one regime.
 

@@ -151,7 +151,7 @@ def render() -> str:
         out += [f"### {title}", ""]
         if why:
             out += [why, ""]
-        out += ["```yaml", text.rstrip("\n") if text else "# (an empty file)", "```", "", "```", _message(text), "```", ""]
+        out += ["```yaml", text.rstrip("\n") if text else "# (an empty file)", "```", "", "```text", _message(text), "```", ""]
     out.append(_LIMITS)
     return "\n".join(out)
 

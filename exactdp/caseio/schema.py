@@ -154,7 +154,7 @@ def case_schema() -> dict[str, Any]:
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": SCHEMA_ID,
         "title": "exactdp case file, format version 1",
-        "description": "See the case-format spec and docs/architecture.md. Numbers are exact: "
+        "description": "See docs/case-format.md. Numbers are exact: "
         "written as YAML numbers or as text in exactdp's grammar.",
         "type": "object",
         "properties": top,

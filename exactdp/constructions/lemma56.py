@@ -3,7 +3,7 @@ IRR_(ε,δ) that calls IRR at most twice, and once on histories where M(x₀) an
 
 IRR_(ε,δ)(b) answers a first query with z (z = 0, "leak", w.p. δ, independent of b) and a second
 with y (y = b if z = 0; else y = b w.p. E/(1+E)); (z, y) has the law of RR_(ε,δ)(b).  The
-construction (notes-continual-mechanisms.md §4, reconstructed) takes a *leak part* g⁰, g¹: two
+construction (Section 8 of the paper, read for finite trees) takes a *leak part* g⁰, g¹: two
 consistent sub-probability measures on M's history tree with g^b(∅) = δ, found by one exact LP:
 
 * (I)   0 ≤ g^b(h) ≤ P_b(h);

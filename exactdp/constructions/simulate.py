@@ -270,7 +270,7 @@ def _cross_check(mech: Mechanism, sim: Simulation) -> None:
         if dp != pr.exists and sim.construction == "lemma56" and dp:
             raise VerificationError(
                 f"for ({a}, {b}) at e^eps = {q_str(sim.E)}, delta = {q_str(sim.delta)}: M is (eps, delta)-DP but the "
-                "Lemma 5.6 LP (leak part with conditions (I)-(IV) as reconstructed in the notes) is infeasible; "
+                "Lemma 5.6 LP (leak part with the conditions (I)-(IV) of Section 8, as exactdp reads them) is infeasible; "
                 "the LP without (IV) (via: lp) decides existence"
             )
         if dp != pr.exists:

@@ -1,7 +1,7 @@
 """Classic finite-support mechanisms and integer noise (:mod:`exactdp.builders.classic`).
 
 A **noise** is ``{geometric: {eps: e | alpha: a, width: w?, truncation: clamp|renormalize}}``
-(two-sided geometric Pr[z] ∝ α^{|z|}, α = e^{−eps}; without ``width`` the support is infinite,
+(two-sided geometric :math:`\\Pr[z] \\propto \\alpha^{|z|}`, :math:`\\alpha = e^{-\\varepsilon}`; without ``width`` the support is infinite,
 which only ``svt`` accepts) or ``{pmf: {z: p, ...}}`` (a finite distribution on the integers).
 """
 
@@ -37,7 +37,7 @@ def alpha_of(eps: Any, alpha: Any, ctx: BuildContext, form_key: str) -> Any:
 
 @dataclass(frozen=True, kw_only=True)
 class Geometric(Declared):
-    """Two-sided geometric noise Pr[z] ∝ alpha^|z| (alpha = e^-eps); without `width`, infinite support."""
+    """Two-sided geometric noise Pr[z] proportional to alpha to the power abs(z) (alpha = e^-eps); without `width`, infinite support."""
 
     eps: Any = arg(Eps(), default=None, doc="alpha = e^-eps")
     alpha: Any = arg(Rational("alpha"), default=None, doc="0 < alpha < 1")

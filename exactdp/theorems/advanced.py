@@ -142,7 +142,7 @@ def kov_3_4(comps: Sequence[Component], delta_slack: object) -> IntervalBound:
     References
     ----------
     Kairouz, Oh & Viswanath, The Composition Theorem for Differential Privacy (ICML 2015),
-    Thm 3.4 and 3.5; notes-exponential-mechanism-and-kov.md §4.
+    Thm 3.4 and 3.5.
     """
     ds = as_q(delta_slack)
     if not (0 < ds <= 1):

@@ -1,3 +1,3 @@
-"""Developer tools built on the public pipeline (no analysis of their own): ``casedoc``."""
+"""Developer tools built on the public pipeline (no analysis of their own): ``casedoc``, ``formatdoc``."""
 
-__all__ = ["casedoc"]
+__all__ = ["casedoc", "formatdoc"]

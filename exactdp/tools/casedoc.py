@@ -59,9 +59,10 @@ def render(paths: Sequence[str | Path], *, link_prefix: str = "../") -> str:
             block += [f"### `{f.name}` (not a valid case)", "", "```text", e.render(), "```", ""]
             sections.setdefault(f.parent.as_posix(), []).extend(block)
             continue
-        block.append(f"### [`{f.name}`]({link_prefix}{rel}) — {case.title or '(no title)'}")
+        # the link is not in the heading: a link inside a heading breaks tables of contents
+        block.append(f"### `{f.name}` — {case.title or '(no title)'}")
         block.append("")
-        block.append(f"*{case.name}* · **Reference:** {case.reference or '(none)'}")
+        block.append(f"[`{f.name}`]({link_prefix}{rel}) · *{case.name}* · **Reference:** {case.reference or '(none)'}")
         block.append("")
         block.append(f"Mechanisms: {', '.join(f'`{m}`' for m in case.mechanisms)}.")
         block.append("")

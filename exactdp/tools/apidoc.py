@@ -1,0 +1,66 @@
+"""Generate the module lists of the API reference (``docs/api/<package>.rst``) from the tree.
+
+One page per subpackage of ``exactdp`` (the command line and these tools are documented in the
+guides instead): the package docstring, then every module in name order.  The pages for the
+public API (``exactdp.rst``) and for single modules are written by hand.  ``make docs`` runs
+this; ``tests/test_docs_site.py`` fails when a committed page is stale.
+
+Usage: ``python -m exactdp.tools.apidoc --write`` (or ``--check``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Sequence
+
+__all__ = ["PACKAGES", "page", "pages", "main"]
+
+ROOT = Path(__file__).resolve().parents[2]
+PKG = ROOT / "exactdp"
+API = ROOT / "docs" / "api"
+SKIP = {"cli", "tools", "schema"}  # documented in the guides / not Python
+
+
+def packages() -> list[str]:
+    """The subpackages of exactdp that get a page, in name order."""
+    return sorted(p.name for p in PKG.iterdir() if (p / "__init__.py").exists() and p.name not in SKIP)
+
+
+PACKAGES = packages()
+
+
+def page(name: str) -> str:
+    """The reST page of package ``exactdp.<name>``."""
+    title = f"``exactdp.{name}``"
+    lines = [title, "=" * len(title), "", f".. automodule:: exactdp.{name}", "", "Modules", "-------", ""]
+    for f in sorted((PKG / name).glob("*.py")):
+        if f.stem == "__init__":
+            continue
+        lines += [f".. automodule:: exactdp.{name}.{f.stem}", "   :no-members:", "   :no-index:", ""]
+    return "\n".join(lines)
+
+
+def pages() -> dict[Path, str]:
+    return {API / f"{name}.rst": page(name) for name in PACKAGES}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m exactdp.tools.apidoc", description=__doc__.splitlines()[0])
+    ap.add_argument("--write", action="store_true")
+    ap.add_argument("--check", action="store_true")
+    a = ap.parse_args(argv)
+    stale = [p for p, text in pages().items() if not p.exists() or p.read_text(encoding="utf-8") != text]
+    if a.write:
+        for p in stale:
+            p.write_text(pages()[p], encoding="utf-8")
+        return 0
+    if stale:
+        print("stale API pages (run `make docs`): " + ", ".join(p.name for p in stale), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
