@@ -10,6 +10,7 @@ from ..limits import using
 from ..numbers.rational import q_str
 from ..numbers.real import real_str
 from ..report import profile_to_dict, render_witness, witness_to_dict
+from ..report.escape import text
 from ..report.jsonout import dumps
 from .app import (
     engine_option,
@@ -60,7 +61,7 @@ def privloss(case_path, delta_text, of, witness, as_json, engine, max_strategies
             )
         )
     else:
-        click.echo(f"PrivLoss({name}, {q_str(delta)}) = {format_privloss(val)}")
+        click.echo(f"PrivLoss({text(name)}, {q_str(delta)}) = {format_privloss(val)}")
         if w is not None:
             click.echo("  every smaller eps fails; at " + real_str(w.lam) + " (below e^PrivLoss):")
             for line in render_witness(w, indent="  "):
@@ -86,11 +87,11 @@ def profile(case_path, of, as_json, engine, max_strategies, **limits):
     if as_json:
         click.echo(dumps(d))
         return
-    click.echo(f"privacy profile of {name}: delta(e^eps) for e^eps >= 1 (exact; linear between breakpoints)")
+    click.echo(f"privacy profile of {text(name)}: delta(e^eps) for e^eps >= 1 (exact; linear between breakpoints)")
     for block, title in [(d["envelope"], "max over adjacent pairs")] + [
         (p, f"pair ({p['pair'][0]}, {p['pair'][1]})") for p in d["pairs"]
     ]:
-        click.echo(f"  {title}:")
+        click.echo(f"  {text(title)}:")
         for lam, dl in block["breakpoints"]:
             click.echo(f"    e^eps = {lam:<24} delta = {dl}")
         click.echo(f"    e^eps -> inf{'':<17} delta -> {block['limit']}")
@@ -108,7 +109,8 @@ def info(case_path, of):
     except ExactDPError as e:
         fail(e)
     s = stats(mech.root)
-    click.echo(f"{name}: datasets {', '.join(mech.datasets)}; adjacent " + ", ".join(f"({a}, {b})" for a, b in (mech.pair_names(p) for p in mech.adjacent)))
+    pairs = ", ".join(f"({a}, {b})" for a, b in (mech.pair_names(p) for p in mech.adjacent))
+    click.echo(text(f"{name}: datasets {', '.join(mech.datasets)}; adjacent {pairs}"))
     for k, v in s.items():
         click.echo(f"  {k.replace('_', ' ')}: {v}")
     n = count_strategies(mech.root)

@@ -9,6 +9,7 @@ import click
 from ..caseio import YamlLimits
 from ..errors import ExactDPError
 from ..report import Marks, render_run, run_to_json
+from ..report.escape import text
 from ..verify import Options, verify_paths
 from .app import (
     _stderr_progress,
@@ -57,7 +58,7 @@ def verify(paths, as_json, engine, max_strategies, witness, max_nodes, max_profi
     except ExactDPError as e:
         fail(e)
     if not run.files:
-        click.echo("exactdp: no case files found under " + ", ".join(paths), err=True)
+        click.echo("exactdp: no case files found under " + text(", ".join(paths)), err=True)
         sys.exit(2)
     if as_json:
         click.echo(run_to_json(run))

@@ -8,13 +8,13 @@ set to M's own conditional).
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ..constructions.common import PostProcessor, history_text
 from ..constructions.simulate import Simulation
 from ..model.game import label_str
 from ..numbers.rational import q_str
+from .escape import json_dumps, text, yaml_scalar
 
 __all__ = ["table_rows", "simulation_to_dict", "render_simulation_text", "render_simulation_yaml", "dumps_json"]
 
@@ -85,7 +85,7 @@ def simulation_to_dict(sim: Simulation) -> dict[str, Any]:
 
 
 def dumps_json(obj: Any) -> str:
-    return json.dumps(obj, indent=2, ensure_ascii=False)
+    return json_dumps(obj)
 
 
 def render_simulation_text(sim: Simulation) -> str:
@@ -116,25 +116,13 @@ def render_simulation_text(sim: Simulation) -> str:
             lines.append("  * free: T never reaches this round under that RR output; set to M's own conditional")
     lines.append("")
     lines.extend(simulation_details(sim))
-    return "\n".join(lines)
+    return "\n".join(text(line) for line in lines)  # labels and names come from the case file
 
 
 # --- a small YAML emitter (only caseio may import yaml; this writes our own plain data) ------------
 
-_PLAIN_OK = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-/")
-
-
 def _scalar(v: Any) -> str:
-    if v is None:
-        return "null"
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
-    s = str(v)
-    if s and all(ch in _PLAIN_OK for ch in s) and s not in ("null", "true", "false", "yes", "no", "on", "off", "~") and not s[0] in "-." :
-        return s
-    return json.dumps(s, ensure_ascii=False)  # a JSON string is a valid YAML double-quoted scalar
+    return yaml_scalar(v)
 
 
 def _emit(v: Any, indent: int, out: list[str]) -> None:
