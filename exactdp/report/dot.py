@@ -28,7 +28,8 @@ from typing import Any
 
 from ..analysis.witness import Witness
 from ..model.game import Ask, Chance, End, Mechanism, Node, label_str
-from ..numbers.rational import Q, q_str
+from ..model.symbolic import SymChance
+from ..numbers.rational import Q, is_rational, q_str
 from ..numbers.real import real_log, real_str
 from .escape import dot
 
@@ -69,8 +70,14 @@ def _depth_for_budget(mech: Mechanism, max_nodes: int) -> int | None:
     return None
 
 
-def _probs(node: Chance, k: int) -> str:
-    return " | ".join(q_str(p) for p in node.probs[k])
+def _rows(node: Chance) -> tuple:
+    """Probabilities per answer and dataset: exact rationals, or SymPy expressions for a
+    mechanism with symbols (drawn as text; no witness exists for those)."""
+    return node.sym if isinstance(node, SymChance) else node.probs
+
+
+def _probs(row: tuple) -> str:
+    return " | ".join(q_str(p) if is_rational(p) else str(p) for p in row)
 
 
 class _Walk:
@@ -174,13 +181,15 @@ def _expand(walk: _Walk, nid: str, node: Node, hist: tuple, d: int, px: Any, pxp
             walk.g.add_edge(nid, cid, **attrs)
             kids.append((cid, child, hist + (("q", lab),), d + 1, px, pxp, reached and (w is None or on)))
     elif isinstance(node, Chance):
-        for k, (lab, row, child) in enumerate(zip(node.labels, node.probs, node.children)):
+        for lab, row, child in zip(node.labels, _rows(node), node.children):
             cid = walk.new()
-            attrs = {"label": f"{label_str(lab)}: {_probs(node, k)}", "kind": "answer"}
+            attrs = {"label": f"{label_str(lab)}: {_probs(row)}", "kind": "answer"}
             if w is not None and not reached:
                 attrs.update(color=_GREY, fontcolor=_GREY)
             walk.g.add_edge(nid, cid, **attrs)
-            kids.append((cid, child, hist + (("a", lab),), d + 1, px * row[i], pxp * row[j], reached))
+            # the witness pair's probabilities of the history (only needed with a witness)
+            p2, pp2 = (px * row[i], pxp * row[j]) if w is not None else (px, pxp)
+            kids.append((cid, child, hist + (("a", lab),), d + 1, p2, pp2, reached))
     return kids
 
 

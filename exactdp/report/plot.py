@@ -151,8 +151,9 @@ def display_float(x: Any) -> float:
         return float(to_fraction(x))
     from ..numbers.real import enclose
 
-    iv = enclose(x, 80)
-    return float((iv.a + iv.b) / 2)
+    import mpmath
+
+    return float(mpmath.mpf(enclose(x, 80).mid.a))
 
 
 def display_log(lam: Any) -> float:
