@@ -148,24 +148,23 @@ def _utf16(ch: str) -> list[int]:
 
 # --- LaTeX ---------------------------------------------------------------------------------------
 
+def _tt(ch: str) -> str:
+    # the typewriter font (OT1 cmtt) has every printable ASCII character in its ASCII slot: no
+    # T1/TS1 fonts needed (they are bitmap-only in a base TeX installation), no curly quotes
+    return r"{\ttfamily\char" + str(ord(ch)) + "}"
+
+
 _LATEX = {
-    "\\": r"\textbackslash{}",
     "&": r"\&",
     "%": r"\%",
-    "$": r"\$",
     "#": r"\#",
     "_": r"\_",
     "{": r"\{",
     "}": r"\}",
-    "~": r"\textasciitilde{}",
-    "^": r"\textasciicircum{}",
-    "<": r"\textless{}",
-    ">": r"\textgreater{}",
-    "|": r"\textbar{}",
-    '"': r"\textquotedbl{}",
     "-": "-{}",  # no -- / --- ligatures: a label stays as written
-    "`": r"\textasciigrave{}",
-    "'": r"\textquotesingle{}",
+    **{ch: _tt(ch) for ch in "\\^~<>|\"$"},  # \$ would need TS1 fonts in current LaTeX
+    "'": r"{\ttfamily\char13}",  # cmtt's upright quote (slot 39 is a curly one)
+    "`": r"{\ttfamily\char18}",  # cmtt's grave accent
 }
 
 
@@ -174,7 +173,7 @@ def _latex_char(ch: str) -> str:
     if hit is not None:
         return hit
     if is_unsafe_char(ch):
-        return r"\texttt{\textbackslash{}" + _code(ch)[1:] + "}"
+        return r"{\ttfamily\char92 " + _code(ch)[1:] + "}"
     n = ord(ch)
     # ASCII, and the Latin letters LaTeX's utf8 input encoding typesets in a base installation
     if n < 0x7F or 0xC0 <= n <= 0x17F and ch not in "\u00d7\u00f7":

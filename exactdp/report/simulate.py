@@ -14,9 +14,9 @@ from ..constructions.common import PostProcessor, history_text
 from ..constructions.simulate import Simulation
 from ..model.game import label_str
 from ..numbers.rational import q_str
-from .escape import json_dumps, text, yaml_scalar
+from .escape import csv_row, json_dumps, text, yaml_scalar
 
-__all__ = ["table_rows", "simulation_to_dict", "render_simulation_text", "render_simulation_yaml", "dumps_json"]
+__all__ = ["table_rows", "simulation_to_dict", "render_simulation_text", "render_simulation_yaml", "render_simulation_csv", "dumps_json"]
 
 
 def _queries_answers(prefix: tuple) -> tuple[list[str], list[str]]:
@@ -152,6 +152,27 @@ def _emit(v: Any, indent: int, out: list[str]) -> None:
                 out.append(f"{pad}- " + ("[]" if x == [] else "{}" if x == {} else _scalar(x)))
         return
     out.append(pad + _scalar(v))
+
+
+def render_simulation_csv(sim: Simulation) -> str:
+    """T as CSV (RFC 4180), one record per (pair, round, answer): labels from the case file
+    pass through :func:`.escape.csv_row` (quoting, visible control characters, no formulas)."""
+    outputs: list[str] = []
+    for pr in sim.pairs:
+        if pr.T is not None:
+            outputs += [c for c in pr.T.outputs if c not in outputs]
+    head = ["x", "x_prime", "round", "queries", "answers_so_far", "answer"] + [f"T({c},a)" for c in outputs] + ["free"]
+    lines = [csv_row((h, False) for h in head)]
+    for pr in sim.pairs:
+        if pr.T is None:
+            continue
+        a, b = pr.pair_names
+        for row in table_rows(pr.T):
+            cells: list = [a, b, (row["round"], False), " ".join(row["queries"]), " ".join(row["answers"]), row["answer"]]
+            cells += [(row["T"].get(c, ""), False) for c in outputs]
+            cells.append(" ".join(row["free"]))
+            lines.append(csv_row(cells))
+    return "\r\n".join(lines) + "\r\n"
 
 
 def render_simulation_yaml(sim: Simulation) -> str:
