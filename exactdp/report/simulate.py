@@ -172,7 +172,7 @@ def render_simulation_csv(sim: Simulation) -> str:
             cells += [(row["T"].get(c, ""), False) for c in outputs]
             cells.append(" ".join(row["free"]))
             lines.append(csv_row(cells))
-    return "\r\n".join(lines) + "\r\n"
+    return "\n".join(lines) + "\n"  # LF line ends: every CSV reader accepts them, and no raw CR reaches a terminal
 
 
 def render_simulation_yaml(sim: Simulation) -> str:
