@@ -206,3 +206,17 @@ def test_styles_survive_greyscale():
     """Every mechanism style differs from every other in line style and in marker, not only colour."""
     assert len({s[1] if isinstance(s[1], str) else str(s[1]) for s in P.STYLES}) == len(P.STYLES)
     assert len({s[2] for s in P.STYLES}) == len(P.STYLES)
+
+
+def test_only_report_plot_imports_matplotlib():
+    """matplotlib is optional: importing exactdp (or any other module) never needs it."""
+    import ast
+    from pathlib import Path
+
+    pkg = Path(exactdp.__file__).parent
+    for f in pkg.rglob("*.py"):
+        tree = ast.parse(f.read_text())
+        mods = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        mods |= {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+        if any(m.split(".")[0] == "matplotlib" for m in mods):
+            assert f.relative_to(pkg).as_posix() == "report/plot.py", f

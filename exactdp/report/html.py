@@ -212,6 +212,7 @@ def render_case_page(fr: FileResult, figures: Sequence[str] = ()) -> str:
 def _inline_svg(svg: str) -> str:
     svg = re.sub(r"<!--.*?-->", "", svg, flags=re.S)
     svg = re.sub(r"<\?xml.*?\?>|<!DOCTYPE.*?>", "", svg, flags=re.S)
+    svg = re.sub(r"<metadata>.*?</metadata>", "", svg, flags=re.S)  # RDF namespace names only
     return svg[svg.index("<svg") :].strip()
 
 
@@ -277,12 +278,27 @@ def _game_figure(case: Any) -> str:
     return f'<h2>Game of {html(name)}</h2>' + _figure_html(svg, "adversary choices as boxes, answers as edges with their probability under each dataset")
 
 
+def _relative_names(files: Sequence[str]) -> list[str]:
+    """The files' paths relative to their common directory (page names stay short)."""
+    import os
+
+    if not files:
+        return []
+    parents = [os.path.dirname(os.path.normpath(f)) for f in files]
+    try:
+        common = os.path.commonpath(parents) if all(parents) else ""
+    except ValueError:  # absolute and relative paths mixed
+        common = ""
+    return [os.path.relpath(os.path.normpath(f), common) if common else os.path.normpath(f) for f in files]
+
+
 def write_report(run: RunResult, out_dir: str | Path, opts: Options = Options(), *, figures: bool = True) -> Path:
     """Write index.html and one page per case file into ``out_dir`` (created); return index.html."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     used: set[str] = set()
-    pages = [(fr, page_name(fr.file, used)) for fr in run.files]
+    names = _relative_names([fr.file for fr in run.files])
+    pages = [(fr, page_name(n, used)) for fr, n in zip(run.files, names)]
     for fr, page in pages:
         figs = _figures(fr, opts) if figures and fr.error is None else []
         (out / page).write_text(render_case_page(fr, figs), encoding="utf-8")

@@ -213,7 +213,7 @@ def _eps_max(curves: Sequence[Curve]) -> float:
     return 1.0 if last <= 0 else last * 1.2
 
 
-def _profile_xy(c: Curve, eps_max: float, per_piece: int = 32) -> tuple[list[float], list[float]]:
+def _profile_xy(c: Curve, eps_max: float, per_piece: int = 24) -> tuple[list[float], list[float]]:
     """Points of the curve in (ε, δ): a − b·e^ε sampled between exact breakpoints."""
     xs: list[float] = []
     ys: list[float] = []
@@ -299,11 +299,16 @@ _METADATA: dict[str, dict[str, Any]] = {
 }
 
 
-def save(fig: Any, path: Any, fmt: str) -> None:
-    """Write ``fig`` as png/svg/pdf with fixed metadata (byte-for-byte reproducible)."""
+def save(fig: Any, path: Any, fmt: str, *, svg_text: bool = False) -> None:
+    """Write ``fig`` as png/svg/pdf with fixed metadata (byte-for-byte reproducible).
+
+    SVG text is drawn as glyph outlines (the file looks the same everywhere), or with
+    ``svg_text=True`` as ``<text>`` elements in the reader's sans-serif font (smaller, faster,
+    searchable: for inline use in HTML)."""
     import matplotlib
 
-    with matplotlib.rc_context({"svg.hashsalt": "exactdp", "svg.fonttype": "path", "pdf.compression": 6}):
+    rc = {"svg.hashsalt": "exactdp", "svg.fonttype": "none" if svg_text else "path", "pdf.compression": 6}
+    with matplotlib.rc_context(rc):
         fig.savefig(path, format=fmt, metadata=_METADATA[fmt])
 
 
@@ -313,7 +318,7 @@ def render_svg(data: PlotData, kind: str = "profile") -> str:
 
     fig = draw(data, kind)
     buf = io.BytesIO()
-    save(fig, buf, "svg")
+    save(fig, buf, "svg", svg_text=True)
     text = buf.getvalue().decode("utf-8")
     # drop the XML prolog and DOCTYPE: the <svg> element goes inline into an HTML page
     return text[text.index("<svg") :]
