@@ -29,6 +29,7 @@ fuzz: $(VENV)/.deps-test
 	EXACTDP_FUZZ_EXAMPLES=$${EXACTDP_FUZZ_EXAMPLES:-3000} $(BIN)/python -m pytest -q tests/test_fuzz.py
 docs: $(VENV)/.deps-run
 	$(BIN)/python -m exactdp.tools.casedoc cases/ > docs/cases.md
+	$(BIN)/python -m pip install -q -e '.[plot]' && $(BIN)/exactdp plot cases/vadhan-wang/thm-1-8-approx-concurrent.yaml -o docs/img/thm-1-8-profile.png
 
 bench: $(VENV)/.deps-run
 	$(BIN)/python bench/run.py
