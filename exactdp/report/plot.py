@@ -307,7 +307,7 @@ def save(fig: Any, path: Any, fmt: str, *, svg_text: bool = False) -> None:
     searchable: for inline use in HTML)."""
     import matplotlib
 
-    rc = {"svg.hashsalt": "exactdp", "svg.fonttype": "none" if svg_text else "path", "pdf.compression": 6}
+    rc: Any = {"svg.hashsalt": "exactdp", "svg.fonttype": "none" if svg_text else "path", "pdf.compression": 6}
     with matplotlib.rc_context(rc):
         fig.savefig(path, format=fmt, metadata=_METADATA[fmt])
 
