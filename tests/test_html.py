@@ -168,3 +168,10 @@ def test_every_page_loads_in_chromium_without_console_errors(small_report, tmp_p
     shot2 = tmp_path / "case.png"
     chromium(["--window-size=1200,2400", f"--screenshot={shot2}", (small_report / "c-figure1.html").as_uri()], tmp_path)
     assert shot2.exists() and shot2.stat().st_size > 20_000  # a page with content, not a blank one
+
+
+def test_witness_lines_keep_their_line_breaks(small_report):
+    page = (small_report / "a-failing.html").read_text(encoding="utf-8")
+    pre = re.search(r"<p>witness:</p><pre>(.*?)</pre>", page, flags=re.S).group(1)
+    assert "\\n" not in pre and len(pre.splitlines()) >= 4
+    assert pre.splitlines()[0].startswith("witness (profile engine, re-checked independently): datasets (x0, x1)")

@@ -154,6 +154,11 @@ def _values(values: Any) -> str:
     return '<dl class="values">' + "".join(rows) + "</dl>"
 
 
+def _pre(lines: Sequence[str]) -> str:
+    """Preformatted lines, each escaped on its own (a newline inside a value stays visible)."""
+    return "<pre>" + "\n".join(html(line) for line in lines) + "</pre>"
+
+
 def _claim_block(n: int, v: Verdict) -> str:
     c = v.claim
     params = ", ".join(f"{k}: {val}" for k, val in c.params().items())
@@ -165,10 +170,10 @@ def _claim_block(n: int, v: Verdict) -> str:
     out.append(f"<p>found: <code>{html(v.found)}</code>" + (f"<br>{html(v.note)}" if v.note else "") + "</p>")
     out.append(_values(v.values))
     if v.details:
-        out.append("<pre>" + html("\n".join(v.details)) + "</pre>")
+        out.append(_pre(v.details))
     if v.witness is not None:
         lines = render_witness(v.witness, indent="") if isinstance(v.witness, Witness) else v.witness.render_lines()
-        out.append("<p>witness:</p><pre>" + html("\n".join(lines)) + "</pre>")
+        out.append("<p>witness:</p>" + _pre(lines))
     out.append("</div>")
     return "\n".join(out)
 
@@ -191,7 +196,7 @@ def render_case_page(fr: FileResult, figures: Sequence[str] = ()) -> str:
     if fr.error is not None or fr.case is None:
         body.append(f"<h1>{html(fr.file)}</h1>")
         body.append(f'<p class="s-{_file_status(fr)}">{"not a valid case file" if fr.invalid else "error"}:</p>')
-        body.append("<pre>" + html("\n".join(error_text(fr.error) if fr.error is not None else [])) + "</pre>")
+        body.append(_pre(error_text(fr.error) if fr.error is not None else []))
         return _page(html(fr.file), "\n".join(body))
     case = fr.case
     body.append(f"<h1>{html(case.name)}</h1>")
