@@ -208,6 +208,11 @@ def _styles(data: PlotData):
             k += 1
 
 
+def _weight(c: Curve) -> dict[str, Any]:
+    # a bound is drawn wide and underneath, so an exact curve that meets it stays visible on top
+    return {"linewidth": 3.2, "zorder": 2, "alpha": 0.8} if c.bound else {"linewidth": 1.6, "zorder": 3}
+
+
 def _eps_max(curves: Sequence[Curve]) -> float:
     last = max((display_log(c.points[-1][0]) for c in curves if c.points), default=0.0)
     return 1.0 if last <= 0 else last * 1.2
@@ -238,10 +243,10 @@ def kind_profile(ax: Any, data: PlotData) -> None:
     eps_max = _eps_max(data.curves)
     for k, (c, (colour, ls, marker)) in enumerate(_styles(data)):
         xs, ys = _profile_xy(c, eps_max)
-        ax.plot(xs, ys, color=colour, linestyle=ls, linewidth=1.6, label=mpl(c.label), gid=f"curve-{k}")
+        ax.plot(xs, ys, color=colour, linestyle=ls, label=mpl(c.label), gid=f"curve-{k}", **_weight(c))
         vx = [display_log(l) for l, _ in c.points]
         vy = [display_float(d) for _, d in c.points]
-        ax.plot(vx, vy, linestyle="none", marker=marker, color=colour, markersize=5, gid=f"vertices-{k}")
+        ax.plot(vx, vy, linestyle="none", marker=marker, color=colour, markersize=5, gid=f"vertices-{k}", zorder=4)
     ax.set_xlim(0, eps_max)
     ax.set_ylim(bottom=0)
     ax.set_xlabel(r"$\varepsilon$")
@@ -261,8 +266,8 @@ def kind_region(ax: Any, data: PlotData) -> None:
         vs = region_vertices(c)
         xs = [display_float(a) for a, _ in vs]
         ys = [display_float(b) for _, b in vs]
-        ax.plot(xs, ys, color=colour, linestyle=ls, linewidth=1.6, label=mpl(c.label), gid=f"curve-{k}")
-        ax.plot(xs, ys, linestyle="none", marker=marker, color=colour, markersize=5, gid=f"vertices-{k}")
+        ax.plot(xs, ys, color=colour, linestyle=ls, label=mpl(c.label), gid=f"curve-{k}", **_weight(c))
+        ax.plot(xs, ys, linestyle="none", marker=marker, color=colour, markersize=5, gid=f"vertices-{k}", zorder=4)
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
     ax.set_aspect("equal")
