@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from .analysis.engine import ENGINE_NAMES
+from .report.escape import text
 
 __all__ = ["pytest_addoption", "pytest_configure", "pytest_collect_file", "CaseFile", "ClaimItem", "InvalidCaseItem", "ClaimFailed"]
 
@@ -81,12 +82,15 @@ class CaseFile(pytest.File):
         try:
             case = load_case(self.path)
         except ExactDPError as e:
-            yield InvalidCaseItem.from_parent(self, name="<invalid case>", error=str(e))
+            from .report.escape import error_text
+
+            yield InvalidCaseItem.from_parent(self, name="<invalid case>", error="\n".join(error_text(e)))
             return
         self._case = case
         self._analysis = None
         for i, claim in enumerate(case.claims):
-            yield ClaimItem.from_parent(self, name=f"{i}:{claim.describe()}", claim=claim)
+            # item names reach the terminal and CI logs: case-file text escaped (report.escape.text)
+            yield ClaimItem.from_parent(self, name=f"{i}:{text(claim.describe())}", claim=claim)
 
     def analysis(self) -> Any:
         if self._analysis is None:
@@ -138,7 +142,7 @@ class ClaimItem(pytest.Item):
 
     def reportinfo(self):
         line = self.claim.where.line
-        return self.path, (line - 1 if line else None), f"{self.path.name}: {self.claim.describe()}"
+        return self.path, (line - 1 if line else None), text(f"{self.path.name}: {self.claim.describe()}")
 
 
 class InvalidCaseItem(pytest.Item):

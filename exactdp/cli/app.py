@@ -24,6 +24,7 @@ from ..limits import DEFAULT as DEFAULT_LIMITS
 from ..limits import Limits
 from ..numbers import kinds as quantity
 from ..numbers.expr import ExprError, eval_text
+from ..report.escape import error_text, text
 
 __all__ = [
     "main",
@@ -44,7 +45,7 @@ def _stderr_progress(enabled: bool):
     last = [0.0]
 
     def on_file(k: int, n: int, f) -> None:
-        click.echo(f"[{k + 1}/{n}] {f}", err=True)
+        click.echo(f"[{k + 1}/{n}] {text(f)}", err=True)
 
     def progress(stage: str, done: int, total: int) -> None:
         now = time.monotonic()
@@ -69,7 +70,8 @@ def parse_number(text: str, what: str, *, kind: str) -> Any:
 
 def fail(e: Exception) -> None:
     code = 3 if isinstance(e, VerificationError) else 2
-    click.echo(f"exactdp: {e}", err=True)
+    lines = error_text(e)  # the message may quote the case file: escaped line by line
+    click.echo("exactdp: " + "\n".join(lines), err=True)
     sys.exit(code)
 
 
@@ -116,7 +118,7 @@ def load_mechanism(case_path: str, of: str | None):
     case = load_case(case_path)
     name = of or ("M" if "M" in case.mechanisms else next(iter(case.mechanisms)))
     if name not in case.mechanisms:
-        raise click.BadParameter(f"no mechanism named {name!r} in {case_path}; defined: {', '.join(case.mechanisms)}")
+        raise click.BadParameter(f"no mechanism named {text(repr(name))} in {text(case_path)}; defined: {text(', '.join(case.mechanisms))}")
     return case, name, case.mechanisms[name]
 
 

@@ -10,6 +10,7 @@ from ..limits import using
 from ..numbers.rational import q_str
 from ..numbers.real import real_str
 from ..report import profile_to_dict, render_witness, witness_to_dict
+from ..report.escape import text
 from ..report.jsonout import dumps
 from .app import (
     engine_option,
@@ -60,7 +61,7 @@ def privloss(case_path, delta_text, of, witness, as_json, engine, max_strategies
             )
         )
     else:
-        click.echo(f"PrivLoss({name}, {q_str(delta)}) = {format_privloss(val)}")
+        click.echo(f"PrivLoss({text(name)}, {q_str(delta)}) = {format_privloss(val)}")
         if w is not None:
             click.echo("  tightness certificate (every smaller eps fails):")
             for line in render_witness(w, indent="  "):
@@ -86,11 +87,11 @@ def profile(case_path, of, as_json, engine, max_strategies, **limits):
     if as_json:
         click.echo(dumps(d))
         return
-    click.echo(f"privacy profile of {name}: delta(e^eps) for e^eps >= 1 (exact; linear between breakpoints)")
+    click.echo(f"privacy profile of {text(name)}: delta(e^eps) for e^eps >= 1 (exact; linear between breakpoints)")
     for block, title in [(d["envelope"], "max over adjacent pairs")] + [
         (p, f"pair ({p['pair'][0]}, {p['pair'][1]})") for p in d["pairs"]
     ]:
-        click.echo(f"  {title}:")
+        click.echo(f"  {text(title)}:")
         for lam, dl in block["breakpoints"]:
             click.echo(f"    e^eps = {lam:<24} delta = {dl}")
         click.echo(f"    e^eps -> inf{'':<17} delta -> {block['limit']}")
@@ -99,23 +100,43 @@ def profile(case_path, of, as_json, engine, max_strategies, **limits):
 @main.command()
 @click.argument("case_path", metavar="CASE", type=click.Path())
 @click.option("--of", default=None, help="Mechanism name (default M).")
-def info(case_path, of):
-    """Size of a mechanism's game DAG and its number of deterministic adversaries."""
+@click.option("--dot", "dot_file", is_flag=False, flag_value="-", default=None, metavar="[FILE]",
+              help="Write the game as Graphviz DOT (to FILE, or stdout when no FILE is given).")
+@click.option("--svg", "svg_file", type=click.Path(dir_okay=False), default=None, help="Render the drawing to SVG (needs Graphviz).")
+@click.option("--png", "png_file", type=click.Path(dir_okay=False), default=None, help="Render the drawing to PNG (needs Graphviz).")
+@click.option("--witness", "witness_eps", default=None, metavar="EPS",
+              help="Highlight the worst adversary at EPS (its choices, the event's views) in the drawing.")
+@click.option("--depth", type=click.IntRange(0), default=None, help="Draw at most this many moves from the root.")
+@limit_options
+def info(case_path, of, dot_file, svg_file, png_file, witness_eps, depth, **limits):
+    """Size of a mechanism's game DAG and its number of deterministic adversaries; with --dot,
+    --svg or --png a drawing of the game (adversary choices as boxes, answers as edges with
+    their probability under every dataset)."""
     from ..model import count_strategies, stats
 
+    drawing = dot_file is not None or svg_file is not None or png_file is not None
+    if witness_eps is not None and not drawing:
+        raise click.BadParameter("--witness draws the adversary: give --dot, --svg or --png too", param_hint="--witness")
+    eps = parse_number(witness_eps, "--witness", kind="eps") if witness_eps is not None else None
     try:
-        case, name, mech = load_mechanism(case_path, of)
+        with using(limits_from(**limits)):
+            case, name, mech = load_mechanism(case_path, of)
+            if drawing:
+                from .draw import draw_game
+
+                draw_game(case, mech, eps=eps, depth=depth, dot_file=dot_file, svg_file=svg_file, png_file=png_file)
+                if dot_file == "-":
+                    return
     except ExactDPError as e:
         fail(e)
     s = stats(mech.root)
-    click.echo(f"{name}: datasets {', '.join(mech.datasets)}; adjacent " + ", ".join(f"({a}, {b})" for a, b in (mech.pair_names(p) for p in mech.adjacent)))
+    pairs = ", ".join(f"({a}, {b})" for a, b in (mech.pair_names(p) for p in mech.adjacent))
+    click.echo(text(f"{name}: datasets {', '.join(mech.datasets)}; adjacent {pairs}"))
     for k, v in s.items():
         click.echo(f"  {k.replace('_', ' ')}: {v}")
     n = count_strategies(mech.root)
     shown = n if n < 10**15 or not type(n) is int else f"about 10^{len(str(n)) - 1}"  # a saturated count prints itself
     click.echo(f"  deterministic adversaries: {shown}")
-
-
 
 
 @main.command()

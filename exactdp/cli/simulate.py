@@ -12,6 +12,7 @@ from ..errors import ExactDPError
 from ..report.latex import render_simulation_latex
 from ..report.simulate import (
     dumps_json,
+    render_simulation_csv,
     render_simulation_text,
     render_simulation_yaml,
     simulation_to_dict,
@@ -26,12 +27,14 @@ __all__ = ["simulate"]
 @click.option("--eps", "eps_text", default=None, help="eps, e.g. log(3) or log(E) for a symbol E (default: PrivLoss(M, delta)).")
 @click.option("--delta", "delta_text", default=None, help="delta for RR_(eps,delta) (default 0: Theorem 1.10).")
 @click.option("--of", default=None, help="Mechanism name (default M).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "latex", "yaml"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "latex", "yaml", "csv"]), default="text", show_default=True)
 @click.option("--via", type=click.Choice(["auto", "lp", "lemma56"]), default="auto", show_default=True,
               help="auto: Thm 1.10 for delta = 0, the exact LP otherwise; lemma56: the continual-mechanisms construction (delta > 0).")
 @click.option("--standalone", is_flag=True, help="With --format latex: a complete document (for pdflatex).")
+@click.option("--drop-trivial", is_flag=True, help="With --format latex: leave out rows where T(c, a) is the same for every RR output c.")
+@click.option("--label", "label", default=None, help="With --format latex: prefix of the \\label keys (default T-<mechanism>).")
 @click.option("--max-histories", type=click.IntRange(1), default=50_000, show_default=True)
-def simulate(case_path, eps_text, delta_text, of, fmt, via, standalone, max_histories):
+def simulate(case_path, eps_text, delta_text, of, fmt, via, standalone, drop_trivial, label, max_histories):
     """Build T with T(RR(b)) = M(x_b) for every adjacent pair, check it exactly, print it.
 
     One table per adjacent pair: rows (query history, answers so far, answer), columns T(c, .)
@@ -53,7 +56,9 @@ def simulate(case_path, eps_text, delta_text, of, fmt, via, standalone, max_hist
     elif fmt == "yaml":
         click.echo(render_simulation_yaml(sim), nl=False)
     elif fmt == "latex":
-        click.echo(render_simulation_latex(sim, standalone=standalone), nl=False)
+        click.echo(render_simulation_latex(sim, standalone=standalone, drop_trivial=drop_trivial, label=label), nl=False)
+    elif fmt == "csv":
+        click.echo(render_simulation_csv(sim), nl=False)
     else:
         click.echo(render_simulation_text(sim))
     if not sim.exists:

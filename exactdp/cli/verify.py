@@ -9,6 +9,8 @@ import click
 from ..caseio import YamlLimits
 from ..errors import ExactDPError
 from ..report import Marks, render_run, run_to_json
+from ..report.escape import text
+from ..report.html import write_cli as write_html
 from ..verify import Options, verify_paths
 from .app import (
     _stderr_progress,
@@ -36,7 +38,8 @@ __all__ = ["verify"]
 @click.option("--progress/--no-progress", default=None, help="Progress on stderr (default: when stderr is a terminal).")
 @click.option("-q", "--quiet", is_flag=True, help="Only failing claims and the summary.")
 @click.option("--ascii", "ascii_only", is_flag=True, help="ASCII marks instead of ✓/✗.")
-def verify(paths, as_json, engine, max_strategies, witness, max_nodes, max_profile_size, max_exponent, timeout, max_problems, max_file_bytes, max_yaml_nodes, progress, quiet, ascii_only):
+@click.option("--html", "html_dir", type=click.Path(file_okay=False), default=None, help="Also write a self-contained HTML report into this directory.")
+def verify(paths, as_json, engine, max_strategies, witness, max_nodes, max_profile_size, max_exponent, timeout, max_problems, max_file_bytes, max_yaml_nodes, progress, quiet, ascii_only, html_dir):
     """Check every claim in the case files (directories are searched for *.yaml).
 
     Exit 0 when every claim holds, 1 when some claim does not, 2 when a file is not a valid
@@ -57,8 +60,10 @@ def verify(paths, as_json, engine, max_strategies, witness, max_nodes, max_profi
     except ExactDPError as e:
         fail(e)
     if not run.files:
-        click.echo("exactdp: no case files found under " + ", ".join(paths), err=True)
+        click.echo("exactdp: no case files found under " + text(", ".join(paths)), err=True)
         sys.exit(2)
+    if html_dir is not None:
+        write_html(run, html_dir, opts)
     if as_json:
         click.echo(run_to_json(run))
     else:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ..analysis.results import Profile
@@ -11,6 +10,7 @@ from ..errors import CaseError
 from ..numbers.rational import is_rational, q_str
 from ..numbers.real import real_log, real_str
 from ..verify import FileResult, RunResult
+from .escape import json_dumps
 
 __all__ = ["run_to_json", "witness_to_dict", "profile_to_dict", "dumps"]
 
@@ -18,7 +18,8 @@ SCHEMA_VERSION = 1
 
 
 def dumps(obj: Any) -> str:
-    return json.dumps(obj, indent=2, ensure_ascii=False)
+    """JSON text (see :func:`.escape.json_dumps`: no raw control or bidi character)."""
+    return json_dumps(obj)
 
 
 def witness_to_dict(w: Witness, *, limit: int = 200) -> dict[str, Any]:

@@ -8,15 +8,15 @@ set to M's own conditional).
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ..constructions.common import PostProcessor, history_text
 from ..constructions.simulate import Simulation
 from ..model.game import label_str
 from ..numbers.rational import q_str
+from .escape import csv_row, json_dumps, text, yaml_scalar
 
-__all__ = ["table_rows", "simulation_to_dict", "render_simulation_text", "render_simulation_yaml", "dumps_json"]
+__all__ = ["table_rows", "simulation_to_dict", "render_simulation_text", "render_simulation_yaml", "render_simulation_csv", "dumps_json"]
 
 
 def _queries_answers(prefix: tuple) -> tuple[list[str], list[str]]:
@@ -85,7 +85,7 @@ def simulation_to_dict(sim: Simulation) -> dict[str, Any]:
 
 
 def dumps_json(obj: Any) -> str:
-    return json.dumps(obj, indent=2, ensure_ascii=False)
+    return json_dumps(obj)
 
 
 def render_simulation_text(sim: Simulation) -> str:
@@ -116,25 +116,13 @@ def render_simulation_text(sim: Simulation) -> str:
             lines.append("  * free: T never reaches this round under that RR output; set to M's own conditional")
     lines.append("")
     lines.extend(simulation_details(sim))
-    return "\n".join(lines)
+    return "\n".join(text(line) for line in lines)  # labels and names come from the case file
 
 
 # --- a small YAML emitter (only caseio may import yaml; this writes our own plain data) ------------
 
-_PLAIN_OK = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-/")
-
-
 def _scalar(v: Any) -> str:
-    if v is None:
-        return "null"
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
-    s = str(v)
-    if s and all(ch in _PLAIN_OK for ch in s) and s not in ("null", "true", "false", "yes", "no", "on", "off", "~") and not s[0] in "-." :
-        return s
-    return json.dumps(s, ensure_ascii=False)  # a JSON string is a valid YAML double-quoted scalar
+    return yaml_scalar(v)
 
 
 def _emit(v: Any, indent: int, out: list[str]) -> None:
@@ -164,6 +152,27 @@ def _emit(v: Any, indent: int, out: list[str]) -> None:
                 out.append(f"{pad}- " + ("[]" if x == [] else "{}" if x == {} else _scalar(x)))
         return
     out.append(pad + _scalar(v))
+
+
+def render_simulation_csv(sim: Simulation) -> str:
+    """T as CSV (RFC 4180), one record per (pair, round, answer): labels from the case file
+    pass through :func:`.escape.csv_row` (quoting, visible control characters, no formulas)."""
+    outputs: list[str] = []
+    for pr in sim.pairs:
+        if pr.T is not None:
+            outputs += [c for c in pr.T.outputs if c not in outputs]
+    head = ["x", "x_prime", "round", "queries", "answers_so_far", "answer"] + [f"T({c},a)" for c in outputs] + ["free"]
+    lines = [csv_row((h, False) for h in head)]
+    for pr in sim.pairs:
+        if pr.T is None:
+            continue
+        a, b = pr.pair_names
+        for row in table_rows(pr.T):
+            cells: list = [a, b, (row["round"], False), " ".join(row["queries"]), " ".join(row["answers"]), row["answer"]]
+            cells += [(row["T"].get(c, ""), False) for c in outputs]
+            cells.append(" ".join(row["free"]))
+            lines.append(csv_row(cells))
+    return "\n".join(lines) + "\n"  # LF line ends: every CSV reader accepts them, and no raw CR reaches a terminal
 
 
 def render_simulation_yaml(sim: Simulation) -> str:

@@ -9,6 +9,7 @@ from ..numbers.rational import is_rational, q_str
 from ..numbers.real import real_log, real_str
 from ..verify import ERROR, FileResult, RunResult
 from ..numbers.ladder import is_inf
+from .escape import error_text, text
 
 __all__ = ["render_run", "render_file", "render_witness", "Marks"]
 
@@ -22,7 +23,12 @@ class Marks:
 
 
 def render_witness(w: Witness, indent: str = "      ", *, lines_limit: int = 12) -> list[str]:
-    """The pair, the adversary's strategy, the event and both probabilities."""
+    """The pair, the adversary's strategy, the event and both probabilities (lines escaped
+    by :func:`.escape.text`: dataset names and labels come from the case file)."""
+    return [text(line) for line in _witness_lines(w, indent, lines_limit)]
+
+
+def _witness_lines(w: Witness, indent: str, lines_limit: int) -> list[str]:
     x, xp = w.pair_names
     shown = w.lam if w.tight is None or is_inf(w.tight[0]) else w.tight[0]
     lam = real_str(shown)
@@ -81,21 +87,27 @@ def _claim_line(v: Verdict, marks: Marks) -> str:
 
 
 def render_file(fr: FileResult, marks: Marks = Marks(), *, quiet: bool = False) -> list[str]:
+    """The lines for one case file.  Every line passes through :func:`.escape.text`: names,
+    titles, references, labels and quoted values come from the case file."""
+    return [text(line) for line in _file_lines(fr, marks, quiet=quiet)]
+
+
+def _file_lines(fr: FileResult, marks: Marks, *, quiet: bool) -> list[str]:
     out: list[str] = []
     if fr.error is not None:
         kind = "invalid case" if isinstance(fr.error, CaseError) else (
             "not checked (time limit)" if isinstance(fr.error, TimeLimitExceeded) else "error"
         )
-        out.append(f"{fr.file}: {kind}")
-        out.extend("  " + line for line in str(fr.error).splitlines())
+        out.append(f"{text(fr.file)}: {kind}")
+        out.extend("  " + line for line in error_text(fr.error))
         return out
     case = fr.case
     assert case is not None
-    head = f"{fr.file}: {case.name}"
+    head = f"{text(fr.file)}: {text(case.name)}"
     if case.title:
-        head += f" — {case.title}"
+        head += f" — {text(case.title)}"
     if case.reference:
-        head += f" [{case.reference}]"
+        head += f" [{text(case.reference)}]"
     out.append(head)
     for v in fr.verdicts:
         if quiet and v.status == HOLDS:

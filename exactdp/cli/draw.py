@@ -1,0 +1,48 @@
+"""``exactdp info --dot/--svg/--png``: writing and rendering the drawing of a game."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..analysis import make_engine
+from ..report.dot import GraphvizMissingError, game_graph, render_graphviz, to_dot
+from ..report.escape import text
+
+__all__ = ["draw_game"]
+
+
+def _write(path: str, data: bytes | str) -> None:
+    try:
+        if isinstance(data, str):
+            Path(path).write_text(data, encoding="utf-8")
+        else:
+            Path(path).write_bytes(data)
+    except OSError as e:
+        click.echo(f"exactdp: cannot write {text(path)}: {text(e.strerror or e)}", err=True)
+        sys.exit(2)
+
+
+def draw_game(case: Any, mech: Any, *, eps: Any, depth: int | None, dot_file: str | None, svg_file: str | None, png_file: str | None) -> None:
+    """Draw ``mech`` (with the profile engine's witness at ``eps`` when given) to the files asked for."""
+    w = make_engine("profile").witness(mech, eps) if eps is not None else None
+    drawing = game_graph(mech, depth=depth, witness=w)
+    title = case.name + (f" [{case.reference}]" if case.reference else "")
+    src = to_dot(drawing, title=title)
+    for line in drawing.caption[-1:] if drawing.cut_depth is not None else []:
+        click.echo(text(line), err=True)
+    if dot_file == "-":
+        click.echo(src, nl=False)
+    elif dot_file is not None:
+        _write(dot_file, src)
+    for path, fmt in ((svg_file, "svg"), (png_file, "png")):
+        if path is None:
+            continue
+        try:
+            _write(path, render_graphviz(src, fmt))
+        except GraphvizMissingError as e:
+            click.echo(f"exactdp: {e}", err=True)
+            sys.exit(2)

@@ -1,0 +1,63 @@
+"""``exactdp plot``: pictures of exact privacy profiles and privacy regions (matplotlib extra)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..analysis import make_engine
+from ..caseio import load_case
+from ..claims.composition import COMPOSITION_THEOREMS
+from ..errors import ExactDPError
+from ..limits import using
+from ..report.escape import text
+from ..report.plot import KINDS, MissingExtraError, draw, save
+from ..report.plotdata import case_plot_data
+from .app import engine_option, fail, limit_options, limits_from, main, max_strategies_option
+
+__all__ = ["plot"]
+
+FORMATS = ("png", "svg", "pdf")
+
+
+@main.command()
+@click.argument("case_path", metavar="CASE", type=click.Path())
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="FILE.png, FILE.svg or FILE.pdf.")
+@click.option("--kind", type=click.Choice(list(KINDS)), default="profile", show_default=True,
+              help="profile: delta against eps >= 0; region: the trade-off curve (privacy region) with its exact vertices.")
+@click.option("--of", default=None, help="Comma-separated mechanisms to overlay (default: the composition claim, else M).")
+@click.option("--bound", type=click.Choice(COMPOSITION_THEOREMS), default=None,
+              help="Overlay this composition theorem's bound (components: the composition claim, else the --of mechanisms).")
+@click.option("--claim", type=click.IntRange(1), default=None, help="Which composition claim of the case (1 = the first).")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None, help="Default: from the file name's suffix.")
+@engine_option
+@max_strategies_option
+@limit_options
+def plot(case_path, output, kind, of, bound, claim, fmt, engine, max_strategies, **limits):
+    """Draw exact privacy curves: axes in eps (not e^eps), exact vertices marked, a legend with
+    the mechanisms' names, the case's name and reference as title.  Needs the optional extra
+    'plot' (pip install 'exactdp[plot]')."""
+    fmt = fmt or Path(output).suffix.lstrip(".").lower()
+    if fmt not in FORMATS:
+        raise click.BadParameter(f"cannot tell the format of {text(output)!s}: use .png, .svg or .pdf, or --format", param_hint="-o")
+    names = [n.strip() for n in of.split(",")] if of else None
+    if names is not None and not all(names):
+        raise click.BadParameter("empty name in the comma-separated list", param_hint="--of")
+    try:
+        with using(limits_from(**limits, max_strategies=max_strategies)):
+            case = load_case(case_path)
+            data = case_plot_data(case, make_engine(engine, max_strategies=max_strategies), of=names, bound=bound, claim=claim)
+        fig = draw(data, kind)
+        save(fig, output, fmt)
+    except MissingExtraError as e:
+        click.echo(f"exactdp: {e}", err=True)
+        raise SystemExit(2) from None
+    except ExactDPError as e:
+        fail(e)
+    except OSError as e:
+        click.echo(f"exactdp: cannot write {text(output)}: {text(e.strerror or e)}", err=True)
+        raise SystemExit(2) from None
+    for note in data.notes:
+        click.echo(text(note))
+    click.echo(text(f"wrote {output} ({kind}: " + ", ".join(c.label for c in data.curves) + ")"))

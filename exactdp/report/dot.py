@@ -1,0 +1,245 @@
+r"""Drawings of games in Graphviz DOT: adversary choices, answers, views, and a witness.
+
+The game of a mechanism (Vadhan–Wang Def. 1.5–1.7) is drawn as the tree of its histories,
+unfolded from the game DAG (:mod:`exactdp.model.game`), because a view *is* a path and a
+deterministic adversary chooses as a function of the history (Lemma 2.2): a sub-game the DAG
+shares is drawn once per history reaching it.
+
+* an adversary choice (``Ask``) is a box; its edges are the options;
+* a mechanism answer (``Chance``) is an ellipse; its edges carry the answer and its exact
+  probability under every dataset (``3/4 | 1/4`` for datasets x0, x1);
+* the end of the interaction is a leaf: one view.
+
+With a witness (:class:`~exactdp.analysis.witness.Witness`) the adversary's choices are drawn
+bold, the options it does not take and the histories it never reaches grey, and the views of the
+event T = {v : P_x(v) > e^ε P_x'(v)} are filled, with P_x(v) and P_x'(v).  Trees larger than a
+depth (``depth``) or a node budget (``max_nodes``) are cut, with a note saying where.
+
+The graph is built as a ``networkx.MultiDiGraph`` (:func:`game_graph`) and written as DOT by
+:func:`to_dot`, every label passed through :func:`.escape.dot`.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from dataclasses import dataclass
+from typing import Any
+
+from ..analysis.witness import Witness
+from ..model.game import Ask, Chance, End, Mechanism, Node, label_str
+from ..model.symbolic import SymChance
+from ..numbers.rational import Q, is_rational, q_str
+from ..numbers.real import real_log, real_str
+from .escape import dot
+
+__all__ = ["GameDrawing", "game_graph", "to_dot", "render_graphviz", "GraphvizMissingError", "DEFAULT_MAX_NODES"]
+
+DEFAULT_MAX_NODES = 400
+
+_BOLD = "#D55E00"
+_GREY = "#A0A0A0"
+_EVENT_FILL = "#F0E442"
+
+
+class GraphvizMissingError(RuntimeError):
+    """The ``dot`` program of Graphviz is not installed."""
+
+
+@dataclass(frozen=True)
+class GameDrawing:
+    """A drawn game: the networkx graph, the graph's caption and whether it was cut."""
+
+    graph: Any
+    caption: list[str]
+    cut_depth: int | None
+
+
+def _depth_for_budget(mech: Mechanism, max_nodes: int) -> int | None:
+    """The largest depth whose unfolded tree has at most ``max_nodes`` nodes (None: all of it)."""
+    level: list[Node] = [mech.root]
+    total, d = 1, 0
+    while level:
+        nxt = [c for n in level for c in n.children_nodes()]
+        if not nxt:
+            return None
+        if total + len(nxt) > max_nodes:
+            return d
+        total += len(nxt)
+        level, d = nxt, d + 1
+    return None
+
+
+def _rows(node: Chance) -> tuple:
+    """Probabilities per answer and dataset: exact rationals, or SymPy expressions for a
+    mechanism with symbols (drawn as text; no witness exists for those)."""
+    return node.sym if isinstance(node, SymChance) else node.probs
+
+
+def _probs(row: tuple) -> str:
+    return " | ".join(q_str(p) if is_rational(p) else str(p) for p in row)
+
+
+class _Walk:
+    """State of the unfolding: the graph, node numbering and the witness pair's probabilities."""
+
+    def __init__(self, mech: Mechanism, witness: Witness | None):
+        import networkx as nx
+
+        self.g = nx.MultiDiGraph()
+        self.mech = mech
+        self.w = witness
+        self.count = 0
+        self.in_t = 0
+
+    def new(self, **attrs: Any) -> str:
+        nid = f"n{self.count}"
+        self.count += 1
+        self.g.add_node(nid, **attrs)
+        return nid
+
+
+def _leaf_attrs(walk: _Walk, hist: tuple, px: Any, pxp: Any, reached: bool) -> dict[str, Any]:
+    w = walk.w
+    attrs: dict[str, Any] = {"kind": "end", "label": "view", "shape": "plaintext"}
+    if w is None or not reached:
+        return attrs | ({"fontcolor": _GREY} if w is not None else {})
+    from ..numbers.real import real_cmp
+
+    # in T when P_x(v) > e^eps P_x'(v) (the witness's event, Vadhan-Wang Def. 1.7)
+    in_t = bool(px) and (not pxp or real_cmp(px / pxp, w.lam) > 0)
+    x, xp = w.pair_names
+    attrs["label"] = f"{q_str(px)} vs {q_str(pxp)}"
+    attrs["tooltip"] = f"Pr[view | {x}] = {q_str(px)}, Pr[view | {xp}] = {q_str(pxp)}"
+    if in_t:
+        walk.in_t += 1
+        attrs.update(shape="box", style="filled,rounded", fillcolor=_EVENT_FILL, label="in T: " + attrs["label"])
+    return attrs
+
+
+def game_graph(mech: Mechanism, *, depth: int | None = None, max_nodes: int = DEFAULT_MAX_NODES, witness: Witness | None = None) -> GameDrawing:
+    """The tree of histories of ``mech`` as a networkx graph (see the module docstring).
+
+    Parameters
+    ----------
+    depth : int, optional
+        Draw at most this many moves from the root; deeper sub-games become a "…" node.
+    max_nodes : int
+        Without ``depth``, cut at the largest depth whose tree has at most this many nodes.
+    witness : Witness, optional
+        Highlight its adversary's choices and the views of its event.
+    """
+    cut = depth if depth is not None else _depth_for_budget(mech, max_nodes)
+    walk = _Walk(mech, witness)
+    i, j = witness.pair if witness is not None else (0, 1)
+    root = walk.new()
+    # (graph node, game node, history, depth, P_x, P_x', reached by the witness adversary)
+    stack: list[tuple[str, Node, tuple, int, Any, Any, bool]] = [(root, mech.root, (), 0, Q(1), Q(1), True)]
+    truncated = False
+    while stack:
+        nid, node, hist, d, px, pxp, reached = stack.pop()
+        grey = witness is not None and not reached
+        if isinstance(node, End):
+            walk.g.nodes[nid].update(_leaf_attrs(walk, hist, px, pxp, reached))
+            continue
+        if cut is not None and d >= cut:
+            truncated = True
+            walk.g.nodes[nid].update(kind="cut", label="…", shape="plaintext", tooltip="sub-game not drawn (depth limit)")
+            continue
+        kids = _expand(walk, nid, node, hist, d, px, pxp, reached, i, j)
+        walk.g.nodes[nid].update(_node_attrs(node, grey))
+        stack.extend(reversed(kids))
+    caption = _caption(mech, witness, walk, cut if truncated else None)
+    return GameDrawing(walk.g, caption, cut if truncated else None)
+
+
+def _node_attrs(node: Node, grey: bool) -> dict[str, Any]:
+    if isinstance(node, Ask):
+        attrs = {"kind": "ask", "label": "adversary", "shape": "box"}
+    else:
+        attrs = {"kind": "chance", "label": "mechanism", "shape": "ellipse"}
+    if grey:
+        attrs.update(color=_GREY, fontcolor=_GREY)
+    return attrs
+
+
+def _expand(walk: _Walk, nid: str, node: Node, hist: tuple, d: int, px: Any, pxp: Any, reached: bool, i: int, j: int) -> list:
+    from ..numbers.real import INF
+
+    kids = []
+    w = walk.w
+    if isinstance(node, Ask):
+        chosen = None
+        if w is not None and reached:
+            chosen = w.policy.choose(node, hist, INF if not pxp else px / pxp)
+        for k, (lab, child) in enumerate(zip(node.labels, node.children)):
+            cid = walk.new()
+            on = chosen == k
+            attrs: dict[str, Any] = {"label": label_str(lab), "kind": "choice"}
+            if w is not None:
+                attrs.update(color=_BOLD, penwidth="2.5", fontcolor=_BOLD) if on else attrs.update(color=_GREY, fontcolor=_GREY, style="dashed")
+            walk.g.add_edge(nid, cid, **attrs)
+            kids.append((cid, child, hist + (("q", lab),), d + 1, px, pxp, reached and (w is None or on)))
+    elif isinstance(node, Chance):
+        for lab, row, child in zip(node.labels, _rows(node), node.children):
+            cid = walk.new()
+            attrs = {"label": f"{label_str(lab)}: {_probs(row)}", "kind": "answer"}
+            if w is not None and not reached:
+                attrs.update(color=_GREY, fontcolor=_GREY)
+            walk.g.add_edge(nid, cid, **attrs)
+            # the witness pair's probabilities of the history (only needed with a witness)
+            p2, pp2 = (px * row[i], pxp * row[j]) if w is not None else (px, pxp)
+            kids.append((cid, child, hist + (("a", lab),), d + 1, p2, pp2, reached))
+    return kids
+
+
+def _caption(mech: Mechanism, w: Witness | None, walk: _Walk, cut: int | None) -> list[str]:
+    lines = [f"{mech.name}: answer edges show the probability under " + " | ".join(mech.datasets)]
+    if w is not None:
+        x, xp = w.pair_names
+        lines.append(
+            f"witness ({w.source} engine, re-checked): datasets ({x}, {xp}), eps = {real_str(real_log(w.lam))}; "
+            f"bold: the adversary's choices; filled: views in T ({walk.in_t} drawn)"
+        )
+        lines.append(f"Pr[T | {x}] = {q_str(w.p)}, Pr[T | {xp}] = {q_str(w.p_prime)}")
+    if cut is not None:
+        lines.append(f"cut at depth {cut}: deeper moves are drawn as '…' (raise --depth to see more)")
+    return lines
+
+
+def _attrs_text(attrs: dict[str, Any]) -> str:
+    parts = [f'{k}="{dot(v)}"' for k, v in sorted(attrs.items()) if k != "kind"]
+    return "[" + ", ".join(parts) + "]" if parts else ""
+
+
+def to_dot(drawing: GameDrawing, *, title: str = "") -> str:
+    """DOT text of a drawing: deterministic (nodes in walk order), every label escaped."""
+    g = drawing.graph
+    cap = ([title] if title else []) + drawing.caption
+    label = "\\n".join(dot(c) for c in cap)  # DOT's own line break between escaped lines
+    out = [
+        "digraph game {",
+        f'  graph [rankdir="TB", fontname="DejaVu Sans", fontsize="11", labelloc="t", label="{label}"];',
+        '  node [fontname="DejaVu Sans", fontsize="10"];',
+        '  edge [fontname="DejaVu Sans", fontsize="9"];',
+    ]
+    for n, attrs in g.nodes(data=True):
+        out.append(f"  {n} {_attrs_text(dict(attrs))};")
+    for u, v, attrs in g.edges(data=True):
+        out.append(f"  {u} -> {v} {_attrs_text(dict(attrs))};")
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
+def render_graphviz(dot_text: str, fmt: str, *, timeout: float = 60.0) -> bytes:
+    """Run Graphviz ``dot -T<fmt>`` on ``dot_text`` (svg or png)."""
+    exe = shutil.which("dot")
+    if exe is None:
+        raise GraphvizMissingError(
+            "rendering needs the Graphviz program 'dot' (e.g. apt-get install graphviz); "
+            "--dot writes the DOT text without it"
+        )
+    p = subprocess.run([exe, f"-T{fmt}"], input=dot_text.encode("utf-8"), capture_output=True, timeout=timeout, check=False)
+    if p.returncode != 0:
+        raise RuntimeError("Graphviz failed: " + p.stderr.decode("utf-8", "replace")[:300])
+    return p.stdout

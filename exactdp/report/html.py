@@ -1,0 +1,325 @@
+"""A static, self-contained HTML report of a verification run (for CI artifacts).
+
+``index.html`` has the summary and one row per case file (claims held and failed, time), the
+failing files first and every failing claim linked from the top; each case file gets a page with
+its claims (failing ones first), the exact values found, witnesses, an inline SVG plot of the
+privacy profiles (matplotlib, the optional extra ``plot``) and, for small games, the drawing of
+the game (Graphviz, when installed).  No script, no network: styles are inline and fonts are the
+reader's own, so the report works offline and from a ``file://`` URL.  All case-file text goes
+through :func:`.escape.html`; inline SVG is stripped of comments and prologs.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+from ..analysis.engine import make_engine
+from ..analysis.witness import Witness
+from ..claims import FAILS, HOLDS, UNSUPPORTED, Verdict
+from ..errors import ExactDPError
+from ..verify import ERROR, FileResult, Options, RunResult
+from .escape import error_text, html, text
+from .text import render_witness
+
+__all__ = ["write_report", "write_cli", "page_name", "render_index", "render_case_page", "GAME_DRAWING_MAX_NODES", "PLOT_SECONDS"]
+
+GAME_DRAWING_MAX_NODES = 120  # a game is drawn when its tree of histories has at most this many nodes
+PLOT_SECONDS = 20.0  # time for the profiles of one case page's plot
+_MAX_CURVES = 6
+
+_CSS = """
+body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:1.5em auto;max-width:72em;padding:0 1em;color:#111;line-height:1.4}
+h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.6em}code,pre{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:.9em}
+table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #ddd;padding:.3em .5em;text-align:left;vertical-align:top}
+th{background:#f4f4f4}.s-holds{color:#1a7f37}.s-fails,.s-error,.s-invalid{color:#b42318;font-weight:600}.s-unsupported{color:#9a6700;font-weight:600}
+.mark{font-weight:700;white-space:nowrap}.num{text-align:right;font-variant-numeric:tabular-nums}
+.claim{border:1px solid #ddd;border-left:6px solid #1a7f37;border-radius:4px;padding:.5em .8em;margin:.8em 0}
+.claim.c-fails,.claim.c-error{border-left-color:#b42318}.claim.c-unsupported{border-left-color:#9a6700}
+.claim h3{font-size:1em;margin:.2em 0;color:#111}pre{background:#f7f7f7;padding:.6em;overflow-x:auto;white-space:pre-wrap}
+.meta{color:#555}.figure svg{max-width:100%;height:auto}.banner{padding:.6em 1em;border-radius:4px;margin:1em 0}
+.banner.ok{background:#dafbe1}.banner.bad{background:#ffebe9}dl.values{display:grid;grid-template-columns:max-content auto;gap:.1em 1em;margin:.4em 0}
+dl.values dt{color:#555}dl.values dd{margin:0;font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:.9em;overflow-wrap:anywhere}
+"""
+
+_STATUS_TEXT = {HOLDS: "holds", FAILS: "fails", UNSUPPORTED: "not supported", ERROR: "undecided"}
+_MARK = {HOLDS: "✓", FAILS: "✗", UNSUPPORTED: "?", ERROR: "!"}
+
+
+def page_name(file: str, used: set[str]) -> str:
+    """A file name for a case page: the case path with unsafe characters replaced, unique."""
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "_", file.replace("\\", "/").strip("/").replace("/", "__"))
+    stem = re.sub(r"\.ya?ml$", "", stem) or "case"
+    name, k = f"{stem}.html", 2
+    while name in used or name == "index.html":
+        name, k = f"{stem}-{k}.html", k + 1
+    used.add(name)
+    return name
+
+
+def _page(title: str, body: str) -> str:
+    return (
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        f"<title>{title}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n{body}</body>\n</html>\n"
+    )
+
+
+def _file_counts(fr: FileResult) -> dict[str, int]:
+    out = {HOLDS: 0, FAILS: 0, UNSUPPORTED: 0, ERROR: 0}
+    for v in fr.verdicts:
+        out[v.status] = out.get(v.status, 0) + 1
+    return out
+
+
+def _file_status(fr: FileResult) -> str:
+    if fr.error is not None:
+        return "invalid" if fr.invalid else "error"
+    return "holds" if fr.exit_code == 0 else "fails"
+
+
+def _order(files: Sequence[tuple[FileResult, str]]) -> list[tuple[FileResult, str]]:
+    """Failing files first (internal errors, invalid, undecided, failing), in run order otherwise."""
+    rank = {3: 0, 2: 1, 1: 2, 0: 3}
+    return sorted(files, key=lambda fp: rank.get(fp[0].exit_code, 0))
+
+
+def _verdict_order(verdicts: Sequence[Verdict]) -> list[tuple[int, Verdict]]:
+    """(number in the file, verdict), claims that do not hold first."""
+    numbered = list(enumerate(verdicts, 1))
+    return [p for p in numbered if p[1].status != HOLDS] + [p for p in numbered if p[1].status == HOLDS]
+
+
+def render_index(run: RunResult, pages: Sequence[tuple[FileResult, str]], *, when: str = "") -> str:
+    """index.html: summary, the failing claims linked, one row per case file."""
+    c = run.counts()
+    total = sum(c[s] for s in (HOLDS, FAILS, UNSUPPORTED, ERROR))
+    bad = run.exit_code != 0
+    parts = [f"{c[HOLDS]} hold", f"{c[FAILS]} fail"]
+    if c[UNSUPPORTED]:
+        parts.append(f"{c[UNSUPPORTED]} not supported")
+    if c[ERROR]:
+        parts.append(f"{c[ERROR]} undecided")
+    files = f"{c['files']} file{'s' if c['files'] != 1 else ''}" + (f", {c['invalid_files']} not valid" if c["invalid_files"] else "")
+    body = ["<h1>exactdp verification report</h1>"]
+    body.append(f'<p class="banner {"bad" if bad else "ok"}"><strong>{"Some claims do not hold" if bad else "Every claim holds"}</strong>: '
+                f"{total} claims in {files}: {', '.join(parts)} (exit status {run.exit_code}).{html(when)}</p>")
+    body.extend(_failing_list(pages))
+    body.append("<h2>Case files</h2>\n<table>\n<tr><th></th><th>file</th><th>case</th><th class=\"num\">held</th>"
+                "<th class=\"num\">failed</th><th class=\"num\">other</th><th class=\"num\">time (s)</th></tr>")
+    for fr, page in _order(pages):
+        k = _file_counts(fr)
+        st = _file_status(fr)
+        mark = {"holds": "✓", "fails": "✗"}.get(st, "!")
+        name = html(fr.case.name) if fr.case is not None else f'<span class="s-{st}">{st}</span>'
+        body.append(
+            f'<tr><td class="mark s-{st}">{mark}</td><td><a href="{html(page)}">{html(fr.file)}</a></td><td>{name}</td>'
+            f'<td class="num">{k[HOLDS]}</td><td class="num">{k[FAILS]}</td><td class="num">{k[UNSUPPORTED] + k[ERROR]}</td>'
+            f'<td class="num">{fr.seconds:.2f}</td></tr>'
+        )
+    body.append("</table>\n<p class=\"meta\">Exact verdicts by exactdp: rational arithmetic, certified comparisons; "
+                "every witness re-checked by an independent forward computation.</p>\n")
+    return _page("exactdp report", "\n".join(body))
+
+
+def _failing_list(pages: Sequence[tuple[FileResult, str]]) -> list[str]:
+    items = []
+    for fr, page in _order(pages):
+        if fr.error is not None:
+            items.append(f'<li><a href="{html(page)}">{html(fr.file)}</a>: <span class="s-{_file_status(fr)}">{_file_status(fr)}</span></li>')
+            continue
+        for n, v in _verdict_order(fr.verdicts):
+            if v.status != HOLDS:
+                items.append(
+                    f'<li><a href="{html(page)}#claim-{n}">{html(fr.file)}, claim {n}</a>: '
+                    f'<span class="s-{v.status}">{_STATUS_TEXT[v.status]}</span>: {html(v.claim.describe())}</li>'
+                )
+    if not items:
+        return []
+    return ['<h2 id="failing">Claims that do not hold</h2>', "<ul>", *items, "</ul>"]
+
+
+def _values(values: Any) -> str:
+    if not values:
+        return ""
+    rows = []
+    for k, v in values.items():
+        if isinstance(v, (list, tuple)):
+            v = "; ".join(", ".join(map(str, x)) if isinstance(x, (list, tuple)) else str(x) for x in v)
+        elif isinstance(v, dict):
+            v = "; ".join(f"{a}: {b}" for a, b in v.items())
+        rows.append(f"<dt>{html(k)}</dt><dd>{html('' if v is None else v)}</dd>")
+    return '<dl class="values">' + "".join(rows) + "</dl>"
+
+
+def _pre(lines: Sequence[str]) -> str:
+    """Preformatted lines, each escaped on its own (a newline inside a value stays visible)."""
+    return "<pre>" + "\n".join(html(line) for line in lines) + "</pre>"
+
+
+def _claim_block(n: int, v: Verdict) -> str:
+    c = v.claim
+    params = ", ".join(f"{k}: {val}" for k, val in c.params().items())
+    where = f"line {c.where.line}" if c.where.line is not None else ""
+    out = [f'<div class="claim c-{v.status}" id="claim-{n}">']
+    out.append(f'<h3><span class="mark s-{v.status}">{_MARK[v.status]} {_STATUS_TEXT[v.status]}</span> '
+               f"&nbsp;claim {n}: {html(c.describe())}</h3>")
+    out.append(f'<p class="meta">{html(c.kind)} ({html(params)}){"; " + where if where else ""}</p>')
+    out.append(f"<p>found: <code>{html(v.found)}</code>" + (f"<br>{html(v.note)}" if v.note else "") + "</p>")
+    out.append(_values(v.values))
+    if v.details:
+        out.append(_pre(v.details))
+    if v.witness is not None:
+        lines = render_witness(v.witness, indent="") if isinstance(v.witness, Witness) else v.witness.render_lines()
+        out.append("<p>witness:</p>" + _pre(lines))
+    out.append("</div>")
+    return "\n".join(out)
+
+
+def _claim_table(verdicts: Sequence[Verdict]) -> str:
+    """One row per claim (failing first), linked to its details below."""
+    rows = ["<table>", "<tr><th></th><th>#</th><th>claim</th><th>found</th></tr>"]
+    for n, v in _verdict_order(verdicts):
+        rows.append(
+            f'<tr><td class="mark s-{v.status}">{_MARK[v.status]}</td><td><a href="#claim-{n}">{n}</a></td>'
+            f"<td>{html(v.claim.describe())}</td><td><code>{html(v.found)}</code></td></tr>"
+        )
+    rows.append("</table>")
+    return "\n".join(rows)
+
+
+def render_case_page(fr: FileResult, figures: Sequence[str] = ()) -> str:
+    """One case file's page: header, claims (failing first), figures (already HTML)."""
+    body = ['<p><a href="index.html">← all case files</a></p>']
+    if fr.error is not None or fr.case is None:
+        body.append(f"<h1>{html(fr.file)}</h1>")
+        body.append(f'<p class="s-{_file_status(fr)}">{"not a valid case file" if fr.invalid else "error"}:</p>')
+        body.append(_pre(error_text(fr.error) if fr.error is not None else []))
+        return _page(html(fr.file), "\n".join(body))
+    case = fr.case
+    body.append(f"<h1>{html(case.name)}</h1>")
+    if case.title:
+        body.append(f"<p><strong>{html(case.title)}</strong></p>")
+    if case.reference:
+        body.append(f'<p class="meta">Reference: {html(case.reference)}</p>')
+    k = _file_counts(fr)
+    body.append(f'<p class="meta">{html(fr.file)}: {len(fr.verdicts)} claims, {k[HOLDS]} hold, '
+                f"{len(fr.verdicts) - k[HOLDS]} do not; {fr.seconds:.2f} s</p>")
+    body.append("<h2>Claims</h2>")
+    body.append(_claim_table(fr.verdicts))
+    body.extend(_claim_block(n, v) for n, v in _verdict_order(fr.verdicts))
+    body.extend(figures)
+    return _page(html(case.name), "\n".join(body))
+
+
+def _inline_svg(svg: str) -> str:
+    svg = re.sub(r"<!--.*?-->", "", svg, flags=re.S)
+    svg = re.sub(r"<\?xml.*?\?>|<!DOCTYPE.*?>", "", svg, flags=re.S)
+    svg = re.sub(r"<metadata>.*?</metadata>", "", svg, flags=re.S)  # RDF namespace names only
+    return svg[svg.index("<svg") :].strip()
+
+
+def _figures(fr: FileResult, opts: Options) -> list[str]:
+    """The profile plot(s) and the game drawing of a case, as HTML (or a note saying why not)."""
+    out: list[str] = []
+    case = fr.case
+    if case is None or not case.mechanisms:
+        return out
+    out.append("<h2>Privacy profile</h2>")
+    out.append(_plot_figure(case, opts))
+    out.append(_game_figure(case))
+    return out
+
+
+def _claim_mechanisms(case: Any) -> list[str]:
+    names: list[str] = []
+    for c in case.claims:
+        for n in (c.of,) if isinstance(c.of, str) else tuple(c.of):
+            if n in case.mechanisms and n not in names:
+                names.append(n)
+    return names[:_MAX_CURVES] or ["M" if "M" in case.mechanisms else next(iter(case.mechanisms))]
+
+
+def _plot_figure(case: Any, opts: Options) -> str:
+    from ..limits import using
+    from .plot import MissingExtraError, render_svg
+    from .plotdata import case_plot_data, composition_claims
+
+    try:
+        engine = make_engine("profile", deadline=time.monotonic() + PLOT_SECONDS)
+        with using(opts.effective_limits()):
+            names = _claim_mechanisms(case)
+            blocks = []
+            data = case_plot_data(case, engine, of=names)
+            blocks.append(_figure_html(render_svg(data), "δ(ε) of " + ", ".join(names) + " (exact breakpoints marked)"))
+            if composition_claims(case):
+                data = case_plot_data(case, engine, claim=1)
+                blocks.append(_figure_html(render_svg(data), data.notes[0] + ": the composition found and the theorem's bound"))
+        return "\n".join(blocks)
+    except MissingExtraError as e:
+        return f'<p class="meta">No plot: {html(e)}.</p>'
+    except ExactDPError as e:
+        return f'<p class="meta">No plot: {html(" ".join(error_text(e)))}</p>'
+
+
+def _figure_html(svg: str, caption: str) -> str:
+    return f'<figure class="figure">{_inline_svg(svg)}<figcaption class="meta">{html(caption)}</figcaption></figure>'
+
+
+def _game_figure(case: Any) -> str:
+    from .dot import GraphvizMissingError, game_graph, render_graphviz, to_dot
+
+    name = "M" if "M" in case.mechanisms else next(iter(case.mechanisms))
+    drawing = game_graph(case.mechanisms[name], max_nodes=GAME_DRAWING_MAX_NODES)
+    if drawing.cut_depth is not None:
+        return (f'<h2>Game</h2><p class="meta">The game of {html(name)} is too large to draw here (more than '
+                f"{GAME_DRAWING_MAX_NODES} histories): <code>exactdp info CASE --of NAME --svg FILE --depth N</code> draws it.</p>")
+    try:
+        svg = render_graphviz(to_dot(drawing), "svg").decode("utf-8")
+    except (GraphvizMissingError, RuntimeError) as e:
+        return f'<h2>Game</h2><p class="meta">No drawing: {html(e)}.</p>'
+    return f'<h2>Game of {html(name)}</h2>' + _figure_html(svg, "adversary choices as boxes, answers as edges with their probability under each dataset")
+
+
+def _relative_names(files: Sequence[str]) -> list[str]:
+    """The files' paths relative to their common directory (page names stay short)."""
+    import os
+
+    if not files:
+        return []
+    parents = [os.path.dirname(os.path.normpath(f)) for f in files]
+    try:
+        common = os.path.commonpath(parents) if all(parents) else ""
+    except ValueError:  # absolute and relative paths mixed
+        common = ""
+    return [os.path.relpath(os.path.normpath(f), common) if common else os.path.normpath(f) for f in files]
+
+
+def write_report(run: RunResult, out_dir: str | Path, opts: Options = Options(), *, figures: bool = True) -> Path:
+    """Write index.html and one page per case file into ``out_dir`` (created); return index.html."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    used: set[str] = set()
+    names = _relative_names([fr.file for fr in run.files])
+    pages = [(fr, page_name(n, used)) for fr, n in zip(run.files, names)]
+    for fr, page in pages:
+        figs = _figures(fr, opts) if figures and fr.error is None else []
+        (out / page).write_text(render_case_page(fr, figs), encoding="utf-8")
+    index = out / "index.html"
+    index.write_text(render_index(run, pages), encoding="utf-8")
+    return index
+
+
+def write_cli(run: RunResult, out_dir: str, opts: Options) -> None:
+    """``verify --html DIR``: write the report, or say on stderr why it could not be written
+    (the verdicts on stdout and the exit status are unaffected)."""
+    import sys
+
+    try:
+        index = write_report(run, out_dir, opts)
+    except OSError as e:
+        print(f"exactdp: cannot write the HTML report to {text(out_dir)}: {text(e.strerror or e)}", file=sys.stderr)
+        return
+    print(f"exactdp: HTML report written to {text(str(index))}", file=sys.stderr)

@@ -1,0 +1,332 @@
+r"""Pictures of exact privacy curves (matplotlib, the optional extra ``exactdp[plot]``).
+
+The data are exact and computed first, without matplotlib (:class:`Curve`, :func:`case_curves`):
+each curve is the list of its exact vertices, the breakpoints (λ, δ(λ)) of a privacy profile
+with λ = e^ε (Vadhan–Wang Def. 1.7; KOV's privacy region is the set whose support function it
+is).  Only drawing converts them to floats, for display.  Between two breakpoints δ is affine in
+λ = e^ε, so in ε it is the curve a − b·e^ε, drawn through points sampled in ε; the exact
+breakpoints are drawn as markers on their own line (``gid`` ``vertices-<k>``), which is what the
+tests read back.
+
+Plot kinds are small functions ``kind(ax, data)`` in :data:`KINDS`:
+
+* ``profile``: δ(ε) for ε ≥ 0, one curve per mechanism and per bound;
+* ``region``: the trade-off curve (type I error α = P_x'(T), type II error β = 1 − P_x(T)) of
+  the privacy region's boundary (Kairouz–Oh–Viswanath 2015, Thm 2.4; Dong–Roth–Su 2019, Def. 2.2),
+  with the exact vertices marked.
+
+A composition theorem's bound is drawn as the profile it guarantees: for an (ε, δ) guarantee
+(basic, improved basic, Vadhan–Wang Thm 1.8) the profile of RR_(ε,δ), which is the largest profile
+of any (ε, δ)-DP mechanism (KOV 2015, Thm 2.4); for the optimal composition theorem the exact
+profile of ⊗ᵢ RR_(εᵢ,δᵢ) (KOV 2015 Thm 3.3; Vadhan–Wang Thm 1.4, Thm 5.7).
+
+Output files are byte-for-byte reproducible: fixed metadata, no dates, a fixed SVG hash salt.
+"""
+
+from __future__ import annotations
+
+import math
+import textwrap
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from ..numbers.rational import Q, is_rational, to_fraction
+from .escape import mpl
+
+__all__ = [
+    "Curve",
+    "PlotData",
+    "KINDS",
+    "MissingExtraError",
+    "STYLES",
+    "display_float",
+    "display_log",
+    "chain_from_profile",
+    "dp_bound_curve",
+    "optimal_bound_curve",
+    "profile_curve",
+    "draw",
+    "save",
+    "render_svg",
+    "load_pyplot",
+]
+
+
+class MissingExtraError(ImportError):
+    """matplotlib is not installed (it is the optional extra ``exactdp[plot]``)."""
+
+
+@dataclass(frozen=True)
+class Curve:
+    """One exact curve: the breakpoints of a privacy profile and its limit.
+
+    Attributes
+    ----------
+    label : str
+        Legend text, as written in the case file (escaped when drawn).
+    points : list of (λ, δ)
+        Exact breakpoints, λ = e^ε ≥ 1 increasing, starting at λ = 1; δ is affine in λ between
+        two of them and equal to ``limit`` beyond the last.
+    limit : exact rational
+        δ(λ) as λ → ∞.
+    chain : list of (P'(T), P(T)) or None
+        The exact vertices of the privacy region's upper boundary, from (0, 0) to (1, 1), when
+        known (a mechanism's envelope); otherwise derived from ``points`` by symmetry.
+    bound : bool
+        A theorem's bound rather than a mechanism's exact profile.
+    """
+
+    label: str
+    points: list[tuple[Any, Any]]
+    limit: Any
+    chain: list[tuple[Any, Any]] | None = None
+    bound: bool = False
+
+
+@dataclass(frozen=True)
+class PlotData:
+    """What a picture shows: curves, a title and a subtitle (case-file text, raw)."""
+
+    curves: list[Curve]
+    title: str = ""
+    subtitle: str = ""
+    notes: list[str] = field(default_factory=list)
+
+
+# --- exact data ----------------------------------------------------------------------------------
+
+
+def profile_curve(label: str, prof: Any) -> Curve:
+    """The exact curve of a :class:`~exactdp.analysis.results.Profile` (its envelope)."""
+    return Curve(label, list(prof.breakpoints()), prof.limit(), chain=list(prof.envelope.vertices()))
+
+
+def dp_bound_curve(label: str, E: Any, delta: Any) -> Curve:
+    """The largest profile of an (ε, δ)-DP mechanism, E = e^ε: the profile of RR_(ε,δ),
+    δ(λ) = δ + (1 − δ)(E − λ)/(1 + E) for 1 ≤ λ ≤ E, then δ (KOV 2015, Thm 2.4)."""
+    one = Q(1)
+    if E == one:
+        return Curve(label, [(one, delta)], delta, bound=True)
+    at_one = delta + (one - delta) * (E - one) / (one + E)
+    return Curve(label, [(one, at_one), (E, delta)], delta, bound=True)
+
+
+def optimal_bound_curve(label: str, comps: Sequence[Any]) -> Curve:
+    """The exact profile of ⊗ᵢ RR_(εᵢ,δᵢ): the optimal composition bound (KOV 2015, Thm 3.3;
+    Vadhan–Wang Thm 1.4/5.7), from :func:`~exactdp.theorems.optimal_profile`."""
+    from ..theorems import optimal_profile
+
+    pts = optimal_profile(comps)
+    keep: Any = Q(1)
+    for c in comps:
+        keep = keep * (1 - c.delta)
+    return Curve(label, list(pts), 1 - keep, bound=True)
+
+
+def chain_from_profile(points: Sequence[tuple[Any, Any]], limit: Any) -> list[tuple[Any, Any]]:
+    """The upper boundary of a *symmetric* privacy region from its profile on λ ≥ 1.
+
+    On [λᵢ, λᵢ₊₁] the profile is A − λ·B where (B, A) is a vertex of the chain; the part with
+    slopes below 1 is the mirror image under (x, y) ↦ (1 − y, 1 − x) (KOV 2015, Thm 2.4).
+    """
+    verts: list[tuple[Any, Any]] = [(Q(0), Q(0)), (Q(0), limit)]
+    for (l0, d0), (l1, d1) in reversed(list(zip(points, points[1:]))):
+        b = (d0 - d1) / (l1 - l0)
+        verts.append((b, d1 + l1 * b))
+    mirror = [(1 - a, 1 - b) for b, a in reversed(verts)]
+    out: list[tuple[Any, Any]] = []
+    for v in verts + mirror:
+        if not out or out[-1] != v:
+            out.append(v)
+    return out
+
+
+# --- numbers for display only --------------------------------------------------------------------
+
+
+def display_float(x: Any) -> float:
+    """A float for drawing (never for a verdict): exact rationals by correct rounding, field
+    elements and e^s values by a certified enclosure's midpoint."""
+    if is_rational(x):
+        return float(to_fraction(x))
+    from ..numbers.real import enclose
+
+    import mpmath
+
+    return float(mpmath.mpf(enclose(x, 80).mid.a))
+
+
+def display_log(lam: Any) -> float:
+    """ln λ as a float, for drawing an ε axis (exact rationals of any size)."""
+    if is_rational(lam):
+        f = to_fraction(lam)
+        return math.log(f.numerator) - math.log(f.denominator)
+    return math.log(display_float(lam))
+
+
+# --- drawing -------------------------------------------------------------------------------------
+
+# Colour (Okabe–Ito, readable by colour-blind readers), line style and marker together, so curves
+# stay distinct in greyscale print.
+STYLES: list[tuple[str, Any, str]] = [
+    ("#000000", "-", "o"),
+    ("#0072B2", "--", "s"),
+    ("#D55E00", "-.", "^"),
+    ("#009E73", ":", "D"),
+    ("#CC79A7", (0, (6, 2, 1, 2, 1, 2)), "v"),
+    ("#E69F00", (0, (1, 1)), "P"),
+]
+BOUND_STYLES: list[tuple[str, Any, str]] = [
+    ("#7F7F7F", (0, (8, 3)), "x"),
+    ("#B0B0B0", (0, (3, 2)), "+"),
+    ("#4D4D4D", (0, (10, 2, 2, 2)), "1"),
+]
+
+
+def load_pyplot() -> Any:
+    """matplotlib.pyplot on the Agg backend, or :class:`MissingExtraError` naming the extra."""
+    try:
+        import matplotlib
+    except ImportError:
+        raise MissingExtraError(
+            "plots need matplotlib, the optional extra 'plot': pip install 'exactdp[plot]'"
+        ) from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _styles(data: PlotData):
+    k = b = 0
+    for c in data.curves:
+        if c.bound:
+            yield c, BOUND_STYLES[b % len(BOUND_STYLES)]
+            b += 1
+        else:
+            yield c, STYLES[k % len(STYLES)]
+            k += 1
+
+
+def _weight(c: Curve) -> dict[str, Any]:
+    # a bound is drawn wide and underneath, so an exact curve that meets it stays visible on top
+    return {"linewidth": 3.2, "zorder": 2, "alpha": 0.8} if c.bound else {"linewidth": 1.6, "zorder": 3}
+
+
+def _eps_max(curves: Sequence[Curve]) -> float:
+    last = max((display_log(c.points[-1][0]) for c in curves if c.points), default=0.0)
+    return 1.0 if last <= 0 else last * 1.2
+
+
+def _profile_xy(c: Curve, eps_max: float, per_piece: int = 24) -> tuple[list[float], list[float]]:
+    """Points of the curve in (ε, δ): a − b·e^ε sampled between exact breakpoints."""
+    xs: list[float] = []
+    ys: list[float] = []
+    pts = [(display_float(l), display_float(d)) for l, d in c.points]
+    for (l0, d0), (l1, d1) in zip(pts, pts[1:]):
+        e0, e1 = math.log(l0), math.log(l1)
+        for i in range(per_piece):
+            e = e0 + (e1 - e0) * i / per_piece
+            xs.append(e)
+            ys.append(d0 + (d1 - d0) * (math.exp(e) - l0) / (l1 - l0))
+    xs.append(math.log(pts[-1][0]))
+    ys.append(pts[-1][1])
+    tail = display_float(c.limit)
+    if xs[-1] < eps_max:
+        xs.append(eps_max)
+        ys.append(tail)
+    return xs, ys
+
+
+def kind_profile(ax: Any, data: PlotData) -> None:
+    """δ(ε) for ε ≥ 0, with each curve's exact breakpoints marked."""
+    eps_max = _eps_max(data.curves)
+    for k, (c, (colour, ls, marker)) in enumerate(_styles(data)):
+        xs, ys = _profile_xy(c, eps_max)
+        ax.plot(xs, ys, color=colour, linestyle=ls, label=mpl(c.label), gid=f"curve-{k}", **_weight(c))
+        vx = [display_log(l) for l, _ in c.points]
+        vy = [display_float(d) for _, d in c.points]
+        ax.plot(vx, vy, linestyle="none", marker=marker, color=colour, markersize=5, gid=f"vertices-{k}", zorder=4)
+    ax.set_xlim(0, eps_max)
+    ax.set_ylim(bottom=0)
+    ax.set_xlabel(r"$\varepsilon$")
+    ax.set_ylabel(r"$\delta(\varepsilon)$")
+
+
+def region_vertices(c: Curve) -> list[tuple[Any, Any]]:
+    """The exact chain of ``c`` as trade-off points (α, β) = (P'(T), 1 − P(T))."""
+    chain = c.chain if c.chain is not None else chain_from_profile(c.points, c.limit)
+    return [(b, 1 - a) for b, a in chain]
+
+
+def kind_region(ax: Any, data: PlotData) -> None:
+    """Trade-off curves β(α) with exact vertices; the diagonal is perfect privacy."""
+    ax.plot([0, 1], [1, 0], color="#BBBBBB", linewidth=0.8, linestyle=(0, (1, 2)), label="perfect privacy (ε = 0, δ = 0)")
+    for k, (c, (colour, ls, marker)) in enumerate(_styles(data)):
+        vs = region_vertices(c)
+        xs = [display_float(a) for a, _ in vs]
+        ys = [display_float(b) for _, b in vs]
+        ax.plot(xs, ys, color=colour, linestyle=ls, label=mpl(c.label), gid=f"curve-{k}", **_weight(c))
+        ax.plot(xs, ys, linestyle="none", marker=marker, color=colour, markersize=5, gid=f"vertices-{k}", zorder=4)
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.set_aspect("equal")
+    ax.set_xlabel(r"type I error $\alpha = \Pr[T \mid x']$")
+    ax.set_ylabel(r"type II error $\beta = 1 - \Pr[T \mid x]$")
+
+
+KINDS: dict[str, Callable[[Any, PlotData], None]] = {"profile": kind_profile, "region": kind_region}
+
+
+def draw(data: PlotData, kind: str = "profile") -> Any:
+    """A matplotlib Figure of ``data`` (Agg backend); the caller saves or closes it."""
+    plt = load_pyplot()
+    from matplotlib.figure import Figure
+
+    del plt  # Figure objects need no pyplot state (nothing global to leak between plots)
+    fig = Figure(figsize=(6.4, 4.6) if kind != "region" else (5.6, 5.6), dpi=100)
+    ax = fig.add_subplot()
+    KINDS[kind](ax, data)
+    ax.grid(True, color="#E0E0E0", linewidth=0.6)
+    ax.legend(loc="upper right", fontsize=8, frameon=True)
+    # escape first (a newline in the case file stays visible), then wrap to the figure's width
+    width = 64 if kind == "region" else 76
+    lines = textwrap.wrap(mpl(data.title), width) + textwrap.wrap(mpl(data.subtitle), width + 8)
+    ax.set_title("\n".join(lines[:4]), fontsize=8.5)
+    fig.tight_layout()
+    return fig
+
+
+_METADATA: dict[str, dict[str, Any]] = {
+    "png": {"Software": "exactdp"},
+    "svg": {"Date": None, "Creator": "exactdp"},
+    "pdf": {"CreationDate": None, "ModDate": None, "Creator": "exactdp", "Producer": "exactdp"},
+}
+
+
+def save(fig: Any, path: Any, fmt: str, *, svg_text: bool = False) -> None:
+    """Write ``fig`` as png/svg/pdf with fixed metadata (byte-for-byte reproducible).
+
+    SVG text is drawn as glyph outlines (the file looks the same everywhere), or with
+    ``svg_text=True`` as ``<text>`` elements in the reader's sans-serif font (smaller, faster,
+    searchable: for inline use in HTML)."""
+    import matplotlib
+
+    rc: Any = {"svg.hashsalt": "exactdp", "svg.fonttype": "none" if svg_text else "path", "pdf.compression": 6}
+    with matplotlib.rc_context(rc):
+        fig.savefig(path, format=fmt, metadata=_METADATA[fmt])
+
+
+def render_svg(data: PlotData, kind: str = "profile") -> str:
+    """The figure as SVG text (for inline use in HTML): reproducible, no external references."""
+    import io
+
+    fig = draw(data, kind)
+    buf = io.BytesIO()
+    save(fig, buf, "svg", svg_text=True)
+    text = buf.getvalue().decode("utf-8")
+    # drop the XML prolog and DOCTYPE: the <svg> element goes inline into an HTML page
+    return text[text.index("<svg") :]
+
+
+__all__ += ["kind_profile", "kind_region", "region_vertices"]

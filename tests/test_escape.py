@@ -1,0 +1,232 @@
+"""exactdp.report.escape: one escaping function per output format, and every output of a case
+whose text fields hold control characters (title, reference, mechanism names, labels)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from exactdp.cli import main
+from exactdp.errors import CaseError, CaseProblem
+from exactdp.report import escape
+
+# every kind of character that must never reach an output raw
+HOSTILE = "\x1b]0;title\x07\x1b[2J\x1b]52;c;ZXZpbA==\x07\r\n::error::x\t\x00\x7f\x85\x9b\u202e\u2066\u200b\ufeff\u2028"
+
+
+def raw_controls(s: str, allow: str = "\n") -> list[str]:
+    """The unsafe characters of ``s`` (line feeds of the output's own structure allowed)."""
+    return [ch for ch in s if escape.is_unsafe_char(ch) and ch not in allow]
+
+
+# --- the functions ------------------------------------------------------------------------------
+
+
+def test_text_is_visible_and_one_line():
+    out = escape.text("a" + HOSTILE)
+    assert raw_controls(out, allow="") == []
+    assert "\\x1b]0;title\\x07" in out and "\\n" in out and "\\u202e" in out and "\\x7f" in out and "\\x85" in out
+
+
+@pytest.mark.parametrize("s", ["::error::pwned", "  ::warning file=a::x", "::set-output name=x::y"])
+def test_text_defuses_github_workflow_commands(s):
+    out = escape.text(s)
+    assert not out.lstrip().startswith("::")
+    assert "\\x3a" in out
+
+
+def test_text_leaves_ordinary_text_alone():
+    s = "Vadhan-Wang 2021, Thm 1.8 — ε ≥ 0, x0 → yes, ä"
+    assert escape.text(s) == s
+
+
+def test_error_text_escapes_each_problem_field():
+    e = CaseError([CaseProblem("found the scalar 'x\n::error::y\x1b[2J'", "mechanisms.M\x1b", "f\n.yaml", 3, 4, "hint\x07")])
+    lines = escape.error_text(e)
+    assert len(lines) == 2 and all(raw_controls(l, allow="") == [] for l in lines)
+    assert lines[0].startswith("f\\n.yaml:3:4: mechanisms.M\\x1b: found")
+
+
+@given(st.text())
+@settings(max_examples=300, deadline=None)
+def test_no_format_lets_an_unsafe_character_through(s):
+    for fn in (escape.text, escape.html, escape.dot, escape.csv_field, escape.latex, escape.latex_math, escape.mpl):
+        assert raw_controls(fn(s), allow="") == [], fn.__name__
+    assert raw_controls(escape.yaml_scalar(s), allow="") == []
+    assert raw_controls(escape.json_dumps({"k": s}), allow="\n") == []
+
+
+@given(st.text())
+@settings(max_examples=300, deadline=None)
+def test_yaml_scalar_round_trips_with_its_type(s):
+    assert yaml.safe_load("v: " + escape.yaml_scalar(s) + "\n") == {"v": s}
+
+
+@pytest.mark.parametrize("v", ["Yes", "yes", "NO", "on", "Off", "y", "n", "NULL", "null", "~", "true", "False", "2024-01-01",
+                               "2024-01-01 10:00:00", "0", "-1", "1e3", "0x1F", "0o17", ".inf", "-.INF", ".nan", "1_000",
+                               "12:30:45", "1/2", "-3/4", "", " a", "a ", "- a", "? x", "a: b", "#c", "&a", "*a", "!t", "%x",
+                               "@x", "`x", "'q'", '"q"', "x\x7f", "\x85", "\u2028", "é", "日本"])
+def test_yaml_scalar_keeps_strings_strings(v):
+    assert yaml.safe_load("v: " + escape.yaml_scalar(v)) == {"v": v}
+
+
+def test_yaml_scalar_non_strings():
+    for v in (None, True, False, 0, 12, -3):
+        assert yaml.safe_load("v: " + escape.yaml_scalar(v)) == {"v": v}
+
+
+@given(st.text())
+@settings(max_examples=200, deadline=None)
+def test_json_dumps_round_trips(s):
+    assert json.loads(escape.json_dumps({"k": s, s: [s]})) == {"k": s, s: [s]}
+
+
+@given(st.lists(st.text(), min_size=1, max_size=5))
+@settings(max_examples=200, deadline=None)
+def test_csv_row_reads_back_and_defuses_formulas(cells):
+    row = escape.csv_row(cells)
+    back = next(csv.reader(io.StringIO(row)))
+    assert back == [escape.csv_field(c) for c in cells]
+    for c in back:
+        assert not c.startswith(("=", "+", "-", "@"))
+
+
+def test_csv_keeps_exact_numbers():
+    assert escape.csv_row([("-1/2", False), "=HYPERLINK(1)"]) == "-1/2,'=HYPERLINK(1)"
+
+
+def test_dot_escapes_quotes_and_backslashes():
+    assert escape.dot('a"b\\n\x1b') == 'a\\"b\\\\n\\\\x1b'
+
+
+def test_html_escapes_markup():
+    assert escape.html('<script>"&\'\x1b') == "&lt;script&gt;&quot;&amp;&#x27;\\x1b"
+
+
+def test_mpl_escapes_mathtext():
+    assert escape.mpl("$x$ costs $5") == r"\$x\$ costs \$5"
+
+
+LATEX_HOSTILE = "a^b~c_d ä ö ß é ł \\x \\textbackslash $m$ & % # { } < > | \" ' ` -- \x1b\x7f → 日"
+
+
+@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex is not installed")
+def test_latex_with_hostile_text_compiles_in_text_and_math_mode(tmp_path):
+    s = LATEX_HOSTILE
+    body = (escape.latex(s) + "\n\n$x_{" + escape.latex_math(s) + "}$ and $\\mathrm{A}" + escape.latex_math(s) + "$\n\n\\texttt{" + escape.latex(s) + "}\n")
+    (tmp_path / "t.tex").write_text("\\documentclass{article}\n\\begin{document}\n" + body + "\\end{document}\n", encoding="utf-8")
+    p = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "t.tex"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stdout[-2000:]
+    assert "mktexpk" not in p.stdout + p.stderr  # no bitmap fonts needed: only the base fonts
+
+
+# --- every output of a hostile case -------------------------------------------------------------
+
+HOSTILE_CASE = r'''exactdp: 1
+name: hostile
+title: "T\e]0;pwned\a\n  ✓ forged\r::error::x\x7f\x85\u202eevil\u2066"
+reference: "::error file=x::ref\e[2J\e]52;c;ZXZpbA==\a ^~ä\\ $x$ --"
+mechanisms:
+  "M\e[31m":
+    tree:
+      ask:
+        "q\n::error::":
+          "a\e]52;c;ZXZpbA==\a": [3/4, 1/4]
+          "b\x7f^~ä\\ \u202e": [1/4, 3/4]
+        "Yes":
+          "NULL": [1/2, 1/2]
+          "2024-01-01": [1/2, 1/2]
+claims:
+  - privloss: {of: "M\e[31m", delta: 0, equals: log(3)}
+  - not_dp: {of: "M\e[31m", eps: 0, delta: 0}
+  - privloss: {of: "M\e[31m", delta: 0, equals: log(2)}
+  - simulates_rr: {of: "M\e[31m", eps: log(3)}
+'''
+MECH = "M\x1b[31m"
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory) -> Path:
+    p = tmp_path_factory.mktemp("hostile") / "hostile.yaml"
+    p.write_text(HOSTILE_CASE, encoding="utf-8")
+    return p
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+OUTPUTS = [
+    ("verify",),
+    ("verify", "--json"),
+    ("verify", "--witness"),
+    ("privloss", "--of", MECH, "--witness", "--delta", "1/10"),
+    ("privloss", "--of", MECH, "--json", "--witness"),
+    ("profile", "--of", MECH),
+    ("profile", "--of", MECH, "--json"),
+    ("info", "--of", MECH),
+    ("info", "--of", MECH, "--dot", "--witness", "0"),
+    ("simulate", "--of", MECH),
+    ("simulate", "--of", MECH, "--format", "json"),
+    ("simulate", "--of", MECH, "--format", "yaml"),
+    ("simulate", "--of", MECH, "--format", "latex", "--standalone"),
+    ("simulate", "--of", MECH, "--format", "csv"),
+    ("privloss", "--of", "nope\x1b]0;x\x07"),
+]
+
+
+@pytest.mark.parametrize("args", OUTPUTS, ids=lambda a: " ".join(x.replace(MECH, "M") for x in a)[:40])
+def test_no_raw_control_character_in_any_output(hostile, args):
+    r = run(args[0], str(hostile), *args[1:])
+    assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
+    out = r.output  # stdout and stderr together
+    assert out.strip()
+    assert raw_controls(out) == [], (args, out[:400])
+    for line in out.splitlines():
+        assert not line.lstrip().startswith("::"), line
+
+
+def test_yaml_output_round_trips_labels(hostile):
+    r = run("simulate", str(hostile), "--of", MECH, "--format", "yaml")
+    d = yaml.safe_load(r.output)
+    labels = {row["answer"] for p in d["pairs"] for row in p["table"]}
+    assert {"a\x1b]52;c;ZXZpbA==\x07", "b\x7f^~ä\\ \u202e", "NULL", "2024-01-01"} <= labels
+    assert d["mechanism"] == MECH
+
+
+def test_json_output_round_trips_labels(hostile):
+    d = json.loads(run("verify", str(hostile), "--json").output)
+    assert d["files"][0]["case"]["title"].startswith("T\x1b]0;pwned\x07\n")
+
+
+def test_csv_output_reads_back(hostile):
+    rows = list(csv.reader(io.StringIO(run("simulate", str(hostile), "--of", MECH, "--format", "csv").output)))
+    assert rows[0][:6] == ["x", "x_prime", "round", "queries", "answers_so_far", "answer"]
+    assert "a\\x1b]52;c;ZXZpbA==\\x07" in {r[5] for r in rows[1:]}
+
+
+@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex is not installed")
+def test_latex_of_hostile_labels_compiles(hostile, tmp_path):
+    tex = run("simulate", str(hostile), "--of", MECH, "--format", "latex", "--standalone").output
+    (tmp_path / "t.tex").write_text(tex, encoding="utf-8")
+    p = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "t.tex"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stdout[-2000:]
+
+
+def test_invalid_case_error_quotes_are_escaped(tmp_path):
+    p = tmp_path / "bad.yaml"
+    p.write_text('exactdp: 1\nname: bad\nmechanisms:\n  M: {rr: {eps: "log(3)\\e]0;x\\a\\n::error::y"}}\nclaims: []\n', encoding="utf-8")
+    r = run("verify", str(p))
+    assert r.exit_code == 2
+    assert raw_controls(r.output) == []
+    assert all(not line.lstrip().startswith("::") for line in r.output.splitlines())

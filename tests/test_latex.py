@@ -1,0 +1,74 @@
+"""exactdp.report.latex: longtable + booktabs tables of T that fit the page (the 42-row table of
+Vadhan-Wang Thm 1.10 for the three-round mechanism breaks across pages), \\tfrac, \\label, and
+--drop-trivial."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+
+import pytest
+from click.testing import CliRunner
+
+from exactdp.cli import main
+
+THREE = "cases/vadhan-wang/thm110-three-round.yaml"
+FIG1 = "cases/vadhan-wang/thm110-figure1.yaml"
+
+
+def latex(*args: str) -> str:
+    r = CliRunner().invoke(main, ["simulate", *args, "--format", "latex"])
+    assert r.exit_code == 0, r.output
+    return r.output
+
+
+def body_rows(tex: str) -> list[str]:
+    body = tex.split("\\endlastfoot\n", 1)[1].split("\\end{longtable}", 1)[0]
+    return [line for line in body.splitlines() if line.endswith("\\\\")]
+
+
+def test_three_round_table_is_a_longtable_with_every_row():
+    tex = latex(THREE)
+    assert tex.count("\\begin{longtable}") == 1 and "\\toprule" in tex and "\\bottomrule" in tex
+    assert "\\endhead" in tex and "\\endfoot" in tex  # the header repeats on every page
+    assert len(body_rows(tex)) == 42
+    assert "\\label{tab:T-M-x0-x1}" in tex
+    assert "\\tfrac{7}{9}" in tex and "\\frac{" not in tex.replace("\\tfrac{", "")
+
+
+def test_drop_trivial_rows():
+    full, short = body_rows(latex(THREE)), body_rows(latex(THREE, "--drop-trivial"))
+    # a row is trivial when T(c, a) is the same for both RR outputs (here 1/2, 1/2)
+    trivial = [r for r in full if r.count("\\tfrac{1}{2}") == 2]
+    assert len(short) == len(full) - len(trivial) and 0 < len(short) < len(full)
+    assert f"{len(trivial)} rows where" in latex(THREE, "--drop-trivial")
+
+
+def test_label_option_is_reduced_to_a_safe_key():
+    tex = latex(THREE, "--label", "my table}\\x")
+    assert "\\label{tab:my-table-x-x0-x1}" in tex
+
+
+def _has_booktabs() -> bool:
+    if shutil.which("pdflatex") is None or shutil.which("kpsewhich") is None:
+        return False
+    return all(subprocess.run(["kpsewhich", f], capture_output=True).returncode == 0 for f in ("booktabs.sty", "longtable.sty"))
+
+
+@pytest.mark.skipif(not _has_booktabs(), reason="pdflatex with booktabs/longtable (texlive-latex-recommended) is not installed")
+@pytest.mark.parametrize("args", [[THREE], [THREE, "--drop-trivial"], [FIG1, "--delta", "1/4"]], ids=["three-round", "three-round-drop", "fig1-approx"])
+def test_tables_fit_the_page(tmp_path, args):
+    tex = latex(*args, "--standalone")
+    (tmp_path / "t.tex").write_text(tex, encoding="utf-8")
+    p = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "t.tex"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stdout[-2000:]
+    log = (tmp_path / "t.log").read_text(encoding="latin-1")
+    assert "Overfull" not in log and "Float too large" not in log
+    pages = int(re.search(r"Output written on t\.pdf \((\d+) pages?", log).group(1))
+    if args == [THREE]:
+        assert pages == 2  # 42 rows: the table continues on a second page instead of running off
+    if shutil.which("pdftotext"):
+        text = subprocess.run(["pdftotext", "-layout", "t.pdf", "-"], cwd=tmp_path, capture_output=True, text=True).stdout
+        if args == [THREE]:
+            assert "(continued)" in text and text.count("(t, 1)") == 8  # the last rows are there
