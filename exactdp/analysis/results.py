@@ -152,7 +152,8 @@ class Profile:
         return self.delta_at_lambda(lambda_of(eps))
 
     def least_lambda(self, delta: object) -> object:
-        return self.envelope.least_lambda(as_q(delta))
+        """The least λ ≥ 1 with δ_M(λ) ≤ δ (δ rational, or in ℚ(e^{1/L}))."""
+        return self.envelope.least_lambda(lift(delta, domain_of(delta)))
 
     def privloss(self, delta: object) -> object:
         """PrivLoss(M, δ) = inf{ε ≥ 0 : M is (ε, δ)-DP}: ``0``, ``log(r)`` or ``INF``."""

@@ -163,7 +163,7 @@ def _eps(tr: TypedReader, k: F.Eps, node: yaml.Node, path: str) -> Any:
 
 @_reads(F.Delta)
 def _delta(tr: TypedReader, k: F.Delta, node: yaml.Node, path: str) -> Any:
-    return tr.number(node, path, "delta", lambda v: K.delta(v, symbols=tr.symbols(k.symbolic)))
+    return tr.number(node, path, "delta", lambda v: K.delta(v, symbols=tr.symbols(k.symbolic), field=k.field))
 
 
 @_reads(F.Prob)

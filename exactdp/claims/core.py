@@ -29,13 +29,20 @@ def _eps_text(eps: object) -> str:
     return real_str(eps)
 
 
+def _exponent(eps: object) -> str:
+    """ε as an exponent: ``log(3)`` or ``0`` as is, ``(2/5)`` or ``(1/10 + log(2))`` in parentheses."""
+    e = real_str(eps)
+    simple = e.isalnum() or (e.startswith("log(") and e.count("(") == 1 and e.endswith(")"))
+    return e if simple else f"({e})"
+
+
 @claim("privloss")
 @dataclass(frozen=True, kw_only=True)
 class PrivLossClaim(Claim):
     """PrivLoss(M, delta) equals (or is at most) the given value, where PrivLoss(M, delta) =
     inf{eps >= 0 : M is (eps, delta)-DP} (Vadhan-Wang Section 5)."""
 
-    delta: Any = arg(Delta(), default=Q(0), doc="default 0")
+    delta: Any = arg(Delta(field=True), default=Q(0), doc="default 0")
     equals: Any = arg(PrivLossValue(), default=None, doc="log(r), a rational, or inf")
     at_most: Any = arg(PrivLossValue(), default=None, doc="log(r), a rational, or inf")
 
@@ -85,7 +92,7 @@ class DPClaim(Claim):
     """M is (eps, delta)-DP against every adaptive adversary (Vadhan-Wang Def. 1.7)."""
 
     eps: Any = arg(Eps(), doc="e.g. eps: log(3)")
-    delta: Any = arg(Delta(), default=Q(0), doc="default 0")
+    delta: Any = arg(Delta(field=True), default=Q(0), doc="default 0")
 
     def statement(self) -> str:
         return f"{self.of} is ({_eps_text(self.eps)}, {q_str(self.delta)})-DP"
@@ -152,10 +159,10 @@ class DeltaClaim(Claim):
     """The largest hockey-stick divergence at e^eps, over adversaries and adjacent pairs, equals the given delta."""
 
     eps: Any = arg(Eps(), doc="e.g. eps: log(3)")
-    equals: Any = arg(Delta(), doc="the exact delta")
+    equals: Any = arg(Delta(field=True), doc="the exact delta")
 
     def statement(self) -> str:
-        return f"delta_{self.of}(e^{_eps_text(self.eps)}) = {q_str(self.equals)}"
+        return f"delta_{self.of}(e^{_exponent(self.eps)}) = {q_str(self.equals)}"
 
     def params(self) -> dict[str, str]:
         return {"eps": real_str(self.eps), "equals": q_str(self.equals)}

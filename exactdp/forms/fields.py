@@ -94,15 +94,16 @@ def PrivLossValue() -> Eps:
 
 @dataclass(frozen=True)
 class Delta(Kind):
-    """δ ∈ [0, 1], an exact rational."""
+    """δ ∈ [0, 1]: an exact rational, or with ``field`` an element of ℚ(e^{1/L})."""
 
     symbolic: bool = False
+    field: bool = False
 
     def schema(self) -> dict:
         return NUMBER
 
     def text(self) -> str:
-        return "delta in [0, 1], e.g. 1/100"
+        return "delta in [0, 1], e.g. 1/100" + (" or an expression in exp(0.1)" if self.field else "")
 
 
 @dataclass(frozen=True)

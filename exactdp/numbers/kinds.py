@@ -23,7 +23,8 @@ from typing import Any
 from ..errors import ExactDPError, InexactValueError
 from .qt import as_field
 from .rational import as_q, is_rational, q_str
-from .real import ExpReal, Infinity, LogReal, real_exp, real_sign, real_str
+from . import ladder
+from .real import ExpReal, Infinity, LogReal, real_cmp, real_exp, real_sign, real_str
 from .symbolic import SymbolTable, is_sym, prove_nonneg, sympy, to_sympy
 
 __all__ = [
@@ -99,9 +100,24 @@ def probability(v: Any, *, what: str = "a probability", symbols: SymbolTable | N
     return rational(v, what=what, lo=0, hi=1, symbols=symbols)
 
 
-def delta(v: Any, *, what: str = "delta", symbols: SymbolTable | None = None) -> Any:
-    """δ of (ε, δ)-DP: an exact rational in [0, 1] (Vadhan–Wang Def. 1.7)."""
-    return rational(v, what=what, lo=0, hi=1, symbols=symbols)
+def delta(v: Any, *, what: str = "delta", symbols: SymbolTable | None = None, field: bool = False) -> Any:
+    """δ of (ε, δ)-DP: an exact rational in [0, 1] (Vadhan–Wang Def. 1.7); with ``field``, also
+    an element of ℚ(e^{1/L}) such as ``1 - exp(0.4)/2`` (its range checked exactly)."""
+    if field and not is_sym(v) and ladder.domain_of(v) == ladder.QT:
+        try:
+            v = ladder.lift(v, ladder.QT)
+        except InexactValueError as e:
+            raise QuantityError(f"{what} = {real_str(v)}: {e}", "write it with fewer decimal digits in the exponents") from None
+        if real_cmp(v, 0) < 0 or real_cmp(v, 1) > 0:
+            raise QuantityError(f"{what} must lie in [0, 1], found {real_str(v)}")
+        return v
+    hint = None if field else "a delta in the field Q(e^(1/L)) is accepted only by the claims delta, privloss, dp and not_dp"
+    try:
+        return rational(v, what=what, lo=0, hi=1, symbols=symbols)
+    except QuantityError as e:
+        if e.hint is None and hint and ladder.domain_of(v) == ladder.QT:
+            raise QuantityError(e.message, hint) from None
+        raise
 
 
 def count(v: Any, *, what: str, lo: int = 0, hi: int | None = None) -> int:
