@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 import yaml
 
-from ..builders.combinators import choose, compose, concomp, repeat
+from ..builders.combinators import choose, compose, concomp, distinct_labels, repeat
 from ..builders.rr import default_bits, rr_delta_node, rr_node
 from ..builders.symbolic import rr_delta_sym_node, rr_sym_node
 from ..model.game import END, Ask, Chance, Mechanism, Node
@@ -344,9 +344,10 @@ def _components(mr: MechanismReader, node: yaml.Node, path: str, what: str) -> A
         for k, v in node.value:
             out[k.value] = mr.mechanism(v, child_path(path, k.value), k.value)
     elif isinstance(node, yaml.SequenceNode):
+        # every item is one component, repeated names included ([R, R] is two copies)
+        wanted = [v.value if isinstance(v, yaml.ScalarNode) and not is_null(v) else None for v in node.value]
         out = {}
-        for i, v in enumerate(node.value):
-            label = v.value if isinstance(v, yaml.ScalarNode) and not is_null(v) and v.value not in out else str(i)
+        for i, (label, v) in enumerate(zip(distinct_labels(wanted), node.value)):
             out[label] = mr.mechanism(v, child_path(path, i), label)
     else:
         return r.error(node, path, f"{what} takes a list of mechanisms, found {kind_of(node)}")

@@ -11,9 +11,20 @@
 3. The claim holds when PrivLoss(ConComp(M₁, M₂, ...), δ) ≤ ε_T exactly; the verdict shows
    both numbers and the slack ε_T − PrivLoss.
 
-What each theorem *proves* for concurrent composition: basic (Thm 3.3) and optimal (Thm 5.7,
-Lemma 5.5) for pure components only; Theorem 1.8 for any δᵢ.  A check of another combination
-is an experiment about an open question (Vadhan–Wang §1.4, §6); the verdict says so in its note.
+Every one of these is a *theorem* for concurrent composition of interactive components, so a
+failing check is a bug (in exactdp or in the case), never an open question:
+
+* pure components: basic composition (Vadhan–Wang 2021, Thm 3.3) and optimal composition
+  (Vadhan–Wang 2021, Thm 5.7 via Lemma 5.5);
+* any δᵢ: Theorem 1.8 of Vadhan–Wang 2021; and every composition theorem for noninteractive
+  (ε, δ)-DP (basic, improved basic, optimal) holds for concurrent composition: Vadhan & Zhang,
+  *Concurrent Composition Theorems for Differential Privacy* (STOC 2023), for (ε, δ)-DP and
+  f-DP; Lyu, *Composition Theorems for Interactive Differential Privacy* (NeurIPS 2022), for
+  (ε, δ)-DP and Rényi DP.
+
+The components are every item of ``of:``: a repeated name is another copy (``of: [R, R]`` is
+ConComp(R, R)).  ``theorem: renyi`` and ``theorem: fdp`` (Lyu 2022; Vadhan & Zhang 2023) are
+checked by :mod:`exactdp.claims.beyond`.
 """
 
 from __future__ import annotations
@@ -22,7 +33,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ..analysis import format_privloss
-from ..builders.combinators import concomp
+from ..builders.combinators import concomp, distinct_labels
 from ..numbers.rational import Q, q_str
 from ..numbers.real import INF, Infinity, real_cmp, real_decimal, real_str, real_sub
 from ..theorems import basic, components, improved_basic, optimal, thm_1_8
@@ -31,6 +42,17 @@ from .base import FAILS, HOLDS, UNSUPPORTED, Analysis, Claim, Verdict
 __all__ = ["CompositionClaim", "COMPOSITION_THEOREMS"]
 
 COMPOSITION_THEOREMS = ("basic", "improved-basic", "thm-1.8", "optimal")
+
+
+# where the bound is proven for concurrent composition (see the module docstring)
+_THEOREM_SOURCE = {
+    "basic": "a theorem for concurrent composition (Vadhan-Wang 2021, Thm 3.3)",
+    "improved-basic": "a theorem for concurrent composition (it bounds the optimal one, Vadhan-Wang 2021, Thm 5.7)",
+    "optimal": "a theorem for concurrent composition (Vadhan-Wang 2021, Thm 5.7)",
+    "thm-1.8": "a theorem for concurrent composition (Vadhan-Wang 2021, Thm 1.8)",
+    "approx": "a theorem for concurrent composition of approximate-DP components "
+    "(Vadhan-Zhang 2023; Lyu 2022)",
+}
 
 
 @dataclass(frozen=True)
@@ -82,7 +104,9 @@ class CompositionClaim(Claim):
                     return Verdict(self, UNSUPPORTED, f"PrivLoss({name}, {q_str(deltas[k])}) = inf", "no finite eps to compose")
                 eps_i.append(e)
         comps = components(eps_i, list(deltas))
-        mech = concomp({n: an.mech(n) for n in names}, name="ConComp(" + ", ".join(names) + ")")
+        # one component per list item: of: [R, R] is two copies of R (a map keyed by name is not)
+        labels = distinct_labels(list(names))
+        mech = concomp(dict(zip(labels, (an.mech(n) for n in names))), name="ConComp(" + ", ".join(names) + ")")
         prof = an.engine.profile(mech)
         if self.theorem == "optimal":
             at = self.delta if self.delta is not None else Q(0)
@@ -105,9 +129,7 @@ class CompositionClaim(Claim):
         note = f"components ({parts}) at delta {q_str(at)}"
         if self.theorem != "optimal":
             note += f"; theorem delta {q_str(tdelta)}"
-        proven = self.theorem == "thm-1.8" or all(d == 0 for d in deltas)
-        if not proven:
-            note += "; NOTE: not a proven bound for concurrent composition of approximate-DP components (Vadhan-Wang open question)"
+        note += "; " + _THEOREM_SOURCE[self.theorem if all(d == 0 for d in deltas) or self.theorem == "thm-1.8" else "approx"]
         if isinstance(bound, Infinity):
             note += "; the theorem gives no finite bound at this delta"
         values = {
