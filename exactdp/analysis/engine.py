@@ -23,7 +23,9 @@ from ..model.game import Mechanism
 from ..model.symbolic import is_symbolic_mechanism
 from . import enumerator as _enumerator
 from . import profile as _profile
+from . import renyi as _renyi
 from .bounded_range import BRResult, br_range, br_range_bruteforce
+from .renyi import RenyiResult
 from .results import Profile
 from .tight import tight_lambda
 from .witness import Witness
@@ -64,6 +66,11 @@ class Engine(Protocol):
         """The exact bounded range (Dong–Durfee–Rogers Def. 2.2) of every adjacent pair."""
         ...
 
+    def renyi(self, mech: Mechanism, alpha: object) -> RenyiResult:
+        """D_α(M), the exact Rényi divergence of order α (whole α ≥ 1, or ∞) against every
+        adaptive adversary (Mironov 2017, Def. 3; :mod:`exactdp.analysis.renyi`)."""
+        ...
+
 
 def _tight_witness(engine: Engine, mech: Mechanism, delta: object, prof: Profile) -> Witness | None:
     lam = tight_lambda(prof, delta)
@@ -99,6 +106,9 @@ class ProfileEngine:
     def br_range(self, mech: Mechanism, adversaries: str = "deterministic") -> BRResult:
         return br_range(mech, adversaries=adversaries)
 
+    def renyi(self, mech: Mechanism, alpha: object) -> RenyiResult:
+        return _renyi.renyi(mech, alpha, deadline=self.deadline, progress=self.progress)
+
 
 @dataclass(frozen=True)
 class EnumeratorEngine:
@@ -127,6 +137,9 @@ class EnumeratorEngine:
 
     def br_range(self, mech: Mechanism, adversaries: str = "deterministic") -> BRResult:
         return br_range_bruteforce(mech, adversaries=adversaries, max_strategies=self.max_strategies)
+
+    def renyi(self, mech: Mechanism, alpha: object) -> RenyiResult:
+        return _enumerator.renyi(mech, alpha, max_strategies=self.max_strategies)
 
 
 _CLASSES: dict[str, type] = {"profile": ProfileEngine, "enumerator": EnumeratorEngine}

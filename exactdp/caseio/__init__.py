@@ -14,6 +14,7 @@ from . import forms_automaton, forms_continual  # noqa: F401  (register the auto
 from .yamlsafe import YamlLimits
 
 from . import claims_composition, forms_composition  # noqa: E402,F401  (register issue-4 forms and claims)
+from . import claims_beyond  # noqa: E402,F401  (renyi, fdp, gdp)
 
 __all__ = [
     "FORMAT_VERSION",

@@ -96,7 +96,7 @@ def _profile_le(f: dict, of: str, where: Where, *_a) -> Claim:
     return ProfileLeClaim(of=of, where=where, other=f["than"])
 
 
-_NAME_FIELDS = {"as", "than"}
+_NAME_FIELDS = {"as", "than", "f"}
 
 
 def read_claims(r: Reader, node: yaml.Node, path: str, mechanisms: set[str] | None, default_of: str) -> list[Claim]:

@@ -1,6 +1,7 @@
 """Claims about mechanisms and their exact verdicts (one module per family of claims)."""
 
 from .base import FAILS, HOLDS, UNSUPPORTED, Analysis, Claim, Verdict, Where
+from .beyond import FDPClaim, FDPCompositionClaim, GDPClaim, RenyiClaim, RenyiCompositionClaim
 from .bounded_range import BoundedRangeClaim, BRRangeClaim, NotBoundedRangeClaim
 from .composition import CompositionClaim
 from .core import (
@@ -14,6 +15,11 @@ from .core import (
 from .simulate import NotSimulatesRRClaim, SimulatesRRClaim
 
 __all__ = [
+    "RenyiClaim",
+    "FDPClaim",
+    "GDPClaim",
+    "RenyiCompositionClaim",
+    "FDPCompositionClaim",
     "FAILS",
     "HOLDS",
     "UNSUPPORTED",

@@ -41,7 +41,7 @@ from .base import FAILS, HOLDS, UNSUPPORTED, Analysis, Claim, Verdict
 
 __all__ = ["CompositionClaim", "COMPOSITION_THEOREMS"]
 
-COMPOSITION_THEOREMS = ("basic", "improved-basic", "thm-1.8", "optimal")
+COMPOSITION_THEOREMS = ("basic", "improved-basic", "thm-1.8", "optimal", "renyi", "fdp")
 
 
 # where the bound is proven for concurrent composition (see the module docstring)
@@ -81,6 +81,13 @@ class CompositionClaim(Claim):
         return out
 
     def check(self, an: Analysis) -> Verdict:
+        if self.theorem == "fdp":  # the f-DP theorem (claims/beyond.py)
+            from .beyond import FDPCompositionClaim
+
+            return FDPCompositionClaim(of=self.of, where=self.where).check(an)
+        if self.theorem == "renyi":
+            return Verdict(self, UNSUPPORTED, "theorem renyi needs an order alpha",
+                           "use exactdp.claims.RenyiCompositionClaim(of=..., alpha=...)")
         names = tuple(self.of)
         deltas = self.deltas or tuple(Q(0) for _ in names)
         eps_i = []
