@@ -38,6 +38,7 @@ LAYERS = [
     "analysis",
     "constructions",
     "theorems",
+    "interop",
     "claims",
     "caseio",
     "verify",
