@@ -49,11 +49,16 @@ def dominating_pair_to_dict(prof: Profile) -> dict[str, Any]:
         "mechanism": prof.mechanism,
         "P": [q_str(x) for x in p],
         "P_prime": [q_str(x) for x in pp],
-        "privacy_loss": ["inf" if not b else real_str(_log_ratio(a, b)) for a, b in zip(p, pp)],
+        "privacy_loss": [_loss_text(a, b) for a, b in zip(p, pp)],
     }
 
 
-def _log_ratio(a: object, b: object) -> object:
+def _loss_text(a: object, b: object) -> str:
+    """log(P/P') exactly; ``inf`` where P' = 0 and ``-inf`` where P = 0."""
     from ..numbers.real import real_log
 
-    return real_log(a / b)
+    if not b:
+        return "inf"
+    if not a:
+        return "-inf"
+    return real_str(real_log(a / b))
