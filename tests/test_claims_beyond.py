@@ -48,6 +48,13 @@ def check(claims: str):
         ("gdp: {mu: 1.35}", True),  # 2 Phi^-1(3/4) = 1.34898 <= 1.35
         ("gdp: {mu: 1.34}", False),
         ("gdp: {mu: 50, of: D}", False),  # T(0) = 9/10 < 1 = G_mu(0)
+        # the negations refute the false claims above
+        ("renyi: {alpha: 3, exceeds: log(3)/2}", True),
+        ("renyi: {alpha: 3, exceeds: log(61/9)/2}", False),
+        ("not_fdp: {f: R}", True),
+        ("not_fdp: {f: M, of: R}", False),
+        ("not_gdp: {mu: 1.34}", True),
+        ("not_gdp: {mu: 1.35}", False),
     ],
 )
 def test_claims(claim, holds):
@@ -110,6 +117,7 @@ def test_composition_with_repeated_names_counts_copies():
     [
         ("renyi: {alpha: 3/2, equals: log(2)}", "alpha = 3/2 is not supported"),
         ("renyi: {alpha: 2}", "exactly one of"),
+        ("renyi: {alpha: 2, equals: 1, exceeds: 0}", "exactly one of"),
         ("renyi: {alpha: 2, equals: exp(1/2)}", "Renyi divergence is written like"),
         ("fdp: {f: Nope}", "no mechanism named 'Nope'"),
         ("gdp: {mu: log(2)}", "mu must be an exact rational"),

@@ -6,6 +6,9 @@ claims:
   - renyi: {alpha: 3, at_most: log(61/9)/2, of: K}
   - fdp: {f: R}
   - gdp: {mu: 1.35}
+  - renyi: {alpha: 3, exceeds: log(3)/2}     # refutes (3, log(3)/2)-RDP
+  - not_fdp: {f: M, of: R}
+  - not_gdp: {mu: 1.34}
 ```
 
 ``composition: {..., theorem: renyi | fdp}`` is read with the other composition theorems
@@ -20,7 +23,7 @@ import yaml
 
 from ..analysis.renyi import parse_alpha
 from ..claims.base import Where
-from ..claims.beyond import FDPClaim, GDPClaim, RenyiClaim
+from ..claims.beyond import FDPClaim, GDPClaim, NotFDPClaim, NotGDPClaim, RenyiClaim
 from ..errors import ExactDPError
 from ..numbers.real import ExpReal, Infinity, is_real
 from ..numbers.symbolic import is_sym
@@ -67,14 +70,15 @@ _DIV = dict(read=read_divergence, doc="log(r)/k, a rational, or inf", schema=NUM
         "alpha": Field(read_alpha, required=True, doc="a whole number >= 1 (1 is KL) or inf", schema={"anyOf": [NUMBER, {"const": "inf"}]}),
         "equals": Field(**_DIV),
         "at_most": Field(**_DIV),
+        "exceeds": Field(**_DIV),
         "of": _OF,
     },
-    "D_alpha(M), the Renyi divergence of order alpha against every adaptive adversary, equals (is at most) the value",
+    "D_alpha(M), the Renyi divergence of order alpha against every adaptive adversary, equals (is at most, exceeds) the value",
 )
 def _renyi(f: dict, of: str, where: Where, r: Reader, node: yaml.Node, path: str) -> Any:
-    if (f["equals"] is None) == (f["at_most"] is None):
-        return r.error(node, path, "renyi needs exactly one of `equals:` or `at_most:`")
-    return RenyiClaim(of=of, where=where, alpha=f["alpha"], equals=f["equals"], at_most=f["at_most"])
+    if sum(f[k] is not None for k in ("equals", "at_most", "exceeds")) != 1:
+        return r.error(node, path, "renyi needs exactly one of `equals:`, `at_most:` or `exceeds:`")
+    return RenyiClaim(of=of, where=where, alpha=f["alpha"], equals=f["equals"], at_most=f["at_most"], exceeds=f["exceeds"])
 
 
 @register_claim(
@@ -87,9 +91,27 @@ def _fdp(f: dict, of: str, where: Where, *_a) -> Any:
 
 
 @register_claim(
+    "not_fdp",
+    {"f": Field(_name, required=True, doc="the mechanism whose trade-off function is f", schema=NAME), "of": _OF},
+    "M is not T(R)-DP: at some alpha, T(M)(alpha) < T(R)(alpha)",
+)
+def _not_fdp(f: dict, of: str, where: Where, *_a) -> Any:
+    return NotFDPClaim(of=of, where=where, f=f["f"])
+
+
+@register_claim(
     "gdp",
     {"mu": Field(lambda r, n, p: r.rational(n, p, "mu", 0), required=True, doc="e.g. mu: 1.35", schema=NUMBER), "of": _OF},
     "M is mu-GDP: T(M) >= G_mu for every ordered adjacent pair (certified intervals)",
 )
 def _gdp(f: dict, of: str, where: Where, *_a) -> Any:
     return GDPClaim(of=of, where=where, mu=f["mu"])
+
+
+@register_claim(
+    "not_gdp",
+    {"mu": Field(lambda r, n, p: r.rational(n, p, "mu", 0), required=True, doc="e.g. mu: 1.34", schema=NUMBER), "of": _OF},
+    "M is not mu-GDP: a vertex of T(M) lies below G_mu (certified intervals)",
+)
+def _not_gdp(f: dict, of: str, where: Where, *_a) -> Any:
+    return NotGDPClaim(of=of, where=where, mu=f["mu"])

@@ -1,7 +1,15 @@
 """Claims about mechanisms and their exact verdicts (one module per family of claims)."""
 
 from .base import FAILS, HOLDS, UNSUPPORTED, Analysis, Claim, Verdict, Where
-from .beyond import FDPClaim, FDPCompositionClaim, GDPClaim, RenyiClaim, RenyiCompositionClaim
+from .beyond import (
+    FDPClaim,
+    FDPCompositionClaim,
+    GDPClaim,
+    NotFDPClaim,
+    NotGDPClaim,
+    RenyiClaim,
+    RenyiCompositionClaim,
+)
 from .bounded_range import BoundedRangeClaim, BRRangeClaim, NotBoundedRangeClaim
 from .composition import CompositionClaim
 from .core import (
@@ -18,6 +26,8 @@ __all__ = [
     "RenyiClaim",
     "FDPClaim",
     "GDPClaim",
+    "NotFDPClaim",
+    "NotGDPClaim",
     "RenyiCompositionClaim",
     "FDPCompositionClaim",
     "FAILS",

@@ -4,8 +4,11 @@
 claims:
   - renyi: {alpha: 2, equals: log(7/3)}            # D_2(M) (Mironov 2017, Def. 3)
   - renyi: {alpha: 3, at_most: log(61/9)/2}
+  - renyi: {alpha: 3, exceeds: log(3)/2}           # refutes (3, log(3)/2)-RDP
   - fdp: {f: R}                                    # T(M) >= T(R) pointwise (Dong-Roth-Su 2022)
+  - not_fdp: {f: M, of: R}
   - gdp: {mu: 1.35}                                # T(M) >= G_mu (Dong-Roth-Su 2022, Def. 2.6)
+  - not_gdp: {mu: 1.34}
   - composition: {of: [A, B], theorem: renyi, alpha: 2}   # Lyu 2022
   - composition: {of: [A, B], theorem: fdp}               # Vadhan & Zhang 2023
 ```
@@ -30,7 +33,16 @@ from ..numbers.rational import q_str
 from ..numbers.real import INF, Infinity, real_add, real_cmp, real_decimal, real_str, real_sub
 from .base import FAILS, HOLDS, Analysis, Claim, Verdict
 
-__all__ = ["RenyiClaim", "FDPClaim", "GDPClaim", "RenyiCompositionClaim", "FDPCompositionClaim", "UNDECIDED"]
+__all__ = [
+    "RenyiClaim",
+    "FDPClaim",
+    "NotFDPClaim",
+    "GDPClaim",
+    "NotGDPClaim",
+    "RenyiCompositionClaim",
+    "FDPCompositionClaim",
+    "UNDECIDED",
+]
 
 UNDECIDED = "error"  # verify.ERROR: reported as undecided (!), never as holding
 
@@ -48,32 +60,36 @@ def _renyi(an: Analysis, name: str, alpha: object) -> RenyiResult:
 
 @dataclass(frozen=True)
 class RenyiClaim(Claim):
-    """``renyi: {alpha: a, equals: X}`` or ``{alpha: a, at_most: X}``: D_α(M), the sup over
-    ordered adjacent pairs and adaptive adversaries of the Rényi divergence of order α of the
-    views (Mironov 2017, Def. 3–4), equals (is at most) X."""
+    """``renyi: {alpha: a, equals: X}``, ``{alpha: a, at_most: X}`` or ``{alpha: a, exceeds: X}``:
+    D_α(M), the sup over ordered adjacent pairs and adaptive adversaries of the Rényi divergence
+    of order α of the views (Mironov 2017, Def. 3–4), equals (is at most, is more than) X;
+    ``exceeds`` refutes the claim that M is (α, X)-RDP."""
 
     alpha: object = 2
     equals: object | None = None
     at_most: object | None = None
+    exceeds: object | None = None
     kind: ClassVar[str] = "renyi"
 
+    def _rel(self) -> tuple[str, str, object]:
+        for key, rel in (("equals", "="), ("at_most", "<="), ("exceeds", ">")):
+            if getattr(self, key) is not None:
+                return key, rel, getattr(self, key)
+        raise ValueError("a renyi claim needs equals, at_most or exceeds")
+
     def describe(self) -> str:
-        rel, val = ("=", self.equals) if self.equals is not None else ("<=", self.at_most)
+        _, rel, val = self._rel()
         return f"D_{alpha_str(self.alpha)}({self.of}) {rel} {real_str(val)}"
 
     def params(self) -> dict[str, str]:
-        out = {"alpha": alpha_str(self.alpha)}
-        if self.equals is not None:
-            out["equals"] = real_str(self.equals)
-        if self.at_most is not None:
-            out["at_most"] = real_str(self.at_most)
-        return out
+        key, _, val = self._rel()
+        return {"alpha": alpha_str(self.alpha), key: real_str(val)}
 
     def check(self, an: Analysis) -> Verdict:
         res = _renyi(an, self.of, self.alpha)
-        target = self.equals if self.equals is not None else self.at_most
+        key, _, target = self._rel()
         c = real_cmp(res.value, target)
-        ok = c == 0 if self.equals is not None else c <= 0
+        ok = {"equals": c == 0, "at_most": c <= 0, "exceeds": c > 0}[key]
         values = {"alpha": alpha_str(self.alpha), "renyi": real_str(res.value), "decimal": real_decimal(res.value)}
         worst = res.worst_pair()
         note = ""
@@ -115,6 +131,20 @@ class FDPClaim(Claim):
 
 
 @dataclass(frozen=True)
+class NotFDPClaim(FDPClaim):
+    """``not_fdp: {f: R}``: M is not T(R)-DP; the verdict names an α where T(M)(α) < T(R)(α)."""
+
+    kind: ClassVar[str] = "not_fdp"
+
+    def describe(self) -> str:
+        return f"{self.of} is not T({self.f})-DP"
+
+    def check(self, an: Analysis) -> Verdict:
+        v = FDPClaim.check(self, an)
+        return Verdict(self, FAILS if v.holds else HOLDS, v.found, v.note, None, v.values)
+
+
+@dataclass(frozen=True)
 class GDPClaim(Claim):
     """``gdp: {mu: m}``: M is μ-GDP, T(M(x), M(x')) ≥ G_μ for every ordered adjacent pair
     (Dong–Roth–Su 2022, Def. 2.6), decided at T's vertices by certified intervals."""
@@ -144,6 +174,22 @@ class GDPClaim(Claim):
             return Verdict(self, FAILS, f"T({self.of}) < G_{q_str(self.mu)} at {at}", "", None, values)
         return Verdict(self, UNDECIDED, f"undecided: a vertex touches G_{q_str(self.mu)} ({at})",
                        "certified intervals could not separate T from G_mu at this vertex", None, values)
+
+
+@dataclass(frozen=True)
+class NotGDPClaim(GDPClaim):
+    """``not_gdp: {mu: m}``: M is not μ-GDP; the verdict names a vertex of T(M) below G_μ
+    (certified), or says undecided."""
+
+    kind: ClassVar[str] = "not_gdp"
+
+    def describe(self) -> str:
+        return f"{self.of} is not {q_str(self.mu)}-GDP"
+
+    def check(self, an: Analysis) -> Verdict:
+        v = GDPClaim.check(self, an)
+        status = v.status if v.status == UNDECIDED else (FAILS if v.holds else HOLDS)
+        return Verdict(self, status, v.found, v.note, None, v.values)
 
 
 def _concomp(an: Analysis, names: tuple[str, ...]):
