@@ -35,10 +35,10 @@ from typing import Callable, Sequence
 
 from ..errors import ExactDPError, InexactValueError, LimitExceededError
 from ..model.game import Ask, Chance, End, Mechanism, postorder
-from ..numbers.loglinear import LogLinear, log_linear
+from ..numbers.loglinear import LogLinear, ll_sign, log_linear
 from ..numbers.qt import QtElement
 from ..numbers.rational import Q, as_q, is_rational, to_fraction
-from ..numbers.real import INF, Infinity, real_cmp, real_log, real_mul
+from ..numbers.real import INF, Infinity, real_add, real_cmp, real_log, real_mul
 
 __all__ = [
     "RenyiResult",
@@ -126,8 +126,10 @@ def divergence_from_sum(total: object, alpha: int | Infinity) -> object:
     InexactValueError
         For α ≥ 3 with S in ℚ(e^{1/L}) (a decimal ε): log(S)/(α − 1) has no exact form here.
     """
-    if isinstance(total, Infinity) or alpha == 1:
+    if isinstance(total, Infinity):
         return total
+    if alpha == 1:  # the canonical type: a rational or s + log(r) when the form collapses to one
+        return real_add(Q(0), total)
     assert isinstance(alpha, int)
     if isinstance(total, QtElement) and alpha > 2:
         raise InexactValueError(
@@ -165,9 +167,67 @@ def _chance_sum(probs, children_vals, i: int, j: int, alpha: int) -> object:
     return acc
 
 
-def _chance_kl(probs, children_vals, i: int, j: int) -> object:
-    logs: list[tuple[object, object]] = []
+class _LogBasis:
+    """One coprime basis for every likelihood ratio of a mechanism, so that KL values are
+    vectors of rational coefficients over a fixed basis: sums are exact coefficient-wise
+    additions, and a value is a :class:`LogLinear` without renormalising (the basis is coprime
+    with no perfect powers, see :mod:`exactdp.numbers.loglinear`)."""
+
+    def __init__(self, mech: Mechanism):
+        from ..numbers.loglinear import coprime_basis
+
+        ints: set[int] = set()
+        for node in postorder(mech.root):
+            if isinstance(node, Chance):
+                for row in node.probs:
+                    for p in row:
+                        if is_rational(p) and p:
+                            f = to_fraction(p)
+                            ints.update((f.numerator, f.denominator))
+        self.basis = coprime_basis(ints)
+        self._memo: dict[object, dict[int, object]] = {}
+
+    def vector(self, ratio: object) -> dict[int, object]:
+        """log(ratio) as {basis element: integer exponent}."""
+        v = self._memo.get(ratio)
+        if v is None:
+            f = to_fraction(ratio)
+            v = {}
+            for b in self.basis:
+                k = 0
+                num, den = f.numerator, f.denominator
+                while num % b == 0:
+                    num //= b
+                    k += 1
+                while den % b == 0:
+                    den //= b
+                    k -= 1
+                f = type(f)(num, den)
+                if k:
+                    v[b] = Q(k)
+            self._memo[ratio] = v
+        return v
+
+
+def _as_loglinear(v: tuple) -> LogLinear:
+    s, coef = v
+    return LogLinear(s, tuple((b, c) for b, c in sorted(coef.items()) if c != 0))
+
+
+def _kl_max(a: object, b: object) -> object:
+    """The larger of two KL values over the same basis: the sign of their difference, 0 exactly
+    when every coefficient agrees, else certified by intervals (:func:`ll_sign`)."""
+    if isinstance(a, Infinity) or isinstance(b, Infinity):
+        return INF
+    ca, cb = a[1], b[1]
+    diff = {k: ca.get(k, Q(0)) - cb.get(k, Q(0)) for k in ca.keys() | cb.keys()}
+    return a if ll_sign(_as_loglinear((a[0] - b[0], diff))) >= 0 else b
+
+
+def _chance_kl(probs, children_vals, i: int, j: int, basis: _LogBasis) -> object:
+    """Σ_a p_a (log(p_a/p'_a) + KL(child_a)) as (s, {basis element: coefficient})."""
     s: object = Q(0)
+    coef: dict[int, object] = {}
     for row, v in zip(probs, children_vals):
         p, pp = row[i], row[j]
         if not p:
@@ -176,11 +236,12 @@ def _chance_kl(probs, children_vals, i: int, j: int) -> object:
             return INF
         if not (is_rational(p) and is_rational(pp)):
             kl_terms(p, pp)  # raises the clear message
-        logs.append((as_q(p) / as_q(pp), p))
-        if isinstance(v, LogLinear):
-            s += p * v.s
-            logs.extend((Q(b), p * c) for b, c in v.terms)
-    return log_linear(s, logs)
+        for b, k in basis.vector(p / pp).items():
+            coef[b] = coef.get(b, Q(0)) + p * k
+        s += p * v[0]
+        for b, c in v[1].items():
+            coef[b] = coef.get(b, Q(0)) + p * c
+    return s, coef
 
 
 Progress = Callable[[str, int, int], None]
@@ -194,22 +255,23 @@ def renyi_sums(
     pairs = mech.ordered_pairs
     order = postorder(mech.root)
     memo: dict[int, list[object]] = {}
-    zero_kl = LogLinear(Q(0), ())
+    basis = _LogBasis(mech) if alpha == 1 else None
+    better = _kl_max if alpha == 1 else max_value
     for n, node in enumerate(order):
         if isinstance(node, End):
-            vals: list[object] = [zero_kl if alpha == 1 else Q(1)] * len(pairs)
+            vals: list[object] = [(Q(0), {}) if alpha == 1 else Q(1)] * len(pairs)
         elif isinstance(node, Ask):
             kids = [memo[c.uid] for c in node.children]
             vals = []
             for k in range(len(pairs)):
                 best = kids[0][k]
                 for kv in kids[1:]:
-                    best = max_value(best, kv[k])
+                    best = better(best, kv[k])
                 vals.append(best)
         elif isinstance(node, Chance):
             kids = [memo[c.uid] for c in node.children]
             vals = [
-                _chance_kl(node.probs, [kv[k] for kv in kids], i, j)
+                _chance_kl(node.probs, [kv[k] for kv in kids], i, j, basis)  # type: ignore[arg-type]
                 if alpha == 1
                 else _chance_sum(node.probs, [kv[k] for kv in kids], i, j, alpha)
                 for k, (i, j) in enumerate(pairs)
@@ -219,7 +281,8 @@ def renyi_sums(
         memo[node.uid] = vals
         if n & 0x3FFF == 0:
             _tick(progress, deadline, n, len(order))
-    return memo[mech.root.uid]
+    out = memo[mech.root.uid]
+    return [v if alpha != 1 or isinstance(v, Infinity) else _as_loglinear(v) for v in out]
 
 
 def _tick(progress: Progress | None, deadline: float | None, n: int, total: int) -> None:

@@ -200,6 +200,21 @@ def ll_single_log(a: LogLinear, max_bits: int) -> tuple[object, object] | None:
     return a.s, r
 
 
+_LOGS: dict[tuple[int, int], object] = {}  # (b, prec) -> arb ball of ln b (basis elements recur)
+
+
+def _log_ball(b: int, prec: int):
+    from flint import arb
+
+    key = (b, prec)
+    ball = _LOGS.get(key)
+    if ball is None:
+        if len(_LOGS) > 100_000:
+            _LOGS.clear()
+        ball = _LOGS[key] = arb(b).log()
+    return ball
+
+
 def enclosure(a: LogLinear, prec: int):
     """An arb ball containing the value of ``a`` at ``prec`` bits (python-flint)."""
     from flint import arb, ctx, fmpq
@@ -211,7 +226,7 @@ def enclosure(a: LogLinear, prec: int):
         v = arb(fmpq(fs.numerator, fs.denominator))
         for b, c in a.terms:
             fc = to_fraction(c)
-            v += arb(fmpq(fc.numerator, fc.denominator)) * arb(b).log()
+            v += arb(fmpq(fc.numerator, fc.denominator)) * _log_ball(b, prec)
         return v
     finally:
         ctx.prec = old
