@@ -115,3 +115,17 @@ def test_identities_decide_equal(r1, r2, c):
     rhs = real_add(real_mul(k, LogReal(Q(0), q1)) if q1 != 1 else Q(0), real_mul(k, LogReal(Q(0), q2)) if q2 != 1 else Q(0))
     assert real_cmp(lhs, rhs) == 0
     assert real_cmp(real_add(lhs, real_neg(rhs)), Q(0)) == 0
+
+
+def test_claimed_privloss_may_be_a_multiple_of_a_log():
+    """privloss: {at_most: log(61/9)/2} is compared exactly (log 3 > log(61/9)/2: fails, no
+    witness since e^eps is irrational); dp: {eps: log(3)/2} is refused with a clear message."""
+    from exactdp.caseio import parse_case
+    from exactdp.errors import CaseError
+    from exactdp.verify import verify_case
+
+    head = "exactdp: 1\nname: x\nmechanisms:\n  M: {rr: {eps: log(3)}}\nclaims:\n"
+    v = verify_case(parse_case(head + "  - privloss: {at_most: log(61/9)/2 + 1/5}\n  - privloss: {at_most: log(61/9)/2}\n", "t.yaml"))
+    assert [x.status for x in v] == ["holds", "fails"]
+    with pytest.raises(CaseError, match="irrational"):
+        parse_case(head + "  - dp: {eps: log(3)/2}\n", "t.yaml")

@@ -61,16 +61,20 @@ def read_divergence(r: Reader, node: yaml.Node, path: str) -> Any:
 
 
 _OF = Field(_name, default=None, schema=NAME)
-_DIV = dict(read=read_divergence, doc="log(r)/k, a rational, or inf", schema=NUMBER)
+
+
+def _div() -> Field:
+    return Field(read_divergence, doc="log(r)/k, a rational, or inf", schema=NUMBER)
+
 
 
 @register_claim(
     "renyi",
     {
         "alpha": Field(read_alpha, required=True, doc="a whole number >= 1 (1 is KL) or inf", schema={"anyOf": [NUMBER, {"const": "inf"}]}),
-        "equals": Field(**_DIV),
-        "at_most": Field(**_DIV),
-        "exceeds": Field(**_DIV),
+        "equals": _div(),
+        "at_most": _div(),
+        "exceeds": _div(),
         "of": _OF,
     },
     "D_alpha(M), the Renyi divergence of order alpha against every adaptive adversary, equals (is at most, exceeds) the value",

@@ -19,7 +19,7 @@ from ..limits import current as current_limits
 from ..numbers.expr import ExprError, ExprLimits, evaluate, parse_expr
 from ..numbers.qt import as_field
 from ..numbers.rational import Q, as_q, is_rational, q_str
-from ..numbers.real import ExpReal, Infinity, LogReal, real_exp, real_sign, real_str
+from ..numbers.real import ExpReal, Infinity, LogLinear, LogReal, real_exp, real_sign, real_str
 from ..numbers.symbolic import (
     SymbolBounds,
     SymbolTable,
@@ -379,13 +379,13 @@ class Reader:
             return self._symbolic_ok(node, path, "eps", v, symbolic, Q(0))
         if isinstance(v, Infinity):
             return v if allow_inf else self.error(node, path, "eps = inf is not allowed here")
+        if isinstance(v, LogLinear) and allow_inf:  # a claimed privacy loss: compared exactly
+            return v if real_sign(v) >= 0 else self.error(node, path, f"eps must be >= 0, found {real_str(v)}")
         if not (is_rational(v) or isinstance(v, LogReal)):
-            return self.error(
-                node,
-                path,
-                f"eps must be a real number such as log(3) or 1/10, found {real_str(v)}",
-                "eps is the exponent: write eps: log(3) for e^eps = 3",
-            )
+            hint = "eps is the exponent: write eps: log(3) for e^eps = 3"
+            if isinstance(v, LogLinear):
+                hint = f"e^eps = exp({real_str(v)}) is irrational here; write eps as log(r) with a rational r, or a decimal"
+            return self.error(node, path, f"eps must be a real number such as log(3) or 1/10, found {real_str(v)}", hint)
         if real_sign(v) < 0:
             return self.error(node, path, f"eps must be >= 0, found {real_str(v)}")
         return as_q(v) if is_rational(v) else v

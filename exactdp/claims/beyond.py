@@ -65,7 +65,7 @@ class RenyiClaim(Claim):
     of order α of the views (Mironov 2017, Def. 3–4), equals (is at most, is more than) X;
     ``exceeds`` refutes the claim that M is (α, X)-RDP."""
 
-    alpha: object = 2
+    alpha: int | Infinity = 2
     equals: object | None = None
     at_most: object | None = None
     exceeds: object | None = None
@@ -90,7 +90,7 @@ class RenyiClaim(Claim):
         key, _, target = self._rel()
         c = real_cmp(res.value, target)
         ok = {"equals": c == 0, "at_most": c <= 0, "exceeds": c > 0}[key]
-        values = {"alpha": alpha_str(self.alpha), "renyi": real_str(res.value), "decimal": real_decimal(res.value)}
+        values: dict[str, object] = {"alpha": alpha_str(self.alpha), "renyi": real_str(res.value), "decimal": real_decimal(res.value)}
         worst = res.worst_pair()
         note = ""
         if worst is not None:
@@ -205,7 +205,7 @@ class RenyiCompositionClaim(Claim):
     *Composition Theorems for Interactive Differential Privacy*, NeurIPS 2022; also Vadhan &
     Zhang, STOC 2023).  ``of`` is the tuple of component names."""
 
-    alpha: object = 2
+    alpha: int | Infinity = 2
     kind: ClassVar[str] = "composition"
 
     def describe(self) -> str:

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 from ..analysis import format_privloss
 from ..analysis.results import Profile, value_cmp, value_str
 from ..numbers.rational import Q, q_str
-from ..numbers.real import Infinity, real_cmp, real_decimal, real_log, real_str
+from ..numbers.real import Infinity, LogLinear, real_cmp, real_decimal, real_log, real_str
 from .base import FAILS, HOLDS, Analysis, Claim, Verdict
 
 __all__ = [
@@ -63,8 +63,9 @@ class PrivLossClaim(Claim):
         target = self.equals if self.equals is not None else self.at_most
         wit, note = None, ""
         if not ok and c > 0 and not isinstance(target, Infinity):
-            # the claimed ε is too small: show an adversary beating it
-            wit = an.witness(self.of, target)
+            # the claimed ε is too small: show an adversary beating it (e^ε must be exact for
+            # that; a multiple of a log such as log(3)/2 is compared exactly but has no witness)
+            wit = None if isinstance(target, LogLinear) else an.witness(self.of, target)
             note = f"not ({real_str(target)}, {q_str(self.delta)})-DP"
         elif not ok:
             note = f"{self.of} is already ({real_str(found)}, {q_str(self.delta)})-DP"
