@@ -64,7 +64,7 @@ def test_claims(claim, holds):
 
 def test_renyi_verdict_names_mechanism_and_values():
     v = check("  - renyi: {alpha: 3, equals: log(61/9)/2}\n")[0]
-    assert v.found.startswith("D_3(M) = log(61/9)/2 ≈ 0.9568")
+    assert v.claim.describe() == "D_3(M) = log(61/9)/2" and v.found.startswith("log(61/9)/2 ≈ 0.9568")
     assert v.values["sum"] == "61/9" and v.values["pair"] == ["x0", "x1"]
 
 

@@ -82,3 +82,25 @@ def test_menus_refuse_repeats_with_a_clear_message():
     """A repeated item of a choice menu is refused (never silently merged)."""
     with pytest.raises(CaseError, match="listed twice"):
         parse_case(HEAD + "mechanisms:\n  M: {grr_menu: {eps: log(16), u: [2, 2]}}\nclaims:\n  - dp: {eps: 1}\n", "t.yaml")
+
+
+def test_continual_menu_list_refuses_a_repeated_item():
+    """A continual menu written as a list names items by their mechanism; a repeat is refused
+    (a menu offering the same item twice would silently lose one item's claimed (eps, delta))."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "cases/continual/counterexample-parallel.yaml").read_text()
+    anchor = "  P2: {sparse_parallel:"
+    assert anchor in text
+    extra = "  PX: {sparse_parallel: {menu: [{mechanism: C, eps: 0, delta: d}, {mechanism: C, eps: 0, delta: d}], params: [[0, d]], cap: 1}}\n"
+    with pytest.raises(CaseError, match="menu item 'C' appears twice"):
+        parse_case(text.replace(anchor, extra + anchor, 1), "t.yaml")
+
+
+def test_exponential_output_listed_twice_is_refused():
+    with pytest.raises(CaseError, match="listed twice"):
+        parse_case(
+            HEAD + "mechanisms:\n  M: {exponential: {eps: log(16), outputs: [a, a], scores: {x0: [1, 0], x1: [0, 1]}}}\n"
+            "claims:\n  - dp: {eps: 1}\n",
+            "t.yaml",
+        )

@@ -54,6 +54,19 @@ def _fmt(v: object) -> str:
     return f"{real_str(v)} ≈ {real_decimal(v)}"
 
 
+def _mu_str(mu: object) -> str:
+    """μ as written in case files: ``1.35`` for 27/20 (a short decimal), else the fraction."""
+    from fractions import Fraction
+
+    f = Fraction(q_str(mu))
+    for k in range(7):
+        if (f * 10**k).denominator == 1:
+            n = f.numerator * 10**k // f.denominator
+            sign, digits = ("-" if n < 0 else ""), str(abs(n)).rjust(k + 1, "0")
+            return sign + (digits if k == 0 else f"{digits[:-k]}.{digits[-k:]}")
+    return q_str(mu)
+
+
 def _renyi(an: Analysis, name: str, alpha: object) -> RenyiResult:
     return an.cached(("renyi", name, str(alpha)), lambda: an.engine.renyi(an.mech(name), alpha))
 
@@ -98,7 +111,7 @@ class RenyiClaim(Claim):
             values["sum" if self.alpha != 1 else "kl"] = real_str(worst.total)
             what = "sup of sum P^alpha P'^(1-alpha)" if self.alpha != 1 else "sup of KL"
             note = f"worst pair ({worst.pair[0]}, {worst.pair[1]}): {what} = {real_str(worst.total)}"
-        return Verdict(self, HOLDS if ok else FAILS, f"D_{alpha_str(self.alpha)}({self.of}) = {_fmt(res.value)}", note, None, values)
+        return Verdict(self, HOLDS if ok else FAILS, _fmt(res.value), note, None, values)
 
 
 @dataclass(frozen=True)
@@ -153,10 +166,10 @@ class GDPClaim(Claim):
     kind: ClassVar[str] = "gdp"
 
     def describe(self) -> str:
-        return f"{self.of} is {q_str(self.mu)}-GDP"
+        return f"{self.of} is {_mu_str(self.mu)}-GDP"
 
     def params(self) -> dict[str, str]:
-        return {"mu": q_str(self.mu)}
+        return {"mu": _mu_str(self.mu)}
 
     def check(self, an: Analysis) -> Verdict:
         t = envelope_tradeoff(an.profile(self.of))
@@ -169,10 +182,10 @@ class GDPClaim(Claim):
             values["G_mu"] = res.g
             at = f"alpha = {q_str(a)}: T({self.of}) = {q_str(b)}, G_mu ≈ {res.g}"
         if res.status == GDP_HOLDS:
-            return Verdict(self, HOLDS, f"T({self.of}) >= G_{q_str(self.mu)} at every vertex", f"closest: {at}" if at else "", None, values)
+            return Verdict(self, HOLDS, f"T({self.of}) >= G_{_mu_str(self.mu)} at every vertex", f"closest: {at}" if at else "", None, values)
         if res.status == GDP_FAILS:
-            return Verdict(self, FAILS, f"T({self.of}) < G_{q_str(self.mu)} at {at}", "", None, values)
-        return Verdict(self, UNDECIDED, f"undecided: a vertex touches G_{q_str(self.mu)} ({at})",
+            return Verdict(self, FAILS, f"T({self.of}) < G_{_mu_str(self.mu)} at {at}", "", None, values)
+        return Verdict(self, UNDECIDED, f"undecided: a vertex touches G_{_mu_str(self.mu)} ({at})",
                        "certified intervals could not separate T from G_mu at this vertex", None, values)
 
 
@@ -184,7 +197,7 @@ class NotGDPClaim(GDPClaim):
     kind: ClassVar[str] = "not_gdp"
 
     def describe(self) -> str:
-        return f"{self.of} is not {q_str(self.mu)}-GDP"
+        return f"{self.of} is not {_mu_str(self.mu)}-GDP"
 
     def check(self, an: Analysis) -> Verdict:
         v = GDPClaim.check(self, an)
