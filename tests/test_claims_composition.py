@@ -47,7 +47,7 @@ _MECHS = {
 }
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     names=st.lists(st.sampled_from(sorted(_MECHS)), min_size=1, max_size=3),
     delta=st.sampled_from(["0", "1/10", "1/4"]),

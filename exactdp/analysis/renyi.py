@@ -192,19 +192,20 @@ class _LogBasis:
         v = self._memo.get(ratio)
         if v is None:
             f = to_fraction(ratio)
+            num, den = f.numerator, f.denominator
             v = {}
             for b in self.basis:
                 k = 0
-                num, den = f.numerator, f.denominator
                 while num % b == 0:
                     num //= b
                     k += 1
                 while den % b == 0:
                     den //= b
                     k -= 1
-                f = type(f)(num, den)
                 if k:
                     v[b] = Q(k)
+            if num != 1 or den != 1:  # pragma: no cover - the basis covers every probability
+                raise AssertionError("the coprime basis does not cover a likelihood ratio")
             self._memo[ratio] = v
         return v
 
