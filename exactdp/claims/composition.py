@@ -80,22 +80,15 @@ class CompositionClaim(Claim):
             out["deltas"] = ", ".join(q_str(d) for d in self.deltas)
         return out
 
-    def check(self, an: Analysis) -> Verdict:
-        if self.theorem == "fdp":  # the f-DP theorem (claims/beyond.py)
-            from .beyond import FDPCompositionClaim
+    def _component_eps(self, an: Analysis, names: tuple, deltas: tuple) -> "list | Verdict":
+        """εᵢ of each component: the claimed one (checked) or PrivLoss(Mᵢ, δᵢ); a Verdict when a
+        claimed εᵢ is wrong or PrivLoss is infinite."""
+        from ..analysis.results import value_cmp
 
-            return FDPCompositionClaim(of=self.of, where=self.where).check(an)
-        if self.theorem == "renyi":
-            return Verdict(self, UNSUPPORTED, "theorem renyi needs an order alpha",
-                           "use exactdp.claims.RenyiCompositionClaim(of=..., alpha=...)")
-        names = tuple(self.of)
-        deltas = self.deltas or tuple(Q(0) for _ in names)
         eps_i = []
         for k, name in enumerate(names):
             prof = an.profile(name)
             if self.eps is not None:
-                from ..analysis.results import value_cmp
-
                 d = prof.delta_at(self.eps[k])
                 if value_cmp(d, deltas[k]) > 0:
                     return Verdict(
@@ -110,6 +103,21 @@ class CompositionClaim(Claim):
                 if isinstance(e, Infinity):
                     return Verdict(self, UNSUPPORTED, f"PrivLoss({name}, {q_str(deltas[k])}) = inf", "no finite eps to compose")
                 eps_i.append(e)
+        return eps_i
+
+    def check(self, an: Analysis) -> Verdict:
+        if self.theorem == "fdp":  # the f-DP theorem (claims/beyond.py)
+            from .beyond import FDPCompositionClaim
+
+            return FDPCompositionClaim(of=self.of, where=self.where).check(an)
+        if self.theorem == "renyi":
+            return Verdict(self, UNSUPPORTED, "theorem renyi needs an order alpha",
+                           "use exactdp.claims.RenyiCompositionClaim(of=..., alpha=...)")
+        names = tuple(self.of)
+        deltas = self.deltas or tuple(Q(0) for _ in names)
+        eps_i = self._component_eps(an, names, deltas)
+        if isinstance(eps_i, Verdict):
+            return eps_i
         comps = components(eps_i, list(deltas))
         # one component per list item: of: [R, R] is two copies of R (a map keyed by name is not)
         labels = distinct_labels(list(names))
