@@ -129,3 +129,16 @@ def test_claimed_privloss_may_be_a_multiple_of_a_log():
     assert [x.status for x in v] == ["holds", "fails"]
     with pytest.raises(CaseError, match="irrational"):
         parse_case(head + "  - dp: {eps: log(3)/2}\n", "t.yaml")
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(_rats, _coefs), min_size=1, max_size=3))
+def test_integer_powers_and_intervals_agree(logs):
+    """For s = 0 the exact power comparison and the certified intervals give the same sign."""
+    from exactdp.numbers.loglinear import _sign_by_intervals, _sign_by_powers
+
+    x = log_linear(Q(0), [(Q(r.numerator, r.denominator), Q(c.numerator, c.denominator)) for r, c in logs])
+    exact = _sign_by_powers(x)
+    if not x.terms or exact is None:
+        return
+    assert exact == _sign_by_intervals(x) and exact != 0

@@ -232,11 +232,47 @@ def enclosure(a: LogLinear, prec: int):
         ctx.prec = old
 
 
+_MAX_POWER_BITS = 4096  # integer powers compared exactly up to this size; intervals beyond
+
+
+def _sign_by_powers(a: LogLinear) -> int | None:
+    """sign(Σ c_b ln b) for s = 0 by integers: with D the common denominator, compare
+    Π_{c_b > 0} b^{D c_b} with Π_{c_b < 0} b^{−D c_b} exactly; None when s ≠ 0 or the powers
+    would exceed :data:`_MAX_POWER_BITS` bits."""
+    from math import lcm
+
+    if a.s != 0:
+        return None
+    d = 1
+    for _, c in a.terms:
+        d = lcm(d, to_fraction(c).denominator)
+    exps = [(b, int(to_fraction(c * d))) for b, c in a.terms]
+    if sum(b.bit_length() * abs(e) for b, e in exps) > _MAX_POWER_BITS:
+        return None
+    pos, neg = 1, 1
+    for b, e in exps:
+        if e > 0:
+            pos *= b**e
+        else:
+            neg *= b ** (-e)
+    return (pos > neg) - (pos < neg)
+
+
 def ll_sign(a: LogLinear) -> int:
     """The sign of ``a``, exactly: 0 iff it has no log terms and s = 0 (module docstring);
-    otherwise decided by certified intervals at doubling precision."""
+    otherwise, for s = 0 and moderate sizes, by comparing integer powers
+    (c1 ln r1 < c2 ln r2 ⇔ r1^{D c1} < r2^{D c2}), else by certified intervals at doubling
+    precision."""
     if not a.terms:
         return (a.s > 0) - (a.s < 0)
+    exact = _sign_by_powers(a)
+    if exact is not None:
+        return exact
+    return _sign_by_intervals(a)
+
+
+def _sign_by_intervals(a: LogLinear) -> int:
+    """sign(a) for a nonzero ``a`` by arb enclosures at doubling precision (terminates)."""
     prec = 64
     while prec <= _MAX_PREC:
         v = enclosure(a, prec)
