@@ -14,6 +14,9 @@ __version__ = "0.1.0"
 from .analysis import Engine, EnumeratorEngine, Profile, ProfileEngine, Witness, enumerator, make_engine
 from .analysis import profile as profile_engine
 from .analysis.bounded_range import br_range
+from .analysis.gdp import check_gdp
+from .analysis.renyi import RenyiResult, renyi
+from .analysis.tradeoff import Tradeoff, dominating_pair, envelope_tradeoff, pair_tradeoffs, tensor
 from .analysis.profile import delta_at, is_dp, privloss, profile, witness
 from . import theorems
 from .builders import (
@@ -53,13 +56,23 @@ from .errors import (
     VerificationError,
 )
 from .model import END, Ask, Chance, Mechanism
-from .numbers import INF, LogReal, Q, QtElement, eval_text, real_str
+from .numbers import INF, LogLinear, LogReal, Q, QtElement, eval_text, real_str
 from .verify import Options, verify_file, verify_paths
 
 exact = eval_text  # exactdp.exact("log(3)") -> an exact value
 
 __all__ = [
     "__version__",
+    # beyond (eps, delta): Renyi DP, f-DP, Gaussian DP, dominating pairs
+    "renyi",
+    "RenyiResult",
+    "Tradeoff",
+    "envelope_tradeoff",
+    "pair_tradeoffs",
+    "dominating_pair",
+    "tensor",
+    "check_gdp",
+    "LogLinear",
     # model and builders
     "Mechanism",
     "Ask",

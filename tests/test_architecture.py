@@ -39,6 +39,7 @@ LAYERS = [
     "analysis",
     "constructions",
     "theorems",
+    "interop",
     "claims",
     "caseio",
     "verify",

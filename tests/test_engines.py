@@ -204,3 +204,60 @@ def test_fraction_backend_gives_the_same_answers():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout.split()
     m = compose([rr_delta(2, Q(1, 10)), choose([rr(3), rr(5)])])
     assert out == [real_str(profile.privloss(m, Q(1, 5)))] * 2
+
+
+# --- Renyi divergence: both engines through the Engine protocol ---------------------------------
+
+ENGINE_OBJECTS = [pytest.param("profile", id="profile"), pytest.param("enumerator", id="enumerator")]
+
+
+@pytest.mark.parametrize("engine", ENGINE_OBJECTS)
+@pytest.mark.parametrize(
+    "mech, alpha, expected",
+    [
+        # RR with e^eps = 3: P = (3/4, 1/4), P' = (1/4, 3/4) (Def. 1.9); by hand from Mironov 2017, Def. 3:
+        # alpha = 2: (9/16)/(1/4) + (1/16)/(3/4) = 7/3; alpha = 3: (27/64)/(1/16) + (1/64)/(9/16) = 61/9
+        pytest.param(rr(3), 2, "log(7/3)", id="RR3-alpha2"),
+        pytest.param(rr(3), 3, "log(61/9)/2", id="RR3-alpha3"),
+        # KL: 3/4 log 3 + 1/4 log(1/3) = log(3)/2
+        pytest.param(rr(3), 1, "log(3)/2", id="RR3-KL"),
+        pytest.param(rr(3), "inf", "log(3)", id="RR3-inf-is-PrivLoss0"),
+        # two-fold composition: sums multiply, (7/3)^2 = 49/9 (Mironov 2017, Prop. 1 is tight here)
+        pytest.param(repeat(rr(3), 2), 2, "log(49/9)", id="RR3-twice-alpha2"),
+        # an answer possible under x0 only: infinite divergence of every order
+        pytest.param(rr_delta(3, Q(1, 10)), 2, "inf", id="RRdelta-inf"),
+        # the adversary picks the better of RR(2) (sum 3/2) and RR(3) (sum 7/3)
+        pytest.param(choose([rr(2), rr(3)]), 2, "log(7/3)", id="choose-max"),
+    ],
+)
+def test_renyi_known(engine, mech, alpha, expected):
+    from exactdp.analysis import make_engine
+
+    assert real_str(make_engine(engine).renyi(mech, alpha).value) == expected
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(m=mechanisms(), alpha=st.sampled_from([1, 2, 3, "inf"]))
+def test_engines_agree_on_renyi(m, alpha):
+    """The backward induction equals the brute force over every deterministic adversary's view
+    distribution, per ordered pair and in total, exactly."""
+    from exactdp.analysis import make_engine
+    from exactdp.numbers import real_cmp
+
+    if not _strategy_count_ok(m):
+        return
+    r1 = make_engine("profile").renyi(m, alpha)
+    r2 = make_engine("enumerator").renyi(m, alpha)
+    assert real_cmp(r1.value, r2.value) == 0 if r1.value is not INF else r2.value is INF
+    for a, b in zip(r1.pairs, r2.pairs):
+        assert a.pair == b.pair
+        assert (a.total is INF and b.total is INF) or real_cmp(a.total, b.total) == 0
+
+
+def test_renyi_refuses_fractional_orders():
+    from exactdp.analysis import make_engine
+    from exactdp.errors import ExactDPError
+
+    for a in [Q(3, 2), Q(1, 2), 0]:
+        with pytest.raises(ExactDPError, match="alpha"):
+            make_engine("profile").renyi(rr(3), a)

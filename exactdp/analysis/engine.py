@@ -25,7 +25,9 @@ from ..numbers.rational import as_q
 from ..numbers.real import real_log
 from . import enumerator as _enumerator
 from . import profile as _profile
+from . import renyi as _renyi
 from .bounded_range import BRResult, br_range, br_range_bruteforce
+from .renyi import RenyiResult
 from .results import Profile
 from .tight import tight_lambda
 from .witness import Witness, tighten
@@ -66,6 +68,11 @@ class Engine(Protocol):
         """The exact bounded range (Dong–Durfee–Rogers Def. 2.2) of every adjacent pair."""
         ...
 
+    def renyi(self, mech: Mechanism, alpha: object) -> RenyiResult:
+        """D_α(M), the exact Rényi divergence of order α (whole α ≥ 1, or ∞) against every
+        adaptive adversary (Mironov 2017, Def. 3; :mod:`exactdp.analysis.renyi`)."""
+        ...
+
 
 def _tight_witness(engine: Engine, mech: Mechanism, delta: object, prof: Profile) -> Witness | None:
     """The adversary and event certifying PrivLoss(M, δ) from below (see :func:`tighten`)."""
@@ -101,6 +108,9 @@ class ProfileEngine:
     def br_range(self, mech: Mechanism, adversaries: str = "deterministic") -> BRResult:
         return br_range(mech, adversaries=adversaries)
 
+    def renyi(self, mech: Mechanism, alpha: object) -> RenyiResult:
+        return _renyi.renyi(mech, alpha, deadline=self.deadline, progress=self.progress)
+
 
 @dataclass(frozen=True)
 class EnumeratorEngine:
@@ -129,6 +139,9 @@ class EnumeratorEngine:
 
     def br_range(self, mech: Mechanism, adversaries: str = "deterministic") -> BRResult:
         return br_range_bruteforce(mech, adversaries=adversaries, max_strategies=self.max_strategies)
+
+    def renyi(self, mech: Mechanism, alpha: object) -> RenyiResult:
+        return _enumerator.renyi(mech, alpha, max_strategies=self.max_strategies)
 
 
 _CLASSES: dict[str, type] = {"profile": ProfileEngine, "enumerator": EnumeratorEngine}

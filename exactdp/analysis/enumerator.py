@@ -34,6 +34,7 @@ __all__ = [
     "is_dp",
     "witness",
     "strategies",
+    "renyi",
     "DEFAULT_MAX_STRATEGIES",
     "ENGINE",
 ]
@@ -248,3 +249,44 @@ def witness(
     assert best is not None
     line, p, choices = best
     return make_witness(mech, p, lam, HistoryPolicy(choices), ENGINE, expected_line=line)
+
+
+def _renyi_sum_by_definition(views: list, i: int, j: int, alpha: int) -> object:
+    """Σ_v P_i(v)^α P_j(v)^{1−α} (α ≥ 2) or Σ_v P_i(v) log(P_i(v)/P_j(v)) (α = 1) over one
+    adversary's exact view distribution, from the definitions (Mironov 2017, Def. 3)."""
+    from ..numbers.loglinear import log_linear
+
+    total: object = Q(0)
+    logs = []
+    for _, pr in views:
+        p, pp = pr[i], pr[j]
+        if not p:
+            continue
+        if not pp:
+            return INF
+        if alpha == 1:
+            from .renyi import kl_terms
+
+            kl_terms(p, pp)  # refuses non-rational probabilities with the clear message
+            logs.append((p / pp, p))
+        else:
+            total += p**alpha * (1 / pp) ** (alpha - 1)
+    return log_linear(Q(0), logs) if alpha == 1 else total
+
+
+def renyi(mech: Mechanism, alpha: object, *, max_strategies: int | None = DEFAULT_MAX_STRATEGIES):
+    """D_α(M) by brute force: every deterministic adversary's exact view distribution, the
+    Rényi sum from its definition, the max over adversaries and ordered pairs (α = ∞: this
+    engine's own PrivLoss(M, 0)).  Returns a :class:`~exactdp.analysis.renyi.RenyiResult`."""
+    from .renyi import RenyiResult, max_value, parse_alpha, result_from_sums
+
+    a = parse_alpha(alpha)
+    if is_inf(a):
+        return RenyiResult(mech.name, a, privloss(mech, Q(0), max_strategies=max_strategies))
+    pairs = _pairs(mech)
+    best: list = [None] * len(pairs)
+    for _, views in strategies(mech, max_strategies=max_strategies):
+        for k, (i, j) in enumerate(pairs):
+            s = _renyi_sum_by_definition(views, i, j, a)
+            best[k] = s if best[k] is None else max_value(best[k], s)
+    return result_from_sums(mech, a, best)

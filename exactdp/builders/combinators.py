@@ -16,7 +16,7 @@ from ..model.dag import build_dag
 from ..model.game import END, Ask, Chance, End, Label, Mechanism, Node
 from ..model.ops import graft
 
-__all__ = ["compose", "repeat", "concomp", "choose", "same_datasets"]
+__all__ = ["compose", "repeat", "concomp", "choose", "same_datasets", "distinct_labels"]
 
 
 def same_datasets(mechs: Sequence[Mechanism], what: str) -> tuple[tuple[str, ...], tuple[tuple[int, int], ...]]:
@@ -30,6 +30,29 @@ def same_datasets(mechs: Sequence[Mechanism], what: str) -> tuple[tuple[str, ...
                 CaseProblem(f"{what}: components run on different datasets ({list(ds)} vs {list(m.datasets)})")
             )
     return ds, adj
+
+
+def distinct_labels(wanted: Sequence[str | None]) -> list[str]:
+    """One distinct label per list item: the wanted label (a component's name) or, for an
+    item without one, its index; a repeated label gets ``#2``, ``#3``, ... appended.
+
+    Every list item stays one component: ``[R, R]`` is two copies of R, labelled ``R`` and
+    ``R#2`` (a map keyed by name would silently keep one).
+
+    >>> distinct_labels(["R", "R", None, "R"])
+    ['R', 'R#2', '2', 'R#3']
+    """
+    out: list[str] = []
+    taken: set[str] = set()
+    for i, w in enumerate(wanted):
+        base = str(i) if w is None else str(w)
+        label, k = base, 1
+        while label in taken:
+            k += 1
+            label = f"{base}#{k}"
+        taken.add(label)
+        out.append(label)
+    return out
 
 
 def compose(mechs: Sequence[Mechanism], *, name: str = "compose") -> Mechanism:

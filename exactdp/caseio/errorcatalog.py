@@ -100,6 +100,26 @@ CATALOGUE: list[tuple[str, str, str, str]] = [
     ("Claims", "equals or at_most", "", _HEAD + "mechanism: {rr: {eps: log(3)}}\nclaims: [{privloss: {delta: 0}}]\n"),
     ("Claims", "Several kinds in one claim", "", _HEAD + "mechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: 1}, not_dp: {eps: 0}}]\n"),
     ("Claims", "About an undefined mechanism", "", _HEAD + "mechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: 1, of: N}}]\n"),
+    (
+        "Claims",
+        "Renyi order that is not a whole number",
+        "`renyi:` takes alpha = 1 (KL), 2, 3, ... or inf; the sum for a fractional order is irrational.",
+        _HEAD + "mechanism: {rr: {eps: log(3)}}\nclaims: [{renyi: {alpha: 3/2, equals: log(2)}}]\n",
+    ),
+    (
+        "Claims",
+        "Renyi value that is not a divergence",
+        "A claimed D_alpha is an exact real such as log(7/3), log(61/9)/2 or inf.",
+        _HEAD + "mechanism: {rr: {eps: log(3)}}\nclaims: [{renyi: {alpha: 2, equals: exp(1/2)}}]\n",
+    ),
+    ("Claims", "f-DP against an undefined mechanism", "", _HEAD + "mechanism: {rr: {eps: log(3)}}\nclaims: [{fdp: {f: R}}]\n"),
+    ("Claims", "Negative GDP parameter", "", _HEAD + "mechanism: {rr: {eps: log(3)}}\nclaims: [{gdp: {mu: -1}}]\n"),
+    (
+        "Claims",
+        "alpha without theorem: renyi",
+        "The Renyi composition theorem needs an order; other theorems take none.",
+        _HEAD + "mechanisms: {A: {rr: {eps: log(2)}}}\nclaims: [{composition: {of: [A, A], theorem: fdp, alpha: 2}}]\n",
+    ),
 ]
 
 _LIMITS = """## Limits

@@ -15,6 +15,7 @@ from typing import Any
 
 import yaml
 
+from ..builders.combinators import distinct_labels
 from ..forms import FORMS
 from ..forms.core import AnswerSpec
 from ..forms.fields import PerDataset, Prob
@@ -126,17 +127,13 @@ class MechanismReader:
         return locate(node, path, ob.field)
 
     def components(self, node: yaml.Node, path: str, what: str = "this form") -> Any:
-        """Several mechanisms as (label, Mechanism) pairs: a list (a name is its own label
-        unless repeated; other items and repeats are labelled by their index) or a map."""
+        """Several mechanisms as (label, Mechanism) pairs: a list (every item is a component; a
+        name is its own label, a repeat gets ``#2``, ..., other items their index) or a map."""
         if isinstance(node, yaml.MappingNode):
             entries = [(k.value, v, child_path(path, k.value)) for k, v in node.value]
         elif isinstance(node, yaml.SequenceNode):
-            entries, seen = [], set()
-            for i, v in enumerate(node.value):
-                named = isinstance(v, yaml.ScalarNode) and not is_null(v) and v.value not in seen
-                label = v.value if named else str(i)
-                seen.add(label)
-                entries.append((label, v, child_path(path, i)))
+            wanted = [v.value if isinstance(v, yaml.ScalarNode) and not is_null(v) else None for v in node.value]
+            entries = [(label, v, child_path(path, i)) for i, (label, v) in enumerate(zip(distinct_labels(wanted), node.value))]
         else:
             return self.r.error(node, path, f"{what} takes a list of mechanisms, found {kind_of(node)}")
         if not entries:

@@ -161,6 +161,16 @@ def _eps(tr: TypedReader, k: F.Eps, node: yaml.Node, path: str) -> Any:
     return tr.number(node, path, "eps", lambda v: K.eps(v, allow_inf=k.allow_inf, symbols=tr.symbols(k.symbolic)))
 
 
+@_reads(F.Order)
+def _order(tr: TypedReader, k: F.Order, node: yaml.Node, path: str) -> Any:
+    return tr.number(node, path, "alpha", K.order)
+
+
+@_reads(F.Divergence)
+def _divergence(tr: TypedReader, k: F.Divergence, node: yaml.Node, path: str) -> Any:
+    return tr.number(node, path, "a Renyi divergence", K.divergence)
+
+
 @_reads(F.Delta)
 def _delta(tr: TypedReader, k: F.Delta, node: yaml.Node, path: str) -> Any:
     return tr.number(node, path, "delta", lambda v: K.delta(v, symbols=tr.symbols(k.symbolic), field=k.field))
@@ -297,8 +307,8 @@ def _pair(tr: TypedReader, k: F.Pair, node: yaml.Node, path: str) -> Any:
     return INVALID if a is INVALID or b is INVALID else (a, b)
 
 
-_NUMBERS = (F.Eps, F.Delta, F.Prob, F.Rational, F.Count)
-_SCALAR = (F.Eps, F.Delta, F.Prob, F.Rational, F.Count, F.Label, F.Choice, F.Flag, F.MechanismRef, F.GameNode)
+_NUMBERS = (F.Eps, F.Delta, F.Prob, F.Rational, F.Count, F.Order, F.Divergence)
+_SCALAR = (F.Order, F.Divergence, F.Eps, F.Delta, F.Prob, F.Rational, F.Count, F.Label, F.Choice, F.Flag, F.MechanismRef, F.GameNode)
 _LIST = (F.ListOf, F.Pair, F.Mechanisms)
 _MAP = (F.MapOf, F.Tagged, F.MechanismRef, F.Mechanisms, F.Answers, F.GameNode)
 

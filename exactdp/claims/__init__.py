@@ -19,6 +19,15 @@ from .core import (  # the claim kinds register in this order (the case-format r
 from .bounded_range import BoundedRangeClaim, BRRangeClaim, NotBoundedRangeClaim
 from .simulate import NotSimulatesRRClaim, SimulatesRRClaim
 from .composition import CompositionClaim
+from .beyond import (
+    FDPClaim,
+    FDPCompositionClaim,
+    GDPClaim,
+    NotFDPClaim,
+    NotGDPClaim,
+    RenyiClaim,
+    RenyiCompositionClaim,
+)
 
 import_topics(__name__, __path__, first="core", skip=("base",))
 
@@ -44,4 +53,11 @@ __all__ = [
     "BoundedRangeClaim",
     "BRRangeClaim",
     "NotBoundedRangeClaim",
+    "RenyiClaim",
+    "FDPClaim",
+    "GDPClaim",
+    "NotFDPClaim",
+    "NotGDPClaim",
+    "RenyiCompositionClaim",
+    "FDPCompositionClaim",
 ]

@@ -11,9 +11,20 @@
 3. The claim holds when PrivLoss(ConComp(M₁, M₂, ...), δ) ≤ ε_T exactly; the verdict shows
    both numbers and the slack ε_T − PrivLoss.
 
-What each theorem *proves* for concurrent composition: basic (Thm 3.3) and optimal (Thm 5.7,
-Lemma 5.5) for pure components only; Theorem 1.8 for any δᵢ.  A check of another combination
-is an experiment about an open question (Vadhan–Wang §1.4, §6); the verdict says so in its note.
+Every one of these is a *theorem* for concurrent composition of interactive components, so a
+failing check is a bug (in exactdp or in the case), never an open question:
+
+* pure components: basic composition (Vadhan–Wang 2021, Thm 3.3) and optimal composition
+  (Vadhan–Wang 2021, Thm 5.7 via Lemma 5.5);
+* any δᵢ: Theorem 1.8 of Vadhan–Wang 2021; and every composition theorem for noninteractive
+  (ε, δ)-DP (basic, improved basic, optimal) holds for concurrent composition: Vadhan & Zhang,
+  *Concurrent Composition Theorems for Differential Privacy* (STOC 2023), for (ε, δ)-DP and
+  f-DP; Lyu, *Composition Theorems for Interactive Differential Privacy* (NeurIPS 2022), for
+  (ε, δ)-DP and Rényi DP.
+
+The components are every item of ``of:``: a repeated name is another copy (``of: [R, R]`` is
+ConComp(R, R)).  ``theorem: renyi`` and ``theorem: fdp`` (Lyu 2022; Vadhan & Zhang 2023) are
+checked by :mod:`exactdp.claims.beyond`.
 """
 
 from __future__ import annotations
@@ -22,17 +33,28 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..analysis import format_privloss
-from ..builders.combinators import concomp
+from ..builders.combinators import concomp, distinct_labels
 from ..numbers.rational import Q, q_str
 from ..numbers.real import INF, real_cmp, real_decimal, real_str, real_sub
 from ..theorems import basic, components, improved_basic, optimal, thm_1_8
-from ..forms.fields import Choice, Delta, Eps, FieldProblem, Label, ListOf, arg
+from ..forms.fields import Choice, Delta, Eps, FieldProblem, Label, ListOf, Order, arg
 from .base import FAILS, HOLDS, UNSUPPORTED, Analysis, Claim, Verdict, claim
 from ..numbers.ladder import is_inf
 
 __all__ = ["CompositionClaim", "COMPOSITION_THEOREMS"]
 
-COMPOSITION_THEOREMS = ("basic", "improved-basic", "thm-1.8", "optimal")
+COMPOSITION_THEOREMS = ("basic", "improved-basic", "thm-1.8", "optimal", "renyi", "fdp")
+
+
+# where the bound is proven for concurrent composition (see the module docstring)
+_THEOREM_SOURCE = {
+    "basic": "a theorem for concurrent composition (Vadhan-Wang 2021, Thm 3.3)",
+    "improved-basic": "a theorem for concurrent composition (it bounds the optimal one, Vadhan-Wang 2021, Thm 5.7)",
+    "optimal": "a theorem for concurrent composition (Vadhan-Wang 2021, Thm 5.7)",
+    "thm-1.8": "a theorem for concurrent composition (Vadhan-Wang 2021, Thm 1.8)",
+    "approx": "a theorem for concurrent composition of approximate-DP components "
+    "(Vadhan-Zhang 2023; Lyu 2022)",
+}
 
 
 @claim("composition")
@@ -42,13 +64,19 @@ class CompositionClaim(Claim):
     (see the module docstring).  ``of`` is the tuple of component names."""
 
     of: tuple = arg(ListOf(Label("a mechanism name"), min_len=1, what="`of:` (a list of mechanism names)"), doc="the components, e.g. of: [A, B]")
-    theorem: str = arg(Choice(COMPOSITION_THEOREMS, "theorem"), default="optimal", doc="basic, improved-basic, thm-1.8 or optimal")
+    theorem: str = arg(Choice(COMPOSITION_THEOREMS, "theorem"), default="optimal", doc="basic, improved-basic, thm-1.8, optimal, renyi or fdp")
     delta: Any = arg(Delta(), default=None, doc="the delta of the composition (default: the theorem's)")
     eps: tuple | None = arg(ListOf(Eps(), what="eps (one value per component)"), default=None, doc="claimed eps_i (default: PrivLoss of each)")
     deltas: tuple | None = arg(ListOf(Delta(), what="deltas (one value per component)"), default=None, doc="delta_i of each component (default 0)")
+    alpha: Any = arg(Order(), default=None, doc="the Renyi order (theorem: renyi only)")
     hidden_fields = ("group", "pairs")  # a claim about several mechanisms
 
     def validate(self) -> None:
+        if (self.alpha is not None) != (self.theorem == "renyi"):
+            raise FieldProblem((), "`alpha:` goes with `theorem: renyi` (and it needs one)", "for example: theorem: renyi, alpha: 2")
+        extra = [k for k in ("delta", "eps", "deltas") if getattr(self, k) is not None]
+        if self.theorem in ("renyi", "fdp") and extra:
+            raise FieldProblem(extra[0], f"`{extra[0]}:` does not apply to theorem: {self.theorem}")
         for key in ("eps", "deltas"):
             vals = getattr(self, key)
             if vals is not None and len(vals) != len(self.of):
@@ -57,10 +85,13 @@ class CompositionClaim(Claim):
     def statement(self) -> str:
         names = ", ".join(self.of)
         d = "" if self.delta is None else f", delta {q_str(self.delta)}"
-        return f"ConComp({names}) within {self.theorem}{d}"
+        a = "" if self.alpha is None else f", alpha {real_str(self.alpha)}"
+        return f"ConComp({names}) within {self.theorem}{d}{a}"
 
     def params(self) -> dict[str, str]:
         out = {"of": ", ".join(self.of), "theorem": self.theorem}
+        if self.alpha is not None:
+            out["alpha"] = real_str(self.alpha)
         if self.delta is not None:
             out["delta"] = q_str(self.delta)
         if self.eps is not None:
@@ -69,15 +100,15 @@ class CompositionClaim(Claim):
             out["deltas"] = ", ".join(q_str(d) for d in self.deltas)
         return out
 
-    def check(self, an: Analysis) -> Verdict:
-        names = tuple(self.of)
-        deltas = self.deltas or tuple(Q(0) for _ in names)
+    def _component_eps(self, an: Analysis, names: tuple, deltas: tuple) -> "list | Verdict":
+        """εᵢ of each component: the claimed one (checked) or PrivLoss(Mᵢ, δᵢ); a Verdict when a
+        claimed εᵢ is wrong or PrivLoss is infinite."""
+        from ..analysis.results import value_cmp
+
         eps_i = []
         for k, name in enumerate(names):
             prof = an.profile(name)
             if self.eps is not None:
-                from ..analysis.results import value_cmp
-
                 d = prof.delta_at(self.eps[k])
                 if value_cmp(d, deltas[k]) > 0:
                     return Verdict(
@@ -92,8 +123,25 @@ class CompositionClaim(Claim):
                 if is_inf(e):
                     return Verdict(self, UNSUPPORTED, f"PrivLoss({name}, {q_str(deltas[k])}) = inf", "no finite eps to compose")
                 eps_i.append(e)
+        return eps_i
+
+    def check(self, an: Analysis) -> Verdict:
+        if self.theorem in ("fdp", "renyi"):  # the f-DP and Renyi theorems (claims/beyond.py)
+            from .beyond import FDPCompositionClaim, RenyiCompositionClaim
+
+            inner = FDPCompositionClaim(of=self.of, where=self.where) if self.theorem == "fdp" else RenyiCompositionClaim(
+                of=self.of, where=self.where, alpha=self.alpha)
+            v = inner.check(an)
+            return Verdict(self, v.status, v.found, v.note, v.witness, v.values, v.details)
+        names = tuple(self.of)
+        deltas = self.deltas or tuple(Q(0) for _ in names)
+        eps_i = self._component_eps(an, names, deltas)
+        if isinstance(eps_i, Verdict):
+            return eps_i
         comps = components(eps_i, list(deltas))
-        mech = concomp({n: an.mech(n) for n in names}, name="ConComp(" + ", ".join(names) + ")")
+        # one component per list item: of: [R, R] is two copies of R (a map keyed by name is not)
+        labels = distinct_labels(list(names))
+        mech = concomp(dict(zip(labels, (an.mech(n) for n in names))), name="ConComp(" + ", ".join(names) + ")")
         prof = an.engine.profile(mech)
         if self.theorem == "optimal":
             at = self.delta if self.delta is not None else Q(0)
@@ -116,9 +164,7 @@ class CompositionClaim(Claim):
         note = f"components ({parts}) at delta {q_str(at)}"
         if self.theorem != "optimal":
             note += f"; theorem delta {q_str(tdelta)}"
-        proven = self.theorem == "thm-1.8" or all(d == 0 for d in deltas)
-        if not proven:
-            note += "; NOTE: not a proven bound for concurrent composition of approximate-DP components (Vadhan-Wang open question)"
+        note += "; " + _THEOREM_SOURCE[self.theorem if all(d == 0 for d in deltas) or self.theorem == "thm-1.8" else "approx"]
         if is_inf(bound):
             note += "; the theorem gives no finite bound at this delta"
         values = {

@@ -9,7 +9,7 @@ from typing import Any
 from ..analysis import format_privloss
 from ..analysis.results import Profile, value_cmp, value_str
 from ..numbers.rational import Q, q_str
-from ..numbers.real import real_cmp, real_decimal, real_log, real_str
+from ..numbers.real import LogLinear, real_cmp, real_decimal, real_log, real_str
 from ..forms.fields import Delta, Eps, FieldProblem, Label, PrivLossValue, arg
 from .base import FAILS, HOLDS, Analysis, Claim, Verdict, claim
 from ..numbers.ladder import is_inf
@@ -79,7 +79,9 @@ class PrivLossClaim(Claim):
         wit, note = None, ""
         if not ok and c > 0 and not is_inf(target):
             # the claimed ε is too small: show an adversary beating it
-            wit = an.witness(self.subject, target)
+            # e^eps must be exact for a witness: a multiple of a log such as log(3)/2 is
+            # compared exactly but has no witness
+            wit = None if isinstance(target, LogLinear) else an.witness(self.subject, target)
             note = f"not ({real_str(target)}, {q_str(self.delta)})-DP"
         elif not ok:
             note = f"{self.of} is already ({real_str(found)}, {q_str(self.delta)})-DP"

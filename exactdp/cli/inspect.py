@@ -72,10 +72,11 @@ def privloss(case_path, delta_text, of, witness, as_json, engine, max_strategies
 @click.argument("case_path", metavar="CASE", type=click.Path())
 @click.option("--of", default=None, help="Mechanism name (default M).")
 @click.option("--json", "as_json", is_flag=True)
+@click.option("--dominating-pair", is_flag=True, help="Print finite (P, P') with the same profile (Zhu-Dong-Wang 2022).")
 @engine_option
 @max_strategies_option
 @limit_options
-def profile(case_path, of, as_json, engine, max_strategies, **limits):
+def profile(case_path, of, as_json, dominating_pair, engine, max_strategies, **limits):
     """The exact privacy profile delta(e^eps): breakpoints for every ordered adjacent pair."""
     try:
         with using(limits_from(**limits, max_strategies=max_strategies)):
@@ -83,6 +84,11 @@ def profile(case_path, of, as_json, engine, max_strategies, **limits):
             prof = make_engine(engine, max_strategies=max_strategies).profile(mech)
     except ExactDPError as e:
         fail(e)
+    if dominating_pair:
+        from .beyond import print_dominating_pair
+
+        print_dominating_pair(prof, as_json)
+        return
     d = profile_to_dict(prof)
     if as_json:
         click.echo(dumps(d))

@@ -22,6 +22,8 @@ __all__ = [
     "Kind",
     "Eps",
     "PrivLossValue",
+    "Order",
+    "Divergence",
     "Delta",
     "Prob",
     "Rational",
@@ -90,6 +92,28 @@ class Eps(Kind):
 def PrivLossValue() -> Eps:
     """A claimed privacy loss: an ε ≥ 0 or ``inf``."""
     return Eps(allow_inf=True)
+
+
+@dataclass(frozen=True)
+class Order(Kind):
+    """A Rényi order: a whole number >= 1 (1 is KL) or ``inf``."""
+
+    def schema(self) -> dict:
+        return {"anyOf": [NUMBER, {"const": "inf"}]}
+
+    def text(self) -> str:
+        return "a whole number >= 1 (1 is KL) or inf"
+
+
+@dataclass(frozen=True)
+class Divergence(Kind):
+    """A claimed divergence: an exact real such as log(7/3) or log(61/9)/2, or inf."""
+
+    def schema(self) -> dict:
+        return NUMBER
+
+    def text(self) -> str:
+        return "log(r)/k, a rational, or inf"
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from ..errors import ExactDPError, InexactValueError
 from .qt import as_field
 from .rational import as_q, is_rational, q_str
 from . import ladder
-from .real import ExpReal, Infinity, LogReal, real_cmp, real_exp, real_sign, real_str
+from .real import ExpReal, Infinity, LogLinear, LogReal, real_cmp, real_exp, real_sign, real_str
 from .symbolic import SymbolTable, is_sym, prove_nonneg, sympy, to_sympy
 
 __all__ = [
@@ -36,6 +36,8 @@ __all__ = [
     "rational",
     "count",
     "exp_eps",
+    "order",
+    "divergence",
     "EPS_HINT",
 ]
 
@@ -147,8 +149,15 @@ def eps(v: Any, *, what: str = "eps", allow_inf: bool = False, symbols: SymbolTa
         if allow_inf:
             return v
         raise QuantityError(f"{what} = inf is not allowed here", "inf is only allowed as a claimed privacy loss")
+    if isinstance(v, LogLinear) and allow_inf:  # a claimed privacy loss such as log(61/9)/2: compared exactly
+        if real_sign(v) < 0:
+            raise QuantityError(f"{what} must be >= 0, found {real_str(v)}")
+        return v
     if not (is_rational(v) or isinstance(v, LogReal)):
-        raise QuantityError(f"{what} must be a real number such as log(3) or 1/10, found {real_str(v)}", EPS_HINT)
+        hint = EPS_HINT
+        if isinstance(v, LogLinear):
+            hint = f"e^eps = exp({real_str(v)}) is irrational here; write eps as log(r) with a rational r, or a decimal"
+        raise QuantityError(f"{what} must be a real number such as log(3) or 1/10, found {real_str(v)}", hint)
     if real_sign(v) < 0:
         raise QuantityError(f"{what} must be >= 0, found {real_str(v)}")
     return as_q(v) if is_rational(v) else v
@@ -157,6 +166,32 @@ def eps(v: Any, *, what: str = "eps", allow_inf: bool = False, symbols: SymbolTa
 def privloss_value(v: Any, *, what: str = "a privacy loss") -> Any:
     """A claimed PrivLoss: an ε ≥ 0 or ``inf``."""
     return eps(v, what=what, allow_inf=True)
+
+
+def order(v: Any, *, what: str = "alpha") -> Any:
+    """A Rényi order α: a whole number >= 1 (1 is the KL divergence) or ``inf`` (Mironov 2017,
+    Def. 3); fractional orders are refused because their sums are irrational."""
+    if isinstance(v, Infinity):
+        return v
+    if is_sym(v) or not is_rational(v):
+        raise QuantityError(f"{what} must be a whole number >= 1 or inf, found {real_str(v)}", "for example alpha: 2")
+    q = as_q(v)
+    if q.denominator != 1 or q < 1:
+        raise QuantityError(
+            f"{what} = {q_str(q)} is not supported: Renyi divergences are computed exactly for whole orders "
+            "alpha >= 1 (1 is KL) and alpha = inf; the sum for a fractional order is irrational",
+            "for example alpha: 2, alpha: 3 or alpha: inf",
+        )
+    return int(q)
+
+
+def divergence(v: Any, *, what: str = "a Renyi divergence") -> Any:
+    """A claimed divergence: any exact real such as ``log(7/3)``, ``log(61/9)/2``,
+    ``k*log(3)/5``, a rational, or ``inf``."""
+    if is_sym(v) or isinstance(v, ExpReal) or not (isinstance(v, (Infinity, LogReal, LogLinear)) or is_rational(v)):
+        raise QuantityError(f"{what} is written like log(7/3), log(61/9)/2 or inf, found {real_str(v)}",
+                            "D_alpha = log(sum)/(alpha - 1); write the sum's log divided by alpha - 1")
+    return as_q(v) if is_rational(v) else v
 
 
 def exp_eps(e: Any, *, form: str, rational_only: bool = False, symbols: SymbolTable | None = None) -> Any:

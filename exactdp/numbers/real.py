@@ -5,6 +5,8 @@ probability stays in ℚ.  This module keeps such values exact:
 
 * :data:`Q` – a rational (probabilities, δ, e^ε);
 * :class:`LogReal` – s + ln r with rationals s and r > 0 (an ε-type value);
+* :class:`~exactdp.numbers.loglinear.LogLinear` – s + Σ c·ln b, rational multiples of logs such
+  as ``log(61/9)/2`` (Rényi divergences, KL), compared exactly (:mod:`exactdp.numbers.loglinear`);
 * :class:`ExpReal` – r·e^s with rationals r > 0, s ≠ 0 (e^ε for a decimal ε, transcendental);
 * :class:`~exactdp.numbers.qt.QtElement` – any element of ℚ(e^{1/L}) (sums and quotients of
   such exponentials, e.g. e^{0.1}/(1 + e^{0.1})); ``LogReal(s, r)`` may have such an r;
@@ -24,11 +26,13 @@ from typing import Union
 from .. import limits as _limits
 from ..errors import InexactValueError, LimitExceededError
 from .certified import decimal_digits_of, sign_r_exp_s_minus_q
+from .loglinear import LogLinear, ll_add, ll_decimal, ll_neg, ll_scale, ll_sign, ll_single_log, ll_str, log_linear
 from .qt import QtElement, as_field, qt_exp
 from .rational import Q, as_q, is_rational, q_str, to_fraction
 
 __all__ = [
     "LogReal",
+    "LogLinear",
     "ExpReal",
     "Infinity",
     "INF",
@@ -121,7 +125,37 @@ Real = Union[object, LogReal, ExpReal, Infinity]
 
 
 def is_real(x: object) -> bool:
-    return is_rational(x) or isinstance(x, (LogReal, ExpReal, Infinity, QtElement))
+    return is_rational(x) or isinstance(x, (LogReal, LogLinear, ExpReal, Infinity, QtElement))
+
+
+def _to_ll(x: object) -> LogLinear | None:
+    """x as a linear form in logs (rationals, LogReal with rational r, LogLinear), else None."""
+    if isinstance(x, LogLinear):
+        return x
+    if is_rational(x):
+        return LogLinear(as_q(x), ())
+    if isinstance(x, LogReal) and not isinstance(x.r, QtElement):
+        return log_linear(x.s, [(x.r, 1)])
+    return None
+
+
+def _from_ll(x: LogLinear) -> "Real":
+    """The canonical type of a linear form: a rational, s + ln r (:class:`LogReal`) when every
+    coefficient over the coprime basis is an integer, else the form itself."""
+    if not x.terms:
+        return x.s
+    one = ll_single_log(x, _limits.current().max_bits)
+    return LogReal(as_q(one[0]), as_q(one[1])) if one is not None else x
+
+
+def _ll_binary(a: "Real", b: "Real", op) -> "Real | None":
+    """``op`` on linear forms when either operand is one (None if the other is not)."""
+    if not (isinstance(a, LogLinear) or isinstance(b, LogLinear)):
+        return None
+    la, lb = _to_ll(a), _to_ll(b)
+    if la is None or lb is None:
+        return None
+    return op(la, lb)
 
 
 def _fieldish(x: object) -> bool:
@@ -212,6 +246,8 @@ def real_neg(a: "Real") -> "Real":
         return -as_field(a)
     if isinstance(a, LogReal):  # -(s + ln r) = -s + ln(1/r)
         return _log_of(-a.s, 1 / a.r)
+    if isinstance(a, LogLinear):
+        return _from_ll(ll_neg(a))
     raise InexactValueError(f"-({real_str(a)}) cannot be represented exactly")
 
 
@@ -220,6 +256,9 @@ def real_add(a: "Real", b: "Real") -> "Real":
         raise InexactValueError("inf can only stand alone as a privacy-loss value, not in arithmetic")
     if is_rational(a) and is_rational(b):
         return as_q(a) + as_q(b)
+    ll = _ll_binary(a, b, lambda x, y: _from_ll(ll_add(x, y)))
+    if ll is not None:
+        return ll
     if _fieldish(a) and _fieldish(b):  # exact in Q(e^(1/L))
         return as_field(a) + as_field(b)
     la, lb = _as_log(a), _as_log(b)
@@ -261,7 +300,15 @@ def real_mul(a: "Real", b: "Real", *, max_exponent: int = DEFAULT_MAX_EXPONENT) 
         if c == 0:
             return Q(0)
         if isinstance(b, LogReal):  # c(s + ln r) = cs + ln(r^c)
-            return _log_of(c * b.s, _rat_pow(b.r, c, max_exponent))
+            try:
+                return _log_of(c * b.s, _rat_pow(b.r, c, max_exponent))
+            except (InexactValueError, LimitExceededError):
+                lb = _to_ll(b)  # r^c irrational or huge: keep c·ln r as a linear form
+                if lb is None:
+                    raise
+                return _from_ll(ll_scale(lb, c))
+        if isinstance(b, LogLinear):
+            return _from_ll(ll_scale(b, c))
         if isinstance(b, ExpReal):
             return ExpReal(c * b.r, b.s) if c > 0 else _no_exact(f"{q_str(c)} * {real_str(b)}")
     if isinstance(a, ExpReal) and isinstance(b, ExpReal):
@@ -328,6 +375,11 @@ def real_exp(a: "Real") -> "Real":
         if isinstance(a.r, QtElement):
             return a.r * qt_exp(1, a.s)
         return as_q(a.r) if a.s == 0 else ExpReal(as_q(a.r), as_q(a.s))
+    if isinstance(a, LogLinear):
+        raise InexactValueError(
+            f"exp({real_str(a)}) is an irrational algebraic number (a root of a rational): exactdp keeps "
+            "e^eps exact only when it is rational or e^(rational) times a rational"
+        )
     return _no_exact(f"exp({real_str(a)})")
 
 
@@ -345,6 +397,8 @@ def real_sign(a: "Real") -> int:
         return 1
     if isinstance(a, QtElement):
         return a.sign()
+    if isinstance(a, LogLinear):
+        return ll_sign(a)
     raise TypeError(f"not an exact real: {a!r}")
 
 
@@ -432,6 +486,11 @@ def real_cmp(a: "Real", b: "Real") -> int:
         return (not isinstance(b, Infinity)) - (not isinstance(a, Infinity))
     if is_rational(a) and is_rational(b):
         return (a > b) - (a < b)
+    if isinstance(a, LogLinear) or isinstance(b, LogLinear):
+        la, lb = _to_ll(a), _to_ll(b)
+        if la is None or lb is None:
+            return _no_exact(f"comparison of {real_str(a)} with {real_str(b)}")
+        return ll_sign(ll_add(la, ll_neg(lb)))
     if isinstance(a, QtElement) or isinstance(b, QtElement) or _qt_exp_real(a) or _qt_exp_real(b):
         if _fieldish(a) and _fieldish(b):
             try:
@@ -460,6 +519,8 @@ def real_str(a: "Real") -> str:
         return q_str(a)
     if isinstance(a, QtElement):
         return str(a)
+    if isinstance(a, LogLinear):
+        return ll_str(a)
     if isinstance(a, LogReal):
         lg = f"log({q_str(a.r)})" if not isinstance(a.r, QtElement) else f"log({a.r})"
         if a.s == 0:
@@ -489,6 +550,8 @@ def real_decimal(a: "Real", digits: int = 6) -> str:
             return mpmath.nstr((mpmath.mpf(v.a) + mpmath.mpf(v.b)) / 2, digits)
     if isinstance(a, QtElement):
         return a.decimal(digits)
+    if isinstance(a, LogLinear):
+        return ll_decimal(a, digits)
     if isinstance(a, LogReal) and isinstance(a.r, QtElement):
         import mpmath
 

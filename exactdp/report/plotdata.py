@@ -19,9 +19,10 @@ from ..claims.composition import CompositionClaim
 from ..errors import ExactDPError, InexactValueError
 from ..numbers.qt import QtElement, as_field
 from ..numbers.rational import Q, is_rational, q_str
-from ..numbers.real import Infinity, real_str
+from ..numbers.real import real_str
 from ..theorems import basic, components, improved_basic, thm_1_8
 from .plot import Curve, PlotData, dp_bound_curve, optimal_bound_curve, profile_curve
+from ..numbers.ladder import is_inf
 
 __all__ = ["PlotError", "case_plot_data", "bound_curve", "composition_claims"]
 
@@ -66,7 +67,7 @@ def _components(an: Analysis, names: Sequence[str], deltas: Sequence[Any], eps: 
     eps_i = []
     for k, name in enumerate(names):
         e = eps[k] if eps is not None else an.profile(name).privloss(deltas[k])
-        if isinstance(e, Infinity):
+        if is_inf(e):
             raise PlotError(f"PrivLoss({name}, {q_str(deltas[k])}) = inf: no finite eps to compose")
         eps_i.append(e)
     return components(eps_i, list(deltas))

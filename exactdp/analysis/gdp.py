@@ -1,0 +1,103 @@
+r"""Gaussian differential privacy, decided by certified interval arithmetic.
+
+M is μ-GDP when T(M(x), M(x')) ≥ G_μ for every ordered adjacent pair, with
+G_μ(α) = Φ(Φ⁻¹(1 − α) − μ) the trade-off function of N(0, 1) vs N(μ, 1) (Dong–Roth–Su 2022,
+Def. 2.6).  Our T is convex and piecewise linear with rational vertices
+(:mod:`exactdp.analysis.tradeoff`); on each segment T is linear and G_μ convex, so T − G_μ is
+concave there and its minimum is at a vertex: checking every vertex is exact.
+
+At the ends G_μ is exact: G_μ(0) = 1 and G_μ(1) = 0, so the vertex α = 0 holds iff T(0) = 1 (no
+view has positive probability under x only) and α = 1 always holds (T(1) = 0).  At an interior
+vertex (α, β), G_μ(α) = ½·erfc(μ/√2 − erfcinv(2α)) is enclosed in an arb ball (python-flint)
+at doubling precision until β is separated from it; if the precision limit is reached the
+answer is *undecided* (the vertex would touch G_μ) — never a guess.
+
+References
+----------
+Dong, Roth & Su, *Gaussian Differential Privacy*, JRSS-B 84 (2022), Def. 2.6, Prop. 2.12.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..numbers.rational import as_q, to_fraction
+from .tradeoff import Tradeoff
+
+__all__ = ["GDPResult", "check_gdp", "gaussian_tradeoff_ball", "HOLDS", "FAILS", "UNDECIDED", "MAX_PREC"]
+
+HOLDS, FAILS, UNDECIDED = "holds", "fails", "undecided"
+MAX_PREC = 1 << 12  # bits; beyond this a vertex is reported as touching G_mu (undecided)
+
+
+@dataclass(frozen=True)
+class GDPResult:
+    """``status`` is holds/fails/undecided; ``vertex`` the deciding vertex (the failing one, the
+    undecided one, or for holds the one closest to G_μ); ``g`` a decimal reading of G_μ there."""
+
+    status: str
+    vertex: tuple[object, object] | None
+    g: str = ""
+
+
+def _fmpq(x: object):
+    from flint import fmpq
+
+    f = to_fraction(x)
+    return fmpq(f.numerator, f.denominator)
+
+
+def gaussian_tradeoff_ball(alpha: object, mu: object, prec: int):
+    """An arb ball containing G_μ(α) = ½·erfc(μ/√2 − erfcinv(2α)) for rational α in (0, 1)."""
+    from flint import arb, ctx
+
+    old = ctx.prec
+    ctx.prec = prec
+    try:
+        two_alpha = arb(_fmpq(as_q(alpha) * 2))
+        z = arb(_fmpq(mu)) / arb(2).sqrt() - two_alpha.erfcinv()
+        return z.erfc() / 2
+    finally:
+        ctx.prec = old
+
+
+def _vertex_cmp(alpha: object, beta: object, mu: object) -> tuple[int | None, str]:
+    """sign(β − G_μ(α)) certified, or None at the precision limit; with a decimal of G_μ(α)."""
+    if alpha == 0:
+        return ((beta > 1) - (beta < 1)), "1"
+    if alpha == 1:
+        return ((beta > 0) - (beta < 0)), "0"
+    from flint import arb
+
+    prec = 64
+    g = None
+    while prec <= MAX_PREC:
+        g = gaussian_tradeoff_ball(alpha, mu, prec)
+        b = arb(_fmpq(beta))
+        if b > g:
+            return 1, g.str(8, radius=False)
+        if b < g:
+            return -1, g.str(8, radius=False)
+        prec *= 2
+    return None, g.str(8, radius=False) if g is not None else "?"
+
+
+def check_gdp(t: Tradeoff, mu: object) -> GDPResult:
+    """Whether T ≥ G_μ everywhere (module docstring): holds, fails at a vertex, or undecided."""
+    mu = as_q(mu)
+    closest: tuple | None = None  # for display only: the interior vertex nearest to G_mu
+    undecided: tuple | None = None
+    for a, b in t.vertices:
+        s, g = _vertex_cmp(a, b, mu)
+        if s is None:
+            undecided = undecided or ((a, b), g)
+            continue
+        if s < 0:
+            return GDPResult(FAILS, (a, b), g)
+        if 0 < a < 1:
+            gap = float(to_fraction(b)) - float(g)
+            if closest is None or gap < closest[2]:
+                closest = ((a, b), g, gap)
+    if undecided is not None:
+        return GDPResult(UNDECIDED, undecided[0], undecided[1])
+    return GDPResult(HOLDS, closest[0] if closest else None, closest[1] if closest else "")

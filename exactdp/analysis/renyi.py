@@ -1,0 +1,337 @@
+r"""Exact Rényi divergence of interactive mechanisms against every adaptive adversary.
+
+For an order α > 1 the Rényi divergence of the views of an adversary A on adjacent datasets
+x, x' is D_α = log(Σ_v P(v)^α P'(v)^{1−α}) / (α − 1) (Mironov 2017, Def. 3), and M is
+(α, ε)-RDP when the sup over ordered adjacent pairs and adversaries is at most ε.
+
+*Deterministic adversaries suffice.*  A randomized adversary's view contains its coins, so its
+sum Σ_v P^α P'^{1−α} is an average of deterministic adversaries' sums, never larger than the
+largest (as in Vadhan–Wang 2021, Lemma 2.2).  For a deterministic adversary the sum factorises
+along the game tree, so the sup is a backward induction:
+
+* an answer node gives Σ_a p_a^α p'_a^{1−α} · S(child_a): 0 for p_a = 0, ∞ for p_a > 0 = p'_a;
+* an adversary choice takes the max of its options' S;
+* the end of the interaction gives S = 1.
+
+For an integer α ≥ 2 every step is rational (or in ℚ(e^{1/L}) for decimal ε), so S is exact and
+D_α = log(S)/(α − 1) is an exact :class:`~exactdp.numbers.loglinear.LogLinear` value.
+α = ∞ is D_∞ = PrivLoss(M, 0).  α = 1 is the KL divergence Σ_v P(v) log(P(v)/P'(v)), by the
+same induction with a linear form in logarithms (KL(child) enters as p_a · KL(child_a)), maxima
+decided by exact comparison of linear forms.  Other orders are refused: their sums are
+irrational.
+
+References
+----------
+Mironov, *Rényi Differential Privacy*, CSF 2017, Def. 3–4.
+Lyu, *Composition Theorems for Interactive Differential Privacy*, NeurIPS 2022 (Rényi DP of
+interactive mechanisms and their concurrent composition).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from ..errors import ExactDPError, InexactValueError, LimitExceededError
+from ..model.game import Ask, Chance, End, Mechanism, postorder
+from ..numbers.loglinear import LogLinear, ll_sign, log_linear
+from ..numbers.qt import QtElement
+from ..numbers.rational import Q, as_q, is_rational, to_fraction
+from ..numbers.real import INF, Infinity, real_add, real_cmp, real_log, real_mul
+from ..numbers.ladder import is_inf
+
+__all__ = [
+    "RenyiResult",
+    "PairRenyi",
+    "parse_alpha",
+    "alpha_str",
+    "divergence_from_sum",
+    "renyi",
+    "renyi_sums",
+    "kl_terms",
+    "max_value",
+    "result_from_sums",
+]
+
+def parse_alpha(alpha: object) -> int | Infinity:
+    """The order α as an int ≥ 1 or ``INF``; other orders are refused with a clear message.
+
+    Raises
+    ------
+    ExactDPError
+        For α < 1 or a non-integer α (its Rényi sum is irrational and exactdp keeps every
+        number exact).
+    """
+    if is_inf(alpha) or alpha == "inf":
+        return INF
+    try:
+        f = to_fraction(as_q(alpha))
+    except (TypeError, ValueError):
+        raise ExactDPError(f"alpha must be a whole number >= 1 or inf, found {alpha!r}") from None
+    if f.denominator != 1 or f < 1:
+        raise ExactDPError(
+            f"alpha = {alpha} is not supported: exactdp computes Renyi divergences exactly for whole "
+            "orders alpha >= 1 (1 is KL) and alpha = inf; the sum for a fractional order is irrational"
+        )
+    return int(f)
+
+
+def alpha_str(alpha: int | Infinity) -> str:
+    return "inf" if is_inf(alpha) else str(alpha)
+
+
+@dataclass(frozen=True)
+class PairRenyi:
+    """One ordered pair (x, x'): the sup over adversaries of Σ_v P_x^α P_x'^{1−α} (α ≥ 2) or of
+    KL(P_x ‖ P_x') (α = 1); ``INF`` when some view is possible under x only."""
+
+    pair: tuple[str, str]
+    total: object
+
+
+@dataclass(frozen=True)
+class RenyiResult:
+    """D_α(M) = sup over ordered adjacent pairs and adaptive adversaries (module docstring)."""
+
+    mechanism: str
+    alpha: int | Infinity
+    value: object
+    pairs: tuple[PairRenyi, ...] = ()
+
+    def worst_pair(self) -> PairRenyi | None:
+        """The first ordered pair attaining the maximum (None for α = ∞)."""
+        best = None
+        for pp in self.pairs:
+            if best is None or max_value(best.total, pp.total) is not best.total:
+                best = pp
+        return best
+
+
+def max_value(a: object, b: object) -> object:
+    """The larger of two sums/divergences (INF is largest); ``a`` on ties."""
+    if is_inf(a):
+        return a
+    if is_inf(b):
+        return b
+    if isinstance(a, LogLinear) or isinstance(b, LogLinear):
+        return a if real_cmp(a, b) >= 0 else b
+    return a if not b > a else b
+
+
+def divergence_from_sum(total: object, alpha: int | Infinity) -> object:
+    """D_α from the sup of the Rényi sum: log(S)/(α − 1), exactly; α = 1 passes KL through.
+
+    Raises
+    ------
+    InexactValueError
+        For α ≥ 3 with S in ℚ(e^{1/L}) (a decimal ε): log(S)/(α − 1) has no exact form here.
+    """
+    if is_inf(total):
+        return total
+    if alpha == 1:  # the canonical type: a rational or s + log(r) when the form collapses to one
+        return real_add(Q(0), total)
+    assert isinstance(alpha, int)
+    if isinstance(total, QtElement) and alpha > 2:
+        raise InexactValueError(
+            f"D_{alpha} = log(S)/{alpha - 1} with S in Q(e^(1/L)) (a decimal eps) has no exact form; "
+            "use alpha = 2 or write eps as log(r)"
+        )
+    lg = real_log(total)
+    return lg if alpha == 2 else real_mul(Q(1, alpha - 1), lg)
+
+
+def _power_ratio(p: object, pp: object, alpha: int) -> object:
+    """p^α · p'^{1−α} for p, p' > 0."""
+    return p**alpha / pp ** (alpha - 1)
+
+
+def kl_terms(p: object, pp: object) -> LogLinear:
+    """p·log(p/p') as a linear form (rational p, p' > 0)."""
+    if not (is_rational(p) and is_rational(pp)):
+        raise InexactValueError(
+            "KL divergence (alpha = 1) of a mechanism with decimal eps has no exact form here; "
+            "write eps as log(r) or use an integer alpha >= 2"
+        )
+    return log_linear(Q(0), [(as_q(p) / as_q(pp), p)])
+
+
+def _chance_sum(probs, children_vals, i: int, j: int, alpha: int) -> object:
+    acc: object = Q(0)
+    for row, v in zip(probs, children_vals):
+        p, pp = row[i], row[j]
+        if not p:
+            continue
+        if not pp or is_inf(v):
+            return INF
+        acc = acc + _power_ratio(p, pp, alpha) * v
+    return acc
+
+
+class _LogBasis:
+    """One coprime basis for every likelihood ratio of a mechanism, so that KL values are
+    vectors of rational coefficients over a fixed basis: sums are exact coefficient-wise
+    additions, and a value is a :class:`LogLinear` without renormalising (the basis is coprime
+    with no perfect powers, see :mod:`exactdp.numbers.loglinear`)."""
+
+    def __init__(self, mech: Mechanism):
+        from ..numbers.loglinear import coprime_basis
+
+        ints: set[int] = set()
+        for node in postorder(mech.root):
+            if isinstance(node, Chance):
+                for row in node.probs:
+                    for p in row:
+                        if is_rational(p) and p:
+                            f = to_fraction(p)
+                            ints.update((f.numerator, f.denominator))
+        self.basis = coprime_basis(ints)
+        self._memo: dict[object, dict[int, object]] = {}
+
+    def vector(self, ratio: object) -> dict[int, object]:
+        """log(ratio) as {basis element: integer exponent}."""
+        v = self._memo.get(ratio)
+        if v is None:
+            f = to_fraction(ratio)
+            num, den = f.numerator, f.denominator
+            v = {}
+            for b in self.basis:
+                k = 0
+                while num % b == 0:
+                    num //= b
+                    k += 1
+                while den % b == 0:
+                    den //= b
+                    k -= 1
+                if k:
+                    v[b] = Q(k)
+            if num != 1 or den != 1:  # pragma: no cover - the basis covers every probability
+                raise AssertionError("the coprime basis does not cover a likelihood ratio")
+            self._memo[ratio] = v
+        return v
+
+
+def _as_loglinear(v: tuple) -> LogLinear:
+    s, coef = v
+    return LogLinear(s, tuple((b, c) for b, c in sorted(coef.items()) if c != 0))
+
+
+def _kl_max(a: object, b: object) -> object:
+    """The larger of two KL values over the same basis: the sign of their difference, 0 exactly
+    when every coefficient agrees, else certified by intervals (:func:`ll_sign`)."""
+    if is_inf(a) or is_inf(b):
+        return INF
+    ca, cb = a[1], b[1]
+    diff = {k: ca.get(k, Q(0)) - cb.get(k, Q(0)) for k in ca.keys() | cb.keys()}
+    return a if ll_sign(_as_loglinear((a[0] - b[0], diff))) >= 0 else b
+
+
+def _chance_kl(probs, children_vals, i: int, j: int, basis: _LogBasis) -> object:
+    """Σ_a p_a (log(p_a/p'_a) + KL(child_a)) as (s, {basis element: coefficient})."""
+    s: object = Q(0)
+    coef: dict[int, object] = {}
+    for row, v in zip(probs, children_vals):
+        p, pp = row[i], row[j]
+        if not p:
+            continue
+        if not pp or is_inf(v):
+            return INF
+        if not (is_rational(p) and is_rational(pp)):
+            kl_terms(p, pp)  # raises the clear message
+        for b, k in basis.vector(p / pp).items():
+            coef[b] = coef.get(b, Q(0)) + p * k
+        s += p * v[0]
+        for b, c in v[1].items():
+            coef[b] = coef.get(b, Q(0)) + p * c
+    return s, coef
+
+
+Progress = Callable[[str, int, int], None]
+
+
+def renyi_sums(
+    mech: Mechanism, alpha: int, *, deadline: float | None = None, progress: Progress | None = None
+) -> list[object]:
+    """The sup over adversaries of Σ_v P^α P'^{1−α} (α ≥ 2) or of KL (α = 1), one per ordered
+    pair of ``mech.ordered_pairs``, by one backward induction over the game DAG."""
+    pairs = mech.ordered_pairs
+    order = postorder(mech.root)
+    memo: dict[int, list[object]] = {}
+    basis = _LogBasis(mech) if alpha == 1 else None
+    better = _kl_max if alpha == 1 else max_value
+    for n, node in enumerate(order):
+        if isinstance(node, End):
+            vals: list[object] = [(Q(0), {}) if alpha == 1 else Q(1)] * len(pairs)
+        elif isinstance(node, Ask):
+            kids = [memo[c.uid] for c in node.children]
+            vals = []
+            for k in range(len(pairs)):
+                best = kids[0][k]
+                for kv in kids[1:]:
+                    best = better(best, kv[k])
+                vals.append(best)
+        elif isinstance(node, Chance):
+            kids = [memo[c.uid] for c in node.children]
+            vals = [
+                _chance_kl(node.probs, [kv[k] for kv in kids], i, j, basis)  # type: ignore[arg-type]
+                if alpha == 1
+                else _chance_sum(node.probs, [kv[k] for kv in kids], i, j, alpha)
+                for k, (i, j) in enumerate(pairs)
+            ]
+        else:  # pragma: no cover
+            raise TypeError(node)
+        memo[node.uid] = vals
+        if n & 0x3FFF == 0:
+            _tick(progress, deadline, n, len(order))
+    out = memo[mech.root.uid]
+    return [v if alpha != 1 or is_inf(v) else _as_loglinear(v) for v in out]
+
+
+def _tick(progress: Progress | None, deadline: float | None, n: int, total: int) -> None:
+    if progress is not None:
+        progress("renyi", n, total)
+    if deadline is not None and time.monotonic() > deadline:
+        raise LimitExceededError("the running time", "the --timeout", "raise it with --timeout SECONDS")
+
+
+def result_from_sums(mech: Mechanism, alpha: int, sums: Sequence[object]) -> RenyiResult:
+    """D_α(M) from per-pair sums (shared by both engines: only the sums differ in how they are
+    computed)."""
+    pairs = tuple(PairRenyi(mech.pair_names(p), s) for p, s in zip(mech.ordered_pairs, sums))
+    best: object = sums[0]
+    for s in sums[1:]:
+        best = max_value(best, s)
+    return RenyiResult(mech.name, alpha, divergence_from_sum(best, alpha), pairs)
+
+
+def renyi(
+    mech: Mechanism, alpha: object, *, deadline: float | None = None, progress: Progress | None = None
+) -> RenyiResult:
+    """D_α(M): the Rényi divergence of order α of ``mech`` against every adaptive adversary.
+
+    Parameters
+    ----------
+    mech : Mechanism
+    alpha : int ≥ 1 or INF
+        1 is the KL divergence, ``INF`` is PrivLoss(M, 0).
+
+    Returns
+    -------
+    RenyiResult
+        ``value`` is exact: ``log(r)/(α − 1)`` (a :class:`LogReal` or :class:`LogLinear`), a
+        rational, or ``INF``; ``pairs`` holds each ordered pair's sup of the Rényi sum.
+
+    References
+    ----------
+    Mironov 2017, Def. 3–4; Vadhan–Wang 2021, Lemma 2.2 (deterministic adversaries suffice).
+
+    >>> from exactdp.builders import rr
+    >>> str(renyi(rr(3), 2).value)
+    'log(7/3)'
+    """
+    a = parse_alpha(alpha)
+    if is_inf(a):
+        from .profile import profile
+
+        return RenyiResult(mech.name, a, profile(mech, deadline=deadline, progress=progress).privloss(Q(0)))
+    return result_from_sums(mech, a, renyi_sums(mech, a, deadline=deadline, progress=progress))

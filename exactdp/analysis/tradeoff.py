@@ -1,0 +1,165 @@
+r"""f-DP: exact trade-off functions, dominating pairs, tensor products (Dong, Roth & Su 2022).
+
+For distributions P, Q the trade-off function is T(P, Q)(α) = inf{β_φ : α_φ ≤ α} over
+rejection rules φ, with type I error α_φ = E_P[φ] and type II error β_φ = 1 − E_Q[φ]
+(Dong–Roth–Su 2022, Def. 2.1).  A mechanism is f-DP when T(M(x), M(x')) ≥ f for every ordered
+adjacent pair (Def. 2.3).
+
+The profile engine already computes, for every ordered pair (x, x'), the upper boundary U of the
+privacy region {(P_{x'}(S), P_x(S))} as an exact concave chain (:mod:`exactdp.analysis.hull`).
+Testing H0: x' against H1: x with rejection region S gives α = P_{x'}(S) and β = 1 − P_x(S), so
+
+.. math::  T(M(x'), M(x))(\alpha) = 1 - U_{x,x'}(\alpha),
+
+a convex piecewise-linear function with rational vertices, exact.  Against adaptive adversaries
+(the sup over adversaries is the upper hull of the regions) this is the trade-off function of the
+worst adversary's views; the envelope of all ordered pairs gives the largest f with M f-DP
+(its lower convex hull: for convex f, f ≤ min_pairs T ⇔ f ≤ conv(min_pairs T)).
+
+*Dominating pair* (Zhu, Dong & Wang 2022, Def. 7): the chain itself is a pair of finite
+distributions (P, P'), one outcome per edge (r, w) with P = r·w and P' = w, plus one outcome with
+P = top and P' = 0; its hockey-stick profile is exactly δ_M.  The *tensor product* f ⊗ g of
+trade-off functions (Dong–Roth–Su 2022, Def. 3.1) is the trade-off function of the product of
+dominating pairs: :func:`tensor` composes the chains exactly.
+
+References
+----------
+Dong, Roth & Su, *Gaussian Differential Privacy*, JRSS-B 84 (2022), Def. 2.1–2.3, Prop. 2.12,
+Def. 3.1, Thm 3.2.
+Zhu, Dong & Wang, *Optimal Accounting of Differential Privacy via Characteristic Function*,
+AISTATS 2022, Def. 7 (dominating pairs).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from ..numbers.rational import Q
+from .hull import LEAF, Hull, combine
+from .results import Profile
+
+__all__ = [
+    "Tradeoff",
+    "tradeoff_of_hull",
+    "pair_tradeoffs",
+    "envelope_tradeoff",
+    "dominating_pair",
+    "tensor",
+    "dominates",
+    "max_gap",
+]
+
+_ZERO, _ONE = Q(0), Q(1)
+
+
+@dataclass(frozen=True)
+class Tradeoff:
+    """A piecewise-linear trade-off function by its vertices (α, β), α increasing from 0 to 1.
+
+    ``label`` says which hypotheses it separates, e.g. ``T(M(x0), M(x1))``.
+    """
+
+    label: str
+    vertices: tuple[tuple[object, object], ...]
+
+    def value_at(self, alpha: object) -> object:
+        """T(α) for a rational α in [0, 1], exactly (linear between vertices)."""
+        vs = self.vertices
+        for (a0, b0), (a1, b1) in zip(vs, vs[1:]):
+            if a0 <= alpha <= a1:
+                return b0 if a1 == a0 else b0 + (b1 - b0) * (alpha - a0) / (a1 - a0)
+        return vs[-1][1]
+
+
+def tradeoff_of_hull(h: Hull, label: str = "T") -> Tradeoff:
+    """β = 1 − U(α) at every vertex of the chain U (the first vertex at α = 0 is (0, 1 − top))."""
+    pts: list[tuple[object, object]] = [(_ZERO, _ONE - h.top)]
+    b, a = _ZERO, h.top
+    for r, w in h.edges:
+        b += w
+        a += r * w
+        pts.append((b, _ONE - a))
+    return Tradeoff(label, tuple(pts))
+
+
+def pair_tradeoffs(prof: Profile) -> list[Tradeoff]:
+    """T(M(x), M(x')) for every ordered pair (x, x') of ``prof``, in the profile's pair order.
+
+    The chain stored for the pair (x', x) bounds (P_x(S), P_{x'}(S)), which is the test of
+    H0: x against H1: x' (module docstring)."""
+    by_pair = {pp.pair: pp.hull for pp in prof.pairs}
+    out = []
+    for pp in prof.pairs:
+        x, xp = pp.pair
+        out.append(tradeoff_of_hull(by_pair[(xp, x)], f"T({prof.mechanism}({x}), {prof.mechanism}({xp}))"))
+    return out
+
+
+def envelope_tradeoff(prof: Profile) -> Tradeoff:
+    """The largest trade-off function f such that M is f-DP: 1 − U of the envelope chain (the
+    envelope contains both orders of every pair, so it is symmetric, Dong–Roth–Su Prop. 2.4)."""
+    return tradeoff_of_hull(prof.envelope, f"T({prof.mechanism})")
+
+
+def dominating_pair(h: Hull) -> tuple[list[object], list[object]]:
+    """Finite distributions (P, P') whose hockey-stick profile equals the chain ``h`` for every
+    λ ≥ 0 (Zhu–Dong–Wang 2022, Def. 7; tight): one outcome per edge, plus the outcome of mass
+    ``top`` impossible under P'.  Outcomes are listed by decreasing likelihood ratio."""
+    p: list[object] = []
+    pp: list[object] = []
+    if h.top:
+        p.append(h.top)
+        pp.append(_ZERO)
+    for r, w in h.edges:
+        p.append(r * w)
+        pp.append(w)
+    return p, pp
+
+
+def tensor(hulls: Sequence[Hull]) -> Hull:
+    """The chain of the product of the dominating pairs of ``hulls``: its trade-off function is
+    the tensor product T_1 ⊗ T_2 ⊗ … (Dong–Roth–Su 2022, Def. 3.1), computed exactly.
+
+    Composing one chain after another is :func:`~exactdp.analysis.hull.combine` with the
+    same continuation after every outcome (a product distribution)."""
+    out = LEAF
+    for h in reversed(hulls):
+        p, pp = dominating_pair(h)
+        out = combine(zip(p, pp, [out] * len(p)))
+    return out
+
+
+def _chain_value(h: Hull, b: object) -> object:
+    """U(b): the chain's height at abscissa b ∈ [0, 1] (the largest P(S) with P'(S) = b)."""
+    x, y = _ZERO, h.top
+    for r, w in h.edges:
+        if b <= x + w:
+            return y + r * (b - x)
+        x += w
+        y += r * w
+    return y
+
+
+def _abscissae(h: Hull) -> list[object]:
+    out, x = [_ZERO], _ZERO
+    for _, w in h.edges:
+        x += w
+        out.append(x)
+    return out
+
+
+def dominates(h_m: Hull, h_r: Hull) -> tuple[bool, object | None]:
+    """Whether T(M) ≥ T(R) pointwise, i.e. the chain U_M ≤ U_R everywhere, with an α where it
+    fails (or None).  U_R − U_M is concave on every segment of U_M, so U_M's vertices decide;
+    this is profile domination δ_M(λ) ≤ δ_R(λ) for *every* λ ≥ 0 (Dong–Roth–Su Prop. 2.12)."""
+    for b in _abscissae(h_m):
+        if _chain_value(h_m, b) > _chain_value(h_r, b):
+            return False, b
+    return True, None
+
+
+def max_gap(h_m: Hull, h_r: Hull) -> object:
+    """max over α of T(M)(α) − T(R)(α) = U_R − U_M, at the union of both chains' vertices (the
+    difference is piecewise linear): 0 exactly when the two trade-off functions are equal."""
+    return max(_chain_value(h_r, b) - _chain_value(h_m, b) for b in set(_abscissae(h_m)) | set(_abscissae(h_r)))

@@ -1,0 +1,334 @@
+r"""Exact linear forms in logarithms: s + Σ c_b ln b (rational s and c_b, integers b > 1).
+
+Rational multiples of logarithms arise as Rényi divergences (log(r)/(α − 1)), in claims such as
+``log(61/9)/2`` or ``k*log(3)/5``, and as KL divergences Σ p_v ln(p_v/p'_v).  A value is kept as
+
+.. math::  s + \sum_b c_b \ln b ,
+
+over a *coprime basis*: the integers b > 1 are pairwise coprime and none is a perfect power.
+
+**Equality is decidable exactly.**  Over such a basis the form is 0 only when s = 0 and every
+c_b = 0: if s ≠ 0, e^{-s} = Π b^{c_b} would be algebraic, which Lindemann–Weierstrass forbids;
+if s = 0, Π b^{D c_b} = 1 for a common denominator D, and coprimality forces every exponent to
+0.  So two values are compared by writing their difference over one common coprime basis
+(no factoring: gcd refinement), and a nonzero difference has its sign decided by certified
+interval arithmetic (python-flint's arb), which terminates because the value is not 0.
+
+References
+----------
+Bernstein, *Factoring into coprimes in essentially linear time*, J. Algorithms 54 (2005) (the
+coprime base; here the simple quadratic refinement).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import gcd
+from typing import Iterable
+
+from ..errors import InexactValueError
+from .rational import Q, as_q, q_str, to_fraction
+
+__all__ = [
+    "LogLinear",
+    "coprime_basis",
+    "log_linear",
+    "ll_add",
+    "ll_neg",
+    "ll_scale",
+    "ll_sign",
+    "ll_cmp",
+    "ll_str",
+    "ll_decimal",
+    "ll_single_log",
+    "enclosure",
+]
+
+_MAX_PREC = 1 << 16  # bits; far beyond what separating case-file values needs
+
+
+@dataclass(frozen=True, eq=False)
+class LogLinear:
+    """The real number s + Σ c·ln(b) over ``terms`` = ((b, c), ...) (see the module docstring).
+
+    Build one with :func:`log_linear`; equality (``==``) is exact, by a common coprime basis.
+    """
+
+    s: object
+    terms: tuple[tuple[int, object], ...]
+
+    def __eq__(self, other: object) -> bool:
+        o = _coerce(other)
+        return o is not None and ll_sign(ll_add(self, ll_neg(o))) == 0
+
+    def __hash__(self) -> int:
+        # s is determined by the value (Lindemann–Weierstrass), so equal values hash alike
+        return hash(("exactdp-loglinear", self.s))
+
+    def __str__(self) -> str:
+        return ll_str(self)
+
+    def __repr__(self) -> str:
+        return f"LogLinear({ll_str(self)})"
+
+
+def _coerce(x: object) -> LogLinear | None:
+    """x as a :class:`LogLinear` (rationals and objects with rational ``s`` and ``r``, i.e.
+    :class:`~exactdp.numbers.real.LogReal`), or None."""
+    if isinstance(x, LogLinear):
+        return x
+    try:
+        return LogLinear(as_q(x), ())
+    except (TypeError, ValueError):
+        pass
+    s, r = getattr(x, "s", None), getattr(x, "r", None)
+    if s is None or r is None:
+        return None
+    try:
+        return log_linear(as_q(s), [(as_q(r), Q(1))])
+    except (TypeError, ValueError):
+        return None
+
+
+def _iroot_exact(n: int, k: int) -> int | None:
+    try:
+        import gmpy2
+
+        root, exact = gmpy2.iroot(n, k)
+        return int(root) if exact else None
+    except ImportError:  # pragma: no cover - gmpy2 is a dependency
+        from .real import exact_root
+
+        r = exact_root(Q(n), k)
+        return None if r is None else int(r)
+
+
+def _perfect_power(n: int) -> tuple[int, int]:
+    """(a, k) with n = a^k and k as large as possible (prime roots taken while they exist)."""
+    k = 1
+    p = 2
+    while p <= n.bit_length():
+        root = _iroot_exact(n, p)
+        if root is not None:
+            n, k = root, k * p
+            continue
+        p += 1
+    return n, k
+
+
+def coprime_basis(nums: Iterable[int]) -> list[int]:
+    """Pairwise coprime integers > 1, none a perfect power, such that every n in ``nums`` is a
+    product of their powers (gcd refinement; no factoring).
+
+    >>> coprime_basis([12, 18])
+    [2, 3]
+    >>> coprime_basis([6, 10, 4])
+    [2, 3, 5]
+    """
+    work = [n for n in nums if n > 1]
+    basis: list[int] = []
+    while work:
+        n = work.pop()
+        for i, b in enumerate(basis):
+            g = gcd(n, b)
+            if g > 1:
+                basis.pop(i)
+                work.extend(x for x in (g, n // g, b // g) if x > 1)
+                break
+        else:
+            if n not in basis:
+                basis.append(n)
+    return sorted({_perfect_power(b)[0] for b in basis})
+
+
+def _exponents(n: int, basis: list[int]) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for b in basis:
+        k = 0
+        while n % b == 0:
+            n //= b
+            k += 1
+        if k:
+            out[b] = k
+    if n != 1:  # pragma: no cover - the basis covers n by construction
+        raise AssertionError("coprime basis does not cover the number")
+    return out
+
+
+def log_linear(s: object, logs: Iterable[tuple[object, object]]) -> LogLinear:
+    """s + Σ c·ln(r) for ``logs`` = [(r, c), ...] with rationals r > 0 and c, normalised over a
+    coprime basis of the numerators and denominators."""
+    pairs = [(to_fraction(r), as_q(c)) for r, c in logs if c != 0]
+    for r, _ in pairs:
+        if r <= 0:
+            raise InexactValueError(f"log of a non-positive number: log({r})")
+    basis = coprime_basis([x for r, _ in pairs for x in (r.numerator, r.denominator)])
+    coef: dict[int, object] = {}
+    for r, c in pairs:
+        for sign, n in ((1, r.numerator), (-1, r.denominator)):
+            for b, k in _exponents(n, basis).items():
+                coef[b] = coef.get(b, Q(0)) + sign * k * c
+    return LogLinear(as_q(s), tuple((b, c) for b, c in sorted(coef.items()) if c != 0))
+
+
+def ll_add(a: LogLinear, b: LogLinear) -> LogLinear:
+    return log_linear(a.s + b.s, [(Q(x), c) for x, c in a.terms + b.terms])
+
+
+def ll_neg(a: LogLinear) -> LogLinear:
+    return LogLinear(-a.s, tuple((b, -c) for b, c in a.terms))
+
+
+def ll_scale(a: LogLinear, k: object) -> LogLinear:
+    k = as_q(k)
+    if k == 0:
+        return LogLinear(Q(0), ())
+    return LogLinear(a.s * k, tuple((b, c * k) for b, c in a.terms))
+
+
+def ll_single_log(a: LogLinear, max_bits: int) -> tuple[object, object] | None:
+    """(s, r) with a = s + ln r for a rational r of at most ``max_bits`` bits, else None.
+
+    Over the coprime basis this happens exactly when every coefficient is an integer."""
+    if any(to_fraction(c).denominator != 1 for _, c in a.terms):
+        return None
+    if sum(b.bit_length() * abs(int(c)) for b, c in a.terms) > max_bits:
+        return None
+    r = Q(1)
+    for b, c in a.terms:
+        r *= Q(b) ** int(c)
+    return a.s, r
+
+
+_LOGS: dict[tuple[int, int], object] = {}  # (b, prec) -> arb ball of ln b (basis elements recur)
+
+
+def _log_ball(b: int, prec: int):
+    from flint import arb
+
+    key = (b, prec)
+    ball = _LOGS.get(key)
+    if ball is None:
+        if len(_LOGS) > 100_000:
+            _LOGS.clear()
+        ball = _LOGS[key] = arb(b).log()
+    return ball
+
+
+def enclosure(a: LogLinear, prec: int):
+    """An arb ball containing the value of ``a`` at ``prec`` bits (python-flint)."""
+    from flint import arb, ctx, fmpq
+
+    old = ctx.prec
+    ctx.prec = prec
+    try:
+        fs = to_fraction(a.s)
+        v = arb(fmpq(fs.numerator, fs.denominator))
+        for b, c in a.terms:
+            fc = to_fraction(c)
+            v += arb(fmpq(fc.numerator, fc.denominator)) * _log_ball(b, prec)
+        return v
+    finally:
+        ctx.prec = old
+
+
+_MAX_POWER_BITS = 4096  # integer powers compared exactly up to this size; intervals beyond
+
+
+def _sign_by_powers(a: LogLinear) -> int | None:
+    """sign(Σ c_b ln b) for s = 0 by integers: with D the common denominator, compare
+    Π_{c_b > 0} b^{D c_b} with Π_{c_b < 0} b^{−D c_b} exactly; None when s ≠ 0 or the powers
+    would exceed :data:`_MAX_POWER_BITS` bits."""
+    from math import lcm
+
+    if a.s != 0:
+        return None
+    d = 1
+    for _, c in a.terms:
+        d = lcm(d, to_fraction(c).denominator)
+    exps = [(b, int(to_fraction(c * d))) for b, c in a.terms]
+    if sum(b.bit_length() * abs(e) for b, e in exps) > _MAX_POWER_BITS:
+        return None
+    pos, neg = 1, 1
+    for b, e in exps:
+        if e > 0:
+            pos *= b**e
+        else:
+            neg *= b ** (-e)
+    return (pos > neg) - (pos < neg)
+
+
+def ll_sign(a: LogLinear) -> int:
+    """The sign of ``a``, exactly: 0 iff it has no log terms and s = 0 (module docstring);
+    otherwise, for s = 0 and moderate sizes, by comparing integer powers
+    (c1 ln r1 < c2 ln r2 ⇔ r1^{D c1} < r2^{D c2}), else by certified intervals at doubling
+    precision."""
+    if not a.terms:
+        return (a.s > 0) - (a.s < 0)
+    exact = _sign_by_powers(a)
+    if exact is not None:
+        return exact
+    return _sign_by_intervals(a)
+
+
+def _sign_by_intervals(a: LogLinear) -> int:
+    """sign(a) for a nonzero ``a`` by arb enclosures at doubling precision (terminates)."""
+    prec = 64
+    while prec <= _MAX_PREC:
+        v = enclosure(a, prec)
+        if v > 0:
+            return 1
+        if v < 0:
+            return -1
+        prec *= 2
+    raise InexactValueError(  # pragma: no cover - nonzero values separate long before this
+        f"could not decide the sign of {ll_str(a)} within {_MAX_PREC} bits of precision"
+    )
+
+
+def ll_cmp(a: LogLinear, b: LogLinear) -> int:
+    return ll_sign(ll_add(a, ll_neg(b)))
+
+
+def _common_log_text(a: LogLinear, max_bits: int = 512) -> str | None:
+    """``log(R)/D`` with D the least common denominator of the coefficients (canonical: over
+    the coprime basis no smaller D makes e^{D·Σ} rational), when R is small enough to print."""
+    from math import lcm
+
+    d = 1
+    for _, c in a.terms:
+        d = lcm(d, to_fraction(c).denominator)
+    if sum(b.bit_length() * abs(to_fraction(c * d).numerator) for b, c in a.terms) > max_bits:
+        return None
+    r = Q(1)
+    for b, c in a.terms:
+        r *= Q(b) ** int(to_fraction(c * d))
+    lg = f"log({q_str(r)})"
+    return lg if d == 1 else f"{lg}/{d}"
+
+
+def ll_str(a: LogLinear) -> str:
+    """Exact text in the number grammar: ``log(61/9)/2``, ``1/10 + log(3)/5``,
+    ``3/4*log(2) - 1/4*log(3)`` (when one log would be too long)."""
+    if not a.terms:
+        return q_str(a.s)
+    body = _common_log_text(a)
+    if body is None:
+        parts = []
+        for b, c in a.terms:
+            mag = abs(c)
+            t = f"log({b})" if mag == 1 else f"{q_str(mag)}*log({b})"
+            parts.append(("- " if c < 0 else "+ ") + t)
+        body = " ".join(parts)
+        body = body[2:] if body.startswith("+ ") else "-" + body[2:]
+    return body if a.s == 0 else f"{q_str(a.s)} + {body}"
+
+
+def ll_decimal(a: LogLinear, digits: int = 6) -> str:
+    """A decimal reading (display only; verdicts never use it)."""
+    import mpmath
+
+    v = enclosure(a, max(64, int(digits * 3.33) + 40))
+    mid = v.mid()
+    with mpmath.workdps(digits + 5):
+        return mpmath.nstr(mpmath.mpf(mid.str(digits + 5, radius=False)), digits)

@@ -1,0 +1,57 @@
+"""Gaussian DP decided by certified intervals (exactdp.analysis.gdp).
+
+Known answer, by hand from Dong-Roth-Su 2022, Def. 2.6: RR with e^eps = 3 has trade-off
+vertex (1/4, 1/4), so it is mu-GDP iff Phi(Phi^-1(3/4) - mu) <= 1/4, i.e. mu >= 2 Phi^-1(3/4)
+= 1.34898... .  The interval enclosures are checked against mpmath at 50 digits (independent
+library, display precision only).
+"""
+
+from __future__ import annotations
+
+import mpmath
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from exactdp.analysis import profile
+from exactdp.analysis.gdp import FAILS, HOLDS, UNDECIDED, check_gdp, gaussian_tradeoff_ball
+from exactdp.analysis.tradeoff import Tradeoff, envelope_tradeoff
+from exactdp.builders import rr, rr_delta
+from exactdp.numbers import Q
+
+
+@pytest.mark.parametrize(
+    "mu, status",
+    [(Q(27, 20), HOLDS), (Q(135, 100), HOLDS), (Q(1349, 1000), HOLDS), (Q(1348, 1000), FAILS), (Q(67, 50), FAILS), (Q(1), FAILS)],
+)
+def test_rr3_threshold_is_two_phi_inverse_three_quarters(mu, status):
+    assert check_gdp(envelope_tradeoff(profile.profile(rr(3))), mu).status == status
+
+
+def test_mass_impossible_under_the_neighbour_is_never_gdp():
+    """T(0) = 1 - delta < 1 = G_mu(0): RR_(eps, delta) with delta > 0 is not mu-GDP for any mu."""
+    res = check_gdp(envelope_tradeoff(profile.profile(rr_delta(3, Q(1, 10)))), Q(100))
+    assert res.status == FAILS and res.vertex == (0, Q(9, 10))
+
+
+def test_a_vertex_on_g_mu_is_undecided_not_guessed():
+    """G_0(alpha) = 1 - alpha: the vertex (1/2, 1/2) lies exactly on it; intervals never separate."""
+    t = Tradeoff("T", ((Q(0), Q(1)), (Q(1, 2), Q(1, 2)), (Q(1), Q(0))))
+    res = check_gdp(t, Q(0))
+    assert res.status == UNDECIDED and res.vertex == (Q(1, 2), Q(1, 2))
+
+
+def test_perfect_privacy_is_0_gdp():
+    assert check_gdp(envelope_tradeoff(profile.profile(rr(1))), Q(0)).status == HOLDS
+
+
+@settings(max_examples=60, deadline=None)
+@given(a=st.fractions(min_value=Q(1, 1000), max_value=Q(999, 1000), max_denominator=1000),
+       mu=st.fractions(min_value=0, max_value=5, max_denominator=100))
+def test_ball_contains_the_value(a, mu):
+    ball = gaussian_tradeoff_ball(Q(a.numerator, a.denominator), Q(mu.numerator, mu.denominator), 80)
+    with mpmath.workdps(50):
+        z = mpmath.sqrt(2) * mpmath.erfinv(1 - 2 * mpmath.mpf(a.numerator) / a.denominator)  # Phi^-1(1 - a)
+        g = mpmath.ncdf(z - mpmath.mpf(mu.numerator) / mu.denominator)
+    lo, hi = ball.lower(), ball.upper()
+    assert mpmath.mpf(lo.str(30, radius=False)) - mpmath.mpf(10) ** -20 <= g <= mpmath.mpf(hi.str(30, radius=False)) + mpmath.mpf(10) ** -20

@@ -1,0 +1,81 @@
+"""Rényi divergences of interactive mechanisms (exactdp.analysis.renyi).
+
+Engine agreement (backward induction = brute force) is in tests/test_engines.py; here: known
+answers by hand, properties from the literature (monotone in the order: van Erven & Harremoës
+2014, Thm 3; additivity for products: Mironov 2017, Prop. 1; D_inf = PrivLoss(M, 0)), decimal
+eps, and the refusals.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from exactdp.analysis import make_engine, profile
+from exactdp.analysis.renyi import parse_alpha, renyi
+from exactdp.builders import compose, concomp, rr
+from exactdp.errors import ExactDPError, InexactValueError
+from exactdp.numbers import INF, Q, real_cmp, real_str
+from exactdp.numbers.real import real_add
+from exactdp.numbers.qt import qt_exp
+
+from .strategies import mechanisms
+
+
+def test_known_values_rr3():
+    """RR with e^eps = 3 (Vadhan-Wang Def. 1.9): P = (3/4, 1/4), P' = (1/4, 3/4).
+    alpha = 4: (81/256)/(1/64) + (1/256)/(27/64) = 81/4 + 1/108 = 547/27."""
+    assert real_str(renyi(rr(3), 4).value) == "log(547/27)/3"
+
+
+def test_asymmetric_pair_takes_the_worse_order():
+    """P = (1/2, 1/2) under x0, (1/4, 3/4) under x1: sum for (x0, x1) at alpha 2 is
+    (1/4)/(1/4) + (1/4)/(3/4) = 4/3; for (x1, x0): (1/16)/(1/2) + (9/16)/(1/2) = 5/4."""
+    from exactdp.builders import mechanism, respond
+
+    m = mechanism(respond({"a": [Q(1, 2), Q(1, 4)], "b": [Q(1, 2), Q(3, 4)]}))
+    res = renyi(m, 2)
+    assert [p.total for p in res.pairs] == [Q(4, 3), Q(5, 4)]
+    assert real_str(res.value) == "log(4/3)" and res.worst_pair().pair == ("x0", "x1")
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(m=mechanisms(max_depth=3))
+def test_monotone_in_the_order_and_inf_is_privloss(m):
+    values = [renyi(m, a).value for a in (1, 2, 3, 4)] + [renyi(m, "inf").value]
+    for lo, hi in zip(values, values[1:]):
+        assert hi is INF or (lo is not INF and real_cmp(lo, hi) <= 0)
+    assert values[-1] == profile.privloss(m, Q(0))
+
+
+@pytest.mark.parametrize("alpha", [1, 2, 3])
+def test_products_add(alpha):
+    """Mironov 2017, Prop. 1: for noninteractive components with the same worst pair the
+    divergence of the composition is the sum (sequential and concurrent alike)."""
+    parts = real_add(renyi(rr(2), alpha).value, renyi(rr(3), alpha).value)
+    assert real_cmp(renyi(compose([rr(2), rr(3)]), alpha).value, parts) == 0
+    assert real_cmp(renyi(concomp([rr(2), rr(3)]), alpha).value, parts) == 0
+
+
+def test_decimal_eps():
+    """RR with e^eps = t = e^(1/10) in Q(e^(1/10)): sum at alpha 2 is (t^3 + 1)/(t(t + 1)) =
+    (t^2 - t + 1)/t, exact in the field; alpha 3 has no exact form and is refused."""
+    t = qt_exp(1, Q(1, 10))
+    m = rr(t)
+    s = renyi(m, 2).pairs[0].total
+    assert s == (t * t - t + 1) / t
+    with pytest.raises(InexactValueError, match="alpha = 2"):
+        renyi(m, 3)
+    with pytest.raises(InexactValueError, match="KL"):
+        renyi(m, 1)
+
+
+@pytest.mark.parametrize("bad", [Q(3, 2), Q(0), Q(-2), "two"])
+def test_orders_refused(bad):
+    with pytest.raises(ExactDPError, match="alpha"):
+        parse_alpha(bad)
+
+
+def test_engine_protocol_has_renyi():
+    for name in ("profile", "enumerator"):
+        assert real_str(make_engine(name).renyi(rr(3), 2).value) == "log(7/3)"
