@@ -145,7 +145,7 @@ def test_simulates_rr_is_checked_not_assumed():
         ),
         (
             "exactdp: 1\nname: x\nmechanism: {respond: {a: [-1/2, 1/2], b: [3/2, 1/2]}}\nclaims: [{dp: {eps: 1}}]\n",
-            ["mechanism.respond.a[0]: a probability must be at least 0, found -1/2"],
+            ["mechanism.respond.a[0]: a probability must lie in [0, 1], found -1/2"],
         ),
         (
             "exactdp: 1\nname: x\nmechanism: {respond: {a: [1, 1, 0], b: [0, 0, 1]}}\nclaims: [{dp: {eps: 1}}]\n",
@@ -171,7 +171,7 @@ def test_simulates_rr_is_checked_not_assumed():
         ("exactdp: 1\nname: x\nmechanism: {rr: {epz: log(3)}}\nclaims: [{dp: {eps: 1}}]\n", ["unknown key 'epz' in rr", "did you mean 'eps'?"]),
         ("exactdp: 1\nname: x\nmechanism: {rr: {eps: exp(1/10)}}\nclaims: [{dp: {eps: 1}}]\n", ["eps must be a real number", "log(3)"]),
         ("exactdp: 1\nname: x\nmechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: 1, of: Q}}]\n", ["no mechanism named 'Q'"]),
-        ("exactdp: 1\nname: x\nmechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: 1, delta: 2}}]\n", ["delta must be at most 1, found 2"]),
+        ("exactdp: 1\nname: x\nmechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: 1, delta: 2}}]\n", ["delta must lie in [0, 1], found 2"]),
         ("exactdp: 1\nname: x\nmechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: log(1/2)}}]\n", ["eps must be >= 0"]),
         ("exactdp: 1\nname: x\nmechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: 1}}]\nclaims: []\n", ["duplicate key 'claims'"]),
         ("exactdp: 1\nname: x\nmechanism: {wat: {}}\nclaims: [{dp: {eps: 1}}]\n", ["unknown mechanism form 'wat'"]),

@@ -220,3 +220,42 @@ def test_only_report_plot_imports_matplotlib():
         mods |= {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
         if any(m.split(".")[0] == "matplotlib" for m in mods):
             assert f.relative_to(pkg).as_posix() == "report/plot.py", f
+
+
+def test_renyi_points_are_the_exact_divergences():
+    """--kind renyi draws D_alpha at alpha = 1, 2, ... (exact values, Mironov 2017 Def. 3) and
+    D_inf = PrivLoss(M, 0) as an asymptote; adaptive Figure 1 vs its nonadaptive twin."""
+    from exactdp.analysis.renyi import renyi
+    from exactdp.numbers.real import real_decimal
+
+    case = load_case(FIG1)
+    data = case_plot_data(case, make_engine("profile"), of=["M", "NA"], kind="renyi")
+    lines = lines_by_gid(P.draw(data, "renyi"))
+    for k, name in enumerate(["M", "NA"]):
+        mech = case.mechanisms[name]
+        ln = lines[f"curve-{k}"]
+        assert list(ln.get_xdata()) == [float(a) for a in P_orders()]
+        exact = [float(real_decimal(renyi(mech, a).value, 17)) for a in P_orders()]
+        assert list(ln.get_ydata()) == pytest.approx(exact, rel=1e-14)
+        top = lines[f"asymptote-{k}"].get_ydata()[0]
+        assert top == pytest.approx(math.log(3), rel=1e-14)  # PrivLoss(M, 0) = PrivLoss(NA, 0) = log 3
+    # D_2 of Figure 1 (adaptive) is log(7/3): the adversary gets RR_(log 3) on the informative round
+    assert lines["curve-0"].get_ydata()[1] == pytest.approx(math.log(7 / 3), rel=1e-14)
+
+
+def test_renyi_composition_bound_is_the_sum_of_the_components():
+    """A composition claim under --kind renyi: ConComp's D_alpha and Lyu's bound, the sum of the
+    components' D_alpha, which it never exceeds."""
+    data = data_of("cases/renyi/concurrent-composition.yaml", kind="renyi")
+    found, bound = data.curves
+    assert bound.bound and not found.bound
+    from exactdp.numbers.real import real_cmp
+
+    for (a, v), (b, w) in zip(found.renyi, bound.renyi):
+        assert a == b and real_cmp(v, w) <= 0
+
+
+def P_orders():
+    from exactdp.report.plotdata import RENYI_ORDERS
+
+    return RENYI_ORDERS

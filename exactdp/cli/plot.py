@@ -47,7 +47,7 @@ def plot(case_path, output, kind, of, bound, claim, fmt, engine, max_strategies,
     try:
         with using(limits_from(**limits, max_strategies=max_strategies)):
             case = load_case(case_path)
-            data = case_plot_data(case, make_engine(engine, max_strategies=max_strategies), of=names, bound=bound, claim=claim)
+            data = case_plot_data(case, make_engine(engine, max_strategies=max_strategies), of=names, bound=bound, claim=claim, kind=kind)
         fig = draw(data, kind)
         save(fig, output, fmt)
     except MissingExtraError as e:

@@ -97,9 +97,19 @@ def rational(v: Any, *, what: str, lo: Any = None, hi: Any = None, positive: boo
     return v
 
 
+def _unit(v: Any, what: str, symbols: SymbolTable | None) -> Any:
+    """An exact rational in [0, 1], with one wording for the range."""
+    if is_sym(v):
+        return _symbolic(v, what, symbols, 0, 1)
+    v = rational(v, what=what, symbols=symbols)
+    if not 0 <= v <= 1:
+        raise QuantityError(f"{what} must lie in [0, 1], found {q_str(v)}")
+    return v
+
+
 def probability(v: Any, *, what: str = "a probability", symbols: SymbolTable | None = None) -> Any:
     """A probability: an exact rational in [0, 1]."""
-    return rational(v, what=what, lo=0, hi=1, symbols=symbols)
+    return _unit(v, what, symbols)
 
 
 def delta(v: Any, *, what: str = "delta", symbols: SymbolTable | None = None, field: bool = False) -> Any:
@@ -115,7 +125,7 @@ def delta(v: Any, *, what: str = "delta", symbols: SymbolTable | None = None, fi
         return v
     hint = None if field else "a delta in the field Q(e^(1/L)) is accepted only by the claims delta, privloss, dp and not_dp"
     try:
-        return rational(v, what=what, lo=0, hi=1, symbols=symbols)
+        return _unit(v, what, symbols)
     except QuantityError as e:
         if e.hint is None and hint and ladder.domain_of(v) == ladder.QT:
             raise QuantityError(e.message, hint) from None

@@ -30,7 +30,9 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
+from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, is_rational, to_fraction
+from ..numbers.real import real_decimal
 from .escape import mpl
 
 __all__ = [
@@ -81,6 +83,8 @@ class Curve:
     limit: Any
     chain: list[tuple[Any, Any]] | None = None
     bound: bool = False
+    renyi: tuple[tuple[Any, Any], ...] = ()
+    """(α, D_α) exactly, for α = 1, 2, ..., and ∞ last (the ``renyi`` kind only)."""
 
 
 @dataclass(frozen=True)
@@ -275,7 +279,28 @@ def kind_region(ax: Any, data: PlotData) -> None:
     ax.set_ylabel(r"type II error $\beta = 1 - \Pr[T \mid x]$")
 
 
-KINDS: dict[str, Callable[[Any, PlotData], None]] = {"profile": kind_profile, "region": kind_region}
+def display_real(v: Any) -> float:
+    """An exact real (a rational, log(r), a rational multiple of logs) as a float, for drawing."""
+    return display_float(v) if is_rational(v) else float(real_decimal(v, 17))
+
+
+def kind_renyi(ax: Any, data: PlotData) -> None:
+    """D_α against the order α = 1 (KL), 2, 3, ..., with D_∞ = PrivLoss(M, 0) as a dotted
+    asymptote: exact values (Mironov 2017, Def. 3), drawn as points joined by lines."""
+    for k, (c, (colour, ls, marker)) in enumerate(_styles(data)):
+        finite = [(a, v) for a, v in c.renyi if not is_inf(a) and not is_inf(v)]
+        xs = [float(a) for a, _ in finite]
+        ys = [display_real(v) for _, v in finite]
+        ax.plot(xs, ys, color=colour, linestyle=ls, marker=marker, markersize=5, label=mpl(c.label), gid=f"curve-{k}", **_weight(c))
+        top = [v for a, v in c.renyi if is_inf(a)]
+        if top and not is_inf(top[0]):
+            ax.axhline(display_real(top[0]), color=colour, linewidth=0.8, linestyle=(0, (1, 2)), gid=f"asymptote-{k}")
+    ax.set_xlabel(r"order $\alpha$ (1: KL divergence)")
+    ax.set_ylabel(r"$D_\alpha$")
+    ax.set_ylim(bottom=0)
+
+
+KINDS: dict[str, Callable[[Any, PlotData], None]] = {"profile": kind_profile, "region": kind_region, "renyi": kind_renyi}
 
 
 def draw(data: PlotData, kind: str = "profile") -> Any:
@@ -288,7 +313,7 @@ def draw(data: PlotData, kind: str = "profile") -> Any:
     ax = fig.add_subplot()
     KINDS[kind](ax, data)
     ax.grid(True, color="#E0E0E0", linewidth=0.6)
-    ax.legend(loc="upper right", fontsize=8, frameon=True)
+    ax.legend(loc="lower right" if kind == "renyi" else "upper right", fontsize=8, frameon=True)
     # escape first (a newline in the case file stays visible), then wrap to the figure's width
     width = 64 if kind == "region" else 76
     lines = textwrap.wrap(mpl(data.title), width) + textwrap.wrap(mpl(data.subtitle), width + 8)

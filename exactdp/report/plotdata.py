@@ -10,16 +10,17 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Sequence
 
 from ..analysis.results import lambda_of
-from ..builders.combinators import concomp
+from ..builders.combinators import concomp, distinct_labels
 from ..claims.base import Analysis
 from ..claims.composition import CompositionClaim
 from ..errors import ExactDPError, InexactValueError
 from ..numbers.qt import QtElement, as_field
 from ..numbers.rational import Q, is_rational, q_str
-from ..numbers.real import real_str
+from ..numbers.real import INF, real_add, real_str
 from ..theorems import basic, components, improved_basic, thm_1_8
 from .plot import Curve, PlotData, dp_bound_curve, optimal_bound_curve, profile_curve
 from ..numbers.ladder import is_inf
@@ -79,41 +80,96 @@ def _check_names(case: Any, names: Sequence[str]) -> None:
             raise PlotError(f"no mechanism named {n!r} in {case.file}; defined: {', '.join(case.mechanisms)}")
 
 
-def _composed(an: Analysis, names: Sequence[str]) -> Curve:
+RENYI_ORDERS = (1, 2, 3, 4, 5, 6, 8)
+
+
+def _concomp(an: Analysis, names: Sequence[str]) -> Any:
+    """ConComp of every item of ``names`` (a repeated name is another copy)."""
     label = "ConComp(" + ", ".join(names) + ")"
-    mech = concomp({n: an.mech(n) for n in names}, name=label)
-    return profile_curve(label + " (exact)", an.engine.profile(mech))
+    return concomp(dict(zip(distinct_labels(list(names)), (an.mech(n) for n in names))), name=label)
 
 
-def case_plot_data(case: Any, engine: Any, *, of: Sequence[str] | None = None, bound: str | None = None, claim: int | None = None) -> PlotData:
-    """The curves of a plot of ``case`` (see the module docstring).
+def _composed(an: Analysis, names: Sequence[str]) -> tuple[Curve, Any]:
+    mech = _concomp(an, names)
+    return profile_curve(mech.name + " (exact)", an.engine.profile(mech)), mech
 
-    ``claim`` is the 1-based number of a composition claim among the case's composition claims
-    (default: the first, when ``of`` is not given)."""
-    an = Analysis(case.mechanisms, engine)
-    curves: list[Curve] = []
+
+def _renyi_series(an: Analysis, mech: Any) -> tuple[tuple[Any, Any], ...]:
+    """(α, D_α) exactly for the orders drawn, and α = ∞ (Mironov 2017, Def. 3)."""
+    return tuple((a, an.engine.renyi(mech, a).value) for a in (*RENYI_ORDERS, INF))
+
+
+def _renyi_bound(an: Analysis, names: Sequence[str]) -> Curve:
+    """Σᵢ D_α(Mᵢ) for each order: Lyu's bound on D_α of the concurrent composition (Lyu 2022)."""
+    per = [_renyi_series(an, an.mech(n)) for n in names]
+    series = []
+    for k, (a, _) in enumerate(per[0]):
+        vals = [s[k][1] for s in per]
+        total: Any = INF if any(is_inf(v) for v in vals) else vals[0]
+        for v in vals[1:]:
+            total = total if is_inf(total) else real_add(total, v)
+        series.append((a, total))
+    return Curve("sum of the components' D_alpha (Lyu 2022)", [], Q(0), bound=True, renyi=tuple(series))
+
+
+def _selection(case: Any, an: Analysis, of: Sequence[str] | None, bound: str | None, claim: int | None) -> tuple[list, list[str]]:
+    """The curves to draw as (curve, mechanism or None, composed names or None), and notes."""
+    entries: list[tuple[Curve, Any, Any]] = []
     notes: list[str] = []
     comp = composition_claims(case)
     if claim is not None and not 1 <= claim <= len(comp):
         raise PlotError(f"{case.file} has {len(comp)} composition claim(s); --claim {claim} is not one of them")
     if of:
         _check_names(case, of)
-        curves += [profile_curve(n, an.profile(n)) for n in of]
+        entries += [(profile_curve(n, an.profile(n)), an.mech(n), None) for n in of]
     if comp and (claim is not None or not of):
         c = comp[(claim or 1) - 1]
-        deltas = c.deltas or tuple(Q(0) for _ in c.of)
-        comps = _components(an, c.of, deltas, c.eps)
-        curves.append(_composed(an, c.of))
-        curves.append(bound_curve(bound or c.theorem, comps))
+        entries += _composition_entries(an, c.of, bound or c.theorem, c.deltas, c.eps)
         notes.append(f"claim: {c.describe()}")
     elif bound is not None:
         if not of or len(of) < 2:
             raise PlotError("--bound needs a composition: a composition claim in the case, or two or more mechanisms in --of")
-        comps = _components(an, of, [Q(0)] * len(of), None)
-        curves.append(_composed(an, of))
-        curves.append(bound_curve(bound, comps))
-    if not curves:
+        entries += _composition_entries(an, of, bound, None, None)
+    if not entries:
         name = "M" if "M" in case.mechanisms else next(iter(case.mechanisms))
-        curves.append(profile_curve(name, an.profile(name)))
+        entries.append((profile_curve(name, an.profile(name)), an.mech(name), None))
+    return entries, notes
+
+
+def _composition_entries(an: Analysis, names: Sequence[str], theorem: str, deltas: Any, eps: Any) -> list:
+    """ConComp(names) as found, and the theorem's bound on it (Rényi: Lyu's sum of D_α)."""
+    found, mech = _composed(an, names)
+    out = [(found, mech, None)]
+    if theorem == "renyi":
+        return out + [(None, None, tuple(names))]
+    if theorem == "fdp":
+        from ..analysis.tradeoff import tensor
+
+        hull = tensor([an.profile(n).envelope for n in names])
+        pts = [(Q(1), hull.value_at(Q(1)))] + [(r, hull.value_at(r)) for r in sorted(hull.breakpoints()) if r > 1]
+        bound = Curve("tensor product of the components (Vadhan-Zhang 2023)", pts, hull.top, chain=list(hull.vertices()), bound=True)
+        return out + [(bound, None, tuple(names))]
+    deltas = deltas or tuple(Q(0) for _ in names)
+    return out + [(bound_curve(theorem, _components(an, names, deltas, eps)), None, tuple(names))]
+
+
+def case_plot_data(case: Any, engine: Any, *, of: Sequence[str] | None = None, bound: str | None = None,
+                   claim: int | None = None, kind: str = "profile") -> PlotData:
+    """The curves of a plot of ``case`` (see the module docstring); for ``kind="renyi"`` each
+    curve also carries its exact D_α (and a composition bound becomes Lyu's Σ D_α).
+
+    ``claim`` is the 1-based number of a composition claim among the case's composition claims
+    (default: the first, when ``of`` is not given)."""
+    an = Analysis(case.mechanisms, engine)
+    entries, notes = _selection(case, an, of, bound, claim)
+    curves = []
+    for curve, mech, names in entries:
+        if kind != "renyi":
+            if curve is not None:
+                curves.append(curve)
+        elif mech is not None:
+            curves.append(replace(curve, renyi=_renyi_series(an, mech)))
+        else:
+            curves.append(_renyi_bound(an, names))
     head = case.name + (f": {case.title}" if case.title else "")
     return PlotData(curves, head, case.reference or "", notes)
