@@ -21,7 +21,7 @@ from typing import Callable, ClassVar, Protocol, runtime_checkable
 from ..errors import ExactDPError
 from ..model.game import Mechanism
 from ..model.symbolic import is_symbolic_mechanism
-from ..numbers.rational import as_q
+from ..numbers.ladder import domain_of, lift
 from ..numbers.real import real_log
 from . import enumerator as _enumerator
 from . import profile as _profile
@@ -80,7 +80,7 @@ def _tight_witness(engine: Engine, mech: Mechanism, delta: object, prof: Profile
     if lam is None:
         return None
     w = engine.witness(mech, real_log(lam), prof=prof)
-    return tighten(w, prof.least_lambda(delta), as_q(delta))
+    return tighten(w, prof.least_lambda(delta), lift(delta, domain_of(delta)))
 
 
 @dataclass(frozen=True)

@@ -2,26 +2,53 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
+from ..numbers.ladder import QQ, domain_of, is_inf
 from ..numbers.rational import Q, as_q
+from ..numbers.real import enclose, real_cmp
 from .results import Profile
-from ..numbers.ladder import is_inf
 
 __all__ = ["tight_lambda"]
 
 
 def tight_lambda(prof: Profile, delta: object) -> object | None:
-    """A λ_w < λ* = e^{PrivLoss(M, δ)} on the last linear piece before λ*.
+    """A rational λ_w < λ* = e^{PrivLoss(M, δ)} on the last linear piece before λ*.
 
     On (r, λ*) — r the previous breakpoint, or 1 — one adversary/event is optimal, and it
     attains exactly δ at λ*; so a witness at λ_w shows that every ε < PrivLoss fails.
     Returns None when PrivLoss = 0 (nothing smaller to refute).  For PrivLoss = ∞ it returns a
-    λ beyond every breakpoint, where the mass invisible under x' alone exceeds δ.
+    λ beyond every breakpoint, where the mass invisible under x' alone exceeds δ.  (δ may be an
+    element of ℚ(e^{1/L}); λ* then is one too, and λ_w is a rational below it.)
     """
-    lam_star = prof.least_lambda(as_q(delta))
+    lam_star = prof.least_lambda(delta)
     bps = prof.envelope.breakpoints(at_least=Q(1))
     if is_inf(lam_star):
         return (max(bps) if bps else Q(1)) + 1
-    if lam_star == 1:
+    if real_cmp(lam_star, 1) == 0:
         return None
-    below = [r for r in bps if r < lam_star] + [Q(1)]
-    return (max(below) + lam_star) / 2
+    below = max([r for r in bps if real_cmp(r, lam_star) < 0] + [Q(1)])
+    return (below + _rational_below(lam_star, below)) / 2
+
+
+def _rational_below(x: object, lo: object) -> object:
+    """A rational in (lo, x] for x > lo: x itself if rational, else the lower end of a
+    certified enclosure of x fine enough to lie above lo (only *chooses* a point: the witness
+    found there is re-checked exactly)."""
+    if domain_of(x) == QQ:
+        return as_q(x)
+    prec = 64
+    while True:
+        a = _lower(x, prec)
+        if a > lo:
+            return a
+        prec *= 2
+
+
+def _lower(x: object, prec: int) -> object:
+    """The lower end of a certified enclosure of x, as an exact rational (a binary fraction)."""
+    import mpmath
+
+    lo = mpmath.mpf(enclose(x, prec).a)
+    man, exp = lo.man_exp
+    return as_q(Fraction(man) * (Fraction(2) ** exp))

@@ -305,9 +305,9 @@ def tighten(w: Witness, lam_star: object, delta: object) -> Witness:
     Both conditions are re-checked here on the independently recomputed p and p'.
     """
     if is_inf(lam_star):
-        ok = w.p_prime == 0 and w.p > delta
+        ok = w.p_prime == 0 and real_cmp(w.p, delta) > 0
     else:
-        ok = w.p_prime > 0 and w.p - lam_star * w.p_prime >= delta
+        ok = w.p_prime > 0 and affine_sign(w.p - delta, w.p_prime, lam_star) >= 0
     if not ok:
         raise VerificationError(
             f"tightness re-check failed on pair {w.pair_names}: Pr[T|x] = {q_str(w.p)}, Pr[T|x'] = {q_str(w.p_prime)}, "

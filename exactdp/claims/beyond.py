@@ -1,17 +1,17 @@
 """Claims beyond (ε, δ): Rényi DP, f-DP, Gaussian DP and their concurrent composition theorems.
 
-```yaml
-claims:
-  - renyi: {alpha: 2, equals: log(7/3)}            # D_2(M) (Mironov 2017, Def. 3)
-  - renyi: {alpha: 3, at_most: log(61/9)/2}
-  - renyi: {alpha: 3, exceeds: log(3)/2}           # refutes (3, log(3)/2)-RDP
-  - fdp: {f: R}                                    # T(M) >= T(R) pointwise (Dong-Roth-Su 2022)
-  - not_fdp: {f: M, of: R}
-  - gdp: {mu: 1.35}                                # T(M) >= G_mu (Dong-Roth-Su 2022, Def. 2.6)
-  - not_gdp: {mu: 1.34}
-  - composition: {of: [A, B], theorem: renyi, alpha: 2}   # Lyu 2022
-  - composition: {of: [A, B], theorem: fdp}               # Vadhan & Zhang 2023
-```
+.. code-block:: yaml
+
+    claims:
+      - renyi: {alpha: 2, equals: log(7/3)}            # D_2(M) (Mironov 2017, Def. 3)
+      - renyi: {alpha: 3, at_most: log(61/9)/2}
+      - renyi: {alpha: 3, exceeds: log(3)/2}           # refutes (3, log(3)/2)-RDP
+      - fdp: {f: R}                                    # T(M) >= T(R) pointwise (Dong-Roth-Su 2022)
+      - not_fdp: {f: M, of: R}
+      - gdp: {mu: 1.35}                                # T(M) >= G_mu (Dong-Roth-Su 2022, Def. 2.6)
+      - not_gdp: {mu: 1.34}
+      - composition: {of: [A, B], theorem: renyi, alpha: 2}   # Lyu 2022
+      - composition: {of: [A, B], theorem: fdp}               # Vadhan & Zhang 2023
 
 Every value is exact (:mod:`exactdp.analysis.renyi`, :mod:`exactdp.analysis.tradeoff`); the
 Gaussian comparison is certified by interval arithmetic (:mod:`exactdp.analysis.gdp`) and says

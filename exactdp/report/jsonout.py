@@ -52,7 +52,7 @@ def _tight_dict(w: Witness) -> dict[str, Any] | None:
     return {
         "exp_privloss": real_str(lam_star),
         "delta": q_str(delta),
-        "excess_at_exp_privloss": None if not is_rational(lam_star) else q_str(w.p - lam_star * w.p_prime),
+        "excess_at_exp_privloss": real_str(w.p - lam_star * w.p_prime),
     }
 
 

@@ -76,7 +76,7 @@ def _tight_lines(w: Witness, indent: str) -> list[str]:
         head,
         f"{indent}  at e^PrivLoss = {q_str(lam_star)}: Pr[T | {x}] - {q_str(lam_star)} Pr[T | {xp}] = {q_str(exc)} >= delta = {q_str(delta)}"
         f" with Pr[T | {xp}] > 0",
-        f"{indent}  tight: for every eps < log({q_str(lam_star)}) this event exceeds delta, so no smaller eps works",
+        f"{indent}  tight: for every eps < {real_str(real_log(lam_star))} this event exceeds delta, so no smaller eps works",
     ]
 
 
