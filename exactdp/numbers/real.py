@@ -24,7 +24,7 @@ from typing import Union
 from .. import limits as _limits
 from ..errors import InexactValueError, LimitExceededError
 from .certified import decimal_digits_of, sign_r_exp_s_minus_q
-from .qt import QtElement, as_field, qt_exp
+from .qt import QtElement, as_field, monomial, qt_exp
 from .rational import Q, as_q, is_rational, q_str, to_fraction
 
 __all__ = [
@@ -155,7 +155,7 @@ def _iroot(x: int, n: int) -> int | None:
 
 def _log_of(s: object, r: object) -> "Real":
     if isinstance(r, QtElement):
-        mono = _monomial(r)
+        mono = monomial(r)
         if mono is not None:  # ln(c t^m) = m/L + ln c
             c, e = mono
             return _log_of(as_q(s) + e, c)
@@ -163,15 +163,6 @@ def _log_of(s: object, r: object) -> "Real":
     if r == 1:
         return as_q(s)
     return LogReal(as_q(s), as_q(r))
-
-
-def _monomial(x: QtElement) -> tuple[object, object] | None:
-    """(c, m/L) when x = c·t^m, else None."""
-    if len(x.d) == 1 and all(not a for a in x.n[1:]):
-        return x.c * Q(int(x.n[0]), int(x.d[0])), Q(len(x.n) - 1, x.L)
-    if len(x.n) == 1 and all(not a for a in x.d[1:]):
-        return x.c * Q(int(x.n[0]), int(x.d[0])), -Q(len(x.d) - 1, x.L)
-    return None
 
 
 def _check_exponent(n: int, max_exponent: int) -> None:

@@ -37,9 +37,9 @@ from dataclasses import dataclass
 from math import comb, gcd
 from typing import Sequence
 
-from ..numbers.qt import QtElement, qt_exp
+from ..numbers.qt import QtElement, monomial, qt_exp
 from ..numbers.rational import BACKEND, Q, as_q, is_rational, to_fraction
-from ..numbers.real import INF, Infinity, _monomial, real_log
+from ..numbers.real import INF, Infinity, real_log
 from .params import Component
 
 if BACKEND == "gmpy2":  # big-integer work in GMP; plain ints with the Fraction backend
@@ -79,7 +79,7 @@ def _split(E: object) -> tuple[object, object]:
     if is_rational(E):
         return as_q(E), Q(0)
     if isinstance(E, QtElement):
-        mono = _monomial(E)
+        mono = monomial(E)
         if mono is not None:
             return mono
     raise ValueError(f"e^eps = {E} is not of the form r*exp(s)")  # pragma: no cover - exp_eps builds monomials
