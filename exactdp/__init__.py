@@ -4,9 +4,11 @@ Decides (ε, δ)-DP of finite interactive mechanisms against every adaptive adve
 in rational arithmetic, with witnesses.  See README.md for a tour.
 
 >>> import exactdp
->>> M = exactdp.rr(3)                        # RR with e^eps = 3
+>>> M = exactdp.rr(eps="log(3)")             # RR_eps with e^eps = 3, as in a case file
 >>> str(exactdp.privloss(M, 0))
 'log(3)'
+>>> exactdp.privloss(M, 0) > 1.0986           # exact comparison, also with floats
+True
 """
 
 __version__ = "0.1.0"

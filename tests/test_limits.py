@@ -23,13 +23,13 @@ from exactdp.verify import Options, verify_text
 def test_node_budget():
     with using(Limits(max_nodes=100)):
         with pytest.raises(LimitExceededError, match="--max-nodes"):
-            repeat(choose([rr(2), rr(3)]), 200)
-    repeat(choose([rr(2), rr(3)]), 200)  # fine under the default
+            repeat(choose([rr(exp_eps=2), rr(exp_eps=3)]), 200)
+    repeat(choose([rr(exp_eps=2), rr(exp_eps=3)]), 200)  # fine under the default
 
 
 def test_profile_size_limit():
     # compose of RR's with distinct e^eps: 2^k distinct likelihood ratios
-    m = compose([rr(Q(p)) for p in [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41]])
+    m = compose([rr(exp_eps=Q(p)) for p in [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41]])
     with using(Limits(max_hull_edges=5000)):
         with pytest.raises(LimitExceededError, match="--max-profile-size"):
             profile.profile(m)

@@ -75,7 +75,7 @@ def test_degree_limit_is_a_clear_refusal():
 
 
 def test_engines_agree_on_decimal_eps():
-    m = concomp([rr(as_field(eval_text("exp(1/10)"))), rr_delta(as_field(eval_text("exp(1/4)")), Q(1, 100))])
+    m = concomp([rr(exp_eps=as_field(eval_text("exp(1/10)"))), rr_delta(exp_eps=as_field(eval_text("exp(1/4)")), delta=Q(1, 100))])
     for d in [Q(0), Q(1, 100), Q(1, 10)]:
         assert engine.privloss(m, d) == enumerator.privloss(m, d)
     lam = as_field(eval_text("exp(1/5)"))
@@ -83,13 +83,13 @@ def test_engines_agree_on_decimal_eps():
 
 
 def test_witness_on_decimal_eps_is_rechecked():
-    m = compose([rr(t), rr(t)])
+    m = compose([rr(exp_eps=t), rr(exp_eps=t)])
     w = engine.witness(m, Q(1, 10))
     assert w.excess() == engine.profile(m).delta_at(Q(1, 10))
 
 
 def test_privloss_with_long_decimal_uses_certified_intervals():
-    m = repeat(rr(t), 3)
+    m = repeat(rr(exp_eps=t), 3)
     prof = engine.profile(m)
     d = prof.delta_at(eval_text("0.2999999999"))  # e^eps beyond the degree limit: kept as a - b*lambda
     assert real_decimal(prof.privloss(0), 6) == "0.3"

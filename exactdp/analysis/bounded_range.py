@@ -329,7 +329,7 @@ def br_range(mech: Mechanism, *, adversaries: str = "deterministic") -> BRResult
     Examples
     --------
     >>> from exactdp.builders.exponential import grr
-    >>> str(br_range(grr(16, 4)).range())
+    >>> str(br_range(grr(eps="log(16)", t="log(4)")).range())
     'log(16)'
 
     References

@@ -23,7 +23,8 @@ from ..model.ops import count_strategies
 from ..numbers.rational import Q, as_q, is_rational
 from ..numbers.real import INF, Infinity, real_cmp
 from .hull import from_views, line_gt, upper
-from .results import PairProfile, Profile, lambda_of, privloss_from_lambda, value_cmp
+from ..numbers.types import DeltaLike, EpsLike, PrivLossValue
+from .results import DeltaValue, PairProfile, Profile, delta_arg, eps_arg, lambda_of, privloss_from_lambda, value_cmp
 from .witness import HistoryPolicy, Witness, make_witness
 
 __all__ = [
@@ -162,10 +163,10 @@ def _pairs(mech: Mechanism) -> tuple[tuple[int, int], ...]:
     return mech.ordered_pairs
 
 
-def privloss(mech: Mechanism, delta: object, *, max_strategies: int | None = DEFAULT_MAX_STRATEGIES) -> object:
+def privloss(mech: Mechanism, delta: DeltaLike, *, max_strategies: int | None = DEFAULT_MAX_STRATEGIES) -> PrivLossValue:
     """PrivLoss(M, δ) = max over deterministic adversaries and ordered pairs of the least
     ε with δ_A(e^ε) ≤ δ (Lemma 2.2)."""
-    delta = as_q(delta)
+    delta = delta_arg(delta, "privloss")
     best: object = Q(1)
     for _, views in strategies(mech, max_strategies=max_strategies):
         for i, j in _pairs(mech):
@@ -200,9 +201,9 @@ def _best(mech: Mechanism, lam: object, max_strategies: int):
     return best
 
 
-def delta_at(mech: Mechanism, eps: object, *, max_strategies: int | None = DEFAULT_MAX_STRATEGIES) -> object:
+def delta_at(mech: Mechanism, eps: EpsLike, *, max_strategies: int | None = DEFAULT_MAX_STRATEGIES) -> DeltaValue:
     """max over deterministic adversaries and ordered pairs of Σ_v (P_x − e^ε P_x')_+."""
-    lam = lambda_of(eps)
+    lam = lambda_of(eps_arg(eps, "delta_at"))
     (a, b), _, _ = _best(mech, lam, max_strategies)
     if is_rational(lam):
         return a - lam * b
@@ -211,11 +212,12 @@ def delta_at(mech: Mechanism, eps: object, *, max_strategies: int | None = DEFAU
     return affine_at(a, b, lam)
 
 
-def is_dp(mech: Mechanism, eps: object, delta: object, *, max_strategies: int | None = DEFAULT_MAX_STRATEGIES) -> bool:
+def is_dp(mech: Mechanism, eps: EpsLike | Infinity, delta: DeltaLike, *, max_strategies: int | None = DEFAULT_MAX_STRATEGIES) -> bool:
     """Whether ``mech`` is (ε, δ)-DP against every deterministic (hence every) adversary."""
-    if isinstance(eps, Infinity):
+    e, d = eps_arg(eps, "is_dp"), delta_arg(delta, "is_dp")
+    if isinstance(e, Infinity):
         return True
-    return value_cmp(delta_at(mech, eps, max_strategies=max_strategies), as_q(delta)) <= 0
+    return value_cmp(delta_at(mech, e, max_strategies=max_strategies), d) <= 0
 
 
 def profile(mech: Mechanism, *, max_strategies: int | None = DEFAULT_MAX_STRATEGIES) -> Profile:
@@ -231,13 +233,13 @@ def profile(mech: Mechanism, *, max_strategies: int | None = DEFAULT_MAX_STRATEG
 
 def witness(
     mech: Mechanism,
-    eps: object,
+    eps: EpsLike,
     *,
     pair: tuple[int, int] | None = None,
     max_strategies: int | None = DEFAULT_MAX_STRATEGIES,
 ) -> Witness:
     """The best deterministic adversary at e^ε found by exhaustive search, re-checked."""
-    lam = lambda_of(eps)
+    lam = lambda_of(eps_arg(eps, "witness"))
     best = None
     for choices, views in strategies(mech, max_strategies=max_strategies):
         for p in [pair] if pair is not None else _pairs(mech):

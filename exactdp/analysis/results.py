@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, Sequence, TypeAlias, Union
 
+if TYPE_CHECKING:  # pragma: no cover
+    from gmpy2 import mpq
+
+from ..numbers.order import ExactOrder
 from ..numbers.rational import Q, as_q, is_rational, q_str
 from ..numbers.real import (
     INF,
@@ -18,6 +23,8 @@ from ..numbers.real import (
 )
 from ..errors import InexactValueError
 from ..numbers.qt import QtElement, as_field
+from ..builders.params import read_eps, read_rational
+from ..numbers.types import DeltaLike, EpsLike, PrivLossValue, Rational
 from .hull import Hull, line_gt, upper
 
 __all__ = [
@@ -30,7 +37,29 @@ __all__ = [
     "affine_at",
     "value_str",
     "format_privloss",
+    "eps_arg",
+    "delta_arg",
+    "DeltaValue",
 ]
+
+DeltaValue: TypeAlias = Union[int, Fraction, "mpq", QtElement, "AffineInLambda"]
+"""δ_M(e^ε) as the engines return it: rational for ε = log(r), a field element or an
+:class:`AffineInLambda` for a decimal ε."""
+
+
+def eps_arg(eps: EpsLike | Infinity, call: str) -> PrivLossValue:
+    """ε as the analysis functions take it: an exact value, ``INF``, or text (``"log(3)"``)."""
+    if isinstance(eps, Infinity) or (isinstance(eps, str) and eps.strip() == "inf"):
+        return INF
+    return read_eps(eps, call=call)
+
+
+def delta_arg(delta: DeltaLike, call: str) -> Rational:
+    """δ as the analysis functions take it: an exact rational or text (``"1/10"``, ``"1e-6"``)."""
+    d = read_rational(delta, call=call, name="delta")
+    if not 0 <= d <= 1:
+        raise ValueError(f"{call}: delta must lie in [0, 1], got {q_str(d)}")
+    return d
 
 
 def lambda_of(eps: object) -> object:
@@ -48,16 +77,23 @@ def privloss_from_lambda(lam: object) -> object:
 
 
 @dataclass(frozen=True)
-class AffineInLambda:
+class AffineInLambda(ExactOrder):
     """The exact number a − b·λ for an irrational λ = r·e^s (a decimal ε).
 
     δ(λ) is affine in λ between breakpoints, so at a transcendental λ it is this form;
-    comparisons with rationals are certified.
+    comparisons with ints, Fractions, mpq's and floats are exact (certified), and ``float()``
+    is for display.
     """
 
-    a: object
-    b: object
+    a: Any
+    b: Any
     lam: ExpReal
+
+    def _cmp_exact(self, other: Any) -> Any:
+        return self.cmp(other) if is_rational(other) else NotImplemented
+
+    def __float__(self) -> float:
+        return float(self.decimal(17))
 
     def cmp(self, q: object) -> int:
         """Sign of (a − b·λ) − q, exactly."""
@@ -152,14 +188,14 @@ class Profile:
         a, b = self.envelope.line_at(lam)
         return affine_at(a, b, lam)
 
-    def delta_at(self, eps: object) -> object:
-        """δ_M(e^ε) for an exact ε ≥ 0."""
-        return self.delta_at_lambda(lambda_of(eps))
+    def delta_at(self, eps: EpsLike) -> DeltaValue:
+        """δ_M(e^ε) for an exact ε ≥ 0 (or its text, e.g. ``"log(3)"``)."""
+        return self.delta_at_lambda(lambda_of(eps_arg(eps, "Profile.delta_at")))
 
-    def least_lambda(self, delta: object) -> object:
-        return self.envelope.least_lambda(as_q(delta))
+    def least_lambda(self, delta: DeltaLike) -> Any:
+        return self.envelope.least_lambda(delta_arg(delta, "Profile.least_lambda"))
 
-    def privloss(self, delta: object) -> object:
+    def privloss(self, delta: DeltaLike) -> PrivLossValue:
         """PrivLoss(M, δ) = inf{ε ≥ 0 : M is (ε, δ)-DP}: ``0``, ``log(r)`` or ``INF``."""
         return privloss_from_lambda(self.least_lambda(delta))
 

@@ -40,6 +40,8 @@ from typing import Mapping, Sequence
 from ..errors import CaseError, CaseProblem
 from ..model.game import END, Chance, Label, Mechanism
 from ..numbers.rational import Q, as_q, q_str
+from ..numbers.types import EpsLike, LambdaLike, RationalLike
+from .params import UNSET, alpha_arg, exp_eps_arg
 
 __all__ = [
     "Noise",
@@ -130,13 +132,23 @@ def _check_alpha(alpha: object) -> object:
     return alpha
 
 
-def geometric_noise(alpha: object, width: int, *, truncation: str = "clamp") -> Noise:
+def geometric_noise(
+    alpha: RationalLike | None = None,
+    width: int | None = None,
+    *,
+    eps: EpsLike | None = None,
+    truncation: str = "clamp",
+) -> Noise:
     """The two-sided geometric noise Pr[Z = z] ∝ α^{|z|} restricted to [−width, width].
 
-    ``truncation="clamp"``: the mass beyond ±width sits at ±width (the GRS truncation, which
-    keeps every neighbouring ratio within 1/α); ``"renormalize"``: conditioned on |Z| ≤ width.
+    α is given as ``alpha=`` or, as in a case file, through ``eps=`` (α = e^{−ε}, e^ε rational):
+    ``geometric_noise(eps="log(2)", width=3)``.  ``truncation="clamp"``: the mass beyond
+    ±width sits at ±width (the GRS truncation, which keeps every neighbouring ratio within
+    1/α); ``"renormalize"``: conditioned on |Z| ≤ width.
     """
-    alpha = _check_alpha(alpha)
+    alpha = _check_alpha(alpha_arg("geometric_noise", eps=eps, alpha=alpha))
+    if width is None:
+        raise TypeError("geometric_noise: width= is required (the support is [-width, width]); for infinite support use discrete_laplace")
     if width < 0:
         raise CaseError(CaseProblem(f"geometric noise: width must be >= 0, got {width}"))
     if truncation not in TRUNCATIONS:
@@ -155,10 +167,11 @@ def geometric_noise(alpha: object, width: int, *, truncation: str = "clamp") -> 
     return finite_noise(pmf, name=f"geometric(alpha={q_str(alpha)}, |z|<={width}, {truncation})")
 
 
-def discrete_laplace(alpha: object) -> Noise:
+def discrete_laplace(alpha: RationalLike | None = None, *, eps: EpsLike | None = None) -> Noise:
     """The two-sided geometric ("discrete Laplace") noise with infinite support,
-    Pr[Z = z] = (1−α)/(1+α)·α^{|z|}; the discrete analogue of Lap(1/ε) with α = e^{−ε}."""
-    alpha = _check_alpha(alpha)
+    Pr[Z = z] = (1−α)/(1+α)·α^{|z|}; the discrete analogue of Lap(1/ε) with α = e^{−ε}
+    (``discrete_laplace(eps="log(2)")`` or ``discrete_laplace(alpha="1/2")``)."""
+    alpha = _check_alpha(alpha_arg("discrete_laplace", eps=eps, alpha=alpha))
     return Noise(alpha=alpha, name=f"geometric(alpha={q_str(alpha)})")
 
 
@@ -181,20 +194,40 @@ def krr_rows(E: object, values: Sequence[Label], data: Sequence[Label]) -> list[
 
 
 def krr(
-    E: object,
-    values: Sequence[Label],
-    data: Sequence[Label] | Mapping[str, Label],
+    E: LambdaLike | None = UNSET,
+    values_: Sequence[Label] | None = UNSET,
+    data_: Sequence[Label] | Mapping[str, Label] | None = UNSET,
     *,
+    eps: EpsLike | None = None,
+    exp_eps: LambdaLike | None = None,
+    values: Sequence[Label] | None = None,
+    data: Sequence[Label] | Mapping[str, Label] | None = None,
     datasets: Sequence[str] = ("x0", "x1"),
     adjacent: Sequence[tuple[int, int]] = ((0, 1),),
     name: str = "kRR",
 ) -> Mechanism:
-    """k-ary randomized response: dataset d holds the value ``data[d]``; e^ε = ``E``.
+    """k-ary randomized response: dataset d holds the value ``data[d]``, as in a case file:
+    ``krr(eps="log(3)", values=["a", "b", "c"], data=["a", "b"])`` (or ``exp_eps=`` for e^ε,
+    rational).  The positional form ``krr(E, values, data)`` (e^ε first) is deprecated.
 
     >>> from exactdp.analysis import profile
-    >>> str(profile.privloss(krr(3, ["a", "b", "c"], ["a", "b"]), 0))
+    >>> str(profile.privloss(krr(eps="log(3)", values=["a", "b", "c"], data=["a", "b"]), 0))
     'log(3)'
     """
+    legacy = values_ is not UNSET or data_ is not UNSET
+    mixed = (E is not UNSET and (eps is not None or exp_eps is not None)) or (
+        legacy and (UNSET in (E, values_, data_) or values is not None or data is not None)
+    )
+    if mixed:
+        raise TypeError(
+            "krr: positional arguments are the deprecated (e^eps, values, data), all three; "
+            "write krr(eps=\"log(3)\", values=[...], data=[...])"
+        )
+    if legacy:
+        values, data = values_, data_
+    if values is None or data is None:
+        raise TypeError("krr: values= and data= are required (the possible values, and each dataset's value)")
+    E = exp_eps_arg("krr", eps=eps, exp_eps=exp_eps, positional=E, rational=True)
     if isinstance(data, Mapping):
         data = [data[d] for d in datasets]
     rows = krr_rows(E, [str(v) for v in values], [str(v) for v in data])
@@ -230,10 +263,11 @@ def truncated_geometric_rows(alpha: object, n: int, counts: Sequence[int], *, tr
 
 
 def truncated_geometric(
-    alpha: object,
-    n: int,
-    counts: Sequence[int] | Mapping[str, int],
+    alpha: RationalLike | None = None,
+    n: int | None = None,
+    counts: Sequence[int] | Mapping[str, int] | None = None,
     *,
+    eps: EpsLike | None = None,
     truncation: str = "clamp",
     datasets: Sequence[str] = ("x0", "x1"),
     adjacent: Sequence[tuple[int, int]] = ((0, 1),),
@@ -241,10 +275,15 @@ def truncated_geometric(
 ) -> Mechanism:
     """The truncated α-geometric mechanism (GRS 2009) on counts 0..n; outputs ``"0"``..``"n"``.
 
+    α is ``alpha=`` or, as in a case file, ``eps=`` (α = e^{−ε}, e^ε rational).
+
     >>> from exactdp.analysis import profile
-    >>> str(profile.privloss(truncated_geometric(Q(1, 2), 2, [0, 1]), 0))
+    >>> str(profile.privloss(truncated_geometric(eps="log(2)", n=2, counts=[0, 1]), 0))
     'log(2)'
     """
+    if n is None or counts is None:
+        raise TypeError("truncated_geometric: n= and counts= are required (outputs 0..n, each dataset's count)")
+    alpha = alpha_arg("truncated_geometric", eps=eps, alpha=alpha)
     if isinstance(counts, Mapping):
         counts = [counts[d] for d in datasets]
     rows = truncated_geometric_rows(alpha, n, list(counts), truncation=truncation)
@@ -302,7 +341,7 @@ def report_noisy_max(
     """Report-noisy-max with finite i.i.d. noise; ``values[d][i]`` is query i on dataset d.
 
     >>> from exactdp.analysis import profile
-    >>> m = report_noisy_max([[1, 0], [2, 0]], geometric_noise(Q(1, 2), 3))
+    >>> m = report_noisy_max([[1, 0], [2, 0]], geometric_noise(eps="log(2)", width=3))
     >>> str(profile.privloss(m, 0))
     'log(9/5)'
     """

@@ -50,7 +50,9 @@ from ..model.dag import build_dag
 from ..model.game import Label, Mechanism
 from ..numbers.rational import Q, as_q, q_str
 from ..numbers.real import real_pow
+from ..numbers.types import EpsLike, LambdaLike
 from .classic import Noise, discrete_laplace, geometric_noise
+from .params import UNSET, exp_eps_arg
 
 __all__ = ["SVT", "sparse_vector", "LYU_VARIANTS", "lyu_variant", "ABOVE", "BELOW", "DEFAULT_MAX_HORIZON"]
 
@@ -433,7 +435,7 @@ def sparse_vector(
     AboveThreshold (Lyu Alg. 1, c = 1) with e^ε = 16 and discrete-Laplace noise:
 
     >>> from exactdp.analysis import profile
-    >>> m = sparse_vector(lyu_variant("alg1", 16, [("up", (0, 1)), ("down", (1, 0))], horizon=2))
+    >>> m = sparse_vector(lyu_variant("alg1", eps="log(16)", menu=[("up", (0, 1)), ("down", (1, 0))], horizon=2))
     >>> profile.is_dp(m, profile.privloss(m, 0), 0)
     True
 
@@ -497,9 +499,12 @@ def _alpha(E: object, scale: object, delta: object, what: str) -> object:
 
 def lyu_variant(
     variant: str,
-    E: object,
-    menu: Sequence[tuple[Label, Sequence[object]]] | Mapping[Label, Sequence[object]],
+    E: LambdaLike | None = UNSET,
+    menu_: Sequence[tuple[Label, Sequence[object]]] | Mapping[Label, Sequence[object]] | None = UNSET,
     *,
+    eps: EpsLike | None = None,
+    exp_eps: LambdaLike | None = None,
+    menu: Sequence[tuple[Label, Sequence[object]]] | Mapping[Label, Sequence[object]] | None = None,
     threshold: object = 0,
     c: int = 1,
     horizon: int = 3,
@@ -507,7 +512,9 @@ def lyu_variant(
     width: int | None = None,
     release: tuple[int, int] | None = None,
 ) -> SVT:
-    """The parameters of Lyu–Su–Li's Algorithm ``variant`` ("alg1" … "alg6") for e^ε = ``E``.
+    """The parameters of Lyu–Su–Li's Algorithm ``variant`` ("alg1" … "alg6") for a budget ε,
+    as in a case file: ``lyu_variant("alg1", eps="log(16)", menu=[...])`` (or ``exp_eps=``; e^ε
+    rational).  The positional form ``lyu_variant(variant, E, menu)`` (e^ε second) is deprecated.
 
     Laplace noise Lap(b) becomes its discrete analogue, the two-sided geometric noise with
     α = e^{−1/b}; with ``width`` it is clamped to [−width, width] (a finite-support analogue).
@@ -526,6 +533,13 @@ def lyu_variant(
     (ε₁ = ε/2 and ε₂ = ε − ε₁ unless stated.)  Lyu et al. prove alg1 and alg2 ε-DP, alg4
     ((1+6c)/4)ε-DP, and alg3, alg5, alg6 not ε'-DP for any finite ε'.
     """
+    if menu_ is not UNSET:
+        if E is UNSET or menu is not None:
+            raise TypeError("lyu_variant: positional arguments are the deprecated (variant, e^eps, menu); write lyu_variant(variant, eps=..., menu=[...])")
+        menu = menu_
+    if menu is None:
+        raise TypeError("lyu_variant: menu= is required (the queries and their values under every dataset)")
+    E = exp_eps_arg("lyu_variant", eps=eps, exp_eps=exp_eps, positional=E, rational=True)
     if variant not in LYU_VARIANTS:
         raise CaseError(CaseProblem(f"svt: unknown variant {variant!r}", hint=f"variants: {', '.join(LYU_VARIANTS)}"))
     v = LYU_VARIANTS[variant]
@@ -536,7 +550,7 @@ def lyu_variant(
 
     def noise(scale: object, what: str) -> Noise:
         a = _alpha(E, scale, sensitivity, what)
-        return discrete_laplace(a) if width is None else geometric_noise(a, width)
+        return discrete_laplace(alpha=a) if width is None else geometric_noise(alpha=a, width=width)
 
     if v["release"] and release is None:
         raise CaseError(CaseProblem(f"svt: {variant} releases noisy values; give `release: {{lo: .., hi: ..}}` to clamp them"))

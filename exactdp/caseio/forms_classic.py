@@ -127,8 +127,8 @@ def read_noise(r: Reader, node: yaml.Node, path: str, *, allow_infinite: bool, a
         if f["width"] is None:
             if not allow_infinite:
                 return r.error(vnode, p, "this mechanism needs finite noise: give `width:` (the support is [-width, width])")
-            return r.guard(lambda: discrete_laplace(a), vnode, p)
-        return r.guard(lambda: geometric_noise(a, f["width"], truncation=f["truncation"]), vnode, p)
+            return r.guard(lambda: discrete_laplace(alpha=a), vnode, p)
+        return r.guard(lambda: geometric_noise(alpha=a, width=f["width"], truncation=f["truncation"]), vnode, p)
     return r.error(knode, p, f"unknown noise {kind!r}", suggest(kind, ["geometric", "pmf"]) or "use geometric or pmf")
 
 
@@ -184,7 +184,7 @@ def _krr(mr: MechanismReader, node: yaml.Node, path: str, name: str) -> Any:
     E = r.exp_eps_strictly_rational(enode, child_path(path, "eps"), f["eps"], "krr")
     if E is INVALID:
         return INVALID
-    return r.guard(lambda: krr(E, values, data, datasets=mr.datasets, adjacent=mr.adjacent, name=name), node, path)
+    return r.guard(lambda: krr(exp_eps=E, values=values, data=data, datasets=mr.datasets, adjacent=mr.adjacent, name=name), node, path)
 
 
 @register_form(
@@ -216,7 +216,7 @@ def _tgeo(mr: MechanismReader, node: yaml.Node, path: str, name: str) -> Any:
     if a is INVALID or counts is INVALID:
         return INVALID
     return r.guard(
-        lambda: truncated_geometric(a, f["n"], counts, truncation=f["truncation"], datasets=mr.datasets, adjacent=mr.adjacent, name=name),
+        lambda: truncated_geometric(alpha=a, n=f["n"], counts=counts, truncation=f["truncation"], datasets=mr.datasets, adjacent=mr.adjacent, name=name),
         node,
         path,
     )

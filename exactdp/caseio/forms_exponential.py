@@ -166,7 +166,7 @@ def _exponential(mr: MechanismReader, node: yaml.Node, path: str, name: str) -> 
     return r.guard(
         lambda: exponential(
             rows,
-            E,
+            exp_eps=E,
             outputs=labels,
             datasets=mr.datasets,
             adjacent=mr.adjacent,
@@ -204,7 +204,7 @@ def _grr(mr: MechanismReader, node: yaml.Node, path: str, name: str) -> Any:
     if B is INVALID or u is INVALID:
         return INVALID
     return r.guard(
-        lambda: grr(B, u, datasets=mr.datasets, adjacent=mr.adjacent, bits=default_bits(mr.datasets, mr.adjacent, f["bits"]), name=name),
+        lambda: grr(exp_eps=B, exp_t=u, datasets=mr.datasets, adjacent=mr.adjacent, bits=default_bits(mr.datasets, mr.adjacent, f["bits"]), name=name),
         node,
         path,
     )
@@ -278,7 +278,7 @@ def _grr_menu(mr: MechanismReader, node: yaml.Node, path: str, name: str) -> Any
     if bad:
         return r.error(node, path, f"grr_menu: e^t = {q_str(bad[0])} exceeds e^eps = {q_str(B)}", "each t must lie in [0, eps]")
     return r.guard(
-        lambda: grr_menu(B, seen, datasets=mr.datasets, adjacent=mr.adjacent, bits=default_bits(mr.datasets, mr.adjacent, f["bits"]), name=name),
+        lambda: grr_menu(exp_eps=B, exp_ts=seen, datasets=mr.datasets, adjacent=mr.adjacent, bits=default_bits(mr.datasets, mr.adjacent, f["bits"]), name=name),
         node,
         path,
     )

@@ -169,8 +169,8 @@ def _svt(mr: MechanismReader, node: yaml.Node, path: str, name: str) -> Any:
         def build() -> Any:
             spec = lyu_variant(
                 f["variant"],
-                E,
-                f["menu"],
+                exp_eps=E,
+                menu=f["menu"],
                 threshold=f["threshold"],
                 c=f["c"] or 1,
                 horizon=f["horizon"],

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 import mpmath
 
 from ..errors import InexactValueError
+from .order import ExactOrder
 from .rational import Q, as_q, is_rational, q_str, to_fraction
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -124,7 +125,7 @@ def _coprime_parts(a: "fmpz_poly", b: "fmpz_poly") -> tuple["fmpz_poly", "fmpz_p
     return a / g, b / g
 
 
-class QtElement:
+class QtElement(ExactOrder):
     """An element of ℚ(e^{1/L}) that is not rational (see the module docstring).
 
     Build values with :func:`qt_exp` (r·e^s) and ordinary arithmetic; never call the
@@ -347,9 +348,11 @@ class QtElement:
             prec *= 2
         raise ArithmeticError(f"could not decide the sign of {self} within {_MAX_PREC} bits")  # pragma: no cover
 
-    def _cmp(self, other: object) -> int:
-        if not (isinstance(other, QtElement) or is_rational(other)):
-            return NotImplemented  # type: ignore[return-value]
+    def _cmp_exact(self, other: Any) -> Any:
+        """−1, 0, +1 against a rational or a QtElement (floats are converted by
+        :class:`~exactdp.numbers.order.ExactOrder`); ``NotImplemented`` otherwise."""
+        if not (isinstance(other, QtElement) or _is_rat(other)):
+            return NotImplemented
         a = self.ball()
         b = other.ball() if isinstance(other, QtElement) else _arb_rational(other, 64)
         if a < b:
@@ -358,23 +361,12 @@ class QtElement:
             return 1
         if self == other:
             return 0
-        return qt_sign(self - other)  # type: ignore[operator]
+        return qt_sign(self - other)
 
-    def __lt__(self, other: object) -> bool:
-        c = self._cmp(other)
-        return NotImplemented if c is NotImplemented else c < 0
-
-    def __le__(self, other: object) -> bool:
-        c = self._cmp(other)
-        return NotImplemented if c is NotImplemented else c <= 0
-
-    def __gt__(self, other: object) -> bool:
-        c = self._cmp(other)
-        return NotImplemented if c is NotImplemented else c > 0
-
-    def __ge__(self, other: object) -> bool:
-        c = self._cmp(other)
-        return NotImplemented if c is NotImplemented else c >= 0
+    def __float__(self) -> float:
+        """The nearest double, roughly (display only: comparisons never go through it)."""
+        v = self.enclosure(80)
+        return float((mpmath.mpf(v.a) + mpmath.mpf(v.b)) / 2)
 
     # --- text -------------------------------------------------------------------------------
 

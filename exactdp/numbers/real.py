@@ -17,13 +17,14 @@ raises :class:`~exactdp.errors.InexactValueError`; nothing is rounded.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
-from functools import total_ordering
-from typing import Union
+from typing import Any, Union
 
 from .. import limits as _limits
 from ..errors import InexactValueError, LimitExceededError
 from .certified import decimal_digits_of, sign_r_exp_s_minus_q
+from .order import ExactOrder
 from .qt import QtElement, as_field, monomial, qt_exp
 from .rational import Q, as_q, is_rational, q_str, to_fraction
 
@@ -45,6 +46,7 @@ __all__ = [
     "real_sign",
     "real_str",
     "real_decimal",
+    "real_float",
     "exact_root",
     "is_real",
 ]
@@ -52,9 +54,10 @@ __all__ = [
 DEFAULT_MAX_EXPONENT = 10_000
 
 
-@total_ordering
 class Infinity:
-    """+∞ (only as a privacy-loss value; it takes no part in arithmetic)."""
+    """+∞ (only as a privacy-loss value; it takes no part in arithmetic).
+
+    It is above every exact value and every finite float, and equal to ``math.inf``."""
 
     _instance: "Infinity | None" = None
 
@@ -69,31 +72,74 @@ class Infinity:
     def __str__(self) -> str:
         return "inf"
 
+    def __float__(self) -> float:
+        return math.inf
+
     def __eq__(self, other: object) -> bool:
-        return other is self
+        return other is self or (isinstance(other, float) and other == math.inf)
 
     def __hash__(self) -> int:
-        return hash("exactdp-inf")
+        return hash(math.inf)  # equal to math.inf, so hashed like it
+
+    def _cmp(self, other: object) -> Any:
+        """−1, 0, +1 against an exact value or a float; None for NaN."""
+        if other is self:
+            return 0
+        if isinstance(other, float):
+            return None if math.isnan(other) else (0 if other == math.inf else 1)
+        if is_real(other):
+            return 1
+        return NotImplemented
 
     def __lt__(self, other: object) -> bool:
-        return False
+        c = self._cmp(other)
+        return c if c is NotImplemented else (c is not None and c < 0)
 
-    def __reduce__(self):
+    def __le__(self, other: object) -> bool:
+        c = self._cmp(other)
+        return c if c is NotImplemented else (c is not None and c <= 0)
+
+    def __gt__(self, other: object) -> bool:
+        c = self._cmp(other)
+        return c if c is NotImplemented else (c is not None and c > 0)
+
+    def __ge__(self, other: object) -> bool:
+        c = self._cmp(other)
+        return c if c is NotImplemented else (c is not None and c >= 0)
+
+    def __reduce__(self) -> tuple[Any, tuple[()]]:
         return (Infinity, ())
 
 
 INF = Infinity()
 
 
+class _RealOrder(ExactOrder):
+    """Exact order and ``float()`` for :class:`LogReal` and :class:`ExpReal` (via
+    :func:`real_cmp`: certified, never through a float)."""
+
+    __slots__ = ()
+
+    def _cmp_exact(self, other: Any) -> Any:
+        if not is_real(other):
+            return NotImplemented
+        return real_cmp(self, other)
+
+    def __float__(self) -> float:
+        """A double near the value (display only: comparisons never go through it)."""
+        return real_float(self)
+
+
 @dataclass(frozen=True)
-class LogReal:
+class LogReal(_RealOrder):
     """The real number s + ln r (s rational, r > 0 rational, r ≠ 1).
 
-    Use :func:`real_log` to build one; it returns a plain rational when r = 1.
+    Use :func:`real_log` to build one; it returns a plain rational when r = 1.  Comparisons
+    with ints, Fractions, mpq's, floats and exactdp's other values are exact.
     """
 
-    s: object
-    r: object
+    s: Any
+    r: Any
 
     def exp(self) -> "Real":
         return real_exp(self)
@@ -103,15 +149,15 @@ class LogReal:
 
 
 @dataclass(frozen=True)
-class ExpReal:
+class ExpReal(_RealOrder):
     """The real number r·e^s (r > 0 and s ≠ 0 rational): transcendental, never rational.
 
     ``r`` may also be an element of ℚ(e^{1/L}) (:class:`QtElement`): that happens when a
     decimal ε with many digits (e^s of huge degree over the field) meets field-valued
     probabilities; such values are compared by certified interval evaluation."""
 
-    r: object
-    s: object
+    r: Any
+    s: Any
 
     def __str__(self) -> str:
         return real_str(self)
@@ -344,7 +390,7 @@ def _qt_exp_real(x: object) -> bool:
 
 
 def enclose(x: object, prec: int):
-    """An mpmath interval containing x (rational, QtElement or ExpReal), at ``prec`` bits."""
+    """An mpmath interval containing x (rational, QtElement, ExpReal or LogReal), at ``prec`` bits."""
     import mpmath
 
     if isinstance(x, QtElement):
@@ -358,6 +404,11 @@ def enclose(x: object, prec: int):
             r = enclose(x.r, prec)
             mpmath.iv.prec = prec
             return r * e
+        if isinstance(x, LogReal):  # s + ln r, r rational or a field element (r > 0)
+            r = enclose(x.r, prec)
+            mpmath.iv.prec = prec
+            fs = to_fraction(x.s)
+            return mpmath.iv.log(r) + mpmath.iv.mpf(fs.numerator) / mpmath.iv.mpf(fs.denominator)
         f = to_fraction(x)
         return mpmath.iv.mpf(f.numerator) / mpmath.iv.mpf(f.denominator)
     finally:
@@ -430,17 +481,27 @@ def real_cmp(a: "Real", b: "Real") -> int:
             except InexactValueError:  # e^s of huge degree: certified intervals decide
                 return _iv_cmp(a, b)
             return 0 if fa == fb else (1 if fa > fb else -1)
-        return real_sign(real_sub(a, b))
+        return _cmp_by_difference(a, b)
     if isinstance(a, ExpReal) or isinstance(b, ExpReal):
         # both positive-type values: compare ra e^sa with rb e^sb
         ra, sa = (a.r, a.s) if isinstance(a, ExpReal) else (a, Q(0))
         rb, sb = (b.r, b.s) if isinstance(b, ExpReal) else (b, Q(0))
         if not (is_rational(ra) and is_rational(rb)):
-            return _no_exact(f"comparison of {real_str(a)} with {real_str(b)}")
+            return _iv_cmp(a, b)  # e.g. log(3) against exp(1/10): unequal, intervals decide
         if rb <= 0:
             return 1 if ra > 0 else ((ra > rb) - (ra < rb) if sa == sb else -1)
         return sign_r_exp_s_minus_q(as_q(ra) / as_q(rb), as_q(sa) - as_q(sb), 1)
-    return real_sign(real_sub(a, b))
+    return _cmp_by_difference(a, b)
+
+
+def _cmp_by_difference(a: "Real", b: "Real") -> int:
+    """sign(a − b) from the exact difference; when it has no exact form (log(3) − e^{1/10}),
+    by certified intervals (such values are never equal here, so the refinement ends)."""
+    try:
+        d = real_sub(a, b)
+    except InexactValueError:
+        return _iv_cmp(a, b)
+    return real_sign(d)
 
 
 def real_str(a: "Real") -> str:
@@ -496,3 +557,28 @@ def real_decimal(a: "Real", digits: int = 6) -> str:
             v = mpmath.log(mpmath.mpf(fr.numerator) / fr.denominator) + mpmath.mpf(fs.numerator) / fs.denominator
             return mpmath.nstr(v, digits)
     return repr(a)
+
+
+def real_float(a: "Real") -> float:
+    """A double near the exact real a (display only; no verdict ever uses it)."""
+    if isinstance(a, Infinity):
+        return math.inf
+    if is_rational(a):
+        f = to_fraction(a)
+        return f.numerator / f.denominator  # correctly rounded (true division of ints)
+    import mpmath
+
+    if isinstance(a, (QtElement, ExpReal)):
+        v = enclose(a, 80)
+        return float((mpmath.mpf(v.a) + mpmath.mpf(v.b)) / 2)
+    if isinstance(a, LogReal):
+        with mpmath.workprec(80):
+            fs = to_fraction(a.s)
+            if isinstance(a.r, QtElement):
+                v = a.r.enclosure(80)
+                r = (mpmath.mpf(v.a) + mpmath.mpf(v.b)) / 2
+            else:
+                fr = to_fraction(a.r)
+                r = mpmath.mpf(fr.numerator) / fr.denominator
+            return float(mpmath.log(r) + mpmath.mpf(fs.numerator) / fs.denominator)
+    raise TypeError(f"not an exact real: {a!r}")
