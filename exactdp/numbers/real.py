@@ -443,8 +443,12 @@ def _sign_log_qt(r: QtElement, s: object) -> int:
     fs = to_fraction(s)
     L = r.L * fs.denominator // _gcd(r.L, fs.denominator)
     if abs(fs.numerator * (L // fs.denominator)) <= 20_000:
-        d = r * qt_exp(1, s) - 1
-        return d.sign() if isinstance(d, QtElement) else (d > 0) - (d < 0)
+        try:
+            d = r * qt_exp(1, s) - 1
+        except InexactValueError:  # the common field is beyond the degree limit: intervals decide
+            d = None
+        if d is not None:
+            return d.sign() if isinstance(d, QtElement) else (d > 0) - (d < 0)
     prec = 64
     while prec <= 1 << 16:
         v = r.enclosure(prec)
