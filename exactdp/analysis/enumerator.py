@@ -14,7 +14,7 @@ exceeds ``max_strategies`` (default :data:`DEFAULT_MAX_STRATEGIES`).
 from __future__ import annotations
 
 import itertools
-from typing import Iterator
+from typing import Any, Iterator
 
 from .. import limits
 from ..errors import LimitExceededError
@@ -89,7 +89,7 @@ def _strategies(node: Node, n: int, memo: dict) -> list[tuple[dict, list]]:
     if hit is not None:
         return hit
     if isinstance(node, End):
-        out = [({}, [((), (Q(1),) * n)])]
+        out: list[tuple[dict, list]] = [({}, [((), (Q(1),) * n)])]
     elif isinstance(node, Ask):
         out = []
         for k, (lab, child) in enumerate(zip(node.labels, node.children)):
@@ -103,8 +103,8 @@ def _strategies(node: Node, n: int, memo: dict) -> list[tuple[dict, list]]:
         per_answer = [_strategies(child, n, memo) for child in node.children]
         out = []
         for combo in itertools.product(*per_answer):
-            ch: dict = {}
-            views: list = []
+            ch = {}
+            views = []
             for lab, row, (choices, vs) in zip(node.labels, node.probs, combo):
                 step = ("a", lab)
                 for h, v in choices.items():
@@ -128,7 +128,7 @@ def strategies(mech: Mechanism, *, max_strategies: int | None = DEFAULT_MAX_STRA
     yield from _strategies(mech.root, len(mech.datasets), {})
 
 
-def _hockey(views: list, i: int, j: int, lam: object) -> object:
+def _hockey(views: list, i: int, j: int, lam: Any) -> Any:
     """Σ_v (P_i(v) − λ P_j(v))_+ by definition (rational λ)."""
     total = Q(0)
     for _, pr in views:
@@ -138,7 +138,7 @@ def _hockey(views: list, i: int, j: int, lam: object) -> object:
     return total
 
 
-def _least_lambda(views: list, i: int, j: int, delta: object) -> object:
+def _least_lambda(views: list, i: int, j: int, delta: Any) -> Any:
     """Least λ ≥ 1 with Σ_v (P_i − λ P_j)_+ ≤ δ, from the definition.
 
     The divergence is convex and piecewise linear in λ with kinks only at likelihood ratios;
@@ -167,7 +167,7 @@ def privloss(mech: Mechanism, delta: DeltaLike, *, max_strategies: int | None = 
     """PrivLoss(M, δ) = max over deterministic adversaries and ordered pairs of the least
     ε with δ_A(e^ε) ≤ δ (Lemma 2.2)."""
     delta = delta_arg(delta, "privloss")
-    best: object = Q(1)
+    best: Any = Q(1)
     for _, views in strategies(mech, max_strategies=max_strategies):
         for i, j in _pairs(mech):
             lam = _least_lambda(views, i, j, delta)
@@ -178,7 +178,7 @@ def privloss(mech: Mechanism, delta: DeltaLike, *, max_strategies: int | None = 
     return privloss_from_lambda(best)
 
 
-def _hockey_any(views: list, i: int, j: int, lam: object) -> object:
+def _hockey_any(views: list, i: int, j: int, lam: Any) -> Any:
     """Σ_v (P_i − λ P_j)_+ for any exact λ, as (A, B) with value A − λB."""
     a, b = Q(0), Q(0)
     rational = is_rational(lam)
@@ -191,7 +191,7 @@ def _hockey_any(views: list, i: int, j: int, lam: object) -> object:
     return a, b
 
 
-def _best(mech: Mechanism, lam: object, max_strategies: int):
+def _best(mech: Mechanism, lam: Any, max_strategies: int | None) -> Any:
     best = None
     for choices, views in strategies(mech, max_strategies=max_strategies):
         for pair in _pairs(mech):

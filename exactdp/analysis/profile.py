@@ -169,7 +169,7 @@ def witness(mech: Mechanism, eps: EpsLike, *, pair: tuple[int, int] | None = Non
     return make_witness(mech, pair, lam, policy, ENGINE, expected_line=target)
 
 
-def _pair_line(prof: Profile, mech: Mechanism, pair: tuple[int, int], lam: object) -> tuple[object, object]:
+def _pair_line(prof: Profile, mech: Mechanism, pair: tuple[int, int], lam: Any) -> tuple[Any, Any]:
     names = mech.pair_names(pair)
     for pp in prof.pairs:
         if pp.pair == names:

@@ -62,14 +62,14 @@ def delta_arg(delta: DeltaLike, call: str) -> Rational:
     return d
 
 
-def lambda_of(eps: object) -> object:
+def lambda_of(eps: Any) -> Any:
     """λ = e^ε for an exact ε ≥ 0: a rational for ``log(r)``, an :class:`ExpReal` otherwise."""
     if isinstance(eps, Infinity):
         return INF
     return real_exp(eps)
 
 
-def privloss_from_lambda(lam: object) -> object:
+def privloss_from_lambda(lam: Any) -> Any:
     """PrivLoss = ln λ*: ``0``, a :class:`LogReal` such as ``log(23/9)``, or ``INF``."""
     if isinstance(lam, Infinity):
         return INF
@@ -95,7 +95,7 @@ class AffineInLambda(ExactOrder):
     def __float__(self) -> float:
         return float(self.decimal(17))
 
-    def cmp(self, q: object) -> int:
+    def cmp(self, q: Any) -> int:
         """Sign of (a − b·λ) − q, exactly."""
         if self.b == 0:
             d = self.a - q
@@ -131,7 +131,7 @@ class AffineInLambda(ExactOrder):
             return mpmath.nstr(mpmath.mpf(fa.numerator) / fa.denominator - mpmath.mpf(fb.numerator) / fb.denominator * lam, digits)
 
 
-def affine_at(a: object, b: object, lam: object) -> object:
+def affine_at(a: Any, b: Any, lam: Any) -> Any:
     """The exact value a − b·λ: a rational or an element of ℚ(e^{1/L}) when λ, a or b is a
     field element; an :class:`AffineInLambda` for rational a, b and λ = r·e^s."""
     if b == 0:
@@ -144,14 +144,14 @@ def affine_at(a: object, b: object, lam: object) -> object:
     return AffineInLambda(a, b, lam)
 
 
-def value_cmp(v: object, q: object) -> int:
+def value_cmp(v: Any, q: Any) -> int:
     """Compare a δ value (rational or :class:`AffineInLambda`) with a rational, exactly."""
     if isinstance(v, AffineInLambda):
         return v.cmp(q)
     return real_cmp(v, q)
 
 
-def value_str(v: object) -> str:
+def value_str(v: Any) -> str:
     return str(v) if isinstance(v, AffineInLambda) else real_str(v)
 
 
@@ -179,7 +179,7 @@ class Profile:
     def from_pairs(cls, mechanism: str, pairs: Sequence[PairProfile]) -> "Profile":
         return cls(mechanism, tuple(pairs), upper([p.hull for p in pairs]))
 
-    def delta_at_lambda(self, lam: object) -> object:
+    def delta_at_lambda(self, lam: Any) -> Any:
         """δ_M(λ) exactly: a rational for rational λ, else an :class:`AffineInLambda`."""
         if is_rational(lam):
             return self.envelope.value_at(as_q(lam))
@@ -199,7 +199,7 @@ class Profile:
         """PrivLoss(M, δ) = inf{ε ≥ 0 : M is (ε, δ)-DP}: ``0``, ``log(r)`` or ``INF``."""
         return privloss_from_lambda(self.least_lambda(delta))
 
-    def breakpoints(self) -> list[tuple[object, object]]:
+    def breakpoints(self) -> list[tuple[Any, Any]]:
         """(λ, δ_M(λ)) at λ = 1 and at every breakpoint λ > 1 of the envelope, increasing in λ;
         beyond the last one δ_M is constant (the mass no adversary can hide)."""
         pts = [(Q(1), self.envelope.value_at(Q(1)))]
@@ -208,7 +208,7 @@ class Profile:
                 pts.append((r, self.envelope.value_at(r)))
         return pts
 
-    def limit(self) -> object:
+    def limit(self) -> Any:
         """δ_M(λ) as λ → ∞: the largest probability an adversary gives a view impossible under x'."""
         return self.envelope.top
 
@@ -216,7 +216,7 @@ class Profile:
         """δ_M(λ) = δ_N(λ) for every λ ≥ 1 (exact: same limit and same bends beyond 1)."""
         return self.envelope.restricted() == other.envelope.restricted()
 
-    def le_on_eps_ge_0(self, other: "Profile") -> tuple[bool, object | None]:
+    def le_on_eps_ge_0(self, other: "Profile") -> tuple[bool, Any]:
         """Whether δ_M(λ) ≤ δ_N(λ) for every λ ≥ 1, and a λ where it fails (or None).
 
         Both are piecewise linear with breakpoints among the two envelopes' slopes, so
@@ -232,7 +232,7 @@ class Profile:
             return False, INF
         return True, None
 
-    def worst_pair(self, lam: object) -> PairProfile:
+    def worst_pair(self, lam: Any) -> PairProfile:
         """The first ordered pair (in adjacency order) attaining δ_M(λ)."""
         best, best_val = self.pairs[0], None
         for pp in self.pairs:
@@ -242,7 +242,7 @@ class Profile:
         return best
 
 
-def format_privloss(v: object) -> str:
+def format_privloss(v: Any) -> str:
     """``log(23/9) ≈ 0.938270`` / ``0`` / ``inf``."""
     if isinstance(v, Infinity) or (is_rational(v) and v == 0):
         return real_str(v)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..numbers.rational import Q, as_q
 from ..numbers.real import Infinity
 from .results import Profile
@@ -9,7 +11,7 @@ from .results import Profile
 __all__ = ["tight_lambda"]
 
 
-def tight_lambda(prof: Profile, delta: object) -> object | None:
+def tight_lambda(prof: Profile, delta: Any) -> Any:
     """A λ_w < λ* = e^{PrivLoss(M, δ)} on the last linear piece before λ*.
 
     On (r, λ*) — r the previous breakpoint, or 1 — one adversary/event is optimal, and it

@@ -35,7 +35,7 @@ Noisy Max, Claim 3.9) and §3.6 (sparse vector).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..errors import CaseError, CaseProblem
 from ..model.game import END, Chance, Label, Mechanism
@@ -69,8 +69,8 @@ class Noise:
     ``name`` is a short description for reports.
     """
 
-    pmf: tuple[tuple[int, object], ...] | None = None
-    alpha: object | None = None
+    pmf: tuple[tuple[int, Any], ...] | None = None
+    alpha: Any = None
     name: str = ""
 
     @property
@@ -82,7 +82,7 @@ class Noise:
         assert self.pmf is not None
         return self.pmf[0][0], self.pmf[-1][0]
 
-    def prob(self, z: int) -> object:
+    def prob(self, z: int) -> Any:
         """Pr[Z = z]."""
         if self.pmf is not None:
             for zz, p in self.pmf:
@@ -92,7 +92,7 @@ class Noise:
         a = self.alpha
         return (1 - a) / (1 + a) * a ** abs(z)
 
-    def survival(self, z: int) -> object:
+    def survival(self, z: int) -> Any:
         """Pr[Z ≥ z]."""
         if self.pmf is not None:
             return sum((p for zz, p in self.pmf if zz >= z), Q(0))
@@ -102,7 +102,7 @@ class Noise:
         return 1 - a ** (1 - z) / (1 + a)
 
 
-def finite_noise(pmf: Mapping[int, object], *, name: str = "") -> Noise:
+def finite_noise(pmf: Mapping[int, Any], *, name: str = "") -> Noise:
     """A finite noise distribution {z: Pr[Z = z]} on the integers (probabilities exact, sum 1)."""
     items = []
     for z, p in pmf.items():
@@ -121,7 +121,7 @@ def finite_noise(pmf: Mapping[int, object], *, name: str = "") -> Noise:
     return Noise(pmf=tuple((z, p) for z, p in items if p), name=name or "finite pmf")
 
 
-def _check_alpha(alpha: object) -> object:
+def _check_alpha(alpha: Any) -> Any:
     alpha = as_q(alpha)
     if not (0 < alpha < 1):
         raise CaseError(
@@ -146,39 +146,39 @@ def geometric_noise(
     ±width sits at ±width (the GRS truncation, which keeps every neighbouring ratio within
     1/α); ``"renormalize"``: conditioned on |Z| ≤ width.
     """
-    alpha = _check_alpha(alpha_arg("geometric_noise", eps=eps, alpha=alpha))
+    a: Any = _check_alpha(alpha_arg("geometric_noise", eps=eps, alpha=alpha))
     if width is None:
         raise TypeError("geometric_noise: width= is required (the support is [-width, width]); for infinite support use discrete_laplace")
     if width < 0:
         raise CaseError(CaseProblem(f"geometric noise: width must be >= 0, got {width}"))
     if truncation not in TRUNCATIONS:
         raise CaseError(CaseProblem(f"unknown truncation {truncation!r}", hint=f"use one of {', '.join(TRUNCATIONS)}"))
-    pmf: dict[int, object] = {}
+    pmf: dict[int, Any] = {}
     if truncation == "clamp":
         for z in range(-width, width + 1):
             if abs(z) < width:
-                pmf[z] = (1 - alpha) / (1 + alpha) * alpha ** abs(z)
+                pmf[z] = (1 - a) / (1 + a) * a ** abs(z)
             else:
-                pmf[z] = alpha**width / (1 + alpha) if width else Q(1)
+                pmf[z] = a**width / (1 + a) if width else Q(1)
     else:
-        w = {z: alpha ** abs(z) for z in range(-width, width + 1)}
+        w = {z: a ** abs(z) for z in range(-width, width + 1)}
         total = sum(w.values(), Q(0))
         pmf = {z: v / total for z, v in w.items()}
-    return finite_noise(pmf, name=f"geometric(alpha={q_str(alpha)}, |z|<={width}, {truncation})")
+    return finite_noise(pmf, name=f"geometric(alpha={q_str(a)}, |z|<={width}, {truncation})")
 
 
 def discrete_laplace(alpha: RationalLike | None = None, *, eps: EpsLike | None = None) -> Noise:
     """The two-sided geometric ("discrete Laplace") noise with infinite support,
     Pr[Z = z] = (1−α)/(1+α)·α^{|z|}; the discrete analogue of Lap(1/ε) with α = e^{−ε}
     (``discrete_laplace(eps="log(2)")`` or ``discrete_laplace(alpha="1/2")``)."""
-    alpha = _check_alpha(alpha_arg("discrete_laplace", eps=eps, alpha=alpha))
-    return Noise(alpha=alpha, name=f"geometric(alpha={q_str(alpha)})")
+    a = _check_alpha(alpha_arg("discrete_laplace", eps=eps, alpha=alpha))
+    return Noise(alpha=a, name=f"geometric(alpha={q_str(a)})")
 
 
 # --- k-ary randomized response ------------------------------------------------------------------
 
 
-def krr_rows(E: object, values: Sequence[Label], data: Sequence[Label]) -> list[tuple[object, ...]]:
+def krr_rows(E: Any, values: Sequence[Label], data: Sequence[Label]) -> list[tuple[Any, ...]]:
     """rows[k][d] = Pr[output values[k] | dataset d holds data[d]] for k-ary RR with e^ε = E."""
     E = as_q(E)
     if E < 1:
@@ -237,7 +237,7 @@ def krr(
 # --- truncated geometric ------------------------------------------------------------------------
 
 
-def truncated_geometric_rows(alpha: object, n: int, counts: Sequence[int], *, truncation: str = "clamp") -> list[tuple[object, ...]]:
+def truncated_geometric_rows(alpha: Any, n: int, counts: Sequence[int], *, truncation: str = "clamp") -> list[tuple[Any, ...]]:
     """rows[j][d] = Pr[output j | count counts[d]] on {0..n} (GRS truncation, or renormalized)."""
     alpha = _check_alpha(alpha)
     if n < 1:
@@ -293,7 +293,7 @@ def truncated_geometric(
 # --- report noisy max ---------------------------------------------------------------------------
 
 
-def report_noisy_max_rows(values: Sequence[Sequence[object]], noise: Noise) -> list[tuple[object, ...]]:
+def report_noisy_max_rows(values: Sequence[Sequence[Any]], noise: Noise) -> list[tuple[Any, ...]]:
     """rows[i][d] = Pr[argmax_j (values[d][j] + Z_j) = i], i.i.d. finite noise Z_j, ties to the
     first index (Dwork–Roth §3.3)."""
     if not noise.finite:
@@ -307,7 +307,7 @@ def report_noisy_max_rows(values: Sequence[Sequence[object]], noise: Noise) -> l
     for vals in values:
         vals = [as_q(v) for v in vals]
 
-        def below(j: int, v: object, strict: bool) -> object:
+        def below(j: int, v: Any, strict: bool) -> Any:
             return sum((p for z, p in pmf if (vals[j] + z < v if strict else vals[j] + z <= v)), Q(0))
 
         col = []
@@ -330,7 +330,7 @@ def report_noisy_max_rows(values: Sequence[Sequence[object]], noise: Noise) -> l
 
 
 def report_noisy_max(
-    values: Sequence[Sequence[object]] | Mapping[str, Sequence[object]],
+    values: Sequence[Sequence[Any]] | Mapping[str, Sequence[Any]],
     noise: Noise,
     *,
     outputs: Sequence[Label] | None = None,

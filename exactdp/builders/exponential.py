@@ -41,7 +41,7 @@ F. McSherry, K. Talwar, *Mechanism Design via Differential Privacy*, FOCS 2007.
 from __future__ import annotations
 
 import itertools
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..errors import CaseError, CaseProblem, InexactValueError, LimitExceededError
 from ..model.game import END, Ask, Chance, Label, Mechanism, Node, label_str, unordered_pairs
@@ -70,7 +70,7 @@ __all__ = [
 MODES = ("sensitivity", "monotone", "range")
 DEFAULT_MAX_SEQUENCES = 100_000
 
-Scores = Sequence[Sequence[object]]  # scores[d][k]: u(dataset d, output k)
+Scores = Sequence[Sequence[Any]]  # scores[d][k]: u(dataset d, output k)
 
 
 def _check_shape(scores: Scores, n_outputs: int | None = None) -> int:
@@ -85,7 +85,7 @@ def _check_shape(scores: Scores, n_outputs: int | None = None) -> int:
     return k
 
 
-def score_sensitivity(scores: Scores, adjacent: Sequence[tuple[int, int]]) -> object:
+def score_sensitivity(scores: Scores, adjacent: Sequence[tuple[int, int]]) -> Any:
     """Δu = max over adjacent (x, x') and outputs y of |u(x, y) − u(x', y)| (DDR Def. 2.3).
 
     Parameters
@@ -106,7 +106,7 @@ def score_sensitivity(scores: Scores, adjacent: Sequence[tuple[int, int]]) -> ob
     return best
 
 
-def score_range(scores: Scores, adjacent: Sequence[tuple[int, int]]) -> object:
+def score_range(scores: Scores, adjacent: Sequence[tuple[int, int]]) -> Any:
     """Range(u) = max over adjacent (x, x') of max_y d(y) − min_y d(y), d(y) = u(x, y) − u(x', y)
     (DDR §2.1).  Shifting u(x, ·) by a function of x alone does not change it (Prop. 1)."""
     _check_shape(scores)
@@ -130,22 +130,22 @@ def monotone_violation(scores: Scores, adjacent: Sequence[tuple[int, int]]) -> t
     return None
 
 
-def _power(B: object, e: object) -> object:
+def _power(B: Any, e: Any) -> Any:
     """B^e for rationals B ≥ 1 and e, exactly, or InexactValueError."""
     return as_q(real_pow(as_q(B), as_q(e)))
 
 
 def exponential_rows(
     scores: Scores,
-    E: object,
+    E: Any,
     adjacent: Sequence[tuple[int, int]],
     *,
     mode: str = "sensitivity",
-    sensitivity: object | None = None,
-    range_: object | None = None,
+    sensitivity: Any = None,
+    range_: Any = None,
     outputs: Sequence[Label] | None = None,
     datasets: Sequence[str] | None = None,
-) -> list[tuple[object, ...]]:
+) -> list[tuple[Any, ...]]:
     """The exact output distribution of the exponential mechanism under every dataset.
 
     Parameters
@@ -218,7 +218,7 @@ def exponential_rows(
                     hint="the scores do not change between adjacent datasets; give `sensitivity:` (or `range:`) explicitly",
                 )
             )
-    rows_by_d: list[list[object]] = []
+    rows_by_d: list[list[Any]] = []
     for d, row in enumerate(scores):
         top = max(as_q(u) for u in row)
         weights = []
@@ -241,7 +241,7 @@ def exponential_rows(
 
 
 def exponential(
-    scores: Scores | Mapping[str, Sequence[object]],
+    scores: Scores | Mapping[str, Sequence[Any]],
     E: LambdaLike | None = UNSET,
     *,
     eps: EpsLike | None = None,
@@ -250,8 +250,8 @@ def exponential(
     datasets: Sequence[str] = ("x0", "x1"),
     adjacent: Sequence[tuple[int, int]] = ((0, 1),),
     mode: str = "sensitivity",
-    sensitivity: object | None = None,
-    range_: object | None = None,
+    sensitivity: Any = None,
+    range_: Any = None,
     name: str = "EM",
 ) -> Mechanism:
     """The exponential mechanism as a noninteractive :class:`Mechanism` (one answer, no query).
@@ -291,7 +291,7 @@ def exponential(
     return Mechanism(Chance(labels, rows, (END,) * k), tuple(datasets), tuple(adjacent), name)
 
 
-def grr_probs(B: object, u: object) -> tuple[object, object]:
+def grr_probs(B: Any, u: Any) -> tuple[Any, Any]:
     """(q, p) of RR_{ε,t} with B = e^ε and u = e^t (DDR Def. 2.4):
     q = Pr[RR(0) = 0] = (B − u)/(B − 1), p = Pr[RR(1) = 0] = q/u.
 
@@ -316,7 +316,7 @@ def grr_probs(B: object, u: object) -> tuple[object, object]:
     return q, q / u
 
 
-def grr_node(B: object, u: object, bits: Sequence[int]) -> Chance:
+def grr_node(B: Any, u: Any, bits: Sequence[int]) -> Chance:
     """RR_{ε,t} as a :class:`Chance` node: a dataset with input bit 0 outputs ``"0"`` w.p. q,
     a dataset with bit 1 w.p. p (DDR Def. 2.4)."""
     q, p = grr_probs(B, u)

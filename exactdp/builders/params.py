@@ -49,7 +49,7 @@ def _text(call: str, name: str, value: str) -> Any:
         raise ValueError(f"{call}: {name}={value!r} is not a number exactdp can read: {e.message}") from None
 
 
-def _no_float(call: str, name: str, value: object) -> None:
+def _no_float(call: str, name: str, value: Any) -> None:
     if isinstance(value, float):
         raise TypeError(
             f"{call}: {name}={value!r} is a float, which is binary and usually already rounded; exactdp takes exact "

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..errors import CaseError, CaseProblem
 from ..model.game import END, Chance, Mechanism
@@ -39,7 +39,7 @@ def default_bits(
     return tuple(bits[d] for d in datasets)
 
 
-def rr_node(E: object, bits: Sequence[int]) -> Chance:
+def rr_node(E: Any, bits: Sequence[int]) -> Chance:
     """RR_ε (Vadhan–Wang Def. 1.9) with e^ε = E: answers b w.p. E/(1+E), 1−b w.p. 1/(1+E).
 
     ``E`` is a rational, or an element of ℚ(e^{1/L}) (``ExpReal``/``QtElement``) for a decimal ε."""
@@ -52,7 +52,7 @@ def rr_node(E: object, bits: Sequence[int]) -> Chance:
     return Chance(("0", "1"), (p0, p1), (END, END))
 
 
-def rr_delta_node(E: object, delta: object, bits: Sequence[int]) -> Chance:
+def rr_delta_node(E: Any, delta: Any, bits: Sequence[int]) -> Chance:
     """RR_(ε,δ) (Vadhan–Wang Def. 5.1, from Kairouz–Oh–Viswanath) with answers I0, 0, 1, I1."""
     E, delta = as_field(E), as_q(delta)
     if E < 1:

@@ -43,7 +43,7 @@ PVLDB 10(6), 2017, Algorithms 1–6 and their comparison table.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Hashable, Mapping, Sequence
+from typing import Any, Hashable, Mapping, Sequence
 
 from ..errors import CaseError, CaseProblem, InexactValueError
 from ..model.dag import build_dag
@@ -144,8 +144,8 @@ class SVT:
         If set, an ``above`` answer releases clamp(q(x) + ν, lo, hi) (label ``above=v``).
     """
 
-    menu: tuple[tuple[Label, tuple[object, ...]], ...]
-    threshold: object
+    menu: tuple[tuple[Label, tuple[Any, ...]], ...]
+    threshold: Any
     threshold_noise: Noise
     query_noise: Noise | None
     halt_after: int | None
@@ -173,11 +173,11 @@ def _poly_mul(p: dict, f: dict) -> dict:
 class _Window:
     """The finite window [L, U] and the closed-form tail sums."""
 
-    def __init__(self, lo: int, hi: int, alpha_nu: object | None):
+    def __init__(self, lo: int, hi: int, alpha_nu: Any):
         self.L, self.U = lo, hi
         self.alpha_nu = alpha_nu
 
-    def tail_sum(self, poly: dict, upper: bool) -> object:
+    def tail_sum(self, poly: dict, upper: bool) -> Any:
         total = Q(0)
         start = self.U + 1 if upper else 1 - self.L
         for (a, j), c in poly.items():
@@ -189,12 +189,12 @@ class _Window:
             total += c * r**start / (1 - r)
         return total
 
-    def total(self, m: tuple) -> object:
+    def total(self, m: tuple) -> Any:
         atoms, up, lo = m
         return sum(atoms, Q(0)) + self.tail_sum(dict(up), True) + self.tail_sum(dict(lo), False)
 
 
-def _freeze(atoms: list, up: dict, lo: dict, scale: object) -> tuple:
+def _freeze(atoms: list, up: dict, lo: dict, scale: Any) -> tuple:
     return (
         tuple(x / scale for x in atoms),
         tuple(sorted((k, v / scale) for k, v in up.items() if v)),
@@ -302,7 +302,7 @@ class _Builder:
         nu = self.nu
         assert nu is not None
         s_atoms, s_up, s_lo = surv
-        out = []
+        out: list[tuple[Label, tuple]] = []
         for v in range(lo_v, hi_v + 1):
             if lo_v < v < hi_v:
                 # nu = v - q exactly, and v >= T + rho  <=>  rho + o <= v - q
@@ -332,7 +332,7 @@ class _Builder:
             out.append((f"{ABOVE}={v}", (atoms, up, lo)))
         return out
 
-    def apply(self, m: tuple, factor: tuple) -> tuple[object, tuple | None]:
+    def apply(self, m: tuple, factor: tuple) -> tuple[Any, tuple | None]:
         """(mass of m·factor, the normalised product or None when the mass is 0)."""
         atoms, up, lo = m
         f_atoms, f_up, f_lo = factor
@@ -348,12 +348,12 @@ class _Builder:
 
     # the game ------------------------------------------------------------------------------
 
-    def expand(self, state: Hashable):
+    def expand(self, state: Any) -> Any:
         spec = self.spec
         if state[0] == "q":
             _, (posts, count, left), lab = state
             answers: list[Label] = []
-            rows: list[list[object]] = []
+            rows: list[list[Any]] = []
             succ: list[list[tuple | None]] = []
             for d in range(self.n):
                 post = posts[d]
@@ -393,7 +393,7 @@ def _sub(a: dict, b: dict) -> dict:
     return {k: v for k, v in out.items() if v}
 
 
-def _ceil(x: object) -> int:
+def _ceil(x: Any) -> int:
     x = as_q(x)
     return -((-int(x.numerator)) // int(x.denominator))
 
@@ -403,7 +403,7 @@ def sparse_vector(
     *,
     datasets: Sequence[str] = ("x0", "x1"),
     adjacent: Sequence[tuple[int, int]] = ((0, 1),),
-    sensitivity: object = 1,
+    sensitivity: Any = 1,
     name: str = "SVT",
     max_nodes: int | None = None,
 ) -> Mechanism:
@@ -475,14 +475,14 @@ def sparse_vector(
         )
         if bad:
             raise CaseError(CaseProblem(f"svt: with `release:` query values and the threshold must be integers, found {q_str(as_q(bad[0]))}"))
-    b = _Builder(spec, n)
-    init = (tuple(b.prior for _ in range(n)), 0, spec.horizon)
-    kw = {} if max_nodes is None else {"max_nodes": max_nodes}
-    root = build_dag(init, b.expand, **kw)
+    builder = _Builder(spec, n)
+    init = (tuple(builder.prior for _ in range(n)), 0, spec.horizon)
+    kw: dict[str, Any] = {} if max_nodes is None else {"max_nodes": max_nodes}
+    root = build_dag(init, builder.expand, **kw)
     return Mechanism(root, tuple(datasets), tuple(adjacent), name)
 
 
-def _alpha(E: object, scale: object, delta: object, what: str) -> object:
+def _alpha(E: Any, scale: Any, delta: Any, what: str) -> Any:
     """α = e^{−1/b} for Lap(b) with b = scale·Δ/ε, i.e. α = E^{−1/(scale·Δ)}, exactly or refused."""
     expo = -1 / (as_q(scale) * as_q(delta))
     try:
@@ -500,15 +500,15 @@ def _alpha(E: object, scale: object, delta: object, what: str) -> object:
 def lyu_variant(
     variant: str,
     E: LambdaLike | None = UNSET,
-    menu_: Sequence[tuple[Label, Sequence[object]]] | Mapping[Label, Sequence[object]] | None = UNSET,
+    menu_: Sequence[tuple[Label, Sequence[Any]]] | Mapping[Label, Sequence[Any]] | None = UNSET,
     *,
     eps: EpsLike | None = None,
     exp_eps: LambdaLike | None = None,
-    menu: Sequence[tuple[Label, Sequence[object]]] | Mapping[Label, Sequence[object]] | None = None,
-    threshold: object = 0,
+    menu: Sequence[tuple[Label, Sequence[Any]]] | Mapping[Label, Sequence[Any]] | None = None,
+    threshold: Any = 0,
     c: int = 1,
     horizon: int = 3,
-    sensitivity: object = 1,
+    sensitivity: Any = 1,
     width: int | None = None,
     release: tuple[int, int] | None = None,
 ) -> SVT:
@@ -548,7 +548,7 @@ def lyu_variant(
     if as_q(sensitivity) <= 0:
         raise CaseError(CaseProblem(f"svt: the sensitivity must be positive, got {q_str(as_q(sensitivity))}"))
 
-    def noise(scale: object, what: str) -> Noise:
+    def noise(scale: Any, what: str) -> Noise:
         a = _alpha(E, scale, sensitivity, what)
         return discrete_laplace(alpha=a) if width is None else geometric_noise(alpha=a, width=width)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..model.game import END, Ask, Chance, Label, Mechanism, Node
 
@@ -15,7 +15,7 @@ def _node(x: Node | Mechanism | None) -> Node:
     return x.root if isinstance(x, Mechanism) else x
 
 
-def respond(answers: Mapping[Label, Sequence[object] | tuple[Sequence[object], Node | Mechanism | None]]) -> Chance:
+def respond(answers: Mapping[Label, Sequence[Any] | tuple[Sequence[Any], Node | Mechanism | None]]) -> Chance:
     """An answer distribution: ``{label: probs}`` or ``{label: (probs, next)}``.
 
     ``probs`` lists one exact probability per dataset; ``next`` is the following node

@@ -116,7 +116,7 @@ def read_claims(r: Reader, node: yaml.Node, path: str, mechanisms: set[str] | No
     return out
 
 
-def _read_claim(r: Reader, node: yaml.Node, path: str, mechanisms: set[str], default_of: str) -> Any:
+def _read_claim(r: Reader, node: yaml.Node, path: str, mechanisms: set[str] | None, default_of: str) -> Any:
     if not isinstance(node, yaml.MappingNode):
         return r.error(node, path, f"a claim is a mapping such as `privloss: {{...}}`, found {kind_of(node)}")
     kinds = [(k, v) for k, v in node.value if k.value in CLAIM_KINDS]

@@ -8,9 +8,10 @@ several problems are reported at once (up to a limit).
 from __future__ import annotations
 
 import difflib
+import enum
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Final, Mapping, Sequence
 
 import yaml
 
@@ -47,15 +48,13 @@ def schema_object(props: dict, required: tuple = ()) -> dict:
 _SIMPLE_FRACTION = re.compile(r"^\s*([0-9]{1,60})\s*(?:/\s*([0-9]{1,60})\s*)?$")
 
 
-class Invalid:
-    """Marker for a value that failed to read (its problem is already recorded)."""
+class Invalid(enum.Enum):
+    """Marker for a value that failed to read (its problem is already recorded).
 
-    _inst: "Invalid | None" = None
+    A one-member enum, so that ``if x is INVALID: return INVALID`` narrows ``T | Invalid`` to
+    ``T`` for the type checker."""
 
-    def __new__(cls) -> "Invalid":
-        if cls._inst is None:
-            cls._inst = super().__new__(cls)
-        return cls._inst
+    INVALID = "INVALID"
 
     def __repr__(self) -> str:
         return "INVALID"
@@ -64,7 +63,7 @@ class Invalid:
         return False
 
 
-INVALID = Invalid()
+INVALID: Final = Invalid.INVALID
 
 
 class _Abort(Exception):
@@ -80,7 +79,7 @@ def suggest(word: str, options: Sequence[str]) -> str | None:
     return f"did you mean {close[0]!r}?" if close else None
 
 
-def child_path(path: str, key: object) -> str:
+def child_path(path: str, key: Any) -> str:
     if isinstance(key, int):
         return f"{path}[{key}]"
     k = str(key)

@@ -13,7 +13,7 @@ sub-trees: the same YAML node always becomes the same game node.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 import yaml
 
@@ -63,7 +63,7 @@ class MechanismReader:
         self.built: dict[str, Any] = {}
         self._state: dict[str, int] = {}
         self._chain: list[str] = []
-        self._tree_cache: dict[int, Any] = {}
+        self._tree_cache: dict[Any, Any] = {}
 
     def wrap(self, root: Node, name: str) -> Mechanism:
         return Mechanism(root, self.datasets, self.adjacent, name)
@@ -173,7 +173,7 @@ class MechanismReader:
         for lab, knode, vnode in items:
             p = child_path(path, lab)
             if isinstance(vnode, yaml.SequenceNode):
-                row, nxt = self.probs(vnode, p), END
+                row, nxt = self.probs(vnode, p), cast(Any, END)
                 texts.append([v.value for v in vnode.value if isinstance(v, yaml.ScalarNode)])
             elif isinstance(vnode, yaml.MappingNode):
                 f = r.fields(
@@ -330,8 +330,8 @@ def _rr(mr: MechanismReader, node: yaml.Node, path: str, name: str) -> Any:
         if is_sym(E) or is_sym(f["delta"]):
             root = rr_sym_node(E, bits) if f["delta"] is None else rr_delta_sym_node(E, f["delta"], bits)
             return mr.wrap(root, name)
-        root = rr_node(E, bits) if f["delta"] is None else rr_delta_node(E, f["delta"], bits)
-        return mr.wrap(root, name)
+        node: Chance = rr_node(E, bits) if f["delta"] is None else rr_delta_node(E, f["delta"], bits)
+        return mr.wrap(node, name)
 
     return r.guard(build, node, path)
 

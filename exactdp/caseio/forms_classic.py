@@ -173,7 +173,7 @@ def _krr(mr: MechanismReader, node: yaml.Node, path: str, name: str) -> Any:
     items = r.sequence(f["values"], child_path(path, "values"), "values")
     if items is INVALID:
         return INVALID
-    values = [r.label(v, child_path(path, f"values[{i}]"), "a value") for i, v in enumerate(items)]
+    values: list[Any] = [r.label(v, child_path(path, f"values[{i}]"), "a value") for i, v in enumerate(items)]
     data = _dataset_map(mr, f["data"], child_path(path, "data"), "data", lambda n, p: r.label(n, p, "a value"))
     if data is INVALID or any(v is INVALID for v in values):
         return INVALID
@@ -241,7 +241,7 @@ def _rnm(mr: MechanismReader, node: yaml.Node, path: str, name: str) -> Any:
     )
     if f is INVALID:
         return INVALID
-    outputs = None
+    outputs: list[Any] | None = None
     if f["outputs"] is not None:
         items = r.sequence(f["outputs"], child_path(path, "outputs"), "outputs")
         if items is INVALID:

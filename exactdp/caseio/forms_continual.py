@@ -159,7 +159,8 @@ def read_verifier(mr: MechanismReader, node: yaml.Node, path: str, messages: tup
             table[s] = row
         if bad:
             return INVALID
-        return r.guard(lambda: make_verifier(states, f["initial"], table, messages), node, path)
+        initial = f["initial"]
+        return r.guard(lambda: make_verifier(states, initial, table, messages), node, path)
     f = r.fields(
         node,
         path,

@@ -55,11 +55,12 @@ def read_scores(mr: MechanismReader, node: yaml.Node, path: str, outputs: list[s
             bad = True
             continue
         if isinstance(vnode, yaml.MappingNode):
-            labs, vals = [], []
+            keys: list[Any] = []
+            vals: list[Any] = []
             for k2, v2 in vnode.value:
-                labs.append(k2.value)
+                keys.append(k2.value)
                 vals.append(r.rational(v2, child_path(p, k2.value), f"a value in {what}"))
-            per[dname] = (labs, vals)
+            per[dname] = (keys, vals)
         elif isinstance(vnode, yaml.SequenceNode):
             per[dname] = (None, [r.rational(v2, child_path(p, i), f"a value in {what}") for i, v2 in enumerate(vnode.value)])
         else:
@@ -70,7 +71,7 @@ def read_scores(mr: MechanismReader, node: yaml.Node, path: str, outputs: list[s
         return r.error(node, path, f"no {what} for dataset(s) {', '.join(missing)}", f"give the {what} of every dataset")
     if bad or any(v is INVALID for _, vals in per.values() for v in vals):
         return INVALID
-    labels = outputs
+    labels: list[Any] | None = outputs
     for dname in mr.datasets:
         labs, vals = per[dname]
         if labs is not None:

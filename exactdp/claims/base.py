@@ -12,6 +12,7 @@ from typing import Any, Callable, ClassVar, Mapping
 
 from ..analysis.engine import Engine, ProfileEngine
 from ..analysis.results import Profile
+from ..analysis.bounded_range import BRWitness
 from ..analysis.witness import Witness
 from ..model.game import Mechanism
 
@@ -41,7 +42,7 @@ class Verdict:
     status: str
     found: str
     note: str = ""
-    witness: Witness | None = None
+    witness: Witness | BRWitness | None = None
     values: Mapping[str, Any] = field(default_factory=dict)
     details: tuple[str, ...] = ()  # extra report lines (constructions, certificates)
 
@@ -70,7 +71,7 @@ class Analysis:
             self._profiles[name] = prof
         return prof
 
-    def witness(self, name: str, eps: object) -> Witness:
+    def witness(self, name: str, eps: Any) -> Witness:
         return self.engine.witness(self.mechanisms[name], eps, prof=self.profile(name))
 
     def cached(self, key: tuple, compute: Callable[[], Any]) -> Any:

@@ -14,7 +14,7 @@ engine uses the frontier algorithm; ``--engine enumerator`` uses the brute-force
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ..analysis.bounded_range import BRResult
 from ..numbers.real import real_cmp, real_str
@@ -40,7 +40,7 @@ def _values(res: BRResult) -> dict[str, str]:
 class BoundedRangeClaim(Claim):
     """``bounded_range: {eps: e}``: M is e-BR (DDR Def. 2.2)."""
 
-    eps: object = 0
+    eps: Any = 0
     adversaries: str = "deterministic"
     kind: ClassVar[str] = "bounded_range"
 
@@ -89,7 +89,7 @@ class NotBoundedRangeClaim(BoundedRangeClaim):
 class BRRangeClaim(Claim):
     """``br_range: {equals: e}``: the BR-range is exactly e."""
 
-    equals: object = 0
+    equals: Any = 0
     adversaries: str = "deterministic"
     kind: ClassVar[str] = "br_range"
 

@@ -19,7 +19,7 @@ is an experiment about an open question (Vadhan–Wang §1.4, §6); the verdict 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ..analysis import format_privloss
 from ..builders.combinators import concomp
@@ -38,7 +38,7 @@ class CompositionClaim(Claim):
     """See the module docstring.  ``of`` is the tuple of component names."""
 
     theorem: str = "optimal"
-    delta: object | None = None
+    delta: Any = None
     eps: tuple | None = None
     deltas: tuple | None = None
     kind: ClassVar[str] = "composition"

@@ -21,7 +21,7 @@ __all__ = [
 ]
 
 
-def _eps_text(eps: object) -> str:
+def _eps_text(eps: Any) -> str:
     return real_str(eps)
 
 
@@ -31,9 +31,9 @@ class PrivLossClaim(Claim):
     PrivLoss(M, d) = e (or ≤ e), with PrivLoss(M, δ) = inf{ε ≥ 0 : M is (ε, δ)-DP}
     (Vadhan–Wang §5)."""
 
-    delta: object = Q(0)
-    equals: object | None = None
-    at_most: object | None = None
+    delta: Any = Q(0)
+    equals: Any = None
+    at_most: Any = None
     kind: ClassVar[str] = "privloss"
 
     def describe(self) -> str:
@@ -75,8 +75,8 @@ class PrivLossClaim(Claim):
 class DPClaim(Claim):
     """``dp: {eps: e, delta: d}``: M is (e, d)-DP against every adversary (Def. 1.7)."""
 
-    eps: object = Q(0)
-    delta: object = Q(0)
+    eps: Any = Q(0)
+    delta: Any = Q(0)
     kind: ClassVar[str] = "dp"
 
     def describe(self) -> str:
@@ -85,7 +85,7 @@ class DPClaim(Claim):
     def params(self) -> dict[str, str]:
         return {"eps": real_str(self.eps), "delta": q_str(self.delta)}
 
-    def _delta_found(self, an: Analysis) -> object:
+    def _delta_found(self, an: Analysis) -> Any:
         return an.profile(self.of).delta_at(self.eps)
 
     def check(self, an: Analysis) -> Verdict:
@@ -131,8 +131,8 @@ class DeltaClaim(Claim):
     """``delta: {eps: e, equals: d}``: sup over adversaries and adjacent pairs of the
     hockey-stick divergence at e^e equals d."""
 
-    eps: object = Q(0)
-    equals: object = Q(0)
+    eps: Any = Q(0)
+    equals: Any = Q(0)
     kind: ClassVar[str] = "delta"
 
     def describe(self) -> str:
@@ -192,7 +192,7 @@ class ProfileLeClaim(Claim):
         return Verdict(self, FAILS, _differ_text(a, b, lam, self.of, self.other), witness=wit, values=_bp(a))
 
 
-def _log_or_inf(lam: object) -> object:
+def _log_or_inf(lam: Any) -> Any:
     return real_log(lam)
 
 
@@ -200,7 +200,7 @@ def _bp(p: Profile) -> dict[str, Any]:
     return {"breakpoints": [[q_str(l), q_str(d)] for l, d in p.breakpoints()], "limit": q_str(p.limit())}
 
 
-def _differ_text(a: Profile, b: Profile, lam: object, na: str, nb: str) -> str:
+def _differ_text(a: Profile, b: Profile, lam: Any, na: str, nb: str) -> str:
     if isinstance(lam, Infinity):
         return f"as eps -> inf: delta_{na} -> {q_str(a.limit())}, delta_{nb} -> {q_str(b.limit())}"
     return (

@@ -31,14 +31,14 @@ __all__ = ["SimulatesRRClaim", "NotSimulatesRRClaim", "simulation_details", "sim
 UNDECIDED = "error"  # verify.ERROR: reported as undecided, never as holding
 
 
-def _text(x: object) -> str:
+def _text(x: Any) -> str:
     try:
         return q_str(x)
     except Exception:
         return str(x)
 
 
-def _num(x: object) -> str:
+def _num(x: Any) -> str:
     import sympy
 
     if isinstance(x, sympy.Basic):
@@ -147,8 +147,8 @@ class SimulatesRRClaim(Claim):
     """``simulates_rr: {eps: e, delta: d}`` (Theorem 1.10 for d = 0; Section 6 / Lyu /
     Vadhan–Zhang for d > 0).  ``eps`` defaults to PrivLoss(M, d) (exact, profile engine)."""
 
-    eps: object | None = None
-    delta: object | None = None
+    eps: Any = None
+    delta: Any = None
     via: str = "auto"
     symbols: SymbolTable = field(default_factory=SymbolTable, compare=False)
     kind: ClassVar[str] = "simulates_rr"

@@ -15,6 +15,8 @@ Vadhan & Wang (TCC 2021), Thm 1.10 / 5.4, Def. 5.1, Section 6.
 
 from __future__ import annotations
 
+from typing import Any
+
 from dataclasses import dataclass, field
 
 from ..errors import InexactValueError, UnsupportedMechanismError, VerificationError
@@ -46,7 +48,7 @@ class PairResult:
     pair: tuple[int, int]
     pair_names: tuple[str, str]
     T: PostProcessor | None = None
-    certificate: object = None
+    certificate: Any = None
     check: CheckResult | None = None
     enumerator: str = "not run"
     adversaries: int = 0
@@ -60,10 +62,10 @@ class PairResult:
 @dataclass
 class Simulation:
     mechanism: str
-    eps: object
+    eps: Any
     eps_text: str
-    E: object
-    delta: object
+    E: Any
+    delta: Any
     eps_is_default: bool
     construction: str
     pairs: list = field(default_factory=list)
@@ -89,7 +91,7 @@ class Simulation:
         return out
 
 
-def exp_of_eps(eps: object):
+def exp_of_eps(eps: Any):
     """e^ε exactly: rational for ε = log(r); a rational function for a symbolic ε = log(E);
     refused (InexactValueError) when e^ε is transcendental."""
     try:
@@ -113,8 +115,8 @@ def exp_of_eps(eps: object):
 def simulate(
     mech: Mechanism,
     *,
-    eps: object | None = None,
-    delta: object | None = None,
+    eps: Any = None,
+    delta: Any = None,
     table=None,
     construction: str = "auto",
     max_histories: int = DEFAULT_MAX_HISTORIES,
@@ -166,6 +168,7 @@ def _one_pair(mech, pair, E, d, eps_text, table, construction, max_histories, en
     if isinstance(E, Infinity):
         res.certificate = _infinite_certificate(mech, pair, max_histories)
         return res
+    out: Any
     if construction == "pure":
         out = pure_postprocessor(mech, pair, E, eps_text=eps_text, table=table, max_histories=max_histories)
     elif construction == "lemma56":
@@ -205,6 +208,7 @@ def out_field(mech, table):
 def _check_point_certificate(mech, cert: PureCertificate, table) -> None:
     from .common import RationalField
 
+    assert cert.point is not None
     point = {s: sympy_rational(v) for s, v in zip(table.sample_point().keys(), cert.point.values())}
     num = substitute_mechanism(mech, point)
     check_pure_certificate(num, cert, RationalField())

@@ -196,7 +196,7 @@ class QtElement(ExactOrder):
         _, n2, d2 = self._parts(other, L)
         return L, n1, d1, n2, d2
 
-    def __add__(self, other: object) -> Any:
+    def __add__(self, other: Any) -> Any:
         if isinstance(other, QtElement):
             L, n1, d1, n2, d2 = self._common(other)
             c2 = other.c
@@ -225,17 +225,17 @@ class QtElement(ExactOrder):
     def __pos__(self) -> "QtElement":
         return self
 
-    def __sub__(self, other: object) -> Any:
+    def __sub__(self, other: Any) -> Any:
         if not (isinstance(other, QtElement) or _is_rat(other)):
             return NotImplemented
         return self + (-other)  # type: ignore[operator]
 
-    def __rsub__(self, other: object) -> Any:
+    def __rsub__(self, other: Any) -> Any:
         if not _is_rat(other):
             return NotImplemented
         return (-self) + other
 
-    def __mul__(self, other: object) -> Any:
+    def __mul__(self, other: Any) -> Any:
         if isinstance(other, QtElement):
             L, n1, d1, n2, d2 = self._common(other)
             # cross-cancel: n1 ⊥ d1 and n2 ⊥ d2 (coprimality survives t -> t^m), so after
@@ -254,7 +254,7 @@ class QtElement(ExactOrder):
     def inverse(self) -> "QtElement":
         return QtElement(self.L, 1 / self.c, self.d, self.n)
 
-    def __truediv__(self, other: object) -> Any:
+    def __truediv__(self, other: Any) -> Any:
         if _is_rat(other):
             if other == 0:
                 raise ZeroDivisionError("division by zero")
@@ -263,12 +263,12 @@ class QtElement(ExactOrder):
             return NotImplemented
         return self * other.inverse()
 
-    def __rtruediv__(self, other: object) -> Any:
+    def __rtruediv__(self, other: Any) -> Any:
         if not _is_rat(other):
             return NotImplemented
         return self.inverse() * other
 
-    def __pow__(self, k: object) -> Any:
+    def __pow__(self, k: Any) -> Any:
         if not (isinstance(k, int) or (is_rational(k) and to_fraction(k).denominator == 1)):
             return NotImplemented
         k = int(k)  # type: ignore[call-overload]
@@ -470,7 +470,7 @@ def _scale_str(k: int, s: str) -> str:
 
 def _is_monomial(p: "fmpz_poly") -> bool:
     """p = a·t^k (a single nonzero coefficient)."""
-    return sum(1 for a in p.coeffs() if a) == 1
+    return sum(1 for a in p.coeffs() if a != 0) == 1
 
 
 def monomial(x: QtElement) -> tuple[Any, Any] | None:
@@ -486,7 +486,7 @@ def is_qt(x: object) -> bool:
     return isinstance(x, QtElement)
 
 
-def qt_sign(x: object) -> int:
+def qt_sign(x: Any) -> int:
     """Sign of a rational or a :class:`QtElement`, exactly (certified for the latter)."""
     if isinstance(x, QtElement):
         return x.sign()
@@ -500,7 +500,7 @@ def qt_t(L: int) -> QtElement:
     return QtElement(L, Q(1), _poly([0, 1]), _poly([1]))
 
 
-def qt_exp(r: object, s: object) -> object:
+def qt_exp(r: Any, s: Any) -> Any:
     """r·e^s for rationals r and s, as an element of ℚ(e^{1/den(s)}) (or a rational if s = 0)."""
     r, fs = as_q(r), to_fraction(s)
     if fs == 0 or r == 0:
@@ -516,7 +516,7 @@ def qt_exp(r: object, s: object) -> object:
     return QtElement(L, r, _poly([1]), _poly([0] * (-m) + [1]))
 
 
-def as_field(x: object) -> object:
+def as_field(x: Any) -> Any:
     """A rational as ``Q``; a :class:`QtElement` as is; an ``ExpReal`` r·e^s as r·t^{sL}."""
     if isinstance(x, QtElement):
         return x
@@ -530,6 +530,6 @@ def as_field(x: object) -> object:
     raise TypeError(f"not an element of Q(e^(1/L)): {x!r}")
 
 
-def field_value(x: object) -> Fraction | None:
+def field_value(x: Any) -> Fraction | None:
     """The rational value of x if it is rational, else None."""
     return to_fraction(x) if is_rational(x) else None

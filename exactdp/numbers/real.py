@@ -81,7 +81,7 @@ class Infinity:
     def __hash__(self) -> int:
         return hash(math.inf)  # equal to math.inf, so hashed like it
 
-    def _cmp(self, other: object) -> Any:
+    def _cmp(self, other: Any) -> Any:
         """−1, 0, +1 against an exact value or a float; None for NaN."""
         if other is self:
             return 0
@@ -163,19 +163,19 @@ class ExpReal(_RealOrder):
         return real_str(self)
 
 
-Real = Union[object, LogReal, ExpReal, Infinity]
+Real = Union[Any, LogReal, ExpReal, Infinity]
 
 
 def is_real(x: object) -> bool:
     return is_rational(x) or isinstance(x, (LogReal, ExpReal, Infinity, QtElement))
 
 
-def _fieldish(x: object) -> bool:
+def _fieldish(x: Any) -> bool:
     """A value of ℚ(e^{1/L}): rational, ExpReal or QtElement."""
     return is_rational(x) or isinstance(x, (ExpReal, QtElement))
 
 
-def exact_root(q: object, n: int) -> "Q | None":
+def exact_root(q: Any, n: int) -> "Q | None":
     """The exact rational n-th root of q ≥ 0 if it exists, else None."""
     f = to_fraction(q)
     if f < 0:
@@ -199,7 +199,7 @@ def _iroot(x: int, n: int) -> int | None:
     return lo if lo**n == x else None
 
 
-def _log_of(s: object, r: object) -> "Real":
+def _log_of(s: Any, r: Any) -> "Real":
     if isinstance(r, QtElement):
         mono = monomial(r)
         if mono is not None:  # ln(c t^m) = m/L + ln c
@@ -218,7 +218,7 @@ def _check_exponent(n: int, max_exponent: int) -> None:
         )
 
 
-def _rat_pow(q: object, e: object, max_exponent: int) -> object:
+def _rat_pow(q: Any, e: Any, max_exponent: int) -> Any:
     fe = to_fraction(e)
     _check_exponent(fe.numerator, max_exponent)
     fq = to_fraction(q)
@@ -272,7 +272,7 @@ def real_sub(a: "Real", b: "Real") -> "Real":
     return real_add(a, real_neg(b))
 
 
-def _as_log(x: "Real") -> tuple[object, object] | None:
+def _as_log(x: "Real") -> tuple[Any, Any] | None:
     if is_rational(x):
         return (as_q(x), Q(1))
     if isinstance(x, LogReal):
@@ -385,11 +385,11 @@ def real_sign(a: "Real") -> int:
     raise TypeError(f"not an exact real: {a!r}")
 
 
-def _qt_exp_real(x: object) -> bool:
+def _qt_exp_real(x: Any) -> bool:
     return isinstance(x, ExpReal) and isinstance(x.r, QtElement)
 
 
-def enclose(x: object, prec: int):
+def enclose(x: Any, prec: int):
     """An mpmath interval containing x (rational, QtElement, ExpReal or LogReal), at ``prec`` bits."""
     import mpmath
 
@@ -415,7 +415,7 @@ def enclose(x: object, prec: int):
         mpmath.iv.prec = old
 
 
-def _iv_cmp(a: object, b: object) -> int:
+def _iv_cmp(a: Any, b: Any) -> int:
     """Certified comparison by intervals at doubling precision (for values that cannot be
     brought into one field of moderate degree; they are never equal then, see ExpReal)."""
 
@@ -430,7 +430,7 @@ def _iv_cmp(a: object, b: object) -> int:
     raise InexactValueError(f"could not separate {real_str(a)} from {real_str(b)} by certified intervals")
 
 
-def _sign_log_qt(r: QtElement, s: object) -> int:
+def _sign_log_qt(r: QtElement, s: Any) -> int:
     """sign(s + ln r) for r in ℚ(e^{1/L}), r > 0, s rational; exact.
 
     When e^s lives in a field of moderate degree, r·e^s − 1 is formed exactly (0 is detected
