@@ -46,6 +46,7 @@ from .builders.composition import concomp_ordered, concomp_sequential, null_exte
 from .caseio import Case, load_case, parse_case
 from .claims import Analysis, Verdict
 from .constructions.simulate import simulate
+from .deprecation import ExactDPDeprecationWarning
 from .errors import (
     CaseError,
     ExactDPError,
@@ -135,4 +136,5 @@ __all__ = [
     "UnsupportedMechanismError",
     "LimitExceededError",
     "VerificationError",
+    "ExactDPDeprecationWarning",
 ]

@@ -40,7 +40,7 @@ from typing import Any, Mapping, Sequence
 from ..errors import CaseError, CaseProblem
 from ..model.game import END, Chance, Label, Mechanism
 from ..numbers.rational import Q, as_q, q_str
-from ..numbers.types import EpsLike, LambdaLike, RationalLike
+from ..numbers.types import EpsLike, LambdaLike, Rational, RationalLike
 from .params import UNSET, alpha_arg, exp_eps_arg
 
 __all__ = [
@@ -102,7 +102,7 @@ class Noise:
         return 1 - a ** (1 - z) / (1 + a)
 
 
-def finite_noise(pmf: Mapping[int, Any], *, name: str = "") -> Noise:
+def finite_noise(pmf: Mapping[int, Rational], *, name: str = "") -> Noise:
     """A finite noise distribution {z: Pr[Z = z]} on the integers (probabilities exact, sum 1)."""
     items = []
     for z, p in pmf.items():
@@ -293,7 +293,7 @@ def truncated_geometric(
 # --- report noisy max ---------------------------------------------------------------------------
 
 
-def report_noisy_max_rows(values: Sequence[Sequence[Any]], noise: Noise) -> list[tuple[Any, ...]]:
+def report_noisy_max_rows(values: Sequence[Sequence[Rational]], noise: Noise) -> list[tuple[Any, ...]]:
     """rows[i][d] = Pr[argmax_j (values[d][j] + Z_j) = i], i.i.d. finite noise Z_j, ties to the
     first index (Dwork–Roth §3.3)."""
     if not noise.finite:
@@ -330,7 +330,7 @@ def report_noisy_max_rows(values: Sequence[Sequence[Any]], noise: Noise) -> list
 
 
 def report_noisy_max(
-    values: Sequence[Sequence[Any]] | Mapping[str, Sequence[Any]],
+    values: Sequence[Sequence[Rational]] | Mapping[str, Sequence[Rational]],
     noise: Noise,
     *,
     outputs: Sequence[Label] | None = None,

@@ -48,7 +48,7 @@ from ..model.game import END, Ask, Chance, Label, Mechanism, Node, label_str, un
 from ..model.ops import graft
 from ..numbers.rational import Q, as_q, q_str
 from ..numbers.real import real_pow
-from ..numbers.types import EpsLike, LambdaLike
+from ..numbers.types import EpsLike, LambdaLike, Rational
 from .params import UNSET, exp_eps_arg, read_exp_eps
 from .rr import default_bits
 
@@ -70,7 +70,7 @@ __all__ = [
 MODES = ("sensitivity", "monotone", "range")
 DEFAULT_MAX_SEQUENCES = 100_000
 
-Scores = Sequence[Sequence[Any]]  # scores[d][k]: u(dataset d, output k)
+Scores = Sequence[Sequence[Rational]]  # scores[d][k]: u(dataset d, output k)
 
 
 def _check_shape(scores: Scores, n_outputs: int | None = None) -> int:
@@ -141,8 +141,8 @@ def exponential_rows(
     adjacent: Sequence[tuple[int, int]],
     *,
     mode: str = "sensitivity",
-    sensitivity: Any = None,
-    range_: Any = None,
+    sensitivity: Rational | None = None,
+    range_: Rational | None = None,
     outputs: Sequence[Label] | None = None,
     datasets: Sequence[str] | None = None,
 ) -> list[tuple[Any, ...]]:
@@ -241,7 +241,7 @@ def exponential_rows(
 
 
 def exponential(
-    scores: Scores | Mapping[str, Sequence[Any]],
+    scores: Scores | Mapping[str, Sequence[Rational]],
     E: LambdaLike | None = UNSET,
     *,
     eps: EpsLike | None = None,
@@ -250,8 +250,8 @@ def exponential(
     datasets: Sequence[str] = ("x0", "x1"),
     adjacent: Sequence[tuple[int, int]] = ((0, 1),),
     mode: str = "sensitivity",
-    sensitivity: Any = None,
-    range_: Any = None,
+    sensitivity: Rational | None = None,
+    range_: Rational | None = None,
     name: str = "EM",
 ) -> Mechanism:
     """The exponential mechanism as a noninteractive :class:`Mechanism` (one answer, no query).

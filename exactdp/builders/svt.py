@@ -50,7 +50,7 @@ from ..model.dag import build_dag
 from ..model.game import Label, Mechanism
 from ..numbers.rational import Q, as_q, q_str
 from ..numbers.real import real_pow
-from ..numbers.types import EpsLike, LambdaLike
+from ..numbers.types import EpsLike, LambdaLike, Rational
 from .classic import Noise, discrete_laplace, geometric_noise
 from .params import UNSET, exp_eps_arg
 
@@ -403,7 +403,7 @@ def sparse_vector(
     *,
     datasets: Sequence[str] = ("x0", "x1"),
     adjacent: Sequence[tuple[int, int]] = ((0, 1),),
-    sensitivity: Any = 1,
+    sensitivity: Rational = 1,
     name: str = "SVT",
     max_nodes: int | None = None,
 ) -> Mechanism:
@@ -500,15 +500,15 @@ def _alpha(E: Any, scale: Any, delta: Any, what: str) -> Any:
 def lyu_variant(
     variant: str,
     E: LambdaLike | None = UNSET,
-    menu_: Sequence[tuple[Label, Sequence[Any]]] | Mapping[Label, Sequence[Any]] | None = UNSET,
+    menu_: Sequence[tuple[Label, Sequence[Rational]]] | Mapping[Label, Sequence[Rational]] | None = UNSET,
     *,
     eps: EpsLike | None = None,
     exp_eps: LambdaLike | None = None,
-    menu: Sequence[tuple[Label, Sequence[Any]]] | Mapping[Label, Sequence[Any]] | None = None,
-    threshold: Any = 0,
+    menu: Sequence[tuple[Label, Sequence[Rational]]] | Mapping[Label, Sequence[Rational]] | None = None,
+    threshold: Rational = 0,
     c: int = 1,
     horizon: int = 3,
-    sensitivity: Any = 1,
+    sensitivity: Rational = 1,
     width: int | None = None,
     release: tuple[int, int] | None = None,
 ) -> SVT:

@@ -13,7 +13,7 @@ sub-trees: the same YAML node always becomes the same game node.
 
 from __future__ import annotations
 
-from typing import Any, Callable, cast
+from typing import Any, Callable
 
 import yaml
 
@@ -170,10 +170,11 @@ class MechanismReader:
             return r.error(node, path, "an answer distribution needs at least one answer")
         labels, rows, kids, texts = [], [], [], []
         bad = False
+        nxt: Any  # a node, or INVALID
         for lab, knode, vnode in items:
             p = child_path(path, lab)
             if isinstance(vnode, yaml.SequenceNode):
-                row, nxt = self.probs(vnode, p), cast(Any, END)
+                row, nxt = self.probs(vnode, p), END
                 texts.append([v.value for v in vnode.value if isinstance(v, yaml.ScalarNode)])
             elif isinstance(vnode, yaml.MappingNode):
                 f = r.fields(

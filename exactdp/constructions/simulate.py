@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from ..errors import InexactValueError, UnsupportedMechanismError, VerificationError
 from ..model.game import Mechanism
 from ..model.symbolic import is_symbolic_mechanism, substitute_mechanism
+from ..numbers.types import Delta, Eps
 from ..numbers.rational import Q, as_q, is_rational, q_str
 from ..numbers.real import INF, ExpReal, Infinity, LogReal, real_exp, real_str
 from .approx import ApproxCertificate, approx_postprocessor
@@ -115,9 +116,9 @@ def exp_of_eps(eps: Any):
 def simulate(
     mech: Mechanism,
     *,
-    eps: Any = None,
-    delta: Any = None,
-    table=None,
+    eps: Eps | None = None,
+    delta: Delta | None = None,
+    table: Any = None,
     construction: str = "auto",
     max_histories: int = DEFAULT_MAX_HISTORIES,
     enumerator_limit: int = DEFAULT_ENUMERATOR_LIMIT,

@@ -24,6 +24,7 @@ from typing import Any, Callable, Mapping
 
 from ..errors import InexactValueError, LimitExceededError
 from .rational import parse_decimal
+from .types import ExactReal
 from .real import (
     DEFAULT_MAX_EXPONENT,
     INF,
@@ -307,7 +308,7 @@ def _guard(fn: Callable[[], Any], col: int) -> Any:
         raise ExprError("division by zero", col) from None
 
 
-def eval_text(text: str, env: Mapping[str, Any] | None = None, limits: ExprLimits = ExprLimits()) -> Any:
+def eval_text(text: str, env: Mapping[str, Any] | None = None, limits: ExprLimits = ExprLimits()) -> ExactReal | Infinity:
     """Parse and evaluate in one step: ``eval_text("log(3)/2 + log(3)/2") == LogReal(0, 3)``."""
     return evaluate(parse_expr(text, limits), env or {}, limits)
 
