@@ -47,17 +47,23 @@ DeltaValue: TypeAlias = Union[int, Fraction, "mpq", QtElement, "AffineInLambda"]
 :class:`AffineInLambda` for a decimal ε."""
 
 
-def eps_arg(eps: EpsLike | Infinity, call: str) -> PrivLossValue:
-    """ε as the analysis functions take it: an exact value, ``INF``, or text (``"log(3)"``)."""
+def eps_arg(eps: EpsLike | Infinity, call: str, *, check: bool = True) -> PrivLossValue:
+    """ε as the analysis functions take it: an exact value, ``INF``, or text (``"log(3)"``).
+
+    ``check``: refuse what is not an ε ≥ 0 (the public functions); ``Profile`` methods only
+    read text and pass exact values through, as the engines use them."""
     if isinstance(eps, Infinity) or (isinstance(eps, str) and eps.strip() == "inf"):
         return INF
-    return read_eps(eps, call=call)
+    if check or isinstance(eps, (str, float)):
+        return read_eps(eps, call=call)
+    return eps
 
 
-def delta_arg(delta: DeltaLike, call: str) -> Rational:
-    """δ as the analysis functions take it: an exact rational or text (``"1/10"``, ``"1e-6"``)."""
+def delta_arg(delta: DeltaLike, call: str, *, check: bool = True) -> Rational:
+    """δ as the analysis functions take it: an exact rational or text (``"1/10"``, ``"1e-6"``);
+    with ``check``, it must lie in [0, 1]."""
     d = read_rational(delta, call=call, name="delta")
-    if not 0 <= d <= 1:
+    if check and not 0 <= d <= 1:
         raise ValueError(f"{call}: delta must lie in [0, 1], got {q_str(d)}")
     return d
 
@@ -190,10 +196,10 @@ class Profile:
 
     def delta_at(self, eps: EpsLike) -> DeltaValue:
         """δ_M(e^ε) for an exact ε ≥ 0 (or its text, e.g. ``"log(3)"``)."""
-        return self.delta_at_lambda(lambda_of(eps_arg(eps, "Profile.delta_at")))
+        return self.delta_at_lambda(lambda_of(eps_arg(eps, "Profile.delta_at", check=False)))
 
     def least_lambda(self, delta: DeltaLike) -> Any:
-        return self.envelope.least_lambda(delta_arg(delta, "Profile.least_lambda"))
+        return self.envelope.least_lambda(delta_arg(delta, "Profile.least_lambda", check=False))
 
     def privloss(self, delta: DeltaLike) -> PrivLossValue:
         """PrivLoss(M, δ) = inf{ε ≥ 0 : M is (ε, δ)-DP}: ``0``, ``log(r)`` or ``INF``."""
