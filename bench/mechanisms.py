@@ -68,3 +68,41 @@ def to_yaml(m: Mechanism) -> str:
     node(m.root, 4)
     lines.append("claims: [{dp: {eps: log(2), delta: 1}}]")
     return "\n".join(lines) + "\n"
+
+
+def comb(depth: int) -> Mechanism:
+    """A deep, narrow tree: ``depth`` rounds of a two-answer coin where answer "0" continues and
+    "1" ends (2·depth answer edges, nesting depth about 3·depth in a case file)."""
+    node = END
+    for _ in range(depth):
+        node = Chance(["0", "1"], [(Q(1, 2), Q(1, 3)), (Q(1, 2), Q(2, 3))], [node, END], check=False)
+    return Mechanism(node, ("x0", "x1"), ((0, 1),), f"comb-{depth}")
+
+
+def to_data(m: Mechanism) -> dict:
+    """The case file of :func:`to_yaml` as plain data (for JSON, i.e. flow-style YAML)."""
+    from exactdp.model import Ask, End
+    from exactdp.numbers import q_str
+
+    def node(n) -> dict:
+        if isinstance(n, Ask):
+            return {"ask": {lab: answers(c) for lab, c in zip(n.labels, n.children)}}
+        return {"respond": answers(n)}
+
+    def answers(c) -> dict:
+        out: dict = {}
+        for lab, row, child in zip(c.labels, c.probs, c.children):
+            p = [q_str(x) for x in row]
+            out[lab] = p if isinstance(child, End) else {"p": p, "then": node(child)}
+        return out
+
+    return {"exactdp": 1, "name": "bench-tree", "mechanism": {"tree": node(m.root)}, "claims": [{"dp": {"eps": "log(2)", "delta": 1}}]}
+
+
+def to_json(m: Mechanism) -> str:
+    """The case file as one line of JSON: flow-style YAML (YAML 1.2 is a superset of JSON), so
+    ``exactdp verify`` reads it as it is; its size grows linearly with the tree, where block
+    style repeats the indentation on every line (quadratic in the depth)."""
+    import json
+
+    return json.dumps(to_data(m), separators=(",", ":")) + "\n"

@@ -4,9 +4,11 @@ Decides (ε, δ)-DP of finite interactive mechanisms against every adaptive adve
 in rational arithmetic, with witnesses.  See README.md for a tour.
 
 >>> import exactdp
->>> M = exactdp.rr(3)                        # RR with e^eps = 3
+>>> M = exactdp.rr(eps="log(3)")             # RR_eps with e^eps = 3, as in a case file
 >>> str(exactdp.privloss(M, 0))
 'log(3)'
+>>> exactdp.privloss(M, 0) > 1.0986           # exact comparison, also with floats
+True
 """
 
 __version__ = "0.1.0"
@@ -47,6 +49,7 @@ from .builders.composition import concomp_ordered, concomp_sequential, null_exte
 from .caseio import Case, load_case, parse_case
 from .claims import Analysis, Verdict
 from .constructions.simulate import simulate
+from .deprecation import ExactDPDeprecationWarning
 from .errors import (
     CaseError,
     ExactDPError,
@@ -146,4 +149,5 @@ __all__ = [
     "UnsupportedMechanismError",
     "LimitExceededError",
     "VerificationError",
+    "ExactDPDeprecationWarning",
 ]

@@ -18,6 +18,7 @@ class                          meaning                                          
 from __future__ import annotations
 
 import difflib
+from typing import Any
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -95,7 +96,7 @@ class UnsupportedMechanismError(ExactDPError):
 class LimitExceededError(ExactDPError):
     """A configured resource limit was reached.  Never a silent truncation."""
 
-    def __init__(self, what: str, limit: object, how_to_raise: str):
+    def __init__(self, what: str, limit: Any, how_to_raise: str):
         self.what = what
         self.limit = limit
         self.how_to_raise = how_to_raise

@@ -83,7 +83,7 @@ def to_dp_accounting(
     Examples
     --------
     >>> from exactdp.builders import rr
-    >>> pld = to_dp_accounting(rr(3))  # doctest: +SKIP
+    >>> pld = to_dp_accounting(rr(exp_eps=3))  # doctest: +SKIP
     >>> pld.get_delta_for_epsilon(0.5)  # doctest: +SKIP
     """
     try:

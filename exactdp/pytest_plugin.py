@@ -120,7 +120,7 @@ class ClaimItem(pytest.Item):
         from .verify import ERROR, FileResult
 
         try:
-            verdict = self.claim.check(self.parent.analysis())
+            verdict = self.claim.check(self._case_file().analysis())
         except VerificationError:
             raise
         except Exception as e:  # a limit or an inexact value: undecided, reported as failure
@@ -132,10 +132,14 @@ class ClaimItem(pytest.Item):
 
             verdict = Verdict(self.claim, ERROR, "could not be decided", str(e))
         if verdict.status != HOLDS:
-            fr = FileResult(str(self.path), self.parent._case, (verdict,))
+            fr = FileResult(str(self.path), self._case_file()._case, (verdict,))
             raise ClaimFailed("\n".join(render_file(fr, Marks(ascii_only=True))))
 
-    def repr_failure(self, excinfo: Any, style: Any = None) -> str:
+    def _case_file(self) -> "CaseFile":
+        assert isinstance(self.parent, CaseFile)
+        return self.parent
+
+    def repr_failure(self, excinfo: Any, style: Any = None) -> Any:
         if isinstance(excinfo.value, ClaimFailed):
             return str(excinfo.value)
         return super().repr_failure(excinfo)

@@ -5,6 +5,8 @@ Used by the CLI, the Python API and the test helpers; renders nothing (see :mod:
 
 from __future__ import annotations
 
+import errno
+import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -164,9 +166,35 @@ def _check_one(claim, an: Analysis, opts: Options) -> Verdict:
 
 
 def verify_file(path: str | Path, opts: Options = Options()) -> FileResult:
-    """Read one case file and check its claims under the limits of ``opts``; problems become
-    the result's ``error`` (a case that cannot be read) or claims with status ``error`` (a
-    limit was hit while checking)."""
+    """Read one case file and check its claims under the limits of ``opts``.
+
+    Parameters
+    ----------
+    path : str or Path
+        The case file.
+    opts : Options, optional
+
+    Returns
+    -------
+    FileResult
+        Its ``verdicts``, one per claim, and ``exit_code`` as for ``exactdp verify``.  A file
+        that exists but is not a valid case (unreadable, not UTF-8, too large, invalid YAML or
+        case format) gives a result with ``error`` set to the :class:`CaseError`, no verdicts
+        and ``exit_code`` 2; a claim that hits a limit while being checked gets status
+        ``error``.  Check ``exit_code == 0`` rather than looking at the verdicts alone.
+
+    Raises
+    ------
+    FileNotFoundError
+        ``path`` does not exist: a typo is not a verdict.  (``exactdp verify`` and
+        :func:`verify_paths` report a missing file as an invalid case instead.)
+    """
+    if not os.path.lexists(path):
+        raise FileNotFoundError(errno.ENOENT, "no such case file", str(path))
+    return _verify_file(path, opts)
+
+
+def _verify_file(path: str | Path, opts: Options) -> FileResult:
     return _verify(str(path), lambda: load_case(path, yaml_limits=opts.yaml_limits, max_problems=opts.max_problems), opts)
 
 
@@ -195,5 +223,5 @@ def verify_paths(paths: Sequence[str | Path], opts: Options = Options(), *, on_f
     for k, f in enumerate(files):
         if on_file is not None:
             on_file(k, len(files), f)
-        results.append(verify_file(f, opts))
+        results.append(_verify_file(f, opts))
     return RunResult(tuple(results))

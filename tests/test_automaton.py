@@ -42,7 +42,7 @@ def test_rr_as_a_one_state_automaton_is_repeated_rr(engine):
     """VW Def. 1.9: RR_(log 3) asked T times by a one-state automaton = repeat(RR, T) (KOV)."""
     a = make_automaton(["s"], "s", {("s", "q"): rr_rows(3)}, 3)
     m = automaton(a)
-    assert engine.profile(m).equals_on_eps_ge_0(profile.profile(repeat(rr(3), 3)))
+    assert engine.profile(m).equals_on_eps_ge_0(profile.profile(repeat(rr(exp_eps=3), 3)))
     assert real_str(engine.privloss(m, Q(0))) == "log(27)"
 
 
@@ -52,7 +52,7 @@ def test_initial_state_per_dataset_is_the_im_model(engine):
     rows = {("a", "q"): [("0", "a", [Q(3, 4)]), ("1", "a", [Q(1, 4)])], ("b", "q"): [("0", "b", [Q(1, 4)]), ("1", "b", [Q(3, 4)])]}
     a = make_automaton(["a", "b"], [{"a": 1}, {"b": 1}], rows, 2)
     assert a.n_rows == 2
-    assert engine.profile(automaton(a)).equals_on_eps_ge_0(profile.profile(repeat(rr(3), 2)))
+    assert engine.profile(automaton(a)).equals_on_eps_ge_0(profile.profile(repeat(rr(exp_eps=3), 2)))
 
 
 def test_hidden_initial_randomness_uses_posteriors():

@@ -27,18 +27,18 @@ def _r(m, adv="deterministic"):
 )
 def test_grr_has_range_eps_unless_degenerate(B, u, expected):
     """DDR Def. 2.4: losses t and t - eps, so the range is eps (0 when t = 0 or t = eps)."""
-    assert _r(grr(B, u)) == expected
+    assert _r(grr(exp_eps=B, exp_t=u)) == expected
 
 
 def test_rr_is_2eps_br_and_no_better():
     """Lemma 2.1 is tight: RR_eps is eps-DP and exactly 2eps-BR."""
-    assert _r(rr(16)) == "log(256)"
+    assert _r(rr(exp_eps=16)) == "log(256)"
 
 
 def test_visible_coin_mixture_is_not_br():
     """notes §5 br_mixture_not_br: 1/2 RR_(ln16, ln2) + 1/2 RR_(ln16, ln8) with a visible coin
     has range ln 64 = 1.5 eps, PrivLoss(0) = ln 8."""
-    a, b = grr(16, 2), grr(16, 8)
+    a, b = grr(exp_eps=16, exp_t=2), grr(exp_eps=16, exp_t=8)
     mix = mechanism(respond({"h": ([Q(1, 2), Q(1, 2)], a), "t": ([Q(1, 2), Q(1, 2)], b)}))
     assert _r(mix) == "log(64)"
     assert str(P.privloss(mix, 0)) == "log(8)"
@@ -51,16 +51,16 @@ def test_visible_coin_mixture_is_not_br():
 def test_impossible_output_gives_infinite_range():
     m = mechanism(respond({"a": [Q(1, 2), Q(0)], "b": [Q(1, 2), Q(1)]}))
     assert br_range(m).range() is INF
-    assert not br_range(m).is_br(real_mul(Q(1000), br_range(rr(2)).range()))
+    assert not br_range(m).is_br(real_mul(Q(1000), br_range(rr(exp_eps=2)).range()))
 
 
 def test_composition_adds_ranges():
     """Two eps-BR mechanisms in sequence: the range adds up (per deterministic adversary)."""
-    assert _r(compose([grr(16, 4), grr(16, 2)])) == "log(256)"
+    assert _r(compose([grr(exp_eps=16, exp_t=4), grr(exp_eps=16, exp_t=2)])) == "log(256)"
 
 
 def test_witness_views_are_rechecked():
-    m = compose([grr(16, 4), choose({"a": grr(16, 2), "b": rr(3)})])
+    m = compose([grr(exp_eps=16, exp_t=4), choose({"a": grr(exp_eps=16, exp_t=2), "b": rr(exp_eps=3)})])
     res = br_range(m)
     w = res.worst.witness
     assert recheck_views(m, (0, 1), w.hi_view) == w.p_hi

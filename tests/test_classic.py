@@ -26,8 +26,8 @@ from exactdp.numbers import Q, real_str
 def test_krr_rows_and_privloss():
     rows = krr_rows(3, ["a", "b", "c"], ["a", "b"])
     assert rows == [(Q(3, 5), Q(1, 5)), (Q(1, 5), Q(3, 5)), (Q(1, 5), Q(1, 5))]
-    assert real_str(P.privloss(krr(3, ["a", "b", "c"], ["a", "b"]), 0)) == "log(3)"
-    assert P.privloss(krr(3, ["a", "b", "c"], ["a", "a"]), 0) == 0  # same value: nothing to hide
+    assert real_str(P.privloss(krr(exp_eps=3, values=["a", "b", "c"], data=["a", "b"]), 0)) == "log(3)"
+    assert P.privloss(krr(exp_eps=3, values=["a", "b", "c"], data=["a", "a"]), 0) == 0  # same value: nothing to hide
     with pytest.raises(CaseError, match="not among the values"):
         krr_rows(3, ["a", "b"], ["a", "z"])
 

@@ -150,7 +150,7 @@ def test_ordered_without_nulls_is_at_most_concurrent(pair):
 
 def test_sequential_interleaving_equals_compose_and_is_at_most_concomp():
     a = _fig1()
-    b = rr(3)
+    b = rr(exp_eps=3)
     s = concomp_sequential({"A": a, "B": b})
     assert engine.profile(s).equals_on_eps_ge_0(engine.profile(compose([a, b])))
     assert engine.profile(s).le_on_eps_ge_0(engine.profile(concomp({"A": a, "B": b})))[0]

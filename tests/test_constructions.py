@@ -42,7 +42,7 @@ def three_round():
 def test_notes_R10_two_rr_ln2_target_E4():
     """notes-continual-mechanisms §4 / R10: 2x RR_(ln 2), E = 4: Q0 = (5/9, 2/9, 2/9, 0),
     T-conditionals 7/9, 5/7, 1."""
-    M = repeat(rr(Q(2)), 2)
+    M = repeat(rr(exp_eps=Q(2)), 2)
     pp = pure_postprocessor(M, (0, 1), Q(4))
     assert [pp.paths[0][h.index] for h in pp.hist.hists if len(h.path) == 2] == [Q(5, 9), Q(2, 9), Q(2, 9), Q(0)]
     assert pp.cond[0][0][0] == Q(7, 9)
@@ -54,7 +54,7 @@ def test_notes_R10_two_rr_ln2_target_E4():
 
 
 def test_vw_thm110_rr_simulates_itself_with_identity():
-    pp = pure_postprocessor(rr(Q(3)), (0, 1), Q(3))
+    pp = pure_postprocessor(rr(exp_eps=Q(3)), (0, 1), Q(3))
     assert pp.cond == [[(Q(1), Q(0))], [(Q(0), Q(1))]]
 
 
@@ -74,7 +74,7 @@ def test_three_round_mechanism():
 
 def test_counter_certificate_first_history():
     """eps below PrivLoss(M, 0): the first history with e^eps P_x(h) < P_x'(h)."""
-    M = repeat(rr(Q(2)), 2)
+    M = repeat(rr(exp_eps=Q(2)), 2)
     cert = pure_postprocessor(M, (0, 1), Q(3))
     assert isinstance(cert, PureCertificate)
     assert [lab for _, lab in cert.path] == ["0", "0"]
@@ -87,7 +87,7 @@ def test_eps_zero_identical_distributions():
     pp = pure_postprocessor(M, (0, 1), Q(1))
     assert pp.cond[0] == pp.cond[1] == [(Q(1, 3), Q(2, 3))]
     assert verify_postprocessor(pp).ok
-    cert = pure_postprocessor(rr(Q(2)), (0, 1), Q(1))
+    cert = pure_postprocessor(rr(exp_eps=Q(2)), (0, 1), Q(1))
     assert isinstance(cert, PureCertificate) and cert.p_x < cert.p_x_prime
 
 
@@ -102,14 +102,14 @@ def test_unreached_rounds_are_free_and_said_so():
 
 def test_transcendental_eps_is_refused():
     with pytest.raises(InexactValueError, match="log"):
-        simulate(rr(Q(3)), eps=Q(1, 10))
+        simulate(rr(exp_eps=Q(3)), eps=Q(1, 10))
 
 
 # --- the checks can fail ---------------------------------------------------------------------------
 
 
 def test_tampered_T_fails_validity_and_mixture():
-    pp = pure_postprocessor(repeat(rr(Q(2)), 2), (0, 1), Q(4))
+    pp = pure_postprocessor(repeat(rr(exp_eps=Q(2)), 2), (0, 1), Q(4))
     pp.cond[0][1] = (Q(6, 7), Q(1, 7))  # still a distribution, wrong T
     res = verify_postprocessor(pp)
     assert res.valid and not res.mixture
@@ -167,7 +167,7 @@ def test_bad_certificates_are_rejected():
 
 
 def test_rr_delta_simulates_itself():
-    pp = approx_postprocessor(rr_delta(Q(3), Q(1, 10)), (0, 1), Q(3), Q(1, 10))
+    pp = approx_postprocessor(rr_delta(exp_eps=Q(3), delta=Q(1, 10)), (0, 1), Q(3), Q(1, 10))
     assert [row[0] for row in pp.cond] == [(1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (0, 0, 0, 1)]
     assert verify_postprocessor(pp).ok and enumerator_check(pp)[0] == "ok"
 
@@ -225,7 +225,7 @@ def test_pure_certificate_is_rechecked_independently():
     from exactdp.constructions.common import RationalField
     from exactdp.constructions.pure import check_pure_certificate
 
-    M = repeat(rr(Q(2)), 2)
+    M = repeat(rr(exp_eps=Q(2)), 2)
     cert = pure_postprocessor(M, (0, 1), Q(3))
     check_pure_certificate(M, cert, RationalField())
     cert.p_x = Q(1, 3)
@@ -237,4 +237,4 @@ def test_history_limit():
     from exactdp.errors import LimitExceededError
 
     with pytest.raises(LimitExceededError, match="max-histories"):
-        expand(repeat(rr(Q(2)), 12), max_histories=1000)
+        expand(repeat(rr(exp_eps=Q(2)), 12), max_histories=1000)

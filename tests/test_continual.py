@@ -83,7 +83,7 @@ V1_SMALL = make_verifier(
 
 def const(d):
     """RR_(0, d): its profile is the constant d for every e^eps >= 1."""
-    return rr_delta(1, d)
+    return rr_delta(exp_eps=1, delta=d)
 
 
 # --- single continual mechanisms (Cor. 3.8) ------------------------------------------------------
@@ -120,7 +120,7 @@ def test_continual_options_are_the_valid_pairs():
 
 def test_rr_step_cm_is_rr():
     """notes R15: the 2-step per-step RR_(log 3) CM, event-level, has RR_(log 3)'s profile."""
-    assert profile.profile(continual(Continual(rr_step(3), EVENT))).equals_on_eps_ge_0(profile.profile(rr(3)))
+    assert profile.profile(continual(Continual(rr_step(3), EVENT))).equals_on_eps_ge_0(profile.profile(rr(exp_eps=3)))
 
 
 # --- the numbers of the paper and the notes --------------------------------------------------------
@@ -206,7 +206,7 @@ def test_remark512_via_lemma511():
         MenuItem("d", Continual(rr_once(1, Q(1, 3)), ONE), Q(0), Q(1, 3)),
     ]
     mix = profile.profile(mixed_budgeted(menu, [L2, L3], Q(1, 2), cap=4))
-    nim = profile.profile(compose([rr_delta(2, Q(1, 4)), rr_delta(3, Q(1, 3))]))
+    nim = profile.profile(compose([rr_delta(exp_eps=2, delta=Q(1, 4)), rr_delta(exp_eps=3, delta=Q(1, 3))]))
     assert mix.equals_on_eps_ge_0(nim)
     assert nim.delta_at(eval_text("log(6)")) == Q(1, 2) and nim.delta_at(Q(0)) == Q(3, 4)
 
@@ -215,7 +215,7 @@ def test_thm49_interleaved_equals_rr_composition():
     """notes R9 / Thm 4.9: M_(1/4) || per-step RR_(log 3): delta(E) = 1/4 + (3/4)(3 - E)_+/4."""
     A, B = Continual(Md(Q(1, 4)), V1), Continual(rr_step(3), EVENT)
     M = concurrent({"A": A, "B": B})
-    ref = profile.profile(compose([rr_delta(1, Q(1, 4)), rr(3)]))
+    ref = profile.profile(compose([rr_delta(exp_eps=1, delta=Q(1, 4)), rr(exp_eps=3)]))
     assert profile.profile(M).equals_on_eps_ge_0(ref)
     for E, v in [(1, Q(5, 8)), (2, Q(7, 16)), (3, Q(1, 4)), (4, Q(1, 4))]:
         assert profile.profile(M).delta_at_lambda(Q(E)) == v
@@ -228,7 +228,7 @@ def test_cor55_pure_parallel(n):
     """notes R15 / Cor 5.5: delta_comp(E) = delta_M(E) for pure CMs."""
     B = Continual(rr_step(3), EVENT)
     P = sparse_parallel([MenuItem("B", B, L3, Q(0))], [(L3, Q(0))], cap=n)
-    assert profile.profile(P).equals_on_eps_ge_0(profile.profile(rr(3)))
+    assert profile.profile(P).equals_on_eps_ge_0(profile.profile(rr(exp_eps=3)))
 
 
 def _r11_menu():

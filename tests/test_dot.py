@@ -65,7 +65,7 @@ def test_figure1_parses_back_with_the_same_nodes_and_edges(tmp_path):
 
 def test_tree_size_matches_the_histories():
     """The drawing unfolds the DAG: one node per history (root, each edge's endpoint)."""
-    m = exactdp.repeat(exactdp.rr(Q(3)), 3)
+    m = exactdp.repeat(exactdp.rr(exp_eps=Q(3)), 3)
     d = game_graph(m)
     assert d.graph.number_of_nodes() == 1 + 2 + 4 + 8 and d.cut_depth is None
 
@@ -92,7 +92,7 @@ def test_witness_highlights_choices_and_exactly_the_event(tmp_path):
 
 
 def test_large_games_are_cut_with_a_note(tmp_path):
-    m = exactdp.repeat(exactdp.rr(Q(3)), 12)
+    m = exactdp.repeat(exactdp.rr(exp_eps=Q(3)), 12)
     d = game_graph(m, max_nodes=100)
     assert d.cut_depth is not None and d.graph.number_of_nodes() <= 100 + 2 ** (d.cut_depth + 1)
     assert any("cut at depth" in line for line in d.caption)
@@ -152,3 +152,31 @@ def test_graphviz_missing_is_a_clear_message(tmp_path, monkeypatch):
     assert r.exit_code == 2 and "Graphviz" in r.output and "apt-get install graphviz" in r.output
     with pytest.raises(Exception, match="Graphviz"):
         render_graphviz("digraph {}", "svg")
+
+
+def test_the_default_drawing_is_the_game_dag_with_shared_sub_games_once(tmp_path):
+    """`info --dot` draws the DAG exactdp analyses (Vadhan-Wang Def. 1.5-1.7): one node per game
+    node, one edge per option or answer; Figure 1's two anchored answer distributions are shared."""
+    from exactdp.report.dot import dag_graph
+
+    mech = load_case(FIG1).mechanisms["M"]
+    drawing = dag_graph(mech)
+    nodes = mech.nodes()
+    assert drawing.graph.number_of_nodes() == len(nodes)
+    assert drawing.graph.number_of_edges() == sum(len(n.children_nodes()) for n in nodes)
+    answers = [d["label"] for _, _, d in drawing.graph.edges(data=True) if d["kind"] == "answer"]
+    assert sorted(answers) == sorted(["0: 1/2 | 1/2", "1: 1/2 | 1/2", "0: 3/4 | 1/4", "1: 1/4 | 3/4", "0: 1/2 | 1/2", "1: 1/2 | 1/2"])
+    same_graph(drawing.graph, read_back(to_dot(drawing), tmp_path))
+    r = CliRunner().invoke(main, ["info", FIG1, "--dot", "-"])
+    assert r.exit_code == 0 and "the game DAG" in r.output and r.output.count("->") == drawing.graph.number_of_edges()
+    r = CliRunner().invoke(main, ["info", FIG1, "--dot", "-", "--tree"])
+    assert "the game DAG" not in r.output and r.output.count("->") > drawing.graph.number_of_edges()
+
+
+def test_dag_is_cut_at_a_depth_with_a_note():
+    from exactdp.report.dot import dag_graph
+
+    mech = exactdp.repeat(exactdp.rr(eps="log(3)"), 6)
+    drawing = dag_graph(mech, depth=2)
+    assert drawing.cut_depth == 2 and any("cut after depth 2" in c for c in drawing.caption)
+    assert any(d.get("kind") == "cut" for _, d in drawing.graph.nodes(data=True))

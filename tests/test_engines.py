@@ -32,15 +32,15 @@ def E(text: str):
 @pytest.mark.parametrize(
     "mech, delta, expected",
     [
-        pytest.param(rr(3), "0", "log(3)", id="VW-Def1.9-RR-log3"),
-        pytest.param(rr(1), "0", "0", id="RR-eps0"),
-        pytest.param(rr_delta(3, Q(1, 10)), "1/5", "log(23/9)", id="notes-R1-PrivLoss-1/5"),
-        pytest.param(rr_delta(3, Q(1, 10)), "1/10", "log(3)", id="notes-R1-PrivLoss-1/10"),
-        pytest.param(rr_delta(3, Q(1, 10)), "99/1000", "inf", id="notes-R1-inf-below-delta"),
-        pytest.param(repeat(rr_delta(2, Q(1, 10)), 2), "19/100", "log(4)", id="KOV-approx-19/100"),
-        pytest.param(repeat(rr_delta(2, Q(1, 10)), 2), "23/50", "0", id="KOV-approx-23/50"),
-        pytest.param(repeat(rr_delta(2, Q(1, 10)), 2), "3/10", "log(25/9)", id="KOV-approx-3/10"),
-        pytest.param(repeat(rr(2), 3), "0", "log(8)", id="KOV-pure-3fold"),
+        pytest.param(rr(exp_eps=3), "0", "log(3)", id="VW-Def1.9-RR-log3"),
+        pytest.param(rr(exp_eps=1), "0", "0", id="RR-eps0"),
+        pytest.param(rr_delta(exp_eps=3, delta=Q(1, 10)), "1/5", "log(23/9)", id="notes-R1-PrivLoss-1/5"),
+        pytest.param(rr_delta(exp_eps=3, delta=Q(1, 10)), "1/10", "log(3)", id="notes-R1-PrivLoss-1/10"),
+        pytest.param(rr_delta(exp_eps=3, delta=Q(1, 10)), "99/1000", "inf", id="notes-R1-inf-below-delta"),
+        pytest.param(repeat(rr_delta(exp_eps=2, delta=Q(1, 10)), 2), "19/100", "log(4)", id="KOV-approx-19/100"),
+        pytest.param(repeat(rr_delta(exp_eps=2, delta=Q(1, 10)), 2), "23/50", "0", id="KOV-approx-23/50"),
+        pytest.param(repeat(rr_delta(exp_eps=2, delta=Q(1, 10)), 2), "3/10", "log(25/9)", id="KOV-approx-3/10"),
+        pytest.param(repeat(rr(exp_eps=2), 3), "0", "log(8)", id="KOV-pure-3fold"),
     ],
 )
 def test_privloss_known(engine, mech, delta, expected):
@@ -51,13 +51,13 @@ def test_privloss_known(engine, mech, delta, expected):
 @pytest.mark.parametrize(
     "mech, eps, expected",
     [
-        pytest.param(repeat(rr(2), 3), "log(2)", "2/9", id="KOV-pure-3fold-log2"),
-        pytest.param(repeat(rr(2), 3), "0", "13/27", id="KOV-pure-3fold-0"),
-        pytest.param(compose([rr(2), rr(3)]), "0", "1/2", id="MV-hetero-0"),
-        pytest.param(compose([rr(2), rr(3)]), "log(2)", "1/3", id="MV-hetero-log2"),
-        pytest.param(compose([rr(2), rr(3)]), "log(3)", "1/4", id="MV-hetero-log3"),
-        pytest.param(rr_delta(3, Q(1, 10)), "0", "11/20", id="notes-R1-delta-at-1"),
-        pytest.param(rr_delta(3, Q(1, 10)), "log(3)", "1/10", id="notes-R1-delta-at-3"),
+        pytest.param(repeat(rr(exp_eps=2), 3), "log(2)", "2/9", id="KOV-pure-3fold-log2"),
+        pytest.param(repeat(rr(exp_eps=2), 3), "0", "13/27", id="KOV-pure-3fold-0"),
+        pytest.param(compose([rr(exp_eps=2), rr(exp_eps=3)]), "0", "1/2", id="MV-hetero-0"),
+        pytest.param(compose([rr(exp_eps=2), rr(exp_eps=3)]), "log(2)", "1/3", id="MV-hetero-log2"),
+        pytest.param(compose([rr(exp_eps=2), rr(exp_eps=3)]), "log(3)", "1/4", id="MV-hetero-log3"),
+        pytest.param(rr_delta(exp_eps=3, delta=Q(1, 10)), "0", "11/20", id="notes-R1-delta-at-1"),
+        pytest.param(rr_delta(exp_eps=3, delta=Q(1, 10)), "log(3)", "1/10", id="notes-R1-delta-at-3"),
     ],
 )
 def test_delta_known(engine, mech, eps, expected):
@@ -96,7 +96,7 @@ def test_kov_formula_matches_engine_for_many_k():
 
     for Ek in [Fraction(3, 2), Fraction(2), Fraction(5)]:
         for k in range(1, 9):
-            m = repeat(rr(Q(Ek.numerator, Ek.denominator)), k)
+            m = repeat(rr(exp_eps=Q(Ek.numerator, Ek.denominator)), k)
             prof = profile.profile(m)
             for j in range(-1, k + 1):
                 C = Ek ** max(j, 0)
@@ -109,7 +109,7 @@ def test_repeat_is_a_shared_dag():
     """A 30-fold repeat of RR is a 31-level DAG, not 2^30 paths (issue: model sharing)."""
     from exactdp.model import stats
 
-    m = repeat(rr(Q(11, 10)), 30)
+    m = repeat(rr(exp_eps=Q(11, 10)), 30)
     s = stats(m.root)
     assert s["chance_nodes"] == 30 and s["depth"] == 30
     assert count_strategies(m.root) == 1
@@ -179,11 +179,11 @@ def test_zero_mass_gives_infinite_privloss(engine):
 def test_enumerator_refuses_beyond_limit():
     from exactdp.errors import LimitExceededError
 
-    m = repeat(choose([rr(2), rr(3)]), 12)  # 2^(2^12 - 1) strategies
+    m = repeat(choose([rr(exp_eps=2), rr(exp_eps=3)]), 12)  # 2^(2^12 - 1) strategies
     with pytest.raises(LimitExceededError, match="max-strategies"):
         enumerator.privloss(m, Q(0))
     with pytest.raises(LimitExceededError):
-        enumerator.privloss(repeat(choose([rr(2), rr(3)]), 4), Q(0), max_strategies=10)
+        enumerator.privloss(repeat(choose([rr(exp_eps=2), rr(exp_eps=3)]), 4), Q(0), max_strategies=10)
 
 
 def test_fraction_backend_gives_the_same_answers():
@@ -197,12 +197,12 @@ def test_fraction_backend_gives_the_same_answers():
         "from exactdp.builders import rr_delta, repeat, compose, choose, rr\n"
         "from exactdp.analysis import profile, enumerator\n"
         "assert BACKEND == 'fractions'\n"
-        "m = compose([rr_delta(2, Q(1, 10)), choose([rr(3), rr(5)])])\n"
+        "m = compose([rr(exp_eps=2, delta=Q(1, 10)), choose([rr(exp_eps=3), rr(exp_eps=5)])])\n"
         "print(real_str(profile.privloss(m, Q(1, 5))), real_str(enumerator.privloss(m, Q(1, 5))))\n"
     )
     env = dict(os.environ, EXACTDP_NO_GMPY="1")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout.split()
-    m = compose([rr_delta(2, Q(1, 10)), choose([rr(3), rr(5)])])
+    m = compose([rr_delta(exp_eps=2, delta=Q(1, 10)), choose([rr(exp_eps=3), rr(exp_eps=5)])])
     assert out == [real_str(profile.privloss(m, Q(1, 5)))] * 2
 
 
@@ -217,17 +217,17 @@ ENGINE_OBJECTS = [pytest.param("profile", id="profile"), pytest.param("enumerato
     [
         # RR with e^eps = 3: P = (3/4, 1/4), P' = (1/4, 3/4) (Def. 1.9); by hand from Mironov 2017, Def. 3:
         # alpha = 2: (9/16)/(1/4) + (1/16)/(3/4) = 7/3; alpha = 3: (27/64)/(1/16) + (1/64)/(9/16) = 61/9
-        pytest.param(rr(3), 2, "log(7/3)", id="RR3-alpha2"),
-        pytest.param(rr(3), 3, "log(61/9)/2", id="RR3-alpha3"),
+        pytest.param(rr(exp_eps=3), 2, "log(7/3)", id="RR3-alpha2"),
+        pytest.param(rr(exp_eps=3), 3, "log(61/9)/2", id="RR3-alpha3"),
         # KL: 3/4 log 3 + 1/4 log(1/3) = log(3)/2
-        pytest.param(rr(3), 1, "log(3)/2", id="RR3-KL"),
-        pytest.param(rr(3), "inf", "log(3)", id="RR3-inf-is-PrivLoss0"),
+        pytest.param(rr(exp_eps=3), 1, "log(3)/2", id="RR3-KL"),
+        pytest.param(rr(exp_eps=3), "inf", "log(3)", id="RR3-inf-is-PrivLoss0"),
         # two-fold composition: sums multiply, (7/3)^2 = 49/9 (Mironov 2017, Prop. 1 is tight here)
-        pytest.param(repeat(rr(3), 2), 2, "log(49/9)", id="RR3-twice-alpha2"),
+        pytest.param(repeat(rr(exp_eps=3), 2), 2, "log(49/9)", id="RR3-twice-alpha2"),
         # an answer possible under x0 only: infinite divergence of every order
-        pytest.param(rr_delta(3, Q(1, 10)), 2, "inf", id="RRdelta-inf"),
+        pytest.param(rr(exp_eps=3, delta=Q(1, 10)), 2, "inf", id="RRdelta-inf"),
         # the adversary picks the better of RR(2) (sum 3/2) and RR(3) (sum 7/3)
-        pytest.param(choose([rr(2), rr(3)]), 2, "log(7/3)", id="choose-max"),
+        pytest.param(choose([rr(exp_eps=2), rr(exp_eps=3)]), 2, "log(7/3)", id="choose-max"),
     ],
 )
 def test_renyi_known(engine, mech, alpha, expected):
@@ -260,4 +260,4 @@ def test_renyi_refuses_fractional_orders():
 
     for a in [Q(3, 2), Q(1, 2), 0]:
         with pytest.raises(ExactDPError, match="alpha"):
-            make_engine("profile").renyi(rr(3), a)
+            make_engine("profile").renyi(rr(exp_eps=3), a)

@@ -81,7 +81,7 @@ def test_thm3_closed_form_and_engine(bck, expected, us):
     delta over choose-of-compose of the menu."""
     B, C, k = bck
     assert max(thm3(B, C, k, u) for u in us) == expected
-    menu = grr_menu(Q(B.numerator, B.denominator) if isinstance(B, F) else B, [Q(F(u).numerator, F(u).denominator) for u in us])
+    menu = grr_menu(exp_eps=Q(B.numerator, B.denominator) if isinstance(B, F) else B, exp_ts=[Q(F(u).numerator, F(u).denominator) for u in us])
     got = P.delta_at(nonadaptive(menu, k), exactdp.exact(f"log({C})") if C != 1 else 0)
     assert got == Q(expected.numerator, expected.denominator)
 
@@ -94,7 +94,7 @@ def test_b16_gap_matches_closed_forms_and_brute_force():
     assert closed == F(53, 75)
     us = [2, F(5, 2), 4, F(32, 5), 8]
     assert na_delta(16, us, 2, 1) == F(1701, 2500)
-    menu = grr_menu(16, [Q(2), Q(5, 2), Q(4), Q(32, 5), Q(8)])
+    menu = grr_menu(exp_eps=16, exp_ts=[Q(2), Q(5, 2), Q(4), Q(32, 5), Q(8)])
     assert P.delta_at(exactdp.repeat(menu, 2), 0) == Q(53, 75)
     assert P.delta_at(nonadaptive(menu, 2), 0) == Q(1701, 2500)
     assert real_str(P.privloss(exactdp.repeat(menu, 2), Q(7, 10))) == "log(23/22)"
@@ -105,14 +105,14 @@ def test_grr_definition():
     assert grr_probs(16, 4) == (Q(4, 5), Q(1, 5))
     assert grr_probs(16, 1) == (Q(1), Q(1))
     assert grr_probs(16, 16) == (Q(0), Q(0))
-    m = grr(16, 4)
+    m = grr(exp_eps=16, exp_t=4)
     assert m.root.probs == ((Q(4, 5), Q(1, 5)), (Q(1, 5), Q(4, 5)))
     with pytest.raises(CaseError, match="t must lie in"):
-        grr(16, 17)
+        grr(exp_eps=16, exp_t=17)
 
 
 def test_counting_em_weights():
-    m = exponential([[1, 1, 1, 1, 1], [0, 0, 0, 0, 1]], 16, mode="monotone")
+    m = exponential([[1, 1, 1, 1, 1], [0, 0, 0, 0, 1]], exp_eps=16, mode="monotone")
     assert [r[0] for r in m.root.probs] == [Q(1, 5)] * 5
     assert [r[1] for r in m.root.probs] == [Q(1, 20)] * 4 + [Q(4, 5)]
 
@@ -155,14 +155,14 @@ def test_zero_eps_is_uniform_even_with_constant_scores():
 
 
 def test_nonadaptive_shares_suffixes_and_refuses_huge_menus():
-    menu = grr_menu(16, [2, 4, 8])
+    menu = grr_menu(exp_eps=16, exp_ts=[2, 4, 8])
     na = nonadaptive(menu, 3)
     assert len(na.root.labels) == 27 and na.root.labels[0] == "u=2,u=2,u=2"
     assert len(na.nodes()) < 27 * 4
     with pytest.raises(LimitExceededError):
         nonadaptive(menu, 20)
     with pytest.raises(CaseError, match="must begin with an adversary choice"):
-        nonadaptive(grr(16, 4), 2)
+        nonadaptive(grr(exp_eps=16, exp_t=4), 2)
 
 
 # --- case-file forms --------------------------------------------------------------------------

@@ -57,7 +57,7 @@ def test_rr_twice_with_per_dataset_rows_and_default_next():
     )
     m = c.mechanisms["M"]
     assert isinstance(m, AutomatonMechanism) and m.automaton.n_rows == 2
-    assert profile.profile(m).equals_on_eps_ge_0(profile.profile(repeat(rr(3), 2)))
+    assert profile.profile(m).equals_on_eps_ge_0(profile.profile(repeat(rr(exp_eps=3), 2)))
 
 
 def test_per_dataset_initial_distributions_final_and_split_outcomes():

@@ -25,12 +25,12 @@ from exactdp.numbers import Q
     [(Q(27, 20), HOLDS), (Q(135, 100), HOLDS), (Q(1349, 1000), HOLDS), (Q(1348, 1000), FAILS), (Q(67, 50), FAILS), (Q(1), FAILS)],
 )
 def test_rr3_threshold_is_two_phi_inverse_three_quarters(mu, status):
-    assert check_gdp(envelope_tradeoff(profile.profile(rr(3))), mu).status == status
+    assert check_gdp(envelope_tradeoff(profile.profile(rr(exp_eps=3))), mu).status == status
 
 
 def test_mass_impossible_under_the_neighbour_is_never_gdp():
     """T(0) = 1 - delta < 1 = G_mu(0): RR_(eps, delta) with delta > 0 is not mu-GDP for any mu."""
-    res = check_gdp(envelope_tradeoff(profile.profile(rr_delta(3, Q(1, 10)))), Q(100))
+    res = check_gdp(envelope_tradeoff(profile.profile(rr(exp_eps=3, delta=Q(1, 10)))), Q(100))
     assert res.status == FAILS and res.vertex == (0, Q(9, 10))
 
 
@@ -42,7 +42,7 @@ def test_a_vertex_on_g_mu_is_undecided_not_guessed():
 
 
 def test_perfect_privacy_is_0_gdp():
-    assert check_gdp(envelope_tradeoff(profile.profile(rr(1))), Q(0)).status == HOLDS
+    assert check_gdp(envelope_tradeoff(profile.profile(rr(exp_eps=1))), Q(0)).status == HOLDS
 
 
 @settings(max_examples=60, deadline=None)

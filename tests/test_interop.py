@@ -23,13 +23,13 @@ def test_missing_extra_names_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "dp_accounting", None)
     monkeypatch.setitem(sys.modules, "dp_accounting.pld", None)
     with pytest.raises(MissingExtraError, match=r"exactdp\[interop\]"):
-        to_dp_accounting(rr(3))
+        to_dp_accounting(rr(exp_eps=3))
 
 
 def test_log_pmfs_are_the_dominating_pair():
     from exactdp.interop import dominating_pair_log_pmfs
 
-    lower, upper = dominating_pair_log_pmfs(profile.profile(rr_delta(3, Q(1, 10))))
+    lower, upper = dominating_pair_log_pmfs(profile.profile(rr(exp_eps=3, delta=Q(1, 10))))
     # RR_(log 3, 1/10) (Vadhan-Wang Def. 5.1), answers I0, 0, 1, I1 by decreasing ratio:
     # P = (1/10, 27/40, 9/40, 0), P' = (0, 9/40, 27/40, 1/10); zero masses are left out
     assert sorted(upper) == [0, 1, 2] and sorted(lower) == [1, 2, 3]
@@ -46,10 +46,10 @@ def _exact(prof, eps: float) -> float:
 @pytest.mark.parametrize(
     "mech",
     [
-        pytest.param(rr(3), id="RR-log3"),
-        pytest.param(rr_delta(3, Q(1, 10)), id="RR-log3-delta"),
-        pytest.param(repeat(rr(2), 3), id="KOV-3fold"),
-        pytest.param(concomp([rr(2), choose([rr(3), rr_delta(2, Q(1, 20))])]), id="concomp-interactive"),
+        pytest.param(rr(exp_eps=3), id="RR-log3"),
+        pytest.param(rr(exp_eps=3, delta=Q(1, 10)), id="RR-log3-delta"),
+        pytest.param(repeat(rr(exp_eps=2), 3), id="KOV-3fold"),
+        pytest.param(concomp([rr(exp_eps=2), choose([rr(exp_eps=3), rr(exp_eps=2, delta=Q(1, 20))])]), id="concomp-interactive"),
     ],
 )
 def test_dp_accounting_hockey_stick_brackets_the_exact_profile(mech):

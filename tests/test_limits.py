@@ -17,19 +17,19 @@ from exactdp.errors import LimitExceededError
 from exactdp.limits import DEFAULT, Limits, using
 from exactdp.numbers import Q, eval_text
 from exactdp.numbers.expr import ExprError
-from exactdp.verify import Options, verify_text
+from exactdp.verify import ERROR, Options, verify_text
 
 
 def test_node_budget():
     with using(Limits(max_nodes=100)):
         with pytest.raises(LimitExceededError, match="--max-nodes"):
-            repeat(choose([rr(2), rr(3)]), 200)
-    repeat(choose([rr(2), rr(3)]), 200)  # fine under the default
+            repeat(choose([rr(exp_eps=2), rr(exp_eps=3)]), 200)
+    repeat(choose([rr(exp_eps=2), rr(exp_eps=3)]), 200)  # fine under the default
 
 
 def test_profile_size_limit():
     # compose of RR's with distinct e^eps: 2^k distinct likelihood ratios
-    m = compose([rr(Q(p)) for p in [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41]])
+    m = compose([rr(exp_eps=Q(p)) for p in [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41]])
     with using(Limits(max_hull_edges=5000)):
         with pytest.raises(LimitExceededError, match="--max-profile-size"):
             profile.profile(m)
@@ -101,3 +101,40 @@ def test_alias_bomb_is_fast_and_small():
     assert out[0].startswith("REFUSED") and "expands to more than" in out[0]
     secs, mb = map(float, out[1].split())
     assert secs < 2 and mb < 200
+
+
+def test_timeout_survives_a_swallowed_alarm(monkeypatch):
+    """An exception raised inside a garbage-collector callback is dropped by Python; the alarm
+    repeats, so the time limit still ends the computation (it used to run on for minutes when
+    the first alarm fell into hypothesis's gc callback)."""
+    import gc
+
+    swallowed: list[str] = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda u: swallowed.append(type(u.exc_value).__name__))
+    start = time.monotonic()
+
+    def slow_callback(phase, info):
+        if time.monotonic() - start < 0.8:  # around the first alarm (0.5 s) callbacks run long
+            time.sleep(0.01)
+
+    text = textwrap.dedent(
+        """
+        exactdp: 1
+        name: slow
+        mechanisms:
+          M: {repeat: {mechanism: {compose: [{rr: {eps: log(2)}}, {rr: {eps: log(3)}}, {rr: {eps: log(5)}}, {rr: {eps: log(7)}}]}, times: 30}}
+        claims:
+          - privloss: {delta: 1/1000, at_most: inf}
+        """
+    )
+    threshold = gc.get_threshold()
+    gc.callbacks.append(slow_callback)
+    gc.set_threshold(50)
+    try:
+        fr = verify_text(text, "slow.yaml", Options(limits=DEFAULT.replace(timeout=0.5)))
+        elapsed = time.monotonic() - start
+    finally:
+        gc.callbacks.remove(slow_callback)
+        gc.set_threshold(*threshold)
+    assert [v.status for v in fr.verdicts] == [ERROR] and elapsed < 20
+    assert "TimeLimitExceeded" in swallowed, "the first alarm was not swallowed: the test did not exercise the repeat"

@@ -32,7 +32,7 @@ def test_postorder_children_first_and_once():
 
 
 def test_graft_shares_the_continuation():
-    a = rr(2)
+    a = rr(exp_eps=2)
     m = compose([a, a, a])
     s = stats(m.root)
     assert s["chance_nodes"] == 3 and s["answer_edges"] == 6
@@ -49,33 +49,33 @@ def test_concomp_shares_joint_states():
     """ConComp of k noninteractive RRs has one node per subset of answered components,
     not one per interleaving (k! orders)."""
     k = 6
-    m = concomp([rr(2)] * k)
+    m = concomp([rr(exp_eps=2)] * k)
     s = stats(m.root)
     assert s["ask_nodes"] == 2**k - 1  # each nonempty set of pending components
     assert s["chance_nodes"] == k * 2 ** (k - 1)
 
 
 def test_concomp_labels_are_qualified():
-    m = concomp({"A": rr(2), "B": mechanism(ask({"q": {"0": [Q(1, 2), Q(1, 2)], "1": [Q(1, 2), Q(1, 2)]}}))})
+    m = concomp({"A": rr(exp_eps=2), "B": mechanism(ask({"q": {"0": [Q(1, 2), Q(1, 2)], "1": [Q(1, 2), Q(1, 2)]}}))})
     assert set(m.root.labels) == {("A",), ("B", "q")}
 
 
 def test_count_strategies():
-    assert count_strategies(repeat(choose([rr(2), rr(3)]), 2).root) == 2 * 2**2  # first choice, then a choice after each of 2 answers
-    assert count_strategies(rr(2).root) == 1
+    assert count_strategies(repeat(choose([rr(exp_eps=2), rr(exp_eps=3)]), 2).root) == 2 * 2**2  # first choice, then a choice after each of 2 answers
+    assert count_strategies(rr(exp_eps=2).root) == 1
 
 
 def test_count_strategies_saturates_on_deep_games():
     """Doubly exponential in the depth: repeat(choose) of depth 60 has more than 2^(2^59)
     adversaries; the count saturates at cap + 1 instead of building that integer."""
-    m = repeat(choose([rr(2), rr(3)]), 60)
+    m = repeat(choose([rr(exp_eps=2), rr(exp_eps=3)]), 60)
     assert count_strategies(m.root) == 10**100 + 1 and str(count_strategies(m.root)) == "more than 10^100"
     assert count_strategies(m.root, cap=1000) == 1001 and f"{count_strategies(m.root, cap=1000)}" == "more than 1000"
-    assert count_strategies(repeat(choose([rr(2), rr(3)]), 3).root, cap=None) == 2 * 2**2 * 2**4
+    assert count_strategies(repeat(choose([rr(exp_eps=2), rr(exp_eps=3)]), 3).root, cap=None) == 2 * 2**2 * 2**4
 
 
 def test_networkx_export():
-    g = to_networkx(compose([rr(2), rr(3)]))
+    g = to_networkx(compose([rr(exp_eps=2), rr(exp_eps=3)]))
     assert g.number_of_edges() == 4
     assert all("p" in d for _, _, d in g.edges(data=True))
 
@@ -84,4 +84,4 @@ def test_mechanism_checks_datasets():
     with pytest.raises(CaseError):
         mechanism(END, datasets=("x", "x"))
     with pytest.raises(CaseError, match="different datasets"):
-        compose([rr(2), rr(2, datasets=("a", "b"))])
+        compose([rr(exp_eps=2), rr(exp_eps=2, datasets=("a", "b"))])

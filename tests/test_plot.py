@@ -85,7 +85,7 @@ def test_region_vertices_are_the_exact_chain():
 def test_chain_from_profile_matches_the_mechanism_chain_for_a_symmetric_region():
     """RR's region is symmetric, so the chain rebuilt from its profile on lambda >= 1 is its chain."""
     for E, d in [(Q(3), Q(0)), (Q(3), Q(1, 10)), (Q(7, 2), Q(1, 5))]:
-        m = exactdp.rr_delta(E, d) if d else exactdp.rr(E)
+        m = exactdp.rr(exp_eps=E, delta=d) if d else exactdp.rr(exp_eps=E)
         prof = exactdp.profile(m)
         rebuilt = P.chain_from_profile(prof.breakpoints(), prof.limit())
         assert [v for v in rebuilt if v != (0, 0)] == [v for v in prof.envelope.vertices() if v != (0, 0)]
@@ -95,7 +95,7 @@ def test_dp_bound_curve_is_the_profile_of_rr_eps_delta():
     """KOV 2015 Thm 2.4: the (eps, delta) region is RR_(eps,delta)'s region."""
     for E, d in [(Q(6), Q(1, 5)), (Q(2), Q(0)), (Q(1), Q(1, 10))]:
         c = P.dp_bound_curve("b", E, d)
-        prof = exactdp.profile(exactdp.rr_delta(E, d) if d else exactdp.rr(E))
+        prof = exactdp.profile(exactdp.rr(exp_eps=E, delta=d) if d else exactdp.rr(exp_eps=E))
         for lam in [Q(1), Q(3, 2), E, E + 1, Q(100)]:
             assert _value(c, lam) == prof.delta_at_lambda(lam)
 

@@ -75,7 +75,7 @@ def test_degree_limit_is_a_clear_refusal():
 
 
 def test_engines_agree_on_decimal_eps():
-    m = concomp([rr(as_field(eval_text("exp(1/10)"))), rr_delta(as_field(eval_text("exp(1/4)")), Q(1, 100))])
+    m = concomp([rr(exp_eps=as_field(eval_text("exp(1/10)"))), rr_delta(exp_eps=as_field(eval_text("exp(1/4)")), delta=Q(1, 100))])
     for d in [Q(0), Q(1, 100), Q(1, 10)]:
         assert engine.privloss(m, d) == enumerator.privloss(m, d)
     lam = as_field(eval_text("exp(1/5)"))
@@ -83,14 +83,90 @@ def test_engines_agree_on_decimal_eps():
 
 
 def test_witness_on_decimal_eps_is_rechecked():
-    m = compose([rr(t), rr(t)])
+    m = compose([rr(exp_eps=t), rr(exp_eps=t)])
     w = engine.witness(m, Q(1, 10))
     assert w.excess() == engine.profile(m).delta_at(Q(1, 10))
 
 
 def test_privloss_with_long_decimal_uses_certified_intervals():
-    m = repeat(rr(t), 3)
+    m = repeat(rr(exp_eps=t), 3)
     prof = engine.profile(m)
     d = prof.delta_at(eval_text("0.2999999999"))  # e^eps beyond the degree limit: kept as a - b*lambda
     assert real_decimal(prof.privloss(0), 6) == "0.3"
     assert str(d) and prof.delta_at(eval_text("0.3")) == 0
+
+
+# --- the FLINT-backed arithmetic against an independent model (SymPy polynomials over QQ) ------
+
+_ELEMENT_STEPS = st.lists(
+    st.tuples(st.sampled_from("+-*/"), st.integers(-3, 3), st.integers(0, 4), st.sampled_from([2, 4, 5, 10])),
+    min_size=1,
+    max_size=6,
+)
+
+
+def _model_value(steps):
+    """Apply the steps to QtElement values and, independently, to sympy rational functions of
+    T = e^(1/20) (every L used divides 20); return both."""
+    import sympy
+
+    T = sympy.Symbol("T")
+    x, ref = Q(1), sympy.Integer(1)
+    for op, a, k, L in steps:
+        y = a + qt_exp(1, Q(k, L))  # a + e^(k/L) = a + T^(20k/L)
+        yref = a + T ** (20 * k // L)
+        if op == "/" and (yref == 0 or y == 0):
+            continue
+        x = {"+": lambda u, v: u + v, "-": lambda u, v: u - v, "*": lambda u, v: u * v, "/": lambda u, v: u / v}[op](x, y)
+        ref = sympy.cancel({"+": ref + yref, "-": ref - yref, "*": ref * yref, "/": ref / yref}[op])
+    return x, ref, T
+
+
+def _as_sympy(x, T):
+    import sympy
+
+    if not isinstance(x, QtElement):
+        return sympy.Rational(int(x.numerator), int(x.denominator))
+    m = 20 // x.L
+    num = sum(int(a) * T ** (m * k) for k, a in enumerate(x.n.coeffs()))
+    den = sum(int(a) * T ** (m * k) for k, a in enumerate(x.d.coeffs()))
+    return sympy.Rational(int(x.c.numerator), int(x.c.denominator)) * num / den
+
+
+@settings(max_examples=80, deadline=None)
+@given(_ELEMENT_STEPS)
+def test_field_arithmetic_matches_sympy_rational_functions(steps):
+    import sympy
+
+    x, ref, T = _model_value(steps)
+    assert sympy.cancel(_as_sympy(x, T) - ref) == 0
+    if isinstance(x, QtElement):  # the canonical form: coprime, primitive, positive leads, smallest L
+        n, d = x.n, x.d
+        assert n.gcd(d).degree() == 0 and n.content() == 1 and d.content() == 1
+        assert n.leading_coefficient() > 0 and d.leading_coefficient() > 0 and x.c != 0
+        exps = [k for k, a in enumerate(n.coeffs()) if a] + [k for k, a in enumerate(d.coeffs()) if a]
+        from math import gcd
+
+        g = x.L
+        for e in exps:
+            g = gcd(g, e)
+        assert g == 1
+    else:
+        assert sympy.Poly(ref, T).is_ground  # rational results come back as Q
+
+
+def test_pickle_and_hash_survive_the_polynomial_backend():
+    import pickle
+
+    x = (t**3 - 2 * t + Q(1, 3)) / (5 * t + 7)
+    y = pickle.loads(pickle.dumps(x))
+    assert y == x and hash(y) == hash(x) and str(y) == str(x)
+    # the hash is that of the coefficient tuples (highest degree first), as before FLINT
+    assert str(x) == "(3*exp(3/10) - 6*exp(1/10) + 1)/(3*(5*exp(1/10) + 7))"
+    assert hash(x) == hash(("qt", 10, Q(1, 3), (3, 0, -6, 1), (5, 7)))
+
+
+def test_ball_and_interval_enclosures_agree():
+    x = (t**3 - 2 * t + Q(1, 3)) / (5 * t + 7)
+    b, iv = x.ball(128), x.enclosure(128)
+    assert b.lower() <= mpmath.mpf(iv.b) and mpmath.mpf(iv.a) <= b.upper()

@@ -25,7 +25,7 @@ from .strategies import mechanisms
 def test_known_values_rr3():
     """RR with e^eps = 3 (Vadhan-Wang Def. 1.9): P = (3/4, 1/4), P' = (1/4, 3/4).
     alpha = 4: (81/256)/(1/64) + (1/256)/(27/64) = 81/4 + 1/108 = 547/27."""
-    assert real_str(renyi(rr(3), 4).value) == "log(547/27)/3"
+    assert real_str(renyi(rr(exp_eps=3), 4).value) == "log(547/27)/3"
 
 
 def test_asymmetric_pair_takes_the_worse_order():
@@ -52,16 +52,16 @@ def test_monotone_in_the_order_and_inf_is_privloss(m):
 def test_products_add(alpha):
     """Mironov 2017, Prop. 1: for noninteractive components with the same worst pair the
     divergence of the composition is the sum (sequential and concurrent alike)."""
-    parts = real_add(renyi(rr(2), alpha).value, renyi(rr(3), alpha).value)
-    assert real_cmp(renyi(compose([rr(2), rr(3)]), alpha).value, parts) == 0
-    assert real_cmp(renyi(concomp([rr(2), rr(3)]), alpha).value, parts) == 0
+    parts = real_add(renyi(rr(exp_eps=2), alpha).value, renyi(rr(exp_eps=3), alpha).value)
+    assert real_cmp(renyi(compose([rr(exp_eps=2), rr(exp_eps=3)]), alpha).value, parts) == 0
+    assert real_cmp(renyi(concomp([rr(exp_eps=2), rr(exp_eps=3)]), alpha).value, parts) == 0
 
 
 def test_decimal_eps():
     """RR with e^eps = t = e^(1/10) in Q(e^(1/10)): sum at alpha 2 is (t^3 + 1)/(t(t + 1)) =
     (t^2 - t + 1)/t, exact in the field; alpha 3 has no exact form and is refused."""
     t = qt_exp(1, Q(1, 10))
-    m = rr(t)
+    m = rr(exp_eps=t)
     s = renyi(m, 2).pairs[0].total
     assert s == (t * t - t + 1) / t
     with pytest.raises(InexactValueError, match="alpha = 2"):
@@ -78,4 +78,4 @@ def test_orders_refused(bad):
 
 def test_engine_protocol_has_renyi():
     for name in ("profile", "enumerator"):
-        assert real_str(make_engine(name).renyi(rr(3), 2).value) == "log(7/3)"
+        assert real_str(make_engine(name).renyi(rr(exp_eps=3), 2).value) == "log(7/3)"

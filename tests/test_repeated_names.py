@@ -60,7 +60,7 @@ def test_index_label_does_not_overwrite_a_named_item():
 
 
 def test_builders_take_sequences_with_repeats():
-    r = rr(Q(2))
+    r = rr(exp_eps=Q(2))
     from exactdp.analysis import profile
 
     assert real_str(profile.privloss(concomp([r, r]), Q(0))) == "log(4)"

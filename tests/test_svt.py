@@ -133,7 +133,7 @@ def _truncated(noise, R):
 def test_infinite_noise_closed_form_equals_truncated_sums(variant, kw):
     """Infinite-support noise: the closed-form tail sums agree with plain summation over |z| <= R up
     to the probability mass outside [-R, R] (an explicit bound, far below any difference that matters)."""
-    spec = lyu_variant(variant, 16, MENU[:2], horizon=2, **kw)
+    spec = lyu_variant(variant, exp_eps=16, menu=MENU[:2], horizon=2, **kw)
     m = sparse_vector(spec)
     R = 30
     rho, nu = _truncated(spec.threshold_noise, R), _truncated(spec.query_noise, R)
@@ -148,36 +148,36 @@ def test_infinite_noise_closed_form_equals_truncated_sums(variant, kw):
 
 
 def test_lyu_parameters():
-    s1 = lyu_variant("alg1", 16, MENU)
+    s1 = lyu_variant("alg1", exp_eps=16, menu=MENU)
     assert (s1.threshold_noise.alpha, s1.query_noise.alpha, s1.halt_after) == (Q(1, 4), Q(1, 2), 1)
-    s4 = lyu_variant("alg4", 16, MENU)
+    s4 = lyu_variant("alg4", exp_eps=16, menu=MENU)
     assert (s4.threshold_noise.alpha, s4.query_noise.alpha) == (Q(1, 2), Q(1, 8))
-    s2 = lyu_variant("alg2", 256, MENU, c=2)
+    s2 = lyu_variant("alg2", exp_eps=256, menu=MENU, c=2)
     assert s2.resample_noise == s2.threshold_noise and s2.query_noise.alpha == Q(1, 2)
-    s5 = lyu_variant("alg5", 16, MENU)
+    s5 = lyu_variant("alg5", exp_eps=16, menu=MENU)
     assert s5.query_noise is None and s5.halt_after is None
-    w = lyu_variant("alg1", 16, MENU, width=3)
+    w = lyu_variant("alg1", exp_eps=16, menu=MENU, width=3)
     assert w.threshold_noise.finite and w.threshold_noise.support() == (-3, 3)
     with pytest.raises(CaseError, match="irrational"):
-        lyu_variant("alg1", 2, MENU)
+        lyu_variant("alg1", exp_eps=2, menu=MENU)
     with pytest.raises(CaseError, match="release"):
-        lyu_variant("alg3", 16, MENU)
+        lyu_variant("alg3", exp_eps=16, menu=MENU)
 
 
 def test_verdicts_match_the_literature_on_short_horizons():
     """Lyu et al.: Alg1 eps-DP; Alg4 ((1+6c)/4)eps-DP but not eps-DP; Alg5 not DP at all."""
     lam16 = exactdp.exact("log(16)")
-    a1 = sparse_vector(lyu_variant("alg1", 16, MENU, horizon=3))
+    a1 = sparse_vector(lyu_variant("alg1", exp_eps=16, menu=MENU, horizon=3))
     assert P.is_dp(a1, lam16, 0)
-    a4 = sparse_vector(lyu_variant("alg4", 16, MENU, horizon=2))
+    a4 = sparse_vector(lyu_variant("alg4", exp_eps=16, menu=MENU, horizon=2))
     assert not P.is_dp(a4, lam16, 0) and P.is_dp(a4, exactdp.exact("log(128)"), 0)
-    a5 = sparse_vector(lyu_variant("alg5", 16, MENU, horizon=2))
+    a5 = sparse_vector(lyu_variant("alg5", exp_eps=16, menu=MENU, horizon=2))
     assert P.privloss(a5, 0) is INF
 
 
 def test_states_are_shared_by_posterior():
     """Histories with the same multiset of (query, answer) pairs reach one node."""
-    m = sparse_vector(lyu_variant("alg6", 16, MENU, horizon=2))
+    m = sparse_vector(lyu_variant("alg6", exp_eps=16, menu=MENU, horizon=2))
     _, n1 = dag_prob(m, 0, [("up", BELOW), ("down", BELOW)])
     _, n2 = dag_prob(m, 0, [("down", BELOW), ("up", BELOW)])
     assert n1 is n2
@@ -247,12 +247,12 @@ def test_form_reads_explicit_parameters_and_menu_maps():
     )
     a = c.mechanisms["A"]
     assert a.root.labels == ("up", "down")
-    assert real_str(P.privloss(c.mechanisms["B"], 0)) == real_str(P.privloss(sparse_vector(lyu_variant("alg1", 16, MENU[:2], horizon=2)), 0))
+    assert real_str(P.privloss(c.mechanisms["B"], 0)) == real_str(P.privloss(sparse_vector(lyu_variant("alg1", exp_eps=16, menu=MENU[:2], horizon=2)), 0))
 
 
 @pytest.mark.parametrize("variant,h,kw", [("alg6", 3, {}), ("alg3", 3, {"release": (-2, 3)}), ("alg1", 4, {}), ("alg5", 3, {})])
 def test_enumerator_agrees_on_the_variants(variant, h, kw):
     """The brute-force engine (every deterministic adversary) gives the same verdicts on the SVT DAGs."""
-    m = sparse_vector(lyu_variant(variant, 16, MENU[:2], horizon=h, **kw))
+    m = sparse_vector(lyu_variant(variant, exp_eps=16, menu=MENU[:2], horizon=h, **kw))
     for d in (Q(0), Q(1, 20)):
         assert exactdp.enumerator.privloss(m, d) == P.privloss(m, d)

@@ -38,7 +38,7 @@ def test_basic_and_improved_basic_remark_5_12():
     c = comps(["log(2)", "log(3)"], ["1/4", "1/3"])
     assert real_str(basic(c).eps) == "log(6)" and basic(c).delta == Q(7, 12)
     assert improved_basic(c).delta == Q(1, 2)
-    m = compose([rr_delta(2, Q(1, 4)), rr_delta(3, Q(1, 3))])
+    m = compose([rr_delta(exp_eps=2, delta=Q(1, 4)), rr_delta(exp_eps=3, delta=Q(1, 3))])
     assert engine.profile(m).delta_at_lambda(Q(6)) == Q(1, 2)  # tight
 
 
@@ -81,7 +81,7 @@ def test_optimal_matches_the_engine_on_composed_rr(seed):
     eps = [_rand_eps(rng) for _ in range(k)]
     deltas = [rng.choice(["0", "1/20"]) for _ in range(k)]
     c = comps(eps, deltas)
-    m = compose([rr_delta(x.E, x.delta) if x.delta else rr(x.E) for x in c])
+    m = compose([rr_delta(exp_eps=x.E, delta=x.delta) if x.delta else rr(exp_eps=x.E) for x in c])
     prof = engine.profile(m)
     for dg in [Q(0), Q(1, 100), Q(1, 7), Q(1, 3)]:
         assert optimal_lambda(c, dg) == prof.least_lambda(dg)

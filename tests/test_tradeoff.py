@@ -42,7 +42,7 @@ def test_rr_is_f_eps_0(E):
     """DRS Prop. 2.5 with delta = 0: f(alpha) = max(0, 1 - e^eps alpha, e^-eps (1 - alpha)); its
     kink is at alpha = beta = 1/(1 + e^eps)."""
     k = 1 / (1 + E)
-    assert _pts(envelope_tradeoff(profile.profile(rr(E)))) == [(0, 1), (k, k), (1, 0)]
+    assert _pts(envelope_tradeoff(profile.profile(rr(exp_eps=E)))) == [(0, 1), (k, k), (1, 0)]
 
 
 def test_rr_delta_is_f_eps_delta():
@@ -50,7 +50,7 @@ def test_rr_delta_is_f_eps_delta():
     vertices (0, 1 - delta), ((1 - delta)/(1 + e^eps), same), (1 - delta, 0), (1, 0)."""
     E, d = Q(3), Q(1, 10)
     k = (1 - d) / (1 + E)
-    assert _pts(envelope_tradeoff(profile.profile(rr_delta(E, d)))) == [(0, 1 - d), (k, k), (1 - d, 0), (1, 0)]
+    assert _pts(envelope_tradeoff(profile.profile(rr(exp_eps=E, delta=d)))) == [(0, 1 - d), (k, k), (1 - d, 0), (1, 0)]
 
 
 def _tests_of(views, i, j):
@@ -128,8 +128,8 @@ def test_tradeoff_domination_is_profile_domination(a, b):
 
 def test_noninteractive_composition_is_the_tensor_product():
     """DRS Thm 3.2 is exact for products of symmetric components: T(RR(2) then RR(3)) = T(RR(2)) (x) T(RR(3))."""
-    e2, e3 = profile.profile(rr(2)).envelope, profile.profile(rr(3)).envelope
-    assert profile.profile(compose([rr(2), rr(3)])).envelope == tensor([e2, e3])
+    e2, e3 = profile.profile(rr(exp_eps=2)).envelope, profile.profile(rr(exp_eps=3)).envelope
+    assert profile.profile(compose([rr(exp_eps=2), rr(exp_eps=3)])).envelope == tensor([e2, e3])
 
 
 def test_tensor_of_envelopes_is_only_a_bound_for_asymmetric_components():
@@ -137,7 +137,7 @@ def test_tensor_of_envelopes_is_only_a_bound_for_asymmetric_components():
     envelopes then combines orders no single pair of datasets realises, so it bounds the
     composition strictly (still a valid bound: DRS Thm 3.2)."""
     m = mechanism(respond({"a": [Q(1, 2), Q(1, 3)], "b": [Q(1, 2), Q(2, 3)]}))
-    em, e3 = profile.profile(m).envelope, profile.profile(rr(3)).envelope
-    found = profile.profile(compose([m, rr(3), m])).envelope
+    em, e3 = profile.profile(m).envelope, profile.profile(rr(exp_eps=3)).envelope
+    found = profile.profile(compose([m, rr(exp_eps=3), m])).envelope
     bound = tensor([em, e3, em])
     assert dominates(found, bound)[0] and max_gap(found, bound) > 0

@@ -32,7 +32,7 @@ def test_witnesses_attain_the_profile(m):
 
 
 def test_witness_for_rr():
-    w = profile.witness(rr(3), eval_text("log(2)"))
+    w = profile.witness(rr(exp_eps=3), eval_text("log(2)"))
     assert (w.p, w.p_prime) == (Q(3, 4), Q(1, 4))
     assert w.excess() == Q(1, 4)
     views, cut = w.event()
@@ -40,7 +40,7 @@ def test_witness_for_rr():
 
 
 def test_adaptive_witness_strategy_is_readable():
-    m = repeat(choose({"a": rr(2), "b": rr(4)}), 2)
+    m = repeat(choose({"a": rr(exp_eps=2), "b": rr(exp_eps=4)}), 2)
     w = profile.witness(m, eval_text("log(2)"))  # at e^eps = 2 the stronger RR wins strictly
     lines, _ = w.decision_tree()
     assert lines[0] == "after (start): choose b"
@@ -48,7 +48,7 @@ def test_adaptive_witness_strategy_is_readable():
 
 
 def test_tampered_witness_is_rejected():
-    m = repeat(choose({"a": rr(2), "b": rr(4)}), 2)
+    m = repeat(choose({"a": rr(exp_eps=2), "b": rr(exp_eps=4)}), 2)
     bad_policy = HistoryPolicy({(): 0})  # always the weaker option
     with pytest.raises(VerificationError, match="re-check failed"):
         make_witness(m, (0, 1), Q(1), bad_policy, "test", expected_line=(Q(1), Q(0)))
@@ -56,7 +56,7 @@ def test_tampered_witness_is_rejected():
 
 def test_irrational_lambda_witness():
     """A decimal eps gives a transcendental e^eps; the witness comparison stays exact."""
-    w = profile.witness(rr(3), eval_text("1/10"))
+    w = profile.witness(rr(exp_eps=3), eval_text("1/10"))
     assert (w.p, w.p_prime) == (Q(3, 4), Q(1, 4))
     assert str(w.excess()) == "-(exp(1/10) - 3)/4"  # 3/4 - e^(1/10)/4, an element of Q(e^(1/10))
 

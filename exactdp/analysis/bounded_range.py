@@ -57,13 +57,13 @@ ADVERSARIES = ("deterministic", "randomized")
 # A ratio is a rational ≥ 0 or INF.
 
 
-def _mul(a: object, b: object) -> object:
+def _mul(a: Any, b: Any) -> Any:
     if is_inf(a) or is_inf(b):
         return INF
     return a * b
 
 
-def _lt(a: object, b: object) -> bool:
+def _lt(a: Any, b: Any) -> bool:
     if is_inf(a):
         return False
     if is_inf(b):
@@ -71,7 +71,7 @@ def _lt(a: object, b: object) -> bool:
     return a < b
 
 
-def _ratio_range(hi: object, lo: object) -> object:
+def _ratio_range(hi: Any, lo: Any) -> Any:
     """hi / lo as a ratio (INF when hi = ∞ or lo = 0)."""
     if is_inf(hi) or lo == 0:
         return INF
@@ -93,7 +93,7 @@ def _prune(points: list[Point]) -> list[Point]:
     return out
 
 
-def _key(r: object) -> list:
+def _key(r: Any) -> list:
     return [1, 0] if is_inf(r) else [0, r]
 
 
@@ -184,10 +184,10 @@ class BRWitness:
     adversaries: str
     hi_view: tuple
     lo_view: tuple
-    p_hi: tuple[object, object]
-    p_lo: tuple[object, object]
+    p_hi: tuple[Any, Any]
+    p_lo: tuple[Any, Any]
 
-    def ratio_range(self) -> object:
+    def ratio_range(self) -> Any:
         return _ratio_range(_ratio(*self.p_hi), _ratio(*self.p_lo))
 
     def render_lines(self, indent: str = "      ") -> list[str]:
@@ -220,11 +220,11 @@ class BRWitness:
         }
 
 
-def _ratio(a: object, b: object) -> object:
+def _ratio(a: Any, b: Any) -> Any:
     return INF if not b else a / b
 
 
-def _loss_text(a: object, b: object) -> str:
+def _loss_text(a: Any, b: Any) -> str:
     if not b:
         return "inf"
     if not a:
@@ -237,7 +237,7 @@ class BRPair:
     """BR-range of one adjacent pair: e^range as a ratio (rational ≥ 1 or INF), and a witness."""
 
     pair: tuple[str, str]
-    ratio: object
+    ratio: Any
     witness: BRWitness
 
 
@@ -258,11 +258,11 @@ class BRResult:
         return best
 
     @property
-    def ratio(self) -> object:
+    def ratio(self) -> Any:
         """e^(BR-range): a rational ≥ 1, or INF."""
         return self.worst.ratio
 
-    def range(self) -> object:
+    def range(self) -> Any:
         """The BR-range itself: ``0``, ``log(r)`` or ``INF``."""
         r = self.ratio
         return INF if is_inf(r) else real_log(r)
@@ -278,7 +278,7 @@ class BRResult:
         return "inf" if is_inf(rng) else (real_str(rng) if rng == 0 else f"{real_str(rng)} ≈ {real_decimal(rng)}")
 
 
-def recheck_views(mech: Mechanism, pair: tuple[int, int], view: tuple) -> tuple[object, object]:
+def recheck_views(mech: Mechanism, pair: tuple[int, int], view: tuple) -> tuple[Any, Any]:
     """(P_x(view), P_x'(view)) by walking the history from the root (independent of the
     frontier computation)."""
     i, j = pair
@@ -330,7 +330,7 @@ def br_range(mech: Mechanism, *, adversaries: str = "deterministic") -> BRResult
     Examples
     --------
     >>> from exactdp.builders.exponential import grr
-    >>> str(br_range(grr(16, 4)).range())
+    >>> str(br_range(grr(eps="log(16)", t="log(4)")).range())
     'log(16)'
 
     References
@@ -361,7 +361,7 @@ def br_range(mech: Mechanism, *, adversaries: str = "deterministic") -> BRResult
     return BRResult(mech.name, adversaries, tuple(pairs))
 
 
-def real_cmp_ratio(a: object, b: object) -> int:
+def real_cmp_ratio(a: Any, b: Any) -> int:
     """Nonzero when the two ratios differ."""
     if is_inf(a) or is_inf(b):
         return 0 if (is_inf(a) and is_inf(b)) else 1
@@ -396,7 +396,9 @@ def br_range_bruteforce(mech: Mechanism, *, adversaries: str = "deterministic", 
                 if g_lo is None or _lt(_ratio(lo[1][a], lo[1][b]), _ratio(g_lo[1][a], g_lo[1][b])):
                     g_lo = lo
         if not det:
+            assert g_hi is not None and g_lo is not None
             best = (_ratio_range(_ratio(g_hi[1][a], g_hi[1][b]), _ratio(g_lo[1][a], g_lo[1][b])), g_hi, g_lo)
+        assert best is not None
         rng, hi, lo = best
         w = BRWitness(
             mech.pair_names((a, b)), adversaries, hi[0], lo[0], (hi[1][a], hi[1][b]), (lo[1][a], lo[1][b])

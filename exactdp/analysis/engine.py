@@ -16,7 +16,7 @@ a cap on adversaries for the enumerator) are fields of that engine's object, set
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, ClassVar, Protocol, runtime_checkable
+from typing import Any, Callable, ClassVar, Protocol, runtime_checkable
 
 from ..errors import ExactDPError
 from ..model.game import Mechanism
@@ -55,12 +55,12 @@ class Engine(Protocol):
         """The exact privacy profile of every ordered adjacent pair (Vadhan–Wang Def. 1.7)."""
         ...
 
-    def witness(self, mech: Mechanism, eps: object, *, pair: tuple[int, int] | None = None,
+    def witness(self, mech: Mechanism, eps: Any, *, pair: tuple[int, int] | None = None,
                 prof: Profile | None = None) -> Witness:
         """The worst adversary and event at e^ε, re-checked independently."""
         ...
 
-    def privloss_witness(self, mech: Mechanism, delta: object, prof: Profile) -> Witness | None:
+    def privloss_witness(self, mech: Mechanism, delta: Any, prof: Profile) -> Witness | None:
         """An adversary showing that no ε below PrivLoss(M, δ) works (None if PrivLoss = 0)."""
         ...
 
@@ -74,7 +74,7 @@ class Engine(Protocol):
         ...
 
 
-def _tight_witness(engine: Engine, mech: Mechanism, delta: object, prof: Profile) -> Witness | None:
+def _tight_witness(engine: Engine, mech: Mechanism, delta: Any, prof: Profile) -> Witness | None:
     """The adversary and event certifying PrivLoss(M, δ) from below (see :func:`tighten`)."""
     lam = tight_lambda(prof, delta)
     if lam is None:
@@ -97,11 +97,11 @@ class ProfileEngine:
     def profile(self, mech: Mechanism) -> Profile:
         return _profile.profile(mech, progress=self.progress, deadline=self.deadline)
 
-    def witness(self, mech: Mechanism, eps: object, *, pair: tuple[int, int] | None = None,
+    def witness(self, mech: Mechanism, eps: Any, *, pair: tuple[int, int] | None = None,
                 prof: Profile | None = None) -> Witness:
         return _profile.witness(mech, eps, pair=pair, prof=prof if prof is not None else self.profile(mech))
 
-    def privloss_witness(self, mech: Mechanism, delta: object, prof: Profile) -> Witness | None:
+    def privloss_witness(self, mech: Mechanism, delta: Any, prof: Profile) -> Witness | None:
         """An adversary showing that no ε below PrivLoss(M, δ) works (None if PrivLoss = 0)."""
         return _tight_witness(self, mech, delta, prof)
 
@@ -129,11 +129,11 @@ class EnumeratorEngine:
     def profile(self, mech: Mechanism) -> Profile:
         return _enumerator.profile(mech, max_strategies=self.max_strategies)
 
-    def witness(self, mech: Mechanism, eps: object, *, pair: tuple[int, int] | None = None,
+    def witness(self, mech: Mechanism, eps: Any, *, pair: tuple[int, int] | None = None,
                 prof: Profile | None = None) -> Witness:
         return _enumerator.witness(mech, eps, pair=pair, max_strategies=self.max_strategies)
 
-    def privloss_witness(self, mech: Mechanism, delta: object, prof: Profile) -> Witness | None:
+    def privloss_witness(self, mech: Mechanism, delta: Any, prof: Profile) -> Witness | None:
         """An adversary showing that no ε below PrivLoss(M, δ) works (None if PrivLoss = 0)."""
         return _tight_witness(self, mech, delta, prof)
 

@@ -14,16 +14,17 @@ exceeds ``max_strategies`` (default :data:`DEFAULT_MAX_STRATEGIES`).
 from __future__ import annotations
 
 import itertools
-from typing import Iterator
+from typing import Any, Iterator
 
 from .. import limits
 from ..errors import LimitExceededError
 from ..model.game import Ask, Chance, End, Mechanism, Node
 from ..model.ops import count_strategies
-from ..numbers.rational import Q, as_q, is_rational
-from ..numbers.real import INF, real_cmp
+from ..numbers.rational import Q, is_rational
+from ..numbers.real import INF, Infinity, real_cmp
 from .hull import from_views, line_gt, upper
-from .results import PairProfile, Profile, lambda_of, privloss_from_lambda, value_cmp
+from ..numbers.types import DeltaLike, EpsLike, PrivLossValue
+from .results import DeltaValue, PairProfile, Profile, delta_arg, eps_arg, lambda_of, privloss_from_lambda, value_cmp
 from .witness import HistoryPolicy, Witness, make_witness
 from ..numbers.ladder import is_inf
 
@@ -90,7 +91,7 @@ def _strategies(node: Node, n: int, memo: dict) -> list[tuple[dict, list]]:
     if hit is not None:
         return hit
     if isinstance(node, End):
-        out = [({}, [((), (Q(1),) * n)])]
+        out: list[tuple[dict, list]] = [({}, [((), (Q(1),) * n)])]
     elif isinstance(node, Ask):
         out = []
         for k, (lab, child) in enumerate(zip(node.labels, node.children)):
@@ -104,8 +105,8 @@ def _strategies(node: Node, n: int, memo: dict) -> list[tuple[dict, list]]:
         per_answer = [_strategies(child, n, memo) for child in node.children]
         out = []
         for combo in itertools.product(*per_answer):
-            ch: dict = {}
-            views: list = []
+            ch = {}
+            views = []
             for lab, row, (choices, vs) in zip(node.labels, node.probs, combo):
                 step = ("a", lab)
                 for h, v in choices.items():
@@ -129,7 +130,7 @@ def strategies(mech: Mechanism, *, max_strategies: int | None = DEFAULT_MAX_STRA
     yield from _strategies(mech.root, len(mech.datasets), {})
 
 
-def _hockey(views: list, i: int, j: int, lam: object) -> object:
+def _hockey(views: list, i: int, j: int, lam: Any) -> Any:
     """Σ_v (P_i(v) − λ P_j(v))_+ by definition (rational λ)."""
     total = Q(0)
     for _, pr in views:
@@ -139,7 +140,7 @@ def _hockey(views: list, i: int, j: int, lam: object) -> object:
     return total
 
 
-def _least_lambda(views: list, i: int, j: int, delta: object) -> object:
+def _least_lambda(views: list, i: int, j: int, delta: Any) -> Any:
     """Least λ ≥ 1 with Σ_v (P_i − λ P_j)_+ ≤ δ, from the definition.
 
     The divergence is convex and piecewise linear in λ with kinks only at likelihood ratios;
@@ -164,11 +165,11 @@ def _pairs(mech: Mechanism) -> tuple[tuple[int, int], ...]:
     return mech.ordered_pairs
 
 
-def privloss(mech: Mechanism, delta: object, *, max_strategies: int | None = DEFAULT_MAX_STRATEGIES) -> object:
+def privloss(mech: Mechanism, delta: DeltaLike, *, max_strategies: int | None = DEFAULT_MAX_STRATEGIES) -> PrivLossValue:
     """PrivLoss(M, δ) = max over deterministic adversaries and ordered pairs of the least
     ε with δ_A(e^ε) ≤ δ (Lemma 2.2)."""
-    delta = as_q(delta)
-    best: object = Q(1)
+    delta = delta_arg(delta, "privloss")
+    best: Any = Q(1)
     for _, views in strategies(mech, max_strategies=max_strategies):
         for i, j in _pairs(mech):
             lam = _least_lambda(views, i, j, delta)
@@ -179,7 +180,7 @@ def privloss(mech: Mechanism, delta: object, *, max_strategies: int | None = DEF
     return privloss_from_lambda(best)
 
 
-def _hockey_any(views: list, i: int, j: int, lam: object) -> object:
+def _hockey_any(views: list, i: int, j: int, lam: Any) -> Any:
     """Σ_v (P_i − λ P_j)_+ for any exact λ, as (A, B) with value A − λB."""
     a, b = Q(0), Q(0)
     rational = is_rational(lam)
@@ -192,7 +193,7 @@ def _hockey_any(views: list, i: int, j: int, lam: object) -> object:
     return a, b
 
 
-def _best(mech: Mechanism, lam: object, max_strategies: int):
+def _best(mech: Mechanism, lam: Any, max_strategies: int | None) -> Any:
     best = None
     for choices, views in strategies(mech, max_strategies=max_strategies):
         for pair in _pairs(mech):
@@ -202,9 +203,9 @@ def _best(mech: Mechanism, lam: object, max_strategies: int):
     return best
 
 
-def delta_at(mech: Mechanism, eps: object, *, max_strategies: int | None = DEFAULT_MAX_STRATEGIES) -> object:
+def delta_at(mech: Mechanism, eps: EpsLike, *, max_strategies: int | None = DEFAULT_MAX_STRATEGIES) -> DeltaValue:
     """max over deterministic adversaries and ordered pairs of Σ_v (P_x − e^ε P_x')_+."""
-    lam = lambda_of(eps)
+    lam = lambda_of(eps_arg(eps, "delta_at"))
     (a, b), _, _ = _best(mech, lam, max_strategies)
     if is_rational(lam):
         return a - lam * b
@@ -213,11 +214,12 @@ def delta_at(mech: Mechanism, eps: object, *, max_strategies: int | None = DEFAU
     return affine_at(a, b, lam)
 
 
-def is_dp(mech: Mechanism, eps: object, delta: object, *, max_strategies: int | None = DEFAULT_MAX_STRATEGIES) -> bool:
+def is_dp(mech: Mechanism, eps: EpsLike | Infinity, delta: DeltaLike, *, max_strategies: int | None = DEFAULT_MAX_STRATEGIES) -> bool:
     """Whether ``mech`` is (ε, δ)-DP against every deterministic (hence every) adversary."""
-    if is_inf(eps):
+    e, d = eps_arg(eps, "is_dp"), delta_arg(delta, "is_dp")
+    if is_inf(e):
         return True
-    return value_cmp(delta_at(mech, eps, max_strategies=max_strategies), as_q(delta)) <= 0
+    return value_cmp(delta_at(mech, e, max_strategies=max_strategies), d) <= 0
 
 
 def profile(mech: Mechanism, *, max_strategies: int | None = DEFAULT_MAX_STRATEGIES) -> Profile:
@@ -233,13 +235,13 @@ def profile(mech: Mechanism, *, max_strategies: int | None = DEFAULT_MAX_STRATEG
 
 def witness(
     mech: Mechanism,
-    eps: object,
+    eps: EpsLike,
     *,
     pair: tuple[int, int] | None = None,
     max_strategies: int | None = DEFAULT_MAX_STRATEGIES,
 ) -> Witness:
     """The best deterministic adversary at e^ε found by exhaustive search, re-checked."""
-    lam = lambda_of(eps)
+    lam = lambda_of(eps_arg(eps, "witness"))
     best = None
     for choices, views in strategies(mech, max_strategies=max_strategies):
         for p in [pair] if pair is not None else _pairs(mech):

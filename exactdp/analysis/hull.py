@@ -28,7 +28,7 @@ All arithmetic is exact rational; breakpoints are likelihood ratios.
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from ..limits import check_hull_size
 from ..numbers.ladder import affine_sign
@@ -50,7 +50,7 @@ class Hull:
 
     __slots__ = ("top", "edges")
 
-    def __init__(self, top: object, edges: Sequence[tuple[object, object]]):
+    def __init__(self, top: Any, edges: Sequence[tuple[Any, Any]]):
         self.top = top
         self.edges = tuple(edges)
 
@@ -66,7 +66,7 @@ class Hull:
 
     # --- evaluation -------------------------------------------------------------------------
 
-    def value_at(self, lam: object) -> object:
+    def value_at(self, lam: Any) -> Any:
         """δ(λ) for a rational λ ≥ 0, exactly."""
         v = self.top
         for r, w in self.edges:
@@ -75,7 +75,7 @@ class Hull:
             v += (r - lam) * w
         return v
 
-    def line_at(self, lam: object) -> tuple[object, object]:
+    def line_at(self, lam: Any) -> tuple[Any, Any]:
         """(A, B) with δ(λ) = A − λ·B, where A = P(T) and B = P'(T) for the optimal event
         T = {v : P(v) > λ P'(v)}.  Works for any exact λ (certified comparisons)."""
         a, b = self.top, _ZERO
@@ -87,7 +87,7 @@ class Hull:
             b += w
         return a, b
 
-    def least_lambda(self, delta: object) -> object:
+    def least_lambda(self, delta: Any) -> Any:
         """The least λ ≥ 1 with δ(λ) ≤ ``delta`` (a rational), or ``INF`` if none exists.
 
         PrivLoss = log of this value (Vadhan–Wang §5: PrivLoss(M, δ) = inf{ε ≥ 0 : (ε, δ)-DP}).
@@ -105,11 +105,11 @@ class Hull:
             b += w
         return (a - delta) / b  # pragma: no cover - the chain always ends with a slope <= 1
 
-    def breakpoints(self, *, at_least: object = _ONE) -> list[object]:
+    def breakpoints(self, *, at_least: Any = _ONE) -> list[Any]:
         """The slopes r ≥ ``at_least`` where δ(λ) bends (in decreasing order)."""
         return [r for r, _ in self.edges if r >= at_least]
 
-    def vertices(self) -> list[tuple[object, object]]:
+    def vertices(self) -> list[tuple[Any, Any]]:
         """The chain's vertices (P'(T), P(T)) from (0, 0) to (1, 1)."""
         b, a = _ZERO, self.top
         out = [(_ZERO, _ZERO)] if a else []
@@ -120,7 +120,7 @@ class Hull:
             out.append((b, a))
         return out
 
-    def restricted(self, at_least: object = _ONE) -> tuple[object, tuple]:
+    def restricted(self, at_least: Any = _ONE) -> tuple[Any, tuple]:
         """What determines δ(λ) on λ ≥ ``at_least``: (top, edges with r > at_least)."""
         return self.top, tuple((r, w) for r, w in self.edges if r > at_least)
 
@@ -129,7 +129,7 @@ LEAF = Hull(_ZERO, ((_ONE, _ONE),))
 """The chain of the empty continuation: one view with P = P' = 1, δ(λ) = (1 − λ)_+."""
 
 
-def combine(items: Iterable[tuple[object, object, Hull]]) -> Hull:
+def combine(items: Iterable[tuple[Any, Any, Hull]]) -> Hull:
     """Chain of an answer distribution: Σ_a of child chains scaled by (p'_a, p_a).
 
     ``items`` are ``(p, p', child)`` with p = Pr[a] under the first dataset of the pair and
@@ -173,7 +173,7 @@ def upper(hulls: Sequence[Hull]) -> Hull:
             distinct.append(h)
     if len(distinct) == 1:
         return distinct[0]
-    pts: list[tuple[object, object]] = []
+    pts: list[tuple[Any, Any]] = []
     append = pts.append
     for h in distinct:
         b, a = _ZERO, h.top
@@ -230,13 +230,13 @@ def swap(h: Hull) -> Hull:
     return Hull(new_top, edges)
 
 
-def from_views(pairs: Iterable[tuple[object, object]]) -> Hull:
+def from_views(pairs: Iterable[tuple[Any, Any]]) -> Hull:
     """The chain of one fixed pair of distributions, given as (P(v), P'(v)) per view."""
     return combine((p, pp, LEAF) for p, pp in pairs)
 
 
 
-def line_gt(l1: tuple[object, object], l2: tuple[object, object], lam: object) -> bool:
+def line_gt(l1: tuple[Any, Any], l2: tuple[Any, Any], lam: Any) -> bool:
     """Whether a1 − λ·b1 > a2 − λ·b2 for lines (A, B) = (P(T), P'(T)), exactly (λ may be
     e^ε for a decimal ε: see :func:`exactdp.numbers.ladder.affine_sign`)."""
     return affine_sign(l1[0] - l2[0], l1[1] - l2[1], lam) > 0

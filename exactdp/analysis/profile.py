@@ -18,12 +18,13 @@ Functions share their signatures with :mod:`exactdp.analysis.enumerator`.
 from __future__ import annotations
 
 import time
-from typing import Callable
+from typing import Any, Callable
 
 from ..model.game import Ask, Chance, End, Mechanism, Node, postorder
-from ..numbers.rational import as_q
+from ..numbers.real import Infinity
 from .hull import LEAF, Hull, combine, swap, upper
-from .results import PairProfile, Profile, lambda_of, value_cmp
+from ..numbers.types import DeltaLike, EpsLike, PrivLossValue
+from .results import DeltaValue, PairProfile, Profile, delta_arg, eps_arg, lambda_of, value_cmp
 from .witness import HullPolicy, Witness, make_witness
 from ..numbers.ladder import is_inf
 
@@ -114,36 +115,48 @@ def profile(mech: Mechanism, *, progress: Progress | None = None, deadline: floa
     return Profile.from_pairs(mech.name, pairs)
 
 
-def privloss(mech: Mechanism, delta: object, **kw) -> object:
+def privloss(mech: Mechanism, delta: DeltaLike, **kw: Any) -> PrivLossValue:
     """PrivLoss(M, δ) exactly: ``0``, ``log(r)`` (a :class:`~exactdp.numbers.LogReal`) or ``INF``.
 
+    ``delta`` is an exact rational or its text (``"1/10"``), as in a case file.
+
     >>> from exactdp.builders import rr
-    >>> str(privloss(rr(3), 0))
+    >>> str(privloss(rr(eps="log(3)"), 0))
     'log(3)'
+    >>> str(privloss(rr(eps="log(3)", delta="1/10"), "1/5"))
+    'log(23/9)'
+
+    References
+    ----------
+    Vadhan & Wang 2021, §5 (PrivLoss) and Lemma 2.2.
     """
-    return profile(mech, **kw).privloss(as_q(delta))
+    return profile(mech, **kw).privloss(delta_arg(delta, "privloss"))
 
 
-def delta_at(mech: Mechanism, eps: object, **kw) -> object:
-    """δ_M(e^ε): the largest hockey-stick divergence any adversary achieves at e^ε."""
-    return profile(mech, **kw).delta_at(eps)
+def delta_at(mech: Mechanism, eps: EpsLike, **kw: Any) -> DeltaValue:
+    """δ_M(e^ε): the largest hockey-stick divergence any adversary achieves at e^ε
+    (``eps`` exact, or text such as ``"log(3)"``; Vadhan & Wang 2021, Def. 1.7)."""
+    return profile(mech, **kw).delta_at(eps_arg(eps, "delta_at"))
 
 
-def is_dp(mech: Mechanism, eps: object, delta: object, **kw) -> bool:
-    """Whether ``mech`` is (ε, δ)-DP against every adaptive adversary (Def. 1.7)."""
-    if is_inf(eps):
+def is_dp(mech: Mechanism, eps: EpsLike | Infinity, delta: DeltaLike, **kw: Any) -> bool:
+    """Whether ``mech`` is (ε, δ)-DP against every adaptive adversary (Vadhan & Wang 2021,
+    Def. 1.7); ``eps`` and ``delta`` are exact values or their text (``"log(3)"``, ``"1/10"``)."""
+    e = eps_arg(eps, "is_dp")
+    d = delta_arg(delta, "is_dp")
+    if is_inf(e):
         return True
-    return value_cmp(profile(mech, **kw).delta_at(eps), as_q(delta)) <= 0
+    return value_cmp(profile(mech, **kw).delta_at(e), d) <= 0
 
 
-def witness(mech: Mechanism, eps: object, *, pair: tuple[int, int] | None = None, prof: Profile | None = None) -> Witness:
+def witness(mech: Mechanism, eps: EpsLike, *, pair: tuple[int, int] | None = None, prof: Profile | None = None) -> Witness:
     """The worst adversary at e^ε: adjacent pair, deterministic strategy, event T and both
     probabilities of T, re-checked by an independent forward computation.
 
     The event is T = {views v : P_x(v) > e^ε P_x'(v)}; the strategy picks at each history
     the option whose continuation maximises the hockey-stick at the rescaled λ.
     """
-    lam = lambda_of(eps)
+    lam = lambda_of(eps_arg(eps, "witness"))
     if is_inf(lam):
         raise ValueError("no witness exists at eps = inf")
     prof = prof or profile(mech)
@@ -156,7 +169,7 @@ def witness(mech: Mechanism, eps: object, *, pair: tuple[int, int] | None = None
     return make_witness(mech, pair, lam, policy, ENGINE, expected_line=target)
 
 
-def _pair_line(prof: Profile, mech: Mechanism, pair: tuple[int, int], lam: object) -> tuple[object, object]:
+def _pair_line(prof: Profile, mech: Mechanism, pair: tuple[int, int], lam: Any) -> tuple[Any, Any]:
     names = mech.pair_names(pair)
     for pp in prof.pairs:
         if pp.pair == names:

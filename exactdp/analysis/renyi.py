@@ -326,7 +326,7 @@ def renyi(
     Mironov 2017, Def. 3–4; Vadhan–Wang 2021, Lemma 2.2 (deterministic adversaries suffice).
 
     >>> from exactdp.builders import rr
-    >>> str(renyi(rr(3), 2).value)
+    >>> str(renyi(rr(exp_eps=3), 2).value)
     'log(7/3)'
     """
     a = parse_alpha(alpha)

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, Sequence, TypeAlias, Union
 
+if TYPE_CHECKING:  # pragma: no cover
+    from gmpy2 import mpq
+
+from ..numbers.order import ExactOrder
 from ..numbers.rational import Q, as_q, is_rational, q_str
 from ..numbers.real import (
     INF,
     ExpReal,
+    Infinity,
     real_cmp,
     real_decimal,
     real_exp,
@@ -18,6 +24,8 @@ from ..numbers.real import (
 from ..errors import InexactValueError
 from ..numbers.ladder import QQ, QT, affine_sign, domain_of, is_inf, lift, unify
 from ..numbers.qt import QtElement
+from ..builders.params import read_eps, read_rational
+from ..numbers.types import DeltaLike, EpsLike, PrivLossValue, Rational
 from .hull import Hull, line_gt, upper
 
 __all__ = [
@@ -30,17 +38,45 @@ __all__ = [
     "affine_at",
     "value_str",
     "format_privloss",
+    "eps_arg",
+    "delta_arg",
+    "DeltaValue",
 ]
 
+DeltaValue: TypeAlias = Union[int, Fraction, "mpq", QtElement, "AffineInLambda"]
+"""δ_M(e^ε) as the engines return it: rational for ε = log(r), a field element or an
+:class:`AffineInLambda` for a decimal ε."""
 
-def lambda_of(eps: object) -> object:
+
+def eps_arg(eps: EpsLike | Infinity, call: str, *, check: bool = True) -> PrivLossValue:
+    """ε as the analysis functions take it: an exact value, ``INF``, or text (``"log(3)"``).
+
+    ``check``: refuse what is not an ε ≥ 0 (the public functions); ``Profile`` methods only
+    read text and pass exact values through, as the engines use them."""
+    if is_inf(eps) or (isinstance(eps, str) and eps.strip() == "inf"):
+        return INF
+    if check or isinstance(eps, (str, float)):
+        return read_eps(eps, call=call)
+    return eps
+
+
+def delta_arg(delta: DeltaLike, call: str, *, check: bool = True) -> Rational:
+    """δ as the analysis functions take it: an exact rational or text (``"1/10"``, ``"1e-6"``);
+    with ``check``, it must lie in [0, 1]."""
+    d = read_rational(delta, call=call, name="delta")
+    if check and not 0 <= d <= 1:
+        raise ValueError(f"{call}: delta must lie in [0, 1], got {q_str(d)}")
+    return d
+
+
+def lambda_of(eps: Any) -> Any:
     """λ = e^ε for an exact ε ≥ 0: a rational for ``log(r)``, an :class:`ExpReal` otherwise."""
     if is_inf(eps):
         return INF
     return real_exp(eps)
 
 
-def privloss_from_lambda(lam: object) -> object:
+def privloss_from_lambda(lam: Any) -> Any:
     """PrivLoss = ln λ*: ``0``, a :class:`LogReal` such as ``log(23/9)``, or ``INF``."""
     if is_inf(lam):
         return INF
@@ -48,18 +84,25 @@ def privloss_from_lambda(lam: object) -> object:
 
 
 @dataclass(frozen=True)
-class AffineInLambda:
+class AffineInLambda(ExactOrder):
     """The exact number a − b·λ for an irrational λ = r·e^s (a decimal ε).
 
     δ(λ) is affine in λ between breakpoints, so at a transcendental λ it is this form;
-    comparisons with rationals are certified.
+    comparisons with ints, Fractions, mpq's and floats are exact (certified), and ``float()``
+    is for display.
     """
 
-    a: object
-    b: object
+    a: Any
+    b: Any
     lam: ExpReal
 
-    def cmp(self, q: object) -> int:
+    def _cmp_exact(self, other: Any) -> Any:
+        return self.cmp(other) if is_rational(other) else NotImplemented
+
+    def __float__(self) -> float:
+        return float(self.decimal(17))
+
+    def cmp(self, q: Any) -> int:
         """Sign of (a − b·λ) − q, exactly."""
         return affine_sign(self.a - q, self.b, self.lam)
 
@@ -89,7 +132,7 @@ class AffineInLambda:
             return mpmath.nstr(mpmath.mpf(fa.numerator) / fa.denominator - mpmath.mpf(fb.numerator) / fb.denominator * lam, digits)
 
 
-def affine_at(a: object, b: object, lam: object) -> object:
+def affine_at(a: Any, b: Any, lam: Any) -> Any:
     """The exact value a − b·λ: a rational or an element of ℚ(e^{1/L}) when λ, a or b is a
     field element; an :class:`AffineInLambda` for rational a, b and λ = r·e^s."""
     if b == 0:
@@ -103,14 +146,14 @@ def affine_at(a: object, b: object, lam: object) -> object:
         return AffineInLambda(a, b, lam)
 
 
-def value_cmp(v: object, q: object) -> int:
+def value_cmp(v: Any, q: Any) -> int:
     """Compare a δ value (rational or :class:`AffineInLambda`) with a rational, exactly."""
     if isinstance(v, AffineInLambda):
         return v.cmp(q)
     return real_cmp(v, q)
 
 
-def value_str(v: object) -> str:
+def value_str(v: Any) -> str:
     return str(v) if isinstance(v, AffineInLambda) else real_str(v)
 
 
@@ -138,7 +181,7 @@ class Profile:
     def from_pairs(cls, mechanism: str, pairs: Sequence[PairProfile]) -> "Profile":
         return cls(mechanism, tuple(pairs), upper([p.hull for p in pairs]))
 
-    def delta_at_lambda(self, lam: object) -> object:
+    def delta_at_lambda(self, lam: Any) -> Any:
         """δ_M(λ) exactly: a rational for rational λ, else an :class:`AffineInLambda`."""
         if domain_of(lam) == QQ:
             return self.envelope.value_at(as_q(lam))
@@ -147,19 +190,20 @@ class Profile:
         a, b = self.envelope.line_at(lam)
         return affine_at(a, b, lam)
 
-    def delta_at(self, eps: object) -> object:
-        """δ_M(e^ε) for an exact ε ≥ 0."""
-        return self.delta_at_lambda(lambda_of(eps))
+    def delta_at(self, eps: EpsLike) -> DeltaValue:
+        """δ_M(e^ε) for an exact ε ≥ 0 (or its text, e.g. ``"log(3)"``)."""
+        return self.delta_at_lambda(lambda_of(eps_arg(eps, "Profile.delta_at", check=False)))
 
-    def least_lambda(self, delta: object) -> object:
-        """The least λ ≥ 1 with δ_M(λ) ≤ δ (δ rational, or in ℚ(e^{1/L}))."""
-        return self.envelope.least_lambda(lift(delta, domain_of(delta)))
+    def least_lambda(self, delta: DeltaLike) -> Any:
+        """The least λ ≥ 1 with δ_M(λ) ≤ δ (δ rational, in ℚ(e^{1/L}), or text)."""
+        d = delta_arg(delta, "Profile.least_lambda", check=False) if isinstance(delta, (str, float)) else delta
+        return self.envelope.least_lambda(lift(d, domain_of(d)))
 
-    def privloss(self, delta: object) -> object:
+    def privloss(self, delta: DeltaLike) -> PrivLossValue:
         """PrivLoss(M, δ) = inf{ε ≥ 0 : M is (ε, δ)-DP}: ``0``, ``log(r)`` or ``INF``."""
         return privloss_from_lambda(self.least_lambda(delta))
 
-    def breakpoints(self) -> list[tuple[object, object]]:
+    def breakpoints(self) -> list[tuple[Any, Any]]:
         """(λ, δ_M(λ)) at λ = 1 and at every breakpoint λ > 1 of the envelope, increasing in λ;
         beyond the last one δ_M is constant (the mass no adversary can hide)."""
         pts = [(Q(1), self.envelope.value_at(Q(1)))]
@@ -168,7 +212,7 @@ class Profile:
                 pts.append((r, self.envelope.value_at(r)))
         return pts
 
-    def limit(self) -> object:
+    def limit(self) -> Any:
         """δ_M(λ) as λ → ∞: the largest probability an adversary gives a view impossible under x'."""
         return self.envelope.top
 
@@ -176,7 +220,7 @@ class Profile:
         """δ_M(λ) = δ_N(λ) for every λ ≥ 1 (exact: same limit and same bends beyond 1)."""
         return self.envelope.restricted() == other.envelope.restricted()
 
-    def le_on_eps_ge_0(self, other: "Profile") -> tuple[bool, object | None]:
+    def le_on_eps_ge_0(self, other: "Profile") -> tuple[bool, Any]:
         """Whether δ_M(λ) ≤ δ_N(λ) for every λ ≥ 1, and a λ where it fails (or None).
 
         Both are piecewise linear with breakpoints among the two envelopes' slopes, so
@@ -192,7 +236,7 @@ class Profile:
             return False, INF
         return True, None
 
-    def worst_pair(self, lam: object) -> PairProfile:
+    def worst_pair(self, lam: Any) -> PairProfile:
         """The first ordered pair (in adjacency order) attaining δ_M(λ)."""
         best, best_val = self.pairs[0], None
         for pp in self.pairs:
@@ -202,7 +246,7 @@ class Profile:
         return best
 
 
-def format_privloss(v: object) -> str:
+def format_privloss(v: Any) -> str:
     """``log(23/9) ≈ 0.938270`` / ``0`` / ``inf``."""
     if is_inf(v) or (is_rational(v) and v == 0):
         return real_str(v)

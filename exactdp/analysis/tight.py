@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 from ..numbers.ladder import QQ, domain_of, is_inf
 from ..numbers.rational import Q, as_q
@@ -12,7 +13,7 @@ from .results import Profile
 __all__ = ["tight_lambda"]
 
 
-def tight_lambda(prof: Profile, delta: object) -> object | None:
+def tight_lambda(prof: Profile, delta: Any) -> Any | None:
     """A rational λ_w < λ* = e^{PrivLoss(M, δ)} on the last linear piece before λ*.
 
     On (r, λ*) — r the previous breakpoint, or 1 — one adversary/event is optimal, and it

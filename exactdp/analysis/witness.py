@@ -13,7 +13,7 @@ raises :class:`~exactdp.errors.VerificationError`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from ..errors import VerificationError
 from ..model.game import Ask, Chance, End, Mechanism, Node, label_str, postorder
@@ -39,10 +39,10 @@ class Policy(Protocol):
 
     aggregates: bool
 
-    def choose(self, node: Ask, history: History, ratio: object) -> int: ...
+    def choose(self, node: Ask, history: History, ratio: Any) -> int: ...
 
 
-def _gt_lambda(ratio: object, lam: object) -> bool:
+def _gt_lambda(ratio: Any, lam: Any) -> bool:
     """ratio > λ, exactly (ratio may be INF)."""
     if is_inf(ratio):
         return True
@@ -51,7 +51,7 @@ def _gt_lambda(ratio: object, lam: object) -> bool:
     return real_cmp(ratio, lam) > 0
 
 
-def _scale_lambda(lam: object, ratio: object) -> object:
+def _scale_lambda(lam: Any, ratio: Any) -> Any:
     """λ / ratio for a positive ratio, in the lowest domain of the number ladder that holds it."""
     return divide(lam, ratio)
 
@@ -62,12 +62,12 @@ class HullPolicy:
 
     aggregates = True
 
-    def __init__(self, memo: dict[int, Hull], lam: object):
+    def __init__(self, memo: dict[int, Hull], lam: Any):
         self.memo = memo
         self.lam = lam
-        self._cache: dict[tuple[int, object], int] = {}
+        self._cache: dict[tuple[int, Any], int] = {}
 
-    def choose(self, node: Ask, history: History, ratio: object) -> int:
+    def choose(self, node: Ask, history: History, ratio: Any) -> int:
         if is_inf(ratio) or ratio == 0:
             return 0  # every continuation is all in T (or all out of it)
         key = (node.uid, ratio)
@@ -92,11 +92,11 @@ class HistoryPolicy:
     def __init__(self, table: dict[History, int]):
         self.table = table
 
-    def choose(self, node: Ask, history: History, ratio: object) -> int:
+    def choose(self, node: Ask, history: History, ratio: Any) -> int:
         return self.table.get(history, 0)
 
 
-def recheck(mech: Mechanism, pair: tuple[int, int], lam: object, policy: Policy) -> tuple[object, object, int]:
+def recheck(mech: Mechanism, pair: tuple[int, int], lam: Any, policy: Policy) -> tuple[Any, Any, int]:
     """Forward computation of (P_x(T), P_x'(T), ``|T|``) for the adversary ``policy``.
 
     Walks the mechanism from the root in topological order, carrying the probability of each
@@ -190,10 +190,10 @@ class Witness:
 
     mechanism: Mechanism
     pair: tuple[int, int]
-    lam: object
+    lam: Any
     policy: Policy
-    p: object
-    p_prime: object
+    p: Any
+    p_prime: Any
     source: str
     tight: tuple[object, object] | None = None
 
@@ -201,7 +201,7 @@ class Witness:
     def pair_names(self) -> tuple[str, str]:
         return self.mechanism.pair_names(self.pair)
 
-    def excess(self) -> object:
+    def excess(self) -> Any:
         """p − λ·p' (rational when λ is; an element of ℚ(e^{1/L}) for field values)."""
         if is_rational(self.lam):
             return self.p - self.lam * self.p_prime
@@ -213,7 +213,7 @@ class Witness:
         """Yield ("choice", history, label) and ("view", history, P_x, P_x', in_T) in
         depth-first file order, for at most ``limit`` histories."""
         i, j = self.pair
-        stack: list[tuple[Node, History, object, object]] = [(self.mechanism.root, (), _ONE, _ONE)]
+        stack: list[tuple[Node, History, Any, Any]] = [(self.mechanism.root, (), _ONE, _ONE)]
         count = 0
         while stack:
             node, hist, px, pxp = stack.pop()
@@ -248,9 +248,9 @@ class Witness:
                 lines.append(f"after {format_history(hist)}: choose {label_str(lab)}")
         return lines, False
 
-    def event(self, limit: int = 20) -> tuple[list[tuple[str, object, object]], bool]:
+    def event(self, limit: int = 20) -> tuple[list[tuple[str, Any, Any]], bool]:
         """Views in T as (history text, P_x, P_x'); bool: truncated."""
-        out: list[tuple[str, object, object]] = []
+        out: list[tuple[str, Any, Any]] = []
         for kind, hist, px, pxp, in_t in self.walk(limit=50 * limit):
             if kind == "truncated":
                 return out, True
@@ -271,11 +271,11 @@ class Witness:
 def make_witness(
     mech: Mechanism,
     pair: tuple[int, int],
-    lam: object,
+    lam: Any,
     policy: Policy,
     source: str,
     *,
-    expected_line: tuple[object, object] | None = None,
+    expected_line: tuple[Any, Any] | None = None,
 ) -> Witness:
     """Recompute T's probabilities independently and build the witness.
 

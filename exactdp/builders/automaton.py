@@ -37,7 +37,7 @@ S. Vadhan, T. Wang, *Concurrent Composition of Differential Privacy*, TCC 2021, 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Hashable, Mapping, Sequence
+from typing import Any, Hashable, Mapping, Sequence
 
 from ..errors import CaseError, CaseProblem
 from ..model.dag import build_dag
@@ -119,8 +119,8 @@ class Automaton:
 
 def make_automaton(
     states: Sequence[str],
-    initial: Sequence[Mapping[str, object]] | Mapping[str, object] | str,
-    transitions: Mapping[tuple[str, str], Sequence[tuple[str, str, Sequence[object]]]],
+    initial: Sequence[Mapping[str, Any]] | Mapping[str, Any] | str,
+    transitions: Mapping[tuple[str, str], Sequence[tuple[str, str, Sequence[Any]]]],
     horizon: int,
     *,
     queries: Sequence[str] | None = None,
@@ -207,7 +207,7 @@ def make_automaton(
     table: dict[tuple[int, str], tuple[Outcome, ...]] = {}
     alphabet: list[set[str]] = [set() for _ in states]
     for (sname, q), outs in transitions.items():
-        s = state_index(str(sname), "transitions")
+        si = state_index(str(sname), "transitions")
         q = str(q)
         where = f"transitions: state {sname!r}, query {q!r}"
         if q not in qorder:
@@ -243,8 +243,8 @@ def make_automaton(
             if t != 1:
                 row = "" if n_rows == 1 else f" under dataset #{r}"
                 raise CaseError(CaseProblem(f"{where}: the probabilities{row} sum to {q_str(t)}, not 1"))
-        table[(s, q)] = tuple(built)
-        alphabet[s].add(q)
+        table[(si, q)] = tuple(built)
+        alphabet[si].add(q)
     return Automaton(
         states,
         tuple(beliefs),
@@ -332,7 +332,8 @@ class BeliefStepper:
         labels, probs, posts, halted = [], [], [], []
         for k, ai in enumerate(order):
             labels.append(self.labels[ai])
-            row, post = [], []
+            row: list[Any] = []
+            post: list[Any] = []
             for x in range(n):
                 if beliefs[x] is None:
                     row.append(Q(1) if k == 0 else Q(0))
@@ -400,7 +401,7 @@ def automaton(
     st = BeliefStepper(a)
     END_STATE = ("end",)
 
-    def expand(state: Hashable):
+    def expand(state: Any) -> Any:
         if state is END_STATE or state == END_STATE:
             return ("end",)
         if state[0] == "q":
@@ -416,6 +417,6 @@ def automaton(
         succ = [END_STATE if h else ("q", post, left - 1) for post, h in zip(posts, halted)]
         return ("chance", labels, probs, succ)
 
-    kw = {} if max_nodes is None else {"max_nodes": max_nodes}
+    kw: dict[str, Any] = {} if max_nodes is None else {"max_nodes": max_nodes}
     root = build_dag(("q", init, a.horizon), expand, **kw)
     return AutomatonMechanism(root, tuple(datasets), tuple(adjacent), name, a)

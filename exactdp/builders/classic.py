@@ -35,11 +35,13 @@ Noisy Max, Claim 3.9) and §3.6 (sparse vector).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..errors import CaseError, CaseProblem
 from ..model.game import END, Chance, Label, Mechanism
 from ..numbers.rational import Q, as_q, q_str
+from ..numbers.types import EpsLike, LambdaLike, Rational, RationalLike
+from .params import UNSET, alpha_arg, exp_eps_arg
 
 __all__ = [
     "Noise",
@@ -67,8 +69,8 @@ class Noise:
     ``name`` is a short description for reports.
     """
 
-    pmf: tuple[tuple[int, object], ...] | None = None
-    alpha: object | None = None
+    pmf: tuple[tuple[int, Any], ...] | None = None
+    alpha: Any = None
     name: str = ""
 
     @property
@@ -80,7 +82,7 @@ class Noise:
         assert self.pmf is not None
         return self.pmf[0][0], self.pmf[-1][0]
 
-    def prob(self, z: int) -> object:
+    def prob(self, z: int) -> Any:
         """Pr[Z = z]."""
         if self.pmf is not None:
             for zz, p in self.pmf:
@@ -90,7 +92,7 @@ class Noise:
         a = self.alpha
         return (1 - a) / (1 + a) * a ** abs(z)
 
-    def survival(self, z: int) -> object:
+    def survival(self, z: int) -> Any:
         """Pr[Z ≥ z]."""
         if self.pmf is not None:
             return sum((p for zz, p in self.pmf if zz >= z), Q(0))
@@ -100,7 +102,7 @@ class Noise:
         return 1 - a ** (1 - z) / (1 + a)
 
 
-def finite_noise(pmf: Mapping[int, object], *, name: str = "") -> Noise:
+def finite_noise(pmf: Mapping[int, Rational], *, name: str = "") -> Noise:
     """A finite noise distribution {z: Pr[Z = z]} on the integers (probabilities exact, sum 1)."""
     items = []
     for z, p in pmf.items():
@@ -119,7 +121,7 @@ def finite_noise(pmf: Mapping[int, object], *, name: str = "") -> Noise:
     return Noise(pmf=tuple((z, p) for z, p in items if p), name=name or "finite pmf")
 
 
-def _check_alpha(alpha: object) -> object:
+def _check_alpha(alpha: Any) -> Any:
     alpha = as_q(alpha)
     if not (0 < alpha < 1):
         raise CaseError(
@@ -130,42 +132,53 @@ def _check_alpha(alpha: object) -> object:
     return alpha
 
 
-def geometric_noise(alpha: object, width: int, *, truncation: str = "clamp") -> Noise:
+def geometric_noise(
+    alpha: RationalLike | None = None,
+    width: int | None = None,
+    *,
+    eps: EpsLike | None = None,
+    truncation: str = "clamp",
+) -> Noise:
     """The two-sided geometric noise Pr[Z = z] ∝ α^``|z|`` restricted to [−width, width].
 
-    ``truncation="clamp"``: the mass beyond ±width sits at ±width (the GRS truncation, which
-    keeps every neighbouring ratio within 1/α); ``"renormalize"``: conditioned on ``|Z| ≤ width``.
+    α is given as ``alpha=`` or, as in a case file, through ``eps=`` (α = e^{−ε}, e^ε rational):
+    ``geometric_noise(eps="log(2)", width=3)``.  ``truncation="clamp"``: the mass beyond
+    ±width sits at ±width (the GRS truncation, which keeps every neighbouring ratio within
+    1/α); ``"renormalize"``: conditioned on ``|Z| ≤ width``.
     """
-    alpha = _check_alpha(alpha)
+    a: Any = _check_alpha(alpha_arg("geometric_noise", eps=eps, alpha=alpha))
+    if width is None:
+        raise TypeError("geometric_noise: width= is required (the support is [-width, width]); for infinite support use discrete_laplace")
     if width < 0:
         raise CaseError(CaseProblem(f"geometric noise: width must be >= 0, got {width}"))
     if truncation not in TRUNCATIONS:
         raise CaseError(CaseProblem(f"unknown truncation {truncation!r}", hint=f"use one of {', '.join(TRUNCATIONS)}"))
-    pmf: dict[int, object] = {}
+    pmf: dict[int, Any] = {}
     if truncation == "clamp":
         for z in range(-width, width + 1):
             if abs(z) < width:
-                pmf[z] = (1 - alpha) / (1 + alpha) * alpha ** abs(z)
+                pmf[z] = (1 - a) / (1 + a) * a ** abs(z)
             else:
-                pmf[z] = alpha**width / (1 + alpha) if width else Q(1)
+                pmf[z] = a**width / (1 + a) if width else Q(1)
     else:
-        w = {z: alpha ** abs(z) for z in range(-width, width + 1)}
+        w = {z: a ** abs(z) for z in range(-width, width + 1)}
         total = sum(w.values(), Q(0))
         pmf = {z: v / total for z, v in w.items()}
-    return finite_noise(pmf, name=f"geometric(alpha={q_str(alpha)}, |z|<={width}, {truncation})")
+    return finite_noise(pmf, name=f"geometric(alpha={q_str(a)}, |z|<={width}, {truncation})")
 
 
-def discrete_laplace(alpha: object) -> Noise:
+def discrete_laplace(alpha: RationalLike | None = None, *, eps: EpsLike | None = None) -> Noise:
     """The two-sided geometric ("discrete Laplace") noise with infinite support,
-    Pr[Z = z] = (1−α)/(1+α)·α^``|z|``; the discrete analogue of Lap(1/ε) with α = e^{−ε}."""
-    alpha = _check_alpha(alpha)
-    return Noise(alpha=alpha, name=f"geometric(alpha={q_str(alpha)})")
+    Pr[Z = z] = (1−α)/(1+α)·α^``|z|``; the discrete analogue of Lap(1/ε) with α = e^{−ε}
+    (``discrete_laplace(eps="log(2)")`` or ``discrete_laplace(alpha="1/2")``)."""
+    a = _check_alpha(alpha_arg("discrete_laplace", eps=eps, alpha=alpha))
+    return Noise(alpha=a, name=f"geometric(alpha={q_str(a)})")
 
 
 # --- k-ary randomized response ------------------------------------------------------------------
 
 
-def krr_rows(E: object, values: Sequence[Label], data: Sequence[Label]) -> list[tuple[object, ...]]:
+def krr_rows(E: Any, values: Sequence[Label], data: Sequence[Label]) -> list[tuple[Any, ...]]:
     """rows[k][d] = Pr[output values[k] | dataset d holds data[d]] for k-ary RR with e^ε = E."""
     E = as_q(E)
     if E < 1:
@@ -181,20 +194,40 @@ def krr_rows(E: object, values: Sequence[Label], data: Sequence[Label]) -> list[
 
 
 def krr(
-    E: object,
-    values: Sequence[Label],
-    data: Sequence[Label] | Mapping[str, Label],
+    E: LambdaLike | None = UNSET,
+    values_: Sequence[Label] | None = UNSET,
+    data_: Sequence[Label] | Mapping[str, Label] | None = UNSET,
     *,
+    eps: EpsLike | None = None,
+    exp_eps: LambdaLike | None = None,
+    values: Sequence[Label] | None = None,
+    data: Sequence[Label] | Mapping[str, Label] | None = None,
     datasets: Sequence[str] = ("x0", "x1"),
     adjacent: Sequence[tuple[int, int]] = ((0, 1),),
     name: str = "kRR",
 ) -> Mechanism:
-    """k-ary randomized response: dataset d holds the value ``data[d]``; e^ε = ``E``.
+    """k-ary randomized response: dataset d holds the value ``data[d]``, as in a case file:
+    ``krr(eps="log(3)", values=["a", "b", "c"], data=["a", "b"])`` (or ``exp_eps=`` for e^ε,
+    rational).  The positional form ``krr(E, values, data)`` (e^ε first) is deprecated.
 
     >>> from exactdp.analysis import profile
-    >>> str(profile.privloss(krr(3, ["a", "b", "c"], ["a", "b"]), 0))
+    >>> str(profile.privloss(krr(eps="log(3)", values=["a", "b", "c"], data=["a", "b"]), 0))
     'log(3)'
     """
+    legacy = values_ is not UNSET or data_ is not UNSET
+    mixed = (E is not UNSET and (eps is not None or exp_eps is not None)) or (
+        legacy and (UNSET in (E, values_, data_) or values is not None or data is not None)
+    )
+    if mixed:
+        raise TypeError(
+            "krr: positional arguments are the deprecated (e^eps, values, data), all three; "
+            "write krr(eps=\"log(3)\", values=[...], data=[...])"
+        )
+    if legacy:
+        values, data = values_, data_
+    if values is None or data is None:
+        raise TypeError("krr: values= and data= are required (the possible values, and each dataset's value)")
+    E = exp_eps_arg("krr", eps=eps, exp_eps=exp_eps, positional=E, rational=True)
     if isinstance(data, Mapping):
         data = [data[d] for d in datasets]
     rows = krr_rows(E, [str(v) for v in values], [str(v) for v in data])
@@ -204,7 +237,7 @@ def krr(
 # --- truncated geometric ------------------------------------------------------------------------
 
 
-def truncated_geometric_rows(alpha: object, n: int, counts: Sequence[int], *, truncation: str = "clamp") -> list[tuple[object, ...]]:
+def truncated_geometric_rows(alpha: Any, n: int, counts: Sequence[int], *, truncation: str = "clamp") -> list[tuple[Any, ...]]:
     """rows[j][d] = Pr[output j | count counts[d]] on {0..n} (GRS truncation, or renormalized)."""
     alpha = _check_alpha(alpha)
     if n < 1:
@@ -230,10 +263,11 @@ def truncated_geometric_rows(alpha: object, n: int, counts: Sequence[int], *, tr
 
 
 def truncated_geometric(
-    alpha: object,
-    n: int,
-    counts: Sequence[int] | Mapping[str, int],
+    alpha: RationalLike | None = None,
+    n: int | None = None,
+    counts: Sequence[int] | Mapping[str, int] | None = None,
     *,
+    eps: EpsLike | None = None,
     truncation: str = "clamp",
     datasets: Sequence[str] = ("x0", "x1"),
     adjacent: Sequence[tuple[int, int]] = ((0, 1),),
@@ -241,10 +275,15 @@ def truncated_geometric(
 ) -> Mechanism:
     """The truncated α-geometric mechanism (GRS 2009) on counts 0..n; outputs ``"0"`` to ``"n"``.
 
+    α is ``alpha=`` or, as in a case file, ``eps=`` (α = e^{−ε}, e^ε rational).
+
     >>> from exactdp.analysis import profile
-    >>> str(profile.privloss(truncated_geometric(Q(1, 2), 2, [0, 1]), 0))
+    >>> str(profile.privloss(truncated_geometric(eps="log(2)", n=2, counts=[0, 1]), 0))
     'log(2)'
     """
+    if n is None or counts is None:
+        raise TypeError("truncated_geometric: n= and counts= are required (outputs 0..n, each dataset's count)")
+    alpha = alpha_arg("truncated_geometric", eps=eps, alpha=alpha)
     if isinstance(counts, Mapping):
         counts = [counts[d] for d in datasets]
     rows = truncated_geometric_rows(alpha, n, list(counts), truncation=truncation)
@@ -254,7 +293,7 @@ def truncated_geometric(
 # --- report noisy max ---------------------------------------------------------------------------
 
 
-def report_noisy_max_rows(values: Sequence[Sequence[object]], noise: Noise) -> list[tuple[object, ...]]:
+def report_noisy_max_rows(values: Sequence[Sequence[Rational]], noise: Noise) -> list[tuple[Any, ...]]:
     """rows[i][d] = Pr[argmax_j (values[d][j] + Z_j) = i], i.i.d. finite noise Z_j, ties to the
     first index (Dwork–Roth §3.3)."""
     if not noise.finite:
@@ -268,7 +307,7 @@ def report_noisy_max_rows(values: Sequence[Sequence[object]], noise: Noise) -> l
     for vals in values:
         vals = [as_q(v) for v in vals]
 
-        def below(j: int, v: object, strict: bool) -> object:
+        def below(j: int, v: Any, strict: bool) -> Any:
             return sum((p for z, p in pmf if (vals[j] + z < v if strict else vals[j] + z <= v)), Q(0))
 
         col = []
@@ -291,7 +330,7 @@ def report_noisy_max_rows(values: Sequence[Sequence[object]], noise: Noise) -> l
 
 
 def report_noisy_max(
-    values: Sequence[Sequence[object]] | Mapping[str, Sequence[object]],
+    values: Sequence[Sequence[Rational]] | Mapping[str, Sequence[Rational]],
     noise: Noise,
     *,
     outputs: Sequence[Label] | None = None,
@@ -302,7 +341,7 @@ def report_noisy_max(
     """Report-noisy-max with finite i.i.d. noise; ``values[d][i]`` is query i on dataset d.
 
     >>> from exactdp.analysis import profile
-    >>> m = report_noisy_max([[1, 0], [2, 0]], geometric_noise(Q(1, 2), 3))
+    >>> m = report_noisy_max([[1, 0], [2, 0]], geometric_noise(eps="log(2)", width=3))
     >>> str(profile.privloss(m, 0))
     'log(9/5)'
     """

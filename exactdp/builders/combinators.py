@@ -9,7 +9,7 @@ game DAG shares sub-games instead of expanding histories:
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..errors import CaseError, CaseProblem
 from ..model.dag import build_dag
@@ -140,6 +140,6 @@ def concomp(
             return ("end",)
         return ("ask", labels, succ)
 
-    kwargs = {} if max_nodes is None else {"max_nodes": max_nodes}
+    kwargs: dict[str, Any] = {} if max_nodes is None else {"max_nodes": max_nodes}
     root = build_dag(("wait", -1, tuple(m.root for m in mechs)), expand, **kwargs)
     return Mechanism(root, ds, adj, name)

@@ -17,7 +17,7 @@ sharing equal states.
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..errors import CaseError, CaseProblem
 from ..model.dag import build_dag
@@ -81,10 +81,9 @@ def concomp_ordered(components: Mapping[str, Mechanism] | Sequence[Mechanism], *
         node = states[j]
         nxt_turn = (j + 1) % k
         if isinstance(node, Chance):
-            succ = [(nxt_turn, states[:j] + (c,) + states[j + 1 :]) for c in node.children]
-            return ("chance", node.labels, node.probs, succ)
+            return ("chance", node.labels, node.probs, [(nxt_turn, states[:j] + (c,) + states[j + 1 :]) for c in node.children])
         labels: list[Label] = []
-        succ = []
+        succ: list[Any] = []
         for lab, child in zip(node.labels, node.children):
             labels.append((names[j], lab))
             moved = states[:j] + (child,) + states[j + 1 :]
@@ -100,7 +99,7 @@ def concomp_ordered(components: Mapping[str, Mechanism] | Sequence[Mechanism], *
             return ("chance", node.labels, node.probs, succ)
         return expand(state)
 
-    kwargs = {} if max_nodes is None else {"max_nodes": max_nodes}
+    kwargs: dict[str, Any] = {} if max_nodes is None else {"max_nodes": max_nodes}
     root = build_dag((0, tuple(m.root for m in mechs)), expand_any, **kwargs)
     return Mechanism(root, ds, adj, name)
 

@@ -57,7 +57,7 @@ Continual Mechanisms*, arXiv 2411.03299: Def. 3.1–3.7, Cor. 3.8, Def. 4.1–4.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Hashable, Mapping, Sequence
+from typing import Any, Hashable, Mapping, Sequence
 
 from ..errors import CaseError, CaseProblem
 from ..model.dag import build_dag
@@ -122,7 +122,7 @@ class Verifier:
         """V(pairs) = 1 (the whole sequence is valid)."""
         v = self.initial
         for p in pairs:
-            nxt = dict(self.table[v]).get(tuple(p))
+            nxt = dict(self.table[v]).get((p[0], p[1]))
             if nxt is None:
                 return False
             v = nxt
@@ -132,7 +132,7 @@ class Verifier:
 def make_verifier(
     states: Sequence[str],
     initial: str,
-    transitions: Mapping[str, Mapping[object, str]],
+    transitions: Mapping[str, Mapping[Any, str]],
     messages: Sequence[str],
 ) -> Verifier:
     """A verifier automaton from ``{state: {key: next state}}``.
@@ -259,8 +259,8 @@ class MenuItem:
 
     name: str
     cm: Continual
-    eps: object
-    delta: object
+    eps: Any
+    delta: Any
 
 
 @dataclass(frozen=True)
@@ -297,16 +297,16 @@ class Rule:
     match: str = "pair"
     consume: str = "differ"
     positive_eps_only: bool = False
-    budget: object | None = None
+    budget: Any = None
     first_pair_consistent: bool = False
     filter: tuple | None = None
 
 
-def _eq_value(a: object, b: object) -> bool:
+def _eq_value(a: Any, b: Any) -> bool:
     return real_cmp(a, b) == 0
 
 
-def _param_str(p: object) -> str:
+def _param_str(p: Any) -> str:
     if isinstance(p, tuple):
         return f"({real_str(p[0])}, {q_str(p[1])})"
     return real_str(p)
@@ -330,7 +330,7 @@ class _Game:
         self.steppers: dict[int, BeliefStepper] = {}
         for j, it in enumerate(self.items):
             self.steppers[j] = BeliefStepper(it.cm.mechanism)
-        self.item_E: list[object] = []
+        self.item_E: list[Any] = []
         if rule is not None and rule.filter is not None:
             for it in self.items:
                 E = real_exp(it.eps)
@@ -343,7 +343,7 @@ class _Game:
                     )
                 self.item_E.append(as_q(E))
         # parameter classes
-        self.classes: list[object] = []
+        self.classes: list[Any] = []
         self.counts: list[int] = []
         self.item_class: list[int | None] = []
         if rule is not None and rule.params is not None:
@@ -359,7 +359,7 @@ class _Game:
                 key = (it.eps, it.delta) if rule.match == "pair" else it.eps
                 self.item_class.append(next((c for c, v in enumerate(self.classes) if self._same_param(key, v)), None))
 
-    def _same_param(self, a: object, b: object) -> bool:
+    def _same_param(self, a: Any, b: Any) -> bool:
         if isinstance(a, tuple):
             return _eq_value(a[0], b[0]) and as_q(a[1]) == as_q(b[1])
         return _eq_value(a, b)
@@ -388,13 +388,13 @@ class _Game:
             return False
         return not r.positive_eps_only or real_sign(self.items[j].eps) > 0
 
-    def _draw(self, j: int, rem: tuple | None) -> object:
+    def _draw(self, j: int, rem: tuple | None) -> Any:
         """Remaining multiset after an instance of item j draws its parameters, or
         :data:`_CANNOT` if they are not left (``rem`` is None when there is no multiset)."""
         if not self._needs(j):
             return rem
         c = self.item_class[j]
-        if c is None or rem[c] == 0:
+        if c is None or rem is None or rem[c] == 0:
             return _CANNOT
         return rem[:c] + (rem[c] - 1,) + rem[c + 1 :]
 
@@ -421,7 +421,7 @@ class _Game:
             out.append((m0, m1, v2, rem2))
         return out
 
-    def create_options(self, ninst: int, rem: tuple | None, prod: object | None):
+    def create_options(self, ninst: int, rem: tuple | None, prod: Any):
         r = self.rule
         if r is None or ninst - len(self.pre) >= r.cap:
             return []
@@ -450,10 +450,11 @@ class _Game:
     def tag(self, i: int) -> str:
         return self.tags[i] if self.tags is not None and i < len(self.tags) else str(i + 1)
 
-    def expand(self, state: Hashable):
+    def expand(self, state: Any) -> Any:
         if state[0] == "q":
             _, insts, rem, prod = state
-            labels, succ = [], []
+            labels: list[str] = []
+            succ: list[Any] = []
             for j, rem2, prod2 in self.create_options(len(insts), rem, prod):
                 labels.append(f"create {self.items[j].name}")
                 succ.append(("q", insts + (self.new_instance(j),), rem2, prod2))
@@ -514,9 +515,9 @@ def _worlds(datasets: Sequence[str]) -> tuple[tuple[str, ...], tuple[tuple[int, 
     return ds, ((0, 1),)
 
 
-def _build(game: _Game, datasets, name: str, max_nodes: int | None, cls=Mechanism, **extra) -> Mechanism:
+def _build(game: _Game, datasets: Sequence[str], name: str, max_nodes: int | None, cls: Any = Mechanism, **extra: Any) -> Any:
     ds, adj = _worlds(datasets)
-    kw = {} if max_nodes is None else {"max_nodes": max_nodes}
+    kw: dict[str, Any] = {} if max_nodes is None else {"max_nodes": max_nodes}
     root = build_dag(game.initial(), game.expand, **kw)
     return cls(root, ds, adj, name, **extra)
 
@@ -614,7 +615,7 @@ def concurrent(
     return _build(_Game(items, None, list(range(len(items))), tags, False), datasets, name, max_nodes)
 
 
-def _params_pairs(params: Sequence[tuple[object, object]]) -> tuple:
+def _params_pairs(params: Sequence[tuple[Any, Any]]) -> tuple:
     out = []
     for p in params:
         if not (isinstance(p, tuple) and len(p) == 2):
@@ -623,7 +624,7 @@ def _params_pairs(params: Sequence[tuple[object, object]]) -> tuple:
     return tuple(out)
 
 
-def fixed_params(menu: Sequence[MenuItem], params: Sequence[tuple[object, object]], *, cap: int | None = None, **kw) -> Mechanism:
+def fixed_params(menu: Sequence[MenuItem], params: Sequence[tuple[Any, Any]], *, cap: int | None = None, **kw) -> Mechanism:
     """Concurrent composition with fixed parameters (Def. 4.10): at most k = ``|params|``
     creations, chosen adaptively from the menu, whose (εᵢ, δᵢ) form a sub-multiset of
     ``params``.  Theorem 4.11 bounds it by the composition of the RR_(εᵢ,δᵢ)."""
@@ -632,7 +633,7 @@ def fixed_params(menu: Sequence[MenuItem], params: Sequence[tuple[object, object
     return ext_concomp(menu, rule, **kw)
 
 
-def sparse_parallel(menu: Sequence[MenuItem], params: Sequence[tuple[object, object]], *, cap: int, **kw) -> Mechanism:
+def sparse_parallel(menu: Sequence[MenuItem], params: Sequence[tuple[Any, Any]], *, cap: int, **kw) -> Mechanism:
     """Concurrent k-sparse parallel composition (Def. 5.1) with at most ``cap`` creations: the
     instances that ever receive a differing pair have parameters ⊆ ``params`` (k = ``|params|``).
     Theorem 5.2: not DP for δ > 0 — δ_comp = 1 − (1 − δ)ⁿ for n copies of M_δ."""
@@ -640,7 +641,7 @@ def sparse_parallel(menu: Sequence[MenuItem], params: Sequence[tuple[object, obj
     return ext_concomp(menu, rule, **kw)
 
 
-def fpc_parallel(menu: Sequence[MenuItem], params: Sequence[tuple[object, object]], *, cap: int, **kw) -> Mechanism:
+def fpc_parallel(menu: Sequence[MenuItem], params: Sequence[tuple[Any, Any]], *, cap: int, **kw) -> Mechanism:
     """FPC concurrent k-sparse parallel composition (Def. 5.14): Def. 5.1 with every instance's
     verifier first-pair consistent (Def. 5.13).  Theorem 5.15 bounds it by the composition of
     the RR_(εᵢ,δᵢ)."""
@@ -648,7 +649,7 @@ def fpc_parallel(menu: Sequence[MenuItem], params: Sequence[tuple[object, object
     return ext_concomp(menu, rule, **kw)
 
 
-def budgeted_parallel(menu: Sequence[MenuItem], eps: Sequence[object], budget: object, *, cap: int, **kw) -> Mechanism:
+def budgeted_parallel(menu: Sequence[MenuItem], eps: Sequence[Any], budget: Any, *, cap: int, **kw) -> Mechanism:
     """k-sparse parallel composition with δ-budget (Def. 5.3): the εᵢ of the instances that
     get differing pairs ⊆ ``eps``, and ∏_created (1 − δᵢ) ≥ 1 − δ̄.  Theorem 5.4: (ε, 1 − (1 − δ)(1 − δ̄))-DP
     if ⊗ RR_(εᵢ,0) is (ε, δ)-DP."""
@@ -656,14 +657,14 @@ def budgeted_parallel(menu: Sequence[MenuItem], eps: Sequence[object], budget: o
     return ext_concomp(menu, rule, **kw)
 
 
-def budgeted(menu: Sequence[MenuItem], budget: object, *, cap: int, **kw) -> Mechanism:
+def budgeted(menu: Sequence[MenuItem], budget: Any, *, cap: int, **kw) -> Mechanism:
     """Adaptively created mechanisms under a δ-budget only (Def. 5.8, where every item is
     RR_(0,δᵢ) and receives one bit pair): ∏_created (1 − δᵢ) ≥ 1 − δ̄.  Lemma 5.9: (0, δ̄)-DP."""
     rule = Rule("5.8", cap, None, budget=as_q(budget), consume="create")
     return ext_concomp(menu, rule, **kw)
 
 
-def mixed_budgeted(menu: Sequence[MenuItem], eps: Sequence[object], budget: object, *, cap: int, **kw) -> Mechanism:
+def mixed_budgeted(menu: Sequence[MenuItem], eps: Sequence[Any], budget: Any, *, cap: int, **kw) -> Mechanism:
     """Def. 5.10: every item has εᵢ = 0 or δᵢ = 0; the positive εᵢ of created instances form a
     sub-multiset of ``eps``; ∏_created (1 − δᵢ) ≥ 1 − δ̄.  Lemma 5.11: (ε, 1 − (1 − δ)(1 − δ̄))-DP
     if ⊗ RR_(εᵢ,0) is (ε, δ)-DP; Remark 5.12 (improved basic composition) follows."""
@@ -680,7 +681,7 @@ def mixed_budgeted(menu: Sequence[MenuItem], eps: Sequence[object], budget: obje
     return ext_concomp(menu, rule, **kw)
 
 
-def basic_filter(menu: Sequence[MenuItem], eps: object, delta: object, *, cap: int, **kw) -> Mechanism:
+def basic_filter(menu: Sequence[MenuItem], eps: Any, delta: Any, *, cap: int, **kw) -> Mechanism:
     """Concurrent filter composition (Def. 10.2) with the basic filter of Rogers et al.:
     creations (chosen adaptively, parameters from the menu) must keep Σ εᵢ ≤ ε and Σ δᵢ ≤ δ;
     every instance may receive differing pairs.  Theorem 10.4: if the filter composition of

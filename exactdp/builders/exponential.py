@@ -41,13 +41,15 @@ F. McSherry, K. Talwar, *Mechanism Design via Differential Privacy*, FOCS 2007.
 from __future__ import annotations
 
 import itertools
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..errors import CaseError, CaseProblem, InexactValueError, LimitExceededError
 from ..model.game import END, Ask, Chance, Label, Mechanism, Node, label_str, unordered_pairs
 from ..model.ops import graft
 from ..numbers.rational import Q, as_q, q_str
 from ..numbers.real import real_pow
+from ..numbers.types import EpsLike, LambdaLike, Rational
+from .params import UNSET, exp_eps_arg, read_exp_eps
 from .rr import default_bits
 
 __all__ = [
@@ -68,7 +70,7 @@ __all__ = [
 MODES = ("sensitivity", "monotone", "range")
 DEFAULT_MAX_SEQUENCES = 100_000
 
-Scores = Sequence[Sequence[object]]  # scores[d][k]: u(dataset d, output k)
+Scores = Sequence[Sequence[Rational]]  # scores[d][k]: u(dataset d, output k)
 
 
 def _check_shape(scores: Scores, n_outputs: int | None = None) -> int:
@@ -83,7 +85,7 @@ def _check_shape(scores: Scores, n_outputs: int | None = None) -> int:
     return k
 
 
-def score_sensitivity(scores: Scores, adjacent: Sequence[tuple[int, int]]) -> object:
+def score_sensitivity(scores: Scores, adjacent: Sequence[tuple[int, int]]) -> Any:
     """Δu = max over adjacent (x, x') and outputs y of |u(x, y) − u(x', y)| (DDR Def. 2.3).
 
     Parameters
@@ -104,7 +106,7 @@ def score_sensitivity(scores: Scores, adjacent: Sequence[tuple[int, int]]) -> ob
     return best
 
 
-def score_range(scores: Scores, adjacent: Sequence[tuple[int, int]]) -> object:
+def score_range(scores: Scores, adjacent: Sequence[tuple[int, int]]) -> Any:
     """Range(u) = max over adjacent (x, x') of max_y d(y) − min_y d(y), d(y) = u(x, y) − u(x', y)
     (DDR §2.1).  Shifting u(x, ·) by a function of x alone does not change it (Prop. 1)."""
     _check_shape(scores)
@@ -128,22 +130,22 @@ def monotone_violation(scores: Scores, adjacent: Sequence[tuple[int, int]]) -> t
     return None
 
 
-def _power(B: object, e: object) -> object:
+def _power(B: Any, e: Any) -> Any:
     """B^e for rationals B ≥ 1 and e, exactly, or InexactValueError."""
     return as_q(real_pow(as_q(B), as_q(e)))
 
 
 def exponential_rows(
     scores: Scores,
-    E: object,
+    E: Any,
     adjacent: Sequence[tuple[int, int]],
     *,
     mode: str = "sensitivity",
-    sensitivity: object | None = None,
-    range_: object | None = None,
+    sensitivity: Rational | None = None,
+    range_: Rational | None = None,
     outputs: Sequence[Label] | None = None,
     datasets: Sequence[str] | None = None,
-) -> list[tuple[object, ...]]:
+) -> list[tuple[Any, ...]]:
     """The exact output distribution of the exponential mechanism under every dataset.
 
     Parameters
@@ -216,7 +218,7 @@ def exponential_rows(
                     hint="the scores do not change between adjacent datasets; give `sensitivity:` (or `range:`) explicitly",
                 )
             )
-    rows_by_d: list[list[object]] = []
+    rows_by_d: list[list[Any]] = []
     for d, row in enumerate(scores):
         top = max(as_q(u) for u in row)
         weights = []
@@ -239,29 +241,33 @@ def exponential_rows(
 
 
 def exponential(
-    scores: Scores | Mapping[str, Sequence[object]],
-    E: object,
+    scores: Scores | Mapping[str, Sequence[Rational]],
+    E: LambdaLike | None = UNSET,
     *,
+    eps: EpsLike | None = None,
+    exp_eps: LambdaLike | None = None,
     outputs: Sequence[Label] | None = None,
     datasets: Sequence[str] = ("x0", "x1"),
     adjacent: Sequence[tuple[int, int]] = ((0, 1),),
     mode: str = "sensitivity",
-    sensitivity: object | None = None,
-    range_: object | None = None,
+    sensitivity: Rational | None = None,
+    range_: Rational | None = None,
     name: str = "EM",
 ) -> Mechanism:
     """The exponential mechanism as a noninteractive :class:`Mechanism` (one answer, no query).
 
     ``scores`` is a sequence in dataset order (or a mapping dataset → scores) of score lists,
     one score per output; ``outputs`` are the output labels (default ``"0"``, ``"1"``, ...).
-    See :func:`exponential_rows` for the modes.
+    See :func:`exponential_rows` for the modes.  The privacy parameter is ``eps=`` (as in a
+    case file, e.g. ``eps="log(16)"``) or ``exp_eps=`` (e^ε); e^ε must be rational.  A
+    positional e^ε (``exponential(scores, 16)``) is deprecated.
 
     Examples
     --------
     A counting exponential mechanism with e^ε = 16 (DDR Def. 4.2 and Lemma 4.4): it equals
     RR_{ln 16, ln 4} after merging outputs 1–4.
 
-    >>> M = exponential([[1, 1, 1, 1, 1], [0, 0, 0, 0, 1]], 16, mode="monotone")
+    >>> M = exponential([[1, 1, 1, 1, 1], [0, 0, 0, 0, 1]], eps="log(16)", mode="monotone")
     >>> [str(r[1]) for r in M.root.probs]
     ['1/20', '1/20', '1/20', '1/20', '4/5']
 
@@ -278,13 +284,14 @@ def exponential(
     labels = list(outputs) if outputs is not None else [str(i) for i in range(k)]
     if len(labels) != k:
         raise CaseError(CaseProblem(f"exponential: {len(labels)} output labels for {k} scores"))
+    E = exp_eps_arg("exponential", eps=eps, exp_eps=exp_eps, positional=E, rational=True)
     rows = exponential_rows(
         scores, E, adjacent, mode=mode, sensitivity=sensitivity, range_=range_, outputs=labels, datasets=datasets
     )
     return Mechanism(Chance(labels, rows, (END,) * k), tuple(datasets), tuple(adjacent), name)
 
 
-def grr_probs(B: object, u: object) -> tuple[object, object]:
+def grr_probs(B: Any, u: Any) -> tuple[Any, Any]:
     """(q, p) of RR_{ε,t} with B = e^ε and u = e^t (DDR Def. 2.4):
     q = Pr[RR(0) = 0] = (B − u)/(B − 1), p = Pr[RR(1) = 0] = q/u.
 
@@ -309,7 +316,7 @@ def grr_probs(B: object, u: object) -> tuple[object, object]:
     return q, q / u
 
 
-def grr_node(B: object, u: object, bits: Sequence[int]) -> Chance:
+def grr_node(B: Any, u: Any, bits: Sequence[int]) -> Chance:
     """RR_{ε,t} as a :class:`Chance` node: a dataset with input bit 0 outputs ``"0"`` w.p. q,
     a dataset with bit 1 w.p. p (DDR Def. 2.4)."""
     q, p = grr_probs(B, u)
@@ -319,28 +326,44 @@ def grr_node(B: object, u: object, bits: Sequence[int]) -> Chance:
 
 
 def grr(
-    B: object,
-    u: object,
+    B: LambdaLike | None = UNSET,
+    u: LambdaLike | None = UNSET,
     *,
+    eps: EpsLike | None = None,
+    t: EpsLike | None = None,
+    exp_eps: LambdaLike | None = None,
+    exp_t: LambdaLike | None = None,
     datasets: Sequence[str] = ("x0", "x1"),
     adjacent: Sequence[tuple[int, int]] = ((0, 1),),
     bits: Sequence[int] | None = None,
     name: str = "GRR",
 ) -> Mechanism:
-    """Generalized randomized response RR_{ε,t} (DDR Def. 2.4) with e^ε = B and e^t = u.
+    """Generalized randomized response RR_{ε,t} (DDR Def. 2.4): ``grr(eps="log(16)", t="log(4)")``
+    as in a case file, or with ``exp_eps=`` / ``exp_t=`` (e^ε and e^t, both rational).  The
+    positional form ``grr(B, u)`` (B = e^ε, u = e^t) is deprecated.
 
     >>> from exactdp.analysis import profile
-    >>> str(profile.privloss(grr(16, 4), 0))
+    >>> str(profile.privloss(grr(eps="log(16)", t="log(4)"), 0))
     'log(4)'
     """
+    legacy = B is not UNSET  # grr(B, u): one deprecation warning for the call, from B
+    B = exp_eps_arg("grr", eps=eps, exp_eps=exp_eps, positional=B, positional_name="B", rational=True)
+    if legacy and u is not UNSET and t is None and exp_t is None:
+        u = read_exp_eps(u, call="grr", name="u", rational=True)
+    else:
+        u = exp_eps_arg("grr", eps=t, exp_eps=exp_t, positional=u, positional_name="u", rational=True, names=("t", "exp_t"))
     bits = tuple(bits) if bits is not None else default_bits(datasets, adjacent)
     return Mechanism(grr_node(B, u, bits), tuple(datasets), tuple(adjacent), name)
 
 
 def grr_menu(
-    B: object,
-    us: Sequence[object],
+    B: LambdaLike | None = UNSET,
+    us: Sequence[LambdaLike] | None = UNSET,
     *,
+    eps: EpsLike | None = None,
+    ts: Sequence[EpsLike] | None = None,
+    exp_eps: LambdaLike | None = None,
+    exp_ts: Sequence[LambdaLike] | None = None,
     datasets: Sequence[str] = ("x0", "x1"),
     adjacent: Sequence[tuple[int, int]] = ((0, 1),),
     bits: Sequence[int] | None = None,
@@ -350,8 +373,21 @@ def grr_menu(
 
     Used as the per-round menu of DDR's composition game (Alg. 1) restricted to a finite set
     of t; ``repeat(grr_menu(...), k)`` is the adaptive game and ``nonadaptive(grr_menu(...), k)``
-    the non-adaptive one.
+    the non-adaptive one.  Parameters as in a case file: ``grr_menu(eps="log(16)", ts=["log(2)",
+    "log(4)"])``, or ``exp_eps=`` / ``exp_ts=``; the positional form ``grr_menu(B, us)`` is
+    deprecated.
     """
+    B = exp_eps_arg("grr_menu", eps=eps, exp_eps=exp_eps, positional=B, positional_name="B", rational=True)
+    if us is not UNSET:  # the deprecated e^t list (B positional has already warned)
+        if ts is not None or exp_ts is not None:
+            raise TypeError("grr_menu: give the menu once: ts= (the t's) or exp_ts= (the e^t's)")
+        exp_ts = us
+    if (ts is None) == (exp_ts is None):
+        raise TypeError("grr_menu: give exactly one of ts= (the t's, e.g. [\"log(2)\", \"log(4)\"]) or exp_ts= (the e^t's)")
+    if ts is not None:
+        us = [exp_eps_arg("grr_menu", eps=x, exp_eps=None, rational=True, names=("ts", "exp_ts")) for x in ts]
+    else:
+        us = [read_exp_eps(x, call="grr_menu", name="exp_ts", rational=True) for x in exp_ts or []]
     bits = tuple(bits) if bits is not None else default_bits(datasets, adjacent)
     labels, kids = [], []
     for u in us:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..errors import CaseError, CaseProblem
 from ..model.game import END, Chance, Mechanism
 from ..numbers.qt import as_field
 from ..numbers.rational import Q, as_q, q_str
+from ..numbers.types import DeltaLike, EpsLike, LambdaLike
+from .params import UNSET, exp_eps_arg, read_rational
 
 __all__ = ["rr", "rr_delta", "rr_node", "rr_delta_node", "default_bits"]
 
@@ -37,7 +39,7 @@ def default_bits(
     return tuple(bits[d] for d in datasets)
 
 
-def rr_node(E: object, bits: Sequence[int]) -> Chance:
+def rr_node(E: Any, bits: Sequence[int]) -> Chance:
     """RR_ε (Vadhan–Wang Def. 1.9) with e^ε = E: answers b w.p. E/(1+E), 1−b w.p. 1/(1+E).
 
     ``E`` is a rational, or an element of ℚ(e^{1/L}) (``ExpReal``/``QtElement``) for a decimal ε."""
@@ -50,7 +52,7 @@ def rr_node(E: object, bits: Sequence[int]) -> Chance:
     return Chance(("0", "1"), (p0, p1), (END, END))
 
 
-def rr_delta_node(E: object, delta: object, bits: Sequence[int]) -> Chance:
+def rr_delta_node(E: Any, delta: Any, bits: Sequence[int]) -> Chance:
     """RR_(ε,δ) (Vadhan–Wang Def. 5.1, from Kairouz–Oh–Viswanath) with answers I0, 0, 1, I1."""
     E, delta = as_field(E), as_q(delta)
     if E < 1:
@@ -68,34 +70,84 @@ def rr_delta_node(E: object, delta: object, bits: Sequence[int]) -> Chance:
 
 
 def rr(
-    E: object,
+    E: LambdaLike | None = UNSET,
     *,
+    eps: EpsLike | None = None,
+    exp_eps: LambdaLike | None = None,
+    delta: DeltaLike | None = None,
     datasets: Sequence[str] = ("x0", "x1"),
     adjacent: Sequence[tuple[int, int]] = ((0, 1),),
     bits: Sequence[int] | None = None,
     name: str = "RR",
 ) -> Mechanism:
-    """RR_ε as a :class:`Mechanism`; ``E`` is e^ε (an exact rational ≥ 1).
+    """Randomized response RR_ε (Vadhan–Wang Def. 1.9) as a :class:`Mechanism`, or RR_(ε,δ)
+    (Def. 5.1) with ``delta=``: the case file's ``rr: {eps: log(3), delta: 1/10}``.
+
+    Parameters
+    ----------
+    eps : str or exact number
+        ε ≥ 0 as in a case file: ``"log(3)"``, ``"0.1"`` (exactly 1/10: e^ε lies in ℚ(e^{1/10})),
+        or an exact value.  Give this or ``exp_eps``.
+    exp_eps : exact number or str
+        e^ε ≥ 1 itself, e.g. ``3``.
+    delta : exact rational or str, optional
+        δ ∈ [0, 1]: build RR_(ε,δ) with answers I0, 0, 1, I1.
+    datasets, adjacent : optional
+        Dataset names and adjacent pairs (default: x0 ~ x1).
+    bits : sequence of int, optional
+        Each dataset's input bit (default: 0 and 1 for the first adjacent pair).
+    name : str, optional (default = "RR")
+    E : deprecated
+        e^ε given positionally (``rr(3)``); warns.  Write ``exp_eps=3`` or ``eps="log(3)"``.
 
     Examples
     --------
     >>> from exactdp.analysis import profile
-    >>> str(profile.privloss(rr(3), 0))
+    >>> str(profile.privloss(rr(eps="log(3)"), 0))
     'log(3)'
+    >>> str(profile.privloss(rr(exp_eps=3, delta="1/10"), "1/5"))
+    'log(23/9)'
+
+    References
+    ----------
+    Vadhan & Wang 2021, Def. 1.9 and Def. 5.1 (after Kairouz–Oh–Viswanath 2015).
     """
+    lam = exp_eps_arg("rr", eps=eps, exp_eps=exp_eps, positional=E)
     bits = tuple(bits) if bits is not None else default_bits(datasets, adjacent)
-    return Mechanism(rr_node(E, bits), tuple(datasets), tuple(adjacent), name)
+    if delta is not None:
+        node = rr_delta_node(lam, read_rational(delta, call="rr", name="delta"), bits)
+    else:
+        node = rr_node(lam, bits)
+    return Mechanism(node, tuple(datasets), tuple(adjacent), name)
 
 
 def rr_delta(
-    E: object,
-    delta: object,
+    E: LambdaLike | None = UNSET,
+    delta_: DeltaLike | None = UNSET,
     *,
+    eps: EpsLike | None = None,
+    exp_eps: LambdaLike | None = None,
+    delta: DeltaLike | None = None,
     datasets: Sequence[str] = ("x0", "x1"),
     adjacent: Sequence[tuple[int, int]] = ((0, 1),),
     bits: Sequence[int] | None = None,
     name: str = "RR",
 ) -> Mechanism:
-    """RR_(ε,δ) (Def. 5.1) as a :class:`Mechanism`; ``E`` is e^ε."""
+    """RR_(ε,δ) (Vadhan–Wang Def. 5.1) as a :class:`Mechanism`: ``rr_delta(eps="log(3)", delta="1/10")``.
+
+    The same as :func:`rr` with ``delta=``; ``delta`` is required.  The positional form
+    ``rr_delta(E, delta)`` (e^ε first) is deprecated: it warns, and means e^ε = E.
+
+    >>> from exactdp.analysis import profile
+    >>> str(profile.privloss(rr_delta(eps="log(3)", delta="1/10"), "1/5"))
+    'log(23/9)'
+    """
+    if delta_ is not UNSET:
+        if delta is not None:
+            raise TypeError("rr_delta: delta is given twice (positionally and as delta=)")
+        delta = delta_
+    if delta is None:
+        raise TypeError("rr_delta: delta= is required (for RR_eps without delta use rr)")
+    lam = exp_eps_arg("rr_delta", eps=eps, exp_eps=exp_eps, positional=E)
     bits = tuple(bits) if bits is not None else default_bits(datasets, adjacent)
-    return Mechanism(rr_delta_node(E, delta, bits), tuple(datasets), tuple(adjacent), name)
+    return Mechanism(rr_delta_node(lam, read_rational(delta, call="rr_delta", name="delta"), bits), tuple(datasets), tuple(adjacent), name)

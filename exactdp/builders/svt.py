@@ -43,14 +43,16 @@ PVLDB 10(6), 2017, Algorithms 1–6 and their comparison table.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Hashable, Mapping, Sequence
+from typing import Any, Hashable, Mapping, Sequence
 
 from ..errors import CaseError, CaseProblem, InexactValueError
 from ..model.dag import build_dag
 from ..model.game import Label, Mechanism
 from ..numbers.rational import Q, as_q, q_str
 from ..numbers.real import real_pow
+from ..numbers.types import EpsLike, LambdaLike, Rational
 from .classic import Noise, discrete_laplace, geometric_noise
+from .params import UNSET, exp_eps_arg
 
 __all__ = ["SVT", "sparse_vector", "LYU_VARIANTS", "lyu_variant", "ABOVE", "BELOW", "DEFAULT_MAX_HORIZON"]
 
@@ -142,8 +144,8 @@ class SVT:
         If set, an ``above`` answer releases clamp(q(x) + ν, lo, hi) (label ``above=v``).
     """
 
-    menu: tuple[tuple[Label, tuple[object, ...]], ...]
-    threshold: object
+    menu: tuple[tuple[Label, tuple[Any, ...]], ...]
+    threshold: Any
     threshold_noise: Noise
     query_noise: Noise | None
     halt_after: int | None
@@ -171,11 +173,11 @@ def _poly_mul(p: dict, f: dict) -> dict:
 class _Window:
     """The finite window [L, U] and the closed-form tail sums."""
 
-    def __init__(self, lo: int, hi: int, alpha_nu: object | None):
+    def __init__(self, lo: int, hi: int, alpha_nu: Any):
         self.L, self.U = lo, hi
         self.alpha_nu = alpha_nu
 
-    def tail_sum(self, poly: dict, upper: bool) -> object:
+    def tail_sum(self, poly: dict, upper: bool) -> Any:
         total = Q(0)
         start = self.U + 1 if upper else 1 - self.L
         for (a, j), c in poly.items():
@@ -187,12 +189,12 @@ class _Window:
             total += c * r**start / (1 - r)
         return total
 
-    def total(self, m: tuple) -> object:
+    def total(self, m: tuple) -> Any:
         atoms, up, lo = m
         return sum(atoms, Q(0)) + self.tail_sum(dict(up), True) + self.tail_sum(dict(lo), False)
 
 
-def _freeze(atoms: list, up: dict, lo: dict, scale: object) -> tuple:
+def _freeze(atoms: list, up: dict, lo: dict, scale: Any) -> tuple:
     return (
         tuple(x / scale for x in atoms),
         tuple(sorted((k, v / scale) for k, v in up.items() if v)),
@@ -300,7 +302,7 @@ class _Builder:
         nu = self.nu
         assert nu is not None
         s_atoms, s_up, s_lo = surv
-        out = []
+        out: list[tuple[Label, tuple]] = []
         for v in range(lo_v, hi_v + 1):
             if lo_v < v < hi_v:
                 # nu = v - q exactly, and v >= T + rho  <=>  rho + o <= v - q
@@ -330,7 +332,7 @@ class _Builder:
             out.append((f"{ABOVE}={v}", (atoms, up, lo)))
         return out
 
-    def apply(self, m: tuple, factor: tuple) -> tuple[object, tuple | None]:
+    def apply(self, m: tuple, factor: tuple) -> tuple[Any, tuple | None]:
         """(mass of m·factor, the normalised product or None when the mass is 0)."""
         atoms, up, lo = m
         f_atoms, f_up, f_lo = factor
@@ -346,12 +348,12 @@ class _Builder:
 
     # the game ------------------------------------------------------------------------------
 
-    def expand(self, state: Hashable):
+    def expand(self, state: Any) -> Any:
         spec = self.spec
         if state[0] == "q":
             _, (posts, count, left), lab = state
             answers: list[Label] = []
-            rows: list[list[object]] = []
+            rows: list[list[Any]] = []
             succ: list[list[tuple | None]] = []
             for d in range(self.n):
                 post = posts[d]
@@ -391,7 +393,7 @@ def _sub(a: dict, b: dict) -> dict:
     return {k: v for k, v in out.items() if v}
 
 
-def _ceil(x: object) -> int:
+def _ceil(x: Any) -> int:
     x = as_q(x)
     return -((-int(x.numerator)) // int(x.denominator))
 
@@ -401,7 +403,7 @@ def sparse_vector(
     *,
     datasets: Sequence[str] = ("x0", "x1"),
     adjacent: Sequence[tuple[int, int]] = ((0, 1),),
-    sensitivity: object = 1,
+    sensitivity: Rational = 1,
     name: str = "SVT",
     max_nodes: int | None = None,
 ) -> Mechanism:
@@ -433,7 +435,7 @@ def sparse_vector(
     AboveThreshold (Lyu Alg. 1, c = 1) with e^ε = 16 and discrete-Laplace noise:
 
     >>> from exactdp.analysis import profile
-    >>> m = sparse_vector(lyu_variant("alg1", 16, [("up", (0, 1)), ("down", (1, 0))], horizon=2))
+    >>> m = sparse_vector(lyu_variant("alg1", eps="log(16)", menu=[("up", (0, 1)), ("down", (1, 0))], horizon=2))
     >>> profile.is_dp(m, profile.privloss(m, 0), 0)
     True
 
@@ -473,14 +475,14 @@ def sparse_vector(
         )
         if bad:
             raise CaseError(CaseProblem(f"svt: with `release:` query values and the threshold must be integers, found {q_str(as_q(bad[0]))}"))
-    b = _Builder(spec, n)
-    init = (tuple(b.prior for _ in range(n)), 0, spec.horizon)
-    kw = {} if max_nodes is None else {"max_nodes": max_nodes}
-    root = build_dag(init, b.expand, **kw)
+    builder = _Builder(spec, n)
+    init = (tuple(builder.prior for _ in range(n)), 0, spec.horizon)
+    kw: dict[str, Any] = {} if max_nodes is None else {"max_nodes": max_nodes}
+    root = build_dag(init, builder.expand, **kw)
     return Mechanism(root, tuple(datasets), tuple(adjacent), name)
 
 
-def _alpha(E: object, scale: object, delta: object, what: str) -> object:
+def _alpha(E: Any, scale: Any, delta: Any, what: str) -> Any:
     """α = e^{−1/b} for Lap(b) with b = scale·Δ/ε, i.e. α = E^{−1/(scale·Δ)}, exactly or refused."""
     expo = -1 / (as_q(scale) * as_q(delta))
     try:
@@ -497,17 +499,22 @@ def _alpha(E: object, scale: object, delta: object, what: str) -> object:
 
 def lyu_variant(
     variant: str,
-    E: object,
-    menu: Sequence[tuple[Label, Sequence[object]]] | Mapping[Label, Sequence[object]],
+    E: LambdaLike | None = UNSET,
+    menu_: Sequence[tuple[Label, Sequence[Rational]]] | Mapping[Label, Sequence[Rational]] | None = UNSET,
     *,
-    threshold: object = 0,
+    eps: EpsLike | None = None,
+    exp_eps: LambdaLike | None = None,
+    menu: Sequence[tuple[Label, Sequence[Rational]]] | Mapping[Label, Sequence[Rational]] | None = None,
+    threshold: Rational = 0,
     c: int = 1,
     horizon: int = 3,
-    sensitivity: object = 1,
+    sensitivity: Rational = 1,
     width: int | None = None,
     release: tuple[int, int] | None = None,
 ) -> SVT:
-    """The parameters of Lyu–Su–Li's Algorithm ``variant`` ("alg1" … "alg6") for e^ε = ``E``.
+    """The parameters of Lyu–Su–Li's Algorithm ``variant`` ("alg1" … "alg6") for a budget ε,
+    as in a case file: ``lyu_variant("alg1", eps="log(16)", menu=[...])`` (or ``exp_eps=``; e^ε
+    rational).  The positional form ``lyu_variant(variant, E, menu)`` (e^ε second) is deprecated.
 
     Laplace noise Lap(b) becomes its discrete analogue, the two-sided geometric noise with
     α = e^{−1/b}; with ``width`` it is clamped to [−width, width] (a finite-support analogue).
@@ -526,6 +533,13 @@ def lyu_variant(
     (ε₁ = ε/2 and ε₂ = ε − ε₁ unless stated.)  Lyu et al. prove alg1 and alg2 ε-DP, alg4
     ((1+6c)/4)ε-DP, and alg3, alg5, alg6 not ε'-DP for any finite ε'.
     """
+    if menu_ is not UNSET:
+        if E is UNSET or menu is not None:
+            raise TypeError("lyu_variant: positional arguments are the deprecated (variant, e^eps, menu); write lyu_variant(variant, eps=..., menu=[...])")
+        menu = menu_
+    if menu is None:
+        raise TypeError("lyu_variant: menu= is required (the queries and their values under every dataset)")
+    E = exp_eps_arg("lyu_variant", eps=eps, exp_eps=exp_eps, positional=E, rational=True)
     if variant not in LYU_VARIANTS:
         raise CaseError(CaseProblem(f"svt: unknown variant {variant!r}", hint=f"variants: {', '.join(LYU_VARIANTS)}"))
     v = LYU_VARIANTS[variant]
@@ -534,9 +548,9 @@ def lyu_variant(
     if as_q(sensitivity) <= 0:
         raise CaseError(CaseProblem(f"svt: the sensitivity must be positive, got {q_str(as_q(sensitivity))}"))
 
-    def noise(scale: object, what: str) -> Noise:
+    def noise(scale: Any, what: str) -> Noise:
         a = _alpha(E, scale, sensitivity, what)
-        return discrete_laplace(a) if width is None else geometric_noise(a, width)
+        return discrete_laplace(alpha=a) if width is None else geometric_noise(alpha=a, width=width)
 
     if v["release"] and release is None:
         raise CaseError(CaseProblem(f"svt: {variant} releases noisy values; give `release: {{lo: .., hi: ..}}` to clamp them"))

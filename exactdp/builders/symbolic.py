@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 from ..model.game import END
 from ..model.symbolic import SymChance
@@ -11,7 +11,7 @@ from ..numbers.symbolic import to_sympy
 __all__ = ["rr_sym_node", "rr_delta_sym_node"]
 
 
-def rr_sym_node(E: object, bits: Sequence[int]) -> SymChance:
+def rr_sym_node(E: Any, bits: Sequence[int]) -> SymChance:
     """RR_ε (Vadhan–Wang Def. 1.9) with symbolic e^ε = E: b w.p. E/(1+E), 1−b w.p. 1/(1+E)."""
     E = to_sympy(E)
     keep, flip = E / (1 + E), 1 / (1 + E)
@@ -20,7 +20,7 @@ def rr_sym_node(E: object, bits: Sequence[int]) -> SymChance:
     return SymChance(("0", "1"), (p0, p1), (END, END))
 
 
-def rr_delta_sym_node(E: object, delta: object, bits: Sequence[int]) -> SymChance:
+def rr_delta_sym_node(E: Any, delta: Any, bits: Sequence[int]) -> SymChance:
     """RR_(ε,δ) (Def. 5.1) with symbolic E and/or δ; answers I0, 0, 1, I1."""
     E, delta = to_sympy(E), to_sympy(delta)
     keep, flip = (1 - delta) * E / (1 + E), (1 - delta) / (1 + E)

@@ -10,8 +10,9 @@ declared ``symbols:``; what kind of number is wanted is checked by the caller
 
 from __future__ import annotations
 
+import enum
 import re
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Final, Sequence
 
 import yaml
 
@@ -27,15 +28,13 @@ __all__ = ["Reader", "Invalid", "INVALID", "suggest", "child_path"]
 _SIMPLE_FRACTION = re.compile(r"^\s*([0-9]{1,60})\s*(?:/\s*([0-9]{1,60})\s*)?$")
 
 
-class Invalid:
-    """Marker for a value that failed to read (its problem is already recorded)."""
+class Invalid(enum.Enum):
+    """Marker for a value that failed to read (its problem is already recorded).
 
-    _inst: "Invalid | None" = None
+    A one-member enum, so that ``if x is INVALID: return INVALID`` narrows ``T | Invalid`` to
+    ``T`` for the type checker."""
 
-    def __new__(cls) -> "Invalid":
-        if cls._inst is None:
-            cls._inst = super().__new__(cls)
-        return cls._inst
+    INVALID = "INVALID"
 
     def __repr__(self) -> str:
         return "INVALID"
@@ -44,7 +43,7 @@ class Invalid:
         return False
 
 
-INVALID = Invalid()
+INVALID: Final = Invalid.INVALID
 
 
 class _Abort(Exception):
@@ -55,7 +54,7 @@ class _NeedsSymbols(Exception):
     """The expression mentions a declared symbol: evaluate it symbolically."""
 
 
-def child_path(path: str, key: object) -> str:
+def child_path(path: str, key: Any) -> str:
     if isinstance(key, int):
         return f"{path}[{key}]"
     k = str(key)

@@ -12,6 +12,7 @@ from typing import Any, Callable, ClassVar, Mapping
 
 from ..analysis.engine import Engine, ProfileEngine
 from ..analysis.results import Profile
+from ..analysis.bounded_range import BRWitness
 from ..analysis.witness import Witness
 from ..forms.fields import Count, Declared, FieldProblem, Label, ListOf, Pair, arg
 from ..forms.registry import Registry
@@ -43,7 +44,7 @@ class Verdict:
     status: str
     found: str
     note: str = ""
-    witness: Witness | None = None
+    witness: Witness | BRWitness | None = None
     values: Mapping[str, Any] = field(default_factory=dict)
     details: tuple[str, ...] = ()  # extra report lines (constructions, certificates)
 
@@ -77,7 +78,7 @@ class Analysis:
     def profile(self, subject: Subject) -> Profile:
         return self.cached(("profile", subject), lambda: self.engine.profile(self.mech(subject)))
 
-    def witness(self, subject: Subject, eps: object) -> Witness:
+    def witness(self, subject: Subject, eps: Any) -> Witness:
         return self.engine.witness(self.mech(subject), eps, prof=self.profile(subject))
 
     def cached(self, key: tuple, compute: Callable[[], Any]) -> Any:

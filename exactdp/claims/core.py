@@ -25,7 +25,7 @@ __all__ = [
 ]
 
 
-def _eps_text(eps: object) -> str:
+def _eps_text(eps: Any) -> str:
     return real_str(eps)
 
 
@@ -102,7 +102,7 @@ class DPClaim(Claim):
     def params(self) -> dict[str, str]:
         return {"eps": real_str(self.eps), "delta": q_str(self.delta)}
 
-    def _delta_found(self, an: Analysis) -> object:
+    def _delta_found(self, an: Analysis) -> Any:
         return an.profile(self.subject).delta_at(self.eps)
 
     def check(self, an: Analysis) -> Verdict:
@@ -232,7 +232,7 @@ class ProfileLeClaim(_Comparison):
         return Verdict(self, FAILS, _differ_text(a, b, lam, self.of, self.other), witness=wit, values=_bp(a))
 
 
-def _log_or_inf(lam: object) -> object:
+def _log_or_inf(lam: Any) -> Any:
     return real_log(lam)
 
 
@@ -240,7 +240,7 @@ def _bp(p: Profile) -> dict[str, Any]:
     return {"breakpoints": [[q_str(l), q_str(d)] for l, d in p.breakpoints()], "limit": q_str(p.limit())}
 
 
-def _differ_text(a: Profile, b: Profile, lam: object, na: str, nb: str) -> str:
+def _differ_text(a: Profile, b: Profile, lam: Any, na: str, nb: str) -> str:
     if is_inf(lam):
         return f"as eps -> inf: delta_{na} -> {q_str(a.limit())}, delta_{nb} -> {q_str(b.limit())}"
     return (

@@ -32,14 +32,14 @@ __all__ = ["SimulatesRRClaim", "NotSimulatesRRClaim", "simulation_details", "sim
 UNDECIDED = "error"  # verify.ERROR: reported as undecided, never as holding
 
 
-def _text(x: object) -> str:
+def _text(x: Any) -> str:
     try:
         return q_str(x)
     except Exception:
         return str(x)
 
 
-def _num(x: object) -> str:
+def _num(x: Any) -> str:
     import sympy
 
     if isinstance(x, sympy.Basic):

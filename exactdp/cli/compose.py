@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from ..errors import ExactDPError
@@ -42,14 +44,14 @@ def _exact(s: str) -> str:
     return f"<exact, {len(s)} characters; --exact prints it>"
 
 
-def _eps_text(v: object) -> str:
+def _eps_text(v: Any) -> str:
     if is_inf(v):
         return "inf"
     s = real_str(v)
     return s if s == "0" else f"{_exact(s)} ≈ {real_decimal(v, 12)}"
 
 
-def _delta_text(d: object) -> str:
+def _delta_text(d: Any) -> str:
     s = q_str(d)
     return s if "/" not in s and "exp" not in s else f"{_exact(s)} ≈ {real_decimal(d, 12)}"
 
@@ -134,21 +136,21 @@ def _evaluate(comps, delta_g, which) -> list[dict]:
             if delta_g <= 0:
                 rows.append({"theorem": name, "eps": None, "source": "", "text": "needs --delta-g > 0 (the slack delta')"})
                 continue
-            b = (advanced if name == "advanced" else kov_3_4)(comps, delta_g)
-            status, opt = check_against_optimum(b, comps)
+            ib = (advanced if name == "advanced" else kov_3_4)(comps, delta_g)
+            status, opt = check_against_optimum(ib, comps)
             verdict = {"valid": "valid (>= the exact optimum)", "below-optimum": "BELOW the exact optimum: not a valid bound", "undecided": "undecided"}[status]
             text = (
-                f"eps in {b.text()}   delta = {_delta_text(b.delta)}\n"
+                f"eps in {ib.text()}   delta = {_delta_text(ib.delta)}\n"
                 f"  {'':<15}   exact optimum at that delta: {_eps_text(opt.eps)}: {verdict}"
             )
             rows.append(
                 {
                     "theorem": name,
-                    "eps_interval": [str(b.lo), str(b.hi)],
-                    "delta": q_str(b.delta),
+                    "eps_interval": [str(ib.lo), str(ib.hi)],
+                    "delta": q_str(ib.delta),
                     "optimum": real_str(opt.eps),
                     "status": status,
-                    "source": b.source,
+                    "source": ib.source,
                     "text": text,
                 }
             )

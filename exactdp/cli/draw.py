@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from ..analysis import make_engine
-from ..report.dot import GraphvizMissingError, game_graph, render_graphviz, to_dot
+from ..report.dot import GraphvizMissingError, dag_graph, game_graph, render_graphviz, to_dot
 from ..report.escape import text
 
 __all__ = ["draw_game"]
@@ -26,10 +26,12 @@ def _write(path: str, data: bytes | str) -> None:
         sys.exit(2)
 
 
-def draw_game(case: Any, mech: Any, *, eps: Any, depth: int | None, dot_file: str | None, svg_file: str | None, png_file: str | None) -> None:
-    """Draw ``mech`` (with the profile engine's witness at ``eps`` when given) to the files asked for."""
+def draw_game(case: Any, mech: Any, *, eps: Any, depth: int | None, dot_file: str | None, svg_file: str | None,
+              png_file: str | None, tree: bool = False) -> None:
+    """Draw ``mech`` to the files asked for: its game DAG, or (``tree``, or with the profile
+    engine's witness at ``eps``) the tree of its histories."""
     w = make_engine("profile").witness(mech, eps) if eps is not None else None
-    drawing = game_graph(mech, depth=depth, witness=w)
+    drawing = game_graph(mech, depth=depth, witness=w) if tree or w is not None else dag_graph(mech, depth=depth)
     title = case.name + (f" [{case.reference}]" if case.reference else "")
     src = to_dot(drawing, title=title)
     for line in drawing.caption[-1:] if drawing.cut_depth is not None else []:

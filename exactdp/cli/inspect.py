@@ -113,8 +113,9 @@ def profile(case_path, of, as_json, dominating_pair, engine, max_strategies, **l
 @click.option("--witness", "witness_eps", default=None, metavar="EPS",
               help="Highlight the worst adversary at EPS (its choices, the event's views) in the drawing.")
 @click.option("--depth", type=click.IntRange(0), default=None, help="Draw at most this many moves from the root.")
+@click.option("--tree", is_flag=True, help="Draw the tree of histories instead of the game DAG (implied by --witness).")
 @limit_options
-def info(case_path, of, dot_file, svg_file, png_file, witness_eps, depth, **limits):
+def info(case_path, of, dot_file, svg_file, png_file, witness_eps, depth, tree, **limits):
     """Size of a mechanism's game DAG and its number of deterministic adversaries; with --dot,
     --svg or --png a drawing of the game (adversary choices as boxes, answers as edges with
     their probability under every dataset)."""
@@ -130,7 +131,7 @@ def info(case_path, of, dot_file, svg_file, png_file, witness_eps, depth, **limi
             if drawing:
                 from .draw import draw_game
 
-                draw_game(case, mech, eps=eps, depth=depth, dot_file=dot_file, svg_file=svg_file, png_file=png_file)
+                draw_game(case, mech, eps=eps, depth=depth, dot_file=dot_file, svg_file=svg_file, png_file=png_file, tree=tree)
                 if dot_file == "-":
                     return
     except ExactDPError as e:

@@ -45,7 +45,7 @@ from .common import (
     history_text,
 )
 from .lp import Infeasible, LinearSystem, certified, check_farkas
-from .pure import pure_postprocessor
+from .pure import PureCertificate, pure_postprocessor
 
 __all__ = ["ApproxCertificate", "rr_delta_weights", "approx_system", "approx_postprocessor"]
 
@@ -122,7 +122,7 @@ def approx_postprocessor(
     eps_text: str = "",
     table=None,
     max_histories: int = DEFAULT_MAX_HISTORIES,
-) -> PostProcessor | ApproxCertificate:
+) -> PostProcessor | ApproxCertificate | PureCertificate:
     """Decide and build T for RR_(ε,δ) and the pair (x_pair[0], x_pair[1]).
 
     δ = 0 is the pure case (Theorem 1.10, unique T); δ = 1 makes T(I0) = M(x0), T(I1) = M(x1).

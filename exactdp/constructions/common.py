@@ -58,7 +58,7 @@ class RationalField:
     symbolic = False
     zero, one = Q(0), Q(1)
 
-    def const(self, x: object) -> object:
+    def const(self, x: Any) -> Any:
         return as_q(x)
 
     def rows(self, node: Chance) -> tuple:
@@ -67,13 +67,13 @@ class RationalField:
     def is_zero(self, x: object) -> bool:
         return x == 0
 
-    def sign_set(self, x: object) -> frozenset:
+    def sign_set(self, x: Any) -> frozenset:
         return frozenset({(x > 0) - (x < 0)})
 
-    def text(self, x: object) -> str:
+    def text(self, x: Any) -> str:
         return q_str(x)
 
-    def to_sympy(self, x: object):
+    def to_sympy(self, x: Any):
         import sympy
 
         f = Q(x)
@@ -88,6 +88,12 @@ class _SymBase:
         self._rows: dict[int, tuple] = {}
         self._signs: dict[str, frozenset] = {}
 
+    def const(self, p: Any) -> Any:  # pragma: no cover - each field implements it
+        raise NotImplementedError
+
+    def to_sympy(self, x: Any) -> Any:  # pragma: no cover - each field implements it
+        raise NotImplementedError
+
     def rows(self, node: Chance) -> tuple:
         hit = self._rows.get(node.uid)
         if hit is None:
@@ -96,7 +102,7 @@ class _SymBase:
             self._rows[node.uid] = hit
         return hit
 
-    def sign_set(self, x: object) -> frozenset:
+    def sign_set(self, x: Any) -> frozenset:
         from ..numbers.symbolic import sign_set
 
         e = self.to_sympy(x)
@@ -107,7 +113,7 @@ class _SymBase:
             self._signs[key] = hit
         return hit
 
-    def text(self, x: object) -> str:
+    def text(self, x: Any) -> str:
         from ..numbers.symbolic import expr_str
 
         return expr_str(self.to_sympy(x))
@@ -125,7 +131,7 @@ class FracField(_SymBase):
         self.K = sympy.QQ.frac_field(*syms) if syms else sympy.QQ.frac_field(sympy.Symbol("_unused"))
         self.zero, self.one = self.K.zero, self.K.one
 
-    def const(self, x: object) -> object:
+    def const(self, x: Any) -> Any:
         from ..numbers.symbolic import to_sympy
 
         try:
@@ -138,7 +144,7 @@ class FracField(_SymBase):
     def is_zero(self, x: object) -> bool:
         return x == self.K.zero
 
-    def to_sympy(self, x: object):
+    def to_sympy(self, x: Any):
         return self.K.to_sympy(x)
 
 
@@ -152,7 +158,7 @@ class ExprField(_SymBase):
 
         self.zero, self.one = sympy.Integer(0), sympy.Integer(1)
 
-    def const(self, x: object) -> object:
+    def const(self, x: Any) -> Any:
         from ..numbers.symbolic import to_sympy
 
         return to_sympy(x)
@@ -162,7 +168,7 @@ class ExprField(_SymBase):
 
         return sympy.cancel(sympy.together(x)) == 0
 
-    def to_sympy(self, x: object):
+    def to_sympy(self, x: Any):
         return x
 
 
@@ -221,7 +227,7 @@ class Histories:
     def follow(self, h: int) -> list:
         return self.root_follow if h < 0 else self.hists[h].follow
 
-    def P(self, h: int, d: int) -> object:
+    def P(self, h: int, d: int) -> Any:
         return self.fld.one if h < 0 else self.hists[h].P[d]
 
     def bfs(self) -> list:
@@ -287,7 +293,7 @@ def history_text(path: Sequence) -> str:
     return ", ".join(f"{k}={label_str(l)}" for k, l in path)
 
 
-def path_probability(mech: Mechanism, path: Sequence, d: int, fld=None) -> object:
+def path_probability(mech: Mechanism, path: Sequence, d: int, fld=None) -> Any:
     """M's probability of answering along ``path`` under dataset ``d``, by a forward walk that
     shares no code with :func:`expand` (used to re-check certificates)."""
     fld = fld or RationalField()
@@ -327,14 +333,14 @@ class PostProcessor:
     hist: Histories
     paths: list | None = None
     eps_text: str = ""
-    E: object = None
-    delta: object = None
+    E: Any = None
+    delta: Any = None
     notes: list = field(default_factory=list)
     conditions: list = field(default_factory=list)
     extra: dict = field(default_factory=dict)
 
 
-def conditionals_from_paths(hist: Histories, paths: Sequence[Sequence[object]], datasets_for: Sequence[int]):
+def conditionals_from_paths(hist: Histories, paths: Sequence[Sequence[Any]], datasets_for: Sequence[int]):
     """Conditionals T(c, round)(a) = τ_c(h·q·a)/τ_c(h).  Where τ_c(h) = 0 the round is never
     reached under c and the conditional is free: it is set to M's own conditional under dataset
     ``datasets_for[c]`` (recorded in the returned ``free`` set)."""
@@ -482,6 +488,7 @@ def t_mechanism(pp: PostProcessor) -> Mechanism:
             return memo_end
         if isinstance(node, Ask):
             return Ask(node.labels, [build(ch, path + (("q", lab),)) for lab, ch in zip(node.labels, node.children)])
+        assert isinstance(node, Chance)
         o = hist.by_prefix[path]
         rows = [tuple(pp.cond[c][o][k] for c in range(len(pp.outputs))) for k in range(len(node.labels))]
         kids = [build(ch, path + (("a", lab),)) for lab, ch in zip(node.labels, node.children)]

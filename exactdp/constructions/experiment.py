@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any, Callable
 
 from ..analysis import enumerator
 from ..analysis import profile as profile_engine
@@ -79,7 +79,7 @@ def m_p(params: Section6Params) -> Mechanism:
 @dataclass
 class Section6Result:
     samples: int
-    delta: object
+    delta: Any
     seed: int
     denominator: int
     feasible: int = 0
@@ -92,7 +92,7 @@ class Section6Result:
     failures: list = field(default_factory=list)
 
 
-def run_one(params: Section6Params, delta, *, check_enumerator: bool = True) -> tuple[str, object]:
+def run_one(params: Section6Params, delta, *, check_enumerator: bool = True) -> tuple[str, Any]:
     """("feasible" | "infeasible" | "infinite", eps) for one sample; raises on a disagreement."""
     M = m_p(params)
     eps = enumerator.privloss(M, delta)

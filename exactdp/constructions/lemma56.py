@@ -27,7 +27,7 @@ Mechanisms (arXiv 2411.03299), Def. 2.9, Lemma 5.6, Cor. 5.7, §8.
 from __future__ import annotations
 
 from ..errors import UnsupportedMechanismError
-from ..model.game import Ask, End, Mechanism
+from ..model.game import Ask, Chance, End, Mechanism
 from ..numbers.rational import Q
 from .approx import ApproxCertificate
 from .common import (
@@ -62,6 +62,7 @@ def _identical_nodes(mech: Mechanism, i: int, j: int) -> dict[int, bool]:
         elif isinstance(node, Ask):
             memo[node.uid] = any(memo[c.uid] for c in node.children)
         else:
+            assert isinstance(node, Chance)
             memo[node.uid] = all(
                 row[i] == row[j] and (row[i] == 0 or memo[c.uid]) for row, c in zip(node.probs, node.children)
             )
@@ -78,6 +79,7 @@ def identical_rounds(mech: Mechanism, hist, i: int, j: int) -> set[int]:
         for kind, lab in occ.prefix:
             if not ok:
                 break
+            assert isinstance(node, (Ask, Chance))
             node = node.children[node.labels.index(lab)]
             ok = ident[node.uid]
         if ok and ident[occ.node.uid]:

@@ -20,7 +20,7 @@ Farkas' lemma; Dantzig, Linear Programming and Extensions (1963), phase I; Bland
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Hashable
+from typing import Any, Hashable
 
 from ..errors import VerificationError
 from ..numbers.rational import Q
@@ -44,7 +44,7 @@ class LinearSystem:
             self.names.append(name)
         return k
 
-    def add(self, coefs: dict, sense: str, rhs: object, label: object = None) -> None:
+    def add(self, coefs: dict, sense: str, rhs: Any, label: Any = None) -> None:
         assert sense in ("=", "<=")
         self.rows.append(({k: Q(v) for k, v in coefs.items() if v != 0}, sense, Q(rhs), label))
 

@@ -18,6 +18,8 @@ Vadhan & Wang, Concurrent Composition of Differential Privacy (TCC 2021), Thm 1.
 
 from __future__ import annotations
 
+from typing import Any
+
 from dataclasses import dataclass
 
 from ..errors import VerificationError
@@ -48,9 +50,9 @@ class PureCertificate:
     x: str
     x_prime: str
     path: tuple
-    p_x: object
-    p_x_prime: object
-    E: object
+    p_x: Any
+    p_x_prime: Any
+    E: Any
     point: dict | None = None
 
     def describe(self, fld) -> str:

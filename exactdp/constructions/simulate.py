@@ -15,11 +15,14 @@ Vadhan & Wang (TCC 2021), Thm 1.10 / 5.4, Def. 5.1, Section 6.
 
 from __future__ import annotations
 
+from typing import Any
+
 from dataclasses import dataclass, field
 
 from ..errors import InexactValueError, UnsupportedMechanismError, VerificationError
 from ..model.game import Mechanism
 from ..model.symbolic import is_symbolic_mechanism, substitute_mechanism
+from ..numbers.types import Delta, Eps
 from ..numbers.rational import Q, as_q, is_rational, q_str
 from ..numbers.real import INF, LogReal, real_exp, real_str
 from .approx import ApproxCertificate, approx_postprocessor
@@ -47,7 +50,7 @@ class PairResult:
     pair: tuple[int, int]
     pair_names: tuple[str, str]
     T: PostProcessor | None = None
-    certificate: object = None
+    certificate: Any = None
     check: CheckResult | None = None
     enumerator: str = "not run"
     adversaries: int = 0
@@ -61,10 +64,10 @@ class PairResult:
 @dataclass
 class Simulation:
     mechanism: str
-    eps: object
+    eps: Any
     eps_text: str
-    E: object
-    delta: object
+    E: Any
+    delta: Any
     eps_is_default: bool
     construction: str
     pairs: list = field(default_factory=list)
@@ -90,7 +93,7 @@ class Simulation:
         return out
 
 
-def exp_of_eps(eps: object):
+def exp_of_eps(eps: Any):
     """e^ε exactly: rational for ε = log(r); a rational function for a symbolic ε = log(E);
     refused (InexactValueError) when e^ε is transcendental."""
     try:
@@ -114,9 +117,9 @@ def exp_of_eps(eps: object):
 def simulate(
     mech: Mechanism,
     *,
-    eps: object | None = None,
-    delta: object | None = None,
-    table=None,
+    eps: Eps | None = None,
+    delta: Delta | None = None,
+    table: Any = None,
     construction: str = "auto",
     max_histories: int = DEFAULT_MAX_HISTORIES,
     enumerator_limit: int = DEFAULT_ENUMERATOR_LIMIT,
@@ -167,6 +170,7 @@ def _one_pair(mech, pair, E, d, eps_text, table, construction, max_histories, en
     if is_inf(E):
         res.certificate = _infinite_certificate(mech, pair, max_histories)
         return res
+    out: Any
     if construction == "pure":
         out = pure_postprocessor(mech, pair, E, eps_text=eps_text, table=table, max_histories=max_histories)
     elif construction == "lemma56":
@@ -206,6 +210,7 @@ def out_field(mech, table):
 def _check_point_certificate(mech, cert: PureCertificate, table) -> None:
     from .common import RationalField
 
+    assert cert.point is not None
     point = {s: sympy_rational(v) for s, v in zip(table.sample_point().keys(), cert.point.values())}
     num = substitute_mechanism(mech, point)
     check_pure_certificate(num, cert, RationalField())

@@ -47,10 +47,10 @@ class Geometric(Declared):
     def noise(self, ctx: BuildContext, *, infinite_ok: bool) -> Noise:
         a = alpha_of(self.eps, self.alpha, ctx, "geometric noise")
         if self.width is not None:
-            return geometric_noise(a, self.width, truncation=self.truncation)
+            return geometric_noise(alpha=a, width=self.width, truncation=self.truncation)
         if not infinite_ok:
             raise FieldProblem((), "this mechanism needs finite noise: give `width:` (the support is [-width, width])")
-        return discrete_laplace(a)
+        return discrete_laplace(alpha=a)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -99,7 +99,7 @@ class KRR(Form):
             if v not in self.values:
                 raise FieldProblem(("data", d), f"{d} holds {v!r}, which is not among the values")
         E = exp_eps_at("eps", self.eps, ctx, "krr", rational_only=True)
-        return krr(E, list(self.values), list(self.data), datasets=ctx.datasets, adjacent=ctx.adjacent, name=ctx.name)
+        return krr(exp_eps=E, values=list(self.values), data=list(self.data), datasets=ctx.datasets, adjacent=ctx.adjacent, name=ctx.name)
 
 
 @form("truncated_geometric")
@@ -118,7 +118,7 @@ class TruncatedGeometric(Form):
             if c > self.n:
                 raise FieldProblem(("counts", d), f"a count must be between 0 and {self.n}, found {c}")
         a = alpha_of(self.eps, self.alpha, ctx, "truncated_geometric")
-        return truncated_geometric(a, self.n, list(self.counts), truncation=self.truncation, datasets=ctx.datasets,
+        return truncated_geometric(alpha=a, n=self.n, counts=list(self.counts), truncation=self.truncation, datasets=ctx.datasets,
                                    adjacent=ctx.adjacent, name=ctx.name)
 
 

@@ -79,7 +79,7 @@ class Exponential(Form):
     def build(self, ctx: BuildContext) -> Mechanism:
         E = exp_eps_at("eps", self.eps, ctx, "exponential", rational_only=True)
         labels, rows = score_table(self.scores, self.outputs, ctx.datasets)
-        return exponential(rows, E, outputs=labels, datasets=ctx.datasets, adjacent=ctx.adjacent, mode=self.mode,
+        return exponential(rows, exp_eps=E, outputs=labels, datasets=ctx.datasets, adjacent=ctx.adjacent, mode=self.mode,
                            sensitivity=self.sensitivity, range_=self.range, name=ctx.name)
 
 
@@ -95,7 +95,7 @@ class GRR(Form):
     def build(self, ctx: BuildContext) -> Mechanism:
         B = exp_eps_at("eps", self.eps, ctx, "grr", rational_only=True)
         u = exp_eps_at("t", self.t, ctx, "grr", rational_only=True)
-        return grr(B, u, datasets=ctx.datasets, adjacent=ctx.adjacent, bits=bits_at(ctx, self.bits), name=ctx.name)
+        return grr(exp_eps=B, exp_t=u, datasets=ctx.datasets, adjacent=ctx.adjacent, bits=bits_at(ctx, self.bits), name=ctx.name)
 
 
 @form("grr_menu")
@@ -126,7 +126,7 @@ class GRRMenu(Form):
         seen = sorted(set(us))
         if seen[-1] > B:
             raise FieldProblem((), f"grr_menu: e^t = {q_str(seen[-1])} exceeds e^eps = {q_str(B)}", "each t must lie in [0, eps]")
-        return grr_menu(B, seen, datasets=ctx.datasets, adjacent=ctx.adjacent, bits=bits_at(ctx, self.bits), name=ctx.name)
+        return grr_menu(exp_eps=B, exp_ts=seen, datasets=ctx.datasets, adjacent=ctx.adjacent, bits=bits_at(ctx, self.bits), name=ctx.name)
 
 
 @form("nonadaptive")

@@ -91,7 +91,7 @@ class SVTForm(Form):
         menu = tuple(self.menu.items())
         if self.variant is not None:
             E = exp_eps_at("eps", self.eps, ctx, "svt", rational_only=True)
-            return lyu_variant(self.variant, E, menu, threshold=self.threshold, c=self.c or 1, horizon=self.horizon,
+            return lyu_variant(self.variant, exp_eps=E, menu=menu, threshold=self.threshold, c=self.c or 1, horizon=self.horizon,
                                sensitivity=self.sensitivity, width=self.width, release=self.release and (self.release.lo, self.release.hi))
         rho = build_noise(self.threshold_noise, ctx, "threshold_noise", infinite_ok=True)
         halt = 1 if self.halt_after is None else self.halt_after

@@ -9,7 +9,7 @@ limit) and visits states in a deterministic order.
 
 from __future__ import annotations
 
-from typing import Callable, Hashable, Sequence
+from typing import Any, Callable, Hashable, Sequence
 
 from ..errors import LimitExceededError
 from .game import END, Ask, Chance, Node
@@ -24,7 +24,7 @@ Expansion = tuple
 
 def build_dag(
     initial: Hashable,
-    expand: Callable[[Hashable], Expansion],
+    expand: Callable[[Any], Expansion],
     *,
     max_nodes: int = DEFAULT_MAX_NODES,
     check: bool = False,

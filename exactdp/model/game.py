@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import Iterator, Sequence, Union
+from typing import Any, Iterator, Sequence, Union
 
 from .. import limits as _limits
 from ..errors import CaseError, CaseProblem
@@ -51,6 +51,7 @@ class Node:
 
     __slots__ = ("uid",)
     kind = "node"
+    uid: int
 
     def children_nodes(self) -> Sequence["Node"]:
         return ()
@@ -85,6 +86,8 @@ class Ask(Node):
 
     __slots__ = ("labels", "children")
     kind = "ask"
+    labels: tuple[Label, ...]
+    children: tuple[Node, ...]
 
     def __init__(self, labels: Sequence[Label], children: Sequence[Node]):
         labels, children = tuple(labels), tuple(children)
@@ -116,23 +119,26 @@ class Chance(Node):
 
     __slots__ = ("labels", "probs", "children")
     kind = "chance"
+    labels: tuple[Label, ...]
+    probs: tuple[tuple[Any, ...], ...]
+    children: tuple[Node, ...]
 
     def __init__(
         self,
         labels: Sequence[Label],
-        probs: Sequence[Sequence[object]],
+        probs: Sequence[Sequence[Any]],
         children: Sequence[Node],
         *,
         check: bool = True,
     ):
         labels, children = tuple(labels), tuple(children)
-        probs = tuple(tuple(p if type(p) is QtElement else as_q(p) for p in row) for row in probs)
+        rows = tuple(tuple(p if type(p) is QtElement else as_q(p) for p in row) for row in probs)
         if check:
-            _check_distribution(labels, probs, children)
+            _check_distribution(labels, rows, children)
         _limits.count_nodes()
         self.uid = next(_uids)
         self.labels = labels
-        self.probs = probs
+        self.probs = rows
         self.children = children
 
     @property

@@ -53,20 +53,23 @@ def share(root: Node) -> Node:
         if isinstance(node, End):
             new[node.uid] = node
             continue
-        kids = tuple(new[c.uid] for c in node.children)
+        kids = tuple(new[c.uid] for c in node.children_nodes())
+        key: tuple
         if isinstance(node, Ask):
             key = ("A", node.labels, tuple(k.uid for k in kids))
         elif isinstance(node, SymChance):
             key = ("S", node.labels, node.sym, tuple(k.uid for k in kids))
         else:
+            assert isinstance(node, Chance)
             key = ("C", node.labels, node.probs, tuple(k.uid for k in kids))
         hit = canon.get(key)
         if hit is None:
-            if all(a is b for a, b in zip(kids, node.children)):
+            if all(a is b for a, b in zip(kids, node.children_nodes())):
                 hit = node
             elif isinstance(node, Ask):
                 hit = Ask(node.labels, kids)
             else:
+                assert isinstance(node, Chance)
                 hit = _relink(node, kids)
             canon[key] = hit
         new[node.uid] = hit

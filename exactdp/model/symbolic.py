@@ -10,7 +10,7 @@ message, at no cost to their rational fast paths.  The Theorem 1.10 construction
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..errors import CaseError, CaseProblem, UnsupportedMechanismError
 from .game import Chance, Label, Mechanism, Node, _uids, label_str, postorder
@@ -27,7 +27,7 @@ class SymChance(Chance):
 
     __slots__ = ("sym", "symbols")
 
-    def __init__(self, labels: Sequence[Label], sym: Sequence[Sequence[object]], children: Sequence[Node], *, check: bool = True):
+    def __init__(self, labels: Sequence[Label], sym: Sequence[Sequence[Any]], children: Sequence[Node], *, check: bool = True):
         import sympy
 
         labels, children = tuple(labels), tuple(children)
@@ -99,5 +99,6 @@ def substitute_mechanism(mech: Mechanism, point: Mapping) -> Mechanism:
             rows = [[substitute(p, point) for p in row] for row in node.sym]
             new[node.uid] = Chance(node.labels, rows, [new[c.uid] for c in node.children])
         else:
+            assert isinstance(node, Chance)
             new[node.uid] = Chance(node.labels, node.probs, [new[c.uid] for c in node.children], check=False)
     return mech.with_root(new[mech.root.uid])

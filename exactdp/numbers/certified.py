@@ -8,6 +8,8 @@ interval that excludes 0, not by a rounded float.
 
 from __future__ import annotations
 
+from typing import Any
+
 from contextlib import contextmanager
 
 import mpmath
@@ -30,18 +32,18 @@ def _iv_prec(bits: int):
         mpmath.iv.prec = old
 
 
-def _iv_rational(x: object):
+def _iv_rational(x: Any):
     f = to_fraction(x)
     return mpmath.iv.mpf(f.numerator) / mpmath.iv.mpf(f.denominator)
 
 
-def interval_exp(r: object, s: object, prec: int):
+def interval_exp(r: Any, s: Any, prec: int):
     """An mpmath interval containing r·e^s, at ``prec`` bits."""
     with _iv_prec(prec):
         return _iv_rational(r) * mpmath.iv.exp(_iv_rational(s))
 
 
-def sign_r_exp_s_minus_q(r: object, s: object, q: object) -> int:
+def sign_r_exp_s_minus_q(r: Any, s: Any, q: Any) -> int:
     """Sign (−1, 0, +1) of r·e^s − q, for rationals r, s, q; exact.
 
     Returns 0 only when it is exactly 0 (that needs s = 0 and r = q, or r = q = 0).
@@ -63,7 +65,7 @@ def sign_r_exp_s_minus_q(r: object, s: object, q: object) -> int:
     raise ArithmeticError(f"could not decide the sign of {fr}*exp({fs}) - {fq} within {_MAX_PREC} bits")
 
 
-def decimal_digits_of(r: object, s: object, digits: int = 6) -> str:
+def decimal_digits_of(r: Any, s: Any, digits: int = 6) -> str:
     """A decimal reading of r·e^s with ``digits`` significant digits (display only)."""
     with mpmath.workdps(digits + 10):
         v = mpmath.mpf(to_fraction(r).numerator) / to_fraction(r).denominator

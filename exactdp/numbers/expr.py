@@ -20,10 +20,11 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 from ..errors import InexactValueError, LimitExceededError
 from .rational import parse_decimal
+from .types import ExactReal
 from .real import (
     DEFAULT_MAX_EXPONENT,
     INF,
@@ -111,7 +112,7 @@ class _Parser:
         self.i += 1
         return t
 
-    def node(self, *parts: object) -> tuple:
+    def node(self, *parts: Any) -> tuple:
         self.nodes += 1
         if self.nodes > self.limits.max_nodes:
             raise ExprError(f"expression is too large (more than {self.limits.max_nodes} parts)")
@@ -241,9 +242,9 @@ def names_in(ast: tuple) -> set[str]:
 
 def evaluate(
     ast: tuple,
-    lookup: Callable[[str], object] | Mapping[str, object],
+    lookup: Callable[[str], Any] | Mapping[str, Any],
     limits: ExprLimits = ExprLimits(),
-) -> object:
+) -> Any:
     """Evaluate a parsed expression exactly; ``lookup`` resolves names.
 
     Raises :class:`ExprError` (with the column of the failing operation) for unknown names,
@@ -252,12 +253,12 @@ def evaluate(
     if isinstance(lookup, Mapping):
         table = lookup
 
-        def lookup(name: str) -> object:  # type: ignore[misc]
+        def lookup(name: str) -> Any:  # type: ignore[misc]
             if name in table:
                 return table[name]
             raise ExprError(f"unknown name {name!r}", None, _hint_names(name, table))
 
-    def ev(node: tuple) -> object:
+    def ev(node: tuple) -> Any:
         kind = node[0]
         if kind == "num":
             return node[1]
@@ -292,13 +293,13 @@ def evaluate(
     return ev(ast)
 
 
-def _hint_names(name: str, table: Mapping[str, object]) -> str:
+def _hint_names(name: str, table: Mapping[str, Any]) -> str:
     if not table:
         return "define it under `params:` at the top level of the case"
     return "known names: " + ", ".join(sorted(table)) + _suggest(name, table)
 
 
-def _guard(fn: Callable[[], object], col: int) -> object:
+def _guard(fn: Callable[[], Any], col: int) -> Any:
     try:
         return fn()
     except (InexactValueError, LimitExceededError) as e:
@@ -307,7 +308,7 @@ def _guard(fn: Callable[[], object], col: int) -> object:
         raise ExprError("division by zero", col) from None
 
 
-def eval_text(text: str, env: Mapping[str, object] | None = None, limits: ExprLimits = ExprLimits()) -> object:
+def eval_text(text: str, env: Mapping[str, Any] | None = None, limits: ExprLimits = ExprLimits()) -> ExactReal | Infinity:
     """Parse and evaluate in one step: ``eval_text("log(3)/2 + log(3)/2") == LogReal(0, 3)``."""
     return evaluate(parse_expr(text, limits), env or {}, limits)
 

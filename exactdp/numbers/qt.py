@@ -29,13 +29,18 @@ from __future__ import annotations
 
 from fractions import Fraction
 from math import gcd
+from typing import TYPE_CHECKING, Any
 
 import mpmath
 
 from ..errors import InexactValueError
+from .order import ExactOrder
 from .rational import Q, as_q, is_rational, q_str, to_fraction
 
-__all__ = ["QtElement", "qt_exp", "qt_t", "is_qt", "qt_sign", "as_field", "field_value"]
+if TYPE_CHECKING:  # pragma: no cover
+    from flint import fmpz_poly
+
+__all__ = ["QtElement", "qt_exp", "qt_t", "is_qt", "qt_sign", "as_field", "field_value", "monomial"]
 
 _MAX_PREC = 1 << 17
 MAX_DEGREE = 4000
@@ -43,142 +48,173 @@ MAX_DEGREE = 4000
 decided by certified intervals instead)."""
 
 
-# SymPy's dense integer polynomials, imported on first use so that rational-only runs (most
-# cases) never load SymPy.
-dup_add = dup_mul = dup_mul_ground = dup_neg = dup_primitive = dup_inner_gcd = ZZ = None
+# python-flint (FLINT's fmpz_poly for ℤ[t], Arb balls for certified signs), imported on first
+# use so that rational-only runs (most cases) never load it.
+_flint: Any = None
 
 
-def _load() -> None:
-    global dup_add, dup_mul, dup_mul_ground, dup_neg, dup_primitive, dup_inner_gcd, ZZ
-    if ZZ is not None:
-        return
-    from sympy.polys.densearith import dup_add, dup_mul, dup_mul_ground, dup_neg  # noqa: F811
-    from sympy.polys.densetools import dup_primitive  # noqa: F811
-    from sympy.polys.domains import ZZ  # noqa: F811
-    from sympy.polys.euclidtools import dup_inner_gcd  # noqa: F811
+def _load() -> Any:
+    global _flint
+    if _flint is None:
+        import flint
+
+        _flint = flint
+    return _flint
+
+
+def _poly(coeffs: list[int]) -> "fmpz_poly":
+    """The integer polynomial Σ coeffs[k] t^k (lowest degree first, FLINT's order)."""
+    return _load().fmpz_poly(coeffs)
+
+
+def _coeffs_desc(p: "fmpz_poly") -> list[int]:
+    """Coefficients as Python ints, highest degree first (the order exactdp prints in)."""
+    return [int(a) for a in reversed(p.coeffs())]
+
+
+_QTYPE = type(Q(1))
+_FAST_RATIONAL = (_QTYPE, int, Fraction)
+
+
+def _is_rat(x: object) -> bool:
+    """:func:`is_rational`, with a fast path for the exact types seen in hot loops."""
+    return type(x) in _FAST_RATIONAL or is_rational(x)
+
+
+def _num_den(c: Any) -> tuple[int, int]:
+    """(numerator, denominator) of an exact rational as Python ints (FLINT takes ints)."""
+    return int(c.numerator), int(c.denominator)
 
 
 def _lcm(a: int, b: int) -> int:
     return a // gcd(a, b) * b
 
 
-def _primitive(p: list) -> tuple[object, list]:
+def _primitive(p: "fmpz_poly") -> tuple[int, "fmpz_poly"]:
     """(content with the sign of the leading coefficient, primitive part with positive lead)."""
-    c, prim = dup_primitive(p, ZZ)
-    if prim and prim[0] < 0:
-        return -c, dup_neg(prim, ZZ)
-    return c, prim
+    k = int(p.content())
+    if p.leading_coefficient() < 0:
+        k = -k
+    return k, (p if k == 1 else p / k)  # exact division (FLINT raises if it is not)
 
 
-def _lift(p: tuple, m: int) -> list:
-    """p(t) -> p(t^m) (dense, highest degree first)."""
-    if m == 1 or len(p) <= 1:
-        return list(p)
-    out = []
-    last = len(p) - 1
-    for k, a in enumerate(p):
-        out.append(a)
-        if k != last:
-            out.extend([ZZ(0)] * (m - 1))
-    return out
+def _exponents_gcd(p: "fmpz_poly", g: int) -> int:
+    """gcd of g and every exponent with a nonzero coefficient in p (a constant adds nothing)."""
+    if g == 1 or p.degree() <= 0:
+        return g
+    return gcd(g, int(p.deflation()[1]))
 
 
-def _exponents_gcd(p: tuple, g: int) -> int:
-    deg = len(p) - 1
-    for k, a in enumerate(p):
-        if a and g != 1:
-            g = gcd(g, deg - k)
-    return g
+def _lift(p: "fmpz_poly", m: int) -> "fmpz_poly":
+    """p(t) -> p(t^m)."""
+    return p if m == 1 or p.degree() <= 0 else p.inflate(m)
 
 
-def _compress(p: tuple, g: int) -> tuple:
-    if g == 1 or len(p) <= 1:
-        return p
-    return tuple(p[::g])
+def _compress(p: "fmpz_poly", g: int) -> "fmpz_poly":
+    """p(t^g) -> p(t) (g divides every exponent present)."""
+    return p if g == 1 or p.degree() <= 0 else p.deflate(g)
 
 
-class QtElement:
+def _coprime_parts(a: "fmpz_poly", b: "fmpz_poly") -> tuple["fmpz_poly", "fmpz_poly"]:
+    """a/g, b/g with g = gcd(a, b) (a common constant is left to :func:`_primitive`)."""
+    if a.degree() <= 0 or b.degree() <= 0:
+        return a, b
+    g = a.gcd(b)
+    if g.degree() <= 0:
+        return a, b
+    return a / g, b / g
+
+
+class QtElement(ExactOrder):
     """An element of ℚ(e^{1/L}) that is not rational (see the module docstring).
 
     Build values with :func:`qt_exp` (r·e^s) and ordinary arithmetic; never call the
-    constructor with a non-canonical representation.
+    constructor with a non-canonical representation.  ``n`` and ``d`` are FLINT integer
+    polynomials (``flint.fmpz_poly``) in t = e^{1/L}.
     """
 
-    __slots__ = ("L", "c", "n", "d", "_hash", "_enc")
+    __slots__ = ("L", "c", "n", "d", "_hash", "_enc", "_ball")
 
-    def __init__(self, L: int, c: object, n: tuple, d: tuple):
-        _load()
+    def __init__(self, L: int, c: Any, n: "fmpz_poly", d: "fmpz_poly"):
         self.L = L
         self.c = c
         self.n = n
         self.d = d
-        self._hash = None
-        self._enc = None
+        self._hash: int | None = None
+        self._enc: Any = None
+        self._ball: Any = None
 
     # --- construction -----------------------------------------------------------------------
 
     @staticmethod
-    def _make(L: int, c: object, n: list, d: list, *, coprime: bool = False) -> object:
+    def _make(L: int, c: Any, n: "fmpz_poly", d: "fmpz_poly", *, coprime: bool = False) -> Any:
         """Canonicalise c·n/d (n, d integer polynomials, d ≠ 0) over t = e^{1/L}
         (``coprime``: the caller knows gcd(n, d) = 1)."""
-        if not n:
+        if n.is_zero():
             return Q(0)
-        if coprime or len(d) == 1 or len(n) == 1 and len(d) == 1:
-            cn, cd = n, d
-        else:
-            g, cn, cd = dup_inner_gcd(n, d, ZZ)
-        kn, pn = _primitive(cn)
-        kd, pd = _primitive(cd)
-        c = as_q(c) * Q(int(kn), int(kd))
-        if c == 0:
+        if not coprime:
+            n, d = _coprime_parts(n, d)
+        kn, pn = _primitive(n)
+        kd, pd = _primitive(d)
+        if type(c) is not _QTYPE:
+            c = as_q(c)
+        if kn != 1 or kd != 1:
+            c = c * Q(kn, kd)
+        if not c:
             return Q(0)
-        # strip a common power of t (keeps polynomials short): n/d = t^(a-b) n'/d'
-        if len(pn) == 1 and len(pd) == 1:
-            return c * Q(int(pn[0]), int(pd[0]))
-        gl = _exponents_gcd(tuple(pd), _exponents_gcd(tuple(pn), L))
-        tn, td = _compress(tuple(pn), gl), _compress(tuple(pd), gl)
-        if len(tn) == 1 and len(td) == 1:
-            return c * Q(int(tn[0]), int(td[0]))
-        return QtElement(L // gl, c, tn, td)
+        if pn.degree() == 0 and pd.degree() == 0:  # both primitive constants, i.e. 1
+            return c
+        # the smallest field holding the value: t^g = e^{g/L} when g divides every exponent
+        gl = _exponents_gcd(pd, _exponents_gcd(pn, L))
+        return QtElement(L // gl, c, _compress(pn, gl), _compress(pd, gl))
 
     @staticmethod
-    def _parts(x: object, L: int) -> tuple[object, list, list]:
+    def _parts(x: Any, L: int) -> tuple[Any, "fmpz_poly", "fmpz_poly"]:
         """(c, n, d) of x in the field of t = e^{1/L} (L a multiple of x.L)."""
         if isinstance(x, QtElement):
             m = L // x.L
-            if m > 1 and max(len(x.n), len(x.d)) * m > MAX_DEGREE:
+            size = max(x.n.length(), x.d.length()) * m
+            if m > 1 and size > MAX_DEGREE:
                 raise InexactValueError(
                     f"combining values of Q(exp(1/{x.L})) in Q(exp(1/{L})) needs polynomials of degree "
-                    f"{max(len(x.n), len(x.d)) * m}, beyond the limit {MAX_DEGREE}; use decimal eps's with a "
-                    "smaller common denominator"
+                    f"{size}, beyond the limit {MAX_DEGREE}; use decimal eps's with a smaller common denominator"
                 )
             return x.c, _lift(x.n, m), _lift(x.d, m)
-        return as_q(x), [ZZ(1)], [ZZ(1)]
+        one = _poly([1])
+        return as_q(x), one, one
 
     # --- arithmetic -------------------------------------------------------------------------
+    # The hot paths (profile engine and witness re-checks on decimal-eps mechanisms) test for a
+    # QtElement or the exact rational type first: plain type checks are much cheaper there.
 
-    def _binop_L(self, other: object) -> int | None:
+    def _common(self, other: "QtElement") -> tuple[int, "fmpz_poly", "fmpz_poly", "fmpz_poly", "fmpz_poly"]:
+        """(L, n1, d1, n2, d2): both operands over t = e^{1/L}, L = lcm of their L's."""
+        if self.L == other.L:
+            return self.L, self.n, self.d, other.n, other.d
+        L = _lcm(self.L, other.L)
+        _, n1, d1 = self._parts(self, L)
+        _, n2, d2 = self._parts(other, L)
+        return L, n1, d1, n2, d2
+
+    def __add__(self, other: Any) -> Any:
         if isinstance(other, QtElement):
-            return _lcm(self.L, other.L)
-        if is_rational(other):
-            return self.L
-        return None
-
-    def __add__(self, other: object) -> object:
-        L = self._binop_L(other)
-        if L is None:
-            return NotImplemented
-        c1, n1, d1 = self._parts(self, L)
-        c2, n2, d2 = self._parts(other, L)
-        f1, f2 = to_fraction(c1), to_fraction(c2)
-        den = f1.denominator * f2.denominator // gcd(f1.denominator, f2.denominator)
-        a1, a2 = ZZ(f1.numerator * (den // f1.denominator)), ZZ(f2.numerator * (den // f2.denominator))
-        if d1 == d2:
-            num = dup_add(dup_mul_ground(n1, a1, ZZ), dup_mul_ground(n2, a2, ZZ), ZZ)
-            dd = d1
+            L, n1, d1, n2, d2 = self._common(other)
+            c2 = other.c
+        elif _is_rat(other):
+            L, n1, d1 = self.L, self.n, self.d
+            n2 = d2 = _poly([1])
+            c2 = as_q(other)
         else:
-            num = dup_add(dup_mul_ground(dup_mul(n1, d2, ZZ), a1, ZZ), dup_mul_ground(dup_mul(n2, d1, ZZ), a2, ZZ), ZZ)
-            dd = dup_mul(d1, d2, ZZ)
+            return NotImplemented
+        # c1 n1/d1 + c2 n2/d2 = (a1 n1 d2 + a2 n2 d1) / (den d1 d2), a_k = c_k·den integers
+        p1, q1 = _num_den(self.c)
+        p2, q2 = _num_den(c2)
+        den = _lcm(q1, q2)
+        a1, a2 = p1 * (den // q1), p2 * (den // q2)
+        if d1 == d2:
+            num, dd = n1 * a1 + n2 * a2, d1
+        else:
+            num, dd = n1 * d2 * a1 + n2 * d1 * a2, d1 * d2
         return QtElement._make(L, Q(1, den), num, dd)
 
     __radd__ = __add__
@@ -189,41 +225,37 @@ class QtElement:
     def __pos__(self) -> "QtElement":
         return self
 
-    def __sub__(self, other: object) -> object:
-        if not (isinstance(other, QtElement) or is_rational(other)):
+    def __sub__(self, other: Any) -> Any:
+        if not (isinstance(other, QtElement) or _is_rat(other)):
             return NotImplemented
-        return self + (-other)
+        return self + (-other)  # type: ignore[operator]
 
-    def __rsub__(self, other: object) -> object:
-        if not is_rational(other):
+    def __rsub__(self, other: Any) -> Any:
+        if not _is_rat(other):
             return NotImplemented
         return (-self) + other
 
-    def __mul__(self, other: object) -> object:
-        if is_rational(other):
-            if other == 0:
+    def __mul__(self, other: Any) -> Any:
+        if isinstance(other, QtElement):
+            L, n1, d1, n2, d2 = self._common(other)
+            # cross-cancel: n1 ⊥ d1 and n2 ⊥ d2 (coprimality survives t -> t^m), so after
+            # removing gcd(n1, d2) and gcd(n2, d1) the product is already in lowest terms
+            n1, d2 = _coprime_parts(n1, d2)
+            n2, d1 = _coprime_parts(n2, d1)
+            return QtElement._make(L, self.c * other.c, n1 * n2, d1 * d2, coprime=True)
+        if _is_rat(other):
+            if not other:
                 return Q(0)
             return QtElement(self.L, self.c * as_q(other), self.n, self.d)
-        if not isinstance(other, QtElement):
-            return NotImplemented
-        L = _lcm(self.L, other.L)
-        c1, n1, d1 = self._parts(self, L)
-        c2, n2, d2 = self._parts(other, L)
-        # cross-cancel: n1 ⊥ d1 and n2 ⊥ d2, so after removing gcd(n1, d2) and gcd(n2, d1)
-        # the product is already in lowest terms
-        if len(n1) > 1 and len(d2) > 1:
-            _, n1, d2 = dup_inner_gcd(n1, d2, ZZ)
-        if len(n2) > 1 and len(d1) > 1:
-            _, n2, d1 = dup_inner_gcd(n2, d1, ZZ)
-        return QtElement._make(L, c1 * c2, dup_mul(n1, n2, ZZ), dup_mul(d1, d2, ZZ), coprime=True)
+        return NotImplemented
 
     __rmul__ = __mul__
 
     def inverse(self) -> "QtElement":
         return QtElement(self.L, 1 / self.c, self.d, self.n)
 
-    def __truediv__(self, other: object) -> object:
-        if is_rational(other):
+    def __truediv__(self, other: Any) -> Any:
+        if _is_rat(other):
             if other == 0:
                 raise ZeroDivisionError("division by zero")
             return QtElement(self.L, self.c / as_q(other), self.n, self.d)
@@ -231,19 +263,19 @@ class QtElement:
             return NotImplemented
         return self * other.inverse()
 
-    def __rtruediv__(self, other: object) -> object:
-        if not is_rational(other):
+    def __rtruediv__(self, other: Any) -> Any:
+        if not _is_rat(other):
             return NotImplemented
         return self.inverse() * other
 
-    def __pow__(self, k: object) -> object:
+    def __pow__(self, k: Any) -> Any:
         if not (isinstance(k, int) or (is_rational(k) and to_fraction(k).denominator == 1)):
             return NotImplemented
-        k = int(k)
+        k = int(k)  # type: ignore[call-overload]
         if k < 0:
             return self.inverse() ** (-k)
-        out: object = Q(1)
-        base: object = self
+        out: Any = Q(1)
+        base: Any = self
         while k:
             if k & 1:
                 out = out * base
@@ -257,15 +289,15 @@ class QtElement:
     def __eq__(self, other: object) -> bool:
         if isinstance(other, QtElement):
             return self.L == other.L and self.c == other.c and self.n == other.n and self.d == other.d
-        return False  # canonical: a QtElement is never rational
+        return False  # canonical: a QtElement is never rational (nor a float: it is transcendental)
 
     def __ne__(self, other: object) -> bool:
         return not self.__eq__(other)
 
     def __hash__(self) -> int:
         h = self._hash
-        if h is None:
-            h = self._hash = hash(("qt", self.L, self.c, self.n, self.d))
+        if h is None:  # coefficients highest first, as ints: the same hash as before FLINT
+            h = self._hash = hash(("qt", self.L, self.c, tuple(_coeffs_desc(self.n)), tuple(_coeffs_desc(self.d))))
         return h
 
     def __bool__(self) -> bool:
@@ -273,8 +305,9 @@ class QtElement:
 
     # --- order (certified) ------------------------------------------------------------------
 
-    def enclosure(self, prec: int = 64):
-        """An mpmath interval containing the value, at ``prec`` bits."""
+    def enclosure(self, prec: int = 64) -> Any:
+        """An mpmath interval containing the value, at ``prec`` bits (for mixing with other
+        mpmath intervals; sign decisions use :meth:`ball`)."""
         if prec == 64 and self._enc is not None:
             return self._enc
         old = mpmath.iv.prec
@@ -290,52 +323,50 @@ class QtElement:
             self._enc = v
         return v
 
+    def ball(self, prec: int = 64) -> Any:
+        """An Arb ball (``flint.arb``) containing the value, computed at ``prec`` bits.
+
+        Arb's arithmetic is rigorous: the true value lies in the ball, so a ball that excludes
+        0 certifies the sign (Johansson 2017, *Arb: efficient arbitrary-precision midpoint-radius
+        interval arithmetic*, IEEE Trans. Computers 66(8))."""
+        if prec == 64 and self._ball is not None:
+            return self._ball
+        v = _arb_value(self.L, self.c, self.n, self.d, prec)
+        if prec == 64:
+            self._ball = v
+        return v
+
     def sign(self) -> int:
         """+1 or −1, certified (a QtElement is never 0)."""
         prec = 64
         while prec <= _MAX_PREC:
-            v = self.enclosure(prec)
-            if v.a > 0:
+            v = self.ball(prec)
+            if v > 0:
                 return 1
-            if v.b < 0:
+            if v < 0:
                 return -1
             prec *= 2
         raise ArithmeticError(f"could not decide the sign of {self} within {_MAX_PREC} bits")  # pragma: no cover
 
-    def _cmp(self, other: object) -> int:
-        if not (isinstance(other, QtElement) or is_rational(other)):
-            return NotImplemented  # type: ignore[return-value]
-        a = self.enclosure()
-        b = other.enclosure() if isinstance(other, QtElement) else None
-        if b is None:
-            f = to_fraction(other)
-            old = mpmath.iv.prec
-            mpmath.iv.prec = 64
-            b = mpmath.iv.mpf(f.numerator) / mpmath.iv.mpf(f.denominator)
-            mpmath.iv.prec = old
-        if a.b < b.a:
+    def _cmp_exact(self, other: Any) -> Any:
+        """−1, 0, +1 against a rational or a QtElement (floats are converted by
+        :class:`~exactdp.numbers.order.ExactOrder`); ``NotImplemented`` otherwise."""
+        if not (isinstance(other, QtElement) or _is_rat(other)):
+            return NotImplemented
+        a = self.ball()
+        b = other.ball() if isinstance(other, QtElement) else _arb_rational(other, 64)
+        if a < b:
             return -1
-        if a.a > b.b:
+        if a > b:
             return 1
         if self == other:
             return 0
         return qt_sign(self - other)
 
-    def __lt__(self, other: object) -> bool:
-        c = self._cmp(other)
-        return NotImplemented if c is NotImplemented else c < 0
-
-    def __le__(self, other: object) -> bool:
-        c = self._cmp(other)
-        return NotImplemented if c is NotImplemented else c <= 0
-
-    def __gt__(self, other: object) -> bool:
-        c = self._cmp(other)
-        return NotImplemented if c is NotImplemented else c > 0
-
-    def __ge__(self, other: object) -> bool:
-        c = self._cmp(other)
-        return NotImplemented if c is NotImplemented else c >= 0
+    def __float__(self) -> float:
+        """The nearest double, roughly (display only: comparisons never go through it)."""
+        v = self.enclosure(80)
+        return float((mpmath.mpf(v.a) + mpmath.mpf(v.b)) / 2)
 
     # --- text -------------------------------------------------------------------------------
 
@@ -362,23 +393,54 @@ class QtElement:
             mid = (mpmath.mpf(v.a) + mpmath.mpf(v.b)) / 2
             return mpmath.nstr(mid, digits)
 
-    def __reduce__(self):
-        return (QtElement, (self.L, self.c, self.n, self.d))
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # FLINT polynomials do not pickle: send the coefficients (lowest degree first)
+        return (_rebuild, (self.L, self.c, [int(a) for a in self.n.coeffs()], [int(a) for a in self.d.coeffs()]))
 
 
-def _horner(p: tuple, t):
+def _rebuild(L: int, c: Any, n: list[int], d: list[int]) -> QtElement:
+    """Unpickle a :class:`QtElement` (see ``__reduce__``)."""
+    return QtElement(L, c, _poly(n), _poly(d))
+
+
+def _arb_rational(x: Any, prec: int) -> Any:
+    """An Arb ball containing the rational x, at ``prec`` bits."""
+    flint = _load()
+    f = to_fraction(x)
+    old = flint.ctx.prec
+    flint.ctx.prec = prec
+    try:
+        return flint.arb(flint.fmpq(f.numerator, f.denominator))
+    finally:
+        flint.ctx.prec = old
+
+
+def _arb_value(L: int, c: Any, n: "fmpz_poly", d: "fmpz_poly", prec: int) -> Any:
+    """c·n(t)/d(t) at t = e^{1/L} in Arb ball arithmetic at ``prec`` bits (rigorous)."""
+    flint = _load()
+    f = to_fraction(c)
+    old = flint.ctx.prec
+    flint.ctx.prec = prec
+    try:
+        t = flint.arb(flint.fmpq(1, L)).exp()
+        return flint.arb(flint.fmpq(f.numerator, f.denominator)) * n(t) / d(t)
+    finally:
+        flint.ctx.prec = old
+
+
+def _horner(p: "fmpz_poly", t: Any) -> Any:
     v = mpmath.iv.mpf(0)
-    for a in p:
-        v = v * t + mpmath.iv.mpf(int(a))
+    for a in _coeffs_desc(p):
+        v = v * t + mpmath.iv.mpf(a)
     return v
 
 
-def _poly_str(p: tuple, L: int) -> str:
+def _poly_str(p: "fmpz_poly", L: int) -> str:
     """Σ a_e t^e with t^e printed as ``exp(e/L)`` (re-readable by the number grammar)."""
-    deg = len(p) - 1
-    parts = []
-    for k, a in enumerate(p):
-        a = int(a)
+    coeffs = _coeffs_desc(p)
+    deg = len(coeffs) - 1
+    parts: list[str] = []
+    for k, a in enumerate(coeffs):
         if not a:
             continue
         e = deg - k
@@ -406,11 +468,25 @@ def _scale_str(k: int, s: str) -> str:
     return f"{k}*{_paren(s)}"
 
 
+def _is_monomial(p: "fmpz_poly") -> bool:
+    """p = a·t^k (a single nonzero coefficient)."""
+    return sum(1 for a in p.coeffs() if a != 0) == 1
+
+
+def monomial(x: QtElement) -> tuple[Any, Any] | None:
+    """(c, m/L) when x = c·t^m with t = e^{1/L} (c rational, m ≠ 0 an integer), else None."""
+    if x.d.degree() == 0 and _is_monomial(x.n):
+        return x.c * Q(int(x.n.leading_coefficient()), int(x.d.leading_coefficient())), Q(x.n.degree(), x.L)
+    if x.n.degree() == 0 and _is_monomial(x.d):
+        return x.c * Q(int(x.n.leading_coefficient()), int(x.d.leading_coefficient())), -Q(x.d.degree(), x.L)
+    return None
+
+
 def is_qt(x: object) -> bool:
     return isinstance(x, QtElement)
 
 
-def qt_sign(x: object) -> int:
+def qt_sign(x: Any) -> int:
     """Sign of a rational or a :class:`QtElement`, exactly (certified for the latter)."""
     if isinstance(x, QtElement):
         return x.sign()
@@ -419,15 +495,13 @@ def qt_sign(x: object) -> int:
 
 def qt_t(L: int) -> QtElement:
     """t = e^{1/L}."""
-    _load()
     if L < 1:
         raise ValueError("L must be a positive integer")
-    return QtElement(L, Q(1), (ZZ(1), ZZ(0)), (ZZ(1),))
+    return QtElement(L, Q(1), _poly([0, 1]), _poly([1]))
 
 
-def qt_exp(r: object, s: object) -> object:
+def qt_exp(r: Any, s: Any) -> Any:
     """r·e^s for rationals r and s, as an element of ℚ(e^{1/den(s)}) (or a rational if s = 0)."""
-    _load()
     r, fs = as_q(r), to_fraction(s)
     if fs == 0 or r == 0:
         return r
@@ -438,11 +512,11 @@ def qt_exp(r: object, s: object) -> object:
             "write eps with fewer decimal digits (or as log(r))"
         )
     if m > 0:
-        return QtElement(L, r, tuple([ZZ(1)] + [ZZ(0)] * m), (ZZ(1),))
-    return QtElement(L, r, (ZZ(1),), tuple([ZZ(1)] + [ZZ(0)] * (-m)))
+        return QtElement(L, r, _poly([0] * m + [1]), _poly([1]))
+    return QtElement(L, r, _poly([1]), _poly([0] * (-m) + [1]))
 
 
-def as_field(x: object) -> object:
+def as_field(x: Any) -> Any:
     """A rational as ``Q``; a :class:`QtElement` as is; an ``ExpReal`` r·e^s as r·t^{sL}."""
     if isinstance(x, QtElement):
         return x
@@ -456,6 +530,6 @@ def as_field(x: object) -> object:
     raise TypeError(f"not an element of Q(e^(1/L)): {x!r}")
 
 
-def field_value(x: object) -> Fraction | None:
+def field_value(x: Any) -> Fraction | None:
     """The rational value of x if it is rational, else None."""
     return to_fraction(x) if is_rational(x) else None

@@ -10,20 +10,28 @@ from __future__ import annotations
 import os
 import re
 from fractions import Fraction
+from typing import Any
+
+from .types import Rational
 
 __all__ = ["Q", "BACKEND", "as_q", "to_fraction", "q_str", "parse_decimal", "is_rational", "RATIONAL_TYPES"]
 
-if os.environ.get("EXACTDP_NO_GMPY"):
-    Q = Fraction
-    BACKEND = "fractions"
-else:  # pragma: no branch - depends on the environment
-    try:
-        from gmpy2 import mpq as Q  # type: ignore[assignment]
 
-        BACKEND = "gmpy2"
-    except ImportError:  # pragma: no cover - gmpy2 is a declared dependency
-        Q = Fraction
-        BACKEND = "fractions"
+def _backend() -> tuple[Any, str]:
+    """(the rational type, its name): gmpy2's mpq unless EXACTDP_NO_GMPY is set."""
+    if not os.environ.get("EXACTDP_NO_GMPY"):
+        try:
+            from gmpy2 import mpq
+
+            return mpq, "gmpy2"
+        except ImportError:  # pragma: no cover - gmpy2 is a declared dependency
+            pass
+    return Fraction, "fractions"
+
+
+Q: Any  # the fast exact rational type (callable like Fraction: Q(3), Q(1, 3))
+BACKEND: str
+Q, BACKEND = _backend()
 
 RATIONAL_TYPES: tuple[type, ...] = (int, Fraction, type(Q(1)))
 
@@ -33,7 +41,7 @@ def is_rational(x: object) -> bool:
     return isinstance(x, RATIONAL_TYPES) and not isinstance(x, bool)
 
 
-def as_q(x: object) -> "Q":
+def as_q(x: Any) -> Rational:
     """Convert an int, Fraction or mpq to the fast rational type ``Q``.
 
     Floats are refused: they are not exact, and a probability written as a float has
@@ -46,7 +54,7 @@ def as_q(x: object) -> "Q":
     return Q(x)
 
 
-def to_fraction(x: object) -> Fraction:
+def to_fraction(x: Any) -> Fraction:
     """Convert an exact rational to :class:`fractions.Fraction` (for the public API)."""
     if isinstance(x, Fraction):
         return x
@@ -55,7 +63,7 @@ def to_fraction(x: object) -> Fraction:
     return Fraction(int(x.numerator), int(x.denominator))  # type: ignore[attr-defined]
 
 
-def q_str(x: object) -> str:
+def q_str(x: Any) -> str:
     """``3``, ``-1/3``: the canonical exact text of a rational (other exact values, such as
     elements of ℚ(e^{1/L}), print as their own exact text)."""
     if not is_rational(x):
@@ -67,7 +75,7 @@ def q_str(x: object) -> str:
 _DECIMAL = re.compile(r"^(?P<int>[0-9]*)(?:\.(?P<frac>[0-9]*))?(?:[eE](?P<exp>[+-]?[0-9]+))?$")
 
 
-def parse_decimal(text: str, *, max_exponent: int = 10_000) -> "Q":
+def parse_decimal(text: str, *, max_exponent: int = 10_000) -> Rational:
     """Read an unsigned decimal literal exactly: ``0.25`` is 1/4, ``1e-3`` is 1/1000.
 
     Raises ``ValueError`` for text that is not a decimal literal or whose exponent is

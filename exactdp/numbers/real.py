@@ -19,15 +19,16 @@ raises :class:`~exactdp.errors.InexactValueError`; nothing is rounded.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
-from functools import total_ordering
-from typing import Union
+from typing import Any, Union
 
 from .. import limits as _limits
 from ..errors import InexactValueError, LimitExceededError
 from .certified import decimal_digits_of, sign_r_exp_s_minus_q
 from .loglinear import LogLinear, ll_add, ll_decimal, ll_neg, ll_scale, ll_sign, ll_single_log, ll_str, log_linear
-from .qt import QtElement, as_field, qt_exp
+from .order import ExactOrder
+from .qt import QtElement, as_field, monomial, qt_exp
 from .rational import Q, as_q, is_rational, q_str, to_fraction
 
 __all__ = [
@@ -49,6 +50,7 @@ __all__ = [
     "real_sign",
     "real_str",
     "real_decimal",
+    "real_float",
     "exact_root",
     "is_real",
 ]
@@ -56,9 +58,10 @@ __all__ = [
 DEFAULT_MAX_EXPONENT = 10_000
 
 
-@total_ordering
 class Infinity:
-    """+∞ (only as a privacy-loss value; it takes no part in arithmetic)."""
+    """+∞ (only as a privacy-loss value; it takes no part in arithmetic).
+
+    It is above every exact value and every finite float, and equal to ``math.inf``."""
 
     _instance: "Infinity | None" = None
 
@@ -73,31 +76,74 @@ class Infinity:
     def __str__(self) -> str:
         return "inf"
 
+    def __float__(self) -> float:
+        return math.inf
+
     def __eq__(self, other: object) -> bool:
-        return other is self
+        return other is self or (isinstance(other, float) and other == math.inf)
 
     def __hash__(self) -> int:
-        return hash("exactdp-inf")
+        return hash(math.inf)  # equal to math.inf, so hashed like it
+
+    def _cmp(self, other: Any) -> Any:
+        """−1, 0, +1 against an exact value or a float; None for NaN."""
+        if other is self:
+            return 0
+        if isinstance(other, float):
+            return None if math.isnan(other) else (0 if other == math.inf else 1)
+        if is_real(other):
+            return 1
+        return NotImplemented
 
     def __lt__(self, other: object) -> bool:
-        return False
+        c = self._cmp(other)
+        return c if c is NotImplemented else (c is not None and c < 0)
 
-    def __reduce__(self):
+    def __le__(self, other: object) -> bool:
+        c = self._cmp(other)
+        return c if c is NotImplemented else (c is not None and c <= 0)
+
+    def __gt__(self, other: object) -> bool:
+        c = self._cmp(other)
+        return c if c is NotImplemented else (c is not None and c > 0)
+
+    def __ge__(self, other: object) -> bool:
+        c = self._cmp(other)
+        return c if c is NotImplemented else (c is not None and c >= 0)
+
+    def __reduce__(self) -> tuple[Any, tuple[()]]:
         return (Infinity, ())
 
 
 INF = Infinity()
 
 
+class _RealOrder(ExactOrder):
+    """Exact order and ``float()`` for :class:`LogReal` and :class:`ExpReal` (via
+    :func:`real_cmp`: certified, never through a float)."""
+
+    __slots__ = ()
+
+    def _cmp_exact(self, other: Any) -> Any:
+        if not is_real(other):
+            return NotImplemented
+        return real_cmp(self, other)
+
+    def __float__(self) -> float:
+        """A double near the value (display only: comparisons never go through it)."""
+        return real_float(self)
+
+
 @dataclass(frozen=True)
-class LogReal:
+class LogReal(_RealOrder):
     """The real number s + ln r (s rational, r > 0 rational, r ≠ 1).
 
-    Use :func:`real_log` to build one; it returns a plain rational when r = 1.
+    Use :func:`real_log` to build one; it returns a plain rational when r = 1.  Comparisons
+    with ints, Fractions, mpq's, floats and exactdp's other values are exact.
     """
 
-    s: object
-    r: object
+    s: Any
+    r: Any
 
     def exp(self) -> "Real":
         return real_exp(self)
@@ -107,21 +153,21 @@ class LogReal:
 
 
 @dataclass(frozen=True)
-class ExpReal:
+class ExpReal(_RealOrder):
     """The real number r·e^s (r > 0 and s ≠ 0 rational): transcendental, never rational.
 
     ``r`` may also be an element of ℚ(e^{1/L}) (:class:`QtElement`): that happens when a
     decimal ε with many digits (e^s of huge degree over the field) meets field-valued
     probabilities; such values are compared by certified interval evaluation."""
 
-    r: object
-    s: object
+    r: Any
+    s: Any
 
     def __str__(self) -> str:
         return real_str(self)
 
 
-Real = Union[object, LogReal, ExpReal, Infinity]
+Real = Union[Any, LogReal, ExpReal, Infinity]
 
 
 def is_real(x: object) -> bool:
@@ -158,12 +204,12 @@ def _ll_binary(a: "Real", b: "Real", op) -> "Real | None":
     return op(la, lb)
 
 
-def _fieldish(x: object) -> bool:
+def _fieldish(x: Any) -> bool:
     """A value of ℚ(e^{1/L}): rational, ExpReal or QtElement."""
     return is_rational(x) or isinstance(x, (ExpReal, QtElement))
 
 
-def exact_root(q: object, n: int) -> "Q | None":
+def exact_root(q: Any, n: int) -> "Q | None":
     """The exact rational n-th root of q ≥ 0 if it exists, else None."""
     f = to_fraction(q)
     if f < 0:
@@ -187,9 +233,9 @@ def _iroot(x: int, n: int) -> int | None:
     return lo if lo**n == x else None
 
 
-def _log_of(s: object, r: object) -> "Real":
+def _log_of(s: Any, r: Any) -> "Real":
     if isinstance(r, QtElement):
-        mono = _monomial(r)
+        mono = monomial(r)
         if mono is not None:  # ln(c t^m) = m/L + ln c
             c, e = mono
             return _log_of(as_q(s) + e, c)
@@ -199,15 +245,6 @@ def _log_of(s: object, r: object) -> "Real":
     return LogReal(as_q(s), as_q(r))
 
 
-def _monomial(x: QtElement) -> tuple[object, object] | None:
-    """(c, m/L) when x = c·t^m, else None."""
-    if len(x.d) == 1 and all(not a for a in x.n[1:]):
-        return x.c * Q(int(x.n[0]), int(x.d[0])), Q(len(x.n) - 1, x.L)
-    if len(x.n) == 1 and all(not a for a in x.d[1:]):
-        return x.c * Q(int(x.n[0]), int(x.d[0])), -Q(len(x.d) - 1, x.L)
-    return None
-
-
 def _check_exponent(n: int, max_exponent: int) -> None:
     if abs(n) > max_exponent:
         raise InexactValueError(
@@ -215,7 +252,7 @@ def _check_exponent(n: int, max_exponent: int) -> None:
         )
 
 
-def _rat_pow(q: object, e: object, max_exponent: int) -> object:
+def _rat_pow(q: Any, e: Any, max_exponent: int) -> Any:
     fe = to_fraction(e)
     _check_exponent(fe.numerator, max_exponent)
     fq = to_fraction(q)
@@ -274,7 +311,7 @@ def real_sub(a: "Real", b: "Real") -> "Real":
     return real_add(a, real_neg(b))
 
 
-def _as_log(x: "Real") -> tuple[object, object] | None:
+def _as_log(x: "Real") -> tuple[Any, Any] | None:
     if is_rational(x):
         return (as_q(x), Q(1))
     if isinstance(x, LogReal):
@@ -402,12 +439,12 @@ def real_sign(a: "Real") -> int:
     raise TypeError(f"not an exact real: {a!r}")
 
 
-def _qt_exp_real(x: object) -> bool:
+def _qt_exp_real(x: Any) -> bool:
     return isinstance(x, ExpReal) and isinstance(x.r, QtElement)
 
 
-def enclose(x: object, prec: int):
-    """An mpmath interval containing x (rational, QtElement or ExpReal), at ``prec`` bits."""
+def enclose(x: Any, prec: int):
+    """An mpmath interval containing x (rational, QtElement, ExpReal or LogReal), at ``prec`` bits."""
     import mpmath
 
     if isinstance(x, QtElement):
@@ -421,13 +458,18 @@ def enclose(x: object, prec: int):
             r = enclose(x.r, prec)
             mpmath.iv.prec = prec
             return r * e
+        if isinstance(x, LogReal):  # s + ln r, r rational or a field element (r > 0)
+            r = enclose(x.r, prec)
+            mpmath.iv.prec = prec
+            fs = to_fraction(x.s)
+            return mpmath.iv.log(r) + mpmath.iv.mpf(fs.numerator) / mpmath.iv.mpf(fs.denominator)
         f = to_fraction(x)
         return mpmath.iv.mpf(f.numerator) / mpmath.iv.mpf(f.denominator)
     finally:
         mpmath.iv.prec = old
 
 
-def _iv_cmp(a: object, b: object) -> int:
+def _iv_cmp(a: Any, b: Any) -> int:
     """Certified comparison by intervals at doubling precision (for values that cannot be
     brought into one field of moderate degree; they are never equal then, see ExpReal)."""
 
@@ -442,7 +484,7 @@ def _iv_cmp(a: object, b: object) -> int:
     raise InexactValueError(f"could not separate {real_str(a)} from {real_str(b)} by certified intervals")
 
 
-def _sign_log_qt(r: QtElement, s: object) -> int:
+def _sign_log_qt(r: QtElement, s: Any) -> int:
     """sign(s + ln r) for r in ℚ(e^{1/L}), r > 0, s rational; exact.
 
     When e^s lives in a field of moderate degree, r·e^s − 1 is formed exactly (0 is detected
@@ -455,8 +497,12 @@ def _sign_log_qt(r: QtElement, s: object) -> int:
     fs = to_fraction(s)
     L = r.L * fs.denominator // _gcd(r.L, fs.denominator)
     if abs(fs.numerator * (L // fs.denominator)) <= 20_000:
-        d = r * qt_exp(1, s) - 1
-        return d.sign() if isinstance(d, QtElement) else (d > 0) - (d < 0)
+        try:
+            d = r * qt_exp(1, s) - 1
+        except InexactValueError:  # the common field is beyond the degree limit: intervals decide
+            d = None
+        if d is not None:
+            return d.sign() if isinstance(d, QtElement) else (d > 0) - (d < 0)
     prec = 64
     while prec <= 1 << 16:
         v = r.enclosure(prec)
@@ -498,17 +544,27 @@ def real_cmp(a: "Real", b: "Real") -> int:
             except InexactValueError:  # e^s of huge degree: certified intervals decide
                 return _iv_cmp(a, b)
             return 0 if fa == fb else (1 if fa > fb else -1)
-        return real_sign(real_sub(a, b))
+        return _cmp_by_difference(a, b)
     if isinstance(a, ExpReal) or isinstance(b, ExpReal):
         # both positive-type values: compare ra e^sa with rb e^sb
         ra, sa = (a.r, a.s) if isinstance(a, ExpReal) else (a, Q(0))
         rb, sb = (b.r, b.s) if isinstance(b, ExpReal) else (b, Q(0))
         if not (is_rational(ra) and is_rational(rb)):
-            return _no_exact(f"comparison of {real_str(a)} with {real_str(b)}")
+            return _iv_cmp(a, b)  # e.g. log(3) against exp(1/10): unequal, intervals decide
         if rb <= 0:
             return 1 if ra > 0 else ((ra > rb) - (ra < rb) if sa == sb else -1)
         return sign_r_exp_s_minus_q(as_q(ra) / as_q(rb), as_q(sa) - as_q(sb), 1)
-    return real_sign(real_sub(a, b))
+    return _cmp_by_difference(a, b)
+
+
+def _cmp_by_difference(a: "Real", b: "Real") -> int:
+    """sign(a − b) from the exact difference; when it has no exact form (log(3) − e^{1/10}),
+    by certified intervals (such values are never equal here, so the refinement ends)."""
+    try:
+        d = real_sub(a, b)
+    except InexactValueError:
+        return _iv_cmp(a, b)
+    return real_sign(d)
 
 
 def real_str(a: "Real") -> str:
@@ -568,3 +624,28 @@ def real_decimal(a: "Real", digits: int = 6) -> str:
             v = mpmath.log(mpmath.mpf(fr.numerator) / fr.denominator) + mpmath.mpf(fs.numerator) / fs.denominator
             return mpmath.nstr(v, digits)
     return repr(a)
+
+
+def real_float(a: "Real") -> float:
+    """A double near the exact real a (display only; no verdict ever uses it)."""
+    if isinstance(a, Infinity):
+        return math.inf
+    if is_rational(a):
+        f = to_fraction(a)
+        return f.numerator / f.denominator  # correctly rounded (true division of ints)
+    import mpmath
+
+    if isinstance(a, (QtElement, ExpReal)):
+        v = enclose(a, 80)
+        return float((mpmath.mpf(v.a) + mpmath.mpf(v.b)) / 2)
+    if isinstance(a, LogReal):
+        with mpmath.workprec(80):
+            fs = to_fraction(a.s)
+            if isinstance(a.r, QtElement):
+                v = a.r.enclosure(80)
+                r = (mpmath.mpf(v.a) + mpmath.mpf(v.b)) / 2
+            else:
+                fr = to_fraction(a.r)
+                r = mpmath.mpf(fr.numerator) / fr.denominator
+            return float(mpmath.log(r) + mpmath.mpf(fs.numerator) / fs.denominator)
+    raise TypeError(f"not an exact real: {a!r}")

@@ -21,7 +21,10 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from typing import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
+
+if TYPE_CHECKING:  # pragma: no cover - SymPy is imported lazily at run time (it is heavy)
+    import sympy
 
 from ..errors import InexactValueError
 from .expr import ExprError, ExprLimits
@@ -74,9 +77,9 @@ class SymbolBounds:
     """A declared real symbol and its optional bounds (rationals; ``*_closed`` for ge/le)."""
 
     name: str
-    lo: object = None
+    lo: Any = None
     lo_closed: bool = False
-    hi: object = None
+    hi: Any = None
     hi_closed: bool = False
 
     def describe(self) -> str:
@@ -87,14 +90,14 @@ class SymbolBounds:
             parts.append(f"{self.name} {'<=' if self.hi_closed else '<'} {q_str(self.hi)}")
         return " and ".join(parts) if parts else f"{self.name} real"
 
-    def contains(self, v: object) -> bool:
+    def contains(self, v: Any) -> bool:
         if self.lo is not None and (v < self.lo or (v == self.lo and not self.lo_closed)):
             return False
         if self.hi is not None and (v > self.hi or (v == self.hi and not self.hi_closed)):
             return False
         return True
 
-    def sample(self) -> object:
+    def sample(self) -> Any:
         """An interior rational, deliberately not a 'round' number (avoids degenerate points)."""
         if self.lo is not None and self.hi is not None:
             return Q(self.lo) + (Q(self.hi) - Q(self.lo)) * Q(37, 100)
@@ -138,17 +141,17 @@ class SymbolTable:
         return ", ".join(b.describe() for b in self.bounds)
 
 
-def _nd(q: object) -> tuple[int, int]:
+def _nd(q: Any) -> tuple[int, int]:
     f = to_fraction(q)
     return f.numerator, f.denominator
 
 
-def is_symbolic(x: object) -> bool:
+def is_symbolic(x: Any) -> bool:
     """True for a SymPy expression that still contains a free symbol."""
     return is_sym(x) and bool(x.free_symbols)
 
 
-def to_sympy(x: object) -> sympy.Expr:
+def to_sympy(x: Any) -> sympy.Expr:
     """An exact exactdp value as a SymPy expression (rationals, log, exp kept exact)."""
     if is_sym(x):
         return x
@@ -163,7 +166,7 @@ def to_sympy(x: object) -> sympy.Expr:
     raise TypeError(f"not an exact value: {x!r}")
 
 
-def sym_evaluate(ast: tuple, lookup: Callable[[str], object], limits: ExprLimits = ExprLimits()) -> sympy.Expr:
+def sym_evaluate(ast: tuple, lookup: Callable[[str], Any], limits: ExprLimits = ExprLimits()) -> sympy.Expr:
     """Evaluate a parsed expression of our grammar into SymPy; names resolve through ``lookup``
     (declared symbols give SymPy symbols, params give their values).
 
@@ -364,7 +367,7 @@ def prove_nonzero(expr: sympy.Expr, table: SymbolTable) -> bool:
     return 0 not in sign_set(expr, table)
 
 
-def substitute(expr: object, point: Mapping) -> object:
+def substitute(expr: Any, point: Mapping) -> Any:
     """The exact rational value of ``expr`` at ``point`` ({symbol: Rational}) as ``Q``.
 
     A rational function at a rational point is a rational: substitution and ``cancel`` give it

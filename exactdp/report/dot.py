@@ -1,9 +1,11 @@
 r"""Drawings of games in Graphviz DOT: adversary choices, answers, views, and a witness.
 
-The game of a mechanism (Vadhan–Wang Def. 1.5–1.7) is drawn as the tree of its histories,
-unfolded from the game DAG (:mod:`exactdp.model.game`), because a view *is* a path and a
-deterministic adversary chooses as a function of the history (Lemma 2.2): a sub-game the DAG
-shares is drawn once per history reaching it.
+The game of a mechanism (Vadhan–Wang Def. 1.5–1.7) is drawn as its game DAG
+(:func:`dag_graph`, :mod:`exactdp.model.game`): one node per sub-game, shared sub-games drawn
+once, as exactdp stores and analyses them.  With a witness it is drawn as the tree of its
+histories (:func:`game_graph`), because a view *is* a path and a deterministic adversary chooses
+as a function of the history (Lemma 2.2): a sub-game the DAG shares is then drawn once per
+history reaching it.
 
 * an adversary choice (``Ask``) is a box; its edges are the options;
 * a mechanism answer (``Chance``) is an ellipse; its edges carry the answer and its exact
@@ -33,7 +35,7 @@ from ..numbers.rational import Q, is_rational, q_str
 from ..numbers.real import real_log, real_str
 from .escape import dot
 
-__all__ = ["GameDrawing", "game_graph", "to_dot", "render_graphviz", "GraphvizMissingError", "DEFAULT_MAX_NODES"]
+__all__ = ["GameDrawing", "dag_graph", "game_graph", "to_dot", "render_graphviz", "GraphvizMissingError", "DEFAULT_MAX_NODES"]
 
 DEFAULT_MAX_NODES = 400
 
@@ -151,6 +153,53 @@ def game_graph(mech: Mechanism, *, depth: int | None = None, max_nodes: int = DE
         stack.extend(reversed(kids))
     caption = _caption(mech, witness, walk, cut if truncated else None)
     return GameDrawing(walk.g, caption, cut if truncated else None)
+
+
+def dag_graph(mech: Mechanism, *, depth: int | None = None, max_nodes: int = DEFAULT_MAX_NODES) -> GameDrawing:
+    """The game DAG of ``mech`` itself as a networkx graph: one node per game node (shared
+    sub-games once), adversary choices as boxes, answer edges with their label and exact
+    probability under every dataset, and one leaf for the end of the interaction.
+
+    Nodes deeper than ``depth`` moves (or beyond ``max_nodes`` nodes, breadth first) are left
+    out, with a note saying so.
+    """
+    import networkx as nx
+
+    g = nx.MultiDiGraph()
+    ids: dict[int, str] = {}
+    level, d, cut = [mech.root], 0, None
+    while level:
+        if (depth is not None and d > depth) or len(ids) + len(level) > max_nodes:
+            cut = d - 1
+            break
+        nxt = []
+        for node in level:
+            if node.uid in ids:
+                continue
+            ids[node.uid] = f"n{len(ids)}"
+            nxt.extend(node.children_nodes())
+        level, d = [n for n in nxt if n.uid not in ids], d + 1
+    for uid, nid in ids.items():
+        g.add_node(nid, kind="pending")
+    for node in mech.nodes():
+        if node.uid not in ids:
+            continue
+        nid = ids[node.uid]
+        if isinstance(node, End):
+            g.nodes[nid].update(kind="end", label="end", shape="point")
+            continue
+        g.nodes[nid].update(_node_attrs(node, False))
+        rows = _rows(node) if isinstance(node, Chance) else [None] * len(node.labels)
+        for lab, row, child in zip(node.labels, rows, node.children_nodes()):
+            if child.uid not in ids:
+                ids[child.uid] = f"n{len(ids)}"
+                g.add_node(ids[child.uid], kind="cut", label="…", shape="plaintext", tooltip="sub-game not drawn (depth limit)")
+            text = label_str(lab) if row is None else f"{label_str(lab)}: {_probs(row)}"
+            g.add_edge(nid, ids[child.uid], label=text, kind="choice" if row is None else "answer")
+    caption = [f"{mech.name}: the game DAG (shared sub-games drawn once); answer edges show the probability under " + " | ".join(mech.datasets)]
+    if cut is not None:
+        caption.append(f"cut after depth {cut}: deeper sub-games are drawn as '…' (raise --depth to see more)")
+    return GameDrawing(g, caption, cut)
 
 
 def _node_attrs(node: Node, grey: bool) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import mpmath
 
@@ -43,9 +43,9 @@ class IntervalBound:
     theorem: str
     lo: Fraction
     hi: Fraction
-    delta: object
+    delta: Any
     source: str
-    exact_terms: tuple[object, ...]
+    exact_terms: tuple[Any, ...]
     interval_terms: Callable[[int], list]
 
     def text(self, digits: int = 12) -> str:
@@ -57,12 +57,12 @@ def _dec(f: Fraction, digits: int) -> str:
         return mpmath.nstr(mpmath.mpf(f.numerator) / f.denominator, digits)
 
 
-def _iv_q(x: object):
+def _iv_q(x: Any):
     f = to_fraction(x)
     return mpmath.iv.mpf(f.numerator) / mpmath.iv.mpf(f.denominator)
 
 
-def iv_eps(eps: object):
+def iv_eps(eps: Any):
     """An interval containing ε (rational, ``log(r)`` or s + log(r)), at the current iv precision."""
     if is_rational(eps):
         return _iv_q(eps)
@@ -80,8 +80,8 @@ def _with_prec(prec: int, fn):
         mpmath.iv.prec = old
 
 
-def _sum_eps(comps: Sequence[Component]) -> object:
-    total: object = Q(0)
+def _sum_eps(comps: Sequence[Component]) -> Any:
+    total: Any = Q(0)
     for c in comps:
         total = real_add(total, c.eps)
     return total
@@ -110,7 +110,7 @@ def _make(theorem, source, delta, exact_terms, interval_terms) -> IntervalBound:
     return IntervalBound(theorem, min(los), min(his), delta, source, tuple(exact_terms), interval_terms)
 
 
-def advanced(comps: Sequence[Component], delta_slack: object) -> IntervalBound:
+def advanced(comps: Sequence[Component], delta_slack: Any) -> IntervalBound:
     """Advanced composition (DRV10): ε' = sqrt(2 ln(1/δ') Σεᵢ²) + Σεᵢ(e^{εᵢ} − 1),
     δ_total = Σδᵢ + δ'.  Returns a certified interval for ε'.
 
@@ -136,7 +136,7 @@ def advanced(comps: Sequence[Component], delta_slack: object) -> IntervalBound:
     return _make("advanced", "Dwork-Rothblum-Vadhan 2010 Thm III.3 (Vadhan-Wang Thm 1.3)", delta, (), terms)
 
 
-def kov_3_4(comps: Sequence[Component], delta_slack: object) -> IntervalBound:
+def kov_3_4(comps: Sequence[Component], delta_slack: Any) -> IntervalBound:
     """Kairouz–Oh–Viswanath Theorem 3.4 (3.5 for heterogeneous ε's), certified.
 
     References
@@ -166,7 +166,7 @@ def kov_3_4(comps: Sequence[Component], delta_slack: object) -> IntervalBound:
     return _make("kov-3.4", "Kairouz-Oh-Viswanath 2015 Thm 3.4/3.5", delta, (_sum_eps(comps),), terms)
 
 
-def slide_formula(comps: Sequence[Component], delta_slack: object) -> IntervalBound:
+def slide_formula(comps: Sequence[Component], delta_slack: Any) -> IntervalBound:
     """The KOV slides' 'Theorem I' as printed: min{kε, kε² + sqrt(kε² log(e + 1/δ̃))},
     δ_total = kδ + δ̃ (homogeneous ε).  NOT a valid bound; kept only so that tests can show
     :func:`check_against_optimum` rejecting it."""

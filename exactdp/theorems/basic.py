@@ -23,7 +23,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from functools import cmp_to_key
-from typing import Sequence
+from typing import Any, Sequence
 
 from ..numbers.rational import Q
 from ..numbers.real import real_add, real_cmp
@@ -37,14 +37,14 @@ class Bound:
     """A composition theorem's guarantee (ε_g, δ_g), exact; ``order`` for Theorem 1.8."""
 
     theorem: str
-    eps: object
-    delta: object
+    eps: Any
+    delta: Any
     source: str
     order: tuple[int, ...] | None = None
 
 
-def _sum_eps(comps: Sequence[Component]) -> object:
-    total: object = Q(0)
+def _sum_eps(comps: Sequence[Component]) -> Any:
+    total: Any = Q(0)
     for c in comps:
         total = real_add(total, c.eps)
     return total
@@ -73,10 +73,10 @@ def improved_basic(comps: Sequence[Component]) -> Bound:
     return Bound("improved-basic", _sum_eps(comps), 1 - keep, "Henzinger-Safavi-Vadhan Remark 5.12")
 
 
-def thm_1_8_delta(comps: Sequence[Component], order: Sequence[int]) -> object:
+def thm_1_8_delta(comps: Sequence[Component], order: Sequence[int]) -> Any:
     """δ_g = Σᵢ e^{Σ_{j<i} ε_σ(j)} δ_σ(i) for the order σ (Vadhan–Wang Thm 4.1), exactly."""
-    total: object = Q(0)
-    prefix: object = Q(1)
+    total: Any = Q(0)
+    prefix: Any = Q(1)
     for i in order:
         c = comps[i]
         total = total + prefix * c.delta
@@ -94,7 +94,10 @@ def _smith_cmp(a: Component, b: Component) -> int:
 def smith_order(comps: Sequence[Component]) -> tuple[int, ...]:
     """Indices sorted by δᵢ/(e^{εᵢ} − 1), largest first (the exchange argument above)."""
     idx = list(range(len(comps)))
-    key = cmp_to_key(lambda i, j: _smith_cmp(comps[i], comps[j]))
+    def cmp(i: int, j: int) -> int:
+        return _smith_cmp(comps[i], comps[j])
+
+    key = cmp_to_key(cmp)
     return tuple(sorted(idx, key=key))
 
 
@@ -114,7 +117,7 @@ def thm_1_8(comps: Sequence[Component]) -> Bound:
     return Bound("thm-1.8", _sum_eps(comps), thm_1_8_delta(comps, order), "Vadhan-Wang Thm 1.8 / 4.1", order)
 
 
-def thm_1_8_bruteforce(comps: Sequence[Component]) -> tuple[object, tuple[int, ...]]:
+def thm_1_8_bruteforce(comps: Sequence[Component]) -> tuple[Any, tuple[int, ...]]:
     """min over all k! orderings of the Theorem 4.1 δ_g, by enumeration (reference, k ≤ 8)."""
     best, best_order = None, None
     for perm in itertools.permutations(range(len(comps))):

@@ -35,11 +35,11 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from math import comb, gcd
-from typing import Sequence
+from typing import Any, Sequence
 
-from ..numbers.qt import QtElement, qt_exp
+from ..numbers.qt import QtElement, monomial, qt_exp
 from ..numbers.rational import BACKEND, Q, as_q, is_rational, to_fraction
-from ..numbers.real import INF, _monomial, real_log
+from ..numbers.real import INF, real_log
 from .params import Component
 from ..numbers.ladder import is_inf
 
@@ -69,24 +69,24 @@ class OptimalResult:
     """The optimal composition value: ``lam`` = e^{ε_g} (a rational, an element of
     ℚ(e^{1/L}), or ``INF``) and ``eps`` = ε_g = log(lam) (``0``, ``log(r)`` or ``INF``)."""
 
-    lam: object
-    eps: object
-    delta_g: object
+    lam: Any
+    eps: Any
+    delta_g: Any
     k: int
 
 
-def _split(E: object) -> tuple[object, object]:
+def _split(E: Any) -> tuple[Any, Any]:
     """E = r·e^s with rationals r > 0 and s."""
     if is_rational(E):
         return as_q(E), Q(0)
     if isinstance(E, QtElement):
-        mono = _monomial(E)
+        mono = monomial(E)
         if mono is not None:
             return mono
     raise ValueError(f"e^eps = {E} is not of the form r*exp(s)")  # pragma: no cover - exp_eps builds monomials
 
 
-def _keep_factor(comps: Sequence[Component]) -> object:
+def _keep_factor(comps: Sequence[Component]) -> Any:
     keep = Q(1)
     for c in comps:
         keep *= 1 - c.delta
@@ -96,7 +96,7 @@ def _keep_factor(comps: Sequence[Component]) -> object:
 # --- the privacy-loss distribution ------------------------------------------------------------
 
 
-def _distinct(comps: Sequence[Component]) -> list[tuple[object, int]]:
+def _distinct(comps: Sequence[Component]) -> list[tuple[Any, int]]:
     counts: dict = {}
     for c in comps:
         counts[c.E] = counts.get(c.E, 0) + 1
@@ -136,7 +136,7 @@ def _convolve(groups: dict, one: dict) -> dict:
     return new
 
 
-def _int_parts(distinct: list[tuple[object, int]]) -> tuple[dict, dict, object]:
+def _int_parts(distinct: list[tuple[Any, int]]) -> tuple[dict, dict, Any]:
     """Rational e^{εᵢ}: the PLD of all distinct E's but the last (merged), the last one's, and
     D = Π(a+b)^n.  Integer masses: P·D and P'·D.
 
@@ -157,13 +157,13 @@ def _int_parts(distinct: list[tuple[object, int]]) -> tuple[dict, dict, object]:
     return groups, _int_factor(f, n), D
 
 
-def _int_groups(distinct: list[tuple[object, int]]) -> tuple[dict, object]:
+def _int_groups(distinct: list[tuple[Any, int]]) -> tuple[dict, Any]:
     """Rational e^{εᵢ}: {ratio (Q): [P·D, P'·D]} with integer masses, and D = Π(a+b)^n."""
     groups, last, D = _int_parts(distinct)
     return _convolve(groups, last), D
 
 
-def _int_stream(distinct: list[tuple[object, int]]):
+def _int_stream(distinct: list[tuple[Any, int]]):
     """The groups in decreasing ratio without building the last convolution: each ratio of the
     last factor scales the (sorted) rest, and a heap merges those sorted streams lazily.  Equal
     ratios may come out as consecutive items; the scan is unaffected (P = λP' for each)."""
@@ -209,7 +209,7 @@ def _merge_order(items: list) -> list:
     return order
 
 
-def _field_groups(distinct: list[tuple[object, int]]) -> tuple[dict, object]:
+def _field_groups(distinct: list[tuple[Any, int]]) -> tuple[dict, Any]:
     """Decimal ε's: {(ρ, e): [P·D, P'·D]} with masses in ℚ(t), t = e^{1/L}; ratio = ρ t^e."""
     split = [(_split(E), n) for E, n in distinct]
     L = 1
@@ -217,7 +217,7 @@ def _field_groups(distinct: list[tuple[object, int]]) -> tuple[dict, object]:
         d = to_fraction(s).denominator
         L = L * d // gcd(L, d)
     groups: dict = {(Q(1), 0): [Q(1), Q(1)]}
-    D: object = Q(1)
+    D: Any = Q(1)
     for (r, s), n in split:
         m = int(s * L)
         E = r * qt_exp(1, Q(m, L)) if m else r
@@ -252,7 +252,7 @@ def _field_groups(distinct: list[tuple[object, int]]) -> tuple[dict, object]:
     return out, D
 
 
-def pld(comps: Sequence[Component]) -> tuple[list[tuple[object, object, object]], object]:
+def pld(comps: Sequence[Component]) -> tuple[list[tuple[Any, Any, Any]], Any]:
     """The exact privacy-loss distribution of ⊗RR_{εᵢ} (pure parts), grouped by ratio.
 
     Returns ``(groups, D)``: groups ``(λ, P·D, P'·D)`` sorted by decreasing likelihood ratio
@@ -270,7 +270,7 @@ def pld(comps: Sequence[Component]) -> tuple[list[tuple[object, object, object]]
 # --- the least lambda -------------------------------------------------------------------------
 
 
-def _target(comps: Sequence[Component], delta_g: object) -> object | None:
+def _target(comps: Sequence[Component], delta_g: Any) -> Any:
     """τ = 1 − (1 − δ_g)/Π(1 − δᵢ), or None when no finite ε works."""
     keep = _keep_factor(comps)
     if keep == 0:
@@ -279,10 +279,10 @@ def _target(comps: Sequence[Component], delta_g: object) -> object | None:
     return tau if tau >= 0 else None
 
 
-def _scan(groups, D, tau) -> object:
+def _scan(groups, D, tau) -> Any:
     """Least λ ≥ 1 with (A(λ) − λB(λ))/D ≤ τ over sorted groups (see the module docstring)."""
-    A: object = 0
-    B: object = 0
+    A: Any = 0
+    B: Any = 0
     tD = tau * D
     for lam, p, pp in groups:
         if lam <= 1:
@@ -296,11 +296,11 @@ def _scan(groups, D, tau) -> object:
     return Q(1)
 
 
-def _q(x: object) -> object:
+def _q(x: Any) -> Any:
     return Q(int(x)) if type(x) is _Z or type(x) is int else x
 
 
-def _homogeneous(E: object, k: int, tau: object) -> object:
+def _homogeneous(E: Any, k: int, tau: Any) -> Any:
     """The binomial scan for k copies of RR with rational e^ε = a/b (module docstring)."""
     f = to_fraction(E)
     a, b = _Z(f.numerator), _Z(f.denominator)
@@ -316,7 +316,7 @@ def _homogeneous(E: object, k: int, tau: object) -> object:
         bm = b**m
         return q * (bm * A - a**m * B) > pD * bm
 
-    def solve(A, B) -> object:
+    def solve(A, B) -> Any:
         return (Q(int(A)) - as_q(tau) * Q(int(D))) / Q(int(B))
 
     window = max(1, k // 128)
@@ -382,7 +382,7 @@ def _bisect(saved, current, a, b, k, crossed, solve):
     return solve(A, B)
 
 
-def optimal_lambda(comps: Sequence[Component], delta_g: object) -> object:
+def optimal_lambda(comps: Sequence[Component], delta_g: Any) -> Any:
     """The least e^{ε_g} ≥ 1 such that ⊗RR_(εᵢ,δᵢ) (hence every composition of (εᵢ, δᵢ)-DP
     mechanisms) is (ε_g, δ_g)-DP: a rational, an element of ℚ(e^{1/L}), or ``INF``.
 
@@ -404,21 +404,21 @@ def optimal_lambda(comps: Sequence[Component], delta_g: object) -> object:
     return _scan(groups, D, tau)
 
 
-def optimal(comps: Sequence[Component], delta_g: object) -> OptimalResult:
+def optimal(comps: Sequence[Component], delta_g: Any) -> OptimalResult:
     """:func:`optimal_lambda` with ε_g = log(λ*) as an exact value."""
     lam = optimal_lambda(comps, delta_g)
     eps = INF if is_inf(lam) else real_log(lam)
     return OptimalResult(lam, eps, as_q(delta_g), len(comps))
 
 
-def optimal_profile(comps: Sequence[Component]) -> list[tuple[object, object]]:
+def optimal_profile(comps: Sequence[Component]) -> list[tuple[Any, Any]]:
     """The full staircase: (λ, δ(λ)) at λ = 1 and at every ratio λ > 1 of the PLD, increasing,
     with δ(λ) = 1 − Π(1 − δᵢ)(1 − LHS(λ)) exact; beyond the last one δ = 1 − Π(1 − δᵢ)."""
     groups, D = pld(comps)
     keep = _keep_factor(comps)
     pts = []
-    A: object = 0
-    B: object = 0
+    A: Any = 0
+    B: Any = 0
     for lam, p, pp in groups:
         if lam <= 1:
             break
@@ -430,11 +430,11 @@ def optimal_profile(comps: Sequence[Component]) -> list[tuple[object, object]]:
     return pts
 
 
-def delta_at(comps: Sequence[Component], lam: object) -> object:
+def delta_at(comps: Sequence[Component], lam: Any) -> Any:
     """δ(λ) of ⊗RR_(εᵢ,δᵢ) at λ = e^ε ≥ 1 (λ rational or in ℚ(e^{1/L})), exactly."""
     groups, D = pld(comps)
-    A: object = 0
-    B: object = 0
+    A: Any = 0
+    B: Any = 0
     for g, p, pp in groups:
         if g <= lam:
             break
@@ -443,19 +443,19 @@ def delta_at(comps: Sequence[Component], lam: object) -> object:
     return 1 - _keep_factor(comps) * (1 - (_q(A) - lam * _q(B)) / _q(D))
 
 
-def optimal_bruteforce(comps: Sequence[Component], delta_g: object) -> object:
+def optimal_bruteforce(comps: Sequence[Component], delta_g: Any) -> Any:
     """The least e^{ε_g} from the 2^k subset-sum definition (Thm 1.4), for tests (k ≤ 16)."""
     tau = _target(comps, delta_g)
     if tau is None:
         return INF
     Es = [c.E for c in comps]
-    norm: object = Q(1)
+    norm: Any = Q(1)
     for E in Es:
         norm = norm * (1 + E)
     terms = []
     for S in itertools.product((0, 1), repeat=len(Es)):
-        num: object = Q(1)
-        den: object = Q(1)
+        num: Any = Q(1)
+        den: Any = Q(1)
         for bit, E in zip(S, Es):
             if bit:
                 num = num * E
@@ -464,7 +464,7 @@ def optimal_bruteforce(comps: Sequence[Component], delta_g: object) -> object:
         terms.append((num, den))
 
     def lhs(C):
-        total: object = Q(0)
+        total: Any = Q(0)
         for num, den in terms:
             v = num - C * den
             if v > 0:

@@ -9,7 +9,7 @@ a rational in [0, 1].  Theorems work with Eᵢ = e^εᵢ, an element of ℚ(e^{1
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 from ..errors import InexactValueError
 from ..numbers.rational import Q, as_q, is_rational, q_str
@@ -19,7 +19,7 @@ from ..numbers.ladder import domain_of, is_inf, lift
 __all__ = ["Component", "components", "exp_eps"]
 
 
-def exp_eps(eps: object) -> object:
+def exp_eps(eps: Any) -> Any:
     """e^ε exactly: a rational for ``log(r)``, an element of ℚ(e^{1/L}) for a decimal ε."""
     if is_inf(eps) or not (is_rational(eps) or isinstance(eps, LogReal)):
         raise InexactValueError(f"eps must be an exact real such as log(3) or 0.1, got {real_str(eps)}")
@@ -33,15 +33,15 @@ def exp_eps(eps: object) -> object:
 class Component:
     """One (εᵢ, δᵢ)-DP component: ``eps`` as given, ``E`` = e^εᵢ (exact), ``delta`` = δᵢ."""
 
-    eps: object
-    E: object
-    delta: object
+    eps: Any
+    E: Any
+    delta: Any
 
     def __str__(self) -> str:
         return f"({real_str(self.eps)}, {q_str(self.delta)})"
 
 
-def components(eps: Sequence[object], deltas: Sequence[object] | None = None) -> tuple[Component, ...]:
+def components(eps: Sequence[Any], deltas: Sequence[Any] | None = None) -> tuple[Component, ...]:
     """Pair up ε's and δ's (a single δ applies to every ε; no δ's means pure DP).
 
     Raises
