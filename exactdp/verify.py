@@ -6,6 +6,8 @@ Used by the CLI, the Python API and the test helpers; renders nothing (see :mod:
 from __future__ import annotations
 
 import time
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
@@ -27,9 +29,26 @@ __all__ = [
     "verify_paths",
     "find_case_files",
     "ERROR",
+    "verdict_hook",
 ]
 
 ERROR = "error"  # a claim that could not be decided (a limit was hit, an inexact value)
+
+# observers of every verdict as (case, index, claim, verdict, analysis): `exactdp certify` writes
+# certificates from the very run that `verify` does (see verdict_hook)
+_HOOKS: ContextVar[tuple] = ContextVar("exactdp_verdict_hooks", default=())
+
+
+@contextmanager
+def verdict_hook(fn: Callable[[Case, int, object, Verdict, Analysis], None]):
+    """Within the block, call ``fn(case, k, claim, verdict, analysis)`` after each claim is
+    checked (in the claim's analysis, so its profiles are reused).  An exception it raises
+    ends the file's check like any other error (a VerificationError is reported as a bug)."""
+    token = _HOOKS.set(_HOOKS.get() + (fn,))
+    try:
+        yield
+    finally:
+        _HOOKS.reset(token)
 
 
 @dataclass(frozen=True)
@@ -136,6 +155,8 @@ def verify_case(case: Case, opts: Options = Options(), *, deadline: float | None
         except ExactDPError as e:
             v = Verdict(claim, ERROR, "could not be decided", str(e))
         out.append(v)
+        for hook in _HOOKS.get():
+            hook(case, k, claim, v, an)
     return tuple(out)
 
 

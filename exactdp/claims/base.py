@@ -96,3 +96,8 @@ class Claim:
 
     def check(self, an: Analysis) -> Verdict:  # pragma: no cover - overridden
         raise NotImplementedError
+
+    def certificate(self, an: Analysis) -> dict | None:
+        """The body of a certificate for this claim (``exactdp.certificates``), or None: this
+        claim kind has no certificate yet (reported as "no certificate", never skipped)."""
+        return None

@@ -10,6 +10,7 @@ from ..analysis.results import Profile, value_cmp, value_str
 from ..numbers.rational import Q, q_str
 from ..numbers.real import Infinity, real_cmp, real_decimal, real_log, real_str
 from .base import FAILS, HOLDS, Analysis, Claim, Verdict
+from .. import certificates as _cert
 
 __all__ = [
     "PrivLossClaim",
@@ -70,6 +71,10 @@ class PrivLossClaim(Claim):
             note = f"{self.of} is already ({real_str(found)}, {q_str(self.delta)})-DP"
         return Verdict(self, HOLDS if ok else FAILS, format_privloss(found), note, wit, values)
 
+    def certificate(self, an: Analysis) -> dict | None:
+        rel, val = ("equals", self.equals) if self.equals is not None else ("at_most", self.at_most)
+        return _cert.privloss_certificate(an, self.of, self.delta, rel, val)
+
 
 @dataclass(frozen=True)
 class DPClaim(Claim):
@@ -100,6 +105,9 @@ class DPClaim(Claim):
             wit,
             {"delta_at_eps": value_str(d)},
         )
+
+    def certificate(self, an: Analysis) -> dict | None:
+        return _cert.dp_certificate(an, self.of, self.eps, self.delta, negated=self.kind == "not_dp")
 
 
 @dataclass(frozen=True)
@@ -147,6 +155,9 @@ class DeltaClaim(Claim):
         wit = an.witness(self.of, self.eps) if not ok and value_cmp(d, self.equals) > 0 else None
         return Verdict(self, HOLDS if ok else FAILS, value_str(d), "", wit, {"delta_at_eps": value_str(d)})
 
+    def certificate(self, an: Analysis) -> dict | None:
+        return _cert.delta_certificate(an, self.of, self.eps, self.equals)
+
 
 @dataclass(frozen=True)
 class ProfileEqClaim(Claim):
@@ -169,6 +180,9 @@ class ProfileEqClaim(Claim):
         lam = lam1 if not ok1 else b.le_on_eps_ge_0(a)[1]
         return Verdict(self, FAILS, _differ_text(a, b, lam, self.of, self.other), values=_bp(a))
 
+    def certificate(self, an: Analysis) -> dict | None:
+        return _cert.profile_certificate(an, self.of, self.other, self.kind)
+
 
 @dataclass(frozen=True)
 class ProfileLeClaim(Claim):
@@ -190,6 +204,9 @@ class ProfileLeClaim(Claim):
             return Verdict(self, HOLDS, "dominated at every breakpoint and in the limit", values=_bp(a))
         wit = an.witness(self.of, _log_or_inf(lam)) if not isinstance(lam, Infinity) else None
         return Verdict(self, FAILS, _differ_text(a, b, lam, self.of, self.other), witness=wit, values=_bp(a))
+
+    def certificate(self, an: Analysis) -> dict | None:
+        return _cert.profile_certificate(an, self.of, self.other, self.kind)
 
 
 def _log_or_inf(lam: object) -> object:
