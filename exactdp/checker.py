@@ -28,8 +28,10 @@ answer distribution
 (answers with p = 0 add nothing for lam >= 0).  So *upper bounds* are functions U_v, one per
 node, that satisfy the same three relations with ">=": then U_v >= delta_v everywhere.  Each
 U_v is given by the vertices (b_i, a_i) of a concave chain, U_v(lam) = max_i (a_i - lam * b_i).
-Two convex piecewise-linear functions are compared exactly at the union of their breakpoints,
-at 0, and one point beyond the last breakpoint (where both are linear: their last slopes).
+Two convex piecewise-linear functions are compared exactly at 0, at the union of their
+breakpoints, and beyond the last breakpoint on their slopes (a convex function can dip below a
+chord, so the breakpoints of both are needed).  U_v >= U_child is checked vertex by vertex: each
+vertex (b, a) of the child's chain is a line a - lam * b that must lie below U_v.
 
 *Lower bounds* are a deterministic adversary and an event T: the checker walks the game
 forward and recomputes P_x(T) and P_x'(T) exactly; then delta_M(lam) >= P_x(T) - lam * P_x'(T)
