@@ -98,7 +98,7 @@ def expect(value: object, kind: type, path: str) -> object:
     if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
         raise Malformed(f"{path}: expected an integer")
     if not isinstance(value, kind):
-        raise Malformed(f"{path}: expected {dict((list, 'a list'), (dict, 'an object'), (str, 'a string')).get(kind, kind.__name__)}")
+        raise Malformed(f"{path}: expected {({list: 'a list', dict: 'an object', str: 'a string'}).get(kind, kind.__name__)}")
     return value
 
 
@@ -589,7 +589,8 @@ def check_certificate(cert: object, hashes: set | None = None) -> str:
         raise Rejected(f"the proofs do not decide the claim {statement}")
     if holds != (verdict == "holds"):
         raise Rejected(f"the certificate says the claim {verdict}, but the proofs show that it {'holds' if holds else 'fails'}: {statement}")
-    return statement + ("" if holds else "  -- does NOT hold")
+    where = f"[{text(case.get('name'))}, claim {text(case.get('claim'))}] "
+    return where + statement + ("" if holds else "  -- does NOT hold")
 
 
 def game_of(games: dict, name: str) -> Game:
@@ -814,6 +815,8 @@ def main(argv: list | None = None) -> int:
             status, line = "MALFORMED", f"MALFORMED: {e}"
         except (RecursionError, MemoryError, ArithmeticError, ValueError) as e:
             status, line = "MALFORMED", f"MALFORMED: too large or deep to check ({type(e).__name__})"
+        except Exception as e:  # a bug in this file: say so, without a traceback
+            status, line = "MALFORMED", f"MALFORMED: not checked: internal error in the checker ({type(e).__name__}: {text(e)})"
         counts[status] += 1
         if status != "accepted" or not args.quiet:
             print(f"{text(f)}: {line}")

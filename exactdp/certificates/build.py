@@ -43,7 +43,7 @@ def _body(claim: dict, holds: bool, games: list[ExportedGame], proof: dict, foun
     return {
         "claim": claim,
         "verdict": "holds" if holds else "fails",
-        "found": found,
+        "exactdp": {"found": found},
         "games": {g.name: g.doc for g in games},
         "proof": proof,
     }
@@ -106,7 +106,7 @@ def profile_certificate(src: Source, of: str, other: str, kind: str) -> dict:
     g, prof = _game(src, of)
     h, prof_h = (g, prof) if other == of else _game(src, other)
     games = [g] if h is g else [g, h]
-    directions = [(g, prof, h, prof_h)] + ([(h, prof_h, g, prof)] if kind == "profile_eq" else [])
+    directions = [(g, prof, h, prof_h)] + ([(h, prof_h, g, prof)] if kind == "profile_eq" and h is not g else [])
     claim = {"kind": kind, "of": of, ("than" if kind == "profile_le" else "as"): other}
     for m, pm, n, pn in directions:
         ok, lam = pm.le_on_eps_ge_0(pn)

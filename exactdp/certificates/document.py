@@ -26,13 +26,16 @@ def case_sha256(path: str | Path) -> str:
 
 def wrap(body: dict, *, case_file: str, sha256: str, case_name: str, number: int, text: str) -> dict:
     """The full certificate: header, then the builder's ``body`` (claim, verdict, games, proof)."""
+    from .. import __version__
+
     head = {
         "format": FORMAT,
         "version": VERSION,
         "case": {"file": Path(case_file).name, "sha256": sha256, "name": case_name, "claim": number},
-        "text": text,
     }
-    return {**head, **body}
+    # exactdp's own words about the claim: for people, never read by the checker
+    said = {"claim": text, **body.get("exactdp", {}), "version": __version__}
+    return {**head, **body, "exactdp": said}
 
 
 def certificate_path(outdir: str | Path, stem: str, number: int, kind: str) -> Path:

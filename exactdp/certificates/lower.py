@@ -69,7 +69,6 @@ def event_bound(g: ExportedGame, pair: tuple[int, int], lam: object) -> dict:
     return {
         "game": g.name,
         "pair": list(mech.pair_names(pair)),
-        "lambda": num(lam),
         "strategy": strategy,
         "event": sorted((_ratio_text(r) for r in event), key=_sort_key),
         "p": num(pt),

@@ -122,7 +122,7 @@ def render_certificate_latex(cert: dict[str, Any]) -> str:
     proof = cert["proof"]
     out = [
         f"% exactdp certificate: {latex_escape(case['file'])}, claim {case['claim']}; check it with: python checker.py FILE.json",
-        r"\subsection*{Claim " + str(case["claim"]) + ": " + latex_escape(cert["text"]) + "}",
+        r"\subsection*{Claim " + str(case["claim"]) + ": " + latex_escape(cert["exactdp"]["claim"]) + "}",
         f"Case {_tt(case['name'])} (file {_tt(case['file'])}, SHA-256 {_tt(case['sha256'][:16])}\\dots); "
         f"the claim {cert['verdict']}.",
         "",
