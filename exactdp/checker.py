@@ -61,6 +61,7 @@ import hashlib  # noqa: E402
 import json  # noqa: E402
 from fractions import Fraction  # noqa: E402
 from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
 
 __all__ = ["main", "check_certificate", "Malformed", "Rejected"]
 
@@ -84,7 +85,7 @@ def _where(path: str, key: object) -> str:
     return f"{path}[{key}]" if isinstance(key, int) else f"{path}.{key}"
 
 
-def field(obj: object, key: str, kind: type, path: str, optional: bool = False) -> object:
+def field(obj: Any, key: str, kind: type, path: str, optional: bool = False) -> Any:
     if not isinstance(obj, dict):
         raise Malformed(f"{path}: expected an object")
     if key not in obj:
@@ -94,11 +95,12 @@ def field(obj: object, key: str, kind: type, path: str, optional: bool = False) 
     return expect(obj[key], kind, _where(path, key))
 
 
-def expect(value: object, kind: type, path: str) -> object:
+def expect(value: Any, kind: type, path: str) -> Any:
     if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
         raise Malformed(f"{path}: expected an integer")
     if not isinstance(value, kind):
-        raise Malformed(f"{path}: expected {({list: 'a list', dict: 'an object', str: 'a string'}).get(kind, kind.__name__)}")
+        names: dict = {list: "a list", dict: "an object", str: "a string"}
+        raise Malformed(f"{path}: expected {names.get(kind, kind.__name__)}")
     return value
 
 
@@ -115,7 +117,7 @@ def rational(value: object, path: str) -> Fraction:
     return Fraction(int(num), int(den) if slash else 1)
 
 
-def ratio(value: object, path: str) -> object:
+def ratio(value: object, path: str) -> Any:
     """A likelihood ratio or e^eps: a rational >= 0, or "inf"."""
     if value == INF:
         return INF
@@ -146,7 +148,7 @@ class Game:
         self.datasets = [expect(d, str, f"{path}.datasets[{k}]") for k, d in enumerate(field(raw, "datasets", list, path))]
         if not self.datasets or len(set(self.datasets)) != len(self.datasets):
             raise Malformed(f"{path}.datasets: must be distinct names")
-        self.pairs = []
+        self.pairs: list[tuple] = []
         for k, pr in enumerate(field(raw, "pairs", list, path)):
             pr = expect(pr, list, f"{path}.pairs[{k}]")
             if len(pr) != 2 or pr[0] not in self.datasets or pr[1] not in self.datasets or pr[0] == pr[1]:
@@ -164,7 +166,7 @@ class Game:
         if not 0 <= self.root < len(self.nodes):
             raise Malformed(f"{path}.root: no node {self.root}")
 
-    def _node(self, k: int, raw: object, path: str) -> tuple:
+    def _node(self, k: int, raw: Any, path: str) -> tuple:
         if field(raw, "id", int, path) != k:
             raise Malformed(f"{path}.id: must be {k} (nodes are listed in order of their ids)")
         kinds = [key for key in ("end", "ask", "answer") if key in raw]
@@ -234,7 +236,9 @@ class Chain:
         pts = expect(raw, list, path)
         if not pts:
             raise Malformed(f"{path}: a chain needs at least one vertex")
-        self.b, self.a, self.s = [], [], [None]
+        self.b: list[Fraction] = []
+        self.a: list[Fraction] = []
+        self.s: list[Fraction] = [ZERO]  # s[i]: the slope between vertices i - 1 and i (s[0] unused)
         for k, v in enumerate(pts):
             v = expect(v, list, f"{path}[{k}]")
             if len(v) != 2:
@@ -249,8 +253,8 @@ class Chain:
                 self.s.append(slope)
             self.b.append(b)
             self.a.append(a)
-        self.sn = [0] + [t.numerator for t in self.s[1:]]
-        self.sd = [1] + [t.denominator for t in self.s[1:]]
+        self.sn = [t.numerator for t in self.s]
+        self.sd = [t.denominator for t in self.s]
 
     def bends(self) -> list:
         """The slopes where U bends, ascending (U's slopes decrease along the chain)."""
@@ -430,7 +434,7 @@ def check_simulation(game: Game, raw: object, path: str, lam: Fraction, delta: F
             raise Malformed(f"{where}: a repeated round, or not one row per output")
         table[hist] = [[rational(v, f"{where}.T[{c}][{a}]") for a, v in enumerate(expect(r, list, f"{where}.T[{c}]"))] for c, r in enumerate(rows)]
     seen = set()
-    stack = [(game.root, (), [ONE] * len(outputs), ONE, ONE)]
+    stack: list[tuple[int, tuple, list, Fraction, Fraction]] = [(game.root, (), [ONE] * len(outputs), ONE, ONE)]
     while stack:
         node, hist, tau, px, pxp = stack.pop()
         nd = game.nodes[node]
@@ -504,7 +508,7 @@ def check_farkas(game: Game, raw: object, path: str, lam: Fraction, delta: Fract
 # --- claims: what the proofs establish, and whether that decides the claim -----------------------
 
 
-def lt(x: object, y: object) -> bool:
+def lt(x: Any, y: Any) -> bool:
     """x < y for values in [0, inf]."""
     return x != INF and (y == INF or x < y)
 
@@ -599,7 +603,7 @@ def game_of(games: dict, name: str) -> Game:
     return games[name]
 
 
-def number(claim: dict, key: str, lam: bool = False) -> object:
+def number(claim: dict, key: str, lam: bool = False) -> Any:
     """A rational parameter of the claim; ``lam``: e^eps, a rational >= 1 or "inf"."""
     v = ratio(field(claim, key, str, "claim"), "claim." + key) if lam else rational(field(claim, key, str, "claim"), "claim." + key)
     if lam and v != INF and v < 1:
@@ -621,7 +625,8 @@ def privloss(kind: str, claim: dict, game: Game, games: dict, pf: Proof) -> tupl
     rel = field(claim, "relation", str, "claim")
     if rel not in ("equals", "at_most"):
         raise Malformed("claim.relation: equals or at_most")
-    lo, hi = ONE, INF
+    lo: Any = ONE
+    hi: Any = INF
     for p, pp, _ in pf.lower(game):
         if pp == 0 and p > delta:
             lo = INF
@@ -764,7 +769,7 @@ def show_game(game: Game) -> list:
     return out
 
 
-def load(path: Path) -> object:
+def load(path: Path) -> Any:
     def pairs(items: list) -> dict:
         d = dict(items)
         if len(d) != len(items):

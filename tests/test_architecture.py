@@ -38,6 +38,7 @@ LAYERS = [
     "analysis",
     "constructions",
     "theorems",
+    "certificates",
     "claims",
     "caseio",
     "verify",

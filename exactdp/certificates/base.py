@@ -8,7 +8,7 @@ e^ε values are rationals (ε = log r) or ``"inf"``.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 from ..analysis.results import Profile, lambda_of
 from ..errors import ExactDPError
@@ -32,10 +32,10 @@ class Source(Protocol):
 
     def profile(self, name: str) -> Profile: ...
 
-    def cached(self, key: tuple, compute) -> object: ...
+    def cached(self, key: tuple, compute) -> Any: ...
 
 
-def num(x: object) -> str:
+def num(x: Any) -> str:
     """The exact text of a rational; refuses anything else (a decimal ε's field elements)."""
     if not is_rational(x):
         raise NoCertificate(
@@ -45,12 +45,12 @@ def num(x: object) -> str:
     return str(x)  # "3/4", "-1/3", "2" for int, Fraction and gmpy2 mpq alike
 
 
-def lam_text(lam: object) -> str:
+def lam_text(lam: Any) -> str:
     """e^ε as certificate text: a rational, or ``"inf"``."""
     return "inf" if isinstance(lam, Infinity) else num(lam)
 
 
-def exact_lambda(eps: object) -> object:
+def exact_lambda(eps: Any) -> Any:
     """e^ε for a claim's ε: a rational (ε = log r, 0) or INF; refuses a transcendental e^ε."""
     lam = lambda_of(eps)
     if not isinstance(lam, Infinity) and not is_rational(lam):

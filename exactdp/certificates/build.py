@@ -22,6 +22,8 @@ inf{ε ≥ 0 : M is (ε, δ)-DP} (§5).
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..analysis.results import Profile
 from ..numbers.rational import Q
 from ..numbers.real import INF, Infinity
@@ -53,7 +55,7 @@ def _game(src: Source, name: str) -> tuple[ExportedGame, Profile]:
     return export_game(src.mech(name), name), src.profile(name)
 
 
-def privloss_certificate(src: Source, of: str, delta: object, relation: str, value: object) -> dict:
+def privloss_certificate(src: Source, of: str, delta: Any, relation: str, value: Any) -> dict:
     """``privloss: {delta: d, equals|at_most: e}``.  The value L = e^PrivLoss is pinned from
     above by chains at L (M is (log L, δ)-DP) and from below by the tightness event."""
     lam_c = exact_lambda(value)
@@ -76,22 +78,22 @@ def privloss_certificate(src: Source, of: str, delta: object, relation: str, val
     return _body(claim, holds, [g], proof, f"e^PrivLoss = {lam_text(lam)}")
 
 
-def dp_certificate(src: Source, of: str, eps: object, delta: object, negated: bool) -> dict:
+def dp_certificate(src: Source, of: str, eps: Any, delta: Any, negated: bool) -> dict:
     """``dp`` / ``not_dp``: chains when δ_M(e^ε) ≤ δ, else the worst event at e^ε."""
     lam = _finite(exact_lambda(eps))
     g, prof = _game(src, of)
-    d = prof.delta_at_lambda(lam)
+    d: Any = prof.delta_at_lambda(lam)
     is_dp = d <= delta
     proof = {"upper": upper_bounds(g)} if is_dp else {"lower": [worst_event(g, prof, lam)]}
     claim = {"kind": "not_dp" if negated else "dp", "of": of, "exp_eps": num(lam), "delta": num(delta)}
     return _body(claim, is_dp != negated, [g], proof, f"delta_M(e^eps) = {num(d)}")
 
 
-def delta_certificate(src: Source, of: str, eps: object, equals: object) -> dict:
+def delta_certificate(src: Source, of: str, eps: Any, equals: Any) -> dict:
     """``delta: {eps: e, equals: d}``: chains for δ_M(e^ε) ≤ d, an event for ≥ d."""
     lam = _finite(exact_lambda(eps))
     g, prof = _game(src, of)
-    d = prof.delta_at_lambda(lam)
+    d: Any = prof.delta_at_lambda(lam)
     proof: dict = {}
     if d <= equals:
         proof["upper"] = upper_bounds(g)
@@ -110,12 +112,13 @@ def profile_certificate(src: Source, of: str, other: str, kind: str) -> dict:
     claim = {"kind": kind, "of": of, ("than" if kind == "profile_le" else "as"): other}
     for m, pm, n, pn in directions:
         ok, lam = pm.le_on_eps_ge_0(pn)
+        at: Any = lam
         if not ok:
-            if isinstance(lam, Infinity):  # beyond every bend both are constant
-                bends = pm.envelope.breakpoints() + pn.envelope.breakpoints() + [Q(1)]
-                lam = max(bends) + 1
-            proof = {"at": num(lam), "lower": [worst_event(m, pm, lam)], "upper": upper_bounds(n)}
-            return _body(claim, False, games, proof, f"at e^eps = {num(lam)} the profiles differ")
+            if isinstance(at, Infinity):  # beyond every bend both are constant
+                bends: list[Any] = pm.envelope.breakpoints() + pn.envelope.breakpoints() + [Q(1)]
+                at = max(bends) + 1
+            proof = {"at": num(at), "lower": [worst_event(m, pm, at)], "upper": upper_bounds(n)}
+            return _body(claim, False, games, proof, f"at e^eps = {num(at)} the profiles differ")
     upper, lower = [], []
     for m, _, n, pn in directions:
         upper += upper_bounds(m)
@@ -123,7 +126,7 @@ def profile_certificate(src: Source, of: str, other: str, kind: str) -> dict:
     return _body(claim, True, games, {"upper": upper, "lower": lower}, "dominated for every eps >= 0")
 
 
-def simulation_certificate(src: Source, of: str, eps_default: bool, lam: object, delta: object, sim, negated: bool) -> dict:
+def simulation_certificate(src: Source, of: str, eps_default: bool, lam: Any, delta: Any, sim, negated: bool) -> dict:
     """``simulates_rr`` / ``not_simulates_rr`` from a checked :class:`~exactdp.constructions.
     simulate.Simulation`: T's table per pair with T; per pair without, the Farkas multipliers
     or an event breaking (ε, δ)-DP; with the default ε = PrivLoss(M, δ), the tightness event."""
@@ -157,14 +160,14 @@ def simulation_certificate(src: Source, of: str, eps_default: bool, lam: object,
     return _body(claim, exists != negated, [g], proof, f"T exists for {sum(p.T is not None for p in sim.pairs)} of {len(sim.pairs)} pairs")
 
 
-def exact_lambda_of(lam: object) -> object:
+def exact_lambda_of(lam: Any) -> Any:
     """e^ε given directly (the simulation's E): must be rational."""
     if not hasattr(lam, "numerator"):
         raise NoCertificate("e^eps is not rational (a decimal or symbolic eps)")
     return lam
 
 
-def _breaking_event(g: ExportedGame, pair: tuple[int, int], lam: object, delta: object) -> dict:
+def _breaking_event(g: ExportedGame, pair: tuple[int, int], lam: Any, delta: Any) -> dict:
     """The worst event at λ on whichever order of ``pair`` violates (ε, δ)-DP."""
     i, j = pair
     for p in ((i, j), (j, i)):
@@ -176,13 +179,13 @@ def _breaking_event(g: ExportedGame, pair: tuple[int, int], lam: object, delta: 
     raise NoCertificate(f"pair {g.mech.pair_names(pair)} is (eps, delta)-DP, yet no T was found")  # pragma: no cover
 
 
-def _finite(lam: object) -> object:
+def _finite(lam: Any) -> Any:
     if isinstance(lam, Infinity):
         raise NoCertificate("eps = inf: every mechanism is (inf, delta)-DP; nothing to certify")
     return lam
 
 
-def _lt(x: object, y: object) -> bool:
+def _lt(x: Any, y: Any) -> bool:
     """x < y on [0, ∞]."""
     if isinstance(x, Infinity):
         return False

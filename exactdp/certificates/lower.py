@@ -17,6 +17,8 @@ adversaries suffice).
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..analysis.results import Profile
 from ..analysis.tight import tight_lambda
 from ..analysis.witness import HullPolicy, make_witness
@@ -32,7 +34,7 @@ __all__ = ["event_bound", "worst_event", "tight_event", "envelope_events"]
 _ONE, _ZERO = Q(1), Q(0)
 
 
-def event_bound(g: ExportedGame, pair: tuple[int, int], lam: object) -> dict:
+def event_bound(g: ExportedGame, pair: tuple[int, int], lam: Any) -> dict:
     """The ``lower`` entry of the engine's worst adversary at λ on the ordered ``pair``.
 
     Raises :class:`VerificationError` when the walk disagrees with the re-checked witness.
@@ -76,14 +78,14 @@ def event_bound(g: ExportedGame, pair: tuple[int, int], lam: object) -> dict:
     }
 
 
-def worst_event(g: ExportedGame, prof: Profile, lam: object) -> dict:
+def worst_event(g: ExportedGame, prof: Profile, lam: Any) -> dict:
     """The event of the ordered pair where δ_M(λ) is attained."""
     names = prof.worst_pair(lam).pair
     mech = g.mech
     return event_bound(g, (mech.datasets.index(names[0]), mech.datasets.index(names[1])), lam)
 
 
-def tight_event(g: ExportedGame, prof: Profile, delta: object) -> dict | None:
+def tight_event(g: ExportedGame, prof: Profile, delta: Any) -> dict | None:
     """An event showing that no ε < PrivLoss(M, δ) works: P_x(T) − λ* P_x'(T) = δ with
     P_x'(T) > 0 (λ* = e^PrivLoss), or P_x'(T) = 0 < P_x(T) − δ when PrivLoss = ∞.  It is the
     optimal event on the last linear piece of δ_M before λ* (:func:`tight_lambda`).  None when
@@ -92,7 +94,7 @@ def tight_event(g: ExportedGame, prof: Profile, delta: object) -> dict | None:
     if lam_w is None:
         return None
     ev = worst_event(g, prof, lam_w)
-    lam_star = prof.least_lambda(delta)
+    lam_star: Any = prof.least_lambda(delta)
     p, pp = Q(ev["p"]), Q(ev["p_prime"])
     ok = (pp == 0 and p > delta) if isinstance(lam_star, Infinity) else (pp > 0 and p - lam_star * pp == delta)
     if not ok:
@@ -104,11 +106,13 @@ def envelope_events(g: ExportedGame, prof: Profile) -> list[dict]:
     """One event per linear piece of δ_M on λ ≥ 1, in order of increasing λ: their lines
     P_x(T) − λ P_x'(T) have decreasing P_x'(T) and meet at the profile's breakpoints, so their
     maximum (and 0) is exactly δ_M there.  Pieces where δ_M = 0 need no event."""
-    bps = sorted(r for r in prof.envelope.breakpoints(at_least=_ONE) if r > 1)
+    bends: list[Any] = prof.envelope.breakpoints(at_least=_ONE)
+    bps = sorted(r for r in bends if r > 1)
     points = [(a + b) / 2 for a, b in zip([_ONE] + bps, bps)] + [(bps[-1] if bps else _ONE) + 1]
     out = []
     for lam in points:
-        if prof.delta_at_lambda(lam) > 0:
+        d: Any = prof.delta_at_lambda(lam)
+        if d > 0:
             out.append(worst_event(g, prof, lam))
     return out
 
@@ -121,7 +125,7 @@ def _push(states: dict, child, p, pp) -> None:
         m[1] += pp
 
 
-def _ratio_text(r: object) -> str:
+def _ratio_text(r: Any) -> str:
     return "inf" if isinstance(r, Infinity) else num(r)
 
 

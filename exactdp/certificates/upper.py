@@ -17,6 +17,8 @@ regions.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..analysis.hull import Hull
 from .base import num
 from .game import ExportedGame
@@ -26,9 +28,11 @@ __all__ = ["chain_vertices", "upper_bounds"]
 
 def chain_vertices(h: Hull) -> list[list[str]]:
     """The chain's vertices [b, a] with b = P_x'(T) strictly increasing (from (0, top))."""
-    b, a = 0, h.top
+    b: Any = 0
+    a: Any = h.top
     out = [[num(b), num(a)]]
-    for r, w in h.edges:
+    edges: Any = h.edges
+    for r, w in edges:
         b += w
         a += r * w
         out.append([num(b), num(a)])
