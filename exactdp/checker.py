@@ -260,28 +260,25 @@ class Chain:
         """The slopes where U bends, ascending (U's slopes decrease along the chain)."""
         return [t for t in reversed(self.s[1:]) if t >= 0]
 
-    def covers(self, other: "Chain") -> tuple | None:
-        """U(lam) >= other(lam) for every lam >= 0, i.e. every vertex (b, a) of ``other`` gives a
-        line a - lam * b below U; returns the first vertex that does not, or None.  U minus such a
-        line is convex, with slope b - b_j where vertex j is active, growing as lam grows.  So the
-        line is below U iff b >= b_0 (else U - line tends to -inf) and the difference is >= 0
-        where the slope turns >= 0: at the bend s_m with b_(m-1) <= b < b_m, or at lam = 0 when
-        there is no such bend with s_m > 0.  At s_m the condition is a <= a_(m-1) + s_m (b - b_(m-1)).
-        Both vertex lists increase in b, so one sweep finds every m."""
-        top = self.values([ZERO])[0]
-        m = 0
-        for b, a in zip(other.b, other.a):
-            if b < self.b[0]:
-                return b, a
+    def covers(self, other: "Chain", lo: Fraction, hi: Any) -> tuple | None:
+        """U(lam) >= other(lam) for every lam in [lo, hi]: every vertex (b, a) of ``other`` gives
+        a line a - lam * b that must lie below U there; returns the first vertex that does not.
+        U minus such a line is convex, with slope b - b_j where vertex j is active, growing as
+        lam grows; so its minimum is where that slope turns >= 0 (at the bend s_m with
+        b_(m-1) <= b < b_m; at lam = 0 when no such bend is positive; never, if b < b_0),
+        moved into [lo, hi].  Both vertex lists increase in b, so one sweep finds every m."""
+        at, m = [], 0
+        for b in other.b:
             while m < len(self.b) and self.b[m] <= b:
                 m += 1
-            if m == len(self.b) or self.s[m] <= 0:
-                ok = a <= top
-            else:
-                ok = a <= self.a[m - 1] + self.s[m] * (b - self.b[m - 1])
-            if not ok:
-                return b, a
-        return None
+            x: Any = INF if b < self.b[0] else ZERO if m == len(self.b) or self.s[m] <= 0 else self.s[m]
+            if x == INF or (hi != INF and x > hi):
+                x = hi
+            at.append(max(x, lo) if x != INF else INF)
+        if INF in at:  # the difference tends to -inf
+            return next((b, a) for b, a, x in zip(other.b, other.a, at) if x == INF)
+        value = dict(zip(sorted(set(at)), self.values(sorted(set(at)))))
+        return next(((b, a) for b, a, x in zip(other.b, other.a, at) if a - x * b > value[x]), None)
 
     def values(self, xs: list) -> list:
         """U at every point of the ascending list ``xs`` (one sweep; the slope test s_j <= x is
@@ -299,56 +296,88 @@ class Chain:
 END = Chain([["0", "0"], ["1", "1"]], "end")  # (1 - lambda)_+ = max(0, 1 - lambda)
 
 
-def dominates(big, small, bends: list, lo: Fraction, what: str) -> None:
-    """big(lam) >= small(lam) for every lam >= lo, for two convex piecewise-linear functions
-    (given as ``values(xs)`` for ascending xs) whose bends are all in ``bends``.  Between two
-    consecutive bends both are linear, so it suffices to compare them at lo, at every bend, and,
-    beyond the last bend, where both are linear, at one point and on their slopes."""
+def dominates(big, small, bends: list, lo: Fraction, hi: Any, what: str) -> None:
+    """big(lam) >= small(lam) for every lam in [lo, hi], for two convex piecewise-linear
+    functions (given as ``values(xs)`` for ascending xs) whose bends are all in ``bends``.
+    Between two consecutive bends both are linear, so it suffices to compare them at lo, at
+    every bend, at hi, and, when hi = inf, beyond the last bend on their slopes."""
     pts = [lo]
     for t in sorted(bends):  # (ascending runs: sorting merges them)
-        if t > pts[-1]:
+        if t > pts[-1] and (hi == INF or t < hi):
             pts.append(t)
-    pts += [pts[-1] + 1, pts[-1] + 2]
+    pts += [pts[-1] + 1, pts[-1] + 2] if hi == INF else [hi] if hi > lo else []
     u, v = big(pts), small(pts)
     for x, a, b in zip(pts, u, v):
         if a < b:
             raise Rejected(f"{what}: fails at lambda = {x}: {a} < {b}")
-    if u[-1] - u[-2] < v[-1] - v[-2]:
+    if hi == INF and u[-1] - u[-2] < v[-1] - v[-2]:
         raise Rejected(f"{what}: fails for large lambda (last slopes {u[-1] - u[-2]} < {v[-1] - v[-2]})")
 
 
-def check_chains(game: Game, pair: tuple[int, int], raw: object, path: str) -> Chain:
-    """The local inequalities at every node for one ordered pair; returns the root's chain."""
-    chains = expect(raw, list, path)
-    if len(chains) != len(game.nodes):
-        raise Malformed(f"{path}: needs one chain per node ({len(game.nodes)})")
+def domain(raw: Any, path: str) -> tuple | None:
+    """Where a node's bound is claimed: [lo, hi] with 0 <= lo <= hi <= inf, or null (nowhere)."""
+    if raw is None:
+        return None
+    raw = expect(raw, list, path)
+    if len(raw) != 2:
+        raise Malformed(f"{path}: a domain is [lo, hi]")
+    lo, hi = ratio(raw[0], path + "[0]"), ratio(raw[1], path + "[1]")
+    if lo == INF or (hi != INF and hi < lo):
+        raise Malformed(f"{path}: need lo <= hi, lo finite")
+    return lo, hi
+
+
+def inside(inner: tuple, outer: tuple | None, scale: Fraction = ONE) -> bool:
+    """scale * [lo, hi] lies within ``outer``."""
+    if outer is None:
+        return False
+    lo, hi = inner[0] * scale, (INF if inner[1] == INF else inner[1] * scale)
+    return outer[0] <= lo and (outer[1] == INF or (hi != INF and hi <= outer[1]))
+
+
+def check_chains(game: Game, pair: tuple[int, int], raw: Any, path: str) -> tuple:
+    """The local inequalities at every node for one ordered pair, each on the node's domain
+    (a child's domain must contain the part of its parent's that it is evaluated on); returns
+    the root's chain and domain."""
+    chains, doms = field(raw, "chains", list, path), field(raw, "domains", list, path)
+    if len(chains) != len(game.nodes) or len(doms) != len(game.nodes):
+        raise Malformed(f"{path}: needs one chain and one domain per node ({len(game.nodes)})")
     i, j = pair
     name = f"pair ({text(game.datasets[i])}, {text(game.datasets[j])}) of game {game.name}, node"
     done: list = []
+    dom: list = []
     for k, nd in enumerate(game.nodes):
-        u = Chain(chains[k], f"{path}[{k}]")
-        if nd[0] == "end":
-            if u.covers(END) is not None:
+        d = domain(doms[k], f"{path}.domains[{k}]")
+        u = None if d is None and chains[k] is None else Chain(chains[k], f"{path}.chains[{k}]")
+        if d is not None:
+            lo, hi = d
+            if nd[0] == "end" and u.covers(END, lo, hi) is not None:
                 raise Rejected(f"{name} {k} (end): U >= (1 - lambda)_+ fails")
-        elif nd[0] == "ask":
-            for c, lab in dict(zip(reversed(nd[2]), reversed(nd[1]))).items():  # each child once
-                bad = u.covers(done[c]) if chains[c] != chains[k] else None  # (same chain: nothing to do)
+            for c, lab in dict(zip(reversed(nd[-1]), reversed(nd[1]))).items() if nd[0] == "ask" else ():
+                what = f"{name} {k} (choice {text(lab)!r}): U >= U_child on [{lo}, {hi}] fails"
+                if not inside(d, dom[c]):
+                    raise Rejected(f"{what}: the child's bound is not given there")
+                bad = u.covers(done[c], lo, hi) if chains[c] != chains[k] else None  # (same chain: holds)
                 if bad is not None:
-                    raise Rejected(f"{name} {k} (choice {text(lab)!r}): U >= U_child fails: the child's vertex ({bad[0]}, {bad[1]}) lies above U")
-        else:
-            const = sum((r[i] for r in nd[2] if r[i] and not r[j]), ZERO)
-            terms = [(r[i], r[j] / r[i], done[c]) for r, c in zip(nd[2], nd[3]) if r[i] and r[j]]
-            bends = u.bends() + [t / q for _, q, ch in terms for t in ch.bends()]
+                    raise Rejected(f"{what}: the child's vertex ({bad[0]}, {bad[1]}) lies above U")
+            if nd[0] == "answer":
+                const = sum((r[i] for r in nd[2] if r[i] and not r[j]), ZERO)
+                terms = [(r[i], r[j] / r[i], done[c], c) for r, c in zip(nd[2], nd[3]) if r[i] and r[j]]
+                for _, q, _, c in terms:
+                    if not inside(d, dom[c], q):
+                        raise Rejected(f"{name} {k} (answer): child {c} has no bound on [{lo}, {hi}] * {q}")
+                bends = u.bends() + [t / q for _, q, ch, _ in terms for t in ch.bends()]
 
-            def g(xs: list, terms: list = terms, const: Fraction = const) -> list:
-                out = [const] * len(xs)
-                for p, q, ch in terms:
-                    out = [o + p * v for o, v in zip(out, ch.values([x * q for x in xs]))]
-                return out
+                def g(xs: list, terms: list = terms, const: Fraction = const) -> list:
+                    out = [const] * len(xs)
+                    for p, q, ch, _ in terms:
+                        out = [o + p * v for o, v in zip(out, ch.values([x * q for x in xs]))]
+                    return out
 
-            dominates(u.values, g, bends, ZERO, f"{name} {k} (answer): U(lambda) >= sum_a p_a U_a(lambda p'_a / p_a)")
+                dominates(u.values, g, bends, lo, hi, f"{name} {k} (answer): U(lambda) >= sum_a p_a U_a(lambda p'_a / p_a)")
         done.append(u)
-    return done[game.root]
+        dom.append(d)
+    return done[game.root], dom[game.root]
 
 
 # --- lower bounds: a deterministic adversary and an event, walked forward ------------------------
@@ -538,7 +567,7 @@ class Proof:
                     pair = game.pair(field(up, "pair", list, where), where + ".pair")
                     if pair in found:
                         raise Malformed(f"{where}: a second upper bound for the same pair")
-                    found[pair] = check_chains(game, pair, field(up, "chains", list, where), where + ".chains")
+                    found[pair] = check_chains(game, pair, up, where)
             for x, y in game.pairs if found else ():
                 if (game.datasets.index(x), game.datasets.index(y)) not in found:
                     raise Rejected(f"game {game.name}: no upper bound for the ordered pair ({text(x)}, {text(y)})")
@@ -557,9 +586,12 @@ class Proof:
         return self._lower[game.name]
 
     def delta_at_most(self, game: Game, lam: Fraction) -> Fraction | None:
-        """An upper bound on delta_M(lam): the largest root chain at lam (None: no chains)."""
-        chains = self.upper(game)
-        return None if chains is None else max(c.values([lam])[0] for c in chains)
+        """An upper bound on delta_M(lam): the largest root chain at lam (None: no chains, or
+        some root bound does not cover lam)."""
+        roots = self.upper(game)
+        if roots is None or not all(inside((lam, lam), d) for _, d in roots):
+            return None
+        return max(c.values([lam])[0] for c, _ in roots)
 
     def delta_at_least(self, game: Game, lam: Fraction) -> Fraction:
         """A lower bound on delta_M(lam): the best event, or 0 (the empty event)."""
@@ -700,12 +732,12 @@ def profile(kind: str, claim: dict, game: Game, games: dict, pf: Proof) -> tuple
                 return statement, False
         return statement, None
     for m, n in directions:
-        chains, (bends, lines) = pf.upper(m), envelope(pf.lower(n), n.name)
-        if chains is None:
+        roots, (bends, lines) = pf.upper(m), envelope(pf.lower(n), n.name)
+        if roots is None or not all(inside((ONE, INF), d) for _, d in roots):
             return statement, None
         lower = lambda xs: [max([ZERO] + [a - x * b for a, b in lines]) for x in xs]  # noqa: E731
-        for ch in chains:
-            dominates(lower, ch.values, ch.bends() + bends, ONE, f"profile of {m.name} below the lower bounds of {n.name}")
+        for ch, _ in roots:
+            dominates(lower, ch.values, ch.bends() + bends, ONE, INF, f"profile of {m.name} below the lower bounds of {n.name}")
     return statement, True
 
 

@@ -25,7 +25,8 @@ RR3 = ("answer", {"0": (["3/4", "1/4"], 0), "1": (["1/4", "3/4"], 0)})  # RR wit
 
 def dp_cert(g: dict, chains: dict, lam: str = "3", delta: str = "0", kind: str = "dp", verdict: str = "holds") -> dict:
     """A (eps, delta)-DP certificate whose upper chains are ``chains[pair] = [chain per node]``."""
-    upper = [{"game": "M", "pair": list(p), "chains": c} for p, c in chains.items()]
+    full = lambda c: [None if x is None else ["0", "inf"] for x in c]  # noqa: E731  (every chain on [0, inf))
+    upper = [{"game": "M", "pair": list(p), "domains": full(c), "chains": c} for p, c in chains.items()]
     return certificate({"kind": kind, "of": "M", "exp_eps": lam, "delta": delta}, {"M": g}, {"upper": upper}, verdict)
 
 
@@ -121,6 +122,23 @@ def test_choice_must_cover_every_child():
     assert "is (log(3), 0)-DP" in check(dp_cert(g, good))
     bad = {p: [LEAF, RR3_CHAIN, LEAF] for p in (("x0", "x1"), ("x1", "x0"))}
     rejected(dp_cert(g, bad), "node 2 (choice 'rr')")
+
+
+def test_domains_restrict_where_bounds_are_claimed():
+    """A claim at lam = 3 needs the root's bound at 3 only; RR's answers evaluate the end at
+    3 * (1/4)/(3/4) = 1 and 3 * 3 = 9, so the end's domain must contain [1, 9], where
+    (1 - lam)_+ = 0 and the single vertex (0, 0) is a bound."""
+    g = game(["end", RR3])
+    up = lambda dom_end, end: {"game": "M", "domains": [dom_end, ["3", "3"]], "chains": [end, [["1/4", "3/4"]]]}  # noqa: E731
+    proof = {"upper": [dict(up(["1", "9"], [["0", "0"]]), pair=["x0", "x1"]), dict(up(["1", "9"], [["0", "0"]]), pair=["x1", "x0"])]}
+    claim = {"kind": "dp", "of": "M", "exp_eps": "3", "delta": "0"}
+    assert "is (log(3), 0)-DP" in check(certificate(claim, {"M": g}, proof))
+    proof["upper"][0]["domains"][0] = ["1", "8"]  # misses lam = 9
+    rejected(certificate(claim, {"M": g}, proof), "child 0 has no bound on [3, 3] * 3")
+    proof["upper"][0]["domains"][0] = ["0", "9"]  # (0, 0) is not >= 1 - lam near 0
+    rejected(certificate(claim, {"M": g}, proof), "node 0 (end)")
+    proof["upper"][0]["domains"][0] = ["1", "9"]
+    rejected(certificate(dict(claim, exp_eps="4"), {"M": g}, proof), "do not decide")  # 4 is outside [3, 3]
 
 
 def test_root_bound_must_prove_the_claim_for_every_ordered_pair():

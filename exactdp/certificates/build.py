@@ -52,7 +52,9 @@ def _body(claim: dict, holds: bool, games: list[ExportedGame], proof: dict, foun
 
 
 def _game(src: Source, name: str) -> tuple[ExportedGame, Profile]:
-    return export_game(src.mech(name), name), src.profile(name)
+    """The exported game (once per analysis: its chains are reused by every claim about it)."""
+    g: Any = src.cached(("certificate-game", name), lambda: export_game(src.mech(name), name))
+    return g, src.profile(name)
 
 
 def privloss_certificate(src: Source, of: str, delta: Any, relation: str, value: Any) -> dict:
@@ -70,7 +72,7 @@ def privloss_certificate(src: Source, of: str, delta: Any, relation: str, value:
     proof: dict = {}
     if want_upper and not isinstance(lam, Infinity):
         proof["upper_at"] = num(lam)
-        proof["upper"] = upper_bounds(g)
+        proof["upper"] = upper_bounds(g, (lam, lam))
     ev = tight_event(g, prof, delta) if want_lower else None
     if ev is not None:
         proof["lower"] = [ev]
@@ -84,7 +86,7 @@ def dp_certificate(src: Source, of: str, eps: Any, delta: Any, negated: bool) ->
     g, prof = _game(src, of)
     d: Any = prof.delta_at_lambda(lam)
     is_dp = d <= delta
-    proof = {"upper": upper_bounds(g)} if is_dp else {"lower": [worst_event(g, prof, lam)]}
+    proof = {"upper": upper_bounds(g, (lam, lam))} if is_dp else {"lower": [worst_event(g, prof, lam)]}
     claim = {"kind": "not_dp" if negated else "dp", "of": of, "exp_eps": num(lam), "delta": num(delta)}
     return _body(claim, is_dp != negated, [g], proof, f"delta_M(e^eps) = {num(d)}")
 
@@ -96,7 +98,7 @@ def delta_certificate(src: Source, of: str, eps: Any, equals: Any) -> dict:
     d: Any = prof.delta_at_lambda(lam)
     proof: dict = {}
     if d <= equals:
-        proof["upper"] = upper_bounds(g)
+        proof["upper"] = upper_bounds(g, (lam, lam))
     if d >= equals and d > 0:
         proof["lower"] = [worst_event(g, prof, lam)]
     claim = {"kind": "delta", "of": of, "exp_eps": num(lam), "equals": num(equals)}
@@ -117,11 +119,11 @@ def profile_certificate(src: Source, of: str, other: str, kind: str) -> dict:
             if isinstance(at, Infinity):  # beyond every bend both are constant
                 bends: list[Any] = pm.envelope.breakpoints() + pn.envelope.breakpoints() + [Q(1)]
                 at = max(bends) + 1
-            proof = {"at": num(at), "lower": [worst_event(m, pm, at)], "upper": upper_bounds(n)}
+            proof = {"at": num(at), "lower": [worst_event(m, pm, at)], "upper": upper_bounds(n, (at, at))}
             return _body(claim, False, games, proof, f"at e^eps = {num(at)} the profiles differ")
     upper, lower = [], []
     for m, _, n, pn in directions:
-        upper += upper_bounds(m)
+        upper += upper_bounds(m, (Q(1), INF))
         lower += envelope_events(n, pn)
     return _body(claim, True, games, {"upper": upper, "lower": lower}, "dominated for every eps >= 0")
 
@@ -191,5 +193,3 @@ def _lt(x: Any, y: Any) -> bool:
         return False
     return isinstance(y, Infinity) or x < y
 
-
-del INF

@@ -55,12 +55,14 @@ def _compact(x: object) -> str:
 
 
 def _emit(x: object, indent: int, out: list[str]) -> None:
-    if not isinstance(x, (list, dict)) or len(x) <= _WIDTH // 4:  # (a long list never fits)
-        flat = _compact(x)
-        if len(flat) + indent <= _WIDTH or not isinstance(x, (list, dict)) or not x:
-            out.append(flat)
-            return
     pad = " " * (indent + 1)
+    if isinstance(x, list) and len(x) > _WIDTH // 4:  # a long list: one item per line
+        out.append("[" + ",".join("\n" + pad + _compact(item) for item in x) + "\n" + " " * indent + "]")
+        return
+    flat = _compact(x)
+    if len(flat) + indent <= _WIDTH or not isinstance(x, (list, dict)) or not x:
+        out.append(flat)
+        return
     items = list(x.items()) if isinstance(x, dict) else list(enumerate(x))
     out.append("{" if isinstance(x, dict) else "[")
     for k, (key, value) in enumerate(items):
