@@ -613,10 +613,21 @@ def check_certificate(cert: object, hashes: set | None = None) -> str:
         raise Malformed("verdict: must be holds or fails")
     pf = Proof(field(cert, "proof", dict, "certificate"), games)
     of = game_of(games, field(claim, "of", str, "claim"))
-    handler = {"privloss": privloss, "dp": dp, "not_dp": dp, "delta": delta_claim, "profile_le": profile,
-               "profile_eq": profile, "simulates_rr": simulates, "not_simulates_rr": simulates}.get(kind)
+    handler, keys = {
+        "privloss": (privloss, "upper lower upper_at"),
+        "dp": (dp, "upper lower"),
+        "not_dp": (dp, "upper lower"),
+        "delta": (delta_claim, "upper lower"),
+        "profile_le": (profile, "upper lower at"),
+        "profile_eq": (profile, "upper lower at"),
+        "simulates_rr": (simulates, "upper lower simulation farkas exp_eps_used"),
+        "not_simulates_rr": (simulates, "upper lower simulation farkas exp_eps_used"),
+    }.get(kind, (None, ""))
     if handler is None:
         raise Malformed(f"claim.kind: unknown kind {text(kind)!r}")
+    extra = set(pf.raw) - set(keys.split())
+    if extra:  # nothing in a certificate goes unchecked
+        raise Malformed(f"proof: {', '.join(sorted(map(text, extra)))} is not part of a {kind} proof")
     statement, holds = handler(kind, claim, of, games, pf)
     for g in games.values():  # every proof object is checked, even one the verdict does not need
         pf.upper(g)
@@ -811,6 +822,8 @@ def load(path: Path) -> Any:
     def refuse(s: str) -> None:
         raise Malformed(f"the JSON number {s[:20]} is not allowed: numbers are strings such as \"3/4\"")
 
+    if not path.is_file():  # (a FIFO or device would block or never end)
+        raise Malformed("not a regular file")
     try:
         return json.loads(path.read_bytes().decode("utf-8"), object_pairs_hook=pairs, parse_float=refuse, parse_constant=refuse)
     except (OSError, UnicodeDecodeError, RecursionError, ValueError) as e:  # JSONDecodeError is a ValueError
@@ -833,7 +846,11 @@ def main(argv: list | None = None) -> int:
         return 2
     files = []
     for p in map(Path, args.paths):
-        files.extend(sorted(p.rglob("*.json")) if p.is_dir() else [p])
+        if p.is_dir():  # symbolic links are not followed: a certificate folder is plain files
+            found = [Path(d, f) for d, _, names in os.walk(p) for f in names if f.endswith(".json")]
+            files.extend(sorted(f for f in found if f.is_file() and not f.is_symlink()))
+        else:
+            files.append(p)
     if not files:
         print("exactdp-check: no certificates found")
         return 2

@@ -66,3 +66,22 @@ def test_only_unsupported_kinds_and_irrational_eps_lack_a_certificate(library):
         assert NO_CERTIFICATE_REASONS.search(line), line
     claims = sum(int(re.search(r"summary: (\d+) claims", p.stdout).group(1)) for p in certify)
     assert claims == len(list(out.rglob("*.json"))) + len(missing)
+
+
+def test_certificates_validate_against_the_schema(library):
+    """The smallest certificate of every shape (claim kind, verdict, proof objects) in the
+    library validates against docs/certificate.schema.json (all of them would take minutes)."""
+    import json
+
+    jsonschema = pytest.importorskip("jsonschema")
+    out, _, _ = library
+    schema = json.loads((ROOT / "docs" / "certificate.schema.json").read_text())
+    smallest: dict = {}
+    for f in out.rglob("*.json"):
+        cert = json.loads(f.read_text())
+        shape = (cert["claim"]["kind"], cert["verdict"], tuple(sorted(cert["proof"])))
+        if shape not in smallest or f.stat().st_size < smallest[shape][0]:
+            smallest[shape] = (f.stat().st_size, cert)
+    assert len(smallest) >= 12
+    for _, cert in smallest.values():
+        jsonschema.validate(cert, schema)
