@@ -143,7 +143,7 @@ def _log(lam):
     return exact(f"log({lam})") if lam != 1 else Q(0)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(m=mechanisms(max_depth=3), n=mechanisms(max_depth=2, combinators=False), kind=st.sampled_from(["privloss", "at_most", "dp", "not_dp", "delta", "profile_le", "profile_eq"]),
        lam=st.sampled_from(LAMBDAS), delta=st.sampled_from(DELTAS), data=st.data())
 def test_random_mechanisms(m, n, kind, lam, delta, data):
@@ -182,7 +182,7 @@ def _mutations(value):
     return [str(x) if x.denominator != 1 else str(x.numerator) for x in out if x != f]
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_single_number_mutations(data):
     cert = data.draw(st.sampled_from(SMALL))
