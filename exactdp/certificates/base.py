@@ -13,7 +13,7 @@ from typing import Any, Protocol
 from ..analysis.results import Profile, lambda_of
 from ..errors import ExactDPError
 from ..model.game import Mechanism
-from ..numbers.rational import is_rational
+from ..numbers.rational import Q, is_rational
 from ..numbers.real import Infinity, real_str
 
 __all__ = ["NoCertificate", "Source", "num", "lam_text", "exact_lambda", "FORMAT", "VERSION"]
@@ -35,8 +35,13 @@ class Source(Protocol):
     def cached(self, key: tuple, compute) -> Any: ...
 
 
+_Q = type(Q(1))
+
+
 def num(x: Any) -> str:
     """The exact text of a rational; refuses anything else (a decimal ε's field elements)."""
+    if type(x) is _Q:  # the common case, first
+        return str(x)
     if not is_rational(x):
         raise NoCertificate(
             f"the value {real_str(x) if not hasattr(x, 'cmp') else x} is not rational; certificates cover "

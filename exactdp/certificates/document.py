@@ -50,8 +50,12 @@ def dumps_certificate(cert: dict) -> str:
     return "".join(out) + "\n"
 
 
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # built once: json.dumps with
+# options would build one per call, and certificates have a line per node
+
+
 def _compact(x: object) -> str:
-    return json.dumps(x, separators=(",", ":"), ensure_ascii=False)
+    return _ENCODER.encode(x)
 
 
 def _emit(x: object, indent: int, out: list[str]) -> None:
