@@ -9,7 +9,6 @@ exactdp/checker.py (Python's fractions only) reading and checking the file.
 
 from __future__ import annotations
 
-import json
 import os
 import tempfile
 import time
@@ -117,5 +116,3 @@ def _slowest(files: list[Path]) -> list[dict]:
         rows.append({"file": f"{f.parent.name}/{f.name}", "check_seconds": round(time.perf_counter() - t, 2), "size_mb": round(f.stat().st_size / 1e6, 2)})
     return sorted(rows, key=lambda r: -r["check_seconds"])[:5]
 
-
-del json
