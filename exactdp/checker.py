@@ -26,12 +26,14 @@ answer distribution
                  + sum over answers with p > 0, p' = 0 of p          (their views all lie in T)
 
 (answers with p = 0 add nothing for lam >= 0).  So *upper bounds* are functions U_v, one per
-node, that satisfy the same three relations with ">=": then U_v >= delta_v everywhere.  Each
-U_v is given by the vertices (b_i, a_i) of a concave chain, U_v(lam) = max_i (a_i - lam * b_i).
-Two convex piecewise-linear functions are compared exactly at 0, at the union of their
-breakpoints, and beyond the last breakpoint on their slopes (a convex function can dip below a
-chord, so the breakpoints of both are needed).  U_v >= U_child is checked vertex by vertex: each
-vertex (b, a) of the child's chain is a line a - lam * b that must lie below U_v.
+node, that satisfy the same three relations with ">=": then U_v >= delta_v, by induction from
+the end.  Each U_v is given by the vertices (b_i, a_i) of a concave chain,
+U_v(lam) = max_i (a_i - lam * b_i), and claimed on a domain [lo, hi] of lam that must contain
+whatever its parents evaluate it on (a choice passes its domain on, an answer scales it by
+p'/p).  Two convex piecewise-linear functions are compared exactly at the domain's ends, at the
+union of their breakpoints inside it, and, for hi = inf, on their last slopes (a convex function
+can dip below a chord, so the breakpoints of both are needed).  U_v >= U_child is checked vertex
+by vertex: each vertex (b, a) of the child's chain is a line a - lam * b that must lie below U_v.
 
 *Lower bounds* are a deterministic adversary and an event T: the checker walks the game
 forward and recomputes P_x(T) and P_x'(T) exactly; then delta_M(lam) >= P_x(T) - lam * P_x'(T)
