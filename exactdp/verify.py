@@ -8,6 +8,8 @@ from __future__ import annotations
 import errno
 import os
 import time
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
@@ -30,9 +32,26 @@ __all__ = [
     "verify_paths",
     "find_case_files",
     "ERROR",
+    "verdict_hook",
 ]
 
 ERROR = "error"  # a claim that could not be decided (a limit was hit, an inexact value)
+
+# observers of every verdict as (case, index, claim, verdict, analysis): `exactdp certify` writes
+# certificates from the very run that `verify` does (see verdict_hook)
+_HOOKS: ContextVar[tuple] = ContextVar("exactdp_verdict_hooks", default=())
+
+
+@contextmanager
+def verdict_hook(fn: Callable[[Case, int, object, Verdict, Analysis], None]):
+    """Within the block, call ``fn(case, k, claim, verdict, analysis)`` after each claim is
+    checked (in the claim's analysis, so its profiles are reused).  An exception it raises
+    ends the file's check like any other error (a VerificationError is reported as a bug)."""
+    token = _HOOKS.set(_HOOKS.get() + (fn,))
+    try:
+        yield
+    finally:
+        _HOOKS.reset(token)
 
 
 @dataclass(frozen=True)
@@ -126,7 +145,7 @@ def verify_case(case: Case, opts: Options = Options(), *, deadline: float | None
     out = _check_all(premises, an, opts)
     if any(v.status != HOLDS for v in out):
         return tuple(out) + tuple(Verdict(c, ERROR, "not checked", "a premise of this case does not hold (see above)") for c in case.claims)
-    return tuple(out) + _check_all(list(case.claims), an, opts)
+    return tuple(out) + _check_all(list(case.claims), an, opts, case)
 
 
 def premise_claims(case: Case) -> tuple[list[PremiseClaim], dict]:
@@ -139,7 +158,9 @@ def premise_claims(case: Case) -> tuple[list[PremiseClaim], dict]:
     return claims, games
 
 
-def _check_all(claims: list, an: Analysis, opts: Options) -> tuple[Verdict, ...]:
+def _check_all(claims: list, an: Analysis, opts: Options, case: Case | None = None) -> tuple[Verdict, ...]:
+    """Check ``claims`` in order; with ``case`` (its own claims, not premises) the verdict hooks
+    see each one with its number in the file."""
     out: list[Verdict] = []
     for k, claim in enumerate(claims):
         try:
@@ -153,6 +174,8 @@ def _check_all(claims: list, an: Analysis, opts: Options) -> tuple[Verdict, ...]
         except ExactDPError as e:
             v = Verdict(claim, ERROR, "could not be decided", str(e))
         out.append(v)
+        for hook in _HOOKS.get() if case is not None else ():
+            hook(case, k, claim, v, an)
     return tuple(out)
 
 

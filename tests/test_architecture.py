@@ -39,6 +39,7 @@ LAYERS = [
     "analysis",
     "constructions",
     "theorems",
+    "certificates",
     "interop",
     "claims",
     "caseio",

@@ -167,10 +167,7 @@ def upper(hulls: Sequence[Hull]) -> Hull:
 
     This is the adversary's choice at a node: for every λ it takes the best option.
     """
-    distinct: list[Hull] = []
-    for h in hulls:
-        if not any(h is d or h == d for d in distinct):
-            distinct.append(h)
+    distinct = list(dict.fromkeys(hulls))  # equal chains once (hashing: linear, not quadratic)
     if len(distinct) == 1:
         return distinct[0]
     pts: list[tuple[Any, Any]] = []

@@ -137,6 +137,10 @@ class Claim(Declared):
         """Decide the claim exactly with the analysis' engine."""
         raise NotImplementedError
 
+    def certificate(self, an: Analysis) -> dict | None:
+        """The body of a certificate for this claim (``exactdp.certificates``), or None: this
+        claim kind has no certificate yet (reported as "no certificate", never skipped)."""
+        return None
 
 CLAIMS: Registry[type] = Registry("claim kind", "kind")
 

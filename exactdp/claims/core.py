@@ -13,6 +13,7 @@ from ..numbers.real import LogLinear, real_cmp, real_decimal, real_log, real_str
 from ..forms.fields import Delta, Eps, FieldProblem, Label, PrivLossValue, arg
 from .base import FAILS, HOLDS, Analysis, Claim, Verdict, claim
 from ..numbers.ladder import is_inf
+from .. import certificates as _cert
 
 __all__ = [
     "PrivLossClaim",
@@ -87,6 +88,10 @@ class PrivLossClaim(Claim):
             note = f"{self.of} is already ({real_str(found)}, {q_str(self.delta)})-DP"
         return Verdict(self, HOLDS if ok else FAILS, format_privloss(found), note, wit, values)
 
+    def certificate(self, an: Analysis) -> dict | None:
+        rel, val = ("equals", self.equals) if self.equals is not None else ("at_most", self.at_most)
+        return _cert.privloss_certificate(an, self.subject, self.delta, rel, val)
+
 
 @claim("dp")
 @dataclass(frozen=True, kw_only=True)
@@ -117,6 +122,9 @@ class DPClaim(Claim):
             wit,
             {"delta_at_eps": value_str(d)},
         )
+
+    def certificate(self, an: Analysis) -> dict | None:
+        return _cert.dp_certificate(an, self.subject, self.eps, self.delta, negated=self.kind == "not_dp")
 
 
 @claim("not_dp")
@@ -175,6 +183,9 @@ class DeltaClaim(Claim):
         wit = an.witness(self.subject, self.eps) if not ok and value_cmp(d, self.equals) > 0 else None
         return Verdict(self, HOLDS if ok else FAILS, value_str(d), "", wit, {"delta_at_eps": value_str(d)})
 
+    def certificate(self, an: Analysis) -> dict | None:
+        return _cert.delta_certificate(an, self.subject, self.eps, self.equals)
+
 
 class _Comparison(Claim):
     """A claim comparing the profile of ``of`` with that of ``other`` (on the same pairs)."""
@@ -208,6 +219,9 @@ class ProfileEqClaim(_Comparison):
         lam = lam1 if not ok1 else b.le_on_eps_ge_0(a)[1]
         return Verdict(self, FAILS, _differ_text(a, b, lam, self.of, self.other), values=_bp(a))
 
+    def certificate(self, an: Analysis) -> dict | None:
+        return _cert.profile_certificate(an, self.subject, self.other_subject, self.kind)
+
 
 @claim("profile_le")
 @dataclass(frozen=True, kw_only=True)
@@ -230,6 +244,9 @@ class ProfileLeClaim(_Comparison):
             return Verdict(self, HOLDS, "dominated at every breakpoint and in the limit", values=_bp(a))
         wit = an.witness(self.subject, _log_or_inf(lam)) if not is_inf(lam) else None
         return Verdict(self, FAILS, _differ_text(a, b, lam, self.of, self.other), witness=wit, values=_bp(a))
+
+    def certificate(self, an: Analysis) -> dict | None:
+        return _cert.profile_certificate(an, self.subject, self.other_subject, self.kind)
 
 
 def _log_or_inf(lam: Any) -> Any:

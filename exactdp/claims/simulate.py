@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from ..certificates import NoCertificate, simulation_certificate
 from ..constructions.approx import ApproxCertificate
 from ..constructions.common import RationalField, history_text
 from ..constructions.pure import PureCertificate
@@ -178,7 +179,16 @@ class SimulatesRRClaim(Claim):
         return out
 
     def run(self, an: Analysis) -> Simulation:
-        return simulate(an.mech(self.subject), eps=self.eps, delta=self.delta, table=self.symbols if self.symbols else None, construction=self.via)
+        """The checked construction, once per analysis (``check`` and ``certificate`` share it)."""
+        key = ("simulate", self.subject, str(self.eps), str(self.delta), self.via, id(self.symbols))
+        table = self.symbols if self.symbols else None
+        return an.cached(key, lambda: simulate(an.mech(self.subject), eps=self.eps, delta=self.delta, table=table, construction=self.via))
+
+    def certificate(self, an: Analysis) -> dict | None:
+        sim = self.run(an)
+        if sim.symbolic:
+            raise NoCertificate("the mechanism or eps is symbolic; certificates cover numeric mechanisms")
+        return simulation_certificate(an, self.subject, self.eps is None, sim.E, sim.delta, sim, self.negated)
 
     def check(self, an: Analysis) -> Verdict:
         sim = self.run(an)

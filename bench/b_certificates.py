@@ -1,0 +1,118 @@
+"""Certificates (docs/certificates.md): size, time to build them, and time for the standalone
+checker to check them, next to the time exactdp takes to compute the answer.
+
+Target: checking costs at most as much as computing.  "compute" is the profile engine's time
+for the claim (gmpy2 rationals); "certify" is the time to build and write the certificate
+(every node's chain for every ordered pair, or the adversary's table); "check" is
+exactdp/checker.py (Python's fractions only) reading and checking the file.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from pathlib import Path
+
+from harness import bench
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _measure(mech, claim_of):
+    """compute, certify (build + write), check; ``claim_of(an)`` builds the certificate body."""
+    from exactdp import checker
+    from exactdp.analysis import profile
+    from exactdp.certificates import dumps_certificate, wrap
+    from exactdp.claims import Analysis
+
+    t = time.perf_counter()
+    prof = profile.profile(mech)
+    value = prof.privloss(0)
+    compute = time.perf_counter() - t
+    an = Analysis({"M": mech})
+    an._profiles["M"] = prof  # the certificate builder reuses the computed profile, as certify does
+    t = time.perf_counter()
+    cert = wrap(claim_of(an, value), case_file="bench.yaml", sha256="0" * 64, case_name="bench", number=1, text="bench")
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False, encoding="utf-8") as f:
+        f.write(dumps_certificate(cert))
+    certify = time.perf_counter() - t
+    size = os.path.getsize(f.name)
+    t = time.perf_counter()
+    statement = checker.check_certificate(checker.load(Path(f.name)))
+    check = time.perf_counter() - t
+    os.unlink(f.name)
+    return {
+        "seconds": check,
+        "compute_seconds": round(compute, 3),
+        "certify_seconds": round(certify, 3),
+        "check_seconds": round(check, 3),
+        "check_over_compute": round(check / compute, 1),
+        "size_mb": round(size / 1e6, 2),
+        "accepted": statement,
+    }
+
+
+def _privloss(an, value):
+    from exactdp.certificates import privloss_certificate
+
+    return privloss_certificate(an, "M", 0, "equals", value)
+
+
+@bench("cert-tree-d8", None, None, "certificate of PrivLoss(M, 0) = ... for the full tree 2q x 2a, depth 8: size, certify, check vs compute")
+def cert_tree_d8():
+    from mechanisms import full_tree
+
+    return _measure(full_tree(8), _privloss)
+
+
+@bench("cert-concomp-3x3round", None, None, "certificate of PrivLoss at delta 0 for concomp of three 3-round 2q x 2a mechanisms")
+def cert_concomp():
+    from mechanisms import full_tree
+
+    from exactdp.builders import concomp
+
+    m = full_tree(3, seed=1)
+    return _measure(concomp([m, m, m]), _privloss)
+
+
+@bench("cert-library", None, None, "the case library: exactdp certify cases/ (verify + certificates) vs the standalone checker")
+def cert_library():
+    import subprocess
+    import sys
+
+    with tempfile.TemporaryDirectory() as out:
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "exactdp", "verify", "-q", "cases/"], cwd=ROOT, capture_output=True, check=True)
+        verify = time.perf_counter() - t
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "exactdp", "certify", "-q", "-o", out, "cases/"], cwd=ROOT, capture_output=True, check=True)
+        certify = time.perf_counter() - t
+        files = list(Path(out).rglob("*.json"))
+        size = sum(f.stat().st_size for f in files)
+        t = time.perf_counter()
+        p = subprocess.run([sys.executable, "-I", "-S", str(ROOT / "exactdp" / "checker.py"), "-q", out], capture_output=True, text=True)
+        check = time.perf_counter() - t
+        assert p.returncode == 0, p.stdout[-2000:]
+        slowest = _slowest(files)
+    return {
+        "seconds": check,
+        "verify_seconds": round(verify, 2),
+        "certify_seconds": round(certify, 2),
+        "check_seconds": round(check, 2),
+        "certificates": len(files),
+        "size_mb": round(size / 1e6, 1),
+        "rows": slowest,
+    }
+
+
+def _slowest(files: list[Path]) -> list[dict]:
+    from exactdp import checker
+
+    rows = []
+    for f in files:
+        t = time.perf_counter()
+        checker.check_certificate(checker.load(f))
+        rows.append({"file": f"{f.parent.name}/{f.name}", "check_seconds": round(time.perf_counter() - t, 2), "size_mb": round(f.stat().st_size / 1e6, 2)})
+    return sorted(rows, key=lambda r: -r["check_seconds"])[:5]
+

@@ -1,0 +1,80 @@
+"""The explicit game of a certificate: the mechanism's DAG with node ids, shared sub-games
+kept shared.
+
+Node ids follow a post-order (children before parents), so every child id is smaller than its
+parent's and the root has the largest id; the checker relies on that order to walk the game
+without recursion.  Each answer carries one exact probability per dataset (Vadhan–Wang
+Def. 1.5–1.7: the distributions M(x, history) for every dataset x at once).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..analysis.profile import pair_hull
+from ..model.game import Ask, Chance, End, Mechanism, Node, label_str, postorder
+from ..model.symbolic import SymChance
+from .base import NoCertificate, num
+
+__all__ = ["ExportedGame", "export_game"]
+
+
+@dataclass(frozen=True)
+class ExportedGame:
+    """A game as a certificate holds it (``doc``) and the node ids (``ids``: uid → id)."""
+
+    name: str
+    mech: Mechanism
+    doc: dict
+    ids: dict
+    order: list
+    memos: dict = field(default_factory=dict, compare=False)  # ordered pair -> every node's chain
+
+    def node_id(self, node: Node) -> int:
+        return self.ids[node.uid]
+
+    def chains(self, pair: tuple[int, int]) -> dict:
+        """Every node's exact chain (uid → Hull) for the ordered ``pair``, computed once."""
+        memo = self.memos.get(pair)
+        if memo is None:
+            _, memo = pair_hull(self.mech, pair, keep=True)
+            self.memos[pair] = memo
+        return memo
+
+
+def export_game(mech: Mechanism, name: str) -> ExportedGame:
+    """The game of ``mech`` as the certificate's ``games[name]`` entry (``name``: the case's name
+    for the mechanism, which claims and proofs refer to).
+
+    Raises
+    ------
+    NoCertificate
+        For symbolic mechanisms, probabilities that are not rational (a decimal ε), or labels
+        that print alike within one node.
+    """
+    order = postorder(mech.root)
+    ids = {node.uid: k for k, node in enumerate(order)}
+    nodes = [_node(k, node, ids) for k, node in enumerate(order)]
+    pairs = [list(mech.pair_names(p)) for p in mech.ordered_pairs]
+    doc = {"mechanism": mech.name, "datasets": list(mech.datasets), "pairs": pairs, "root": ids[mech.root.uid], "nodes": nodes}
+    return ExportedGame(name, mech, doc, ids, order)
+
+
+def _labels(node: Node) -> list[str]:
+    labels = [label_str(lab) for lab in node.labels]  # type: ignore[attr-defined]
+    if len(set(labels)) != len(labels):
+        raise NoCertificate(f"two options of one node print alike ({', '.join(labels)}); labels must be distinct as text")
+    return labels
+
+
+def _node(k: int, node: Node, ids: dict) -> dict:
+    if isinstance(node, End):
+        return {"id": k, "end": True}
+    if isinstance(node, SymChance):
+        raise NoCertificate("the mechanism is symbolic; certificates cover numeric mechanisms")
+    if isinstance(node, Ask):
+        return {"id": k, "ask": [[lab, ids[c.uid]] for lab, c in zip(_labels(node), node.children)]}
+    if isinstance(node, Chance):
+        rows = [[num(p) for p in row] for row in node.probs]
+        return {"id": k, "answer": [[lab, row, ids[c.uid]] for lab, row, c in zip(_labels(node), rows, node.children)]}
+    raise NoCertificate(f"unknown node type {type(node).__name__}")  # pragma: no cover

@@ -1,0 +1,144 @@
+"""``exactdp certify``: check claims exactly like ``verify`` and write a certificate for every
+decided claim, for the standalone checker (``python checker.py DIR``, docs/certificates.md).
+
+The command *is* ``verify`` — the same options, the same report, the same exit status — run with
+a verdict hook (:func:`exactdp.verify.verdict_hook`) that builds each claim's certificate in the
+claim's own analysis and writes ``DIR/<case file stem>/<claim number>-<kind>.json``.  Claims that
+get no certificate are listed after the report, with the reason.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import click
+
+from .. import checker
+from ..certificates import NoCertificate, case_sha256, certificate_path, dumps_certificate, wrap
+from ..claims import FAILS, HOLDS
+from ..errors import ExactDPError, LimitExceededError, VerificationError
+from ..report.certificate import render_certificate_latex
+from ..verify import verdict_hook
+from .app import main
+from .verify import verify as verify_command
+
+__all__ = ["certify"]
+
+
+@dataclass
+class _Writer:
+    """Builds and writes the certificates of one run; remembers what it did for the summary."""
+
+    outdir: Path
+    latex: bool
+    written: list = field(default_factory=list)
+    missing: list = field(default_factory=list)
+    stems: dict = field(default_factory=dict)
+
+    def subdir(self, case_file: str) -> Path:
+        """``DIR/<stem>``, cleared of certificates from earlier runs; a second case file with the
+        same stem gets ``<parent>-<stem>``."""
+        if case_file in self.stems:
+            return self.stems[case_file]
+        p = Path(case_file)
+        stem = p.stem if p.stem not in {d.name for d in self.stems.values()} else f"{p.parent.name}-{p.stem}"
+        d = self.outdir / stem
+        if d.is_dir():
+            for old in list(d.glob("*.json")) + list(d.glob("*.tex")):
+                old.unlink()
+        self.stems[case_file] = d
+        return d
+
+    def __call__(self, case, k: int, claim, verdict, an) -> None:
+        where = f"{case.file}: claim {k + 1} ({claim.kind}: {claim.describe()})"
+        if verdict.status not in (HOLDS, FAILS):
+            self.missing.append((where, "not decided"))
+            return
+        try:
+            body = claim.certificate(an)
+        except (NoCertificate, LimitExceededError) as e:
+            self.missing.append((where, str(e)))
+            return
+        except VerificationError:
+            raise
+        except ExactDPError as e:
+            self.missing.append((where, str(e)))
+            return
+        if body is None:
+            self.missing.append((where, f"{claim.kind} claims have no certificate yet"))
+            return
+        if body["verdict"] != verdict.status:
+            raise VerificationError(f"{where}: the certificate says the claim {body['verdict']}, the check says it {verdict.status}")
+        cert = wrap(body, case_file=case.file, sha256=case_sha256(case.file), case_name=case.name, number=k + 1, text=claim.describe())
+        path = certificate_path(self.outdir, self.subdir(case.file).name, k + 1, claim.kind)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(dumps_certificate(cert), encoding="utf-8")
+        if self.latex:
+            path.with_suffix(".tex").write_text(render_certificate_latex(cert), encoding="utf-8")
+        self.written.append((path, cert))
+
+
+@main.command(context_settings={"ignore_unknown_options": False})
+@click.option("-o", "--output", "outdir", required=True, type=click.Path(file_okay=False), help="Directory for the certificates.")
+@click.option("--show-game", is_flag=True, help="Print the game of every certificate written (once per mechanism).")
+@click.option("--format", "fmt", type=click.Choice(["json", "latex"]), default="json", show_default=True,
+              help="latex: also write a proof appendix <n>-<kind>.tex next to each certificate.")
+@click.option("--check", "self_check", is_flag=True, help="Run the standalone checker on every certificate written.")
+@click.pass_context
+def certify(ctx, outdir, show_game, fmt, self_check, **verify_options):
+    """Check every claim like `verify` (same report, same exit status) and write a certificate
+    for every decided claim to OUTPUT/<case file stem>/<claim number>-<kind>.json.
+
+    A referee checks them with the standalone checker, which needs only Python:
+    `python checker.py OUTPUT` (or `exactdp-check OUTPUT`).  Claims without a certificate are
+    listed after the report.
+    """
+    writer = _Writer(Path(outdir), fmt == "latex")
+    code = 0
+    with verdict_hook(writer):
+        try:
+            ctx.invoke(verify_command, **verify_options)
+        except SystemExit as e:
+            code = e.code if isinstance(e.code, int) else 1
+    out = sys.stderr if verify_options.get("as_json") else sys.stdout
+    checked = _checked(writer) if self_check else []
+    for line in _summary(writer, show_game) + checked:
+        click.echo(line, file=out)
+    if any(line.startswith(("REJECTED", "MALFORMED")) for line in checked):
+        code = 3  # a certificate exactdp wrote does not check: a bug
+    sys.exit(code)
+
+
+# the options of `verify` (paths, engine, limits, --json, ...) are certify's too
+certify.params.extend(p for p in verify_command.params if p.name not in {q.name for q in certify.params})
+
+
+def _summary(writer: _Writer, show_game: bool) -> list[str]:
+    out = [f"certificates: {len(writer.written)} written to {writer.outdir}"]
+    if writer.missing:
+        out.append(f"no certificate for {len(writer.missing)} claim(s):")
+        out.extend(f"  {where}: {why}" for where, why in writer.missing)
+    if show_game:
+        seen = set()
+        for path, cert in writer.written:
+            for name, doc in cert["games"].items():
+                key = (cert["case"]["sha256"], name)
+                if key not in seen:
+                    seen.add(key)
+                    out.append(f"{path.parent.name}: mechanism {name}")
+                    out.extend(checker.show_game(checker.Game(name, doc, f"games.{name}")))
+    return out
+
+
+def _checked(writer: _Writer) -> list[str]:
+    """The checker's verdict on every certificate written, read back from its file (the
+    referee's step, in-process)."""
+    out = []
+    for path, _ in writer.written:
+        try:
+            checker.check_certificate(checker.load(path))
+        except (checker.Rejected, checker.Malformed) as e:
+            out.append(f"{'REJECTED' if isinstance(e, checker.Rejected) else 'MALFORMED'}: {path}: {e}")
+    return out or [f"checker: all {len(writer.written)} certificate(s) accepted"]

@@ -1,0 +1,101 @@
+"""``exactdp certify``: the verify report and exit status unchanged, one certificate per decided
+claim at DIR/<case file stem>/<claim number>-<kind>.json, "no certificate" listed, --show-game,
+--format latex, --check."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from exactdp import checker
+from exactdp.cli import main
+
+CASE = textwrap.dedent(
+    """
+    exactdp: 1
+    name: cli-demo
+    reference: Vadhan-Wang 2021, Def. 1.9 and Def. 5.1
+    mechanisms:
+      M: {rr: {eps: log(3)}}
+      R: {rr: {eps: log(3), delta: 1/10}}
+    claims:
+      - privloss: {delta: 0, equals: log(3)}
+      - privloss: {of: R, delta: 1/5, equals: log(23/9)}
+      - not_dp: {eps: log(2), delta: 0}
+      - dp: {eps: 1/10, delta: 0}
+      - composition: {of: [M, M], theorem: basic}
+      - privloss: {delta: 0, equals: log(2)}
+    """
+)
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def test_certify_prints_verify_report_and_writes_certificates(tmp_path: Path):
+    case = tmp_path / "demo.yaml"
+    case.write_text(CASE)
+    out = tmp_path / "certs"
+    v = run("verify", str(case))
+    c = run("certify", str(case), "-o", str(out))
+    assert c.exit_code == v.exit_code == 1  # the decimal-eps dp claim fails: e^(1/10) < 3
+    assert c.output.startswith(v.output)
+    written = sorted(p.name for p in (out / "demo").iterdir())
+    assert written == ["1-privloss.json", "2-privloss.json", "3-not_dp.json", "6-privloss.json"]
+    assert "certificates: 4 written" in c.output
+    assert "claim 4 (dp" in c.output and "transcendental" in c.output
+    assert "claim 5 (composition" in c.output and "no certificate yet" in c.output
+    cert = json.loads((out / "demo" / "2-privloss.json").read_text())
+    assert cert["case"]["name"] == "cli-demo" and cert["case"]["claim"] == 2
+    assert "PrivLoss(R, 1/5) = log(23/9)" in checker.check_certificate(cert)
+    assert checker.main([str(out), "--case", str(case)]) == 0
+    failed = json.loads((out / "demo" / "6-privloss.json").read_text())
+    assert failed["verdict"] == "fails" and "PrivLoss(M, 0) = log(2)  -- does NOT hold" in checker.check_certificate(failed)
+
+
+def test_certificates_do_not_depend_on_the_engine(tmp_path: Path):
+    case = tmp_path / "demo.yaml"
+    case.write_text(CASE)
+    a, b = tmp_path / "a", tmp_path / "b"
+    run("certify", str(case), "-o", str(a))
+    run("certify", str(case), "-o", str(b), "--engine", "enumerator")
+    for f in (a / "demo").iterdir():
+        assert f.read_text() == (b / "demo" / f.name).read_text()
+
+
+def test_rerun_replaces_stale_certificates(tmp_path: Path):
+    case = tmp_path / "demo.yaml"
+    case.write_text(CASE)
+    out = tmp_path / "certs"
+    stale = out / "demo" / "9-dp.json"
+    stale.parent.mkdir(parents=True)
+    stale.write_text("{}")
+    run("certify", str(case), "-o", str(out))
+    assert not stale.exists()
+
+
+def test_show_game_latex_json_and_self_check(tmp_path: Path):
+    case = tmp_path / "demo.yaml"
+    case.write_text(CASE)
+    out = tmp_path / "certs"
+    c = run("certify", str(case), "-o", str(out), "--show-game", "--format", "latex", "--check")
+    assert "mechanism R" in c.output and "I0 (1/10, 0) -> end" in c.output
+    assert "checker: all 4 certificate(s) accepted" in c.output
+    tex = (out / "demo" / "3-not_dp.tex").read_text()
+    assert r"\begin{tabular}" in tex and r"$\frac{3}{4}$" in tex
+    j = run("certify", str(case), "-o", str(out), "--json")
+    assert json.loads(j.stdout)["summary"]["holds"] == 4  # stdout stays the verify report, pure JSON
+    assert "certificates: 4 written" in j.stderr
+
+
+def test_labels_reaching_latex_are_escaped(tmp_path: Path):
+    case = tmp_path / "esc.yaml"
+    case.write_text(CASE.replace("name: cli-demo", "name: esc").replace("M: {rr: {eps: log(3)}}", "M: {respond: {'a&b_%': [3/4, 1/4], '$x': [1/4, 3/4]}}"))
+    out = tmp_path / "certs"
+    run("certify", str(case), "-o", str(out), "--format", "latex")
+    tex = (out / "esc" / "3-not_dp.tex").read_text()
+    assert r"a\&b\_\%" in tex and r"\$x" in tex
