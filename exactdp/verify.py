@@ -37,15 +37,15 @@ __all__ = [
 
 ERROR = "error"  # a claim that could not be decided (a limit was hit, an inexact value)
 
-# observers of every verdict as (case, index, claim, verdict, analysis): `exactdp certify` writes
+# observers of every verdict as (case, label, claim, verdict, analysis): `exactdp certify` writes
 # certificates from the very run that `verify` does (see verdict_hook)
 _HOOKS: ContextVar[tuple] = ContextVar("exactdp_verdict_hooks", default=())
 
 
 @contextmanager
-def verdict_hook(fn: Callable[[Case, int, object, Verdict, Analysis], None]):
-    """Within the block, call ``fn(case, k, claim, verdict, analysis)`` after each claim is
-    checked (in the claim's analysis, so its profiles are reused).  An exception it raises
+def verdict_hook(fn: Callable[[Case, str, object, Verdict, Analysis], None]):
+    """Within the block, call ``fn(case, label, claim, verdict, analysis)`` after each claim is
+    checked (``label``: the claim's number in the file, or ``premise-<n>`` for a premise) (in the claim's analysis, so its profiles are reused).  An exception it raises
     ends the file's check like any other error (a VerificationError is reported as a bug)."""
     token = _HOOKS.set(_HOOKS.get() + (fn,))
     try:
@@ -142,7 +142,7 @@ def verify_case(case: Case, opts: Options = Options(), *, deadline: float | None
     engine = make_engine(opts.engine, max_strategies=opts.max_strategies, deadline=deadline, progress=opts.progress)
     premises, games = premise_claims(case)
     an = Analysis({**case.mechanisms, **games}, engine)
-    out = _check_all(premises, an, opts)
+    out = _check_all(premises, an, opts, case, "premise-")
     if any(v.status != HOLDS for v in out):
         return tuple(out) + tuple(Verdict(c, ERROR, "not checked", "a premise of this case does not hold (see above)") for c in case.claims)
     return tuple(out) + _check_all(list(case.claims), an, opts, case)
@@ -158,9 +158,9 @@ def premise_claims(case: Case) -> tuple[list[PremiseClaim], dict]:
     return claims, games
 
 
-def _check_all(claims: list, an: Analysis, opts: Options, case: Case | None = None) -> tuple[Verdict, ...]:
-    """Check ``claims`` in order; with ``case`` (its own claims, not premises) the verdict hooks
-    see each one with its number in the file."""
+def _check_all(claims: list, an: Analysis, opts: Options, case: Case | None = None, prefix: str = "") -> tuple[Verdict, ...]:
+    """Check ``claims`` in order; with ``case`` the verdict hooks see each one with its label:
+    its number in the file (``"3"``), or ``prefix`` and a number (``"premise-1"``)."""
     out: list[Verdict] = []
     for k, claim in enumerate(claims):
         try:
@@ -175,7 +175,7 @@ def _check_all(claims: list, an: Analysis, opts: Options, case: Case | None = No
             v = Verdict(claim, ERROR, "could not be decided", str(e))
         out.append(v)
         for hook in _HOOKS.get() if case is not None else ():
-            hook(case, k, claim, v, an)
+            hook(case, f"{prefix}{k + 1}", claim, v, an)
     return tuple(out)
 
 

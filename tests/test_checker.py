@@ -231,7 +231,7 @@ def test_farkas_multipliers_are_multiplied_out():
     from exactdp.constructions.simulate import simulate
     from exactdp.numbers import Q
 
-    m = compose([rr(Q(2)), rr(Q(2))])
+    m = compose([rr(exp_eps=Q(2)), rr(exp_eps=Q(2))])
     sim = simulate(m, eps=__import__("exactdp").exact("log(3)"), delta=Q(1, 20))
     body = simulation_certificate(Analysis({"M": m}), "M", False, Q(3), Q(1, 20), sim, True)
     cert = certificate(body["claim"], body["games"], body["proof"], body["verdict"])

@@ -24,7 +24,7 @@ def case_sha256(path: str | Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
-def wrap(body: dict, *, case_file: str, sha256: str, case_name: str, number: int, text: str) -> dict:
+def wrap(body: dict, *, case_file: str, sha256: str, case_name: str, number: int | str, text: str) -> dict:
     """The full certificate: header, then the builder's ``body`` (claim, verdict, games, proof)."""
     from .. import __version__
 
@@ -38,8 +38,8 @@ def wrap(body: dict, *, case_file: str, sha256: str, case_name: str, number: int
     return {**head, **body, "exactdp": said}
 
 
-def certificate_path(outdir: str | Path, stem: str, number: int, kind: str) -> Path:
-    """``DIR/<case file stem>/<claim number>-<kind>.json``."""
+def certificate_path(outdir: str | Path, stem: str, number: int | str, kind: str) -> Path:
+    """``DIR/<case file stem>/<claim number>-<kind>.json`` (a premise: ``premise-<n>-dp.json``)."""
     return Path(outdir) / stem / f"{number}-{kind}.json"
 
 

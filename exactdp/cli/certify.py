@@ -51,8 +51,8 @@ class _Writer:
         self.stems[case_file] = d
         return d
 
-    def __call__(self, case, k: int, claim, verdict, an) -> None:
-        where = f"{case.file}: claim {k + 1} ({claim.kind}: {claim.describe()})"
+    def __call__(self, case, label: str, claim, verdict, an) -> None:
+        where = f"{case.file}: claim {label} ({claim.kind}: {claim.describe()})"
         if verdict.status not in (HOLDS, FAILS):
             self.missing.append((where, "not decided"))
             return
@@ -71,8 +71,8 @@ class _Writer:
             return
         if body["verdict"] != verdict.status:
             raise VerificationError(f"{where}: the certificate says the claim {body['verdict']}, the check says it {verdict.status}")
-        cert = wrap(body, case_file=case.file, sha256=case_sha256(case.file), case_name=case.name, number=k + 1, text=claim.describe())
-        path = certificate_path(self.outdir, self.subdir(case.file).name, k + 1, claim.kind)
+        cert = wrap(body, case_file=case.file, sha256=case_sha256(case.file), case_name=case.name, number=int(label) if label.isdigit() else label, text=claim.describe())
+        path = certificate_path(self.outdir, self.subdir(case.file).name, label, body["claim"]["kind"])
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(dumps_certificate(cert), encoding="utf-8")
         if self.latex:
