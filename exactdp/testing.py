@@ -74,7 +74,7 @@ def verify_cases(
     """
     if not paths:
         raise ValueError("verify_cases needs at least one path")
-    run = verify_paths(list(paths), Options(engine=engine, timeout=timeout, max_strategies=max_strategies))
+    run = RunResult(tuple(verify_paths(list(paths), Options(engine=engine, timeout=timeout, max_strategies=max_strategies))))
     if not run.files:
         raise CaseVerificationFailed(f"no case files found under {', '.join(map(str, paths))}", run)
     if run.exit_code != 0:
