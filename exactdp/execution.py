@@ -128,6 +128,7 @@ class OrderedRun(Generic[R]):
     """
 
     def __init__(self, fn: Callable[[Any], R], items: Sequence[Any], runner: Runner, lost: Lost | None, progress: Progress | None):
+        self.total = len(items)
         self._buffer: dict[int, R] = {}
         self._gen = _dispatch(fn, list(items), runner, lost, progress, self._buffer)
 
@@ -228,21 +229,24 @@ def _new_pool(workers: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_worker_init)
 
 
-def _stop_pool(pool: ProcessPoolExecutor | None) -> None:
-    """Stop at once, killing items in progress (an interrupted or finished run)."""
+def _stop_pool(pool: ProcessPoolExecutor | None, *, kill: bool = False) -> None:
+    """Shut ``pool`` down; with ``kill``, at once, ending items in progress (an interrupted or
+    failed run), else after its workers are idle."""
     if pool is None:
         return
-    terminate = getattr(pool, "terminate_workers", None)  # Python >= 3.14
-    if terminate is not None:
-        terminate()
-        return
-    # before 3.14 there is no public way to stop running workers; shutdown() alone would wait
-    # for the items in progress to finish
-    procs = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for p in procs:
-        if p.is_alive():
-            p.terminate()
+    if kill:
+        terminate = getattr(pool, "terminate_workers", None)  # Python >= 3.14
+        if terminate is not None:
+            terminate()
+        else:
+            # before 3.14 there is no public way to stop running workers: shutdown() alone waits
+            # for the items in progress to finish
+            for p in list((getattr(pool, "_processes", None) or {}).values()):
+                if p.is_alive():
+                    p.terminate()
+    # joins the pool's manager thread, which otherwise may outlive the pool and trip over
+    # its closed pipes at interpreter exit
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 class _Pools:
@@ -281,13 +285,13 @@ class _Pools:
             else:
                 self.suspects.append(i)
         self.running.clear()
-        _stop_pool(self.main)
+        _stop_pool(self.main, kill=True)
         self.main = None
 
     def solo_broke(self, i: int, lost: Lost | None, buffer: dict[int, Any]) -> None:
         """The item running alone killed its worker: certainly its own fault."""
         self.deaths[i] += 1
-        _stop_pool(self.solo)
+        _stop_pool(self.solo, kill=True)
         self.solo = None
         if self.deaths[i] >= self.runner.max_attempts:
             msg = (
@@ -298,9 +302,9 @@ class _Pools:
         else:
             self.suspects.appendleft(i)
 
-    def stop(self) -> None:
-        _stop_pool(self.main)
-        _stop_pool(self.solo)
+    def stop(self, *, kill: bool) -> None:
+        _stop_pool(self.main, kill=kill)
+        _stop_pool(self.solo, kill=kill)
         self.main = self.solo = None
 
 
@@ -308,6 +312,7 @@ def _run_processes(fn, items, runner: Runner, lost, progress, buffer: dict[int, 
     pools = _Pools(fn, items, runner)
     state = [0]
     done_count = 0
+    finished = False
     try:
         while state[0] < len(items):
             pools.fill()
@@ -323,8 +328,9 @@ def _run_processes(fn, items, runner: Runner, lost, progress, buffer: dict[int, 
                 if progress is not None and len(buffer) > before:
                     progress(done_count, len(items))
             yield from _drain(buffer, state)
+        finished = True
     finally:
-        pools.stop()
+        pools.stop(kill=not finished)
 
 
 def _collect(f: Future, pools: _Pools, lost, buffer: dict[int, Any]) -> None:

@@ -59,6 +59,8 @@ def profile_to_dict(prof: Profile) -> dict[str, Any]:
 
 def _file(fr: FileResult) -> dict[str, Any]:
     d: dict[str, Any] = {"file": fr.file, "exit": fr.exit_code}
+    if fr.point:
+        d["params"] = {name: real_str(v) for name, v in fr.point}
     if fr.error is not None:
         if isinstance(fr.error, CaseError):
             d["status"] = "invalid"
@@ -105,14 +107,17 @@ def _file(fr: FileResult) -> dict[str, Any]:
     return d
 
 
-def run_to_json(run: RunResult) -> str:
+def run_to_json(run: RunResult, *, interrupted: int | None = None) -> str:
+    """The report of a run (format: docs/report.schema.json); ``interrupted`` is the number of
+    items the run had when it was stopped before checking them all."""
     c = run.counts()
-    return dumps(
-        {
-            "exactdp_report": SCHEMA_VERSION,
-            "exit": run.exit_code,
-            "summary": c,
-            "files": [_file(f) for f in run.files],
-        }
-    )
+    doc: dict[str, Any] = {
+        "exactdp_report": SCHEMA_VERSION,
+        "exit": run.exit_code,
+        "summary": c,
+        "files": [_file(f) for f in run.files],
+    }
+    if interrupted is not None:
+        doc["interrupted"] = {"items": interrupted, "checked": len(run.files)}
+    return dumps(doc)
 
