@@ -41,6 +41,7 @@ __all__ = [
     "case_options",
     "Common",
     "ProgressLine",
+    "EngineProgress",
     "parse_number",
     "fail",
     "load_mechanism",
@@ -93,6 +94,33 @@ class ProgressLine:
 
     def close(self) -> None:
         self.clear()
+
+
+class EngineProgress:
+    """The profile engine's progress (``progress(stage, done, total)`` over game nodes) as a
+    :class:`ProgressLine`, created at the first report; use as a context manager."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled
+        self.line: ProgressLine | None = None
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        if self.line is None or self.line.bar.length != max(total, 1):
+            if self.line is not None:
+                self.line.close()
+            self.line = ProgressLine(total, f"{stage} (game nodes)", self.enabled)
+        self.line.update(done)
+
+    @property
+    def callback(self) -> "Callable[[str, int, int], None] | None":
+        return self if self.enabled else None
+
+    def __enter__(self) -> "EngineProgress":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.line is not None:
+            self.line.close()
 
 
 def parse_number(text: str, what: str, *, kind: str) -> Any:
