@@ -42,6 +42,8 @@ __all__ = [
     "Common",
     "ProgressLine",
     "EngineProgress",
+    "runner_options",
+    "runner_from",
     "parse_number",
     "fail",
     "load_mechanism",
@@ -247,11 +249,7 @@ def case_options(*, parallel: bool = False) -> Callable:
             click.option("--ascii", "ascii_only", is_flag=True, help="ASCII marks instead of ✓/✗."),
         ]
         if parallel:
-            opts += [
-                click.option("-v", "--verbose", is_flag=True, help="Every claim of every file, not only those that do not hold."),
-                click.option("--jobs", "-j", type=_Jobs(), default=None, help="Check files (sweep points) in N local worker processes; auto: one per core [default: EXACTDP_JOBS, else 1]."),
-                click.option("--scheduler", default=None, metavar="ADDRESS", help="Run on a Dask cluster: tcp://HOST:8786, or local:N for a local cluster of N workers (needs exactdp[dask])."),
-            ]
+            opts += [click.option("-v", "--verbose", is_flag=True, help="Every claim of every file, not only those that do not hold."), *_RUNNER_OPTIONS]
         out: Callable = limit_options(wrapper)
         for o in reversed(opts):
             name = o(lambda: None).__click_params__[0].name  # type: ignore[attr-defined]
@@ -260,6 +258,28 @@ def case_options(*, parallel: bool = False) -> Callable:
         return out
 
     return deco
+
+
+_RUNNER_OPTIONS = [
+    click.option("--jobs", "-j", type=_Jobs(), default=None, help="Run the work items (files, sweep points, samples) in N local worker processes; auto: one per core [default: EXACTDP_JOBS, else 1]."),
+    click.option("--scheduler", default=None, metavar="ADDRESS", help="Run on a Dask cluster: tcp://HOST:8786, or local:N for a local cluster of N workers (needs exactdp[dask])."),
+]
+
+
+def runner_options(f: Callable) -> Callable:
+    """``--jobs N`` and ``--scheduler ADDRESS`` (read them with :func:`runner_from`); for any
+    command whose work splits into independent items (see :mod:`exactdp.execution`)."""
+    for o in reversed(_RUNNER_OPTIONS):
+        f = o(f)
+    return f
+
+
+def runner_from(jobs: int | None, scheduler: str | None) -> Runner:
+    """Where to run: ``--scheduler`` if given, else ``--jobs`` (default ``EXACTDP_JOBS``, else 1)."""
+    try:
+        return Runner(jobs=jobs if jobs is not None else jobs_from_env(), scheduler=scheduler)
+    except ExactDPError as e:
+        raise click.UsageError(str(e)) from None
 
 
 def _common_from(kw: dict[str, Any], limit_names: set[str], parallel: bool) -> Common:
@@ -276,13 +296,7 @@ def _common_from(kw: dict[str, Any], limit_names: set[str], parallel: bool) -> C
         limits=limits_from(**{k: v for k, v in lim.items() if k not in ("max_file_bytes", "max_yaml_nodes", "max_problems", "max_sweep_points")}, max_strategies=max_strategies),
     )
     progress = get("progress")
-    runner = Runner()
-    if parallel:
-        jobs, scheduler = get("jobs"), get("scheduler")
-        try:
-            runner = Runner(jobs=jobs if jobs is not None else jobs_from_env(), scheduler=scheduler)
-        except ExactDPError as e:
-            raise click.UsageError(str(e)) from None
+    runner = runner_from(get("jobs"), get("scheduler")) if parallel else Runner()
     return Common(
         opts=opts,
         as_json=bool(get("as_json", False)),
