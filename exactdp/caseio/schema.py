@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from .case import TOP_LEVEL_KEYS
+from .sweep import SWEEP_SCHEMA
 from .claims import CLAIM_KINDS
 from .forms import FORM_SCHEMAS, FORMS
 
@@ -138,6 +139,7 @@ def case_schema() -> dict[str, Any]:
         "mechanisms": {"type": "object", "minProperties": 1, "additionalProperties": {"$ref": "#/$defs/mechanism"}},
         "mechanism": {"$ref": "#/$defs/mechanism"},
         "claims": {"type": "array", "minItems": 1, "items": {"oneOf": [_claim_item(k) for k in CLAIM_KINDS]}},
+        "sweep": SWEEP_SCHEMA,
     }
     missing = [k for k in TOP_LEVEL_KEYS if k not in top]
     for k in missing:  # keys added by later features without a fragment: allowed, unconstrained
