@@ -8,6 +8,8 @@ witness; ``verbose`` shows every claim.  The first witness of a report is follow
 
 from __future__ import annotations
 
+from typing import Callable
+
 from ..analysis.witness import Witness
 from ..claims import FAILS, HOLDS, UNSUPPORTED, Verdict
 from ..errors import CaseError
@@ -118,18 +120,28 @@ def _point(fr: FileResult) -> str:
     return point_label(fr.point)
 
 
-def _verdict_lines(v: Verdict, marks: Marks) -> list[str]:
+def _verdict_lines(v: Verdict, marks: Marks, after_witness: Callable[[], list[str]] | None = None) -> list[str]:
     out = [_claim_line(v, marks)]
     out.extend("      " + d for d in v.details)
     if v.witness is not None:
         # claim kinds with their own witness type (e.g. bounded range) render themselves
         out.extend(render_witness(v.witness) if isinstance(v.witness, Witness) else v.witness.render_lines())
+        if after_witness is not None:
+            out.extend(after_witness())
     return out
 
 
-def render_file(fr: FileResult, marks: Marks = Marks(), *, quiet: bool = False, verbosity: int | None = None) -> list[str]:
+def render_file(
+    fr: FileResult,
+    marks: Marks = Marks(),
+    *,
+    quiet: bool = False,
+    verbosity: int | None = None,
+    after_witness: Callable[[], list[str]] | None = None,
+) -> list[str]:
     """The report of one file: with the default ``verbosity`` (``VERBOSE``, or ``QUIET`` when
-    ``quiet``) a heading and its claims, as :class:`TextReport` prints them."""
+    ``quiet``) a heading and its claims, as :class:`TextReport` prints them; ``after_witness()``
+    gives lines to print after each witness shown."""
     level = verbosity if verbosity is not None else (QUIET if quiet else VERBOSE)
     if fr.error is not None:
         kind = "invalid case" if isinstance(fr.error, CaseError) else "error"
@@ -147,7 +159,7 @@ def render_file(fr: FileResult, marks: Marks = Marks(), *, quiet: bool = False, 
     for v in fr.verdicts:
         if level != VERBOSE and v.status == HOLDS:
             continue
-        out.extend(("  " if level != VERBOSE else "") + line for line in _verdict_lines(v, marks))
+        out.extend(("  " if level != VERBOSE else "") + line for line in _verdict_lines(v, marks, after_witness))
     return out
 
 
@@ -179,13 +191,14 @@ class TextReport:
         self.legend_shown = False
 
     def file(self, fr: FileResult) -> list[str]:
-        lines = render_file(fr, self.marks, verbosity=self.verbosity)
-        if not self.legend_shown and any(v.witness is not None for v in fr.verdicts) and lines:
-            shown = self.verbosity == VERBOSE or any(v.witness is not None and v.status != HOLDS for v in fr.verdicts)
-            if shown:
-                self.legend_shown = True
-                lines = lines + _wrap(WITNESS_LEGEND, "      ")
-        return lines
+        return render_file(fr, self.marks, verbosity=self.verbosity, after_witness=self._legend)
+
+    def _legend(self) -> list[str]:
+        """The legend, right after the first witness of the report."""
+        if self.legend_shown:
+            return []
+        self.legend_shown = True
+        return _wrap(WITNESS_LEGEND, "      ")
 
 
 def _wrap(text: str, indent: str, width: int = 100) -> list[str]:
