@@ -36,7 +36,7 @@ from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any, Callable, Generic, Iterator, Sequence, TypeVar
+from typing import Any, Callable, Generator, Generic, Iterator, Sequence, TypeVar
 
 from .errors import ExactDPError
 
@@ -130,7 +130,7 @@ class OrderedRun(Generic[R]):
     def __init__(self, fn: Callable[[Any], R], items: Sequence[Any], runner: Runner, lost: Lost | None, progress: Progress | None):
         self.total = len(items)
         self._buffer: dict[int, R] = {}
-        self._gen = _dispatch(fn, list(items), runner, lost, progress, self._buffer)
+        self._gen: Generator[R, None, None] = _dispatch(fn, list(items), runner, lost, progress, self._buffer)
 
     def __iter__(self) -> Iterator[R]:
         return self
@@ -179,7 +179,7 @@ def run_ordered(
     return OrderedRun(fn, items, runner, lost, progress)
 
 
-def _dispatch(fn, items, runner: Runner, lost, progress, buffer) -> Iterator[Any]:
+def _dispatch(fn, items, runner: Runner, lost, progress, buffer) -> Generator[Any, None, None]:
     if runner.scheduler is not None:
         return _run_dask(fn, items, runner, lost, progress, buffer)
     if runner.jobs > 1 and len(items) > 1:
@@ -187,7 +187,7 @@ def _dispatch(fn, items, runner: Runner, lost, progress, buffer) -> Iterator[Any
     return _run_serial(fn, items, progress)
 
 
-def _run_serial(fn, items, progress) -> Iterator[Any]:
+def _run_serial(fn, items, progress) -> Generator[Any, None, None]:
     for k, item in enumerate(items):
         out = fn(item)
         if progress is not None:
@@ -201,7 +201,7 @@ def _lost_result(lost: Lost | None, item: Any, message: str) -> Any:
     return lost(item, message)
 
 
-def _drain(buffer: dict[int, Any], state: list[int]) -> Iterator[Any]:
+def _drain(buffer: dict[int, Any], state: list[int]) -> Generator[Any, None, None]:
     """Yield buffered results from index ``state[0]`` on while they are contiguous."""
     while state[0] in buffer:
         out = buffer.pop(state[0])
@@ -221,6 +221,7 @@ def _new_pool(workers: int) -> ProcessPoolExecutor:
     # forkserver: workers start from a clean single-threaded process (forking the parent, whose
     # pool manager threads run, is unsafe); exactdp is imported once in the server and inherited
     methods = multiprocessing.get_all_start_methods()
+    ctx: Any
     if "forkserver" in methods:
         ctx = multiprocessing.get_context("forkserver")
         ctx.set_forkserver_preload(["exactdp.verify"])
@@ -308,7 +309,7 @@ class _Pools:
         self.main = self.solo = None
 
 
-def _run_processes(fn, items, runner: Runner, lost, progress, buffer: dict[int, Any]) -> Iterator[Any]:
+def _run_processes(fn, items, runner: Runner, lost, progress, buffer: dict[int, Any]) -> Generator[Any, None, None]:
     pools = _Pools(fn, items, runner)
     state = [0]
     done_count = 0
@@ -384,12 +385,11 @@ def _dask_client(address: str) -> tuple[Any, Any]:
         raise SchedulerError(f"cannot reach the Dask scheduler at {address}: {e}") from None
 
 
-def _run_dask(fn, items, runner: Runner, lost, progress, buffer: dict[int, Any]) -> Iterator[Any]:
+def _run_dask(fn, items, runner: Runner, lost, progress, buffer: dict[int, Any]) -> Generator[Any, None, None]:
+    assert runner.scheduler is not None
+    client, cluster = _dask_client(runner.scheduler)  # first: it says which extra is missing
     from dask.distributed import as_completed
     from distributed.scheduler import KilledWorker
-
-    assert runner.scheduler is not None
-    client, cluster = _dask_client(runner.scheduler)
     state = [0]
     done_count = 0
     try:

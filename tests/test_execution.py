@@ -109,3 +109,27 @@ def test_results_from_workers_render_exactly_as_local_ones(case):
 def test_a_result_carries_no_mechanisms():
     (fr,) = list(verify_paths([ROOT / "cases/vadhan-wang/rr-pure.yaml"]))
     assert isinstance(fr, FileResult) and fr.case is not None and dict(fr.case.mechanisms) == {}
+
+
+def test_without_dask_the_message_names_the_extra(monkeypatch):
+    import sys
+
+    from click.testing import CliRunner
+
+    from exactdp.cli import main
+    from exactdp.execution import DaskMissingError
+
+    monkeypatch.setitem(sys.modules, "dask.distributed", None)
+    with pytest.raises(DaskMissingError, match=r"pip install 'exactdp\[dask\]'"):
+        list(run_ordered(_square_late, [1, 2], Runner(scheduler="local:2")))
+    r = CliRunner().invoke(main, ["verify", "--scheduler", "local:2", str(ROOT / "cases/vadhan-wang/rr-pure.yaml")])
+    assert r.exit_code == 2 and "exactdp[dask]" in r.output
+
+
+@pytest.mark.parametrize("address", ["local:0", "local:x", "somewhere:8786"])
+def test_a_malformed_scheduler_address_is_refused(address):
+    pytest.importorskip("distributed")
+    from exactdp.execution import SchedulerError
+
+    with pytest.raises(SchedulerError, match="--scheduler"):
+        list(run_ordered(_square_late, [1, 2], Runner(scheduler=address)))

@@ -121,6 +121,7 @@ def test_sweep_rows_csv_and_resume(tmp_path):
     # an interrupted sweep: keep the first two points (and half of the third), resume
     lines = out.read_text().splitlines(keepends=True)
     out.write_text("".join(lines[:6]))
+    assert run("sweep", str(case), "--csv", str(out)).exit_code == 2  # no silent appending
     r2 = run("sweep", str(case), "--resume", str(out), "-q")
     assert r2.exit_code == 1 and "2 read from" in r2.output
     assert sorted(out.read_text().splitlines()) == sorted("".join(lines).splitlines())

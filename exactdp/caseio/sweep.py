@@ -24,7 +24,7 @@ from ..errors import CaseError, CaseProblem
 from ..numbers.expr import ExprError, evaluate, names_in, parse_expr
 from ..numbers.rational import Q, as_q, is_rational
 from ..numbers.real import real_str
-from .context import INVALID, Field, Reader, _Abort, child_path, suggest
+from .context import INVALID, Field, Invalid, Reader, _Abort, child_path, suggest
 from .yamlsafe import YamlLimits, is_null, kind_of, load_yaml
 
 __all__ = ["Point", "read_sweep", "sweep_points", "point_label", "MAX_SWEEP_POINTS", "SWEEP_SCHEMA"]
@@ -60,7 +60,7 @@ SWEEP_SCHEMA: dict[str, Any] = {
 def _constant(r: Reader, node: yaml.Node, path: str) -> Any:
     """One exact constant (our grammar, no names)."""
     text = r.scalar_text(node, path, "a sweep value")
-    if text is INVALID:
+    if isinstance(text, Invalid):
         return INVALID
     if is_null(node):
         return r.error(node, path, "a sweep value is missing (the value is empty)")
@@ -91,7 +91,7 @@ def _values(r: Reader, node: yaml.Node, path: str, max_points: int) -> list[Any]
         if not node.value:
             return r.error(node, path, "an empty list of sweep values", "give at least one value")
         vals = r.list_of(node, path, "sweep values", lambda n, p: _constant(r, n, p))
-        if vals is INVALID:
+        if isinstance(vals, Invalid):
             return INVALID
         seen: set[str] = set()
         for k, v in enumerate(vals):
@@ -107,7 +107,7 @@ def _values(r: Reader, node: yaml.Node, path: str, max_points: int) -> list[Any]
             "step": Field(lambda r_, n, p: _integer(r_, n, p), default=1),
         }
         f = r.fields(node, path, spec, "a sweep range")
-        if f is INVALID:
+        if isinstance(f, Invalid):
             return INVALID
         if f["step"] < 1:
             return r.error(node, path, f"step must be at least 1, found {f['step']}")
@@ -122,7 +122,7 @@ def _values(r: Reader, node: yaml.Node, path: str, max_points: int) -> list[Any]
 def read_sweep(r: Reader, node: yaml.Node, path: str, declared: set[str] | list[str], *, max_points: int = MAX_SWEEP_POINTS) -> list[Point] | Any:
     """Read ``sweep:``; the points in order (first key outermost), or INVALID."""
     items = r.mapping(node, path, "sweep")
-    if items is INVALID:
+    if isinstance(items, Invalid):
         return INVALID
     if not items:
         return r.error(node, path, "an empty sweep", "map params to values, e.g. `sweep: {k: {from: 1, to: 12}}`")

@@ -60,6 +60,7 @@ class ProgressLine:
 
     def __init__(self, total: int, label: str, enabled: bool):
         self.enabled = enabled and total > 0
+        self.total = max(total, 1)
         self.bar = click.progressbar(length=max(total, 1), label=label, show_pos=True, show_eta=True, width=30, file=sys.stderr)
         self.done = 0
         self.shown = False
@@ -83,7 +84,7 @@ class ProgressLine:
         if done > self.done:
             self.bar.make_step(done - self.done)
             self.done = done
-        if self.enabled and (done >= self.bar.length or time.monotonic() - self._last > 0.1):
+        if self.enabled and (done >= self.total or time.monotonic() - self._last > 0.1):
             self.draw()
 
     def echo(self, text: str) -> None:
@@ -107,7 +108,7 @@ class EngineProgress:
         self.line: ProgressLine | None = None
 
     def __call__(self, stage: str, done: int, total: int) -> None:
-        if self.line is None or self.line.bar.length != max(total, 1):
+        if self.line is None or self.line.total != max(total, 1):
             if self.line is not None:
                 self.line.close()
             self.line = ProgressLine(total, f"{stage} (game nodes)", self.enabled)

@@ -106,6 +106,8 @@ def sweep(case_path: str, csv_path: str | None, resume_path: str | None, plot_pa
     opts = replace(common.opts, witness=witness)
     if resume_path is not None and csv_path is not None and os.path.abspath(csv_path) != os.path.abspath(resume_path):
         raise click.UsageError("--resume FILE appends to FILE: give --csv only with the same file, or not at all")
+    if resume_path is None and csv_path is not None and os.path.exists(csv_path) and os.path.getsize(csv_path) > 0:
+        raise click.UsageError(f"{csv_path} already has rows: --resume {csv_path} continues that sweep; remove the file to start again")
     csv_path = resume_path or csv_path
     try:
         items = work_items([case_path], opts)

@@ -21,7 +21,7 @@ import hashlib
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 from ..analysis import enumerator
 from ..analysis import profile as profile_engine
@@ -140,7 +140,7 @@ class Section6Block:
 
     start: int
     stop: int
-    delta: object
+    delta: Any
     seed: int
     denominator: int = 100
     check_enumerator: bool = True
