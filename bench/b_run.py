@@ -94,3 +94,47 @@ def sweep_200():
             "(cluster start-up included)",
         ],
     }
+
+
+def _timed_item(item):
+    """check_item with the worker's own CPU and wall time (module level: workers import it)."""
+    from exactdp.verify import check_item
+
+    c, w = time.process_time(), time.perf_counter()
+    fr = check_item(item)
+    return fr.exit_code, time.process_time() - c, time.perf_counter() - w, os.getpid()
+
+
+@bench("run-sweep-200-cpu", None, None, "200-point sweep, CPU accounting: what 2 workers cost, independent of the machine's load")
+def sweep_200_cpu():
+    """Wall time depends on what else runs on the machine; CPU time does not.  The sum of the
+    workers' CPU time against the serial CPU time is the overhead of running in workers; on an
+    idle 2-core machine the wall time would be about half that sum, plus the start-up and the
+    time of the last points when only one worker is left with work."""
+    from exactdp.execution import Runner, run_ordered
+    from exactdp.verify import Options, work_items
+
+    with tempfile.TemporaryDirectory() as d:
+        case = Path(d) / "sweep200.yaml"
+        case.write_text(SWEEP_CASE)
+        items = work_items([case], Options())
+    out = {}
+    for jobs in (1, 2):
+        load = os.getloadavg()[0]
+        t, c = time.perf_counter(), time.process_time()
+        res = list(run_ordered(_timed_item, items, Runner(jobs=jobs)))
+        out[jobs] = (time.perf_counter() - t, time.process_time() - c, sum(r[1] for r in res), sum(r[2] for r in res), load)
+    (w1, _, cpu1, _, l1), (w2, parent2, cpu2, busy2, l2) = out[1], out[2]
+    return {
+        "seconds": w2,
+        "cpu_serial": cpu1,
+        "cpu_workers": cpu2,
+        "parent_cpu": parent2,
+        "rows": [
+            f"--jobs 1: {w1:.2f} s wall, {cpu1:.2f} s CPU (load {l1:.2f})",
+            f"--jobs 2: {w2:.2f} s wall, workers {cpu2:.2f} s CPU in total ({cpu2 / cpu1 - 1:+.1%} vs serial), "
+            f"busy {busy2:.2f} s, parent {parent2:.2f} s CPU (load {l2:.2f})",
+            f"wall speed-up {w1 / w2:.2f}x; CPU-bound bound for 2 idle cores: serial CPU / (workers' CPU / 2) = "
+            f"{2 * cpu1 / cpu2:.2f}x (start-up and the last, longest points not counted)",
+        ],
+    }
