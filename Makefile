@@ -19,7 +19,7 @@ $(VENV)/.deps-test: pyproject.toml $(VENV)/.deps-run
 	touch $@
 
 run: $(VENV)/.deps-run
-	$(BIN)/exactdp verify cases/
+	$(BIN)/exactdp verify --jobs auto cases/
 
 test: $(VENV)/.deps-test
 	$(BIN)/python -m pytest -q

@@ -78,11 +78,19 @@ class CaseError(ExactDPError):
         self.truncated = truncated
         super().__init__(self.render())
 
+    def __reduce__(self) -> tuple:
+        # results travel between worker processes: keep the located problems, not just the text
+        return (_case_error, (self.problems, self.truncated))
+
     def render(self) -> str:
         lines = [p.render() for p in self.problems]
         if self.truncated:
             lines.append("(more problems were found; fix these first)")
         return "\n".join(lines)
+
+
+def _case_error(problems: list[CaseProblem], truncated: bool) -> CaseError:
+    return CaseError(problems, truncated=truncated)
 
 
 class InexactValueError(ExactDPError):
@@ -101,6 +109,9 @@ class LimitExceededError(ExactDPError):
         self.limit = limit
         self.how_to_raise = how_to_raise
         super().__init__(f"{what} exceeds the limit of {limit}; {how_to_raise}")
+
+    def __reduce__(self) -> tuple:
+        return (LimitExceededError, (self.what, self.limit, self.how_to_raise))
 
 
 class TimeLimitExceeded(LimitExceededError):

@@ -3,8 +3,10 @@
 Registered through the ``pytest11`` entry point, so it is active wherever exactdp is installed;
 it does nothing unless ``--exactdp-cases`` is given.  Every claim of every case file under the
 given paths (files or directories, searched for ``*.yaml``/``*.yml``) becomes one test item,
-named ``<file>::<index>:<claim>``; the mechanisms of a file are analysed once and shared by its
-claims.  A failing claim reports the exact value found and the witness; a file that is not a
+named ``<file>::<index>-<claim>`` with the claim's description reduced to letters, digits and
+``_ . = + -`` (so a node id pastes back into ``pytest`` as it is); a case with a ``sweep:`` has
+one item per point and claim, ``<file>::<params>-<index>-<claim>``.  The mechanisms of a file
+(of a point) are analysed once and shared by its claims.  A failing claim reports the exact value found and the witness; a file that is not a
 valid case gives one failing item with its located problems.
 
 Options: ``--exactdp-cases PATH`` (repeatable), ``--exactdp-engine profile|enumerator``,
@@ -22,9 +24,18 @@ import pytest
 
 from .analysis.engine import ENGINE_NAMES
 from .report.escape import text
+from .testing import item_id
 
-__all__ = ["pytest_addoption", "pytest_configure", "pytest_collect_file", "CaseFile", "ClaimItem", "InvalidCaseItem", "ClaimFailed"]
-
+__all__ = [
+    "pytest_addoption",
+    "pytest_configure",
+    "pytest_collect_file",
+    "CaseFile",
+    "ClaimItem",
+    "InvalidCaseItem",
+    "ClaimFailed",
+    "item_id",
+]
 
 def pytest_addoption(parser: Any) -> None:
     group = parser.getgroup("exactdp", "exact differential-privacy case files")
@@ -51,7 +62,8 @@ def pytest_configure(config: Any) -> None:
             raise pytest.UsageError(f"--exactdp-cases: no such file or directory: {', '.join(missing)}")
         args = list(config.args)
         for p in config.getoption("exactdp_cases"):
-            if p not in args:
+            # a node id pasted back (``file.yaml::0-PrivLoss-M-0``) selects within the path
+            if p not in args and not any(str(a).startswith(p.rstrip("/") + "/") or str(a).startswith(p + "::") for a in args):
                 args.append(p)
         config.args[:] = args
 
@@ -73,27 +85,34 @@ class ClaimFailed(Exception):
 
 
 class CaseFile(pytest.File):
-    """One case file: its claims are the test items."""
+    """One case file: its claims (at each point of its sweep) are the test items."""
 
     def collect(self):
-        from .caseio import load_case
+        from .caseio import parse_case
+        from .caseio.case import read_case_text
+        from .caseio.sweep import point_label, sweep_points
         from .errors import ExactDPError
 
+        self._cases: list[Any] = []
+        self._analyses: dict[int, Any] = {}
         try:
-            case = load_case(self.path)
+            text = read_case_text(self.path)
+            points = sweep_points(text, str(self.path)) or [()]
+            for point in points:
+                self._cases.append(parse_case(text, str(self.path), params=dict(point)))
         except ExactDPError as e:
             from .report.escape import error_text
 
-            yield InvalidCaseItem.from_parent(self, name="<invalid case>", error="\n".join(error_text(e)))
+            yield InvalidCaseItem.from_parent(self, name="invalid-case", error="\n".join(error_text(e)))
             return
-        self._case = case
-        self._analysis = None
-        for i, claim in enumerate(case.claims):
-            # item names reach the terminal and CI logs: case-file text escaped (report.escape.text)
-            yield ClaimItem.from_parent(self, name=f"{i}:{text(claim.describe())}", claim=claim)
+        for k, (point, case) in enumerate(zip(points, self._cases)):
+            # item names reach the terminal and CI logs: made of safe characters by item_id
+            prefix = item_id(point_label(point)) + "-" if point else ""
+            for i, claim in enumerate(case.claims):
+                yield ClaimItem.from_parent(self, name=f"{prefix}{i}-{item_id(claim.describe())}", claim=claim, point=k)
 
-    def analysis(self) -> Any:
-        if self._analysis is None:
+    def analysis(self, point: int = 0) -> Any:
+        if point not in self._analyses:
             import time
 
             from .analysis import make_engine
@@ -102,16 +121,17 @@ class CaseFile(pytest.File):
             cfg = self.config
             timeout = cfg.getoption("exactdp_timeout")
             deadline = None if timeout is None else time.monotonic() + timeout
-            self._analysis = Analysis(self._case.mechanisms, make_engine(cfg.getoption("exactdp_engine"), deadline=deadline))
-        return self._analysis
+            self._analyses[point] = Analysis(self._cases[point].mechanisms, make_engine(cfg.getoption("exactdp_engine"), deadline=deadline))
+        return self._analyses[point]
 
 
 class ClaimItem(pytest.Item):
     """One claim of a case file."""
 
-    def __init__(self, *, claim: Any, **kw: Any):
+    def __init__(self, *, claim: Any, point: int = 0, **kw: Any):
         super().__init__(**kw)
         self.claim = claim
+        self.point = point
 
     def runtest(self) -> None:
         from .claims import HOLDS
@@ -120,7 +140,7 @@ class ClaimItem(pytest.Item):
         from .verify import ERROR, FileResult
 
         try:
-            verdict = self.claim.check(self._case_file().analysis())
+            verdict = self.claim.check(self._case_file().analysis(self.point))
         except VerificationError:
             raise
         except Exception as e:  # a limit or an inexact value: undecided, reported as failure
@@ -132,7 +152,7 @@ class ClaimItem(pytest.Item):
 
             verdict = Verdict(self.claim, ERROR, "could not be decided", str(e))
         if verdict.status != HOLDS:
-            fr = FileResult(str(self.path), self._case_file()._case, (verdict,))
+            fr = FileResult(str(self.path), self._case_file()._cases[self.point], (verdict,))
             raise ClaimFailed("\n".join(render_file(fr, Marks(ascii_only=True))))
 
     def _case_file(self) -> "CaseFile":

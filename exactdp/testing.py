@@ -19,6 +19,7 @@ An invalid case file (exit status 2 of ``exactdp verify``) fails too, with its l
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
@@ -26,7 +27,15 @@ from typing import Sequence
 from .report.text import Marks, render_file
 from .verify import Options, RunResult, verify_paths
 
-__all__ = ["verify_cases", "CaseVerificationFailed", "ClaimRef", "list_claims"]
+__all__ = ["verify_cases", "CaseVerificationFailed", "ClaimRef", "list_claims", "item_id"]
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9_.=+-]+")
+
+
+def item_id(text: str, limit: int = 80) -> str:
+    """``PrivLoss(M, 0) = log(3)`` → ``PrivLoss-M-0-=-log-3``: a test-id part with no spaces,
+    brackets or parentheses, so that an id pastes back into ``pytest`` (and a shell) as it is."""
+    return re.sub("-+", "-", _UNSAFE.sub("-", text)).strip("-")[:limit].rstrip("-") or "claim"
 
 
 class CaseVerificationFailed(AssertionError):
@@ -96,24 +105,31 @@ class ClaimRef:
     file: str
     index: int
     description: str
+    point: str = ""  # the sweep point, ``k=3, eps=log(2)`` (empty without a sweep)
 
     @property
     def test_id(self) -> str:
-        return f"{Path(self.file).name}::{self.index}:{self.description}"
+        """``bad.yaml::0-PrivLoss-M-0-=-log-3`` (see :func:`item_id`)."""
+        head = f"{item_id(self.point)}-" if self.point else ""
+        return f"{Path(self.file).name}::{head}{self.index}-{item_id(self.description)}"
 
 
 def list_claims(paths: Sequence[str | Path]) -> list[ClaimRef]:
-    """Every claim of every valid case file under ``paths`` (invalid files are skipped here;
-    :func:`verify_cases` reports them)."""
-    from .caseio import load_case
+    """Every claim of every valid case file under ``paths``, at every point of a sweep
+    (invalid files are skipped here; :func:`verify_cases` reports them)."""
+    from .caseio import parse_case
+    from .caseio.case import read_case_text
+    from .caseio.sweep import point_label, sweep_points
     from .errors import CaseError
     from .verify import find_case_files
 
     out: list[ClaimRef] = []
     for f in find_case_files(paths):
         try:
-            case = load_case(f)
+            text = read_case_text(f)
+            for point in sweep_points(text, str(f)) or [()]:
+                case = parse_case(text, str(f), params=dict(point))
+                out.extend(ClaimRef(str(f), i, c.describe(), point_label(point)) for i, c in enumerate(case.claims))
         except CaseError:
             continue
-        out.extend(ClaimRef(str(f), i, c.describe()) for i, c in enumerate(case.claims))
     return out

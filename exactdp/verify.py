@@ -1,6 +1,10 @@
 """Checking case files: the pipeline case file → mechanisms → analysis → verdicts.
 
-Used by the CLI, the Python API and the test helpers; renders nothing (see :mod:`exactdp.report`).
+One work item (a case file, or one point of a case file's ``sweep:``) is checked by
+:func:`check_item`, in this process or in a worker (:mod:`exactdp.execution`);
+:func:`stream_paths` lists the items under some paths and yields their results in input
+order, whatever runs them.  Used by the CLI, the Python API and the test helpers; renders
+nothing (see :mod:`exactdp.report`).
 """
 
 from __future__ import annotations
@@ -10,15 +14,19 @@ import os
 import time
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from .analysis.engine import make_engine
 from .caseio import Case, YamlLimits, load_case, parse_case
+from .caseio.case import read_case_text
+from .caseio.sweep import MAX_SWEEP_POINTS, Point, point_label, sweep_points
 from .claims import FAILS, HOLDS, UNSUPPORTED, Analysis, PrivLossClaim, Verdict, Where
 from .claims.core import PremiseClaim
 from .errors import CaseError, ExactDPError, TimeLimitExceeded, VerificationError
+from .execution import OrderedRun, Runner, run_ordered
 from .limits import DEFAULT as DEFAULT_LIMITS
 from .limits import Limits, using
 
@@ -30,6 +38,11 @@ __all__ = [
     "verify_file",
     "verify_text",
     "verify_paths",
+    "stream_paths",
+    "WorkItem",
+    "work_items",
+    "check_item",
+    "full_case",
     "find_case_files",
     "ERROR",
     "verdict_hook",
@@ -69,6 +82,7 @@ class Options:
     max_problems: int = 20
     progress: Callable[[str, int, int], None] | None = None
     limits: Limits = DEFAULT_LIMITS
+    max_sweep_points: int = MAX_SWEEP_POINTS
 
     def effective_limits(self) -> Limits:
         return self.limits.replace(max_strategies=self.max_strategies, timeout=self.timeout)
@@ -83,6 +97,7 @@ class FileResult:
     verdicts: tuple[Verdict, ...] = ()
     error: ExactDPError | None = None
     seconds: float = 0.0
+    point: Point = ()  # the sweep point checked: ((param, exact value), ...)
 
     @property
     def invalid(self) -> bool:
@@ -99,7 +114,16 @@ class FileResult:
 
 @dataclass(frozen=True, eq=False)
 class RunResult:
+    """The results of a run, one per work item (a case file or one point of its sweep), in
+    input order; iterating over it gives them."""
+
     files: tuple[FileResult, ...] = ()
+
+    def __iter__(self) -> Iterator[FileResult]:
+        return iter(self.files)
+
+    def __len__(self) -> int:
+        return len(self.files)
 
     @property
     def exit_code(self) -> int:
@@ -131,7 +155,9 @@ def find_case_files(paths: Iterable[str | Path]) -> list[Path]:
 
 
 def _deadline(opts: Options, start: float) -> float | None:
-    return None if opts.timeout is None else start + opts.timeout
+    # the engines check this clock too: the alarm of `limits.using` needs the main thread
+    timeout = opts.effective_limits().timeout
+    return None if timeout is None else start + timeout
 
 
 def verify_case(case: Case, opts: Options = Options(), *, deadline: float | None = None) -> tuple[Verdict, ...]:
@@ -189,7 +215,8 @@ def _check_one(claim, an: Analysis, opts: Options) -> Verdict:
 
 
 def verify_file(path: str | Path, opts: Options = Options()) -> FileResult:
-    """Read one case file and check its claims under the limits of ``opts``.
+    """Read one case file and check its claims under the limits of ``opts``.  A ``sweep:`` is
+    not expanded here: the file is checked at its ``params:`` values (see :func:`verify_paths`).
 
     Parameters
     ----------
@@ -226,7 +253,7 @@ def verify_text(text: str, file: str = "<text>", opts: Options = Options()) -> F
     return _verify(file, lambda: parse_case(text, file, yaml_limits=opts.yaml_limits, max_problems=opts.max_problems), opts)
 
 
-def _verify(file: str, read, opts: Options) -> FileResult:
+def _verify(file: str, read: Callable[[], Case], opts: Options, point: Point = ()) -> FileResult:
     start = time.monotonic()
     lim = opts.effective_limits()
     case = None
@@ -235,16 +262,113 @@ def _verify(file: str, read, opts: Options) -> FileResult:
             case = read()
             verdicts = verify_case(case, opts, deadline=_deadline(opts, start))
     except ExactDPError as e:
-        return FileResult(file, case, error=e, seconds=time.monotonic() - start)
-    return FileResult(file, case, verdicts, seconds=time.monotonic() - start)
+        return FileResult(file, case, error=e, seconds=time.monotonic() - start, point=point)
+    return FileResult(file, case, verdicts, seconds=time.monotonic() - start, point=point)
 
 
-def verify_paths(paths: Sequence[str | Path], opts: Options = Options(), *, on_file=None) -> RunResult:
-    """Verify every case file under ``paths`` (see :func:`find_case_files`)."""
-    files = find_case_files(paths)
-    results = []
-    for k, f in enumerate(files):
-        if on_file is not None:
-            on_file(k, len(files), f)
-        results.append(_verify_file(f, opts))
-    return RunResult(tuple(results))
+@dataclass(frozen=True)
+class WorkItem:
+    """One unit of work: a case file's text, or one point of its sweep; or why the file could
+    not even be listed (``error``).  Carries the text so that workers need no shared files."""
+
+    file: str
+    text: str = ""
+    point: Point | None = None
+    error: ExactDPError | None = field(default=None, compare=False)
+
+
+def work_items(paths: Sequence[str | Path], opts: Options = Options()) -> list[WorkItem]:
+    """The work items under ``paths`` in order: files as :func:`find_case_files` lists them,
+    and a file with a ``sweep:`` as one item per point (first key outermost)."""
+    out: list[WorkItem] = []
+    for f in find_case_files(paths):
+        file = str(f)
+        try:
+            with using(opts.effective_limits()):
+                text = read_case_text(f, yaml_limits=opts.yaml_limits)
+                # a cheap test first: most files have no sweep and are parsed only by their worker
+                points = sweep_points(text, file, yaml_limits=opts.yaml_limits, max_points=opts.max_sweep_points, max_problems=opts.max_problems) if "sweep" in text else None
+        except ExactDPError as e:  # unreadable, a bad sweep, a limit: that file's error
+            out.append(WorkItem(file, error=e))
+            continue
+        if points is None:
+            out.append(WorkItem(file, text))
+        else:
+            out.extend(WorkItem(file, text, p) for p in points)
+    return out
+
+
+def check_item(item: WorkItem, opts: Options = Options()) -> FileResult:
+    """Check one work item under the limits of ``opts`` (in this process or in a worker).
+
+    The result names a sweep point's case ``name[k=3, eps=log(2)]`` and carries the case
+    without its mechanisms (game DAGs stay where they were built; reports need only the name,
+    title, reference, params and claims), so it is small and picklable.
+    """
+    if item.error is not None:
+        return FileResult(item.file, error=item.error)
+    point = item.point or ()
+
+    def read() -> Case:  # named after its point before checking, so verdict hooks see the name
+        case = parse_case(item.text, item.file, yaml_limits=opts.yaml_limits, max_problems=opts.max_problems, params=dict(point))
+        return replace(case, name=case.name + f"[{point_label(point)}]") if point else case
+
+    fr = _verify(item.file, read, opts, point)
+    if fr.case is None:
+        return fr
+    return replace(fr, case=replace(fr.case, mechanisms={}))
+
+
+def full_case(fr: FileResult, opts: Options = Options()) -> Case | None:
+    """``fr``'s case with its mechanisms: :func:`check_item` leaves them out of its results, so a
+    report that draws them reads the file again (at ``fr``'s sweep point).  None when the file
+    cannot be read now."""
+    if fr.case is None or fr.case.mechanisms:
+        return fr.case
+    try:
+        with using(opts.effective_limits()):
+            text = read_case_text(fr.file, yaml_limits=opts.yaml_limits)
+            full = parse_case(text, fr.file, yaml_limits=opts.yaml_limits, max_problems=opts.max_problems, params=dict(fr.point))
+    except ExactDPError:
+        return None
+    return replace(full, name=fr.case.name)
+
+
+def lost_item(item: WorkItem, message: str) -> FileResult:
+    """The result of an item whose worker process kept dying (see :mod:`exactdp.execution`)."""
+    return FileResult(item.file, error=ExactDPError(message), point=item.point or ())
+
+
+def verify_paths(
+    paths: Sequence[str | Path],
+    opts: Options = Options(),
+    *,
+    runner: Runner = Runner(),
+    progress: Callable[[int, int], None] | None = None,
+) -> RunResult:
+    """Verify every case file under ``paths`` (a sweep: every point) and collect the results in
+    input order; :func:`stream_paths` yields them as they become available instead.  A missing
+    or unreadable file is a result with ``error`` set (exit status 2), not an exception."""
+    return RunResult(tuple(stream_paths(paths, opts, runner=runner, progress=progress)))
+
+
+def stream_paths(
+    paths: Sequence[str | Path],
+    opts: Options = Options(),
+    *,
+    runner: Runner = Runner(),
+    progress: Callable[[int, int], None] | None = None,
+) -> OrderedRun[FileResult]:
+    """Verify every case file under ``paths`` (a sweep: every point), yielding each
+    :class:`FileResult` in input order as soon as it is available.
+
+    ``runner`` says where items run (this process, local worker processes, a Dask cluster);
+    the results, and so any report of them, are the same.  ``progress(done, total)`` is called
+    as items finish.
+    """
+    items = work_items(paths, opts)
+    if _HOOKS.get():
+        runner = Runner()  # verdict hooks (certificates) run where the analysis is: in this process
+    if runner.parallel:
+        opts = replace(opts, progress=None)  # a callback cannot cross processes
+    return run_ordered(partial(check_item, opts=opts), items, runner, lost=lost_item, progress=progress)

@@ -43,6 +43,7 @@ LAYERS = [
     "interop",
     "claims",
     "caseio",
+    "execution",
     "verify",
     "report",
     "testing",
@@ -69,6 +70,14 @@ def test_only_caseio_reads_yaml_and_only_cli_uses_click():
             assert rel.startswith("caseio/"), rel
         if "click" in mods:
             assert rel.startswith("cli/"), rel
+
+
+def test_only_execution_distributes_work():
+    """Worker processes and Dask are one module's business (exactdp/execution.py)."""
+    for f in PKG.rglob("*.py"):
+        mods = imports(f)
+        if any(m.split(".")[0] in ("dask", "distributed", "multiprocessing") or m.startswith("concurrent.futures") for m in mods):
+            assert f.relative_to(PKG).as_posix() == "execution.py", f
 
 
 def test_only_the_pytest_plugin_imports_pytest():

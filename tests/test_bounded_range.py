@@ -118,7 +118,7 @@ def test_claims_report_and_json(tmp_path):
 
     f = tmp_path / "mix.yaml"
     f.write_text(MIX_CASE.replace("  - bounded_range: {eps: log(16), adversaries: sometimes}\n", ""))
-    r = CliRunner().invoke(main, ["verify", str(f)])
+    r = CliRunner().invoke(main, ["verify", "-v", str(f)])
     assert r.exit_code == 1, r.output  # the third claim fails, with two views as witness
     assert "✓ M is not log(16)-BR" in r.output
     assert "✗ M is log(16)-BR" in r.output
@@ -127,7 +127,7 @@ def test_claims_report_and_json(tmp_path):
     data = json.loads(r.output)
     w = data["files"][0]["claims"][0]["witness"]
     assert w["kind"] == "bounded_range" and w["range"] == "log(64)"
-    r = CliRunner().invoke(main, ["verify", "--engine", "enumerator", str(f)])
+    r = CliRunner().invoke(main, ["verify", "-v", "--engine", "enumerator", str(f)])
     assert r.exit_code == 1 and "BR-range = log(64)" in r.output
 
 

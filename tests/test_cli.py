@@ -49,7 +49,7 @@ def run(*args):
 
 
 def test_exit_0_when_all_claims_hold(tmp_path):
-    r = run("verify", write(tmp_path, "g.yaml", GOOD))
+    r = run("verify", "-v", write(tmp_path, "g.yaml", GOOD))
     assert r.exit_code == 0, r.output
     assert "✓ PrivLoss(M, 0) = log(3)" in r.output
     assert "witness" in r.output  # not_dp shows its witness

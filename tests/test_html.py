@@ -75,7 +75,7 @@ def test_report_of_cases_holds_every_claim(cases_run, cases_report):
     pages = re.findall(r'<td><a href="([^"]+)">', index)
     assert len(pages) == len(run.files) == len(set(pages))
     for fr in run.files:
-        page = cases_report / pages[[p for p in pages].index(_page_for(index, fr.file))]
+        page = cases_report / _page_for(index, fr.file, fr.case.name if fr.case is not None else "")
         text = visible_text(page.read_text(encoding="utf-8"))
         assert fr.case is not None and fr.case.name in text
         for v in fr.verdicts:
@@ -84,8 +84,9 @@ def test_report_of_cases_holds_every_claim(cases_run, cases_report):
     assert "326 hold" in visible_text(index) or "0 fail" in visible_text(index)
 
 
-def _page_for(index: str, file: str) -> str:
-    m = re.search(r'<td><a href="([^"]+)">' + re.escape(htmllib.escape(file)) + "</a>", index)
+def _page_for(index: str, file: str, case_name: str) -> str:
+    """The page linked from the index row of ``file`` (and, for a sweep point, its case name)."""
+    m = re.search(r'<td><a href="([^"]+)">' + re.escape(htmllib.escape(file)) + "</a></td><td>" + re.escape(htmllib.escape(case_name)), index)
     assert m, file
     return m.group(1)
 

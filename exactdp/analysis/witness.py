@@ -22,7 +22,21 @@ from ..numbers.real import INF, real_cmp, real_str
 from ..numbers.ladder import affine_sign, divide, is_inf
 from .hull import Hull, line_gt
 
-__all__ = ["Policy", "HullPolicy", "HistoryPolicy", "Witness", "make_witness", "recheck", "format_history", "tighten"]
+__all__ = [
+    "Policy",
+    "HullPolicy",
+    "HistoryPolicy",
+    "Witness",
+    "DetachedWitness",
+    "make_witness",
+    "recheck",
+    "format_history",
+    "tighten",
+]
+
+# A witness sent between processes keeps the part of its walk that :meth:`Witness.decision_tree`
+# and :meth:`Witness.event` read for any limit up to this many lines (reports use 12 and 200).
+RECORDED_LINES = 200
 
 _ONE = Q(1)
 
@@ -212,6 +226,13 @@ class Witness:
     def walk(self, limit: int = 10_000):
         """Yield ("choice", history, label) and ("view", history, P_x, P_x', in_T) in
         depth-first file order, for at most ``limit`` histories."""
+        for _count, step in self._steps(limit):
+            if step[0] != "chance":
+                yield step
+
+    def _steps(self, limit: int):
+        """:meth:`walk` with every history counted: (count, step), where an answer node is a
+        ("chance", history, ...) step."""
         i, j = self.pair
         stack: list[tuple[Node, History, Any, Any]] = [(self.mechanism.root, (), _ONE, _ONE)]
         count = 0
@@ -219,16 +240,17 @@ class Witness:
             node, hist, px, pxp = stack.pop()
             count += 1
             if count > limit:
-                yield ("truncated", hist, None, None, None)
+                yield count, ("truncated", hist, None, None, None)
                 return
             ratio = INF if not pxp else px / pxp
             if isinstance(node, End):
-                yield ("view", hist, px, pxp, bool(px) and _gt_lambda(ratio, self.lam))
+                yield count, ("view", hist, px, pxp, bool(px) and _gt_lambda(ratio, self.lam))
             elif isinstance(node, Ask):
                 k = self.policy.choose(node, hist, ratio)
-                yield ("choice", hist, node.labels[k], None, None)
+                yield count, ("choice", hist, node.labels[k], None, None)
                 stack.append((node.children[k], hist + (("q", node.labels[k]),), px, pxp))
             elif isinstance(node, Chance):
+                yield count, ("chance", hist, None, None, None)
                 kids = []
                 for lab, row, child in zip(node.labels, node.probs, node.children):
                     a, b = px * row[i], pxp * row[j]
@@ -260,12 +282,76 @@ class Witness:
                 out.append((format_history(hist), px, pxp))
         return out, False
 
+    def __reduce__(self) -> tuple:
+        """Pickled as a :class:`DetachedWitness`: the pair, λ, p, p' and the steps of the walk
+        that reports read (up to :data:`RECORDED_LINES` lines), not the mechanism and the
+        engine's memo (results of worker processes would otherwise carry whole game DAGs)."""
+        return (_detached, (self.pair_names, self.pair, self.lam, self.p, self.p_prime, self.source, self._record(), self.tight))
+
+    def _record(self) -> tuple:
+        """The steps that :meth:`decision_tree` and :meth:`event` use (choices and views in T,
+        with their counts), up to where both have stopped for :data:`RECORDED_LINES` lines."""
+        n = RECORDED_LINES
+        # decision_tree(n) stops at the (n+1)-th choice or after 20n histories; event(n) at the
+        # (n+1)-th view in T or after 50n histories
+        choices = views = 0
+        tree_done = event_done = False
+        out: list[tuple[int, tuple]] = []
+        count = 0
+        for count, step in self._steps(50 * n):
+            kind = step[0]
+            if kind == "truncated" or kind == "choice" or (kind == "view" and step[4]):
+                out.append((count, step))
+            choices += kind == "choice"
+            views += kind == "view" and bool(step[4])
+            tree_done = tree_done or choices > n or count > 20 * n
+            event_done = event_done or views > n
+            if tree_done and event_done and kind != "truncated":
+                out.append((count + 1, ("truncated", (), None, None, None)))
+                break
+        else:  # the walk ended: a replay with a smaller limit must still see that it was cut
+            if not out or out[-1][1][0] != "truncated":
+                out.append((count, ("end", (), None, None, None)))
+        return tuple(out)
+
     def summary(self) -> str:
         x, xp = self.pair_names
         return (
             f"pair ({x}, {xp}); Pr[T | {x}] = {q_str(self.p)}, Pr[T | {xp}] = {q_str(self.p_prime)}, "
             f"Pr[T | {x}] - e^eps Pr[T | {xp}] = {real_str(self.excess()) if is_rational(self.lam) else self.excess()}"
         )
+
+
+@dataclass(frozen=True, eq=False)
+class DetachedWitness(Witness):
+    """A witness without its mechanism: :meth:`walk` replays the recorded steps (the adversary's
+    choices and the views in T), so :meth:`decision_tree` and :meth:`event` give what the
+    original gave for any limit up to :data:`RECORDED_LINES` (every limit the reports use)."""
+
+    names: tuple[str, str] = ("x", "x'")
+    steps: tuple = ()  # (count, step) as :meth:`Witness._steps` gave them
+
+    @property
+    def pair_names(self) -> tuple[str, str]:
+        return self.names
+
+    def _steps(self, limit: int):
+        for count, step in self.steps:
+            if count > limit and step[0] != "truncated":
+                yield count, ("truncated", step[1], None, None, None)
+                return
+            if step[0] == "end":
+                return
+            yield count, step
+            if step[0] == "truncated":
+                return
+
+    def _record(self) -> tuple:
+        return self.steps
+
+
+def _detached(names, pair, lam, p, p_prime, source, steps, tight=None) -> DetachedWitness:
+    return DetachedWitness(None, pair, lam, None, p, p_prime, source, tight=tight, names=tuple(names), steps=steps)  # type: ignore[arg-type]
 
 
 def make_witness(

@@ -37,7 +37,7 @@ S. Vadhan, T. Wang, *Concurrent Composition of Differential Privacy*, TCC 2021, 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Hashable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..errors import CaseError, CaseProblem
 from ..model.dag import build_dag

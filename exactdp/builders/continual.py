@@ -57,7 +57,7 @@ Continual Mechanisms*, arXiv 2411.03299: Def. 3.1–3.7, Cor. 3.8, Def. 4.1–4.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Hashable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..errors import CaseError, CaseProblem
 from ..model.dag import build_dag

@@ -43,7 +43,7 @@ PVLDB 10(6), 2017, Algorithms 1–6 and their comparison table.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Hashable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..errors import CaseError, CaseProblem, InexactValueError
 from ..model.dag import build_dag

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Mapping, Sequence
 
 from ..model.game import END, Ask, Chance, Label, Mechanism, Node
 from ..numbers.types import FieldValue

@@ -20,9 +20,10 @@ from .claims import read_claims
 from .context import INVALID, Reader, _Abort, child_path, suggest
 from .mechanisms import MechanismReader
 from .typed import TypedReader
+from .sweep import read_sweep
 from .yamlsafe import YamlLimits, is_null, kind_of, load_yaml
 
-__all__ = ["Case", "load_case", "parse_case", "evaluate_in_case", "FORMAT_VERSION", "TOP_LEVEL_KEYS"]
+__all__ = ["Case", "load_case", "read_case_text", "parse_case", "evaluate_in_case", "FORMAT_VERSION", "TOP_LEVEL_KEYS"]
 
 FORMAT_VERSION = 1
 _NAME_RE = re.compile(r"^[a-z0-9._-]+$")
@@ -40,6 +41,7 @@ TOP_LEVEL_KEYS = (
     "mechanisms",
     "mechanism",
     "claims",
+    "sweep",
 )
 
 
@@ -63,6 +65,11 @@ class Case:
 
 def load_case(path: str | Path, *, yaml_limits: YamlLimits = YamlLimits(), max_problems: int = 20) -> Case:
     """Read and validate a case file; raise :class:`CaseError` listing located problems."""
+    return parse_case(read_case_text(path, yaml_limits=yaml_limits), str(path), yaml_limits=yaml_limits, max_problems=max_problems)
+
+
+def read_case_text(path: str | Path, *, yaml_limits: YamlLimits = YamlLimits()) -> str:
+    """A case file's text (UTF-8, at most ``yaml_limits.max_bytes``); raise :class:`CaseError`."""
     p = Path(path)
     file = str(path)
     try:
@@ -72,18 +79,34 @@ def load_case(path: str | Path, *, yaml_limits: YamlLimits = YamlLimits(), max_p
     if len(data) > yaml_limits.max_bytes:
         raise CaseError(CaseProblem(f"file is {len(data)} bytes; the limit is {yaml_limits.max_bytes}", file=file, hint="raise it with --max-file-bytes"))
     try:
-        text = data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise CaseError(CaseProblem(f"not UTF-8 text (byte {e.start})", file=file, hint="save the case file as UTF-8")) from None
-    return parse_case(text, file, yaml_limits=yaml_limits, max_problems=max_problems)
 
 
-def parse_case(text: str, file: str = "<case>", *, yaml_limits: YamlLimits = YamlLimits(), max_problems: int = 20) -> Case:
-    """Parse case-file text; raise :class:`CaseError` listing located problems."""
+def parse_case(
+    text: str,
+    file: str = "<case>",
+    *,
+    yaml_limits: YamlLimits = YamlLimits(),
+    max_problems: int = 20,
+    params: Mapping[str, Any] | None = None,
+) -> Case:
+    """Parse case-file text; raise :class:`CaseError` listing located problems.
+
+    ``params`` gives exact values that replace those of the case's ``params:`` (a point of its
+    ``sweep:``, see :mod:`exactdp.caseio.sweep`); every name must be declared there.
+    """
     root = load_yaml(text, file, yaml_limits)
     r = Reader(file, max_problems=max_problems)
+    for name, value in (params or {}).items():  # evaluated first: `_param` finds them done
+        r.params[name] = value
+        r._param_state[name] = 2
     try:
         case = _read(r, root)
+        undeclared = sorted(set(params or {}) - set(r.param_nodes))
+        if undeclared:
+            r.error(root, "params", f"no param named {', '.join(map(repr, undeclared))} to set", "declare it under `params:`")
     except _Abort:
         case = None
     r.raise_if_problems()
@@ -108,6 +131,8 @@ def _read(r: Reader, root: yaml.Node) -> Case | None:
         items = r.mapping(top["params"], "params", "params")
         if items is not INVALID:
             r.define_params(items, "params")
+    if "sweep" in top:
+        read_sweep(r, top["sweep"], "sweep", set(r.param_nodes))
     named = _named(r, root, top)
     mr = MechanismReader(r, datasets, adjacent, named)
     built = {} if dataset_problems else {n: m for n in named if (m := mr.named(n)) is not INVALID}

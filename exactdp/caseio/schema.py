@@ -24,6 +24,7 @@ from ..forms import FORMS
 from ..forms.fields import field_specs, record_schema
 from ..forms.registry import doc_line
 from .case import TOP_LEVEL_KEYS
+from .sweep import SWEEP_SCHEMA
 
 __all__ = ["case_schema", "schema_text", "form_schema", "PACKAGE_COPY", "DOCS_COPY"]
 
@@ -146,6 +147,7 @@ def case_schema() -> dict[str, Any]:
         "mechanisms": {"type": "object", "minProperties": 1, "additionalProperties": {"$ref": "#/$defs/mechanism"}},
         "mechanism": {"$ref": "#/$defs/mechanism"},
         "claims": {"type": "array", "minItems": 1, "items": {"oneOf": [_claim_item(k) for k in CLAIMS]}},
+        "sweep": SWEEP_SCHEMA,
     }
     missing = [k for k in TOP_LEVEL_KEYS if k not in top]
     for k in missing:  # keys added by later features without a fragment: allowed, unconstrained

@@ -9,22 +9,27 @@ Exit status: 0 every claim holds; 1 some claim does not hold (or is not supporte
 
 from __future__ import annotations
 
+import functools
 import sys
 import time
 import traceback
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Callable
 
 import click
 
 from .. import __version__
 from ..analysis import ENGINE_NAMES
-from ..caseio import load_case
-from ..errors import VerificationError
+from ..caseio import YamlLimits, load_case
+from ..caseio.sweep import MAX_SWEEP_POINTS
+from ..errors import ExactDPError, VerificationError
+from ..execution import Runner, available_cores, jobs_from_env
 from ..limits import DEFAULT as DEFAULT_LIMITS
 from ..limits import Limits
-from ..numbers import kinds as quantity
 from ..numbers.expr import ExprError, eval_text
 from ..report.escape import error_text, text
+from ..numbers import kinds as quantity
+from ..verify import Options
 
 __all__ = [
     "main",
@@ -33,27 +38,92 @@ __all__ = [
     "max_strategies_option",
     "limit_options",
     "limits_from",
+    "case_options",
+    "Common",
+    "ProgressLine",
+    "EngineProgress",
+    "runner_options",
+    "runner_from",
     "parse_number",
     "fail",
     "load_mechanism",
 ]
 
 
-def _stderr_progress(enabled: bool):
-    if not enabled:
-        return None, None
-    last = [0.0]
+class ProgressLine:
+    """A progress bar (click's) on stderr that moves and clears itself.
 
-    def on_file(k: int, n: int, f) -> None:
-        click.echo(f"[{k + 1}/{n}] {text(f)}", err=True)
+    Output lines go through :meth:`echo`, which takes the bar off the screen, prints the line on
+    stdout and draws the bar again, so results and the bar never mix.  Drawn only when enabled
+    (``--progress``, default: stderr is a terminal); :meth:`close` erases it.
+    """
 
-    def progress(stage: str, done: int, total: int) -> None:
-        now = time.monotonic()
-        if now - last[0] > 0.5:
-            last[0] = now
-            click.echo(f"\r  {stage}: {100 * done // max(total, 1)}% of {total} nodes", err=True, nl=False)
+    def __init__(self, total: int, label: str, enabled: bool):
+        self.enabled = enabled and total > 0
+        self.total = max(total, 1)
+        self.bar = click.progressbar(length=max(total, 1), label=label, show_pos=True, show_eta=True, width=30, file=sys.stderr)
+        self.done = 0
+        self.shown = False
+        self._last = 0.0
 
-    return on_file, progress
+    def clear(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+            self.shown = False
+
+    def draw(self) -> None:
+        if self.enabled:
+            sys.stderr.write("\r" + self.bar.format_progress_line() + "\x1b[K")
+            sys.stderr.flush()
+            self.shown = True
+            self._last = time.monotonic()
+
+    def update(self, done: int, total: int | None = None) -> None:
+        """``done`` items finished so far."""
+        if done > self.done:
+            self.bar.make_step(done - self.done)
+            self.done = done
+        if self.enabled and (done >= self.total or time.monotonic() - self._last > 0.1):
+            self.draw()
+
+    def echo(self, text: str) -> None:
+        was = self.shown
+        self.clear()
+        click.echo(text)
+        if was:
+            sys.stdout.flush()
+            self.draw()
+
+    def close(self) -> None:
+        self.clear()
+
+
+class EngineProgress:
+    """The profile engine's progress (``progress(stage, done, total)`` over game nodes) as a
+    :class:`ProgressLine`, created at the first report; use as a context manager."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled
+        self.line: ProgressLine | None = None
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        if self.line is None or self.line.total != max(total, 1):
+            if self.line is not None:
+                self.line.close()
+            self.line = ProgressLine(total, f"{stage} (game nodes)", self.enabled)
+        self.line.update(done)
+
+    @property
+    def callback(self) -> "Callable[[str, int, int], None] | None":
+        return self if self.enabled else None
+
+    def __enter__(self) -> "EngineProgress":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.line is not None:
+            self.line.close()
 
 
 def parse_number(text: str, what: str, *, kind: str) -> Any:
@@ -114,8 +184,133 @@ def limits_from(max_nodes=None, max_profile_size=None, max_exponent=None, timeou
     )
 
 
-def load_mechanism(case_path: str, of: str | None):
-    case = load_case(case_path)
+@dataclass(frozen=True)
+class Common:
+    """What the options shared by every command that reads case files asked for
+    (see :func:`case_options`)."""
+
+    opts: Options
+    as_json: bool = False
+    quiet: bool = False
+    verbose: bool = False
+    progress: bool = False
+    ascii_only: bool = False
+    runner: Runner = Runner()
+
+
+class _Jobs(click.ParamType):
+    name = "N|auto"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> int:
+        if isinstance(value, int):
+            return value
+        text = str(value).strip().lower()
+        if text == "auto":
+            return available_cores()
+        if text.isdigit() and int(text) >= 1:
+            return int(text)
+        self.fail(f"{value!r} is not a positive number of worker processes or 'auto'", param, ctx)
+
+
+def _option_names(decorator: Callable) -> set[str]:
+    """The parameter names a click option decorator adds (so options added to
+    :func:`limit_options` flow into :func:`limits_from` without being listed twice)."""
+
+    def probe() -> None:  # pragma: no cover - never called
+        pass
+
+    decorator(probe)
+    return {p.name for p in getattr(probe, "__click_params__", [])}
+
+
+def case_options(*, parallel: bool = False) -> Callable:
+    """The options of every command that reads case files, in one place: the limits
+    (:func:`limit_options`), reading limits (``--max-file-bytes``, ``--max-yaml-nodes``,
+    ``--max-problems``, ``--max-sweep-points``), ``--engine``, ``--max-strategies``, ``--json``,
+    ``-q``, ``--progress``, ``--ascii``; with ``parallel`` also ``-v``, ``--jobs`` and
+    ``--scheduler``.  The command receives them as one :class:`Common` argument ``common``."""
+    limit_names = _option_names(limit_options)
+
+    def deco(f: Callable) -> Callable:
+        @functools.wraps(f)
+        def wrapper(*args: Any, **kw: Any) -> Any:
+            return f(*args, common=_common_from(kw, limit_names, parallel), **kw)
+
+        opts = [
+            engine_option,
+            max_strategies_option,
+            click.option("--max-problems", type=click.IntRange(1), default=20, show_default=True, help="Stop reading a case after this many problems."),
+            click.option("--max-file-bytes", type=click.IntRange(1), default=YamlLimits.max_bytes, show_default=True, help="Largest case file read."),
+            click.option("--max-yaml-nodes", type=click.IntRange(1), default=YamlLimits.max_expanded_nodes, show_default=True, help="Limit on the alias-expanded size of a YAML document."),
+            click.option("--max-sweep-points", type=click.IntRange(1), default=MAX_SWEEP_POINTS, show_default=True, help="Most points in one case file's sweep."),
+            click.option("--json", "as_json", is_flag=True, help="Machine-readable output on stdout (stable key order)."),
+            click.option("-q", "--quiet", is_flag=True, help="Only what does not hold, and the summary."),
+            click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: when stderr is a terminal)."),
+            click.option("--ascii", "ascii_only", is_flag=True, help="ASCII marks instead of ✓/✗."),
+        ]
+        if parallel:
+            opts += [click.option("-v", "--verbose", is_flag=True, help="Every claim of every file, not only those that do not hold."), *_RUNNER_OPTIONS]
+        out: Callable = limit_options(wrapper)
+        for o in reversed(opts):
+            name = o(lambda: None).__click_params__[0].name  # type: ignore[attr-defined]
+            if name not in limit_names:  # a limit moved into limit_options is not added twice
+                out = o(out)
+        return out
+
+    return deco
+
+
+_RUNNER_OPTIONS = [
+    click.option("--jobs", "-j", type=_Jobs(), default=None, help="Run the work items (files, sweep points, samples) in N local worker processes; auto: one per core [default: EXACTDP_JOBS, else 1]."),
+    click.option("--scheduler", default=None, metavar="ADDRESS", help="Run on a Dask cluster: tcp://HOST:8786, or local:N for a local cluster of N workers (needs exactdp[dask])."),
+]
+
+
+def runner_options(f: Callable) -> Callable:
+    """``--jobs N`` and ``--scheduler ADDRESS`` (read them with :func:`runner_from`); for any
+    command whose work splits into independent items (see :mod:`exactdp.execution`)."""
+    for o in reversed(_RUNNER_OPTIONS):
+        f = o(f)
+    return f
+
+
+def runner_from(jobs: int | None, scheduler: str | None) -> Runner:
+    """Where to run: ``--scheduler`` if given, else ``--jobs`` (default ``EXACTDP_JOBS``, else 1)."""
+    try:
+        return Runner(jobs=jobs if jobs is not None else jobs_from_env(), scheduler=scheduler)
+    except ExactDPError as e:
+        raise click.UsageError(str(e)) from None
+
+
+def _common_from(kw: dict[str, Any], limit_names: set[str], parallel: bool) -> Common:
+    lim = {k: kw.pop(k) for k in list(kw) if k in limit_names}
+    get = lambda k, d=None: lim.get(k, kw.pop(k, d))  # noqa: E731
+    max_strategies = get("max_strategies")
+    yaml_limits = YamlLimits(max_bytes=get("max_file_bytes", YamlLimits.max_bytes), max_expanded_nodes=get("max_yaml_nodes", YamlLimits.max_expanded_nodes))
+    opts = Options(
+        engine=get("engine", "profile"),
+        max_strategies=max_strategies,
+        yaml_limits=yaml_limits,
+        max_problems=get("max_problems", 20),
+        max_sweep_points=get("max_sweep_points", MAX_SWEEP_POINTS),
+        limits=limits_from(**{k: v for k, v in lim.items() if k not in ("max_file_bytes", "max_yaml_nodes", "max_problems", "max_sweep_points")}, max_strategies=max_strategies),
+    )
+    progress = get("progress")
+    runner = runner_from(get("jobs"), get("scheduler")) if parallel else Runner()
+    return Common(
+        opts=opts,
+        as_json=bool(get("as_json", False)),
+        quiet=bool(get("quiet", False)),
+        verbose=bool(get("verbose", False)),
+        progress=sys.stderr.isatty() if progress is None else progress,
+        ascii_only=bool(get("ascii_only", False)),
+        runner=runner,
+    )
+
+
+def load_mechanism(case_path: str, of: str | None, opts: Options = Options()):
+    """The case at ``case_path`` and its mechanism ``of`` (default ``M``, else the only one)."""
+    case = load_case(case_path, yaml_limits=opts.yaml_limits, max_problems=opts.max_problems)
     name = of or ("M" if "M" in case.mechanisms else next(iter(case.mechanisms)))
     if name not in case.mechanisms:
         raise click.BadParameter(f"no mechanism named {text(repr(name))} in {text(case_path)}; defined: {text(', '.join(case.mechanisms))}")

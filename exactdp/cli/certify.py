@@ -9,6 +9,7 @@ get no certificate are listed after the report, with the reason.
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,18 +38,21 @@ class _Writer:
     missing: list = field(default_factory=list)
     stems: dict = field(default_factory=dict)
 
-    def subdir(self, case_file: str) -> Path:
+    def subdir(self, case) -> Path:
         """``DIR/<stem>``, cleared of certificates from earlier runs; a second case file with the
-        same stem gets ``<parent>-<stem>``."""
-        if case_file in self.stems:
-            return self.stems[case_file]
-        p = Path(case_file)
+        same stem gets ``<parent>-<stem>``; a point of a sweep ``<stem>[k=1,eps=log(2)]``
+        (characters other than letters, digits and ``=.,+-[]()`` replaced by ``_``)."""
+        key = (case.file, case.name)
+        if key in self.stems:
+            return self.stems[key]
+        p = Path(case.file)
         stem = p.stem if p.stem not in {d.name for d in self.stems.values()} else f"{p.parent.name}-{p.stem}"
-        d = self.outdir / stem
+        point = case.name[case.name.index("[") :] if case.name.endswith("]") and "[" in case.name else ""
+        d = self.outdir / (stem + re.sub(r"[^A-Za-z0-9=.,+()\[\]-]", "_", point.replace(" ", "")))
         if d.is_dir():
             for old in list(d.glob("*.json")) + list(d.glob("*.tex")):
                 old.unlink()
-        self.stems[case_file] = d
+        self.stems[key] = d
         return d
 
     def __call__(self, case, label: str, claim, verdict, an) -> None:
@@ -72,7 +76,7 @@ class _Writer:
         if body["verdict"] != verdict.status:
             raise VerificationError(f"{where}: the certificate says the claim {body['verdict']}, the check says it {verdict.status}")
         cert = wrap(body, case_file=case.file, sha256=case_sha256(case.file), case_name=case.name, number=int(label) if label.isdigit() else label, text=claim.describe())
-        path = certificate_path(self.outdir, self.subdir(case.file).name, label, body["claim"]["kind"])
+        path = certificate_path(self.outdir, self.subdir(case).name, label, body["claim"]["kind"])
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(dumps_certificate(cert), encoding="utf-8")
         if self.latex:

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import signal
 import sys
+import time
 
 import click
 
-from ..constructions.experiment import run_section6
+from ..constructions.experiment import Section6Result, blocks, merge_blocks, run_block
 from ..errors import ExactDPError
+from ..execution import Runner, run_ordered
 from ..numbers.rational import q_str
 from ..report.simulate import dumps_json
-from .app import fail, main, parse_number
+from .app import ProgressLine, fail, main, parse_number, runner_from, runner_options
 
 __all__ = ["experiment", "section6"]
 
@@ -29,25 +32,20 @@ def experiment() -> None:
 @click.option("--no-enumerator-check", is_flag=True, help="Skip the per-sample enumerator comparison of views.")
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: when stderr is a terminal).")
-def section6(samples, delta_text, seed, denominator, no_enumerator_check, as_json, progress):
+@click.option("--block", type=click.IntRange(1), default=25, show_default=True, help="Samples per work item (for --jobs / --scheduler).")
+@runner_options
+def section6(samples, delta_text, seed, denominator, no_enumerator_check, as_json, progress, block, jobs, scheduler):
     """Random 2-round 1-bit mechanisms M_p (Fig. 1, 10 rational parameters): eps = PrivLoss(M_p,
     delta) by the enumerator (cross-checked by the profile engine), then the exact LP for a
-    post-processor T of RR_(eps,delta), certified either way.  Exit 0 when every sample has a
-    T, 1 when some has none, 3 on an internal disagreement."""
+    post-processor T of RR_(eps,delta), certified either way.  Sample k is drawn from its own
+    seeded stream, so the counts are the same for any --jobs or --scheduler.  Exit 0 when every
+    sample has a T, 1 when some has none, 3 on an internal disagreement, 130 when interrupted
+    (the counts so far are printed)."""
     delta = parse_number(delta_text, "--delta", kind="delta")
     show = sys.stderr.isatty() if progress is None else progress
+    runner = runner_from(jobs, scheduler)
     try:
-        if show:
-            with click.progressbar(length=samples, label="section6", file=sys.stderr, show_pos=True, show_eta=True) as bar:
-                last = [0]
-
-                def tick(k: int) -> None:
-                    bar.update(k - last[0])
-                    last[0] = k
-
-                res = run_section6(samples, delta, seed, denominator=denominator, check_enumerator=not no_enumerator_check, progress=tick)
-        else:
-            res = run_section6(samples, delta, seed, denominator=denominator, check_enumerator=not no_enumerator_check)
+        res, interrupted = _run(samples, delta, seed, denominator, not no_enumerator_check, block, runner, show)
     except ExactDPError as e:
         fail(e)
     if as_json:
@@ -81,7 +79,33 @@ def section6(samples, delta_text, seed, denominator, no_enumerator_check, as_jso
         click.echo(f"  time: {res.seconds:.1f} s ({1000 * res.seconds / res.samples:.2f} ms per sample)")
         for k, p, w in res.failures[:10]:
             click.echo(f"  sample {k}: p = {p}: {w}")
+    if interrupted:
+        click.echo(f"  interrupted: {samples - res.samples} of {samples} samples not checked", err=True)
+        sys.exit(130)
     if res.errors:
         sys.exit(3)
     if res.infeasible:
         sys.exit(1)
+
+
+def _run(samples: int, delta, seed: int, denominator: int, check: bool, size: int, runner: Runner, show: bool) -> tuple[Section6Result, bool]:
+    """The experiment in blocks of ``size`` samples on ``runner``; on Ctrl-C, the blocks done."""
+    work = blocks(samples, delta, seed, denominator=denominator, check_enumerator=check, size=size)
+    bar = ProgressLine(samples, "section6", show)
+    done: list[Section6Result] = []
+    start = time.perf_counter()
+    run = run_ordered(run_block, work, runner, progress=lambda d, t: bar.update(sum(b.stop - b.start for b in work[:d])))
+    interrupted = False
+    try:
+        for r in run:
+            done.append(r)
+    except KeyboardInterrupt:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        interrupted = True
+        done.extend(r for _, r in run.finished_early())
+    finally:
+        run.close()
+        bar.close()
+    res = merge_blocks(done, sum(r.samples for r in done), delta, seed, denominator)
+    res.seconds = time.perf_counter() - start
+    return res, interrupted

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import click
 
 from ..analysis import format_privloss, make_engine
@@ -9,19 +11,10 @@ from ..errors import ExactDPError
 from ..limits import using
 from ..numbers.rational import q_str
 from ..numbers.real import real_str
-from ..report import profile_to_dict, render_witness, witness_to_dict
+from ..report import WITNESS_LEGEND, profile_to_dict, render_witness, witness_to_dict
 from ..report.escape import text
 from ..report.jsonout import dumps
-from .app import (
-    engine_option,
-    fail,
-    limit_options,
-    limits_from,
-    load_mechanism,
-    main,
-    max_strategies_option,
-    parse_number,
-)
+from .app import Common, EngineProgress, case_options, fail, load_mechanism, main, parse_number
 
 __all__ = ["privloss", "profile", "info", "schema"]
 
@@ -31,23 +24,21 @@ __all__ = ["privloss", "profile", "info", "schema"]
 @click.option("--delta", "delta_text", default="0", show_default=True, help="delta, e.g. 0, 1/100, 1e-6.")
 @click.option("--of", default=None, help="Mechanism name (default M).")
 @click.option("--witness", is_flag=True, help="Show the adversary that makes the value tight.")
-@click.option("--json", "as_json", is_flag=True)
-@engine_option
-@max_strategies_option
-@limit_options
-def privloss(case_path, delta_text, of, witness, as_json, engine, max_strategies, **limits):
-    """PrivLoss(M, delta) = inf{eps >= 0 : M is (eps, delta)-DP}, exactly."""
+@case_options()
+def privloss(case_path, delta_text, of, witness, common: Common):
+    """PrivLoss(M, delta) = inf{eps >= 0 : M is (eps, delta)-DP}, exactly.  -q prints the value only."""
     delta = parse_number(delta_text, "--delta", kind="delta")
+    opts = common.opts
     try:
-        with using(limits_from(**limits, max_strategies=max_strategies)):
-            case, name, mech = load_mechanism(case_path, of)
-            eng = make_engine(engine, max_strategies=max_strategies)
+        with using(opts.effective_limits()), EngineProgress(common.progress) as prog:
+            case, name, mech = load_mechanism(case_path, of, opts)
+            eng = make_engine(opts.engine, max_strategies=opts.max_strategies, progress=prog.callback)
             prof = eng.profile(mech)
             val = prof.privloss(delta)
             w = eng.privloss_witness(mech, delta, prof) if witness else None
     except ExactDPError as e:
         fail(e)
-    if as_json:
+    if common.as_json:
         click.echo(
             dumps(
                 {
@@ -55,48 +46,52 @@ def privloss(case_path, delta_text, of, witness, as_json, engine, max_strategies
                     "delta": q_str(delta),
                     "privloss": real_str(val),
                     "exp_privloss": real_str(prof.least_lambda(delta)),
-                    "engine": engine,
+                    "engine": opts.engine,
                     "witness": witness_to_dict(w) if w is not None else None,
                 }
             )
         )
+    elif common.quiet:
+        click.echo(real_str(val))
     else:
         click.echo(f"PrivLoss({text(name)}, {q_str(delta)}) = {format_privloss(val)}")
         if w is not None:
             click.echo("  tightness certificate (every smaller eps fails):")
             for line in render_witness(w, indent="  "):
                 click.echo(line)
+            for line in textwrap.wrap(f"({WITNESS_LEGEND})", width=100, initial_indent="  ", subsequent_indent="   "):
+                click.echo(line)
 
 
 @main.command()
 @click.argument("case_path", metavar="CASE", type=click.Path())
 @click.option("--of", default=None, help="Mechanism name (default M).")
-@click.option("--json", "as_json", is_flag=True)
 @click.option("--dominating-pair", is_flag=True, help="Print finite (P, P') with the same profile (Zhu-Dong-Wang 2022).")
-@engine_option
-@max_strategies_option
-@limit_options
-def profile(case_path, of, as_json, dominating_pair, engine, max_strategies, **limits):
-    """The exact privacy profile delta(e^eps): breakpoints for every ordered adjacent pair."""
+@case_options()
+def profile(case_path, of, dominating_pair, common: Common):
+    """The exact privacy profile delta(e^eps): breakpoints for every ordered adjacent pair.
+    -q prints only the maximum over the pairs."""
+    opts = common.opts
     try:
-        with using(limits_from(**limits, max_strategies=max_strategies)):
-            case, name, mech = load_mechanism(case_path, of)
-            prof = make_engine(engine, max_strategies=max_strategies).profile(mech)
+        with using(opts.effective_limits()), EngineProgress(common.progress) as prog:
+            case, name, mech = load_mechanism(case_path, of, opts)
+            prof = make_engine(opts.engine, max_strategies=opts.max_strategies, progress=prog.callback).profile(mech)
     except ExactDPError as e:
         fail(e)
     if dominating_pair:
         from .beyond import print_dominating_pair
 
-        print_dominating_pair(prof, as_json)
+        print_dominating_pair(prof, common.as_json)
         return
     d = profile_to_dict(prof)
-    if as_json:
+    if common.as_json:
         click.echo(dumps(d))
         return
     click.echo(f"privacy profile of {text(name)}: delta(e^eps) for e^eps >= 1 (exact; linear between breakpoints)")
-    for block, title in [(d["envelope"], "max over adjacent pairs")] + [
-        (p, f"pair ({p['pair'][0]}, {p['pair'][1]})") for p in d["pairs"]
-    ]:
+    blocks = [(d["envelope"], "max over adjacent pairs")]
+    if not common.quiet:
+        blocks += [(p, f"pair ({p['pair'][0]}, {p['pair'][1]})") for p in d["pairs"]]
+    for block, title in blocks:
         click.echo(f"  {text(title)}:")
         for lam, dl in block["breakpoints"]:
             click.echo(f"    e^eps = {lam:<24} delta = {dl}")
@@ -114,36 +109,47 @@ def profile(case_path, of, as_json, dominating_pair, engine, max_strategies, **l
               help="Highlight the worst adversary at EPS (its choices, the event's views) in the drawing.")
 @click.option("--depth", type=click.IntRange(0), default=None, help="Draw at most this many moves from the root.")
 @click.option("--tree", is_flag=True, help="Draw the tree of histories instead of the game DAG (implied by --witness).")
-@limit_options
-def info(case_path, of, dot_file, svg_file, png_file, witness_eps, depth, tree, **limits):
-    """Size of a mechanism's game DAG and its number of deterministic adversaries; with --dot,
-    --svg or --png a drawing of the game (adversary choices as boxes, answers as edges with
-    their probability under every dataset)."""
+@case_options()
+def info(case_path, of, dot_file, svg_file, png_file, witness_eps, depth, tree, common: Common):
+    """Size of a mechanism's game DAG, its number of deterministic adversaries, and whether
+    --engine can analyse it; with --dot, --svg or --png a drawing of the game (adversary choices
+    as boxes, answers as edges with their probability under every dataset).  -q prints the
+    adversary count only."""
     from ..model import count_strategies, stats
 
+    opts = common.opts
     drawing = dot_file is not None or svg_file is not None or png_file is not None
     if witness_eps is not None and not drawing:
         raise click.BadParameter("--witness draws the adversary: give --dot, --svg or --png too", param_hint="--witness")
     eps = parse_number(witness_eps, "--witness", kind="eps") if witness_eps is not None else None
     try:
-        with using(limits_from(**limits)):
-            case, name, mech = load_mechanism(case_path, of)
+        with using(opts.effective_limits()):
+            case, name, mech = load_mechanism(case_path, of, opts)
             if drawing:
                 from .draw import draw_game
 
                 draw_game(case, mech, eps=eps, depth=depth, dot_file=dot_file, svg_file=svg_file, png_file=png_file, tree=tree)
                 if dot_file == "-":
                     return
+            s = stats(mech.root)
+            n = count_strategies(mech.root)
+            supported = make_engine(opts.engine, max_strategies=opts.max_strategies).supports(mech)
     except ExactDPError as e:
         fail(e)
-    s = stats(mech.root)
-    pairs = ", ".join(f"({a}, {b})" for a, b in (mech.pair_names(p) for p in mech.adjacent))
-    click.echo(text(f"{name}: datasets {', '.join(mech.datasets)}; adjacent {pairs}"))
+    shown = n if n < 10**15 or not type(n) is int else f"about 10^{len(str(n)) - 1}"  # a saturated count prints itself
+    pairs = [list(mech.pair_names(p)) for p in mech.adjacent]
+    if common.as_json:
+        click.echo(dumps({"mechanism": name, "datasets": list(mech.datasets), "adjacent": pairs, "stats": dict(s),
+                          "deterministic_adversaries": str(shown), "engine": opts.engine, "engine_supports": supported}))
+        return
+    if common.quiet:
+        click.echo(str(shown))
+        return
+    click.echo(text(f"{name}: datasets {', '.join(mech.datasets)}; adjacent " + ", ".join(f"({a}, {b})" for a, b in pairs)))
     for k, v in s.items():
         click.echo(f"  {k.replace('_', ' ')}: {v}")
-    n = count_strategies(mech.root)
-    shown = n if n < 10**15 or not type(n) is int else f"about 10^{len(str(n)) - 1}"  # a saturated count prints itself
     click.echo(f"  deterministic adversaries: {shown}")
+    click.echo(f"  the {opts.engine} engine {'can' if supported else 'cannot'} analyse it" + ("" if supported or opts.engine != "enumerator" else f" (more than --max-strategies {opts.effective_limits().max_strategies} adversaries, or symbolic)"))
 
 
 @main.command()

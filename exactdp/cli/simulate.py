@@ -17,7 +17,10 @@ from ..report.simulate import (
     render_simulation_yaml,
     simulation_to_dict,
 )
-from .app import fail, load_mechanism, main
+from ..analysis import make_engine
+from ..limits import using
+from ..numbers.rational import Q
+from .app import Common, EngineProgress, case_options, fail, load_mechanism, main
 
 __all__ = ["simulate"]
 
@@ -34,24 +37,39 @@ __all__ = ["simulate"]
 @click.option("--drop-trivial", is_flag=True, help="With --format latex: leave out rows where T(c, a) is the same for every RR output c.")
 @click.option("--label", "label", default=None, help="With --format latex: prefix of the \\label keys (default T-<mechanism>).")
 @click.option("--max-histories", type=click.IntRange(1), default=50_000, show_default=True)
-def simulate(case_path, eps_text, delta_text, of, fmt, via, standalone, drop_trivial, label, max_histories):
+@case_options()
+def simulate(case_path, eps_text, delta_text, of, fmt, via, standalone, drop_trivial, label, max_histories, common: Common):
     """Build T with T(RR(b)) = M(x_b) for every adjacent pair, check it exactly, print it.
 
     One table per adjacent pair: rows (query history, answers so far, answer), columns T(c, .)
     for each RR output c.  Exit 0 when T exists for every pair, 1 when some pair has none (the
     certificate is printed), 2 for invalid input or when non-negativity could only be reduced to
-    conditions (printed) that the declared bounds do not prove.
+    conditions (printed) that the declared bounds do not prove.  --json is --format json; -q
+    prints the checks without the tables; with --engine enumerator, eps = PrivLoss(M, delta) is
+    computed by the enumerator.
     """
+    opts = common.opts
+    if common.as_json:
+        fmt = "json"
     try:
-        case, name, mech = load_mechanism(case_path, of)
-        eps = evaluate_in_case(case, eps_text, "--eps", kind="eps") if eps_text is not None else None
-        delta = evaluate_in_case(case, delta_text, "--delta", kind="delta") if delta_text is not None else None
-        if via == "lemma56" and delta is None:
-            raise click.BadParameter("--via lemma56 needs --delta (the approximate-DP construction)")
-        sim = run_simulation(mech, eps=eps, delta=delta, table=case.symbols or None, construction=via, max_histories=max_histories)
+        with using(opts.effective_limits()), EngineProgress(common.progress) as prog:
+            case, name, mech = load_mechanism(case_path, of, opts)
+            eps = evaluate_in_case(case, eps_text, "--eps", kind="eps") if eps_text is not None else None
+            delta = evaluate_in_case(case, delta_text, "--delta", kind="delta") if delta_text is not None else None
+            if via == "lemma56" and delta is None:
+                raise click.BadParameter("--via lemma56 needs --delta (the approximate-DP construction)")
+            if eps is None and opts.engine != "profile":
+                eng = make_engine(opts.engine, max_strategies=opts.max_strategies, progress=prog.callback)
+                eps = eng.profile(mech).privloss(delta if delta is not None else Q(0))
+            sim = run_simulation(mech, eps=eps, delta=delta, table=case.symbols or None, construction=via, max_histories=max_histories)
     except ExactDPError as e:
         fail(e)
-    if fmt == "json":
+    if common.quiet and fmt == "text":
+        from ..claims.simulate import simulation_details
+
+        click.echo(render_simulation_text(sim).splitlines()[0])
+        click.echo("\n".join(simulation_details(sim)))
+    elif fmt == "json":
         click.echo(dumps_json(simulation_to_dict(sim)))
     elif fmt == "yaml":
         click.echo(render_simulation_yaml(sim), nl=False)

@@ -1,74 +1,109 @@
-"""``exactdp verify``: check every claim in case files."""
+"""``exactdp verify``: check every claim in case files, printing each file's result as soon as
+it is known (in file order, whatever the number of workers)."""
 
 from __future__ import annotations
 
+import signal
 import sys
+from dataclasses import replace
+from typing import Any, Callable, Iterable
 
 import click
 
-from ..caseio import YamlLimits
 from ..errors import ExactDPError
-from ..report import Marks, render_run, run_to_json
+from ..execution import OrderedRun
+from ..report import NORMAL, QUIET, VERBOSE, Marks, TextReport, render_summary, run_to_json
 from ..report.escape import text
 from ..report.html import write_cli as write_html
-from ..verify import Options, verify_paths
-from .app import (
-    _stderr_progress,
-    engine_option,
-    fail,
-    limit_options,
-    limits_from,
-    main,
-    max_strategies_option,
-)
+from ..verify import FileResult, RunResult, stream_paths
+from .app import Common, ProgressLine, case_options, fail, main
 
-__all__ = ["verify"]
+__all__ = ["verify", "stream_results", "marks_for", "verbosity_of"]
+
+
+def marks_for(common: Common) -> Marks:
+    enc = (sys.stdout.encoding or "").lower()
+    return Marks(common.ascii_only or "utf" not in enc)
+
+
+def verbosity_of(common: Common) -> int:
+    return QUIET if common.quiet else VERBOSE if common.verbose else NORMAL
+
+
+def stream_results(
+    run: OrderedRun[FileResult],
+    bar: ProgressLine,
+    on_result: Callable[[FileResult], None],
+) -> tuple[list[FileResult], bool]:
+    """Consume ``run`` in order, calling ``on_result`` for each result; on Ctrl-C, stop the
+    workers and pass on the results that had finished out of order too.  Returns the results and
+    whether the run was interrupted."""
+    results: list[FileResult] = []
+    try:
+        for fr in run:
+            results.append(fr)
+            on_result(fr)
+        return results, False
+    except KeyboardInterrupt:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)  # a second Ctrl-C stops at once
+        early = [fr for _, fr in run.finished_early()]
+        run.close()
+        for fr in early:
+            results.append(fr)
+            on_result(fr)
+        return results, True
+    finally:
+        run.close()
+        bar.close()
 
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable report on stdout.")
-@engine_option
-@max_strategies_option
 @click.option("--witness", is_flag=True, help="Also show the tight adversary for privloss claims that hold.")
-@limit_options
-@click.option("--max-problems", type=click.IntRange(1), default=20, show_default=True, help="Stop reading a case after this many problems.")
-@click.option("--max-file-bytes", type=click.IntRange(1), default=YamlLimits.max_bytes, show_default=True)
-@click.option("--max-yaml-nodes", type=click.IntRange(1), default=YamlLimits.max_expanded_nodes, show_default=True, help="Limit on the alias-expanded size of a YAML document.")
-@click.option("--progress/--no-progress", default=None, help="Progress on stderr (default: when stderr is a terminal).")
-@click.option("-q", "--quiet", is_flag=True, help="Only failing claims and the summary.")
-@click.option("--ascii", "ascii_only", is_flag=True, help="ASCII marks instead of ✓/✗.")
 @click.option("--html", "html_dir", type=click.Path(file_okay=False), default=None, help="Also write a self-contained HTML report into this directory.")
-def verify(paths, as_json, engine, max_strategies, witness, max_nodes, max_profile_size, max_exponent, timeout, max_problems, max_file_bytes, max_yaml_nodes, progress, quiet, ascii_only, html_dir):
+@case_options(parallel=True)
+def verify(paths: Iterable[str], witness: bool, html_dir: str | None, common: Common) -> None:
     """Check every claim in the case files (directories are searched for *.yaml).
 
+    One line per file (a sweep: per point), plus every claim that does not hold with its
+    witness; -v shows every claim, -q only what does not hold.  Results print as soon as they
+    are known, in file order whatever --jobs or --scheduler.  Ctrl-C prints the results
+    finished so far and the summary, and exits with 130.
+
     Exit 0 when every claim holds, 1 when some claim does not, 2 when a file is not a valid
-    case (the message names the file, the place in it and what is wrong).
+    case (the message names the file, the place in it and what is wrong) or a limit was hit,
+    3 when an internal cross-check failed.
     """
-    show = sys.stderr.isatty() if progress is None else progress
-    on_file, prog = _stderr_progress(show)
-    opts = Options(
-        engine=engine,
-        witness=witness,
-        yaml_limits=YamlLimits(max_bytes=max_file_bytes, max_expanded_nodes=max_yaml_nodes),
-        max_problems=max_problems,
-        progress=prog,
-        limits=limits_from(max_nodes, max_profile_size, max_exponent, timeout, max_strategies),
-    )
+    opts = replace(common.opts, witness=witness)
+    holder: dict[str, ProgressLine] = {}
     try:
-        run = verify_paths(paths, opts, on_file=on_file)
+        run = stream_paths(list(paths), opts, runner=common.runner, progress=lambda d, t: holder["bar"].update(d))
     except ExactDPError as e:
         fail(e)
-    if not run.files:
+    if run.total == 0:
         click.echo("exactdp: no case files found under " + text(", ".join(paths)), err=True)
         sys.exit(2)
+    bar = holder["bar"] = ProgressLine(run.total, "verify", common.progress)
+    report = TextReport(marks_for(common), verbosity=verbosity_of(common))
+
+    def show(fr: FileResult) -> None:
+        lines = report.file(fr)
+        if lines and not common.as_json:
+            bar.echo("\n".join(lines))
+
+    try:
+        results, interrupted = stream_results(run, bar, show)
+    except ExactDPError as e:
+        fail(e)
+    _finish(results, interrupted, run.total, common, html_dir, opts)
+
+
+def _finish(results: list[FileResult], interrupted: bool, total: int, common: Common, html_dir: str | None, opts: Any) -> Any:
+    out = RunResult(tuple(results))
     if html_dir is not None:
-        write_html(run, html_dir, opts)
-    if as_json:
-        click.echo(run_to_json(run))
+        write_html(out, html_dir, opts)
+    if common.as_json:
+        click.echo(run_to_json(out, interrupted=total if interrupted else None))
     else:
-        enc = (sys.stdout.encoding or "").lower()
-        click.echo(render_run(run, Marks(ascii_only or "utf" not in enc), quiet=quiet))
-    sys.exit(run.exit_code)
-
-
+        click.echo(render_summary(results, interrupted=total if interrupted else None))
+    sys.exit(130 if interrupted else out.exit_code)

@@ -17,10 +17,11 @@ Vadhan & Wang (TCC 2021), Section 6 and Fig. 1.
 
 from __future__ import annotations
 
+import hashlib
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from ..analysis import enumerator
 from ..analysis import profile as profile_engine
@@ -32,7 +33,19 @@ from .approx import ApproxCertificate, approx_postprocessor
 from .common import PostProcessor, enumerator_check, verify_postprocessor
 from ..numbers.ladder import is_inf
 
-__all__ = ["Section6Params", "sample_params", "m_p", "run_one", "Section6Result", "run_section6"]
+__all__ = [
+    "Section6Params",
+    "sample_params",
+    "sample_rng",
+    "m_p",
+    "run_one",
+    "Section6Result",
+    "Section6Block",
+    "run_block",
+    "merge_blocks",
+    "blocks",
+    "run_section6",
+]
 
 
 @dataclass(frozen=True)
@@ -115,6 +128,70 @@ def run_one(params: Section6Params, delta, *, check_enumerator: bool = True) -> 
     return "infeasible", eps  # a pure-case certificate (delta = 0)
 
 
+def sample_rng(seed: int, k: int) -> random.Random:
+    """The random stream of sample ``k``: its own generator, seeded from (seed, k) through
+    SHA-256, so sample k is the same whichever worker draws it and however samples are grouped."""
+    digest = hashlib.sha256(f"exactdp section6 seed={seed} sample={k}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:16], "big"))
+
+
+@dataclass(frozen=True)
+class Section6Block:
+    """Samples ``start`` ≤ k < ``stop`` of one experiment (a work item for worker processes)."""
+
+    start: int
+    stop: int
+    delta: Any
+    seed: int
+    denominator: int = 100
+    check_enumerator: bool = True
+
+
+def run_block(block: Section6Block) -> Section6Result:
+    """The counts over one block of samples (``seconds`` is this block's own time)."""
+    res = Section6Result(block.stop - block.start, Q(block.delta), block.seed, block.denominator)
+    start = time.perf_counter()
+    for k in range(block.start, block.stop):
+        params = sample_params(sample_rng(block.seed, k), block.denominator)
+        try:
+            status, eps = run_one(params, res.delta, check_enumerator=block.check_enumerator)
+        except ExactDPError as e:
+            res.errors += 1
+            res.failures.append((k, params.text(), f"error: {e}"))
+            continue
+        if status == "feasible":
+            res.feasible += 1
+            res.enumerator_checked += int(block.check_enumerator)
+        elif status == "infeasible":
+            res.infeasible += 1
+            res.failures.append((k, params.text(), f"infeasible at eps = {real_str(eps)}"))
+        else:
+            res.infinite_eps += 1
+        if status != "infinite" and eps == 0:
+            res.zero_eps += 1
+    res.seconds = time.perf_counter() - start
+    return res
+
+
+def blocks(samples: int, delta, seed: int, *, denominator: int = 100, check_enumerator: bool = True, size: int = 25) -> list[Section6Block]:
+    """The experiment cut into blocks of ``size`` samples, in order."""
+    return [
+        Section6Block(a, min(a + size, samples), Q(delta), seed, denominator, check_enumerator)
+        for a in range(0, samples, size)
+    ]
+
+
+def merge_blocks(parts: Iterable[Section6Result], samples: int, delta, seed: int, denominator: int = 100) -> Section6Result:
+    """Add up block results (in sample order); ``samples`` is the experiment's size."""
+    out = Section6Result(samples, Q(delta), seed, denominator)
+    for r in parts:
+        for name in ("feasible", "infeasible", "errors", "infinite_eps", "zero_eps", "enumerator_checked"):
+            setattr(out, name, getattr(out, name) + getattr(r, name))
+        out.failures.extend(r.failures)
+        out.seconds += r.seconds
+    return out
+
+
 def run_section6(
     samples: int,
     delta,
@@ -124,29 +201,15 @@ def run_section6(
     check_enumerator: bool = True,
     progress: Callable[[int], None] | None = None,
 ) -> Section6Result:
-    """Run the experiment; ``progress(k)`` is called after each sample."""
-    rng = random.Random(seed)
-    res = Section6Result(samples, Q(delta), seed, denominator)
+    """Run the experiment in this process; ``progress(k)`` is called after each block of
+    samples with the number done.  Sample k is drawn from :func:`sample_rng` ``(seed, k)``, so
+    the counts equal those of any split into blocks (``exactdp experiment section6 --jobs N``)."""
+    parts = []
     start = time.perf_counter()
-    for k in range(samples):
-        params = sample_params(rng, denominator)
-        try:
-            status, eps = run_one(params, res.delta, check_enumerator=check_enumerator)
-        except ExactDPError as e:
-            res.errors += 1
-            res.failures.append((k, params.text(), f"error: {e}"))
-        else:
-            if status == "feasible":
-                res.feasible += 1
-                res.enumerator_checked += int(check_enumerator)
-            elif status == "infeasible":
-                res.infeasible += 1
-                res.failures.append((k, params.text(), f"infeasible at eps = {real_str(eps)}"))
-            else:
-                res.infinite_eps += 1
-            if status != "infinite" and eps == 0:
-                res.zero_eps += 1
+    for b in blocks(samples, delta, seed, denominator=denominator, check_enumerator=check_enumerator):
+        parts.append(run_block(b))
         if progress is not None:
-            progress(k + 1)
+            progress(b.stop)
+    res = merge_blocks(parts, samples, delta, seed, denominator)
     res.seconds = time.perf_counter() - start
     return res

@@ -1,6 +1,20 @@
 """Rendering verdicts and profiles for people (text, LaTeX) and machines (JSON)."""
 
 from .jsonout import profile_to_dict, run_to_json, witness_to_dict
-from .text import Marks, render_file, render_run, render_witness
+from .text import NORMAL, QUIET, VERBOSE, WITNESS_LEGEND, Marks, TextReport, render_file, render_run, render_summary, render_witness
 
-__all__ = ["Marks", "profile_to_dict", "render_file", "render_run", "render_witness", "run_to_json", "witness_to_dict"]
+__all__ = [
+    "Marks",
+    "NORMAL",
+    "QUIET",
+    "VERBOSE",
+    "TextReport",
+    "WITNESS_LEGEND",
+    "profile_to_dict",
+    "render_file",
+    "render_run",
+    "render_summary",
+    "render_witness",
+    "run_to_json",
+    "witness_to_dict",
+]

@@ -20,7 +20,7 @@ from ..analysis.engine import make_engine
 from ..analysis.witness import Witness
 from ..claims import FAILS, HOLDS, UNSUPPORTED, Verdict
 from ..errors import ExactDPError
-from ..verify import ERROR, FileResult, Options, RunResult
+from ..verify import ERROR, FileResult, Options, RunResult, full_case
 from .escape import error_text, html, text
 from .text import render_witness
 
@@ -224,7 +224,7 @@ def _inline_svg(svg: str) -> str:
 def _figures(fr: FileResult, opts: Options) -> list[str]:
     """The profile plot(s) and the game drawing of a case, as HTML (or a note saying why not)."""
     out: list[str] = []
-    case = fr.case
+    case = full_case(fr, opts)
     if case is None or not case.mechanisms:
         return out
     out.append("<h2>Privacy profile</h2>")
@@ -297,13 +297,22 @@ def _relative_names(files: Sequence[str]) -> list[str]:
     return [os.path.relpath(os.path.normpath(f), common) if common else os.path.normpath(f) for f in files]
 
 
+def _point_suffix(fr: FileResult) -> str:
+    """``-k=3,eps=log(2)``: a sweep point's page is named after its point (made safe by page_name)."""
+    if not fr.point:
+        return ""
+    from ..caseio.sweep import point_label
+
+    return "-" + point_label(fr.point).replace(" ", "")
+
+
 def write_report(run: RunResult, out_dir: str | Path, opts: Options = Options(), *, figures: bool = True) -> Path:
     """Write index.html and one page per case file into ``out_dir`` (created); return index.html."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     used: set[str] = set()
     names = _relative_names([fr.file for fr in run.files])
-    pages = [(fr, page_name(n, used)) for fr, n in zip(run.files, names)]
+    pages = [(fr, page_name(re.sub(r"\.ya?ml$", "", n) + _point_suffix(fr), used)) for fr, n in zip(run.files, names)]
     for fr, page in pages:
         figs = _figures(fr, opts) if figures and fr.error is None else []
         (out / page).write_text(render_case_page(fr, figs), encoding="utf-8")

@@ -7,6 +7,7 @@ from typing import Any
 from ..analysis.results import Profile
 from ..analysis.witness import Witness
 from ..errors import CaseError
+from ..numbers.ladder import is_inf
 from ..numbers.rational import is_rational, q_str
 from ..numbers.real import real_log, real_str
 from ..verify import FileResult, RunResult
@@ -49,10 +50,12 @@ def _tight_dict(w: Witness) -> dict[str, Any] | None:
     if w.tight is None:
         return None
     lam_star, delta = w.tight
+    # PrivLoss = inf: Pr[T | x'] = 0, so the excess is Pr[T | x] at every e^eps
+    excess = w.p if is_inf(lam_star) else w.p - lam_star * w.p_prime
     return {
         "exp_privloss": real_str(lam_star),
         "delta": q_str(delta),
-        "excess_at_exp_privloss": real_str(w.p - lam_star * w.p_prime),
+        "excess_at_exp_privloss": real_str(excess),
     }
 
 
@@ -73,6 +76,8 @@ def profile_to_dict(prof: Profile) -> dict[str, Any]:
 
 def _file(fr: FileResult) -> dict[str, Any]:
     d: dict[str, Any] = {"file": fr.file, "exit": fr.exit_code}
+    if fr.point:
+        d["params"] = {name: real_str(v) for name, v in fr.point}
     if fr.error is not None:
         if isinstance(fr.error, CaseError):
             d["status"] = "invalid"
@@ -119,14 +124,17 @@ def _file(fr: FileResult) -> dict[str, Any]:
     return d
 
 
-def run_to_json(run: RunResult) -> str:
+def run_to_json(run: RunResult, *, interrupted: int | None = None) -> str:
+    """The report of a run (format: docs/report.schema.json); ``interrupted`` is the number of
+    items the run had when it was stopped before checking them all."""
     c = run.counts()
-    return dumps(
-        {
-            "exactdp_report": SCHEMA_VERSION,
-            "exit": run.exit_code,
-            "summary": c,
-            "files": [_file(f) for f in run.files],
-        }
-    )
+    doc: dict[str, Any] = {
+        "exactdp_report": SCHEMA_VERSION,
+        "exit": run.exit_code,
+        "summary": c,
+        "files": [_file(f) for f in run.files],
+    }
+    if interrupted is not None:
+        doc["interrupted"] = {"items": interrupted, "checked": len(run.files)}
+    return dumps(doc)
 

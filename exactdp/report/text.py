@@ -1,6 +1,14 @@
-"""Readable text reports: one line per claim, witnesses indented under failing claims."""
+"""Readable text reports, one file (or sweep point) at a time so they can stream.
+
+Three levels of detail (:class:`TextReport`): ``quiet`` shows only what does not hold and the
+summary; the default shows one line per file plus every claim that does not hold, with its
+witness; ``verbose`` shows every claim.  The first witness of a report is followed by
+:data:`WITNESS_LEGEND`, which explains how histories are written.
+"""
 
 from __future__ import annotations
+
+from typing import Callable
 
 from ..analysis.witness import Witness
 from ..claims import FAILS, HOLDS, UNSUPPORTED, Verdict
@@ -11,7 +19,30 @@ from ..verify import ERROR, FileResult, RunResult
 from ..numbers.ladder import is_inf
 from .escape import error_text, text
 
-__all__ = ["render_run", "render_file", "render_witness", "Marks"]
+__all__ = [
+    "render_run",
+    "render_file",
+    "render_witness",
+    "render_summary",
+    "Marks",
+    "TextReport",
+    "WITNESS_LEGEND",
+    "QUIET",
+    "NORMAL",
+    "VERBOSE",
+]
+
+QUIET, NORMAL, VERBOSE = 0, 1, 2
+
+WITNESS_LEGEND = (
+    "how to read a witness: a history lists what happened, in order, separated by commas; "
+    "`q→a` is the adversary's query q answered a by the mechanism, a label alone is an answer "
+    "given without a query (the mechanism spoke first) or a choice nobody answered (such as "
+    "picking a mechanism), and (start) is the empty history; so `0, strong→0` reads: the "
+    "mechanism said 0, the adversary asked strong, the mechanism answered 0. `after H: choose q` "
+    "is the adversary's strategy; the event T lists the views it counts with Pr[view | x] vs "
+    "Pr[view | x']."
+)
 
 
 class Marks:
@@ -86,21 +117,7 @@ def _claim_line(v: Verdict, marks: Marks) -> str:
     return f"  {marks.sym[v.status]} {c.describe():<44} {found}"
 
 
-def render_file(fr: FileResult, marks: Marks = Marks(), *, quiet: bool = False) -> list[str]:
-    """The lines for one case file.  Every line passes through :func:`.escape.text`: names,
-    titles, references, labels and quoted values come from the case file."""
-    return [text(line) for line in _file_lines(fr, marks, quiet=quiet)]
-
-
-def _file_lines(fr: FileResult, marks: Marks, *, quiet: bool) -> list[str]:
-    out: list[str] = []
-    if fr.error is not None:
-        kind = "invalid case" if isinstance(fr.error, CaseError) else (
-            "not checked (time limit)" if isinstance(fr.error, TimeLimitExceeded) else "error"
-        )
-        out.append(f"{text(fr.file)}: {kind}")
-        out.extend("  " + line for line in error_text(fr.error))
-        return out
+def _heading(fr: FileResult) -> str:
     case = fr.case
     assert case is not None
     head = f"{text(fr.file)}: {text(case.name)}"
@@ -108,32 +125,133 @@ def _file_lines(fr: FileResult, marks: Marks, *, quiet: bool) -> list[str]:
         head += f" — {text(case.title)}"
     if case.reference:
         head += f" [{text(case.reference)}]"
-    out.append(head)
-    for v in fr.verdicts:
-        if quiet and v.status == HOLDS:
-            continue
-        out.append(_claim_line(v, marks))
-        out.extend("      " + d for d in v.details)
-        if v.witness is not None:
-            # claim kinds with their own witness type (e.g. bounded range) render themselves
-            out.extend(render_witness(v.witness) if isinstance(v.witness, Witness) else v.witness.render_lines())
+    return head
+
+
+def _one_line(fr: FileResult, marks: Marks) -> str:
+    """``✓ file: name (n claims hold)``: a file's verdict in one line."""
+    if fr.error is not None:
+        return f"{marks.sym[ERROR]} {text(fr.file)}: {_error_kind(fr)}" + (f" (point {_point(fr)})" if fr.point else "")
+    assert fr.case is not None
+    n = {s: sum(v.status == s for v in fr.verdicts) for s in (HOLDS, FAILS, UNSUPPORTED, ERROR)}
+    worst = next((s for s in (ERROR, FAILS, UNSUPPORTED) if n[s]), HOLDS)
+    if worst == HOLDS:
+        what = "1 claim holds" if n[HOLDS] == 1 else f"{n[HOLDS]} claims hold"
+    else:
+        what = ", ".join(f"{n[s]} {w}" for s, w in ((HOLDS, "hold"), (FAILS, "fail"), (UNSUPPORTED, "not supported"), (ERROR, "undecided")) if n[s])
+    return f"{marks.sym[worst]} {text(fr.file)}: {text(fr.case.name)} ({what})"
+
+
+def _error_kind(fr: FileResult) -> str:
+    if isinstance(fr.error, CaseError):
+        return "invalid case"
+    return "not checked (time limit)" if isinstance(fr.error, TimeLimitExceeded) else "error"
+
+
+def _point(fr: FileResult) -> str:
+    from ..caseio.sweep import point_label
+
+    return point_label(fr.point)
+
+
+def _verdict_lines(v: Verdict, marks: Marks, after_witness: Callable[[], list[str]] | None = None) -> list[str]:
+    out = [_claim_line(v, marks)]
+    out.extend("      " + d for d in v.details)
+    if v.witness is not None:
+        # claim kinds with their own witness type (e.g. bounded range) render themselves
+        out.extend(render_witness(v.witness) if isinstance(v.witness, Witness) else v.witness.render_lines())
+        if after_witness is not None:
+            out.extend(after_witness())
     return out
 
 
-def render_run(run: RunResult, marks: Marks = Marks(), *, quiet: bool = False) -> str:
-    lines: list[str] = []
-    for fr in run.files:
-        lines.extend(render_file(fr, marks, quiet=quiet))
-    c = run.counts()
+def render_file(
+    fr: FileResult,
+    marks: Marks = Marks(),
+    *,
+    quiet: bool = False,
+    verbosity: int | None = None,
+    after_witness: Callable[[], list[str]] | None = None,
+) -> list[str]:
+    """The report of one file: with the default ``verbosity`` (``VERBOSE``, or ``QUIET`` when
+    ``quiet``) a heading and its claims, as :class:`TextReport` prints them; ``after_witness()``
+    gives lines to print after each witness shown.  Every line passes through
+    :func:`.escape.text`: names, titles, references, labels and quoted values come from the case
+    file."""
+    return [text(line) for line in _file_lines(fr, marks, quiet=quiet, verbosity=verbosity, after_witness=after_witness)]
+
+
+def _file_lines(fr: FileResult, marks: Marks, *, quiet: bool, verbosity: int | None, after_witness: Callable[[], list[str]] | None) -> list[str]:
+    level = verbosity if verbosity is not None else (QUIET if quiet else VERBOSE)
+    if fr.error is not None:
+        head = f"{text(fr.file)}: {_error_kind(fr)}" + (f" (point {_point(fr)})" if fr.point else "")
+        out = [head if level == VERBOSE else _one_line(fr, marks)]
+        out.extend("  " + line for line in error_text(fr.error))
+        return out
+    failing = any(v.status != HOLDS for v in fr.verdicts)
+    if level == VERBOSE:
+        out = [_heading(fr)]
+    elif level == QUIET and not failing:
+        return []
+    else:
+        out = [_one_line(fr, marks)]
+    for v in fr.verdicts:
+        if level != VERBOSE and v.status == HOLDS:
+            continue
+        out.extend(("  " if level != VERBOSE else "") + line for line in _verdict_lines(v, marks, after_witness))
+    return out
+
+
+def render_summary(files: "list[FileResult] | tuple[FileResult, ...]", *, interrupted: int | None = None) -> str:
+    """``summary: 326 claims in 43 files: ...``; with ``interrupted`` (the number of items the
+    run had), says how many were left unchecked."""
+    c = RunResult(tuple(files)).counts()
     total = c[HOLDS] + c[FAILS] + c[UNSUPPORTED] + c[ERROR]
     parts = [f"{c[HOLDS]} hold", f"{c[FAILS]} fail"]
     if c[UNSUPPORTED]:
         parts.append(f"{c[UNSUPPORTED]} not supported yet")
     if c[ERROR]:
         parts.append(f"{c[ERROR]} undecided")
-    files = f"{c['files']} file" + ("" if c["files"] == 1 else "s")
+    files_text = f"{c['files']} file" + ("" if c["files"] == 1 else "s")
     if c["invalid_files"]:
-        files += f", {c['invalid_files']} not valid"
-    lines.append(f"summary: {total} claim{'s' if total != 1 else ''} in {files}: " + ", ".join(parts))
-    return "\n".join(lines)
+        files_text += f", {c['invalid_files']} not valid"
+    line = f"summary: {total} claim{'s' if total != 1 else ''} in {files_text}: " + ", ".join(parts)
+    if interrupted is not None:
+        line += f"; interrupted: {interrupted - c['files']} of {interrupted} not checked"
+    return line
 
+
+class TextReport:
+    """A text report built one file at a time (for streaming), the legend shown once."""
+
+    def __init__(self, marks: Marks = Marks(), *, verbosity: int = NORMAL):
+        self.marks = marks
+        self.verbosity = verbosity
+        self.legend_shown = False
+
+    def file(self, fr: FileResult) -> list[str]:
+        return render_file(fr, self.marks, verbosity=self.verbosity, after_witness=self._legend)
+
+    def _legend(self) -> list[str]:
+        """The legend, right after the first witness of the report."""
+        if self.legend_shown:
+            return []
+        self.legend_shown = True
+        return _wrap(WITNESS_LEGEND, "      ")
+
+
+def _wrap(paragraph: str, indent: str, width: int = 100) -> list[str]:
+    """The legend as a parenthesised paragraph."""
+    import textwrap
+
+    return textwrap.wrap(f"({paragraph})", width=width, initial_indent=indent, subsequent_indent=indent + " ")
+
+
+def render_run(run: RunResult, marks: Marks = Marks(), *, quiet: bool = False, verbosity: int | None = None) -> str:
+    """A whole run (default: every claim, as ``verify -v`` prints it) and its summary line."""
+    report = TextReport(marks, verbosity=verbosity if verbosity is not None else (QUIET if quiet else VERBOSE))
+    lines: list[str] = []
+    for fr in run.files:
+        lines.extend(report.file(fr))
+    lines.append(render_summary(run.files))
+    return "\n".join(lines)

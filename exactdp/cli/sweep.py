@@ -1,0 +1,215 @@
+"""``exactdp sweep``: check a case at every point of its ``sweep:`` grid, one row per point."""
+
+from __future__ import annotations
+
+import csv
+import os
+import sys
+from dataclasses import replace
+from functools import partial
+from typing import Any
+
+import click
+
+from ..errors import ExactDPError
+from ..execution import run_ordered
+from ..report import VERBOSE, TextReport, run_to_json
+from ..report.plot import load_pyplot
+from ..report.sweep import CSV_COLUMNS, PlotUnavailable, claims_legend, csv_rows, plot_sweep, point_holds, point_texts, sweep_row
+from ..verify import ERROR, FileResult, RunResult, WorkItem, check_item, lost_item, work_items
+from .app import Common, ProgressLine, case_options, fail, main
+from .verify import marks_for, stream_results
+
+__all__ = ["sweep"]
+
+
+def _read_done(path: str, names: list[str]) -> dict[tuple[str, ...], list[dict[str, str]]]:
+    """The rows already in a sweep CSV, by point; an error if its columns are not this sweep's."""
+    if not os.path.exists(path) or os.path.getsize(path) == 0:
+        return {}
+    with open(path, newline="", encoding="utf-8") as fh:
+        reader = csv.DictReader(fh)
+        expected = [*names, *CSV_COLUMNS]
+        if reader.fieldnames != expected:
+            raise click.UsageError(
+                f"{path} is not a sweep CSV of this case: its columns are {', '.join(reader.fieldnames or [])}, "
+                f"expected {', '.join(expected)}"
+            )
+        done: dict[tuple[str, ...], list[dict[str, str]]] = {}
+        for row in reader:
+            done.setdefault(tuple(row[n] for n in names), []).append(row)
+    # a point cut off while its rows were written is checked again (and its rows dropped)
+    n_claims = max((int(r["claim"]) for rows in done.values() for r in rows if r["claim"].isdigit()), default=0)
+    complete = {
+        key: rows for key, rows in done.items()
+        if sorted(r["claim"] for r in rows) in (["0"], sorted(str(c) for c in range(1, n_claims + 1)))
+    }
+    if len(complete) != len(done):
+        tmp = path + ".tmp"
+        with open(tmp, "w", newline="", encoding="utf-8") as fh:
+            w = csv.DictWriter(fh, fieldnames=[*names, *CSV_COLUMNS], lineterminator="\n")
+            w.writeheader()
+            for rows in complete.values():
+                w.writerows(rows)
+        os.replace(tmp, path)
+    return complete
+
+
+def _item_key(item: WorkItem) -> tuple[str, ...]:
+    return point_texts(FileResult(item.file, point=item.point or ()))
+
+
+class _CsvOut:
+    """Appends each point's rows as soon as it is known (and flushes, so an interrupted sweep
+    keeps every finished point)."""
+
+    def __init__(self, path: str | None, names: list[str]):
+        self.fh = None
+        self.names = names
+        if path is None:
+            return
+        new = not os.path.exists(path) or os.path.getsize(path) == 0
+        self.fh = open(path, "a", newline="", encoding="utf-8")
+        self.writer = csv.DictWriter(self.fh, fieldnames=[*names, *CSV_COLUMNS], lineterminator="\n")
+        if new:
+            self.writer.writeheader()
+            self.fh.flush()
+
+    def write(self, fr: FileResult) -> list[dict[str, str]]:
+        rows = csv_rows(fr, self.names)
+        if self.fh is not None:
+            self.writer.writerows(rows)
+            self.fh.flush()
+        return rows
+
+    def close(self) -> None:
+        if self.fh is not None:
+            self.fh.close()
+
+
+@main.command()
+@click.argument("case_path", metavar="CASE", type=click.Path())
+@click.option("--csv", "csv_path", type=click.Path(dir_okay=False), default=None, help="Append each point's results to this CSV file as soon as it is known.")
+@click.option("--resume", "resume_path", type=click.Path(dir_okay=False), default=None, help="Skip the points already in this CSV file (from an interrupted sweep) and append the others to it.")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None, help="Draw a claim's value against a swept param to this image file (needs exactdp[plot]).")
+@click.option("--plot-claim", type=click.IntRange(1), default=1, show_default=True, help="Which claim --plot draws (its number in the case).")
+@click.option("--plot-x", default=None, help="The swept param on the x axis of --plot [default: the first].")
+@click.option("--witness", is_flag=True, help="Also compute the tight adversary of privloss claims that hold (shown with -v).")
+@case_options(parallel=True)
+def sweep(case_path: str, csv_path: str | None, resume_path: str | None, plot_path: str | None, plot_claim: int, plot_x: str | None, witness: bool, common: Common) -> None:
+    """Check CASE at every point of its `sweep:` grid (first key outermost): one row per point,
+    the params then each claim's verdict and exact value.  -v adds each point's full report.
+
+    Exit status as for verify (1 if a claim fails at some point, 2 if a point could not be
+    checked, 130 when interrupted: the CSV keeps every finished point, and --resume FILE goes on
+    from there).
+    """
+    opts = replace(common.opts, witness=witness)
+    if resume_path is not None and csv_path is not None and os.path.abspath(csv_path) != os.path.abspath(resume_path):
+        raise click.UsageError("--resume FILE appends to FILE: give --csv only with the same file, or not at all")
+    if resume_path is None and csv_path is not None and os.path.exists(csv_path) and os.path.getsize(csv_path) > 0:
+        raise click.UsageError(f"{csv_path} already has rows: --resume {csv_path} continues that sweep; remove the file to start again")
+    csv_path = resume_path or csv_path
+    try:
+        items = work_items([case_path], opts)
+    except ExactDPError as e:
+        fail(e)
+    if len(items) == 1 and items[0].error is not None:
+        fail(items[0].error)
+    names = [n for n, _ in (items[0].point or ())]
+    if plot_path is not None:
+        _check_plot(names, plot_x)
+    done = _read_done(resume_path, names) if resume_path else {}
+    todo = [it for it in items if _item_key(it) not in done]
+    _print_head(case_path, names, len(items), len(items) - len(todo), resume_path, common)
+    results, rows, interrupted = _run(todo, opts, names, csv_path, common)
+    rows = [r for rs in done.values() for r in rs] + rows
+    if common.as_json:
+        click.echo(run_to_json(RunResult(tuple(results)), interrupted=len(todo) if interrupted else None))
+    else:
+        click.echo(_summary(results, done, len(todo), interrupted, resume_path))
+    if plot_path is not None and not interrupted:
+        try:
+            n = plot_sweep(rows, names, plot_x or names[0], plot_claim, plot_path)
+        except PlotUnavailable as e:  # pragma: no cover - checked before the sweep
+            fail(ExactDPError(str(e)))
+        click.echo(f"plot: claim {plot_claim} against {plot_x or names[0]} ({n} points) written to {plot_path}", err=True)
+    sys.exit(130 if interrupted else _exit_code(results, done))
+
+
+def _check_plot(names: list[str], plot_x: str | None) -> None:
+    if not names:
+        raise click.UsageError("--plot needs a case with a `sweep:`")
+    if plot_x is not None and plot_x not in names:
+        raise click.UsageError(f"--plot-x {plot_x!r} is not a swept param; swept: {', '.join(names)}")
+    try:
+        load_pyplot()
+    except PlotUnavailable as e:
+        fail(ExactDPError(f"--plot: {e}"))
+
+
+def _print_head(case_path: str, names: list[str], total: int, skipped: int, resume_path: str | None, common: Common) -> None:
+    if common.as_json or common.quiet:
+        return
+    order = f"params {', '.join(names)} (first outermost)" if names else "no sweep: the case's own params"
+    line = f"sweep {case_path}: {total} point{'s' if total != 1 else ''}, {order}"
+    if skipped:
+        line += f"; {skipped} already in {resume_path}"
+    click.echo(line)
+
+
+def _run(todo: list[WorkItem], opts: Any, names: list[str], csv_path: str | None, common: Common) -> tuple[list[FileResult], list[dict[str, str]], bool]:
+    widths = [max((len(f"{n}={t}") for t in {point_texts(FileResult(it.file, point=it.point or ()))[k] for it in todo}), default=0) for k, n in enumerate(names)]
+    marks = marks_for(common)
+    report = TextReport(marks, verbosity=VERBOSE)
+    out = _CsvOut(csv_path, names)
+    rows: list[dict[str, str]] = []
+    legend_done = [False]
+    bar = ProgressLine(len(todo), "sweep", common.progress)
+
+    def show(fr: FileResult) -> None:
+        rows.extend(out.write(fr))
+        if common.as_json or (common.quiet and fr.exit_code == 0):
+            return
+        lines = []
+        if not legend_done[0] and fr.error is None:
+            legend_done[0] = True
+            lines += ["claims:"] + claims_legend(fr)
+        lines.append(sweep_row(fr, widths, marks))
+        if common.verbose:
+            lines += ["    " + line for line in report.file(fr)]
+        bar.echo("\n".join(lines))
+
+    run = run_ordered(partial(check_item, opts=opts if not common.runner.parallel else replace(opts, progress=None)), todo, common.runner, lost=lost_item, progress=lambda d, t: bar.update(d))
+    try:
+        results, interrupted = stream_results(run, bar, show)
+    except ExactDPError as e:
+        fail(e)
+    finally:
+        out.close()
+    return results, rows, interrupted
+
+
+def _summary(results: list[FileResult], done: dict, todo: int, interrupted: bool, resume_path: str | None) -> str:
+    statuses = [point_holds(csv_rows(fr, [])) for fr in results] + [point_holds(rows) for rows in done.values()]
+    n = len(statuses)
+    parts = [f"{statuses.count('holds')} where every claim holds", f"{statuses.count('fails')} where some claim does not"]
+    if statuses.count(ERROR):
+        parts.append(f"{statuses.count(ERROR)} not checked (an error or a limit)")
+    line = f"summary: {n} point{'s' if n != 1 else ''}: " + ", ".join(parts)
+    if done:
+        line += f" ({len(done)} read from {resume_path})"
+    if interrupted:
+        line += f"; interrupted: {todo - len(results)} of {todo} not checked"
+    return line
+
+
+def _exit_code(results: list[FileResult], done: dict) -> int:
+    codes = [fr.exit_code for fr in results]
+    for rows in done.values():
+        st = point_holds(rows)
+        codes.append(2 if st == ERROR else 1 if st == "fails" else 0)
+    for c in (3, 2, 1):
+        if c in codes:
+            return c
+    return 0

@@ -1,0 +1,424 @@
+"""Running independent work items serially, in local worker processes, or on a Dask cluster.
+
+A work item is anything one function checks on its own: a case file, one sweep point of a case
+file, a block of Section 6 samples.  Nothing is shared between items, so they can run anywhere;
+this module only distributes them and hands the results back **in input order**, each as soon
+as it and every item before it are done (results that finish early wait in a buffer), so what a
+caller prints is the same whatever the number of workers.
+
+Three ways to run (:class:`Runner`):
+
+* serially, in this process (the default; ``--jobs 1``);
+* ``jobs = N``: N local worker processes (:class:`concurrent.futures.ProcessPoolExecutor`).
+  A worker that dies (killed, out of memory) breaks the pool: the pool is replaced, the items
+  that were in flight are run again one at a time in a separate one-worker pool, so a death
+  there is that item's fault for sure, and an item whose worker died ``max_attempts`` times is
+  given up and reported through ``lost`` (nothing is dropped silently);
+* ``scheduler = "tcp://host:8786"`` (an existing ``dask.distributed`` cluster) or
+  ``"local:N"`` (a ``LocalCluster`` of N single-threaded worker processes).  Dask re-runs the
+  tasks of a worker that died (``distributed.scheduler.allowed-failures``) and reports
+  ``KilledWorker`` past that, which becomes the item's ``lost`` result.
+
+The function and the items must be picklable (module-level functions, plain data), and so must
+the results.  Items run one at a time in each worker process, since resource limits
+(:mod:`exactdp.limits`) are per process.
+
+Dask is optional (the ``exactdp[dask]`` extra); only this module imports it.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import threading
+from collections import deque
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any, Callable, Generator, Generic, Iterator, Sequence, TypeVar
+
+from .errors import ExactDPError
+
+__all__ = [
+    "Runner",
+    "OrderedRun",
+    "run_ordered",
+    "jobs_from_env",
+    "available_cores",
+    "DaskMissingError",
+    "SchedulerError",
+]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+# Items run one at a time per process: limits (node budget, alarm) are process-wide state, and a
+# Dask worker may run tasks in several threads.
+_ITEM_LOCK = threading.Lock()
+
+
+class DaskMissingError(ExactDPError):
+    """``--scheduler`` was given but dask.distributed is not installed."""
+
+
+class SchedulerError(ExactDPError):
+    """The Dask scheduler could not be reached or the address is malformed."""
+
+
+def available_cores() -> int:
+    """Cores this process may run on (the affinity mask where the OS has one)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def jobs_from_env(default: int = 1) -> int:
+    """``EXACTDP_JOBS`` (a positive integer, or ``auto`` for every core), else ``default``."""
+    text = os.environ.get("EXACTDP_JOBS", "").strip()
+    if not text:
+        return default
+    if text.lower() == "auto":
+        return available_cores()
+    if text.isdigit() and int(text) >= 1:
+        return int(text)
+    raise ExactDPError(f"EXACTDP_JOBS={text!r}: expected a positive integer or 'auto'")
+
+
+@dataclass(frozen=True)
+class Runner:
+    """Where work items run.
+
+    Parameters
+    ----------
+    jobs : int, optional (default = 1)
+        Local worker processes; 1 runs every item in this process.
+    scheduler : str, optional
+        ``tcp://host:port`` of a running Dask scheduler, or ``local:N`` for a ``LocalCluster``
+        of N worker processes; overrides ``jobs``.
+    max_attempts : int, optional (default = 3)
+        How many times an item may kill its worker process (``jobs`` > 1) before it is given up.
+    """
+
+    jobs: int = 1
+    scheduler: str | None = None
+    max_attempts: int = 3
+
+    @property
+    def parallel(self) -> bool:
+        return self.scheduler is not None or self.jobs > 1
+
+    def describe(self) -> str:
+        if self.scheduler is not None:
+            return f"Dask scheduler {self.scheduler}"
+        return "this process" if self.jobs == 1 else f"{self.jobs} worker processes"
+
+
+Lost = Callable[[Any, str], Any]
+Progress = Callable[[int, int], None]
+
+
+class OrderedRun(Generic[R]):
+    """An iterator over the results in input order.
+
+    On an interruption (:class:`KeyboardInterrupt` while iterating) the results that finished
+    after the last one yielded are still available from :meth:`finished_early`;
+    :meth:`close` stops the workers.
+    """
+
+    def __init__(self, fn: Callable[[Any], R], items: Sequence[Any], runner: Runner, lost: Lost | None, progress: Progress | None):
+        self.total = len(items)
+        self._buffer: dict[int, R] = {}
+        self._gen: Generator[R, None, None] = _dispatch(fn, list(items), runner, lost, progress, self._buffer)
+
+    def __iter__(self) -> Iterator[R]:
+        return self
+
+    def __next__(self) -> R:
+        return next(self._gen)
+
+    def finished_early(self) -> list[tuple[int, R]]:
+        """(index, result) of items that finished but were not yielded yet (input order)."""
+        return sorted(self._buffer.items(), key=lambda kv: kv[0])
+
+    def close(self) -> None:
+        self._gen.close()
+
+    def __enter__(self) -> OrderedRun[R]:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def run_ordered(
+    fn: Callable[[Any], R],
+    items: Sequence[Any],
+    runner: Runner = Runner(),
+    *,
+    lost: Lost | None = None,
+    progress: Progress | None = None,
+) -> OrderedRun[R]:
+    """``fn(item)`` for every item, yielded in input order as soon as available.
+
+    Parameters
+    ----------
+    fn : callable
+        A module-level (picklable) function of one item.  It should turn expected problems into
+        results; an exception it raises is re-raised here (a bug, as in a serial run).
+    items : sequence
+        Picklable work items.
+    runner : Runner
+    lost : callable, optional
+        ``lost(item, message)`` builds the result of an item whose worker died too often; without
+        it such an item raises :class:`~exactdp.errors.ExactDPError`.
+    progress : callable, optional
+        ``progress(done, total)`` after each item finishes (in completion order).
+    """
+    return OrderedRun(fn, items, runner, lost, progress)
+
+
+def _dispatch(fn, items, runner: Runner, lost, progress, buffer) -> Generator[Any, None, None]:
+    if runner.scheduler is not None:
+        return _run_dask(fn, items, runner, lost, progress, buffer)
+    if runner.jobs > 1 and len(items) > 1:
+        return _run_processes(fn, items, runner, lost, progress, buffer)
+    return _run_serial(fn, items, progress)
+
+
+def _run_serial(fn, items, progress) -> Generator[Any, None, None]:
+    for k, item in enumerate(items):
+        out = fn(item)
+        if progress is not None:
+            progress(k + 1, len(items))
+        yield out
+
+
+def _lost_result(lost: Lost | None, item: Any, message: str) -> Any:
+    if lost is None:
+        raise ExactDPError(message)
+    return lost(item, message)
+
+
+def _drain(buffer: dict[int, Any], state: list[int]) -> Generator[Any, None, None]:
+    """Yield buffered results from index ``state[0]`` on while they are contiguous."""
+    while state[0] in buffer:
+        out = buffer.pop(state[0])
+        state[0] += 1
+        yield out
+
+
+# --- local worker processes ------------------------------------------------------------------
+
+
+def _worker_init() -> None:
+    # Ctrl-C in a terminal reaches the whole process group; the parent alone decides what to do
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _new_pool(workers: int) -> ProcessPoolExecutor:
+    # forkserver: workers start from a clean single-threaded process (forking the parent, whose
+    # pool manager threads run, is unsafe); exactdp is imported once in the server and inherited
+    methods = multiprocessing.get_all_start_methods()
+    ctx: Any
+    if "forkserver" in methods:
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(["exactdp.verify"])
+    else:  # pragma: no cover - Windows
+        ctx = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_worker_init)
+
+
+def _stop_pool(pool: ProcessPoolExecutor | None, *, kill: bool = False) -> None:
+    """Shut ``pool`` down; with ``kill``, at once, ending items in progress (an interrupted or
+    failed run), else after its workers are idle."""
+    if pool is None:
+        return
+    if kill:
+        terminate = getattr(pool, "terminate_workers", None)  # Python >= 3.14
+        if terminate is not None:
+            terminate()
+        else:
+            # before 3.14 there is no public way to stop running workers: shutdown() alone waits
+            # for the items in progress to finish
+            for p in list((getattr(pool, "_processes", None) or {}).values()):
+                if p.is_alive():
+                    p.terminate()
+    # joins the pool's manager thread, which otherwise may outlive the pool and trip over
+    # its closed pipes at interpreter exit
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
+class _Pools:
+    """The main pool, and a one-worker pool where suspects of a worker death run alone."""
+
+    def __init__(self, fn, items, runner: Runner):
+        self.fn, self.items, self.runner = fn, items, runner
+        self.main: ProcessPoolExecutor | None = None
+        self.solo: ProcessPoolExecutor | None = None
+        self.running: dict[Future, int] = {}
+        self.solo_running: dict[Future, int] = {}
+        self.todo: deque[int] = deque(range(len(items)))
+        self.suspects: deque[int] = deque()
+        self.deaths = [0] * len(items)
+
+    def fill(self) -> None:
+        """Keep every worker busy with a short queue (suspects go to the solo pool)."""
+        window = 2 * self.runner.jobs
+        while self.todo and len(self.running) < window:
+            if self.main is None:
+                self.main = _new_pool(self.runner.jobs)
+            i = self.todo.popleft()
+            self.running[self.main.submit(self.fn, self.items[i])] = i
+        if self.suspects and not self.solo_running:
+            if self.solo is None:
+                self.solo = _new_pool(1)
+            i = self.suspects.popleft()
+            self.solo_running[self.solo.submit(self.fn, self.items[i])] = i
+
+    def main_broke(self, buffer: dict[int, Any]) -> None:
+        """Every item in flight in the main pool is a suspect (which one killed its worker is
+        unknown); those that had finished keep their results."""
+        for f, i in list(self.running.items()):
+            if f.done() and not f.cancelled() and f.exception() is None:
+                buffer[i] = f.result()
+            else:
+                self.suspects.append(i)
+        self.running.clear()
+        _stop_pool(self.main, kill=True)
+        self.main = None
+
+    def solo_broke(self, i: int, lost: Lost | None, buffer: dict[int, Any]) -> None:
+        """The item running alone killed its worker: certainly its own fault."""
+        self.deaths[i] += 1
+        _stop_pool(self.solo, kill=True)
+        self.solo = None
+        if self.deaths[i] >= self.runner.max_attempts:
+            msg = (
+                f"the worker process died {self.deaths[i]} times while checking this item alone "
+                "(killed by a signal, or out of memory?); it was given up"
+            )
+            buffer[i] = _lost_result(lost, self.items[i], msg)
+        else:
+            self.suspects.appendleft(i)
+
+    def stop(self, *, kill: bool) -> None:
+        _stop_pool(self.main, kill=kill)
+        _stop_pool(self.solo, kill=kill)
+        self.main = self.solo = None
+
+
+def _run_processes(fn, items, runner: Runner, lost, progress, buffer: dict[int, Any]) -> Generator[Any, None, None]:
+    pools = _Pools(fn, items, runner)
+    state = [0]
+    done_count = 0
+    finished = False
+    try:
+        while state[0] < len(items):
+            pools.fill()
+            futures = list(pools.running) + list(pools.solo_running)
+            if not futures:  # everything left is already in the buffer
+                yield from _drain(buffer, state)
+                continue
+            done, _ = wait(futures, return_when=FIRST_COMPLETED)
+            for f in done:
+                before = len(buffer)
+                _collect(f, pools, lost, buffer)
+                done_count += len(buffer) - before
+                if progress is not None and len(buffer) > before:
+                    progress(done_count, len(items))
+            yield from _drain(buffer, state)
+        finished = True
+    finally:
+        pools.stop(kill=not finished)
+
+
+def _collect(f: Future, pools: _Pools, lost, buffer: dict[int, Any]) -> None:
+    if f in pools.solo_running:
+        i = pools.solo_running.pop(f)
+        try:
+            buffer[i] = f.result()
+        except BrokenProcessPool:
+            pools.solo_broke(i, lost, buffer)
+        return
+    if f not in pools.running:  # already handled when the pool broke
+        return
+    try:
+        result = f.result()
+    except BrokenProcessPool:
+        pools.main_broke(buffer)
+        return
+    buffer[pools.running.pop(f)] = result
+
+
+# --- Dask ---------------------------------------------------------------------------------------
+
+
+def _dask_call(fn: Callable[[Any], Any], item: Any) -> Any:
+    """Run one item on a Dask worker (one item at a time per worker process)."""
+    with _ITEM_LOCK:
+        return fn(item)
+
+
+def _dask_client(address: str) -> tuple[Any, Any]:
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise DaskMissingError(
+            "--scheduler needs dask.distributed, which is not installed; install the optional "
+            "extra: pip install 'exactdp[dask]'"
+        ) from None
+    if address.startswith("local:"):
+        n = address[len("local:") :]
+        if not n.isdigit() or int(n) < 1:
+            raise SchedulerError(f"--scheduler {address!r}: write local:N with N >= 1 worker processes")
+        cluster = LocalCluster(
+            n_workers=int(n), threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40
+        )
+        return Client(cluster), cluster
+    if "://" not in address:
+        raise SchedulerError(f"--scheduler {address!r}: write tcp://HOST:PORT (a running `dask scheduler`) or local:N")
+    try:
+        return Client(address, timeout="10s"), None
+    except (OSError, TimeoutError) as e:
+        raise SchedulerError(f"cannot reach the Dask scheduler at {address}: {e}") from None
+
+
+def _run_dask(fn, items, runner: Runner, lost, progress, buffer: dict[int, Any]) -> Generator[Any, None, None]:
+    assert runner.scheduler is not None
+    client, cluster = _dask_client(runner.scheduler)  # first: it says which extra is missing
+    from dask.distributed import as_completed
+    from distributed.scheduler import KilledWorker
+    state = [0]
+    done_count = 0
+    try:
+        window = max(2, 2 * sum(client.nthreads().values()))
+        todo = deque(range(len(items)))
+        index: dict[str, int] = {}
+
+        def submit() -> Any:
+            i = todo.popleft()
+            f = client.submit(_dask_call, fn, items[i], pure=False)
+            index[f.key] = i
+            return f
+
+        pending = as_completed([submit() for _ in range(min(window, len(todo)))])
+        for f in pending:
+            i = index.pop(f.key)
+            try:
+                buffer[i] = f.result()
+            except KilledWorker as e:
+                buffer[i] = _lost_result(lost, items[i], f"the Dask workers running this item died too often ({e})")
+            done_count += 1
+            f.release()
+            if progress is not None:
+                progress(done_count, len(items))
+            if todo:
+                pending.add(submit())
+            yield from _drain(buffer, state)
+        yield from _drain(buffer, state)
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()

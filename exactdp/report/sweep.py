@@ -1,0 +1,136 @@
+"""Reports of a sweep (a case checked at every point of its ``sweep:`` grid).
+
+One row per point: the params, then each claim's verdict mark and exact value; CSV rows in
+long form (one row per point and claim: the params, the claim's number, kind, mechanism,
+status and exact value), which is what ``--csv`` appends point by point and ``--resume`` reads
+back; and a minimal plot of one claim's value against one swept param (matplotlib, optional).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping, Sequence
+
+from ..claims import HOLDS
+from ..errors import CaseError
+from ..numbers.real import real_str
+from ..verify import ERROR, FileResult
+from .escape import mpl
+from .plot import MissingExtraError, load_pyplot
+from .text import Marks
+
+__all__ = [
+    "CSV_COLUMNS",
+    "claim_value",
+    "point_texts",
+    "sweep_row",
+    "claims_legend",
+    "csv_rows",
+    "plot_sweep",
+    "PlotUnavailable",
+]
+
+# after the params' own columns
+CSV_COLUMNS = ("claim", "kind", "of", "status", "value", "found")
+
+
+PlotUnavailable = MissingExtraError  # matplotlib is not installed (the ``exactdp[plot]`` extra)
+
+
+def claim_value(values: Mapping[str, Any], found: str) -> str:
+    """The exact value a claim computed: the first machine-readable value (not its decimal
+    approximation), else the text found."""
+    for k, v in values.items():
+        if k != "decimal" and isinstance(v, str):
+            return v
+    return found
+
+
+def point_texts(fr: FileResult) -> tuple[str, ...]:
+    """The point's param values as text, in sweep order (the key of a CSV row)."""
+    return tuple(real_str(v) for _, v in fr.point)
+
+
+def claims_legend(fr: FileResult) -> list[str]:
+    """``[1] privloss of M``: what each column of the rows is."""
+    return [f"  [{k + 1}] {v.claim.kind} of {_of(v.claim.of)}" for k, v in enumerate(fr.verdicts)]
+
+
+def _of(of: Any) -> str:
+    return ", ".join(of) if isinstance(of, (tuple, list)) else str(of)
+
+
+def sweep_row(fr: FileResult, widths: Sequence[int], marks: Marks) -> str:
+    """``k=1  eps=log(2)   ✓ log(2)  ✓ 1/100``: a point and its verdicts."""
+    params = "  ".join(f"{name}={real_str(v)}".ljust(w) for (name, v), w in zip(fr.point, widths))
+    if fr.error is not None:
+        kind = "invalid case" if isinstance(fr.error, CaseError) else "error"
+        first = str(fr.error).splitlines()[0] if str(fr.error) else kind
+        return f"{params}   {marks.sym[ERROR]} {kind}: {first}".lstrip()
+    cells = [f"{marks.sym[v.status]} {claim_value(v.values, v.found)}" for v in fr.verdicts]
+    return (params + "   " + "  ".join(cells)).lstrip()
+
+
+def csv_rows(fr: FileResult, names: Sequence[str]) -> list[dict[str, str]]:
+    """The long-form CSV rows of one point (one row with claim 0 for a point that failed)."""
+    base = dict(zip(names, point_texts(fr)))
+    if fr.error is not None:
+        return [{**base, "claim": "0", "kind": "", "of": "", "status": ERROR, "value": "", "found": str(fr.error).splitlines()[0]}]
+    return [
+        {
+            **base,
+            "claim": str(k + 1),
+            "kind": v.claim.kind,
+            "of": _of(v.claim.of),
+            "status": v.status,
+            "value": claim_value(v.values, v.found),
+            "found": v.found,
+        }
+        for k, v in enumerate(fr.verdicts)
+    ]
+
+
+def point_holds(rows: Iterable[Mapping[str, str]]) -> str:
+    """The status of a point from its CSV rows: holds, fails (or not supported) or error."""
+    statuses = {r["status"] for r in rows}
+    if ERROR in statuses:
+        return ERROR
+    return HOLDS if statuses <= {HOLDS} else "fails"
+
+
+def plot_sweep(rows: Sequence[Mapping[str, str]], names: Sequence[str], x: str, claim: int, out: str) -> int:
+    """Draw claim number ``claim``'s value against the swept param ``x``, one line per value of
+    the other params, to the file ``out`` (PNG, PDF, SVG by its suffix); returns the number of
+    points drawn.  Values are exact in the rows; the plot shows their decimal approximations.
+    Points where the claim could not be decided, or whose value is inf, are left out."""
+    plt = load_pyplot()
+    from ..numbers.expr import ExprError, eval_text
+    from ..numbers.real import Infinity, real_decimal
+
+    others = [n for n in names if n != x]
+    series: dict[tuple[str, ...], list[tuple[float, float, str]]] = {}
+    for r in rows:
+        if r["claim"] != str(claim) or r["status"] == ERROR:
+            continue
+        try:
+            xv, yv = eval_text(r[x]), eval_text(r["value"])
+        except ExprError:
+            continue
+        if isinstance(yv, Infinity):
+            continue
+        key = tuple(f"{n}={r[n]}" for n in others)
+        series.setdefault(key, []).append((float(real_decimal(xv, 15)), float(real_decimal(yv, 15)), r[x]))
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    drawn = 0
+    for key, pts in series.items():
+        pts.sort()
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=mpl(", ".join(key)) or None)
+        drawn += len(pts)
+    kinds = {r["kind"] for r in rows if r["claim"] == str(claim)}
+    ax.set_xlabel(mpl(x))
+    ax.set_ylabel(mpl(f"claim {claim} ({', '.join(sorted(kinds))}): exact value, shown as a decimal"))
+    if any(series):
+        ax.legend(fontsize="small")
+    fig.tight_layout()
+    fig.savefig(out)
+    plt.close(fig)
+    return drawn

@@ -1,0 +1,135 @@
+"""exactdp.execution: results in input order whatever runs them; dead workers retried; picklable
+results (errors, witnesses) that render exactly as the originals."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+from exactdp.errors import CaseError, CaseProblem, ExactDPError, LimitExceededError
+from exactdp.execution import Runner, jobs_from_env, run_ordered
+from exactdp.report import render_file, run_to_json
+from exactdp.report.jsonout import _file
+from exactdp.verify import FileResult, Options, RunResult, verify_paths
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _square_late(n: int) -> int:
+    """Early items finish last, so results arrive out of order."""
+    time.sleep(0.02 * (5 - n % 5))
+    return n * n
+
+
+def _die_once(item: tuple[int, str]) -> int:
+    """Item 3 kills its worker the first time (a marker file remembers)."""
+    n, marker = item
+    if n == 3 and not os.path.exists(marker):
+        Path(marker).write_text("died")
+        os.kill(os.getpid(), signal.SIGKILL)
+    return n + 100
+
+
+def _always_die(n: int) -> int:
+    if n == 2:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return n
+
+
+def _lost(item: object, message: str) -> str:
+    return f"lost {item}: {message}"
+
+
+def test_serial_and_processes_yield_in_input_order():
+    items = list(range(12))
+    assert list(run_ordered(_square_late, items)) == [n * n for n in items]
+    assert list(run_ordered(_square_late, items, Runner(jobs=2))) == [n * n for n in items]
+
+
+def test_progress_counts_every_item():
+    seen: list[tuple[int, int]] = []
+    list(run_ordered(_square_late, range(6), Runner(jobs=2), progress=lambda d, t: seen.append((d, t))))
+    assert seen[-1] == (6, 6) and [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+def test_a_worker_killed_mid_run_is_retried_and_nothing_is_lost(tmp_path):
+    marker = str(tmp_path / "died")
+    out = list(run_ordered(_die_once, [(n, marker) for n in range(8)], Runner(jobs=2), lost=_lost))
+    assert Path(marker).exists()  # the worker really died
+    assert out == [n + 100 for n in range(8)]
+
+
+def test_an_item_that_always_kills_its_worker_is_given_up_alone():
+    out = list(run_ordered(_always_die, range(6), Runner(jobs=2, max_attempts=2), lost=_lost))
+    assert out[:2] == [0, 1] and out[3:] == [3, 4, 5]  # the others are not blamed
+    assert out[2].startswith("lost 2: the worker process died 2 times")
+    with pytest.raises(ExactDPError, match="died"):
+        list(run_ordered(_always_die, range(3), Runner(jobs=2, max_attempts=1)))
+
+
+def test_jobs_from_env(monkeypatch):
+    monkeypatch.setenv("EXACTDP_JOBS", "3")
+    assert jobs_from_env() == 3
+    monkeypatch.setenv("EXACTDP_JOBS", "auto")
+    assert jobs_from_env() >= 1
+    monkeypatch.setenv("EXACTDP_JOBS", "many")
+    with pytest.raises(ExactDPError, match="EXACTDP_JOBS"):
+        jobs_from_env()
+
+
+def test_errors_survive_pickling_with_their_structure():
+    e = CaseError([CaseProblem("bad", "mechanisms.M", "f.yaml", 3, 4, "fix it")], truncated=True)
+    e2 = pickle.loads(pickle.dumps(e))
+    assert e2.problems == e.problems and e2.truncated and str(e2) == str(e)
+    lim = pickle.loads(pickle.dumps(LimitExceededError("the number of game nodes", 10, "raise it with --max-nodes N")))
+    assert (lim.what, lim.limit, str(lim)) == ("the number of game nodes", 10, "the number of game nodes exceeds the limit of 10; raise it with --max-nodes N")
+
+
+@pytest.mark.parametrize(
+    "case",
+    ["vadhan-wang/figure1-two-round.yaml", "kov/kfold-rr-pure.yaml", "exponential/br-mixture.yaml", "continual/counterexample-single.yaml"],
+)
+def test_results_from_workers_render_exactly_as_local_ones(case):
+    """A result crosses processes without its game DAGs (witnesses keep their walk): the text
+    and JSON reports are unchanged."""
+    (fr,) = list(verify_paths([ROOT / "cases" / case], Options(witness=True)))
+    assert any(v.witness is not None for v in fr.verdicts)
+    data = pickle.dumps(fr)
+    fr2 = pickle.loads(data)
+    assert render_file(fr2) == render_file(fr)
+    assert _file(fr2) == _file(fr)
+    assert run_to_json(RunResult((fr2,))) == run_to_json(RunResult((fr,)))
+
+
+def test_a_result_carries_no_mechanisms():
+    (fr,) = list(verify_paths([ROOT / "cases/vadhan-wang/rr-pure.yaml"]))
+    assert isinstance(fr, FileResult) and fr.case is not None and dict(fr.case.mechanisms) == {}
+
+
+def test_without_dask_the_message_names_the_extra(monkeypatch):
+    import sys
+
+    from click.testing import CliRunner
+
+    from exactdp.cli import main
+    from exactdp.execution import DaskMissingError
+
+    monkeypatch.setitem(sys.modules, "dask.distributed", None)
+    with pytest.raises(DaskMissingError, match=r"pip install 'exactdp\[dask\]'"):
+        list(run_ordered(_square_late, [1, 2], Runner(scheduler="local:2")))
+    r = CliRunner().invoke(main, ["verify", "--scheduler", "local:2", str(ROOT / "cases/vadhan-wang/rr-pure.yaml")])
+    assert r.exit_code == 2 and "exactdp[dask]" in r.output
+
+
+@pytest.mark.parametrize("address", ["local:0", "local:x", "somewhere:8786"])
+def test_a_malformed_scheduler_address_is_refused(address):
+    pytest.importorskip("distributed")
+    from exactdp.execution import SchedulerError
+
+    with pytest.raises(SchedulerError, match="--scheduler"):
+        list(run_ordered(_square_late, [1, 2], Runner(scheduler=address)))

@@ -1,0 +1,180 @@
+"""Sweeps: the `sweep:` key (points, order, located errors), per-point verdicts equal to separate
+single-point files, and ``exactdp sweep`` (rows, CSV, resume, limits per point, plot)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from exactdp.caseio import parse_case
+from exactdp.caseio.sweep import point_label, sweep_points
+from exactdp.cli import main
+from exactdp.errors import CaseError
+from exactdp.numbers.real import real_str
+from exactdp.verify import Options, verify_paths, verify_text
+
+ROOT = Path(__file__).resolve().parents[1]
+THM18 = ROOT / "cases/vadhan-wang/thm-1-8-sweep.yaml"
+
+SMALL = """\
+exactdp: 1
+name: small-sweep
+params: {k: 1, eps: log(2), E: exp(eps)}
+sweep:
+  k: {from: 1, to: 3}
+  eps: [log(2), log(3)]
+mechanisms:
+  R: {rr: {eps: eps}}
+  M: {repeat: {mechanism: R, times: k}}
+claims:
+  - privloss: {delta: 0, equals: k*eps}
+  - delta: {eps: 0, equals: (E - 1)/(E + 1)}
+"""
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+def test_points_in_order_first_key_outermost():
+    pts = sweep_points(SMALL, "s.yaml")
+    assert [point_label(p) for p in pts] == [
+        "k=1, eps=log(2)", "k=1, eps=log(3)", "k=2, eps=log(2)", "k=2, eps=log(3)", "k=3, eps=log(2)", "k=3, eps=log(3)",
+    ]
+    assert sweep_points("exactdp: 1\nname: x\nmechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: 1}}]\n") is None
+
+
+def test_params_are_substituted_everywhere():
+    """times:, mechanism parameters, expected values and derived params all see the point."""
+    case = parse_case(SMALL, "s.yaml", params=dict(sweep_points(SMALL)[5]))
+    assert real_str(case.params["E"]) == "3" and len(case.claims) == 2
+    fr = verify_text(SMALL.replace("k: 1, eps: log(2)", "k: 3, eps: log(3)"))
+    assert [v.status for v in fr.verdicts] == ["holds", "fails"]  # TV(3-fold RR_log3) != TV(RR_log3)
+
+
+@pytest.mark.parametrize(
+    "sweep, message",
+    [
+        ("{j: [1, 2]}", "'j' is not declared under `params:`"),
+        ("{k: {from: 3, to: 1}}", "is empty"),
+        ("{k: {from: 1, to: 2, step: 0}}", "step must be at least 1"),
+        ("{k: [1, 1]}", "listed twice"),
+        ("{k: [eps]}", "a sweep value is a constant"),
+        ("{k: {from: 1/2, to: 3}}", "must be a whole number"),
+        ("{k: []}", "empty list"),
+        ("{k: 3}", "a list of values or a range"),
+    ],
+)
+def test_bad_sweeps_are_located_errors(sweep, message):
+    text = SMALL.split("sweep:")[0] + f"sweep: {sweep}\n" + "mechanisms:" + SMALL.split("mechanisms:")[1]
+    with pytest.raises(CaseError) as e:
+        sweep_points(text, "s.yaml")
+    assert message in str(e.value) and "s.yaml:" in str(e.value)
+    with pytest.raises(CaseError, match=re.escape(message)):  # the reader checks it too
+        parse_case(text, "s.yaml")
+
+
+def test_too_many_points_names_the_limit():
+    text = SMALL.replace("k: {from: 1, to: 3}", "k: {from: 1, to: 60}")
+    with pytest.raises(CaseError, match="--max-sweep-points"):
+        sweep_points(text, "s.yaml", max_points=100)
+
+
+def _single_point_file(text: str, point) -> str:
+    """The same case with the point's values written under params: and no sweep."""
+    head, rest = text.split("\nparams:\n", 1)
+    params, rest = rest.split("\nsweep:\n", 1)
+    rest = rest.split("\nmechanisms:\n", 1)[1]
+    values = dict((n, real_str(v)) for n, v in point)
+    lines = [re.sub(r"^(  (\w+): ).*$", lambda m: m.group(1) + values.get(m.group(2), m.group(0)[len(m.group(1)):]), ln) for ln in params.splitlines()]
+    return head + "\nparams:\n" + "\n".join(lines) + "\nmechanisms:\n" + rest
+
+
+def test_each_point_of_the_thm_1_8_sweep_equals_a_single_point_file():
+    text = THM18.read_text()
+    results = list(verify_paths([THM18]))
+    points = sweep_points(text, str(THM18))
+    assert len(results) == len(points) == 24
+    for fr, point in zip(results, points):
+        single = verify_text(_single_point_file(text, point), "single.yaml")
+        assert single.error is None, single.error
+        assert fr.case.name == f"vw-thm-1-8-sweep[{point_label(point)}]"
+        assert [(v.status, v.found) for v in fr.verdicts] == [(v.status, v.found) for v in single.verdicts]
+        assert all(v.holds for v in fr.verdicts)
+
+
+def test_sweep_rows_csv_and_resume(tmp_path):
+    case = tmp_path / "s.yaml"
+    case.write_text(SMALL)
+    out = tmp_path / "s.csv"
+    r = run("sweep", str(case), "--csv", str(out))
+    assert r.exit_code == 1, r.output  # the TV claim fails for k >= 2
+    rows = [ln for ln in r.output.splitlines() if ln.startswith("k=")]
+    assert len(rows) == 6 and rows[0].split() == ["k=1", "eps=log(2)", "✓", "log(2)", "✓", "1/3"]
+    table = list(csv.DictReader(out.open()))
+    assert len(table) == 12 and table[0] == {"k": "1", "eps": "log(2)", "claim": "1", "kind": "privloss", "of": "M", "status": "holds", "value": "log(2)", "found": "log(2) ≈ 0.693147"}
+    # an interrupted sweep: keep the first two points (and half of the third), resume
+    lines = out.read_text().splitlines(keepends=True)
+    out.write_text("".join(lines[:6]))
+    assert run("sweep", str(case), "--csv", str(out)).exit_code == 2  # no silent appending
+    r2 = run("sweep", str(case), "--resume", str(out), "-q")
+    assert r2.exit_code == 1 and "2 read from" in r2.output
+    assert sorted(out.read_text().splitlines()) == sorted("".join(lines).splitlines())
+
+
+def test_resume_refuses_a_csv_of_another_sweep(tmp_path):
+    case = tmp_path / "s.yaml"
+    case.write_text(SMALL)
+    other = tmp_path / "o.csv"
+    other.write_text("a,b\n1,2\n")
+    r = run("sweep", str(case), "--resume", str(other))
+    assert r.exit_code == 2 and "not a sweep CSV of this case" in r.output
+
+
+def test_a_point_over_a_limit_is_that_points_error_and_the_sweep_goes_on():
+    r = run("sweep", str(THM18), "--max-exponent", "5", "--json")
+    assert r.exit_code == 2
+    doc = json.loads(r.output)
+    statuses = [(f["params"]["k"], f["status"]) for f in doc["files"]]
+    assert len(statuses) == 24
+    assert {s for k, s in statuses if int(k) <= 5} == {"ok"} and {s for k, s in statuses if int(k) > 5} == {"invalid"}
+    assert "--max-exponent" in doc["files"][-1]["problems"][0]["message"]
+
+
+SLOW = """exactdp: 1
+name: slow-at-large-k
+params: {k: 2}
+sweep: {k: [2, 40]}
+mechanisms:
+  A: {rr: {eps: log(2)}}
+  B: {rr: {eps: log(4), delta: 1/100}}
+  C: {rr: {eps: log(8), delta: 1/1000}}
+  M: {repeat: {mechanism: {choose: [A, B, C]}, times: k}}
+claims:
+  - privloss: {delta: 1/100, at_most: 3*k*log(2)}
+"""
+
+
+def test_a_point_over_its_timeout_is_undecided_and_the_next_points_run(tmp_path):
+    case = tmp_path / "slow.yaml"
+    case.write_text(SLOW.replace("[2, 40]", "[2, 40, 3]"))
+    r = run("sweep", str(case), "--timeout", "0.5", "--json")
+    doc = json.loads(r.output)
+    assert r.exit_code == 2
+    decided = [f["claims"][0]["status"] != "error" for f in doc["files"]]
+    assert decided == [True, False, True]
+    assert "time" in doc["files"][1]["claims"][0]["note"]
+
+
+def test_plot(tmp_path):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "p.png"
+    r = run("sweep", str(THM18), "-q", "--plot", str(out), "--plot-claim", "3", "--plot-x", "k")
+    assert r.exit_code == 0, r.output
+    assert out.read_bytes()[:4] == b"\x89PNG"
+    assert run("sweep", str(THM18), "--plot", str(out), "--plot-x", "j").exit_code == 2
