@@ -12,6 +12,7 @@ from typing import Callable, Iterable, Sequence
 
 from .analysis.engine import make_engine
 from .caseio import Case, YamlLimits, load_case, parse_case
+from .caseio.files import scan as scan_case_files
 from .claims import FAILS, HOLDS, UNSUPPORTED, Analysis, PrivLossClaim, Verdict
 from .errors import CaseError, ExactDPError, LimitExceededError, VerificationError
 from .limits import DEFAULT as DEFAULT_LIMITS
@@ -97,19 +98,17 @@ class RunResult:
         return out
 
 
-def find_case_files(paths: Iterable[str | Path]) -> list[Path]:
-    """Files as given; directories searched recursively for *.yaml / *.yml, sorted."""
-    out: list[Path] = []
-    for p in map(Path, paths):
-        if p.is_dir():
-            out.extend(sorted(q for q in p.rglob("*") if q.suffix in (".yaml", ".yml") and q.is_file()))
-        else:
-            out.append(p)
-    return out
+def find_case_files(paths: Iterable[str | Path], *, follow_symlinks: bool = False) -> list[Path]:
+    """Files as given; directories searched recursively for *.yaml / *.yml, sorted.
+
+    Symbolic links are listed, not followed (reading one reports the refusal) unless
+    ``follow_symlinks``: see :mod:`exactdp.caseio.files`."""
+    return [f.path for f in scan_case_files(paths, follow_symlinks=follow_symlinks)]
 
 
 def _deadline(opts: Options, start: float) -> float | None:
-    return None if opts.timeout is None else start + opts.timeout
+    timeout = opts.effective_limits().timeout
+    return start + timeout if timeout else None
 
 
 def verify_case(case: Case, opts: Options = Options(), *, deadline: float | None = None) -> tuple[Verdict, ...]:
@@ -139,11 +138,12 @@ def verify_case(case: Case, opts: Options = Options(), *, deadline: float | None
     return tuple(out)
 
 
-def verify_file(path: str | Path, opts: Options = Options()) -> FileResult:
+def verify_file(path: str | Path, opts: Options = Options(), *, tree: str | Path | None = None) -> FileResult:
     """Read one case file and check its claims under the limits of ``opts``; problems become
     the result's ``error`` (a case that cannot be read) or claims with status ``error`` (a
-    limit was hit while checking)."""
-    return _verify(str(path), lambda: load_case(path, yaml_limits=opts.yaml_limits, max_problems=opts.max_problems), opts)
+    limit was hit while checking).  ``tree``: the tree a followed symbolic link must stay in
+    (default: the directory holding ``path``)."""
+    return _verify(str(path), lambda: load_case(path, yaml_limits=opts.yaml_limits, max_problems=opts.max_problems, tree=tree), opts)
 
 
 def verify_text(text: str, file: str = "<text>", opts: Options = Options()) -> FileResult:
@@ -166,10 +166,10 @@ def _verify(file: str, read, opts: Options) -> FileResult:
 
 def verify_paths(paths: Sequence[str | Path], opts: Options = Options(), *, on_file=None) -> RunResult:
     """Verify every case file under ``paths`` (see :func:`find_case_files`)."""
-    files = find_case_files(paths)
+    files = scan_case_files(paths, follow_symlinks=opts.effective_limits().follow_symlinks)
     results = []
     for k, f in enumerate(files):
         if on_file is not None:
-            on_file(k, len(files), f)
-        results.append(verify_file(f, opts))
+            on_file(k, len(files), f.path)
+        results.append(verify_file(f.path, opts, tree=f.tree))
     return RunResult(tuple(results))

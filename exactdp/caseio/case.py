@@ -14,7 +14,11 @@ from ..errors import CaseError, CaseProblem
 from ..model.game import Mechanism
 from ..numbers.symbolic import SymbolTable
 from .claims import read_claims
+from ..errors import LimitExceededError
+from ..limits import check_datasets
+from ..limits import current as current_limits
 from .context import INVALID, Reader, _Abort, child_path, suggest
+from .files import read_case_bytes
 from .forms import MechanismReader
 from .yamlsafe import YamlLimits, is_null, kind_of, load_yaml
 
@@ -55,16 +59,22 @@ class Case:
     symbols: SymbolTable = field(default_factory=SymbolTable)
 
 
-def load_case(path: str | Path, *, yaml_limits: YamlLimits = YamlLimits(), max_problems: int = 20) -> Case:
-    """Read and validate a case file; raise :class:`CaseError` listing located problems."""
-    p = Path(path)
+def load_case(
+    path: str | Path,
+    *,
+    yaml_limits: YamlLimits = YamlLimits(),
+    max_problems: int = 20,
+    follow_symlinks: bool | None = None,
+    tree: str | Path | None = None,
+) -> Case:
+    """Read and validate a case file; raise :class:`CaseError` listing located problems.
+
+    The file is read by :func:`~exactdp.caseio.files.read_case_bytes`: a regular file only, no
+    symbolic link unless ``follow_symlinks`` (default: the limits in force) and then only
+    inside ``tree``, at most ``yaml_limits.max_bytes`` bytes."""
     file = str(path)
-    try:
-        data = p.read_bytes()
-    except OSError as e:
-        raise CaseError(CaseProblem(f"cannot read the file: {e.strerror or e}", file=file)) from None
-    if len(data) > yaml_limits.max_bytes:
-        raise CaseError(CaseProblem(f"file is {len(data)} bytes; the limit is {yaml_limits.max_bytes}", file=file, hint="raise it with --max-file-bytes"))
+    follow = current_limits().follow_symlinks if follow_symlinks is None else follow_symlinks
+    data = read_case_bytes(path, max_bytes=yaml_limits.max_bytes, follow_symlinks=follow, tree=tree)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -125,21 +135,26 @@ def _read(r: Reader, root: yaml.Node) -> Case | None:
         items = r.sequence(top["datasets"], "datasets", "datasets")
         if items is not INVALID:
             names = []
+            seen: set[str] = set()
             for i, it in enumerate(items):
+                if i >= current_limits().max_datasets:  # refuse before anything quadratic is built
+                    r.error(top["datasets"], "datasets", _limit_text(lambda: check_datasets(len(items))))
+                    break
                 d = r.label(it, child_path("datasets", i), "a dataset name")
                 if d is INVALID:
                     continue
                 if not _DATASET_RE.match(d):
                     r.error(it, child_path("datasets", i), f"dataset name {d!r} may only use letters, digits, _ . ' -")
-                elif d in names:
+                elif d in seen:
                     r.error(it, child_path("datasets", i), f"dataset {d!r} is listed twice")
                 else:
                     names.append(d)
+                    seen.add(d)
             if len(names) < 2 and len(names) == len(items):
                 r.error(top["datasets"], "datasets", "at least two datasets are needed to speak of adjacency")
             if names:
                 datasets = tuple(names)
-    adjacent = _adjacency(r, top.get("adjacent"), datasets)
+    adjacent = _adjacency(r, top.get("adjacent"), datasets, top.get("datasets", root))
     problems_before_mechanisms = len(r.problems)
 
     # symbols (before params: params may use them)
@@ -204,15 +219,31 @@ def _text(r: Reader, node: yaml.Node | None, path: str) -> str | None:
     return None if t is INVALID else t
 
 
-def _adjacency(r: Reader, node: yaml.Node | None, datasets: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
+def _limit_text(check) -> str:
+    try:
+        check()
+    except LimitExceededError as e:
+        return str(e)
+    return ""  # pragma: no cover - only called when the limit is exceeded
+
+
+def _adjacency(r: Reader, node: yaml.Node | None, datasets: tuple[str, ...], where: yaml.Node) -> tuple[tuple[int, int], ...]:
     n = len(datasets)
-    default = tuple((i, j) for i in range(n) for j in range(i + 1, n))
+    pos = {d: i for i, d in enumerate(datasets)}
+    if node is None and n * (n - 1) // 2 > current_limits().max_pairs:  # before building them
+        r.error(where, "datasets", _limit_text(lambda: check_datasets(n, n * (n - 1) // 2)))
+        return ()
+    default = tuple((i, j) for i in range(n) for j in range(i + 1, n)) if n * (n - 1) // 2 <= current_limits().max_pairs else ()
     if node is None:
         return default
     items = r.sequence(node, "adjacent", "adjacent")
     if items is INVALID:
         return default
+    if len(items) > current_limits().max_pairs:
+        r.error(node, "adjacent", _limit_text(lambda: check_datasets(n, len(items))))
+        return default
     out: list[tuple[int, int]] = []
+    listed: set[tuple[int, int]] = set()
     for i, it in enumerate(items):
         p = child_path("adjacent", i)
         pair = r.sequence(it, p, "an adjacent pair")
@@ -226,19 +257,20 @@ def _adjacency(r: Reader, node: yaml.Node | None, datasets: tuple[str, ...]) -> 
             name = r.label(d, child_path(p, k), "a dataset name")
             if name is INVALID:
                 break
-            if name not in datasets:
+            if name not in pos:
                 r.error(d, child_path(p, k), f"unknown dataset {name!r} in adjacent", suggest(name, datasets) or f"datasets: {', '.join(datasets)}")
                 break
-            idx.append(datasets.index(name))
+            idx.append(pos[name])
         if len(idx) != 2:
             continue
         if idx[0] == idx[1]:
             r.error(it, p, f"a dataset is not adjacent to itself ({datasets[idx[0]]})")
             continue
         t = (idx[0], idx[1])
-        if t in out or (t[1], t[0]) in out:
+        if t in listed or (t[1], t[0]) in listed:
             continue
         out.append(t)
+        listed.add(t)
     if not out:
         if not items:
             r.error(node, "adjacent", "no adjacent pair: list at least one, e.g. `adjacent: [[x0, x1]]`")

@@ -21,7 +21,7 @@ from ..analysis import ENGINE_NAMES
 from ..caseio import load_case
 from ..errors import VerificationError
 from ..limits import DEFAULT as DEFAULT_LIMITS
-from ..limits import Limits
+from ..limits import Limits, parse_size, size_text
 from ..numbers.expr import ExprError, eval_text
 from ..numbers.rational import as_q, is_rational
 from ..numbers.real import Infinity, LogReal, real_sign, real_str
@@ -94,25 +94,56 @@ max_strategies_option = click.option(
 )
 
 
+class _Size(click.ParamType):
+    """A memory size: 800M, 4G, or a number of bytes (0: no limit)."""
+
+    name = "SIZE"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> int:
+        if isinstance(value, int):
+            return value
+        try:
+            return parse_size(str(value))
+        except ValueError as e:
+            self.fail(str(e), param, ctx)
+
+
+_D = DEFAULT_LIMITS
+# (option, Limits field, type, help): every command accepts every limit (see exactdp.limits)
+_LIMIT_FLAGS = [
+    ("--timeout", "timeout", click.FloatRange(0), f"Wall-clock limit per case file (or command), in seconds; 0: none [default: {_D.timeout:g}]."),
+    ("--max-memory", "max_memory", _Size(), f"Memory a case file (or command) may add, e.g. 800M, 4G; 0: none [default: {size_text(_D.max_memory)}]."),
+    ("--max-nodes", "max_nodes", click.IntRange(1), f"Most game nodes built for one case [default: {_D.max_nodes}]."),
+    ("--max-profile-size", "max_hull_edges", click.IntRange(1), f"Largest exact privacy profile, in pieces [default: {_D.max_hull_edges}]."),
+    ("--max-exponent", "max_exponent", click.IntRange(1), f"Largest exponent in a number [default: {_D.max_exponent}]."),
+    ("--max-bits", "max_bits", click.IntRange(1), f"Most bits of any number computed from the case's numbers [default: {_D.max_bits}, or 100 x --max-exponent]."),
+    ("--max-symbolic-degree", "max_symbolic_degree", click.IntRange(1), f"Highest degree of a rational function of symbols [default: {_D.max_symbolic_degree}]."),
+    ("--max-datasets", "max_datasets", click.IntRange(2), f"Most datasets in a case [default: {_D.max_datasets}]."),
+    ("--max-pairs", "max_pairs", click.IntRange(1), f"Most adjacent pairs in a case [default: {_D.max_pairs}]."),
+    ("--max-components", "max_components", click.IntRange(1), f"Most components of a composition (compose --repeat) [default: {_D.max_components}]."),
+    ("--max-samples", "max_samples", click.IntRange(1), f"Most samples of an experiment [default: {_D.max_samples}]."),
+]
+
+
 def limit_options(f):
-    """--max-nodes, --max-profile-size, --max-exponent, --timeout (see exactdp.limits)."""
-    f = click.option("--timeout", type=click.FloatRange(0, min_open=True), default=None, help="Wall-clock limit per case file, in seconds.")(f)
-    f = click.option("--max-exponent", type=click.IntRange(1), default=None, help=f"Largest integer exponent in a number [default: {DEFAULT_LIMITS.max_exponent}].")(f)
-    f = click.option("--max-profile-size", type=click.IntRange(1), default=None, help=f"Largest exact privacy profile, in pieces [default: {DEFAULT_LIMITS.max_hull_edges}].")(f)
-    f = click.option("--max-nodes", type=click.IntRange(1), default=None, help=f"Most game nodes built for one case [default: {DEFAULT_LIMITS.max_nodes}].")(f)
+    """Every resource limit as a flag (see exactdp.limits), and --follow-symlinks."""
+    f = click.option(
+        "--follow-symlinks", is_flag=True, default=None,
+        help="Follow symbolic links to case files and directories, if their target stays inside the tree being verified (default: refuse them).",
+    )(f)
+    for flag, field, typ, text in reversed(_LIMIT_FLAGS):
+        f = click.option(flag, field, type=typ, default=None, help=text)(f)
     return f
 
 
-def limits_from(max_nodes=None, max_profile_size=None, max_exponent=None, timeout=None, max_strategies=None) -> Limits:
-    bits = None if max_exponent is None else max(DEFAULT_LIMITS.max_bits, 100 * max_exponent)
-    return DEFAULT_LIMITS.replace(
-        max_nodes=max_nodes,
-        max_hull_edges=max_profile_size,
-        max_exponent=max_exponent,
-        max_bits=bits,
-        timeout=timeout,
-        max_strategies=max_strategies,
-    )
+def limits_from(max_nodes=None, max_profile_size=None, max_exponent=None, timeout=None, max_strategies=None, **more) -> Limits:
+    """The :class:`~exactdp.limits.Limits` for the flags of :func:`limit_options` (``None``:
+    the default); accepts both the flag names and the field names."""
+    given = {"max_nodes": max_nodes, "max_hull_edges": more.pop("max_hull_edges", max_profile_size),
+             "max_exponent": max_exponent, "timeout": timeout, "max_strategies": max_strategies, **more}
+    if given.get("max_bits") is None and max_exponent is not None:
+        given["max_bits"] = max(_D.max_bits, 100 * max_exponent)
+    return _D.replace(**given)
 
 
 def load_mechanism(case_path: str, of: str | None):

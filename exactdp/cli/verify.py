@@ -36,7 +36,7 @@ __all__ = ["verify"]
 @click.option("--progress/--no-progress", default=None, help="Progress on stderr (default: when stderr is a terminal).")
 @click.option("-q", "--quiet", is_flag=True, help="Only failing claims and the summary.")
 @click.option("--ascii", "ascii_only", is_flag=True, help="ASCII marks instead of ✓/✗.")
-def verify(paths, as_json, engine, max_strategies, witness, max_nodes, max_profile_size, max_exponent, timeout, max_problems, max_file_bytes, max_yaml_nodes, progress, quiet, ascii_only):
+def verify(paths, as_json, engine, max_strategies, witness, max_problems, max_file_bytes, max_yaml_nodes, progress, quiet, ascii_only, **limits):
     """Check every claim in the case files (directories are searched for *.yaml).
 
     Exit 0 when every claim holds, 1 when some claim does not, 2 when a file is not a valid
@@ -50,7 +50,7 @@ def verify(paths, as_json, engine, max_strategies, witness, max_nodes, max_profi
         yaml_limits=YamlLimits(max_bytes=max_file_bytes, max_expanded_nodes=max_yaml_nodes),
         max_problems=max_problems,
         progress=prog,
-        limits=limits_from(max_nodes, max_profile_size, max_exponent, timeout, max_strategies),
+        limits=limits_from(**limits, max_strategies=max_strategies),
     )
     try:
         run = verify_paths(paths, opts, on_file=on_file)
