@@ -135,7 +135,9 @@ def _time_limit(seconds: float | None) -> Iterator[None]:
         raise time_limit_error(seconds)
 
     old = signal.signal(signal.SIGALRM, on_alarm)
-    outer, _ = signal.setitimer(signal.ITIMER_REAL, seconds)
+    # after the first alarm, one every second: code that catches errors broadly cannot make
+    # the rest of the block run unbounded
+    outer, _ = signal.setitimer(signal.ITIMER_REAL, seconds, 1.0)
     try:
         yield
     finally:
@@ -184,9 +186,14 @@ def _memory_limit(allowed: int | None) -> Iterator[None]:
             raise memory_limit_error(allowed or 0) from None
         return
     base = memory_in_use()
+    quiet = [0]  # ticks to skip after raising: time for the handlers to free the memory
 
     def on_tick(signum: int, frame: object) -> None:
+        if quiet[0]:
+            quiet[0] -= 1
+            return
         if memory_in_use() - base > allowed:
+            quiet[0] = 20
             raise memory_limit_error(allowed)
 
     old = signal.signal(signal.SIGVTALRM, on_tick)

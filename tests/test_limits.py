@@ -36,13 +36,13 @@ def test_profile_size_limit():
 
 
 def test_power_size_limit():
-    with pytest.raises(ExprError, match="bits, which exceeds the limit"):
+    with pytest.raises(ExprError, match="bits exceeds the limit of 1000000 bits; raise it with --max-bits"):
         eval_text("(2^10000)^10000")
     with using(Limits(max_bits=10)):
         with pytest.raises(ExprError, match="bits"):
             eval_text("2^100")
     fr = verify_text("exactdp: 1\nname: p\nmechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: log((2^10000)^10000)}}]\n", "p.yaml")
-    assert fr.exit_code == 2 and "p.yaml:4:" in str(fr.error) and "--max-exponent" in str(fr.error)
+    assert fr.exit_code == 2 and "p.yaml:4:" in str(fr.error) and "--max-bits" in str(fr.error)
 
 
 def test_timeout_marks_remaining_claims_undecided():

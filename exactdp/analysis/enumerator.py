@@ -18,7 +18,7 @@ from typing import Iterator
 
 from .. import limits
 from ..errors import LimitExceededError
-from ..model.game import Ask, Chance, End, Mechanism, Node
+from ..model.game import Ask, Chance, End, Mechanism, Node, postorder
 from ..model.ops import count_strategies
 from ..numbers.rational import Q, as_q, is_rational
 from ..numbers.real import INF, Infinity, real_cmp
@@ -82,39 +82,43 @@ def _check_size(mech: Mechanism, max_strategies: int | None) -> int:
     return n
 
 
-def _strategies(node: Node, n: int, memo: dict) -> list[tuple[dict, list]]:
-    """All (choices, views) below ``node``; choices map relative histories to option indices."""
-    hit = memo.get(node.uid)
-    if hit is not None:
-        return hit
+def _strategies(root: Node, n: int) -> list[tuple[dict, list]]:
+    """All (choices, views) below ``root``; choices map relative histories to option indices.
+
+    Bottom-up over the DAG (children first, iteratively: no recursion limit on deep games)."""
+    memo: dict[int, list[tuple[dict, list]]] = {}
+    for node in postorder(root):
+        memo[node.uid] = _strategies_at(node, n, memo)
+    return memo[root.uid]
+
+
+def _strategies_at(node: Node, n: int, memo: dict) -> list[tuple[dict, list]]:
     if isinstance(node, End):
-        out = [({}, [((), (Q(1),) * n)])]
-    elif isinstance(node, Ask):
-        out = []
+        return [({}, [((), (Q(1),) * n)])]
+    out: list[tuple[dict, list]] = []
+    if isinstance(node, Ask):
         for k, (lab, child) in enumerate(zip(node.labels, node.children)):
             step = ("q", lab)
-            for choices, views in _strategies(child, n, memo):
+            for choices, views in memo[child.uid]:
                 ch = {(): k}
                 for h, v in choices.items():
                     ch[(step,) + h] = v
                 out.append((ch, [((step,) + h, pr) for h, pr in views]))
-    elif isinstance(node, Chance):
-        per_answer = [_strategies(child, n, memo) for child in node.children]
-        out = []
+        return out
+    if isinstance(node, Chance):
+        per_answer = [memo[child.uid] for child in node.children]
         for combo in itertools.product(*per_answer):
-            ch: dict = {}
-            views: list = []
+            chc: dict = {}
+            views_: list = []
             for lab, row, (choices, vs) in zip(node.labels, node.probs, combo):
                 step = ("a", lab)
                 for h, v in choices.items():
-                    ch[(step,) + h] = v
+                    chc[(step,) + h] = v
                 for h, pr in vs:
-                    views.append(((step,) + h, tuple(a * b for a, b in zip(row, pr))))
-            out.append((ch, views))
-    else:  # pragma: no cover
-        raise TypeError(node)
-    memo[node.uid] = out
-    return out
+                    views_.append(((step,) + h, tuple(a * b for a, b in zip(row, pr))))
+            out.append((chc, views_))
+        return out
+    raise TypeError(node)  # pragma: no cover
 
 
 def strategies(mech: Mechanism, *, max_strategies: int | None = DEFAULT_MAX_STRATEGIES) -> Iterator[tuple[dict, list]]:
@@ -124,7 +128,7 @@ def strategies(mech: Mechanism, *, max_strategies: int | None = DEFAULT_MAX_STRA
     distribution lists (history, probability under each dataset).
     """
     _check_size(mech, max_strategies)
-    yield from _strategies(mech.root, len(mech.datasets), {})
+    yield from _strategies(mech.root, len(mech.datasets))
 
 
 def _hockey(views: list, i: int, j: int, lam: object) -> object:

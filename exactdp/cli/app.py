@@ -9,10 +9,13 @@ Exit status: 0 every claim holds; 1 some claim does not hold (or is not supporte
 
 from __future__ import annotations
 
+import codecs
+import errno
+import os
 import sys
 import time
 import traceback
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -154,15 +157,77 @@ def load_mechanism(case_path: str, of: str | None):
     return case, name, case.mechanisms[name]
 
 
+_ESCAPED = [0]  # characters of the output the terminal's encoding could not show
+
+
+def _escape_unencodable(err: UnicodeError) -> tuple[str, int]:
+    """Codec error handler for stdout: write a character the encoding cannot show as a
+    visible ``\\uXXXX`` escape, and remember that the output is not faithful."""
+    if not isinstance(err, UnicodeEncodeError):
+        raise err
+    _ESCAPED[0] += err.end - err.start
+    return "".join(f"\\u{ord(c):04x}" if ord(c) <= 0xFFFF else f"\\U{ord(c):08x}" for c in err.object[err.start : err.end]), err.end
+
+
+codecs.register_error("exactdp-escape", _escape_unencodable)
+_OUTPUT_ERRNOS = {errno.EPIPE, errno.ENOSPC, errno.EBADF, errno.EIO, errno.EFBIG, getattr(errno, "EDQUOT", errno.ENOSPC)}
+
+
+def _output_failed(why: str) -> NoReturn:
+    """Stop: one line on stderr, exit status 2 (the output could not be written)."""
+    try:
+        sys.stderr.write(f"exactdp: cannot write the output: {why}\n")
+        sys.stderr.flush()
+    except Exception:  # stderr is gone too: nothing more can be said
+        pass
+    try:  # nothing left in stdout's buffer may fail again at interpreter exit
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, 1)
+    except OSError:
+        pass
+    sys.exit(2)
+
+
 def run() -> None:
     """Console entry point: like ``main`` but an unexpected exception is reported as an
-    internal error (exit 3) instead of escaping."""
+    internal error (exit 3) instead of escaping, and output that cannot be written (standard
+    output closed, a full disk, a broken pipe) ends with one line on stderr and exit status 2.
+    Characters the terminal's encoding cannot show (a Latin-1 terminal) are written as visible
+    ``\\uXXXX`` escapes, and the run then also exits with status 2, saying so."""
+    out = sys.stdout
+    if out is None:
+        _output_failed("standard output is closed")
+    try:
+        out.reconfigure(errors="exactdp-escape")  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        pass
+    code: object = 0
     try:
         main(standalone_mode=True)
-    except SystemExit:
-        raise
+    except SystemExit as e:
+        code = e.code
+    except OSError as e:
+        if e.errno not in _OUTPUT_ERRNOS:
+            _internal_error()
+        _output_failed(e.strerror or str(e))
     except Exception:
-        click.echo("exactdp: internal error (please report it with the case file):", err=True)
-        traceback.print_exc()
-        sys.exit(3)
+        _internal_error()
+    if sys.stdout is not out:  # click replaced it after a broken pipe
+        _output_failed("standard output was closed while writing (broken pipe)")
+    try:
+        out.flush()
+    except OSError as e:
+        _output_failed(e.strerror or str(e))
+    if _ESCAPED[0]:
+        enc = getattr(out, "encoding", "?")
+        _output_failed(
+            f"{_ESCAPED[0]} character(s) cannot be shown in the terminal's encoding ({enc}) and were written as \\u escapes; "
+            "use a UTF-8 terminal (e.g. PYTHONIOENCODING=utf-8)"
+        )
+    sys.exit(code)
 
+
+def _internal_error() -> NoReturn:
+    click.echo("exactdp: internal error (please report it with the case file):", err=True)
+    traceback.print_exc()
+    sys.exit(3)

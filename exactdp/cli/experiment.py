@@ -10,7 +10,8 @@ from ..constructions.experiment import run_section6
 from ..errors import ExactDPError
 from ..numbers.rational import q_str
 from ..report.simulate import dumps_json
-from .app import fail, main, parse_number
+from ..limits import check_count, using
+from .app import fail, limit_options, limits_from, main, parse_number
 
 __all__ = ["experiment", "section6"]
 
@@ -21,7 +22,7 @@ def experiment() -> None:
 
 
 @experiment.command()
-@click.option("--samples", type=click.IntRange(1), default=10_000, show_default=True, help="Number of random mechanisms M_p.")
+@click.option("--samples", type=click.IntRange(1), default=10_000, show_default=True, help="Number of random mechanisms M_p (at most --max-samples).")
 @click.option("--delta", "delta_text", default="1/10", show_default=True, help="delta of RR_(eps,delta); eps = PrivLoss(M_p, delta).")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--denominator", type=click.IntRange(2), default=100, show_default=True,
@@ -29,7 +30,8 @@ def experiment() -> None:
 @click.option("--no-enumerator-check", is_flag=True, help="Skip the per-sample enumerator comparison of views.")
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: when stderr is a terminal).")
-def section6(samples, delta_text, seed, denominator, no_enumerator_check, as_json, progress):
+@limit_options
+def section6(samples, delta_text, seed, denominator, no_enumerator_check, as_json, progress, **limits):
     """Random 2-round 1-bit mechanisms M_p (Fig. 1, 10 rational parameters): eps = PrivLoss(M_p,
     delta) by the enumerator (cross-checked by the profile engine), then the exact LP for a
     post-processor T of RR_(eps,delta), certified either way.  Exit 0 when every sample has a
@@ -37,19 +39,28 @@ def section6(samples, delta_text, seed, denominator, no_enumerator_check, as_jso
     delta = parse_number(delta_text, "--delta", kind="delta")
     show = sys.stderr.isatty() if progress is None else progress
     try:
-        if show:
-            with click.progressbar(length=samples, label="section6", file=sys.stderr, show_pos=True, show_eta=True) as bar:
-                last = [0]
-
-                def tick(k: int) -> None:
-                    bar.update(k - last[0])
-                    last[0] = k
-
-                res = run_section6(samples, delta, seed, denominator=denominator, check_enumerator=not no_enumerator_check, progress=tick)
-        else:
-            res = run_section6(samples, delta, seed, denominator=denominator, check_enumerator=not no_enumerator_check)
+        with using(limits_from(**limits)):
+            check_count("the number of samples", samples, "max_samples", "--max-samples")
+            res = _run(samples, delta, seed, denominator, not no_enumerator_check, show)
     except ExactDPError as e:
         fail(e)
+    _report(res, as_json)
+
+
+def _run(samples, delta, seed, denominator, check_enumerator, show):
+    if show:
+        with click.progressbar(length=samples, label="section6", file=sys.stderr, show_pos=True, show_eta=True) as bar:
+            last = [0]
+
+            def tick(k: int) -> None:
+                bar.update(k - last[0])
+                last[0] = k
+
+            return run_section6(samples, delta, seed, denominator=denominator, check_enumerator=check_enumerator, progress=tick)
+    return run_section6(samples, delta, seed, denominator=denominator, check_enumerator=check_enumerator)
+
+
+def _report(res, as_json: bool) -> None:
     if as_json:
         click.echo(
             dumps_json(

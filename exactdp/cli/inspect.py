@@ -99,19 +99,21 @@ def profile(case_path, of, as_json, engine, max_strategies, **limits):
 @main.command()
 @click.argument("case_path", metavar="CASE", type=click.Path())
 @click.option("--of", default=None, help="Mechanism name (default M).")
-def info(case_path, of):
+@limit_options
+def info(case_path, of, **limits):
     """Size of a mechanism's game DAG and its number of deterministic adversaries."""
     from ..model import count_strategies, stats
 
     try:
-        case, name, mech = load_mechanism(case_path, of)
+        with using(limits_from(**limits)):
+            case, name, mech = load_mechanism(case_path, of)
+            s = stats(mech.root)
+            n = count_strategies(mech.root)
     except ExactDPError as e:
         fail(e)
-    s = stats(mech.root)
     click.echo(f"{name}: datasets {', '.join(mech.datasets)}; adjacent " + ", ".join(f"({a}, {b})" for a, b in (mech.pair_names(p) for p in mech.adjacent)))
     for k, v in s.items():
         click.echo(f"  {k.replace('_', ' ')}: {v}")
-    n = count_strategies(mech.root)
     shown = n if n < 10**15 or not type(n) is int else f"about 10^{len(str(n)) - 1}"  # a saturated count prints itself
     click.echo(f"  deterministic adversaries: {shown}")
 

@@ -16,7 +16,8 @@ from ..report.simulate import (
     render_simulation_yaml,
     simulation_to_dict,
 )
-from .app import fail, load_mechanism, main
+from ..limits import using
+from .app import fail, limit_options, limits_from, load_mechanism, main
 
 __all__ = ["simulate"]
 
@@ -31,7 +32,8 @@ __all__ = ["simulate"]
               help="auto: Thm 1.10 for delta = 0, the exact LP otherwise; lemma56: the continual-mechanisms construction (delta > 0).")
 @click.option("--standalone", is_flag=True, help="With --format latex: a complete document (for pdflatex).")
 @click.option("--max-histories", type=click.IntRange(1), default=50_000, show_default=True)
-def simulate(case_path, eps_text, delta_text, of, fmt, via, standalone, max_histories):
+@limit_options
+def simulate(case_path, eps_text, delta_text, of, fmt, via, standalone, max_histories, **limits):
     """Build T with T(RR(b)) = M(x_b) for every adjacent pair, check it exactly, print it.
 
     One table per adjacent pair: rows (query history, answers so far, answer), columns T(c, .)
@@ -40,12 +42,13 @@ def simulate(case_path, eps_text, delta_text, of, fmt, via, standalone, max_hist
     conditions (printed) that the declared bounds do not prove.
     """
     try:
-        case, name, mech = load_mechanism(case_path, of)
-        eps = evaluate_in_case(case, eps_text, "--eps", kind="eps") if eps_text is not None else None
-        delta = evaluate_in_case(case, delta_text, "--delta", kind="delta") if delta_text is not None else None
-        if via == "lemma56" and delta is None:
-            raise click.BadParameter("--via lemma56 needs --delta (the approximate-DP construction)")
-        sim = run_simulation(mech, eps=eps, delta=delta, table=case.symbols or None, construction=via, max_histories=max_histories)
+        with using(limits_from(**limits)):
+            case, name, mech = load_mechanism(case_path, of)
+            eps = evaluate_in_case(case, eps_text, "--eps", kind="eps") if eps_text is not None else None
+            delta = evaluate_in_case(case, delta_text, "--delta", kind="delta") if delta_text is not None else None
+            if via == "lemma56" and delta is None:
+                raise click.BadParameter("--via lemma56 needs --delta (the approximate-DP construction)")
+            sim = run_simulation(mech, eps=eps, delta=delta, table=case.symbols or None, construction=via, max_histories=max_histories)
     except ExactDPError as e:
         fail(e)
     if fmt == "json":

@@ -131,6 +131,8 @@ def run_section6(
         params = sample_params(rng, denominator)
         try:
             status, eps = run_one(params, res.delta, check_enumerator=check_enumerator)
+        except LimitExceededError:  # the run's time or memory is spent: stop, do not count it per sample
+            raise
         except ExactDPError as e:
             res.errors += 1
             res.failures.append((k, params.text(), f"error: {e}"))

@@ -182,9 +182,17 @@ def unordered_pairs(adjacent: Sequence[tuple[int, int]]) -> tuple[tuple[int, int
 
 def label_str(label: Label) -> str:
     """Readable text of a label: ``q0``; component-qualified labels print as ``M1.q0``."""
-    if isinstance(label, tuple):
-        return ".".join(label_str(x) for x in label)
-    return str(label)
+    if not isinstance(label, tuple):
+        return str(label)
+    parts: list[str] = []
+    stack: list = [label]  # iterative: component labels nest as deep as compositions do
+    while stack:
+        x = stack.pop()
+        if isinstance(x, tuple):
+            stack.extend(reversed(x))
+        else:
+            parts.append(str(x))
+    return ".".join(parts)
 
 
 def postorder(root: Node) -> list[Node]:
