@@ -19,7 +19,7 @@ from typing import Iterator
 from .. import limits
 from ..errors import LimitExceededError
 from ..model.game import Ask, Chance, End, Mechanism, Node, postorder
-from ..model.ops import count_strategies
+from ..model.ops import count_strategies, stats
 from ..numbers.rational import Q, as_q, is_rational
 from ..numbers.real import INF, Infinity, real_cmp
 from .hull import from_views, line_gt, upper
@@ -34,6 +34,8 @@ __all__ = [
     "witness",
     "strategies",
     "DEFAULT_MAX_STRATEGIES",
+    "size",
+    "fits",
     "ENGINE",
 ]
 
@@ -58,6 +60,22 @@ def _max_views(root: Node) -> int:
         else:
             v[node.uid] = 1
     return v[root.uid]
+
+
+def size(mech: Mechanism) -> tuple[int, int]:
+    """(number of deterministic adversaries, most views of one adversary): what the enumerator
+    would list, computed without listing it."""
+    return count_strategies(mech.root), _max_views(mech.root)
+
+
+def fits(mech: Mechanism, max_strategies: int) -> bool:
+    """Whether the enumerator may cheaply list ``mech``'s adversaries under ``max_strategies``:
+    their number, their views, and the length of those views' histories (each strategy holds
+    its histories, so a deep game costs its depth again per view) are all bounded."""
+    n, views = size(mech)
+    depth = stats(mech.root)["depth"]
+    work = max_strategies * DEFAULT_VIEWS_PER_STRATEGY
+    return n <= max_strategies and n * views <= work and n * views * max(depth, 1) <= 16 * work
 
 
 def _check_size(mech: Mechanism, max_strategies: int | None) -> int:

@@ -128,6 +128,7 @@ def _walk(top: Path, tree: Path, follow: bool) -> list[Found]:
         except OSError:
             found.append(Found(d, tree))  # unreadable directory: reading it reports why
             continue
+        subdirs: list[Path] = []
         for e in entries:
             q = Path(d) / e.name
             if e.is_symlink():
@@ -135,13 +136,14 @@ def _walk(top: Path, tree: Path, follow: bool) -> list[Found]:
                 # that reading it reports the refusal; other links are not case files
                 is_dir = q.suffix not in CASE_SUFFIXES and os.path.isdir(q)
                 if is_dir and follow and _inside(Path(os.path.realpath(q)), tree):
-                    stack.append(q)
+                    subdirs.append(q)
                 elif is_dir or q.suffix in CASE_SUFFIXES:
                     found.append(Found(q, tree))
             elif e.is_dir(follow_symlinks=False):
-                stack.append(q)
+                subdirs.append(q)
             elif q.suffix in CASE_SUFFIXES:
                 found.append(Found(q, tree))
+        stack.extend(reversed(subdirs))  # visited in name order: a real directory before a later link to it
     return found
 
 

@@ -516,6 +516,8 @@ def enumerator_check(pp: PostProcessor, *, max_strategies: int = 5_000) -> tuple
     if n > max_strategies:
         return f"skipped: {n} adversaries > {max_strategies}", 0
     tm = t_mechanism(pp)
+    if not (enumerator.fits(mech, max_strategies) and enumerator.fits(tm, max_strategies)):
+        return f"skipped: more than {max_strategies} x {enumerator.DEFAULT_VIEWS_PER_STRATEGY} views", 0
     t_views = {frozenset(ch.items()): views for ch, views in enumerator.strategies(tm, max_strategies=max_strategies)}
     count = 0
     for ch, views in enumerator.strategies(mech, max_strategies=max_strategies):

@@ -313,6 +313,15 @@ def _const_sign(v: sympy.Expr) -> frozenset:
     return _ALL
 
 
+def _domain_rational(c: object) -> sympy.Expr:
+    """A coefficient of a polynomial domain (ZZ/QQ element) as a SymPy Rational; anything else
+    is left unknown (a NaN sign set)."""
+    num, den = getattr(c, "numerator", None), getattr(c, "denominator", None)
+    if num is None or den is None:
+        return sympy.nan
+    return sympy.Rational(int(num), int(den))
+
+
 def _poly_sign(p: sympy.Poly) -> frozenset:
     """Signs a polynomial can take for positive values of its generators (sufficient test:
     all coefficients of one sign)."""
@@ -343,7 +352,7 @@ def _factored_sign(expr: sympy.Expr, gens: list) -> frozenset:
     if s != _ALL:
         return s
     const, factors = sympy.factor_list(poly)
-    out = _const_sign(sympy.sympify(const) if not isinstance(const, sympy.Basic) else const)
+    out = _const_sign(const if isinstance(const, sympy.Basic) else _domain_rational(const))
     for f, m in factors:
         fp = sympy.Poly(f, *gens)
         fs = _poly_sign(fp)
@@ -352,9 +361,9 @@ def _factored_sign(expr: sympy.Expr, gens: list) -> frozenset:
             g = next(iter(free))
             up = sympy.Poly(fp.as_expr(), g)
             if up.domain.is_QQ or up.domain.is_ZZ:
-                at0 = up.eval(0)
+                at0 = up(0)
                 if up.count_roots(0) - (1 if at0 == 0 else 0) == 0:
-                    fs = _const_sign(up.eval(1))
+                    fs = _const_sign(up(1))
         if fs == _ALL and m % 2 == 0:
             fs = NONNEG
         elif m % 2 == 0:
