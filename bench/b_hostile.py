@@ -44,3 +44,53 @@ def yaml_wide_list():
 @bench("yaml-wide-map", 6, None, "reading a 60,000-key YAML map: linear in the width")
 def yaml_wide_map():
     return _scaling("map", 15_000)
+
+
+# --- resource bombs under the default limits -------------------------------------------------------
+# (tests/test_hostile.py runs the same bombs under a tight allowance; here the defaults are measured)
+
+
+def _bomb(name: str, *extra: str) -> dict:
+    import resource
+    import subprocess
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from tests.hostile_cases import BOMBS
+
+    make, flags, limit_flag = BOMBS[name]
+    with tempfile.TemporaryDirectory() as tmp:
+        f = Path(tmp) / f"{name}.yaml"
+        f.write_text(make())
+        t = time.perf_counter()
+        p = subprocess.run([sys.executable, "-c", "from exactdp.cli import run; run()", "verify", str(f), *flags, *extra], capture_output=True, text=True)
+        secs = time.perf_counter() - t
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    # under the defaults whichever limit comes first refuses it (memory or time): any named one
+    named = p.returncode == 2 and "exceeds the limit of" in p.stdout and "raise it with --" in p.stdout
+    line = next((ln.strip() for ln in p.stdout.splitlines() if "exceeds the limit" in ln), p.stdout.strip()[:200])
+    if not named or peak > 1024:  # the target: refused by the named limit, under 1 GB
+        raise SystemExit(f"{name}: exit {p.returncode}, peak {peak:.0f} MB, named={named}: {line}")
+    return {"seconds": secs, "rows": [f"exit {p.returncode}, child peak {peak:.0f} MB, refused by a named limit: {named}", line[:160]], "child_peak_mb": peak, "named": named}
+
+
+@bench("bomb-concomp-20", 300, None, "ConComp of 20 RRs under the default limits: refused by --max-memory (child peak in the rows)")
+def bomb_concomp():
+    return _bomb("concomp-20")
+
+
+@bench("bomb-automaton-1e5", 90, None, "an automaton with horizon 10^5, default limits but --timeout 60 (the default 300 s is what refuses it)")
+def bomb_automaton():
+    return _bomb("automaton-horizon-1e5", "--timeout", "60")
+
+
+@bench("bomb-enumerator", 300, None, "the enumerator at its default limits (196,608 adversaries x 64 views)")
+def bomb_enumerator():
+    return _bomb("enumerator-defaults")
+
+
+@bench("bomb-repeat-3000", 300, None, "RR repeated 3000 times with a failing claim (witness) under the default limits")
+def bomb_repeat():
+    return _bomb("repeat-3000")

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 __all__ = [
     "excerpt",
+    "excerpt_around",
     "bound_text",
     "EXCERPT_CHARS",
     "ExactDPError",
@@ -57,6 +58,16 @@ def excerpt(value: object, limit: int = EXCERPT_CHARS, *, quote: bool = True) ->
     return f"{shown} ({len(text)} characters)" if cut else shown
 
 
+def excerpt_around(text: str, column: int, limit: int = EXCERPT_CHARS) -> str:
+    """Like :func:`excerpt`, but a window of ``text`` around the 1-based ``column`` (where an
+    error was found), each cut marked with ``…``."""
+    if len(text) <= limit:
+        return repr(text)
+    start = max(0, min(column - 1 - limit // 2, len(text) - limit))
+    body = ("…" if start else "") + text[start : start + limit] + ("…" if start + limit < len(text) else "")
+    return f"{body!r} ({len(text)} characters)"
+
+
 def _one_line(text: str) -> str:
     return repr(text)[1:-1] if any(not c.isprintable() for c in text) else text
 
@@ -81,8 +92,8 @@ def bound_text(text: str, limit: int = MESSAGE_CHARS) -> str:
 def _cut_literal(lit: str) -> str:
     """A string literal (already escaped by ``repr``) cut to an excerpt, keeping its quotes."""
     q, body = lit[0], lit[1:-1]
-    if len(body) <= EXCERPT_CHARS:
-        return lit
+    if len(body) <= EXCERPT_CHARS or ("…" in (body[:1], body[-1:]) and len(body) <= 4 * EXCERPT_CHARS + 2):
+        return lit  # short, or already an excerpt (whose escapes may make it longer)
     return f"{q}{body[:EXCERPT_CHARS]}…{q} (cut)"
 
 

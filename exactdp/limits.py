@@ -196,18 +196,18 @@ def _memory_limit(allowed: int | None) -> Iterator[None]:
             quiet[0] = 20
             raise memory_limit_error(allowed)
 
-    old = signal.signal(signal.SIGVTALRM, on_tick)
-    outer = signal.setitimer(signal.ITIMER_VIRTUAL, 0.01, 0.01)
+    old = signal.signal(signal.SIGPROF, on_tick)
+    outer = signal.setitimer(signal.ITIMER_PROF, 0.01, 0.01)
     old_as = _cap_address_space(2 * allowed + 512 * MIB)
     try:
         yield
     except MemoryError:
         raise memory_limit_error(allowed) from None
     finally:
-        signal.setitimer(signal.ITIMER_VIRTUAL, 0)
-        signal.signal(signal.SIGVTALRM, old)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, old)
         if outer[0]:
-            signal.setitimer(signal.ITIMER_VIRTUAL, *outer)
+            signal.setitimer(signal.ITIMER_PROF, *outer)
         _restore_address_space(old_as)
 
 

@@ -179,9 +179,10 @@ def read_case_bytes(path: str | Path, *, max_bytes: int, follow_symlinks: bool =
         target = Path(os.path.realpath(p))
         home = Path(os.path.realpath(tree)) if tree is not None else _tree_of(p)
         if not _inside(target, home):
+            shown = os.path.relpath(home) if _inside(home, Path.cwd().resolve()) else str(home)
             raise _refuse(
                 file,
-                f"is a symbolic link to a file outside the tree being verified ({excerpt(str(home))}); it was not read",
+                f"is a symbolic link to a file outside the tree being verified ({excerpt(shown)}); it was not read",
                 "links are followed only when their target stays inside the directory given on the command line",
             )
     try:
