@@ -71,45 +71,41 @@ def _compose(text: str, file: str, limits: YamlLimits) -> yaml.Node | None:
         if isinstance(ev, yaml.DocumentStartEvent):
             docs += 1
             if docs > 1:
-                raise CaseError(
-                    CaseProblem(
-                        "more than one YAML document", file=file, line=ev.start_mark.line + 1, column=ev.start_mark.column + 1,
-                        hint="a case file is a single document; remove the second '---'",
-                    )
-                )
+                raise _event_error(ev, file, "more than one YAML document", "a case file is a single document; remove the second '---'")
         elif isinstance(ev, yaml.AliasEvent):
             if ev.anchor not in anchors:
-                raise CaseError(
-                    CaseProblem(f"alias *{ev.anchor} refers to no anchor &{ev.anchor} defined before it", file=file,
-                                line=ev.start_mark.line + 1, column=ev.start_mark.column + 1)
-                )
+                raise _event_error(ev, file, f"alias *{ev.anchor} refers to no anchor &{ev.anchor} defined before it")
             attach(anchors[ev.anchor])
-        elif isinstance(ev, yaml.ScalarEvent):
-            tag = ev.tag if ev.tag not in (None, "!") else STR_TAG
-            # plain scalars: libyaml reports style '' where the pure-Python parser reports None
-            node = yaml.ScalarNode(tag, ev.value, ev.start_mark, ev.end_mark, style=ev.style or None)
-            if ev.anchor:
-                anchors[ev.anchor] = node
-            attach(node)
-        elif isinstance(ev, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
-            if len(stack) >= limits.max_depth:
-                raise CaseError(
-                    CaseProblem(f"nesting deeper than {limits.max_depth} levels", file=file, line=ev.start_mark.line + 1,
-                                column=ev.start_mark.column + 1, hint="flatten the structure")
-                )
-            seq = isinstance(ev, yaml.SequenceStartEvent)
-            default = SEQ_TAG if seq else MAP_TAG
-            tag = ev.tag if ev.tag not in (None, "!") else default
-            cls = yaml.SequenceNode if seq else yaml.MappingNode
-            node = cls(tag, [], ev.start_mark, ev.end_mark, flow_style=ev.flow_style)
+        elif isinstance(ev, (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            if not isinstance(ev, yaml.ScalarEvent) and len(stack) >= limits.max_depth:
+                raise _event_error(ev, file, f"nesting deeper than {limits.max_depth} levels", "flatten the structure")
+            node = _node_of(ev)
             if ev.anchor:
                 anchors[ev.anchor] = node  # registered first: a nested alias to it forms a cycle
             attach(node)
-            stack.append((node, []))
+            if not isinstance(ev, yaml.ScalarEvent):
+                stack.append((node, []))
         elif isinstance(ev, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
             node, _ = stack.pop()
             node.end_mark = ev.end_mark
     return root
+
+
+def _node_of(ev: yaml.Event) -> yaml.Node:
+    """The node an event starts: a scalar (its text and style kept) or an empty collection."""
+    if isinstance(ev, yaml.ScalarEvent):
+        tag = ev.tag if ev.tag not in (None, "!") else STR_TAG
+        # plain scalars: libyaml reports style '' where the pure-Python parser reports None
+        return yaml.ScalarNode(tag, ev.value, ev.start_mark, ev.end_mark, style=ev.style or None)
+    seq = isinstance(ev, yaml.SequenceStartEvent)
+    tag = ev.tag if ev.tag not in (None, "!") else (SEQ_TAG if seq else MAP_TAG)
+    cls = yaml.SequenceNode if seq else yaml.MappingNode
+    return cls(tag, [], ev.start_mark, ev.end_mark, flow_style=ev.flow_style)
+
+
+def _event_error(ev: yaml.Event, file: str, message: str, hint: str | None = None) -> CaseError:
+    m = ev.start_mark
+    return CaseError(CaseProblem(message, file=file, line=m.line + 1, column=m.column + 1, hint=hint))
 
 
 def mark_of(node: yaml.Node) -> tuple[int, int]:

@@ -201,11 +201,11 @@ def run() -> None:
         out.reconfigure(errors="exactdp-escape")  # type: ignore[union-attr]
     except (AttributeError, ValueError, OSError):
         pass
-    code: object = 0
+    code: int | str | None = 0
     try:
         main(standalone_mode=True)
     except SystemExit as e:
-        code = e.code
+        code = e.code if isinstance(e.code, (int, str)) or e.code is None else 1
     except OSError as e:
         if e.errno not in _OUTPUT_ERRNOS:
             _internal_error()

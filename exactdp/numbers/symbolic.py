@@ -327,7 +327,7 @@ def _poly_sign(p: sympy.Poly) -> frozenset:
     all coefficients of one sign)."""
     if p.is_zero:
         return frozenset({0})
-    signs = set()
+    signs: set[int] = set()
     for c in p.coeffs():
         cs = _const_sign(c)
         if cs == _ALL:
