@@ -18,11 +18,15 @@ class                          meaning                                          
 from __future__ import annotations
 
 import difflib
-from typing import Any
+import re
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 __all__ = [
+    "excerpt",
+    "excerpt_around",
+    "bound_text",
+    "EXCERPT_CHARS",
     "ExactDPError",
     "CaseError",
     "CaseProblem",
@@ -33,8 +37,85 @@ __all__ = [
 ]
 
 
+EXCERPT_CHARS = 60  # most characters of a value read from a file that any message repeats
+MESSAGE_CHARS = 400  # most characters of one message (or hint) about a case file
+
+
+def excerpt(value: object, limit: int = EXCERPT_CHARS, *, quote: bool = True) -> str:
+    """A short, one-line, visibly cut excerpt of ``value`` for a message.
+
+    At most ``limit`` characters of the value are kept; the cut is marked with ``…`` and the
+    full length is given.  With ``quote`` the excerpt is a Python string literal, so line breaks
+    and other control characters appear escaped (``\\n``), never raw.
+
+    >>> excerpt("abc")
+    "'abc'"
+    >>> excerpt("x" * 100, 5)
+    "'xxxxx…' (100 characters)"
+    """
+    text = value if isinstance(value, str) else str(value)
+    cut = len(text) > limit
+    body = text[:limit] + ("…" if cut else "")
+    shown = repr(body) if quote else _one_line(body)
+    return f"{shown} ({len(text)} characters)" if cut else shown
+
+
+def excerpt_around(text: str, column: int, limit: int = EXCERPT_CHARS) -> str:
+    """Like :func:`excerpt`, but a window of ``text`` around the 1-based ``column`` (where an
+    error was found), each cut marked with ``…``."""
+    if len(text) <= limit:
+        return repr(text)
+    start = max(0, min(column - 1 - limit // 2, len(text) - limit))
+    body = ("…" if start else "") + text[start : start + limit] + ("…" if start + limit < len(text) else "")
+    return f"{body!r} ({len(text)} characters)"
+
+
+def _one_line(text: str) -> str:
+    return repr(text)[1:-1] if any(not c.isprintable() for c in text) else text
+
+
+# a Python string literal as repr() writes it (matched left to right, whatever its length, so
+# that one literal's closing quote is never taken for the next one's opening quote)
+_QUOTED = re.compile(r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"")
+_LONG_WORD = re.compile(r"[^\s.\[\]]{%d,}" % (EXCERPT_CHARS + 1))
+
+
+def bound_text(text: str, limit: int = MESSAGE_CHARS) -> str:
+    """``text`` with every quoted value longer than :data:`EXCERPT_CHARS` cut to an excerpt and
+    the whole cut to ``limit`` characters (marked): the net under every message about a file."""
+    if len(text) <= EXCERPT_CHARS:
+        return text
+    text = _QUOTED.sub(lambda m: _cut_literal(m.group(0)), text)
+    if len(text) > limit:
+        text = text[:limit] + f"… (message cut at {limit} characters)"
+    return text
+
+
+def _cut_literal(lit: str) -> str:
+    """A string literal (already escaped by ``repr``) cut to an excerpt, keeping its quotes."""
+    q, body = lit[0], lit[1:-1]
+    if len(body) <= EXCERPT_CHARS or ("…" in (body[:1], body[-1:]) and len(body) <= 4 * EXCERPT_CHARS + 2):
+        return lit  # short, or already an excerpt (whose escapes may make it longer)
+    return f"{q}{body[:EXCERPT_CHARS]}…{q} (cut)"
+
+
+def bound_path(path: str) -> str:
+    """A document path with every over-long key cut to an excerpt."""
+    if len(path) <= EXCERPT_CHARS:
+        return path
+    path = _QUOTED.sub(lambda m: _cut_literal(m.group(0)), path)
+    path = _LONG_WORD.sub(lambda m: excerpt(m.group(0), quote=False), path)
+    return bound_text(path, 200)
+
+
 class ExactDPError(Exception):
-    """Root of every error exactdp raises on purpose."""
+    """Root of every error exactdp raises on purpose.
+
+    Its text is bounded (:func:`bound_text`): a message never repeats more than a short excerpt
+    of a value read from a file."""
+
+    def __str__(self) -> str:
+        return bound_text(super().__str__(), 2000)
 
 
 @dataclass(frozen=True)
@@ -52,6 +133,15 @@ class CaseProblem:
     line: int | None = None
     column: int | None = None
     hint: str | None = None
+
+    def __post_init__(self) -> None:
+        # the net under every message: keys and values from a file are cut to short excerpts
+        object.__setattr__(self, "message", bound_text(self.message))
+        object.__setattr__(self, "path", bound_path(self.path))
+        if self.hint is not None:
+            object.__setattr__(self, "hint", bound_text(self.hint))
+        if self.file is not None and len(self.file) > 4 * EXCERPT_CHARS:
+            object.__setattr__(self, "file", excerpt(self.file, 4 * EXCERPT_CHARS, quote=False))
 
     def render(self) -> str:
         where = self.file or "<case>"
@@ -81,6 +171,9 @@ class CaseError(ExactDPError):
     def __reduce__(self) -> tuple:
         # results travel between worker processes: keep the located problems, not just the text
         return (_case_error, (self.problems, self.truncated))
+
+    def __str__(self) -> str:
+        return self.render()
 
     def render(self) -> str:
         lines = [p.render() for p in self.problems]
@@ -119,7 +212,10 @@ class TimeLimitExceeded(LimitExceededError):
     a value in it, so readers must not turn it into a located problem."""
 
     def __init__(self, limit: object):
-        super().__init__("the running time", limit, "raise it with --timeout SECONDS")
+        super().__init__("the running time", limit, "raise it with --timeout SECONDS (0: no limit)")
+
+    def __reduce__(self) -> tuple:
+        return (TimeLimitExceeded, (self.limit,))
 
 
 class VerificationError(ExactDPError):

@@ -2,45 +2,92 @@
 
 A limit is never a silent truncation: reaching one raises
 :class:`~exactdp.errors.LimitExceededError`, which says which limit was hit and how to raise it.
-Limits apply within a :func:`using` block (the CLI wraps each case file in one); outside any
-block the defaults apply.
+Limits apply within a :func:`using` block (every CLI command wraps each case file in one);
+outside any block the defaults of the counting limits apply, but no clock and no memory watch
+run (a library caller decides).
 
-=====================  ======================  ==========================================
-limit                  default                 what it bounds
-=====================  ======================  ==========================================
-``max_nodes``          5,000,000               game nodes built for one case (``--max-nodes``)
-``max_hull_edges``     2,000,000               size of one exact privacy profile (``--max-profile-size``)
-``max_strategies``     200,000                 adversaries the enumerator may list (``--max-strategies``)
-``max_exponent``       10,000                  integer exponents in numbers (``--max-exponent``)
-``max_bits``           1,000,000               bits of a number produced by a power (``--max-exponent``)
-``timeout``            none                    wall-clock seconds per case file (``--timeout``)
-=====================  ======================  ==========================================
+=======================  ======================  ==========================================
+limit                    default                 what it bounds (flag)
+=======================  ======================  ==========================================
+``max_nodes``            5,000,000               game nodes built for one case (``--max-nodes``)
+``max_hull_edges``       2,000,000               size of one exact privacy profile (``--max-profile-size``)
+``max_strategies``       200,000                 adversaries the enumerator may list (``--max-strategies``)
+``max_exponent``         10,000                  exponents in numbers (``--max-exponent``)
+``max_bits``             1,000,000               bits of every number computed from a case file's
+                                                 numbers, product or power (``--max-bits``)
+``max_symbolic_degree``  200                     degree of a rational function of symbols (``--max-symbolic-degree``)
+``max_datasets``         1,000                   datasets of a case (``--max-datasets``)
+``max_pairs``            20,000                  adjacent pairs of a case (``--max-pairs``)
+``max_components``       200,000                 components of ``exactdp compose`` (``--max-components``)
+``max_samples``          100,000                 samples of ``exactdp experiment`` (``--max-samples``)
+``max_memory``           2 GiB                   memory one case file may add to the process (``--max-memory``)
+``timeout``              300 s                   wall-clock seconds per case file or command (``--timeout``)
+``follow_symlinks``      False                   whether symbolic links are followed (``--follow-symlinks``)
+=======================  ======================  ==========================================
+
+``timeout`` and ``max_memory`` set to 0 (``--timeout 0``, ``--max-memory 0``) mean no limit.
+The memory limit is watched on the process's resident memory every 10 ms of CPU time and
+backed by an address-space limit (``RLIMIT_AS``) at twice the allowance, so that even a single
+huge allocation ends as this named limit rather than as a crash; numbers themselves are bounded
+by ``max_bits`` so that no single arithmetic operation can be long or large.
 """
 
 from __future__ import annotations
 
+import os
+import re
 import signal
 import threading
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any, Iterator
 
 from .errors import LimitExceededError, TimeLimitExceeded
 
-__all__ = ["Limits", "DEFAULT", "current", "using", "count_nodes", "check_hull_size"]
+__all__ = [
+    "Limits",
+    "DEFAULT",
+    "current",
+    "using",
+    "count_nodes",
+    "check_hull_size",
+    "check_datasets",
+    "check_bits",
+    "check_count",
+    "parse_size",
+    "size_text",
+    "memory_in_use",
+    "MIB",
+]
+
+MIB = 1 << 20
 
 
 @dataclass(frozen=True)
 class Limits:
+    """The resource limits in force (see the module docstring for each field's meaning)."""
+
     max_nodes: int = 5_000_000
     max_hull_edges: int = 2_000_000
     max_strategies: int = 200_000
     max_exponent: int = 10_000
     max_bits: int = 1_000_000
-    timeout: float | None = None
+    max_symbolic_degree: int = 200
+    max_datasets: int = 1_000
+    max_pairs: int = 20_000
+    max_components: int = 200_000
+    max_samples: int = 100_000
+    max_memory: int = 2048 * MIB
+    timeout: float = 300.0
+    follow_symlinks: bool = False
 
-    def replace(self, **kw) -> "Limits":
+    def replace(self, **kw: Any) -> "Limits":
+        """A copy with the fields given (``None`` values are ignored: "keep the default")."""
+        names = {f.name for f in fields(self)}
+        unknown = set(kw) - names
+        if unknown:
+            raise TypeError(f"unknown limit(s): {', '.join(sorted(unknown))}")
         return replace(self, **{k: v for k, v in kw.items() if v is not None})
 
 
@@ -57,29 +104,39 @@ def current() -> Limits:
 
 @contextmanager
 def using(limits: Limits) -> Iterator[Limits]:
-    """Apply ``limits`` inside the block: a fresh node budget and, if ``limits.timeout`` is set,
-    a wall-clock alarm (main thread on POSIX; the profile engine also checks deadlines)."""
+    """Apply ``limits`` inside the block: a fresh node budget, and (in the main thread, on
+    POSIX) a wall-clock alarm for ``timeout`` and a watch on memory for ``max_memory``; a
+    ``MemoryError`` inside the block becomes the named memory limit."""
     saved = list(_nodes)
     _stack.append(limits)
     _nodes[0], _nodes[1] = 0, limits.max_nodes
     try:
-        with _time_limit(limits.timeout):
+        with _time_limit(limits.timeout), _memory_limit(limits.max_memory):
             yield limits
     finally:
         _stack.pop()
         _nodes[0], _nodes[1] = saved
 
 
+def _main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
+
+
+def time_limit_error(seconds: float) -> TimeLimitExceeded:
+    return TimeLimitExceeded(f"{seconds:g} s")
+
+
 @contextmanager
 def _time_limit(seconds: float | None) -> Iterator[None]:
-    if not seconds or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+    if not seconds or not _main_thread():
         yield
         return
 
     # The alarm repeats: an exception raised while Python runs a garbage-collector callback
-    # (hypothesis installs one) is printed and dropped, and the computation would then run on
-    # unbounded.  A repeat raises again only if the first one has not ended the block within a
-    # half second, so the normal cleanup after a delivered timeout is not interrupted.
+    # (hypothesis installs one) is printed and dropped, and code that catches errors broadly
+    # could carry on; either way the block would run on unbounded.  A repeat raises again only
+    # if the first one has not ended the block within a half second, so the normal cleanup
+    # after a delivered timeout is not interrupted.
     first: list[float] = []
 
     def on_alarm(signum: int, frame: Any) -> None:
@@ -87,15 +144,142 @@ def _time_limit(seconds: float | None) -> Iterator[None]:
         if first and now - first[0] < 0.5:
             return
         first[:] = [now]
-        raise TimeLimitExceeded(f"{seconds:g} s")
+        raise time_limit_error(seconds)
 
     old = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds, 0.25)
+    outer, _ = signal.setitimer(signal.ITIMER_REAL, seconds, 0.25)
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+        if outer:  # an enclosing block's clock keeps running
+            signal.setitimer(signal.ITIMER_REAL, max(outer - seconds, 1e-3))
+
+
+# --- memory ----------------------------------------------------------------------------------
+
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+def memory_in_use() -> int:
+    """Resident memory of this process in bytes (``/proc/self/statm``; elsewhere the peak)."""
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            return int(f.read().split()[1]) * _PAGE
+    except (OSError, ValueError, IndexError):
+        import resource
+        import sys
+
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return peak if sys.platform == "darwin" else peak * 1024
+
+
+def _address_space() -> int | None:
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            return int(f.read().split()[0]) * _PAGE
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def memory_limit_error(allowed: int) -> LimitExceededError:
+    return LimitExceededError("the memory in use", size_text(allowed), "raise it with --max-memory SIZE (e.g. 4G; 0: no limit)")
+
+
+@contextmanager
+def _memory_limit(allowed: int | None) -> Iterator[None]:
+    if not allowed or not _main_thread():
+        try:
+            yield
+        except MemoryError:
+            raise memory_limit_error(allowed or 0) from None
+        return
+    base = memory_in_use()
+    quiet = [0]  # ticks to skip after raising: time for the handlers to free the memory
+
+    def on_tick(signum: int, frame: object) -> None:
+        if quiet[0]:
+            quiet[0] -= 1
+            return
+        if memory_in_use() - base > allowed:
+            quiet[0] = 20
+            raise memory_limit_error(allowed)
+
+    old = signal.signal(signal.SIGPROF, on_tick)
+    outer = signal.setitimer(signal.ITIMER_PROF, 0.01, 0.01)
+    old_as = _cap_address_space(2 * allowed + 512 * MIB)
+    try:
+        yield
+    except MemoryError:
+        raise memory_limit_error(allowed) from None
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, old)
+        if outer[0]:
+            signal.setitimer(signal.ITIMER_PROF, *outer)
+        _restore_address_space(old_as)
+
+
+def _cap_address_space(extra: int) -> tuple[int, int] | None:
+    """Lower the soft RLIMIT_AS to the current address space plus ``extra`` (the backstop:
+    an allocation beyond it raises MemoryError, turned into the named limit)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not POSIX
+        return None
+    vsz = _address_space()
+    if vsz is None or not hasattr(resource, "RLIMIT_AS"):
+        return None
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    want = vsz + extra
+    if hard != resource.RLIM_INFINITY:
+        want = min(want, hard)
+    if soft != resource.RLIM_INFINITY and soft <= want:
+        return None  # already tighter (an outer block, or the caller's own cap)
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (want, hard))
+    except (ValueError, OSError):  # pragma: no cover - refused by the system
+        return None
+    return soft, hard
+
+
+def _restore_address_space(old: tuple[int, int] | None) -> None:
+    if old is None:
+        return
+    import resource
+
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, old)
+    except (ValueError, OSError):  # pragma: no cover
+        pass
+
+
+_SIZE = re.compile(r"^\s*([0-9]+(?:\.[0-9]*)?)\s*([KMGT]?)(?:I?B)?\s*$", re.IGNORECASE)
+_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+def parse_size(text: str) -> int:
+    """``800M`` → 838860800: a number of bytes with an optional unit K, M, G or T (powers of
+    1024; ``MiB``, ``MB`` and ``m`` read the same); raises ``ValueError``."""
+    m = _SIZE.match(text)
+    if not m:
+        raise ValueError(f"not a size: {text!r} (write e.g. 800M, 4G or a number of bytes)")
+    from fractions import Fraction
+
+    return int(Fraction(m.group(1)) * _UNITS[m.group(2).upper()])
+
+
+def size_text(n: int) -> str:
+    """``838860800`` → ``800 MiB``."""
+    for unit, k in (("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= k and n % (k // 16 or 1) == 0:
+            v = n / k
+            return f"{v:g} {unit}"
+    return f"{n} bytes"
+
+
+# --- counting limits -------------------------------------------------------------------------
 
 
 def count_nodes(n: int = 1) -> None:
@@ -117,3 +301,34 @@ def check_hull_size(n: int) -> None:
             lim,
             "raise it with --max-profile-size N; very large profiles usually mean many distinct likelihood ratios",
         )
+
+
+def check_datasets(n_datasets: int, n_pairs: int | None = None) -> None:
+    """Refuse more datasets than ``max_datasets``, or more adjacent pairs than ``max_pairs``,
+    before anything proportional to them is built (the default adjacency of n datasets has
+    n(n-1)/2 pairs: 10^4 names would make 5·10^7)."""
+    lim = _stack[-1]
+    if n_datasets > lim.max_datasets:
+        raise LimitExceededError(f"the number of datasets ({n_datasets})", lim.max_datasets, "raise it with --max-datasets N")
+    if n_pairs is not None and n_pairs > lim.max_pairs:
+        raise LimitExceededError(
+            f"the number of adjacent pairs ({n_pairs})",
+            lim.max_pairs,
+            "raise it with --max-pairs N, or list the pairs that matter under `adjacent:` (without it every two datasets are adjacent)",
+        )
+
+
+def check_count(what: str, n: int, limit_name: str, flag: str) -> None:
+    """Refuse ``n`` > the limit ``limit_name`` (e.g. ``max_components``) with its flag."""
+    lim = getattr(_stack[-1], limit_name)
+    if n > lim:
+        raise LimitExceededError(f"{what} ({n})", lim, f"raise it with {flag} N")
+
+
+def check_bits(bits: int, what: str = "a number") -> None:
+    """Refuse a number of more than ``max_bits`` bits (numerator or denominator): called on
+    every intermediate result computed from a case file's numbers, so that no single
+    multiplication can be long or huge (and GMP can never run out of memory and abort)."""
+    lim = _stack[-1].max_bits
+    if bits > lim:
+        raise LimitExceededError(f"{what} with about {bits} bits", f"{lim} bits", "raise it with --max-bits N")

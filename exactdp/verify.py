@@ -22,6 +22,7 @@ from typing import Callable, Iterable, Iterator, Sequence
 from .analysis.engine import make_engine
 from .caseio import Case, YamlLimits, load_case, parse_case
 from .caseio.case import read_case_text
+from .caseio.files import scan as scan_case_files
 from .caseio.sweep import MAX_SWEEP_POINTS, Point, point_label, sweep_points
 from .claims import FAILS, HOLDS, UNSUPPORTED, Analysis, PrivLossClaim, Verdict, Where
 from .claims.core import PremiseClaim
@@ -143,21 +144,17 @@ class RunResult:
         return out
 
 
-def find_case_files(paths: Iterable[str | Path]) -> list[Path]:
-    """Files as given; directories searched recursively for ``*.yaml`` / ``*.yml``, sorted."""
-    out: list[Path] = []
-    for p in map(Path, paths):
-        if p.is_dir():
-            out.extend(sorted(q for q in p.rglob("*") if q.suffix in (".yaml", ".yml") and q.is_file()))
-        else:
-            out.append(p)
-    return out
+def find_case_files(paths: Iterable[str | Path], *, follow_symlinks: bool = False) -> list[Path]:
+    """Files as given; directories searched recursively for ``*.yaml`` / ``*.yml``, sorted.
+
+    Symbolic links are listed, not followed (reading one reports the refusal) unless
+    ``follow_symlinks``: see :mod:`exactdp.caseio.files`."""
+    return [f.path for f in scan_case_files(paths, follow_symlinks=follow_symlinks)]
 
 
 def _deadline(opts: Options, start: float) -> float | None:
-    # the engines check this clock too: the alarm of `limits.using` needs the main thread
     timeout = opts.effective_limits().timeout
-    return None if timeout is None else start + timeout
+    return start + timeout if timeout else None
 
 
 def verify_case(case: Case, opts: Options = Options(), *, deadline: float | None = None) -> tuple[Verdict, ...]:
@@ -214,7 +211,7 @@ def _check_one(claim, an: Analysis, opts: Options) -> Verdict:
     return v
 
 
-def verify_file(path: str | Path, opts: Options = Options()) -> FileResult:
+def verify_file(path: str | Path, opts: Options = Options(), *, tree: str | Path | None = None) -> FileResult:
     """Read one case file and check its claims under the limits of ``opts``.  A ``sweep:`` is
     not expanded here: the file is checked at its ``params:`` values (see :func:`verify_paths`).
 
@@ -223,6 +220,9 @@ def verify_file(path: str | Path, opts: Options = Options()) -> FileResult:
     path : str or Path
         The case file.
     opts : Options, optional
+    tree : str or Path, optional
+        The tree a followed symbolic link must stay in (default: the directory holding
+        ``path``); links are followed only with ``follow_symlinks`` in the limits.
 
     Returns
     -------
@@ -241,11 +241,7 @@ def verify_file(path: str | Path, opts: Options = Options()) -> FileResult:
     """
     if not os.path.lexists(path):
         raise FileNotFoundError(errno.ENOENT, "no such case file", str(path))
-    return _verify_file(path, opts)
-
-
-def _verify_file(path: str | Path, opts: Options) -> FileResult:
-    return _verify(str(path), lambda: load_case(path, yaml_limits=opts.yaml_limits, max_problems=opts.max_problems), opts)
+    return _verify(str(path), lambda: load_case(path, yaml_limits=opts.yaml_limits, max_problems=opts.max_problems, tree=tree), opts)
 
 
 def verify_text(text: str, file: str = "<text>", opts: Options = Options()) -> FileResult:
@@ -281,11 +277,11 @@ def work_items(paths: Sequence[str | Path], opts: Options = Options()) -> list[W
     """The work items under ``paths`` in order: files as :func:`find_case_files` lists them,
     and a file with a ``sweep:`` as one item per point (first key outermost)."""
     out: list[WorkItem] = []
-    for f in find_case_files(paths):
-        file = str(f)
+    for f in scan_case_files(paths, follow_symlinks=opts.effective_limits().follow_symlinks):
+        file = str(f.path)
         try:
             with using(opts.effective_limits()):
-                text = read_case_text(f, yaml_limits=opts.yaml_limits)
+                text = read_case_text(f.path, yaml_limits=opts.yaml_limits, tree=f.tree)
                 # a cheap test first: most files have no sweep and are parsed only by their worker
                 points = sweep_points(text, file, yaml_limits=opts.yaml_limits, max_points=opts.max_sweep_points, max_problems=opts.max_problems) if "sweep" in text else None
         except ExactDPError as e:  # unreadable, a bad sweep, a limit: that file's error

@@ -36,13 +36,13 @@ def test_profile_size_limit():
 
 
 def test_power_size_limit():
-    with pytest.raises(ExprError, match="bits, which exceeds the limit"):
+    with pytest.raises(ExprError, match="bits exceeds the limit of 1000000 bits; raise it with --max-bits"):
         eval_text("(2^10000)^10000")
     with using(Limits(max_bits=10)):
         with pytest.raises(ExprError, match="bits"):
             eval_text("2^100")
     fr = verify_text("exactdp: 1\nname: p\nmechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: log((2^10000)^10000)}}]\n", "p.yaml")
-    assert fr.exit_code == 2 and "p.yaml:4:" in str(fr.error) and "--max-exponent" in str(fr.error)
+    assert fr.exit_code == 2 and "p.yaml:4:" in str(fr.error) and "--max-bits" in str(fr.error)
 
 
 def test_timeout_marks_remaining_claims_undecided():
@@ -138,3 +138,71 @@ def test_timeout_survives_a_swallowed_alarm(monkeypatch):
         gc.set_threshold(*threshold)
     assert [v.status for v in fr.verdicts] == [ERROR] and elapsed < 20
     assert "TimeLimitExceeded" in swallowed, "the first alarm was not swallowed: the test did not exercise the repeat"
+# --- the limits added against hostile input -----------------------------------------------------
+
+
+def test_sizes_read_and_print():
+    from exactdp.limits import parse_size, size_text
+
+    assert parse_size("800M") == 800 << 20 and parse_size("4G") == 4 << 30 and parse_size("1.5g") == 3 << 29
+    assert parse_size("2GiB") == 2 << 30 and parse_size("123") == 123 and parse_size("0") == 0
+    for bad in ("", "-1G", "lots", "1X"):
+        with pytest.raises(ValueError, match="not a size"):
+            parse_size(bad)
+    assert size_text(800 << 20) == "800 MiB" and size_text(3 << 29) == "1.5 GiB" and size_text(1000) == "1000 bytes"
+    r = CliRunner().invoke(main, ["compose", "--eps", "log(2)", "--max-memory", "lots"])
+    assert r.exit_code == 2 and "not a size" in r.output
+
+
+def test_limits_replace_refuses_unknown_names():
+    with pytest.raises(TypeError, match="unknown limit"):
+        DEFAULT.replace(max_nodez=3)
+    assert DEFAULT.replace(timeout=None) == DEFAULT  # None: keep the default
+
+
+def test_memory_limit_is_watched_and_named():
+    from exactdp.limits import MIB
+
+    t = time.monotonic()
+    with pytest.raises(LimitExceededError, match=r"the memory in use exceeds the limit of 50 MiB; raise it with --max-memory"):
+        with using(DEFAULT.replace(max_memory=50 * MIB)):
+            hog = []
+            for _ in range(2000):  # up to 2 GB, refused after about 50 MB
+                hog.append(bytearray(1 << 20))
+    assert time.monotonic() - t < 5
+    del hog
+    with pytest.raises(LimitExceededError, match="the memory in use"):
+        with using(DEFAULT):
+            raise MemoryError()
+
+
+def test_nested_clocks_and_watches_are_restored():
+    import signal
+
+    with using(DEFAULT.replace(timeout=100)):
+        with using(DEFAULT.replace(timeout=50, max_memory=0)):
+            assert 0 < signal.getitimer(signal.ITIMER_REAL)[0] <= 50
+        left = signal.getitimer(signal.ITIMER_REAL)[0]
+        assert 40 < left <= 100  # the outer clock runs on
+        assert signal.getitimer(signal.ITIMER_PROF)[0] > 0  # the outer memory watch too
+    assert signal.getitimer(signal.ITIMER_REAL)[0] == 0 and signal.getitimer(signal.ITIMER_PROF)[0] == 0
+    with using(DEFAULT.replace(timeout=0, max_memory=0)):  # 0: no limit
+        assert signal.getitimer(signal.ITIMER_REAL)[0] == 0
+
+
+def test_a_swallowed_timeout_fires_again():
+    """Code that catches errors broadly cannot make the rest of the block run unbounded."""
+    t = time.monotonic()
+    caught = 0
+    with pytest.raises(LimitExceededError, match="running time"):
+        with using(DEFAULT.replace(timeout=0.2)):
+            while time.monotonic() - t < 10:
+                try:
+                    while True:
+                        pass
+                except LimitExceededError:
+                    caught += 1
+                    if caught == 1:
+                        continue
+                    raise
+    assert caught == 2 and time.monotonic() - t < 3

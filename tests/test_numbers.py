@@ -144,3 +144,60 @@ def test_exact_real_types():
     assert str(real_add(eval_text("exp(1/10)"), Q(1))) == "exp(1/10) + 1"
     with pytest.raises(InexactValueError):
         real_add(eval_text("exp(1/10)"), eval_text("log(2)"))
+
+
+# --- hostile input: exponents, the size of every intermediate result, long values ---------------
+
+
+@pytest.mark.parametrize(
+    "text, phrase",
+    [
+        ("2^(1/10^30)", "is irrational"),  # was: an attempt at 2^(10^30)
+        ("(3/2)^(10^30/7)", "is larger than the limit 10000"),
+        ("3^(10^9)", "exponent 1000000000 is larger than the limit 10000"),
+        ("2^(10^(10^4))", "(10001 digits) is larger than the limit 10000"),
+        ("(2^10000)^200", "bits exceeds the limit of 1000000 bits; raise it with --max-bits"),
+        ("(2^9000*2^9000)*(2^9000*2^9000)*(2^9000*2^9000)*(2^9000*2^9000)*(2^9000*2^9000)*(2^9000*2^9000)*(2^9000*2^9000)", None),
+        ("log((3^9999)^101)", "bits exceeds the limit"),
+    ],
+)
+def test_exponents_and_sizes_are_bounded_promptly(text, phrase):
+    import time
+
+    t = time.monotonic()
+    if phrase is None:
+        assert eval_text(text) == Q(2) ** 126000
+    else:
+        with pytest.raises(ExprError) as e:
+            eval_text(text)
+        assert phrase in e.value.message and len(e.value.message) < 300
+    assert time.monotonic() - t < 2
+
+
+def test_every_intermediate_product_is_size_checked():
+    """A squaring chain through params is refused at its first square over the limit (a GMP
+    abort was possible before), with the place and the flag."""
+    from exactdp.caseio import parse_case
+    from exactdp.errors import CaseError
+    from exactdp.limits import Limits, using
+
+    params = ", ".join(["a0: 2^10000"] + [f"a{k}: a{k - 1}*a{k - 1}" for k in range(1, 12)])
+    text = f"exactdp: 1\nname: sq\nparams: {{{params}}}\nmechanism: {{rr: {{eps: log(3)}}}}\nclaims: [{{dp: {{eps: log(a11)}}}}]\n"
+    with pytest.raises(CaseError) as e:
+        parse_case(text, "sq.yaml")
+    msg = str(e.value)
+    assert "sq.yaml:3:" in msg and "params.a7" in msg and "--max-bits" in msg and len(msg) < 2000
+    with using(Limits(max_bits=10_000_000)):
+        with pytest.raises(CaseError, match="params.a10"):
+            parse_case(text, "sq.yaml")
+
+
+def test_long_values_print_in_full_and_messages_stay_short():
+    from exactdp.numbers.rational import int_str, q_short, q_str
+
+    big = Q(3) ** 9999
+    assert len(q_str(big)) == 4771 and q_str(big) == int_str(3**9999)  # past Python's 4,300-digit limit
+    assert q_str(1 / big).startswith("1/5437833951") and real_str(eval_text("log(3^9999)")).startswith("log(5437833951")
+    assert q_short(big) == "54378339511420862476…2184066667 (4771 digits)"
+    assert q_short(Fraction(-(3**9999), 7)).startswith("-5437")
+    assert q_str(Fraction(3**9999)) == q_str(big)

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import textwrap
+import time
 
 import pytest
 import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from exactdp.analysis import enumerator
 from exactdp.analysis import profile as profile_engine
 from exactdp.caseio import parse_case
 from exactdp.errors import CaseError, UnsupportedMechanismError
 from exactdp.numbers import Q
-from exactdp.numbers.expr import parse_expr
+from exactdp.numbers.expr import ExprError, parse_expr
 from exactdp.numbers.symbolic import SymbolBounds, SymbolTable, prove_nonneg, sign_set, sym_evaluate
 from exactdp.verify import verify_case
 
@@ -204,3 +207,135 @@ def test_verify_json_carries_details():
     d = json.loads(run_to_json(RunResult((FileResult("s.yaml", c, verify_case(c)),))))
     claim = d["files"][0]["claims"][0]
     assert claim["kind"] == "simulates_rr" and claim["values"]["exp_eps"] == "E" and claim["details"]
+
+
+# --- hostile input: sound sign proofs, bounded symbolic values ---------------------------------------
+
+TWO_FREE = """
+exactdp: 1
+name: two-free
+symbols: {a: ~, b: ~}
+mechanism:
+  respond:
+    "0": [1/2 + b/(4*(b+1+a^2)), 1/2]
+    "1": [1/2 - b/(4*(b+1+a^2)), 1/2]
+claims:
+  - simulates_rr: {eps: log(3)}
+"""
+
+
+def test_several_unbounded_symbols_are_all_split_by_sign():
+    """1/2 + b/(4(b+1+a^2)) is negative at a = 0, b = -9/10: no longer "proved" nonnegative."""
+    a, b = sympy.symbols("a b", real=True)
+    table = SymbolTable.build([SymbolBounds("a"), SymbolBounds("b")])
+    a, b = table.symbols["a"], table.symbols["b"]
+    q = sympy.Rational(1, 2) + b / (4 * (b + 1 + a**2))
+    assert q.subs({a: 0, b: sympy.Rational(-9, 10)}) < 0
+    assert -1 in sign_set(q, table)
+    with pytest.raises(CaseError, match="could not prove a probability >= 0"):
+        parse_case(TWO_FREE, "t.yaml")
+    # with both symbols split, sound proofs still go through: a^2 b^2 + 1 > 0 everywhere
+    assert sign_set(a**2 * b**2 + 1, table) == frozenset({1})
+    assert sign_set(a * b, table) == frozenset({-1, 0, 1})
+
+
+def test_one_unbounded_symbol_gives_a_verdict_not_a_type_error():
+    table = SymbolTable.build([SymbolBounds("b")])
+    b = table.symbols["b"]
+    q = sympy.Rational(1, 2) + b / (4 * (b + 1))  # undefined at b = -1, negative near it
+    assert -1 in sign_set(q, table)
+    text = TWO_FREE.replace("{a: ~, b: ~}", "{b: ~}").replace("+a^2", "")
+    with pytest.raises(CaseError, match="could not prove"):
+        parse_case(text, "t.yaml")
+
+
+_BOUNDS = st.sampled_from(["free", "gt", "lt", "open", "ge", "closed"])
+
+
+def _bounds(name: str, kind: str, lo: int, width: int) -> SymbolBounds:
+    hi = lo + width
+    return {
+        "free": SymbolBounds(name),
+        "gt": SymbolBounds(name, Q(lo)),
+        "lt": SymbolBounds(name, hi=Q(hi)),
+        "open": SymbolBounds(name, Q(lo), False, Q(hi), False),
+        "ge": SymbolBounds(name, Q(lo), True),
+        "closed": SymbolBounds(name, Q(lo), True, Q(hi), True),
+    }[kind]
+
+
+def _point(draw, b: SymbolBounds):
+    """A rational point of the symbol's domain: boundaries included when closed, negative
+    values for symbols that allow them."""
+    f = draw(st.fractions(min_value=0, max_value=30, max_denominator=7))
+    t = Q(f.numerator, f.denominator) or Q(1, 7)  # t > 0
+    if b.lo is not None and b.hi is not None:
+        lo, hi = Q(b.lo), Q(b.hi)
+        cands = [lo + (hi - lo) / (1 + t)]
+        cands += [lo] if b.lo_closed else []
+        cands += [hi] if b.hi_closed else []
+        return draw(st.sampled_from(cands))
+    if b.lo is not None:
+        return draw(st.sampled_from([Q(b.lo) + t] + ([Q(b.lo)] if b.lo_closed else [])))
+    if b.hi is not None:
+        return Q(b.hi) - t
+    return draw(st.sampled_from([1, -1, 0])) * t
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_every_proved_sign_holds_at_random_points_of_the_domain(data):
+    """A sign proof is sound for every point of the declared domain, negative values included:
+    the sign found at random points (and boundaries) is always in the proved sign set."""
+    kinds = data.draw(st.lists(_BOUNDS, min_size=1, max_size=3))
+    table = SymbolTable.build([_bounds(f"s{i}", k, data.draw(st.integers(-3, 3)), data.draw(st.integers(1, 4))) for i, k in enumerate(kinds)])
+    syms = [table.symbols[b.name] for b in table.bounds]
+    coeff = st.integers(-3, 3)
+
+    def poly():
+        terms = data.draw(st.lists(st.tuples(coeff, st.lists(st.integers(0, 2), min_size=len(syms), max_size=len(syms))), min_size=1, max_size=4))
+        return sum((c * sympy.Mul(*[s**e for s, e in zip(syms, es)]) for c, es in terms), sympy.Integer(0))
+
+    num, den = poly(), poly()
+    if den == 0:
+        den = sympy.Integer(1)
+    expr = sympy.cancel(num / den)
+    signs = sign_set(expr, table)
+    if signs == frozenset({-1, 0, 1}):
+        return
+    n, d = sympy.fraction(sympy.together(expr))
+    for _ in range(8):
+        pt = {s: sympy.Rational(*_nd(_point(data.draw, b))) for s, b in zip(syms, table.bounds)}
+        dv = d.subs(pt)
+        assert dv != 0, (expr, pt, signs)  # a proved sign means the value is defined everywhere
+        v = n.subs(pt) / dv
+        assert int(sympy.sign(v)) in signs, (expr, table.describe(), pt, signs)
+
+
+def _nd(q):
+    from fractions import Fraction
+
+    f = Fraction(int(q.numerator), int(q.denominator))
+    return f.numerator, f.denominator
+
+
+@pytest.mark.parametrize(
+    "text, phrase",
+    [
+        ("E^p", "exponent cannot contain a symbol"),
+        ("E^(1/2)", "non-integer power"),
+        ("E + 3^(10^9)", "exponent 1000000000 is larger than the limit"),
+        ("E * 2^(10^(10^4))", "(10001 digits) is larger than the limit"),
+        ("E + 2^(1/10^30)", "is irrational"),
+        ("(E + 1)^150 * (E + 1)^150", "degree up to 300 exceeds the limit of 200"),
+        ("E^100000", "too large for a symbolic expression"),
+        ("E * (2^10000)^100 * (2^10000)^100", "bits exceeds the limit"),
+    ],
+)
+def test_symbolic_values_are_bounded(text, phrase):
+    look = TABLE.symbols.__getitem__
+    t = time.monotonic()
+    with pytest.raises(ExprError) as e:
+        sym_evaluate(parse_expr(text), look)
+    assert phrase in e.value.message and time.monotonic() - t < 2
+    assert len(e.value.message) < 300

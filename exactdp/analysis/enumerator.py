@@ -18,8 +18,8 @@ from typing import Any, Iterator
 
 from .. import limits
 from ..errors import LimitExceededError
-from ..model.game import Ask, Chance, End, Mechanism, Node
-from ..model.ops import count_strategies
+from ..model.game import Ask, Chance, End, Mechanism, Node, postorder
+from ..model.ops import count_strategies, stats
 from ..numbers.rational import Q, is_rational
 from ..numbers.real import INF, Infinity, real_cmp
 from .hull import from_views, line_gt, upper
@@ -37,6 +37,8 @@ __all__ = [
     "strategies",
     "renyi",
     "DEFAULT_MAX_STRATEGIES",
+    "size",
+    "fits",
     "ENGINE",
 ]
 
@@ -63,6 +65,22 @@ def _max_views(root: Node) -> int:
     return v[root.uid]
 
 
+def size(mech: Mechanism) -> tuple[int, int]:
+    """(number of deterministic adversaries, most views of one adversary): what the enumerator
+    would list, computed without listing it."""
+    return count_strategies(mech.root), _max_views(mech.root)
+
+
+def fits(mech: Mechanism, max_strategies: int) -> bool:
+    """Whether the enumerator may cheaply list ``mech``'s adversaries under ``max_strategies``:
+    their number, their views, and the length of those views' histories (each strategy holds
+    its histories, so a deep game costs its depth again per view) are all bounded."""
+    n, views = size(mech)
+    depth = stats(mech.root)["depth"]
+    work = max_strategies * DEFAULT_VIEWS_PER_STRATEGY
+    return n <= max_strategies and n * views <= work and n * views * max(depth, 1) <= 16 * work
+
+
 def _check_size(mech: Mechanism, max_strategies: int | None) -> int:
     if max_strategies is None:
         max_strategies = limits.current().max_strategies
@@ -85,39 +103,43 @@ def _check_size(mech: Mechanism, max_strategies: int | None) -> int:
     return n
 
 
-def _strategies(node: Node, n: int, memo: dict) -> list[tuple[dict, list]]:
-    """All (choices, views) below ``node``; choices map relative histories to option indices."""
-    hit = memo.get(node.uid)
-    if hit is not None:
-        return hit
+def _strategies(root: Node, n: int) -> list[tuple[dict, list]]:
+    """All (choices, views) below ``root``; choices map relative histories to option indices.
+
+    Bottom-up over the DAG (children first, iteratively: no recursion limit on deep games)."""
+    memo: dict[int, list[tuple[dict, list]]] = {}
+    for node in postorder(root):
+        memo[node.uid] = _strategies_at(node, n, memo)
+    return memo[root.uid]
+
+
+def _strategies_at(node: Node, n: int, memo: dict) -> list[tuple[dict, list]]:
     if isinstance(node, End):
-        out: list[tuple[dict, list]] = [({}, [((), (Q(1),) * n)])]
-    elif isinstance(node, Ask):
-        out = []
+        return [({}, [((), (Q(1),) * n)])]
+    out: list[tuple[dict, list]] = []
+    if isinstance(node, Ask):
         for k, (lab, child) in enumerate(zip(node.labels, node.children)):
             step = ("q", lab)
-            for choices, views in _strategies(child, n, memo):
+            for choices, views in memo[child.uid]:
                 ch = {(): k}
                 for h, v in choices.items():
                     ch[(step,) + h] = v
                 out.append((ch, [((step,) + h, pr) for h, pr in views]))
-    elif isinstance(node, Chance):
-        per_answer = [_strategies(child, n, memo) for child in node.children]
-        out = []
+        return out
+    if isinstance(node, Chance):
+        per_answer = [memo[child.uid] for child in node.children]
         for combo in itertools.product(*per_answer):
-            ch = {}
-            views = []
+            chc: dict = {}
+            views_: list = []
             for lab, row, (choices, vs) in zip(node.labels, node.probs, combo):
                 step = ("a", lab)
                 for h, v in choices.items():
-                    ch[(step,) + h] = v
+                    chc[(step,) + h] = v
                 for h, pr in vs:
-                    views.append(((step,) + h, tuple(a * b for a, b in zip(row, pr))))
-            out.append((ch, views))
-    else:  # pragma: no cover
-        raise TypeError(node)
-    memo[node.uid] = out
-    return out
+                    views_.append(((step,) + h, tuple(a * b for a, b in zip(row, pr))))
+            out.append((chc, views_))
+        return out
+    raise TypeError(node)  # pragma: no cover
 
 
 def strategies(mech: Mechanism, *, max_strategies: int | None = DEFAULT_MAX_STRATEGIES) -> Iterator[tuple[dict, list]]:
@@ -127,7 +149,7 @@ def strategies(mech: Mechanism, *, max_strategies: int | None = DEFAULT_MAX_STRA
     distribution lists (history, probability under each dataset).
     """
     _check_size(mech, max_strategies)
-    yield from _strategies(mech.root, len(mech.datasets), {})
+    yield from _strategies(mech.root, len(mech.datasets))
 
 
 def _hockey(views: list, i: int, j: int, lam: Any) -> Any:

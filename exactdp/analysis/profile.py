@@ -20,8 +20,9 @@ from __future__ import annotations
 import time
 from typing import Any, Callable
 
+from .. import limits
 from ..model.game import Ask, Chance, End, Mechanism, Node, postorder
-from ..numbers.real import Infinity
+from ..numbers.real import Infinity, value_bits
 from .hull import LEAF, Hull, combine, swap, upper
 from ..numbers.types import DeltaLike, EpsLike, PrivLossValue
 from .results import DeltaValue, PairProfile, Profile, delta_arg, eps_arg, lambda_of, value_cmp
@@ -53,9 +54,11 @@ def _induction(
                 remaining[c.uid] = remaining.get(c.uid, 0) + 1
     memo: dict[int, Hull] = {}
     total = len(order)
+    max_bits = limits.current().max_bits
     for n, node in enumerate(order):
         if isinstance(node, Chance):
             h = combine([(row[i], row[j], memo[c.uid]) for row, c in zip(node.probs, node.children)])
+            _check_sizes(h, max_bits)
         elif isinstance(node, Ask):
             h = upper([memo[c.uid] for c in node.children])
         elif isinstance(node, End):
@@ -79,6 +82,19 @@ def _induction(
 
                 raise TimeLimitExceeded("the --timeout")
     return memo[order[-1].uid], memo
+
+
+def _check_sizes(h: Hull, max_bits: int) -> None:
+    """Refuse numbers beyond ``max_bits`` as they appear (products of probabilities grow with
+    the depth): the extreme ratios and the extreme weights of the chain are the largest ones
+    products make, checked at O(1) cost per node, so that no single multiplication becomes
+    long (``--timeout`` is then never overshot) or huge."""
+    if not h.edges:
+        return
+    (r0, w0), (r1, w1) = h.edges[0], h.edges[-1]
+    bits = max(value_bits(h.top), value_bits(r0), value_bits(w0), value_bits(r1), value_bits(w1))
+    if bits > max_bits:
+        limits.check_bits(bits, "a probability computed by the profile engine")
 
 
 def pair_hull(mech: Mechanism, pair: tuple[int, int], *, keep: bool = False) -> tuple[Hull, dict[int, Hull]]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..errors import VerificationError
+from ..errors import EXCERPT_CHARS, VerificationError, excerpt
 from ..model.game import Ask, Chance, End, Mechanism, Node, label_str, postorder
 from ..numbers.rational import Q, is_rational, q_str
 from ..numbers.real import INF, real_cmp, real_str
@@ -32,6 +32,7 @@ __all__ = [
     "recheck",
     "format_history",
     "tighten",
+    "show_label",
 ]
 
 # A witness sent between processes keeps the part of its walk that :meth:`Witness.decision_tree`
@@ -161,6 +162,13 @@ def recheck(mech: Mechanism, pair: tuple[int, int], lam: Any, policy: Policy) ->
     return p_t, pp_t, n_views
 
 
+def show_label(lab: object) -> str:
+    """A label for reading: a label longer than a short excerpt is cut (marked), so that a long
+    label repeated along every history of a witness cannot blow up a report."""
+    text = label_str(lab)
+    return text if len(text) <= EXCERPT_CHARS else excerpt(text, quote=False)
+
+
 def format_history(hist: History) -> str:
     """``q0→yes, q1→no``: a query with its answer; an answer with no query before it (the
     mechanism spoke) or a choice with no answer after it (e.g. picking a mechanism) prints alone."""
@@ -170,9 +178,9 @@ def format_history(hist: History) -> str:
         if kind == "q":
             if pending_q is not None:
                 parts.append(pending_q)
-            pending_q = label_str(lab)
+            pending_q = show_label(lab)
         else:
-            parts.append((pending_q + "→" if pending_q is not None else "") + label_str(lab))
+            parts.append((pending_q + "→" if pending_q is not None else "") + show_label(lab))
             pending_q = None
     if pending_q is not None:
         parts.append(pending_q)
@@ -267,7 +275,7 @@ class Witness:
             if kind == "choice":
                 if len(lines) >= limit:
                     return lines, True
-                lines.append(f"after {format_history(hist)}: choose {label_str(lab)}")
+                lines.append(f"after {format_history(hist)}: choose {show_label(lab)}")
         return lines, False
 
     def event(self, limit: int = 20) -> tuple[list[tuple[str, Any, Any]], bool]:

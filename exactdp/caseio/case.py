@@ -3,24 +3,29 @@
 from __future__ import annotations
 
 import re
+import sys
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 import yaml
 
 from ..claims import Claim
-from ..errors import CaseError, CaseProblem
+from ..errors import CaseError, CaseProblem, LimitExceededError
 from ..forms.fields import Declared, FieldProblem, Rational, arg
 from ..forms.registry import Obligation
+from ..limits import check_datasets
+from ..limits import current as current_limits
 from ..model.game import Mechanism
 from ..numbers import kinds as K
 from ..numbers.symbolic import SymbolBounds, SymbolTable
 from .claims import read_claims
 from .context import INVALID, Reader, _Abort, child_path, suggest
+from .files import read_case_bytes
 from .mechanisms import MechanismReader
-from .typed import TypedReader
 from .sweep import read_sweep
+from .typed import TypedReader
 from .yamlsafe import YamlLimits, is_null, kind_of, load_yaml
 
 __all__ = ["Case", "load_case", "read_case_text", "parse_case", "evaluate_in_case", "FORMAT_VERSION", "TOP_LEVEL_KEYS"]
@@ -63,21 +68,36 @@ class Case:
     """Premises the mechanisms' constructions rely on: (mechanism name, obligation, place)."""
 
 
-def load_case(path: str | Path, *, yaml_limits: YamlLimits = YamlLimits(), max_problems: int = 20) -> Case:
-    """Read and validate a case file; raise :class:`CaseError` listing located problems."""
-    return parse_case(read_case_text(path, yaml_limits=yaml_limits), str(path), yaml_limits=yaml_limits, max_problems=max_problems)
+def load_case(
+    path: str | Path,
+    *,
+    yaml_limits: YamlLimits = YamlLimits(),
+    max_problems: int = 20,
+    follow_symlinks: bool | None = None,
+    tree: str | Path | None = None,
+) -> Case:
+    """Read and validate a case file; raise :class:`CaseError` listing located problems.
+
+    The file is read by :func:`read_case_text`."""
+    text = read_case_text(path, yaml_limits=yaml_limits, follow_symlinks=follow_symlinks, tree=tree)
+    return parse_case(text, str(path), yaml_limits=yaml_limits, max_problems=max_problems)
 
 
-def read_case_text(path: str | Path, *, yaml_limits: YamlLimits = YamlLimits()) -> str:
-    """A case file's text (UTF-8, at most ``yaml_limits.max_bytes``); raise :class:`CaseError`."""
-    p = Path(path)
+def read_case_text(
+    path: str | Path,
+    *,
+    yaml_limits: YamlLimits = YamlLimits(),
+    follow_symlinks: bool | None = None,
+    tree: str | Path | None = None,
+) -> str:
+    """A case file's text; raise :class:`CaseError`.
+
+    Read by :func:`~exactdp.caseio.files.read_case_bytes`: a regular file only, no symbolic
+    link unless ``follow_symlinks`` (default: the limits in force) and then only inside
+    ``tree``, at most ``yaml_limits.max_bytes`` bytes, UTF-8."""
     file = str(path)
-    try:
-        data = p.read_bytes()
-    except OSError as e:
-        raise CaseError(CaseProblem(f"cannot read the file: {e.strerror or e}", file=file)) from None
-    if len(data) > yaml_limits.max_bytes:
-        raise CaseError(CaseProblem(f"file is {len(data)} bytes; the limit is {yaml_limits.max_bytes}", file=file, hint="raise it with --max-file-bytes"))
+    follow = current_limits().follow_symlinks if follow_symlinks is None else follow_symlinks
+    data = read_case_bytes(path, max_bytes=yaml_limits.max_bytes, follow_symlinks=follow, tree=tree)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -103,15 +123,38 @@ def parse_case(
         r.params[name] = value
         r._param_state[name] = 2
     try:
-        case = _read(r, root)
+        with _deep_enough():
+            case = _read(r, root)
         undeclared = sorted(set(params or {}) - set(r.param_nodes))
         if undeclared:
             r.error(root, "params", f"no param named {', '.join(map(repr, undeclared))} to set", "declare it under `params:`")
     except _Abort:
         case = None
+    except RecursionError:
+        raise CaseError(CaseProblem(
+            "the mechanisms are nested too deeply to be read", file=file,
+            hint="name the inner mechanisms under `mechanisms:` and refer to them by name",
+        )) from None
     r.raise_if_problems()
     assert case is not None
     return case
+
+
+# The reader recurses a few frames per level of a mechanism expression; YAML nesting is capped
+# (YamlLimits.max_depth), so this many frames always suffice for a document that was loaded.
+_READER_FRAMES = 20_000
+
+
+@contextmanager
+def _deep_enough() -> Iterator[None]:
+    """Python's recursion limit raised, for this block, to what reading a loaded document
+    needs (frames of Python code live on the heap since Python 3.11)."""
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, _READER_FRAMES))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(old)
 
 
 def _read(r: Reader, root: yaml.Node) -> Case | None:
@@ -123,7 +166,7 @@ def _read(r: Reader, root: yaml.Node) -> Case | None:
     title = _text(r, top.get("title"), "title")
     reference = _text(r, top.get("reference"), "reference")
     datasets = _datasets(r, top.get("datasets"))
-    adjacent = _adjacency(r, top.get("adjacent"), datasets)
+    adjacent = _adjacency(r, top.get("adjacent"), datasets, top.get("datasets", root))
     dataset_problems = len(r.problems) > 0 and any(p.path.startswith(("datasets", "adjacent")) for p in r.problems)
     if "symbols" in top:  # before params: params may use them
         _symbols(r, top["symbols"])
@@ -191,16 +234,21 @@ def _datasets(r: Reader, node: yaml.Node | None) -> tuple[str, ...]:
     if items is INVALID:
         return ("x0", "x1")
     names: list[str] = []
+    seen: set[str] = set()
     for i, it in enumerate(items):
+        if i >= current_limits().max_datasets:  # refuse before anything quadratic is built
+            r.error(node, "datasets", _limit_text(lambda: check_datasets(len(items))))
+            break
         d = r.label(it, child_path("datasets", i), "a dataset name")
         if d is INVALID:
             continue
         if not _DATASET_RE.fullmatch(d):
             r.error(it, child_path("datasets", i), f"dataset name {d!r} may only use letters, digits, _ . ' -")
-        elif d in names:
+        elif d in seen:
             r.error(it, child_path("datasets", i), f"dataset {d!r} is listed twice")
         else:
             names.append(d)
+            seen.add(d)
     if len(names) < 2 and len(names) == len(items):
         r.error(node, "datasets", "at least two datasets are needed to speak of adjacency")
     return tuple(names) if names else ("x0", "x1")
@@ -278,46 +326,65 @@ def _text(r: Reader, node: yaml.Node | None, path: str) -> str | None:
     return None if t is INVALID else t
 
 
-def _adjacency(r: Reader, node: yaml.Node | None, datasets: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
+def _limit_text(check) -> str:
+    """The message of the limit ``check()`` reports (called only when it is exceeded)."""
+    try:
+        check()
+    except LimitExceededError as e:
+        return str(e)
+    return ""  # pragma: no cover - only called when the limit is exceeded
+
+
+def _adjacency(r: Reader, node: yaml.Node | None, datasets: tuple[str, ...], where: yaml.Node) -> tuple[tuple[int, int], ...]:
+    """The adjacent pairs (default: every pair), refused past ``max_pairs`` before they are built."""
     n = len(datasets)
-    default = tuple((i, j) for i in range(n) for j in range(i + 1, n))
+    max_pairs = current_limits().max_pairs
+    if node is None and n * (n - 1) // 2 > max_pairs:
+        r.error(where, "datasets", _limit_text(lambda: check_datasets(n, n * (n - 1) // 2)))
+        return ()
+    default = tuple((i, j) for i in range(n) for j in range(i + 1, n)) if n * (n - 1) // 2 <= max_pairs else ()
     if node is None:
         return default
     items = r.sequence(node, "adjacent", "adjacent")
     if items is INVALID:
         return default
-    out: list[tuple[int, int]] = []
+    if len(items) > max_pairs:
+        r.error(node, "adjacent", _limit_text(lambda: check_datasets(n, len(items))))
+        return default
+    pos = {d: i for i, d in enumerate(datasets)}
+    out: dict[tuple[int, int], None] = {}  # insertion-ordered set
     for i, it in enumerate(items):
-        p = child_path("adjacent", i)
-        pair = r.sequence(it, p, "an adjacent pair")
-        if pair is INVALID:
-            continue
-        if len(pair) != 2:
-            r.error(it, p, f"an adjacent pair names exactly two datasets, found {len(pair)}")
-            continue
-        idx = []
-        for k, d in enumerate(pair):
-            name = r.label(d, child_path(p, k), "a dataset name")
-            if name is INVALID:
-                break
-            if name not in datasets:
-                r.error(d, child_path(p, k), f"unknown dataset {name!r} in adjacent", suggest(name, datasets) or f"datasets: {', '.join(datasets)}")
-                break
-            idx.append(datasets.index(name))
-        if len(idx) != 2:
-            continue
-        if idx[0] == idx[1]:
-            r.error(it, p, f"a dataset is not adjacent to itself ({datasets[idx[0]]})")
-            continue
-        t = (idx[0], idx[1])
-        if t in out or (t[1], t[0]) in out:
-            continue
-        out.append(t)
+        t = _pair(r, it, child_path("adjacent", i), datasets, pos)
+        if t is not None and t not in out and (t[1], t[0]) not in out:
+            out[t] = None
     if not out:
         if not items:
             r.error(node, "adjacent", "no adjacent pair: list at least one, e.g. `adjacent: [[x0, x1]]`")
         return default
     return tuple(out)
+
+
+def _pair(r: Reader, it: yaml.Node, p: str, datasets: tuple[str, ...], pos: dict[str, int]) -> tuple[int, int] | None:
+    """One listed pair ``[a, b]`` of distinct known datasets, as indices (None: a problem)."""
+    pair = r.sequence(it, p, "an adjacent pair")
+    if pair is INVALID:
+        return None
+    if len(pair) != 2:
+        r.error(it, p, f"an adjacent pair names exactly two datasets, found {len(pair)}")
+        return None
+    idx = []
+    for k, d in enumerate(pair):
+        name = r.label(d, child_path(p, k), "a dataset name")
+        if name is INVALID:
+            return None
+        if name not in pos:
+            r.error(d, child_path(p, k), f"unknown dataset {name!r} in adjacent", suggest(name, datasets) or f"datasets: {', '.join(datasets)}")
+            return None
+        idx.append(pos[name])
+    if idx[0] == idx[1]:
+        r.error(it, p, f"a dataset is not adjacent to itself ({datasets[idx[0]]})")
+        return None
+    return (idx[0], idx[1])
 
 
 def evaluate_in_case(case: Case, text: str, what: str, *, kind: str) -> Any:

@@ -16,7 +16,7 @@ from typing import Any, Callable, Final, Sequence
 
 import yaml
 
-from ..errors import CaseError, CaseProblem, ExactDPError, LimitExceededError, TimeLimitExceeded, suggest
+from ..errors import CaseError, CaseProblem, ExactDPError, LimitExceededError, TimeLimitExceeded, excerpt_around, suggest
 from ..limits import current as current_limits
 from ..numbers.expr import ExprError, ExprLimits, evaluate, parse_expr
 from ..numbers.rational import Q
@@ -203,7 +203,7 @@ class Reader:
         except ExprError as e:
             msg = e.message
             if e.column is not None and len(text) > 1:
-                msg += f" (at character {e.column} of {text!r})"
+                msg += f" (at character {e.column} of {excerpt_around(text, e.column)})"
             return self.error(node, path, msg, e.hint)
         except RecursionError:
             return self.error(node, path, "expression is nested too deeply")

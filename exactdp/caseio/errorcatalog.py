@@ -12,7 +12,7 @@ from pathlib import Path
 from ..errors import CaseError
 from .case import parse_case
 
-__all__ = ["CATALOGUE", "render", "DOC_PATH"]
+__all__ = ["CATALOGUE", "HOSTILE", "render", "DOC_PATH"]
 
 DOC_PATH = Path(__file__).resolve().parents[2] / "docs" / "errors.md"
 
@@ -122,25 +122,205 @@ CATALOGUE: list[tuple[str, str, str, str]] = [
     ),
 ]
 
-_LIMITS = """## Limits
+# --- hostile input: examples that need a file on disk or a lowered limit ----------------------
+# (title, explanation, how: "file:<kind>" or "text", example text, limits as flags)
+HOSTILE: list[tuple[str, str, str, str, dict]] = [
+    (
+        "A symbolic link",
+        "Symbolic links are not followed, neither given on the command line nor met in a directory: a case file "
+        "from a stranger could point at a secret. The link is named, never read, and its target is not shown.",
+        "file:symlink",
+        "",
+        {},
+    ),
+    (
+        "A symbolic link leaving the tree",
+        "With `--follow-symlinks`, a link is followed only if its target stays inside the tree being verified (the "
+        "directory given on the command line, or the one holding a file given there).",
+        "file:symlink-out",
+        "",
+        {"follow_symlinks": True},
+    ),
+    (
+        "Not a regular file",
+        "Only regular files are read. The type is checked before the file is opened, so a FIFO, a device such as "
+        "`/dev/zero`, a socket or a directory named `*.yaml` is refused at once: nothing blocks.",
+        "file:fifo",
+        "",
+        {},
+    ),
+    ("A device", "", "file:device", "", {}),
+    (
+        "A file too large",
+        "The size limit (`--max-file-bytes`, default 5,000,000) is enforced while reading: at most one byte more "
+        "than the limit is ever read, whatever the file says its size is.",
+        "file:large",
+        "",
+        {},
+    ),
+    (
+        "A value is quoted only as an excerpt",
+        "No message repeats more than about 60 characters of a value read from a file, on one line, with the cut "
+        "marked and the full length given (here the file is one long line of text).",
+        "text",
+        "SECRET-" + "x" * 300 + "\n",
+        {},
+    ),
+    (
+        "Too many datasets",
+        "Shown with `--max-datasets 3` (default 1,000). The datasets are refused before anything proportional to "
+        "their number of pairs is built.",
+        "text",
+        _HEAD + "datasets: [a, b, c, d]\nmechanism: {respond: {x: [1, 1, 1, 1]}}\nclaims: [{dp: {eps: 1}}]\n",
+        {"max_datasets": 3},
+    ),
+    (
+        "Too many adjacent pairs",
+        "Shown with `--max-pairs 5` (default 20,000). Without `adjacent:`, every two datasets are adjacent: "
+        "n datasets make n(n-1)/2 pairs.",
+        "text",
+        _HEAD + "datasets: [a, b, c, d]\nmechanism: {respond: {x: [1, 1, 1, 1]}}\nclaims: [{dp: {eps: 1}}]\n",
+        {"max_pairs": 5},
+    ),
+    (
+        "An irrational power, however small",
+        "A root is exact only if the number is a perfect power, which is decided at once from its size: "
+        "no power of the exponent's size is ever formed.",
+        "text",
+        _HEAD + "mechanism: {rr: {eps: log(2^(1/10^30))}}\nclaims: [{dp: {eps: 1}}]\n",
+        {},
+    ),
+    (
+        "A number too large",
+        "Every intermediate result computed from a case's numbers (sums, products, powers, parameters defined by "
+        "other parameters) is bounded in size (`--max-bits`, default 1,000,000 bits), so that no single "
+        "operation is long or huge: here a chain of squares is refused at its first square over the limit.",
+        "text",
+        _HEAD + "params: {a0: 2^10000, " + ", ".join(f"a{k}: a{k - 1}*a{k - 1}" for k in range(1, 8)) + "}\n" + _OK,
+        {},
+    ),
+    (
+        "A symbolic power too large",
+        "With `symbols:`, a symbol may only be raised to an integer power, and the degree of every rational "
+        "function of the symbols is bounded (`--max-symbolic-degree`, default 200).",
+        "text",
+        _HEAD + "symbols: {E: {gt: 1}, p: {gt: 0, lt: 1}}\nparams: {x: E^p, y: E^(1/2), z: (E+1)^150*(E+1)^150}\n"
+        "mechanism: {rr: {eps: log(E)}}\nclaims: [{simulates_rr: {eps: log(E)}}]\n",
+        {},
+    ),
+    (
+        "A sign that is not proved",
+        "A symbolic probability is accepted only if it is proved to be in [0, 1] for every value the bounds allow. "
+        "Every symbol without bounds is split into x > 0, x < 0 and x = 0, all combinations together; what cannot "
+        "be proved is refused (here the value is negative at a = 0, b = -9/10).",
+        "text",
+        _HEAD + "symbols: {a: ~, b: ~}\nmechanism:\n  respond:\n    \"0\": [1/2 + b/(4*(b+1+a^2)), 1/2]\n"
+        "    \"1\": [1/2 - b/(4*(b+1+a^2)), 1/2]\nclaims: [{simulates_rr: {eps: log(3)}}]\n",
+        {},
+    ),
+]
 
-Limits are never silent truncations: reaching one stops the check with an error naming the
-limit and the flag that raises it (exit status 2). A limit reached while checking a claim marks
-that claim *undecided* (`!` in the report); the time limit marks every remaining claim of the
-file undecided.
 
-| limit | default | flag | message (example) |
-|---|---|---|---|
-| file size | 5,000,000 bytes | `--max-file-bytes` | `file is 6000000 bytes; the limit is 5000000` |
-| alias-expanded YAML size | 1,000,000 nodes | `--max-yaml-nodes` | `this value expands to more than 1000000 YAML nodes through aliases` |
-| nesting depth | 500 levels | — | `nesting deeper than 500 levels` |
-| problems reported per file | 20 | `--max-problems` | `(more problems were found; fix these first)` |
-| game nodes per case | 5,000,000 | `--max-nodes` | `the number of game nodes exceeds the limit of 5000000; raise it with --max-nodes N` |
-| size of an exact profile | 2,000,000 pieces | `--max-profile-size` | `an exact privacy profile with 2000001 pieces exceeds the limit of 2000000; raise it with --max-profile-size N` |
-| enumerated adversaries | 200,000 | `--max-strategies` | `the number of deterministic adversaries of M (...) exceeds the limit of 200000; ... raise --max-strategies` |
-| exponents in numbers | 10,000 (and 1,000,000 bits) | `--max-exponent` | `exponent 99999 is larger than the limit 10000 (raise it with --max-exponent)` |
-| wall-clock time per case file | none | `--timeout SECONDS` | `the running time exceeds the limit of 5 s; raise it with --timeout SECONDS` |
+def _flags(limits: dict) -> str:
+    return " ".join(f"--{k.replace('_', '-')}" + ("" if v is True else f" {v}") for k, v in limits.items())
+
+
+def _hostile_message(how: str, text: str, limits: dict) -> str:
+    """The real message for one hostile example (files are made in a temporary directory,
+    which is the working directory meanwhile, so that the paths shown are relative)."""
+    import os
+    import tempfile
+
+    from ..limits import DEFAULT, using
+    from .case import load_case
+
+    with using(DEFAULT.replace(**limits, timeout=0, max_memory=0)):
+        if how == "text":
+            return _message(text)
+        kind = how.split(":", 1)[1]
+        if kind == "device":
+            return _load_message(lambda: load_case("/dev/zero"))
+        old = os.getcwd()
+        with tempfile.TemporaryDirectory() as tmp:
+            os.chdir(tmp)
+            try:
+                os.mkdir("cases")
+                with open("secret.txt", "w") as f:
+                    f.write("TOKEN\n")
+                if kind in ("symlink", "symlink-out"):
+                    os.symlink("../secret.txt", "cases/demo.yaml")
+                    return _load_message(lambda: load_case("cases/demo.yaml"))
+                if kind == "fifo":
+                    os.mkfifo("demo.yaml")
+                    return _load_message(lambda: load_case("demo.yaml"))
+                with open("demo.yaml", "w") as f:
+                    f.write("#" * 6_000_000)
+                return _load_message(lambda: load_case("demo.yaml"))
+            finally:
+                os.chdir(old)
+
+
+def _load_message(load) -> str:
+    try:
+        load()
+    except CaseError as e:
+        return str(e)
+    raise AssertionError("hostile example was read")
+
+
+def _limit_rows() -> list[tuple[str, str, str, str]]:
+    """(limit, default, flag, message) from the limits themselves, so the table cannot go stale."""
+    from ..errors import LimitExceededError
+    from ..limits import DEFAULT, memory_limit_error, size_text, time_limit_error
+    from .yamlsafe import YamlLimits
+
+    d, y = DEFAULT, YamlLimits()
+
+    def limit(what: str, lim: object, how: str) -> str:
+        return str(LimitExceededError(what, lim, how))
+
+    return [
+        ("file size", f"{y.max_bytes:,} bytes", "`--max-file-bytes`", f"file is {y.max_bytes + 1} bytes; the limit is {y.max_bytes}"),
+        ("alias-expanded YAML size", f"{y.max_expanded_nodes:,} nodes", "`--max-yaml-nodes`", f"this value expands to more than {y.max_expanded_nodes} YAML nodes through aliases"),
+        ("nesting depth", f"{y.max_depth} levels", "—", f"nesting deeper than {y.max_depth} levels"),
+        ("problems reported per file", "20", "`--max-problems`", "(more problems were found; fix these first)"),
+        ("datasets per case", f"{d.max_datasets:,}", "`--max-datasets`", limit(f"the number of datasets ({d.max_datasets + 1})", d.max_datasets, "raise it with --max-datasets N")),
+        ("adjacent pairs per case", f"{d.max_pairs:,}", "`--max-pairs`", limit(f"the number of adjacent pairs ({d.max_pairs + 1})", d.max_pairs, "raise it with --max-pairs N, ...")),
+        ("game nodes per case", f"{d.max_nodes:,}", "`--max-nodes`", limit("the number of game nodes", d.max_nodes, "raise it with --max-nodes N")),
+        ("size of an exact profile", f"{d.max_hull_edges:,} pieces", "`--max-profile-size`", limit(f"an exact privacy profile with {d.max_hull_edges + 1} pieces", d.max_hull_edges, "raise it with --max-profile-size N")),
+        ("enumerated adversaries", f"{d.max_strategies:,}", "`--max-strategies`", f"the number of deterministic adversaries of M (...) exceeds the limit of {d.max_strategies}; ... raise --max-strategies"),
+        ("exponents in numbers", f"{d.max_exponent:,}", "`--max-exponent`", f"exponent 99999 is larger than the limit {d.max_exponent} (raise it with --max-exponent)"),
+        ("bits of every number computed from the case's numbers (and of the engine's products)", f"{d.max_bits:,} bits", "`--max-bits`", f"2^(2000000), a number with about 2000000 bits exceeds the limit of {d.max_bits} bits; raise it with --max-bits N"),
+        ("degree of a rational function of symbols", f"{d.max_symbolic_degree}", "`--max-symbolic-degree`", f"a rational function of the symbols of degree up to 300 exceeds the limit of {d.max_symbolic_degree}; ..."),
+        ("components of `exactdp compose`", f"{d.max_components:,}", "`--max-components`", limit("the number of components (1000000)", d.max_components, "raise it with --max-components N")),
+        ("samples of `exactdp experiment`", f"{d.max_samples:,}", "`--max-samples`", limit("the number of samples (1000000)", d.max_samples, "raise it with --max-samples N")),
+        ("memory a case file (or command) may add", size_text(d.max_memory), "`--max-memory SIZE` (0: none)", str(memory_limit_error(d.max_memory))),
+        ("wall-clock time per case file (or command)", f"{d.timeout:g} s", "`--timeout SECONDS` (0: none)", str(time_limit_error(d.timeout))),
+    ]
+
+
+_LIMITS_HEAD = """## Limits
+
+Every resource a case file can make exactdp spend is bounded by a named limit with a default, a
+flag that raises it (every command accepts every flag: `verify`, `privloss`, `profile`, `info`,
+`simulate`, `compose`, `experiment`), and an error naming it. Limits are never silent
+truncations: reaching one stops the check with that error (exit status 2). A limit reached
+while checking a claim marks that claim *undecided* (`!` in the report); the time limit marks
+every remaining claim of the file undecided.
+
+What is read: regular files only (`*.yaml`/`*.yml` in directories), at most `--max-file-bytes`;
+symbolic links are not followed unless `--follow-symlinks`, and then only inside the tree being
+verified. What is bounded: the table below. The memory in use is watched every 10 ms of CPU time
+and backed by an address-space limit at twice the allowance, so that even one huge allocation
+ends as the named memory limit, not as a crash; numbers are bounded in size, so no single
+arithmetic operation is long and `--timeout` is never overshot.
 """
+
+
+def _limits_section() -> str:
+    rows = ["| limit | default | flag | message (example) |", "|---|---|---|---|"]
+    rows += [f"| {a} | {b} | {c} | `{m}` |" for a, b, c, m in _limit_rows()]
+    return _LIMITS_HEAD + "\n" + "\n".join(rows) + "\n"
 
 
 def _message(text: str) -> str:
@@ -172,7 +352,17 @@ def render() -> str:
         if why:
             out += [why, ""]
         out += ["```yaml", text.rstrip("\n") if text else "# (an empty file)", "```", "", "```text", _message(text), "```", ""]
-    out.append(_LIMITS)
+    out += ["## Hostile input", "", "Case files from strangers are read safely; these are the refusals that protect the machine.", ""]
+    for title, why, how, text, limits in HOSTILE:
+        out += [f"### {title}", ""]
+        if why:
+            out += [why, ""]
+        if how == "text":
+            shown = text.rstrip("\n") if len(text) < 400 else text[:120] + "…"
+            out += ["```yaml", shown, "```", ""]
+        cmd = "exactdp verify " + ("/dev/zero" if how == "file:device" else "cases/demo.yaml" if "symlink" in how else "demo.yaml")
+        out += ["```text", f"$ {cmd} {_flags(limits)}".rstrip(), _hostile_message(how, text, limits), "```", ""]
+    out.append(_limits_section())
     return "\n".join(out)
 
 

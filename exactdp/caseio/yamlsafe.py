@@ -13,11 +13,14 @@ keys, deep nesting and oversized files.
 
 from __future__ import annotations
 
+import gc
+from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Iterator
 
 import yaml
 
-from ..errors import CaseError, CaseProblem
+from ..errors import CaseError, CaseProblem, excerpt
 
 __all__ = ["YamlLimits", "load_yaml", "is_null", "mark_of", "kind_of", "STR_TAG"]
 
@@ -68,45 +71,41 @@ def _compose(text: str, file: str, limits: YamlLimits) -> yaml.Node | None:
         if isinstance(ev, yaml.DocumentStartEvent):
             docs += 1
             if docs > 1:
-                raise CaseError(
-                    CaseProblem(
-                        "more than one YAML document", file=file, line=ev.start_mark.line + 1, column=ev.start_mark.column + 1,
-                        hint="a case file is a single document; remove the second '---'",
-                    )
-                )
+                raise _event_error(ev, file, "more than one YAML document", "a case file is a single document; remove the second '---'")
         elif isinstance(ev, yaml.AliasEvent):
             if ev.anchor not in anchors:
-                raise CaseError(
-                    CaseProblem(f"alias *{ev.anchor} refers to no anchor &{ev.anchor} defined before it", file=file,
-                                line=ev.start_mark.line + 1, column=ev.start_mark.column + 1)
-                )
+                raise _event_error(ev, file, f"alias *{ev.anchor} refers to no anchor &{ev.anchor} defined before it")
             attach(anchors[ev.anchor])
-        elif isinstance(ev, yaml.ScalarEvent):
-            tag = ev.tag if ev.tag not in (None, "!") else STR_TAG
-            # plain scalars: libyaml reports style '' where the pure-Python parser reports None
-            node = yaml.ScalarNode(tag, ev.value, ev.start_mark, ev.end_mark, style=ev.style or None)
-            if ev.anchor:
-                anchors[ev.anchor] = node
-            attach(node)
-        elif isinstance(ev, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
-            if len(stack) >= limits.max_depth:
-                raise CaseError(
-                    CaseProblem(f"nesting deeper than {limits.max_depth} levels", file=file, line=ev.start_mark.line + 1,
-                                column=ev.start_mark.column + 1, hint="flatten the structure")
-                )
-            seq = isinstance(ev, yaml.SequenceStartEvent)
-            default = SEQ_TAG if seq else MAP_TAG
-            tag = ev.tag if ev.tag not in (None, "!") else default
-            cls = yaml.SequenceNode if seq else yaml.MappingNode
-            node = cls(tag, [], ev.start_mark, ev.end_mark, flow_style=ev.flow_style)
+        elif isinstance(ev, (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            if not isinstance(ev, yaml.ScalarEvent) and len(stack) >= limits.max_depth:
+                raise _event_error(ev, file, f"nesting deeper than {limits.max_depth} levels", "flatten the structure")
+            node = _node_of(ev)
             if ev.anchor:
                 anchors[ev.anchor] = node  # registered first: a nested alias to it forms a cycle
             attach(node)
-            stack.append((node, []))
+            if not isinstance(ev, yaml.ScalarEvent):
+                stack.append((node, []))
         elif isinstance(ev, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
             node, _ = stack.pop()
             node.end_mark = ev.end_mark
     return root
+
+
+def _node_of(ev: yaml.Event) -> yaml.Node:
+    """The node an event starts: a scalar (its text and style kept) or an empty collection."""
+    if isinstance(ev, yaml.ScalarEvent):
+        tag = ev.tag if ev.tag not in (None, "!") else STR_TAG
+        # plain scalars: libyaml reports style '' where the pure-Python parser reports None
+        return yaml.ScalarNode(tag, ev.value, ev.start_mark, ev.end_mark, style=ev.style or None)
+    seq = isinstance(ev, yaml.SequenceStartEvent)
+    tag = ev.tag if ev.tag not in (None, "!") else (SEQ_TAG if seq else MAP_TAG)
+    cls = yaml.SequenceNode if seq else yaml.MappingNode
+    return cls(tag, [], ev.start_mark, ev.end_mark, flow_style=ev.flow_style)
+
+
+def _event_error(ev: yaml.Event, file: str, message: str, hint: str | None = None) -> CaseError:
+    m = ev.start_mark
+    return CaseError(CaseProblem(message, file=file, line=m.line + 1, column=m.column + 1, hint=hint))
 
 
 def mark_of(node: yaml.Node) -> tuple[int, int]:
@@ -121,7 +120,7 @@ def kind_of(node: yaml.Node) -> str:
         return "a list"
     if is_null(node):
         return "nothing (null)"
-    return f"the scalar {node.value!r}"
+    return f"the scalar {excerpt(node.value)}"
 
 
 def is_null(node: yaml.Node) -> bool:
@@ -143,7 +142,8 @@ def load_yaml(text: str, file: str, limits: YamlLimits = YamlLimits()) -> yaml.N
             )
         )
     try:
-        root = _compose(text, file, limits)
+        with _no_gc():  # a wide document is many small objects, none cyclic: skip the collector's passes
+            root = _compose(text, file, limits)
     except CaseError:
         raise
     except yaml.MarkedYAMLError as e:
@@ -164,8 +164,20 @@ def load_yaml(text: str, file: str, limits: YamlLimits = YamlLimits()) -> yaml.N
         raise CaseError(CaseProblem(f"not valid YAML: {e}", file=file)) from None
     if root is None:
         raise CaseError(CaseProblem("the file is empty; a case needs at least `exactdp: 1`, `name:` and a mechanism", file=file))
-    _check_graph(root, file, limits)
+    with _no_gc():
+        _check_graph(root, file, limits)
     return root
+
+
+@contextmanager
+def _no_gc() -> Iterator[None]:
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _problem(node: yaml.Node, file: str, msg: str, hint: str | None = None) -> CaseProblem:
@@ -174,66 +186,74 @@ def _problem(node: yaml.Node, file: str, msg: str, hint: str | None = None) -> C
 
 
 def _check_graph(root: yaml.Node, file: str, limits: YamlLimits) -> None:
-    """Reject tags, recursive aliases, duplicate keys and oversized expansions (iteratively)."""
+    """Reject tags, recursive aliases, duplicate keys and oversized expansions.
+
+    Iterative, and linear in the size of the node graph: each node's children are listed once
+    (kept on the stack with the position reached), each shared node is checked once and its
+    expanded size memoised."""
     size: dict[int, int] = {}
     state: dict[int, int] = {}  # 1 = in progress, 2 = done
-    stack: list[tuple[yaml.Node, int]] = [(root, 0)]
+    stack: list[tuple[yaml.Node, list[yaml.Node], int]] = []
     problems: list[CaseProblem] = []
+
+    def enter(node: yaml.Node) -> None:
+        state[id(node)] = 1
+        if len(stack) > limits.max_depth:
+            raise CaseError(_problem(node, file, f"nesting deeper than {limits.max_depth} levels", "flatten the structure"))
+        _check_node(node, file, problems)
+        stack.append((node, _children(node), 0))
+
+    enter(root)
     while stack:
-        node, i = stack.pop()
-        nid = id(node)
-        if i == 0:
-            if state.get(nid) == 2:
-                continue
-            if state.get(nid) == 1:
-                raise CaseError(_problem(node, file, "recursive alias: a node contains itself", "YAML anchors may share subtrees but not form cycles"))
-            state[nid] = 1
-            if len(stack) > limits.max_depth:
-                raise CaseError(_problem(node, file, f"nesting deeper than {limits.max_depth} levels", "flatten the structure"))
-            tag_ok = node.tag in (STR_TAG, SEQ_TAG, MAP_TAG)
-            if not tag_ok:
-                raise CaseError(
-                    _problem(
-                        node,
-                        file,
-                        f"YAML tag {node.tag.replace('tag:yaml.org,2002:', '!!')} is not allowed",
-                        "a case file is plain data (mappings, lists, scalars); tags such as !!python/object are "
-                        "refused because a case file never executes code",
-                    )
-                )
-            if isinstance(node, yaml.MappingNode):
-                seen: dict[str, yaml.Node] = {}
-                for k, _v in node.value:
-                    if not isinstance(k, yaml.ScalarNode):
-                        problems.append(_problem(k, file, "mapping keys must be plain scalars"))
-                        continue
-                    if k.value in seen:
-                        line, _ = mark_of(seen[k.value])
-                        problems.append(_problem(k, file, f"duplicate key {k.value!r} (first at line {line})"))
-                    seen[k.value] = k
-        kids = _children(node)
+        node, kids, i = stack[-1]
         if i < len(kids):
-            stack.append((node, i + 1))
+            stack[-1] = (node, kids, i + 1)
             child = kids[i]
-            if state.get(id(child)) == 1:
+            st = state.get(id(child))
+            if st == 1:
                 raise CaseError(_problem(child, file, "recursive alias: a node contains itself", "YAML anchors may share subtrees but not form cycles"))
-            if state.get(id(child)) != 2:
-                stack.append((child, 0))
-        else:
-            state[nid] = 2
-            total = 1 + sum(size[id(c)] for c in kids)
-            size[nid] = total
-            if total > limits.max_expanded_nodes:
-                raise CaseError(
-                    _problem(
-                        node,
-                        file,
-                        f"this value expands to more than {limits.max_expanded_nodes} YAML nodes through aliases",
-                        "an alias bomb? if the case really is this large, raise --max-yaml-nodes",
-                    )
+            if st is None:
+                enter(child)
+            continue
+        stack.pop()
+        state[id(node)] = 2
+        total = 1 + sum(size[id(c)] for c in kids)
+        size[id(node)] = total
+        if total > limits.max_expanded_nodes:
+            raise CaseError(
+                _problem(
+                    node,
+                    file,
+                    f"this value expands to more than {limits.max_expanded_nodes} YAML nodes through aliases",
+                    "an alias bomb? if the case really is this large, raise --max-yaml-nodes",
                 )
+            )
     if problems:
         raise CaseError(problems[:50], truncated=len(problems) > 50)
+
+
+def _check_node(node: yaml.Node, file: str, problems: list[CaseProblem]) -> None:
+    """The checks on one node itself: its tag, and for a mapping its keys."""
+    if node.tag not in (STR_TAG, SEQ_TAG, MAP_TAG):
+        raise CaseError(
+            _problem(
+                node,
+                file,
+                f"YAML tag {excerpt(node.tag.replace('tag:yaml.org,2002:', '!!'), quote=False)} is not allowed",
+                "a case file is plain data (mappings, lists, scalars); tags such as !!python/object are "
+                "refused because a case file never executes code",
+            )
+        )
+    if isinstance(node, yaml.MappingNode):
+        seen: dict[str, yaml.Node] = {}
+        for k, _v in node.value:
+            if not isinstance(k, yaml.ScalarNode):
+                problems.append(_problem(k, file, "mapping keys must be plain scalars"))
+                continue
+            if k.value in seen:
+                line, _ = mark_of(seen[k.value])
+                problems.append(_problem(k, file, f"duplicate key {excerpt(k.value)} (first at line {line})"))
+            seen[k.value] = k
 
 
 def _children(node: yaml.Node) -> list[yaml.Node]:

@@ -9,12 +9,15 @@ Exit status: 0 every claim holds; 1 some claim does not hold (or is not supporte
 
 from __future__ import annotations
 
+import codecs
+import errno
 import functools
+import os
 import sys
 import time
 import traceback
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, NoReturn
 
 import click
 
@@ -25,7 +28,7 @@ from ..caseio.sweep import MAX_SWEEP_POINTS
 from ..errors import ExactDPError, VerificationError
 from ..execution import Runner, available_cores, jobs_from_env
 from ..limits import DEFAULT as DEFAULT_LIMITS
-from ..limits import Limits
+from ..limits import Limits, parse_size, size_text
 from ..numbers.expr import ExprError, eval_text
 from ..report.escape import error_text, text
 from ..numbers import kinds as quantity
@@ -163,25 +166,56 @@ max_strategies_option = click.option(
 )
 
 
+class _Size(click.ParamType):
+    """A memory size: 800M, 4G, or a number of bytes (0: no limit)."""
+
+    name = "SIZE"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> int:
+        if isinstance(value, int):
+            return value
+        try:
+            return parse_size(str(value))
+        except ValueError as e:
+            self.fail(str(e), param, ctx)
+
+
+_D = DEFAULT_LIMITS
+# (option, Limits field, type, help): every command accepts every limit (see exactdp.limits)
+_LIMIT_FLAGS = [
+    ("--timeout", "timeout", click.FloatRange(0), f"Wall-clock limit per case file (or command), in seconds; 0: none [default: {_D.timeout:g}]."),
+    ("--max-memory", "max_memory", _Size(), f"Memory a case file (or command) may add, e.g. 800M, 4G; 0: none [default: {size_text(_D.max_memory)}]."),
+    ("--max-nodes", "max_nodes", click.IntRange(1), f"Most game nodes built for one case [default: {_D.max_nodes}]."),
+    ("--max-profile-size", "max_hull_edges", click.IntRange(1), f"Largest exact privacy profile, in pieces [default: {_D.max_hull_edges}]."),
+    ("--max-exponent", "max_exponent", click.IntRange(1), f"Largest exponent in a number [default: {_D.max_exponent}]."),
+    ("--max-bits", "max_bits", click.IntRange(1), f"Most bits of any number computed from the case's numbers [default: {_D.max_bits}, or 100 x --max-exponent]."),
+    ("--max-symbolic-degree", "max_symbolic_degree", click.IntRange(1), f"Highest degree of a rational function of symbols [default: {_D.max_symbolic_degree}]."),
+    ("--max-datasets", "max_datasets", click.IntRange(2), f"Most datasets in a case [default: {_D.max_datasets}]."),
+    ("--max-pairs", "max_pairs", click.IntRange(1), f"Most adjacent pairs in a case [default: {_D.max_pairs}]."),
+    ("--max-components", "max_components", click.IntRange(1), f"Most components of a composition (compose --repeat) [default: {_D.max_components}]."),
+    ("--max-samples", "max_samples", click.IntRange(1), f"Most samples of an experiment [default: {_D.max_samples}]."),
+]
+
+
 def limit_options(f):
-    """--max-nodes, --max-profile-size, --max-exponent, --timeout (see exactdp.limits)."""
-    f = click.option("--timeout", type=click.FloatRange(0, min_open=True), default=None, help="Wall-clock limit per case file, in seconds.")(f)
-    f = click.option("--max-exponent", type=click.IntRange(1), default=None, help=f"Largest integer exponent in a number [default: {DEFAULT_LIMITS.max_exponent}].")(f)
-    f = click.option("--max-profile-size", type=click.IntRange(1), default=None, help=f"Largest exact privacy profile, in pieces [default: {DEFAULT_LIMITS.max_hull_edges}].")(f)
-    f = click.option("--max-nodes", type=click.IntRange(1), default=None, help=f"Most game nodes built for one case [default: {DEFAULT_LIMITS.max_nodes}].")(f)
+    """Every resource limit as a flag (see exactdp.limits), and --follow-symlinks."""
+    f = click.option(
+        "--follow-symlinks", is_flag=True, default=None,
+        help="Follow symbolic links to case files and directories, if their target stays inside the tree being verified (default: refuse them).",
+    )(f)
+    for flag, field, typ, help_text in reversed(_LIMIT_FLAGS):
+        f = click.option(flag, field, type=typ, default=None, help=help_text)(f)
     return f
 
 
-def limits_from(max_nodes=None, max_profile_size=None, max_exponent=None, timeout=None, max_strategies=None) -> Limits:
-    bits = None if max_exponent is None else max(DEFAULT_LIMITS.max_bits, 100 * max_exponent)
-    return DEFAULT_LIMITS.replace(
-        max_nodes=max_nodes,
-        max_hull_edges=max_profile_size,
-        max_exponent=max_exponent,
-        max_bits=bits,
-        timeout=timeout,
-        max_strategies=max_strategies,
-    )
+def limits_from(max_nodes=None, max_profile_size=None, max_exponent=None, timeout=None, max_strategies=None, **more) -> Limits:
+    """The :class:`~exactdp.limits.Limits` for the flags of :func:`limit_options` (``None``:
+    the default); accepts both the flag names and the field names."""
+    given = {"max_nodes": max_nodes, "max_hull_edges": more.pop("max_hull_edges", max_profile_size),
+             "max_exponent": max_exponent, "timeout": timeout, "max_strategies": max_strategies, **more}
+    if given.get("max_bits") is None and max_exponent is not None:
+        given["max_bits"] = max(_D.max_bits, 100 * max_exponent)
+    return _D.replace(**given)
 
 
 @dataclass(frozen=True)
@@ -317,15 +351,89 @@ def load_mechanism(case_path: str, of: str | None, opts: Options = Options()):
     return case, name, case.mechanisms[name]
 
 
+_ESCAPED = [0]  # characters of the output the terminal's encoding could not show
+
+# exactdp's own symbols have faithful ASCII spellings; only other text (from case files) is
+# escaped and makes the output unfaithful
+_ASCII = {"≈": "~", "✓": "ok", "✗": "FAIL", "—": "-", "–": "-", "→": "->", "←": "<-", "≤": "<=", "≥": ">=",
+          "…": "...", "·": "*", "×": "x", "−": "-", "ε": "eps", "δ": "delta", "λ": "lambda", "∞": "inf", "′": "'"}
+
+
+def _escape_unencodable(err: UnicodeError) -> tuple[str, int]:
+    """Codec error handler for stdout: write one of exactdp's own symbols in ASCII, and any other
+    character the encoding cannot show as a visible ``\\uXXXX`` escape, remembering that the
+    output is then not faithful."""
+    if not isinstance(err, UnicodeEncodeError):
+        raise err
+    out = []
+    for c in err.object[err.start : err.end]:
+        if c in _ASCII:
+            out.append(_ASCII[c])
+        else:
+            _ESCAPED[0] += 1
+            out.append(f"\\u{ord(c):04x}" if ord(c) <= 0xFFFF else f"\\U{ord(c):08x}")
+    return "".join(out), err.end
+
+
+codecs.register_error("exactdp-escape", _escape_unencodable)
+_OUTPUT_ERRNOS = {errno.EPIPE, errno.ENOSPC, errno.EBADF, errno.EIO, errno.EFBIG, getattr(errno, "EDQUOT", errno.ENOSPC)}
+
+
+def _output_failed(why: str) -> NoReturn:
+    """Stop: one line on stderr, exit status 2 (the output could not be written)."""
+    try:
+        sys.stderr.write(f"exactdp: cannot write the output: {why}\n")
+        sys.stderr.flush()
+    except Exception:  # stderr is gone too: nothing more can be said
+        pass
+    try:  # nothing left in stdout's buffer may fail again at interpreter exit
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, 1)
+    except OSError:
+        pass
+    sys.exit(2)
+
+
 def run() -> None:
     """Console entry point: like ``main`` but an unexpected exception is reported as an
-    internal error (exit 3) instead of escaping."""
+    internal error (exit 3) instead of escaping, and output that cannot be written (standard
+    output closed, a full disk, a broken pipe) ends with one line on stderr and exit status 2.
+    Characters the terminal's encoding cannot show (a Latin-1 terminal) are written as visible
+    ``\\uXXXX`` escapes, and the run then also exits with status 2, saying so."""
+    out = sys.stdout
+    if out is None:
+        _output_failed("standard output is closed")
+    try:
+        out.reconfigure(errors="exactdp-escape")  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        pass
+    code: int | str | None = 0
     try:
         main(standalone_mode=True)
-    except SystemExit:
-        raise
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, (int, str)) or e.code is None else 1
+    except OSError as e:
+        if e.errno not in _OUTPUT_ERRNOS:
+            _internal_error()
+        _output_failed(e.strerror or str(e))
     except Exception:
-        click.echo("exactdp: internal error (please report it with the case file):", err=True)
-        traceback.print_exc()
-        sys.exit(3)
+        _internal_error()
+    if sys.stdout is not out:  # click replaced it after a broken pipe
+        _output_failed("standard output was closed while writing (broken pipe)")
+    try:
+        out.flush()
+    except OSError as e:
+        _output_failed(e.strerror or str(e))
+    if _ESCAPED[0]:
+        enc = getattr(out, "encoding", "?")
+        _output_failed(
+            f"{_ESCAPED[0]} character(s) cannot be shown in the terminal's encoding ({enc}) and were written as \\u escapes; "
+            "use a UTF-8 terminal (e.g. PYTHONIOENCODING=utf-8)"
+        )
+    sys.exit(code)
 
+
+def _internal_error() -> NoReturn:
+    click.echo("exactdp: internal error (please report it with the case file):", err=True)
+    traceback.print_exc()
+    sys.exit(3)

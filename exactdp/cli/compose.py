@@ -22,8 +22,9 @@ from ..theorems import (
     optimal_profile,
     thm_1_8,
 )
-from .app import fail, main, parse_number
+from ..limits import check_count, using
 from ..numbers.ladder import is_inf
+from .app import fail, limit_options, limits_from, main, parse_number
 
 __all__ = ["compose"]
 
@@ -60,12 +61,13 @@ def _delta_text(d: Any) -> str:
 @click.option("--eps", "eps_text", required=True, help="Comma-separated eps_i: log(2),log(3) or 0.1 (exact decimals).")
 @click.option("--delta", "delta_text", default="0", show_default=True, help="Comma-separated delta_i (or one for all).")
 @click.option("--delta-g", "delta_g_text", default="0", show_default=True, help="Target delta_g for the optimal theorem; the slack delta' for advanced and kov-3.4.")
-@click.option("--repeat", "times", type=click.IntRange(1, 1_000_000), default=1, show_default=True, help="Repeat the list of components this many times (k-fold composition).")
+@click.option("--repeat", "times", type=click.IntRange(1), default=1, show_default=True, help="Repeat the list of components this many times (k-fold composition; at most --max-components components in all).")
 @click.option("--theorem", type=click.Choice(THEOREMS + ("all",)), default="all", show_default=True)
 @click.option("--profile", "show_profile", is_flag=True, help="Also print the full exact delta(eps) staircase of the optimal composition.")
 @click.option("--exact", "show_exact", is_flag=True, help="Print long exact values in full (they are summarised otherwise; --json always has them).")
 @click.option("--json", "as_json", is_flag=True)
-def compose(eps_text, delta_text, delta_g_text, times, theorem, show_profile, show_exact, as_json):
+@limit_options
+def compose(eps_text, delta_text, delta_g_text, times, theorem, show_profile, show_exact, as_json, **limits):
     """Composition theorems for (eps_i, delta_i)-DP components, evaluated exactly.
 
     basic: (sum eps_i, sum delta_i) (Vadhan-Wang Thm 1.2; Thm 3.3 for pure concurrent);
@@ -75,14 +77,19 @@ def compose(eps_text, delta_text, delta_g_text, times, theorem, show_profile, sh
     advanced and kov-3.4: certified intervals, compared with the exact optimum.
     """
     _SHOW[0] = 10**12 if show_exact else 160
-    eps = _split(eps_text, "--eps", "eps") * times
-    deltas = _split(delta_text, "--delta", "delta")
-    deltas = deltas * times if len(deltas) > 1 else deltas
-    delta_g = parse_number(delta_g_text, "--delta-g", kind="delta")
+    lim = limits_from(**limits)
     try:
-        comps = components(eps, deltas)
-        rows = _evaluate(comps, delta_g, theorem)
-        stair = optimal_profile(comps) if show_profile else None
+        with using(lim):
+            eps1 = _split(eps_text, "--eps", "eps")
+            deltas = _split(delta_text, "--delta", "delta")
+            # refused before the repeated lists are built
+            check_count("the number of components", len(eps1) * times, "max_components", "--max-components")
+            eps = eps1 * times
+            deltas = deltas * times if len(deltas) > 1 else deltas
+            delta_g = parse_number(delta_g_text, "--delta-g", kind="delta")
+            comps = components(eps, deltas)
+            rows = _evaluate(comps, delta_g, theorem)
+            stair = optimal_profile(comps) if show_profile else None
     except (ExactDPError, ValueError) as e:
         fail(e)
     if as_json:

@@ -13,7 +13,8 @@ from ..errors import ExactDPError
 from ..execution import Runner, run_ordered
 from ..numbers.rational import q_str
 from ..report.simulate import dumps_json
-from .app import ProgressLine, fail, main, parse_number, runner_from, runner_options
+from ..limits import check_count, using
+from .app import ProgressLine, fail, limit_options, limits_from, main, parse_number, runner_from, runner_options
 
 __all__ = ["experiment", "section6"]
 
@@ -24,7 +25,7 @@ def experiment() -> None:
 
 
 @experiment.command()
-@click.option("--samples", type=click.IntRange(1), default=10_000, show_default=True, help="Number of random mechanisms M_p.")
+@click.option("--samples", type=click.IntRange(1), default=10_000, show_default=True, help="Number of random mechanisms M_p (at most --max-samples).")
 @click.option("--delta", "delta_text", default="1/10", show_default=True, help="delta of RR_(eps,delta); eps = PrivLoss(M_p, delta).")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--denominator", type=click.IntRange(2), default=100, show_default=True,
@@ -34,7 +35,8 @@ def experiment() -> None:
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: when stderr is a terminal).")
 @click.option("--block", type=click.IntRange(1), default=25, show_default=True, help="Samples per work item (for --jobs / --scheduler).")
 @runner_options
-def section6(samples, delta_text, seed, denominator, no_enumerator_check, as_json, progress, block, jobs, scheduler):
+@limit_options
+def section6(samples, delta_text, seed, denominator, no_enumerator_check, as_json, progress, block, jobs, scheduler, **limits):
     """Random 2-round 1-bit mechanisms M_p (Fig. 1, 10 rational parameters): eps = PrivLoss(M_p,
     delta) by the enumerator (cross-checked by the profile engine), then the exact LP for a
     post-processor T of RR_(eps,delta), certified either way.  Sample k is drawn from its own
@@ -45,9 +47,22 @@ def section6(samples, delta_text, seed, denominator, no_enumerator_check, as_jso
     show = sys.stderr.isatty() if progress is None else progress
     runner = runner_from(jobs, scheduler)
     try:
-        res, interrupted = _run(samples, delta, seed, denominator, not no_enumerator_check, block, runner, show)
+        with using(limits_from(**limits)):
+            check_count("the number of samples", samples, "max_samples", "--max-samples")
+            res, interrupted = _run(samples, delta, seed, denominator, not no_enumerator_check, block, runner, show)
     except ExactDPError as e:
         fail(e)
+    _report(res, as_json)
+    if interrupted:
+        click.echo(f"  interrupted: {samples - res.samples} of {samples} samples not checked", err=True)
+        sys.exit(130)
+    if res.errors:
+        sys.exit(3)
+    if res.infeasible:
+        sys.exit(1)
+
+
+def _report(res: Section6Result, as_json: bool) -> None:
     if as_json:
         click.echo(
             dumps_json(
@@ -79,13 +94,6 @@ def section6(samples, delta_text, seed, denominator, no_enumerator_check, as_jso
         click.echo(f"  time: {res.seconds:.1f} s ({1000 * res.seconds / res.samples:.2f} ms per sample)")
         for k, p, w in res.failures[:10]:
             click.echo(f"  sample {k}: p = {p}: {w}")
-    if interrupted:
-        click.echo(f"  interrupted: {samples - res.samples} of {samples} samples not checked", err=True)
-        sys.exit(130)
-    if res.errors:
-        sys.exit(3)
-    if res.infeasible:
-        sys.exit(1)
 
 
 def _run(samples: int, delta, seed: int, denominator: int, check: bool, size: int, runner: Runner, show: bool) -> tuple[Section6Result, bool]:

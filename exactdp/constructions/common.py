@@ -479,22 +479,30 @@ def verify_postprocessor(pp: PostProcessor, *, fld=None, table=None) -> CheckRes
 
 
 def t_mechanism(pp: PostProcessor) -> Mechanism:
-    """T as a numeric mechanism on the 'datasets' = RR outputs, with M's game shape (a tree)."""
+    """T as a numeric mechanism on the 'datasets' = RR outputs, with M's game shape (a tree).
+
+    Built bottom-up with an explicit stack (no recursion limit on deep games)."""
     hist = pp.hist
-    memo_end = END
-
-    def build(node: Node, path: tuple) -> Node:
+    built: dict[tuple, Node] = {}  # history -> T's node there (M is walked as a tree)
+    stack: list[tuple[Node, tuple, bool]] = [(hist.mech.root, (), False)]
+    while stack:
+        node, path, ready = stack.pop()
         if isinstance(node, End):
-            return memo_end
+            built[path] = END
+            continue
+        tag = "q" if isinstance(node, Ask) else "a"
+        if not ready:
+            stack.append((node, path, True))
+            stack.extend((ch, path + ((tag, lab),), False) for lab, ch in zip(node.labels, node.children))
+            continue
+        kids = [built.pop(path + ((tag, lab),)) for lab in node.labels]
         if isinstance(node, Ask):
-            return Ask(node.labels, [build(ch, path + (("q", lab),)) for lab, ch in zip(node.labels, node.children)])
-        assert isinstance(node, Chance)
-        o = hist.by_prefix[path]
-        rows = [tuple(pp.cond[c][o][k] for c in range(len(pp.outputs))) for k in range(len(node.labels))]
-        kids = [build(ch, path + (("a", lab),)) for lab, ch in zip(node.labels, node.children)]
-        return Chance(node.labels, rows, kids)
-
-    return Mechanism(build(hist.mech.root, ()), tuple(f"c={o}" for o in pp.outputs), ((0, 1),), f"T[{hist.mech.name}]")
+            built[path] = Ask(node.labels, kids)
+        else:
+            o = hist.by_prefix[path]
+            rows = [tuple(pp.cond[c][o][k] for c in range(len(pp.outputs))) for k in range(len(node.labels))]
+            built[path] = Chance(node.labels, rows, kids)
+    return Mechanism(built[()], tuple(f"c={o}" for o in pp.outputs), ((0, 1),), f"T[{hist.mech.name}]")
 
 
 def enumerator_check(pp: PostProcessor, *, max_strategies: int = 5_000) -> tuple[str, int]:
@@ -514,6 +522,8 @@ def enumerator_check(pp: PostProcessor, *, max_strategies: int = 5_000) -> tuple
     if n > max_strategies:
         return f"skipped: {n} adversaries > {max_strategies}", 0
     tm = t_mechanism(pp)
+    if not (enumerator.fits(mech, max_strategies) and enumerator.fits(tm, max_strategies)):
+        return f"skipped: more than {max_strategies} x {enumerator.DEFAULT_VIEWS_PER_STRATEGY} views", 0
     t_views = {frozenset(ch.items()): views for ch, views in enumerator.strategies(tm, max_strategies=max_strategies)}
     count = 0
     for ch, views in enumerator.strategies(mech, max_strategies=max_strategies):

@@ -25,7 +25,7 @@ from typing import Any, Callable, Iterable
 
 from ..analysis import enumerator
 from ..analysis import profile as profile_engine
-from ..errors import ExactDPError, VerificationError
+from ..errors import ExactDPError, LimitExceededError, VerificationError
 from ..model.game import END, Ask, Chance, Mechanism
 from ..numbers.rational import Q, q_str
 from ..numbers.real import real_exp, real_str
@@ -155,6 +155,8 @@ def run_block(block: Section6Block) -> Section6Result:
         params = sample_params(sample_rng(block.seed, k), block.denominator)
         try:
             status, eps = run_one(params, res.delta, check_enumerator=block.check_enumerator)
+        except LimitExceededError:  # the run's time or memory is spent: stop, do not count it per sample
+            raise
         except ExactDPError as e:
             res.errors += 1
             res.failures.append((k, params.text(), f"error: {e}"))

@@ -178,17 +178,27 @@ def _check_distribution(labels: tuple, probs: tuple, children: tuple) -> None:
 def unordered_pairs(adjacent: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
     """Each pair of ``adjacent`` once, whichever order it was listed in, keeping first-seen order."""
     out: list[tuple[int, int]] = []
+    seen: set[tuple[int, int]] = set()
     for a, b in adjacent:
-        if (a, b) not in out and (b, a) not in out:
+        if (a, b) not in seen and (b, a) not in seen:
             out.append((a, b))
+            seen.add((a, b))
     return tuple(out)
 
 
 def label_str(label: Label) -> str:
     """Readable text of a label: ``q0``; component-qualified labels print as ``M1.q0``."""
-    if isinstance(label, tuple):
-        return ".".join(label_str(x) for x in label)
-    return str(label)
+    if not isinstance(label, tuple):
+        return str(label)
+    parts: list[str] = []
+    stack: list = [label]  # iterative: component labels nest as deep as compositions do
+    while stack:
+        x = stack.pop()
+        if isinstance(x, tuple):
+            stack.extend(reversed(x))
+        else:
+            parts.append(str(x))
+    return ".".join(parts)
 
 
 def postorder(root: Node) -> list[Node]:
@@ -236,6 +246,7 @@ class Mechanism:
 
     def __post_init__(self) -> None:
         n = len(self.datasets)
+        _limits.check_datasets(n, len(self.adjacent))
         if n < 1 or len(set(self.datasets)) != n:
             raise CaseError(CaseProblem(f"datasets must be distinct names, got {list(self.datasets)}"))
         for a, b in self.adjacent:
@@ -246,10 +257,12 @@ class Mechanism:
     def ordered_pairs(self) -> tuple[tuple[int, int], ...]:
         """Every adjacent pair in both orders, without repeats, in a fixed order."""
         out: list[tuple[int, int]] = []
+        seen: set[tuple[int, int]] = set()
         for a, b in self.adjacent:
             for p in ((a, b), (b, a)):
-                if p not in out:
+                if p not in seen:
                     out.append(p)
+                    seen.add(p)
         return tuple(out)
 
     @property

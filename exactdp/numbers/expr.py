@@ -29,6 +29,7 @@ from .real import (
     DEFAULT_MAX_EXPONENT,
     INF,
     Infinity,
+    check_size,
     real_add,
     real_div,
     real_exp,
@@ -269,25 +270,28 @@ def evaluate(
                 return lookup(node[1])
             except ExprError as e:
                 raise ExprError(e.message, e.column or node[2], e.hint) from None
+        # every intermediate result is size-checked (check_size), not only the literals: a
+        # squaring chain is refused at the first square over the limit
         if kind == "neg":
-            return _guard(lambda: real_neg(ev(node[1])), node[2])
+            arg = ev(node[1])
+            return _guard(lambda: real_neg(arg), node[2])
         if kind == "call":
             arg = ev(node[2])
             fn = real_log if node[1] == "log" else real_exp
-            return _guard(lambda: fn(arg), node[3])
+            return _guard(lambda: check_size(fn(arg)), node[3])
         if kind == "bin":
             op, a, b, col = node[1], ev(node[2]), ev(node[3]), node[4]
             if isinstance(a, Infinity) or isinstance(b, Infinity):
                 raise ExprError("inf can only stand alone (as in `equals: inf`), not inside arithmetic", col)
             if op == "+":
-                return _guard(lambda: real_add(a, b), col)
+                return _guard(lambda: check_size(real_add(a, b)), col)
             if op == "-":
-                return _guard(lambda: real_sub(a, b), col)
+                return _guard(lambda: check_size(real_sub(a, b)), col)
             if op == "*":
-                return _guard(lambda: real_mul(a, b, max_exponent=limits.max_exponent), col)
+                return _guard(lambda: check_size(real_mul(a, b, max_exponent=limits.max_exponent)), col)
             if op == "/":
-                return _guard(lambda: real_div(a, b, max_exponent=limits.max_exponent), col)
-            return _guard(lambda: real_pow(a, b, max_exponent=limits.max_exponent), col)
+                return _guard(lambda: check_size(real_div(a, b, max_exponent=limits.max_exponent)), col)
+            return _guard(lambda: check_size(real_pow(a, b, max_exponent=limits.max_exponent)), col)
         raise AssertionError(kind)  # pragma: no cover
 
     return ev(ast)

@@ -14,7 +14,19 @@ from typing import Any
 
 from .types import Rational
 
-__all__ = ["Q", "BACKEND", "as_q", "to_fraction", "q_str", "parse_decimal", "is_rational", "RATIONAL_TYPES"]
+__all__ = [
+    "Q",
+    "BACKEND",
+    "as_q",
+    "to_fraction",
+    "q_str",
+    "q_short",
+    "int_str",
+    "q_bits",
+    "parse_decimal",
+    "is_rational",
+    "RATIONAL_TYPES",
+]
 
 
 def _backend() -> tuple[Any, str]:
@@ -63,13 +75,73 @@ def to_fraction(x: Any) -> Fraction:
     return Fraction(int(x.numerator), int(x.denominator))  # type: ignore[attr-defined]
 
 
+_SMALL_BITS = 12_000  # below Python's int-to-str limit (4,300 digits) with room to spare
+
+
+def int_str(n: int) -> str:
+    """Decimal text of any integer, however long.
+
+    Python refuses ``str()`` of an int over 4,300 digits (a guard against its quadratic
+    conversion); exact values can be that long (``log(3^9999)``), so long ones are converted
+    by GMP (subquadratic), or, without gmpy2, with the guard lifted for this one conversion
+    (their size is bounded by ``--max-bits``)."""
+    n = int(n)
+    if n.bit_length() <= _SMALL_BITS:
+        return str(n)
+    try:
+        import gmpy2
+
+        return gmpy2.mpz(n).digits(10)
+    except ImportError:  # pragma: no cover - gmpy2 is a declared dependency
+        import sys
+
+        old = sys.get_int_max_str_digits()
+        sys.set_int_max_str_digits(0)
+        try:
+            return str(n)
+        finally:
+            sys.set_int_max_str_digits(old)
+
+
 def q_str(x: Any) -> str:
-    """``3``, ``-1/3``: the canonical exact text of a rational (other exact values, such as
-    elements of ℚ(e^{1/L}), print as their own exact text)."""
+    """``3``, ``-1/3``: the canonical exact text of a rational, of any length (other exact
+    values, such as elements of ℚ(e^{1/L}), print as their own exact text)."""
     if not is_rational(x):
         return str(x)
     f = to_fraction(x)
-    return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
+    return int_str(f.numerator) if f.denominator == 1 else f"{int_str(f.numerator)}/{int_str(f.denominator)}"
+
+
+def _int_short(n: int, digits: int) -> str:
+    n = int(n)
+    if n.bit_length() <= 3.3 * 2 * digits:
+        return str(n)
+    s = int_str(n)
+    if len(s) <= 2 * digits + 1:
+        return s
+    sign = "-" if s.startswith("-") else ""
+    s = s.lstrip("-")
+    return f"{sign}{s[:digits]}…{s[-digits // 2:]} ({len(s)} digits)"
+
+
+def q_short(x: object, digits: int = 20) -> str:
+    """A rational for a message: exact when short, else its first and last digits and its
+    length (``1234…89 (4771 digits)``): messages stay short whatever the value."""
+    if not is_rational(x):
+        text = str(x)
+        return text if len(text) <= 4 * digits else text[: 2 * digits] + f"… ({len(text)} characters)"
+    f = to_fraction(x)
+    if f.denominator == 1:
+        return _int_short(f.numerator, digits)
+    return f"{_int_short(f.numerator, digits)}/{_int_short(f.denominator, digits)}"
+
+
+def q_bits(x: object) -> int:
+    """Size of an exact rational: the larger bit length of its numerator and denominator."""
+    if isinstance(x, int):
+        return abs(x).bit_length()
+    num, den = x.numerator, x.denominator  # type: ignore[attr-defined]
+    return max(int(num).bit_length() if num >= 0 else int(-num).bit_length(), int(den).bit_length())
 
 
 _DECIMAL = re.compile(r"^(?P<int>[0-9]*)(?:\.(?P<frac>[0-9]*))?(?:[eE](?P<exp>[+-]?[0-9]+))?$")

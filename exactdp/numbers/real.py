@@ -29,7 +29,7 @@ from .certified import decimal_digits_of, sign_r_exp_s_minus_q
 from .loglinear import LogLinear, ll_add, ll_decimal, ll_neg, ll_scale, ll_sign, ll_single_log, ll_str, log_linear
 from .order import ExactOrder
 from .qt import QtElement, as_field, monomial, qt_exp
-from .rational import Q, as_q, is_rational, q_str, to_fraction
+from .rational import Q, as_q, is_rational, q_bits, q_short, q_str, to_fraction
 
 __all__ = [
     "LogReal",
@@ -53,6 +53,8 @@ __all__ = [
     "real_float",
     "exact_root",
     "is_real",
+    "value_bits",
+    "check_size",
 ]
 
 DEFAULT_MAX_EXPONENT = 10_000
@@ -210,10 +212,16 @@ def _fieldish(x: Any) -> bool:
 
 
 def exact_root(q: Any, n: int) -> "Q | None":
-    """The exact rational n-th root of q ≥ 0 if it exists, else None."""
+    """The exact rational n-th root of q ≥ 0 if it exists, else None.
+
+    An integer a ≥ 2 is an n-th power only if n < its bit length, so a huge n (``2^(1/10^30)``)
+    is answered at once, without any power of size n being formed."""
     f = to_fraction(q)
     if f < 0:
         return None
+    for part in (f.numerator, f.denominator):
+        if part > 1 and n >= part.bit_length():
+            return None
     a, b = _iroot(f.numerator, n), _iroot(f.denominator, n)
     if a is None or b is None:
         return None
@@ -248,7 +256,7 @@ def _log_of(s: Any, r: Any) -> "Real":
 def _check_exponent(n: int, max_exponent: int) -> None:
     if abs(n) > max_exponent:
         raise InexactValueError(
-            f"exponent {n} is larger than the limit {max_exponent} (raise it with --max-exponent)"
+            f"exponent {q_short(n)} is larger than the limit {max_exponent} (raise it with --max-exponent)"
         )
 
 
@@ -257,11 +265,7 @@ def _rat_pow(q: Any, e: Any, max_exponent: int) -> Any:
     _check_exponent(fe.numerator, max_exponent)
     fq = to_fraction(q)
     bits = max(fq.numerator.bit_length(), fq.denominator.bit_length()) * abs(fe.numerator) // fe.denominator
-    max_bits = _limits.current().max_bits
-    if bits > max_bits:
-        raise LimitExceededError(
-            f"{q_str(q)}^({q_str(fe)}) has about {bits} bits, which", max_bits, "raise it with --max-exponent / Limits(max_bits=...)"
-        )
+    _limits.check_bits(bits, f"{q_short(q)}^({q_short(fe)}), a number")
     if fe.denominator == 1:
         if q == 0 and fe < 0:
             raise InexactValueError("0 raised to a negative power is a division by zero")
@@ -269,7 +273,7 @@ def _rat_pow(q: Any, e: Any, max_exponent: int) -> Any:
     root = exact_root(q, fe.denominator)
     if root is None:
         raise InexactValueError(
-            f"{q_str(q)}^({q_str(fe)}) is irrational: exactdp keeps every number exact and cannot represent it"
+            f"{q_short(q)}^({q_short(fe)}) is irrational: exactdp keeps every number exact and cannot represent it"
         )
     if root == 0 and fe < 0:
         raise InexactValueError("0 raised to a negative power is a division by zero")
@@ -384,9 +388,46 @@ def real_pow(a: "Real", e: "Real", *, max_exponent: int = DEFAULT_MAX_EXPONENT) 
         _check_exponent(fe.numerator, max_exponent)
         return real_mul(_rat_pow(a.r, e, max_exponent), real_exp(as_q(a.s) * as_q(e)))
     if isinstance(a, QtElement) and to_fraction(e).denominator == 1:
-        _check_exponent(int(to_fraction(e)), max_exponent)
-        return a ** int(to_fraction(e))
+        k = int(to_fraction(e))
+        _check_exponent(k, max_exponent)
+        _check_field_power(a, abs(k))
+        return a**k
     return _no_exact(f"({real_str(a)})^({real_str(e)})")
+
+
+def _check_field_power(a: QtElement, k: int) -> None:
+    """Refuse a^k in ℚ(e^{1/L}) before computing it when its degree or size would be too
+    large: the degree multiplies by k, and so, about, does the size of the coefficients."""
+    from .qt import MAX_DEGREE
+
+    degree = max(len(a.n), len(a.d)) - 1
+    if degree * k > MAX_DEGREE:
+        raise InexactValueError(
+            f"a power of degree {degree * k} in t = exp(1/{a.L}) is beyond the field-degree limit {MAX_DEGREE}"
+        )
+    _limits.check_bits(value_bits(a) * k, "a power in the field Q(e^(1/L))")
+
+
+def value_bits(x: object) -> int:
+    """Size of an exact value in bits: the largest numerator or denominator for a rational,
+    of its two rationals for ``LogReal``/``ExpReal``, and the total size of the coefficients
+    for an element of ℚ(e^{1/L})."""
+    if is_rational(x):
+        return q_bits(x)
+    if isinstance(x, LogReal):
+        return max(value_bits(x.s), value_bits(x.r))
+    if isinstance(x, ExpReal):
+        return max(value_bits(x.r), value_bits(x.s))
+    if isinstance(x, QtElement):
+        return q_bits(x.c) + sum(int(abs(v)).bit_length() for v in (*x.n, *x.d))
+    return 0
+
+
+def check_size(x: object, what: str = "a number") -> object:
+    """``x`` itself when its size is within ``max_bits`` (:func:`exactdp.limits.check_bits`);
+    applied to every intermediate result computed from a case file's numbers."""
+    _limits.check_bits(value_bits(x), what)
+    return x
 
 
 def real_log(a: "Real") -> "Real":

@@ -19,6 +19,7 @@ Pólya's sufficient condition for positivity on the orthant (coefficient signs).
 
 from __future__ import annotations
 
+import itertools
 import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping
@@ -26,9 +27,11 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 if TYPE_CHECKING:  # pragma: no cover - SymPy is imported lazily at run time (it is heavy)
     import sympy
 
-from ..errors import InexactValueError
+from ..errors import InexactValueError, LimitExceededError
+from ..limits import check_bits
+from ..limits import current as current_limits
 from .expr import ExprError, ExprLimits
-from .rational import Q, is_rational, q_str, to_fraction
+from .rational import Q, is_rational, q_short, q_str, to_fraction
 from .real import ExpReal, Infinity, LogReal
 
 __all__ = [
@@ -45,6 +48,7 @@ __all__ = [
     "NONNEG",
     "is_sym",
     "exact_constant",
+    "sym_size",
 ]
 
 class _LazySympy:
@@ -69,7 +73,7 @@ def is_sym(x: object) -> bool:
 POS = frozenset({1})
 NONNEG = frozenset({0, 1})
 _ALL = frozenset({-1, 0, 1})
-MAX_SYMBOLIC_EXPONENT = 200
+MAX_UNBOUNDED = 6  # unbounded symbols split by sign: 3^6 = 729 cases at most, else "unknown"
 
 
 @dataclass(frozen=True)
@@ -170,8 +174,13 @@ def sym_evaluate(ast: tuple, lookup: Callable[[str], Any], limits: ExprLimits = 
     """Evaluate a parsed expression of our grammar into SymPy; names resolve through ``lookup``
     (declared symbols give SymPy symbols, params give their values).
 
+    Every intermediate result is bounded: a power of plain numbers is computed by
+    :func:`~exactdp.numbers.real.real_pow` (the exponent and size limits, exact roots only), a
+    symbol may only be raised to an integer power, and the degree and coefficient size of each
+    result are bounded (``max_symbolic_degree``, ``max_bits``) before SymPy expands anything.
+
     Raises :class:`ExprError` (with the column) for division by an expression that is
-    identically zero, ``inf`` inside arithmetic and over-large exponents.
+    identically zero, ``inf`` inside arithmetic and values beyond the limits.
     """
 
     def ev(node: tuple) -> sympy.Expr:
@@ -196,26 +205,97 @@ def sym_evaluate(ast: tuple, lookup: Callable[[str], Any], limits: ExprLimits = 
             if node[1] == "log":
                 if arg.is_nonpositive:
                     raise ExprError("log of a non-positive number", node[3])
-                return sympy.log(arg)
-            return sympy.exp(arg)
+                return _bounded(sympy.log(arg), node[3])
+            return _bounded(sympy.exp(arg), node[3])
         if kind == "bin":
             op, a, b, col = node[1], ev(node[2]), ev(node[3]), node[4]
-            if op == "+":
-                return a + b
-            if op == "-":
-                return a - b
-            if op == "*":
-                return a * b
-            if op == "/":
-                if sympy.cancel(b) == 0:
-                    raise ExprError("division by zero", col)
-                return a / b
-            if b.is_Integer and abs(int(b)) > min(MAX_SYMBOLIC_EXPONENT, limits.max_exponent) and a.free_symbols:
-                raise ExprError(f"exponent {b} is too large for a symbolic expression", col)
-            return a**b
+            if op == "^":
+                return _sym_pow(a, b, col, limits)
+            if op == "/" and sympy.cancel(b) == 0:
+                raise ExprError("division by zero", col)
+            r = a + b if op == "+" else a - b if op == "-" else a * b if op == "*" else a / b
+            return _bounded(r, col)
         raise AssertionError(kind)  # pragma: no cover
 
     return ev(ast)
+
+
+def _sym_pow(a: sympy.Expr, b: sympy.Expr, col: int, limits: ExprLimits) -> sympy.Expr:
+    """a^b under the same limits as plain numbers; never a power SymPy would take long over."""
+    from .real import real_pow
+
+    if b.free_symbols:
+        raise ExprError("an exponent cannot contain a symbol (the value would not be a rational function of the symbols)", col)
+    if not b.is_Rational:
+        raise ExprError("an exponent must be a rational number here", col)
+    if not a.free_symbols and a.is_Rational:  # plain numbers: exactly as in exactdp.numbers.expr
+        try:
+            return to_sympy(real_pow(Q(int(a.p), int(a.q)), Q(int(b.p), int(b.q)), max_exponent=limits.max_exponent))
+        except (InexactValueError, LimitExceededError) as e:
+            raise ExprError(str(e), col) from None
+    if not b.is_Integer:
+        raise ExprError("a symbolic value raised to a non-integer power has no exact rational form here", col)
+    cap = min(current_limits().max_symbolic_degree, limits.max_exponent) if a.free_symbols else limits.max_exponent
+    if abs(int(b)) > cap:
+        raise ExprError(
+            f"exponent {q_short(int(b))} is too large for a symbolic expression (the limit is {cap}; "
+            "raise it with --max-symbolic-degree)",
+            col,
+        )
+    return _bounded(a**b, col)
+
+
+def _bounded(e: sympy.Expr, col: int) -> sympy.Expr:
+    """``e`` itself when its degree and coefficient size are within the limits."""
+    degree, bits = sym_size(e)
+    lim = current_limits()
+    if degree > lim.max_symbolic_degree:
+        raise ExprError(
+            f"a rational function of the symbols of degree up to {degree} exceeds the limit of "
+            f"{lim.max_symbolic_degree}; raise it with --max-symbolic-degree N",
+            col,
+        )
+    try:
+        check_bits(bits, "a symbolic expression whose coefficients have")
+    except LimitExceededError as err:
+        raise ExprError(str(err), col) from None
+    return e
+
+
+def sym_size(e: sympy.Expr) -> tuple[int, int]:
+    """Upper bounds (degree, bits) of a SymPy expression, without expanding it: degrees add
+    in products, multiply in integer powers, and take the max in sums; bits add in sums and
+    products and multiply in powers.  Iterative, memoised on shared sub-expressions."""
+    memo: dict = {}
+    stack: list = [e]
+    while stack:
+        x = stack[-1]
+        if x in memo:
+            stack.pop()
+            continue
+        pending = [a for a in x.args if a not in memo]
+        if pending:
+            stack.extend(pending)
+            continue
+        stack.pop()
+        memo[x] = _size_of(x, [memo[a] for a in x.args])
+    return memo[e]
+
+
+def _size_of(x: sympy.Expr, kids: list) -> tuple[int, int]:
+    if x.is_Rational:
+        return 0, max(abs(int(x.p)).bit_length(), int(x.q).bit_length())
+    if x.is_Symbol:
+        return 1, 0
+    if x.is_Add:
+        return max(d for d, _ in kids), sum(b for _, b in kids) + len(kids)
+    if x.is_Mul:
+        return sum(d for d, _ in kids), sum(b for _, b in kids)
+    if x.is_Pow and x.exp.is_Integer:
+        k = abs(int(x.exp))
+        return k * kids[0][0], k * kids[0][1]
+    # log, exp, a non-integer power: an opaque value, of degree 1 if it depends on a symbol
+    return (1 if x.free_symbols else 0), sum(b for _, b in kids)
 
 
 def expr_str(e: sympy.Expr) -> str:
@@ -241,57 +321,67 @@ def exact_constant(e: sympy.Expr) -> sympy.Expr:
 # --- sign proofs -----------------------------------------------------------------------------
 
 
-def _sgn(v) -> int:
-    """The sign of an exact rational constant (never decided through floating point)."""
-    v = exact_constant(v)
-    if not v.is_Rational:
-        raise InexactValueError(f"the sign of {v} is not a rational sign decision")
-    return (v.p > 0) - (v.p < 0)
+def _const_sign(v: sympy.Expr) -> frozenset:
+    """The sign of a constant, exactly: decided for rationals only, otherwise unknown (a
+    transcendental constant would need certified arithmetic, and is never guessed)."""
+    v = sympy.cancel(v) if not v.is_Rational else v
+    if v.is_Rational:
+        n = int(v.p)
+        return frozenset({(n > 0) - (n < 0)})
+    return _ALL
+
+
+def _domain_rational(c: object) -> sympy.Expr:
+    """A coefficient of a polynomial domain (ZZ/QQ element) as a SymPy Rational; anything else
+    is left unknown (a NaN sign set)."""
+    num, den = getattr(c, "numerator", None), getattr(c, "denominator", None)
+    if num is None or den is None:
+        return sympy.nan
+    return sympy.Rational(int(num), int(den))
 
 
 def _poly_sign(p: sympy.Poly) -> frozenset:
-    """Signs a polynomial can take for positive values of its generators."""
+    """Signs a polynomial can take for positive values of its generators (sufficient test:
+    all coefficients of one sign)."""
     if p.is_zero:
         return frozenset({0})
-    cs = [c for c in p.coeffs() if c != 0]
-    if all(bool(c > 0) for c in cs):
+    signs: set[int] = set()
+    for c in p.coeffs():
+        cs = _const_sign(c)
+        if cs == _ALL:
+            return _ALL
+        signs |= cs
+    signs.discard(0)
+    if signs == {1}:
         return POS
-    if all(bool(c < 0) for c in cs):
+    if signs == {-1}:
         return frozenset({-1})
     return _ALL
 
 
-def _assumed_sign(expr: sympy.Expr) -> frozenset:
-    """Signs of an expression with no generator to expand in: an exact rational's own sign, or
-    what SymPy's assumptions prove about its (positive) symbols; unknown otherwise."""
-    v = exact_constant(expr)
-    if v.is_Rational:
-        return frozenset({_sgn(v)})
-    if not v.free_symbols:
-        return _ALL  # an irrational constant: no float-based sign decision here
-    for sign, holds in ((1, v.is_positive), (-1, v.is_negative), (0, v.is_zero)):
-        if holds:
-            return frozenset({sign})
-    return _ALL
-
-
 def _factored_sign(expr: sympy.Expr, gens: list) -> frozenset:
+    """Signs of a polynomial in the positive variables ``gens``: by coefficient signs, else
+    factor by factor (a univariate factor by a Sturm count of its roots in t > 0, an even power
+    is ≥ 0)."""
     if not gens:
-        return _assumed_sign(expr)
+        return _const_sign(expr)
     poly = sympy.Poly(expr, *gens)
     s = _poly_sign(poly)
     if s != _ALL:
         return s
     const, factors = sympy.factor_list(poly)
-    out = frozenset({_sgn(const)})
+    out = _const_sign(const if isinstance(const, sympy.Basic) else _domain_rational(const))
     for f, m in factors:
         fp = sympy.Poly(f, *gens)
         fs = _poly_sign(fp)
-        if fs == _ALL and len(f.free_symbols) == 1:  # univariate: Sturm count of roots in t > 0
-            g = next(iter(f.free_symbols))
-            up = sympy.Poly(f, g)
-            if up.count_roots(0) - (1 if up(0) == 0 else 0) == 0:
-                fs = frozenset({_sgn(up(1))})
+        free = fp.free_symbols & set(gens)
+        if fs == _ALL and len(free) == 1:  # univariate: Sturm count of roots in t > 0
+            g = next(iter(free))
+            up = sympy.Poly(fp.as_expr(), g)
+            if up.domain.is_QQ or up.domain.is_ZZ:
+                at0 = up(0)
+                if up.count_roots(0) - (1 if at0 == 0 else 0) == 0:
+                    fs = _const_sign(up(1))
         if fs == _ALL and m % 2 == 0:
             fs = NONNEG
         elif m % 2 == 0:
@@ -300,33 +390,13 @@ def _factored_sign(expr: sympy.Expr, gens: list) -> frozenset:
     return out
 
 
-def _open_box_sign(expr: sympy.Expr, table: SymbolTable, syms: list) -> frozenset:
-    subs, ts, splits = {}, [], []
-    for i, s in enumerate(syms):
-        b = table.bound_of(s)
-        t = sympy.Symbol(f"_t{i}", positive=True)
-        if b.lo is not None and b.hi is not None:
-            lo, hi = sympy.Rational(*_nd(b.lo)), sympy.Rational(*_nd(b.hi))
-            subs[s] = (lo + hi * t) / (1 + t)
-        elif b.lo is not None:
-            subs[s] = sympy.Rational(*_nd(b.lo)) + t
-        elif b.hi is not None:
-            subs[s] = sympy.Rational(*_nd(b.hi)) - t
-        else:
-            splits.append((s, t))
-            subs[s] = t
-        ts.append(t)
-    if splits:  # an unbounded symbol: x > 0, x < 0 and x = 0 separately
-        s, t = splits[0]
-        out: frozenset = frozenset()
-        for val in (t, -t, sympy.Integer(0)):
-            out |= _open_box_sign(expr.subs(s, val).subs({k: v for k, v in subs.items() if k != s}), table, [])
-            if out == _ALL:
-                return out
-        rest = [x for x in syms if x != s]
-        return out if not rest else _ALL if out == _ALL else out  # conservative for several unbounded
-    num, den = sympy.fraction(sympy.cancel(sympy.together(expr.subs(subs))))
-    gens = [t for t in ts if t in num.free_symbols | den.free_symbols]
+def _orthant_sign(e: sympy.Expr, ts: list) -> frozenset:
+    """Signs of a rational function of the positive variables ``ts``."""
+    num, den = sympy.fraction(sympy.cancel(sympy.together(e)))
+    present = num.free_symbols | den.free_symbols
+    gens = [t for t in ts if t in present]
+    if present - set(gens):  # a symbol left unsubstituted: no proof
+        return _ALL
     ns = _factored_sign(num, gens)
     ds = _factored_sign(den, gens)
     if 0 in ds:
@@ -334,16 +404,55 @@ def _open_box_sign(expr: sympy.Expr, table: SymbolTable, syms: list) -> frozense
     return frozenset({a * b for a in ns for b in ds})
 
 
+def _open_box_sign(expr: sympy.Expr, table: SymbolTable, syms: list) -> frozenset:
+    """Signs of ``expr`` on the open box of the declared bounds.
+
+    Each symbol becomes a positive variable t: x = lo + t, x = hi − t, x = (lo + hi·t)/(1 + t),
+    each a bijection of t > 0 onto the symbol's open range.  An unbounded symbol ranges over
+    x > 0, x < 0 and x = 0: x = t, x = −t and x = 0, and *every* combination of these cases
+    over *all* unbounded symbols is proved (3^k cases for k of them; beyond
+    :data:`MAX_UNBOUNDED` the answer is "unknown").  The union of the cases' sign sets is
+    therefore a sound answer on the whole box.
+    """
+    subs: dict = {}
+    ts: list = []
+    free: list = []
+    for i, sym in enumerate(syms):
+        b = table.bound_of(sym)
+        t = sympy.Symbol(f"_t{i}", positive=True)
+        ts.append(t)
+        if b.lo is not None and b.hi is not None:
+            lo, hi = sympy.Rational(*_nd(b.lo)), sympy.Rational(*_nd(b.hi))
+            subs[sym] = (lo + hi * t) / (1 + t)
+        elif b.lo is not None:
+            subs[sym] = sympy.Rational(*_nd(b.lo)) + t
+        elif b.hi is not None:
+            subs[sym] = sympy.Rational(*_nd(b.hi)) - t
+        else:
+            free.append((sym, t))
+    if len(free) > MAX_UNBOUNDED:
+        return _ALL
+    out: frozenset = frozenset()
+    for signs in itertools.product((1, -1, 0), repeat=len(free)):
+        case = dict(subs)
+        for (sym, t), sg in zip(free, signs):
+            case[sym] = sg * t if sg else sympy.Integer(0)
+        out |= _orthant_sign(expr.subs(case, simultaneous=True), ts)
+        if out == _ALL:
+            return _ALL
+    return out
+
+
 def sign_set(expr: sympy.Expr, table: SymbolTable) -> frozenset:
-    """The set of signs (−1, 0, +1) that ``expr`` may take on the declared domain; a subset
-    of the truth (a sign not in the set is proved impossible).  ``{-1, 0, 1}`` means unknown."""
+    """The set of signs (−1, 0, +1) that ``expr`` may take on the declared domain; a superset
+    of the truth (a sign not in the set is proved impossible at every point of the domain).
+    ``{-1, 0, 1}`` means unknown ("undecided")."""
     if not expr.is_rational_function(*expr.free_symbols):
         return _ALL
     expr = sympy.cancel(sympy.together(expr))
     syms = sorted(expr.free_symbols, key=lambda s: s.name)
     if not syms:
-        v = exact_constant(expr)
-        return frozenset({_sgn(v)}) if v.is_Rational else _ALL
+        return _const_sign(expr)
     out = _open_box_sign(expr, table, syms)
     for s in syms:  # closed bounds: the boundary faces, recursively
         b = table.bound_of(s)

@@ -1,0 +1,52 @@
+"""The error hierarchy's text: a message never repeats more than a short, one-line, visibly cut
+excerpt of a value read from a file, whatever the value."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from exactdp.errors import EXCERPT_CHARS, CaseError, CaseProblem, LimitExceededError, bound_text, excerpt
+
+
+def test_excerpt_is_short_one_line_and_marks_the_cut():
+    assert excerpt("abc") == "'abc'"
+    long = "SECRET\n" * 1000
+    e = excerpt(long)
+    assert "\n" not in e and "\\n" in e  # line breaks are shown escaped, never raw
+    assert e.endswith("…' (7000 characters)")
+    assert len(e) < 2 * EXCERPT_CHARS + 40
+
+
+@given(st.text(max_size=500))
+def test_excerpt_never_has_a_line_break_and_is_bounded(value):
+    e = excerpt(value)
+    assert not any(c in e for c in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+    assert len(e) <= 4 * EXCERPT_CHARS + 40  # every kept character may be escaped (\x..)
+
+
+def test_problems_cut_long_values_keys_and_hints():
+    value = "x" * 100_000
+    p = CaseProblem(f"found the scalar {value!r}", path="mechanisms." + "k" * 5000 + ".tree", file="f.yaml", hint="defined: " + ", ".join(f"m{i}" for i in range(10_000)))
+    text = p.render()
+    assert len(text) < 1500
+    assert "x" * (EXCERPT_CHARS + 1) not in text and "k" * (EXCERPT_CHARS + 1) not in text
+    assert "…" in p.message and "…" in p.path and "…" in (p.hint or "")
+    # ordinary messages are untouched
+    q = CaseProblem("unknown key 'detla' in rr", path="mechanism.rr.detla", hint="did you mean 'delta'?")
+    assert q.message == "unknown key 'detla' in rr" and q.path == "mechanism.rr.detla"
+
+
+def test_two_quoted_values_are_cut_separately():
+    msg = "unknown function '__import__': this is not a number (at character 1 of \"__import__('os').system('ls')\")"
+    assert bound_text(msg) == msg  # both literals are short: nothing is cut
+    msg2 = f"unknown name 'e' (at character 1 of {'e' * 300!r})"
+    cut = bound_text(msg2)
+    assert cut.startswith("unknown name 'e' (at character 1 of 'eee") and "…' (cut))" in cut
+
+
+def test_every_error_text_is_bounded():
+    e = LimitExceededError("the number " + "9" * 10_000, 5, "raise it")
+    assert len(str(e)) < 2100
+    big = CaseError([CaseProblem("y" * 10_000, file="f.yaml") for _ in range(20)])
+    assert len(str(big)) < 20 * 500
