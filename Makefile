@@ -32,6 +32,7 @@ docs: $(VENV)/.deps-test
 	$(BIN)/python -m exactdp.tools.casedoc cases/ > docs/cases.md
 	$(BIN)/exactdp plot cases/vadhan-wang/thm-1-8-approx-concurrent.yaml -o docs/img/thm-1-8-profile.png
 	$(BIN)/python -m exactdp.tools.formatdoc --write
+	$(BIN)/python -m exactdp.tools.archdoc --write
 	$(BIN)/python -m exactdp.tools.apidoc --write
 	$(BIN)/python -m sphinx -b html -W --keep-going -q docs docs/_build/html
 	@echo "docs: open docs/_build/html/index.html"

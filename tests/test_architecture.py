@@ -6,6 +6,8 @@ import ast
 import re
 from pathlib import Path
 
+from exactdp.tools import archdoc
+
 PKG = Path(__file__).resolve().parents[1] / "exactdp"
 
 
@@ -30,27 +32,13 @@ def modules(sub: str) -> list[Path]:
     return list(p.rglob("*.py")) if p.is_dir() else [p.with_suffix(".py")]
 
 
-# testing (verify_cases), pytest_plugin and tools (casedoc) sit on top of verify/report, below cli
-LAYERS = [
-    "numbers",
-    "model",
-    "builders",
-    "forms",
-    "analysis",
-    "constructions",
-    "theorems",
-    "certificates",
-    "interop",
-    "claims",
-    "caseio",
-    "execution",
-    "verify",
-    "report",
-    "testing",
-    "pytest_plugin",
-    "tools",
-    "cli",
-]
+def test_every_module_belongs_to_a_layer():
+    tops = {f.relative_to(PKG).parts[0].removesuffix(".py") for f in PKG.rglob("*.py")}
+    assert tops <= set(LAYERS), f"not in archdoc.LAYERS: {sorted(tops - set(LAYERS))}"
+
+
+# the layers are declared once, with the module table of docs/architecture.md
+LAYERS = list(archdoc.LAYERS)
 
 
 def test_imports_go_one_way():
