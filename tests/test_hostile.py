@@ -88,7 +88,7 @@ def test_compose_and_experiment_are_bounded():
 def test_every_command_takes_every_limit_and_has_a_default_timeout():
     from exactdp.limits import DEFAULT
 
-    assert DEFAULT.timeout == 300 and DEFAULT.max_memory == 2 << 30
+    assert DEFAULT.timeout == 300 and DEFAULT.max_memory == 800 << 20
     flags = ["--timeout", "--max-memory", "--max-nodes", "--max-profile-size", "--max-exponent", "--max-bits",
              "--max-symbolic-degree", "--max-datasets", "--max-pairs", "--max-components", "--max-samples", "--follow-symlinks"]
     for cmd in (["verify"], ["privloss"], ["profile"], ["info"], ["simulate"], ["compose"], ["experiment", "section6"]):
