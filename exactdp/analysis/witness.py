@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..errors import EXCERPT_CHARS, VerificationError, excerpt
-from ..model.game import Ask, Chance, End, Mechanism, Node, label_str, postorder
+from ..model.game import Ask, Chance, End, Label, Mechanism, Node, label_str, postorder
 from ..numbers.rational import Q, is_rational, q_str
 from ..numbers.real import INF, real_cmp, real_str
 from ..numbers.ladder import affine_sign, divide, is_inf
@@ -162,7 +162,7 @@ def recheck(mech: Mechanism, pair: tuple[int, int], lam: Any, policy: Policy) ->
     return p_t, pp_t, n_views
 
 
-def show_label(lab: object) -> str:
+def show_label(lab: Label) -> str:
     """A label for reading: a label longer than a short excerpt is cut (marked), so that a long
     label repeated along every history of a witness cannot blow up a report."""
     text = label_str(lab)
