@@ -269,7 +269,8 @@ class Chain:
         lam grows; so its minimum is where that slope turns >= 0 (at the bend s_m with
         b_(m-1) <= b < b_m; at lam = 0 when no such bend is positive; never, if b < b_0),
         moved into [lo, hi].  Both vertex lists increase in b, so one sweep finds every m."""
-        at, m = [], 0
+        at: list[Any] = []  # a Fraction, or INF where the difference tends to -inf
+        m = 0
         for b in other.b:
             while m < len(self.b) and self.b[m] <= b:
                 m += 1
@@ -352,6 +353,7 @@ def check_chains(game: Game, pair: tuple[int, int], raw: Any, path: str) -> tupl
         d = domain(doms[k], f"{path}.domains[{k}]")
         u = None if d is None and chains[k] is None else Chain(chains[k], f"{path}.chains[{k}]")
         if d is not None:
+            assert u is not None  # a node with a domain has a chain (Chain(None) is Malformed)
             lo, hi = d
             if nd[0] == "end" and u.covers(END, lo, hi) is not None:
                 raise Rejected(f"{name} {k} (end): U >= (1 - lambda)_+ fails")

@@ -55,3 +55,15 @@ def test_ball_contains_the_value(a, mu):
         g = mpmath.ncdf(z - mpmath.mpf(mu.numerator) / mu.denominator)
     lo, hi = ball.lower(), ball.upper()
     assert mpmath.mpf(lo.str(30, radius=False)) - mpmath.mpf(10) ** -20 <= g <= mpmath.mpf(hi.str(30, radius=False)) + mpmath.mpf(10) ** -20
+
+
+@pytest.mark.parametrize("mu, status", [(Q(6238, 10000), FAILS), (Q(6239, 10000), HOLDS), (Q(1), HOLDS)])
+def test_decimal_eps_vertex_in_the_field_is_decided_by_balls(mu, status):
+    """RR with eps = 0.5 (a decimal): T's kink alpha = beta = 1/(1 + e^(1/2)) lies in Q(e^(1/2)), not Q.
+    As for RR3 above, mu-GDP iff mu >= 2 Phi^-1(e^(1/2)/(1 + e^(1/2))) = 0.6238925920... (mpmath below)."""
+    with mpmath.workdps(30):
+        e = mpmath.exp(mpmath.mpf(1) / 2)
+        threshold = 2 * mpmath.sqrt(2) * mpmath.erfinv(2 * e / (1 + e) - 1)
+    assert mpmath.mpf("0.6238") < threshold < mpmath.mpf("0.6239")
+    res = check_gdp(envelope_tradeoff(profile.profile(rr(eps="0.5"))), mu)
+    assert res.status == status and res.vertex is not None and res.vertex[0] == res.vertex[1]

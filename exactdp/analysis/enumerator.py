@@ -14,7 +14,7 @@ exceeds ``max_strategies`` (default :data:`DEFAULT_MAX_STRATEGIES`).
 from __future__ import annotations
 
 import itertools
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from .. import limits
 from ..errors import LimitExceededError
@@ -23,10 +23,13 @@ from ..model.ops import count_strategies, stats
 from ..numbers.rational import Q, is_rational
 from ..numbers.real import INF, Infinity, real_cmp
 from .hull import from_views, line_gt, upper
-from ..numbers.types import DeltaLike, EpsLike, PrivLossValue
+from ..numbers.types import DeltaLike, EpsLike, FieldValue, PrivLossValue
 from .results import DeltaValue, PairProfile, Profile, delta_arg, eps_arg, lambda_of, privloss_from_lambda, value_cmp
 from .witness import HistoryPolicy, Witness, make_witness
 from ..numbers.ladder import is_inf
+
+if TYPE_CHECKING:  # pragma: no cover - for annotations; the functions below import .renyi lazily
+    from .renyi import RenyiSum
 
 __all__ = [
     "profile",
@@ -275,12 +278,12 @@ def witness(
     return make_witness(mech, p, lam, HistoryPolicy(choices), ENGINE, expected_line=line)
 
 
-def _renyi_sum_by_definition(views: list, i: int, j: int, alpha: int) -> object:
+def _renyi_sum_by_definition(views: list, i: int, j: int, alpha: int) -> RenyiSum:
     """Σ_v P_i(v)^α P_j(v)^{1−α} (α ≥ 2) or Σ_v P_i(v) log(P_i(v)/P_j(v)) (α = 1) over one
     adversary's exact view distribution, from the definitions (Mironov 2017, Def. 3)."""
     from ..numbers.loglinear import log_linear
 
-    total: object = Q(0)
+    total: FieldValue = Q(0)
     logs = []
     for _, pr in views:
         p, pp = pr[i], pr[j]

@@ -2,15 +2,16 @@ r"""Gaussian differential privacy, decided by certified interval arithmetic.
 
 M is μ-GDP when T(M(x), M(x')) ≥ G_μ for every ordered adjacent pair, with
 G_μ(α) = Φ(Φ⁻¹(1 − α) − μ) the trade-off function of N(0, 1) vs N(μ, 1) (Dong–Roth–Su 2022,
-Def. 2.6).  Our T is convex and piecewise linear with rational vertices
-(:mod:`exactdp.analysis.tradeoff`); on each segment T is linear and G_μ convex, so T − G_μ is
-concave there and its minimum is at a vertex: checking every vertex is exact.
+Def. 2.6).  Our T is convex and piecewise linear with exact vertices, rational or, for a
+decimal ε, in ℚ(e^{1/L}) (:mod:`exactdp.analysis.tradeoff`); on each segment T is linear and
+G_μ convex, so T − G_μ is concave there and its minimum is at a vertex: checking every vertex
+is exact.
 
 At the ends G_μ is exact: G_μ(0) = 1 and G_μ(1) = 0, so the vertex α = 0 holds iff T(0) = 1 (no
 view has positive probability under x only) and α = 1 always holds (T(1) = 0).  At an interior
-vertex (α, β), G_μ(α) = ½·erfc(μ/√2 − erfcinv(2α)) is enclosed in an arb ball (python-flint)
-at doubling precision until β is separated from it; if the precision limit is reached the
-answer is *undecided* (the vertex would touch G_μ) — never a guess.
+vertex (α, β), G_μ(α) = ½·erfc(μ/√2 − erfcinv(2α)) and β are enclosed in arb balls
+(python-flint) at doubling precision until they are separated; if the precision limit is
+reached the answer is *undecided* (the vertex would touch G_μ) — never a guess.
 
 References
 ----------
@@ -20,8 +21,11 @@ Dong, Roth & Su, *Gaussian Differential Privacy*, JRSS-B 84 (2022), Def. 2.6, Pr
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
+from ..numbers.qt import QtElement
 from ..numbers.rational import as_q, to_fraction
+from ..numbers.types import FieldValue, Rational
 from .tradeoff import Tradeoff
 
 __all__ = ["GDPResult", "check_gdp", "gaussian_tradeoff_ball", "HOLDS", "FAILS", "UNDECIDED", "MAX_PREC"]
@@ -36,44 +40,52 @@ class GDPResult:
     undecided one, or for holds the one closest to G_μ); ``g`` a decimal reading of G_μ there."""
 
     status: str
-    vertex: tuple[object, object] | None
+    vertex: tuple[FieldValue, FieldValue] | None
     g: str = ""
 
 
-def _fmpq(x: object):
-    from flint import fmpq
+def _ball(x: FieldValue, prec: int) -> Any:
+    """An arb ball containing x, a rational or an element of ℚ(e^{1/L}) (a decimal ε), at
+    ``prec`` bits."""
+    if isinstance(x, QtElement):
+        return x.ball(prec)
+    from flint import arb, ctx, fmpq
 
     f = to_fraction(x)
-    return fmpq(f.numerator, f.denominator)
+    old = ctx.prec
+    ctx.prec = prec
+    try:
+        return arb(fmpq(f.numerator, f.denominator))
+    finally:
+        ctx.prec = old
 
 
-def gaussian_tradeoff_ball(alpha: object, mu: object, prec: int):
-    """An arb ball containing G_μ(α) = ½·erfc(μ/√2 − erfcinv(2α)) for rational α in (0, 1)."""
+def gaussian_tradeoff_ball(alpha: FieldValue, mu: Rational, prec: int) -> Any:
+    """An arb ball containing G_μ(α) = ½·erfc(μ/√2 − erfcinv(2α)) for α in (0, 1) (rational, or
+    in ℚ(e^{1/L}) for a decimal ε)."""
     from flint import arb, ctx
 
     old = ctx.prec
     ctx.prec = prec
     try:
-        two_alpha = arb(_fmpq(as_q(alpha) * 2))
-        z = arb(_fmpq(mu)) / arb(2).sqrt() - two_alpha.erfcinv()
+        two_alpha = _ball(alpha, prec) * 2
+        z = _ball(as_q(mu), prec) / arb(2).sqrt() - two_alpha.erfcinv()
         return z.erfc() / 2
     finally:
         ctx.prec = old
 
 
-def _vertex_cmp(alpha: object, beta: object, mu: object) -> tuple[int | None, str]:
+def _vertex_cmp(alpha: FieldValue, beta: FieldValue, mu: Rational) -> tuple[int | None, str]:
     """sign(β − G_μ(α)) certified, or None at the precision limit; with a decimal of G_μ(α)."""
     if alpha == 0:
         return ((beta > 1) - (beta < 1)), "1"
     if alpha == 1:
         return ((beta > 0) - (beta < 0)), "0"
-    from flint import arb
-
     prec = 64
     g = None
     while prec <= MAX_PREC:
         g = gaussian_tradeoff_ball(alpha, mu, prec)
-        b = arb(_fmpq(beta))
+        b = _ball(beta, prec)
         if b > g:
             return 1, g.str(8, radius=False)
         if b < g:
@@ -82,7 +94,7 @@ def _vertex_cmp(alpha: object, beta: object, mu: object) -> tuple[int | None, st
     return None, g.str(8, radius=False) if g is not None else "?"
 
 
-def check_gdp(t: Tradeoff, mu: object) -> GDPResult:
+def check_gdp(t: Tradeoff, mu: Rational) -> GDPResult:
     """Whether T ≥ G_μ everywhere (module docstring): holds, fails at a vertex, or undecided."""
     mu = as_q(mu)
     closest: tuple | None = None  # for display only: the interior vertex nearest to G_mu
@@ -95,7 +107,7 @@ def check_gdp(t: Tradeoff, mu: object) -> GDPResult:
         if s < 0:
             return GDPResult(FAILS, (a, b), g)
         if 0 < a < 1:
-            gap = float(to_fraction(b)) - float(g)
+            gap = float(b if isinstance(b, QtElement) else to_fraction(b)) - float(g)
             if closest is None or gap < closest[2]:
                 closest = ((a, b), g, gap)
     if undecided is not None:

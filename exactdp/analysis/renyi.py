@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Sequence, TypeAlias, TypeVar, Union, overload
 
 from ..errors import ExactDPError, InexactValueError, LimitExceededError
 from ..model.game import Ask, Chance, End, Mechanism, postorder
@@ -40,6 +40,7 @@ from ..numbers.qt import QtElement
 from ..numbers.rational import Q, as_q, is_rational, to_fraction
 from ..numbers.real import INF, Infinity, real_add, real_cmp, real_log, real_mul
 from ..numbers.ladder import is_inf
+from ..numbers.types import FieldValue, PrivLossValue, Rational
 
 __all__ = [
     "RenyiResult",
@@ -52,7 +53,25 @@ __all__ = [
     "kl_terms",
     "max_value",
     "result_from_sums",
+    "RenyiSum",
+    "Divergence",
 ]
+
+RenyiSum: TypeAlias = Union[FieldValue, LogLinear, Infinity]
+"""One ordered pair's sup: Σ_v P^α P'^{1−α} in ℚ(e^{1/L}) (α ≥ 2), a KL value (α = 1), or INF."""
+
+Divergence: TypeAlias = Union[PrivLossValue, LogLinear]
+"""D_α: a rational, s + log(r), a rational multiple of logs such as ``log(61/9)/2``, or INF."""
+
+_PowerSum: TypeAlias = Union[FieldValue, Infinity]
+"""Σ_v P^α P'^{1−α} for an integer α ≥ 2 during the induction."""
+
+_KL: TypeAlias = tuple[Rational, dict[int, Rational]]
+"""A KL value during the induction: (s, {basis element: coefficient}) over one coprime basis."""
+
+_Rows: TypeAlias = Sequence[Sequence[FieldValue]]
+"""An answer node's probabilities: rows[k][d] = Pr[answer k] under dataset d."""
+
 
 def parse_alpha(alpha: object) -> int | Infinity:
     """The order α as an int ≥ 1 or ``INF``; other orders are refused with a clear message.
@@ -87,7 +106,7 @@ class PairRenyi:
     KL(P_x ‖ P_x') (α = 1); ``INF`` when some view is possible under x only."""
 
     pair: tuple[str, str]
-    total: object
+    total: RenyiSum
 
 
 @dataclass(frozen=True)
@@ -96,7 +115,7 @@ class RenyiResult:
 
     mechanism: str
     alpha: int | Infinity
-    value: object
+    value: Divergence
     pairs: tuple[PairRenyi, ...] = ()
 
     def worst_pair(self) -> PairRenyi | None:
@@ -108,7 +127,11 @@ class RenyiResult:
         return best
 
 
-def max_value(a: object, b: object) -> object:
+@overload
+def max_value(a: _PowerSum, b: _PowerSum) -> _PowerSum: ...
+@overload
+def max_value(a: RenyiSum, b: RenyiSum) -> RenyiSum: ...
+def max_value(a: RenyiSum, b: RenyiSum) -> RenyiSum:
     """The larger of two sums/divergences (INF is largest); ``a`` on ties."""
     if is_inf(a):
         return a
@@ -119,7 +142,7 @@ def max_value(a: object, b: object) -> object:
     return a if not b > a else b
 
 
-def divergence_from_sum(total: object, alpha: int | Infinity) -> object:
+def divergence_from_sum(total: RenyiSum, alpha: int | Infinity) -> Divergence:
     """D_α from the sup of the Rényi sum: log(S)/(α − 1), exactly; α = 1 passes KL through.
 
     Raises
@@ -141,12 +164,12 @@ def divergence_from_sum(total: object, alpha: int | Infinity) -> object:
     return lg if alpha == 2 else real_mul(Q(1, alpha - 1), lg)
 
 
-def _power_ratio(p: object, pp: object, alpha: int) -> object:
+def _power_ratio(p: FieldValue, pp: FieldValue, alpha: int) -> FieldValue:
     """p^α · p'^{1−α} for p, p' > 0."""
     return p**alpha / pp ** (alpha - 1)
 
 
-def kl_terms(p: object, pp: object) -> LogLinear:
+def kl_terms(p: FieldValue, pp: FieldValue) -> LogLinear:
     """p·log(p/p') as a linear form (rational p, p' > 0)."""
     if not (is_rational(p) and is_rational(pp)):
         raise InexactValueError(
@@ -156,8 +179,8 @@ def kl_terms(p: object, pp: object) -> LogLinear:
     return log_linear(Q(0), [(as_q(p) / as_q(pp), p)])
 
 
-def _chance_sum(probs, children_vals, i: int, j: int, alpha: int) -> object:
-    acc: object = Q(0)
+def _chance_sum(probs: _Rows, children_vals: Sequence[_PowerSum], i: int, j: int, alpha: int) -> _PowerSum:
+    acc: FieldValue = Q(0)
     for row, v in zip(probs, children_vals):
         p, pp = row[i], row[j]
         if not p:
@@ -186,9 +209,9 @@ class _LogBasis:
                             f = to_fraction(p)
                             ints.update((f.numerator, f.denominator))
         self.basis = coprime_basis(ints)
-        self._memo: dict[object, dict[int, object]] = {}
+        self._memo: dict[Rational, dict[int, Rational]] = {}
 
-    def vector(self, ratio: object) -> dict[int, object]:
+    def vector(self, ratio: Rational) -> dict[int, Rational]:
         """log(ratio) as {basis element: integer exponent}."""
         v = self._memo.get(ratio)
         if v is None:
@@ -211,12 +234,12 @@ class _LogBasis:
         return v
 
 
-def _as_loglinear(v: tuple) -> LogLinear:
+def _as_loglinear(v: _KL) -> LogLinear:
     s, coef = v
     return LogLinear(s, tuple((b, c) for b, c in sorted(coef.items()) if c != 0))
 
 
-def _kl_max(a: object, b: object) -> object:
+def _kl_max(a: _KL | Infinity, b: _KL | Infinity) -> _KL | Infinity:
     """The larger of two KL values over the same basis: the sign of their difference, 0 exactly
     when every coefficient agrees, else certified by intervals (:func:`ll_sign`)."""
     if is_inf(a) or is_inf(b):
@@ -226,10 +249,12 @@ def _kl_max(a: object, b: object) -> object:
     return a if ll_sign(_as_loglinear((a[0] - b[0], diff))) >= 0 else b
 
 
-def _chance_kl(probs, children_vals, i: int, j: int, basis: _LogBasis) -> object:
+def _chance_kl(
+    probs: _Rows, children_vals: Sequence[_KL | Infinity], i: int, j: int, basis: _LogBasis
+) -> _KL | Infinity:
     """Σ_a p_a (log(p_a/p'_a) + KL(child_a)) as (s, {basis element: coefficient})."""
-    s: object = Q(0)
-    coef: dict[int, object] = {}
+    s: Rational = Q(0)
+    coef: dict[int, Rational] = {}
     for row, v in zip(probs, children_vals):
         p, pp = row[i], row[j]
         if not p:
@@ -251,17 +276,45 @@ Progress = Callable[[str, int, int], None]
 
 def renyi_sums(
     mech: Mechanism, alpha: int, *, deadline: float | None = None, progress: Progress | None = None
-) -> list[object]:
+) -> list[RenyiSum]:
     """The sup over adversaries of Σ_v P^α P'^{1−α} (α ≥ 2) or of KL (α = 1), one per ordered
     pair of ``mech.ordered_pairs``, by one backward induction over the game DAG."""
+    if alpha == 1:
+        basis = _LogBasis(mech)
+
+        def chance_kl(probs: _Rows, vals: list[_KL | Infinity], i: int, j: int) -> _KL | Infinity:
+            return _chance_kl(probs, vals, i, j, basis)
+
+        kl: list[_KL | Infinity] = _induction(mech, (Q(0), {}), _kl_max, chance_kl, deadline, progress)
+        return [v if is_inf(v) else _as_loglinear(v) for v in kl]
+
+    def chance_sum(probs: _Rows, vals: list[_PowerSum], i: int, j: int) -> _PowerSum:
+        return _chance_sum(probs, vals, i, j, alpha)
+
+    sums: list[_PowerSum] = _induction(mech, Q(1), max_value, chance_sum, deadline, progress)
+    return list(sums)
+
+
+_V = TypeVar("_V")
+
+
+def _induction(
+    mech: Mechanism,
+    leaf: _V,
+    better: Callable[[_V, _V], _V],
+    chance: Callable[[_Rows, list[_V], int, int], _V],
+    deadline: float | None,
+    progress: Progress | None,
+) -> list[_V]:
+    """The backward induction of :func:`renyi_sums` for one kind of value: ``leaf`` at the end,
+    the ``better`` of the options at an adversary choice, ``chance(probs, children's values,
+    i, j)`` at an answer node; one value per ordered pair at every node."""
     pairs = mech.ordered_pairs
     order = postorder(mech.root)
-    memo: dict[int, list[object]] = {}
-    basis = _LogBasis(mech) if alpha == 1 else None
-    better = _kl_max if alpha == 1 else max_value
+    memo: dict[int, list[_V]] = {}
     for n, node in enumerate(order):
         if isinstance(node, End):
-            vals: list[object] = [(Q(0), {}) if alpha == 1 else Q(1)] * len(pairs)
+            vals: list[_V] = [leaf] * len(pairs)
         elif isinstance(node, Ask):
             kids = [memo[c.uid] for c in node.children]
             vals = []
@@ -272,19 +325,13 @@ def renyi_sums(
                 vals.append(best)
         elif isinstance(node, Chance):
             kids = [memo[c.uid] for c in node.children]
-            vals = [
-                _chance_kl(node.probs, [kv[k] for kv in kids], i, j, basis)  # type: ignore[arg-type]
-                if alpha == 1
-                else _chance_sum(node.probs, [kv[k] for kv in kids], i, j, alpha)
-                for k, (i, j) in enumerate(pairs)
-            ]
+            vals = [chance(node.probs, [kv[k] for kv in kids], i, j) for k, (i, j) in enumerate(pairs)]
         else:  # pragma: no cover
             raise TypeError(node)
         memo[node.uid] = vals
         if n & 0x3FFF == 0:
             _tick(progress, deadline, n, len(order))
-    out = memo[mech.root.uid]
-    return [v if alpha != 1 or is_inf(v) else _as_loglinear(v) for v in out]
+    return memo[mech.root.uid]
 
 
 def _tick(progress: Progress | None, deadline: float | None, n: int, total: int) -> None:
@@ -294,11 +341,11 @@ def _tick(progress: Progress | None, deadline: float | None, n: int, total: int)
         raise LimitExceededError("the running time", "the --timeout", "raise it with --timeout SECONDS")
 
 
-def result_from_sums(mech: Mechanism, alpha: int, sums: Sequence[object]) -> RenyiResult:
+def result_from_sums(mech: Mechanism, alpha: int, sums: Sequence[RenyiSum]) -> RenyiResult:
     """D_α(M) from per-pair sums (shared by both engines: only the sums differ in how they are
     computed)."""
     pairs = tuple(PairRenyi(mech.pair_names(p), s) for p, s in zip(mech.ordered_pairs, sums))
-    best: object = sums[0]
+    best: RenyiSum = sums[0]
     for s in sums[1:]:
         best = max_value(best, s)
     return RenyiResult(mech.name, alpha, divergence_from_sum(best, alpha), pairs)

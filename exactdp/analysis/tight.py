@@ -8,6 +8,7 @@ from typing import Any
 from ..numbers.ladder import QQ, domain_of, is_inf
 from ..numbers.rational import Q, as_q
 from ..numbers.real import enclose, real_cmp
+from ..numbers.types import FieldValue, Lambda, Rational
 from .results import Profile
 
 __all__ = ["tight_lambda"]
@@ -32,7 +33,7 @@ def tight_lambda(prof: Profile, delta: Any) -> Any | None:
     return (below + _rational_below(lam_star, below)) / 2
 
 
-def _rational_below(x: object, lo: object) -> object:
+def _rational_below(x: Lambda, lo: FieldValue) -> Rational:
     """A rational in (lo, x] for x > lo: x itself if rational, else the lower end of a
     certified enclosure of x fine enough to lie above lo (only *chooses* a point: the witness
     found there is re-checked exactly)."""
@@ -46,7 +47,7 @@ def _rational_below(x: object, lo: object) -> object:
         prec *= 2
 
 
-def _lower(x: object, prec: int) -> object:
+def _lower(x: Lambda, prec: int) -> Rational:
     """The lower end of a certified enclosure of x, as an exact rational (a binary fraction)."""
     import mpmath
 

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..numbers.rational import Q
+from ..numbers.types import FieldValue
 from .hull import LEAF, Hull, combine
 from .results import Profile
 
@@ -61,9 +62,9 @@ class Tradeoff:
     """
 
     label: str
-    vertices: tuple[tuple[object, object], ...]
+    vertices: tuple[tuple[FieldValue, FieldValue], ...]
 
-    def value_at(self, alpha: object) -> object:
+    def value_at(self, alpha: FieldValue) -> FieldValue:
         """T(α) for a rational α in [0, 1], exactly (linear between vertices)."""
         vs = self.vertices
         for (a0, b0), (a1, b1) in zip(vs, vs[1:]):
@@ -74,7 +75,7 @@ class Tradeoff:
 
 def tradeoff_of_hull(h: Hull, label: str = "T") -> Tradeoff:
     """β = 1 − U(α) at every vertex of the chain U (the first vertex at α = 0 is (0, 1 − top))."""
-    pts: list[tuple[object, object]] = [(_ZERO, _ONE - h.top)]
+    pts: list[tuple[FieldValue, FieldValue]] = [(_ZERO, _ONE - h.top)]
     b, a = _ZERO, h.top
     for r, w in h.edges:
         b += w
@@ -102,12 +103,12 @@ def envelope_tradeoff(prof: Profile) -> Tradeoff:
     return tradeoff_of_hull(prof.envelope, f"T({prof.mechanism})")
 
 
-def dominating_pair(h: Hull) -> tuple[list[object], list[object]]:
+def dominating_pair(h: Hull) -> tuple[list[FieldValue], list[FieldValue]]:
     """Finite distributions (P, P') whose hockey-stick profile equals the chain ``h`` for every
     λ ≥ 0 (Zhu–Dong–Wang 2022, Def. 7; tight): one outcome per edge, plus the outcome of mass
     ``top`` impossible under P'.  Outcomes are listed by decreasing likelihood ratio."""
-    p: list[object] = []
-    pp: list[object] = []
+    p: list[FieldValue] = []
+    pp: list[FieldValue] = []
     if h.top:
         p.append(h.top)
         pp.append(_ZERO)
@@ -130,7 +131,7 @@ def tensor(hulls: Sequence[Hull]) -> Hull:
     return out
 
 
-def _chain_value(h: Hull, b: object) -> object:
+def _chain_value(h: Hull, b: FieldValue) -> FieldValue:
     """U(b): the chain's height at abscissa b ∈ [0, 1] (the largest P(S) with P'(S) = b)."""
     x, y = _ZERO, h.top
     for r, w in h.edges:
@@ -141,7 +142,7 @@ def _chain_value(h: Hull, b: object) -> object:
     return y
 
 
-def _abscissae(h: Hull) -> list[object]:
+def _abscissae(h: Hull) -> list[FieldValue]:
     out, x = [_ZERO], _ZERO
     for _, w in h.edges:
         x += w
@@ -149,7 +150,7 @@ def _abscissae(h: Hull) -> list[object]:
     return out
 
 
-def dominates(h_m: Hull, h_r: Hull) -> tuple[bool, object | None]:
+def dominates(h_m: Hull, h_r: Hull) -> tuple[bool, FieldValue | None]:
     """Whether T(M) ≥ T(R) pointwise, i.e. the chain U_M ≤ U_R everywhere, with an α where it
     fails (or None).  U_R − U_M is concave on every segment of U_M, so U_M's vertices decide;
     this is profile domination δ_M(λ) ≤ δ_R(λ) for *every* λ ≥ 0 (Dong–Roth–Su Prop. 2.12)."""
@@ -159,7 +160,7 @@ def dominates(h_m: Hull, h_r: Hull) -> tuple[bool, object | None]:
     return True, None
 
 
-def max_gap(h_m: Hull, h_r: Hull) -> object:
+def max_gap(h_m: Hull, h_r: Hull) -> FieldValue:
     """max over α of T(M)(α) − T(R)(α) = U_R − U_M, at the union of both chains' vertices (the
     difference is piecewise linear): 0 exactly when the two trade-off functions are equal."""
     return max(_chain_value(h_r, b) - _chain_value(h_m, b) for b in set(_abscissae(h_m)) | set(_abscissae(h_r)))

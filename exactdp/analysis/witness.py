@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..errors import EXCERPT_CHARS, VerificationError, excerpt
-from ..model.game import Ask, Chance, End, Mechanism, Node, label_str, postorder
+from ..model.game import Ask, Chance, End, Label, Mechanism, Node, label_str, postorder
 from ..numbers.rational import Q, is_rational, q_str
-from ..numbers.real import INF, real_cmp, real_str
+from ..numbers.real import INF, Infinity, real_cmp, real_str
+from ..numbers.types import FieldValue
 from ..numbers.ladder import affine_sign, divide, is_inf
 from .hull import Hull, line_gt
 
@@ -162,7 +163,7 @@ def recheck(mech: Mechanism, pair: tuple[int, int], lam: Any, policy: Policy) ->
     return p_t, pp_t, n_views
 
 
-def show_label(lab: object) -> str:
+def show_label(lab: Label) -> str:
     """A label for reading: a label longer than a short excerpt is cut (marked), so that a long
     label repeated along every history of a witness cannot blow up a report."""
     text = label_str(lab)
@@ -217,7 +218,7 @@ class Witness:
     p: Any
     p_prime: Any
     source: str
-    tight: tuple[object, object] | None = None
+    tight: tuple[FieldValue | Infinity, FieldValue] | None = None
 
     @property
     def pair_names(self) -> tuple[str, str]:
@@ -388,7 +389,7 @@ def make_witness(
     return Witness(mech, pair, lam, policy, p, pp, source)
 
 
-def tighten(w: Witness, lam_star: object, delta: object) -> Witness:
+def tighten(w: Witness, lam_star: FieldValue | Infinity, delta: FieldValue) -> Witness:
     """State witness ``w`` at λ* = e^{PrivLoss(M, δ)}: the tightness certificate.
 
     The event T of ``w`` was chosen optimal at some λ_w < λ* on the last linear piece of the

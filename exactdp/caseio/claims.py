@@ -97,11 +97,12 @@ def _names_exist(tr: TypedReader, c: Claim, node: yaml.Node, path: str, mechanis
 
 def _with_pairs(tr: TypedReader, c: Claim, node: yaml.Node, path: str) -> Any:
     """Resolve ``group:``/``pairs:`` into the claim's own pairs of dataset indices."""
-    if c.group is None and c.pairs is None:
-        return c
-    datasets = tr.mr.datasets
     if c.group is not None:
-        return dataclasses.replace(c, adjacency=group_pairs(len(datasets), tr.mr.adjacent, c.group))
+        mr = tr.mech_reader
+        return dataclasses.replace(c, adjacency=group_pairs(len(mr.datasets), mr.adjacent, c.group))
+    if c.pairs is None:
+        return c
+    datasets = tr.mech_reader.datasets
     pairs = []
     for i, pair in enumerate(c.pairs):
         for j, d in enumerate(pair):

@@ -51,7 +51,9 @@ class MechanismReader:
         self.obligations: list[tuple[str, Obligation, yaml.Node, str]] = []
         self._state: dict[str, int] = {}
         self._chain: list[str] = []
-        self._roots: dict[int, Any] = {}  # id(YAML node) -> built game root (anchors share)
+        # id(YAML node) -> built game root, ("answers", id(node)) -> built answer distribution
+        # (anchors share them)
+        self._roots: dict[int | tuple[str, int], Any] = {}
         self._owner: list[str] = []
 
     def context(self, name: str) -> BuildContext:

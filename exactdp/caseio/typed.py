@@ -59,6 +59,14 @@ class TypedReader:
         self.r = r
         self.mr = mr
 
+    @property
+    def mech_reader(self) -> "MechanismReader":
+        """The mechanism reader, which mechanism-valued and per-dataset fields need (a reader
+        built without one reads plain values only, such as the bounds of ``symbols:``)."""
+        if self.mr is None:  # pragma: no cover - a programming error, not a case-file problem
+            raise TypeError("this TypedReader has no MechanismReader: it reads plain values only")
+        return self.mr
+
     # --- records --------------------------------------------------------------------------
 
     def record(self, cls: type, node: yaml.Node, path: str, what: str, extra: dict | None = None) -> Any:
@@ -77,6 +85,8 @@ class TypedReader:
             keys = ", ".join(f"{s.name}: ..." for s in specs)
             return self.r.error(node, path, f"{what} is a mapping {{{keys}}}, found {kind_of(node)}")
         items = self.r.mapping(node, path, what)
+        if items is INVALID:  # (not for a mapping node, checked above)
+            return INVALID
         values = self._fields(specs, items, node, path, what)
         return INVALID if values is INVALID else self._make(cls, values, extra, node, path)
 
@@ -251,7 +261,7 @@ def _map_of(tr: TypedReader, k: F.MapOf, node: yaml.Node, path: str) -> Any:
 
 @_reads(F.PerDataset)
 def _per_dataset(tr: TypedReader, k: F.PerDataset, node: yaml.Node, path: str) -> Any:
-    datasets = tr.mr.datasets
+    datasets = tr.mech_reader.datasets
     if isinstance(node, yaml.SequenceNode) and not k.partial:
         if len(node.value) != len(datasets):
             return tr.r.error(node, path, f"expected {len(datasets)} {k.what} (one per dataset: {', '.join(datasets)}), found {len(node.value)}")
@@ -282,7 +292,7 @@ def _literal_match(k: F.Literal, node: yaml.Node) -> bool:
 
 @_reads(F.SharedOrPerDataset)
 def _shared_or_per_dataset(tr: TypedReader, k: F.SharedOrPerDataset, node: yaml.Node, path: str) -> Any:
-    datasets = tr.mr.datasets
+    datasets = tr.mech_reader.datasets
     per = isinstance(node, yaml.SequenceNode) or (
         isinstance(node, yaml.MappingNode) and bool(node.value) and all(kn.value in datasets for kn, _ in node.value)
     )
@@ -325,7 +335,7 @@ def _accepts(tr: TypedReader, k: F.Kind, node: yaml.Node) -> bool:
         return TypedReader._is_own_record(node, F.field_specs(k.cls))
     if isinstance(k, F.PerDataset):
         if isinstance(node, yaml.MappingNode):
-            return all(kn.value in tr.mr.datasets for kn, _ in node.value)
+            return all(kn.value in tr.mech_reader.datasets for kn, _ in node.value)
         return isinstance(node, yaml.SequenceNode) and not k.partial
     if isinstance(node, yaml.ScalarNode):
         return isinstance(k, _SCALAR)
@@ -377,22 +387,22 @@ def _tagged(tr: TypedReader, k: F.Tagged, node: yaml.Node, path: str) -> Any:
 
 @_reads(F.MechanismRef)
 def _mechanism(tr: TypedReader, k: F.MechanismRef, node: yaml.Node, path: str) -> Any:
-    return tr.mr.mechanism(node, path)
+    return tr.mech_reader.mechanism(node, path)
 
 
 @_reads(F.Mechanisms)
 def _mechanisms(tr: TypedReader, k: F.Mechanisms, node: yaml.Node, path: str) -> Any:
-    return tr.mr.components(node, path, path.rsplit(".", 1)[-1])
+    return tr.mech_reader.components(node, path, path.rsplit(".", 1)[-1])
 
 
 @_reads(F.GameNode)
 def _game_node(tr: TypedReader, k: F.GameNode, node: yaml.Node, path: str) -> Any:
-    return tr.mr.game_node(node, path)
+    return tr.mech_reader.game_node(node, path)
 
 
 @_reads(F.Answers)
 def _answers(tr: TypedReader, k: F.Answers, node: yaml.Node, path: str) -> Any:
-    return tr.mr.answers_cached(node, path)
+    return tr.mech_reader.answers_cached(node, path)
 
 
 def guard(tr: TypedReader, fn: Callable[[], Any], node: yaml.Node, path: str, shorthand: str | None = None) -> Any:

@@ -73,16 +73,23 @@ class Pmf(Declared):
 NOISE = Tagged((("geometric", Geometric), ("pmf", Pmf)), what="noise")
 
 
-def build_noise(noise: Any, ctx: BuildContext, field: str, *, infinite_ok: bool) -> Noise | None:
-    """The Noise of a noise field (None stays None), problems located inside the field."""
-    if noise is None or noise == "none":
-        return None
+def build_noise(noise: Geometric | Pmf, ctx: BuildContext, field: str, *, infinite_ok: bool) -> Noise:
+    """The Noise of a noise field, problems located inside the field."""
     tag = "geometric" if isinstance(noise, Geometric) else "pmf"
     with within(field, tag):
         return noise.noise(ctx, infinite_ok=infinite_ok)
 
 
-__all__.append("build_noise")
+def build_optional_noise(noise: Geometric | Pmf | str | None, ctx: BuildContext, field: str, *, infinite_ok: bool) -> Noise | None:
+    """As :func:`build_noise`, for a field that may also say ``none`` (or be empty): no noise."""
+    if noise is None or noise == "none":
+        return None
+    if not isinstance(noise, (Geometric, Pmf)):  # pragma: no cover - the reader gives nothing else
+        raise TypeError(f"not a noise: {noise!r}")
+    return build_noise(noise, ctx, field, infinite_ok=infinite_ok)
+
+
+__all__ += ["build_noise", "build_optional_noise"]
 
 
 @form("krr")

@@ -192,7 +192,12 @@ class MenuEntry(Declared):
     delta: Any = arg(Delta(), doc="the claimed delta_i")
 
     def validate(self) -> None:
-        continual_of(self.mechanism, "mechanism", "a menu item's mechanism")
+        self.continual  # (the property raises the located problem for a mechanism that is not continual)
+
+    @property
+    def continual(self) -> Continual:
+        """The continual mechanism of this item (a located problem if there is none)."""
+        return continual_of(self.mechanism, "mechanism", "a menu item's mechanism")
 
 
 _MENU = Either((MapOf(Record(MenuEntry, "a menu item"), min_len=1, what="menu"),
@@ -220,13 +225,13 @@ class MenuComposition(Form):
         return out
 
     def menu_items(self) -> list[MenuItem]:
-        return [MenuItem(label, e.mechanism.continual, e.eps, e.delta) for label, e in self.items()]
+        return [MenuItem(label, e.continual, e.eps, e.delta) for label, e in self.items()]
 
     def obligations(self, ctx: BuildContext) -> tuple[Obligation, ...]:
         """Def. 4.4 (iv): every created mechanism really is (eps_i, delta_i)-DP w.r.t. its verifier."""
         out = []
         for k, (label, e) in enumerate(self.items()):
-            cm = e.mechanism.continual
+            cm = e.continual
             if self.fpc and not cm.first_pair_consistent:
                 cm = Continual(cm.mechanism, cm.verifier, True)
             restricted = " on first-pair-consistent sequences" if self.fpc else ""
@@ -258,7 +263,7 @@ class FixedParams(MenuComposition):
     menu: Any = arg(_MENU, doc="{name: {mechanism, eps, delta}}")
     params: tuple = arg(_PAIRS, doc="a list of [eps, delta]")
     cap: int | None = arg(_CAP, default=None, doc=_CAP_DOC)
-    builder = staticmethod(fixed_params)
+    builder: ClassVar[Callable[..., Mechanism]] = staticmethod(fixed_params)
 
     def arguments(self) -> list[Any]:
         return [list(self.params)]
@@ -290,7 +295,7 @@ class Budgeted(MenuComposition):
     menu: Any = arg(_MENU, doc="{name: {mechanism, eps, delta}}")
     budget: Any = arg(Delta(), doc="delta-bar")
     cap: int = arg(_CAP, doc=_CAP_DOC)
-    builder = staticmethod(budgeted)
+    builder: ClassVar[Callable[..., Mechanism]] = staticmethod(budgeted)
 
     def arguments(self) -> list[Any]:
         return [self.budget]

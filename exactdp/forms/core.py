@@ -92,6 +92,7 @@ class RR(Form):
     def build(self, ctx: BuildContext) -> Mechanism:
         E = exp_eps_at("eps", self.eps, ctx, "rr")
         bits = bits_at(ctx, self.bits)
+        root: Node
         if is_sym(E) or is_sym(self.delta):
             root = rr_sym_node(E, bits) if self.delta is None else rr_delta_sym_node(E, self.delta, bits)
         else:

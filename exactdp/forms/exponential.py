@@ -117,7 +117,11 @@ class GRRMenu(Form):
     def build(self, ctx: BuildContext) -> Mechanism:
         B = exp_eps_at("eps", self.eps, ctx, "grr_menu", rational_only=True)
         key = "t" if self.t is not None else "u"
-        us = [exp_eps_at(("t", i), t, ctx, "grr_menu", rational_only=True) for i, t in enumerate(self.t)] if self.t is not None else list(self.u)
+        if self.t is not None:
+            us = [exp_eps_at(("t", i), t, ctx, "grr_menu", rational_only=True) for i, t in enumerate(self.t)]
+        else:
+            assert self.u is not None  # validate(): exactly one of t and u
+            us = list(self.u)
         dup = next((u for i, u in enumerate(us) if u in us[:i]), None)
         if dup is not None:
             raise FieldProblem(key, f"grr_menu: e^t = {q_str(dup)} is listed twice")

@@ -119,7 +119,13 @@ FORMS: Registry[type] = Registry("mechanism form", "key")
 
 def form(key: str) -> Callable[[T], T]:
     """Register a mechanism form under ``key`` (see the module docstring)."""
-    return FORMS.register(key)
+    register = FORMS.register(key)
+
+    def deco(cls: T) -> T:  # the decorated class keeps its own type (FORMS holds plain types)
+        register(cls)
+        return cls
+
+    return deco
 
 
 def doc_line(cls: type) -> str:

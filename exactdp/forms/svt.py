@@ -26,7 +26,7 @@ from typing import Any
 from ..builders.svt import LYU_VARIANTS, SVT, lyu_variant, sparse_vector
 from ..model.game import Mechanism
 from ..numbers.rational import Q
-from .classic import NOISE, build_noise
+from .classic import NOISE, Geometric, Pmf, build_noise, build_optional_noise
 from .core import exp_eps_at
 from .fields import Choice, Count, Declared, Either, Eps, FieldProblem, Flag, Literal, MapOf, PerDataset, Rational, Record, arg
 from .registry import BuildContext, Form, form
@@ -63,8 +63,8 @@ class SVTForm(Form):
     c: int | None = arg(Count("c", 1, 64), default=None, doc="`above` answers before halting (default 1)")
     width: int | None = arg(Count("width", 0, 10_000), default=None, doc="clamp the noise to [-width, width]")
     release: Release | None = arg(Record(Release, "release"), default=None, doc="alg3: released value clamped to [lo, hi]")
-    threshold_noise: Any = arg(NOISE, default=None, doc="the noise rho on the threshold")
-    query_noise: Any = arg(Either((Literal("none", null_ok=True), NOISE)), default=None, doc="the noise nu on each query, or none")
+    threshold_noise: Geometric | Pmf | None = arg(NOISE, default=None, doc="the noise rho on the threshold")
+    query_noise: Geometric | Pmf | str | None = arg(Either((Literal("none", null_ok=True), NOISE)), default=None, doc="the noise nu on each query, or none")
     halt_after: Any = arg(Either((Literal("never"), Count("halt_after", 1, 10_000))), default=None, doc="halt after this many `above` (or never)")
     resample: bool | None = arg(Flag(), default=None, doc="draw rho afresh after each `above` (Dwork-Roth 2014)")
 
@@ -92,14 +92,19 @@ class SVTForm(Form):
         if self.variant is not None:
             E = exp_eps_at("eps", self.eps, ctx, "svt", rational_only=True)
             return lyu_variant(self.variant, exp_eps=E, menu=menu, threshold=self.threshold, c=self.c or 1, horizon=self.horizon,
-                               sensitivity=self.sensitivity, width=self.width, release=self.release and (self.release.lo, self.release.hi))
+                               sensitivity=self.sensitivity, width=self.width, release=self.release_range())
+        assert self.threshold_noise is not None  # validate(): the explicit form needs it
         rho = build_noise(self.threshold_noise, ctx, "threshold_noise", infinite_ok=True)
         halt = 1 if self.halt_after is None else self.halt_after
         return SVT(menu=menu, threshold=self.threshold, threshold_noise=rho,
-                   query_noise=build_noise(self.query_noise, ctx, "query_noise", infinite_ok=True),
+                   query_noise=build_optional_noise(self.query_noise, ctx, "query_noise", infinite_ok=True),
                    halt_after=None if halt == "never" else halt, horizon=self.horizon,
                    resample_noise=rho if self.resample else None,
-                   release=self.release and (self.release.lo, self.release.hi))
+                   release=self.release_range())
+
+    def release_range(self) -> tuple[int, int] | None:
+        """(lo, hi) of ``release:``, or None."""
+        return None if self.release is None else (self.release.lo, self.release.hi)
 
     def build(self, ctx: BuildContext) -> Mechanism:
         return sparse_vector(self.spec(ctx), datasets=ctx.datasets, adjacent=ctx.adjacent, sensitivity=self.sensitivity, name=ctx.name)

@@ -26,7 +26,7 @@ def adjacency_graph(n: int, adjacent: Sequence[tuple[int, int]]) -> nx.Graph:
 def group_pairs(n: int, adjacent: Sequence[tuple[int, int]], k: int) -> tuple[tuple[int, int], ...]:
     """Every pair (i, j), i < j, at distance 1..k in the adjacency graph, in a fixed order."""
     g = adjacency_graph(n, adjacent)
-    out = []
+    out: list[tuple[int, int]] = []
     for i, dist in sorted(nx.all_pairs_shortest_path_length(g, cutoff=k)):
         out.extend((i, j) for j in sorted(dist) if j > i and 1 <= dist[j] <= k)
     return tuple(out)

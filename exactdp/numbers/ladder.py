@@ -17,12 +17,15 @@ by certified intervals.
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InexactValueError
 from .qt import QtElement, as_field, qt_sign
 from .rational import is_rational
 from .real import ExpReal, Infinity, LogReal, real_cmp
+
+if TYPE_CHECKING:  # pragma: no cover - TypeIs is in typing from Python 3.13 on; only mypy needs it
+    from typing_extensions import TypeIs
 
 __all__ = ["Domain", "QQ", "QT", "RR", "OO", "domain_of", "unify", "lift", "is_inf", "affine_sign", "divide"]
 
@@ -64,8 +67,8 @@ def lift(x: Any, d: Domain) -> Any:
     return as_field(x) if d == QT else x
 
 
-def is_inf(x: Any) -> bool:
-    """Whether ``x`` is +∞ (the top of the ladder)."""
+def is_inf(x: object) -> TypeIs[Infinity]:
+    """Whether ``x`` is +∞ (the top of the ladder); narrows ``x`` for type checkers."""
     return isinstance(x, Infinity)
 
 

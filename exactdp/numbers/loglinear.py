@@ -28,6 +28,7 @@ from typing import Iterable
 
 from ..errors import InexactValueError
 from .rational import Q, as_q, q_str, to_fraction
+from .types import Rational
 
 __all__ = [
     "LogLinear",
@@ -54,8 +55,8 @@ class LogLinear:
     Build one with :func:`log_linear`; equality (``==``) is exact, by a common coprime basis.
     """
 
-    s: object
-    terms: tuple[tuple[int, object], ...]
+    s: Rational
+    terms: tuple[tuple[int, Rational], ...]
 
     def __eq__(self, other: object) -> bool:
         o = _coerce(other)
@@ -163,7 +164,7 @@ def log_linear(s: object, logs: Iterable[tuple[object, object]]) -> LogLinear:
         if r <= 0:
             raise InexactValueError(f"log of a non-positive number: log({r})")
     basis = coprime_basis([x for r, _ in pairs for x in (r.numerator, r.denominator)])
-    coef: dict[int, object] = {}
+    coef: dict[int, Rational] = {}
     for r, c in pairs:
         for sign, n in ((1, r.numerator), (-1, r.denominator)):
             for b, k in _exponents(n, basis).items():

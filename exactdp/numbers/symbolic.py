@@ -24,9 +24,6 @@ import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
-if TYPE_CHECKING:  # pragma: no cover - SymPy is imported lazily at run time (it is heavy)
-    import sympy
-
 from ..errors import InexactValueError, LimitExceededError
 from ..limits import check_bits
 from ..limits import current as current_limits
@@ -61,7 +58,10 @@ class _LazySympy:
         return getattr(_sympy, name)
 
 
-sympy = _LazySympy()
+if TYPE_CHECKING:  # pragma: no cover - the type checker sees the module itself
+    import sympy
+else:  # SymPy is imported lazily at run time (it is heavy)
+    sympy = _LazySympy()
 
 
 def is_sym(x: object) -> bool:

@@ -13,6 +13,7 @@ from ..analysis.renyi import RenyiResult, alpha_str
 from ..analysis.results import Profile
 from ..analysis.tradeoff import Tradeoff, dominating_pair, envelope_tradeoff, pair_tradeoffs
 from ..numbers.rational import q_str
+from ..numbers.types import FieldValue
 from ..numbers.real import real_decimal, real_str
 
 __all__ = ["renyi_to_dict", "tradeoff_to_dict", "dominating_pair_to_dict"]
@@ -53,7 +54,7 @@ def dominating_pair_to_dict(prof: Profile) -> dict[str, Any]:
     }
 
 
-def _loss_text(a: object, b: object) -> str:
+def _loss_text(a: FieldValue, b: FieldValue) -> str:
     """log(P/P') exactly; ``inf`` where P' = 0 and ``-inf`` where P = 0."""
     from ..numbers.real import real_log
 

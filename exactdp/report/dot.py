@@ -172,7 +172,7 @@ def dag_graph(mech: Mechanism, *, depth: int | None = None, max_nodes: int = DEF
         if (depth is not None and d > depth) or len(ids) + len(level) > max_nodes:
             cut = d - 1
             break
-        nxt = []
+        nxt: list[Node] = []
         for node in level:
             if node.uid in ids:
                 continue
@@ -188,6 +188,7 @@ def dag_graph(mech: Mechanism, *, depth: int | None = None, max_nodes: int = DEF
         if isinstance(node, End):
             g.nodes[nid].update(kind="end", label="end", shape="point")
             continue
+        assert isinstance(node, (Ask, Chance))  # the other kinds of game node
         g.nodes[nid].update(_node_attrs(node, False))
         rows = _rows(node) if isinstance(node, Chance) else [None] * len(node.labels)
         for lab, row, child in zip(node.labels, rows, node.children_nodes()):

@@ -14,7 +14,8 @@ from ..analysis.witness import Witness
 from ..claims import FAILS, HOLDS, UNSUPPORTED, Verdict
 from ..errors import CaseError, TimeLimitExceeded
 from ..numbers.rational import is_rational, q_str
-from ..numbers.real import real_log, real_str
+from ..numbers.real import Infinity, real_log, real_str
+from ..numbers.types import FieldValue
 from ..verify import ERROR, FileResult, RunResult
 from ..numbers.ladder import is_inf
 from .escape import error_text, text
@@ -84,7 +85,7 @@ def _witness_lines(w: Witness, indent: str, lines_limit: int) -> list[str]:
     if not views:
         out.append(f"{indent}    (empty)")
     if w.tight is not None:
-        out.extend(_tight_lines(w, indent))
+        out.extend(_tight_lines(w, w.tight, indent))
         return out
     exc = w.excess()
     exc_s = q_str(exc) if is_rational(exc) else str(exc)
@@ -95,10 +96,10 @@ def _witness_lines(w: Witness, indent: str, lines_limit: int) -> list[str]:
     return out
 
 
-def _tight_lines(w: Witness, indent: str) -> list[str]:
+def _tight_lines(w: Witness, tight: tuple[FieldValue | Infinity, FieldValue], indent: str) -> list[str]:
     """The tightness certificate: the event's probabilities stated at λ* = e^PrivLoss."""
     x, xp = w.pair_names
-    lam_star, delta = w.tight
+    lam_star, delta = tight
     head = f"{indent}  Pr[T | {x}] = {q_str(w.p)}, Pr[T | {xp}] = {q_str(w.p_prime)}"
     if is_inf(lam_star):
         return [head, f"{indent}  tight: Pr[T | {xp}] = 0 and Pr[T | {x}] > delta = {q_str(delta)}, so no finite eps works"]
