@@ -49,7 +49,7 @@ from ..model.ops import graft
 from ..numbers.rational import Q, as_q, q_str
 from ..numbers.real import real_pow
 from ..numbers.types import EpsLike, LambdaLike, Rational
-from .params import UNSET, exp_eps_arg, read_exp_eps
+from .params import UNSET, check_exp_eps, exp_eps_arg, read_exp_eps
 from .rr import default_bits
 
 __all__ = [
@@ -179,9 +179,7 @@ def exponential_rows(
     DDR Def. 2.3, Thm 1, §2.1 and Prop. 2.
     """
     k = _check_shape(scores)
-    E = as_q(E)
-    if E < 1:
-        raise CaseError(CaseProblem(f"exponential: e^eps must be at least 1 (eps >= 0), got e^eps = {q_str(E)}"))
+    E = check_exp_eps(E, call="exponential", rational=True)
     if mode not in MODES:
         raise CaseError(CaseProblem(f"exponential: unknown mode {mode!r}", hint=f"modes: {', '.join(MODES)}"))
     onames = [str(o) for o in (outputs or range(k))]
@@ -317,9 +315,7 @@ def grr_probs(B: Any, u: Any) -> tuple[Any, Any]:
     >>> [str(v) for v in grr_probs(16, 4)]
     ['4/5', '1/5']
     """
-    B, u = as_q(B), as_q(u)
-    if B < 1:
-        raise CaseError(CaseProblem(f"grr: e^eps must be at least 1 (eps >= 0), got {q_str(B)}"))
+    B, u = check_exp_eps(B, call="grr", rational=True), as_q(u)
     if not (1 <= u <= B):
         raise CaseError(
             CaseProblem(

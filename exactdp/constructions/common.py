@@ -502,7 +502,7 @@ def t_mechanism(pp: PostProcessor) -> Mechanism:
     stack: list[tuple[Node, tuple, bool]] = [(hist.mech.root, (), False)]
     while stack:
         node, path, ready = stack.pop()
-        if isinstance(node, End):
+        if not isinstance(node, (Ask, Chance)):  # the end
             built[path] = END
             continue
         tag = "q" if isinstance(node, Ask) else "a"
