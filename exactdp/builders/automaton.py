@@ -150,100 +150,30 @@ def make_automaton(
         A probability row that does not sum to exactly 1, an unknown state, the reserved
         answer ``halt``, inconsistent row counts.
     """
-    states = tuple(str(s) for s in states)
-    if not states:
-        raise CaseError(CaseProblem("an automaton needs at least one state"))
-    if len(set(states)) != len(states):
-        dup = next(s for s in states if states.count(s) > 1)
-        raise CaseError(CaseProblem(f"state {dup!r} is listed twice"))
+    states, index = _state_index_table(states)
     if horizon < 0:
         raise CaseError(CaseProblem(f"the horizon must be at least 0, got {horizon}"))
-    index = {s: i for i, s in enumerate(states)}
-
-    def state_index(name: str, where: str) -> int:
-        if name not in index:
-            raise CaseError(CaseProblem(f"{where}: unknown state {name!r}", hint=f"states: {', '.join(states)}"))
-        return index[name]
-
-    # rows
-    widths = set()
     init_list = [initial] if isinstance(initial, (str, Mapping)) else list(initial)
-    if len(init_list) > 1:
-        widths.add(len(init_list))
-    for outs in transitions.values():
-        for _a, _n, probs in outs:
-            if len(probs) > 1:
-                widths.add(len(probs))
-    if n_rows is None:
-        if len(widths) > 1:
-            raise CaseError(CaseProblem(f"per-dataset rows of different lengths: {sorted(widths)}"))
-        n_rows = widths.pop() if widths else 1
-    elif widths - {n_rows}:
-        raise CaseError(CaseProblem(f"expected one probability per dataset ({n_rows}), found rows of length {sorted(widths - {n_rows})}"))
-
-    # initial beliefs
-    beliefs = []
-    for k, ini in enumerate(init_list):
-        dist = {ini: Q(1)} if isinstance(ini, str) else dict(ini)
-        acc: dict[int, Q] = {}
-        total = Q(0)
-        for s, p in dist.items():
-            p = as_q(p)
-            if p < 0:
-                raise CaseError(CaseProblem(f"initial: state {s!r} has negative probability {q_str(p)}"))
-            total += p
-            if p > 0:
-                i = state_index(str(s), "initial")
-                acc[i] = acc.get(i, Q(0)) + p
-        if total != 1:
-            raise CaseError(CaseProblem(f"initial: the probabilities sum to {q_str(total)}, not 1"))
-        beliefs.append(tuple(sorted(acc.items())))
+    n_rows = _row_count(init_list, transitions, n_rows)
+    beliefs = [_initial_belief(ini, index) for ini in init_list]
     if len(beliefs) == 1 and n_rows > 1:
         beliefs = beliefs * n_rows
-
-    # transitions
     qorder: list[str] = list(queries) if queries is not None else []
     aorder: list[str] = []
     table: dict[tuple[int, str], tuple[Outcome, ...]] = {}
     alphabet: list[set[str]] = [set() for _ in states]
     for (sname, q), outs in transitions.items():
-        si = state_index(str(sname), "transitions")
+        si = _state_index(index, str(sname), "transitions")
         q = str(q)
         where = f"transitions: state {sname!r}, query {q!r}"
         if q not in qorder:
             if queries is not None:
                 raise CaseError(CaseProblem(f"{where}: query {q!r} is not in the alphabet", hint=f"queries: {', '.join(queries)}"))
             qorder.append(q)
-        if not outs:
-            raise CaseError(CaseProblem(f"{where}: a transition needs at least one outcome"))
-        built = []
-        sums = [Q(0)] * n_rows
-        seen: set[tuple[str, int]] = set()
-        for ans, nxt, probs in outs:
-            ans = str(ans)
-            if ans == HALT:
-                raise CaseError(
-                    CaseProblem(f"{where}: the answer name {HALT!r} is reserved", hint="it is the answer to a query a state does not accept; rename the answer")
-                )
-            n = state_index(str(nxt), where)
-            if (ans, n) in seen:
-                raise CaseError(CaseProblem(f"{where}: outcome (answer {ans!r}, next {nxt!r}) is listed twice"))
-            seen.add((ans, n))
-            ps = tuple(as_q(p) for p in probs)
-            if len(ps) == 1 and n_rows > 1:
-                ps = ps * n_rows
-            for r, p in enumerate(ps):
-                if p < 0:
-                    raise CaseError(CaseProblem(f"{where}: answer {ans!r} has negative probability {q_str(p)}"))
-                sums[r] += p
-            if ans not in aorder:
-                aorder.append(ans)
-            built.append(Outcome(ans, n, ps))
-        for r, t in enumerate(sums):
-            if t != 1:
-                row = "" if n_rows == 1 else f" under dataset #{r}"
-                raise CaseError(CaseProblem(f"{where}: the probabilities{row} sum to {q_str(t)}, not 1"))
-        table[(si, q)] = tuple(built)
+        table[(si, q)] = _outcomes(where, outs, index, n_rows)
+        for o in table[(si, q)]:
+            if o.answer not in aorder:
+                aorder.append(o.answer)
         alphabet[si].add(q)
     return Automaton(
         states,
@@ -255,6 +185,92 @@ def make_automaton(
         n_rows,
         tuple(frozenset(a) for a in alphabet),
     )
+
+
+def _state_index_table(names: Sequence[str]) -> tuple[tuple[str, ...], dict[str, int]]:
+    """The state names and their indices; at least one state, none listed twice."""
+    states = tuple(str(s) for s in names)
+    if not states:
+        raise CaseError(CaseProblem("an automaton needs at least one state"))
+    if len(set(states)) != len(states):
+        dup = next(s for s in states if states.count(s) > 1)
+        raise CaseError(CaseProblem(f"state {dup!r} is listed twice"))
+    return states, {s: i for i, s in enumerate(states)}
+
+
+def _state_index(index: Mapping[str, int], name: str, where: str) -> int:
+    if name not in index:
+        raise CaseError(CaseProblem(f"{where}: unknown state {name!r}", hint=f"states: {', '.join(index)}"))
+    return index[name]
+
+
+def _row_count(init_list: Sequence[Any], transitions: Mapping[Any, Sequence[Any]], n_rows: int | None) -> int:
+    """The number of probability rows: ``n_rows`` if given (every per-dataset row must have
+    that length), else the common length of the per-dataset rows (1 if all are shared)."""
+    widths = set()
+    if len(init_list) > 1:
+        widths.add(len(init_list))
+    for outs in transitions.values():
+        for _a, _n, probs in outs:
+            if len(probs) > 1:
+                widths.add(len(probs))
+    if n_rows is None:
+        if len(widths) > 1:
+            raise CaseError(CaseProblem(f"per-dataset rows of different lengths: {sorted(widths)}"))
+        return widths.pop() if widths else 1
+    if widths - {n_rows}:
+        raise CaseError(CaseProblem(f"expected one probability per dataset ({n_rows}), found rows of length {sorted(widths - {n_rows})}"))
+    return n_rows
+
+
+def _initial_belief(ini: Mapping[str, Any] | str, index: Mapping[str, int]) -> Belief:
+    """The belief of one initial state (a name) or distribution (state -> probability)."""
+    dist = {ini: Q(1)} if isinstance(ini, str) else dict(ini)
+    acc: dict[int, Q] = {}
+    total = Q(0)
+    for s, p in dist.items():
+        p = as_q(p)
+        if p < 0:
+            raise CaseError(CaseProblem(f"initial: state {s!r} has negative probability {q_str(p)}"))
+        total += p
+        if p > 0:
+            i = _state_index(index, str(s), "initial")
+            acc[i] = acc.get(i, Q(0)) + p
+    if total != 1:
+        raise CaseError(CaseProblem(f"initial: the probabilities sum to {q_str(total)}, not 1"))
+    return tuple(sorted(acc.items()))
+
+
+def _outcomes(where: str, outs: Sequence[tuple[str, str, Sequence[Any]]], index: Mapping[str, int], n_rows: int) -> tuple[Outcome, ...]:
+    """The outcomes of one transition, each row of probabilities summing to exactly 1."""
+    if not outs:
+        raise CaseError(CaseProblem(f"{where}: a transition needs at least one outcome"))
+    built = []
+    sums = [Q(0)] * n_rows
+    seen: set[tuple[str, int]] = set()
+    for ans, nxt, probs in outs:
+        ans = str(ans)
+        if ans == HALT:
+            raise CaseError(
+                CaseProblem(f"{where}: the answer name {HALT!r} is reserved", hint="it is the answer to a query a state does not accept; rename the answer")
+            )
+        n = _state_index(index, str(nxt), where)
+        if (ans, n) in seen:
+            raise CaseError(CaseProblem(f"{where}: outcome (answer {ans!r}, next {nxt!r}) is listed twice"))
+        seen.add((ans, n))
+        ps = tuple(as_q(p) for p in probs)
+        if len(ps) == 1 and n_rows > 1:
+            ps = ps * n_rows
+        for r, p in enumerate(ps):
+            if p < 0:
+                raise CaseError(CaseProblem(f"{where}: answer {ans!r} has negative probability {q_str(p)}"))
+            sums[r] += p
+        built.append(Outcome(ans, n, ps))
+    for r, t in enumerate(sums):
+        if t != 1:
+            row = "" if n_rows == 1 else f" under dataset #{r}"
+            raise CaseError(CaseProblem(f"{where}: the probabilities{row} sum to {q_str(t)}, not 1"))
+    return tuple(built)
 
 
 class BeliefStepper:

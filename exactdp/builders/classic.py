@@ -41,7 +41,7 @@ from ..errors import CaseError, CaseProblem
 from ..model.game import END, Chance, Label, Mechanism
 from ..numbers.rational import Q, as_q, q_str
 from ..numbers.types import EpsLike, LambdaLike, Rational, RationalLike
-from .params import UNSET, alpha_arg, exp_eps_arg
+from .params import UNSET, alpha_arg, check_exp_eps, exp_eps_arg
 
 __all__ = [
     "Noise",
@@ -180,9 +180,7 @@ def discrete_laplace(alpha: RationalLike | None = None, *, eps: EpsLike | None =
 
 def krr_rows(E: Any, values: Sequence[Label], data: Sequence[Label]) -> list[tuple[Any, ...]]:
     """rows[k][d] = Pr[output values[k] | dataset d holds data[d]] for k-ary RR with e^ε = E."""
-    E = as_q(E)
-    if E < 1:
-        raise CaseError(CaseProblem(f"krr: e^eps must be at least 1, got {q_str(E)}"))
+    E = check_exp_eps(E, call="krr", rational=True)
     k = len(values)
     if k < 2 or len(set(values)) != k:
         raise CaseError(CaseProblem("krr: give at least two distinct values"))

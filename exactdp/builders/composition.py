@@ -203,91 +203,102 @@ def postprocess(mech: Mechanism, mapping: Mapping[Label, Label], *, name: str | 
     """
     n = len(mech.datasets)
     rel = {k: v for k, v in mapping.items()}
-
-    def norm(items: list[tuple[Node, tuple]]) -> tuple:
-        acc: dict[int, list] = {}
-        nodes: dict[int, Node] = {}
-        for node, w in items:
-            cur = acc.get(node.uid)
-            if cur is None:
-                acc[node.uid] = list(w)
-                nodes[node.uid] = node
-            else:
-                for d in range(n):
-                    cur[d] += w[d]
-        totals = [sum((v[d] for v in acc.values()), Q(0)) for d in range(n)]
-        ref = next((d for d in range(n) if totals[d] != 0), None)
-        if ref is None:  # pragma: no cover - a reachable state has positive mass somewhere
-            ref = 0
-            totals[0] = Q(len(acc))
-            for v in acc.values():
-                v[0] = Q(1)
-        out = []
-        for uid in sorted(acc):
-            v = acc[uid]
-            # a dataset under which this history is impossible: borrow another dataset's
-            # weights (its probability of reaching here is 0, so they never matter)
-            out.append((nodes[uid], tuple((v[d] / totals[d]) if totals[d] != 0 else (v[ref] / totals[ref]) for d in range(n))))
-        return tuple(out)
-
-    def key(belief: tuple) -> tuple:
-        return tuple((node.uid, w) for node, w in belief)
-
     beliefs: dict[tuple, tuple] = {}
 
     def intern(belief: tuple) -> tuple:
-        k = key(belief)
+        k = tuple((node.uid, w) for node, w in belief)
         beliefs.setdefault(k, belief)
         return k
 
     def expand(k):
         belief = beliefs[k]
-        kinds = {type(node) for node, _ in belief}
-        if len(kinds) != 1:
-            raise CaseError(
-                CaseProblem(
-                    "postprocess: relabelling merges histories whose continuations differ in kind "
-                    f"({', '.join(sorted(_kind_name(t) for t in kinds))}); the adversary would have to act "
-                    "without knowing whether the interaction continues",
-                    hint="map only answers whose continuations offer the same options, or give them distinct new labels",
-                )
-            )
-        first = belief[0][0]
+        first = _mixable(belief)
         if isinstance(first, End):
             return ("end",)
         if isinstance(first, Ask):
-            labels = first.labels
-            for node, _ in belief[1:]:
-                if node.labels != labels:
-                    raise CaseError(
-                        CaseProblem(
-                            "postprocess: relabelling merges histories where the adversary is offered different "
-                            f"queries ({', '.join(map(label_str, labels))} vs {', '.join(map(label_str, node.labels))}); "
-                            "it cannot choose among options it cannot tell apart",
-                            hint="map only answers whose continuations offer the same queries",
-                        )
-                    )
-            succ = []
-            for i in range(len(labels)):
-                succ.append(intern(tuple((node.children[i], w) for node, w in belief)))
-            return ("ask", labels, succ)
-        # all Chance: the relabelled answer distribution of the mixture
-        order: list[Label] = []
-        parts: dict[Label, list] = {}
-        for node, w in belief:
-            for lab, row, child in zip(node.labels, node.probs, node.children):
-                b = rel.get(lab, lab)
-                if b not in parts:
-                    parts[b] = []
-                    order.append(b)
-                parts[b].append((child, tuple(w[d] * row[d] for d in range(n))))
-        probs = [tuple(sum((v[d] for _, v in parts[b]), Q(0)) for d in range(n)) for b in order]
-        succ = [intern(norm([(c, v) for c, v in parts[b] if any(v)] or [(parts[b][0][0], (Q(1),) * n)])) for b in order]
+            return ("ask", first.labels, [intern(tuple((node.children[i], w) for node, w in belief)) for i in range(len(first.labels))])
+        order, probs, parts = _relabelled_answers(belief, rel, n)
+        succ = [intern(_posterior([(c, v) for c, v in parts[b] if any(v)] or [(parts[b][0][0], (Q(1),) * n)], n)) for b in order]
         return ("chance", order, probs, succ)
 
     root_key = intern(((mech.root, (Q(1),) * n),))
     root = build_dag(root_key, expand, check=False)
     return Mechanism(root, mech.datasets, mech.adjacent, name or f"postprocess({mech.name})")
+
+
+def _posterior(items: list[tuple[Node, tuple]], n: int) -> tuple:
+    """The belief after a relabelled history: the weights per node, normalised per dataset
+    (the posterior probability, under that dataset, of being at that node)."""
+    acc: dict[int, list] = {}
+    nodes: dict[int, Node] = {}
+    for node, w in items:
+        cur = acc.get(node.uid)
+        if cur is None:
+            acc[node.uid] = list(w)
+            nodes[node.uid] = node
+        else:
+            for d in range(n):
+                cur[d] += w[d]
+    totals = [sum((v[d] for v in acc.values()), Q(0)) for d in range(n)]
+    ref = next((d for d in range(n) if totals[d] != 0), None)
+    if ref is None:  # pragma: no cover - a reachable state has positive mass somewhere
+        ref = 0
+        totals[0] = Q(len(acc))
+        for v in acc.values():
+            v[0] = Q(1)
+    out = []
+    for uid in sorted(acc):
+        v = acc[uid]
+        # a dataset under which this history is impossible: borrow another dataset's
+        # weights (its probability of reaching here is 0, so they never matter)
+        out.append((nodes[uid], tuple((v[d] / totals[d]) if totals[d] != 0 else (v[ref] / totals[ref]) for d in range(n))))
+    return tuple(out)
+
+
+def _mixable(belief: tuple) -> Node:
+    """The first node of a belief, after checking that the adversary can act on the mixture:
+    every node is of one kind and, for queries, offers the same options."""
+    kinds = {type(node) for node, _ in belief}
+    if len(kinds) != 1:
+        raise CaseError(
+            CaseProblem(
+                "postprocess: relabelling merges histories whose continuations differ in kind "
+                f"({', '.join(sorted(_kind_name(t) for t in kinds))}); the adversary would have to act "
+                "without knowing whether the interaction continues",
+                hint="map only answers whose continuations offer the same options, or give them distinct new labels",
+            )
+        )
+    first = belief[0][0]
+    if isinstance(first, Ask):
+        labels = first.labels
+        for node, _ in belief[1:]:
+            if node.labels != labels:
+                raise CaseError(
+                    CaseProblem(
+                        "postprocess: relabelling merges histories where the adversary is offered different "
+                        f"queries ({', '.join(map(label_str, labels))} vs {', '.join(map(label_str, node.labels))}); "
+                        "it cannot choose among options it cannot tell apart",
+                        hint="map only answers whose continuations offer the same queries",
+                    )
+                )
+    return first
+
+
+def _relabelled_answers(belief: tuple, rel: Mapping[Label, Label], n: int) -> tuple[list[Label], list[tuple], dict[Label, list]]:
+    """The answer distribution of a mixture of chance nodes after relabelling: the new labels
+    in order of first appearance, their probabilities per dataset, and for each new label the
+    (child, weight per dataset) parts that make up its posterior."""
+    order: list[Label] = []
+    parts: dict[Label, list] = {}
+    for node, w in belief:
+        for lab, row, child in zip(node.labels, node.probs, node.children):
+            b = rel.get(lab, lab)
+            if b not in parts:
+                parts[b] = []
+                order.append(b)
+            parts[b].append((child, tuple(w[d] * row[d] for d in range(n))))
+    probs = [tuple(sum((v[d] for _, v in parts[b]), Q(0)) for d in range(n)) for b in order]
+    return order, probs, parts
 
 
 def _kind_name(t: type) -> str:

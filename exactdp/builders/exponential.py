@@ -49,7 +49,7 @@ from ..model.ops import graft
 from ..numbers.rational import Q, as_q, q_str
 from ..numbers.real import real_pow
 from ..numbers.types import EpsLike, LambdaLike, Rational
-from .params import UNSET, exp_eps_arg, read_exp_eps
+from .params import UNSET, check_exp_eps, exp_eps_arg, read_exp_eps
 from .rr import default_bits
 
 __all__ = [
@@ -179,35 +179,12 @@ def exponential_rows(
     DDR Def. 2.3, Thm 1, §2.1 and Prop. 2.
     """
     k = _check_shape(scores)
-    E = as_q(E)
-    if E < 1:
-        raise CaseError(CaseProblem(f"exponential: e^eps must be at least 1 (eps >= 0), got e^eps = {q_str(E)}"))
+    E = check_exp_eps(E, call="exponential", rational=True)
     if mode not in MODES:
         raise CaseError(CaseProblem(f"exponential: unknown mode {mode!r}", hint=f"modes: {', '.join(MODES)}"))
     onames = [str(o) for o in (outputs or range(k))]
     dnames = list(datasets or [f"#{d}" for d in range(len(scores))])
-    if mode == "range":
-        if sensitivity is not None:
-            raise CaseError(CaseProblem("exponential: `sensitivity:` is for modes sensitivity and monotone; mode range uses `range:`"))
-        scale = as_q(range_) if range_ is not None else score_range(scores, adjacent)
-        what = "Range(u)"
-    else:
-        if range_ is not None:
-            raise CaseError(CaseProblem("exponential: `range:` needs `mode: range`"))
-        if mode == "monotone":
-            bad = monotone_violation(scores, adjacent)
-            if bad is not None:
-                (a, b), kp, kn = bad
-                raise CaseError(
-                    CaseProblem(
-                        f"exponential: mode monotone needs monotone scores, but on the adjacent pair ({dnames[a]}, {dnames[b]}) "
-                        f"output {onames[kp]} gains and output {onames[kn]} loses",
-                        hint="use the default mode (scale 2*sensitivity) or mode: range",
-                    )
-                )
-        delta_u = as_q(sensitivity) if sensitivity is not None else score_sensitivity(scores, adjacent)
-        scale = delta_u * (2 if mode == "sensitivity" else 1)
-        what = "2*sensitivity" if mode == "sensitivity" else "sensitivity"
+    scale, what = _scale(scores, adjacent, mode, sensitivity, range_, onames, dnames)
     if scale <= 0:
         if E == 1:
             scale = Q(1)  # eps = 0: every weight is 1 whatever the scale
@@ -218,26 +195,64 @@ def exponential_rows(
                     hint="the scores do not change between adjacent datasets; give `sensitivity:` (or `range:`) explicitly",
                 )
             )
-    rows_by_d: list[list[Any]] = []
-    for d, row in enumerate(scores):
-        top = max(as_q(u) for u in row)
-        weights = []
-        for kk, u in enumerate(row):
-            expo = (as_q(u) - top) / scale
-            try:
-                weights.append(_power(E, expo))
-            except InexactValueError:
-                raise CaseError(
-                    CaseProblem(
-                        f"exponential: the weight of output {onames[kk]} under {dnames[d]} is "
-                        f"e^(eps*({q_str(as_q(u) - top)})/{q_str(scale)}) = {q_str(E)}^({q_str(expo)}), which is irrational",
-                        hint=f"choose eps so that e^(eps/{q_str(scale)}) is rational, e.g. eps: log(r^{q_str(scale)}) "
-                        "with rational r (exact decimal eps inside mechanisms is not supported)",
-                    )
-                ) from None
-        total = sum(weights, Q(0))
-        rows_by_d.append([w / total for w in weights])
+    rows_by_d = [_distribution(row, E, scale, onames, dnames[d]) for d, row in enumerate(scores)]
     return [tuple(rows_by_d[d][kk] for d in range(len(scores))) for kk in range(k)]
+
+
+def _scale(
+    scores: Scores,
+    adjacent: Sequence[tuple[int, int]],
+    mode: str,
+    sensitivity: Rational | None,
+    range_: Rational | None,
+    onames: Sequence[str],
+    dnames: Sequence[str],
+) -> tuple[Any, str]:
+    """The scale s of the weights exp(ε·u/s) in ``mode`` and its name: 2Δu (DDR Def. 2.3),
+    Δu for a monotone u (DDR §2) or Range(u) (DDR §2.1), given or computed from the scores."""
+    if mode == "range":
+        if sensitivity is not None:
+            raise CaseError(CaseProblem("exponential: `sensitivity:` is for modes sensitivity and monotone; mode range uses `range:`"))
+        return (as_q(range_) if range_ is not None else score_range(scores, adjacent)), "Range(u)"
+    if range_ is not None:
+        raise CaseError(CaseProblem("exponential: `range:` needs `mode: range`"))
+    if mode == "monotone":
+        bad = monotone_violation(scores, adjacent)
+        if bad is not None:
+            (a, b), kp, kn = bad
+            raise CaseError(
+                CaseProblem(
+                    f"exponential: mode monotone needs monotone scores, but on the adjacent pair ({dnames[a]}, {dnames[b]}) "
+                    f"output {onames[kp]} gains and output {onames[kn]} loses",
+                    hint="use the default mode (scale 2*sensitivity) or mode: range",
+                )
+            )
+    delta_u = as_q(sensitivity) if sensitivity is not None else score_sensitivity(scores, adjacent)
+    if mode == "sensitivity":
+        return delta_u * 2, "2*sensitivity"
+    return delta_u, "sensitivity"
+
+
+def _distribution(row: Sequence[Rational], E: Any, scale: Any, onames: Sequence[str], dname: str) -> list[Any]:
+    """The output distribution under one dataset: weights E^((u − max u)/s), normalised; an
+    irrational weight is refused."""
+    top = max(as_q(u) for u in row)
+    weights = []
+    for kk, u in enumerate(row):
+        expo = (as_q(u) - top) / scale
+        try:
+            weights.append(_power(E, expo))
+        except InexactValueError:
+            raise CaseError(
+                CaseProblem(
+                    f"exponential: the weight of output {onames[kk]} under {dname} is "
+                    f"e^(eps*({q_str(as_q(u) - top)})/{q_str(scale)}) = {q_str(E)}^({q_str(expo)}), which is irrational",
+                    hint=f"choose eps so that e^(eps/{q_str(scale)}) is rational, e.g. eps: log(r^{q_str(scale)}) "
+                    "with rational r (exact decimal eps inside mechanisms is not supported)",
+                )
+            ) from None
+    total = sum(weights, Q(0))
+    return [w / total for w in weights]
 
 
 def exponential(
@@ -300,9 +315,7 @@ def grr_probs(B: Any, u: Any) -> tuple[Any, Any]:
     >>> [str(v) for v in grr_probs(16, 4)]
     ['4/5', '1/5']
     """
-    B, u = as_q(B), as_q(u)
-    if B < 1:
-        raise CaseError(CaseProblem(f"grr: e^eps must be at least 1 (eps >= 0), got {q_str(B)}"))
+    B, u = check_exp_eps(B, call="grr", rational=True), as_q(u)
     if not (1 <= u <= B):
         raise CaseError(
             CaseProblem(

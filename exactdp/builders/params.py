@@ -6,6 +6,13 @@ value (a rational, or a ``LogReal`` such as ``exactdp.exact("log(3)")``).  Where
 the natural input it is named: ``exp_eps=3`` is RR with e^ε = 3.  Floats are refused: ``0.1``
 is not 1/10 in binary, and exactdp never rounds.
 
+This module only reads the arguments (text or exact values, which of ``eps=``/``exp_eps=`` is
+given, the deprecated positional e^ε); every check of an ε, δ or e^ε is made by
+:mod:`exactdp.numbers.kinds`, with its wording, as for case files and the command line.  A
+float or a value that is not an exact number is a :class:`TypeError`; a number kinds refuses is
+a :class:`ValueError` (an :class:`~exactdp.errors.InexactValueError` where e^ε is
+transcendental but the mechanism needs it rational).
+
 Older releases took e^ε as the first positional argument (``rr(3)``), while case files take ε,
 so ``rr(1)`` silently meant ε = 0.  That form still works, with an
 :class:`~exactdp.deprecation.ExactDPDeprecationWarning` saying what to write instead.
@@ -17,17 +24,27 @@ Vadhan & Wang 2021, Def. 1.9 (RR_ε, parametrised by e^ε) and Def. 5.1 (RR_(ε,
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from ..deprecation import warn_deprecated
-from ..errors import InexactValueError
+from ..errors import CaseError, CaseProblem, InexactValueError
+from ..numbers import kinds as K
 from ..numbers.expr import ExprError, eval_text
-from ..numbers.qt import QtElement, as_field
 from ..numbers.rational import as_q, is_rational, q_str
-from ..numbers.real import ExpReal, Infinity, LogReal, real_exp, real_str
+from ..numbers.real import is_real
 from ..numbers.types import DeltaLike, Eps, EpsLike, FieldValue, LambdaLike, Rational, RationalLike
 
-__all__ = ["UNSET", "read_eps", "read_exp_eps", "read_rational", "exp_eps_arg", "alpha_arg", "DEPRECATED_SINCE"]
+__all__ = [
+    "UNSET",
+    "read_eps",
+    "read_exp_eps",
+    "read_rational",
+    "exp_eps_arg",
+    "alpha_arg",
+    "check_exp_eps",
+    "check_delta",
+    "DEPRECATED_SINCE",
+]
 
 DEPRECATED_SINCE = "0.1.0"
 
@@ -42,11 +59,14 @@ class _Unset:
 UNSET: Any = _Unset()
 
 
-def _text(call: str, name: str, value: str) -> Any:
+def _checked(check: Callable[..., Any], value: Any, *, error: type[Exception] = ValueError, **kw: Any) -> Any:
+    """``check(value, **kw)``, a function of :mod:`exactdp.numbers.kinds`; its
+    :class:`~exactdp.numbers.kinds.QuantityError` becomes ``error`` (the exceptions Python
+    callers expect) with the kinds wording and hint."""
     try:
-        return eval_text(value)
-    except ExprError as e:
-        raise ValueError(f"{call}: {name}={value!r} is not a number exactdp can read: {e.message}") from None
+        return check(value, **kw)
+    except K.QuantityError as e:
+        raise error(e.text()) from None
 
 
 def _no_float(call: str, name: str, value: Any) -> None:
@@ -57,54 +77,56 @@ def _no_float(call: str, name: str, value: Any) -> None:
         )
 
 
-def read_eps(value: EpsLike, *, call: str, name: str = "eps") -> Eps:
-    """ε from text (``"log(3)"``, ``"0.1"``) or an exact value; must be a finite real ≥ 0.
+def _exact(call: str, name: str, value: Any, example: str) -> Any:
+    """The exact number an argument stands for: text is read by exactdp's grammar (never
+    ``eval``-ed), a float is refused, and anything that is not an exact number is a TypeError."""
+    _no_float(call, name, value)
+    if isinstance(value, str):
+        try:
+            value = eval_text(value)
+        except ExprError as e:
+            raise ValueError(f"{call}: {name}={value!r} is not a number exactdp can read: {e.message}") from None
+    if not is_real(value):
+        raise TypeError(f"{call}: {name} must be an exact number or text such as \"{example}\", got {type(value).__name__}: {value!r}")
+    return value
+
+
+def read_eps(value: EpsLike, *, call: str, name: str = "eps", positive: bool = False) -> Eps:
+    """ε from text (``"log(3)"``, ``"0.1"``) or an exact value, checked by
+    :func:`exactdp.numbers.kinds.eps`: a finite real ≥ 0 (> 0 if ``positive``).
 
     Raises
     ------
     TypeError
-        A float, or a value of another type.
+        A float, or a value that is not an exact number.
     ValueError
-        Unreadable text, a negative ε, ∞, or a value that is not an ε (such as ``exp(1)``).
+        Unreadable text, or a number that is not such an ε (negative, ∞, ``exp(1)``).
     """
-    _no_float(call, name, value)
-    v = _text(call, name, value) if isinstance(value, str) else value
-    if isinstance(v, Infinity):
-        raise ValueError(f"{call}: {name} = inf is not allowed here")
-    if not (is_rational(v) or isinstance(v, LogReal)):
-        if isinstance(v, (ExpReal, QtElement)):
-            raise ValueError(f"{call}: {name} must be an exponent such as log(3) or 0.1, got {real_str(v)}")
-        raise TypeError(f"{call}: {name} must be text such as \"log(3)\" or an exact number, got {type(v).__name__}: {v!r}")
-    if v < 0:
-        raise ValueError(f"{call}: {name} must be >= 0, got {real_str(v)}")
-    return as_q(v) if is_rational(v) else v
+    return _checked(K.eps, _exact(call, name, value, "log(3)"), what=f"{call}: {name}", positive=positive)
 
 
 def read_exp_eps(value: LambdaLike, *, call: str, name: str = "exp_eps", rational: bool = False) -> FieldValue:
-    """e^ε from text (``"3"``) or an exact value (a rational, or a field element for a decimal ε).
-
-    With ``rational``, e^ε must be rational (the builder needs rational weights)."""
-    _no_float(call, name, value)
-    v = _text(call, name, value) if isinstance(value, str) else value
-    if not (is_rational(v) or isinstance(v, (QtElement, ExpReal))):
-        raise TypeError(f"{call}: {name} must be an exact number such as 3 or \"3/2\", got {type(v).__name__}: {v!r}")
-    lam = as_field(v)
-    if rational and not is_rational(lam):
-        raise InexactValueError(
-            f"{call}: e^eps = {real_str(lam)} is transcendental; this mechanism needs e^eps rational "
-            "(exact weights): write eps=\"log(r)\" with a rational r"
-        )
+    """e^ε from text (``"3"``) or an exact value, checked by
+    :func:`exactdp.numbers.kinds.exp_eps_value`: a rational ≥ 1, or a field element ≥ 1 for a
+    decimal ε.  With ``rational``, e^ε must be rational (the builder needs rational weights):
+    :class:`~exactdp.errors.InexactValueError` otherwise."""
+    lam = _checked(K.exp_eps_value, _exact(call, name, value, "3"), what=f"{call}: {name}")
+    if rational:
+        lam = _checked(K.exp_eps_value, lam, what=f"{call}: {name}", rational_only=True, error=InexactValueError)
     return lam
 
 
 def read_rational(value: RationalLike | DeltaLike, *, call: str, name: str) -> Rational:
-    """An exact rational from text (``"1/10"``, ``"1e-6"``) or an exact value."""
-    _no_float(call, name, value)
-    v = _text(call, name, value) if isinstance(value, str) else value
-    if not is_rational(v):
-        shown = real_str(v) if isinstance(v, (LogReal, ExpReal, QtElement, Infinity)) else f"{type(v).__name__}: {v!r}"
-        raise TypeError(f"{call}: {name} must be an exact rational such as 1/10, got {shown}")
-    return as_q(v)
+    """An exact rational from text (``"1/10"``, ``"1e-6"``) or an exact value, checked by
+    :func:`exactdp.numbers.kinds.rational`."""
+    return _checked(K.rational, _exact(call, name, value, "1/10"), what=f"{call}: {name}")
+
+
+def _exp_of_eps(call: str, eps: EpsLike, *, name: str = "eps", rational: bool = False, positive: bool = False) -> FieldValue:
+    """λ = e^ε of an ε argument (:func:`exactdp.numbers.kinds.exp_eps`); a transcendental λ
+    that cannot be kept exact, or that ``rational`` refuses, is an InexactValueError."""
+    e = read_eps(eps, call=call, name=name, positive=positive)
+    return _checked(K.exp_eps, e, form=call, rational_only=rational, error=InexactValueError)
 
 
 def exp_eps_arg(
@@ -128,13 +150,7 @@ def exp_eps_arg(
         what = "none" if not given else " and ".join(given)
         raise TypeError(f"{call}: give {n_eps} exactly once, as {n_eps}= (e.g. {n_eps}=\"log(3)\") or {n_exp}= (its exponential); got {what}")
     if eps is not None:
-        lam = as_field(real_exp(read_eps(eps, call=call, name=n_eps)))
-        if rational and not is_rational(lam):
-            raise InexactValueError(
-                f"{call}: eps = {real_str(as_q(eps) if is_rational(eps) else eps)} makes e^eps transcendental; this mechanism "
-                "needs e^eps rational (exact weights): write eps=\"log(r)\" with a rational r"
-            )
-        return lam
+        return _exp_of_eps(call, eps, name=n_eps, rational=rational)
     if exp_eps is not None:
         return read_exp_eps(exp_eps, call=call, name=n_exp, rational=rational)
     _no_float(call, positional_name, positional)
@@ -149,12 +165,28 @@ def exp_eps_arg(
 
 
 def alpha_arg(call: str, *, eps: EpsLike | None, alpha: RationalLike | None) -> Rational:
-    """α = e^{−ε} of geometric noise from exactly one of ``eps=`` (e^ε rational) or ``alpha=``."""
-    if (eps is None) == (alpha is None):
-        raise TypeError(f"{call}: give exactly one of eps= (alpha = e^-eps, e.g. eps=\"log(2)\") or alpha= (e.g. alpha=\"1/2\")")
-    if alpha is not None:
+    """α = e^{−ε} of geometric noise from exactly one of ``eps=`` (ε > 0, e^ε rational) or ``alpha=``."""
+    if eps is not None and alpha is None:
+        return 1 / as_q(_exp_of_eps(call, eps, rational=True, positive=True))
+    if alpha is not None and eps is None:
         return read_rational(alpha, call=call, name="alpha")
-    lam = exp_eps_arg(call, eps=eps, exp_eps=None, rational=True)
-    if lam == 1:
-        raise ValueError(f"{call}: eps must be positive (alpha = e^-eps < 1)")
-    return 1 / as_q(lam)
+    raise TypeError(f"{call}: give exactly one of eps= (alpha = e^-eps, e.g. eps=\"log(2)\") or alpha= (e.g. alpha=\"1/2\")")
+
+
+def check_exp_eps(E: Any, *, call: str, rational: bool = False) -> FieldValue:
+    """An exact e^ε as the node builders take it (:func:`exactdp.numbers.kinds.exp_eps_value`:
+    at least 1, rational if ``rational``), as a rational or a field element; a
+    :class:`~exactdp.errors.CaseError` otherwise."""
+    try:
+        return K.exp_eps_value(E, what=f"{call}: e^eps", rational_only=rational)
+    except K.QuantityError as e:
+        raise CaseError(CaseProblem(e.message, hint=e.hint)) from None
+
+
+def check_delta(delta: Any, *, call: str) -> Rational:
+    """An exact δ ∈ [0, 1] as the node builders take it (:func:`exactdp.numbers.kinds.delta`);
+    a :class:`~exactdp.errors.CaseError` otherwise."""
+    try:
+        return K.delta(delta, what=f"{call}: delta")
+    except K.QuantityError as e:
+        raise CaseError(CaseProblem(e.message, hint=e.hint)) from None

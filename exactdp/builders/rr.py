@@ -6,12 +6,11 @@ from typing import Any, Mapping, Sequence
 
 from ..errors import CaseError, CaseProblem
 from ..model.game import END, Chance, Mechanism
-from ..numbers.qt import as_field
-from ..numbers.rational import Q, as_q, q_str
+from ..numbers.rational import Q
 from ..numbers.types import DeltaLike, EpsLike, LambdaLike
-from .params import UNSET, exp_eps_arg, read_rational
+from .params import UNSET, check_delta, check_exp_eps, exp_eps_arg, read_rational
 
-__all__ = ["rr", "rr_delta", "rr_node", "rr_delta_node", "default_bits"]
+__all__ = ["rr", "rr_delta", "rr_node", "rr_delta_node", "rr_rows", "rr_delta_rows", "default_bits"]
 
 
 def default_bits(
@@ -39,33 +38,41 @@ def default_bits(
     return tuple(bits[d] for d in datasets)
 
 
+def rr_rows(E: Any, bits: Sequence[int]) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """Pr[answer 0] and Pr[answer 1] of RR_ε (Vadhan–Wang Def. 1.9) under each dataset, with
+    e^ε = E and the datasets' input bits: b w.p. E/(1+E), 1−b w.p. 1/(1+E).
+
+    ``E`` is any exact value (a rational, a field element, a SymPy expression); the rows are
+    computed in its arithmetic."""
+    keep, flip = E / (1 + E), 1 / (1 + E)
+    p0 = tuple(keep if b == 0 else flip for b in bits)
+    p1 = tuple(flip if b == 0 else keep for b in bits)
+    return p0, p1
+
+
+def rr_delta_rows(E: Any, delta: Any, zero: Any, bits: Sequence[int]) -> dict[str, tuple[Any, ...]]:
+    """The answer rows of RR_(ε,δ) (Vadhan–Wang Def. 5.1) under each dataset, keyed by the
+    answers I0, 0, 1, I1: input bit b gives Ib w.p. δ, b w.p. (1−δ)E/(1+E) and 1−b w.p.
+    (1−δ)/(1+E); ``zero`` is 0 in the arithmetic of ``E`` and ``delta``."""
+    keep, flip = (1 - delta) * E / (1 + E), (1 - delta) / (1 + E)
+    return {
+        "I0": tuple(delta if b == 0 else zero for b in bits),
+        "0": tuple(keep if b == 0 else flip for b in bits),
+        "1": tuple(flip if b == 0 else keep for b in bits),
+        "I1": tuple(zero if b == 0 else delta for b in bits),
+    }
+
+
 def rr_node(E: Any, bits: Sequence[int]) -> Chance:
     """RR_ε (Vadhan–Wang Def. 1.9) with e^ε = E: answers b w.p. E/(1+E), 1−b w.p. 1/(1+E).
 
     ``E`` is a rational, or an element of ℚ(e^{1/L}) (``ExpReal``/``QtElement``) for a decimal ε."""
-    E = as_field(E)
-    if E < 1:
-        raise CaseError(CaseProblem(f"rr: e^eps must be at least 1 (eps >= 0), got e^eps = {q_str(E)}"))
-    keep, flip = E / (1 + E), 1 / (1 + E)
-    p0 = tuple(keep if b == 0 else flip for b in bits)
-    p1 = tuple(flip if b == 0 else keep for b in bits)
-    return Chance(("0", "1"), (p0, p1), (END, END))
+    return Chance(("0", "1"), rr_rows(check_exp_eps(E, call="rr"), bits), (END, END))
 
 
 def rr_delta_node(E: Any, delta: Any, bits: Sequence[int]) -> Chance:
     """RR_(ε,δ) (Vadhan–Wang Def. 5.1, from Kairouz–Oh–Viswanath) with answers I0, 0, 1, I1."""
-    E, delta = as_field(E), as_q(delta)
-    if E < 1:
-        raise CaseError(CaseProblem(f"rr: e^eps must be at least 1 (eps >= 0), got e^eps = {q_str(E)}"))
-    if not (0 <= delta <= 1):
-        raise CaseError(CaseProblem(f"rr: delta must lie in [0, 1], got {q_str(delta)}"))
-    keep, flip = (1 - delta) * E / (1 + E), (1 - delta) / (1 + E)
-    rows = {
-        "I0": tuple(delta if b == 0 else Q(0) for b in bits),
-        "0": tuple(keep if b == 0 else flip for b in bits),
-        "1": tuple(flip if b == 0 else keep for b in bits),
-        "I1": tuple(Q(0) if b == 0 else delta for b in bits),
-    }
+    rows = rr_delta_rows(check_exp_eps(E, call="rr"), check_delta(delta, call="rr"), Q(0), bits)
     return Chance(tuple(rows), tuple(rows.values()), (END,) * 4)
 
 

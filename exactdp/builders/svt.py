@@ -444,16 +444,34 @@ def sparse_vector(
     Dwork–Roth 2014 §3.6; Lyu–Su–Li 2017, Algorithms 1–6.
     """
     n = len(datasets)
+    _check_spec(spec)
+    _check_menu(spec, datasets, adjacent, sensitivity)
+    if spec.release is not None:
+        _check_release(spec, spec.release)
+    builder = _Builder(spec, n)
+    init = (tuple(builder.prior for _ in range(n)), 0, spec.horizon)
+    kw: dict[str, Any] = {} if max_nodes is None else {"max_nodes": max_nodes}
+    root = build_dag(init, builder.expand, **kw)
+    return Mechanism(root, tuple(datasets), tuple(adjacent), name)
+
+
+def _check_spec(spec: SVT) -> None:
+    """A positive horizon within the limit, a positive ``halt_after`` and a non-empty menu."""
     if spec.horizon < 1 or spec.horizon > DEFAULT_MAX_HORIZON:
         raise CaseError(CaseProblem(f"svt: horizon must be between 1 and {DEFAULT_MAX_HORIZON}, got {spec.horizon}"))
     if spec.halt_after is not None and spec.halt_after < 1:
         raise CaseError(CaseProblem(f"svt: halt_after must be at least 1, got {spec.halt_after}"))
     if not spec.menu:
         raise CaseError(CaseProblem("svt: the query menu is empty"))
+
+
+def _check_menu(spec: SVT, datasets: Sequence[str], adjacent: Sequence[tuple[int, int]], sensitivity: Rational) -> None:
+    """Every menu query has one value per dataset and changes by at most the sensitivity Δ
+    between adjacent datasets (the calibration of Dwork–Roth 2014, §3.6)."""
     delta = as_q(sensitivity)
     for lab, vals in spec.menu:
-        if len(vals) != n:
-            raise CaseError(CaseProblem(f"svt: query {lab!r} has {len(vals)} values, expected {n} (one per dataset)"))
+        if len(vals) != len(datasets):
+            raise CaseError(CaseProblem(f"svt: query {lab!r} has {len(vals)} values, expected {len(datasets)} (one per dataset)"))
         for a, b in adjacent:
             diff = abs(as_q(vals[a]) - as_q(vals[b]))
             if diff > delta:
@@ -464,22 +482,22 @@ def sparse_vector(
                         hint="the sparse vector technique is calibrated to the sensitivity; raise `sensitivity:` or fix the values",
                     )
                 )
-    if spec.release is not None:
-        lo, hi = spec.release
-        if lo > hi:
-            raise CaseError(CaseProblem(f"svt: release range [{lo}, {hi}] is empty"))
-        if spec.query_noise is None:
-            raise CaseError(CaseProblem("svt: releasing noisy values needs query noise"))
-        bad = [v for _, vals in spec.menu for v in vals if as_q(v).denominator != 1] + (
-            [spec.threshold] if as_q(spec.threshold).denominator != 1 else []
-        )
-        if bad:
-            raise CaseError(CaseProblem(f"svt: with `release:` query values and the threshold must be integers, found {q_str(as_q(bad[0]))}"))
-    builder = _Builder(spec, n)
-    init = (tuple(builder.prior for _ in range(n)), 0, spec.horizon)
-    kw: dict[str, Any] = {} if max_nodes is None else {"max_nodes": max_nodes}
-    root = build_dag(init, builder.expand, **kw)
-    return Mechanism(root, tuple(datasets), tuple(adjacent), name)
+
+
+def _check_release(spec: SVT, release: tuple[int, int]) -> None:
+    """Releasing noisy values (Roth 2011; Lyu–Su–Li 2017, Alg. 3) in the range ``release``
+    needs query noise, a non-empty range, and integer query values and threshold (the noise
+    is integer-valued)."""
+    lo, hi = release
+    if lo > hi:
+        raise CaseError(CaseProblem(f"svt: release range [{lo}, {hi}] is empty"))
+    if spec.query_noise is None:
+        raise CaseError(CaseProblem("svt: releasing noisy values needs query noise"))
+    bad = [v for _, vals in spec.menu for v in vals if as_q(v).denominator != 1] + (
+        [spec.threshold] if as_q(spec.threshold).denominator != 1 else []
+    )
+    if bad:
+        raise CaseError(CaseProblem(f"svt: with `release:` query values and the threshold must be integers, found {q_str(as_q(bad[0]))}"))
 
 
 def _alpha(E: Any, scale: Any, delta: Any, what: str) -> Any:

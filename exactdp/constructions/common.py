@@ -20,7 +20,7 @@ eqs. (6)–(9), and Section 6.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from ..errors import LimitExceededError, VerificationError
 from ..model.game import END, Ask, Chance, End, Mechanism, Node
@@ -414,7 +414,16 @@ def verify_postprocessor(pp: PostProcessor, *, fld=None, table=None) -> CheckRes
         res.problems.append("T's rounds are not exactly M's rounds")
         return res
     cond = [[tuple(conv(v) for v in row) for row in rows] for rows in pp.cond]
-    # 1. validity
+    _check_validity(res, pp, hist, cond, fld)
+    if pp.paths is not None:
+        _check_consistency(res, pp, hist, fld, conv)
+    _check_mixture(res, pp, hist, cond, fld, conv)
+    return res
+
+
+def _check_validity(res: CheckResult, pp: PostProcessor, hist: Histories, cond: list, fld: Any) -> None:
+    """Check 1: every conditional T(c, round)(·) is ≥ 0 and sums to exactly 1.  A sign that
+    depends on the symbols is recorded in ``res.conditions`` (once per distinct condition)."""
     seen_cond: set = set()
     for c, name in enumerate(pp.outputs):
         for occ in hist.occs:
@@ -439,24 +448,31 @@ def verify_postprocessor(pp: PostProcessor, *, fld=None, table=None) -> CheckRes
             if not fld.is_zero(total - fld.one):
                 res.valid = False
                 res.problems.append(f"T({name}) at {history_text(occ.prefix)}: probabilities sum to {fld.text(total)}, not 1")
-    # 2. consistency of the construction's own path measures (no dependence on future queries)
-    if pp.paths is not None:
-        for c, tau in enumerate(pp.paths):
-            tau = [conv(v) for v in tau]
-            for occ in hist.occs:
-                parent = fld.one if occ.parent < 0 else tau[occ.parent]
-                s = fld.zero
-                for h in occ.answers:
-                    s = s + tau[h]
-                if not fld.is_zero(s - parent):
-                    res.consistent = False
-                    res.problems.append(
-                        f"path measure of T({pp.outputs[c]}) depends on the query at {history_text(occ.prefix)}"
-                    )
-    # 3. mixture identity, path by path
+
+
+def _check_consistency(res: CheckResult, pp: PostProcessor, hist: Histories, fld: Any, conv: Callable[[Any], Any]) -> None:
+    """Check 2: the construction's own path measures are consistent, Σ_a τ_c(h·q·a) = τ_c(h)
+    for every round (no dependence on future queries)."""
+    for c, tau in enumerate(pp.paths or ()):
+        tau = [conv(v) for v in tau]
+        for occ in hist.occs:
+            parent = fld.one if occ.parent < 0 else tau[occ.parent]
+            s = fld.zero
+            for h in occ.answers:
+                s = s + tau[h]
+            if not fld.is_zero(s - parent):
+                res.consistent = False
+                res.problems.append(
+                    f"path measure of T({pp.outputs[c]}) depends on the query at {history_text(occ.prefix)}"
+                )
+
+
+def _check_mixture(res: CheckResult, pp: PostProcessor, hist: Histories, cond: list, fld: Any, conv: Callable[[Any], Any]) -> None:
+    """Check 3: the mixture identity Σ_c Pr[RR(b) = c]·T⃗(c)(h) = Pr[M(x_b) answers along h],
+    path by path, with T⃗ recomputed from the conditionals (the first failure per b is kept)."""
     taus = []
     for c in range(len(pp.outputs)):
-        tau = [None] * len(hist.hists)
+        tau: list[Any] = [None] * len(hist.hists)
         for occ in hist.occs:
             parent = fld.one if occ.parent < 0 else tau[occ.parent]
             for k, h in enumerate(occ.answers):
@@ -475,7 +491,6 @@ def verify_postprocessor(pp: PostProcessor, *, fld=None, table=None) -> CheckRes
                     f"at {history_text(h.path)}: T(RR(b={b})) gives {fld.text(mix)}, M({pp.pair_names[b]}) gives {fld.text(h.P[d])}"
                 )
                 break
-    return res
 
 
 def t_mechanism(pp: PostProcessor) -> Mechanism:
@@ -487,7 +502,7 @@ def t_mechanism(pp: PostProcessor) -> Mechanism:
     stack: list[tuple[Node, tuple, bool]] = [(hist.mech.root, (), False)]
     while stack:
         node, path, ready = stack.pop()
-        if isinstance(node, End):
+        if not isinstance(node, (Ask, Chance)):  # the end
             built[path] = END
             continue
         tag = "q" if isinstance(node, Ask) else "a"

@@ -63,26 +63,63 @@ class Infeasible:
 
 def solve(system: LinearSystem, *, max_pivots: int = 100_000) -> Feasible | Infeasible:
     """Decide feasibility exactly; the answer is *not yet* checked (see :func:`certified`)."""
+    tab = _phase_one_tableau(system)
+    pivots = 0
+    degenerate = 0
+    bland = False
+    while True:
+        j = _entering(tab, bland)
+        if j < 0:
+            break
+        pr, ratio = _leaving(tab, j)
+        if ratio == 0:
+            degenerate += 1
+            if degenerate > 25:
+                bland = True
+        else:
+            degenerate = 0
+        _pivot(tab.T, tab.obj, pr, j, tab.ncols)
+        tab.basis[pr] = j
+        pivots += 1
+        if pivots > max_pivots:
+            raise VerificationError(f"the simplex did not finish within {max_pivots} pivots")
+    return _answer(tab, len(system.names), pivots)
+
+
+@dataclass
+class _Tableau:
+    """The phase-I simplex tableau (Dantzig 1963): rows scaled by ``sigma`` so that every
+    right-hand side is ≥ 0, a slack column per ≤ row and an artificial column wherever the
+    slack cannot start in the basis; ``obj`` holds the reduced costs of w = Σ artificials
+    (``obj[ncols]`` = −w).  ``init_col[r]`` is row r's column in the initial basis."""
+
+    T: list[list]
+    obj: list
+    basis: list[int]
+    init_col: list[int]
+    sigma: list[int]
+    is_art: list[bool]
+    ncols: int
+
+
+def _phase_one_tableau(system: LinearSystem) -> _Tableau:
     n = len(system.names)
-    m = len(system.rows)
-    sigma = []
+    sigma = [-1 if rhs < 0 else 1 for _coefs, _sense, rhs, _ in system.rows]
     slack_of: dict[int, int] = {}
     ncols = n
-    for r, (coefs, sense, rhs, _) in enumerate(system.rows):
-        sigma.append(-1 if rhs < 0 else 1)
+    for r, (_coefs, sense, _rhs, _) in enumerate(system.rows):
         if sense == "<=":
             slack_of[r] = ncols
             ncols += 1
     art_of: dict[int, int] = {}
-    for r, (coefs, sense, rhs, _) in enumerate(system.rows):
+    for r, (_coefs, sense, _rhs, _) in enumerate(system.rows):
         if not (sense == "<=" and sigma[r] == 1):
             art_of[r] = ncols
             ncols += 1
     zero = Q(0)
     T: list[list] = []
     basis: list[int] = []
-    init_col: list[int] = []
-    for r, (coefs, sense, rhs, _) in enumerate(system.rows):
+    for r, (coefs, _sense, rhs, _) in enumerate(system.rows):
         row = [zero] * (ncols + 1)
         s = sigma[r]
         for k, v in coefs.items():
@@ -94,68 +131,65 @@ def solve(system: LinearSystem, *, max_pivots: int = 100_000) -> Feasible | Infe
             basis.append(art_of[r])
         else:
             basis.append(slack_of[r])
-        init_col.append(basis[-1])
         row[ncols] = rhs if s == 1 else -rhs
         T.append(row)
     is_art = [False] * ncols
     for c in art_of.values():
         is_art[c] = True
-    obj = [zero] * (ncols + 1)  # reduced costs; obj[ncols] = -w
+    obj = [zero] * (ncols + 1)
     for r in art_of:
         row = T[r]
         for k in range(ncols + 1):
             if row[k] and (k == ncols or not is_art[k]):
                 obj[k] -= row[k]
-    pivots = 0
-    degenerate = 0
-    bland = False
-    while True:
-        # entering column
-        j = -1
-        if bland:
-            for k in range(ncols):
-                if not is_art[k] and obj[k] < 0:
-                    j = k
-                    break
-        else:
-            best = zero
-            for k in range(ncols):
-                if not is_art[k] and obj[k] < best:
-                    best, j = obj[k], k
-        if j < 0:
-            break
-        # ratio test (ties: smallest basic index, Bland)
-        pr, best_ratio = -1, None
-        for r in range(m):
-            a = T[r][j]
-            if a > 0:
-                ratio = T[r][ncols] / a
-                if best_ratio is None or ratio < best_ratio or (ratio == best_ratio and basis[r] < basis[pr]):
-                    pr, best_ratio = r, ratio
-        if pr < 0:  # cannot happen in phase I (bounded below by 0)
-            raise VerificationError("phase-I simplex found an unbounded direction")
-        if best_ratio == 0:
-            degenerate += 1
-            if degenerate > 25:
-                bland = True
-        else:
-            degenerate = 0
-        _pivot(T, obj, pr, j, ncols)
-        basis[pr] = j
-        pivots += 1
-        if pivots > max_pivots:
-            raise VerificationError(f"the simplex did not finish within {max_pivots} pivots")
-    if obj[ncols] != 0:  # w* = -obj[ncols] > 0: infeasible; y_r = c_col - obj[col] for the initial basis
+    return _Tableau(T, obj, basis, list(basis), sigma, is_art, ncols)
+
+
+def _entering(tab: _Tableau, bland: bool) -> int:
+    """The entering column: the most negative reduced cost (Dantzig's rule), or with ``bland``
+    the first negative one (Bland 1977, which cannot cycle); −1 at the optimum."""
+    j = -1
+    if bland:
+        for k in range(tab.ncols):
+            if not tab.is_art[k] and tab.obj[k] < 0:
+                return k
+        return j
+    best = Q(0)
+    for k in range(tab.ncols):
+        if not tab.is_art[k] and tab.obj[k] < best:
+            best, j = tab.obj[k], k
+    return j
+
+
+def _leaving(tab: _Tableau, j: int) -> tuple[int, Any]:
+    """The pivot row for column ``j`` by the ratio test (ties: smallest basic index, Bland)
+    and its ratio."""
+    pr, best_ratio = -1, None
+    for r, row in enumerate(tab.T):
+        a = row[j]
+        if a > 0:
+            ratio = row[tab.ncols] / a
+            if best_ratio is None or ratio < best_ratio or (ratio == best_ratio and tab.basis[r] < tab.basis[pr]):
+                pr, best_ratio = r, ratio
+    if pr < 0:  # cannot happen in phase I (bounded below by 0)
+        raise VerificationError("phase-I simplex found an unbounded direction")
+    return pr, best_ratio
+
+
+def _answer(tab: _Tableau, n: int, pivots: int) -> Feasible | Infeasible:
+    """The point of an optimal basis with w* = 0, else the Farkas multipliers read off the
+    reduced costs of the initial basis."""
+    zero = Q(0)
+    if tab.obj[tab.ncols] != 0:  # w* = -obj[ncols] > 0: infeasible; y_r = c_col - obj[col] for the initial basis
         mult = []
-        for r in range(m):
-            col = init_col[r]
-            y = (Q(1) if is_art[col] else zero) - obj[col]
-            mult.append(-sigma[r] * y)
+        for r, col in enumerate(tab.init_col):
+            y = (Q(1) if tab.is_art[col] else zero) - tab.obj[col]
+            mult.append(-tab.sigma[r] * y)
         return Infeasible(mult, pivots)
     x = [zero] * n
-    for r, col in enumerate(basis):
+    for r, col in enumerate(tab.basis):
         if col < n:
-            x[col] = T[r][ncols]
+            x[col] = tab.T[r][tab.ncols]
     return Feasible(x, pivots)
 
 

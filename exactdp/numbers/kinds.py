@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import ExactDPError, InexactValueError
-from .qt import as_field
+from .qt import QtElement, as_field
 from .rational import as_q, is_rational, q_str
 from . import ladder
 from .real import ExpReal, Infinity, LogLinear, LogReal, real_cmp, real_exp, real_sign, real_str
@@ -36,6 +36,7 @@ __all__ = [
     "rational",
     "count",
     "exp_eps",
+    "exp_eps_value",
     "order",
     "divergence",
     "EPS_HINT",
@@ -51,6 +52,11 @@ class QuantityError(ExactDPError):
         super().__init__(message)
         self.message = message
         self.hint = hint
+
+    def text(self) -> str:
+        """The message and its hint in one line, ``message (hint)``, for callers that have no
+        separate place for the hint (the Python API's exceptions)."""
+        return self.message + (f" ({self.hint})" if self.hint else "")
 
 
 def _symbolic(v: Any, what: str, symbols: SymbolTable | None, lo: Any = None, hi: Any = None) -> Any:
@@ -145,10 +151,11 @@ def count(v: Any, *, what: str, lo: int = 0, hi: int | None = None) -> int:
     return n
 
 
-def eps(v: Any, *, what: str = "eps", allow_inf: bool = False, symbols: SymbolTable | None = None) -> Any:
-    """ε ≥ 0: a rational (``1/10``), ``log(r)`` with r ≥ 1, a sum of both, or — only where
-    ``allow_inf`` — ``inf``; with ``symbols``, also an expression such as ``log(E)``, whose
-    e^ε ≥ 1 (or ε ≥ 0) is proved from the declared bounds."""
+def eps(v: Any, *, what: str = "eps", allow_inf: bool = False, positive: bool = False,
+        symbols: SymbolTable | None = None) -> Any:
+    """ε ≥ 0 (ε > 0 if ``positive``): a rational (``1/10``), ``log(r)`` with r ≥ 1, a sum of
+    both, or — only where ``allow_inf`` — ``inf``; with ``symbols``, also an expression such as
+    ``log(E)``, whose e^ε ≥ 1 (or ε ≥ 0) is proved from the declared bounds."""
     if is_sym(v):
         lam = sympy.exp(v)
         if lam.is_rational_function(*lam.free_symbols):  # eps = log(E): prove E >= 1 instead
@@ -160,17 +167,21 @@ def eps(v: Any, *, what: str = "eps", allow_inf: bool = False, symbols: SymbolTa
             return v
         raise QuantityError(f"{what} = inf is not allowed here", "inf is only allowed as a claimed privacy loss")
     if isinstance(v, LogLinear) and allow_inf:  # a claimed privacy loss such as log(61/9)/2: compared exactly
-        if real_sign(v) < 0:
-            raise QuantityError(f"{what} must be >= 0, found {real_str(v)}")
-        return v
+        return _nonnegative(v, what, positive)
     if not (is_rational(v) or isinstance(v, LogReal)):
         hint = EPS_HINT
         if isinstance(v, LogLinear):
             hint = f"e^eps = exp({real_str(v)}) is irrational here; write eps as log(r) with a rational r, or a decimal"
         raise QuantityError(f"{what} must be a real number such as log(3) or 1/10, found {real_str(v)}", hint)
-    if real_sign(v) < 0:
-        raise QuantityError(f"{what} must be >= 0, found {real_str(v)}")
+    v = _nonnegative(v, what, positive)
     return as_q(v) if is_rational(v) else v
+
+
+def _nonnegative(v: Any, what: str, positive: bool) -> Any:
+    sign = real_sign(v)
+    if sign < 0 or (positive and sign == 0):
+        raise QuantityError(f"{what} must be {'positive' if positive else '>= 0'}, found {real_str(v)}")
+    return v
 
 
 def privloss_value(v: Any, *, what: str = "a privacy loss") -> Any:
@@ -221,7 +232,7 @@ def exp_eps(e: Any, *, form: str, rational_only: bool = False, symbols: SymbolTa
             )
         return _symbolic(lam, f"{form}: e^eps", symbols, lo=1)
     lam = real_exp(e)
-    if not isinstance(lam, ExpReal):
+    if is_rational(lam):
         return lam
     if rational_only:
         raise QuantityError(
@@ -232,3 +243,26 @@ def exp_eps(e: Any, *, form: str, rational_only: bool = False, symbols: SymbolTa
         return as_field(lam)
     except InexactValueError as err:
         raise QuantityError(f"{form}: eps = {real_str(e)}: {err}", "write eps as log(r), e.g. eps: log(11/10)") from None
+
+
+def exp_eps_value(v: Any, *, what: str = "e^eps", rational_only: bool = False) -> Any:
+    """λ = e^ε given as itself, as RR is parametrised (Vadhan–Wang Def. 1.9): a rational ≥ 1,
+    or an element ≥ 1 of ℚ(e^{1/L}) such as ``exp(1/10)`` unless ``rational_only``.  Returns it
+    as a rational or a field element (:func:`~exactdp.numbers.qt.as_field`)."""
+    if isinstance(v, (ExpReal, QtElement)):
+        if rational_only:
+            raise QuantityError(
+                f"{what} = {real_str(v)} is transcendental; this mechanism needs e^eps rational (exact weights)",
+                "write eps as log(r) with a rational r",
+            )
+        try:
+            v = as_field(v)
+        except InexactValueError as err:
+            raise QuantityError(f"{what} = {real_str(v)}: {err}", "write eps with fewer decimal digits") from None
+    elif not is_rational(v):
+        raise QuantityError(
+            f"{what} is e^eps itself, such as 3 or 3/2, found {real_str(v)}", "this is e^eps, not eps: e^eps = 3 is eps = log(3)"
+        )
+    if real_cmp(v, 1) < 0:
+        raise QuantityError(f"{what} must be at least 1 (eps >= 0), found {real_str(v)}")
+    return as_q(v) if is_rational(v) else v

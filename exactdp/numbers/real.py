@@ -15,21 +15,25 @@ probability stays in ℚ.  This module keeps such values exact:
 Every comparison is exact: mixed ones are decided by certified interval arithmetic
 (:mod:`exactdp.numbers.certified`).  An operation whose result has no exact representation
 raises :class:`~exactdp.errors.InexactValueError`; nothing is rounded.
+
+This module holds the arithmetic, comparisons and text of these values.  The value types
+themselves are defined in :mod:`exactdp.numbers.realtypes` and exact rational powers and roots
+in :mod:`exactdp.numbers.roots`; both are re-exported here.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from .. import limits as _limits
 from ..errors import InexactValueError, LimitExceededError
 from .certified import decimal_digits_of, sign_r_exp_s_minus_q
 from .loglinear import LogLinear, ll_add, ll_decimal, ll_neg, ll_scale, ll_sign, ll_single_log, ll_str, log_linear
-from .order import ExactOrder
 from .qt import QtElement, as_field, monomial, qt_exp
-from .rational import Q, as_q, is_rational, q_bits, q_short, q_str, to_fraction
+from .rational import Q, as_q, is_rational, q_bits, q_str, to_fraction
+from .realtypes import INF, ExpReal, Infinity, LogReal, Real, is_real
+from .roots import DEFAULT_MAX_EXPONENT, check_exponent, exact_root, rational_power
 
 __all__ = [
     "LogReal",
@@ -56,125 +60,6 @@ __all__ = [
     "value_bits",
     "check_size",
 ]
-
-DEFAULT_MAX_EXPONENT = 10_000
-
-
-class Infinity:
-    """+∞ (only as a privacy-loss value; it takes no part in arithmetic).
-
-    It is above every exact value and every finite float, and equal to ``math.inf``."""
-
-    _instance: "Infinity | None" = None
-
-    def __new__(cls) -> "Infinity":
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
-
-    def __repr__(self) -> str:
-        return "INF"
-
-    def __str__(self) -> str:
-        return "inf"
-
-    def __float__(self) -> float:
-        return math.inf
-
-    def __eq__(self, other: object) -> bool:
-        return other is self or (isinstance(other, float) and other == math.inf)
-
-    def __hash__(self) -> int:
-        return hash(math.inf)  # equal to math.inf, so hashed like it
-
-    def _cmp(self, other: Any) -> Any:
-        """−1, 0, +1 against an exact value or a float; None for NaN."""
-        if other is self:
-            return 0
-        if isinstance(other, float):
-            return None if math.isnan(other) else (0 if other == math.inf else 1)
-        if is_real(other):
-            return 1
-        return NotImplemented
-
-    def __lt__(self, other: object) -> bool:
-        c = self._cmp(other)
-        return c if c is NotImplemented else (c is not None and c < 0)
-
-    def __le__(self, other: object) -> bool:
-        c = self._cmp(other)
-        return c if c is NotImplemented else (c is not None and c <= 0)
-
-    def __gt__(self, other: object) -> bool:
-        c = self._cmp(other)
-        return c if c is NotImplemented else (c is not None and c > 0)
-
-    def __ge__(self, other: object) -> bool:
-        c = self._cmp(other)
-        return c if c is NotImplemented else (c is not None and c >= 0)
-
-    def __reduce__(self) -> tuple[Any, tuple[()]]:
-        return (Infinity, ())
-
-
-INF = Infinity()
-
-
-class _RealOrder(ExactOrder):
-    """Exact order and ``float()`` for :class:`LogReal` and :class:`ExpReal` (via
-    :func:`real_cmp`: certified, never through a float)."""
-
-    __slots__ = ()
-
-    def _cmp_exact(self, other: Any) -> Any:
-        if not is_real(other):
-            return NotImplemented
-        return real_cmp(self, other)
-
-    def __float__(self) -> float:
-        """A double near the value (display only: comparisons never go through it)."""
-        return real_float(self)
-
-
-@dataclass(frozen=True)
-class LogReal(_RealOrder):
-    """The real number s + ln r (s rational, r > 0 rational, r ≠ 1).
-
-    Use :func:`real_log` to build one; it returns a plain rational when r = 1.  Comparisons
-    with ints, Fractions, mpq's, floats and exactdp's other values are exact.
-    """
-
-    s: Any
-    r: Any
-
-    def exp(self) -> "Real":
-        return real_exp(self)
-
-    def __str__(self) -> str:
-        return real_str(self)
-
-
-@dataclass(frozen=True)
-class ExpReal(_RealOrder):
-    """The real number r·e^s (r > 0 and s ≠ 0 rational): transcendental, never rational.
-
-    ``r`` may also be an element of ℚ(e^{1/L}) (:class:`QtElement`): that happens when a
-    decimal ε with many digits (e^s of huge degree over the field) meets field-valued
-    probabilities; such values are compared by certified interval evaluation."""
-
-    r: Any
-    s: Any
-
-    def __str__(self) -> str:
-        return real_str(self)
-
-
-Real = Union[Any, LogReal, ExpReal, Infinity]
-
-
-def is_real(x: object) -> bool:
-    return is_rational(x) or isinstance(x, (LogReal, LogLinear, ExpReal, Infinity, QtElement))
-
 
 def _to_ll(x: object) -> LogLinear | None:
     """x as a linear form in logs (rationals, LogReal with rational r, LogLinear), else None."""
@@ -211,36 +96,6 @@ def _fieldish(x: Any) -> bool:
     return is_rational(x) or isinstance(x, (ExpReal, QtElement))
 
 
-def exact_root(q: Any, n: int) -> "Q | None":
-    """The exact rational n-th root of q ≥ 0 if it exists, else None.
-
-    An integer a ≥ 2 is an n-th power only if n < its bit length, so a huge n (``2^(1/10^30)``)
-    is answered at once, without any power of size n being formed."""
-    f = to_fraction(q)
-    if f < 0:
-        return None
-    for part in (f.numerator, f.denominator):
-        if part > 1 and n >= part.bit_length():
-            return None
-    a, b = _iroot(f.numerator, n), _iroot(f.denominator, n)
-    if a is None or b is None:
-        return None
-    return Q(a, b)
-
-
-def _iroot(x: int, n: int) -> int | None:
-    if x in (0, 1):
-        return x
-    lo, hi = 0, 1 << (x.bit_length() // n + 1)
-    while lo < hi:  # largest y with y**n <= x
-        mid = (lo + hi + 1) // 2
-        if mid**n <= x:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo if lo**n == x else None
-
-
 def _log_of(s: Any, r: Any) -> "Real":
     if isinstance(r, QtElement):
         mono = monomial(r)
@@ -251,33 +106,6 @@ def _log_of(s: Any, r: Any) -> "Real":
     if r == 1:
         return as_q(s)
     return LogReal(as_q(s), as_q(r))
-
-
-def _check_exponent(n: int, max_exponent: int) -> None:
-    if abs(n) > max_exponent:
-        raise InexactValueError(
-            f"exponent {q_short(n)} is larger than the limit {max_exponent} (raise it with --max-exponent)"
-        )
-
-
-def _rat_pow(q: Any, e: Any, max_exponent: int) -> Any:
-    fe = to_fraction(e)
-    _check_exponent(fe.numerator, max_exponent)
-    fq = to_fraction(q)
-    bits = max(fq.numerator.bit_length(), fq.denominator.bit_length()) * abs(fe.numerator) // fe.denominator
-    _limits.check_bits(bits, f"{q_short(q)}^({q_short(fe)}), a number")
-    if fe.denominator == 1:
-        if q == 0 and fe < 0:
-            raise InexactValueError("0 raised to a negative power is a division by zero")
-        return as_q(q) ** int(fe)
-    root = exact_root(q, fe.denominator)
-    if root is None:
-        raise InexactValueError(
-            f"{q_short(q)}^({q_short(fe)}) is irrational: exactdp keeps every number exact and cannot represent it"
-        )
-    if root == 0 and fe < 0:
-        raise InexactValueError("0 raised to a negative power is a division by zero")
-    return root ** fe.numerator
 
 
 def real_neg(a: "Real") -> "Real":
@@ -342,7 +170,7 @@ def real_mul(a: "Real", b: "Real", *, max_exponent: int = DEFAULT_MAX_EXPONENT) 
             return Q(0)
         if isinstance(b, LogReal):  # c(s + ln r) = cs + ln(r^c)
             try:
-                return _log_of(c * b.s, _rat_pow(b.r, c, max_exponent))
+                return _log_of(c * b.s, rational_power(b.r, c, max_exponent))
             except (InexactValueError, LimitExceededError):
                 lb = _to_ll(b)  # r^c irrational or huge: keep c·ln r as a linear form
                 if lb is None:
@@ -381,15 +209,15 @@ def real_pow(a: "Real", e: "Real", *, max_exponent: int = DEFAULT_MAX_EXPONENT) 
         if a < 0 and to_fraction(e).denominator != 1:
             return _no_exact(f"({q_str(a)})^({q_str(e)})")
         if a < 0:
-            return (-1) ** int(to_fraction(e)) * _rat_pow(-as_q(a), e, max_exponent)
-        return _rat_pow(a, e, max_exponent)
+            return (-1) ** int(to_fraction(e)) * rational_power(-as_q(a), e, max_exponent)
+        return rational_power(a, e, max_exponent)
     if isinstance(a, ExpReal):
         fe = to_fraction(e)
-        _check_exponent(fe.numerator, max_exponent)
-        return real_mul(_rat_pow(a.r, e, max_exponent), real_exp(as_q(a.s) * as_q(e)))
+        check_exponent(fe.numerator, max_exponent)
+        return real_mul(rational_power(a.r, e, max_exponent), real_exp(as_q(a.s) * as_q(e)))
     if isinstance(a, QtElement) and to_fraction(e).denominator == 1:
         k = int(to_fraction(e))
-        _check_exponent(k, max_exponent)
+        check_exponent(k, max_exponent)
         _check_field_power(a, abs(k))
         return a**k
     return _no_exact(f"({real_str(a)})^({real_str(e)})")
