@@ -18,7 +18,6 @@ from exactdp.builders.continual import (
     Continual,
     MenuItem,
     Rule,
-    bounded_verifier,
     budgeted,
     budgeted_parallel,
     concurrent,
@@ -26,11 +25,11 @@ from exactdp.builders.continual import (
     ext_concomp,
     fixed_params,
     fpc_parallel,
-    make_verifier,
     basic_filter,
     mixed_budgeted,
     sparse_parallel,
 )
+from exactdp.builders.verifier import bounded_verifier, make_verifier
 from exactdp.errors import CaseError
 from exactdp.model import Ask, count_strategies
 from exactdp.numbers import Q, eval_text

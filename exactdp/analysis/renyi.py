@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Callable, Sequence, TypeAlias, TypeVar, Union, overload
+from typing import Any, Callable, Sequence, TypeAlias, TypeVar, Union, overload
 
 from ..errors import ExactDPError, InexactValueError, LimitExceededError
 from ..model.game import Ask, Chance, End, Mechanism, postorder
@@ -179,14 +179,26 @@ def kl_terms(p: FieldValue, pp: FieldValue) -> LogLinear:
     return log_linear(Q(0), [(as_q(p) / as_q(pp), p)])
 
 
-def _chance_sum(probs: _Rows, children_vals: Sequence[_PowerSum], i: int, j: int, alpha: int) -> _PowerSum:
-    acc: FieldValue = Q(0)
+def _answers(probs: _Rows, children_vals: Sequence[Any], i: int, j: int) -> list[tuple[Any, Any, Any]] | None:
+    """The answers with p > 0 as (p, p', the child's value); None when one of them makes the
+    divergence infinite (p' = 0 where p > 0, or an infinite child)."""
+    out = []
     for row, v in zip(probs, children_vals):
         p, pp = row[i], row[j]
         if not p:
             continue
         if not pp or is_inf(v):
-            return INF
+            return None
+        out.append((p, pp, v))
+    return out
+
+
+def _chance_sum(probs: _Rows, children_vals: Sequence[_PowerSum], i: int, j: int, alpha: int) -> _PowerSum:
+    answers = _answers(probs, children_vals, i, j)
+    if answers is None:
+        return INF
+    acc: FieldValue = Q(0)
+    for p, pp, v in answers:
         acc = acc + _power_ratio(p, pp, alpha) * v
     return acc
 
@@ -253,14 +265,12 @@ def _chance_kl(
     probs: _Rows, children_vals: Sequence[_KL | Infinity], i: int, j: int, basis: _LogBasis
 ) -> _KL | Infinity:
     """Σ_a p_a (log(p_a/p'_a) + KL(child_a)) as (s, {basis element: coefficient})."""
+    answers = _answers(probs, children_vals, i, j)
+    if answers is None:
+        return INF
     s: Rational = Q(0)
     coef: dict[int, Rational] = {}
-    for row, v in zip(probs, children_vals):
-        p, pp = row[i], row[j]
-        if not p:
-            continue
-        if not pp or is_inf(v):
-            return INF
+    for p, pp, v in answers:
         if not (is_rational(p) and is_rational(pp)):
             kl_terms(p, pp)  # raises the clear message
         for b, k in basis.vector(p / pp).items():

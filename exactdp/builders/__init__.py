@@ -15,17 +15,16 @@ from .continual import (
     Continual,
     MenuItem,
     basic_filter,
-    bounded_verifier,
     budgeted,
     budgeted_parallel,
     concurrent,
     continual,
     fixed_params,
     fpc_parallel,
-    make_verifier,
     mixed_budgeted,
     sparse_parallel,
 )
+from .verifier import bounded_verifier, make_verifier
 from .rr import rr, rr_delta
 from .svt import SVT, lyu_variant, sparse_vector
 from .tree import ask, mechanism, respond

@@ -228,13 +228,22 @@ def _literal(tr: TypedReader, k: F.Literal, node: yaml.Node, path: str) -> Any:
     return tr.r.error(node, path, f"expected {k.word!r}, found {kind_of(node)}")
 
 
-@_reads(F.ListOf)
-def _list_of(tr: TypedReader, k: F.ListOf, node: yaml.Node, path: str) -> Any:
-    items = tr.r.sequence(node, path, k.what)
+def _entries(tr: TypedReader, node: yaml.Node, path: str, what: str, min_len: int, as_map: bool) -> Any:
+    """The items of a sequence (or the entries of a mapping), at least ``min_len`` of them."""
+    items = tr.r.mapping(node, path, what) if as_map else tr.r.sequence(node, path, what)
     if items is INVALID:
         return INVALID
-    if len(items) < k.min_len:
-        return tr.r.error(node, path, f"{k.what} needs at least {k.min_len} item{'s' if k.min_len > 1 else ''}")
+    if len(items) < min_len:
+        noun = ("entries" if min_len > 1 else "entry") if as_map else ("items" if min_len > 1 else "item")
+        return tr.r.error(node, path, f"{what} needs at least {min_len} {noun}")
+    return items
+
+
+@_reads(F.ListOf)
+def _list_of(tr: TypedReader, k: F.ListOf, node: yaml.Node, path: str) -> Any:
+    items = _entries(tr, node, path, k.what, k.min_len, as_map=False)
+    if items is INVALID:
+        return INVALID
     if isinstance(k.item, _NUMBERS) and any(not isinstance(it, yaml.ScalarNode) for it in items):
         i = next(i for i, it in enumerate(items) if not isinstance(it, yaml.ScalarNode))
         return tr.r.error(items[i], child_path(path, i), f"each entry of {k.what} is {k.item.text()}, found {kind_of(items[i])}")
@@ -250,11 +259,9 @@ def _list_of(tr: TypedReader, k: F.ListOf, node: yaml.Node, path: str) -> Any:
 
 @_reads(F.MapOf)
 def _map_of(tr: TypedReader, k: F.MapOf, node: yaml.Node, path: str) -> Any:
-    items = tr.r.mapping(node, path, k.what)
+    items = _entries(tr, node, path, k.what, k.min_len, as_map=True)
     if items is INVALID:
         return INVALID
-    if len(items) < k.min_len:
-        return tr.r.error(node, path, f"{k.what} needs at least {k.min_len} entr{'ies' if k.min_len > 1 else 'y'}")
     out = {key: tr.value(k.value, v, child_path(path, key)) for key, _kn, v in items}
     return INVALID if any(v is INVALID for v in out.values()) else out
 

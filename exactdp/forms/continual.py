@@ -27,24 +27,20 @@ from typing import Any, Callable, ClassVar
 
 from ..builders.automaton import AutomatonMechanism
 from ..builders.continual import (
-    ANY,
-    DIFFER,
-    SAME,
     Continual,
     ContinualMechanism,
     MenuItem,
     basic_filter,
-    bounded_verifier,
     budgeted,
     budgeted_parallel,
     concurrent,
     continual,
     fixed_params,
     fpc_parallel,
-    make_verifier,
     mixed_budgeted,
     sparse_parallel,
 )
+from ..builders.verifier import ANY, DIFFER, SAME, bounded_verifier, make_verifier
 from ..model.game import Mechanism
 from ..numbers.real import real_str
 from ..numbers.rational import q_str
