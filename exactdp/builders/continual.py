@@ -408,6 +408,7 @@ def continual(
     and no better, for every ε (Thm. 5.2, proof, Step 2).
 
     >>> from exactdp.builders.automaton import make_automaton
+    >>> from exactdp.builders.verifier import bounded_verifier
     >>> from exactdp.analysis import profile
     >>> d = Q(1, 4)
     >>> rows = {("0", m): [("0", "0", [1 - d]), ("1", "1", [d])] for m in "01"}
