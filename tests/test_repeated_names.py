@@ -104,3 +104,27 @@ def test_exponential_output_listed_twice_is_refused():
             "claims:\n  - dp: {eps: 1}\n",
             "t.yaml",
         )
+
+
+def test_plot_of_a_composition_with_a_repeated_name_draws_every_copy():
+    """The composition curve of a plot (report/plotdata.py) is ConComp of every listed item."""
+    from exactdp.analysis.engine import make_engine
+    from exactdp.builders import concomp, rr
+    from exactdp.caseio import parse_case
+    from exactdp.report.plotdata import case_plot_data
+
+    case = parse_case(
+        "exactdp: 1\nname: rep\nmechanisms: {R: {rr: {eps: log(2)}}}\n"
+        "claims: [{composition: {of: [R, R], theorem: basic}}]\n"
+    )
+    data = case_plot_data(case, make_engine("profile"))
+    drawn = next(c for c in data.curves if "exact" in c.label)
+    two = make_engine("profile").profile(concomp({"a": rr(eps="log(2)"), "b": rr(eps="log(2)")}))
+    one = make_engine("profile").profile(rr(eps="log(2)"))
+    assert [tuple(p) for p in drawn.points] == [tuple(p) for p in _points(two)] != [tuple(p) for p in _points(one)]
+
+
+def _points(prof):
+    from exactdp.report.plotdata import profile_curve
+
+    return profile_curve("x", prof).points
