@@ -92,9 +92,17 @@ def _check_sizes(h: Hull, max_bits: int) -> None:
     if not h.edges:
         return
     (r0, w0), (r1, w1) = h.edges[0], h.edges[-1]
-    bits = max(value_bits(h.top), value_bits(r0), value_bits(w0), value_bits(r1), value_bits(w1))
+    bits = max(_bits(h.top), _bits(r0), _bits(w0), _bits(r1), _bits(w1))
     if bits > max_bits:
         limits.check_bits(bits, "a probability computed by the profile engine")
+
+
+def _bits(x: Any) -> int:
+    """:func:`value_bits`, with the common case (a rational) first: this runs at every node."""
+    try:
+        return max(x.numerator.bit_length(), x.denominator.bit_length())
+    except AttributeError:  # an element of Q(e^(1/L)), or another exact value
+        return value_bits(x)
 
 
 def pair_hull(mech: Mechanism, pair: tuple[int, int], *, keep: bool = False) -> tuple[Hull, dict[int, Hull]]:

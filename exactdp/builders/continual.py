@@ -66,7 +66,7 @@ from ..model.game import Mechanism
 from ..numbers.rational import Q, as_q, is_rational, q_str
 from ..numbers.real import real_cmp, real_exp, real_sign, real_str
 from .automaton import Automaton, BeliefStepper
-from .verifier import Verifier, pair_label
+from .verifier import ANY, DIFFER, SAME, Verifier, bounded_verifier, make_verifier, pair_label
 
 __all__ = [
     "Continual",
@@ -84,6 +84,8 @@ __all__ = [
     "mixed_budgeted",
     "basic_filter",
 ]
+# the verification functions keep their old import path (they live in builders/verifier.py)
+__all__ += ["SAME", "DIFFER", "ANY", "Verifier", "make_verifier", "bounded_verifier", "pair_label"]
 
 WORLDS = ("x0", "x1")
 
