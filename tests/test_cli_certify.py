@@ -102,3 +102,14 @@ def test_labels_reaching_latex_are_escaped(tmp_path: Path):
 
     # labels go through the one LaTeX escaping function (no raw &, _, %, $ reach the document)
     assert latex("a&b_%") in tex and latex("$x") in tex and "a&b_%" not in tex
+
+
+def test_an_output_directory_that_cannot_be_made_is_a_clear_error(tmp_path: Path):
+    """Certificates that cannot be written end with one line and exit 2, never a traceback."""
+    case = tmp_path / "demo.yaml"
+    case.write_text(CASE)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    r = CliRunner().invoke(main, ["certify", str(case), "-o", str(blocker / "certs")])
+    assert r.exit_code == 2 and (r.exception is None or isinstance(r.exception, SystemExit))
+    assert "cannot create the output directory" in r.output and "Traceback" not in r.output

@@ -21,8 +21,9 @@ from ..certificates import NoCertificate, case_sha256, certificate_path, dumps_c
 from ..claims import FAILS, HOLDS
 from ..errors import ExactDPError, LimitExceededError, VerificationError
 from ..report.certificate import render_certificate_latex
+from ..report.escape import text
 from ..verify import verdict_hook
-from .app import main
+from .app import fail, main
 from .verify import verify as verify_command
 
 __all__ = ["certify"]
@@ -77,10 +78,13 @@ class _Writer:
             raise VerificationError(f"{where}: the certificate says the claim {body['verdict']}, the check says it {verdict.status}")
         cert = wrap(body, case_file=case.file, sha256=case_sha256(case.file), case_name=case.name, number=int(label) if label.isdigit() else label, text=claim.describe())
         path = certificate_path(self.outdir, self.subdir(case).name, label, body["claim"]["kind"])
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(dumps_certificate(cert), encoding="utf-8")
-        if self.latex:
-            path.with_suffix(".tex").write_text(render_certificate_latex(cert), encoding="utf-8")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(dumps_certificate(cert), encoding="utf-8")
+            if self.latex:
+                path.with_suffix(".tex").write_text(render_certificate_latex(cert), encoding="utf-8")
+        except OSError as e:  # a full disk, a directory that vanished: that file's error, not a bug
+            raise ExactDPError(f"cannot write the certificate {text(str(path))}: {text(e.strerror or e)}") from None
         self.written.append((path, cert))
 
 
@@ -99,6 +103,10 @@ def certify(ctx, outdir, show_game, fmt, self_check, **verify_options):
     `python checker.py OUTPUT` (or `exactdp-check OUTPUT`).  Claims without a certificate are
     listed after the report.
     """
+    try:
+        Path(outdir).mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        fail(ExactDPError(f"cannot create the output directory {outdir}: {e.strerror or e}"))
     writer = _Writer(Path(outdir), fmt == "latex")
     code = 0
     with verdict_hook(writer):
