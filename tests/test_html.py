@@ -176,3 +176,10 @@ def test_witness_lines_keep_their_line_breaks(small_report):
     pre = re.search(r"<p>witness:</p><pre>(.*?)</pre>", page, flags=re.S).group(1)
     assert "\\n" not in pre and len(pre.splitlines()) >= 4
     assert pre.splitlines()[0].startswith("witness (profile engine, re-checked independently): datasets (x0, x1)")
+
+
+def test_a_report_that_cannot_be_written_makes_verify_exit_2(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    r = CliRunner().invoke(main, ["verify", "cases/kov/kfold-rr-pure.yaml", "--html", str(blocker / "report")])
+    assert r.exit_code == 2 and "cannot write the HTML report" in r.output and "10 hold" in r.output

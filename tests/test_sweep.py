@@ -178,3 +178,19 @@ def test_plot(tmp_path):
     assert r.exit_code == 0, r.output
     assert out.read_bytes()[:4] == b"\x89PNG"
     assert run("sweep", str(THM18), "--plot", str(out), "--plot-x", "j").exit_code == 2
+
+
+@pytest.mark.parametrize("flag", ["--csv", "--resume", "--plot"])
+def test_files_that_cannot_be_written_are_clear_errors(tmp_path: Path, flag: str):
+    """A CSV or plot path that cannot be written, or a resume file that is not a sweep CSV, ends
+    with one line and exit 2 (never a traceback)."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    r = CliRunner().invoke(main, ["sweep", str(THM18), flag, str(blocker / "out.png")])
+    assert r.exit_code == 2 and "cannot read or write" in r.output and "Traceback" not in r.output
+    bad = tmp_path / "bad.csv"
+    bad.write_bytes(b"\x9c\xff\x00 not text")
+    r = CliRunner().invoke(main, ["sweep", str(THM18), "--resume", str(bad)])
+    assert r.exit_code == 2 and "not a sweep CSV" in r.output
+    r = CliRunner().invoke(main, ["sweep", str(THM18), "--plot", str(tmp_path / "plot.xyz")])
+    assert r.exit_code == 2 and "name the file" in r.output

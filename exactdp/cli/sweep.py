@@ -101,9 +101,18 @@ def sweep(case_path: str, csv_path: str | None, resume_path: str | None, plot_pa
     the params then each claim's verdict and exact value.  -v adds each point's full report.
 
     Exit status as for verify (1 if a claim fails at some point, 2 if a point could not be
-    checked, 130 when interrupted: the CSV keeps every finished point, and --resume FILE goes on
-    from there).
+    checked or a file could not be read or written, 130 when interrupted: the CSV keeps every
+    finished point, and --resume FILE goes on from there).
     """
+    try:
+        _sweep(case_path, csv_path, resume_path, plot_path, plot_claim, plot_x, witness, common)
+    except OSError as e:  # the CSV or the plot file: a clear error, never a traceback
+        fail(ExactDPError(f"cannot read or write {e.filename or 'a file'}: {e.strerror or e}"))
+    except (UnicodeError, csv.Error) as e:
+        fail(ExactDPError(f"{resume_path or csv_path}: not a sweep CSV of exactdp ({e})"))
+
+
+def _sweep(case_path: str, csv_path: str | None, resume_path: str | None, plot_path: str | None, plot_claim: int, plot_x: str | None, witness: bool, common: Common) -> None:
     opts = replace(common.opts, witness=witness)
     if resume_path is not None and csv_path is not None and os.path.abspath(csv_path) != os.path.abspath(resume_path):
         raise click.UsageError("--resume FILE appends to FILE: give --csv only with the same file, or not at all")
@@ -118,7 +127,7 @@ def sweep(case_path: str, csv_path: str | None, resume_path: str | None, plot_pa
         fail(items[0].error)
     names = [n for n, _ in (items[0].point or ())]
     if plot_path is not None:
-        _check_plot(names, plot_x)
+        _check_plot(names, plot_x, plot_path)
     done = _read_done(resume_path, names) if resume_path else {}
     todo = [it for it in items if _item_key(it) not in done]
     _print_head(case_path, names, len(items), len(items) - len(todo), resume_path, common)
@@ -137,7 +146,12 @@ def sweep(case_path: str, csv_path: str | None, resume_path: str | None, plot_pa
     sys.exit(130 if interrupted else _exit_code(results, done))
 
 
-def _check_plot(names: list[str], plot_x: str | None) -> None:
+_PLOT_FORMATS = (".png", ".pdf", ".svg")
+
+
+def _check_plot(names: list[str], plot_x: str | None, plot_path: str) -> None:
+    if not plot_path.lower().endswith(_PLOT_FORMATS):
+        raise click.UsageError(f"--plot writes {', '.join(f[1:].upper() for f in _PLOT_FORMATS)}: name the file *.png, *.pdf or *.svg")
     if not names:
         raise click.UsageError("--plot needs a case with a `sweep:`")
     if plot_x is not None and plot_x not in names:

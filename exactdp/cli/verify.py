@@ -100,10 +100,10 @@ def verify(paths: Iterable[str], witness: bool, html_dir: str | None, common: Co
 
 def _finish(results: list[FileResult], interrupted: bool, total: int, common: Common, html_dir: str | None, opts: Any) -> Any:
     out = RunResult(tuple(results))
-    if html_dir is not None:
-        write_html(out, html_dir, opts)
+    written = write_html(out, html_dir, opts) if html_dir is not None else True
     if common.as_json:
         click.echo(run_to_json(out, interrupted=total if interrupted else None))
     else:
         click.echo(render_summary(results, interrupted=total if interrupted else None))
-    sys.exit(130 if interrupted else out.exit_code)
+    code = out.exit_code if written or out.exit_code == 3 else 2  # a report asked for and not written
+    sys.exit(130 if interrupted else code)

@@ -321,14 +321,16 @@ def write_report(run: RunResult, out_dir: str | Path, opts: Options = Options(),
     return index
 
 
-def write_cli(run: RunResult, out_dir: str, opts: Options) -> None:
+def write_cli(run: RunResult, out_dir: str, opts: Options) -> bool:
     """``verify --html DIR``: write the report, or say on stderr why it could not be written
-    (the verdicts on stdout and the exit status are unaffected)."""
+    (the verdicts on stdout are unaffected; ``verify`` then exits with status 2).  True when
+    written."""
     import sys
 
     try:
         index = write_report(run, out_dir, opts)
     except OSError as e:
         print(f"exactdp: cannot write the HTML report to {text(out_dir)}: {text(e.strerror or e)}", file=sys.stderr)
-        return
+        return False
     print(f"exactdp: HTML report written to {text(str(index))}", file=sys.stderr)
+    return True
