@@ -34,6 +34,7 @@ by ``max_bits`` so that no single arithmetic operation can be long or large.
 
 from __future__ import annotations
 
+import atexit
 import os
 import re
 import signal
@@ -59,6 +60,7 @@ __all__ = [
     "size_text",
     "memory_in_use",
     "MIB",
+    "disarm",
 ]
 
 MIB = 1 << 20
@@ -146,15 +148,35 @@ def _time_limit(seconds: float | None) -> Iterator[None]:
         first[:] = [now]
         raise time_limit_error(seconds)
 
-    old = signal.signal(signal.SIGALRM, on_alarm)
-    outer, _ = signal.setitimer(signal.ITIMER_REAL, seconds, 0.25)
+    # Set up inside the try: a Ctrl-C landing between two of these calls must still reach the
+    # finally, or the clock would outlive the block (and kill the process once Python resets
+    # the handlers at exit).
+    old: Any = None
+    outer = 0.0
     try:
+        old = signal.signal(signal.SIGALRM, on_alarm)
+        outer, _ = signal.setitimer(signal.ITIMER_REAL, seconds, 0.25)
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+        if old is not None:
+            signal.signal(signal.SIGALRM, old)
         if outer:  # an enclosing block's clock keeps running
             signal.setitimer(signal.ITIMER_REAL, max(outer - seconds, 1e-3))
+
+
+def disarm() -> None:
+    """Stop the clock and the memory watch at once, whatever block set them.
+
+    Called when a run is interrupted and at interpreter exit: a ``KeyboardInterrupt`` can land
+    inside a block's own cleanup, and a timer left running would kill the process with SIGPROF
+    or SIGALRM once Python has put the default handlers back."""
+    if hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread():
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+
+
+atexit.register(disarm)
 
 
 # --- memory ----------------------------------------------------------------------------------
@@ -206,16 +228,20 @@ def _memory_limit(allowed: int | None) -> Iterator[None]:
             quiet[0] = 20
             raise memory_limit_error(allowed)
 
-    old = signal.signal(signal.SIGPROF, on_tick)
-    outer = signal.setitimer(signal.ITIMER_PROF, 0.01, 0.01)
-    old_as = _cap_address_space(2 * allowed + 512 * MIB)
-    try:
+    old: Any = None
+    outer = (0.0, 0.0)
+    old_as = None
+    try:  # set up inside the try, as for the clock above
+        old = signal.signal(signal.SIGPROF, on_tick)
+        outer = signal.setitimer(signal.ITIMER_PROF, 0.01, 0.01)
+        old_as = _cap_address_space(2 * allowed + 512 * MIB)
         yield
     except MemoryError:
         raise memory_limit_error(allowed) from None
     finally:
         signal.setitimer(signal.ITIMER_PROF, 0)
-        signal.signal(signal.SIGPROF, old)
+        if old is not None:
+            signal.signal(signal.SIGPROF, old)
         if outer[0]:
             signal.setitimer(signal.ITIMER_PROF, *outer)
         _restore_address_space(old_as)

@@ -206,3 +206,43 @@ def test_a_swallowed_timeout_fires_again():
                         continue
                     raise
     assert caught == 2 and time.monotonic() - t < 3
+
+
+def test_a_ctrl_c_during_setup_leaves_no_clock_running(monkeypatch):
+    """A KeyboardInterrupt can land between any two statements; one that lands while a block
+    is still starting its memory watch must not leave the clocks armed (once Python resets the
+    handlers at exit, an armed ITIMER_PROF kills the process with SIGPROF)."""
+    import signal
+
+    import exactdp.limits as limits
+
+    def interrupted(extra):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(limits, "_cap_address_space", interrupted)
+    before = (signal.getsignal(signal.SIGALRM), signal.getsignal(signal.SIGPROF))
+    with pytest.raises(KeyboardInterrupt):
+        with using(DEFAULT.replace(timeout=100)):
+            pass  # pragma: no cover - not reached
+    assert signal.getitimer(signal.ITIMER_REAL)[0] == 0 and signal.getitimer(signal.ITIMER_PROF)[0] == 0
+    assert (signal.getsignal(signal.SIGALRM), signal.getsignal(signal.SIGPROF)) == before
+
+
+def test_a_clock_left_running_does_not_kill_the_process_at_exit():
+    """The last line of defence: clocks are stopped at interpreter exit, before Python puts the
+    default handlers (which end the process) back."""
+    code = textwrap.dedent(
+        """
+        import signal, exactdp.limits
+        signal.signal(signal.SIGPROF, lambda *a: None)
+        signal.setitimer(signal.ITIMER_PROF, 0.001, 0.001)
+        signal.signal(signal.SIGALRM, lambda *a: None)
+        signal.setitimer(signal.ITIMER_REAL, 0.001, 0.001)
+        n = 0
+        for i in range(3_000_000):
+            n += i
+        """
+    )
+    for _ in range(3):
+        p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        assert p.returncode == 0, (p.returncode, p.stderr)

@@ -13,7 +13,7 @@ from ..errors import ExactDPError
 from ..execution import Runner, run_ordered
 from ..numbers.rational import q_str
 from ..report.simulate import dumps_json
-from ..limits import check_count, using
+from ..limits import check_count, disarm, using
 from .app import ProgressLine, fail, limit_options, limits_from, main, parse_number, runner_from, runner_options
 
 __all__ = ["experiment", "section6"]
@@ -109,6 +109,7 @@ def _run(samples: int, delta, seed: int, denominator: int, check: bool, size: in
             done.append(r)
     except KeyboardInterrupt:
         signal.signal(signal.SIGINT, signal.SIG_DFL)
+        disarm()  # the block cut short may not have stopped its clocks
         interrupted = True
         done.extend(r for _, r in run.finished_early())
     finally:

@@ -12,6 +12,7 @@ import click
 
 from ..errors import ExactDPError
 from ..execution import OrderedRun
+from ..limits import disarm
 from ..report import NORMAL, QUIET, VERBOSE, Marks, TextReport, render_summary, run_to_json
 from ..report.escape import text
 from ..report.html import write_cli as write_html
@@ -45,7 +46,8 @@ def stream_results(
             on_result(fr)
         return results, False
     except KeyboardInterrupt:
-        signal.signal(signal.SIGINT, signal.SIG_DFL)  # a second Ctrl-C stops at once
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        disarm()  # the block cut short may not have stopped its clocks  # a second Ctrl-C stops at once
         early = [fr for _, fr in run.finished_early()]
         run.close()
         for fr in early:
