@@ -275,11 +275,11 @@ class Chain:
             while m < len(self.b) and self.b[m] <= b:
                 m += 1
             x: Any = INF if b < self.b[0] else ZERO if m == len(self.b) or self.s[m] <= 0 else self.s[m]
-            if x == INF or (hi != INF and x > hi):
+            if infinite(x) or (not infinite(hi) and x > hi):
                 x = hi
-            at.append(max(x, lo) if x != INF else INF)
-        if INF in at:  # the difference tends to -inf
-            return next((b, a) for b, a, x in zip(other.b, other.a, at) if x == INF)
+            at.append(INF if infinite(x) else max(x, lo))
+        if any(infinite(x) for x in at):  # the difference tends to -inf
+            return next((b, a) for b, a, x in zip(other.b, other.a, at) if infinite(x))
         value = dict(zip(sorted(set(at)), self.values(sorted(set(at)))))
         return next(((b, a) for b, a, x in zip(other.b, other.a, at) if a - x * b > value[x]), None)
 
@@ -306,14 +306,14 @@ def dominates(big, small, bends: list, lo: Fraction, hi: Any, what: str) -> None
     every bend, at hi, and, when hi = inf, beyond the last bend on their slopes."""
     pts = [lo]
     for t in sorted(bends):  # (ascending runs: sorting merges them)
-        if t > pts[-1] and (hi == INF or t < hi):
+        if t > pts[-1] and (infinite(hi) or t < hi):
             pts.append(t)
-    pts += [pts[-1] + 1, pts[-1] + 2] if hi == INF else [hi] if hi > lo else []
+    pts += [pts[-1] + 1, pts[-1] + 2] if infinite(hi) else [hi] if hi > lo else []
     u, v = big(pts), small(pts)
     for x, a, b in zip(pts, u, v):
         if a < b:
             raise Rejected(f"{what}: fails at lambda = {x}: {a} < {b}")
-    if hi == INF and u[-1] - u[-2] < v[-1] - v[-2]:
+    if infinite(hi) and u[-1] - u[-2] < v[-1] - v[-2]:
         raise Rejected(f"{what}: fails for large lambda (last slopes {u[-1] - u[-2]} < {v[-1] - v[-2]})")
 
 
@@ -334,8 +334,15 @@ def inside(inner: tuple, outer: tuple | None, scale: Fraction = ONE) -> bool:
     """scale * [lo, hi] lies within ``outer``."""
     if outer is None:
         return False
-    lo, hi = inner[0] * scale, (INF if inner[1] == INF else inner[1] * scale)
-    return outer[0] <= lo and (outer[1] == INF or (hi != INF and hi <= outer[1]))
+    if not scaled_le(outer[0], ONE, inner[0], scale):
+        return False
+    return infinite(outer[1]) or (not infinite(inner[1]) and scaled_le(inner[1], scale, outer[1], ONE))
+
+
+def scaled_le(x: Fraction, s: Fraction, y: Fraction, t: Fraction) -> bool:
+    """x * s <= y * t for rationals with s, t > 0, on integers (the same exact comparison as
+    with Fractions, without building the products: this test runs at every node)."""
+    return x.numerator * s.numerator * y.denominator * t.denominator <= y.numerator * t.numerator * x.denominator * s.denominator
 
 
 def check_chains(game: Game, pair: tuple[int, int], raw: Any, path: str) -> tuple:
@@ -539,6 +546,13 @@ def check_farkas(game: Game, raw: object, path: str, lam: Fraction, delta: Fract
 
 
 # --- claims: what the proofs establish, and whether that decides the claim -----------------------
+
+
+def infinite(x: Any) -> bool:
+    """x is INF.  Every value in [0, inf] here is a Fraction or INF (a string), so the test
+    is on the type: comparing a Fraction with a string by == goes through the numeric tower,
+    which costs more than the rest of the check at a node."""
+    return type(x) is str
 
 
 def lt(x: Any, y: Any) -> bool:

@@ -15,6 +15,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from fractions import Fraction
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from exactdp import checker
 from tests.certkit import certificate, game
@@ -345,3 +348,19 @@ def test_imports_only_the_standard_library():
 
 def test_terminal_text_is_escaped():
     assert checker.text("a\x1b[2Jb") == "a\\x1b[2Jb"
+
+
+_ratios = st.fractions(min_value=0, max_value=50, max_denominator=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_ratios, st.one_of(_ratios, st.just(checker.INF)), _ratios, st.one_of(_ratios, st.just(checker.INF)),
+       st.fractions(min_value=Fraction(1, 30), max_value=30, max_denominator=30))
+def test_inside_is_the_interval_containment_it_says(lo, hi, olo, ohi, scale):
+    """The integer comparisons of ``inside`` (fast path of every node) against Fractions."""
+    inf = float("inf")
+    big = lambda x: inf if x == checker.INF else x  # noqa: E731
+    if big(hi) < lo or big(ohi) < olo:
+        return
+    want = olo <= lo * scale and big(ohi) >= (inf if big(hi) == inf else hi * scale)
+    assert checker.inside((lo, hi), (olo, ohi), scale) == want
