@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from exactdp.analysis import profile
 from exactdp.analysis.gdp import FAILS, HOLDS, UNDECIDED, check_gdp, gaussian_tradeoff_ball
 from exactdp.analysis.tradeoff import Tradeoff, envelope_tradeoff
-from exactdp.builders import rr, rr_delta
+from exactdp.builders import rr
 from exactdp.numbers import Q
 
 

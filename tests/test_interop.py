@@ -13,7 +13,7 @@ from fractions import Fraction
 import pytest
 
 from exactdp.analysis import profile
-from exactdp.builders import choose, concomp, repeat, rr, rr_delta
+from exactdp.builders import choose, concomp, repeat, rr
 from exactdp.numbers import Q, real_decimal
 
 

@@ -16,7 +16,7 @@ from exactdp.caseio.sweep import point_label, sweep_points
 from exactdp.cli import main
 from exactdp.errors import CaseError
 from exactdp.numbers.real import real_str
-from exactdp.verify import Options, verify_paths, verify_text
+from exactdp.verify import verify_paths, verify_text
 
 ROOT = Path(__file__).resolve().parents[1]
 THM18 = ROOT / "cases/vadhan-wang/thm-1-8-sweep.yaml"

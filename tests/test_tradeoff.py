@@ -13,7 +13,6 @@ from itertools import combinations
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from exactdp.analysis import enumerator, profile
 from exactdp.analysis.hull import from_views
@@ -26,7 +25,7 @@ from exactdp.analysis.tradeoff import (
     tensor,
     tradeoff_of_hull,
 )
-from exactdp.builders import compose, mechanism, respond, rr, rr_delta
+from exactdp.builders import compose, mechanism, respond, rr
 from exactdp.model import count_strategies
 from exactdp.numbers import Q
 
