@@ -223,7 +223,7 @@ def test_alias_bomb_fails_fast():
     t = time.monotonic()
     with pytest.raises(CaseError, match="expands to more than"):
         parse_case(text, "bomb.yaml")
-    assert time.monotonic() - t < 2
+    assert time.monotonic() - t < 15  # (a hang, without the expansion limit)
 
 
 @pytest.fixture(params=["libyaml", "pure-python"])

@@ -129,7 +129,7 @@ def test_fifo_and_devices_are_refused_at_once(tmp_path: Path):
         t = time.monotonic()
         with pytest.raises(CaseError, match=f"is a {kind}.*not a regular file"):
             read_case_bytes(path, max_bytes=5_000_000)
-        assert time.monotonic() - t < 1
+        assert time.monotonic() - t < 10  # (without the type check: blocked for ever)
     # end to end, in a process of its own: nothing blocks, exit 2
     t = time.monotonic()
     p = subprocess.run([sys.executable, "-c", "from exactdp.cli import run; run()", "verify", str(fifo), "/dev/zero"],

