@@ -153,6 +153,7 @@ def _time_limit(seconds: float | None) -> Iterator[None]:
     # the handlers at exit).
     old: Any = None
     outer = 0.0
+    began = time.monotonic()
     try:
         old = signal.signal(signal.SIGALRM, on_alarm)
         outer, _ = signal.setitimer(signal.ITIMER_REAL, seconds, 0.25)
@@ -161,8 +162,8 @@ def _time_limit(seconds: float | None) -> Iterator[None]:
         signal.setitimer(signal.ITIMER_REAL, 0)
         if old is not None:
             signal.signal(signal.SIGALRM, old)
-        if outer:  # an enclosing block's clock keeps running
-            signal.setitimer(signal.ITIMER_REAL, max(outer - seconds, 1e-3))
+        if outer:  # an enclosing block's clock keeps running, less the time spent in this one
+            signal.setitimer(signal.ITIMER_REAL, max(outer - (time.monotonic() - began), 1e-3))
 
 
 def disarm() -> None:

@@ -183,7 +183,7 @@ def test_nested_clocks_and_watches_are_restored():
         with using(DEFAULT.replace(timeout=50, max_memory=0)):
             assert 0 < signal.getitimer(signal.ITIMER_REAL)[0] <= 50
         left = signal.getitimer(signal.ITIMER_REAL)[0]
-        assert 40 < left <= 100  # the outer clock runs on
+        assert 90 < left <= 100  # the outer clock runs on, less only the time the inner block took
         assert signal.getitimer(signal.ITIMER_PROF)[0] > 0  # the outer memory watch too
     assert signal.getitimer(signal.ITIMER_REAL)[0] == 0 and signal.getitimer(signal.ITIMER_PROF)[0] == 0
     with using(DEFAULT.replace(timeout=0, max_memory=0)):  # 0: no limit
