@@ -192,3 +192,12 @@ def test_section6_counts_do_not_depend_on_the_number_of_workers():
     one = counts("--jobs", "1")
     assert one["feasible"] == 30
     assert counts("--jobs", "2", "--block", "4") == one
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_section6_limits_apply_on_the_workers_too(jobs):
+    """A limit is the same whether a block runs here or on a worker (there, it ran under the
+    defaults)."""
+    p = _cli("experiment", "section6", "--samples", "8", "--block", "2", "--jobs", jobs, "--max-nodes", "5")
+    assert p.returncode == 2, p.stdout
+    assert "the number of game nodes exceeds the limit of 5" in p.stderr + p.stdout and "Traceback" not in p.stderr

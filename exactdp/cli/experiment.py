@@ -13,7 +13,7 @@ from ..errors import ExactDPError
 from ..execution import Runner, run_ordered
 from ..numbers.rational import q_str
 from ..report.simulate import dumps_json
-from ..limits import check_count, disarm, using
+from ..limits import Limits, check_count, disarm, using
 from .app import ProgressLine, fail, limit_options, limits_from, main, parse_number, runner_from, runner_options
 
 __all__ = ["experiment", "section6"]
@@ -49,7 +49,10 @@ def section6(samples, delta_text, seed, denominator, no_enumerator_check, as_jso
     try:
         with using(limits_from(**limits)):
             check_count("the number of samples", samples, "max_samples", "--max-samples")
-            res, interrupted = _run(samples, delta, seed, denominator, not no_enumerator_check, block, runner, show)
+            # every block runs within the limits too, on whichever worker runs it (the clock is
+            # the whole run's, kept here)
+            per_block = limits_from(**limits).replace(timeout=0)
+            res, interrupted = _run(samples, delta, seed, denominator, not no_enumerator_check, block, runner, show, per_block)
     except ExactDPError as e:
         fail(e)
     _report(res, as_json)
@@ -96,9 +99,9 @@ def _report(res: Section6Result, as_json: bool) -> None:
             click.echo(f"  sample {k}: p = {p}: {w}")
 
 
-def _run(samples: int, delta, seed: int, denominator: int, check: bool, size: int, runner: Runner, show: bool) -> tuple[Section6Result, bool]:
+def _run(samples: int, delta, seed: int, denominator: int, check: bool, size: int, runner: Runner, show: bool, limits: Limits) -> tuple[Section6Result, bool]:
     """The experiment in blocks of ``size`` samples on ``runner``; on Ctrl-C, the blocks done."""
-    work = blocks(samples, delta, seed, denominator=denominator, check_enumerator=check, size=size)
+    work = blocks(samples, delta, seed, denominator=denominator, check_enumerator=check, size=size, limits=limits)
     bar = ProgressLine(samples, "section6", show)
     done: list[Section6Result] = []
     start = time.perf_counter()

@@ -26,6 +26,7 @@ from typing import Any, Callable, Iterable
 from ..analysis import enumerator
 from ..analysis import profile as profile_engine
 from ..errors import ExactDPError, LimitExceededError, VerificationError
+from ..limits import Limits, using
 from ..model.game import END, Ask, Chance, Mechanism
 from ..numbers.rational import Q, q_str
 from ..numbers.real import real_exp, real_str
@@ -145,10 +146,19 @@ class Section6Block:
     seed: int
     denominator: int = 100
     check_enumerator: bool = True
+    limits: Limits | None = None  # applied to the block where it runs (a worker, or this process)
 
 
 def run_block(block: Section6Block) -> Section6Result:
-    """The counts over one block of samples (``seconds`` is this block's own time)."""
+    """The counts over one block of samples (``seconds`` is this block's own time), within
+    ``block.limits`` when given."""
+    if block.limits is None:
+        return _run_block(block)
+    with using(block.limits):
+        return _run_block(block)
+
+
+def _run_block(block: Section6Block) -> Section6Result:
     res = Section6Result(block.stop - block.start, Q(block.delta), block.seed, block.denominator)
     start = time.perf_counter()
     for k in range(block.start, block.stop):
@@ -175,10 +185,13 @@ def run_block(block: Section6Block) -> Section6Result:
     return res
 
 
-def blocks(samples: int, delta, seed: int, *, denominator: int = 100, check_enumerator: bool = True, size: int = 25) -> list[Section6Block]:
-    """The experiment cut into blocks of ``size`` samples, in order."""
+def blocks(
+    samples: int, delta, seed: int, *, denominator: int = 100, check_enumerator: bool = True, size: int = 25, limits: Limits | None = None
+) -> list[Section6Block]:
+    """The experiment cut into blocks of ``size`` samples, in order; ``limits`` apply to each
+    block where it runs."""
     return [
-        Section6Block(a, min(a + size, samples), Q(delta), seed, denominator, check_enumerator)
+        Section6Block(a, min(a + size, samples), Q(delta), seed, denominator, check_enumerator, limits)
         for a in range(0, samples, size)
     ]
 
