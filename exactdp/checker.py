@@ -659,6 +659,8 @@ def _check(cert: object, hashes: set | None) -> str:
         "delta": (delta_claim, "upper lower"),
         "profile_le": (profile, "upper lower at"),
         "profile_eq": (profile, "upper lower at"),
+        "fdp": (profile, "upper lower at"),
+        "not_fdp": (profile, "upper lower at"),
         "simulates_rr": (simulates, "upper lower simulation farkas exp_eps_used"),
         "not_simulates_rr": (simulates, "upper lower simulation farkas exp_eps_used"),
     }.get(kind, (None, ""))
@@ -768,10 +770,24 @@ def envelope(events: list, name: str) -> tuple[list, list]:
 def profile(kind: str, claim: dict, game: Game, games: dict, pf: Proof) -> tuple:
     """delta_M(lam) <= delta_N(lam) for every lam >= 1 (eps >= 0): M's upper chains lie below the
     max of N's event lines; profile_eq is both directions.  A failure: at some lam, an event of
-    one mechanism beats the other's upper chains."""
+    one mechanism beats the other's upper chains.
+
+    fdp: M is f-DP for f = T(N), N's trade-off function (Dong, Roth & Su 2022): T(M) >= T(N)
+    pointwise, which is delta_M <= delta_N for every lam >= 0 (their Prop. 2.12).  For lam < 1
+    it follows from lam >= 1, because games have symmetric pairs: delta(lam) =
+    1 - lam + lam * delta(1 / lam) over a symmetric set of pairs.  not_fdp is its negation."""
+    if kind in ("fdp", "not_fdp"):
+        other = game_of(games, field(claim, "f", str, "claim"))
+        statement = f"{text(game.name)} is {'not ' if kind == 'not_fdp' else ''}T({text(other.name)})-DP"
+        holds = domination(pf, [(game, other)])
+        return statement, (None if holds is None else holds != (kind == "not_fdp"))
     other = game_of(games, field(claim, "than" if kind == "profile_le" else "as", str, "claim"))
     statement = f"profile of {text(game.name)} {'<=' if kind == 'profile_le' else 'equals'} profile of {text(other.name)}"
-    directions = [(game, other)] + ([(other, game)] if kind == "profile_eq" else [])
+    return statement, domination(pf, [(game, other)] + ([(other, game)] if kind == "profile_eq" else []))
+
+
+def domination(pf: Proof, directions: list) -> bool | None:
+    """Whether delta_m <= delta_n for every lam >= 1 in every direction (m, n); None: undecided."""
     if field(pf.raw, "at", str, "proof", optional=True) is not None:
         lam = ratio(pf.raw["at"], "proof.at")
         if lam == INF or lam < 1:
@@ -779,16 +795,16 @@ def profile(kind: str, claim: dict, game: Game, games: dict, pf: Proof) -> tuple
         for m, n in directions:
             hi = pf.delta_at_most(n, lam)
             if hi is not None and pf.delta_at_least(m, lam) > hi:
-                return statement, False
-        return statement, None
+                return False
+        return None
     for m, n in directions:
         roots, (bends, lines) = pf.upper(m), envelope(pf.lower(n), n.name)
         if roots is None or not all(inside((ONE, INF), d) for _, d in roots):
-            return statement, None
+            return None
         lower = lambda xs: [max([ZERO] + [a - x * b for a, b in lines]) for x in xs]  # noqa: E731
         for ch, _ in roots:
             dominates(lower, ch.values, ch.bends() + bends, ONE, INF, f"profile of {m.name} below the lower bounds of {n.name}")
-    return statement, True
+    return True
 
 
 def simulates(kind: str, claim: dict, game: Game, games: dict, pf: Proof) -> tuple:

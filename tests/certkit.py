@@ -95,6 +95,10 @@ def claim_truth(cert: dict) -> bool:
         if kind == "profile_le":
             return p.le_on_eps_ge_0(other)[0]
         return p.le_on_eps_ge_0(other)[0] and other.le_on_eps_ge_0(p)[0]
+    if kind in ("fdp", "not_fdp"):  # T(M) >= T(N), read off the trade-off curves (Dong-Roth-Su 2022)
+        from exactdp.analysis.tradeoff import dominates
+
+        return dominates(p.envelope, prof[claim["f"]].envelope)[0] == (kind == "fdp")
     if kind in ("simulates_rr", "not_simulates_rr"):
         # T exists for a pair iff the pair is (eps, delta)-DP (post-processing; Thm 1.10 and
         # Lyu 2022 / Vadhan-Zhang 2023 for delta > 0)

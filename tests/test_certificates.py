@@ -66,6 +66,10 @@ claims:
   - profile_le: {of: K, than: R}
   - profile_eq: {of: R, as: M}
   - profile_eq: {of: K, as: R}
+  - fdp: {of: R, f: M}
+  - fdp: {of: K, f: R}
+  - not_fdp: {of: K, f: R}
+  - not_fdp: {of: R, f: M}
   - simulates_rr: {of: R, eps: log(3)}
   - simulates_rr: {of: R, eps: log(2)}
   - simulates_rr: {of: D, eps: log(2), delta: 1/10}
@@ -109,7 +113,7 @@ def roundtrip(cert: dict) -> dict:
 
 def test_pool_covers_every_kind_and_both_verdicts(pool):
     kinds = {(c["claim"]["kind"], c["verdict"]) for c in pool}
-    for kind in ("privloss", "dp", "delta", "profile_le", "profile_eq", "simulates_rr"):
+    for kind in ("privloss", "dp", "delta", "profile_le", "profile_eq", "fdp", "not_fdp", "simulates_rr"):
         assert {(kind, "holds"), (kind, "fails")} <= kinds, kind
     assert ("not_dp", "holds") in kinds and ("not_simulates_rr", "holds") in kinds
     assert any("farkas" in c["proof"] for c in pool) and any("simulation" in c["proof"] for c in pool)
@@ -144,7 +148,7 @@ def _log(lam):
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(m=mechanisms(max_depth=3), n=mechanisms(max_depth=2, combinators=False), kind=st.sampled_from(["privloss", "at_most", "dp", "not_dp", "delta", "profile_le", "profile_eq"]),
+@given(m=mechanisms(max_depth=3), n=mechanisms(max_depth=2, combinators=False), kind=st.sampled_from(["privloss", "at_most", "dp", "not_dp", "delta", "profile_le", "profile_eq", "fdp", "not_fdp"]),
        lam=st.sampled_from(LAMBDAS), delta=st.sampled_from(DELTAS), data=st.data())
 def test_random_mechanisms(m, n, kind, lam, delta, data):
     assume(count_strategies(m.root) <= 2000 and count_strategies(n.root) <= 2000)  # the enumerator's reach

@@ -108,12 +108,16 @@ def delta_certificate(src: Source, of: str, eps: Any, equals: Any) -> dict:
 
 
 def profile_certificate(src: Source, of: str, other: str, kind: str) -> dict:
-    """``profile_le: {than: N}`` / ``profile_eq: {as: N}`` on every λ = e^ε ≥ 1."""
+    """``profile_le: {than: N}`` / ``profile_eq: {as: N}`` on every λ = e^ε ≥ 1; ``fdp: {f: N}``
+    and ``not_fdp`` as ``profile_le`` (f-DP with f = T(N) is profile domination, Dong, Roth &
+    Su 2022, Prop. 2.12; the checker states why λ ≥ 1 suffices)."""
     g, prof = _game(src, of)
     h, prof_h = (g, prof) if other == of else _game(src, other)
     games = [g] if h is g else [g, h]
     directions = [(g, prof, h, prof_h)] + ([(h, prof_h, g, prof)] if kind == "profile_eq" and h is not g else [])
-    claim = {"kind": kind, "of": g.name, ("than" if kind == "profile_le" else "as"): other}
+    key = {"profile_le": "than", "profile_eq": "as"}.get(kind, "f")
+    claim = {"kind": kind, "of": g.name, key: h.name}
+    negated = kind == "not_fdp"
     for m, pm, n, pn in directions:
         ok, lam = pm.le_on_eps_ge_0(pn)
         at: Any = lam
@@ -122,12 +126,12 @@ def profile_certificate(src: Source, of: str, other: str, kind: str) -> dict:
                 bends: list[Any] = pm.envelope.breakpoints() + pn.envelope.breakpoints() + [Q(1)]
                 at = max(bends) + 1
             proof = {"at": num(at), "lower": [worst_event(m, pm, at)], "upper": upper_bounds(n, (at, at))}
-            return _body(claim, False, games, proof, f"at e^eps = {num(at)} the profiles differ")
+            return _body(claim, negated, games, proof, f"at e^eps = {num(at)} the profiles differ")
     upper, lower = [], []
     for m, _, n, pn in directions:
         upper += upper_bounds(m, (Q(1), INF))
         lower += envelope_events(n, pn)
-    return _body(claim, True, games, {"upper": upper, "lower": lower}, "dominated for every eps >= 0")
+    return _body(claim, not negated, games, {"upper": upper, "lower": lower}, "dominated for every eps >= 0")
 
 
 def simulation_certificate(src: Source, of: str, eps_default: bool, lam: Any, delta: Any, sim, negated: bool) -> dict:

@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from .. import certificates as _cert
 from ..analysis.gdp import FAILS as GDP_FAILS
 from ..analysis.gdp import HOLDS as GDP_HOLDS
 from ..analysis.gdp import check_gdp
@@ -152,6 +153,10 @@ class FDPClaim(Claim):
         values["alpha"] = q_str(alpha)
         found = f"at alpha = {q_str(alpha)}: T({self.of}) = {q_str(tm.value_at(alpha))} < T({self.f}) = {q_str(tr.value_at(alpha))}"
         return Verdict(self, FAILS, found, "", None, values)
+
+    def certificate(self, an: Analysis) -> dict | None:
+        """Profile domination (their Prop. 2.12), certified like ``profile_le``."""
+        return _cert.profile_certificate(an, self.subject, self.f_subject, self.kind)
 
 
 @claim("not_fdp")
