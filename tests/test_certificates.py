@@ -70,6 +70,8 @@ claims:
   - fdp: {of: K, f: R}
   - not_fdp: {of: K, f: R}
   - not_fdp: {of: R, f: M}
+  - profile_le: {of: R, than: M, group: 1}   # the claim's own pairs: games named "R (the claim's pairs)"
+  - fdp: {of: K, f: R, pairs: [[x1, x0]]}
   - simulates_rr: {of: R, eps: log(3)}
   - simulates_rr: {of: R, eps: log(2)}
   - simulates_rr: {of: D, eps: log(2), delta: 1/10}
