@@ -47,6 +47,10 @@ conditional and the identity sum_c Pr[RR(b) = c] * T_c(h) = P_{x_b}(h) on every 
 *No simulation*: Farkas multipliers y for the linear system "path measures tau_c(h) >= 0,
 consistent, mixing to P_{x_b}" (which has a solution iff T exists): y^T A >= 0 and y^T b < 0.
 A lower bound that breaks (eps, delta)-DP on a pair also rules T out (post-processing).
+
+*Renyi divergence* (Mironov 2017) of a whole order alpha >= 2 or alpha = inf: recomputed from
+the game by one backward induction (no proof object), and compared with the claimed value
+written as a sum of rational multiples of logarithms of rationals, exactly.
 """
 
 from __future__ import annotations
@@ -63,6 +67,7 @@ import gc  # noqa: E402
 import hashlib  # noqa: E402
 import json  # noqa: E402
 from fractions import Fraction  # noqa: E402
+from math import gcd  # noqa: E402
 from pathlib import Path  # noqa: E402
 from contextlib import contextmanager  # noqa: E402
 from typing import Any, Iterator  # noqa: E402
@@ -663,6 +668,7 @@ def _check(cert: object, hashes: set | None) -> str:
         "not_fdp": (profile, "upper lower at"),
         "simulates_rr": (simulates, "upper lower simulation farkas exp_eps_used"),
         "not_simulates_rr": (simulates, "upper lower simulation farkas exp_eps_used"),
+        "renyi": (renyi, ""),
     }.get(kind, (None, ""))
     if handler is None:
         raise Malformed(f"claim.kind: unknown kind {text(kind)!r}")
@@ -840,6 +846,101 @@ def simulates(kind: str, claim: dict, game: Game, games: dict, pf: Proof) -> tup
 
 
 # --- the command line ----------------------------------------------------------------------------
+
+
+# --- Renyi divergence: recomputed by backward induction ---------------------------------------
+
+
+def renyi(kind: str, claim: dict, game: Game, games: dict, pf: Proof) -> tuple:
+    """D_alpha(M) (Mironov 2017, Def. 3) for a whole alpha >= 2: log(r)/(alpha - 1) with r the
+    largest, over ordered pairs and deterministic adversaries (views contain the adversary's
+    coins), of sum_v P_x(v)^alpha P_x'(v)^(1 - alpha); for alpha = inf, log of the largest
+    likelihood ratio of a view.  Both are recomputed here, node by node from the end.  The
+    claimed X = sum c_i log(b_i) compares as r with prod b_i^((alpha - 1) c_i)."""
+    text_alpha = field(claim, "alpha", str, "claim")
+    alpha = None if text_alpha == INF else int(text_alpha) if text_alpha.isascii() and text_alpha.isdigit() else 0
+    if alpha is not None and not 2 <= alpha <= 10_000:
+        raise Malformed("claim.alpha: a whole number from 2 to 10000, or inf")
+    rel = field(claim, "relation", str, "claim")
+    if rel not in ("equals", "at_most", "exceeds"):
+        raise Malformed("claim.relation: equals, at_most or exceeds")
+    bound = claim.get("bound")
+    terms = None if bound == INF else [(ratio(b, f"claim.bound[{k}][0]"), rational(c, f"claim.bound[{k}][1]")) for k, (b, c) in enumerate(pairs_of(bound))]
+    if terms is not None and any(b == 0 or infinite(b) for b, _ in terms):
+        raise Malformed("claim.bound: the bases of the logarithms must be positive rationals")
+    r = max((renyi_sum(game, game.datasets.index(x), game.datasets.index(y), alpha) for x, y in game.pairs), key=order_key)
+    c = compare_power(r, (alpha or 2) - 1, terms)
+    x = "inf" if terms is None else log_sum_text(terms)
+    statement = f"D_{text_alpha}({text(game.name)}) {dict(equals='=', at_most='<=', exceeds='>')[rel]} {x}"
+    return statement, {"equals": c == 0, "at_most": c <= 0, "exceeds": c > 0}[rel]
+
+
+def log_sum_text(terms: list) -> str:
+    """sum c log(b) as ``log(7) - log(3)`` or ``1/2 log(61) - log(3)``."""
+    out = ""
+    for b, c in terms:
+        mag = "" if abs(c) == 1 else f"{abs(c)} "
+        out += (" - " if c < 0 else " + " if out else "") + f"{mag}log({b})"
+    return out or "0"
+
+
+def pairs_of(bound: Any) -> list:
+    items = expect(bound, list, "claim.bound")
+    for k, item in enumerate(items):
+        if len(expect(item, list, f"claim.bound[{k}]")) != 2:
+            raise Malformed(f"claim.bound[{k}]: a term is [b, c], for c * log(b)")
+    return items
+
+
+def order_key(v: Any) -> tuple:
+    return (1, ZERO) if infinite(v) else (0, v)
+
+
+def renyi_sum(game: Game, i: int, j: int, alpha: int | None) -> Any:
+    """The sup over deterministic adversaries for the ordered pair (i, j): children come
+    before parents (ids increase), so one pass in id order computes every node's value."""
+    val: list = []
+    for nd in game.nodes:
+        if nd[0] == "end":
+            val.append(ONE)
+        elif nd[0] == "ask":
+            val.append(max((val[c] for c in nd[2]), key=order_key))
+        else:
+            parts = []
+            for row, c in zip(nd[2], nd[3]):
+                p, q = row[i], row[j]
+                if not p:
+                    continue  # a view impossible under x adds nothing
+                if not q or infinite(val[c]):
+                    parts.append(INF)
+                else:
+                    parts.append((p / q) ** (alpha - 1) * p * val[c] if alpha else p / q * val[c])
+            if any(infinite(v) for v in parts):
+                val.append(INF)
+            else:
+                val.append(max(parts) if alpha is None else sum(parts, ZERO))
+    return val[game.root]
+
+
+def compare_power(r: Any, k: int, terms: list | None) -> int:
+    """The sign of log(r) / k - sum c log(b), i.e. of r - prod b^(k c): both sides are raised
+    to the least common denominator of the exponents k c, so that it is exact."""
+    if terms is None or infinite(r):
+        return 0 if terms is None and infinite(r) else 1 if infinite(r) else -1
+    exps = [(b, k * c) for b, c in terms]
+    d = 1
+    for _, e in exps:
+        d = d * e.denominator // gcd(d, e.denominator)
+    if d > 10_000 or any(abs(e * d) > 10_000 for _, e in exps):
+        raise Malformed("claim.bound: exponents too large to compare exactly here")
+    left, right = r ** d, ONE
+    for b, e in exps:
+        n = int(e * d)
+        if n > 0:
+            right *= b ** n
+        else:
+            left *= b ** -n
+    return (left > right) - (left < right)
 
 
 def show_game(game: Game) -> list:

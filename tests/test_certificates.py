@@ -72,6 +72,13 @@ claims:
   - not_fdp: {of: R, f: M}
   - profile_le: {of: R, than: M, group: 1}   # the claim's own pairs: games named "R (the claim's pairs)"
   - fdp: {of: K, f: R, pairs: [[x1, x0]]}
+  - renyi: {of: M, alpha: 2, equals: log(25/24)}
+  - renyi: {of: R, alpha: 3, equals: log(61/9)/2}
+  - renyi: {of: R, alpha: 2, at_most: log(2)}
+  - renyi: {of: C, alpha: 2, exceeds: 2*log(4/3)}
+  - renyi: {of: K, alpha: 2, equals: inf}
+  - renyi: {of: M, alpha: inf, equals: log(3)}
+  - renyi: {of: R, alpha: inf, at_most: log(2)}
   - simulates_rr: {of: R, eps: log(3)}
   - simulates_rr: {of: R, eps: log(2)}
   - simulates_rr: {of: D, eps: log(2), delta: 1/10}
@@ -115,7 +122,7 @@ def roundtrip(cert: dict) -> dict:
 
 def test_pool_covers_every_kind_and_both_verdicts(pool):
     kinds = {(c["claim"]["kind"], c["verdict"]) for c in pool}
-    for kind in ("privloss", "dp", "delta", "profile_le", "profile_eq", "fdp", "not_fdp", "simulates_rr"):
+    for kind in ("privloss", "dp", "delta", "profile_le", "profile_eq", "fdp", "not_fdp", "renyi", "simulates_rr"):
         assert {(kind, "holds"), (kind, "fails")} <= kinds, kind
     assert ("not_dp", "holds") in kinds and ("not_simulates_rr", "holds") in kinds
     assert any("farkas" in c["proof"] for c in pool) and any("simulation" in c["proof"] for c in pool)

@@ -14,6 +14,7 @@ from .build import (
     profile_certificate,
     simulation_certificate,
 )
+from .renyi import renyi_certificate
 from .document import case_sha256, certificate_path, dumps_certificate, wrap
 from .game import ExportedGame, export_game
 
@@ -29,6 +30,7 @@ __all__ = [
     "delta_certificate",
     "profile_certificate",
     "simulation_certificate",
+    "renyi_certificate",
     "wrap",
     "dumps_certificate",
     "certificate_path",

@@ -105,11 +105,19 @@ class RenyiClaim(Claim):
         key, _, val = self._rel()
         return {"alpha": alpha_str(self.alpha), key: real_str(val)}
 
-    def check(self, an: Analysis) -> Verdict:
-        res = _renyi(an, self.subject, self.alpha)
+    def _holds(self, res: RenyiResult) -> bool:
         key, _, target = self._rel()
         c = real_cmp(res.value, target)
-        ok = {"equals": c == 0, "at_most": c <= 0, "exceeds": c > 0}[key]
+        return {"equals": c == 0, "at_most": c <= 0, "exceeds": c > 0}[key]
+
+    def certificate(self, an: Analysis) -> dict | None:
+        """The game and the claim; the checker recomputes the Renyi sum (α ≥ 2 or ∞)."""
+        key, _, target = self._rel()
+        return _cert.renyi_certificate(an, self.subject, self.alpha, key, target, self._holds(_renyi(an, self.subject, self.alpha)))
+
+    def check(self, an: Analysis) -> Verdict:
+        res = _renyi(an, self.subject, self.alpha)
+        ok = self._holds(res)
         values: dict[str, object] = {"alpha": alpha_str(self.alpha), "renyi": real_str(res.value), "decimal": real_decimal(res.value)}
         worst = res.worst_pair()
         note = ""

@@ -1,0 +1,46 @@
+r"""Certificates for ``renyi`` claims of integer order α ≥ 2 and α = ∞.
+
+D_α(M) = log(r*)/(α − 1), where r* is the largest, over ordered adjacent pairs, of the sup over
+deterministic adversaries of Σ_v P(v)^α P'(v)^(1−α) (Mironov 2017, Def. 3; views contain the
+adversary's coins, so deterministic adversaries suffice); D_∞(M) = log of the largest likelihood
+ratio of a view.  Both sups are one backward induction over the game (a max at a choice, a sum
+or a max over answers), which the checker recomputes from the game itself: the certificate is
+the explicit game and the claim, with the claimed value written as X = Σ c_i·log(b_i), so that
+D_α ≤ X reads r* ≤ Π b_i^((α−1)·c_i), an exact comparison of rationals after raising both
+sides to a common denominator of the exponents.
+
+No certificate: α = 1 (the KL divergence is a linear form in logarithms with the views'
+probabilities as coefficients; comparing those exactly needs certified logarithms), and values
+X with a rational part (e^X is then transcendental).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..numbers.ladder import is_inf
+from ..numbers.loglinear import _coerce
+from .base import NoCertificate, Source, num
+from .build import _body, _game
+
+__all__ = ["renyi_certificate"]
+
+
+def renyi_certificate(src: Source, of: Any, alpha: Any, relation: str, target: Any, holds: bool) -> dict:
+    """``renyi: {alpha: a, equals|at_most|exceeds: X}`` as the checker states it; ``holds`` is
+    exactdp's verdict (the checker recomputes it)."""
+    if not is_inf(alpha) and int(alpha) < 2:
+        raise NoCertificate("the KL divergence (alpha = 1) has no certificate form yet: comparing it needs certified logarithms")
+    g, _ = _game(src, of)
+    claim = {"kind": "renyi", "of": g.name, "alpha": "inf" if is_inf(alpha) else str(int(alpha)), "relation": relation, "bound": _bound(target)}
+    return _body(claim, holds, [g], {}, "recomputed by the checker from the game")
+
+
+def _bound(target: Any) -> Any:
+    """X as "inf" or its terms [[b, c], ...] for X = Σ c·log(b)."""
+    if is_inf(target):
+        return "inf"
+    ll = _coerce(target)
+    if ll is None or ll.s != 0:
+        raise NoCertificate(f"the value {target} has a rational part, so e^X is transcendental; no certificate form yet")
+    return [[num(b), num(c)] for b, c in ll.terms]
