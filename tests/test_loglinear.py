@@ -142,3 +142,15 @@ def test_integer_powers_and_intervals_agree(logs):
     if not x.terms or exact is None:
         return
     assert exact == _sign_by_intervals(x) and exact != 0
+
+
+def test_a_log_of_a_number_of_a_million_bits_is_quick():
+    """The basis of log(r) for a huge r: GMP's perfect-power test rejects it at once (trying
+    every exponent up to the bit length took minutes), and its gcds are subquadratic."""
+    from exactdp.limits import DEFAULT, using
+
+    n = 3**600_000 + 2  # about 950,000 bits
+    with using(DEFAULT.replace(timeout=30)):
+        v = log_linear(Q(0), [(Q(n, 7**1000), Q(1, 2))])
+    assert dict(v.terms) == {7: Q(-500), n: Q(1, 2)}  # (n = 3 mod 7: coprime to 7)
+    assert coprime_basis([n * 5, 5**3]) == [5, n]

@@ -79,3 +79,23 @@ def test_orders_refused(bad):
 def test_engine_protocol_has_renyi():
     for name in ("profile", "enumerator"):
         assert real_str(make_engine(name).renyi(rr(exp_eps=3), 2).value) == "log(7/3)"
+
+
+def test_a_huge_order_is_refused_by_the_size_limit_not_computed():
+    """p^alpha for alpha = 10^6 would be a number of millions of bits (and its log basis minutes
+    of gcds): refused before it is built, naming --max-bits."""
+    from exactdp.verify import ERROR, Options, verify_text
+    from exactdp.limits import DEFAULT
+
+    text = "exactdp: 1\nname: big\nmechanism: {rr: {eps: log(3)}}\nclaims:\n  - renyi: {alpha: 1000000, at_most: log(3)}\n"
+    fr = verify_text(text, "big.yaml", Options(limits=DEFAULT.replace(timeout=60)))
+    (v,) = fr.verdicts
+    assert v.status == ERROR and "--max-bits" in v.note and "Renyi sum" in v.note, v.note
+
+
+def test_a_large_order_prints_its_value():
+    """alpha = 10^4: the value log(S)/9999 has a base of thousands of digits, printed exactly
+    (it raised Python's 4,300-digit limit for int-to-text)."""
+    res = renyi(rr(eps="log(3)"), 10_000)
+    text = real_str(res.value)
+    assert text.startswith("-log(3) + 1/9999*log(") and len(text) > 4300

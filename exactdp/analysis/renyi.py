@@ -38,7 +38,8 @@ from ..model.game import Ask, Chance, End, Mechanism, postorder
 from ..numbers.loglinear import LogLinear, ll_sign, log_linear
 from ..numbers.qt import QtElement
 from ..numbers.rational import Q, as_q, is_rational, to_fraction
-from ..numbers.real import INF, Infinity, real_add, real_cmp, real_log, real_mul
+from ..limits import check_bits
+from ..numbers.real import INF, Infinity, real_add, real_cmp, real_log, real_mul, value_bits
 from ..numbers.ladder import is_inf
 from ..numbers.types import FieldValue, PrivLossValue, Rational
 
@@ -165,7 +166,9 @@ def divergence_from_sum(total: RenyiSum, alpha: int | Infinity) -> Divergence:
 
 
 def _power_ratio(p: FieldValue, pp: FieldValue, alpha: int) -> FieldValue:
-    """p^α · p'^{1−α} for p, p' > 0."""
+    """p^α · p'^{1−α} for p, p' > 0, refused before it is computed when it would be larger than
+    ``--max-bits`` (α multiplies the size of p and p')."""
+    check_bits((value_bits(p) + value_bits(pp)) * alpha, f"a term p^{alpha} p'^{1 - alpha} of a Renyi sum")
     return p**alpha / pp ** (alpha - 1)
 
 
@@ -200,6 +203,7 @@ def _chance_sum(probs: _Rows, children_vals: Sequence[_PowerSum], i: int, j: int
     acc: FieldValue = Q(0)
     for p, pp, v in answers:
         acc = acc + _power_ratio(p, pp, alpha) * v
+    check_bits(value_bits(acc), "a Renyi sum")
     return acc
 
 

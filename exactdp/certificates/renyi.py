@@ -25,12 +25,16 @@ from .build import _body, _game
 
 __all__ = ["renyi_certificate"]
 
+MAX_ORDER = 10_000  # the largest alpha the checker accepts
+
 
 def renyi_certificate(src: Source, of: Any, alpha: Any, relation: str, target: Any, holds: bool) -> dict:
     """``renyi: {alpha: a, equals|at_most|exceeds: X}`` as the checker states it; ``holds`` is
     exactdp's verdict (the checker recomputes it)."""
     if not is_inf(alpha) and int(alpha) < 2:
         raise NoCertificate("the KL divergence (alpha = 1) has no certificate form yet: comparing it needs certified logarithms")
+    if not is_inf(alpha) and int(alpha) > MAX_ORDER:
+        raise NoCertificate(f"orders above {MAX_ORDER} have no certificate: the checker bounds the powers it computes")
     g, _ = _game(src, of)
     claim = {"kind": "renyi", "of": g.name, "alpha": "inf" if is_inf(alpha) else str(int(alpha)), "relation": relation, "bound": _bound(target)}
     return _body(claim, holds, [g], {}, "recomputed by the checker from the game")

@@ -27,7 +27,7 @@ from math import gcd
 from typing import Iterable
 
 from ..errors import InexactValueError
-from .rational import Q, as_q, q_str, to_fraction
+from .rational import Q, as_q, int_str, q_str, to_fraction
 from .types import Rational
 
 __all__ = [
@@ -91,6 +91,27 @@ def _coerce(x: object) -> LogLinear | None:
         return None
 
 
+def _is_power(n: int) -> bool:
+    try:
+        import gmpy2
+
+        return bool(gmpy2.is_power(n))
+    except ImportError:  # pragma: no cover - gmpy2 is a dependency
+        return True  # (then every exponent is tried)
+
+
+def _gcd(a: int, b: int) -> int:
+    """gcd(a, b), by GMP when the numbers are large (its gcd is subquadratic; Python's is not)."""
+    if a.bit_length() < 3000 and b.bit_length() < 3000:
+        return gcd(a, b)
+    try:
+        import gmpy2
+
+        return int(gmpy2.gcd(a, b))
+    except ImportError:  # pragma: no cover - gmpy2 is a dependency
+        return gcd(a, b)
+
+
 def _iroot_exact(n: int, k: int) -> int | None:
     try:
         import gmpy2
@@ -108,6 +129,8 @@ def _perfect_power(n: int) -> tuple[int, int]:
     """(a, k) with n = a^k and k as large as possible (prime roots taken while they exist)."""
     k = 1
     p = 2
+    if not _is_power(n):  # GMP's test first: most numbers are not powers, and trying every
+        return n, 1  # exponent up to the bit length takes minutes for a number of a million bits
     while p <= n.bit_length():
         root = _iroot_exact(n, p)
         if root is not None:
@@ -131,7 +154,7 @@ def coprime_basis(nums: Iterable[int]) -> list[int]:
     while work:
         n = work.pop()
         for i, b in enumerate(basis):
-            g = gcd(n, b)
+            g = _gcd(n, b)
             if g > 1:
                 basis.pop(i)
                 work.extend(x for x in (g, n // g, b // g) if x > 1)
@@ -318,7 +341,7 @@ def ll_str(a: LogLinear) -> str:
         parts = []
         for b, c in a.terms:
             mag = abs(c)
-            t = f"log({b})" if mag == 1 else f"{q_str(mag)}*log({b})"
+            t = f"log({int_str(b)})" if mag == 1 else f"{q_str(mag)}*log({int_str(b)})"
             parts.append(("- " if c < 0 else "+ ") + t)
         body = " ".join(parts)
         body = body[2:] if body.startswith("+ ") else "-" + body[2:]
