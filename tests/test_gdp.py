@@ -67,3 +67,14 @@ def test_decimal_eps_vertex_in_the_field_is_decided_by_balls(mu, status):
     assert mpmath.mpf("0.6238") < threshold < mpmath.mpf("0.6239")
     res = check_gdp(envelope_tradeoff(profile.profile(rr(eps="0.5"))), mu)
     assert res.status == status and res.vertex is not None and res.vertex[0] == res.vertex[1]
+
+
+def test_a_huge_mu_reads_as_a_bound_not_as_a_zero_mantissa():
+    """G_mu(1/4) for mu = 10^6 is about 10^-217146946747: a ball around 0 at any useful
+    precision; the verdict is certified, and the reading says what the ball shows."""
+    from exactdp.analysis.gdp import HOLDS, check_gdp
+    from exactdp.analysis.tradeoff import envelope_tradeoff
+    from exactdp.analysis import profile as profile_engine
+
+    res = check_gdp(envelope_tradeoff(profile_engine.profile(rr(eps="log(3)"))), Q(10**6))
+    assert res.status == HOLDS and res.g.startswith("0 (below 4.8e-217146946747")

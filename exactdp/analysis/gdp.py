@@ -87,11 +87,20 @@ def _vertex_cmp(alpha: FieldValue, beta: FieldValue, mu: Rational) -> tuple[int 
         g = gaussian_tradeoff_ball(alpha, mu, prec)
         b = _ball(beta, prec)
         if b > g:
-            return 1, g.str(8, radius=False)
+            return 1, _reading(g)
         if b < g:
-            return -1, g.str(8, radius=False)
+            return -1, _reading(g)
         prec *= 2
-    return None, g.str(8, radius=False) if g is not None else "?"
+    return None, _reading(g) if g is not None else "?"
+
+
+def _reading(g: Any) -> str:
+    """A decimal reading of the ball g (display only): its midpoint, or, for a ball around 0
+    too wide for a digit (G_mu of a huge mu), the bound it gives."""
+    text = g.str(8, radius=False)
+    if text.startswith("0e") or text == "0":
+        return "0 (below " + g.upper().str(2, radius=False) + ")"
+    return text
 
 
 def check_gdp(t: Tradeoff, mu: Rational) -> GDPResult:
@@ -107,7 +116,7 @@ def check_gdp(t: Tradeoff, mu: Rational) -> GDPResult:
         if s < 0:
             return GDPResult(FAILS, (a, b), g)
         if 0 < a < 1:
-            gap = float(b if isinstance(b, QtElement) else to_fraction(b)) - float(g)
+            gap = float(b if isinstance(b, QtElement) else to_fraction(b)) - float(g.split()[0])  # (display: which vertex is closest)
             if closest is None or gap < closest[2]:
                 closest = ((a, b), g, gap)
     if undecided is not None:
