@@ -28,8 +28,10 @@ Dask is optional (the ``exactdp[dask]`` extra); only this module imports it.
 
 from __future__ import annotations
 
+import importlib
 import multiprocessing
 import os
+import pkgutil
 import signal
 import threading
 from collections import deque
@@ -217,7 +219,31 @@ def _worker_init() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def preload_result_modules() -> None:
+    """Import, in the calling thread, every module a result from a worker can name.
+
+    Results are unpickled in the pool's (or the Dask client's) own thread, which imports the
+    modules they name.  The main thread meanwhile renders earlier results and imports some
+    modules on first use (SymPy, for symbolic values); two threads importing the same modules
+    at once can meet in Python's import locks (``_DeadlockError``).  Done once, before the first
+    worker starts."""
+    if _preloaded:
+        return
+    importlib.import_module("sympy")  # (symbolic values)
+
+    root = __name__.rpartition(".")[0]
+    package = importlib.import_module(root)
+    for mod in pkgutil.walk_packages(package.__path__, root + "."):
+        if not mod.name.endswith(".__main__"):
+            importlib.import_module(mod.name)
+    _preloaded.append(True)
+
+
+_preloaded: list[bool] = []
+
+
 def _new_pool(workers: int) -> ProcessPoolExecutor:
+    preload_result_modules()
     # forkserver: workers start from a clean single-threaded process (forking the parent, whose
     # pool manager threads run, is unsafe); exactdp is imported once in the server and inherited
     methods = multiprocessing.get_all_start_methods()
@@ -388,6 +414,7 @@ def _dask_client(address: str) -> tuple[Any, Any]:
 def _run_dask(fn, items, runner: Runner, lost, progress, buffer: dict[int, Any]) -> Generator[Any, None, None]:
     assert runner.scheduler is not None
     client, cluster = _dask_client(runner.scheduler)  # first: it says which extra is missing
+    preload_result_modules()
     from dask.distributed import as_completed
     from distributed.scheduler import KilledWorker
     state = [0]

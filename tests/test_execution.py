@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import pickle
 import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -133,3 +135,24 @@ def test_a_malformed_scheduler_address_is_refused(address):
 
     with pytest.raises(SchedulerError, match="--scheduler"):
         list(run_ordered(_square_late, [1, 2], Runner(scheduler=address)))
+
+
+def test_worker_pools_preload_what_results_can_name():
+    """Results are unpickled in the pool's own thread, which imports the modules they name; the
+    main thread imports SymPy on first use to print a symbolic value.  Two threads importing
+    the same modules can deadlock (it happened: ``_DeadlockError`` in sympy.functions), so
+    everything is imported in the main thread before the first worker starts."""
+    code = (
+        "import sys\n"
+        "from exactdp.execution import Runner, run_ordered\n"
+        "assert 'sympy' not in sys.modules\n"
+        "run = run_ordered(abs, [-1, -2], Runner(jobs=2))\n"
+        "assert list(run) == [1, 2]\n"
+        "run.close()\n"
+        "import pkgutil, exactdp\n"
+        "names = [m.name for m in pkgutil.walk_packages(exactdp.__path__, 'exactdp.') if not m.name.endswith('__main__')]\n"
+        "missing = [n for n in names if n not in sys.modules]\n"
+        "assert 'sympy' in sys.modules and not missing, missing\n"
+    )
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
