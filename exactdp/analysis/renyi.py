@@ -38,7 +38,7 @@ from ..model.game import Ask, Chance, End, Mechanism, postorder
 from ..numbers.loglinear import LogLinear, ll_sign, log_linear
 from ..numbers.qt import QtElement
 from ..numbers.rational import Q, as_q, is_rational, to_fraction
-from ..limits import check_bits
+from ..limits import check_bits, current
 from ..numbers.real import INF, Infinity, real_add, real_cmp, real_log, real_mul, value_bits
 from ..numbers.ladder import is_inf
 from ..numbers.types import FieldValue, PrivLossValue, Rational
@@ -165,10 +165,12 @@ def divergence_from_sum(total: RenyiSum, alpha: int | Infinity) -> Divergence:
     return lg if alpha == 2 else real_mul(Q(1, alpha - 1), lg)
 
 
-def _power_ratio(p: FieldValue, pp: FieldValue, alpha: int) -> FieldValue:
+def _power_ratio(p: FieldValue, pp: FieldValue, alpha: int, max_bits: int | None = None) -> FieldValue:
     """p^α · p'^{1−α} for p, p' > 0, refused before it is computed when it would be larger than
     ``--max-bits`` (α multiplies the size of p and p')."""
-    check_bits((value_bits(p) + value_bits(pp)) * alpha, f"a term p^{alpha} p'^{1 - alpha} of a Renyi sum")
+    bits = (value_bits(p) + value_bits(pp)) * alpha
+    if bits > (current().max_bits if max_bits is None else max_bits):
+        check_bits(bits, f"a term p^{alpha} p'^{1 - alpha} of a Renyi sum")
     return p**alpha / pp ** (alpha - 1)
 
 
@@ -201,9 +203,11 @@ def _chance_sum(probs: _Rows, children_vals: Sequence[_PowerSum], i: int, j: int
     if answers is None:
         return INF
     acc: FieldValue = Q(0)
+    max_bits = current().max_bits
     for p, pp, v in answers:
-        acc = acc + _power_ratio(p, pp, alpha) * v
-    check_bits(value_bits(acc), "a Renyi sum")
+        acc = acc + _power_ratio(p, pp, alpha, max_bits) * v
+    if value_bits(acc) > max_bits:
+        check_bits(value_bits(acc), "a Renyi sum")
     return acc
 
 

@@ -236,10 +236,15 @@ def _check_field_power(a: QtElement, k: int) -> None:
     _limits.check_bits(value_bits(a) * k, "a power in the field Q(e^(1/L))")
 
 
+_MPQ = type(Q(0))
+
+
 def value_bits(x: object) -> int:
     """Size of an exact value in bits: the largest numerator or denominator for a rational,
     of its two rationals for ``LogReal``/``ExpReal``, and the total size of the coefficients
     for an element of ℚ(e^{1/L})."""
+    if type(x) is _MPQ:  # the common case first: engines call this at every node
+        return max(x.numerator.bit_length(), x.denominator.bit_length())  # type: ignore[attr-defined]
     if is_rational(x):
         return q_bits(x)
     if isinstance(x, LogReal):
