@@ -914,6 +914,7 @@ def renyi_sum(game: Game, i: int, j: int, alpha: int | None) -> Any:
                 if not q or infinite(val[c]):
                     parts.append(INF)
                 else:
+                    limit_size(bits(p) + bits(q), alpha or 1, "a term p^alpha p'^(1 - alpha)")
                     parts.append((p / q) ** (alpha - 1) * p * val[c] if alpha else p / q * val[c])
             if any(infinite(v) for v in parts):
                 val.append(INF)
@@ -931,8 +932,9 @@ def compare_power(r: Any, k: int, terms: list | None) -> int:
     d = 1
     for _, e in exps:
         d = d * e.denominator // gcd(d, e.denominator)
-    if d > 10_000 or any(abs(e * d) > 10_000 for _, e in exps):
-        raise Malformed("claim.bound: exponents too large to compare exactly here")
+    limit_size(d.bit_length(), 1, "the exponents' common denominator")
+    limit_size(bits(r), d, "the Renyi sum raised to the exponents' common denominator")
+    limit_size(sum(bits(b) * abs(e * d) for b, e in exps), 1, "the claimed bound raised to that power")
     left, right = r ** d, ONE
     for b, e in exps:
         n = int(e * d)
@@ -941,6 +943,18 @@ def compare_power(r: Any, k: int, terms: list | None) -> int:
         else:
             left *= b ** -n
     return (left > right) - (left < right)
+
+
+MAX_BITS = 4_000_000  # the largest number this checker builds (a hostile file must not stall it)
+
+
+def bits(x: Fraction) -> int:
+    return max(x.numerator.bit_length(), x.denominator.bit_length())
+
+
+def limit_size(size: Any, times: int, what: str) -> None:
+    if size * times > MAX_BITS:
+        raise Malformed(f"{what} would have about {size * times} bits, more than this checker computes ({MAX_BITS})")
 
 
 def show_game(game: Game) -> list:

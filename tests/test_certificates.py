@@ -223,3 +223,20 @@ def test_certificates_validate_against_the_schema(pool):
     jsonschema.Draft202012Validator.check_schema(schema)
     for cert in pool:
         jsonschema.validate(roundtrip(cert), schema)
+
+
+def test_renyi_certificates_within_what_the_checker_computes():
+    """D_1000(R) <= 20 log(3) compares r with 3^19980: accepted; D_2(R) <= log(3)/99999991 would
+    raise r to the 99999991st power: "no certificate", never one the checker must refuse."""
+    text = (
+        "exactdp: 1\nname: r\nmechanism: {rr: {eps: log(3)}}\nclaims:\n"
+        "  - renyi: {alpha: 1000, at_most: 20*log(3)}\n"
+        "  - renyi: {alpha: 2, at_most: log(3)/99999991}\n"
+    )
+    case = parse_case(text, "r.yaml")
+    an = Analysis(case.mechanisms)
+    first, second = case.claims
+    assert first.check(an).holds
+    assert "D_1000(M) <= 20 log(3)" in checker.check_certificate(roundtrip(wrap_body(first.certificate(an))))
+    with pytest.raises(NoCertificate, match="more than the checker computes"):
+        second.certificate(an)

@@ -364,3 +364,15 @@ def test_inside_is_the_interval_containment_it_says(lo, hi, olo, ohi, scale):
         return
     want = olo <= lo * scale and big(ohi) >= (inf if big(hi) == inf else hi * scale)
     assert checker.inside((lo, hi), (olo, ohi), scale) == want
+
+
+def test_renyi_is_recomputed_and_hostile_sizes_are_refused():
+    """RR with e^eps = 3: sum P^2 / P' = (3/4)^2/(1/4) + (1/4)^2/(3/4) = 7/3 for each ordered
+    pair, so D_2 = log(7/3) (Mironov 2017, Def. 3); the checker recomputes it from the game."""
+    g = game(["end", RR3])
+    claim = {"kind": "renyi", "of": "M", "alpha": "2", "relation": "equals", "bound": [["7", "1"], ["3", "-1"]]}
+    assert "D_2(M) = log(7) - log(3)" in check(certificate(claim, {"M": g}, {}))
+    rejected(certificate(dict(claim, bound=[["2", "1"]]), {"M": g}, {}), "the proofs show that it fails")
+    huge = dict(claim, relation="at_most", bound=[["3", "1/99999991"]])  # r^99999991: refused at once
+    with pytest.raises(checker.Malformed, match="more than this checker computes"):
+        check(certificate(huge, {"M": g}, {}, "fails"))

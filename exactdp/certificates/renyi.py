@@ -16,28 +16,58 @@ X with a rational part (e^X is then transcendental).
 
 from __future__ import annotations
 
+from fractions import Fraction
+from math import gcd
 from typing import Any
 
 from ..numbers.ladder import is_inf
 from ..numbers.loglinear import _coerce
-from .base import NoCertificate, Source, num
+from ..analysis.renyi import RenyiResult
+from ..numbers.real import value_bits
+from .base import NoCertificate, Source, exact_lambda, num
 from .build import _body, _game
 
 __all__ = ["renyi_certificate"]
 
 MAX_ORDER = 10_000  # the largest alpha the checker accepts
+MAX_BITS = 4_000_000  # the largest number the checker builds (checker.MAX_BITS)
 
 
-def renyi_certificate(src: Source, of: Any, alpha: Any, relation: str, target: Any, holds: bool) -> dict:
+def renyi_certificate(src: Source, of: Any, alpha: Any, relation: str, target: Any, holds: bool, res: RenyiResult) -> dict:
     """``renyi: {alpha: a, equals|at_most|exceeds: X}`` as the checker states it; ``holds`` is
-    exactdp's verdict (the checker recomputes it)."""
+    exactdp's verdict and ``res`` its value, whose sum the checker recomputes."""
     if not is_inf(alpha) and int(alpha) < 2:
         raise NoCertificate("the KL divergence (alpha = 1) has no certificate form yet: comparing it needs certified logarithms")
     if not is_inf(alpha) and int(alpha) > MAX_ORDER:
         raise NoCertificate(f"orders above {MAX_ORDER} have no certificate: the checker bounds the powers it computes")
     g, _ = _game(src, of)
-    claim = {"kind": "renyi", "of": g.name, "alpha": "inf" if is_inf(alpha) else str(int(alpha)), "relation": relation, "bound": _bound(target)}
+    bound = _bound(target)
+    _fits_the_checker(_sum_of(res), 1 if is_inf(alpha) else int(alpha) - 1, bound)
+    claim = {"kind": "renyi", "of": g.name, "alpha": "inf" if is_inf(alpha) else str(int(alpha)), "relation": relation, "bound": bound}
     return _body(claim, holds, [g], {}, "recomputed by the checker from the game")
+
+
+def _sum_of(res: RenyiResult) -> Any:
+    """r with D_α = log(r)/(α − 1): the worst pair's sum, or for α = ∞ the largest likelihood
+    ratio e^(D_∞) (D_∞ = PrivLoss(M, 0) = log r)."""
+    worst = res.worst_pair()
+    return worst.total if worst is not None else exact_lambda(res.value)
+
+
+def _fits_the_checker(total: Any, k: int, bound: Any) -> None:
+    """The checker compares r^d with prod b^(k c d), d the common denominator of the k c, and
+    refuses numbers of more than MAX_BITS bits: say "no certificate" rather than write one it
+    would refuse."""
+    if is_inf(total) or bound == "inf":
+        return
+    exps = [(Fraction(b), k * Fraction(c)) for b, c in bound]
+    d = 1
+    for _, e in exps:
+        d = d * e.denominator // gcd(d, e.denominator)
+    size_r = value_bits(total) * d
+    size_x = sum(max(b.numerator.bit_length(), b.denominator.bit_length()) * abs(e * d) for b, e in exps)
+    if max(size_r, size_x) > MAX_BITS:
+        raise NoCertificate(f"comparing the Renyi sum with the value exactly needs numbers of about {max(size_r, size_x)} bits, more than the checker computes ({MAX_BITS})")
 
 
 def _bound(target: Any) -> Any:

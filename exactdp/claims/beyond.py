@@ -113,7 +113,8 @@ class RenyiClaim(Claim):
     def certificate(self, an: Analysis) -> dict | None:
         """The game and the claim; the checker recomputes the Renyi sum (α ≥ 2 or ∞)."""
         key, _, target = self._rel()
-        return _cert.renyi_certificate(an, self.subject, self.alpha, key, target, self._holds(_renyi(an, self.subject, self.alpha)))
+        res = _renyi(an, self.subject, self.alpha)
+        return _cert.renyi_certificate(an, self.subject, self.alpha, key, target, self._holds(res), res)
 
     def check(self, an: Analysis) -> Verdict:
         res = _renyi(an, self.subject, self.alpha)
