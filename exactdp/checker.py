@@ -67,7 +67,7 @@ import gc  # noqa: E402
 import hashlib  # noqa: E402
 import json  # noqa: E402
 from fractions import Fraction  # noqa: E402
-from math import gcd  # noqa: E402
+from math import lcm  # noqa: E402
 from pathlib import Path  # noqa: E402
 from contextlib import contextmanager  # noqa: E402
 from typing import Any, Iterator  # noqa: E402
@@ -929,10 +929,7 @@ def compare_power(r: Any, k: int, terms: list | None) -> int:
     if terms is None or infinite(r):
         return 0 if terms is None and infinite(r) else 1 if infinite(r) else -1
     exps = [(b, k * c) for b, c in terms]
-    d = 1
-    for _, e in exps:
-        d = d * e.denominator // gcd(d, e.denominator)
-    limit_size(d.bit_length(), 1, "the exponents' common denominator")
+    d = lcm(*(e.denominator for _, e in exps))
     limit_size(bits(r), d, "the Renyi sum raised to the exponents' common denominator")
     limit_size(sum(bits(b) * abs(e * d) for b, e in exps), 1, "the claimed bound raised to that power")
     left, right = r ** d, ONE

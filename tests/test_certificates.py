@@ -240,3 +240,15 @@ def test_renyi_certificates_within_what_the_checker_computes():
     assert "D_1000(M) <= 20 log(3)" in checker.check_certificate(roundtrip(wrap_body(first.certificate(an))))
     with pytest.raises(NoCertificate, match="more than the checker computes"):
         second.certificate(an)
+
+
+def test_the_renyi_builder_knows_the_checkers_bounds():
+    """exactdp writes no renyi certificate the checker would refuse: the two share its bounds
+    (the checker imports nothing from exactdp, so each states them)."""
+    from exactdp.certificates import renyi as builder
+
+    assert builder.MAX_BITS == checker.MAX_BITS
+    g = {"nodes": [{"id": 0, "end": True}], "root": 0, "datasets": ["x0", "x1"], "pairs": [["x0", "x1"], ["x1", "x0"]]}
+    claim = {"kind": "renyi", "of": "M", "alpha": str(builder.MAX_ORDER + 1), "relation": "equals", "bound": []}
+    with pytest.raises(checker.Malformed, match="claim.alpha"):
+        checker.check_certificate(wrap_body({"claim": claim, "verdict": "holds", "games": {"M": g}, "proof": {}, "exactdp": {}}))

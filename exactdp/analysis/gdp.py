@@ -75,23 +75,22 @@ def gaussian_tradeoff_ball(alpha: FieldValue, mu: Rational, prec: int) -> Any:
         ctx.prec = old
 
 
-def _vertex_cmp(alpha: FieldValue, beta: FieldValue, mu: Rational) -> tuple[int | None, str]:
-    """sign(β − G_μ(α)) certified, or None at the precision limit; with a decimal of G_μ(α)."""
+def _vertex_cmp(alpha: FieldValue, beta: FieldValue, mu: Rational) -> tuple[int | None, str, float]:
+    """sign(β − G_μ(α)) certified, or None at the precision limit; with a decimal reading of
+    G_μ(α) and a float of it (both for display only)."""
     if alpha == 0:
-        return ((beta > 1) - (beta < 1)), "1"
+        return ((beta > 1) - (beta < 1)), "1", 1.0
     if alpha == 1:
-        return ((beta > 0) - (beta < 0)), "0"
+        return ((beta > 0) - (beta < 0)), "0", 0.0
     prec = 64
     g = None
     while prec <= MAX_PREC:
         g = gaussian_tradeoff_ball(alpha, mu, prec)
         b = _ball(beta, prec)
-        if b > g:
-            return 1, _reading(g)
-        if b < g:
-            return -1, _reading(g)
+        if b > g or b < g:
+            return (1 if b > g else -1), _reading(g), float(g.mid())
         prec *= 2
-    return None, _reading(g) if g is not None else "?"
+    return None, _reading(g) if g is not None else "?", 0.0
 
 
 def _reading(g: Any) -> str:
@@ -109,14 +108,14 @@ def check_gdp(t: Tradeoff, mu: Rational) -> GDPResult:
     closest: tuple | None = None  # for display only: the interior vertex nearest to G_mu
     undecided: tuple | None = None
     for a, b in t.vertices:
-        s, g = _vertex_cmp(a, b, mu)
+        s, g, approx = _vertex_cmp(a, b, mu)
         if s is None:
             undecided = undecided or ((a, b), g)
             continue
         if s < 0:
             return GDPResult(FAILS, (a, b), g)
         if 0 < a < 1:
-            gap = float(b if isinstance(b, QtElement) else to_fraction(b)) - float(g.split()[0])  # (display: which vertex is closest)
+            gap = float(b if isinstance(b, QtElement) else to_fraction(b)) - approx  # (display: which vertex is closest)
             if closest is None or gap < closest[2]:
                 closest = ((a, b), g, gap)
     if undecided is not None:

@@ -165,11 +165,11 @@ def divergence_from_sum(total: RenyiSum, alpha: int | Infinity) -> Divergence:
     return lg if alpha == 2 else real_mul(Q(1, alpha - 1), lg)
 
 
-def _power_ratio(p: FieldValue, pp: FieldValue, alpha: int, max_bits: int | None = None) -> FieldValue:
+def _power_ratio(p: FieldValue, pp: FieldValue, alpha: int, max_bits: int) -> FieldValue:
     """p^α · p'^{1−α} for p, p' > 0, refused before it is computed when it would be larger than
-    ``--max-bits`` (α multiplies the size of p and p')."""
+    ``max_bits`` (α multiplies the size of p and p')."""
     bits = (value_bits(p) + value_bits(pp)) * alpha
-    if bits > (current().max_bits if max_bits is None else max_bits):
+    if bits > max_bits:
         check_bits(bits, f"a term p^{alpha} p'^{1 - alpha} of a Renyi sum")
     return p**alpha / pp ** (alpha - 1)
 

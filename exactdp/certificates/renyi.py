@@ -17,11 +17,11 @@ X with a rational part (e^X is then transcendental).
 from __future__ import annotations
 
 from fractions import Fraction
-from math import gcd
+from math import lcm
 from typing import Any
 
 from ..numbers.ladder import is_inf
-from ..numbers.loglinear import _coerce
+from ..numbers.loglinear import as_log_linear
 from ..analysis.renyi import RenyiResult
 from ..numbers.real import value_bits
 from .base import NoCertificate, Source, exact_lambda, num
@@ -61,9 +61,7 @@ def _fits_the_checker(total: Any, k: int, bound: Any) -> None:
     if is_inf(total) or bound == "inf":
         return
     exps = [(Fraction(b), k * Fraction(c)) for b, c in bound]
-    d = 1
-    for _, e in exps:
-        d = d * e.denominator // gcd(d, e.denominator)
+    d = lcm(*(e.denominator for _, e in exps))
     size_r = value_bits(total) * d
     size_x = sum(max(b.numerator.bit_length(), b.denominator.bit_length()) * abs(e * d) for b, e in exps)
     if max(size_r, size_x) > MAX_BITS:
@@ -74,7 +72,7 @@ def _bound(target: Any) -> Any:
     """X as "inf" or its terms [[b, c], ...] for X = Σ c·log(b)."""
     if is_inf(target):
         return "inf"
-    ll = _coerce(target)
+    ll = as_log_linear(target)
     if ll is None or ll.s != 0:
         raise NoCertificate(f"the value {target} has a rational part, so e^X is transcendental; no certificate form yet")
     return [[num(b), num(c)] for b, c in ll.terms]

@@ -47,12 +47,12 @@ def section6(samples, delta_text, seed, denominator, no_enumerator_check, as_jso
     show = sys.stderr.isatty() if progress is None else progress
     runner = runner_from(jobs, scheduler)
     try:
-        with using(limits_from(**limits)):
+        lim = limits_from(**limits)
+        with using(lim):
             check_count("the number of samples", samples, "max_samples", "--max-samples")
             # every block runs within the limits too, on whichever worker runs it (the clock is
             # the whole run's, kept here)
-            per_block = limits_from(**limits).replace(timeout=0)
-            res, interrupted = _run(samples, delta, seed, denominator, not no_enumerator_check, block, runner, show, per_block)
+            res, interrupted = _run(samples, delta, seed, denominator, not no_enumerator_check, block, runner, show, lim.replace(timeout=0))
     except ExactDPError as e:
         fail(e)
     _report(res, as_json)

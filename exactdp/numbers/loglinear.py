@@ -34,6 +34,7 @@ __all__ = [
     "LogLinear",
     "coprime_basis",
     "log_linear",
+    "as_log_linear",
     "ll_add",
     "ll_neg",
     "ll_scale",
@@ -59,7 +60,7 @@ class LogLinear:
     terms: tuple[tuple[int, Rational], ...]
 
     def __eq__(self, other: object) -> bool:
-        o = _coerce(other)
+        o = as_log_linear(other)
         return o is not None and ll_sign(ll_add(self, ll_neg(o))) == 0
 
     def __hash__(self) -> int:
@@ -73,7 +74,7 @@ class LogLinear:
         return f"LogLinear({ll_str(self)})"
 
 
-def _coerce(x: object) -> LogLinear | None:
+def as_log_linear(x: object) -> LogLinear | None:
     """x as a :class:`LogLinear` (rationals and objects with rational ``s`` and ``r``, i.e.
     :class:`~exactdp.numbers.real.LogReal`), or None."""
     if isinstance(x, LogLinear):
