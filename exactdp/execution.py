@@ -219,6 +219,11 @@ def _worker_init() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+# Entry points above the pipeline: a worker's result never names them, and some import optional
+# extras (pytest, Sphinx) that a runtime-only install does not have.
+_NOT_RESULTS = ("pytest_plugin", "testing", "tools", "cli", "checker", "__main__")
+
+
 def preload_result_modules() -> None:
     """Import, in the calling thread, every module a result from a worker can name.
 
@@ -226,16 +231,19 @@ def preload_result_modules() -> None:
     modules they name.  The main thread meanwhile renders earlier results and imports some
     modules on first use (SymPy, for symbolic values); two threads importing the same modules
     at once can meet in Python's import locks (``_DeadlockError``).  Done once, before the first
-    worker starts."""
+    worker starts.  The entry points (`_NOT_RESULTS`) are left out: results never name them."""
     if _preloaded:
         return
     importlib.import_module("sympy")  # (symbolic values)
 
-    root = __name__.rpartition(".")[0]
-    package = importlib.import_module(root)
-    for mod in pkgutil.walk_packages(package.__path__, root + "."):
-        if not mod.name.endswith(".__main__"):
-            importlib.import_module(mod.name)
+    root = importlib.import_module(__name__.rpartition(".")[0])
+    for top in pkgutil.iter_modules(root.__path__, root.__name__ + "."):
+        if top.name.rpartition(".")[2] in _NOT_RESULTS:
+            continue  # (walk_packages would import a package such as cli to list its modules)
+        mod = importlib.import_module(top.name)
+        if top.ispkg:
+            for sub in pkgutil.walk_packages(mod.__path__, top.name + "."):
+                importlib.import_module(sub.name)
     _preloaded.append(True)
 
 

@@ -149,10 +149,32 @@ def test_worker_pools_preload_what_results_can_name():
         "run = run_ordered(abs, [-1, -2], Runner(jobs=2))\n"
         "assert list(run) == [1, 2]\n"
         "run.close()\n"
+        "assert 'exactdp.pytest_plugin' not in sys.modules and 'exactdp.cli' not in sys.modules\n"
         "import pkgutil, exactdp\n"
-        "names = [m.name for m in pkgutil.walk_packages(exactdp.__path__, 'exactdp.') if not m.name.endswith('__main__')]\n"
-        "missing = [n for n in names if n not in sys.modules]\n"
+        "from exactdp.execution import _NOT_RESULTS\n"
+        "names = [m.name for m in pkgutil.walk_packages(exactdp.__path__, 'exactdp.')]\n"
+        "missing = [n for n in names if n not in sys.modules and n.split('.')[1] not in _NOT_RESULTS]\n"
         "assert 'sympy' in sys.modules and not missing, missing\n"
     )
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr
+
+
+# what a runtime-only install lacks: the test and optional extras
+EXTRAS = ("pytest", "_pytest", "hypothesis", "jsonschema", "matplotlib", "dask", "distributed", "pydot", "sphinx")
+
+
+def test_parallel_verify_runs_without_the_test_extras(tmp_path):
+    """`make run` (``verify --jobs auto``) on a fresh clone has only the runtime dependencies;
+    the preload before the first worker once imported the pytest plugin and crashed there."""
+    code = (
+        "import sys\n"
+        f"for m in {EXTRAS!r}: sys.modules[m] = None\n"
+        "from exactdp.cli.app import run\n"
+        "sys.argv = ['exactdp', 'verify', '-q', '--jobs', '2', sys.argv[1], sys.argv[2]]\n"
+        "run()\n"
+    )
+    cases = Path(__file__).resolve().parents[1] / "cases" / "vadhan-wang"
+    args = [str(cases / "rr-pure.yaml"), str(cases / "rr-approx.yaml")]
+    p = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert p.returncode == 0 and "Traceback" not in p.stderr, p.stdout + p.stderr
