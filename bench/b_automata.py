@@ -62,7 +62,12 @@ def _run(a):
     }
 
 
-@bench("above-threshold-8x50", 10.0, None, "AboveThreshold automaton, hidden threshold (8 states), 2 query types, horizon 50: full profile")
+@bench(
+    "above-threshold-8x50",
+    10.0,
+    None,
+    "AboveThreshold automaton, hidden threshold (8 states), 2 query types, horizon 50: full profile",
+)
 def at_hidden_2q():
     return _run(above_threshold(50, {"up": (1, 2), "down": (3, 2)}))
 
@@ -72,7 +77,12 @@ def at_hidden_3q():
     return _run(above_threshold(50, {"up": (1, 2), "down": (3, 2), "same": (2, 2)}))
 
 
-@bench("counter-automaton-8x50", 10.0, None, "answer-determined AboveThreshold-style counter (8 visible states), horizon 50: full profile")
+@bench(
+    "counter-automaton-8x50",
+    10.0,
+    None,
+    "answer-determined AboveThreshold-style counter (8 visible states), horizon 50: full profile",
+)
 def counter_visible():
     from exactdp.builders.automaton import make_automaton
     from exactdp.numbers import Q
@@ -81,12 +91,20 @@ def counter_visible():
     rows = {}
     for i in range(k):
         p = Q(1, 4) + Q(1, 8 * (i + 2))
-        rows[(f"c{i}", "up")] = [("T", "done", [p, p + Q(1, 16)]), ("F", f"c{min(i + 1, k - 1)}", [1 - p, 1 - p - Q(1, 16)])]
+        rows[(f"c{i}", "up")] = [
+            ("T", "done", [p, p + Q(1, 16)]),
+            ("F", f"c{min(i + 1, k - 1)}", [1 - p, 1 - p - Q(1, 16)]),
+        ]
         rows[(f"c{i}", "coin")] = [("H", f"c{i}", [Q(1, 2)]), ("T", f"c{i}", [Q(1, 2)])]
     return _run(make_automaton([f"c{i}" for i in range(k)] + ["done"], "c0", rows, 50))
 
 
-@bench("thm52-sparse-parallel", None, None, "Thm 5.2 counterexample: 1-sparse parallel composition of M_(1/2), cap n = 1..4")
+@bench(
+    "thm52-sparse-parallel",
+    None,
+    None,
+    "Thm 5.2 counterexample: 1-sparse parallel composition of M_(1/2), cap n = 1..4",
+)
 def thm52():
     from exactdp.analysis import profile
     from exactdp.builders.automaton import make_automaton
@@ -97,7 +115,12 @@ def thm52():
     d = Q(1, 2)
     rows = {("s0", m): [("0", "s0", [1 - d]), ("1", "s1", [d])] for m in "01"}
     rows.update({("s1", m): [(m, "s1", [1])] for m in "01"})
-    item = MenuItem("Md", Continual(make_automaton(["s0", "s1"], "s0", rows, 2), bounded_verifier("01", max_differing=1, max_length=2)), Q(0), d)
+    item = MenuItem(
+        "Md",
+        Continual(make_automaton(["s0", "s1"], "s0", rows, 2), bounded_verifier("01", max_differing=1, max_length=2)),
+        Q(0),
+        d,
+    )
     out = []
     total = 0.0
     for n in (1, 2, 3, 4):
@@ -107,5 +130,7 @@ def thm52():
         secs = time.perf_counter() - t
         total += secs
         s = stats(m.root)
-        out.append({"n": n, "nodes": s["ask_nodes"] + s["chance_nodes"], "delta": str(delta), "seconds": round(secs, 3)})
+        out.append(
+            {"n": n, "nodes": s["ask_nodes"] + s["chance_nodes"], "delta": str(delta), "seconds": round(secs, 3)}
+        )
     return {"seconds": None, "rows": out}

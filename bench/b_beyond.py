@@ -47,12 +47,19 @@ def renyi_d8_alpha4():
     return _renyi(8, 4)
 
 
-@bench("renyi-tree-d8-kl", None, None, "exactdp renyi --alpha 1 (KL, exact linear forms in logs) on the depth-8 full tree")
+@bench(
+    "renyi-tree-d8-kl", None, None, "exactdp renyi --alpha 1 (KL, exact linear forms in logs) on the depth-8 full tree"
+)
 def renyi_d8_kl():
     return _renyi(8, 1)
 
 
-@bench("tradeoff-tree-d8", 4.0, None, "exactdp tradeoff on the depth-8 full tree: profile + trade-off vertices (target <= 2x PrivLoss)")
+@bench(
+    "tradeoff-tree-d8",
+    4.0,
+    None,
+    "exactdp tradeoff on the depth-8 full tree: profile + trade-off vertices (target <= 2x PrivLoss)",
+)
 def tradeoff_d8():
     from exactdp.analysis import profile
     from exactdp.report.beyond import tradeoff_to_dict

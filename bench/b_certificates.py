@@ -59,14 +59,24 @@ def _privloss(an, value):
     return privloss_certificate(an, "M", 0, "equals", value)
 
 
-@bench("cert-tree-d8", None, None, "certificate of PrivLoss(M, 0) = ... for the full tree 2q x 2a, depth 8: size, certify, check vs compute")
+@bench(
+    "cert-tree-d8",
+    None,
+    None,
+    "certificate of PrivLoss(M, 0) = ... for the full tree 2q x 2a, depth 8: size, certify, check vs compute",
+)
 def cert_tree_d8():
     from mechanisms import full_tree
 
     return _measure(full_tree(8), _privloss)
 
 
-@bench("cert-concomp-3x3round", None, None, "certificate of PrivLoss at delta 0 for concomp of three 3-round 2q x 2a mechanisms")
+@bench(
+    "cert-concomp-3x3round",
+    None,
+    None,
+    "certificate of PrivLoss at delta 0 for concomp of three 3-round 2q x 2a mechanisms",
+)
 def cert_concomp():
     from mechanisms import full_tree
 
@@ -76,22 +86,38 @@ def cert_concomp():
     return _measure(concomp([m, m, m]), _privloss)
 
 
-@bench("cert-library", None, None, "the case library: exactdp certify cases/ (verify + certificates) vs the standalone checker")
+@bench(
+    "cert-library",
+    None,
+    None,
+    "the case library: exactdp certify cases/ (verify + certificates) vs the standalone checker",
+)
 def cert_library():
     import subprocess
     import sys
 
     with tempfile.TemporaryDirectory() as out:
         t = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "exactdp", "verify", "-q", "cases/"], cwd=ROOT, capture_output=True, check=True)
+        subprocess.run(
+            [sys.executable, "-m", "exactdp", "verify", "-q", "cases/"], cwd=ROOT, capture_output=True, check=True
+        )
         verify = time.perf_counter() - t
         t = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "exactdp", "certify", "-q", "-o", out, "cases/"], cwd=ROOT, capture_output=True, check=True)
+        subprocess.run(
+            [sys.executable, "-m", "exactdp", "certify", "-q", "-o", out, "cases/"],
+            cwd=ROOT,
+            capture_output=True,
+            check=True,
+        )
         certify = time.perf_counter() - t
         files = list(Path(out).rglob("*.json"))
         size = sum(f.stat().st_size for f in files)
         t = time.perf_counter()
-        p = subprocess.run([sys.executable, "-I", "-S", str(ROOT / "exactdp" / "checker.py"), "-q", out], capture_output=True, text=True)
+        p = subprocess.run(
+            [sys.executable, "-I", "-S", str(ROOT / "exactdp" / "checker.py"), "-q", out],
+            capture_output=True,
+            text=True,
+        )
         check = time.perf_counter() - t
         assert p.returncode == 0, p.stdout[-2000:]
         slowest = _slowest(files)
@@ -113,6 +139,11 @@ def _slowest(files: list[Path]) -> list[dict]:
     for f in files:
         t = time.perf_counter()
         checker.check_certificate(checker.load(f))
-        rows.append({"file": f"{f.parent.name}/{f.name}", "check_seconds": round(time.perf_counter() - t, 2), "size_mb": round(f.stat().st_size / 1e6, 2)})
+        rows.append(
+            {
+                "file": f"{f.parent.name}/{f.name}",
+                "check_seconds": round(time.perf_counter() - t, 2),
+                "size_mb": round(f.stat().st_size / 1e6, 2),
+            }
+        )
     return sorted(rows, key=lambda r: -r["check_seconds"])[:5]
-

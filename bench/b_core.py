@@ -7,6 +7,7 @@ import time
 
 from harness import bench
 
+
 @bench("tree-d8-delta0", 2.0, None, "full tree 2q x 2a, depth 8 (65,536 leaf answer edges): PrivLoss at delta = 0")
 def tree_d8_delta0():
     return _tree_privloss(8, "0")
@@ -17,7 +18,9 @@ def tree_d8_delta100():
     return _tree_privloss(8, "1/100")
 
 
-@bench("tree-d10-delta0", 30.0, 4096.0, "full tree 2q x 2a, depth 10 (1,048,576 leaf answer edges): PrivLoss at delta = 0")
+@bench(
+    "tree-d10-delta0", 30.0, 4096.0, "full tree 2q x 2a, depth 10 (1,048,576 leaf answer edges): PrivLoss at delta = 0"
+)
 def tree_d10_delta0():
     return _tree_privloss(10, "0")
 
@@ -27,7 +30,9 @@ def tree_d10_delta100():
     return _tree_privloss(10, "1/100")
 
 
-@bench("concomp-3x3round", 10.0, None, "concomp of three copies of a 3-round 2q x 2a interactive mechanism: full profile")
+@bench(
+    "concomp-3x3round", 10.0, None, "concomp of three copies of a 3-round 2q x 2a interactive mechanism: full profile"
+)
 def concomp3():
     from mechanisms import full_tree
 
@@ -83,7 +88,9 @@ def enumerator_scaling():
         m = full_tree(depth, queries=queries)
         n = count_strategies(m.root)
         if n > 200_000:
-            rows.append({"queries": queries, "depth": depth, "strategies": n, "seconds": None, "note": "refused (limit)"})
+            rows.append(
+                {"queries": queries, "depth": depth, "strategies": n, "seconds": None, "note": "refused (limit)"}
+            )
             continue
         t = time.perf_counter()
         enumerator.privloss(m, 0, max_strategies=200_000)
@@ -104,5 +111,3 @@ def _tree_privloss(depth: int, delta: str):
     v = profile.privloss(m, eval_text(delta))
     secs = time.perf_counter() - t
     return {"seconds": secs, "build_seconds": build, "privloss": str(v)[:60]}
-
-

@@ -20,7 +20,12 @@ ROOT = Path(__file__).resolve().parents[1]
 CASE = ROOT / "cases" / "kov" / "kfold-30-decimal.yaml"
 
 
-@bench("decimal-kfold30-case", 0.5, None, "cases/kov/kfold-30-decimal.yaml (eps = 0.1 exactly, 30-fold RR_(0.1, 0.001)): verify_file, CPU s")
+@bench(
+    "decimal-kfold30-case",
+    0.5,
+    None,
+    "cases/kov/kfold-30-decimal.yaml (eps = 0.1 exactly, 30-fold RR_(0.1, 0.001)): verify_file, CPU s",
+)
 def kfold30_decimal():
     from exactdp.verify import verify_file
 
@@ -29,7 +34,9 @@ def kfold30_decimal():
     cpu, wall = time.process_time() - c, time.perf_counter() - t
     assert fr.exit_code == 0, fr.error
     t = time.perf_counter()
-    p = subprocess.run([sys.executable, "-m", "exactdp", "verify", "--no-progress", str(CASE)], capture_output=True, text=True)
+    p = subprocess.run(
+        [sys.executable, "-m", "exactdp", "verify", "--no-progress", str(CASE)], capture_output=True, text=True
+    )
     cli = time.perf_counter() - t
     assert p.returncode == 0, p.stderr
     return {
@@ -41,7 +48,12 @@ def kfold30_decimal():
     }
 
 
-@bench("decimal-field-arith", None, None, "Q(e^(1/10)) arithmetic: (1+t)^60 expanded, 300 steps acc*y/(y+1), y = (k t + 1)/(t + k), with gcds")
+@bench(
+    "decimal-field-arith",
+    None,
+    None,
+    "Q(e^(1/10)) arithmetic: (1+t)^60 expanded, 300 steps acc*y/(y+1), y = (k t + 1)/(t + k), with gcds",
+)
 def field_arith():
     from exactdp.numbers import Q
     from exactdp.numbers.qt import qt_t

@@ -32,7 +32,9 @@ def _scaling(kind: str, n: int) -> dict:
     t1, t4 = _time_read(small), _time_read(big)
     return {
         "seconds": t4,
-        "rows": [f"{kind} of {n} items ({len(small) // 1000} KB): {t1:.2f} s; of {4 * n} ({len(big) // 1000} KB): {t4:.2f} s; ratio {t4 / t1:.1f} (linear: 4)"],
+        "rows": [
+            f"{kind} of {n} items ({len(small) // 1000} KB): {t1:.2f} s; of {4 * n} ({len(big) // 1000} KB): {t4:.2f} s; ratio {t4 / t1:.1f} (linear: 4)"
+        ],
     }
 
 
@@ -65,7 +67,11 @@ def _bomb(name: str, *extra: str) -> dict:
         f = Path(tmp) / f"{name}.yaml"
         f.write_text(make())
         t = time.perf_counter()
-        p = subprocess.run([sys.executable, "-c", "from exactdp.cli import run; run()", "verify", str(f), *flags, *extra], capture_output=True, text=True)
+        p = subprocess.run(
+            [sys.executable, "-c", "from exactdp.cli import run; run()", "verify", str(f), *flags, *extra],
+            capture_output=True,
+            text=True,
+        )
         secs = time.perf_counter() - t
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     # under the defaults whichever limit comes first refuses it (memory or time): any named one
@@ -73,15 +79,30 @@ def _bomb(name: str, *extra: str) -> dict:
     line = next((ln.strip() for ln in p.stdout.splitlines() if "exceeds the limit" in ln), p.stdout.strip()[:200])
     if not named or peak > 1024:  # the target: refused by the named limit, under 1 GB
         raise SystemExit(f"{name}: exit {p.returncode}, peak {peak:.0f} MB, named={named}: {line}")
-    return {"seconds": secs, "rows": [f"exit {p.returncode}, child peak {peak:.0f} MB, refused by a named limit: {named}", line[:160]], "child_peak_mb": peak, "named": named}
+    return {
+        "seconds": secs,
+        "rows": [f"exit {p.returncode}, child peak {peak:.0f} MB, refused by a named limit: {named}", line[:160]],
+        "child_peak_mb": peak,
+        "named": named,
+    }
 
 
-@bench("bomb-concomp-20", 300, None, "ConComp of 20 RRs under the default limits: refused by --max-memory (child peak in the rows)")
+@bench(
+    "bomb-concomp-20",
+    300,
+    None,
+    "ConComp of 20 RRs under the default limits: refused by --max-memory (child peak in the rows)",
+)
 def bomb_concomp():
     return _bomb("concomp-20")
 
 
-@bench("bomb-automaton-1e5", 90, None, "an automaton with horizon 10^5, default limits but --timeout 60 (the default 300 s is what refuses it)")
+@bench(
+    "bomb-automaton-1e5",
+    90,
+    None,
+    "an automaton with horizon 10^5, default limits but --timeout 60 (the default 300 s is what refuses it)",
+)
 def bomb_automaton():
     return _bomb("automaton-horizon-1e5", "--timeout", "60")
 

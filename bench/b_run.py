@@ -41,7 +41,7 @@ mechanisms:
 claims:
   - privloss: {delta: 1/100, at_most: 3*k*e}
   - privloss: {delta: 1/10, at_most: 3*k*e}
-""" % ", ".join(f"log({n}/{n - 1})" for n in range(2, 27))
+""" % ", ".join(f"log({n}/{n - 1})" for n in range(2, 27))  # noqa: UP031 (a YAML template with braces)
 
 
 def _run(args: list[str]) -> tuple[float, float, float, int]:
@@ -105,7 +105,12 @@ def _timed_item(item):
     return fr.exit_code, time.process_time() - c, time.perf_counter() - w, os.getpid()
 
 
-@bench("run-sweep-200-cpu", None, None, "200-point sweep, CPU accounting: what 2 workers cost, independent of the machine's load")
+@bench(
+    "run-sweep-200-cpu",
+    None,
+    None,
+    "200-point sweep, CPU accounting: what 2 workers cost, independent of the machine's load",
+)
 def sweep_200_cpu():
     """Wall time depends on what else runs on the machine; CPU time does not.  The sum of the
     workers' CPU time against the serial CPU time is the overhead of running in workers; on an
@@ -123,7 +128,13 @@ def sweep_200_cpu():
         load = os.getloadavg()[0]
         t, c = time.perf_counter(), time.process_time()
         res = list(run_ordered(_timed_item, items, Runner(jobs=jobs)))
-        out[jobs] = (time.perf_counter() - t, time.process_time() - c, sum(r[1] for r in res), sum(r[2] for r in res), load)
+        out[jobs] = (
+            time.perf_counter() - t,
+            time.process_time() - c,
+            sum(r[1] for r in res),
+            sum(r[2] for r in res),
+            load,
+        )
     (w1, _, cpu1, _, l1), (w2, parent2, cpu2, busy2, l2) = out[1], out[2]
     return {
         "seconds": w2,

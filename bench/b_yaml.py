@@ -50,21 +50,36 @@ def _compare(mechs: list) -> dict:
     return {"seconds": total_block, "json_seconds": total_json, "rows": rows}
 
 
-@bench("yaml-deep-comb-block-vs-json", None, None, "deep narrow trees (depth 25/50/100): block YAML vs one-line JSON, parse CPU s")
+@bench(
+    "yaml-deep-comb-block-vs-json",
+    None,
+    None,
+    "deep narrow trees (depth 25/50/100): block YAML vs one-line JSON, parse CPU s",
+)
 def deep_comb():
     from mechanisms import comb
 
     return _compare([comb(d) for d in (25, 50, 100)])
 
 
-@bench("yaml-full-tree-block-vs-json", None, None, "full 2q x 2a trees (depth 5/6/7): block YAML vs one-line JSON, parse CPU s")
+@bench(
+    "yaml-full-tree-block-vs-json",
+    None,
+    None,
+    "full 2q x 2a trees (depth 5/6/7): block YAML vs one-line JSON, parse CPU s",
+)
 def full_trees():
     from mechanisms import full_tree
 
     return _compare([full_tree(d) for d in (5, 6, 7)])
 
 
-@bench("yaml-pure-python-block-vs-json", None, None, "full trees depth 5/6 and a depth-100 comb with PyYAML's pure-Python parser (no libyaml): block vs JSON")
+@bench(
+    "yaml-pure-python-block-vs-json",
+    None,
+    None,
+    "full trees depth 5/6 and a depth-100 comb with PyYAML's pure-Python parser (no libyaml): block vs JSON",
+)
 def pure_python_parser():
     import yaml
     from mechanisms import comb, full_tree

@@ -96,7 +96,12 @@ def to_data(m: Mechanism) -> dict:
             out[lab] = p if isinstance(child, End) else {"p": p, "then": node(child)}
         return out
 
-    return {"exactdp": 1, "name": "bench-tree", "mechanism": {"tree": node(m.root)}, "claims": [{"dp": {"eps": "log(2)", "delta": 1}}]}
+    return {
+        "exactdp": 1,
+        "name": "bench-tree",
+        "mechanism": {"tree": node(m.root)},
+        "claims": [{"dp": {"eps": "log(2)", "delta": 1}}],
+    }
 
 
 def to_json(m: Mechanism) -> str:

@@ -33,7 +33,11 @@ def _child(name: str) -> None:
 
     mod, fn, *_ = BENCHES[name]
     res = getattr(importlib.import_module(mod), fn)()
-    hwm = [line for line in open("/proc/self/status") if line.startswith("VmHWM")] if Path("/proc/self/status").exists() else []
+    hwm = (
+        [line for line in open("/proc/self/status") if line.startswith("VmHWM")]
+        if Path("/proc/self/status").exists()
+        else []
+    )
     # VmHWM is this process's own peak; ru_maxrss would include the parent's memory at fork
     res["peak_mb"] = int(hwm[0].split()[1]) / 1024 if hwm else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(json.dumps(res))
@@ -56,7 +60,9 @@ def main(argv: list[str]) -> int:
             failed = True
             continue
         res = json.loads(p.stdout.strip().splitlines()[-1])
-        ok = (tsec is None or res["seconds"] is None or res["seconds"] <= tsec) and (tmb is None or res["peak_mb"] <= tmb)
+        ok = (tsec is None or res["seconds"] is None or res["seconds"] <= tsec) and (
+            tmb is None or res["peak_mb"] <= tmb
+        )
         failed |= not ok
         res.update({"description": desc, "target_seconds": tsec, "target_mb": tmb, "ok": ok})
         results[name] = res

@@ -13,14 +13,14 @@ True
 
 __version__ = "0.1.0"
 
+from . import theorems
 from .analysis import Engine, EnumeratorEngine, Profile, ProfileEngine, Witness, enumerator, make_engine
 from .analysis import profile as profile_engine
 from .analysis.bounded_range import br_range
 from .analysis.gdp import check_gdp
+from .analysis.profile import delta_at, is_dp, privloss, profile, witness
 from .analysis.renyi import RenyiResult, renyi
 from .analysis.tradeoff import Tradeoff, dominating_pair, envelope_tradeoff, pair_tradeoffs, tensor
-from .analysis.profile import delta_at, is_dp, privloss, profile, witness
-from . import theorems
 from .builders import (
     SVT,
     ask,

@@ -66,11 +66,12 @@ import argparse  # noqa: E402
 import gc  # noqa: E402
 import hashlib  # noqa: E402
 import json  # noqa: E402
+from collections.abc import Iterator  # noqa: E402
+from contextlib import contextmanager  # noqa: E402
 from fractions import Fraction  # noqa: E402
 from math import lcm  # noqa: E402
 from pathlib import Path  # noqa: E402
-from contextlib import contextmanager  # noqa: E402
-from typing import Any, Iterator  # noqa: E402
+from typing import Any
 
 __all__ = ["main", "check_certificate", "Malformed", "Rejected"]
 
@@ -154,7 +155,9 @@ class Game:
 
     def __init__(self, name: str, raw: object, path: str):
         self.name = name
-        self.datasets = [expect(d, str, f"{path}.datasets[{k}]") for k, d in enumerate(field(raw, "datasets", list, path))]
+        self.datasets = [
+            expect(d, str, f"{path}.datasets[{k}]") for k, d in enumerate(field(raw, "datasets", list, path))
+        ]
         if not self.datasets or len(set(self.datasets)) != len(self.datasets):
             raise Malformed(f"{path}.datasets: must be distinct names")
         self.pairs: list[tuple] = []
@@ -209,7 +212,9 @@ class Game:
             return ("ask", labels, kids)
         for d, x in enumerate(self.datasets):  # a distribution under every dataset
             if any(row[d] < 0 for row in rows) or sum(row[d] for row in rows) != 1:
-                raise Rejected(f"game {self.name}, node {k}: the answer probabilities under {text(x)} are not a distribution")
+                raise Rejected(
+                    f"game {self.name}, node {k}: the answer probabilities under {text(x)} are not a distribution"
+                )
         return ("answer", labels, rows, kids)
 
     def pair(self, raw: object, path: str) -> tuple[int, int]:
@@ -269,7 +274,7 @@ class Chain:
         """The slopes where U bends, ascending (U's slopes decrease along the chain)."""
         return [t for t in reversed(self.s[1:]) if t >= 0]
 
-    def covers(self, other: "Chain", lo: Fraction, hi: Any) -> tuple | None:
+    def covers(self, other: Chain, lo: Fraction, hi: Any) -> tuple | None:
         """U(lam) >= other(lam) for every lam in [lo, hi]: every vertex (b, a) of ``other`` gives
         a line a - lam * b that must lie below U there; returns the first vertex that does not.
         U minus such a line is convex, with slope b - b_j where vertex j is active, growing as
@@ -349,7 +354,10 @@ def inside(inner: tuple, outer: tuple | None, scale: Fraction = ONE) -> bool:
 def scaled_le(x: Fraction, s: Fraction, y: Fraction, t: Fraction) -> bool:
     """x * s <= y * t for rationals with s, t > 0, on integers (the same exact comparison as
     with Fractions, without building the products: this test runs at every node)."""
-    return x.numerator * s.numerator * y.denominator * t.denominator <= y.numerator * t.numerator * x.denominator * s.denominator
+    return (
+        x.numerator * s.numerator * y.denominator * t.denominator
+        <= y.numerator * t.numerator * x.denominator * s.denominator
+    )
 
 
 def check_chains(game: Game, pair: tuple[int, int], raw: Any, path: str) -> tuple:
@@ -392,7 +400,9 @@ def check_chains(game: Game, pair: tuple[int, int], raw: Any, path: str) -> tupl
                         out = [o + p * v for o, v in zip(out, ch.values([x * q for x in xs]))]
                     return out
 
-                dominates(u.values, g, bends, lo, hi, f"{name} {k} (answer): U(lambda) >= sum_a p_a U_a(lambda p'_a / p_a)")
+                dominates(
+                    u.values, g, bends, lo, hi, f"{name} {k} (answer): U(lambda) >= sum_a p_a U_a(lambda p'_a / p_a)"
+                )
         done.append(u)
         dom.append(d)
     return done[game.root], dom[game.root]
@@ -441,7 +451,10 @@ def check_event(game: Game, raw: object, path: str) -> tuple[Fraction, Fraction]
         raise Rejected(f"{path}: event members that no view has: {sorted(map(str, event - set(final)))[:3]}")
     pt = sum((final[r][0] for r in event), ZERO)
     ppt = sum((final[r][1] for r in event), ZERO)
-    if (rational(field(raw, "p", str, path), path + ".p"), rational(field(raw, "p_prime", str, path), path + ".p_prime")) != (pt, ppt):
+    if (
+        rational(field(raw, "p", str, path), path + ".p"),
+        rational(field(raw, "p_prime", str, path), path + ".p_prime"),
+    ) != (pt, ppt):
         raise Rejected(f"{path}: the stated probabilities of T are wrong: recomputed P_x(T) = {pt}, P_x'(T) = {ppt}")
     return pt, ppt
 
@@ -479,7 +492,10 @@ def check_simulation(game: Game, raw: object, path: str, lam: Fraction, delta: F
         rows = field(rd, "T", list, where)
         if hist in table or len(rows) != len(outputs):
             raise Malformed(f"{where}: a repeated round, or not one row per output")
-        table[hist] = [[rational(v, f"{where}.T[{c}][{a}]") for a, v in enumerate(expect(r, list, f"{where}.T[{c}]"))] for c, r in enumerate(rows)]
+        table[hist] = [
+            [rational(v, f"{where}.T[{c}][{a}]") for a, v in enumerate(expect(r, list, f"{where}.T[{c}]"))]
+            for c, r in enumerate(rows)
+        ]
     seen = set()
     stack: list[tuple[int, tuple, list, Fraction, Fraction]] = [(game.root, (), [ONE] * len(outputs), ONE, ONE)]
     while stack:
@@ -495,14 +511,18 @@ def check_simulation(game: Game, raw: object, path: str, lam: Fraction, delta: F
             seen.add(hist)
             for c, row in enumerate(rows):
                 if len(row) != len(nd[1]) or any(v < 0 for v in row) or sum(row) != 1:
-                    raise Rejected(f"{where}: T({text(outputs[c])}) is not a probability distribution over the {len(nd[1])} answers")
+                    raise Rejected(
+                        f"{where}: T({text(outputs[c])}) is not a probability distribution over the {len(nd[1])} answers"
+                    )
             for a, (lab, c) in enumerate(zip(nd[1], nd[3])):
                 t2 = [t * rows[o][a] for o, t in enumerate(tau)]
                 p2, pp2 = px * nd[2][a][i], pxp * nd[2][a][j]
                 for b, target in ((0, p2), (1, pp2)):
                     mix = sum((wc * t for wc, t in zip(w[b], t2)), ZERO)
                     if mix != target:
-                        raise Rejected(f"{where}, answer {text(lab)!r}: T(RR({b})) gives {mix}, M({text(game.datasets[(i, j)[b]])}) gives {target}")
+                        raise Rejected(
+                            f"{where}, answer {text(lab)!r}: T(RR({b})) gives {mix}, M({text(game.datasets[(i, j)[b]])}) gives {target}"
+                        )
                 stack.append((c, hist + (lab,), t2, p2, pp2))
     if seen != set(table):
         raise Rejected(f"{path}: T's table has rounds the game does not have")
@@ -546,7 +566,9 @@ def check_farkas(game: Game, raw: object, path: str, lam: Fraction, delta: Fract
     bad = [key for key, v in column.items() if v < 0]
     if bad:
         c, h = bad[0]
-        raise Rejected(f"{path}: the combined coefficient of tau_{text(outputs[c])}({', '.join(map(text, h))}) is negative")
+        raise Rejected(
+            f"{path}: the combined coefficient of tau_{text(outputs[c])}({', '.join(map(text, h))}) is negative"
+        )
     if not rhs < 0:
         raise Rejected(f"{path}: the combined right-hand side is {rhs}, not < 0")
     return frozenset((i, j))
@@ -648,7 +670,9 @@ def _check(cert: object, hashes: set | None) -> str:
         raise Malformed(f"not an {FORMAT} of version {VERSION}")
     case = field(cert, "case", dict, "certificate")
     if hashes is not None and field(case, "sha256", str, "case") not in hashes:
-        raise Rejected(f"the certificate is about a case file whose SHA-256 is not that of any --case file ({text(case.get('file'))})")
+        raise Rejected(
+            f"the certificate is about a case file whose SHA-256 is not that of any --case file ({text(case.get('file'))})"
+        )
     games = {name: Game(name, g, f"games.{name}") for name, g in field(cert, "games", dict, "certificate").items()}
     claim = field(cert, "claim", dict, "certificate")
     kind = field(claim, "kind", str, "claim")
@@ -682,7 +706,9 @@ def _check(cert: object, hashes: set | None) -> str:
     if holds is None:
         raise Rejected(f"the proofs do not decide the claim {statement}")
     if holds != (verdict == "holds"):
-        raise Rejected(f"the certificate says the claim {verdict}, but the proofs show that it {'holds' if holds else 'fails'}: {statement}")
+        raise Rejected(
+            f"the certificate says the claim {verdict}, but the proofs show that it {'holds' if holds else 'fails'}: {statement}"
+        )
     where = f"[{text(case.get('name'))}, claim {text(case.get('claim'))}] "
     return where + statement + ("" if holds else "  -- does NOT hold")
 
@@ -695,7 +721,11 @@ def game_of(games: dict, name: str) -> Game:
 
 def number(claim: dict, key: str, lam: bool = False) -> Any:
     """A rational parameter of the claim; ``lam``: e^eps, a rational >= 1 or "inf"."""
-    v = ratio(field(claim, key, str, "claim"), "claim." + key) if lam else rational(field(claim, key, str, "claim"), "claim." + key)
+    v = (
+        ratio(field(claim, key, str, "claim"), "claim." + key)
+        if lam
+        else rational(field(claim, key, str, "claim"), "claim." + key)
+    )
     if lam and v != INF and v < 1:
         raise Malformed(f"claim.{key}: e^eps must be >= 1")
     if key == "delta" and not 0 <= v <= 1:
@@ -788,7 +818,9 @@ def profile(kind: str, claim: dict, game: Game, games: dict, pf: Proof) -> tuple
         holds = domination(pf, [(game, other)])
         return statement, (None if holds is None else holds != (kind == "not_fdp"))
     other = game_of(games, field(claim, "than" if kind == "profile_le" else "as", str, "claim"))
-    statement = f"profile of {text(game.name)} {'<=' if kind == 'profile_le' else 'equals'} profile of {text(other.name)}"
+    statement = (
+        f"profile of {text(game.name)} {'<=' if kind == 'profile_le' else 'equals'} profile of {text(other.name)}"
+    )
     return statement, domination(pf, [(game, other)] + ([(other, game)] if kind == "profile_eq" else []))
 
 
@@ -807,9 +839,16 @@ def domination(pf: Proof, directions: list) -> bool | None:
         roots, (bends, lines) = pf.upper(m), envelope(pf.lower(n), n.name)
         if roots is None or not all(inside((ONE, INF), d) for _, d in roots):
             return None
-        lower = lambda xs: [max([ZERO] + [a - x * b for a, b in lines]) for x in xs]  # noqa: E731
+        lower = lambda xs: [max([ZERO] + [a - x * b for a, b in lines]) for x in xs]  # noqa: E731, B023 (used in this iteration only)
         for ch, _ in roots:
-            dominates(lower, ch.values, ch.bends() + bends, ONE, INF, f"profile of {m.name} below the lower bounds of {n.name}")
+            dominates(
+                lower,
+                ch.values,
+                ch.bends() + bends,
+                ONE,
+                INF,
+                f"profile of {m.name} below the lower bounds of {n.name}",
+            )
     return True
 
 
@@ -820,7 +859,11 @@ def simulates(kind: str, claim: dict, game: Game, games: dict, pf: Proof) -> tup
     also be proved to be e^PrivLoss."""
     delta = number(claim, "delta")
     default = claim.get("exp_eps") is None
-    lam = ratio(field(pf.raw, "exp_eps_used", str, "proof"), "proof.exp_eps_used") if default else number(claim, "exp_eps", lam=True)
+    lam = (
+        ratio(field(pf.raw, "exp_eps_used", str, "proof"), "proof.exp_eps_used")
+        if default
+        else number(claim, "exp_eps", lam=True)
+    )
     if (lam == INF and not default) or (lam != INF and lam < 1):
         raise Malformed("e^eps must be finite and >= 1")
     events = pf.lower(game)
@@ -831,8 +874,14 @@ def simulates(kind: str, claim: dict, game: Game, games: dict, pf: Proof) -> tup
         holds = decide(False, any(pp == 0 and p > delta for p, pp, _ in events))
         return statement, None if holds is None else holds != negated
     pairs = {frozenset((game.datasets.index(x), game.datasets.index(y))) for x, y in game.pairs}
-    with_t = {check_simulation(game, s, f"proof.simulation[{k}]", lam, delta) for k, s in enumerate(field(pf.raw, "simulation", list, "proof", optional=True) or [])}
-    no_t = {check_farkas(game, f, f"proof.farkas[{k}]", lam, delta) for k, f in enumerate(field(pf.raw, "farkas", list, "proof", optional=True) or [])}
+    with_t = {
+        check_simulation(game, s, f"proof.simulation[{k}]", lam, delta)
+        for k, s in enumerate(field(pf.raw, "simulation", list, "proof", optional=True) or [])
+    }
+    no_t = {
+        check_farkas(game, f, f"proof.farkas[{k}]", lam, delta)
+        for k, f in enumerate(field(pf.raw, "farkas", list, "proof", optional=True) or [])
+    }
     no_t |= {frozenset(pr) for p, pp, pr in events if p - lam * pp > delta}
     if with_t & no_t:
         raise Rejected("T was shown both to exist and not to exist for the same pair")
@@ -865,10 +914,19 @@ def renyi(kind: str, claim: dict, game: Game, games: dict, pf: Proof) -> tuple:
     if rel not in ("equals", "at_most", "exceeds"):
         raise Malformed("claim.relation: equals, at_most or exceeds")
     bound = claim.get("bound")
-    terms = None if bound == INF else [(ratio(b, f"claim.bound[{k}][0]"), rational(c, f"claim.bound[{k}][1]")) for k, (b, c) in enumerate(pairs_of(bound))]
+    terms = (
+        None
+        if bound == INF
+        else [
+            (ratio(b, f"claim.bound[{k}][0]"), rational(c, f"claim.bound[{k}][1]"))
+            for k, (b, c) in enumerate(pairs_of(bound))
+        ]
+    )
     if terms is not None and any(b == 0 or infinite(b) for b, _ in terms):
         raise Malformed("claim.bound: the bases of the logarithms must be positive rationals")
-    r = max((renyi_sum(game, game.datasets.index(x), game.datasets.index(y), alpha) for x, y in game.pairs), key=order_key)
+    r = max(
+        (renyi_sum(game, game.datasets.index(x), game.datasets.index(y), alpha) for x, y in game.pairs), key=order_key
+    )
     c = compare_power(r, (alpha or 2) - 1, terms)
     x = "inf" if terms is None else log_sum_text(terms)
     statement = f"D_{text_alpha}({text(game.name)}) {dict(equals='=', at_most='<=', exceeds='>')[rel]} {x}"
@@ -932,13 +990,13 @@ def compare_power(r: Any, k: int, terms: list | None) -> int:
     d = lcm(*(e.denominator for _, e in exps))
     limit_size(bits(r), d, "the Renyi sum raised to the exponents' common denominator")
     limit_size(sum(bits(b) * abs(e * d) for b, e in exps), 1, "the claimed bound raised to that power")
-    left, right = r ** d, ONE
+    left, right = r**d, ONE
     for b, e in exps:
         n = int(e * d)
         if n > 0:
-            right *= b ** n
+            right *= b**n
         else:
-            left *= b ** -n
+            left *= b**-n
     return (left > right) - (left < right)
 
 
@@ -957,7 +1015,10 @@ def limit_size(size: Any, times: int, what: str) -> None:
 def show_game(game: Game) -> list:
     """The game as an indented tree; a shared sub-game is printed once and then referred to."""
     ds = ", ".join(map(text, game.datasets))
-    out = [f"game {text(game.name)}: datasets ({ds}); ordered pairs " + ", ".join(f"({text(x)}, {text(y)})" for x, y in game.pairs)]
+    out = [
+        f"game {text(game.name)}: datasets ({ds}); ordered pairs "
+        + ", ".join(f"({text(x)}, {text(y)})" for x, y in game.pairs)
+    ]
     shown: set = set()
     stack = [(game.root, 1, "")]
     while stack:
@@ -970,7 +1031,9 @@ def show_game(game: Game) -> list:
             out.append(f"{pad}{head}#{k} (shown above)")
             continue
         shown.add(k)
-        out.append(f"{pad}{head}#{k} {'the adversary chooses' if nd[0] == 'ask' else f'the mechanism answers, Pr under ({ds})'}:")
+        out.append(
+            f"{pad}{head}#{k} {'the adversary chooses' if nd[0] == 'ask' else f'the mechanism answers, Pr under ({ds})'}:"
+        )
         kids = []
         for a, (lab, c) in enumerate(zip(nd[1], nd[-1])):
             pr = " (" + ", ".join(map(str, nd[2][a])) + ")" if nd[0] == "answer" else ""
@@ -987,21 +1050,27 @@ def load(path: Path) -> Any:
         return d
 
     def refuse(s: str) -> None:
-        raise Malformed(f"the JSON number {s[:20]} is not allowed: numbers are strings such as \"3/4\"")
+        raise Malformed(f'the JSON number {s[:20]} is not allowed: numbers are strings such as "3/4"')
 
     if not path.is_file():  # (a FIFO or device would block or never end)
         raise Malformed("not a regular file")
     try:
         with no_gc():  # (the same reason as for the check: many objects, no cycles)
-            return json.loads(path.read_bytes().decode("utf-8"), object_pairs_hook=pairs, parse_float=refuse, parse_constant=refuse)
+            return json.loads(
+                path.read_bytes().decode("utf-8"), object_pairs_hook=pairs, parse_float=refuse, parse_constant=refuse
+            )
     except (OSError, UnicodeDecodeError, RecursionError, ValueError) as e:  # JSONDecodeError is a ValueError
         raise Malformed(f"cannot read it as UTF-8 JSON: {str(e)[:200] or type(e).__name__}") from None
 
 
 def main(argv: list | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="exactdp-check", description="Check exactdp certificates (Python standard library only).")
+    ap = argparse.ArgumentParser(
+        prog="exactdp-check", description="Check exactdp certificates (Python standard library only)."
+    )
     ap.add_argument("paths", nargs="+", help="certificate files, or directories searched for *.json")
-    ap.add_argument("--case", action="append", default=[], help="the case file the certificates are about (checks its SHA-256)")
+    ap.add_argument(
+        "--case", action="append", default=[], help="the case file the certificates are about (checks its SHA-256)"
+    )
     ap.add_argument("--show-game", action="store_true", help="print each certificate's game")
     ap.add_argument("-q", "--quiet", action="store_true", help="print only rejected and malformed certificates")
     args = ap.parse_args(argv)
@@ -1030,7 +1099,9 @@ def main(argv: list | None = None) -> int:
             status = "accepted"
             if args.show_game:
                 games = field(cert, "games", dict, "certificate")
-                line += "\n" + "\n".join(x for name in games for x in show_game(Game(name, games[name], f"games.{name}")))
+                line += "\n" + "\n".join(
+                    x for name in games for x in show_game(Game(name, games[name], f"games.{name}"))
+                )
         except Rejected as e:
             status, line = "REJECTED", f"REJECTED: {e}"
         except Malformed as e:
@@ -1038,11 +1109,16 @@ def main(argv: list | None = None) -> int:
         except (RecursionError, MemoryError, ArithmeticError, ValueError) as e:
             status, line = "MALFORMED", f"MALFORMED: too large or deep to check ({type(e).__name__})"
         except Exception as e:  # a bug in this file: say so, without a traceback
-            status, line = "MALFORMED", f"MALFORMED: not checked: internal error in the checker ({type(e).__name__}: {text(e)})"
+            status, line = (
+                "MALFORMED",
+                f"MALFORMED: not checked: internal error in the checker ({type(e).__name__}: {text(e)})",
+            )
         counts[status] += 1
         if status != "accepted" or not args.quiet:
             print(f"{text(f)}: {line}")
-    print(f"{len(files)} certificate(s): {counts['accepted']} accepted, {counts['REJECTED']} rejected, {counts['MALFORMED']} malformed")
+    print(
+        f"{len(files)} certificate(s): {counts['accepted']} accepted, {counts['REJECTED']} rejected, {counts['MALFORMED']} malformed"
+    )
     return 2 if counts["MALFORMED"] else 1 if counts["REJECTED"] else 0
 
 

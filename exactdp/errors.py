@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 __all__ = [
     "excerpt",
@@ -77,7 +78,7 @@ def _one_line(text: str) -> str:
 # a Python string literal as repr() writes it (matched left to right, whatever its length, so
 # that one literal's closing quote is never taken for the next one's opening quote)
 _QUOTED = re.compile(r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"")
-_LONG_WORD = re.compile(r"[^\s.\[\]]{%d,}" % (EXCERPT_CHARS + 1))
+_LONG_WORD = re.compile(rf"[^\s.\[\]]{{{EXCERPT_CHARS + 1},}}")
 
 
 def bound_text(text: str, limit: int = MESSAGE_CHARS) -> str:

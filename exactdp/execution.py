@@ -35,10 +35,11 @@ import pkgutil
 import signal
 import threading
 from collections import deque
+from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any, Callable, Generator, Generic, Iterator, Sequence, TypeVar
+from typing import Any, Generic, TypeVar
 
 from .errors import ExactDPError
 
@@ -129,7 +130,9 @@ class OrderedRun(Generic[R]):
     :meth:`close` stops the workers.
     """
 
-    def __init__(self, fn: Callable[[Any], R], items: Sequence[Any], runner: Runner, lost: Lost | None, progress: Progress | None):
+    def __init__(
+        self, fn: Callable[[Any], R], items: Sequence[Any], runner: Runner, lost: Lost | None, progress: Progress | None
+    ):
         self.total = len(items)
         self._buffer: dict[int, R] = {}
         self._gen: Generator[R, None, None] = _dispatch(fn, list(items), runner, lost, progress, self._buffer)
@@ -425,6 +428,7 @@ def _run_dask(fn, items, runner: Runner, lost, progress, buffer: dict[int, Any])
     preload_result_modules()
     from dask.distributed import as_completed
     from distributed.scheduler import KilledWorker
+
     state = [0]
     done_count = 0
     try:

@@ -40,9 +40,10 @@ import re
 import signal
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, fields, replace
-from typing import Any, Iterator
+from typing import Any
 
 from .errors import LimitExceededError, TimeLimitExceeded
 
@@ -84,7 +85,7 @@ class Limits:
     timeout: float = 300.0
     follow_symlinks: bool = False
 
-    def replace(self, **kw: Any) -> "Limits":
+    def replace(self, **kw: Any) -> Limits:
         """A copy with the fields given (``None`` values are ignored: "keep the default")."""
         names = {f.name for f in fields(self)}
         unknown = set(kw) - names
@@ -207,7 +208,9 @@ def _address_space() -> int | None:
 
 
 def memory_limit_error(allowed: int) -> LimitExceededError:
-    return LimitExceededError("the memory in use", size_text(allowed), "raise it with --max-memory SIZE (e.g. 4G; 0: no limit)")
+    return LimitExceededError(
+        "the memory in use", size_text(allowed), "raise it with --max-memory SIZE (e.g. 4G; 0: no limit)"
+    )
 
 
 @contextmanager
@@ -336,7 +339,9 @@ def check_datasets(n_datasets: int, n_pairs: int | None = None) -> None:
     n(n-1)/2 pairs: 10^4 names would make 5·10^7)."""
     lim = _stack[-1]
     if n_datasets > lim.max_datasets:
-        raise LimitExceededError(f"the number of datasets ({n_datasets})", lim.max_datasets, "raise it with --max-datasets N")
+        raise LimitExceededError(
+            f"the number of datasets ({n_datasets})", lim.max_datasets, "raise it with --max-datasets N"
+        )
     if n_pairs is not None and n_pairs > lim.max_pairs:
         raise LimitExceededError(
             f"the number of adjacent pairs ({n_pairs})",

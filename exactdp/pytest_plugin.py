@@ -37,6 +37,7 @@ __all__ = [
     "item_id",
 ]
 
+
 def pytest_addoption(parser: Any) -> None:
     group = parser.getgroup("exactdp", "exact differential-privacy case files")
     group.addoption(
@@ -63,7 +64,9 @@ def pytest_configure(config: Any) -> None:
         args = list(config.args)
         for p in config.getoption("exactdp_cases"):
             # a node id pasted back (``file.yaml::0-PrivLoss-M-0``) selects within the path
-            if p not in args and not any(str(a).startswith(p.rstrip("/") + "/") or str(a).startswith(p + "::") for a in args):
+            if p not in args and not any(
+                str(a).startswith(p.rstrip("/") + "/") or str(a).startswith(p + "::") for a in args
+            ):
                 args.append(p)
         config.args[:] = args
 
@@ -121,7 +124,9 @@ class CaseFile(pytest.File):
             cfg = self.config
             timeout = cfg.getoption("exactdp_timeout")
             deadline = None if timeout is None else time.monotonic() + timeout
-            self._analyses[point] = Analysis(self._cases[point].mechanisms, make_engine(cfg.getoption("exactdp_engine"), deadline=deadline))
+            self._analyses[point] = Analysis(
+                self._cases[point].mechanisms, make_engine(cfg.getoption("exactdp_engine"), deadline=deadline)
+            )
         return self._analyses[point]
 
 
@@ -155,7 +160,7 @@ class ClaimItem(pytest.Item):
             fr = FileResult(str(self.path), self._case_file()._cases[self.point], (verdict,))
             raise ClaimFailed("\n".join(render_file(fr, Marks(ascii_only=True))))
 
-    def _case_file(self) -> "CaseFile":
+    def _case_file(self) -> CaseFile:
         assert isinstance(self.parent, CaseFile)
         return self.parent
 

@@ -20,9 +20,9 @@ An invalid case file (exit status 2 of ``exactdp verify``) fails too, with its l
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 from .report.text import Marks, render_file
 from .verify import Options, RunResult, verify_paths
@@ -93,7 +93,9 @@ def verify_cases(
             if fr.exit_code != 0:
                 lines.extend(render_file(fr, marks, quiet=True))
         c = run.counts()
-        lines.append(f"{c['fails']} failing and {c.get('error', 0)} undecided claims, {c['invalid_files']} invalid files")
+        lines.append(
+            f"{c['fails']} failing and {c.get('error', 0)} undecided claims, {c['invalid_files']} invalid files"
+        )
         raise CaseVerificationFailed("\n".join(lines), run)
     return run
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 import errno
 import os
 import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Sequence
 
 from .analysis.engine import make_engine
 from .caseio import Case, YamlLimits, load_case, parse_case
@@ -167,7 +167,9 @@ def verify_case(case: Case, opts: Options = Options(), *, deadline: float | None
     an = Analysis({**case.mechanisms, **games}, engine)
     out = _check_all(premises, an, opts, case, "premise-")
     if any(v.status != HOLDS for v in out):
-        return tuple(out) + tuple(Verdict(c, ERROR, "not checked", "a premise of this case does not hold (see above)") for c in case.claims)
+        return tuple(out) + tuple(
+            Verdict(c, ERROR, "not checked", "a premise of this case does not hold (see above)") for c in case.claims
+        )
     return tuple(out) + _check_all(list(case.claims), an, opts, case)
 
 
@@ -177,11 +179,17 @@ def premise_claims(case: Case) -> tuple[list[PremiseClaim], dict]:
     for owner, ob, where in case.obligations:
         key = f"{owner}.{ob.mechanism.name}"
         games[key] = ob.mechanism
-        claims.append(PremiseClaim(of=key, eps=ob.eps, delta=ob.delta, text=ob.text, owner=owner, where=Where(case.file, None, where)))
+        claims.append(
+            PremiseClaim(
+                of=key, eps=ob.eps, delta=ob.delta, text=ob.text, owner=owner, where=Where(case.file, None, where)
+            )
+        )
     return claims, games
 
 
-def _check_all(claims: list, an: Analysis, opts: Options, case: Case | None = None, prefix: str = "") -> tuple[Verdict, ...]:
+def _check_all(
+    claims: list, an: Analysis, opts: Options, case: Case | None = None, prefix: str = ""
+) -> tuple[Verdict, ...]:
     """Check ``claims`` in order; with ``case`` the verdict hooks see each one with its label:
     its number in the file (``"3"``), or ``prefix`` and a number (``"premise-1"``)."""
     out: list[Verdict] = []
@@ -192,7 +200,10 @@ def _check_all(claims: list, an: Analysis, opts: Options, case: Case | None = No
             raise
         except TimeLimitExceeded as e:  # the clock has run out for the whole file
             out.append(Verdict(claim, ERROR, "could not be decided", str(e)))
-            out.extend(Verdict(c, ERROR, "could not be decided", "not checked: the time limit was reached") for c in claims[k + 1 :])
+            out.extend(
+                Verdict(c, ERROR, "could not be decided", "not checked: the time limit was reached")
+                for c in claims[k + 1 :]
+            )
             break
         except ExactDPError as e:
             v = Verdict(claim, ERROR, "could not be decided", str(e))
@@ -207,7 +218,9 @@ def _check_one(claim, an: Analysis, opts: Options) -> Verdict:
     if opts.witness and isinstance(claim, PrivLossClaim) and v.witness is None and v.status == HOLDS:
         w = an.engine.privloss_witness(an.mech(claim.subject), claim.delta, an.profile(claim.subject))
         if w is not None:
-            v = Verdict(v.claim, v.status, v.found, v.note or "tight: the witness shows every smaller eps fails", w, v.values)
+            v = Verdict(
+                v.claim, v.status, v.found, v.note or "tight: the witness shows every smaller eps fails", w, v.values
+            )
     return v
 
 
@@ -241,12 +254,18 @@ def verify_file(path: str | Path, opts: Options = Options(), *, tree: str | Path
     """
     if not os.path.lexists(path):
         raise FileNotFoundError(errno.ENOENT, "no such case file", str(path))
-    return _verify(str(path), lambda: load_case(path, yaml_limits=opts.yaml_limits, max_problems=opts.max_problems, tree=tree), opts)
+    return _verify(
+        str(path),
+        lambda: load_case(path, yaml_limits=opts.yaml_limits, max_problems=opts.max_problems, tree=tree),
+        opts,
+    )
 
 
 def verify_text(text: str, file: str = "<text>", opts: Options = Options()) -> FileResult:
     """Like :func:`verify_file` for case-file text held in memory (``file`` names it in messages)."""
-    return _verify(file, lambda: parse_case(text, file, yaml_limits=opts.yaml_limits, max_problems=opts.max_problems), opts)
+    return _verify(
+        file, lambda: parse_case(text, file, yaml_limits=opts.yaml_limits, max_problems=opts.max_problems), opts
+    )
 
 
 def _verify(file: str, read: Callable[[], Case], opts: Options, point: Point = ()) -> FileResult:
@@ -283,7 +302,17 @@ def work_items(paths: Sequence[str | Path], opts: Options = Options()) -> list[W
             with using(opts.effective_limits()):
                 text = read_case_text(f.path, yaml_limits=opts.yaml_limits, tree=f.tree)
                 # a cheap test first: most files have no sweep and are parsed only by their worker
-                points = sweep_points(text, file, yaml_limits=opts.yaml_limits, max_points=opts.max_sweep_points, max_problems=opts.max_problems) if "sweep" in text else None
+                points = (
+                    sweep_points(
+                        text,
+                        file,
+                        yaml_limits=opts.yaml_limits,
+                        max_points=opts.max_sweep_points,
+                        max_problems=opts.max_problems,
+                    )
+                    if "sweep" in text
+                    else None
+                )
         except ExactDPError as e:  # unreadable, a bad sweep, a limit: that file's error
             out.append(WorkItem(file, error=e))
             continue
@@ -306,7 +335,9 @@ def check_item(item: WorkItem, opts: Options = Options()) -> FileResult:
     point = item.point or ()
 
     def read() -> Case:  # named after its point before checking, so verdict hooks see the name
-        case = parse_case(item.text, item.file, yaml_limits=opts.yaml_limits, max_problems=opts.max_problems, params=dict(point))
+        case = parse_case(
+            item.text, item.file, yaml_limits=opts.yaml_limits, max_problems=opts.max_problems, params=dict(point)
+        )
         return replace(case, name=case.name + f"[{point_label(point)}]") if point else case
 
     fr = _verify(item.file, read, opts, point)
@@ -324,7 +355,9 @@ def full_case(fr: FileResult, opts: Options = Options()) -> Case | None:
     try:
         with using(opts.effective_limits()):
             text = read_case_text(fr.file, yaml_limits=opts.yaml_limits)
-            full = parse_case(text, fr.file, yaml_limits=opts.yaml_limits, max_problems=opts.max_problems, params=dict(fr.point))
+            full = parse_case(
+                text, fr.file, yaml_limits=opts.yaml_limits, max_problems=opts.max_problems, params=dict(fr.point)
+            )
     except ExactDPError:
         return None
     return replace(full, name=fr.case.name)

@@ -131,9 +131,15 @@ def composition_valid(menu, kind, params, budget, cap, fpc, events) -> bool:
     if kind == "4.10":
         return _sub(Counter(_key(menu[j].eps, menu[j].delta) for j in created), Counter(_key(e, d) for e, d in params))
     if kind in ("5.1", "5.14"):
-        return _sub(Counter(_key(menu[created[i]].eps, menu[created[i]].delta) for i in J), Counter(_key(e, d) for e, d in params))
+        return _sub(
+            Counter(_key(menu[created[i]].eps, menu[created[i]].delta) for i in J),
+            Counter(_key(e, d) for e, d in params),
+        )
     if kind == "5.3":
-        return _sub(Counter(_key(menu[created[i]].eps) for i in J), Counter(_key(e) for e in params)) and prod >= 1 - budget
+        return (
+            _sub(Counter(_key(menu[created[i]].eps) for i in J), Counter(_key(e) for e in params))
+            and prod >= 1 - budget
+        )
     if kind == "5.8":
         return prod >= 1 - budget
     if kind == "10.2":  # basic filter: params = (E_total, delta_total) over created instances
@@ -180,7 +186,7 @@ def unroll_composition(menu, kind, params=None, budget=None, cap=2, fpc=False, d
         if not opts:
             return END
         kids = []
-        for lab, ev in opts:
+        for _lab, ev in opts:
             if ev[0] == "create":
                 kids.append(node(hist + [ev]))
                 continue
@@ -209,4 +215,6 @@ def unroll_continual(cm, datasets=("x0", "x1")):
     """The Cor. 3.8 game of one CM, unrolled."""
     from exactdp.builders.continual import MenuItem
 
-    return unroll_composition([MenuItem("M", cm, Q(0), Q(0))], "5.8", budget=Q(1), cap=1, single=True, datasets=datasets)
+    return unroll_composition(
+        [MenuItem("M", cm, Q(0), Q(0))], "5.8", budget=Q(1), cap=1, single=True, datasets=datasets
+    )

@@ -27,7 +27,12 @@ def game(nodes: list, *, datasets=("x0", "x1"), pairs=None, root: int | None = N
         else:
             out.append({"id": k, "answer": [[lab, [str(p) for p in probs], c] for lab, (probs, c) in spec[1].items()]})
     pairs = pairs or [[datasets[0], datasets[1]], [datasets[1], datasets[0]]]
-    return {"datasets": list(datasets), "pairs": [list(p) for p in pairs], "root": len(out) - 1 if root is None else root, "nodes": out}
+    return {
+        "datasets": list(datasets),
+        "pairs": [list(p) for p in pairs],
+        "root": len(out) - 1 if root is None else root,
+        "nodes": out,
+    }
 
 
 def certificate(claim: dict, games: dict, proof: dict, verdict: str = "holds") -> dict:
@@ -99,8 +104,14 @@ def claim_truth(cert: dict) -> bool:
         from exactdp.numbers.loglinear import log_linear
         from exactdp.numbers.real import INF, real_cmp
 
-        res = enumerator.renyi(mechs[claim["of"]], INF if claim["alpha"] == "inf" else int(claim["alpha"]), max_strategies=200_000)
-        bound = INF if claim["bound"] == "inf" else log_linear(Q(0), [(Q(Fraction(b)), Q(Fraction(c))) for b, c in claim["bound"]])
+        res = enumerator.renyi(
+            mechs[claim["of"]], INF if claim["alpha"] == "inf" else int(claim["alpha"]), max_strategies=200_000
+        )
+        bound = (
+            INF
+            if claim["bound"] == "inf"
+            else log_linear(Q(0), [(Q(Fraction(b)), Q(Fraction(c))) for b, c in claim["bound"]])
+        )
         sign = real_cmp(res.value, bound)
         return {"equals": sign == 0, "at_most": sign <= 0, "exceeds": sign > 0}[claim["relation"]]
     if kind in ("fdp", "not_fdp"):  # T(M) >= T(N), read off the trade-off curves (Dong-Roth-Su 2022)

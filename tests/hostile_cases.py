@@ -33,7 +33,7 @@ def automaton_bomb(horizon: int = 100_000) -> str:
     step = '{"0": {p: [3/4, 1/4], next: s0}, "1": {p: [1/4, 3/4], next: s1}}'
     return (
         "exactdp: 1\nname: automaton-bomb\nmechanism:\n  automaton:\n    states: [s0, s1]\n    initial: s0\n"
-        f"    horizon: {horizon}\n    transitions:\n      s0: {{\"0\": {step}}}\n      s1: {{\"0\": {step}}}\n"
+        f'    horizon: {horizon}\n    transitions:\n      s0: {{"0": {step}}}\n      s1: {{"0": {step}}}\n'
         "claims: [{privloss: {delta: 0, at_most: inf}}]\n"
     )
 
@@ -41,7 +41,14 @@ def automaton_bomb(horizon: int = 100_000) -> str:
 def enumerator_bomb() -> str:
     """196,608 deterministic adversaries with 64 views each: within the enumerator's default
     limits (200,000 adversaries, 64 views each), about 4 GB before the memory limit."""
-    answers = lambda then: "{" + ", ".join(f"'{k}': {{p: [1/8, 1/8]" + (f", then: {then}" if then else "") + "}" for k in range(8)) + "}"
+
+    def answers(then: str | None) -> str:
+        return (
+            "{"
+            + ", ".join(f"'{k}': {{p: [1/8, 1/8]" + (f", then: {then}" if then else "") + "}" for k in range(8))
+            + "}"
+        )
+
     inner = "{ask: {a: &L " + answers(None) + ", b: *L, c: *L, d: *L}}"
     root = "{ask: {x: &R " + answers("I") + ", y: *R, z: *R}}"
     return f"exactdp: 1\nname: enumerator-bomb\nmechanisms:\n  I: {inner}\n  M: {root}\nclaims: [{{privloss: {{delta: 0, equals: 0}}}}]\n"

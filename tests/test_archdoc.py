@@ -9,7 +9,9 @@ from exactdp.tools import archdoc
 
 def test_the_module_table_is_current():
     page = archdoc.DOC_PATH.read_text(encoding="utf-8")
-    assert archdoc.render(page) == page, "docs/architecture.md is stale: run `make docs` (python -m exactdp.tools.archdoc --write)"
+    assert archdoc.render(page) == page, (
+        "docs/architecture.md is stale: run `make docs` (python -m exactdp.tools.archdoc --write)"
+    )
 
 
 def test_the_table_lists_every_module_once_with_its_job():
@@ -24,5 +26,7 @@ def test_rows_follow_the_layers_and_render_roles_as_code():
     mods = archdoc.modules()
     ranks = [archdoc.LAYERS.index(m.layer) for m in mods]
     assert ranks == sorted(ranks)
-    row = archdoc.render_table([archdoc.ModuleDoc("x/y.py", archdoc._job("Uses :func:`exactdp.a.b` | c.\n\nMore."), ("f",) * 10)])
+    row = archdoc.render_table(
+        [archdoc.ModuleDoc("x/y.py", archdoc._job("Uses :func:`exactdp.a.b` | c.\n\nMore."), ("f",) * 10)]
+    )
     assert "Uses `b` \\| c." in row and "More" not in row and "(10 names)" in row

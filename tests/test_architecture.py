@@ -64,7 +64,10 @@ def test_only_execution_distributes_work():
     """Worker processes and Dask are one module's business (exactdp/execution.py)."""
     for f in PKG.rglob("*.py"):
         mods = imports(f)
-        if any(m.split(".")[0] in ("dask", "distributed", "multiprocessing") or m.startswith("concurrent.futures") for m in mods):
+        if any(
+            m.split(".")[0] in ("dask", "distributed", "multiprocessing") or m.startswith("concurrent.futures")
+            for m in mods
+        ):
             assert f.relative_to(PKG).as_posix() == "execution.py", f
 
 
@@ -82,7 +85,9 @@ def test_no_eval_exec_or_sympify_on_user_text():
             code = line.split("#")[0]
             if pat.search(code) and "def parse_expr" not in code and "parse_expr(text" not in code:
                 # our own grammar's parse_expr is allowed; sympy's parse_expr and eval/exec are not
-                assert "numbers/expr.py" in f.as_posix() or "caseio/context.py" in f.as_posix(), f"{f}:{n}: {line.strip()}"
+                assert "numbers/expr.py" in f.as_posix() or "caseio/context.py" in f.as_posix(), (
+                    f"{f}:{n}: {line.strip()}"
+                )
 
 
 def test_every_module_declares_all():
@@ -104,5 +109,7 @@ def test_rational_only_use_does_not_load_sympy():
         "assert fr.exit_code == 0\n"
         "print('sympy' in sys.modules)\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=PKG.parent, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=PKG.parent, check=True
+    ).stdout
     assert out.strip() == "False"

@@ -49,7 +49,10 @@ def test_rr_as_a_one_state_automaton_is_repeated_rr(engine):
 @pytest.mark.parametrize("engine", ENGINES)
 def test_initial_state_per_dataset_is_the_im_model(engine):
     """HSV Def. 2.6/2.13: the dataset is the initial state; the machine itself is shared."""
-    rows = {("a", "q"): [("0", "a", [Q(3, 4)]), ("1", "a", [Q(1, 4)])], ("b", "q"): [("0", "b", [Q(1, 4)]), ("1", "b", [Q(3, 4)])]}
+    rows = {
+        ("a", "q"): [("0", "a", [Q(3, 4)]), ("1", "a", [Q(1, 4)])],
+        ("b", "q"): [("0", "b", [Q(1, 4)]), ("1", "b", [Q(3, 4)])],
+    }
     a = make_automaton(["a", "b"], [{"a": 1}, {"b": 1}], rows, 2)
     assert a.n_rows == 2
     assert engine.profile(automaton(a)).equals_on_eps_ge_0(profile.profile(repeat(rr(exp_eps=3), 2)))
@@ -77,7 +80,9 @@ def test_state_that_does_not_accept_a_query_halts():
     rows = {
         ("s", "q"): [("0", "s", [Q(1, 2), Q(1, 2)]), ("1", "t", [Q(1, 2), Q(1, 2)])],
         ("s", "r"): [("0", "s", [Q(2, 3), Q(1, 3)]), ("1", "s", [Q(1, 3), Q(2, 3)])],
-        ("t", "q"): [("0", "t", [1]), ],
+        ("t", "q"): [
+            ("0", "t", [1]),
+        ],
     }
     a = make_automaton(["s", "t"], [{"s": 1}, {"s": Q(1, 2), "t": Q(1, 2)}], rows, 2)
     m = automaton(a)
@@ -96,7 +101,10 @@ def test_answer_determined_automaton_is_polynomial_in_states_times_horizon():
     rows = {}
     for i in range(k):
         p = Q(1, 4) + Q(1, 8 * (i + 2))
-        rows[(f"c{i}", "up")] = [("T", "done", [p, p + Q(1, 16)]), ("F", f"c{min(i + 1, k - 1)}", [1 - p, 1 - p - Q(1, 16)])]
+        rows[(f"c{i}", "up")] = [
+            ("T", "done", [p, p + Q(1, 16)]),
+            ("F", f"c{min(i + 1, k - 1)}", [1 - p, 1 - p - Q(1, 16)]),
+        ]
         rows[(f"c{i}", "coin")] = [("H", f"c{i}", [Q(1, 2)]), ("T", f"c{i}", [Q(1, 2)])]
     a = make_automaton([f"c{i}" for i in range(k)] + ["done"], "c0", rows, 200)
     t = time.perf_counter()
@@ -150,7 +158,11 @@ def automata(draw):
         for q in queries:
             if ns > 1 and draw(st.integers(0, 4)) == 0:
                 continue  # per-state alphabet: s does not accept q
-            outs = draw(st.lists(st.tuples(st.sampled_from(answers), st.sampled_from(states)), min_size=1, max_size=3, unique=True))
+            outs = draw(
+                st.lists(
+                    st.tuples(st.sampled_from(answers), st.sampled_from(states)), min_size=1, max_size=3, unique=True
+                )
+            )
             width = 1 if shared else nd
             cols = []
             for _ in range(width):

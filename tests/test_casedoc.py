@@ -13,7 +13,9 @@ def test_committed_docs_cases_md_is_up_to_date(monkeypatch):
     monkeypatch.chdir(ROOT)
     expected = render(["cases"])
     committed = (ROOT / "docs" / "cases.md").read_text(encoding="utf-8")
-    assert committed == expected, "docs/cases.md is stale: run `make docs` (python -m exactdp.tools.casedoc cases/ > docs/cases.md)"
+    assert committed == expected, (
+        "docs/cases.md is stale: run `make docs` (python -m exactdp.tools.casedoc cases/ > docs/cases.md)"
+    )
 
 
 def test_every_case_and_claim_is_listed(monkeypatch):
@@ -31,7 +33,9 @@ def test_every_case_and_claim_is_listed(monkeypatch):
 
 
 def test_invalid_files_and_comments(tmp_path, capsys):
-    (tmp_path / "a.yaml").write_text("# explains\n#   indented\nexactdp: 1\nname: a\nmechanism: {rr: {eps: log(3)}}\n# not this one\nclaims: [{dp: {eps: log(3)}}]\n")
+    (tmp_path / "a.yaml").write_text(
+        "# explains\n#   indented\nexactdp: 1\nname: a\nmechanism: {rr: {eps: log(3)}}\n# not this one\nclaims: [{dp: {eps: log(3)}}]\n"
+    )
     (tmp_path / "b.yaml").write_text("exactdp: 1\nname: b\nmechanism: {rr: {eps: log(3)}}\n")
     assert leading_comments((tmp_path / "a.yaml").read_text()) == ["explains", "  indented"]
     assert main([str(tmp_path)]) == 0

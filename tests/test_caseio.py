@@ -128,9 +128,15 @@ def test_simulates_rr_is_checked_not_assumed():
 @pytest.mark.parametrize(
     "body, phrases",
     [
-        ("exactdp: 2\nname: x\nmechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: 1}}]\n", ["t.yaml:1:10: exactdp: unsupported case-format version"]),
+        (
+            "exactdp: 2\nname: x\nmechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: 1}}]\n",
+            ["t.yaml:1:10: exactdp: unsupported case-format version"],
+        ),
         ("name: x\nmechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: 1}}]\n", ["missing `exactdp: 1`"]),
-        ("exactdp: 1\nname: x\nmechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: 1}}]\nextra: 1\n", ["unknown top-level key 'extra'"]),
+        (
+            "exactdp: 1\nname: x\nmechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: 1}}]\nextra: 1\n",
+            ["unknown top-level key 'extra'"],
+        ),
         (
             "exactdp: 1\nname: x\nmechanism: {respond: {a: [1/2, 1/3], b: [1/2, 2/3]}}\nclaims: [{dp: {eps: 1}}]\n",
             [],
@@ -163,19 +169,52 @@ def test_simulates_rr_is_checked_not_assumed():
             "exactdp: 1\nname: x\nmechanisms: {M: {compose: [N]}, N: {compose: [M]}}\nclaims: [{dp: {eps: 1}}]\n",
             ["refers to itself: M -> N -> M"],
         ),
-        ("exactdp: 1\nname: x\nmechanism: {rr: {eps: log(0)}}\nclaims: [{dp: {eps: 1}}]\n", ["mechanism.rr.eps: log of a non-positive number"]),
+        (
+            "exactdp: 1\nname: x\nmechanism: {rr: {eps: log(0)}}\nclaims: [{dp: {eps: 1}}]\n",
+            ["mechanism.rr.eps: log of a non-positive number"],
+        ),
         ("exactdp: 1\nname: x\nmechanism: {rr: {eps: 1/0}}\nclaims: [{dp: {eps: 1}}]\n", ["division by zero"]),
-        ("exactdp: 1\nname: x\nmechanism: {rr: {eps: log(3)}}\nclaims: [{dpp: {eps: 1}}]\n", ["unknown claim kind 'dpp'", "did you mean 'dp'?"]),
-        ("exactdp: 1\nname: x\nmechanism: {rr: {eps: log(3)}}\nclaims: [{delta: {eps: 1}}]\n", ["`delta` needs `equals:`"]),
-        ("exactdp: 1\nname: x\nmechanism: {rr: {eps: log(3)}}\nclaims: [{privloss: {delta: 0}}]\n", ["exactly one of `equals:` or `at_most:`"]),
-        ("exactdp: 1\nname: x\nmechanism: {rr: {epz: log(3)}}\nclaims: [{dp: {eps: 1}}]\n", ["unknown key 'epz' in rr", "did you mean 'eps'?"]),
-        ("exactdp: 1\nname: x\nmechanism: {rr: {eps: exp(1/10)}}\nclaims: [{dp: {eps: 1}}]\n", ["eps must be a real number", "log(3)"]),
-        ("exactdp: 1\nname: x\nmechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: 1, of: Q}}]\n", ["no mechanism named 'Q'"]),
-        ("exactdp: 1\nname: x\nmechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: 1, delta: 2}}]\n", ["delta must lie in [0, 1], found 2"]),
-        ("exactdp: 1\nname: x\nmechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: log(1/2)}}]\n", ["eps must be >= 0"]),
-        ("exactdp: 1\nname: x\nmechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: 1}}]\nclaims: []\n", ["duplicate key 'claims'"]),
+        (
+            "exactdp: 1\nname: x\nmechanism: {rr: {eps: log(3)}}\nclaims: [{dpp: {eps: 1}}]\n",
+            ["unknown claim kind 'dpp'", "did you mean 'dp'?"],
+        ),
+        (
+            "exactdp: 1\nname: x\nmechanism: {rr: {eps: log(3)}}\nclaims: [{delta: {eps: 1}}]\n",
+            ["`delta` needs `equals:`"],
+        ),
+        (
+            "exactdp: 1\nname: x\nmechanism: {rr: {eps: log(3)}}\nclaims: [{privloss: {delta: 0}}]\n",
+            ["exactly one of `equals:` or `at_most:`"],
+        ),
+        (
+            "exactdp: 1\nname: x\nmechanism: {rr: {epz: log(3)}}\nclaims: [{dp: {eps: 1}}]\n",
+            ["unknown key 'epz' in rr", "did you mean 'eps'?"],
+        ),
+        (
+            "exactdp: 1\nname: x\nmechanism: {rr: {eps: exp(1/10)}}\nclaims: [{dp: {eps: 1}}]\n",
+            ["eps must be a real number", "log(3)"],
+        ),
+        (
+            "exactdp: 1\nname: x\nmechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: 1, of: Q}}]\n",
+            ["no mechanism named 'Q'"],
+        ),
+        (
+            "exactdp: 1\nname: x\nmechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: 1, delta: 2}}]\n",
+            ["delta must lie in [0, 1], found 2"],
+        ),
+        (
+            "exactdp: 1\nname: x\nmechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: log(1/2)}}]\n",
+            ["eps must be >= 0"],
+        ),
+        (
+            "exactdp: 1\nname: x\nmechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: 1}}]\nclaims: []\n",
+            ["duplicate key 'claims'"],
+        ),
         ("exactdp: 1\nname: x\nmechanism: {wat: {}}\nclaims: [{dp: {eps: 1}}]\n", ["unknown mechanism form 'wat'"]),
-        ("exactdp: 1\nname: x\nmechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: 1}}]\nparams: {a: b, b: a}\n", ["defined in terms of itself"]),
+        (
+            "exactdp: 1\nname: x\nmechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: 1}}]\nparams: {a: b, b: a}\n",
+            ["defined in terms of itself"],
+        ),
     ],
 )
 def test_errors_are_located_and_teach(body, phrases):
@@ -217,7 +256,7 @@ def test_alias_bomb_fails_fast():
 
     lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
     for i in range(1, 12):
-        prev = f"*a{i-1}"
+        prev = f"*a{i - 1}"
         lines.append(f"a{i}: &a{i} [{', '.join([prev] * 10)}]")
     text = "\n".join(lines) + "\n"
     t = time.monotonic()
@@ -257,16 +296,19 @@ def test_then_null_ends_the_interaction(yaml_backend, end):
 
 
 def test_quoted_null_is_a_name(yaml_backend):
-    msgs = "\n".join(problems("exactdp: 1\nname: x\nmechanism: {respond: {a: {p: [1, 1], then: 'null'}}}\nclaims: [{dp: {eps: 1}}]\n"))
+    msgs = "\n".join(
+        problems(
+            "exactdp: 1\nname: x\nmechanism: {respond: {a: {p: [1, 1], then: 'null'}}}\nclaims: [{dp: {eps: 1}}]\n"
+        )
+    )
     assert "no mechanism named 'null'" in msgs
 
 
 def test_both_backends_read_the_library_identically(yaml_backend):
     from pathlib import Path
 
-    from exactdp.caseio import load_case
     from exactdp.analysis import profile
-
+    from exactdp.caseio import load_case
     from exactdp.errors import UnsupportedMechanismError
 
     for f in sorted((Path(__file__).resolve().parents[1] / "cases").rglob("*.yaml")):
@@ -334,6 +376,8 @@ def test_injection_anywhere_is_inert(tmp_path, monkeypatch):
     import os
 
     assert not os.path.exists("PWNED")
+
+
 def test_null_then_ends_the_interaction():
     """Spec: `then:` absent or null ends.  libyaml gives plain scalars the style '' (not None);
     a quoted "null" is still a name."""

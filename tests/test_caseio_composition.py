@@ -72,13 +72,31 @@ def test_forms_read_and_build():
     "body, phrases",
     [
         ("mechanism: {concomp_ordered: 3}\nclaims: [{dp: {eps: 1}}]\n", ["concomp_ordered takes a list"]),
-        ("mechanism: {postprocess: {mechanism: {rr: {eps: log(2)}}}}\nclaims: [{dp: {eps: 1}}]\n", ["postprocess needs `map:`"]),
-        ("mechanism: {concomp: {mechanisms: [{rr: {eps: log(2)}}], interleave: sideways}}\nclaims: [{dp: {eps: 1}}]\n", ["unknown interleaving 'sideways'"]),
-        ("mechanism: {null_extension: {mechanism: {rr: {eps: log(2)}}, nulls: -1}}\nclaims: [{dp: {eps: 1}}]\n", ["nulls must be"]),
+        (
+            "mechanism: {postprocess: {mechanism: {rr: {eps: log(2)}}}}\nclaims: [{dp: {eps: 1}}]\n",
+            ["postprocess needs `map:`"],
+        ),
+        (
+            "mechanism: {concomp: {mechanisms: [{rr: {eps: log(2)}}], interleave: sideways}}\nclaims: [{dp: {eps: 1}}]\n",
+            ["unknown interleaving 'sideways'"],
+        ),
+        (
+            "mechanism: {null_extension: {mechanism: {rr: {eps: log(2)}}, nulls: -1}}\nclaims: [{dp: {eps: 1}}]\n",
+            ["nulls must be"],
+        ),
         ("mechanism: {rr: {eps: log(2)}}\nclaims: [{composition: {of: [M, Z]}}]\n", ["no mechanism named 'Z'"]),
-        ("mechanism: {rr: {eps: log(2)}}\nclaims: [{composition: {of: [M], theorem: best}}]\n", ["unknown theorem 'best'"]),
-        ("mechanism: {rr: {eps: log(2)}}\nclaims: [{composition: {of: [M, M], deltas: [0]}}]\n", ["has 1 values for 2 components"]),
-        ("mechanism: {rr: {eps: 1234.56789}}\nclaims: [{dp: {eps: 1}}]\n", ["field-degree limit", "fewer decimal digits"]),
+        (
+            "mechanism: {rr: {eps: log(2)}}\nclaims: [{composition: {of: [M], theorem: best}}]\n",
+            ["unknown theorem 'best'"],
+        ),
+        (
+            "mechanism: {rr: {eps: log(2)}}\nclaims: [{composition: {of: [M, M], deltas: [0]}}]\n",
+            ["has 1 values for 2 components"],
+        ),
+        (
+            "mechanism: {rr: {eps: 1234.56789}}\nclaims: [{dp: {eps: 1}}]\n",
+            ["field-degree limit", "fewer decimal digits"],
+        ),
         (
             "mechanism: {postprocess: {mechanism: {respond: {a: {p: [1/2, 1/3]}, b: {p: [1/2, 2/3], then: {ask: {q: {0: [1, 1]}}}}}}, map: {a: x, b: x}}}\nclaims: [{dp: {eps: 1}}]\n",
             ["differ in kind"],

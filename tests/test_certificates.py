@@ -136,8 +136,14 @@ def test_pool_is_accepted_and_true(pool):
 
 
 def test_no_certificate_for_decimal_eps_and_symbolic_mechanisms():
-    text = POOL_CASE.split("claims:")[0] + "symbols: {E: {gt: 1}}\nclaims:\n  - dp: {eps: 1/10, delta: 0}\n  - privloss: {delta: 0, equals: 1/10}\n"
-    text = text.replace("  C: {compose", "  S: {rr: {eps: log(E)}}\n  C: {compose") + "  - simulates_rr: {of: S, eps: log(E)}\n"
+    text = (
+        POOL_CASE.split("claims:")[0]
+        + "symbols: {E: {gt: 1}}\nclaims:\n  - dp: {eps: 1/10, delta: 0}\n  - privloss: {delta: 0, equals: 1/10}\n"
+    )
+    text = (
+        text.replace("  C: {compose", "  S: {rr: {eps: log(E)}}\n  C: {compose")
+        + "  - simulates_rr: {of: S, eps: log(E)}\n"
+    )
     case = parse_case(text, "decimal.yaml")
     an = Analysis(case.mechanisms)
     for claim in case.claims:
@@ -157,8 +163,16 @@ def _log(lam):
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(m=mechanisms(max_depth=3), n=mechanisms(max_depth=2, combinators=False), kind=st.sampled_from(["privloss", "at_most", "dp", "not_dp", "delta", "profile_le", "profile_eq", "fdp", "not_fdp"]),
-       lam=st.sampled_from(LAMBDAS), delta=st.sampled_from(DELTAS), data=st.data())
+@given(
+    m=mechanisms(max_depth=3),
+    n=mechanisms(max_depth=2, combinators=False),
+    kind=st.sampled_from(
+        ["privloss", "at_most", "dp", "not_dp", "delta", "profile_le", "profile_eq", "fdp", "not_fdp"]
+    ),
+    lam=st.sampled_from(LAMBDAS),
+    delta=st.sampled_from(DELTAS),
+    data=st.data(),
+)
 def test_random_mechanisms(m, n, kind, lam, delta, data):
     assume(count_strategies(m.root) <= 2000 and count_strategies(n.root) <= 2000)  # the enumerator's reach
     an = Analysis({"M": m, "N": n})
@@ -251,4 +265,6 @@ def test_the_renyi_builder_knows_the_checkers_bounds():
     g = {"nodes": [{"id": 0, "end": True}], "root": 0, "datasets": ["x0", "x1"], "pairs": [["x0", "x1"], ["x1", "x0"]]}
     claim = {"kind": "renyi", "of": "M", "alpha": str(builder.MAX_ORDER + 1), "relation": "equals", "bound": []}
     with pytest.raises(checker.Malformed, match="claim.alpha"):
-        checker.check_certificate(wrap_body({"claim": claim, "verdict": "holds", "games": {"M": g}, "proof": {}, "exactdp": {}}))
+        checker.check_certificate(
+            wrap_body({"claim": claim, "verdict": "holds", "games": {"M": g}, "proof": {}, "exactdp": {}})
+        )

@@ -12,10 +12,10 @@ import json
 import shutil
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -61,7 +61,9 @@ def test_end_exact_and_looser_chains_are_accepted():
     assert check(dp_cert(g, {("x0", "x1"): [loose, root], ("x1", "x0"): [LEAF, RR3_CHAIN]}, delta="1/2"))
 
 
-@pytest.mark.parametrize("chain", [[["1", "1"]], [["0", "0"]], [["0", "0"], ["1", "9/10"]]], ids=["1-lambda", "zero", "low"])
+@pytest.mark.parametrize(
+    "chain", [[["1", "1"]], [["0", "0"]], [["0", "0"], ["1", "9/10"]]], ids=["1-lambda", "zero", "low"]
+)
 def test_end_chains_below_one_minus_lambda_are_rejected(chain):
     g = game(["end", RR3])
     rejected(dp_cert(g, {("x0", "x1"): [chain, RR3_CHAIN], ("x1", "x0"): [LEAF, RR3_CHAIN]}), "node 0 (end)")
@@ -97,7 +99,9 @@ def test_answer_impossible_under_x_adds_nothing():
     """p = 0: the views through the answer never count (lambda >= 0).  Reversed pair above:
     delta(lam) = 1 * (1 - lam/2)_+; a chain claiming (1 - lam)_+ is too low at lam = 1."""
     g = game(["end", ("answer", {"A": (["1/2", "0"], 0), "B": (["1/2", "1"], 0)})])
-    cert = dp_cert(g, {("x0", "x1"): [LEAF, [["0", "1/2"], ["1", "1"]]], ("x1", "x0"): [LEAF, LEAF]}, lam="100", delta="1/2")
+    cert = dp_cert(
+        g, {("x0", "x1"): [LEAF, [["0", "1/2"], ["1", "1"]]], ("x1", "x0"): [LEAF, LEAF]}, lam="100", delta="1/2"
+    )
     rejected(cert, "pair (x1, x0)", "node 1 (answer)")
 
 
@@ -133,7 +137,12 @@ def test_domains_restrict_where_bounds_are_claimed():
     (1 - lam)_+ = 0 and the single vertex (0, 0) is a bound."""
     g = game(["end", RR3])
     up = lambda dom_end, end: {"game": "M", "domains": [dom_end, ["3", "3"]], "chains": [end, [["1/4", "3/4"]]]}  # noqa: E731
-    proof = {"upper": [dict(up(["1", "9"], [["0", "0"]]), pair=["x0", "x1"]), dict(up(["1", "9"], [["0", "0"]]), pair=["x1", "x0"])]}
+    proof = {
+        "upper": [
+            dict(up(["1", "9"], [["0", "0"]]), pair=["x0", "x1"]),
+            dict(up(["1", "9"], [["0", "0"]]), pair=["x1", "x0"]),
+        ]
+    }
     claim = {"kind": "dp", "of": "M", "exp_eps": "3", "delta": "0"}
     assert "is (log(3), 0)-DP" in check(certificate(claim, {"M": g}, proof))
     proof["upper"][0]["domains"][0] = ["1", "8"]  # misses lam = 9
@@ -154,14 +163,16 @@ def test_root_bound_must_prove_the_claim_for_every_ordered_pair():
 
 # --- lower bounds: adversary and event ----------------------------------------------------------
 
-FIG1 = game([
-    "end",
-    RR3,
-    ("answer", {"0": (["1/2", "1/2"], 0), "1": (["1/2", "1/2"], 0)}),  # a fair coin
-    ("ask", {"0": 1, "1": 2}),
-    ("ask", {"0": 2, "1": 1}),
-    ("answer", {"0": (["1/2", "1/2"], 3), "1": (["1/2", "1/2"], 4)}),
-])  # Vadhan-Wang Figure 1: a coin, then the adversary picks RR or a coin; adapting wins
+FIG1 = game(
+    [
+        "end",
+        RR3,
+        ("answer", {"0": (["1/2", "1/2"], 0), "1": (["1/2", "1/2"], 0)}),  # a fair coin
+        ("ask", {"0": 1, "1": 2}),
+        ("ask", {"0": 2, "1": 1}),
+        ("answer", {"0": (["1/2", "1/2"], 3), "1": (["1/2", "1/2"], 4)}),
+    ]
+)  # Vadhan-Wang Figure 1: a coin, then the adversary picks RR or a coin; adapting wins
 
 
 def not_dp(strategy, event, p, pp, lam="1", delta="1/4") -> dict:
@@ -303,7 +314,12 @@ def test_runs_alone_under_python_isolated_mode(tmp_path):
     good = dp_cert(g, {("x0", "x1"): [LEAF, RR3_CHAIN], ("x1", "x0"): [LEAF, RR3_CHAIN]})
     (tmp_path / "certs").mkdir()
     (tmp_path / "certs" / "good.json").write_text(json.dumps(good))
-    run = lambda *a: subprocess.run([sys.executable, "-I", "-S", "checker.py", *a], cwd=tmp_path, capture_output=True, text=True, timeout=60)  # noqa: E731
+
+    def run(*a):
+        return subprocess.run(
+            [sys.executable, "-I", "-S", "checker.py", *a], cwd=tmp_path, capture_output=True, text=True, timeout=60
+        )
+
     p = run("certs")
     assert p.returncode == 0 and "1 accepted" in p.stdout, p.stdout + p.stderr
     bad = json.loads(json.dumps(good))
@@ -334,7 +350,20 @@ def test_case_hash_ties_certificates_to_the_case_file(tmp_path):
 
 
 def test_imports_only_the_standard_library():
-    allowed = {"__future__", "argparse", "contextlib", "gc", "hashlib", "json", "math", "os", "sys", "fractions", "pathlib", "typing"}
+    allowed = {
+        "__future__",
+        "argparse",
+        "contextlib",
+        "gc",
+        "hashlib",
+        "json",
+        "math",
+        "os",
+        "sys",
+        "fractions",
+        "pathlib",
+        "typing",
+    }
     tree = ast.parse(CHECKER.read_text())
     mods = set()
     for node in ast.walk(tree):
@@ -354,8 +383,13 @@ _ratios = st.fractions(min_value=0, max_value=50, max_denominator=30)
 
 
 @settings(max_examples=300, deadline=None)
-@given(_ratios, st.one_of(_ratios, st.just(checker.INF)), _ratios, st.one_of(_ratios, st.just(checker.INF)),
-       st.fractions(min_value=Fraction(1, 30), max_value=30, max_denominator=30))
+@given(
+    _ratios,
+    st.one_of(_ratios, st.just(checker.INF)),
+    _ratios,
+    st.one_of(_ratios, st.just(checker.INF)),
+    st.fractions(min_value=Fraction(1, 30), max_value=30, max_denominator=30),
+)
 def test_inside_is_the_interval_containment_it_says(lo, hi, olo, ohi, scale):
     """The integer comparisons of ``inside`` (fast path of every node) against Fractions."""
     inf = float("inf")

@@ -133,7 +133,10 @@ def test_located_errors(claim, phrase):
 def test_gdp_of_a_decimal_eps_mechanism_is_decided():
     """RR with eps = 0.5: T's kink alpha = beta = 1/(1 + e^(1/2)) lies in Q(e^(1/2)), not Q; as for
     RR(3), mu-GDP iff mu >= 2 Phi^-1(e^(1/2)/(1 + e^(1/2))) = 0.62389... (Dong-Roth-Su 2022, Def. 2.6)."""
-    text = HEAD + "mechanisms:\n  H: {rr: {eps: 0.5}}\nclaims:\n  - gdp: {of: H, mu: 0.6239}\n  - not_gdp: {of: H, mu: 0.6238}\n"
+    text = (
+        HEAD
+        + "mechanisms:\n  H: {rr: {eps: 0.5}}\nclaims:\n  - gdp: {of: H, mu: 0.6239}\n  - not_gdp: {of: H, mu: 0.6238}\n"
+    )
     vs = verify_case(parse_case(text, "t.yaml"))
     assert [v.holds for v in vs] == [True, True], [(v.found, v.note) for v in vs]
     assert vs[0].values["vertex"] == ["1/(exp(1/2) + 1)"] * 2

@@ -22,10 +22,7 @@ def verdicts(body: str):
 def test_repeated_name_is_two_copies():
     """RR with e^eps = 2, composed with itself: PrivLoss(ConComp(R, R), 0) = log 4 (two copies;
     Vadhan–Wang Thm 3.3 is tight for noninteractive pure components), not log 2 (one copy)."""
-    v = verdicts(
-        "mechanisms:\n  R: {rr: {eps: log(2)}}\n"
-        "claims:\n  - composition: {of: [R, R], theorem: optimal}\n"
-    )[0]
+    v = verdicts("mechanisms:\n  R: {rr: {eps: log(2)}}\nclaims:\n  - composition: {of: [R, R], theorem: optimal}\n")[0]
     assert v.values["privloss"] == "log(4)", v.found
     assert v.values["bound"] == "log(4)" and v.values["slack"] == "0"
     assert v.status == "holds"

@@ -119,9 +119,18 @@ def problems(body: str) -> list[str]:
         ("{truncated_geometric: {alpha: 2, n: 2, counts: {x0: 0, x1: 1}}}", "strictly between 0 and 1"),
         ("{report_noisy_max: {values: {x0: [1, 0], x1: [0, 1]}, noise: {geometric: {eps: log(2)}}}}", "give `width:`"),
         ("{report_noisy_max: {values: {x0: [1, 0], x1: [0, 1]}, noise: {pmf: {0: 1/2, 1: 1/4}}}}", "sum to 3/4"),
-        ("{report_noisy_max: {values: {x0: [1, 0], x1: [0, 1]}, noise: {pmf: {a: 1}}}}", "noise.pmf.a: a noise value must be a whole number, found 'a'"),
-        ("{report_noisy_max: {values: {x0: [1, 0], x1: [0, 1]}, noise: {gaussian: {eps: 1}}}}", "unknown noise 'gaussian'"),
-        ("{report_noisy_max: {values: {x0: [1, 0], x1: [0]}, noise: {pmf: {0: 1}}}}", "1 values but there are 2 outputs"),
+        (
+            "{report_noisy_max: {values: {x0: [1, 0], x1: [0, 1]}, noise: {pmf: {a: 1}}}}",
+            "noise.pmf.a: a noise value must be a whole number, found 'a'",
+        ),
+        (
+            "{report_noisy_max: {values: {x0: [1, 0], x1: [0, 1]}, noise: {gaussian: {eps: 1}}}}",
+            "unknown noise 'gaussian'",
+        ),
+        (
+            "{report_noisy_max: {values: {x0: [1, 0], x1: [0]}, noise: {pmf: {0: 1}}}}",
+            "1 values but there are 2 outputs",
+        ),
     ],
 )
 def test_form_errors_are_located(mech, phrase):

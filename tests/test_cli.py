@@ -103,7 +103,11 @@ def test_enumerator_engine_option(tmp_path):
 
 
 def test_privloss_command(tmp_path):
-    f = write(tmp_path, "g.yaml", "exactdp: 1\nname: r\nmechanism: {rr: {eps: log(3), delta: 1/10}}\nclaims: [{dp: {eps: 1}}]\n")
+    f = write(
+        tmp_path,
+        "g.yaml",
+        "exactdp: 1\nname: r\nmechanism: {rr: {eps: log(3), delta: 1/10}}\nclaims: [{dp: {eps: 1}}]\n",
+    )
     r = run("privloss", f, "--delta", "1/5")
     assert r.exit_code == 0 and "PrivLoss(M, 1/5) = log(23/9) ≈ 0.93827" in r.output
     r = run("privloss", f, "--delta", "1/5", "--json", "--witness")
@@ -114,7 +118,11 @@ def test_privloss_command(tmp_path):
 
 
 def test_profile_command(tmp_path):
-    f = write(tmp_path, "g.yaml", "exactdp: 1\nname: r\nmechanism: {rr: {eps: log(3), delta: 1/10}}\nclaims: [{dp: {eps: 1}}]\n")
+    f = write(
+        tmp_path,
+        "g.yaml",
+        "exactdp: 1\nname: r\nmechanism: {rr: {eps: log(3), delta: 1/10}}\nclaims: [{dp: {eps: 1}}]\n",
+    )
     r = run("profile", f, "--json")
     d = json.loads(r.output)
     assert d["envelope"]["breakpoints"] == [["1", "11/20"], ["3", "1/10"]]
@@ -130,7 +138,11 @@ def test_info_command(tmp_path):
 
 def test_console_script_has_no_traceback(tmp_path):
     """The installed entry point, in a separate process, on broken input."""
-    f = write(tmp_path, "i.yaml", "exactdp: 1\nname: x\nmechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: !!python/object:os.system 'echo PWNED'}}]\n")
+    f = write(
+        tmp_path,
+        "i.yaml",
+        "exactdp: 1\nname: x\nmechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: !!python/object:os.system 'echo PWNED'}}]\n",
+    )
     p = subprocess.run([sys.executable, "-m", "exactdp", "verify", f], capture_output=True, text=True)
     assert p.returncode == 2
     assert "Traceback" not in p.stdout + p.stderr and "PWNED" not in p.stdout + p.stderr

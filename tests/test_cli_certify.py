@@ -54,7 +54,9 @@ def test_certify_prints_verify_report_and_writes_certificates(tmp_path: Path):
     assert "PrivLoss(R, 1/5) = log(23/9)" in checker.check_certificate(cert)
     assert checker.main([str(out), "--case", str(case)]) == 0
     failed = json.loads((out / "demo" / "6-privloss.json").read_text())
-    assert failed["verdict"] == "fails" and "PrivLoss(M, 0) = log(2)  -- does NOT hold" in checker.check_certificate(failed)
+    assert failed["verdict"] == "fails" and "PrivLoss(M, 0) = log(2)  -- does NOT hold" in checker.check_certificate(
+        failed
+    )
 
 
 def test_certificates_do_not_depend_on_the_engine(tmp_path: Path):
@@ -94,7 +96,11 @@ def test_show_game_latex_json_and_self_check(tmp_path: Path):
 
 def test_labels_reaching_latex_are_escaped(tmp_path: Path):
     case = tmp_path / "esc.yaml"
-    case.write_text(CASE.replace("name: cli-demo", "name: esc").replace("M: {rr: {eps: log(3)}}", "M: {respond: {'a&b_%': [3/4, 1/4], '$x': [1/4, 3/4]}}"))
+    case.write_text(
+        CASE.replace("name: cli-demo", "name: esc").replace(
+            "M: {rr: {eps: log(3)}}", "M: {respond: {'a&b_%': [3/4, 1/4], '$x': [1/4, 3/4]}}"
+        )
+    )
     out = tmp_path / "certs"
     run("certify", str(case), "-o", str(out), "--format", "latex")
     tex = (out / "esc" / "3-not_dp.tex").read_text()

@@ -80,7 +80,9 @@ def _children(pid: int) -> list[int]:
 
 def _start(*args: str) -> tuple[subprocess.Popen, str]:
     """Start exactdp and wait for its first result line."""
-    p = subprocess.Popen([*EXACTDP, *args], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+    p = subprocess.Popen(
+        [*EXACTDP, *args], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV
+    )
     assert p.stdout is not None
     first = p.stdout.readline()
     return p, first
@@ -125,7 +127,9 @@ def test_ctrl_c_prints_finished_results_and_a_summary_and_exits_130(jobs):
     assert lines[-1].startswith("summary: ") and "interrupted:" in lines[-1] and "not checked" in lines[-1]
     assert len(lines) >= 2 and "Traceback" not in err
     time.sleep(0.5)
-    assert not [k for k in kids if Path(f"/proc/{k}").exists() and "zombie" not in Path(f"/proc/{k}/status").read_text()]
+    assert not [
+        k for k in kids if Path(f"/proc/{k}").exists() and "zombie" not in Path(f"/proc/{k}/status").read_text()
+    ]
 
 
 def test_progress_bar_moves_and_clears_itself(tmp_path):
@@ -161,8 +165,17 @@ def test_the_json_report_follows_its_schema(tmp_path):
     jsonschema.Draft202012Validator.check_schema(schema)
     (tmp_path / "a.yaml").write_text(FAILING)
     (tmp_path / "b.yaml").write_text(INVALID)
-    for args in (["verify", "--json", "--witness", str(tmp_path), str(ROOT / "cases/vadhan-wang/thm-1-8-sweep.yaml"), str(ROOT / "cases/exponential/br-mixture.yaml")],
-                 ["sweep", "--json", str(ROOT / "cases/vadhan-wang/thm-1-8-sweep.yaml")]):
+    for args in (
+        [
+            "verify",
+            "--json",
+            "--witness",
+            str(tmp_path),
+            str(ROOT / "cases/vadhan-wang/thm-1-8-sweep.yaml"),
+            str(ROOT / "cases/exponential/br-mixture.yaml"),
+        ],
+        ["sweep", "--json", str(ROOT / "cases/vadhan-wang/thm-1-8-sweep.yaml")],
+    ):
         doc = json.loads(run(*args).output)
         errors = [e.message for e in jsonschema.Draft202012Validator(schema).iter_errors(doc)]
         assert not errors, errors[:3]
@@ -176,7 +189,15 @@ def test_every_command_reading_cases_takes_the_same_options(command):
     case = str(ROOT / "cases/vadhan-wang/rr-pure.yaml")
     r = run(*command, "--max-file-bytes", "10", case)
     assert r.exit_code == 2 and "--max-file-bytes" in r.output
-    for opt in (["-q"], ["--json"], ["--no-progress"], ["--engine", "enumerator"], ["--max-nodes", "1000"], ["--max-yaml-nodes", "100000"], ["--ascii"]):
+    for opt in (
+        ["-q"],
+        ["--json"],
+        ["--no-progress"],
+        ["--engine", "enumerator"],
+        ["--max-nodes", "1000"],
+        ["--max-yaml-nodes", "100000"],
+        ["--ascii"],
+    ):
         r = run(*command, *opt, case)
         assert r.exit_code in (0, 1), (opt, r.output)
 

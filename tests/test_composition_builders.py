@@ -17,10 +17,8 @@ from exactdp.analysis.hull import from_views, upper
 from exactdp.builders import ask, compose, concomp, mechanism, respond, rr
 from exactdp.builders.composition import BOTTOM, NULL, concomp_ordered, concomp_sequential, null_extension, postprocess
 from exactdp.errors import CaseError
-from exactdp.model import END, Ask, Chance, End
+from exactdp.model import END, Ask, Chance, End, Mechanism
 from exactdp.numbers import Q
-
-from exactdp.model import Mechanism
 
 from .strategies import game_nodes, mechanisms
 
@@ -115,10 +113,19 @@ def test_postprocess_against_brute_force_on_random_trees(m, data):
 
 
 def test_postprocess_refuses_merging_different_options():
-    m = mechanism(respond({"a": ([Q(1, 2), Q(1, 3)], ask({"q": {"0": [Q(1), Q(1)]}})), "b": ([Q(1, 2), Q(2, 3)], ask({"r": {"0": [Q(1), Q(1)]}}))}))
+    m = mechanism(
+        respond(
+            {
+                "a": ([Q(1, 2), Q(1, 3)], ask({"q": {"0": [Q(1), Q(1)]}})),
+                "b": ([Q(1, 2), Q(2, 3)], ask({"r": {"0": [Q(1), Q(1)]}})),
+            }
+        )
+    )
     with pytest.raises(CaseError, match="offered different queries"):
         engine.profile(postprocess(m, {"a": "x", "b": "x"}))
-    m2 = mechanism(respond({"a": ([Q(1, 2), Q(1, 3)], None), "b": ([Q(1, 2), Q(2, 3)], ask({"r": {"0": [Q(1), Q(1)]}}))}))
+    m2 = mechanism(
+        respond({"a": ([Q(1, 2), Q(1, 3)], None), "b": ([Q(1, 2), Q(2, 3)], ask({"r": {"0": [Q(1), Q(1)]}}))})
+    )
     with pytest.raises(CaseError, match="differ in kind"):
         postprocess(m2, {"a": "x", "b": "x"})
 

@@ -12,7 +12,7 @@ from exactdp.builders import ask
 from exactdp.constructions.approx import ApproxCertificate, approx_postprocessor
 from exactdp.constructions.common import enumerator_check, expand, verify_postprocessor
 from exactdp.constructions.lemma56 import lemma56_postprocessor
-from exactdp.constructions.lp import LinearSystem, check_farkas, check_point, certified, solve, Feasible
+from exactdp.constructions.lp import Feasible, LinearSystem, certified, check_farkas, check_point, solve
 from exactdp.constructions.pure import PureCertificate, pure_postprocessor
 from exactdp.constructions.simulate import simulate
 from exactdp.errors import InexactValueError, VerificationError
@@ -26,12 +26,19 @@ COIN = {"0": [Q(1, 2)] * 2, "1": [Q(1, 2)] * 2}
 
 def figure1():
     """Vadhan-Wang Fig. 1 instance: a free coin a0, then q1 = a0 is answered by RR_(log 3)."""
-    return mechanism(respond({"0": ([Q(1, 2)] * 2, ask({"0": RR3, "1": COIN})), "1": ([Q(1, 2)] * 2, ask({"0": COIN, "1": RR3}))}))
+    return mechanism(
+        respond({"0": ([Q(1, 2)] * 2, ask({"0": RR3, "1": COIN})), "1": ([Q(1, 2)] * 2, ask({"0": COIN, "1": RR3}))})
+    )
 
 
 def three_round():
     """A 3-round interactive mechanism: RR_(log 2) answers, the adversary picks the next query."""
-    leaf = ask({"a": {"0": [Q(2, 3), Q(1, 3)], "1": [Q(1, 3), Q(2, 3)]}, "b": {"0": [Q(1, 2), Q(1, 2)], "1": [Q(1, 2), Q(1, 2)]}})
+    leaf = ask(
+        {
+            "a": {"0": [Q(2, 3), Q(1, 3)], "1": [Q(1, 3), Q(2, 3)]},
+            "b": {"0": [Q(1, 2), Q(1, 2)], "1": [Q(1, 2), Q(1, 2)]},
+        }
+    )
     mid = ask({"a": respond({"0": ([Q(2, 3), Q(1, 3)], leaf), "1": ([Q(1, 3), Q(2, 3)], leaf)})})
     return mechanism(respond({"0": ([Q(1, 2), Q(1, 2)], mid), "1": ([Q(1, 2), Q(1, 2)], mid)}))
 
@@ -195,7 +202,11 @@ def _pair_dp(M, pair, E, delta) -> bool:
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(mechanisms(max_depth=3, combinators=False), st.sampled_from([Q(1), Q(3, 2), Q(2), Q(4)]), st.sampled_from([Q(0), Q(1, 10), Q(1, 4), Q(1, 2), Q(1)]))
+@given(
+    mechanisms(max_depth=3, combinators=False),
+    st.sampled_from([Q(1), Q(3, 2), Q(2), Q(4)]),
+    st.sampled_from([Q(0), Q(1, 10), Q(1, 4), Q(1, 2), Q(1)]),
+)
 def test_feasible_iff_eps_delta_dp(M, E, delta):
     """Lyu 2022 / Vadhan-Zhang 2023: T exists iff the pair is (eps, delta)-DP; every T found
     passes the exact checks and every 'no' carries a checked certificate."""
@@ -209,7 +220,11 @@ def test_feasible_iff_eps_delta_dp(M, E, delta):
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(mechanisms(max_depth=3, combinators=False), st.sampled_from([Q(3, 2), Q(2), Q(4)]), st.sampled_from([Q(1, 10), Q(1, 4), Q(1, 2)]))
+@given(
+    mechanisms(max_depth=3, combinators=False),
+    st.sampled_from([Q(3, 2), Q(2), Q(4)]),
+    st.sampled_from([Q(1, 10), Q(1, 4), Q(1, 2)]),
+)
 def test_lemma56_succeeds_iff_dp(M, E, delta):
     """Henzinger-Safavi-Vadhan Lemma 5.6 (reconstructed): the leak LP is feasible whenever the
     pair is (eps, delta)-DP, T checks, and adversaries with identical views trigger one IRR call."""

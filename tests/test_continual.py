@@ -18,6 +18,7 @@ from exactdp.builders.continual import (
     Continual,
     MenuItem,
     Rule,
+    basic_filter,
     budgeted,
     budgeted_parallel,
     concurrent,
@@ -25,7 +26,6 @@ from exactdp.builders.continual import (
     ext_concomp,
     fixed_params,
     fpc_parallel,
-    basic_filter,
     mixed_budgeted,
     sparse_parallel,
 )
@@ -75,7 +75,11 @@ ONE = bounded_verifier("01", max_length=1)
 V1_SMALL = make_verifier(
     ["none", "same", "diff", "full"],
     "none",
-    {"none": {("0", "0"): "same", ("0", "1"): "diff"}, "same": {("0", "0"): "full", ("0", "1"): "full"}, "diff": {("0", "0"): "full"}},
+    {
+        "none": {("0", "0"): "same", ("0", "1"): "diff"},
+        "same": {("0", "0"): "full", ("0", "1"): "full"},
+        "diff": {("0", "0"): "full"},
+    },
     ["0", "1"],
 )
 
@@ -164,7 +168,12 @@ def flag_cm(d):
         rows[("f" + b, "?")] = [(b, "end", [1])]
     rows[("u", "?")] = [("-", "end", [1])]
     a = make_automaton(["start", "x0", "x1", "f0", "f1", "u", "end"], "start", rows, 3)
-    v = make_verifier(["first", "rest"], "first", {"first": {(x, y): "rest" for x in "01" for y in "01"}, "rest": {("?", "?"): "rest"}}, ["0", "1", "?"])
+    v = make_verifier(
+        ["first", "rest"],
+        "first",
+        {"first": {(x, y): "rest" for x in "01" for y in "01"}, "rest": {("?", "?"): "rest"}},
+        ["0", "1", "?"],
+    )
     return Continual(a, v)
 
 
@@ -182,8 +191,13 @@ def test_thm54_met_with_equality():
     item = MenuItem("Md", Continual(Md(Q(1, 2)), V1), L2, Q(1, 2))
     B = budgeted_parallel([item], [L2], Q(3, 4), cap=3)
     assert profile.profile(B).equals_on_eps_ge_0(profile.profile(const(Q(3, 4))))
-    items = [MenuItem("a", Continual(Md(Q(1, 4)), V1), L2, Q(1, 4)), MenuItem("b", Continual(Md(Q(1, 3)), V1), L2, Q(1, 3))]
-    assert profile.profile(budgeted_parallel(items, [L2], Q(1, 2), cap=3)).equals_on_eps_ge_0(profile.profile(const(Q(1, 2))))
+    items = [
+        MenuItem("a", Continual(Md(Q(1, 4)), V1), L2, Q(1, 4)),
+        MenuItem("b", Continual(Md(Q(1, 3)), V1), L2, Q(1, 3)),
+    ]
+    assert profile.profile(budgeted_parallel(items, [L2], Q(1, 2), cap=3)).equals_on_eps_ge_0(
+        profile.profile(const(Q(1, 2)))
+    )
 
 
 def test_lemma59_adaptive_rr_budget():
@@ -261,10 +275,24 @@ def _small_menu():
 @pytest.mark.parametrize(
     "kind, build, bf",
     [
-        pytest.param("5.1", lambda m: sparse_parallel(m, [(Q(0), Q(1, 4))], cap=2), dict(params=[(Q(0), Q(1, 4))]), id="Def5.1"),
-        pytest.param("5.14", lambda m: fpc_parallel(m, [(L2, Q(1, 2))], cap=2), dict(params=[(L2, Q(1, 2))], fpc=True), id="Def5.14"),
-        pytest.param("4.10", lambda m: fixed_params(m, [(Q(0), Q(1, 4)), (L2, Q(1, 2))]), dict(params=[(Q(0), Q(1, 4)), (L2, Q(1, 2))]), id="Def4.10"),
-        pytest.param("5.3", lambda m: budgeted_parallel(m, [L2], Q(5, 8), cap=2), dict(params=[L2], budget=Q(5, 8)), id="Def5.3"),
+        pytest.param(
+            "5.1", lambda m: sparse_parallel(m, [(Q(0), Q(1, 4))], cap=2), dict(params=[(Q(0), Q(1, 4))]), id="Def5.1"
+        ),
+        pytest.param(
+            "5.14",
+            lambda m: fpc_parallel(m, [(L2, Q(1, 2))], cap=2),
+            dict(params=[(L2, Q(1, 2))], fpc=True),
+            id="Def5.14",
+        ),
+        pytest.param(
+            "4.10",
+            lambda m: fixed_params(m, [(Q(0), Q(1, 4)), (L2, Q(1, 2))]),
+            dict(params=[(Q(0), Q(1, 4)), (L2, Q(1, 2))]),
+            id="Def4.10",
+        ),
+        pytest.param(
+            "5.3", lambda m: budgeted_parallel(m, [L2], Q(5, 8), cap=2), dict(params=[L2], budget=Q(5, 8)), id="Def5.3"
+        ),
         pytest.param("5.8", lambda m: budgeted(m, Q(5, 8), cap=2), dict(budget=Q(5, 8)), id="Def5.8"),
     ],
 )

@@ -20,7 +20,10 @@ def test_message_class_and_location():
         _old_api()
     (w,) = rec
     assert issubclass(w.category, DeprecationWarning)
-    assert str(w.message) == f"old_api() is deprecated; write new_api() instead (deprecated since exactdp 0.1.0; it will be removed in {REMOVAL})"
+    assert (
+        str(w.message)
+        == f"old_api() is deprecated; write new_api() instead (deprecated since exactdp 0.1.0; it will be removed in {REMOVAL})"
+    )
     assert w.filename == __file__  # the caller of the deprecated function, not exactdp
 
 
@@ -34,5 +37,7 @@ def test_visible_by_default_in_scripts():
     code = "import exactdp; exactdp.rr(3)"
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert "ExactDPDeprecationWarning" in p.stderr and 'rr(eps="log(3)"' in p.stderr
-    strict = subprocess.run([sys.executable, "-W", "error::DeprecationWarning", "-c", code], capture_output=True, text=True)
+    strict = subprocess.run(
+        [sys.executable, "-W", "error::DeprecationWarning", "-c", code], capture_output=True, text=True
+    )
     assert strict.returncode != 0 and "ExactDPDeprecationWarning" in strict.stderr

@@ -19,7 +19,11 @@ def run(args: list[str], seed: str) -> str:
 
 
 def test_verify_output_is_reproducible():
-    for args in (["verify", "-v", "cases", "--no-progress"], ["verify", "cases", "--json", "--no-progress"], ["verify", "-v", "cases", "--witness", "--no-progress"]):
+    for args in (
+        ["verify", "-v", "cases", "--no-progress"],
+        ["verify", "cases", "--json", "--no-progress"],
+        ["verify", "-v", "cases", "--witness", "--no-progress"],
+    ):
         a = run(args, "1")
         b = run(args, "12345")
         assert a == b

@@ -110,9 +110,18 @@ def run_console(body: str, cwd: Path, where: str, skipped: list[str] | None = No
             skipped.append(f"{where}: `$ {cmd}` (needs {tool})")
             continue
         res = subprocess.run(
-            ["bash", "-c", cmd], cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120
+            ["bash", "-c", cmd],
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            timeout=120,
         )
-        assert normalise(res.stdout) == normalise(expected), f"{where}: output of `$ {cmd}` (exit {res.returncode}) differs:\n{res.stdout}"
+        assert normalise(res.stdout) == normalise(expected), (
+            f"{where}: output of `$ {cmd}` (exit {res.returncode}) differs:\n{res.stdout}"
+        )
 
 
 def check_case(text: str, where: str) -> None:
@@ -134,7 +143,9 @@ def run_page(page: Path, tmp: Path) -> int:
     try:
         for b in blocks(page.read_text(encoding="utf-8")):
             where = f"{_name(page)}:{b.line}"
-            assert b.lang in KNOWN or b.lang.startswith("{"), f"{where}: code block marked {b.lang or '(nothing)'!r}: run it (python, pycon, console) or mark it ```text"
+            assert b.lang in KNOWN or b.lang.startswith("{"), (
+                f"{where}: code block marked {b.lang or '(nothing)'!r}: run it (python, pycon, console) or mark it ```text"
+            )
             if b.lang.startswith("{"):
                 continue  # a MyST directive such as {toctree} or {include}: markup, not code
             if page.name in GENERATED or b.lang == "text":
@@ -181,7 +192,10 @@ def test_page_examples_run(page, tmp_path):
 
 
 def test_the_pages_have_runnable_examples():
-    runnable = {p.name: sum(b.lang in {"python", "pycon", "console"} for b in blocks(p.read_text(encoding="utf-8"))) for p in PAGES}
+    runnable = {
+        p.name: sum(b.lang in {"python", "pycon", "console"} for b in blocks(p.read_text(encoding="utf-8")))
+        for p in PAGES
+    }
     assert runnable["README.md"] >= 2 and runnable["composition.md"] >= 1 and runnable["simulate.md"] >= 1
 
 

@@ -27,7 +27,20 @@ def site(tmp_path_factory):
         pytest.skip(f"the docs extra is not installed (missing {', '.join(MISSING)}): pip install -e '.[docs]'")
     out = tmp_path_factory.mktemp("site")
     res = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-b", "html", "-W", "--keep-going", "-q", "-d", str(out / "doctrees"), str(DOCS), str(out / "html")],
+        [
+            sys.executable,
+            "-m",
+            "sphinx",
+            "-b",
+            "html",
+            "-W",
+            "--keep-going",
+            "-q",
+            "-d",
+            str(out / "doctrees"),
+            str(DOCS),
+            str(out / "html"),
+        ],
         capture_output=True,
         text=True,
         timeout=600,
@@ -37,7 +50,20 @@ def site(tmp_path_factory):
 
 
 def test_the_site_builds_with_every_page(site):
-    for page in ["index", "case-format", "composition", "mechanisms", "automata-and-continual", "simulate", "errors", "cases", "architecture", "project/changelog", "api/index", "api/exactdp"]:
+    for page in [
+        "index",
+        "case-format",
+        "composition",
+        "mechanisms",
+        "automata-and-continual",
+        "simulate",
+        "errors",
+        "cases",
+        "architecture",
+        "project/changelog",
+        "api/index",
+        "api/exactdp",
+    ]:
         assert (site / f"{page}.html").exists(), page
     api = (site / "api" / "exactdp.html").read_text(encoding="utf-8")
     assert "exactdp.privloss" in api and "Vadhan" in api

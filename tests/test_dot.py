@@ -139,7 +139,9 @@ def test_cli_dot_to_stdout_and_file(tmp_path):
 
 @pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz (dot) is not installed")
 def test_graphviz_renders_svg_and_png(tmp_path):
-    r = CliRunner().invoke(main, ["info", FIG1, "--svg", str(tmp_path / "g.svg"), "--png", str(tmp_path / "g.png"), "--witness", "0"])
+    r = CliRunner().invoke(
+        main, ["info", FIG1, "--svg", str(tmp_path / "g.svg"), "--png", str(tmp_path / "g.png"), "--witness", "0"]
+    )
     assert r.exit_code == 0, r.output
     assert (tmp_path / "g.png").read_bytes().startswith(b"\x89PNG")
     svg = (tmp_path / "g.svg").read_text()
@@ -165,7 +167,9 @@ def test_the_default_drawing_is_the_game_dag_with_shared_sub_games_once(tmp_path
     assert drawing.graph.number_of_nodes() == len(nodes)
     assert drawing.graph.number_of_edges() == sum(len(n.children_nodes()) for n in nodes)
     answers = [d["label"] for _, _, d in drawing.graph.edges(data=True) if d["kind"] == "answer"]
-    assert sorted(answers) == sorted(["0: 1/2 | 1/2", "1: 1/2 | 1/2", "0: 3/4 | 1/4", "1: 1/4 | 3/4", "0: 1/2 | 1/2", "1: 1/2 | 1/2"])
+    assert sorted(answers) == sorted(
+        ["0: 1/2 | 1/2", "1: 1/2 | 1/2", "0: 3/4 | 1/4", "1: 1/4 | 3/4", "0: 1/2 | 1/2", "1: 1/2 | 1/2"]
+    )
     same_graph(drawing.graph, read_back(to_dot(drawing), tmp_path))
     r = CliRunner().invoke(main, ["info", FIG1, "--dot", "-"])
     assert r.exit_code == 0 and "the game DAG" in r.output and r.output.count("->") == drawing.graph.number_of_edges()

@@ -201,7 +201,9 @@ def test_fraction_backend_gives_the_same_answers():
         "print(real_str(profile.privloss(m, Q(1, 5))), real_str(enumerator.privloss(m, Q(1, 5))))\n"
     )
     env = dict(os.environ, EXACTDP_NO_GMPY="1")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout.split()
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    ).stdout.split()
     m = compose([rr_delta(exp_eps=2, delta=Q(1, 10)), choose([rr(exp_eps=3), rr(exp_eps=5)])])
     assert out == [real_str(profile.privloss(m, Q(1, 5)))] * 2
 

@@ -27,7 +27,12 @@ def test_excerpt_never_has_a_line_break_and_is_bounded(value):
 
 def test_problems_cut_long_values_keys_and_hints():
     value = "x" * 100_000
-    p = CaseProblem(f"found the scalar {value!r}", path="mechanisms." + "k" * 5000 + ".tree", file="f.yaml", hint="defined: " + ", ".join(f"m{i}" for i in range(10_000)))
+    p = CaseProblem(
+        f"found the scalar {value!r}",
+        path="mechanisms." + "k" * 5000 + ".tree",
+        file="f.yaml",
+        hint="defined: " + ", ".join(f"m{i}" for i in range(10_000)),
+    )
     text = p.render()
     assert len(text) < 1500
     assert "x" * (EXCERPT_CHARS + 1) not in text and "k" * (EXCERPT_CHARS + 1) not in text

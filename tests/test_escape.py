@@ -51,7 +51,9 @@ def test_text_leaves_ordinary_text_alone():
 
 
 def test_error_text_escapes_each_problem_field():
-    e = CaseError([CaseProblem("found the scalar 'x\n::error::y\x1b[2J'", "mechanisms.M\x1b", "f\n.yaml", 3, 4, "hint\x07")])
+    e = CaseError(
+        [CaseProblem("found the scalar 'x\n::error::y\x1b[2J'", "mechanisms.M\x1b", "f\n.yaml", 3, 4, "hint\x07")]
+    )
     lines = escape.error_text(e)
     assert len(lines) == 2 and all(raw_controls(l, allow="") == [] for l in lines)
     assert lines[0].startswith("f\\n.yaml:3:4: mechanisms.M\\x1b: found")
@@ -72,10 +74,57 @@ def test_yaml_scalar_round_trips_with_its_type(s):
     assert yaml.safe_load("v: " + escape.yaml_scalar(s) + "\n") == {"v": s}
 
 
-@pytest.mark.parametrize("v", ["Yes", "yes", "NO", "on", "Off", "y", "n", "NULL", "null", "~", "true", "False", "2024-01-01",
-                               "2024-01-01 10:00:00", "0", "-1", "1e3", "0x1F", "0o17", ".inf", "-.INF", ".nan", "1_000",
-                               "12:30:45", "1/2", "-3/4", "", " a", "a ", "- a", "? x", "a: b", "#c", "&a", "*a", "!t", "%x",
-                               "@x", "`x", "'q'", '"q"', "x\x7f", "\x85", "\u2028", "é", "日本"])
+@pytest.mark.parametrize(
+    "v",
+    [
+        "Yes",
+        "yes",
+        "NO",
+        "on",
+        "Off",
+        "y",
+        "n",
+        "NULL",
+        "null",
+        "~",
+        "true",
+        "False",
+        "2024-01-01",
+        "2024-01-01 10:00:00",
+        "0",
+        "-1",
+        "1e3",
+        "0x1F",
+        "0o17",
+        ".inf",
+        "-.INF",
+        ".nan",
+        "1_000",
+        "12:30:45",
+        "1/2",
+        "-3/4",
+        "",
+        " a",
+        "a ",
+        "- a",
+        "? x",
+        "a: b",
+        "#c",
+        "&a",
+        "*a",
+        "!t",
+        "%x",
+        "@x",
+        "`x",
+        "'q'",
+        '"q"',
+        "x\x7f",
+        "\x85",
+        "\u2028",
+        "é",
+        "日本",
+    ],
+)
 def test_yaml_scalar_keeps_strings_strings(v):
     assert yaml.safe_load("v: " + escape.yaml_scalar(v)) == {"v": v}
 
@@ -110,7 +159,7 @@ def test_dot_escapes_quotes_and_backslashes():
 
 
 def test_html_escapes_markup():
-    assert escape.html('<script>"&\'\x1b') == "&lt;script&gt;&quot;&amp;&#x27;\\x1b"
+    assert escape.html("<script>\"&'\x1b") == "&lt;script&gt;&quot;&amp;&#x27;\\x1b"
 
 
 def test_mpl_escapes_mathtext():
@@ -123,16 +172,33 @@ LATEX_HOSTILE = "a^b~c_d ä ö ß é ł \\x \\textbackslash $m$ & % # { } < > | 
 @pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex is not installed")
 def test_latex_with_hostile_text_compiles_in_text_and_math_mode(tmp_path):
     s = LATEX_HOSTILE
-    body = (escape.latex(s) + "\n\n$x_{" + escape.latex_math(s) + "}$ and $\\mathrm{A}" + escape.latex_math(s) + "$\n\n\\texttt{" + escape.latex(s) + "}\n")
-    (tmp_path / "t.tex").write_text("\\documentclass{article}\n\\begin{document}\n" + body + "\\end{document}\n", encoding="utf-8")
-    p = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "t.tex"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    body = (
+        escape.latex(s)
+        + "\n\n$x_{"
+        + escape.latex_math(s)
+        + "}$ and $\\mathrm{A}"
+        + escape.latex_math(s)
+        + "$\n\n\\texttt{"
+        + escape.latex(s)
+        + "}\n"
+    )
+    (tmp_path / "t.tex").write_text(
+        "\\documentclass{article}\n\\begin{document}\n" + body + "\\end{document}\n", encoding="utf-8"
+    )
+    p = subprocess.run(
+        ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "t.tex"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert p.returncode == 0, p.stdout[-2000:]
     assert "mktexpk" not in p.stdout + p.stderr  # no bitmap fonts needed: only the base fonts
 
 
 # --- every output of a hostile case -------------------------------------------------------------
 
-HOSTILE_CASE = r'''exactdp: 1
+HOSTILE_CASE = r"""exactdp: 1
 name: hostile
 title: "T\e]0;pwned\a\n  ✓ forged\r::error::x\x7f\x85\u202eevil\u2066"
 reference: "::error file=x::ref\e[2J\e]52;c;ZXZpbA==\a ^~ä\\ $x$ --"
@@ -151,7 +217,7 @@ claims:
   - not_dp: {of: "M\e[31m", eps: 0, delta: 0}
   - privloss: {of: "M\e[31m", delta: 0, equals: log(2)}
   - simulates_rr: {of: "M\e[31m", eps: log(3)}
-'''
+"""
 MECH = "M\x1b[31m"
 
 
@@ -219,13 +285,22 @@ def test_csv_output_reads_back(hostile):
 def test_latex_of_hostile_labels_compiles(hostile, tmp_path):
     tex = run("simulate", str(hostile), "--of", MECH, "--format", "latex", "--standalone").output
     (tmp_path / "t.tex").write_text(tex, encoding="utf-8")
-    p = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "t.tex"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    p = subprocess.run(
+        ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "t.tex"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert p.returncode == 0, p.stdout[-2000:]
 
 
 def test_invalid_case_error_quotes_are_escaped(tmp_path):
     p = tmp_path / "bad.yaml"
-    p.write_text('exactdp: 1\nname: bad\nmechanisms:\n  M: {rr: {eps: "log(3)\\e]0;x\\a\\n::error::y"}}\nclaims: []\n', encoding="utf-8")
+    p.write_text(
+        'exactdp: 1\nname: bad\nmechanisms:\n  M: {rr: {eps: "log(3)\\e]0;x\\a\\n::error::y"}}\nclaims: []\n',
+        encoding="utf-8",
+    )
     r = run("verify", str(p))
     assert r.exit_code == 2
     assert raw_controls(r.output) == []

@@ -59,8 +59,12 @@ def test_no_float_roundtrip_in_the_source():
 
     pat = re.compile(r"nsimplify\(|\.evalf\(|sympy\.N\(|\.n\(\)")
     root = Path(__file__).resolve().parents[1] / "exactdp"
-    bad = [f"{f.relative_to(root)}:{k}" for f in root.rglob("*.py") for k, line in enumerate(f.read_text().splitlines(), 1)
-           if pat.search(line.split("#")[0]) and "Never ``nsimplify``" not in line]
+    bad = [
+        f"{f.relative_to(root)}:{k}"
+        for f in root.rglob("*.py")
+        for k, line in enumerate(f.read_text().splitlines(), 1)
+        if pat.search(line.split("#")[0]) and "Never ``nsimplify``" not in line
+    ]
     assert not bad, bad
 
 
@@ -91,6 +95,7 @@ _small = st.fractions(min_value=-20, max_value=20, max_denominator=50)
 @st.composite
 def rational_functions(draw):
     """A random rational function of E in our grammar, as text."""
+
     def term():
         c = draw(_small)
         k = draw(st.integers(0, 3))

@@ -89,12 +89,21 @@ def test_errors_survive_pickling_with_their_structure():
     e2 = pickle.loads(pickle.dumps(e))
     assert e2.problems == e.problems and e2.truncated and str(e2) == str(e)
     lim = pickle.loads(pickle.dumps(LimitExceededError("the number of game nodes", 10, "raise it with --max-nodes N")))
-    assert (lim.what, lim.limit, str(lim)) == ("the number of game nodes", 10, "the number of game nodes exceeds the limit of 10; raise it with --max-nodes N")
+    assert (lim.what, lim.limit, str(lim)) == (
+        "the number of game nodes",
+        10,
+        "the number of game nodes exceeds the limit of 10; raise it with --max-nodes N",
+    )
 
 
 @pytest.mark.parametrize(
     "case",
-    ["vadhan-wang/figure1-two-round.yaml", "kov/kfold-rr-pure.yaml", "exponential/br-mixture.yaml", "continual/counterexample-single.yaml"],
+    [
+        "vadhan-wang/figure1-two-round.yaml",
+        "kov/kfold-rr-pure.yaml",
+        "exponential/br-mixture.yaml",
+        "continual/counterexample-single.yaml",
+    ],
 )
 def test_results_from_workers_render_exactly_as_local_ones(case):
     """A result crosses processes without its game DAGs (witnesses keep their walk): the text

@@ -81,7 +81,10 @@ def test_thm3_closed_form_and_engine(bck, expected, us):
     delta over choose-of-compose of the menu."""
     B, C, k = bck
     assert max(thm3(B, C, k, u) for u in us) == expected
-    menu = grr_menu(exp_eps=Q(B.numerator, B.denominator) if isinstance(B, F) else B, exp_ts=[Q(F(u).numerator, F(u).denominator) for u in us])
+    menu = grr_menu(
+        exp_eps=Q(B.numerator, B.denominator) if isinstance(B, F) else B,
+        exp_ts=[Q(F(u).numerator, F(u).denominator) for u in us],
+    )
     got = P.delta_at(nonadaptive(menu, k), exactdp.exact(f"log({C})") if C != 1 else 0)
     assert got == Q(expected.numerator, expected.denominator)
 
@@ -233,7 +236,9 @@ def test_form_errors_are_located(mech, phrase):
 
 def test_cli_refuses_inexact_em_with_exit_2(tmp_path):
     f = tmp_path / "em.yaml"
-    f.write_text("exactdp: 1\nname: em\nmechanism: {exponential: {eps: log(3), scores: {x0: [1, 0], x1: [0, 1]}}}\nclaims: [{dp: {eps: log(3)}}]\n")
+    f.write_text(
+        "exactdp: 1\nname: em\nmechanism: {exponential: {eps: log(3), scores: {x0: [1, 0], x1: [0, 1]}}}\nclaims: [{dp: {eps: log(3)}}]\n"
+    )
     r = CliRunner().invoke(main, ["verify", str(f)])
     assert r.exit_code == 2
     assert "irrational" in r.output and "Traceback" not in r.output

@@ -71,7 +71,14 @@ def test_no_secret_in_any_output_format(tree: Path):
         for out in _outputs(*args):
             assert SECRET not in out and "secret.txt" not in out
             assert "leak.yaml" in out
-    for cmd in (["privloss"], ["profile"], ["info"], ["simulate"], ["simulate", "--format", "json"], ["simulate", "--format", "latex"]):
+    for cmd in (
+        ["privloss"],
+        ["profile"],
+        ["info"],
+        ["simulate"],
+        ["simulate", "--format", "json"],
+        ["simulate", "--format", "latex"],
+    ):
         r = CliRunner().invoke(main, [*cmd, str(tree / "leak.yaml")])
         assert r.exit_code == 2 and SECRET not in r.output and "symbolic link" in r.output
 
@@ -132,8 +139,12 @@ def test_fifo_and_devices_are_refused_at_once(tmp_path: Path):
         assert time.monotonic() - t < 10  # (without the type check: blocked for ever)
     # end to end, in a process of its own: nothing blocks, exit 2
     t = time.monotonic()
-    p = subprocess.run([sys.executable, "-c", "from exactdp.cli import run; run()", "verify", str(fifo), "/dev/zero"],
-                       capture_output=True, text=True, timeout=30)
+    p = subprocess.run(
+        [sys.executable, "-c", "from exactdp.cli import run; run()", "verify", str(fifo), "/dev/zero"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert p.returncode == 2 and time.monotonic() - t < 10
     assert "FIFO" in p.stdout and "character device" in p.stdout
 

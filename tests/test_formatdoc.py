@@ -24,7 +24,9 @@ TEXT = DOC_PATH.read_text(encoding="utf-8")
 
 
 def test_committed_page_is_up_to_date():
-    assert render(TEXT) == TEXT, "docs/case-format.md is stale: run `make docs` (python -m exactdp.tools.formatdoc --write)"
+    assert render(TEXT) == TEXT, (
+        "docs/case-format.md is stale: run `make docs` (python -m exactdp.tools.formatdoc --write)"
+    )
 
 
 def test_check_mode_reports_a_stale_page(tmp_path, capsys):

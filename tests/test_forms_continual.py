@@ -221,7 +221,9 @@ def test_located_errors(extra, phrases):
 
 
 def test_three_datasets_are_refused():
-    body = with_md("C: {continual: {mechanism: Md, verifier: {}}}").replace("name: c\n", "name: c\ndatasets: [x0, x1, x2]\n")
+    body = with_md("C: {continual: {mechanism: Md, verifier: {}}}").replace(
+        "name: c\n", "name: c\ndatasets: [x0, x1, x2]\n"
+    )
     text = "\n".join(problems(body))
     assert "two worlds" in text and "exactly two datasets" in text
 
@@ -268,7 +270,10 @@ def test_a_false_menu_claim_is_a_failing_premise_and_nothing_is_checked_on_it():
     for engine in ("profile", "enumerator"):
         premise, *rest = verify_case(case(body), Options(engine=engine))
         assert premise.status == "fails" and premise.found == "delta_P.Md(e^eps) = 1/4"
-        assert "menu item 'Md' of P is (0, 1/5)-DP" in premise.claim.describe() and "Def. 4.4 (iv)" in premise.claim.describe()
+        assert (
+            "menu item 'Md' of P is (0, 1/5)-DP" in premise.claim.describe()
+            and "Def. 4.4 (iv)" in premise.claim.describe()
+        )
         assert premise.claim.where.path == "mechanisms.P.sparse_parallel.menu.Md"
         assert rest and all(v.status == "error" for v in rest)
     assert verify_text(textwrap.dedent(body), "t.yaml").exit_code == 2

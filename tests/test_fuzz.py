@@ -77,7 +77,19 @@ def broken_documents(draw):
     doc = draw(case_docs())
     kind = draw(
         st.sampled_from(
-            ["version", "drop", "typo", "prob", "inject", "unknown-form", "dangling", "cycle", "claim-kind", "claim-field", "adjacent"]
+            [
+                "version",
+                "drop",
+                "typo",
+                "prob",
+                "inject",
+                "unknown-form",
+                "dangling",
+                "cycle",
+                "claim-kind",
+                "claim-field",
+                "adjacent",
+            ]
         )
     )
     if kind == "version":
@@ -127,7 +139,17 @@ def mangled_text(draw):
     if op == "truncate":
         return text[:i]
     if op == "insert":
-        return text[:i] + draw(st.text(alphabet=st.sampled_from(list("{}[]:,-&*!|>'\"#%@`?\t\n 0123456789/.^()loge")), min_size=1, max_size=6)) + text[i:]
+        return (
+            text[:i]
+            + draw(
+                st.text(
+                    alphabet=st.sampled_from(list("{}[]:,-&*!|>'\"#%@`?\t\n 0123456789/.^()loge")),
+                    min_size=1,
+                    max_size=6,
+                )
+            )
+            + text[i:]
+        )
     if op == "delete":
         return text[:i] + text[i + draw(st.integers(1, 20)) :]
     if op == "tag":

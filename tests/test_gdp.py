@@ -22,7 +22,14 @@ from exactdp.numbers import Q
 
 @pytest.mark.parametrize(
     "mu, status",
-    [(Q(27, 20), HOLDS), (Q(135, 100), HOLDS), (Q(1349, 1000), HOLDS), (Q(1348, 1000), FAILS), (Q(67, 50), FAILS), (Q(1), FAILS)],
+    [
+        (Q(27, 20), HOLDS),
+        (Q(135, 100), HOLDS),
+        (Q(1349, 1000), HOLDS),
+        (Q(1348, 1000), FAILS),
+        (Q(67, 50), FAILS),
+        (Q(1), FAILS),
+    ],
 )
 def test_rr3_threshold_is_two_phi_inverse_three_quarters(mu, status):
     assert check_gdp(envelope_tradeoff(profile.profile(rr(exp_eps=3))), mu).status == status
@@ -46,15 +53,21 @@ def test_perfect_privacy_is_0_gdp():
 
 
 @settings(max_examples=60, deadline=None)
-@given(a=st.fractions(min_value=Q(1, 1000), max_value=Q(999, 1000), max_denominator=1000),
-       mu=st.fractions(min_value=0, max_value=5, max_denominator=100))
+@given(
+    a=st.fractions(min_value=Q(1, 1000), max_value=Q(999, 1000), max_denominator=1000),
+    mu=st.fractions(min_value=0, max_value=5, max_denominator=100),
+)
 def test_ball_contains_the_value(a, mu):
     ball = gaussian_tradeoff_ball(Q(a.numerator, a.denominator), Q(mu.numerator, mu.denominator), 80)
     with mpmath.workdps(50):
         z = mpmath.sqrt(2) * mpmath.erfinv(1 - 2 * mpmath.mpf(a.numerator) / a.denominator)  # Phi^-1(1 - a)
         g = mpmath.ncdf(z - mpmath.mpf(mu.numerator) / mu.denominator)
     lo, hi = ball.lower(), ball.upper()
-    assert mpmath.mpf(lo.str(30, radius=False)) - mpmath.mpf(10) ** -20 <= g <= mpmath.mpf(hi.str(30, radius=False)) + mpmath.mpf(10) ** -20
+    assert (
+        mpmath.mpf(lo.str(30, radius=False)) - mpmath.mpf(10) ** -20
+        <= g
+        <= mpmath.mpf(hi.str(30, radius=False)) + mpmath.mpf(10) ** -20
+    )
 
 
 @pytest.mark.parametrize("mu, status", [(Q(6238, 10000), FAILS), (Q(6239, 10000), HOLDS), (Q(1), HOLDS)])
@@ -72,9 +85,9 @@ def test_decimal_eps_vertex_in_the_field_is_decided_by_balls(mu, status):
 def test_a_huge_mu_reads_as_a_bound_not_as_a_zero_mantissa():
     """G_mu(1/4) for mu = 10^6 is about 10^-217146946747: a ball around 0 at any useful
     precision; the verdict is certified, and the reading says what the ball shows."""
+    from exactdp.analysis import profile as profile_engine
     from exactdp.analysis.gdp import HOLDS, check_gdp
     from exactdp.analysis.tradeoff import envelope_tradeoff
-    from exactdp.analysis import profile as profile_engine
 
     res = check_gdp(envelope_tradeoff(profile_engine.profile(rr(eps="log(3)"))), Q(10**6))
     assert res.status == HOLDS and res.g.startswith("0 (below 4.8e-217146946747")

@@ -70,10 +70,20 @@ def three_dataset_cases(draw):
 def test_a_claim_with_pairs_equals_a_second_file_with_that_adjacency(case, engine):
     answers, adjacent = case
     head = f"exactdp: 1\nname: g\ndatasets: [x0, x1, x2]\nmechanisms:\n  M: {{respond: {{{answers}}}}}\n"
-    one = parse_case(head + f"adjacent: {adjacent}\nclaims:\n  - privloss: {{group: 2, equals: 0}}\n  - privloss: {{pairs: [[x2, x0]], equals: 0}}\n", "a.yaml")
+    one = parse_case(
+        head
+        + f"adjacent: {adjacent}\nclaims:\n  - privloss: {{group: 2, equals: 0}}\n  - privloss: {{pairs: [[x2, x0]], equals: 0}}\n",
+        "a.yaml",
+    )
     n = one.claims[0]
     groups = verify_case(one, Options(engine=engine))
-    two = parse_case(head + f"adjacent: {[[f'x{a}', f'x{b}'] for a, b in n.adjacency]}\nclaims:\n  - privloss: {{equals: 0}}\n".replace("'", ""), "b.yaml")
+    two = parse_case(
+        head
+        + f"adjacent: {[[f'x{a}', f'x{b}'] for a, b in n.adjacency]}\nclaims:\n  - privloss: {{equals: 0}}\n".replace(
+            "'", ""
+        ),
+        "b.yaml",
+    )
     three = parse_case(head + "adjacent: [[x2, x0]]\nclaims:\n  - privloss: {equals: 0}\n", "c.yaml")
     assert groups[0].values["privloss"] == verify_case(two, Options(engine=engine))[0].values["privloss"]
     assert groups[1].values["privloss"] == verify_case(three, Options(engine=engine))[0].values["privloss"]
@@ -108,6 +118,9 @@ def test_located_errors(claim, phrase):
 
 
 def test_profile_comparisons_use_the_claims_pairs_for_both_mechanisms():
-    text = textwrap.dedent(BASE) + "claims:\n  - profile_eq: {as: N, group: 2}\n  - profile_le: {than: N, pairs: [[x0, x2]]}\n"
+    text = (
+        textwrap.dedent(BASE)
+        + "claims:\n  - profile_eq: {as: N, group: 2}\n  - profile_le: {than: N, pairs: [[x0, x2]]}\n"
+    )
     res = verify_text(text, "g.yaml")
     assert res.exit_code == 0 and all("pairs" in v.claim.describe() for v in res.verdicts)

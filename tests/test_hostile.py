@@ -49,7 +49,9 @@ def _cap() -> None:  # pragma: no cover - runs in the child
 def cli(*args: str, timeout: float = 120, **kw) -> tuple[subprocess.CompletedProcess, float, float]:
     """Run ``exactdp *args`` in its own process: (result, seconds, peak MB)."""
     t = time.monotonic()
-    p = subprocess.run([sys.executable, "-c", RUNNER, *args], capture_output=True, text=True, timeout=timeout, preexec_fn=_cap, **kw)
+    p = subprocess.run(
+        [sys.executable, "-c", RUNNER, *args], capture_output=True, text=True, timeout=timeout, preexec_fn=_cap, **kw
+    )
     secs = time.monotonic() - t
     m = re.search(r"PEAK_KB (\d+)", p.stderr)
     return p, secs, (int(m.group(1)) / 1024 if m else 0.0)
@@ -76,7 +78,11 @@ def test_each_bomb_is_refused_by_a_named_limit_promptly_and_small(name, tmp_path
 
 def test_compose_and_experiment_are_bounded():
     r = CliRunner().invoke(main, ["compose", "--eps", "log(2)", "--repeat", "1000000"])
-    assert r.exit_code == 2 and "number of components (1000000) exceeds the limit of 200000" in r.output and "--max-components" in r.output
+    assert (
+        r.exit_code == 2
+        and "number of components (1000000) exceeds the limit of 200000" in r.output
+        and "--max-components" in r.output
+    )
     r = CliRunner().invoke(main, ["compose", "--eps", "log(2)", "--repeat", "1000", "--max-components", "999"])
     assert r.exit_code == 2 and "--max-components" in r.output
     t = time.monotonic()
@@ -89,8 +95,20 @@ def test_every_command_takes_every_limit_and_has_a_default_timeout():
     from exactdp.limits import DEFAULT
 
     assert DEFAULT.timeout == 300 and DEFAULT.max_memory == 800 << 20
-    flags = ["--timeout", "--max-memory", "--max-nodes", "--max-profile-size", "--max-exponent", "--max-bits",
-             "--max-symbolic-degree", "--max-datasets", "--max-pairs", "--max-components", "--max-samples", "--follow-symlinks"]
+    flags = [
+        "--timeout",
+        "--max-memory",
+        "--max-nodes",
+        "--max-profile-size",
+        "--max-exponent",
+        "--max-bits",
+        "--max-symbolic-degree",
+        "--max-datasets",
+        "--max-pairs",
+        "--max-components",
+        "--max-samples",
+        "--follow-symlinks",
+    ]
     for cmd in (["verify"], ["privloss"], ["profile"], ["info"], ["simulate"], ["compose"], ["experiment", "section6"]):
         out = CliRunner().invoke(main, [*cmd, "--help"]).output
         missing = [fl for fl in flags if fl not in out]
@@ -143,14 +161,22 @@ claims:
 def test_values_over_4300_digits_print(tmp_path):
     f = tmp_path / "big.yaml"
     f.write_text(BIG)
-    for args in (["verify", "-v", str(f)], ["verify", "--json", str(f)], ["verify", "-v", "--witness", str(f)], ["profile", str(f)], ["privloss", "--witness", str(f)]):
+    for args in (
+        ["verify", "-v", str(f)],
+        ["verify", "--json", str(f)],
+        ["verify", "-v", "--witness", str(f)],
+        ["profile", str(f)],
+        ["privloss", "--witness", str(f)],
+    ):
         r = CliRunner().invoke(main, args)
         assert r.exit_code == 0, (args, r.output[-500:])
         assert "5437833951142086247677" in r.output
     r = CliRunner().invoke(main, ["privloss", str(f), "--delta", "1e-9999"])
     assert r.exit_code == 0 and "PrivLoss(M, 1/1" + "0" * 9999 + ")" in r.output
     g = tmp_path / "tg.yaml"
-    g.write_text("exactdp: 1\nname: tg\nmechanism: {truncated_geometric: {alpha: 1/2, n: 10000, counts: {x0: 0, x1: 1}}}\nclaims: [{privloss: {delta: 0, equals: log(2)}}]\n")
+    g.write_text(
+        "exactdp: 1\nname: tg\nmechanism: {truncated_geometric: {alpha: 1/2, n: 10000, counts: {x0: 0, x1: 1}}}\nclaims: [{privloss: {delta: 0, equals: log(2)}}]\n"
+    )
     r = CliRunner().invoke(main, ["verify", "--witness", str(g)])
     assert r.exit_code == 0, r.output
     # the limit message itself stays short
@@ -192,7 +218,10 @@ def test_deep_games_need_no_recursion_outside_the_reader():
     from exactdp.limits import DEFAULT, using
 
     m = Mechanism(node, name="deep")
-    with using(DEFAULT.replace(max_memory=600 << 20, timeout=120)), _shallow_stack(150):  # a regression must not take the machine
+    with (
+        using(DEFAULT.replace(max_memory=600 << 20, timeout=120)),
+        _shallow_stack(150),
+    ):  # a regression must not take the machine
         _walk_everything(m, node)
 
 
@@ -250,8 +279,15 @@ def test_closed_stdout_full_disk_latin1_and_broken_pipe(tmp_path):
     f.write_text(GOOD)
     cmd = [sys.executable, "-c", "from exactdp.cli import run; run()"]
     # closed stdout
-    p = subprocess.run(cmd + ["verify", str(f)], stdout=None, stderr=subprocess.PIPE, text=True, pass_fds=(), close_fds=True,
-                       preexec_fn=lambda: os.close(1))
+    p = subprocess.run(
+        cmd + ["verify", str(f)],
+        stdout=None,
+        stderr=subprocess.PIPE,
+        text=True,
+        pass_fds=(),
+        close_fds=True,
+        preexec_fn=lambda: os.close(1),
+    )
     assert p.returncode == 2 and p.stderr.strip().count("\n") == 0 and "standard output is closed" in p.stderr
     # a full disk
     if Path("/dev/full").exists():
@@ -281,9 +317,14 @@ def test_output_errors_never_look_like_a_failing_claim(tmp_path):
     f = tmp_path / "g.yaml"
     f.write_text(GOOD * 1)
     big = tmp_path / "tg.yaml"
-    big.write_text("exactdp: 1\nname: tg\nmechanism: {truncated_geometric: {alpha: 1/2, n: 3000, counts: {x0: 0, x1: 1}}}\nclaims: [{privloss: {delta: 0, equals: log(2)}}]\n")
-    p = subprocess.Popen([sys.executable, "-c", "from exactdp.cli import run; run()", "simulate", "--format", "json", str(big)],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    big.write_text(
+        "exactdp: 1\nname: tg\nmechanism: {truncated_geometric: {alpha: 1/2, n: 3000, counts: {x0: 0, x1: 1}}}\nclaims: [{privloss: {delta: 0, equals: log(2)}}]\n"
+    )
+    p = subprocess.Popen(
+        [sys.executable, "-c", "from exactdp.cli import run; run()", "simulate", "--format", "json", str(big)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     p.stdout.close()
     err = p.stderr.read().decode()
     assert p.wait() == 2 and err.strip().endswith("(broken pipe)") and err.count("\n") == 1, err

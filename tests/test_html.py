@@ -19,7 +19,7 @@ from exactdp.report.escape import is_unsafe_char
 from exactdp.report.html import write_report
 from exactdp.verify import verify_paths
 
-FAILING = r'''exactdp: 1
+FAILING = r"""exactdp: 1
 name: mixed-results
 title: "A case with a failing claim <b>&amp;</b> \e]0;x\a"
 reference: Vadhan-Wang 2021, Def. 1.9
@@ -29,7 +29,7 @@ claims:
   - privloss: {of: "M<i>", delta: 0, equals: log(3)}
   - privloss: {of: "M<i>", delta: 0, equals: log(2)}
   - not_dp: {of: "M<i>", eps: log(2), delta: 0}
-'''
+"""
 INVALID = "exactdp: 1\nname: broken\nmechanisms: {M: {rr: {eps: '<script>alert(1)</script>'}}}\nclaims:\n  - privloss: {equals: log(3)}\n"
 
 
@@ -86,7 +86,13 @@ def test_report_of_cases_holds_every_claim(cases_run, cases_report):
 
 def _page_for(index: str, file: str, case_name: str) -> str:
     """The page linked from the index row of ``file`` (and, for a sweep point, its case name)."""
-    m = re.search(r'<td><a href="([^"]+)">' + re.escape(htmllib.escape(file)) + "</a></td><td>" + re.escape(htmllib.escape(case_name)), index)
+    m = re.search(
+        r'<td><a href="([^"]+)">'
+        + re.escape(htmllib.escape(file))
+        + "</a></td><td>"
+        + re.escape(htmllib.escape(case_name)),
+        index,
+    )
     assert m, file
     return m.group(1)
 
@@ -140,16 +146,36 @@ def test_case_text_is_escaped(small_report):
     assert "<script>" not in bad and "&lt;script&gt;" in bad
 
 
-CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"), "/usr/bin/chromium") if p and os.path.exists(p)), None)
+CHROMIUM = next(
+    (
+        p
+        for p in (shutil.which("chromium"), shutil.which("chromium-browser"), "/usr/bin/chromium")
+        if p and os.path.exists(p)
+    ),
+    None,
+)
 
 
 def chromium(args: list[str], tmp: Path) -> subprocess.CompletedProcess:
-    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-             "--disable-component-update", "--disable-sync", f"--user-data-dir={tmp / 'profile'}", "--enable-logging=stderr", "--v=0"]
+    flags = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={tmp / 'profile'}",
+        "--enable-logging=stderr",
+        "--v=0",
+    ]
     return subprocess.run([CHROMIUM, *flags, *args], capture_output=True, text=True, timeout=120)
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed: the browser test of the HTML report is SKIPPED")
+@pytest.mark.skipif(
+    CHROMIUM is None, reason="Chromium is not installed: the browser test of the HTML report is SKIPPED"
+)
 def test_every_page_loads_in_chromium_without_console_errors(small_report, tmp_path):
     pages = sorted(small_report.glob("*.html"))
     assert len(pages) == 5

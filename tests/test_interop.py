@@ -49,7 +49,9 @@ def _exact(prof, eps: float) -> float:
         pytest.param(rr(exp_eps=3), id="RR-log3"),
         pytest.param(rr(exp_eps=3, delta=Q(1, 10)), id="RR-log3-delta"),
         pytest.param(repeat(rr(exp_eps=2), 3), id="KOV-3fold"),
-        pytest.param(concomp([rr(exp_eps=2), choose([rr(exp_eps=3), rr(exp_eps=2, delta=Q(1, 20))])]), id="concomp-interactive"),
+        pytest.param(
+            concomp([rr(exp_eps=2), choose([rr(exp_eps=3), rr(exp_eps=2, delta=Q(1, 20))])]), id="concomp-interactive"
+        ),
     ],
 )
 def test_dp_accounting_hockey_stick_brackets_the_exact_profile(mech):

@@ -53,15 +53,29 @@ def test_label_option_is_reduced_to_a_safe_key():
 def _has_booktabs() -> bool:
     if shutil.which("pdflatex") is None or shutil.which("kpsewhich") is None:
         return False
-    return all(subprocess.run(["kpsewhich", f], capture_output=True).returncode == 0 for f in ("booktabs.sty", "longtable.sty"))
+    return all(
+        subprocess.run(["kpsewhich", f], capture_output=True).returncode == 0 for f in ("booktabs.sty", "longtable.sty")
+    )
 
 
-@pytest.mark.skipif(not _has_booktabs(), reason="pdflatex with booktabs/longtable (texlive-latex-recommended) is not installed")
-@pytest.mark.parametrize("args", [[THREE], [THREE, "--drop-trivial"], [FIG1, "--delta", "1/4"]], ids=["three-round", "three-round-drop", "fig1-approx"])
+@pytest.mark.skipif(
+    not _has_booktabs(), reason="pdflatex with booktabs/longtable (texlive-latex-recommended) is not installed"
+)
+@pytest.mark.parametrize(
+    "args",
+    [[THREE], [THREE, "--drop-trivial"], [FIG1, "--delta", "1/4"]],
+    ids=["three-round", "three-round-drop", "fig1-approx"],
+)
 def test_tables_fit_the_page(tmp_path, args):
     tex = latex(*args, "--standalone")
     (tmp_path / "t.tex").write_text(tex, encoding="utf-8")
-    p = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "t.tex"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    p = subprocess.run(
+        ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "t.tex"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert p.returncode == 0, p.stdout[-2000:]
     log = (tmp_path / "t.log").read_text(encoding="latin-1")
     assert "Overfull" not in log and "Float too large" not in log
@@ -69,6 +83,8 @@ def test_tables_fit_the_page(tmp_path, args):
     if args == [THREE]:
         assert pages == 2  # 42 rows: the table continues on a second page instead of running off
     if shutil.which("pdftotext"):
-        text = subprocess.run(["pdftotext", "-layout", "t.pdf", "-"], cwd=tmp_path, capture_output=True, text=True).stdout
+        text = subprocess.run(
+            ["pdftotext", "-layout", "t.pdf", "-"], cwd=tmp_path, capture_output=True, text=True
+        ).stdout
         if args == [THREE]:
             assert "(continued)" in text and text.count("(t, 1)") == 8  # the last rows are there

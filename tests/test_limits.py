@@ -41,7 +41,9 @@ def test_power_size_limit():
     with using(Limits(max_bits=10)):
         with pytest.raises(ExprError, match="bits"):
             eval_text("2^100")
-    fr = verify_text("exactdp: 1\nname: p\nmechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: log((2^10000)^10000)}}]\n", "p.yaml")
+    fr = verify_text(
+        "exactdp: 1\nname: p\nmechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: log((2^10000)^10000)}}]\n", "p.yaml"
+    )
     assert fr.exit_code == 2 and "p.yaml:4:" in str(fr.error) and "--max-bits" in str(fr.error)
 
 
@@ -68,7 +70,9 @@ def test_timeout_marks_remaining_claims_undecided():
 
 def test_cli_flags_reach_the_limits(tmp_path):
     f = tmp_path / "r.yaml"
-    f.write_text("exactdp: 1\nname: r\nmechanism: {repeat: {mechanism: {rr: {eps: log(2)}}, times: 50}}\nclaims: [{dp: {eps: log(2^50)}}]\n")
+    f.write_text(
+        "exactdp: 1\nname: r\nmechanism: {repeat: {mechanism: {rr: {eps: log(2)}}, times: 50}}\nclaims: [{dp: {eps: log(2^50)}}]\n"
+    )
     r = CliRunner().invoke(main, ["verify", str(f), "--max-nodes", "10"])
     assert r.exit_code == 2 and "game nodes exceeds the limit of 10" in r.output and "--max-nodes" in r.output
     assert CliRunner().invoke(main, ["verify", str(f)]).exit_code == 0
@@ -80,7 +84,7 @@ def test_alias_bomb_is_fast_and_small():
     """A 'billion laughs' file fails in < 2 s using < 200 MB (measured in its own process)."""
     lines = ["exactdp: 1", "name: bomb", "a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
     for i in range(1, 10):
-        lines.append(f"a{i}: &a{i} [" + ", ".join([f"*a{i-1}"] * 10) + "]")
+        lines.append(f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]")
     text = "\n".join(lines) + "\n"
     code = (
         "import resource, sys, time\n"
@@ -138,6 +142,8 @@ def test_timeout_survives_a_swallowed_alarm(monkeypatch):
         gc.set_threshold(*threshold)
     assert [v.status for v in fr.verdicts] == [ERROR] and elapsed < 20
     assert "TimeLimitExceeded" in swallowed, "the first alarm was not swallowed: the test did not exercise the repeat"
+
+
 # --- the limits added against hostile input -----------------------------------------------------
 
 
@@ -164,7 +170,9 @@ def test_memory_limit_is_watched_and_named():
     from exactdp.limits import MIB
 
     t = time.monotonic()
-    with pytest.raises(LimitExceededError, match=r"the memory in use exceeds the limit of 50 MiB; raise it with --max-memory"):
+    with pytest.raises(
+        LimitExceededError, match=r"the memory in use exceeds the limit of 50 MiB; raise it with --max-memory"
+    ):
         with using(DEFAULT.replace(max_memory=50 * MIB)):
             hog = []
             for _ in range(2000):  # up to 2 GB, refused after about 50 MB

@@ -96,7 +96,9 @@ def _float(x) -> mpmath.mpf:
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(_rats, _coefs), max_size=4), st.fractions(min_value=-2, max_value=2, max_denominator=5))
 def test_sign_matches_independent_evaluation(logs, s):
-    x = log_linear(Q(s.numerator, s.denominator), [(Q(r.numerator, r.denominator), Q(c.numerator, c.denominator)) for r, c in logs])
+    x = log_linear(
+        Q(s.numerator, s.denominator), [(Q(r.numerator, r.denominator), Q(c.numerator, c.denominator)) for r, c in logs]
+    )
     sign = ll_sign(x)
     with mpmath.workdps(200):
         v = _float(x)
@@ -112,7 +114,9 @@ def test_identities_decide_equal(r1, r2, c):
     """c·ln(r1·r2) = c·ln r1 + c·ln r2 and (c/2)·ln(r^2) = c·ln r, decided exactly equal."""
     q1, q2, k = Q(r1.numerator, r1.denominator), Q(r2.numerator, r2.denominator), Q(c.numerator, c.denominator)
     lhs = real_mul(k, LogReal(Q(0), q1 * q2)) if q1 * q2 != 1 else Q(0)
-    rhs = real_add(real_mul(k, LogReal(Q(0), q1)) if q1 != 1 else Q(0), real_mul(k, LogReal(Q(0), q2)) if q2 != 1 else Q(0))
+    rhs = real_add(
+        real_mul(k, LogReal(Q(0), q1)) if q1 != 1 else Q(0), real_mul(k, LogReal(Q(0), q2)) if q2 != 1 else Q(0)
+    )
     assert real_cmp(lhs, rhs) == 0
     assert real_cmp(real_add(lhs, real_neg(rhs)), Q(0)) == 0
 
@@ -125,7 +129,11 @@ def test_claimed_privloss_may_be_a_multiple_of_a_log():
     from exactdp.verify import verify_case
 
     head = "exactdp: 1\nname: x\nmechanisms:\n  M: {rr: {eps: log(3)}}\nclaims:\n"
-    v = verify_case(parse_case(head + "  - privloss: {at_most: log(61/9)/2 + 1/5}\n  - privloss: {at_most: log(61/9)/2}\n", "t.yaml"))
+    v = verify_case(
+        parse_case(
+            head + "  - privloss: {at_most: log(61/9)/2 + 1/5}\n  - privloss: {at_most: log(61/9)/2}\n", "t.yaml"
+        )
+    )
     assert [x.status for x in v] == ["holds", "fails"]
     with pytest.raises(CaseError, match="irrational"):
         parse_case(head + "  - dp: {eps: log(3)/2}\n", "t.yaml")

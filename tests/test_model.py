@@ -39,7 +39,9 @@ def test_graft_shares_the_continuation():
 
 
 def test_share_merges_identical_subgames():
-    t = ask({"q0": {"0": ([Q(1, 2), Q(1, 2)], respond({"a": [1, 1]})), "1": ([Q(1, 2), Q(1, 2)], respond({"a": [1, 1]}))}})
+    t = ask(
+        {"q0": {"0": ([Q(1, 2), Q(1, 2)], respond({"a": [1, 1]})), "1": ([Q(1, 2), Q(1, 2)], respond({"a": [1, 1]}))}}
+    )
     before = stats(t)["chance_nodes"]
     after = stats(share(t))["chance_nodes"]
     assert before == 3 and after == 2
@@ -61,7 +63,9 @@ def test_concomp_labels_are_qualified():
 
 
 def test_count_strategies():
-    assert count_strategies(repeat(choose([rr(exp_eps=2), rr(exp_eps=3)]), 2).root) == 2 * 2**2  # first choice, then a choice after each of 2 answers
+    assert (
+        count_strategies(repeat(choose([rr(exp_eps=2), rr(exp_eps=3)]), 2).root) == 2 * 2**2
+    )  # first choice, then a choice after each of 2 answers
     assert count_strategies(rr(exp_eps=2).root) == 1
 
 

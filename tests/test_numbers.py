@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from exactdp.errors import InexactValueError
 from exactdp.numbers import INF, ExpReal, LogReal, Q, eval_text, parse_decimal, real_cmp, real_str
-from exactdp.numbers.expr import ExprError, ExprLimits, parse_expr
 from exactdp.numbers.certified import sign_r_exp_s_minus_q
+from exactdp.numbers.expr import ExprError, ExprLimits, parse_expr
 
 
 @pytest.mark.parametrize(
@@ -157,7 +157,10 @@ def test_exact_real_types():
         ("3^(10^9)", "exponent 1000000000 is larger than the limit 10000"),
         ("2^(10^(10^4))", "(10001 digits) is larger than the limit 10000"),
         ("(2^10000)^200", "bits exceeds the limit of 1000000 bits; raise it with --max-bits"),
-        ("(2^9000*2^9000)*(2^9000*2^9000)*(2^9000*2^9000)*(2^9000*2^9000)*(2^9000*2^9000)*(2^9000*2^9000)*(2^9000*2^9000)", None),
+        (
+            "(2^9000*2^9000)*(2^9000*2^9000)*(2^9000*2^9000)*(2^9000*2^9000)*(2^9000*2^9000)*(2^9000*2^9000)*(2^9000*2^9000)",
+            None,
+        ),
         ("log((3^9999)^101)", "bits exceeds the limit"),
     ],
 )

@@ -53,7 +53,9 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     import setuptools
 
     if tuple(int(x) for x in setuptools.__version__.split(".")[:2]) < (77, 0):
-        pytest.fail(f"setuptools {setuptools.__version__} is too old to build exactdp (needs >= 77: pip install -e '.[test]')")
+        pytest.fail(
+            f"setuptools {setuptools.__version__} is too old to build exactdp (needs >= 77: pip install -e '.[test]')"
+        )
     tmp = tmp_path_factory.mktemp("pkg")
     sdist = _build("sdist", ROOT, tmp)
     with tarfile.open(sdist) as tf:
@@ -97,7 +99,9 @@ def test_wheel_metadata_and_contents(built: dict[str, Path]) -> None:
         meta = email.message_from_string(zf.read(meta_name).decode("utf-8"))
     dist_info = meta_name.rsplit("/", 1)[0]
     assert {"exactdp/py.typed", "exactdp/schema/case-v1.json", f"{dist_info}/licenses/LICENSE"} <= names
-    assert not [n for n in names if n.startswith(("tests/", "cases/", "docs/", "bench/"))], "the wheel ships only the package"
+    assert not [n for n in names if n.startswith(("tests/", "cases/", "docs/", "bench/"))], (
+        "the wheel ships only the package"
+    )
     assert meta["Version"] == exactdp.__version__
     assert meta["License-Expression"] == "MIT"
     assert meta.get_all("License-File") == ["LICENSE"]
@@ -126,7 +130,10 @@ def _fresh_venv(where: Path, wheel: Path) -> Path:
     venv = where / "venv"
     _run([sys.executable, "-m", "venv", "--without-pip", str(venv)], cwd=where)
     py = venv / "bin" / "python"
-    _run([sys.executable, "-m", "pip", "--python", str(py), "install", "-q", "--no-deps", "--no-index", str(wheel)], cwd=where)
+    _run(
+        [sys.executable, "-m", "pip", "--python", str(py), "install", "-q", "--no-deps", "--no-index", str(wheel)],
+        cwd=where,
+    )
     site = _run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], cwd=where).stdout.strip()
     Path(site, "exactdp-test-deps.pth").write_text("\n".join(_dependency_dirs()) + "\n", encoding="utf-8")
     return venv

@@ -55,7 +55,9 @@ def _case_privloss(form: str, delta: str = "0", expected: str = "0") -> str:
         pytest.param(lambda: rr(eps="0.1"), "rr: {eps: 0.1}", id="rr-decimal-eps"),
         pytest.param(lambda: rr(eps=Fraction(1, 10)), "rr: {eps: 0.1}", id="rr-eps-Fraction"),
         pytest.param(lambda: rr(eps="log(3)", delta="1/10"), "rr: {eps: log(3), delta: 1/10}", id="VW-Def5.1-rr-delta"),
-        pytest.param(lambda: rr_delta(eps="log(3)", delta=Q(1, 10)), "rr: {eps: log(3), delta: 1/10}", id="rr_delta-keywords"),
+        pytest.param(
+            lambda: rr_delta(eps="log(3)", delta=Q(1, 10)), "rr: {eps: log(3), delta: 1/10}", id="rr_delta-keywords"
+        ),
         pytest.param(lambda: grr(eps="log(16)", t="log(4)"), "grr: {eps: log(16), t: log(4)}", id="DDR-Def2.4-grr"),
         pytest.param(
             lambda: krr(eps="log(3)", values=["a", "b", "c"], data=["a", "b"]),
@@ -114,7 +116,9 @@ def test_lyu_variant_keywords_and_positional():
 
 
 def test_noise_takes_eps_or_alpha():
-    assert geometric_noise(eps="log(2)", width=2) == geometric_noise(alpha=Q(1, 2), width=2) == geometric_noise(Q(1, 2), 2)
+    assert (
+        geometric_noise(eps="log(2)", width=2) == geometric_noise(alpha=Q(1, 2), width=2) == geometric_noise(Q(1, 2), 2)
+    )
     assert discrete_laplace(eps="log(3)") == discrete_laplace(alpha="1/3")
     with pytest.raises(TypeError, match="exactly one of eps= .* or alpha="):
         discrete_laplace(eps="log(3)", alpha="1/3")

@@ -62,7 +62,9 @@ def test_profile_curve_passes_through_its_vertices_and_is_exact_in_between():
     # at sampled eps the curve is delta(e^eps) of the exact profile (display precision)
     for x, y in zip(xs[::7], ys[::7]):
         lam = Fraction(math.exp(x)).limit_denominator(10**12)
-        assert y == pytest.approx(float(Fraction(str(prof.envelope.value_at(Q(lam.numerator, lam.denominator))))), abs=1e-9)
+        assert y == pytest.approx(
+            float(Fraction(str(prof.envelope.value_at(Q(lam.numerator, lam.denominator))))), abs=1e-9
+        )
 
 
 def test_known_answer_kov_3_fold_rr():
@@ -168,8 +170,11 @@ def test_every_kind_renders_reproducibly(tmp_path, kind, fmt):
 def test_title_and_legend_from_the_case_escaped_for_mathtext():
     from exactdp.caseio import parse_case
 
-    case = parse_case('exactdp: 1\nname: t\ntitle: "cost $5 and $x^{2}$ \\e[2J \\\\bad"\nreference: "Ref $\\\\alpha$ 2021"\n'
-                      'mechanisms:\n  "M$_x$": {rr: {eps: log(3)}}\nclaims:\n  - privloss: {of: "M$_x$", equals: log(3)}\n', "t.yaml")
+    case = parse_case(
+        'exactdp: 1\nname: t\ntitle: "cost $5 and $x^{2}$ \\e[2J \\\\bad"\nreference: "Ref $\\\\alpha$ 2021"\n'
+        'mechanisms:\n  "M$_x$": {rr: {eps: log(3)}}\nclaims:\n  - privloss: {of: "M$_x$", equals: log(3)}\n',
+        "t.yaml",
+    )
     data = case_plot_data(case, make_engine("profile"))
     fig = P.draw(data, "profile")
     title = fig.axes[0].get_title()

@@ -75,7 +75,12 @@ def test_degree_limit_is_a_clear_refusal():
 
 
 def test_engines_agree_on_decimal_eps():
-    m = concomp([rr(exp_eps=as_field(eval_text("exp(1/10)"))), rr_delta(exp_eps=as_field(eval_text("exp(1/4)")), delta=Q(1, 100))])
+    m = concomp(
+        [
+            rr(exp_eps=as_field(eval_text("exp(1/10)"))),
+            rr_delta(exp_eps=as_field(eval_text("exp(1/4)")), delta=Q(1, 100)),
+        ]
+    )
     for d in [Q(0), Q(1, 100), Q(1, 10)]:
         assert engine.privloss(m, d) == enumerator.privloss(m, d)
     lam = as_field(eval_text("exp(1/5)"))
@@ -117,7 +122,9 @@ def _model_value(steps):
         yref = a + T ** (20 * k // L)
         if op == "/" and (yref == 0 or y == 0):
             continue
-        x = {"+": lambda u, v: u + v, "-": lambda u, v: u - v, "*": lambda u, v: u * v, "/": lambda u, v: u / v}[op](x, y)
+        x = {"+": lambda u, v: u + v, "-": lambda u, v: u - v, "*": lambda u, v: u * v, "/": lambda u, v: u / v}[op](
+            x, y
+        )
         ref = sympy.cancel({"+": ref + yref, "-": ref - yref, "*": ref * yref, "/": ref / yref}[op])
     return x, ref, T
 

@@ -16,8 +16,8 @@ from exactdp.analysis.renyi import parse_alpha, renyi
 from exactdp.builders import compose, concomp, rr
 from exactdp.errors import ExactDPError, InexactValueError
 from exactdp.numbers import INF, Q, real_cmp, real_str
-from exactdp.numbers.real import real_add
 from exactdp.numbers.qt import qt_exp
+from exactdp.numbers.real import real_add
 
 from .strategies import mechanisms
 
@@ -84,10 +84,12 @@ def test_engine_protocol_has_renyi():
 def test_a_huge_order_is_refused_by_the_size_limit_not_computed():
     """p^alpha for alpha = 10^6 would be a number of millions of bits (and its log basis minutes
     of gcds): refused before it is built, naming --max-bits."""
-    from exactdp.verify import ERROR, Options, verify_text
     from exactdp.limits import DEFAULT
+    from exactdp.verify import ERROR, Options, verify_text
 
-    text = "exactdp: 1\nname: big\nmechanism: {rr: {eps: log(3)}}\nclaims:\n  - renyi: {alpha: 1000000, at_most: log(3)}\n"
+    text = (
+        "exactdp: 1\nname: big\nmechanism: {rr: {eps: log(3)}}\nclaims:\n  - renyi: {alpha: 1000000, at_most: log(3)}\n"
+    )
     fr = verify_text(text, "big.yaml", Options(limits=DEFAULT.replace(timeout=60)))
     (v,) = fr.verdicts
     assert v.status == ERROR and "--max-bits" in v.note and "Renyi sum" in v.note, v.note

@@ -44,7 +44,9 @@ def test_distinct_labels():
     ],
 )
 def test_forms_keep_every_item(form, expected):
-    v = check(f"mechanisms:\n  R: {{rr: {{eps: log(2)}}}}\n  K: {{{form}}}\nclaims:\n  - privloss: {{of: K, equals: {expected}}}\n")
+    v = check(
+        f"mechanisms:\n  R: {{rr: {{eps: log(2)}}}}\n  K: {{{form}}}\nclaims:\n  - privloss: {{of: K, equals: {expected}}}\n"
+    )
     assert v[0].holds, (v[0].found, form)
 
 
@@ -81,7 +83,9 @@ def test_composition_claim_lists_align_with_repeats():
 def test_menus_refuse_repeats_with_a_clear_message():
     """A repeated item of a choice menu is refused (never silently merged)."""
     with pytest.raises(CaseError, match="listed twice"):
-        parse_case(HEAD + "mechanisms:\n  M: {grr_menu: {eps: log(16), u: [2, 2]}}\nclaims:\n  - dp: {eps: 1}\n", "t.yaml")
+        parse_case(
+            HEAD + "mechanisms:\n  M: {grr_menu: {eps: log(16), u: [2, 2]}}\nclaims:\n  - dp: {eps: 1}\n", "t.yaml"
+        )
 
 
 def test_continual_menu_list_refuses_a_repeated_item():
@@ -100,7 +104,8 @@ def test_continual_menu_list_refuses_a_repeated_item():
 def test_exponential_output_listed_twice_is_refused():
     with pytest.raises(CaseError, match="listed twice"):
         parse_case(
-            HEAD + "mechanisms:\n  M: {exponential: {eps: log(16), outputs: [a, a], scores: {x0: [1, 0], x1: [0, 1]}}}\n"
+            HEAD
+            + "mechanisms:\n  M: {exponential: {eps: log(16), outputs: [a, a], scores: {x0: [1, 0], x1: [0, 1]}}}\n"
             "claims:\n  - dp: {eps: 1}\n",
             "t.yaml",
         )

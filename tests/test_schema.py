@@ -11,11 +11,11 @@ from hypothesis import HealthCheck, given, settings
 jsonschema = pytest.importorskip("jsonschema")
 
 from exactdp.caseio import parse_case  # noqa: E402
+from exactdp.caseio.schema import DOCS_COPY, PACKAGE_COPY, case_schema, schema_text  # noqa: E402
 from exactdp.claims import CLAIMS  # noqa: E402
+from exactdp.errors import CaseError  # noqa: E402
 from exactdp.forms import FORMS  # noqa: E402
 from exactdp.forms.fields import Kind, field_specs  # noqa: E402
-from exactdp.caseio.schema import DOCS_COPY, PACKAGE_COPY, case_schema, schema_text  # noqa: E402
-from exactdp.errors import CaseError  # noqa: E402
 from exactdp.verify import find_case_files  # noqa: E402
 
 from .yamldata import case_docs, dump, yaml_text_to_data  # noqa: E402

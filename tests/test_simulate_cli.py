@@ -12,7 +12,7 @@ import yaml
 from click.testing import CliRunner
 
 from exactdp.cli import main
-from exactdp.constructions.experiment import m_p, run_one, run_section6, sample_params, Section6Params
+from exactdp.constructions.experiment import Section6Params, m_p, run_one, run_section6, sample_params
 from exactdp.numbers import Q
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -69,7 +69,8 @@ def test_latex_output_is_a_table():
 
 
 @pytest.mark.skipif(
-    shutil.which("pdflatex") is None or shutil.which("kpsewhich") is None
+    shutil.which("pdflatex") is None
+    or shutil.which("kpsewhich") is None
     or subprocess.run(["kpsewhich", "booktabs.sty"], capture_output=True).returncode != 0,
     reason="pdflatex with booktabs (texlive-latex-recommended) is not installed",
 )
@@ -78,7 +79,13 @@ def test_latex_compiles(tmp_path):
         tex = run("simulate", *args, "--format", "latex", "--standalone").output
         f = tmp_path / "t.tex"
         f.write_text(tex)
-        p = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "t.tex"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        p = subprocess.run(
+            ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "t.tex"],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert p.returncode == 0, p.stdout[-2000:]
 
 

@@ -84,7 +84,11 @@ def finite_values(noise):
 
 
 def histories(spec, length):
-    answers = [BELOW, ABOVE] if spec.release is None else [BELOW] + [f"{ABOVE}={v}" for v in range(spec.release[0], spec.release[1] + 1)]
+    answers = (
+        [BELOW, ABOVE]
+        if spec.release is None
+        else [BELOW] + [f"{ABOVE}={v}" for v in range(spec.release[0], spec.release[1] + 1)]
+    )
     for qs in itertools.product([q for q, _ in spec.menu], repeat=length):
         for ans in itertools.product(answers, repeat=length):
             yield list(zip(qs, ans))
@@ -106,10 +110,27 @@ def _consistent(spec, hist):
     "name,spec",
     [
         ("alg1 finite", SVT(MENU, Q(0), geometric_noise(Q(1, 4), 2), geometric_noise(Q(1, 2), 3), 1, 3)),
-        ("c=2 resample", SVT(MENU, Q(1), geometric_noise(Q(1, 3), 2), geometric_noise(Q(1, 2), 2), 2, 3, resample_noise=geometric_noise(Q(1, 3), 2))),
-        ("no query noise, never halts", SVT(MENU, Q(0), finite_noise({-1: Q(1, 4), 0: Q(1, 2), 1: Q(1, 4)}), None, None, 3)),
+        (
+            "c=2 resample",
+            SVT(
+                MENU,
+                Q(1),
+                geometric_noise(Q(1, 3), 2),
+                geometric_noise(Q(1, 2), 2),
+                2,
+                3,
+                resample_noise=geometric_noise(Q(1, 3), 2),
+            ),
+        ),
+        (
+            "no query noise, never halts",
+            SVT(MENU, Q(0), finite_noise({-1: Q(1, 4), 0: Q(1, 2), 1: Q(1, 4)}), None, None, 3),
+        ),
         ("release", SVT(MENU, Q(0), geometric_noise(Q(1, 4), 2), geometric_noise(Q(1, 2), 2), 1, 2, release=(-1, 2))),
-        ("rational threshold", SVT(MENU, Q(1, 2), geometric_noise(Q(1, 2), 1), finite_noise({0: Q(1, 3), 1: Q(2, 3)}), 2, 3)),
+        (
+            "rational threshold",
+            SVT(MENU, Q(1, 2), geometric_noise(Q(1, 2), 1), finite_noise({0: Q(1, 3), 1: Q(2, 3)}), 2, 3),
+        ),
     ],
 )
 def test_finite_noise_history_probabilities_equal_brute_force(name, spec):
@@ -184,7 +205,9 @@ def test_states_are_shared_by_posterior():
 
 
 def test_enumerator_agrees_on_a_small_svt():
-    m = sparse_vector(SVT((("a", (0, 1)), ("b", (1, 1))), Q(0), geometric_noise(Q(1, 2), 1), discrete_laplace(Q(1, 2)), 1, 2))
+    m = sparse_vector(
+        SVT((("a", (0, 1)), ("b", (1, 1))), Q(0), geometric_noise(Q(1, 2), 1), discrete_laplace(Q(1, 2)), 1, 2)
+    )
     assert exactdp.enumerator.privloss(m, 0) == P.privloss(m, 0)
     assert exactdp.enumerator.privloss(m, Q(1, 10)) == P.privloss(m, Q(1, 10))
 
@@ -208,7 +231,10 @@ def problems(body: str) -> list[str]:
         ("variant: alg9, eps: log(16), horizon: 2", "unknown variant 'alg9'"),
         ("variant: alg1, eps: log(2), horizon: 2", "irrational"),
         ("variant: alg1, eps: 1/10, horizon: 2", "transcendental"),
-        ("width: 3, horizon: 2, threshold_noise: {geometric: {eps: log(4)}}, query_noise: none", "belongs to the `variant:` form"),
+        (
+            "width: 3, horizon: 2, threshold_noise: {geometric: {eps: log(4)}}, query_noise: none",
+            "belongs to the `variant:` form",
+        ),
         ("horizon: 2, threshold_noise: {geometric: {eps: log(4)}}", "needs `query_noise:`"),
         ("horizon: 2", "needs `variant:`"),
         ("horizon: 0, variant: alg1, eps: log(16)", "horizon must be between 1 and 64"),
@@ -247,10 +273,14 @@ def test_form_reads_explicit_parameters_and_menu_maps():
     )
     a = c.mechanisms["A"]
     assert a.root.labels == ("up", "down")
-    assert real_str(P.privloss(c.mechanisms["B"], 0)) == real_str(P.privloss(sparse_vector(lyu_variant("alg1", exp_eps=16, menu=MENU[:2], horizon=2)), 0))
+    assert real_str(P.privloss(c.mechanisms["B"], 0)) == real_str(
+        P.privloss(sparse_vector(lyu_variant("alg1", exp_eps=16, menu=MENU[:2], horizon=2)), 0)
+    )
 
 
-@pytest.mark.parametrize("variant,h,kw", [("alg6", 3, {}), ("alg3", 3, {"release": (-2, 3)}), ("alg1", 4, {}), ("alg5", 3, {})])
+@pytest.mark.parametrize(
+    "variant,h,kw", [("alg6", 3, {}), ("alg3", 3, {"release": (-2, 3)}), ("alg1", 4, {}), ("alg5", 3, {})]
+)
 def test_enumerator_agrees_on_the_variants(variant, h, kw):
     """The brute-force engine (every deterministic adversary) gives the same verdicts on the SVT DAGs."""
     m = sparse_vector(lyu_variant(variant, exp_eps=16, menu=MENU[:2], horizon=h, **kw))

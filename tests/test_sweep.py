@@ -44,7 +44,12 @@ def run(*args: str):
 def test_points_in_order_first_key_outermost():
     pts = sweep_points(SMALL, "s.yaml")
     assert [point_label(p) for p in pts] == [
-        "k=1, eps=log(2)", "k=1, eps=log(3)", "k=2, eps=log(2)", "k=2, eps=log(3)", "k=3, eps=log(2)", "k=3, eps=log(3)",
+        "k=1, eps=log(2)",
+        "k=1, eps=log(3)",
+        "k=2, eps=log(2)",
+        "k=2, eps=log(3)",
+        "k=3, eps=log(2)",
+        "k=3, eps=log(3)",
     ]
     assert sweep_points("exactdp: 1\nname: x\nmechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: 1}}]\n") is None
 
@@ -91,7 +96,10 @@ def _single_point_file(text: str, point) -> str:
     params, rest = rest.split("\nsweep:\n", 1)
     rest = rest.split("\nmechanisms:\n", 1)[1]
     values = dict((n, real_str(v)) for n, v in point)
-    lines = [re.sub(r"^(  (\w+): ).*$", lambda m: m.group(1) + values.get(m.group(2), m.group(0)[len(m.group(1)):]), ln) for ln in params.splitlines()]
+    lines = [
+        re.sub(r"^(  (\w+): ).*$", lambda m: m.group(1) + values.get(m.group(2), m.group(0)[len(m.group(1)) :]), ln)
+        for ln in params.splitlines()
+    ]
     return head + "\nparams:\n" + "\n".join(lines) + "\nmechanisms:\n" + rest
 
 
@@ -117,7 +125,16 @@ def test_sweep_rows_csv_and_resume(tmp_path):
     rows = [ln for ln in r.output.splitlines() if ln.startswith("k=")]
     assert len(rows) == 6 and rows[0].split() == ["k=1", "eps=log(2)", "✓", "log(2)", "✓", "1/3"]
     table = list(csv.DictReader(out.open()))
-    assert len(table) == 12 and table[0] == {"k": "1", "eps": "log(2)", "claim": "1", "kind": "privloss", "of": "M", "status": "holds", "value": "log(2)", "found": "log(2) ≈ 0.693147"}
+    assert len(table) == 12 and table[0] == {
+        "k": "1",
+        "eps": "log(2)",
+        "claim": "1",
+        "kind": "privloss",
+        "of": "M",
+        "status": "holds",
+        "value": "log(2)",
+        "found": "log(2) ≈ 0.693147",
+    }
     # an interrupted sweep: keep the first two points (and half of the third), resume
     lines = out.read_text().splitlines(keepends=True)
     out.write_text("".join(lines[:6]))

@@ -20,7 +20,12 @@ from exactdp.numbers.symbolic import SymbolBounds, SymbolTable, prove_nonneg, si
 from exactdp.verify import verify_case
 
 TABLE = SymbolTable.build(
-    [SymbolBounds("E", Q(1)), SymbolBounds("p", Q(0), False, Q(1), False), SymbolBounds("d", Q(0), True, Q(1), True), SymbolBounds("x")]
+    [
+        SymbolBounds("E", Q(1)),
+        SymbolBounds("p", Q(0), False, Q(1), False),
+        SymbolBounds("d", Q(0), True, Q(1), True),
+        SymbolBounds("x"),
+    ]
 )
 E, p, d, x = (TABLE.symbols[k] for k in "Epdx")
 
@@ -138,10 +143,16 @@ def test_symbolic_approximate_rr():
     [
         ("symbols: {E: {gt: 2, lt: 1}}\nmechanism: {rr: {eps: log(3)}}", "leave no value"),
         ("symbols: {E: {gt: 0}}\nmechanism: {rr: {eps: log(E)}}", "could not prove e^eps >= 1"),
-        ("symbols: {p: {gt: 0}}\nmechanism: {respond: {a: [p, 1-p], b: [1-p, p]}}", "could not prove a probability <= 1"),
+        (
+            "symbols: {p: {gt: 0}}\nmechanism: {respond: {a: [p, 1-p], b: [1-p, p]}}",
+            "could not prove a probability <= 1",
+        ),
         ("symbols: {p: {gt: 0, lt: 1}}\nmechanism: {respond: {a: [p, p], b: [1-p, 1-p]}}\n", None),
         ("symbols: {p: {gt: 0, lt: 1}}\nmechanism: {respond: {a: [p, 1/2], b: [1/2, 1-p]}}", "not identically 1"),
-        ("symbols: {p: {gt: 0, lt: 1}}\nmechanism: {repeat: {mechanism: {rr: {eps: log(3)}}, times: p}}", "depends on the symbols p"),
+        (
+            "symbols: {p: {gt: 0, lt: 1}}\nmechanism: {repeat: {mechanism: {rr: {eps: log(3)}}, times: p}}",
+            "depends on the symbols p",
+        ),
         ("symbols: {log: {gt: 0}}\nmechanism: {rr: {eps: log(3)}}", "cannot be a symbol name"),
         ("symbols: {E: {gt: 1, above: 3}}\nmechanism: {rr: {eps: log(3)}}", "unknown key 'above'"),
     ],
@@ -165,7 +176,10 @@ def test_privloss_claim_on_symbolic_mechanism_is_undecided_not_wrong():
 
 def test_param_and_symbol_names_do_not_clash():
     with pytest.raises(CaseError, match="already declared under `symbols:`"):
-        parse_case("exactdp: 1\nname: c\nsymbols: {E: {gt: 1}}\nparams: {E: 3}\nmechanism: {rr: {eps: log(3)}}\nclaims: [{simulates_rr: {}}]\n", "c.yaml")
+        parse_case(
+            "exactdp: 1\nname: c\nsymbols: {E: {gt: 1}}\nparams: {E: 3}\nmechanism: {rr: {eps: log(3)}}\nclaims: [{simulates_rr: {}}]\n",
+            "c.yaml",
+        )
 
 
 def test_params_may_use_symbols_and_concomp_refuses_them():
@@ -288,12 +302,20 @@ def test_every_proved_sign_holds_at_random_points_of_the_domain(data):
     """A sign proof is sound for every point of the declared domain, negative values included:
     the sign found at random points (and boundaries) is always in the proved sign set."""
     kinds = data.draw(st.lists(_BOUNDS, min_size=1, max_size=3))
-    table = SymbolTable.build([_bounds(f"s{i}", k, data.draw(st.integers(-3, 3)), data.draw(st.integers(1, 4))) for i, k in enumerate(kinds)])
+    table = SymbolTable.build(
+        [_bounds(f"s{i}", k, data.draw(st.integers(-3, 3)), data.draw(st.integers(1, 4))) for i, k in enumerate(kinds)]
+    )
     syms = [table.symbols[b.name] for b in table.bounds]
     coeff = st.integers(-3, 3)
 
     def poly():
-        terms = data.draw(st.lists(st.tuples(coeff, st.lists(st.integers(0, 2), min_size=len(syms), max_size=len(syms))), min_size=1, max_size=4))
+        terms = data.draw(
+            st.lists(
+                st.tuples(coeff, st.lists(st.integers(0, 2), min_size=len(syms), max_size=len(syms))),
+                min_size=1,
+                max_size=4,
+            )
+        )
         return sum((c * sympy.Mul(*[s**e for s, e in zip(syms, es)]) for c, es in terms), sympy.Integer(0))
 
     num, den = poly(), poly()

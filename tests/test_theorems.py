@@ -11,13 +11,13 @@ from exactdp.builders import compose, rr, rr_delta
 from exactdp.numbers import INF, Q, eval_text, real_decimal, real_str
 from exactdp.numbers.qt import QtElement
 from exactdp.theorems import (
+    advanced,
     basic,
     check_against_optimum,
     components,
     delta_at,
     improved_basic,
     kov_3_4,
-    advanced,
     optimal,
     optimal_bruteforce,
     optimal_lambda,
@@ -141,7 +141,13 @@ def test_kov_30_fold_staircase_thm_3_3():
     stair = dict(optimal_profile(c))
     assert len(stair) == 16  # eps = 0, 0.2, ..., 3.0
     keep = Q(999, 1000) ** 30
-    expect = {28: "7.28763682472512e-10", 26: "2.11078043852433e-8", 20: "1.80826513326779e-5", 10: "0.01056167633863", 0: "0.21401882559112"}
+    expect = {
+        28: "7.28763682472512e-10",
+        26: "2.11078043852433e-8",
+        20: "1.80826513326779e-5",
+        10: "0.01056167633863",
+        0: "0.21401882559112",
+    }
     for m, di in expect.items():
         d = stair[as_field(eval_text(f"exp({m}/10)"))]
         delta_i = (d - (1 - keep)) / keep

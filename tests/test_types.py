@@ -15,7 +15,13 @@ from exactdp.numbers.rational import Q
 
 def _members(alias) -> tuple[type, ...]:
     """The runtime classes of a Union alias (forward references resolved in exactdp.numbers)."""
-    ns = {"mpq": type(Q(1)), "QtElement": qt.QtElement, "LogReal": real.LogReal, "ExpReal": real.ExpReal, "Infinity": real.Infinity}
+    ns = {
+        "mpq": type(Q(1)),
+        "QtElement": qt.QtElement,
+        "LogReal": real.LogReal,
+        "ExpReal": real.ExpReal,
+        "Infinity": real.Infinity,
+    }
     ns["AffineInLambda"] = exactdp.analysis.results.AffineInLambda
     out = []
     for a in typing.get_args(alias):

@@ -33,7 +33,10 @@ NOTE_CASE_IDS = (
 PATTERNS = [
     ("an issue number", re.compile(r"\b[Ii]ssues?[ -]?#?\d")),
     ("a private notes file", re.compile(r"notes-[\w-]+(?:\.md)?")),
-    ("a reference to the private notes", re.compile(r"\b[Nn]otes?'?\s*(?:§|sec\b|sec\.|section|R\d|\[)|\bthe notes\b|\bnotes'")),
+    (
+        "a reference to the private notes",
+        re.compile(r"\b[Nn]otes?'?\s*(?:§|sec\b|sec\.|section|R\d|\[)|\bthe notes\b|\bnotes'"),
+    ),
     ("a regression tag of the notes", re.compile(r"\bR\d{1,2}\b['′]?")),
     # "[V]", "[R,V]", "[R: ...]", "[V, exact]" - but not a YAML list of names such as "[P, Q]"
     ("a status tag of the notes", re.compile(r"\[[PRVC](?:,[PRVC])*\]|\[[PRVC](?::|, ?[a-z])")),

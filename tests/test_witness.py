@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from exactdp.analysis import enumerator, profile
+from exactdp.analysis import enumerator, make_engine, profile
 from exactdp.analysis.witness import HistoryPolicy, make_witness, recheck
 from exactdp.builders import choose, repeat, rr
 from exactdp.errors import VerificationError
 from exactdp.model import count_strategies
 from exactdp.numbers import Q, eval_text, real_log
+from exactdp.numbers.real import Infinity
 
 from .strategies import mechanisms
 
@@ -72,17 +74,13 @@ def test_history_text():
 
 # --- tightness certificates (PrivLoss = log λ*: every smaller eps fails) --------------------
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
-from exactdp.analysis import make_engine
-from exactdp.numbers.real import Infinity
-
-from .strategies import mechanisms
-
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(m=mechanisms(max_depth=3), delta=st.sampled_from([Q(0), Q(1, 100), Q(1, 7), Q(1, 3)]), engine=st.sampled_from(["profile", "enumerator"]))
+@given(
+    m=mechanisms(max_depth=3),
+    delta=st.sampled_from([Q(0), Q(1, 100), Q(1, 7), Q(1, 3)]),
+    engine=st.sampled_from(["profile", "enumerator"]),
+)
 def test_privloss_witness_is_stated_at_lambda_star(m, delta, engine):
     """The --witness of PrivLoss(M, δ) = log λ* is an adversary and event with
     P(T) − λ*·P'(T) ≥ δ and P'(T) > 0 (or P'(T) = 0 < δ < P(T) for λ* = ∞), re-checked."""

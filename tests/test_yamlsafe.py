@@ -43,7 +43,9 @@ def test_each_node_lists_its_children_once(kind, monkeypatch):
 def test_shared_subtrees_are_checked_once(monkeypatch):
     seen: list[int] = []
     original = yamlsafe._check_node
-    monkeypatch.setattr(yamlsafe, "_check_node", lambda node, file, problems: (seen.append(id(node)), original(node, file, problems)))
+    monkeypatch.setattr(
+        yamlsafe, "_check_node", lambda node, file, problems: (seen.append(id(node)), original(node, file, problems))
+    )
     text = "a: &a {" + ", ".join(f"k{i}: v" for i in range(100)) + "}\nb: [" + ", ".join(["*a"] * 1000) + "]\n"
     load_yaml(text, "s.yaml")
     assert len(seen) == len(set(seen))  # no node checked twice, though reached 1001 times

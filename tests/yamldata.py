@@ -59,6 +59,7 @@ def tree_node(draw, depth, n):
     k = draw(st.integers(1, 2))
     labels = [draw(st.sampled_from(["yes", "no", "0", "1", "a", "b", "on", "off"])) for _ in range(k)]
     labels = list(dict.fromkeys(labels))
+
     def answers():
         d = dist(labels, n)
         out = {}
@@ -69,6 +70,7 @@ def tree_node(draw, depth, n):
             else:
                 out[lab] = p
         return out
+
     if kind == "respond":
         return {"respond": answers()}
     qs = list(dict.fromkeys(draw(st.lists(st.sampled_from(["q0", "q1", "q2"]), min_size=1, max_size=2))))
@@ -95,7 +97,9 @@ def case_docs(draw):
         kind = draw(st.sampled_from(["privloss", "dp", "not_dp", "delta", "profile_le"]))
         of = draw(st.sampled_from(list(mechs)))
         if kind == "privloss":
-            claims.append({"privloss": {"of": of, "delta": draw(st.sampled_from(["0", "1/10", "0.5"])), "at_most": "log(100)"}})
+            claims.append(
+                {"privloss": {"of": of, "delta": draw(st.sampled_from(["0", "1/10", "0.5"])), "at_most": "log(100)"}}
+            )
         elif kind in ("dp", "not_dp"):
             claims.append({kind: {"of": of, "eps": draw(st.sampled_from(["log(2)", "0.1", "0"])), "delta": "1/4"}})
         elif kind == "delta":

@@ -45,10 +45,10 @@ from typing import Any
 
 from ..errors import VerificationError
 from ..model.game import Ask, Chance, End, Mechanism, Node, postorder
+from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, q_str
 from ..numbers.real import INF, real_cmp, real_decimal, real_log, real_str
 from .witness import format_history
-from ..numbers.ladder import is_inf
 
 __all__ = ["ADVERSARIES", "BRPair", "BRResult", "BRWitness", "br_range", "br_range_bruteforce", "recheck_views"]
 
@@ -198,7 +198,10 @@ class BRWitness:
             else "two deterministic adversaries mixed by a visible coin"
         )
         out = [f"{indent}witness ({who}; re-checked independently): datasets ({x}, {xp})"]
-        for tag, view, (a, b) in (("largest loss", self.hi_view, self.p_hi), ("smallest loss", self.lo_view, self.p_lo)):
+        for tag, view, (a, b) in (
+            ("largest loss", self.hi_view, self.p_hi),
+            ("smallest loss", self.lo_view, self.p_lo),
+        ):
             loss = _loss_text(a, b)
             out.append(f"{indent}  {tag}: {format_history(view)}   ({q_str(a)} vs {q_str(b)}; L = {loss})")
         rng = self.ratio_range()
@@ -368,7 +371,9 @@ def real_cmp_ratio(a: Any, b: Any) -> int:
     return 0 if a == b else 1
 
 
-def br_range_bruteforce(mech: Mechanism, *, adversaries: str = "deterministic", max_strategies: int | None = None) -> BRResult:
+def br_range_bruteforce(
+    mech: Mechanism, *, adversaries: str = "deterministic", max_strategies: int | None = None
+) -> BRResult:
     """The BR-range from its definition: list every deterministic adversary with the
     enumerator, compute each one's view distribution, and take max L − min L (per adversary,
     or over all of them for the randomized reading).  The reference for :func:`br_range`."""
@@ -400,8 +405,6 @@ def br_range_bruteforce(mech: Mechanism, *, adversaries: str = "deterministic", 
             best = (_ratio_range(_ratio(g_hi[1][a], g_hi[1][b]), _ratio(g_lo[1][a], g_lo[1][b])), g_hi, g_lo)
         assert best is not None
         rng, hi, lo = best
-        w = BRWitness(
-            mech.pair_names((a, b)), adversaries, hi[0], lo[0], (hi[1][a], hi[1][b]), (lo[1][a], lo[1][b])
-        )
+        w = BRWitness(mech.pair_names((a, b)), adversaries, hi[0], lo[0], (hi[1][a], hi[1][b]), (lo[1][a], lo[1][b]))
         pairs.append(BRPair(mech.pair_names((a, b)), rng, w))
     return BRResult(mech.name, adversaries, tuple(pairs))

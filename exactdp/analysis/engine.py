@@ -15,8 +15,9 @@ a cap on adversaries for the enumerator) are fields of that engine's object, set
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from ..errors import ExactDPError
 from ..model.game import Mechanism
@@ -55,8 +56,9 @@ class Engine(Protocol):
         """The exact privacy profile of every ordered adjacent pair (Vadhan–Wang Def. 1.7)."""
         ...
 
-    def witness(self, mech: Mechanism, eps: Any, *, pair: tuple[int, int] | None = None,
-                prof: Profile | None = None) -> Witness:
+    def witness(
+        self, mech: Mechanism, eps: Any, *, pair: tuple[int, int] | None = None, prof: Profile | None = None
+    ) -> Witness:
         """The worst adversary and event at e^ε, re-checked independently."""
         ...
 
@@ -97,8 +99,9 @@ class ProfileEngine:
     def profile(self, mech: Mechanism) -> Profile:
         return _profile.profile(mech, progress=self.progress, deadline=self.deadline)
 
-    def witness(self, mech: Mechanism, eps: Any, *, pair: tuple[int, int] | None = None,
-                prof: Profile | None = None) -> Witness:
+    def witness(
+        self, mech: Mechanism, eps: Any, *, pair: tuple[int, int] | None = None, prof: Profile | None = None
+    ) -> Witness:
         return _profile.witness(mech, eps, pair=pair, prof=prof if prof is not None else self.profile(mech))
 
     def privloss_witness(self, mech: Mechanism, delta: Any, prof: Profile) -> Witness | None:
@@ -129,8 +132,9 @@ class EnumeratorEngine:
     def profile(self, mech: Mechanism) -> Profile:
         return _enumerator.profile(mech, max_strategies=self.max_strategies)
 
-    def witness(self, mech: Mechanism, eps: Any, *, pair: tuple[int, int] | None = None,
-                prof: Profile | None = None) -> Witness:
+    def witness(
+        self, mech: Mechanism, eps: Any, *, pair: tuple[int, int] | None = None, prof: Profile | None = None
+    ) -> Witness:
         return _enumerator.witness(mech, eps, pair=pair, max_strategies=self.max_strategies)
 
     def privloss_witness(self, mech: Mechanism, delta: Any, prof: Profile) -> Witness | None:
@@ -148,8 +152,13 @@ _CLASSES: dict[str, type] = {"profile": ProfileEngine, "enumerator": EnumeratorE
 ENGINE_NAMES: tuple[str, ...] = tuple(_CLASSES)
 
 
-def make_engine(name: str = "profile", *, max_strategies: int | None = None, deadline: float | None = None,
-                progress: Progress | None = None) -> Engine:
+def make_engine(
+    name: str = "profile",
+    *,
+    max_strategies: int | None = None,
+    deadline: float | None = None,
+    progress: Progress | None = None,
+) -> Engine:
     """The engine called ``name`` with the options that apply to it (others are ignored).
 
     Raises

@@ -14,19 +14,20 @@ exceeds ``max_strategies`` (default :data:`DEFAULT_MAX_STRATEGIES`).
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, Any, Iterator
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 from .. import limits
 from ..errors import LimitExceededError
 from ..model.game import Ask, Chance, End, Mechanism, Node, postorder
 from ..model.ops import count_strategies, stats
+from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, is_rational
 from ..numbers.real import INF, Infinity, real_cmp
-from .hull import from_views, line_gt, upper
 from ..numbers.types import DeltaLike, EpsLike, FieldValue, PrivLossValue
+from .hull import from_views, line_gt, upper
 from .results import DeltaValue, PairProfile, Profile, delta_arg, eps_arg, lambda_of, privloss_from_lambda, value_cmp
 from .witness import HistoryPolicy, Witness, make_witness
-from ..numbers.ladder import is_inf
 
 if TYPE_CHECKING:  # pragma: no cover - for annotations; the functions below import .renyi lazily
     from .renyi import RenyiSum
@@ -190,7 +191,9 @@ def _pairs(mech: Mechanism) -> tuple[tuple[int, int], ...]:
     return mech.ordered_pairs
 
 
-def privloss(mech: Mechanism, delta: DeltaLike, *, max_strategies: int | None = DEFAULT_MAX_STRATEGIES) -> PrivLossValue:
+def privloss(
+    mech: Mechanism, delta: DeltaLike, *, max_strategies: int | None = DEFAULT_MAX_STRATEGIES
+) -> PrivLossValue:
     """PrivLoss(M, δ) = max over deterministic adversaries and ordered pairs of the least
     ε with δ_A(e^ε) ≤ δ (Lemma 2.2)."""
     delta = delta_arg(delta, "privloss")
@@ -239,7 +242,9 @@ def delta_at(mech: Mechanism, eps: EpsLike, *, max_strategies: int | None = DEFA
     return affine_at(a, b, lam)
 
 
-def is_dp(mech: Mechanism, eps: EpsLike | Infinity, delta: DeltaLike, *, max_strategies: int | None = DEFAULT_MAX_STRATEGIES) -> bool:
+def is_dp(
+    mech: Mechanism, eps: EpsLike | Infinity, delta: DeltaLike, *, max_strategies: int | None = DEFAULT_MAX_STRATEGIES
+) -> bool:
     """Whether ``mech`` is (ε, δ)-DP against every deterministic (hence every) adversary."""
     e, d = eps_arg(eps, "is_dp"), delta_arg(delta, "is_dp")
     if is_inf(e):

@@ -115,7 +115,9 @@ def check_gdp(t: Tradeoff, mu: Rational) -> GDPResult:
         if s < 0:
             return GDPResult(FAILS, (a, b), g)
         if 0 < a < 1:
-            gap = float(b if isinstance(b, QtElement) else to_fraction(b)) - approx  # (display: which vertex is closest)
+            gap = (
+                float(b if isinstance(b, QtElement) else to_fraction(b)) - approx
+            )  # (display: which vertex is closest)
             if closest is None or gap < closest[2]:
                 closest = ((a, b), g, gap)
     if undecided is not None:

@@ -27,8 +27,9 @@ All arithmetic is exact rational; breakpoints are likelihood ratios.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from operator import itemgetter
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from ..limits import check_hull_size
 from ..numbers.ladder import affine_sign
@@ -230,7 +231,6 @@ def swap(h: Hull) -> Hull:
 def from_views(pairs: Iterable[tuple[Any, Any]]) -> Hull:
     """The chain of one fixed pair of distributions, given as (P(v), P'(v)) per view."""
     return combine((p, pp, LEAF) for p, pp in pairs)
-
 
 
 def line_gt(l1: tuple[Any, Any], l2: tuple[Any, Any], lam: Any) -> bool:

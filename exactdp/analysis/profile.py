@@ -18,16 +18,17 @@ Functions share their signatures with :mod:`exactdp.analysis.enumerator`.
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .. import limits
 from ..model.game import Ask, Chance, End, Mechanism, Node, postorder
+from ..numbers.ladder import is_inf
 from ..numbers.real import Infinity, value_bits
-from .hull import LEAF, Hull, combine, swap, upper
 from ..numbers.types import DeltaLike, EpsLike, PrivLossValue
+from .hull import LEAF, Hull, combine, swap, upper
 from .results import DeltaValue, PairProfile, Profile, delta_arg, eps_arg, lambda_of, value_cmp
 from .witness import HullPolicy, Witness, make_witness
-from ..numbers.ladder import is_inf
 
 __all__ = ["profile", "privloss", "delta_at", "is_dp", "witness", "pair_hull", "ENGINE"]
 
@@ -173,7 +174,9 @@ def is_dp(mech: Mechanism, eps: EpsLike | Infinity, delta: DeltaLike, **kw: Any)
     return value_cmp(profile(mech, **kw).delta_at(e), d) <= 0
 
 
-def witness(mech: Mechanism, eps: EpsLike, *, pair: tuple[int, int] | None = None, prof: Profile | None = None) -> Witness:
+def witness(
+    mech: Mechanism, eps: EpsLike, *, pair: tuple[int, int] | None = None, prof: Profile | None = None
+) -> Witness:
     """The worst adversary at e^ε: adjacent pair, deterministic strategy, event T and both
     probabilities of T, re-checked by an independent forward computation.
 
@@ -199,4 +202,3 @@ def _pair_line(prof: Profile, mech: Mechanism, pair: tuple[int, int], lam: Any) 
         if pp.pair == names:
             return pp.hull.line_at(lam)
     raise KeyError(names)  # pragma: no cover
-

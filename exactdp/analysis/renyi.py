@@ -30,17 +30,18 @@ interactive mechanisms and their concurrent composition).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence, TypeAlias, TypeVar, Union, overload
+from typing import Any, TypeAlias, TypeVar, overload
 
 from ..errors import ExactDPError, InexactValueError, LimitExceededError
+from ..limits import check_bits, current
 from ..model.game import Ask, Chance, End, Mechanism, postorder
+from ..numbers.ladder import is_inf
 from ..numbers.loglinear import LogLinear, ll_sign, log_linear
 from ..numbers.qt import QtElement
 from ..numbers.rational import Q, as_q, is_rational, to_fraction
-from ..limits import check_bits, current
 from ..numbers.real import INF, Infinity, real_add, real_cmp, real_log, real_mul, value_bits
-from ..numbers.ladder import is_inf
 from ..numbers.types import FieldValue, PrivLossValue, Rational
 
 __all__ = [
@@ -58,13 +59,13 @@ __all__ = [
     "Divergence",
 ]
 
-RenyiSum: TypeAlias = Union[FieldValue, LogLinear, Infinity]
+RenyiSum: TypeAlias = FieldValue | LogLinear | Infinity
 """One ordered pair's sup: Σ_v P^α P'^{1−α} in ℚ(e^{1/L}) (α ≥ 2), a KL value (α = 1), or INF."""
 
-Divergence: TypeAlias = Union[PrivLossValue, LogLinear]
+Divergence: TypeAlias = PrivLossValue | LogLinear
 """D_α: a rational, s + log(r), a rational multiple of logs such as ``log(61/9)/2``, or INF."""
 
-_PowerSum: TypeAlias = Union[FieldValue, Infinity]
+_PowerSum: TypeAlias = FieldValue | Infinity
 """Σ_v P^α P'^{1−α} for an integer α ≥ 2 during the induction."""
 
 _KL: TypeAlias = tuple[Rational, dict[int, Rational]]

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Sequence, TypeAlias, Union
+from typing import TYPE_CHECKING, Any, TypeAlias, Union
 
 if TYPE_CHECKING:  # pragma: no cover
     from gmpy2 import mpq
 
+from ..builders.params import read_eps, read_rational
+from ..errors import InexactValueError
+from ..numbers.ladder import QQ, QT, affine_sign, domain_of, is_inf, lift, unify
 from ..numbers.order import ExactOrder
+from ..numbers.qt import QtElement
 from ..numbers.rational import Q, as_q, is_rational, q_str
 from ..numbers.real import (
     INF,
@@ -21,10 +26,6 @@ from ..numbers.real import (
     real_log,
     real_str,
 )
-from ..errors import InexactValueError
-from ..numbers.ladder import QQ, QT, affine_sign, domain_of, is_inf, lift, unify
-from ..numbers.qt import QtElement
-from ..builders.params import read_eps, read_rational
 from ..numbers.types import DeltaLike, EpsLike, PrivLossValue, Rational
 from .hull import Hull, line_gt, upper
 
@@ -129,7 +130,9 @@ class AffineInLambda(ExactOrder):
             fa, fb = to_fraction(self.a), to_fraction(self.b)
             fr, fs = to_fraction(self.lam.r), to_fraction(self.lam.s)
             lam = mpmath.mpf(fr.numerator) / fr.denominator * mpmath.exp(mpmath.mpf(fs.numerator) / fs.denominator)
-            return mpmath.nstr(mpmath.mpf(fa.numerator) / fa.denominator - mpmath.mpf(fb.numerator) / fb.denominator * lam, digits)
+            return mpmath.nstr(
+                mpmath.mpf(fa.numerator) / fa.denominator - mpmath.mpf(fb.numerator) / fb.denominator * lam, digits
+            )
 
 
 def affine_at(a: Any, b: Any, lam: Any) -> Any:
@@ -178,7 +181,7 @@ class Profile:
     envelope: Hull
 
     @classmethod
-    def from_pairs(cls, mechanism: str, pairs: Sequence[PairProfile]) -> "Profile":
+    def from_pairs(cls, mechanism: str, pairs: Sequence[PairProfile]) -> Profile:
         return cls(mechanism, tuple(pairs), upper([p.hull for p in pairs]))
 
     def delta_at_lambda(self, lam: Any) -> Any:
@@ -216,19 +219,21 @@ class Profile:
         """δ_M(λ) as λ → ∞: the largest probability an adversary gives a view impossible under x'."""
         return self.envelope.top
 
-    def equals_on_eps_ge_0(self, other: "Profile") -> bool:
+    def equals_on_eps_ge_0(self, other: Profile) -> bool:
         """δ_M(λ) = δ_N(λ) for every λ ≥ 1 (exact: same limit and same bends beyond 1)."""
         return self.envelope.restricted() == other.envelope.restricted()
 
-    def le_on_eps_ge_0(self, other: "Profile") -> tuple[bool, Any]:
+    def le_on_eps_ge_0(self, other: Profile) -> tuple[bool, Any]:
         """Whether δ_M(λ) ≤ δ_N(λ) for every λ ≥ 1, and a λ where it fails (or None).
 
         Both are piecewise linear with breakpoints among the two envelopes' slopes, so
         checking at λ = 1, at every breakpoint and at λ → ∞ is exact.
         """
-        cands = {Q(1)} | {r for r in self.envelope.breakpoints() if r > 1} | {
-            r for r in other.envelope.breakpoints() if r > 1
-        }
+        cands = (
+            {Q(1)}
+            | {r for r in self.envelope.breakpoints() if r > 1}
+            | {r for r in other.envelope.breakpoints() if r > 1}
+        )
         for lam in sorted(cands):
             if self.envelope.value_at(lam) > other.envelope.value_at(lam):
                 return False, lam
@@ -251,4 +256,3 @@ def format_privloss(v: Any) -> str:
     if is_inf(v) or (is_rational(v) and v == 0):
         return real_str(v)
     return f"{real_str(v)} ≈ {real_decimal(v)}"
-

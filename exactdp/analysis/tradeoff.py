@@ -32,8 +32,8 @@ AISTATS 2022, Def. 7 (dominating pairs).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from ..numbers.rational import Q
 from ..numbers.types import FieldValue

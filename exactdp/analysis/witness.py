@@ -17,10 +17,10 @@ from typing import Any, Protocol
 
 from ..errors import EXCERPT_CHARS, VerificationError, excerpt
 from ..model.game import Ask, Chance, End, Label, Mechanism, Node, label_str, postorder
+from ..numbers.ladder import affine_sign, divide, is_inf
 from ..numbers.rational import Q, is_rational, q_str
 from ..numbers.real import INF, Infinity, real_cmp, real_str
 from ..numbers.types import FieldValue
-from ..numbers.ladder import affine_sign, divide, is_inf
 from .hull import Hull, line_gt
 
 __all__ = [
@@ -295,7 +295,10 @@ class Witness:
         """Pickled as a :class:`DetachedWitness`: the pair, λ, p, p' and the steps of the walk
         that reports read (up to :data:`RECORDED_LINES` lines), not the mechanism and the
         engine's memo (results of worker processes would otherwise carry whole game DAGs)."""
-        return (_detached, (self.pair_names, self.pair, self.lam, self.p, self.p_prime, self.source, self._record(), self.tight))
+        return (
+            _detached,
+            (self.pair_names, self.pair, self.lam, self.p, self.p_prime, self.source, self._record(), self.tight),
+        )
 
     def _record(self) -> tuple:
         """The steps that :meth:`decision_tree` and :meth:`event` use (choices and views in T,

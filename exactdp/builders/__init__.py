@@ -10,7 +10,6 @@ from .classic import (
     truncated_geometric,
 )
 from .combinators import choose, compose, concomp, repeat
-from .exponential import exponential, grr, grr_menu, nonadaptive
 from .continual import (
     Continual,
     MenuItem,
@@ -24,10 +23,11 @@ from .continual import (
     mixed_budgeted,
     sparse_parallel,
 )
-from .verifier import bounded_verifier, make_verifier
+from .exponential import exponential, grr, grr_menu, nonadaptive
 from .rr import rr, rr_delta
 from .svt import SVT, lyu_variant, sparse_vector
 from .tree import ask, mechanism, respond
+from .verifier import bounded_verifier, make_verifier
 
 __all__ = [
     "ask",

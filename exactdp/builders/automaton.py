@@ -36,8 +36,9 @@ S. Vadhan, T. Wang, *Concurrent Composition of Differential Privacy*, TCC 2021, 
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from ..errors import CaseError, CaseProblem
 from ..model.dag import build_dag
@@ -168,7 +169,9 @@ def make_automaton(
         where = f"transitions: state {sname!r}, query {q!r}"
         if q not in qorder:
             if queries is not None:
-                raise CaseError(CaseProblem(f"{where}: query {q!r} is not in the alphabet", hint=f"queries: {', '.join(queries)}"))
+                raise CaseError(
+                    CaseProblem(f"{where}: query {q!r} is not in the alphabet", hint=f"queries: {', '.join(queries)}")
+                )
             qorder.append(q)
         table[(si, q)] = _outcomes(where, outs, index, n_rows)
         for o in table[(si, q)]:
@@ -219,7 +222,11 @@ def _row_count(init_list: Sequence[Any], transitions: Mapping[Any, Sequence[Any]
             raise CaseError(CaseProblem(f"per-dataset rows of different lengths: {sorted(widths)}"))
         return widths.pop() if widths else 1
     if widths - {n_rows}:
-        raise CaseError(CaseProblem(f"expected one probability per dataset ({n_rows}), found rows of length {sorted(widths - {n_rows})}"))
+        raise CaseError(
+            CaseProblem(
+                f"expected one probability per dataset ({n_rows}), found rows of length {sorted(widths - {n_rows})}"
+            )
+        )
     return n_rows
 
 
@@ -241,7 +248,9 @@ def _initial_belief(ini: Mapping[str, Any] | str, index: Mapping[str, int]) -> B
     return tuple(sorted(acc.items()))
 
 
-def _outcomes(where: str, outs: Sequence[tuple[str, str, Sequence[Any]]], index: Mapping[str, int], n_rows: int) -> tuple[Outcome, ...]:
+def _outcomes(
+    where: str, outs: Sequence[tuple[str, str, Sequence[Any]]], index: Mapping[str, int], n_rows: int
+) -> tuple[Outcome, ...]:
     """The outcomes of one transition, each row of probabilities summing to exactly 1."""
     if not outs:
         raise CaseError(CaseProblem(f"{where}: a transition needs at least one outcome"))
@@ -252,7 +261,10 @@ def _outcomes(where: str, outs: Sequence[tuple[str, str, Sequence[Any]]], index:
         ans = str(ans)
         if ans == HALT:
             raise CaseError(
-                CaseProblem(f"{where}: the answer name {HALT!r} is reserved", hint="it is the answer to a query a state does not accept; rename the answer")
+                CaseProblem(
+                    f"{where}: the answer name {HALT!r} is reserved",
+                    hint="it is the answer to a query a state does not accept; rename the answer",
+                )
             )
         n = _state_index(index, str(nxt), where)
         if (ans, n) in seen:

@@ -34,8 +34,9 @@ Noisy Max, Claim 3.9) and §3.6 (sparse vector).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from ..errors import CaseError, CaseProblem
 from ..model.game import END, Chance, Label, Mechanism
@@ -148,7 +149,9 @@ def geometric_noise(
     """
     a: Any = _check_alpha(alpha_arg("geometric_noise", eps=eps, alpha=alpha))
     if width is None:
-        raise TypeError("geometric_noise: width= is required (the support is [-width, width]); for infinite support use discrete_laplace")
+        raise TypeError(
+            "geometric_noise: width= is required (the support is [-width, width]); for infinite support use discrete_laplace"
+        )
     if width < 0:
         raise CaseError(CaseProblem(f"geometric noise: width must be >= 0, got {width}"))
     if truncation not in TRUNCATIONS:
@@ -219,7 +222,7 @@ def krr(
     if mixed:
         raise TypeError(
             "krr: positional arguments are the deprecated (e^eps, values, data), all three; "
-            "write krr(eps=\"log(3)\", values=[...], data=[...])"
+            'write krr(eps="log(3)", values=[...], data=[...])'
         )
     if legacy:
         values, data = values_, data_
@@ -229,13 +232,17 @@ def krr(
     if isinstance(data, Mapping):
         data = [data[d] for d in datasets]
     rows = krr_rows(E, [str(v) for v in values], [str(v) for v in data])
-    return Mechanism(Chance([str(v) for v in values], rows, (END,) * len(values)), tuple(datasets), tuple(adjacent), name)
+    return Mechanism(
+        Chance([str(v) for v in values], rows, (END,) * len(values)), tuple(datasets), tuple(adjacent), name
+    )
 
 
 # --- truncated geometric ------------------------------------------------------------------------
 
 
-def truncated_geometric_rows(alpha: Any, n: int, counts: Sequence[int], *, truncation: str = "clamp") -> list[tuple[Any, ...]]:
+def truncated_geometric_rows(
+    alpha: Any, n: int, counts: Sequence[int], *, truncation: str = "clamp"
+) -> list[tuple[Any, ...]]:
     """rows[j][d] = Pr[output j | count counts[d]] on {0..n} (GRS truncation, or renormalized)."""
     alpha = _check_alpha(alpha)
     if n < 1:
@@ -285,7 +292,9 @@ def truncated_geometric(
     if isinstance(counts, Mapping):
         counts = [counts[d] for d in datasets]
     rows = truncated_geometric_rows(alpha, n, list(counts), truncation=truncation)
-    return Mechanism(Chance([str(j) for j in range(n + 1)], rows, (END,) * (n + 1)), tuple(datasets), tuple(adjacent), name)
+    return Mechanism(
+        Chance([str(j) for j in range(n + 1)], rows, (END,) * (n + 1)), tuple(datasets), tuple(adjacent), name
+    )
 
 
 # --- report noisy max ---------------------------------------------------------------------------
@@ -306,7 +315,7 @@ def report_noisy_max_rows(values: Sequence[Sequence[Rational]], noise: Noise) ->
         vals = [as_q(v) for v in vals]
 
         def below(j: int, v: Any, strict: bool) -> Any:
-            return sum((p for z, p in pmf if (vals[j] + z < v if strict else vals[j] + z <= v)), Q(0))
+            return sum((p for z, p in pmf if (vals[j] + z < v if strict else vals[j] + z <= v)), Q(0))  # noqa: B023 (used in this iteration only)
 
         col = []
         for i in range(k):

@@ -9,7 +9,8 @@ game DAG shares sub-games instead of expanding histories:
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..errors import CaseError, CaseProblem
 from ..model.dag import build_dag

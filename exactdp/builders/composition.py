@@ -17,7 +17,8 @@ sharing equal states.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..errors import CaseError, CaseProblem
 from ..model.dag import build_dag
@@ -49,7 +50,12 @@ def depth(node: Node) -> int:
     return stats(node)["depth"]
 
 
-def concomp_ordered(components: Mapping[str, Mechanism] | Sequence[Mechanism], *, name: str = "concomp_ordered", max_nodes: int | None = None) -> Mechanism:
+def concomp_ordered(
+    components: Mapping[str, Mechanism] | Sequence[Mechanism],
+    *,
+    name: str = "concomp_ordered",
+    max_nodes: int | None = None,
+) -> Mechanism:
     """Ordered concurrent composition ConComp_order(M₀, …, M_{k−1}) (Vadhan–Wang Def. 2.3).
 
     Message i goes to component j = i mod k.  In a finite game a component may have ended
@@ -81,7 +87,12 @@ def concomp_ordered(components: Mapping[str, Mechanism] | Sequence[Mechanism], *
         node = states[j]
         nxt_turn = (j + 1) % k
         if isinstance(node, Chance):
-            return ("chance", node.labels, node.probs, [(nxt_turn, states[:j] + (c,) + states[j + 1 :]) for c in node.children])
+            return (
+                "chance",
+                node.labels,
+                node.probs,
+                [(nxt_turn, states[:j] + (c,) + states[j + 1 :]) for c in node.children],
+            )
         labels: list[Label] = []
         succ: list[Any] = []
         for lab, child in zip(node.labels, node.children):
@@ -153,7 +164,9 @@ def null_extension(mech: Mechanism, nulls: int | None = None, *, name: str | Non
     return Mechanism(root, mech.datasets, mech.adjacent, name or f"null_extension({mech.name})")
 
 
-def concomp_sequential(components: Mapping[str, Mechanism] | Sequence[Mechanism], *, name: str = "concomp_sequential") -> Mechanism:
+def concomp_sequential(
+    components: Mapping[str, Mechanism] | Sequence[Mechanism], *, name: str = "concomp_sequential"
+) -> Mechanism:
     """``concomp`` with sequential interleaving: all of M₀'s interaction, then M₁'s, …
 
     Game-theoretically this is sequential composition (Vadhan–Wang §1.4), i.e. ``compose``;
@@ -167,7 +180,12 @@ def concomp_sequential(components: Mapping[str, Mechanism] | Sequence[Mechanism]
         tag, j, states = state
         if tag == "answer":
             node = states[j]
-            return ("chance", node.labels, node.probs, [("wait", -1, states[:j] + (c,) + states[j + 1 :]) for c in node.children])
+            return (
+                "chance",
+                node.labels,
+                node.probs,
+                [("wait", -1, states[:j] + (c,) + states[j + 1 :]) for c in node.children],
+            )
         k = next((i for i, s in enumerate(states) if not isinstance(s, End)), None)
         if k is None:
             return ("end",)
@@ -216,9 +234,16 @@ def postprocess(mech: Mechanism, mapping: Mapping[Label, Label], *, name: str | 
         if isinstance(first, End):
             return ("end",)
         if isinstance(first, Ask):
-            return ("ask", first.labels, [intern(tuple((node.children[i], w) for node, w in belief)) for i in range(len(first.labels))])
+            return (
+                "ask",
+                first.labels,
+                [intern(tuple((node.children[i], w) for node, w in belief)) for i in range(len(first.labels))],
+            )
         order, probs, parts = _relabelled_answers(belief, rel, n)
-        succ = [intern(_posterior([(c, v) for c, v in parts[b] if any(v)] or [(parts[b][0][0], (Q(1),) * n)], n)) for b in order]
+        succ = [
+            intern(_posterior([(c, v) for c, v in parts[b] if any(v)] or [(parts[b][0][0], (Q(1),) * n)], n))
+            for b in order
+        ]
         return ("chance", order, probs, succ)
 
     root_key = intern(((mech.root, (Q(1),) * n),))
@@ -251,7 +276,9 @@ def _posterior(items: list[tuple[Node, tuple]], n: int) -> tuple:
         v = acc[uid]
         # a dataset under which this history is impossible: borrow another dataset's
         # weights (its probability of reaching here is 0, so they never matter)
-        out.append((nodes[uid], tuple((v[d] / totals[d]) if totals[d] != 0 else (v[ref] / totals[ref]) for d in range(n))))
+        out.append(
+            (nodes[uid], tuple((v[d] / totals[d]) if totals[d] != 0 else (v[ref] / totals[ref]) for d in range(n)))
+        )
     return tuple(out)
 
 
@@ -284,7 +311,9 @@ def _mixable(belief: tuple) -> Node:
     return first
 
 
-def _relabelled_answers(belief: tuple, rel: Mapping[Label, Label], n: int) -> tuple[list[Label], list[tuple], dict[Label, list]]:
+def _relabelled_answers(
+    belief: tuple, rel: Mapping[Label, Label], n: int
+) -> tuple[list[Label], list[tuple], dict[Label, list]]:
     """The answer distribution of a mixture of chance nodes after relabelling: the new labels
     in order of first appearance, their probabilities per dataset, and for each new label the
     (child, weight per dataset) parts that make up its posterior."""
@@ -303,4 +332,3 @@ def _relabelled_answers(belief: tuple, rel: Mapping[Label, Label], n: int) -> tu
 
 def _kind_name(t: type) -> str:
     return {End: "the end", Ask: "a query", Chance: "an answer"}.get(t, t.__name__)
-

@@ -57,8 +57,9 @@ Continual Mechanisms*, arXiv 2411.03299: Def. 3.1–3.7, Cor. 3.8, Def. 4.1–4.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from ..errors import CaseError, CaseProblem
 from ..model.dag import build_dag
@@ -115,7 +116,9 @@ class Continual:
             )
         missing = [m for m in self.verifier.messages if m not in self.mechanism.queries]
         if missing:
-            raise CaseError(CaseProblem(f"the verifier allows message(s) {', '.join(missing)} that the mechanism never accepts"))
+            raise CaseError(
+                CaseProblem(f"the verifier allows message(s) {', '.join(missing)} that the mechanism never accepts")
+            )
 
 
 @dataclass(frozen=True)
@@ -194,7 +197,9 @@ _NO_PAIR, _FIRST_SAME, _FIRST_DIFF = 0, 1, 2
 class _Game:
     """The joint-state game of ExtConComp (or of one CM, or of fixed CMs)."""
 
-    def __init__(self, items: Sequence[MenuItem], rule: Rule | None, pre: Sequence[int], tags: Sequence[str] | None, single: bool):
+    def __init__(
+        self, items: Sequence[MenuItem], rule: Rule | None, pre: Sequence[int], tags: Sequence[str] | None, single: bool
+    ):
         self.items = list(items)
         self.rule = rule
         self.pre = list(pre)
@@ -388,7 +393,9 @@ def _worlds(datasets: Sequence[str]) -> tuple[tuple[str, ...], tuple[tuple[int, 
     return ds, ((0, 1),)
 
 
-def _build(game: _Game, datasets: Sequence[str], name: str, max_nodes: int | None, cls: Any = Mechanism, **extra: Any) -> Any:
+def _build(
+    game: _Game, datasets: Sequence[str], name: str, max_nodes: int | None, cls: Any = Mechanism, **extra: Any
+) -> Any:
     ds, adj = _worlds(datasets)
     kw: dict[str, Any] = {} if max_nodes is None else {"max_nodes": max_nodes}
     root = build_dag(game.initial(), game.expand, **kw)
@@ -459,7 +466,9 @@ def ext_concomp(
         raise CaseError(CaseProblem(f"the budget must lie in [0, 1], got {q_str(as_q(rule.budget))}"))
     for it in menu:
         if real_sign(it.eps) < 0 or not (0 <= as_q(it.delta) <= 1):
-            raise CaseError(CaseProblem(f"menu item {it.name!r}: claimed parameters must have eps >= 0 and delta in [0, 1]"))
+            raise CaseError(
+                CaseProblem(f"menu item {it.name!r}: claimed parameters must have eps >= 0 and delta in [0, 1]")
+            )
     return _build(_Game(menu, rule, [], None, False), datasets, name, max_nodes)
 
 
@@ -498,7 +507,9 @@ def _params_pairs(params: Sequence[tuple[Any, Any]]) -> tuple:
     return tuple(out)
 
 
-def fixed_params(menu: Sequence[MenuItem], params: Sequence[tuple[Any, Any]], *, cap: int | None = None, **kw) -> Mechanism:
+def fixed_params(
+    menu: Sequence[MenuItem], params: Sequence[tuple[Any, Any]], *, cap: int | None = None, **kw
+) -> Mechanism:
     """Concurrent composition with fixed parameters (Def. 4.10): at most k = ``|params|``
     creations, chosen adaptively from the menu, whose (εᵢ, δᵢ) form a sub-multiset of
     ``params``.  Theorem 4.11 bounds it by the composition of the RR_(εᵢ,δᵢ)."""
@@ -562,7 +573,8 @@ def basic_filter(menu: Sequence[MenuItem], eps: Any, delta: Any, *, cap: int, **
     randomized responses (Def. 10.3) is (ε′, δ′)-DP, so is that of CMs."""
     E = real_exp(eps)
     if not is_rational(E):
-        raise CaseError(CaseProblem(f"a filter needs e^eps rational, but eps = {real_str(eps)}", hint="write eps as log(r)"))
+        raise CaseError(
+            CaseProblem(f"a filter needs e^eps rational, but eps = {real_str(eps)}", hint="write eps as log(r)")
+        )
     rule = Rule("10.2", cap, None, consume="create", filter=(as_q(E), as_q(delta)))
     return ext_concomp(menu, rule, **kw)
-

@@ -41,7 +41,8 @@ F. McSherry, K. Talwar, *Mechanism Design via Differential Privacy*, FOCS 2007.
 from __future__ import annotations
 
 import itertools
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..errors import CaseError, CaseProblem, InexactValueError, LimitExceededError
 from ..model.game import END, Ask, Chance, Label, Mechanism, Node, label_str, unordered_pairs
@@ -81,7 +82,9 @@ def _check_shape(scores: Scores, n_outputs: int | None = None) -> int:
         raise CaseError(CaseProblem("exponential: the output range is empty"))
     for d, row in enumerate(scores):
         if len(row) != k:
-            raise CaseError(CaseProblem(f"exponential: dataset #{d} has {len(row)} scores, expected {k} (one per output)"))
+            raise CaseError(
+                CaseProblem(f"exponential: dataset #{d} has {len(row)} scores, expected {k} (one per output)")
+            )
     return k
 
 
@@ -212,7 +215,11 @@ def _scale(
     Δu for a monotone u (DDR §2) or Range(u) (DDR §2.1), given or computed from the scores."""
     if mode == "range":
         if sensitivity is not None:
-            raise CaseError(CaseProblem("exponential: `sensitivity:` is for modes sensitivity and monotone; mode range uses `range:`"))
+            raise CaseError(
+                CaseProblem(
+                    "exponential: `sensitivity:` is for modes sensitivity and monotone; mode range uses `range:`"
+                )
+            )
         return (as_q(range_) if range_ is not None else score_range(scores, adjacent)), "Range(u)"
     if range_ is not None:
         raise CaseError(CaseProblem("exponential: `range:` needs `mode: range`"))
@@ -364,7 +371,9 @@ def grr(
     if legacy and u is not UNSET and t is None and exp_t is None:
         u = read_exp_eps(u, call="grr", name="u", rational=True)
     else:
-        u = exp_eps_arg("grr", eps=t, exp_eps=exp_t, positional=u, positional_name="u", rational=True, names=("t", "exp_t"))
+        u = exp_eps_arg(
+            "grr", eps=t, exp_eps=exp_t, positional=u, positional_name="u", rational=True, names=("t", "exp_t")
+        )
     bits = tuple(bits) if bits is not None else default_bits(datasets, adjacent)
     return Mechanism(grr_node(B, u, bits), tuple(datasets), tuple(adjacent), name)
 
@@ -396,7 +405,9 @@ def grr_menu(
             raise TypeError("grr_menu: give the menu once: ts= (the t's) or exp_ts= (the e^t's)")
         exp_ts = us
     if (ts is None) == (exp_ts is None):
-        raise TypeError("grr_menu: give exactly one of ts= (the t's, e.g. [\"log(2)\", \"log(4)\"]) or exp_ts= (the e^t's)")
+        raise TypeError(
+            'grr_menu: give exactly one of ts= (the t\'s, e.g. ["log(2)", "log(4)"]) or exp_ts= (the e^t\'s)'
+        )
     if ts is not None:
         us = [exp_eps_arg("grr_menu", eps=x, exp_eps=None, rational=True, names=("ts", "exp_ts")) for x in ts]
     else:
@@ -414,7 +425,9 @@ def grr_menu(
     return Mechanism(Ask(labels, kids), tuple(datasets), tuple(adjacent), name)
 
 
-def nonadaptive(menu: Mechanism, rounds: int, *, name: str = "nonadaptive", max_sequences: int = DEFAULT_MAX_SEQUENCES) -> Mechanism:
+def nonadaptive(
+    menu: Mechanism, rounds: int, *, name: str = "nonadaptive", max_sequences: int = DEFAULT_MAX_SEQUENCES
+) -> Mechanism:
     """``choose`` of ``compose``: the adversary fixes a sequence of ``rounds`` menu items up
     front, then runs them in order (DDR Alg. 1, non-adaptive class 𝓜^NA).
 
@@ -442,7 +455,7 @@ def nonadaptive(menu: Mechanism, rounds: int, *, name: str = "nonadaptive", max_
     m = len(root.labels)
     if m**rounds > max_sequences:
         raise LimitExceededError(
-            f"the number of non-adaptive sequences ({m}^{rounds} = {m ** rounds})",
+            f"the number of non-adaptive sequences ({m}^{rounds} = {m**rounds})",
             max_sequences,
             "use a smaller menu or fewer rounds",
         )

@@ -24,7 +24,8 @@ Vadhan & Wang 2021, Def. 1.9 (RR_ε, parametrised by e^ε) and Def. 5.1 (RR_(ε,
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..deprecation import warn_deprecated
 from ..errors import CaseError, CaseProblem, InexactValueError
@@ -73,7 +74,7 @@ def _no_float(call: str, name: str, value: Any) -> None:
     if isinstance(value, float):
         raise TypeError(
             f"{call}: {name}={value!r} is a float, which is binary and usually already rounded; exactdp takes exact "
-            f"values: write {name}=\"{value!r}\" (text is read exactly, e.g. \"0.1\" is 1/10) or a Fraction"
+            f'values: write {name}="{value!r}" (text is read exactly, e.g. "0.1" is 1/10) or a Fraction'
         )
 
 
@@ -87,7 +88,9 @@ def _exact(call: str, name: str, value: Any, example: str) -> Any:
         except ExprError as e:
             raise ValueError(f"{call}: {name}={value!r} is not a number exactdp can read: {e.message}") from None
     if not is_real(value):
-        raise TypeError(f"{call}: {name} must be an exact number or text such as \"{example}\", got {type(value).__name__}: {value!r}")
+        raise TypeError(
+            f'{call}: {name} must be an exact number or text such as "{example}", got {type(value).__name__}: {value!r}'
+        )
     return value
 
 
@@ -122,7 +125,9 @@ def read_rational(value: RationalLike | DeltaLike, *, call: str, name: str) -> R
     return _checked(K.rational, _exact(call, name, value, "1/10"), what=f"{call}: {name}")
 
 
-def _exp_of_eps(call: str, eps: EpsLike, *, name: str = "eps", rational: bool = False, positive: bool = False) -> FieldValue:
+def _exp_of_eps(
+    call: str, eps: EpsLike, *, name: str = "eps", rational: bool = False, positive: bool = False
+) -> FieldValue:
     """λ = e^ε of an ε argument (:func:`exactdp.numbers.kinds.exp_eps`); a transcendental λ
     that cannot be kept exact, or that ``rational`` refuses, is an InexactValueError."""
     e = read_eps(eps, call=call, name=name, positive=positive)
@@ -145,10 +150,16 @@ def exp_eps_arg(
     ``stacklevel`` (as for :func:`warnings.warn`, counted from this function) points the
     deprecation warning at the user's call: 3 when the builder calls this helper directly."""
     n_eps, n_exp = names
-    given = [n for n, v in ((n_eps, eps), (n_exp, exp_eps), (positional_name, positional)) if v is not None and v is not UNSET]
+    given = [
+        n
+        for n, v in ((n_eps, eps), (n_exp, exp_eps), (positional_name, positional))
+        if v is not None and v is not UNSET
+    ]
     if len(given) != 1:
         what = "none" if not given else " and ".join(given)
-        raise TypeError(f"{call}: give {n_eps} exactly once, as {n_eps}= (e.g. {n_eps}=\"log(3)\") or {n_exp}= (its exponential); got {what}")
+        raise TypeError(
+            f'{call}: give {n_eps} exactly once, as {n_eps}= (e.g. {n_eps}="log(3)") or {n_exp}= (its exponential); got {what}'
+        )
     if eps is not None:
         return _exp_of_eps(call, eps, name=n_eps, rational=rational)
     if exp_eps is not None:
@@ -157,7 +168,7 @@ def exp_eps_arg(
     shown = q_str(positional) if is_rational(positional) else str(positional)
     warn_deprecated(
         f"{call}: the positional argument {positional_name}={shown} is e^{n_eps}, not {n_eps} as in case files (a positional 1 "
-        f"means {n_eps} = 0); write {call}({n_exp}={shown}, ...) or {call}({n_eps}=\"log({shown})\", ...)",
+        f'means {n_eps} = 0); write {call}({n_exp}={shown}, ...) or {call}({n_eps}="log({shown})", ...)',
         since=DEPRECATED_SINCE,
         stacklevel=stacklevel,
     )
@@ -170,7 +181,9 @@ def alpha_arg(call: str, *, eps: EpsLike | None, alpha: RationalLike | None) -> 
         return 1 / as_q(_exp_of_eps(call, eps, rational=True, positive=True))
     if alpha is not None and eps is None:
         return read_rational(alpha, call=call, name="alpha")
-    raise TypeError(f"{call}: give exactly one of eps= (alpha = e^-eps, e.g. eps=\"log(2)\") or alpha= (e.g. alpha=\"1/2\")")
+    raise TypeError(
+        f'{call}: give exactly one of eps= (alpha = e^-eps, e.g. eps="log(2)") or alpha= (e.g. alpha="1/2")'
+    )
 
 
 def check_exp_eps(E: Any, *, call: str, rational: bool = False) -> FieldValue:

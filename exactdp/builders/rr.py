@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..errors import CaseError, CaseProblem
 from ..model.game import END, Chance, Mechanism
@@ -30,9 +31,7 @@ def default_bits(
             CaseProblem(
                 f"rr: dataset(s) {', '.join(missing)} are not in the first adjacent pair "
                 f"({datasets[a]}, {datasets[b]}), so their input bit is unknown",
-                hint="give their bits, e.g. `rr: {eps: log(3), bits: {"
-                + ", ".join(f"{d}: 0" for d in missing)
-                + "}}`",
+                hint="give their bits, e.g. `rr: {eps: log(3), bits: {" + ", ".join(f"{d}: 0" for d in missing) + "}}`",
             )
         )
     return tuple(bits[d] for d in datasets)
@@ -157,4 +156,9 @@ def rr_delta(
         raise TypeError("rr_delta: delta= is required (for RR_eps without delta use rr)")
     lam = exp_eps_arg("rr_delta", eps=eps, exp_eps=exp_eps, positional=E)
     bits = tuple(bits) if bits is not None else default_bits(datasets, adjacent)
-    return Mechanism(rr_delta_node(lam, read_rational(delta, call="rr_delta", name="delta"), bits), tuple(datasets), tuple(adjacent), name)
+    return Mechanism(
+        rr_delta_node(lam, read_rational(delta, call="rr_delta", name="delta"), bits),
+        tuple(datasets),
+        tuple(adjacent),
+        name,
+    )

@@ -42,8 +42,9 @@ PVLDB 10(6), 2017, Algorithms 1–6 and their comparison table.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from ..errors import CaseError, CaseProblem, InexactValueError
 from ..model.dag import build_dag
@@ -375,7 +376,8 @@ class _Builder:
             for k, a in enumerate(answers):
                 is_above = a != BELOW
                 nposts = tuple(
-                    (self.resample if (is_above and self.resample is not None and p is not None) else p) for p in succ[k]
+                    (self.resample if (is_above and self.resample is not None and p is not None) else p)
+                    for p in succ[k]
                 )
                 states.append((nposts, count + (1 if is_above else 0), left - 1))
             return ("chance", answers, [tuple(r) for r in rows], states)
@@ -471,7 +473,9 @@ def _check_menu(spec: SVT, datasets: Sequence[str], adjacent: Sequence[tuple[int
     delta = as_q(sensitivity)
     for lab, vals in spec.menu:
         if len(vals) != len(datasets):
-            raise CaseError(CaseProblem(f"svt: query {lab!r} has {len(vals)} values, expected {len(datasets)} (one per dataset)"))
+            raise CaseError(
+                CaseProblem(f"svt: query {lab!r} has {len(vals)} values, expected {len(datasets)} (one per dataset)")
+            )
         for a, b in adjacent:
             diff = abs(as_q(vals[a]) - as_q(vals[b]))
             if diff > delta:
@@ -497,7 +501,11 @@ def _check_release(spec: SVT, release: tuple[int, int]) -> None:
         [spec.threshold] if as_q(spec.threshold).denominator != 1 else []
     )
     if bad:
-        raise CaseError(CaseProblem(f"svt: with `release:` query values and the threshold must be integers, found {q_str(as_q(bad[0]))}"))
+        raise CaseError(
+            CaseProblem(
+                f"svt: with `release:` query values and the threshold must be integers, found {q_str(as_q(bad[0]))}"
+            )
+        )
 
 
 def _alpha(E: Any, scale: Any, delta: Any, what: str) -> Any:
@@ -553,7 +561,9 @@ def lyu_variant(
     """
     if menu_ is not UNSET:
         if E is UNSET or menu is not None:
-            raise TypeError("lyu_variant: positional arguments are the deprecated (variant, e^eps, menu); write lyu_variant(variant, eps=..., menu=[...])")
+            raise TypeError(
+                "lyu_variant: positional arguments are the deprecated (variant, e^eps, menu); write lyu_variant(variant, eps=..., menu=[...])"
+            )
         menu = menu_
     if menu is None:
         raise TypeError("lyu_variant: menu= is required (the queries and their values under every dataset)")
@@ -571,7 +581,9 @@ def lyu_variant(
         return discrete_laplace(alpha=a) if width is None else geometric_noise(alpha=a, width=width)
 
     if v["release"] and release is None:
-        raise CaseError(CaseProblem(f"svt: {variant} releases noisy values; give `release: {{lo: .., hi: ..}}` to clamp them"))
+        raise CaseError(
+            CaseProblem(f"svt: {variant} releases noisy values; give `release: {{lo: .., hi: ..}}` to clamp them")
+        )
     if not v["release"] and release is not None:
         raise CaseError(CaseProblem(f"svt: {variant} does not release values; remove `release:`"))
     rho = noise(v["rho"](c), "threshold")
@@ -587,4 +599,3 @@ def lyu_variant(
         resample_noise=rho if v["resample"] else None,
         release=release,
     )
-

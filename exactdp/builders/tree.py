@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from ..model.game import END, Ask, Chance, Label, Mechanism, Node
 from ..numbers.types import FieldValue
@@ -16,7 +16,9 @@ def _node(x: Node | Mechanism | None) -> Node:
     return x.root if isinstance(x, Mechanism) else x
 
 
-def respond(answers: Mapping[Label, Sequence[FieldValue] | tuple[Sequence[FieldValue], Node | Mechanism | None]]) -> Chance:
+def respond(
+    answers: Mapping[Label, Sequence[FieldValue] | tuple[Sequence[FieldValue], Node | Mechanism | None]],
+) -> Chance:
     """An answer distribution: ``{label: probs}`` or ``{label: (probs, next)}``.
 
     ``probs`` lists one exact probability per dataset; ``next`` is the following node

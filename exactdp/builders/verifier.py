@@ -18,8 +18,9 @@ Continual Mechanisms*, arXiv 2411.03299: Def. 3.3, 3.5, Thm. 5.2.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from ..errors import CaseError, CaseProblem
 
@@ -85,7 +86,9 @@ def make_verifier(
     if len(index) != len(states) or not states:
         raise CaseError(CaseProblem("a verifier needs distinct state names"))
     if initial not in index:
-        raise CaseError(CaseProblem(f"verifier: unknown initial state {initial!r}", hint=f"states: {', '.join(states)}"))
+        raise CaseError(
+            CaseProblem(f"verifier: unknown initial state {initial!r}", hint=f"states: {', '.join(states)}")
+        )
     msgs = tuple(messages)
     mset = set(msgs)
     table = []
@@ -95,7 +98,11 @@ def make_verifier(
         wild: dict[str, int] = {}
         for key, nxt in rules.items():
             if nxt not in index:
-                raise CaseError(CaseProblem(f"verifier: state {s!r}: unknown next state {nxt!r}", hint=f"states: {', '.join(states)}"))
+                raise CaseError(
+                    CaseProblem(
+                        f"verifier: state {s!r}: unknown next state {nxt!r}", hint=f"states: {', '.join(states)}"
+                    )
+                )
             if key in (SAME, DIFFER, ANY):
                 wild[key] = index[nxt]
                 continue
@@ -124,7 +131,9 @@ def make_verifier(
     return Verifier(states, index[initial], tuple(table), msgs)
 
 
-def bounded_verifier(messages: Sequence[str], *, max_differing: int | None = None, max_length: int | None = None) -> Verifier:
+def bounded_verifier(
+    messages: Sequence[str], *, max_differing: int | None = None, max_length: int | None = None
+) -> Verifier:
     """V valid iff at most ``max_differing`` pairs have m⁰ ≠ m¹ and there are at most
     ``max_length`` pairs (``None``: no bound).  With ``max_differing=1`` this is event-level
     privacy for atomic messages; V₁ of Thm. 5.2 is ``max_differing=1, max_length=2``."""

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any
 
 import yaml
 
@@ -101,7 +102,9 @@ def read_case_text(
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise CaseError(CaseProblem(f"not UTF-8 text (byte {e.start})", file=file, hint="save the case file as UTF-8")) from None
+        raise CaseError(
+            CaseProblem(f"not UTF-8 text (byte {e.start})", file=file, hint="save the case file as UTF-8")
+        ) from None
 
 
 def parse_case(
@@ -127,14 +130,22 @@ def parse_case(
             case = _read(r, root)
         undeclared = sorted(set(params or {}) - set(r.param_nodes))
         if undeclared:
-            r.error(root, "params", f"no param named {', '.join(map(repr, undeclared))} to set", "declare it under `params:`")
+            r.error(
+                root,
+                "params",
+                f"no param named {', '.join(map(repr, undeclared))} to set",
+                "declare it under `params:`",
+            )
     except _Abort:
         case = None
     except RecursionError:
-        raise CaseError(CaseProblem(
-            "the mechanisms are nested too deeply to be read", file=file,
-            hint="name the inner mechanisms under `mechanisms:` and refer to them by name",
-        )) from None
+        raise CaseError(
+            CaseProblem(
+                "the mechanisms are nested too deeply to be read",
+                file=file,
+                hint="name the inner mechanisms under `mechanisms:` and refer to them by name",
+            )
+        ) from None
     r.raise_if_problems()
     assert case is not None
     return case
@@ -182,24 +193,38 @@ def _read(r: Reader, root: yaml.Node) -> Case | None:
     default_of = "M" if "M" in named or len(named) != 1 else next(iter(named))
     claims: list[Claim] = []
     if "claims" not in top:
-        r.error(root, "claims", "missing `claims:`", "a case checks at least one claim, e.g. `- privloss: {delta: 0, equals: log(3)}`")
+        r.error(
+            root,
+            "claims",
+            "missing `claims:`",
+            "a case checks at least one claim, e.g. `- privloss: {delta: 0, equals: log(3)}`",
+        )
     else:
         claims = read_claims(mr.tr, top["claims"], "claims", set(named) if named else None, default_of)
     if r.problems:
         return None
     obligations = tuple((owner, ob, where) for owner, ob, _node, where in mr.obligations)
-    return Case(name, r.file, datasets, adjacent, built, tuple(claims), title, reference, dict(r.params), r.symtab, obligations)
+    return Case(
+        name, r.file, datasets, adjacent, built, tuple(claims), title, reference, dict(r.params), r.symtab, obligations
+    )
 
 
 def _top_level(r: Reader, root: yaml.Node) -> dict[str, yaml.Node] | None:
     """The top-level keys (unknown ones are problems), or None if the file is not a mapping."""
     if not isinstance(root, yaml.MappingNode):
-        r.error(root, "", f"a case file is a mapping at the top level, found {kind_of(root)}", "start with `exactdp: 1`")
+        r.error(
+            root, "", f"a case file is a mapping at the top level, found {kind_of(root)}", "start with `exactdp: 1`"
+        )
         return None
     top: dict[str, yaml.Node] = {}
     for k, v in root.value:
         if k.value not in TOP_LEVEL_KEYS:
-            r.error(k, k.value, f"unknown top-level key {k.value!r}", suggest(k.value, TOP_LEVEL_KEYS) or f"allowed: {', '.join(TOP_LEVEL_KEYS)}")
+            r.error(
+                k,
+                k.value,
+                f"unknown top-level key {k.value!r}",
+                suggest(k.value, TOP_LEVEL_KEYS) or f"allowed: {', '.join(TOP_LEVEL_KEYS)}",
+            )
             continue
         top[k.value] = v
     return top
@@ -211,7 +236,12 @@ def _version(r: Reader, root: yaml.Node, top: dict[str, yaml.Node]) -> None:
         return
     v = top["exactdp"]
     if not (isinstance(v, yaml.ScalarNode) and v.value.strip() == str(FORMAT_VERSION)):
-        r.error(v, "exactdp", f"unsupported case-format version {getattr(v, 'value', kind_of(v))!r}", f"this exactdp reads format version {FORMAT_VERSION}")
+        r.error(
+            v,
+            "exactdp",
+            f"unsupported case-format version {getattr(v, 'value', kind_of(v))!r}",
+            f"this exactdp reads format version {FORMAT_VERSION}",
+        )
 
 
 def _name(r: Reader, root: yaml.Node, top: dict[str, yaml.Node]) -> str:
@@ -222,7 +252,12 @@ def _name(r: Reader, root: yaml.Node, top: dict[str, yaml.Node]) -> str:
     if n is INVALID:
         return "<unnamed>"
     if not _NAME_RE.fullmatch(n):
-        r.error(top["name"], "name", f"name {n!r} must match [a-z0-9._-]+", "use lower-case letters, digits, '.', '_' and '-'")
+        r.error(
+            top["name"],
+            "name",
+            f"name {n!r} must match [a-z0-9._-]+",
+            "use lower-case letters, digits, '.', '_' and '-'",
+        )
     return n
 
 
@@ -335,7 +370,9 @@ def _limit_text(check) -> str:
     return ""  # pragma: no cover - only called when the limit is exceeded
 
 
-def _adjacency(r: Reader, node: yaml.Node | None, datasets: tuple[str, ...], where: yaml.Node) -> tuple[tuple[int, int], ...]:
+def _adjacency(
+    r: Reader, node: yaml.Node | None, datasets: tuple[str, ...], where: yaml.Node
+) -> tuple[tuple[int, int], ...]:
     """The adjacent pairs (default: every pair), refused past ``max_pairs`` before they are built."""
     n = len(datasets)
     max_pairs = current_limits().max_pairs
@@ -378,7 +415,12 @@ def _pair(r: Reader, it: yaml.Node, p: str, datasets: tuple[str, ...], pos: dict
         if name is INVALID:
             return None
         if name not in pos:
-            r.error(d, child_path(p, k), f"unknown dataset {name!r} in adjacent", suggest(name, datasets) or f"datasets: {', '.join(datasets)}")
+            r.error(
+                d,
+                child_path(p, k),
+                f"unknown dataset {name!r} in adjacent",
+                suggest(name, datasets) or f"datasets: {', '.join(datasets)}",
+            )
             return None
         idx.append(pos[name])
     if idx[0] == idx[1]:
@@ -403,7 +445,9 @@ def evaluate_in_case(case: Case, text: str, what: str, *, kind: str) -> Any:
 
     try:
         ast = parse_expr(text)
-        symbolic = any((case.symbols and n in case.symbols.symbols) or is_sym(case.params.get(n)) for n in names_in(ast))
+        symbolic = any(
+            (case.symbols and n in case.symbols.symbols) or is_sym(case.params.get(n)) for n in names_in(ast)
+        )
         v = sym_evaluate(ast, look) if symbolic else evaluate(ast, look)
         if symbolic:
             return v

@@ -22,7 +22,9 @@ from .yamlsafe import is_null, kind_of, mark_of
 __all__ = ["read_claims"]
 
 
-def read_claims(tr: TypedReader, node: yaml.Node, path: str, mechanisms: set[str] | None, default_of: str) -> list[Claim]:
+def read_claims(
+    tr: TypedReader, node: yaml.Node, path: str, mechanisms: set[str] | None, default_of: str
+) -> list[Claim]:
     """Read the claims list; ``mechanisms`` is the set of defined names (None: none could be
     read, so references are not checked again)."""
     r = tr.r
@@ -50,7 +52,12 @@ def _kind_node(tr: TypedReader, node: yaml.Node, path: str) -> Any:
         if k.value == "of":
             of_node = v
         elif k.value not in CLAIMS:
-            return r.error(k, child_path(path, k.value), f"unknown claim kind {k.value!r}", suggest(k.value, list(CLAIMS)) or f"kinds: {', '.join(CLAIMS)}")
+            return r.error(
+                k,
+                child_path(path, k.value),
+                f"unknown claim kind {k.value!r}",
+                suggest(k.value, list(CLAIMS)) or f"kinds: {', '.join(CLAIMS)}",
+            )
     if len(kinds) != 1:
         what = "no claim kind" if not kinds else "several claim kinds (" + ", ".join(k.value for k, _ in kinds) + ")"
         return r.error(node, path, f"a claim needs exactly one kind; found {what}", f"kinds: {', '.join(CLAIMS)}")
@@ -108,7 +115,9 @@ def _with_pairs(tr: TypedReader, c: Claim, node: yaml.Node, path: str) -> Any:
         for j, d in enumerate(pair):
             if d not in datasets:
                 where, wpath = locate(node, path, ("pairs", i, j))
-                return tr.r.error(where, wpath, f"unknown dataset {d!r}", suggest(d, datasets) or f"datasets: {', '.join(datasets)}")
+                return tr.r.error(
+                    where, wpath, f"unknown dataset {d!r}", suggest(d, datasets) or f"datasets: {', '.join(datasets)}"
+                )
         a, b = datasets.index(pair[0]), datasets.index(pair[1])
         if a == b:
             where, wpath = locate(node, path, ("pairs", i))

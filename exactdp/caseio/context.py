@@ -12,11 +12,20 @@ from __future__ import annotations
 
 import enum
 import re
-from typing import Any, Callable, Final, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, Final
 
 import yaml
 
-from ..errors import CaseError, CaseProblem, ExactDPError, LimitExceededError, TimeLimitExceeded, excerpt_around, suggest
+from ..errors import (
+    CaseError,
+    CaseProblem,
+    ExactDPError,
+    LimitExceededError,
+    TimeLimitExceeded,
+    excerpt_around,
+    suggest,
+)
 from ..limits import current as current_limits
 from ..numbers.expr import ExprError, ExprLimits, evaluate, parse_expr
 from ..numbers.rational import Q
@@ -143,10 +152,14 @@ class Reader:
         for name, knode, vnode in items:
             p = child_path(path, name)
             if not name.isidentifier() or name in ("log", "exp", "inf"):
-                self.error(knode, p, f"{name!r} cannot be a parameter name", "use letters, digits and _ (not log, exp, inf)")
+                self.error(
+                    knode, p, f"{name!r} cannot be a parameter name", "use letters, digits and _ (not log, exp, inf)"
+                )
                 continue
             if name in self.symtab.symbols:
-                self.error(knode, p, f"{name!r} is already declared under `symbols:`", "a name is either a symbol or a param")
+                self.error(
+                    knode, p, f"{name!r} is already declared under `symbols:`", "a name is either a symbol or a param"
+                )
                 continue
             self.param_nodes[name] = vnode
         for name in list(self.param_nodes):

@@ -22,7 +22,12 @@ _HEAD = "exactdp: 1\nname: demo\n"
 # (section, title, explanation, example text)
 CATALOGUE: list[tuple[str, str, str, str]] = [
     # --- reading the file -------------------------------------------------------------------
-    ("File", "Not YAML", "The file does not parse as YAML; the message gives the place.", _HEAD + "mechanism: {rr: {eps: log(3)}\n"),
+    (
+        "File",
+        "Not YAML",
+        "The file does not parse as YAML; the message gives the place.",
+        _HEAD + "mechanism: {rr: {eps: log(3)}\n",
+    ),
     ("File", "Empty file", "", ""),
     ("File", "Not a mapping", "A case file is a mapping at the top level.", "- exactdp: 1\n"),
     ("File", "Several documents", "A case file is one YAML document.", _HEAD + _OK + "---\n" + _HEAD + _OK),
@@ -32,13 +37,19 @@ CATALOGUE: list[tuple[str, str, str, str]] = [
         "Only plain data is read; a tag such as `!!python/object` is refused before anything is built, so nothing can run.",
         _HEAD + "mechanism: !!python/object/apply:os.system ['echo hi']\nclaims: [{dp: {eps: 1}}]\n",
     ),
-    ("File", "Recursive alias", "Anchors may share sub-trees but not contain themselves.", _HEAD + "mechanism: &m {compose: [*m]}\nclaims: [{dp: {eps: 1}}]\n"),
+    (
+        "File",
+        "Recursive alias",
+        "Anchors may share sub-trees but not contain themselves.",
+        _HEAD + "mechanism: &m {compose: [*m]}\nclaims: [{dp: {eps: 1}}]\n",
+    ),
     ("File", "Undefined alias", "", _HEAD + "mechanism: *nothing\nclaims: [{dp: {eps: 1}}]\n"),
     (
         "File",
         "Alias bomb",
         "Aliases are counted as if expanded; beyond `--max-yaml-nodes` (default 1,000,000) the file is refused, fast and in bounded memory.",
-        _HEAD + "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
+        _HEAD
+        + "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
         + "".join(f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]\n" for i in range(1, 7)),
     ),
     ("File", "Duplicate key", "YAML would silently keep the last one; exactdp refuses.", _HEAD + _OK + "claims: []\n"),
@@ -46,7 +57,12 @@ CATALOGUE: list[tuple[str, str, str, str]] = [
     ("Top level", "Missing version", "", "name: demo\n" + _OK),
     ("Top level", "Unsupported version", "", "exactdp: 2\nname: demo\n" + _OK),
     ("Top level", "Missing or malformed name", "", "exactdp: 1\nname: My Case\n" + _OK),
-    ("Top level", "Unknown key (a typo)", "Unknown keys are errors, with the closest known key suggested.", _HEAD + _OK + "refrence: Vadhan-Wang\n"),
+    (
+        "Top level",
+        "Unknown key (a typo)",
+        "Unknown keys are errors, with the closest known key suggested.",
+        _HEAD + _OK + "refrence: Vadhan-Wang\n",
+    ),
     ("Top level", "No mechanism", "", _HEAD + "claims: [{dp: {eps: 1}}]\n"),
     ("Top level", "No claims", "", _HEAD + "mechanism: {rr: {eps: log(3)}}\n"),
     # --- datasets ---------------------------------------------------------------------------
@@ -55,11 +71,36 @@ CATALOGUE: list[tuple[str, str, str, str]] = [
     ("Datasets", "Dataset listed twice", "", _HEAD + "datasets: [a, a]\n" + _OK),
     # --- mechanisms -------------------------------------------------------------------------
     ("Mechanisms", "Unknown form", "", _HEAD + "mechanism: {rrr: {eps: log(3)}}\nclaims: [{dp: {eps: 1}}]\n"),
-    ("Mechanisms", "Unknown key in a form (a typo)", "", _HEAD + "mechanism: {rr: {eps: log(3), detla: 1/10}}\nclaims: [{dp: {eps: 1}}]\n"),
-    ("Mechanisms", "Missing field", "", _HEAD + "mechanism: {repeat: {mechanism: {rr: {eps: log(3)}}}}\nclaims: [{dp: {eps: 1}}]\n"),
-    ("Mechanisms", "Two forms in one mapping", "", _HEAD + "mechanism: {rr: {eps: log(3)}, choose: []}\nclaims: [{dp: {eps: 1}}]\n"),
-    ("Mechanisms", "Undefined mechanism", "", _HEAD + "mechanisms:\n  M: {compose: [A, B]}\n  A: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: 1}}]\n"),
-    ("Mechanisms", "Cyclic reference", "A mechanism must be a finite game.", _HEAD + "mechanisms:\n  M: {compose: [N]}\n  N: {choose: [M]}\nclaims: [{dp: {eps: 1}}]\n"),
+    (
+        "Mechanisms",
+        "Unknown key in a form (a typo)",
+        "",
+        _HEAD + "mechanism: {rr: {eps: log(3), detla: 1/10}}\nclaims: [{dp: {eps: 1}}]\n",
+    ),
+    (
+        "Mechanisms",
+        "Missing field",
+        "",
+        _HEAD + "mechanism: {repeat: {mechanism: {rr: {eps: log(3)}}}}\nclaims: [{dp: {eps: 1}}]\n",
+    ),
+    (
+        "Mechanisms",
+        "Two forms in one mapping",
+        "",
+        _HEAD + "mechanism: {rr: {eps: log(3)}, choose: []}\nclaims: [{dp: {eps: 1}}]\n",
+    ),
+    (
+        "Mechanisms",
+        "Undefined mechanism",
+        "",
+        _HEAD + "mechanisms:\n  M: {compose: [A, B]}\n  A: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: 1}}]\n",
+    ),
+    (
+        "Mechanisms",
+        "Cyclic reference",
+        "A mechanism must be a finite game.",
+        _HEAD + "mechanisms:\n  M: {compose: [N]}\n  N: {choose: [M]}\nclaims: [{dp: {eps: 1}}]\n",
+    ),
     (
         "Mechanisms",
         "RR on more than two datasets",
@@ -73,33 +114,93 @@ CATALOGUE: list[tuple[str, str, str, str]] = [
         _HEAD + "mechanism: {rr: {eps: 1234.56789}}\nclaims: [{dp: {eps: 1}}]\n",
     ),
     # --- distributions ----------------------------------------------------------------------
-    ("Distributions", "Does not sum to 1", "Every answer distribution sums to exactly 1 under every dataset.", _HEAD + "mechanism: {respond: {a: [1/2, 1/3], b: [1/2, 1/3]}}\nclaims: [{dp: {eps: 1}}]\n"),
+    (
+        "Distributions",
+        "Does not sum to 1",
+        "Every answer distribution sums to exactly 1 under every dataset.",
+        _HEAD + "mechanism: {respond: {a: [1/2, 1/3], b: [1/2, 1/3]}}\nclaims: [{dp: {eps: 1}}]\n",
+    ),
     (
         "Distributions",
         "Rounded decimals",
         "Decimals are exact, so 0.333 is 333/1000; the hint suggests fractions.",
         _HEAD + "mechanism: {respond: {a: [0.333, 1/2], b: [0.333, 1/2], c: [0.333, 0]}}\nclaims: [{dp: {eps: 1}}]\n",
     ),
-    ("Distributions", "Negative probability", "", _HEAD + "mechanism: {respond: {a: [-1/2, 1/2], b: [3/2, 1/2]}}\nclaims: [{dp: {eps: 1}}]\n"),
-    ("Distributions", "Wrong number of probabilities", "One probability per dataset.", _HEAD + "mechanism: {respond: {a: [1, 1, 0], b: [0, 0, 1]}}\nclaims: [{dp: {eps: 1}}]\n"),
-    ("Distributions", "Unknown or missing dataset in a map", "", _HEAD + "mechanism: {respond: {a: {p: {x0: 1, y: 1}}}}\nclaims: [{dp: {eps: 1}}]\n"),
+    (
+        "Distributions",
+        "Negative probability",
+        "",
+        _HEAD + "mechanism: {respond: {a: [-1/2, 1/2], b: [3/2, 1/2]}}\nclaims: [{dp: {eps: 1}}]\n",
+    ),
+    (
+        "Distributions",
+        "Wrong number of probabilities",
+        "One probability per dataset.",
+        _HEAD + "mechanism: {respond: {a: [1, 1, 0], b: [0, 0, 1]}}\nclaims: [{dp: {eps: 1}}]\n",
+    ),
+    (
+        "Distributions",
+        "Unknown or missing dataset in a map",
+        "",
+        _HEAD + "mechanism: {respond: {a: {p: {x0: 1, y: 1}}}}\nclaims: [{dp: {eps: 1}}]\n",
+    ),
     ("Distributions", "Empty distribution", "", _HEAD + "mechanism: {respond: {}}\nclaims: [{dp: {eps: 1}}]\n"),
     # --- numbers ----------------------------------------------------------------------------
-    ("Numbers", "Log of a non-positive number", "", _HEAD + "mechanism: {rr: {eps: log(0)}}\nclaims: [{dp: {eps: 1}}]\n"),
+    (
+        "Numbers",
+        "Log of a non-positive number",
+        "",
+        _HEAD + "mechanism: {rr: {eps: log(0)}}\nclaims: [{dp: {eps: 1}}]\n",
+    ),
     ("Numbers", "Division by zero", "", _HEAD + "mechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: 1/0}}]\n"),
-    ("Numbers", "No exact representation", "exactdp never rounds: an irrational value is refused.", _HEAD + "mechanism: {rr: {eps: log(2^(1/2))}}\nclaims: [{dp: {eps: 1}}]\n"),
-    ("Numbers", "Unknown name", "Names are the case's `params`; the closest one is suggested.", _HEAD + "params: {eps: log(3)}\nmechanism: {rr: {eps: esp}}\nclaims: [{dp: {eps: 1}}]\n"),
-    ("Numbers", "Code is not a number", "The grammar has numbers, + - * / ^, log, exp and names: nothing else, nothing runs.", _HEAD + "mechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: \"__import__('os').system('ls')\"}}]\n"),
+    (
+        "Numbers",
+        "No exact representation",
+        "exactdp never rounds: an irrational value is refused.",
+        _HEAD + "mechanism: {rr: {eps: log(2^(1/2))}}\nclaims: [{dp: {eps: 1}}]\n",
+    ),
+    (
+        "Numbers",
+        "Unknown name",
+        "Names are the case's `params`; the closest one is suggested.",
+        _HEAD + "params: {eps: log(3)}\nmechanism: {rr: {eps: esp}}\nclaims: [{dp: {eps: 1}}]\n",
+    ),
+    (
+        "Numbers",
+        "Code is not a number",
+        "The grammar has numbers, + - * / ^, log, exp and names: nothing else, nothing runs.",
+        _HEAD + "mechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: \"__import__('os').system('ls')\"}}]\n",
+    ),
     ("Numbers", "Unknown function", "", _HEAD + "mechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: sqrt(2)}}]\n"),
     ("Numbers", "Parameter defined in terms of itself", "", _HEAD + "params: {a: 2*b, b: a}\n" + _OK),
     ("Numbers", "Out of range", "", _HEAD + "mechanism: {rr: {eps: log(1/2)}}\nclaims: [{dp: {eps: 1, delta: 3/2}}]\n"),
-    ("Numbers", "Exponent too large", "Powers are bounded (`--max-exponent`).", _HEAD + "mechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: log(10^99999)}}]\n"),
+    (
+        "Numbers",
+        "Exponent too large",
+        "Powers are bounded (`--max-exponent`).",
+        _HEAD + "mechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: log(10^99999)}}]\n",
+    ),
     # --- claims -----------------------------------------------------------------------------
-    ("Claims", "Unknown claim kind", "", _HEAD + "mechanism: {rr: {eps: log(3)}}\nclaims: [{privlos: {delta: 0, equals: log(3)}}]\n"),
+    (
+        "Claims",
+        "Unknown claim kind",
+        "",
+        _HEAD + "mechanism: {rr: {eps: log(3)}}\nclaims: [{privlos: {delta: 0, equals: log(3)}}]\n",
+    ),
     ("Claims", "Missing field", "", _HEAD + "mechanism: {rr: {eps: log(3)}}\nclaims: [{delta: {eps: 0}}]\n"),
     ("Claims", "equals or at_most", "", _HEAD + "mechanism: {rr: {eps: log(3)}}\nclaims: [{privloss: {delta: 0}}]\n"),
-    ("Claims", "Several kinds in one claim", "", _HEAD + "mechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: 1}, not_dp: {eps: 0}}]\n"),
-    ("Claims", "About an undefined mechanism", "", _HEAD + "mechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: 1, of: N}}]\n"),
+    (
+        "Claims",
+        "Several kinds in one claim",
+        "",
+        _HEAD + "mechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: 1}, not_dp: {eps: 0}}]\n",
+    ),
+    (
+        "Claims",
+        "About an undefined mechanism",
+        "",
+        _HEAD + "mechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: 1, of: N}}]\n",
+    ),
     (
         "Claims",
         "Renyi order that is not a whole number",
@@ -112,7 +213,12 @@ CATALOGUE: list[tuple[str, str, str, str]] = [
         "A claimed D_alpha is an exact real such as log(7/3), log(61/9)/2 or inf.",
         _HEAD + "mechanism: {rr: {eps: log(3)}}\nclaims: [{renyi: {alpha: 2, equals: exp(1/2)}}]\n",
     ),
-    ("Claims", "f-DP against an undefined mechanism", "", _HEAD + "mechanism: {rr: {eps: log(3)}}\nclaims: [{fdp: {f: R}}]\n"),
+    (
+        "Claims",
+        "f-DP against an undefined mechanism",
+        "",
+        _HEAD + "mechanism: {rr: {eps: log(3)}}\nclaims: [{fdp: {f: R}}]\n",
+    ),
     ("Claims", "Negative GDP parameter", "", _HEAD + "mechanism: {rr: {eps: log(3)}}\nclaims: [{gdp: {mu: -1}}]\n"),
     (
         "Claims",
@@ -214,8 +320,8 @@ HOSTILE: list[tuple[str, str, str, str, dict]] = [
         "Every symbol without bounds is split into x > 0, x < 0 and x = 0, all combinations together; what cannot "
         "be proved is refused (here the value is negative at a = 0, b = -9/10).",
         "text",
-        _HEAD + "symbols: {a: ~, b: ~}\nmechanism:\n  respond:\n    \"0\": [1/2 + b/(4*(b+1+a^2)), 1/2]\n"
-        "    \"1\": [1/2 - b/(4*(b+1+a^2)), 1/2]\nclaims: [{simulates_rr: {eps: log(3)}}]\n",
+        _HEAD + 'symbols: {a: ~, b: ~}\nmechanism:\n  respond:\n    "0": [1/2 + b/(4*(b+1+a^2)), 1/2]\n'
+        '    "1": [1/2 - b/(4*(b+1+a^2)), 1/2]\nclaims: [{simulates_rr: {eps: log(3)}}]\n',
         {},
     ),
 ]
@@ -280,22 +386,96 @@ def _limit_rows() -> list[tuple[str, str, str, str]]:
         return str(LimitExceededError(what, lim, how))
 
     return [
-        ("file size", f"{y.max_bytes:,} bytes", "`--max-file-bytes`", f"file is {y.max_bytes + 1} bytes; the limit is {y.max_bytes}"),
-        ("alias-expanded YAML size", f"{y.max_expanded_nodes:,} nodes", "`--max-yaml-nodes`", f"this value expands to more than {y.max_expanded_nodes} YAML nodes through aliases"),
+        (
+            "file size",
+            f"{y.max_bytes:,} bytes",
+            "`--max-file-bytes`",
+            f"file is {y.max_bytes + 1} bytes; the limit is {y.max_bytes}",
+        ),
+        (
+            "alias-expanded YAML size",
+            f"{y.max_expanded_nodes:,} nodes",
+            "`--max-yaml-nodes`",
+            f"this value expands to more than {y.max_expanded_nodes} YAML nodes through aliases",
+        ),
         ("nesting depth", f"{y.max_depth} levels", "—", f"nesting deeper than {y.max_depth} levels"),
         ("problems reported per file", "20", "`--max-problems`", "(more problems were found; fix these first)"),
-        ("datasets per case", f"{d.max_datasets:,}", "`--max-datasets`", limit(f"the number of datasets ({d.max_datasets + 1})", d.max_datasets, "raise it with --max-datasets N")),
-        ("adjacent pairs per case", f"{d.max_pairs:,}", "`--max-pairs`", limit(f"the number of adjacent pairs ({d.max_pairs + 1})", d.max_pairs, "raise it with --max-pairs N, ...")),
-        ("game nodes per case", f"{d.max_nodes:,}", "`--max-nodes`", limit("the number of game nodes", d.max_nodes, "raise it with --max-nodes N")),
-        ("size of an exact profile", f"{d.max_hull_edges:,} pieces", "`--max-profile-size`", limit(f"an exact privacy profile with {d.max_hull_edges + 1} pieces", d.max_hull_edges, "raise it with --max-profile-size N")),
-        ("enumerated adversaries", f"{d.max_strategies:,}", "`--max-strategies`", f"the number of deterministic adversaries of M (...) exceeds the limit of {d.max_strategies}; ... raise --max-strategies"),
-        ("exponents in numbers", f"{d.max_exponent:,}", "`--max-exponent`", f"exponent 99999 is larger than the limit {d.max_exponent} (raise it with --max-exponent)"),
-        ("bits of every number computed from the case's numbers (and of the engine's products)", f"{d.max_bits:,} bits", "`--max-bits`", f"2^(2000000), a number with about 2000000 bits exceeds the limit of {d.max_bits} bits; raise it with --max-bits N"),
-        ("degree of a rational function of symbols", f"{d.max_symbolic_degree}", "`--max-symbolic-degree`", f"a rational function of the symbols of degree up to 300 exceeds the limit of {d.max_symbolic_degree}; ..."),
-        ("components of `exactdp compose`", f"{d.max_components:,}", "`--max-components`", limit("the number of components (1000000)", d.max_components, "raise it with --max-components N")),
-        ("samples of `exactdp experiment`", f"{d.max_samples:,}", "`--max-samples`", limit("the number of samples (1000000)", d.max_samples, "raise it with --max-samples N")),
-        ("memory a case file (or command) may add", size_text(d.max_memory), "`--max-memory SIZE` (0: none)", str(memory_limit_error(d.max_memory))),
-        ("wall-clock time per case file (or command)", f"{d.timeout:g} s", "`--timeout SECONDS` (0: none)", str(time_limit_error(d.timeout))),
+        (
+            "datasets per case",
+            f"{d.max_datasets:,}",
+            "`--max-datasets`",
+            limit(f"the number of datasets ({d.max_datasets + 1})", d.max_datasets, "raise it with --max-datasets N"),
+        ),
+        (
+            "adjacent pairs per case",
+            f"{d.max_pairs:,}",
+            "`--max-pairs`",
+            limit(f"the number of adjacent pairs ({d.max_pairs + 1})", d.max_pairs, "raise it with --max-pairs N, ..."),
+        ),
+        (
+            "game nodes per case",
+            f"{d.max_nodes:,}",
+            "`--max-nodes`",
+            limit("the number of game nodes", d.max_nodes, "raise it with --max-nodes N"),
+        ),
+        (
+            "size of an exact profile",
+            f"{d.max_hull_edges:,} pieces",
+            "`--max-profile-size`",
+            limit(
+                f"an exact privacy profile with {d.max_hull_edges + 1} pieces",
+                d.max_hull_edges,
+                "raise it with --max-profile-size N",
+            ),
+        ),
+        (
+            "enumerated adversaries",
+            f"{d.max_strategies:,}",
+            "`--max-strategies`",
+            f"the number of deterministic adversaries of M (...) exceeds the limit of {d.max_strategies}; ... raise --max-strategies",
+        ),
+        (
+            "exponents in numbers",
+            f"{d.max_exponent:,}",
+            "`--max-exponent`",
+            f"exponent 99999 is larger than the limit {d.max_exponent} (raise it with --max-exponent)",
+        ),
+        (
+            "bits of every number computed from the case's numbers (and of the engine's products)",
+            f"{d.max_bits:,} bits",
+            "`--max-bits`",
+            f"2^(2000000), a number with about 2000000 bits exceeds the limit of {d.max_bits} bits; raise it with --max-bits N",
+        ),
+        (
+            "degree of a rational function of symbols",
+            f"{d.max_symbolic_degree}",
+            "`--max-symbolic-degree`",
+            f"a rational function of the symbols of degree up to 300 exceeds the limit of {d.max_symbolic_degree}; ...",
+        ),
+        (
+            "components of `exactdp compose`",
+            f"{d.max_components:,}",
+            "`--max-components`",
+            limit("the number of components (1000000)", d.max_components, "raise it with --max-components N"),
+        ),
+        (
+            "samples of `exactdp experiment`",
+            f"{d.max_samples:,}",
+            "`--max-samples`",
+            limit("the number of samples (1000000)", d.max_samples, "raise it with --max-samples N"),
+        ),
+        (
+            "memory a case file (or command) may add",
+            size_text(d.max_memory),
+            "`--max-memory SIZE` (0: none)",
+            str(memory_limit_error(d.max_memory)),
+        ),
+        (
+            "wall-clock time per case file (or command)",
+            f"{d.timeout:g} s",
+            "`--timeout SECONDS` (0: none)",
+            str(time_limit_error(d.timeout)),
+        ),
     ]
 
 
@@ -351,8 +531,22 @@ def render() -> str:
         out += [f"### {title}", ""]
         if why:
             out += [why, ""]
-        out += ["```yaml", text.rstrip("\n") if text else "# (an empty file)", "```", "", "```text", _message(text), "```", ""]
-    out += ["## Hostile input", "", "Case files from strangers are read safely; these are the refusals that protect the machine.", ""]
+        out += [
+            "```yaml",
+            text.rstrip("\n") if text else "# (an empty file)",
+            "```",
+            "",
+            "```text",
+            _message(text),
+            "```",
+            "",
+        ]
+    out += [
+        "## Hostile input",
+        "",
+        "Case files from strangers are read safely; these are the refusals that protect the machine.",
+        "",
+    ]
     for title, why, how, text, limits in HOSTILE:
         out += [f"### {title}", ""]
         if why:
@@ -360,7 +554,9 @@ def render() -> str:
         if how == "text":
             shown = text.rstrip("\n") if len(text) < 400 else text[:120] + "…"
             out += ["```yaml", shown, "```", ""]
-        cmd = "exactdp verify " + ("/dev/zero" if how == "file:device" else "cases/demo.yaml" if "symlink" in how else "demo.yaml")
+        cmd = "exactdp verify " + (
+            "/dev/zero" if how == "file:device" else "cases/demo.yaml" if "symlink" in how else "demo.yaml"
+        )
         out += ["```text", f"$ {cmd} {_flags(limits)}".rstrip(), _hostile_message(how, text, limits), "```", ""]
     out.append(_limits_section())
     return "\n".join(out)

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
 
 from ..errors import CaseError, CaseProblem, excerpt
 
@@ -145,7 +145,9 @@ def _walk(top: Path, tree: Path, follow: bool) -> list[Found]:
     return found
 
 
-def read_case_bytes(path: str | Path, *, max_bytes: int, follow_symlinks: bool = False, tree: str | Path | None = None) -> bytes:
+def read_case_bytes(
+    path: str | Path, *, max_bytes: int, follow_symlinks: bool = False, tree: str | Path | None = None
+) -> bytes:
     """The bytes of the regular file ``path``, at most ``max_bytes`` of them.
 
     Parameters
@@ -190,7 +192,11 @@ def read_case_bytes(path: str | Path, *, max_bytes: int, follow_symlinks: bool =
     if not stat.S_ISREG(st.st_mode):
         raise _refuse(file, f"is {_kind(st.st_mode)}, not a regular file; only regular files are read")
     if st.st_size > max_bytes:
-        raise _refuse(file, f"file is {st.st_size} bytes; the limit is {max_bytes}", "raise it with --max-file-bytes if this is really a case file")
+        raise _refuse(
+            file,
+            f"file is {st.st_size} bytes; the limit is {max_bytes}",
+            "raise it with --max-file-bytes if this is really a case file",
+        )
     return _read_regular(target, file, max_bytes)
 
 
@@ -213,7 +219,11 @@ def _read_regular(target: Path, file: str, max_bytes: int) -> bytes:
             chunks.append(chunk)
             total += len(chunk)
             if total > max_bytes:
-                raise _refuse(file, f"file is more than {max_bytes} bytes; the limit is {max_bytes}", "raise it with --max-file-bytes if this is really a case file")
+                raise _refuse(
+                    file,
+                    f"file is more than {max_bytes} bytes; the limit is {max_bytes}",
+                    "raise it with --max-file-bytes if this is really a case file",
+                )
     except OSError as e:
         raise _refuse(file, f"cannot read the file: {e.strerror or e}") from None
     finally:

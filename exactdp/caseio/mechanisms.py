@@ -40,8 +40,13 @@ class MechanismReader:
     :class:`~exactdp.forms.registry.Obligation`), with the name of the mechanism they belong to.
     """
 
-    def __init__(self, r: Reader, datasets: tuple[str, ...], adjacent: tuple[tuple[int, int], ...],
-                 named: dict[str, tuple[yaml.Node, str]]):
+    def __init__(
+        self,
+        r: Reader,
+        datasets: tuple[str, ...],
+        adjacent: tuple[tuple[int, int], ...],
+        named: dict[str, tuple[yaml.Node, str]],
+    ):
         self.r = r
         self.tr = TypedReader(r, self)
         self.datasets = datasets
@@ -64,14 +69,19 @@ class MechanismReader:
     def named(self, name: str, node: yaml.Node | None = None, path: str = "") -> Any:
         """The mechanism ``name`` of ``mechanisms:``, built once (a cycle is a problem)."""
         if name not in self.named_nodes:
-            hint = suggest(name, list(self.named_nodes)) or f"defined mechanisms: {', '.join(self.named_nodes) or '(none)'}"
+            hint = (
+                suggest(name, list(self.named_nodes))
+                or f"defined mechanisms: {', '.join(self.named_nodes) or '(none)'}"
+            )
             return self.r.error(node, path, f"no mechanism named {name!r}", hint)
         st = self._state.get(name)
         if st == 2:
             return self.built[name]
         if st == 1:
             cycle = " -> ".join(self._chain[self._chain.index(name) :] + [name])
-            return self.r.error(node, path, f"mechanism {name!r} refers to itself: {cycle}", "a mechanism must be a finite game")
+            return self.r.error(
+                node, path, f"mechanism {name!r} refers to itself: {cycle}", "a mechanism must be a finite game"
+            )
         self._state[name] = 1
         self._chain.append(name)
         ynode, ypath = self.named_nodes[name]
@@ -91,7 +101,12 @@ class MechanismReader:
             return self._not_a_mechanism(node, path)
         knode, vnode = node.value[0]
         if knode.value not in FORMS:
-            return self.r.error(knode, path, f"unknown mechanism form {knode.value!r}", suggest(knode.value, list(FORMS)) or f"forms: {', '.join(FORMS)}")
+            return self.r.error(
+                knode,
+                path,
+                f"unknown mechanism form {knode.value!r}",
+                suggest(knode.value, list(FORMS)) or f"forms: {', '.join(FORMS)}",
+            )
         root = self._roots.get(id(vnode))
         if root is None:
             m = self.form(knode.value, vnode, child_path(path, knode.value), name)
@@ -106,7 +121,12 @@ class MechanismReader:
         keys = [k.value for k, _ in node.value] if isinstance(node, yaml.MappingNode) else []
         unknown = [k for k in keys if k not in FORMS]
         if unknown:
-            return self.r.error(node, path, f"unknown mechanism form {unknown[0]!r}", suggest(unknown[0], list(FORMS)) or f"forms: {forms}")
+            return self.r.error(
+                node,
+                path,
+                f"unknown mechanism form {unknown[0]!r}",
+                suggest(unknown[0], list(FORMS)) or f"forms: {forms}",
+            )
         if keys:
             return self.r.error(node, path, f"a mechanism has exactly one form key, found {', '.join(keys)}")
         return self.r.error(node, path, f"expected a mechanism (a name or one of {forms}), found {kind_of(node)}")
@@ -135,7 +155,9 @@ class MechanismReader:
             entries = [(k.value, v, child_path(path, k.value)) for k, v in node.value]
         elif isinstance(node, yaml.SequenceNode):
             wanted = [v.value if isinstance(v, yaml.ScalarNode) and not is_null(v) else None for v in node.value]
-            entries = [(label, v, child_path(path, i)) for i, (label, v) in enumerate(zip(distinct_labels(wanted), node.value))]
+            entries = [
+                (label, v, child_path(path, i)) for i, (label, v) in enumerate(zip(distinct_labels(wanted), node.value))
+            ]
         else:
             return self.r.error(node, path, f"{what} takes a list of mechanisms, found {kind_of(node)}")
         if not entries:
@@ -178,7 +200,9 @@ class MechanismReader:
             total = sum((row[d] for row in rows), Q(0))
             if total != 1:
                 texts = [t for _row, _nxt, ts in read for t in ts]
-                return self.r.error(node, path, f"probabilities under {dname} sum to {q_str(total)}, not 1", _sum_hint(total, texts))
+                return self.r.error(
+                    node, path, f"probabilities under {dname} sum to {q_str(total)}, not 1", _sum_hint(total, texts)
+                )
         return Chance(labels, rows, kids, check=False)
 
     def _answer(self, lab: str, vnode: yaml.Node, path: str) -> Any:
@@ -187,7 +211,11 @@ class MechanismReader:
             row = self.tr.value(_PROBS, vnode, path)
             return INVALID if row is INVALID else (row, END, _texts(vnode))
         if not isinstance(vnode, yaml.MappingNode):
-            return self.r.error(vnode, path, f"an answer is a list of probabilities or a mapping with `p:` (and `then:`), found {kind_of(vnode)}")
+            return self.r.error(
+                vnode,
+                path,
+                f"an answer is a list of probabilities or a mapping with `p:` (and `then:`), found {kind_of(vnode)}",
+            )
         got = self.tr.record(AnswerSpec, vnode, path, "an answer")
         if got is INVALID:
             return INVALID
@@ -198,8 +226,12 @@ class MechanismReader:
         for d, dname in enumerate(self.datasets):
             total = sympy.cancel(sum((to_sympy(row[d]) for row in rows), sympy.Integer(0)))
             if total != 1:
-                return self.r.error(node, path, f"probabilities under {dname} sum to {total}, not identically 1",
-                                    "each answer distribution must sum to exactly 1 for every value of the symbols")
+                return self.r.error(
+                    node,
+                    path,
+                    f"probabilities under {dname} sum to {total}, not identically 1",
+                    "each answer distribution must sum to exactly 1 for every value of the symbols",
+                )
         return SymChance(labels, [[to_sympy(p) for p in row] for row in rows], kids, check=False)
 
 
@@ -215,4 +247,3 @@ def _sum_hint(total: Any, texts: list[str]) -> str:
             "write fractions such as 1/3"
         )
     return "each answer distribution must sum to exactly 1 under every dataset"
-

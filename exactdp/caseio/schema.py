@@ -68,7 +68,10 @@ def _defs() -> dict[str, Any]:
             "minProperties": 1,
             "additionalProperties": ref("answer"),
         },
-        "node": {"description": "a tree position: null ends the interaction", "oneOf": [{"type": "null"}, ref("mechanism")]},
+        "node": {
+            "description": "a tree position: null ends the interaction",
+            "oneOf": [{"type": "null"}, ref("mechanism")],
+        },
         "mechanism": {
             "description": "a mechanism: a name, or a mapping with exactly one form key",
             "oneOf": [

@@ -69,7 +69,9 @@ def _constant(r: Reader, node: yaml.Node, path: str) -> Any:
         used = names_in(ast)
         if used:
             return r.error(
-                node, path, f"a sweep value is a constant; it uses {', '.join(sorted(used))}",
+                node,
+                path,
+                f"a sweep value is a constant; it uses {', '.join(sorted(used))}",
                 "write the value itself (e.g. log(3), 1/10); params may depend on swept params, not the reverse",
             )
         return evaluate(ast, {}, r.expr_limits)
@@ -119,7 +121,12 @@ def _range(r: Reader, node: yaml.MappingNode, path: str, max_points: int) -> lis
     for knode, vnode in node.value:
         key = knode.value
         if key not in _RANGE_KEYS:
-            return r.error(knode, child_path(path, key), f"unknown key {key!r} in a sweep range", suggest(key, _RANGE_KEYS) or "use from, to and step")
+            return r.error(
+                knode,
+                child_path(path, key),
+                f"unknown key {key!r} in a sweep range",
+                suggest(key, _RANGE_KEYS) or "use from, to and step",
+            )
         got[key] = _integer(r, vnode, child_path(path, key))
     missing = [k for k in ("from", "to") if k not in got]
     if missing:
@@ -132,11 +139,15 @@ def _range(r: Reader, node: yaml.MappingNode, path: str, max_points: int) -> lis
     if hi < lo:
         return r.error(node, path, f"the range from {lo} to {hi} is empty", "`to` is included and must be >= `from`")
     if (hi - lo) // step + 1 > max_points:
-        return r.error(node, path, f"the range has more than {max_points} values", "raise the limit with --max-sweep-points N")
+        return r.error(
+            node, path, f"the range has more than {max_points} values", "raise the limit with --max-sweep-points N"
+        )
     return [Q(v) for v in range(lo, hi + 1, step)]
 
 
-def read_sweep(r: Reader, node: yaml.Node, path: str, declared: set[str] | list[str], *, max_points: int = MAX_SWEEP_POINTS) -> list[Point] | Any:
+def read_sweep(
+    r: Reader, node: yaml.Node, path: str, declared: set[str] | list[str], *, max_points: int = MAX_SWEEP_POINTS
+) -> list[Point] | Any:
     """Read ``sweep:``; the points in order (first key outermost), or INVALID."""
     items = r.mapping(node, path, "sweep")
     if isinstance(items, Invalid):
@@ -159,12 +170,21 @@ def read_sweep(r: Reader, node: yaml.Node, path: str, declared: set[str] | list[
     for _, vals in axes:
         total *= len(vals)
     if total > max_points:
-        return r.error(node, path, f"the sweep has {total} points; the limit is {max_points}", "raise it with --max-sweep-points N")
+        return r.error(
+            node, path, f"the sweep has {total} points; the limit is {max_points}", "raise it with --max-sweep-points N"
+        )
     names = [n for n, _ in axes]
     return [tuple(zip(names, combo)) for combo in product(*(vals for _, vals in axes))]
 
 
-def sweep_points(text: str, file: str = "<case>", *, yaml_limits: YamlLimits = YamlLimits(), max_points: int = MAX_SWEEP_POINTS, max_problems: int = 20) -> list[Point] | None:
+def sweep_points(
+    text: str,
+    file: str = "<case>",
+    *,
+    yaml_limits: YamlLimits = YamlLimits(),
+    max_points: int = MAX_SWEEP_POINTS,
+    max_problems: int = 20,
+) -> list[Point] | None:
     """The points of a case file's ``sweep:`` (None when it has none); raises :class:`CaseError`
     for a malformed sweep.  Reads only the YAML, ``params:`` names and ``sweep:``: the rest of the
     case is checked at each point."""

@@ -10,7 +10,8 @@ kind has one reading function here, so every ε, every list and every per-datase
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -55,12 +56,12 @@ class TypedReader:
     """Reads declared values with a case's :class:`Reader` (problems, params, symbols) and,
     for mechanism-valued fields, its :class:`~exactdp.caseio.mechanisms.MechanismReader`."""
 
-    def __init__(self, r: Reader, mr: "MechanismReader | None" = None):
+    def __init__(self, r: Reader, mr: MechanismReader | None = None):
         self.r = r
         self.mr = mr
 
     @property
-    def mech_reader(self) -> "MechanismReader":
+    def mech_reader(self) -> MechanismReader:
         """The mechanism reader, which mechanism-valued and per-dataset fields need (a reader
         built without one reads plain values only, such as the bounds of ``symbols:``)."""
         if self.mr is None:  # pragma: no cover - a programming error, not a case-file problem
@@ -131,7 +132,9 @@ class TypedReader:
                 bad = True
         return INVALID if bad else values
 
-    def _make(self, cls: type, values: dict, extra: dict | None, node: yaml.Node, path: str, shorthand: str | None = None) -> Any:
+    def _make(
+        self, cls: type, values: dict, extra: dict | None, node: yaml.Node, path: str, shorthand: str | None = None
+    ) -> Any:
         try:
             obj = cls(**values, **(extra or {}))
             obj.validate()
@@ -246,7 +249,9 @@ def _list_of(tr: TypedReader, k: F.ListOf, node: yaml.Node, path: str) -> Any:
         return INVALID
     if isinstance(k.item, _NUMBERS) and any(not isinstance(it, yaml.ScalarNode) for it in items):
         i = next(i for i, it in enumerate(items) if not isinstance(it, yaml.ScalarNode))
-        return tr.r.error(items[i], child_path(path, i), f"each entry of {k.what} is {k.item.text()}, found {kind_of(items[i])}")
+        return tr.r.error(
+            items[i], child_path(path, i), f"each entry of {k.what} is {k.item.text()}, found {kind_of(items[i])}"
+        )
     out = [tr.value(k.item, it, child_path(path, i)) for i, it in enumerate(items)]
     if any(v is INVALID for v in out):
         return INVALID
@@ -271,7 +276,11 @@ def _per_dataset(tr: TypedReader, k: F.PerDataset, node: yaml.Node, path: str) -
     datasets = tr.mech_reader.datasets
     if isinstance(node, yaml.SequenceNode) and not k.partial:
         if len(node.value) != len(datasets):
-            return tr.r.error(node, path, f"expected {len(datasets)} {k.what} (one per dataset: {', '.join(datasets)}), found {len(node.value)}")
+            return tr.r.error(
+                node,
+                path,
+                f"expected {len(datasets)} {k.what} (one per dataset: {', '.join(datasets)}), found {len(node.value)}",
+            )
         out = [tr.value(k.item, v, child_path(path, i)) for i, v in enumerate(node.value)]
         return INVALID if any(v is INVALID for v in out) else tuple(out)
     if not isinstance(node, yaml.MappingNode):
@@ -281,13 +290,20 @@ def _per_dataset(tr: TypedReader, k: F.PerDataset, node: yaml.Node, path: str) -
     for knode, v in node.value:
         d = knode.value
         if d not in datasets:
-            tr.r.error(knode, child_path(path, d), f"unknown dataset {d!r}", suggest(d, datasets) or f"datasets: {', '.join(datasets)}")
+            tr.r.error(
+                knode,
+                child_path(path, d),
+                f"unknown dataset {d!r}",
+                suggest(d, datasets) or f"datasets: {', '.join(datasets)}",
+            )
             got[d] = INVALID
             continue
         got[d] = tr.value(k.item, v, child_path(path, d))
     missing = [d for d in datasets if d not in got]
     if missing and not k.partial:
-        return tr.r.error(node, path, f"no entry for dataset(s) {', '.join(missing)}", f"{k.what} must cover every dataset")
+        return tr.r.error(
+            node, path, f"no entry for dataset(s) {', '.join(missing)}", f"{k.what} must cover every dataset"
+        )
     if any(v is INVALID for v in got.values()):
         return INVALID
     return dict(got) if k.partial else tuple(got[d] for d in datasets)
@@ -325,7 +341,20 @@ def _pair(tr: TypedReader, k: F.Pair, node: yaml.Node, path: str) -> Any:
 
 
 _NUMBERS = (F.Eps, F.Delta, F.Prob, F.Rational, F.Count, F.Order, F.Divergence)
-_SCALAR = (F.Order, F.Divergence, F.Eps, F.Delta, F.Prob, F.Rational, F.Count, F.Label, F.Choice, F.Flag, F.MechanismRef, F.GameNode)
+_SCALAR = (
+    F.Order,
+    F.Divergence,
+    F.Eps,
+    F.Delta,
+    F.Prob,
+    F.Rational,
+    F.Count,
+    F.Label,
+    F.Choice,
+    F.Flag,
+    F.MechanismRef,
+    F.GameNode,
+)
 _LIST = (F.ListOf, F.Pair, F.Mechanisms)
 _MAP = (F.MapOf, F.Tagged, F.MechanismRef, F.Mechanisms, F.Answers, F.GameNode)
 
@@ -388,7 +417,12 @@ def _tagged(tr: TypedReader, k: F.Tagged, node: yaml.Node, path: str) -> Any:
         return tr.r.error(node, path, f"{k.what} is one of {k.text()}, found {kind_of(node)}")
     knode, vnode = node.value[0]
     if knode.value not in tags:
-        return tr.r.error(knode, child_path(path, knode.value), f"unknown {k.what} {knode.value!r}", suggest(knode.value, list(tags)) or f"use one of {', '.join(tags)}")
+        return tr.r.error(
+            knode,
+            child_path(path, knode.value),
+            f"unknown {k.what} {knode.value!r}",
+            suggest(knode.value, list(tags)) or f"use one of {', '.join(tags)}",
+        )
     return tr.record(tags[knode.value], vnode, child_path(path, knode.value), f"{knode.value}")
 
 

@@ -14,9 +14,9 @@ keys, deep nesting and oversized files.
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Iterator
 
 import yaml
 
@@ -71,7 +71,9 @@ def _compose(text: str, file: str, limits: YamlLimits) -> yaml.Node | None:
         if isinstance(ev, yaml.DocumentStartEvent):
             docs += 1
             if docs > 1:
-                raise _event_error(ev, file, "more than one YAML document", "a case file is a single document; remove the second '---'")
+                raise _event_error(
+                    ev, file, "more than one YAML document", "a case file is a single document; remove the second '---'"
+                )
         elif isinstance(ev, yaml.AliasEvent):
             if ev.anchor not in anchors:
                 raise _event_error(ev, file, f"alias *{ev.anchor} refers to no anchor &{ev.anchor} defined before it")
@@ -163,7 +165,9 @@ def load_yaml(text: str, file: str, limits: YamlLimits = YamlLimits()) -> yaml.N
     except yaml.YAMLError as e:
         raise CaseError(CaseProblem(f"not valid YAML: {e}", file=file)) from None
     if root is None:
-        raise CaseError(CaseProblem("the file is empty; a case needs at least `exactdp: 1`, `name:` and a mechanism", file=file))
+        raise CaseError(
+            CaseProblem("the file is empty; a case needs at least `exactdp: 1`, `name:` and a mechanism", file=file)
+        )
     with _no_gc():
         _check_graph(root, file, limits)
     return root
@@ -199,7 +203,9 @@ def _check_graph(root: yaml.Node, file: str, limits: YamlLimits) -> None:
     def enter(node: yaml.Node) -> None:
         state[id(node)] = 1
         if len(stack) > limits.max_depth:
-            raise CaseError(_problem(node, file, f"nesting deeper than {limits.max_depth} levels", "flatten the structure"))
+            raise CaseError(
+                _problem(node, file, f"nesting deeper than {limits.max_depth} levels", "flatten the structure")
+            )
         _check_node(node, file, problems)
         stack.append((node, _children(node), 0))
 
@@ -211,7 +217,14 @@ def _check_graph(root: yaml.Node, file: str, limits: YamlLimits) -> None:
             child = kids[i]
             st = state.get(id(child))
             if st == 1:
-                raise CaseError(_problem(child, file, "recursive alias: a node contains itself", "YAML anchors may share subtrees but not form cycles"))
+                raise CaseError(
+                    _problem(
+                        child,
+                        file,
+                        "recursive alias: a node contains itself",
+                        "YAML anchors may share subtrees but not form cycles",
+                    )
+                )
             if st is None:
                 enter(child)
             continue

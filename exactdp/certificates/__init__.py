@@ -14,9 +14,9 @@ from .build import (
     profile_certificate,
     simulation_certificate,
 )
-from .renyi import renyi_certificate
 from .document import case_sha256, certificate_path, dumps_certificate, wrap
 from .game import ExportedGame, export_game
+from .renyi import renyi_certificate
 
 __all__ = [
     "FORMAT",

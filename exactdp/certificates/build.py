@@ -138,8 +138,8 @@ def simulation_certificate(src: Source, of: str, eps_default: bool, lam: Any, de
     """``simulates_rr`` / ``not_simulates_rr`` from a checked :class:`~exactdp.constructions.
     simulate.Simulation`: T's table per pair with T; per pair without, the Farkas multipliers
     or an event breaking (ε, δ)-DP; with the default ε = PrivLoss(M, δ), the tightness event."""
-    from .simulation import farkas_entry, t_table
     from ..constructions.approx import ApproxCertificate
+    from .simulation import farkas_entry, t_table
 
     g, prof = _game(src, of)
     proof: dict = {}
@@ -163,9 +163,19 @@ def simulation_certificate(src: Source, of: str, eps_default: bool, lam: Any, de
     if lower:
         proof["lower"] = lower
     exists = not isinstance(lam, Infinity) and all(pr.T is not None for pr in sim.pairs)
-    claim = {"kind": "not_simulates_rr" if negated else "simulates_rr", "of": g.name, "delta": num(delta),
-             "exp_eps": None if eps_default else lam_text(lam)}
-    return _body(claim, exists != negated, [g], proof, f"T exists for {sum(p.T is not None for p in sim.pairs)} of {len(sim.pairs)} pairs")
+    claim = {
+        "kind": "not_simulates_rr" if negated else "simulates_rr",
+        "of": g.name,
+        "delta": num(delta),
+        "exp_eps": None if eps_default else lam_text(lam),
+    }
+    return _body(
+        claim,
+        exists != negated,
+        [g],
+        proof,
+        f"T exists for {sum(p.T is not None for p in sim.pairs)} of {len(sim.pairs)} pairs",
+    )
 
 
 def exact_lambda_of(lam: Any) -> Any:
@@ -198,4 +208,3 @@ def _lt(x: Any, y: Any) -> bool:
     if isinstance(x, Infinity):
         return False
     return isinstance(y, Infinity) or x < y
-

@@ -56,14 +56,22 @@ def export_game(mech: Mechanism, name: str) -> ExportedGame:
     ids = {node.uid: k for k, node in enumerate(order)}
     nodes = [_node(k, node, ids) for k, node in enumerate(order)]
     pairs = [list(mech.pair_names(p)) for p in mech.ordered_pairs]
-    doc = {"mechanism": mech.name, "datasets": list(mech.datasets), "pairs": pairs, "root": ids[mech.root.uid], "nodes": nodes}
+    doc = {
+        "mechanism": mech.name,
+        "datasets": list(mech.datasets),
+        "pairs": pairs,
+        "root": ids[mech.root.uid],
+        "nodes": nodes,
+    }
     return ExportedGame(name, mech, doc, ids, order)
 
 
 def _labels(node: Node) -> list[str]:
     labels = [label_str(lab) for lab in node.labels]  # type: ignore[attr-defined]
     if len(set(labels)) != len(labels):
-        raise NoCertificate(f"two options of one node print alike ({', '.join(labels)}); labels must be distinct as text")
+        raise NoCertificate(
+            f"two options of one node print alike ({', '.join(labels)}); labels must be distinct as text"
+        )
     return labels
 
 

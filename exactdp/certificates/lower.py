@@ -98,7 +98,9 @@ def tight_event(g: ExportedGame, prof: Profile, delta: Any) -> dict | None:
     p, pp = Q(ev["p"]), Q(ev["p_prime"])
     ok = (pp == 0 and p > delta) if isinstance(lam_star, Infinity) else (pp > 0 and p - lam_star * pp == delta)
     if not ok:
-        raise VerificationError(f"the tightness event of {g.mech.name} does not attain delta = {q_str(delta)} at e^eps = {lam_star}")
+        raise VerificationError(
+            f"the tightness event of {g.mech.name} does not attain delta = {q_str(delta)} at e^eps = {lam_star}"
+        )
     return ev
 
 
@@ -131,4 +133,3 @@ def _ratio_text(r: Any) -> str:
 
 def _sort_key(text: str) -> tuple:
     return (1, Q(0)) if text == "inf" else (0, Q(text))
-

@@ -20,9 +20,9 @@ from fractions import Fraction
 from math import lcm
 from typing import Any
 
+from ..analysis.renyi import RenyiResult
 from ..numbers.ladder import is_inf
 from ..numbers.loglinear import as_log_linear
-from ..analysis.renyi import RenyiResult
 from ..numbers.real import value_bits
 from .base import NoCertificate, Source, exact_lambda, num
 from .build import _body, _game
@@ -33,17 +33,27 @@ MAX_ORDER = 10_000  # the largest alpha the checker accepts
 MAX_BITS = 4_000_000  # the largest number the checker builds (checker.MAX_BITS)
 
 
-def renyi_certificate(src: Source, of: Any, alpha: Any, relation: str, target: Any, holds: bool, res: RenyiResult) -> dict:
+def renyi_certificate(
+    src: Source, of: Any, alpha: Any, relation: str, target: Any, holds: bool, res: RenyiResult
+) -> dict:
     """``renyi: {alpha: a, equals|at_most|exceeds: X}`` as the checker states it; ``holds`` is
     exactdp's verdict and ``res`` its value, whose sum the checker recomputes."""
     if not is_inf(alpha) and int(alpha) < 2:
-        raise NoCertificate("the KL divergence (alpha = 1) has no certificate form yet: comparing it needs certified logarithms")
+        raise NoCertificate(
+            "the KL divergence (alpha = 1) has no certificate form yet: comparing it needs certified logarithms"
+        )
     if not is_inf(alpha) and int(alpha) > MAX_ORDER:
         raise NoCertificate(f"orders above {MAX_ORDER} have no certificate: the checker bounds the powers it computes")
     g, _ = _game(src, of)
     bound = _bound(target)
     _fits_the_checker(_sum_of(res), 1 if is_inf(alpha) else int(alpha) - 1, bound)
-    claim = {"kind": "renyi", "of": g.name, "alpha": "inf" if is_inf(alpha) else str(int(alpha)), "relation": relation, "bound": bound}
+    claim = {
+        "kind": "renyi",
+        "of": g.name,
+        "alpha": "inf" if is_inf(alpha) else str(int(alpha)),
+        "relation": relation,
+        "bound": bound,
+    }
     return _body(claim, holds, [g], {}, "recomputed by the checker from the game")
 
 
@@ -65,7 +75,9 @@ def _fits_the_checker(total: Any, k: int, bound: Any) -> None:
     size_r = value_bits(total) * d
     size_x = sum(max(b.numerator.bit_length(), b.denominator.bit_length()) * abs(e * d) for b, e in exps)
     if max(size_r, size_x) > MAX_BITS:
-        raise NoCertificate(f"comparing the Renyi sum with the value exactly needs numbers of about {max(size_r, size_x)} bits, more than the checker computes ({MAX_BITS})")
+        raise NoCertificate(
+            f"comparing the Renyi sum with the value exactly needs numbers of about {max(size_r, size_x)} bits, more than the checker computes ({MAX_BITS})"
+        )
 
 
 def _bound(target: Any) -> Any:
@@ -74,5 +86,7 @@ def _bound(target: Any) -> Any:
         return "inf"
     ll = as_log_linear(target)
     if ll is None or ll.s != 0:
-        raise NoCertificate(f"the value {target} has a rational part, so e^X is transcendental; no certificate form yet")
+        raise NoCertificate(
+            f"the value {target} has a rational part, so e^X is transcendental; no certificate form yet"
+        )
     return [[num(b), num(c)] for b, c in ll.terms]

@@ -67,7 +67,9 @@ def farkas_entry(cert: ApproxCertificate) -> dict:
         if label[0] == "round":
             out.append({"row": ["consistency", label[1], _history(hist.occs[label[2]].prefix)], "y": num(y)})
         elif label[0] in ("I0>=0", "I1>=0"):
-            out.append({"row": ["mixture", 0 if label[0] == "I0>=0" else 1, _history(hist.hists[label[1]].path)], "y": num(y)})
+            out.append(
+                {"row": ["mixture", 0 if label[0] == "I0>=0" else 1, _history(hist.hists[label[1]].path)], "y": num(y)}
+            )
         else:
             raise NoCertificate(f"the LP row {label[0]} (Lemma 5.6's leak conditions) has no certificate form yet")
     return {"pair": list(cert.pair_names), "outputs": list(_RR_ORDER), "multipliers": out}

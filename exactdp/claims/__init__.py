@@ -5,20 +5,8 @@ version 1), registered in :data:`CLAIMS` by its declarations; a new claim kind i
 module (or one new class in a module) here — nothing else needs to change.
 """
 
-
 from ..forms.registry import import_topics
 from .base import CLAIMS, FAILS, HOLDS, UNSUPPORTED, Analysis, Claim, Verdict, Where, claim
-from .core import (  # the claim kinds register in this order (the case-format reference lists them so)
-    DeltaClaim,
-    DPClaim,
-    NotDPClaim,
-    PrivLossClaim,
-    ProfileEqClaim,
-    ProfileLeClaim,
-)
-from .bounded_range import BoundedRangeClaim, BRRangeClaim, NotBoundedRangeClaim
-from .simulate import NotSimulatesRRClaim, SimulatesRRClaim
-from .composition import CompositionClaim
 from .beyond import (
     FDPClaim,
     FDPCompositionClaim,
@@ -28,6 +16,17 @@ from .beyond import (
     RenyiClaim,
     RenyiCompositionClaim,
 )
+from .bounded_range import BoundedRangeClaim, BRRangeClaim, NotBoundedRangeClaim
+from .composition import CompositionClaim
+from .core import (  # the claim kinds register in this order (the case-format reference lists them so)
+    DeltaClaim,
+    DPClaim,
+    NotDPClaim,
+    PrivLossClaim,
+    ProfileEqClaim,
+    ProfileLeClaim,
+)
+from .simulate import NotSimulatesRRClaim, SimulatesRRClaim
 
 import_topics(__name__, __path__, first="core", skip=("base",))
 

@@ -7,12 +7,13 @@ A claim kind is a frozen value type with a ``check`` method that consults an
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Mapping
+from typing import Any, ClassVar
 
+from ..analysis.bounded_range import BRWitness
 from ..analysis.engine import Engine, ProfileEngine
 from ..analysis.results import Profile
-from ..analysis.bounded_range import BRWitness
 from ..analysis.witness import Witness
 from ..forms.fields import Count, Declared, FieldProblem, Label, ListOf, Pair, arg
 from ..forms.registry import Registry
@@ -40,7 +41,7 @@ class Verdict:
     ``found`` is the exact value computed, ``values`` the same in machine-readable form.
     """
 
-    claim: "Claim"
+    claim: Claim
     status: str
     found: str
     note: str = ""
@@ -101,7 +102,15 @@ class Claim(Declared):
 
     of: Any = arg(Label("a mechanism name"), default=None, doc="the mechanism (default: M, or the only one)")
     group: int | None = arg(Count("group", 1, 1000), default=None, doc=_GROUP_DOC)
-    pairs: tuple | None = arg(ListOf(Pair(Label("a dataset"), Label("a dataset"), "entry of pairs", ("dataset", "dataset")), min_len=1, what="pairs"), default=None, doc=_PAIRS_DOC)
+    pairs: tuple | None = arg(
+        ListOf(
+            Pair(Label("a dataset"), Label("a dataset"), "entry of pairs", ("dataset", "dataset")),
+            min_len=1,
+            what="pairs",
+        ),
+        default=None,
+        doc=_PAIRS_DOC,
+    )
     where: Where = field(default=Where(), compare=False)
     adjacency: tuple | None = field(default=None, compare=False)
     kind: ClassVar[str] = "claim"
@@ -133,7 +142,7 @@ class Claim(Declared):
     def params(self) -> dict[str, str]:  # pragma: no cover - overridden
         return {}
 
-    def check(self, an: Analysis) -> "Verdict":  # type: ignore[override]  # pragma: no cover - overridden
+    def check(self, an: Analysis) -> Verdict:  # type: ignore[override]  # pragma: no cover - overridden
         """Decide the claim exactly with the analysis' engine."""
         raise NotImplementedError
 
@@ -141,6 +150,7 @@ class Claim(Declared):
         """The body of a certificate for this claim (``exactdp.certificates``), or None: this
         claim kind has no certificate yet (reported as "no certificate", never skipped)."""
         return None
+
 
 CLAIMS: Registry[type] = Registry("claim kind", "kind")
 

@@ -30,9 +30,9 @@ from ..analysis.gdp import check_gdp
 from ..analysis.renyi import RenyiResult, alpha_str
 from ..analysis.tradeoff import dominates, envelope_tradeoff, max_gap, tensor, tradeoff_of_hull
 from ..builders.combinators import concomp, distinct_labels
-from ..numbers.rational import q_str
 from ..forms.fields import Divergence, FieldProblem, Label, Order, Rational, arg
 from ..numbers.ladder import is_inf
+from ..numbers.rational import q_str
 from ..numbers.real import INF, real_add, real_cmp, real_decimal, real_str, real_sub
 from .base import FAILS, HOLDS, Analysis, Claim, Subject, Verdict, claim
 
@@ -119,7 +119,11 @@ class RenyiClaim(Claim):
     def check(self, an: Analysis) -> Verdict:
         res = _renyi(an, self.subject, self.alpha)
         ok = self._holds(res)
-        values: dict[str, object] = {"alpha": alpha_str(self.alpha), "renyi": real_str(res.value), "decimal": real_decimal(res.value)}
+        values: dict[str, object] = {
+            "alpha": alpha_str(self.alpha),
+            "renyi": real_str(res.value),
+            "decimal": real_decimal(res.value),
+        }
         worst = res.worst_pair()
         note = ""
         if worst is not None:
@@ -157,7 +161,9 @@ class FDPClaim(Claim):
         if ok:
             gap = max_gap(hm, hr)
             values["max_gap"] = q_str(gap)
-            return Verdict(self, HOLDS, f"T({self.of}) >= T({self.f}) at every vertex; max gap {q_str(gap)}", "", None, values)
+            return Verdict(
+                self, HOLDS, f"T({self.of}) >= T({self.f}) at every vertex; max gap {q_str(gap)}", "", None, values
+            )
         tm, tr = tradeoff_of_hull(hm), tradeoff_of_hull(hr)
         values["alpha"] = q_str(alpha)
         found = f"at alpha = {q_str(alpha)}: T({self.of}) = {q_str(tm.value_at(alpha))} < T({self.f}) = {q_str(tr.value_at(alpha))}"
@@ -206,11 +212,24 @@ class GDPClaim(Claim):
             values["G_mu"] = res.g
             at = f"alpha = {q_str(a)}: T({self.of}) = {q_str(b)}, G_mu ≈ {res.g}"
         if res.status == GDP_HOLDS:
-            return Verdict(self, HOLDS, f"T({self.of}) >= G_{_mu_str(self.mu)} at every vertex", f"closest: {at}" if at else "", None, values)
+            return Verdict(
+                self,
+                HOLDS,
+                f"T({self.of}) >= G_{_mu_str(self.mu)} at every vertex",
+                f"closest: {at}" if at else "",
+                None,
+                values,
+            )
         if res.status == GDP_FAILS:
             return Verdict(self, FAILS, f"T({self.of}) < G_{_mu_str(self.mu)} at {at}", "", None, values)
-        return Verdict(self, UNDECIDED, f"undecided: a vertex touches G_{_mu_str(self.mu)} ({at})",
-                       "certified intervals could not separate T from G_mu at this vertex", None, values)
+        return Verdict(
+            self,
+            UNDECIDED,
+            f"undecided: a vertex touches G_{_mu_str(self.mu)} ({at})",
+            "certified intervals could not separate T from G_mu at this vertex",
+            None,
+            values,
+        )
 
 
 @claim("not_gdp")
@@ -261,8 +280,13 @@ class RenyiCompositionClaim(Claim):
         text = f"D_{alpha_str(self.alpha)} = {_fmt(found)}; renyi gives {_fmt(bound)}"
         if slack is not None:
             text += f"; slack {_fmt(slack)}"
-        values = {"renyi": real_str(found), "bound": real_str(bound), "slack": real_str(slack) if slack is not None else None,
-                  "components": [real_str(p) for p in parts], "alpha": alpha_str(self.alpha)}
+        values = {
+            "renyi": real_str(found),
+            "bound": real_str(bound),
+            "slack": real_str(slack) if slack is not None else None,
+            "components": [real_str(p) for p in parts],
+            "alpha": alpha_str(self.alpha),
+        }
         note = "a theorem for concurrent composition (Lyu 2022; Vadhan-Zhang 2023)"
         return Verdict(self, HOLDS if ok else FAILS, text, note, None, values)
 
@@ -293,8 +317,10 @@ class FDPCompositionClaim(Claim):
         if not ok:
             tf, tb = tradeoff_of_hull(found), tradeoff_of_hull(bound)
             values["alpha"] = q_str(alpha)
-            text = (f"at alpha = {q_str(alpha)}: T(ConComp) = {q_str(tf.value_at(alpha))} < "
-                    f"tensor product {q_str(tb.value_at(alpha))}")
+            text = (
+                f"at alpha = {q_str(alpha)}: T(ConComp) = {q_str(tf.value_at(alpha))} < "
+                f"tensor product {q_str(tb.value_at(alpha))}"
+            )
             return Verdict(self, FAILS, text, note, None, values)
         gap = max_gap(found, bound)
         values["slack"] = q_str(gap)

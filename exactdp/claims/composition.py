@@ -34,12 +34,12 @@ from typing import Any
 
 from ..analysis import format_privloss
 from ..builders.combinators import concomp, distinct_labels
+from ..forms.fields import Choice, Delta, Eps, FieldProblem, Label, ListOf, Order, arg
+from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, q_str
 from ..numbers.real import INF, real_cmp, real_decimal, real_str, real_sub
 from ..theorems import basic, components, improved_basic, optimal, thm_1_8
-from ..forms.fields import Choice, Delta, Eps, FieldProblem, Label, ListOf, Order, arg
 from .base import FAILS, HOLDS, UNSUPPORTED, Analysis, Claim, Verdict, claim
-from ..numbers.ladder import is_inf
 
 __all__ = ["CompositionClaim", "COMPOSITION_THEOREMS"]
 
@@ -52,8 +52,7 @@ _THEOREM_SOURCE = {
     "improved-basic": "a theorem for concurrent composition (it bounds the optimal one, Vadhan-Wang 2021, Thm 5.7)",
     "optimal": "a theorem for concurrent composition (Vadhan-Wang 2021, Thm 5.7)",
     "thm-1.8": "a theorem for concurrent composition (Vadhan-Wang 2021, Thm 1.8)",
-    "approx": "a theorem for concurrent composition of approximate-DP components "
-    "(Vadhan-Zhang 2023; Lyu 2022)",
+    "approx": "a theorem for concurrent composition of approximate-DP components (Vadhan-Zhang 2023; Lyu 2022)",
 }
 
 
@@ -63,24 +62,45 @@ class CompositionClaim(Claim):
     """PrivLoss of concomp of the components is at most what the composition theorem gives
     (see the module docstring).  ``of`` is the tuple of component names."""
 
-    of: tuple = arg(ListOf(Label("a mechanism name"), min_len=1, what="`of:` (a list of mechanism names)"), doc="the components, e.g. of: [A, B]")
-    theorem: str = arg(Choice(COMPOSITION_THEOREMS, "theorem"), default="optimal", doc="basic, improved-basic, thm-1.8, optimal, renyi or fdp")
+    of: tuple = arg(
+        ListOf(Label("a mechanism name"), min_len=1, what="`of:` (a list of mechanism names)"),
+        doc="the components, e.g. of: [A, B]",
+    )
+    theorem: str = arg(
+        Choice(COMPOSITION_THEOREMS, "theorem"),
+        default="optimal",
+        doc="basic, improved-basic, thm-1.8, optimal, renyi or fdp",
+    )
     delta: Any = arg(Delta(), default=None, doc="the delta of the composition (default: the theorem's)")
-    eps: tuple | None = arg(ListOf(Eps(), what="eps (one value per component)"), default=None, doc="claimed eps_i (default: PrivLoss of each)")
-    deltas: tuple | None = arg(ListOf(Delta(), what="deltas (one value per component)"), default=None, doc="delta_i of each component (default 0)")
+    eps: tuple | None = arg(
+        ListOf(Eps(), what="eps (one value per component)"),
+        default=None,
+        doc="claimed eps_i (default: PrivLoss of each)",
+    )
+    deltas: tuple | None = arg(
+        ListOf(Delta(), what="deltas (one value per component)"),
+        default=None,
+        doc="delta_i of each component (default 0)",
+    )
     alpha: Any = arg(Order(), default=None, doc="the Renyi order (theorem: renyi only)")
     hidden_fields = ("group", "pairs")  # a claim about several mechanisms
 
     def validate(self) -> None:
         if (self.alpha is not None) != (self.theorem == "renyi"):
-            raise FieldProblem((), "`alpha:` goes with `theorem: renyi` (and it needs one)", "for example: theorem: renyi, alpha: 2")
+            raise FieldProblem(
+                (), "`alpha:` goes with `theorem: renyi` (and it needs one)", "for example: theorem: renyi, alpha: 2"
+            )
         extra = [k for k in ("delta", "eps", "deltas") if getattr(self, k) is not None]
         if self.theorem in ("renyi", "fdp") and extra:
             raise FieldProblem(extra[0], f"`{extra[0]}:` does not apply to theorem: {self.theorem}")
         for key in ("eps", "deltas"):
             vals = getattr(self, key)
             if vals is not None and len(vals) != len(self.of):
-                raise FieldProblem(key, f"`{key}:` has {len(vals)} values for {len(self.of)} components", "give one value per mechanism in `of:`")
+                raise FieldProblem(
+                    key,
+                    f"`{key}:` has {len(vals)} values for {len(self.of)} components",
+                    "give one value per mechanism in `of:`",
+                )
 
     def statement(self) -> str:
         names = ", ".join(self.of)
@@ -100,7 +120,7 @@ class CompositionClaim(Claim):
             out["deltas"] = ", ".join(q_str(d) for d in self.deltas)
         return out
 
-    def _component_eps(self, an: Analysis, names: tuple, deltas: tuple) -> "list | Verdict":
+    def _component_eps(self, an: Analysis, names: tuple, deltas: tuple) -> list | Verdict:
         """εᵢ of each component: the claimed one (checked) or PrivLoss(Mᵢ, δᵢ); a Verdict when a
         claimed εᵢ is wrong or PrivLoss is infinite."""
         from ..analysis.results import value_cmp
@@ -121,7 +141,9 @@ class CompositionClaim(Claim):
             else:
                 e = prof.privloss(deltas[k])
                 if is_inf(e):
-                    return Verdict(self, UNSUPPORTED, f"PrivLoss({name}, {q_str(deltas[k])}) = inf", "no finite eps to compose")
+                    return Verdict(
+                        self, UNSUPPORTED, f"PrivLoss({name}, {q_str(deltas[k])}) = inf", "no finite eps to compose"
+                    )
                 eps_i.append(e)
         return eps_i
 
@@ -129,8 +151,11 @@ class CompositionClaim(Claim):
         if self.theorem in ("fdp", "renyi"):  # the f-DP and Renyi theorems (claims/beyond.py)
             from .beyond import FDPCompositionClaim, RenyiCompositionClaim
 
-            inner = FDPCompositionClaim(of=self.of, where=self.where) if self.theorem == "fdp" else RenyiCompositionClaim(
-                of=self.of, where=self.where, alpha=self.alpha)
+            inner = (
+                FDPCompositionClaim(of=self.of, where=self.where)
+                if self.theorem == "fdp"
+                else RenyiCompositionClaim(of=self.of, where=self.where, alpha=self.alpha)
+            )
             v = inner.check(an)
             return Verdict(self, v.status, v.found, v.note, v.witness, v.values, v.details)
         names = tuple(self.of)
@@ -164,7 +189,10 @@ class CompositionClaim(Claim):
         note = f"components ({parts}) at delta {q_str(at)}"
         if self.theorem != "optimal":
             note += f"; theorem delta {q_str(tdelta)}"
-        note += "; " + _THEOREM_SOURCE[self.theorem if all(d == 0 for d in deltas) or self.theorem == "thm-1.8" else "approx"]
+        note += (
+            "; "
+            + _THEOREM_SOURCE[self.theorem if all(d == 0 for d in deltas) or self.theorem == "thm-1.8" else "approx"]
+        )
         if is_inf(bound):
             note += "; the theorem gives no finite bound at this delta"
         values = {

@@ -6,14 +6,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .. import certificates as _cert
 from ..analysis import format_privloss
 from ..analysis.results import Profile, value_cmp, value_str
+from ..forms.fields import Delta, Eps, FieldProblem, Label, PrivLossValue, arg
+from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, q_str
 from ..numbers.real import LogLinear, real_cmp, real_decimal, real_log, real_str
-from ..forms.fields import Delta, Eps, FieldProblem, Label, PrivLossValue, arg
 from .base import FAILS, HOLDS, Analysis, Claim, Verdict, claim
-from ..numbers.ladder import is_inf
-from .. import certificates as _cert
 
 __all__ = [
     "PrivLossClaim",

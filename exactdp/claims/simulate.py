@@ -22,10 +22,10 @@ from ..constructions.approx import ApproxCertificate
 from ..constructions.common import RationalField, history_text
 from ..constructions.pure import PureCertificate
 from ..constructions.simulate import Simulation, simulate
+from ..forms.fields import Choice, Delta, Eps, FieldProblem, arg
 from ..numbers.rational import q_str
 from ..numbers.real import real_str
 from ..numbers.symbolic import SymbolTable
-from ..forms.fields import Choice, Delta, Eps, FieldProblem, arg
 from .base import FAILS, HOLDS, Analysis, Claim, Verdict, claim
 
 __all__ = ["SimulatesRRClaim", "NotSimulatesRRClaim", "simulation_details", "simulation_values", "VIAS"]
@@ -165,7 +165,11 @@ class SimulatesRRClaim(Claim):
             raise FieldProblem((), "via: lemma56 is the approximate-DP construction; give delta", "e.g. delta: 1/4")
 
     def statement(self) -> str:
-        e = f"PrivLoss({self.of}, {_num(self.delta) if self.delta is not None else 0})" if self.eps is None else _num(self.eps)
+        e = (
+            f"PrivLoss({self.of}, {_num(self.delta) if self.delta is not None else 0})"
+            if self.eps is None
+            else _num(self.eps)
+        )
         d = "" if self.delta is None else f", {_num(self.delta)}"
         rel = "does not simulate" if self.negated else "simulates"
         return f"{self.of} {rel} RR_({e}{d}) (Thm 1.10)"
@@ -182,7 +186,10 @@ class SimulatesRRClaim(Claim):
         """The checked construction, once per analysis (``check`` and ``certificate`` share it)."""
         key = ("simulate", self.subject, str(self.eps), str(self.delta), self.via, id(self.symbols))
         table = self.symbols if self.symbols else None
-        return an.cached(key, lambda: simulate(an.mech(self.subject), eps=self.eps, delta=self.delta, table=table, construction=self.via))
+        return an.cached(
+            key,
+            lambda: simulate(an.mech(self.subject), eps=self.eps, delta=self.delta, table=table, construction=self.via),
+        )
 
     def certificate(self, an: Analysis) -> dict | None:
         sim = self.run(an)
@@ -213,4 +220,3 @@ class NotSimulatesRRClaim(SimulatesRRClaim):
     """No interactive post-processing of RR_eps (or RR_(eps,delta)) equals M; shows a checked certificate."""
 
     negated: ClassVar[bool] = True
-

@@ -16,8 +16,9 @@ import os
 import sys
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, NoReturn
+from typing import Any, NoReturn
 
 import click
 
@@ -29,9 +30,9 @@ from ..errors import ExactDPError, VerificationError
 from ..execution import Runner, available_cores, jobs_from_env
 from ..limits import DEFAULT as DEFAULT_LIMITS
 from ..limits import Limits, parse_size, size_text
+from ..numbers import kinds as quantity
 from ..numbers.expr import ExprError, eval_text
 from ..report.escape import error_text, text
-from ..numbers import kinds as quantity
 from ..verify import Options
 
 __all__ = [
@@ -64,7 +65,9 @@ class ProgressLine:
     def __init__(self, total: int, label: str, enabled: bool):
         self.enabled = enabled and total > 0
         self.total = max(total, 1)
-        self.bar = click.progressbar(length=max(total, 1), label=label, show_pos=True, show_eta=True, width=30, file=sys.stderr)
+        self.bar = click.progressbar(
+            length=max(total, 1), label=label, show_pos=True, show_eta=True, width=30, file=sys.stderr
+        )
         self.done = 0
         self.shown = False
         self._last = 0.0
@@ -118,10 +121,10 @@ class EngineProgress:
         self.line.update(done)
 
     @property
-    def callback(self) -> "Callable[[str, int, int], None] | None":
+    def callback(self) -> Callable[[str, int, int], None] | None:
         return self if self.enabled else None
 
-    def __enter__(self) -> "EngineProgress":
+    def __enter__(self) -> EngineProgress:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -162,7 +165,10 @@ engine_option = click.option(
     help="profile: exact backward induction (fast); enumerator: brute force over every deterministic adversary (the reference).",
 )
 max_strategies_option = click.option(
-    "--max-strategies", type=click.IntRange(1), default=None, help=f"Enumerator limit on the number of adversaries [default: {DEFAULT_LIMITS.max_strategies}]."
+    "--max-strategies",
+    type=click.IntRange(1),
+    default=None,
+    help=f"Enumerator limit on the number of adversaries [default: {DEFAULT_LIMITS.max_strategies}].",
 )
 
 
@@ -183,16 +189,51 @@ class _Size(click.ParamType):
 _D = DEFAULT_LIMITS
 # (option, Limits field, type, help): every command accepts every limit (see exactdp.limits)
 _LIMIT_FLAGS = [
-    ("--timeout", "timeout", click.FloatRange(0), f"Wall-clock limit per case file (or command), in seconds; 0: none [default: {_D.timeout:g}]."),
-    ("--max-memory", "max_memory", _Size(), f"Memory a case file (or command) may add, e.g. 800M, 4G; 0: none [default: {size_text(_D.max_memory)}]."),
+    (
+        "--timeout",
+        "timeout",
+        click.FloatRange(0),
+        f"Wall-clock limit per case file (or command), in seconds; 0: none [default: {_D.timeout:g}].",
+    ),
+    (
+        "--max-memory",
+        "max_memory",
+        _Size(),
+        f"Memory a case file (or command) may add, e.g. 800M, 4G; 0: none [default: {size_text(_D.max_memory)}].",
+    ),
     ("--max-nodes", "max_nodes", click.IntRange(1), f"Most game nodes built for one case [default: {_D.max_nodes}]."),
-    ("--max-profile-size", "max_hull_edges", click.IntRange(1), f"Largest exact privacy profile, in pieces [default: {_D.max_hull_edges}]."),
-    ("--max-exponent", "max_exponent", click.IntRange(1), f"Largest exponent in a number [default: {_D.max_exponent}]."),
-    ("--max-bits", "max_bits", click.IntRange(1), f"Most bits of any number computed from the case's numbers [default: {_D.max_bits}, or 100 x --max-exponent]."),
-    ("--max-symbolic-degree", "max_symbolic_degree", click.IntRange(1), f"Highest degree of a rational function of symbols [default: {_D.max_symbolic_degree}]."),
+    (
+        "--max-profile-size",
+        "max_hull_edges",
+        click.IntRange(1),
+        f"Largest exact privacy profile, in pieces [default: {_D.max_hull_edges}].",
+    ),
+    (
+        "--max-exponent",
+        "max_exponent",
+        click.IntRange(1),
+        f"Largest exponent in a number [default: {_D.max_exponent}].",
+    ),
+    (
+        "--max-bits",
+        "max_bits",
+        click.IntRange(1),
+        f"Most bits of any number computed from the case's numbers [default: {_D.max_bits}, or 100 x --max-exponent].",
+    ),
+    (
+        "--max-symbolic-degree",
+        "max_symbolic_degree",
+        click.IntRange(1),
+        f"Highest degree of a rational function of symbols [default: {_D.max_symbolic_degree}].",
+    ),
     ("--max-datasets", "max_datasets", click.IntRange(2), f"Most datasets in a case [default: {_D.max_datasets}]."),
     ("--max-pairs", "max_pairs", click.IntRange(1), f"Most adjacent pairs in a case [default: {_D.max_pairs}]."),
-    ("--max-components", "max_components", click.IntRange(1), f"Most components of a composition (compose --repeat) [default: {_D.max_components}]."),
+    (
+        "--max-components",
+        "max_components",
+        click.IntRange(1),
+        f"Most components of a composition (compose --repeat) [default: {_D.max_components}].",
+    ),
     ("--max-samples", "max_samples", click.IntRange(1), f"Most samples of an experiment [default: {_D.max_samples}]."),
 ]
 
@@ -200,7 +241,9 @@ _LIMIT_FLAGS = [
 def limit_options(f):
     """Every resource limit as a flag (see exactdp.limits), and --follow-symlinks."""
     f = click.option(
-        "--follow-symlinks", is_flag=True, default=None,
+        "--follow-symlinks",
+        is_flag=True,
+        default=None,
         help="Follow symbolic links to case files and directories, if their target stays inside the tree being verified (default: refuse them).",
     )(f)
     for flag, field, typ, help_text in reversed(_LIMIT_FLAGS):
@@ -208,11 +251,19 @@ def limit_options(f):
     return f
 
 
-def limits_from(max_nodes=None, max_profile_size=None, max_exponent=None, timeout=None, max_strategies=None, **more) -> Limits:
+def limits_from(
+    max_nodes=None, max_profile_size=None, max_exponent=None, timeout=None, max_strategies=None, **more
+) -> Limits:
     """The :class:`~exactdp.limits.Limits` for the flags of :func:`limit_options` (``None``:
     the default); accepts both the flag names and the field names."""
-    given = {"max_nodes": max_nodes, "max_hull_edges": more.pop("max_hull_edges", max_profile_size),
-             "max_exponent": max_exponent, "timeout": timeout, "max_strategies": max_strategies, **more}
+    given = {
+        "max_nodes": max_nodes,
+        "max_hull_edges": more.pop("max_hull_edges", max_profile_size),
+        "max_exponent": max_exponent,
+        "timeout": timeout,
+        "max_strategies": max_strategies,
+        **more,
+    }
     if given.get("max_bits") is None and max_exponent is not None:
         given["max_bits"] = max(_D.max_bits, 100 * max_exponent)
     return _D.replace(**given)
@@ -273,17 +324,52 @@ def case_options(*, parallel: bool = False) -> Callable:
         opts = [
             engine_option,
             max_strategies_option,
-            click.option("--max-problems", type=click.IntRange(1), default=20, show_default=True, help="Stop reading a case after this many problems."),
-            click.option("--max-file-bytes", type=click.IntRange(1), default=YamlLimits.max_bytes, show_default=True, help="Largest case file read."),
-            click.option("--max-yaml-nodes", type=click.IntRange(1), default=YamlLimits.max_expanded_nodes, show_default=True, help="Limit on the alias-expanded size of a YAML document."),
-            click.option("--max-sweep-points", type=click.IntRange(1), default=MAX_SWEEP_POINTS, show_default=True, help="Most points in one case file's sweep."),
-            click.option("--json", "as_json", is_flag=True, help="Machine-readable output on stdout (stable key order)."),
+            click.option(
+                "--max-problems",
+                type=click.IntRange(1),
+                default=20,
+                show_default=True,
+                help="Stop reading a case after this many problems.",
+            ),
+            click.option(
+                "--max-file-bytes",
+                type=click.IntRange(1),
+                default=YamlLimits.max_bytes,
+                show_default=True,
+                help="Largest case file read.",
+            ),
+            click.option(
+                "--max-yaml-nodes",
+                type=click.IntRange(1),
+                default=YamlLimits.max_expanded_nodes,
+                show_default=True,
+                help="Limit on the alias-expanded size of a YAML document.",
+            ),
+            click.option(
+                "--max-sweep-points",
+                type=click.IntRange(1),
+                default=MAX_SWEEP_POINTS,
+                show_default=True,
+                help="Most points in one case file's sweep.",
+            ),
+            click.option(
+                "--json", "as_json", is_flag=True, help="Machine-readable output on stdout (stable key order)."
+            ),
             click.option("-q", "--quiet", is_flag=True, help="Only what does not hold, and the summary."),
-            click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: when stderr is a terminal)."),
+            click.option(
+                "--progress/--no-progress",
+                default=None,
+                help="Progress bar on stderr (default: when stderr is a terminal).",
+            ),
             click.option("--ascii", "ascii_only", is_flag=True, help="ASCII marks instead of ✓/✗."),
         ]
         if parallel:
-            opts += [click.option("-v", "--verbose", is_flag=True, help="Every claim of every file, not only those that do not hold."), *_RUNNER_OPTIONS]
+            opts += [
+                click.option(
+                    "-v", "--verbose", is_flag=True, help="Every claim of every file, not only those that do not hold."
+                ),
+                *_RUNNER_OPTIONS,
+            ]
         out: Callable = limit_options(wrapper)
         for o in reversed(opts):
             name = o(lambda: None).__click_params__[0].name  # type: ignore[attr-defined]
@@ -295,8 +381,19 @@ def case_options(*, parallel: bool = False) -> Callable:
 
 
 _RUNNER_OPTIONS = [
-    click.option("--jobs", "-j", type=_Jobs(), default=None, help="Run the work items (files, sweep points, samples) in N local worker processes; auto: one per core [default: EXACTDP_JOBS, else 1]."),
-    click.option("--scheduler", default=None, metavar="ADDRESS", help="Run on a Dask cluster: tcp://HOST:8786, or local:N for a local cluster of N workers (needs exactdp[dask])."),
+    click.option(
+        "--jobs",
+        "-j",
+        type=_Jobs(),
+        default=None,
+        help="Run the work items (files, sweep points, samples) in N local worker processes; auto: one per core [default: EXACTDP_JOBS, else 1].",
+    ),
+    click.option(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="Run on a Dask cluster: tcp://HOST:8786, or local:N for a local cluster of N workers (needs exactdp[dask]).",
+    ),
 ]
 
 
@@ -320,14 +417,24 @@ def _common_from(kw: dict[str, Any], limit_names: set[str], parallel: bool) -> C
     lim = {k: kw.pop(k) for k in list(kw) if k in limit_names}
     get = lambda k, d=None: lim.get(k, kw.pop(k, d))  # noqa: E731
     max_strategies = get("max_strategies")
-    yaml_limits = YamlLimits(max_bytes=get("max_file_bytes", YamlLimits.max_bytes), max_expanded_nodes=get("max_yaml_nodes", YamlLimits.max_expanded_nodes))
+    yaml_limits = YamlLimits(
+        max_bytes=get("max_file_bytes", YamlLimits.max_bytes),
+        max_expanded_nodes=get("max_yaml_nodes", YamlLimits.max_expanded_nodes),
+    )
     opts = Options(
         engine=get("engine", "profile"),
         max_strategies=max_strategies,
         yaml_limits=yaml_limits,
         max_problems=get("max_problems", 20),
         max_sweep_points=get("max_sweep_points", MAX_SWEEP_POINTS),
-        limits=limits_from(**{k: v for k, v in lim.items() if k not in ("max_file_bytes", "max_yaml_nodes", "max_problems", "max_sweep_points")}, max_strategies=max_strategies),
+        limits=limits_from(
+            **{
+                k: v
+                for k, v in lim.items()
+                if k not in ("max_file_bytes", "max_yaml_nodes", "max_problems", "max_sweep_points")
+            },
+            max_strategies=max_strategies,
+        ),
     )
     progress = get("progress")
     runner = runner_from(get("jobs"), get("scheduler")) if parallel else Runner()
@@ -347,7 +454,9 @@ def load_mechanism(case_path: str, of: str | None, opts: Options = Options()):
     case = load_case(case_path, yaml_limits=opts.yaml_limits, max_problems=opts.max_problems)
     name = of or ("M" if "M" in case.mechanisms else next(iter(case.mechanisms)))
     if name not in case.mechanisms:
-        raise click.BadParameter(f"no mechanism named {text(repr(name))} in {text(case_path)}; defined: {text(', '.join(case.mechanisms))}")
+        raise click.BadParameter(
+            f"no mechanism named {text(repr(name))} in {text(case_path)}; defined: {text(', '.join(case.mechanisms))}"
+        )
     return case, name, case.mechanisms[name]
 
 
@@ -355,8 +464,26 @@ _ESCAPED = [0]  # characters of the output the terminal's encoding could not sho
 
 # exactdp's own symbols have faithful ASCII spellings; only other text (from case files) is
 # escaped and makes the output unfaithful
-_ASCII = {"≈": "~", "✓": "ok", "✗": "FAIL", "—": "-", "–": "-", "→": "->", "←": "<-", "≤": "<=", "≥": ">=",
-          "…": "...", "·": "*", "×": "x", "−": "-", "ε": "eps", "δ": "delta", "λ": "lambda", "∞": "inf", "′": "'"}
+_ASCII = {
+    "≈": "~",
+    "✓": "ok",
+    "✗": "FAIL",
+    "—": "-",
+    "–": "-",
+    "→": "->",
+    "←": "<-",
+    "≤": "<=",
+    "≥": ">=",
+    "…": "...",
+    "·": "*",
+    "×": "x",
+    "−": "-",
+    "ε": "eps",
+    "δ": "delta",
+    "λ": "lambda",
+    "∞": "inf",
+    "′": "'",
+}
 
 
 def _escape_unencodable(err: UnicodeError) -> tuple[str, int]:
@@ -376,7 +503,14 @@ def _escape_unencodable(err: UnicodeError) -> tuple[str, int]:
 
 
 codecs.register_error("exactdp-escape", _escape_unencodable)
-_OUTPUT_ERRNOS = {errno.EPIPE, errno.ENOSPC, errno.EBADF, errno.EIO, errno.EFBIG, getattr(errno, "EDQUOT", errno.ENOSPC)}
+_OUTPUT_ERRNOS = {
+    errno.EPIPE,
+    errno.ENOSPC,
+    errno.EBADF,
+    errno.EIO,
+    errno.EFBIG,
+    getattr(errno, "EDQUOT", errno.ENOSPC),
+}
 
 
 def _output_failed(why: str) -> NoReturn:

@@ -98,7 +98,9 @@ def print_dominating_pair(prof, as_json: bool) -> None:
     if as_json:
         click.echo(dumps(d))
         return
-    click.echo(f"dominating pair of {d['mechanism']}: finite (P, P') whose profile delta(e^eps) equals the mechanism's for every eps")
+    click.echo(
+        f"dominating pair of {d['mechanism']}: finite (P, P') whose profile delta(e^eps) equals the mechanism's for every eps"
+    )
     click.echo(f"  {'outcome':<8} {'P':<24} {'P_prime':<24} privacy loss log(P/P')")
     for k, (p, pp, loss) in enumerate(zip(d["P"], d["P_prime"], d["privacy_loss"])):
         click.echo(f"  {'o' + str(k):<8} {p:<24} {pp:<24} {loss}")

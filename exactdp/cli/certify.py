@@ -75,8 +75,17 @@ class _Writer:
             self.missing.append((where, f"{claim.kind} claims have no certificate yet"))
             return
         if body["verdict"] != verdict.status:
-            raise VerificationError(f"{where}: the certificate says the claim {body['verdict']}, the check says it {verdict.status}")
-        cert = wrap(body, case_file=case.file, sha256=case_sha256(case.file), case_name=case.name, number=int(label) if label.isdigit() else label, text=claim.describe())
+            raise VerificationError(
+                f"{where}: the certificate says the claim {body['verdict']}, the check says it {verdict.status}"
+            )
+        cert = wrap(
+            body,
+            case_file=case.file,
+            sha256=case_sha256(case.file),
+            case_name=case.name,
+            number=int(label) if label.isdigit() else label,
+            text=claim.describe(),
+        )
         path = certificate_path(self.outdir, self.subdir(case).name, label, body["claim"]["kind"])
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -89,10 +98,18 @@ class _Writer:
 
 
 @main.command(context_settings={"ignore_unknown_options": False})
-@click.option("-o", "--output", "outdir", required=True, type=click.Path(file_okay=False), help="Directory for the certificates.")
+@click.option(
+    "-o", "--output", "outdir", required=True, type=click.Path(file_okay=False), help="Directory for the certificates."
+)
 @click.option("--show-game", is_flag=True, help="Print the game of every certificate written (once per mechanism).")
-@click.option("--format", "fmt", type=click.Choice(["json", "latex"]), default="json", show_default=True,
-              help="latex: also write a proof appendix <n>-<kind>.tex next to each certificate.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["json", "latex"]),
+    default="json",
+    show_default=True,
+    help="latex: also write a proof appendix <n>-<kind>.tex next to each certificate.",
+)
 @click.option("--check", "self_check", is_flag=True, help="Run the standalone checker on every certificate written.")
 @click.pass_context
 def certify(ctx, outdir, show_game, fmt, self_check, **verify_options):

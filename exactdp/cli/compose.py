@@ -7,6 +7,8 @@ from typing import Any
 import click
 
 from ..errors import ExactDPError
+from ..limits import check_count, using
+from ..numbers.ladder import is_inf
 from ..numbers.rational import q_str
 from ..numbers.real import real_decimal, real_str
 from ..report.jsonout import dumps
@@ -22,8 +24,6 @@ from ..theorems import (
     optimal_profile,
     thm_1_8,
 )
-from ..limits import check_count, using
-from ..numbers.ladder import is_inf
 from .app import fail, limit_options, limits_from, main, parse_number
 
 __all__ = ["compose"]
@@ -60,11 +60,34 @@ def _delta_text(d: Any) -> str:
 @main.command()
 @click.option("--eps", "eps_text", required=True, help="Comma-separated eps_i: log(2),log(3) or 0.1 (exact decimals).")
 @click.option("--delta", "delta_text", default="0", show_default=True, help="Comma-separated delta_i (or one for all).")
-@click.option("--delta-g", "delta_g_text", default="0", show_default=True, help="Target delta_g for the optimal theorem; the slack delta' for advanced and kov-3.4.")
-@click.option("--repeat", "times", type=click.IntRange(1), default=1, show_default=True, help="Repeat the list of components this many times (k-fold composition; at most --max-components components in all).")
+@click.option(
+    "--delta-g",
+    "delta_g_text",
+    default="0",
+    show_default=True,
+    help="Target delta_g for the optimal theorem; the slack delta' for advanced and kov-3.4.",
+)
+@click.option(
+    "--repeat",
+    "times",
+    type=click.IntRange(1),
+    default=1,
+    show_default=True,
+    help="Repeat the list of components this many times (k-fold composition; at most --max-components components in all).",
+)
 @click.option("--theorem", type=click.Choice(THEOREMS + ("all",)), default="all", show_default=True)
-@click.option("--profile", "show_profile", is_flag=True, help="Also print the full exact delta(eps) staircase of the optimal composition.")
-@click.option("--exact", "show_exact", is_flag=True, help="Print long exact values in full (they are summarised otherwise; --json always has them).")
+@click.option(
+    "--profile",
+    "show_profile",
+    is_flag=True,
+    help="Also print the full exact delta(eps) staircase of the optimal composition.",
+)
+@click.option(
+    "--exact",
+    "show_exact",
+    is_flag=True,
+    help="Print long exact values in full (they are summarised otherwise; --json always has them).",
+)
 @click.option("--json", "as_json", is_flag=True)
 @limit_options
 def compose(eps_text, delta_text, delta_g_text, times, theorem, show_profile, show_exact, as_json, **limits):
@@ -126,7 +149,13 @@ def _evaluate(comps, delta_g, which) -> list[dict]:
         if name in ("basic", "improved-basic", "thm-1.8"):
             b = {"basic": basic, "improved-basic": improved_basic, "thm-1.8": thm_1_8}[name](comps)
             text = f"eps_g = {_eps_text(b.eps)}   delta_g = {_delta_text(b.delta)}"
-            row = {"theorem": name, "eps": real_str(b.eps), "delta": real_str(b.delta), "source": b.source, "text": text}
+            row = {
+                "theorem": name,
+                "eps": real_str(b.eps),
+                "delta": real_str(b.delta),
+                "source": b.source,
+                "text": text,
+            }
             if b.order is not None:
                 row["order"] = list(b.order)
                 shown = ", ".join(map(str, b.order[:12])) + (", ..." if len(b.order) > 12 else "")
@@ -138,14 +167,29 @@ def _evaluate(comps, delta_g, which) -> list[dict]:
             if is_inf(o.eps):
                 text += "   (delta_g < 1 - prod(1 - delta_i): no finite eps)"
             src = "Vadhan-Wang Thm 1.4/5.6/5.7 (Kairouz-Oh-Viswanath 2015, Murtagh-Vadhan 2016); exact PLD"
-            rows.append({"theorem": name, "eps": real_str(o.eps), "exp_eps": real_str(o.lam), "delta": q_str(delta_g), "source": src, "text": text})
+            rows.append(
+                {
+                    "theorem": name,
+                    "eps": real_str(o.eps),
+                    "exp_eps": real_str(o.lam),
+                    "delta": q_str(delta_g),
+                    "source": src,
+                    "text": text,
+                }
+            )
         else:
             if delta_g <= 0:
-                rows.append({"theorem": name, "eps": None, "source": "", "text": "needs --delta-g > 0 (the slack delta')"})
+                rows.append(
+                    {"theorem": name, "eps": None, "source": "", "text": "needs --delta-g > 0 (the slack delta')"}
+                )
                 continue
             ib = (advanced if name == "advanced" else kov_3_4)(comps, delta_g)
             status, opt = check_against_optimum(ib, comps)
-            verdict = {"valid": "valid (>= the exact optimum)", "below-optimum": "BELOW the exact optimum: not a valid bound", "undecided": "undecided"}[status]
+            verdict = {
+                "valid": "valid (>= the exact optimum)",
+                "below-optimum": "BELOW the exact optimum: not a valid bound",
+                "undecided": "undecided",
+            }[status]
             text = (
                 f"eps in {ib.text()}   delta = {_delta_text(ib.delta)}\n"
                 f"  {'':<15}   exact optimum at that delta: {_eps_text(opt.eps)}: {verdict}"

@@ -26,8 +26,17 @@ def _write(path: str, data: bytes | str) -> None:
         sys.exit(2)
 
 
-def draw_game(case: Any, mech: Any, *, eps: Any, depth: int | None, dot_file: str | None, svg_file: str | None,
-              png_file: str | None, tree: bool = False) -> None:
+def draw_game(
+    case: Any,
+    mech: Any,
+    *,
+    eps: Any,
+    depth: int | None,
+    dot_file: str | None,
+    svg_file: str | None,
+    png_file: str | None,
+    tree: bool = False,
+) -> None:
     """Draw ``mech`` to the files asked for: its game DAG, or (``tree``, or with the profile
     engine's witness at ``eps``) the tree of its histories."""
     w = make_engine("profile").witness(mech, eps) if eps is not None else None

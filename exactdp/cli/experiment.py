@@ -11,9 +11,9 @@ import click
 from ..constructions.experiment import Section6Result, blocks, merge_blocks, run_block
 from ..errors import ExactDPError
 from ..execution import Runner, run_ordered
+from ..limits import Limits, check_count, disarm, using
 from ..numbers.rational import q_str
 from ..report.simulate import dumps_json
-from ..limits import Limits, check_count, disarm, using
 from .app import ProgressLine, fail, limit_options, limits_from, main, parse_number, runner_from, runner_options
 
 __all__ = ["experiment", "section6"]
@@ -25,18 +25,45 @@ def experiment() -> None:
 
 
 @experiment.command()
-@click.option("--samples", type=click.IntRange(1), default=10_000, show_default=True, help="Number of random mechanisms M_p (at most --max-samples).")
-@click.option("--delta", "delta_text", default="1/10", show_default=True, help="delta of RR_(eps,delta); eps = PrivLoss(M_p, delta).")
+@click.option(
+    "--samples",
+    type=click.IntRange(1),
+    default=10_000,
+    show_default=True,
+    help="Number of random mechanisms M_p (at most --max-samples).",
+)
+@click.option(
+    "--delta",
+    "delta_text",
+    default="1/10",
+    show_default=True,
+    help="delta of RR_(eps,delta); eps = PrivLoss(M_p, delta).",
+)
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--denominator", type=click.IntRange(2), default=100, show_default=True,
-              help="Parameters are drawn from {1, ..., D-1}/D.")
+@click.option(
+    "--denominator",
+    type=click.IntRange(2),
+    default=100,
+    show_default=True,
+    help="Parameters are drawn from {1, ..., D-1}/D.",
+)
 @click.option("--no-enumerator-check", is_flag=True, help="Skip the per-sample enumerator comparison of views.")
 @click.option("--json", "as_json", is_flag=True)
-@click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: when stderr is a terminal).")
-@click.option("--block", type=click.IntRange(1), default=25, show_default=True, help="Samples per work item (for --jobs / --scheduler).")
+@click.option(
+    "--progress/--no-progress", default=None, help="Progress bar on stderr (default: when stderr is a terminal)."
+)
+@click.option(
+    "--block",
+    type=click.IntRange(1),
+    default=25,
+    show_default=True,
+    help="Samples per work item (for --jobs / --scheduler).",
+)
 @runner_options
 @limit_options
-def section6(samples, delta_text, seed, denominator, no_enumerator_check, as_json, progress, block, jobs, scheduler, **limits):
+def section6(
+    samples, delta_text, seed, denominator, no_enumerator_check, as_json, progress, block, jobs, scheduler, **limits
+):
     """Random 2-round 1-bit mechanisms M_p (Fig. 1, 10 rational parameters): eps = PrivLoss(M_p,
     delta) by the enumerator (cross-checked by the profile engine), then the exact LP for a
     post-processor T of RR_(eps,delta), certified either way.  Sample k is drawn from its own
@@ -52,7 +79,9 @@ def section6(samples, delta_text, seed, denominator, no_enumerator_check, as_jso
             check_count("the number of samples", samples, "max_samples", "--max-samples")
             # every block runs within the limits too, on whichever worker runs it (the clock is
             # the whole run's, kept here)
-            res, interrupted = _run(samples, delta, seed, denominator, not no_enumerator_check, block, runner, show, lim.replace(timeout=0))
+            res, interrupted = _run(
+                samples, delta, seed, denominator, not no_enumerator_check, block, runner, show, lim.replace(timeout=0)
+            )
     except ExactDPError as e:
         fail(e)
     _report(res, as_json)
@@ -86,9 +115,15 @@ def _report(res: Section6Result, as_json: bool) -> None:
             )
         )
     else:
-        click.echo(f"Section 6 (Vadhan-Wang): {res.samples} random 2-round 1-bit mechanisms M_p, delta = {q_str(res.delta)}, seed = {res.seed}, parameters in {{1..{res.denominator - 1}}}/{res.denominator}")
-        click.echo("  eps = PrivLoss(M_p, delta): enumerator over all 4 deterministic adversaries, cross-checked by the profile engine")
-        click.echo(f"  feasible (T found, checked exactly{' + enumerator' if res.enumerator_checked else ''}): {res.feasible}")
+        click.echo(
+            f"Section 6 (Vadhan-Wang): {res.samples} random 2-round 1-bit mechanisms M_p, delta = {q_str(res.delta)}, seed = {res.seed}, parameters in {{1..{res.denominator - 1}}}/{res.denominator}"
+        )
+        click.echo(
+            "  eps = PrivLoss(M_p, delta): enumerator over all 4 deterministic adversaries, cross-checked by the profile engine"
+        )
+        click.echo(
+            f"  feasible (T found, checked exactly{' + enumerator' if res.enumerator_checked else ''}): {res.feasible}"
+        )
         click.echo(f"  infeasible (Farkas certificate checked):  {res.infeasible}")
         click.echo(f"  errors:                                    {res.errors}")
         if res.infinite_eps:
@@ -99,13 +134,17 @@ def _report(res: Section6Result, as_json: bool) -> None:
             click.echo(f"  sample {k}: p = {p}: {w}")
 
 
-def _run(samples: int, delta, seed: int, denominator: int, check: bool, size: int, runner: Runner, show: bool, limits: Limits) -> tuple[Section6Result, bool]:
+def _run(
+    samples: int, delta, seed: int, denominator: int, check: bool, size: int, runner: Runner, show: bool, limits: Limits
+) -> tuple[Section6Result, bool]:
     """The experiment in blocks of ``size`` samples on ``runner``; on Ctrl-C, the blocks done."""
     work = blocks(samples, delta, seed, denominator=denominator, check_enumerator=check, size=size, limits=limits)
     bar = ProgressLine(samples, "section6", show)
     done: list[Section6Result] = []
     start = time.perf_counter()
-    run = run_ordered(run_block, work, runner, progress=lambda d, t: bar.update(sum(b.stop - b.start for b in work[:d])))
+    run = run_ordered(
+        run_block, work, runner, progress=lambda d, t: bar.update(sum(b.stop - b.start for b in work[:d]))
+    )
     interrupted = False
     try:
         for r in run:

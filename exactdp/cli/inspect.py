@@ -66,7 +66,9 @@ def privloss(case_path, delta_text, of, witness, common: Common):
 @main.command()
 @click.argument("case_path", metavar="CASE", type=click.Path())
 @click.option("--of", default=None, help="Mechanism name (default M).")
-@click.option("--dominating-pair", is_flag=True, help="Print finite (P, P') with the same profile (Zhu-Dong-Wang 2022).")
+@click.option(
+    "--dominating-pair", is_flag=True, help="Print finite (P, P') with the same profile (Zhu-Dong-Wang 2022)."
+)
 @case_options()
 def profile(case_path, of, dominating_pair, common: Common):
     """The exact privacy profile delta(e^eps): breakpoints for every ordered adjacent pair.
@@ -101,12 +103,36 @@ def profile(case_path, of, dominating_pair, common: Common):
 @main.command()
 @click.argument("case_path", metavar="CASE", type=click.Path())
 @click.option("--of", default=None, help="Mechanism name (default M).")
-@click.option("--dot", "dot_file", is_flag=False, flag_value="-", default=None, metavar="[FILE]",
-              help="Write the game as Graphviz DOT (to FILE, or stdout when no FILE is given).")
-@click.option("--svg", "svg_file", type=click.Path(dir_okay=False), default=None, help="Render the drawing to SVG (needs Graphviz).")
-@click.option("--png", "png_file", type=click.Path(dir_okay=False), default=None, help="Render the drawing to PNG (needs Graphviz).")
-@click.option("--witness", "witness_eps", default=None, metavar="EPS",
-              help="Highlight the worst adversary at EPS (its choices, the event's views) in the drawing.")
+@click.option(
+    "--dot",
+    "dot_file",
+    is_flag=False,
+    flag_value="-",
+    default=None,
+    metavar="[FILE]",
+    help="Write the game as Graphviz DOT (to FILE, or stdout when no FILE is given).",
+)
+@click.option(
+    "--svg",
+    "svg_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Render the drawing to SVG (needs Graphviz).",
+)
+@click.option(
+    "--png",
+    "png_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Render the drawing to PNG (needs Graphviz).",
+)
+@click.option(
+    "--witness",
+    "witness_eps",
+    default=None,
+    metavar="EPS",
+    help="Highlight the worst adversary at EPS (its choices, the event's views) in the drawing.",
+)
 @click.option("--depth", type=click.IntRange(0), default=None, help="Draw at most this many moves from the root.")
 @click.option("--tree", is_flag=True, help="Draw the tree of histories instead of the game DAG (implied by --witness).")
 @case_options()
@@ -120,7 +146,9 @@ def info(case_path, of, dot_file, svg_file, png_file, witness_eps, depth, tree, 
     opts = common.opts
     drawing = dot_file is not None or svg_file is not None or png_file is not None
     if witness_eps is not None and not drawing:
-        raise click.BadParameter("--witness draws the adversary: give --dot, --svg or --png too", param_hint="--witness")
+        raise click.BadParameter(
+            "--witness draws the adversary: give --dot, --svg or --png too", param_hint="--witness"
+        )
     eps = parse_number(witness_eps, "--witness", kind="eps") if witness_eps is not None else None
     try:
         with using(opts.effective_limits()):
@@ -128,7 +156,9 @@ def info(case_path, of, dot_file, svg_file, png_file, witness_eps, depth, tree, 
             if drawing:
                 from .draw import draw_game
 
-                draw_game(case, mech, eps=eps, depth=depth, dot_file=dot_file, svg_file=svg_file, png_file=png_file, tree=tree)
+                draw_game(
+                    case, mech, eps=eps, depth=depth, dot_file=dot_file, svg_file=svg_file, png_file=png_file, tree=tree
+                )
                 if dot_file == "-":
                     return
             s = stats(mech.root)
@@ -136,20 +166,40 @@ def info(case_path, of, dot_file, svg_file, png_file, witness_eps, depth, tree, 
             supported = make_engine(opts.engine, max_strategies=opts.max_strategies).supports(mech)
     except ExactDPError as e:
         fail(e)
-    shown = n if n < 10**15 or not type(n) is int else f"about 10^{len(str(n)) - 1}"  # a saturated count prints itself
+    shown = n if n < 10**15 or type(n) is not int else f"about 10^{len(str(n)) - 1}"  # a saturated count prints itself
     pairs = [list(mech.pair_names(p)) for p in mech.adjacent]
     if common.as_json:
-        click.echo(dumps({"mechanism": name, "datasets": list(mech.datasets), "adjacent": pairs, "stats": dict(s),
-                          "deterministic_adversaries": str(shown), "engine": opts.engine, "engine_supports": supported}))
+        click.echo(
+            dumps(
+                {
+                    "mechanism": name,
+                    "datasets": list(mech.datasets),
+                    "adjacent": pairs,
+                    "stats": dict(s),
+                    "deterministic_adversaries": str(shown),
+                    "engine": opts.engine,
+                    "engine_supports": supported,
+                }
+            )
+        )
         return
     if common.quiet:
         click.echo(str(shown))
         return
-    click.echo(text(f"{name}: datasets {', '.join(mech.datasets)}; adjacent " + ", ".join(f"({a}, {b})" for a, b in pairs)))
+    click.echo(
+        text(f"{name}: datasets {', '.join(mech.datasets)}; adjacent " + ", ".join(f"({a}, {b})" for a, b in pairs))
+    )
     for k, v in s.items():
         click.echo(f"  {k.replace('_', ' ')}: {v}")
     click.echo(f"  deterministic adversaries: {shown}")
-    click.echo(f"  the {opts.engine} engine {'can' if supported else 'cannot'} analyse it" + ("" if supported or opts.engine != "enumerator" else f" (more than --max-strategies {opts.effective_limits().max_strategies} adversaries, or symbolic)"))
+    click.echo(
+        f"  the {opts.engine} engine {'can' if supported else 'cannot'} analyse it"
+        + (
+            ""
+            if supported or opts.engine != "enumerator"
+            else f" (more than --max-strategies {opts.effective_limits().max_strategies} adversaries, or symbolic)"
+        )
+    )
 
 
 @main.command()

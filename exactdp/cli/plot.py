@@ -24,12 +24,25 @@ FORMATS = ("png", "svg", "pdf")
 @main.command()
 @click.argument("case_path", metavar="CASE", type=click.Path())
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="FILE.png, FILE.svg or FILE.pdf.")
-@click.option("--kind", type=click.Choice(list(KINDS)), default="profile", show_default=True,
-              help="profile: delta against eps >= 0; region: the trade-off curve (privacy region) with its exact vertices.")
-@click.option("--of", default=None, help="Comma-separated mechanisms to overlay (default: the composition claim, else M).")
-@click.option("--bound", type=click.Choice(COMPOSITION_THEOREMS), default=None,
-              help="Overlay this composition theorem's bound (components: the composition claim, else the --of mechanisms).")
-@click.option("--claim", type=click.IntRange(1), default=None, help="Which composition claim of the case (1 = the first).")
+@click.option(
+    "--kind",
+    type=click.Choice(list(KINDS)),
+    default="profile",
+    show_default=True,
+    help="profile: delta against eps >= 0; region: the trade-off curve (privacy region) with its exact vertices.",
+)
+@click.option(
+    "--of", default=None, help="Comma-separated mechanisms to overlay (default: the composition claim, else M)."
+)
+@click.option(
+    "--bound",
+    type=click.Choice(COMPOSITION_THEOREMS),
+    default=None,
+    help="Overlay this composition theorem's bound (components: the composition claim, else the --of mechanisms).",
+)
+@click.option(
+    "--claim", type=click.IntRange(1), default=None, help="Which composition claim of the case (1 = the first)."
+)
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None, help="Default: from the file name's suffix.")
 @engine_option
 @max_strategies_option
@@ -40,14 +53,18 @@ def plot(case_path, output, kind, of, bound, claim, fmt, engine, max_strategies,
     'plot' (pip install 'exactdp[plot]')."""
     fmt = fmt or Path(output).suffix.lstrip(".").lower()
     if fmt not in FORMATS:
-        raise click.BadParameter(f"cannot tell the format of {text(output)!s}: use .png, .svg or .pdf, or --format", param_hint="-o")
+        raise click.BadParameter(
+            f"cannot tell the format of {text(output)!s}: use .png, .svg or .pdf, or --format", param_hint="-o"
+        )
     names = [n.strip() for n in of.split(",")] if of else None
     if names is not None and not all(names):
         raise click.BadParameter("empty name in the comma-separated list", param_hint="--of")
     try:
         with using(limits_from(**limits, max_strategies=max_strategies)):
             case = load_case(case_path)
-            data = case_plot_data(case, make_engine(engine, max_strategies=max_strategies), of=names, bound=bound, claim=claim, kind=kind)
+            data = case_plot_data(
+                case, make_engine(engine, max_strategies=max_strategies), of=names, bound=bound, claim=claim, kind=kind
+            )
         fig = draw(data, kind)
         save(fig, output, fmt)
     except MissingExtraError as e:

@@ -6,9 +6,12 @@ import sys
 
 import click
 
+from ..analysis import make_engine
 from ..caseio import evaluate_in_case
 from ..constructions.simulate import simulate as run_simulation
 from ..errors import ExactDPError
+from ..limits import using
+from ..numbers.rational import Q
 from ..report.latex import render_simulation_latex
 from ..report.simulate import (
     dumps_json,
@@ -17,9 +20,6 @@ from ..report.simulate import (
     render_simulation_yaml,
     simulation_to_dict,
 )
-from ..analysis import make_engine
-from ..limits import using
-from ..numbers.rational import Q
 from .app import Common, EngineProgress, case_options, fail, load_mechanism, main
 
 __all__ = ["simulate"]
@@ -27,18 +27,35 @@ __all__ = ["simulate"]
 
 @main.command()
 @click.argument("case_path", metavar="CASE", type=click.Path())
-@click.option("--eps", "eps_text", default=None, help="eps, e.g. log(3) or log(E) for a symbol E (default: PrivLoss(M, delta)).")
+@click.option(
+    "--eps", "eps_text", default=None, help="eps, e.g. log(3) or log(E) for a symbol E (default: PrivLoss(M, delta))."
+)
 @click.option("--delta", "delta_text", default=None, help="delta for RR_(eps,delta) (default 0: Theorem 1.10).")
 @click.option("--of", default=None, help="Mechanism name (default M).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "latex", "yaml", "csv"]), default="text", show_default=True)
-@click.option("--via", type=click.Choice(["auto", "lp", "lemma56"]), default="auto", show_default=True,
-              help="auto: Thm 1.10 for delta = 0, the exact LP otherwise; lemma56: the continual-mechanisms construction (delta > 0).")
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json", "latex", "yaml", "csv"]), default="text", show_default=True
+)
+@click.option(
+    "--via",
+    type=click.Choice(["auto", "lp", "lemma56"]),
+    default="auto",
+    show_default=True,
+    help="auto: Thm 1.10 for delta = 0, the exact LP otherwise; lemma56: the continual-mechanisms construction (delta > 0).",
+)
 @click.option("--standalone", is_flag=True, help="With --format latex: a complete document (for pdflatex).")
-@click.option("--drop-trivial", is_flag=True, help="With --format latex: leave out rows where T(c, a) is the same for every RR output c.")
-@click.option("--label", "label", default=None, help="With --format latex: prefix of the \\label keys (default T-<mechanism>).")
+@click.option(
+    "--drop-trivial",
+    is_flag=True,
+    help="With --format latex: leave out rows where T(c, a) is the same for every RR output c.",
+)
+@click.option(
+    "--label", "label", default=None, help="With --format latex: prefix of the \\label keys (default T-<mechanism>)."
+)
 @click.option("--max-histories", type=click.IntRange(1), default=50_000, show_default=True)
 @case_options()
-def simulate(case_path, eps_text, delta_text, of, fmt, via, standalone, drop_trivial, label, max_histories, common: Common):
+def simulate(
+    case_path, eps_text, delta_text, of, fmt, via, standalone, drop_trivial, label, max_histories, common: Common
+):
     """Build T with T(RR(b)) = M(x_b) for every adjacent pair, check it exactly, print it.
 
     One table per adjacent pair: rows (query history, answers so far, answer), columns T(c, .)
@@ -61,7 +78,9 @@ def simulate(case_path, eps_text, delta_text, of, fmt, via, standalone, drop_tri
             if eps is None and opts.engine != "profile":
                 eng = make_engine(opts.engine, max_strategies=opts.max_strategies, progress=prog.callback)
                 eps = eng.profile(mech).privloss(delta if delta is not None else Q(0))
-            sim = run_simulation(mech, eps=eps, delta=delta, table=case.symbols or None, construction=via, max_histories=max_histories)
+            sim = run_simulation(
+                mech, eps=eps, delta=delta, table=case.symbols or None, construction=via, max_histories=max_histories
+            )
     except ExactDPError as e:
         fail(e)
     if common.quiet and fmt == "text":
@@ -74,7 +93,9 @@ def simulate(case_path, eps_text, delta_text, of, fmt, via, standalone, drop_tri
     elif fmt == "yaml":
         click.echo(render_simulation_yaml(sim), nl=False)
     elif fmt == "latex":
-        click.echo(render_simulation_latex(sim, standalone=standalone, drop_trivial=drop_trivial, label=label), nl=False)
+        click.echo(
+            render_simulation_latex(sim, standalone=standalone, drop_trivial=drop_trivial, label=label), nl=False
+        )
     elif fmt == "csv":
         click.echo(render_simulation_csv(sim), nl=False)
     else:

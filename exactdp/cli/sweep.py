@@ -15,7 +15,16 @@ from ..errors import ExactDPError
 from ..execution import run_ordered
 from ..report import VERBOSE, TextReport, run_to_json
 from ..report.plot import load_pyplot
-from ..report.sweep import CSV_COLUMNS, PlotUnavailable, claims_legend, csv_rows, plot_sweep, point_holds, point_texts, sweep_row
+from ..report.sweep import (
+    CSV_COLUMNS,
+    PlotUnavailable,
+    claims_legend,
+    csv_rows,
+    plot_sweep,
+    point_holds,
+    point_texts,
+    sweep_row,
+)
 from ..verify import ERROR, FileResult, RunResult, WorkItem, check_item, lost_item, work_items
 from .app import Common, ProgressLine, case_options, fail, main
 from .verify import marks_for, stream_results
@@ -41,7 +50,8 @@ def _read_done(path: str, names: list[str]) -> dict[tuple[str, ...], list[dict[s
     # a point cut off while its rows were written is checked again (and its rows dropped)
     n_claims = max((int(r["claim"]) for rows in done.values() for r in rows if r["claim"].isdigit()), default=0)
     complete = {
-        key: rows for key, rows in done.items()
+        key: rows
+        for key, rows in done.items()
         if sorted(r["claim"] for r in rows) in (["0"], sorted(str(c) for c in range(1, n_claims + 1)))
     }
     if len(complete) != len(done):
@@ -89,14 +99,49 @@ class _CsvOut:
 
 @main.command()
 @click.argument("case_path", metavar="CASE", type=click.Path())
-@click.option("--csv", "csv_path", type=click.Path(dir_okay=False), default=None, help="Append each point's results to this CSV file as soon as it is known.")
-@click.option("--resume", "resume_path", type=click.Path(dir_okay=False), default=None, help="Skip the points already in this CSV file (from an interrupted sweep) and append the others to it.")
-@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None, help="Draw a claim's value against a swept param to this image file (needs exactdp[plot]).")
-@click.option("--plot-claim", type=click.IntRange(1), default=1, show_default=True, help="Which claim --plot draws (its number in the case).")
+@click.option(
+    "--csv",
+    "csv_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Append each point's results to this CSV file as soon as it is known.",
+)
+@click.option(
+    "--resume",
+    "resume_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Skip the points already in this CSV file (from an interrupted sweep) and append the others to it.",
+)
+@click.option(
+    "--plot",
+    "plot_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Draw a claim's value against a swept param to this image file (needs exactdp[plot]).",
+)
+@click.option(
+    "--plot-claim",
+    type=click.IntRange(1),
+    default=1,
+    show_default=True,
+    help="Which claim --plot draws (its number in the case).",
+)
 @click.option("--plot-x", default=None, help="The swept param on the x axis of --plot [default: the first].")
-@click.option("--witness", is_flag=True, help="Also compute the tight adversary of privloss claims that hold (shown with -v).")
+@click.option(
+    "--witness", is_flag=True, help="Also compute the tight adversary of privloss claims that hold (shown with -v)."
+)
 @case_options(parallel=True)
-def sweep(case_path: str, csv_path: str | None, resume_path: str | None, plot_path: str | None, plot_claim: int, plot_x: str | None, witness: bool, common: Common) -> None:
+def sweep(
+    case_path: str,
+    csv_path: str | None,
+    resume_path: str | None,
+    plot_path: str | None,
+    plot_claim: int,
+    plot_x: str | None,
+    witness: bool,
+    common: Common,
+) -> None:
     """Check CASE at every point of its `sweep:` grid (first key outermost): one row per point,
     the params then each claim's verdict and exact value.  -v adds each point's full report.
 
@@ -112,12 +157,23 @@ def sweep(case_path: str, csv_path: str | None, resume_path: str | None, plot_pa
         fail(ExactDPError(f"{resume_path or csv_path}: not a sweep CSV of exactdp ({e})"))
 
 
-def _sweep(case_path: str, csv_path: str | None, resume_path: str | None, plot_path: str | None, plot_claim: int, plot_x: str | None, witness: bool, common: Common) -> None:
+def _sweep(
+    case_path: str,
+    csv_path: str | None,
+    resume_path: str | None,
+    plot_path: str | None,
+    plot_claim: int,
+    plot_x: str | None,
+    witness: bool,
+    common: Common,
+) -> None:
     opts = replace(common.opts, witness=witness)
     if resume_path is not None and csv_path is not None and os.path.abspath(csv_path) != os.path.abspath(resume_path):
         raise click.UsageError("--resume FILE appends to FILE: give --csv only with the same file, or not at all")
     if resume_path is None and csv_path is not None and os.path.exists(csv_path) and os.path.getsize(csv_path) > 0:
-        raise click.UsageError(f"{csv_path} already has rows: --resume {csv_path} continues that sweep; remove the file to start again")
+        raise click.UsageError(
+            f"{csv_path} already has rows: --resume {csv_path} continues that sweep; remove the file to start again"
+        )
     csv_path = resume_path or csv_path
     try:
         items = work_items([case_path], opts)
@@ -142,7 +198,9 @@ def _sweep(case_path: str, csv_path: str | None, resume_path: str | None, plot_p
             n = plot_sweep(rows, names, plot_x or names[0], plot_claim, plot_path)
         except PlotUnavailable as e:  # pragma: no cover - checked before the sweep
             fail(ExactDPError(str(e)))
-        click.echo(f"plot: claim {plot_claim} against {plot_x or names[0]} ({n} points) written to {plot_path}", err=True)
+        click.echo(
+            f"plot: claim {plot_claim} against {plot_x or names[0]} ({n} points) written to {plot_path}", err=True
+        )
     sys.exit(130 if interrupted else _exit_code(results, done))
 
 
@@ -151,7 +209,9 @@ _PLOT_FORMATS = (".png", ".pdf", ".svg")
 
 def _check_plot(names: list[str], plot_x: str | None, plot_path: str) -> None:
     if not plot_path.lower().endswith(_PLOT_FORMATS):
-        raise click.UsageError(f"--plot writes {', '.join(f[1:].upper() for f in _PLOT_FORMATS)}: name the file *.png, *.pdf or *.svg")
+        raise click.UsageError(
+            f"--plot writes {', '.join(f[1:].upper() for f in _PLOT_FORMATS)}: name the file *.png, *.pdf or *.svg"
+        )
     if not names:
         raise click.UsageError("--plot needs a case with a `sweep:`")
     if plot_x is not None and plot_x not in names:
@@ -162,7 +222,9 @@ def _check_plot(names: list[str], plot_x: str | None, plot_path: str) -> None:
         fail(ExactDPError(f"--plot: {e}"))
 
 
-def _print_head(case_path: str, names: list[str], total: int, skipped: int, resume_path: str | None, common: Common) -> None:
+def _print_head(
+    case_path: str, names: list[str], total: int, skipped: int, resume_path: str | None, common: Common
+) -> None:
     if common.as_json or common.quiet:
         return
     order = f"params {', '.join(names)} (first outermost)" if names else "no sweep: the case's own params"
@@ -172,8 +234,16 @@ def _print_head(case_path: str, names: list[str], total: int, skipped: int, resu
     click.echo(line)
 
 
-def _run(todo: list[WorkItem], opts: Any, names: list[str], csv_path: str | None, common: Common) -> tuple[list[FileResult], list[dict[str, str]], bool]:
-    widths = [max((len(f"{n}={t}") for t in {point_texts(FileResult(it.file, point=it.point or ()))[k] for it in todo}), default=0) for k, n in enumerate(names)]
+def _run(
+    todo: list[WorkItem], opts: Any, names: list[str], csv_path: str | None, common: Common
+) -> tuple[list[FileResult], list[dict[str, str]], bool]:
+    widths = [
+        max(
+            (len(f"{n}={t}") for t in {point_texts(FileResult(it.file, point=it.point or ()))[k] for it in todo}),
+            default=0,
+        )
+        for k, n in enumerate(names)
+    ]
     marks = marks_for(common)
     report = TextReport(marks, verbosity=VERBOSE)
     out = _CsvOut(csv_path, names)
@@ -194,7 +264,13 @@ def _run(todo: list[WorkItem], opts: Any, names: list[str], csv_path: str | None
             lines += ["    " + line for line in report.file(fr)]
         bar.echo("\n".join(lines))
 
-    run = run_ordered(partial(check_item, opts=opts if not common.runner.parallel else replace(opts, progress=None)), todo, common.runner, lost=lost_item, progress=lambda d, t: bar.update(d))
+    run = run_ordered(
+        partial(check_item, opts=opts if not common.runner.parallel else replace(opts, progress=None)),
+        todo,
+        common.runner,
+        lost=lost_item,
+        progress=lambda d, t: bar.update(d),
+    )
     try:
         results, interrupted = stream_results(run, bar, show)
     except ExactDPError as e:
@@ -207,7 +283,10 @@ def _run(todo: list[WorkItem], opts: Any, names: list[str], csv_path: str | None
 def _summary(results: list[FileResult], done: dict, todo: int, interrupted: bool, resume_path: str | None) -> str:
     statuses = [point_holds(csv_rows(fr, [])) for fr in results] + [point_holds(rows) for rows in done.values()]
     n = len(statuses)
-    parts = [f"{statuses.count('holds')} where every claim holds", f"{statuses.count('fails')} where some claim does not"]
+    parts = [
+        f"{statuses.count('holds')} where every claim holds",
+        f"{statuses.count('fails')} where some claim does not",
+    ]
     if statuses.count(ERROR):
         parts.append(f"{statuses.count(ERROR)} not checked (an error or a limit)")
     line = f"summary: {n} point{'s' if n != 1 else ''}: " + ", ".join(parts)

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import signal
 import sys
+from collections.abc import Callable, Iterable
 from dataclasses import replace
-from typing import Any, Callable, Iterable
+from typing import Any
 
 import click
 
@@ -62,7 +63,13 @@ def stream_results(
 @main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @click.option("--witness", is_flag=True, help="Also show the tight adversary for privloss claims that hold.")
-@click.option("--html", "html_dir", type=click.Path(file_okay=False), default=None, help="Also write a self-contained HTML report into this directory.")
+@click.option(
+    "--html",
+    "html_dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Also write a self-contained HTML report into this directory.",
+)
 @case_options(parallel=True)
 def verify(paths: Iterable[str], witness: bool, html_dir: str | None, common: Common) -> None:
     """Check every claim in the case files (directories are searched for *.yaml).
@@ -100,7 +107,9 @@ def verify(paths: Iterable[str], witness: bool, html_dir: str | None, common: Co
     _finish(results, interrupted, run.total, common, html_dir, opts)
 
 
-def _finish(results: list[FileResult], interrupted: bool, total: int, common: Common, html_dir: str | None, opts: Any) -> Any:
+def _finish(
+    results: list[FileResult], interrupted: bool, total: int, common: Common, html_dir: str | None, opts: Any
+) -> Any:
     out = RunResult(tuple(results))
     written = write_html(out, html_dir, opts) if html_dir is not None else True
     if common.as_json:

@@ -156,9 +156,24 @@ def _from_solution(mech, pair, hist, fld, E, delta, x, eps_text, system, conditi
     cond, free = conditionals_from_paths(hist, paths, (i, i, j, j))
     notes = []
     if free:
-        notes.append(f"{len(free)} conditional(s) are at rounds T never reaches under that RR output: free, set to M's own conditional")
+        notes.append(
+            f"{len(free)} conditional(s) are at rounds T never reaches under that RR output: free, set to M's own conditional"
+        )
     return PostProcessor(
-        "approx", pair, mech.pair_names(pair), OUTPUTS, w, cond, free, hist, paths, eps_text, E, delta, notes, conditions or []
+        "approx",
+        pair,
+        mech.pair_names(pair),
+        OUTPUTS,
+        w,
+        cond,
+        free,
+        hist,
+        paths,
+        eps_text,
+        E,
+        delta,
+        notes,
+        conditions or [],
     )
 
 
@@ -170,14 +185,34 @@ def _widen(pp: PostProcessor, delta) -> PostProcessor:
     rows_i = [tuple(r[i] for r in fld.rows(o.node)) for o in pp.hist.occs]
     rows_j = [tuple(r[j] for r in fld.rows(o.node)) for o in pp.hist.occs]
     n = len(pp.hist.hists)
-    paths = [[h.P[i] for h in pp.hist.hists], pp.paths[0], pp.paths[1], [h.P[j] for h in pp.hist.hists]] if pp.paths else None
+    paths = (
+        [[h.P[i] for h in pp.hist.hists], pp.paths[0], pp.paths[1], [h.P[j] for h in pp.hist.hists]]
+        if pp.paths
+        else None
+    )
     cond = [rows_i, pp.cond[0], pp.cond[1], rows_j]
-    free = {(c + 1, o) for c, o in pp.free} | {(0, o) for o in range(len(pp.hist.occs))} | {(3, o) for o in range(len(pp.hist.occs))}
+    free = (
+        {(c + 1, o) for c, o in pp.free}
+        | {(0, o) for o in range(len(pp.hist.occs))}
+        | {(3, o) for o in range(len(pp.hist.occs))}
+    )
     del n
     notes = pp.notes + ["delta = 0: RR_(eps,0) never outputs I0 or I1; T(I0), T(I1) are free and set to M(x0), M(x1)"]
     return PostProcessor(
-        "approx", pp.pair, pp.pair_names, OUTPUTS, rr_delta_weights(pp.E, fld.const(delta), fld), cond, free, pp.hist, paths,
-        pp.eps_text, pp.E, fld.const(delta), notes, pp.conditions,
+        "approx",
+        pp.pair,
+        pp.pair_names,
+        OUTPUTS,
+        rr_delta_weights(pp.E, fld.const(delta), fld),
+        cond,
+        free,
+        pp.hist,
+        paths,
+        pp.eps_text,
+        pp.E,
+        fld.const(delta),
+        notes,
+        pp.conditions,
     )
 
 
@@ -207,7 +242,11 @@ def _symbolic(mech, pair, E, delta, eps_text, table, fld, max_histories):
     hist = expand(mech, fld, max_histories=max_histories)
     sym_system = _sym_rows(hist, pair, Es, ds, fld, system)
     basic = [k for k, v in enumerate(ans.x) if v != 0]
-    tight = [r for r, (coefs, sense, rhs, _) in enumerate(system.rows) if sense == "=" or sum((v * ans.x[k] for k, v in coefs.items()), Q(0)) == rhs]
+    tight = [
+        r
+        for r, (coefs, sense, rhs, _) in enumerate(system.rows)
+        if sense == "=" or sum((v * ans.x[k] for k, v in coefs.items()), Q(0)) == rhs
+    ]
     K = fld.K
     from sympy.polys.matrices import DomainMatrix
 
@@ -278,7 +317,7 @@ def _solve_consistent(A, b, K):
         raise ValueError("rank deficient")
     rows = rref.to_Matrix() if False else rref
     out = []
-    for r, c in enumerate(pivots):
+    for r, _c in enumerate(pivots):
         out.append(rows[r, n].element)
     del DomainMatrix
     return out

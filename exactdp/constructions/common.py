@@ -19,8 +19,9 @@ eqs. (6)–(9), and Section 6.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from ..errors import LimitExceededError, VerificationError
 from ..model.game import END, Ask, Chance, End, Mechanism, Node
@@ -279,7 +280,9 @@ def expand(mech: Mechanism, fld=None, *, max_histories: int = DEFAULT_MAX_HISTOR
         stack.extend(reversed(kids))
         if len(occs) + len(hists) > max_histories:
             raise LimitExceededError(
-                f"the number of histories of {mech.name}", max_histories, "raise it with --max-histories (max_histories=...)"
+                f"the number of histories of {mech.name}",
+                max_histories,
+                "raise it with --max-histories (max_histories=...)",
             )
     return Histories(mech, fld, occs, hists, root_follow, by_prefix)
 
@@ -408,7 +411,9 @@ def verify_postprocessor(pp: PostProcessor, *, fld=None, table=None) -> CheckRes
     fld = fld or own
     conv = (lambda x: fld.const(own.to_sympy(x))) if fld is not own else (lambda x: x)
     hist = expand(mech, fld) if fld is not own else pp.hist
-    res = CheckResult(n_rounds=len(hist.occs), n_histories=len(hist.hists), n_outputs_text=f"{len(pp.outputs)} RR outputs")
+    res = CheckResult(
+        n_rounds=len(hist.occs), n_histories=len(hist.hists), n_outputs_text=f"{len(pp.outputs)} RR outputs"
+    )
     if len(hist.occs) != len(pp.hist.occs) or any(len(pp.cond[c]) != len(hist.occs) for c in range(len(pp.outputs))):
         res.valid = False
         res.problems.append("T's rounds are not exactly M's rounds")
@@ -444,13 +449,19 @@ def _check_validity(res: CheckResult, pp: PostProcessor, hist: Histories, cond: 
                             res.conditions.append((name, history_text(occ.prefix), occ.node.labels[k], text))
                     else:
                         res.valid = False
-                        res.problems.append(f"T({name}) at {history_text(occ.prefix)} gives answer {occ.node.labels[k]} probability {fld.text(v)} < 0")
+                        res.problems.append(
+                            f"T({name}) at {history_text(occ.prefix)} gives answer {occ.node.labels[k]} probability {fld.text(v)} < 0"
+                        )
             if not fld.is_zero(total - fld.one):
                 res.valid = False
-                res.problems.append(f"T({name}) at {history_text(occ.prefix)}: probabilities sum to {fld.text(total)}, not 1")
+                res.problems.append(
+                    f"T({name}) at {history_text(occ.prefix)}: probabilities sum to {fld.text(total)}, not 1"
+                )
 
 
-def _check_consistency(res: CheckResult, pp: PostProcessor, hist: Histories, fld: Any, conv: Callable[[Any], Any]) -> None:
+def _check_consistency(
+    res: CheckResult, pp: PostProcessor, hist: Histories, fld: Any, conv: Callable[[Any], Any]
+) -> None:
     """Check 2: the construction's own path measures are consistent, Σ_a τ_c(h·q·a) = τ_c(h)
     for every round (no dependence on future queries)."""
     for c, tau in enumerate(pp.paths or ()):
@@ -467,7 +478,9 @@ def _check_consistency(res: CheckResult, pp: PostProcessor, hist: Histories, fld
                 )
 
 
-def _check_mixture(res: CheckResult, pp: PostProcessor, hist: Histories, cond: list, fld: Any, conv: Callable[[Any], Any]) -> None:
+def _check_mixture(
+    res: CheckResult, pp: PostProcessor, hist: Histories, cond: list, fld: Any, conv: Callable[[Any], Any]
+) -> None:
     """Check 3: the mixture identity Σ_c Pr[RR(b) = c]·T⃗(c)(h) = Pr[M(x_b) answers along h],
     path by path, with T⃗ recomputed from the conditionals (the first failure per b is kept)."""
     taus = []

@@ -20,19 +20,20 @@ from __future__ import annotations
 import hashlib
 import random
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from ..analysis import enumerator
 from ..analysis import profile as profile_engine
 from ..errors import ExactDPError, LimitExceededError, VerificationError
 from ..limits import Limits, using
 from ..model.game import END, Ask, Chance, Mechanism
+from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, q_str
 from ..numbers.real import real_exp, real_str
 from .approx import ApproxCertificate, approx_postprocessor
 from .common import PostProcessor, enumerator_check, verify_postprocessor
-from ..numbers.ladder import is_inf
 
 __all__ = [
     "Section6Params",
@@ -186,7 +187,14 @@ def _run_block(block: Section6Block) -> Section6Result:
 
 
 def blocks(
-    samples: int, delta, seed: int, *, denominator: int = 100, check_enumerator: bool = True, size: int = 25, limits: Limits | None = None
+    samples: int,
+    delta,
+    seed: int,
+    *,
+    denominator: int = 100,
+    check_enumerator: bool = True,
+    size: int = 25,
+    limits: Limits | None = None,
 ) -> list[Section6Block]:
     """The experiment cut into blocks of ``size`` samples, in order; ``limits`` apply to each
     block where it runs."""
@@ -196,7 +204,9 @@ def blocks(
     ]
 
 
-def merge_blocks(parts: Iterable[Section6Result], samples: int, delta, seed: int, denominator: int = 100) -> Section6Result:
+def merge_blocks(
+    parts: Iterable[Section6Result], samples: int, delta, seed: int, denominator: int = 100
+) -> Section6Result:
     """Add up block results (in sample order); ``samples`` is the experiment's size."""
     out = Section6Result(samples, Q(delta), seed, denominator)
     for r in parts:

@@ -76,7 +76,7 @@ def identical_rounds(mech: Mechanism, hist, i: int, j: int) -> set[int]:
     for occ in hist.occs:
         node = mech.root
         ok = ident[node.uid]
-        for kind, lab in occ.prefix:
+        for _kind, lab in occ.prefix:
             if not ok:
                 break
             assert isinstance(node, (Ask, Chance))
@@ -135,9 +135,16 @@ def lemma56_postprocessor(
     if delta == 1:
         paths = [g[0], g[1], P[0], P[1]]  # (1, y) never occurs
     else:
-        paths = [[v / delta for v in g[0]], [v / delta for v in g[1]], [v / (1 - delta) for v in u[0]], [v / (1 - delta) for v in u[1]]]
+        paths = [
+            [v / delta for v in g[0]],
+            [v / delta for v in g[1]],
+            [v / (1 - delta) for v in u[0]],
+            [v / (1 - delta) for v in u[1]],
+        ]
     cond, free = conditionals_from_paths(hist, paths, (i, j, i, j))
-    second = [o.index for o in hist.occs if cond[0][o.index] != cond[1][o.index] or cond[2][o.index] != cond[3][o.index]]
+    second = [
+        o.index for o in hist.occs if cond[0][o.index] != cond[1][o.index] or cond[2][o.index] != cond[3][o.index]
+    ]
     bad_same = [o for o in second if o in same]
     notes = [
         f"leak part g from one exact LP ({len(s.rows)} constraints); non-leak part by Vadhan-Wang on the remainders",
@@ -149,10 +156,30 @@ def lemma56_postprocessor(
             + ("holds" if not bad_same else f"FAILS at {history_text(hist.occs[bad_same[0]].prefix)}")
         )
     if free:
-        notes.append(f"{len(free)} conditional(s) are at rounds never reached under that IRR outcome: free, set to M's own conditional")
+        notes.append(
+            f"{len(free)} conditional(s) are at rounds never reached under that IRR outcome: free, set to M's own conditional"
+        )
     pp = PostProcessor(
-        "lemma56", pair, mech.pair_names(pair), IRR_OUTPUTS, irr_weights(E, delta), cond, free, hist, paths, eps_text, E, delta, notes
+        "lemma56",
+        pair,
+        mech.pair_names(pair),
+        IRR_OUTPUTS,
+        irr_weights(E, delta),
+        cond,
+        free,
+        hist,
+        paths,
+        eps_text,
+        E,
+        delta,
+        notes,
     )
-    pp.extra.update({"second_call_rounds": second, "identical_rounds": sorted(same), "one_call_violations": bad_same,
-                     "calls_text": notes[1]})
+    pp.extra.update(
+        {
+            "second_call_rounds": second,
+            "identical_rounds": sorted(same),
+            "one_call_violations": bad_same,
+            "calls_text": notes[1],
+        }
+    )
     return pp

@@ -19,8 +19,9 @@ Farkas' lemma; Dantzig, Linear Programming and Extensions (1963), phase I; Bland
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import Any, Hashable
+from typing import Any
 
 from ..errors import VerificationError
 from ..numbers.rational import Q

@@ -18,12 +18,12 @@ Vadhan & Wang, Concurrent Composition of Differential Privacy (TCC 2021), Thm 1.
 
 from __future__ import annotations
 
-from typing import Any
-
 from dataclasses import dataclass
+from typing import Any
 
 from ..errors import VerificationError
 from ..model.game import Mechanism
+from ..numbers.ladder import is_inf
 from .common import (
     DEFAULT_MAX_HISTORIES,
     Histories,
@@ -34,7 +34,6 @@ from .common import (
     history_text,
     path_probability,
 )
-from ..numbers.ladder import is_inf
 
 __all__ = ["PureCertificate", "pure_postprocessor", "rr_weights", "check_pure_certificate"]
 
@@ -59,7 +58,9 @@ class PureCertificate:
         at = ""
         if self.point:
             at = " at " + ", ".join(f"{k} = {v}" for k, v in self.point.items())
-        head = f"no T exists for ({self.pair_names[0]}, {self.pair_names[1]}){at}: at history {history_text(self.path)}, "
+        head = (
+            f"no T exists for ({self.pair_names[0]}, {self.pair_names[1]}){at}: at history {history_text(self.path)}, "
+        )
         if is_inf(self.E):  # PrivLoss = inf: no finite e^eps can work
             return head + (
                 f"P_{self.x}(h) = {fld.text(self.p_x)} < P_{self.x_prime}(h) = {fld.text(self.p_x_prime)}, "
@@ -121,7 +122,7 @@ def pure_postprocessor(
     i, j = pair
     names = mech.pair_names(pair)
     E = fld.const(E)
-    Ei = (E - fld.one)
+    Ei = E - fld.one
     notes: list[str] = []
     conditions: list = []
     if fld.is_zero(Ei):  # eps = 0: M(x0) must equal M(x1); then T(0) = T(1) = M(x0)
@@ -147,7 +148,20 @@ def pure_postprocessor(
             "(path measure 0): they are free, and set to M's own conditional under x_c"
         )
     return PostProcessor(
-        "pure", pair, names, ("0", "1"), rr_weights(E, fld), cond, free, hist, paths, eps_text, E, None, notes, conditions
+        "pure",
+        pair,
+        names,
+        ("0", "1"),
+        rr_weights(E, fld),
+        cond,
+        free,
+        hist,
+        paths,
+        eps_text,
+        E,
+        None,
+        notes,
+        conditions,
     )
 
 
@@ -192,5 +206,7 @@ def _sample_certificate(mech, table, fld, names, x, xp, H, E):
     point = table.sample_point()
     e, px, pxp = (substitute(fld.to_sympy(v), point) for v in (E, H.P[x], H.P[xp]))
     if e * px < pxp:
-        return PureCertificate(names, mech.datasets[x], mech.datasets[xp], H.path, px, pxp, e, {str(k): str(v) for k, v in point.items()})
+        return PureCertificate(
+            names, mech.datasets[x], mech.datasets[xp], H.path, px, pxp, e, {str(k): str(v) for k, v in point.items()}
+        )
     return None

@@ -15,16 +15,16 @@ Vadhan & Wang (TCC 2021), Thm 1.10 / 5.4, Def. 5.1, Section 6.
 
 from __future__ import annotations
 
-from typing import Any
-
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..errors import InexactValueError, UnsupportedMechanismError, VerificationError
 from ..model.game import Mechanism
 from ..model.symbolic import is_symbolic_mechanism, substitute_mechanism
-from ..numbers.types import Delta, Eps
+from ..numbers.ladder import QQ, domain_of, is_inf
 from ..numbers.rational import Q, as_q, is_rational, q_str
 from ..numbers.real import INF, LogReal, real_exp, real_str
+from ..numbers.types import Delta, Eps
 from .approx import ApproxCertificate, approx_postprocessor
 from .common import (
     DEFAULT_MAX_HISTORIES,
@@ -36,7 +36,6 @@ from .common import (
 )
 from .lp import check_farkas
 from .pure import PureCertificate, check_pure_certificate, pure_postprocessor
-from ..numbers.ladder import QQ, domain_of, is_inf
 
 __all__ = ["PairResult", "Simulation", "simulate", "exp_of_eps", "DEFAULT_ENUMERATOR_LIMIT"]
 
@@ -138,7 +137,9 @@ def simulate(
 
     symbolic = is_symbolic_mechanism(mech) or isinstance(eps, sympy.Basic) or isinstance(delta, sympy.Basic)
     if symbolic and table is None:
-        raise UnsupportedMechanismError("a symbolic mechanism needs its symbol table (declare the symbols under `symbols:`)")
+        raise UnsupportedMechanismError(
+            "a symbolic mechanism needs its symbol table (declare the symbols under `symbols:`)"
+        )
     d = Q(0) if delta is None else delta
     notes = []
     default = eps is None
@@ -158,7 +159,9 @@ def simulate(
         construction = "pure" if (not isinstance(d, sympy.Basic) and d == 0) else "lp"
     sim = Simulation(mech.name, eps, eps_text, E, d, default, construction, notes=notes, symbolic=symbolic)
     for pair in mech.unordered_pairs:
-        sim.pairs.append(_one_pair(mech, pair, E, d, eps_text, table, construction, max_histories, enumerator_limit, symbolic))
+        sim.pairs.append(
+            _one_pair(mech, pair, E, d, eps_text, table, construction, max_histories, enumerator_limit, symbolic)
+        )
     if cross_check and not symbolic and not is_inf(E):
         _cross_check(mech, sim)
     return sim
@@ -188,7 +191,9 @@ def _one_pair(mech, pair, E, d, eps_text, table, construction, max_histories, en
             res.check = verify_postprocessor(out)
             res.enumerator, res.adversaries = enumerator_check(out, max_strategies=enumerator_limit)
         if not res.check.ok:
-            raise VerificationError(f"the constructed T for {names} fails its exact check: " + "; ".join(res.check.problems[:3]))
+            raise VerificationError(
+                f"the constructed T for {names} fails its exact check: " + "; ".join(res.check.problems[:3])
+            )
         return res
     res.certificate = out
     if isinstance(out, PureCertificate):
@@ -245,7 +250,9 @@ def _spot_check(mech, pp: PostProcessor, table, limit: int) -> str:
     if not res.ok:
         return f"FAILED at {where}: " + "; ".join(res.problems[:2])
     status, n = enumerator_check(npp)
-    return f"at {where}: exact checks pass" + (f", enumerator: {n} adversar{'y' if n == 1 else 'ies'}" if status == "ok" else "")
+    return f"at {where}: exact checks pass" + (
+        f", enumerator: {n} adversar{'y' if n == 1 else 'ies'}" if status == "ok" else ""
+    )
 
 
 def _infinite_certificate(mech, pair, max_histories):
@@ -258,7 +265,9 @@ def _infinite_certificate(mech, pair, max_histories):
         H = hist.hists[h]
         for x, xp in ((j, i), (i, j)):
             if H.P[x] == 0 and H.P[xp] > 0:
-                return PureCertificate(mech.pair_names(pair), mech.datasets[x], mech.datasets[xp], H.path, H.P[x], H.P[xp], INF)
+                return PureCertificate(
+                    mech.pair_names(pair), mech.datasets[x], mech.datasets[xp], H.path, H.P[x], H.P[xp], INF
+                )
     return None
 
 

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..builders.automaton import HALT, Automaton, automaton, make_automaton
-from ..model.game import Mechanism
 from ..errors import suggest
+from ..model.game import Mechanism
 from ..numbers.rational import Q, q_str
 from .fields import (
     ByDataset,
@@ -61,12 +61,16 @@ class Outcome(Declared):
     next: str | None = arg(Label("the next state"), default=None, doc="default: stay in the state")
 
 
-_OUTCOMES = Either((Record(Outcome, "an answer"), ListOf(Record(Outcome, "an answer"), min_len=1, what="the outcomes of an answer")))
+_OUTCOMES = Either(
+    (Record(Outcome, "an answer"), ListOf(Record(Outcome, "an answer"), min_len=1, what="the outcomes of an answer"))
+)
 _QUERY = MapOf(_OUTCOMES, min_len=1, what="the answers to a query (answer -> {p: ..., next: state})")
-_INITIAL = SharedOrPerDataset(Either((Label("an initial state"), MapOf(Prob(), what="an initial distribution"))), what="initial states")
+_INITIAL = SharedOrPerDataset(
+    Either((Label("an initial state"), MapOf(Prob(), what="an initial distribution"))), what="initial states"
+)
 
 
-def _outcomes(outs: Any) -> list[tuple[tuple, "Outcome"]]:
+def _outcomes(outs: Any) -> list[tuple[tuple, Outcome]]:
     """The outcomes of one answer with their place: ``{p, next}`` or a list of them."""
     if isinstance(outs, tuple):
         return [((i,), o) for i, o in enumerate(outs)]
@@ -84,28 +88,44 @@ class AutomatonForm(Form):
 
     states: tuple = arg(ListOf(Label("a state"), min_len=1, unique=True, what="states"), doc="the state names")
     initial: Any = arg(_INITIAL, doc="a state, {state: p}, or one of those per dataset")
-    queries: tuple | None = arg(ListOf(Label("a query"), min_len=1, unique=True, what="queries"), default=None, doc="the alphabet every non-final state accepts")
-    final: tuple = arg(ListOf(Label("a state"), unique=True, what="final"), default=(), doc="states that accept no query")
+    queries: tuple | None = arg(
+        ListOf(Label("a query"), min_len=1, unique=True, what="queries"),
+        default=None,
+        doc="the alphabet every non-final state accepts",
+    )
+    final: tuple = arg(
+        ListOf(Label("a state"), unique=True, what="final"), default=(), doc="states that accept no query"
+    )
     horizon: int = arg(Count("horizon", 0, MAX_HORIZON), doc="the maximum number of queries")
-    transitions: dict = arg(MapOf(Nullable(MapOf(_QUERY, what="the transitions of a state (query -> answers)")), what="transitions (state -> query -> answers)"),
-                            doc="state -> query -> answer -> {p, next}")
+    transitions: dict = arg(
+        MapOf(
+            Nullable(MapOf(_QUERY, what="the transitions of a state (query -> answers)")),
+            what="transitions (state -> query -> answers)",
+        ),
+        doc="state -> query -> answer -> {p, next}",
+    )
 
     def _state(self, name: str, where: tuple) -> str:
         if name not in self.states:
-            raise FieldProblem(where, f"unknown state {name!r}", suggest(name, self.states) or f"states: {', '.join(self.states)}")
+            raise FieldProblem(
+                where, f"unknown state {name!r}", suggest(name, self.states) or f"states: {', '.join(self.states)}"
+            )
         return name
 
     def validate(self) -> None:
         for i, s in enumerate(self.final):
             self._state(s, ("final", i))
-        for k, ini in enumerate(_rows(self.initial)):
+        for _k, ini in enumerate(_rows(self.initial)):
             for s in [ini] if isinstance(ini, str) else ini:
                 self._state(s, ("initial",))
         for s, table in self.transitions.items():
             self._state(s, ("transitions", s))
             if table and s in self.final:
-                raise FieldProblem(("transitions", s), f"state {s!r} is listed as final, so it accepts no query",
-                                   "remove its transitions or remove it from `final:`")
+                raise FieldProblem(
+                    ("transitions", s),
+                    f"state {s!r} is listed as final, so it accepts no query",
+                    "remove its transitions or remove it from `final:`",
+                )
             for q, answers in (table or {}).items():
                 self._check_query(s, q, answers)
         self._check_alphabet()
@@ -113,12 +133,19 @@ class AutomatonForm(Form):
     def _check_query(self, s: str, q: str, answers: dict) -> None:
         where = ("transitions", s, q)
         if self.queries is not None and q not in self.queries:
-            raise FieldProblem(where, f"query {q!r} is not in `queries:`", suggest(q, self.queries) or f"queries: {', '.join(self.queries)}")
+            raise FieldProblem(
+                where,
+                f"query {q!r} is not in `queries:`",
+                suggest(q, self.queries) or f"queries: {', '.join(self.queries)}",
+            )
         seen = set()
         for ans, outs in answers.items():
             if ans == HALT:
-                raise FieldProblem(where + (ans,), f"the answer name {HALT!r} is reserved",
-                                   "it is what a state answers to a query it does not accept; rename the answer")
+                raise FieldProblem(
+                    where + (ans,),
+                    f"the answer name {HALT!r} is reserved",
+                    "it is what a state answers to a query it does not accept; rename the answer",
+                )
             for at, o in _outcomes(outs):
                 nxt = self._state(o.next or s, where + (ans,) + at + ("next",))
                 if (ans, nxt) in seen:
@@ -135,8 +162,11 @@ class AutomatonForm(Form):
                     total = sum((r[d] if len(r) > 1 else r[0] for r in rows), Q(0))
                     if total != 1:
                         under = f" under {datasets[d]}" if per else ""
-                        raise FieldProblem(("transitions", s, q), f"the probabilities{under} sum to {q_str(total)}, not 1",
-                                           "each (state, query) gives a distribution over (answer, next state)")
+                        raise FieldProblem(
+                            ("transitions", s, q),
+                            f"the probabilities{under} sum to {q_str(total)}, not 1",
+                            "each (state, query) gives a distribution over (answer, next state)",
+                        )
 
     def _check_alphabet(self) -> None:
         if self.queries is None:
@@ -144,40 +174,54 @@ class AutomatonForm(Form):
         for s, table in self.transitions.items():
             missing = [q for q in self.queries if q not in (table or {})]
             if table and missing:
-                raise FieldProblem(("transitions", s), f"state {s!r} has no transition for query {missing[0]!r}",
-                                   "with `queries:` every state that is not final accepts every query; add the transition, "
-                                   "list the state under `final:`, or drop `queries:` to give each state its own alphabet")
+                raise FieldProblem(
+                    ("transitions", s),
+                    f"state {s!r} has no transition for query {missing[0]!r}",
+                    "with `queries:` every state that is not final accepts every query; add the transition, "
+                    "list the state under `final:`, or drop `queries:` to give each state its own alphabet",
+                )
 
     def shared_only(self) -> None:
         """Refuse anything given per dataset (a continual mechanism has one initial state and
         dataset-independent transitions: Henzinger-Safavi-Vadhan Def. 3.1)."""
         if isinstance(self.initial, ByDataset):
-            raise FieldProblem("initial", "a continual mechanism has a single initial state (Def. 3.1), not one per dataset",
-                               "give one state (or one distribution over states)")
+            raise FieldProblem(
+                "initial",
+                "a continual mechanism has a single initial state (Def. 3.1), not one per dataset",
+                "give one state (or one distribution over states)",
+            )
         for s, table in self.transitions.items():
             for q, answers in (table or {}).items():
                 for ans, outs in answers.items():
                     for at_, o in _outcomes(outs):
                         if isinstance(o.p, ByDataset):
                             at = ("transitions", s, q, ans) + at_ + ("p",)
-                            raise FieldProblem(at, "p: a continual mechanism does not depend on the dataset, so each probability is a single value",
-                                               "the two worlds differ only in the messages the mechanism receives (Def. 3.1, 3.7); write e.g. `p: 1/4`")
+                            raise FieldProblem(
+                                at,
+                                "p: a continual mechanism does not depend on the dataset, so each probability is a single value",
+                                "the two worlds differ only in the messages the mechanism receives (Def. 3.1, 3.7); write e.g. `p: 1/4`",
+                            )
 
     @property
     def per_dataset(self) -> bool:
         return isinstance(self.initial, ByDataset) or any(
             isinstance(o.p, ByDataset)
-            for table in self.transitions.values() for answers in (table or {}).values()
-            for outs in answers.values() for _at, o in _outcomes(outs)
+            for table in self.transitions.values()
+            for answers in (table or {}).values()
+            for outs in answers.values()
+            for _at, o in _outcomes(outs)
         )
 
     def machine(self, ctx: BuildContext) -> Automaton:
         """The validated :class:`~exactdp.builders.automaton.Automaton`."""
         self._check_sums(ctx.datasets)
-        initial = [self._dist(i) for i in self.initial] if isinstance(self.initial, ByDataset) else self._dist(self.initial)
+        initial = (
+            [self._dist(i) for i in self.initial] if isinstance(self.initial, ByDataset) else self._dist(self.initial)
+        )
         transitions = {
             (s, q): [(ans, o.next or s, _rows(o.p)) for ans, outs in answers.items() for _at, o in _outcomes(outs)]
-            for s, table in self.transitions.items() for q, answers in (table or {}).items()
+            for s, table in self.transitions.items()
+            for q, answers in (table or {}).items()
         }
         n_rows = len(ctx.datasets) if self.per_dataset else 1
         return make_automaton(self.states, initial, transitions, self.horizon, queries=self.queries, n_rows=n_rows)

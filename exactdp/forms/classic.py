@@ -10,12 +10,36 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..builders.classic import TRUNCATIONS, Noise, discrete_laplace, finite_noise, geometric_noise, krr, report_noisy_max, truncated_geometric
+from ..builders.classic import (
+    TRUNCATIONS,
+    Noise,
+    discrete_laplace,
+    finite_noise,
+    geometric_noise,
+    krr,
+    report_noisy_max,
+    truncated_geometric,
+)
 from ..model.game import Mechanism
 from ..numbers.rational import q_str
 from .core import exp_eps_at
 from .exponential import SCORES, score_table
-from .fields import Choice, Count, Declared, Eps, FieldProblem, Label, ListOf, MapOf, PerDataset, Prob, Rational, Tagged, arg, within
+from .fields import (
+    Choice,
+    Count,
+    Declared,
+    Eps,
+    FieldProblem,
+    Label,
+    ListOf,
+    MapOf,
+    PerDataset,
+    Prob,
+    Rational,
+    Tagged,
+    arg,
+    within,
+)
 from .registry import BuildContext, Form, form
 
 __all__ = ["Geometric", "Pmf", "NOISE", "KRR", "TruncatedGeometric", "ReportNoisyMax", "alpha_of"]
@@ -80,7 +104,9 @@ def build_noise(noise: Geometric | Pmf, ctx: BuildContext, field: str, *, infini
         return noise.noise(ctx, infinite_ok=infinite_ok)
 
 
-def build_optional_noise(noise: Geometric | Pmf | str | None, ctx: BuildContext, field: str, *, infinite_ok: bool) -> Noise | None:
+def build_optional_noise(
+    noise: Geometric | Pmf | str | None, ctx: BuildContext, field: str, *, infinite_ok: bool
+) -> Noise | None:
     """As :func:`build_noise`, for a field that may also say ``none`` (or be empty): no noise."""
     if noise is None or noise == "none":
         return None
@@ -106,7 +132,14 @@ class KRR(Form):
             if v not in self.values:
                 raise FieldProblem(("data", d), f"{d} holds {v!r}, which is not among the values")
         E = exp_eps_at("eps", self.eps, ctx, "krr", rational_only=True)
-        return krr(exp_eps=E, values=list(self.values), data=list(self.data), datasets=ctx.datasets, adjacent=ctx.adjacent, name=ctx.name)
+        return krr(
+            exp_eps=E,
+            values=list(self.values),
+            data=list(self.data),
+            datasets=ctx.datasets,
+            adjacent=ctx.adjacent,
+            name=ctx.name,
+        )
 
 
 @form("truncated_geometric")
@@ -118,15 +151,24 @@ class TruncatedGeometric(Form):
     alpha: Any = arg(Rational("alpha"), default=None, doc="0 < alpha < 1")
     n: int = arg(Count("n", 1, 10_000), doc="outputs 0..n")
     counts: tuple = arg(PerDataset(Count("a count", 0, None), what="counts"), doc="{dataset: count}")
-    truncation: str = arg(Choice(TRUNCATIONS, "truncation"), default="clamp", doc="clamp (GRS) or renormalize (a common mistake)")
+    truncation: str = arg(
+        Choice(TRUNCATIONS, "truncation"), default="clamp", doc="clamp (GRS) or renormalize (a common mistake)"
+    )
 
     def build(self, ctx: BuildContext) -> Mechanism:
         for d, c in zip(ctx.datasets, self.counts):
             if c > self.n:
                 raise FieldProblem(("counts", d), f"a count must be between 0 and {self.n}, found {c}")
         a = alpha_of(self.eps, self.alpha, ctx, "truncated_geometric")
-        return truncated_geometric(alpha=a, n=self.n, counts=list(self.counts), truncation=self.truncation, datasets=ctx.datasets,
-                                   adjacent=ctx.adjacent, name=ctx.name)
+        return truncated_geometric(
+            alpha=a,
+            n=self.n,
+            counts=list(self.counts),
+            truncation=self.truncation,
+            datasets=ctx.datasets,
+            adjacent=ctx.adjacent,
+            name=ctx.name,
+        )
 
 
 @form("report_noisy_max")
@@ -141,4 +183,6 @@ class ReportNoisyMax(Form):
     def build(self, ctx: BuildContext) -> Mechanism:
         labels, rows = score_table(self.values, self.outputs, ctx.datasets, "values")
         noise = build_noise(self.noise, ctx, "noise", infinite_ok=False)
-        return report_noisy_max(rows, noise, outputs=labels, datasets=ctx.datasets, adjacent=ctx.adjacent, name=ctx.name)
+        return report_noisy_max(
+            rows, noise, outputs=labels, datasets=ctx.datasets, adjacent=ctx.adjacent, name=ctx.name
+        )

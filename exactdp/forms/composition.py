@@ -45,7 +45,9 @@ class Postprocess(Form):
     """`postprocess: {mechanism: m, map: {answer: new_answer}}`: relabel answers (deterministic post-processing)."""
 
     mechanism: Mechanism = arg(MechanismRef())
-    map: dict = arg(MapOf(Label("a new answer label"), what="`map:` (old answer: new answer)"), doc="old answer: new answer")
+    map: dict = arg(
+        MapOf(Label("a new answer label"), what="`map:` (old answer: new answer)"), doc="old answer: new answer"
+    )
 
     def build(self, ctx: BuildContext) -> Mechanism:
         return postprocess(self.mechanism, self.map, name=ctx.name)

@@ -22,8 +22,9 @@ chosen engine before any claim about the composition is trusted.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar
+from typing import Any, ClassVar
 
 from ..builders.automaton import AutomatonMechanism
 from ..builders.continual import (
@@ -42,8 +43,9 @@ from ..builders.continual import (
 )
 from ..builders.verifier import ANY, DIFFER, SAME, bounded_verifier, make_verifier
 from ..model.game import Mechanism
-from ..numbers.real import real_str
 from ..numbers.rational import q_str
+from ..numbers.real import real_str
+from .automaton import AutomatonForm
 from .fields import (
     Count,
     Declared,
@@ -64,7 +66,6 @@ from .fields import (
     arg,
     within,
 )
-from .automaton import AutomatonForm
 from .registry import BuildContext, Form, Obligation, form
 
 __all__ = ["MAX_CAP", "BoundedVerifier", "VerifierAutomaton", "ContinualForm", "MenuEntry", "MenuComposition"]
@@ -79,7 +80,9 @@ MAX_CAP = 50
 class BoundedVerifier(Declared):
     """Pair sequences with at most `max_differing` differing pairs and at most `max_length` pairs."""
 
-    max_differing: int | None = arg(Count("max_differing", 0, 1000), default=None, doc="at most this many pairs with m0 != m1")
+    max_differing: int | None = arg(
+        Count("max_differing", 0, 1000), default=None, doc="at most this many pairs with m0 != m1"
+    )
     max_length: int | None = arg(Count("max_length", 0, 100_000), default=None, doc="at most this many pairs")
 
     def verifier(self, messages: tuple[str, ...]) -> Any:
@@ -93,8 +96,12 @@ class VerifierAutomaton(Declared):
 
     states: tuple = arg(ListOf(Label("a state"), min_len=1, unique=True, what="states"))
     initial: str = arg(Label("the initial state"))
-    transitions: dict = arg(MapOf(Nullable(MapOf(Label("a next state"), what="valid pairs (pair -> next state)")),
-                                  what="verifier transitions (state -> {pair: next state})"))
+    transitions: dict = arg(
+        MapOf(
+            Nullable(MapOf(Label("a next state"), what="valid pairs (pair -> next state)")),
+            what="verifier transitions (state -> {pair: next state})",
+        )
+    )
 
     def validate(self) -> None:
         if self.initial not in self.states:
@@ -104,11 +111,15 @@ class VerifierAutomaton(Declared):
                 raise FieldProblem(("transitions", s), f"unknown state {s!r}", f"states: {', '.join(self.states)}")
             for key, nxt in (rules or {}).items():
                 if nxt not in self.states:
-                    raise FieldProblem(("transitions", s, key), f"unknown state {nxt!r}", f"states: {', '.join(self.states)}")
+                    raise FieldProblem(
+                        ("transitions", s, key), f"unknown state {nxt!r}", f"states: {', '.join(self.states)}"
+                    )
 
     def verifier(self, messages: tuple[str, ...]) -> Any:
-        table = {s: {_pair_key(key, messages, ("transitions", s, key)): nxt for key, nxt in (rules or {}).items()}
-                 for s, rules in self.transitions.items()}
+        table = {
+            s: {_pair_key(key, messages, ("transitions", s, key)): nxt for key, nxt in (rules or {}).items()}
+            for s, rules in self.transitions.items()
+        }
         return make_verifier(self.states, self.initial, table, messages)
 
 
@@ -117,10 +128,16 @@ def _pair_key(text: str, messages: tuple[str, ...], where: tuple) -> Any:
         return text
     parts = [t.strip() for t in text.split(",")]
     if len(parts) != 2 or not all(parts):
-        raise FieldProblem(where, f"{text!r} is not a pair of messages", "write a pair as `m0,m1` (e.g. `0,1`), or use `same`, `differ` or `any`")
+        raise FieldProblem(
+            where,
+            f"{text!r} is not a pair of messages",
+            "write a pair as `m0,m1` (e.g. `0,1`), or use `same`, `differ` or `any`",
+        )
     for m in parts:
         if m not in messages:
-            raise FieldProblem(where, f"message {m!r} is not a query of the mechanism", f"queries: {', '.join(messages)}")
+            raise FieldProblem(
+                where, f"message {m!r} is not a query of the mechanism", f"queries: {', '.join(messages)}"
+            )
     return (parts[0], parts[1])
 
 
@@ -130,8 +147,11 @@ _VERIFIER = Either((Record(VerifierAutomaton, "a verifier automaton"), Record(Bo
 def continual_of(m: Mechanism, where: str | tuple, what: str) -> Continual:
     """The continual mechanism behind ``m`` (a ``continual:`` form), else a located problem."""
     if not isinstance(m, ContinualMechanism) or m.continual is None:
-        raise FieldProblem(where, f"{what} must be a continual mechanism",
-                           "write `continual: {mechanism: {automaton: ...}, verifier: ...}` (or the name of one)")
+        raise FieldProblem(
+            where,
+            f"{what} must be a continual mechanism",
+            "write `continual: {mechanism: {automaton: ...}, verifier: ...}` (or the name of one)",
+        )
     return m.continual
 
 
@@ -144,10 +164,14 @@ class ContinualForm(Form):
     """A continual mechanism with its verification function (Henzinger-Safavi-Vadhan Cor. 3.8:
     the game V o I o M, worlds = the two datasets)."""
 
-    mechanism: Any = arg(Either((Tagged((("automaton", AutomatonForm),), "automaton"), MechanismRef())),
-                         doc="a dataset-independent automaton over messages (inline or a name)")
+    mechanism: Any = arg(
+        Either((Tagged((("automaton", AutomatonForm),), "automaton"), MechanismRef())),
+        doc="a dataset-independent automaton over messages (inline or a name)",
+    )
     verifier: Any = arg(_VERIFIER, doc="{max_differing, max_length} or an automaton over pairs")
-    first_pair_consistent: bool = arg(Flag(), default=False, doc="only first-pair-consistent pair sequences (Def. 5.13)")
+    first_pair_consistent: bool = arg(
+        Flag(), default=False, doc="only first-pair-consistent pair sequences (Def. 5.13)"
+    )
 
     def validate(self) -> None:
         m = self.mechanism
@@ -156,11 +180,17 @@ class ContinualForm(Form):
                 m.shared_only()
             return
         if not isinstance(m, AutomatonMechanism) or m.automaton is None:
-            raise FieldProblem("mechanism", "the mechanism of a continual mechanism must be an automaton (a state machine over messages)",
-                               "write `mechanism: {automaton: {states: ..., initial: ..., horizon: ..., transitions: ...}}`")
+            raise FieldProblem(
+                "mechanism",
+                "the mechanism of a continual mechanism must be an automaton (a state machine over messages)",
+                "write `mechanism: {automaton: {states: ..., initial: ..., horizon: ..., transitions: ...}}`",
+            )
         if not m.automaton.dataset_independent:
-            raise FieldProblem("mechanism", f"automaton {m.name!r} depends on the dataset, but a continual mechanism has a single initial state (Def. 3.1)",
-                               "the two worlds differ only in the messages it receives: give every probability as one value")
+            raise FieldProblem(
+                "mechanism",
+                f"automaton {m.name!r} depends on the dataset, but a continual mechanism has a single initial state (Def. 3.1)",
+                "the two worlds differ only in the messages it receives: give every probability as one value",
+            )
 
     def build(self, ctx: BuildContext) -> Mechanism:
         m = self.mechanism
@@ -188,7 +218,7 @@ class MenuEntry(Declared):
     delta: Any = arg(Delta(), doc="the claimed delta_i")
 
     def validate(self) -> None:
-        self.continual  # (the property raises the located problem for a mechanism that is not continual)
+        _ = self.continual  # (the property raises the located problem for a mechanism that is not continual)
 
     @property
     def continual(self) -> Continual:
@@ -196,8 +226,12 @@ class MenuEntry(Declared):
         return continual_of(self.mechanism, "mechanism", "a menu item's mechanism")
 
 
-_MENU = Either((MapOf(Record(MenuEntry, "a menu item"), min_len=1, what="menu"),
-                ListOf(Record(MenuEntry, "a menu item"), min_len=1, what="menu")))
+_MENU = Either(
+    (
+        MapOf(Record(MenuEntry, "a menu item"), min_len=1, what="menu"),
+        ListOf(Record(MenuEntry, "a menu item"), min_len=1, what="menu"),
+    )
+)
 _PAIRS = ListOf(Pair(Eps(), Delta(), "parameter", ("eps", "delta")), what="params (a list of [eps, delta] pairs)")
 _EPS_LIST = ListOf(Eps(), what="params (a list of eps values)")
 
@@ -216,7 +250,9 @@ class MenuComposition(Form):
         for i, e in enumerate(menu):
             label = e.mechanism.name if e.mechanism.name not in ("M", "") else str(i + 1)
             if any(label == l for l, _ in out):
-                raise FieldProblem(("menu", i), f"menu item {label!r} appears twice", "give the items distinct names (use a map)")
+                raise FieldProblem(
+                    ("menu", i), f"menu item {label!r} appears twice", "give the items distinct names (use a map)"
+                )
             out.append((label, e))
         return out
 
@@ -231,8 +267,10 @@ class MenuComposition(Form):
             if self.fpc and not cm.first_pair_consistent:
                 cm = Continual(cm.mechanism, cm.verifier, True)
             restricted = " on first-pair-consistent sequences" if self.fpc else ""
-            text = (f"menu item {label!r} of {ctx.name} is ({real_str(e.eps)}, {q_str(e.delta)})-DP w.r.t. its verifier"
-                    f"{restricted} (Henzinger-Safavi-Vadhan Def. 4.4 (iv))")
+            text = (
+                f"menu item {label!r} of {ctx.name} is ({real_str(e.eps)}, {q_str(e.delta)})-DP w.r.t. its verifier"
+                f"{restricted} (Henzinger-Safavi-Vadhan Def. 4.4 (iv))"
+            )
             where = ("menu", label if isinstance(self.menu, dict) else k)  # type: ignore[attr-defined]
             out.append(Obligation(continual(cm, datasets=ctx.datasets, name=label), e.eps, e.delta, text, where))
         return tuple(out)
@@ -341,5 +379,8 @@ class Concurrent(Form):
     shorthand = "mechanisms"
 
     def build(self, ctx: BuildContext) -> Mechanism:
-        comps = {label: continual_of(m, ("mechanisms", k), "a component of concurrent") for k, (label, m) in enumerate(self.mechanisms)}
+        comps = {
+            label: continual_of(m, ("mechanisms", k), "a component of concurrent")
+            for k, (label, m) in enumerate(self.mechanisms)
+        }
         return concurrent(comps, datasets=ctx.datasets, name=ctx.name)

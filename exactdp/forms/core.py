@@ -3,8 +3,9 @@ combinators (Vadhan & Wang 2021, Defs. 1.5–2.1, 1.9, 5.1)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from ..builders.combinators import choose, compose, concomp, repeat
 from ..builders.composition import concomp_ordered, concomp_sequential
@@ -13,10 +14,37 @@ from ..builders.symbolic import rr_delta_sym_node, rr_sym_node
 from ..model.game import END, Ask, Mechanism, Node
 from ..numbers import kinds as K
 from ..numbers.symbolic import is_sym
-from .fields import Answers, Declared, Choice, Count, Delta, Eps, FieldProblem, GameNode, MapOf, MechanismRef, Mechanisms, PerDataset, Prob, arg
+from .fields import (
+    Answers,
+    Choice,
+    Count,
+    Declared,
+    Delta,
+    Eps,
+    FieldProblem,
+    GameNode,
+    MapOf,
+    MechanismRef,
+    Mechanisms,
+    PerDataset,
+    Prob,
+    arg,
+)
 from .registry import BuildContext, Form, form
 
-__all__ = ["Tree", "AskForm", "Respond", "RR", "Compose", "Repeat", "Concomp", "Choose", "AnswerSpec", "exp_eps_at", "bits_at"]
+__all__ = [
+    "Tree",
+    "AskForm",
+    "Respond",
+    "RR",
+    "Compose",
+    "Repeat",
+    "Concomp",
+    "Choose",
+    "AnswerSpec",
+    "exp_eps_at",
+    "bits_at",
+]
 
 Components = tuple[tuple[str, Mechanism], ...]
 
@@ -60,7 +88,9 @@ class Tree(Form):
 class AskForm(Form):
     """The adversary chooses a query; each query maps to an answer distribution."""
 
-    queries: dict = arg(MapOf(Answers(), min_len=1, what="`ask:` (queries to answer distributions)"), doc="{query: answers}")
+    queries: dict = arg(
+        MapOf(Answers(), min_len=1, what="`ask:` (queries to answer distributions)"), doc="{query: answers}"
+    )
     shorthand = "queries"
 
     def build(self, ctx: BuildContext) -> Mechanism:
@@ -86,8 +116,11 @@ class RR(Form):
 
     eps: Any = arg(Eps(symbolic=True), doc="e.g. eps: log(3)")
     delta: Any = arg(Delta(symbolic=True), default=None, doc="RR_(eps,delta) with answers I0, 0, 1, I1")
-    bits: dict | None = arg(PerDataset(Count("a bit", 0, 1), partial=True, what="bits"), default=None,
-                            doc="RR's input bit for datasets outside the first adjacent pair")
+    bits: dict | None = arg(
+        PerDataset(Count("a bit", 0, 1), partial=True, what="bits"),
+        default=None,
+        doc="RR's input bit for datasets outside the first adjacent pair",
+    )
 
     def build(self, ctx: BuildContext) -> Mechanism:
         E = exp_eps_at("eps", self.eps, ctx, "rr")
@@ -136,7 +169,9 @@ class Concomp(Form):
     the interleaving (`ordered` is Def. 2.3)."""
 
     mechanisms: Components = arg(Mechanisms(), doc="the components")
-    interleave: str = arg(Choice(INTERLEAVINGS, "interleaving"), default="any", doc="any (Def. 2.1), sequential, ordered (Def. 2.3)")
+    interleave: str = arg(
+        Choice(INTERLEAVINGS, "interleaving"), default="any", doc="any (Def. 2.1), sequential, ordered (Def. 2.3)"
+    )
     shorthand = "mechanisms"
 
     def build(self, ctx: BuildContext) -> Mechanism:

@@ -6,8 +6,9 @@ Every ε inside these forms must make the weights rational: write ``eps: log(16)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from ..builders.exponential import MODES, exponential, grr, grr_menu, nonadaptive
 from ..model.game import Mechanism
@@ -37,7 +38,9 @@ SCORES = PerDataset(Either((MapOf(_VALUE), ListOf(_VALUE))), what="scores")
 _BITS = PerDataset(Count("a bit", 0, 1), partial=True, what="bits")
 
 
-def score_table(per: tuple, outputs: Sequence[str] | None, datasets: Sequence[str], field: str = "scores") -> tuple[list[str], list[list[Any]]]:
+def score_table(
+    per: tuple, outputs: Sequence[str] | None, datasets: Sequence[str], field: str = "scores"
+) -> tuple[list[str], list[list[Any]]]:
     """``{dataset: {output: score} | [score, ...]}`` → (output labels, scores[d][k]).
 
     Maps fix the outputs (the same for every dataset); lists follow ``outputs`` (default
@@ -48,7 +51,11 @@ def score_table(per: tuple, outputs: Sequence[str] | None, datasets: Sequence[st
             if labels is None:
                 labels = list(vals)
             elif sorted(vals) != sorted(labels):
-                raise FieldProblem((field, d), f"the outputs of {d} ({', '.join(vals)}) differ from {', '.join(labels)}", "every dataset scores the same outputs")
+                raise FieldProblem(
+                    (field, d),
+                    f"the outputs of {d} ({', '.join(vals)}) differ from {', '.join(labels)}",
+                    "every dataset scores the same outputs",
+                )
     if labels is None:
         labels = [str(i) for i in range(len(per[0]))]
     if len(set(labels)) != len(labels):
@@ -58,7 +65,9 @@ def score_table(per: tuple, outputs: Sequence[str] | None, datasets: Sequence[st
         if isinstance(vals, dict):
             rows.append([vals[lab] for lab in labels])
         elif len(vals) != len(labels):
-            raise FieldProblem((field, d), f"{d} has {len(vals)} {field} but there are {len(labels)} outputs ({', '.join(labels)})")
+            raise FieldProblem(
+                (field, d), f"{d} has {len(vals)} {field} but there are {len(labels)} outputs ({', '.join(labels)})"
+            )
         else:
             rows.append(list(vals))
     return labels, rows
@@ -71,16 +80,29 @@ class Exponential(Form):
 
     eps: Any = arg(Eps(), doc="e.g. eps: log(16)")
     scores: tuple = arg(SCORES, doc="{dataset: {output: score}} or {dataset: [score, ...]}")
-    outputs: tuple | None = arg(ListOf(Label("an output label"), what="outputs"), default=None, doc="output labels for list scores")
+    outputs: tuple | None = arg(
+        ListOf(Label("an output label"), what="outputs"), default=None, doc="output labels for list scores"
+    )
     mode: str = arg(Choice(MODES, "mode"), default="sensitivity", doc="how eps is calibrated")
-    sensitivity: Any = arg(Rational("sensitivity", positive=True), default=None, doc="the score sensitivity (default: computed)")
+    sensitivity: Any = arg(
+        Rational("sensitivity", positive=True), default=None, doc="the score sensitivity (default: computed)"
+    )
     range: Any = arg(Rational("range", positive=True), default=None, doc="the score range (mode: range)")
 
     def build(self, ctx: BuildContext) -> Mechanism:
         E = exp_eps_at("eps", self.eps, ctx, "exponential", rational_only=True)
         labels, rows = score_table(self.scores, self.outputs, ctx.datasets)
-        return exponential(rows, exp_eps=E, outputs=labels, datasets=ctx.datasets, adjacent=ctx.adjacent, mode=self.mode,
-                           sensitivity=self.sensitivity, range_=self.range, name=ctx.name)
+        return exponential(
+            rows,
+            exp_eps=E,
+            outputs=labels,
+            datasets=ctx.datasets,
+            adjacent=ctx.adjacent,
+            mode=self.mode,
+            sensitivity=self.sensitivity,
+            range_=self.range,
+            name=ctx.name,
+        )
 
 
 @form("grr")
@@ -95,7 +117,14 @@ class GRR(Form):
     def build(self, ctx: BuildContext) -> Mechanism:
         B = exp_eps_at("eps", self.eps, ctx, "grr", rational_only=True)
         u = exp_eps_at("t", self.t, ctx, "grr", rational_only=True)
-        return grr(exp_eps=B, exp_t=u, datasets=ctx.datasets, adjacent=ctx.adjacent, bits=bits_at(ctx, self.bits), name=ctx.name)
+        return grr(
+            exp_eps=B,
+            exp_t=u,
+            datasets=ctx.datasets,
+            adjacent=ctx.adjacent,
+            bits=bits_at(ctx, self.bits),
+            name=ctx.name,
+        )
 
 
 @form("grr_menu")
@@ -105,8 +134,14 @@ class GRRMenu(Form):
     adds e^t -> e^eps/e^t so that both orders of the pair face the same menu."""
 
     eps: Any = arg(Eps(), doc="e.g. eps: log(16)")
-    t: tuple | None = arg(ListOf(Eps(), what="t (a list of eps-type values)"), default=None, doc="a list such as [log(2), log(4)]")
-    u: tuple | None = arg(ListOf(Rational("e^t", lo=Q(1)), what="u (a list of e^t values)"), default=None, doc="a list of e^t values such as [2, 5/2, 4]")
+    t: tuple | None = arg(
+        ListOf(Eps(), what="t (a list of eps-type values)"), default=None, doc="a list such as [log(2), log(4)]"
+    )
+    u: tuple | None = arg(
+        ListOf(Rational("e^t", lo=Q(1)), what="u (a list of e^t values)"),
+        default=None,
+        doc="a list of e^t values such as [2, 5/2, 4]",
+    )
     symmetric: bool = arg(Flag(), default=False, doc="also offer e^eps/e^t")
     bits: dict | None = arg(_BITS, default=None, doc="input bits beyond the first adjacent pair")
 
@@ -129,8 +164,17 @@ class GRRMenu(Form):
             us = us + [B / u for u in us if B / u not in us]
         seen = sorted(set(us))
         if seen[-1] > B:
-            raise FieldProblem((), f"grr_menu: e^t = {q_str(seen[-1])} exceeds e^eps = {q_str(B)}", "each t must lie in [0, eps]")
-        return grr_menu(exp_eps=B, exp_ts=seen, datasets=ctx.datasets, adjacent=ctx.adjacent, bits=bits_at(ctx, self.bits), name=ctx.name)
+            raise FieldProblem(
+                (), f"grr_menu: e^t = {q_str(seen[-1])} exceeds e^eps = {q_str(B)}", "each t must lie in [0, eps]"
+            )
+        return grr_menu(
+            exp_eps=B,
+            exp_ts=seen,
+            datasets=ctx.datasets,
+            adjacent=ctx.adjacent,
+            bits=bits_at(ctx, self.bits),
+            name=ctx.name,
+        )
 
 
 @form("nonadaptive")

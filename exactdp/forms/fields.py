@@ -14,9 +14,10 @@ on the command line and in the Python API.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, ClassVar, Iterator, Sequence
+from typing import Any, ClassVar
 
 __all__ = [
     "Kind",
@@ -339,7 +340,12 @@ class Pair(Kind):
     labels: tuple[str, str] | None = None  # short names for messages, e.g. ("eps", "delta")
 
     def schema(self) -> dict:
-        return {"type": "array", "minItems": 2, "maxItems": 2, "prefixItems": [self.first.schema(), self.second.schema()]}
+        return {
+            "type": "array",
+            "minItems": 2,
+            "maxItems": 2,
+            "prefixItems": [self.first.schema(), self.second.schema()],
+        }
 
     def text(self) -> str:
         return f"[{self.first.text()}, {self.second.text()}]"
@@ -483,9 +489,11 @@ def field_specs(cls: type) -> tuple[FieldSpec, ...]:
             continue
         required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
         default = None if required else f.default
-        out.append(FieldSpec(f.metadata["key"] or f.name, f.name, f.metadata["kind"], required, default, f.metadata["doc"]))
+        out.append(
+            FieldSpec(f.metadata["key"] or f.name, f.name, f.metadata["kind"], required, default, f.metadata["doc"])
+        )
     specs = tuple(out)
-    setattr(cls, "_field_specs", specs)
+    cls._field_specs = specs
     return specs
 
 

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Generic, Iterable, Iterator, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from ..model.game import Mechanism, Node
 from ..numbers.symbolic import SymbolTable
@@ -91,7 +92,9 @@ class Registry(Generic[T]):
         def deco(cls: T) -> T:
             old = self._items.get(key)
             if old is not None and old is not cls:
-                raise RuntimeError(f"the {self.what} {key!r} is registered twice ({old.__qualname__} and {cls.__qualname__})")
+                raise RuntimeError(
+                    f"the {self.what} {key!r} is registered twice ({old.__qualname__} and {cls.__qualname__})"
+                )
             setattr(cls, self.attr, key)
             self._items[key] = cls
             return cls

@@ -28,7 +28,21 @@ from ..model.game import Mechanism
 from ..numbers.rational import Q
 from .classic import NOISE, Geometric, Pmf, build_noise, build_optional_noise
 from .core import exp_eps_at
-from .fields import Choice, Count, Declared, Either, Eps, FieldProblem, Flag, Literal, MapOf, PerDataset, Rational, Record, arg
+from .fields import (
+    Choice,
+    Count,
+    Declared,
+    Either,
+    Eps,
+    FieldProblem,
+    Flag,
+    Literal,
+    MapOf,
+    PerDataset,
+    Rational,
+    Record,
+    arg,
+)
 from .registry import BuildContext, Form, form
 
 __all__ = ["SVTForm", "Release"]
@@ -54,7 +68,10 @@ class Release(Declared):
 class SVTForm(Form):
     """The sparse vector technique / AboveThreshold and its published variants (Lyu-Su-Li 2017)."""
 
-    menu: dict = arg(MapOf(PerDataset(Rational("a query value"), what="values"), min_len=1, what="menu (query: value per dataset)"), doc="{query: [value per dataset]}")
+    menu: dict = arg(
+        MapOf(PerDataset(Rational("a query value"), what="values"), min_len=1, what="menu (query: value per dataset)"),
+        doc="{query: [value per dataset]}",
+    )
     threshold: Any = arg(Rational("threshold"), default=Q(0), doc="the public threshold")
     horizon: int = arg(Count("horizon", 1, 64), doc="how many queries")
     sensitivity: Any = arg(Rational("sensitivity", positive=True), default=Q(1), doc="checked on the menu")
@@ -62,10 +79,18 @@ class SVTForm(Form):
     eps: Any = arg(Eps(), default=None, doc="the budget a variant is calibrated to")
     c: int | None = arg(Count("c", 1, 64), default=None, doc="`above` answers before halting (default 1)")
     width: int | None = arg(Count("width", 0, 10_000), default=None, doc="clamp the noise to [-width, width]")
-    release: Release | None = arg(Record(Release, "release"), default=None, doc="alg3: released value clamped to [lo, hi]")
+    release: Release | None = arg(
+        Record(Release, "release"), default=None, doc="alg3: released value clamped to [lo, hi]"
+    )
     threshold_noise: Geometric | Pmf | None = arg(NOISE, default=None, doc="the noise rho on the threshold")
-    query_noise: Geometric | Pmf | str | None = arg(Either((Literal("none", null_ok=True), NOISE)), default=None, doc="the noise nu on each query, or none")
-    halt_after: Any = arg(Either((Literal("never"), Count("halt_after", 1, 10_000))), default=None, doc="halt after this many `above` (or never)")
+    query_noise: Geometric | Pmf | str | None = arg(
+        Either((Literal("none", null_ok=True), NOISE)), default=None, doc="the noise nu on each query, or none"
+    )
+    halt_after: Any = arg(
+        Either((Literal("never"), Count("halt_after", 1, 10_000))),
+        default=None,
+        doc="halt after this many `above` (or never)",
+    )
     resample: bool | None = arg(Flag(), default=None, doc="draw rho afresh after each `above` (Dwork-Roth 2014)")
 
     def given(self, names: tuple[str, ...]) -> list[str]:
@@ -75,15 +100,25 @@ class SVTForm(Form):
         if self.variant is not None:
             clash = self.given(_EXPLICIT)
             if clash:
-                raise FieldProblem((), f"svt: `variant:` sets the noise and halting; remove `{clash[0]}:`", "or drop `variant:` and give every parameter explicitly")
+                raise FieldProblem(
+                    (),
+                    f"svt: `variant:` sets the noise and halting; remove `{clash[0]}:`",
+                    "or drop `variant:` and give every parameter explicitly",
+                )
             if self.eps is None:
                 raise FieldProblem((), "svt: `variant:` needs `eps:` (the privacy budget the variant is calibrated to)")
             return
         clash = self.given(_PRESET)
         if clash:
-            raise FieldProblem((), f"svt: `{clash[0]}:` belongs to the `variant:` form", "give `variant:` too, or use threshold_noise/query_noise")
+            raise FieldProblem(
+                (),
+                f"svt: `{clash[0]}:` belongs to the `variant:` form",
+                "give `variant:` too, or use threshold_noise/query_noise",
+            )
         if self.threshold_noise is None:
-            raise FieldProblem((), "svt needs `variant:` (with eps) or `threshold_noise:` (with query_noise, halt_after)")
+            raise FieldProblem(
+                (), "svt needs `variant:` (with eps) or `threshold_noise:` (with query_noise, halt_after)"
+            )
         if self.query_noise is None:
             raise FieldProblem((), "svt needs `query_noise:` (a noise, or `none` for no query noise)")
 
@@ -91,22 +126,36 @@ class SVTForm(Form):
         menu = tuple(self.menu.items())
         if self.variant is not None:
             E = exp_eps_at("eps", self.eps, ctx, "svt", rational_only=True)
-            return lyu_variant(self.variant, exp_eps=E, menu=menu, threshold=self.threshold, c=self.c or 1, horizon=self.horizon,
-                               sensitivity=self.sensitivity, width=self.width, release=self.release_range())
+            return lyu_variant(
+                self.variant,
+                exp_eps=E,
+                menu=menu,
+                threshold=self.threshold,
+                c=self.c or 1,
+                horizon=self.horizon,
+                sensitivity=self.sensitivity,
+                width=self.width,
+                release=self.release_range(),
+            )
         assert self.threshold_noise is not None  # validate(): the explicit form needs it
         rho = build_noise(self.threshold_noise, ctx, "threshold_noise", infinite_ok=True)
         halt = 1 if self.halt_after is None else self.halt_after
-        return SVT(menu=menu, threshold=self.threshold, threshold_noise=rho,
-                   query_noise=build_optional_noise(self.query_noise, ctx, "query_noise", infinite_ok=True),
-                   halt_after=None if halt == "never" else halt, horizon=self.horizon,
-                   resample_noise=rho if self.resample else None,
-                   release=self.release_range())
+        return SVT(
+            menu=menu,
+            threshold=self.threshold,
+            threshold_noise=rho,
+            query_noise=build_optional_noise(self.query_noise, ctx, "query_noise", infinite_ok=True),
+            halt_after=None if halt == "never" else halt,
+            horizon=self.horizon,
+            resample_noise=rho if self.resample else None,
+            release=self.release_range(),
+        )
 
     def release_range(self) -> tuple[int, int] | None:
         """(lo, hi) of ``release:``, or None."""
         return None if self.release is None else (self.release.lo, self.release.hi)
 
     def build(self, ctx: BuildContext) -> Mechanism:
-        return sparse_vector(self.spec(ctx), datasets=ctx.datasets, adjacent=ctx.adjacent, sensitivity=self.sensitivity, name=ctx.name)
-
-
+        return sparse_vector(
+            self.spec(ctx), datasets=ctx.datasets, adjacent=ctx.adjacent, sensitivity=self.sensitivity, name=ctx.name
+        )

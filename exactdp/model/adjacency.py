@@ -8,7 +8,7 @@ adjacent ones, instead of applying the kε bound.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import networkx as nx
 

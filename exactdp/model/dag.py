@@ -9,7 +9,8 @@ limit) and visits states in a deterministic order.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any
 
 from ..errors import LimitExceededError
 from .game import END, Ask, Chance, Node

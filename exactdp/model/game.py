@@ -20,8 +20,9 @@ Nodes are immutable; engines memoise on ``node.uid``.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterator, Sequence, Union
+from typing import Any
 
 from .. import limits as _limits
 from ..errors import CaseError, CaseProblem
@@ -41,7 +42,7 @@ __all__ = [
     "unordered_pairs",
 ]
 
-Label = Union[str, tuple]
+Label = str | tuple
 
 _uids = itertools.count(1)
 
@@ -53,7 +54,7 @@ class Node:
     kind = "node"
     uid: int
 
-    def children_nodes(self) -> Sequence["Node"]:
+    def children_nodes(self) -> Sequence[Node]:
         return ()
 
 
@@ -62,9 +63,9 @@ class End(Node):
 
     __slots__ = ()
     kind = "end"
-    _instance: "End | None" = None
+    _instance: End | None = None
 
-    def __new__(cls) -> "End":
+    def __new__(cls) -> End:
         if cls._instance is None:
             inst = super().__new__(cls)
             inst.uid = 0
@@ -168,7 +169,9 @@ def _check_distribution(labels: tuple, probs: tuple, children: tuple) -> None:
         for k, row in enumerate(probs):
             if row[d] < 0:
                 raise CaseError(
-                    CaseProblem(f"answer {label_str(labels[k])!r} has negative probability {q_str(row[d])} under dataset #{d}")
+                    CaseProblem(
+                        f"answer {label_str(labels[k])!r} has negative probability {q_str(row[d])} under dataset #{d}"
+                    )
                 )
             total += row[d]
         if total != 1:
@@ -273,11 +276,11 @@ class Mechanism:
     def pair_names(self, pair: tuple[int, int]) -> tuple[str, str]:
         return (self.datasets[pair[0]], self.datasets[pair[1]])
 
-    def with_adjacent(self, adjacent: Sequence[tuple[int, int]]) -> "Mechanism":
+    def with_adjacent(self, adjacent: Sequence[tuple[int, int]]) -> Mechanism:
         """The same game checked on other pairs of datasets (group privacy, chosen pairs)."""
         return Mechanism(self.root, self.datasets, tuple(adjacent), self.name)
 
-    def with_root(self, root: Node, name: str | None = None) -> "Mechanism":
+    def with_root(self, root: Node, name: str | None = None) -> Mechanism:
         return Mechanism(root, self.datasets, self.adjacent, name or self.name)
 
     def nodes(self) -> list[Node]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from .game import END, Ask, Chance, End, Mechanism, Node, label_str, postorder
 from .symbolic import SymChance

@@ -10,7 +10,8 @@ message, at no cost to their rational fast paths.  The Theorem 1.10 construction
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..errors import CaseError, CaseProblem, UnsupportedMechanismError
 from .game import Chance, Label, Mechanism, Node, _uids, label_str, postorder
@@ -27,7 +28,9 @@ class SymChance(Chance):
 
     __slots__ = ("sym", "symbols")
 
-    def __init__(self, labels: Sequence[Label], sym: Sequence[Sequence[Any]], children: Sequence[Node], *, check: bool = True):
+    def __init__(
+        self, labels: Sequence[Label], sym: Sequence[Sequence[Any]], children: Sequence[Node], *, check: bool = True
+    ):
         import sympy
 
         labels, children = tuple(labels), tuple(children)
@@ -36,7 +39,9 @@ class SymChance(Chance):
         sym = tuple(tuple(to_sympy(p) for p in row) for row in sym)
         if check:
             if not labels or not (len(labels) == len(sym) == len(children)):
-                raise CaseError(CaseProblem("an answer distribution needs labels, probabilities and children of one length"))
+                raise CaseError(
+                    CaseProblem("an answer distribution needs labels, probabilities and children of one length")
+                )
             n = len(sym[0])
             for d in range(n):
                 total = sympy.cancel(sum((row[d] for row in sym), sympy.Integer(0)))

@@ -8,9 +8,8 @@ interval that excludes 0, not by a rounded float.
 
 from __future__ import annotations
 
-from typing import Any
-
 from contextlib import contextmanager
+from typing import Any
 
 import mpmath
 

@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from ..errors import InexactValueError, LimitExceededError
 from .rational import parse_decimal
-from .types import ExactReal
 from .real import (
     DEFAULT_MAX_EXPONENT,
     INF,
@@ -39,6 +39,7 @@ from .real import (
     real_pow,
     real_sub,
 )
+from .types import ExactReal
 
 __all__ = ["ExprError", "ExprLimits", "parse_expr", "evaluate", "eval_text", "names_in", "FUNCTIONS"]
 
@@ -312,7 +313,8 @@ def _guard(fn: Callable[[], Any], col: int) -> Any:
         raise ExprError("division by zero", col) from None
 
 
-def eval_text(text: str, env: Mapping[str, Any] | None = None, limits: ExprLimits = ExprLimits()) -> ExactReal | Infinity:
+def eval_text(
+    text: str, env: Mapping[str, Any] | None = None, limits: ExprLimits = ExprLimits()
+) -> ExactReal | Infinity:
     """Parse and evaluate in one step: ``eval_text("log(3)/2 + log(3)/2") == LogReal(0, 3)``."""
     return evaluate(parse_expr(text, limits), env or {}, limits)
-

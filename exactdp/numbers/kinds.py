@@ -21,9 +21,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import ExactDPError, InexactValueError
+from . import ladder
 from .qt import QtElement, as_field
 from .rational import as_q, is_rational, q_str
-from . import ladder
 from .real import ExpReal, Infinity, LogLinear, LogReal, real_cmp, real_exp, real_sign, real_str
 from .symbolic import SymbolTable, is_sym, prove_nonneg, sympy, to_sympy
 
@@ -86,8 +86,9 @@ def _hint_for_rational(v: Any) -> str | None:
     return None
 
 
-def rational(v: Any, *, what: str, lo: Any = None, hi: Any = None, positive: bool = False,
-             symbols: SymbolTable | None = None) -> Any:
+def rational(
+    v: Any, *, what: str, lo: Any = None, hi: Any = None, positive: bool = False, symbols: SymbolTable | None = None
+) -> Any:
     """An exact rational with optional bounds ``lo <= v <= hi`` (and ``v > 0`` if ``positive``)."""
     if is_sym(v):
         return _symbolic(v, what, symbols, lo, hi)
@@ -125,11 +126,17 @@ def delta(v: Any, *, what: str = "delta", symbols: SymbolTable | None = None, fi
         try:
             v = ladder.lift(v, ladder.QT)
         except InexactValueError as e:
-            raise QuantityError(f"{what} = {real_str(v)}: {e}", "write it with fewer decimal digits in the exponents") from None
+            raise QuantityError(
+                f"{what} = {real_str(v)}: {e}", "write it with fewer decimal digits in the exponents"
+            ) from None
         if real_cmp(v, 0) < 0 or real_cmp(v, 1) > 0:
             raise QuantityError(f"{what} must lie in [0, 1], found {real_str(v)}")
         return v
-    hint = None if field else "a delta in the field Q(e^(1/L)) is accepted only by the claims delta, privloss, dp and not_dp"
+    hint = (
+        None
+        if field
+        else "a delta in the field Q(e^(1/L)) is accepted only by the claims delta, privloss, dp and not_dp"
+    )
     try:
         return _unit(v, what, symbols)
     except QuantityError as e:
@@ -151,8 +158,9 @@ def count(v: Any, *, what: str, lo: int = 0, hi: int | None = None) -> int:
     return n
 
 
-def eps(v: Any, *, what: str = "eps", allow_inf: bool = False, positive: bool = False,
-        symbols: SymbolTable | None = None) -> Any:
+def eps(
+    v: Any, *, what: str = "eps", allow_inf: bool = False, positive: bool = False, symbols: SymbolTable | None = None
+) -> Any:
     """ε ≥ 0 (ε > 0 if ``positive``): a rational (``1/10``), ``log(r)`` with r ≥ 1, a sum of
     both, or — only where ``allow_inf`` — ``inf``; with ``symbols``, also an expression such as
     ``log(E)``, whose e^ε ≥ 1 (or ε ≥ 0) is proved from the declared bounds."""
@@ -210,8 +218,10 @@ def divergence(v: Any, *, what: str = "a Renyi divergence") -> Any:
     """A claimed divergence: any exact real such as ``log(7/3)``, ``log(61/9)/2``,
     ``k*log(3)/5``, a rational, or ``inf``."""
     if is_sym(v) or isinstance(v, ExpReal) or not (isinstance(v, (Infinity, LogReal, LogLinear)) or is_rational(v)):
-        raise QuantityError(f"{what} is written like log(7/3), log(61/9)/2 or inf, found {real_str(v)}",
-                            "D_alpha = log(sum)/(alpha - 1); write the sum's log divided by alpha - 1")
+        raise QuantityError(
+            f"{what} is written like log(7/3), log(61/9)/2 or inf, found {real_str(v)}",
+            "D_alpha = log(sum)/(alpha - 1); write the sum's log divided by alpha - 1",
+        )
     return as_q(v) if is_rational(v) else v
 
 
@@ -242,7 +252,9 @@ def exp_eps(e: Any, *, form: str, rational_only: bool = False, symbols: SymbolTa
     try:
         return as_field(lam)
     except InexactValueError as err:
-        raise QuantityError(f"{form}: eps = {real_str(e)}: {err}", "write eps as log(r), e.g. eps: log(11/10)") from None
+        raise QuantityError(
+            f"{form}: eps = {real_str(e)}: {err}", "write eps as log(r), e.g. eps: log(11/10)"
+        ) from None
 
 
 def exp_eps_value(v: Any, *, what: str = "e^eps", rational_only: bool = False) -> Any:
@@ -261,7 +273,8 @@ def exp_eps_value(v: Any, *, what: str = "e^eps", rational_only: bool = False) -
             raise QuantityError(f"{what} = {real_str(v)}: {err}", "write eps with fewer decimal digits") from None
     elif not is_rational(v):
         raise QuantityError(
-            f"{what} is e^eps itself, such as 3 or 3/2, found {real_str(v)}", "this is e^eps, not eps: e^eps = 3 is eps = log(3)"
+            f"{what} is e^eps itself, such as 3 or 3/2, found {real_str(v)}",
+            "this is e^eps, not eps: e^eps = 3 is eps = log(3)",
         )
     if real_cmp(v, 1) < 0:
         raise QuantityError(f"{what} must be at least 1 (eps >= 0), found {real_str(v)}")

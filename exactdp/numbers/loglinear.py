@@ -22,9 +22,9 @@ coprime base; here the simple quadratic refinement).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from math import gcd
-from typing import Iterable
 
 from ..errors import InexactValueError
 from .rational import Q, as_q, int_str, q_str, to_fraction

@@ -62,12 +62,12 @@ def _load() -> Any:
     return _flint
 
 
-def _poly(coeffs: list[int]) -> "fmpz_poly":
+def _poly(coeffs: list[int]) -> fmpz_poly:
     """The integer polynomial Σ coeffs[k] t^k (lowest degree first, FLINT's order)."""
     return _load().fmpz_poly(coeffs)
 
 
-def _coeffs_desc(p: "fmpz_poly") -> list[int]:
+def _coeffs_desc(p: fmpz_poly) -> list[int]:
     """Coefficients as Python ints, highest degree first (the order exactdp prints in)."""
     return [int(a) for a in reversed(p.coeffs())]
 
@@ -90,7 +90,7 @@ def _lcm(a: int, b: int) -> int:
     return a // gcd(a, b) * b
 
 
-def _primitive(p: "fmpz_poly") -> tuple[int, "fmpz_poly"]:
+def _primitive(p: fmpz_poly) -> tuple[int, fmpz_poly]:
     """(content with the sign of the leading coefficient, primitive part with positive lead)."""
     k = int(p.content())
     if p.leading_coefficient() < 0:
@@ -98,24 +98,24 @@ def _primitive(p: "fmpz_poly") -> tuple[int, "fmpz_poly"]:
     return k, (p if k == 1 else p / k)  # exact division (FLINT raises if it is not)
 
 
-def _exponents_gcd(p: "fmpz_poly", g: int) -> int:
+def _exponents_gcd(p: fmpz_poly, g: int) -> int:
     """gcd of g and every exponent with a nonzero coefficient in p (a constant adds nothing)."""
     if g == 1 or p.degree() <= 0:
         return g
     return gcd(g, int(p.deflation()[1]))
 
 
-def _lift(p: "fmpz_poly", m: int) -> "fmpz_poly":
+def _lift(p: fmpz_poly, m: int) -> fmpz_poly:
     """p(t) -> p(t^m)."""
     return p if m == 1 or p.degree() <= 0 else p.inflate(m)
 
 
-def _compress(p: "fmpz_poly", g: int) -> "fmpz_poly":
+def _compress(p: fmpz_poly, g: int) -> fmpz_poly:
     """p(t^g) -> p(t) (g divides every exponent present)."""
     return p if g == 1 or p.degree() <= 0 else p.deflate(g)
 
 
-def _coprime_parts(a: "fmpz_poly", b: "fmpz_poly") -> tuple["fmpz_poly", "fmpz_poly"]:
+def _coprime_parts(a: fmpz_poly, b: fmpz_poly) -> tuple[fmpz_poly, fmpz_poly]:
     """a/g, b/g with g = gcd(a, b) (a common constant is left to :func:`_primitive`)."""
     if a.degree() <= 0 or b.degree() <= 0:
         return a, b
@@ -135,7 +135,7 @@ class QtElement(ExactOrder):
 
     __slots__ = ("L", "c", "n", "d", "_hash", "_enc", "_ball")
 
-    def __init__(self, L: int, c: Any, n: "fmpz_poly", d: "fmpz_poly"):
+    def __init__(self, L: int, c: Any, n: fmpz_poly, d: fmpz_poly):
         self.L = L
         self.c = c
         self.n = n
@@ -147,7 +147,7 @@ class QtElement(ExactOrder):
     # --- construction -----------------------------------------------------------------------
 
     @staticmethod
-    def _make(L: int, c: Any, n: "fmpz_poly", d: "fmpz_poly", *, coprime: bool = False) -> Any:
+    def _make(L: int, c: Any, n: fmpz_poly, d: fmpz_poly, *, coprime: bool = False) -> Any:
         """Canonicalise c·n/d (n, d integer polynomials, d ≠ 0) over t = e^{1/L}
         (``coprime``: the caller knows gcd(n, d) = 1)."""
         if n.is_zero():
@@ -169,7 +169,7 @@ class QtElement(ExactOrder):
         return QtElement(L // gl, c, _compress(pn, gl), _compress(pd, gl))
 
     @staticmethod
-    def _parts(x: Any, L: int) -> tuple[Any, "fmpz_poly", "fmpz_poly"]:
+    def _parts(x: Any, L: int) -> tuple[Any, fmpz_poly, fmpz_poly]:
         """(c, n, d) of x in the field of t = e^{1/L} (L a multiple of x.L)."""
         if isinstance(x, QtElement):
             m = L // x.L
@@ -187,7 +187,7 @@ class QtElement(ExactOrder):
     # The hot paths (profile engine and witness re-checks on decimal-eps mechanisms) test for a
     # QtElement or the exact rational type first: plain type checks are much cheaper there.
 
-    def _common(self, other: "QtElement") -> tuple[int, "fmpz_poly", "fmpz_poly", "fmpz_poly", "fmpz_poly"]:
+    def _common(self, other: QtElement) -> tuple[int, fmpz_poly, fmpz_poly, fmpz_poly, fmpz_poly]:
         """(L, n1, d1, n2, d2): both operands over t = e^{1/L}, L = lcm of their L's."""
         if self.L == other.L:
             return self.L, self.n, self.d, other.n, other.d
@@ -219,10 +219,10 @@ class QtElement(ExactOrder):
 
     __radd__ = __add__
 
-    def __neg__(self) -> "QtElement":
+    def __neg__(self) -> QtElement:
         return QtElement(self.L, -self.c, self.n, self.d)
 
-    def __pos__(self) -> "QtElement":
+    def __pos__(self) -> QtElement:
         return self
 
     def __sub__(self, other: Any) -> Any:
@@ -251,7 +251,7 @@ class QtElement(ExactOrder):
 
     __rmul__ = __mul__
 
-    def inverse(self) -> "QtElement":
+    def inverse(self) -> QtElement:
         return QtElement(self.L, 1 / self.c, self.d, self.n)
 
     def __truediv__(self, other: Any) -> Any:
@@ -415,7 +415,7 @@ def _arb_rational(x: Any, prec: int) -> Any:
         flint.ctx.prec = old
 
 
-def _arb_value(L: int, c: Any, n: "fmpz_poly", d: "fmpz_poly", prec: int) -> Any:
+def _arb_value(L: int, c: Any, n: fmpz_poly, d: fmpz_poly, prec: int) -> Any:
     """c·n(t)/d(t) at t = e^{1/L} in Arb ball arithmetic at ``prec`` bits (rigorous)."""
     flint = _load()
     f = to_fraction(c)
@@ -428,14 +428,14 @@ def _arb_value(L: int, c: Any, n: "fmpz_poly", d: "fmpz_poly", prec: int) -> Any
         flint.ctx.prec = old
 
 
-def _horner(p: "fmpz_poly", t: Any) -> Any:
+def _horner(p: fmpz_poly, t: Any) -> Any:
     v = mpmath.iv.mpf(0)
     for a in _coeffs_desc(p):
         v = v * t + mpmath.iv.mpf(a)
     return v
 
 
-def _poly_str(p: "fmpz_poly", L: int) -> str:
+def _poly_str(p: fmpz_poly, L: int) -> str:
     """Σ a_e t^e with t^e printed as ``exp(e/L)`` (re-readable by the number grammar)."""
     coeffs = _coeffs_desc(p)
     deg = len(coeffs) - 1
@@ -468,7 +468,7 @@ def _scale_str(k: int, s: str) -> str:
     return f"{k}*{_paren(s)}"
 
 
-def _is_monomial(p: "fmpz_poly") -> bool:
+def _is_monomial(p: fmpz_poly) -> bool:
     """p = a·t^k (a single nonzero coefficient)."""
     return sum(1 for a in p.coeffs() if a != 0) == 1
 

@@ -121,7 +121,7 @@ def _int_short(n: int, digits: int) -> str:
         return s
     sign = "-" if s.startswith("-") else ""
     s = s.lstrip("-")
-    return f"{sign}{s[:digits]}…{s[-digits // 2:]} ({len(s)} digits)"
+    return f"{sign}{s[:digits]}…{s[-digits // 2 :]} ({len(s)} digits)"
 
 
 def q_short(x: object, digits: int = 20) -> str:

@@ -61,6 +61,7 @@ __all__ = [
     "check_size",
 ]
 
+
 def _to_ll(x: object) -> LogLinear | None:
     """x as a linear form in logs (rationals, LogReal with rational r, LogLinear), else None."""
     if isinstance(x, LogLinear):
@@ -72,7 +73,7 @@ def _to_ll(x: object) -> LogLinear | None:
     return None
 
 
-def _from_ll(x: LogLinear) -> "Real":
+def _from_ll(x: LogLinear) -> Real:
     """The canonical type of a linear form: a rational, s + ln r (:class:`LogReal`) when every
     coefficient over the coprime basis is an integer, else the form itself."""
     if not x.terms:
@@ -81,7 +82,7 @@ def _from_ll(x: LogLinear) -> "Real":
     return LogReal(as_q(one[0]), as_q(one[1])) if one is not None else x
 
 
-def _ll_binary(a: "Real", b: "Real", op) -> "Real | None":
+def _ll_binary(a: Real, b: Real, op) -> Real | None:
     """``op`` on linear forms when either operand is one (None if the other is not)."""
     if not (isinstance(a, LogLinear) or isinstance(b, LogLinear)):
         return None
@@ -96,7 +97,7 @@ def _fieldish(x: Any) -> bool:
     return is_rational(x) or isinstance(x, (ExpReal, QtElement))
 
 
-def _log_of(s: Any, r: Any) -> "Real":
+def _log_of(s: Any, r: Any) -> Real:
     if isinstance(r, QtElement):
         mono = monomial(r)
         if mono is not None:  # ln(c t^m) = m/L + ln c
@@ -108,7 +109,7 @@ def _log_of(s: Any, r: Any) -> "Real":
     return LogReal(as_q(s), as_q(r))
 
 
-def real_neg(a: "Real") -> "Real":
+def real_neg(a: Real) -> Real:
     if is_rational(a):
         return -as_q(a)
     if isinstance(a, (ExpReal, QtElement)):
@@ -120,7 +121,7 @@ def real_neg(a: "Real") -> "Real":
     raise InexactValueError(f"-({real_str(a)}) cannot be represented exactly")
 
 
-def real_add(a: "Real", b: "Real") -> "Real":
+def real_add(a: Real, b: Real) -> Real:
     if isinstance(a, Infinity) or isinstance(b, Infinity):
         raise InexactValueError("inf can only stand alone as a privacy-loss value, not in arithmetic")
     if is_rational(a) and is_rational(b):
@@ -139,11 +140,11 @@ def real_add(a: "Real", b: "Real") -> "Real":
     )
 
 
-def real_sub(a: "Real", b: "Real") -> "Real":
+def real_sub(a: Real, b: Real) -> Real:
     return real_add(a, real_neg(b))
 
 
-def _as_log(x: "Real") -> tuple[Any, Any] | None:
+def _as_log(x: Real) -> tuple[Any, Any] | None:
     if is_rational(x):
         return (as_q(x), Q(1))
     if isinstance(x, LogReal):
@@ -151,13 +152,15 @@ def _as_log(x: "Real") -> tuple[Any, Any] | None:
     return None
 
 
-def real_mul(a: "Real", b: "Real", *, max_exponent: int = DEFAULT_MAX_EXPONENT) -> "Real":
+def real_mul(a: Real, b: Real, *, max_exponent: int = DEFAULT_MAX_EXPONENT) -> Real:
     if isinstance(a, Infinity) or isinstance(b, Infinity):
         raise InexactValueError("inf can only stand alone as a privacy-loss value, not in arithmetic")
     if is_rational(a) and is_rational(b):
         return as_q(a) * as_q(b)
-    if isinstance(a, QtElement) or isinstance(b, QtElement) or (
-        _fieldish(a) and _fieldish(b) and ((is_rational(a) and a < 0) or (is_rational(b) and b < 0))
+    if (
+        isinstance(a, QtElement)
+        or isinstance(b, QtElement)
+        or (_fieldish(a) and _fieldish(b) and ((is_rational(a) and a < 0) or (is_rational(b) and b < 0)))
     ):
         if _fieldish(a) and _fieldish(b):
             return as_field(a) * as_field(b)
@@ -190,7 +193,7 @@ def _no_exact(what: str):
     raise InexactValueError(f"{what} has no exact representation in exactdp's number types")
 
 
-def real_div(a: "Real", b: "Real", *, max_exponent: int = DEFAULT_MAX_EXPONENT) -> "Real":
+def real_div(a: Real, b: Real, *, max_exponent: int = DEFAULT_MAX_EXPONENT) -> Real:
     if is_rational(b):
         if b == 0:
             raise InexactValueError(f"division by zero: {real_str(a)} / 0")
@@ -202,7 +205,7 @@ def real_div(a: "Real", b: "Real", *, max_exponent: int = DEFAULT_MAX_EXPONENT) 
     return _no_exact(f"({real_str(a)}) / ({real_str(b)})")
 
 
-def real_pow(a: "Real", e: "Real", *, max_exponent: int = DEFAULT_MAX_EXPONENT) -> "Real":
+def real_pow(a: Real, e: Real, *, max_exponent: int = DEFAULT_MAX_EXPONENT) -> Real:
     if not is_rational(e):
         return _no_exact(f"({real_str(a)})^({real_str(e)})")
     if is_rational(a):
@@ -263,7 +266,7 @@ def check_size(x: object, what: str = "a number") -> object:
     return x
 
 
-def real_log(a: "Real") -> "Real":
+def real_log(a: Real) -> Real:
     """ln a, exactly: ``log(3)`` stays symbolic as :class:`LogReal`; ``log(exp(x)) = x``."""
     if is_rational(a):
         if a <= 0:
@@ -278,7 +281,7 @@ def real_log(a: "Real") -> "Real":
     return _no_exact(f"log({real_str(a)})")
 
 
-def real_exp(a: "Real") -> "Real":
+def real_exp(a: Real) -> Real:
     """e^a, exactly: ``exp(log(r)) = r``; ``exp(1/10)`` is kept as :class:`ExpReal`."""
     if is_rational(a):
         return Q(1) if a == 0 else ExpReal(Q(1), as_q(a))
@@ -294,7 +297,7 @@ def real_exp(a: "Real") -> "Real":
     return _no_exact(f"exp({real_str(a)})")
 
 
-def real_sign(a: "Real") -> int:
+def real_sign(a: Real) -> int:
     """Sign of an exact real, decided exactly (certified for logarithms)."""
     if isinstance(a, Infinity):
         return 1
@@ -400,7 +403,7 @@ def _gcd(a: int, b: int) -> int:
     return gcd(a, b)
 
 
-def real_cmp(a: "Real", b: "Real") -> int:
+def real_cmp(a: Real, b: Real) -> int:
     """-1, 0, +1 as a <, =, > b; exact for every pair of values this module builds."""
     if isinstance(a, Infinity) or isinstance(b, Infinity):
         return (not isinstance(b, Infinity)) - (not isinstance(a, Infinity))
@@ -431,7 +434,7 @@ def real_cmp(a: "Real", b: "Real") -> int:
     return _cmp_by_difference(a, b)
 
 
-def _cmp_by_difference(a: "Real", b: "Real") -> int:
+def _cmp_by_difference(a: Real, b: Real) -> int:
     """sign(a − b) from the exact difference; when it has no exact form (log(3) − e^{1/10}),
     by certified intervals (such values are never equal here, so the refinement ends)."""
     try:
@@ -441,7 +444,7 @@ def _cmp_by_difference(a: "Real", b: "Real") -> int:
     return real_sign(d)
 
 
-def real_str(a: "Real") -> str:
+def real_str(a: Real) -> str:
     """Canonical exact text: ``1/3``, ``log(23/9)``, ``1/10 + log(2)``, ``3*exp(1/10)``, ``inf``."""
     if isinstance(a, Infinity):
         return "inf"
@@ -464,7 +467,7 @@ def real_str(a: "Real") -> str:
     return repr(a)
 
 
-def real_decimal(a: "Real", digits: int = 6) -> str:
+def real_decimal(a: Real, digits: int = 6) -> str:
     """A decimal reading (display only; verdicts never use it)."""
     if isinstance(a, Infinity):
         return "inf"
@@ -500,7 +503,7 @@ def real_decimal(a: "Real", digits: int = 6) -> str:
     return repr(a)
 
 
-def real_float(a: "Real") -> float:
+def real_float(a: Real) -> float:
     """A double near the exact real a (display only; no verdict ever uses it)."""
     if isinstance(a, Infinity):
         return math.inf

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from .loglinear import LogLinear
 from .order import ExactOrder
@@ -32,9 +32,9 @@ class Infinity(ExactOrder):
 
     It is above every exact value and every finite float, and equal to ``math.inf``."""
 
-    _instance: "Infinity | None" = None
+    _instance: Infinity | None = None
 
-    def __new__(cls) -> "Infinity":
+    def __new__(cls) -> Infinity:
         if cls._instance is None:
             cls._instance = super().__new__(cls)
         return cls._instance
@@ -103,7 +103,7 @@ class LogReal(_RealOrder):
     s: Any
     r: Any
 
-    def exp(self) -> "Real":
+    def exp(self) -> Real:
         from .real import real_exp
 
         return real_exp(self)
@@ -131,7 +131,7 @@ class ExpReal(_RealOrder):
         return real_str(self)
 
 
-Real = Union[Any, LogReal, ExpReal, Infinity]
+Real = Any | LogReal | ExpReal | Infinity
 """Any exact real value of exactdp (a rational, :class:`LogReal`, :class:`ExpReal`, ``INF``, …)."""
 
 

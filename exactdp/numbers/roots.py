@@ -22,7 +22,7 @@ DEFAULT_MAX_EXPONENT = 10_000
 """The largest exponent numerator a power may have unless ``--max-exponent`` raises it."""
 
 
-def exact_root(q: Any, n: int) -> "Q | None":
+def exact_root(q: Any, n: int) -> Q | None:
     """The exact rational n-th root of q ≥ 0 if it exists, else None.
 
     An integer a ≥ 2 is an n-th power only if n < its bit length, so a huge n (``2^(1/10^30)``)
@@ -82,4 +82,4 @@ def rational_power(q: Any, e: Any, max_exponent: int = DEFAULT_MAX_EXPONENT) -> 
         )
     if root == 0 and fe < 0:
         raise InexactValueError("0 raised to a negative power is a division by zero")
-    return root ** fe.numerator
+    return root**fe.numerator

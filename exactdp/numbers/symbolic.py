@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import itertools
 import sys
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InexactValueError, LimitExceededError
 from ..limits import check_bits
@@ -47,6 +48,7 @@ __all__ = [
     "exact_constant",
     "sym_size",
 ]
+
 
 class _LazySympy:
     """SymPy, imported on first use: numeric cases never pay for importing it."""
@@ -120,7 +122,7 @@ class SymbolTable:
     symbols: dict = field(default_factory=dict, compare=False)
 
     @staticmethod
-    def build(bounds: list[SymbolBounds]) -> "SymbolTable":
+    def build(bounds: list[SymbolBounds]) -> SymbolTable:
         syms = {}
         for b in bounds:
             kw = {"real": True}
@@ -225,7 +227,9 @@ def _sym_pow(a: sympy.Expr, b: sympy.Expr, col: int, limits: ExprLimits) -> symp
     from .real import real_pow
 
     if b.free_symbols:
-        raise ExprError("an exponent cannot contain a symbol (the value would not be a rational function of the symbols)", col)
+        raise ExprError(
+            "an exponent cannot contain a symbol (the value would not be a rational function of the symbols)", col
+        )
     if not b.is_Rational:
         raise ExprError("an exponent must be a rational number here", col)
     if not a.free_symbols and a.is_Rational:  # plain numbers: exactly as in exactdp.numbers.expr

@@ -1,7 +1,18 @@
 """Rendering verdicts and profiles for people (text, LaTeX) and machines (JSON)."""
 
 from .jsonout import profile_to_dict, run_to_json, witness_to_dict
-from .text import NORMAL, QUIET, VERBOSE, WITNESS_LEGEND, Marks, TextReport, render_file, render_run, render_summary, render_witness
+from .text import (
+    NORMAL,
+    QUIET,
+    VERBOSE,
+    WITNESS_LEGEND,
+    Marks,
+    TextReport,
+    render_file,
+    render_run,
+    render_summary,
+    render_witness,
+)
 
 __all__ = [
     "Marks",

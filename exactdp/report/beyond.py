@@ -13,8 +13,8 @@ from ..analysis.renyi import RenyiResult, alpha_str
 from ..analysis.results import Profile
 from ..analysis.tradeoff import Tradeoff, dominating_pair, envelope_tradeoff, pair_tradeoffs
 from ..numbers.rational import q_str
-from ..numbers.types import FieldValue
 from ..numbers.real import real_decimal, real_str
+from ..numbers.types import FieldValue
 
 __all__ = ["renyi_to_dict", "tradeoff_to_dict", "dominating_pair_to_dict"]
 

@@ -27,7 +27,9 @@ def _tt(s: str) -> str:
     return r"\texttt{" + latex_escape(s) + "}"
 
 
-def event_views(game: dict, ev: dict, limit: int = MAX_ROWS) -> tuple[list[tuple[list[str], Fraction, Fraction, bool]], bool]:
+def event_views(
+    game: dict, ev: dict, limit: int = MAX_ROWS
+) -> tuple[list[tuple[list[str], Fraction, Fraction, bool]], bool]:
     """The views of the event's adversary: (history, P_x, P_x', in T), depth first; bool: cut."""
     names = game["datasets"]
     i, j = names.index(ev["pair"][0]), names.index(ev["pair"][1])
@@ -64,13 +66,16 @@ def _event_table(cert: dict, ev: dict) -> list[str]:
     x, xp = ev["pair"]
     views, cut = event_views(game, ev)
     out = [
-        r"\paragraph{Adversary and event.} " + f"Mechanism {_tt(ev['game'])}, datasets ({_tt(x)}, {_tt(xp)}); "
+        r"\paragraph{Adversary and event.} "
+        + f"Mechanism {_tt(ev['game'])}, datasets ({_tt(x)}, {_tt(xp)}); "
         + f"$P_x(T) = ${_frac(ev['p'])}, $P_{{x'}}(T) = ${_frac(ev['p_prime'])}.",
         r"\begin{tabular}{lccc}",
         r"view (choices and answers) & $P_x$ & $P_{x'}$ & in $T$ \\ \hline",
     ]
     for hist, p, pp, in_t in views:
-        out.append(f"{_tt(', '.join(hist) or '(empty)')} & {_frac(_text(p))} & {_frac(_text(pp))} & {'yes' if in_t else 'no'} \\\\")
+        out.append(
+            f"{_tt(', '.join(hist) or '(empty)')} & {_frac(_text(p))} & {_frac(_text(pp))} & {'yes' if in_t else 'no'} \\\\"
+        )
     if cut:
         out.append(r"\multicolumn{4}{l}{\dots (more views)} \\")
     return out + [r"\end{tabular}", ""]
@@ -81,7 +86,8 @@ def _upper_table(cert: dict, up: dict) -> list[str]:
     root = up["chains"][game["root"]]
     x, xp = up["pair"]
     out = [
-        r"\paragraph{Upper bound.} " + f"Mechanism {_tt(up['game'])}, ordered pair ({_tt(x)}, {_tt(xp)}): "
+        r"\paragraph{Upper bound.} "
+        + f"Mechanism {_tt(up['game'])}, ordered pair ({_tt(x)}, {_tt(xp)}): "
         + f"a concave chain at each of the {len(game['nodes'])} nodes; at the root, "
         + r"$U(\lambda) = \max_i (a_i - \lambda b_i)$ over the vertices",
         r"\begin{tabular}{cc}",
@@ -94,7 +100,8 @@ def _upper_table(cert: dict, up: dict) -> list[str]:
 def _t_table(sim: dict) -> list[str]:
     outs = sim["outputs"]
     out = [
-        r"\paragraph{Post-processor $T$.} " + f"Pair ({_tt(sim['pair'][0])}, {_tt(sim['pair'][1])}); "
+        r"\paragraph{Post-processor $T$.} "
+        + f"Pair ({_tt(sim['pair'][0])}, {_tt(sim['pair'][1])}); "
         + "each row: the history so far, then $T(c)$'s probabilities of the answers.",
         r"\begin{tabular}{l" + "l" * len(outs) + "}",
         "history & " + " & ".join(f"$T({latex_escape(c)})$" for c in outs) + r" \\ \hline",
@@ -108,8 +115,11 @@ def _t_table(sim: dict) -> list[str]:
 
 
 def _farkas(f: dict) -> list[str]:
-    out = [r"\paragraph{No post-processor exists (Farkas).} " + f"Pair ({_tt(f['pair'][0])}, {_tt(f['pair'][1])}).",
-           r"\begin{tabular}{lll}", r"row & history & multiplier \\ \hline"]
+    out = [
+        r"\paragraph{No post-processor exists (Farkas).} " + f"Pair ({_tt(f['pair'][0])}, {_tt(f['pair'][1])}).",
+        r"\begin{tabular}{lll}",
+        r"row & history & multiplier \\ \hline",
+    ]
     for m in f["multipliers"][:MAX_ROWS]:
         kind, who, hist = m["row"]
         out.append(f"{kind} ({_tt(str(who))}) & {_tt(', '.join(hist) or '(start)')} & {_frac(m['y'])} \\\\")

@@ -35,7 +35,15 @@ from ..numbers.rational import Q, is_rational, q_str
 from ..numbers.real import real_log, real_str
 from .escape import dot
 
-__all__ = ["GameDrawing", "dag_graph", "game_graph", "to_dot", "render_graphviz", "GraphvizMissingError", "DEFAULT_MAX_NODES"]
+__all__ = [
+    "GameDrawing",
+    "dag_graph",
+    "game_graph",
+    "to_dot",
+    "render_graphviz",
+    "GraphvizMissingError",
+    "DEFAULT_MAX_NODES",
+]
 
 DEFAULT_MAX_NODES = 400
 
@@ -119,7 +127,9 @@ def _leaf_attrs(walk: _Walk, hist: tuple, px: Any, pxp: Any, reached: bool) -> d
     return attrs
 
 
-def game_graph(mech: Mechanism, *, depth: int | None = None, max_nodes: int = DEFAULT_MAX_NODES, witness: Witness | None = None) -> GameDrawing:
+def game_graph(
+    mech: Mechanism, *, depth: int | None = None, max_nodes: int = DEFAULT_MAX_NODES, witness: Witness | None = None
+) -> GameDrawing:
     """The tree of histories of ``mech`` as a networkx graph (see the module docstring).
 
     Parameters
@@ -146,7 +156,9 @@ def game_graph(mech: Mechanism, *, depth: int | None = None, max_nodes: int = DE
             continue
         if cut is not None and d >= cut:
             truncated = True
-            walk.g.nodes[nid].update(kind="cut", label="…", shape="plaintext", tooltip="sub-game not drawn (depth limit)")
+            walk.g.nodes[nid].update(
+                kind="cut", label="…", shape="plaintext", tooltip="sub-game not drawn (depth limit)"
+            )
             continue
         kids = _expand(walk, nid, node, hist, d, px, pxp, reached, i, j)
         walk.g.nodes[nid].update(_node_attrs(node, grey))
@@ -179,7 +191,7 @@ def dag_graph(mech: Mechanism, *, depth: int | None = None, max_nodes: int = DEF
             ids[node.uid] = f"n{len(ids)}"
             nxt.extend(node.children_nodes())
         level, d = [n for n in nxt if n.uid not in ids], d + 1
-    for uid, nid in ids.items():
+    for nid in ids.values():
         g.add_node(nid, kind="pending")
     for node in mech.nodes():
         if node.uid not in ids:
@@ -194,10 +206,15 @@ def dag_graph(mech: Mechanism, *, depth: int | None = None, max_nodes: int = DEF
         for lab, row, child in zip(node.labels, rows, node.children_nodes()):
             if child.uid not in ids:
                 ids[child.uid] = f"n{len(ids)}"
-                g.add_node(ids[child.uid], kind="cut", label="…", shape="plaintext", tooltip="sub-game not drawn (depth limit)")
+                g.add_node(
+                    ids[child.uid], kind="cut", label="…", shape="plaintext", tooltip="sub-game not drawn (depth limit)"
+                )
             text = label_str(lab) if row is None else f"{label_str(lab)}: {_probs(row)}"
             g.add_edge(nid, ids[child.uid], label=text, kind="choice" if row is None else "answer")
-    caption = [f"{mech.name}: the game DAG (shared sub-games drawn once); answer edges show the probability under " + " | ".join(mech.datasets)]
+    caption = [
+        f"{mech.name}: the game DAG (shared sub-games drawn once); answer edges show the probability under "
+        + " | ".join(mech.datasets)
+    ]
     if cut is not None:
         caption.append(f"cut after depth {cut}: deeper sub-games are drawn as '…' (raise --depth to see more)")
     return GameDrawing(g, caption, cut)
@@ -213,7 +230,9 @@ def _node_attrs(node: Node, grey: bool) -> dict[str, Any]:
     return attrs
 
 
-def _expand(walk: _Walk, nid: str, node: Node, hist: tuple, d: int, px: Any, pxp: Any, reached: bool, i: int, j: int) -> list:
+def _expand(
+    walk: _Walk, nid: str, node: Node, hist: tuple, d: int, px: Any, pxp: Any, reached: bool, i: int, j: int
+) -> list:
     from ..numbers.real import INF
 
     kids = []
@@ -227,7 +246,9 @@ def _expand(walk: _Walk, nid: str, node: Node, hist: tuple, d: int, px: Any, pxp
             on = chosen == k
             attrs: dict[str, Any] = {"label": label_str(lab), "kind": "choice"}
             if w is not None:
-                attrs.update(color=_BOLD, penwidth="2.5", fontcolor=_BOLD) if on else attrs.update(color=_GREY, fontcolor=_GREY, style="dashed")
+                attrs.update(color=_BOLD, penwidth="2.5", fontcolor=_BOLD) if on else attrs.update(
+                    color=_GREY, fontcolor=_GREY, style="dashed"
+                )
             walk.g.add_edge(nid, cid, **attrs)
             kids.append((cid, child, hist + (("q", lab),), d + 1, px, pxp, reached and (w is None or on)))
     elif isinstance(node, Chance):
@@ -289,7 +310,9 @@ def render_graphviz(dot_text: str, fmt: str, *, timeout: float = 60.0) -> bytes:
             "rendering needs the Graphviz program 'dot' (e.g. apt-get install graphviz); "
             "--dot writes the DOT text without it"
         )
-    p = subprocess.run([exe, f"-T{fmt}"], input=dot_text.encode("utf-8"), capture_output=True, timeout=timeout, check=False)
+    p = subprocess.run(
+        [exe, f"-T{fmt}"], input=dot_text.encode("utf-8"), capture_output=True, timeout=timeout, check=False
+    )
     if p.returncode != 0:
         raise RuntimeError("Graphviz failed: " + p.stderr.decode("utf-8", "replace")[:300])
     return p.stdout

@@ -34,7 +34,8 @@ import html as _html
 import json
 import re
 import unicodedata
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 __all__ = [
     "is_unsafe_char",
@@ -135,7 +136,9 @@ def json_dumps(obj: Any) -> str:
     if not any(is_unsafe_char(ch) and ch != "\n" for ch in s):
         return s
     # json escapes C0 itself, so a raw unsafe character here is inside a string
-    return "".join(ch if ch == "\n" or not is_unsafe_char(ch) else "".join(f"\\u{u:04x}" for u in _utf16(ch)) for ch in s)
+    return "".join(
+        ch if ch == "\n" or not is_unsafe_char(ch) else "".join(f"\\u{u:04x}" for u in _utf16(ch)) for ch in s
+    )
 
 
 def _utf16(ch: str) -> list[int]:
@@ -147,6 +150,7 @@ def _utf16(ch: str) -> list[int]:
 
 
 # --- LaTeX ---------------------------------------------------------------------------------------
+
 
 def _tt(ch: str) -> str:
     # the typewriter font (OT1 cmtt) has every printable ASCII character in its ASCII slot: no
@@ -162,7 +166,7 @@ _LATEX = {
     "{": r"\{",
     "}": r"\}",
     "-": "-{}",  # no -- / --- ligatures: a label stays as written
-    **{ch: _tt(ch) for ch in "\\^~<>|\"$"},  # \$ would need TS1 fonts in current LaTeX
+    **{ch: _tt(ch) for ch in '\\^~<>|"$'},  # \$ would need TS1 fonts in current LaTeX
     "'": r"{\ttfamily\char13}",  # cmtt's upright quote (slot 39 is a curly one)
     "`": r"{\ttfamily\char18}",  # cmtt's grave accent
 }
@@ -252,16 +256,21 @@ def csv_row(cells: Iterable[tuple[object, bool] | object]) -> str:
 # Plain scalars are allowed only for strings no YAML 1.1 or 1.2 resolver reads as anything but a
 # string: an identifier-like word that is not a null/bool word, or a fraction p/q.
 _YAML_PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_./-]*|-?[0-9]+/[0-9]+")
-_YAML_WORDS = frozenset(
-    "null ~ true false yes no on off y n".split()
-)
+_YAML_WORDS = frozenset("null ~ true false yes no on off y n".split())
 _YAML_ESC = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r", "\0": "\\0", "\x1b": "\\e"}
 
 
 def _yaml_printable(ch: str) -> bool:
     # YAML 1.2 c-printable, minus the invisible format characters
     n = ord(ch)
-    ok = n in (0x9, 0xA, 0xD) or 0x20 <= n <= 0x7E or n == 0x85 or 0xA0 <= n <= 0xD7FF or 0xE000 <= n <= 0xFFFD or 0x10000 <= n <= 0x10FFFF
+    ok = (
+        n in (0x9, 0xA, 0xD)
+        or 0x20 <= n <= 0x7E
+        or n == 0x85
+        or 0xA0 <= n <= 0xD7FF
+        or 0xE000 <= n <= 0xFFFD
+        or 0x10000 <= n <= 0x10FFFF
+    )
     return ok and not is_unsafe_char(ch)
 
 

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from ..analysis.engine import make_engine
 from ..analysis.witness import Witness
@@ -24,7 +25,15 @@ from ..verify import ERROR, FileResult, Options, RunResult, full_case
 from .escape import error_text, html, text
 from .text import render_witness
 
-__all__ = ["write_report", "write_cli", "page_name", "render_index", "render_case_page", "GAME_DRAWING_MAX_NODES", "PLOT_SECONDS"]
+__all__ = [
+    "write_report",
+    "write_cli",
+    "page_name",
+    "render_index",
+    "render_case_page",
+    "GAME_DRAWING_MAX_NODES",
+    "PLOT_SECONDS",
+]
 
 GAME_DRAWING_MAX_NODES = 120  # a game is drawn when its tree of histories has at most this many nodes
 PLOT_SECONDS = 20.0  # time for the profiles of one case page's plot
@@ -61,8 +70,8 @@ def page_name(file: str, used: set[str]) -> str:
 
 def _page(title: str, body: str) -> str:
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{title}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n{body}</body>\n</html>\n"
     )
 
@@ -102,13 +111,19 @@ def render_index(run: RunResult, pages: Sequence[tuple[FileResult, str]], *, whe
         parts.append(f"{c[UNSUPPORTED]} not supported")
     if c[ERROR]:
         parts.append(f"{c[ERROR]} undecided")
-    files = f"{c['files']} file{'s' if c['files'] != 1 else ''}" + (f", {c['invalid_files']} not valid" if c["invalid_files"] else "")
+    files = f"{c['files']} file{'s' if c['files'] != 1 else ''}" + (
+        f", {c['invalid_files']} not valid" if c["invalid_files"] else ""
+    )
     body = ["<h1>exactdp verification report</h1>"]
-    body.append(f'<p class="banner {"bad" if bad else "ok"}"><strong>{"Some claims do not hold" if bad else "Every claim holds"}</strong>: '
-                f"{total} claims in {files}: {', '.join(parts)} (exit status {run.exit_code}).{html(when)}</p>")
+    body.append(
+        f'<p class="banner {"bad" if bad else "ok"}"><strong>{"Some claims do not hold" if bad else "Every claim holds"}</strong>: '
+        f"{total} claims in {files}: {', '.join(parts)} (exit status {run.exit_code}).{html(when)}</p>"
+    )
     body.extend(_failing_list(pages))
-    body.append("<h2>Case files</h2>\n<table>\n<tr><th></th><th>file</th><th>case</th><th class=\"num\">held</th>"
-                "<th class=\"num\">failed</th><th class=\"num\">other</th><th class=\"num\">time (s)</th></tr>")
+    body.append(
+        '<h2>Case files</h2>\n<table>\n<tr><th></th><th>file</th><th>case</th><th class="num">held</th>'
+        '<th class="num">failed</th><th class="num">other</th><th class="num">time (s)</th></tr>'
+    )
     for fr, page in _order(pages):
         k = _file_counts(fr)
         st = _file_status(fr)
@@ -119,8 +134,10 @@ def render_index(run: RunResult, pages: Sequence[tuple[FileResult, str]], *, whe
             f'<td class="num">{k[HOLDS]}</td><td class="num">{k[FAILS]}</td><td class="num">{k[UNSUPPORTED] + k[ERROR]}</td>'
             f'<td class="num">{fr.seconds:.2f}</td></tr>'
         )
-    body.append("</table>\n<p class=\"meta\">Exact verdicts by exactdp: rational arithmetic, certified comparisons; "
-                "every witness re-checked by an independent forward computation.</p>\n")
+    body.append(
+        '</table>\n<p class="meta">Exact verdicts by exactdp: rational arithmetic, certified comparisons; '
+        "every witness re-checked by an independent forward computation.</p>\n"
+    )
     return _page("exactdp report", "\n".join(body))
 
 
@@ -128,7 +145,9 @@ def _failing_list(pages: Sequence[tuple[FileResult, str]]) -> list[str]:
     items = []
     for fr, page in _order(pages):
         if fr.error is not None:
-            items.append(f'<li><a href="{html(page)}">{html(fr.file)}</a>: <span class="s-{_file_status(fr)}">{_file_status(fr)}</span></li>')
+            items.append(
+                f'<li><a href="{html(page)}">{html(fr.file)}</a>: <span class="s-{_file_status(fr)}">{_file_status(fr)}</span></li>'
+            )
             continue
         for n, v in _verdict_order(fr.verdicts):
             if v.status != HOLDS:
@@ -164,8 +183,10 @@ def _claim_block(n: int, v: Verdict) -> str:
     params = ", ".join(f"{k}: {val}" for k, val in c.params().items())
     where = f"line {c.where.line}" if c.where.line is not None else ""
     out = [f'<div class="claim c-{v.status}" id="claim-{n}">']
-    out.append(f'<h3><span class="mark s-{v.status}">{_MARK[v.status]} {_STATUS_TEXT[v.status]}</span> '
-               f"&nbsp;claim {n}: {html(c.describe())}</h3>")
+    out.append(
+        f'<h3><span class="mark s-{v.status}">{_MARK[v.status]} {_STATUS_TEXT[v.status]}</span> '
+        f"&nbsp;claim {n}: {html(c.describe())}</h3>"
+    )
     out.append(f'<p class="meta">{html(c.kind)} ({html(params)}){"; " + where if where else ""}</p>')
     out.append(f"<p>found: <code>{html(v.found)}</code>" + (f"<br>{html(v.note)}" if v.note else "") + "</p>")
     out.append(_values(v.values))
@@ -205,8 +226,10 @@ def render_case_page(fr: FileResult, figures: Sequence[str] = ()) -> str:
     if case.reference:
         body.append(f'<p class="meta">Reference: {html(case.reference)}</p>')
     k = _file_counts(fr)
-    body.append(f'<p class="meta">{html(fr.file)}: {len(fr.verdicts)} claims, {k[HOLDS]} hold, '
-                f"{len(fr.verdicts) - k[HOLDS]} do not; {fr.seconds:.2f} s</p>")
+    body.append(
+        f'<p class="meta">{html(fr.file)}: {len(fr.verdicts)} claims, {k[HOLDS]} hold, '
+        f"{len(fr.verdicts) - k[HOLDS]} do not; {fr.seconds:.2f} s</p>"
+    )
     body.append("<h2>Claims</h2>")
     body.append(_claim_table(fr.verdicts))
     body.extend(_claim_block(n, v) for n, v in _verdict_order(fr.verdicts))
@@ -256,7 +279,9 @@ def _plot_figure(case: Any, opts: Options) -> str:
             blocks.append(_figure_html(render_svg(data), "δ(ε) of " + ", ".join(names) + " (exact breakpoints marked)"))
             if composition_claims(case):
                 data = case_plot_data(case, engine, claim=1)
-                blocks.append(_figure_html(render_svg(data), data.notes[0] + ": the composition found and the theorem's bound"))
+                blocks.append(
+                    _figure_html(render_svg(data), data.notes[0] + ": the composition found and the theorem's bound")
+                )
         return "\n".join(blocks)
     except MissingExtraError as e:
         return f'<p class="meta">No plot: {html(e)}.</p>'
@@ -274,13 +299,17 @@ def _game_figure(case: Any) -> str:
     name = "M" if "M" in case.mechanisms else next(iter(case.mechanisms))
     drawing = game_graph(case.mechanisms[name], max_nodes=GAME_DRAWING_MAX_NODES)
     if drawing.cut_depth is not None:
-        return (f'<h2>Game</h2><p class="meta">The game of {html(name)} is too large to draw here (more than '
-                f"{GAME_DRAWING_MAX_NODES} histories): <code>exactdp info CASE --of NAME --svg FILE --depth N</code> draws it.</p>")
+        return (
+            f'<h2>Game</h2><p class="meta">The game of {html(name)} is too large to draw here (more than '
+            f"{GAME_DRAWING_MAX_NODES} histories): <code>exactdp info CASE --of NAME --svg FILE --depth N</code> draws it.</p>"
+        )
     try:
         svg = render_graphviz(to_dot(drawing), "svg").decode("utf-8")
     except (GraphvizMissingError, RuntimeError) as e:
         return f'<h2>Game</h2><p class="meta">No drawing: {html(e)}.</p>'
-    return f'<h2>Game of {html(name)}</h2>' + _figure_html(svg, "adversary choices as boxes, answers as edges with their probability under each dataset")
+    return f"<h2>Game of {html(name)}</h2>" + _figure_html(
+        svg, "adversary choices as boxes, answers as edges with their probability under each dataset"
+    )
 
 
 def _relative_names(files: Sequence[str]) -> list[str]:

@@ -137,4 +137,3 @@ def run_to_json(run: RunResult, *, interrupted: int | None = None) -> str:
     if interrupted is not None:
         doc["interrupted"] = {"items": interrupted, "checked": len(run.files)}
     return dumps(doc)
-

@@ -91,7 +91,9 @@ def _table(pp: Any, cap: str, key: str, drop_trivial: bool) -> str:
     )
 
 
-def render_simulation_latex(sim: Simulation, *, standalone: bool = False, drop_trivial: bool = False, label: str | None = None) -> str:
+def render_simulation_latex(
+    sim: Simulation, *, standalone: bool = False, drop_trivial: bool = False, label: str | None = None
+) -> str:
     """The tables of T for every pair that has one (and a comment for pairs that have none).
 
     Parameters
@@ -108,14 +110,18 @@ def render_simulation_latex(sim: Simulation, *, standalone: bool = False, drop_t
     from ..numbers.symbolic import to_sympy
 
     E = sympy.latex(to_sympy(sim.E) if not isinstance(sim.E, sympy.Basic) else sim.E).replace(r"\frac", r"\tfrac")
-    d = sympy.latex(to_sympy(sim.delta) if not isinstance(sim.delta, sympy.Basic) else sim.delta).replace(r"\frac", r"\tfrac")
+    d = sympy.latex(to_sympy(sim.delta) if not isinstance(sim.delta, sympy.Basic) else sim.delta).replace(
+        r"\frac", r"\tfrac"
+    )
     rr = r"\mathrm{RR}_{\varepsilon}" if sim.construction == "pure" else r"\mathrm{RR}_{(\varepsilon,\delta)}"
     prefix = _label_key(label if label is not None else f"T-{sim.mechanism}")
     parts = []
     for pr in sim.pairs:
         a, b = (latex(x) for x in pr.pair_names)
         if pr.T is None:
-            parts.append(f"% no post-processor T exists for the pair ({a}, {b}); see the text report for the certificate\n")
+            parts.append(
+                f"% no post-processor T exists for the pair ({a}, {b}); see the text report for the certificate\n"
+            )
             continue
         pp = pr.T
         delta_txt = "" if sim.construction == "pure" else rf", $\delta = {d}$"

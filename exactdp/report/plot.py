@@ -27,8 +27,9 @@ from __future__ import annotations
 
 import math
 import textwrap
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, is_rational, to_fraction
@@ -153,9 +154,9 @@ def display_float(x: Any) -> float:
     elements and e^s values by a certified enclosure's midpoint."""
     if is_rational(x):
         return float(to_fraction(x))
-    from ..numbers.real import enclose
-
     import mpmath
+
+    from ..numbers.real import enclose
 
     return float(mpmath.mpf(enclose(x, 80).mid.a))
 
@@ -265,7 +266,9 @@ def region_vertices(c: Curve) -> list[tuple[Any, Any]]:
 
 def kind_region(ax: Any, data: PlotData) -> None:
     """Trade-off curves β(α) with exact vertices; the diagonal is perfect privacy."""
-    ax.plot([0, 1], [1, 0], color="#BBBBBB", linewidth=0.8, linestyle=(0, (1, 2)), label="perfect privacy (ε = 0, δ = 0)")
+    ax.plot(
+        [0, 1], [1, 0], color="#BBBBBB", linewidth=0.8, linestyle=(0, (1, 2)), label="perfect privacy (ε = 0, δ = 0)"
+    )
     for k, (c, (colour, ls, marker)) in enumerate(_styles(data)):
         vs = region_vertices(c)
         xs = [display_float(a) for a, _ in vs]
@@ -291,7 +294,17 @@ def kind_renyi(ax: Any, data: PlotData) -> None:
         finite = [(a, v) for a, v in c.renyi if not is_inf(a) and not is_inf(v)]
         xs = [float(a) for a, _ in finite]
         ys = [display_real(v) for _, v in finite]
-        ax.plot(xs, ys, color=colour, linestyle=ls, marker=marker, markersize=5, label=mpl(c.label), gid=f"curve-{k}", **_weight(c))
+        ax.plot(
+            xs,
+            ys,
+            color=colour,
+            linestyle=ls,
+            marker=marker,
+            markersize=5,
+            label=mpl(c.label),
+            gid=f"curve-{k}",
+            **_weight(c),
+        )
         top = [v for a, v in c.renyi if is_inf(a)]
         if top and not is_inf(top[0]):
             ax.axhline(display_real(top[0]), color=colour, linewidth=0.8, linestyle=(0, (1, 2)), gid=f"asymptote-{k}")
@@ -300,7 +313,11 @@ def kind_renyi(ax: Any, data: PlotData) -> None:
     ax.set_ylim(bottom=0)
 
 
-KINDS: dict[str, Callable[[Any, PlotData], None]] = {"profile": kind_profile, "region": kind_region, "renyi": kind_renyi}
+KINDS: dict[str, Callable[[Any, PlotData], None]] = {
+    "profile": kind_profile,
+    "region": kind_region,
+    "renyi": kind_renyi,
+}
 
 
 def draw(data: PlotData, kind: str = "profile") -> Any:

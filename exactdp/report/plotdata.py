@@ -10,20 +10,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any, Sequence
+from typing import Any
 
 from ..analysis.results import lambda_of
 from ..builders.combinators import concomp, distinct_labels
 from ..claims.base import Analysis
 from ..claims.composition import CompositionClaim
 from ..errors import ExactDPError, InexactValueError
+from ..numbers.ladder import is_inf
 from ..numbers.qt import QtElement, as_field
 from ..numbers.rational import Q, is_rational, q_str
 from ..numbers.real import INF, real_add, real_str
 from ..theorems import basic, components, improved_basic, thm_1_8
 from .plot import Curve, PlotData, dp_bound_curve, optimal_bound_curve, profile_curve
-from ..numbers.ladder import is_inf
 
 __all__ = ["PlotError", "case_plot_data", "bound_curve", "composition_claims"]
 
@@ -112,7 +113,9 @@ def _renyi_bound(an: Analysis, names: Sequence[str]) -> Curve:
     return Curve("sum of the components' D_alpha (Lyu 2022)", [], Q(0), bound=True, renyi=tuple(series))
 
 
-def _selection(case: Any, an: Analysis, of: Sequence[str] | None, bound: str | None, claim: int | None) -> tuple[list, list[str]]:
+def _selection(
+    case: Any, an: Analysis, of: Sequence[str] | None, bound: str | None, claim: int | None
+) -> tuple[list, list[str]]:
     """The curves to draw as (curve, mechanism or None, composed names or None), and notes."""
     entries: list[tuple[Curve, Any, Any]] = []
     notes: list[str] = []
@@ -128,7 +131,9 @@ def _selection(case: Any, an: Analysis, of: Sequence[str] | None, bound: str | N
         notes.append(f"claim: {c.describe()}")
     elif bound is not None:
         if not of or len(of) < 2:
-            raise PlotError("--bound needs a composition: a composition claim in the case, or two or more mechanisms in --of")
+            raise PlotError(
+                "--bound needs a composition: a composition claim in the case, or two or more mechanisms in --of"
+            )
         entries += _composition_entries(an, of, bound, None, None)
     if not entries:
         name = "M" if "M" in case.mechanisms else next(iter(case.mechanisms))
@@ -147,14 +152,27 @@ def _composition_entries(an: Analysis, names: Sequence[str], theorem: str, delta
 
         hull = tensor([an.profile(n).envelope for n in names])
         pts = [(Q(1), hull.value_at(Q(1)))] + [(r, hull.value_at(r)) for r in sorted(hull.breakpoints()) if r > 1]
-        bound = Curve("tensor product of the components (Vadhan-Zhang 2023)", pts, hull.top, chain=list(hull.vertices()), bound=True)
+        bound = Curve(
+            "tensor product of the components (Vadhan-Zhang 2023)",
+            pts,
+            hull.top,
+            chain=list(hull.vertices()),
+            bound=True,
+        )
         return out + [(bound, None, tuple(names))]
     deltas = deltas or tuple(Q(0) for _ in names)
     return out + [(bound_curve(theorem, _components(an, names, deltas, eps)), None, tuple(names))]
 
 
-def case_plot_data(case: Any, engine: Any, *, of: Sequence[str] | None = None, bound: str | None = None,
-                   claim: int | None = None, kind: str = "profile") -> PlotData:
+def case_plot_data(
+    case: Any,
+    engine: Any,
+    *,
+    of: Sequence[str] | None = None,
+    bound: str | None = None,
+    claim: int | None = None,
+    kind: str = "profile",
+) -> PlotData:
     """The curves of a plot of ``case`` (see the module docstring); for ``kind="renyi"`` each
     curve also carries its exact D_α (and a composition bound becomes Lyu's Σ D_α).
 

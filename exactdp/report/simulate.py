@@ -16,7 +16,14 @@ from ..model.game import label_str
 from ..numbers.rational import q_str
 from .escape import csv_row, json_dumps, text, yaml_scalar
 
-__all__ = ["table_rows", "simulation_to_dict", "render_simulation_text", "render_simulation_yaml", "render_simulation_csv", "dumps_json"]
+__all__ = [
+    "table_rows",
+    "simulation_to_dict",
+    "render_simulation_text",
+    "render_simulation_yaml",
+    "render_simulation_csv",
+    "dumps_json",
+]
 
 
 def _queries_answers(prefix: tuple) -> tuple[list[str], list[str]]:
@@ -105,7 +112,12 @@ def render_simulation_text(sim: Simulation) -> str:
         body = []
         for row in pd["table"]:
             body.append(
-                [str(row["round"]), "(" + ", ".join(row["queries"]) + ")", "(" + ", ".join(row["answers"]) + ")", row["answer"]]
+                [
+                    str(row["round"]),
+                    "(" + ", ".join(row["queries"]) + ")",
+                    "(" + ", ".join(row["answers"]) + ")",
+                    row["answer"],
+                ]
                 + [row["T"][c] + ("*" if c in row["free"] else "") for c in pd["outputs"]]
             )
         widths = [max(len(x) for x in col) for col in zip(head, *body)]
@@ -120,6 +132,7 @@ def render_simulation_text(sim: Simulation) -> str:
 
 
 # --- a small YAML emitter (only caseio may import yaml; this writes our own plain data) ------------
+
 
 def _scalar(v: Any) -> str:
     return yaml_scalar(v)
@@ -168,7 +181,14 @@ def render_simulation_csv(sim: Simulation) -> str:
             continue
         a, b = pr.pair_names
         for row in table_rows(pr.T):
-            cells: list = [a, b, (row["round"], False), " ".join(row["queries"]), " ".join(row["answers"]), row["answer"]]
+            cells: list = [
+                a,
+                b,
+                (row["round"], False),
+                " ".join(row["queries"]),
+                " ".join(row["answers"]),
+                row["answer"],
+            ]
             cells += [(row["T"].get(c, ""), False) for c in outputs]
             cells.append(" ".join(row["free"]))
             lines.append(csv_row(cells))

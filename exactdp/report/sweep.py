@@ -8,7 +8,8 @@ back; and a minimal plot of one claim's value against one swept param (matplotli
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from ..claims import HOLDS
 from ..errors import CaseError
@@ -74,7 +75,17 @@ def csv_rows(fr: FileResult, names: Sequence[str]) -> list[dict[str, str]]:
     """The long-form CSV rows of one point (one row with claim 0 for a point that failed)."""
     base = dict(zip(names, point_texts(fr)))
     if fr.error is not None:
-        return [{**base, "claim": "0", "kind": "", "of": "", "status": ERROR, "value": "", "found": str(fr.error).splitlines()[0]}]
+        return [
+            {
+                **base,
+                "claim": "0",
+                "kind": "",
+                "of": "",
+                "status": ERROR,
+                "value": "",
+                "found": str(fr.error).splitlines()[0],
+            }
+        ]
     return [
         {
             **base,

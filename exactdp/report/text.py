@@ -8,16 +8,16 @@ witness; ``verbose`` shows every claim.  The first witness of a report is follow
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ..analysis.witness import Witness
 from ..claims import FAILS, HOLDS, UNSUPPORTED, Verdict
 from ..errors import CaseError, TimeLimitExceeded
+from ..numbers.ladder import is_inf
 from ..numbers.rational import is_rational, q_str
 from ..numbers.real import Infinity, real_log, real_str
 from ..numbers.types import FieldValue
 from ..verify import ERROR, FileResult, RunResult
-from ..numbers.ladder import is_inf
 from .escape import error_text, text
 
 __all__ = [
@@ -66,7 +66,9 @@ def _witness_lines(w: Witness, indent: str, lines_limit: int) -> list[str]:
     lam = real_str(shown)
     eps = real_str(real_log(shown))
     at = " = e^PrivLoss" if w.tight is not None and shown is not w.lam else ""
-    out = [f"{indent}witness ({w.source} engine, re-checked independently): datasets ({x}, {xp}), eps = {eps} (e^eps = {lam}{at})"]
+    out = [
+        f"{indent}witness ({w.source} engine, re-checked independently): datasets ({x}, {xp}), eps = {eps} (e^eps = {lam}{at})"
+    ]
     tree, cut = w.decision_tree(limit=lines_limit)
     if tree:
         out.append(f"{indent}  adversary:")
@@ -102,7 +104,10 @@ def _tight_lines(w: Witness, tight: tuple[FieldValue | Infinity, FieldValue], in
     lam_star, delta = tight
     head = f"{indent}  Pr[T | {x}] = {q_str(w.p)}, Pr[T | {xp}] = {q_str(w.p_prime)}"
     if is_inf(lam_star):
-        return [head, f"{indent}  tight: Pr[T | {xp}] = 0 and Pr[T | {x}] > delta = {q_str(delta)}, so no finite eps works"]
+        return [
+            head,
+            f"{indent}  tight: Pr[T | {xp}] = 0 and Pr[T | {x}] > delta = {q_str(delta)}, so no finite eps works",
+        ]
     exc = w.p - lam_star * w.p_prime
     return [
         head,
@@ -139,7 +144,11 @@ def _one_line(fr: FileResult, marks: Marks) -> str:
     if worst == HOLDS:
         what = "1 claim holds" if n[HOLDS] == 1 else f"{n[HOLDS]} claims hold"
     else:
-        what = ", ".join(f"{n[s]} {w}" for s, w in ((HOLDS, "hold"), (FAILS, "fail"), (UNSUPPORTED, "not supported"), (ERROR, "undecided")) if n[s])
+        what = ", ".join(
+            f"{n[s]} {w}"
+            for s, w in ((HOLDS, "hold"), (FAILS, "fail"), (UNSUPPORTED, "not supported"), (ERROR, "undecided"))
+            if n[s]
+        )
     return f"{marks.sym[worst]} {text(fr.file)}: {text(fr.case.name)} ({what})"
 
 
@@ -179,10 +188,14 @@ def render_file(
     gives lines to print after each witness shown.  Every line passes through
     :func:`.escape.text`: names, titles, references, labels and quoted values come from the case
     file."""
-    return [text(line) for line in _file_lines(fr, marks, quiet=quiet, verbosity=verbosity, after_witness=after_witness)]
+    return [
+        text(line) for line in _file_lines(fr, marks, quiet=quiet, verbosity=verbosity, after_witness=after_witness)
+    ]
 
 
-def _file_lines(fr: FileResult, marks: Marks, *, quiet: bool, verbosity: int | None, after_witness: Callable[[], list[str]] | None) -> list[str]:
+def _file_lines(
+    fr: FileResult, marks: Marks, *, quiet: bool, verbosity: int | None, after_witness: Callable[[], list[str]] | None
+) -> list[str]:
     level = verbosity if verbosity is not None else (QUIET if quiet else VERBOSE)
     if fr.error is not None:
         head = f"{text(fr.file)}: {_error_kind(fr)}" + (f" (point {_point(fr)})" if fr.point else "")
@@ -203,7 +216,7 @@ def _file_lines(fr: FileResult, marks: Marks, *, quiet: bool, verbosity: int | N
     return out
 
 
-def render_summary(files: "list[FileResult] | tuple[FileResult, ...]", *, interrupted: int | None = None) -> str:
+def render_summary(files: list[FileResult] | tuple[FileResult, ...], *, interrupted: int | None = None) -> str:
     """``summary: 326 claims in 43 files: ...``; with ``interrupted`` (the number of items the
     run had), says how many were left unchecked."""
     c = RunResult(tuple(files)).counts()

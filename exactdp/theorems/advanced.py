@@ -18,17 +18,18 @@ offered here (the tests show the comparison catching it).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import mpmath
 
+from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, as_q, is_rational, to_fraction
 from ..numbers.real import LogReal, real_add, real_cmp
 from .optimal import OptimalResult, optimal
 from .params import Component
-from ..numbers.ladder import is_inf
 
 __all__ = ["IntervalBound", "advanced", "kov_3_4", "check_against_optimum", "iv_eps", "slide_formula"]
 
@@ -102,9 +103,7 @@ def _make(theorem, source, delta, exact_terms, interval_terms) -> IntervalBound:
     los, his = ends(_PRECS[0])
     ex = [to_fraction(e) for e in exact_terms if is_rational(e)]
     # the reported interval of the min: exact terms enter as points (log terms via intervals)
-    ex_iv = [
-        _with_prec(_PRECS[0], lambda e=e: iv_eps(e)) for e in exact_terms if not is_rational(e)
-    ]
+    ex_iv = [_with_prec(_PRECS[0], lambda e=e: iv_eps(e)) for e in exact_terms if not is_rational(e)]
     los += ex + [_mpf_frac(v.a) for v in ex_iv]
     his += ex + [_mpf_frac(v.b) for v in ex_iv]
     return IntervalBound(theorem, min(los), min(his), delta, source, tuple(exact_terms), interval_terms)

@@ -21,9 +21,10 @@ is optimal; :func:`thm_1_8_bruteforce` checks it against all k! orders in the te
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cmp_to_key
-from typing import Any, Sequence
+from typing import Any
 
 from ..numbers.rational import Q
 from ..numbers.real import real_add, real_cmp
@@ -57,7 +58,12 @@ def basic(comps: Sequence[Component]) -> Bound:
     ----------
     Vadhan & Wang (TCC 2021), Thm 1.2 (noninteractive) and Thm 3.3 (concurrent, pure).
     """
-    return Bound("basic", _sum_eps(comps), sum((c.delta for c in comps), Q(0)), "Vadhan-Wang Thm 1.2; Thm 3.3 for pure concurrent")
+    return Bound(
+        "basic",
+        _sum_eps(comps),
+        sum((c.delta for c in comps), Q(0)),
+        "Vadhan-Wang Thm 1.2; Thm 3.3 for pure concurrent",
+    )
 
 
 def improved_basic(comps: Sequence[Component]) -> Bound:
@@ -94,6 +100,7 @@ def _smith_cmp(a: Component, b: Component) -> int:
 def smith_order(comps: Sequence[Component]) -> tuple[int, ...]:
     """Indices sorted by δᵢ/(e^{εᵢ} − 1), largest first (the exchange argument above)."""
     idx = list(range(len(comps)))
+
     def cmp(i: int, j: int) -> int:
         return _smith_cmp(comps[i], comps[j])
 

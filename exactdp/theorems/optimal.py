@@ -33,15 +33,16 @@ checkpoints and locating it exactly inside the last window by bisection.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from math import comb, gcd
-from typing import Any, Sequence
+from typing import Any
 
+from ..numbers.ladder import is_inf
 from ..numbers.qt import QtElement, monomial, qt_exp
 from ..numbers.rational import BACKEND, Q, as_q, is_rational, to_fraction
 from ..numbers.real import INF, real_log
 from .params import Component
-from ..numbers.ladder import is_inf
 
 if BACKEND == "gmpy2":  # big-integer work in GMP; plain ints with the Fraction backend
     from gmpy2 import divexact as _divexact
@@ -199,9 +200,10 @@ def _merge_order(items: list) -> list:
     order = [pool.pop(first)]
     acc = size.pop(first)
     while pool:
+
         def score(i):
             x = size[i]
-            return (_new_primes(x, acc), gcd(x, acc) == 1)
+            return (_new_primes(x, acc), gcd(x, acc) == 1)  # noqa: B023 (used in this iteration only)
 
         i = min(range(len(pool)), key=score)
         order.append(pool.pop(i))

@@ -8,13 +8,14 @@ a rational in [0, 1].  Theorems work with Eᵢ = e^εᵢ, an element of ℚ(e^{1
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from ..errors import InexactValueError
+from ..numbers.ladder import domain_of, is_inf, lift
 from ..numbers.rational import Q, as_q, is_rational, q_str
 from ..numbers.real import LogReal, real_exp, real_sign, real_str
-from ..numbers.ladder import domain_of, is_inf, lift
 
 __all__ = ["Component", "components", "exp_eps"]
 
@@ -58,7 +59,9 @@ def components(eps: Sequence[Any], deltas: Sequence[Any] | None = None) -> tuple
     elif len(deltas) == 1 and len(eps) > 1:
         deltas = list(deltas) * len(eps)
     if len(deltas) != len(eps):
-        raise InexactValueError(f"{len(eps)} eps values but {len(deltas)} delta values; give one delta per eps (or a single one)")
+        raise InexactValueError(
+            f"{len(eps)} eps values but {len(deltas)} delta values; give one delta per eps (or a single one)"
+        )
     out = []
     for e, d in zip(eps, deltas):
         if not is_rational(d) or not (0 <= d <= 1):

@@ -18,9 +18,9 @@ import argparse
 import ast
 import re
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 __all__ = ["LAYERS", "ModuleDoc", "modules", "render_table", "render", "DOC_PATH", "main"]
 
@@ -30,9 +30,30 @@ BEGIN, END = "<!-- generated: modules -->", "<!-- end generated: modules -->"
 
 # The layers, lowest first: a module may import only from its own layer and the ones before it.
 LAYERS: tuple[str, ...] = (
-    "errors", "deprecation", "limits", "numbers", "model", "builders", "forms", "analysis",
-    "constructions", "theorems", "certificates", "interop", "claims", "caseio", "execution",
-    "verify", "report", "checker", "testing", "pytest_plugin", "tools", "cli", "__init__", "__main__",
+    "errors",
+    "deprecation",
+    "limits",
+    "numbers",
+    "model",
+    "builders",
+    "forms",
+    "analysis",
+    "constructions",
+    "theorems",
+    "certificates",
+    "interop",
+    "claims",
+    "caseio",
+    "execution",
+    "verify",
+    "report",
+    "checker",
+    "testing",
+    "pytest_plugin",
+    "tools",
+    "cli",
+    "__init__",
+    "__main__",
 )
 _MAX_NAMES = 8
 
@@ -61,7 +82,9 @@ def _names(tree: ast.Module) -> tuple[str, ...]:
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
             if isinstance(node.value, (ast.List, ast.Tuple)):
-                return tuple(e.value for e in node.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str))
+                return tuple(
+                    e.value for e in node.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)
+                )
     return ()
 
 

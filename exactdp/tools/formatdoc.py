@@ -21,9 +21,10 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from ..claims import CLAIMS
 from ..forms import FORMS
@@ -111,7 +112,9 @@ def render_entries(entries: Sequence[Entry], level: int = 3) -> str:
         if e.value:
             lines += ["", f"Value: {_cell(e.value)}."]
         if e.fields:
-            cols = ["key", "value", "required"] + [c for c in ("default", "meaning") if any(_column(f, c) for f in e.fields)]
+            cols = ["key", "value", "required"] + [
+                c for c in ("default", "meaning") if any(_column(f, c) for f in e.fields)
+            ]
             lines += ["", "| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
             lines += ["| " + " | ".join(_column(f, c) for c in cols) + " |" for f in e.fields]
         parts.append("\n".join(lines))
@@ -143,7 +146,9 @@ def render(text: str) -> str:
     out = _BLOCK.sub(sub, text)
     missing = set(GENERATED) - found
     if missing:
-        raise ValueError(f"no generated block for {', '.join(sorted(missing))} (markers `<!-- generated: NAME ... -->`)")
+        raise ValueError(
+            f"no generated block for {', '.join(sorted(missing))} (markers `<!-- generated: NAME ... -->`)"
+        )
     return out
 
 
