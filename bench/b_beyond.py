@@ -62,7 +62,7 @@ def renyi_d8_kl():
 )
 def tradeoff_d8():
     from exactdp.analysis import profile
-    from exactdp.report.beyond import tradeoff_to_dict
+    from exactdp.report.renyi_fdp import tradeoff_to_dict
 
     m = _tree(8)
     base = _privloss_seconds(m)

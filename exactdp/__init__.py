@@ -48,7 +48,6 @@ from .builders import (
 from .builders.composition import concomp_ordered, concomp_sequential, null_extension, postprocess
 from .caseio import Case, load_case, parse_case
 from .claims import Analysis, Verdict
-from .constructions.simulate import simulate
 from .deprecation import ExactDPDeprecationWarning
 from .errors import (
     CaseError,
@@ -60,6 +59,7 @@ from .errors import (
 )
 from .model import END, Ask, Chance, Mechanism
 from .numbers import INF, LogLinear, LogReal, Q, QtElement, eval_text, real_str
+from .simulation.simulate import simulate
 from .verify import Options, verify_file, verify_paths
 
 exact = eval_text  # exactdp.exact("log(3)") -> an exact value

@@ -242,8 +242,8 @@ def test_farkas_multipliers_are_multiplied_out():
     from exactdp.builders import compose, rr
     from exactdp.certificates import simulation_certificate
     from exactdp.claims import Analysis
-    from exactdp.constructions.simulate import simulate
     from exactdp.numbers import Q
+    from exactdp.simulation.simulate import simulate
 
     m = compose([rr(exp_eps=Q(2)), rr(exp_eps=Q(2))])
     sim = simulate(m, eps=__import__("exactdp").exact("log(3)"), delta=Q(1, 20))
@@ -353,6 +353,7 @@ def test_imports_only_the_standard_library():
     allowed = {
         "__future__",
         "argparse",
+        "collections",
         "contextlib",
         "gc",
         "hashlib",

@@ -243,10 +243,10 @@ def _walk_everything(m, node) -> None:
     from exactdp.analysis import enumerator
     from exactdp.analysis import profile as P
     from exactdp.analysis.bounded_range import br_range
-    from exactdp.constructions.simulate import simulate
     from exactdp.model import END, Chance, Mechanism
     from exactdp.numbers import Q
     from exactdp.report import profile_to_dict, render_witness, witness_to_dict
+    from exactdp.simulation.simulate import simulate
 
     prof = P.profile(m)
     assert str(prof.privloss(0)) == "log(3)"

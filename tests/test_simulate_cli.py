@@ -12,8 +12,8 @@ import yaml
 from click.testing import CliRunner
 
 from exactdp.cli import main
-from exactdp.constructions.experiment import Section6Params, m_p, run_one, run_section6, sample_params
 from exactdp.numbers import Q
+from exactdp.simulation.experiment import Section6Params, m_p, run_one, run_section6, sample_params
 
 ROOT = Path(__file__).resolve().parents[1]
 FIG1 = str(ROOT / "cases/vadhan-wang/thm110-figure1.yaml")
@@ -126,9 +126,9 @@ def test_section6_lp_says_no_below_privloss():
     import random
 
     from exactdp.analysis import profile as profile_engine
-    from exactdp.constructions.approx import ApproxCertificate, approx_postprocessor
-    from exactdp.constructions.lp import check_farkas
     from exactdp.numbers.real import real_exp
+    from exactdp.simulation.approx import ApproxCertificate, approx_postprocessor
+    from exactdp.simulation.lp import check_farkas
 
     rng = random.Random(11)
     refused = 0

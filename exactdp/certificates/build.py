@@ -135,10 +135,10 @@ def profile_certificate(src: Source, of: str, other: str, kind: str) -> dict:
 
 
 def simulation_certificate(src: Source, of: str, eps_default: bool, lam: Any, delta: Any, sim, negated: bool) -> dict:
-    """``simulates_rr`` / ``not_simulates_rr`` from a checked :class:`~exactdp.constructions.
+    """``simulates_rr`` / ``not_simulates_rr`` from a checked :class:`~exactdp.simulation.
     simulate.Simulation`: T's table per pair with T; per pair without, the Farkas multipliers
     or an event breaking (ε, δ)-DP; with the default ε = PrivLoss(M, δ), the tightness event."""
-    from ..constructions.approx import ApproxCertificate
+    from ..simulation.approx import ApproxCertificate
     from .simulation import farkas_entry, t_table
 
     g, prof = _game(src, of)

@@ -8,7 +8,7 @@ The outputs are RR_ε's ``0, 1`` (Def. 1.9) or RR_(ε,δ)'s ``I0, 0, 1, I1`` (De
 IRR outputs (z, y) are RR_(ε,δ)'s outputs renamed ((0,0) = I0, (0,1) = I1, (1,0) = 0, (1,1) = 1:
 the same law), so its T is written in those names.
 
-Farkas: :mod:`exactdp.constructions.approx` solves a reduced LP (path measures τ_0, τ_1 only,
+Farkas: :mod:`exactdp.simulation.approx` solves a reduced LP (path measures τ_0, τ_1 only,
 the identities turned into T(I0), T(I1) ≥ 0 on the leaves).  Its multipliers carry over to the
 full system the checker builds from the definition (variables τ_c(h) ≥ 0 for all four outputs,
 consistency and mixture equalities): the row "T(I_b) ≥ 0 at h" *is* the mixture equality of b
@@ -22,9 +22,9 @@ Vadhan (2024), Lemma 5.6; Farkas' lemma.
 
 from __future__ import annotations
 
-from ..constructions.approx import ApproxCertificate
-from ..constructions.common import PostProcessor
 from ..model.game import label_str
+from ..simulation.approx import ApproxCertificate
+from ..simulation.common import PostProcessor
 from .base import NoCertificate, num
 
 __all__ = ["t_table", "farkas_entry", "IRR_AS_RR"]

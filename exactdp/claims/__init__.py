@@ -7,26 +7,16 @@ module (or one new class in a module) here — nothing else needs to change.
 
 from ..forms.registry import import_topics
 from .base import CLAIMS, FAILS, HOLDS, UNSUPPORTED, Analysis, Claim, Verdict, Where, claim
-from .beyond import (
-    FDPClaim,
-    FDPCompositionClaim,
-    GDPClaim,
-    NotFDPClaim,
-    NotGDPClaim,
-    RenyiClaim,
-    RenyiCompositionClaim,
-)
+
+# isort: off
+# the claim kinds register in this order (the case-format reference lists them so)
+from .core import DeltaClaim, DPClaim, NotDPClaim, PrivLossClaim, ProfileEqClaim, ProfileLeClaim
 from .bounded_range import BoundedRangeClaim, BRRangeClaim, NotBoundedRangeClaim
-from .composition import CompositionClaim
-from .core import (  # the claim kinds register in this order (the case-format reference lists them so)
-    DeltaClaim,
-    DPClaim,
-    NotDPClaim,
-    PrivLossClaim,
-    ProfileEqClaim,
-    ProfileLeClaim,
-)
 from .simulate import NotSimulatesRRClaim, SimulatesRRClaim
+from .composition import CompositionClaim
+from .renyi import RenyiClaim, RenyiCompositionClaim
+from .fdp import FDPClaim, FDPCompositionClaim, GDPClaim, NotFDPClaim, NotGDPClaim
+# isort: on
 
 import_topics(__name__, __path__, first="core", skip=("base",))
 

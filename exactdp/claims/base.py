@@ -15,13 +15,27 @@ from ..analysis.bounded_range import BRWitness
 from ..analysis.engine import Engine, ProfileEngine
 from ..analysis.results import Profile
 from ..analysis.witness import Witness
+from ..builders.combinators import concomp, distinct_labels
 from ..forms.fields import Count, Declared, FieldProblem, Label, ListOf, Pair, arg
 from ..forms.registry import Registry
 from ..model.game import Mechanism
 
-__all__ = ["Where", "Claim", "Verdict", "Analysis", "HOLDS", "FAILS", "UNSUPPORTED", "CLAIMS", "claim", "Subject"]
+__all__ = [
+    "Where",
+    "Claim",
+    "Verdict",
+    "Analysis",
+    "HOLDS",
+    "FAILS",
+    "UNSUPPORTED",
+    "UNDECIDED",
+    "CLAIMS",
+    "claim",
+    "Subject",
+]
 
 HOLDS, FAILS, UNSUPPORTED = "holds", "fails", "unsupported"
+UNDECIDED = "error"  # verify.ERROR: reported as undecided (!), never as holding
 
 
 @dataclass(frozen=True)
@@ -81,6 +95,12 @@ class Analysis:
 
     def witness(self, subject: Subject, eps: Any) -> Witness:
         return self.engine.witness(self.mech(subject), eps, prof=self.profile(subject))
+
+    def concomp(self, names: tuple[str, ...]) -> Mechanism:
+        """ConComp of every item of ``names`` (Vadhan & Wang 2021, Def. 2.1); a repeated name is
+        another copy, so ``(R, R)`` is two copies of R."""
+        labels = distinct_labels(list(names))
+        return concomp(dict(zip(labels, (self.mech(n) for n in names))), name="ConComp(" + ", ".join(names) + ")")
 
     def cached(self, key: tuple, compute: Callable[[], Any]) -> Any:
         """``compute()`` once per ``key`` for this analysis."""

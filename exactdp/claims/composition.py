@@ -24,7 +24,7 @@ failing check is a bug (in exactdp or in the case), never an open question:
 
 The components are every item of ``of:``: a repeated name is another copy (``of: [R, R]`` is
 ConComp(R, R)).  ``theorem: renyi`` and ``theorem: fdp`` (Lyu 2022; Vadhan & Zhang 2023) are
-checked by :mod:`exactdp.claims.beyond`.
+checked by :mod:`exactdp.claims.fdp` and :mod:`exactdp.claims.renyi`.
 """
 
 from __future__ import annotations
@@ -33,7 +33,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..analysis import format_privloss
-from ..builders.combinators import concomp, distinct_labels
 from ..forms.fields import Choice, Delta, Eps, FieldProblem, Label, ListOf, Order, arg
 from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, q_str
@@ -148,8 +147,9 @@ class CompositionClaim(Claim):
         return eps_i
 
     def check(self, an: Analysis) -> Verdict:
-        if self.theorem in ("fdp", "renyi"):  # the f-DP and Renyi theorems (claims/beyond.py)
-            from .beyond import FDPCompositionClaim, RenyiCompositionClaim
+        if self.theorem in ("fdp", "renyi"):  # the f-DP and Renyi theorems (claims/fdp.py, claims/renyi.py)
+            from .fdp import FDPCompositionClaim
+            from .renyi import RenyiCompositionClaim
 
             inner = (
                 FDPCompositionClaim(of=self.of, where=self.where)
@@ -164,9 +164,7 @@ class CompositionClaim(Claim):
         if isinstance(eps_i, Verdict):
             return eps_i
         comps = components(eps_i, list(deltas))
-        # one component per list item: of: [R, R] is two copies of R (a map keyed by name is not)
-        labels = distinct_labels(list(names))
-        mech = concomp(dict(zip(labels, (an.mech(n) for n in names))), name="ConComp(" + ", ".join(names) + ")")
+        mech = an.concomp(names)  # one component per list item: of: [R, R] is two copies of R
         prof = an.engine.profile(mech)
         if self.theorem == "optimal":
             at = self.delta if self.delta is not None else Q(0)

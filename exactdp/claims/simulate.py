@@ -18,19 +18,17 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ..certificates import NoCertificate, simulation_certificate
-from ..constructions.approx import ApproxCertificate
-from ..constructions.common import RationalField, history_text
-from ..constructions.pure import PureCertificate
-from ..constructions.simulate import Simulation, simulate
 from ..forms.fields import Choice, Delta, Eps, FieldProblem, arg
 from ..numbers.rational import q_str
 from ..numbers.real import real_str
 from ..numbers.symbolic import SymbolTable
-from .base import FAILS, HOLDS, Analysis, Claim, Verdict, claim
+from ..simulation.approx import ApproxCertificate
+from ..simulation.common import RationalField, history_text
+from ..simulation.pure import PureCertificate
+from ..simulation.simulate import Simulation, simulate
+from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Verdict, claim
 
 __all__ = ["SimulatesRRClaim", "NotSimulatesRRClaim", "simulation_details", "simulation_values", "VIAS"]
-
-UNDECIDED = "error"  # verify.ERROR: reported as undecided, never as holding
 
 
 def _text(x: Any) -> str:

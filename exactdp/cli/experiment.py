@@ -8,12 +8,12 @@ import time
 
 import click
 
-from ..constructions.experiment import Section6Result, blocks, merge_blocks, run_block
 from ..errors import ExactDPError
 from ..execution import Runner, run_ordered
 from ..limits import Limits, check_count, disarm, using
 from ..numbers.rational import q_str
 from ..report.simulate import dumps_json
+from ..simulation.experiment import Section6Result, blocks, merge_blocks, run_block
 from .app import ProgressLine, fail, limit_options, limits_from, main, parse_number, runner_from, runner_options
 
 __all__ = ["experiment", "section6"]

@@ -81,7 +81,7 @@ def profile(case_path, of, dominating_pair, common: Common):
     except ExactDPError as e:
         fail(e)
     if dominating_pair:
-        from .beyond import print_dominating_pair
+        from .renyi_fdp import print_dominating_pair
 
         print_dominating_pair(prof, common.as_json)
         return

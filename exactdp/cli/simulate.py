@@ -8,7 +8,6 @@ import click
 
 from ..analysis import make_engine
 from ..caseio import evaluate_in_case
-from ..constructions.simulate import simulate as run_simulation
 from ..errors import ExactDPError
 from ..limits import using
 from ..numbers.rational import Q
@@ -20,6 +19,7 @@ from ..report.simulate import (
     render_simulation_yaml,
     simulation_to_dict,
 )
+from ..simulation.simulate import simulate as run_simulation
 from .app import Common, EngineProgress, case_options, fail, load_mechanism, main
 
 __all__ = ["simulate"]

@@ -493,7 +493,7 @@ def field_specs(cls: type) -> tuple[FieldSpec, ...]:
             FieldSpec(f.metadata["key"] or f.name, f.name, f.metadata["kind"], required, default, f.metadata["doc"])
         )
     specs = tuple(out)
-    cls._field_specs = specs
+    setattr(cls, "_field_specs", specs)  # noqa: B010 (a cache on the class, unknown to type checkers)
     return specs
 
 

@@ -5,7 +5,7 @@ expressions (``sym[k][d]``).  The exact engines work in rationals only: reading 
 symbolic node raises :class:`~exactdp.errors.UnsupportedMechanismError`, so the profile engine,
 the enumerator and every combinator that needs numbers refuse symbolic mechanisms with a clear
 message, at no cost to their rational fast paths.  The Theorem 1.10 constructions
-(:mod:`exactdp.constructions`) read ``sym`` instead.
+(:mod:`exactdp.simulation`) read ``sym`` instead.
 """
 
 from __future__ import annotations

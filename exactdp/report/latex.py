@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..constructions.simulate import Simulation
+from ..simulation.simulate import Simulation
 from .escape import latex, latex_math
 from .simulate import table_rows
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..constructions.common import PostProcessor, history_text
-from ..constructions.simulate import Simulation
 from ..model.game import label_str
 from ..numbers.rational import q_str
+from ..simulation.common import PostProcessor, history_text
+from ..simulation.simulate import Simulation
 from .escape import csv_row, json_dumps, text, yaml_scalar
 
 __all__ = [

@@ -38,7 +38,7 @@ LAYERS: tuple[str, ...] = (
     "builders",
     "forms",
     "analysis",
-    "constructions",
+    "simulation",
     "theorems",
     "certificates",
     "interop",

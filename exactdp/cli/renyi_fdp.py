@@ -8,8 +8,8 @@ from ..analysis import make_engine
 from ..analysis.renyi import parse_alpha
 from ..errors import ExactDPError
 from ..limits import using
-from ..report.beyond import dominating_pair_to_dict, renyi_to_dict, tradeoff_to_dict
 from ..report.jsonout import dumps
+from ..report.renyi_fdp import dominating_pair_to_dict, renyi_to_dict, tradeoff_to_dict
 from .app import engine_option, fail, limit_options, limits_from, load_mechanism, main, max_strategies_option
 
 __all__ = ["renyi", "tradeoff", "print_dominating_pair"]

@@ -13,8 +13,8 @@ output c and answer history h, with the constraints
 
 For δ > 0 the identities define τ_I0 and τ_I1 from τ_0, τ_1 (and they are then consistent
 automatically), so the LP keeps τ_0, τ_1 with α τ_0 + β τ_1 ≤ P_x0 and β τ_0 + α τ_1 ≤ P_x1 on
-the leaves.  It is solved exactly (:mod:`exactdp.constructions.lp`); a feasible T is checked by
-substitution and by :func:`~exactdp.constructions.common.verify_postprocessor`, infeasibility by
+the leaves.  It is solved exactly (:mod:`exactdp.simulation.lp`); a feasible T is checked by
+substitution and by :func:`~exactdp.simulation.common.verify_postprocessor`, infeasibility by
 its Farkas certificate.  Lyu (2022) and Vadhan–Zhang (2023) proved T exists iff M is (ε,δ)-DP.
 
 For symbolic mechanisms or parameters the LP is solved at a sample point of the symbols; the

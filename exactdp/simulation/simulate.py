@@ -2,7 +2,7 @@ r"""Decide, build and check the post-processor T for every adjacent pair of a me
 
 :func:`simulate` is what the ``simulates_rr`` claim and ``exactdp simulate`` run: for each
 adjacent pair it builds T (Theorem 1.10 for δ = 0, the exact LP for δ > 0, or Lemma 5.6),
-checks it (:func:`~exactdp.constructions.common.verify_postprocessor`, and the enumerator over
+checks it (:func:`~exactdp.simulation.common.verify_postprocessor`, and the enumerator over
 every deterministic adversary when the tree is small), or checks the certificate that no T
 exists.  For numeric mechanisms the answer is also cross-checked against the profile engine:
 T exists iff the pair is (ε, δ)-DP (post-processing one way; Theorem 1.10 / Lyu 2022 /

@@ -9,14 +9,14 @@ from hypothesis import strategies as st
 from exactdp import Q, exact, mechanism, repeat, respond, rr, rr_delta
 from exactdp.analysis import profile as profile_engine
 from exactdp.builders import ask
-from exactdp.constructions.approx import ApproxCertificate, approx_postprocessor
-from exactdp.constructions.common import enumerator_check, expand, verify_postprocessor
-from exactdp.constructions.lemma56 import lemma56_postprocessor
-from exactdp.constructions.lp import Feasible, LinearSystem, certified, check_farkas, check_point, solve
-from exactdp.constructions.pure import PureCertificate, pure_postprocessor
-from exactdp.constructions.simulate import simulate
 from exactdp.errors import InexactValueError, VerificationError
 from exactdp.numbers.real import real_log
+from exactdp.simulation.approx import ApproxCertificate, approx_postprocessor
+from exactdp.simulation.common import enumerator_check, expand, verify_postprocessor
+from exactdp.simulation.lemma56 import lemma56_postprocessor
+from exactdp.simulation.lp import Feasible, LinearSystem, certified, check_farkas, check_point, solve
+from exactdp.simulation.pure import PureCertificate, pure_postprocessor
+from exactdp.simulation.simulate import simulate
 
 from .strategies import mechanisms
 
@@ -237,8 +237,8 @@ def test_lemma56_succeeds_iff_dp(M, E, delta):
 
 
 def test_pure_certificate_is_rechecked_independently():
-    from exactdp.constructions.common import RationalField
-    from exactdp.constructions.pure import check_pure_certificate
+    from exactdp.simulation.common import RationalField
+    from exactdp.simulation.pure import check_pure_certificate
 
     M = repeat(rr(exp_eps=Q(2)), 2)
     cert = pure_postprocessor(M, (0, 1), Q(3))
