@@ -53,6 +53,8 @@ from .errors import (
     CaseError,
     ExactDPError,
     InexactValueError,
+    InvalidGameError,
+    InvalidMechanismError,
     LimitExceededError,
     UnsupportedMechanismError,
     VerificationError,
@@ -145,6 +147,8 @@ __all__ = [
     # errors
     "ExactDPError",
     "CaseError",
+    "InvalidMechanismError",
+    "InvalidGameError",
     "InexactValueError",
     "UnsupportedMechanismError",
     "LimitExceededError",

@@ -113,3 +113,30 @@ def test_rational_only_use_does_not_load_sympy():
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=PKG.parent, check=True
     ).stdout
     assert out.strip() == "False"
+
+
+def _calls(path: Path, name: str) -> list[int]:
+    """Lines where ``name(...)`` is called in ``path``."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Call):
+            f = node.func
+            if (isinstance(f, ast.Name) and f.id == name) or (isinstance(f, ast.Attribute) and f.attr == name):
+                out.append(node.lineno)
+    return out
+
+
+def test_each_layer_raises_its_own_errors():
+    """CaseError is the case file's error (file, place, problem): only the reader, which knows the
+    file, and the layers above it raise it.  The builders, the model, the engines, the
+    constructions and the theorems raise errors about their own objects (exactdp/errors.py), and
+    the reader locates them."""
+    below = LAYERS[: LAYERS.index("caseio")]
+    found = [
+        f"{f.relative_to(PKG)}:{line}"
+        for layer in below
+        if layer != "errors"  # where CaseError is defined (and unpickled)
+        for f in modules(layer)
+        for line in _calls(f, "CaseError")
+    ]
+    assert found == [], f"CaseError raised below caseio/: {found}"

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..errors import CaseError, CaseProblem, UnsupportedMechanismError
+from ..errors import InvalidGameError, UnsupportedMechanismError
 from .game import Chance, Label, Mechanism, Node, _uids, label_str, postorder
 
 __all__ = ["SymChance", "is_symbolic_mechanism", "symbols_of", "substitute_mechanism"]
@@ -39,14 +39,12 @@ class SymChance(Chance):
         sym = tuple(tuple(to_sympy(p) for p in row) for row in sym)
         if check:
             if not labels or not (len(labels) == len(sym) == len(children)):
-                raise CaseError(
-                    CaseProblem("an answer distribution needs labels, probabilities and children of one length")
-                )
+                raise InvalidGameError("an answer distribution needs labels, probabilities and children of one length")
             n = len(sym[0])
             for d in range(n):
                 total = sympy.cancel(sum((row[d] for row in sym), sympy.Integer(0)))
                 if total != 1:
-                    raise CaseError(CaseProblem(f"probabilities under dataset #{d} sum to {total}, not identically 1"))
+                    raise InvalidGameError(f"probabilities under dataset #{d} sum to {total}, not identically 1")
         self.uid = next(_uids)
         self.labels = labels
         self.sym = sym
