@@ -139,10 +139,10 @@ class ClaimItem(pytest.Item):
         self.point = point
 
     def runtest(self) -> None:
-        from .claims import HOLDS
+        from .claims import HOLDS, Verdict
         from .errors import VerificationError
         from .report.text import Marks, render_file
-        from .verify import ERROR, FileResult
+        from .verify import FileResult
 
         try:
             verdict = self.claim.check(self._case_file().analysis(self.point))
@@ -153,9 +153,7 @@ class ClaimItem(pytest.Item):
 
             if not isinstance(e, ExactDPError):
                 raise
-            from .claims import Verdict
-
-            verdict = Verdict(self.claim, ERROR, "could not be decided", str(e))
+            verdict = Verdict.undecided(self.claim, str(e))
         if verdict.status != HOLDS:
             fr = FileResult(str(self.path), self._case_file()._cases[self.point], (verdict,))
             raise ClaimFailed("\n".join(render_file(fr, Marks(ascii_only=True))))

@@ -24,7 +24,7 @@ from .caseio import Case, YamlLimits, load_case, parse_case
 from .caseio.case import read_case_text
 from .caseio.files import scan as scan_case_files
 from .caseio.sweep import MAX_SWEEP_POINTS, Point, point_label, sweep_points
-from .claims import FAILS, HOLDS, UNSUPPORTED, Analysis, PrivLossClaim, Verdict, Where
+from .claims import FAILS, HOLDS, UNDECIDED, UNSUPPORTED, Analysis, PrivLossClaim, Verdict, Where
 from .claims.core import PremiseClaim
 from .errors import CaseError, ExactDPError, TimeLimitExceeded, VerificationError
 from .execution import OrderedRun, Runner, run_ordered
@@ -45,11 +45,8 @@ __all__ = [
     "check_item",
     "full_case",
     "find_case_files",
-    "ERROR",
     "verdict_hook",
 ]
-
-ERROR = "error"  # a claim that could not be decided (a limit was hit, an inexact value)
 
 # observers of every verdict as (case, label, claim, verdict, analysis): `exactdp certify` writes
 # certificates from the very run that `verify` does (see verdict_hook)
@@ -108,7 +105,7 @@ class FileResult:
     def exit_code(self) -> int:
         if isinstance(self.error, VerificationError):
             return 3
-        if self.error is not None or any(v.status == ERROR for v in self.verdicts):
+        if self.error is not None or any(v.status == UNDECIDED for v in self.verdicts):
             return 2
         return 0 if all(v.status == HOLDS for v in self.verdicts) else 1
 
@@ -135,7 +132,7 @@ class RunResult:
         return 0
 
     def counts(self) -> dict[str, int]:
-        out = {HOLDS: 0, FAILS: 0, UNSUPPORTED: 0, ERROR: 0, "files": len(self.files), "invalid_files": 0}
+        out = {HOLDS: 0, FAILS: 0, UNSUPPORTED: 0, UNDECIDED: 0, "files": len(self.files), "invalid_files": 0}
         for f in self.files:
             if f.error is not None:
                 out["invalid_files"] += 1
@@ -158,7 +155,7 @@ def _deadline(opts: Options, start: float) -> float | None:
 
 
 def verify_case(case: Case, opts: Options = Options(), *, deadline: float | None = None) -> tuple[Verdict, ...]:
-    """Check every claim of ``case`` in order; a claim that hits a limit gets status ``error``.
+    """Check every claim of ``case`` in order; a claim that hits a limit is undecided.
 
     The premises the case's mechanisms rely on (:attr:`Case.obligations`) are checked first,
     as verdicts of their own; if one does not hold, the claims are not checked."""
@@ -167,9 +164,8 @@ def verify_case(case: Case, opts: Options = Options(), *, deadline: float | None
     an = Analysis({**case.mechanisms, **games}, engine)
     out = _check_all(premises, an, opts, case, "premise-")
     if any(v.status != HOLDS for v in out):
-        return tuple(out) + tuple(
-            Verdict(c, ERROR, "not checked", "a premise of this case does not hold (see above)") for c in case.claims
-        )
+        why = "a premise of this case does not hold (see above)"
+        return tuple(out) + tuple(Verdict.undecided(c, why, checked=False) for c in case.claims)
     return tuple(out) + _check_all(list(case.claims), an, opts, case)
 
 
@@ -199,14 +195,11 @@ def _check_all(
         except VerificationError:
             raise
         except TimeLimitExceeded as e:  # the clock has run out for the whole file
-            out.append(Verdict(claim, ERROR, "could not be decided", str(e)))
-            out.extend(
-                Verdict(c, ERROR, "could not be decided", "not checked: the time limit was reached")
-                for c in claims[k + 1 :]
-            )
+            out.append(Verdict.undecided(claim, str(e)))
+            out.extend(Verdict.undecided(c, "not checked: the time limit was reached") for c in claims[k + 1 :])
             break
         except ExactDPError as e:
-            v = Verdict(claim, ERROR, "could not be decided", str(e))
+            v = Verdict.undecided(claim, str(e))
         out.append(v)
         for hook in _HOOKS.get() if case is not None else ():
             hook(case, f"{prefix}{k + 1}", claim, v, an)
@@ -218,9 +211,7 @@ def _check_one(claim, an: Analysis, opts: Options) -> Verdict:
     if opts.witness and isinstance(claim, PrivLossClaim) and v.witness is None and v.status == HOLDS:
         w = an.engine.privloss_witness(an.mech(claim.subject), claim.delta, an.profile(claim.subject))
         if w is not None:
-            v = Verdict(
-                v.claim, v.status, v.found, v.note or "tight: the witness shows every smaller eps fails", w, v.values
-            )
+            v = replace(v, witness=w)  # the tight adversary: every smaller eps fails
     return v
 
 

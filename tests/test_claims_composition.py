@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from exactdp.caseio import parse_case
+from exactdp.report.verdicts import shown
 from exactdp.verify import verify_case
 
 HEAD = "exactdp: 1\nname: x\n"
@@ -23,8 +24,8 @@ def test_repeated_name_is_two_copies():
     """RR with e^eps = 2, composed with itself: PrivLoss(ConComp(R, R), 0) = log 4 (two copies;
     Vadhan–Wang Thm 3.3 is tight for noninteractive pure components), not log 2 (one copy)."""
     v = verdicts("mechanisms:\n  R: {rr: {eps: log(2)}}\nclaims:\n  - composition: {of: [R, R], theorem: optimal}\n")[0]
-    assert v.values["privloss"] == "log(4)", v.found
-    assert v.values["bound"] == "log(4)" and v.values["slack"] == "0"
+    assert shown(v).values["privloss"] == "log(4)", shown(v).found
+    assert shown(v).values["bound"] == "log(4)" and shown(v).values["slack"] == "0"
     assert v.status == "holds"
 
 
@@ -33,7 +34,7 @@ def test_repeated_name_three_copies_with_basic():
         "mechanisms:\n  R: {rr: {eps: log(2)}}\n  S: {rr: {eps: log(3)}}\n"
         "claims:\n  - composition: {of: [R, S, R], theorem: basic}\n"
     )[0]
-    assert v.values["privloss"] == "log(12)" and v.values["bound"] == "log(12)"
+    assert shown(v).values["privloss"] == "log(12)" and shown(v).values["bound"] == "log(12)"
 
 
 _MECHS = {
@@ -58,7 +59,12 @@ def test_claim_privloss_equals_explicit_concomp(names, delta):
         f"claims:\n  - composition: {{of: {lst}, theorem: thm-1.8, deltas: [{', '.join('1/10' if n == 'B' else '0' for n in names)}], delta: {delta}}}\n"
         f"  - privloss: {{of: K, delta: {delta}, at_most: inf}}\n"
     )
-    assert v[0].values["privloss"] == v[1].values["privloss"], (names, delta, v[0].found, v[1].found)
+    assert shown(v[0]).values["privloss"] == shown(v[1]).values["privloss"], (
+        names,
+        delta,
+        shown(v[0]).found,
+        shown(v[1]).found,
+    )
 
 
 def test_approximate_components_are_a_theorem_not_an_open_question():
@@ -70,5 +76,9 @@ def test_approximate_components_are_a_theorem_not_an_open_question():
         "  - composition: {of: [P, P], theorem: optimal, deltas: [1/10, 1/10], delta: 1/5}\n"
     )
     for x in v:
-        assert x.holds, x.found
-        assert "open question" not in x.note and "Vadhan-Zhang 2023" in x.note and "Lyu 2022" in x.note
+        assert x.holds, shown(x).found
+        assert (
+            "open question" not in shown(x).note
+            and "Vadhan-Zhang 2023" in shown(x).note
+            and "Lyu 2022" in shown(x).note
+        )

@@ -6,6 +6,7 @@ import textwrap
 
 from exactdp.caseio import parse_case
 from exactdp.claims import Analysis
+from exactdp.report.verdicts import shown
 
 
 def test_failing_profile_le_reports_where_it_fails_with_a_witness():
@@ -27,4 +28,4 @@ def test_failing_profile_le_reports_where_it_fails_with_a_witness():
     )
     v = c.claims[0].check(Analysis(c.mechanisms))
     assert v.status == "fails"
-    assert "at e^eps = " in v.found and v.witness is not None
+    assert "at e^eps = " in shown(v).found and v.witness is not None

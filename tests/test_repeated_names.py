@@ -15,6 +15,7 @@ from exactdp.builders.combinators import distinct_labels
 from exactdp.caseio import parse_case
 from exactdp.errors import CaseError
 from exactdp.numbers import Q, real_str
+from exactdp.report.verdicts import shown
 from exactdp.verify import verify_case
 
 HEAD = "exactdp: 1\nname: x\n"
@@ -47,7 +48,7 @@ def test_forms_keep_every_item(form, expected):
     v = check(
         f"mechanisms:\n  R: {{rr: {{eps: log(2)}}}}\n  K: {{{form}}}\nclaims:\n  - privloss: {{of: K, equals: {expected}}}\n"
     )
-    assert v[0].holds, (v[0].found, form)
+    assert v[0].holds, (shown(v[0]).found, form)
 
 
 def test_index_label_does_not_overwrite_a_named_item():
@@ -58,7 +59,7 @@ def test_index_label_does_not_overwrite_a_named_item():
         "  K: {concomp: [A, '2', {rr: {eps: log(5)}}]}\n"
         "claims:\n  - privloss: {of: K, equals: log(30)}\n"
     )
-    assert v[0].holds, v[0].found
+    assert v[0].holds, shown(v[0]).found
 
 
 def test_builders_take_sequences_with_repeats():
@@ -76,8 +77,8 @@ def test_composition_claim_lists_align_with_repeats():
         "claims:\n  - composition: {of: [R, R], theorem: basic, eps: [log(2), log(2)]}\n"
         "  - composition: {of: [R, R], theorem: basic, eps: [log(2), log(3)]}\n"
     )
-    assert [x.values["bound"] for x in v] == ["log(4)", "log(6)"]
-    assert [x.values["privloss"] for x in v] == ["log(4)", "log(4)"]
+    assert [shown(x).values["bound"] for x in v] == ["log(4)", "log(6)"]
+    assert [shown(x).values["privloss"] for x in v] == ["log(4)", "log(4)"]
 
 
 def test_menus_refuse_repeats_with_a_clear_message():

@@ -6,7 +6,7 @@ module (or one new class in a module) here — nothing else needs to change.
 """
 
 from ..forms.registry import import_topics
-from .base import CLAIMS, FAILS, HOLDS, UNSUPPORTED, Analysis, Claim, Verdict, Where, claim
+from .base import CLAIMS, FAILS, HOLDS, UNDECIDED, UNSUPPORTED, Analysis, Claim, Shows, Status, Verdict, Where, claim
 
 # isort: off
 # the claim kinds register in this order (the case-format reference lists them so)
@@ -14,8 +14,8 @@ from .core import DeltaClaim, DPClaim, NotDPClaim, PrivLossClaim, ProfileEqClaim
 from .bounded_range import BoundedRangeClaim, BRRangeClaim, NotBoundedRangeClaim
 from .simulate import NotSimulatesRRClaim, SimulatesRRClaim
 from .composition import CompositionClaim
-from .renyi import RenyiClaim, RenyiCompositionClaim
-from .fdp import FDPClaim, FDPCompositionClaim, GDPClaim, NotFDPClaim, NotGDPClaim
+from .renyi import RenyiClaim
+from .fdp import FDPClaim, GDPClaim, NotFDPClaim, NotGDPClaim
 # isort: on
 
 import_topics(__name__, __path__, first="core", skip=("base",))
@@ -25,7 +25,10 @@ __all__ = [
     "claim",
     "FAILS",
     "HOLDS",
+    "UNDECIDED",
     "UNSUPPORTED",
+    "Shows",
+    "Status",
     "Analysis",
     "Claim",
     "Verdict",
@@ -47,6 +50,4 @@ __all__ = [
     "GDPClaim",
     "NotFDPClaim",
     "NotGDPClaim",
-    "RenyiCompositionClaim",
-    "FDPCompositionClaim",
 ]

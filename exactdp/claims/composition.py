@@ -30,15 +30,16 @@ checked by :mod:`exactdp.claims.fdp` and :mod:`exactdp.claims.renyi`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
-from ..analysis import format_privloss
+from ..analysis.results import value_cmp
+from ..analysis.tradeoff import compare, tensor
 from ..forms.fields import Choice, Delta, Eps, FieldProblem, Label, ListOf, Order, arg
 from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, q_str
-from ..numbers.real import INF, real_cmp, real_decimal, real_str, real_sub
+from ..numbers.real import INF, real_add, real_cmp, real_str, real_sub
 from ..theorems import basic, components, improved_basic, optimal, thm_1_8
-from .base import FAILS, HOLDS, UNSUPPORTED, Analysis, Claim, Verdict, claim
+from .base import FAILS, HOLDS, UNSUPPORTED, Analysis, Claim, Shows, Verdict, claim
 
 __all__ = ["CompositionClaim", "COMPOSITION_THEOREMS"]
 
@@ -83,6 +84,11 @@ class CompositionClaim(Claim):
     )
     alpha: Any = arg(Order(), default=None, doc="the Renyi order (theorem: renyi only)")
     hidden_fields = ("group", "pairs")  # a claim about several mechanisms
+    shows = Shows("privloss", "PrivLoss of the concurrent composition at the claim's delta")
+    _shows_by_theorem: ClassVar[dict[str, Shows]] = {
+        "renyi": Shows("renyi", "D_alpha of the concurrent composition"),
+        "fdp": Shows("margin", "min over alpha of T(ConComp)(alpha) - (tensor product)(alpha)"),
+    }
 
     def validate(self) -> None:
         if (self.alpha is not None) != (self.theorem == "renyi"):
@@ -100,6 +106,9 @@ class CompositionClaim(Claim):
                     f"`{key}:` has {len(vals)} values for {len(self.of)} components",
                     "give one value per mechanism in `of:`",
                 )
+
+    def shown(self) -> Shows:
+        return self._shows_by_theorem.get(self.theorem, self.shows)
 
     def statement(self) -> str:
         names = ", ".join(self.of)
@@ -122,42 +131,28 @@ class CompositionClaim(Claim):
     def _component_eps(self, an: Analysis, names: tuple, deltas: tuple) -> list | Verdict:
         """εᵢ of each component: the claimed one (checked) or PrivLoss(Mᵢ, δᵢ); a Verdict when a
         claimed εᵢ is wrong or PrivLoss is infinite."""
-        from ..analysis.results import value_cmp
-
         eps_i = []
         for k, name in enumerate(names):
             prof = an.profile(name)
             if self.eps is not None:
                 d = prof.delta_at(self.eps[k])
                 if value_cmp(d, deltas[k]) > 0:
-                    return Verdict(
-                        self,
-                        FAILS,
-                        f"{name} is not ({real_str(self.eps[k])}, {q_str(deltas[k])})-DP",
-                        f"its delta at that eps is {real_str(d) if not hasattr(d, 'cmp') else str(d)}",
-                    )
+                    facts = {"component": name, "component_eps": self.eps[k], "component_delta": deltas[k]}
+                    return Verdict(self, FAILS, {**facts, "delta_at_eps": d})
                 eps_i.append(self.eps[k])
             else:
                 e = prof.privloss(deltas[k])
                 if is_inf(e):
-                    return Verdict(
-                        self, UNSUPPORTED, f"PrivLoss({name}, {q_str(deltas[k])}) = inf", "no finite eps to compose"
-                    )
+                    facts = {"component": name, "component_delta": deltas[k], "component_privloss": e}
+                    return Verdict(self, UNSUPPORTED, facts)
                 eps_i.append(e)
         return eps_i
 
     def check(self, an: Analysis) -> Verdict:
-        if self.theorem in ("fdp", "renyi"):  # the f-DP and Renyi theorems (claims/fdp.py, claims/renyi.py)
-            from .fdp import FDPCompositionClaim
-            from .renyi import RenyiCompositionClaim
-
-            inner = (
-                FDPCompositionClaim(of=self.of, where=self.where)
-                if self.theorem == "fdp"
-                else RenyiCompositionClaim(of=self.of, where=self.where, alpha=self.alpha)
-            )
-            v = inner.check(an)
-            return Verdict(self, v.status, v.found, v.note, v.witness, v.values, v.details)
+        if self.theorem == "renyi":
+            return self._check_renyi(an)
+        if self.theorem == "fdp":
+            return self._check_fdp(an)
         names = tuple(self.of)
         deltas = self.deltas or tuple(Q(0) for _ in names)
         eps_i = self._component_eps(an, names, deltas)
@@ -177,27 +172,38 @@ class CompositionClaim(Claim):
             bound = b.eps if real_cmp(at, b.delta) >= 0 else INF
         found = prof.privloss(at)
         ok = real_cmp(found, bound) <= 0 if not is_inf(bound) else True
-        slack = None
-        if not is_inf(bound) and not is_inf(found):
-            slack = real_sub(bound, found)
-        parts = ", ".join(f"({real_str(e)}, {q_str(d)})" for e, d in zip(eps_i, deltas))
-        text = f"PrivLoss = {format_privloss(found)}; {self.theorem} gives {format_privloss(bound)}"
-        if slack is not None:
-            text += f"; slack {real_str(slack)}" + ("" if real_cmp(slack, 0) == 0 else f" ≈ {real_decimal(slack)}")
-        note = f"components ({parts}) at delta {q_str(at)}"
-        if self.theorem != "optimal":
-            note += f"; theorem delta {q_str(tdelta)}"
-        note += (
-            "; "
-            + _THEOREM_SOURCE[self.theorem if all(d == 0 for d in deltas) or self.theorem == "thm-1.8" else "approx"]
-        )
-        if is_inf(bound):
-            note += "; the theorem gives no finite bound at this delta"
-        values = {
-            "privloss": real_str(found),
-            "bound": real_str(bound),
-            "slack": real_str(slack) if slack is not None else None,
-            "components": [[real_str(e), q_str(d)] for e, d in zip(eps_i, deltas)],
-            "delta": q_str(at),
+        slack = None if is_inf(bound) or is_inf(found) else real_sub(bound, found)
+        facts = {
+            "privloss": found,
+            "bound": bound,
+            "slack": slack,
+            "components": tuple(zip(eps_i, deltas)),
+            "delta": at,
+            "theorem_delta": tdelta,
+            "source": self.theorem if all(d == 0 for d in deltas) or self.theorem == "thm-1.8" else "approx",
         }
-        return Verdict(self, HOLDS if ok else FAILS, text, note, None, values)
+        return Verdict(self, HOLDS if ok else FAILS, facts)
+
+    def _check_renyi(self, an: Analysis) -> Verdict:
+        """D_α(ConComp(A, B, ...)) ≤ Σ D_α(components): a theorem for concurrent composition of
+        interactive mechanisms (Lyu, *Composition Theorems for Interactive Differential Privacy*,
+        NeurIPS 2022; also Vadhan & Zhang, STOC 2023)."""
+        parts = [an.renyi(n, self.alpha).value for n in self.of]
+        bound: Any = INF if any(is_inf(p) for p in parts) else parts[0]
+        if not is_inf(bound):
+            for p in parts[1:]:
+                bound = real_add(bound, p)
+        found = an.engine.renyi(an.concomp(tuple(self.of)), self.alpha).value
+        ok = real_cmp(found, bound) <= 0
+        slack = None if is_inf(bound) or is_inf(found) else real_sub(bound, found)
+        facts = {"renyi": found, "bound": bound, "slack": slack, "components": tuple(parts), "alpha": self.alpha}
+        return Verdict(self, HOLDS if ok else FAILS, facts)
+
+    def _check_fdp(self, an: Analysis) -> Verdict:
+        """T(ConComp(A, B, ...)) ≥ T(A) ⊗ T(B) ⊗ …, the tensor product of the components'
+        trade-off functions (Dong–Roth–Su 2022, Thm 3.2 for noninteractive composition; for
+        concurrent composition Vadhan & Zhang, *Concurrent Composition Theorems for Differential
+        Privacy*, STOC 2023); its largest gap is 0 when the theorem is tight."""
+        bound = tensor([an.profile(n).envelope for n in self.of])
+        d = compare(an.engine.profile(an.concomp(tuple(self.of))).envelope, bound)
+        return Verdict(self, HOLDS if d.holds else FAILS, d.facts())

@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+from ..claims import UNDECIDED
 from ..errors import ExactDPError
 from ..execution import run_ordered
 from ..report import VERBOSE, TextReport, run_to_json
@@ -25,7 +26,7 @@ from ..report.sweep import (
     point_texts,
     sweep_row,
 )
-from ..verify import ERROR, FileResult, RunResult, WorkItem, check_item, lost_item, work_items
+from ..verify import FileResult, RunResult, WorkItem, check_item, lost_item, work_items
 from .app import Common, ProgressLine, case_options, fail, main
 from .verify import marks_for, stream_results
 
@@ -287,8 +288,8 @@ def _summary(results: list[FileResult], done: dict, todo: int, interrupted: bool
         f"{statuses.count('holds')} where every claim holds",
         f"{statuses.count('fails')} where some claim does not",
     ]
-    if statuses.count(ERROR):
-        parts.append(f"{statuses.count(ERROR)} not checked (an error or a limit)")
+    if statuses.count(UNDECIDED):
+        parts.append(f"{statuses.count(UNDECIDED)} not checked (an error or a limit)")
     line = f"summary: {n} point{'s' if n != 1 else ''}: " + ", ".join(parts)
     if done:
         line += f" ({len(done)} read from {resume_path})"
@@ -301,7 +302,7 @@ def _exit_code(results: list[FileResult], done: dict) -> int:
     codes = [fr.exit_code for fr in results]
     for rows in done.values():
         st = point_holds(rows)
-        codes.append(2 if st == ERROR else 1 if st == "fails" else 0)
+        codes.append(2 if st == UNDECIDED else 1 if st == "fails" else 0)
     for c in (3, 2, 1):
         if c in codes:
             return c

@@ -19,11 +19,12 @@ from typing import Any
 
 from ..analysis.engine import make_engine
 from ..analysis.witness import Witness
-from ..claims import FAILS, HOLDS, UNSUPPORTED, Verdict
+from ..claims import FAILS, HOLDS, UNDECIDED, UNSUPPORTED, Verdict
 from ..errors import ExactDPError
-from ..verify import ERROR, FileResult, Options, RunResult, full_case
+from ..verify import FileResult, Options, RunResult, full_case
 from .escape import error_text, html, text
 from .text import render_witness
+from .verdicts import STATUS_TEXT, shown
 
 __all__ = [
     "write_report",
@@ -53,8 +54,7 @@ th{background:#f4f4f4}.s-holds{color:#1a7f37}.s-fails,.s-error,.s-invalid{color:
 dl.values dt{color:#555}dl.values dd{margin:0;font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:.9em;overflow-wrap:anywhere}
 """
 
-_STATUS_TEXT = {HOLDS: "holds", FAILS: "fails", UNSUPPORTED: "not supported", ERROR: "undecided"}
-_MARK = {HOLDS: "✓", FAILS: "✗", UNSUPPORTED: "?", ERROR: "!"}
+_MARK = {HOLDS: "✓", FAILS: "✗", UNSUPPORTED: "?", UNDECIDED: "!"}
 
 
 def page_name(file: str, used: set[str]) -> str:
@@ -77,7 +77,7 @@ def _page(title: str, body: str) -> str:
 
 
 def _file_counts(fr: FileResult) -> dict[str, int]:
-    out = {HOLDS: 0, FAILS: 0, UNSUPPORTED: 0, ERROR: 0}
+    out: dict[str, int] = {HOLDS: 0, FAILS: 0, UNSUPPORTED: 0, UNDECIDED: 0}
     for v in fr.verdicts:
         out[v.status] = out.get(v.status, 0) + 1
     return out
@@ -104,13 +104,13 @@ def _verdict_order(verdicts: Sequence[Verdict]) -> list[tuple[int, Verdict]]:
 def render_index(run: RunResult, pages: Sequence[tuple[FileResult, str]], *, when: str = "") -> str:
     """index.html: summary, the failing claims linked, one row per case file."""
     c = run.counts()
-    total = sum(c[s] for s in (HOLDS, FAILS, UNSUPPORTED, ERROR))
+    total = sum(c[s] for s in (HOLDS, FAILS, UNSUPPORTED, UNDECIDED))
     bad = run.exit_code != 0
     parts = [f"{c[HOLDS]} hold", f"{c[FAILS]} fail"]
     if c[UNSUPPORTED]:
         parts.append(f"{c[UNSUPPORTED]} not supported")
-    if c[ERROR]:
-        parts.append(f"{c[ERROR]} undecided")
+    if c[UNDECIDED]:
+        parts.append(f"{c[UNDECIDED]} undecided")
     files = f"{c['files']} file{'s' if c['files'] != 1 else ''}" + (
         f", {c['invalid_files']} not valid" if c["invalid_files"] else ""
     )
@@ -131,7 +131,7 @@ def render_index(run: RunResult, pages: Sequence[tuple[FileResult, str]], *, whe
         name = html(fr.case.name) if fr.case is not None else f'<span class="s-{st}">{st}</span>'
         body.append(
             f'<tr><td class="mark s-{st}">{mark}</td><td><a href="{html(page)}">{html(fr.file)}</a></td><td>{name}</td>'
-            f'<td class="num">{k[HOLDS]}</td><td class="num">{k[FAILS]}</td><td class="num">{k[UNSUPPORTED] + k[ERROR]}</td>'
+            f'<td class="num">{k[HOLDS]}</td><td class="num">{k[FAILS]}</td><td class="num">{k[UNSUPPORTED] + k[UNDECIDED]}</td>'
             f'<td class="num">{fr.seconds:.2f}</td></tr>'
         )
     body.append(
@@ -153,7 +153,7 @@ def _failing_list(pages: Sequence[tuple[FileResult, str]]) -> list[str]:
             if v.status != HOLDS:
                 items.append(
                     f'<li><a href="{html(page)}#claim-{n}">{html(fr.file)}, claim {n}</a>: '
-                    f'<span class="s-{v.status}">{_STATUS_TEXT[v.status]}</span>: {html(v.claim.describe())}</li>'
+                    f'<span class="s-{v.status}">{STATUS_TEXT[v.status]}</span>: {html(v.claim.describe())}</li>'
                 )
     if not items:
         return []
@@ -184,14 +184,15 @@ def _claim_block(n: int, v: Verdict) -> str:
     where = f"line {c.where.line}" if c.where.line is not None else ""
     out = [f'<div class="claim c-{v.status}" id="claim-{n}">']
     out.append(
-        f'<h3><span class="mark s-{v.status}">{_MARK[v.status]} {_STATUS_TEXT[v.status]}</span> '
+        f'<h3><span class="mark s-{v.status}">{_MARK[v.status]} {STATUS_TEXT[v.status]}</span> '
         f"&nbsp;claim {n}: {html(c.describe())}</h3>"
     )
     out.append(f'<p class="meta">{html(c.kind)} ({html(params)}){"; " + where if where else ""}</p>')
-    out.append(f"<p>found: <code>{html(v.found)}</code>" + (f"<br>{html(v.note)}" if v.note else "") + "</p>")
-    out.append(_values(v.values))
-    if v.details:
-        out.append(_pre(v.details))
+    sh = shown(v)
+    out.append(f"<p>found: <code>{html(sh.found)}</code>" + (f"<br>{html(sh.note)}" if sh.note else "") + "</p>")
+    out.append(_values(sh.values))
+    if sh.details:
+        out.append(_pre(sh.details))
     if v.witness is not None:
         lines = render_witness(v.witness, indent="") if isinstance(v.witness, Witness) else v.witness.render_lines()
         out.append("<p>witness:</p>" + _pre(lines))
@@ -205,7 +206,7 @@ def _claim_table(verdicts: Sequence[Verdict]) -> str:
     for n, v in _verdict_order(verdicts):
         rows.append(
             f'<tr><td class="mark s-{v.status}">{_MARK[v.status]}</td><td><a href="#claim-{n}">{n}</a></td>'
-            f"<td>{html(v.claim.describe())}</td><td><code>{html(v.found)}</code></td></tr>"
+            f"<td>{html(v.claim.describe())}</td><td><code>{html(shown(v).found)}</code></td></tr>"
         )
     rows.append("</table>")
     return "\n".join(rows)

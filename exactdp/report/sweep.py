@@ -11,17 +11,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ..claims import HOLDS
+from ..claims import HOLDS, UNDECIDED
 from ..errors import CaseError
 from ..numbers.real import real_str
-from ..verify import ERROR, FileResult
+from ..verify import FileResult
 from .escape import mpl
 from .plot import MissingExtraError, load_pyplot
 from .text import Marks
+from .verdicts import shown, value_text
 
 __all__ = [
     "CSV_COLUMNS",
-    "claim_value",
     "point_texts",
     "sweep_row",
     "claims_legend",
@@ -37,23 +37,17 @@ CSV_COLUMNS = ("claim", "kind", "of", "status", "value", "found")
 PlotUnavailable = MissingExtraError  # matplotlib is not installed (the ``exactdp[plot]`` extra)
 
 
-def claim_value(values: Mapping[str, Any], found: str) -> str:
-    """The exact value a claim computed: the first machine-readable value (not its decimal
-    approximation), else the text found."""
-    for k, v in values.items():
-        if k != "decimal" and isinstance(v, str):
-            return v
-    return found
-
-
 def point_texts(fr: FileResult) -> tuple[str, ...]:
     """The point's param values as text, in sweep order (the key of a CSV row)."""
     return tuple(real_str(v) for _, v in fr.point)
 
 
 def claims_legend(fr: FileResult) -> list[str]:
-    """``[1] privloss of M``: what each column of the rows is."""
-    return [f"  [{k + 1}] {v.claim.kind} of {_of(v.claim.of)}" for k, v in enumerate(fr.verdicts)]
+    """``[1] renyi of M: D_alpha(M), the Renyi divergence of order alpha``: what each column of
+    the rows is (the claim kind's declared value)."""
+    return [
+        f"  [{k + 1}] {v.claim.kind} of {_of(v.claim.of)}: {v.claim.shown().doc}" for k, v in enumerate(fr.verdicts)
+    ]
 
 
 def _of(of: Any) -> str:
@@ -66,8 +60,8 @@ def sweep_row(fr: FileResult, widths: Sequence[int], marks: Marks) -> str:
     if fr.error is not None:
         kind = "invalid case" if isinstance(fr.error, CaseError) else "error"
         first = str(fr.error).splitlines()[0] if str(fr.error) else kind
-        return f"{params}   {marks.sym[ERROR]} {kind}: {first}".lstrip()
-    cells = [f"{marks.sym[v.status]} {claim_value(v.values, v.found)}" for v in fr.verdicts]
+        return f"{params}   {marks.sym[UNDECIDED]} {kind}: {first}".lstrip()
+    cells = [f"{marks.sym[v.status]} {value_text(v) or shown(v).found}" for v in fr.verdicts]
     return (params + "   " + "  ".join(cells)).lstrip()
 
 
@@ -81,7 +75,7 @@ def csv_rows(fr: FileResult, names: Sequence[str]) -> list[dict[str, str]]:
                 "claim": "0",
                 "kind": "",
                 "of": "",
-                "status": ERROR,
+                "status": UNDECIDED,
                 "value": "",
                 "found": str(fr.error).splitlines()[0],
             }
@@ -93,8 +87,8 @@ def csv_rows(fr: FileResult, names: Sequence[str]) -> list[dict[str, str]]:
             "kind": v.claim.kind,
             "of": _of(v.claim.of),
             "status": v.status,
-            "value": claim_value(v.values, v.found),
-            "found": v.found,
+            "value": value_text(v),
+            "found": shown(v).found,
         }
         for k, v in enumerate(fr.verdicts)
     ]
@@ -103,8 +97,8 @@ def csv_rows(fr: FileResult, names: Sequence[str]) -> list[dict[str, str]]:
 def point_holds(rows: Iterable[Mapping[str, str]]) -> str:
     """The status of a point from its CSV rows: holds, fails (or not supported) or error."""
     statuses = {r["status"] for r in rows}
-    if ERROR in statuses:
-        return ERROR
+    if UNDECIDED in statuses:
+        return UNDECIDED
     return HOLDS if statuses <= {HOLDS} else "fails"
 
 
@@ -120,7 +114,7 @@ def plot_sweep(rows: Sequence[Mapping[str, str]], names: Sequence[str], x: str, 
     others = [n for n in names if n != x]
     series: dict[tuple[str, ...], list[tuple[float, float, str]]] = {}
     for r in rows:
-        if r["claim"] != str(claim) or r["status"] == ERROR:
+        if r["claim"] != str(claim) or r["status"] == UNDECIDED:
             continue
         try:
             xv, yv = eval_text(r[x]), eval_text(r["value"])

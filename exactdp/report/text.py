@@ -11,14 +11,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..analysis.witness import Witness
-from ..claims import FAILS, HOLDS, UNSUPPORTED, Verdict
+from ..claims import FAILS, HOLDS, UNDECIDED, UNSUPPORTED, Verdict
 from ..errors import CaseError, TimeLimitExceeded
 from ..numbers.ladder import is_inf
 from ..numbers.rational import is_rational, q_str
 from ..numbers.real import Infinity, real_log, real_str
 from ..numbers.types import FieldValue
-from ..verify import ERROR, FileResult, RunResult
+from ..verify import FileResult, RunResult
 from .escape import error_text, text
+from .verdicts import shown
 
 __all__ = [
     "render_run",
@@ -49,9 +50,9 @@ WITNESS_LEGEND = (
 class Marks:
     def __init__(self, ascii_only: bool = False):
         if ascii_only:
-            self.sym = {HOLDS: "[ok]  ", FAILS: "[FAIL]", UNSUPPORTED: "[n/a] ", ERROR: "[ERR] "}
+            self.sym = {HOLDS: "[ok]  ", FAILS: "[FAIL]", UNSUPPORTED: "[n/a] ", UNDECIDED: "[ERR] "}
         else:
-            self.sym = {HOLDS: "✓", FAILS: "✗", UNSUPPORTED: "?", ERROR: "!"}
+            self.sym = {HOLDS: "✓", FAILS: "✗", UNSUPPORTED: "?", UNDECIDED: "!"}
 
 
 def render_witness(w: Witness, indent: str = "      ", *, lines_limit: int = 12) -> list[str]:
@@ -118,9 +119,9 @@ def _tight_lines(w: Witness, tight: tuple[FieldValue | Infinity, FieldValue], in
 
 
 def _claim_line(v: Verdict, marks: Marks) -> str:
-    c = v.claim
-    found = v.found + (f"; {v.note}" if v.note else "")
-    return f"  {marks.sym[v.status]} {c.describe():<44} {found}"
+    sh = shown(v)
+    found = sh.found + (f"; {sh.note}" if sh.note else "")
+    return f"  {marks.sym[v.status]} {v.claim.describe():<44} {found}"
 
 
 def _heading(fr: FileResult) -> str:
@@ -137,16 +138,18 @@ def _heading(fr: FileResult) -> str:
 def _one_line(fr: FileResult, marks: Marks) -> str:
     """``✓ file: name (n claims hold)``: a file's verdict in one line."""
     if fr.error is not None:
-        return f"{marks.sym[ERROR]} {text(fr.file)}: {_error_kind(fr)}" + (f" (point {_point(fr)})" if fr.point else "")
+        return f"{marks.sym[UNDECIDED]} {text(fr.file)}: {_error_kind(fr)}" + (
+            f" (point {_point(fr)})" if fr.point else ""
+        )
     assert fr.case is not None
-    n = {s: sum(v.status == s for v in fr.verdicts) for s in (HOLDS, FAILS, UNSUPPORTED, ERROR)}
-    worst = next((s for s in (ERROR, FAILS, UNSUPPORTED) if n[s]), HOLDS)
+    n = {s: sum(v.status == s for v in fr.verdicts) for s in (HOLDS, FAILS, UNSUPPORTED, UNDECIDED)}
+    worst = next((s for s in (UNDECIDED, FAILS, UNSUPPORTED) if n[s]), HOLDS)
     if worst == HOLDS:
         what = "1 claim holds" if n[HOLDS] == 1 else f"{n[HOLDS]} claims hold"
     else:
         what = ", ".join(
             f"{n[s]} {w}"
-            for s, w in ((HOLDS, "hold"), (FAILS, "fail"), (UNSUPPORTED, "not supported"), (ERROR, "undecided"))
+            for s, w in ((HOLDS, "hold"), (FAILS, "fail"), (UNSUPPORTED, "not supported"), (UNDECIDED, "undecided"))
             if n[s]
         )
     return f"{marks.sym[worst]} {text(fr.file)}: {text(fr.case.name)} ({what})"
@@ -166,7 +169,7 @@ def _point(fr: FileResult) -> str:
 
 def _verdict_lines(v: Verdict, marks: Marks, after_witness: Callable[[], list[str]] | None = None) -> list[str]:
     out = [_claim_line(v, marks)]
-    out.extend("      " + d for d in v.details)
+    out.extend("      " + d for d in shown(v).details)
     if v.witness is not None:
         # claim kinds with their own witness type (e.g. bounded range) render themselves
         out.extend(render_witness(v.witness) if isinstance(v.witness, Witness) else v.witness.render_lines())
@@ -220,12 +223,12 @@ def render_summary(files: list[FileResult] | tuple[FileResult, ...], *, interrup
     """``summary: 326 claims in 43 files: ...``; with ``interrupted`` (the number of items the
     run had), says how many were left unchecked."""
     c = RunResult(tuple(files)).counts()
-    total = c[HOLDS] + c[FAILS] + c[UNSUPPORTED] + c[ERROR]
+    total = c[HOLDS] + c[FAILS] + c[UNSUPPORTED] + c[UNDECIDED]
     parts = [f"{c[HOLDS]} hold", f"{c[FAILS]} fail"]
     if c[UNSUPPORTED]:
         parts.append(f"{c[UNSUPPORTED]} not supported yet")
-    if c[ERROR]:
-        parts.append(f"{c[ERROR]} undecided")
+    if c[UNDECIDED]:
+        parts.append(f"{c[UNDECIDED]} undecided")
     files_text = f"{c['files']} file" + ("" if c["files"] == 1 else "s")
     if c["invalid_files"]:
         files_text += f", {c['invalid_files']} not valid"

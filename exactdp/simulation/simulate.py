@@ -37,7 +37,17 @@ from .common import (
 from .lp import check_farkas
 from .pure import PureCertificate, check_pure_certificate, pure_postprocessor
 
-__all__ = ["PairResult", "Simulation", "simulate", "exp_of_eps", "DEFAULT_ENUMERATOR_LIMIT"]
+__all__ = [
+    "PairResult",
+    "Simulation",
+    "PairOutcome",
+    "FarkasSummary",
+    "SimulationOutcome",
+    "outcome_of",
+    "simulate",
+    "exp_of_eps",
+    "DEFAULT_ENUMERATOR_LIMIT",
+]
 
 DEFAULT_ENUMERATOR_LIMIT = 5_000
 
@@ -90,6 +100,80 @@ class Simulation:
                     if c not in out:
                         out.append(c)
         return out
+
+
+@dataclass(frozen=True)
+class FarkasSummary:
+    """An LP's Farkas certificate as reports show it: the pair, the symbol values where it
+    applies, and every nonzero multiplier with the history (or round) its constraint is about."""
+
+    pair_names: tuple[str, str]
+    nonzero: tuple[tuple[str, Any], ...]
+    point: dict | None = None
+
+
+@dataclass(frozen=True)
+class PairOutcome:
+    """What was found for one adjacent pair, without T's tables: the checks T passed, or the
+    certificate that no T exists (``certificate``: a :class:`PureCertificate`, a
+    :class:`FarkasSummary`, or None when PrivLoss is infinite but no single history shows it)."""
+
+    pair_names: tuple[str, str]
+    exists: bool
+    rounds: int = 0
+    outputs: int = 0
+    histories: int = 0
+    enumerator: str = "not run"
+    adversaries: int = 0
+    spot_check: str = ""
+    notes: tuple[str, ...] = ()
+    certificate: PureCertificate | FarkasSummary | None = None
+
+
+@dataclass(frozen=True)
+class SimulationOutcome:
+    """A :class:`Simulation` summarised for verdicts and reports (small and picklable: a
+    verdict travels from worker processes)."""
+
+    eps: Any
+    eps_text: str
+    E: Any
+    delta: Any
+    construction: str
+    pairs: tuple[PairOutcome, ...]
+    notes: tuple[str, ...]
+    conditions: tuple[tuple, ...]
+
+    @property
+    def refuted(self) -> bool:
+        return any(p.certificate is not None for p in self.pairs)
+
+
+def outcome_of(sim: Simulation) -> SimulationOutcome:
+    """The summary of ``sim`` (see :class:`SimulationOutcome`)."""
+    pairs = []
+    for pr in sim.pairs:
+        cert: PureCertificate | FarkasSummary | None = pr.certificate
+        if isinstance(pr.certificate, ApproxCertificate):
+            c = pr.certificate
+            cert = FarkasSummary(c.pair_names, tuple((c.label_text(lab), y) for lab, y in c.nonzero()), c.point)
+        pairs.append(
+            PairOutcome(
+                pr.pair_names,
+                pr.exists,
+                rounds=pr.check.n_rounds if pr.check is not None else 0,
+                outputs=len(pr.T.outputs) if pr.T is not None else 0,
+                histories=pr.check.n_histories if pr.check is not None else 0,
+                enumerator=pr.enumerator,
+                adversaries=pr.adversaries,
+                spot_check=pr.spot_check,
+                notes=tuple(pr.T.notes) if pr.T is not None else (),
+                certificate=cert,
+            )
+        )
+    return SimulationOutcome(
+        sim.eps, sim.eps_text, sim.E, sim.delta, sim.construction, tuple(pairs), tuple(sim.notes), tuple(sim.conditions)
+    )
 
 
 def exp_of_eps(eps: Any):
