@@ -13,8 +13,8 @@ limit                    default                 what it bounds (flag)
 ``max_hull_edges``       2,000,000               size of one exact privacy profile (``--max-profile-size``)
 ``max_strategies``       200,000                 adversaries the enumerator may list (``--max-strategies``)
 ``max_exponent``         10,000                  exponents in numbers (``--max-exponent``)
-``max_bits``             1,000,000               bits of every number computed from a case file's
-                                                 numbers, product or power (``--max-bits``)
+``max_bits``             1,000,000, or           bits of every number computed from a case file's
+                         100 × ``max_exponent``  numbers, product or power (``--max-bits``)
 ``max_symbolic_degree``  200                     degree of a rational function of symbols (``--max-symbolic-degree``)
 ``max_datasets``         1,000                   datasets of a case (``--max-datasets``)
 ``max_pairs``            20,000                  adjacent pairs of a case (``--max-pairs``)
@@ -26,6 +26,9 @@ limit                    default                 what it bounds (flag)
 =======================  ======================  ==========================================
 
 ``timeout`` and ``max_memory`` set to 0 (``--timeout 0``, ``--max-memory 0``) mean no limit.
+``max_bits`` follows ``max_exponent`` unless it is given: a power with an exponent at the limit
+must fit, so its default is the larger of 1,000,000 and 100 × ``max_exponent``
+(``Limits(max_exponent=50000).max_bits`` is 5,000,000, as with ``--max-exponent 50000``).
 The memory limit is watched on the process's resident memory every 10 ms of CPU time and
 backed by an address-space limit (``RLIMIT_AS``) at twice the allowance, so that even a single
 huge allocation ends as this named limit rather than as a crash; numbers themselves are bounded
@@ -42,7 +45,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from .errors import LimitExceededError, TimeLimitExceeded
@@ -65,17 +68,23 @@ __all__ = [
 ]
 
 MIB = 1 << 20
+BITS_FLOOR = 1_000_000  # the least default of max_bits
+BITS_PER_EXPONENT = 100  # max_bits follows max_exponent: at least this many bits per unit of exponent
 
 
 @dataclass(frozen=True)
 class Limits:
-    """The resource limits in force (see the module docstring for each field's meaning)."""
+    """The resource limits in force (see the module docstring for each field's meaning).
+
+    ``max_bits`` not given (or None) is derived from ``max_exponent``: the larger of
+    :data:`BITS_FLOOR` and :data:`BITS_PER_EXPONENT` × ``max_exponent``, also after
+    :meth:`replace` changes ``max_exponent``; given, it is kept as given."""
 
     max_nodes: int = 5_000_000
     max_hull_edges: int = 2_000_000
     max_strategies: int = 200_000
     max_exponent: int = 10_000
-    max_bits: int = 1_000_000
+    max_bits: int = None  # type: ignore[assignment]  # None: derived from max_exponent (above)
     max_symbolic_degree: int = 200
     max_datasets: int = 1_000
     max_pairs: int = 20_000
@@ -84,14 +93,24 @@ class Limits:
     max_memory: int = 800 * MIB
     timeout: float = 300.0
     follow_symlinks: bool = False
+    bits_derived: bool = field(default=False, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.max_bits is None:
+            object.__setattr__(self, "max_bits", max(BITS_FLOOR, BITS_PER_EXPONENT * self.max_exponent))
+            object.__setattr__(self, "bits_derived", True)
 
     def replace(self, **kw: Any) -> Limits:
-        """A copy with the fields given (``None`` values are ignored: "keep the default")."""
-        names = {f.name for f in fields(self)}
+        """A copy with the fields given (``None`` values are ignored: "keep the default"); a
+        derived ``max_bits`` follows a new ``max_exponent``."""
+        names = {f.name for f in fields(self) if f.init}
         unknown = set(kw) - names
         if unknown:
             raise TypeError(f"unknown limit(s): {', '.join(sorted(unknown))}")
-        return replace(self, **{k: v for k, v in kw.items() if v is not None})
+        given = {k: v for k, v in kw.items() if v is not None}
+        if self.bits_derived and "max_bits" not in given:
+            given["max_bits"] = None
+        return replace(self, **given)
 
 
 DEFAULT = Limits()

@@ -28,8 +28,8 @@ from ..caseio import YamlLimits, load_case
 from ..caseio.sweep import MAX_SWEEP_POINTS
 from ..errors import ExactDPError, VerificationError
 from ..execution import Runner, available_cores, jobs_from_env
+from ..limits import BITS_PER_EXPONENT, Limits, parse_size, size_text
 from ..limits import DEFAULT as DEFAULT_LIMITS
-from ..limits import Limits, parse_size, size_text
 from ..numbers import kinds as quantity
 from ..numbers.expr import ExprError, eval_text
 from ..report.escape import error_text, text
@@ -218,7 +218,7 @@ _LIMIT_FLAGS = [
         "--max-bits",
         "max_bits",
         click.IntRange(1),
-        f"Most bits of any number computed from the case's numbers [default: {_D.max_bits}, or 100 x --max-exponent].",
+        f"Most bits of any number computed from the case's numbers [default: {_D.max_bits}, or {BITS_PER_EXPONENT} x --max-exponent if larger].",
     ),
     (
         "--max-symbolic-degree",
@@ -264,8 +264,6 @@ def limits_from(
         "max_strategies": max_strategies,
         **more,
     }
-    if given.get("max_bits") is None and max_exponent is not None:
-        given["max_bits"] = max(_D.max_bits, 100 * max_exponent)
     return _D.replace(**given)
 
 
