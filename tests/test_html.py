@@ -58,7 +58,7 @@ def cases_run():
 @pytest.fixture(scope="module")
 def cases_report(cases_run, tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("cases") / "report"
-    write_report(cases_run, out, figures=False)
+    write_report(cases_run, out)
     return out
 
 

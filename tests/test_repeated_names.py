@@ -113,11 +113,11 @@ def test_exponential_output_listed_twice_is_refused():
 
 
 def test_plot_of_a_composition_with_a_repeated_name_draws_every_copy():
-    """The composition curve of a plot (report/plotdata.py) is ConComp of every listed item."""
+    """The composition curve of a plot (figures.py) is ConComp of every listed item."""
     from exactdp.analysis.engine import make_engine
     from exactdp.builders import concomp, rr
     from exactdp.caseio import parse_case
-    from exactdp.report.plotdata import case_plot_data
+    from exactdp.figures import case_plot_data
 
     case = parse_case(
         "exactdp: 1\nname: rep\nmechanisms: {R: {rr: {eps: log(2)}}}\n"
@@ -131,6 +131,6 @@ def test_plot_of_a_composition_with_a_repeated_name_draws_every_copy():
 
 
 def _points(prof):
-    from exactdp.report.plotdata import profile_curve
+    from exactdp.figures import profile_curve
 
     return profile_curve("x", prof).points

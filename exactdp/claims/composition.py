@@ -38,22 +38,12 @@ from ..forms.fields import Choice, Delta, Eps, FieldProblem, Label, ListOf, Orde
 from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, q_str
 from ..numbers.real import INF, real_add, real_cmp, real_str, real_sub
-from ..theorems import basic, components, improved_basic, optimal, thm_1_8
+from ..theorems import components, guarantee, theorem, theorem_names
 from .base import FAILS, HOLDS, UNSUPPORTED, Analysis, Claim, Shows, Verdict, claim
 
 __all__ = ["CompositionClaim", "COMPOSITION_THEOREMS"]
 
-COMPOSITION_THEOREMS = ("basic", "improved-basic", "thm-1.8", "optimal", "renyi", "fdp")
-
-
-# where the bound is proven for concurrent composition (see the module docstring)
-_THEOREM_SOURCE = {
-    "basic": "a theorem for concurrent composition (Vadhan-Wang 2021, Thm 3.3)",
-    "improved-basic": "a theorem for concurrent composition (it bounds the optimal one, Vadhan-Wang 2021, Thm 5.7)",
-    "optimal": "a theorem for concurrent composition (Vadhan-Wang 2021, Thm 5.7)",
-    "thm-1.8": "a theorem for concurrent composition (Vadhan-Wang 2021, Thm 1.8)",
-    "approx": "a theorem for concurrent composition of approximate-DP components (Vadhan-Zhang 2023; Lyu 2022)",
-}
+COMPOSITION_THEOREMS = theorem_names(claim=True)  # the theorems `theorem:` takes (exactdp.theorems.registry)
 
 
 @claim("composition")
@@ -149,9 +139,10 @@ class CompositionClaim(Claim):
         return eps_i
 
     def check(self, an: Analysis) -> Verdict:
-        if self.theorem == "renyi":
+        family = theorem(self.theorem).family
+        if family == "renyi":
             return self._check_renyi(an)
-        if self.theorem == "fdp":
+        if family == "fdp":
             return self._check_fdp(an)
         names = tuple(self.of)
         deltas = self.deltas or tuple(Q(0) for _ in names)
@@ -161,15 +152,8 @@ class CompositionClaim(Claim):
         comps = components(eps_i, list(deltas))
         mech = an.concomp(names)  # one component per list item: of: [R, R] is two copies of R
         prof = an.engine.profile(mech)
-        if self.theorem == "optimal":
-            at = self.delta if self.delta is not None else Q(0)
-            bound = optimal(comps, at).eps
-            tdelta = at
-        else:
-            b = {"basic": basic, "improved-basic": improved_basic, "thm-1.8": thm_1_8}[self.theorem](comps)
-            at = self.delta if self.delta is not None else b.delta
-            tdelta = b.delta
-            bound = b.eps if real_cmp(at, b.delta) >= 0 else INF
+        g = guarantee(self.theorem, comps, self.delta)
+        bound, at, tdelta = g.eps, g.delta, g.theorem_delta
         found = prof.privloss(at)
         ok = real_cmp(found, bound) <= 0 if not is_inf(bound) else True
         slack = None if is_inf(bound) or is_inf(found) else real_sub(bound, found)
@@ -180,7 +164,6 @@ class CompositionClaim(Claim):
             "components": tuple(zip(eps_i, deltas)),
             "delta": at,
             "theorem_delta": tdelta,
-            "source": self.theorem if all(d == 0 for d in deltas) or self.theorem == "thm-1.8" else "approx",
         }
         return Verdict(self, HOLDS if ok else FAILS, facts)
 

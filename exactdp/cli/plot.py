@@ -10,10 +10,10 @@ from ..analysis import make_engine
 from ..caseio import load_case
 from ..claims.composition import COMPOSITION_THEOREMS
 from ..errors import ExactDPError
+from ..figures import case_plot_data
 from ..limits import using
 from ..report.escape import text
 from ..report.plot import KINDS, MissingExtraError, draw, save
-from ..report.plotdata import case_plot_data
 from .app import engine_option, fail, limit_options, limits_from, main, max_strategies_option
 
 __all__ = ["plot"]

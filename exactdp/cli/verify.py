@@ -13,6 +13,7 @@ import click
 
 from ..errors import ExactDPError
 from ..execution import OrderedRun
+from ..figures import case_figures
 from ..limits import disarm
 from ..report import NORMAL, QUIET, VERBOSE, Marks, TextReport, render_summary, run_to_json
 from ..report.escape import text
@@ -111,7 +112,9 @@ def _finish(
     results: list[FileResult], interrupted: bool, total: int, common: Common, html_dir: str | None, opts: Any
 ) -> Any:
     out = RunResult(tuple(results))
-    written = write_html(out, html_dir, opts) if html_dir is not None else True
+    written = True
+    if html_dir is not None:
+        written = write_html(out, html_dir, [case_figures(fr, opts) for fr in results])
     if common.as_json:
         click.echo(run_to_json(out, interrupted=total if interrupted else None))
     else:

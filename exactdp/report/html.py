@@ -6,23 +6,27 @@ its claims (failing ones first), the exact values found, witnesses, an inline SV
 privacy profiles (matplotlib, the optional extra ``plot``) and, for small games, the drawing of
 the game (Graphviz, when installed).  No script, no network: styles are inline and fonts are the
 reader's own, so the report works offline and from a ``file://`` URL.  All case-file text goes
-through :func:`.escape.html`; inline SVG is stripped of comments and prologs.
+through :func:`.escape.html`; inline SVG is stripped of comments and prologs.  The figures'
+data are computed before (:func:`exactdp.figures.case_figures`): this module only draws them.
 """
 
 from __future__ import annotations
 
+import os
 import re
-import time
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..analysis.engine import make_engine
 from ..analysis.witness import Witness
+from ..caseio.sweep import point_label
 from ..claims import FAILS, HOLDS, UNDECIDED, UNSUPPORTED, Verdict
-from ..errors import ExactDPError
-from ..verify import FileResult, Options, RunResult, full_case
+from ..figures import CaseFigures, PlotData
+from ..verify import FileResult, RunResult
+from .dot import GraphvizMissingError, game_graph, render_graphviz, to_dot
 from .escape import error_text, html, text
+from .plot import MissingExtraError, render_svg
 from .text import render_witness
 from .verdicts import STATUS_TEXT, shown
 
@@ -33,12 +37,9 @@ __all__ = [
     "render_index",
     "render_case_page",
     "GAME_DRAWING_MAX_NODES",
-    "PLOT_SECONDS",
 ]
 
 GAME_DRAWING_MAX_NODES = 120  # a game is drawn when its tree of histories has at most this many nodes
-PLOT_SECONDS = 20.0  # time for the profiles of one case page's plot
-_MAX_CURVES = 6
 
 _CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:1.5em auto;max-width:72em;padding:0 1em;color:#111;line-height:1.4}
@@ -245,60 +246,40 @@ def _inline_svg(svg: str) -> str:
     return svg[svg.index("<svg") :].strip()
 
 
-def _figures(fr: FileResult, opts: Options) -> list[str]:
+def _figures(fig: CaseFigures) -> list[str]:
     """The profile plot(s) and the game drawing of a case, as HTML (or a note saying why not)."""
-    out: list[str] = []
-    case = full_case(fr, opts)
-    if case is None or not case.mechanisms:
-        return out
-    out.append("<h2>Privacy profile</h2>")
-    out.append(_plot_figure(case, opts))
-    out.append(_game_figure(case))
-    return out
+    return ["<h2>Privacy profile</h2>", _plot_figure(fig), _game_figure(fig)]
 
 
-def _claim_mechanisms(case: Any) -> list[str]:
-    names: list[str] = []
-    for c in case.claims:
-        for n in (c.of,) if isinstance(c.of, str) else tuple(c.of):
-            if n in case.mechanisms and n not in names:
-                names.append(n)
-    return names[:_MAX_CURVES] or ["M" if "M" in case.mechanisms else next(iter(case.mechanisms))]
-
-
-def _plot_figure(case: Any, opts: Options) -> str:
-    from ..limits import using
-    from .plot import MissingExtraError, render_svg
-    from .plotdata import case_plot_data, composition_claims
-
+def _plot_figure(fig: CaseFigures) -> str:
+    if fig.error is not None:
+        return f'<p class="meta">No plot: {html(" ".join(error_text(fig.error)))}</p>'
     try:
-        engine = make_engine("profile", deadline=time.monotonic() + PLOT_SECONDS)
-        with using(opts.effective_limits()):
-            names = _claim_mechanisms(case)
-            blocks = []
-            data = case_plot_data(case, engine, of=names)
-            blocks.append(_figure_html(render_svg(data), "δ(ε) of " + ", ".join(names) + " (exact breakpoints marked)"))
-            if composition_claims(case):
-                data = case_plot_data(case, engine, claim=1)
-                blocks.append(
-                    _figure_html(render_svg(data), data.notes[0] + ": the composition found and the theorem's bound")
-                )
+        blocks = []
+        if fig.profile is not None:
+            caption = "δ(ε) of " + ", ".join(fig.mechanisms) + " (exact breakpoints marked)"
+            blocks.append(_figure_html(render_svg(fig.profile), caption))
+        if fig.composition is not None:
+            caption = _notes(fig.composition) + ": the composition found and the theorem's bound"
+            blocks.append(_figure_html(render_svg(fig.composition), caption))
         return "\n".join(blocks)
     except MissingExtraError as e:
         return f'<p class="meta">No plot: {html(e)}.</p>'
-    except ExactDPError as e:
-        return f'<p class="meta">No plot: {html(" ".join(error_text(e)))}</p>'
+
+
+def _notes(data: PlotData) -> str:
+    return data.notes[0] if data.notes else ""
 
 
 def _figure_html(svg: str, caption: str) -> str:
     return f'<figure class="figure">{_inline_svg(svg)}<figcaption class="meta">{html(caption)}</figcaption></figure>'
 
 
-def _game_figure(case: Any) -> str:
-    from .dot import GraphvizMissingError, game_graph, render_graphviz, to_dot
-
-    name = "M" if "M" in case.mechanisms else next(iter(case.mechanisms))
-    drawing = game_graph(case.mechanisms[name], max_nodes=GAME_DRAWING_MAX_NODES)
+def _game_figure(fig: CaseFigures) -> str:
+    name = fig.game_name
+    if fig.game is None:
+        return ""
+    drawing = game_graph(fig.game, max_nodes=GAME_DRAWING_MAX_NODES)
     if drawing.cut_depth is not None:
         return (
             f'<h2>Game</h2><p class="meta">The game of {html(name)} is too large to draw here (more than '
@@ -315,8 +296,6 @@ def _game_figure(case: Any) -> str:
 
 def _relative_names(files: Sequence[str]) -> list[str]:
     """The files' paths relative to their common directory (page names stay short)."""
-    import os
-
     if not files:
         return []
     parents = [os.path.dirname(os.path.normpath(f)) for f in files]
@@ -331,34 +310,33 @@ def _point_suffix(fr: FileResult) -> str:
     """``-k=3,eps=log(2)``: a sweep point's page is named after its point (made safe by page_name)."""
     if not fr.point:
         return ""
-    from ..caseio.sweep import point_label
-
     return "-" + point_label(fr.point).replace(" ", "")
 
 
-def write_report(run: RunResult, out_dir: str | Path, opts: Options = Options(), *, figures: bool = True) -> Path:
-    """Write index.html and one page per case file into ``out_dir`` (created); return index.html."""
+def write_report(run: RunResult, out_dir: str | Path, figures: Sequence[CaseFigures | None] | None = None) -> Path:
+    """Write index.html and one page per case file into ``out_dir`` (created); return index.html.
+
+    ``figures``, one per file of ``run`` (:func:`exactdp.figures.case_figures`), adds each case
+    page's profile plot and game drawing; without it the pages have none."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     used: set[str] = set()
     names = _relative_names([fr.file for fr in run.files])
     pages = [(fr, page_name(re.sub(r"\.ya?ml$", "", n) + _point_suffix(fr), used)) for fr, n in zip(run.files, names)]
-    for fr, page in pages:
-        figs = _figures(fr, opts) if figures and fr.error is None else []
-        (out / page).write_text(render_case_page(fr, figs), encoding="utf-8")
+    figs = list(figures) if figures is not None else [None] * len(pages)
+    for (fr, page), fig in zip(pages, figs, strict=True):
+        (out / page).write_text(render_case_page(fr, _figures(fig) if fig is not None else []), encoding="utf-8")
     index = out / "index.html"
     index.write_text(render_index(run, pages), encoding="utf-8")
     return index
 
 
-def write_cli(run: RunResult, out_dir: str, opts: Options) -> bool:
+def write_cli(run: RunResult, out_dir: str, figures: Sequence[CaseFigures | None] | None = None) -> bool:
     """``verify --html DIR``: write the report, or say on stderr why it could not be written
     (the verdicts on stdout are unaffected; ``verify`` then exits with status 2).  True when
     written."""
-    import sys
-
     try:
-        index = write_report(run, out_dir, opts)
+        index = write_report(run, out_dir, figures)
     except OSError as e:
         print(f"exactdp: cannot write the HTML report to {text(out_dir)}: {text(e.strerror or e)}", file=sys.stderr)
         return False

@@ -41,6 +41,7 @@ from ..claims.fdp import _mu_str
 from ..numbers.ladder import is_inf
 from ..numbers.rational import is_rational, q_str
 from ..numbers.real import real_cmp, real_decimal, real_str
+from ..theorems import theorem
 from .simulate import outcome_details, outcome_values
 
 __all__ = [
@@ -261,15 +262,6 @@ def _simulates_rr(v: Verdict) -> Shown:
 
 # --- composition ---------------------------------------------------------------------------------
 
-# where the bound is proven for concurrent composition (see exactdp.claims.composition)
-_THEOREM_SOURCE = {
-    "basic": "a theorem for concurrent composition (Vadhan-Wang 2021, Thm 3.3)",
-    "improved-basic": "a theorem for concurrent composition (it bounds the optimal one, Vadhan-Wang 2021, Thm 5.7)",
-    "optimal": "a theorem for concurrent composition (Vadhan-Wang 2021, Thm 5.7)",
-    "thm-1.8": "a theorem for concurrent composition (Vadhan-Wang 2021, Thm 1.8)",
-    "approx": "a theorem for concurrent composition of approximate-DP components (Vadhan-Zhang 2023; Lyu 2022)",
-}
-
 
 @_renders(CompositionClaim)
 def _composition(v: Verdict) -> Shown:
@@ -294,7 +286,7 @@ def _composition(v: Verdict) -> Shown:
     note = f"components ({parts}) at delta {q_str(f['delta'])}"
     if c.theorem != "optimal":
         note += f"; theorem delta {q_str(f['theorem_delta'])}"
-    note += "; " + _THEOREM_SOURCE[c.theorem if f["source"] != "approx" else "approx"]
+    note += "; " + theorem(c.theorem).source([d for _, d in f["components"]])
     if is_inf(bound):
         note += "; the theorem gives no finite bound at this delta"
     values = {
@@ -320,14 +312,14 @@ def _renyi_composition(v: Verdict) -> Shown:
         "components": [real_str(p) for p in f["components"]],
         "alpha": alpha_str(f["alpha"]),
     }
-    return Shown(text, "a theorem for concurrent composition (Lyu 2022; Vadhan-Zhang 2023)", values)
+    return Shown(text, theorem("renyi").concurrent, values)
 
 
 def _fdp_composition(v: Verdict) -> Shown:
     f = v.facts
     nf, nb = f["vertices"], f["bound_vertices"]
     values: dict[str, Any] = {"vertices": nf, "bound_vertices": nb}
-    note = "a theorem for concurrent composition (Vadhan-Zhang 2023)"
+    note = theorem("fdp").concurrent
     if v.status != HOLDS:
         a, (tf, tb) = f["alpha"], f["at_alpha"]
         values["alpha"] = q_str(a)

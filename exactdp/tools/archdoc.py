@@ -46,6 +46,7 @@ LAYERS: tuple[str, ...] = (
     "caseio",
     "execution",
     "verify",
+    "figures",
     "report",
     "checker",
     "testing",
