@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from .errors import ExactDPError
+from .limits import disarm
 
 __all__ = [
     "Runner",
@@ -149,6 +150,28 @@ class OrderedRun(Generic[R]):
 
     def close(self) -> None:
         self._gen.close()
+
+    def collect(self, on_result: Callable[[R], None] = lambda r: None) -> tuple[list[R], bool]:
+        """Consume the run in order, calling ``on_result`` for each result; on Ctrl-C, stop the
+        workers (a second Ctrl-C stops at once) and pass on the results that had finished out
+        of order too.  Returns the results and whether the run was interrupted."""
+        results: list[R] = []
+        try:
+            for r in self:
+                results.append(r)
+                on_result(r)
+            return results, False
+        except KeyboardInterrupt:
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            disarm()  # the block cut short may not have stopped its clocks
+            early = [r for _, r in self.finished_early()]
+            self.close()
+            for r in early:
+                results.append(r)
+                on_result(r)
+            return results, True
+        finally:
+            self.close()
 
     def __enter__(self) -> OrderedRun[R]:
         return self

@@ -52,6 +52,8 @@ from .errors import LimitExceededError, TimeLimitExceeded
 
 __all__ = [
     "Limits",
+    "Flag",
+    "flags",
     "DEFAULT",
     "current",
     "using",
@@ -72,6 +74,12 @@ BITS_FLOOR = 1_000_000  # the least default of max_bits
 BITS_PER_EXPONENT = 100  # max_bits follows max_exponent: at least this many bits per unit of exponent
 
 
+def _limit(default: Any, flag: str, help: str, kind: str = "count", minimum: int = 1) -> Any:
+    """A limit's declaration: its default, its command-line flag and what it bounds (the CLI
+    makes the options from these, see :func:`flags`); ``kind`` is count, seconds, size or switch."""
+    return field(default=default, metadata={"flag": flag, "help": help, "kind": kind, "minimum": minimum})
+
+
 @dataclass(frozen=True)
 class Limits:
     """The resource limits in force (see the module docstring for each field's meaning).
@@ -80,19 +88,29 @@ class Limits:
     :data:`BITS_FLOOR` and :data:`BITS_PER_EXPONENT` × ``max_exponent``, also after
     :meth:`replace` changes ``max_exponent``; given, it is kept as given."""
 
-    max_nodes: int = 5_000_000
-    max_hull_edges: int = 2_000_000
-    max_strategies: int = 200_000
-    max_exponent: int = 10_000
-    max_bits: int = None  # type: ignore[assignment]  # None: derived from max_exponent (above)
-    max_symbolic_degree: int = 200
-    max_datasets: int = 1_000
-    max_pairs: int = 20_000
-    max_components: int = 200_000
-    max_samples: int = 100_000
-    max_memory: int = 800 * MIB
-    timeout: float = 300.0
-    follow_symlinks: bool = False
+    max_nodes: int = _limit(5_000_000, "--max-nodes", "Most game nodes built for one case")
+    max_hull_edges: int = _limit(2_000_000, "--max-profile-size", "Largest exact privacy profile, in pieces")
+    max_strategies: int = _limit(200_000, "--max-strategies", "Enumerator limit on the number of adversaries")
+    max_exponent: int = _limit(10_000, "--max-exponent", "Largest exponent in a number")
+    # None: derived from max_exponent (above)
+    max_bits: int = _limit(None, "--max-bits", "Most bits of any number computed from the case's numbers")
+    max_symbolic_degree: int = _limit(200, "--max-symbolic-degree", "Highest degree of a rational function of symbols")
+    max_datasets: int = _limit(1_000, "--max-datasets", "Most datasets in a case", minimum=2)
+    max_pairs: int = _limit(20_000, "--max-pairs", "Most adjacent pairs in a case")
+    max_components: int = _limit(200_000, "--max-components", "Most components of a composition (compose --repeat)")
+    max_samples: int = _limit(100_000, "--max-samples", "Most samples of an experiment")
+    max_memory: int = _limit(
+        800 * MIB, "--max-memory", "Memory a case file (or command) may add, e.g. 800M, 4G; 0: none", "size", 0
+    )
+    timeout: float = _limit(
+        300.0, "--timeout", "Wall-clock limit per case file (or command), in seconds; 0: none", "seconds", 0
+    )
+    follow_symlinks: bool = _limit(
+        False,
+        "--follow-symlinks",
+        "Follow symbolic links to case files and directories, if their target stays inside the tree being verified (default: refuse them).",
+        "switch",
+    )
     bits_derived: bool = field(default=False, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -114,6 +132,44 @@ class Limits:
 
 
 DEFAULT = Limits()
+
+
+@dataclass(frozen=True)
+class Flag:
+    """A limit as a command-line option: the field, its flag, what it bounds (with the default,
+    as the help shows it), the kind of value, its least value."""
+
+    field: str
+    flag: str
+    help: str
+    kind: str
+    minimum: int
+
+
+def _default_text(name: str, value: Any) -> str:
+    if name == "max_bits":
+        return f"{value}, or {BITS_PER_EXPONENT} x --max-exponent if larger"
+    if name == "max_memory":
+        return size_text(value)
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def flags() -> list[Flag]:
+    """Every limit as a command-line option, in declaration order (the CLI's limit flags)."""
+    out = []
+    for f in fields(Limits):
+        if "flag" not in f.metadata:
+            continue
+        m = f.metadata
+        text = (
+            m["help"]
+            if m["kind"] == "switch"
+            else f"{m['help']} [default: {_default_text(f.name, getattr(DEFAULT, f.name))}]."
+        )
+        out.append(Flag(f.name, m["flag"], text, m["kind"], m["minimum"]))
+    return out
+
+
 _stack: list[Limits] = [DEFAULT]
 # nodes built in the current `using` block, and the budget (a list for cheap in-place updates)
 _nodes = [0, DEFAULT.max_nodes]

@@ -20,11 +20,14 @@ from ..report.sweep import (
     CSV_COLUMNS,
     PlotUnavailable,
     claims_legend,
+    column_widths,
     csv_rows,
     plot_sweep,
     point_holds,
     point_texts,
+    sweep_head,
     sweep_row,
+    sweep_summary,
 )
 from ..verify import FileResult, RunResult, WorkItem, check_item, lost_item, work_items
 from .app import Common, ProgressLine, case_options, fail, main
@@ -187,13 +190,16 @@ def _sweep(
         _check_plot(names, plot_x, plot_path)
     done = _read_done(resume_path, names) if resume_path else {}
     todo = [it for it in items if _item_key(it) not in done]
-    _print_head(case_path, names, len(items), len(items) - len(todo), resume_path, common)
+    if not (common.as_json or common.quiet):
+        click.echo(sweep_head(case_path, names, len(items), len(items) - len(todo), resume_path))
     results, rows, interrupted = _run(todo, opts, names, csv_path, common)
     rows = [r for rs in done.values() for r in rs] + rows
     if common.as_json:
         click.echo(run_to_json(RunResult(tuple(results)), interrupted=len(todo) if interrupted else None))
     else:
-        click.echo(_summary(results, done, len(todo), interrupted, resume_path))
+        statuses = [point_holds(csv_rows(fr, [])) for fr in results] + [point_holds(rs) for rs in done.values()]
+        stopped = (len(todo) - len(results), len(todo)) if interrupted else None
+        click.echo(sweep_summary(statuses, len(done), resume_path, stopped))
     if plot_path is not None and not interrupted:
         try:
             n = plot_sweep(rows, names, plot_x or names[0], plot_claim, plot_path)
@@ -223,28 +229,10 @@ def _check_plot(names: list[str], plot_x: str | None, plot_path: str) -> None:
         fail(ExactDPError(f"--plot: {e}"))
 
 
-def _print_head(
-    case_path: str, names: list[str], total: int, skipped: int, resume_path: str | None, common: Common
-) -> None:
-    if common.as_json or common.quiet:
-        return
-    order = f"params {', '.join(names)} (first outermost)" if names else "no sweep: the case's own params"
-    line = f"sweep {case_path}: {total} point{'s' if total != 1 else ''}, {order}"
-    if skipped:
-        line += f"; {skipped} already in {resume_path}"
-    click.echo(line)
-
-
 def _run(
     todo: list[WorkItem], opts: Any, names: list[str], csv_path: str | None, common: Common
 ) -> tuple[list[FileResult], list[dict[str, str]], bool]:
-    widths = [
-        max(
-            (len(f"{n}={t}") for t in {point_texts(FileResult(it.file, point=it.point or ()))[k] for it in todo}),
-            default=0,
-        )
-        for k, n in enumerate(names)
-    ]
+    widths = column_widths(names, [point_texts(FileResult(it.file, point=it.point or ())) for it in todo])
     marks = marks_for(common)
     report = TextReport(marks, verbosity=VERBOSE)
     out = _CsvOut(csv_path, names)
@@ -279,23 +267,6 @@ def _run(
     finally:
         out.close()
     return results, rows, interrupted
-
-
-def _summary(results: list[FileResult], done: dict, todo: int, interrupted: bool, resume_path: str | None) -> str:
-    statuses = [point_holds(csv_rows(fr, [])) for fr in results] + [point_holds(rows) for rows in done.values()]
-    n = len(statuses)
-    parts = [
-        f"{statuses.count('holds')} where every claim holds",
-        f"{statuses.count('fails')} where some claim does not",
-    ]
-    if statuses.count(UNDECIDED):
-        parts.append(f"{statuses.count(UNDECIDED)} not checked (an error or a limit)")
-    line = f"summary: {n} point{'s' if n != 1 else ''}: " + ", ".join(parts)
-    if done:
-        line += f" ({len(done)} read from {resume_path})"
-    if interrupted:
-        line += f"; interrupted: {todo - len(results)} of {todo} not checked"
-    return line
 
 
 def _exit_code(results: list[FileResult], done: dict) -> int:

@@ -3,18 +3,16 @@ it is known (in file order, whatever the number of workers)."""
 
 from __future__ import annotations
 
-import signal
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
 from ..errors import ExactDPError
 from ..execution import OrderedRun
 from ..figures import case_figures
-from ..limits import disarm
 from ..report import NORMAL, QUIET, VERBOSE, Marks, TextReport, render_summary, run_to_json
 from ..report.escape import text
 from ..report.html import write_cli as write_html
@@ -22,6 +20,8 @@ from ..verify import FileResult, RunResult, stream_paths
 from .app import Common, ProgressLine, case_options, fail, main
 
 __all__ = ["verify", "stream_results", "marks_for", "verbosity_of"]
+
+T = TypeVar("T")
 
 
 def marks_for(common: Common) -> Marks:
@@ -33,31 +33,12 @@ def verbosity_of(common: Common) -> int:
     return QUIET if common.quiet else VERBOSE if common.verbose else NORMAL
 
 
-def stream_results(
-    run: OrderedRun[FileResult],
-    bar: ProgressLine,
-    on_result: Callable[[FileResult], None],
-) -> tuple[list[FileResult], bool]:
-    """Consume ``run`` in order, calling ``on_result`` for each result; on Ctrl-C, stop the
-    workers and pass on the results that had finished out of order too.  Returns the results and
-    whether the run was interrupted."""
-    results: list[FileResult] = []
+def stream_results(run: OrderedRun[T], bar: ProgressLine, on_result: Callable[[T], None]) -> tuple[list[T], bool]:
+    """``run.collect(on_result)`` (in order; on Ctrl-C the results finished so far), then the
+    progress bar cleared."""
     try:
-        for fr in run:
-            results.append(fr)
-            on_result(fr)
-        return results, False
-    except KeyboardInterrupt:
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-        disarm()  # the block cut short may not have stopped its clocks  # a second Ctrl-C stops at once
-        early = [fr for _, fr in run.finished_early()]
-        run.close()
-        for fr in early:
-            results.append(fr)
-            on_result(fr)
-        return results, True
+        return run.collect(on_result)
     finally:
-        run.close()
         bar.close()
 
 

@@ -15,6 +15,7 @@ from ..numbers.rational import is_rational, q_str
 from ..numbers.real import real_str
 from ..numbers.symbolic import expr_str, is_sym
 from ..simulation.common import PostProcessor, RationalField, history_text
+from ..simulation.experiment import Section6Result
 from ..simulation.pure import PureCertificate
 from ..simulation.simulate import FarkasSummary, Simulation, SimulationOutcome, outcome_of
 from .escape import csv_row, json_dumps, text, yaml_scalar
@@ -28,6 +29,8 @@ __all__ = [
     "render_simulation_yaml",
     "render_simulation_csv",
     "dumps_json",
+    "section6_doc",
+    "section6_lines",
 ]
 
 
@@ -308,3 +311,40 @@ def render_simulation_yaml(sim: Simulation) -> str:
 
 
 __all__ += ["q_str", "history_text"]
+
+
+def section6_doc(res: Section6Result) -> dict[str, Any]:
+    """The ``--json`` document of ``exactdp experiment section6``."""
+    return {
+        "samples": res.samples,
+        "delta": q_str(res.delta),
+        "seed": res.seed,
+        "denominator": res.denominator,
+        "feasible": res.feasible,
+        "infeasible": res.infeasible,
+        "errors": res.errors,
+        "infinite_eps": res.infinite_eps,
+        "zero_eps": res.zero_eps,
+        "enumerator_checked": res.enumerator_checked,
+        "seconds": round(res.seconds, 3),
+        "failures": [{"sample": k, "p": p, "why": w} for k, p, w in res.failures[:50]],
+    }
+
+
+def section6_lines(res: Section6Result) -> list[str]:
+    """The counts of Vadhan–Wang's Section 6 experiment, for people."""
+    checked = " + enumerator" if res.enumerator_checked else ""
+    lines = [
+        f"Section 6 (Vadhan-Wang): {res.samples} random 2-round 1-bit mechanisms M_p, delta = {q_str(res.delta)}, "
+        f"seed = {res.seed}, parameters in {{1..{res.denominator - 1}}}/{res.denominator}",
+        "  eps = PrivLoss(M_p, delta): enumerator over all 4 deterministic adversaries, cross-checked by the profile engine",
+        f"  feasible (T found, checked exactly{checked}): {res.feasible}",
+        f"  infeasible (Farkas certificate checked):  {res.infeasible}",
+        f"  errors:                                    {res.errors}",
+    ]
+    if res.infinite_eps:
+        lines.append(f"  eps = inf (no finite eps):                 {res.infinite_eps}")
+    lines.append(f"  of which eps = 0:                          {res.zero_eps}")
+    lines.append(f"  time: {res.seconds:.1f} s ({1000 * res.seconds / res.samples:.2f} ms per sample)")
+    lines.extend(f"  sample {k}: p = {p}: {w}" for k, p, w in res.failures[:10])
+    return lines

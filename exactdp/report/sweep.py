@@ -28,6 +28,9 @@ __all__ = [
     "csv_rows",
     "plot_sweep",
     "PlotUnavailable",
+    "sweep_head",
+    "sweep_summary",
+    "column_widths",
 ]
 
 # after the params' own columns
@@ -63,6 +66,39 @@ def sweep_row(fr: FileResult, widths: Sequence[int], marks: Marks) -> str:
         return f"{params}   {marks.sym[UNDECIDED]} {kind}: {first}".lstrip()
     cells = [f"{marks.sym[v.status]} {value_text(v) or shown(v).found}" for v in fr.verdicts]
     return (params + "   " + "  ".join(cells)).lstrip()
+
+
+def sweep_head(case_path: str, names: Sequence[str], total: int, skipped: int, resume_path: str | None) -> str:
+    """``sweep CASE: 24 points, params k, eps (first outermost)``."""
+    order = f"params {', '.join(names)} (first outermost)" if names else "no sweep: the case's own params"
+    line = f"sweep {case_path}: {total} point{'s' if total != 1 else ''}, {order}"
+    return line + (f"; {skipped} already in {resume_path}" if skipped else "")
+
+
+def column_widths(names: Sequence[str], points: Sequence[Sequence[str]]) -> list[int]:
+    """The width of each param's column (``k=3``) over the points' texts."""
+    return [max((len(f"{n}={p[k]}") for p in points), default=0) for k, n in enumerate(names)]
+
+
+def sweep_summary(
+    statuses: Sequence[str], read_back: int, resume_path: str | None, interrupted: tuple[int, int] | None = None
+) -> str:
+    """``summary: 24 points: 24 where every claim holds, 0 where some claim does not``; with the
+    points read back from ``resume_path`` and, after an interruption, how many of the points to
+    check were not (``interrupted``: not checked, to check)."""
+    n = len(statuses)
+    parts = [
+        f"{statuses.count(HOLDS)} where every claim holds",
+        f"{statuses.count('fails')} where some claim does not",
+    ]
+    if statuses.count(UNDECIDED):
+        parts.append(f"{statuses.count(UNDECIDED)} not checked (an error or a limit)")
+    line = f"summary: {n} point{'s' if n != 1 else ''}: " + ", ".join(parts)
+    if read_back:
+        line += f" ({read_back} read from {resume_path})"
+    if interrupted is not None:
+        line += f"; interrupted: {interrupted[0]} of {interrupted[1]} not checked"
+    return line
 
 
 def csv_rows(fr: FileResult, names: Sequence[str]) -> list[dict[str, str]]:
