@@ -519,7 +519,10 @@ def render() -> str:
         "the document (`mechanisms.M.tree.ask.q0.yes.p[1]`), what was expected and what was found,",
         "and usually a hint. Several problems are reported at once (up to `--max-problems`).",
         "`exactdp verify` then exits with status 2; no traceback is ever printed for a mistake in a",
-        "case file. This page is generated from the reader's real output",
+        "case file. Exit status 2 also means that a claim could not be decided (*undecided*, `!` in",
+        "the report: a limit reached while checking it, a condition on symbols that could not be",
+        "proved, a certified comparison that could not separate two numbers); an undecided claim never",
+        "counts as holding. This page is generated from the reader's real output",
         "(`python -m exactdp.caseio.errorcatalog --write`).",
         "",
     ]

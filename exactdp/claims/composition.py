@@ -39,11 +39,17 @@ from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, q_str
 from ..numbers.real import INF, real_add, real_cmp, real_str, real_sub
 from ..theorems import components, guarantee, theorem, theorem_names
-from .base import FAILS, HOLDS, UNSUPPORTED, Analysis, Claim, Shows, Verdict, claim
+from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Shows, Verdict, claim
 
 __all__ = ["CompositionClaim", "COMPOSITION_THEOREMS"]
 
 COMPOSITION_THEOREMS = theorem_names(claim=True)  # the theorems `theorem:` takes (exactdp.theorems.registry)
+
+_RATIONAL_DELTAS = (
+    "the composition theorems are evaluated for rational deltas: write a fraction or a decimal such as 1/10 "
+    "(the claims delta, privloss, dp and not_dp take a delta in Q(e^(1/L)); declare the composition with "
+    "`concomp:` to check it at such a delta)"
+)
 
 
 @claim("composition")
@@ -61,14 +67,18 @@ class CompositionClaim(Claim):
         default="optimal",
         doc="basic, improved-basic, thm-1.8, optimal, renyi or fdp",
     )
-    delta: Any = arg(Delta(), default=None, doc="the delta of the composition (default: the theorem's)")
+    delta: Any = arg(
+        Delta(rational_because=_RATIONAL_DELTAS),
+        default=None,
+        doc="the delta of the composition (default: the theorem's)",
+    )
     eps: tuple | None = arg(
         ListOf(Eps(), what="eps (one value per component)"),
         default=None,
         doc="claimed eps_i (default: PrivLoss of each)",
     )
     deltas: tuple | None = arg(
-        ListOf(Delta(), what="deltas (one value per component)"),
+        ListOf(Delta(rational_because=_RATIONAL_DELTAS), what="deltas (one value per component)"),
         default=None,
         doc="delta_i of each component (default 0)",
     )
@@ -120,7 +130,9 @@ class CompositionClaim(Claim):
 
     def _component_eps(self, an: Analysis, names: tuple, deltas: tuple) -> list | Verdict:
         """εᵢ of each component: the claimed one (checked) or PrivLoss(Mᵢ, δᵢ); a Verdict when a
-        claimed εᵢ is wrong or PrivLoss is infinite."""
+        claimed εᵢ is wrong, or undecided when PrivLoss(Mᵢ, δᵢ) is infinite (the theorem then
+        gives no bound: the claim needs that component's δᵢ under ``deltas:``, and the facts
+        carry the least δᵢ of every component for which PrivLoss is finite, δ_Mᵢ(∞))."""
         eps_i = []
         for k, name in enumerate(names):
             prof = an.profile(name)
@@ -133,8 +145,9 @@ class CompositionClaim(Claim):
             else:
                 e = prof.privloss(deltas[k])
                 if is_inf(e):
+                    least = tuple(an.profile(n).limit() for n in names)
                     facts = {"component": name, "component_delta": deltas[k], "component_privloss": e}
-                    return Verdict(self, UNSUPPORTED, facts)
+                    return Verdict(self, UNDECIDED, {**facts, "least_deltas": least})
                 eps_i.append(e)
         return eps_i
 

@@ -25,21 +25,32 @@ from .. import certificates as _cert
 from ..analysis.gdp import check_gdp, tight_mu
 from ..analysis.tradeoff import compare, envelope_tradeoff
 from ..forms.fields import Label, Rational, arg
+from ..numbers.certified import decimal_digits_of
 from ..numbers.rational import q_str
 from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Shows, Subject, Verdict, claim
 
-__all__ = ["FDPClaim", "NotFDPClaim", "GDPClaim", "NotGDPClaim"]
+__all__ = ["FDPClaim", "NotFDPClaim", "GDPClaim", "NotGDPClaim", "mu_text"]
 
 
-def _mu_str(mu: object) -> str:
-    """μ as written in case files: ``1.35`` for 27/20 (a short decimal), else the fraction."""
+def mu_text(mu: object, *, exact: bool = False) -> str:
+    """μ as written: a decimal such as ``1.35`` (27/20) when μ is one, else the fraction; a
+    fraction too long to read is shown as a short decimal (``≈0.1234568``) unless ``exact``."""
     f = Fraction(q_str(mu))
-    for k in range(7):
-        if (f * 10**k).denominator == 1:
-            n = f.numerator * 10**k // f.denominator
-            sign, digits = ("-" if n < 0 else ""), str(abs(n)).rjust(k + 1, "0")
-            return sign + (digits if k == 0 else f"{digits[:-k]}.{digits[-k:]}")
-    return q_str(mu)
+    twos = fives = 0
+    d = f.denominator
+    while d % 2 == 0:
+        d, twos = d // 2, twos + 1
+    while d % 5 == 0:
+        d, fives = d // 5, fives + 1
+    k = max(twos, fives)
+    if d == 1 and k <= 60:  # an exact decimal with k places
+        n = abs(f.numerator) * 10**k // f.denominator
+        digits = str(n).rjust(k + 1, "0")
+        return ("-" if f < 0 else "") + (digits if k == 0 else f"{digits[:-k]}.{digits[-k:]}")
+    text = q_str(mu)
+    if exact or len(text) <= 24:
+        return text
+    return "≈" + decimal_digits_of(mu, 0, 10)
 
 
 @claim("fdp")
@@ -95,10 +106,10 @@ class GDPClaim(Claim):
     shows = Shows("mu_star", "the least mu for which M is mu-GDP (transcendental: a certified enclosure)")
 
     def statement(self) -> str:
-        return f"{self.of} is {_mu_str(self.mu)}-GDP"
+        return f"{self.of} is {mu_text(self.mu)}-GDP"
 
     def params(self) -> dict[str, str]:
-        return {"mu": _mu_str(self.mu)}
+        return {"mu": mu_text(self.mu, exact=True)}
 
     def check(self, an: Analysis) -> Verdict:
         t = envelope_tradeoff(an.profile(self.subject))
@@ -113,7 +124,7 @@ class NotGDPClaim(GDPClaim):
     """M is not mu-GDP: a vertex of T(M) lies below G_mu (certified intervals), or undecided."""
 
     def statement(self) -> str:
-        return f"{self.of} is not {_mu_str(self.mu)}-GDP"
+        return f"{self.of} is not {mu_text(self.mu)}-GDP"
 
     def check(self, an: Analysis) -> Verdict:
         v = GDPClaim.check(self, an)

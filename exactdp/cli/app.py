@@ -29,7 +29,14 @@ from ..report.escape import error_text, text
 from ..report.terminal import EngineProgress, ProgressLine, run_console
 from ..verify import Options
 
+EXIT_STATUS = (
+    "Exit status: 0 every claim holds; 1 some claim does not hold (or is not supported yet); 2 invalid input "
+    "(a case file, an option), a limit was hit, or a claim could not be decided (undecided, ! in the report); "
+    "3 an internal cross-check failed (a bug in exactdp: please report it)."
+)
+
 __all__ = [
+    "EXIT_STATUS",
     "main",
     "run",
     "engine_option",
@@ -66,7 +73,7 @@ def fail(e: Exception) -> None:
     sys.exit(code)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXIT_STATUS)
 @click.version_option(__version__, prog_name="exactdp")
 def main() -> None:
     """Exact differential-privacy verdicts for small finite interactive mechanisms."""

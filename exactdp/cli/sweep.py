@@ -150,8 +150,8 @@ def sweep(
     the params then each claim's verdict and exact value.  -v adds each point's full report.
 
     Exit status as for verify (1 if a claim fails at some point, 2 if a point could not be
-    checked or a file could not be read or written, 130 when interrupted: the CSV keeps every
-    finished point, and --resume FILE goes on from there).
+    checked, a claim is undecided at some point, or a file could not be read or written, 130
+    when interrupted: the CSV keeps every finished point, and --resume FILE goes on from there).
     """
     try:
         _sweep(case_path, csv_path, resume_path, plot_path, plot_claim, plot_x, witness, common)

@@ -62,8 +62,9 @@ def verify(paths: Iterable[str], witness: bool, html_dir: str | None, common: Co
     finished so far and the summary, and exits with 130.
 
     Exit 0 when every claim holds, 1 when some claim does not, 2 when a file is not a valid
-    case (the message names the file, the place in it and what is wrong) or a limit was hit,
-    3 when an internal cross-check failed.
+    case (the message names the file, the place in it and what is wrong), a limit was hit, or a
+    claim could not be decided (undecided, ! in the report), 3 when an internal cross-check
+    failed.
     """
     opts = replace(common.opts, witness=witness)
     holder: dict[str, ProgressLine] = {}

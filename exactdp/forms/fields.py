@@ -119,10 +119,13 @@ class Divergence(Kind):
 
 @dataclass(frozen=True)
 class Delta(Kind):
-    """δ ∈ [0, 1]: an exact rational, or with ``field`` an element of ℚ(e^{1/L})."""
+    """δ ∈ [0, 1]: an exact rational, or with ``field`` an element of ℚ(e^{1/L});
+    ``rational_because`` says why a slot without ``field`` takes rationals only (the hint shown
+    for a δ in ℚ(e^{1/L}) there)."""
 
     symbolic: bool = False
     field: bool = False
+    rational_because: str | None = None
 
     def schema(self) -> dict:
         return NUMBER

@@ -27,7 +27,7 @@ from ..verify import FileResult, RunResult
 from .dot import GraphvizMissingError, game_graph, render_graphviz, to_dot
 from .escape import error_text, html, text
 from .plot import MissingExtraError, render_svg
-from .text import render_witness
+from .text import render_witness, run_scope
 from .verdicts import STATUS_TEXT, shown
 
 __all__ = [
@@ -112,9 +112,7 @@ def render_index(run: RunResult, pages: Sequence[tuple[FileResult, str]], *, whe
         parts.append(f"{c[UNSUPPORTED]} not supported")
     if c[UNDECIDED]:
         parts.append(f"{c[UNDECIDED]} undecided")
-    files = f"{c['files']} file{'s' if c['files'] != 1 else ''}" + (
-        f", {c['invalid_files']} not valid" if c["invalid_files"] else ""
-    )
+    files = run_scope(run.files)
     body = ["<h1>exactdp verification report</h1>"]
     body.append(
         f'<p class="banner {"bad" if bad else "ok"}"><strong>{"Some claims do not hold" if bad else "Every claim holds"}</strong>: '

@@ -26,6 +26,7 @@ __all__ = [
     "render_file",
     "render_witness",
     "render_summary",
+    "run_scope",
     "Marks",
     "TextReport",
     "WITNESS_LEGEND",
@@ -219,6 +220,23 @@ def _file_lines(
     return out
 
 
+def run_scope(files: list[FileResult] | tuple[FileResult, ...]) -> str:
+    """``3 files``, ``1 file (12 sweep points)``, ``2 files, 1 not valid``: what a run covered.
+    A sweep point is one entry of the run, but not one more file."""
+    names = {fr.file for fr in files}
+    points = sum(1 for fr in files if fr.point)
+    out = f"{len(names)} file" + ("" if len(names) == 1 else "s")
+    if points:
+        out += f" ({points} sweep point{'s' if points != 1 else ''})"
+    invalid = sum(1 for fr in files if fr.error is not None and not fr.point)
+    unchecked = sum(1 for fr in files if fr.error is not None and fr.point)
+    if invalid:
+        out += f", {invalid} not valid"
+    if unchecked:
+        out += f", {unchecked} point{'s' if unchecked != 1 else ''} not checked"
+    return out
+
+
 def render_summary(files: list[FileResult] | tuple[FileResult, ...], *, interrupted: int | None = None) -> str:
     """``summary: 326 claims in 43 files: ...``; with ``interrupted`` (the number of items the
     run had), says how many were left unchecked."""
@@ -229,10 +247,7 @@ def render_summary(files: list[FileResult] | tuple[FileResult, ...], *, interrup
         parts.append(f"{c[UNSUPPORTED]} not supported yet")
     if c[UNDECIDED]:
         parts.append(f"{c[UNDECIDED]} undecided")
-    files_text = f"{c['files']} file" + ("" if c["files"] == 1 else "s")
-    if c["invalid_files"]:
-        files_text += f", {c['invalid_files']} not valid"
-    line = f"summary: {total} claim{'s' if total != 1 else ''} in {files_text}: " + ", ".join(parts)
+    line = f"summary: {total} claim{'s' if total != 1 else ''} in {run_scope(files)}: " + ", ".join(parts)
     if interrupted is not None:
         line += f"; interrupted: {interrupted - c['files']} of {interrupted} not checked"
     return line

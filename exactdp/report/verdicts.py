@@ -37,7 +37,7 @@ from ..claims import (
     Verdict,
 )
 from ..claims.core import PremiseClaim
-from ..claims.fdp import _mu_str
+from ..claims.fdp import mu_text
 from ..numbers.ladder import is_inf
 from ..numbers.rational import is_rational, q_str
 from ..numbers.real import real_cmp, real_decimal, real_str
@@ -199,7 +199,8 @@ def _differ_text(v: Verdict, na: str, nb: str) -> str:
 def _profile_eq(v: Verdict) -> Shown:
     c: Any = v.claim
     if v.status == HOLDS:
-        return Shown(f"{len(v.facts['breakpoints'])} breakpoints, identical", "", _profile_values(v))
+        n = len(v.facts["breakpoints"])
+        return Shown(f"{n} breakpoint{'s' if n != 1 else ''}, identical", "", _profile_values(v))
     return Shown(_differ_text(v, c.of, c.other), "", _profile_values(v))
 
 
@@ -275,9 +276,16 @@ def _composition(v: Verdict) -> Shown:
         d = f["delta_at_eps"]
         found = f"{f['component']} is not ({real_str(f['component_eps'])}, {q_str(f['component_delta'])})-DP"
         return Shown(found, f"its delta at that eps is {real_str(d) if not hasattr(d, 'cmp') else str(d)}")
-    if "component_privloss" in f:  # PrivLoss(M_i, delta_i) = inf
-        found = f"PrivLoss({f['component']}, {q_str(f['component_delta'])}) = inf"
-        return Shown(found, "no finite eps to compose")
+    if "component_privloss" in f:  # PrivLoss(M_i, delta_i) = inf: the theorem gives no bound
+        name, d = f["component"], q_str(f["component_delta"])
+        found = f"PrivLoss({name}, {d}) = inf: no finite eps to compose"
+        least = ", ".join(q_str(x) for x in f["least_deltas"])
+        note = (
+            f"{name} is not (eps, {d})-DP for any eps: give each component's delta_i under `deltas:` "
+            f"({'as given' if c.deltas is not None else 'default 0'}); PrivLoss(M_i, delta_i) is finite from "
+            f"delta_i = delta_M_i(inf) on, e.g. deltas: [{least}]"
+        )
+        return Shown(found, note)
     found, bound, slack = f["privloss"], f["bound"], f["slack"]
     text = f"PrivLoss = {format_privloss(found)}; {c.theorem} gives {format_privloss(bound)}"
     if slack is not None:
@@ -376,7 +384,7 @@ _GDP_WORD = {HOLDS: "holds", FAILS: "fails", UNDECIDED: "undecided"}
 def _gdp(v: Verdict) -> Shown:
     c: Any = v.claim
     f = v.facts
-    mu = _mu_str(c.mu)
+    mu = mu_text(c.mu)
     values: dict[str, Any] = {"status": _GDP_WORD[f["gdp"]]}
     at = ""
     if f["vertex"] is not None:
