@@ -56,9 +56,10 @@ def mu_text(mu: object, *, exact: bool = False) -> str:
 @claim("fdp")
 @dataclass(frozen=True, kw_only=True)
 class FDPClaim(Claim):
-    """M is f-DP for f = T(R), the trade-off function of mechanism R's envelope: T(M) >= T(R)
-    pointwise (Dong-Roth-Su 2022, Def. 2.3); equivalent to delta_M(lambda) <= delta_R(lambda)
-    for every lambda >= 0 (their Prop. 2.12), decided exactly at the vertices."""
+    """M is f-DP for f = T(R), the trade-off function of mechanism R's envelope over R's own
+    adjacent pairs: T(M) >= T(R) pointwise (Dong-Roth-Su 2022, Def. 2.3); equivalent to
+    delta_M(lambda) <= delta_R(lambda) for every lambda >= 0 (their Prop. 2.12), decided exactly
+    at the vertices.  With `group:` or `pairs:` M is checked on those pairs; f stays T(R)."""
 
     f: str = arg(Label("a mechanism name"), doc="the mechanism whose trade-off function is f")
     names = ("f",)
@@ -66,7 +67,9 @@ class FDPClaim(Claim):
 
     @property
     def f_subject(self) -> Subject:
-        return self.f if self.adjacency is None else (self.f, self.adjacency)
+        """R over its *own* adjacency: f = T(R) is a fixed function (the largest f with R f-DP),
+        whatever pairs the claim checks M on (``group:``, ``pairs:``)."""
+        return self.f
 
     def statement(self) -> str:
         return f"{self.of} is T({self.f})-DP"
