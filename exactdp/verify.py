@@ -12,6 +12,7 @@ from __future__ import annotations
 import errno
 import os
 import time
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -26,6 +27,7 @@ from .caseio.files import scan as scan_case_files
 from .caseio.sweep import MAX_SWEEP_POINTS, Point, point_label, sweep_points
 from .claims import FAILS, HOLDS, UNDECIDED, UNSUPPORTED, Analysis, PrivLossClaim, Verdict, Where
 from .claims.core import PremiseClaim
+from .deprecation import ExactDPDeprecationWarning
 from .errors import CaseError, ExactDPError, TimeLimitExceeded, VerificationError
 from .execution import OrderedRun, Runner, run_ordered
 from .limits import DEFAULT as DEFAULT_LIMITS
@@ -46,6 +48,7 @@ __all__ = [
     "full_case",
     "find_case_files",
     "verdict_hook",
+    "reissue",
 ]
 
 # observers of every verdict as (case, label, claim, verdict, analysis): `exactdp certify` writes
@@ -96,6 +99,7 @@ class FileResult:
     error: ExactDPError | None = None
     seconds: float = 0.0
     point: Point = ()  # the sweep point checked: ((param, exact value), ...)
+    warnings: tuple[str, ...] = ()  # deprecated spellings met in the file, each at its place
 
     @property
     def invalid(self) -> bool:
@@ -245,17 +249,21 @@ def verify_file(path: str | Path, opts: Options = Options(), *, tree: str | Path
     """
     if not os.path.lexists(path):
         raise FileNotFoundError(errno.ENOENT, "no such case file", str(path))
-    return _verify(
-        str(path),
-        lambda: load_case(path, yaml_limits=opts.yaml_limits, max_problems=opts.max_problems, tree=tree),
-        opts,
+    return reissue(
+        _verify(
+            str(path),
+            lambda: load_case(path, yaml_limits=opts.yaml_limits, max_problems=opts.max_problems, tree=tree),
+            opts,
+        )
     )
 
 
 def verify_text(text: str, file: str = "<text>", opts: Options = Options()) -> FileResult:
     """Like :func:`verify_file` for case-file text held in memory (``file`` names it in messages)."""
-    return _verify(
-        file, lambda: parse_case(text, file, yaml_limits=opts.yaml_limits, max_problems=opts.max_problems), opts
+    return reissue(
+        _verify(
+            file, lambda: parse_case(text, file, yaml_limits=opts.yaml_limits, max_problems=opts.max_problems), opts
+        )
     )
 
 
@@ -263,13 +271,33 @@ def _verify(file: str, read: Callable[[], Case], opts: Options, point: Point = (
     start = time.monotonic()
     lim = opts.effective_limits()
     case = None
-    try:
-        with using(lim):
-            case = read()
-            verdicts = verify_case(case, opts, deadline=_deadline(opts, start))
-    except ExactDPError as e:
-        return FileResult(file, case, error=e, seconds=time.monotonic() - start, point=point)
-    return FileResult(file, case, verdicts, seconds=time.monotonic() - start, point=point)
+    with warnings.catch_warnings(record=True) as caught:  # the reader's deprecation warnings travel
+        warnings.simplefilter("always", ExactDPDeprecationWarning)  # with the result (from workers too)
+        try:
+            with using(lim):
+                case = read()
+                verdicts = verify_case(case, opts, deadline=_deadline(opts, start))
+        except ExactDPError as e:
+            verdicts, error = (), e
+        else:
+            error = None
+    notes = []
+    for w in caught:
+        if issubclass(w.category, ExactDPDeprecationWarning):
+            notes.append(str(w.message))
+        else:  # not ours to keep: warned as it would have been
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    return FileResult(
+        file, case, verdicts, error, seconds=time.monotonic() - start, point=point, warnings=tuple(dict.fromkeys(notes))
+    )
+
+
+def reissue(fr: FileResult) -> FileResult:
+    """Warn, in this process, about the deprecated spellings ``fr``'s file was written with (for
+    Python callers: the CLI reports them with the file)."""
+    for msg in fr.warnings:
+        warnings.warn(msg, ExactDPDeprecationWarning, stacklevel=3)
+    return fr
 
 
 @dataclass(frozen=True)
@@ -369,7 +397,7 @@ def verify_paths(
     """Verify every case file under ``paths`` (a sweep: every point) and collect the results in
     input order; :func:`stream_paths` yields them as they become available instead.  A missing
     or unreadable file is a result with ``error`` set (exit status 2), not an exception."""
-    return RunResult(tuple(stream_paths(paths, opts, runner=runner, progress=progress)))
+    return RunResult(tuple(reissue(fr) for fr in stream_paths(paths, opts, runner=runner, progress=progress)))
 
 
 def stream_paths(

@@ -37,10 +37,10 @@ def test_composition_claim_reports_both_numbers_and_slack():
     v = verdicts(
         "mechanisms:\n  A: {rr: {eps: log(2)}}\n  B: {tree: {ask: {q: {0: [3/4, 1/4], 1: [1/4, 3/4]}}}}\n"
         "claims:\n"
-        "  - composition: {of: [A, B], theorem: optimal, delta: 1/10}\n"
-        "  - composition: {of: [A, B], theorem: basic}\n"
-        "  - composition: {of: [A, B], theorem: thm-1.8, eps: [log(2), log(3)]}\n"
-        "  - composition: {of: [A, B], eps: [log(2), log(2)]}\n"
+        "  - composition: {components: [A, B], theorem: optimal, delta: 1/10}\n"
+        "  - composition: {components: [A, B], theorem: basic}\n"
+        "  - composition: {components: [A, B], theorem: thm-1.8, eps: [log(2), log(3)]}\n"
+        "  - composition: {components: [A, B], eps: [log(2), log(2)]}\n"
     )
     assert [x.status for x in v] == ["holds", "holds", "holds", "fails"]
     assert "slack 0" in shown(v[0]).found and "optimal gives log(24/5)" in shown(v[0]).found
@@ -85,13 +85,13 @@ def test_forms_read_and_build():
             "mechanism: {null_extension: {mechanism: {rr: {eps: log(2)}}, nulls: -1}}\nclaims: [{dp: {eps: 1}}]\n",
             ["nulls must be"],
         ),
-        ("mechanism: {rr: {eps: log(2)}}\nclaims: [{composition: {of: [M, Z]}}]\n", ["no mechanism named 'Z'"]),
+        ("mechanism: {rr: {eps: log(2)}}\nclaims: [{composition: {components: [M, Z]}}]\n", ["no mechanism named 'Z'"]),
         (
-            "mechanism: {rr: {eps: log(2)}}\nclaims: [{composition: {of: [M], theorem: best}}]\n",
+            "mechanism: {rr: {eps: log(2)}}\nclaims: [{composition: {components: [M], theorem: best}}]\n",
             ["unknown theorem 'best'"],
         ),
         (
-            "mechanism: {rr: {eps: log(2)}}\nclaims: [{composition: {of: [M, M], deltas: [0]}}]\n",
+            "mechanism: {rr: {eps: log(2)}}\nclaims: [{composition: {components: [M, M], deltas: [0]}}]\n",
             ["has 1 values for 2 components"],
         ),
         (

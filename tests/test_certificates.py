@@ -85,7 +85,7 @@ claims:
   - not_simulates_rr: {of: C, eps: log(3), delta: 1/20}
   - simulates_rr: {of: M}
   - not_simulates_rr: {of: K}
-  - composition: {of: [R, R], theorem: basic}
+  - composition: {components: [R, R], theorem: basic}
 """
 
 

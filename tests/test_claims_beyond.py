@@ -79,9 +79,9 @@ def test_fdp_failure_names_the_alpha():
     "claim, found, bound",
     [
         # noninteractive symmetric components: both theorems are tight (slack 0)
-        ("{of: [M, R], theorem: renyi, alpha: 2}", "log(7/2)", "log(7/2)"),  # sums 7/3 and 3/2 multiply
-        ("{of: [M, M], theorem: renyi, alpha: 3}", "log(61/9)", "log(61/9)"),
-        ("{of: [M, R], theorem: renyi, alpha: 1}", "log(108)/6", "log(108)/6"),  # log(3)/2 + log(2)/3
+        ("{components: [M, R], theorem: renyi, alpha: 2}", "log(7/2)", "log(7/2)"),  # sums 7/3 and 3/2 multiply
+        ("{components: [M, M], theorem: renyi, alpha: 3}", "log(61/9)", "log(61/9)"),
+        ("{components: [M, R], theorem: renyi, alpha: 1}", "log(108)/6", "log(108)/6"),  # log(3)/2 + log(2)/3
     ],
 )
 def test_renyi_composition_tight_for_noninteractive(claim, found, bound):
@@ -96,7 +96,7 @@ def test_renyi_composition_tight_for_noninteractive(claim, found, bound):
 
 def test_fdp_composition_tight_for_noninteractive():
     for of in ("[M, R]", "[M, M, R]", "[R, R]"):
-        v = check(f"  - composition: {{of: {of}, theorem: fdp}}\n")[0]
+        v = check(f"  - composition: {{components: {of}, theorem: fdp}}\n")[0]
         assert v.holds and shown(v).values["slack"] == "0", (of, shown(v).found)
 
 
@@ -104,9 +104,9 @@ def test_composition_theorems_on_interactive_components():
     """Figure 1 of Vadhan-Wang with an interactive B: the theorems hold; the Renyi bound is
     tight (the adversary picks RR(3) in each), the f-DP one too."""
     v = check(
-        "  - composition: {of: [F, B], theorem: renyi, alpha: 2}\n"
-        "  - composition: {of: [F, B, F], theorem: fdp}\n"
-        "  - composition: {of: [F, D], theorem: renyi, alpha: 2}\n"
+        "  - composition: {components: [F, B], theorem: renyi, alpha: 2}\n"
+        "  - composition: {components: [F, B, F], theorem: fdp}\n"
+        "  - composition: {components: [F, D], theorem: renyi, alpha: 2}\n"
     )
     assert [x.holds for x in v] == [True, True, True]
     assert shown(v[0]).values["renyi"] == "log(49/9)" and shown(v[0]).values["slack"] == "0"
@@ -114,7 +114,7 @@ def test_composition_theorems_on_interactive_components():
 
 
 def test_composition_with_repeated_names_counts_copies():
-    v = check("  - composition: {of: [M, M], theorem: renyi, alpha: 2}\n")[0]
+    v = check("  - composition: {components: [M, M], theorem: renyi, alpha: 2}\n")[0]
     assert shown(v).values["renyi"] == "log(49/9)"
 
 
@@ -127,8 +127,8 @@ def test_composition_with_repeated_names_counts_copies():
         ("renyi: {alpha: 2, equals: exp(1/2)}", "Renyi divergence is written like"),
         ("fdp: {f: Nope}", "no mechanism named 'Nope'"),
         ("gdp: {mu: log(2)}", "mu must be an exact rational"),
-        ("composition: {of: [M, R], theorem: renyi}", "`alpha:` goes with `theorem: renyi`"),
-        ("composition: {of: [M, R], theorem: fdp, delta: 1/10}", "`delta:` does not apply"),
+        ("composition: {components: [M, R], theorem: renyi}", "`alpha:` goes with `theorem: renyi`"),
+        ("composition: {components: [M, R], theorem: fdp, delta: 1/10}", "`delta:` does not apply"),
     ],
 )
 def test_located_errors(claim, phrase):

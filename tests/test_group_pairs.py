@@ -110,7 +110,7 @@ mechanisms:
         ("{privloss: {pairs: [[x0, x0]], equals: 0}}", "is not paired with itself"),
         ("{privloss: {group: 2, pairs: [[x0, x2]], equals: 0}}", "give `group:` or `pairs:`, not both"),
         ("{privloss: {group: 0, equals: 0}}", "group must be between 1 and 1000, found 0"),
-        ("{composition: {of: [M, N], group: 2}}", "unknown key 'group' in `composition`"),
+        ("{composition: {components: [M, N], group: 2}}", "unknown key 'group' in `composition`"),
         ("{privloss: {pairs: [x0, x2], equals: 0}}", "each entry of pairs is a pair [dataset, dataset]"),
     ],
 )

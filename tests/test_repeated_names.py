@@ -74,8 +74,8 @@ def test_composition_claim_lists_align_with_repeats():
     """``eps:`` gives one value per list item, repeated names included."""
     v = check(
         "mechanisms:\n  R: {rr: {eps: log(2)}}\n"
-        "claims:\n  - composition: {of: [R, R], theorem: basic, eps: [log(2), log(2)]}\n"
-        "  - composition: {of: [R, R], theorem: basic, eps: [log(2), log(3)]}\n"
+        "claims:\n  - composition: {components: [R, R], theorem: basic, eps: [log(2), log(2)]}\n"
+        "  - composition: {components: [R, R], theorem: basic, eps: [log(2), log(3)]}\n"
     )
     assert [shown(x).values["bound"] for x in v] == ["log(4)", "log(6)"]
     assert [shown(x).values["privloss"] for x in v] == ["log(4)", "log(4)"]
@@ -121,7 +121,7 @@ def test_plot_of_a_composition_with_a_repeated_name_draws_every_copy():
 
     case = parse_case(
         "exactdp: 1\nname: rep\nmechanisms: {R: {rr: {eps: log(2)}}}\n"
-        "claims: [{composition: {of: [R, R], theorem: basic}}]\n"
+        "claims: [{composition: {components: [R, R], theorem: basic}}]\n"
     )
     data = case_plot_data(case, make_engine("profile"))
     drawn = next(c for c in data.curves if "exact" in c.label)

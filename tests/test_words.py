@@ -32,8 +32,8 @@ mechanisms:
   R: {rr: {eps: log(3), delta: 1/10}}
   A: {rr: {eps: log(2)}}
 claims:
-  - composition: {of: [R, A], theorem: optimal, delta: 1/5}
-  - composition: {of: [R, A], theorem: thm-1.8}
+  - composition: {components: [R, A], theorem: optimal, delta: 1/5}
+  - composition: {components: [R, A], theorem: thm-1.8}
 """
 
 

@@ -224,7 +224,8 @@ CATALOGUE: list[tuple[str, str, str, str]] = [
         "Claims",
         "alpha without theorem: renyi",
         "The Renyi composition theorem needs an order; other theorems take none.",
-        _HEAD + "mechanisms: {A: {rr: {eps: log(2)}}}\nclaims: [{composition: {of: [A, A], theorem: fdp, alpha: 2}}]\n",
+        _HEAD
+        + "mechanisms: {A: {rr: {eps: log(2)}}}\nclaims: [{composition: {components: [A, A], theorem: fdp, alpha: 2}}]\n",
     ),
 ]
 

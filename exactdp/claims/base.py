@@ -192,6 +192,11 @@ class Claim(Declared):
     def describe(self) -> str:
         return self.statement() + self.scope()
 
+    def deprecations(self) -> tuple[tuple[str, str], ...]:
+        """(field, message) for every deprecated spelling this claim was written with (the case
+        reader warns about each at its place in the file)."""
+        return ()
+
     def shown(self) -> Shows:
         """What this claim's verdict shows as its value: the kind's :attr:`shows` (a kind whose
         value depends on a field, such as the theorem of ``composition``, says so here)."""

@@ -1,6 +1,6 @@
 """The ``composition`` claim: a composition theorem checked on real interactive mechanisms.
 
-``composition: {of: [M1, M2, ...], theorem: basic|improved-basic|thm-1.8|optimal, delta: d}``
+``composition: {components: [M1, M2, ...], theorem: basic|improved-basic|thm-1.8|optimal, delta: d}``
 
 1. Each component Mᵢ is certified (εᵢ, δᵢ)-DP by the engine: δᵢ from ``deltas:`` (default 0),
    εᵢ from ``eps:`` (then checked: the claim fails if Mᵢ is not (εᵢ, δᵢ)-DP) or, by default,
@@ -22,19 +22,20 @@ failing check is a bug (in exactdp or in the case), never an open question:
   f-DP; Lyu, *Composition Theorems for Interactive Differential Privacy* (NeurIPS 2022), for
   (ε, δ)-DP and Rényi DP.
 
-The components are every item of ``of:``: a repeated name is another copy (``of: [R, R]`` is
-ConComp(R, R)).  ``theorem: renyi`` and ``theorem: fdp`` (Lyu 2022; Vadhan & Zhang 2023) are
-checked by :mod:`exactdp.claims.fdp` and :mod:`exactdp.claims.renyi`.
+The components are every item of ``components:``: a repeated name is another copy
+(``components: [R, R]`` is ConComp(R, R)); case-format 1 first wrote them as a list under ``of:``,
+which still works (with a deprecation warning).  ``theorem: renyi`` and ``theorem: fdp`` (Lyu
+2022; Vadhan & Zhang 2023) compare D_α and trade-off functions instead.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ..analysis.results import value_cmp
 from ..analysis.tradeoff import compare, tensor
-from ..forms.fields import Choice, Delta, Eps, FieldProblem, Label, ListOf, Order, arg
+from ..forms.fields import Choice, Delta, Either, Eps, FieldProblem, Label, ListOf, Order, arg
 from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, q_str
 from ..numbers.real import INF, real_add, real_cmp, real_str, real_sub
@@ -43,6 +44,7 @@ from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Shows, Verdict, clai
 
 __all__ = ["CompositionClaim", "COMPOSITION_THEOREMS"]
 
+_NAME = Label("a mechanism name")
 COMPOSITION_THEOREMS = theorem_names(claim=True)  # the theorems `theorem:` takes (exactdp.theorems.registry)
 
 _RATIONAL_DELTAS = (
@@ -58,9 +60,15 @@ class CompositionClaim(Claim):
     """PrivLoss of concomp of the components is at most what the composition theorem gives
     (see the module docstring).  ``of`` is the tuple of component names."""
 
-    of: tuple = arg(
-        ListOf(Label("a mechanism name"), min_len=1, what="`of:` (a list of mechanism names)"),
-        doc="the components, e.g. of: [A, B]",
+    of: Any = arg(
+        Either((ListOf(Label("a mechanism name"), min_len=1, what="`of:` (a list of mechanism names)"), _NAME)),
+        default=None,
+        doc="deprecated spelling of components: (a list under of: still works)",
+    )
+    components: tuple | None = arg(
+        ListOf(Label("a mechanism name"), min_len=1, what="`components:` (a list of mechanism names)"),
+        default=None,
+        doc="the components, e.g. components: [A, B] (a repeated name is another copy)",
     )
     theorem: str = arg(
         Choice(COMPOSITION_THEOREMS, "theorem"),
@@ -83,6 +91,8 @@ class CompositionClaim(Claim):
         doc="delta_i of each component (default 0)",
     )
     alpha: Any = arg(Order(), default=None, doc="the Renyi order (theorem: renyi only)")
+    of_was_list: bool = field(default=False, compare=False, repr=False)
+    of_written: Any = field(default=None, compare=False, repr=False)
     hidden_fields = ("group", "pairs")  # a claim about several mechanisms
     shows = Shows("privloss", "PrivLoss of the concurrent composition at the claim's delta")
     _shows_by_theorem: ClassVar[dict[str, Shows]] = {
@@ -90,7 +100,32 @@ class CompositionClaim(Claim):
         "fdp": Shows("margin", "min over alpha of T(ConComp)(alpha) - (tensor product)(alpha)"),
     }
 
+    def __post_init__(self) -> None:
+        # `of` is what a claim is about: for a composition, its components (reports, JSON and
+        # certificates read it); a list under `of:`, the first spelling, still works
+        if self.of is not None and self.of != self.components:
+            object.__setattr__(self, "of_written", self.of)
+        if self.components is None and isinstance(self.of, tuple):
+            object.__setattr__(self, "components", self.of)
+            object.__setattr__(self, "of_was_list", True)
+        if self.components is not None:
+            object.__setattr__(self, "of", self.components)
+
+    def deprecations(self) -> tuple[tuple[str, str], ...]:
+        if not self.of_was_list:
+            return ()
+        names = ", ".join(self.components or ())
+        return (("of", f"a list under `of:` names the components of a composition; write `components: [{names}]`"),)
+
     def validate(self) -> None:
+        if self.components is None:
+            raise FieldProblem(
+                "of" if self.of_written is not None else (),
+                "composition needs `components:` (a list of mechanism names)",
+                "for example: components: [A, B]",
+            )
+        if self.of_written is not None and not self.of_was_list:
+            raise FieldProblem("of", "give the components once, under `components:`")
         if (self.alpha is not None) != (self.theorem == "renyi"):
             raise FieldProblem(
                 (), "`alpha:` goes with `theorem: renyi` (and it needs one)", "for example: theorem: renyi, alpha: 2"
@@ -104,7 +139,7 @@ class CompositionClaim(Claim):
                 raise FieldProblem(
                     key,
                     f"`{key}:` has {len(vals)} values for {len(self.of)} components",
-                    "give one value per mechanism in `of:`",
+                    "give one value per mechanism in `components:`",
                 )
 
     def shown(self) -> Shows:
@@ -163,7 +198,7 @@ class CompositionClaim(Claim):
         if isinstance(eps_i, Verdict):
             return eps_i
         comps = components(eps_i, list(deltas))
-        mech = an.concomp(names)  # one component per list item: of: [R, R] is two copies of R
+        mech = an.concomp(names)  # one component per list item: components: [R, R] is two copies of R
         prof = an.engine.profile(mech)
         g = guarantee(self.theorem, comps, self.delta)
         bound, at, tdelta = g.eps, g.delta, g.theorem_delta

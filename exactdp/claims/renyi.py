@@ -7,7 +7,7 @@ composition theorem for it is ``composition: {theorem: renyi}``, :mod:`exactdp.c
       - renyi: {alpha: 2, equals: log(7/3)}            # D_2(M) (Mironov 2017, Def. 3)
       - renyi: {alpha: 3, at_most: log(61/9)/2}
       - renyi: {alpha: 3, exceeds: log(3)/2}           # refutes (3, log(3)/2)-RDP
-      - composition: {of: [A, B], theorem: renyi, alpha: 2}   # Lyu 2022
+      - composition: {components: [A, B], theorem: renyi, alpha: 2}   # Lyu 2022
 
 Every value is exact (:mod:`exactdp.analysis.renyi`).
 """

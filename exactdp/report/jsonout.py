@@ -79,6 +79,8 @@ def _file(fr: FileResult) -> dict[str, Any]:
     d: dict[str, Any] = {"file": fr.file, "exit": fr.exit_code}
     if fr.point:
         d["params"] = {name: real_str(v) for name, v in fr.point}
+    if fr.warnings:
+        d["warnings"] = list(fr.warnings)
     if fr.error is not None:
         if isinstance(fr.error, CaseError):
             d["status"] = "invalid"

@@ -19,8 +19,11 @@ import os
 import sys
 import time
 import traceback
+import warnings
 from collections.abc import Callable
 from typing import NoReturn, TextIO
+
+from ..deprecation import ExactDPDeprecationWarning
 
 __all__ = [
     "ProgressLine",
@@ -212,6 +215,10 @@ def _internal_error() -> NoReturn:
     sys.exit(3)
 
 
+def _show_warning(message: Warning | str, category: type[Warning], *args: object, **kw: object) -> None:
+    sys.stderr.write(f"exactdp: warning: {message}\n")
+
+
 def run_console(command: Callable[[], object]) -> NoReturn:
     """Run ``command`` (the command line) as a console program: an unexpected exception is
     reported as an internal error (exit 3) instead of escaping, and output that cannot be
@@ -225,6 +232,9 @@ def run_console(command: Callable[[], object]) -> NoReturn:
         out.reconfigure(errors=ERROR_HANDLER)  # type: ignore[union-attr]
     except (AttributeError, ValueError, OSError):
         pass
+    # a deprecated spelling in a case file is shown once per place, as one line on stderr
+    warnings.simplefilter("default", ExactDPDeprecationWarning)
+    warnings.showwarning = _show_warning
     code: int | str | None = 0
     try:
         command()

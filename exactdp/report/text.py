@@ -201,18 +201,19 @@ def _file_lines(
     fr: FileResult, marks: Marks, *, quiet: bool, verbosity: int | None, after_witness: Callable[[], list[str]] | None
 ) -> list[str]:
     level = verbosity if verbosity is not None else (QUIET if quiet else VERBOSE)
+    warned = [f"  warning: {w}" for w in fr.warnings]  # a deprecated spelling, at its place in the file
     if fr.error is not None:
         head = f"{text(fr.file)}: {_error_kind(fr)}" + (f" (point {_point(fr)})" if fr.point else "")
-        out = [head if level == VERBOSE else _one_line(fr, marks)]
+        out = [head if level == VERBOSE else _one_line(fr, marks), *warned]
         out.extend("  " + line for line in error_text(fr.error))
         return out
     failing = any(v.status != HOLDS for v in fr.verdicts)
     if level == VERBOSE:
-        out = [_heading(fr)]
-    elif level == QUIET and not failing:
+        out = [_heading(fr), *warned]
+    elif level == QUIET and not (failing or warned):
         return []
     else:
-        out = [_one_line(fr, marks)]
+        out = [_one_line(fr, marks), *warned]
     for v in fr.verdicts:
         if level != VERBOSE and v.status == HOLDS:
             continue
