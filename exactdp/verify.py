@@ -273,14 +273,14 @@ def _verify(file: str, read: Callable[[], Case], opts: Options, point: Point = (
     case = None
     with warnings.catch_warnings(record=True) as caught:  # the reader's deprecation warnings travel
         warnings.simplefilter("always", ExactDPDeprecationWarning)  # with the result (from workers too)
+        verdicts: tuple[Verdict, ...] = ()
+        error: ExactDPError | None = None
         try:
             with using(lim):
                 case = read()
                 verdicts = verify_case(case, opts, deadline=_deadline(opts, start))
         except ExactDPError as e:
-            verdicts, error = (), e
-        else:
-            error = None
+            error = e
     notes = []
     for w in caught:
         if issubclass(w.category, ExactDPDeprecationWarning):

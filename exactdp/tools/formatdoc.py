@@ -100,9 +100,9 @@ def claim_entries() -> list[Entry]:
     return [Entry(kind, doc_line(cls), _fields(cls), shows=_shows(cls)) for kind, cls in CLAIMS.items()]
 
 
-def _shows(cls: type) -> str:
+def _shows(cls: Any) -> str:
     """The value a claim kind's verdict shows (a sweep's table, CSV and plot; ``value`` in JSON)."""
-    out = cls.shows.doc
+    out: str = cls.shows.doc
     by_theorem = getattr(cls, "_shows_by_theorem", {})
     if by_theorem:  # a composition shows what its theorem compares
         out += "; " + "; ".join(f"with `theorem: {t}`, {s.doc}" for t, s in by_theorem.items())
