@@ -421,14 +421,21 @@ def _dask_call(fn: Callable[[Any], Any], item: Any) -> Any:
         return fn(item)
 
 
-def _dask_client(address: str) -> tuple[Any, Any]:
+def _distributed() -> Any:
+    """dask.distributed, or :class:`DaskMissingError` naming the extra."""
     try:
-        from dask.distributed import Client, LocalCluster
+        import dask.distributed as distributed  # optional: the extra 'dask'
     except ImportError:
         raise DaskMissingError(
             "--scheduler needs dask.distributed, which is not installed; install the optional "
             "extra: pip install 'exactdp[dask]'"
         ) from None
+    return distributed
+
+
+def _dask_client(address: str) -> tuple[Any, Any]:
+    dd = _distributed()
+    Client, LocalCluster = dd.Client, dd.LocalCluster
     if address.startswith("local:"):
         n = address[len("local:") :]
         if not n.isdigit() or int(n) < 1:
@@ -449,8 +456,7 @@ def _run_dask(fn, items, runner: Runner, lost, progress, buffer: dict[int, Any])
     assert runner.scheduler is not None
     client, cluster = _dask_client(runner.scheduler)  # first: it says which extra is missing
     preload_result_modules()
-    from dask.distributed import as_completed
-    from distributed.scheduler import KilledWorker
+    as_completed, KilledWorker = _distributed().as_completed, _distributed().KilledWorker
 
     state = [0]
     done_count = 0

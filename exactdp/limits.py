@@ -41,14 +41,21 @@ import atexit
 import os
 import re
 import signal
+import sys
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields, replace
+from fractions import Fraction
 from typing import Any
 
 from .errors import LimitExceededError, TimeLimitExceeded
+
+try:
+    import resource  # POSIX only: the memory backstop (RLIMIT_AS) and the peak on other systems
+except ImportError:  # pragma: no cover - not POSIX
+    resource = None  # type: ignore[assignment]
 
 __all__ = [
     "Limits",
@@ -267,9 +274,8 @@ def memory_in_use() -> int:
         with open("/proc/self/statm", "rb") as f:
             return int(f.read().split()[1]) * _PAGE
     except (OSError, ValueError, IndexError):
-        import resource
-        import sys
-
+        if resource is None:  # pragma: no cover - not POSIX
+            return 0
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         return peak if sys.platform == "darwin" else peak * 1024
 
@@ -329,9 +335,7 @@ def _memory_limit(allowed: int | None) -> Iterator[None]:
 def _cap_address_space(extra: int) -> tuple[int, int] | None:
     """Lower the soft RLIMIT_AS to the current address space plus ``extra`` (the backstop:
     an allocation beyond it raises MemoryError, turned into the named limit)."""
-    try:
-        import resource
-    except ImportError:  # pragma: no cover - not POSIX
+    if resource is None:  # pragma: no cover - not POSIX
         return None
     vsz = _address_space()
     if vsz is None or not hasattr(resource, "RLIMIT_AS"):
@@ -350,10 +354,8 @@ def _cap_address_space(extra: int) -> tuple[int, int] | None:
 
 
 def _restore_address_space(old: tuple[int, int] | None) -> None:
-    if old is None:
+    if old is None or resource is None:
         return
-    import resource
-
     try:
         resource.setrlimit(resource.RLIMIT_AS, old)
     except (ValueError, OSError):  # pragma: no cover
@@ -370,7 +372,6 @@ def parse_size(text: str) -> int:
     m = _SIZE.match(text)
     if not m:
         raise ValueError(f"not a size: {text!r} (write e.g. 800M, 4G or a number of bytes)")
-    from fractions import Fraction
 
     return int(Fraction(m.group(1)) * _UNITS[m.group(2).upper()])
 

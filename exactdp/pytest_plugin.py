@@ -17,14 +17,23 @@ pytest is imported here only: exactdp itself does not depend on it.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from .analysis import make_engine
 from .analysis.engine import ENGINE_NAMES
-from .report.escape import text
+from .caseio import parse_case
+from .caseio.case import read_case_text
+from .caseio.sweep import point_label, sweep_points
+from .claims import HOLDS, Analysis, Verdict
+from .errors import ExactDPError, VerificationError
+from .report.escape import error_text, text
+from .report.text import Marks, render_file
 from .testing import item_id
+from .verify import FileResult
 
 __all__ = [
     "pytest_addoption",
@@ -91,10 +100,6 @@ class CaseFile(pytest.File):
     """One case file: its claims (at each point of its sweep) are the test items."""
 
     def collect(self):
-        from .caseio import parse_case
-        from .caseio.case import read_case_text
-        from .caseio.sweep import point_label, sweep_points
-        from .errors import ExactDPError
 
         self._cases: list[Any] = []
         self._analyses: dict[int, Any] = {}
@@ -104,8 +109,6 @@ class CaseFile(pytest.File):
             for point in points:
                 self._cases.append(parse_case(text, str(self.path), params=dict(point)))
         except ExactDPError as e:
-            from .report.escape import error_text
-
             yield InvalidCaseItem.from_parent(self, name="invalid-case", error="\n".join(error_text(e)))
             return
         for k, (point, case) in enumerate(zip(points, self._cases)):
@@ -116,11 +119,6 @@ class CaseFile(pytest.File):
 
     def analysis(self, point: int = 0) -> Any:
         if point not in self._analyses:
-            import time
-
-            from .analysis import make_engine
-            from .claims import Analysis
-
             cfg = self.config
             timeout = cfg.getoption("exactdp_timeout")
             deadline = None if timeout is None else time.monotonic() + timeout
@@ -139,18 +137,12 @@ class ClaimItem(pytest.Item):
         self.point = point
 
     def runtest(self) -> None:
-        from .claims import HOLDS, Verdict
-        from .errors import VerificationError
-        from .report.text import Marks, render_file
-        from .verify import FileResult
 
         try:
             verdict = self.claim.check(self._case_file().analysis(self.point))
         except VerificationError:
             raise
         except Exception as e:  # a limit or an inexact value: undecided, reported as failure
-            from .errors import ExactDPError
-
             if not isinstance(e, ExactDPError):
                 raise
             verdict = Verdict.undecided(self.claim, str(e))

@@ -22,11 +22,23 @@ from ..errors import LimitExceededError
 from ..model.game import Ask, Chance, End, Mechanism, Node, postorder
 from ..model.ops import count_strategies, stats
 from ..numbers.ladder import is_inf
+from ..numbers.loglinear import log_linear
 from ..numbers.rational import Q, is_rational
 from ..numbers.real import INF, Infinity, real_cmp
 from ..numbers.types import DeltaLike, EpsLike, FieldValue, PrivLossValue
 from .hull import from_views, line_gt, upper
-from .results import DeltaValue, PairProfile, Profile, delta_arg, eps_arg, lambda_of, privloss_from_lambda, value_cmp
+from .renyi import RenyiResult, kl_terms, max_value, parse_alpha, result_from_sums
+from .results import (
+    DeltaValue,
+    PairProfile,
+    Profile,
+    affine_at,
+    delta_arg,
+    eps_arg,
+    lambda_of,
+    privloss_from_lambda,
+    value_cmp,
+)
 from .witness import HistoryPolicy, Witness, make_witness
 
 if TYPE_CHECKING:  # pragma: no cover - for annotations; the functions below import .renyi lazily
@@ -55,7 +67,6 @@ DEFAULT_VIEWS_PER_STRATEGY = 64  # the work limit is max_strategies x this many 
 
 def _max_views(root: Node) -> int:
     """The largest number of views one deterministic adversary can have (answers multiply)."""
-    from ..model.game import postorder
 
     v: dict[int, int] = {}
     for node in postorder(root):
@@ -237,7 +248,6 @@ def delta_at(mech: Mechanism, eps: EpsLike, *, max_strategies: int | None = DEFA
     (a, b), _, _ = _best(mech, lam, max_strategies)
     if is_rational(lam):
         return a - lam * b
-    from .results import affine_at
 
     return affine_at(a, b, lam)
 
@@ -286,7 +296,6 @@ def witness(
 def _renyi_sum_by_definition(views: list, i: int, j: int, alpha: int) -> RenyiSum:
     """Σ_v P_i(v)^α P_j(v)^{1−α} (α ≥ 2) or Σ_v P_i(v) log(P_i(v)/P_j(v)) (α = 1) over one
     adversary's exact view distribution, from the definitions (Mironov 2017, Def. 3)."""
-    from ..numbers.loglinear import log_linear
 
     total: FieldValue = Q(0)
     logs = []
@@ -297,8 +306,6 @@ def _renyi_sum_by_definition(views: list, i: int, j: int, alpha: int) -> RenyiSu
         if not pp:
             return INF
         if alpha == 1:
-            from .renyi import kl_terms
-
             kl_terms(p, pp)  # refuses non-rational probabilities with the clear message
             logs.append((p / pp, p))
         else:
@@ -310,7 +317,6 @@ def renyi(mech: Mechanism, alpha: object, *, max_strategies: int | None = DEFAUL
     """D_α(M) by brute force: every deterministic adversary's exact view distribution, the
     Rényi sum from its definition, the max over adversaries and ordered pairs (α = ∞: this
     engine's own PrivLoss(M, 0)).  Returns a :class:`~exactdp.analysis.renyi.RenyiResult`."""
-    from .renyi import RenyiResult, max_value, parse_alpha, result_from_sums
 
     a = parse_alpha(alpha)
     if is_inf(a):

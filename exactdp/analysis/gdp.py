@@ -56,35 +56,39 @@ class Enclosure:
     hi: Rational
 
 
+def _flint() -> Any:
+    import flint  # start-up: python-flint (arb balls) loads only when a Gaussian-DP claim is checked
+
+    return flint
+
+
 def _ball(x: FieldValue, prec: int) -> Any:
     """An arb ball containing x, a rational or an element of ℚ(e^{1/L}) (a decimal ε), at
     ``prec`` bits."""
     if isinstance(x, QtElement):
         return x.ball(prec)
-    from flint import arb, ctx, fmpq
-
+    fl = _flint()
     f = to_fraction(x)
-    old = ctx.prec
-    ctx.prec = prec
+    old = fl.ctx.prec
+    fl.ctx.prec = prec
     try:
-        return arb(fmpq(f.numerator, f.denominator))
+        return fl.arb(fl.fmpq(f.numerator, f.denominator))
     finally:
-        ctx.prec = old
+        fl.ctx.prec = old
 
 
 def gaussian_tradeoff_ball(alpha: FieldValue, mu: Rational, prec: int) -> Any:
     """An arb ball containing G_μ(α) = ½·erfc(μ/√2 − erfcinv(2α)) for α in (0, 1) (rational, or
     in ℚ(e^{1/L}) for a decimal ε)."""
-    from flint import arb, ctx
-
-    old = ctx.prec
-    ctx.prec = prec
+    fl = _flint()
+    old = fl.ctx.prec
+    fl.ctx.prec = prec
     try:
         two_alpha = _ball(alpha, prec) * 2
-        z = _ball(as_q(mu), prec) / arb(2).sqrt() - two_alpha.erfcinv()
+        z = _ball(as_q(mu), prec) / fl.arb(2).sqrt() - two_alpha.erfcinv()
         return z.erfc() / 2
     finally:
-        ctx.prec = old
+        fl.ctx.prec = old
 
 
 def _vertex_cmp(alpha: FieldValue, beta: FieldValue, mu: Rational) -> tuple[int | None, str, float]:
@@ -146,12 +150,11 @@ def tight_mu(t: Tradeoff) -> Enclosure | Infinity:
     docstring), the least μ is the largest of these over T's interior vertices (and 0).  A vertex
     (0, β) with β < 1, or (α, 0) with 0 < α < 1, is below G_μ for every μ: then ∞.  For RR_ε it
     is 2Φ⁻¹(e^ε/(1 + e^ε)) (Dong–Roth–Su 2022, Def. 2.6 and their f_(ε,0))."""
-    from flint import arb, ctx  # start-up: python-flint loads only when a GDP claim is checked
-
-    old = ctx.prec
-    ctx.prec = TIGHT_MU_PREC
+    fl = _flint()
+    old = fl.ctx.prec
+    fl.ctx.prec = TIGHT_MU_PREC
     try:
-        lo = hi = arb(0)
+        lo = hi = fl.arb(0)
         for a, b in t.vertices:
             if a == 0:
                 if b < 1:
@@ -162,11 +165,11 @@ def tight_mu(t: Tradeoff) -> Enclosure | Infinity:
             if b == 0:
                 return INF
             mu = (_ball(a, TIGHT_MU_PREC) * 2).erfcinv() + (_ball(b, TIGHT_MU_PREC) * 2).erfcinv()
-            mu = mu * arb(2).sqrt()
+            mu = mu * fl.arb(2).sqrt()
             lo, hi = lo.max(mu.lower()), hi.max(mu.upper())
         return Enclosure(_decimal(lo, -1), _decimal(hi, 1))
     finally:
-        ctx.prec = old
+        fl.ctx.prec = old
 
 
 def _decimal(x: object, direction: int) -> Rational:

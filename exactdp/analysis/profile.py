@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import limits
+from ..errors import TimeLimitExceeded
 from ..model.game import Ask, Chance, End, Mechanism, Node, postorder
 from ..numbers.ladder import is_inf
 from ..numbers.real import Infinity, value_bits
@@ -79,8 +80,6 @@ def _induction(
             if progress is not None:
                 progress("profile", n, total)
             if deadline is not None and time.monotonic() > deadline:
-                from ..errors import TimeLimitExceeded
-
                 raise TimeLimitExceeded("the --timeout")
     return memo[order[-1].uid], memo
 

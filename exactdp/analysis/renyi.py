@@ -38,11 +38,12 @@ from ..errors import ExactDPError, InexactValueError, LimitExceededError
 from ..limits import check_bits, current
 from ..model.game import Ask, Chance, End, Mechanism, postorder
 from ..numbers.ladder import is_inf
-from ..numbers.loglinear import LogLinear, ll_sign, log_linear
+from ..numbers.loglinear import LogLinear, coprime_basis, ll_sign, log_linear
 from ..numbers.qt import QtElement
 from ..numbers.rational import Q, as_q, is_rational, to_fraction
 from ..numbers.real import INF, Infinity, real_add, real_cmp, real_log, real_mul, value_bits
 from ..numbers.types import FieldValue, PrivLossValue, Rational
+from .profile import profile
 
 __all__ = [
     "RenyiResult",
@@ -219,7 +220,6 @@ class _LogBasis:
     with no perfect powers, see :mod:`exactdp.numbers.loglinear`)."""
 
     def __init__(self, mech: Mechanism):
-        from ..numbers.loglinear import coprime_basis
 
         ints: set[int] = set()
         for node in postorder(mech.root):
@@ -397,7 +397,5 @@ def renyi(
     """
     a = parse_alpha(alpha)
     if is_inf(a):
-        from .profile import profile
-
         return RenyiResult(mech.name, a, profile(mech, deadline=deadline, progress=progress).privloss(Q(0)))
     return result_from_sums(mech, a, renyi_sums(mech, a, deadline=deadline, progress=progress))

@@ -10,16 +10,19 @@ from typing import TYPE_CHECKING, Any, TypeAlias, Union
 if TYPE_CHECKING:  # pragma: no cover
     from gmpy2 import mpq
 
+import mpmath
+
 from ..builders.params import read_eps, read_rational
 from ..errors import InexactValueError
 from ..numbers.ladder import QQ, QT, affine_sign, domain_of, is_inf, lift, unify
 from ..numbers.order import ExactOrder
 from ..numbers.qt import QtElement
-from ..numbers.rational import Q, as_q, is_rational, q_str
+from ..numbers.rational import Q, as_q, is_rational, q_str, to_fraction
 from ..numbers.real import (
     INF,
     ExpReal,
     Infinity,
+    enclose,
     real_cmp,
     real_decimal,
     real_exp,
@@ -116,13 +119,8 @@ class AffineInLambda(ExactOrder):
         return f"{a} - {b}*{real_str(self.lam)}"
 
     def decimal(self, digits: int = 6) -> str:
-        import mpmath
-
-        from ..numbers.rational import to_fraction
 
         if isinstance(self.a, QtElement) or isinstance(self.b, QtElement):
-            from ..numbers.real import enclose
-
             v = enclose(self.a, 120) - enclose(self.b, 120) * enclose(self.lam, 120)
             with mpmath.workdps(digits + 5):
                 return mpmath.nstr((mpmath.mpf(v.a) + mpmath.mpf(v.b)) / 2, digits)

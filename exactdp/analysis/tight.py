@@ -5,6 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+import mpmath
+
 from ..numbers.ladder import QQ, domain_of, is_inf
 from ..numbers.rational import Q, as_q
 from ..numbers.real import enclose, real_cmp
@@ -49,7 +51,6 @@ def _rational_below(x: Lambda, lo: FieldValue) -> Rational:
 
 def _lower(x: Lambda, prec: int) -> Rational:
     """The lower end of a certified enclosure of x, as an exact rational (a binary fraction)."""
-    import mpmath
 
     lo = mpmath.mpf(enclose(x, prec).a)
     man, exp = lo.man_exp

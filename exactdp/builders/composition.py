@@ -23,6 +23,7 @@ from typing import Any
 from ..errors import InvalidMechanismError
 from ..model.dag import build_dag
 from ..model.game import Ask, Chance, End, Label, Mechanism, Node, label_str
+from ..model.ops import stats
 from ..numbers.rational import Q
 from .combinators import same_datasets
 
@@ -45,7 +46,6 @@ def _named(components) -> tuple[list[str], list[Mechanism]]:
 
 def depth(node: Node) -> int:
     """Moves on the longest path of a game (adversary choices and answers)."""
-    from ..model.ops import stats
 
     return stats(node)["depth"]
 

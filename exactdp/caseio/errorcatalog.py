@@ -6,11 +6,15 @@ test regenerates it and compares.  Regenerate with ``python -m exactdp.caseio.er
 
 from __future__ import annotations
 
+import os
 import sys
+import tempfile
 from pathlib import Path
 
-from ..errors import CaseError
-from .case import parse_case
+from ..errors import CaseError, LimitExceededError
+from ..limits import DEFAULT, memory_limit_error, size_text, time_limit_error, using
+from .case import load_case, parse_case
+from .yamlsafe import YamlLimits
 
 __all__ = ["CATALOGUE", "HOSTILE", "render", "DOC_PATH"]
 
@@ -335,11 +339,6 @@ def _flags(limits: dict) -> str:
 def _hostile_message(how: str, text: str, limits: dict) -> str:
     """The real message for one hostile example (files are made in a temporary directory,
     which is the working directory meanwhile, so that the paths shown are relative)."""
-    import os
-    import tempfile
-
-    from ..limits import DEFAULT, using
-    from .case import load_case
 
     with using(DEFAULT.replace(**limits, timeout=0, max_memory=0)):
         if how == "text":
@@ -377,9 +376,6 @@ def _load_message(load) -> str:
 
 def _limit_rows() -> list[tuple[str, str, str, str]]:
     """(limit, default, flag, message) from the limits themselves, so the table cannot go stale."""
-    from ..errors import LimitExceededError
-    from ..limits import DEFAULT, memory_limit_error, size_text, time_limit_error
-    from .yamlsafe import YamlLimits
 
     d, y = DEFAULT, YamlLimits()
 

@@ -27,9 +27,11 @@ from typing import Any
 from ..analysis.results import Profile
 from ..numbers.rational import Q
 from ..numbers.real import INF, Infinity
+from ..simulation.approx import ApproxCertificate
 from .base import NoCertificate, Source, exact_lambda, lam_text, num
 from .game import ExportedGame, export_game
-from .lower import envelope_events, tight_event, worst_event
+from .lower import envelope_events, event_bound, tight_event, worst_event
+from .simulation import farkas_entry, t_table
 from .upper import upper_bounds
 
 __all__ = [
@@ -138,8 +140,6 @@ def simulation_certificate(src: Source, of: str, eps_default: bool, lam: Any, de
     """``simulates_rr`` / ``not_simulates_rr`` from a checked :class:`~exactdp.simulation.
     simulate.Simulation`: T's table per pair with T; per pair without, the Farkas multipliers
     or an event breaking (ε, δ)-DP; with the default ε = PrivLoss(M, δ), the tightness event."""
-    from ..simulation.approx import ApproxCertificate
-    from .simulation import farkas_entry, t_table
 
     g, prof = _game(src, of)
     proof: dict = {}
@@ -191,8 +191,6 @@ def _breaking_event(g: ExportedGame, pair: tuple[int, int], lam: Any, delta: Any
     for p in ((i, j), (j, i)):
         line = g.chains(p)[g.mech.root.uid].line_at(lam)
         if line[0] - lam * line[1] > delta:
-            from .lower import event_bound
-
             return event_bound(g, p, lam)
     raise NoCertificate(f"pair {g.mech.pair_names(pair)} is (eps, delta)-DP, yet no T was found")  # pragma: no cover
 

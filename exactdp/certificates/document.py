@@ -12,6 +12,7 @@ import hashlib
 import json
 from pathlib import Path
 
+from .. import __version__
 from .base import FORMAT, VERSION
 
 __all__ = ["wrap", "dumps_certificate", "certificate_path", "case_sha256"]
@@ -26,7 +27,6 @@ def case_sha256(path: str | Path) -> str:
 
 def wrap(body: dict, *, case_file: str, sha256: str, case_name: str, number: int | str, text: str) -> dict:
     """The full certificate: header, then the builder's ``body`` (claim, verdict, games, proof)."""
-    from .. import __version__
 
     head = {
         "format": FORMAT,

@@ -28,11 +28,13 @@ import subprocess
 from dataclasses import dataclass
 from typing import Any
 
+import networkx as nx
+
 from ..analysis.witness import Witness
 from ..model.game import Ask, Chance, End, Mechanism, Node, label_str
 from ..model.symbolic import SymChance
 from ..numbers.rational import Q, is_rational, q_str
-from ..numbers.real import real_log, real_str
+from ..numbers.real import INF, real_cmp, real_log, real_str
 from .escape import dot
 
 __all__ = [
@@ -94,7 +96,6 @@ class _Walk:
     """State of the unfolding: the graph, node numbering and the witness pair's probabilities."""
 
     def __init__(self, mech: Mechanism, witness: Witness | None):
-        import networkx as nx
 
         self.g = nx.MultiDiGraph()
         self.mech = mech
@@ -114,7 +115,6 @@ def _leaf_attrs(walk: _Walk, hist: tuple, px: Any, pxp: Any, reached: bool) -> d
     attrs: dict[str, Any] = {"kind": "end", "label": "view", "shape": "plaintext"}
     if w is None or not reached:
         return attrs | ({"fontcolor": _GREY} if w is not None else {})
-    from ..numbers.real import real_cmp
 
     # in T when P_x(v) > e^eps P_x'(v) (the witness's event, Vadhan-Wang Def. 1.7)
     in_t = bool(px) and (not pxp or real_cmp(px / pxp, w.lam) > 0)
@@ -175,7 +175,6 @@ def dag_graph(mech: Mechanism, *, depth: int | None = None, max_nodes: int = DEF
     Nodes deeper than ``depth`` moves (or beyond ``max_nodes`` nodes, breadth first) are left
     out, with a note saying so.
     """
-    import networkx as nx
 
     g = nx.MultiDiGraph()
     ids: dict[int, str] = {}
@@ -233,7 +232,6 @@ def _node_attrs(node: Node, grey: bool) -> dict[str, Any]:
 def _expand(
     walk: _Walk, nid: str, node: Node, hist: tuple, d: int, px: Any, pxp: Any, reached: bool, i: int, j: int
 ) -> list:
-    from ..numbers.real import INF
 
     kids = []
     w = walk.w

@@ -26,15 +26,18 @@ Output files are byte-for-byte reproducible: fixed metadata, no dates, a fixed S
 
 from __future__ import annotations
 
+import io
 import math
 import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import mpmath
+
 from ..figures import Curve, PlotData, chain_from_profile, dp_bound_curve, optimal_bound_curve, profile_curve
 from ..numbers.ladder import is_inf
 from ..numbers.rational import is_rational, to_fraction
-from ..numbers.real import real_decimal
+from ..numbers.real import enclose, real_decimal
 from .escape import mpl
 
 __all__ = [
@@ -68,9 +71,6 @@ def display_float(x: Any) -> float:
     elements and e^s values by a certified enclosure's midpoint."""
     if is_rational(x):
         return float(to_fraction(x))
-    import mpmath
-
-    from ..numbers.real import enclose
 
     return float(mpmath.mpf(enclose(x, 80).mid.a))
 
@@ -105,13 +105,13 @@ BOUND_STYLES: list[tuple[str, Any, str]] = [
 def load_pyplot() -> Any:
     """matplotlib.pyplot on the Agg backend, or :class:`MissingExtraError` naming the extra."""
     try:
-        import matplotlib
+        import matplotlib  # optional: the extra 'plot'
     except ImportError:
         raise MissingExtraError(
             "plots need matplotlib, the optional extra 'plot': pip install 'exactdp[plot]'"
         ) from None
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # optional: the extra 'plot' (after choosing the backend)
 
     return plt
 
@@ -236,11 +236,8 @@ KINDS: dict[str, Callable[[Any, PlotData], None]] = {
 
 def draw(data: PlotData, kind: str = "profile") -> Any:
     """A matplotlib Figure of ``data`` (Agg backend); the caller saves or closes it."""
-    plt = load_pyplot()
-    from matplotlib.figure import Figure
-
-    del plt  # Figure objects need no pyplot state (nothing global to leak between plots)
-    fig = Figure(figsize=(6.4, 4.6) if kind != "region" else (5.6, 5.6), dpi=100)
+    # a Figure object needs no pyplot state (nothing global to leak between plots)
+    fig = load_pyplot().Figure(figsize=(6.4, 4.6) if kind != "region" else (5.6, 5.6), dpi=100)
     ax = fig.add_subplot()
     KINDS[kind](ax, data)
     ax.grid(True, color="#E0E0E0", linewidth=0.6)
@@ -266,16 +263,13 @@ def save(fig: Any, path: Any, fmt: str, *, svg_text: bool = False) -> None:
     SVG text is drawn as glyph outlines (the file looks the same everywhere), or with
     ``svg_text=True`` as ``<text>`` elements in the reader's sans-serif font (smaller, faster,
     searchable: for inline use in HTML)."""
-    import matplotlib
-
     rc: Any = {"svg.hashsalt": "exactdp", "svg.fonttype": "none" if svg_text else "path", "pdf.compression": 6}
-    with matplotlib.rc_context(rc):
+    with load_pyplot().rc_context(rc):
         fig.savefig(path, format=fmt, metadata=_METADATA[fmt])
 
 
 def render_svg(data: PlotData, kind: str = "profile") -> str:
     """The figure as SVG text (for inline use in HTML): reproducible, no external references."""
-    import io
 
     fig = draw(data, kind)
     buf = io.BytesIO()

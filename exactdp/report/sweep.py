@@ -13,7 +13,8 @@ from typing import Any
 
 from ..claims import HOLDS, UNDECIDED
 from ..errors import CaseError
-from ..numbers.real import real_str
+from ..numbers.expr import ExprError, eval_text
+from ..numbers.real import Infinity, real_decimal, real_str
 from ..verify import FileResult
 from .escape import mpl
 from .plot import MissingExtraError, load_pyplot
@@ -144,8 +145,6 @@ def plot_sweep(rows: Sequence[Mapping[str, str]], names: Sequence[str], x: str, 
     points drawn.  Values are exact in the rows; the plot shows their decimal approximations.
     Points where the claim could not be decided, or whose value is inf, are left out."""
     plt = load_pyplot()
-    from ..numbers.expr import ExprError, eval_text
-    from ..numbers.real import Infinity, real_decimal
 
     others = [n for n in names if n != x]
     series: dict[tuple[str, ...], list[tuple[float, float, str]]] = {}

@@ -8,9 +8,11 @@ witness; ``verbose`` shows every claim.  The first witness of a report is follow
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 
 from ..analysis.witness import Witness
+from ..caseio.sweep import point_label
 from ..claims import FAILS, HOLDS, UNDECIDED, UNSUPPORTED, Verdict
 from ..errors import CaseError, TimeLimitExceeded
 from ..numbers.ladder import is_inf
@@ -163,7 +165,6 @@ def _error_kind(fr: FileResult) -> str:
 
 
 def _point(fr: FileResult) -> str:
-    from ..caseio.sweep import point_label
 
     return point_label(fr.point)
 
@@ -275,7 +276,6 @@ class TextReport:
 
 def _wrap(paragraph: str, indent: str, width: int = 100) -> list[str]:
     """The legend as a parenthesised paragraph."""
-    import textwrap
 
     return textwrap.wrap(f"({paragraph})", width=width, initial_indent=indent, subsequent_indent=indent + " ")
 

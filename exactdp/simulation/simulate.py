@@ -18,22 +18,31 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..analysis import profile as engine
 from ..errors import InexactValueError, UnsupportedMechanismError, VerificationError
 from ..model.game import Mechanism
 from ..model.symbolic import is_symbolic_mechanism, substitute_mechanism
 from ..numbers.ladder import QQ, domain_of, is_inf
 from ..numbers.rational import Q, as_q, is_rational, q_str
 from ..numbers.real import INF, LogReal, real_exp, real_str
+from ..numbers.symbolic import (
+    is_sym,
+    substitute,
+    sympy,  # start-up: SymPy loads on first use (symbolic cases only)
+)
 from ..numbers.types import Delta, Eps
 from .approx import ApproxCertificate, approx_postprocessor
 from .common import (
     DEFAULT_MAX_HISTORIES,
     CheckResult,
     PostProcessor,
+    RationalField,
     enumerator_check,
+    expand,
     field_for,
     verify_postprocessor,
 )
+from .lemma56 import lemma56_postprocessor
 from .lp import check_farkas
 from .pure import PureCertificate, check_pure_certificate, pure_postprocessor
 
@@ -179,13 +188,8 @@ def outcome_of(sim: Simulation) -> SimulationOutcome:
 def exp_of_eps(eps: Any):
     """e^ε exactly: rational for ε = log(r); a rational function for a symbolic ε = log(E);
     refused (InexactValueError) when e^ε is transcendental."""
-    try:
-        import sympy
-
-        if isinstance(eps, sympy.Basic):
-            return sympy.cancel(sympy.exp(eps))
-    except ImportError:  # pragma: no cover
-        pass
+    if is_sym(eps):
+        return sympy.cancel(sympy.exp(eps))
     if is_inf(eps):
         return INF
     lam = real_exp(eps)
@@ -217,9 +221,7 @@ def simulate(
     table : SymbolTable, for symbolic mechanisms or parameters
     construction : "auto" (Thm 1.10 for δ = 0, the LP otherwise), "lp" or "lemma56"
     """
-    import sympy
-
-    symbolic = is_symbolic_mechanism(mech) or isinstance(eps, sympy.Basic) or isinstance(delta, sympy.Basic)
+    symbolic = is_symbolic_mechanism(mech) or is_sym(eps) or is_sym(delta)
     if symbolic and table is None:
         raise UnsupportedMechanismError(
             "a symbolic mechanism needs its symbol table (declare the symbols under `symbols:`)"
@@ -233,7 +235,6 @@ def simulate(
                 f"{mech.name} is symbolic, so PrivLoss({mech.name}, {q_str(d)}) cannot be computed by the engines; "
                 "give the claim an eps (e.g. eps: log(E))"
             )
-        from ..analysis import profile as engine
 
         eps = engine.profile(mech).privloss(as_q(d))
         notes.append(f"eps = PrivLoss({mech.name}, {q_str(d)}) = {real_str(eps)} (profile engine)")
@@ -261,8 +262,6 @@ def _one_pair(mech, pair, E, d, eps_text, table, construction, max_histories, en
     if construction == "pure":
         out = pure_postprocessor(mech, pair, E, eps_text=eps_text, table=table, max_histories=max_histories)
     elif construction == "lemma56":
-        from .lemma56 import lemma56_postprocessor
-
         out = lemma56_postprocessor(mech, pair, E, d, eps_text=eps_text, max_histories=max_histories)
     else:
         out = approx_postprocessor(mech, pair, E, d, eps_text=eps_text, table=table, max_histories=max_histories)
@@ -297,7 +296,6 @@ def out_field(mech, table):
 
 
 def _check_point_certificate(mech, cert: PureCertificate, table) -> None:
-    from .common import RationalField
 
     assert cert.point is not None
     point = {s: sympy_rational(v) for s, v in zip(table.sample_point().keys(), cert.point.values())}
@@ -306,8 +304,6 @@ def _check_point_certificate(mech, cert: PureCertificate, table) -> None:
 
 
 def sympy_rational(text: str):
-    import sympy
-
     n, _, dd = text.partition("/")
     return sympy.Rational(int(n), int(dd or 1))
 
@@ -315,12 +311,10 @@ def sympy_rational(text: str):
 def _spot_check(mech, pp: PostProcessor, table, limit: int) -> str:
     """Give the symbols their sample values: the numeric T must pass every check, including
     the enumerator.  (Evidence, not proof: the proof is the symbolic identity.)"""
-    from ..numbers.symbolic import substitute
 
     point = table.sample_point()
     num = substitute_mechanism(mech, point)
     fld = pp.hist.fld
-    from .common import expand
 
     hist = expand(num)
     try:
@@ -341,7 +335,6 @@ def _spot_check(mech, pp: PostProcessor, table, limit: int) -> str:
 
 def _infinite_certificate(mech, pair, max_histories):
     """PrivLoss = inf: a history one dataset reaches and the other never does."""
-    from .common import expand
 
     hist = expand(mech, max_histories=max_histories)
     i, j = pair
@@ -357,7 +350,6 @@ def _infinite_certificate(mech, pair, max_histories):
 
 def _cross_check(mech: Mechanism, sim: Simulation) -> None:
     """T exists iff the pair is (ε, δ)-DP (exact profile engine); otherwise a bug."""
-    from ..analysis import profile as engine
 
     prof = engine.profile(mech)
     by_names = {pp.pair: pp.hull for pp in prof.pairs}
