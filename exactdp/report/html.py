@@ -28,7 +28,7 @@ from .dot import GraphvizMissingError, game_graph, render_graphviz, to_dot
 from .escape import error_text, html, text
 from .plot import MissingExtraError, render_svg
 from .text import render_witness, run_scope
-from .verdicts import STATUS_TEXT, shown
+from .verdicts import STATUS_TEXT, shown, value_text
 
 __all__ = [
     "write_report",
@@ -189,6 +189,9 @@ def _claim_block(n: int, v: Verdict) -> str:
     out.append(f'<p class="meta">{html(c.kind)} ({html(params)}){"; " + where if where else ""}</p>')
     sh = shown(v)
     out.append(f"<p>found: <code>{html(sh.found)}</code>" + (f"<br>{html(sh.note)}" if sh.note else "") + "</p>")
+    value = value_text(v)
+    if value:  # the claim kind's declared value, as a sweep's table and CSV show it
+        out.append(f'<p class="value">{html(c.shown().doc)}: <code>{html(value)}</code></p>')
     out.append(_values(sh.values))
     if sh.details:
         out.append(_pre(sh.details))
