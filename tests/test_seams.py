@@ -222,3 +222,11 @@ def test_pytest_plugin(case):
     out = r.stdout + r.stderr
     assert r.returncode == 0, out
     assert f"{len(EXAMPLES) * len(POINTS)} passed" in out and "Traceback" not in out, out
+
+
+def test_every_claim_kind_has_words():
+    """Each claim kind's verdict reads through a renderer of report/verdicts.py (its own, or its
+    parent kind's)."""
+    from exactdp.report.verdicts import RENDERERS
+
+    assert [k for k, cls in CLAIMS.items() if not any(c in RENDERERS for c in cls.__mro__)] == []
