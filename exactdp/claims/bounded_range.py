@@ -37,7 +37,7 @@ def _facts(res: BRResult) -> dict[str, Any]:
     return {"br_range": res.range(), "adversaries": res.adversaries, "pair": tuple(res.worst.pair)}
 
 
-_SHOWS = Shows("br_range", "the BR-range of M: the largest max L - min L over adjacent pairs")
+_SHOWS = Shows("br_range", "the BR-range, the largest max L - min L over adjacent pairs")
 
 
 _ADVERSARIES = Choice(ADVERSARIES, "adversaries")
