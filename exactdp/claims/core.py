@@ -193,12 +193,13 @@ class ProfileEqClaim(_Comparison):
 
     def check(self, an: Analysis) -> Verdict:
         a, b = an.profile(self.subject), an.profile(self.other_subject)
-        excess = max(_excess(a, b), _excess(b, a), key=_order)
+        pa, pb = a.breakpoints(), b.breakpoints()
+        excess = max(_excess(pa, pb), _excess(pb, pa), key=_order)
         if a.equals_on_eps_ge_0(b):
-            return Verdict(self, HOLDS, _facts(a, b, excess))
+            return Verdict(self, HOLDS, _facts(a, b, pa, excess))
         ok1, lam1 = a.le_on_eps_ge_0(b)
         lam = lam1 if not ok1 else b.le_on_eps_ge_0(a)[1]
-        return Verdict(self, FAILS, _facts(a, b, excess, lam))
+        return Verdict(self, FAILS, _facts(a, b, pa, excess, lam))
 
     def certificate(self, an: Analysis) -> dict | None:
         return _cert.profile_certificate(an, self.subject, self.other_subject, self.kind)
@@ -222,10 +223,12 @@ class ProfileLeClaim(_Comparison):
     def check(self, an: Analysis) -> Verdict:
         a, b = an.profile(self.subject), an.profile(self.other_subject)
         ok, lam = a.le_on_eps_ge_0(b)
+        pa = a.breakpoints()
+        excess = _excess(pa, b.breakpoints())
         if ok:
-            return Verdict(self, HOLDS, _facts(a, b, _excess(a, b)))
+            return Verdict(self, HOLDS, _facts(a, b, pa, excess))
         wit = an.witness(self.subject, real_log(lam)) if not is_inf(lam) else None
-        return Verdict(self, FAILS, _facts(a, b, _excess(a, b), lam), wit)
+        return Verdict(self, FAILS, _facts(a, b, pa, excess, lam), wit)
 
     def certificate(self, an: Analysis) -> dict | None:
         return _cert.profile_certificate(an, self.subject, self.other_subject, self.kind)
@@ -234,19 +237,30 @@ class ProfileLeClaim(_Comparison):
 _order = cmp_to_key(value_cmp)  # a sort key for values of profiles (rationals and ℚ(e^{1/L}) alike)
 
 
-def _excess(a: Profile, b: Profile) -> Any:
-    """sup over λ = e^ε ≥ 1 of δ_a(λ) − δ_b(λ).  Both are piecewise linear in λ and constant
-    beyond their last breakpoints, so the supremum is attained at λ = 1, at a breakpoint of
-    either, or in the limit."""
-    lams = [lam for lam, _ in a.breakpoints()] + [lam for lam, _ in b.breakpoints()]
-    diffs = [a.delta_at_lambda(lam) - b.delta_at_lambda(lam) for lam in lams] + [a.limit() - b.limit()]
-    return max(diffs, key=_order)
+def _interpolate(points: list, lams: list) -> list:
+    """δ at each λ of the increasing ``lams`` from a profile's increasing breakpoints ``points``
+    (λ, δ(λ)): δ is affine in λ between two breakpoints and constant beyond the last."""
+    out, k = [], 0
+    for lam in lams:
+        while k + 1 < len(points) and value_cmp(points[k + 1][0], lam) <= 0:
+            k += 1
+        (l0, d0), nxt = points[k], points[k + 1] if k + 1 < len(points) else None
+        out.append(d0 if nxt is None or value_cmp(lam, l0) == 0 else d0 + (nxt[1] - d0) * (lam - l0) / (nxt[0] - l0))
+    return out
 
 
-def _facts(a: Profile, b: Profile, excess: Any, differ_at: Any = None) -> dict[str, Any]:
-    """The facts of a profile comparison: ``of``'s breakpoints and limit, the excess, and where
-    the two profiles differ (λ, then δ of each there; their limits when λ is ∞)."""
-    facts: dict[str, Any] = {"breakpoints": tuple(a.breakpoints()), "limit": a.limit(), "excess": excess}
+def _excess(pa: list, pb: list) -> Any:
+    """sup over λ = e^ε ≥ 1 of δ_a(λ) − δ_b(λ), from the two profiles' breakpoints: both are
+    piecewise linear in λ and constant beyond their last breakpoints, so the supremum is attained
+    at λ = 1 or at a breakpoint of either (one pass over both lists)."""
+    lams = sorted({lam for lam, _ in pa} | {lam for lam, _ in pb}, key=_order)
+    return max((x - y for x, y in zip(_interpolate(pa, lams), _interpolate(pb, lams))), key=_order)
+
+
+def _facts(a: Profile, b: Profile, pa: list, excess: Any, differ_at: Any = None) -> dict[str, Any]:
+    """The facts of a profile comparison: ``of``'s breakpoints ``pa`` and limit, the excess, and
+    where the two profiles differ (λ, then δ of each there; their limits when λ is ∞)."""
+    facts: dict[str, Any] = {"breakpoints": tuple(pa), "limit": a.limit(), "excess": excess}
     if differ_at is not None:
         at = (
             (a.limit(), b.limit())
