@@ -316,7 +316,6 @@ def _solve_consistent(A, b, K):
     out = []
     for r, _c in enumerate(pivots):
         out.append(rows[r, n].element)
-    del sympy.polys.matrices.DomainMatrix
     return out
 
 
