@@ -2,7 +2,9 @@
 
 Every module of this package is a family of claim kinds (``core`` first: the claims of format
 version 1), registered in :data:`CLAIMS` by its declarations; a new claim kind is one new
-module (or one new class in a module) here — nothing else needs to change.
+module (or one new class in a module) here, and its words one renderer in
+:mod:`exactdp.report.verdicts` (the reader, the JSON Schema and the reference tables follow from
+the declaration).
 """
 
 from ..forms.registry import import_topics
