@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import limits
+from ..model.checks import takes_mechanism
 from ..model.game import Ask, Chance, End, Mechanism, Node, postorder
 from ..numbers.ladder import is_inf
 from ..numbers.real import Infinity, value_bits
@@ -112,6 +113,7 @@ def pair_hull(mech: Mechanism, pair: tuple[int, int], *, keep: bool = False) -> 
     return _induction(order, pair[0], pair[1], keep=keep)
 
 
+@takes_mechanism
 def profile(mech: Mechanism, *, progress: Progress | None = None, deadline: float | None = None) -> Profile:
     """The exact privacy profile of ``mech`` for every ordered adjacent pair.
 
@@ -140,6 +142,7 @@ def profile(mech: Mechanism, *, progress: Progress | None = None, deadline: floa
     return Profile.from_pairs(mech.name, pairs)
 
 
+@takes_mechanism
 def privloss(mech: Mechanism, delta: DeltaLike, **kw: Any) -> PrivLossValue:
     """PrivLoss(M, δ) exactly: ``0``, ``log(r)`` (a :class:`~exactdp.numbers.LogReal`) or ``INF``.
 
@@ -158,12 +161,14 @@ def privloss(mech: Mechanism, delta: DeltaLike, **kw: Any) -> PrivLossValue:
     return profile(mech, **kw).privloss(delta_arg(delta, "privloss"))
 
 
+@takes_mechanism
 def delta_at(mech: Mechanism, eps: EpsLike, **kw: Any) -> DeltaValue:
     """δ_M(e^ε): the largest hockey-stick divergence any adversary achieves at e^ε
     (``eps`` exact, or text such as ``"log(3)"``; Vadhan & Wang 2021, Def. 1.7)."""
     return profile(mech, **kw).delta_at(eps_arg(eps, "delta_at"))
 
 
+@takes_mechanism
 def is_dp(mech: Mechanism, eps: EpsLike | Infinity, delta: DeltaLike, **kw: Any) -> bool:
     """Whether ``mech`` is (ε, δ)-DP against every adaptive adversary (Vadhan & Wang 2021,
     Def. 1.7); ``eps`` and ``delta`` are exact values or their text (``"log(3)"``, ``"1/10"``)."""
@@ -174,6 +179,7 @@ def is_dp(mech: Mechanism, eps: EpsLike | Infinity, delta: DeltaLike, **kw: Any)
     return value_cmp(profile(mech, **kw).delta_at(e), d) <= 0
 
 
+@takes_mechanism
 def witness(
     mech: Mechanism, eps: EpsLike, *, pair: tuple[int, int] | None = None, prof: Profile | None = None
 ) -> Witness:

@@ -36,6 +36,7 @@ from typing import Any, TypeAlias, TypeVar, overload
 
 from ..errors import ExactDPError, InexactValueError, LimitExceededError
 from ..limits import check_bits, current
+from ..model.checks import takes_mechanism
 from ..model.game import Ask, Chance, End, Mechanism, postorder
 from ..numbers.ladder import is_inf
 from ..numbers.loglinear import LogLinear, ll_sign, log_linear
@@ -370,6 +371,7 @@ def result_from_sums(mech: Mechanism, alpha: int, sums: Sequence[RenyiSum]) -> R
     return RenyiResult(mech.name, alpha, divergence_from_sum(best, alpha), pairs)
 
 
+@takes_mechanism
 def renyi(
     mech: Mechanism, alpha: object, *, deadline: float | None = None, progress: Progress | None = None
 ) -> RenyiResult:
