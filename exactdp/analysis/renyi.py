@@ -58,6 +58,9 @@ __all__ = [
     "result_from_sums",
     "RenyiSum",
     "Divergence",
+    "RenyiCurve",
+    "renyi_curve",
+    "RENYI_ORDERS",
 ]
 
 RenyiSum: TypeAlias = FieldValue | LogLinear | Infinity
@@ -403,3 +406,41 @@ def renyi(
 
         return RenyiResult(mech.name, a, profile(mech, deadline=deadline, progress=progress).privloss(Q(0)))
     return result_from_sums(mech, a, renyi_sums(mech, a, deadline=deadline, progress=progress))
+
+
+RENYI_ORDERS = (1, 2, 3, 4, 5, 6, 8)
+"""The orders a Rényi curve shows by default (and α = ∞, its asymptote)."""
+
+
+@dataclass(frozen=True)
+class RenyiCurve:
+    """D_α(M) at several orders α, exactly, with α = ∞ (PrivLoss(M, 0)) last: the curve
+    ``exactdp.plot_renyi`` draws (Mironov 2017, Def. 3)."""
+
+    mechanism: str
+    points: tuple[tuple[int | Infinity, Divergence], ...]
+
+    def value(self, alpha: object) -> Divergence:
+        """D_α for one of the curve's orders."""
+        a = parse_alpha(alpha)
+        for b, v in self.points:
+            if b == a or (is_inf(a) and is_inf(b)):
+                return v
+        raise ValueError(
+            f"the curve has no order {alpha_str(a)}; its orders: {', '.join(alpha_str(b) for b, _ in self.points)}"
+        )
+
+
+@takes_mechanism
+def renyi_curve(mech: Mechanism, alphas: Sequence[object] = RENYI_ORDERS, *, engine: Any = None) -> RenyiCurve:
+    """D_α(M) against every adaptive adversary for each order in ``alphas`` (integers ≥ 1; 1
+    is KL) and for α = ∞, exactly (:func:`renyi`; ``engine`` an
+    :class:`~exactdp.analysis.engine.Engine`, default the profile engine's backward induction).
+
+    >>> from exactdp.builders import rr
+    >>> [str(v) for _, v in renyi_curve(rr(exp_eps=3), [1, 2]).points]
+    ['log(3)/2', 'log(7/3)', 'log(3)']
+    """
+    orders = sorted({parse_alpha(a) for a in alphas if not is_inf(parse_alpha(a))})
+    fn = renyi if engine is None else engine.renyi
+    return RenyiCurve(mech.name, tuple((a, fn(mech, a).value) for a in (*orders, INF)))
