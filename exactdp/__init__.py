@@ -59,6 +59,7 @@ from .errors import (
 )
 from .model import END, Ask, Chance, Mechanism
 from .numbers import INF, LogLinear, LogReal, Q, QtElement, eval_text, real_str
+from .report import notebook as _notebook  # noqa: F401  (registers what a notebook shows for exactdp's objects)
 from .report.plotapi import plot_profile, plot_renyi, plot_tradeoff
 from .simulation.simulate import simulate
 from .verify import Options, verify_file, verify_paths

@@ -34,6 +34,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias, TypeVar, overload
 
+from ..display import RichDisplay
 from ..errors import ExactDPError, InexactValueError, LimitExceededError
 from ..limits import check_bits, current
 from ..model.checks import takes_mechanism
@@ -413,7 +414,7 @@ RENYI_ORDERS = (1, 2, 3, 4, 5, 6, 8)
 
 
 @dataclass(frozen=True)
-class RenyiCurve:
+class RenyiCurve(RichDisplay):
     """D_α(M) at several orders α, exactly, with α = ∞ (PrivLoss(M, 0)) last: the curve
     ``exactdp.plot_renyi`` draws (Mironov 2017, Def. 3)."""
 

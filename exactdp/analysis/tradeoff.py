@@ -35,6 +35,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..display import RichDisplay
 from ..numbers.rational import Q
 from ..numbers.types import FieldValue
 from .hull import LEAF, Hull, combine
@@ -55,7 +56,7 @@ _ZERO, _ONE = Q(0), Q(1)
 
 
 @dataclass(frozen=True)
-class Tradeoff:
+class Tradeoff(RichDisplay):
     """A piecewise-linear trade-off function by its vertices (α, β), α increasing from 0 to 1.
 
     ``label`` says which hypotheses it separates, e.g. ``T(M(x0), M(x1))``.
