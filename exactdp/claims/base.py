@@ -132,6 +132,11 @@ class Claim(Declared):
         default=None,
         doc=_PAIRS_DOC,
     )
+    name: str | None = arg(
+        Label("a claim name"),
+        default=None,
+        doc="a stable name for the claim's values (the LaTeX macros of `exactdp export --latex`)",
+    )
     where: Where = field(default=Where(), compare=False)
     adjacency: tuple | None = field(default=None, compare=False)
     kind: ClassVar[str] = "claim"
