@@ -3,11 +3,16 @@
 Decides (ε, δ)-DP of finite interactive mechanisms against every adaptive adversary, exactly
 in rational arithmetic, with witnesses.  See README.md for a tour.
 
+Randomized response with e^ε = 3, written as in a case file:
+
 >>> import exactdp
->>> M = exactdp.rr(eps="log(3)")             # RR_eps with e^eps = 3, as in a case file
+>>> M = exactdp.rr(eps="log(3)")
 >>> str(exactdp.privloss(M, 0))
 'log(3)'
->>> exactdp.privloss(M, 0) > 1.0986           # exact comparison, also with floats
+
+Comparisons are exact, also with floats:
+
+>>> exactdp.privloss(M, 0) > 1.0986
 True
 """
 

@@ -379,7 +379,10 @@ def result_from_sums(mech: Mechanism, alpha: int, sums: Sequence[RenyiSum]) -> R
 def renyi(
     mech: Mechanism, alpha: object, *, deadline: float | None = None, progress: Progress | None = None
 ) -> RenyiResult:
-    """D_α(M): the Rényi divergence of order α of ``mech`` against every adaptive adversary.
+    r""":math:`D_\alpha(M)`: the Rényi divergence of order :math:`\alpha` of ``mech`` against every
+    adaptive adversary, the largest over ordered adjacent pairs and adversaries of
+
+    .. math:: D_\alpha(P \,\|\, P') = \frac{1}{\alpha - 1} \log \sum_v P(v)^\alpha P'(v)^{1 - \alpha}.
 
     Parameters
     ----------
@@ -434,8 +437,8 @@ class RenyiCurve(RichDisplay):
 
 @takes_mechanism
 def renyi_curve(mech: Mechanism, alphas: Sequence[object] = RENYI_ORDERS, *, engine: Any = None) -> RenyiCurve:
-    """D_α(M) against every adaptive adversary for each order in ``alphas`` (integers ≥ 1; 1
-    is KL) and for α = ∞, exactly (:func:`renyi`; ``engine`` an
+    r""":math:`D_\alpha(M)` against every adaptive adversary for each order in ``alphas`` (integers
+    :math:`\ge 1`; 1 is the KL divergence) and for :math:`\alpha = \infty`, exactly (:func:`renyi`; ``engine`` an
     :class:`~exactdp.analysis.engine.Engine`, default the profile engine's backward induction).
 
     >>> from exactdp.builders import rr

@@ -99,8 +99,10 @@ def pair_tradeoffs(prof: Profile) -> list[Tradeoff]:
 
 
 def envelope_tradeoff(prof: Profile) -> Tradeoff:
-    """The largest trade-off function f such that M is f-DP: 1 − U of the envelope chain (the
-    envelope contains both orders of every pair, so it is symmetric, Dong–Roth–Su Prop. 2.4)."""
+    r"""The largest trade-off function :math:`f` such that :math:`M` is :math:`f`-DP,
+    :math:`f(\alpha) = \min_{(x, x')} T(M(x), M(x'))(\alpha)` over every adaptive adversary: one minus
+    the envelope chain (the envelope contains both orders of every pair, so it is symmetric,
+    Dong–Roth–Su Prop. 2.4)."""
     return tradeoff_of_hull(prof.envelope, f"T({prof.mechanism})")
 
 

@@ -259,7 +259,12 @@ def fragment(blocks: Sequence[str], scope: str = "exactdp") -> str:
     """Blocks of a report as one ``<div class="{scope}">`` with the report's styles limited to
     it (a notebook's page keeps its own look): no script, nothing loaded."""
     css = re.sub(r"(^|\})\s*([^{}@]+)\{", lambda m: m.group(1) + _scoped(m.group(2), scope) + "{", _CSS.strip())
-    css += f".{scope}{{margin:0;padding:0;max-width:none}}.{scope} h1{{font-size:1.25em;margin:.3em 0}}"
+    # a page around the output (a notebook, a docs theme) styles headings: these win over it
+    css += (
+        f"div.{scope}{{margin:0;padding:0;max-width:none}}"
+        f"div.{scope} h1{{font-size:1.3em;margin:.4em 0;font-weight:600}}div.{scope} h2{{font-size:1.1em;margin:.8em 0 .3em}}"
+        f"div.{scope} h3{{font-size:1em;margin:.2em 0}}"
+    )
     return f'<div class="{scope}"><style>{css}</style>' + "\n".join(blocks) + "</div>"
 
 

@@ -1,8 +1,9 @@
 """What a Jupyter notebook shows for exactdp's objects (rich display, :mod:`exactdp.display`).
 
-* a :class:`~exactdp.model.game.Mechanism`: its game DAG drawn by Graphviz (adversary choices
-  as boxes, answers as edges with their probability under every dataset), cut to
-  :data:`DRAWING_MAX_NODES` nodes; without Graphviz, the same game as an indented outline;
+* a :class:`~exactdp.model.game.Mechanism`: its game drawn by Graphviz as the tree of its
+  histories (adversary choices as boxes, answers as edges with their probability under every
+  dataset), cut at the depth that keeps it within :data:`DRAWING_MAX_NODES` nodes; without
+  Graphviz, the same game as an indented outline;
 * a :class:`~exactdp.analysis.witness.Witness`: the adversary, the event and both
   probabilities as the text report prints them, and the game with the adversary's choices
   drawn bold;
@@ -103,17 +104,23 @@ def _drawing_html(drawing: Any) -> str:
     return f'<figure class="figure">{inline_svg(svg)}</figure>'  # the caption is the drawing's own title
 
 
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}" + ("" if n == 1 else "s")
+
+
 def mechanism_html(m: Mechanism) -> str:
-    """A mechanism: its datasets, adjacency and size, and the drawing of its game DAG."""
-    from .dot import dag_graph
+    """A mechanism: its datasets, adjacency and size, and the drawing of its game as the tree of
+    histories (as the HTML report draws it; cut at a depth for large games, with a note)."""
+    from .dot import game_graph
 
     s = stats(m.root)
     pairs = ", ".join(f"({a}, {b})" for a, b in (m.pair_names(p) for p in m.adjacent))
     head = (
         f"<p><strong>{html(m.name)}</strong>: datasets {html(', '.join(m.datasets))}; adjacent {html(pairs)}; "
-        f"{s['ask_nodes']} adversary choices and {s['chance_nodes']} answer distributions, depth {s['depth']}</p>"
+        f"{_count(s['ask_nodes'], 'adversary choice')} and {_count(s['chance_nodes'], 'answer distribution')} "
+        f"in its game DAG, depth {s['depth']}</p>"
     )
-    return fragment([head, _drawing_html(dag_graph(m, max_nodes=DRAWING_MAX_NODES))])
+    return fragment([head, _drawing_html(game_graph(m, max_nodes=DRAWING_MAX_NODES))])
 
 
 def witness_html(w: Witness) -> str:

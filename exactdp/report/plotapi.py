@@ -168,15 +168,17 @@ def plot_profile(
     title: str = "",
     subtitle: str = "",
 ) -> Any:
-    """Draw the exact privacy profiles δ(ε), ε ≥ 0, of ``mechanisms`` (and ``bounds``).
+    r"""Draw the exact privacy profiles :math:`\delta(\varepsilon)`, :math:`\varepsilon \ge 0`, of
+    ``mechanisms`` (and ``bounds``).
 
     Parameters
     ----------
     mechanisms : Mechanism, Profile, or a list or ``{label: ...}`` mapping of them
         Each is drawn with its exact breakpoints marked (Vadhan–Wang 2021, Def. 1.7).
     bounds : optional
-        ``(eps, delta)`` pairs, composition-theorem results (``exactdp.theorems.Bound``),
-        mechanisms or profiles, drawn wide and grey underneath.
+        ``(eps, delta)`` pairs (the largest profile of an :math:`(\varepsilon, \delta)`-DP mechanism,
+        that of :math:`\mathrm{RR}_{\varepsilon,\delta}`), composition-theorem results
+        (``exactdp.theorems.Bound``), mechanisms or profiles, drawn wide and grey underneath.
     ax : matplotlib Axes, optional
         Where to draw (default: a new figure).
     engine : str or Engine, optional (default = ``"profile"``)
@@ -210,10 +212,10 @@ def plot_tradeoff(
     title: str = "",
     subtitle: str = "",
 ) -> Any:
-    """Draw the exact trade-off functions β(α) of ``mechanisms`` (and ``bounds``) with their
-    vertices marked: type I error α against type II error β of the best test between adjacent
-    datasets (Dong–Roth–Su 2022, Def. 2.1; the boundary of the privacy region,
-    Kairouz–Oh–Viswanath 2015, Thm 2.4).
+    r"""Draw the exact trade-off functions :math:`\beta(\alpha)` of ``mechanisms`` (and ``bounds``)
+    with their vertices marked: type I error :math:`\alpha` against type II error :math:`\beta` of
+    the best test between adjacent datasets (Dong–Roth–Su 2022, Def. 2.1; the boundary of the
+    privacy region, Kairouz–Oh–Viswanath 2015, Thm 2.4).
 
     Takes what :func:`plot_profile` takes, and :class:`~exactdp.analysis.tradeoff.Tradeoff`
     objects (``exactdp.envelope_tradeoff(profile)``).  Returns the matplotlib Axes.
@@ -231,8 +233,9 @@ def plot_renyi(
     title: str = "",
     subtitle: str = "",
 ) -> Any:
-    """Draw the exact Rényi divergences D_α of ``mechanisms`` against the order α (1 is the KL
-    divergence), with D_∞ = PrivLoss(M, 0) as a dotted asymptote (Mironov 2017, Def. 3).
+    r"""Draw the exact Rényi divergences :math:`D_\alpha` of ``mechanisms`` against the order
+    :math:`\alpha` (1 is the KL divergence), with :math:`D_\infty = \mathrm{PrivLoss}(M, 0)` as a
+    dotted asymptote (Mironov 2017, Def. 3).
 
     ``mechanisms`` and ``bounds`` are mechanisms or :class:`~exactdp.analysis.renyi.RenyiCurve`
     objects (``exactdp.renyi_curve(M)``), one or a list or a ``{label: ...}`` mapping;
