@@ -56,6 +56,7 @@ __all__ = [
     "values_html",
     "outline",
     "register_all",
+    "RENDERERS",
 ]
 
 DRAWING_MAX_NODES = 60  # game nodes drawn in a notebook; larger games are cut (with a note)
@@ -181,13 +182,10 @@ def values_html(title: str, header: Sequence[str], rows: Sequence[Sequence[str]]
 
 def _without_plot() -> str | None:
     """Why there is no plot (matplotlib missing), or None when there is one."""
-    try:
-        import importlib.util
+    import importlib.util
 
-        if importlib.util.find_spec("matplotlib") is not None:
-            return None
-    except (ImportError, ValueError):
-        pass
+    if importlib.util.find_spec("matplotlib") is not None:
+        return None
     return "No plot: plots need matplotlib, the optional extra 'plot' (pip install 'exactdp[plot]'). Exact values:"
 
 
@@ -262,4 +260,3 @@ def register_all() -> None:
 
 
 register_all()
-__all__ += ["RENDERERS"]
