@@ -90,9 +90,23 @@ def test_mechanism_outline_without_graphviz(fig1, monkeypatch):
     out = m._repr_html_()
     assert "<svg" not in out and "Graphviz program" in out
     text = re.sub(r"<[^>]+>", "", out.split("<pre>")[1])
-    assert "mechanism answers [n0]" in text
-    assert "0 → mechanism answers [n3]" in text and "0: 3/4 | 1/4 → end" in text
-    assert "1 → mechanism answers (the sub-game n3 above)" in text  # the DAG shares this sub-game
+    tree = text.split("\n\n", 1)[1].splitlines()
+    assert tree[:4] == [
+        "mechanism answers",
+        "  0: 1/2 | 1/2 → adversary chooses",
+        "    0 → mechanism answers",
+        "      0: 3/4 | 1/4 → end",
+    ]  # the tree of histories, as the HTML report draws it
+    assert len(tree) == 1 + 2 + 4 + 8
+
+
+def test_the_outline_of_a_dag_writes_a_shared_sub_game_once(fig1):
+    from exactdp.report.dot import dag_graph
+
+    _case, m = fig1
+    lines = NB.outline(dag_graph(m))
+    assert "    0 → mechanism answers [n3]" in lines
+    assert "    1 → mechanism answers (the sub-game n3 above)" in lines  # the RR answer, shared
 
 
 def test_hostile_names_are_escaped():
@@ -118,7 +132,7 @@ def test_verdicts_and_files_show_the_html_reports_table():
 def test_styles_are_limited_to_the_output():
     css = re.search(r"<style>(.*?)</style>", NB.verdict_html(exactdp.verify_file(FIG1).verdicts[0]), re.S).group(1)
     selectors = [s.strip() for rule in re.findall(r"([^{}]+)\{", css) for s in rule.split(",")]
-    assert selectors and all(s.startswith(".exactdp") for s in selectors), selectors
+    assert selectors and all(s.startswith((".exactdp", "div.exactdp")) for s in selectors), selectors
 
 
 def test_a_failing_claim_shows_its_witness():

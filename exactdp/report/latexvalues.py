@@ -203,8 +203,8 @@ def expr_latex(text: str) -> str:
 
     >>> expr_latex("log(23/9)"), expr_latex("log(3)/2"), expr_latex("inf")
     ('\\log \\frac{23}{9}', '\\frac{\\log 3}{2}', '\\infty')
-    >>> expr_latex("2*exp(1/10) - 1")
-    '2 \\cdot e^{\\frac{1}{10}} - 1'
+    >>> expr_latex("2*exp(1/10) - 1"), expr_latex("2*(1 + log(3))")
+    ('2\\,e^{\\frac{1}{10}} - 1', '2 \\cdot \\left(1 + \\log 3\\right)')
     """
     return _tex(parse_expr(text))
 

@@ -70,11 +70,12 @@ def _note(text: str) -> str:
 
 def outline(drawing: Any) -> list[str]:
     """A drawn game (:mod:`.dot`) as indented text: one line per node, the edge leading to it
-    first; a shared sub-game is written once and referred to afterwards."""
+    first; a shared sub-game (a DAG's) is written once, with its id, and referred to afterwards."""
     g = drawing.graph
     names = {"ask": "adversary chooses", "chance": "mechanism answers", "end": "end", "cut": "… (not drawn)"}
     lines: list[str] = []
     seen: set[str] = set()
+    shared = {n for n in g if g.in_degree(n) > 1}
     stack: list[tuple[str, int, str]] = [("n0", 0, "")] if "n0" in g else []
     while stack:
         node, depth, edge = stack.pop()
@@ -84,7 +85,7 @@ def outline(drawing: Any) -> list[str]:
             lines.append(f"{head}{names[kind]} (the sub-game {node} above)")
             continue
         seen.add(node)
-        lines.append(head + names.get(kind, kind) + (f" [{node}]" if kind in ("ask", "chance") else ""))
+        lines.append(head + names.get(kind, kind) + (f" [{node}]" if node in shared and kind != "end" else ""))
         kids = [(child, data.get("label", "")) for _, child, data in g.out_edges(node, data=True)]
         stack.extend((child, depth + 1, label) for child, label in reversed(kids))
     return lines
