@@ -99,6 +99,8 @@ def test_wheel_metadata_and_contents(built: dict[str, Path]) -> None:
         meta = email.message_from_string(zf.read(meta_name).decode("utf-8"))
     dist_info = meta_name.rsplit("/", 1)[0]
     assert {"exactdp/py.typed", "exactdp/schema/case-v1.json", f"{dist_info}/licenses/LICENSE"} <= names
+    examples = sorted(p.name for p in (ROOT / "exactdp" / "examples").glob("*.yaml"))
+    assert examples and {f"exactdp/examples/{n}" for n in examples} <= names, "the example cases are package data"
     assert not [n for n in names if n.startswith(("tests/", "cases/", "docs/", "bench/"))], (
         "the wheel ships only the package"
     )
@@ -155,3 +157,15 @@ def test_wheel_installs_outside_the_repository_and_verifies_a_case(built: dict[s
     out = _run([str(cli), "verify", "--no-progress", CASE.name, DECIMAL_CASE.name], cwd=work).stdout
     assert out.rstrip().splitlines()[-1].endswith(", 0 fail"), out
     assert f"{CASE.name}:" in out and f"{DECIMAL_CASE.name}:" in out
+
+
+def test_the_wheel_writes_its_examples_and_they_verify(built: dict[str, Path]) -> None:
+    """`exactdp examples DIR` from the installed wheel (package data, no repository), then verify."""
+    work = built["tmp"] / "examples-elsewhere"
+    work.mkdir()
+    venv = _fresh_venv(work, built["wheel"])
+    cli = venv / "bin" / "exactdp"
+    out = _run([str(cli), "examples", "ex"], cwd=work).stdout
+    assert "example cases; check them with: exactdp verify ex" in out
+    verified = _run([str(cli), "verify", "--no-progress", "ex"], cwd=work).stdout
+    assert verified.rstrip().splitlines()[-1].endswith(", 0 fail"), verified

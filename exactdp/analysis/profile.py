@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import limits
+from ..model.checks import takes_mechanism
 from ..model.game import Ask, Chance, End, Mechanism, Node, postorder
 from ..numbers.ladder import is_inf
 from ..numbers.real import Infinity, value_bits
@@ -112,8 +113,14 @@ def pair_hull(mech: Mechanism, pair: tuple[int, int], *, keep: bool = False) -> 
     return _induction(order, pair[0], pair[1], keep=keep)
 
 
+@takes_mechanism
 def profile(mech: Mechanism, *, progress: Progress | None = None, deadline: float | None = None) -> Profile:
-    """The exact privacy profile of ``mech`` for every ordered adjacent pair.
+    r"""The exact privacy profile of ``mech`` for every ordered adjacent pair:
+
+    .. math:: \delta_M(\lambda) = \max_{(x, x')} \sup_A \sum_v \big(P[\mathrm{View}(A, M(x)) = v]
+              - \lambda\, P[\mathrm{View}(A, M(x')) = v]\big)_+, \qquad \lambda = e^\varepsilon \ge 1,
+
+    over every adaptive adversary :math:`A` (deterministic ones suffice, Lemma 2.2).
 
     Parameters
     ----------
@@ -124,7 +131,7 @@ def profile(mech: Mechanism, *, progress: Progress | None = None, deadline: floa
     Returns
     -------
     Profile
-        Per ordered pair and their envelope δ_M(λ); exact rationals throughout.
+        Per ordered pair and their envelope :math:`\delta_M(\lambda)`; exact rationals throughout.
 
     References
     ----------
@@ -140,8 +147,10 @@ def profile(mech: Mechanism, *, progress: Progress | None = None, deadline: floa
     return Profile.from_pairs(mech.name, pairs)
 
 
+@takes_mechanism
 def privloss(mech: Mechanism, delta: DeltaLike, **kw: Any) -> PrivLossValue:
-    """PrivLoss(M, δ) exactly: ``0``, ``log(r)`` (a :class:`~exactdp.numbers.LogReal`) or ``INF``.
+    r""":math:`\mathrm{PrivLoss}(M, \delta) = \inf\{\varepsilon \ge 0 : M \text{ is } (\varepsilon, \delta)\text{-DP}\}`
+    exactly: ``0``, ``log(r)`` (a :class:`~exactdp.numbers.LogReal`) or ``INF``.
 
     ``delta`` is an exact rational or its text (``"1/10"``), as in a case file.
 
@@ -158,15 +167,18 @@ def privloss(mech: Mechanism, delta: DeltaLike, **kw: Any) -> PrivLossValue:
     return profile(mech, **kw).privloss(delta_arg(delta, "privloss"))
 
 
+@takes_mechanism
 def delta_at(mech: Mechanism, eps: EpsLike, **kw: Any) -> DeltaValue:
-    """δ_M(e^ε): the largest hockey-stick divergence any adversary achieves at e^ε
-    (``eps`` exact, or text such as ``"log(3)"``; Vadhan & Wang 2021, Def. 1.7)."""
+    r""":math:`\delta_M(e^\varepsilon)`: the largest hockey-stick divergence any adversary achieves at
+    :math:`e^\varepsilon` (``eps`` exact, or text such as ``"log(3)"``; Vadhan & Wang 2021, Def. 1.7)."""
     return profile(mech, **kw).delta_at(eps_arg(eps, "delta_at"))
 
 
+@takes_mechanism
 def is_dp(mech: Mechanism, eps: EpsLike | Infinity, delta: DeltaLike, **kw: Any) -> bool:
-    """Whether ``mech`` is (ε, δ)-DP against every adaptive adversary (Vadhan & Wang 2021,
-    Def. 1.7); ``eps`` and ``delta`` are exact values or their text (``"log(3)"``, ``"1/10"``)."""
+    r"""Whether ``mech`` is :math:`(\varepsilon, \delta)`-DP against every adaptive adversary,
+    :math:`\delta_M(e^\varepsilon) \le \delta` (Vadhan & Wang 2021, Def. 1.7); ``eps`` and ``delta``
+    are exact values or their text (``"log(3)"``, ``"1/10"``)."""
     e = eps_arg(eps, "is_dp")
     d = delta_arg(delta, "is_dp")
     if is_inf(e):
@@ -174,14 +186,16 @@ def is_dp(mech: Mechanism, eps: EpsLike | Infinity, delta: DeltaLike, **kw: Any)
     return value_cmp(profile(mech, **kw).delta_at(e), d) <= 0
 
 
+@takes_mechanism
 def witness(
     mech: Mechanism, eps: EpsLike, *, pair: tuple[int, int] | None = None, prof: Profile | None = None
 ) -> Witness:
-    """The worst adversary at e^ε: adjacent pair, deterministic strategy, event T and both
-    probabilities of T, re-checked by an independent forward computation.
+    r"""The worst adversary at :math:`e^\varepsilon`: adjacent pair, deterministic strategy, event
+    :math:`T` and both probabilities of :math:`T`, re-checked by an independent forward computation.
 
-    The event is T = {views v : P_x(v) > e^ε P_x'(v)}; the strategy picks at each history
-    the option whose continuation maximises the hockey-stick at the rescaled λ.
+    The event is :math:`T = \{v : P_x(v) > e^\varepsilon P_{x'}(v)\}`; the strategy picks at each
+    history the option whose continuation maximises the hockey-stick divergence at the rescaled
+    :math:`\lambda`.
     """
     lam = lambda_of(eps_arg(eps, "witness"))
     if is_inf(lam):

@@ -34,8 +34,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias, TypeVar, overload
 
+from ..display import RichDisplay
 from ..errors import ExactDPError, InexactValueError, LimitExceededError
 from ..limits import check_bits, current
+from ..model.checks import takes_mechanism
 from ..model.game import Ask, Chance, End, Mechanism, postorder
 from ..numbers.ladder import is_inf
 from ..numbers.loglinear import LogLinear, ll_sign, log_linear
@@ -57,6 +59,9 @@ __all__ = [
     "result_from_sums",
     "RenyiSum",
     "Divergence",
+    "RenyiCurve",
+    "renyi_curve",
+    "RENYI_ORDERS",
 ]
 
 RenyiSum: TypeAlias = FieldValue | LogLinear | Infinity
@@ -370,10 +375,14 @@ def result_from_sums(mech: Mechanism, alpha: int, sums: Sequence[RenyiSum]) -> R
     return RenyiResult(mech.name, alpha, divergence_from_sum(best, alpha), pairs)
 
 
+@takes_mechanism
 def renyi(
     mech: Mechanism, alpha: object, *, deadline: float | None = None, progress: Progress | None = None
 ) -> RenyiResult:
-    """D_α(M): the Rényi divergence of order α of ``mech`` against every adaptive adversary.
+    r""":math:`D_\alpha(M)`: the Rényi divergence of order :math:`\alpha` of ``mech`` against every
+    adaptive adversary, the largest over ordered adjacent pairs and adversaries of
+
+    .. math:: D_\alpha(P \,\|\, P') = \frac{1}{\alpha - 1} \log \sum_v P(v)^\alpha P'(v)^{1 - \alpha}.
 
     Parameters
     ----------
@@ -401,3 +410,41 @@ def renyi(
 
         return RenyiResult(mech.name, a, profile(mech, deadline=deadline, progress=progress).privloss(Q(0)))
     return result_from_sums(mech, a, renyi_sums(mech, a, deadline=deadline, progress=progress))
+
+
+RENYI_ORDERS = (1, 2, 3, 4, 5, 6, 8)
+"""The orders a Rényi curve shows by default (and α = ∞, its asymptote)."""
+
+
+@dataclass(frozen=True)
+class RenyiCurve(RichDisplay):
+    """D_α(M) at several orders α, exactly, with α = ∞ (PrivLoss(M, 0)) last: the curve
+    ``exactdp.plot_renyi`` draws (Mironov 2017, Def. 3)."""
+
+    mechanism: str
+    points: tuple[tuple[int | Infinity, Divergence], ...]
+
+    def value(self, alpha: object) -> Divergence:
+        """D_α for one of the curve's orders."""
+        a = parse_alpha(alpha)
+        for b, v in self.points:
+            if b == a or (is_inf(a) and is_inf(b)):
+                return v
+        raise ValueError(
+            f"the curve has no order {alpha_str(a)}; its orders: {', '.join(alpha_str(b) for b, _ in self.points)}"
+        )
+
+
+@takes_mechanism
+def renyi_curve(mech: Mechanism, alphas: Sequence[object] = RENYI_ORDERS, *, engine: Any = None) -> RenyiCurve:
+    r""":math:`D_\alpha(M)` against every adaptive adversary for each order in ``alphas`` (integers
+    :math:`\ge 1`; 1 is the KL divergence) and for :math:`\alpha = \infty`, exactly (:func:`renyi`; ``engine`` an
+    :class:`~exactdp.analysis.engine.Engine`, default the profile engine's backward induction).
+
+    >>> from exactdp.builders import rr
+    >>> [str(v) for _, v in renyi_curve(rr(exp_eps=3), [1, 2]).points]
+    ['log(3)/2', 'log(7/3)', 'log(3)']
+    """
+    orders = sorted({parse_alpha(a) for a in alphas if not is_inf(parse_alpha(a))})
+    fn = renyi if engine is None else engine.renyi
+    return RenyiCurve(mech.name, tuple((a, fn(mech, a).value) for a in (*orders, INF)))

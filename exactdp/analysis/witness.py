@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ..display import RichDisplay
 from ..errors import EXCERPT_CHARS, VerificationError, excerpt
 from ..model.game import Ask, Chance, End, Label, Mechanism, Node, label_str, postorder
 from ..numbers.ladder import affine_sign, divide, is_inf
@@ -189,7 +190,7 @@ def format_history(hist: History) -> str:
 
 
 @dataclass(frozen=True, eq=False)
-class Witness:
+class Witness(RichDisplay):
     """An adversary achieving the hockey-stick divergence p − λ·p' on the pair (x, x').
 
     Attributes

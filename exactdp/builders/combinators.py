@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import CaseError, CaseProblem
+from ..model.checks import mechanism_arg, takes_mechanism
 from ..model.dag import build_dag
 from ..model.game import END, Ask, Chance, End, Label, Mechanism, Node
 from ..model.ops import graft
@@ -24,6 +25,8 @@ def same_datasets(mechs: Sequence[Mechanism], what: str) -> tuple[tuple[str, ...
     """The common datasets/adjacency of ``mechs``; refuses mixtures."""
     if not mechs:
         raise CaseError(CaseProblem(f"{what} needs at least one mechanism"))
+    for k, m in enumerate(mechs):
+        mechanism_arg(m, what, f"component #{k + 1}")
     ds, adj = mechs[0].datasets, mechs[0].adjacent
     for m in mechs[1:]:
         if m.datasets != ds:
@@ -69,6 +72,7 @@ def compose(mechs: Sequence[Mechanism], *, name: str = "compose") -> Mechanism:
     return Mechanism(root, ds, adj, name)
 
 
+@takes_mechanism
 def repeat(mech: Mechanism, times: int, *, name: str | None = None) -> Mechanism:
     """``compose`` of ``times`` copies of ``mech`` (a DAG of ``times`` shared layers)."""
     if times < 0:

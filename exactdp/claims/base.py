@@ -16,6 +16,7 @@ from ..analysis.engine import Engine, ProfileEngine
 from ..analysis.results import Profile
 from ..analysis.witness import Witness
 from ..builders.combinators import concomp, distinct_labels
+from ..display import RichDisplay
 from ..forms.fields import Count, Declared, FieldProblem, Label, ListOf, Pair, arg
 from ..forms.registry import Registry
 from ..model.game import Mechanism
@@ -48,7 +49,7 @@ class Where:
 
 
 @dataclass(frozen=True)
-class Verdict:
+class Verdict(RichDisplay):
     """The outcome of checking one claim.
 
     ``status`` is ``holds``, ``fails`` or ``unsupported`` (never counted as passing);
@@ -130,6 +131,11 @@ class Claim(Declared):
         ),
         default=None,
         doc=_PAIRS_DOC,
+    )
+    name: str | None = arg(
+        Label("a claim name"),
+        default=None,
+        doc="a stable name for the claim's values (the LaTeX macros of `exactdp export --latex`)",
     )
     where: Where = field(default=Where(), compare=False)
     adjacency: tuple | None = field(default=None, compare=False)

@@ -34,6 +34,7 @@ from ..numbers import kinds as quantity
 from ..numbers.expr import ExprError, eval_text
 from ..report.escape import error_text, text
 from ..verify import Options
+from .helptext import Group
 
 __all__ = [
     "main",
@@ -151,7 +152,7 @@ def fail(e: Exception) -> None:
     sys.exit(code)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="exactdp")
 def main() -> None:
     """Exact differential-privacy verdicts for small finite interactive mechanisms."""

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import limits as _limits
+from ..display import RichDisplay
 from ..errors import CaseError, CaseProblem
 from ..numbers.qt import QtElement
 from ..numbers.rational import Q, as_q, q_str
@@ -227,7 +228,7 @@ def postorder(root: Node) -> list[Node]:
 
 
 @dataclass(frozen=True)
-class Mechanism:
+class Mechanism(RichDisplay):
     """A finite interactive mechanism on a finite list of datasets.
 
     Attributes
