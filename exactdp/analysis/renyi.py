@@ -36,6 +36,7 @@ from typing import Any, TypeAlias, TypeVar, overload
 
 from ..errors import ExactDPError, InexactValueError, LimitExceededError
 from ..limits import check_bits, current
+from ..model.flat import flat_of
 from ..model.game import Ask, Chance, End, Mechanism, postorder
 from ..numbers.ladder import is_inf
 from ..numbers.loglinear import LogLinear, ll_sign, log_linear
@@ -43,6 +44,8 @@ from ..numbers.qt import QtElement
 from ..numbers.rational import Q, as_q, is_rational, to_fraction
 from ..numbers.real import INF, Infinity, real_add, real_cmp, real_log, real_mul, value_bits
 from ..numbers.types import FieldValue, PrivLossValue, Rational
+from .induction import power_sums
+from .results import privloss_from_lambda
 
 __all__ = [
     "RenyiResult",
@@ -297,7 +300,20 @@ def renyi_sums(
     mech: Mechanism, alpha: int, *, deadline: float | None = None, progress: Progress | None = None
 ) -> list[RenyiSum]:
     """The sup over adversaries of Σ_v P^α P'^{1−α} (α ≥ 2) or of KL (α = 1), one per ordered
-    pair of ``mech.ordered_pairs``, by one backward induction over the game DAG."""
+    pair of ``mech.ordered_pairs``, by one backward induction over the game DAG (for α ≥ 2 the
+    lean loop of :func:`exactdp.analysis.induction.power_sums`, on the game's flat storage)."""
+    if alpha == 1:
+        return renyi_sums_generic(mech, 1, deadline=deadline, progress=progress)
+    pairs = [(i, j) for i, j in mech.ordered_pairs]
+    sums = power_sums(flat_of(mech), pairs, alpha, progress=progress, deadline=deadline)
+    return [INF if s is None else s for s in sums]
+
+
+def renyi_sums_generic(
+    mech: Mechanism, alpha: int, *, deadline: float | None = None, progress: Progress | None = None
+) -> list[RenyiSum]:
+    """:func:`renyi_sums` by the generic induction over node objects (one value kind per call:
+    power sums or KL values); for α ≥ 2 it is the reference the lean loop is checked against."""
     if alpha == 1:
         basis = _LogBasis(mech)
 
@@ -396,8 +412,9 @@ def renyi(
     'log(7/3)'
     """
     a = parse_alpha(alpha)
-    if is_inf(a):
-        from .profile import profile
+    if is_inf(a):  # D_inf = PrivLoss(M, 0): the log of the largest likelihood ratio
+        from .profile import pure_lambda
 
-        return RenyiResult(mech.name, a, profile(mech, deadline=deadline, progress=progress).privloss(Q(0)))
+        lam = pure_lambda(mech, deadline=deadline, progress=progress)
+        return RenyiResult(mech.name, a, privloss_from_lambda(lam))
     return result_from_sums(mech, a, renyi_sums(mech, a, deadline=deadline, progress=progress))

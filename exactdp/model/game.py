@@ -19,7 +19,6 @@ Nodes are immutable; engines memoise on ``node.uid``.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -40,11 +39,37 @@ __all__ = [
     "postorder",
     "label_str",
     "unordered_pairs",
+    "reserve_uids",
 ]
 
 Label = str | tuple
 
-_uids = itertools.count(1)
+
+class _UidCounter:
+    """Node ids: ``next(_uids)`` for one node, :func:`reserve_uids` for a block of them."""
+
+    __slots__ = ("next_uid",)
+
+    def __init__(self) -> None:
+        self.next_uid = 1
+
+    def __iter__(self) -> _UidCounter:
+        return self
+
+    def __next__(self) -> int:
+        uid = self.next_uid
+        self.next_uid = uid + 1
+        return uid
+
+
+_uids = _UidCounter()
+
+
+def reserve_uids(n: int) -> int:
+    """The first of ``n`` consecutive node ids, reserved for nodes made later (flat storage)."""
+    first = _uids.next_uid
+    _uids.next_uid = first + n
+    return first
 
 
 class Node:
@@ -206,6 +231,9 @@ def label_str(label: Label) -> str:
 
 def postorder(root: Node) -> list[Node]:
     """Every node reachable from ``root`` once, children before parents (iterative)."""
+    flat = getattr(root, "_g", None)
+    if flat is not None and root is flat.root:  # flat storage: already in postorder
+        return flat.nodes()
     seen: set[int] = set()
     out: list[Node] = []
     stack: list[tuple[Node, int]] = [(root, 0)]
@@ -278,7 +306,10 @@ class Mechanism:
 
     def with_adjacent(self, adjacent: Sequence[tuple[int, int]]) -> Mechanism:
         """The same game checked on other pairs of datasets (group privacy, chosen pairs)."""
-        return Mechanism(self.root, self.datasets, tuple(adjacent), self.name)
+        out = Mechanism(self.root, self.datasets, tuple(adjacent), self.name)
+        if "_flat" in self.__dict__:  # the same game: its flat arrays (model.flat) are shared
+            object.__setattr__(out, "_flat", self.__dict__["_flat"])
+        return out
 
     def with_root(self, root: Node, name: str | None = None) -> Mechanism:
         return Mechanism(root, self.datasets, self.adjacent, name or self.name)
