@@ -144,7 +144,8 @@ def test_flat_storage_views_are_the_same_game(m):
                 assert a.probs == b.probs
     assert P.profile(f).envelope == reference_profile(m).envelope
     assert reference_profile(f).envelope == reference_profile(m).envelope
-    assert flat_of(f) is f.root._g
+    if f.root is not END:
+        assert flat_of(f) is f.root._g
     assert renyi_sums(f, 2) == reference_renyi_sums(m, 2)
 
 

@@ -316,6 +316,7 @@ def power_sums(
     n = len(kind)
     max_bits = limits.current().max_bits
     a1 = alpha - 1
+    square = alpha == 2
     out = []
     left = _refcounts(g).tolist()
     col_bits = _column_bits(g)
@@ -341,7 +342,7 @@ def power_sums(
                         break
                     if each:
                         _check_term(p, pp, alpha, max_bits)
-                    acc += p**alpha / pp**a1 * cv
+                    acc += (p * p / pp if square else p**alpha / pp**a1) * cv
                 if acc is not None and _bits(acc) > max_bits:
                     limits.check_bits(_bits(acc), "a Renyi sum")
             elif k == ASK_KIND:

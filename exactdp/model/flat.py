@@ -26,8 +26,8 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Sequence
-from itertools import accumulate, chain
-from operator import attrgetter
+from itertools import accumulate, chain, repeat
+from operator import attrgetter, lt
 from typing import Any
 
 from .. import limits as _limits
@@ -58,7 +58,8 @@ class FlatGame:
     start : array of int
         ``start[v]:start[v + 1]`` are node v's edges (``len(start) == n + 1``).
     child, label : array of int, list
-        Per edge: the child's index and the edge's label.
+        Per edge: the child's index and the edge's label (``label`` is None when the game keeps
+        its node objects, which hold the labels).
     probs : list of lists
         ``probs[d][e]``: the probability of answer edge e under dataset d (``None`` on an
         adversary's edge).
@@ -71,7 +72,7 @@ class FlatGame:
         kind: bytearray,
         start: array,
         child: array,
-        label: list,
+        label: list | None,
         probs: list[list],
         nodes: list[Node] | None,
     ):
@@ -219,28 +220,58 @@ def flatten(root: Node, n_datasets: int) -> FlatGame:
     """
     if isinstance(root, (_FlatAsk, _FlatChance)) and is_flat_root(root) and root._g.n_datasets == n_datasets:
         return root._g
-    order = postorder(root)
+    order = _collect(root)
     types = set(map(type, order))
     if not types <= {Ask, Chance, End}:  # subclasses (symbolic answers, views): node by node
-        return _flatten_nodes(order, n_datasets)
+        return _flatten_nodes(postorder(root), n_datasets)
+    game = _flatten_plain(order, n_datasets)
+    if game is None:  # ids out of order (nodes from elsewhere): the general order
+        game = _flatten_plain(postorder(root), n_datasets)
+        assert game is not None
+    return game
+
+
+def _collect(root: Node) -> list[Node]:
+    """Every node below ``root``, by increasing ``uid``: children are made before their
+    parents, so this is an order with children first (checked by :func:`_flatten_plain`)."""
+    seen = {root.uid: root}
+    frontier = [root]
+    while frontier:
+        nxt = []
+        for node in frontier:
+            for c in node.children_nodes():
+                u = c.uid
+                if u not in seen:
+                    seen[u] = c
+                    nxt.append(c)
+        frontier = nxt
+    return [seen[u] for u in sorted(seen)]
+
+
+def _flatten_plain(order: list[Node], n_datasets: int) -> FlatGame | None:
+    """:func:`flatten` of nodes of the plain types listed children first, by bulk operations
+    (None if some child comes after its parent in ``order``)."""
     index = {node.uid: v for v, node in enumerate(order)}
     kind = bytearray(map(_KIND.__getitem__, map(type, order)))
-    inner = [node for node in order if node is not END]
-    kids = [node.children for node in inner]
+    kids = [node.children if node is not END else () for node in order]
     filler = (None,) * n_datasets
     rows = list(
-        chain.from_iterable([node.probs if type(node) is Chance else (filler,) * len(node.children) for node in inner])
+        chain.from_iterable(
+            [node.probs if type(node) is Chance else (filler,) * len(k) for node, k in zip(order, kids) if k]
+        )
     )
     if len(set(map(len, rows))) > 1 or (rows and len(rows[0]) != n_datasets):
         raise ValueError(
             f"an answer distribution does not give {n_datasets} probabilities per answer (one per dataset)"
         )
     child = array("q", map(index.__getitem__, map(_uid, chain.from_iterable(kids))))
-    label = list(chain.from_iterable([node.labels for node in inner]))
-    sizes = [len(node.children) if node is not END else 0 for node in order]
+    sizes = list(map(len, kids))
+    parent = chain.from_iterable(map(repeat, range(len(order)), sizes))
+    if not all(map(lt, child, parent)):
+        return None
     start = array("q", accumulate(sizes, initial=0))
     cols = [list(col) for col in zip(*rows)] if rows else [[] for _ in range(n_datasets)]
-    return FlatGame(kind, start, child, label, cols, order)
+    return FlatGame(kind, start, child, None, cols, order)
 
 
 def _flatten_nodes(order: list[Node], n_datasets: int) -> FlatGame:
