@@ -328,18 +328,22 @@ def power_sums(
         each = (col_bits[i] + col_bits[j]) * alpha > max_bits
         for v in range(n):
             k = kind[v]
-            s, e = start[v], start[v + 1]
             if k == CHANCE_KIND:
                 acc: Any = _ZERO
-                for x in range(s, e):
+                for x in range(start[v], start[v + 1]):
+                    c = child[x]
+                    cv = memo[c]
+                    r = refs[c] - 1  # a value is dropped after its last parent has read it
+                    refs[c] = r
+                    if not r:
+                        memo[c] = None
                     p = Pi[x]
-                    if not p:
+                    if not p or acc is None:
                         continue
                     pp = Pj[x]
-                    cv = memo[child[x]]
                     if not pp or cv is None:
                         acc = None
-                        break
+                        continue
                     if each:
                         _check_term(p, pp, alpha, max_bits)
                     acc += (p * p / pp if square else p**alpha / pp**a1) * cv
@@ -347,21 +351,18 @@ def power_sums(
                     limits.check_bits(_bits(acc), "a Renyi sum")
             elif k == ASK_KIND:
                 acc = _ZERO
-                for c in child[s:e]:
+                for x in range(start[v], start[v + 1]):
+                    c = child[x]
                     cv = memo[c]
-                    if cv is None:
-                        acc = None
-                        break
-                    if cv > acc:
+                    r = refs[c] - 1
+                    refs[c] = r
+                    if not r:
+                        memo[c] = None
+                    if acc is not None and (cv is None or cv > acc):
                         acc = cv
             else:
                 acc = _ONE
             memo[v] = acc
-            for c in child[s:e]:
-                r = refs[c] - 1
-                refs[c] = r
-                if not r:
-                    memo[c] = None
             if not v & _TICK:
                 _tick("renyi", v, n, progress, deadline)
         out.append(memo[n - 1])
