@@ -147,7 +147,7 @@ def concomp(
             nxt = [("wait", None, _moved(states, g, node, child)) for child in node.children]
             return ("chance", node.labels, node.probs, nxt)
         labels: list[Label] = []
-        succ = []
+        succ: list[tuple] = []
         for g, members in enumerate(states):
             prev = None
             for node in members:  # sorted: copies in one state are adjacent, and give one option
@@ -236,7 +236,7 @@ def _own_histories(root: Node) -> dict[int, str]:
             continue
         kind = "q" if isinstance(node, Ask) else "a"
         fresh = []
-        for lab, child in zip(node.labels, node.children):
+        for lab, child in zip(node.labels, node.children):  # type: ignore[attr-defined]
             if child.uid in first:
                 many.add(child.uid)
                 continue

@@ -74,6 +74,7 @@ def read_tree(start: yaml.Event, events: Iterator[yaml.Event]) -> FlatTreeNode:
         raise NotFlat("not a mapping")
     reader.node()
     end = reader.last
+    assert end is not None
     b = reader.builder
     if b is None:
         raise NotFlat("no answers")

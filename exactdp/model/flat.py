@@ -148,13 +148,14 @@ class _FlatAsk(Ask):
         self._v = v
         self.uid = g.uid0 + v
 
-    @property  # type: ignore[override]
-    def labels(self) -> tuple[Label, ...]:
+    @property
+    def labels(self) -> tuple[Label, ...]:  # type: ignore[override]
         g = self._g
+        assert g.label is not None  # views exist only for games that store their labels
         return tuple(g.label[g.start[self._v] : g.start[self._v + 1]])
 
-    @property  # type: ignore[override]
-    def children(self) -> tuple[Node, ...]:
+    @property
+    def children(self) -> tuple[Node, ...]:  # type: ignore[override]
         g = self._g
         return tuple(g.node_at(c) for c in g.child[g.start[self._v] : g.start[self._v + 1]])
 
@@ -175,20 +176,21 @@ class _FlatChance(Chance):
         self._v = v
         self.uid = g.uid0 + v
 
-    @property  # type: ignore[override]
-    def labels(self) -> tuple[Label, ...]:
+    @property
+    def labels(self) -> tuple[Label, ...]:  # type: ignore[override]
         g = self._g
+        assert g.label is not None  # views exist only for games that store their labels
         return tuple(g.label[g.start[self._v] : g.start[self._v + 1]])
 
-    @property  # type: ignore[override]
-    def probs(self) -> tuple[tuple[Any, ...], ...]:
+    @property
+    def probs(self) -> tuple[tuple[Any, ...], ...]:  # type: ignore[override]
         g = self._g
         s, e = g.start[self._v], g.start[self._v + 1]
         cols = [col[s:e] for col in g.probs]
         return tuple(zip(*cols))
 
-    @property  # type: ignore[override]
-    def children(self) -> tuple[Node, ...]:
+    @property
+    def children(self) -> tuple[Node, ...]:  # type: ignore[override]
         g = self._g
         return tuple(g.node_at(c) for c in g.child[g.start[self._v] : g.start[self._v + 1]])
 
@@ -253,7 +255,7 @@ def _flatten_plain(order: list[Node], n_datasets: int) -> FlatGame | None:
     (None if some child comes after its parent in ``order``)."""
     index = {node.uid: v for v, node in enumerate(order)}
     kind = bytearray(map(_KIND.__getitem__, map(type, order)))
-    kids = [node.children if node is not END else () for node in order]
+    kids = [node.children if node is not END else () for node in order]  # type: ignore[attr-defined]
     filler = (None,) * n_datasets
     rows = list(
         chain.from_iterable(

@@ -84,7 +84,7 @@ def _on_coprime_basis(acc: dict) -> dict:
     rationals = [r for r in acc if is_rational(r)]
     if not rationals:
         return acc
-    ints = set()
+    ints: set[int] = set()
     for r in rationals:
         f = to_fraction(r)
         ints.update((f.numerator, f.denominator))
