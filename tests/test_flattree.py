@@ -257,3 +257,27 @@ def test_json_documents_are_bounded_like_yaml_ones():
     deep = '{"a": ' * 600 + "1" + "}" * 600
     with pytest.raises(CaseError, match="nesting deeper than 500 levels"):
         load_yaml(deep, "d.yaml")
+
+
+@pytest.mark.parametrize("style", ["json", "yaml"])
+@pytest.mark.parametrize("rounds", [166, 167, 400])
+def test_deep_trees_meet_the_nesting_limit_as_before(style, rounds):
+    """Three levels of nesting per round: 166 rounds are read (flat), 167 and 400 are refused by
+    the 500-level nesting limit with the general reader's message (never a RecursionError)."""
+    node = '{"respond": {"0": ["1/2", "1/2"], "1": ["1/2", "1/2"]}}'
+    for _ in range(rounds - 1):  # as text: json.dumps itself stops at Python's recursion limit
+        node = '{"respond": {"a": {"p": ["1/2", "1/2"], "then": ' + node + '}, "b": ["1/2", "1/2"]}}'
+    text = (
+        '{"exactdp": 1, "name": "deep", "mechanism": {"tree": ' + node + '}, "claims": [{"privloss": {"equals": 0}}]}'
+    )
+    if style == "yaml":  # not strict JSON: the YAML parser's events are read
+        text = text.replace('"exactdp": 1', "exactdp: 1", 1)
+    if rounds == 166:
+        m = parse_case(text, "t.yaml").mechanisms["M"]
+        assert isinstance(m.root, (_FlatAsk, _FlatChance))
+        return
+    with pytest.raises(CaseError, match="nesting deeper than 500 levels") as fast:
+        parse_case(text, "t.yaml")
+    with pytest.raises(CaseError) as slow:
+        _general(text)
+    assert str(fast.value) == str(slow.value)

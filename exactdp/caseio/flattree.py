@@ -65,11 +65,11 @@ def is_tree_path(path: tuple) -> bool:
     )
 
 
-def read_tree(start: yaml.Event, events: Iterator[yaml.Event]) -> FlatTreeNode:
+def read_tree(start: yaml.Event, events: Iterator[yaml.Event], depth_left: int) -> FlatTreeNode:
     """Read the tree whose first event is ``start`` (a mapping start) from ``events``, up to and
     including its last event; raise :class:`NotFlat` for anything left to the general reader
-    (the events are consumed either way)."""
-    reader = _Reader(events.__next__)
+    (the events are consumed either way), nesting deeper than ``depth_left`` levels included."""
+    reader = _Reader(events.__next__, depth_left)
     if not reader.plain_start(start, _MAP_START):
         raise NotFlat("not a mapping")
     reader.node()
@@ -82,8 +82,10 @@ def read_tree(start: yaml.Event, events: Iterator[yaml.Event]) -> FlatTreeNode:
 
 
 class _Reader:
-    def __init__(self, nxt: Callable[[], yaml.Event]):
+    def __init__(self, nxt: Callable[[], yaml.Event], depth_left: int):
         self._next = nxt
+        self.depth = 1  # the tree's own mapping
+        self.depth_left = depth_left
         self.builder: FlatBuilder | None = None
         self.width = 0
         self.last: yaml.Event | None = None
@@ -93,6 +95,13 @@ class _Reader:
     def next(self) -> yaml.Event:
         ev = self._next()
         self.last = ev
+        t = type(ev)
+        if t is _MAP_START or t is _SEQ_START:
+            self.depth += 1
+            if self.depth > self.depth_left:  # the general reader says where it is too deep
+                raise NotFlat("nesting")
+        elif t is _MAP_END or t is _SEQ_END:
+            self.depth -= 1
         return ev
 
     @staticmethod

@@ -204,7 +204,7 @@ class _Composer:
             game, width = objects.builder.finish(), objects.width
         else:
             self.pos = m.end()
-            reader = _TreeReader(self)
+            reader = _TreeReader(self, self.limits.max_depth - depth)
             reader.node()
             if reader.builder is None:
                 raise NotFlat("no answers")
@@ -220,8 +220,10 @@ def _string(token: str) -> str:
 class _TreeReader:
     """The tree grammar of :mod:`exactdp.caseio.flattree`, read from JSON tokens."""
 
-    def __init__(self, c: _Composer):
+    def __init__(self, c: _Composer, depth_left: int):
         self.c = c
+        self.depth = 1  # the tree's own mapping
+        self.depth_left = depth_left
         self.builder: FlatBuilder | None = None
         self.width = 0
         self._probs: dict[str, Any] = {}
@@ -242,6 +244,12 @@ class _TreeReader:
     def open(self) -> None:
         if self.c.token().group(2) != "{":
             raise NotFlat("not a mapping")
+        self.deeper()
+
+    def deeper(self) -> None:
+        self.depth += 1
+        if self.depth > self.depth_left:  # the general reader says where it is too deep
+            raise NotFlat("nesting")
 
     def node(self) -> int:
         """``{"ask": ...}`` or ``{"respond": ...}`` (the opening brace already read)."""
@@ -255,6 +263,7 @@ class _TreeReader:
             raise NotFlat(k)
         if self.c.token().group(2) != "}":
             raise NotFlat("more than one key")
+        self.depth -= 1
         return idx
 
     def entries(self):
@@ -262,11 +271,13 @@ class _TreeReader:
         c = self.c
         t = c.token()
         if t.group(2) == "}":
+            self.depth -= 1
             return
         while True:
             yield self.key(t)
             t = c.token()
             if t.group(2) == "}":
+                self.depth -= 1
                 return
             if t.group(2) != ",":
                 raise _NotJSON
@@ -293,9 +304,11 @@ class _TreeReader:
             labels.append(lab)
             t = c.token().group(2)
             if t == "[":
+                self.deeper()
                 rows.append(self.row())
                 kids.append(self.end())
             elif t == "{":
+                self.deeper()
                 row, kid = self.record()
                 rows.append(row)
                 kids.append(kid)
@@ -316,11 +329,13 @@ class _TreeReader:
         for k in self.entries():
             t = c.token()
             if k == "p" and row is None and t.group(2) == "[":
+                self.deeper()
                 row = self.row()
             elif k == "then" and kid is None:
                 if t.group(4) == "null":
                     kid = self.end()
                 elif t.group(2) == "{":
+                    self.deeper()
                     kid = self.node()
                 else:
                     raise NotFlat("then")
@@ -357,6 +372,7 @@ class _TreeReader:
                 if t.group(2) != ",":
                     raise _NotJSON
                 t = c.token()
+        self.depth -= 1
         if self.builder is None:
             if not out:
                 raise NotFlat("empty row")

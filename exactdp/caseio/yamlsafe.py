@@ -101,7 +101,7 @@ def _compose(text: str, file: str, limits: YamlLimits, *, flat_trees: bool = Tru
             path = _value_path(stack, paths)
             if flat_trees and path is not None and isinstance(ev, yaml.MappingStartEvent) and is_tree_path(path):
                 try:
-                    attach(read_tree(ev, events))
+                    attach(read_tree(ev, events, limits.max_depth - len(stack)))
                 except NotFlat:
                     raise _Recompose from None
                 continue
