@@ -118,3 +118,36 @@ def test_end_components_are_skipped():
     m = Mechanism(END)
     c = concomp([m, m, rr(exp_eps=3)])
     assert c.root.labels == (("2",),)
+
+
+def _game(m):
+    from exactdp.model.game import postorder
+
+    order = postorder(m.root)
+    index = {node.uid: k for k, node in enumerate(order)}
+    out = []
+    for node in order:
+        if node is END:
+            out.append(("end",))
+        elif isinstance(node, Chance):
+            out.append(("chance", node.labels, node.probs, tuple(index[c.uid] for c in node.children)))
+        else:
+            out.append(("ask", node.labels, tuple(index[c.uid] for c in node.children)))
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(copies())
+def test_games_built_in_flat_storage_are_the_node_built_games(comps):
+    """build_dag stores combinators' games in flat arrays; the same construction with node
+    objects gives the same game, node for node."""
+    import exactdp.model.dag as dag
+
+    flat = concomp(comps)
+    real = dag._build_flat
+    dag._build_flat = lambda order, expansions: None
+    try:
+        nodes = concomp(comps)
+    finally:
+        dag._build_flat = real
+    assert _game(flat) == _game(nodes)

@@ -40,6 +40,7 @@ __all__ = [
     "label_str",
     "unordered_pairs",
     "reserve_uids",
+    "check_labels",
 ]
 
 Label = str | tuple
@@ -117,13 +118,9 @@ class Ask(Node):
 
     def __init__(self, labels: Sequence[Label], children: Sequence[Node]):
         labels, children = tuple(labels), tuple(children)
-        if not labels:
-            raise CaseError(CaseProblem("an adversary choice needs at least one option"))
         if len(labels) != len(children):
             raise CaseError(CaseProblem("Ask: labels and children differ in length"))
-        if len(set(labels)) != len(labels):
-            dup = next(l for l in labels if labels.count(l) > 1)
-            raise CaseError(CaseProblem(f"the option {label_str(dup)!r} appears twice in one adversary choice"))
+        check_labels(labels, "option", "adversary choice")
         _limits.count_nodes()
         self.uid = next(_uids)
         self.labels = labels
@@ -201,6 +198,15 @@ def _check_distribution(labels: tuple, probs: tuple, children: tuple) -> None:
             total += row[d]
         if total != 1:
             raise CaseError(CaseProblem(f"probabilities under dataset #{d} sum to {q_str(total)}, not 1"))
+
+
+def check_labels(labels: tuple, what: str, where: str) -> None:
+    """Refuse an empty list of labels or a label listed twice (one wording for every builder)."""
+    if not labels:
+        raise CaseError(CaseProblem(f"an {where} needs at least one {what}"))
+    if len(set(labels)) != len(labels):
+        dup = next(l for l in labels if labels.count(l) > 1)
+        raise CaseError(CaseProblem(f"the {what} {label_str(dup)!r} appears twice in one {where}"))
 
 
 def unordered_pairs(adjacent: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
