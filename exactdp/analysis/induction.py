@@ -18,7 +18,8 @@ parents), each for one ordered adjacent pair (x, x') at a time:
 Chains here are plain tuples ``(top, R, W)`` with the slopes ``R`` decreasing and the widths
 ``W``; :func:`as_hull` turns one into a :class:`~exactdp.analysis.hull.Hull`.  Every number is
 exact (rationals, or elements of ℚ(e^{1/L}) for a decimal ε).  Sizes are checked where numbers
-grow (at answers, where probabilities multiply), and the deadline every 16,384 nodes.
+grow (at answers, where probabilities multiply), the number of pieces of a chain where it can
+pass ``--max-profile-size``, and the deadline every 16,384 nodes.
 
 The engine as it was before these loops is kept, unchanged, as the reference that tests and
 benchmarks compare with (:mod:`exactdp.analysis.reference`).
@@ -33,6 +34,7 @@ from operator import eq, itemgetter, mul, sub, truediv
 from typing import Any
 
 from .. import limits
+from ..limits import check_hull_size
 from ..errors import TimeLimitExceeded
 from ..model.flat import ASK_KIND, CHANCE_KIND, FlatGame
 from ..numbers.rational import Q
@@ -177,6 +179,8 @@ def _combine(Pi: list, Pj: list, child: Any, memo: list, s: int, e: int) -> Chai
         else:
             R.append(_ZERO)
             W.append(flat)
+    if len(R) > 4096:
+        check_hull_size(len(R))
     return (top, R, W)
 
 
@@ -207,10 +211,14 @@ def upper_chain(chains: list[Chain]) -> Chain:
         out = _upper2(distinct[0], distinct[1])
         for c in islice(distinct, 2, None):
             out = _upper2(out, c)
+        if len(out[1]) > 4096:
+            check_hull_size(len(out[1]))
         return out
     pts: list[tuple[Any, Any]] = []
     for top, R, W in distinct:
         pts.extend(zip(accumulate(W, initial=_ZERO), accumulate(map(mul, R, W), initial=top)))
+    if len(pts) > 4096:
+        check_hull_size(len(pts))
     pts.sort()  # by abscissa, then ordinate: of equal abscissae the highest comes last
     sb: list = []
     sa: list = []
