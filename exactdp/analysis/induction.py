@@ -34,8 +34,8 @@ from operator import eq, itemgetter, mul, sub, truediv
 from typing import Any
 
 from .. import limits
-from ..limits import check_hull_size
 from ..errors import TimeLimitExceeded
+from ..limits import check_hull_size
 from ..model.flat import ASK_KIND, CHANCE_KIND, FlatGame
 from ..numbers.rational import Q
 from ..numbers.real import value_bits
