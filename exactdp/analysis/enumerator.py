@@ -303,13 +303,16 @@ def _renyi_sum_by_definition(views: list, i: int, j: int, alpha: int) -> RenyiSu
         if not pp:
             return INF
         if alpha == 1:
-            from .renyi import kl_terms
-
-            kl_terms(p, pp)  # refuses non-rational probabilities with the clear message
             logs.append((p / pp, p))
         else:
             total += p**alpha * (1 / pp) ** (alpha - 1)
-    return log_linear(Q(0), logs) if alpha == 1 else total
+    if alpha != 1:
+        return total
+    if all(is_rational(r) and is_rational(c) for r, c in logs):
+        return log_linear(Q(0), logs)
+    from ..numbers.logsum import log_sum  # a decimal eps: coefficients in Q(e^(1/L))
+
+    return log_sum(Q(0), logs)
 
 
 @takes_mechanism

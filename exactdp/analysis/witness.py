@@ -12,6 +12,7 @@ raises :class:`~exactdp.errors.VerificationError`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -79,7 +80,7 @@ class HullPolicy:
 
     aggregates = True
 
-    def __init__(self, memo: dict[int, Hull], lam: Any):
+    def __init__(self, memo: Mapping[int, Hull], lam: Any):
         self.memo = memo
         self.lam = lam
         self._cache: dict[tuple[int, Any], int] = {}

@@ -11,6 +11,9 @@ from pathlib import Path
 
 from ..errors import CaseError
 from .case import parse_case
+from .yamlsafe import YamlLimits
+
+_MAX_BYTES = YamlLimits().max_bytes
 
 __all__ = ["CATALOGUE", "HOSTILE", "render", "DOC_PATH"]
 
@@ -258,8 +261,8 @@ HOSTILE: list[tuple[str, str, str, str, dict]] = [
     ("A device", "", "file:device", "", {}),
     (
         "A file too large",
-        "The size limit (`--max-file-bytes`, default 5,000,000) is enforced while reading: at most one byte more "
-        "than the limit is ever read, whatever the file says its size is.",
+        f"The size limit (`--max-file-bytes`, default {_MAX_BYTES:,}) is enforced while reading: at most one byte "
+        "more than the limit is ever read, whatever the file says its size is.",
         "file:large",
         "",
         {},
@@ -360,7 +363,7 @@ def _hostile_message(how: str, text: str, limits: dict) -> str:
                     os.mkfifo("demo.yaml")
                     return _load_message(lambda: load_case("demo.yaml"))
                 with open("demo.yaml", "w") as f:
-                    f.write("#" * 6_000_000)
+                    f.write("#" * (_MAX_BYTES + 1))
                 return _load_message(lambda: load_case("demo.yaml"))
             finally:
                 os.chdir(old)

@@ -9,6 +9,7 @@ Def. 1.5–1.7: the distributions M(x, history) for every dataset x at once).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..analysis.profile import pair_hull
@@ -33,7 +34,7 @@ class ExportedGame:
     def node_id(self, node: Node) -> int:
         return self.ids[node.uid]
 
-    def chains(self, pair: tuple[int, int]) -> dict:
+    def chains(self, pair: tuple[int, int]) -> Mapping:
         """Every node's exact chain (uid → Hull) for the ordered ``pair``, computed once."""
         memo = self.memos.get(pair)
         if memo is None:

@@ -7,6 +7,7 @@ import textwrap
 import click
 
 from ..analysis import format_privloss, make_engine
+from ..analysis.results import privloss_from_lambda
 from ..errors import ExactDPError
 from ..limits import using
 from ..numbers.rational import q_str
@@ -33,9 +34,14 @@ def privloss(case_path, delta_text, of, witness, common: Common):
         with using(opts.effective_limits()), EngineProgress(common.progress) as prog:
             case, name, mech = load_mechanism(case_path, of, opts)
             eng = make_engine(opts.engine, max_strategies=opts.max_strategies, progress=prog.callback)
-            prof = eng.profile(mech)
-            val = prof.privloss(delta)
-            w = eng.privloss_witness(mech, delta, prof) if witness else None
+            if delta == 0 and not witness:  # the largest likelihood ratio: no profile needed
+                lam = eng.pure_lambda(mech)
+                w = None
+            else:
+                prof = eng.profile(mech)
+                lam = prof.least_lambda(delta)
+                w = eng.privloss_witness(mech, delta, prof) if witness else None
+            val = privloss_from_lambda(lam)
     except ExactDPError as e:
         fail(e)
     if common.as_json:
@@ -45,7 +51,7 @@ def privloss(case_path, delta_text, of, witness, common: Common):
                     "mechanism": name,
                     "delta": q_str(delta),
                     "privloss": real_str(val),
-                    "exp_privloss": real_str(prof.least_lambda(delta)),
+                    "exp_privloss": real_str(lam),
                     "engine": opts.engine,
                     "witness": witness_to_dict(w) if w is not None else None,
                 }
