@@ -62,6 +62,7 @@ __all__ = [
     "memory_in_use",
     "MIB",
     "disarm",
+    "FLAGS",
 ]
 
 MIB = 1 << 20
@@ -95,6 +96,24 @@ class Limits:
 
 
 DEFAULT = Limits()
+
+# The command-line flag of each limit (the CLI and the pytest plugin's ini options are named
+# after these; the errors name them).
+FLAGS: dict[str, str] = {
+    "max_nodes": "--max-nodes",
+    "max_hull_edges": "--max-profile-size",
+    "max_strategies": "--max-strategies",
+    "max_exponent": "--max-exponent",
+    "max_bits": "--max-bits",
+    "max_symbolic_degree": "--max-symbolic-degree",
+    "max_datasets": "--max-datasets",
+    "max_pairs": "--max-pairs",
+    "max_components": "--max-components",
+    "max_samples": "--max-samples",
+    "max_memory": "--max-memory",
+    "timeout": "--timeout",
+    "follow_symlinks": "--follow-symlinks",
+}
 _stack: list[Limits] = [DEFAULT]
 # nodes built in the current `using` block, and the budget (a list for cheap in-place updates)
 _nodes = [0, DEFAULT.max_nodes]

@@ -95,11 +95,11 @@ def header_line(names: Sequence[str]) -> str:
     return csv_row(csv_columns(names)) + "\n"
 
 
-def _exact_number(s: str) -> bool:
-    """Whether ``s`` is an exact number in exactdp's grammar, with no names (``-1/2``,
+def _exact_number(text: str) -> bool:  # (shadows the escaper: this is our own grammar's parser)
+    """Whether ``text`` is an exact number in exactdp's grammar, with no names (``-1/2``,
     ``log(3)/2``, ``inf``): exactdp's own output, harmless in a spreadsheet and read back as it is."""
     try:
-        return bool(s) and not names_in(parse_expr(s))
+        return bool(text) and not names_in(parse_expr(text))
     except ExprError:
         return False
 
