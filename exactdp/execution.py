@@ -41,7 +41,8 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from .errors import ExactDPError
+from .errors import ExactDPError, excerpt
+from .limits import available_cores, check_workers
 
 __all__ = [
     "Runner",
@@ -51,6 +52,7 @@ __all__ = [
     "available_cores",
     "DaskMissingError",
     "SchedulerError",
+    "parse_scheduler",
 ]
 
 T = TypeVar("T")
@@ -67,14 +69,6 @@ class DaskMissingError(ExactDPError):
 
 class SchedulerError(ExactDPError):
     """The Dask scheduler could not be reached or the address is malformed."""
-
-
-def available_cores() -> int:
-    """Cores this process may run on (the affinity mask where the OS has one)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
 
 
 def jobs_from_env(default: int = 1) -> int:
@@ -102,11 +96,31 @@ class Runner:
         of N worker processes; overrides ``jobs``.
     max_attempts : int, optional (default = 3)
         How many times an item may kill its worker process (``jobs`` > 1) before it is given up.
+    max_workers : int, optional
+        The most local worker processes (``jobs``, ``local:N``); default 4 per core
+        (:func:`~exactdp.limits.default_max_workers`).
+
+    Raises
+    ------
+    LimitExceededError
+        More local workers than ``max_workers``.
+    SchedulerError
+        A ``scheduler`` address that is not ``tcp://HOST:PORT``, ``tls://HOST:PORT`` or
+        ``local:N`` (checked before Dask is imported).
     """
 
     jobs: int = 1
     scheduler: str | None = None
     max_attempts: int = 3
+    max_workers: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.scheduler is not None:
+            kind, value = parse_scheduler(self.scheduler)
+            if kind == "local":
+                check_workers(int(value), self.max_workers)
+        else:
+            check_workers(self.jobs, self.max_workers)
 
     @property
     def parallel(self) -> bool:
@@ -116,6 +130,31 @@ class Runner:
         if self.scheduler is not None:
             return f"Dask scheduler {self.scheduler}"
         return "this process" if self.jobs == 1 else f"{self.jobs} worker processes"
+
+
+_SCHEMES = ("tcp", "tls")
+_ADDRESS_HELP = "write tcp://HOST:PORT or tls://HOST:PORT (a running `dask scheduler`), or local:N"
+
+
+def parse_scheduler(address: str) -> tuple[str, str]:
+    """``("local", "N")`` for ``local:N``, ``("remote", address)`` for ``tcp://HOST:PORT`` or
+    ``tls://HOST:PORT``; anything else is a :class:`SchedulerError` naming the address, so that
+    Dask never sees an address it would fail on with a traceback (``file://``, no port)."""
+    shown = excerpt(address)
+    if address.startswith("local:"):
+        n = address[len("local:") :]
+        if not (n.isascii() and n.isdigit()) or int(n) < 1:
+            raise SchedulerError(f"--scheduler {shown}: write local:N with N >= 1 worker processes, or tcp://HOST:PORT")
+        return "local", n
+    scheme, sep, rest = address.partition("://")
+    if not sep:
+        raise SchedulerError(f"--scheduler {shown}: {_ADDRESS_HELP}")
+    if scheme not in _SCHEMES:
+        raise SchedulerError(f"--scheduler {shown}: unknown scheme {excerpt(scheme)}; {_ADDRESS_HELP}")
+    host, colon, port = rest.rpartition(":")
+    if not colon or not host or "/" in host or not (port.isascii() and port.isdigit()) or not 0 < int(port) < 65536:
+        raise SchedulerError(f"--scheduler {shown}: no HOST:PORT after {scheme}://; {_ADDRESS_HELP}")
+    return "remote", address
 
 
 Lost = Callable[[Any, str], Any]
@@ -406,19 +445,15 @@ def _dask_client(address: str) -> tuple[Any, Any]:
             "--scheduler needs dask.distributed, which is not installed; install the optional "
             "extra: pip install 'exactdp[dask]'"
         ) from None
-    if address.startswith("local:"):
-        n = address[len("local:") :]
-        if not n.isdigit() or int(n) < 1:
-            raise SchedulerError(f"--scheduler {address!r}: write local:N with N >= 1 worker processes")
+    kind, value = parse_scheduler(address)
+    if kind == "local":
         cluster = LocalCluster(
-            n_workers=int(n), threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40
+            n_workers=int(value), threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40
         )
         return Client(cluster), cluster
-    if "://" not in address:
-        raise SchedulerError(f"--scheduler {address!r}: write tcp://HOST:PORT (a running `dask scheduler`) or local:N")
     try:
         return Client(address, timeout="10s"), None
-    except (OSError, TimeoutError) as e:
+    except (OSError, TimeoutError, ValueError) as e:  # ValueError: an address Dask's parser refuses
         raise SchedulerError(f"cannot reach the Dask scheduler at {address}: {e}") from None
 
 

@@ -63,6 +63,9 @@ __all__ = [
     "MIB",
     "disarm",
     "FLAGS",
+    "available_cores",
+    "default_max_workers",
+    "check_workers",
 ]
 
 MIB = 1 << 20
@@ -326,6 +329,35 @@ def size_text(n: int) -> str:
             v = n / k
             return f"{v:g} {unit}"
     return f"{n} bytes"
+
+
+# --- worker processes ------------------------------------------------------------------------
+
+
+def available_cores() -> int:
+    """Cores this process may run on (the affinity mask where the OS has one)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def default_max_workers() -> int:
+    """The default of ``--max-workers``: 4 local worker processes per core this process may use
+    (each one imports exactdp and its dependencies, about 100 MB, before any work)."""
+    return 4 * available_cores()
+
+
+def check_workers(n: int, limit: int | None = None) -> None:
+    """Refuse ``n`` local worker processes (``--jobs N``, ``--scheduler local:N``) beyond
+    ``limit`` (default :func:`default_max_workers`), before any is started."""
+    allowed = default_max_workers() if limit is None else limit
+    if n > allowed:
+        raise LimitExceededError(
+            f"the number of local worker processes ({n})",
+            allowed,
+            "raise it with --max-workers N (the default is 4 per core)",
+        )
 
 
 # --- counting limits -------------------------------------------------------------------------

@@ -187,3 +187,48 @@ def test_parallel_verify_runs_without_the_test_extras(tmp_path):
     args = [str(cases / "rr-pure.yaml"), str(cases / "rr-approx.yaml")]
     p = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert p.returncode == 0 and "Traceback" not in p.stderr, p.stdout + p.stderr
+
+
+def _cli_lines(*args: str, env: dict[str, str] | None = None) -> tuple[int, list[str], float]:
+    """``exactdp *args`` in its own process: (exit status, lines of stdout and stderr, seconds)."""
+    t = time.monotonic()
+    p = subprocess.run(
+        [sys.executable, "-m", "exactdp", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, **(env or {})},
+    )
+    return p.returncode, (p.stdout + p.stderr).splitlines(), time.monotonic() - t
+
+
+@pytest.mark.parametrize(
+    "args, env",
+    [
+        (["--scheduler", "local:1000"], None),
+        (["--jobs", "1000"], None),
+        ([], {"EXACTDP_JOBS": "1000"}),
+        (["--scheduler", "local:3", "--max-workers", "2"], None),
+    ],
+    ids=["local-1000", "jobs-1000", "env-1000", "max-workers-2"],
+)
+def test_local_workers_are_bounded_by_a_named_limit(args, env):
+    """`--scheduler local:1000` once started 1,000 workers and ended in about 1,000 traceback
+    lines; local workers are bounded by --max-workers (default: 4 per core), refused in one line
+    before any worker starts."""
+    code, lines, secs = _cli_lines("verify", *args, str(ROOT / "cases/vadhan-wang/rr-pure.yaml"), env=env)
+    assert code == 2 and len(lines) == 1, lines
+    assert "exceeds the limit of" in lines[0] and "--max-workers" in lines[0], lines
+    assert secs < 20
+
+
+@pytest.mark.parametrize(
+    "address",
+    ["file:///etc/passwd", "tcp://localhost:notaport", "tcp://", "http://example.org:80", "tcp://:8786", "local:"],
+)
+def test_an_unknown_or_malformed_scheduler_address_is_one_line(address):
+    """An address Dask cannot use is refused before Dask is imported: one line naming the
+    address and what to write, exit status 2 (a `file://` address ended in a traceback)."""
+    code, lines, _ = _cli_lines("sweep", "--scheduler", address, str(ROOT / "cases/vadhan-wang/thm-1-8-sweep.yaml"))
+    assert code == 2 and len(lines) == 1, lines
+    assert lines[0].startswith("exactdp: --scheduler") and "tcp://HOST:PORT" in lines[0], lines
