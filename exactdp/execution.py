@@ -33,6 +33,7 @@ import multiprocessing
 import os
 import pkgutil
 import signal
+import sys
 import threading
 from collections import deque
 from collections.abc import Callable, Generator, Iterator, Sequence
@@ -53,6 +54,7 @@ __all__ = [
     "DaskMissingError",
     "SchedulerError",
     "parse_scheduler",
+    "guard_resource_tracker",
 ]
 
 T = TypeVar("T")
@@ -292,8 +294,58 @@ def preload_result_modules() -> None:
 _preloaded: list[bool] = []
 
 
+_TRACKER_GONE: list[bool] = []
+_TRACKER_NOTE = (
+    "exactdp: the resource tracker of the worker processes was killed; it is not restarted (it only "
+    "cleans up after a crash), and the results are not affected"
+)
+
+
+def guard_resource_tracker() -> None:
+    """Make a killed multiprocessing resource tracker one line on stderr, not tracebacks.
+
+    The pools' semaphores are registered with a helper process, the resource tracker, which
+    removes them if this process crashes.  Killed, it is relaunched by the next registration,
+    with a warning, and the new one prints a ``KeyError`` traceback for every semaphore
+    unregistered that it never saw.  Once it is found dead, registrations are dropped instead
+    (the semaphores are still released by the pools themselves) and one line says so.  Uses
+    the tracker's ``_check_alive``; on a Python without it, nothing is changed."""
+    from multiprocessing import resource_tracker as rt
+
+    tracker = getattr(rt, "_resource_tracker", None)
+    check = getattr(tracker, "_check_alive", None)
+    if check is None or getattr(rt.ensure_running, "_exactdp_guard", False):
+        return
+    # getfd: the forkserver passes the tracker's pipe to every new worker; once the tracker is
+    # dead that pipe is passed as it is (a worker registers nothing)
+    original = {name: getattr(rt, name) for name in ("ensure_running", "register", "unregister", "getfd")}
+
+    def dead() -> bool:
+        if not _TRACKER_GONE and getattr(tracker, "_fd", None) is not None and not check():
+            _TRACKER_GONE.append(True)
+            try:
+                sys.stderr.write(_TRACKER_NOTE + "\n")
+                sys.stderr.flush()
+            except (OSError, ValueError):
+                pass
+        return bool(_TRACKER_GONE)
+
+    def guarded(name: str) -> Callable[..., Any]:
+        def call(*args: Any) -> Any:
+            if dead():
+                return getattr(tracker, "_fd", None) if name == "getfd" else None
+            return original[name](*args)
+
+        call._exactdp_guard = True  # type: ignore[attr-defined]
+        return call
+
+    for name in original:
+        setattr(rt, name, guarded(name))
+
+
 def _new_pool(workers: int) -> ProcessPoolExecutor:
     preload_result_modules()
+    guard_resource_tracker()
     # forkserver: workers start from a clean single-threaded process (forking the parent, whose
     # pool manager threads run, is unsafe); exactdp is imported once in the server and inherited
     methods = multiprocessing.get_all_start_methods()
@@ -459,6 +511,7 @@ def _dask_client(address: str) -> tuple[Any, Any]:
 
 def _run_dask(fn, items, runner: Runner, lost, progress, buffer: dict[int, Any]) -> Generator[Any, None, None]:
     assert runner.scheduler is not None
+    guard_resource_tracker()
     client, cluster = _dask_client(runner.scheduler)  # first: it says which extra is missing
     preload_result_modules()
     from dask.distributed import as_completed

@@ -232,3 +232,44 @@ def test_an_unknown_or_malformed_scheduler_address_is_one_line(address):
     code, lines, _ = _cli_lines("sweep", "--scheduler", address, str(ROOT / "cases/vadhan-wang/thm-1-8-sweep.yaml"))
     assert code == 2 and len(lines) == 1, lines
     assert lines[0].startswith("exactdp: --scheduler") and "tcp://HOST:PORT" in lines[0], lines
+
+
+def _tracker_of(pid: int) -> int | None:
+    """The multiprocessing resource tracker started by process ``pid``, if any (from /proc)."""
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            stat = (d / "stat").read_text()
+            cmd = (d / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid and b"resource_tracker" in cmd:
+            return int(d.name)
+    return None
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the resource tracker in /proc")
+def test_killing_the_resource_tracker_gives_one_line_not_tracebacks(tmp_path):
+    """The multiprocessing resource tracker (a helper process of the worker pools) killed in
+    the middle of `verify --jobs 2`: the run finishes with the same verdicts and one line on
+    stderr, where the restarted tracker used to print a KeyError traceback per semaphore."""
+    p = subprocess.Popen(
+        [sys.executable, "-m", "exactdp", "verify", "-q", "--jobs", "2", str(ROOT / "cases")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    tracker = None
+    deadline = time.monotonic() + 60
+    while tracker is None and p.poll() is None and time.monotonic() < deadline:
+        tracker = _tracker_of(p.pid)
+        time.sleep(0.05)
+    assert tracker is not None, "no resource tracker found"
+    os.kill(tracker, signal.SIGKILL)
+    assert p.poll() is None, "the run ended before the tracker was killed: nothing was tested"
+    out, err = p.communicate(timeout=600)
+    assert p.returncode == 0, out + err
+    assert "Traceback" not in err and "KeyError" not in err, err
+    assert len(err.splitlines()) == 1 and "resource tracker" in err, err
+    assert "summary:" in out and "0 fail" in out
