@@ -20,6 +20,9 @@ limit                    default                 what it bounds (flag)
 ``max_pairs``            20,000                  adjacent pairs of a case (``--max-pairs``)
 ``max_components``       200,000                 components of ``exactdp compose`` (``--max-components``)
 ``max_samples``          100,000                 samples of ``exactdp experiment`` (``--max-samples``)
+``max_orders``           100                     Rényi orders of one ``exactdp renyi --alpha`` list (``--max-orders``)
+``max_automaton_work``   2,000,000               profile pieces an automaton is predicted to need,
+                                                 refused before its game is built (``--max-automaton-work``)
 ``max_memory``           800 MiB                 memory one case file may add to the process (``--max-memory``)
 ``timeout``              300 s                   wall-clock seconds per case file or command (``--timeout``)
 ``follow_symlinks``      False                   whether symbolic links are followed (``--follow-symlinks``)
@@ -85,6 +88,8 @@ class Limits:
     max_pairs: int = 20_000
     max_components: int = 200_000
     max_samples: int = 100_000
+    max_automaton_work: int = 2_000_000
+    max_orders: int = 100
     max_memory: int = 800 * MIB
     timeout: float = 300.0
     follow_symlinks: bool = False
@@ -113,6 +118,8 @@ FLAGS: dict[str, str] = {
     "max_pairs": "--max-pairs",
     "max_components": "--max-components",
     "max_samples": "--max-samples",
+    "max_automaton_work": "--max-automaton-work",
+    "max_orders": "--max-orders",
     "max_memory": "--max-memory",
     "timeout": "--timeout",
     "follow_symlinks": "--follow-symlinks",

@@ -235,6 +235,18 @@ _LIMIT_FLAGS = [
         f"Most components of a composition (compose --repeat) [default: {_D.max_components}].",
     ),
     ("--max-samples", "max_samples", click.IntRange(1), f"Most samples of an experiment [default: {_D.max_samples}]."),
+    (
+        "--max-automaton-work",
+        "max_automaton_work",
+        click.IntRange(1),
+        f"Most profile pieces an automaton is predicted to need (reachable states x horizon^2 / 2) [default: {_D.max_automaton_work}].",
+    ),
+    (
+        "--max-orders",
+        "max_orders",
+        click.IntRange(1),
+        f"Most Renyi orders in one --alpha list [default: {_D.max_orders}].",
+    ),
 ]
 
 
