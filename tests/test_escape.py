@@ -158,6 +158,10 @@ def test_dot_escapes_quotes_and_backslashes():
     assert escape.dot('a"b\\n\x1b') == 'a\\"b\\\\n\\\\x1b'
 
 
+def test_dot_escapes_ampersands_so_entities_are_drawn_as_written():
+    assert escape.dot("&lt;b&gt; a&b <i>") == "&amp;lt;b&amp;gt; a&amp;b <i>"
+
+
 def test_html_escapes_markup():
     assert escape.html("<script>\"&'\x1b") == "&lt;script&gt;&quot;&amp;&#x27;\\x1b"
 
