@@ -19,6 +19,8 @@ from exactdp.caseio import load_case, parse_case
 from exactdp.cli import main
 from exactdp.report.dot import game_graph, render_graphviz, to_dot
 
+from .system_tools import needs
+
 pydot = pytest.importorskip("pydot")
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")  # pydot 4 on pyparsing 3.2
 
@@ -140,7 +142,7 @@ def test_cli_dot_to_stdout_and_file(tmp_path):
     assert r.exit_code == 2 and "give --dot, --svg or --png" in r.output
 
 
-@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz (dot) is not installed")
+@needs("dot")
 def test_graphviz_renders_svg_and_png(tmp_path):
     r = CliRunner().invoke(
         main, ["info", FIG1, "--svg", str(tmp_path / "g.svg"), "--png", str(tmp_path / "g.png"), "--witness", "0"]
@@ -163,7 +165,7 @@ claims:
 """
 
 
-@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz (dot) is not installed")
+@needs("dot")
 def test_graphviz_draws_every_label_as_written(tmp_path):
     """Graphviz decodes HTML character entities in plain labels: a label written `&lt;x&gt;`
     in a case file was drawn as `<x>`, the same as a label `<x>`.  Every label is drawn as the

@@ -6,7 +6,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -19,6 +18,8 @@ from hypothesis import strategies as st
 from exactdp.cli import main
 from exactdp.errors import CaseError, CaseProblem
 from exactdp.report import escape
+
+from .system_tools import needs
 
 # every kind of character that must never reach an output raw
 HOSTILE = "\x1b]0;title\x07\x1b[2J\x1b]52;c;ZXZpbA==\x07\r\n::error::x\t\x00\x7f\x85\x9b\u202e\u2066\u200b\ufeff\u2028"
@@ -173,7 +174,7 @@ def test_mpl_escapes_mathtext():
 LATEX_HOSTILE = "a^b~c_d ä ö ß é ł \\x \\textbackslash $m$ & % # { } < > | \" ' ` -- \x1b\x7f → 日"
 
 
-@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex is not installed")
+@needs("pdflatex")
 def test_latex_with_hostile_text_compiles_in_text_and_math_mode(tmp_path):
     s = LATEX_HOSTILE
     body = (
@@ -285,7 +286,7 @@ def test_csv_output_reads_back(hostile):
     assert "a\\x1b]52;c;ZXZpbA==\\x07" in {r[5] for r in rows[1:]}
 
 
-@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex is not installed")
+@needs("pdflatex")
 def test_latex_of_hostile_labels_compiles(hostile, tmp_path):
     tex = run("simulate", str(hostile), "--of", MECH, "--format", "latex", "--standalone").output
     (tmp_path / "t.tex").write_text(tex, encoding="utf-8")
