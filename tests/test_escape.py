@@ -310,3 +310,16 @@ def test_invalid_case_error_quotes_are_escaped(tmp_path):
     assert r.exit_code == 2
     assert raw_controls(r.output) == []
     assert all(not line.lstrip().startswith("::") for line in r.output.splitlines())
+
+
+def test_csv_is_written_only_through_the_escaper():
+    """Every CSV exactdp writes (simulate --format csv, sweep --csv) is composed by
+    escape.csv_row, so no cell from a case file can start a spreadsheet formula: no module
+    writes CSV with the csv module's writers, which quote but do not neutralise formulas."""
+    import re
+    from pathlib import Path
+
+    pkg = Path(escape.__file__).resolve().parents[1]
+    writers = re.compile(r"\bcsv\.(writer|DictWriter)\b|\bDictWriter\(")
+    found = [str(f.relative_to(pkg)) for f in pkg.rglob("*.py") if writers.search(f.read_text(encoding="utf-8"))]
+    assert found == []
