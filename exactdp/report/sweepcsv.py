@@ -206,6 +206,7 @@ def _check_header(path: str, line: str, names: Sequence[str]) -> None:
 def _row(path: str, lineno: int, line: str, names: Sequence[str], case: str) -> dict[str, str]:
     """One complete row, checked to be one that exactdp writes for this case."""
     cols = csv_columns(names)
+    problem: str | None
     try:
         cells = _records(line)
     except csv.Error as e:
