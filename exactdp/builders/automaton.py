@@ -390,8 +390,8 @@ class BeliefStepper:
 
 def reachable_joint_states(a: Automaton, rows: Sequence[int], *, cap: int) -> int | None:
     """The number of joint states (the state under each dataset, ``None`` where the history is
-    impossible under it) reachable in ``a`` from its initial states, whatever the horizon; at
-    most ``cap + 1`` are counted.  ``None`` when a belief is not a point mass (an initial
+    impossible under it) reachable in ``a`` from its initial states, whatever the horizon;
+    counting stops once it passes ``cap``.  ``None`` when a belief is not a point mass (an initial
     distribution, or an answer leading to several next states): the posteriors are then
     found only by building the game."""
     start = []
