@@ -247,7 +247,6 @@ def test_a_fresh_install_runs_the_first_commands_from_an_empty_directory(built: 
 
     for args, extra in [
         (["plot", CASE.name, "-o", "p.png"], "exactdp[plot]"),
-        (["verify", "--scheduler", "local:2", CASE.name], "exactdp[dask]"),
         (["sweep", "--scheduler", "local:2", "sweep.yaml"], "exactdp[dask]"),
     ]:
         p = _exactdp(runtime_venv, work, *args)
