@@ -82,7 +82,7 @@ def deep_tree(levels: int = 124) -> str:
 # name -> (case text, extra command-line flags, the flag the refusal must name)
 BOMBS = {
     "concomp-20": (concomp_bomb, [], "--max-memory"),
-    "automaton-horizon-1e5": (automaton_bomb, [], "--max-memory"),
+    "automaton-horizon-1e5": (automaton_bomb, [], "--max-automaton-work"),
     "enumerator-defaults": (enumerator_bomb, ["--engine", "enumerator"], "--max-memory"),
     "repeat-3000": (repeat_bomb, [], "--timeout"),
     "datasets-1e4": (datasets_bomb, [], "--max-datasets"),
