@@ -44,7 +44,7 @@ def test_certify_prints_verify_report_and_writes_certificates(tmp_path: Path):
     c = run("certify", str(case), "-o", str(out))
     assert c.exit_code == v.exit_code == 1  # the decimal-eps dp claim fails: e^(1/10) < 3
     assert c.output.startswith(v.output)
-    written = sorted(p.name for p in (out / "demo").iterdir())
+    written = sorted(p.name for p in (out / "demo").iterdir() if not p.name.startswith("."))
     assert written == ["1-privloss.json", "2-privloss.json", "3-not_dp.json", "6-privloss.json"]
     assert "certificates: 4 written" in c.output
     assert "claim 4 (dp" in c.output and "transcendental" in c.output
@@ -70,14 +70,16 @@ def test_certificates_do_not_depend_on_the_engine(tmp_path: Path):
 
 
 def test_rerun_replaces_stale_certificates(tmp_path: Path):
+    """A certificate an earlier run wrote for a claim that is gone is removed by the rerun."""
     case = tmp_path / "demo.yaml"
     case.write_text(CASE)
     out = tmp_path / "certs"
-    stale = out / "demo" / "9-dp.json"
-    stale.parent.mkdir(parents=True)
-    stale.write_text("{}")
     run("certify", str(case), "-o", str(out))
-    assert not stale.exists()
+    stale = out / "demo" / "6-privloss.json"
+    assert stale.exists()
+    case.write_text(CASE.replace("  - privloss: {delta: 0, equals: log(2)}\n", ""))
+    run("certify", str(case), "-o", str(out))
+    assert not stale.exists() and (out / "demo" / "1-privloss.json").exists()
 
 
 def test_show_game_latex_json_and_self_check(tmp_path: Path):
@@ -119,3 +121,63 @@ def test_an_output_directory_that_cannot_be_made_is_a_clear_error(tmp_path: Path
     r = CliRunner().invoke(main, ["certify", str(case), "-o", str(blocker / "certs")])
     assert r.exit_code == 2 and (r.exception is None or isinstance(r.exception, SystemExit))
     assert "cannot create the output directory" in r.output and "Traceback" not in r.output
+
+
+def _tree(root: Path) -> dict:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_dot_named_case_files_stay_inside_the_output_folder(tmp_path: Path):
+    """A case file named ``...yaml`` has the stem ``..`` and ``..yaml`` the stem ``.``: their
+    certificates go to a sanitised folder inside OUTPUT, and nothing outside it is removed or
+    written (before the fix ``...yaml`` emptied the parent of OUTPUT of its *.json and *.tex)."""
+    work = tmp_path / "work"
+    cases = work / "cases"
+    cases.mkdir(parents=True)
+    for name in ("...yaml", "..yaml"):
+        (cases / name).write_text(CASE.replace("  - dp: {eps: 1/10, delta: 0}\n", ""))
+    keep = {"mine.json": b"{}", "notes.tex": b"x", "certs/own.json": b"{}", "certs/own.tex": b"y"}
+    for rel, data in keep.items():
+        (work / rel).parent.mkdir(parents=True, exist_ok=True)
+        (work / rel).write_bytes(data)
+    before = _tree(work)
+    r = run("certify", str(cases), "-o", str(work / "certs"))
+    assert r.exit_code == 1, r.output  # as verify: the sixth claim of CASE fails
+    after = _tree(work)
+    for rel, data in before.items():
+        assert after.get(rel) == data, rel  # nothing that certify did not write is touched
+    new = [rel for rel in after if rel not in before]
+    assert new and all(rel.startswith("certs/") and rel.count("/") == 2 for rel in new), new
+    folders = {Path(rel).parts[1] for rel in new}
+    assert len(folders) == 2 and not folders & {".", ".."}, folders
+
+
+def test_rerun_removes_only_files_certify_wrote(tmp_path: Path):
+    case = tmp_path / "demo.yaml"
+    case.write_text(CASE)
+    out = tmp_path / "certs"
+    run("certify", str(case), "-o", str(out))
+    mine = out / "demo" / "notes.json"
+    mine.write_text("{}")
+    (out / "demo" / "1-privloss.json").unlink()  # a certificate the user removed
+    run("certify", str(case), "-o", str(out))
+    assert mine.read_text() == "{}" and (out / "demo" / "1-privloss.json").exists()
+
+
+def test_certificates_are_written_whole_or_not_at_all(tmp_path: Path, monkeypatch):
+    """A write that fails half way (a full disk) leaves no empty or partial certificate."""
+    import os
+
+    case = tmp_path / "demo.yaml"
+    case.write_text(CASE)
+    out = tmp_path / "certs"
+    real_replace = os.replace
+
+    def full_disk(src, dst, *a, **k):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", full_disk)
+    r = CliRunner().invoke(main, ["certify", str(case), "-o", str(out)])
+    monkeypatch.setattr(os, "replace", real_replace)
+    assert r.exit_code == 2 and "No space left on device" in r.output
+    assert not [p for p in out.rglob("*") if p.is_file() and p.name != ".exactdp-written"]
