@@ -4,7 +4,8 @@ kept shared.
 Node ids follow a post-order (children before parents), so every child id is smaller than its
 parent's and the root has the largest id; the checker relies on that order to walk the game
 without recursion.  Each answer carries one exact probability per dataset (Vadhan–Wang
-Def. 1.5–1.7: the distributions M(x, history) for every dataset x at once).
+Def. 1.5–1.7: the distributions M(x, history) for every dataset x at once), as exactdp's own
+numbers: :func:`~exactdp.certificates.base.textify` writes them.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from dataclasses import dataclass, field
 from ..analysis.profile import pair_hull
 from ..model.game import Ask, Chance, End, Mechanism, Node, label_str, postorder
 from ..model.symbolic import SymChance
-from .base import NoCertificate, num
+from .base import NoCertificate
 
 __all__ = ["ExportedGame", "export_game"]
 
@@ -49,20 +50,13 @@ def export_game(mech: Mechanism, name: str) -> ExportedGame:
     Raises
     ------
     NoCertificate
-        For symbolic mechanisms, probabilities that are not rational (a decimal ε), or labels
-        that print alike within one node.
+        For symbolic mechanisms, or labels that print alike within one node.
     """
     order = postorder(mech.root)
     ids = {node.uid: k for k, node in enumerate(order)}
     nodes = [_node(k, node, ids) for k, node in enumerate(order)]
     pairs = [list(mech.pair_names(p)) for p in mech.ordered_pairs]
-    doc = {
-        "mechanism": mech.name,
-        "datasets": list(mech.datasets),
-        "pairs": pairs,
-        "root": ids[mech.root.uid],
-        "nodes": nodes,
-    }
+    doc = {"datasets": list(mech.datasets), "pairs": pairs, "root": ids[mech.root.uid], "nodes": nodes}
     return ExportedGame(name, mech, doc, ids, order)
 
 
@@ -83,6 +77,6 @@ def _node(k: int, node: Node, ids: dict) -> dict:
     if isinstance(node, Ask):
         return {"id": k, "ask": [[lab, ids[c.uid]] for lab, c in zip(_labels(node), node.children)]}
     if isinstance(node, Chance):
-        rows = [[num(p) for p in row] for row in node.probs]
+        rows = [list(row) for row in node.probs]
         return {"id": k, "answer": [[lab, row, ids[c.uid]] for lab, row, c in zip(_labels(node), rows, node.children)]}
     raise NoCertificate(f"unknown node type {type(node).__name__}")  # pragma: no cover

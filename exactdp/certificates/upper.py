@@ -28,21 +28,21 @@ from typing import Any
 
 from ..analysis.hull import Hull
 from ..model.game import Ask, Chance
+from ..numbers.rational import Q
 from ..numbers.real import INF, Infinity
-from .base import lam_text, num
 from .game import ExportedGame
 
 __all__ = ["chain_vertices", "domains", "upper_bounds"]
 
 
-def chain_vertices(h: Hull, lo: Any = 0, hi: Any = INF) -> list[list[str]]:
+def chain_vertices(h: Hull, lo: Any = 0, hi: Any = INF) -> list[list[Any]]:
     """The chain's vertices [b, a] (b = P_x'(T) increasing, from (0, top)) that are active
     somewhere on [lo, hi]: vertex k is the maximiser where exactly k edges have slope > λ."""
     first = 0 if isinstance(hi, Infinity) else sum(1 for r, _ in h.edges if r > hi)
     last = sum(1 for r, _ in h.edges if r > lo)
-    b: Any = 0
+    b: Any = Q(0)
     a: Any = h.top
-    out = [[num(b), num(a)]] if first == 0 else []
+    out = [[b, a]] if first == 0 else []
     edges: Any = h.edges
     for k, (r, w) in enumerate(edges, 1):
         if k > last:
@@ -50,7 +50,7 @@ def chain_vertices(h: Hull, lo: Any = 0, hi: Any = INF) -> list[list[str]]:
         b += w
         a += r * w
         if k >= first:
-            out.append([num(b), num(a)])
+            out.append([b, a])
     return out
 
 
@@ -93,6 +93,6 @@ def upper_bounds(g: ExportedGame, root: tuple = (0, INF)) -> list[dict]:
         for node in g.order:
             d = dom.get(node.uid)
             chains.append(None if d is None else chain_vertices(memo[node.uid], *d))
-            doms.append(None if d is None else [num(d[0]), lam_text(d[1])])
+            doms.append(None if d is None else [d[0], d[1]])
         out.append({"game": g.name, "pair": list(mech.pair_names(pair)), "domains": doms, "chains": chains})
     return out

@@ -141,6 +141,10 @@ class GDPClaim(Claim):
             values,
         )
 
+    def certificate(self, an: Analysis) -> dict | None:
+        """Every pair's exact chain on [0, inf), or one test below G_mu (Dong-Roth-Su 2022, Def. 2.6)."""
+        return _cert.gdp_certificate(an, self.subject, self.mu, negated=self.kind == "not_gdp")
+
 
 @claim("not_gdp")
 @dataclass(frozen=True, kw_only=True)
