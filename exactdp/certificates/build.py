@@ -6,10 +6,8 @@ results; the ``certify`` pipeline compares it with the claim's verdict.  What ea
 * claims at one e^ε (``dp``, ``not_dp``, ``delta``, ``privloss``): nothing but the game and, for
   PrivLoss, its value — the checker computes δ(λ) and its left derivative at λ itself; an e^ε
   outside the certificate's field gets a rational ``bracket`` on the right side of it;
-* ``profile_le``/``profile_eq``/``fdp``/``not_fdp``: upper chains of one mechanism on [1, ∞) and
-  the points where the checker takes tangent lines of the other (:mod:`.points`); a failure: one λ;
-* ``gdp``/``not_gdp``: upper chains on [0, ∞); a failure: the λ and pair of a test below G_μ;
-* ``renyi``, bounded range: the game only (the checker recomputes the value);
+* ``profile_le``/``profile_eq``/``fdp``/``not_fdp``, ``gdp``/``not_gdp``, ``renyi``, bounded range:
+  the games only (the checker computes the profiles, divergences and ranges itself);
 * ``simulates_rr``: T's table per adjacent pair, or per pair without T the Farkas multipliers or
   the pair breaking (ε, δ)-DP (:mod:`.simulation`);
 * ``composition``: the components' games, their (ε_i, δ_i) and PrivLoss of the composition; the
@@ -33,11 +31,9 @@ import mpmath
 from ..analysis.results import Profile
 from ..numbers.qt import QtElement
 from ..numbers.rational import Q, is_rational
-from ..numbers.real import INF, Infinity, real_cmp
+from ..numbers.real import Infinity, real_cmp
 from .base import ExpValue, NoCertificate, Source, exp_eps
 from .game import ExportedGame, export_game
-from .points import gdp_failure, support_points
-from .upper import upper_bounds
 
 __all__ = [
     "privloss_certificate",
@@ -144,38 +140,21 @@ def delta_certificate(src: Source, of: Any, eps: Any, equals: Any) -> dict:
 def profile_certificate(src: Source, of: Any, other: Any, kind: str) -> dict:
     """``profile_le: {than: N}`` / ``profile_eq: {as: N}`` on every λ = e^ε ≥ 1; ``fdp: {f: N}``
     and ``not_fdp`` as ``profile_le`` (f-DP with f = T(N) is profile domination, Dong, Roth &
-    Su 2022, Prop. 2.12; the checker states why λ ≥ 1 suffices)."""
+    Su 2022, Prop. 2.12): the games (the checker computes both profiles)."""
     g, prof = _game(src, of)
     h, prof_h = (g, prof) if other == of else _game(src, other)
-    games = [g] if h is g else [g, h]
-    directions = [(g, prof, h, prof_h)] + ([(h, prof_h, g, prof)] if kind == "profile_eq" and h is not g else [])
+    holds = prof.le_on_eps_ge_0(prof_h)[0] and (kind != "profile_eq" or prof_h.le_on_eps_ge_0(prof)[0])
     key = {"profile_le": "than", "profile_eq": "as"}.get(kind, "f")
     claim = {"kind": kind, "of": g.name, key: h.name}
-    negated = kind == "not_fdp"
-    for _, pm, _, pn in directions:
-        ok, lam = pm.le_on_eps_ge_0(pn)
-        if not ok:
-            if isinstance(lam, Infinity):  # beyond every bend both are constant
-                bends: list[Any] = pm.envelope.breakpoints() + pn.envelope.breakpoints() + [Q(1)]
-                lam = max(bends) + 1
-            return _body(claim, negated, games, {"at": lam}, f"at e^eps = {lam} the profiles differ")
-    upper: list = []
-    support: dict = {}
-    for m, _, n, pn in directions:
-        upper += upper_bounds(m, (Q(1), INF))
-        support[n.name] = support_points(pn)
-    return _body(claim, not negated, games, {"upper": upper, "support": support}, "dominated for every eps >= 0")
+    return _body(claim, holds != (kind == "not_fdp"), [g] if h is g else [g, h], {}, "computed by the checker")
 
 
-def gdp_certificate(src: Source, of: Any, mu: Any, negated: bool) -> dict:
-    """``gdp`` / ``not_gdp``: every pair's exact chain on [0, ∞) (its vertices are where T(M) is
-    compared with G_μ), or the λ and pair of a test below G_μ."""
+def gdp_certificate(src: Source, of: Any, mu: Any, negated: bool, holds: bool) -> dict:
+    """``gdp`` / ``not_gdp``: the game (the checker computes the vertices of T(M) and compares
+    them with G_μ); ``holds`` is exactdp's verdict."""
     g, _ = _game(src, of)
-    bad = gdp_failure(g, mu)
     claim = {"kind": "not_gdp" if negated else "gdp", "of": g.name, "mu": _num(mu)}
-    if bad is not None:
-        return _body(claim, negated, [g], {"at": bad[0], "pair": bad[1]}, f"a test below G_mu at e^eps = {bad[0]}")
-    return _body(claim, not negated, [g], {"upper": upper_bounds(g, (Q(0), INF))}, "G_mu below T at every vertex")
+    return _body(claim, holds, [g], {}, "computed by the checker")
 
 
 def br_certificate(src: Source, of: Any, kind: str, value: Any, adversaries: str, holds: bool) -> dict:

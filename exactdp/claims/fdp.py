@@ -142,8 +142,11 @@ class GDPClaim(Claim):
         )
 
     def certificate(self, an: Analysis) -> dict | None:
-        """Every pair's exact chain on [0, inf), or one test below G_mu (Dong-Roth-Su 2022, Def. 2.6)."""
-        return _cert.gdp_certificate(an, self.subject, self.mu, negated=self.kind == "not_gdp")
+        """The game; the checker computes T(M)'s vertices and compares them with G_mu (Dong-Roth-Su 2022, Def. 2.6)."""
+        v = self.check(an)
+        if v.status not in (HOLDS, FAILS):
+            raise _cert.NoCertificate("undecided")
+        return _cert.gdp_certificate(an, self.subject, self.mu, self.kind == "not_gdp", v.status == HOLDS)
 
 
 @claim("not_gdp")
