@@ -394,14 +394,16 @@ def t_bounds(p: int) -> tuple[int, int]:
 class Qt:
     """An element n(t)/d(t) of Q(t), t = e^(1/L), in lowest terms (gcd(n, d) = 1, d with a positive
     leading coefficient), so == and hash are exact; ordered by its value at t.  Arithmetic with
-    Fractions gives Fractions again when the result does not depend on t (:meth:`make`)."""
+    Fractions gives Fractions again when the result does not depend on t (:meth:`make`); the
+    integer polynomials (d = 1) form a ring of their own, closed under +, -, * and exact //."""
 
     L = 0  # the field of the certificate being checked; 0: rationals only
     __slots__ = ("n", "d")
 
     def __init__(self, n: tuple, d: tuple):
-        g = pgcd(n, d)
-        n, d = pdiv(n, g), pdiv(d, g)
+        if d != (1,):
+            g = pgcd(n, d)
+            n, d = pdiv(n, g), pdiv(d, g)
         self.n, self.d = (n, d) if d[-1] > 0 else (tuple(-c for c in n), tuple(-c for c in d))
 
     @staticmethod
@@ -424,20 +426,24 @@ class Qt:
     def bits(self) -> int:
         return max(abs(c).bit_length() for c in self.n + self.d)
 
-    def __add__(self, o: Any) -> Any:
+    def __add__(self, o: Any, sign: int = 1) -> Any:
         o = Qt.of(o)
-        return Qt.make(padd(pmul(self.n, o.d), pmul(o.n, self.d)), pmul(self.d, o.d))
+        if self.d == o.d == (1,):
+            return Qt(padd(self.n, o.n, sign), (1,))
+        return Qt.make(padd(pmul(self.n, o.d), pmul(o.n, self.d), sign), pmul(self.d, o.d))
 
     def __sub__(self, o: Any) -> Any:
-        o = Qt.of(o)
-        return Qt.make(padd(pmul(self.n, o.d), pmul(o.n, self.d), -1), pmul(self.d, o.d))
+        return self.__add__(o, -1)
+
+    def __floordiv__(self, o: Any) -> Qt:  # exact, in the ring of polynomials
+        return Qt(pdiv(self.n, Qt.of(o).n), (1,))
 
     def __rsub__(self, o: Any) -> Any:
         return Qt.of(o) - self
 
     def __mul__(self, o: Any) -> Any:
         o = Qt.of(o)
-        return Qt.make(pmul(self.n, o.n), pmul(self.d, o.d))
+        return Qt(pmul(self.n, o.n), (1,)) if self.d == o.d == (1,) else Qt.make(pmul(self.n, o.n), pmul(self.d, o.d))
 
     def __truediv__(self, o: Any) -> Any:
         o = Qt.of(o)
@@ -449,7 +455,7 @@ class Qt:
     __radd__, __rmul__ = __add__, __mul__
 
     def __neg__(self) -> Any:
-        return Qt.of(0) - self
+        return Qt(tuple(-c for c in self.n), self.d)
 
     def __eq__(self, o: object) -> bool:
         return isinstance(o, (Qt, Fraction, int)) and (self.n, self.d) == (Qt.of(o).n, Qt.of(o).d)
@@ -540,15 +546,13 @@ class Game:
         self.setup()
 
     def setup(self) -> None:
-        self.rational = all(nd[0] != "answer" or type(nd[3][0][0]) is int for nd in self.nodes)
+        self.rational = all(nd[0] != "answer" or type(nd[2]) is int for nd in self.nodes)
         self._dc: list | None = None
         self._order: list | None = None
         self._probs: dict = {}
-        if not self.rational:  # one kind of number throughout: numbers over 1
+        if not self.rational:  # one kind of number throughout: integer polynomials in t
             self.nodes = [
-                nd
-                if nd[0] != "answer" or nd[2] == 1
-                else nd[:2] + (1, [[Fraction(n, nd[2]) for n in r] for r in nd[3]], nd[4])
+                nd if nd[0] != "answer" else nd[:2] + (Qt.of(nd[2]), [[Qt.of(n) for n in r] for r in nd[3]], nd[4])
                 for nd in self.nodes
             ]
 
@@ -587,8 +591,10 @@ class Game:
         if all(type(p) is Fraction for row in probs for p in row):
             den = lcm(*(p.denominator for row in probs for p in row))
             rows: list = [[p.numerator * (den // p.denominator) for p in row] for row in probs]
-        else:
-            den, rows = 1, probs
+        else:  # integer polynomials over a common denominator
+            parts = [[Qt.of(p) for p in row] for row in probs]
+            den = ring_lcm([Qt(p.d, (1,)) for row in parts for p in row])
+            rows = [[Qt(p.n, (1,)) * (den // Qt(p.d, (1,))) for p in row] for row in parts]
         for d, column in enumerate(zip(*rows)):  # a distribution under every dataset
             if any(x < 0 for x in column) or sum(column, 0) != den:
                 raise Rejected(
@@ -600,16 +606,16 @@ class Game:
         """The answer probabilities of node k as numbers (Fractions or elements of Q(t))."""
         if k not in self._probs:
             _, _, den, rows, _ = self.nodes[k]
-            self._probs[k] = [[Fraction(n, den) if self.rational else n for n in r] for r in rows]
+            self._probs[k] = [[Fraction(n, den) if self.rational else n / den for n in r] for r in rows]
         return self._probs[k]
 
     def dc(self) -> list:
         """Per node a common denominator of the probabilities of the views below it (what the point
-        recursion scales by; 1 throughout in a field)."""
+        recursion scales by)."""
         if self._dc is None:
             out: list = []
             for nd in self.nodes:
-                below = 1 if nd[0] == "end" or not self.rational else lcm(*(out[c] for c in nd[-1]))
+                below = (1 if self.rational else Qt.of(1)) if nd[0] == "end" else ring_lcm([out[c] for c in nd[-1]])
                 out.append(bounded(below * nd[2] if nd[0] == "answer" else below, "a common denominator"))
             self._dc = out
         return self._dc
@@ -637,6 +643,24 @@ class Game:
             answered.append(nd[0] == "answer")
             node = nd[-1][i]
         return node, probs, answered
+
+
+def ring_lcm(xs: list) -> Any:
+    """The lcm of integers, or of integer polynomials in t (> 0 at t)."""
+    if all(type(x) is int for x in xs):
+        return lcm(*xs)
+    out = Qt.of(1)
+    for x in map(Qt.of, xs):
+        out = out * (x // ring_gcd(out, x))
+    return out
+
+
+def ring_gcd(x: Any, y: Any) -> Any:
+    """The gcd of two integers, or of two integer polynomials in t (taken > 0 at t)."""
+    if type(x) is int:
+        return gcd(x, y)
+    h = pgcd(Qt.of(x).n, Qt.of(y).n)
+    return Qt(h if psign(h) > 0 else tuple(-c for c in h), (1,))
 
 
 def reachable(game: Game) -> list:
@@ -806,15 +830,16 @@ def hockey(game: Game, pair: tuple, lam: Any) -> tuple[Any, Any]:
 
     Then delta(lam) = G_root/(ld dc_root), and its left derivative is -E_root/dc_root."""
     i, j = pair
-    ln, ld = (lam.numerator, lam.denominator) if game.rational and isinstance(lam, Fraction) else (lam, 1)
-    nodes, dc, one, count = game.nodes, game.dc(), 1 if game.rational else ONE, 0
+    if game.rational and isinstance(lam, Fraction):
+        ln, ld = lam.numerator, lam.denominator
+    else:
+        ln, ld = Qt(Qt.of(lam).n, (1,)), Qt(Qt.of(lam).d, (1,))
+    nodes, dc, one, count = game.nodes, game.dc(), 1 if game.rational else Qt.of(1), 0
 
     def norm(x: Any, y: Any) -> tuple:  # (h, x/h, y/h)
-        if type(x) is not int:
-            return y, x / y, ONE
-        if max(x.bit_length(), y.bit_length()) > LIMITS["max_bits"]:
+        if type(x) is int and max(x.bit_length(), y.bit_length()) > LIMITS["max_bits"]:
             too_large("max_bits", "a history's probabilities", f"{max(x.bit_length(), y.bit_length())} bits")
-        h = gcd(x, y)
+        h = ring_gcd(x, y)
         return h, x // h, y // h
 
     need: dict = {game.root: {(one, one)}}  # node -> the weights it is reached with
@@ -1672,7 +1697,9 @@ def composition(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     comps = [game_of(games, n) for n in names]
     if not comps:
         raise Malformed("claim.of: at least one component")
-    labels = [n if names.count(n) == 1 else f"{n}#{k + 1}" for k, n in enumerate(names)]
+    labels: list = []
+    for n in names:  # a repeated component is another copy: R, R#2, R#3, ...
+        labels.append(next(x for x in [n] + [f"{n}#{k}" for k in range(2, len(names) + 2)] if x not in labels))
     built = concomp(comps, labels)
     games[built.name] = built
     theorem = field(claim, "theorem", str, "claim")
@@ -1800,6 +1827,16 @@ def read_games(cert: object) -> dict:
             raise Malformed('certificate.field: "exp(1/L)" with a whole L from 1 to --max-degree')
         Qt.L = int(body)
     return {name: Game(name, g, f"games.{name}") for name, g in field(cert, "games", dict, "certificate").items()}
+
+
+def fingerprints(cert: object) -> dict:
+    """The fingerprint of every game of a certificate-like document {format, version, [field],
+    games}: what ``exactdp info CASE --fingerprint`` prints for the games it builds."""
+    try:
+        return {name: fingerprint(g) for name, g in read_games(cert).items()}
+    finally:
+        Qt.L = 0
+        _PARSED.clear()
 
 
 def show(cert: object) -> list:

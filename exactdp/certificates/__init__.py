@@ -17,7 +17,7 @@ from .build import (
     simulation_certificate,
 )
 from .compose import composition_certificate
-from .document import case_sha256, certificate_path, dumps_certificate, wrap
+from .document import case_sha256, certificate_path, dumps_certificate, games_document, wrap
 from .game import ExportedGame, export_game
 from .renyi import renyi_certificate
 
@@ -42,6 +42,7 @@ __all__ = [
     "composition_certificate",
     "renyi_certificate",
     "wrap",
+    "games_document",
     "dumps_certificate",
     "certificate_path",
     "case_sha256",

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from .base import FORMAT, VERSION, textify
 
-__all__ = ["wrap", "dumps_certificate", "certificate_path", "case_sha256"]
+__all__ = ["wrap", "dumps_certificate", "certificate_path", "case_sha256", "games_document"]
 
 _WIDTH = 110
 
@@ -39,6 +39,13 @@ def wrap(body: dict, *, case_file: str, sha256: str, case_name: str, number: int
     core = textify({k: v for k, v in body.items() if k != "exactdp"})
     field = {"field": core.pop("field")} if "field" in core else {}
     return {**head, **field, **core, "exactdp": said}
+
+
+def games_document(games: dict) -> dict:
+    """{format, version, [field], games} for exported games (name → ExportedGame): the part of a
+    certificate the checker's fingerprint reads (``exactdp info CASE --fingerprint``)."""
+    core = textify({"games": {name: g.doc for name, g in games.items()}})
+    return {"format": FORMAT, "version": VERSION, **core}
 
 
 def certificate_path(outdir: str | Path, stem: str, number: int | str, kind: str) -> Path:
