@@ -75,8 +75,8 @@ FORMAT, VERSION, INF = "exactdp-certificate", 2, "inf"  # INF: lam = e^eps = inf
 ZERO, ONE = Fraction(0), Fraction(1)
 DEFAULT_LIMITS = {
     "max_bytes": 512_000_000,  # size of one certificate file
-    "max_bits": 4_000_000,  # bits of any number this checker builds
-    "max_states": 2_000_000,  # (node, likelihood ratio) states; chain edges; nodes of a built composition
+    "max_bits": 1_000_000,  # bits of any number this checker builds
+    "max_states": 500_000,  # (node, likelihood ratio) states; chain edges; nodes of a built composition
     "max_histories": 1_000_000,  # histories walked by a simulation or Farkas check
     "max_precision": 65_536,  # bits of the rational bounds that decide a sign
     "max_degree": 20_000,  # degree of a polynomial in t
@@ -113,6 +113,18 @@ def bits(x: Any) -> int:
 def bounded(x: Any, what: str) -> Any:
     if bits(x) > LIMITS["max_bits"]:
         too_large("max_bits", what, f"a number of {bits(x)} bits")
+    return x
+
+
+_SPENT = [0]  # bits of the numbers built by the recomputations of one certificate
+
+
+def spend(x: Any, what: str) -> Any:
+    """x, counted: a certificate may make its recomputations build at most twice --max-bits
+    bits in all (exact arithmetic on numbers of b bits costs up to b^2: this bounds the time)."""
+    _SPENT[0] += bits(bounded(x, what)) if not isinstance(x, LogForm) else sum(map(bits, x.c.values()))
+    if _SPENT[0] > 2 * LIMITS["max_bits"]:
+        too_large("max_bits", what, f"more than {_SPENT[0]} bits in all (twice the limit)")
     return x
 
 
@@ -867,7 +879,7 @@ def hockey(game: Game, pair: tuple, lam: Any) -> tuple[Any, Any]:
 
     for k in range(game.root + 1):
         nd, d = nodes[k], dc[k]
-        for a, b in need.get(k, ()):
+        for a, b in need.get(k, ()) if nd[0] != "end" else ():
             g = e = best = None
             if nd[0] == "ask":
                 for c in nd[2]:
@@ -1133,7 +1145,7 @@ def renyi_sum(game: Game, pair: tuple[int, int], alpha: int | None) -> Any:
                         )
                     parts.append((p / q) ** (alpha - 1) * p * val[c] if alpha else p / q * val[c])
             big = any(infinite(v) for v in parts)
-            val.append(INF if big else bounded(max(parts) if alpha is None else sum(parts, ZERO), "a Renyi sum"))
+            val.append(INF if big else spend(max(parts) if alpha is None else sum(parts, ZERO), "the Renyi sums"))
     return val[game.root]
 
 
@@ -1161,7 +1173,7 @@ def kl(game: Game, pair: tuple[int, int], base: list) -> Any:
                 elif row[i] and not infinite(total):
                     step = LogForm.log(base, Fraction(r[i], r[j])) + val[c]
                     total = total + step.scale(row[i])
-            val.append(total)
+            val.append(total if infinite(total) else spend(total, "the KL divergences"))
     return val[game.root]
 
 
@@ -1181,7 +1193,7 @@ def br_ratio(game: Game, pair: tuple[int, int], deterministic: bool) -> Any:
         for k in range(game.root, -1, -1):
             nd = game.nodes[k]
             if k in seen and nd[0] != "end":
-                rows = game.probs(k) if nd[0] == "answer" else [[ONE, ONE]] * len(nd[-1])
+                rows = game.probs(k) if nd[0] == "answer" else [[ONE] * len(game.datasets)] * len(nd[-1])
                 for row, c in zip(rows, nd[-1]):
                     if row[one] and not row[other]:
                         return INF
@@ -1809,6 +1821,7 @@ def check_certificate(cert: object, hashes: set | None = None) -> str:
         Qt.L = 0
         _POINTS.clear()
         _PARSED.clear()
+        _SPENT[0] = 0
         if was:
             gc.enable()
 

@@ -38,7 +38,7 @@ def game(nodes: list, *, datasets=("x0", "x1"), pairs=None, root: int | None = N
 def certificate(claim: dict, games: dict, proof: dict, verdict: str = "holds") -> dict:
     return {
         "format": "exactdp-certificate",
-        "version": 1,
+        "version": 2,
         "case": {"file": "hand.yaml", "sha256": "0" * 64, "name": "hand", "claim": 1},
         "claim": claim,
         "verdict": verdict,
