@@ -1431,8 +1431,6 @@ def profile(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     because over a symmetric set of pairs (every game's) delta(lam) = 1 - lam + lam delta(1/lam)."""
     key = {"profile_le": "than", "profile_eq": "as"}.get(kind, "f")
     m, n = game_of(games, claim.get("of")), game_of(games, claim.get(key))
-    if m.datasets != n.datasets or sorted(m.pairs) != sorted(n.pairs):
-        raise Malformed("the two games of a profile comparison need the same datasets and pairs")
     rel = {"profile_le": "<=", "profile_eq": "equals"}.get(kind)
     statement = (
         f"profile of {text(m.name)} {rel} profile of {text(n.name)}"

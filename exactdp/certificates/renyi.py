@@ -18,12 +18,14 @@ from ..analysis.renyi import RenyiResult
 from ..numbers.ladder import is_inf
 from ..numbers.loglinear import as_log_linear
 from ..numbers.rational import Q
+from ..numbers.real import value_bits
 from .base import NoCertificate, Source
 from .build import _body, _game
 
 __all__ = ["renyi_certificate"]
 
 MAX_ORDER = 10_000  # the largest alpha the checker accepts
+MAX_BITS = 1_000_000  # the checker's default --max-bits
 
 
 def renyi_certificate(
@@ -33,6 +35,11 @@ def renyi_certificate(
     exactdp's verdict, which the checker re-derives from the game."""
     if not is_inf(alpha) and int(alpha) > MAX_ORDER:
         raise NoCertificate(f"orders above {MAX_ORDER} have no certificate: the checker bounds the powers it computes")
+    worst = res.worst_pair()
+    if worst is not None and not is_inf(worst.total) and value_bits(worst.total) * 4 > MAX_BITS:
+        raise NoCertificate(
+            f"the Renyi sum has about {value_bits(worst.total)} bits: more than the checker's --max-bits allows"
+        )
     g, _ = _game(src, of)
     if any(not hasattr(p, "numerator") for nd in g.doc["nodes"] for _, row, _ in nd.get("answer", []) for p in row):
         raise NoCertificate("Renyi certificates need rational probabilities (a decimal eps makes them transcendental)")
