@@ -45,18 +45,20 @@ def test_certify_prints_verify_report_and_writes_certificates(tmp_path: Path):
     assert c.exit_code == v.exit_code == 1  # the decimal-eps dp claim fails: e^(1/10) < 3
     assert c.output.startswith(v.output)
     written = sorted(p.name for p in (out / "demo").iterdir() if not p.name.startswith("."))
-    assert written == ["1-privloss.json", "2-privloss.json", "3-not_dp.json", "6-privloss.json"]
-    assert "certificates: 4 written" in c.output
-    assert "claim 4 (dp" in c.output and "transcendental" in c.output
-    assert "claim 5 (composition" in c.output and "no certificate yet" in c.output
+    assert written == [
+        f"{k}-{kind}.json"
+        for k, kind in enumerate(["privloss", "privloss", "not_dp", "dp", "composition", "privloss"], 1)
+    ]
+    assert "certificates: 6 written" in c.output and "no certificate" not in c.output
+    decimal = json.loads((out / "demo" / "4-dp.json").read_text())
+    assert decimal["field"] == "exp(1/10)" and decimal["verdict"] == "fails"
     cert = json.loads((out / "demo" / "2-privloss.json").read_text())
     assert cert["case"]["name"] == "cli-demo" and cert["case"]["claim"] == 2
     assert "PrivLoss(R, 1/5) = log(23/9)" in checker.check_certificate(cert)
     assert checker.main([str(out), "--case", str(case)]) == 0
     failed = json.loads((out / "demo" / "6-privloss.json").read_text())
-    assert failed["verdict"] == "fails" and "PrivLoss(M, 0) = log(2)  -- does NOT hold" in checker.check_certificate(
-        failed
-    )
+    said = checker.check_certificate(failed)
+    assert failed["verdict"] == "fails" and "claim: PrivLoss(M, 0) = log(2) -- FALSE" in said
 
 
 def test_certificates_do_not_depend_on_the_engine(tmp_path: Path):
@@ -88,12 +90,12 @@ def test_show_game_latex_json_and_self_check(tmp_path: Path):
     out = tmp_path / "certs"
     c = run("certify", str(case), "-o", str(out), "--show-game", "--format", "latex", "--check")
     assert "mechanism R" in c.output and "I0 (1/10, 0) -> end" in c.output
-    assert "checker: all 4 certificate(s) accepted" in c.output
+    assert "checker: all 6 certificate(s) accepted" in c.output
     tex = (out / "demo" / "3-not_dp.tex").read_text()
     assert r"\begin{tabular}" in tex and r"$\frac{3}{4}$" in tex
     j = run("certify", str(case), "-o", str(out), "--json")
     assert json.loads(j.stdout)["summary"]["holds"] == 4  # stdout stays the verify report, pure JSON
-    assert "certificates: 4 written" in j.stderr
+    assert "certificates: 6 written" in j.stderr
 
 
 def test_labels_reaching_latex_are_escaped(tmp_path: Path):
