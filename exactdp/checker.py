@@ -4,40 +4,40 @@ r"""Check exactdp certificates using nothing but the Python standard library.
 Usage: ``python checker.py [--case CASE.yaml]... [--show-game] [-q] [--max-... N] CERT_OR_DIR...``
 (or ``exactdp-check``).  Exit status 0: every certificate is accepted; 1: one is rejected, or names
 another case file than the ``--case`` files; 2: one is unreadable, malformed, or needs more than a
-named limit (``--max-states`` and the others in DEFAULT_LIMITS: a hostile file is refused in
-seconds).  For each accepted certificate the checker prints what it derived from the game and the
-proof, each game's SHA-256 fingerprint (``exactdp info CASE --fingerprint`` prints the same for
-the games exactdp builds from a case file) and, apart and marked, the labels it did not verify.
+named limit (DEFAULT_LIMITS, each a flag: a hostile file is refused in seconds).  For an accepted
+certificate the checker prints what it derived from the games and the proof, each game's SHA-256
+fingerprint (``exactdp info CASE --fingerprint`` prints it for the games exactdp builds from a case
+file) and, apart and marked, the labels it did not verify.
 
 This file imports nothing from exactdp and shares no code with it: a referee who reads it need not
 trust exactdp's reader, engines, SymPy, gmpy2, mpmath or FLINT, only Python and these lines.
 
 The mathematics.  A game is a finite DAG of adversary choices (``ask``), answer distributions with
-one exact probability per dataset (``answer``) and the end; a view is the sequence of labels
+one exact probability per dataset (``answer``) and the end; a view is its sequence of labels
 (Vadhan & Wang 2021, Def. 1.5-1.7).  For an ordered adjacent pair (x, x') and lam >= 0,
 
     delta(lam) = sup over deterministic adversaries of sum over views w of (P_x(w) - lam P_x'(w))_+,
 
 and M is (eps, delta)-DP iff delta(e^eps) <= delta for every ordered pair (Def. 1.7; Lemma 2.2:
-deterministic adversaries suffice).  delta is convex, and by induction over the game it is
-(1 - lam)_+ at the end, the max over the options at a choice, and sum_a p_a delta_a(lam p'_a/p_a)
-(plus p_a when p'_a = 0) at an answer.  The checker computes, never trusting a claimed value:
+deterministic adversaries suffice).  delta is convex; by induction over the game it is (1 - lam)_+
+at the end, the max over the options at a choice, and sum_a p_a delta_a(lam p'_a/p_a) (plus p_a
+when p'_a = 0) at an answer.  The checker computes everything it states, trusting no claimed value:
 
 * delta(lam) and its left derivative at one lam (:func:`hockey`): (eps, delta)-DP, delta claims,
-  PrivLoss(M, delta) = inf{eps >= 0 : delta(e^eps) <= delta} (the value at lam* and a negative
-  left derivative pin it), and tangent lines (a convex function lies above them);
+  and PrivLoss(M, delta) = inf{eps >= 0 : delta(e^eps) <= delta}, pinned by delta(lam*) = delta with
+  a negative left derivative;
 * delta for every lam at once, as a concave chain (:func:`chain`): profile, f-DP and GDP claims;
-* Renyi and KL divergences, bounded range, and concurrent compositions built from their
-  components (Def. 2.1), with the composition theorems' bounds recomputed from their formulas;
+* Renyi and KL divergences, bounded range, concurrent compositions built from their components
+  (Def. 2.1), and the composition theorems' bounds from their formulas;
 * post-processors of randomized response (Thm 1.10): tables checked on every history, or Farkas
   multipliers showing that none exists.
 
 Numbers are exact: rationals (``fractions.Fraction``) and, when a certificate declares
-``"field": "exp(1/L)"``, elements of Q(t), t = e^(1/L), written as integer polynomials in t,
-lowest degree first (``"1,0,3/1,1"`` is (1 + 3t^2)/(1 + t)).  Signs in Q(t), and comparisons with
-e^q, logarithms and the normal distribution function Phi, are decided by rational bounds (series
-with explicit remainders) refined until decided: t is transcendental (Lindemann-Weierstrass), so
-a nonzero element of Q(t) never looks like 0.
+``"field": "exp(1/L)"``, elements of Q(t), t = e^(1/L), written as integer polynomials in t, lowest
+degree first (``"1,0,3/1,1"`` is (1 + 3t^2)/(1 + t)).  Signs in Q(t) and comparisons with e^q,
+logarithms and the normal distribution function Phi are decided by rational bounds (series with
+explicit remainders) refined until decided: t is transcendental (Lindemann-Weierstrass), so a
+nonzero element of Q(t) never looks like 0.
 """
 
 from __future__ import annotations
@@ -53,36 +53,29 @@ import argparse  # noqa: E402
 import gc  # noqa: E402
 import hashlib  # noqa: E402
 import json  # noqa: E402
+from collections.abc import Iterator  # noqa: E402
+from contextlib import contextmanager  # noqa: E402
 from fractions import Fraction  # noqa: E402
 from functools import total_ordering  # noqa: E402
 from math import gcd, isqrt, lcm  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
-__all__ = [
-    "main",
-    "check_certificate",
-    "load",
-    "read_games",
-    "show",
-    "fingerprint",
-    "Malformed",
-    "Rejected",
-    "OtherCase",
-]
+__all__ = ["main", "check_certificate", "load", "read_games", "fingerprints", "show", "Malformed", "Rejected"]
 
 FORMAT, VERSION, INF = "exactdp-certificate", 2, "inf"  # INF: lam = e^eps = infinity, a string
 ZERO, ONE = Fraction(0), Fraction(1)
 DEFAULT_LIMITS = {
     "max_bytes": 512_000_000,  # size of one certificate file
-    "max_bits": 1_000_000,  # bits of any number this checker builds
-    "max_states": 500_000,  # (node, likelihood ratio) states; chain edges; nodes of a built composition
+    "max_bits": 1_000_000,  # bits of one number; the recomputations build at most twice this in all
+    "max_states": 500_000,  # (node, likelihood ratio) states, chain edges, nodes of a built composition
     "max_histories": 1_000_000,  # histories walked by a simulation or Farkas check
     "max_precision": 65_536,  # bits of the rational bounds that decide a sign
-    "max_degree": 20_000,  # degree of a polynomial in t
-    "max_terms": 1_000_000,  # subsets and orderings of a composition theorem
+    "max_degree": 2_000,  # degree of a polynomial in t
+    "max_steps": 200_000_000,  # word operations of polynomial arithmetic; subsets and orders of a theorem
 }
 LIMITS = dict(DEFAULT_LIMITS)
+_SPENT = {"bits": 0, "steps": 0}  # what one certificate's recomputations have cost so far
 
 
 class Malformed(Exception):
@@ -103,11 +96,11 @@ def too_large(limit: str, what: str, size: object) -> None:
 
 
 def bits(x: Any) -> int:
-    if isinstance(x, int):
-        return x.bit_length()
     if isinstance(x, Fraction):
         return max(x.numerator.bit_length(), x.denominator.bit_length())
-    return x.bits() if isinstance(x, Qt) else 0
+    if isinstance(x, Qt):
+        return max(abs(c).bit_length() for c in x.n + x.d)
+    return x.bit_length() if isinstance(x, int) else 0
 
 
 def bounded(x: Any, what: str) -> Any:
@@ -116,16 +109,13 @@ def bounded(x: Any, what: str) -> Any:
     return x
 
 
-_SPENT = [0]  # bits of the numbers built by the recomputations of one certificate
-
-
-def spend(x: Any, what: str) -> Any:
-    """x, counted: a certificate may make its recomputations build at most twice --max-bits
-    bits in all (exact arithmetic on numbers of b bits costs up to b^2: this bounds the time)."""
-    _SPENT[0] += bits(bounded(x, what)) if not isinstance(x, LogForm) else sum(map(bits, x.c.values()))
-    if _SPENT[0] > 2 * LIMITS["max_bits"]:
-        too_large("max_bits", what, f"more than {_SPENT[0]} bits in all (twice the limit)")
-    return x
+def spend(kind: str, amount: int, what: str) -> None:
+    """Count the cost of a recomputation: bits of the numbers built (exact arithmetic on b bits costs
+    up to b^2 steps, so at most twice --max-bits in all) or word operations (--max-steps)."""
+    _SPENT[kind] += amount
+    limit, cap = ("max_bits", 2 * LIMITS["max_bits"]) if kind == "bits" else ("max_steps", LIMITS["max_steps"])
+    if _SPENT[kind] > cap:
+        too_large(limit, what, f"{_SPENT[kind]} {kind} in all")
 
 
 # --- reading: every value is type-checked; no exception other than Malformed escapes ------------
@@ -170,12 +160,10 @@ _PARSED: dict = {}  # text -> number: games repeat the same probabilities many t
 def number(value: object, path: str) -> Any:
     """An exact number "n" or "n/d" (ASCII digits, an optional minus); with a field, n and d may be
     comma-separated integer coefficients of polynomials in t, lowest degree first."""
-    if not isinstance(value, str):
-        raise Malformed(f'{path}: expected a string such as "3/4"')
-    got = _PARSED.get(value)
+    got = _PARSED.get(value) if isinstance(value, str) else None
     if got is not None:
         return got
-    num, slash, den = value.partition("/")
+    num, slash, den = expect(value, str, path).partition("/")
     parts = [part.split(",") for part in (num, den if slash else "1")]
     if not all(c.isascii() and (c[1:] if c.startswith("-") else c).isdigit() for part in parts for c in part):
         raise Malformed(f"{path}: {value[:40]!r} is not an exact number such as 3/4")
@@ -183,14 +171,11 @@ def number(value: object, path: str) -> Any:
         n, d = [[int(c) for c in part] for part in parts]
     except ValueError:  # more digits than Python converts (4,300): a hostile number
         raise Malformed(f"{path}: a number with too many digits") from None
-    if len(n) == len(d) == 1:
-        if not d[0]:
-            raise Malformed(f"{path}: zero denominator")
-        x: Any = Fraction(n[0], d[0])
-    elif not Qt.L:
+    if len(n) == len(d) == 1 and not d[0]:
+        raise Malformed(f"{path}: zero denominator")
+    if (len(n) > 1 or len(d) > 1) and not Qt.L:
         raise Malformed(f"{path}: {value[:40]!r} is a polynomial, but the certificate declares no field")
-    else:
-        x = Qt.make(n, d)
+    x = Fraction(n[0], d[0]) if len(n) == len(d) == 1 else Qt.make(n, d)
     if len(_PARSED) < 100_000:
         _PARSED[value] = x
     return x
@@ -239,6 +224,8 @@ def rounded(x: Fraction, p: int, up: bool) -> Fraction:
 def exp_iv(x: Fraction, p: int) -> tuple[Fraction, Fraction]:
     """Bounds on e^x: the Taylor series of e^y, y = x/m in [0, 1], raised to the m-th power
     (m = ceil(x), rounding outwards at every squaring); for x < 0, reciprocals of those on e^-x."""
+    if abs(x) > LIMITS["max_precision"]:
+        too_large("max_precision", f"bounds on e^{text(x)}", "more bits")
     if x < 0:
         lo, hi = exp_iv(-x, p + 2)
         return 1 / hi, 1 / lo
@@ -261,27 +248,25 @@ def log_iv(x: Fraction, p: int) -> tuple[Fraction, Fraction]:
     y, k = (2 * y, k - 1) if y < 1 else (y, k)
     q = p + abs(k).bit_length() + 8
 
-    def atanh2(z: Fraction) -> tuple[Fraction, Fraction]:
-        lo, hi = series(z, lambda i: z * z * (2 * i + 1) / (2 * i + 3), q)
-        return 2 * lo, 2 * hi
+    def atanh2(z: Fraction, i: int) -> Fraction:  # i = 0: the lower bound, 1: the upper
+        return 2 * series(z, lambda j: z * z * (2 * j + 1) / (2 * j + 3), q)[i]
 
     ylo, yhi = rounded(y, q, False), rounded(y, q, True)
-    (llo, _), (_, lhi), (l2lo, l2hi) = (
-        atanh2((ylo - 1) / (ylo + 1)),
-        atanh2((yhi - 1) / (yhi + 1)),
-        atanh2(Fraction(1, 3)),
-    )
-    return llo + k * (l2lo if k >= 0 else l2hi), lhi + k * (l2hi if k >= 0 else l2lo)
+    l2 = atanh2(Fraction(1, 3), 0 if k >= 0 else 1), atanh2(Fraction(1, 3), 1 if k >= 0 else 0)
+    return atanh2((ylo - 1) / (ylo + 1), 0) + k * l2[0], atanh2((yhi - 1) / (yhi + 1), 1) + k * l2[1]
 
 
 def phi_iv(x: Fraction, p: int) -> tuple[Fraction, Fraction]:
     """Bounds on Phi(x), the standard normal distribution function: for x >= 0
     Phi(x) = 1/2 + e^(-x^2/2)/sqrt(2 pi) * sum_n x^(2n+1)/(1*3*...*(2n+1)) (ratios x^2/(2n+3)),
     with pi/6 = arcsin(1/2) = sum_k c_k, c_0 = 1/2, ratios (2k+1)^2/(4(2k+2)(2k+3)) <= 1/4, and
-    integer square roots; Phi(x) = 1 - Phi(-x) for x < 0."""
+    integer square roots; Phi(x) = 1 - Phi(-x) for x < 0.  Far out, 1 - Phi(x) < e^(-x^2/2) <=
+    2/(2 + x^2) gives cheap bounds."""
     if x < 0:
         lo, hi = phi_iv(-x, p)
         return 1 - hi, 1 - lo
+    if x * x > 4 * LIMITS["max_precision"]:
+        return 1 - 2 / (2 + x * x), ONE
     q = p + int(x * x) + 16  # e^(-x^2/2) >= 2^(-x^2): what the cancellation in 1 - Phi costs
     slo, shi = series(x, lambda n: x * x / (2 * n + 3), q) if x else (ZERO, ZERO)
     elo, ehi = exp_iv(-x * x / 2, q)
@@ -310,9 +295,17 @@ def decide(iv: Any, what: str) -> int:
 def ptrim(c: list) -> tuple:
     while c and not c[-1]:
         c.pop()
-    if len(c) > LIMITS["max_degree"] + 1 or max((abs(a).bit_length() for a in c), default=0) > LIMITS["max_bits"]:
-        too_large("max_degree", "a polynomial in t", f"degree {len(c) - 1} (or coefficients beyond --max-bits)")
+    if len(c) > LIMITS["max_degree"] + 1:
+        too_large("max_degree", "a polynomial in t", f"degree {len(c) - 1}")
     return tuple(c)
+
+
+def cost(*polys: tuple) -> int:
+    """Word operations to multiply every coefficient of one by every coefficient of the others."""
+    out = sum(max(abs(c).bit_length() for c in p) for p in polys if p) // 64 + 1
+    for p in polys:
+        out *= max(len(p), 1)
+    return out
 
 
 def padd(a: tuple, b: tuple, sign: int = 1) -> tuple:
@@ -321,6 +314,7 @@ def padd(a: tuple, b: tuple, sign: int = 1) -> tuple:
 
 
 def pmul(a: tuple, b: tuple) -> tuple:
+    spend("steps", cost(a, b), "arithmetic on polynomials in t")
     out = [0] * (len(a) + len(b) - 1) if a and b else []
     for i, x in enumerate(a):
         for j, y in enumerate(b):
@@ -330,6 +324,7 @@ def pmul(a: tuple, b: tuple) -> tuple:
 
 def pdiv(a: tuple, b: tuple) -> tuple:
     """a / b for a b that divides a in Z[t] (a common factor found by :func:`pgcd`)."""
+    spend("steps", cost(a, b), "arithmetic on polynomials in t")
     r, q = list(a), [0] * max(0, len(a) - len(b) + 1)
     for k in range(len(q) - 1, -1, -1):
         q[k] = r[k + len(b) - 1] // b[-1]
@@ -355,6 +350,7 @@ def pgcd(a: tuple, b: tuple) -> tuple:
     while True:
         r = list(a)
         while len(r) >= len(b):  # r <- lc(b) r - r_top t^k b
+            spend("steps", cost(tuple(r), b) // len(b) * 2, "the gcd of polynomials in t")
             k, top = len(r) - len(b), r[-1]
             r = [x * b[-1] for x in r]
             for i, y in enumerate(b):
@@ -371,7 +367,11 @@ def pvalue(a: tuple, p: int) -> tuple[Fraction, Fraction]:
     by Horner's rule on integers at A/2^p <= t <= B/2^p."""
     if len(a) <= 1:
         return (Fraction(a[0]),) * 2 if a else (ZERO, ZERO)
-    lo_t, hi_t = t_bounds(p)
+    spend("steps", cost(a) * (p // 64 + 1), "bounds on a polynomial in t")
+    if (Qt.L, p) not in _T:
+        lo, hi = exp_iv(Fraction(1, Qt.L), p + 4)
+        _T[Qt.L, p] = (lo.numerator << p) // lo.denominator, -(-(hi.numerator << p) // hi.denominator)
+    lo_t, hi_t = _T[Qt.L, p]
 
     def horner(cs: list, x: int) -> int:  # sum cs[k] x^k 2^(p(d - k)), d = len(cs) - 1
         h, scale = 0, 1
@@ -385,29 +385,21 @@ def pvalue(a: tuple, p: int) -> tuple[Fraction, Fraction]:
     )
 
 
+_T: dict = {}  # (L, p) -> integers A, B with A/2^p <= t = e^(1/L) <= B/2^p
+
+
 def psign(a: tuple) -> int:
     if len(a) <= 1:
         return (a[0] > 0) - (a[0] < 0) if a else 0
     return decide(lambda p: pvalue(a, p), "a polynomial in t")
 
 
-_T: dict = {}
-
-
-def t_bounds(p: int) -> tuple[int, int]:
-    """Integers A, B with A/2^p <= t = e^(1/L) <= B/2^p."""
-    if (Qt.L, p) not in _T:
-        lo, hi = exp_iv(Fraction(1, Qt.L), p + 4)
-        _T[Qt.L, p] = (lo.numerator << p) // lo.denominator, -(-(hi.numerator << p) // hi.denominator)
-    return _T[Qt.L, p]
-
-
 @total_ordering
 class Qt:
     """An element n(t)/d(t) of Q(t), t = e^(1/L), in lowest terms (gcd(n, d) = 1, d with a positive
-    leading coefficient), so == and hash are exact; ordered by its value at t.  Arithmetic with
-    Fractions gives Fractions again when the result does not depend on t (:meth:`make`); the
-    integer polynomials (d = 1) form a ring of their own, closed under +, -, * and exact //."""
+    leading coefficient), so == and hash are exact; ordered by its value at t.  Results that do not
+    depend on t are Fractions (:meth:`make`); integer polynomials (d = 1) are closed under +, -, *
+    and exact //: the ring in which games in a field are computed."""
 
     L = 0  # the field of the certificate being checked; 0: rationals only
     __slots__ = ("n", "d")
@@ -430,13 +422,9 @@ class Qt:
     def of(x: Any) -> Qt:
         if isinstance(x, Qt):
             return x
-        x = Fraction(x)
-        q = Qt.__new__(Qt)
+        x, q = Fraction(x), Qt.__new__(Qt)
         q.n, q.d = ((x.numerator,) if x else ()), (x.denominator,)
         return q
-
-    def bits(self) -> int:
-        return max(abs(c).bit_length() for c in self.n + self.d)
 
     def __add__(self, o: Any, sign: int = 1) -> Any:
         o = Qt.of(o)
@@ -447,15 +435,14 @@ class Qt:
     def __sub__(self, o: Any) -> Any:
         return self.__add__(o, -1)
 
-    def __floordiv__(self, o: Any) -> Qt:  # exact, in the ring of polynomials
-        return Qt(pdiv(self.n, Qt.of(o).n), (1,))
-
     def __rsub__(self, o: Any) -> Any:
         return Qt.of(o) - self
 
     def __mul__(self, o: Any) -> Any:
         o = Qt.of(o)
         return Qt(pmul(self.n, o.n), (1,)) if self.d == o.d == (1,) else Qt.make(pmul(self.n, o.n), pmul(self.d, o.d))
+
+    __radd__, __rmul__ = __add__, __mul__
 
     def __truediv__(self, o: Any) -> Any:
         o = Qt.of(o)
@@ -464,7 +451,8 @@ class Qt:
     def __rtruediv__(self, o: Any) -> Any:
         return Qt.of(o) / self
 
-    __radd__, __rmul__ = __add__, __mul__
+    def __floordiv__(self, o: Any) -> Qt:  # exact, in the ring of polynomials
+        return Qt(pdiv(self.n, Qt.of(o).n), (1,))
 
     def __neg__(self) -> Any:
         return Qt(tuple(-c for c in self.n), self.d)
@@ -485,12 +473,13 @@ class Qt:
         return psign(self.n) * psign(self.d)
 
     def __str__(self) -> str:
+        def term(k: int, a: int) -> str:
+            return (
+                str(a) if k == 0 else ("" if a == 1 else "-" if a == -1 else str(a)) + "t" + (f"^{k}" if k > 1 else "")
+            )
+
         def poly(c: tuple) -> str:
-            terms = [
-                f"{a}" if k == 0 else f"{'' if a == 1 else '-' if a == -1 else a}t{'^' + str(k) if k > 1 else ''}"
-                for k, a in enumerate(c)
-                if a
-            ]
+            terms = [term(k, a) for k, a in enumerate(c) if a]
             s = " + ".join(terms).replace("+ -", "- ") or "0"
             return s if len(terms) == 1 else f"({s})"
 
@@ -527,30 +516,17 @@ class Game:
     def __init__(self, name: str, raw: object, path: str):
         if not isinstance(raw, dict) or set(raw) != {"datasets", "pairs", "root", "nodes"}:
             raise Malformed(f"{path}: a game has exactly the keys datasets, pairs, root, nodes")
-        self.name, self.datasets = name, field(raw, "datasets", list, path)
-        if (
-            not self.datasets
-            or not all(isinstance(d, str) for d in self.datasets)
-            or len(set(self.datasets)) != len(self.datasets)
-        ):
+        self.name, ds = name, field(raw, "datasets", list, path)
+        if not ds or not all(isinstance(d, str) for d in ds) or len(set(ds)) != len(ds):
             raise Malformed(f"{path}.datasets: distinct names")
-        self.pairs: list = []
-        for k, pr in enumerate(field(raw, "pairs", list, path)):
-            if (
-                not isinstance(pr, list)
-                or len(pr) != 2
-                or pr[0] not in self.datasets
-                or pr[1] not in self.datasets
-                or pr[0] == pr[1]
-            ):
-                raise Malformed(f"{path}.pairs[{k}]: must name two different datasets")
-            self.pairs.append((self.datasets.index(pr[0]), self.datasets.index(pr[1])))
+        self.datasets, pairs = ds, field(raw, "pairs", list, path)
+        self.pairs = [tuple(ds.index(x) if x in ds else -1 for x in p) if isinstance(p, list) else () for p in pairs]
         if (
             not self.pairs
             or len(set(self.pairs)) != len(self.pairs)
-            or any((j, i) not in self.pairs for i, j in self.pairs)
+            or any(len(p) != 2 or -1 in p or p[0] == p[1] or p[::-1] not in self.pairs for p in self.pairs)
         ):
-            raise Malformed(f"{path}.pairs: distinct ordered pairs, each in both orders")
+            raise Malformed(f"{path}.pairs: distinct ordered pairs of two datasets, each in both orders")
         self.nodes = [self._node(k, n, f"{path}.nodes[{k}]") for k, n in enumerate(field(raw, "nodes", list, path))]
         self.root = field(raw, "root", int, path)
         if not 0 <= self.root < len(self.nodes):
@@ -593,13 +569,11 @@ class Game:
         for a, item in enumerate(items):
             if type(item[1]) is not list or len(item[1]) != len(self.datasets):
                 raise Malformed(f"{path}.answer[{a}][1]: needs one probability per dataset")
-            got = [_PARSED.get(p) if type(p) is str else None for p in item[1]]
-            probs.append(
-                [
-                    x if x is not None else number(p, f"{path}.answer[{a}][1][{d}]")
-                    for d, (x, p) in enumerate(zip(got, item[1]))
-                ]
-            )
+            row = [
+                _PARSED[p] if type(p) is str and p in _PARSED else number(p, f"{path}.answer[{a}][1][{d}]")
+                for d, p in enumerate(item[1])
+            ]
+            probs.append(row)
         if all(type(p) is Fraction for row in probs for p in row):
             den = lcm(*(p.denominator for row in probs for p in row))
             rows: list = [[p.numerator * (den // p.denominator) for p in row] for row in probs]
@@ -634,7 +608,7 @@ class Game:
 
     def pair(self, raw: object, path: str) -> tuple[int, int]:
         pair = tuple(self.datasets.index(x) if x in self.datasets else -1 for x in raw) if isinstance(raw, list) else ()
-        if pair not in self.pairs:
+        if pair not in self.pairs:  # (every pair of self.pairs has two datasets)
             raise Malformed(f"{path}: not an ordered adjacent pair of game {text(self.name)}")
         return pair
 
@@ -898,25 +872,9 @@ def hockey(game: Game, pair: tuple, lam: Any) -> tuple[Any, Any]:
                         g, e = g + v * mult, e + s * mult
             val[k, a, b] = best or (g, e)
     g, e = val[game.root, one, one] if nodes[game.root][0] != "end" else child(game.root, one, one)
-    return quotient(g, ld * dc[game.root]), quotient(-e, dc[game.root])
-
-
-def quotient(x: Any, y: Any) -> Any:
-    """x / y, exactly (Python divides integers into floats)."""
-    return Fraction(x, y) if type(x) is int and type(y) is int else x / y
-
-
-def limit(game: Game, pair: tuple) -> Any:
-    """delta(lam) as lam -> inf: the largest probability, over adversaries, of the views impossible
-    under x' (each of them is in every violating event)."""
-    i, j = pair
-    val: list = []
-    for k, nd in enumerate(game.nodes):
-        if nd[0] == "answer":
-            val.append(sum((r[i] * (val[c] if r[j] else 1) for r, c in zip(game.probs(k), nd[4])), ZERO))
-        else:
-            val.append(ZERO if nd[0] == "end" else max(val[c] for c in nd[2]))
-    return val[game.root]
+    if type(g) is int and type(e) is int and type(ld) is int:  # (Python divides integers into floats)
+        return Fraction(g, ld * dc[game.root]), Fraction(-e, dc[game.root])
+    return Qt.of(g) / (ld * dc[game.root]), -Qt.of(e) / dc[game.root]
 
 
 _POINTS: dict = {}
@@ -924,17 +882,15 @@ _POINTS: dict = {}
 
 def delta_at(game: Game, lam: Any) -> tuple[Any, Any]:
     """delta_M(lam): the largest over the ordered pairs, and the left derivative there (the least
-    among the pairs attaining it); for lam = INF the limit."""
+    among the pairs attaining it); for lam = INF the limit, the largest probability of the views
+    impossible under x' (the top of the chain)."""
     key = (id(game), lam)
     if key not in _POINTS:
-        if lam == INF:
-            _POINTS[key] = (max(limit(game, p) for p in game.pairs), ZERO)
-        else:
-            best = None
-            for p in game.pairs:
-                v, s = hockey(game, p, lam)
-                best = (v, s) if best is None or v > best[0] or (v == best[0] and s < best[1]) else best
-            _POINTS[key] = best
+        best = None
+        for p in game.pairs:
+            v, s = (chain(game, p)[0], ZERO) if lam == INF else hockey(game, p, lam)
+            best = (v, s) if best is None or v > best[0] or (v == best[0] and s < best[1]) else best
+        _POINTS[key] = best
     return _POINTS[key]
 
 
@@ -965,6 +921,9 @@ def chain(game: Game, pair: tuple) -> tuple[Any, list]:
         if nd[0] == "end":
             memo.append((ZERO, [(ONE, ONE)]))
             continue
+        size += sum(len(memo[c][1]) for c in nd[-1])  # the edges this node combines
+        if size > LIMITS["max_states"]:
+            too_large("max_states", "the chains of the game", f"more than {size} edges")
         if nd[0] == "ask":
             memo.append(upper_hull([memo[c] for c in nd[2]]))
         else:
@@ -982,9 +941,6 @@ def chain(game: Game, pair: tuple) -> tuple[Any, list]:
                 for r, w in parts:
                     edges[r] = edges.get(r, ZERO) + w
             memo.append((top, sorted(edges.items(), key=lambda e: e[0], reverse=True)))
-        size += len(memo[-1][1])
-        if size > LIMITS["max_states"]:
-            too_large("max_states", "the chains of the game", f"more than {size} edges")
     return memo[game.root]
 
 
@@ -1028,6 +984,7 @@ def coprime_base(nums: list) -> list:
     todo = [n for n in nums if n > 1]
     while todo:
         x = todo.pop()
+        spend("steps", len(base) * (x.bit_length() // 64 + 1), "a coprime base of the game's integers")
         for k, b in enumerate(base):
             g = gcd(x, b)
             if g > 1:
@@ -1145,7 +1102,9 @@ def renyi_sum(game: Game, pair: tuple[int, int], alpha: int | None) -> Any:
                         )
                     parts.append((p / q) ** (alpha - 1) * p * val[c] if alpha else p / q * val[c])
             big = any(infinite(v) for v in parts)
-            val.append(INF if big else spend(max(parts) if alpha is None else sum(parts, ZERO), "the Renyi sums"))
+            value = INF if big else bounded(max(parts) if alpha is None else sum(parts, ZERO), "a Renyi sum")
+            spend("bits", bits(value), "the Renyi sums")
+            val.append(value)
     return val[game.root]
 
 
@@ -1173,7 +1132,8 @@ def kl(game: Game, pair: tuple[int, int], base: list) -> Any:
                 elif row[i] and not infinite(total):
                     step = LogForm.log(base, Fraction(r[i], r[j])) + val[c]
                     total = total + step.scale(row[i])
-            val.append(total if infinite(total) else spend(total, "the KL divergences"))
+            spend("bits", 0 if infinite(total) else sum(map(bits, total.c.values())), "the KL divergences")
+            val.append(total)
     return val[game.root]
 
 
@@ -1652,8 +1612,7 @@ def theorem_bound(theorem: str, lams: list, deltas: list) -> tuple[Any, Any]:
     if theorem == "improved-basic":
         return product(lams), 1 - product([1 - d for d in deltas])
     k = len(lams)
-    if product(range(1, k + 1)) > LIMITS["max_terms"]:
-        too_large("max_terms", "Theorem 1.8's orders", f"{k}! orders")
+    spend("steps", product(range(1, k + 1)) * k, "Theorem 1.8's orders")
     best = None
     for perm in permutations(k):
         total, prefix = ZERO, ONE
@@ -1679,8 +1638,7 @@ def optimal_holds(lams: list, deltas: list, at: Any, lam: Any) -> bool:
     iff f(l) > tau for every l < lam: f(lam) > tau, or f(lam) = tau with f strictly decreasing
     just below lam (some term with E_S >= lam E_(not S) is still active there)."""
     k = len(lams)
-    if 2**k > LIMITS["max_terms"]:
-        too_large("max_terms", "the optimal composition's sum over subsets", f"2^{k} subsets")
+    spend("steps", 2**k * k, "the optimal composition's sum over subsets")
     keep = product([1 - d for d in deltas])
     if not keep or 1 - (1 - at) / keep < 0:
         return True  # no eps works: eps_g = inf
@@ -1786,50 +1744,50 @@ def compose_renyi(built: Game, comps: list, alpha: int | None) -> int:
 
 # --- a certificate, and the command line ---------------------------------------------------------
 
-HANDLERS = {  # claim kind: (check, the proof objects it reads)
+HANDLERS = {  # claim kind: (its check, the proof objects it reads)
     "privloss": (privloss, {"exp_privloss"}),
-    "dp": (dp, {"bracket"}),
-    "not_dp": (dp, {"bracket"}),
+    **dict.fromkeys(["dp", "not_dp"], (dp, {"bracket"})),
     "delta": (delta_claim, set()),
-    "profile_le": (profile, set()),
-    "profile_eq": (profile, set()),
-    "fdp": (profile, set()),
-    "not_fdp": (profile, set()),
-    "gdp": (gdp, set()),
-    "not_gdp": (gdp, set()),
+    **dict.fromkeys(["profile_le", "profile_eq", "fdp", "not_fdp"], (profile, set())),
+    **dict.fromkeys(["gdp", "not_gdp"], (gdp, set())),
     "renyi": (renyi, set()),
-    "bounded_range": (bounded_range, set()),
-    "not_bounded_range": (bounded_range, set()),
-    "br_range": (bounded_range, set()),
-    "simulates_rr": (simulates, {"exp_privloss", "simulation", "farkas", "breaks"}),
-    "not_simulates_rr": (simulates, {"exp_privloss", "simulation", "farkas", "breaks"}),
+    **dict.fromkeys(["bounded_range", "not_bounded_range", "br_range"], (bounded_range, set())),
+    **dict.fromkeys(
+        ["simulates_rr", "not_simulates_rr"], (simulates, {"exp_privloss", "simulation", "farkas", "breaks"})
+    ),
     "composition": (composition, {"exp_eps", "exp_privloss"}),
 }
+
+
+@contextmanager
+def one_certificate() -> Iterator[None]:
+    """Per certificate: its field, caches and costs start afresh; Python's cycle collector pauses
+    (many short-lived numbers and no cycles: each collection would walk the whole file)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        Qt.L = 0
+        _POINTS.clear()
+        _PARSED.clear()
+        _SPENT.update(bits=0, steps=0)
+        if was:
+            gc.enable()
 
 
 def check_certificate(cert: object, hashes: set | None = None) -> str:
     """Check one certificate; return what was proved (the statement derived from the game and
     the proof, each game's fingerprint, and apart the unverified labels), or raise Malformed,
     Rejected or OtherCase."""
-    was = gc.isenabled()
-    gc.disable()  # many short-lived numbers and no cycles: the collector would walk the whole file
-    try:
+    with one_certificate():
         return _check(cert, hashes)
-    finally:
-        Qt.L = 0
-        _POINTS.clear()
-        _PARSED.clear()
-        _SPENT[0] = 0
-        if was:
-            gc.enable()
 
 
 def read_games(cert: object) -> dict:
     """The certificate's games, validated, in its field (``"field": "exp(1/L)"``: Q(e^(1/L)))."""
     if field(cert, "format", str, "certificate") != FORMAT or field(cert, "version", int, "certificate") != VERSION:
         raise Malformed(f"not an {FORMAT} of version {VERSION} (exactdp certify writes them)")
-    _POINTS.clear()
-    _PARSED.clear()
     spec = field(cert, "field", str, "certificate", optional=True)
     Qt.L = 0
     if spec is not None:
@@ -1843,106 +1801,81 @@ def read_games(cert: object) -> dict:
 def fingerprints(cert: object) -> dict:
     """The fingerprint of every game of a certificate-like document {format, version, [field],
     games}: what ``exactdp info CASE --fingerprint`` prints for the games it builds."""
-    try:
+    with one_certificate():
         return {name: fingerprint(g) for name, g in read_games(cert).items()}
-    finally:
-        Qt.L = 0
-        _PARSED.clear()
 
 
 def show(cert: object) -> list:
     """Every game of the certificate as an indented tree (``--show-game``)."""
-    try:
+    with one_certificate():
         return [line for g in read_games(cert).values() for line in show_game(g)]
-    finally:
-        Qt.L = 0
-        _PARSED.clear()
 
 
 def _check(cert: object, hashes: set | None) -> str:
     games = read_games(cert)
-    claim = field(cert, "claim", dict, "certificate")
-    kind = field(claim, "kind", str, "claim")
-    verdict = field(cert, "verdict", str, "certificate")
-    if verdict not in ("holds", "fails"):
-        raise Malformed("verdict: must be holds or fails")
-    proof = field(cert, "proof", dict, "certificate")
+    claim, proof = field(cert, "claim", dict, "certificate"), field(cert, "proof", dict, "certificate")
+    kind, verdict = field(claim, "kind", str, "claim"), field(cert, "verdict", str, "certificate")
     handler, keys = HANDLERS.get(kind, (None, set()))
-    if handler is None:
-        raise Malformed(f"claim.kind: unknown kind {text(kind)!r}")
+    if handler is None or verdict not in ("holds", "fails"):
+        raise Malformed(f"claim.kind: unknown kind {text(kind)!r}" if handler is None else "verdict: holds or fails")
     if set(proof) - keys:  # nothing in a certificate goes unchecked
         raise Malformed(f"proof: {', '.join(sorted(map(text, set(proof) - keys)))} is not part of a {kind} proof")
-    facts, statement, holds = handler(kind, claim, dict(games), proof)
+    facts, statement, holds = handler(kind, claim, games, proof)  # (a composition adds the game it builds)
     if holds is None:
         raise Rejected(f"the proof does not decide the claim {statement} ({facts})")
     if holds != (verdict == "holds"):
-        raise Rejected(
-            f"the certificate says the claim {verdict}, but the proof shows that it {'holds' if holds else 'fails'}: {statement}"
-        )
-    lines = [
-        f"proved: {facts}" if facts else "proved:",
-        f"claim: {statement} -- {'holds' if holds else 'FALSE (the certificate refutes it)'}",
-    ]
-    field_note = f"; t = e^(1/{Qt.L})" if Qt.L else ""
+        raise Rejected(f"the certificate says the claim {verdict}, but it {'holds' if holds else 'fails'}: {statement}")
+    lines = [f"proved: {facts}", f"claim: {statement} -- {'holds' if holds else 'FALSE (the certificate refutes it)'}"]
     for name, g in games.items():
+        ds, pairs = ", ".join(map(text, g.datasets)), ", ".join(map(g.pair_names, g.pairs))
+        field_note = f"; t = e^(1/{Qt.L})" if Qt.L else ""
         lines.append(
-            f"game {text(name)}: sha256 {fingerprint(g)}; {len(reachable(g))} nodes; datasets ({', '.join(map(text, g.datasets))});"
-            f" ordered pairs {', '.join(map(g.pair_names, g.pairs))}{field_note}"
+            f"game {text(name)}: sha256 {fingerprint(g)}; {len(reachable(g))} nodes; datasets ({ds}); ordered pairs {pairs}{field_note}"
         )
-    case = cert.get("case") if isinstance(cert, dict) else None
-    case = case if isinstance(case, dict) else {}
+    case = cert.get("case") if isinstance(cert, dict) and isinstance(cert.get("case"), dict) else {}
+    file, sha = text(case.get("file")), text(case.get("sha256"))
     lines.append(
-        f"unverified (written by the certificate's author, not checked): case file {text(case.get('file'))}"
-        f" (sha256 {text(case.get('sha256'))}), case {text(case.get('name'))}, claim {text(case.get('claim'))}"
+        f"unverified (written by the certificate's author, not checked): case file {file} (sha256 {sha}), case {text(case.get('name'))}, claim {text(case.get('claim'))}"
     )
     if hashes is not None and case.get("sha256") not in hashes:
         raise OtherCase(
-            f"it names the case file {text(case.get('file'))} (sha256 {text(case.get('sha256'))}), whose SHA-256 is not that"
-            f" of any --case file; its proof checks:\n  " + "\n  ".join(lines)
+            f"it names the case file {file} (sha256 {sha}), not one of the --case files; its proof checks:\n  "
+            + "\n  ".join(lines)
         )
     return "\n".join(lines)
 
 
 def load(path: Path) -> Any:
-    """The JSON of one certificate file: a regular file of at most --max-bytes, UTF-8, no
-    floating-point numbers, no repeated keys."""
+    """The JSON of a certificate file: a regular file (a FIFO or a device would block or never end)
+    of at most --max-bytes, UTF-8, without floating-point numbers or repeated keys."""
 
     def pairs(items: list) -> dict:
-        d = dict(items)
-        if len(d) != len(items):
+        if len(dict(items)) != len(items):
             raise Malformed("a key appears twice in one object")
-        return d
+        return dict(items)
 
     def refuse(s: str) -> None:
         raise Malformed(f'the JSON number {s[:20]} is not allowed: numbers are strings such as "3/4"')
 
-    data = read_file(path)
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        return json.loads(data.decode("utf-8"), object_pairs_hook=pairs, parse_float=refuse, parse_constant=refuse)
-    except (UnicodeDecodeError, RecursionError, ValueError) as e:  # JSONDecodeError is a ValueError
-        raise Malformed(f"cannot read it as UTF-8 JSON: {str(e)[:200] or type(e).__name__}") from None
-    finally:
-        if was:
-            gc.enable()
-
-
-def read_file(path: Path) -> bytes:
-    """The bytes of a regular file of at most --max-bytes (a FIFO or a device would block or
-    never end)."""
     try:
         if not path.is_file():
             raise Malformed("not a regular file")
-        if path.stat().st_size > LIMITS["max_bytes"]:
-            too_large("max_bytes", "reading the file", f"{path.stat().st_size} bytes")
         with open(path, "rb") as f:
             data = f.read(LIMITS["max_bytes"] + 1)
+        if len(data) > LIMITS["max_bytes"]:
+            too_large("max_bytes", "reading the file", "more bytes")
+        with one_certificate():
+            return (
+                data
+                if path.suffix != ".json"
+                else json.loads(
+                    data.decode("utf-8"), object_pairs_hook=pairs, parse_float=refuse, parse_constant=refuse
+                )
+            )
     except OSError as e:
         raise Malformed(f"cannot read it: {text(e.strerror or e)}") from None
-    if len(data) > LIMITS["max_bytes"]:
-        too_large("max_bytes", "reading the file", "more bytes")
-    return data
+    except (UnicodeDecodeError, RecursionError, ValueError) as e:  # JSONDecodeError is a ValueError
+        raise Malformed(f"cannot read it as UTF-8 JSON: {str(e)[:200] or type(e).__name__}") from None
 
 
 def main(argv: list | None = None) -> int:
@@ -1967,33 +1900,24 @@ def main(argv: list | None = None) -> int:
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="backslashreplace")
     try:
-        hashes = {hashlib.sha256(read_file(Path(c))).hexdigest() for c in args.case} if args.case else None
+        hashes = {hashlib.sha256(load(Path(c))).hexdigest() for c in args.case} if args.case else None
     except Malformed as e:
         print(f"exactdp-check: the case file: {e}")
         return 2
     files = []
-    for p in map(Path, args.paths):
-        if p.is_dir():  # symbolic links are not followed: a certificate folder is plain files
-            found = [Path(d, f) for d, _, names in os.walk(p) for f in names if f.endswith(".json")]
-            files.extend(sorted(f for f in found if f.is_file() and not f.is_symlink()))
-        else:
-            files.append(p)
-    if not files:
-        print("exactdp-check: no certificates found")
-        return 2
-    counts = {"accepted": 0, "REJECTED": 0, "OTHER CASE": 0, "MALFORMED": 0}
+    for p in map(Path, args.paths):  # symbolic links in folders are not followed: a certificate folder is plain files
+        found = [Path(d, f) for d, _, names in os.walk(p) for f in names if f.endswith(".json")] if p.is_dir() else [p]
+        files.extend(sorted(f for f in found if not p.is_dir() or (f.is_file() and not f.is_symlink())))
+    counts = dict.fromkeys(["accepted", "REJECTED", "OTHER CASE", "MALFORMED"], 0)
     for f in files:
         try:
             cert = load(f)
-            status, body = "accepted", check_certificate(cert, hashes)
-            if args.show_game:
-                body += "\n" + "\n".join(show(cert))
-        except Rejected as e:
-            status, body = "REJECTED", str(e)
-        except OtherCase as e:
-            status, body = "OTHER CASE", str(e)
-        except Malformed as e:
-            status, body = "MALFORMED", str(e)
+            status, body = (
+                "accepted",
+                check_certificate(cert, hashes) + ("\n" + "\n".join(show(cert)) if args.show_game else ""),
+            )
+        except (Rejected, OtherCase, Malformed) as e:
+            status, body = {Rejected: "REJECTED", OtherCase: "OTHER CASE", Malformed: "MALFORMED"}[type(e)], str(e)
         except (RecursionError, MemoryError, ArithmeticError, ValueError) as e:
             status, body = "MALFORMED", f"too large or deep to check ({type(e).__name__})"
         except Exception as e:  # a bug in this file: say so, without a traceback
@@ -2003,14 +1927,16 @@ def main(argv: list | None = None) -> int:
             print(
                 f"{text(f)}: {status}" + ("\n  " + body.replace("\n", "\n  ") if status == "accepted" else f": {body}")
             )
-    print(f"{len(files)} certificate(s): " + ", ".join(f"{n} {k.lower()}" for k, n in counts.items()))
+    print(
+        f"{len(files)} certificate(s): " + ", ".join(f"{n} {k.lower()}" for k, n in counts.items())
+        if files
+        else "exactdp-check: no certificates found"
+    )
     if hashes is not None:
         print(
-            "--case compares the SHA-256 each certificate's author recorded with that of the case files given: it shows which"
-            " file the author says a certificate is about, not that a game is that file's mechanism (compare each game's"
-            " sha256 with `exactdp info CASE --fingerprint`)"
+            "--case compares the SHA-256 each certificate's author recorded with that of the case files given: it shows which file the author says a certificate is about, not that a game is that file's mechanism (compare each game's sha256 with `exactdp info CASE --fingerprint`)"
         )
-    return 2 if counts["MALFORMED"] else 1 if counts["REJECTED"] or counts["OTHER CASE"] else 0
+    return 2 if counts["MALFORMED"] or not files else 1 if counts["REJECTED"] or counts["OTHER CASE"] else 0
 
 
 if __name__ == "__main__":

@@ -266,7 +266,7 @@ def test_point_claims_by_hand():
     g = {"M": game(["end", RR3])}
     dp = {"kind": "dp", "of": "M", "exp_eps": "3", "delta": "0"}
     assert "M is (log(3), 0)-DP -- holds" in check(certificate(dp, g, {}))
-    rejected(certificate(dict(dp, exp_eps="2"), g, {}), "the proof shows that it fails")
+    rejected(certificate(dict(dp, exp_eps="2"), g, {}), "but it fails")
     assert "FALSE" in check(certificate(dict(dp, exp_eps="2"), g, {}, "fails"))
     assert "delta_M(2) = 1/4" in check(certificate(dict(dp, exp_eps="2", delta="1/4"), g, {}))
     pl = {"kind": "privloss", "of": "M", "delta": "0", "relation": "equals", "exp_eps": "3"}

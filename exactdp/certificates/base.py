@@ -23,10 +23,11 @@ from ..numbers.qt import QtElement
 from ..numbers.rational import is_rational, to_fraction
 from ..numbers.real import Infinity, real_str
 
-__all__ = ["NoCertificate", "Source", "ExpValue", "exp_eps", "textify", "FORMAT", "VERSION", "MAX_DEGREE"]
+__all__ = ["NoCertificate", "Source", "ExpValue", "exp_eps", "textify", "FORMAT", "VERSION", "MAX_DEGREE", "MAX_STATES"]
 
 FORMAT, VERSION = "exactdp-certificate", 2
-MAX_DEGREE = 20_000  # the checker's default --max-degree: polynomials in t, and L itself
+MAX_DEGREE = 2_000  # the checker's default --max-degree: polynomials in t, and L itself
+MAX_STATES = 500_000  # the checker's default --max-states
 
 
 class NoCertificate(ExactDPError):

@@ -33,7 +33,7 @@ from ..numbers.qt import QtElement
 from ..numbers.rational import Q, is_rational
 from ..numbers.real import Infinity, real_cmp
 from .base import ExpValue, NoCertificate, Source, exp_eps
-from .game import ExportedGame, export_game
+from .game import ExportedGame, check_point_states, export_game
 
 __all__ = [
     "privloss_certificate",
@@ -85,6 +85,7 @@ def privloss_certificate(src: Source, of: Any, delta: Any, relation: str, value:
     for L = ∞), and compares with the claimed value."""
     lam_c, delta = exp_eps(value), _num(delta)
     g, prof = _game(src, of)
+    check_point_states(g)
     lam = prof.least_lambda(delta)
     c = _cmp(lam, lam_c)
     holds = c == 0 if relation == "equals" else c <= 0
@@ -97,6 +98,7 @@ def dp_certificate(src: Source, of: Any, eps: Any, delta: Any, negated: bool) ->
     field, a rational bracket b < e^q with δ_M(b) ≤ δ, or b > e^q with δ_M(b) > δ."""
     lam, delta = _finite(exp_eps(eps)), _num(delta)
     g, prof = _game(src, of)
+    check_point_states(g)
     from ..analysis.results import value_cmp
 
     d: Any = prof.delta_at(eps)
@@ -132,6 +134,7 @@ def delta_certificate(src: Source, of: Any, eps: Any, equals: Any) -> dict:
     if isinstance(lam, ExpValue):
         raise NoCertificate(f"e^eps = e^({lam.q}) lies outside the certificate's field; delta claims need it inside")
     g, prof = _game(src, of)
+    check_point_states(g)
     d: Any = prof.delta_at_lambda(lam)
     claim = {"kind": "delta", "of": g.name, "exp_eps": lam, "equals": _num(equals)}
     return _body(claim, d == equals, [g], {}, f"delta_M(e^eps) = {d}")
@@ -173,6 +176,7 @@ def simulation_certificate(src: Source, of: Any, eps_default: bool, lam: Any, de
     from .simulation import farkas_entry, t_table
 
     g, prof = _game(src, of)
+    check_point_states(g)
     proof: dict = {}
     if eps_default:
         proof["exp_privloss"] = prof.least_lambda(delta)

@@ -17,6 +17,7 @@ from typing import Any
 from ..numbers.rational import Q
 from .base import NoCertificate, Source, exp_eps
 from .build import _body, _game
+from .game import check_point_states, export_game
 
 __all__ = ["composition_certificate"]
 
@@ -43,7 +44,11 @@ def composition_certificate(src: Source, claim: Any, holds: bool) -> dict:
         else:
             used.append(src.profile(n).least_lambda(deltas[k]))
     at = claim.delta if claim.delta is not None else (Q(0) if claim.theorem == "optimal" else None)
-    concomp = src.cached(("certificate-concomp", names), lambda: src.engine.profile(src.concomp(names)))  # type: ignore[attr-defined]
+    built = src.concomp(names)  # type: ignore[attr-defined]
+    check_point_states(export_game(built, "ConComp"))
+    for n in names:
+        check_point_states(games[n])
+    concomp = src.cached(("certificate-concomp", names), lambda: src.engine.profile(built))  # type: ignore[attr-defined]
     if at is None:
         from ..theorems import basic, components, improved_basic, thm_1_8
 

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from ..analysis.profile import pair_hull
 from ..model.game import Ask, Chance, End, Mechanism, Node, label_str, postorder
 from ..model.symbolic import SymChance
-from .base import NoCertificate
+from .base import MAX_STATES, NoCertificate
 
-__all__ = ["ExportedGame", "export_game"]
+__all__ = ["ExportedGame", "export_game", "check_point_states"]
 
 
 @dataclass(frozen=True)
@@ -41,6 +41,36 @@ class ExportedGame:
             _, memo = pair_hull(self.mech, pair, keep=True)
             self.memos[pair] = memo
         return memo
+
+
+def check_point_states(g: ExportedGame) -> None:
+    """Refuse (:class:`NoCertificate`) a claim at one e^ε whose game the checker's point recursion
+    could not walk within its default --max-states: the recursion keeps one state per node and
+    likelihood ratio of the histories reaching it, which a DAG of shared sub-games can multiply."""
+    if "states" in g.memos:
+        return
+    kids = [c.uid for n in g.order if not isinstance(n, End) for c in n.children if not isinstance(c, End)]
+    if len(kids) == len(set(kids)) and len(g.order) <= MAX_STATES:  # a tree: one state per node
+        g.memos["states"] = True
+        return
+    for i, j in g.mech.ordered_pairs:
+        need: dict = {g.mech.root.uid: {1}}
+        count = 0
+        for node in reversed(g.order):
+            ratios = need.pop(node.uid, set())
+            count += len(ratios)
+            if count > MAX_STATES:
+                raise NoCertificate(
+                    f"checking it at one eps would walk more than {MAX_STATES} (node, likelihood ratio) states, "
+                    "the checker's default --max-states"
+                )
+            for k, c in enumerate(node.children if not isinstance(node, End) else []):
+                row = node.probs[k] if isinstance(node, Chance) else None
+                if not isinstance(c, End) and (row is None or (row[i] and row[j])):
+                    need.setdefault(c.uid, set()).update(
+                        ratios if row is None else {r * row[i] / row[j] for r in ratios}
+                    )
+    g.memos["states"] = True
 
 
 def export_game(mech: Mechanism, name: str) -> ExportedGame:
