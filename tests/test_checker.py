@@ -516,6 +516,8 @@ def test_imports_only_the_standard_library():
         "sys",
         "fractions",
         "functools",
+        "collections",
+        "contextlib",
         "pathlib",
         "typing",
     }
