@@ -510,8 +510,8 @@ def order(x: Any, y: Any) -> int:
 
 class Game:
     """A validated game: ``nodes[k]`` is ("end",), ("ask", labels, children) or ("answer", labels,
-    D, rows, children) where answer a has probability rows[a][d] / D under dataset d: integers
-    over the node's common denominator, or (in a field) numbers over D = 1."""
+    D, rows, children): answer a has probability rows[a][d] / D under dataset d, with D the node's
+    common denominator (integers; in a field, integer polynomials in t)."""
 
     def __init__(self, name: str, raw: object, path: str):
         if not isinstance(raw, dict) or set(raw) != {"datasets", "pairs", "root", "nodes"}:
@@ -519,11 +519,14 @@ class Game:
         self.name, ds = name, field(raw, "datasets", list, path)
         if not ds or not all(isinstance(d, str) for d in ds) or len(set(ds)) != len(ds):
             raise Malformed(f"{path}.datasets: distinct names")
-        self.datasets, pairs = ds, field(raw, "pairs", list, path)
-        self.pairs = [tuple(ds.index(x) if x in ds else -1 for x in p) if isinstance(p, list) else () for p in pairs]
+        self.datasets = ds
+        self.pairs = [
+            tuple(ds.index(x) if x in ds else -1 for x in p) if isinstance(p, list) else ()
+            for p in field(raw, "pairs", list, path)
+        ]
         if (
             not self.pairs
-            or len(set(self.pairs)) != len(self.pairs)
+            or len(set(self.pairs)) < len(self.pairs)
             or any(len(p) != 2 or -1 in p or p[0] == p[1] or p[::-1] not in self.pairs for p in self.pairs)
         ):
             raise Malformed(f"{path}.pairs: distinct ordered pairs of two datasets, each in both orders")
@@ -534,10 +537,12 @@ class Game:
         self.setup()
 
     def setup(self) -> None:
-        self.rational = all(nd[0] != "answer" or type(nd[2]) is int for nd in self.nodes)
-        self._dc: list | None = None
-        self._order: list | None = None
-        self._probs: dict = {}
+        self.rational, self._dc, self._order, self._probs = (
+            all(nd[0] != "answer" or type(nd[2]) is int for nd in self.nodes),
+            None,
+            None,
+            {},
+        )
         if not self.rational:  # one kind of number throughout: integer polynomials in t
             self.nodes = [
                 nd if nd[0] != "answer" else nd[:2] + (Qt.of(nd[2]), [[Qt.of(n) for n in r] for r in nd[3]], nd[4])
@@ -553,27 +558,31 @@ class Game:
         width = {"ask": 2, "answer": 3}.get(kind)
         if width is None or type(items) is not list or not items:
             raise Malformed(f"{path}: a node has an id and one of end (true), ask, answer (a nonempty list)")
-        for a, item in enumerate(items):
-            if type(item) is not list or len(item) != width or type(item[0]) is not str or type(item[-1]) is not int:
+        for a, it in enumerate(items):
+            if (
+                type(it) is not list
+                or len(it) != width
+                or type(it[0]) is not str
+                or type(it[-1]) is not int
+                or not 0 <= it[-1] < k
+            ):
                 raise Malformed(
-                    f"{path}.{kind}[{a}]: expected [label, {'probabilities, ' if width == 3 else ''}child id]"
+                    f"{path}.{kind}[{a}]: expected [label, {'probabilities, ' * (width == 3)}the id of an earlier node]"
                 )
-            if not 0 <= item[-1] < k:
-                raise Malformed(f"{path}.{kind}[{a}]: child {item[-1]} must be an earlier node (ids < {k})")
-        labels, kids = [item[0] for item in items], [item[-1] for item in items]
+            if width == 3 and (type(it[1]) is not list or len(it[1]) != len(self.datasets)):
+                raise Malformed(f"{path}.answer[{a}][1]: needs one probability per dataset")
+        labels, kids = [it[0] for it in items], [it[-1] for it in items]
         if len(set(labels)) != len(labels):
             raise Malformed(f"{path}: labels must be distinct")
         if kind == "ask":
             return ("ask", labels, kids)
-        probs = []
-        for a, item in enumerate(items):
-            if type(item[1]) is not list or len(item[1]) != len(self.datasets):
-                raise Malformed(f"{path}.answer[{a}][1]: needs one probability per dataset")
-            row = [
+        probs = [
+            [
                 _PARSED[p] if type(p) is str and p in _PARSED else number(p, f"{path}.answer[{a}][1][{d}]")
-                for d, p in enumerate(item[1])
+                for d, p in enumerate(it[1])
             ]
-            probs.append(row)
+            for a, it in enumerate(items)
+        ]
         if all(type(p) is Fraction for row in probs for p in row):
             den = lcm(*(p.denominator for row in probs for p in row))
             rows: list = [[p.numerator * (den // p.denominator) for p in row] for row in probs]
@@ -596,23 +605,23 @@ class Game:
         return self._probs[k]
 
     def dc(self) -> list:
-        """Per node a common denominator of the probabilities of the views below it (what the point
-        recursion scales by)."""
+        """Per node a common denominator of the probabilities of the views below it."""
         if self._dc is None:
-            out: list = []
+            self._dc = []
             for nd in self.nodes:
-                below = (1 if self.rational else Qt.of(1)) if nd[0] == "end" else ring_lcm([out[c] for c in nd[-1]])
-                out.append(bounded(below * nd[2] if nd[0] == "answer" else below, "a common denominator"))
-            self._dc = out
+                below = (
+                    (1 if self.rational else Qt.of(1)) if nd[0] == "end" else ring_lcm([self._dc[c] for c in nd[-1]])
+                )
+                self._dc.append(bounded(below * nd[2] if nd[0] == "answer" else below, "a common denominator"))
         return self._dc
 
-    def pair(self, raw: object, path: str) -> tuple[int, int]:
+    def pair(self, raw: object, path: str) -> tuple:
         pair = tuple(self.datasets.index(x) if x in self.datasets else -1 for x in raw) if isinstance(raw, list) else ()
-        if pair not in self.pairs:  # (every pair of self.pairs has two datasets)
+        if pair not in self.pairs:
             raise Malformed(f"{path}: not an ordered adjacent pair of game {text(self.name)}")
         return pair
 
-    def pair_names(self, pair: tuple[int, int]) -> str:
+    def pair_names(self, pair: tuple) -> str:
         return f"({text(self.datasets[pair[0]])}, {text(self.datasets[pair[1]])})"
 
     def walk_path(self, labels: list, path: str) -> tuple[int, list, list]:
@@ -624,21 +633,10 @@ class Game:
             if nd[0] == "end" or lab not in nd[1]:
                 raise Malformed(f"{path}[{k}]: the history leaves the game at {text(lab)!r}")
             i = nd[1].index(lab)
-            if nd[0] == "answer":
-                probs = [p * q for p, q in zip(probs, self.probs(node)[i])]
+            probs = [p * q for p, q in zip(probs, self.probs(node)[i])] if nd[0] == "answer" else probs
             answered.append(nd[0] == "answer")
             node = nd[-1][i]
         return node, probs, answered
-
-
-def ring_lcm(xs: list) -> Any:
-    """The lcm of integers, or of integer polynomials in t (> 0 at t)."""
-    if all(type(x) is int for x in xs):
-        return lcm(*xs)
-    out = Qt.of(1)
-    for x in map(Qt.of, xs):
-        out = out * (x // ring_gcd(out, x))
-    return out
 
 
 def ring_gcd(x: Any, y: Any) -> Any:
@@ -649,22 +647,28 @@ def ring_gcd(x: Any, y: Any) -> Any:
     return Qt(h if psign(h) > 0 else tuple(-c for c in h), (1,))
 
 
+def ring_lcm(xs: list) -> Any:
+    if all(type(x) is int for x in xs):
+        return lcm(*xs)
+    out = Qt.of(1)
+    for x in map(Qt.of, xs):
+        out = out * (x // ring_gcd(out, x))
+    return out
+
+
 def reachable(game: Game) -> list:
     """The nodes reachable from the root in post-order (children in listed order, each before its
     parents; the game is acyclic, so a node on the stack is never reached again from below)."""
     if game._order is None:
-        order, done, stack = [], set(), [(game.root, 0)]
+        game._order, done, stack = [], set(), [(game.root, 0)]
         while stack:
             k, i = stack.pop()
             kids = game.nodes[k][-1] if game.nodes[k][0] != "end" else []
             if i < len(kids):
-                stack.append((k, i + 1))
-                if kids[i] not in done:
-                    stack.append((kids[i], 0))
+                stack += [(k, i + 1)] + ([(kids[i], 0)] if kids[i] not in done else [])
             elif k not in done:
                 done.add(k)
-                order.append(k)
-        game._order = order
+                game._order.append(k)
     return game._order
 
 
@@ -673,7 +677,7 @@ def fingerprint(game: Game) -> str:
     post-order, probabilities in lowest terms (in Q(t) with the least L that writes them), the
     ordered pairs sorted.  The ids and names as written do not matter; labels and order do."""
     order = reachable(game)
-    ids = {k: n for n, k in enumerate(order)}
+    ids, seen = {k: n for n, k in enumerate(order)}, {}
     qts = [
         p
         for k in order
@@ -683,30 +687,25 @@ def fingerprint(game: Game) -> str:
         if isinstance(p, Qt)
     ]
     g = gcd(Qt.L, *(e for p in qts for e, c in enumerate(p.n + p.d) if c)) if qts else 1
-    seen: dict = {}
 
-    def num(n: Any, den: int) -> str:  # canonical text, once per distinct value
+    def num(n: Any, den: Any) -> str:  # canonical text, once per distinct value
         if (n, den) not in seen:
+            q = Fraction(n, den) if isinstance(n, int) else Qt.of(n / den)
             seen[n, den] = (
-                str(Fraction(n, den))
-                if isinstance(n, int)
-                else "/".join(",".join(map(str, c[::g])) for c in (Qt.of(n).n or (0,), Qt.of(n).d))
+                str(q) if isinstance(q, Fraction) else "/".join(",".join(map(str, c[::g])) for c in (q.n or (0,), q.d))
             )
         return seen[n, den]
 
-    nodes = []
-    for k in order:
-        nd = game.nodes[k]
-        if nd[0] == "answer":
-            nodes.append([[lab, [num(n, nd[2]) for n in r], ids[c]] for lab, r, c in zip(nd[1], nd[3], nd[4])])
-        else:
-            nodes.append(["end"] if nd[0] == "end" else [[lab, ids[c]] for lab, c in zip(nd[1], nd[2])])
-    doc = {
-        "datasets": game.datasets,
-        "pairs": sorted([game.datasets[i], game.datasets[j]] for i, j in game.pairs),
-        "field": f"exp(1/{Qt.L // g})" if qts else None,
-        "nodes": nodes,
-    }
+    nodes = [
+        ["end"]
+        if nd[0] == "end"
+        else [[lab, ids[c]] for lab, c in zip(nd[1], nd[2])]
+        if nd[0] == "ask"
+        else [[lab, [num(n, nd[2]) for n in r], ids[c]] for lab, r, c in zip(nd[1], nd[3], nd[4])]
+        for nd in (game.nodes[k] for k in order)
+    ]
+    pairs = sorted([game.datasets[i], game.datasets[j]] for i, j in game.pairs)
+    doc = {"datasets": game.datasets, "pairs": pairs, "field": f"exp(1/{Qt.L // g})" if qts else None, "nodes": nodes}
     return hashlib.sha256(json.dumps(doc, separators=(",", ":"), ensure_ascii=False).encode()).hexdigest()
 
 
@@ -731,7 +730,7 @@ def show_game(game: Game) -> list:
             if nd[0] == "answer"
             else [""] * len(nd[1])
         )
-        stack.extend(reversed([(c, depth + 1, f"{text(lab)}{pr} -> ") for lab, pr, c in zip(nd[1], probs, nd[-1])]))
+        stack += reversed([(c, depth + 1, f"{text(lab)}{pr} -> ") for lab, pr, c in zip(nd[1], probs, nd[-1])])
     return out
 
 
@@ -780,13 +779,13 @@ def concomp(games: list, names: list) -> Game:
         if len(nodes) > LIMITS["max_states"]:
             too_large("max_states", "building the concurrent composition", f"more than {len(nodes) - 1} nodes")
     built = Game.__new__(Game)
-    built.name, built.datasets, built.pairs, built.nodes, built.root = (
+    built.name, built.datasets, built.pairs, built.nodes = (
         f"ConComp({', '.join(names)})",
         first.datasets,
         first.pairs,
         nodes,
-        len(nodes) - 1,
     )
+    built.root = len(nodes) - 1
     built.setup()
     return built
 
