@@ -537,12 +537,9 @@ class Game:
         self.setup()
 
     def setup(self) -> None:
-        self.rational, self._dc, self._order, self._probs = (
-            all(nd[0] != "answer" or type(nd[2]) is int for nd in self.nodes),
-            None,
-            None,
-            {},
-        )
+        self.rational = all(nd[0] != "answer" or type(nd[2]) is int for nd in self.nodes)
+        self._dc = self._order = self._shared = None
+        self._probs: dict = {}
         if not self.rational:  # one kind of number throughout: integer polynomials in t
             self.nodes = [
                 nd if nd[0] != "answer" else nd[:2] + (Qt.of(nd[2]), [[Qt.of(n) for n in r] for r in nd[3]], nd[4])
@@ -609,11 +606,26 @@ class Game:
         if self._dc is None:
             self._dc = []
             for nd in self.nodes:
-                below = (
-                    (1 if self.rational else Qt.of(1)) if nd[0] == "end" else ring_lcm([self._dc[c] for c in nd[-1]])
-                )
-                self._dc.append(bounded(below * nd[2] if nd[0] == "answer" else below, "a common denominator"))
+                if nd[0] == "end":
+                    self._dc.append(1 if self.rational else Qt.of(1))
+                    continue
+                below = ring_lcm([self._dc[c] for c in nd[-1]])
+                self._dc.append(below * nd[2] if nd[0] == "answer" else below)
+                if type(below) is int and below.bit_length() > LIMITS["max_bits"]:
+                    too_large("max_bits", "a common denominator of the views", f"{below.bit_length()} bits")
         return self._dc
+
+    def shared(self) -> set:
+        """The nodes with more than one parent edge (where histories can merge)."""
+        if self._shared is None:
+            seen: set = set()
+            self._shared = {
+                c
+                for k in reachable(self)
+                for c in self.nodes[k][-1]
+                if self.nodes[k][0] != "end" and (c in seen or seen.add(c))
+            }
+        return self._shared
 
     def pair(self, raw: object, path: str) -> tuple:
         pair = tuple(self.datasets.index(x) if x in self.datasets else -1 for x in raw) if isinstance(raw, list) else ()
@@ -821,11 +833,13 @@ def hockey(game: Game, pair: tuple, lam: Any) -> tuple[Any, Any]:
         ln, ld = Qt(Qt.of(lam).n, (1,)), Qt(Qt.of(lam).d, (1,))
     nodes, dc, one, count = game.nodes, game.dc(), 1 if game.rational else Qt.of(1), 0
 
-    def norm(x: Any, y: Any) -> tuple:  # (h, x/h, y/h)
+    shared = game.shared()
+
+    def norm(x: Any, y: Any, c: int) -> tuple:  # (h, x/h, y/h); a node with one parent edge needs no h
         if type(x) is int and max(x.bit_length(), y.bit_length()) > LIMITS["max_bits"]:
             too_large("max_bits", "a history's probabilities", f"{max(x.bit_length(), y.bit_length())} bits")
-        h = ring_gcd(x, y)
-        return h, x // h, y // h
+        h = ring_gcd(x, y) if c in shared else one
+        return (h, x // h, y // h) if c in shared else (one, x, y)
 
     need: dict = {game.root: {(one, one)}}  # node -> the weights it is reached with
     for k in range(game.root, -1, -1):  # parents before children (children have smaller ids)
@@ -836,19 +850,19 @@ def hockey(game: Game, pair: tuple, lam: Any) -> tuple[Any, Any]:
         nd = nodes[k]
         for row, c in zip(nd[3], nd[4]) if nd[0] == "answer" and states else ():
             if row[i] and row[j] and nodes[c][0] != "end":
-                need.setdefault(c, set()).update(norm(a * row[i], b * row[j])[1:] for a, b in states)
+                need.setdefault(c, set()).update(norm(a * row[i], b * row[j], c)[1:] for a, b in states)
         for c in nd[2] if nd[0] == "ask" and states else ():
             if nodes[c][0] != "end":
-                need.setdefault(c, set()).update(states)
+                need.setdefault(c, set()).update(norm(a, b, c)[1:] for a, b in states)
     val: dict = {}
 
     def child(c: int, a: Any, b: Any) -> tuple:  # (G_c, E_c) at the weights (a, b)
         if nodes[c][0] == "end":
             x = a * ld - ln * b
             return (x, b) if x >= 0 else (0, 0)
-        h, a, b = norm(a, b)
+        h, a, b = norm(a, b, c)
         v, e = val[c, a, b]
-        return v * h, e * h
+        return (v, e) if h is one else (v * h, e * h)
 
     for k in range(game.root + 1):
         nd, d = nodes[k], dc[k]
