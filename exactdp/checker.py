@@ -157,13 +157,14 @@ def log_text(lam: object) -> str:
 _PARSED: dict = {}  # text -> number: games repeat the same probabilities many times
 
 
-def number(value: object, path: str) -> Any:
+def number(value: Any, path: str) -> Any:
     """An exact number "n" or "n/d" (ASCII digits, an optional minus); with a field, n and d may be
     comma-separated integer coefficients of polynomials in t, lowest degree first."""
     got = _PARSED.get(value) if isinstance(value, str) else None
     if got is not None:
         return got
-    num, slash, den = expect(value, str, path).partition("/")
+    value = expect(value, str, path)
+    num, slash, den = value.partition("/")
     parts = [part.split(",") for part in (num, den if slash else "1")]
     if not all(c.isascii() and (c[1:] if c.startswith("-") else c).isdigit() for part in parts for c in part):
         raise Malformed(f"{path}: {value[:40]!r} is not an exact number such as 3/4")
@@ -538,7 +539,9 @@ class Game:
 
     def setup(self) -> None:
         self.rational = all(nd[0] != "answer" or type(nd[2]) is int for nd in self.nodes)
-        self._dc = self._order = self._shared = None
+        self._dc: Any = None
+        self._order: Any = None
+        self._shared: Any = None
         self._probs: dict = {}
         if not self.rational:  # one kind of number throughout: integer polynomials in t
             self.nodes = [
@@ -619,12 +622,10 @@ class Game:
         """The nodes with more than one parent edge (where histories can merge)."""
         if self._shared is None:
             seen: set = set()
-            self._shared = {
-                c
-                for k in reachable(self)
-                for c in self.nodes[k][-1]
-                if self.nodes[k][0] != "end" and (c in seen or seen.add(c))
-            }
+            self._shared = set()
+            for k in reachable(self):
+                for c in self.nodes[k][-1] if self.nodes[k][0] != "end" else ():
+                    (self._shared if c in seen else seen).add(c)
         return self._shared
 
     def pair(self, raw: object, path: str) -> tuple:
@@ -763,7 +764,8 @@ def concomp(games: list, names: list) -> Game:
         if tag == "answer":
             nd = games[j].nodes[at[j]]
             return nd[:4] + ([("wait", -1, at[:j] + (c,) + at[j + 1 :]) for c in nd[4]],)
-        labels, succ = [], []
+        labels: list = []
+        succ: list = []
         for j, g in enumerate(games):
             nd = g.nodes[at[j]]
             if nd[0] == "answer":
@@ -827,11 +829,10 @@ def hockey(game: Game, pair: tuple, lam: Any) -> tuple[Any, Any]:
 
     Then delta(lam) = G_root/(ld dc_root), and its left derivative is -E_root/dc_root."""
     i, j = pair
-    if game.rational and isinstance(lam, Fraction):
-        ln, ld = lam.numerator, lam.denominator
-    else:
-        ln, ld = Qt(Qt.of(lam).n, (1,)), Qt(Qt.of(lam).d, (1,))
-    nodes, dc, one, count = game.nodes, game.dc(), 1 if game.rational else Qt.of(1), 0
+    ln: Any = lam.numerator if game.rational and isinstance(lam, Fraction) else Qt(Qt.of(lam).n, (1,))
+    ld: Any = lam.denominator if game.rational and isinstance(lam, Fraction) else Qt(Qt.of(lam).d, (1,))
+    one: Any = 1 if game.rational else Qt.of(1)
+    nodes, dc, count = game.nodes, game.dc(), 0
 
     shared = game.shared()
 
@@ -940,7 +941,8 @@ def chain(game: Game, pair: tuple) -> tuple[Any, list]:
         if nd[0] == "ask":
             memo.append(upper_hull([memo[c] for c in nd[2]]))
         else:
-            top, edges = ZERO, {}
+            top: Any = ZERO
+            edges: dict = {}
             for row, c in zip(game.probs(k), nd[4]):
                 p, q = row[i], row[j]
                 parts = (
@@ -1088,7 +1090,7 @@ def terms_text(bound: tuple | None) -> str:
     return out
 
 
-def renyi_sum(game: Game, pair: tuple[int, int], alpha: int | None) -> Any:
+def renyi_sum(game: Game, pair: tuple, alpha: int | None) -> Any:
     """sup over deterministic adversaries of sum_v P_x(v)^alpha P_x'(v)^(1 - alpha) (alpha = None:
     of the likelihood ratio P_x(v)/P_x'(v) of a view), node by node from the end: 1 at the end,
     the max at a choice, sum_a p_a (p_a/p'_a)^(alpha - 1) (child) over answers with p_a > 0 (inf
@@ -1121,7 +1123,7 @@ def renyi_sum(game: Game, pair: tuple[int, int], alpha: int | None) -> Any:
     return val[game.root]
 
 
-def kl(game: Game, pair: tuple[int, int], base: list) -> Any:
+def kl(game: Game, pair: tuple, base: list) -> Any:
     """sup over deterministic adversaries of sum_v P_x(v) log(P_x(v)/P_x'(v)) (the KL divergence
     of the views), node by node: 0 at the end, the max at a choice, sum_a p_a (log(p_a/p'_a) +
     child) at an answer (inf if some p'_a = 0 < p_a).  Logarithms are LogForms over ``base``."""
@@ -1150,7 +1152,7 @@ def kl(game: Game, pair: tuple[int, int], base: list) -> Any:
     return val[game.root]
 
 
-def br_ratio(game: Game, pair: tuple[int, int], deterministic: bool) -> Any:
+def br_ratio(game: Game, pair: tuple, deterministic: bool) -> Any:
     """e^(BR-range) for one ordered pair (Dong, Durfee & Rogers 2020, Def. 2.2): the largest
     P_x(w1)/P_x'(w1) over P_x(w2)/P_x'(w2) for two views w1, w2 of one deterministic adversary
     (views with P_x + P_x' > 0), or of any two views for randomized adversaries (whose coins mix
@@ -1606,7 +1608,7 @@ def simulates(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
 # --- composition theorems: the composition built here, the bound recomputed ---------------------
 
 
-def product(xs: list) -> Any:
+def product(xs: Any) -> Any:
     out: Any = ONE
     for x in xs:
         out = out * x
@@ -1845,7 +1847,7 @@ def _check(cert: object, hashes: set | None) -> str:
         lines.append(
             f"game {text(name)}: sha256 {fingerprint(g)}; {len(reachable(g))} nodes; datasets ({ds}); ordered pairs {pairs}{field_note}"
         )
-    case = cert.get("case") if isinstance(cert, dict) and isinstance(cert.get("case"), dict) else {}
+    case: dict = cert["case"] if isinstance(cert, dict) and isinstance(cert.get("case"), dict) else {}
     file, sha = text(case.get("file")), text(case.get("sha256"))
     lines.append(
         f"unverified (written by the certificate's author, not checked): case file {file} (sha256 {sha}), case {text(case.get('name'))}, claim {text(case.get('claim'))}"
