@@ -183,3 +183,35 @@ def test_certificates_are_written_whole_or_not_at_all(tmp_path: Path, monkeypatc
     monkeypatch.setattr(os, "replace", real_replace)
     assert r.exit_code == 2 and "No space left on device" in r.output
     assert not [p for p in out.rglob("*") if p.is_file() and p.name != ".exactdp-written"]
+
+
+def test_info_fingerprints_are_the_checkers(tmp_path: Path):
+    """`exactdp info CASE --fingerprint` prints, for every game exactdp builds from the case (and
+    for claims with their own pairs), the SHA-256 the checker prints for the game it checked."""
+    import re
+
+    case = tmp_path / "demo.yaml"
+    case.write_text(
+        CASE.replace("claims:\n", "claims:\n  - dp: {of: R, eps: log(3), delta: 1/10, pairs: [[x1, x0]]}\n")
+    )
+    out = tmp_path / "certs"
+    run("certify", str(case), "-o", str(out))
+    info = run("info", str(case), "--fingerprint")
+    printed = dict(re.findall(r"^  (.+): sha256 ([0-9a-f]{64})$", info.output, re.M))
+    assert set(printed) == {"M", "R", "R (the claim's pairs)"}
+    seen = {}
+    for f in sorted((out / "demo").glob("*.json")):
+        said = checker.check_certificate(json.loads(f.read_text()))
+        seen.update(re.findall(r"^game (.+?): sha256 ([0-9a-f]{64});", said, re.M))
+    for name, digest in seen.items():
+        if not name.startswith("ConComp"):
+            assert printed[name] == digest, name
+    assert {"M", "R (the claim's pairs)"} <= set(seen)
+
+
+def test_safe_names_never_leave_the_folder():
+    from exactdp.cli.certify import safe_name
+
+    for raw in ("..", ".", "...", "a/../b", "x[eps=../../etc]", "", "/abs", "a\\\\b", ".hidden"):
+        name = safe_name(raw)
+        assert name and name not in (".", "..") and not name.startswith(".") and "/" not in name and "\\\\" not in name
