@@ -57,7 +57,8 @@ from collections.abc import Iterator  # noqa: E402
 from contextlib import contextmanager  # noqa: E402
 from fractions import Fraction  # noqa: E402
 from functools import total_ordering  # noqa: E402
-from math import gcd, isqrt, lcm  # noqa: E402
+from itertools import permutations  # noqa: E402
+from math import gcd, isqrt, lcm, prod  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
@@ -1608,13 +1609,6 @@ def simulates(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
 # --- composition theorems: the composition built here, the bound recomputed ---------------------
 
 
-def product(xs: Any) -> Any:
-    out: Any = ONE
-    for x in xs:
-        out = out * x
-    return out
-
-
 def theorem_bound(theorem: str, lams: list, deltas: list) -> tuple[Any, Any]:
     """(e^eps_T, delta_T) of a composition theorem for components that are (log lams[i],
     deltas[i])-DP: basic (Sum eps_i, Sum delta_i; Vadhan & Wang 2021, Thm 3.3 for concurrent
@@ -1623,25 +1617,18 @@ def theorem_bound(theorem: str, lams: list, deltas: list) -> tuple[Any, Any]:
     Thm 1.8 (delta_T = min over orders of Sum_k e^(eps_(s(1)) + ... + eps_(s(k-1))) delta_(s(k)),
     over all k! orders here)."""
     if theorem == "basic":
-        return product(lams), sum(deltas, ZERO)
+        return prod(lams), sum(deltas, ZERO)
     if theorem == "improved-basic":
-        return product(lams), 1 - product([1 - d for d in deltas])
+        return prod(lams), 1 - prod([1 - d for d in deltas])
     k = len(lams)
-    spend("steps", product(range(1, k + 1)) * k, "Theorem 1.8's orders")
+    spend("steps", prod(range(1, k + 1)) * k, "Theorem 1.8's orders")
     best = None
-    for perm in permutations(k):
+    for perm in permutations(range(k)):
         total, prefix = ZERO, ONE
         for i in perm:
             total, prefix = total + prefix * deltas[i], prefix * lams[i]
         best = total if best is None or total < best else best
-    return product(lams), best
-
-
-def permutations(k: int) -> list:
-    out: list = [[]]
-    for _ in range(k):
-        out = [p + [i] for p in out for i in range(k) if i not in p]
-    return out
+    return prod(lams), best
 
 
 def optimal_holds(lams: list, deltas: list, at: Any, lam: Any) -> bool:
@@ -1654,7 +1641,7 @@ def optimal_holds(lams: list, deltas: list, at: Any, lam: Any) -> bool:
     just below lam (some term with E_S >= lam E_(not S) is still active there)."""
     k = len(lams)
     spend("steps", 2**k * k, "the optimal composition's sum over subsets")
-    keep = product([1 - d for d in deltas])
+    keep = prod([1 - d for d in deltas])
     if not keep or 1 - (1 - at) / keep < 0:
         return True  # no eps works: eps_g = inf
     if infinite(lam) or lam == 1:
@@ -1662,12 +1649,12 @@ def optimal_holds(lams: list, deltas: list, at: Any, lam: Any) -> bool:
     tau, total, active = 1 - (1 - at) / keep, ZERO, False
     for mask in range(2**k):
         es, rest = (
-            product([lams[i] for i in range(k) if mask >> i & 1]),
-            product([lams[i] for i in range(k) if not mask >> i & 1]),
+            prod([lams[i] for i in range(k) if mask >> i & 1]),
+            prod([lams[i] for i in range(k) if not mask >> i & 1]),
         )
         if es - lam * rest >= 0:
             total, active = total + es - lam * rest, True
-    f = total / product([1 + x for x in lams])
+    f = total / prod([1 + x for x in lams])
     return f > tau or (f == tau and active)
 
 
@@ -1753,7 +1740,7 @@ def compose_renyi(built: Game, comps: list, alpha: int | None) -> int:
         return diff.sign()
     key = lambda v: (1, ZERO) if infinite(v) else (0, v)  # noqa: E731
     rs = [max((renyi_sum(g, p, alpha) for p in g.pairs), key=key) for g in [built] + comps]
-    total = INF if any(infinite(r) for r in rs[1:]) else product(rs[1:])
+    total = INF if any(infinite(r) for r in rs[1:]) else prod(rs[1:])
     return order(rs[0], total)
 
 

@@ -516,6 +516,7 @@ def test_imports_only_the_standard_library():
         "sys",
         "fractions",
         "functools",
+        "itertools",
         "collections",
         "contextlib",
         "pathlib",
