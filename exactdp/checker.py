@@ -1673,6 +1673,16 @@ def composition(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     built = concomp(comps, labels)
     games[built.name] = built
     theorem = field(claim, "theorem", str, "claim")
+    if theorem == "fdp":  # T(ConComp) >= the tensor product of the T(M_i): delta below, at every lam >= 0
+        found, bound = envelope(built), tensor([envelope(g) for g in comps])
+        holds = found[0] <= bound[0] and all(
+            value(found, x) <= value(bound, x) for x in {ZERO} | {r for r, _ in found[1] + bound[1]}
+        )
+        return (
+            "both profiles compared at every bend and in the limit",
+            f"T({built.name}) >= the tensor product of the T(M_i)",
+            holds,
+        )
     if theorem == "renyi":
         alpha = renyi_order(claim.get("alpha"), "claim.alpha")
         if not all(g.rational for g in comps):
@@ -1683,7 +1693,7 @@ def composition(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
         )
         return "recomputed from the games", statement, c <= 0
     if theorem not in ("basic", "improved-basic", "thm-1.8", "optimal"):
-        raise Malformed("claim.theorem: basic, improved-basic, thm-1.8, optimal or renyi")
+        raise Malformed("claim.theorem: basic, improved-basic, thm-1.8, optimal, renyi or fdp")
     deltas = [number(d, f"claim.deltas[{k}]") for k, d in enumerate(field(claim, "deltas", list, "claim"))]
     claimed = field(claim, "eps", list, "claim")
     used = field(proof, "exp_eps", list, "proof")
@@ -1717,6 +1727,23 @@ def composition(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
         raise Rejected(f"PrivLoss({built.name}, {text(at)}) is not {log_text(lam)}")
     facts = f"PrivLoss({built.name}, {text(at)}) = {log_text(lam)}; components ({parts}); {theorem} gives {bound_text}"
     return facts, f"PrivLoss({built.name}, {text(at)}) within the {theorem} theorem", holds
+
+
+def tensor(chains: list) -> tuple:
+    """The chain of the product of the pairs of distributions behind the chains (Dong, Roth & Su
+    2022, Def. 3.1: T(P x P', Q x Q') is the tensor product of the trade-off functions): a chain
+    (top, edges) is a view of ratio inf with P-mass top and views of ratio r with P'-mass w (and
+    P-mass r w); a product view multiplies the ratios and the masses, and has ratio inf when one
+    factor has, which the P-masses 1 - Prod(1 - top_i) of those views make the top."""
+    top, atoms = ZERO, {ONE: ONE}  # the product of no chain: one view of ratio 1
+    for t, edges in chains:
+        spend("steps", len(atoms) * len(edges), "the tensor product of trade-off functions")
+        new: dict = {}
+        for r1, w1 in atoms.items():
+            for r2, w2 in edges:
+                new[r1 * r2] = new.get(r1 * r2, ZERO) + w1 * w2
+        atoms, top = new, 1 - (1 - top) * (1 - t)
+    return top, sorted(atoms.items(), key=lambda e: e[0], reverse=True)
 
 
 def compose_renyi(built: Game, comps: list, alpha: int | None) -> int:

@@ -180,6 +180,11 @@ def _composition_truth(claim: dict, mechs: dict, prof: dict) -> bool:
 
     names = claim["of"]
     built = concomp(dict(zip(distinct_labels(names), (mechs[n] for n in names))))
+    if claim["theorem"] == "fdp":  # T(ConComp) >= the tensor product (Dong-Roth-Su 2022, Thm 3.2)
+        from exactdp.analysis.tradeoff import dominates, tensor
+
+        found = enumerator.profile(built, max_strategies=200_000).envelope
+        return dominates(found, tensor([prof[n].envelope for n in names]))[0]
     if claim["theorem"] == "renyi":
         from exactdp.numbers.real import real_add
 

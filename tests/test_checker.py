@@ -541,3 +541,18 @@ def test_the_trusted_core_is_at_most_1600_lines():
 def test_terminal_text_is_escaped():
     assert checker.text("a\x1b[2Jb") == "a\\x1b[2Jb"
     assert checker.text(Fraction(10**5000, 3)).startswith("<a number of")
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(a=mechanisms(max_depth=2, combinators=False), b=mechanisms(max_depth=2, combinators=False))
+def test_tensor_product_is_exactdps(a, b):
+    """The product of the components' dominating pairs (Dong, Roth & Su 2022, Def. 3.1) as the
+    checker builds it has exactdp's profile at every bend."""
+    from exactdp.analysis.tradeoff import tensor
+
+    want = tensor([engine.profile(a).envelope, engine.profile(b).envelope])
+    with kernel_games({"A": a, "B": b}) as games:
+        got = checker.tensor([checker.envelope(games["A"]), checker.envelope(games["B"])])
+        assert got[0] == want.top
+        for lam in [Q(0), Q(1)] + [r for r, _ in want.edges] + [r + Q(1, 3) for r, _ in want.edges]:
+            assert checker.value(got, lam) == want.value_at(lam)
