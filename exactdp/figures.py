@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .analysis.engine import make_engine
+from .analysis.renyi import RENYI_ORDERS
 from .analysis.results import lambda_of
 from .analysis.tradeoff import tensor
 from .claims.base import Analysis
@@ -56,6 +57,7 @@ __all__ = [
     "case_plot_data",
     "bound_curve",
     "composition_claims",
+    "exact_lambda",
     "RENYI_ORDERS",
     "CaseFigures",
     "case_figures",
@@ -158,7 +160,8 @@ def composition_claims(case: Any) -> list[CompositionClaim]:
     return [c for c in case.claims if isinstance(c, CompositionClaim)]
 
 
-def _exact_lambda(eps: Any) -> Any:
+def exact_lambda(eps: Any) -> Any:
+    """e^ε exactly, as a rational or an element of ℚ(e^{1/L}), for drawing a bound."""
     lam = lambda_of(eps)
     if is_rational(lam) or isinstance(lam, QtElement):
         return lam
@@ -176,7 +179,7 @@ def bound_curve(name: str, comps: Sequence[Any]) -> Curve:
         return optimal_bound_curve(t.title, comps)
     b = evaluate(name, comps, None)
     assert isinstance(b, Bound), name
-    return dp_bound_curve(f"{t.title}: ({real_str(b.eps)}, {q_str(b.delta)})-DP", _exact_lambda(b.eps), b.delta)
+    return dp_bound_curve(f"{t.title}: ({real_str(b.eps)}, {q_str(b.delta)})-DP", exact_lambda(b.eps), b.delta)
 
 
 def _components(an: Analysis, names: Sequence[str], deltas: Sequence[Any], eps: Sequence[Any] | None) -> tuple:
@@ -193,9 +196,6 @@ def _check_names(case: Any, names: Sequence[str]) -> None:
     for n in names:
         if n not in case.mechanisms:
             raise PlotError(f"no mechanism named {n!r} in {case.file}; defined: {', '.join(case.mechanisms)}")
-
-
-RENYI_ORDERS = (1, 2, 3, 4, 5, 6, 8)
 
 
 def _composed(an: Analysis, names: Sequence[str]) -> tuple[Curve, Any]:

@@ -20,6 +20,9 @@ limit                    default                 what it bounds (flag)
 ``max_pairs``            20,000                  adjacent pairs of a case (``--max-pairs``)
 ``max_components``       200,000                 components of ``exactdp compose`` (``--max-components``)
 ``max_samples``          100,000                 samples of ``exactdp experiment`` (``--max-samples``)
+``max_orders``           100                     Rényi orders of one ``exactdp renyi --alpha`` list (``--max-orders``)
+``max_automaton_work``   2,000,000               profile pieces an automaton is predicted to need,
+                                                 refused before its game is built (``--max-automaton-work``)
 ``max_memory``           800 MiB                 memory one case file may add to the process (``--max-memory``)
 ``timeout``              300 s                   wall-clock seconds per case file or command (``--timeout``)
 ``follow_symlinks``      False                   whether symbolic links are followed (``--follow-symlinks``)
@@ -74,6 +77,10 @@ __all__ = [
     "memory_in_use",
     "MIB",
     "disarm",
+    "FLAGS",
+    "available_cores",
+    "default_max_workers",
+    "check_workers",
 ]
 
 MIB = 1 << 20
@@ -106,6 +113,12 @@ class Limits:
     max_pairs: int = _limit(20_000, "--max-pairs", "Most adjacent pairs in a case")
     max_components: int = _limit(200_000, "--max-components", "Most components of a composition (compose --repeat)")
     max_samples: int = _limit(100_000, "--max-samples", "Most samples of an experiment")
+    max_automaton_work: int = _limit(
+        2_000_000,
+        "--max-automaton-work",
+        "Most profile pieces an automaton is predicted to need (reachable states x horizon^2 / 2)",
+    )
+    max_orders: int = _limit(100, "--max-orders", "Most Renyi orders in one --alpha list")
     max_memory: int = _limit(
         800 * MIB, "--max-memory", "Memory a case file (or command) may add, e.g. 800M, 4G; 0: none", "size", 0
     )
@@ -175,6 +188,11 @@ def flags() -> list[Flag]:
         )
         out.append(Flag(f.name, m["flag"], text, m["kind"], m["minimum"]))
     return out
+
+
+# The command-line flag of each limit, by field (the pytest plugin's ini options are named after
+# these; the errors name them).
+FLAGS: dict[str, str] = {f.name: f.metadata["flag"] for f in fields(Limits) if "flag" in f.metadata}
 
 
 _stack: list[Limits] = [DEFAULT]
@@ -383,6 +401,35 @@ def size_text(n: int) -> str:
             v = n / k
             return f"{v:g} {unit}"
     return f"{n} bytes"
+
+
+# --- worker processes ------------------------------------------------------------------------
+
+
+def available_cores() -> int:
+    """Cores this process may run on (the affinity mask where the OS has one)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def default_max_workers() -> int:
+    """The default of ``--max-workers``: 4 local worker processes per core this process may use
+    (each one imports exactdp and its dependencies, about 100 MB, before any work)."""
+    return 4 * available_cores()
+
+
+def check_workers(n: int, limit: int | None = None) -> None:
+    """Refuse ``n`` local worker processes (``--jobs N``, ``--scheduler local:N``) beyond
+    ``limit`` (default :func:`default_max_workers`), before any is started."""
+    allowed = default_max_workers() if limit is None else limit
+    if n > allowed:
+        raise LimitExceededError(
+            f"the number of local worker processes ({n})",
+            allowed,
+            "raise it with --max-workers N (the default is 4 per core)",
+        )
 
 
 # --- counting limits -------------------------------------------------------------------------

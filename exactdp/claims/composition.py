@@ -33,6 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from .. import certificates as _cert
 from ..analysis.results import value_cmp
 from ..analysis.tradeoff import compare, tensor
 from ..forms.fields import Choice, Delta, Either, Eps, FieldProblem, Label, ListOf, Order, arg
@@ -94,9 +95,9 @@ class CompositionClaim(Claim):
     of_was_list: bool = field(default=False, compare=False, repr=False)
     of_written: Any = field(default=None, compare=False, repr=False)
     hidden_fields = ("group", "pairs")  # a claim about several mechanisms
-    shows = Shows("privloss", "PrivLoss of the concurrent composition at the claim's delta")
+    shows = Shows("privloss", "PrivLoss of the concurrent composition at the claim's delta", also=("bound", "slack"))
     _shows_by_theorem: ClassVar[dict[str, Shows]] = {
-        "renyi": Shows("renyi", "D_alpha of the concurrent composition"),
+        "renyi": Shows("renyi", "D_alpha of the concurrent composition", also=("bound", "slack")),
         "fdp": Shows("margin", "min over alpha of T(ConComp)(alpha) - (tensor product)(alpha)"),
     }
 
@@ -162,6 +163,10 @@ class CompositionClaim(Claim):
         if self.deltas is not None:
             out["deltas"] = ", ".join(q_str(d) for d in self.deltas)
         return out
+
+    def certificate(self, an: Analysis) -> dict | None:
+        """The components' games and parameters; the checker builds the composition itself."""
+        return _cert.composition_certificate(an, self, self.check(an).status == HOLDS)
 
     def _component_eps(self, an: Analysis, names: tuple, deltas: tuple) -> list | Verdict:
         """εᵢ of each component: the claimed one (checked) or PrivLoss(Mᵢ, δᵢ); a Verdict when a

@@ -8,7 +8,7 @@ from functools import cmp_to_key
 from typing import Any
 
 from .. import certificates as _cert
-from ..analysis.results import Profile, value_cmp
+from ..analysis.results import Profile, privloss_from_lambda, value_cmp
 from ..forms.fields import Delta, Eps, FieldProblem, Label, PrivLossValue, arg
 from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, q_str
@@ -46,7 +46,7 @@ class PrivLossClaim(Claim):
     delta: Any = arg(Delta(field=True), default=Q(0), doc="default 0")
     equals: Any = arg(PrivLossValue(), default=None, doc="log(r), a rational, or inf")
     at_most: Any = arg(PrivLossValue(), default=None, doc="log(r), a rational, or inf")
-    shows = Shows("privloss", "PrivLoss(M, delta)")
+    shows = Shows("privloss", "PrivLoss(M, delta)", also=("exp_privloss",))
 
     def validate(self) -> None:
         super().validate()
@@ -66,8 +66,8 @@ class PrivLossClaim(Claim):
         return out
 
     def check(self, an: Analysis) -> Verdict:
-        prof = an.profile(self.subject)
-        found = prof.privloss(self.delta)
+        lam = an.least_lambda(self.subject, self.delta)
+        found = privloss_from_lambda(lam)
         target = self.equals if self.equals is not None else self.at_most
         c = real_cmp(found, target)
         ok = c == 0 if self.equals is not None else c <= 0
@@ -76,7 +76,7 @@ class PrivLossClaim(Claim):
             # the claimed ε is too small: show an adversary beating it (e^eps must be exact for
             # a witness: a multiple of a log such as log(3)/2 is compared exactly but has none)
             wit = an.witness(self.subject, target)
-        facts = {"privloss": found, "exp_privloss": prof.least_lambda(self.delta), "relation": c}
+        facts = {"privloss": found, "exp_privloss": lam, "relation": c}
         return Verdict(self, HOLDS if ok else FAILS, facts, wit)
 
     def certificate(self, an: Analysis) -> dict | None:
@@ -100,7 +100,7 @@ class DPClaim(Claim):
         return {"eps": real_str(self.eps), "delta": q_str(self.delta)}
 
     def _delta_found(self, an: Analysis) -> Any:
-        return an.profile(self.subject).delta_at(self.eps)
+        return an.delta_at(self.subject, self.eps, expect_zero=self.delta == 0)
 
     def check(self, an: Analysis) -> Verdict:
         d = self._delta_found(an)
@@ -157,7 +157,7 @@ class DeltaClaim(Claim):
         return {"eps": real_str(self.eps), "equals": q_str(self.equals)}
 
     def check(self, an: Analysis) -> Verdict:
-        d = an.profile(self.subject).delta_at(self.eps)
+        d = an.delta_at(self.subject, self.eps, expect_zero=self.equals == 0)
         ok = value_cmp(d, self.equals) == 0
         wit = an.witness(self.subject, self.eps) if not ok and value_cmp(d, self.equals) > 0 else None
         return Verdict(self, HOLDS if ok else FAILS, {"delta_at_eps": d}, wit)
@@ -183,7 +183,7 @@ class ProfileEqClaim(_Comparison):
 
     other: str = arg(Label("a mechanism name"), key="as", doc="the other mechanism")
     names = ("other",)
-    shows = Shows("excess", "max over eps >= 0 of |delta_M(e^eps) - delta_N(e^eps)| (0 when it holds)")
+    shows = Shows("excess", "max over eps >= 0 of |delta_M(e^eps) - delta_N(e^eps)| (0 when it holds)", also=("limit",))
 
     def statement(self) -> str:
         return f"profile of {self.of} equals profile of {self.other}"
@@ -212,7 +212,9 @@ class ProfileLeClaim(_Comparison):
 
     other: str = arg(Label("a mechanism name"), key="than", doc="the other mechanism")
     names = ("other",)
-    shows = Shows("excess", "max over eps >= 0 of delta_M(e^eps) - delta_N(e^eps) (<= 0 when it holds)")
+    shows = Shows(
+        "excess", "max over eps >= 0 of delta_M(e^eps) - delta_N(e^eps) (<= 0 when it holds)", also=("limit",)
+    )
 
     def statement(self) -> str:
         return f"profile of {self.of} <= profile of {self.other}"

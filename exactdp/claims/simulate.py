@@ -49,7 +49,9 @@ class SimulatesRRClaim(Claim):
     via: str = arg(Choice(VIAS, "construction"), default="auto", doc="auto, lp or lemma56")
     symbols: SymbolTable = field(default_factory=SymbolTable, compare=False)
     negated: ClassVar[bool] = False
-    shows = Shows("eps", "the eps of the randomized response RR_eps (or RR_(eps,delta)) that is post-processed")
+    shows = Shows(
+        "eps", "the eps of the randomized response RR_eps (or RR_(eps,delta)) that is post-processed", also=("exp_eps",)
+    )
 
     def validate(self) -> None:
         super().validate()

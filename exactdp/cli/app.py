@@ -22,12 +22,13 @@ from ..caseio.sweep import MAX_SWEEP_POINTS
 from ..errors import ExactDPError, VerificationError
 from ..execution import Runner, available_cores, jobs_from_env
 from ..limits import DEFAULT as DEFAULT_LIMITS
-from ..limits import Limits, flags, parse_size
+from ..limits import Limits, default_max_workers, flags, parse_size
 from ..numbers import kinds as quantity
 from ..numbers.expr import ExprError, eval_text
 from ..report.escape import error_text, text
 from ..report.terminal import EngineProgress, ProgressLine, run_console
 from ..verify import Options
+from .helptext import Group
 
 EXIT_STATUS = (
     "Exit status: 0 every claim holds; 1 some claim does not hold (or is not supported yet); 2 invalid input "
@@ -73,7 +74,7 @@ def fail(e: Exception) -> None:
     sys.exit(code)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXIT_STATUS)
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXIT_STATUS)
 @click.version_option(__version__, prog_name="exactdp")
 def main() -> None:
     """Exact differential-privacy verdicts for small finite interactive mechanisms."""
@@ -216,6 +217,12 @@ _RUNNER_OPTIONS = [
         metavar="ADDRESS",
         help="Run on a Dask cluster: tcp://HOST:8786, or local:N for a local cluster of N workers (needs exactdp[dask]).",
     ),
+    click.option(
+        "--max-workers",
+        type=click.IntRange(1),
+        default=None,
+        help=f"Most local worker processes (--jobs N, --scheduler local:N) [default: 4 per core, {default_max_workers()} here].",
+    ),
 ]
 
 
@@ -227,12 +234,14 @@ def runner_options(f: Callable) -> Callable:
     return f
 
 
-def runner_from(jobs: int | None, scheduler: str | None) -> Runner:
-    """Where to run: ``--scheduler`` if given, else ``--jobs`` (default ``EXACTDP_JOBS``, else 1)."""
+def runner_from(jobs: int | None, scheduler: str | None, max_workers: int | None = None) -> Runner:
+    """Where to run: ``--scheduler`` if given, else ``--jobs`` (default ``EXACTDP_JOBS``, else 1),
+    at most ``--max-workers`` local worker processes; a bad value ends in one line (exit 2)."""
     try:
-        return Runner(jobs=jobs if jobs is not None else jobs_from_env(), scheduler=scheduler)
+        return Runner(jobs=jobs if jobs is not None else jobs_from_env(), scheduler=scheduler, max_workers=max_workers)
     except ExactDPError as e:
-        raise click.UsageError(str(e)) from None
+        fail(e)
+        raise  # pragma: no cover - fail() exits
 
 
 def _common_from(kw: dict[str, Any], parallel: bool) -> Common:
@@ -253,7 +262,7 @@ def _common_from(kw: dict[str, Any], parallel: bool) -> Common:
         verbose=bool(kw.pop("verbose", False)),
         progress=sys.stderr.isatty() if progress is None else progress,
         ascii_only=bool(kw.pop("ascii_only", False)),
-        runner=runner_from(kw.pop("jobs"), kw.pop("scheduler")) if parallel else Runner(),
+        runner=runner_from(kw.pop("jobs"), kw.pop("scheduler"), kw.pop("max_workers")) if parallel else Runner(),
     )
 
 

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import click
 
+from .. import checker
 from ..analysis import make_engine
+from ..analysis.results import privloss_from_lambda
 from ..caseio.schema import schema_text
+from ..certificates import NoCertificate, export_game, games_document
 from ..errors import ExactDPError
 from ..limits import using
 from ..model import count_strategies, stats
 from ..numbers.real import real_str
 from ..report import profile_to_dict
+from ..report.escape import text
 from ..report.inspect import info_doc, info_lines, privloss_doc, privloss_lines, profile_lines
 from ..report.jsonout import dumps
 from .app import Common, EngineProgress, case_options, fail, load_mechanism, main, parse_number
@@ -34,13 +38,18 @@ def privloss(case_path, delta_text, of, witness, common: Common):
         with using(opts.effective_limits()), EngineProgress(common.progress) as prog:
             case, name, mech = load_mechanism(case_path, of, opts)
             eng = make_engine(opts.engine, max_strategies=opts.max_strategies, progress=prog.callback)
-            prof = eng.profile(mech)
-            val = prof.privloss(delta)
-            w = eng.privloss_witness(mech, delta, prof) if witness else None
+            if delta == 0 and not witness:  # the largest likelihood ratio: no profile needed
+                lam = eng.pure_lambda(mech)
+                w = None
+            else:
+                prof = eng.profile(mech)
+                lam = prof.least_lambda(delta)
+                w = eng.privloss_witness(mech, delta, prof) if witness else None
+            val = privloss_from_lambda(lam)
     except ExactDPError as e:
         fail(e)
     if common.as_json:
-        click.echo(dumps(privloss_doc(name, delta, val, prof, opts.engine, w)))
+        click.echo(dumps(privloss_doc(name, delta, val, lam, opts.engine, w)))
     else:
         click.echo(real_str(val) if common.quiet else "\n".join(privloss_lines(name, delta, val, w)))
 
@@ -104,8 +113,13 @@ def profile(case_path, of, dominating_pair, common: Common):
 )
 @click.option("--depth", type=click.IntRange(0), default=None, help="Draw at most this many moves from the root.")
 @click.option("--tree", is_flag=True, help="Draw the tree of histories instead of the game DAG (implied by --witness).")
+@click.option(
+    "--fingerprint",
+    is_flag=True,
+    help="Print the SHA-256 fingerprint of every game of the case, as the certificate checker prints it.",
+)
 @case_options()
-def info(case_path, of, dot_file, svg_file, png_file, witness_eps, depth, tree, common: Common):
+def info(case_path, of, dot_file, svg_file, png_file, witness_eps, depth, tree, fingerprint, common: Common):
     """Size of a mechanism's game DAG, its number of deterministic adversaries, and whether
     --engine can analyse it; with --dot, --svg or --png a drawing of the game (adversary choices
     as boxes, answers as edges with their probability under every dataset).  -q prints the
@@ -117,6 +131,9 @@ def info(case_path, of, dot_file, svg_file, png_file, witness_eps, depth, tree, 
             "--witness draws the adversary: give --dot, --svg or --png too", param_hint="--witness"
         )
     eps = parse_number(witness_eps, "--witness", kind="eps") if witness_eps is not None else None
+    if fingerprint:
+        _print_fingerprints(case_path, of, opts)
+        return
     try:
         with using(opts.effective_limits()):
             case, name, mech = load_mechanism(case_path, of, opts)
@@ -146,3 +163,32 @@ def info(case_path, of, dot_file, svg_file, png_file, witness_eps, depth, tree, 
 def schema():
     """Print the JSON Schema of case-format version 1 (for editors and CI validators)."""
     click.echo(schema_text(), nl=False)
+
+
+def _print_fingerprints(case_path: str, of: str | None, opts) -> None:
+    """The checker's fingerprint of the game exactdp builds for each mechanism of the case (and for
+    each claim with its own pairs), so that a referee who trusts exactdp's reader can tie a
+    certificate's game to the case file."""
+    try:
+        with using(opts.effective_limits()):
+            case, _, _ = load_mechanism(case_path, of, opts)
+            subjects: dict = {n: m for n, m in case.mechanisms.items() if of is None or n == of}
+            for claim in case.claims:
+                if claim.adjacency is not None and claim.of in subjects:
+                    subjects[f"{claim.of} (the claim's pairs)"] = case.mechanisms[claim.of].with_adjacent(
+                        claim.adjacency
+                    )
+            games, missing = {}, []
+            for name, mech in subjects.items():
+                try:
+                    games[name] = export_game(mech, name)
+                except NoCertificate as e:
+                    missing.append(f"  {text(name)}: no fingerprint ({text(str(e))})")
+            prints = checker.fingerprints(games_document(games))
+    except (ExactDPError, checker.Malformed) as e:
+        fail(e if isinstance(e, ExactDPError) else ExactDPError(str(e)))
+    click.echo(f"game fingerprints of {text(case_path)} (the checker prints the same SHA-256 for the game it checked):")
+    for name, digest in prints.items():
+        click.echo(f"  {text(name)}: sha256 {digest}")
+    for line in missing:
+        click.echo(line)

@@ -7,7 +7,7 @@ import click
 from ..analysis import make_engine
 from ..analysis.renyi import parse_alpha
 from ..analysis.tradeoff import dominating_pair, envelope_tradeoff, pair_tradeoffs
-from ..errors import ExactDPError
+from ..errors import ExactDPError, LimitExceededError
 from ..limits import using
 from ..numbers import eval_text
 from ..numbers.expr import ExprError
@@ -25,9 +25,19 @@ from .app import Common, case_options, fail, load_mechanism, main
 __all__ = ["renyi", "tradeoff", "print_dominating_pair"]
 
 
-def _alphas(text: str) -> list:
+def _alphas(text: str, max_orders: int) -> list:
+    """The orders of ``--alpha``, at most ``max_orders`` of them (counted before any is read:
+    each order is a whole analysis of the mechanism)."""
+    parts = text.split(",")
+    if len(parts) > max_orders:
+        fail(
+            LimitExceededError(
+                f"the number of Renyi orders in --alpha ({len(parts)})", max_orders, "raise it with --max-orders N"
+            )
+        )
     out = []
-    for part in (p.strip() for p in text.split(",")):
+    for part in parts:
+        part = part.strip()
         try:
             out.append(parse_alpha(part if part == "inf" else eval_text(part)))
         except ExprError as e:
@@ -44,8 +54,8 @@ def _alphas(text: str) -> list:
 @case_options()
 def renyi(case_path, alpha_text, of, common: Common):
     """D_alpha(M): the exact Renyi divergence of order alpha against every adaptive adversary."""
-    alphas = _alphas(alpha_text)
     opts = common.opts
+    alphas = _alphas(alpha_text, opts.effective_limits().max_orders)
     try:
         with using(opts.effective_limits()):
             case, name, mech = load_mechanism(case_path, of, opts)

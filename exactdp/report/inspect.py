@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from ..analysis.results import Profile, format_privloss
+from ..analysis.results import format_privloss
 from ..analysis.witness import Witness
 from ..numbers.rational import q_str
 from ..numbers.real import real_str
@@ -16,13 +16,13 @@ from .text import WITNESS_LEGEND, render_witness
 __all__ = ["privloss_doc", "privloss_lines", "profile_lines", "info_doc", "info_lines", "adversaries_text"]
 
 
-def privloss_doc(name: str, delta: Any, value: Any, prof: Profile, engine: str, w: Witness | None) -> dict:
-    """The ``--json`` document of ``exactdp privloss``."""
+def privloss_doc(name: str, delta: Any, value: Any, lam: Any, engine: str, w: Witness | None) -> dict:
+    """The ``--json`` document of ``exactdp privloss`` (``lam`` = e^value, the least λ)."""
     return {
         "mechanism": name,
         "delta": q_str(delta),
         "privloss": real_str(value),
-        "exp_privloss": real_str(prof.least_lambda(delta)),
+        "exp_privloss": real_str(lam),
         "engine": engine,
         "witness": witness_to_dict(w) if w is not None else None,
     }

@@ -56,6 +56,8 @@ __all__ = [
     "save",
     "render_svg",
     "load_pyplot",
+    "require_matplotlib",
+    "pyplot_axes",
 ]
 
 
@@ -234,18 +236,47 @@ KINDS: dict[str, Callable[[Any, PlotData], None]] = {
 }
 
 
-def draw(data: PlotData, kind: str = "profile") -> Any:
-    """A matplotlib Figure of ``data`` (Agg backend); the caller saves or closes it."""
-    # a Figure object needs no pyplot state (nothing global to leak between plots)
-    fig = load_pyplot().Figure(figsize=(6.4, 4.6) if kind != "region" else (5.6, 5.6), dpi=100)
-    ax = fig.add_subplot()
-    KINDS[kind](ax, data)
+def require_matplotlib() -> None:
+    """:class:`MissingExtraError` naming the extra unless matplotlib can be imported."""
+    try:
+        import matplotlib  # optional: the extra 'plot'  # noqa: F401
+    except ImportError:
+        raise MissingExtraError(
+            "plots need matplotlib, the optional extra 'plot': pip install 'exactdp[plot]'"
+        ) from None
+
+
+def pyplot_axes(figsize: tuple[float, float]) -> Any:
+    """The Axes of a new pyplot figure (the session's backend: inline in a notebook)."""
+    require_matplotlib()
+    import matplotlib.pyplot as plt  # optional: the extra 'plot'
+
+    _fig, ax = plt.subplots(figsize=figsize, dpi=100)
+    return ax
+
+
+FIGSIZE = {"profile": (6.4, 4.6), "region": (5.6, 5.6), "renyi": (6.4, 4.6)}
+
+
+def decorate(ax: Any, kind: str, title: str = "", subtitle: str = "") -> None:
+    """Grid, legend and a wrapped title (case-file text escaped for matplotlib)."""
     ax.grid(True, color="#E0E0E0", linewidth=0.6)
     ax.legend(loc="lower right" if kind == "renyi" else "upper right", fontsize=8, frameon=True)
     # escape first (a newline in the case file stays visible), then wrap to the figure's width
     width = 64 if kind == "region" else 76
-    lines = textwrap.wrap(mpl(data.title), width) + textwrap.wrap(mpl(data.subtitle), width + 8)
-    ax.set_title("\n".join(lines[:4]), fontsize=8.5)
+    lines = textwrap.wrap(mpl(title), width) + textwrap.wrap(mpl(subtitle), width + 8)
+    if lines:
+        ax.set_title("\n".join(lines[:4]), fontsize=8.5)
+
+
+def draw(data: PlotData, kind: str = "profile") -> Any:
+    """A matplotlib Figure of ``data`` on a Figure of its own (no pyplot state, the backend of
+    the session untouched), drawn as the plotting API (:mod:`.plotapi`, as in a notebook) draws
+    it; the caller saves or drops it."""
+    fig = load_pyplot().Figure(figsize=FIGSIZE[kind], dpi=100)
+    ax = fig.add_subplot()
+    KINDS[kind](ax, data)
+    decorate(ax, kind, data.title, data.subtitle)
     fig.tight_layout()
     return fig
 

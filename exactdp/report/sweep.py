@@ -69,11 +69,23 @@ def sweep_row(fr: FileResult, widths: Sequence[int], marks: Marks) -> str:
     return (params + "   " + "  ".join(cells)).lstrip()
 
 
-def sweep_head(case_path: str, names: Sequence[str], total: int, skipped: int, resume_path: str | None) -> str:
-    """``sweep CASE: 24 points, params k, eps (first outermost)``."""
+def sweep_head(
+    case_path: str,
+    names: Sequence[str],
+    total: int,
+    skipped: int,
+    resume_path: str | None,
+    notes: Sequence[str] = (),
+) -> str:
+    """``sweep CASE: 24 points, params k, eps (first outermost)``; with ``--resume``, the points
+    already in the CSV and ``notes`` on what it checks again and why."""
     order = f"params {', '.join(names)} (first outermost)" if names else "no sweep: the case's own params"
     line = f"sweep {case_path}: {total} point{'s' if total != 1 else ''}, {order}"
-    return line + (f"; {skipped} already in {resume_path}" if skipped else "")
+    if skipped:
+        line += f"; {skipped} already in {resume_path}"
+    if notes:
+        line += f"; in {resume_path}: " + "; ".join(notes)
+    return line
 
 
 def column_widths(names: Sequence[str], points: Sequence[Sequence[str]]) -> list[int]:

@@ -20,6 +20,7 @@ from typing import Any
 
 from ..analysis import profile as engine
 from ..errors import InexactValueError, UnsupportedMechanismError, VerificationError
+from ..model.checks import takes_mechanism
 from ..model.game import Mechanism
 from ..model.symbolic import is_symbolic_mechanism, substitute_mechanism
 from ..numbers.ladder import QQ, domain_of, is_inf
@@ -201,6 +202,7 @@ def exp_of_eps(eps: Any):
     return as_q(lam)
 
 
+@takes_mechanism
 def simulate(
     mech: Mechanism,
     *,
