@@ -19,7 +19,7 @@ from exactdp.analysis import make_engine
 from exactdp.caseio import load_case
 from exactdp.report import plot as P
 from exactdp.report.plotapi import PLOTTERS
-from exactdp.report.plotdata import case_plot_data
+from exactdp.figures import case_plot_data
 from exactdp.theorems import basic, components
 
 FIG1 = "cases/vadhan-wang/figure1-two-round.yaml"
