@@ -436,3 +436,33 @@ def test_a_cut_off_last_row_is_detected_and_its_point_checked_again(tmp_path, wh
     assert r.exit_code == 0, r.output
     assert "5 read from" in r.output
     assert out.read_bytes() == data
+
+
+BIDI = """\
+exactdp: 1
+name: bidi
+params: {e: log(3)}
+sweep:
+  e: [log(2), log(3)]
+mechanisms:
+  "A\\u202eB": {rr: {eps: e}}
+claims:
+  - privloss: {of: "A\\u202eB", delta: 0, at_most: 1/2}
+  - dp: {of: "A\\u202eB", eps: log(3)}
+"""
+
+
+def test_the_sweep_legend_and_rows_escape_case_text(tmp_path: Path):
+    """A mechanism name from the case file reaches the terminal through the claims legend (and a
+    row's text): a right-to-left override (U+202E) or an escape sequence in it is written as a
+    visible escape, as verify writes it, never as the character itself."""
+    case = tmp_path / "bidi.yaml"
+    case.write_text(BIDI, encoding="utf-8")
+    r = run("sweep", str(case))
+    assert r.exit_code == 1, r.output
+    assert "\u202e" not in r.output, r.output
+    assert "[1] privloss of A\\u202eB:" in r.output and "[2] dp of A\\u202eB:" in r.output
+    bad = tmp_path / "bad.yaml"  # a row with the error of a point: its text is escaped too
+    bad.write_text(BIDI.replace('dp: {of: "A\\u202eB"', 'dp: {of: "A\\u202eB\\x1b[2J"'), encoding="utf-8")
+    r = run("sweep", str(bad))
+    assert r.exit_code == 2 and "\u202e" not in r.output and "\x1b" not in r.output, r.output

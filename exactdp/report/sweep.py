@@ -16,7 +16,7 @@ from ..errors import CaseError
 from ..numbers.expr import ExprError, eval_text
 from ..numbers.real import Infinity, real_decimal, real_str
 from ..verify import FileResult
-from .escape import mpl
+from .escape import mpl, text
 from .plot import MissingExtraError, load_pyplot
 from .text import Marks
 from .verdicts import shown, value_text
@@ -48,14 +48,15 @@ def point_texts(fr: FileResult) -> tuple[str, ...]:
 
 def claims_legend(fr: FileResult) -> list[str]:
     """``[1] renyi of M: D_alpha(M), the Renyi divergence of order alpha``: what each column of
-    the rows is (the claim kind's declared value)."""
+    the rows is (the claim kind's declared value).  Mechanism names come from the case file:
+    escaped for the terminal."""
     return [
         f"  [{k + 1}] {v.claim.kind} of {_of(v.claim.of)}: {v.claim.shown().doc}" for k, v in enumerate(fr.verdicts)
     ]
 
 
 def _of(of: Any) -> str:
-    return ", ".join(of) if isinstance(of, (tuple, list)) else str(of)
+    return text(", ".join(of) if isinstance(of, (tuple, list)) else str(of))
 
 
 def sweep_row(fr: FileResult, widths: Sequence[int], marks: Marks) -> str:
@@ -64,8 +65,8 @@ def sweep_row(fr: FileResult, widths: Sequence[int], marks: Marks) -> str:
     if fr.error is not None:
         kind = "invalid case" if isinstance(fr.error, CaseError) else "error"
         first = str(fr.error).splitlines()[0] if str(fr.error) else kind
-        return f"{params}   {marks.sym[UNDECIDED]} {kind}: {first}".lstrip()
-    cells = [f"{marks.sym[v.status]} {value_text(v) or shown(v).found}" for v in fr.verdicts]
+        return f"{params}   {marks.sym[UNDECIDED]} {kind}: {text(first)}".lstrip()
+    cells = [f"{marks.sym[v.status]} {text(value_text(v) or shown(v).found)}" for v in fr.verdicts]
     return (params + "   " + "  ".join(cells)).lstrip()
 
 
@@ -80,11 +81,11 @@ def sweep_head(
     """``sweep CASE: 24 points, params k, eps (first outermost)``; with ``--resume``, the points
     already in the CSV and ``notes`` on what it checks again and why."""
     order = f"params {', '.join(names)} (first outermost)" if names else "no sweep: the case's own params"
-    line = f"sweep {case_path}: {total} point{'s' if total != 1 else ''}, {order}"
+    line = f"sweep {text(case_path)}: {total} point{'s' if total != 1 else ''}, {order}"
     if skipped:
-        line += f"; {skipped} already in {resume_path}"
+        line += f"; {skipped} already in {text(resume_path)}"
     if notes:
-        line += f"; in {resume_path}: " + "; ".join(notes)
+        line += f"; in {text(resume_path)}: " + "; ".join(notes)
     return line
 
 
