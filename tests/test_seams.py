@@ -10,7 +10,8 @@ e^ε = E = 2 and 3); each output runs once per ``--jobs`` value over the whole f
 * text (``verify -v``), ``--json`` and the HTML report (``verify --json --html``);
 * the sweep's table, CSV and plot (``sweep --csv --plot``, and every claim's column drawn);
 * certificates (``certify --check``, the standalone checker on each one);
-* the pytest plugin (``pytest --exactdp-cases``).
+* the pytest plugin (``pytest --exactdp-cases``);
+* the LaTeX macros of ``export --latex`` (of the case at its first point: export takes no sweep).
 
 Nothing may end in an internal error, and wherever one value per claim is shown (the sweep's
 table and CSV, the plot, ``value`` in ``--json``, the HTML claim block) it is the claim kind's
@@ -222,6 +223,27 @@ def test_pytest_plugin(case):
     out = r.stdout + r.stderr
     assert r.returncode == 0, out
     assert f"{len(EXAMPLES) * len(POINTS)} passed" in out and "Traceback" not in out, out
+
+
+def test_latex_export(case, tmp_path):
+    """Each claim's main macro (``\\exactdpSeamsClaimOne``...) is its declared value: its decimal
+    macro is checked against the value derived above, at the first point (E = 2)."""
+    from exactdp.numbers.expr import eval_text
+    from exactdp.numbers.real import real_decimal
+    from exactdp.report.latexvalues import number_words
+
+    single = tmp_path / "seams.yaml"
+    single.write_text(case.read_text().replace("sweep:\n  e: [log(2), log(3)]\n", ""))
+    out = tmp_path / "values.tex"
+    r = run("export", str(single), "--latex", str(out), "--digits", "12")
+    assert r.exit_code == 0, r.output
+    macros = dict(re.findall(r"^\\newcommand\{\\([A-Za-z]+)\}\{\\ensuremath\{(.*)\}\} % ", out.read_text(), re.M))
+    for k, x in enumerate(EXAMPLES, 1):
+        got = macros.get(f"exactdpSeamsClaim{number_words(k)}Decimal")
+        assert got is not None, f"claim {k} ({x.kind} {x.body}) exports no value"
+        expected = x.value(2)
+        want = expected if isinstance(expected, float) else float(real_decimal(eval_text(expected), 15))
+        assert abs(float(got) - want) <= 1e-9 * max(1.0, abs(want)), f"claim {k} ({x.kind} {x.body}): {got} != {want}"
 
 
 def test_every_claim_kind_has_words():
