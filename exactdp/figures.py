@@ -25,19 +25,22 @@ processes carry no game DAGs) within a time budget of its own.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .analysis.engine import make_engine
-from .analysis.renyi import RENYI_ORDERS
-from .analysis.results import lambda_of
-from .analysis.tradeoff import tensor
+from .analysis.engine import Engine, make_engine
+from .analysis.renyi import RENYI_ORDERS, RenyiCurve, renyi_curve
+from .analysis.results import Profile, lambda_of
+from .analysis.tradeoff import Tradeoff, tensor
+from .builders.params import read_eps, read_rational
 from .claims.base import Analysis
 from .claims.composition import CompositionClaim
 from .errors import ExactDPError, InexactValueError
 from .limits import using
+from .model.checks import mechanism_arg
 from .model.game import Mechanism
+from .numbers import kinds as K
 from .numbers.ladder import is_inf
 from .numbers.qt import QtElement, as_field
 from .numbers.rational import Q, is_rational, q_str
@@ -58,6 +61,7 @@ __all__ = [
     "bound_curve",
     "composition_claims",
     "exact_lambda",
+    "curves_of",
     "RENYI_ORDERS",
     "CaseFigures",
     "case_figures",
@@ -336,4 +340,80 @@ def case_figures(fr: FileResult, opts: Options = Options()) -> CaseFigures | Non
                 out = replace(out, composition=case_plot_data(case, engine, claim=1))
     except ExactDPError as e:
         out = replace(out, error=e)
+    return out
+
+
+# --- the curves of the plotting API (exactdp.plot_profile, ...): computed here, drawn in report/ ---
+
+
+def _items(x: Any) -> list[tuple[str | None, Any]]:
+    """(label or None, item) for one item, a list of items or a ``{label: item}`` mapping."""
+    if isinstance(x, Mapping):
+        return [(str(k), v) for k, v in x.items()]
+    if isinstance(x, (list, tuple)) and not _is_eps_delta(x):
+        return [(None, v) for v in x]
+    return [(None, x)]
+
+
+def _is_eps_delta(x: Any) -> bool:
+    return isinstance(x, tuple) and len(x) == 2 and not any(isinstance(v, (Mechanism, Profile, Curve)) for v in x)
+
+
+def _engine(engine: str | Engine) -> Engine:
+    return make_engine(engine) if isinstance(engine, str) else engine
+
+
+def _as_profile_curve(label: str | None, item: Any, engine: Engine, call: str) -> Curve:
+    if isinstance(item, Curve):
+        return item if label is None else replace(item, label=label)
+    if isinstance(item, Profile):
+        return profile_curve(label or item.mechanism, item)
+    if isinstance(item, Tradeoff):
+        return Curve(label or item.label, [], Q(0), chain=[(a, 1 - b) for a, b in item.vertices])
+    if isinstance(item, Bound):
+        return dp_bound_curve(
+            label or f"{item.theorem}: ({real_str(item.eps)}, {q_str(item.delta)})-DP",
+            exact_lambda(item.eps),
+            item.delta,
+        )
+    if _is_eps_delta(item):
+        eps = read_eps(item[0], call=call, name="eps of a bound")
+        try:
+            delta = K.delta(
+                read_rational(item[1], call=call, name="delta of a bound"), what=f"{call}: delta of a bound"
+            )
+        except K.QuantityError as e:
+            raise ValueError(e.text()) from None
+        return dp_bound_curve(label or f"({real_str(eps)}, {q_str(delta)})-DP", exact_lambda(eps), delta)
+    mech = mechanism_arg(item, call, "mechanisms")
+    return profile_curve(label or mech.name, engine.profile(mech))
+
+
+def _as_renyi_curve(label: str | None, item: Any, engine: Engine, alphas: Sequence[int], call: str) -> Curve:
+    if isinstance(item, Curve):
+        return item if label is None else replace(item, label=label)
+    if not isinstance(item, RenyiCurve):
+        item = renyi_curve(mechanism_arg(item, call, "mechanisms"), alphas, engine=engine)
+    return Curve(label or item.mechanism, [], Q(0), renyi=item.points)
+
+
+def curves_of(
+    kind: str,
+    items: Any,
+    *,
+    bound: bool = False,
+    engine: str | Engine = "profile",
+    alphas: Sequence[int] = RENYI_ORDERS,
+) -> list[Curve]:
+    """The exact curves of ``items`` for a plot of ``kind`` (``profile``, ``region`` or
+    ``renyi``), drawn as bounds if ``bound``."""
+    eng = _engine(engine)
+    call = {"profile": "plot_profile", "region": "plot_tradeoff", "renyi": "plot_renyi"}[kind]
+    out = []
+    for label, item in _items(items):
+        if kind == "renyi":
+            c = _as_renyi_curve(label, item, eng, alphas, call)
+        else:
+            c = _as_profile_curve(label, item, eng, call)
+        out.append(replace(c, bound=bound or c.bound))
     return out

@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from exactdp.cli import main
+from exactdp.figures import case_figures
 from exactdp.report.escape import is_unsafe_char
 from exactdp.report.html import write_report
 from exactdp.report.verdicts import shown
@@ -132,7 +133,7 @@ def test_without_graphviz_a_case_page_says_why_it_has_no_drawing(tmp_path, monke
     """No Graphviz: the page says so where the drawing would be, and the report is written."""
     monkeypatch.setattr(shutil, "which", lambda name: None)
     run = verify_paths(["cases/vadhan-wang/figure1-two-round.yaml"])
-    write_report(run, tmp_path / "r")
+    write_report(run, tmp_path / "r", [case_figures(fr) for fr in run.files])
     (page,) = [p for p in (tmp_path / "r").glob("*.html") if p.name != "index.html"]
     text = page.read_text(encoding="utf-8")
     assert "No drawing:" in text and "Graphviz" in text and "Game of M" not in text
