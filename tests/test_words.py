@@ -11,12 +11,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 
 from exactdp.cli import main
 from exactdp.report.verdicts import shown
 from exactdp.verify import verify_text
+
+from .system_tools import needs
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -101,11 +102,8 @@ def test_mu_is_printed_as_written():
     assert params == [long_decimal, long_fraction]
 
 
+@needs("dot")
 def test_info_says_where_it_wrote_the_drawing(tmp_path: Path):
-    import shutil
-
-    if shutil.which("dot") is None:
-        pytest.skip("Graphviz (dot) is not installed: the drawing cannot be rendered")
     out = tmp_path / "game.png"
     r = run("info", "cases/vadhan-wang/figure1-two-round.yaml", "--png", str(out))
     assert r.exit_code == 0 and out.exists()
