@@ -16,6 +16,8 @@ limit                    default                 what it bounds (flag)
 ``max_bits``             1,000,000               bits of every number computed from a case file's
                                                  numbers, product or power (``--max-bits``)
 ``max_symbolic_degree``  200                     degree of a rational function of symbols (``--max-symbolic-degree``)
+``max_precision``        65,536                  bits of precision of one certified sign decision
+                                                 (interval arithmetic, ``--max-precision``)
 ``max_datasets``         1,000                   datasets of a case (``--max-datasets``)
 ``max_pairs``            20,000                  adjacent pairs of a case (``--max-pairs``)
 ``max_components``       200,000                 components of ``exactdp compose`` (``--max-components``)
@@ -56,6 +58,7 @@ __all__ = [
     "check_hull_size",
     "check_datasets",
     "check_bits",
+    "precision_limit_error",
     "check_count",
     "parse_size",
     "size_text",
@@ -77,6 +80,7 @@ class Limits:
     max_exponent: int = 10_000
     max_bits: int = 1_000_000
     max_symbolic_degree: int = 200
+    max_precision: int = 65_536
     max_datasets: int = 1_000
     max_pairs: int = 20_000
     max_components: int = 200_000
@@ -364,3 +368,14 @@ def check_bits(bits: int, what: str = "a number") -> None:
     lim = _stack[-1].max_bits
     if bits > lim:
         raise LimitExceededError(f"{what} with about {bits} bits", f"{lim} bits", "raise it with --max-bits N")
+
+
+def precision_limit_error(what: str) -> LimitExceededError:
+    """The error for a certified sign decision that ``max_precision`` bits of interval
+    arithmetic did not settle (``what`` names the quantity, already short)."""
+    lim = _stack[-1].max_precision
+    return LimitExceededError(
+        f"deciding the sign of {what} by certified interval arithmetic",
+        f"{lim} bits of precision",
+        "raise it with --max-precision BITS",
+    )

@@ -101,8 +101,8 @@ def claim_truth(cert: dict) -> bool:
             return p.le_on_eps_ge_0(other)[0]
         return p.le_on_eps_ge_0(other)[0] and other.le_on_eps_ge_0(p)[0]
     if kind == "renyi":  # the enumerator's Renyi value, over every deterministic adversary
+        from exactdp.numbers import INF, ladder
         from exactdp.numbers.loglinear import log_linear
-        from exactdp.numbers.real import INF, real_cmp
 
         res = enumerator.renyi(
             mechs[claim["of"]], INF if claim["alpha"] == "inf" else int(claim["alpha"]), max_strategies=200_000
@@ -112,7 +112,7 @@ def claim_truth(cert: dict) -> bool:
             if claim["bound"] == "inf"
             else log_linear(Q(0), [(Q(Fraction(b)), Q(Fraction(c))) for b, c in claim["bound"]])
         )
-        sign = real_cmp(res.value, bound)
+        sign = ladder.cmp(res.value, bound)
         return {"equals": sign == 0, "at_most": sign <= 0, "exceeds": sign > 0}[claim["relation"]]
     if kind in ("fdp", "not_fdp"):  # T(M) >= T(N), read off the trade-off curves (Dong-Roth-Su 2022)
         from exactdp.analysis.tradeoff import dominates

@@ -26,7 +26,7 @@ from exactdp.builders import (
 )
 from exactdp.deprecation import ExactDPDeprecationWarning
 from exactdp.errors import InexactValueError
-from exactdp.numbers import Q, eval_text, real_str
+from exactdp.numbers import Q, eval_text, ladder
 from exactdp.verify import verify_text
 
 CASE = """\
@@ -81,7 +81,7 @@ def test_keyword_forms_match_the_case_file(build, form):
     for delta in ("0", "1/5"):
         found = engine.privloss(m, delta)
         assert found == enumerator.privloss(m, Q(1, 5) if delta == "1/5" else 0)
-        ref = verify_text(CASE.format(form=form, delta=delta, expected=real_str(found)))
+        ref = verify_text(CASE.format(form=form, delta=delta, expected=ladder.text(found)))
         assert ref.error is None and ref.exit_code == 0, (ref.error, [v.found for v in ref.verdicts])
 
 

@@ -21,9 +21,9 @@ from .. import limits
 from ..errors import LimitExceededError
 from ..model.game import Ask, Chance, End, Mechanism, Node, postorder
 from ..model.ops import count_strategies, stats
+from ..numbers import INF, Infinity, ladder
 from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, is_rational
-from ..numbers.real import INF, Infinity, real_cmp
 from ..numbers.types import DeltaLike, EpsLike, FieldValue, PrivLossValue
 from .hull import from_views, line_gt, upper
 from .results import DeltaValue, PairProfile, Profile, delta_arg, eps_arg, lambda_of, privloss_from_lambda, value_cmp
@@ -215,7 +215,7 @@ def _hockey_any(views: list, i: int, j: int, lam: Any) -> Any:
     for _, pr in views:
         if pr[i] == 0:
             continue
-        if pr[j] == 0 or (pr[i] > lam * pr[j] if rational else real_cmp(pr[i] / pr[j], lam) > 0):
+        if pr[j] == 0 or (pr[i] > lam * pr[j] if rational else ladder.cmp(pr[i] / pr[j], lam) > 0):
             a += pr[i]
             b += pr[j]
     return a, b

@@ -23,8 +23,8 @@ from typing import Any
 
 from .. import limits
 from ..model.game import Ask, Chance, End, Mechanism, Node, postorder
+from ..numbers import Infinity, ladder
 from ..numbers.ladder import is_inf
-from ..numbers.real import Infinity, value_bits
 from ..numbers.types import DeltaLike, EpsLike, PrivLossValue
 from .hull import LEAF, Hull, combine, swap, upper
 from .results import DeltaValue, PairProfile, Profile, delta_arg, eps_arg, lambda_of, value_cmp
@@ -99,11 +99,11 @@ def _check_sizes(h: Hull, max_bits: int) -> None:
 
 
 def _bits(x: Any) -> int:
-    """:func:`value_bits`, with the common case (a rational) first: this runs at every node."""
+    """:func:`exactdp.numbers.ladder.bits`, with the common case (a rational) first: this runs at every node."""
     try:
         return max(x.numerator.bit_length(), x.denominator.bit_length())
     except AttributeError:  # an element of Q(e^(1/L)), or another exact value
-        return value_bits(x)
+        return ladder.bits(x)
 
 
 def pair_hull(mech: Mechanism, pair: tuple[int, int], *, keep: bool = False) -> tuple[Hull, dict[int, Hull]]:

@@ -37,11 +37,10 @@ from typing import Any, TypeAlias, TypeVar, overload
 from ..errors import ExactDPError, InexactValueError, LimitExceededError
 from ..limits import check_bits, current
 from ..model.game import Ask, Chance, End, Mechanism, postorder
-from ..numbers.ladder import is_inf
+from ..numbers import INF, Infinity, ladder
+from ..numbers.ladder import QT, is_inf
 from ..numbers.loglinear import LogLinear, ll_sign, log_linear
-from ..numbers.qt import QtElement
 from ..numbers.rational import Q, as_q, is_rational, to_fraction
-from ..numbers.real import INF, Infinity, real_add, real_cmp, real_log, real_mul, value_bits
 from ..numbers.types import FieldValue, PrivLossValue, Rational
 
 __all__ = [
@@ -89,17 +88,17 @@ def parse_alpha(alpha: object) -> int | Infinity:
     try:
         f = to_fraction(as_q(alpha))
     except (TypeError, ValueError):
-        raise ExactDPError(f"alpha must be a whole number >= 1 or inf, found {alpha!r}") from None
+        raise ExactDPError(f"alpha must be a whole number >= 1 or inf, found {alpha!r:.60}") from None
     if f.denominator != 1 or f < 1:
         raise ExactDPError(
-            f"alpha = {alpha} is not supported: exactdp computes Renyi divergences exactly for whole "
+            f"alpha = {ladder.short(f)} is not supported: exactdp computes Renyi divergences exactly for whole "
             "orders alpha >= 1 (1 is KL) and alpha = inf; the sum for a fractional order is irrational"
         )
     return int(f)
 
 
 def alpha_str(alpha: int | Infinity) -> str:
-    return "inf" if is_inf(alpha) else str(alpha)
+    return ladder.text(alpha)
 
 
 @dataclass(frozen=True)
@@ -139,9 +138,7 @@ def max_value(a: RenyiSum, b: RenyiSum) -> RenyiSum:
         return a
     if is_inf(b):
         return b
-    if isinstance(a, LogLinear) or isinstance(b, LogLinear):
-        return a if real_cmp(a, b) >= 0 else b
-    return a if not b > a else b
+    return a if not b > a else b  # exact on every rung (LogLinear's order is the ladder's)
 
 
 def divergence_from_sum(total: RenyiSum, alpha: int | Infinity) -> Divergence:
@@ -155,21 +152,21 @@ def divergence_from_sum(total: RenyiSum, alpha: int | Infinity) -> Divergence:
     if is_inf(total):
         return total
     if alpha == 1:  # the canonical type: a rational or s + log(r) when the form collapses to one
-        return real_add(Q(0), total)
+        return ladder.add(Q(0), total)
     assert isinstance(alpha, int)
-    if isinstance(total, QtElement) and alpha > 2:
+    if ladder.domain_of(total) is QT and alpha > 2:
         raise InexactValueError(
             f"D_{alpha} = log(S)/{alpha - 1} with S in Q(e^(1/L)) (a decimal eps) has no exact form; "
             "use alpha = 2 or write eps as log(r)"
         )
-    lg = real_log(total)
-    return lg if alpha == 2 else real_mul(Q(1, alpha - 1), lg)
+    lg = ladder.log(total)
+    return lg if alpha == 2 else ladder.mul(Q(1, alpha - 1), lg)
 
 
 def _power_ratio(p: FieldValue, pp: FieldValue, alpha: int, max_bits: int) -> FieldValue:
     """p^α · p'^{1−α} for p, p' > 0, refused before it is computed when it would be larger than
     ``max_bits`` (α multiplies the size of p and p')."""
-    bits = (value_bits(p) + value_bits(pp)) * alpha
+    bits = (ladder.bits(p) + ladder.bits(pp)) * alpha
     if bits > max_bits:
         check_bits(bits, f"a term p^{alpha} p'^{1 - alpha} of a Renyi sum")
     return p**alpha / pp ** (alpha - 1)
@@ -207,8 +204,8 @@ def _chance_sum(probs: _Rows, children_vals: Sequence[_PowerSum], i: int, j: int
     max_bits = current().max_bits
     for p, pp, v in answers:
         acc = acc + _power_ratio(p, pp, alpha, max_bits) * v
-    if value_bits(acc) > max_bits:
-        check_bits(value_bits(acc), "a Renyi sum")
+    if ladder.bits(acc) > max_bits:
+        check_bits(ladder.bits(acc), "a Renyi sum")
     return acc
 
 

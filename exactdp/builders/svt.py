@@ -49,8 +49,8 @@ from typing import Any
 from ..errors import CaseError, CaseProblem, InexactValueError
 from ..model.dag import build_dag
 from ..model.game import Label, Mechanism
+from ..numbers import ladder
 from ..numbers.rational import Q, as_q, q_str
-from ..numbers.real import real_pow
 from ..numbers.types import EpsLike, LambdaLike, Rational
 from .classic import Noise, discrete_laplace, geometric_noise
 from .params import UNSET, exp_eps_arg
@@ -512,7 +512,7 @@ def _alpha(E: Any, scale: Any, delta: Any, what: str) -> Any:
     """α = e^{−1/b} for Lap(b) with b = scale·Δ/ε, i.e. α = E^{−1/(scale·Δ)}, exactly or refused."""
     expo = -1 / (as_q(scale) * as_q(delta))
     try:
-        return as_q(real_pow(as_q(E), expo))
+        return as_q(ladder.power(as_q(E), expo))
     except InexactValueError:
         raise CaseError(
             CaseProblem(

@@ -13,8 +13,9 @@ from typing import Any, Protocol
 from ..analysis.results import Profile, lambda_of
 from ..errors import ExactDPError
 from ..model.game import Mechanism
-from ..numbers.rational import Q, is_rational
-from ..numbers.real import Infinity, real_str
+from ..numbers import ladder
+from ..numbers.ladder import is_inf
+from ..numbers.rational import Q, is_rational, q_str
 
 __all__ = ["NoCertificate", "Source", "num", "lam_text", "exact_lambda", "FORMAT", "VERSION"]
 
@@ -44,23 +45,23 @@ def num(x: Any) -> str:
         return str(x)
     if not is_rational(x):
         raise NoCertificate(
-            f"the value {real_str(x) if not hasattr(x, 'cmp') else x} is not rational; certificates cover "
+            f"the value {ladder.short(x) if ladder.is_exact(x) else repr(x)[:60]} is not rational; certificates cover "
             "rational e^eps (eps = log(r)); a decimal eps makes e^eps transcendental"
         )
-    return str(x)  # "3/4", "-1/3", "2" for int, Fraction and gmpy2 mpq alike
+    return q_str(x)  # "3/4", "-1/3", "2" for int, Fraction and gmpy2 mpq alike (of any length)
 
 
 def lam_text(lam: Any) -> str:
     """e^ε as certificate text: a rational, or ``"inf"``."""
-    return "inf" if isinstance(lam, Infinity) else num(lam)
+    return "inf" if is_inf(lam) else num(lam)
 
 
 def exact_lambda(eps: Any) -> Any:
     """e^ε for a claim's ε: a rational (ε = log r, 0) or INF; refuses a transcendental e^ε."""
     lam = lambda_of(eps)
-    if not isinstance(lam, Infinity) and not is_rational(lam):
+    if not is_inf(lam) and not is_rational(lam):
         raise NoCertificate(
-            f"eps = {real_str(eps)} makes e^eps transcendental; certificates cover rational e^eps "
+            f"eps = {ladder.short(eps)} makes e^eps transcendental; certificates cover rational e^eps "
             "(eps = log(r)) for now"
         )
     return lam

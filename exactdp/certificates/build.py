@@ -25,8 +25,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..analysis.results import Profile
+from ..numbers import INF
+from ..numbers.ladder import is_inf
 from ..numbers.rational import Q
-from ..numbers.real import INF, Infinity
 from .base import NoCertificate, Source, exact_lambda, lam_text, num
 from .game import ExportedGame, export_game
 from .lower import envelope_events, tight_event, worst_event
@@ -70,9 +71,9 @@ def privloss_certificate(src: Source, of: str, delta: Any, relation: str, value:
         want_upper, want_lower = holds or _lt(lam, lam_c), holds or _lt(lam_c, lam)
     else:
         holds = not _lt(lam_c, lam)
-        want_upper, want_lower = holds and not isinstance(lam_c, Infinity), not holds
+        want_upper, want_lower = holds and not is_inf(lam_c), not holds
     proof: dict = {}
-    if want_upper and not isinstance(lam, Infinity):
+    if want_upper and not is_inf(lam):
         proof["upper_at"] = num(lam)
         proof["upper"] = upper_bounds(g, (lam, lam))
     ev = tight_event(g, prof, delta) if want_lower else None
@@ -122,7 +123,7 @@ def profile_certificate(src: Source, of: str, other: str, kind: str) -> dict:
         ok, lam = pm.le_on_eps_ge_0(pn)
         at: Any = lam
         if not ok:
-            if isinstance(at, Infinity):  # beyond every bend both are constant
+            if is_inf(at):  # beyond every bend both are constant
                 bends: list[Any] = pm.envelope.breakpoints() + pn.envelope.breakpoints() + [Q(1)]
                 at = max(bends) + 1
             proof = {"at": num(at), "lower": [worst_event(m, pm, at)], "upper": upper_bounds(n, (at, at))}
@@ -149,7 +150,7 @@ def simulation_certificate(src: Source, of: str, eps_default: bool, lam: Any, de
         ev = tight_event(g, prof, delta)
         if ev is not None:
             lower.append(ev)
-    if not isinstance(lam, Infinity):
+    if not is_inf(lam):
         lam = _finite(exact_lambda_of(lam))
         for pr in sim.pairs:
             if pr.T is not None:
@@ -162,7 +163,7 @@ def simulation_certificate(src: Source, of: str, eps_default: bool, lam: Any, de
         raise NoCertificate("no event shows PrivLoss = inf")
     if lower:
         proof["lower"] = lower
-    exists = not isinstance(lam, Infinity) and all(pr.T is not None for pr in sim.pairs)
+    exists = not is_inf(lam) and all(pr.T is not None for pr in sim.pairs)
     claim = {
         "kind": "not_simulates_rr" if negated else "simulates_rr",
         "of": g.name,
@@ -198,13 +199,13 @@ def _breaking_event(g: ExportedGame, pair: tuple[int, int], lam: Any, delta: Any
 
 
 def _finite(lam: Any) -> Any:
-    if isinstance(lam, Infinity):
+    if is_inf(lam):
         raise NoCertificate("eps = inf: every mechanism is (inf, delta)-DP; nothing to certify")
     return lam
 
 
 def _lt(x: Any, y: Any) -> bool:
     """x < y on [0, ∞]."""
-    if isinstance(x, Infinity):
+    if is_inf(x):
         return False
-    return isinstance(y, Infinity) or x < y
+    return is_inf(y) or x < y

@@ -24,8 +24,9 @@ from ..analysis.tight import tight_lambda
 from ..analysis.witness import HullPolicy, make_witness
 from ..errors import VerificationError
 from ..model.game import Ask, Chance, End, label_str
+from ..numbers import INF
+from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, q_str
-from ..numbers.real import INF, Infinity
 from .base import num
 from .game import ExportedGame
 
@@ -61,7 +62,7 @@ def event_bound(g: ExportedGame, pair: tuple[int, int], lam: Any) -> dict:
             elif isinstance(node, Chance):
                 for row, child in zip(node.probs, node.children):
                     _push(states, child, p * row[i], pp * row[j])
-    event = [r for r in final if isinstance(r, Infinity) or r > lam]
+    event = [r for r in final if is_inf(r) or r > lam]
     pt = sum((final[r][0] for r in event), _ZERO)
     ppt = sum((final[r][1] for r in event), _ZERO)
     if (pt, ppt) != (w.p, w.p_prime):
@@ -96,7 +97,7 @@ def tight_event(g: ExportedGame, prof: Profile, delta: Any) -> dict | None:
     ev = worst_event(g, prof, lam_w)
     lam_star: Any = prof.least_lambda(delta)
     p, pp = Q(ev["p"]), Q(ev["p_prime"])
-    ok = (pp == 0 and p > delta) if isinstance(lam_star, Infinity) else (pp > 0 and p - lam_star * pp == delta)
+    ok = (pp == 0 and p > delta) if is_inf(lam_star) else (pp > 0 and p - lam_star * pp == delta)
     if not ok:
         raise VerificationError(
             f"the tightness event of {g.mech.name} does not attain delta = {q_str(delta)} at e^eps = {lam_star}"
@@ -128,7 +129,7 @@ def _push(states: dict, child, p, pp) -> None:
 
 
 def _ratio_text(r: Any) -> str:
-    return "inf" if isinstance(r, Infinity) else num(r)
+    return "inf" if is_inf(r) else num(r)
 
 
 def _sort_key(text: str) -> tuple:

@@ -21,9 +21,9 @@ from math import lcm
 from typing import Any
 
 from ..analysis.renyi import RenyiResult
+from ..numbers import ladder
 from ..numbers.ladder import is_inf
 from ..numbers.loglinear import as_log_linear
-from ..numbers.real import value_bits
 from .base import NoCertificate, Source, exact_lambda, num
 from .build import _body, _game
 
@@ -72,7 +72,7 @@ def _fits_the_checker(total: Any, k: int, bound: Any) -> None:
         return
     exps = [(Fraction(b), k * Fraction(c)) for b, c in bound]
     d = lcm(*(e.denominator for _, e in exps))
-    size_r = value_bits(total) * d
+    size_r = ladder.bits(total) * d
     size_x = sum(max(b.numerator.bit_length(), b.denominator.bit_length()) * abs(e * d) for b, e in exps)
     if max(size_r, size_x) > MAX_BITS:
         raise NoCertificate(

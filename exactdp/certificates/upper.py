@@ -28,7 +28,8 @@ from typing import Any
 
 from ..analysis.hull import Hull
 from ..model.game import Ask, Chance
-from ..numbers.real import INF, Infinity
+from ..numbers import INF
+from ..numbers.ladder import is_inf
 from .base import lam_text, num
 from .game import ExportedGame
 
@@ -38,7 +39,7 @@ __all__ = ["chain_vertices", "domains", "upper_bounds"]
 def chain_vertices(h: Hull, lo: Any = 0, hi: Any = INF) -> list[list[str]]:
     """The chain's vertices [b, a] (b = P_x'(T) increasing, from (0, top)) that are active
     somewhere on [lo, hi]: vertex k is the maximiser where exactly k edges have slope > λ."""
-    first = 0 if isinstance(hi, Infinity) else sum(1 for r, _ in h.edges if r > hi)
+    first = 0 if is_inf(hi) else sum(1 for r, _ in h.edges if r > hi)
     last = sum(1 for r, _ in h.edges if r > lo)
     b: Any = 0
     a: Any = h.top
@@ -63,7 +64,7 @@ def domains(g: ExportedGame, pair: tuple[int, int], root: tuple) -> dict:
         old = dom.get(child.uid)
         if old is not None:
             lo = min(lo, old[0])
-            hi = INF if isinstance(hi, Infinity) or isinstance(old[1], Infinity) else max(hi, old[1])
+            hi = INF if is_inf(hi) or is_inf(old[1]) else max(hi, old[1])
         dom[child.uid] = (lo, hi)
 
     for node in reversed(g.order):  # parents first
@@ -77,7 +78,7 @@ def domains(g: ExportedGame, pair: tuple[int, int], root: tuple) -> dict:
             for row, c in zip(node.probs, node.children):
                 if row[i] and row[j]:
                     q = row[j] / row[i]
-                    need(c, d[0] * q, d[1] if isinstance(d[1], Infinity) else d[1] * q)
+                    need(c, d[0] * q, d[1] if is_inf(d[1]) else d[1] * q)
     return dom
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..analysis.bounded_range import ADVERSARIES, BRResult
 from ..forms.fields import Choice, Eps, PrivLossValue, arg
-from ..numbers.real import real_cmp, real_str
+from ..numbers import ladder
 from .base import FAILS, HOLDS, Analysis, Claim, Verdict, claim
 
 __all__ = ["BoundedRangeClaim", "NotBoundedRangeClaim", "BRRangeClaim", "br_result"]
@@ -34,7 +34,7 @@ def _suffix(adversaries: str) -> str:
 
 
 def _values(res: BRResult) -> dict[str, str]:
-    return {"br_range": real_str(res.range()), "adversaries": res.adversaries, "pair": ",".join(res.worst.pair)}
+    return {"br_range": ladder.text(res.range()), "adversaries": res.adversaries, "pair": ",".join(res.worst.pair)}
 
 
 _ADVERSARIES = Choice(ADVERSARIES, "adversaries")
@@ -50,10 +50,10 @@ class BoundedRangeClaim(Claim):
     adversaries: str = arg(_ADVERSARIES, default="deterministic", doc=_ADV_DOC)
 
     def statement(self) -> str:
-        return f"{self.of} is {real_str(self.eps)}-BR{_suffix(self.adversaries)}"
+        return f"{self.of} is {ladder.text(self.eps)}-BR{_suffix(self.adversaries)}"
 
     def params(self) -> dict[str, str]:
-        return {"eps": real_str(self.eps), "adversaries": self.adversaries}
+        return {"eps": ladder.text(self.eps), "adversaries": self.adversaries}
 
     def check(self, an: Analysis) -> Verdict:
         res = br_result(an, self.subject, self.adversaries)
@@ -62,7 +62,7 @@ class BoundedRangeClaim(Claim):
             self,
             HOLDS if ok else FAILS,
             f"BR-range = {res.text()}",
-            "" if ok else f"exceeds {real_str(self.eps)}",
+            "" if ok else f"exceeds {ladder.text(self.eps)}",
             None if ok else res.worst.witness,
             _values(res),
         )
@@ -74,7 +74,7 @@ class NotBoundedRangeClaim(BoundedRangeClaim):
     """M is not eps-BR; the report shows two views whose losses differ by more than eps."""
 
     def statement(self) -> str:
-        return f"{self.of} is not {real_str(self.eps)}-BR{_suffix(self.adversaries)}"
+        return f"{self.of} is not {ladder.text(self.eps)}-BR{_suffix(self.adversaries)}"
 
     def check(self, an: Analysis) -> Verdict:
         res = br_result(an, self.subject, self.adversaries)
@@ -83,7 +83,7 @@ class NotBoundedRangeClaim(BoundedRangeClaim):
             self,
             HOLDS if ok else FAILS,
             f"BR-range = {res.text()}",
-            "" if ok else f"{self.of} is {real_str(self.eps)}-BR",
+            "" if ok else f"{self.of} is {ladder.text(self.eps)}-BR",
             res.worst.witness if ok else None,
             _values(res),
         )
@@ -98,12 +98,12 @@ class BRRangeClaim(Claim):
     adversaries: str = arg(_ADVERSARIES, default="deterministic", doc=_ADV_DOC)
 
     def statement(self) -> str:
-        return f"BR-range({self.of}) = {real_str(self.equals)}{_suffix(self.adversaries)}"
+        return f"BR-range({self.of}) = {ladder.text(self.equals)}{_suffix(self.adversaries)}"
 
     def params(self) -> dict[str, str]:
-        return {"equals": real_str(self.equals), "adversaries": self.adversaries}
+        return {"equals": ladder.text(self.equals), "adversaries": self.adversaries}
 
     def check(self, an: Analysis) -> Verdict:
         res = br_result(an, self.subject, self.adversaries)
-        ok = real_cmp(res.range(), self.equals) == 0
+        ok = ladder.cmp(res.range(), self.equals) == 0
         return Verdict(self, HOLDS if ok else FAILS, res.text(), "", None if ok else res.worst.witness, _values(res))

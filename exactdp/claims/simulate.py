@@ -19,8 +19,8 @@ from typing import Any, ClassVar
 
 from ..certificates import NoCertificate, simulation_certificate
 from ..forms.fields import Choice, Delta, Eps, FieldProblem, arg
+from ..numbers import ladder
 from ..numbers.rational import q_str
-from ..numbers.real import real_str
 from ..numbers.symbolic import SymbolTable
 from ..simulation.approx import ApproxCertificate
 from ..simulation.common import RationalField, history_text
@@ -45,7 +45,7 @@ def _num(x: Any) -> str:
         from ..numbers.symbolic import expr_str
 
         return expr_str(x)
-    return real_str(x) if not hasattr(x, "numerator") else q_str(x)
+    return ladder.text(x) if not hasattr(x, "numerator") else q_str(x)
 
 
 def simulation_details(sim: Simulation, *, limit: int = 8) -> list[str]:
