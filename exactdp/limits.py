@@ -59,6 +59,7 @@ __all__ = [
     "check_datasets",
     "check_bits",
     "precision_limit_error",
+    "count_text",
     "check_count",
     "parse_size",
     "size_text",
@@ -367,7 +368,17 @@ def check_bits(bits: int, what: str = "a number") -> None:
     multiplication can be long or huge (and GMP can never run out of memory and abort)."""
     lim = _stack[-1].max_bits
     if bits > lim:
-        raise LimitExceededError(f"{what} with about {bits} bits", f"{lim} bits", "raise it with --max-bits N")
+        raise LimitExceededError(
+            f"{what} with about {count_text(bits)} bits", f"{lim} bits", "raise it with --max-bits N"
+        )
+
+
+def count_text(n: int) -> str:
+    """A count for a message: ``12345``, or ``10^5000`` (its order) for one too long to print (a count
+    computed from a case file's numbers can have thousands of digits)."""
+    if n.bit_length() <= 64:
+        return str(n)
+    return f"10^{int(n.bit_length() * 0.30103)}"
 
 
 def precision_limit_error(what: str) -> LimitExceededError:

@@ -168,7 +168,7 @@ def _power_ratio(p: FieldValue, pp: FieldValue, alpha: int, max_bits: int) -> Fi
     ``max_bits`` (α multiplies the size of p and p')."""
     bits = (ladder.bits(p) + ladder.bits(pp)) * alpha
     if bits > max_bits:
-        check_bits(bits, f"a term p^{alpha} p'^{1 - alpha} of a Renyi sum")
+        check_bits(bits, f"a term p^{ladder.short(alpha)} p'^(1 - alpha) of a Renyi sum")
     return p**alpha / pp ** (alpha - 1)
 
 

@@ -501,13 +501,17 @@ class Exponentials(Domain):
         raise NotInDomain
 
     @staticmethod
-    def lower(h: tuple) -> Any:
-        """a + c·e^s in the field ℚ(e^{1/L}), or None when the field would be too large."""
+    def to_field(h: tuple) -> Any:
+        """a + c·e^s in the field ℚ(e^{1/L}); :class:`~exactdp.errors.InexactValueError` (naming
+        the field-degree limit) when the field would be too large."""
         a, c, s = h
-        if c == 0:
-            return a
+        return a if c == 0 else a + c * qt_exp(1, s)
+
+    @classmethod
+    def lower(cls, h: tuple) -> Any:
+        """a + c·e^s in the field ℚ(e^{1/L}), or None when the field would be too large."""
         try:
-            return a + c * qt_exp(1, s)
+            return cls.to_field(h)
         except InexactValueError:
             return None
 

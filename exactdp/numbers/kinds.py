@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import limits as _limits
 from ..errors import ExactDPError, InexactValueError
 from . import ladder
 from .element import UnregisteredKindError
@@ -247,12 +246,6 @@ def order(v: Any, *, what: str = "alpha") -> Any:
             f"{what} = {ladder.short(q)} is not supported: Renyi divergences are computed exactly for whole orders "
             "alpha >= 1 (1 is KL) and alpha = inf; the sum for a fractional order is irrational",
             "for example alpha: 2, alpha: 3 or alpha: inf",
-        )
-    limit = _limits.current().max_exponent  # the sum raises probabilities to the power alpha
-    if q > limit:
-        raise QuantityError(
-            f"{what} = {ladder.short(q)} is larger than the limit {limit} on exponents",
-            "raise it with --max-exponent N; D_alpha tends to D_inf = PrivLoss(M, 0): write alpha: inf",
         )
     return int(q)
 

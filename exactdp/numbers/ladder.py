@@ -559,12 +559,7 @@ def as_field(a: Any) -> Any:
     if d is QT:
         return a
     if d is EXP:
-        low = EXP.lower(EXP.hold(a, EXP))
-        if low is not None:
-            return low
-        raise InexactValueError(
-            f"{short(a)} would need a field Q(exp(1/L)) beyond the degree limit; write eps with fewer decimal digits"
-        )
+        return EXP.to_field(EXP.hold(a, EXP))  # the error names the field-degree limit
     raise InexactValueError(f"{short(a)} is not an element of Q(exp(1/L))")
 
 
