@@ -35,7 +35,7 @@ def approx_text(v: object) -> str:
 
 
 def _renyi(an: Analysis, subject: Subject, alpha: object) -> RenyiResult:
-    return an.cached(("renyi", subject, alpha_str(alpha)), lambda: an.engine.renyi(an.mech(subject), alpha))
+    return an.cached(("renyi", subject, ladder.text(alpha)), lambda: an.engine.renyi(an.mech(subject), alpha))
 
 
 @claim("renyi")

@@ -153,12 +153,12 @@ class Element:
 
     def _binary(self, other: Any, op: str, reflected: bool) -> Any:
         if isinstance(other, float):
-            a, b = (other, float(self)) if reflected else (float(self), other)
-            return _FLOAT_OPS[op](a, b)
+            fa, fb = (other, float(self)) if reflected else (float(self), other)
+            return _FLOAT_OPS[op](fa, fb)
         if not _is_exact_operand(other):
             return NotImplemented
-        a, b = (other, self) if reflected else (self, other)
-        return getattr(_ops(), op)(a, b)
+        xa, xb = (other, self) if reflected else (self, other)
+        return getattr(_ops(), op)(xa, xb)
 
     def __add__(self, other: Any) -> Any:
         return self._binary(other, "add", False)

@@ -239,7 +239,7 @@ def joins(a: Domain, b: Domain) -> tuple[Domain, ...]:
 
 def unify(*xs: Any) -> Domain:
     """The lowest domain holding every one of ``xs`` (``QQ`` for none)."""
-    d = QQ
+    d: Domain = QQ
     for x in xs:
         options = joins(d, domain_of(x))
         if not options:
