@@ -12,6 +12,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 from ..builders.params import read_eps, read_rational
 from ..numbers import INF, AffineInLambda, Infinity, QtElement, ladder
+from ..numbers.element import public
 from ..numbers.ladder import QQ, QT, is_inf
 from ..numbers.rational import Q, q_str
 from ..numbers.types import DeltaLike, EpsLike, PrivLossValue, Rational
@@ -116,16 +117,16 @@ class Profile:
 
     def delta_at(self, eps: EpsLike) -> DeltaValue:
         """δ_M(e^ε) for an exact ε ≥ 0 (or its text, e.g. ``"log(3)"``)."""
-        return self.delta_at_lambda(lambda_of(eps_arg(eps, "Profile.delta_at", check=False)))
+        return public(self.delta_at_lambda(lambda_of(eps_arg(eps, "Profile.delta_at", check=False))))
 
     def least_lambda(self, delta: DeltaLike) -> Any:
         """The least λ ≥ 1 with δ_M(λ) ≤ δ (δ rational, in ℚ(e^{1/L}), or text)."""
         d = delta_arg(delta, "Profile.least_lambda", check=False) if isinstance(delta, (str, float)) else delta
-        return self.envelope.least_lambda(d)
+        return public(self.envelope.least_lambda(d))
 
     def privloss(self, delta: DeltaLike) -> PrivLossValue:
         """PrivLoss(M, δ) = inf{ε ≥ 0 : M is (ε, δ)-DP}: ``0``, ``log(r)`` or ``INF``."""
-        return privloss_from_lambda(self.least_lambda(delta))
+        return public(privloss_from_lambda(self.least_lambda(delta)))
 
     def breakpoints(self) -> list[tuple[Any, Any]]:
         """(λ, δ_M(λ)) at λ = 1 and at every breakpoint λ > 1 of the envelope, increasing in λ;
@@ -134,11 +135,11 @@ class Profile:
         for r in sorted(self.envelope.breakpoints(at_least=Q(1)), reverse=False):
             if r > 1:
                 pts.append((r, self.envelope.value_at(r)))
-        return pts
+        return [(public(lam), public(d)) for lam, d in pts]
 
     def limit(self) -> Any:
         """δ_M(λ) as λ → ∞: the largest probability an adversary gives a view impossible under x'."""
-        return self.envelope.top
+        return public(self.envelope.top)
 
     def equals_on_eps_ge_0(self, other: Profile) -> bool:
         """δ_M(λ) = δ_N(λ) for every λ ≥ 1 (exact: same limit and same bends beyond 1)."""

@@ -517,13 +517,17 @@ class Exponentials(Domain):
 
     @classmethod
     def value(cls, a: Any, c: Any, s: Any) -> Any:
-        """a + c·e^s in its canonical kind: a field value, r·e^s (a = 0, c > 0), or a − b·e^s."""
+        """a + c·e^s in its canonical kind: r·e^s for a = 0 and a rational r = c > 0 (as
+        ``exp(1/10)`` is read), else a field value when the degree allows, else r·e^s or
+        a − b·e^s."""
         if c == 0 or s == 0:
             return a + c if s == 0 else a
-        if a == 0 and qt_sign(c) > 0:
+        if a == 0 and is_rational(c) and c > 0:
             return ExpReal(c, s)
         low = cls.lower((a, c, s))
-        return low if low is not None else AffineInLambda(a, -c, ExpReal(Q(1), s))
+        if low is not None:
+            return low
+        return ExpReal(c, s) if a == 0 and qt_sign(c) > 0 else AffineInLambda(a, -c, ExpReal(Q(1), s))
 
     def add(self, h1: tuple, h2: tuple) -> Any:
         l1, l2 = self.lower(h1), self.lower(h2)

@@ -22,6 +22,7 @@ package first, which installs the ladder.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import Any, Protocol
 
 from ..errors import ExactDPError
@@ -29,6 +30,8 @@ from .rational import RATIONAL_TYPES, Q
 
 __all__ = [
     "Element",
+    "ExactFraction",
+    "public",
     "Arithmetic",
     "install",
     "float_operand",
@@ -158,7 +161,7 @@ class Element:
         if not _is_exact_operand(other):
             return NotImplemented
         xa, xb = (other, self) if reflected else (self, other)
-        return getattr(_ops(), op)(xa, xb)
+        return public(getattr(_ops(), op)(xa, xb))
 
     def __add__(self, other: Any) -> Any:
         return self._binary(other, "add", False)
@@ -191,13 +194,13 @@ class Element:
         return self._binary(other, "power", True)
 
     def __neg__(self) -> Any:
-        return _ops().neg(self)
+        return public(_ops().neg(self))
 
     def __pos__(self) -> Any:
         return self
 
     def __abs__(self) -> Any:
-        return _ops().neg(self) if _ops().sign(self) < 0 else self
+        return public(_ops().neg(self)) if _ops().sign(self) < 0 else self
 
     # --- conversions and display ------------------------------------------------------------
 
@@ -220,7 +223,7 @@ class Element:
     def __round__(self, ndigits: int | None = None) -> Any:
         """The nearest integer (``ndigits`` None) or the nearest multiple of 10^-ndigits as an
         exact rational; ties to even, decided exactly."""
-        return _ops().round_to(self, ndigits)
+        return public(_ops().round_to(self, ndigits))
 
     def __format__(self, spec: str) -> str:
         """``format(x, ".3f")``: the exact value's digits, correctly rounded, for any float
@@ -245,3 +248,22 @@ _FLOAT_OPS = {
     "div": lambda a, b: a / b,
     "power": lambda a, b: a**b,
 }
+
+
+class ExactFraction(Element, Fraction):
+    """A rational as exactdp's Python API returns it: a :class:`fractions.Fraction` that also
+    formats with any float spec (``f"{d:.3f}"``, exact digits), prints as ``13/40`` and renders in
+    LaTeX, like the other exact values (exactdp computes with gmpy2's faster ``mpq`` inside)."""
+
+    __slots__ = ()
+
+
+_PLAIN_RATIONALS = (type(Q(0)), Fraction)
+
+
+def public(x: Any) -> Any:
+    """A value as the Python API hands it out: a rational as an :class:`ExactFraction` (ints
+    and every other kind as they are)."""
+    if type(x) in _PLAIN_RATIONALS:
+        return ExactFraction(int(x.numerator), int(x.denominator))
+    return x

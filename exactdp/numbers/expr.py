@@ -14,6 +14,7 @@ from typing import Any
 
 from ..errors import InexactValueError, LimitExceededError
 from . import ladder
+from .element import public
 from .grammar import FUNCTIONS, ExprError, ExprLimits, _suggest, names_in, parse_expr
 from .infinity import INF, Infinity
 from .rational import as_q
@@ -110,10 +111,11 @@ def eval_text(
 def exact(x: Any) -> ExactReal | Infinity:
     """An exact value from what a Python caller has: text in the number grammar
     (``exact("log(3)")``), a float (the exact binary fraction it is: ``exact(0.5) == 1/2``,
-    ``exact(0.1)`` is 3602879701896397/2^55), or an exact value (returned as it is)."""
+    ``exact(0.1)`` is 3602879701896397/2^55), or an exact value; a rational comes back as an
+    :class:`~exactdp.numbers.element.ExactFraction` (it formats and prints like the others)."""
     if isinstance(x, str):
-        return eval_text(x)
+        return public(eval_text(x))
     if isinstance(x, float):
-        return ladder.from_float(x)
+        return public(ladder.from_float(x))
     ladder.domain_of(x)  # refuses what is not an exact value (UnregisteredKindError)
-    return x
+    return public(x)

@@ -16,18 +16,43 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import InexactValueError
 from .element import Element
+from .qt import QtElement, qt_exp
 
 __all__ = ["ExpReal", "AffineInLambda"]
 
 
-@dataclass(frozen=True, repr=False)
+@dataclass(frozen=True, repr=False, eq=False)
 class ExpReal(Element):
     """The real number r·e^s (r > 0, s ≠ 0 rational; r may be an element of ℚ(e^{1/L})):
-    transcendental, never rational.  Build one with the ladder (``exactdp.exact("exp(1/10)")``)."""
+    transcendental, never rational.  Build one with the ladder (``exactdp.exact("exp(1/10)")``).
+
+    It equals (and hashes as) the element of ℚ(e^{1/L}) of the same value, when the field's
+    degree allows to form it."""
 
     r: Any
     s: Any
+
+    def _field(self) -> Any:
+        try:
+            return self.r * qt_exp(1, self.s)
+        except InexactValueError:
+            return None
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ExpReal):
+            if self.r == other.r and self.s == other.s:
+                return True
+            mine, theirs = self._field(), other._field()
+            return mine is not None and mine == theirs
+        if isinstance(other, QtElement):
+            return self._field() == other
+        return False  # transcendental: never a rational, a float or a logarithm's value here
+
+    def __hash__(self) -> int:
+        f = self._field()
+        return hash(f) if f is not None else hash(("exactdp-exp", self.r, self.s))
 
 
 @dataclass(frozen=True, repr=False)

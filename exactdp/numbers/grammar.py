@@ -239,13 +239,14 @@ _SUM, _PRODUCT, _UNARY, _ATOM = 1, 2, 3, 4
 
 
 def latex(text: str) -> str:
-    """The LaTeX of an exact value's text (``log(61/9)/2`` → ``\\frac{\\log\\left(\\frac{61}{9}\\right)}{2}``),
-    for ``_repr_latex_`` and papers; the text comes from exactdp's own printer, so it parses.
+    r"""The LaTeX of an exact value's text (``log(61/9)/2`` gives
+    ``\frac{\log\left(\frac{61}{9}\right)}{2}``), for ``_repr_latex_`` and papers; the text comes
+    from exactdp's own printer, so it parses.
 
-    >>> latex("1/10 + log(2)")
-    '\\frac{1}{10} + \\log\\left(2\\right)'
-    >>> latex("3*exp(1/10)")
-    '3 \\cdot e^{\\frac{1}{10}}'
+    >>> print(latex("1/10 + log(2)"))
+    \frac{1}{10} + \log\left(2\right)
+    >>> print(latex("3*exp(1/10)"))
+    3 \cdot e^{\frac{1}{10}}
     """
     if text == "inf":
         return r"\infty"

@@ -419,15 +419,20 @@ def ball(a: Any, prec: int) -> Any:
         return domain_of(a).ball(a, prec)
 
 
-def _narrow(a: Any, fits: Callable[[Fraction, Fraction], bool]) -> tuple[Fraction, Fraction]:
-    """Rational bounds (lo, hi) of ``a`` refined until ``fits(lo, hi)`` or the precision limit."""
+def _narrow(a: Any, fits: Callable[[Fraction, Fraction], bool], *, strict: bool = True) -> tuple[Fraction, Fraction]:
+    """Rational bounds (lo, hi) of ``a`` refined until ``fits(lo, hi)``; at the precision limit,
+    the limit's error (``strict``) or the bounds found."""
     d = domain_of(a)
     cap = max(_limits.current().max_precision, 64)
     prec = 64
     while True:
         with arb_prec(prec):
             lo, hi = ball_bounds(d.ball(a, prec))
-        if fits(lo, hi) or prec >= cap:
+        if fits(lo, hi):
+            return lo, hi
+        if prec >= cap:
+            if strict:
+                raise _limits.precision_limit_error(f"{short(a)} (to print it)")
             return lo, hi
         prec = min(2 * prec, cap)
 
@@ -440,7 +445,7 @@ def to_float(a: Any) -> float:
     if d is QQ:
         f = Fraction(a)
         return f.numerator / f.denominator
-    lo, hi = _narrow(a, lambda lo, hi: _float(lo) == _float(hi))
+    lo, hi = _narrow(a, lambda lo, hi: _float(lo) == _float(hi), strict=False)
     return _float((lo + hi) / 2)
 
 
@@ -493,29 +498,53 @@ _SPEC = re.compile(
 
 def format(a: Any, spec: str) -> str:
     """``format(a, spec)`` for any float format spec, with the exact value's own digits,
-    correctly rounded (the spec is applied to both ends of a certified enclosure until they
-    agree), laid out as for a float: the precision defaults to 6, ``g`` drops trailing zeros,
-    exponents have two digits.  A spec with no precision and no type (only a width or an
-    alignment) formats the exact text, as ``str``."""
+    correctly rounded (half to even, decided exactly), laid out as for a float: the precision
+    defaults to 6, ``g`` drops trailing zeros, exponents have two digits.  A spec with no
+    precision and no type (only a width or an alignment) formats the exact text, as ``str``."""
     if domain_of(a) is OO:
         return builtins.format(math.inf, spec)
     m = _SPEC.match(spec)
     if m is None or (not m.group("type") and m.group("prec") is None):
         return builtins.format(text(a), spec)  # not a float spec (a ValueError names a bad one)
     kind = m.group("type") or "g"
+    prec = int(m.group("prec") or 6)
     grouping = m.group("grouping") and ","  # Decimal knows ",", not "_": swapped below
-    core = f"{m.group('sign')}{m.group('z')}{grouping}.{m.group('prec') or 6}{kind}"
-    lo, hi = _narrow(a, lambda lo, hi: _dec_format(lo, core) == _dec_format(hi, core))
-    out = _float_style(_dec_format((lo + hi) / 2, core), kind, bool(m.group("alt")))
+    core = f"{m.group('sign')}{m.group('z')}{grouping}.{prec}{kind}"
+    out = _float_style(builtins.format(_rounded(a, kind, prec), core), kind, bool(m.group("alt")))
     if m.group("grouping") == "_":
         out = out.replace(",", "_")
     return _pad(out, m)
 
 
-def _dec_format(f: Fraction, spec: str) -> str:
-    """A dyadic rational formatted exactly (as a Decimal) with ``spec``."""
-    k = f.denominator.bit_length() - 1  # the denominator is 2^k: n/2^k = n·5^k/10^k, exactly
-    return builtins.format(Decimal(f"{int_str(f.numerator * 5**k)}E-{k}"), spec)
+def _rounded(a: Any, kind: str, prec: int) -> Decimal:
+    """``a`` rounded exactly as the format type asks (``prec`` decimals for f and %, ``prec``
+    significant digits for g, ``prec`` + 1 for e), as the Decimal of that finite decimal."""
+    if kind in "fF%":
+        nd = prec + (2 if kind == "%" else 0)
+    elif sign(a) == 0:
+        return Decimal(0)
+    else:
+        digits = prec + 1 if kind in "eE" else max(prec, 1)
+        nd = digits - 1 - _exponent10(a)
+    r = Fraction(round_to(a, nd))  # a multiple of 10^-nd
+    k = max(nd, 0)
+    return Decimal(f"{int_str(r.numerator * 10**k // r.denominator)}E-{k}")
+
+
+def _exponent10(a: Any) -> int:
+    """e with 10^e ≤ |a| < 10^(e+1), exactly (a ≠ 0)."""
+    x = a if sign(a) > 0 else neg(a)
+    lo, _ = _narrow(x, lambda lo, hi: lo > 0 and hi < 2 * lo)
+    e = math.floor(math.log10(lo.numerator) - math.log10(lo.denominator))
+    while cmp(x, _ten(e)) < 0:
+        e -= 1
+    while cmp(x, _ten(e + 1)) >= 0:
+        e += 1
+    return e
+
+
+def _ten(e: int) -> Any:
+    return Q(10**e) if e >= 0 else Q(1, 10**-e)
 
 
 def _float_style(out: str, kind: str, alt: bool) -> str:

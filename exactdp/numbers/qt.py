@@ -298,10 +298,9 @@ class QtElement(Element):
     def __eq__(self, other: object) -> bool:
         if isinstance(other, QtElement):
             return self.L == other.L and self.c == other.c and self.n == other.n and self.d == other.d
+        if isinstance(other, Element):
+            return NotImplemented  # r·e^s of the same value answers (it knows how to lower itself)
         return False  # canonical: a QtElement is never rational (nor a float: it is transcendental)
-
-    def __ne__(self, other: object) -> bool:
-        return not self.__eq__(other)
 
     def __hash__(self) -> int:
         h = self._hash
