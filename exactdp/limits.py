@@ -359,7 +359,7 @@ def check_count(what: str, n: int, limit_name: str, flag: str) -> None:
     """Refuse ``n`` > the limit ``limit_name`` (e.g. ``max_components``) with its flag."""
     lim = getattr(_stack[-1], limit_name)
     if n > lim:
-        raise LimitExceededError(f"{what} ({n})", lim, f"raise it with {flag} N")
+        raise LimitExceededError(f"{what} ({count_text(n)})", lim, f"raise it with {flag} N")
 
 
 def check_bits(bits: int, what: str = "a number") -> None:

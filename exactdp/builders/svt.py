@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import CaseError, CaseProblem, InexactValueError
+from ..limits import check_count
 from ..model.dag import build_dag
 from ..model.game import Label, Mechanism
 from ..numbers import ladder
@@ -243,6 +244,8 @@ class _Builder:
                         need_lo.append(k)
                         need_hi.append(k + 1)
         self.win = _Window(min(need_lo), max(need_hi), self.alpha_nu)
+        # every threshold value of the window is a state: refuse a window no game could hold
+        check_count("the threshold values of svt's window", self.win.U - self.win.L + 1, "max_nodes", "--max-nodes")
         self.rhos = list(range(self.win.L, self.win.U + 1))
         self.prior = self._prior(spec.threshold_noise)
         self.resample = self._prior(spec.resample_noise) if spec.resample_noise is not None else None

@@ -179,8 +179,9 @@ class QtElement(Element):
             size = max(x.n.length(), x.d.length()) * m
             if m > 1 and size > MAX_DEGREE:
                 raise InexactValueError(
-                    f"combining values of Q(exp(1/{x.L})) in Q(exp(1/{L})) needs polynomials of degree "
-                    f"{size}, beyond the limit {MAX_DEGREE}; use decimal eps's with a smaller common denominator"
+                    f"combining values of Q(exp(1/{q_short(x.L)})) in Q(exp(1/{q_short(L)})) needs polynomials of "
+                    f"degree {q_short(size)}, beyond the limit {MAX_DEGREE}; use decimal eps's with a smaller "
+                    "common denominator"
                 )
             return x.c, _lift(x.n, m), _lift(x.d, m)
         one = _poly([1])
