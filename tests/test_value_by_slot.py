@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 
 from exactdp.caseio.typed import TypedReader
 from exactdp.claims.base import CLAIMS
-from exactdp.errors import CaseError
+from exactdp.errors import CaseError, TimeLimitExceeded
 from exactdp.forms import fields as F
 from exactdp.forms.registry import FORMS
 from exactdp.limits import DEFAULT
@@ -38,7 +38,7 @@ from .strategies import EXTREME_TEXTS, RUNG_TEXTS, exact_texts
 
 ROOT = Path(__file__).resolve().parents[1]
 N = int(os.environ.get("EXACTDP_SLOT_EXAMPLES", "60"))
-OPTS = Options(limits=DEFAULT.replace(timeout=30))
+OPTS = Options(limits=DEFAULT.replace(timeout=10))
 NUMERIC = (F.Eps, F.Delta, F.Prob, F.Rational, F.Count, F.Order, F.Divergence)
 
 
@@ -241,6 +241,8 @@ def check(slot: Slot, value: str) -> None:
     text = place(slot, value)
     fr = verify_text(text, "slot.yaml", OPTS)  # an exception here is an internal error
     assert fr.exit_code in (0, 1, 2), (str(slot), value, fr.error)
+    if isinstance(fr.error, TimeLimitExceeded):
+        return  # a value that makes the game too big to build within --timeout: the named limit
     if fr.error is not None:
         assert isinstance(fr.error, CaseError), (str(slot), value, repr(fr.error))
         assert all(p.line is not None or p.path for p in fr.error.problems), (str(slot), value, str(fr.error))

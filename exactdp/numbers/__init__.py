@@ -8,6 +8,7 @@ rungs stated there.
 """
 
 from . import ladder
+from .element import ExactFraction
 from .expr import ExprError, ExprLimits, eval_text, evaluate, exact, parse_expr
 from .expreal import AffineInLambda, ExpReal
 from .infinity import INF, Infinity
@@ -21,6 +22,7 @@ __all__ = [
     "ladder",
     "BACKEND",
     "Q",
+    "ExactFraction",
     "as_q",
     "is_rational",
     "parse_decimal",
