@@ -378,3 +378,19 @@ def test_the_precision_limit_applies_to_every_certified_sign():
 
 def test_rung_texts_cover_every_rung():
     assert set(RUNG_TEXTS) == {r.domain.name for r in LADDER} - {"RR"}
+
+
+def test_a_value_of_no_kind_reaching_the_reader_is_a_located_error(monkeypatch):
+    """Should a value of no registered kind ever reach a quantity check (here: a float slipped in
+    by a reader), the case gets a located message naming it (exit 2), not a TypeError."""
+    from exactdp.caseio.context import Reader
+
+    value = Reader.value
+
+    def slipped(self, node, path, what):  # type: ignore[no-untyped-def]
+        return 0.5 if path.endswith("dp.eps") else value(self, node, path, what)
+
+    monkeypatch.setattr(Reader, "value", slipped)
+    fr = verify_text(HEAD + "  - dp: {eps: log(3)}\n", "t.yaml")
+    assert fr.exit_code == 2 and "t.yaml:6:" in str(fr.error)
+    assert "not an exact number: 0.5 (float)" in str(fr.error)

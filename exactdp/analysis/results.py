@@ -11,7 +11,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from gmpy2 import mpq
 
 from ..builders.params import read_eps, read_rational
-from ..numbers import INF, AffineInLambda, Infinity, QtElement, ladder
+from ..numbers import INF, Infinity, QtElement, ladder
+from ..numbers import AffineInLambda as AffineInLambda  # its home is exactdp.numbers (the ladder)
 from ..numbers.element import public
 from ..numbers.ladder import QQ, QT, is_inf
 from ..numbers.rational import Q, q_str
@@ -21,7 +22,6 @@ from .hull import Hull, line_gt, upper
 __all__ = [
     "PairProfile",
     "Profile",
-    "AffineInLambda",
     "privloss_from_lambda",
     "lambda_of",
     "value_cmp",

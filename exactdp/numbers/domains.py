@@ -13,19 +13,19 @@ A domain method that has no exact result raises :class:`~exactdp.errors.InexactV
 (the ladder then tries the next domain up, and reports the first reason if none has one); a
 value that cannot be held by a domain raises :class:`~exactdp.numbers.element.NotInDomain`.
 
-=========  ==========================================  =========================================
-domain     elements                                    decided by
-=========  ==========================================  =========================================
-``QQ``     ℚ                                           exact rational arithmetic (gmpy2)
-``QT``     ℚ(e^{1/L}): rational functions of e^{1/L}   exact field arithmetic; certified signs
-``LL``     s + Σ c·ln b (linear forms in logs)         exact zero test (coprime basis); certified
-``LQT``    s + ln r, r ∈ ℚ(e^{1/L})                    the field, else certified intervals
-``EXP``    r·e^s and a − b·r·e^s beyond the field      the field when the degree allows, else
-                                                       certified intervals
-``RR``     any two of the above together              certified intervals (comparison only)
-``OO``     +∞                                          by definition
-``SYM``    rational functions of declared symbols      SymPy (only where symbols are allowed)
-=========  ==========================================  =========================================
+The domains (their order and lifts are the table of :mod:`exactdp.numbers.ladder`):
+
+* ``QQ`` — ℚ; exact rational arithmetic (gmpy2).
+* ``QT`` — ℚ(e^{1/L}), rational functions of e^{1/L}; exact field arithmetic, certified signs.
+* ``LL`` — s + Σ c·ln b, linear forms in logarithms; an exact zero test over a coprime basis,
+  certified signs.
+* ``LQT`` — s + ln r with r ∈ ℚ(e^{1/L}); the field when e^s fits in it, else certified
+  intervals.
+* ``EXP`` — r·e^s and a − b·r·e^s beyond the field; the field when the degree allows, else
+  certified intervals.
+* ``RR`` — values of two different rungs together; comparison only, by certified intervals.
+* ``OO`` — +∞; by definition, in no arithmetic.
+* ``SYM`` — rational functions of declared symbols (SymPy), only where symbols are allowed.
 
 References
 ----------
