@@ -65,6 +65,7 @@ from .roots import check_exponent, rational_power
 
 __all__ = [
     "Domain",
+    "NoOperation",
     "Rationals",
     "ExpField",
     "LogLinearForms",
@@ -86,6 +87,10 @@ __all__ = [
 
 def _no_exact(what: str) -> InexactValueError:
     return InexactValueError(f"{what} has no exact representation in exactdp's number types")
+
+
+class NoOperation(InexactValueError):
+    """A domain without the operation asked for (the ladder then words the refusal itself)."""
 
 
 def _sympy() -> Any:
@@ -123,13 +128,13 @@ class Domain:
     # --- arithmetic on elements -----------------------------------------------------------------
 
     def add(self, a: Any, b: Any) -> Any:
-        raise _no_exact(f"{self.name}: a sum")
+        raise NoOperation(f"{self.name} has no sums")
 
     def mul(self, a: Any, b: Any) -> Any:
-        raise _no_exact(f"{self.name}: a product")
+        raise NoOperation(f"{self.name} has no products")
 
     def cmp(self, a: Any, b: Any) -> int:
-        raise _no_exact(f"{self.name}: a comparison")
+        raise NoOperation(f"{self.name} has no comparisons")
 
     # --- one value of the domain's kinds --------------------------------------------------------
 
@@ -345,6 +350,10 @@ class LogLinearForms(Domain):
     def cmp(self, a: Any, b: Any) -> int:
         if is_rational(a) and is_rational(b):
             return (a > b) - (a < b)
+        if not isinstance(a, LogLinear) and not isinstance(b, LogLinear):  # one log each: r e^s vs 1
+            sa, ra = (a.s, a.r) if isinstance(a, LogReal) else (as_q(a), Q(1))
+            sb, rb = (b.s, b.r) if isinstance(b, LogReal) else (as_q(b), Q(1))
+            return sign_r_exp_s_minus_q(ra / rb, sa - sb, 1)
         return ll_sign(ll_add(_ll(a), ll_neg(_ll(b))))
 
     @staticmethod
@@ -699,15 +708,19 @@ class Infinite(Domain):
         return x
 
     def cmp(self, a: Any, b: Any) -> int:
+        if a is not INF and b is not INF:  # two finite values meet here only through RR
+            raise NoOperation("OO compares inf only")
         return (a is INF) - (b is INF)
 
     def add(self, a: Any, b: Any) -> Any:
+        if a is not INF and b is not INF:
+            raise NoOperation("OO holds inf only")
         raise InexactValueError("inf can only stand alone as a privacy-loss value, not in arithmetic")
 
     mul = add
 
     def neg(self, x: Any) -> Any:
-        return self.add(x, x)
+        return self.add(x, x)  # (refused: inf takes no part in arithmetic)
 
     inv = neg
 

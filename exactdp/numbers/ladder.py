@@ -52,7 +52,7 @@ from typing import TYPE_CHECKING, Any
 from .. import limits as _limits
 from ..errors import InexactValueError
 from .certified import arb_prec, ball_bounds
-from .domains import EXP, LL, LQT, OO, QQ, QT, RR, SYM, Domain
+from .domains import EXP, LL, LQT, OO, QQ, QT, RR, SYM, Domain, NoOperation
 from .element import NotInDomain, UnregisteredKindError, install
 from .expreal import AffineInLambda, ExpReal
 from .grammar import latex as _grammar_latex
@@ -262,8 +262,12 @@ def from_float(x: float) -> Any:
 # --- arithmetic -----------------------------------------------------------------------------
 
 
-def _binary(op: str, a: Any, b: Any) -> Any:
-    """``op`` on two values in the lowest domain that holds both and has an exact result."""
+_SYMBOL = {"add": "+", "mul": "*", "cmp": "compared with"}
+
+
+def _binary(op: str, a: Any, b: Any, shown: tuple[Any, str, Any] | None = None) -> Any:
+    """``op`` on two values in the lowest domain that holds both and has an exact result; else
+    the first domain's reason, or a refusal naming both values (as ``shown``, if given)."""
     da, db = domain_of(a), domain_of(b)
     first: InexactValueError | None = None
     for d in _JOINS[da, db]:
@@ -273,9 +277,14 @@ def _binary(op: str, a: Any, b: Any) -> Any:
             continue
         try:
             return getattr(d, op)(x, y)
+        except NoOperation:
+            continue
         except InexactValueError as e:
             first = first or e
-    raise first or InexactValueError(f"{short(a)} and {short(b)} have no exact domain in common")
+    x, symbol, y = shown or (a, _SYMBOL[op], b)
+    raise first or InexactValueError(
+        f"({short(x)}) {symbol} ({short(y)}) has no exact representation in exactdp's number types"
+    )
 
 
 def _rational_pair(a: Any, b: Any) -> bool:
@@ -298,7 +307,7 @@ def sub(a: Any, b: Any) -> Any:
     """a − b, exactly."""
     if _rational_pair(a, b):
         return a - b
-    return _binary("add", a, neg(b))
+    return _binary("add", a, neg(b), shown=(a, "-", b))
 
 
 def mul(a: Any, b: Any) -> Any:
