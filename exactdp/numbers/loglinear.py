@@ -53,6 +53,7 @@ __all__ = [
     "ll_single_log",
     "ll_bits",
     "canonical",
+    "single_log",
     "enclosure",
 ]
 
@@ -117,6 +118,12 @@ def canonical(x: LogLinear, max_bits: int) -> Any:
         return x.s
     one = ll_single_log(x, max_bits)
     return LogReal(as_q(one[0]), as_q(one[1])) if one is not None else x
+
+
+def single_log(s: Any, r: Any) -> Any:
+    """s + ln r for rationals s and r > 0, in its canonical kind: a rational when r = 1, else a
+    :class:`LogReal`."""
+    return as_q(s) if r == 1 else LogReal(as_q(s), as_q(r))
 
 
 def ll_bits(x: LogLinear) -> int:

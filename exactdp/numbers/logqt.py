@@ -25,10 +25,11 @@ from typing import Any
 from ..errors import InexactValueError
 from .certified import arb_rational, certified_sign
 from .element import Element
+from .loglinear import single_log
 from .qt import QtElement, qt_exp, qt_sign
-from .rational import Q, as_q, q_short, q_str, to_fraction
+from .rational import Q, as_q, is_rational, q_short, q_str, to_fraction
 
-__all__ = ["LogQt", "log_parts", "sign_log", "text_log"]
+__all__ = ["LogQt", "log_parts", "log_value", "sign_log", "text_log"]
 
 _FIELD_EXPONENT = 20_000  # e^s is formed in the field when its exponent over t stays this small
 
@@ -64,6 +65,13 @@ def log_parts(s: Any, r: Any) -> tuple[Any, Any]:
         return s, r
     shift = Q(m, r.L)
     return s + shift, r * qt_exp(1, -shift)
+
+
+def log_value(s: Any, r: Any) -> Any:
+    """s + ln r (r > 0 rational or in ℚ(e^{1/L})) in its canonical kind: a rational, a
+    :class:`~exactdp.numbers.loglinear.LogReal` or a :class:`LogQt`."""
+    s, r = log_parts(s, r)
+    return single_log(s, r) if is_rational(r) else LogQt(s, r)
 
 
 def sign_log(s: Any, r: Any) -> int:
