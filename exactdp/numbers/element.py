@@ -257,6 +257,9 @@ class ExactFraction(Element, Fraction):
 
     __slots__ = ()
 
+    def __int__(self) -> int:
+        return Fraction.__int__(self)
+
 
 _PLAIN_RATIONALS = (type(Q(0)), Fraction)
 
