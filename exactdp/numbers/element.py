@@ -257,7 +257,7 @@ class ExactFraction(Element, Fraction):
 
     __slots__ = ()
 
-    def __int__(self) -> int:
+    def __int__(self) -> int:  # type: ignore[override]  # (Fraction's own, without its private argument)
         return Fraction.__int__(self)
 
 
