@@ -414,3 +414,17 @@ def test_a_value_of_no_kind_reaching_the_reader_is_a_located_error(monkeypatch):
     fr = verify_text(HEAD + "  - dp: {eps: log(3)}\n", "t.yaml")
     assert fr.exit_code == 2 and "t.yaml:6:" in str(fr.error)
     assert "not an exact number: 0.5 (float)" in str(fr.error)
+
+
+@settings(max_examples=60, deadline=None)
+@given(exact_values(("QQ", "QT", "LL", "LQT", "EXP", "OO")))
+def test_values_travel_between_processes(v):
+    """Results cross to worker processes and back (``--jobs``): pickled, they come back equal,
+    of the same kind, whatever their size."""
+    import pickle
+
+    for x in (v, public(v)):
+        y = pickle.loads(pickle.dumps(x))
+        assert y == x and type(y) is type(x)
+    big = public(eval_text("10^5000 + 1/3"))
+    assert pickle.loads(pickle.dumps(big)) == big

@@ -260,6 +260,9 @@ class ExactFraction(Element, Fraction):
     def __int__(self) -> int:  # type: ignore[override]  # (Fraction's own, without its private argument)
         return Fraction.__int__(self)
 
+    def __reduce__(self) -> tuple[Any, tuple[int, int]]:
+        return (ExactFraction, (self.numerator, self.denominator))  # not through text: any size
+
 
 _PLAIN_RATIONALS = (type(Q(0)), Fraction)
 
