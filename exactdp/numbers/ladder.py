@@ -11,22 +11,22 @@ against ``exp(1/10)`` is compared by certified intervals in ``RR``.  A value of 
 kind is an :class:`~exactdp.numbers.element.UnregisteredKindError` (an ``ExactDPError``), never a
 ``TypeError``; a result with no exact form is an :class:`~exactdp.errors.InexactValueError`.
 
-=====  ========================  ======================================  ==============
+=====  ========================  ======================================  =================
 rung   domain                    kinds                                   lifts into
-=====  ========================  ======================================  ==============
-QQ     ℚ                         ``int``, ``Fraction``, ``mpq``          QT, LL
-QT     ℚ(e^{1/L})                ``QtElement``                           EXP
+=====  ========================  ======================================  =================
+QQ     ℚ                         ``int``, ``Fraction``, ``mpq``          QT, LL, (SYM)
+QT     ℚ(e^{1/L})                ``QtElement``                           EXP, (SYM)
 LL     s + Σ c·ln b              ``LogReal``, ``LogLinear``              LQT (integer
-                                                                         coefficients)
+                                                                         coefficients),
+                                                                         (SYM)
 LQT    s + ln r, r ∈ ℚ(e^{1/L})  ``LogQt``                               RR
-EXP    r·e^s, a − b·r·e^s        ``ExpReal``, ``AffineInLambda``         RR
+EXP    r·e^s, a − b·r·e^s        ``ExpReal``, ``AffineInLambda``         RR, (SYM)
 RR     mixed (intervals)         —                                       OO
 OO     +∞                        ``Infinity`` (``INF``)                  —
-SYM    ℚ(symbols)                SymPy's ``Basic``                       — (QQ, QT, LL and
-                                                                         EXP lift into it
-                                                                         only to meet a
-                                                                         symbolic value)
-=====  ========================  ======================================  ==============
+SYM    ℚ(symbols)                SymPy's ``Basic``                       —
+=====  ========================  ======================================  =================
+
+(SYM): only to meet a value that is already symbolic — SymPy only where symbols are allowed.
 
 Floats are not on the ladder: a float operand of an exact value gives a float (``log(3) + 0.5``),
 and where an exact number is expected a float is taken as the exact binary fraction it is
@@ -127,19 +127,17 @@ class Rung:
 
 
 LADDER: tuple[Rung, ...] = (
-    Rung(QQ, (int, Fraction, _MPQ), lifts=(QT, LL)),
-    Rung(QT, (QtElement,), lifts=(EXP,)),
-    Rung(LL, (LogReal, LogLinear), lifts=(LQT,)),
+    Rung(QQ, (int, Fraction, _MPQ), lifts=(QT, LL, SYM)),
+    Rung(QT, (QtElement,), lifts=(EXP, SYM)),
+    Rung(LL, (LogReal, LogLinear), lifts=(LQT, SYM)),
     Rung(LQT, (LogQt,), lifts=(RR,)),
-    Rung(EXP, (ExpReal, AffineInLambda), lifts=(RR,)),
+    Rung(EXP, (ExpReal, AffineInLambda), lifts=(RR, SYM)),
     Rung(RR, (), lifts=(OO,)),
     Rung(OO, (Infinity,), lifts=()),
     Rung(SYM, (), lifts=(), lazy_kinds=("sympy.core.basic.Basic",), meets_only=True),
 )
-"""The ladder, lowest rung first (see the module docstring)."""
-
-SYMBOLIC_FROM: tuple[Domain, ...] = (QQ, QT, LL, EXP)
-"""The rungs whose values are converted to SymPy to meet a symbolic value (``SYM``)."""
+"""The ladder, lowest rung first (see the module docstring): SymPy only where symbols are, i.e.
+the values of QQ, QT, LL and EXP lift into SYM only to meet a value already symbolic."""
 
 _BY_TYPE: dict[type, Domain] = {}
 _BY_NAME: dict[str, Domain] = {}
@@ -184,9 +182,11 @@ def _resolve(t: type, x: object) -> Domain:
             _BY_TYPE[t] = d
             return d
     why = next((w for b, w in _NOT_NUMBERS.items() if isinstance(x, b)), None)
-    raise UnregisteredKindError(
-        f"not an exact number: {q_short(repr(x), 30)} ({type(x).__name__})" + (f"; {why}" if why else "")
-    )
+    try:
+        shown = q_short(repr(x), 30)
+    except ValueError:  # a repr with an int too long for str()
+        shown = "a value"
+    raise UnregisteredKindError(f"not an exact number: {shown} ({type(x).__name__})" + (f"; {why}" if why else ""))
 
 
 def is_exact(x: object) -> bool:
@@ -216,17 +216,16 @@ def _upper(d: Domain) -> list[Domain]:
 
 
 def _joins_table() -> dict[tuple[Domain, Domain], tuple[Domain, ...]]:
+    """For each pair of rungs, the rungs their values both lift into, lowest first; a rung
+    marked ``meets_only`` only when one of the two is that rung."""
     order = [r.domain for r in LADDER]
+    only = {r.domain for r in LADDER if r.meets_only}
     up = {d: set(_upper(d)) for d in order}
-    table: dict[tuple[Domain, Domain], tuple[Domain, ...]] = {}
-    for a in order:
-        for b in order:
-            if SYM in (a, b):
-                other = b if a is SYM else a
-                table[a, b] = (SYM,) if other is SYM or other in SYMBOLIC_FROM else ()
-            else:
-                table[a, b] = tuple(d for d in order if d in up[a] and d in up[b])
-    return table
+    return {
+        (a, b): tuple(d for d in order if d in up[a] and d in up[b] and (d not in only or d in (a, b)))
+        for a in order
+        for b in order
+    }
 
 
 _JOINS = _joins_table()
