@@ -88,6 +88,7 @@ RUNG_TEXTS: dict[str, st.SearchStrategy[str]] = {
         st.sampled_from(["0.5*log(3)", "1/10 + log(2)", "log(2) - log(3)/4"]),
     ),
     "LQT": st.sampled_from(["log(exp(1/10) + 1)", "log(1 + exp(0.3)) - 1/2 + log(2)"]),
+    "LS": st.sampled_from(["log(exp(1/10) + 1)/2", "(exp(1/10) + 1)*log(exp(1/10) + 1)", "log(1 + exp(0.3))/3 - 1"]),
     "EXP": st.sampled_from(["exp(1/10)", "exp(0.2999999999)", "3*exp(-1/7)", "exp(1/3)"]),
     "OO": st.just("inf"),
     "SYM": st.sampled_from(["E", "undefined_symbol", "p + 1"]),
@@ -105,7 +106,7 @@ def exact_texts(draw, rungs: tuple[str, ...] = tuple(RUNG_TEXTS)) -> str:
     return f"-({text})" if draw(st.integers(0, 4)) == 0 else text
 
 
-def exact_values(rungs: tuple[str, ...] = ("QQ", "QT", "LL", "LQT", "EXP", "OO")) -> st.SearchStrategy:
+def exact_values(rungs: tuple[str, ...] = ("QQ", "QT", "LL", "LQT", "LS", "EXP", "OO")) -> st.SearchStrategy:
     """Exact values of the ladder's rungs (read by exactdp's own grammar from
     :func:`exact_texts`; SymPy and the extremes are for the case reader, see ``exact_texts``)."""
     return st.one_of(*(RUNG_TEXTS[r] for r in rungs)).map(eval_text)

@@ -21,7 +21,7 @@ from exactdp.errors import ExactDPError, InexactValueError, LimitExceededError
 from exactdp.limits import DEFAULT, using
 from exactdp.numbers import INF, Q, eval_text, ladder, real
 from exactdp.numbers.element import UnregisteredKindError, public
-from exactdp.numbers.ladder import EXP, LADDER, LL, LQT, OO, QQ, QT, RR, SYM
+from exactdp.numbers.ladder import EXP, LADDER, LL, LQT, LS, OO, QQ, QT, RR, SYM
 from exactdp.verify import Options, verify_text
 
 from .strategies import RUNG_TEXTS, exact_values
@@ -35,6 +35,7 @@ SAMPLES = {
     QT: ["exp(1/10) + 1", "1 - exp(-1/5)/2"],
     LL: ["log(3)", "log(61/9)/2", "1/10 + log(2)"],
     LQT: ["log(exp(1/10) + 1)"],
+    LS: ["log(exp(1/10) + 1)/2", "(exp(1/10) + 1)*log(exp(1/10) + 1)"],
     EXP: ["exp(1/10)", "exp(0.2999999999)"],
     OO: ["inf"],
 }
@@ -76,7 +77,7 @@ def test_joins_are_symmetric_and_least():
             assert ladder.joins(a, b) == ladder.joins(b, a)
         if a is not SYM:
             assert ladder.joins(a, a)[0] is a and ladder.joins(QQ, a)[0] is a
-    assert ladder.joins(QT, LL)[0] is RR and ladder.joins(LL, EXP)[0] is RR
+    assert ladder.joins(QT, LL)[0] is LS and ladder.joins(LQT, EXP)[0] is RR and ladder.joins(LL, EXP)[0] is RR
     assert ladder.joins(LL, LQT)[0] is LQT and ladder.joins(QT, EXP)[0] is EXP
     assert ladder.joins(LL, SYM) == (SYM,) and ladder.joins(LQT, SYM) == () and ladder.joins(OO, SYM) == ()
     assert all(ladder.joins(d, OO)[-1] is OO for d in order if d is not SYM)

@@ -14,6 +14,7 @@ from .expreal import AffineInLambda, ExpReal
 from .infinity import INF, Infinity
 from .loglinear import LogLinear, LogReal
 from .logqt import LogQt
+from .logsum import LogSum
 from .qt import QtElement, qt_exp, qt_t
 from .rational import BACKEND, Q, as_q, is_rational, parse_decimal, q_str, to_fraction
 from .real import real_cmp, real_decimal, real_exp, real_log, real_sign, real_str
@@ -38,6 +39,7 @@ __all__ = [
     "LogReal",
     "LogLinear",
     "LogQt",
+    "LogSum",
     "real_cmp",
     "real_decimal",
     "real_exp",

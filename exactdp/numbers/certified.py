@@ -99,13 +99,15 @@ def certified_sign(ball: Callable[[int], Any], what: Callable[[], str]) -> int:
 
 
 def ball_bounds(v: Any) -> tuple[Fraction, Fraction]:
-    """The exact rational endpoints (lower, upper) of an Arb ball."""
-    out = []
-    for end in (v.lower(), v.upper()):
-        man, exp = end.mid().man_exp()
-        man, exp = int(man), int(exp)
-        out.append(Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2**-exp))
-    return out[0], out[1]
+    """The exact rational endpoints (lower, upper) of an Arb ball: midpoint ∓ radius, both exact
+    (``lower()``/``upper()`` would round to the precision in force where they are called)."""
+    mid, rad = (_dyadic(*x.man_exp()) for x in (v.mid(), v.rad()))
+    return mid - rad, mid + rad
+
+
+def _dyadic(man: Any, exp: Any) -> Fraction:
+    man, exp = int(man), int(exp)
+    return Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2**-exp)
 
 
 def sign_r_exp_s_minus_q(r: Any, s: Any, q: Any) -> int:

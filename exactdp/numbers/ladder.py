@@ -15,11 +15,13 @@ kind is an :class:`~exactdp.numbers.element.UnregisteredKindError` (an ``ExactDP
 rung   domain                    kinds                                   lifts into
 =====  ========================  ======================================  =================
 QQ     ℚ                         ``int``, ``Fraction``, ``mpq``          QT, LL, (SYM)
-QT     ℚ(e^{1/L})                ``QtElement``                           EXP, (SYM)
+QT     ℚ(e^{1/L})                ``QtElement``                           EXP, LS, (SYM)
 LL     s + Σ c·ln b              ``LogReal``, ``LogLinear``              LQT (integer
                                                                          coefficients),
                                                                          (SYM)
-LQT    s + ln r, r ∈ ℚ(e^{1/L})  ``LogQt``                               RR
+LQT    s + ln r, r ∈ ℚ(e^{1/L})  ``LogQt``                               LS
+LS     s + Σ c·ln r, all in      ``LogSum``                              RR
+       ℚ(e^{1/L})
 EXP    r·e^s, a − b·r·e^s        ``ExpReal``, ``AffineInLambda``         RR, (SYM)
 RR     mixed (intervals)         —                                       OO
 OO     +∞                        ``Infinity`` (``INF``)                  —
@@ -52,13 +54,14 @@ from typing import TYPE_CHECKING, Any
 from .. import limits as _limits
 from ..errors import InexactValueError
 from .certified import arb_prec, ball_bounds
-from .domains import EXP, LL, LQT, OO, QQ, QT, RR, SYM, Domain, NoOperation
+from .domains import EXP, LL, LQT, LS, OO, QQ, QT, RR, SYM, Domain, NoOperation
 from .element import NotInDomain, UnregisteredKindError, install
 from .expreal import AffineInLambda, ExpReal
 from .grammar import latex as _grammar_latex
 from .infinity import INF, Infinity
 from .loglinear import LogLinear, LogReal
 from .logqt import LogQt
+from .logsum import LogSum
 from .qt import QtElement
 from .rational import Q, as_q, int_str, q_short
 
@@ -73,6 +76,7 @@ __all__ = [
     "QT",
     "LL",
     "LQT",
+    "LS",
     "EXP",
     "RR",
     "OO",
@@ -128,9 +132,10 @@ class Rung:
 
 LADDER: tuple[Rung, ...] = (
     Rung(QQ, (int, Fraction, _MPQ), lifts=(QT, LL, SYM)),
-    Rung(QT, (QtElement,), lifts=(EXP, SYM)),
+    Rung(QT, (QtElement,), lifts=(EXP, LS, SYM)),
     Rung(LL, (LogReal, LogLinear), lifts=(LQT, SYM)),
-    Rung(LQT, (LogQt,), lifts=(RR,)),
+    Rung(LQT, (LogQt,), lifts=(LS,)),
+    Rung(LS, (LogSum,), lifts=(RR,)),
     Rung(EXP, (ExpReal, AffineInLambda), lifts=(RR, SYM)),
     Rung(RR, (), lifts=(OO,)),
     Rung(OO, (Infinity,), lifts=()),

@@ -18,11 +18,13 @@ from . import ladder
 from .expreal import ExpReal
 from .infinity import INF, Infinity
 from .loglinear import LogLinear, LogReal
+from .logsum import LogSum
 from .roots import exact_root as _exact_root
 
 __all__ = [
     "LogReal",
     "LogLinear",
+    "LogSum",
     "ExpReal",
     "Infinity",
     "INF",

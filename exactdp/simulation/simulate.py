@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import InexactValueError, UnsupportedMechanismError, VerificationError
+from ..model.checks import takes_mechanism
 from ..model.game import Mechanism
 from ..model.symbolic import is_symbolic_mechanism, substitute_mechanism
 from ..numbers import INF, ladder
@@ -112,6 +113,7 @@ def _symbolic(x: Any) -> bool:
     return x is not None and ladder.domain_of(x) is SYM
 
 
+@takes_mechanism
 def simulate(
     mech: Mechanism,
     *,

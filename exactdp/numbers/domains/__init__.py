@@ -21,6 +21,8 @@ The domains (their order and lifts are the table of :mod:`exactdp.numbers.ladder
   certified signs.
 * ``LQT`` — s + ln r with r ∈ ℚ(e^{1/L}); the field when e^s fits in it, else certified
   intervals.
+* ``LS`` — s + Σ c·ln r with s, c, r ∈ ℚ(e^{1/L}) (Rényi and KL divergences at a decimal ε);
+  the field when the coefficients are rational, else certified intervals.
 * ``EXP`` — r·e^s and a − b·r·e^s beyond the field; the field when the degree allows, else
   certified intervals.
 * ``RR`` — values of two different rungs together; comparison only, by certified intervals.
@@ -36,7 +38,7 @@ SymPy's ``polys.domains`` (``Domain.convert_from``, ``Domain.unify``); Lindemann
 from .base import Domain, NoOperation
 from .exponentials import EXP, Exponentials
 from .field import QT, ExpField
-from .logs import LL, LQT, FieldLogs, LogLinearForms
+from .logs import LL, LQT, LS, FieldLogs, LogLinearForms, LogSums
 from .rationals import QQ, Rationals
 from .roof import OO, RR, SYM, Infinite, Reals, Symbolic
 
@@ -47,6 +49,7 @@ __all__ = [
     "ExpField",
     "LogLinearForms",
     "FieldLogs",
+    "LogSums",
     "Exponentials",
     "Reals",
     "Infinite",
@@ -55,6 +58,7 @@ __all__ = [
     "QT",
     "LL",
     "LQT",
+    "LS",
     "EXP",
     "RR",
     "OO",

@@ -27,13 +27,14 @@ from ..loglinear import (
     single_log,
 )
 from ..logqt import LogQt, log_value, sign_log, text_log
+from ..logsum import LogSum, as_log_sum, log_sum, ls_ball, ls_bits, ls_sign, ls_str
 from ..qt import QtElement, check_power, qt_exp
 from ..rational import Q, as_q, is_rational, q_bits, q_short, q_str, to_fraction
 from .base import Domain, no_exact, sym_rational, sympy_module
 from .field import QT
 from .rationals import QQ
 
-__all__ = ["LogLinearForms", "FieldLogs", "LL", "LQT"]
+__all__ = ["LogLinearForms", "FieldLogs", "LogSums", "LL", "LQT", "LS"]
 
 
 class LogLinearForms(Domain):
@@ -202,3 +203,58 @@ class FieldLogs(Domain):
 
 LL = LogLinearForms()
 LQT = FieldLogs()
+
+
+# --- sums of logarithms with field coefficients -------------------------------------------------
+
+
+class LogSums(Domain):
+    """s + Σ c·ln r with s, c and r in ℚ(e^{1/L}) (:class:`~exactdp.numbers.logsum.LogSum`): Rényi
+    divergences of order ≥ 3 and KL divergences of a mechanism with a decimal ε.  It holds every
+    value of ℚ(e^{1/L}) and of the logarithm rungs; elements are pairs (s, terms)."""
+
+    name, title = "LS", "ℚ(e^{1/L}) + Σ ℚ(e^{1/L})·log ℚ(e^{1/L})"
+
+    def hold(self, x: Any, source: Domain) -> Any:
+        parts = as_log_sum(x)
+        if parts is None:
+            raise NotInDomain
+        return parts
+
+    def add(self, a: Any, b: Any) -> Any:
+        return log_sum(a[0] + b[0], a[1] + b[1])
+
+    def mul(self, a: Any, b: Any) -> Any:
+        if b[1]:
+            a, b = b, a
+        if b[1]:
+            raise no_exact(f"({ls_str(LogSum(*a))}) * ({ls_str(LogSum(*b))})")
+        k = b[0]  # a field value
+        return log_sum(k * a[0], tuple((r, k * c) for r, c in a[1]))
+
+    def cmp(self, a: Any, b: Any) -> int:
+        return ls_sign(self.add(a, (-b[0], tuple((r, -c) for r, c in b[1]))))
+
+    def neg(self, x: Any) -> Any:
+        return log_sum(-x.s, tuple((r, -c) for r, c in x.terms))
+
+    def sign(self, x: Any) -> int:
+        return ls_sign(x)
+
+    def text(self, x: Any) -> str:
+        return ls_str(x)
+
+    def bits(self, x: Any) -> int:
+        return ls_bits(x)
+
+    def ball(self, x: Any, prec: int) -> Any:
+        return ls_ball(x.s, x.terms, prec)
+
+    def to_sympy(self, x: Any) -> Any:
+        def part(v: Any) -> Any:
+            return QT.to_sympy(v) if isinstance(v, QtElement) else sym_rational(v)
+
+        return part(x.s) + sum(part(c) * sympy_module().log(part(r)) for r, c in x.terms)
+
+
+LS = LogSums()
