@@ -377,8 +377,8 @@ def test_the_log_linear_delta_verdicts_are_right():
 def test_huge_numbers_never_reach_str_and_a_precision_cap_is_a_named_limit(body, exit_code, phrase):
     fr = verify_text("exactdp: 1\nname: t\n" + body, "t.yaml")
     assert fr.exit_code == exit_code
-    text = str(fr.error) if fr.error else " ".join(v.note for v in fr.verdicts)
-    assert len(text) < 2000
+    text = str(fr.error) if fr.error else " ".join(f"{v.claim.describe()} {v.note}" for v in fr.verdicts)
+    assert len(text) < 2000  # the claim's label included: D_10^5000 printed short
     if phrase:
         assert phrase in text
 

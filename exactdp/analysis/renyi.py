@@ -469,7 +469,7 @@ class RenyiCurve(RichDisplay):
             if b == a or (is_inf(a) and is_inf(b)):
                 return v
         raise ValueError(
-            f"the curve has no order {alpha_str(a)}; its orders: {', '.join(alpha_str(b) for b, _ in self.points)}"
+            f"the curve has no order {ladder.short(a)}; its orders: {', '.join(ladder.short(b) for b, _ in self.points)}"
         )
 
 

@@ -63,7 +63,7 @@ class RenyiClaim(Claim):
 
     def statement(self) -> str:
         _, rel, val = self._rel()
-        return f"D_{alpha_str(self.alpha)}({self.of}) {rel} {ladder.text(val)}"
+        return f"D_{ladder.short(self.alpha)}({self.of}) {rel} {ladder.text(val)}"
 
     def params(self) -> dict[str, str]:
         key, _, val = self._rel()
@@ -109,7 +109,7 @@ class RenyiCompositionClaim(Claim):
     kind: ClassVar[str] = "composition"
 
     def statement(self) -> str:
-        return f"D_{alpha_str(self.alpha)}(ConComp({', '.join(self.of)})) within renyi"
+        return f"D_{ladder.short(self.alpha)}(ConComp({', '.join(self.of)})) within renyi"
 
     def params(self) -> dict[str, str]:
         return {"of": ", ".join(self.of), "theorem": "renyi", "alpha": alpha_str(self.alpha)}
@@ -123,7 +123,7 @@ class RenyiCompositionClaim(Claim):
         found = an.engine.renyi(an.concomp(tuple(self.of)), self.alpha).value
         ok = ladder.cmp(found, bound) <= 0
         slack = None if is_inf(bound) or is_inf(found) else ladder.sub(bound, found)
-        text = f"D_{alpha_str(self.alpha)} = {approx_text(found)}; renyi gives {approx_text(bound)}"
+        text = f"D_{ladder.short(self.alpha)} = {approx_text(found)}; renyi gives {approx_text(bound)}"
         if slack is not None:
             text += f"; slack {approx_text(slack)}"
         values = {
