@@ -255,7 +255,14 @@ def check(slot: Slot, value: str) -> None:
 
 # one value of every rung (and the extremes), each placed in every slot in turn
 REPRESENTATIVES = ["1/3", "0.25", "log(3)/2", "exp(1/10) + 1", "exp(1/10)", "log(exp(1/10) + 1)", "inf"]
-REPRESENTATIVES += ["-log(3)", "10^5000", "1/10^5000", "undefined_symbol", "log(1 + 1/10^9999) - 1/10^9999"]
+REPRESENTATIVES += [
+    "log(exp(1/10) + 1)/2",
+    "-log(3)",
+    "10^5000",
+    "1/10^5000",
+    "undefined_symbol",
+    "log(1 + 1/10^9999) - 1/10^9999",
+]
 
 
 @pytest.mark.parametrize("slot", SLOTS, ids=str)
@@ -279,4 +286,4 @@ def test_every_slot_takes_every_representative(slot):
 
 
 def test_the_strategy_covers_the_rungs_and_extremes():
-    assert {"QQ", "QT", "LL", "LQT", "EXP", "OO", "SYM"} <= set(RUNG_TEXTS) and EXTREME_TEXTS is not None
+    assert {"QQ", "QT", "LL", "LQT", "LS", "EXP", "OO", "SYM"} <= set(RUNG_TEXTS) and EXTREME_TEXTS is not None
