@@ -40,11 +40,10 @@ from .errors import ExactDPError, InexactValueError
 from .limits import using
 from .model.checks import mechanism_arg
 from .model.game import Mechanism
+from .numbers import INF, ladder
 from .numbers import kinds as K
 from .numbers.ladder import is_inf
-from .numbers.qt import QtElement, as_field
-from .numbers.rational import Q, is_rational, q_str
-from .numbers.real import INF, real_add, real_str
+from .numbers.rational import Q, q_str
 from .theorems import components, evaluate, optimal_profile, theorem
 from .theorems.basic import Bound
 from .verify import FileResult, Options, full_case
@@ -166,13 +165,12 @@ def composition_claims(case: Any) -> list[CompositionClaim]:
 
 def exact_lambda(eps: Any) -> Any:
     """e^ε exactly, as a rational or an element of ℚ(e^{1/L}), for drawing a bound."""
-    lam = lambda_of(eps)
-    if is_rational(lam) or isinstance(lam, QtElement):
-        return lam
     try:
-        return as_field(lam)
+        return ladder.as_field(lambda_of(eps))
     except InexactValueError:
-        raise InexactValueError(f"e^{real_str(eps)} is too large a field element to draw the bound exactly") from None
+        raise InexactValueError(
+            f"e^{ladder.short(eps)} is too large a field element to draw the bound exactly"
+        ) from None
 
 
 def bound_curve(name: str, comps: Sequence[Any]) -> Curve:
@@ -183,7 +181,7 @@ def bound_curve(name: str, comps: Sequence[Any]) -> Curve:
         return optimal_bound_curve(t.title, comps)
     b = evaluate(name, comps, None)
     assert isinstance(b, Bound), name
-    return dp_bound_curve(f"{t.title}: ({real_str(b.eps)}, {q_str(b.delta)})-DP", exact_lambda(b.eps), b.delta)
+    return dp_bound_curve(f"{t.title}: ({ladder.text(b.eps)}, {q_str(b.delta)})-DP", exact_lambda(b.eps), b.delta)
 
 
 def _components(an: Analysis, names: Sequence[str], deltas: Sequence[Any], eps: Sequence[Any] | None) -> tuple:
@@ -220,7 +218,7 @@ def _renyi_bound(an: Analysis, names: Sequence[str]) -> Curve:
         vals = [s[k][1] for s in per]
         total: Any = INF if any(is_inf(v) for v in vals) else vals[0]
         for v in vals[1:]:
-            total = total if is_inf(total) else real_add(total, v)
+            total = total if is_inf(total) else ladder.add(total, v)
         series.append((a, total))
     return Curve(theorem("renyi").title, [], Q(0), bound=True, renyi=tuple(series))
 
@@ -372,7 +370,7 @@ def _as_profile_curve(label: str | None, item: Any, engine: Engine, call: str) -
         return Curve(label or item.label, [], Q(0), chain=[(a, 1 - b) for a, b in item.vertices])
     if isinstance(item, Bound):
         return dp_bound_curve(
-            label or f"{item.theorem}: ({real_str(item.eps)}, {q_str(item.delta)})-DP",
+            label or f"{item.theorem}: ({ladder.text(item.eps)}, {q_str(item.delta)})-DP",
             exact_lambda(item.eps),
             item.delta,
         )
@@ -384,7 +382,7 @@ def _as_profile_curve(label: str | None, item: Any, engine: Engine, call: str) -
             )
         except K.QuantityError as e:
             raise ValueError(e.text()) from None
-        return dp_bound_curve(label or f"({real_str(eps)}, {q_str(delta)})-DP", exact_lambda(eps), delta)
+        return dp_bound_curve(label or f"({ladder.text(eps)}, {q_str(delta)})-DP", exact_lambda(eps), delta)
     mech = mechanism_arg(item, call, "mechanisms")
     return profile_curve(label or mech.name, engine.profile(mech))
 

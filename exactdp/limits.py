@@ -16,6 +16,8 @@ limit                    default                 what it bounds (flag)
 ``max_bits``             1,000,000, or           bits of every number computed from a case file's
                          100 × ``max_exponent``  numbers, product or power (``--max-bits``)
 ``max_symbolic_degree``  200                     degree of a rational function of symbols (``--max-symbolic-degree``)
+``max_precision``        65,536                  bits of precision of one certified sign decision
+                                                 (interval arithmetic, ``--max-precision``)
 ``max_datasets``         1,000                   datasets of a case (``--max-datasets``)
 ``max_pairs``            20,000                  adjacent pairs of a case (``--max-pairs``)
 ``max_components``       200,000                 components of ``exactdp compose`` (``--max-components``)
@@ -71,6 +73,8 @@ __all__ = [
     "check_hull_size",
     "check_datasets",
     "check_bits",
+    "precision_limit_error",
+    "count_text",
     "check_count",
     "parse_size",
     "size_text",
@@ -109,6 +113,9 @@ class Limits:
     # None: derived from max_exponent (above)
     max_bits: int = _limit(None, "--max-bits", "Most bits of any number computed from the case's numbers")
     max_symbolic_degree: int = _limit(200, "--max-symbolic-degree", "Highest degree of a rational function of symbols")
+    max_precision: int = _limit(
+        65_536, "--max-precision", "Most bits of precision of one certified sign decision", minimum=64
+    )
     max_datasets: int = _limit(1_000, "--max-datasets", "Most datasets in a case", minimum=2)
     max_pairs: int = _limit(20_000, "--max-pairs", "Most adjacent pairs in a case")
     max_components: int = _limit(200_000, "--max-components", "Most components of a composition (compose --repeat)")
@@ -477,7 +484,7 @@ def check_count(what: str, n: int, limit_name: str, flag: str) -> None:
     """Refuse ``n`` > the limit ``limit_name`` (e.g. ``max_components``) with its flag."""
     lim = getattr(_stack[-1], limit_name)
     if n > lim:
-        raise LimitExceededError(f"{what} ({n})", lim, f"raise it with {flag} N")
+        raise LimitExceededError(f"{what} ({count_text(n)})", lim, f"raise it with {flag} N")
 
 
 def check_bits(bits: int, what: str = "a number") -> None:
@@ -486,4 +493,25 @@ def check_bits(bits: int, what: str = "a number") -> None:
     multiplication can be long or huge (and GMP can never run out of memory and abort)."""
     lim = _stack[-1].max_bits
     if bits > lim:
-        raise LimitExceededError(f"{what} with about {bits} bits", f"{lim} bits", "raise it with --max-bits N")
+        raise LimitExceededError(
+            f"{what} with about {count_text(bits)} bits", f"{lim} bits", "raise it with --max-bits N"
+        )
+
+
+def count_text(n: int) -> str:
+    """A count for a message: ``12345``, or ``10^5000`` (its order) for one too long to print (a count
+    computed from a case file's numbers can have thousands of digits)."""
+    if n.bit_length() <= 64:
+        return str(n)
+    return f"10^{int(n.bit_length() * 0.30103)}"
+
+
+def precision_limit_error(what: str) -> LimitExceededError:
+    """The error for a certified sign decision that ``max_precision`` bits of interval
+    arithmetic did not settle (``what`` names the quantity, already short)."""
+    lim = _stack[-1].max_precision
+    return LimitExceededError(
+        f"deciding the sign of {what} by certified interval arithmetic",
+        f"{lim} bits of precision",
+        "raise it with --max-precision BITS",
+    )

@@ -228,8 +228,8 @@ def test_pytest_plugin(case):
 def test_latex_export(case, tmp_path):
     """Each claim's main macro (``\\exactdpSeamsClaimOne``...) is its declared value: its decimal
     macro is checked against the value derived above, at the first point (E = 2)."""
+    from exactdp.numbers import ladder
     from exactdp.numbers.expr import eval_text
-    from exactdp.numbers.real import real_decimal
     from exactdp.report.latexvalues import number_words
 
     single = tmp_path / "seams.yaml"
@@ -242,7 +242,7 @@ def test_latex_export(case, tmp_path):
         got = macros.get(f"exactdpSeamsClaim{number_words(k)}Decimal")
         assert got is not None, f"claim {k} ({x.kind} {x.body}) exports no value"
         expected = x.value(2)
-        want = expected if isinstance(expected, float) else float(real_decimal(eval_text(expected), 15))
+        want = expected if isinstance(expected, float) else float(ladder.decimal(eval_text(expected), 15))
         assert abs(float(got) - want) <= 1e-9 * max(1.0, abs(want)), f"claim {k} ({x.kind} {x.body}): {got} != {want}"
 
 

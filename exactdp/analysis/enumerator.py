@@ -22,11 +22,12 @@ from ..errors import LimitExceededError
 from ..model.checks import takes_mechanism
 from ..model.game import Ask, Chance, End, Mechanism, Node, postorder
 from ..model.ops import count_strategies, stats
+from ..numbers import INF, Infinity, ladder
+from ..numbers.element import public
 from ..numbers.ladder import is_inf
 from ..numbers.loglinear import log_linear
 from ..numbers.logsum import log_sum
 from ..numbers.rational import Q, is_rational
-from ..numbers.real import INF, Infinity, real_cmp
 from ..numbers.types import DeltaLike, EpsLike, FieldValue, PrivLossValue
 from .hull import from_views, line_gt, upper
 from .renyi import RenyiResult, max_value, parse_alpha, result_from_sums
@@ -219,7 +220,7 @@ def privloss(
                 return INF
             if lam > best:
                 best = lam
-    return privloss_from_lambda(best)
+    return public(privloss_from_lambda(best))
 
 
 def _hockey_any(views: list, i: int, j: int, lam: Any) -> Any:
@@ -229,7 +230,7 @@ def _hockey_any(views: list, i: int, j: int, lam: Any) -> Any:
     for _, pr in views:
         if pr[i] == 0:
             continue
-        if pr[j] == 0 or (pr[i] > lam * pr[j] if rational else real_cmp(pr[i] / pr[j], lam) > 0):
+        if pr[j] == 0 or (pr[i] > lam * pr[j] if rational else ladder.cmp(pr[i] / pr[j], lam) > 0):
             a += pr[i]
             b += pr[j]
     return a, b
@@ -250,10 +251,7 @@ def delta_at(mech: Mechanism, eps: EpsLike, *, max_strategies: int | None = DEFA
     """max over deterministic adversaries and ordered pairs of Σ_v (P_x − e^ε P_x')_+."""
     lam = lambda_of(eps_arg(eps, "delta_at"))
     (a, b), _, _ = _best(mech, lam, max_strategies)
-    if is_rational(lam):
-        return a - lam * b
-
-    return affine_at(a, b, lam)
+    return public(affine_at(a, b, lam))
 
 
 @takes_mechanism

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from ..errors import ExactDPError, TimeLimitExceeded
 from ..forms import fields as F
 from ..numbers import kinds as K
 from ..numbers.ladder import QT, domain_of
@@ -165,6 +166,10 @@ class TypedReader:
             return check(v)
         except K.QuantityError as e:
             return self.r.error(node, path, e.message, e.hint)
+        except TimeLimitExceeded:
+            raise  # the clock ran out for the whole file: not a problem of this value
+        except ExactDPError as e:  # a limit reached while checking it (e.g. --max-precision)
+            return self.r.error(node, path, str(e))
 
     def symbols(self, symbolic: bool) -> Any:
         return self.r.symtab if symbolic else None
@@ -189,9 +194,9 @@ def _divergence(tr: TypedReader, k: F.Divergence, node: yaml.Node, path: str) ->
 def _delta(tr: TypedReader, k: F.Delta, node: yaml.Node, path: str) -> Any:
     def read(v: Any) -> Any:
         try:
-            return K.delta(v, symbols=tr.symbols(k.symbolic), field=k.field)
+            return K.delta(v, symbols=tr.symbols(k.symbolic), field=k.field, logs=k.logs)
         except K.QuantityError as e:
-            if k.rational_because and domain_of(v) == QT:  # the slot's own reason for rationals
+            if k.rational_because and domain_of(v) is QT:  # the slot's own reason for rationals
                 raise K.QuantityError(e.message, k.rational_because) from None
             raise
 

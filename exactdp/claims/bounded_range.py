@@ -19,7 +19,7 @@ from typing import Any
 from .. import certificates as _cert
 from ..analysis.bounded_range import ADVERSARIES, BRResult
 from ..forms.fields import Choice, Eps, PrivLossValue, arg
-from ..numbers.real import real_cmp, real_str
+from ..numbers import ladder
 from .base import FAILS, HOLDS, Analysis, Claim, Shows, Verdict, claim
 
 __all__ = ["BoundedRangeClaim", "NotBoundedRangeClaim", "BRRangeClaim", "br_result"]
@@ -55,10 +55,10 @@ class BoundedRangeClaim(Claim):
     shows = _SHOWS
 
     def statement(self) -> str:
-        return f"{self.of} is {real_str(self.eps)}-BR{_suffix(self.adversaries)}"
+        return f"{self.of} is {ladder.text(self.eps)}-BR{_suffix(self.adversaries)}"
 
     def params(self) -> dict[str, str]:
-        return {"eps": real_str(self.eps), "adversaries": self.adversaries}
+        return {"eps": ladder.text(self.eps), "adversaries": self.adversaries}
 
     def check(self, an: Analysis) -> Verdict:
         res = br_result(an, self.subject, self.adversaries)
@@ -77,7 +77,7 @@ class NotBoundedRangeClaim(BoundedRangeClaim):
     """M is not eps-BR; the report shows two views whose losses differ by more than eps."""
 
     def statement(self) -> str:
-        return f"{self.of} is not {real_str(self.eps)}-BR{_suffix(self.adversaries)}"
+        return f"{self.of} is not {ladder.text(self.eps)}-BR{_suffix(self.adversaries)}"
 
     def check(self, an: Analysis) -> Verdict:
         res = br_result(an, self.subject, self.adversaries)
@@ -95,17 +95,17 @@ class BRRangeClaim(Claim):
     shows = _SHOWS
 
     def statement(self) -> str:
-        return f"BR-range({self.of}) = {real_str(self.equals)}{_suffix(self.adversaries)}"
+        return f"BR-range({self.of}) = {ladder.text(self.equals)}{_suffix(self.adversaries)}"
 
     def params(self) -> dict[str, str]:
-        return {"equals": real_str(self.equals), "adversaries": self.adversaries}
+        return {"equals": ladder.text(self.equals), "adversaries": self.adversaries}
 
     def check(self, an: Analysis) -> Verdict:
         res = br_result(an, self.subject, self.adversaries)
-        ok = real_cmp(res.range(), self.equals) == 0
+        ok = ladder.cmp(res.range(), self.equals) == 0
         return Verdict(self, HOLDS if ok else FAILS, _facts(res), None if ok else res.worst.witness)
 
     def certificate(self, an: Analysis) -> dict | None:
         """The game; the checker recomputes the BR-range."""
-        ok = real_cmp(br_result(an, self.subject, self.adversaries).range(), self.equals) == 0
+        ok = ladder.cmp(br_result(an, self.subject, self.adversaries).range(), self.equals) == 0
         return _cert.br_certificate(an, self.subject, self.kind, self.equals, self.adversaries, ok)

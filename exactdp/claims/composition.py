@@ -37,9 +37,9 @@ from .. import certificates as _cert
 from ..analysis.results import value_cmp
 from ..analysis.tradeoff import compare, tensor
 from ..forms.fields import Choice, Delta, Either, Eps, FieldProblem, Label, ListOf, Order, arg
+from ..numbers import INF, ladder
 from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, q_str
-from ..numbers.real import INF, real_add, real_cmp, real_str, real_sub
 from ..theorems import components, guarantee, theorem, theorem_names
 from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Shows, Verdict, claim
 
@@ -149,17 +149,17 @@ class CompositionClaim(Claim):
     def statement(self) -> str:
         names = ", ".join(self.of)
         d = "" if self.delta is None else f", delta {q_str(self.delta)}"
-        a = "" if self.alpha is None else f", alpha {real_str(self.alpha)}"
+        a = "" if self.alpha is None else f", alpha {ladder.text(self.alpha)}"
         return f"ConComp({names}) within {self.theorem}{d}{a}"
 
     def params(self) -> dict[str, str]:
         out = {"of": ", ".join(self.of), "theorem": self.theorem}
         if self.alpha is not None:
-            out["alpha"] = real_str(self.alpha)
+            out["alpha"] = ladder.text(self.alpha)
         if self.delta is not None:
             out["delta"] = q_str(self.delta)
         if self.eps is not None:
-            out["eps"] = ", ".join(real_str(e) for e in self.eps)
+            out["eps"] = ", ".join(ladder.text(e) for e in self.eps)
         if self.deltas is not None:
             out["deltas"] = ", ".join(q_str(d) for d in self.deltas)
         return out
@@ -208,8 +208,8 @@ class CompositionClaim(Claim):
         g = guarantee(self.theorem, comps, self.delta)
         bound, at, tdelta = g.eps, g.delta, g.theorem_delta
         found = prof.privloss(at)
-        ok = real_cmp(found, bound) <= 0 if not is_inf(bound) else True
-        slack = None if is_inf(bound) or is_inf(found) else real_sub(bound, found)
+        ok = ladder.cmp(found, bound) <= 0 if not is_inf(bound) else True
+        slack = None if is_inf(bound) or is_inf(found) else ladder.sub(bound, found)
         facts = {
             "privloss": found,
             "bound": bound,
@@ -228,10 +228,10 @@ class CompositionClaim(Claim):
         bound: Any = INF if any(is_inf(p) for p in parts) else parts[0]
         if not is_inf(bound):
             for p in parts[1:]:
-                bound = real_add(bound, p)
+                bound = ladder.add(bound, p)
         found = an.engine.renyi(an.concomp(tuple(self.of)), self.alpha).value
-        ok = real_cmp(found, bound) <= 0
-        slack = None if is_inf(bound) or is_inf(found) else real_sub(bound, found)
+        ok = ladder.cmp(found, bound) <= 0
+        slack = None if is_inf(bound) or is_inf(found) else ladder.sub(bound, found)
         facts = {"renyi": found, "bound": bound, "slack": slack, "components": tuple(parts), "alpha": self.alpha}
         return Verdict(self, HOLDS if ok else FAILS, facts)
 

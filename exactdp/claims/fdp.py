@@ -18,7 +18,6 @@ guess.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 from .. import certificates as _cert
@@ -26,7 +25,7 @@ from ..analysis.gdp import check_gdp, tight_mu
 from ..analysis.tradeoff import compare, envelope_tradeoff
 from ..forms.fields import Label, Rational, arg
 from ..numbers.certified import decimal_digits_of
-from ..numbers.rational import q_str
+from ..numbers.rational import int_str, q_str, to_fraction
 from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Shows, Subject, Verdict, claim
 
 __all__ = ["FDPClaim", "NotFDPClaim", "GDPClaim", "NotGDPClaim", "mu_text"]
@@ -35,7 +34,7 @@ __all__ = ["FDPClaim", "NotFDPClaim", "GDPClaim", "NotGDPClaim", "mu_text"]
 def mu_text(mu: object, *, exact: bool = False) -> str:
     """μ as written: a decimal such as ``1.35`` (27/20) when μ is one, else the fraction; a
     fraction too long to read is shown as a short decimal (``≈0.1234568``) unless ``exact``."""
-    f = Fraction(q_str(mu))
+    f = to_fraction(mu)
     twos = fives = 0
     d = f.denominator
     while d % 2 == 0:
@@ -45,7 +44,7 @@ def mu_text(mu: object, *, exact: bool = False) -> str:
     k = max(twos, fives)
     if d == 1 and k <= 60:  # an exact decimal with k places
         n = abs(f.numerator) * 10**k // f.denominator
-        digits = str(n).rjust(k + 1, "0")
+        digits = int_str(n).rjust(k + 1, "0")
         return ("-" if f < 0 else "") + (digits if k == 0 else f"{digits[:-k]}.{digits[-k:]}")
     text = q_str(mu)
     if exact or len(text) <= 24:

@@ -20,7 +20,7 @@ from typing import Any
 from .. import certificates as _cert
 from ..analysis.renyi import RenyiResult, alpha_str
 from ..forms.fields import Divergence, FieldProblem, Order, arg
-from ..numbers.real import real_cmp, real_str
+from ..numbers import ladder
 from .base import FAILS, HOLDS, Analysis, Claim, Shows, Verdict, claim
 
 __all__ = ["RenyiClaim"]
@@ -52,15 +52,15 @@ class RenyiClaim(Claim):
 
     def statement(self) -> str:
         _, rel, val = self._rel()
-        return f"D_{alpha_str(self.alpha)}({self.of}) {rel} {real_str(val)}"
+        return f"D_{ladder.short(self.alpha)}({self.of}) {rel} {ladder.text(val)}"
 
     def params(self) -> dict[str, str]:
         key, _, val = self._rel()
-        return {"alpha": alpha_str(self.alpha), key: real_str(val)}
+        return {"alpha": alpha_str(self.alpha), key: ladder.text(val)}
 
     def _holds(self, res: RenyiResult) -> bool:
         key, _, target = self._rel()
-        c = real_cmp(res.value, target)
+        c = ladder.cmp(res.value, target)
         return {"equals": c == 0, "at_most": c <= 0, "exceeds": c > 0}[key]
 
     def certificate(self, an: Analysis) -> dict | None:

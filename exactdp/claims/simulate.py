@@ -19,9 +19,9 @@ from typing import Any, ClassVar
 
 from ..certificates import NoCertificate, simulation_certificate
 from ..forms.fields import Choice, Delta, Eps, FieldProblem, arg
-from ..numbers.rational import is_rational, q_str
-from ..numbers.real import real_str
-from ..numbers.symbolic import SymbolTable, expr_str, is_sym
+from ..numbers import ladder
+from ..numbers.ladder import SYM
+from ..numbers.symbolic import SymbolTable, expr_str
 from ..simulation.simulate import Simulation, outcome_of, simulate
 from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Shows, Verdict, claim
 
@@ -30,9 +30,9 @@ __all__ = ["SimulatesRRClaim", "NotSimulatesRRClaim", "VIAS"]
 
 def _num(x: Any) -> str:
     """An ε, δ or e^ε of a statement: symbolic (a SymPy expression) or exact."""
-    if is_sym(x):
+    if ladder.domain_of(x) is SYM:  # a rational function of the symbols: factored
         return expr_str(x)
-    return q_str(x) if is_rational(x) else real_str(x)
+    return ladder.text(x)
 
 
 VIAS = ("auto", "lp", "lemma56")

@@ -12,7 +12,7 @@ from ..certificates import NoCertificate, export_game, games_document
 from ..errors import ExactDPError
 from ..limits import using
 from ..model import count_strategies, stats
-from ..numbers.real import real_str
+from ..numbers import ladder
 from ..report import profile_to_dict
 from ..report.escape import text
 from ..report.inspect import info_doc, info_lines, privloss_doc, privloss_lines, profile_lines
@@ -51,7 +51,7 @@ def privloss(case_path, delta_text, of, witness, common: Common):
     if common.as_json:
         click.echo(dumps(privloss_doc(name, delta, val, lam, opts.engine, w)))
     else:
-        click.echo(real_str(val) if common.quiet else "\n".join(privloss_lines(name, delta, val, w)))
+        click.echo(ladder.text(val) if common.quiet else "\n".join(privloss_lines(name, delta, val, w)))
 
 
 @main.command()

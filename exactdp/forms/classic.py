@@ -21,6 +21,7 @@ from ..builders.classic import (
     truncated_geometric,
 )
 from ..model.game import Mechanism
+from ..numbers import ladder
 from ..numbers.rational import q_str
 from .core import exp_eps_at
 from .exponential import SCORES, score_table
@@ -158,7 +159,7 @@ class TruncatedGeometric(Form):
     def build(self, ctx: BuildContext) -> Mechanism:
         for d, c in zip(ctx.datasets, self.counts):
             if c > self.n:
-                raise FieldProblem(("counts", d), f"a count must be between 0 and {self.n}, found {c}")
+                raise FieldProblem(("counts", d), f"a count must be between 0 and {self.n}, found {ladder.short(c)}")
         a = alpha_of(self.eps, self.alpha, ctx, "truncated_geometric")
         return truncated_geometric(
             alpha=a,

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..numbers import ladder
 from ..numbers.ladder import is_inf
 from ..numbers.rational import q_str
-from ..numbers.real import real_decimal, real_log, real_str
 from ..theorems import Component, theorem
 from ..theorems.basic import Bound
 from ..theorems.optimal import OptimalResult
@@ -36,13 +36,13 @@ def _exact(s: str, show: int) -> str:
 def _eps_text(v: Any, show: int) -> str:
     if is_inf(v):
         return "inf"
-    s = real_str(v)
-    return s if s == "0" else f"{_exact(s, show)} ≈ {real_decimal(v, 12)}"
+    s = ladder.text(v)
+    return s if s == "0" else f"{_exact(s, show)} ≈ {ladder.decimal(v, 12)}"
 
 
 def _delta_text(d: Any, show: int) -> str:
     s = q_str(d)
-    return s if "/" not in s and "exp" not in s else f"{_exact(s, show)} ≈ {real_decimal(d, 12)}"
+    return s if "/" not in s and "exp" not in s else f"{_exact(s, show)} ≈ {ladder.decimal(d, 12)}"
 
 
 def theorem_row(name: str, result: Bound | OptimalResult | IntervalResult | None, delta_g: Any, show: int) -> dict:
@@ -50,8 +50,8 @@ def theorem_row(name: str, result: Bound | OptimalResult | IntervalResult | None
     if isinstance(result, Bound):
         row: dict[str, Any] = {
             "theorem": name,
-            "eps": real_str(result.eps),
-            "delta": real_str(result.delta),
+            "eps": ladder.text(result.eps),
+            "delta": ladder.text(result.delta),
             "source": result.source,
             "text": f"eps_g = {_eps_text(result.eps, show)}   delta_g = {_delta_text(result.delta, show)}",
         }
@@ -66,8 +66,8 @@ def theorem_row(name: str, result: Bound | OptimalResult | IntervalResult | None
             text += "   (delta_g < 1 - prod(1 - delta_i): no finite eps)"
         return {
             "theorem": name,
-            "eps": real_str(result.eps),
-            "exp_eps": real_str(result.lam),
+            "eps": ladder.text(result.eps),
+            "exp_eps": ladder.text(result.lam),
             "delta": q_str(delta_g),
             "source": theorem(name).reference,
             "text": text,
@@ -83,7 +83,7 @@ def theorem_row(name: str, result: Bound | OptimalResult | IntervalResult | None
         "theorem": name,
         "eps_interval": [str(ib.lo), str(ib.hi)],
         "delta": q_str(ib.delta),
-        "optimum": real_str(opt.eps),
+        "optimum": ladder.text(opt.eps),
         "status": result.status,
         "source": ib.source,
         "text": text,
@@ -102,17 +102,17 @@ def compose_lines(
     if stair is not None:
         lines.append("  optimal composition, exact privacy profile (e^eps, delta), linear in e^eps between rows:")
         for lam, d in stair:
-            lines.append(f"    eps = {_eps_text(real_log(lam), show):<40} delta = {_delta_text(d, show)}")
+            lines.append(f"    eps = {_eps_text(ladder.log(lam), show):<40} delta = {_delta_text(d, show)}")
     return lines
 
 
 def compose_json(comps: Sequence[Component], delta_g: Any, rows: Sequence[dict], stair: Sequence | None) -> dict:
     """The ``--json`` document of ``exactdp compose``."""
     out: dict[str, Any] = {
-        "components": [{"eps": real_str(c.eps), "delta": q_str(c.delta)} for c in comps],
+        "components": [{"eps": ladder.text(c.eps), "delta": q_str(c.delta)} for c in comps],
         "delta_g": q_str(delta_g),
         "theorems": list(rows),
     }
     if stair is not None:
-        out["profile"] = [[real_str(lam), real_str(d)] for lam, d in stair]
+        out["profile"] = [[ladder.text(lam), ladder.text(d)] for lam, d in stair]
     return out

@@ -33,8 +33,8 @@ import networkx as nx
 from ..analysis.witness import Witness
 from ..model.game import Ask, Chance, End, Mechanism, Node, label_str
 from ..model.symbolic import SymChance
-from ..numbers.rational import Q, is_rational, q_str
-from ..numbers.real import INF, real_cmp, real_log, real_str
+from ..numbers import INF, ladder
+from ..numbers.rational import Q, q_str
 from .escape import dot
 
 __all__ = [
@@ -89,7 +89,7 @@ def _rows(node: Chance) -> tuple:
 
 
 def _probs(row: tuple) -> str:
-    return " | ".join(q_str(p) if is_rational(p) else str(p) for p in row)
+    return " | ".join(ladder.text(p) for p in row)
 
 
 class _Walk:
@@ -117,7 +117,7 @@ def _leaf_attrs(walk: _Walk, hist: tuple, px: Any, pxp: Any, reached: bool) -> d
         return attrs | ({"fontcolor": _GREY} if w is not None else {})
 
     # in T when P_x(v) > e^eps P_x'(v) (the witness's event, Vadhan-Wang Def. 1.7)
-    in_t = bool(px) and (not pxp or real_cmp(px / pxp, w.lam) > 0)
+    in_t = bool(px) and (not pxp or ladder.cmp(px / pxp, w.lam) > 0)
     x, xp = w.pair_names
     attrs["label"] = f"{q_str(px)} vs {q_str(pxp)}"
     attrs["tooltip"] = f"Pr[view | {x}] = {q_str(px)}, Pr[view | {xp}] = {q_str(pxp)}"
@@ -267,7 +267,7 @@ def _caption(mech: Mechanism, w: Witness | None, walk: _Walk, cut: int | None) -
     if w is not None:
         x, xp = w.pair_names
         lines.append(
-            f"witness ({w.source} engine, re-checked): datasets ({x}, {xp}), eps = {real_str(real_log(w.lam))}; "
+            f"witness ({w.source} engine, re-checked): datasets ({x}, {xp}), eps = {ladder.text(ladder.log(w.lam))}; "
             f"bold: the adversary's choices; filled: views in T ({walk.in_t} drawn)"
         )
         lines.append(f"Pr[T | {x}] = {q_str(w.p)}, Pr[T | {xp}] = {q_str(w.p_prime)}")

@@ -7,8 +7,8 @@ from typing import Any
 
 from ..analysis.results import format_privloss
 from ..analysis.witness import Witness
+from ..numbers import ladder
 from ..numbers.rational import q_str
-from ..numbers.real import real_str
 from .escape import text
 from .jsonout import witness_to_dict
 from .text import WITNESS_LEGEND, render_witness
@@ -21,8 +21,8 @@ def privloss_doc(name: str, delta: Any, value: Any, lam: Any, engine: str, w: Wi
     return {
         "mechanism": name,
         "delta": q_str(delta),
-        "privloss": real_str(value),
-        "exp_privloss": real_str(lam),
+        "privloss": ladder.text(value),
+        "exp_privloss": ladder.text(lam),
         "engine": engine,
         "witness": witness_to_dict(w) if w is not None else None,
     }

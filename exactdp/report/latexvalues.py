@@ -25,7 +25,7 @@ separates words.  Two claims whose macros would coincide are an error naming bot
 
 Values are the claims' exact results written in exactdp's number grammar (as the JSON report
 writes them, read back by :mod:`exactdp.numbers.expr`, never ``eval``-ed) and typeset from its
-syntax tree; decimals are certified (:func:`exactdp.numbers.real.real_decimal`).  A value with no
+syntax tree; decimals are certified (:func:`exactdp.numbers.ladder.decimal`).  A value with no
 exact form here (the least μ of a ``gdp`` claim, transcendental: a certified enclosure) is
 exported as the decimal that every number of its enclosure rounds to, in both macros.  Text from the case file
 reaches the output only in comments, its control characters made visible
@@ -42,9 +42,9 @@ from .. import __version__
 from ..analysis.gdp import Enclosure
 from ..claims import FAILS, HOLDS, Verdict
 from ..errors import ExactDPError
+from ..numbers import ladder
 from ..numbers.expr import ExprError, eval_text, parse_expr
 from ..numbers.rational import is_rational, to_fraction
-from ..numbers.real import real_decimal
 from ..verify import FileResult
 from .escape import visible
 from .verdicts import number_text
@@ -197,7 +197,7 @@ def decimal_latex(text: str, digits: int = DEFAULT_DIGITS) -> str:
     r"""The certified decimal of an exact value, for LaTeX math: ``1.09861``, ``-0.5``,
     ``1.2\times 10^{-7}``, ``\infty``."""
     v = eval_text(text)
-    d = real_decimal(v, digits) if not is_rational(v) or to_fraction(v).denominator != 1 else str(to_fraction(v))
+    d = ladder.decimal(v, digits) if not is_rational(v) or to_fraction(v).denominator != 1 else str(to_fraction(v))
     if d in ("inf", "+inf"):
         return r"\infty"
     m = re.fullmatch(r"(-?[0-9.]+)e([+-]?)0*([0-9]+)", d)
@@ -232,10 +232,10 @@ def _enclosure_decimal(e: Enclosure, digits: int) -> str:
     """The decimal that both ends of ``e`` round to (so every number inside does), with as many
     significant digits as agree, at most ``digits``."""
     for d in range(digits, 0, -1):
-        lo, hi = real_decimal(e.lo, d), real_decimal(e.hi, d)
+        lo, hi = ladder.decimal(e.lo, d), ladder.decimal(e.hi, d)
         if lo == hi:
             return lo
-    raise ExactDPError(f"the enclosure [{real_decimal(e.lo, 6)}, {real_decimal(e.hi, 6)}] is too wide to round")
+    raise ExactDPError(f"the enclosure [{ladder.decimal(e.lo, 6)}, {ladder.decimal(e.hi, 6)}] is too wide to round")
 
 
 def _bodies(value: Any, digits: int) -> tuple[str, str]:

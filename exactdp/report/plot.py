@@ -32,12 +32,10 @@ import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import mpmath
-
 from ..figures import Curve, PlotData, chain_from_profile, dp_bound_curve, optimal_bound_curve, profile_curve
+from ..numbers import ladder
 from ..numbers.ladder import is_inf
 from ..numbers.rational import is_rational, to_fraction
-from ..numbers.real import enclose, real_decimal
 from .escape import mpl
 
 __all__ = [
@@ -71,10 +69,7 @@ class MissingExtraError(ImportError):
 def display_float(x: Any) -> float:
     """A float for drawing (never for a verdict): exact rationals by correct rounding, field
     elements and e^s values by a certified enclosure's midpoint."""
-    if is_rational(x):
-        return float(to_fraction(x))
-
-    return float(mpmath.mpf(enclose(x, 80).mid.a))
+    return ladder.to_float(x)
 
 
 def display_log(lam: Any) -> float:
@@ -200,7 +195,7 @@ def kind_region(ax: Any, data: PlotData) -> None:
 
 def display_real(v: Any) -> float:
     """An exact real (a rational, log(r), a rational multiple of logs) as a float, for drawing."""
-    return display_float(v) if is_rational(v) else float(real_decimal(v, 17))
+    return ladder.to_float(v)
 
 
 def kind_renyi(ax: Any, data: PlotData) -> None:

@@ -12,8 +12,8 @@ from typing import Any
 
 from ..analysis.renyi import RenyiResult, alpha_str
 from ..analysis.tradeoff import Tradeoff
+from ..numbers import ladder
 from ..numbers.rational import q_str
-from ..numbers.real import real_decimal, real_log, real_str
 from ..numbers.types import FieldValue
 
 __all__ = [
@@ -31,9 +31,9 @@ def renyi_to_dict(res: RenyiResult) -> dict[str, Any]:
     key = "kl" if res.alpha == 1 else "sum"
     return {
         "alpha": alpha_str(res.alpha),
-        "renyi": real_str(res.value),
-        "decimal": real_decimal(res.value),
-        "pairs": [{"pair": list(p.pair), key: real_str(p.total)} for p in res.pairs],
+        "renyi": ladder.text(res.value),
+        "decimal": ladder.decimal(res.value),
+        "pairs": [{"pair": list(p.pair), key: ladder.text(p.total)} for p in res.pairs],
     }
 
 
@@ -62,7 +62,7 @@ def _loss_text(a: FieldValue, b: FieldValue) -> str:
         return "inf"
     if not a:
         return "-inf"
-    return real_str(real_log(a / b))
+    return ladder.text(ladder.log(a / b))
 
 
 def renyi_lines(mechanism: str, results: Sequence[RenyiResult]) -> list[str]:

@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..model.game import label_str
-from ..numbers.rational import is_rational, q_str
-from ..numbers.real import real_str
-from ..numbers.symbolic import expr_str, is_sym
+from ..numbers import ladder
+from ..numbers.ladder import SYM
+from ..numbers.rational import q_str
+from ..numbers.symbolic import expr_str
 from ..simulation.common import PostProcessor, RationalField, history_text
 from ..simulation.experiment import Section6Result
 from ..simulation.pure import PureCertificate
@@ -57,9 +58,9 @@ def _text(x: Any) -> str:
 
 
 def _num(x: Any) -> str:
-    if is_sym(x):
+    if ladder.domain_of(x) is SYM:  # a rational function of the symbols: factored
         return expr_str(x)
-    return q_str(x) if is_rational(x) else real_str(x)
+    return ladder.text(x)
 
 
 def _n(k: int, one: str, many: str | None = None) -> str:

@@ -35,8 +35,8 @@ from typing import Any
 from .. import __version__
 from ..claims import FAILS, HOLDS, UNDECIDED, UNSUPPORTED
 from ..errors import ExactDPError
+from ..numbers import ladder
 from ..numbers.expr import ExprError, names_in, parse_expr
-from ..numbers.real import real_str
 from .escape import csv_field, csv_row, text
 from .sweep import CSV_COLUMNS
 
@@ -82,7 +82,9 @@ def inputs_digests(case_text: str, points: Sequence[Sequence[tuple[str, Any]]]) 
     text_digest = hashlib.sha256(case_text.encode("utf-8", "surrogatepass")).hexdigest()
     return [
         hashlib.sha256(
-            json.dumps(["exactdp sweep point", __version__, text_digest, [[n, real_str(v)] for n, v in point]]).encode()
+            json.dumps(
+                ["exactdp sweep point", __version__, text_digest, [[n, ladder.text(v)] for n, v in point]]
+            ).encode()
         ).hexdigest()
         for point in points
     ]

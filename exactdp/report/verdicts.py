@@ -38,9 +38,9 @@ from ..claims import (
 )
 from ..claims.core import PremiseClaim
 from ..claims.fdp import mu_text
+from ..numbers import ladder
 from ..numbers.ladder import is_inf
 from ..numbers.rational import is_rational, q_str
-from ..numbers.real import real_cmp, real_decimal, real_str
 from ..theorems import theorem
 from .simulate import outcome_details, outcome_values
 
@@ -119,15 +119,15 @@ def number_text(x: Any) -> str:
 
 def approx_text(v: Any) -> str:
     """``log(7/3) ≈ 0.847298`` / ``0`` / ``inf``."""
-    if is_inf(v) or real_cmp(v, 0) == 0:
-        return real_str(v)
-    return f"{real_str(v)} ≈ {real_decimal(v)}"
+    if is_inf(v) or ladder.cmp(v, 0) == 0:
+        return ladder.text(v)
+    return f"{ladder.text(v)} ≈ {ladder.decimal(v)}"
 
 
 def enclosure_text(e: Enclosure, digits: int = 10) -> str:
     """A decimal with ``digits`` significant digits inside the enclosure's neighbourhood: the
     midpoint of lo and hi (their distance is far below the last digit shown)."""
-    return real_decimal((e.lo + e.hi) / 2, digits)
+    return ladder.decimal((e.lo + e.hi) / 2, digits)
 
 
 def value_text(v: Verdict) -> str:
@@ -147,12 +147,16 @@ def _privloss(v: Verdict) -> Shown:
     target = c.equals if c.equals is not None else c.at_most
     note = ""
     if v.status == FAILS and f["relation"] > 0 and not is_inf(target):
-        note = f"not ({real_str(target)}, {q_str(c.delta)})-DP"
+        note = f"not ({ladder.text(target)}, {q_str(c.delta)})-DP"
     elif v.status == FAILS:
-        note = f"{c.of} is already ({real_str(found)}, {q_str(c.delta)})-DP"
+        note = f"{c.of} is already ({ladder.text(found)}, {q_str(c.delta)})-DP"
     elif v.witness is not None:
         note = "tight: the witness shows every smaller eps fails"
-    values = {"privloss": real_str(found), "decimal": real_decimal(found), "exp_privloss": real_str(f["exp_privloss"])}
+    values = {
+        "privloss": ladder.text(found),
+        "decimal": ladder.decimal(found),
+        "exp_privloss": ladder.text(f["exp_privloss"]),
+    }
     return Shown(format_privloss(found), note, values)
 
 
@@ -170,7 +174,7 @@ def _dp(v: Verdict) -> Shown:
 @_renders(NotDPClaim)
 def _not_dp(v: Verdict) -> Shown:
     c: Any = v.claim
-    note = "" if v.status == HOLDS else f"{c.of} is ({real_str(c.eps)}, {q_str(c.delta)})-DP"
+    note = "" if v.status == HOLDS else f"{c.of} is ({ladder.text(c.eps)}, {q_str(c.delta)})-DP"
     return Shown(f"delta_{c.of}(e^eps) = {value_str(v.facts['delta_at_eps'])}", note, _delta_values(v))
 
 
@@ -217,20 +221,20 @@ def _profile_le(v: Verdict) -> Shown:
 
 def _br_values(v: Verdict) -> dict[str, Any]:
     f = v.facts
-    return {"br_range": real_str(f["br_range"]), "adversaries": f["adversaries"], "pair": ",".join(f["pair"])}
+    return {"br_range": ladder.text(f["br_range"]), "adversaries": f["adversaries"], "pair": ",".join(f["pair"])}
 
 
 @_renders(BoundedRangeClaim)
 def _bounded_range(v: Verdict) -> Shown:
     c: Any = v.claim
-    note = "" if v.status == HOLDS else f"exceeds {real_str(c.eps)}"
+    note = "" if v.status == HOLDS else f"exceeds {ladder.text(c.eps)}"
     return Shown(f"BR-range = {format_privloss(v.facts['br_range'])}", note, _br_values(v))
 
 
 @_renders(NotBoundedRangeClaim)
 def _not_bounded_range(v: Verdict) -> Shown:
     c: Any = v.claim
-    note = "" if v.status == HOLDS else f"{c.of} is {real_str(c.eps)}-BR"
+    note = "" if v.status == HOLDS else f"{c.of} is {ladder.text(c.eps)}-BR"
     return Shown(f"BR-range = {format_privloss(v.facts['br_range'])}", note, _br_values(v))
 
 
@@ -274,8 +278,8 @@ def _composition(v: Verdict) -> Shown:
         return _fdp_composition(v)
     if "component_eps" in f:  # a claimed eps_i that does not hold
         d = f["delta_at_eps"]
-        found = f"{f['component']} is not ({real_str(f['component_eps'])}, {q_str(f['component_delta'])})-DP"
-        return Shown(found, f"its delta at that eps is {real_str(d) if not hasattr(d, 'cmp') else str(d)}")
+        found = f"{f['component']} is not ({ladder.text(f['component_eps'])}, {q_str(f['component_delta'])})-DP"
+        return Shown(found, f"its delta at that eps is {ladder.text(d) if not hasattr(d, 'cmp') else str(d)}")
     if "component_privloss" in f:  # PrivLoss(M_i, delta_i) = inf: the theorem gives no bound
         name, d = f["component"], q_str(f["component_delta"])
         found = f"PrivLoss({name}, {d}) = inf: no finite eps to compose"
@@ -289,8 +293,8 @@ def _composition(v: Verdict) -> Shown:
     found, bound, slack = f["privloss"], f["bound"], f["slack"]
     text = f"PrivLoss = {format_privloss(found)}; {c.theorem} gives {format_privloss(bound)}"
     if slack is not None:
-        text += f"; slack {real_str(slack)}" + ("" if real_cmp(slack, 0) == 0 else f" ≈ {real_decimal(slack)}")
-    parts = ", ".join(f"({real_str(e)}, {q_str(d)})" for e, d in f["components"])
+        text += f"; slack {ladder.text(slack)}" + ("" if ladder.cmp(slack, 0) == 0 else f" ≈ {ladder.decimal(slack)}")
+    parts = ", ".join(f"({ladder.text(e)}, {q_str(d)})" for e, d in f["components"])
     note = f"components ({parts}) at delta {q_str(f['delta'])}"
     if c.theorem != "optimal":
         note += f"; theorem delta {q_str(f['theorem_delta'])}"
@@ -298,10 +302,10 @@ def _composition(v: Verdict) -> Shown:
     if is_inf(bound):
         note += "; the theorem gives no finite bound at this delta"
     values = {
-        "privloss": real_str(found),
-        "bound": real_str(bound),
-        "slack": real_str(slack) if slack is not None else None,
-        "components": [[real_str(e), q_str(d)] for e, d in f["components"]],
+        "privloss": ladder.text(found),
+        "bound": ladder.text(bound),
+        "slack": ladder.text(slack) if slack is not None else None,
+        "components": [[ladder.text(e), q_str(d)] for e, d in f["components"]],
         "delta": q_str(f["delta"]),
     }
     return Shown(text, note, values)
@@ -310,14 +314,14 @@ def _composition(v: Verdict) -> Shown:
 def _renyi_composition(v: Verdict) -> Shown:
     f = v.facts
     found, bound, slack = f["renyi"], f["bound"], f["slack"]
-    text = f"D_{alpha_str(f['alpha'])} = {approx_text(found)}; renyi gives {approx_text(bound)}"
+    text = f"D_{ladder.short(f['alpha'])} = {approx_text(found)}; renyi gives {approx_text(bound)}"
     if slack is not None:
         text += f"; slack {approx_text(slack)}"
     values = {
-        "renyi": real_str(found),
-        "bound": real_str(bound),
-        "slack": real_str(slack) if slack is not None else None,
-        "components": [real_str(p) for p in f["components"]],
+        "renyi": ladder.text(found),
+        "bound": ladder.text(bound),
+        "slack": ladder.text(slack) if slack is not None else None,
+        "components": [ladder.text(p) for p in f["components"]],
         "alpha": alpha_str(f["alpha"]),
     }
     return Shown(text, theorem("renyi").concurrent, values)
@@ -346,16 +350,16 @@ def _renyi(v: Verdict) -> Shown:
     f = v.facts
     values: dict[str, Any] = {
         "alpha": alpha_str(c.alpha),
-        "renyi": real_str(f["renyi"]),
-        "decimal": real_decimal(f["renyi"]),
+        "renyi": ladder.text(f["renyi"]),
+        "decimal": ladder.decimal(f["renyi"]),
     }
     note = ""
     if "pair" in f:
         key = "sum" if c.alpha != 1 else "kl"
         values["pair"] = list(f["pair"])
-        values[key] = real_str(f[key])
+        values[key] = ladder.text(f[key])
         what = "sup of sum P^alpha P'^(1-alpha)" if c.alpha != 1 else "sup of KL"
-        note = f"worst pair ({f['pair'][0]}, {f['pair'][1]}): {what} = {real_str(f[key])}"
+        note = f"worst pair ({f['pair'][0]}, {f['pair'][1]}): {what} = {ladder.text(f[key])}"
     return Shown(approx_text(f["renyi"]), note, values)
 
 
@@ -396,7 +400,7 @@ def _gdp(v: Verdict) -> Shown:
     if isinstance(mu_star, Enclosure):
         values["mu_star"] = [_decimal_text(mu_star.lo), _decimal_text(mu_star.hi)]
     else:
-        values["mu_star"] = real_str(mu_star)
+        values["mu_star"] = ladder.text(mu_star)
     if f["gdp"] == HOLDS:
         return Shown(f"T({c.of}) >= G_{mu} at every vertex", f"closest: {at}" if at else "", values)
     if f["gdp"] == FAILS:
@@ -410,4 +414,4 @@ def _gdp(v: Verdict) -> Shown:
 
 def _decimal_text(q: Any) -> str:
     """An exact decimal rational (a bound of an enclosure) written out as a decimal."""
-    return real_decimal(q, 30) if is_rational(q) else real_str(q)
+    return ladder.decimal(q, 30) if is_rational(q) else ladder.text(q)

@@ -28,8 +28,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..numbers import INF, ladder
 from ..numbers.rational import Q
-from ..numbers.real import INF, real_cmp
 from .advanced import IntervalBound, advanced, check_against_optimum, kov_3_4
 from .basic import Bound, basic, improved_basic, thm_1_8
 from .optimal import OptimalResult, optimal
@@ -139,7 +139,7 @@ def guarantee(name: str, comps: Sequence[Component], delta: Any = None) -> Guara
         return Guarantee(t.compute(comps, at).eps, at, at)
     b = t.compute(comps, delta)
     at = delta if delta is not None else b.delta
-    return Guarantee(b.eps if real_cmp(at, b.delta) >= 0 else INF, at, b.delta)
+    return Guarantee(b.eps if ladder.cmp(at, b.delta) >= 0 else INF, at, b.delta)
 
 
 @dataclass(frozen=True)
