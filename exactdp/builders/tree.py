@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 
 from ..model.game import END, Ask, Chance, Label, Mechanism, Node
 from ..numbers.types import FieldValue
+from .params import read_probability
 
 __all__ = ["ask", "respond", "mechanism"]
 
@@ -21,8 +22,9 @@ def respond(
 ) -> Chance:
     """An answer distribution: ``{label: probs}`` or ``{label: (probs, next)}``.
 
-    ``probs`` lists one exact probability per dataset; ``next`` is the following node
-    (``None``: the interaction ends).
+    ``probs`` lists one exact probability per dataset: a rational, an element of ℚ(e^{1/L})
+    (``exactdp.exact("exp(-1/2)/(1 + exp(-1/2))")``) or text read by exactdp's grammar;
+    ``next`` is the following node (``None``: the interaction ends).
 
     >>> n = respond({"0": ([3, 1], None), "1": [1, 3]})  # doctest: +SKIP
     """
@@ -33,7 +35,7 @@ def respond(
         else:
             p, nxt = val, None
         labels.append(lab)
-        probs.append(tuple(p))
+        probs.append(tuple(read_probability(x, call="respond") for x in p))
         kids.append(_node(nxt))
     return Chance(labels, probs, kids)
 

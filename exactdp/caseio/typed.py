@@ -191,7 +191,9 @@ def _delta(tr: TypedReader, k: F.Delta, node: yaml.Node, path: str) -> Any:
 
 @_reads(F.Prob)
 def _prob(tr: TypedReader, k: F.Prob, node: yaml.Node, path: str) -> Any:
-    return tr.number(node, path, "a probability", lambda v: K.probability(v, symbols=tr.symbols(k.symbolic)))
+    return tr.number(
+        node, path, "a probability", lambda v: K.probability(v, symbols=tr.symbols(k.symbolic), field=k.field)
+    )
 
 
 @_reads(F.Rational)

@@ -133,15 +133,17 @@ class Delta(Kind):
 
 @dataclass(frozen=True)
 class Prob(Kind):
-    """A probability: an exact rational in [0, 1]."""
+    """A probability: an exact rational in [0, 1]; with ``field``, also an element of
+    ℚ(e^{1/L}) such as ``exp(-1/2)/(1 + exp(-1/2))``."""
 
     symbolic: bool = False
+    field: bool = False
 
     def schema(self) -> dict:
         return NUMBER
 
     def text(self) -> str:
-        return "a probability, e.g. 1/4"
+        return "a probability, e.g. 1/4" + (" or exp(-0.5)/(1 + exp(-0.5))" if self.field else "")
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from ..errors import ExactDPError, InexactValueError
 from . import ladder
 from .qt import QtElement, as_field
 from .rational import as_q, is_rational, q_str
-from .real import ExpReal, Infinity, LogLinear, LogReal, real_cmp, real_exp, real_sign, real_str
+from .real import ExpReal, Infinity, LogLinear, LogReal, real_cmp, real_decimal, real_exp, real_sign, real_str
 from .symbolic import SymbolTable, is_sym, prove_nonneg, sympy, to_sympy
 
 __all__ = [
@@ -114,24 +114,50 @@ def _unit(v: Any, what: str, symbols: SymbolTable | None) -> Any:
     return v
 
 
-def probability(v: Any, *, what: str = "a probability", symbols: SymbolTable | None = None) -> Any:
-    """A probability: an exact rational in [0, 1]."""
-    return _unit(v, what, symbols)
+def _field_unit(v: Any, what: str, hint: str) -> Any:
+    """An element of ℚ(e^{1/L}) in [0, 1]: lifted into the field (equality there is exact) and
+    its range decided by certified sign evaluation (a field element that is not rational is
+    transcendental, so it is never equal to 0 or 1 and the refinement ends)."""
+    try:
+        v = ladder.lift(v, ladder.QT)
+    except InexactValueError as e:
+        raise QuantityError(f"{what} = {real_str(v)}: {e}", hint) from None
+    if real_cmp(v, 0) < 0 or real_cmp(v, 1) > 0:
+        raise QuantityError(f"{what} must lie in [0, 1], found {real_str(v)} ≈ {real_decimal(v)}")
+    return v
+
+
+def _in_field(v: Any) -> bool:
+    """Whether ``v`` is an element of ℚ(e^{1/L}) that is not rational (``exp(-1/2)/(1 + exp(-1/2))``)."""
+    return not is_sym(v) and ladder.domain_of(v) == ladder.QT
+
+
+def probability(v: Any, *, what: str = "a probability", symbols: SymbolTable | None = None, field: bool = False) -> Any:
+    """A probability: an exact rational in [0, 1]; with ``field``, also an element of
+    ℚ(e^{1/L}) such as ``exp(-1/2)/(1 + 2*exp(-1/2))`` or ``1 - exp(-0.3)`` (a probability of a
+    mechanism written with e^ε for a decimal ε), its range decided exactly."""
+    if field and _in_field(v):
+        return _field_unit(v, what, "write the exponents with fewer decimal digits")
+    try:
+        return _unit(v, what, symbols)
+    except QuantityError as e:
+        if e.hint is None and not field and _in_field(v):
+            raise QuantityError(e.message, "a probability in the field Q(e^(1/L)) is not accepted here") from None
+        if isinstance(v, (LogReal, LogLinear)):
+            raise QuantityError(
+                f"{what} must be an element of Q(e^(1/L)) (rationals and exp of rationals, with + - * /), "
+                f"found {real_str(v)}",
+                "log(...) makes a probability transcendental in a way exactdp cannot keep exact; write e^eps "
+                "as exp(eps), e.g. exp(0.5)/(1 + exp(0.5))",
+            ) from None
+        raise
 
 
 def delta(v: Any, *, what: str = "delta", symbols: SymbolTable | None = None, field: bool = False) -> Any:
     """δ of (ε, δ)-DP: an exact rational in [0, 1] (Vadhan–Wang Def. 1.7); with ``field``, also
     an element of ℚ(e^{1/L}) such as ``1 - exp(0.4)/2`` (its range checked exactly)."""
-    if field and not is_sym(v) and ladder.domain_of(v) == ladder.QT:
-        try:
-            v = ladder.lift(v, ladder.QT)
-        except InexactValueError as e:
-            raise QuantityError(
-                f"{what} = {real_str(v)}: {e}", "write it with fewer decimal digits in the exponents"
-            ) from None
-        if real_cmp(v, 0) < 0 or real_cmp(v, 1) > 0:
-            raise QuantityError(f"{what} must lie in [0, 1], found {real_str(v)}")
-        return v
+    if field and _in_field(v):
+        return _field_unit(v, what, "write it with fewer decimal digits in the exponents")
     hint = (
         None
         if field
@@ -140,7 +166,7 @@ def delta(v: Any, *, what: str = "delta", symbols: SymbolTable | None = None, fi
     try:
         return _unit(v, what, symbols)
     except QuantityError as e:
-        if e.hint is None and hint and ladder.domain_of(v) == ladder.QT:
+        if e.hint is None and hint and _in_field(v):
             raise QuantityError(e.message, hint) from None
         raise
 

@@ -20,6 +20,7 @@ from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InexactValueError
+from .loglinear import LogLinear
 from .qt import QtElement, as_field, qt_sign
 from .rational import is_rational
 from .real import ExpReal, Infinity, LogReal, real_cmp
@@ -50,7 +51,7 @@ def domain_of(x: Any) -> Domain:
         return QT
     if isinstance(x, Infinity):
         return OO
-    if isinstance(x, (LogReal, ExpReal)):
+    if isinstance(x, (LogReal, ExpReal, LogLinear)):
         return RR
     raise TypeError(f"not an exact number: {x!r}")
 
