@@ -9,6 +9,7 @@ and the concurrent composition theorem for them.
       - gdp: {mu: 1.35}                                # T(M) >= G_mu (Dong-Roth-Su 2022, Def. 2.6)
       - not_gdp: {mu: 1.34}
       - composition: {of: [A, B], theorem: fdp}        # Vadhan & Zhang 2023
+      - tradeoff: {alpha: 1/4, equals: 1/2}            # one point of T(M), with its attaining test
 
 Every trade-off value is exact (:mod:`exactdp.analysis.tradeoff`); the Gaussian comparison is
 certified by interval arithmetic (:mod:`exactdp.analysis.gdp`) and says *undecided* rather than
@@ -26,11 +27,21 @@ from ..analysis.gdp import FAILS as GDP_FAILS
 from ..analysis.gdp import HOLDS as GDP_HOLDS
 from ..analysis.gdp import check_gdp
 from ..analysis.tradeoff import dominates, envelope_tradeoff, max_gap, tensor, tradeoff_of_hull
-from ..forms.fields import Label, Rational, arg
+from ..analysis.tradeoff_points import TradeoffPoint, tradeoff_point
+from ..forms.fields import FieldProblem, Label, Prob, Rational, arg
 from ..numbers.rational import q_str
+from ..numbers.real import real_cmp, real_decimal, real_str
 from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Subject, Verdict, claim
 
-__all__ = ["FDPClaim", "NotFDPClaim", "GDPClaim", "NotGDPClaim", "FDPCompositionClaim"]
+__all__ = [
+    "FDPClaim",
+    "NotFDPClaim",
+    "GDPClaim",
+    "NotGDPClaim",
+    "FDPCompositionClaim",
+    "TradeoffClaim",
+    "TradeoffTests",
+]
 
 
 def _mu_str(mu: object) -> str:
@@ -191,3 +202,91 @@ class FDPCompositionClaim(Claim):
         values["slack"] = q_str(gap)
         text = f"T(ConComp) ({nf} vertices) >= tensor product of the components ({nb} vertices); slack {q_str(gap)}"
         return Verdict(self, HOLDS, text, note, None, values)
+
+
+_POINT = Prob(field=True)
+_RELATIONS = (("equals", "="), ("at_least", ">="), ("at_most", "<="))
+
+
+def _num(v: object) -> str:
+    s = real_str(v)
+    return s if "exp" not in s else f"{s} ≈ {real_decimal(v)}"
+
+
+@dataclass(frozen=True, eq=False)
+class TradeoffTests:
+    """The attaining tests of a trade-off point, as a verdict's witness: one vertex's test, or
+    two mixed by a visible coin (the report layer renders each :class:`~exactdp.analysis.witness.Witness`)."""
+
+    point: TradeoffPoint
+
+    @property
+    def parts(self) -> list[tuple[str, object]]:
+        """(title, witness) for each vertex test that has a rejection region."""
+        p = self.point
+        out = []
+        for tag, vt, weight in (("left", p.left, 1 - p.theta), ("right", p.right, p.theta)):
+            if vt is None or vt.witness is None or (tag == "left" and p.right is not None and weight == 0):
+                continue
+            share = "" if p.right is None else f", used with probability {_num(weight)}"
+            x, xp = vt.witness.pair_names
+            title = (
+                f"vertex (alpha, beta) = ({_num(vt.alpha)}, {_num(vt.beta)}){share}: the test of H0: {xp} against "
+                f"H1: {x} rejects on the event T"
+            )
+            out.append((title, vt.witness))
+        return out
+
+    def intro(self) -> str:
+        p = self.point
+        if p.right is None:
+            return f"T(alpha) is attained at the vertex alpha = {_num(p.alpha)} by one test"
+        return (
+            f"T(alpha) is attained by mixing the tests of the vertices around alpha: the right one with "
+            f"probability theta = {_num(p.theta)}"
+        )
+
+
+@claim("tradeoff")
+@dataclass(frozen=True, kw_only=True)
+class TradeoffClaim(Claim):
+    """One point of the exact trade-off function of M (the envelope over the ordered adjacent pairs, or over the claim's pairs): T(M)(alpha) equals (is at least, at most) B (Dong-Roth-Su 2022, Def. 2.1); the attaining test is shown."""
+
+    alpha: Any = arg(_POINT, doc="the type I error, e.g. 1/4 or exp(-1)/2")
+    equals: Any = arg(_POINT, default=None, doc="the type II error T(alpha)")
+    at_least: Any = arg(_POINT, default=None, doc="a lower bound on T(alpha) (M is at least this private there)")
+    at_most: Any = arg(_POINT, default=None, doc="an upper bound on T(alpha)")
+
+    def validate(self) -> None:
+        super().validate()
+        if sum(getattr(self, k) is not None for k, _ in _RELATIONS) != 1:
+            raise FieldProblem((), "tradeoff needs exactly one of `equals:`, `at_least:` or `at_most:`")
+
+    def _rel(self) -> tuple[str, str, Any]:
+        key, rel = next((k, r) for k, r in _RELATIONS if getattr(self, k) is not None)
+        return key, rel, getattr(self, key)
+
+    def statement(self) -> str:
+        _, rel, b = self._rel()
+        return f"T({self.of})({real_str(self.alpha)}) {rel} {real_str(b)}"
+
+    def params(self) -> dict[str, str]:
+        key, _, b = self._rel()
+        return {"alpha": real_str(self.alpha), key: real_str(b)}
+
+    def check(self, an: Analysis) -> Verdict:
+        pt = an.cached(
+            ("tradeoff_point", self.subject, self.alpha),
+            lambda: tradeoff_point(an.mech(self.subject), an.profile(self.subject), self.alpha),
+        )
+        key, _, b = self._rel()
+        c = real_cmp(pt.value, b)
+        ok = {"equals": c == 0, "at_least": c >= 0, "at_most": c <= 0}[key]
+        values: dict[str, object] = {"alpha": real_str(self.alpha), "tradeoff": real_str(pt.value)}
+        values["vertices"] = [[real_str(v.alpha), real_str(v.beta)] for v in (pt.left, pt.right) if v is not None]
+        if pt.right is not None:
+            values["theta"] = real_str(pt.theta)
+        tests = TradeoffTests(pt)
+        return Verdict(
+            self, HOLDS if ok else FAILS, f"T({self.of})({_num(self.alpha)}) = {_num(pt.value)}", "", tests, values
+        )

@@ -6,10 +6,13 @@ import click
 
 from ..analysis import make_engine
 from ..analysis.renyi import parse_alpha
+from ..analysis.tradeoff_points import vertex_tests
 from ..errors import ExactDPError
 from ..limits import using
+from ..numbers.real import real_str
 from ..report.jsonout import dumps
 from ..report.renyi_fdp import dominating_pair_to_dict, renyi_to_dict, tradeoff_to_dict
+from ..report.text import render_witness
 from .app import engine_option, fail, limit_options, limits_from, load_mechanism, main, max_strategies_option
 
 __all__ = ["renyi", "tradeoff", "print_dominating_pair"]
@@ -66,20 +69,27 @@ def renyi(case_path, alpha_text, of, as_json, engine, max_strategies, **limits):
 @main.command()
 @click.argument("case_path", metavar="CASE", type=click.Path())
 @click.option("--of", default=None, help="Mechanism name (default M).")
+@click.option(
+    "--witness",
+    "show_tests",
+    is_flag=True,
+    help="Also show, for each vertex of T(M), the adversary and rejection region attaining it.",
+)
 @click.option("--json", "as_json", is_flag=True)
 @engine_option
 @max_strategies_option
 @limit_options
-def tradeoff(case_path, of, as_json, engine, max_strategies, **limits):
+def tradeoff(case_path, of, show_tests, as_json, engine, max_strategies, **limits):
     """The exact f-DP trade-off function T(M) (Dong-Roth-Su 2022) of the envelope and of every
     ordered adjacent pair, by its vertices (type I error alpha, type II error beta)."""
     try:
         with using(limits_from(**limits, max_strategies=max_strategies)):
             case, name, mech = load_mechanism(case_path, of)
             prof = make_engine(engine, max_strategies=max_strategies).profile(mech)
+            tests = vertex_tests(mech, prof) if show_tests else None
     except ExactDPError as e:
         fail(e)
-    d = tradeoff_to_dict(prof)
+    d = tradeoff_to_dict(prof, tests)
     if as_json:
         click.echo(dumps(d))
         return
@@ -90,6 +100,17 @@ def tradeoff(case_path, of, as_json, engine, max_strategies, **limits):
         click.echo(f"  {title}:")
         for a, b in block["vertices"]:
             click.echo(f"    alpha = {a:<24} beta = {b}")
+    if tests is not None:
+        click.echo(f"  tests attaining the vertices of {d['envelope']['label']}:")
+        for vt in tests:
+            click.echo(f"    vertex ({real_str(vt.alpha)}, {real_str(vt.beta)}):")
+            if vt.witness is None:
+                click.echo(f"      {'reject never' if vt.alpha == 0 else 'reject always'}")
+                continue
+            x, xp = vt.witness.pair_names
+            click.echo(f"      the test of H0: {xp} against H1: {x} rejects on the event T:")
+            for line in render_witness(vt.witness, indent="      "):
+                click.echo(line)
 
 
 def print_dominating_pair(prof, as_json: bool) -> None:

@@ -18,12 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from ..analysis.engine import make_engine
-from ..analysis.witness import Witness
 from ..claims import FAILS, HOLDS, UNSUPPORTED, Verdict
 from ..errors import ExactDPError
 from ..verify import ERROR, FileResult, Options, RunResult, full_case
 from .escape import error_text, html, text
-from .text import render_witness
+from .text import render_any_witness
 
 __all__ = [
     "write_report",
@@ -193,7 +192,7 @@ def _claim_block(n: int, v: Verdict) -> str:
     if v.details:
         out.append(_pre(v.details))
     if v.witness is not None:
-        lines = render_witness(v.witness, indent="") if isinstance(v.witness, Witness) else v.witness.render_lines()
+        lines = render_any_witness(v.witness, indent="")
         out.append("<p>witness:</p>" + _pre(lines))
     out.append("</div>")
     return "\n".join(out)

@@ -12,9 +12,11 @@ from typing import Any
 from ..analysis.renyi import RenyiResult, alpha_str
 from ..analysis.results import Profile
 from ..analysis.tradeoff import Tradeoff, dominating_pair, envelope_tradeoff, pair_tradeoffs
+from ..analysis.tradeoff_points import VertexTest
 from ..numbers.rational import q_str
 from ..numbers.real import real_decimal, real_str
 from ..numbers.types import FieldValue
+from .jsonout import witness_to_dict
 
 __all__ = ["renyi_to_dict", "tradeoff_to_dict", "dominating_pair_to_dict"]
 
@@ -31,16 +33,31 @@ def renyi_to_dict(res: RenyiResult) -> dict[str, Any]:
 
 
 def _curve(t: Tradeoff) -> dict[str, Any]:
-    return {"label": t.label, "vertices": [[q_str(a), q_str(b)] for a, b in t.vertices]}
+    return {"label": t.label, "vertices": [[real_str(a), real_str(b)] for a, b in t.vertices]}
 
 
-def tradeoff_to_dict(prof: Profile) -> dict[str, Any]:
-    """The exact trade-off function of the envelope and of every ordered pair, by vertices."""
-    return {
+def tradeoff_to_dict(prof: Profile, tests: list[VertexTest] | None = None) -> dict[str, Any]:
+    """The exact trade-off function of the envelope and of every ordered pair, by vertices;
+    with ``tests`` (:func:`~exactdp.analysis.tradeoff_points.vertex_tests`), the adversary and
+    rejection region attaining each vertex of the envelope."""
+    out = {
         "mechanism": prof.mechanism,
         "envelope": _curve(envelope_tradeoff(prof)),
         "pairs": [_curve(t) for t in pair_tradeoffs(prof)],
     }
+    if tests is not None:
+        out["envelope"]["tests"] = [_test_dict(vt) for vt in tests]
+    return out
+
+
+def _test_dict(vt: VertexTest) -> dict[str, Any]:
+    d: dict[str, Any] = {"alpha": real_str(vt.alpha), "beta": real_str(vt.beta)}
+    if vt.witness is None:
+        d["test"] = "reject never" if vt.alpha == 0 else "reject always"
+        return d
+    x, xp = vt.witness.pair_names
+    d.update({"h0": xp, "h1": x, "witness": witness_to_dict(vt.witness)})
+    return d
 
 
 def dominating_pair_to_dict(prof: Profile) -> dict[str, Any]:
