@@ -16,9 +16,10 @@ from ..analysis.engine import Engine, ProfileEngine
 from ..analysis.results import Profile
 from ..analysis.witness import Witness
 from ..builders.combinators import concomp, distinct_labels
-from ..forms.fields import Count, Declared, FieldProblem, Label, ListOf, Pair, arg
+from ..forms.fields import Choice, Count, Declared, FieldProblem, Label, ListOf, Pair, arg
 from ..forms.registry import Registry
 from ..model.game import Mechanism
+from ..model.nonadaptive import nonadaptive_game
 
 __all__ = [
     "Where",
@@ -32,6 +33,8 @@ __all__ = [
     "CLAIMS",
     "claim",
     "Subject",
+    "ADVERSARIES",
+    "NONADAPTIVE",
 ]
 
 HOLDS, FAILS, UNSUPPORTED = "holds", "fails", "unsupported"
@@ -68,7 +71,12 @@ class Verdict:
         return self.status == HOLDS
 
 
-Subject = Any  # a mechanism name, or (name, adjacent pairs) for a claim with `group:`/`pairs:`
+Subject = Any
+"""A mechanism name; (name, adjacent pairs) for a claim with `group:`/`pairs:`; or
+(name, pairs or None, "nonadaptive") for a claim with `adversaries: nonadaptive`."""
+
+ADVERSARIES = ("adaptive", "nonadaptive")
+NONADAPTIVE = "nonadaptive"
 
 
 class Analysis:
@@ -87,8 +95,16 @@ class Analysis:
     def mech(self, subject: Subject) -> Mechanism:
         if isinstance(subject, str):
             return self.mechanisms[subject]
-        name, pairs = subject
-        return self.cached(("mech", subject), lambda: self.mechanisms[name].with_adjacent(pairs))
+        name, pairs, *rest = subject
+        nonadaptive = bool(rest) and rest[0] == NONADAPTIVE
+
+        def build() -> Mechanism:
+            m = self.mechanisms[name]
+            if pairs is not None:
+                m = m.with_adjacent(pairs)
+            return nonadaptive_game(m) if nonadaptive else m
+
+        return self.cached(("mech", subject), build)
 
     def profile(self, subject: Subject) -> Profile:
         return self.cached(("profile", subject), lambda: self.engine.profile(self.mech(subject)))
@@ -131,6 +147,11 @@ class Claim(Declared):
         default=None,
         doc=_PAIRS_DOC,
     )
+    adversaries: str = arg(
+        Choice(ADVERSARIES, "adversaries"),
+        default="adaptive",
+        doc="nonadaptive: only adversaries that fix every query in advance",
+    )
     where: Where = field(default=Where(), compare=False)
     adjacency: tuple | None = field(default=None, compare=False)
     kind: ClassVar[str] = "claim"
@@ -143,15 +164,19 @@ class Claim(Declared):
 
     @property
     def subject(self) -> Subject:
-        """What the engine analyses: ``of``, on the claim's own pairs if it has them."""
+        """What the engine analyses: ``of``, on the claim's own pairs if it has them, against
+        non-adaptive adversaries only with ``adversaries: nonadaptive``."""
+        if self.adversaries == NONADAPTIVE:
+            return (self.of, self.adjacency, NONADAPTIVE)
         return self.of if self.adjacency is None else (self.of, self.adjacency)
 
     def scope(self) -> str:
+        extra = " [non-adaptive adversaries]" if self.adversaries == NONADAPTIVE else ""
         if self.group is not None:
-            return f" [pairs at distance <= {self.group}]"
+            return f" [pairs at distance <= {self.group}]" + extra
         if self.pairs is not None:
-            return " [pairs " + ", ".join(f"({a}, {b})" for a, b in self.pairs) + "]"
-        return ""
+            return " [pairs " + ", ".join(f"({a}, {b})" for a, b in self.pairs) + "]" + extra
+        return extra
 
     def describe(self) -> str:
         return self.statement() + self.scope()

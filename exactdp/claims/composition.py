@@ -82,7 +82,7 @@ class CompositionClaim(Claim):
         doc="delta_i of each component (default 0)",
     )
     alpha: Any = arg(Order(), default=None, doc="the Renyi order (theorem: renyi only)")
-    hidden_fields = ("group", "pairs")  # a claim about several mechanisms
+    hidden_fields = ("group", "pairs", "adversaries")  # a claim about several mechanisms
 
     def validate(self) -> None:
         if (self.alpha is not None) != (self.theorem == "renyi"):
