@@ -20,6 +20,7 @@ limit                    default                 what it bounds (flag)
 ``max_pairs``            20,000                  adjacent pairs of a case (``--max-pairs``)
 ``max_components``       200,000                 components of ``exactdp compose`` (``--max-components``)
 ``max_samples``          100,000                 samples of ``exactdp experiment`` (``--max-samples``)
+``max_alpha_boxes``      4,000                   boxes of orders α examined to decide a zCDP claim (``--max-alpha-boxes``)
 ``max_memory``           800 MiB                 memory one case file may add to the process (``--max-memory``)
 ``timeout``              300 s                   wall-clock seconds per case file or command (``--timeout``)
 ``follow_symlinks``      False                   whether symbolic links are followed (``--follow-symlinks``)
@@ -81,6 +82,7 @@ class Limits:
     max_pairs: int = 20_000
     max_components: int = 200_000
     max_samples: int = 100_000
+    max_alpha_boxes: int = 4_000
     max_memory: int = 800 * MIB
     timeout: float = 300.0
     follow_symlinks: bool = False

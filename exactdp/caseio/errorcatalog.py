@@ -465,6 +465,13 @@ def _limit_rows() -> list[tuple[str, str, str, str]]:
             limit("the number of samples (1000000)", d.max_samples, "raise it with --max-samples N"),
         ),
         (
+            "boxes of Renyi orders examined for a `zcdp` claim",
+            f"{d.max_alpha_boxes:,}",
+            "`--max-alpha-boxes`",
+            f"undecided: not decided within --max-alpha-boxes {d.max_alpha_boxes} boxes of alpha (D_alpha/alpha may "
+            "touch rho); raise it with --max-alpha-boxes N",
+        ),
+        (
             "memory a case file (or command) may add",
             size_text(d.max_memory),
             "`--max-memory SIZE` (0: none)",

@@ -176,7 +176,7 @@ def _eps(tr: TypedReader, k: F.Eps, node: yaml.Node, path: str) -> Any:
 
 @_reads(F.Order)
 def _order(tr: TypedReader, k: F.Order, node: yaml.Node, path: str) -> Any:
-    return tr.number(node, path, "alpha", K.order)
+    return tr.number(node, path, "alpha", lambda v: K.order(v, fractional=k.fractional))
 
 
 @_reads(F.Divergence)

@@ -1,5 +1,6 @@
-"""Rényi-DP claims: the exact Rényi divergence of an interactive mechanism, and the concurrent
-composition theorem for it.
+"""Rényi-DP and zCDP claims: the Rényi divergence of an interactive mechanism at any order
+(exact for whole orders, certified enclosures otherwise), zero-concentrated DP, and the
+concurrent composition theorem for Rényi DP.
 
 .. code-block:: yaml
 
@@ -7,9 +8,14 @@ composition theorem for it.
       - renyi: {alpha: 2, equals: log(7/3)}            # D_2(M) (Mironov 2017, Def. 3)
       - renyi: {alpha: 3, at_most: log(61/9)/2}
       - renyi: {alpha: 3, exceeds: log(3)/2}           # refutes (3, log(3)/2)-RDP
+      - renyi: {alpha: 3/2, at_most: 0.734}            # a real order: certified enclosure
+      - zcdp: {rho: 1/8}                               # D_alpha <= rho*alpha for every alpha > 1
       - composition: {of: [A, B], theorem: renyi, alpha: 2}   # Lyu 2022
 
-Every value is exact (:mod:`exactdp.analysis.renyi`).
+Whole orders with rational probabilities are exact (:mod:`exactdp.analysis.renyi`); other
+orders, and whole orders whose value has no exact form, are certified enclosures
+(:mod:`exactdp.analysis.renyi_real`) and a comparison that the enclosure cannot settle is
+*undecided*; zCDP is decided by certified branch and bound over α (:mod:`exactdp.analysis.zcdp`).
 """
 
 from __future__ import annotations
@@ -19,12 +25,18 @@ from typing import Any, ClassVar
 
 from .. import certificates as _cert
 from ..analysis.renyi import RenyiResult, alpha_str
-from ..forms.fields import Divergence, FieldProblem, Order, arg
+from ..analysis.renyi_certified import Enclosure, enclosure_text
+from ..analysis.renyi_real import CertifiedRenyi, compare, renyi_any, renyi_witness
+from ..analysis.zcdp import FAILS as Z_FAILS
+from ..analysis.zcdp import HOLDS as Z_HOLDS
+from ..analysis.zcdp import ZCDPResult, check_zcdp
+from ..forms.fields import Divergence, FieldProblem, Order, Rational, arg
 from ..numbers.ladder import is_inf
+from ..numbers.rational import Q, q_str, to_fraction
 from ..numbers.real import INF, real_add, real_cmp, real_decimal, real_str, real_sub
-from .base import FAILS, HOLDS, Analysis, Claim, Subject, Verdict, claim
+from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Subject, Verdict, claim
 
-__all__ = ["RenyiClaim", "RenyiCompositionClaim", "approx_text"]
+__all__ = ["RenyiClaim", "RenyiCompositionClaim", "ZCDPClaim", "NotZCDPClaim", "approx_text", "renyi_value"]
 
 
 def approx_text(v: object) -> str:
@@ -38,6 +50,12 @@ def _renyi(an: Analysis, subject: Subject, alpha: object) -> RenyiResult:
     return an.cached(("renyi", subject, str(alpha)), lambda: an.engine.renyi(an.mech(subject), alpha))
 
 
+def renyi_value(an: Analysis, subject: Subject, alpha: object) -> RenyiResult | CertifiedRenyi:
+    """D_α of the subject: exact from the engine when it has an exact form, else a certified
+    enclosure (cached per analysis)."""
+    return an.cached(("renyi_any", subject, str(alpha)), lambda: renyi_any(an.engine, an.mech(subject), alpha))
+
+
 @claim("renyi")
 @dataclass(frozen=True, kw_only=True)
 class RenyiClaim(Claim):
@@ -45,7 +63,7 @@ class RenyiClaim(Claim):
     pairs and adaptive adversaries (Mironov 2017, Def. 3-4), equals (is at most, exceeds) the
     value; `exceeds` refutes the claim that M is (alpha, X)-RDP."""
 
-    alpha: Any = arg(Order(), doc="a whole number >= 1 (1 is KL) or inf")
+    alpha: Any = arg(Order(fractional=True), doc="a whole number >= 1 (1 is KL), a real order > 1 such as 3/2, or inf")
     equals: Any = arg(Divergence(), default=None, doc="log(r)/k, a rational, or inf")
     at_most: Any = arg(Divergence(), default=None, doc="log(r)/k, a rational, or inf")
     exceeds: Any = arg(Divergence(), default=None, doc="log(r)/k, a rational, or inf")
@@ -63,7 +81,8 @@ class RenyiClaim(Claim):
 
     def statement(self) -> str:
         _, rel, val = self._rel()
-        return f"D_{alpha_str(self.alpha)}({self.of}) {rel} {real_str(val)}"
+        shown = _dec(val) if not is_inf(val) and real_cmp(val, val) == 0 and _is_q(val) else real_str(val)
+        return f"D_{alpha_str(self.alpha)}({self.of}) {rel} {shown}"
 
     def params(self) -> dict[str, str]:
         key, _, val = self._rel()
@@ -76,12 +95,17 @@ class RenyiClaim(Claim):
 
     def certificate(self, an: Analysis) -> dict | None:
         """The game and the claim; the checker recomputes the Renyi sum (α ≥ 2 or ∞)."""
+        res = renyi_value(an, self.subject, self.alpha)
+        if not isinstance(res, RenyiResult):
+            return None  # a certified enclosure: no certificate yet
         key, _, target = self._rel()
         res = _renyi(an, self.subject, self.alpha)
         return _cert.renyi_certificate(an, self.subject, self.alpha, key, target, self._holds(res), res)
 
     def check(self, an: Analysis) -> Verdict:
-        res = _renyi(an, self.subject, self.alpha)
+        res = renyi_value(an, self.subject, self.alpha)
+        if isinstance(res, CertifiedRenyi):
+            return self._check_certified(an, res)
         ok = self._holds(res)
         values: dict[str, object] = {
             "alpha": alpha_str(self.alpha),
@@ -90,12 +114,31 @@ class RenyiClaim(Claim):
         }
         worst = res.worst_pair()
         note = ""
+        witness = None
         if worst is not None:
             values["pair"] = list(worst.pair)
             values["sum" if self.alpha != 1 else "kl"] = real_str(worst.total)
             what = "sup of sum P^alpha P'^(1-alpha)" if self.alpha != 1 else "sup of KL"
             note = f"worst pair ({worst.pair[0]}, {worst.pair[1]}): {what} = {real_str(worst.total)}"
-        return Verdict(self, HOLDS if ok else FAILS, approx_text(res.value), note, None, values)
+            witness = renyi_witness(an.mech(self.subject), res)
+        return Verdict(self, HOLDS if ok else FAILS, approx_text(res.value), note, witness, values)
+
+    def _check_certified(self, an: Analysis, res: CertifiedRenyi) -> Verdict:
+        key, _, target = self._rel()
+        c, res = compare(an.mech(self.subject), self.alpha, target, res)
+        values: dict[str, object] = {"alpha": str(self.alpha)}
+        if is_inf(res.value):
+            values["renyi"] = "inf"
+            found = "inf"
+        else:
+            assert isinstance(res.value, Enclosure)
+            values["renyi_interval"] = [str(res.value.lo), str(res.value.hi)]
+            found = f"D_{self.alpha} in {enclosure_text(res.value, 17)} (certified enclosure, {res.prec} bits)"
+        if c is None:
+            note = "the certified enclosure contains the claimed value: raise nothing, it cannot be decided here"
+            return Verdict(self, UNDECIDED, f"undecided: {found}", note, res.witness, values)
+        ok = {"equals": c == 0, "at_most": c <= 0, "exceeds": c > 0}[key]
+        return Verdict(self, HOLDS if ok else FAILS, found, "", res.witness, values)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -135,3 +178,84 @@ class RenyiCompositionClaim(Claim):
         }
         note = "a theorem for concurrent composition (Lyu 2022; Vadhan-Zhang 2023)"
         return Verdict(self, HOLDS if ok else FAILS, text, note, None, values)
+
+
+@claim("zcdp")
+@dataclass(frozen=True, kw_only=True)
+class ZCDPClaim(Claim):
+    """M is rho-zCDP: D_alpha(M) <= rho*alpha for every real alpha > 1, over ordered adjacent pairs and adaptive adversaries (Bun-Steinke 2016, Def. 1.1); decided by certified branch and bound over alpha, undecided when D_alpha/alpha touches rho."""
+
+    rho: Any = arg(Rational("rho", positive=True), doc="e.g. rho: 1/8 or rho: 0.125")
+    negated: ClassVar[bool] = False
+
+    def statement(self) -> str:
+        return f"{self.of} is {'not ' if self.negated else ''}{_dec(self.rho)}-zCDP"
+
+    def params(self) -> dict[str, str]:
+        return {"rho": q_str(self.rho)}
+
+    def _result(self, an: Analysis) -> ZCDPResult:
+        def run() -> ZCDPResult:
+            d_inf = an.profile(self.subject).privloss(Q(0))
+            return check_zcdp(an.mech(self.subject), self.rho, d_inf)
+
+        return an.cached(("zcdp", self.subject, self.rho), run)
+
+    def check(self, an: Analysis) -> Verdict:
+        res = self._result(an)
+        values: dict[str, object] = {"rho": q_str(self.rho), "status": res.status, "boxes": res.boxes}
+        if res.alpha is not None:
+            values["alpha"] = str(res.alpha)
+        if res.divergence is not None:
+            values["divergence_interval"] = [str(res.divergence.lo), str(res.divergence.hi)]
+        if res.ratio is not None:
+            values["ratio_lower_bound"] = str(res.ratio)
+        if res.status == Z_FAILS:
+            at = (
+                f"D_{res.alpha} in {enclosure_text(res.divergence)} > rho*alpha = {_dec(self.rho * res.alpha)}"
+                if res.alpha is not None and res.divergence is not None
+                else "D_alpha = inf for every alpha > 1"
+            )
+            status = HOLDS if self.negated else FAILS
+            return Verdict(self, status, f"not {_dec(self.rho)}-zCDP: {at}", res.reason, res.witness, values)
+        closest = ""
+        if res.alpha is not None and res.ratio is not None:
+            closest = f"; sup D_alpha/alpha >= {_dec(res.ratio)} (at alpha = {res.alpha})"
+        if res.status == Z_HOLDS:
+            status = FAILS if self.negated else HOLDS
+            return Verdict(
+                self,
+                status,
+                f"D_alpha <= {_dec(self.rho)}*alpha for every alpha > 1{closest}",
+                res.reason,
+                None,
+                values,
+            )
+        return Verdict(self, UNDECIDED, f"undecided{closest}", res.reason, None, values)
+
+
+@claim("not_zcdp")
+@dataclass(frozen=True, kw_only=True)
+class NotZCDPClaim(ZCDPClaim):
+    """M is not rho-zCDP: D_alpha > rho*alpha at some alpha > 1 (certified, with the adversary), or undecided."""
+
+    negated: ClassVar[bool] = True
+
+
+def _is_q(x: Any) -> bool:
+    from ..numbers.rational import is_rational
+
+    return is_rational(x)
+
+
+def _dec(x: Any) -> str:
+    """A rational for reading: ``0.1249`` when its decimal expansion ends within 20 digits, else
+    the fraction when it is short, else a 12-digit decimal reading."""
+    f = to_fraction(x)
+    for k in range(21):
+        if (f * 10**k).denominator == 1:
+            n = abs(f.numerator * 10**k // f.denominator)
+            digits = str(n).rjust(k + 1, "0")
+            return ("-" if f < 0 else "") + (digits if k == 0 else f"{digits[:-k]}.{digits[-k:]}")
+    text = q_str(x)
+    return text if len(text) <= 24 else f"{float(f):.12g}"

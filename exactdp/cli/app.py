@@ -235,6 +235,12 @@ _LIMIT_FLAGS = [
         f"Most components of a composition (compose --repeat) [default: {_D.max_components}].",
     ),
     ("--max-samples", "max_samples", click.IntRange(1), f"Most samples of an experiment [default: {_D.max_samples}]."),
+    (
+        "--max-alpha-boxes",
+        "max_alpha_boxes",
+        click.IntRange(1),
+        f"Most boxes of Renyi orders examined to decide a zcdp claim [default: {_D.max_alpha_boxes}].",
+    ),
 ]
 
 

@@ -97,13 +97,16 @@ def PrivLossValue() -> Eps:
 
 @dataclass(frozen=True)
 class Order(Kind):
-    """A Rényi order: a whole number >= 1 (1 is KL) or ``inf``."""
+    """A Rényi order: a whole number >= 1 (1 is KL) or ``inf``; with ``fractional``, also a
+    rational > 1 such as 3/2."""
+
+    fractional: bool = False
 
     def schema(self) -> dict:
         return {"anyOf": [NUMBER, {"const": "inf"}]}
 
     def text(self) -> str:
-        return "a whole number >= 1 (1 is KL) or inf"
+        return "a number > 1 such as 3/2, 1 (KL), or inf" if self.fractional else "a whole number >= 1 (1 is KL) or inf"
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from typing import Any
 from ..errors import ExactDPError, InexactValueError
 from . import ladder
 from .qt import QtElement, as_field
-from .rational import as_q, is_rational, q_str
+from .rational import as_q, is_rational, q_str, to_fraction
 from .real import ExpReal, Infinity, LogLinear, LogReal, real_cmp, real_decimal, real_exp, real_sign, real_str
 from .symbolic import SymbolTable, is_sym, prove_nonneg, sympy, to_sympy
 
@@ -223,14 +223,22 @@ def privloss_value(v: Any, *, what: str = "a privacy loss") -> Any:
     return eps(v, what=what, allow_inf=True)
 
 
-def order(v: Any, *, what: str = "alpha") -> Any:
+def order(v: Any, *, what: str = "alpha", fractional: bool = False) -> Any:
     """A Rényi order α: a whole number >= 1 (1 is the KL divergence) or ``inf`` (Mironov 2017,
-    Def. 3); fractional orders are refused because their sums are irrational."""
+    Def. 3); with ``fractional``, also any rational α > 1 such as ``3/2`` or ``2.5`` (returned as
+    a :class:`fractions.Fraction`: its divergence is transcendental in general and is decided by
+    certified enclosures).  Elsewhere fractional orders are refused."""
     if isinstance(v, Infinity):
         return v
     if is_sym(v) or not is_rational(v):
         raise QuantityError(f"{what} must be a whole number >= 1 or inf, found {real_str(v)}", "for example alpha: 2")
     q = as_q(v)
+    if fractional and q.denominator != 1:
+        if q <= 1:
+            raise QuantityError(
+                f"{what} = {q_str(q)}: a fractional Renyi order must be > 1", "for example alpha: 3/2 or alpha: 2.5"
+            )
+        return to_fraction(q)
     if q.denominator != 1 or q < 1:
         raise QuantityError(
             f"{what} = {q_str(q)} is not supported: Renyi divergences are computed exactly for whole orders "
