@@ -5,65 +5,135 @@ from __future__ import annotations
 import click
 
 from ..analysis import make_engine
-from ..analysis.renyi import parse_alpha
+from ..analysis.renyi_real import CertifiedRenyi, parse_order, renyi_any, renyi_witness
 from ..analysis.tradeoff_points import vertex_tests
+from ..analysis.zcdp import check_zcdp
 from ..errors import ExactDPError
 from ..limits import using
+from ..numbers.rational import Q
 from ..numbers.real import real_str
 from ..report.jsonout import dumps
-from ..report.renyi_fdp import dominating_pair_to_dict, renyi_to_dict, tradeoff_to_dict
+from ..report.renyi_fdp import (
+    certified_renyi_to_dict,
+    dominating_pair_to_dict,
+    renyi_to_dict,
+    tradeoff_to_dict,
+    zcdp_to_dict,
+)
 from ..report.text import render_witness
-from .app import engine_option, fail, limit_options, limits_from, load_mechanism, main, max_strategies_option
+from .app import (
+    engine_option,
+    fail,
+    limit_options,
+    limits_from,
+    load_mechanism,
+    main,
+    max_strategies_option,
+    parse_number,
+)
 
-__all__ = ["renyi", "tradeoff", "print_dominating_pair"]
+__all__ = ["renyi", "zcdp", "tradeoff", "print_dominating_pair"]
 
 
 def _alphas(text: str) -> list:
     out = []
     for part in text.split(","):
-        part = part.strip()
         try:
-            out.append(parse_alpha(part if part == "inf" else _int(part)))
+            out.append(parse_order(part.strip()))
         except ExactDPError as e:
             raise click.BadParameter(str(e), param_hint="--alpha") from None
     return out
 
 
-def _int(text: str) -> object:
-    from ..numbers import eval_text
-    from ..numbers.expr import ExprError
-
-    try:
-        return eval_text(text)
-    except ExprError as e:
-        raise click.BadParameter(f"{text!r}: {e.message}", param_hint="--alpha") from None
-
-
 @main.command()
 @click.argument("case_path", metavar="CASE", type=click.Path())
-@click.option("--alpha", "alpha_text", default="2", show_default=True, help="Orders, e.g. 2,3,4,inf (1 is KL).")
+@click.option(
+    "--alpha",
+    "alpha_text",
+    default="2",
+    show_default=True,
+    help="Orders, e.g. 2,3,3/2,2.5,inf (1 is KL); a non-integer order gives a certified enclosure.",
+)
 @click.option("--of", default=None, help="Mechanism name (default M).")
+@click.option("--witness", "show_witness", is_flag=True, help="Also show the adversary attaining each value.")
 @click.option("--json", "as_json", is_flag=True)
 @engine_option
 @max_strategies_option
 @limit_options
-def renyi(case_path, alpha_text, of, as_json, engine, max_strategies, **limits):
-    """D_alpha(M): the exact Renyi divergence of order alpha against every adaptive adversary."""
+def renyi(case_path, alpha_text, of, show_witness, as_json, engine, max_strategies, **limits):
+    """D_alpha(M): the Renyi divergence of order alpha against every adaptive adversary, exact
+    for whole orders (certified enclosures for real orders such as 3/2)."""
     alphas = _alphas(alpha_text)
     try:
         with using(limits_from(**limits, max_strategies=max_strategies)):
             case, name, mech = load_mechanism(case_path, of)
             eng = make_engine(engine, max_strategies=max_strategies)
-            results = [eng.renyi(mech, a) for a in alphas]
+            results = [renyi_any(eng, mech, a) for a in alphas]
+            witnesses = [_witness(mech, r) for r in results] if show_witness else [None] * len(results)
     except ExactDPError as e:
         fail(e)
     if as_json:
-        click.echo(dumps({"mechanism": name, "engine": engine, "values": [renyi_to_dict(r) for r in results]}))
+        values = [_renyi_dict(r, w) for r, w in zip(results, witnesses)]
+        click.echo(dumps({"mechanism": name, "engine": engine, "values": values}))
         return
-    for r in results:
-        d = renyi_to_dict(r)
-        shown = d["renyi"] if d["renyi"] in ("0", "inf") else f"{d['renyi']} ≈ {d['decimal']}"
-        click.echo(f"D_{d['alpha']}({name}) = {shown}")
+    for r, w in zip(results, witnesses):
+        d = _renyi_dict(r, None)
+        if "renyi_interval" in d:
+            shown = f"in {d['enclosure']} (certified enclosure)"
+        else:
+            shown = "= " + (d["renyi"] if d["renyi"] in ("0", "inf") else f"{d['renyi']} ≈ {d['decimal']}")
+        click.echo(f"D_{d['alpha']}({name}) {shown}")
+        if w is not None:
+            for line in w.render_lines("  "):
+                click.echo(line)
+
+
+def _witness(mech, res):
+    if isinstance(res, CertifiedRenyi):
+        return res.witness
+    return renyi_witness(mech, res)
+
+
+def _renyi_dict(res, witness) -> dict:
+    if isinstance(res, CertifiedRenyi):
+        d = certified_renyi_to_dict(res)
+    else:
+        d = renyi_to_dict(res)
+    if witness is not None:
+        d["witness"] = witness.to_dict()
+    return d
+
+
+@main.command()
+@click.argument("case_path", metavar="CASE", type=click.Path())
+@click.option("--rho", "rho_text", required=True, help="The zCDP parameter rho, e.g. 1/8 or 0.125.")
+@click.option("--of", default=None, help="Mechanism name (default M).")
+@click.option("--json", "as_json", is_flag=True)
+@engine_option
+@max_strategies_option
+@limit_options
+def zcdp(case_path, rho_text, of, as_json, engine, max_strategies, **limits):
+    """Whether M is rho-zCDP (Bun-Steinke 2016): D_alpha <= rho*alpha for every real alpha > 1,
+    decided by certified branch and bound over alpha (undecided when D_alpha/alpha touches rho)."""
+    rho = parse_number(rho_text, "--rho", kind="positive")
+    try:
+        with using(limits_from(**limits, max_strategies=max_strategies)):
+            case, name, mech = load_mechanism(case_path, of)
+            prof = make_engine(engine, max_strategies=max_strategies).profile(mech)
+            res = check_zcdp(mech, rho, prof.privloss(Q(0)))
+    except ExactDPError as e:
+        fail(e)
+    d = zcdp_to_dict(name, res)
+    if as_json:
+        click.echo(dumps(d))
+        return
+    click.echo(f"{name} is {rho_text}-zCDP: {d['status']} ({d['reason']})")
+    if "alpha" in d:
+        label = "fails at" if d["status"] == "fails" else "closest evaluated order"
+        click.echo(f"  {label}: alpha = {d['alpha']}, D_alpha in {d['divergence']}")
+    if res.witness is not None:
+        for line in res.witness.render_lines("  "):
+            click.echo(line)
 
 
 @main.command()

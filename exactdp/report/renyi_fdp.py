@@ -10,15 +10,19 @@ from __future__ import annotations
 from typing import Any
 
 from ..analysis.renyi import RenyiResult, alpha_str
+from ..analysis.renyi_certified import Enclosure, enclosure_text
+from ..analysis.renyi_real import CertifiedRenyi
 from ..analysis.results import Profile
 from ..analysis.tradeoff import Tradeoff, dominating_pair, envelope_tradeoff, pair_tradeoffs
 from ..analysis.tradeoff_points import VertexTest
+from ..analysis.zcdp import ZCDPResult
+from ..numbers.ladder import is_inf
 from ..numbers.rational import q_str
 from ..numbers.real import real_decimal, real_str
 from ..numbers.types import FieldValue
 from .jsonout import witness_to_dict
 
-__all__ = ["renyi_to_dict", "tradeoff_to_dict", "dominating_pair_to_dict"]
+__all__ = ["renyi_to_dict", "certified_renyi_to_dict", "zcdp_to_dict", "tradeoff_to_dict", "dominating_pair_to_dict"]
 
 
 def renyi_to_dict(res: RenyiResult) -> dict[str, Any]:
@@ -30,6 +34,37 @@ def renyi_to_dict(res: RenyiResult) -> dict[str, Any]:
         "decimal": real_decimal(res.value),
         "pairs": [{"pair": list(p.pair), key: real_str(p.total)} for p in res.pairs],
     }
+
+
+def certified_renyi_to_dict(res: CertifiedRenyi) -> dict[str, Any]:
+    """D_α(M) as a certified enclosure: exact binary-rational ends, and a rounded-outward reading."""
+    d: dict[str, Any] = {"alpha": str(res.alpha)}
+    if is_inf(res.value):
+        d["renyi"] = "inf"
+        return d
+    assert isinstance(res.value, Enclosure)
+    d["renyi_interval"] = [str(res.value.lo), str(res.value.hi)]
+    d["enclosure"] = enclosure_text(res.value)
+    d["precision_bits"] = res.prec
+    if res.witness is not None:
+        d["pair"] = list(res.witness.pair_names)
+    return d
+
+
+def zcdp_to_dict(name: str, res: ZCDPResult) -> dict[str, Any]:
+    """The zCDP decision with its evidence (see :class:`~exactdp.analysis.zcdp.ZCDPResult`)."""
+    d: dict[str, Any] = {"mechanism": name, "rho": q_str(res.rho), "status": res.status, "reason": res.reason}
+    d["boxes"] = res.boxes
+    if res.alpha is not None:
+        d["alpha"] = str(res.alpha)
+    if res.divergence is not None:
+        d["divergence_interval"] = [str(res.divergence.lo), str(res.divergence.hi)]
+        d["divergence"] = enclosure_text(res.divergence)
+    if res.ratio is not None:
+        d["ratio_lower_bound"] = str(res.ratio)
+    if res.witness is not None:
+        d["witness"] = res.witness.to_dict()
+    return d
 
 
 def _curve(t: Tradeoff) -> dict[str, Any]:
