@@ -33,16 +33,34 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..analysis import format_privloss
-from ..forms.fields import Choice, Delta, Eps, FieldProblem, Label, ListOf, Order, arg
+from ..builders.combinators import compose
+from ..errors import ExactDPError
+from ..forms.fields import Choice, Count, Delta, Eps, FieldProblem, Flag, Label, ListOf, Order, arg
+from ..model.game import Mechanism
 from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, q_str
 from ..numbers.real import INF, real_cmp, real_decimal, real_str, real_sub
 from ..theorems import basic, components, improved_basic, optimal, thm_1_8
-from .base import FAILS, HOLDS, UNSUPPORTED, Analysis, Claim, Verdict, claim
+from ..theorems.named import COMPOSITION_BOUNDS, compare_bound, theorem
+from .base import FAILS, HOLDS, UNDECIDED, UNSUPPORTED, Analysis, Claim, Verdict, claim
 
-__all__ = ["CompositionClaim", "COMPOSITION_THEOREMS"]
+__all__ = ["CompositionClaim", "COMPOSITION_THEOREMS", "INTERLEAVINGS"]
 
-COMPOSITION_THEOREMS = ("basic", "improved-basic", "thm-1.8", "optimal", "renyi", "fdp")
+
+def _short(v: object) -> str:
+    """An exact value for a one-line verdict: exact text when short, else a decimal reading (the
+    exact text is in the verdict's values, printed by --json)."""
+    text = real_str(v)
+    return text if len(text) <= 40 else f"≈ {real_decimal(v, 12)}"
+
+
+def _loss(v: object) -> str:
+    text = format_privloss(v)
+    return f"= {text}" if len(text) <= 60 else _short(v)
+
+
+COMPOSITION_THEOREMS = ("basic", "improved-basic", "thm-1.8", "optimal", "renyi", "fdp") + COMPOSITION_BOUNDS
+INTERLEAVINGS = ("concurrent", "sequential")
 
 
 # where the bound is proven for concurrent composition (see the module docstring)
@@ -68,8 +86,16 @@ class CompositionClaim(Claim):
     theorem: str = arg(
         Choice(COMPOSITION_THEOREMS, "theorem"),
         default="optimal",
-        doc="basic, improved-basic, thm-1.8, optimal, renyi or fdp",
+        doc="basic, improved-basic, thm-1.8, optimal, renyi, fdp, advanced, kov-3.4, kov-slides-1 or kov-slides-2",
     )
+    slack: Any = arg(Delta(), default=None, doc="the slack delta~ of advanced, kov-3.4 and kov-slides-1/2")
+    times: int = arg(Count("times", 1, 100_000), default=1, doc="repeat the list of components this many times")
+    interleave: str = arg(
+        Choice(INTERLEAVINGS, "interleave"),
+        default="concurrent",
+        doc="concurrent (ConComp, default) or sequential (one after another)",
+    )
+    valid: bool = arg(Flag(), default=True, doc="false: the claim is that the theorem's bound is NOT valid here")
     delta: Any = arg(Delta(), default=None, doc="the delta of the composition (default: the theorem's)")
     eps: tuple | None = arg(
         ListOf(Eps(), what="eps (one value per component)"),
@@ -85,11 +111,25 @@ class CompositionClaim(Claim):
     hidden_fields = ("group", "pairs", "adversaries")  # a claim about several mechanisms
 
     def validate(self) -> None:
+        named = self.theorem in COMPOSITION_BOUNDS
+        if named and self.slack is None:
+            raise FieldProblem(
+                (), f"theorem {self.theorem} needs `slack:` (its delta~)", "for example slack: 1/1000000"
+            )
+        if not named and self.slack is not None:
+            raise FieldProblem("slack", f"`slack:` applies to advanced, kov-3.4 and kov-slides-1/2, not {self.theorem}")
+        if named and self.delta is not None:
+            raise FieldProblem("delta", f"theorem {self.theorem} fixes its own delta from `slack:` and the components")
+        if not self.valid and not named:
+            raise FieldProblem(
+                "valid", "`valid: false` applies to the named bounds (advanced, kov-3.4, kov-slides-1/2)"
+            )
         if (self.alpha is not None) != (self.theorem == "renyi"):
             raise FieldProblem(
                 (), "`alpha:` goes with `theorem: renyi` (and it needs one)", "for example: theorem: renyi, alpha: 2"
             )
         extra = [k for k in ("delta", "eps", "deltas") if getattr(self, k) is not None]
+        extra += [k for k, v in (("times", 1), ("interleave", "concurrent")) if getattr(self, k) != v]
         if self.theorem in ("renyi", "fdp") and extra:
             raise FieldProblem(extra[0], f"`{extra[0]}:` does not apply to theorem: {self.theorem}")
         for key in ("eps", "deltas"):
@@ -101,14 +141,33 @@ class CompositionClaim(Claim):
                     "give one value per mechanism in `of:`",
                 )
 
+    @property
+    def components(self) -> tuple:
+        """The component names, the list of ``of`` repeated ``times`` times."""
+        return tuple(self.of) * self.times
+
+    def _composed_name(self) -> str:
+        names = ", ".join(self.of) + (f" (x{self.times})" if self.times > 1 else "")
+        return ("Compose" if self.interleave == "sequential" else "ConComp") + f"({names})"
+
     def statement(self) -> str:
-        names = ", ".join(self.of)
         d = "" if self.delta is None else f", delta {q_str(self.delta)}"
+        d += "" if self.slack is None else f", slack {q_str(self.slack)}"
         a = "" if self.alpha is None else f", alpha {real_str(self.alpha)}"
-        return f"ConComp({names}) within {self.theorem}{d}{a}"
+        rel = "within" if self.valid else "NOT within"
+        return f"{self._composed_name()} {rel} {self.theorem}{d}{a}"
 
     def params(self) -> dict[str, str]:
         out = {"of": ", ".join(self.of), "theorem": self.theorem}
+        for key in ("slack",):
+            if getattr(self, key) is not None:
+                out[key] = q_str(getattr(self, key))
+        if self.times != 1:
+            out["times"] = str(self.times)
+        if self.interleave != "concurrent":
+            out["interleave"] = self.interleave
+        if not self.valid:
+            out["valid"] = "false"
         if self.alpha is not None:
             out["alpha"] = real_str(self.alpha)
         if self.delta is not None:
@@ -119,6 +178,49 @@ class CompositionClaim(Claim):
             out["deltas"] = ", ".join(q_str(d) for d in self.deltas)
         return out
 
+    def _composed(self, an: Analysis, names: tuple) -> Mechanism:
+        """ConComp of the components (one per list item: of: [R, R] is two copies of R), or
+        with ``interleave: sequential`` their sequential composition."""
+        if self.interleave == "sequential":
+            return an.cached(
+                ("compose", names), lambda: compose([an.mech(n) for n in names], name=self._composed_name())
+            )
+        return an.concomp(names)
+
+    def _check_named(self, an: Analysis, mech: Mechanism, comps: tuple, eps_i: list, deltas: tuple) -> Verdict:
+        """A named bound with logarithms (advanced, KOV, the slides): a certified interval at its
+        own delta, compared with the exact PrivLoss of the composition and the exact optimum."""
+        thm = theorem(self.theorem)
+        try:
+            bound = thm.bound(comps, self.slack)
+        except ExactDPError as e:
+            return Verdict(self, UNSUPPORTED, str(e), thm.source)
+        found = an.engine.profile(mech).privloss(bound.delta)
+        opt = optimal(comps, bound.delta).eps
+        status = compare_bound(bound, found)
+        vs_opt = compare_bound(bound, opt)
+        text = (
+            f"PrivLoss {_loss(found)} at delta {_short(bound.delta)}; {self.theorem} gives eps in "
+            f"{bound.text()}; exact optimum over all such compositions {_loss(opt)}"
+        )
+        verdict = {"valid": "the bound is valid here", "invalid": "the bound is BELOW PrivLoss: not valid here"}
+        note = f"{verdict.get(status, 'undecided: the bound touches PrivLoss')}; {thm.source}"
+        if vs_opt == "invalid":
+            note += "; the bound is below the exact optimum, so it is no valid composition theorem as stated"
+        values = {
+            "privloss": real_str(found),
+            "bound_interval": [str(bound.lo), str(bound.hi)],
+            "optimum": real_str(opt),
+            "delta": real_str(bound.delta),
+            "status": status,
+            "status_vs_optimum": vs_opt,
+            "components": [[real_str(e), q_str(d)] for e, d in zip(eps_i, deltas)],
+        }
+        if status == "undecided":
+            return Verdict(self, UNDECIDED, text, note, None, values)
+        ok = (status == "valid") == self.valid
+        return Verdict(self, HOLDS if ok else FAILS, text, note, None, values)
+
     def _component_eps(self, an: Analysis, names: tuple, deltas: tuple) -> list | Verdict:
         """εᵢ of each component: the claimed one (checked) or PrivLoss(Mᵢ, δᵢ); a Verdict when a
         claimed εᵢ is wrong or PrivLoss is infinite."""
@@ -128,15 +230,16 @@ class CompositionClaim(Claim):
         for k, name in enumerate(names):
             prof = an.profile(name)
             if self.eps is not None:
-                d = prof.delta_at(self.eps[k])
+                claimed = self.eps[k % len(self.eps)]
+                d = prof.delta_at(claimed)
                 if value_cmp(d, deltas[k]) > 0:
                     return Verdict(
                         self,
                         FAILS,
-                        f"{name} is not ({real_str(self.eps[k])}, {q_str(deltas[k])})-DP",
+                        f"{name} is not ({real_str(claimed)}, {q_str(deltas[k])})-DP",
                         f"its delta at that eps is {real_str(d) if not hasattr(d, 'cmp') else str(d)}",
                     )
-                eps_i.append(self.eps[k])
+                eps_i.append(claimed)
             else:
                 e = prof.privloss(deltas[k])
                 if is_inf(e):
@@ -158,13 +261,15 @@ class CompositionClaim(Claim):
             )
             v = inner.check(an)
             return Verdict(self, v.status, v.found, v.note, v.witness, v.values, v.details)
-        names = tuple(self.of)
-        deltas = self.deltas or tuple(Q(0) for _ in names)
+        names = self.components
+        deltas = self.deltas * self.times if self.deltas else tuple(Q(0) for _ in names)
         eps_i = self._component_eps(an, names, deltas)
         if isinstance(eps_i, Verdict):
             return eps_i
         comps = components(eps_i, list(deltas))
-        mech = an.concomp(names)  # one component per list item: of: [R, R] is two copies of R
+        mech = self._composed(an, names)
+        if self.theorem in COMPOSITION_BOUNDS:
+            return self._check_named(an, mech, comps, eps_i, deltas)
         prof = an.engine.profile(mech)
         if self.theorem == "optimal":
             at = self.delta if self.delta is not None else Q(0)

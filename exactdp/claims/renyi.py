@@ -30,13 +30,22 @@ from ..analysis.renyi_real import CertifiedRenyi, compare, renyi_any, renyi_witn
 from ..analysis.zcdp import FAILS as Z_FAILS
 from ..analysis.zcdp import HOLDS as Z_HOLDS
 from ..analysis.zcdp import ZCDPResult, check_zcdp
-from ..forms.fields import Divergence, FieldProblem, Order, Rational, arg
+from ..forms.fields import Choice, Delta, Divergence, FieldProblem, Order, Rational, arg
 from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, q_str, to_fraction
 from ..numbers.real import INF, real_add, real_cmp, real_decimal, real_str, real_sub
+from ..theorems.named import CONVERSIONS, NAMED, compare_bound, zcdp_to_dp
 from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Subject, Verdict, claim
 
-__all__ = ["RenyiClaim", "RenyiCompositionClaim", "ZCDPClaim", "NotZCDPClaim", "approx_text", "renyi_value"]
+__all__ = [
+    "RenyiClaim",
+    "RenyiCompositionClaim",
+    "ZCDPClaim",
+    "NotZCDPClaim",
+    "ConversionClaim",
+    "approx_text",
+    "renyi_value",
+]
 
 
 def approx_text(v: object) -> str:
@@ -259,3 +268,112 @@ def _dec(x: Any) -> str:
             return ("-" if f < 0 else "") + (digits if k == 0 else f"{digits[:-k]}.{digits[-k:]}")
     text = q_str(x)
     return text if len(text) <= 24 else f"{float(f):.12g}"
+
+
+@claim("conversion")
+@dataclass(frozen=True, kw_only=True)
+class ConversionClaim(Claim):
+    """A conversion theorem to (eps, delta)-DP is valid for M: renyi-to-dp (Mironov 2017, Prop. 3) and renyi-to-dp-cks (Canonne-Kamath-Steinke 2020, Prop. 12) from M's own D_alpha; zcdp-to-dp (Bun-Steinke 2016, Prop. 1.3) from a rho for which M is proved rho-zCDP. The exact PrivLoss(M, delta) is shown beside the bound."""
+
+    theorem: str = arg(Choice(CONVERSIONS, "theorem"), doc="renyi-to-dp, renyi-to-dp-cks or zcdp-to-dp")
+    delta: Any = arg(Delta(), doc="the delta of the (eps, delta)-DP statement, 0 < delta < 1")
+    alpha: Any = arg(Order(fractional=True), default=None, doc="the Renyi order (renyi-to-dp, renyi-to-dp-cks)")
+    rho: Any = arg(Rational("rho", positive=True), default=None, doc="the zCDP parameter (zcdp-to-dp)")
+
+    def validate(self) -> None:
+        super().validate()
+        if not 0 < self.delta < 1:
+            raise FieldProblem("delta", f"a conversion needs 0 < delta < 1, found {q_str(self.delta)}")
+        renyi = self.theorem != "zcdp-to-dp"
+        if renyi and (self.alpha is None or self.rho is not None):
+            raise FieldProblem((), f"theorem {self.theorem} takes `alpha:` (and no `rho:`)", "for example alpha: 2")
+        if not renyi and (self.rho is None or self.alpha is not None):
+            raise FieldProblem((), "theorem zcdp-to-dp takes `rho:` (and no `alpha:`)", "for example rho: 1/8")
+        if renyi and (is_inf(self.alpha) or self.alpha == 1):
+            raise FieldProblem("alpha", "the Renyi conversions need a finite order alpha > 1")
+
+    def statement(self) -> str:
+        what = f"alpha {self.alpha}" if self.alpha is not None else f"rho {_dec(self.rho)}"
+        return f"{self.of} within {self.theorem} ({what}) at delta {_dec(self.delta)}"
+
+    def params(self) -> dict[str, str]:
+        out = {"theorem": self.theorem, "delta": q_str(self.delta)}
+        if self.alpha is not None:
+            out["alpha"] = str(self.alpha)
+        if self.rho is not None:
+            out["rho"] = q_str(self.rho)
+        return out
+
+    def check(self, an: Analysis) -> Verdict:
+        found = an.profile(self.subject).privloss(self.delta)
+        source = NAMED[self.theorem].source
+        if self.theorem == "zcdp-to-dp":
+            return self._check_zcdp(an, found, source)
+        res = renyi_value(an, self.subject, self.alpha)
+        fn = NAMED[self.theorem].bound
+        values: dict[str, object] = {"privloss": real_str(found)}
+        if isinstance(res, RenyiResult) and not is_inf(res.value):
+            bound = fn(res.value, self.alpha, self.delta)
+            c = real_cmp(found, bound)
+            values.update({"renyi": real_str(res.value), "bound": real_str(bound)})
+            text = f"PrivLoss {_loss(found)}; {self.theorem} gives {approx_text(bound)} from D_{self.alpha} = {approx_text(res.value)}"
+            return Verdict(self, HOLDS if c <= 0 else FAILS, text, source, None, values)
+        if isinstance(res, RenyiResult) or is_inf(res.value):
+            return Verdict(
+                self, HOLDS, f"PrivLoss {_loss(found)}; D_{self.alpha} = inf: the bound is inf", source, None, values
+            )
+        status, lo, hi = _interval_bound(fn, res.value, self.alpha, self.delta, found)
+        values.update({"renyi_interval": [str(res.value.lo), str(res.value.hi)], "bound_interval": [str(lo), str(hi)]})
+        text = f"PrivLoss {_loss(found)}; {self.theorem} gives eps in {enclosure_text(Enclosure(lo, hi))}"
+        if status is None:
+            return Verdict(self, UNDECIDED, text, source + "; the certified bound touches PrivLoss", None, values)
+        return Verdict(self, HOLDS if status else FAILS, text, source, None, values)
+
+    def _check_zcdp(self, an: Analysis, found: Any, source: str) -> Verdict:
+        d_inf = an.profile(self.subject).privloss(Q(0))
+        z = an.cached(("zcdp", self.subject, self.rho), lambda: check_zcdp(an.mech(self.subject), self.rho, d_inf))
+        values: dict[str, object] = {"privloss": real_str(found), "zcdp": z.status}
+        if z.status != Z_HOLDS:
+            status = FAILS if z.status == Z_FAILS else UNDECIDED
+            return Verdict(
+                self, status, f"the premise: {self.of} is {_dec(self.rho)}-zCDP {z.status}", z.reason, z.witness, values
+            )
+        bound = zcdp_to_dp(self.rho, self.delta)
+        verdict = compare_bound(bound, found)
+        values["bound_interval"] = [str(bound.lo), str(bound.hi)]
+        text = f"PrivLoss {_loss(found)}; {self.of} is {_dec(self.rho)}-zCDP, and {self.theorem} gives eps in {bound.text()}"
+        if verdict == "undecided":
+            return Verdict(self, UNDECIDED, text, source, None, values)
+        return Verdict(self, HOLDS if verdict == "valid" else FAILS, text, source, None, values)
+
+
+def _loss(v: Any) -> str:
+    """``= log(74/25) ≈ 1.08519``, or ``≈ 2.10988424231`` when the exact text is long (it is in
+    the verdict's values)."""
+    text = approx_text(v)
+    return f"= {text}" if len(text) <= 60 else f"≈ {real_decimal(v, 12)}"
+
+
+def _interval_bound(fn: Any, d: Enclosure, alpha: Any, delta: Any, found: Any) -> tuple[bool | None, Any, Any]:
+    """The bound with D in its certified enclosure: (PrivLoss <= bound certified?, lo, hi); the
+    bound is increasing in D, so its ends are the bound at the enclosure's ends."""
+    from ..numbers.real import enclose
+    from ..theorems.named import _mpf_frac
+
+    ends = []
+    for x in (d.lo, d.hi):
+        b = fn(Q(x.numerator, x.denominator), alpha, delta)
+        iv = enclose(b, 200) if not hasattr(b, "terms") else _ll_iv(b)
+        ends.append(iv)
+    lo, hi = _mpf_frac(ends[0].a), _mpf_frac(ends[1].b)
+    if real_cmp(found, Q(lo.numerator, lo.denominator)) <= 0:
+        return True, lo, hi
+    if real_cmp(found, Q(hi.numerator, hi.denominator)) > 0:
+        return False, lo, hi
+    return None, lo, hi
+
+
+def _ll_iv(x: Any) -> Any:
+    from ..analysis.renyi_real import _ll_enclose
+
+    return _ll_enclose(x, 200)

@@ -14,14 +14,13 @@ from ..numbers.real import real_decimal, real_str
 from ..report.jsonout import dumps
 from ..theorems import (
     THEOREMS,
-    advanced,
     basic,
     check_against_optimum,
     components,
     improved_basic,
-    kov_3_4,
     optimal,
     optimal_profile,
+    theorem,
     thm_1_8,
 )
 from .app import fail, limit_options, limits_from, main, parse_number
@@ -97,7 +96,8 @@ def compose(eps_text, delta_text, delta_g_text, times, theorem, show_profile, sh
     improved-basic: (sum eps_i, 1 - prod(1 - delta_i)) (continual mechanisms, Remark 5.12);
     thm-1.8: (sum eps_i, delta_g) minimised over orderings (Vadhan-Wang Thm 1.8/4.1);
     optimal: the least eps_g for delta_g (KOV/Murtagh-Vadhan, Vadhan-Wang Thm 1.4/5.6/5.7);
-    advanced and kov-3.4: certified intervals, compared with the exact optimum.
+    advanced, kov-3.4 and the KOV slides' Theorems I and II as printed (kov-slides-1, kov-slides-2):
+    certified intervals, compared with the exact optimum.
     """
     _SHOW[0] = 10**12 if show_exact else 160
     lim = limits_from(**limits)
@@ -183,7 +183,7 @@ def _evaluate(comps, delta_g, which) -> list[dict]:
                     {"theorem": name, "eps": None, "source": "", "text": "needs --delta-g > 0 (the slack delta')"}
                 )
                 continue
-            ib = (advanced if name == "advanced" else kov_3_4)(comps, delta_g)
+            ib = theorem(name).bound(comps, delta_g)
             status, opt = check_against_optimum(ib, comps)
             verdict = {
                 "valid": "valid (>= the exact optimum)",

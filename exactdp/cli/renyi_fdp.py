@@ -8,11 +8,14 @@ from ..analysis import make_engine
 from ..analysis.renyi_real import CertifiedRenyi, parse_order, renyi_any, renyi_witness
 from ..analysis.tradeoff_points import vertex_tests
 from ..analysis.zcdp import check_zcdp
+from ..claims.base import Analysis
+from ..claims.renyi import ConversionClaim
 from ..errors import ExactDPError
+from ..forms.fields import FieldProblem
 from ..limits import using
 from ..numbers.rational import Q
 from ..numbers.real import real_str
-from ..report.jsonout import dumps
+from ..report.jsonout import any_witness_to_dict, dumps
 from ..report.renyi_fdp import (
     certified_renyi_to_dict,
     dominating_pair_to_dict,
@@ -20,7 +23,8 @@ from ..report.renyi_fdp import (
     tradeoff_to_dict,
     zcdp_to_dict,
 )
-from ..report.text import render_witness
+from ..report.text import render_any_witness, render_witness
+from ..theorems.named import CONVERSIONS
 from .app import (
     engine_option,
     fail,
@@ -32,7 +36,7 @@ from .app import (
     parse_number,
 )
 
-__all__ = ["renyi", "zcdp", "tradeoff", "print_dominating_pair"]
+__all__ = ["renyi", "zcdp", "convert", "tradeoff", "print_dominating_pair"]
 
 
 def _alphas(text: str) -> list:
@@ -195,3 +199,46 @@ def print_dominating_pair(prof, as_json: bool) -> None:
     click.echo(f"  {'outcome':<8} {'P':<24} {'P_prime':<24} privacy loss log(P/P')")
     for k, (p, pp, loss) in enumerate(zip(d["P"], d["P_prime"], d["privacy_loss"])):
         click.echo(f"  {'o' + str(k):<8} {p:<24} {pp:<24} {loss}")
+
+
+@main.command()
+@click.argument("case_path", metavar="CASE", type=click.Path())
+@click.option("--theorem", "which", type=click.Choice(CONVERSIONS), required=True, help="The conversion theorem.")
+@click.option("--delta", "delta_text", required=True, help="The delta of the (eps, delta)-DP statement.")
+@click.option("--alpha", "alpha_text", default=None, help="The Renyi order (renyi-to-dp, renyi-to-dp-cks).")
+@click.option("--rho", "rho_text", default=None, help="The zCDP parameter (zcdp-to-dp).")
+@click.option("--of", default=None, help="Mechanism name (default M).")
+@click.option("--json", "as_json", is_flag=True)
+@engine_option
+@max_strategies_option
+@limit_options
+def convert(case_path, which, delta_text, alpha_text, rho_text, of, as_json, engine, max_strategies, **limits):
+    """A conversion theorem to (eps, delta)-DP (Renyi DP: Mironov 2017, Canonne-Kamath-Steinke
+    2020; zCDP: Bun-Steinke 2016) evaluated for M, beside M's exact PrivLoss(M, delta)."""
+    delta = parse_number(delta_text, "--delta", kind="delta")
+    alpha = _alphas(alpha_text)[0] if alpha_text is not None else None
+    rho = parse_number(rho_text, "--rho", kind="positive") if rho_text is not None else None
+    try:
+        with using(limits_from(**limits, max_strategies=max_strategies)):
+            case, name, mech = load_mechanism(case_path, of)
+            claim = ConversionClaim(of=name, theorem=which, delta=delta, alpha=alpha, rho=rho)
+            claim.validate()
+            an = Analysis({name: mech}, make_engine(engine, max_strategies=max_strategies))
+            v = claim.check(an)
+    except FieldProblem as e:
+        raise click.UsageError(e.message + (f" ({e.hint})" if e.hint else "")) from None
+    except ExactDPError as e:
+        fail(e)
+    if as_json:
+        out = {"mechanism": name, "theorem": which, "status": v.status, "found": v.found, "values": dict(v.values)}
+        if v.witness is not None:
+            out["witness"] = any_witness_to_dict(v.witness)
+        click.echo(dumps(out))
+        return
+    click.echo(f"{claim.describe()}: {v.status}")
+    click.echo(f"  {v.found}")
+    if v.note:
+        click.echo(f"  [{v.note}]")
+    if v.witness is not None:
+        for line in render_any_witness(v.witness, "  "):
+            click.echo(line)

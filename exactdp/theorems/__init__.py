@@ -9,13 +9,20 @@ KOV Theorem 3.4) as certified intervals compared against the exact optimum.
 
 from .advanced import IntervalBound, advanced, check_against_optimum, kov_3_4
 from .basic import Bound, basic, improved_basic, smith_order, thm_1_8, thm_1_8_bruteforce, thm_1_8_delta
+from .named import COMPOSITION_BOUNDS, CONVERSIONS, NAMED, NamedTheorem, compare_bound, theorem
 from .optimal import OptimalResult, delta_at, optimal, optimal_bruteforce, optimal_lambda, optimal_profile, pld
 from .params import Component, components, exp_eps
 
-THEOREMS = ("basic", "improved-basic", "thm-1.8", "optimal", "advanced", "kov-3.4")
+THEOREMS = ("basic", "improved-basic", "thm-1.8", "optimal") + COMPOSITION_BOUNDS
 
 __all__ = [
     "THEOREMS",
+    "NAMED",
+    "NamedTheorem",
+    "COMPOSITION_BOUNDS",
+    "CONVERSIONS",
+    "compare_bound",
+    "theorem",
     "Bound",
     "Component",
     "IntervalBound",

@@ -67,9 +67,11 @@ def iv_eps(eps: Any):
     """An interval containing ε (rational, ``log(r)`` or s + log(r)), at the current iv precision."""
     if is_rational(eps):
         return _iv_q(eps)
-    if isinstance(eps, LogReal):
+    if isinstance(eps, LogReal) and is_rational(eps.r):
         return _iv_q(eps.s) + mpmath.iv.log(_iv_q(eps.r))
-    raise TypeError(f"not an exact eps: {eps!r}")  # pragma: no cover
+    from ..numbers.real import enclose  # s + log(r) with r in Q(e^(1/L)) (a decimal eps's PrivLoss)
+
+    return enclose(eps, mpmath.iv.prec)
 
 
 def _with_prec(prec: int, fn):
