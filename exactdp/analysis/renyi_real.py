@@ -157,12 +157,20 @@ def _all_equal(mech: Mechanism) -> bool:
 def renyi_any(engine: Any, mech: Mechanism, alpha: Order) -> RenyiResult | CertifiedRenyi:
     """D_α(M): the engine's exact value when one exists (whole α with rational sums, or ∞),
     else a certified enclosure."""
-    if is_inf(alpha) or is_whole(alpha):
+    if is_inf(alpha) or (is_whole(alpha) and (alpha == 2 or _rational(mech))):
         try:
             return engine.renyi(mech, alpha)
         except InexactValueError:
             pass
     return certified_renyi(mech, alpha)
+
+
+def _rational(mech: Mechanism) -> bool:
+    """Every probability is rational (then whole orders have exact Rényi values; with elements of
+    ℚ(e^{1/L}) only α = 2 does: log(S)/(α − 1) has no exact form beyond)."""
+    from ..model.game import Chance, postorder
+
+    return all(is_rational(p) for n in postorder(mech.root) if isinstance(n, Chance) for row in n.probs for p in row)
 
 
 def renyi_witness(mech: Mechanism, res: RenyiResult) -> RenyiWitness | None:

@@ -166,9 +166,14 @@ class Claim(Declared):
     def subject(self) -> Subject:
         """What the engine analyses: ``of``, on the claim's own pairs if it has them, against
         non-adaptive adversaries only with ``adversaries: nonadaptive``."""
+        return self.subject_of(self.of)
+
+    def subject_of(self, name: str) -> Subject:
+        """Any mechanism the claim mentions, on the claim's pairs and adversaries (``as:``,
+        ``than:``, ``f:`` are compared in the same scope as ``of``)."""
         if self.adversaries == NONADAPTIVE:
-            return (self.of, self.adjacency, NONADAPTIVE)
-        return self.of if self.adjacency is None else (self.of, self.adjacency)
+            return (name, self.adjacency, NONADAPTIVE)
+        return name if self.adjacency is None else (name, self.adjacency)
 
     def scope(self) -> str:
         extra = " [non-adaptive adversaries]" if self.adversaries == NONADAPTIVE else ""

@@ -67,7 +67,7 @@ class FDPClaim(Claim):
 
     @property
     def f_subject(self) -> Subject:
-        return self.f if self.adjacency is None else (self.f, self.adjacency)
+        return self.subject_of(self.f)
 
     def statement(self) -> str:
         return f"{self.of} is T({self.f})-DP"

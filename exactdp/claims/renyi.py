@@ -258,10 +258,10 @@ def _is_q(x: Any) -> bool:
 
 
 def _dec(x: Any) -> str:
-    """A rational for reading: ``0.1249`` when its decimal expansion ends within 20 digits, else
+    """A rational for reading: ``0.1249`` when its decimal expansion ends within 40 digits, else
     the fraction when it is short, else a 12-digit decimal reading."""
     f = to_fraction(x)
-    for k in range(21):
+    for k in range(41):
         if (f * 10**k).denominator == 1:
             n = abs(f.numerator * 10**k // f.denominator)
             digits = str(n).rjust(k + 1, "0")
