@@ -197,7 +197,7 @@ def renyi_witness(mech: Mechanism, res: RenyiResult) -> RenyiWitness | None:
 def _exact_sum(mech: Mechanism, pair: tuple[int, int], policy: Any, alpha: Any) -> Any:
     """The adversary's exact sum (or KL) by the forward walk of :func:`recheck_sum`, in exact
     arithmetic."""
-    from ..model.game import Ask, End, postorder
+    from ..model.game import Ask, Chance, End, postorder
     from ..numbers.loglinear import log_linear
     from ..numbers.real import real_add
 
@@ -222,11 +222,11 @@ def _exact_sum(mech: Mechanism, pair: tuple[int, int], policy: Any, alpha: Any) 
                 else:
                     total = total + pxp * rho**alpha
             else:
-                kids = (
-                    [(node.children[policy.choose(node, (), None)], one, one)]
-                    if isinstance(node, Ask)
-                    else [(c, row[i], row[j]) for row, c in zip(node.probs, node.children)]
-                )
+                if isinstance(node, Ask):
+                    kids = [(node.children[policy.choose(node, (), None)], one, one)]
+                else:
+                    assert isinstance(node, Chance)
+                    kids = [(c, row[i], row[j]) for row, c in zip(node.probs, node.children)]
                 for child, a, b in kids:
                     x, y = px * a, pxp * b
                     if x or y:

@@ -165,9 +165,9 @@ def check_zcdp(mech: Mechanism, rho: Any, d_inf: Any) -> ZCDPResult:
     stack = [(cuts[k], cuts[k + 1]) for k in reversed(range(len(cuts) - 1))]
     boxes = 0
     for a in cuts[1:]:
-        w = phi.fails_at(a)
-        if w is not None:
-            return _failed(phi, a, w, boxes)
+        found = phi.fails_at(a)
+        if found is not None:
+            return _failed(phi, a, found, boxes)
     while stack:
         a, b = stack.pop()
         boxes += 1
@@ -183,9 +183,9 @@ def check_zcdp(mech: Mechanism, rho: Any, d_inf: Any) -> ZCDPResult:
         if _box_verified(r, a, b, ua, ub):
             continue
         m = (a + b) / 2
-        w = phi.fails_at(m)
-        if w is not None:
-            return _failed(phi, m, w, boxes)
+        found = phi.fails_at(m)
+        if found is not None:
+            return _failed(phi, m, found, boxes)
         if b - a < Fraction(1, 1 << 40):
             return _result(phi, UNDECIDED, boxes, f"D_alpha/alpha touches rho near alpha = {float(m):.12g}")
         stack.append((m, b))

@@ -62,7 +62,7 @@ class Verdict:
     status: str
     found: str
     note: str = ""
-    witness: Witness | BRWitness | None = None
+    witness: Witness | BRWitness | Any = None  # or a witness type that renders itself (Renyi, trade-off tests)
     values: Mapping[str, Any] = field(default_factory=dict)
     details: tuple[str, ...] = ()  # extra report lines (constructions, certificates)
 

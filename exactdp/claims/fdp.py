@@ -224,7 +224,7 @@ class TradeoffTests:
     def parts(self) -> list[tuple[str, object]]:
         """(title, witness) for each vertex test that has a rejection region."""
         p = self.point
-        out = []
+        out: list[tuple[str, object]] = []
         for tag, vt, weight in (("left", p.left, 1 - p.theta), ("right", p.right, p.theta)):
             if vt is None or vt.witness is None or (tag == "left" and p.right is not None and weight == 0):
                 continue

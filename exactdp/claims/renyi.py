@@ -59,7 +59,7 @@ def _renyi(an: Analysis, subject: Subject, alpha: object) -> RenyiResult:
     return an.cached(("renyi", subject, str(alpha)), lambda: an.engine.renyi(an.mech(subject), alpha))
 
 
-def renyi_value(an: Analysis, subject: Subject, alpha: object) -> RenyiResult | CertifiedRenyi:
+def renyi_value(an: Analysis, subject: Subject, alpha: Any) -> RenyiResult | CertifiedRenyi:
     """D_α of the subject: exact from the engine when it has an exact form, else a certified
     enclosure (cached per analysis)."""
     return an.cached(("renyi_any", subject, str(alpha)), lambda: renyi_any(an.engine, an.mech(subject), alpha))

@@ -75,7 +75,7 @@ def tradeoff_to_dict(prof: Profile, tests: list[VertexTest] | None = None) -> di
     """The exact trade-off function of the envelope and of every ordered pair, by vertices;
     with ``tests`` (:func:`~exactdp.analysis.tradeoff_points.vertex_tests`), the adversary and
     rejection region attaining each vertex of the envelope."""
-    out = {
+    out: dict[str, Any] = {
         "mechanism": prof.mechanism,
         "envelope": _curve(envelope_tradeoff(prof)),
         "pairs": [_curve(t) for t in pair_tradeoffs(prof)],
