@@ -47,7 +47,7 @@ from ..errors import VerificationError
 from ..model.game import Ask, Chance, End, Mechanism, Node, postorder
 from ..numbers.qt import QtElement
 from ..numbers.rational import Q, is_rational, to_fraction
-from .witness import format_history
+from .witness import format_history, show_label
 
 __all__ = [
     "DEFAULT_PREC",
@@ -175,14 +175,14 @@ class RenyiPolicy:
         return self.table.get(node.uid, 0)
 
 
-def _ratio_power(rho: Any, alpha: Any, prec: int, log_cache: dict) -> Any:
-    """ρ^α as a ball (1 exactly for ρ = 1)."""
+def _ratio_power(rho: Any, alpha: Any, prec: int, cache: dict) -> Any:
+    """ρ^α as a ball (1 exactly for ρ = 1), once per distinct ratio (α is fixed per induction)."""
     if rho == 1:
         return _load().arb(1)
-    lg = log_cache.get(rho)
-    if lg is None:
-        lg = log_cache[rho] = to_arb(rho, prec).log()
-    return (alpha * lg).exp()
+    pw = cache.get(rho)
+    if pw is None:
+        pw = cache[rho] = (alpha * to_arb(rho, prec).log()).exp()
+    return pw
 
 
 def _better(a: Any, b: Any) -> bool:
@@ -200,8 +200,8 @@ def renyi_balls(mech: Mechanism, alpha: Any, prec: int = DEFAULT_PREC, *, kl: bo
         a = alpha if kl or not (is_rational(alpha)) else to_arb(alpha, prec)
         out = []
         order = postorder(mech.root)
+        log_cache: dict = {}  # ρ -> ρ^α (or log ρ for KL), shared by the pairs
         for i, j in mech.ordered_pairs:
-            log_cache: dict = {}
             vals: dict[int, Any] = {}
             table: dict[int, int] = {}
             infinite = False
@@ -250,7 +250,9 @@ def _chance(node: Chance, vals: dict, i: int, j: int, a: Any, prec: int, log_cac
             return None
         rho = p / pp
         if kl:
-            lg = flint.arb(0) if rho == 1 else to_arb(rho, prec).log()
+            lg = log_cache.get(rho)
+            if lg is None:
+                lg = log_cache[rho] = flint.arb(0) if rho == 1 else to_arb(rho, prec).log()
             acc += to_arb(p, prec) * (lg + v)
         else:
             acc += to_arb(pp, prec) * _ratio_power(rho, a, prec, log_cache) * v
@@ -344,7 +346,7 @@ class RenyiWitness:
                 k = self.policy.choose(node, hist, None)
                 if len(lines) >= limit:
                     return lines, True
-                lines.append(f"after {format_history(hist)}: choose {node.labels[k]}")
+                lines.append(f"after {format_history(hist)}: choose {show_label(node.labels[k])}")
                 stack.append((node.children[k], hist + (("q", node.labels[k]),), px, pxp))
             elif isinstance(node, Chance):
                 kids = []

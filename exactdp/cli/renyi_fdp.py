@@ -15,6 +15,7 @@ from ..forms.fields import FieldProblem
 from ..limits import using
 from ..numbers.rational import Q
 from ..numbers.real import real_str
+from ..report.escape import text
 from ..report.jsonout import any_witness_to_dict, dumps
 from ..report.renyi_fdp import (
     certified_renyi_to_dict,
@@ -88,7 +89,7 @@ def renyi(case_path, alpha_text, of, show_witness, as_json, engine, max_strategi
             shown = "= " + (d["renyi"] if d["renyi"] in ("0", "inf") else f"{d['renyi']} ≈ {d['decimal']}")
         click.echo(f"D_{d['alpha']}({name}) {shown}")
         if w is not None:
-            for line in w.render_lines("  "):
+            for line in render_any_witness(w, "  "):
                 click.echo(line)
 
 
@@ -131,12 +132,12 @@ def zcdp(case_path, rho_text, of, as_json, engine, max_strategies, **limits):
     if as_json:
         click.echo(dumps(d))
         return
-    click.echo(f"{name} is {rho_text}-zCDP: {d['status']} ({d['reason']})")
+    click.echo(text(f"{name} is {rho_text}-zCDP: {d['status']} ({d['reason']})"))
     if "alpha" in d:
         label = "fails at" if d["status"] == "fails" else "closest evaluated order"
         click.echo(f"  {label}: alpha = {d['alpha']}, D_alpha in {d['divergence']}")
     if res.witness is not None:
-        for line in res.witness.render_lines("  "):
+        for line in render_any_witness(res.witness, "  "):
             click.echo(line)
 
 
@@ -182,7 +183,7 @@ def tradeoff(case_path, of, show_tests, as_json, engine, max_strategies, **limit
                 click.echo(f"      {'reject never' if vt.alpha == 0 else 'reject always'}")
                 continue
             x, xp = vt.witness.pair_names
-            click.echo(f"      the test of H0: {xp} against H1: {x} rejects on the event T:")
+            click.echo(text(f"      the test of H0: {xp} against H1: {x} rejects on the event T:"))
             for line in render_witness(vt.witness, indent="      "):
                 click.echo(line)
 
@@ -235,8 +236,8 @@ def convert(case_path, which, delta_text, alpha_text, rho_text, of, as_json, eng
             out["witness"] = any_witness_to_dict(v.witness)
         click.echo(dumps(out))
         return
-    click.echo(f"{claim.describe()}: {v.status}")
-    click.echo(f"  {v.found}")
+    click.echo(text(f"{claim.describe()}: {v.status}"))
+    click.echo(text(f"  {v.found}"))
     if v.note:
         click.echo(f"  [{v.note}]")
     if v.witness is not None:
