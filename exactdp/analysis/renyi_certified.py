@@ -45,7 +45,7 @@ from typing import Any
 
 from ..errors import VerificationError
 from ..model.game import Ask, Chance, End, Mechanism, Node, postorder
-from ..numbers.qt import QtElement
+from ..numbers.ladder import QT, domain_of, lift
 from ..numbers.rational import Q, is_rational, to_fraction
 from .witness import format_history, show_label
 
@@ -94,8 +94,8 @@ def arb_prec(bits: int) -> Iterator[Any]:
 
 def to_arb(x: Any, prec: int) -> Any:
     """An Arb ball containing the exact value x (a rational or an element of ℚ(e^{1/L}))."""
-    if isinstance(x, QtElement):
-        return x.ball(prec)
+    if domain_of(x) == QT:
+        return lift(x, QT).ball(prec)
     f = to_fraction(x)
     flint = _load()
     return flint.arb(flint.fmpq(f.numerator, f.denominator))
