@@ -4,17 +4,17 @@ geometric) truncated or folded, and the discrete Gaussian restricted to a finite
 * **Discrete Laplace** with parameter α = e^{−1/scale} (``scale`` as in OpenDP's
   ``make_geometric``/``make_laplace`` on integers and Tumult Core's ``AddGeometricNoise(alpha)``,
   which calls the scale alpha; α = e^{−ε/Δ} as in diffprivlib's ``Geometric(epsilon,
-  sensitivity)``): Pr[Z = z] = (1 − α)/(1 + α)·α^{|z|} on ℤ.  A value c ∈ [lo, hi] is released as
+  sensitivity)``): Pr[Z = z] = (1 − α)/(1 + α)·α^{abs(z)} on ℤ.  A value c ∈ [lo, hi] is released as
 
   - ``clamp``: clamp(c + Z, lo, hi), the tail mass at the ends (OpenDP's
     ``sample_discrete_laplace_linear`` with ``bounds``, diffprivlib's ``GeometricTruncated``,
     Ghosh–Roughgarden–Sundararajan 2009):
-    Pr[y] = (1−α)/(1+α)·α^{|y−c|} inside, α^{c−lo}/(1+α) at lo and α^{hi−c}/(1+α) at hi;
+    Pr[y] = (1−α)/(1+α)·α^{abs(y−c)} inside, α^{c−lo}/(1+α) at lo and α^{hi−c}/(1+α) at hi;
   - ``fold``: c + Z reflected at the bounds until it lies in [lo, hi] (diffprivlib's
     ``GeometricFolded``; lo, hi integers or half-integers).  The reflections form a group of
     period P = 2(hi − lo), so the values reaching y are y + kP and 2·lo − y + kP, k ∈ ℤ, and
-    Σ_k α^{|d + kP|} = (α^{d₀} + α^{P − d₀})/(1 − α^P) with d₀ = d mod P: exact in ℚ(α);
-  - ``renormalize``: c + Z conditioned on [lo, hi] (Pr[y] ∝ α^{|y − c|}).
+    Σ_k α^{abs(d + kP)} = (α^{d₀} + α^{P − d₀})/(1 − α^P) with d₀ = d mod P: exact in ℚ(α);
+  - ``renormalize``: c + Z conditioned on [lo, hi] (Pr[y] ∝ α^{abs(y − c)}).
 
   Every probability lies in ℚ(α) ⊂ ℚ(e^{1/L}) when 1/scale is rational: exact.
 
@@ -150,7 +150,7 @@ def laplace_column(alpha: Any, lo: Any, hi: Any, c: int, truncation: str = "clam
 
 
 def _series(a: Any, aP: Any, P: int, d: int) -> Any:
-    """Σ_{k∈ℤ} α^{|d + kP|} = (α^{d₀} + α^{P−d₀})/(1 − α^P), d₀ = d mod P (exact)."""
+    """Σ_{k∈ℤ} α^{abs(d + kP)} = (α^{d₀} + α^{P−d₀})/(1 − α^P), d₀ = d mod P (exact)."""
     d0 = d % P
     return (a**d0 + a ** (P - d0)) / (1 - aP)
 
@@ -264,7 +264,7 @@ def discrete_gaussian(
 
     >>> M = discrete_gaussian([0, 1], (-2, 3), sigma2=1)
     >>> str(M.root.probs[0][0])
-    'exp(2)/(exp(3) + exp(5/2) + 2*exp(2) + 2*exp(1/2) + 1)'
+    'exp(5/2)/(exp(9/2) + 2*exp(4) + 2*exp(5/2) + 1)'
     """
     s2 = read_rational(sigma2, call="discrete_gaussian", name="sigma2")
     labels, rows = gaussian_rows(s2, bounds[0], bounds[1], [int(v) for v in data])

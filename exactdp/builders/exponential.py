@@ -417,8 +417,8 @@ def permute_and_flip(
 
     >>> from exactdp.analysis import profile
     >>> M = permute_and_flip([[2, 1, 0], [2, 1, 1]], eps="log(2)", mode="monotone")
-    >>> [str(r[0]) for r in M.root.probs]
-    ['2/3', '7/12']
+    >>> [str(r[0]) for r in M.root.probs]   # under the first dataset
+    ['2/3', '11/48', '5/48']
 
     References
     ----------

@@ -30,6 +30,7 @@ from ..analysis.renyi_real import CertifiedRenyi, compare, renyi_any, renyi_witn
 from ..analysis.zcdp import FAILS as Z_FAILS
 from ..analysis.zcdp import HOLDS as Z_HOLDS
 from ..analysis.zcdp import ZCDPResult, check_zcdp
+from ..certificates.base import NoCertificate
 from ..forms.fields import Choice, Delta, Divergence, FieldProblem, Order, Rational, arg
 from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, q_str, to_fraction
@@ -106,7 +107,9 @@ class RenyiClaim(Claim):
         """The game and the claim; the checker recomputes the Renyi sum (α ≥ 2 or ∞)."""
         res = renyi_value(an, self.subject, self.alpha)
         if not isinstance(res, RenyiResult):
-            return None  # a certified enclosure: no certificate yet
+            raise NoCertificate(
+                "a Renyi divergence known by a certified enclosure (a real order) has no certificate yet"
+            )
         key, _, target = self._rel()
         res = _renyi(an, self.subject, self.alpha)
         return _cert.renyi_certificate(an, self.subject, self.alpha, key, target, self._holds(res), res)

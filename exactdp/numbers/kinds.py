@@ -143,7 +143,7 @@ def probability(v: Any, *, what: str = "a probability", symbols: SymbolTable | N
     except QuantityError as e:
         if e.hint is None and not field and _in_field(v):
             raise QuantityError(e.message, "a probability in the field Q(e^(1/L)) is not accepted here") from None
-        if isinstance(v, (LogReal, LogLinear)):
+        if field and isinstance(v, (LogReal, LogLinear)):
             raise QuantityError(
                 f"{what} must be an element of Q(e^(1/L)) (rationals and exp of rationals, with + - * /), "
                 f"found {real_str(v)}",
