@@ -26,6 +26,7 @@ from .caseio.files import scan as scan_case_files
 from .caseio.sweep import MAX_SWEEP_POINTS, Point, point_label, sweep_points
 from .claims import FAILS, HOLDS, UNSUPPORTED, Analysis, PrivLossClaim, Verdict, Where
 from .claims.core import PremiseClaim
+from .display import RichDisplay
 from .errors import CaseError, ExactDPError, TimeLimitExceeded, VerificationError
 from .execution import OrderedRun, Runner, run_ordered
 from .limits import DEFAULT as DEFAULT_LIMITS
@@ -90,7 +91,7 @@ class Options:
 
 
 @dataclass(frozen=True, eq=False)
-class FileResult:
+class FileResult(RichDisplay):
     """The verdicts for one case file, or why it could not be read."""
 
     file: str
@@ -114,7 +115,7 @@ class FileResult:
 
 
 @dataclass(frozen=True, eq=False)
-class RunResult:
+class RunResult(RichDisplay):
     """The results of a run, one per work item (a case file or one point of its sweep), in
     input order; iterating over it gives them."""
 

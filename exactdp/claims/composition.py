@@ -221,6 +221,17 @@ class CompositionClaim(Claim):
         ok = (status == "valid") == self.valid
         return Verdict(self, HOLDS if ok else FAILS, text, note, None, values)
 
+    def certificate(self, an: Analysis) -> dict | None:
+        """The components' games and parameters; the checker builds the composition itself."""
+        from .. import certificates as _cert
+        from ..certificates.base import NoCertificate
+
+        if self.theorem in COMPOSITION_BOUNDS or self.times != 1 or self.interleave != "concurrent":
+            raise NoCertificate(
+                "composition claims with named bounds, times or sequential interleaving have no certificate yet"
+            )
+        return _cert.composition_certificate(an, self, self.check(an).status == HOLDS)
+
     def _component_eps(self, an: Analysis, names: tuple, deltas: tuple) -> list | Verdict:
         """εᵢ of each component: the claimed one (checked) or PrivLoss(Mᵢ, δᵢ); a Verdict when a
         claimed εᵢ is wrong or PrivLoss is infinite."""

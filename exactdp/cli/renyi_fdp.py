@@ -10,7 +10,7 @@ from ..analysis.tradeoff_points import vertex_tests
 from ..analysis.zcdp import check_zcdp
 from ..claims.base import Analysis
 from ..claims.renyi import ConversionClaim
-from ..errors import ExactDPError
+from ..errors import ExactDPError, LimitExceededError
 from ..forms.fields import FieldProblem
 from ..limits import using
 from ..numbers.rational import Q
@@ -40,9 +40,18 @@ from .app import (
 __all__ = ["renyi", "zcdp", "convert", "tradeoff", "print_dominating_pair"]
 
 
-def _alphas(text: str) -> list:
+def _alphas(text: str, max_orders: int) -> list:
+    """The orders of ``--alpha``, at most ``max_orders`` of them (counted before any is read:
+    each order is a whole analysis of the mechanism)."""
+    parts = text.split(",")
+    if len(parts) > max_orders:
+        fail(
+            LimitExceededError(
+                f"the number of Renyi orders in --alpha ({len(parts)})", max_orders, "raise it with --max-orders N"
+            )
+        )
     out = []
-    for part in text.split(","):
+    for part in parts:
         try:
             out.append(parse_order(part.strip()))
         except ExactDPError as e:
@@ -68,9 +77,10 @@ def _alphas(text: str) -> list:
 def renyi(case_path, alpha_text, of, show_witness, as_json, engine, max_strategies, **limits):
     """D_alpha(M): the Renyi divergence of order alpha against every adaptive adversary, exact
     for whole orders (certified enclosures for real orders such as 3/2)."""
-    alphas = _alphas(alpha_text)
+    lim = limits_from(**limits, max_strategies=max_strategies)
+    alphas = _alphas(alpha_text, lim.max_orders)
     try:
-        with using(limits_from(**limits, max_strategies=max_strategies)):
+        with using(lim):
             case, name, mech = load_mechanism(case_path, of)
             eng = make_engine(engine, max_strategies=max_strategies)
             results = [renyi_any(eng, mech, a) for a in alphas]
@@ -217,7 +227,7 @@ def convert(case_path, which, delta_text, alpha_text, rho_text, of, as_json, eng
     """A conversion theorem to (eps, delta)-DP (Renyi DP: Mironov 2017, Canonne-Kamath-Steinke
     2020; zCDP: Bun-Steinke 2016) evaluated for M, beside M's exact PrivLoss(M, delta)."""
     delta = parse_number(delta_text, "--delta", kind="delta")
-    alpha = _alphas(alpha_text)[0] if alpha_text is not None else None
+    alpha = _alphas(alpha_text, 1)[0] if alpha_text is not None else None
     rho = parse_number(rho_text, "--rho", kind="positive") if rho_text is not None else None
     try:
         with using(limits_from(**limits, max_strategies=max_strategies)):
