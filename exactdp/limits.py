@@ -122,6 +122,7 @@ FLAGS: dict[str, str] = {
     "max_samples": "--max-samples",
     "max_automaton_work": "--max-automaton-work",
     "max_orders": "--max-orders",
+    "max_alpha_boxes": "--max-alpha-boxes",
     "max_memory": "--max-memory",
     "timeout": "--timeout",
     "follow_symlinks": "--follow-symlinks",
