@@ -49,6 +49,7 @@ __all__ = [
     "certified_renyi",
     "renyi_any",
     "renyi_witness",
+    "rational_probabilities",
     "compare",
 ]
 
@@ -157,7 +158,7 @@ def _all_equal(mech: Mechanism) -> bool:
 def renyi_any(engine: Any, mech: Mechanism, alpha: Order) -> RenyiResult | CertifiedRenyi:
     """D_α(M): the engine's exact value when one exists (whole α with rational sums, or ∞),
     else a certified enclosure."""
-    if is_inf(alpha) or (is_whole(alpha) and (alpha == 2 or _rational(mech))):
+    if is_inf(alpha) or (is_whole(alpha) and (alpha == 2 or rational_probabilities(mech))):
         try:
             return engine.renyi(mech, alpha)
         except InexactValueError:
@@ -165,7 +166,7 @@ def renyi_any(engine: Any, mech: Mechanism, alpha: Order) -> RenyiResult | Certi
     return certified_renyi(mech, alpha)
 
 
-def _rational(mech: Mechanism) -> bool:
+def rational_probabilities(mech: Mechanism) -> bool:
     """Every probability is rational (then whole orders have exact Rényi values; with elements of
     ℚ(e^{1/L}) only α = 2 does: log(S)/(α − 1) has no exact form beyond)."""
     from ..model.game import Chance, postorder

@@ -28,6 +28,7 @@ from ..analysis.gdp import HOLDS as GDP_HOLDS
 from ..analysis.gdp import check_gdp
 from ..analysis.tradeoff import dominates, envelope_tradeoff, max_gap, tensor, tradeoff_of_hull
 from ..analysis.tradeoff_points import TradeoffPoint, tradeoff_point
+from ..certificates import NoCertificate
 from ..forms.fields import FieldProblem, Label, Prob, Rational, arg
 from ..numbers.rational import q_str
 from ..numbers.real import real_cmp, real_decimal, real_str
@@ -280,6 +281,14 @@ class TradeoffClaim(Claim):
     def params(self) -> dict[str, str]:
         key, _, b = self._rel()
         return {"alpha": real_str(self.alpha), key: real_str(b)}
+
+    def certificate(self, an: Analysis) -> dict | None:
+        """No certificate (:class:`~exactdp.certificates.NoCertificate` says why): the checker
+        computes T(M)'s vertices (gdp claims) but reads no point of T(M) at a given alpha."""
+        raise NoCertificate(
+            "tradeoff claims have no certificate yet: the checker computes the vertices of T(M) for gdp claims, "
+            "not its value at a given alpha"
+        )
 
     def check(self, an: Analysis) -> Verdict:
         pt = an.cached(

@@ -31,6 +31,7 @@ from ..analysis.zcdp import FAILS as Z_FAILS
 from ..analysis.zcdp import HOLDS as Z_HOLDS
 from ..analysis.zcdp import ZCDPResult, check_zcdp
 from ..certificates.base import NoCertificate
+from ..certificates.renyi import enclosure_reason
 from ..forms.fields import Choice, Delta, Divergence, FieldProblem, Order, Rational, arg
 from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, q_str, to_fraction
@@ -107,9 +108,7 @@ class RenyiClaim(Claim):
         """The game and the claim; the checker recomputes the Renyi sum (α ≥ 2 or ∞)."""
         res = renyi_value(an, self.subject, self.alpha)
         if not isinstance(res, RenyiResult):
-            raise NoCertificate(
-                "a Renyi divergence known by a certified enclosure (a real order) has no certificate yet"
-            )
+            raise NoCertificate(enclosure_reason(an.mech(self.subject), self.alpha))
         key, _, target = self._rel()
         res = _renyi(an, self.subject, self.alpha)
         return _cert.renyi_certificate(an, self.subject, self.alpha, key, target, self._holds(res), res)
@@ -213,6 +212,15 @@ class ZCDPClaim(Claim):
 
         return an.cached(("zcdp", self.subject, self.rho), run)
 
+    def certificate(self, an: Analysis) -> dict | None:
+        """No certificate (:class:`~exactdp.certificates.NoCertificate` says why): zCDP speaks of
+        D_α at every real α > 1, and the checker has no certified interval arithmetic."""
+        raise NoCertificate(
+            f"{self.kind} claims have no certificate yet: zCDP bounds D_alpha at every real order alpha > 1, "
+            "decided here by certified interval arithmetic over alpha; the checker recomputes Renyi divergences "
+            "exactly, at whole orders and inf only"
+        )
+
     def check(self, an: Analysis) -> Verdict:
         res = self._result(an)
         values: dict[str, object] = {"rho": q_str(self.rho), "status": res.status, "boxes": res.boxes}
@@ -306,6 +314,19 @@ class ConversionClaim(Claim):
         if self.rho is not None:
             out["rho"] = q_str(self.rho)
         return out
+
+    def certificate(self, an: Analysis) -> dict | None:
+        """No certificate (:class:`~exactdp.certificates.NoCertificate` says why): the checker
+        evaluates no conversion theorem."""
+        why = (
+            "the premise (rho-zCDP, a condition at every real order) and the bound rho + 2*sqrt(rho*log(1/delta)) lie"
+            if self.theorem == "zcdp-to-dp"
+            else f"the bound, D_{self.alpha} plus logarithms of delta and of the order, lies"
+        )
+        raise NoCertificate(
+            f"conversion claims have no certificate yet: the checker evaluates no conversion theorem ({why} "
+            "outside its exact arithmetic)"
+        )
 
     def check(self, an: Analysis) -> Verdict:
         found = an.profile(self.subject).privloss(self.delta)
