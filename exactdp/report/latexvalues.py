@@ -59,7 +59,9 @@ __all__ = [
 DEFAULT_DIGITS = 6
 
 # The exact values exported per claim kind, the main one first (keys of Verdict.values).  A gdp
-# claim has none: its bound G_mu involves the normal CDF and is given as a decimal only.
+# claim has none: its bound G_mu involves the normal CDF and is given as a decimal only; nor has a
+# zcdp claim (decided by certified intervals over alpha), and a Renyi value at a real order is an
+# enclosure, not a value (its key is renyi_interval).
 EXPORTED: dict[str, tuple[str, ...]] = {
     "privloss": ("privloss", "exp_privloss"),
     "dp": ("delta_at_eps",),
@@ -72,12 +74,16 @@ EXPORTED: dict[str, tuple[str, ...]] = {
     "br_range": ("br_range",),
     "simulates_rr": ("eps", "exp_eps", "delta"),
     "not_simulates_rr": ("eps", "exp_eps", "delta"),
-    "composition": ("privloss", "renyi", "bound", "slack"),
+    "composition": ("privloss", "renyi", "bound", "slack", "optimum"),
     "renyi": ("renyi",),
     "fdp": ("max_gap",),
     "not_fdp": ("alpha",),
     "gdp": (),
     "not_gdp": (),
+    "zcdp": (),
+    "not_zcdp": (),
+    "conversion": ("privloss", "bound", "renyi"),
+    "tradeoff": ("tradeoff",),
 }
 
 
