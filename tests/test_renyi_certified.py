@@ -113,7 +113,15 @@ def test_witness_rechecks_and_names_the_strategy():
 def test_dispatch_and_orders():
     m = rr(eps="0.1")
     assert renyi_any(make_engine("profile"), m, 2).value is not None  # exact: log of a field element
-    assert type(renyi_any(make_engine("profile"), m, 3)).__name__ == "CertifiedRenyi"
+    exact3 = renyi_any(make_engine("profile"), m, 3)  # exact too: log of a field element over 2
+    assert type(exact3).__name__ == "RenyiResult"
+    assert type(renyi_any(make_engine("profile"), m, F(5, 2))).__name__ == "CertifiedRenyi"
+    # a whole order whose exact sum outgrows --max-bits falls back on the certified enclosure
+    from exactdp.limits import Limits, using
+
+    with using(Limits(max_bits=2_000)):
+        big = renyi_any(make_engine("profile"), m, 300)
+    assert type(big).__name__ == "CertifiedRenyi"
     assert parse_order("3/2") == F(3, 2) and parse_order("2") == 2 and parse_order("inf") == INF
     with pytest.raises(ExactDPError, match="alpha > 1"):
         parse_order("1/2")

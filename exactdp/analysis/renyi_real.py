@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..errors import ExactDPError, InexactValueError, VerificationError
+from ..errors import ExactDPError, InexactValueError, LimitExceededError, TimeLimitExceeded, VerificationError
+from ..model.checks import takes_mechanism
 from ..model.game import Mechanism
 from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, as_q, is_rational, to_fraction
@@ -118,6 +119,7 @@ def _divergence_ball(ball: Any, alpha: Order, kl: bool) -> Any:
     return ball.log() / to_arb(Q(a.numerator, a.denominator) - 1, 0)
 
 
+@takes_mechanism
 def certified_renyi(mech: Mechanism, alpha: Order, prec: int = DEFAULT_PREC) -> CertifiedRenyi:
     """D_α(M) for α > 1 or α = 1 (KL) as a certified enclosure at ``prec`` bits, with the
     attaining adversary re-checked by an independent forward walk."""
@@ -156,24 +158,28 @@ def _all_equal(mech: Mechanism) -> bool:
 
 
 def renyi_any(engine: Any, mech: Mechanism, alpha: Order) -> RenyiResult | CertifiedRenyi:
-    """D_α(M): the engine's exact value when one exists (whole α with rational sums, or ∞),
-    else a certified enclosure."""
-    if is_inf(alpha) or (is_whole(alpha) and (alpha == 2 or rational_probabilities(mech))):
+    """D_α(M): the engine's exact value when one exists (whole α, with probabilities in ℚ or
+    ℚ(e^{1/L}), or ∞), else a certified enclosure — also when the exact sum outgrows
+    ``--max-bits`` (a high order in the field: its enclosure needs no big numbers)."""
+    if is_inf(alpha) or is_whole(alpha):
         try:
             return engine.renyi(mech, alpha)
         except InexactValueError:
             pass
+        except LimitExceededError as e:
+            if isinstance(e, TimeLimitExceeded) or "--max-bits" not in e.how_to_raise:
+                raise
     return certified_renyi(mech, alpha)
 
 
 def rational_probabilities(mech: Mechanism) -> bool:
-    """Every probability is rational (then whole orders have exact Rényi values; with elements of
-    ℚ(e^{1/L}) only α = 2 does: log(S)/(α − 1) has no exact form beyond)."""
+    """Every probability is rational (the standalone checker's Rényi sums take nothing else)."""
     from ..model.game import Chance, postorder
 
     return all(is_rational(p) for n in postorder(mech.root) if isinstance(n, Chance) for row in n.probs for p in row)
 
 
+@takes_mechanism
 def renyi_witness(mech: Mechanism, res: RenyiResult) -> RenyiWitness | None:
     """The adversary attaining an exact Rényi value (whole α ≥ 2 or KL) on its worst pair, its
     sum recomputed by an independent forward walk; None for α = ∞ (see ``privloss --witness``)."""
@@ -200,6 +206,7 @@ def _exact_sum(mech: Mechanism, pair: tuple[int, int], policy: Any, alpha: Any) 
     arithmetic."""
     from ..model.game import Ask, Chance, End, postorder
     from ..numbers.loglinear import log_linear
+    from ..numbers.logsum import log_sum, ls_add
     from ..numbers.real import real_add
 
     i, j = pair
@@ -218,8 +225,10 @@ def _exact_sum(mech: Mechanism, pair: tuple[int, int], policy: Any, alpha: Any) 
                 if not pxp:
                     return INF
                 rho = px / pxp
-                if alpha == 1:
+                if alpha == 1 and is_rational(rho) and is_rational(px):
                     total = real_add(total, log_linear(Q(0), [(rho, px)]))
+                elif alpha == 1:  # probabilities in Q(e^(1/L)): logarithms with field coefficients
+                    total = ls_add(total, log_sum(Q(0), ((rho, px),)))
                 else:
                     total = total + pxp * rho**alpha
             else:

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import VerificationError
+from ..model.checks import takes_mechanism
 from ..model.game import Mechanism
 from ..numbers.rational import Q
 from ..numbers.types import FieldValue
@@ -97,6 +98,7 @@ def _test(mech: Mechanism, prof: Profile, lam: Any, alpha: Any, beta: Any) -> Ve
     return VertexTest(alpha, beta, w if (w.p or w.p_prime) else None, lam)
 
 
+@takes_mechanism
 def vertex_tests(mech: Mechanism, prof: Profile) -> list[VertexTest]:
     """The attaining test of every vertex of the envelope's trade-off function T(M)."""
     t = envelope_tradeoff(prof)
@@ -114,6 +116,7 @@ def _segment(t: Tradeoff, alpha: Any) -> tuple[int, int]:
     return len(vs) - 1, len(vs) - 1
 
 
+@takes_mechanism
 def tradeoff_point(mech: Mechanism, prof: Profile, alpha: Any) -> TradeoffPoint:
     """T(M)(α) of the envelope's trade-off function, exactly, with the test(s) attaining it."""
     t = envelope_tradeoff(prof)

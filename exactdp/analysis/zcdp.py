@@ -41,6 +41,7 @@ from fractions import Fraction
 from typing import Any
 
 from .. import limits
+from ..model.checks import takes_mechanism
 from ..model.game import Mechanism
 from ..numbers.ladder import is_inf
 from ..numbers.rational import as_q, to_fraction
@@ -142,6 +143,7 @@ def _tail(mech: Mechanism, d_inf: Any, rho: Fraction) -> Fraction:
     return max(Fraction(2), hi / rho + 1)
 
 
+@takes_mechanism
 def check_zcdp(mech: Mechanism, rho: Any, d_inf: Any) -> ZCDPResult:
     """Whether ``mech`` is ρ-zCDP against every adaptive adversary (module docstring).
 

@@ -28,6 +28,7 @@ from typing import Any
 
 from .. import limits
 from ..errors import LimitExceededError, UnsupportedMechanismError
+from .checks import takes_mechanism
 from .game import END, Ask, Chance, End, Label, Mechanism, Node, label_str
 
 __all__ = ["nonadaptive_game", "query_sequences"]
@@ -131,6 +132,7 @@ def _forced(root: Node, seq: tuple[Label, ...]) -> Node:
     return walk(root, 0)
 
 
+@takes_mechanism
 def nonadaptive_game(mech: Mechanism) -> Mechanism:
     """``mech`` against non-adaptive adversaries only: a choice of a query sequence, then the
     game with every query forced (module docstring).  A game without adversary choices is
