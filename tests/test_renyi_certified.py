@@ -126,3 +126,21 @@ def test_dispatch_and_orders():
     with pytest.raises(ExactDPError, match="alpha > 1"):
         parse_order("1/2")
     assert engine.privloss(m, 0) == Q(1, 10)
+
+
+def test_the_attaining_adversary_survives_pickling():
+    """verify --jobs renders witnesses computed in a worker process: the adversary's choices
+    must point at the same options there (they were keyed by per-process node ids, and every
+    choice fell back to the first option)."""
+    import pickle
+    from pathlib import Path
+
+    from exactdp import load_case
+    from exactdp.analysis.renyi_real import renyi_witness
+
+    case = load_case(str(Path(__file__).resolve().parents[1] / "cases/renyi/concurrent-composition.yaml"))
+    m = case.mechanisms["FF"]
+    w = renyi_witness(m, make_engine("profile").renyi(m, 2))
+    lines, _ = w.decision_tree(40)
+    assert any(line.endswith("choose F[1].1") for line in lines)  # the informative query of F's copy
+    assert pickle.loads(pickle.dumps(w)).decision_tree(40)[0] == lines

@@ -186,8 +186,10 @@ def _ratio_power(rho: Any, alpha: Any, prec: int, cache: dict) -> Any:
 
 
 def _better(a: Any, b: Any) -> bool:
-    """Whether ball b is a better option than ball a (larger midpoint; ties keep a)."""
-    return b.mid() > a.mid()
+    """Whether ball b is certainly a better option than ball a.  Overlapping balls keep a, the
+    earlier option: equal values (symmetric copies, say) differ only by rounding, which depends on
+    the working precision, so comparing midpoints made the chosen adversary depend on it."""
+    return bool(b > a)
 
 
 def renyi_balls(mech: Mechanism, alpha: Any, prec: int = DEFAULT_PREC, *, kl: bool = False) -> list[PairBall]:
@@ -315,6 +317,12 @@ def _push(pending: dict, node: Node, px: Any, pxp: Any) -> None:
         cur[1] += pxp
 
 
+def _rebuilt_witness(mech: Mechanism, pair: tuple, alpha: Any, table: dict, total: Any, what: str) -> RenyiWitness:
+    """A :class:`RenyiWitness` from its pickled form (choices by position in ``postorder``)."""
+    nodes = list(postorder(mech.root))
+    return RenyiWitness(mech, pair, alpha, RenyiPolicy({nodes[k].uid: c for k, c in table.items()}), total, what)
+
+
 @dataclass(frozen=True, eq=False)
 class RenyiWitness:
     """The adversary attaining a Rényi sum on one ordered pair, with its own sum recomputed
@@ -326,6 +334,13 @@ class RenyiWitness:
     policy: RenyiPolicy
     total: Any  # exact sum, ``Enclosure`` of it, or None (infinite)
     what: str = "sum P^alpha P'^(1-alpha)"
+
+    def __reduce__(self) -> tuple:
+        """Pickled (to another process) with the choices keyed by position in the game rather
+        than by node id: ids are per process, so a table of ids would point nowhere there."""
+        where = {n.uid: k for k, n in enumerate(postorder(self.mechanism.root))}
+        table = {where[u]: c for u, c in self.policy.table.items() if u in where}
+        return (_rebuilt_witness, (self.mechanism, self.pair, self.alpha, table, self.total, self.what))
 
     @property
     def pair_names(self) -> tuple[str, str]:

@@ -189,10 +189,13 @@ def renyi_witness(mech: Mechanism, res: RenyiResult) -> RenyiWitness | None:
     assert worst is not None
     pair = next(p for p in mech.ordered_pairs if mech.pair_names(p) == worst.pair)
     kl = res.alpha == 1
-    balls = renyi_balls(mech, None if kl else res.alpha, DEFAULT_PREC, kl=kl)
-    policy = next(pb.policy for pb in balls if pb.pair == pair)
-    total = _exact_sum(mech, pair, policy, res.alpha)
-    if not (is_inf(total) and is_inf(worst.total)) and (is_inf(total) or real_cmp(total, worst.total) != 0):
+    for prec in (DEFAULT_PREC, 4 * DEFAULT_PREC, 16 * DEFAULT_PREC):  # options closer than the balls: more bits
+        balls = renyi_balls(mech, None if kl else res.alpha, prec, kl=kl)
+        policy = next(pb.policy for pb in balls if pb.pair == pair)
+        total = _exact_sum(mech, pair, policy, res.alpha)
+        if (is_inf(total) and is_inf(worst.total)) or (not is_inf(total) and real_cmp(total, worst.total) == 0):
+            break
+    else:
         raise VerificationError(
             f"Renyi witness re-check failed on {worst.pair}: the engine says {real_str(worst.total)}, the adversary's "
             f"own views give {real_str(total)}"
