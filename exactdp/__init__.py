@@ -70,13 +70,11 @@ from .errors import (
 )
 from .model import END, Ask, Chance, Mechanism
 from .model.nonadaptive import nonadaptive_game
-from .numbers import INF, LogLinear, LogReal, Q, QtElement, eval_text, real_str
+from .numbers import INF, LogLinear, LogQt, LogReal, Q, QtElement, eval_text, exact, real_str
 from .report import notebook as _notebook  # noqa: F401  (registers what a notebook shows for exactdp's objects)
 from .report.plotapi import plot_profile, plot_renyi, plot_tradeoff
 from .simulation.simulate import simulate
 from .verify import Options, verify_file, verify_paths
-
-exact = eval_text  # exactdp.exact("log(3)") -> an exact value
 
 __all__ = [
     "__version__",
@@ -162,6 +160,7 @@ __all__ = [
     "Q",
     "INF",
     "LogReal",
+    "LogQt",
     "QtElement",
     "exact",
     "eval_text",

@@ -12,7 +12,7 @@ from exactdp.builders.tree import mechanism, respond
 from exactdp.errors import CaseError
 from exactdp.numbers import Q, eval_text
 from exactdp.numbers import kinds as K
-from exactdp.numbers.ladder import RR, domain_of
+from exactdp.numbers.ladder import LL, domain_of
 from exactdp.verify import verify_text
 
 HEAD = "exactdp: 1\nname: f\n"
@@ -21,9 +21,11 @@ HEAD = "exactdp: 1\nname: f\n"
 def test_domain_of_knows_linear_forms_in_logs():
     """Regression: a delta written log(3)/2 reached domain_of as a LogLinear and crashed the reader
     with a TypeError (exit 3) instead of a located error."""
-    assert domain_of(eval_text("log(3)/2")) == RR
+    assert domain_of(eval_text("log(3)/2")) is LL
     fr = verify_text(HEAD + "mechanism: {rr: {eps: 0.1}}\nclaims: [{delta: {eps: 0, equals: log(3)/2}}]\n")
-    assert fr.exit_code == 2 and "must" in fr.error.problems[0].message
+    assert fr.exit_code == 1  # compared exactly: delta(1) = (e^0.1 - 1)/(e^0.1 + 1) ~ 0.025, not ~ 0.549
+    fr = verify_text(HEAD + "mechanism: {rr: {eps: 0.1}}\nclaims: [{delta: {eps: 0, equals: log(3)}}]\n")
+    assert fr.exit_code == 2 and "must lie in [0, 1]" in fr.error.problems[0].message
 
 
 def test_probability_kind_accepts_the_field_and_checks_the_range():

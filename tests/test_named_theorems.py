@@ -43,9 +43,9 @@ def test_kov30_table():
 
 
 def _f(x) -> float:
-    from exactdp.numbers.real import real_float
+    from exactdp.numbers import ladder
 
-    return real_float(x)
+    return ladder.to_float(x)
 
 
 def test_slides_theorem_2_is_at_least_kov_3_5():

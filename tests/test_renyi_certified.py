@@ -16,17 +16,16 @@ from exactdp.analysis.renyi import renyi
 from exactdp.analysis.renyi_real import certified_renyi, compare, parse_order, renyi_any, renyi_witness
 from exactdp.builders import rr
 from exactdp.errors import ExactDPError
-from exactdp.numbers import INF, Q, eval_text
-from exactdp.numbers.real import real_cmp
+from exactdp.numbers import INF, Q, eval_text, ladder
 
 from .strategies import mechanisms
 
 
 def _contains(enc, exact) -> bool:
     return (
-        real_cmp(Q(enc.lo.numerator, enc.lo.denominator), exact)
+        ladder.cmp(Q(enc.lo.numerator, enc.lo.denominator), exact)
         <= 0
-        <= real_cmp(Q(enc.hi.numerator, enc.hi.denominator), exact)
+        <= ladder.cmp(Q(enc.hi.numerator, enc.hi.denominator), exact)
     )
 
 

@@ -43,10 +43,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..errors import VerificationError
+from ..errors import InexactValueError, VerificationError
 from ..model.game import Ask, Chance, End, Mechanism, Node, postorder
-from ..numbers.ladder import QT, domain_of, lift
-from ..numbers.rational import Q, is_rational, to_fraction
+from ..numbers import ladder
+from ..numbers.rational import Q, is_rational, q_str, to_fraction
 from .witness import format_history, show_label
 
 __all__ = [
@@ -93,12 +93,13 @@ def arb_prec(bits: int) -> Iterator[Any]:
 
 
 def to_arb(x: Any, prec: int) -> Any:
-    """An Arb ball containing the exact value x (a rational or an element of ℚ(e^{1/L}))."""
-    if domain_of(x) == QT:
-        return lift(x, QT).ball(prec)
-    f = to_fraction(x)
-    flint = _load()
-    return flint.arb(flint.fmpq(f.numerator, f.denominator))
+    """An Arb ball containing the exact finite value x (a rational or an element of ℚ(e^{1/L})):
+    a rational at the working precision in force (``prec`` is for the others)."""
+    if is_rational(x):
+        f = to_fraction(x)
+        flint = _load()
+        return flint.arb(flint.fmpq(f.numerator, f.denominator))
+    return ladder.ball(x, prec)
 
 
 def _dyadic(x: Any) -> Fraction:
@@ -107,7 +108,11 @@ def _dyadic(x: Any) -> Fraction:
 
 
 def bounds(ball: Any) -> tuple[Fraction, Fraction]:
-    """(lo, hi): exact binary rationals with lo ≤ every value of the ball ≤ hi."""
+    """(lo, hi): exact binary rationals with lo ≤ every value of the ball ≤ hi;
+    :class:`~exactdp.errors.InexactValueError` for a ball that is not finite (a value beyond
+    Arb's reach at this precision, such as a sum at an order with thousands of digits)."""
+    if not ball.is_finite():
+        raise InexactValueError("a certified enclosure of this value is not finite at the working precision")
     return _dyadic(ball.lower()), _dyadic(ball.upper())
 
 
@@ -373,7 +378,6 @@ class RenyiWitness:
         return lines, False
 
     def render_lines(self, indent: str = "      ") -> list[str]:
-        from ..numbers.real import real_str
 
         x, xp = self.pair_names
         if self.total is None:
@@ -381,7 +385,7 @@ class RenyiWitness:
         elif isinstance(self.total, Enclosure):
             shown = f"in {enclosure_text(self.total)}"
         else:
-            shown = f"= {real_str(self.total)}"
+            shown = f"= {ladder.text(self.total)}"
         out = [
             f"{indent}attaining adversary (re-checked independently by a forward walk): datasets ({x}, {xp}), "
             f"its {self.what} {shown}"
@@ -396,7 +400,6 @@ class RenyiWitness:
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        from ..numbers.real import real_str
 
         tree, cut = self.decision_tree(200)
         d: dict[str, Any] = {
@@ -408,9 +411,9 @@ class RenyiWitness:
         if self.total is None:
             d["total"] = "inf"
         elif isinstance(self.total, Enclosure):
-            d["total_interval"] = [str(self.total.lo), str(self.total.hi)]
+            d["total_interval"] = [q_str(self.total.lo), q_str(self.total.hi)]
         else:
-            d["total"] = real_str(self.total)
+            d["total"] = ladder.text(self.total)
         d["rechecked"] = True
         return d
 

@@ -24,9 +24,11 @@ from typing import Any
 from ..errors import ExactDPError, InexactValueError, LimitExceededError, TimeLimitExceeded, VerificationError
 from ..model.checks import takes_mechanism
 from ..model.game import Mechanism
+from ..numbers import ladder
+from ..numbers.certified import ball_bounds
+from ..numbers.infinity import INF, Infinity
 from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, as_q, is_rational, to_fraction
-from ..numbers.real import INF, Infinity, real_cmp, real_str
 from .renyi import RenyiResult
 from .renyi_certified import (
     DEFAULT_PREC,
@@ -90,7 +92,7 @@ def parse_order(alpha: object) -> Order:
 
 
 def order_str(alpha: Order) -> str:
-    return "inf" if is_inf(alpha) else str(alpha)
+    return ladder.short(alpha)
 
 
 def is_whole(alpha: Order) -> bool:
@@ -169,6 +171,10 @@ def renyi_any(engine: Any, mech: Mechanism, alpha: Order) -> RenyiResult | Certi
         except LimitExceededError as e:
             if isinstance(e, TimeLimitExceeded) or "--max-bits" not in e.how_to_raise:
                 raise
+            try:
+                return certified_renyi(mech, alpha)
+            except InexactValueError:  # no finite enclosure either: the size limit is the reason
+                raise e from None
     return certified_renyi(mech, alpha)
 
 
@@ -193,12 +199,12 @@ def renyi_witness(mech: Mechanism, res: RenyiResult) -> RenyiWitness | None:
         balls = renyi_balls(mech, None if kl else res.alpha, prec, kl=kl)
         policy = next(pb.policy for pb in balls if pb.pair == pair)
         total = _exact_sum(mech, pair, policy, res.alpha)
-        if (is_inf(total) and is_inf(worst.total)) or (not is_inf(total) and real_cmp(total, worst.total) == 0):
+        if (is_inf(total) and is_inf(worst.total)) or (not is_inf(total) and ladder.cmp(total, worst.total) == 0):
             break
     else:
         raise VerificationError(
-            f"Renyi witness re-check failed on {worst.pair}: the engine says {real_str(worst.total)}, the adversary's "
-            f"own views give {real_str(total)}"
+            f"Renyi witness re-check failed on {worst.pair}: the engine says {ladder.text(worst.total)}, the adversary's "
+            f"own views give {ladder.text(total)}"
         )
     what = "KL divergence" if kl else "sum P^alpha P'^(1-alpha)"
     return RenyiWitness(mech, pair, res.alpha, policy, None if is_inf(total) else total, what)
@@ -210,7 +216,6 @@ def _exact_sum(mech: Mechanism, pair: tuple[int, int], policy: Any, alpha: Any) 
     from ..model.game import Ask, Chance, End, postorder
     from ..numbers.loglinear import log_linear
     from ..numbers.logsum import log_sum, ls_add
-    from ..numbers.real import real_add
 
     i, j = pair
     order = list(reversed(postorder(mech.root)))
@@ -229,7 +234,7 @@ def _exact_sum(mech: Mechanism, pair: tuple[int, int], policy: Any, alpha: Any) 
                     return INF
                 rho = px / pxp
                 if alpha == 1 and is_rational(rho) and is_rational(px):
-                    total = real_add(total, log_linear(Q(0), [(rho, px)]))
+                    total = ladder.add(total, log_linear(Q(0), [(rho, px)]))
                 elif alpha == 1:  # probabilities in Q(e^(1/L)): logarithms with field coefficients
                     total = ls_add(total, log_sum(Q(0), ((rho, px),)))
                 else:
@@ -250,7 +255,7 @@ def _exact_sum(mech: Mechanism, pair: tuple[int, int], policy: Any, alpha: Any) 
                             slot[key][1] += y
                         else:
                             slot[key] = [x, y]
-    return real_add(Q(0), total) if alpha == 1 else total
+    return ladder.add(Q(0), total) if alpha == 1 else total
 
 
 def compare(
@@ -272,16 +277,13 @@ def _cmp(value: Enclosure | Infinity, target: Any) -> int | None:
     if is_inf(target):
         return -1
     if value.exact is not None:
-        return real_cmp(value.exact, target)
+        return ladder.cmp(value.exact, target)
     if is_rational(target):
         return value.cmp(target)
     # an exact real target (log(r), LogLinear): compare with a certified enclosure of it
-    from ..numbers.real import enclose
-
     prec = 64
     while prec <= 4 * MAX_PREC:
-        iv = enclose(target, prec) if not hasattr(target, "terms") else _ll_enclose(target, prec)
-        lo, hi = _mp_fraction(iv.a), _mp_fraction(iv.b)
+        lo, hi = ball_bounds(ladder.ball(target, prec))
         if value.hi < lo:
             return -1
         if value.lo > hi:
@@ -290,27 +292,3 @@ def _cmp(value: Enclosure | Infinity, target: Any) -> int | None:
             return None
         prec *= 4
     return None
-
-
-def _ll_enclose(x: Any, prec: int) -> Any:
-    """An mpmath interval containing a linear form in logarithms s + Σ c_b ln b."""
-    import mpmath
-
-    old = mpmath.iv.prec
-    mpmath.iv.prec = prec
-    try:
-        fs = to_fraction(x.s)
-        v = mpmath.iv.mpf(fs.numerator) / mpmath.iv.mpf(fs.denominator)
-        for b, c in x.terms:
-            fc = to_fraction(c)
-            v += mpmath.iv.mpf(fc.numerator) / mpmath.iv.mpf(fc.denominator) * mpmath.iv.log(mpmath.iv.mpf(int(b)))
-        return v
-    finally:
-        mpmath.iv.prec = old
-
-
-def _mp_fraction(x: Any) -> Fraction:
-    import mpmath
-
-    man, exp = mpmath.mpf(x).man_exp
-    return Fraction(int(man)) * Fraction(2) ** int(exp)

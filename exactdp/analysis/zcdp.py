@@ -43,9 +43,10 @@ from typing import Any
 from .. import limits
 from ..model.checks import takes_mechanism
 from ..model.game import Mechanism
+from ..numbers import ladder
+from ..numbers.certified import ball_bounds
 from ..numbers.ladder import is_inf
 from ..numbers.rational import as_q, to_fraction
-from ..numbers.real import real_cmp, real_decimal, real_str
 from .renyi_certified import (
     Enclosure,
     RenyiWitness,
@@ -133,13 +134,7 @@ def _box_verified(rho: Fraction, a: Fraction, b: Fraction, ua: Fraction, ub: Fra
 
 def _tail(mech: Mechanism, d_inf: Any, rho: Fraction) -> Fraction:
     """A rational A ≥ max(2, D_∞/ρ) (certified upper bound of D_∞)."""
-    from ..numbers.real import enclose
-
-    iv = enclose(d_inf, 80)
-    import mpmath
-
-    man, exp = mpmath.mpf(iv.b).man_exp
-    hi = Fraction(int(man)) * Fraction(2) ** int(exp)
+    hi = ball_bounds(ladder.ball(d_inf, 80))[1]
     return max(Fraction(2), hi / rho + 1)
 
 
@@ -156,8 +151,8 @@ def check_zcdp(mech: Mechanism, rho: Any, d_inf: Any) -> ZCDPResult:
         worst = next(pb for pb in pairs if pb.ball is None)
         w = RenyiWitness(mech, worst.pair, Fraction(2), worst.policy, None)
         return ZCDPResult(FAILS, rho, None, None, None, w, 0, "a view possible under one dataset only: D_alpha = inf")
-    if real_cmp(d_inf, rho) <= 0:
-        why = f"D_alpha <= D_inf = {real_str(d_inf)} <= rho < rho*alpha for every alpha > 1"
+    if ladder.cmp(d_inf, rho) <= 0:
+        why = f"D_alpha <= D_inf = {ladder.text(d_inf)} <= rho < rho*alpha for every alpha > 1"
         return ZCDPResult(HOLDS, rho, None, None, None, None, 0, why)
     top = _tail(mech, d_inf, r)
     # boxes on a geometric grid first: 1, 1 + 1/8, 1 + 1/4, 1 + 1/2, 2, 3, 5, 9, ...
@@ -196,7 +191,7 @@ def check_zcdp(mech: Mechanism, rho: Any, d_inf: Any) -> ZCDPResult:
         phi,
         HOLDS,
         boxes,
-        f"D_alpha <= rho*alpha on (1, {_dec(top)}] by {boxes} certified boxes; beyond, D_alpha <= D_inf = {real_decimal(d_inf)}",
+        f"D_alpha <= rho*alpha on (1, {_dec(top)}] by {boxes} certified boxes; beyond, D_alpha <= D_inf = {ladder.decimal(d_inf)}",
     )
 
 

@@ -40,9 +40,8 @@ from typing import Any
 
 from ..errors import CaseError, CaseProblem, InexactValueError
 from ..model.game import END, Chance, Label, Mechanism
-from ..numbers.ladder import QT, domain_of, lift
+from ..numbers import ladder
 from ..numbers.rational import Q, as_q, q_str
-from ..numbers.real import real_sign, real_str
 from ..numbers.types import EpsLike, FieldValue, LambdaLike, Rational, RationalLike
 from .discrete import check_alpha, gaussian_weight
 from .params import UNSET, alpha_arg, check_exp_eps, exp_eps_arg
@@ -116,14 +115,14 @@ def finite_noise(pmf: Mapping[int, FieldValue], *, name: str = "") -> Noise:
         if int(z) != z:
             raise CaseError(CaseProblem(f"noise values must be integers, got {z!r}"))
         p = _field_prob(p)
-        if real_sign(p) < 0:
-            raise CaseError(CaseProblem(f"noise: Pr[Z = {z}] = {real_str(p)} is negative"))
+        if ladder.sign(p) < 0:
+            raise CaseError(CaseProblem(f"noise: Pr[Z = {z}] = {ladder.text(p)} is negative"))
         items.append((int(z), p))
     if not items:
         raise CaseError(CaseProblem("noise: the distribution is empty"))
     total = sum((p for _, p in items), Q(0))
     if total != 1:
-        raise CaseError(CaseProblem(f"noise: the probabilities sum to {real_str(total)}, not 1"))
+        raise CaseError(CaseProblem(f"noise: the probabilities sum to {ladder.text(total)}, not 1"))
     items.sort()
     return Noise(pmf=tuple((z, p) for z, p in items if p), name=name or "finite pmf")
 
@@ -131,10 +130,10 @@ def finite_noise(pmf: Mapping[int, FieldValue], *, name: str = "") -> Noise:
 def _field_prob(p: Any) -> FieldValue:
     """A probability as a rational or an element of ℚ(e^{1/L}) (refused otherwise)."""
     try:
-        return lift(p, QT) if domain_of(p) == QT else as_q(p)
-    except (InexactValueError, TypeError):
+        return ladder.as_field(p)
+    except InexactValueError:
         raise CaseError(
-            CaseProblem(f"noise: the probability {real_str(p)} is not an exact element of Q(e^(1/L))")
+            CaseProblem(f"noise: the probability {ladder.short(p)} is not an exact element of Q(e^(1/L))")
         ) from None
 
 
@@ -178,7 +177,7 @@ def geometric_noise(
         w = {z: a ** abs(z) for z in range(-width, width + 1)}
         total = sum(w.values(), Q(0))
         pmf = {z: v / total for z, v in w.items()}
-    return finite_noise(pmf, name=f"geometric(alpha={real_str(a)}, |z|<={width}, {truncation})")
+    return finite_noise(pmf, name=f"geometric(alpha={ladder.text(a)}, |z|<={width}, {truncation})")
 
 
 def gaussian_noise(sigma2: RationalLike, width: int) -> Noise:
@@ -199,7 +198,7 @@ def discrete_laplace(alpha: RationalLike | None = None, *, eps: EpsLike | None =
     Pr[Z = z] = (1−α)/(1+α)·α^``|z|``; the discrete analogue of Lap(1/ε) with α = e^{−ε}
     (``discrete_laplace(eps="log(2)")`` or ``discrete_laplace(alpha="1/2")``)."""
     a = _check_alpha(alpha_arg("discrete_laplace", eps=eps, alpha=alpha))
-    return Noise(alpha=a, name=f"geometric(alpha={real_str(a)})")
+    return Noise(alpha=a, name=f"geometric(alpha={ladder.text(a)})")
 
 
 # --- k-ary randomized response ------------------------------------------------------------------

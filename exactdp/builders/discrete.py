@@ -45,10 +45,9 @@ from typing import Any
 from ..errors import CaseError, CaseProblem, InexactValueError
 from ..model.game import END, Chance, Mechanism
 from ..numbers import kinds as K
-from ..numbers.ladder import QT, domain_of, lift
+from ..numbers import ladder
 from ..numbers.qt import MAX_DEGREE, qt_exp
 from ..numbers.rational import Q, as_q, q_str, to_fraction
-from ..numbers.real import real_cmp, real_mul, real_str
 from ..numbers.types import FieldValue
 from .params import alpha_arg, read_eps, read_rational
 
@@ -78,12 +77,12 @@ def _problem(message: str, hint: str | None = None) -> CaseError:
 def check_alpha(alpha: Any, call: str = "geometric noise") -> FieldValue:
     """α ∈ (0, 1) as a rational or an element of ℚ(e^{1/L}) (certified range check)."""
     try:
-        a = lift(alpha, QT) if domain_of(alpha) == QT else as_q(alpha)
-    except (InexactValueError, TypeError):
-        raise _problem(f"{call}: alpha = {real_str(alpha)} is not an exact element of Q(e^(1/L))") from None
-    if real_cmp(a, 0) <= 0 or real_cmp(a, 1) >= 0:
+        a = ladder.as_field(alpha)
+    except InexactValueError:
+        raise _problem(f"{call}: alpha = {ladder.short(alpha)} is not an exact element of Q(e^(1/L))") from None
+    if ladder.cmp(a, 0) <= 0 or ladder.cmp(a, 1) >= 0:
         raise _problem(
-            f"{call} needs 0 < alpha < 1 (alpha = e^-eps with eps > 0), got alpha = {real_str(a)}",
+            f"{call} needs 0 < alpha < 1 (alpha = e^-eps with eps > 0), got alpha = {ladder.text(a)}",
             "alpha = e^(-1/scale): give a positive scale or eps",
         )
     return a
@@ -184,7 +183,7 @@ def gaussian_weight(sigma2: Any, d: int) -> FieldValue:
     if m > MAX_DEGREE:
         L = gaussian_field(sigma2)
         raise _problem(
-            f"discrete Gaussian: the weight e^(-{d}^2/(2*sigma^2)) = t^-{m} with t = e^(1/{L}) is beyond the "
+            f"discrete Gaussian: the weight e^(-{ladder.short(d)}^2/(2*sigma^2)) = t^-{ladder.short(m)} with t = e^(1/{L}) is beyond the "
             f"field-degree limit {MAX_DEGREE}",
             "use a narrower range (the bounds) or a sigma^2 whose 1/(2 sigma^2) has a smaller numerator",
         )
@@ -242,7 +241,7 @@ def bounded_discrete_laplace(
     if scale is not None:
         a = alpha_of_scale(read_rational(scale, call="bounded_discrete_laplace", name="scale"), sensitivity)
     elif eps is not None:
-        per_unit = real_mul(read_eps(eps, call="bounded_discrete_laplace"), Q(1, sensitivity))
+        per_unit = ladder.mul(read_eps(eps, call="bounded_discrete_laplace"), Q(1, sensitivity))
         a = 1 / K.exp_eps(per_unit, form="bounded_discrete_laplace")
     else:
         a = alpha_arg("bounded_discrete_laplace", eps=None, alpha=alpha)

@@ -50,10 +50,9 @@ from ..errors import CaseError, CaseProblem, InexactValueError, LimitExceededErr
 from ..model.checks import takes_mechanism
 from ..model.game import END, Ask, Chance, Label, Mechanism, Node, label_str, unordered_pairs
 from ..model.ops import graft
-from ..numbers.ladder import QT, lift
+from ..numbers import ladder
 from ..numbers.qt import monomial, qt_exp
 from ..numbers.rational import Q, as_q, is_rational, q_str
-from ..numbers.real import real_pow, real_str
 from ..numbers.types import EpsLike, LambdaLike, Rational
 from .params import UNSET, check_exp_eps, exp_eps_arg, read_exp_eps
 from .rr import default_bits
@@ -147,12 +146,12 @@ def _power(B: Any, e: Any) -> Any:
     be rational), or B = c·e^s in ℚ(e^{1/L}) for a decimal ε (then B^e = c^e·e^{se}, exact when
     c^e is rational — always for c = 1, i.e. e^ε itself)."""
     if is_rational(B):
-        return as_q(real_pow(as_q(B), as_q(e)))
-    mono = monomial(lift(B, QT))
+        return as_q(ladder.power(as_q(B), as_q(e)))
+    mono = monomial(ladder.as_field(B))
     if mono is None:
-        raise InexactValueError(f"({real_str(B)})^({q_str(e)}) has no exact form in Q(e^(1/L))")
+        raise InexactValueError(f"({ladder.short(B)})^({q_str(e)}) has no exact form in Q(e^(1/L))")
     c, s = mono
-    return as_q(real_pow(as_q(c), as_q(e))) * qt_exp(1, as_q(s) * as_q(e))
+    return as_q(ladder.power(as_q(c), as_q(e))) * qt_exp(1, as_q(s) * as_q(e))
 
 
 def exponential_rows(
@@ -274,7 +273,7 @@ def _weight(E: Any, expo: Any, oname: str, dname: str, scale: Any) -> Any:
         raise CaseError(
             CaseProblem(
                 f"exponential: the weight of output {oname} under {dname} is "
-                f"e^(eps*({q_str(expo * scale)})/{q_str(scale)}) = ({real_str(E)})^({q_str(expo)}), which is "
+                f"e^(eps*({q_str(expo * scale)})/{q_str(scale)}) = ({ladder.text(E)})^({q_str(expo)}), which is "
                 "irrational and not in Q(e^(1/L))",
                 hint=f"write eps as a decimal (eps: 0.5 keeps every weight exact in Q(e^(1/L))), or choose eps so "
                 f"that e^(eps/{q_str(scale)}) is rational, e.g. eps: log(r^{q_str(scale)}) with rational r",

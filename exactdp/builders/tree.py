@@ -18,8 +18,8 @@ from typing import Any
 from ..model.checks import mechanism_arg
 from ..model.game import END, Ask, Chance, Label, Mechanism, Node, label_str, postorder
 from ..numbers import kinds as K
+from ..numbers import ladder
 from ..numbers.rational import Q
-from ..numbers.real import real_str
 from ..numbers.types import FieldValue
 from .params import read_exact
 
@@ -92,10 +92,10 @@ def _check_sums(call: str, labels: list[Label], rows: list[tuple[FieldValue, ...
         for row in rows:
             total = total + row[d]
         if total != 1:
-            parts = ", ".join(f"answer {label_str(lab)!r}: {real_str(row[d])}" for lab, row in zip(labels, rows))
+            parts = ", ".join(f"answer {label_str(lab)!r}: {ladder.text(row[d])}" for lab, row in zip(labels, rows))
             raise ValueError(
                 f"{call}: the probabilities of dataset #{d + 1} (entry {d + 1} of every answer's list) sum to "
-                f"{real_str(total)}, not 1 ({parts}); each answer lists one probability per dataset, and for each "
+                f"{ladder.text(total)}, not 1 ({parts}); each answer lists one probability per dataset, and for each "
                 f"dataset they sum to 1 over the answers, {_EXAMPLE}"
             )
 

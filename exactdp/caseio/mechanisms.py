@@ -23,8 +23,8 @@ from ..forms.fields import PerDataset, Prob
 from ..forms.registry import BuildContext, Obligation
 from ..model.game import END, Chance, Mechanism
 from ..model.symbolic import SymChance
+from ..numbers import ladder
 from ..numbers.rational import Q, is_rational, q_str
-from ..numbers.real import real_decimal, real_str
 from ..numbers.symbolic import is_sym, sympy, to_sympy
 from .context import INVALID, Reader, child_path, suggest
 from .flattree import FlatTreeNode
@@ -263,7 +263,7 @@ def _total_text(total: Any) -> str:
     """The exact sum, with a decimal reading when it is not rational (a field element)."""
     if is_rational(total):
         return q_str(total)
-    return f"{excerpt(real_str(total), quote=False)} ≈ {real_decimal(total)}"
+    return f"{excerpt(ladder.text(total), quote=False)} ≈ {ladder.decimal(total)}"
 
 
 def _sum_hint(total: Any, texts: list[str]) -> str:

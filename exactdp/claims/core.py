@@ -9,10 +9,11 @@ from typing import Any
 from .. import certificates as _cert
 from ..analysis import format_privloss
 from ..analysis.results import Profile, privloss_from_lambda, value_cmp, value_str
+from ..errors import InexactValueError
 from ..forms.fields import Delta, Eps, FieldProblem, Label, PrivLossValue, arg
+from ..numbers import ladder
 from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, q_str
-from ..numbers.real import LogLinear, real_cmp, real_decimal, real_log, real_str
 from .base import FAILS, HOLDS, Analysis, Claim, Verdict, claim
 
 __all__ = [
@@ -27,14 +28,23 @@ __all__ = [
 
 
 def _eps_text(eps: Any) -> str:
-    return real_str(eps)
+    return ladder.text(eps)
 
 
 def _exponent(eps: object) -> str:
     """ε as an exponent: ``log(3)`` or ``0`` as is, ``(2/5)`` or ``(1/10 + log(2))`` in parentheses."""
-    e = real_str(eps)
+    e = ladder.text(eps)
     simple = e.isalnum() or (e.startswith("log(") and e.count("(") == 1 and e.endswith(")"))
     return e if simple else f"({e})"
+
+
+def _witness_if_exact(an: Analysis, subject: Any, eps: Any) -> Any:
+    """A witness at ε when e^ε has an exact form (not for ε = log(3)/2: e^ε = √3)."""
+    try:
+        ladder.exp(eps)
+    except InexactValueError:
+        return None
+    return an.witness(subject, eps)
 
 
 @claim("privloss")
@@ -54,26 +64,26 @@ class PrivLossClaim(Claim):
 
     def statement(self) -> str:
         rel, val = ("=", self.equals) if self.equals is not None else ("<=", self.at_most)
-        return f"PrivLoss({self.of}, {q_str(self.delta)}) {rel} {real_str(val)}"
+        return f"PrivLoss({self.of}, {q_str(self.delta)}) {rel} {ladder.text(val)}"
 
     def params(self) -> dict[str, str]:
         out = {"delta": q_str(self.delta)}
         if self.equals is not None:
-            out["equals"] = real_str(self.equals)
+            out["equals"] = ladder.text(self.equals)
         if self.at_most is not None:
-            out["at_most"] = real_str(self.at_most)
+            out["at_most"] = ladder.text(self.at_most)
         return out
 
     def check(self, an: Analysis) -> Verdict:
         lam = an.least_lambda(self.subject, self.delta)
         found = privloss_from_lambda(lam)
-        values = {"privloss": real_str(found), "decimal": real_decimal(found)}
-        values["exp_privloss"] = real_str(lam)
+        values = {"privloss": ladder.text(found), "decimal": ladder.decimal(found)}
+        values["exp_privloss"] = ladder.text(lam)
         if self.equals is not None:
-            c = real_cmp(found, self.equals)
+            c = ladder.cmp(found, self.equals)
             ok = c == 0
         else:
-            c = real_cmp(found, self.at_most)
+            c = ladder.cmp(found, self.at_most)
             ok = c <= 0
         target = self.equals if self.equals is not None else self.at_most
         wit, note = None, ""
@@ -81,10 +91,10 @@ class PrivLossClaim(Claim):
             # the claimed ε is too small: show an adversary beating it
             # e^eps must be exact for a witness: a multiple of a log such as log(3)/2 is
             # compared exactly but has no witness
-            wit = None if isinstance(target, LogLinear) else an.witness(self.subject, target)
-            note = f"not ({real_str(target)}, {q_str(self.delta)})-DP"
+            wit = _witness_if_exact(an, self.subject, target)
+            note = f"not ({ladder.text(target)}, {q_str(self.delta)})-DP"
         elif not ok:
-            note = f"{self.of} is already ({real_str(found)}, {q_str(self.delta)})-DP"
+            note = f"{self.of} is already ({ladder.text(found)}, {q_str(self.delta)})-DP"
         return Verdict(self, HOLDS if ok else FAILS, format_privloss(found), note, wit, values)
 
     def certificate(self, an: Analysis) -> dict | None:
@@ -98,13 +108,13 @@ class DPClaim(Claim):
     """M is (eps, delta)-DP against every adaptive adversary (Vadhan-Wang Def. 1.7)."""
 
     eps: Any = arg(Eps(), doc="e.g. eps: log(3)")
-    delta: Any = arg(Delta(field=True), default=Q(0), doc="default 0")
+    delta: Any = arg(Delta(field=True, logs=True), default=Q(0), doc="default 0")
 
     def statement(self) -> str:
         return f"{self.of} is ({_eps_text(self.eps)}, {q_str(self.delta)})-DP"
 
     def params(self) -> dict[str, str]:
-        return {"eps": real_str(self.eps), "delta": q_str(self.delta)}
+        return {"eps": ladder.text(self.eps), "delta": q_str(self.delta)}
 
     def _delta_found(self, an: Analysis) -> Any:
         return an.delta_at(self.subject, self.eps, expect_zero=self.delta == 0)
@@ -168,13 +178,13 @@ class DeltaClaim(Claim):
     """The largest hockey-stick divergence at e^eps, over adversaries and adjacent pairs, equals the given delta."""
 
     eps: Any = arg(Eps(), doc="e.g. eps: log(3)")
-    equals: Any = arg(Delta(field=True), doc="the exact delta")
+    equals: Any = arg(Delta(field=True, logs=True), doc="the exact delta")
 
     def statement(self) -> str:
         return f"delta_{self.of}(e^{_exponent(self.eps)}) = {q_str(self.equals)}"
 
     def params(self) -> dict[str, str]:
-        return {"eps": real_str(self.eps), "equals": q_str(self.equals)}
+        return {"eps": ladder.text(self.eps), "equals": q_str(self.equals)}
 
     def check(self, an: Analysis) -> Verdict:
         d = an.delta_at(self.subject, self.eps, expect_zero=self.equals == 0)
@@ -249,7 +259,7 @@ class ProfileLeClaim(_Comparison):
 
 
 def _log_or_inf(lam: Any) -> Any:
-    return real_log(lam)
+    return ladder.log(lam)
 
 
 def _bp(p: Profile) -> dict[str, Any]:

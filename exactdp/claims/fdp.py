@@ -19,7 +19,6 @@ guess.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any, ClassVar
 
 from .. import certificates as _cert
@@ -30,8 +29,8 @@ from ..analysis.tradeoff import dominates, envelope_tradeoff, max_gap, tensor, t
 from ..analysis.tradeoff_points import TradeoffPoint, tradeoff_point
 from ..certificates import NoCertificate
 from ..forms.fields import FieldProblem, Label, Prob, Rational, arg
-from ..numbers.rational import q_str
-from ..numbers.real import real_cmp, real_decimal, real_str
+from ..numbers import ladder
+from ..numbers.rational import int_str, q_str, to_fraction
 from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Subject, Verdict, claim
 
 __all__ = [
@@ -47,13 +46,13 @@ __all__ = [
 
 def _mu_str(mu: object) -> str:
     """μ as written in case files: ``1.35`` for 27/20 (a short decimal), else the fraction."""
-    f = Fraction(q_str(mu))
+    f = to_fraction(mu)
     for k in range(7):
         if (f * 10**k).denominator == 1:
             n = f.numerator * 10**k // f.denominator
-            sign, digits = ("-" if n < 0 else ""), str(abs(n)).rjust(k + 1, "0")
+            sign, digits = ("-" if n < 0 else ""), int_str(abs(n)).rjust(k + 1, "0")
             return sign + (digits if k == 0 else f"{digits[:-k]}.{digits[-k:]}")
-    return q_str(mu)
+    return ladder.short(mu)
 
 
 @claim("fdp")
@@ -217,8 +216,8 @@ _RELATIONS = (("equals", "="), ("at_least", ">="), ("at_most", "<="))
 
 
 def _num(v: object) -> str:
-    s = real_str(v)
-    return s if "exp" not in s else f"{s} ≈ {real_decimal(v)}"
+    s = ladder.text(v)
+    return s if "exp" not in s else f"{s} ≈ {ladder.decimal(v)}"
 
 
 @dataclass(frozen=True, eq=False)
@@ -276,11 +275,11 @@ class TradeoffClaim(Claim):
 
     def statement(self) -> str:
         _, rel, b = self._rel()
-        return f"T({self.of})({real_str(self.alpha)}) {rel} {real_str(b)}"
+        return f"T({self.of})({ladder.text(self.alpha)}) {rel} {ladder.text(b)}"
 
     def params(self) -> dict[str, str]:
         key, _, b = self._rel()
-        return {"alpha": real_str(self.alpha), key: real_str(b)}
+        return {"alpha": ladder.text(self.alpha), key: ladder.text(b)}
 
     def certificate(self, an: Analysis) -> dict | None:
         """No certificate (:class:`~exactdp.certificates.NoCertificate` says why): the checker
@@ -296,12 +295,12 @@ class TradeoffClaim(Claim):
             lambda: tradeoff_point(an.mech(self.subject), an.profile(self.subject), self.alpha),
         )
         key, _, b = self._rel()
-        c = real_cmp(pt.value, b)
+        c = ladder.cmp(pt.value, b)
         ok = {"equals": c == 0, "at_least": c >= 0, "at_most": c <= 0}[key]
-        values: dict[str, object] = {"alpha": real_str(self.alpha), "tradeoff": real_str(pt.value)}
-        values["vertices"] = [[real_str(v.alpha), real_str(v.beta)] for v in (pt.left, pt.right) if v is not None]
+        values: dict[str, object] = {"alpha": ladder.text(self.alpha), "tradeoff": ladder.text(pt.value)}
+        values["vertices"] = [[ladder.text(v.alpha), ladder.text(v.beta)] for v in (pt.left, pt.right) if v is not None]
         if pt.right is not None:
-            values["theta"] = real_str(pt.theta)
+            values["theta"] = ladder.text(pt.theta)
         tests = TradeoffTests(pt)
         return Verdict(
             self, HOLDS if ok else FAILS, f"T({self.of})({_num(self.alpha)}) = {_num(pt.value)}", "", tests, values

@@ -33,9 +33,10 @@ from ..analysis.zcdp import ZCDPResult, check_zcdp
 from ..certificates.base import NoCertificate
 from ..certificates.renyi import enclosure_reason
 from ..forms.fields import Choice, Delta, Divergence, FieldProblem, Order, Rational, arg
+from ..numbers import INF, ladder
+from ..numbers.certified import ball_bounds
 from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, q_str, to_fraction
-from ..numbers.real import INF, real_add, real_cmp, real_decimal, real_str, real_sub
 from ..theorems.named import CONVERSIONS, NAMED, compare_bound, zcdp_to_dp
 from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Subject, Verdict, claim
 
@@ -52,19 +53,19 @@ __all__ = [
 
 def approx_text(v: object) -> str:
     """``log(7/3) ≈ 0.847298`` / ``0`` / ``inf``."""
-    if is_inf(v) or real_cmp(v, 0) == 0:
-        return real_str(v)
-    return f"{real_str(v)} ≈ {real_decimal(v)}"
+    if is_inf(v) or ladder.cmp(v, 0) == 0:
+        return ladder.text(v)
+    return f"{ladder.text(v)} ≈ {ladder.decimal(v)}"
 
 
 def _renyi(an: Analysis, subject: Subject, alpha: object) -> RenyiResult:
-    return an.cached(("renyi", subject, str(alpha)), lambda: an.engine.renyi(an.mech(subject), alpha))
+    return an.cached(("renyi", subject, ladder.text(alpha)), lambda: an.engine.renyi(an.mech(subject), alpha))
 
 
 def renyi_value(an: Analysis, subject: Subject, alpha: Any) -> RenyiResult | CertifiedRenyi:
     """D_α of the subject: exact from the engine when it has an exact form, else a certified
     enclosure (cached per analysis)."""
-    return an.cached(("renyi_any", subject, str(alpha)), lambda: renyi_any(an.engine, an.mech(subject), alpha))
+    return an.cached(("renyi_any", subject, ladder.text(alpha)), lambda: renyi_any(an.engine, an.mech(subject), alpha))
 
 
 @claim("renyi")
@@ -92,16 +93,16 @@ class RenyiClaim(Claim):
 
     def statement(self) -> str:
         _, rel, val = self._rel()
-        shown = _dec(val) if not is_inf(val) and real_cmp(val, val) == 0 and _is_q(val) else real_str(val)
-        return f"D_{alpha_str(self.alpha)}({self.of}) {rel} {shown}"
+        shown = _dec(val) if not is_inf(val) and _is_q(val) else ladder.text(val)
+        return f"D_{ladder.short(self.alpha)}({self.of}) {rel} {shown}"
 
     def params(self) -> dict[str, str]:
         key, _, val = self._rel()
-        return {"alpha": alpha_str(self.alpha), key: real_str(val)}
+        return {"alpha": alpha_str(self.alpha), key: ladder.text(val)}
 
     def _holds(self, res: RenyiResult) -> bool:
         key, _, target = self._rel()
-        c = real_cmp(res.value, target)
+        c = ladder.cmp(res.value, target)
         return {"equals": c == 0, "at_most": c <= 0, "exceeds": c > 0}[key]
 
     def certificate(self, an: Analysis) -> dict | None:
@@ -120,31 +121,31 @@ class RenyiClaim(Claim):
         ok = self._holds(res)
         values: dict[str, object] = {
             "alpha": alpha_str(self.alpha),
-            "renyi": real_str(res.value),
-            "decimal": real_decimal(res.value),
+            "renyi": ladder.text(res.value),
+            "decimal": ladder.decimal(res.value),
         }
         worst = res.worst_pair()
         note = ""
         witness = None
         if worst is not None:
             values["pair"] = list(worst.pair)
-            values["sum" if self.alpha != 1 else "kl"] = real_str(worst.total)
+            values["sum" if self.alpha != 1 else "kl"] = ladder.text(worst.total)
             what = "sup of sum P^alpha P'^(1-alpha)" if self.alpha != 1 else "sup of KL"
-            note = f"worst pair ({worst.pair[0]}, {worst.pair[1]}): {what} = {real_str(worst.total)}"
+            note = f"worst pair ({worst.pair[0]}, {worst.pair[1]}): {what} = {ladder.text(worst.total)}"
             witness = renyi_witness(an.mech(self.subject), res)
         return Verdict(self, HOLDS if ok else FAILS, approx_text(res.value), note, witness, values)
 
     def _check_certified(self, an: Analysis, res: CertifiedRenyi) -> Verdict:
         key, _, target = self._rel()
         c, res = compare(an.mech(self.subject), self.alpha, target, res)
-        values: dict[str, object] = {"alpha": str(self.alpha)}
+        values: dict[str, object] = {"alpha": ladder.text(self.alpha)}
         if is_inf(res.value):
             values["renyi"] = "inf"
             found = "inf"
         else:
             assert isinstance(res.value, Enclosure)
-            values["renyi_interval"] = [str(res.value.lo), str(res.value.hi)]
-            found = f"D_{self.alpha} in {enclosure_text(res.value, 17)} (certified enclosure, {res.prec} bits)"
+            values["renyi_interval"] = [q_str(res.value.lo), q_str(res.value.hi)]
+            found = f"D_{ladder.short(self.alpha)} in {enclosure_text(res.value, 17)} (certified enclosure, {res.prec} bits)"
         if c is None:
             note = "the certified enclosure contains the claimed value: raise nothing, it cannot be decided here"
             return Verdict(self, UNDECIDED, f"undecided: {found}", note, res.witness, values)
@@ -163,7 +164,7 @@ class RenyiCompositionClaim(Claim):
     kind: ClassVar[str] = "composition"
 
     def statement(self) -> str:
-        return f"D_{alpha_str(self.alpha)}(ConComp({', '.join(self.of)})) within renyi"
+        return f"D_{ladder.short(self.alpha)}(ConComp({', '.join(self.of)})) within renyi"
 
     def params(self) -> dict[str, str]:
         return {"of": ", ".join(self.of), "theorem": "renyi", "alpha": alpha_str(self.alpha)}
@@ -173,18 +174,18 @@ class RenyiCompositionClaim(Claim):
         bound: object = INF if any(is_inf(p) for p in parts) else parts[0]
         if not is_inf(bound):
             for p in parts[1:]:
-                bound = real_add(bound, p)
+                bound = ladder.add(bound, p)
         found = an.engine.renyi(an.concomp(tuple(self.of)), self.alpha).value
-        ok = real_cmp(found, bound) <= 0
-        slack = None if is_inf(bound) or is_inf(found) else real_sub(bound, found)
-        text = f"D_{alpha_str(self.alpha)} = {approx_text(found)}; renyi gives {approx_text(bound)}"
+        ok = ladder.cmp(found, bound) <= 0
+        slack = None if is_inf(bound) or is_inf(found) else ladder.sub(bound, found)
+        text = f"D_{ladder.short(self.alpha)} = {approx_text(found)}; renyi gives {approx_text(bound)}"
         if slack is not None:
             text += f"; slack {approx_text(slack)}"
         values = {
-            "renyi": real_str(found),
-            "bound": real_str(bound),
-            "slack": real_str(slack) if slack is not None else None,
-            "components": [real_str(p) for p in parts],
+            "renyi": ladder.text(found),
+            "bound": ladder.text(bound),
+            "slack": ladder.text(slack) if slack is not None else None,
+            "components": [ladder.text(p) for p in parts],
             "alpha": alpha_str(self.alpha),
         }
         note = "a theorem for concurrent composition (Lyu 2022; Vadhan-Zhang 2023)"
@@ -227,7 +228,7 @@ class ZCDPClaim(Claim):
         if res.alpha is not None:
             values["alpha"] = str(res.alpha)
         if res.divergence is not None:
-            values["divergence_interval"] = [str(res.divergence.lo), str(res.divergence.hi)]
+            values["divergence_interval"] = [q_str(res.divergence.lo), q_str(res.divergence.hi)]
         if res.ratio is not None:
             values["ratio_lower_bound"] = str(res.ratio)
         if res.status == Z_FAILS:
@@ -269,16 +270,18 @@ def _is_q(x: Any) -> bool:
 
 
 def _dec(x: Any) -> str:
-    """A rational for reading: ``0.1249`` when its decimal expansion ends within 40 digits, else
-    the fraction when it is short, else a 12-digit decimal reading."""
+    """A rational for reading: ``0.1249`` when its decimal expansion ends within 40 digits (and
+    is short), else the fraction when it is short, else a 12-digit decimal reading."""
     f = to_fraction(x)
     for k in range(41):
         if (f * 10**k).denominator == 1:
             n = abs(f.numerator * 10**k // f.denominator)
+            if n.bit_length() > 200:
+                break
             digits = str(n).rjust(k + 1, "0")
             return ("-" if f < 0 else "") + (digits if k == 0 else f"{digits[:-k]}.{digits[-k:]}")
-    text = q_str(x)
-    return text if len(text) <= 24 else f"{float(f):.12g}"
+    text = ladder.short(x)
+    return text if len(text) <= 24 else ladder.decimal(x, 12)
 
 
 @claim("conversion")
@@ -304,7 +307,7 @@ class ConversionClaim(Claim):
             raise FieldProblem("alpha", "the Renyi conversions need a finite order alpha > 1")
 
     def statement(self) -> str:
-        what = f"alpha {self.alpha}" if self.alpha is not None else f"rho {_dec(self.rho)}"
+        what = f"alpha {ladder.short(self.alpha)}" if self.alpha is not None else f"rho {_dec(self.rho)}"
         return f"{self.of} within {self.theorem} ({what}) at delta {_dec(self.delta)}"
 
     def params(self) -> dict[str, str]:
@@ -321,7 +324,7 @@ class ConversionClaim(Claim):
         why = (
             "the premise (rho-zCDP, a condition at every real order) and the bound rho + 2*sqrt(rho*log(1/delta)) lie"
             if self.theorem == "zcdp-to-dp"
-            else f"the bound, D_{self.alpha} plus logarithms of delta and of the order, lies"
+            else f"the bound, D_{ladder.short(self.alpha)} plus logarithms of delta and of the order, lies"
         )
         raise NoCertificate(
             f"conversion claims have no certificate yet: the checker evaluates no conversion theorem ({why} "
@@ -335,19 +338,26 @@ class ConversionClaim(Claim):
             return self._check_zcdp(an, found, source)
         res = renyi_value(an, self.subject, self.alpha)
         fn = NAMED[self.theorem].bound
-        values: dict[str, object] = {"privloss": real_str(found)}
+        values: dict[str, object] = {"privloss": ladder.text(found)}
         if isinstance(res, RenyiResult) and not is_inf(res.value):
             bound = fn(res.value, self.alpha, self.delta)
-            c = real_cmp(found, bound)
-            values.update({"renyi": real_str(res.value), "bound": real_str(bound)})
-            text = f"PrivLoss {_loss(found)}; {self.theorem} gives {approx_text(bound)} from D_{self.alpha} = {approx_text(res.value)}"
+            c = ladder.cmp(found, bound)
+            values.update({"renyi": ladder.text(res.value), "bound": ladder.text(bound)})
+            text = f"PrivLoss {_loss(found)}; {self.theorem} gives {approx_text(bound)} from D_{ladder.short(self.alpha)} = {approx_text(res.value)}"
             return Verdict(self, HOLDS if c <= 0 else FAILS, text, source, None, values)
         if isinstance(res, RenyiResult) or is_inf(res.value):
             return Verdict(
-                self, HOLDS, f"PrivLoss {_loss(found)}; D_{self.alpha} = inf: the bound is inf", source, None, values
+                self,
+                HOLDS,
+                f"PrivLoss {_loss(found)}; D_{ladder.short(self.alpha)} = inf: the bound is inf",
+                source,
+                None,
+                values,
             )
         status, lo, hi = _interval_bound(fn, res.value, self.alpha, self.delta, found)
-        values.update({"renyi_interval": [str(res.value.lo), str(res.value.hi)], "bound_interval": [str(lo), str(hi)]})
+        values.update(
+            {"renyi_interval": [q_str(res.value.lo), q_str(res.value.hi)], "bound_interval": [q_str(lo), q_str(hi)]}
+        )
         text = f"PrivLoss {_loss(found)}; {self.theorem} gives eps in {enclosure_text(Enclosure(lo, hi))}"
         if status is None:
             return Verdict(self, UNDECIDED, text, source + "; the certified bound touches PrivLoss", None, values)
@@ -356,7 +366,7 @@ class ConversionClaim(Claim):
     def _check_zcdp(self, an: Analysis, found: Any, source: str) -> Verdict:
         d_inf = an.profile(self.subject).privloss(Q(0))
         z = an.cached(("zcdp", self.subject, self.rho), lambda: check_zcdp(an.mech(self.subject), self.rho, d_inf))
-        values: dict[str, object] = {"privloss": real_str(found), "zcdp": z.status}
+        values: dict[str, object] = {"privloss": ladder.text(found), "zcdp": z.status}
         if z.status != Z_HOLDS:
             status = FAILS if z.status == Z_FAILS else UNDECIDED
             return Verdict(
@@ -364,7 +374,7 @@ class ConversionClaim(Claim):
             )
         bound = zcdp_to_dp(self.rho, self.delta)
         verdict = compare_bound(bound, found)
-        values["bound_interval"] = [str(bound.lo), str(bound.hi)]
+        values["bound_interval"] = [q_str(bound.lo), q_str(bound.hi)]
         text = f"PrivLoss {_loss(found)}; {self.of} is {_dec(self.rho)}-zCDP, and {self.theorem} gives eps in {bound.text()}"
         if verdict == "undecided":
             return Verdict(self, UNDECIDED, text, source, None, values)
@@ -375,29 +385,16 @@ def _loss(v: Any) -> str:
     """``= log(74/25) ≈ 1.08519``, or ``≈ 2.10988424231`` when the exact text is long (it is in
     the verdict's values)."""
     text = approx_text(v)
-    return f"= {text}" if len(text) <= 60 else f"≈ {real_decimal(v, 12)}"
+    return f"= {text}" if len(text) <= 60 else f"≈ {ladder.decimal(v, 12)}"
 
 
 def _interval_bound(fn: Any, d: Enclosure, alpha: Any, delta: Any, found: Any) -> tuple[bool | None, Any, Any]:
     """The bound with D in its certified enclosure: (PrivLoss <= bound certified?, lo, hi); the
     bound is increasing in D, so its ends are the bound at the enclosure's ends."""
-    from ..numbers.real import enclose
-    from ..theorems.named import _mpf_frac
-
-    ends = []
-    for x in (d.lo, d.hi):
-        b = fn(Q(x.numerator, x.denominator), alpha, delta)
-        iv = enclose(b, 200) if not hasattr(b, "terms") else _ll_iv(b)
-        ends.append(iv)
-    lo, hi = _mpf_frac(ends[0].a), _mpf_frac(ends[1].b)
-    if real_cmp(found, Q(lo.numerator, lo.denominator)) <= 0:
+    lo = ball_bounds(ladder.ball(fn(Q(d.lo.numerator, d.lo.denominator), alpha, delta), 200))[0]
+    hi = ball_bounds(ladder.ball(fn(Q(d.hi.numerator, d.hi.denominator), alpha, delta), 200))[1]
+    if ladder.cmp(found, Q(lo.numerator, lo.denominator)) <= 0:
         return True, lo, hi
-    if real_cmp(found, Q(hi.numerator, hi.denominator)) > 0:
+    if ladder.cmp(found, Q(hi.numerator, hi.denominator)) > 0:
         return False, lo, hi
     return None, lo, hi
-
-
-def _ll_iv(x: Any) -> Any:
-    from ..analysis.renyi_real import _ll_enclose
-
-    return _ll_enclose(x, 200)

@@ -230,6 +230,12 @@ _LIMIT_FLAGS = [
         click.IntRange(1),
         f"Highest degree of a rational function of symbols [default: {_D.max_symbolic_degree}].",
     ),
+    (
+        "--max-precision",
+        "max_precision",
+        click.IntRange(64),
+        f"Most bits of precision of one certified sign decision [default: {_D.max_precision}].",
+    ),
     ("--max-datasets", "max_datasets", click.IntRange(2), f"Most datasets in a case [default: {_D.max_datasets}]."),
     ("--max-pairs", "max_pairs", click.IntRange(1), f"Most adjacent pairs in a case [default: {_D.max_pairs}]."),
     (

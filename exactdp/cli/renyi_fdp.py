@@ -13,8 +13,8 @@ from ..claims.renyi import ConversionClaim
 from ..errors import ExactDPError, LimitExceededError
 from ..forms.fields import FieldProblem
 from ..limits import using
+from ..numbers import ladder
 from ..numbers.rational import Q
-from ..numbers.real import real_str
 from ..report.escape import text
 from ..report.jsonout import any_witness_to_dict, dumps
 from ..report.renyi_fdp import (
@@ -188,7 +188,7 @@ def tradeoff(case_path, of, show_tests, as_json, engine, max_strategies, **limit
     if tests is not None:
         click.echo(f"  tests attaining the vertices of {d['envelope']['label']}:")
         for vt in tests:
-            click.echo(f"    vertex ({real_str(vt.alpha)}, {real_str(vt.beta)}):")
+            click.echo(f"    vertex ({ladder.text(vt.alpha)}, {ladder.text(vt.beta)}):")
             if vt.witness is None:
                 click.echo(f"      {'reject never' if vt.alpha == 0 else 'reject always'}")
                 continue

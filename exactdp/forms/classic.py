@@ -25,8 +25,8 @@ from ..builders.classic import (
 )
 from ..builders.discrete import alpha_of_scale
 from ..model.game import Mechanism
+from ..numbers import ladder
 from ..numbers.rational import Q, q_str
-from ..numbers.real import real_mul
 from .core import exp_eps_at
 from .exponential import SCORES, score_table
 from .fields import (
@@ -64,7 +64,7 @@ def alpha_of(eps: Any, alpha: Any, ctx: BuildContext, form_key: str, scale: Any 
         return alpha
     if scale is not None:
         return alpha_of_scale(scale, sensitivity)
-    per_unit = eps if sensitivity == 1 else real_mul(eps, Q(1, sensitivity))
+    per_unit = eps if sensitivity == 1 else ladder.mul(eps, Q(1, sensitivity))
     E = exp_eps_at("eps", per_unit, ctx, form_key)
     if E == 1:
         raise FieldProblem("eps", f"{form_key}: eps must be positive (alpha = e^-eps < 1)")
@@ -184,7 +184,7 @@ class TruncatedGeometric(Form):
     def build(self, ctx: BuildContext) -> Mechanism:
         for d, c in zip(ctx.datasets, self.counts):
             if c > self.n:
-                raise FieldProblem(("counts", d), f"a count must be between 0 and {self.n}, found {c}")
+                raise FieldProblem(("counts", d), f"a count must be between 0 and {self.n}, found {ladder.short(c)}")
         a = alpha_of(self.eps, self.alpha, ctx, "truncated_geometric", scale=self.scale)
         return truncated_geometric(
             alpha=a,

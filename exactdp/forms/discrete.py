@@ -16,6 +16,7 @@ from typing import Any
 
 from ..builders.discrete import LAPLACE_TRUNCATIONS, gaussian_field, gaussian_rows, laplace_rows
 from ..model.game import END, Chance, Mechanism
+from ..numbers import ladder
 from ..numbers.rational import as_q, q_str
 from .classic import alpha_of
 from .fields import Choice, Count, Eps, FieldProblem, Pair, PerDataset, Rational, arg
@@ -64,7 +65,8 @@ class DiscreteLaplace(Form):
         for d, v in zip(ctx.datasets, values):
             if not lo <= v <= hi:
                 raise FieldProblem(
-                    ("data", d), f"the value of {d} ({v}) lies outside the bounds [{q_str(lo)}, {q_str(hi)}]"
+                    ("data", d),
+                    f"the value of {d} ({ladder.short(v)}) lies outside the bounds [{ladder.short(lo)}, {ladder.short(hi)}]",
                 )
         labels, rows = laplace_rows(a, lo, hi, values, self.truncation)
         return _mechanism(ctx, labels, rows)

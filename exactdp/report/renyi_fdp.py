@@ -16,9 +16,9 @@ from ..analysis.results import Profile
 from ..analysis.tradeoff import Tradeoff, dominating_pair, envelope_tradeoff, pair_tradeoffs
 from ..analysis.tradeoff_points import VertexTest
 from ..analysis.zcdp import ZCDPResult
+from ..numbers import ladder
 from ..numbers.ladder import is_inf
 from ..numbers.rational import q_str
-from ..numbers.real import real_decimal, real_str
 from ..numbers.types import FieldValue
 from .jsonout import witness_to_dict
 
@@ -30,9 +30,9 @@ def renyi_to_dict(res: RenyiResult) -> dict[str, Any]:
     key = "kl" if res.alpha == 1 else "sum"
     return {
         "alpha": alpha_str(res.alpha),
-        "renyi": real_str(res.value),
-        "decimal": real_decimal(res.value),
-        "pairs": [{"pair": list(p.pair), key: real_str(p.total)} for p in res.pairs],
+        "renyi": ladder.text(res.value),
+        "decimal": ladder.decimal(res.value),
+        "pairs": [{"pair": list(p.pair), key: ladder.text(p.total)} for p in res.pairs],
     }
 
 
@@ -43,7 +43,7 @@ def certified_renyi_to_dict(res: CertifiedRenyi) -> dict[str, Any]:
         d["renyi"] = "inf"
         return d
     assert isinstance(res.value, Enclosure)
-    d["renyi_interval"] = [str(res.value.lo), str(res.value.hi)]
+    d["renyi_interval"] = [q_str(res.value.lo), q_str(res.value.hi)]
     d["enclosure"] = enclosure_text(res.value)
     d["precision_bits"] = res.prec
     if res.witness is not None:
@@ -58,7 +58,7 @@ def zcdp_to_dict(name: str, res: ZCDPResult) -> dict[str, Any]:
     if res.alpha is not None:
         d["alpha"] = str(res.alpha)
     if res.divergence is not None:
-        d["divergence_interval"] = [str(res.divergence.lo), str(res.divergence.hi)]
+        d["divergence_interval"] = [q_str(res.divergence.lo), q_str(res.divergence.hi)]
         d["divergence"] = enclosure_text(res.divergence)
     if res.ratio is not None:
         d["ratio_lower_bound"] = str(res.ratio)
@@ -68,7 +68,7 @@ def zcdp_to_dict(name: str, res: ZCDPResult) -> dict[str, Any]:
 
 
 def _curve(t: Tradeoff) -> dict[str, Any]:
-    return {"label": t.label, "vertices": [[real_str(a), real_str(b)] for a, b in t.vertices]}
+    return {"label": t.label, "vertices": [[ladder.text(a), ladder.text(b)] for a, b in t.vertices]}
 
 
 def tradeoff_to_dict(prof: Profile, tests: list[VertexTest] | None = None) -> dict[str, Any]:
@@ -86,7 +86,7 @@ def tradeoff_to_dict(prof: Profile, tests: list[VertexTest] | None = None) -> di
 
 
 def _test_dict(vt: VertexTest) -> dict[str, Any]:
-    d: dict[str, Any] = {"alpha": real_str(vt.alpha), "beta": real_str(vt.beta)}
+    d: dict[str, Any] = {"alpha": ladder.text(vt.alpha), "beta": ladder.text(vt.beta)}
     if vt.witness is None:
         d["test"] = "reject never" if vt.alpha == 0 else "reject always"
         return d
@@ -108,10 +108,8 @@ def dominating_pair_to_dict(prof: Profile) -> dict[str, Any]:
 
 def _loss_text(a: FieldValue, b: FieldValue) -> str:
     """log(P/P') exactly; ``inf`` where P' = 0 and ``-inf`` where P = 0."""
-    from ..numbers.real import real_log
-
     if not b:
         return "inf"
     if not a:
         return "-inf"
-    return real_str(real_log(a / b))
+    return ladder.text(ladder.log(a / b))

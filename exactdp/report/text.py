@@ -14,9 +14,9 @@ from typing import Any
 from ..analysis.witness import Witness
 from ..claims import FAILS, HOLDS, UNSUPPORTED, Verdict
 from ..errors import CaseError, TimeLimitExceeded
+from ..numbers import Infinity, ladder
 from ..numbers.ladder import is_inf
-from ..numbers.rational import is_rational, q_str
-from ..numbers.real import Infinity, real_decimal, real_log, real_str
+from ..numbers.rational import q_str
 from ..numbers.types import FieldValue
 from ..verify import ERROR, FileResult, RunResult
 from .escape import error_text, text
@@ -82,17 +82,17 @@ def short(v: Any, limit: int = 60) -> str:
     """An exact value for reading: its exact text, or — when that is longer than ``limit``
     characters (an element of Q(e^(1/L)) with many terms) — a decimal reading and the length of
     the exact text, which ``--json`` prints in full."""
-    s = real_str(v)
+    s = ladder.text(v)
     if len(s) <= limit:
         return s
-    return f"≈ {real_decimal(v)} (exact value: {len(s)} characters, in --json)"
+    return f"≈ {ladder.decimal(v)} (exact value: {len(s)} characters, in --json)"
 
 
 def _witness_lines(w: Witness, indent: str, lines_limit: int) -> list[str]:
     x, xp = w.pair_names
     shown = w.lam if w.tight is None or is_inf(w.tight[0]) else w.tight[0]
-    lam = real_str(shown)
-    eps = real_str(real_log(shown))
+    lam = ladder.text(shown)
+    eps = ladder.text(ladder.log(shown))
     at = " = e^PrivLoss" if w.tight is not None and shown is not w.lam else ""
     out = [
         f"{indent}witness ({w.source} engine, re-checked independently): datasets ({x}, {xp}), eps = {eps} (e^eps = {lam}{at})"
@@ -118,7 +118,7 @@ def _witness_lines(w: Witness, indent: str, lines_limit: int) -> list[str]:
         out.extend(_tight_lines(w, w.tight, indent))
         return out
     exc = w.excess()
-    exc_s = q_str(exc) if is_rational(exc) else (short(exc) if not hasattr(exc, "cmp") else str(exc))
+    exc_s = short(exc)
     out.append(
         f"{indent}  Pr[T | {x}] = {short(w.p)}, Pr[T | {xp}] = {short(w.p_prime)}; "
         f"Pr[T | {x}] - e^eps Pr[T | {xp}] = {exc_s}"
@@ -141,7 +141,7 @@ def _tight_lines(w: Witness, tight: tuple[FieldValue | Infinity, FieldValue], in
         head,
         f"{indent}  at e^PrivLoss = {q_str(lam_star)}: Pr[T | {x}] - {q_str(lam_star)} Pr[T | {xp}] = {q_str(exc)} >= delta = {q_str(delta)}"
         f" with Pr[T | {xp}] > 0",
-        f"{indent}  tight: for every eps < {real_str(real_log(lam_star))} this event exceeds delta, so no smaller eps works",
+        f"{indent}  tight: for every eps < {ladder.text(ladder.log(lam_star))} this event exceeds delta, so no smaller eps works",
     ]
 
 

@@ -48,9 +48,9 @@ from typing import Any
 import mpmath
 
 from ..errors import ExactDPError
+from ..numbers import ladder
 from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, as_q, to_fraction
-from ..numbers.real import real_add, real_cmp, real_log, real_mul, real_sub
 from .advanced import _PRECS, IntervalBound, _make, _mpf_frac, _with_prec, advanced, iv_eps, kov_3_4, slide_formula
 from .params import Component
 
@@ -89,7 +89,7 @@ def _iv_q(x: Any) -> Any:
 def _homogeneous(comps: Sequence[Component], what: str) -> Component:
     first = comps[0]
     for c in comps[1:]:
-        if real_cmp(c.eps, first.eps) != 0 or c.delta != first.delta:
+        if ladder.cmp(c.eps, first.eps) != 0 or c.delta != first.delta:
             raise ExactDPError(f"{what} is stated for k components with one (eps, delta); these differ")
     return first
 
@@ -119,7 +119,7 @@ def slides_theorem_2(comps: Sequence[Component], delta_slack: Any) -> IntervalBo
         keep *= 1 - c.delta
     total: Any = Q(0)
     for c in comps:
-        total = real_add(total, c.eps)
+        total = ladder.add(total, c.eps)
     return _make("kov-slides-2", "KOV slides, Theorem II as printed", 1 - (1 - ds) * keep, (total,), terms)
 
 
@@ -129,16 +129,16 @@ def slides_theorem_2(comps: Sequence[Component], delta_slack: Any) -> IntervalBo
 def renyi_to_dp(divergence: Any, alpha: Any, delta: Any) -> Any:
     """ε = D + log(1/δ)/(α − 1) (Mironov 2017, Prop. 3): exact for an exact D and a whole α."""
     a = as_q(alpha)
-    return real_add(divergence, real_mul(Q(1) / (a - 1), real_log(1 / as_q(delta))))
+    return ladder.add(divergence, ladder.mul(Q(1) / (a - 1), ladder.log(1 / as_q(delta))))
 
 
 def renyi_to_dp_cks(divergence: Any, alpha: Any, delta: Any) -> Any:
     """ε = D + (log(1/δ) + (α − 1) log(1 − 1/α) − log α)/(α − 1) (Canonne–Kamath–Steinke 2020,
     Prop. 12), exact for an exact D and a whole α."""
     a = as_q(alpha)
-    inner = real_add(real_log(1 / as_q(delta)), real_mul(a - 1, real_log(1 - 1 / a)))
-    inner = real_sub(inner, real_log(a))
-    return real_add(divergence, real_mul(Q(1) / (a - 1), inner))
+    inner = ladder.add(ladder.log(1 / as_q(delta)), ladder.mul(a - 1, ladder.log(1 - 1 / a)))
+    inner = ladder.sub(inner, ladder.log(a))
+    return ladder.add(divergence, ladder.mul(Q(1) / (a - 1), inner))
 
 
 def zcdp_to_dp(rho: Any, delta: Any) -> IntervalBound:
@@ -158,7 +158,7 @@ def compare_bound(bound: IntervalBound, value: Any) -> str:
     ``"invalid"`` when some term is below it, else ``"undecided"``."""
     if is_inf(value):
         return "invalid"
-    if any(real_cmp(e, value) < 0 for e in bound.exact_terms):
+    if any(ladder.cmp(e, value) < 0 for e in bound.exact_terms):
         return "invalid"
     undecided = False
     for i in range(len(bound.interval_terms(_PRECS[0]))):
@@ -166,10 +166,10 @@ def compare_bound(bound: IntervalBound, value: Any) -> str:
         for prec in _PRECS:
             v = bound.interval_terms(prec)[i]
             lo, hi = _mpf_frac(v.a), _mpf_frac(v.b)
-            if real_cmp(Q(lo.numerator, lo.denominator), value) >= 0:
+            if ladder.cmp(Q(lo.numerator, lo.denominator), value) >= 0:
                 status = "ge"
                 break
-            if real_cmp(Q(hi.numerator, hi.denominator), value) < 0:
+            if ladder.cmp(Q(hi.numerator, hi.denominator), value) < 0:
                 status = "lt"
                 break
         if status == "lt":
