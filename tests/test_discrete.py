@@ -16,7 +16,7 @@ from exactdp.builders.discrete import (
     gaussian_field,
     laplace_column,
 )
-from exactdp.errors import CaseError
+from exactdp.errors import InvalidMechanismError
 from exactdp.numbers import Q
 from exactdp.numbers.qt import qt_exp
 from exactdp.verify import verify_text
@@ -108,9 +108,9 @@ def test_gaussian_refusals_are_located():
 
 
 def test_bad_bounds_and_data():
-    with pytest.raises(CaseError, match="outside the bounds"):
+    with pytest.raises(InvalidMechanismError, match="outside the bounds"):
         laplace_column(Q(1, 2), 0, 3, 5, "clamp")
-    with pytest.raises(CaseError, match="integers or half-integers"):
+    with pytest.raises(InvalidMechanismError, match="integers or half-integers"):
         laplace_column(Q(1, 2), F(1, 3), 3, 1, "fold")
     fr = verify_text(
         "exactdp: 1\nname: g\nmechanism: {discrete_laplace: {scale: 2, eps: 1, bounds: [0, 3], data: [0, 1]}}\n"

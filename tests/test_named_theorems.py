@@ -7,6 +7,7 @@ import pytest
 
 from exactdp.errors import ExactDPError
 from exactdp.numbers import Q, eval_text
+from exactdp.report.verdicts import shown
 from exactdp.theorems import components, optimal
 from exactdp.theorems.named import (
     NAMED,
@@ -77,17 +78,18 @@ def test_registry():
 def test_one_claim_says_the_slide_is_invalid():
     fr = verify_text(
         "exactdp: 1\nname: s\nmechanism: {rr: {eps: 0.1}}\nclaims:\n"
-        "  - composition: {of: [M], times: 30, interleave: sequential, theorem: kov-slides-1, slack: 1/1000000,"
+        "  - composition: {components: [M], times: 30, interleave: sequential, theorem: kov-slides-1, slack: 1/1000000,"
         " valid: false}\n"
-        "  - composition: {of: [M], times: 30, interleave: sequential, theorem: kov-slides-1, slack: 1/1000000}\n"
+        "  - composition: {components: [M], times: 30, interleave: sequential, theorem: kov-slides-1, slack: 1/1000000}\n"
     )
     holds, fails = fr.verdicts
     assert holds.holds and not fails.holds
-    assert "BELOW PrivLoss" in fails.note and "below the exact optimum" in fails.note
+    note = shown(fails).note
+    assert "BELOW PrivLoss" in note and "below the exact optimum" in note
 
 
 def test_named_bound_needs_its_slack():
     fr = verify_text(
-        "exactdp: 1\nname: s\nmechanism: {rr: {eps: 0.1}}\nclaims: [{composition: {of: [M], theorem: advanced}}]\n"
+        "exactdp: 1\nname: s\nmechanism: {rr: {eps: 0.1}}\nclaims: [{composition: {components: [M], theorem: advanced}}]\n"
     )
     assert fr.exit_code == 2 and "needs `slack:`" in fr.error.problems[0].message

@@ -43,10 +43,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+import mpmath
+
 from ..errors import InexactValueError, VerificationError
 from ..model.game import Ask, Chance, End, Mechanism, Node, postorder
 from ..numbers import ladder
 from ..numbers.rational import Q, is_rational, q_str, to_fraction
+from .gdp import Enclosure as _Enclosure
 from .witness import format_history, show_label
 
 __all__ = [
@@ -74,7 +77,7 @@ _flint: Any = None
 def _load() -> Any:
     global _flint
     if _flint is None:
-        import flint
+        import flint  # start-up: python-flint (arb balls) loads only when a certified Renyi value is needed
 
         _flint = flint
     return _flint
@@ -117,9 +120,10 @@ def bounds(ball: Any) -> tuple[Fraction, Fraction]:
 
 
 @dataclass(frozen=True)
-class Enclosure:
+class Enclosure(_Enclosure):
     """A certified interval [lo, hi] (exact rationals) containing a real number; ``exact`` holds
-    the number itself when it is known exactly (then lo = hi = exact for rationals)."""
+    the number itself when it is known exactly (then lo = hi = exact for rationals).  An
+    enclosure as :mod:`exactdp.analysis.gdp` has them, so reports show and export it alike."""
 
     lo: Fraction
     hi: Fraction
@@ -144,8 +148,6 @@ class Enclosure:
 
 def enclosure_text(e: Enclosure, digits: int = 12) -> str:
     """``[0.847297860387, 0.847297860388]``: ends rounded outward to ``digits`` significant digits."""
-    import mpmath
-
     with mpmath.workdps(digits + 5):
         lo = mpmath.mpf(e.lo.numerator) / e.lo.denominator
         hi = mpmath.mpf(e.hi.numerator) / e.hi.denominator

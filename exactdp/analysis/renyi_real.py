@@ -23,11 +23,14 @@ from typing import Any
 
 from ..errors import ExactDPError, InexactValueError, LimitExceededError, TimeLimitExceeded, VerificationError
 from ..model.checks import takes_mechanism
-from ..model.game import Mechanism
+from ..model.game import Ask, Chance, End, Mechanism, postorder
 from ..numbers import ladder
 from ..numbers.certified import ball_bounds
+from ..numbers.expr import ExprError, eval_text
 from ..numbers.infinity import INF, Infinity
 from ..numbers.ladder import is_inf
+from ..numbers.loglinear import log_linear
+from ..numbers.logsum import log_sum, ls_add
 from ..numbers.rational import Q, as_q, is_rational, to_fraction
 from .renyi import RenyiResult
 from .renyi_certified import (
@@ -70,8 +73,6 @@ def parse_order(alpha: object) -> Order:
     if is_inf(alpha) or alpha == "inf":
         return INF
     if isinstance(alpha, str):
-        from ..numbers.expr import ExprError, eval_text
-
         try:
             alpha = eval_text(alpha)
         except ExprError as e:
@@ -148,8 +149,6 @@ def certified_renyi(mech: Mechanism, alpha: Order, prec: int = DEFAULT_PREC) -> 
 
 def _all_equal(mech: Mechanism) -> bool:
     """Every answer has the same probability under every dataset of every pair: D_α = 0 exactly."""
-    from ..model.game import Chance, postorder
-
     for node in postorder(mech.root):
         if isinstance(node, Chance):
             for row in node.probs:
@@ -180,8 +179,6 @@ def renyi_any(engine: Any, mech: Mechanism, alpha: Order) -> RenyiResult | Certi
 
 def rational_probabilities(mech: Mechanism) -> bool:
     """Every probability is rational (the standalone checker's Rényi sums take nothing else)."""
-    from ..model.game import Chance, postorder
-
     return all(is_rational(p) for n in postorder(mech.root) if isinstance(n, Chance) for row in n.probs for p in row)
 
 
@@ -213,9 +210,6 @@ def renyi_witness(mech: Mechanism, res: RenyiResult) -> RenyiWitness | None:
 def _exact_sum(mech: Mechanism, pair: tuple[int, int], policy: Any, alpha: Any) -> Any:
     """The adversary's exact sum (or KL) by the forward walk of :func:`recheck_sum`, in exact
     arithmetic."""
-    from ..model.game import Ask, Chance, End, postorder
-    from ..numbers.loglinear import log_linear
-    from ..numbers.logsum import log_sum, ls_add
 
     i, j = pair
     order = list(reversed(postorder(mech.root)))

@@ -42,7 +42,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from ..errors import CaseError, CaseProblem, InexactValueError
+from ..errors import InexactValueError, InvalidMechanismError
 from ..model.game import END, Chance, Mechanism
 from ..numbers import kinds as K
 from ..numbers import ladder
@@ -70,8 +70,8 @@ LAPLACE_TRUNCATIONS = ("clamp", "fold", "renormalize")
 GAUSSIAN_TRUNCATIONS = ("renormalize",)
 
 
-def _problem(message: str, hint: str | None = None) -> CaseError:
-    return CaseError(CaseProblem(message, hint=hint))
+def _problem(message: str, hint: str | None = None) -> InvalidMechanismError:
+    return InvalidMechanismError(message, hint=hint)
 
 
 def check_alpha(alpha: Any, call: str = "geometric noise") -> FieldValue:

@@ -1,6 +1,7 @@
 """Rényi-DP and zCDP claims: the Rényi divergence of an interactive mechanism at any order
 (exact for whole orders, certified enclosures otherwise), zero-concentrated DP, and the
-concurrent composition theorem for Rényi DP.
+conversions to (ε, δ)-DP (the concurrent composition theorem for Rényi DP is
+``composition: {theorem: renyi}``, :mod:`exactdp.claims.composition`).
 
 .. code-block:: yaml
 
@@ -10,7 +11,7 @@ concurrent composition theorem for Rényi DP.
       - renyi: {alpha: 3, exceeds: log(3)/2}           # refutes (3, log(3)/2)-RDP
       - renyi: {alpha: 3/2, at_most: 0.734}            # a real order: certified enclosure
       - zcdp: {rho: 1/8}                               # D_alpha <= rho*alpha for every alpha > 1
-      - composition: {of: [A, B], theorem: renyi, alpha: 2}   # Lyu 2022
+      - composition: {components: [A, B], theorem: renyi, alpha: 2}   # Lyu 2022
 
 Whole orders with rational probabilities are exact (:mod:`exactdp.analysis.renyi`); other
 orders, and whole orders whose value has no exact form, are certified enclosures
@@ -24,8 +25,9 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .. import certificates as _cert
+from ..analysis.gdp import Enclosure as Interval
 from ..analysis.renyi import RenyiResult, alpha_str
-from ..analysis.renyi_certified import Enclosure, enclosure_text
+from ..analysis.renyi_certified import Enclosure
 from ..analysis.renyi_real import CertifiedRenyi, compare, renyi_any, renyi_witness
 from ..analysis.zcdp import FAILS as Z_FAILS
 from ..analysis.zcdp import HOLDS as Z_HOLDS
@@ -33,33 +35,21 @@ from ..analysis.zcdp import ZCDPResult, check_zcdp
 from ..certificates.base import NoCertificate
 from ..certificates.renyi import enclosure_reason
 from ..forms.fields import Choice, Delta, Divergence, FieldProblem, Order, Rational, arg
-from ..numbers import INF, ladder
+from ..numbers import ladder
 from ..numbers.certified import ball_bounds
 from ..numbers.ladder import is_inf
-from ..numbers.rational import Q, q_str, to_fraction
+from ..numbers.rational import Q, is_rational, q_str, to_fraction
 from ..theorems.named import CONVERSIONS, NAMED, compare_bound, zcdp_to_dp
-from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Subject, Verdict, claim
+from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Shows, Subject, Verdict, claim
 
 __all__ = [
     "RenyiClaim",
-    "RenyiCompositionClaim",
     "ZCDPClaim",
     "NotZCDPClaim",
     "ConversionClaim",
-    "approx_text",
     "renyi_value",
+    "readable",
 ]
-
-
-def approx_text(v: object) -> str:
-    """``log(7/3) ≈ 0.847298`` / ``0`` / ``inf``."""
-    if is_inf(v) or ladder.cmp(v, 0) == 0:
-        return ladder.text(v)
-    return f"{ladder.text(v)} ≈ {ladder.decimal(v)}"
-
-
-def _renyi(an: Analysis, subject: Subject, alpha: object) -> RenyiResult:
-    return an.cached(("renyi", subject, ladder.text(alpha)), lambda: an.engine.renyi(an.mech(subject), alpha))
 
 
 def renyi_value(an: Analysis, subject: Subject, alpha: Any) -> RenyiResult | CertifiedRenyi:
@@ -79,6 +69,7 @@ class RenyiClaim(Claim):
     equals: Any = arg(Divergence(), default=None, doc="log(r)/k, a rational, or inf")
     at_most: Any = arg(Divergence(), default=None, doc="log(r)/k, a rational, or inf")
     exceeds: Any = arg(Divergence(), default=None, doc="log(r)/k, a rational, or inf")
+    shows = Shows("renyi", "D_alpha(M), the Renyi divergence of order alpha")
 
     def validate(self) -> None:
         super().validate()
@@ -93,7 +84,7 @@ class RenyiClaim(Claim):
 
     def statement(self) -> str:
         _, rel, val = self._rel()
-        shown = _dec(val) if not is_inf(val) and _is_q(val) else ladder.text(val)
+        shown = _dec(val) if not is_inf(val) and is_rational(val) else ladder.text(val)
         return f"D_{ladder.short(self.alpha)}({self.of}) {rel} {shown}"
 
     def params(self) -> dict[str, str]:
@@ -111,85 +102,32 @@ class RenyiClaim(Claim):
         if not isinstance(res, RenyiResult):
             raise NoCertificate(enclosure_reason(an.mech(self.subject), self.alpha))
         key, _, target = self._rel()
-        res = _renyi(an, self.subject, self.alpha)
+        res = an.renyi(self.subject, self.alpha)
         return _cert.renyi_certificate(an, self.subject, self.alpha, key, target, self._holds(res), res)
 
     def check(self, an: Analysis) -> Verdict:
         res = renyi_value(an, self.subject, self.alpha)
         if isinstance(res, CertifiedRenyi):
             return self._check_certified(an, res)
-        ok = self._holds(res)
-        values: dict[str, object] = {
-            "alpha": alpha_str(self.alpha),
-            "renyi": ladder.text(res.value),
-            "decimal": ladder.decimal(res.value),
-        }
+        facts: dict[str, object] = {"renyi": res.value, "alpha": self.alpha}
         worst = res.worst_pair()
-        note = ""
         witness = None
         if worst is not None:
-            values["pair"] = list(worst.pair)
-            values["sum" if self.alpha != 1 else "kl"] = ladder.text(worst.total)
-            what = "sup of sum P^alpha P'^(1-alpha)" if self.alpha != 1 else "sup of KL"
-            note = f"worst pair ({worst.pair[0]}, {worst.pair[1]}): {what} = {ladder.text(worst.total)}"
+            facts["pair"] = tuple(worst.pair)
+            facts["sum" if self.alpha != 1 else "kl"] = worst.total
             witness = renyi_witness(an.mech(self.subject), res)
-        return Verdict(self, HOLDS if ok else FAILS, approx_text(res.value), note, witness, values)
+        return Verdict(self, HOLDS if self._holds(res) else FAILS, facts, witness)
 
     def _check_certified(self, an: Analysis, res: CertifiedRenyi) -> Verdict:
+        """D_α as a certified enclosure (a real order, or a whole one with no exact form): the
+        claim is undecided when the enclosure contains the claimed value."""
         key, _, target = self._rel()
         c, res = compare(an.mech(self.subject), self.alpha, target, res)
-        values: dict[str, object] = {"alpha": ladder.text(self.alpha)}
-        if is_inf(res.value):
-            values["renyi"] = "inf"
-            found = "inf"
-        else:
-            assert isinstance(res.value, Enclosure)
-            values["renyi_interval"] = [q_str(res.value.lo), q_str(res.value.hi)]
-            found = f"D_{ladder.short(self.alpha)} in {enclosure_text(res.value, 17)} (certified enclosure, {res.prec} bits)"
+        facts: dict[str, object] = {"renyi": res.value, "alpha": self.alpha, "precision": res.prec}
         if c is None:
-            note = "the certified enclosure contains the claimed value: raise nothing, it cannot be decided here"
-            return Verdict(self, UNDECIDED, f"undecided: {found}", note, res.witness, values)
+            return Verdict(self, UNDECIDED, facts, res.witness)
         ok = {"equals": c == 0, "at_most": c <= 0, "exceeds": c > 0}[key]
-        return Verdict(self, HOLDS if ok else FAILS, found, "", res.witness, values)
-
-
-@dataclass(frozen=True, kw_only=True)
-class RenyiCompositionClaim(Claim):
-    """``composition: {of: [A, B, ...], theorem: renyi, alpha: a}``: D_α(ConComp(A, B, ...)) ≤
-    Σ D_α(components), a theorem for concurrent composition of interactive mechanisms (Lyu,
-    *Composition Theorems for Interactive Differential Privacy*, NeurIPS 2022; also Vadhan &
-    Zhang, STOC 2023).  ``of`` is the tuple of component names."""
-
-    alpha: Any = 2
-    kind: ClassVar[str] = "composition"
-
-    def statement(self) -> str:
-        return f"D_{ladder.short(self.alpha)}(ConComp({', '.join(self.of)})) within renyi"
-
-    def params(self) -> dict[str, str]:
-        return {"of": ", ".join(self.of), "theorem": "renyi", "alpha": alpha_str(self.alpha)}
-
-    def check(self, an: Analysis) -> Verdict:
-        parts = [_renyi(an, n, self.alpha).value for n in self.of]
-        bound: object = INF if any(is_inf(p) for p in parts) else parts[0]
-        if not is_inf(bound):
-            for p in parts[1:]:
-                bound = ladder.add(bound, p)
-        found = an.engine.renyi(an.concomp(tuple(self.of)), self.alpha).value
-        ok = ladder.cmp(found, bound) <= 0
-        slack = None if is_inf(bound) or is_inf(found) else ladder.sub(bound, found)
-        text = f"D_{ladder.short(self.alpha)} = {approx_text(found)}; renyi gives {approx_text(bound)}"
-        if slack is not None:
-            text += f"; slack {approx_text(slack)}"
-        values = {
-            "renyi": ladder.text(found),
-            "bound": ladder.text(bound),
-            "slack": ladder.text(slack) if slack is not None else None,
-            "components": [ladder.text(p) for p in parts],
-            "alpha": alpha_str(self.alpha),
-        }
-        note = "a theorem for concurrent composition (Lyu 2022; Vadhan-Zhang 2023)"
-        return Verdict(self, HOLDS if ok else FAILS, text, note, None, values)
+        return Verdict(self, HOLDS if ok else FAILS, facts, res.witness)
 
 
 @claim("zcdp")
@@ -199,6 +137,8 @@ class ZCDPClaim(Claim):
 
     rho: Any = arg(Rational("rho", positive=True), doc="e.g. rho: 1/8 or rho: 0.125")
     negated: ClassVar[bool] = False
+    # decided by certified intervals over alpha: no exact value to show or export
+    shows = Shows("", "none: zCDP is decided by certified enclosures of D_alpha/alpha, not an exact value")
 
     def statement(self) -> str:
         return f"{self.of} is {'not ' if self.negated else ''}{_dec(self.rho)}-zCDP"
@@ -224,35 +164,12 @@ class ZCDPClaim(Claim):
 
     def check(self, an: Analysis) -> Verdict:
         res = self._result(an)
-        values: dict[str, object] = {"rho": q_str(self.rho), "status": res.status, "boxes": res.boxes}
-        if res.alpha is not None:
-            values["alpha"] = str(res.alpha)
-        if res.divergence is not None:
-            values["divergence_interval"] = [q_str(res.divergence.lo), q_str(res.divergence.hi)]
-        if res.ratio is not None:
-            values["ratio_lower_bound"] = str(res.ratio)
+        facts: dict[str, object] = {"rho": self.rho, "zcdp": res}
         if res.status == Z_FAILS:
-            at = (
-                f"D_{res.alpha} in {enclosure_text(res.divergence)} > rho*alpha = {_dec(self.rho * res.alpha)}"
-                if res.alpha is not None and res.divergence is not None
-                else "D_alpha = inf for every alpha > 1"
-            )
-            status = HOLDS if self.negated else FAILS
-            return Verdict(self, status, f"not {_dec(self.rho)}-zCDP: {at}", res.reason, res.witness, values)
-        closest = ""
-        if res.alpha is not None and res.ratio is not None:
-            closest = f"; sup D_alpha/alpha >= {_dec(res.ratio)} (at alpha = {res.alpha})"
+            return Verdict(self, HOLDS if self.negated else FAILS, facts, res.witness)
         if res.status == Z_HOLDS:
-            status = FAILS if self.negated else HOLDS
-            return Verdict(
-                self,
-                status,
-                f"D_alpha <= {_dec(self.rho)}*alpha for every alpha > 1{closest}",
-                res.reason,
-                None,
-                values,
-            )
-        return Verdict(self, UNDECIDED, f"undecided{closest}", res.reason, None, values)
+            return Verdict(self, FAILS if self.negated else HOLDS, facts)
+        return Verdict(self, UNDECIDED, facts)
 
 
 @claim("not_zcdp")
@@ -263,13 +180,7 @@ class NotZCDPClaim(ZCDPClaim):
     negated: ClassVar[bool] = True
 
 
-def _is_q(x: Any) -> bool:
-    from ..numbers.rational import is_rational
-
-    return is_rational(x)
-
-
-def _dec(x: Any) -> str:
+def readable(x: Any) -> str:
     """A rational for reading: ``0.1249`` when its decimal expansion ends within 40 digits (and
     is short), else the fraction when it is short, else a 12-digit decimal reading."""
     f = to_fraction(x)
@@ -284,6 +195,9 @@ def _dec(x: Any) -> str:
     return text if len(text) <= 24 else ladder.decimal(x, 12)
 
 
+_dec = readable
+
+
 @claim("conversion")
 @dataclass(frozen=True, kw_only=True)
 class ConversionClaim(Claim):
@@ -293,6 +207,7 @@ class ConversionClaim(Claim):
     delta: Any = arg(Delta(), doc="the delta of the (eps, delta)-DP statement, 0 < delta < 1")
     alpha: Any = arg(Order(fractional=True), default=None, doc="the Renyi order (renyi-to-dp, renyi-to-dp-cks)")
     rho: Any = arg(Rational("rho", positive=True), default=None, doc="the zCDP parameter (zcdp-to-dp)")
+    shows = Shows("privloss", "PrivLoss(M, delta), the exact least eps, beside the bound", also=("bound", "renyi"))
 
     def validate(self) -> None:
         super().validate()
@@ -333,59 +248,38 @@ class ConversionClaim(Claim):
 
     def check(self, an: Analysis) -> Verdict:
         found = an.profile(self.subject).privloss(self.delta)
-        source = NAMED[self.theorem].source
         if self.theorem == "zcdp-to-dp":
-            return self._check_zcdp(an, found, source)
+            return self._check_zcdp(an, found)
         res = renyi_value(an, self.subject, self.alpha)
         fn = NAMED[self.theorem].bound
-        values: dict[str, object] = {"privloss": ladder.text(found)}
         if isinstance(res, RenyiResult) and not is_inf(res.value):
             bound = fn(res.value, self.alpha, self.delta)
-            c = ladder.cmp(found, bound)
-            values.update({"renyi": ladder.text(res.value), "bound": ladder.text(bound)})
-            text = f"PrivLoss {_loss(found)}; {self.theorem} gives {approx_text(bound)} from D_{ladder.short(self.alpha)} = {approx_text(res.value)}"
-            return Verdict(self, HOLDS if c <= 0 else FAILS, text, source, None, values)
-        if isinstance(res, RenyiResult) or is_inf(res.value):
-            return Verdict(
-                self,
-                HOLDS,
-                f"PrivLoss {_loss(found)}; D_{ladder.short(self.alpha)} = inf: the bound is inf",
-                source,
-                None,
-                values,
-            )
+            facts = {"privloss": found, "renyi": res.value, "bound": bound}
+            return Verdict(self, HOLDS if ladder.cmp(found, bound) <= 0 else FAILS, facts)
+        if isinstance(res, RenyiResult) or is_inf(res.value):  # D_alpha = inf: the bound is inf
+            return Verdict(self, HOLDS, {"privloss": found, "renyi_infinite": True})
         status, lo, hi = _interval_bound(fn, res.value, self.alpha, self.delta, found)
-        values.update(
-            {"renyi_interval": [q_str(res.value.lo), q_str(res.value.hi)], "bound_interval": [q_str(lo), q_str(hi)]}
-        )
-        text = f"PrivLoss {_loss(found)}; {self.theorem} gives eps in {enclosure_text(Enclosure(lo, hi))}"
+        facts = {
+            "privloss": found,
+            "renyi_enclosure": res.value,
+            "bound_enclosure": Interval(Q(lo.numerator, lo.denominator), Q(hi.numerator, hi.denominator)),
+        }
         if status is None:
-            return Verdict(self, UNDECIDED, text, source + "; the certified bound touches PrivLoss", None, values)
-        return Verdict(self, HOLDS if status else FAILS, text, source, None, values)
+            return Verdict(self, UNDECIDED, facts)
+        return Verdict(self, HOLDS if status else FAILS, facts)
 
-    def _check_zcdp(self, an: Analysis, found: Any, source: str) -> Verdict:
+    def _check_zcdp(self, an: Analysis, found: Any) -> Verdict:
         d_inf = an.profile(self.subject).privloss(Q(0))
         z = an.cached(("zcdp", self.subject, self.rho), lambda: check_zcdp(an.mech(self.subject), self.rho, d_inf))
-        values: dict[str, object] = {"privloss": ladder.text(found), "zcdp": z.status}
-        if z.status != Z_HOLDS:
-            status = FAILS if z.status == Z_FAILS else UNDECIDED
-            return Verdict(
-                self, status, f"the premise: {self.of} is {_dec(self.rho)}-zCDP {z.status}", z.reason, z.witness, values
-            )
+        facts: dict[str, object] = {"privloss": found, "zcdp": z}
+        if z.status != Z_HOLDS:  # the premise does not hold (or is undecided)
+            return Verdict(self, FAILS if z.status == Z_FAILS else UNDECIDED, facts, z.witness)
         bound = zcdp_to_dp(self.rho, self.delta)
+        facts["bound_interval"] = bound
         verdict = compare_bound(bound, found)
-        values["bound_interval"] = [q_str(bound.lo), q_str(bound.hi)]
-        text = f"PrivLoss {_loss(found)}; {self.of} is {_dec(self.rho)}-zCDP, and {self.theorem} gives eps in {bound.text()}"
         if verdict == "undecided":
-            return Verdict(self, UNDECIDED, text, source, None, values)
-        return Verdict(self, HOLDS if verdict == "valid" else FAILS, text, source, None, values)
-
-
-def _loss(v: Any) -> str:
-    """``= log(74/25) ≈ 1.08519``, or ``≈ 2.10988424231`` when the exact text is long (it is in
-    the verdict's values)."""
-    text = approx_text(v)
-    return f"= {text}" if len(text) <= 60 else f"≈ {ladder.decimal(v, 12)}"
+            return Verdict(self, UNDECIDED, facts)
+        return Verdict(self, HOLDS if verdict == "valid" else FAILS, facts)
 
 
 def _interval_bound(fn: Any, d: Enclosure, alpha: Any, delta: Any, found: Any) -> tuple[bool | None, Any, Any]:

@@ -13,7 +13,10 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from ..errors import LimitExceededError
-from .game import END, Ask, Chance, Node
+from ..numbers.qt import QtElement
+from ..numbers.rational import as_q
+from .flat import FlatBuilder
+from .game import END, Ask, Chance, Node, check_labels
 
 __all__ = ["build_dag", "Expansion", "DEFAULT_MAX_NODES"]
 
@@ -95,11 +98,6 @@ def _build_flat(order: list, expansions: dict) -> Node | None:
     """The DAG in flat storage (:mod:`exactdp.model.flat`): no node objects, the engines' own
     layout.  None when a state grafts an already built node, or the answer rows are not all of
     one width (then node objects are built)."""
-    from ..numbers.qt import QtElement
-    from ..numbers.rational import as_q
-    from .flat import FlatBuilder
-    from .game import check_labels
-
     width = None
     for exp in expansions.values():
         if exp[0] == "node":

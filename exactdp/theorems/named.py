@@ -53,6 +53,7 @@ from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, as_q, to_fraction
 from .advanced import _PRECS, IntervalBound, _make, _mpf_frac, _with_prec, advanced, iv_eps, kov_3_4, slide_formula
 from .params import Component
+from .registry import Theorem, register
 
 __all__ = [
     "NamedTheorem",
@@ -202,6 +203,27 @@ NAMED: dict[str, NamedTheorem] = {
     )
 }
 COMPOSITION_BOUNDS = tuple(k for k, t in NAMED.items() if t.kind == "composition")
+
+# the slides' theorems join the composition theorems of the registry (advanced and KOV 3.4 are
+# registered there): `exactdp compose --theorem` and the `composition` claim take them
+register(
+    Theorem(
+        "kov-slides-1",
+        "interval",
+        "Kairouz-Oh-Viswanath, slides: Composition Theorem I as printed (not a valid bound)",
+        "not a theorem as printed: read literally it is below the exact optimum (30-fold RR_0.1, delta~ = 1e-6)",
+        slides_theorem_1,
+    )
+)
+register(
+    Theorem(
+        "kov-slides-2",
+        "interval",
+        "Kairouz-Oh-Viswanath, slides: Composition Theorem II as printed",
+        "a theorem for concurrent composition (Vadhan-Zhang 2023; Lyu 2022)",
+        slides_theorem_2,
+    )
+)
 CONVERSIONS = tuple(k for k, t in NAMED.items() if t.kind == "conversion")
 
 
