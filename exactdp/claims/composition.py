@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from .. import certificates as _cert
+from ..analysis.gdp import Enclosure as Interval
 from ..analysis.results import value_cmp
 from ..analysis.tradeoff import compare, tensor
 from ..builders.combinators import compose
@@ -314,7 +315,7 @@ class CompositionClaim(Claim):
         status = compare_bound(bound, found)
         facts = {
             "privloss": found,
-            "bound_interval": bound,
+            "bound_interval": Interval(bound.lo, bound.hi),  # certified; the bound itself does not pickle
             "optimum": opt,
             "delta": bound.delta,
             "bound_status": status,

@@ -275,7 +275,7 @@ class ConversionClaim(Claim):
         if z.status != Z_HOLDS:  # the premise does not hold (or is undecided)
             return Verdict(self, FAILS if z.status == Z_FAILS else UNDECIDED, facts, z.witness)
         bound = zcdp_to_dp(self.rho, self.delta)
-        facts["bound_interval"] = bound
+        facts["bound_interval"] = Interval(bound.lo, bound.hi)  # certified; the bound itself does not pickle
         verdict = compare_bound(bound, found)
         if verdict == "undecided":
             return Verdict(self, UNDECIDED, facts)

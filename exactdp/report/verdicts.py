@@ -16,7 +16,7 @@ from typing import Any
 
 from ..analysis.gdp import Enclosure
 from ..analysis.renyi import alpha_str
-from ..analysis.renyi_certified import enclosure_text as interval_text
+from ..analysis.renyi_certified import enclosure_text as enclosure_interval
 from ..analysis.results import format_privloss, value_str
 from ..claims import (
     BoundedRangeClaim,
@@ -47,6 +47,7 @@ from ..numbers import ladder
 from ..numbers.ladder import is_inf
 from ..numbers.rational import is_rational, q_str
 from ..theorems import NAMED, theorem
+from ..theorems.advanced import interval_text
 from .simulate import outcome_details, outcome_values
 
 __all__ = [
@@ -342,7 +343,7 @@ def _named_composition(v: Verdict) -> Shown:
     bound, status = f["bound_interval"], f["bound_status"]
     text = (
         f"PrivLoss {_loss(f['privloss'])} at delta {_short(f['delta'])}; {c.theorem} gives eps in "
-        f"{bound.text()}; exact optimum over all such compositions {_loss(f['optimum'])}"
+        f"{interval_text(bound.lo, bound.hi)}; exact optimum over all such compositions {_loss(f['optimum'])}"
     )
     note = f"{_BOUND_WORDS.get(status, 'undecided: the bound touches PrivLoss')}; {NAMED[c.theorem].source}"
     if f["status_vs_optimum"] == "invalid":
@@ -478,7 +479,9 @@ def _certified_renyi(v: Verdict) -> Shown:
         found = "inf"
     else:
         values["renyi_interval"] = [q_str(value.lo), q_str(value.hi)]
-        found = f"D_{ladder.short(c.alpha)} in {interval_text(value, 17)} (certified enclosure, {f['precision']} bits)"
+        found = (
+            f"D_{ladder.short(c.alpha)} in {enclosure_interval(value, 17)} (certified enclosure, {f['precision']} bits)"
+        )
     if v.status == UNDECIDED:
         note = "the certified enclosure contains the claimed value: raise nothing, it cannot be decided here"
         return Shown(f"undecided: {found}", note, values)
@@ -503,7 +506,7 @@ def _zcdp(v: Verdict) -> Shown:
         values["ratio_lower_bound"] = str(res.ratio)
     if res.status == "fails":
         at = (
-            f"D_{res.alpha} in {interval_text(res.divergence)} > rho*alpha = {readable(c.rho * res.alpha)}"
+            f"D_{res.alpha} in {enclosure_interval(res.divergence)} > rho*alpha = {readable(c.rho * res.alpha)}"
             if res.alpha is not None and res.divergence is not None
             else "D_alpha = inf for every alpha > 1"
         )
@@ -539,7 +542,7 @@ def _conversion(v: Verdict) -> Shown:
         values.update({"zcdp": z.status, "bound_interval": [q_str(bound.lo), q_str(bound.hi)]})
         text = (
             f"PrivLoss {_approx_loss(found)}; {c.of} is {readable(c.rho)}-zCDP, and {c.theorem} gives eps in "
-            f"{bound.text()}"
+            f"{interval_text(bound.lo, bound.hi)}"
         )
         return Shown(text, source, values)
     alpha = ladder.short(c.alpha)
@@ -554,7 +557,7 @@ def _conversion(v: Verdict) -> Shown:
         return Shown(f"PrivLoss {_approx_loss(found)}; D_{alpha} = inf: the bound is inf", source, values)
     d, b = f["renyi_enclosure"], f["bound_enclosure"]
     values.update({"renyi_interval": [q_str(d.lo), q_str(d.hi)], "bound_interval": [q_str(b.lo), q_str(b.hi)]})
-    text = f"PrivLoss {_approx_loss(found)}; {c.theorem} gives eps in {interval_text(b)}"
+    text = f"PrivLoss {_approx_loss(found)}; {c.theorem} gives eps in {enclosure_interval(b)}"
     if v.status == UNDECIDED:
         return Shown(text, source + "; the certified bound touches PrivLoss", values)
     return Shown(text, source, values)
