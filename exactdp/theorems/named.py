@@ -210,7 +210,7 @@ register(
     Theorem(
         "kov-slides-1",
         "interval",
-        "Kairouz-Oh-Viswanath, slides: Composition Theorem I as printed (not a valid bound)",
+        "Kairouz-Oh-Viswanath, slides: Composition Theorem I as printed",
         "not a theorem as printed: read literally it is below the exact optimum (30-fold RR_0.1, delta~ = 1e-6)",
         slides_theorem_1,
     )
