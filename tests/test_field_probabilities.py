@@ -9,7 +9,7 @@ from exactdp.analysis import enumerator
 from exactdp.analysis import profile as engine
 from exactdp.builders import finite_noise, report_noisy_max
 from exactdp.builders.tree import mechanism, respond
-from exactdp.errors import CaseError
+from exactdp.errors import InvalidMechanismError
 from exactdp.numbers import Q, eval_text
 from exactdp.numbers import kinds as K
 from exactdp.numbers.ladder import LL, domain_of
@@ -73,5 +73,5 @@ def test_field_noise_and_both_engines_agree():
     noise = finite_noise({-1: a / (1 + a) / 2, 0: one / (1 + a), 1: a / (1 + a) / 2})
     m = report_noisy_max([[1, 0], [0, 1]], noise)
     assert engine.profile(m).envelope == enumerator.profile(m).envelope
-    with pytest.raises(CaseError, match="sum to"):
+    with pytest.raises(InvalidMechanismError, match="sum to"):
         finite_noise({0: a, 1: a})
