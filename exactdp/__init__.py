@@ -25,13 +25,18 @@ from .analysis.bounded_range import br_range
 from .analysis.gdp import check_gdp
 from .analysis.profile import delta_at, is_dp, privloss, profile, witness
 from .analysis.renyi import RenyiCurve, RenyiResult, renyi, renyi_curve
+from .analysis.renyi_real import CertifiedRenyi, certified_renyi, renyi_any, renyi_witness
 from .analysis.tradeoff import Tradeoff, dominating_pair, envelope_tradeoff, pair_tradeoffs, tensor
+from .analysis.tradeoff_points import TradeoffPoint, tradeoff_point, vertex_tests
+from .analysis.zcdp import ZCDPResult, check_zcdp
 from .builders import (
     SVT,
     ask,
+    bounded_discrete_laplace,
     choose,
     compose,
     concomp,
+    discrete_gaussian,
     discrete_laplace,
     exponential,
     finite_noise,
@@ -42,6 +47,7 @@ from .builders import (
     lyu_variant,
     mechanism,
     nonadaptive,
+    permute_and_flip,
     repeat,
     report_noisy_max,
     respond,
@@ -65,6 +71,7 @@ from .errors import (
     VerificationError,
 )
 from .model import END, Ask, Chance, Mechanism
+from .model.nonadaptive import nonadaptive_game
 from .numbers import INF, LogLinear, LogQt, LogReal, Q, QtElement, eval_text, exact, real_str
 from .report import notebook as _notebook  # noqa: F401  (registers what a notebook shows for exactdp's objects)
 from .report.plotapi import plot_profile, plot_renyi, plot_tradeoff
@@ -85,6 +92,16 @@ __all__ = [
     "tensor",
     "check_gdp",
     "LogLinear",
+    "renyi_any",
+    "certified_renyi",
+    "CertifiedRenyi",
+    "renyi_witness",
+    "check_zcdp",
+    "ZCDPResult",
+    "tradeoff_point",
+    "TradeoffPoint",
+    "vertex_tests",
+    "nonadaptive_game",
     # model and builders
     "Mechanism",
     "Ask",
@@ -109,6 +126,9 @@ __all__ = [
     "finite_noise",
     "geometric_noise",
     "discrete_laplace",
+    "bounded_discrete_laplace",
+    "discrete_gaussian",
+    "permute_and_flip",
     "SVT",
     "sparse_vector",
     "lyu_variant",

@@ -114,7 +114,11 @@ def test_the_weights_mistake_is_explained():
     "answers, error, phrase",
     [
         ({"0": ["3/4", "x"], "1": ["1/4", "1"]}, ValueError, "answer '0', probability #2='x' is not a number"),
-        ({"0": ["log(3)", "0"], "1": ["0", "1"]}, ValueError, "answer '0', probability #1 must be an exact rational"),
+        (
+            {"0": ["log(3)", "0"], "1": ["0", "1"]},
+            ValueError,
+            "answer '0', probability #1 must be an element of Q(e^(1/L))",
+        ),
         ({"0": "3/4"}, TypeError, "answer '0': expected a list with one probability per dataset"),
         (
             {"0": ["1", "1", "1"], "1": ["0", "0"]},

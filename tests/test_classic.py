@@ -124,8 +124,12 @@ def problems(body: str) -> list[str]:
             "noise.pmf.a: a noise value must be a whole number, found 'a'",
         ),
         (
-            "{report_noisy_max: {values: {x0: [1, 0], x1: [0, 1]}, noise: {gaussian: {eps: 1}}}}",
-            "unknown noise 'gaussian'",
+            "{report_noisy_max: {values: {x0: [1, 0], x1: [0, 1]}, noise: {laplace: {eps: 1}}}}",
+            "unknown noise 'laplace'",
+        ),
+        (
+            "{report_noisy_max: {values: {x0: [1, 0], x1: [0, 1]}, noise: {gaussian: {sigma2: 1}}}}",
+            "gaussian needs `width:`",
         ),
         (
             "{report_noisy_max: {values: {x0: [1, 0], x1: [0]}, noise: {pmf: {0: 1}}}}",

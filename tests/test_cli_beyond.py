@@ -39,8 +39,8 @@ def test_renyi_json_and_enumerator(tmp_path):
 
 def test_renyi_infinite_and_bad_alpha(tmp_path):
     assert run(tmp_path, "renyi", "CASE", "--of", "D").output.strip() == "D_2(D) = inf"
-    r = run(tmp_path, "renyi", "CASE", "--alpha", "1.5")
-    assert r.exit_code == 2 and "alpha = 3/2 is not supported" in r.output
+    r = run(tmp_path, "renyi", "CASE", "--alpha", "0.5")
+    assert r.exit_code == 2 and "alpha = 1/2 is not supported" in r.output
 
 
 def test_tradeoff_text_and_json(tmp_path):

@@ -215,3 +215,47 @@ def test_safe_names_never_leave_the_folder():
     for raw in ("..", ".", "...", "a/../b", "x[eps=../../etc]", "", "/abs", "a\\\\b", ".hidden"):
         name = safe_name(raw)
         assert name and name not in (".", "..") and not name.startswith(".") and "/" not in name and "\\\\" not in name
+
+
+def test_claims_the_checker_cannot_recompute_are_listed_with_their_reason(tmp_path: Path):
+    """Every claim the checker has no check for is listed with why, never certified nor lost:
+    a real order, a Renyi value on probabilities in Q(e^(1/L)), zCDP, a conversion, a trade-off
+    point and non-adaptive adversaries; the exact D_2 of the same mechanism gets its certificate.
+    (Values: RR with e^eps = 3, see cases/libraries/autodp-rr.yaml; its trade-off function is
+    max(0, 1 - 3a, (1 - a)/3), 1/4 at a = 1/4; any RR with eps > 0 has D_3 > 0.)"""
+    case = tmp_path / "why.yaml"
+    case.write_text(
+        textwrap.dedent(
+            """
+            exactdp: 1
+            name: why
+            reference: Mironov 2017, Def. 3; Bun-Steinke 2016, Def. 1.1; Dong-Roth-Su 2022, Def. 2.1
+            mechanisms:
+              M: {respond: {"0": [3/4, 1/4], "1": [1/4, 3/4]}}
+              F: {rr: {eps: 0.5}}
+            claims:
+              - renyi: {alpha: 3/2, exceeds: 0.7339}
+              - renyi: {of: F, alpha: 3, exceeds: 0}
+              - zcdp: {rho: 10}
+              - conversion: {theorem: renyi-to-dp-cks, alpha: 2, delta: 1/100}
+              - tradeoff: {alpha: 1/4, equals: 1/4}
+              - dp: {eps: log(3), delta: 0, adversaries: nonadaptive}
+              - renyi: {alpha: 2, equals: log(7/3)}
+            """
+        )
+    )
+    c = run("certify", str(case), "-o", str(tmp_path / "certs"))
+    assert c.exit_code == 0, c.output
+    reasons = {
+        1: "D_3/2 at a non-integer order is transcendental in general",
+        2: "Renyi certificates need rational probabilities: these lie in Q(e^(1/L))",
+        3: "zcdp claims have no certificate yet: zCDP bounds D_alpha at every real order alpha > 1",
+        4: "conversion claims have no certificate yet: the checker evaluates no conversion theorem",
+        5: "tradeoff claims have no certificate yet: the checker computes the vertices of T(M)",
+        6: "non-adaptive adversaries have no certificate yet: the checker's games give the adversary",
+    }
+    missing = [line for line in c.output.splitlines() if ": claim " in line]
+    assert len(missing) == len(reasons), c.output
+    for k, why in reasons.items():
+        assert any(f": claim {k} (" in line and why in line for line in missing), (k, c.output)
+    assert "certificates: 1 written" in c.output

@@ -205,7 +205,7 @@ def test_forms_read_lists_and_maps():
 @pytest.mark.parametrize(
     "mech,phrase",
     [
-        ("{exponential: {eps: 1/10, scores: {x0: [1, 0], x1: [0, 1]}}}", "transcendental"),
+        ("{exponential: {eps: log(1 + exp(1/10)), scores: {x0: [1, 0], x1: [0, 1]}}}", "not in Q(e^(1/L))"),
         ("{exponential: {eps: log(2), scores: {x0: [1, 0], x1: [0, 1]}}}", "irrational"),
         ("{exponential: {eps: log(16), scores: {x0: [1, 0], x2: [0, 1]}}}", "unknown dataset 'x2'"),
         ("{exponential: {eps: log(16), scores: {x0: [1, 0]}}}", "no entry for dataset(s) x1"),

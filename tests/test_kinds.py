@@ -58,13 +58,24 @@ def test_rational_only_exp_eps_refuses_every_field_element():
 def test_rational_only_form_locates_the_refusal_at_its_field():
     fr = verify_text(
         "exactdp: 1\nname: k\n"
-        "mechanism: {krr: {eps: log(1 + exp(1/10)), values: [a, b], data: {x0: a, x1: b}}}\n"
+        "mechanism: {grr: {eps: log(1 + exp(1/10)), t: 0}}\n"
         "claims: [{dp: {eps: log(3), delta: 0}}]\n"
     )
     assert fr.exit_code == 2 and isinstance(fr.error, CaseError)
     (problem,) = fr.error.problems
-    assert problem.path == "mechanism.krr.eps"
-    assert "krr needs e^eps rational" in problem.message
+    assert problem.path == "mechanism.grr.eps"
+    assert "grr needs e^eps rational" in problem.message
+
+
+def test_krr_takes_a_decimal_eps_exactly():
+    """k-RR at a decimal eps (as libraries write it): e^eps stays exact in Q(e^(1/L)) and
+    PrivLoss(M, 0) is eps itself, a rational."""
+    fr = verify_text(
+        "exactdp: 1\nname: k\n"
+        "mechanism: {krr: {eps: 0.7, values: [a, b, c], data: {x0: a, x1: b}}}\n"
+        "claims: [{privloss: {delta: 0, equals: 0.7}}]\n"
+    )
+    assert fr.exit_code == 0, fr
 
 
 def test_error_text_joins_message_and_hint():
@@ -111,8 +122,10 @@ def test_node_builders_check_with_kinds_wording():
         rr_node(Q(1, 2), (0, 1))
     with pytest.raises(InvalidMechanismError, match=r"rr: delta must lie in \[0, 1\], found 2"):
         rr_delta_node(3, 2, (0, 1))
-    with pytest.raises(InvalidMechanismError, match=r"krr: e\^eps = exp\(1/10\) is transcendental"):
-        krr_rows(eval_text("exp(1/10)"), ["a", "b"], ["a", "b"])
+    with pytest.raises(InvalidMechanismError, match=r"krr: e\^eps must be at least 1"):
+        krr_rows(eval_text("exp(-1/10)"), ["a", "b"], ["a", "b"])
+    with pytest.raises(InvalidMechanismError, match=r"grr: e\^eps = exp\(1/10\) is transcendental"):
+        grr_probs(eval_text("exp(1/10)"), 1)
     with pytest.raises(InvalidMechanismError, match=r"grr: e\^eps must be at least 1"):
         grr_probs(Q(1, 2), 1)
     assert rr_node(3, (0, 1)).probs == ((Q(3, 4), Q(1, 4)), (Q(1, 4), Q(3, 4)))

@@ -146,7 +146,7 @@ def test_noise_takes_eps_or_alpha():
         (lambda: rr(eps=[1]), TypeError, "eps must be an exact number or text"),
         (lambda: rr(eps="log(3)", delta="log(2)"), ValueError, "rr: delta must be an exact rational, found log\\(2\\)"),
         (lambda: rr(eps="log(3)", delta=float("nan")), ValueError, "delta=nan: nan is not a number"),
-        (lambda: krr(eps="0.1", values=["a", "b"], data=["a", "b"]), InexactValueError, "needs e\\^eps rational"),
+        (lambda: grr(eps="0.1", exp_t=1), InexactValueError, "needs e\\^eps rational"),
         (lambda: krr(["a", "b"], ["a", "b"], eps="log(3)"), TypeError, "deprecated \\(e\\^eps, values, data\\)"),
         (lambda: rr_delta(eps="log(3)"), TypeError, "delta= is required"),
         (lambda: grr_menu(eps="log(16)"), TypeError, "exactly one of ts="),

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from exactdp.analysis import make_engine, profile
 from exactdp.analysis.renyi import parse_alpha, renyi
 from exactdp.builders import compose, concomp, rr
-from exactdp.claims import UNDECIDED
+from exactdp.claims import FAILS, HOLDS
 from exactdp.errors import ExactDPError
 from exactdp.numbers import INF, Q, ladder
 from exactdp.numbers.qt import qt_exp
@@ -81,18 +81,24 @@ def test_engine_protocol_has_renyi():
         assert ladder.text(make_engine(name).renyi(rr(exp_eps=3), 2).value) == "log(7/3)"
 
 
-def test_a_huge_order_is_refused_by_the_size_limit_not_computed():
+def test_a_huge_order_is_not_built_exactly_but_decided_by_a_certified_enclosure():
     """p^alpha for alpha = 10^6 would be a number of millions of bits (and its log basis minutes
-    of gcds): refused before it is built, naming --max-bits."""
+    of gcds): the exact sum is refused by --max-bits before it is built, and the claim is decided
+    by a certified enclosure instead.  For RR with e^eps = 3 (probabilities 3/4, 1/4), by Mironov
+    2017, Def. 3: D_alpha = log((3^alpha + 3^(1-alpha))/4)/(alpha - 1)
+    = log 3 + (log(3/4) + log(1 + 3^(1-2 alpha)))/(alpha - 1) < log 3, so ``at_most: log(3)`` holds
+    and ``equals: log(3)`` fails."""
     from exactdp.limits import DEFAULT
     from exactdp.verify import Options, verify_text
 
     text = (
-        "exactdp: 1\nname: big\nmechanism: {rr: {eps: log(3)}}\nclaims:\n  - renyi: {alpha: 1000000, at_most: log(3)}\n"
+        "exactdp: 1\nname: big\nmechanism: {rr: {eps: log(3)}}\nclaims:\n"
+        "  - renyi: {alpha: 1000000, at_most: log(3)}\n  - renyi: {alpha: 1000000, equals: log(3)}\n"
     )
     fr = verify_text(text, "big.yaml", Options(limits=DEFAULT.replace(timeout=60)))
-    (v,) = fr.verdicts
-    assert v.status == UNDECIDED and "--max-bits" in shown(v).note and "Renyi sum" in shown(v).note, shown(v).note
+    at_most, equals = fr.verdicts
+    assert at_most.status == HOLDS and "certified enclosure" in shown(at_most).found, shown(at_most).found
+    assert equals.status == FAILS and "certified enclosure" in shown(equals).found, shown(equals).found
 
 
 def test_a_large_order_prints_its_value():

@@ -4,6 +4,7 @@ from .automaton import automaton, make_automaton
 from .classic import (
     discrete_laplace,
     finite_noise,
+    gaussian_noise,
     geometric_noise,
     krr,
     report_noisy_max,
@@ -23,7 +24,8 @@ from .continual import (
     mixed_budgeted,
     sparse_parallel,
 )
-from .exponential import exponential, grr, grr_menu, nonadaptive
+from .discrete import bounded_discrete_laplace, discrete_gaussian
+from .exponential import exponential, grr, grr_menu, nonadaptive, permute_and_flip
 from .rr import rr, rr_delta
 from .svt import SVT, lyu_variant, sparse_vector
 from .tree import ask, mechanism, respond
@@ -44,6 +46,9 @@ __all__ = [
     "grr",
     "grr_menu",
     "nonadaptive",
+    "permute_and_flip",
+    "bounded_discrete_laplace",
+    "discrete_gaussian",
     # classic finite-support mechanisms
     "krr",
     "truncated_geometric",
@@ -51,6 +56,7 @@ __all__ = [
     "finite_noise",
     "geometric_noise",
     "discrete_laplace",
+    "gaussian_noise",
     # the sparse vector technique
     "SVT",
     "sparse_vector",

@@ -38,10 +38,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import InvalidMechanismError
+from ..errors import InexactValueError, InvalidMechanismError
 from ..model.game import END, Chance, Label, Mechanism
+from ..numbers import ladder
 from ..numbers.rational import Q, as_q, q_str
-from ..numbers.types import EpsLike, LambdaLike, Rational, RationalLike
+from ..numbers.types import EpsLike, FieldValue, LambdaLike, Rational, RationalLike
+from .discrete import check_alpha, gaussian_weight
 from .params import UNSET, alpha_arg, check_exp_eps, exp_eps_arg
 
 __all__ = [
@@ -49,6 +51,7 @@ __all__ = [
     "finite_noise",
     "geometric_noise",
     "discrete_laplace",
+    "gaussian_noise",
     "krr",
     "krr_rows",
     "truncated_geometric",
@@ -103,32 +106,41 @@ class Noise:
         return 1 - a ** (1 - z) / (1 + a)
 
 
-def finite_noise(pmf: Mapping[int, Rational], *, name: str = "") -> Noise:
-    """A finite noise distribution {z: Pr[Z = z]} on the integers (probabilities exact, sum 1)."""
+def finite_noise(pmf: Mapping[int, FieldValue], *, name: str = "") -> Noise:
+    """A finite noise distribution {z: Pr[Z = z]} on the integers (probabilities exact, sum 1):
+    rationals, or elements of ℚ(e^{1/L}) such as ``(1 - exp(-1))/(1 + exp(-1))`` (the sum is
+    then exact in the field, and each sign certified)."""
     items = []
     for z, p in pmf.items():
         if int(z) != z:
             raise InvalidMechanismError(f"noise values must be integers, got {z!r}")
-        p = as_q(p)
-        if p < 0:
-            raise InvalidMechanismError(f"noise: Pr[Z = {z}] = {q_str(p)} is negative")
+        p = _field_prob(p)
+        if ladder.sign(p) < 0:
+            raise InvalidMechanismError(f"noise: Pr[Z = {z}] = {ladder.text(p)} is negative")
         items.append((int(z), p))
     if not items:
         raise InvalidMechanismError("noise: the distribution is empty")
     total = sum((p for _, p in items), Q(0))
     if total != 1:
-        raise InvalidMechanismError(f"noise: the probabilities sum to {q_str(total)}, not 1")
+        raise InvalidMechanismError(f"noise: the probabilities sum to {ladder.text(total)}, not 1")
     items.sort()
     return Noise(pmf=tuple((z, p) for z, p in items if p), name=name or "finite pmf")
 
 
-def _check_alpha(alpha: Any) -> Any:
-    alpha = as_q(alpha)
-    if not (0 < alpha < 1):
+def _field_prob(p: Any) -> FieldValue:
+    """A probability as a rational or an element of ℚ(e^{1/L}) (refused otherwise)."""
+    try:
+        return ladder.as_field(p)
+    except InexactValueError:
         raise InvalidMechanismError(
-            f"geometric noise needs 0 < alpha < 1 (alpha = e^-eps with eps > 0), got alpha = {q_str(alpha)}"
-        )
-    return alpha
+            f"noise: the probability {ladder.short(p)} is not an exact element of Q(e^(1/L))"
+        ) from None
+
+
+def _check_alpha(alpha: Any) -> Any:
+    """α ∈ (0, 1): a rational, or an element of ℚ(e^{1/L}) such as e^{−1/2} (a decimal ε or a
+    library's noise scale)."""
+    return check_alpha(alpha, "geometric noise")
 
 
 def geometric_noise(
@@ -165,7 +177,20 @@ def geometric_noise(
         w = {z: a ** abs(z) for z in range(-width, width + 1)}
         total = sum(w.values(), Q(0))
         pmf = {z: v / total for z, v in w.items()}
-    return finite_noise(pmf, name=f"geometric(alpha={q_str(a)}, |z|<={width}, {truncation})")
+    return finite_noise(pmf, name=f"geometric(alpha={ladder.text(a)}, |z|<={width}, {truncation})")
+
+
+def gaussian_noise(sigma2: RationalLike, width: int) -> Noise:
+    """The discrete Gaussian noise N_ℤ(0, σ²) conditioned on [−width, width] (Canonne, Kamath &
+    Steinke 2020, Def. 1): Pr[Z = z] ∝ e^{−z²/(2σ²)}, exact in ℚ(e^{1/L}) with
+    L = den(1/(2σ²)) (see :mod:`exactdp.builders.discrete`)."""
+    if width < 0:
+        raise InvalidMechanismError(f"gaussian noise: width must be >= 0, got {width}")
+    w = {z: gaussian_weight(sigma2, z) for z in range(-width, width + 1)}
+    total = sum(w.values(), Q(0))
+    return finite_noise(
+        {z: v / total for z, v in w.items()}, name=f"gaussian(sigma^2={q_str(as_q(sigma2))}, |z|<={width})"
+    )
 
 
 def discrete_laplace(alpha: RationalLike | None = None, *, eps: EpsLike | None = None) -> Noise:
@@ -173,7 +198,7 @@ def discrete_laplace(alpha: RationalLike | None = None, *, eps: EpsLike | None =
     Pr[Z = z] = (1−α)/(1+α)·α^``|z|``; the discrete analogue of Lap(1/ε) with α = e^{−ε}
     (``discrete_laplace(eps="log(2)")`` or ``discrete_laplace(alpha="1/2")``)."""
     a = _check_alpha(alpha_arg("discrete_laplace", eps=eps, alpha=alpha))
-    return Noise(alpha=a, name=f"geometric(alpha={q_str(a)})")
+    return Noise(alpha=a, name=f"geometric(alpha={ladder.text(a)})")
 
 
 # --- k-ary randomized response ------------------------------------------------------------------
@@ -181,7 +206,7 @@ def discrete_laplace(alpha: RationalLike | None = None, *, eps: EpsLike | None =
 
 def krr_rows(E: Any, values: Sequence[Label], data: Sequence[Label]) -> list[tuple[Any, ...]]:
     """rows[k][d] = Pr[output values[k] | dataset d holds data[d]] for k-ary RR with e^ε = E."""
-    E = check_exp_eps(E, call="krr", rational=True)
+    E = check_exp_eps(E, call="krr")
     k = len(values)
     if k < 2 or len(set(values)) != k:
         raise InvalidMechanismError("krr: give at least two distinct values")
@@ -226,7 +251,7 @@ def krr(
         values, data = values_, data_
     if values is None or data is None:
         raise TypeError("krr: values= and data= are required (the possible values, and each dataset's value)")
-    E = exp_eps_arg("krr", eps=eps, exp_eps=exp_eps, positional=E, rational=True)
+    E = exp_eps_arg("krr", eps=eps, exp_eps=exp_eps, positional=E)
     if isinstance(data, Mapping):
         data = [data[d] for d in datasets]
     rows = krr_rows(E, [str(v) for v in values], [str(v) for v in data])

@@ -15,10 +15,11 @@ r"""Exponential and bounded-range mechanisms with exact weights (Dong–Durfee�
   - ``"range"``: s = Range(u) = max over adjacent (x, x') and y, y' of
     (u(x, y) − u(x', y)) − (u(x, y') − u(x', y')) (DDR §2.1, Prop. 2: ε-BR, hence ε-DP).
 
-  The weights are kept exact: with e^ε = B rational, w(x, y) ∝ B^{(u(x, y) − max_y u(x, ·))/s},
-  and every such power must be rational (for instance when B^{1/s} is rational and the scores
-  are integers).  An irrational weight is refused with a message saying what to write instead;
-  nothing is rounded.
+  The weights are kept exact: w(x, y) ∝ B^{(u(x, y) − max_y u(x, ·))/s} with B = e^ε.  For a
+  decimal ε (``eps: 0.5``) every weight is e^{ε(u − max u)/s}, an element of ℚ(e^{1/L}); for
+  ε = log(r) every power must be rational (for instance when B^{1/s} is rational and the scores
+  are integers).  An irrational weight outside the field is refused with a message saying what
+  to write instead; nothing is rounded.
 
 * **Generalized randomized response** RR_{ε,t} (DDR Def. 2.4), the worst case for ε-BR: input
   bit b, outputs 0/1, with B = e^ε, u = e^t (1 ≤ u ≤ B)
@@ -41,6 +42,7 @@ F. McSherry, K. Talwar, *Mechanism Design via Differential Privacy*, FOCS 2007.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -49,7 +51,8 @@ from ..model.checks import takes_mechanism
 from ..model.game import END, Ask, Chance, Label, Mechanism, Node, label_str, unordered_pairs
 from ..model.ops import graft
 from ..numbers import ladder
-from ..numbers.rational import Q, as_q, q_str
+from ..numbers.qt import monomial, qt_exp
+from ..numbers.rational import Q, as_q, is_rational, q_str
 from ..numbers.types import EpsLike, LambdaLike, Rational
 from .params import UNSET, check_exp_eps, exp_eps_arg, read_exp_eps
 from .rr import default_bits
@@ -67,6 +70,10 @@ __all__ = [
     "grr_menu",
     "nonadaptive",
     "DEFAULT_MAX_SEQUENCES",
+    "PF_MODES",
+    "permute_and_flip_distribution",
+    "permute_and_flip_rows",
+    "permute_and_flip",
 ]
 
 MODES = ("sensitivity", "monotone", "range")
@@ -135,8 +142,16 @@ def monotone_violation(scores: Scores, adjacent: Sequence[tuple[int, int]]) -> t
 
 
 def _power(B: Any, e: Any) -> Any:
-    """B^e for rationals B ≥ 1 and e, exactly, or InexactValueError."""
-    return as_q(ladder.power(as_q(B), as_q(e)))
+    """B^e for B ≥ 1 and a rational e, exactly, or InexactValueError: B rational (then B^e must
+    be rational), or B = c·e^s in ℚ(e^{1/L}) for a decimal ε (then B^e = c^e·e^{se}, exact when
+    c^e is rational — always for c = 1, i.e. e^ε itself)."""
+    if is_rational(B):
+        return as_q(ladder.power(as_q(B), as_q(e)))
+    mono = monomial(ladder.as_field(B))
+    if mono is None:
+        raise InexactValueError(f"({ladder.short(B)})^({q_str(e)}) has no exact form in Q(e^(1/L))")
+    c, s = mono
+    return as_q(ladder.power(as_q(c), as_q(e))) * qt_exp(1, as_q(s) * as_q(e))
 
 
 def exponential_rows(
@@ -183,7 +198,7 @@ def exponential_rows(
     DDR Def. 2.3, Thm 1, §2.1 and Prop. 2.
     """
     k = _check_shape(scores)
-    E = check_exp_eps(E, call="exponential", rational=True)
+    E = check_exp_eps(E, call="exponential")
     if mode not in MODES:
         raise InvalidMechanismError(f"exponential: unknown mode {mode!r}", hint=f"modes: {', '.join(MODES)}")
     onames = [str(o) for o in (outputs or range(k))]
@@ -239,20 +254,23 @@ def _distribution(row: Sequence[Rational], E: Any, scale: Any, onames: Sequence[
     """The output distribution under one dataset: weights E^((u − max u)/s), normalised; an
     irrational weight is refused."""
     top = max(as_q(u) for u in row)
-    weights = []
-    for kk, u in enumerate(row):
-        expo = (as_q(u) - top) / scale
-        try:
-            weights.append(_power(E, expo))
-        except InexactValueError:
-            raise InvalidMechanismError(
-                f"exponential: the weight of output {onames[kk]} under {dname} is "
-                f"e^(eps*({q_str(as_q(u) - top)})/{q_str(scale)}) = {q_str(E)}^({q_str(expo)}), which is irrational",
-                hint=f"choose eps so that e^(eps/{q_str(scale)}) is rational, e.g. eps: log(r^{q_str(scale)}) "
-                "with rational r (exact decimal eps inside mechanisms is not supported)",
-            ) from None
+    weights = [_weight(E, (as_q(u) - top) / scale, onames[kk], dname, scale) for kk, u in enumerate(row)]
     total = sum(weights, Q(0))
     return [w / total for w in weights]
+
+
+def _weight(E: Any, expo: Any, oname: str, dname: str, scale: Any) -> Any:
+    """E^expo for the weight of output ``oname`` under ``dname``; an irrational one is refused."""
+    try:
+        return _power(E, expo)
+    except InexactValueError:
+        raise InvalidMechanismError(
+            f"exponential: the weight of output {oname} under {dname} is "
+            f"e^(eps*({q_str(expo * scale)})/{q_str(scale)}) = ({ladder.text(E)})^({q_str(expo)}), which is "
+            "irrational and not in Q(e^(1/L))",
+            hint=f"write eps as a decimal (eps: 0.5 keeps every weight exact in Q(e^(1/L))), or choose eps so "
+            f"that e^(eps/{q_str(scale)}) is rational, e.g. eps: log(r^{q_str(scale)}) with rational r",
+        ) from None
 
 
 def exponential(
@@ -299,9 +317,111 @@ def exponential(
     labels = list(outputs) if outputs is not None else [str(i) for i in range(k)]
     if len(labels) != k:
         raise InvalidMechanismError(f"exponential: {len(labels)} output labels for {k} scores")
-    E = exp_eps_arg("exponential", eps=eps, exp_eps=exp_eps, positional=E, rational=True)
+    E = exp_eps_arg("exponential", eps=eps, exp_eps=exp_eps, positional=E)
     rows = exponential_rows(
         scores, E, adjacent, mode=mode, sensitivity=sensitivity, range_=range_, outputs=labels, datasets=datasets
+    )
+    return Mechanism(Chance(labels, rows, (END,) * k), tuple(datasets), tuple(adjacent), name)
+
+
+PF_MODES = ("sensitivity", "monotone")
+
+
+def _elementary(values: Sequence[Any]) -> list[Any]:
+    """e_0, ..., e_m of ``values``: the coefficients of Π (1 + v·z), exactly."""
+    e: list[Any] = [Q(1)]
+    for v in values:
+        e = [a + (v * b if b is not None else 0) for a, b in zip(e + [Q(0)], [None] + e)]
+    return e
+
+
+def permute_and_flip_distribution(q: Sequence[Any]) -> list[Any]:
+    """Pr[output r] of permute-and-flip with flip probabilities q (McKenna & Sheldon 2020,
+    Alg. 1): the candidates are visited in a uniformly random order and r is output, when
+    reached, with probability q_r.  The candidates before r form a uniform subset of the others
+    whose size is uniform on 0..n−1, so
+
+        Pr[r] = q_r · (1/n) Σ_k e_k({1 − q_s : s ≠ r}) / C(n − 1, k)
+
+    with e_k the elementary symmetric polynomials; exact in ℚ(e^{1/L})."""
+    n = len(q)
+    out = []
+    for r in range(n):
+        e = _elementary([1 - q[s] for s in range(n) if s != r])
+        acc: Any = Q(0)
+        for k, ek in enumerate(e):
+            acc = acc + ek / math.comb(n - 1, k)
+        out.append(q[r] * acc / n)
+    return out
+
+
+def permute_and_flip_rows(
+    scores: Scores,
+    E: Any,
+    adjacent: Sequence[tuple[int, int]],
+    *,
+    mode: str = "sensitivity",
+    sensitivity: Rational | None = None,
+    outputs: Sequence[Label] | None = None,
+    datasets: Sequence[str] | None = None,
+) -> list[tuple[Any, ...]]:
+    """rows[k][d] = Pr[permute-and-flip outputs k | dataset d], with flip probabilities
+    q_k = e^{ε(u_k − max u)/s}, s = 2Δu (``"sensitivity"``) or Δu (``"monotone"``)
+    (McKenna & Sheldon 2020, Alg. 1 and Thm 1; diffprivlib's ``PermuteAndFlip``)."""
+    k = _check_shape(scores)
+    E = check_exp_eps(E, call="permute_and_flip")
+    if mode not in PF_MODES:
+        raise InvalidMechanismError(f"permute_and_flip: unknown mode {mode!r}", hint=f"modes: {', '.join(PF_MODES)}")
+    onames = [str(o) for o in (outputs or range(k))]
+    dnames = list(datasets or [f"#{d}" for d in range(len(scores))])
+    scale, what = _scale(scores, adjacent, mode, sensitivity, None, onames, dnames)
+    if scale <= 0:
+        if E != 1:
+            raise InvalidMechanismError(
+                f"permute_and_flip: the scale {what} is {q_str(scale)}, so the flip probabilities are undefined",
+                hint="the scores do not change between adjacent datasets; give `sensitivity:` explicitly",
+            )
+        scale = Q(1)
+    cols = []
+    for d, row in enumerate(scores):
+        top = max(as_q(u) for u in row)
+        q = [_weight(E, (as_q(u) - top) / scale, onames[kk], dnames[d], scale) for kk, u in enumerate(row)]
+        cols.append(permute_and_flip_distribution(q))
+    return [tuple(col[kk] for col in cols) for kk in range(k)]
+
+
+def permute_and_flip(
+    scores: Scores | Mapping[str, Sequence[Rational]],
+    *,
+    eps: EpsLike | None = None,
+    exp_eps: LambdaLike | None = None,
+    outputs: Sequence[Label] | None = None,
+    datasets: Sequence[str] = ("x0", "x1"),
+    adjacent: Sequence[tuple[int, int]] = ((0, 1),),
+    mode: str = "sensitivity",
+    sensitivity: Rational | None = None,
+    name: str = "PF",
+) -> Mechanism:
+    """Permute-and-flip (McKenna & Sheldon 2020) over a finite output range, exactly: an ε-DP
+    alternative to the exponential mechanism whose output is never worse in expected score.
+
+    >>> from exactdp.analysis import profile
+    >>> M = permute_and_flip([[2, 1, 0], [2, 1, 1]], eps="log(2)", mode="monotone")
+    >>> [str(r[0]) for r in M.root.probs]   # under the first dataset
+    ['2/3', '11/48', '5/48']
+
+    References
+    ----------
+    R. McKenna, D. Sheldon, *Permute-and-Flip: A New Mechanism for Differentially Private
+    Selection*, NeurIPS 2020, Alg. 1, Thm 1.
+    """
+    if isinstance(scores, Mapping):
+        scores = [scores[d] for d in datasets]
+    k = _check_shape(scores)
+    labels = list(outputs) if outputs is not None else [str(i) for i in range(k)]
+    E = exp_eps_arg("permute_and_flip", eps=eps, exp_eps=exp_eps)
+    rows = permute_and_flip_rows(
+        scores, E, adjacent, mode=mode, sensitivity=sensitivity, outputs=labels, datasets=datasets
     )
     return Mechanism(Chance(labels, rows, (END,) * k), tuple(datasets), tuple(adjacent), name)
 

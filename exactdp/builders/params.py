@@ -33,7 +33,7 @@ from ..errors import InexactValueError, InvalidMechanismError
 from ..numbers import kinds as K
 from ..numbers import ladder
 from ..numbers.expr import ExprError, eval_text
-from ..numbers.rational import as_q, is_rational, q_str
+from ..numbers.rational import is_rational, q_str
 from ..numbers.types import DeltaLike, Eps, EpsLike, FieldValue, LambdaLike, Rational, RationalLike
 
 __all__ = [
@@ -42,6 +42,7 @@ __all__ = [
     "read_eps",
     "read_exp_eps",
     "read_rational",
+    "read_probability",
     "exp_eps_arg",
     "alpha_arg",
     "check_exp_eps",
@@ -131,6 +132,15 @@ def read_rational(value: RationalLike | DeltaLike, *, call: str, name: str) -> R
     return _checked(K.rational, _exact(call, name, value, "1/10"), what=f"{call}: {name}")
 
 
+def read_probability(value: Any, *, call: str, name: str = "probability") -> FieldValue:
+    """A probability from text (``"1/4"``, ``"exp(-1/2)/(1 + exp(-1/2))"``) or an exact value,
+    checked by :func:`exactdp.numbers.kinds.probability`: a rational or an element of ℚ(e^{1/L})
+    in [0, 1].  Rationals pass through unchanged (the hot path of generated trees)."""
+    if is_rational(value):
+        return value
+    return _checked(K.probability, _exact(call, name, value, "1/4"), what=f"{call}: {name}", field=True)
+
+
 def _exp_of_eps(
     call: str, eps: EpsLike, *, name: str = "eps", rational: bool = False, positive: bool = False
 ) -> FieldValue:
@@ -188,12 +198,16 @@ def exp_eps_arg(
     return read_exp_eps(positional, call=call, name=positional_name, rational=rational)
 
 
-def alpha_arg(call: str, *, eps: EpsLike | None, alpha: RationalLike | None) -> Rational:
-    """α = e^{−ε} of geometric noise from exactly one of ``eps=`` (ε > 0, e^ε rational) or ``alpha=``."""
+def alpha_arg(call: str, *, eps: EpsLike | None, alpha: RationalLike | None) -> FieldValue:
+    """α = e^{−ε} of geometric noise from exactly one of ``eps=`` (ε > 0; e^ε rational, or in
+    ℚ(e^{1/L}) for a decimal ε) or ``alpha=``."""
     if eps is not None and alpha is None:
-        return 1 / as_q(_exp_of_eps(call, eps, rational=True, positive=True))
+        return 1 / _exp_of_eps(call, eps, positive=True)
     if alpha is not None and eps is None:
-        return read_rational(alpha, call=call, name="alpha")
+        a = _exact(call, "alpha", alpha, "1/2")
+        if not is_rational(a):  # e^(-1/2), a library's noise scale: in Q(e^(1/L)), range checked by the builder
+            return _checked(K.probability, a, what=f"{call}: alpha", field=True)
+        return read_rational(a, call=call, name="alpha")
     raise TypeError(
         f'{call}: give exactly one of eps= (alpha = e^-eps, e.g. eps="log(2)") or alpha= (e.g. alpha="1/2")'
     )

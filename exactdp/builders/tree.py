@@ -19,7 +19,6 @@ from ..model.checks import mechanism_arg
 from ..model.game import END, Ask, Chance, Label, Mechanism, Node, label_str, postorder
 from ..numbers import kinds as K
 from ..numbers import ladder
-from ..numbers.ladder import QT
 from ..numbers.rational import Q
 from ..numbers.types import FieldValue
 from .params import read_exact
@@ -45,10 +44,8 @@ def _node(x: Node | Mechanism | None, call: str, place: str) -> Node:
 def _probability(value: Any, call: str, place: str) -> FieldValue:
     """One probability as a case file reads it: text or an exact number in [0, 1]."""
     v = read_exact(value, call=call, name=place, example="1/4")
-    try:
-        if ladder.domain_of(v) is QT:  # decimal eps: an element of Q(e^(1/L)), its range checked exactly
-            return K.delta(v, what=f"{call}: {place}", field=True)
-        return K.probability(v, what=f"{call}: {place}")
+    try:  # rationals, or elements of Q(e^(1/L)) with their range decided exactly (certified)
+        return K.probability(v, what=f"{call}: {place}", field=True)
     except K.QuantityError as e:
         hint = "" if e.hint else f" (each entry is the answer's probability under one dataset, {_EXAMPLE})"
         raise ValueError(e.text() + hint) from None

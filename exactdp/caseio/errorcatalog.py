@@ -211,9 +211,51 @@ CATALOGUE: list[tuple[str, str, str, str]] = [
     ),
     (
         "Claims",
-        "Renyi order that is not a whole number",
-        "`renyi:` takes alpha = 1 (KL), 2, 3, ... or inf; the sum for a fractional order is irrational.",
-        _HEAD + "mechanism: {rr: {eps: log(3)}}\nclaims: [{renyi: {alpha: 3/2, equals: log(2)}}]\n",
+        "Renyi order at most 1 that is not 1",
+        "`renyi:` takes alpha = 1 (KL), any real order > 1 (3/2 gives a certified enclosure) or inf.",
+        _HEAD + "mechanism: {rr: {eps: log(3)}}\nclaims: [{renyi: {alpha: 1/2, equals: log(2)}}]\n",
+    ),
+    (
+        "Claims",
+        "Renyi order that is not a whole number where only whole ones apply",
+        "The Renyi composition theorem takes alpha = 1, 2, 3, ... or inf.",
+        _HEAD
+        + "mechanisms: {A: {rr: {eps: log(3)}}, B: {rr: {eps: log(2)}}}\n"
+        + "claims: [{composition: {components: [A, B], theorem: renyi, alpha: 3/2}}]\n",
+    ),
+    (
+        "Claims",
+        "probability outside the field Q(e^(1/L))",
+        "A probability is a rational or an element of Q(e^(1/L)): exp of rationals with + - * /, never log(...).",
+        _HEAD + "mechanism: {respond: {a: [log(2)/2, 1/2], b: [1 - log(2)/2, 1/2]}}\nclaims: [{dp: {eps: 1}}]\n",
+    ),
+    (
+        "Claims",
+        "probabilities in Q(e^(1/L)) that do not sum to 1",
+        "Sums are exact in the field: a distribution written with exp(...) must sum to exactly 1.",
+        _HEAD
+        + "mechanism: {respond: {a: [exp(-1/2)/(1 + exp(-1/2)), 1/2], b: [1/(1 + exp(-1/3)), 1/2]}}\n"
+        + "claims: [{dp: {eps: 1}}]\n",
+    ),
+    (
+        "Claims",
+        "a zcdp claim needs a positive rho",
+        "`zcdp: {rho: X}` with X > 0 (Bun-Steinke 2016, Def. 1.1).",
+        _HEAD + "mechanism: {rr: {eps: log(3)}}\nclaims: [{zcdp: {rho: 0}}]\n",
+    ),
+    (
+        "Claims",
+        "a named composition bound without its slack",
+        "advanced, kov-3.4 and the KOV slides' theorems need `slack:` (their delta~).",
+        _HEAD + "mechanism: {rr: {eps: log(3)}}\nclaims: [{composition: {components: [M], theorem: kov-3.4}}]\n",
+    ),
+    (
+        "Mechanisms",
+        "the discrete Gaussian clamped at the bounds",
+        "Its tails are infinite series with no exact form in Q(e^(1/L)): use truncation: renormalize.",
+        _HEAD
+        + "mechanism: {discrete_gaussian: {sigma2: 4, bounds: [-8, 8], data: [0, 1], truncation: clamp}}\n"
+        + "claims: [{dp: {eps: 1}}]\n",
     ),
     (
         "Claims",
@@ -578,6 +620,13 @@ def _limit_rows() -> list[tuple[str, str, str, str]]:
                 8,
                 "raise it with --max-workers N (the default is 4 per core)",
             ),
+        ),
+        (
+            "boxes of Renyi orders examined for a `zcdp` claim",
+            f"{d.max_alpha_boxes:,}",
+            "`--max-alpha-boxes`",
+            f"undecided: not decided within --max-alpha-boxes {d.max_alpha_boxes} boxes of alpha (D_alpha/alpha may "
+            "touch rho); raise it with --max-alpha-boxes N",
         ),
         (
             "memory a case file (or command) may add",

@@ -16,13 +16,15 @@ from typing import Any
 import yaml
 
 from ..builders.combinators import distinct_labels
+from ..errors import excerpt
 from ..forms import FORMS
 from ..forms.core import AnswerSpec
 from ..forms.fields import PerDataset, Prob
 from ..forms.registry import BuildContext, Obligation
 from ..model.game import END, Chance, Mechanism
 from ..model.symbolic import SymChance
-from ..numbers.rational import Q, q_str
+from ..numbers import ladder
+from ..numbers.rational import Q, is_rational, q_str
 from ..numbers.symbolic import is_sym, sympy, to_sympy
 from .context import INVALID, Reader, child_path, suggest
 from .flattree import FlatTreeNode
@@ -37,7 +39,7 @@ class ReadAgain(Exception):
     per dataset): the case is read again by the general reader, which locates the problem."""
 
 
-_PROBS = PerDataset(Prob(symbolic=True), what="probabilities")
+_PROBS = PerDataset(Prob(symbolic=True, field=True), what="probabilities")
 
 
 class MechanismReader:
@@ -209,11 +211,16 @@ class MechanismReader:
         if any(is_sym(p) for row in rows for p in row):
             return self._symbolic_chance(node, path, labels, rows, kids)
         for d, dname in enumerate(self.datasets):
+            # exact in Q(e^(1/L)) too: its elements have one canonical form, so a sum equals 1
+            # only when it is the rational 1
             total = sum((row[d] for row in rows), Q(0))
             if total != 1:
                 texts = [t for _row, _nxt, ts in read for t in ts]
                 return self.r.error(
-                    node, path, f"probabilities under {dname} sum to {q_str(total)}, not 1", _sum_hint(total, texts)
+                    node,
+                    path,
+                    f"probabilities under {dname} sum to {_total_text(total)}, not 1",
+                    _sum_hint(total, texts),
                 )
         return Chance(labels, rows, kids, check=False)
 
@@ -251,7 +258,19 @@ def _texts(node: yaml.Node) -> list[str]:
     return [v.value for v in node.value if isinstance(v, yaml.ScalarNode)]
 
 
+def _total_text(total: Any) -> str:
+    """The exact sum, with a decimal reading when it is not rational (a field element)."""
+    if is_rational(total):
+        return q_str(total)
+    return f"{excerpt(ladder.text(total), quote=False)} ≈ {ladder.decimal(total)}"
+
+
 def _sum_hint(total: Any, texts: list[str]) -> str:
+    if not is_rational(total):
+        return (
+            "each answer distribution must sum to exactly 1 under every dataset; with exp(...) write the last "
+            "probability as 1 minus the others, or divide every weight by their exact sum"
+        )
     long_decimals = [t for t in texts if "." in t and len(t.split(".")[-1]) >= 3]
     if long_decimals and abs(total - 1) < Q(1, 50):
         return (

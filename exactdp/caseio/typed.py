@@ -182,7 +182,7 @@ def _eps(tr: TypedReader, k: F.Eps, node: yaml.Node, path: str) -> Any:
 
 @_reads(F.Order)
 def _order(tr: TypedReader, k: F.Order, node: yaml.Node, path: str) -> Any:
-    return tr.number(node, path, "alpha", K.order)
+    return tr.number(node, path, "alpha", lambda v: K.order(v, fractional=k.fractional))
 
 
 @_reads(F.Divergence)
@@ -205,7 +205,9 @@ def _delta(tr: TypedReader, k: F.Delta, node: yaml.Node, path: str) -> Any:
 
 @_reads(F.Prob)
 def _prob(tr: TypedReader, k: F.Prob, node: yaml.Node, path: str) -> Any:
-    return tr.number(node, path, "a probability", lambda v: K.probability(v, symbols=tr.symbols(k.symbolic)))
+    return tr.number(
+        node, path, "a probability", lambda v: K.probability(v, symbols=tr.symbols(k.symbolic), field=k.field)
+    )
 
 
 @_reads(F.Rational)

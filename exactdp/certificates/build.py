@@ -61,6 +61,11 @@ def _body(claim: dict, holds: bool, games: list[ExportedGame], proof: dict, foun
 def _game(src: Source, subject: Any) -> tuple[ExportedGame, Profile]:
     """The exported game of a claim's subject — a mechanism name, or (name, pairs) for a claim
     with its own pairs of datasets — once per analysis (its chains serve every claim on it)."""
+    if not isinstance(subject, str) and len(subject) > 2:
+        raise NoCertificate(
+            "claims about non-adaptive adversaries have no certificate yet: the checker's games give the adversary "
+            "every choice adaptively"
+        )
     label = subject if isinstance(subject, str) else f"{subject[0]} (the claim's pairs)"
     g: Any = src.cached(("certificate-game", subject), lambda: export_game(src.mech(subject), label))
     return g, src.profile(subject)

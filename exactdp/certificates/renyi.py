@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..analysis.renyi import RenyiResult
+from ..analysis.renyi_real import is_whole, rational_probabilities
 from ..numbers import ladder
 from ..numbers.ladder import is_inf
 from ..numbers.loglinear import as_log_linear
@@ -22,7 +23,7 @@ from ..numbers.rational import Q
 from .base import NoCertificate, Source
 from .build import _body, _game
 
-__all__ = ["renyi_certificate"]
+__all__ = ["renyi_certificate", "enclosure_reason"]
 
 MAX_ORDER = 10_000  # the largest alpha the checker accepts
 MAX_BITS = 1_000_000  # the checker's default --max-bits
@@ -42,7 +43,7 @@ def renyi_certificate(
         )
     g, _ = _game(src, of)
     if any(not hasattr(p, "numerator") for nd in g.doc["nodes"] for _, row, _ in nd.get("answer", []) for p in row):
-        raise NoCertificate("Renyi certificates need rational probabilities (a decimal eps makes them transcendental)")
+        raise NoCertificate(_FIELD_REASON)
     claim = {
         "kind": "renyi",
         "of": g.name,
@@ -51,6 +52,30 @@ def renyi_certificate(
         "bound": _bound(target),
     }
     return _body(claim, holds, [g], {}, f"D = {res.value}")
+
+
+_FIELD_REASON = (
+    "Renyi certificates need rational probabilities: these lie in Q(e^(1/L)) (a decimal eps, or the "
+    "e^(-x^2/(2 sigma^2)) of a discrete Gaussian), which the checker's Renyi sums do not take"
+)
+
+
+def enclosure_reason(mech: Any, alpha: Any) -> str:
+    """Why a Rényi value known only by a certified enclosure has no certificate: the checker
+    recomputes D_α exactly (whole orders and ∞, rational probabilities), and this value has no
+    exact form — a non-integer order makes it transcendental in general, and so do probabilities
+    in ℚ(e^{1/L}) at any order but 2."""
+    if not is_whole(alpha):
+        return (
+            f"D_{alpha} at a non-integer order is transcendental in general (exactdp decides it by a certified "
+            "enclosure); the checker recomputes Renyi divergences exactly, at whole orders and inf only"
+        )
+    if not rational_probabilities(mech):
+        return _FIELD_REASON + f" (exactdp decides D_{alpha} by a certified enclosure)"
+    return (
+        f"D_{alpha} has no exact form here (exactdp decides it by a certified enclosure); the checker compares "
+        "exact values only"
+    )
 
 
 def _bound(target: Any) -> Any:

@@ -16,8 +16,8 @@ from .core import DeltaClaim, DPClaim, NotDPClaim, PrivLossClaim, ProfileEqClaim
 from .bounded_range import BoundedRangeClaim, BRRangeClaim, NotBoundedRangeClaim
 from .simulate import NotSimulatesRRClaim, SimulatesRRClaim
 from .composition import CompositionClaim
-from .renyi import RenyiClaim
-from .fdp import FDPClaim, GDPClaim, NotFDPClaim, NotGDPClaim
+from .renyi import ConversionClaim, NotZCDPClaim, RenyiClaim, ZCDPClaim
+from .fdp import FDPClaim, GDPClaim, NotFDPClaim, NotGDPClaim, TradeoffClaim
 # isort: on
 
 import_topics(__name__, __path__, first="core", skip=("base",))
@@ -52,4 +52,8 @@ __all__ = [
     "GDPClaim",
     "NotFDPClaim",
     "NotGDPClaim",
+    "ZCDPClaim",
+    "NotZCDPClaim",
+    "ConversionClaim",
+    "TradeoffClaim",
 ]

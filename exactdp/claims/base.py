@@ -22,9 +22,10 @@ from ..analysis.status import Status
 from ..analysis.witness import Witness
 from ..builders.combinators import concomp, distinct_labels
 from ..display import RichDisplay
-from ..forms.fields import Count, Declared, FieldProblem, Label, ListOf, Pair, arg
+from ..forms.fields import Choice, Count, Declared, FieldProblem, Label, ListOf, Pair, arg
 from ..forms.registry import Registry
 from ..model.game import Mechanism
+from ..model.nonadaptive import nonadaptive_game
 from ..numbers import ladder
 from ..numbers.ladder import is_inf
 from ..numbers.rational import Q
@@ -43,6 +44,8 @@ __all__ = [
     "CLAIMS",
     "claim",
     "Subject",
+    "ADVERSARIES",
+    "NONADAPTIVE",
 ]
 
 # shorthands for the members of Status
@@ -86,7 +89,7 @@ class Verdict(RichDisplay):
     claim: Claim
     status: Status
     facts: Mapping[str, Any] = field(default_factory=dict)
-    witness: Witness | BRWitness | None = None
+    witness: Witness | BRWitness | Any = None  # or a witness type that renders itself (Renyi, trade-off)
     reason: str = ""
     checked: bool = True
 
@@ -106,7 +109,12 @@ class Verdict(RichDisplay):
         return cls(claim, UNDECIDED, reason=reason, checked=checked)
 
 
-Subject = Any  # a mechanism name, or (name, adjacent pairs) for a claim with `group:`/`pairs:`
+Subject = Any
+"""A mechanism name; (name, adjacent pairs) for a claim with `group:`/`pairs:`; or
+(name, pairs or None, "nonadaptive") for a claim with `adversaries: nonadaptive`."""
+
+ADVERSARIES = ("adaptive", "nonadaptive")
+NONADAPTIVE = "nonadaptive"
 
 
 class Analysis:
@@ -125,8 +133,16 @@ class Analysis:
     def mech(self, subject: Subject) -> Mechanism:
         if isinstance(subject, str):
             return self.mechanisms[subject]
-        name, pairs = subject
-        return self.cached(("mech", subject), lambda: self.mechanisms[name].with_adjacent(pairs))
+        name, pairs, *rest = subject
+        nonadaptive = bool(rest) and rest[0] == NONADAPTIVE
+
+        def build() -> Mechanism:
+            m = self.mechanisms[name]
+            if pairs is not None:
+                m = m.with_adjacent(pairs)
+            return nonadaptive_game(m) if nonadaptive else m
+
+        return self.cached(("mech", subject), build)
 
     def profile(self, subject: Subject) -> Profile:
         return self.cached(("profile", subject), lambda: self.engine.profile(self.mech(subject)))
@@ -195,6 +211,11 @@ class Claim(Declared):
         default=None,
         doc=_PAIRS_DOC,
     )
+    adversaries: str = arg(
+        Choice(ADVERSARIES, "adversaries"),
+        default="adaptive",
+        doc="nonadaptive: only adversaries that fix every query in advance",
+    )
     name: str | None = arg(
         Label("a claim name"),
         default=None,
@@ -213,15 +234,24 @@ class Claim(Declared):
 
     @property
     def subject(self) -> Subject:
-        """What the engine analyses: ``of``, on the claim's own pairs if it has them."""
-        return self.of if self.adjacency is None else (self.of, self.adjacency)
+        """What the engine analyses: ``of``, on the claim's own pairs if it has them, against
+        non-adaptive adversaries only with ``adversaries: nonadaptive``."""
+        return self.subject_of(self.of)
+
+    def subject_of(self, name: str) -> Subject:
+        """Any mechanism the claim mentions, on the claim's pairs and adversaries (``as:``,
+        ``than:``, ``f:`` are compared in the same scope as ``of``)."""
+        if self.adversaries == NONADAPTIVE:
+            return (name, self.adjacency, NONADAPTIVE)
+        return name if self.adjacency is None else (name, self.adjacency)
 
     def scope(self) -> str:
+        extra = " [non-adaptive adversaries]" if self.adversaries == NONADAPTIVE else ""
         if self.group is not None:
-            return f" [pairs at distance <= {self.group}]"
+            return f" [pairs at distance <= {self.group}]" + extra
         if self.pairs is not None:
-            return " [pairs " + ", ".join(f"({a}, {b})" for a, b in self.pairs) + "]"
-        return ""
+            return " [pairs " + ", ".join(f"({a}, {b})" for a, b in self.pairs) + "]" + extra
+        return extra
 
     def describe(self) -> str:
         return self.statement() + self.scope()

@@ -26,6 +26,15 @@ The components are every item of ``components:``: a repeated name is another cop
 (``components: [R, R]`` is ConComp(R, R)); case-format 1 first wrote them as a list under ``of:``,
 which still works (with a deprecation warning).  ``theorem: renyi`` and ``theorem: fdp`` (Lyu
 2022; Vadhan & Zhang 2023) compare D_α and trade-off functions instead.
+
+The closed forms with logarithms (``advanced``: Dwork, Rothblum & Vadhan 2010, Thm III.3;
+``kov-3.4``: Kairouz, Oh & Viswanath 2015, Thm 3.4; the KOV slides' Theorems I and II as printed,
+``kov-slides-1``/``kov-slides-2``) take a slack δ̃ (``slack:``) and fix their own δ; the bound
+is a certified interval, compared with the exact PrivLoss at that δ and shown beside the exact
+optimum.  ``valid: false`` claims that such a bound is *not* valid for these components (the
+slides' Theorem I for 30-fold RR_0.1 at δ̃ = 10⁻⁶).  ``times: k`` repeats the list of
+components, and ``interleave: sequential`` composes them one after another instead of
+concurrently.
 """
 
 from __future__ import annotations
@@ -34,19 +43,25 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from .. import certificates as _cert
+from ..analysis.gdp import Enclosure as Interval
 from ..analysis.results import value_cmp
 from ..analysis.tradeoff import compare, tensor
-from ..forms.fields import Choice, Delta, Either, Eps, FieldProblem, Label, ListOf, Order, arg
+from ..builders.combinators import compose
+from ..certificates.base import NoCertificate
+from ..errors import ExactDPError
+from ..forms.fields import Choice, Count, Delta, Either, Eps, FieldProblem, Flag, Label, ListOf, Order, arg
+from ..model.game import Mechanism
 from ..numbers import INF, ladder
 from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, q_str
-from ..theorems import components, guarantee, theorem, theorem_names
-from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Shows, Verdict, claim
+from ..theorems import COMPOSITION_BOUNDS, compare_bound, components, guarantee, optimal, theorem, theorem_names
+from .base import FAILS, HOLDS, UNDECIDED, UNSUPPORTED, Analysis, Claim, Shows, Verdict, claim
 
-__all__ = ["CompositionClaim", "COMPOSITION_THEOREMS"]
+__all__ = ["CompositionClaim", "COMPOSITION_THEOREMS", "INTERLEAVINGS"]
 
 _NAME = Label("a mechanism name")
 COMPOSITION_THEOREMS = theorem_names(claim=True)  # the theorems `theorem:` takes (exactdp.theorems.registry)
+INTERLEAVINGS = ("concurrent", "sequential")
 
 _RATIONAL_DELTAS = (
     "the composition theorems are evaluated for rational deltas: write a fraction or a decimal such as 1/10 "
@@ -74,8 +89,20 @@ class CompositionClaim(Claim):
     theorem: str = arg(
         Choice(COMPOSITION_THEOREMS, "theorem"),
         default="optimal",
-        doc="basic, improved-basic, thm-1.8, optimal, renyi or fdp",
+        doc="basic, improved-basic, thm-1.8, optimal, renyi, fdp, advanced, kov-3.4, kov-slides-1 or kov-slides-2",
     )
+    slack: Any = arg(
+        Delta(rational_because=_RATIONAL_DELTAS),
+        default=None,
+        doc="the slack delta~ of advanced, kov-3.4 and kov-slides-1/2",
+    )
+    times: int = arg(Count("times", 1, 100_000), default=1, doc="repeat the list of components this many times")
+    interleave: str = arg(
+        Choice(INTERLEAVINGS, "interleave"),
+        default="concurrent",
+        doc="concurrent (ConComp, default) or sequential (one after another)",
+    )
+    valid: bool = arg(Flag(), default=True, doc="false: the claim is that the theorem's bound is NOT valid here")
     delta: Any = arg(
         Delta(rational_because=_RATIONAL_DELTAS),
         default=None,
@@ -94,8 +121,12 @@ class CompositionClaim(Claim):
     alpha: Any = arg(Order(), default=None, doc="the Renyi order (theorem: renyi only)")
     of_was_list: bool = field(default=False, compare=False, repr=False)
     of_written: Any = field(default=None, compare=False, repr=False)
-    hidden_fields = ("group", "pairs")  # a claim about several mechanisms
-    shows = Shows("privloss", "PrivLoss of the concurrent composition at the claim's delta", also=("bound", "slack"))
+    hidden_fields = ("group", "pairs", "adversaries")  # a claim about several mechanisms
+    shows = Shows(
+        "privloss",
+        "PrivLoss of the composition at the claim's delta (a named bound's: at its own delta)",
+        also=("bound", "slack", "optimum"),
+    )
     _shows_by_theorem: ClassVar[dict[str, Shows]] = {
         "renyi": Shows("renyi", "D_alpha of the concurrent composition", also=("bound", "slack")),
         "fdp": Shows("margin", "min over alpha of T(ConComp)(alpha) - (tensor product)(alpha)"),
@@ -127,11 +158,13 @@ class CompositionClaim(Claim):
             )
         if self.of_written is not None and not self.of_was_list:
             raise FieldProblem("of", "give the components once, under `components:`")
+        self._validate_named()
         if (self.alpha is not None) != (self.theorem == "renyi"):
             raise FieldProblem(
                 (), "`alpha:` goes with `theorem: renyi` (and it needs one)", "for example: theorem: renyi, alpha: 2"
             )
         extra = [k for k in ("delta", "eps", "deltas") if getattr(self, k) is not None]
+        extra += [k for k, v in (("times", 1), ("interleave", "concurrent")) if getattr(self, k) != v]
         if self.theorem in ("renyi", "fdp") and extra:
             raise FieldProblem(extra[0], f"`{extra[0]}:` does not apply to theorem: {self.theorem}")
         for key in ("eps", "deltas"):
@@ -143,17 +176,51 @@ class CompositionClaim(Claim):
                     "give one value per mechanism in `components:`",
                 )
 
+    def _validate_named(self) -> None:
+        """``slack:`` and ``valid: false`` go with the named bounds, which fix their own delta."""
+        named = self.theorem in COMPOSITION_BOUNDS
+        if named and self.slack is None:
+            raise FieldProblem(
+                (), f"theorem {self.theorem} needs `slack:` (its delta~)", "for example slack: 1/1000000"
+            )
+        if not named and self.slack is not None:
+            raise FieldProblem("slack", f"`slack:` applies to advanced, kov-3.4 and kov-slides-1/2, not {self.theorem}")
+        if named and self.delta is not None:
+            raise FieldProblem("delta", f"theorem {self.theorem} fixes its own delta from `slack:` and the components")
+        if not self.valid and not named:
+            raise FieldProblem(
+                "valid", "`valid: false` applies to the named bounds (advanced, kov-3.4, kov-slides-1/2)"
+            )
+
+    @property
+    def copies(self) -> tuple:
+        """The components composed: the list ``components`` repeated ``times`` times."""
+        return tuple(self.components or ()) * self.times
+
+    def _composed_name(self) -> str:
+        names = ", ".join(self.of) + (f" (x{self.times})" if self.times > 1 else "")
+        return ("Compose" if self.interleave == "sequential" else "ConComp") + f"({names})"
+
     def shown(self) -> Shows:
         return self._shows_by_theorem.get(self.theorem, self.shows)
 
     def statement(self) -> str:
-        names = ", ".join(self.of)
         d = "" if self.delta is None else f", delta {q_str(self.delta)}"
+        d += "" if self.slack is None else f", slack {q_str(self.slack)}"
         a = "" if self.alpha is None else f", alpha {ladder.text(self.alpha)}"
-        return f"ConComp({names}) within {self.theorem}{d}{a}"
+        rel = "within" if self.valid else "NOT within"
+        return f"{self._composed_name()} {rel} {self.theorem}{d}{a}"
 
     def params(self) -> dict[str, str]:
         out = {"of": ", ".join(self.of), "theorem": self.theorem}
+        if self.slack is not None:
+            out["slack"] = q_str(self.slack)
+        if self.times != 1:
+            out["times"] = str(self.times)
+        if self.interleave != "concurrent":
+            out["interleave"] = self.interleave
+        if not self.valid:
+            out["valid"] = "false"
         if self.alpha is not None:
             out["alpha"] = ladder.text(self.alpha)
         if self.delta is not None:
@@ -166,6 +233,10 @@ class CompositionClaim(Claim):
 
     def certificate(self, an: Analysis) -> dict | None:
         """The components' games and parameters; the checker builds the composition itself."""
+        if self.theorem in COMPOSITION_BOUNDS or self.times != 1 or self.interleave != "concurrent":
+            raise NoCertificate(
+                "composition claims with named bounds, times or sequential interleaving have no certificate yet"
+            )
         return _cert.composition_certificate(an, self, self.check(an).status == HOLDS)
 
     def _component_eps(self, an: Analysis, names: tuple, deltas: tuple) -> list | Verdict:
@@ -177,11 +248,12 @@ class CompositionClaim(Claim):
         for k, name in enumerate(names):
             prof = an.profile(name)
             if self.eps is not None:
-                d = prof.delta_at(self.eps[k])
+                claimed = self.eps[k % len(self.eps)]  # the list of components repeated `times` times
+                d = prof.delta_at(claimed)
                 if value_cmp(d, deltas[k]) > 0:
-                    facts = {"component": name, "component_eps": self.eps[k], "component_delta": deltas[k]}
+                    facts = {"component": name, "component_eps": claimed, "component_delta": deltas[k]}
                     return Verdict(self, FAILS, {**facts, "delta_at_eps": d})
-                eps_i.append(self.eps[k])
+                eps_i.append(claimed)
             else:
                 e = prof.privloss(deltas[k])
                 if is_inf(e):
@@ -197,13 +269,15 @@ class CompositionClaim(Claim):
             return self._check_renyi(an)
         if family == "fdp":
             return self._check_fdp(an)
-        names = tuple(self.of)
-        deltas = self.deltas or tuple(Q(0) for _ in names)
+        names = self.copies
+        deltas = self.deltas * self.times if self.deltas else tuple(Q(0) for _ in names)
         eps_i = self._component_eps(an, names, deltas)
         if isinstance(eps_i, Verdict):
             return eps_i
         comps = components(eps_i, list(deltas))
-        mech = an.concomp(names)  # one component per list item: components: [R, R] is two copies of R
+        mech = self._composed(an, names)
+        if family == "interval":
+            return self._check_named(an, mech, comps, eps_i, deltas)
         prof = an.engine.profile(mech)
         g = guarantee(self.theorem, comps, self.delta)
         bound, at, tdelta = g.eps, g.delta, g.theorem_delta
@@ -219,6 +293,38 @@ class CompositionClaim(Claim):
             "theorem_delta": tdelta,
         }
         return Verdict(self, HOLDS if ok else FAILS, facts)
+
+    def _composed(self, an: Analysis, names: tuple) -> Mechanism:
+        """ConComp of the components (one per list item: components: [R, R] is two copies of R),
+        or with ``interleave: sequential`` their sequential composition."""
+        if self.interleave == "sequential":
+            return an.cached(
+                ("compose", names), lambda: compose([an.mech(n) for n in names], name=self._composed_name())
+            )
+        return an.concomp(names)
+
+    def _check_named(self, an: Analysis, mech: Mechanism, comps: Any, eps_i: list, deltas: tuple) -> Verdict:
+        """A named bound with logarithms (advanced, KOV, the slides): a certified interval at its
+        own delta, compared with the exact PrivLoss of the composition and the exact optimum."""
+        try:
+            bound = theorem(self.theorem).compute(comps, self.slack)  # type: ignore[misc]
+        except ExactDPError as e:  # a bound stated for homogeneous components only
+            return Verdict(self, UNSUPPORTED, {"not_applicable": str(e)})
+        found = an.engine.profile(mech).privloss(bound.delta)
+        opt = optimal(comps, bound.delta).eps
+        status = compare_bound(bound, found)
+        facts = {
+            "privloss": found,
+            "bound_interval": Interval(bound.lo, bound.hi),  # certified; the bound itself does not pickle
+            "optimum": opt,
+            "delta": bound.delta,
+            "bound_status": status,
+            "status_vs_optimum": compare_bound(bound, opt),
+            "components": tuple(zip(eps_i, deltas)),
+        }
+        if status == "undecided":
+            return Verdict(self, UNDECIDED, facts)
+        return Verdict(self, HOLDS if (status == "valid") == self.valid else FAILS, facts)
 
     def _check_renyi(self, an: Analysis) -> Verdict:
         """D_α(ConComp(A, B, ...)) ≤ Σ D_α(components): a theorem for concurrent composition of

@@ -183,7 +183,7 @@ class _Comparison(Claim):
 
     @property
     def other_subject(self) -> Any:
-        return self.other if self.adjacency is None else (self.other, self.adjacency)
+        return self.subject_of(self.other)
 
 
 @claim("profile_eq")

@@ -23,12 +23,15 @@ from typing import Any
 from .. import certificates as _cert
 from ..analysis.gdp import check_gdp, tight_mu
 from ..analysis.tradeoff import compare, envelope_tradeoff
-from ..forms.fields import Label, Rational, arg
+from ..analysis.tradeoff_points import TradeoffPoint, tradeoff_point
+from ..certificates import NoCertificate
+from ..forms.fields import FieldProblem, Label, Prob, Rational, arg
+from ..numbers import ladder
 from ..numbers.certified import decimal_digits_of
 from ..numbers.rational import int_str, q_str, to_fraction
 from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Shows, Subject, Verdict, claim
 
-__all__ = ["FDPClaim", "NotFDPClaim", "GDPClaim", "NotGDPClaim", "mu_text"]
+__all__ = ["FDPClaim", "NotFDPClaim", "GDPClaim", "NotGDPClaim", "TradeoffClaim", "TradeoffTests", "mu_text"]
 
 
 def mu_text(mu: object, *, exact: bool = False) -> str:
@@ -139,3 +142,93 @@ class NotGDPClaim(GDPClaim):
         v = GDPClaim.check(self, an)
         status = v.status if v.status == UNDECIDED else (FAILS if v.holds else HOLDS)
         return Verdict(self, status, v.facts)
+
+
+_POINT = Prob(field=True)
+_RELATIONS = (("equals", "="), ("at_least", ">="), ("at_most", "<="))
+
+
+def _num(v: object) -> str:
+    s = ladder.text(v)
+    return s if "exp" not in s else f"{s} ≈ {ladder.decimal(v)}"
+
+
+@dataclass(frozen=True, eq=False)
+class TradeoffTests:
+    """The attaining tests of a trade-off point, as a verdict's witness: one vertex's test, or
+    two mixed by a visible coin (the report layer renders each :class:`~exactdp.analysis.witness.Witness`)."""
+
+    point: TradeoffPoint
+
+    @property
+    def parts(self) -> list[tuple[str, object]]:
+        """(title, witness) for each vertex test that has a rejection region."""
+        p = self.point
+        out: list[tuple[str, object]] = []
+        for tag, vt, weight in (("left", p.left, 1 - p.theta), ("right", p.right, p.theta)):
+            if vt is None or vt.witness is None or (tag == "left" and p.right is not None and weight == 0):
+                continue
+            share = "" if p.right is None else f", used with probability {_num(weight)}"
+            x, xp = vt.witness.pair_names
+            title = (
+                f"vertex (alpha, beta) = ({_num(vt.alpha)}, {_num(vt.beta)}){share}: the test of H0: {xp} against "
+                f"H1: {x} rejects on the event T"
+            )
+            out.append((title, vt.witness))
+        return out
+
+    def intro(self) -> str:
+        p = self.point
+        if p.right is None:
+            return f"T(alpha) is attained at the vertex alpha = {_num(p.alpha)} by one test"
+        return (
+            f"T(alpha) is attained by mixing the tests of the vertices around alpha: the right one with "
+            f"probability theta = {_num(p.theta)}"
+        )
+
+
+@claim("tradeoff")
+@dataclass(frozen=True, kw_only=True)
+class TradeoffClaim(Claim):
+    """One point of the exact trade-off function of M (the envelope over the ordered adjacent pairs, or over the claim's pairs): T(M)(alpha) equals (is at least, at most) B (Dong-Roth-Su 2022, Def. 2.1); the attaining test is shown."""
+
+    alpha: Any = arg(_POINT, doc="the type I error, e.g. 1/4 or exp(-1)/2")
+    equals: Any = arg(_POINT, default=None, doc="the type II error T(alpha)")
+    at_least: Any = arg(_POINT, default=None, doc="a lower bound on T(alpha) (M is at least this private there)")
+    at_most: Any = arg(_POINT, default=None, doc="an upper bound on T(alpha)")
+    shows = Shows("tradeoff", "T(M)(alpha), the exact trade-off value at the type I error alpha")
+
+    def validate(self) -> None:
+        super().validate()
+        if sum(getattr(self, k) is not None for k, _ in _RELATIONS) != 1:
+            raise FieldProblem((), "tradeoff needs exactly one of `equals:`, `at_least:` or `at_most:`")
+
+    def _rel(self) -> tuple[str, str, Any]:
+        key, rel = next((k, r) for k, r in _RELATIONS if getattr(self, k) is not None)
+        return key, rel, getattr(self, key)
+
+    def statement(self) -> str:
+        _, rel, b = self._rel()
+        return f"T({self.of})({ladder.text(self.alpha)}) {rel} {ladder.text(b)}"
+
+    def params(self) -> dict[str, str]:
+        key, _, b = self._rel()
+        return {"alpha": ladder.text(self.alpha), key: ladder.text(b)}
+
+    def certificate(self, an: Analysis) -> dict | None:
+        """No certificate (:class:`~exactdp.certificates.NoCertificate` says why): the checker
+        computes T(M)'s vertices (gdp claims) but reads no point of T(M) at a given alpha."""
+        raise NoCertificate(
+            "tradeoff claims have no certificate yet: the checker computes the vertices of T(M) for gdp claims, "
+            "not its value at a given alpha"
+        )
+
+    def check(self, an: Analysis) -> Verdict:
+        pt = an.cached(
+            ("tradeoff_point", self.subject, self.alpha),
+            lambda: tradeoff_point(an.mech(self.subject), an.profile(self.subject), self.alpha),
+        )
+        key, _, b = self._rel()
+        c = ladder.cmp(pt.value, b)
+        ok = {"equals": c == 0, "at_least": c >= 0, "at_most": c <= 0}[key]
+        return Verdict(self, HOLDS if ok else FAILS, {"tradeoff": pt.value, "point": pt}, TradeoffTests(pt))

@@ -44,6 +44,8 @@ class SimulatesRRClaim(Claim):
     """Theorem 1.10 (Vadhan-Wang): an interactive post-processing of RR_eps (or RR_(eps,delta))
     equals M; with delta > 0 the exact LP of their Section 6."""
 
+    hidden_fields = ("adversaries",)  # T simulates M against every adversary
+
     eps: Any = arg(Eps(symbolic=True), default=None, doc="default: PrivLoss(M, delta)")
     delta: Any = arg(Delta(symbolic=True), default=None, doc="default 0 (pure)")
     via: str = arg(Choice(VIAS, "construction"), default="auto", doc="auto, lp or lemma56")

@@ -56,10 +56,12 @@ __all__ = [
 
 
 def parse_number(text: str, what: str, *, kind: str) -> Any:
-    """An exact eps (``kind="eps"``) or delta from the command line, checked by
-    :mod:`exactdp.numbers.kinds` like every eps and delta in a case file."""
+    """An exact eps (``kind="eps"``), delta or positive rational (``kind="positive"``) from the
+    command line, checked by :mod:`exactdp.numbers.kinds` like every number in a case file."""
     try:
         v = eval_text(text)
+        if kind == "positive":
+            return quantity.rational(v, what=what, positive=True)
         return quantity.delta(v, what=what) if kind == "delta" else quantity.eps(v, what=what)
     except ExprError as e:
         raise click.BadParameter(f"{what} {text!r}: {e.message}") from None

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from ..errors import ExactDPError
 from ..limits import check_count, using
-from ..report.compose import SHOW_CHARS, compose_json, compose_lines, theorem_row
+from ..report.compose import SHOW_CHARS, compose_json, compose_lines, not_applicable_row, theorem_row
 from ..report.jsonout import dumps
 from ..theorems import THEOREMS, components, evaluate, optimal_profile
 from .app import fail, limit_options, limits_from, main, parse_number
@@ -61,7 +63,8 @@ def compose(eps_text, delta_text, delta_g_text, times, theorem, show_profile, sh
     improved-basic: (sum eps_i, 1 - prod(1 - delta_i)) (continual mechanisms, Remark 5.12);
     thm-1.8: (sum eps_i, delta_g) minimised over orderings (Vadhan-Wang Thm 1.8/4.1);
     optimal: the least eps_g for delta_g (KOV/Murtagh-Vadhan, Vadhan-Wang Thm 1.4/5.6/5.7);
-    advanced and kov-3.4: certified intervals, compared with the exact optimum.
+    advanced, kov-3.4 and the KOV slides' Theorems I and II as printed (kov-slides-1, kov-slides-2):
+    certified intervals, compared with the exact optimum.
     """
     show = 10**12 if show_exact else SHOW_CHARS
     lim = limits_from(**limits)
@@ -76,7 +79,7 @@ def compose(eps_text, delta_text, delta_g_text, times, theorem, show_profile, sh
             delta_g = parse_number(delta_g_text, "--delta-g", kind="delta")
             comps = components(eps, deltas)
             want = THEOREMS if theorem == "all" else (theorem,)
-            rows = [theorem_row(name, evaluate(name, comps, delta_g), delta_g, show) for name in want]
+            rows = [_row(name, comps, delta_g, show) for name in want]
             stair = optimal_profile(comps) if show_profile else None
     except (ExactDPError, ValueError) as e:
         fail(e)
@@ -84,3 +87,12 @@ def compose(eps_text, delta_text, delta_g_text, times, theorem, show_profile, sh
         click.echo(dumps(compose_json(comps, delta_g, rows, stair)))
     else:
         click.echo("\n".join(compose_lines(comps, delta_g, rows, stair, show)))
+
+
+def _row(name: str, comps: Any, delta_g: Any, show: int) -> dict:
+    """One theorem's row; a bound stated for homogeneous components only says it does not apply."""
+    try:
+        result = evaluate(name, comps, delta_g)
+    except ExactDPError as e:
+        return not_applicable_row(name, str(e))
+    return theorem_row(name, result, delta_g, show)

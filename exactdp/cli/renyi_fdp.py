@@ -1,28 +1,38 @@
-"""``exactdp renyi`` and ``exactdp tradeoff``: Rényi divergences and f-DP trade-off functions."""
+"""``exactdp renyi``, ``exactdp zcdp``, ``exactdp convert`` and ``exactdp tradeoff``: Rényi
+divergences (at any order), zCDP, conversions to (ε, δ)-DP and f-DP trade-off functions."""
 
 from __future__ import annotations
 
 import click
 
 from ..analysis import make_engine
-from ..analysis.renyi import parse_alpha
+from ..analysis.renyi_real import CertifiedRenyi, parse_order, renyi_any, renyi_witness
 from ..analysis.tradeoff import dominating_pair, envelope_tradeoff, pair_tradeoffs
+from ..analysis.tradeoff_points import vertex_tests
+from ..analysis.zcdp import check_zcdp
+from ..claims.base import Analysis
+from ..claims.renyi import ConversionClaim
 from ..errors import ExactDPError, LimitExceededError
+from ..forms.fields import FieldProblem
 from ..limits import using
-from ..numbers import eval_text
-from ..numbers.expr import ExprError
+from ..numbers.rational import Q
 from ..report.jsonout import dumps
 from ..report.renyi_fdp import (
+    conversion_lines,
+    conversion_to_dict,
     dominating_pair_lines,
     dominating_pair_to_dict,
-    renyi_lines,
-    renyi_to_dict,
+    renyi_any_lines,
+    renyi_any_to_dict,
     tradeoff_lines,
     tradeoff_to_dict,
+    zcdp_lines,
+    zcdp_to_dict,
 )
-from .app import Common, case_options, fail, load_mechanism, main
+from ..theorems.named import CONVERSIONS
+from .app import Common, case_options, fail, load_mechanism, main, parse_number
 
-__all__ = ["renyi", "tradeoff", "print_dominating_pair"]
+__all__ = ["renyi", "zcdp", "convert", "tradeoff", "print_dominating_pair"]
 
 
 def _alphas(text: str, max_orders: int) -> list:
@@ -37,11 +47,8 @@ def _alphas(text: str, max_orders: int) -> list:
         )
     out = []
     for part in parts:
-        part = part.strip()
         try:
-            out.append(parse_alpha(part if part == "inf" else eval_text(part)))
-        except ExprError as e:
-            raise click.BadParameter(f"{part!r}: {e.message}", param_hint="--alpha") from None
+            out.append(parse_order(part.strip()))
         except ExactDPError as e:
             raise click.BadParameter(str(e), param_hint="--alpha") from None
     return out
@@ -49,31 +56,74 @@ def _alphas(text: str, max_orders: int) -> list:
 
 @main.command()
 @click.argument("case_path", metavar="CASE", type=click.Path())
-@click.option("--alpha", "alpha_text", default="2", show_default=True, help="Orders, e.g. 2,3,4,inf (1 is KL).")
+@click.option(
+    "--alpha",
+    "alpha_text",
+    default="2",
+    show_default=True,
+    help="Orders, e.g. 2,3,3/2,2.5,inf (1 is KL); a non-integer order gives a certified enclosure.",
+)
 @click.option("--of", default=None, help="Mechanism name (default M).")
+@click.option("--witness", "show_witness", is_flag=True, help="Also show the adversary attaining each value.")
 @case_options()
-def renyi(case_path, alpha_text, of, common: Common):
-    """D_alpha(M): the exact Renyi divergence of order alpha against every adaptive adversary."""
+def renyi(case_path, alpha_text, of, show_witness, common: Common):
+    """D_alpha(M): the Renyi divergence of order alpha against every adaptive adversary, exact
+    for whole orders (certified enclosures for real orders such as 3/2)."""
     opts = common.opts
     alphas = _alphas(alpha_text, opts.effective_limits().max_orders)
     try:
         with using(opts.effective_limits()):
             case, name, mech = load_mechanism(case_path, of, opts)
             eng = make_engine(opts.engine, max_strategies=opts.max_strategies)
-            results = [eng.renyi(mech, a) for a in alphas]
+            results = [renyi_any(eng, mech, a) for a in alphas]
+            witnesses = [_witness(mech, r) if show_witness else None for r in results]
     except ExactDPError as e:
         fail(e)
     if common.as_json:
-        click.echo(dumps({"mechanism": name, "engine": opts.engine, "values": [renyi_to_dict(r) for r in results]}))
+        values = [renyi_any_to_dict(r, w) for r, w in zip(results, witnesses)]
+        click.echo(dumps({"mechanism": name, "engine": opts.engine, "values": values}))
     else:
-        click.echo("\n".join(renyi_lines(name, results)))
+        click.echo("\n".join(renyi_any_lines(name, results, witnesses)))
+
+
+def _witness(mech, res):
+    if isinstance(res, CertifiedRenyi):  # a certified enclosure carries its witness
+        return res.witness
+    return renyi_witness(mech, res)
+
+
+@main.command()
+@click.argument("case_path", metavar="CASE", type=click.Path())
+@click.option("--rho", "rho_text", required=True, help="The zCDP parameter rho, e.g. 1/8 or 0.125.")
+@click.option("--of", default=None, help="Mechanism name (default M).")
+@case_options()
+def zcdp(case_path, rho_text, of, common: Common):
+    """Whether M is rho-zCDP (Bun-Steinke 2016): D_alpha <= rho*alpha for every real alpha > 1,
+    decided by certified branch and bound over alpha (undecided when D_alpha/alpha touches rho)."""
+    opts = common.opts
+    rho = parse_number(rho_text, "--rho", kind="positive")
+    try:
+        with using(opts.effective_limits()):
+            case, name, mech = load_mechanism(case_path, of, opts)
+            prof = make_engine(opts.engine, max_strategies=opts.max_strategies).profile(mech)
+            res = check_zcdp(mech, rho, prof.privloss(Q(0)))
+    except ExactDPError as e:
+        fail(e)
+    d = zcdp_to_dict(name, res)
+    click.echo(dumps(d) if common.as_json else "\n".join(zcdp_lines(d, rho_text, res.witness)))
 
 
 @main.command()
 @click.argument("case_path", metavar="CASE", type=click.Path())
 @click.option("--of", default=None, help="Mechanism name (default M).")
+@click.option(
+    "--witness",
+    "show_tests",
+    is_flag=True,
+    help="Also show, for each vertex of T(M), the adversary and rejection region attaining it.",
+)
 @case_options()
-def tradeoff(case_path, of, common: Common):
+def tradeoff(case_path, of, show_tests, common: Common):
     """The exact f-DP trade-off function T(M) (Dong-Roth-Su 2022) of the envelope and of every
     ordered adjacent pair, by its vertices (type I error alpha, type II error beta)."""
     opts = common.opts
@@ -81,13 +131,43 @@ def tradeoff(case_path, of, common: Common):
         with using(opts.effective_limits()):
             case, name, mech = load_mechanism(case_path, of, opts)
             prof = make_engine(opts.engine, max_strategies=opts.max_strategies).profile(mech)
+            tests = vertex_tests(mech, prof) if show_tests else None
     except ExactDPError as e:
         fail(e)
-    d = tradeoff_to_dict(name, envelope_tradeoff(prof), pair_tradeoffs(prof))
-    click.echo(dumps(d) if common.as_json else "\n".join(tradeoff_lines(d)))
+    d = tradeoff_to_dict(name, envelope_tradeoff(prof), pair_tradeoffs(prof), tests)
+    click.echo(dumps(d) if common.as_json else "\n".join(tradeoff_lines(d, tests)))
 
 
 def print_dominating_pair(prof, as_json: bool) -> None:
     """``exactdp profile --dominating-pair``: (P, P') with the same hockey-stick profile."""
     d = dominating_pair_to_dict(prof.mechanism, *dominating_pair(prof.envelope))
     click.echo(dumps(d) if as_json else "\n".join(dominating_pair_lines(d)))
+
+
+@main.command()
+@click.argument("case_path", metavar="CASE", type=click.Path())
+@click.option("--theorem", "which", type=click.Choice(CONVERSIONS), required=True, help="The conversion theorem.")
+@click.option("--delta", "delta_text", required=True, help="The delta of the (eps, delta)-DP statement.")
+@click.option("--alpha", "alpha_text", default=None, help="The Renyi order (renyi-to-dp, renyi-to-dp-cks).")
+@click.option("--rho", "rho_text", default=None, help="The zCDP parameter (zcdp-to-dp).")
+@click.option("--of", default=None, help="Mechanism name (default M).")
+@case_options()
+def convert(case_path, which, delta_text, alpha_text, rho_text, of, common: Common):
+    """A conversion theorem to (eps, delta)-DP (Renyi DP: Mironov 2017, Canonne-Kamath-Steinke
+    2020; zCDP: Bun-Steinke 2016) evaluated for M, beside M's exact PrivLoss(M, delta)."""
+    opts = common.opts
+    delta = parse_number(delta_text, "--delta", kind="delta")
+    alpha = _alphas(alpha_text, 1)[0] if alpha_text is not None else None
+    rho = parse_number(rho_text, "--rho", kind="positive") if rho_text is not None else None
+    try:
+        with using(opts.effective_limits()):
+            case, name, mech = load_mechanism(case_path, of, opts)
+            claim = ConversionClaim(of=name, theorem=which, delta=delta, alpha=alpha, rho=rho)
+            claim.validate()
+            an = Analysis({name: mech}, make_engine(opts.engine, max_strategies=opts.max_strategies))
+            v = claim.check(an)
+    except FieldProblem as e:
+        raise click.UsageError(e.message + (f" ({e.hint})" if e.hint else "")) from None
+    except ExactDPError as e:
+        fail(e)
+    click.echo(dumps(conversion_to_dict(name, v)) if common.as_json else "\n".join(conversion_lines(v)))

@@ -1,8 +1,10 @@
 """Classic finite-support mechanisms and integer noise (:mod:`exactdp.builders.classic`).
 
-A **noise** is ``{geometric: {eps: e | alpha: a, width: w?, truncation: clamp|renormalize}}``
-(two-sided geometric :math:`\\Pr[z] \\propto \\alpha^{|z|}`, :math:`\\alpha = e^{-\\varepsilon}`; without ``width`` the support is infinite,
-which only ``svt`` accepts) or ``{pmf: {z: p, ...}}`` (a finite distribution on the integers).
+A **noise** is ``{geometric: {eps: e | scale: s | alpha: a, width: w?, truncation: clamp|renormalize}}``
+(two-sided geometric :math:`\\Pr[z] \\propto \\alpha^{|z|}`, :math:`\\alpha = e^{-\\varepsilon} = e^{-1/s}`; without ``width`` the
+support is infinite, which only ``svt`` accepts), ``{gaussian: {sigma2: v, width: w}}`` (the discrete
+Gaussian on [-w, w]) or ``{pmf: {z: p, ...}}`` (a finite distribution on the integers; each p
+rational or in ℚ(e^{1/L})).
 """
 
 from __future__ import annotations
@@ -15,14 +17,16 @@ from ..builders.classic import (
     Noise,
     discrete_laplace,
     finite_noise,
+    gaussian_noise,
     geometric_noise,
     krr,
     report_noisy_max,
     truncated_geometric,
 )
+from ..builders.discrete import alpha_of_scale
 from ..model.game import Mechanism
 from ..numbers import ladder
-from ..numbers.rational import q_str
+from ..numbers.rational import Q, q_str
 from .core import exp_eps_at
 from .exponential import SCORES, score_table
 from .fields import (
@@ -43,18 +47,25 @@ from .fields import (
 )
 from .registry import BuildContext, Form, form
 
-__all__ = ["Geometric", "Pmf", "NOISE", "KRR", "TruncatedGeometric", "ReportNoisyMax", "alpha_of"]
+__all__ = ["Geometric", "Pmf", "Gaussian", "NOISE", "KRR", "TruncatedGeometric", "ReportNoisyMax", "alpha_of"]
 
 
-def alpha_of(eps: Any, alpha: Any, ctx: BuildContext, form_key: str) -> Any:
-    """α = e^{−eps} (e^eps rational) or the given ``alpha`` — exactly one of them."""
-    if (eps is None) == (alpha is None):
-        raise FieldProblem((), f"{form_key} needs exactly one of `eps:` (alpha = e^-eps) or `alpha:`")
+def alpha_of(eps: Any, alpha: Any, ctx: BuildContext, form_key: str, scale: Any = None, sensitivity: int = 1) -> Any:
+    """α of the two-sided geometric noise from exactly one of ``eps`` (α = e^{−eps/sensitivity},
+    a rational or, for a decimal eps, an element of ℚ(e^{1/L})), ``scale`` (α = e^{−sensitivity/scale},
+    as OpenDP and Tumult Core write it) or ``alpha``."""
+    given = [k for k, v in (("eps", eps), ("scale", scale), ("alpha", alpha)) if v is not None]
+    if len(given) != 1:
+        keys = "`eps:` (alpha = e^-eps), `scale:` (alpha = e^(-1/scale)) or `alpha:`"
+        raise FieldProblem((), f"{form_key} needs exactly one of {keys}, found {len(given)}")
     if alpha is not None:
         if not 0 < alpha < 1:
             raise FieldProblem("alpha", f"{form_key}: alpha must lie strictly between 0 and 1, found {q_str(alpha)}")
         return alpha
-    E = exp_eps_at("eps", eps, ctx, form_key, rational_only=True)
+    if scale is not None:
+        return alpha_of_scale(scale, sensitivity)
+    per_unit = eps if sensitivity == 1 else ladder.mul(eps, Q(1, sensitivity))
+    E = exp_eps_at("eps", per_unit, ctx, form_key)
     if E == 1:
         raise FieldProblem("eps", f"{form_key}: eps must be positive (alpha = e^-eps < 1)")
     return 1 / E
@@ -65,12 +76,13 @@ class Geometric(Declared):
     """Two-sided geometric noise Pr[z] proportional to alpha to the power abs(z) (alpha = e^-eps); without `width`, infinite support."""
 
     eps: Any = arg(Eps(), default=None, doc="alpha = e^-eps")
+    scale: Any = arg(Rational("scale", positive=True), default=None, doc="alpha = e^(-1/scale)")
     alpha: Any = arg(Rational("alpha"), default=None, doc="0 < alpha < 1")
     width: int | None = arg(Count("width", 0, 10_000), default=None, doc="support [-width, width]")
     truncation: str = arg(Choice(TRUNCATIONS, "truncation"), default="clamp", doc="clamp or renormalize")
 
     def noise(self, ctx: BuildContext, *, infinite_ok: bool) -> Noise:
-        a = alpha_of(self.eps, self.alpha, ctx, "geometric noise")
+        a = alpha_of(self.eps, self.alpha, ctx, "geometric noise", scale=self.scale)
         if self.width is not None:
             return geometric_noise(alpha=a, width=self.width, truncation=self.truncation)
         if not infinite_ok:
@@ -82,7 +94,7 @@ class Geometric(Declared):
 class Pmf(Declared):
     """A finite noise distribution {z: Pr[Z = z]} on the integers."""
 
-    probs: dict = arg(MapOf(Prob(), what="pmf"), doc="{z: p}")
+    probs: dict = arg(MapOf(Prob(field=True), what="pmf"), doc="{z: p}")
     shorthand = "probs"
 
     def noise(self, ctx: BuildContext, *, infinite_ok: bool) -> Noise:
@@ -95,23 +107,35 @@ class Pmf(Declared):
         return finite_noise(pmf)
 
 
-NOISE = Tagged((("geometric", Geometric), ("pmf", Pmf)), what="noise")
+@dataclass(frozen=True, kw_only=True)
+class Gaussian(Declared):
+    """Discrete Gaussian noise Pr[z] proportional to e^(-z^2/(2 sigma^2)) on [-width, width] (Canonne-Kamath-Steinke 2020, conditioned on the range)."""
+
+    sigma2: Any = arg(Rational("sigma2", positive=True), doc="the variance parameter sigma^2, rational")
+    width: int = arg(Count("width", 0, 10_000), doc="support [-width, width]")
+
+    def noise(self, ctx: BuildContext, *, infinite_ok: bool) -> Noise:
+        return gaussian_noise(self.sigma2, self.width)
 
 
-def build_noise(noise: Geometric | Pmf, ctx: BuildContext, field: str, *, infinite_ok: bool) -> Noise:
+NOISE = Tagged((("geometric", Geometric), ("pmf", Pmf), ("gaussian", Gaussian)), what="noise")
+_TAGS = {Geometric: "geometric", Pmf: "pmf", Gaussian: "gaussian"}
+
+
+def build_noise(noise: Geometric | Pmf | Gaussian, ctx: BuildContext, field: str, *, infinite_ok: bool) -> Noise:
     """The Noise of a noise field, problems located inside the field."""
-    tag = "geometric" if isinstance(noise, Geometric) else "pmf"
+    tag = _TAGS[type(noise)]
     with within(field, tag):
         return noise.noise(ctx, infinite_ok=infinite_ok)
 
 
 def build_optional_noise(
-    noise: Geometric | Pmf | str | None, ctx: BuildContext, field: str, *, infinite_ok: bool
+    noise: Geometric | Pmf | Gaussian | str | None, ctx: BuildContext, field: str, *, infinite_ok: bool
 ) -> Noise | None:
     """As :func:`build_noise`, for a field that may also say ``none`` (or be empty): no noise."""
     if noise is None or noise == "none":
         return None
-    if not isinstance(noise, (Geometric, Pmf)):  # pragma: no cover - the reader gives nothing else
+    if not isinstance(noise, (Geometric, Pmf, Gaussian)):  # pragma: no cover - the reader gives nothing else
         raise TypeError(f"not a noise: {noise!r}")
     return build_noise(noise, ctx, field, infinite_ok=infinite_ok)
 
@@ -132,7 +156,7 @@ class KRR(Form):
         for d, v in zip(ctx.datasets, self.data):
             if v not in self.values:
                 raise FieldProblem(("data", d), f"{d} holds {v!r}, which is not among the values")
-        E = exp_eps_at("eps", self.eps, ctx, "krr", rational_only=True)
+        E = exp_eps_at("eps", self.eps, ctx, "krr")
         return krr(
             exp_eps=E,
             values=list(self.values),
@@ -149,6 +173,7 @@ class TruncatedGeometric(Form):
     """The truncated alpha-geometric mechanism on counts 0..n (Ghosh-Roughgarden-Sundararajan 2009)."""
 
     eps: Any = arg(Eps(), default=None, doc="alpha = e^-eps")
+    scale: Any = arg(Rational("scale", positive=True), default=None, doc="alpha = e^(-1/scale)")
     alpha: Any = arg(Rational("alpha"), default=None, doc="0 < alpha < 1")
     n: int = arg(Count("n", 1, 10_000), doc="outputs 0..n")
     counts: tuple = arg(PerDataset(Count("a count", 0, None), what="counts"), doc="{dataset: count}")
@@ -160,7 +185,7 @@ class TruncatedGeometric(Form):
         for d, c in zip(ctx.datasets, self.counts):
             if c > self.n:
                 raise FieldProblem(("counts", d), f"a count must be between 0 and {self.n}, found {ladder.short(c)}")
-        a = alpha_of(self.eps, self.alpha, ctx, "truncated_geometric")
+        a = alpha_of(self.eps, self.alpha, ctx, "truncated_geometric", scale=self.scale)
         return truncated_geometric(
             alpha=a,
             n=self.n,

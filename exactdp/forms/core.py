@@ -67,7 +67,7 @@ def bits_at(ctx: BuildContext, given: Mapping[str, int] | None) -> tuple[int, ..
 class AnswerSpec(Declared):
     """One answer of a distribution written as a mapping: ``{p: [...], then: ...}``."""
 
-    p: tuple = arg(PerDataset(Prob(symbolic=True), what="probabilities"), doc="one probability per dataset")
+    p: tuple = arg(PerDataset(Prob(symbolic=True, field=True), what="probabilities"), doc="one probability per dataset")
     then: Node = arg(GameNode(), default=END, doc="what follows (default: the interaction ends)")
 
 

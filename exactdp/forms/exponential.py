@@ -1,7 +1,10 @@
-"""Exponential and bounded-range mechanisms (Dong, Durfee & Rogers 2020).
+"""Exponential and bounded-range mechanisms (Dong, Durfee & Rogers 2020), and permute-and-flip
+(McKenna & Sheldon 2020).
 
-Every ε inside these forms must make the weights rational: write ``eps: log(16)``, not
-``eps: 2.77``; a transcendental weight is refused with a located message.
+The exponential mechanism and permute-and-flip take a decimal ε (``eps: 0.5``: every weight is
+then exact in ℚ(e^{1/L})) or ``eps: log(r)`` when the weights are rational powers; a weight
+outside both is refused with a located message.  ``grr`` and ``grr_menu`` need e^ε and e^t
+rational.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..builders.exponential import MODES, exponential, grr, grr_menu, nonadaptive
+from ..builders.exponential import MODES, PF_MODES, exponential, grr, grr_menu, nonadaptive, permute_and_flip
 from ..model.game import Mechanism
 from ..numbers.rational import Q, q_str
 from .core import bits_at, exp_eps_at
@@ -31,7 +34,7 @@ from .fields import (
 )
 from .registry import BuildContext, Form, form
 
-__all__ = ["Exponential", "GRR", "GRRMenu", "Nonadaptive", "SCORES", "score_table"]
+__all__ = ["Exponential", "PermuteAndFlip", "GRR", "GRRMenu", "Nonadaptive", "SCORES", "score_table"]
 
 _VALUE = Rational("a score")
 SCORES = PerDataset(Either((MapOf(_VALUE), ListOf(_VALUE))), what="scores")
@@ -90,7 +93,7 @@ class Exponential(Form):
     range: Any = arg(Rational("range", positive=True), default=None, doc="the score range (mode: range)")
 
     def build(self, ctx: BuildContext) -> Mechanism:
-        E = exp_eps_at("eps", self.eps, ctx, "exponential", rational_only=True)
+        E = exp_eps_at("eps", self.eps, ctx, "exponential")
         labels, rows = score_table(self.scores, self.outputs, ctx.datasets)
         return exponential(
             rows,
@@ -101,6 +104,36 @@ class Exponential(Form):
             mode=self.mode,
             sensitivity=self.sensitivity,
             range_=self.range,
+            name=ctx.name,
+        )
+
+
+@form("permute_and_flip")
+@dataclass(frozen=True, kw_only=True)
+class PermuteAndFlip(Form):
+    """Permute-and-flip (McKenna-Sheldon 2020, Alg. 1; diffprivlib PermuteAndFlip): candidates in random order, each output with probability e^(eps (u - max u)/s)."""
+
+    eps: Any = arg(Eps(), doc="e.g. eps: 0.5 or eps: log(4)")
+    scores: tuple = arg(SCORES, doc="{dataset: {output: score}} or {dataset: [score, ...]}")
+    outputs: tuple | None = arg(
+        ListOf(Label("an output label"), what="outputs"), default=None, doc="output labels for list scores"
+    )
+    mode: str = arg(Choice(PF_MODES, "mode"), default="sensitivity", doc="s = 2*sensitivity, or sensitivity (monotone)")
+    sensitivity: Any = arg(
+        Rational("sensitivity", positive=True), default=None, doc="the score sensitivity (default: computed)"
+    )
+
+    def build(self, ctx: BuildContext) -> Mechanism:
+        E = exp_eps_at("eps", self.eps, ctx, "permute_and_flip")
+        labels, rows = score_table(self.scores, self.outputs, ctx.datasets)
+        return permute_and_flip(
+            rows,
+            exp_eps=E,
+            outputs=labels,
+            datasets=ctx.datasets,
+            adjacent=ctx.adjacent,
+            mode=self.mode,
+            sensitivity=self.sensitivity,
             name=ctx.name,
         )
 

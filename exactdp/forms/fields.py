@@ -97,13 +97,16 @@ def PrivLossValue() -> Eps:
 
 @dataclass(frozen=True)
 class Order(Kind):
-    """A Rényi order: a whole number >= 1 (1 is KL) or ``inf``."""
+    """A Rényi order: a whole number >= 1 (1 is KL) or ``inf``; with ``fractional``, also a
+    rational > 1 such as 3/2."""
+
+    fractional: bool = False
 
     def schema(self) -> dict:
         return {"anyOf": [NUMBER, {"const": "inf"}]}
 
     def text(self) -> str:
-        return "a whole number >= 1 (1 is KL) or inf"
+        return "a number > 1 such as 3/2, 1 (KL), or inf" if self.fractional else "a whole number >= 1 (1 is KL) or inf"
 
 
 @dataclass(frozen=True)
@@ -139,15 +142,17 @@ class Delta(Kind):
 
 @dataclass(frozen=True)
 class Prob(Kind):
-    """A probability: an exact rational in [0, 1]."""
+    """A probability: an exact rational in [0, 1]; with ``field``, also an element of
+    ℚ(e^{1/L}) such as ``exp(-1/2)/(1 + exp(-1/2))``."""
 
     symbolic: bool = False
+    field: bool = False
 
     def schema(self) -> dict:
         return NUMBER
 
     def text(self) -> str:
-        return "a probability, e.g. 1/4"
+        return "a probability, e.g. 1/4" + (" or exp(-0.5)/(1 + exp(-0.5))" if self.field else "")
 
 
 @dataclass(frozen=True)

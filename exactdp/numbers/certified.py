@@ -138,10 +138,21 @@ def decimal_digits_of(r: Any, s: Any, digits: int = 6) -> str:
 def ball_decimal(ball: Callable[[int], Any], digits: int = 6) -> str:
     """A decimal reading with ``digits`` significant digits of the real that ``ball(prec)``
     encloses (display only): the midpoint of a ball a few dozen bits more precise than the
-    digits shown."""
-    prec = max(64, int(digits * 3.33) + 64)
-    with arb_prec(prec):
-        v = ball(prec)
+    digits shown, refined by doubling the precision (up to the ``max_precision`` limit) while the
+    ball is not finite or wider than those digits (cancellation in a long field element)."""
+    cap = _limits.current().max_precision
+    need = int(digits * 3.33) + 8
+    prec = min(max(64, need + 56), cap)
+    while True:
+        with arb_prec(prec):
+            v = ball(prec)
+        if v.is_finite() and (v.rad() == 0 or v.rad() * 2**need <= abs(v.mid())):
+            break
+        if prec >= cap:
+            if v.is_finite():
+                break  # display only: the midpoint of the best ball within the limit
+            raise _limits.precision_limit_error("a decimal reading of a value")
+        prec = min(2 * prec, cap)
     man, exp = v.mid().man_exp()
     with mpmath.workdps(digits + 10):
         return mpmath.nstr(mpmath.ldexp(mpmath.mpf(int(man)), int(exp)), digits)

@@ -23,9 +23,9 @@ from typing import Any
 from ..errors import ExactDPError, InexactValueError
 from . import ladder
 from .element import UnregisteredKindError
-from .ladder import EXP, LL, LQT, OO, QQ, QT, SYM
+from .ladder import EXP, LL, LQT, LS, OO, QQ, QT, SYM
 from .loglinear import LogLinear
-from .rational import as_q
+from .rational import as_q, to_fraction
 from .symbolic import SymbolTable, prove_nonneg, sympy, to_sympy
 
 __all__ = [
@@ -136,9 +136,45 @@ def _unit(v: Any, what: str, symbols: SymbolTable | None) -> Any:
     return v
 
 
-def probability(v: Any, *, what: str = "a probability", symbols: SymbolTable | None = None) -> Any:
-    """A probability: an exact rational in [0, 1]."""
-    return _unit(v, what, symbols)
+_FIELD = (QT, EXP)
+"""The domains whose values are elements of ℚ(e^{1/L}): the field itself, and r·e^s (and
+a − b·r·e^s) with a rational s, which :func:`ladder.as_field` lowers into it (``exp(-1/2)`` is
+read as r·e^s)."""
+
+
+def _field_unit(v: Any, what: str, hint: str) -> Any:
+    """An element of ℚ(e^{1/L}) in [0, 1]: lowered into the field (equality there is exact) and
+    its range decided by certified sign evaluation (a field element that is not rational is
+    transcendental, so it is never equal to 0 or 1 and the refinement ends)."""
+    try:
+        v = ladder.as_field(v)
+    except InexactValueError as e:
+        raise QuantityError(f"{what} = {_text(v)}: {e}", hint) from None
+    if ladder.cmp(v, 0) < 0 or ladder.cmp(v, 1) > 0:
+        raise QuantityError(f"{what} must lie in [0, 1], found {_text(v)} ≈ {ladder.decimal(v)}")
+    return v
+
+
+def probability(v: Any, *, what: str = "a probability", symbols: SymbolTable | None = None, field: bool = False) -> Any:
+    """A probability: an exact rational in [0, 1]; with ``field``, also an element of
+    ℚ(e^{1/L}) such as ``exp(-1/2)/(1 + 2*exp(-1/2))`` or ``1 - exp(-0.3)`` (a probability of a
+    mechanism written with e^ε for a decimal ε), its range decided exactly."""
+    d = _domain(v, what)
+    if field and d in _FIELD:
+        return _field_unit(v, what, "write the exponents with fewer decimal digits")
+    try:
+        return _unit(v, what, symbols)
+    except QuantityError as e:
+        if not field and d in _FIELD:
+            raise QuantityError(e.message, "a probability in the field Q(e^(1/L)) is not accepted here") from None
+        if field and d in (LL, LQT, LS):
+            raise QuantityError(
+                f"{what} must be an element of Q(e^(1/L)) (rationals and exp of rationals, with + - * /), "
+                f"found {_text(v)}",
+                "log(...) makes a probability transcendental in a way exactdp cannot keep exact; write e^eps "
+                "as exp(eps), e.g. exp(0.5)/(1 + exp(0.5))",
+            ) from None
+        raise
 
 
 def delta(
@@ -155,21 +191,16 @@ def delta(
     field element) but not a logarithmic one: that λ would be a linear form in logarithms, and
     PrivLoss = ln λ would have no exact form."""
     d = _domain(v, what)
-    if (field and d in (QT, EXP)) or (logs and d is LL):
-        if d is EXP:
-            try:
-                v = ladder.as_field(v)
-            except InexactValueError as e:
-                raise QuantityError(
-                    f"{what} = {_text(v)}: {e}", "write it with fewer decimal digits in the exponents"
-                ) from None
+    if field and d in _FIELD:
+        return _field_unit(v, what, "write it with fewer decimal digits in the exponents")
+    if logs and d is LL:
         if ladder.cmp(v, 0) < 0 or ladder.cmp(v, 1) > 0:
             raise QuantityError(f"{what} must lie in [0, 1], found {_text(v)}")
         return v
     try:
         return _unit(v, what, symbols)
     except QuantityError as e:
-        if d in (QT, EXP) and not field:
+        if d in _FIELD and not field:
             raise QuantityError(
                 e.message,
                 "a delta in the field Q(e^(1/L)) is accepted only by the claims delta, privloss, dp and not_dp",
@@ -232,15 +263,24 @@ def privloss_value(v: Any, *, what: str = "a privacy loss") -> Any:
     return eps(v, what=what, allow_inf=True)
 
 
-def order(v: Any, *, what: str = "alpha") -> Any:
+def order(v: Any, *, what: str = "alpha", fractional: bool = False) -> Any:
     """A Rényi order α: a whole number >= 1 (1 is the KL divergence) or ``inf`` (Mironov 2017,
-    Def. 3); fractional orders are refused because their sums are irrational."""
+    Def. 3); with ``fractional``, also any rational α > 1 such as ``3/2`` or ``2.5`` (returned as
+    a :class:`fractions.Fraction`: its divergence is transcendental in general and is decided by
+    certified enclosures).  Elsewhere fractional orders are refused."""
     d = _domain(v, what)
     if d is OO:
         return v
     if d is not QQ:
         raise QuantityError(f"{what} must be a whole number >= 1 or inf, found {_text(v)}", "for example alpha: 2")
     q = as_q(v)
+    if fractional and q.denominator != 1:
+        if q <= 1:
+            raise QuantityError(
+                f"{what} = {ladder.short(q)}: a fractional Renyi order must be > 1",
+                "for example alpha: 3/2 or alpha: 2.5",
+            )
+        return to_fraction(q)
     if q.denominator != 1 or q < 1:
         raise QuantityError(
             f"{what} = {ladder.short(q)} is not supported: Renyi divergences are computed exactly for whole orders "

@@ -28,7 +28,7 @@ from ..errors import InexactValueError
 from .certified import arb_rational, certified_sign
 from .element import Element
 from .loglinear import LogLinear, LogReal, _exponents, canonical, coprime_basis, log_linear
-from .logqt import LogQt, log_value, sign_log
+from .logqt import LogQt, log_parts, log_value, sign_log
 from .qt import QtElement, monomial, qt_sign
 from .rational import Q, as_q, int_str, is_rational, q_bits, q_short, q_str, to_fraction
 
@@ -38,7 +38,7 @@ __all__ = ["LogSum", "log_sum", "as_log_sum", "ls_add", "ls_neg", "ls_scale", "l
 @dataclass(frozen=True, repr=False)
 class LogSum(Element):
     """The real number s + Σ_k c_k·ln r_k, with s and every c_k ≠ 0 in ℚ(e^{1/L}) (or rational)
-    and distinct r_k > 0 in ℚ(e^{1/L}) (or rational), none of them 1 or a monomial c·t^m.
+    and distinct r_k > 0 in ℚ(e^{1/L}) (or rational), none of them 1 or with a factor t = e^{1/L}.
 
     It holds what a mechanism with a decimal ε gives where logarithms of field elements meet:
     D_α = log(S)/(α − 1) for α ≥ 3 (S in ℚ(e^{1/L})) and the KL divergence Σ P log(P/P').
@@ -59,12 +59,11 @@ def log_sum(s: Any, terms: Any) -> Any:
     for r, c in terms:
         if _zero(c):
             continue
-        if isinstance(r, QtElement):
-            mono = monomial(r)
-            if mono is not None:  # ln(c0 t^m) = m/L + ln c0
-                c0, e = mono
-                s = s + c * e
-                r = as_q(c0)
+        if isinstance(r, QtElement):  # ln(r0 t^m) = m/L + ln r0 (r0 rational when r = c0 t^m), as log_parts
+            shift, r = log_parts(0, r)
+            s = s + c * shift
+            if not isinstance(r, QtElement):
+                r = as_q(r)
         else:
             r = as_q(r)
         if is_rational(r) and r == 1:

@@ -18,7 +18,7 @@ from ..theorems.basic import Bound
 from ..theorems.optimal import OptimalResult
 from ..theorems.registry import IntervalResult
 
-__all__ = ["theorem_row", "compose_lines", "compose_json", "SHOW_CHARS"]
+__all__ = ["theorem_row", "not_applicable_row", "compose_lines", "compose_json", "SHOW_CHARS"]
 
 SHOW_CHARS = 160  # exact texts longer than this are summarised in the text (unless shown in full)
 
@@ -88,6 +88,12 @@ def theorem_row(name: str, result: Bound | OptimalResult | IntervalResult | None
         "source": ib.source,
         "text": text,
     }
+
+
+def not_applicable_row(name: str, why: str) -> dict:
+    """The row of a theorem that does not apply to these components (a bound stated for
+    homogeneous components only, given heterogeneous ones)."""
+    return {"theorem": name, "eps": None, "source": theorem(name).title, "text": f"not applicable: {why}"}
 
 
 def compose_lines(

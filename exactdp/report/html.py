@@ -19,7 +19,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..analysis.witness import Witness
 from ..caseio.sweep import point_label
 from ..claims import FAILS, HOLDS, UNDECIDED, UNSUPPORTED, Verdict
 from ..figures import CaseFigures, PlotData
@@ -27,7 +26,7 @@ from ..verify import FileResult, RunResult
 from .dot import GraphvizMissingError, game_graph, render_graphviz, to_dot
 from .escape import error_text, html, text
 from .plot import MissingExtraError, render_svg
-from .text import render_witness, run_scope
+from .text import render_any_witness, run_scope
 from .verdicts import STATUS_TEXT, shown, value_text
 
 __all__ = [
@@ -200,7 +199,7 @@ def _claim_block(n: int, v: Verdict) -> str:
     if sh.details:
         out.append(_pre(sh.details))
     if v.witness is not None:
-        lines = render_witness(v.witness, indent="") if isinstance(v.witness, Witness) else v.witness.render_lines()
+        lines = render_any_witness(v.witness, indent="")
         out.append("<p>witness:</p>" + _pre(lines))
     out.append("</div>")
     return "\n".join(out)

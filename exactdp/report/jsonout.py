@@ -14,7 +14,7 @@ from ..verify import FileResult, RunResult
 from .escape import json_dumps
 from .verdicts import shown, value_text
 
-__all__ = ["run_to_json", "witness_to_dict", "profile_to_dict", "dumps"]
+__all__ = ["run_to_json", "witness_to_dict", "any_witness_to_dict", "profile_to_dict", "dumps"]
 
 SCHEMA_VERSION = 1
 
@@ -44,6 +44,19 @@ def witness_to_dict(w: Witness, *, limit: int = 200) -> dict[str, Any]:
         "rechecked": True,
         "tight": _tight_dict(w),
     }
+
+
+def any_witness_to_dict(w: Any) -> dict[str, Any]:
+    """A verdict's witness of any kind (see :func:`exactdp.report.text.render_any_witness`)."""
+    if isinstance(w, Witness):
+        return witness_to_dict(w)
+    if hasattr(w, "parts"):
+        return {
+            "kind": "tests",
+            "intro": w.intro(),
+            "parts": [{"title": t, **any_witness_to_dict(p)} for t, p in w.parts],
+        }
+    return w.to_dict()
 
 
 def _tight_dict(w: Witness) -> dict[str, Any] | None:
@@ -123,7 +136,7 @@ def _file(fr: FileResult) -> dict[str, Any]:
             item["details"] = list(sh.details)
         if v.witness is not None:
             w = v.witness
-            item["witness"] = witness_to_dict(w) if isinstance(w, Witness) else w.to_dict()
+            item["witness"] = any_witness_to_dict(w)
         claims.append(item)
     d["claims"] = claims
     return d

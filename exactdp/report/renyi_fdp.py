@@ -1,8 +1,10 @@
-"""Machine-readable forms of Rényi divergences, trade-off functions and dominating pairs
-(``exactdp renyi``, ``exactdp tradeoff``, ``exactdp profile --dominating-pair``).
+"""Machine-readable forms and text of Rényi divergences (exact or certified), zCDP decisions,
+conversions to (ε, δ)-DP, trade-off functions and dominating pairs (``exactdp renyi``,
+``exactdp zcdp``, ``exactdp convert``, ``exactdp tradeoff``, ``exactdp profile
+--dominating-pair``).
 
-Every number is exact text in the case-file grammar (``log(61/9)/2``, ``1/4``); a ``decimal``
-entry is for reading only.
+Every number is exact text in the case-file grammar (``log(61/9)/2``, ``1/4``); a certified
+enclosure is given by its exact binary-rational ends; a ``decimal`` entry is for reading only.
 """
 
 from __future__ import annotations
@@ -11,16 +13,33 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..analysis.renyi import RenyiResult, alpha_str
+from ..analysis.renyi_certified import Enclosure, enclosure_text
+from ..analysis.renyi_real import CertifiedRenyi
 from ..analysis.tradeoff import Tradeoff
+from ..analysis.tradeoff_points import VertexTest
+from ..analysis.zcdp import ZCDPResult
+from ..claims import Verdict
 from ..numbers import ladder
+from ..numbers.ladder import is_inf
 from ..numbers.rational import q_str
 from ..numbers.types import FieldValue
+from .escape import text
+from .jsonout import any_witness_to_dict, witness_to_dict
+from .text import render_any_witness, render_witness
+from .verdicts import shown, status_text
 
 __all__ = [
     "renyi_to_dict",
+    "certified_renyi_to_dict",
+    "renyi_any_to_dict",
+    "zcdp_to_dict",
+    "conversion_to_dict",
     "tradeoff_to_dict",
     "dominating_pair_to_dict",
     "renyi_lines",
+    "renyi_any_lines",
+    "zcdp_lines",
+    "conversion_lines",
     "tradeoff_lines",
     "dominating_pair_lines",
 ]
@@ -37,13 +56,150 @@ def renyi_to_dict(res: RenyiResult) -> dict[str, Any]:
     }
 
 
+def certified_renyi_to_dict(res: CertifiedRenyi) -> dict[str, Any]:
+    """D_α(M) as a certified enclosure: exact binary-rational ends, and a rounded-outward reading."""
+    d: dict[str, Any] = {"alpha": str(res.alpha)}
+    if is_inf(res.value):
+        d["renyi"] = "inf"
+        return d
+    assert isinstance(res.value, Enclosure)
+    d["renyi_interval"] = [q_str(res.value.lo), q_str(res.value.hi)]
+    d["enclosure"] = enclosure_text(res.value)
+    d["precision_bits"] = res.prec
+    if res.witness is not None:
+        d["pair"] = list(res.witness.pair_names)
+    return d
+
+
+def renyi_any_to_dict(res: RenyiResult | CertifiedRenyi, witness: Any = None) -> dict[str, Any]:
+    """D_α(M), exact or certified, with the attaining adversary when given."""
+    d = certified_renyi_to_dict(res) if isinstance(res, CertifiedRenyi) else renyi_to_dict(res)
+    if witness is not None:
+        d["witness"] = witness.to_dict()
+    return d
+
+
+def renyi_lines(mechanism: str, results: Sequence[RenyiResult]) -> list[str]:
+    """``D_3(M) = log(61/9)/2 ≈ 0.956...``, one line per order."""
+    return renyi_any_lines(mechanism, results, [None] * len(results))
+
+
+def renyi_any_lines(mechanism: str, results: Sequence[Any], witnesses: Sequence[Any]) -> list[str]:
+    """One line per order (``= exact ≈ decimal``, or ``in [lo, hi]`` for a certified enclosure),
+    each followed by its attaining adversary when given."""
+    lines = []
+    for r, w in zip(results, witnesses):
+        d = renyi_any_to_dict(r)
+        if "renyi_interval" in d:
+            value = f"in {d['enclosure']} (certified enclosure)"
+        else:
+            value = "= " + (d["renyi"] if d["renyi"] in ("0", "inf") else f"{d['renyi']} ≈ {d['decimal']}")
+        lines.append(f"D_{d['alpha']}({mechanism}) {value}")
+        if w is not None:
+            lines.extend(render_any_witness(w, "  "))
+    return lines
+
+
+def zcdp_to_dict(name: str, res: ZCDPResult) -> dict[str, Any]:
+    """The zCDP decision with its evidence (see :class:`~exactdp.analysis.zcdp.ZCDPResult`)."""
+    d: dict[str, Any] = {"mechanism": name, "rho": q_str(res.rho), "status": res.status, "reason": res.reason}
+    d["boxes"] = res.boxes
+    if res.alpha is not None:
+        d["alpha"] = str(res.alpha)
+    if res.divergence is not None:
+        d["divergence_interval"] = [q_str(res.divergence.lo), q_str(res.divergence.hi)]
+        d["divergence"] = enclosure_text(res.divergence)
+    if res.ratio is not None:
+        d["ratio_lower_bound"] = str(res.ratio)
+    if res.witness is not None:
+        d["witness"] = res.witness.to_dict()
+    return d
+
+
+def zcdp_lines(d: dict[str, Any], rho_text: str, witness: Any) -> list[str]:
+    """The text of ``exactdp zcdp``: the decision, the order where it fails (or the closest
+    evaluated one), and the attaining adversary."""
+    lines = [text(f"{d['mechanism']} is {rho_text}-zCDP: {d['status']} ({d['reason']})")]
+    if "alpha" in d:
+        label = "fails at" if d["status"] == "fails" else "closest evaluated order"
+        lines.append(f"  {label}: alpha = {d['alpha']}, D_alpha in {d['divergence']}")
+    if witness is not None:
+        lines.extend(render_any_witness(witness, "  "))
+    return lines
+
+
+def conversion_to_dict(name: str, v: Verdict) -> dict[str, Any]:
+    """``exactdp convert --json``: the status, what was found and its exact values."""
+    sh = shown(v)
+    out: dict[str, Any] = {
+        "mechanism": name,
+        "theorem": v.claim.theorem,  # type: ignore[attr-defined]
+        "status": v.status.value,
+        "found": sh.found,
+        "values": dict(sh.values),
+    }
+    if v.witness is not None:
+        out["witness"] = any_witness_to_dict(v.witness)
+    return out
+
+
+def conversion_lines(v: Verdict) -> list[str]:
+    """The text of ``exactdp convert``."""
+    sh = shown(v)
+    lines = [text(f"{v.claim.describe()}: {status_text(v.status)}"), text(f"  {sh.found}")]
+    if sh.note:
+        lines.append(text(f"  [{sh.note}]"))
+    if v.witness is not None:
+        lines.extend(render_any_witness(v.witness, "  "))
+    return lines
+
+
 def _curve(t: Tradeoff) -> dict[str, Any]:
-    return {"label": t.label, "vertices": [[q_str(a), q_str(b)] for a, b in t.vertices]}
+    return {"label": t.label, "vertices": [[ladder.text(a), ladder.text(b)] for a, b in t.vertices]}
 
 
-def tradeoff_to_dict(mechanism: str, envelope: Tradeoff, pairs: Sequence[Tradeoff]) -> dict[str, Any]:
-    """The exact trade-off function of the envelope and of every ordered pair, by vertices."""
-    return {"mechanism": mechanism, "envelope": _curve(envelope), "pairs": [_curve(t) for t in pairs]}
+def tradeoff_to_dict(
+    mechanism: str, envelope: Tradeoff, pairs: Sequence[Tradeoff], tests: Sequence[VertexTest] | None = None
+) -> dict[str, Any]:
+    """The exact trade-off function of the envelope and of every ordered pair, by vertices;
+    with ``tests`` (:func:`~exactdp.analysis.tradeoff_points.vertex_tests`), the adversary and
+    rejection region attaining each vertex of the envelope."""
+    out: dict[str, Any] = {"mechanism": mechanism, "envelope": _curve(envelope), "pairs": [_curve(t) for t in pairs]}
+    if tests is not None:
+        out["envelope"]["tests"] = [_test_dict(vt) for vt in tests]
+    return out
+
+
+def _test_dict(vt: VertexTest) -> dict[str, Any]:
+    d: dict[str, Any] = {"alpha": ladder.text(vt.alpha), "beta": ladder.text(vt.beta)}
+    if vt.witness is None:
+        d["test"] = "reject never" if vt.alpha == 0 else "reject always"
+        return d
+    x, xp = vt.witness.pair_names
+    d.update({"h0": xp, "h1": x, "witness": witness_to_dict(vt.witness)})
+    return d
+
+
+def tradeoff_lines(d: dict[str, Any], tests: Sequence[VertexTest] | None = None) -> list[str]:
+    """The text of ``exactdp tradeoff``: the vertices of every trade-off function, and with
+    ``tests`` the test attaining each vertex of the envelope."""
+    name = d["mechanism"]
+    lines = [f"trade-off function of {name}: beta = T(alpha), exact, linear between vertices"]
+    blocks = [(d["envelope"], f"{d['envelope']['label']} (largest f with {name} f-DP)")]
+    for block, title in blocks + [(p, p["label"]) for p in d["pairs"]]:
+        lines.append(f"  {title}:")
+        lines.extend(f"    alpha = {a:<24} beta = {b}" for a, b in block["vertices"])
+    if tests is not None:
+        lines.append(f"  tests attaining the vertices of {d['envelope']['label']}:")
+        for vt in tests:
+            lines.append(f"    vertex ({ladder.text(vt.alpha)}, {ladder.text(vt.beta)}):")
+            if vt.witness is None:
+                lines.append(f"      {'reject never' if vt.alpha == 0 else 'reject always'}")
+                continue
+            x, xp = vt.witness.pair_names
+            lines.append(text(f"      the test of H0: {xp} against H1: {x} rejects on the event T:"))
+            lines.extend(render_witness(vt.witness, indent="      "))
+    return lines
 
 
 def dominating_pair_to_dict(mechanism: str, p: Sequence[FieldValue], pp: Sequence[FieldValue]) -> dict[str, Any]:
@@ -63,27 +219,6 @@ def _loss_text(a: FieldValue, b: FieldValue) -> str:
     if not a:
         return "-inf"
     return ladder.text(ladder.log(a / b))
-
-
-def renyi_lines(mechanism: str, results: Sequence[RenyiResult]) -> list[str]:
-    """``D_3(M) = log(61/9)/2 ≈ 0.956...``, one line per order."""
-    lines = []
-    for r in results:
-        d = renyi_to_dict(r)
-        shown = d["renyi"] if d["renyi"] in ("0", "inf") else f"{d['renyi']} ≈ {d['decimal']}"
-        lines.append(f"D_{d['alpha']}({mechanism}) = {shown}")
-    return lines
-
-
-def tradeoff_lines(d: dict[str, Any]) -> list[str]:
-    """The text of ``exactdp tradeoff``: the vertices of every trade-off function."""
-    name = d["mechanism"]
-    lines = [f"trade-off function of {name}: beta = T(alpha), exact, linear between vertices"]
-    blocks = [(d["envelope"], f"{d['envelope']['label']} (largest f with {name} f-DP)")]
-    for block, title in blocks + [(p, p["label"]) for p in d["pairs"]]:
-        lines.append(f"  {title}:")
-        lines.extend(f"    alpha = {a:<24} beta = {b}" for a, b in block["vertices"])
-    return lines
 
 
 def dominating_pair_lines(d: dict[str, Any]) -> list[str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable
+from typing import Any
 
 from ..analysis.witness import Witness
 from ..caseio.sweep import point_label
@@ -27,6 +28,8 @@ __all__ = [
     "render_run",
     "render_file",
     "render_witness",
+    "render_any_witness",
+    "short",
     "render_summary",
     "run_scope",
     "Marks",
@@ -64,6 +67,31 @@ def render_witness(w: Witness, indent: str = "      ", *, lines_limit: int = 12)
     return [text(line) for line in _witness_lines(w, indent, lines_limit)]
 
 
+def render_any_witness(w: Any, indent: str = "      ", *, lines_limit: int = 12) -> list[str]:
+    """A verdict's witness of any kind: an adversary-and-event :class:`Witness`; a group of them
+    with a title each (``parts``, e.g. the tests attaining a trade-off point); or a witness type
+    that renders itself (``render_lines``, e.g. bounded range and Rényi)."""
+    if isinstance(w, Witness):
+        return render_witness(w, indent, lines_limit=lines_limit)
+    if hasattr(w, "parts"):
+        out = [text(f"{indent}{w.intro()}")]
+        for title, part in w.parts:
+            out.append(text(f"{indent}  {title}:"))
+            out.extend(render_any_witness(part, indent + "  ", lines_limit=lines_limit))
+        return out
+    return [text(line) for line in w.render_lines(indent)]
+
+
+def short(v: Any, limit: int = 60) -> str:
+    """An exact value for reading: its exact text, or — when that is longer than ``limit``
+    characters (an element of Q(e^(1/L)) with many terms) — a decimal reading and the length of
+    the exact text, which ``--json`` prints in full."""
+    s = ladder.text(v)
+    if len(s) <= limit:
+        return s
+    return f"≈ {ladder.decimal(v)} (exact value: {len(s)} characters, in --json)"
+
+
 def _witness_lines(w: Witness, indent: str, lines_limit: int) -> list[str]:
     x, xp = w.pair_names
     shown = w.lam if w.tight is None or is_inf(w.tight[0]) else w.tight[0]
@@ -85,7 +113,7 @@ def _witness_lines(w: Witness, indent: str, lines_limit: int) -> list[str]:
     rel = ">=" if at else ">"  # tight: T was chosen just below e^PrivLoss, so it holds the ties
     out.append(f"{indent}  event T = views with Pr[.|{x}] {rel} e^eps Pr[.|{xp}]:")
     for h, p, pp in views:
-        out.append(f"{indent}    {h}   ({q_str(p)} vs {q_str(pp)})")
+        out.append(f"{indent}    {h}   ({short(p)} vs {short(pp)})")
     if cut:
         out.append(f"{indent}    ... (more views)")
     if not views:
@@ -94,9 +122,9 @@ def _witness_lines(w: Witness, indent: str, lines_limit: int) -> list[str]:
         out.extend(_tight_lines(w, w.tight, indent))
         return out
     exc = w.excess()
-    exc_s = ladder.text(exc)
+    exc_s = short(exc)
     out.append(
-        f"{indent}  Pr[T | {x}] = {q_str(w.p)}, Pr[T | {xp}] = {q_str(w.p_prime)}; "
+        f"{indent}  Pr[T | {x}] = {short(w.p)}, Pr[T | {xp}] = {short(w.p_prime)}; "
         f"Pr[T | {x}] - e^eps Pr[T | {xp}] = {exc_s}"
     )
     return out
@@ -173,8 +201,7 @@ def _verdict_lines(v: Verdict, marks: Marks, after_witness: Callable[[], list[st
     out = [_claim_line(v, marks)]
     out.extend("      " + d for d in shown(v).details)
     if v.witness is not None:
-        # claim kinds with their own witness type (e.g. bounded range) render themselves
-        out.extend(render_witness(v.witness) if isinstance(v.witness, Witness) else v.witness.render_lines())
+        out.extend(render_any_witness(v.witness))
         if after_witness is not None:
             out.extend(after_witness())
     return out

@@ -16,11 +16,13 @@ from typing import Any
 
 from ..analysis.gdp import Enclosure
 from ..analysis.renyi import alpha_str
+from ..analysis.renyi_certified import enclosure_text as enclosure_interval
 from ..analysis.results import format_privloss, value_str
 from ..claims import (
     BoundedRangeClaim,
     BRRangeClaim,
     CompositionClaim,
+    ConversionClaim,
     DeltaClaim,
     DPClaim,
     FDPClaim,
@@ -34,14 +36,18 @@ from ..claims import (
     RenyiClaim,
     SimulatesRRClaim,
     Status,
+    TradeoffClaim,
     Verdict,
+    ZCDPClaim,
 )
 from ..claims.core import PremiseClaim
 from ..claims.fdp import mu_text
+from ..claims.renyi import readable
 from ..numbers import ladder
 from ..numbers.ladder import is_inf
 from ..numbers.rational import is_rational, q_str
-from ..theorems import theorem
+from ..theorems import NAMED, theorem
+from ..theorems.advanced import interval_text
 from .simulate import outcome_details, outcome_values
 
 __all__ = [
@@ -274,6 +280,10 @@ def _composition(v: Verdict) -> Shown:
         return _renyi_composition(v)
     if c.theorem == "fdp":
         return _fdp_composition(v)
+    if "not_applicable" in f:  # a bound stated for homogeneous components only
+        return Shown(f["not_applicable"], NAMED[c.theorem].source)
+    if "bound_interval" in f:
+        return _named_composition(v)
     if "component_eps" in f:  # a claimed eps_i that does not hold
         d = f["delta_at_eps"]
         found = f"{f['component']} is not ({ladder.text(f['component_eps'])}, {q_str(f['component_delta'])})-DP"
@@ -305,6 +315,47 @@ def _composition(v: Verdict) -> Shown:
         "slack": ladder.text(slack) if slack is not None else None,
         "components": [[ladder.text(e), q_str(d)] for e, d in f["components"]],
         "delta": q_str(f["delta"]),
+    }
+    return Shown(text, note, values)
+
+
+def _short(v: Any) -> str:
+    """An exact value for a one-line verdict: exact text when short, else a decimal reading (the
+    exact text is in the verdict's values, printed by --json)."""
+    text = ladder.text(v)
+    return text if len(text) <= 40 else f"≈ {ladder.decimal(v, 12)}"
+
+
+def _loss(v: Any) -> str:
+    """``= log(74/25)`` (PrivLoss as the reports write it), or a decimal reading when long."""
+    text = format_privloss(v)
+    return f"= {text}" if len(text) <= 60 else _short(v)
+
+
+_BOUND_WORDS = {"valid": "the bound is valid here", "invalid": "the bound is BELOW PrivLoss: not valid here"}
+
+
+def _named_composition(v: Verdict) -> Shown:
+    """A bound with logarithms (advanced, KOV, the slides): its certified interval beside the
+    exact PrivLoss and the exact optimum."""
+    c: Any = v.claim
+    f = v.facts
+    bound, status = f["bound_interval"], f["bound_status"]
+    text = (
+        f"PrivLoss {_loss(f['privloss'])} at delta {_short(f['delta'])}; {c.theorem} gives eps in "
+        f"{interval_text(bound.lo, bound.hi)}; exact optimum over all such compositions {_loss(f['optimum'])}"
+    )
+    note = f"{_BOUND_WORDS.get(status, 'undecided: the bound touches PrivLoss')}; {NAMED[c.theorem].source}"
+    if f["status_vs_optimum"] == "invalid":
+        note += "; the bound is below the exact optimum, so it is no valid composition theorem as stated"
+    values = {
+        "privloss": ladder.text(f["privloss"]),
+        "bound_interval": [str(bound.lo), str(bound.hi)],
+        "optimum": ladder.text(f["optimum"]),
+        "delta": ladder.text(f["delta"]),
+        "status": status,
+        "status_vs_optimum": f["status_vs_optimum"],
+        "components": [[ladder.text(e), q_str(d)] for e, d in f["components"]],
     }
     return Shown(text, note, values)
 
@@ -346,6 +397,8 @@ def _fdp_composition(v: Verdict) -> Shown:
 def _renyi(v: Verdict) -> Shown:
     c: Any = v.claim
     f = v.facts
+    if "precision" in f:
+        return _certified_renyi(v)
     values: dict[str, Any] = {
         "alpha": alpha_str(c.alpha),
         "renyi": ladder.text(f["renyi"]),
@@ -413,3 +466,117 @@ def _gdp(v: Verdict) -> Shown:
 def _decimal_text(q: Any) -> str:
     """An exact decimal rational (a bound of an enclosure) written out as a decimal."""
     return ladder.decimal(q, 30) if is_rational(q) else ladder.text(q)
+
+
+def _certified_renyi(v: Verdict) -> Shown:
+    """D_alpha as a certified enclosure (a real order, or a whole one with no exact form)."""
+    c: Any = v.claim
+    f = v.facts
+    values: dict[str, Any] = {"alpha": ladder.text(c.alpha)}
+    value = f["renyi"]
+    if is_inf(value):
+        values["renyi"] = "inf"
+        found = "inf"
+    else:
+        values["renyi_interval"] = [q_str(value.lo), q_str(value.hi)]
+        found = (
+            f"D_{ladder.short(c.alpha)} in {enclosure_interval(value, 17)} (certified enclosure, {f['precision']} bits)"
+        )
+    if v.status == UNDECIDED:
+        note = "the certified enclosure contains the claimed value: raise nothing, it cannot be decided here"
+        return Shown(f"undecided: {found}", note, values)
+    return Shown(found, "", values)
+
+
+# --- zCDP and conversions to (eps, delta)-DP -----------------------------------------------------
+
+
+@_renders(ZCDPClaim)
+def _zcdp(v: Verdict) -> Shown:
+    """zcdp and not_zcdp: the decision's evidence (the order where D_alpha > rho*alpha, or the
+    best lower bound of sup D_alpha/alpha found) and the branch and bound's account."""
+    c: Any = v.claim
+    res = v.facts["zcdp"]
+    values: dict[str, Any] = {"rho": q_str(c.rho), "status": res.status, "boxes": res.boxes}
+    if res.alpha is not None:
+        values["alpha"] = str(res.alpha)
+    if res.divergence is not None:
+        values["divergence_interval"] = [q_str(res.divergence.lo), q_str(res.divergence.hi)]
+    if res.ratio is not None:
+        values["ratio_lower_bound"] = str(res.ratio)
+    if res.status == "fails":
+        at = (
+            f"D_{res.alpha} in {enclosure_interval(res.divergence)} > rho*alpha = {readable(c.rho * res.alpha)}"
+            if res.alpha is not None and res.divergence is not None
+            else "D_alpha = inf for every alpha > 1"
+        )
+        return Shown(f"not {readable(c.rho)}-zCDP: {at}", res.reason, values)
+    closest = ""
+    if res.alpha is not None and res.ratio is not None:
+        closest = f"; sup D_alpha/alpha >= {readable(res.ratio)} (at alpha = {res.alpha})"
+    if res.status == "holds":
+        return Shown(f"D_alpha <= {readable(c.rho)}*alpha for every alpha > 1{closest}", res.reason, values)
+    return Shown(f"undecided{closest}", res.reason, values)
+
+
+def _approx_loss(v: Any) -> str:
+    """``= log(74/25) ≈ 1.08519``, or ``≈ 2.10988424231`` when the exact text is long (it is in
+    the verdict's values)."""
+    text = approx_text(v)
+    return f"= {text}" if len(text) <= 60 else f"≈ {ladder.decimal(v, 12)}"
+
+
+@_renders(ConversionClaim)
+def _conversion(v: Verdict) -> Shown:
+    c: Any = v.claim
+    f = v.facts
+    source = NAMED[c.theorem].source
+    found = f["privloss"]
+    values: dict[str, Any] = {"privloss": ladder.text(found)}
+    if "zcdp" in f:
+        z = f["zcdp"]
+        if "bound_interval" not in f:  # the premise rho-zCDP does not hold, or is undecided
+            values["zcdp"] = z.status
+            return Shown(f"the premise: {c.of} is {readable(c.rho)}-zCDP {z.status}", z.reason, values)
+        bound = f["bound_interval"]
+        values.update({"zcdp": z.status, "bound_interval": [q_str(bound.lo), q_str(bound.hi)]})
+        text = (
+            f"PrivLoss {_approx_loss(found)}; {c.of} is {readable(c.rho)}-zCDP, and {c.theorem} gives eps in "
+            f"{interval_text(bound.lo, bound.hi)}"
+        )
+        return Shown(text, source, values)
+    alpha = ladder.short(c.alpha)
+    if "bound" in f:
+        values.update({"renyi": ladder.text(f["renyi"]), "bound": ladder.text(f["bound"])})
+        text = (
+            f"PrivLoss {_approx_loss(found)}; {c.theorem} gives {approx_text(f['bound'])} from D_{alpha} = "
+            f"{approx_text(f['renyi'])}"
+        )
+        return Shown(text, source, values)
+    if "renyi_infinite" in f:
+        return Shown(f"PrivLoss {_approx_loss(found)}; D_{alpha} = inf: the bound is inf", source, values)
+    d, b = f["renyi_enclosure"], f["bound_enclosure"]
+    values.update({"renyi_interval": [q_str(d.lo), q_str(d.hi)], "bound_interval": [q_str(b.lo), q_str(b.hi)]})
+    text = f"PrivLoss {_approx_loss(found)}; {c.theorem} gives eps in {enclosure_interval(b)}"
+    if v.status == UNDECIDED:
+        return Shown(text, source + "; the certified bound touches PrivLoss", values)
+    return Shown(text, source, values)
+
+
+# --- one point of the trade-off function ---------------------------------------------------------
+
+
+def _num_text(v: Any) -> str:
+    s = ladder.text(v)
+    return s if "exp" not in s else f"{s} ≈ {ladder.decimal(v)}"
+
+
+@_renders(TradeoffClaim)
+def _tradeoff(v: Verdict) -> Shown:
+    c: Any = v.claim
+    pt = v.facts["point"]
+    values: dict[str, Any] = {"alpha": ladder.text(c.alpha), "tradeoff": ladder.text(pt.value)}
+    values["vertices"] = [[ladder.text(x.alpha), ladder.text(x.beta)] for x in (pt.left, pt.right) if x is not None]
+    if pt.right is not None:
+        values["theta"] = ladder.text(pt.theta)
+    return Shown(f"T({c.of})({_num_text(c.alpha)}) = {_num_text(pt.value)}", "", values)

@@ -4,13 +4,16 @@ Plain functions over a list of :class:`~exactdp.theorems.params.Component` (buil
 :func:`components`): basic and improved basic composition, Vadhan–Wang Theorem 1.8/4.1 with the
 best ordering, the optimal composition of Kairouz–Oh–Viswanath / Murtagh–Vadhan (exact, from
 the privacy-loss distribution), and the closed forms with logarithms (advanced composition,
-KOV Theorem 3.4) as certified intervals compared against the exact optimum.  Every theorem
-is registered once in :mod:`exactdp.theorems.registry`, which the command line, the
-``composition`` claim and the plots read.
+KOV Theorem 3.4, the KOV slides' Theorems I and II as printed) as certified intervals compared
+against the exact optimum.  Every composition theorem is registered once in
+:mod:`exactdp.theorems.registry`, which the command line, the ``composition`` claim and the
+plots read; :mod:`exactdp.theorems.named` states the bounds with logarithms as functions of
+their premises (:data:`NAMED`), with the conversions from Rényi DP and zCDP to (ε, δ)-DP.
 """
 
 from .advanced import IntervalBound, advanced, check_against_optimum, kov_3_4
 from .basic import Bound, basic, improved_basic, smith_order, thm_1_8, thm_1_8_bruteforce, thm_1_8_delta
+from .named import COMPOSITION_BOUNDS, CONVERSIONS, NAMED, NamedTheorem, compare_bound
 from .optimal import OptimalResult, delta_at, optimal, optimal_bruteforce, optimal_lambda, optimal_profile, pld
 from .params import Component, components, exp_eps
 from .registry import THEOREMS as REGISTRY
@@ -29,6 +32,11 @@ __all__ = [
     "theorem_names",
     "guarantee",
     "evaluate",
+    "NAMED",
+    "NamedTheorem",
+    "COMPOSITION_BOUNDS",
+    "CONVERSIONS",
+    "compare_bound",
     "Bound",
     "Component",
     "IntervalBound",

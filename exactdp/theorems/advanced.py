@@ -32,7 +32,7 @@ from ..numbers.rational import Q, as_q, is_rational, to_fraction
 from .optimal import OptimalResult, optimal
 from .params import Component
 
-__all__ = ["IntervalBound", "advanced", "kov_3_4", "check_against_optimum", "iv_eps", "slide_formula"]
+__all__ = ["IntervalBound", "interval_text", "advanced", "kov_3_4", "check_against_optimum", "iv_eps", "slide_formula"]
 
 _PRECS = (80, 160, 320, 640, 1280)
 
@@ -51,7 +51,12 @@ class IntervalBound:
     interval_terms: Callable[[int], list]
 
     def text(self, digits: int = 12) -> str:
-        return f"[{_dec(self.lo, digits)}, {_dec(self.hi, digits)}]"
+        return interval_text(self.lo, self.hi, digits)
+
+
+def interval_text(lo: Any, hi: Any, digits: int = 12) -> str:
+    """``[2.33584..., 2.33584...]``: a certified interval's ends with ``digits`` significant digits."""
+    return f"[{_dec(to_fraction(lo), digits)}, {_dec(to_fraction(hi), digits)}]"
 
 
 def _dec(f: Fraction, digits: int) -> str:

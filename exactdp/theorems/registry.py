@@ -212,7 +212,6 @@ register(
         "advanced composition (Dwork-Rothblum-Vadhan 2010, Thm III.3)",
         "a theorem for concurrent composition (Vadhan-Zhang 2023; Lyu 2022)",
         advanced,
-        claim=False,
     )
 )
 register(
@@ -222,7 +221,6 @@ register(
         "Kairouz-Oh-Viswanath 2015, Thm 3.4/3.5",
         "a theorem for concurrent composition (Vadhan-Zhang 2023; Lyu 2022)",
         kov_3_4,
-        claim=False,
     )
 )
 register(

@@ -1,0 +1,238 @@
+r"""Named privacy theorems as checkable bounds: composition bounds with logarithms and square
+roots, and the conversions from Rényi DP and zCDP to (ε, δ)-DP.
+
+Each entry of :data:`NAMED` states one published bound as a function of its premises.  A claim
+(``composition: {theorem: ...}`` and ``conversion: {theorem: ...}``) or the command line evaluates
+it and checks that it is *valid for a given mechanism*: the mechanism's exact PrivLoss at the
+theorem's δ is at most the bound.  Bounds with square roots are certified intervals
+(:class:`~exactdp.theorems.advanced.IntervalBound`); the Rényi conversions at whole orders are
+exact linear forms in logarithms, compared exactly.
+
+Composition bounds (components (εᵢ, δᵢ), slack δ̃):
+
+* ``advanced`` — Dwork, Rothblum & Vadhan 2010, Thm III.3: ε' = sqrt(2 ln(1/δ̃) Σεᵢ²) + Σεᵢ(e^{εᵢ} − 1),
+  δ = Σδᵢ + δ̃;
+* ``kov-3.4`` — Kairouz, Oh & Viswanath 2015, Thm 3.4 (3.5 heterogeneous);
+* ``kov-slides-1`` — the KOV slides' "Composition Theorem I" *as printed*:
+  ε̃ = min{kε, kε² + sqrt(kε² log(e + 1/δ̃))}, δ = kδ + δ̃ (homogeneous components).  Read
+  literally it is not a valid bound: for 30-fold RR with ε = 0.1 and δ̃ = 10⁻⁶ it gives
+  2.33584 < 2.34589, the exact optimum (the paper's Thm 3.4 has a factor 2 under the root);
+* ``kov-slides-2`` — the slides' "Composition Theorem II" as printed:
+  ε̃ = min{Σε_ℓ, kε̄² + sqrt(2kε̄² log(e + √k·ε̄/δ̃))}, ε̄² = (1/k)Σε_ℓ²,
+  δ = 1 − (1 − δ̃)Π(1 − δ_ℓ).
+
+Conversions (a mechanism's own divergence or zCDP parameter, and δ):
+
+* ``renyi-to-dp`` — Mironov 2017, Prop. 3: (α, D)-RDP ⇒ (D + log(1/δ)/(α − 1), δ)-DP;
+* ``renyi-to-dp-cks`` — Canonne, Kamath & Steinke 2020, Prop. 12 (the conversion dp_accounting
+  uses): ε = D + (log(1/δ) + (α − 1) log(1 − 1/α) − log α)/(α − 1);
+* ``zcdp-to-dp`` — Bun & Steinke 2016, Prop. 1.3: ρ-zCDP ⇒ (ρ + 2 sqrt(ρ log(1/δ)), δ)-DP.
+
+References
+----------
+C. Dwork, G. Rothblum, S. Vadhan, *Boosting and Differential Privacy*, FOCS 2010, Thm III.3.
+P. Kairouz, S. Oh, P. Viswanath, *The Composition Theorem for Differential Privacy*, ICML 2015,
+Thm 3.4–3.5, and the talk slides of the same title.
+I. Mironov, *Rényi Differential Privacy*, CSF 2017, Prop. 3.
+C. Canonne, G. Kamath, T. Steinke, *The Discrete Gaussian for Differential Privacy*, NeurIPS
+2020, Prop. 12.
+M. Bun, T. Steinke, *Concentrated Differential Privacy*, TCC 2016, Prop. 1.3.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import mpmath
+
+from ..errors import ExactDPError
+from ..numbers import ladder
+from ..numbers.ladder import is_inf
+from ..numbers.rational import Q, as_q, to_fraction
+from .advanced import _PRECS, IntervalBound, _make, _mpf_frac, _with_prec, advanced, iv_eps, kov_3_4, slide_formula
+from .params import Component
+from .registry import Theorem, register
+
+__all__ = [
+    "NamedTheorem",
+    "NAMED",
+    "COMPOSITION_BOUNDS",
+    "CONVERSIONS",
+    "slides_theorem_2",
+    "renyi_to_dp",
+    "renyi_to_dp_cks",
+    "zcdp_to_dp",
+    "compare_bound",
+    "theorem",
+]
+
+
+@dataclass(frozen=True)
+class NamedTheorem:
+    """One published bound: its key, what it converts (``composition`` or ``conversion``), the
+    citation, and whether it is valid as stated (``False`` only for the slides' Theorem I, which
+    exactdp keeps in order to show it failing)."""
+
+    key: str
+    kind: str
+    source: str
+    bound: Callable[..., Any]
+    valid_as_stated: bool = True
+
+
+def _iv_q(x: Any) -> Any:
+    f = to_fraction(x)
+    return mpmath.iv.mpf(f.numerator) / mpmath.iv.mpf(f.denominator)
+
+
+def _homogeneous(comps: Sequence[Component], what: str) -> Component:
+    first = comps[0]
+    for c in comps[1:]:
+        if ladder.cmp(c.eps, first.eps) != 0 or c.delta != first.delta:
+            raise ExactDPError(f"{what} is stated for k components with one (eps, delta); these differ")
+    return first
+
+
+def slides_theorem_1(comps: Sequence[Component], delta_slack: Any) -> IntervalBound:
+    """The KOV slides' Theorem I as printed (homogeneous): not a valid bound (module docstring)."""
+    _homogeneous(comps, "the slides' Theorem I")
+    return slide_formula(comps, delta_slack)
+
+
+def slides_theorem_2(comps: Sequence[Component], delta_slack: Any) -> IntervalBound:
+    """The KOV slides' Theorem II as printed: min{Σε_ℓ, kε̄² + sqrt(2kε̄² log(e + √k ε̄/δ̃))}
+    with kε̄² = Σε_ℓ², δ_total = 1 − (1 − δ̃)Π(1 − δ_ℓ)."""
+    ds = as_q(delta_slack)
+    if not 0 < ds <= 1:
+        raise ExactDPError("the slack delta~ must lie in (0, 1]")
+
+    def terms(prec: int) -> list:
+        def f() -> list:
+            s2 = sum((iv_eps(c.eps) ** 2 for c in comps), mpmath.iv.mpf(0))
+            return [s2 + mpmath.iv.sqrt(2 * s2 * mpmath.iv.log(mpmath.iv.e + mpmath.iv.sqrt(s2) / _iv_q(ds)))]
+
+        return _with_prec(prec, f)
+
+    keep = Q(1)
+    for c in comps:
+        keep *= 1 - c.delta
+    total: Any = Q(0)
+    for c in comps:
+        total = ladder.add(total, c.eps)
+    return _make("kov-slides-2", "KOV slides, Theorem II as printed", 1 - (1 - ds) * keep, (total,), terms)
+
+
+# --- conversions ---------------------------------------------------------------------------------
+
+
+def renyi_to_dp(divergence: Any, alpha: Any, delta: Any) -> Any:
+    """ε = D + log(1/δ)/(α − 1) (Mironov 2017, Prop. 3): exact for an exact D and a whole α."""
+    a = as_q(alpha)
+    return ladder.add(divergence, ladder.mul(Q(1) / (a - 1), ladder.log(1 / as_q(delta))))
+
+
+def renyi_to_dp_cks(divergence: Any, alpha: Any, delta: Any) -> Any:
+    """ε = D + (log(1/δ) + (α − 1) log(1 − 1/α) − log α)/(α − 1) (Canonne–Kamath–Steinke 2020,
+    Prop. 12), exact for an exact D and a whole α."""
+    a = as_q(alpha)
+    inner = ladder.add(ladder.log(1 / as_q(delta)), ladder.mul(a - 1, ladder.log(1 - 1 / a)))
+    inner = ladder.sub(inner, ladder.log(a))
+    return ladder.add(divergence, ladder.mul(Q(1) / (a - 1), inner))
+
+
+def zcdp_to_dp(rho: Any, delta: Any) -> IntervalBound:
+    """ε = ρ + 2 sqrt(ρ log(1/δ)) (Bun–Steinke 2016, Prop. 1.3), a certified interval."""
+    r, d = as_q(rho), as_q(delta)
+    if not 0 < d < 1:
+        raise ExactDPError("zcdp-to-dp needs 0 < delta < 1")
+
+    def terms(prec: int) -> list:
+        return _with_prec(prec, lambda: [_iv_q(r) + 2 * mpmath.iv.sqrt(_iv_q(r) * mpmath.iv.log(1 / _iv_q(d)))])
+
+    return _make("zcdp-to-dp", "Bun-Steinke 2016, Prop. 1.3", d, (), terms)
+
+
+def compare_bound(bound: IntervalBound, value: Any) -> str:
+    """``"valid"`` when ``value`` (an exact real, or ∞) ≤ every term of the bound (certified),
+    ``"invalid"`` when some term is below it, else ``"undecided"``."""
+    if is_inf(value):
+        return "invalid"
+    if any(ladder.cmp(e, value) < 0 for e in bound.exact_terms):
+        return "invalid"
+    undecided = False
+    for i in range(len(bound.interval_terms(_PRECS[0]))):
+        status = None
+        for prec in _PRECS:
+            v = bound.interval_terms(prec)[i]
+            lo, hi = _mpf_frac(v.a), _mpf_frac(v.b)
+            if ladder.cmp(Q(lo.numerator, lo.denominator), value) >= 0:
+                status = "ge"
+                break
+            if ladder.cmp(Q(hi.numerator, hi.denominator), value) < 0:
+                status = "lt"
+                break
+        if status == "lt":
+            return "invalid"
+        undecided = undecided or status is None
+    return "undecided" if undecided else "valid"
+
+
+NAMED: dict[str, NamedTheorem] = {
+    t.key: t
+    for t in (
+        NamedTheorem("advanced", "composition", "Dwork-Rothblum-Vadhan 2010, Thm III.3", advanced),
+        NamedTheorem("kov-3.4", "composition", "Kairouz-Oh-Viswanath 2015, Thm 3.4/3.5", kov_3_4),
+        NamedTheorem(
+            "kov-slides-1",
+            "composition",
+            "Kairouz-Oh-Viswanath, slides: Composition Theorem I as printed",
+            slides_theorem_1,
+            valid_as_stated=False,
+        ),
+        NamedTheorem(
+            "kov-slides-2",
+            "composition",
+            "Kairouz-Oh-Viswanath, slides: Composition Theorem II as printed",
+            slides_theorem_2,
+        ),
+        NamedTheorem("renyi-to-dp", "conversion", "Mironov 2017, Prop. 3", renyi_to_dp),
+        NamedTheorem("renyi-to-dp-cks", "conversion", "Canonne-Kamath-Steinke 2020, Prop. 12", renyi_to_dp_cks),
+        NamedTheorem("zcdp-to-dp", "conversion", "Bun-Steinke 2016, Prop. 1.3", zcdp_to_dp),
+    )
+}
+COMPOSITION_BOUNDS = tuple(k for k, t in NAMED.items() if t.kind == "composition")
+
+# the slides' theorems join the composition theorems of the registry (advanced and KOV 3.4 are
+# registered there): `exactdp compose --theorem` and the `composition` claim take them
+register(
+    Theorem(
+        "kov-slides-1",
+        "interval",
+        "Kairouz-Oh-Viswanath, slides: Composition Theorem I as printed",
+        "not a theorem as printed: read literally it is below the exact optimum (30-fold RR_0.1, delta~ = 1e-6)",
+        slides_theorem_1,
+    )
+)
+register(
+    Theorem(
+        "kov-slides-2",
+        "interval",
+        "Kairouz-Oh-Viswanath, slides: Composition Theorem II as printed",
+        "a theorem for concurrent composition (Vadhan-Zhang 2023; Lyu 2022)",
+        slides_theorem_2,
+    )
+)
+CONVERSIONS = tuple(k for k, t in NAMED.items() if t.kind == "conversion")
+
+
+def theorem(key: str) -> NamedTheorem:
+    """The named theorem ``key`` (an ExactDPError naming the known ones otherwise)."""
+    try:
+        return NAMED[key]
+    except KeyError:
+        raise ExactDPError(f"unknown theorem {key!r}; known: {', '.join(NAMED)}") from None
+
+
+__all__ += ["slides_theorem_1"]

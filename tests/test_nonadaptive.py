@@ -1,0 +1,92 @@
+"""Non-adaptive adversaries (exactdp.model.nonadaptive): the game that chooses a query sequence
+first, against the explicit choose-of-compose construction and on known answers."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from exactdp import limits
+from exactdp.analysis import enumerator
+from exactdp.analysis import profile as engine
+from exactdp.builders import grr_menu, nonadaptive, repeat
+from exactdp.builders.tree import ask, mechanism, respond
+from exactdp.errors import LimitExceededError, UnsupportedMechanismError
+from exactdp.model.nonadaptive import nonadaptive_game, query_sequences
+from exactdp.numbers import Q
+from exactdp.verify import verify_text
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    us=st.lists(st.sampled_from([Q(2), Q(5, 2), Q(4), Q(32, 5), Q(8)]), min_size=1, max_size=3, unique=True),
+    rounds=st.integers(1, 2),
+)
+def test_equals_the_explicit_construction(us, rounds):
+    """DDR Alg. 1: nonadaptive(menu, k) (choose of compose) has the non-adaptive class's profile."""
+    menu = grr_menu(exp_eps=16, exp_ts=us)
+    a = nonadaptive_game(repeat(menu, rounds))
+    b = nonadaptive(menu, rounds)
+    assert engine.profile(a).envelope == engine.profile(b).envelope
+
+
+def test_figure1_known_answers_and_both_engines():
+    """Vadhan-Wang Fig. 1: adaptive delta(1) = 1/2, non-adaptive 1/4."""
+    rr3 = {"0": [Q(3, 4), Q(1, 4)], "1": [Q(1, 4), Q(3, 4)]}
+    coin = {"0": [Q(1, 2), Q(1, 2)], "1": [Q(1, 2), Q(1, 2)]}
+    m = mechanism(
+        respond(
+            {
+                "0": ([Q(1, 2), Q(1, 2)], ask({"0": rr3, "1": coin})),
+                "1": ([Q(1, 2), Q(1, 2)], ask({"0": coin, "1": rr3})),
+            }
+        )
+    )
+    na = nonadaptive_game(m)
+    assert query_sequences(m) == [("0",), ("1",)]
+    assert engine.delta_at(m, 0) == Q(1, 2)
+    assert engine.delta_at(na, 0) == enumerator.delta_at(na, 0) == Q(1, 4)
+
+
+def test_ddr_menu_gap():
+    """The notes on Dong-Durfee-Rogers: 1701/2500 non-adaptive, 53/75 adaptive (e^eps = 16)."""
+    a = repeat(grr_menu(exp_eps=16, exp_ts=[2, Q(5, 2), 4, Q(32, 5), 8]), 2)
+    assert engine.delta_at(a, 0) == Q(53, 75)
+    assert engine.delta_at(nonadaptive_game(a), 0) == Q(1701, 2500)
+
+
+def test_no_choices_is_unchanged_and_mismatched_queries_are_refused():
+    m = mechanism(respond({"0": [Q(1, 2), Q(1, 3)], "1": [Q(1, 2), Q(2, 3)]}))
+    assert nonadaptive_game(m) is m
+    bad = mechanism(
+        respond(
+            {
+                "0": ([Q(1, 2), Q(1, 2)], ask({"a": {"y": [1, 1]}})),
+                "1": ([Q(1, 2), Q(1, 2)], ask({"b": {"y": [1, 1]}})),
+            }
+        )
+    )
+    with pytest.raises(UnsupportedMechanismError, match="non-adaptive adversaries are not defined"):
+        nonadaptive_game(bad)
+
+
+def test_sequences_are_bounded_by_max_strategies():
+    m = repeat(grr_menu(exp_eps=16, exp_ts=[2, 4, 8]), 3)
+    with limits.using(limits.DEFAULT.replace(max_strategies=10)):
+        with pytest.raises(LimitExceededError, match="max-strategies"):
+            query_sequences(m)
+
+
+def test_claim_switch_and_its_scope():
+    fr = verify_text(
+        "exactdp: 1\nname: n\nmechanisms:\n  M: {repeat: {mechanism: {grr_menu: {eps: log(16), u: [2, 8]}}, times: 2}}\n"
+        "claims:\n  - profile_le: {than: M, adversaries: nonadaptive}\n"
+        "  - bounded_range: {eps: log(1024), adversaries: deterministic}\n"
+    )
+    assert fr.exit_code == 0, fr
+    fr = verify_text(
+        "exactdp: 1\nname: n\nmechanism: {rr: {eps: log(3)}}\n"
+        "claims: [{simulates_rr: {eps: log(3), adversaries: nonadaptive}}]\n"
+    )
+    assert fr.exit_code == 2 and "unknown key 'adversaries'" in fr.error.problems[0].message
