@@ -26,6 +26,7 @@ from .caseio.files import scan as scan_case_files
 from .caseio.sweep import MAX_SWEEP_POINTS, Point, point_label, sweep_points
 from .claims import FAILS, HOLDS, UNSUPPORTED, Analysis, PrivLossClaim, Verdict, Where
 from .claims.core import PremiseClaim
+from .claims.parametric import check_claim
 from .errors import CaseError, ExactDPError, TimeLimitExceeded, VerificationError
 from .execution import OrderedRun, Runner, run_ordered
 from .limits import DEFAULT as DEFAULT_LIMITS
@@ -164,7 +165,7 @@ def verify_case(case: Case, opts: Options = Options(), *, deadline: float | None
     as verdicts of their own; if one does not hold, the claims are not checked."""
     engine = make_engine(opts.engine, max_strategies=opts.max_strategies, deadline=deadline, progress=opts.progress)
     premises, games = premise_claims(case)
-    an = Analysis({**case.mechanisms, **games}, engine)
+    an = Analysis({**case.mechanisms, **games}, engine, symbols=case.symbols)
     out = _check_all(premises, an, opts, case, "premise-")
     if any(v.status != HOLDS for v in out):
         return tuple(out) + tuple(
@@ -214,7 +215,7 @@ def _check_all(
 
 
 def _check_one(claim, an: Analysis, opts: Options) -> Verdict:
-    v = claim.check(an)
+    v = check_claim(claim, an)
     if opts.witness and isinstance(claim, PrivLossClaim) and v.witness is None and v.status == HOLDS:
         w = an.engine.privloss_witness(an.mech(claim.subject), claim.delta, an.profile(claim.subject))
         if w is not None:

@@ -181,7 +181,7 @@ def _order(tr: TypedReader, k: F.Order, node: yaml.Node, path: str) -> Any:
 
 @_reads(F.Divergence)
 def _divergence(tr: TypedReader, k: F.Divergence, node: yaml.Node, path: str) -> Any:
-    return tr.number(node, path, "a Renyi divergence", K.divergence)
+    return tr.number(node, path, "a Renyi divergence", lambda v: K.divergence(v, symbols=tr.symbols(k.symbolic)))
 
 
 @_reads(F.Delta)

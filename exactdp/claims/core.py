@@ -43,9 +43,9 @@ class PrivLossClaim(Claim):
     """PrivLoss(M, delta) equals (or is at most) the given value, where PrivLoss(M, delta) =
     inf{eps >= 0 : M is (eps, delta)-DP} (Vadhan-Wang Section 5)."""
 
-    delta: Any = arg(Delta(field=True), default=Q(0), doc="default 0")
-    equals: Any = arg(PrivLossValue(), default=None, doc="log(r), a rational, or inf")
-    at_most: Any = arg(PrivLossValue(), default=None, doc="log(r), a rational, or inf")
+    delta: Any = arg(Delta(field=True, symbolic=True), default=Q(0), doc="default 0")
+    equals: Any = arg(PrivLossValue(symbolic=True), default=None, doc="log(r), a rational, or inf")
+    at_most: Any = arg(PrivLossValue(symbolic=True), default=None, doc="log(r), a rational, or inf")
 
     def validate(self) -> None:
         super().validate()
@@ -98,8 +98,8 @@ class PrivLossClaim(Claim):
 class DPClaim(Claim):
     """M is (eps, delta)-DP against every adaptive adversary (Vadhan-Wang Def. 1.7)."""
 
-    eps: Any = arg(Eps(), doc="e.g. eps: log(3)")
-    delta: Any = arg(Delta(field=True), default=Q(0), doc="default 0")
+    eps: Any = arg(Eps(symbolic=True), doc="e.g. eps: log(3)")
+    delta: Any = arg(Delta(field=True, symbolic=True), default=Q(0), doc="default 0")
 
     def statement(self) -> str:
         return f"{self.of} is ({_eps_text(self.eps)}, {q_str(self.delta)})-DP"
@@ -168,8 +168,8 @@ class PremiseClaim(DPClaim):
 class DeltaClaim(Claim):
     """The largest hockey-stick divergence at e^eps, over adversaries and adjacent pairs, equals the given delta."""
 
-    eps: Any = arg(Eps(), doc="e.g. eps: log(3)")
-    equals: Any = arg(Delta(field=True), doc="the exact delta")
+    eps: Any = arg(Eps(symbolic=True), doc="e.g. eps: log(3)")
+    equals: Any = arg(Delta(field=True, symbolic=True), doc="the exact delta")
 
     def statement(self) -> str:
         return f"delta_{self.of}(e^{_exponent(self.eps)}) = {q_str(self.equals)}"

@@ -46,9 +46,9 @@ class RenyiClaim(Claim):
     value; `exceeds` refutes the claim that M is (alpha, X)-RDP."""
 
     alpha: Any = arg(Order(), doc="a whole number >= 1 (1 is KL) or inf")
-    equals: Any = arg(Divergence(), default=None, doc="log(r)/k, a rational, or inf")
-    at_most: Any = arg(Divergence(), default=None, doc="log(r)/k, a rational, or inf")
-    exceeds: Any = arg(Divergence(), default=None, doc="log(r)/k, a rational, or inf")
+    equals: Any = arg(Divergence(symbolic=True), default=None, doc="log(r)/k, a rational, or inf")
+    at_most: Any = arg(Divergence(symbolic=True), default=None, doc="log(r)/k, a rational, or inf")
+    exceeds: Any = arg(Divergence(symbolic=True), default=None, doc="log(r)/k, a rational, or inf")
 
     def validate(self) -> None:
         super().validate()

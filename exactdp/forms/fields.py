@@ -90,9 +90,9 @@ class Eps(Kind):
         return "eps >= 0, e.g. log(3) or 0.1" + (", or inf" if self.allow_inf else "")
 
 
-def PrivLossValue() -> Eps:
-    """A claimed privacy loss: an ε ≥ 0 or ``inf``."""
-    return Eps(allow_inf=True)
+def PrivLossValue(symbolic: bool = False) -> Eps:
+    """A claimed privacy loss: an ε ≥ 0 or ``inf``; ``symbolic``: may use declared symbols."""
+    return Eps(allow_inf=True, symbolic=symbolic)
 
 
 @dataclass(frozen=True)
@@ -108,7 +108,10 @@ class Order(Kind):
 
 @dataclass(frozen=True)
 class Divergence(Kind):
-    """A claimed divergence: an exact real such as log(7/3) or log(61/9)/2, or inf."""
+    """A claimed divergence: an exact real such as log(7/3) or log(61/9)/2, or inf;
+    ``symbolic``: may use declared symbols (``log(E^2 + 1) - log(E + 1)``)."""
+
+    symbolic: bool = False
 
     def schema(self) -> dict:
         return NUMBER

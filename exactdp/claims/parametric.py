@@ -1,0 +1,523 @@
+r"""Claims with symbols: a claim holds iff it holds for every value the declared bounds allow.
+
+When a claim's mechanism has probabilities in the case's ``symbols:`` (or its own values do,
+e.g. ``eps: log(E)``), :func:`check_claim` decides it with the parametric engine
+(:mod:`exactdp.analysis.parametric`): the symbols' domain is cut into cells on which every
+comparison the engines make has one sign, proved exactly; in each cell the claim's quantity
+is a closed form (a rational function of the symbols, or the log of one) and the verdict is
+constant.  The report gives the piecewise answer.
+
+* The claim **holds** when it holds on every cell.
+* It **fails** with a *rational* value of the symbols in a failing cell, and the concrete
+  verdict there — the numeric engine's, with its witness — for the mechanism with the symbols
+  given that value.  (Only when a claim fails at a single irrational point is the value an
+  algebraic number, given exactly.)
+* It is **undecided** (never assumed) when a comparison in several symbols cannot be proved to
+  have one sign on a cell, or a comparison would need a transcendental number (``eps: 0.1``
+  against a function of the symbols); the verdict says which.
+
+Every cell with a rational point is cross-checked against the numeric engine at that point
+(the profile, and the claim's verdict); a disagreement is a bug
+(:class:`~exactdp.errors.VerificationError`).
+
+References
+----------
+Vadhan & Wang 2021 (Def. 1.7, Lemma 2.2, §5); Mironov 2017 (Rényi DP); Dong, Roth & Su 2022
+(f-DP, Prop. 2.12: T(M) ≥ T(R) iff δ_M ≤ δ_R everywhere).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from ..analysis.parametric import (
+    INF,
+    Ctx,
+    Decomposition,
+    LogOf,
+    PProfile,
+    Ring,
+    Undecided,
+    cmp_log,
+    decompose,
+    domain_of_table,
+    lambda_of,
+    least_lambda,
+    log_form,
+    pgame,
+    pieces,
+    profile,
+    rational_of,
+    renyi_sum,
+    value_at,
+    value_text,
+)
+from ..analysis.parametric.check import check_hull_at
+from ..analysis.parametric.piecewise import Piece, endpoint_dict
+from ..errors import VerificationError
+from ..model.game import Mechanism
+from ..model.symbolic import is_symbolic_mechanism, substitute_mechanism
+from ..numbers.symbolic import is_sym
+from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Subject, Verdict
+
+__all__ = [
+    "check_claim",
+    "involves_symbols",
+    "Parametric",
+    "Outcome",
+    "decide",
+    "claim_at",
+    "analysis_at",
+    "HANDLERS",
+    "MAX_CROSS_CHECKS",
+]
+
+NATIVE = frozenset({"simulates_rr", "not_simulates_rr"})
+"""Claim kinds that handle symbols themselves (sign proofs of the Theorem 1.10 construction)."""
+
+MAX_CROSS_CHECKS = 32
+"""Cells of one claim cross-checked against the numeric engine (the first ones with a rational
+point, open cells first)."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A claim on one cell: whether it holds there, and the value found (a closed form)."""
+
+    holds: bool
+    found: Any
+    label: str = ""
+
+
+def _subjects(claim: Claim) -> list[Subject]:
+    """Every mechanism a claim reads (its ``of``, and fields such as ``as:``, ``than:``, ``f:``)."""
+    out: list[Subject] = []
+    of = claim.of
+    names = [of] if isinstance(of, str) else list(of) if isinstance(of, tuple) else []
+    names += [getattr(claim, n) for n in getattr(claim, "names", ()) if isinstance(getattr(claim, n, None), str)]
+    for n in names:
+        out.append(n if claim.adjacency is None else (n, claim.adjacency))
+    return out
+
+
+def _symbolic_values(claim: Claim) -> bool:
+    for f in dataclasses.fields(claim):
+        v = getattr(claim, f.name, None)
+        vals = v if isinstance(v, tuple) else (v,)
+        if any(is_sym(x) and x.free_symbols for x in vals):
+            return True
+    return False
+
+
+def involves_symbols(claim: Claim, an: Analysis) -> bool:
+    """Whether the claim's mechanisms or values mention declared symbols."""
+    if _symbolic_values(claim):
+        return True
+    for s in _subjects(claim):
+        try:
+            mech = an.mech(s)
+        except KeyError:
+            continue
+        if an.cached(("symbolic", s), lambda m=mech: is_symbolic_mechanism(m)):
+            return True
+    return False
+
+
+def check_claim(claim: Claim, an: Analysis) -> Verdict:
+    """Decide ``claim``: with the parametric engine when it involves symbols (and its kind does
+    not handle symbols itself, like ``simulates_rr``), else with ``claim.check``."""
+    if claim.kind in NATIVE or not involves_symbols(claim, an):
+        return claim.check(an)
+    return decide(claim, an)
+
+
+class Parametric:
+    """The parametric side of an :class:`Analysis`: the symbols' ring and domain, each
+    mechanism's game over the ring, and its profile on a cell (computed once per cell)."""
+
+    def __init__(self, an: Analysis):
+        self.an = an
+        table = an.symbols
+        names = [b.name for b in table.bounds] if table else []
+        if not names:
+            raise Undecided("the claim mentions symbols but the case declares none under `symbols:`")
+        self.ring = Ring(names)
+        self.domains = domain_of_table(table, self.ring.names)
+
+    def game(self, subject: Subject) -> Any:
+        return self.an.cached(("pgame", subject, self.ring.names), lambda: pgame(self.an.mech(subject), self.ring))
+
+    def profile(self, subject: Subject, ctx: Ctx) -> PProfile:
+        return ctx.stage(("profile", subject), lambda: profile(self.game(subject), ctx))
+
+    def decide(self, run: Callable[[Ctx], Any]) -> Decomposition:
+        return decompose(self.ring, self.domains, run)
+
+
+Run = Callable[[Ctx], Outcome]
+HANDLERS: dict[str, Callable[[Any, Parametric], Run]] = {}
+
+
+def _handles(*kinds: str) -> Callable:
+    def reg(fn: Callable) -> Callable:
+        for k in kinds:
+            HANDLERS[k] = fn
+        return fn
+
+    return reg
+
+
+@_handles("privloss")
+def _privloss(claim: Any, P: Parametric) -> Run:
+    ring = P.ring
+    delta = rational_of(claim.delta, ring)
+    equals = claim.equals is not None
+    target = log_form(claim.equals if equals else claim.at_most, ring)
+    label = f"PrivLoss({claim.of}, {value_text(delta)})"
+
+    def run(ctx: Ctx) -> Outcome:
+        env = P.profile(claim.subject, ctx).envelope
+        lam = least_lambda(env, delta, ctx)
+        found = INF if lam is INF else LogOf(lam)
+        c = cmp_log(found, target, ctx)
+        return Outcome(c == 0 if equals else c <= 0, found, label)
+
+    return run
+
+
+def _dp_like(claim: Any, P: Parametric, holds: Callable[[int], bool]) -> Run:
+    ring = P.ring
+    lam = lambda_of(claim.eps, ring)
+    bound = rational_of(claim.delta if claim.kind != "delta" else claim.equals, ring)
+    label = f"delta_{claim.of}(e^eps)"
+
+    def run(ctx: Ctx) -> Outcome:
+        if lam is INF:
+            return Outcome(holds(-1), ring.zero, label)
+        env = P.profile(claim.subject, ctx).envelope
+        d = value_at(env, lam, ctx)
+        return Outcome(holds(ctx.cmp(d, bound)), d, label)
+
+    return run
+
+
+@_handles("dp", "premise")
+def _dp(claim: Any, P: Parametric) -> Run:
+    return _dp_like(claim, P, lambda c: c <= 0)
+
+
+@_handles("not_dp")
+def _not_dp(claim: Any, P: Parametric) -> Run:
+    return _dp_like(claim, P, lambda c: c > 0)
+
+
+@_handles("delta")
+def _delta(claim: Any, P: Parametric) -> Run:
+    return _dp_like(claim, P, lambda c: c == 0)
+
+
+def _first_excess(a: Any, b: Any, ctx: Ctx, *, all_slopes: bool) -> Any:
+    """The first λ (1 and the breakpoints > 1, or with ``all_slopes`` every breakpoint > 0)
+    where δ_a(λ) > δ_b(λ) on the cell; :data:`INF` when only the limits differ; None if none."""
+    ring = ctx.ring
+    lams = [] if all_slopes else [ring.one]
+    for h in (a, b):
+        for r, _ in h.edges:
+            if (ctx.sign(r) > 0) if all_slopes else (ctx.cmp(r, ring.one) > 0):
+                lams.append(r)
+    for lam in lams:
+        if ctx.cmp(value_at(a, lam, ctx), value_at(b, lam, ctx)) > 0:
+            return lam
+    if ctx.cmp(a.top, b.top) > 0:
+        return INF
+    return None
+
+
+def _comparison(claim: Any, P: Parametric, other_attr: str, *, both: bool, all_slopes: bool, negate: bool) -> Run:
+    other = getattr(claim, other_attr)
+    osub = other if claim.adjacency is None else (other, claim.adjacency)
+
+    def run(ctx: Ctx) -> Outcome:
+        a = P.profile(claim.subject, ctx).envelope
+        b = P.profile(osub, ctx).envelope
+        bad = _first_excess(a, b, ctx, all_slopes=all_slopes)
+        if bad is None and both:
+            bad = _first_excess(b, a, ctx, all_slopes=all_slopes)
+        ok = bad is None
+        return Outcome(
+            ok != negate, "identical" if ok and both else "dominated" if ok else bad, "e^eps where they differ"
+        )
+
+    return run
+
+
+@_handles("profile_eq")
+def _profile_eq(claim: Any, P: Parametric) -> Run:
+    return _comparison(claim, P, "other", both=True, all_slopes=False, negate=False)
+
+
+@_handles("profile_le")
+def _profile_le(claim: Any, P: Parametric) -> Run:
+    return _comparison(claim, P, "other", both=False, all_slopes=False, negate=False)
+
+
+@_handles("fdp")
+def _fdp(claim: Any, P: Parametric) -> Run:
+    return _comparison(claim, P, "f", both=False, all_slopes=True, negate=False)
+
+
+@_handles("not_fdp")
+def _not_fdp(claim: Any, P: Parametric) -> Run:
+    return _comparison(claim, P, "f", both=False, all_slopes=True, negate=True)
+
+
+@_handles("renyi")
+def _renyi(claim: Any, P: Parametric) -> Run:
+    from ..numbers.ladder import is_inf
+
+    alpha = claim.alpha
+    if not is_inf(alpha) and alpha == 1:
+        raise Undecided(
+            "the KL divergence (alpha = 1) of a mechanism with symbols compares sums of logarithms of rational "
+            "functions, which the cell decomposition does not decide; use a whole alpha >= 2 or inf"
+        )
+    key, target_raw = next(
+        (k, getattr(claim, k)) for k in ("equals", "at_most", "exceeds") if getattr(claim, k) is not None
+    )
+    target = log_form(target_raw, P.ring)
+    test = {"equals": lambda c: c == 0, "at_most": lambda c: c <= 0, "exceeds": lambda c: c > 0}[key]
+    label = f"D_{'inf' if is_inf(alpha) else alpha}({claim.of})"
+
+    def run(ctx: Ctx) -> Outcome:
+        if is_inf(alpha):
+            lam = least_lambda(P.profile(claim.subject, ctx).envelope, P.ring.zero, ctx)
+            found: Any = INF if lam is INF else LogOf(lam)
+        else:
+            game = P.game(claim.subject)
+            best: Any = None
+            for i, j in game.ordered_pairs:
+                s = renyi_sum(game, i, j, alpha, ctx)
+                if s is INF:
+                    best = INF
+                    break
+                if best is None or ctx.cmp(s, best) > 0:
+                    best = s
+            found = INF if best is INF else LogOf(best, alpha - 1)
+        return Outcome(test(cmp_log(found, target, ctx)), found, label)
+
+    return run
+
+
+_WHY_NOT = {
+    "gdp": "Gaussian DP compares the trade-off function with G_mu, built from the normal distribution "
+    "function Phi, a transcendental function of the symbols: the cell decomposition decides polynomial "
+    "comparisons only; give the symbols values (params or a sweep)",
+    "not_gdp": "Gaussian DP compares the trade-off function with G_mu, built from the normal distribution "
+    "function Phi, a transcendental function of the symbols: the cell decomposition decides polynomial "
+    "comparisons only; give the symbols values (params or a sweep)",
+}
+
+
+def decide(claim: Claim, an: Analysis) -> Verdict:
+    """Decide a claim with symbols for every value of them (module docstring)."""
+    try:
+        P = Parametric(an)
+        make = HANDLERS.get(claim.kind)
+        if make is None:
+            why = _WHY_NOT.get(
+                claim.kind,
+                f"the claim kind {claim.kind!r} is not decided with symbols yet; give the symbols values "
+                "(params or a sweep)",
+            )
+            return Verdict(claim, UNDECIDED, "undecided", why)
+        dec = P.decide(make(claim, P))
+    except Undecided as e:
+        return Verdict(claim, UNDECIDED, "undecided", str(e))
+    ps = pieces(dec, key=lambda o: (o.holds, o.found))
+    _cross_check(claim, an, P, dec)
+    return _verdict(claim, an, P, dec, ps)
+
+
+def _domain_text(P: Parametric) -> str:
+    return ", ".join(d.describe() for d in P.domains)
+
+
+def _verdict(claim: Claim, an: Analysis, P: Parametric, dec: Decomposition, ps: list[Piece]) -> Verdict:
+    details = tuple(_piece_line(p) for p in ps)
+    values: dict[str, Any] = {
+        "symbols": _domain_text(P),
+        "cells": len(dec.cells),
+        "pieces": [piece_dict(p, P) for p in ps],
+    }
+    failing = [p for p in ps if not p.value.holds]
+    if not failing:
+        found = f"holds for every value: {_domain_text(P)} ({_n(len(ps), 'piece')}, {_n(len(dec.cells), 'cell')})"
+        return Verdict(claim, HOLDS, found, "", None, values, details)
+    # refute at a rational point of a failing piece (open pieces first: they have simple points)
+    for p in sorted(failing, key=lambda p: not p.open):
+        pt = p.sample()
+        if pt is not None:
+            concrete = _numeric_verdict(claim, an, pt)
+            if concrete.status != FAILS:
+                raise VerificationError(
+                    f"the parametric engine finds the claim false at {_point_text(pt)} but the numeric engine's "
+                    f"verdict there is {concrete.status}: {concrete.found}"
+                )
+            values["refuted_at"] = {k: str(v) for k, v in pt.items()}
+            values["concrete"] = dict(concrete.values)
+            found = f"fails at {_point_text(pt)}: {concrete.found}"
+            note = concrete.note or f"the claim fails where {p.text()}"
+            return Verdict(claim, FAILS, found, note, concrete.witness, values, details)
+    p = failing[0]
+    values["refuted_at"] = {iv.name: endpoint_dict(iv.lo, iv.name) for iv in p.box if iv.is_point()}
+    found = f"fails only where {p.text()} (no rational value of the symbols refutes it)"
+    return Verdict(claim, FAILS, found, "", None, values, details)
+
+
+def _n(k: int, what: str) -> str:
+    return f"{k} {what}{'' if k == 1 else 's'}"
+
+
+def _point_text(pt: dict) -> str:
+    return ", ".join(f"{k} = {v}" for k, v in pt.items())
+
+
+def _piece_line(p: Piece) -> str:
+    o: Outcome = p.value
+    mark = "holds" if o.holds else "fails"
+    found = value_text(o.found) if o.found is not None else "-"
+    return f"{p.text()}: {o.label + ' = ' if o.label else ''}{found}  [{mark}]"
+
+
+def piece_dict(p: Piece, P: Parametric) -> dict[str, Any]:
+    """A piece for JSON: the intervals (exact endpoints with decimals) and the value."""
+    o = p.value
+    out: dict[str, Any] = {
+        "where": p.text(),
+        "intervals": [
+            {
+                "symbol": iv.name,
+                "lo": endpoint_dict(iv.lo, iv.name),
+                "lo_closed": iv.lo_closed,
+                "hi": endpoint_dict(iv.hi, iv.name),
+                "hi_closed": iv.hi_closed,
+            }
+            for iv in p.box
+            if not iv.whole
+        ],
+    }
+    if isinstance(o, Outcome):
+        out["holds"] = o.holds
+        out["value"] = value_text(o.found)
+        if o.label:
+            out["quantity"] = o.label
+    else:
+        out["value"] = value_text(o)
+    return out
+
+
+# --- the numeric engine at rational points ----------------------------------------------------
+
+
+def _sympy_point(an: Analysis, point: dict) -> dict:
+    import sympy
+
+    table = an.symbols
+    return {table.symbols[n]: sympy.Rational(int(v.p), int(v.q)) for n, v in point.items()}
+
+
+def analysis_at(an: Analysis, point: dict) -> Analysis:
+    """The case's mechanisms with the symbols given rational values (``point``: name → value)."""
+    key = ("at", tuple(sorted((k, str(v)) for k, v in point.items())))
+
+    def build() -> Analysis:
+        sp = _sympy_point(an, point)
+        mechs: dict[str, Mechanism] = {
+            n: (substitute_mechanism(m, sp) if is_symbolic_mechanism(m) else m) for n, m in an.mechanisms.items()
+        }
+        return Analysis(mechs, an.engine)
+
+    return an.cached(key, build)
+
+
+def claim_at(claim: Claim, an: Analysis, point: dict) -> Claim:
+    """``claim`` with its symbolic values evaluated at a rational point (exact values)."""
+    sp = _sympy_point(an, point)
+    changes: dict[str, Any] = {}
+    for f in dataclasses.fields(claim):
+        v = getattr(claim, f.name, None)
+        if isinstance(v, tuple) and any(is_sym(x) for x in v):
+            changes[f.name] = tuple(_exact(x, sp) if is_sym(x) else x for x in v)
+        elif is_sym(v):
+            changes[f.name] = _exact(v, sp)
+    return dataclasses.replace(claim, **changes) if changes else claim
+
+
+def _exact(e: Any, point: dict) -> Any:
+    """A SymPy value at a point as an exact exactdp value (rational, log(r), linear form)."""
+    import sympy
+
+    from ..numbers.loglinear import log_linear
+    from ..numbers.rational import Q
+    from ..numbers.real import real_log
+
+    v = sympy.expand(e.xreplace(point))
+    if v.is_Rational:
+        return Q(int(v.p), int(v.q))
+    q, logs = Q(0), []
+    for t in sympy.Add.make_args(v):
+        c, rest = t.as_coeff_Mul()
+        c = sympy.Rational(c)
+        if rest == 1:
+            q += Q(int(c.p), int(c.q))
+        elif isinstance(rest, sympy.log) and rest.args[0].is_Rational:
+            x = rest.args[0]
+            logs.append((Q(int(x.p), int(x.q)), Q(int(c.p), int(c.q))))
+        else:  # pragma: no cover - values are checked to be of this form when read
+            raise Undecided(f"{v} has no exact value here")
+    if q == 0 and len(logs) == 1 and logs[0][1] == 1:
+        return real_log(logs[0][0])
+    ll = log_linear(q, logs)
+    if not ll.terms:
+        return ll.s
+    if len(ll.terms) == 1 and ll.terms[0][1] == 1 and ll.s == 0:
+        return real_log(Q(ll.terms[0][0]))
+    return ll
+
+
+def _numeric_verdict(claim: Claim, an: Analysis, point: dict) -> Verdict:
+    return claim_at(claim, an, point).check(analysis_at(an, point))
+
+
+def _cross_check(claim: Claim, an: Analysis, P: Parametric, dec: Decomposition) -> None:
+    """At a rational point of each cell (at most :data:`MAX_CROSS_CHECKS`), the numeric
+    engine's verdict must be the cell's, and each profile the parametric one."""
+    cells = [(c, o, m) for (c, o), m in zip(dec.cells, dec.memos)]
+    cells.sort(key=lambda t: t[0].is_point())
+    done = 0
+    for cell, outcome, memo in cells:
+        if done >= MAX_CROSS_CHECKS:
+            break
+        pt = cell.point()
+        if pt is None:
+            continue
+        done += 1
+        v = _numeric_verdict(claim, an, pt)
+        want = HOLDS if outcome.holds else FAILS
+        if v.status != want:
+            raise VerificationError(
+                f"cross-check at {_point_text(pt)}: the parametric engine says the claim {want} on {cell.text()}, "
+                f"the numeric engine says {v.status} ({v.found})"
+            )
+        an_pt = analysis_at(an, pt)
+        for (key, subject), prof in _profiles_in(memo):
+            check_hull_at(prof.envelope, an_pt.profile(subject).envelope, pt, f"{claim.kind} on {subject}")
+
+
+def _profiles_in(memo: dict) -> Iterable[tuple[tuple, PProfile]]:
+    for k, v in memo.items():
+        if isinstance(k, tuple) and k[0] == "stage" and isinstance(k[1], tuple) and k[1][0] == "profile":
+            yield k[1], v
