@@ -16,6 +16,8 @@ limit                    default                 what it bounds (flag)
 ``max_bits``             1,000,000               bits of every number computed from a case file's
                                                  numbers, product or power (``--max-bits``)
 ``max_symbolic_degree``  200                     degree of a rational function of symbols (``--max-symbolic-degree``)
+``max_cells``            5,000                   cells of a parametric decomposition of the symbols' domain
+                                                 (``--max-cells``)
 ``max_datasets``         1,000                   datasets of a case (``--max-datasets``)
 ``max_pairs``            20,000                  adjacent pairs of a case (``--max-pairs``)
 ``max_components``       200,000                 components of ``exactdp compose`` (``--max-components``)
@@ -77,6 +79,7 @@ class Limits:
     max_exponent: int = 10_000
     max_bits: int = 1_000_000
     max_symbolic_degree: int = 200
+    max_cells: int = 5_000
     max_datasets: int = 1_000
     max_pairs: int = 20_000
     max_components: int = 200_000

@@ -513,7 +513,7 @@ def _cross_check(claim: Claim, an: Analysis, P: Parametric, dec: Decomposition) 
                 f"the numeric engine says {v.status} ({v.found})"
             )
         an_pt = analysis_at(an, pt)
-        for (key, subject), prof in _profiles_in(memo):
+        for (_key, subject), prof in _profiles_in(memo):
             check_hull_at(prof.envelope, an_pt.profile(subject).envelope, pt, f"{claim.kind} on {subject}")
 
 

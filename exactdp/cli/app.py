@@ -226,6 +226,12 @@ _LIMIT_FLAGS = [
         click.IntRange(1),
         f"Highest degree of a rational function of symbols [default: {_D.max_symbolic_degree}].",
     ),
+    (
+        "--max-cells",
+        "max_cells",
+        click.IntRange(1),
+        f"Most cells of the decomposition of the symbols' domain [default: {_D.max_cells}].",
+    ),
     ("--max-datasets", "max_datasets", click.IntRange(2), f"Most datasets in a case [default: {_D.max_datasets}]."),
     ("--max-pairs", "max_pairs", click.IntRange(1), f"Most adjacent pairs in a case [default: {_D.max_pairs}]."),
     (

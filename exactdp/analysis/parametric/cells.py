@@ -48,12 +48,10 @@ __all__ = [
     "Split",
     "Undecided",
     "decompose",
-    "DEFAULT_MAX_CELLS",
     "domain_of_table",
 ]
 
 _Q = flint.fmpq
-DEFAULT_MAX_CELLS = 5_000
 T = TypeVar("T")
 
 
@@ -470,7 +468,7 @@ def decompose(
     Undecided
         A sign in several symbols could not be proved constant on a cell.
     """
-    cap = max_cells if max_cells is not None else getattr(current_limits(), "max_cells", DEFAULT_MAX_CELLS)
+    cap = max_cells if max_cells is not None else current_limits().max_cells
     if seed is not None:
         stack = [(c, dict(memo)) for (c, _), memo in reversed(list(zip(seed.cells, seed.memos)))]
     else:

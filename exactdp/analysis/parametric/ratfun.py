@@ -357,3 +357,62 @@ def factored_text(r: RatFun) -> str:
     den, kd = _product_text(int(c.q), fd, r.ring.names)
     # a/b*c reads as (a/b)*c: only a denominator of several factors needs parentheses
     return f"{sign}{num}/({den})" if kd > 1 else f"{sign}{num}/{den}"
+
+
+def _poly_latex(p: flint.fmpq_mpoly, names: Sequence[str]) -> str:
+    items = sorted(p.to_dict().items(), key=lambda t: (-sum(t[0]), [-k for k in t[0]]))
+    parts: list[str] = []
+    for monom, c in items:
+        mono = " ".join(n if k == 1 else f"{n}^{{{k}}}" for n, k in zip(names, monom) if k)
+        c = _Q(c)
+        mag = -c if c < 0 else c
+        cs = str(mag) if mag.q == 1 else rf"\frac{{{mag.p}}}{{{mag.q}}}"
+        body = cs if not mono else mono if mag == 1 else f"{cs} {mono}"
+        if not parts:
+            parts.append(("-" if c < 0 else "") + body)
+        else:
+            parts.append(("- " if c < 0 else "+ ") + body)
+    return " ".join(parts) if parts else "0"
+
+
+def _product_latex(c: int, fs: Iterable[tuple[flint.fmpq_mpoly, int]], names: Sequence[str]) -> str:
+    parts = []
+    for f, m in fs:
+        t = _poly_latex(f, names)
+        if len(f.to_dict()) > 1 and (m > 1 or len(list(fs)) > 1 or c != 1):
+            t = rf"\left({t}\right)"
+        parts.append(t if m == 1 else f"{t}^{{{m}}}")
+    if c != 1 or not parts:
+        parts.insert(0, str(c))
+    return " ".join(parts)
+
+
+def factored_latex(r: RatFun, names: Sequence[str] | None = None) -> str:
+    """The LaTeX of :func:`factored_text`; ``names`` replace the symbols' names (already
+    escaped for LaTeX by the caller)."""
+    names = list(names) if names is not None else list(r.ring.names)
+    if r.num.is_zero():
+        return "0"
+    cn, fn = _factors(r.num)
+    cd, fd = _factors(r.den)
+    c = cn / cd
+    sign = "-" if c < 0 else ""
+    c = -c if c < 0 else c
+    num = _product_latex(int(c.p), fn, names)
+    if not fd and c.q == 1:
+        return sign + num
+    den = _product_latex(int(c.q), fd, names)
+    return rf"{sign}\frac{{{num}}}{{{den}}}"
+
+
+def extend(r: RatFun, ring: Ring) -> RatFun:
+    """``r`` in a ring with the same first symbols and more after them."""
+    k = len(ring.names) - len(r.ring.names)
+
+    def up(p: flint.fmpq_mpoly) -> flint.fmpq_mpoly:
+        return ring.ctx.from_dict({m + (0,) * k: c for m, c in p.to_dict().items()})
+
+    return RatFun(ring, up(r.num), up(r.den), normal=True)
+
+
+__all__ += ["factored_latex", "extend"]

@@ -14,14 +14,18 @@ so no exact cell decomposition exists.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from math import lcm
+from fractions import Fraction
+from math import gcd, lcm
 from typing import Any
 
 import flint
+import gmpy2
 
 from .cells import Ctx, Undecided
 from .hull import INF, PHull, normalise
-from .ratfun import RatFun, Ring, factored_text
+from .ratfun import RatFun, Ring, factored_latex, factored_text
+
+_Q = flint.fmpq
 
 __all__ = ["LogOf", "log_form", "lambda_of", "rational_of", "cmp_log", "same_value", "value_text", "INF", "is_inf"]
 
@@ -40,13 +44,57 @@ class LogOf:
     def __str__(self) -> str:
         if self.R.is_one():
             return "0"
-        inner = factored_text(self.R)
-        body = f"log({inner})"
-        return body if self.k == 1 else f"{body}/{self.k}"
+        g, root = _as_power(self.R)
+        coef = Fraction(g, self.k)
+        body = f"log({factored_text(root)})"
+        if coef == 1:
+            return body
+        if coef.denominator == 1:
+            return f"{coef.numerator}*{body}"
+        return f"{body}/{coef.denominator}" if coef.numerator == 1 else f"{coef.numerator}*{body}/{coef.denominator}"
+
+    def latex(self, names: list[str]) -> str:
+        """log(R)/k in LaTeX (``names``: the symbols, escaped for LaTeX)."""
+        if self.R.is_one():
+            return "0"
+        g, root = _as_power(self.R)
+        coef = Fraction(g, self.k)
+        body = rf"\log\left({factored_latex(root, names)}\right)"
+        if coef == 1:
+            return body
+        c = str(coef.numerator) if coef.denominator == 1 else rf"\frac{{{coef.numerator}}}{{{coef.denominator}}}"
+        return f"{c} {body}"
 
     def exp_k(self) -> RatFun:
         """R, so that the value is log(R)/k."""
         return self.R
+
+
+def _as_power(R: RatFun) -> tuple[int, RatFun]:
+    """(g, S) with R = S^g and g as large as the factorisation shows (for display:
+    log(E^2) is shown as 2*log(E))."""
+    from .ratfun import _factors
+
+    cn, fn = _factors(R.num)
+    cd, fd = _factors(R.den)
+    c = cn / cd
+    g = 0
+    for _, m in fn + fd:
+        g = gcd(g, m)
+    if g <= 1:
+        return 1, R
+    if c < 0:
+        return 1, R
+    (rp, ep), (rq, eq) = gmpy2.iroot(int(c.p), g), gmpy2.iroot(int(c.q), g)
+    if not (ep and eq):
+        return 1, R
+    root_c = _Q(int(rp), int(rq))
+    S = R.ring.const(root_c)
+    for f, m in fn:
+        S = S * RatFun(R.ring, f, R.ring.ctx.constant(1)) ** (m // g)
+    for f, m in fd:
+        S = S / RatFun(R.ring, f, R.ring.ctx.constant(1)) ** (m // g)
+    return g, S
 
 
 def _terms(e: Any) -> tuple[list[tuple[Any, Any]], Any]:
