@@ -196,7 +196,12 @@ def _prob(tr: TypedReader, k: F.Prob, node: yaml.Node, path: str) -> Any:
 
 @_reads(F.Rational)
 def _rational(tr: TypedReader, k: F.Rational, node: yaml.Node, path: str) -> Any:
-    return tr.number(node, path, k.what, lambda v: K.rational(v, what=k.what, lo=k.lo, hi=k.hi, positive=k.positive))
+    return tr.number(
+        node,
+        path,
+        k.what,
+        lambda v: K.rational(v, what=k.what, lo=k.lo, hi=k.hi, positive=k.positive, symbols=tr.symbols(k.symbolic)),
+    )
 
 
 @_reads(F.Count)

@@ -16,6 +16,7 @@ from .simulate import NotSimulatesRRClaim, SimulatesRRClaim
 from .composition import CompositionClaim
 from .renyi import RenyiClaim, RenyiCompositionClaim
 from .fdp import FDPClaim, FDPCompositionClaim, GDPClaim, NotFDPClaim, NotGDPClaim
+from .calibrate import CalibrateClaim
 # isort: on
 
 import_topics(__name__, __path__, first="core", skip=("base",))
@@ -49,4 +50,5 @@ __all__ = [
     "NotGDPClaim",
     "RenyiCompositionClaim",
     "FDPCompositionClaim",
+    "CalibrateClaim",
 ]

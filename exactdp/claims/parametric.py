@@ -75,8 +75,8 @@ __all__ = [
     "MAX_CROSS_CHECKS",
 ]
 
-NATIVE = frozenset({"simulates_rr", "not_simulates_rr"})
-"""Claim kinds that handle symbols themselves (sign proofs of the Theorem 1.10 construction)."""
+NATIVE = frozenset({"simulates_rr", "not_simulates_rr", "calibrate"})
+"""Claim kinds that handle symbols themselves (the Theorem 1.10 construction, calibration)."""
 
 MAX_CROSS_CHECKS = 32
 """Cells of one claim cross-checked against the numeric engine (the first ones with a rational

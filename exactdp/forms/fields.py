@@ -43,6 +43,7 @@ __all__ = [
     "Either",
     "Record",
     "Tagged",
+    "ClaimSpec",
     "MechanismRef",
     "Mechanisms",
     "GameNode",
@@ -155,6 +156,7 @@ class Rational(Kind):
     lo: Any = None
     hi: Any = None
     positive: bool = False
+    symbolic: bool = False  # may use declared symbols (a rational function of them)
 
     def schema(self) -> dict:
         return NUMBER
@@ -401,6 +403,18 @@ class Tagged(Kind):
 
     def text(self) -> str:
         return " | ".join(f"{{{tag}: ...}}" for tag, _ in self.records)
+
+
+@dataclass(frozen=True)
+class ClaimSpec(Kind):
+    """A claim written inside another (``target: {dp: {eps: log(2), delta: 1/10}}``), read like
+    an item of ``claims:``; its ``of`` defaults to the enclosing claim's."""
+
+    def schema(self) -> dict:
+        return {"$ref": "#/$defs/claim"}
+
+    def text(self) -> str:
+        return "a claim, e.g. {dp: {eps: log(2), delta: 1/10}}"
 
 
 # --- mechanisms ------------------------------------------------------------------------------

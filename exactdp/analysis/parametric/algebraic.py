@@ -341,3 +341,12 @@ def poly_text(f: flint.fmpz_poly, var: str) -> str:
 
 
 __all__.append("poly_text")
+
+
+def root_in(f: flint.fmpz_poly, lo: flint.fmpq, hi: flint.fmpq) -> list[Algebraic]:
+    """The distinct real roots of ``f`` in the closed interval [lo, hi], increasing (exact)."""
+    out = [r for r, _ in real_roots(f) if compare(rational(lo), r) <= 0 and compare(r, rational(hi)) <= 0]
+    return out
+
+
+__all__.append("root_in")
