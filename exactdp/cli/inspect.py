@@ -15,6 +15,7 @@ from ..report import WITNESS_LEGEND, profile_to_dict, render_witness, witness_to
 from ..report.escape import text
 from ..report.jsonout import dumps
 from .app import Common, EngineProgress, case_options, fail, load_mechanism, main, parse_number
+from .parametric import echo_privloss, echo_profile, is_parametric, latex_option
 
 __all__ = ["privloss", "profile", "info", "schema"]
 
@@ -24,14 +25,21 @@ __all__ = ["privloss", "profile", "info", "schema"]
 @click.option("--delta", "delta_text", default="0", show_default=True, help="delta, e.g. 0, 1/100, 1e-6.")
 @click.option("--of", default=None, help="Mechanism name (default M).")
 @click.option("--witness", is_flag=True, help="Show the adversary that makes the value tight.")
+@latex_option
 @case_options()
-def privloss(case_path, delta_text, of, witness, common: Common):
-    """PrivLoss(M, delta) = inf{eps >= 0 : M is (eps, delta)-DP}, exactly.  -q prints the value only."""
-    delta = parse_number(delta_text, "--delta", kind="delta")
+def privloss(case_path, delta_text, of, witness, as_latex, common: Common):
+    """PrivLoss(M, delta) = inf{eps >= 0 : M is (eps, delta)-DP}, exactly; piecewise in the
+    symbols for a mechanism with symbols.  -q prints the value only."""
+    delta = _delta_or_later(delta_text)
     opts = common.opts
     try:
         with using(opts.effective_limits()), EngineProgress(common.progress) as prog:
             case, name, mech = load_mechanism(case_path, of, opts)
+            if is_parametric(case, mech) or delta is None:
+                echo_privloss(case, name, mech, delta_text, common, as_latex)
+                return
+            if as_latex:
+                raise click.UsageError("--latex prints a piecewise closed form: it needs a mechanism with symbols")
             eng = make_engine(opts.engine, max_strategies=opts.max_strategies, progress=prog.callback)
             prof = eng.profile(mech)
             val = prof.privloss(delta)
@@ -63,20 +71,44 @@ def privloss(case_path, delta_text, of, witness, common: Common):
                 click.echo(line)
 
 
+def _delta_or_later(delta_text: str):
+    """--delta as a number, or None when it names something only the case defines (a symbol)."""
+    try:
+        return parse_number(delta_text, "--delta", kind="delta")
+    except click.BadParameter:
+        from ..numbers.expr import ExprError, names_in, parse_expr
+
+        try:
+            if names_in(parse_expr(delta_text)):
+                return None
+        except ExprError:
+            pass
+        raise
+
+
 @main.command()
 @click.argument("case_path", metavar="CASE", type=click.Path())
 @click.option("--of", default=None, help="Mechanism name (default M).")
 @click.option(
     "--dominating-pair", is_flag=True, help="Print finite (P, P') with the same profile (Zhu-Dong-Wang 2022)."
 )
+@latex_option
 @case_options()
-def profile(case_path, of, dominating_pair, common: Common):
-    """The exact privacy profile delta(e^eps): breakpoints for every ordered adjacent pair.
+def profile(case_path, of, dominating_pair, as_latex, common: Common):
+    """The exact privacy profile delta(e^eps): breakpoints for every ordered adjacent pair;
+    for a mechanism with symbols, formulas between breakpoints, piecewise in the symbols.
     -q prints only the maximum over the pairs."""
     opts = common.opts
     try:
         with using(opts.effective_limits()), EngineProgress(common.progress) as prog:
             case, name, mech = load_mechanism(case_path, of, opts)
+            if is_parametric(case, mech):
+                if dominating_pair:
+                    raise click.UsageError("--dominating-pair needs a mechanism without symbols")
+                echo_profile(case, name, mech, common, as_latex)
+                return
+            if as_latex:
+                raise click.UsageError("--latex prints a piecewise closed form: it needs a mechanism with symbols")
             prof = make_engine(opts.engine, max_strategies=opts.max_strategies, progress=prog.callback).profile(mech)
     except ExactDPError as e:
         fail(e)

@@ -10,7 +10,9 @@ from ..errors import ExactDPError
 from ..limits import using
 from ..report.jsonout import dumps
 from ..report.renyi_fdp import dominating_pair_to_dict, renyi_to_dict, tradeoff_to_dict
-from .app import engine_option, fail, limit_options, limits_from, load_mechanism, main, max_strategies_option
+from ..verify import Options
+from .app import Common, engine_option, fail, limit_options, limits_from, load_mechanism, main, max_strategies_option
+from .parametric import echo_renyi, is_parametric, latex_option
 
 __all__ = ["renyi", "tradeoff", "print_dominating_pair"]
 
@@ -41,15 +43,22 @@ def _int(text: str) -> object:
 @click.option("--alpha", "alpha_text", default="2", show_default=True, help="Orders, e.g. 2,3,4,inf (1 is KL).")
 @click.option("--of", default=None, help="Mechanism name (default M).")
 @click.option("--json", "as_json", is_flag=True)
+@latex_option
 @engine_option
 @max_strategies_option
 @limit_options
-def renyi(case_path, alpha_text, of, as_json, engine, max_strategies, **limits):
-    """D_alpha(M): the exact Renyi divergence of order alpha against every adaptive adversary."""
+def renyi(case_path, alpha_text, of, as_json, as_latex, engine, max_strategies, **limits):
+    """D_alpha(M): the exact Renyi divergence of order alpha against every adaptive adversary;
+    piecewise in the symbols for a mechanism with symbols."""
     alphas = _alphas(alpha_text)
     try:
         with using(limits_from(**limits, max_strategies=max_strategies)):
             case, name, mech = load_mechanism(case_path, of)
+            if is_parametric(case, mech):
+                echo_renyi(case, name, mech, alphas, Common(Options(), as_json=as_json), as_latex)
+                return
+            if as_latex:
+                raise click.UsageError("--latex prints a piecewise closed form: it needs a mechanism with symbols")
             eng = make_engine(engine, max_strategies=max_strategies)
             results = [eng.renyi(mech, a) for a in alphas]
     except ExactDPError as e:

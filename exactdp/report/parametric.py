@@ -69,28 +69,32 @@ def _where(p: Piece) -> str:
     return text(p.text())
 
 
-def endpoint_lines(p: Piece) -> list[str]:
-    """``  where (1 + sqrt(190))/9 ≈ 1.642672083565580 (root of 9*E^2 - 2*E - 21)`` for each
-    irrational endpoint of the piece."""
+def endpoint_lines(p: Piece, *, digits: int = DIGITS, rationals: bool = False) -> list[str]:
+    """``(1 + sqrt(190))/9 ≈ 1.642672083565580 (root of 9*E^2 - 2*E - 21 in (1, 2))`` for each
+    irrational endpoint of the piece (and, with ``rationals``, ``11/9 ≈ 1.222…`` for each
+    rational one that is not a whole number)."""
     out = []
     for iv in p.box:
         for a in (iv.lo, iv.hi) if not iv.is_point() else (iv.lo,):
-            if a is None or a.q is not None:
+            if a is None or (a.q is not None and (not rationals or a.q.q == 1)):
                 continue
-            d = endpoint_dict(a, iv.name, digits=DIGITS)
+            d = endpoint_dict(a, iv.name, digits=digits)
             assert d is not None
-            out.append(
-                text(
-                    f"{d['exact']} ≈ {d['decimal']} (root of {d['minimal_polynomial']} in "
-                    f"({d['isolating_interval'][0]}, {d['isolating_interval'][1]}))"
-                )
-            )
+            if a.q is not None:
+                out.append(text(f"{d['exact']} ≈ {d['decimal']}"))
+                continue
+            lo, hi = d["isolating_interval"]
+            out.append(text(f"{d['exact']} ≈ {d['decimal']} (root of {d['minimal_polynomial']} in ({lo}, {hi}))"))
     return list(dict.fromkeys(out))
+
+
+def _n(k: int, what: str) -> str:
+    return f"{k} {what}{'' if k == 1 else 's'}"
 
 
 def piecewise_lines(pw: Piecewise, lhs: str) -> list[str]:
     """``lhs = value`` on each piece, one line each, then the irrational endpoints."""
-    out = [text(f"{lhs}, for every value: {pw.domain_text()} (exact; {len(pw.pieces)} pieces)")]
+    out = [text(f"{lhs}, for every value: {pw.domain_text()} (exact; {_n(len(pw.pieces), 'piece')})")]
     width = max((len(_where(p)) for p in pw.pieces), default=0)
     ends: list[str] = []
     for p in pw.pieces:
@@ -152,7 +156,7 @@ def profile_lines(name: str, pw: Piecewise[ProfileView], *, pairs: bool = True) 
     breakpoints, for the envelope (max over adjacent pairs) and each ordered pair."""
     out = [
         text(f"privacy profile of {name}: delta(e^eps) for e^eps >= 1, for every value: {pw.domain_text()}"),
-        f"  (exact; {len(pw.pieces)} pieces of the symbols' domain, {pw.cells} cells)",
+        f"  (exact; {_n(len(pw.pieces), 'piece')} of the symbols' domain, {_n(pw.cells, 'cell')})",
     ]
     for p in pw.pieces:
         v: ProfileView = p.value

@@ -141,9 +141,32 @@ def roots_of(g: flint.fmpz_poly) -> list[Algebraic]:
     if hit is None:
         if len(_ROOTS) > _MAX_CACHE:
             _ROOTS.clear()
-        hit = [Algebraic(g, lo, hi, k) for k, (lo, hi) in enumerate(isolate_real_roots(g))]
+        ivs = isolate_real_roots(g)
+        hit = [Algebraic(g, lo, hi, k) for k, (lo, hi) in enumerate(ivs)]
+        for a in hit:
+            a.interval = _display_interval(a, hit)
         _ROOTS[key] = hit
     return hit
+
+
+def _display_interval(a: Algebraic, roots: list[Algebraic]) -> tuple[flint.fmpq, flint.fmpq]:
+    """A canonical isolating interval to show: (n, n + 1) for n = floor(α) when no other root
+    of the polynomial lies in it, else the one isolation found."""
+    if a.q is not None:
+        return a.lo, a.hi
+    first = a.interval
+    while a.lo.floor() + 1 < a.hi:  # an integer inside: cut there (never a root: degree >= 2)
+        n = _Q(((a.lo + a.hi) / 2).floor())
+        if not a.lo < n < a.hi:
+            n = _Q(a.lo.floor() + 1)
+        if sign_at(a.poly, n) == a._slo:
+            a.lo = n
+        else:
+            a.hi = n
+    lo, hi = _Q(a.lo.floor()), _Q(a.lo.floor() + 1)
+    if all(b is a or compare(b, rational(hi)) >= 0 or compare(b, rational(lo)) <= 0 for b in roots):
+        return lo, hi
+    return first
 
 
 def real_roots(f: flint.fmpz_poly) -> list[tuple[Algebraic, int]]:
