@@ -16,6 +16,7 @@ from ..errors import CaseError, CaseProblem
 from ..model.dag import build_dag
 from ..model.game import END, Ask, Chance, End, Label, Mechanism, Node
 from ..model.ops import graft
+from ..model.symbolic import rows_of
 
 __all__ = ["compose", "repeat", "concomp", "choose", "same_datasets", "distinct_labels"]
 
@@ -123,7 +124,7 @@ def concomp(
         if tag == "answer":
             node = states[j]
             nxt = [("wait", -1, states[:j] + (child,) + states[j + 1 :]) for child in node.children]
-            return ("chance", node.labels, node.probs, nxt)
+            return ("chance", node.labels, rows_of(node), nxt)
         labels: list[Label] = []
         succ = []
         for k, node in enumerate(states):

@@ -20,8 +20,10 @@ from ..builders.classic import (
     report_noisy_max,
     truncated_geometric,
 )
+from ..builders.symbolic import krr_sym_node, truncated_geometric_sym_node
 from ..model.game import Mechanism
 from ..numbers.rational import q_str
+from ..numbers.symbolic import is_sym
 from .core import exp_eps_at
 from .exponential import SCORES, score_table
 from .fields import (
@@ -50,10 +52,22 @@ def alpha_of(eps: Any, alpha: Any, ctx: BuildContext, form_key: str) -> Any:
     if (eps is None) == (alpha is None):
         raise FieldProblem((), f"{form_key} needs exactly one of `eps:` (alpha = e^-eps) or `alpha:`")
     if alpha is not None:
+        if is_sym(alpha):  # a rational function of the symbols: 0 <= alpha <= 1 proved on their domain
+            from ..numbers.symbolic import prove_nonneg
+
+            if ctx.symbols is None or not (prove_nonneg(alpha, ctx.symbols) and prove_nonneg(1 - alpha, ctx.symbols)):
+                raise FieldProblem(
+                    "alpha",
+                    f"{form_key}: could not prove 0 <= alpha <= 1 for every value the symbols' bounds allow",
+                    "tighten the bounds under `symbols:`",
+                )
+            return alpha
         if not 0 < alpha < 1:
             raise FieldProblem("alpha", f"{form_key}: alpha must lie strictly between 0 and 1, found {q_str(alpha)}")
         return alpha
     E = exp_eps_at("eps", eps, ctx, form_key, rational_only=True)
+    if is_sym(E):
+        return 1 / E
     if E == 1:
         raise FieldProblem("eps", f"{form_key}: eps must be positive (alpha = e^-eps < 1)")
     return 1 / E
@@ -123,7 +137,7 @@ __all__ += ["build_noise", "build_optional_noise"]
 class KRR(Form):
     """k-ary randomized response: the true value w.p. e^eps/(e^eps + k - 1)."""
 
-    eps: Any = arg(Eps(), doc="e.g. eps: log(3)")
+    eps: Any = arg(Eps(symbolic=True), doc="e.g. eps: log(3)")
     values: tuple = arg(ListOf(Label("a value"), min_len=1, what="values"), doc="the k possible values")
     data: tuple = arg(PerDataset(Label("a value"), what="data"), doc="{dataset: its value}")
 
@@ -132,6 +146,10 @@ class KRR(Form):
             if v not in self.values:
                 raise FieldProblem(("data", d), f"{d} holds {v!r}, which is not among the values")
         E = exp_eps_at("eps", self.eps, ctx, "krr", rational_only=True)
+        if is_sym(E):
+            if len(self.values) < 2 or len(set(self.values)) != len(self.values):
+                raise FieldProblem("values", "krr: give at least two distinct values")
+            return ctx.wrap(krr_sym_node(E, [str(v) for v in self.values], [str(v) for v in self.data]))
         return krr(
             exp_eps=E,
             values=list(self.values),
@@ -147,8 +165,8 @@ class KRR(Form):
 class TruncatedGeometric(Form):
     """The truncated alpha-geometric mechanism on counts 0..n (Ghosh-Roughgarden-Sundararajan 2009)."""
 
-    eps: Any = arg(Eps(), default=None, doc="alpha = e^-eps")
-    alpha: Any = arg(Rational("alpha"), default=None, doc="0 < alpha < 1")
+    eps: Any = arg(Eps(symbolic=True), default=None, doc="alpha = e^-eps")
+    alpha: Any = arg(Rational("alpha", symbolic=True), default=None, doc="0 < alpha < 1")
     n: int = arg(Count("n", 1, 10_000), doc="outputs 0..n")
     counts: tuple = arg(PerDataset(Count("a count", 0, None), what="counts"), doc="{dataset: count}")
     truncation: str = arg(
@@ -160,6 +178,9 @@ class TruncatedGeometric(Form):
             if c > self.n:
                 raise FieldProblem(("counts", d), f"a count must be between 0 and {self.n}, found {c}")
         a = alpha_of(self.eps, self.alpha, ctx, "truncated_geometric")
+        if is_sym(a):
+            node = truncated_geometric_sym_node(a, self.n, list(self.counts), truncation=self.truncation)
+            return ctx.wrap(node)
         return truncated_geometric(
             alpha=a,
             n=self.n,

@@ -13,7 +13,8 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from ..errors import LimitExceededError
-from .game import END, Ask, Chance, Node
+from .game import END, Ask, Node
+from .symbolic import chance_node
 
 __all__ = ["build_dag", "Expansion", "DEFAULT_MAX_NODES"]
 
@@ -81,7 +82,7 @@ def build_dag(
         elif kind == "ask":
             built[state] = Ask(exp[1], [built[s] for s in exp[2]])
         elif kind == "chance":
-            built[state] = Chance(exp[1], exp[2], [built[s] for s in exp[3]], check=check)
+            built[state] = chance_node(exp[1], exp[2], [built[s] for s in exp[3]], check=check)
         else:  # pragma: no cover
             raise ValueError(f"unknown expansion {kind!r}")
     return built[initial]
