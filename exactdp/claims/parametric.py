@@ -45,17 +45,16 @@ from ..analysis.parametric import (
     decompose,
     domain_of_table,
     lambda_of,
-    least_lambda,
     log_form,
     pgame,
     pieces,
     profile,
     rational_of,
     renyi_sum,
-    value_at,
     value_text,
 )
 from ..analysis.parametric.check import check_hull_at
+from ..analysis.parametric.engine import delta_at, least_lambda_of, max_value
 from ..analysis.parametric.piecewise import Piece, endpoint_dict
 from ..errors import VerificationError
 from ..model.game import Mechanism
@@ -179,8 +178,7 @@ def _privloss(claim: Any, P: Parametric) -> Run:
     label = f"PrivLoss({claim.of}, {value_text(delta)})"
 
     def run(ctx: Ctx) -> Outcome:
-        env = P.profile(claim.subject, ctx).envelope
-        lam = least_lambda(env, delta, ctx)
+        lam = least_lambda_of(P.profile(claim.subject, ctx), delta, ctx)
         found = INF if lam is INF else LogOf(lam)
         c = cmp_log(found, target, ctx)
         return Outcome(c == 0 if equals else c <= 0, found, label)
@@ -197,8 +195,7 @@ def _dp_like(claim: Any, P: Parametric, holds: Callable[[int], bool]) -> Run:
     def run(ctx: Ctx) -> Outcome:
         if lam is INF:
             return Outcome(holds(-1), ring.zero, label)
-        env = P.profile(claim.subject, ctx).envelope
-        d = value_at(env, lam, ctx)
+        d = delta_at(P.profile(claim.subject, ctx), lam, ctx)
         return Outcome(holds(ctx.cmp(d, bound)), d, label)
 
     return run
@@ -219,19 +216,21 @@ def _delta(claim: Any, P: Parametric) -> Run:
     return _dp_like(claim, P, lambda c: c == 0)
 
 
-def _first_excess(a: Any, b: Any, ctx: Ctx, *, all_slopes: bool) -> Any:
-    """The first λ (1 and the breakpoints > 1, or with ``all_slopes`` every breakpoint > 0)
-    where δ_a(λ) > δ_b(λ) on the cell; :data:`INF` when only the limits differ; None if none."""
+def _first_excess(a: PProfile, b: PProfile, ctx: Ctx, *, all_slopes: bool) -> Any:
+    """The first λ (1 and every pair's breakpoints > 1, or with ``all_slopes`` every breakpoint
+    > 0) where δ_a(λ) > δ_b(λ) on the cell; :data:`INF` when only the limits differ; None if
+    none.  δ_a − δ_b is linear between these λ and constant beyond them, so this is exact."""
     ring = ctx.ring
     lams = [] if all_slopes else [ring.one]
-    for h in (a, b):
-        for r, _ in h.edges:
-            if (ctx.sign(r) > 0) if all_slopes else (ctx.cmp(r, ring.one) > 0):
-                lams.append(r)
-    for lam in lams:
-        if ctx.cmp(value_at(a, lam, ctx), value_at(b, lam, ctx)) > 0:
+    for p in (a, b):
+        for h in p.hulls():
+            for r, _ in h.edges:
+                if (ctx.sign(r) > 0) if all_slopes else (ctx.cmp(r, ring.one) > 0):
+                    lams.append(r)
+    for lam in dict.fromkeys(lams):
+        if ctx.cmp(delta_at(a, lam, ctx), delta_at(b, lam, ctx)) > 0:
             return lam
-    if ctx.cmp(a.top, b.top) > 0:
+    if ctx.cmp(max_value([h.top for h in a.hulls()], ctx), max_value([h.top for h in b.hulls()], ctx)) > 0:
         return INF
     return None
 
@@ -241,8 +240,8 @@ def _comparison(claim: Any, P: Parametric, other_attr: str, *, both: bool, all_s
     osub = other if claim.adjacency is None else (other, claim.adjacency)
 
     def run(ctx: Ctx) -> Outcome:
-        a = P.profile(claim.subject, ctx).envelope
-        b = P.profile(osub, ctx).envelope
+        a = P.profile(claim.subject, ctx)
+        b = P.profile(osub, ctx)
         bad = _first_excess(a, b, ctx, all_slopes=all_slopes)
         if bad is None and both:
             bad = _first_excess(b, a, ctx, all_slopes=all_slopes)
@@ -293,7 +292,7 @@ def _renyi(claim: Any, P: Parametric) -> Run:
 
     def run(ctx: Ctx) -> Outcome:
         if is_inf(alpha):
-            lam = least_lambda(P.profile(claim.subject, ctx).envelope, P.ring.zero, ctx)
+            lam = least_lambda_of(P.profile(claim.subject, ctx), P.ring.zero, ctx)
             found: Any = INF if lam is INF else LogOf(lam)
         else:
             game = P.game(claim.subject)
@@ -514,7 +513,8 @@ def _cross_check(claim: Claim, an: Analysis, P: Parametric, dec: Decomposition) 
             )
         an_pt = analysis_at(an, pt)
         for (_key, subject), prof in _profiles_in(memo):
-            check_hull_at(prof.envelope, an_pt.profile(subject).envelope, pt, f"{claim.kind} on {subject}")
+            for (names, h), pp in zip(prof.pairs, an_pt.profile(subject).pairs):
+                check_hull_at(h, pp.hull, pt, f"{claim.kind} on {subject}, pair {names}")
 
 
 def _profiles_in(memo: dict) -> Iterable[tuple[tuple, PProfile]]:

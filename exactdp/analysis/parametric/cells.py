@@ -37,7 +37,7 @@ import flint
 from ...errors import ExactDPError, LimitExceededError
 from ...limits import current as current_limits
 from .algebraic import Algebraic, compare, decimal_text, rational, roots_of, sign_of_poly_at
-from .polys import primitive, sign_at, simplest_between
+from .polys import descartes_on, primitive, sign_at, simplest_between
 from .ratfun import RatFun, Ring
 
 __all__ = [
@@ -77,6 +77,10 @@ class Domain:
     lo_closed: bool = False
     hi: flint.fmpq | None = None
     hi_closed: bool = False
+    key: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "key", f"{self.lo}|{self.lo_closed}|{self.hi}|{self.hi_closed}")
 
     def describe(self) -> str:
         parts = []
@@ -259,6 +263,7 @@ def _domain_sample(d: Domain) -> flint.fmpq:
     return simplest_between(d.lo, d.hi)
 
 
+_GUIDE = ("guide",)  # the memo key of a cell's own guide point (not inherited by its pieces)
 _FACTORS: dict[str, tuple[flint.fmpq, list]] = {}
 _UNI: dict[tuple[str, int], flint.fmpz_poly] = {}
 
@@ -340,6 +345,23 @@ class Ctx:
     def is_zero(self, r: Any) -> bool:
         return self.sign(r) == 0
 
+    def guide(self) -> dict[str, flint.fmpq] | None:
+        """A rational point at which to *guess* an order or a maximum that is then proved on
+        the cell (never used to decide): the cell's rational point, or for an algebraic point
+        the middle of its isolating interval."""
+        if _GUIDE not in self.memo:
+            pt: dict[str, flint.fmpq] | None = {}
+            for s in self.cell.sides:
+                assert pt is not None
+                if s.kind == "point" and s.at is not None and s.at.q is None:
+                    pt[s.domain.name] = (s.at.lo + s.at.hi) / 2
+                elif s.kind == "domain":
+                    pt[s.domain.name] = _domain_sample(s.domain)
+                else:
+                    pt[s.domain.name] = s.sample()
+            self.memo[_GUIDE] = pt
+        return self.memo[_GUIDE]
+
     def stage(self, key: Any, compute: Callable[[], T]) -> T:
         """``compute()`` once for this cell and its pieces (what it proved holds in them too)."""
         k = ("stage", key)
@@ -364,6 +386,9 @@ class Ctx:
         if p.is_constant():
             c = _Q(p.leading_coefficient()) if not p.is_zero() else _Q(0)
             return (c > 0) - (c < 0)
+        quick = self._no_root_sign(p)
+        if quick is not None:
+            return quick
         c, fs = _factor(p)
         s = (c > 0) - (c < 0)
         for f, m in fs:
@@ -373,6 +398,23 @@ class Ctx:
             if m % 2:
                 s *= sf
         return s
+
+    def _no_root_sign(self, p: flint.fmpq_mpoly) -> int | None:
+        """The sign of a polynomial in one symbol whose Descartes bound on a rational interval
+        enclosing the cell's open side is 0 (no root there, so one sign, taken at the cell's
+        rational point); None when that does not settle it (then it is factored)."""
+        used = [k for k, d in enumerate(p.degrees()) if d > 0]
+        if len(used) != 1:
+            return None
+        k = used[0]
+        side = self.cell.sides[k]
+        if side.kind != "open":
+            return None
+        z = _univariate(p, k)
+        a, b = side.rational_bounds()
+        if descartes_on(z, a, b) != 0:
+            return None
+        return sign_at(z, side.sample())
 
     def _factor_sign(self, f: flint.fmpq_mpoly) -> int:
         degs = f.degrees()
@@ -384,6 +426,9 @@ class Ctx:
 
     def _univariate_sign(self, z: flint.fmpz_poly, k: int) -> int:
         side = self.cell.sides[k]
+        const = _domain_sign(z, side.domain)
+        if const is not None:  # no root anywhere in the closed domain: one sign everywhere
+            return const
         if side.kind == "point":
             assert side.at is not None
             return sign_of_poly_at(z, side.at)
@@ -427,6 +472,28 @@ class Ctx:
             f"proved constant on {self.cell.text()}; exactdp decides a problem in several symbols only when each "
             "comparison involves one symbol or has one sign on the box"
         )
+
+
+_DOMAIN_SIGNS: dict[tuple[str, str], int | None] = {}
+
+
+def _domain_sign(z: flint.fmpz_poly, d: Domain) -> int | None:
+    """The sign of an irreducible ``z`` on the whole closed domain when it has no root there
+    (then its sign at one rational point of the domain is its sign everywhere), else None."""
+    key = (str(z), d.key)
+    hit = _DOMAIN_SIGNS.get(key, 0)
+    if hit != 0:
+        return hit
+    lo = None if d.lo is None else rational(d.lo)
+    hi = None if d.hi is None else rational(d.hi)
+    g = primitive(z)
+    roots = roots_of(g) if g.degree() > 1 else [rational(_Q(-g.coeffs()[0], g.coeffs()[1]))]
+    hit = any((lo is None or compare(lo, r) <= 0) and (hi is None or compare(r, hi) <= 0) for r in roots)
+    out = None if hit else sign_at(z, _domain_sample(d))
+    if len(_DOMAIN_SIGNS) > 100_000:
+        _DOMAIN_SIGNS.clear()
+    _DOMAIN_SIGNS[key] = out
+    return out
 
 
 def _linear_roots(g: flint.fmpz_poly, side: Side) -> list[Algebraic]:
@@ -488,12 +555,18 @@ def decompose(
                     "the number of cells of the parametric decomposition", cap, "raise it with --max-cells N"
                 ) from None
             for side in reversed(pieces):
-                stack.append((cell.with_side(s.index, side), dict(ctx.memo)))
+                stack.append((cell.with_side(s.index, side), _inherit(ctx.memo)))
             continue
         done.append((cell, val))
         out.memos.append(ctx.memo)
     out.cells = done
     return out
+
+
+def _inherit(memo: dict) -> dict:
+    """What a piece of a cell starts from: the cell's proved signs and finished stages; the
+    progress lists of unfinished stages are copied (each piece continues on its own)."""
+    return {k: (list(v) if isinstance(v, list) else v) for k, v in memo.items() if k != _GUIDE}
 
 
 def point_text(point: dict[str, flint.fmpq]) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 
 from .cells import Ctx
 from .engine import PProfile
-from .hull import INF, PHull
+from .hull import INF, PHull, sorted_edges
 from .ratfun import RatFun, Ring, extend, factored_latex, factored_text
 
 __all__ = ["Segment", "segments", "ProfileView", "profile_view", "affine_text", "affine_latex", "LAMBDA"]
@@ -37,7 +37,7 @@ class Segment:
 def segments(h: PHull, ctx: Ctx) -> tuple[Segment, ...]:
     """The pieces of δ(λ) for λ ≥ 1 on the cell, by increasing λ."""
     ring = ctx.ring
-    bends = [(r, w) for r, w in h.edges if ctx.cmp(r, ring.one) > 0]
+    bends = [(r, w) for r, w in sorted_edges(h, ctx) if ctx.cmp(r, ring.one) > 0]
     out = []
     a, b = h.top, ring.zero
     hi: Any = INF
@@ -63,7 +63,7 @@ class ProfileView:
 
 
 def profile_view(p: PProfile, ctx: Ctx) -> ProfileView:
-    return ProfileView(p, segments(p.envelope, ctx), tuple((names, segments(h, ctx)) for names, h in p.pairs))
+    return ProfileView(p, segments(p.envelope(ctx), ctx), tuple((names, segments(h, ctx)) for names, h in p.pairs))
 
 
 def _lam_ring(ring: Ring) -> Ring:

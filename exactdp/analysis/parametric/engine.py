@@ -18,17 +18,28 @@ Lemma 2.2; Mironov, *Rényi Differential Privacy* (CSF 2017), Def. 3.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import InexactValueError, UnsupportedMechanismError
 from ...model.game import Ask, Chance, End, Mechanism, postorder
 from ...model.symbolic import SymChance
 from .cells import Ctx
-from .hull import INF, PHull, combine, leaf, swap, upper
-from .ratfun import RatFun, Ring
+from .hull import INF, PHull, combine, leaf, least_lambda, swap, upper, value_at
+from .ratfun import RatFun, Ring, check_degree
 
-__all__ = ["PGame", "pgame", "PProfile", "pair_hull", "profile", "renyi_sum", "symbols_used"]
+__all__ = [
+    "PGame",
+    "pgame",
+    "PProfile",
+    "pair_hull",
+    "profile",
+    "renyi_sum",
+    "symbols_used",
+    "max_value",
+    "delta_at",
+    "least_lambda_of",
+]
 
 
 @dataclass(frozen=True, eq=False)
@@ -108,10 +119,19 @@ def pgame(mech: Mechanism, ring: Ring) -> PGame:
 
 
 def pair_hull(game: PGame, i: int, j: int, ctx: Ctx) -> PHull:
-    """The chain of the ordered pair (i, j) on the cell (backward induction)."""
-    memo: list[PHull | None] = [None] * len(game.nodes)
+    """The chain of the ordered pair (i, j) on the cell (backward induction).
+
+    The chains found so far are kept with what the cell proved (``ctx.stage``): when a sign
+    cuts the cell at node k, its pieces start again at node k, not at the leaves."""
+    done: list[PHull | None] = ctx.stage(("chains", id(game), i, j), lambda: [None] * len(game.nodes))
+    if done[-1] is not None:
+        return done[-1]
+    memo = list(done)  # this cell's own progress (a piece copies it from its parent)
+    ctx.memo[("stage", ("chains", id(game), i, j))] = memo
     lf = leaf(game.ring)
     for k, node in enumerate(game.nodes):
+        if memo[k] is not None:
+            continue
         kind = node[0]
         if kind == "end":
             memo[k] = lf
@@ -120,30 +140,69 @@ def pair_hull(game: PGame, i: int, j: int, ctx: Ctx) -> PHull:
         else:
             rows, kids = node[1], node[2]
             memo[k] = combine(((row[i], row[j], memo[c]) for row, c in zip(rows, kids)), ctx)  # type: ignore[misc]
+        _check(memo[k])  # type: ignore[arg-type]
     out = memo[-1]
     assert out is not None
     return out
 
 
+def _check(h: PHull) -> None:
+    """The degree limit on a node's chain (its top and every edge)."""
+    check_degree(h.top)
+    for r, w in h.edges:
+        check_degree(r)
+        check_degree(w)
+
+
 @dataclass(frozen=True, eq=False)
 class PProfile:
-    """The privacy profile on one cell: each ordered pair's chain and their envelope."""
+    """The privacy profile on one cell: each ordered pair's chain; :meth:`envelope`, their
+    upper hull, is formed only when asked for (δ_M(λ) and PrivLoss are maxima over the pairs)."""
 
     mechanism: str
     pairs: tuple[tuple[tuple[str, str], PHull], ...]
-    envelope: PHull
+    _env: list = field(default_factory=list, repr=False)
+
+    def envelope(self, ctx: Ctx) -> PHull:
+        """δ_M = the max over ordered pairs, as one chain (the upper hull of theirs)."""
+        if not self._env:
+            self._env.append(upper([h for _, h in self.pairs], ctx))
+        return self._env[0]
+
+    def hulls(self) -> list[PHull]:
+        return [h for _, h in self.pairs]
 
 
 def profile(game: PGame, ctx: Ctx) -> PProfile:
-    """The exact privacy profile of ``game`` on the cell: per ordered adjacent pair and the
-    envelope (their upper hull), Vadhan & Wang 2021, Def. 1.7 and Lemma 2.2."""
+    """The exact privacy profile of ``game`` on the cell, per ordered adjacent pair (Vadhan &
+    Wang 2021, Def. 1.7 and Lemma 2.2)."""
     hulls: dict[tuple[int, int], PHull] = {}
     for a, b in game.unordered_pairs:
         h = pair_hull(game, a, b, ctx)
         hulls[(a, b)] = h
         hulls[(b, a)] = swap(h, ctx)
-    pairs = tuple((game.pair_names(p), hulls[p]) for p in game.ordered_pairs)
-    return PProfile(game.name, pairs, upper([h for _, h in pairs], ctx))
+    return PProfile(game.name, tuple((game.pair_names(p), hulls[p]) for p in game.ordered_pairs))
+
+
+def max_value(values: list, ctx: Ctx) -> Any:
+    """The largest of some rational functions on the cell (:data:`INF` is largest)."""
+    best: Any = None
+    for v in values:
+        if v is INF:
+            return INF
+        if best is None or ctx.cmp(v, best) > 0:
+            best = v
+    return best
+
+
+def delta_at(p: PProfile, lam: Any, ctx: Ctx) -> RatFun:
+    """δ_M(λ) on the cell: the largest of the pairs' δ(λ)."""
+    return max_value([value_at(h, lam, ctx) for h in p.hulls()], ctx)
+
+
+def least_lambda_of(p: PProfile, delta: Any, ctx: Ctx) -> Any:
+    """The least λ ≥ 1 with δ_M(λ) ≤ δ: the largest of the pairs' (δ_M ≤ δ iff every pair's is)."""
+    return max_value([least_lambda(h, delta, ctx) for h in p.hulls()], ctx)
 
 
 def renyi_sum(game: PGame, i: int, j: int, alpha: int, ctx: Ctx) -> RatFun | Any:

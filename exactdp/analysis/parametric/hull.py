@@ -7,8 +7,13 @@ numeric engine (top, then edges (r, w) by decreasing likelihood ratio r):
 
 .. math::  \delta(\lambda) = top + \sum_{r_i > \lambda} (r_i - \lambda)\, w_i .
 
-Equal slopes are merged and zero widths dropped by the oracle's verdict, not by the form of the
-functions, so at an algebraic point where two ratios meet the chain is still the numeric one.
+A chain keeps its edges *unordered* until an operation needs their order: δ(λ) and the event
+T = {v : P(v) > λP'(v)} need only each slope compared with λ, the reversed pair only the edges
+themselves.  Only an adversary's choice (the upper hull of its options' chains) and the least λ
+with δ(λ) ≤ δ sort slopes.  Every comparison may cut the cell, so comparing only what the answer
+depends on keeps the decomposition small.  When edges are sorted, slopes equal on the cell are
+merged and zero widths dropped by the oracle's verdict, not by the form of the functions, so at
+an algebraic point where two ratios meet the chain is still the numeric one.
 
 References
 ----------
@@ -26,7 +31,21 @@ from ...limits import check_hull_size
 from .cells import Ctx
 from .ratfun import RatFun, Ring
 
-__all__ = ["PHull", "leaf", "combine", "upper", "swap", "line_at", "value_at", "least_lambda", "normalise", "INF"]
+__all__ = [
+    "PHull",
+    "leaf",
+    "combine",
+    "upper",
+    "swap",
+    "line_at",
+    "value_at",
+    "least_lambda",
+    "normalise",
+    "sorted_edges",
+    "order_desc",
+    "vertices",
+    "INF",
+]
 
 
 class _Inf:
@@ -45,14 +64,17 @@ INF = _Inf()
 
 
 class PHull:
-    """``top`` then edges ``(r, w)`` by decreasing r on the cell; Σw = 1, top + Σ r·w = 1."""
+    """``top`` and edges ``(r, w)`` (in no particular order; :func:`sorted_edges` orders them on a
+    cell); Σw = 1, top + Σ r·w = 1."""
 
-    __slots__ = ("top", "edges", "_h")
+    __slots__ = ("top", "edges", "_h", "sorted")
 
-    def __init__(self, top: RatFun, edges: Sequence[tuple[RatFun, RatFun]]):
+    def __init__(self, top: RatFun, edges: Sequence[tuple[RatFun, RatFun]], *, is_sorted: bool = False):
         self.top = top
         self.edges = tuple(edges)
         self._h: int | None = None
+        # the edges by decreasing slope, once proved on a cell (valid on every piece of it)
+        self.sorted: tuple[tuple[RatFun, RatFun], ...] | None = self.edges if is_sorted else None
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, PHull) and self.top == other.top and self.edges == other.edges
@@ -67,28 +89,61 @@ class PHull:
         return f"PHull(top={self.top}, edges=[{es}])"
 
     def breakpoints(self, ctx: Ctx) -> list[RatFun]:
-        """The slopes r > 1 on the cell (where δ bends for λ ≥ 1), decreasing."""
+        """The slopes r > 1 on the cell (where δ bends for λ ≥ 1), in no particular order."""
         one = ctx.ring.one
         return [r for r, _ in self.edges if ctx.cmp(r, one) > 0]
 
 
 def leaf(ring: Ring) -> PHull:
     """The chain of the empty continuation: δ(λ) = (1 − λ)_+."""
-    return PHull(ring.zero, ((ring.one, ring.one),))
+    return PHull(ring.zero, ((ring.one, ring.one),), is_sorted=True)
 
 
-def _merge(top: RatFun, acc: dict[RatFun, RatFun], ctx: Ctx) -> PHull:
-    items = [(r, w) for r, w in acc.items() if ctx.sign(w) != 0]
-    if len(items) > 4096:
-        check_hull_size(len(items))
-    items.sort(key=cmp_to_key(lambda a, b: ctx.cmp(b[0], a[0])))
+def _values(xs: Sequence[RatFun], ctx: Ctx) -> list | None:
+    """The values of ``xs`` at the cell's guide point (see :meth:`Ctx.guide`), or None."""
+    pt = ctx.guide()
+    if pt is None:
+        return None
+    try:
+        return [x.at(pt) for x in xs]
+    except ZeroDivisionError:
+        return None
+
+
+def order_desc(items: list, key: Any, ctx: Ctx) -> list:
+    """``items`` by decreasing ``key`` on the cell (ties adjacent), *proved*: the order at the
+    cell's guide point is taken as a guess and each adjacent pair is then compared on the cell
+    (n − 1 signs, the only ones the order depends on); a pair found out of order (possible only
+    at an algebraic point) falls back to a comparison sort."""
+    if len(items) < 2:
+        return list(items)
+    vals = _values([key(x) for x in items], ctx)
+    if vals is not None:
+        guess = [x for _, x in sorted(zip(vals, range(len(items))), key=lambda t: t[0], reverse=True)]
+        cand = [items[i] for i in guess]
+        if all(ctx.cmp(key(a), key(b)) >= 0 for a, b in zip(cand, cand[1:])):
+            return cand
+    return sorted(items, key=cmp_to_key(lambda a, b: ctx.cmp(key(b), key(a))))
+
+
+def _sort(edges: Iterable[tuple[RatFun, RatFun]], ctx: Ctx) -> tuple[tuple[RatFun, RatFun], ...]:
+    """Edges by decreasing slope on the cell, equal slopes merged, zero widths dropped."""
+    items = order_desc([(r, w) for r, w in edges if ctx.sign(w) != 0], lambda e: e[0], ctx)
     out: list[tuple[RatFun, RatFun]] = []
     for r, w in items:
         if out and ctx.cmp(out[-1][0], r) == 0:  # equal on this cell (an algebraic point)
             out[-1] = (out[-1][0], out[-1][1] + w)
         else:
             out.append((r, w))
-    return PHull(top, out)
+    return tuple(out)
+
+
+def sorted_edges(h: PHull, ctx: Ctx) -> tuple[tuple[RatFun, RatFun], ...]:
+    """``h``'s edges by decreasing slope on the cell (computed once per chain: an order proved
+    on a cell holds on its pieces, which inherit the chain)."""
+    if h.sorted is None:
+        h.sorted = _sort(h.edges, ctx)
+    return h.sorted
 
 
 def combine(items: Iterable[tuple[RatFun, RatFun, PHull]], ctx: Ctx) -> PHull:
@@ -113,27 +168,82 @@ def combine(items: Iterable[tuple[RatFun, RatFun, PHull]], ctx: Ctx) -> PHull:
         for r, w in child.edges:
             r2 = r * k
             acc[r2] = acc.get(r2, zero) + w * pp
-    return _merge(top, acc, ctx)
+    if len(acc) > 4096:
+        check_hull_size(len(acc))
+    return PHull(top, [(r, w) for r, w in acc.items() if not w.is_zero()])
+
+
+def vertices(h: PHull, ctx: Ctx) -> list[tuple[RatFun, RatFun]]:
+    """The chain's vertices (P'(T), P(T)) from (0, top) to (1, 1), in order on the cell."""
+    zero = ctx.ring.zero
+    b, a = zero, h.top
+    out = [(b, a)]
+    for r, w in sorted_edges(h, ctx):
+        b = b + w
+        a = a + r * w
+        out.append((b, a))
+    return out
+
+
+def _cross(v: tuple, w: tuple, u: tuple) -> RatFun:
+    """(w − v) × (u − v): positive when u lies above the line from v through w."""
+    return (w[0] - v[0]) * (u[1] - v[1]) - (w[1] - v[1]) * (u[0] - v[0])
+
+
+def _edges_of(hull: list[tuple[RatFun, RatFun]]) -> PHull:
+    edges = []
+    for k in range(1, len(hull)):
+        db = hull[k][0] - hull[k - 1][0]
+        edges.append(((hull[k][1] - hull[k - 1][1]) / db, db))
+    return PHull(hull[0][1], edges, is_sorted=True)
+
+
+def _jarvis(pts: list[tuple[RatFun, RatFun]], start: tuple, ctx: Ctx) -> PHull | None:
+    """The upper hull by gift wrapping, each next vertex guessed at the guide point and proved
+    on the cell against every other point (u below the line v→w, or on it and nearer); None
+    when a guess does not survive (the caller then uses the comparison algorithm)."""
+    one = ctx.ring.one
+    hull = [start]
+    v = start
+    while ctx.cmp(v[0], one) < 0:
+        cands = [u for u in pts if u is not v]
+        vals = _values([x for u in cands for x in u] + list(v), ctx)
+        if vals is None:
+            return None
+        vb, va = vals[-2], vals[-1]
+        best, key = None, None
+        for i, u in enumerate(cands):
+            ub, ua = vals[2 * i], vals[2 * i + 1]
+            if ub > vb:
+                k = ((ua - va) / (ub - vb), ub)
+                if key is None or k > key:
+                    best, key = u, k
+        if best is None or ctx.cmp(best[0], v[0]) <= 0:
+            return None
+        for u in cands:
+            if u is best:
+                continue
+            c = ctx.sign(_cross(v, best, u))
+            if c > 0 or (c == 0 and ctx.cmp(u[0], best[0]) > 0):
+                return None
+        hull.append(best)
+        v = best
+    return _edges_of(hull)
 
 
 def upper(hulls: Sequence[PHull], ctx: Ctx) -> PHull:
     """The upper concave hull of several chains (an adversary's choice: the max of their
-    profiles for every λ)."""
+    profiles for every λ).  Gift wrapping from the highest start, each vertex proved on the
+    cell (:func:`_jarvis`); the monotone chain over all vertices sorted by abscissa otherwise."""
     distinct = list(dict.fromkeys(hulls))
     if len(distinct) == 1:
         return distinct[0]
-    zero = ctx.ring.zero
     pts: list[tuple[RatFun, RatFun]] = []
     for h in distinct:
-        b, a = zero, h.top
-        pts.append((b, a))
-        for r, w in h.edges:
-            b = b + w
-            a = a + r * w
-            pts.append((b, a))
+        pts.extend(vertices(h, ctx))
     if len(pts) > 4096:
         check_hull_size(len(pts))
-    pts.sort(key=cmp_to_key(lambda u, v: ctx.cmp(u[0], v[0])))
+    pts = list(reversed(order_desc(pts, lambda u: u[0], ctx)))
     sb: list[RatFun] = []
     sa: list[RatFun] = []
     for b, a in pts:
@@ -152,37 +262,39 @@ def upper(hulls: Sequence[PHull], ctx: Ctx) -> PHull:
                 break
         sb.append(b)
         sa.append(a)
-    edges = []
-    for k in range(1, len(sb)):
-        db = sb[k] - sb[k - 1]
-        edges.append(((sa[k] - sa[k - 1]) / db, db))
-    return PHull(sa[0], edges)
+    return _edges_of(list(zip(sb, sa)))
 
 
 def swap(h: PHull, ctx: Ctx) -> PHull:
-    """The chain of the reversed pair (edge (r, w) becomes (1/r, r·w), in reverse order)."""
+    """The chain of the reversed pair: edge (r, w) becomes (1/r, r·w); the edges of slope 0
+    become ``top`` and ``top`` an edge of slope 0 (the region reflected)."""
     ring = ctx.ring
     edges = []
     new_top = ring.zero
-    for r, w in reversed(h.edges):
+    for r, w in h.edges:
         if ctx.sign(r) == 0:
             new_top = new_top + w
         else:
             edges.append((1 / r, r * w))
     if ctx.sign(h.top) != 0:
         edges.append((ring.zero, h.top))
-    return PHull(new_top, edges)
+    out = PHull(new_top, edges)
+    if h.sorted is not None:  # the reversed order of a sorted chain is sorted
+        out.sorted = tuple((1 / r, r * w) for r, w in reversed(h.sorted) if ctx.sign(r) != 0) + (
+            ((ring.zero, h.top),) if ctx.sign(h.top) != 0 else ()
+        )
+    return out
 
 
 def line_at(h: PHull, lam: Any, ctx: Ctx) -> tuple[RatFun, RatFun]:
     """(A, B) with δ(λ) = A − λ·B on the cell: A = P(T), B = P'(T) for the optimal event
-    T = {v : P(v) > λ P'(v)}; λ is a rational function or a rational."""
+    T = {v : P(v) > λ P'(v)}; λ is a rational function or a rational.  Each slope is compared
+    with λ, not with the others."""
     a, b = h.top, ctx.ring.zero
     for r, w in h.edges:
-        if ctx.cmp(r, lam) <= 0:
-            break
-        a = a + r * w
-        b = b + w
+        if ctx.cmp(r, lam) > 0:
+            a = a + r * w
+            b = b + w
     return a, b
 
 
@@ -200,20 +312,18 @@ def least_lambda(h: PHull, delta: Any, ctx: Ctx) -> RatFun | _Inf:
         return INF
     if ctx.cmp(value_at(h, ring.one, ctx), delta) <= 0:
         return ring.one
+    # only the slopes above 1 are sorted: δ on λ >= 1 depends on them alone
+    steep = _sort([(r, w) for r, w in (h.sorted or h.edges) if ctx.cmp(r, ring.one) > 0], ctx)
     a, b = h.top, ring.zero
-    for r, w in h.edges:
-        if ctx.cmp(r, ring.one) <= 0 or ctx.sign(a - r * b - delta) > 0:
+    for r, w in steep:
+        if ctx.sign(a - r * b - delta) > 0:
             return (a - delta) / b
         a = a + r * w
         b = b + w
-    return (a - delta) / b  # pragma: no cover - the chain always ends with a slope <= 1
+    return (a - delta) / b
 
 
 def normalise(h: PHull, ctx: Ctx) -> PHull:
-    """The same chain with slopes equal on the cell merged and zero widths dropped (for
-    comparing chains found on different cells at a common point)."""
-    acc: dict[RatFun, RatFun] = {}
-    zero = ctx.ring.zero
-    for r, w in h.edges:
-        acc[r] = acc.get(r, zero) + w
-    return _merge(h.top, acc, ctx)
+    """The same chain sorted on the cell, slopes equal there merged and zero widths dropped
+    (for comparing chains found on different cells at a common point)."""
+    return PHull(h.top, _sort(h.edges, ctx), is_sorted=True)

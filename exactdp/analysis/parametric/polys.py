@@ -39,6 +39,7 @@ __all__ = [
     "irreducible_factors",
     "isolate_real_roots",
     "descartes_bound",
+    "descartes_on",
     "sturm_sequence",
     "sturm_count",
     "sign_at",
@@ -102,6 +103,22 @@ def descartes_bound(f: flint.fmpz_poly, a: flint.fmpq, b: flint.fmpq) -> int:
     rev = flint.fmpq_poly(list(reversed(cs)))  # x^n g(1/x): (1, inf) -> (0, 1)
     h = rev(flint.fmpq_poly([1, 1]))  # (0, inf) -> (1, inf)
     return _variations(h.coeffs())
+
+
+def descartes_on(f: flint.fmpz_poly, a: flint.fmpq | None, b: flint.fmpq | None) -> int:
+    """The Descartes bound on the number of roots of f (counted with multiplicity) in the open
+    interval (a, b), ``None`` an infinite end; 0 proves there is none.  Roots at a or b do not
+    count (they are not in the open interval)."""
+    if a is not None and b is not None:
+        return descartes_bound(f, a, b)
+    fq = flint.fmpq_poly(f.coeffs())
+    if a is None and b is None:
+        pos = fq.coeffs()
+        neg = fq(flint.fmpq_poly([0, -1])).coeffs()
+        zero = 1 if f.coeffs() and f.coeffs()[0] == 0 else 0
+        return _variations(pos) + _variations(neg) + zero
+    g = fq(flint.fmpq_poly([a, 1])) if a is not None else fq(flint.fmpq_poly([b, -1]))  # (0, inf) -> the side
+    return _variations(g.coeffs())
 
 
 def _isolate_squarefree(f: flint.fmpz_poly, a: flint.fmpq, b: flint.fmpq) -> list[tuple[flint.fmpq, flint.fmpq]]:

@@ -35,8 +35,8 @@ from typing import Any, Generic, TypeVar
 from ...model.game import Mechanism
 from .cells import Ctx, Decomposition, Domain, Undecided, decompose, domain_of_table
 from .display import ProfileView, profile_view
-from .engine import PGame, PProfile, pgame, profile, renyi_sum
-from .hull import INF, least_lambda, value_at
+from .engine import PGame, PProfile, delta_at, least_lambda_of, pgame, profile, renyi_sum
+from .hull import INF
 from .piecewise import Piece, pieces
 from .ratfun import RatFun, Ring
 from .values import LogOf, lambda_of, rational_of
@@ -110,7 +110,7 @@ def profile_of(mech: Mechanism, table: Any) -> Piecewise[ProfileView]:
 
 def privloss_cell(game: PGame, delta: RatFun, ctx: Ctx) -> LogOf | Any:
     """PrivLoss(M, δ) on a cell: log(λ*) for the least λ* ≥ 1 with δ_M(λ*) ≤ δ, or ∞."""
-    lam = least_lambda(_profile(game, ctx).envelope, delta, ctx)
+    lam = least_lambda_of(_profile(game, ctx), delta, ctx)
     return INF if lam is INF else LogOf(lam)
 
 
@@ -126,7 +126,7 @@ def delta_cell(game: PGame, lam: Any, ctx: Ctx) -> RatFun:
     """δ_M(λ) on a cell (λ = e^ε a rational function of the symbols, or ∞)."""
     if lam is INF:
         return game.ring.zero
-    return value_at(_profile(game, ctx).envelope, lam, ctx)
+    return delta_at(_profile(game, ctx), lam, ctx)
 
 
 def delta_of(mech: Mechanism, table: Any, eps_or_lambda: Any, *, is_lambda: bool = True) -> Piecewise[RatFun]:

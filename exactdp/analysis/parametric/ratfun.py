@@ -5,7 +5,8 @@ terms, den monic: that normal form makes equality and hashing structural.  The p
 engines compute with these in their hot loops; SymPy is used only to read the values of a case
 file (:meth:`Ring.from_sympy`) — never to decide anything.
 
-Degrees are bounded by the ``max_symbolic_degree`` limit as results are formed.
+Degrees are bounded by the ``max_symbolic_degree`` limit (:func:`check_degree`, called by the
+engines on what each node of a game produces).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import flint
 from ...errors import InexactValueError, LimitExceededError
 from ...limits import current as current_limits
 
-__all__ = ["Ring", "RatFun", "poly_terms_text", "factored_text"]
+__all__ = ["Ring", "RatFun", "poly_terms_text", "factored_text", "check_degree"]
 
 _Q = flint.fmpq
 
@@ -112,8 +113,10 @@ class Ring:
         return self.ctx.from_dict(terms)
 
 
-def _check_degree(p: flint.fmpq_mpoly) -> None:
-    d = p.total_degree()
+def check_degree(r: RatFun) -> None:
+    """Refuse a rational function whose numerator or denominator has a degree beyond the
+    ``max_symbolic_degree`` limit (the engines check what they build, node by node)."""
+    d = max(r.num.total_degree(), r.den.total_degree())
     lim = current_limits().max_symbolic_degree
     if d > lim:
         raise LimitExceededError(
@@ -152,8 +155,6 @@ class RatFun:
         lc = den.leading_coefficient()
         if lc != 1:
             num, den = num / lc, den / lc
-        _check_degree(num)
-        _check_degree(den)
         self.num, self.den = num, den
 
     # --- structure ---------------------------------------------------------------------------
@@ -219,7 +220,14 @@ class RatFun:
         return RatFun(self.ring, -self.num, self.den, normal=True)
 
     def __sub__(self, other: Any) -> RatFun:
-        return self + (-self._lift(other))
+        o = self._lift(other)
+        if o.num.is_zero():
+            return self
+        if self.num.is_zero():
+            return -o
+        if self.den == o.den:
+            return RatFun(self.ring, self.num - o.num, self.den)
+        return RatFun(self.ring, self.num * o.den - o.num * self.den, self.den * o.den)
 
     def __rsub__(self, other: Any) -> RatFun:
         return self._lift(other) + (-self)
@@ -257,6 +265,15 @@ class RatFun:
 
     def at(self, point: Mapping[str, Any]) -> flint.fmpq:
         """The exact value at a rational point {name: value} (every symbol it uses given)."""
+        try:
+            full = [point[n] for n in self.ring.names]
+        except KeyError:
+            full = None
+        if full is not None:
+            d = self.den(*full)
+            if d == 0:
+                raise ZeroDivisionError(f"{self} has a pole at {dict(point)}")
+            return _Q(self.num(*full)) / _Q(d)
         vals = [_Q(point[n]) if n in point else None for n in self.ring.names]
         num = self.num
         den = self.den
