@@ -30,9 +30,10 @@ from exactdp.analysis.parametric.queries import delta_of, privloss_of, renyi_of
 from exactdp.analysis.renyi import renyi as numeric_renyi
 from exactdp.builders import repeat
 from exactdp.caseio import parse_case
+from exactdp.claims.parametric import numeric_mechanism
 from exactdp.model import END, Ask, Chance, Mechanism
 from exactdp.model.ops import count_strategies
-from exactdp.model.symbolic import SymChance, substitute_mechanism
+from exactdp.model.symbolic import SymChance
 from exactdp.numbers import Q
 from exactdp.numbers.real import real_cmp, real_log
 from exactdp.numbers.symbolic import SymbolBounds, SymbolTable
@@ -121,7 +122,7 @@ def _sympy_point(table: SymbolTable, pt: dict) -> dict:
     return {table.symbols[k]: sympy.Rational(int(v.p), int(v.q)) for k, v in pt.items()}
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.data(), st.sampled_from([TABLE_OPEN, TABLE_CLOSED]))
 def test_profile_equals_the_numeric_engine_at_random_points_of_every_cell(data, table):
     """Vadhan-Wang Def. 1.7: at every rational point of every cell, the parametric chains (each
@@ -132,7 +133,7 @@ def test_profile_equals_the_numeric_engine_at_random_points_of_every_cell(data, 
     dec = decompose(ring, domain_of_table(table, ring.names), lambda ctx: _with_envelope(profile(game, ctx), ctx))
     for cell, (prof, env) in dec.cells:
         for pt in _points(cell, data):
-            num = numeric_profile.profile(substitute_mechanism(mech, _sympy_point(table, pt)))
+            num = numeric_profile.profile(numeric_mechanism(mech, _sympy_point(table, pt)))
             assert hull_at(env, pt) == numeric_hull(num.envelope), (cell.text(), pt)
             for (names, h), pp in zip(prof.pairs, num.pairs):
                 assert names == pp.pair and hull_at(h, pt) == numeric_hull(pp.hull)
@@ -151,12 +152,12 @@ def test_profile_equals_the_enumerator_on_small_games(data):
         pt = cell.point()
         if pt is None:
             continue
-        num = substitute_mechanism(mech, _sympy_point(TABLE_OPEN, pt))
+        num = numeric_mechanism(mech, _sympy_point(TABLE_OPEN, pt))
         assume(count_strategies(num.root) <= 2000)
         assert hull_at(env, pt) == numeric_hull(enumerator.profile(num).envelope)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.data(), st.sampled_from([Q(0), Q(1, 10), Q(1, 3)]), st.sampled_from([Q(1), Q(3, 2), Q(3)]))
 def test_privloss_and_delta_closed_forms_at_random_points(data, delta, lam):
     """PrivLoss(M, delta) = log of the piece's closed form, and delta_M(lambda) its rational
@@ -168,7 +169,7 @@ def test_privloss_and_delta_closed_forms_at_random_points(data, delta, lam):
         for piece in pw.pieces:
             for cell in piece.cells:
                 for pt in _points(cell, data):
-                    num = numeric_profile.profile(substitute_mechanism(mech, _sympy_point(TABLE_CLOSED, pt)))
+                    num = numeric_profile.profile(numeric_mechanism(mech, _sympy_point(TABLE_CLOSED, pt)))
                     v = piece.value
                     if check == "delta":
                         assert Fraction(str(v.at(pt))) == Fraction(str(num.delta_at_lambda(lam)))
@@ -187,7 +188,7 @@ def test_renyi_closed_form_at_random_points(data, alpha):
     for piece in pw.pieces:
         for cell in piece.cells:
             for pt in _points(cell, data):
-                num = numeric_renyi(substitute_mechanism(mech, _sympy_point(TABLE_OPEN, pt)), alpha).value
+                num = numeric_renyi(numeric_mechanism(mech, _sympy_point(TABLE_OPEN, pt)), alpha).value
                 v = piece.value
                 if str(v) == "inf":
                     assert str(num) == "inf"

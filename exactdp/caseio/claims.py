@@ -79,7 +79,11 @@ def _read_claim(tr: TypedReader, node: yaml.Node, path: str, mechanisms: set[str
     if c is INVALID:
         return INVALID
     if c.of is None:
-        of = tr.r.label(of_node, child_path(path, "of"), "a mechanism name") if of_node is not None else default_of
+        inner_of = _inner_of(c)
+        if of_node is not None:
+            of = tr.r.label(of_node, child_path(path, "of"), "a mechanism name")
+        else:  # a claim about another claim is about that claim's mechanism, if it names one
+            of = inner_of if inner_of is not None else default_of
         if of is INVALID:
             return INVALID
         c = dataclasses.replace(c, of=of)
@@ -89,6 +93,15 @@ def _read_claim(tr: TypedReader, node: yaml.Node, path: str, mechanisms: set[str
     if not _names_exist(tr, c, node if is_null(vnode) else vnode, kpath, mechanisms):
         return INVALID
     return _with_pairs(tr, c, vnode, kpath)
+
+
+def _inner_of(c: Claim) -> Any:
+    """The mechanism an inner claim (a field of kind ClaimSpec) names, or None."""
+    for spec in F.field_specs(type(c)):
+        inner = getattr(c, spec.attr)
+        if isinstance(spec.kind, F.ClaimSpec) and isinstance(inner, Claim) and inner.of is not None:
+            return inner.of
+    return None
 
 
 def _inner_claims_of(c: Claim) -> Claim:

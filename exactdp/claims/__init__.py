@@ -17,6 +17,7 @@ from .composition import CompositionClaim
 from .renyi import RenyiClaim, RenyiCompositionClaim
 from .fdp import FDPClaim, FDPCompositionClaim, GDPClaim, NotFDPClaim, NotGDPClaim
 from .calibrate import CalibrateClaim
+from .counterexample import CounterexampleClaim
 # isort: on
 
 import_topics(__name__, __path__, first="core", skip=("base",))
@@ -51,4 +52,5 @@ __all__ = [
     "RenyiCompositionClaim",
     "FDPCompositionClaim",
     "CalibrateClaim",
+    "CounterexampleClaim",
 ]

@@ -13,6 +13,7 @@ from ..forms.fields import Delta, Eps, FieldProblem, Label, PrivLossValue, arg
 from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, q_str
 from ..numbers.real import LogLinear, real_cmp, real_decimal, real_log, real_str
+from ..numbers.symbolic import expr_str, is_sym
 from .base import FAILS, HOLDS, Analysis, Claim, Verdict, claim
 
 __all__ = [
@@ -27,12 +28,19 @@ __all__ = [
 
 
 def _eps_text(eps: Any) -> str:
-    return real_str(eps)
+    return _text(eps)
+
+
+def _text(x: Any) -> str:
+    """An exact value, or a value in the case's symbols (``(E^2 - E)/(E + 1)^2``)."""
+    if is_sym(x):
+        return expr_str(x)
+    return real_str(x)
 
 
 def _exponent(eps: object) -> str:
     """ε as an exponent: ``log(3)`` or ``0`` as is, ``(2/5)`` or ``(1/10 + log(2))`` in parentheses."""
-    e = real_str(eps)
+    e = _text(eps)
     simple = e.isalnum() or (e.startswith("log(") and e.count("(") == 1 and e.endswith(")"))
     return e if simple else f"({e})"
 
@@ -54,7 +62,7 @@ class PrivLossClaim(Claim):
 
     def statement(self) -> str:
         rel, val = ("=", self.equals) if self.equals is not None else ("<=", self.at_most)
-        return f"PrivLoss({self.of}, {q_str(self.delta)}) {rel} {real_str(val)}"
+        return f"PrivLoss({self.of}, {_text(self.delta)}) {rel} {_text(val)}"
 
     def params(self) -> dict[str, str]:
         out = {"delta": q_str(self.delta)}
@@ -102,7 +110,7 @@ class DPClaim(Claim):
     delta: Any = arg(Delta(field=True, symbolic=True), default=Q(0), doc="default 0")
 
     def statement(self) -> str:
-        return f"{self.of} is ({_eps_text(self.eps)}, {q_str(self.delta)})-DP"
+        return f"{self.of} is ({_eps_text(self.eps)}, {_text(self.delta)})-DP"
 
     def params(self) -> dict[str, str]:
         return {"eps": real_str(self.eps), "delta": q_str(self.delta)}
@@ -133,7 +141,7 @@ class NotDPClaim(DPClaim):
     """M is not (eps, delta)-DP: some adversary and adjacent pair violate it; the report shows a witness."""
 
     def statement(self) -> str:
-        return f"{self.of} is not ({_eps_text(self.eps)}, {q_str(self.delta)})-DP"
+        return f"{self.of} is not ({_eps_text(self.eps)}, {_text(self.delta)})-DP"
 
     def check(self, an: Analysis) -> Verdict:
         d = self._delta_found(an)
@@ -172,7 +180,7 @@ class DeltaClaim(Claim):
     equals: Any = arg(Delta(field=True, symbolic=True), doc="the exact delta")
 
     def statement(self) -> str:
-        return f"delta_{self.of}(e^{_exponent(self.eps)}) = {q_str(self.equals)}"
+        return f"delta_{self.of}(e^{_exponent(self.eps)}) = {_text(self.equals)}"
 
     def params(self) -> dict[str, str]:
         return {"eps": real_str(self.eps), "equals": q_str(self.equals)}

@@ -58,7 +58,7 @@ from ..analysis.parametric.engine import delta_at, least_lambda_of, max_value
 from ..analysis.parametric.piecewise import Piece, endpoint_dict
 from ..errors import VerificationError
 from ..model.game import Mechanism
-from ..model.symbolic import is_symbolic_mechanism, substitute_mechanism
+from ..model.symbolic import is_symbolic_mechanism
 from ..numbers.symbolic import is_sym
 from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Subject, Verdict
 
@@ -70,11 +70,12 @@ __all__ = [
     "decide",
     "claim_at",
     "analysis_at",
+    "numeric_mechanism",
     "HANDLERS",
     "MAX_CROSS_CHECKS",
 ]
 
-NATIVE = frozenset({"simulates_rr", "not_simulates_rr", "calibrate"})
+NATIVE = frozenset({"simulates_rr", "not_simulates_rr", "calibrate", "counterexample"})
 """Claim kinds that handle symbols themselves (the Theorem 1.10 construction, calibration)."""
 
 MAX_CROSS_CHECKS = 32
@@ -435,11 +436,53 @@ def analysis_at(an: Analysis, point: dict) -> Analysis:
     def build() -> Analysis:
         sp = _sympy_point(an, point)
         mechs: dict[str, Mechanism] = {
-            n: (substitute_mechanism(m, sp) if is_symbolic_mechanism(m) else m) for n, m in an.mechanisms.items()
+            n: (numeric_mechanism(m, sp) if is_symbolic_mechanism(m) else m) for n, m in an.mechanisms.items()
         }
         return Analysis(mechs, an.engine)
 
     return an.cached(key, build)
+
+
+def numeric_mechanism(mech: Mechanism, point: dict) -> Mechanism:
+    """The mechanism with the symbols given rational values ({SymPy symbol: Rational}), each
+    probability evaluated by SymPy (an evaluation independent of the parametric engine's own
+    arithmetic) and checked to be rational."""
+    from ..model.game import Ask, Chance, End, postorder
+    from ..model.symbolic import SymChance
+    from ..numbers.rational import Q
+
+    done: dict[Any, Any] = {}
+
+    def num(e: Any) -> Any:
+        hit = done.get(e)
+        if hit is None:
+            v = e.xreplace(point)
+            if not v.is_Rational:
+                v = sympy_cancel(v)
+            if not v.is_Rational:  # pragma: no cover - a rational function at a rational point
+                raise VerificationError(f"{e} is not rational at {point}")
+            hit = done[e] = Q(int(v.p), int(v.q))
+        return hit
+
+    new: dict[int, Any] = {}
+    for node in postorder(mech.root):
+        if isinstance(node, End):
+            new[node.uid] = node
+        elif isinstance(node, Ask):
+            new[node.uid] = Ask(node.labels, [new[c.uid] for c in node.children])
+        elif isinstance(node, SymChance):
+            rows = [[num(p) for p in row] for row in node.sym]
+            new[node.uid] = Chance(node.labels, rows, [new[c.uid] for c in node.children])
+        else:
+            assert isinstance(node, Chance)
+            new[node.uid] = Chance(node.labels, node.probs, [new[c.uid] for c in node.children], check=False)
+    return mech.with_root(new[mech.root.uid])
+
+
+def sympy_cancel(v: Any) -> Any:
+    import sympy
+
+    return sympy.cancel(v)
 
 
 def claim_at(claim: Claim, an: Analysis, point: dict) -> Claim:
@@ -477,8 +520,11 @@ def _exact(e: Any, point: dict) -> Any:
             logs.append((Q(int(x.p), int(x.q)), Q(int(c.p), int(c.q))))
         else:  # pragma: no cover - values are checked to be of this form when read
             raise Undecided(f"{v} has no exact value here")
-    if q == 0 and len(logs) == 1 and logs[0][1] == 1:
-        return real_log(logs[0][0])
+    if q == 0 and all(c.denominator == 1 for _, c in logs):  # sum of c log(r) = log(prod r^c)
+        r = Q(1)
+        for x, c in logs:
+            r *= x ** int(c)
+        return real_log(r) if r != 1 else Q(0)
     ll = log_linear(q, logs)
     if not ll.terms:
         return ll.s

@@ -22,6 +22,7 @@ from ..analysis.renyi import RenyiResult, alpha_str
 from ..forms.fields import Divergence, FieldProblem, Order, arg
 from ..numbers.ladder import is_inf
 from ..numbers.real import INF, real_add, real_cmp, real_decimal, real_str, real_sub
+from ..numbers.symbolic import expr_str, is_sym
 from .base import FAILS, HOLDS, Analysis, Claim, Subject, Verdict, claim
 
 __all__ = ["RenyiClaim", "RenyiCompositionClaim", "approx_text"]
@@ -63,7 +64,8 @@ class RenyiClaim(Claim):
 
     def statement(self) -> str:
         _, rel, val = self._rel()
-        return f"D_{alpha_str(self.alpha)}({self.of}) {rel} {real_str(val)}"
+        shown = expr_str(val) if is_sym(val) else real_str(val)
+        return f"D_{alpha_str(self.alpha)}({self.of}) {rel} {shown}"
 
     def params(self) -> dict[str, str]:
         key, _, val = self._rel()

@@ -18,7 +18,7 @@ Lemma 2.2; Mironov, *Rényi Differential Privacy* (CSF 2017), Def. 3.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ...errors import InexactValueError, UnsupportedMechanismError
@@ -161,13 +161,16 @@ class PProfile:
 
     mechanism: str
     pairs: tuple[tuple[tuple[str, str], PHull], ...]
-    _env: list = field(default_factory=list, repr=False)
 
     def envelope(self, ctx: Ctx) -> PHull:
-        """δ_M = the max over ordered pairs, as one chain (the upper hull of theirs)."""
-        if not self._env:
-            self._env.append(upper([h for _, h in self.pairs], ctx))
-        return self._env[0]
+        """δ_M = the max over ordered pairs, as one chain (the upper hull of theirs), computed
+        once per cell (kept with the cell's proofs: the profile is shared with sibling pieces)."""
+        key = ("envelope", id(self))
+        hit = ctx.memo.get(key)
+        if hit is None or hit[0] is not self:
+            hit = (self, upper([h for _, h in self.pairs], ctx))
+            ctx.memo[key] = hit
+        return hit[1]
 
     def hulls(self) -> list[PHull]:
         return [h for _, h in self.pairs]

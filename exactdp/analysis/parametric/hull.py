@@ -139,11 +139,21 @@ def _sort(edges: Iterable[tuple[RatFun, RatFun]], ctx: Ctx) -> tuple[tuple[RatFu
 
 
 def sorted_edges(h: PHull, ctx: Ctx) -> tuple[tuple[RatFun, RatFun], ...]:
-    """``h``'s edges by decreasing slope on the cell (computed once per chain: an order proved
-    on a cell holds on its pieces, which inherit the chain)."""
-    if h.sorted is None:
-        h.sorted = _sort(h.edges, ctx)
-    return h.sorted
+    """``h``'s edges by decreasing slope on the cell.
+
+    A chain built sorted (an upper hull) carries its order, proved on the cell where it was
+    built, an ancestor of every cell that sees it.  An order found later is kept with the
+    cell's proofs (``ctx.memo``), never on the chain: the chain is shared with the cell's
+    sibling pieces, where another order may hold."""
+    if h.sorted is not None:
+        return h.sorted
+    key = ("sorted", id(h))
+    hit = ctx.memo.get(key)
+    if hit is not None and hit[0] is h:
+        return hit[1]
+    out = _sort(h.edges, ctx)
+    ctx.memo[key] = (h, out)  # the chain is kept alive with its entry, so its id is not reused
+    return out
 
 
 def combine(items: Iterable[tuple[RatFun, RatFun, PHull]], ctx: Ctx) -> PHull:
@@ -279,7 +289,7 @@ def swap(h: PHull, ctx: Ctx) -> PHull:
     if ctx.sign(h.top) != 0:
         edges.append((ring.zero, h.top))
     out = PHull(new_top, edges)
-    if h.sorted is not None:  # the reversed order of a sorted chain is sorted
+    if h.sorted is not None:  # the reversed order of a chain built sorted is sorted (on this cell too)
         out.sorted = tuple((1 / r, r * w) for r, w in reversed(h.sorted) if ctx.sign(r) != 0) + (
             ((ring.zero, h.top),) if ctx.sign(h.top) != 0 else ()
         )
@@ -313,7 +323,7 @@ def least_lambda(h: PHull, delta: Any, ctx: Ctx) -> RatFun | _Inf:
     if ctx.cmp(value_at(h, ring.one, ctx), delta) <= 0:
         return ring.one
     # only the slopes above 1 are sorted: δ on λ >= 1 depends on them alone
-    steep = _sort([(r, w) for r, w in (h.sorted or h.edges) if ctx.cmp(r, ring.one) > 0], ctx)
+    steep = _sort([(r, w) for r, w in h.edges if ctx.cmp(r, ring.one) > 0], ctx)
     a, b = h.top, ring.zero
     for r, w in steep:
         if ctx.sign(a - r * b - delta) > 0:
