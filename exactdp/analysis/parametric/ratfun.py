@@ -319,9 +319,31 @@ class RatFun:
 # --- text --------------------------------------------------------------------------------------
 
 
+def _terms_in_order(p: flint.fmpq_mpoly) -> list:
+    """Terms by decreasing degree; if the first coefficient is negative, a positive term is
+    moved to the front (``1 - p`` rather than ``-p + 1``)."""
+    items = sorted(p.to_dict().items(), key=lambda t: (-sum(t[0]), [-k for k in t[0]]))
+    if items and _Q(items[0][1]) < 0:
+        pos = next((i for i, t in enumerate(items) if _Q(t[1]) > 0), None)
+        if pos is not None:
+            items = [items[pos]] + items[:pos] + items[pos + 1 :]
+    return items
+
+
+def _negate_one(sign: str, fs: list) -> tuple[str, list]:
+    """A minus sign absorbed into the first factor of multiplicity one with several terms
+    (``-(p - 1)`` is written ``(1 - p)``)."""
+    if sign != "-":
+        return sign, fs
+    for i, (f, m) in enumerate(fs):
+        if m == 1 and len(f.to_dict()) > 1:
+            return "", fs[:i] + [(-f, 1)] + fs[i + 1 :]
+    return sign, fs
+
+
 def poly_terms_text(p: flint.fmpq_mpoly, names: Sequence[str]) -> str:
     """An integer-coefficient polynomial as ``9*E^2 - 2*E - 21`` (terms by decreasing degree)."""
-    items = sorted(p.to_dict().items(), key=lambda t: (-sum(t[0]), [-k for k in t[0]]))
+    items = _terms_in_order(p)
     parts: list[str] = []
     for monom, c in items:
         mono = "*".join(n if k == 1 else f"{n}^{k}" for n, k in zip(names, monom) if k)
@@ -366,6 +388,8 @@ def factored_text(r: RatFun) -> str:
     c = cn / cd
     sign = "-" if c < 0 else ""
     c = -c if c < 0 else c
+    sign, fn = _negate_one(sign, fn)
+    sign, fd = _negate_one(sign, fd)
     num, _ = _product_text(int(c.p), fn, r.ring.names)
     if not fd and c.q == 1:
         if not sign and c.p == 1 and len(fn) == 1 and fn[0][1] == 1:
@@ -377,7 +401,7 @@ def factored_text(r: RatFun) -> str:
 
 
 def _poly_latex(p: flint.fmpq_mpoly, names: Sequence[str]) -> str:
-    items = sorted(p.to_dict().items(), key=lambda t: (-sum(t[0]), [-k for k in t[0]]))
+    items = _terms_in_order(p)
     parts: list[str] = []
     for monom, c in items:
         mono = " ".join(n if k == 1 else f"{n}^{{{k}}}" for n, k in zip(names, monom) if k)
@@ -415,6 +439,8 @@ def factored_latex(r: RatFun, names: Sequence[str] | None = None) -> str:
     c = cn / cd
     sign = "-" if c < 0 else ""
     c = -c if c < 0 else c
+    sign, fn = _negate_one(sign, fn)
+    sign, fd = _negate_one(sign, fd)
     num = _product_latex(int(c.p), fn, names)
     if not fd and c.q == 1:
         return sign + num

@@ -13,6 +13,7 @@ so no exact cell decomposition exists.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
 from math import gcd, lcm
@@ -208,21 +209,24 @@ def cmp_log(a: Any, b: Any, ctx: Ctx) -> int:
 
 def same_value(a: Any, b: Any, ctx: Ctx) -> bool:
     """Whether two answers are equal on the cell (a point where a form found on a neighbouring
-    cell is compared with the point's own answer)."""
+    cell is compared with the point's own answer); a form with a pole there is not equal."""
     if type(a) is not type(b):
         return False
     if a is INF or a is None or isinstance(a, (bool, int, str, flint.fmpq)):
         return a == b
     if isinstance(a, RatFun):
-        return a == b or (ctx.sign(a.den) != 0 and ctx.sign(b.den) != 0 and ctx.cmp(a, b) == 0)
+        return a == b or (ctx.poly_sign(a.den) != 0 and ctx.poly_sign(b.den) != 0 and ctx.cmp(a, b) == 0)
     if isinstance(a, LogOf):
         return a == b or (
-            ctx.sign(a.R.den) != 0 and ctx.sign(b.R.den) != 0 and ctx.sign(a.R) > 0 and cmp_log(a, b, ctx) == 0
+            ctx.poly_sign(a.R.den) != 0
+            and ctx.poly_sign(b.R.den) != 0
+            and ctx.sign(a.R) > 0
+            and cmp_log(a, b, ctx) == 0
         )
     if isinstance(a, PHull):
         if a == b:
             return True
-        if not all(ctx.sign(x.den) != 0 for h in (a, b) for e in h.edges for x in e):
+        if not all(ctx.poly_sign(x.den) != 0 for h in (a, b) for e in h.edges for x in e):
             return False
         na, nb = normalise(a, ctx), normalise(b, ctx)
         return (
@@ -232,6 +236,8 @@ def same_value(a: Any, b: Any, ctx: Ctx) -> bool:
         )
     if isinstance(a, tuple):
         return len(a) == len(b) and all(same_value(x, y, ctx) for x, y in zip(a, b))
+    if dataclasses.is_dataclass(a):
+        return all(same_value(getattr(a, f.name), getattr(b, f.name), ctx) for f in dataclasses.fields(a))
     return a == b
 
 
