@@ -336,7 +336,7 @@ def _negate_one(sign: str, fs: list) -> tuple[str, list]:
     if sign != "-":
         return sign, fs
     for i, (f, m) in enumerate(fs):
-        if m == 1 and len(f.to_dict()) > 1:
+        if m == 1 and len(f.to_dict()) > 1 and any(_Q(c) < 0 for c in f.to_dict().values()):
             return "", fs[:i] + [(-f, 1)] + fs[i + 1 :]
     return sign, fs
 
