@@ -65,11 +65,11 @@ class PrivLossClaim(Claim):
         return f"PrivLoss({self.of}, {_text(self.delta)}) {rel} {_text(val)}"
 
     def params(self) -> dict[str, str]:
-        out = {"delta": q_str(self.delta)}
+        out = {"delta": _text(self.delta)}
         if self.equals is not None:
-            out["equals"] = real_str(self.equals)
+            out["equals"] = _text(self.equals)
         if self.at_most is not None:
-            out["at_most"] = real_str(self.at_most)
+            out["at_most"] = _text(self.at_most)
         return out
 
     def check(self, an: Analysis) -> Verdict:
@@ -113,7 +113,7 @@ class DPClaim(Claim):
         return f"{self.of} is ({_eps_text(self.eps)}, {_text(self.delta)})-DP"
 
     def params(self) -> dict[str, str]:
-        return {"eps": real_str(self.eps), "delta": q_str(self.delta)}
+        return {"eps": _text(self.eps), "delta": _text(self.delta)}
 
     def _delta_found(self, an: Analysis) -> Any:
         return an.profile(self.subject).delta_at(self.eps)
@@ -183,7 +183,7 @@ class DeltaClaim(Claim):
         return f"delta_{self.of}(e^{_exponent(self.eps)}) = {_text(self.equals)}"
 
     def params(self) -> dict[str, str]:
-        return {"eps": real_str(self.eps), "equals": q_str(self.equals)}
+        return {"eps": _text(self.eps), "equals": _text(self.equals)}
 
     def check(self, an: Analysis) -> Verdict:
         d = an.profile(self.subject).delta_at(self.eps)

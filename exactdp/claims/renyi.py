@@ -69,7 +69,7 @@ class RenyiClaim(Claim):
 
     def params(self) -> dict[str, str]:
         key, _, val = self._rel()
-        return {"alpha": alpha_str(self.alpha), key: real_str(val)}
+        return {"alpha": alpha_str(self.alpha), key: expr_str(val) if is_sym(val) else real_str(val)}
 
     def _holds(self, res: RenyiResult) -> bool:
         key, _, target = self._rel()
