@@ -1,7 +1,8 @@
 """Generate the module lists of the API reference (``docs/api/<package>.rst``) from the tree.
 
 One page per subpackage of ``exactdp`` (the command line and these tools are documented in the
-guides instead): the package docstring, then every module in name order.  The pages for the
+guides instead): the package docstring, then every module in name order, nested subpackages
+(``analysis/parametric``) included.  The pages for the
 public API (``exactdp.rst``) and for single modules are written by hand.  ``make docs`` runs
 this; ``tests/test_docs_site.py`` fails when a committed page is stale.
 
@@ -35,10 +36,13 @@ def page(name: str) -> str:
     """The reST page of package ``exactdp.<name>``."""
     title = f"``exactdp.{name}``"
     lines = [title, "=" * len(title), "", f".. automodule:: exactdp.{name}", "", "Modules", "-------", ""]
-    for f in sorted((PKG / name).glob("*.py")):
-        if f.stem == "__init__":
+    for f in sorted((PKG / name).rglob("*.py")):
+        rel = f.relative_to(PKG / name).with_suffix("")
+        if rel.parts == ("__init__",):
             continue
-        lines += [f".. automodule:: exactdp.{name}.{f.stem}", "   :no-members:", "   :no-index:", ""]
+        parts = rel.parts[:-1] if rel.name == "__init__" else rel.parts  # a subpackage: its own docstring
+        mod = ".".join(("exactdp", name) + parts)
+        lines += [f".. automodule:: {mod}", "   :no-members:", "   :no-index:", ""]
     return "\n".join(lines)
 
 
