@@ -106,7 +106,7 @@ def _inner_of(c: Claim) -> Any:
 
 def _inner_claims_of(c: Claim) -> Claim:
     """A claim's inner claims (fields of kind ClaimSpec) without an `of` get the claim's own."""
-    changes = {}
+    changes: dict[str, Any] = {}
     for spec in F.field_specs(type(c)):
         inner = getattr(c, spec.attr)
         if isinstance(spec.kind, F.ClaimSpec) and isinstance(inner, Claim) and inner.of is None:

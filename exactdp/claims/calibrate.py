@@ -108,8 +108,8 @@ def _holding(dec: Decomposition, k: int) -> list[Interval]:
     """The maximal runs of cells where the claim holds, as intervals of symbol ``k``."""
     out: list[Interval] = []
     run: list[Interval] = []
-    for cell, outcome in dec.cells + [(None, None)]:  # type: ignore[list-item]
-        if cell is not None and outcome.holds:
+    for cell, outcome in [*dec.cells, (None, None)]:
+        if cell is not None and outcome is not None and outcome.holds:
             run.append(interval_of(cell.sides[k]))
             continue
         if run:

@@ -112,6 +112,10 @@ def _symbolic_values(claim: Claim) -> bool:
     return False
 
 
+def _symbolic_check(mech: Mechanism) -> Callable[[], bool]:
+    return lambda: is_symbolic_mechanism(mech)
+
+
 def involves_symbols(claim: Claim, an: Analysis) -> bool:
     """Whether the claim's mechanisms or values mention declared symbols."""
     if _symbolic_values(claim):
@@ -121,7 +125,7 @@ def involves_symbols(claim: Claim, an: Analysis) -> bool:
             mech = an.mech(s)
         except KeyError:
             continue
-        if an.cached(("symbolic", s), lambda m=mech: is_symbolic_mechanism(m)):
+        if an.cached(("symbolic", s), _symbolic_check(mech)):
             return True
     return False
 

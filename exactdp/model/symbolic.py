@@ -75,7 +75,7 @@ class SymChance(Chance):
         return f"SymChance#{self.uid}({', '.join(label_str(l) for l in self.labels)})"
 
 
-def rows_of(node: Chance) -> tuple[tuple[Any, ...], ...]:
+def rows_of(node: Chance) -> Any:
     """An answer distribution's probabilities, ``rows[k][d]``: SymPy expressions for a
     :class:`SymChance`, exact numbers otherwise (for combinators that only move them around)."""
     return node.sym if isinstance(node, SymChance) else node.probs

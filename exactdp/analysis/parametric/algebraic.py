@@ -115,7 +115,7 @@ class Algebraic:
         if isinstance(other, Algebraic):
             return self is other or (self.q is not None and other.q is not None and self.q == other.q)
         try:
-            return self.q is not None and self.q == _Q(other)  # type: ignore[arg-type]
+            return self.q is not None and self.q == _Q(other)  # type: ignore[call-overload]
         except (TypeError, ValueError):
             return NotImplemented
 
@@ -172,7 +172,7 @@ def _display_interval(a: Algebraic, roots: list[Algebraic]) -> tuple[flint.fmpq,
 def real_roots(f: flint.fmpz_poly) -> list[tuple[Algebraic, int]]:
     """The distinct real roots of a non-zero integer polynomial with their multiplicities,
     increasing."""
-    out = []
+    out: list[tuple[Algebraic, int]] = []
     for g, m in irreducible_factors(f):
         out.extend((r, m) for r in roots_of(g))
     out.sort(key=lambda t: _Key(t[0]))
@@ -348,7 +348,7 @@ def _q_latex(q: flint.fmpq) -> str:
 
 def poly_text(f: flint.fmpz_poly, var: str) -> str:
     """An integer polynomial written in ``var``: ``9*E^2 - 2*E - 21``."""
-    terms = []
+    terms: list[str] = []
     for k in range(f.degree(), -1, -1):
         c = int(f.coeffs()[k])
         if c == 0:

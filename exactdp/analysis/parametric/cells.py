@@ -313,6 +313,7 @@ class Ctx:
     """The sign oracle of one cell (module docstring); ``memo`` holds what is proved on it."""
 
     __slots__ = ("ring", "cell", "memo", "_subs")
+    _subs: dict[str | int, Any]
 
     def __init__(self, ring: Ring, cell: Cell, memo: dict | None = None):
         self.ring = ring
@@ -537,10 +538,12 @@ def decompose(
     """
     cap = max_cells if max_cells is not None else current_limits().max_cells
     if seed is not None:
-        stack = [(c, dict(memo)) for (c, _), memo in reversed(list(zip(seed.cells, seed.memos)))]
+        stack: list[tuple[Cell, dict]] = [
+            (c, dict(memo)) for (c, _), memo in reversed(list(zip(seed.cells, seed.memos)))
+        ]
     else:
         stack = [(Cell(tuple(Side.whole(d) for d in domains)), {})]
-    out = Decomposition(ring, tuple(domains))
+    out: Decomposition[T] = Decomposition(ring, tuple(domains))
     done: list[tuple[Cell, T]] = []
     while stack:
         cell, memo = stack.pop()

@@ -117,7 +117,11 @@ def descartes_on(f: flint.fmpz_poly, a: flint.fmpq | None, b: flint.fmpq | None)
         neg = fq(flint.fmpq_poly([0, -1])).coeffs()
         zero = 1 if f.coeffs() and f.coeffs()[0] == 0 else 0
         return _variations(pos) + _variations(neg) + zero
-    g = fq(flint.fmpq_poly([a, 1])) if a is not None else fq(flint.fmpq_poly([b, -1]))  # (0, inf) -> the side
+    if a is not None:  # (0, inf) -> (a, inf)
+        g = fq(flint.fmpq_poly([a, 1]))
+    else:  # (0, inf) -> (-inf, b)
+        assert b is not None
+        g = fq(flint.fmpq_poly([b, -1]))
     return _variations(g.coeffs())
 
 
@@ -214,6 +218,7 @@ def simplest_between(lo: flint.fmpq | None, hi: flint.fmpq | None) -> flint.fmpq
     if lo is None and hi is None:
         return _Q(0)
     if lo is None:
+        assert hi is not None
         return _Q(min(0, int(hi.ceil()) - 1))
     if hi is None:
         return _Q(max(0, int(lo.floor()) + 1))

@@ -277,7 +277,7 @@ class RatFun:
         vals = [_Q(point[n]) if n in point else None for n in self.ring.names]
         num = self.num
         den = self.den
-        subs = {n: v for n, v in zip(self.ring.names, vals) if v is not None}
+        subs: dict[str | int, Any] = {n: v for n, v in zip(self.ring.names, vals) if v is not None}
         if subs:
             num, den = num.subs(subs), den.subs(subs)
         if not (num.is_constant() and den.is_constant()):
@@ -290,7 +290,7 @@ class RatFun:
 
     def substitute(self, point: Mapping[str, Any]) -> RatFun:
         """Some symbols given rational values (the others stay)."""
-        subs = {n: _Q(v) for n, v in point.items() if n in self.ring.names}
+        subs: dict[str | int, Any] = {n: _Q(v) for n, v in point.items() if n in self.ring.names}
         if not subs:
             return self
         den = self.den.subs(subs)
