@@ -33,6 +33,7 @@ import yaml
 
 from exactdp.caseio import parse_case
 from exactdp.claims import Analysis
+from exactdp.claims.parametric import check_claim
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -126,8 +127,8 @@ def run_console(body: str, cwd: Path, where: str, skipped: list[str] | None = No
 
 def check_case(text: str, where: str) -> None:
     case = parse_case(text, where)
-    an = Analysis(case.mechanisms)
-    bad = [(c.describe(), str(v.found)) for c in case.claims if not (v := c.check(an)).holds]
+    an = Analysis(case.mechanisms, symbols=case.symbols)
+    bad = [(c.describe(), str(v.found)) for c in case.claims if not (v := check_claim(c, an)).holds]
     assert not bad, f"{where}: claims that do not hold: {bad}"
 
 
