@@ -48,4 +48,4 @@ audit: $(VENV)/.deps-run
 	$(BIN)/python bench/peers/audit.py --write bench/peers/RESULTS.md
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis docs/_build
+	rm -rf $(VENV) .venv-run build *.egg-info .pytest_cache .hypothesis docs/_build

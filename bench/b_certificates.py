@@ -1,10 +1,12 @@
 """Certificates (docs/certificates.md): size, time to build them, and time for the standalone
 checker to check them, next to the time exactdp takes to compute the answer.
 
-Target: checking costs at most as much as computing.  "compute" is the profile engine's time
-for the claim (gmpy2 rationals); "certify" is the time to build and write the certificate
-(every node's chain for every ordered pair, or the adversary's table); "check" is
-exactdp/checker.py (Python's fractions only) reading and checking the file.
+Target: checking costs at most twice what computing costs, on the depth-8 tree.  "compute" is the
+profile engine's CPU time for the claim (gmpy2 rationals); "certify" is the time to build and
+write the certificate; "check" is exactdp/checker.py (Python's standard library only) reading and
+checking the file.  Times are CPU times of this process (the machine is shared: wall times vary
+with the load, their ratio much less); ``cert-tree-d8-ratio`` reports check/compute as its
+"seconds" so that the harness compares it with the target 2.
 """
 
 from __future__ import annotations
@@ -26,30 +28,30 @@ def _measure(mech, claim_of):
     from exactdp.certificates import dumps_certificate, wrap
     from exactdp.claims import Analysis
 
-    t = time.perf_counter()
+    t = time.process_time()
     prof = profile.profile(mech)
     value = prof.privloss(0)
-    compute = time.perf_counter() - t
+    compute = time.process_time() - t
     an = Analysis({"M": mech})
     an.cached(("profile", "M"), lambda: prof)  # the certificate builder reuses the computed profile, as certify does
-    t = time.perf_counter()
+    t = time.process_time()
     cert = wrap(claim_of(an, value), case_file="bench.yaml", sha256="0" * 64, case_name="bench", number=1, text="bench")
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False, encoding="utf-8") as f:
         f.write(dumps_certificate(cert))
-    certify = time.perf_counter() - t
+    certify = time.process_time() - t
     size = os.path.getsize(f.name)
-    t = time.perf_counter()
+    t = time.process_time()
     statement = checker.check_certificate(checker.load(Path(f.name)))
-    check = time.perf_counter() - t
+    check = time.process_time() - t
     os.unlink(f.name)
     return {
         "seconds": check,
         "compute_seconds": round(compute, 3),
         "certify_seconds": round(certify, 3),
         "check_seconds": round(check, 3),
-        "check_over_compute": round(check / compute, 1),
+        "check_over_compute": round(check / compute, 2),
         "size_mb": round(size / 1e6, 2),
-        "accepted": statement,
+        "accepted": statement.splitlines()[1],
     }
 
 
@@ -72,16 +74,36 @@ def cert_tree_d8():
 
 
 @bench(
+    "cert-tree-d8-ratio",
+    2.0,
+    None,
+    "check / compute CPU time for the depth-8 tree certificate ('seconds' is this ratio; target <= 2)",
+)
+def cert_tree_d8_ratio():
+    from mechanisms import full_tree
+
+    res = _measure(full_tree(8), _privloss)
+    return {**res, "seconds": res["check_over_compute"]}
+
+
+@bench(
     "cert-concomp-3x3round",
     None,
     None,
-    "certificate of PrivLoss at delta 0 for concomp of three 3-round 2q x 2a mechanisms",
+    "certificate of PrivLoss at delta 0 for concomp of three 3-round 2q x 2a mechanisms (--max-states 2,000,000)",
 )
 def cert_concomp():
+    """A component that ends is at the shared end, so the composition's nodes are reached with
+    up to 2,015 likelihood ratios: 862,407 states per ordered pair, beyond the checker's default
+    --max-states (500,000, which keeps hostile files to seconds); the bench raises it, as a
+    referee would with the flag."""
     from mechanisms import full_tree
 
+    import exactdp.certificates.game as builder
+    from exactdp import checker
     from exactdp.builders import concomp
 
+    builder.MAX_STATES = checker.LIMITS["max_states"] = 2_000_000
     m = full_tree(3, seed=1)
     return _measure(concomp([m, m, m]), _privloss)
 

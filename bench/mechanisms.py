@@ -111,3 +111,34 @@ def to_json(m: Mechanism) -> str:
     import json
 
     return json.dumps(to_data(m), separators=(",", ":")) + "\n"
+
+
+def full_tree_json(depth: int, queries: int = 2, answers: int = 2, *, seed: int = 0, den: int = 64) -> str:
+    """``to_json(full_tree(depth, ...))`` written directly, without building the game (the same
+    random draws in the same order), for trees too big to build twice."""
+    import json
+
+    rng = random.Random(seed)
+
+    def q(p) -> str:
+        return f"{p.numerator}/{p.denominator}" if p.denominator != 1 else str(p.numerator)
+
+    def node(d: int) -> str:
+        parts = []
+        for qi in range(queries):
+            p0 = _random_dist(rng, answers, den)
+            p1 = _random_dist(rng, answers, den)
+            outs = []
+            for a in range(answers):
+                row = json.dumps([q(p0[a]), q(p1[a])], separators=(",", ":"))
+                outs.append((a, row))
+            kids = [node(d - 1) if d > 1 else None for _ in range(answers)]
+            ans = ",".join(
+                f'"{a}":{row}' if kid is None else f'"{a}":{{"p":{row},"then":{kid}}}'
+                for (a, row), kid in zip(outs, kids)
+            )
+            parts.append(f'"q{qi}":{{{ans}}}')
+        return '{"ask":{' + ",".join(parts) + "}}"
+
+    head = '{"exactdp":1,"name":"bench-tree","mechanism":{"tree":'
+    return head + node(depth) + '},"claims":[{"dp":{"eps":"log(2)","delta":1}}]}\n'

@@ -20,7 +20,7 @@ HERE = Path(__file__).resolve().parent
 OUT = HERE / "out"
 sys.path.insert(0, str(HERE))
 
-from harness import BENCHES  # noqa: E402
+from harness import BENCHES, RATIOS  # noqa: E402
 
 
 def _discover() -> None:
@@ -63,12 +63,20 @@ def main(argv: list[str]) -> int:
         ok = (tsec is None or res["seconds"] is None or res["seconds"] <= tsec) and (
             tmb is None or res["peak_mb"] <= tmb
         )
+        rtext = ""
+        if name in RATIOS:
+            how, want = RATIOS[name]
+            got = res.get("ratio")
+            ok = ok and got is not None and (got >= want if how == "at_least" else got <= want)
+            rtext = (
+                f"  ratio {got:.2f} (target {'>=' if how == 'at_least' else '<='} {want:g})" if got else "  no ratio"
+            )
         failed |= not ok
         res.update({"description": desc, "target_seconds": tsec, "target_mb": tmb, "ok": ok})
         results[name] = res
         secs = "-" if res["seconds"] is None else f"{res['seconds']:.2f} s"
         tgt = "" if tsec is None else f" (target <= {tsec:g} s" + (f", <= {tmb:g} MB" if tmb else "") + ")"
-        print(f"{'PASS' if ok else 'FAIL'}  {name:<24} {secs:>9}  peak {res['peak_mb']:.0f} MB{tgt}  -- {desc}")
+        print(f"{'PASS' if ok else 'FAIL'}  {name:<24} {secs:>9}  peak {res['peak_mb']:.0f} MB{tgt}{rtext}  -- {desc}")
         for row in res.get("rows", []):
             print(f"        {row}")
     (OUT / "results.json").write_text(json.dumps(results, indent=2))

@@ -1,7 +1,9 @@
 """Sphinx configuration of the exactdp documentation (``make docs`` builds it into docs/_build/html).
 
-The site is built offline with warnings as errors: numpydoc renders the docstrings, myst-parser
-the Markdown guides, and no page loads anything from the network (no CDN, no external links).
+The site is built offline with warnings as errors: numpydoc renders the docstrings, MyST-NB the
+Markdown guides and the tutorial notebook (executed at every build, in a temporary directory,
+failing the build on any error), and no page loads anything from the network (no CDN, no
+external links).
 """
 
 from __future__ import annotations
@@ -21,13 +23,22 @@ release = exactdp.__version__
 version = release
 
 # sphinx-mathjax-offline ships MathJax and points mathjax_path at the copy in _static
-extensions = ["sphinx.ext.autodoc", "sphinx.ext.mathjax", "sphinx-mathjax-offline", "numpydoc", "myst_parser"]
-source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+# myst_nb includes myst_parser (Markdown) and reads notebooks (.ipynb)
+extensions = ["sphinx.ext.autodoc", "sphinx.ext.mathjax", "sphinx-mathjax-offline", "numpydoc", "myst_nb"]
+source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
 root_doc = "index"
-exclude_patterns = ["_build"]
+exclude_patterns = ["_build", "**.ipynb_checkpoints", "jupyter_execute"]
 
-# Markdown: GitHub-style heading anchors, so `page.md#a-heading` links work as on GitHub
+# Markdown: GitHub-style heading anchors, so `page.md#a-heading` links work as on GitHub; $...$ math
 myst_heading_anchors = 4
+myst_enable_extensions = ["dollarmath"]
+
+# the tutorial notebook is stored without outputs and executed at each build (offline, local kernel)
+nb_execution_mode = "force"
+nb_execution_raise_on_error = True
+nb_execution_timeout = 600
+nb_execution_in_temp = True
+nb_merge_streams = True
 
 # API reference: numpydoc sections, members in the order of each module's __all__
 autodoc_member_order = "bysource"
@@ -54,5 +65,11 @@ def _skip_modules(app, what, name, obj, skip, options):
     return True if inspect.ismodule(obj) else None
 
 
+def _public_bases(app, name, obj, options, bases):
+    """The display mixin (exactdp.display.RichDisplay) is plumbing, not a base a reader needs."""
+    bases[:] = [b for b in bases if getattr(b, "__name__", "") != "RichDisplay"]
+
+
 def setup(app):
     app.connect("autodoc-skip-member", _skip_modules)
+    app.connect("autodoc-process-bases", _public_bases)

@@ -3,11 +3,16 @@
 Decides (ε, δ)-DP of finite interactive mechanisms against every adaptive adversary, exactly
 in rational arithmetic, with witnesses.  See README.md for a tour.
 
+Randomized response with e^ε = 3, written as in a case file:
+
 >>> import exactdp
->>> M = exactdp.rr(eps="log(3)")             # RR_eps with e^eps = 3, as in a case file
+>>> M = exactdp.rr(eps="log(3)")
 >>> str(exactdp.privloss(M, 0))
 'log(3)'
->>> exactdp.privloss(M, 0) > 1.0986           # exact comparison, also with floats
+
+Comparisons are exact, also with floats:
+
+>>> exactdp.privloss(M, 0) > 1.0986
 True
 """
 
@@ -19,7 +24,7 @@ from .analysis import profile as profile_engine
 from .analysis.bounded_range import br_range
 from .analysis.gdp import check_gdp
 from .analysis.profile import delta_at, is_dp, privloss, profile, witness
-from .analysis.renyi import RenyiResult, renyi
+from .analysis.renyi import RenyiCurve, RenyiResult, renyi, renyi_curve
 from .analysis.tradeoff import Tradeoff, dominating_pair, envelope_tradeoff, pair_tradeoffs, tensor
 from .builders import (
     SVT,
@@ -59,6 +64,8 @@ from .errors import (
 )
 from .model import END, Ask, Chance, Mechanism
 from .numbers import INF, LogLinear, LogReal, Q, QtElement, eval_text, real_str
+from .report import notebook as _notebook  # noqa: F401  (registers what a notebook shows for exactdp's objects)
+from .report.plotapi import plot_profile, plot_renyi, plot_tradeoff
 from .simulation.simulate import simulate
 from .verify import Options, verify_file, verify_paths
 
@@ -69,6 +76,8 @@ __all__ = [
     # beyond (eps, delta): Renyi DP, f-DP, Gaussian DP, dominating pairs
     "renyi",
     "RenyiResult",
+    "renyi_curve",
+    "RenyiCurve",
     "Tradeoff",
     "envelope_tradeoff",
     "pair_tradeoffs",
@@ -107,6 +116,10 @@ __all__ = [
     "concomp_sequential",
     "null_extension",
     "postprocess",
+    # plots (the optional extra exactdp[plot])
+    "plot_profile",
+    "plot_tradeoff",
+    "plot_renyi",
     # composition theorems (exact)
     "theorems",
     # analysis (profile engine by default; `enumerator` is the reference)

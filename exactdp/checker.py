@@ -1,56 +1,43 @@
 #!/usr/bin/env python3
 r"""Check exactdp certificates using nothing but the Python standard library.
 
-Usage: ``python checker.py [--case CASE.yaml]... [--show-game] CERT_OR_DIR...``
-(or the console script ``exactdp-check``).  Exit status: 0 every certificate is accepted,
-1 some certificate is rejected (the message names the inequality, the node and the pair),
-2 some file is unreadable or malformed.
+Usage: ``python checker.py [--case CASE.yaml]... [--show-game] [-q] [--max-... N] CERT_OR_DIR...``
+(or ``exactdp-check``).  Exit status 0: every certificate is accepted; 1: one is rejected, or names
+another case file than the ``--case`` files; 2: one is unreadable, malformed, or needs more than a
+named limit (DEFAULT_LIMITS, each a flag: a hostile file is refused in seconds).  For an accepted
+certificate the checker prints what it derived from the games and the proof, each game's SHA-256
+fingerprint (``exactdp info CASE --fingerprint`` prints it for the games exactdp builds from a case
+file) and, apart and marked, the labels it did not verify.
 
-This file imports nothing from exactdp and shares no code with it.  It is written from the
-definitions, so that a referee who reads it need not trust exactdp's reader, builders, engines,
-SymPy, gmpy2 or mpmath; only Python and these lines.
+This file imports nothing from exactdp and shares no code with it: a referee who reads it need not
+trust exactdp's reader, engines, SymPy, gmpy2, mpmath or FLINT, only Python and these lines.
 
-The mathematics (Vadhan & Wang 2021, Def. 1.7 and Lemma 2.2).  A certificate holds a finite
-game: adversary choices (``ask``), answer distributions with one exact probability per dataset
-(``answer``) and the end.  For an ordered pair (x, x') and a node v let
+The mathematics.  A game is a finite DAG of adversary choices (``ask``), answer distributions with
+one exact probability per dataset (``answer``) and the end; a view is its sequence of labels
+(Vadhan & Wang 2021, Def. 1.5-1.7).  For an ordered adjacent pair (x, x') and lam >= 0,
 
-    delta_v(lam) = sup over deterministic adversaries A from v of
-                   sum over views w of (P_x(w) - lam * P_x'(w))_+        (lam >= 0),
+    delta(lam) = sup over deterministic adversaries of sum over views w of (P_x(w) - lam P_x'(w))_+,
 
-the hockey-stick divergence; M is (eps, delta)-DP iff delta_root(e^eps) <= delta for every
-ordered adjacent pair (Lemma 2.2: deterministic adversaries suffice).  By induction over the
-game, delta_end(lam) = (1 - lam)_+, delta at a choice is the max over the options, and at an
-answer distribution
+and M is (eps, delta)-DP iff delta(e^eps) <= delta for every ordered pair (Def. 1.7; Lemma 2.2:
+deterministic adversaries suffice).  delta is convex; by induction over the game it is (1 - lam)_+
+at the end, the max over the options at a choice, and sum_a p_a delta_a(lam p'_a/p_a) (plus p_a
+when p'_a = 0) at an answer.  The checker computes everything it states, trusting no claimed value:
 
-    delta_v(lam) = sum over answers with p > 0, p' > 0 of p * delta_child(lam * p' / p)
-                 + sum over answers with p > 0, p' = 0 of p          (their views all lie in T)
+* delta(lam) and its left derivative at one lam (:func:`hockey`): (eps, delta)-DP, delta claims,
+  and PrivLoss(M, delta) = inf{eps >= 0 : delta(e^eps) <= delta}, pinned by delta(lam*) = delta with
+  a negative left derivative;
+* delta for every lam at once, as a concave chain (:func:`chain`): profile, f-DP and GDP claims;
+* Renyi and KL divergences, bounded range, concurrent compositions built from their components
+  (Def. 2.1), and the composition theorems' bounds from their formulas;
+* post-processors of randomized response (Thm 1.10): tables checked on every history, or Farkas
+  multipliers showing that none exists.
 
-(answers with p = 0 add nothing for lam >= 0).  So *upper bounds* are functions U_v, one per
-node, that satisfy the same three relations with ">=": then U_v >= delta_v, by induction from
-the end.  Each U_v is given by the vertices (b_i, a_i) of a concave chain,
-U_v(lam) = max_i (a_i - lam * b_i), and claimed on a domain [lo, hi] of lam that must contain
-whatever its parents evaluate it on (a choice passes its domain on, an answer scales it by
-p'/p).  Two convex piecewise-linear functions are compared exactly at the domain's ends, at the
-union of their breakpoints inside it, and, for hi = inf, on their last slopes (a convex function
-can dip below a chord, so the breakpoints of both are needed).  U_v >= U_child is checked vertex
-by vertex: each vertex (b, a) of the child's chain is a line a - lam * b that must lie below U_v.
-
-*Lower bounds* are a deterministic adversary and an event T: the checker walks the game
-forward and recomputes P_x(T) and P_x'(T) exactly; then delta_M(lam) >= P_x(T) - lam * P_x'(T)
-for every lam.  The adversary may use the node reached and the likelihood ratio
-P_x(h)/P_x'(h) of the history so far (both are functions of the history); T is the set of
-complete views whose likelihood ratio is listed.
-
-*Simulation* (Vadhan & Wang Thm 1.10, Def. 5.1): a table of the post-processor T, one
-conditional distribution per randomized-response output c and round; the checker checks each
-conditional and the identity sum_c Pr[RR(b) = c] * T_c(h) = P_{x_b}(h) on every history h.
-*No simulation*: Farkas multipliers y for the linear system "path measures tau_c(h) >= 0,
-consistent, mixing to P_{x_b}" (which has a solution iff T exists): y^T A >= 0 and y^T b < 0.
-A lower bound that breaks (eps, delta)-DP on a pair also rules T out (post-processing).
-
-*Renyi divergence* (Mironov 2017) of a whole order alpha >= 2 or alpha = inf: recomputed from
-the game by one backward induction (no proof object), and compared with the claimed value
-written as a sum of rational multiples of logarithms of rationals, exactly.
+Numbers are exact: rationals (``fractions.Fraction``) and, when a certificate declares
+``"field": "exp(1/L)"``, elements of Q(t), t = e^(1/L), written as integer polynomials in t, lowest
+degree first (``"1,0,3/1,1"`` is (1 + 3t^2)/(1 + t)).  Signs in Q(t) and comparisons with e^q,
+logarithms and the normal distribution function Phi are decided by rational bounds (series with
+explicit remainders) refined until decided: t is transcendental (Lindemann-Weierstrass), so a
+nonzero element of Q(t) never looks like 0.
 """
 
 from __future__ import annotations
@@ -69,30 +56,70 @@ import json  # noqa: E402
 from collections.abc import Iterator  # noqa: E402
 from contextlib import contextmanager  # noqa: E402
 from fractions import Fraction  # noqa: E402
-from math import lcm  # noqa: E402
+from functools import total_ordering  # noqa: E402
+from itertools import permutations  # noqa: E402
+from math import gcd, isqrt, lcm, prod  # noqa: E402
 from pathlib import Path  # noqa: E402
-from typing import Any
+from typing import Any  # noqa: E402
 
-__all__ = ["main", "check_certificate", "Malformed", "Rejected"]
+__all__ = ["main", "check_certificate", "load", "read_games", "fingerprints", "show", "Malformed", "Rejected"]
 
-FORMAT, VERSION = "exactdp-certificate", 1
-INF = "inf"  # lambda = e^eps = infinity, and the likelihood ratio of a history with P_x' = 0
+FORMAT, VERSION, INF = "exactdp-certificate", 2, "inf"  # INF: lam = e^eps = infinity, a string
 ZERO, ONE = Fraction(0), Fraction(1)
+DEFAULT_LIMITS = {
+    "max_bytes": 512_000_000,  # size of one certificate file
+    "max_bits": 1_000_000,  # bits of one number; the recomputations build at most twice this in all
+    "max_states": 500_000,  # (node, likelihood ratio) states, chain edges, nodes of a built composition
+    "max_histories": 1_000_000,  # histories walked by a simulation or Farkas check
+    "max_precision": 65_536,  # bits of the rational bounds that decide a sign
+    "max_degree": 2_000,  # degree of a polynomial in t
+    "max_steps": 200_000_000,  # word operations of polynomial arithmetic; subsets and orders of a theorem
+}
+LIMITS = dict(DEFAULT_LIMITS)
+_SPENT = {"bits": 0, "steps": 0}  # what one certificate's recomputations have cost so far
 
 
 class Malformed(Exception):
-    """The file is not a certificate of this format (exit status 2)."""
+    """Not a certificate of this format, or beyond a limit (exit status 2)."""
 
 
 class Rejected(Exception):
     """A mathematical check failed (exit status 1)."""
 
 
-# --- reading: every value is type-checked; no exception other than Malformed escapes -----------
+class OtherCase(Exception):
+    """The certificate names another case file than the --case files (exit status 1)."""
 
 
-def _where(path: str, key: object) -> str:
-    return f"{path}[{key}]" if isinstance(key, int) else f"{path}.{key}"
+def too_large(limit: str, what: str, size: object) -> None:
+    flag = "--" + limit.replace("_", "-")
+    raise Malformed(f"{what} needs {size}, more than {flag} = {LIMITS[limit]} (a larger {flag} raises the limit)")
+
+
+def bits(x: Any) -> int:
+    if isinstance(x, Fraction):
+        return max(x.numerator.bit_length(), x.denominator.bit_length())
+    if isinstance(x, Qt):
+        return max(abs(c).bit_length() for c in x.n + x.d)
+    return x.bit_length() if isinstance(x, int) else 0
+
+
+def bounded(x: Any, what: str) -> Any:
+    if bits(x) > LIMITS["max_bits"]:
+        too_large("max_bits", what, f"a number of {bits(x)} bits")
+    return x
+
+
+def spend(kind: str, amount: int, what: str) -> None:
+    """Count the cost of a recomputation: bits of the numbers built (exact arithmetic on b bits costs
+    up to b^2 steps, so at most twice --max-bits in all) or word operations (--max-steps)."""
+    _SPENT[kind] += amount
+    limit, cap = ("max_bits", 2 * LIMITS["max_bits"]) if kind == "bits" else ("max_steps", LIMITS["max_steps"])
+    if _SPENT[kind] > cap:
+        too_large(limit, what, f"{_SPENT[kind]} {kind} in all")
+
+
+# --- reading: every value is type-checked; no exception other than Malformed escapes ------------
 
 
 def field(obj: Any, key: str, kind: type, path: str, optional: bool = False) -> Any:
@@ -102,126 +129,514 @@ def field(obj: Any, key: str, kind: type, path: str, optional: bool = False) -> 
         if optional:
             return None
         raise Malformed(f"{path}: missing key {key!r}")
-    return expect(obj[key], kind, _where(path, key))
-
-
-def expect(value: Any, kind: type, path: str) -> Any:
-    if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-        raise Malformed(f"{path}: expected an integer")
-    if not isinstance(value, kind):
-        names: dict = {list: "a list", dict: "an object", str: "a string"}
-        raise Malformed(f"{path}: expected {names.get(kind, kind.__name__)}")
+    value = obj[key]
+    if (kind is int and isinstance(value, bool)) or not isinstance(value, kind):
+        names: dict = {list: "a list", dict: "an object", str: "a string", int: "an integer"}
+        raise Malformed(f"{path}{'.' + key if key else ''}: expected {names[kind]}")
     return value
 
 
-def rational(value: object, path: str) -> Fraction:
-    """An exact rational written as "n" or "n/d" (ASCII digits, optional leading minus)."""
-    s = expect(value, str, path)
-    num, slash, den = s.partition("/")
-    digits = num[1:] if num.startswith("-") else num
-    ok = digits.isascii() and digits.isdigit() and (not slash or (den.isascii() and den.isdigit()))
-    if not ok or len(s) > 4000:
-        raise Malformed(f"{path}: {s[:40]!r} is not an exact rational such as 3/4")
-    if slash and int(den) == 0:
-        raise Malformed(f"{path}: zero denominator in {s[:40]!r}")
-    return Fraction(int(num), int(den) if slash else 1)
+def expect(value: Any, kind: type, path: str) -> Any:
+    return field({"": value}, "", kind, path)
 
 
-def ratio(value: object, path: str) -> Any:
-    """A likelihood ratio or e^eps: a rational >= 0, or "inf"."""
+def text(x: object) -> str:
+    """A number or a label for messages: control characters escaped (labels come from case files),
+    long numbers shortened (Python refuses to print more than 4,300 digits)."""
+    if isinstance(x, (Fraction, int, Qt)):
+        s = str(x) if bits(x) <= 3000 else f"<a number of {bits(x)} bits>"
+        return s if len(s) <= 200 else f"{s[:60]}...<{len(s)} characters>"
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(x))
+
+
+def log_text(lam: object) -> str:
+    if isinstance(lam, tuple):  # e^q: eps = q
+        return text(lam[1])
+    return "inf" if lam == INF else "0" if lam == 1 else f"log({text(lam)})"
+
+
+_PARSED: dict = {}  # text -> number: games repeat the same probabilities many times
+
+
+def number(value: Any, path: str) -> Any:
+    """An exact number "n" or "n/d" (ASCII digits, an optional minus); with a field, n and d may be
+    comma-separated integer coefficients of polynomials in t, lowest degree first."""
+    got = _PARSED.get(value) if isinstance(value, str) else None
+    if got is not None:
+        return got
+    value = expect(value, str, path)
+    num, slash, den = value.partition("/")
+    parts = [part.split(",") for part in (num, den if slash else "1")]
+    if not all(c.isascii() and (c[1:] if c.startswith("-") else c).isdigit() for part in parts for c in part):
+        raise Malformed(f"{path}: {value[:40]!r} is not an exact number such as 3/4")
+    try:
+        n, d = [[int(c) for c in part] for part in parts]
+    except ValueError:  # more digits than Python converts (4,300): a hostile number
+        raise Malformed(f"{path}: a number with too many digits") from None
+    if len(n) == len(d) == 1 and not d[0]:
+        raise Malformed(f"{path}: zero denominator")
+    if (len(n) > 1 or len(d) > 1) and not Qt.L:
+        raise Malformed(f"{path}: {value[:40]!r} is a polynomial, but the certificate declares no field")
+    x = Fraction(n[0], d[0]) if len(n) == len(d) == 1 else Qt.make(n, d)
+    if len(_PARSED) < 100_000:
+        _PARSED[value] = x
+    return x
+
+
+def ratio(value: object, path: str, exp_ok: bool = False) -> Any:
+    """A number >= 0, "inf", or (``exp_ok``) "exp(q)": ("exp", q), e^q for a rational q outside the field."""
     if value == INF:
         return INF
-    r = rational(value, path)
+    if exp_ok and isinstance(value, str) and value.startswith("exp(") and value.endswith(")"):
+        q = number(value[4:-1], path)
+        if not isinstance(q, Fraction) or q == 0 or (Qt.L and (q * Qt.L).denominator == 1):
+            raise Malformed(f"{path}: exp(q) needs a rational q with e^q outside the field (else write it as t^k)")
+        return ("exp", q)
+    r = number(value, path)
     if r < 0:
         raise Malformed(f"{path}: must be >= 0")
     return r
 
 
-def text(x: object) -> str:
-    """A number or a label for messages; labels come from case files, so control characters
-    are escaped before they reach the terminal."""
-    if isinstance(x, Fraction):
-        return str(x)
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(x))
+# --- rigorous rational bounds, and numbers beyond the rationals: Q(t), t = e^(1/L), and e^q ------
 
 
-def log_text(lam: object) -> str:
-    return "inf" if lam == INF else "0" if lam == 1 else f"log({text(lam)})"
+def series(first: Fraction, ratio: Any, p: int) -> tuple[Fraction, Fraction]:
+    """lo <= sum_k c_k <= hi, about p bits, for c_0 = first >= 0 and c_(k+1) = c_k ratio(k) >= 0,
+    where every ratio from the first one <= 1/2 on is <= 1/2 (true of each use below).  Terms are
+    integers over 2^p rounded down and up; once the ratio is <= 1/2 and the rounded-up term is
+    <= 1, the rest of the series is at most twice the next term."""
+    s = 1 << p
+    lo, hi = first.numerator * s // first.denominator, -(-first.numerator * s // first.denominator)
+    total_lo = total_hi = k = 0
+    while True:
+        total_lo, total_hi = total_lo + lo, total_hi + hi
+        r = ratio(k)
+        k += 1
+        lo, hi = lo * r.numerator // r.denominator, -(-hi * r.numerator // r.denominator)
+        if 2 * r <= 1 and hi <= 1:
+            return Fraction(total_lo, s), Fraction(total_hi + 2 * hi, s)
+
+
+def rounded(x: Fraction, p: int, up: bool) -> Fraction:
+    n = x.numerator << p
+    return Fraction(-(-n // x.denominator) if up else n // x.denominator, 1 << p)
+
+
+def exp_iv(x: Fraction, p: int) -> tuple[Fraction, Fraction]:
+    """Bounds on e^x: the Taylor series of e^y, y = x/m in [0, 1], raised to the m-th power
+    (m = ceil(x), rounding outwards at every squaring); for x < 0, reciprocals of those on e^-x."""
+    if abs(x) > LIMITS["max_precision"]:
+        too_large("max_precision", f"bounds on e^{text(x)}", "more bits")
+    if x < 0:
+        lo, hi = exp_iv(-x, p + 2)
+        return 1 / hi, 1 / lo
+    m = max(1, -(-x.numerator // x.denominator))
+    y, q = x / m, p + 2 * m.bit_length() + 8
+    lo, hi = series(ONE, lambda k: y / (k + 1), q)
+    rl = rh = ONE
+    while m:  # [lo^m, hi^m]
+        if m & 1:
+            rl, rh = rounded(rl * lo, q, False), rounded(rh * hi, q, True)
+        lo, hi, m = rounded(lo * lo, q, False), rounded(hi * hi, q, True), m >> 1
+    return rl, rh
+
+
+def log_iv(x: Fraction, p: int) -> tuple[Fraction, Fraction]:
+    """Bounds on log(x), x > 0: x = 2^k y with 1 <= y < 2, log(y) = 2 atanh(z), z = (y - 1)/(y + 1)
+    <= 1/3 (the series sum z^(2i+1)/(2i+1) has ratios <= 1/9), and log 2 = 2 atanh(1/3)."""
+    k = x.numerator.bit_length() - x.denominator.bit_length()
+    y = x / 2**k if k >= 0 else x * 2**-k
+    y, k = (2 * y, k - 1) if y < 1 else (y, k)
+    q = p + abs(k).bit_length() + 8
+
+    def atanh2(z: Fraction, i: int) -> Fraction:  # i = 0: the lower bound, 1: the upper
+        return 2 * series(z, lambda j: z * z * (2 * j + 1) / (2 * j + 3), q)[i]
+
+    ylo, yhi = rounded(y, q, False), rounded(y, q, True)
+    l2 = atanh2(Fraction(1, 3), 0 if k >= 0 else 1), atanh2(Fraction(1, 3), 1 if k >= 0 else 0)
+    return atanh2((ylo - 1) / (ylo + 1), 0) + k * l2[0], atanh2((yhi - 1) / (yhi + 1), 1) + k * l2[1]
+
+
+def phi_iv(x: Fraction, p: int) -> tuple[Fraction, Fraction]:
+    """Bounds on Phi(x), the standard normal distribution function: for x >= 0
+    Phi(x) = 1/2 + e^(-x^2/2)/sqrt(2 pi) * sum_n x^(2n+1)/(1*3*...*(2n+1)) (ratios x^2/(2n+3)),
+    with pi/6 = arcsin(1/2) = sum_k c_k, c_0 = 1/2, ratios (2k+1)^2/(4(2k+2)(2k+3)) <= 1/4, and
+    integer square roots; Phi(x) = 1 - Phi(-x) for x < 0.  Far out, 1 - Phi(x) < e^(-x^2/2) <=
+    2/(2 + x^2) gives cheap bounds."""
+    if x < 0:
+        lo, hi = phi_iv(-x, p)
+        return 1 - hi, 1 - lo
+    if x * x > 4 * LIMITS["max_precision"]:
+        return 1 - 2 / (2 + x * x), ONE
+    q = p + int(x * x) + 16  # e^(-x^2/2) >= 2^(-x^2): what the cancellation in 1 - Phi costs
+    slo, shi = series(x, lambda n: x * x / (2 * n + 3), q) if x else (ZERO, ZERO)
+    elo, ehi = exp_iv(-x * x / 2, q)
+    plo, phi = series(Fraction(1, 2), lambda k: Fraction((2 * k + 1) ** 2, 4 * (2 * k + 2) * (2 * k + 3)), q)
+    s = 1 << q  # sqrt(2 pi) = sqrt(12 arcsin(1/2))
+    rlo = Fraction(isqrt(12 * plo.numerator * s * s // plo.denominator), s)
+    rhi = Fraction(isqrt(-(-12 * phi.numerator * s * s // phi.denominator)) + 1, s)
+    return Fraction(1, 2) + elo / rhi * slo, Fraction(1, 2) + ehi / rlo * shi
+
+
+def decide(iv: Any, what: str) -> int:
+    """The sign of a number known to be nonzero, from bounds iv(p) at p = 64, 128, ... bits."""
+    p = 64
+    while p <= LIMITS["max_precision"]:
+        lo, hi = iv(p)
+        if lo > 0 or hi < 0:
+            return 1 if lo > 0 else -1
+        p *= 2
+    too_large("max_precision", f"deciding the sign of {what}", f"more than {p // 2} bits")
+    return 0
+
+
+# Polynomials in t are tuples of integer coefficients, lowest degree first, without trailing zeros.
+
+
+def ptrim(c: list) -> tuple:
+    while c and not c[-1]:
+        c.pop()
+    if len(c) > LIMITS["max_degree"] + 1:
+        too_large("max_degree", "a polynomial in t", f"degree {len(c) - 1}")
+    return tuple(c)
+
+
+def cost(*polys: tuple) -> int:
+    """Word operations to multiply every coefficient of one by every coefficient of the others."""
+    out = sum(max(abs(c).bit_length() for c in p) for p in polys if p) // 64 + 1
+    for p in polys:
+        out *= max(len(p), 1)
+    return out
+
+
+def padd(a: tuple, b: tuple, sign: int = 1) -> tuple:
+    n = max(len(a), len(b))
+    return ptrim([x + sign * y for x, y in zip(a + (0,) * (n - len(a)), b + (0,) * (n - len(b)))])
+
+
+def pmul(a: tuple, b: tuple) -> tuple:
+    spend("steps", cost(a, b), "arithmetic on polynomials in t")
+    out = [0] * (len(a) + len(b) - 1) if a and b else []
+    for i, x in enumerate(a):
+        for j, y in enumerate(b):
+            out[i + j] += x * y
+    return ptrim(out)
+
+
+def pdiv(a: tuple, b: tuple) -> tuple:
+    """a / b for a b that divides a in Z[t] (a common factor found by :func:`pgcd`)."""
+    spend("steps", cost(a, b), "arithmetic on polynomials in t")
+    r, q = list(a), [0] * max(0, len(a) - len(b) + 1)
+    for k in range(len(q) - 1, -1, -1):
+        q[k] = r[k + len(b) - 1] // b[-1]
+        for i, y in enumerate(b):
+            r[k + i] -= q[k] * y
+    if any(r):
+        raise Malformed("a polynomial division that must be exact is not (a bug in this checker)")
+    return ptrim(q)
+
+
+def pgcd(a: tuple, b: tuple) -> tuple:
+    """The gcd in Z[t] with a positive leading coefficient: the gcd of the contents times that of
+    the primitive parts (Gauss's lemma), by primitive pseudo-remainders."""
+
+    def prim(p: tuple) -> tuple:
+        g = gcd(*p) * (1 if p[-1] > 0 else -1)
+        return tuple(c // g for c in p)
+
+    if not a or not b:
+        return prim(a or b) if a or b else (1,)
+    content = gcd(gcd(*a), gcd(*b))
+    a, b = (prim(a), prim(b)) if len(a) >= len(b) else (prim(b), prim(a))
+    while True:
+        r = list(a)
+        while len(r) >= len(b):  # r <- lc(b) r - r_top t^k b
+            spend("steps", cost(tuple(r), b) // len(b) * 2, "the gcd of polynomials in t")
+            k, top = len(r) - len(b), r[-1]
+            r = [x * b[-1] for x in r]
+            for i, y in enumerate(b):
+                r[i + k] -= top * y
+            while r and not r[-1]:
+                r.pop()
+        if len(r) <= 1:
+            return tuple(content * c for c in b) if not r else (content,)
+        a, b = b, prim(tuple(r))
+
+
+def pvalue(a: tuple, p: int) -> tuple[Fraction, Fraction]:
+    """Bounds on a(t): positive and negative coefficients apart (both parts grow with t > 0), each
+    by Horner's rule on integers at A/2^p <= t <= B/2^p."""
+    if len(a) <= 1:
+        return (Fraction(a[0]),) * 2 if a else (ZERO, ZERO)
+    spend("steps", cost(a) * (p // 64 + 1), "bounds on a polynomial in t")
+    if (Qt.L, p) not in _T:
+        lo, hi = exp_iv(Fraction(1, Qt.L), p + 4)
+        _T[Qt.L, p] = (lo.numerator << p) // lo.denominator, -(-(hi.numerator << p) // hi.denominator)
+    lo_t, hi_t = _T[Qt.L, p]
+
+    def horner(cs: list, x: int) -> int:  # sum cs[k] x^k 2^(p(d - k)), d = len(cs) - 1
+        h, scale = 0, 1
+        for c in reversed(cs):
+            h, scale = h * x + c * scale, scale << p
+        return h
+
+    pos, neg, scale = [max(c, 0) for c in a], [max(-c, 0) for c in a], 1 << (p * (len(a) - 1))
+    return Fraction(horner(pos, lo_t) - horner(neg, hi_t), scale), Fraction(
+        horner(pos, hi_t) - horner(neg, lo_t), scale
+    )
+
+
+_T: dict = {}  # (L, p) -> integers A, B with A/2^p <= t = e^(1/L) <= B/2^p
+
+
+def psign(a: tuple) -> int:
+    if len(a) <= 1:
+        return (a[0] > 0) - (a[0] < 0) if a else 0
+    return decide(lambda p: pvalue(a, p), "a polynomial in t")
+
+
+@total_ordering
+class Qt:
+    """An element n(t)/d(t) of Q(t), t = e^(1/L), in lowest terms (gcd(n, d) = 1, d with a positive
+    leading coefficient), so == and hash are exact; ordered by its value at t.  Results that do not
+    depend on t are Fractions (:meth:`make`); integer polynomials (d = 1) are closed under +, -, *
+    and exact //: the ring in which games in a field are computed."""
+
+    L = 0  # the field of the certificate being checked; 0: rationals only
+    __slots__ = ("n", "d")
+
+    def __init__(self, n: tuple, d: tuple):
+        if d != (1,):
+            g = pgcd(n, d)
+            n, d = pdiv(n, g), pdiv(d, g)
+        self.n, self.d = (n, d) if d[-1] > 0 else (tuple(-c for c in n), tuple(-c for c in d))
+
+    @staticmethod
+    def make(n: Any, d: Any) -> Any:
+        """n/d (integer polynomials, or lists of coefficients) as a Fraction when it is constant."""
+        if not ptrim(list(d)):
+            raise Malformed("a zero denominator")
+        q = Qt(ptrim(list(n)), ptrim(list(d)))
+        return Fraction(q.n[0] if q.n else 0, q.d[0]) if len(q.n) <= 1 and len(q.d) == 1 else q
+
+    @staticmethod
+    def of(x: Any) -> Qt:
+        if isinstance(x, Qt):
+            return x
+        x, q = Fraction(x), Qt.__new__(Qt)
+        q.n, q.d = ((x.numerator,) if x else ()), (x.denominator,)
+        return q
+
+    def __add__(self, o: Any, sign: int = 1) -> Any:
+        o = Qt.of(o)
+        if self.d == o.d == (1,):
+            return Qt(padd(self.n, o.n, sign), (1,))
+        return Qt.make(padd(pmul(self.n, o.d), pmul(o.n, self.d), sign), pmul(self.d, o.d))
+
+    def __sub__(self, o: Any) -> Any:
+        return self.__add__(o, -1)
+
+    def __rsub__(self, o: Any) -> Any:
+        return Qt.of(o) - self
+
+    def __mul__(self, o: Any) -> Any:
+        o = Qt.of(o)
+        return Qt(pmul(self.n, o.n), (1,)) if self.d == o.d == (1,) else Qt.make(pmul(self.n, o.n), pmul(self.d, o.d))
+
+    __radd__, __rmul__ = __add__, __mul__
+
+    def __truediv__(self, o: Any) -> Any:
+        o = Qt.of(o)
+        return Qt.make(pmul(self.n, o.d), pmul(self.d, o.n))
+
+    def __rtruediv__(self, o: Any) -> Any:
+        return Qt.of(o) / self
+
+    def __floordiv__(self, o: Any) -> Qt:  # exact, in the ring of polynomials
+        return Qt(pdiv(self.n, Qt.of(o).n), (1,))
+
+    def __neg__(self) -> Any:
+        return Qt(tuple(-c for c in self.n), self.d)
+
+    def __eq__(self, o: object) -> bool:
+        return isinstance(o, (Qt, Fraction, int)) and (self.n, self.d) == (Qt.of(o).n, Qt.of(o).d)
+
+    def __hash__(self) -> int:
+        return hash((self.n, self.d))
+
+    def __bool__(self) -> bool:
+        return bool(self.n)
+
+    def __lt__(self, o: Any) -> bool:
+        return order(self, o) < 0
+
+    def sign(self) -> int:
+        return psign(self.n) * psign(self.d)
+
+    def __str__(self) -> str:
+        def term(k: int, a: int) -> str:
+            return (
+                str(a) if k == 0 else ("" if a == 1 else "-" if a == -1 else str(a)) + "t" + (f"^{k}" if k > 1 else "")
+            )
+
+        def poly(c: tuple) -> str:
+            terms = [term(k, a) for k, a in enumerate(c) if a]
+            s = " + ".join(terms).replace("+ -", "- ") or "0"
+            return s if len(terms) == 1 else f"({s})"
+
+        return poly(self.n) + ("" if self.d == (1,) else "/" + poly(self.d))
+
+
+def order(x: Any, y: Any) -> int:
+    """The sign of x - y on [0, inf]: numbers of Q(t) (Fractions included), e^q, INF."""
+    if x == INF or y == INF:
+        return (x == INF) - (y == INF)
+    if isinstance(x, tuple) or isinstance(y, tuple):  # e^q against a number n/d: (e^q d - n) d
+        if isinstance(x, tuple) and isinstance(y, tuple):
+            return (x[1] > y[1]) - (x[1] < y[1])
+        (_, q), v, s = (x, Qt.of(y), 1) if isinstance(x, tuple) else (y, Qt.of(x), -1)
+
+        def iv(p: int) -> tuple:
+            (nl, nh), (dl, dh), (el, eh) = pvalue(v.n, p), pvalue(v.d, p), exp_iv(q, p)
+            prods = [a * b for a in (el, eh) for b in (dl, dh)]
+            return min(prods) - nh, max(prods) - nl
+
+        return s * decide(iv, "e^q minus a number") * psign(v.d)
+    d = x - y
+    return d.sign() if isinstance(d, Qt) else (d > 0) - (d < 0)
+
+
+# --- games ---------------------------------------------------------------------------------------
 
 
 class Game:
-    """A validated game: ``nodes[k]`` is ("end",), ("ask", labels, children) or
-    ("answer", labels, rows, children) with rows[answer][dataset] a Fraction."""
+    """A validated game: ``nodes[k]`` is ("end",), ("ask", labels, children) or ("answer", labels,
+    D, rows, children): answer a has probability rows[a][d] / D under dataset d, with D the node's
+    common denominator (integers; in a field, integer polynomials in t)."""
 
     def __init__(self, name: str, raw: object, path: str):
-        self.name = name
-        self.datasets = [
-            expect(d, str, f"{path}.datasets[{k}]") for k, d in enumerate(field(raw, "datasets", list, path))
+        if not isinstance(raw, dict) or set(raw) != {"datasets", "pairs", "root", "nodes"}:
+            raise Malformed(f"{path}: a game has exactly the keys datasets, pairs, root, nodes")
+        self.name, ds = name, field(raw, "datasets", list, path)
+        if not ds or not all(isinstance(d, str) for d in ds) or len(set(ds)) != len(ds):
+            raise Malformed(f"{path}.datasets: distinct names")
+        self.datasets = ds
+        self.pairs = [
+            tuple(ds.index(x) if x in ds else -1 for x in p) if isinstance(p, list) else ()
+            for p in field(raw, "pairs", list, path)
         ]
-        if not self.datasets or len(set(self.datasets)) != len(self.datasets):
-            raise Malformed(f"{path}.datasets: must be distinct names")
-        self.pairs: list[tuple] = []
-        for k, pr in enumerate(field(raw, "pairs", list, path)):
-            pr = expect(pr, list, f"{path}.pairs[{k}]")
-            if len(pr) != 2 or pr[0] not in self.datasets or pr[1] not in self.datasets or pr[0] == pr[1]:
-                raise Malformed(f"{path}.pairs[{k}]: must name two different datasets")
-            if tuple(pr) in self.pairs:
-                raise Malformed(f"{path}.pairs[{k}]: listed twice")
-            self.pairs.append(tuple(pr))
-        for x, y in self.pairs:
-            if (y, x) not in self.pairs:
-                raise Malformed(f"{path}.pairs: ({x}, {y}) is listed but not ({y}, {x}); adjacency is symmetric")
-        if not self.pairs:
-            raise Malformed(f"{path}.pairs: no adjacent pair")
+        if (
+            not self.pairs
+            or len(set(self.pairs)) < len(self.pairs)
+            or any(len(p) != 2 or -1 in p or p[0] == p[1] or p[::-1] not in self.pairs for p in self.pairs)
+        ):
+            raise Malformed(f"{path}.pairs: distinct ordered pairs of two datasets, each in both orders")
         self.nodes = [self._node(k, n, f"{path}.nodes[{k}]") for k, n in enumerate(field(raw, "nodes", list, path))]
         self.root = field(raw, "root", int, path)
         if not 0 <= self.root < len(self.nodes):
             raise Malformed(f"{path}.root: no node {self.root}")
+        self.setup()
+
+    def setup(self) -> None:
+        self.rational = all(nd[0] != "answer" or type(nd[2]) is int for nd in self.nodes)
+        self._dc: Any = None
+        self._order: Any = None
+        self._shared: Any = None
+        self._probs: dict = {}
+        if not self.rational:  # one kind of number throughout: integer polynomials in t
+            self.nodes = [
+                nd if nd[0] != "answer" else nd[:2] + (Qt.of(nd[2]), [[Qt.of(n) for n in r] for r in nd[3]], nd[4])
+                for nd in self.nodes
+            ]
 
     def _node(self, k: int, raw: Any, path: str) -> tuple:
-        if field(raw, "id", int, path) != k:
-            raise Malformed(f"{path}.id: must be {k} (nodes are listed in order of their ids)")
-        kinds = [key for key in ("end", "ask", "answer") if key in raw]
-        if len(kinds) != 1 or len(raw) != 2:
-            raise Malformed(f"{path}: a node has an id and exactly one of end, ask, answer")
-        if kinds[0] == "end":
-            if raw["end"] is not True:
-                raise Malformed(f"{path}.end: must be true")
+        if type(raw) is not dict or len(raw) != 2 or type(raw.get("id")) is not int or raw["id"] != k:
+            raise Malformed(f"{path}: a node is {{id: {k}, and one of end, ask, answer}} (ids in order)")
+        ((kind, items),) = [(key, v) for key, v in raw.items() if key != "id"]
+        if kind == "end" and items is True:
             return ("end",)
-        items = field(raw, kinds[0], list, path)
-        width = 2 if kinds[0] == "ask" else 3
-        labels, rows, kids = [], [], []
-        for a, item in enumerate(items):
-            where = f"{path}.{kinds[0]}[{a}]"
-            item = expect(item, list, where)
-            if len(item) != width:
-                raise Malformed(f"{where}: expected [label, {'probabilities, ' if width == 3 else ''}child id]")
-            labels.append(expect(item[0], str, where + "[0]"))
-            kid = expect(item[-1], int, f"{where}[{width - 1}]")
-            if not 0 <= kid < k:
-                raise Malformed(f"{where}: child {kid} must be an earlier node (ids < {k})")
-            kids.append(kid)
-            if width == 3:
-                probs = expect(item[1], list, where + "[1]")
-                if len(probs) != len(self.datasets):
-                    raise Malformed(f"{where}[1]: needs one probability per dataset")
-                rows.append([rational(p, f"{where}[1][{d}]") for d, p in enumerate(probs)])
-        if not labels or len(set(labels)) != len(labels):
-            raise Malformed(f"{path}: labels must be distinct and there must be at least one")
-        if kinds[0] == "ask":
-            return ("ask", labels, kids)
-        for d, x in enumerate(self.datasets):  # a distribution under every dataset
-            if any(row[d] < 0 for row in rows) or sum(row[d] for row in rows) != 1:
-                raise Rejected(
-                    f"game {self.name}, node {k}: the answer probabilities under {text(x)} are not a distribution"
+        width = {"ask": 2, "answer": 3}.get(kind)
+        if width is None or type(items) is not list or not items:
+            raise Malformed(f"{path}: a node has an id and one of end (true), ask, answer (a nonempty list)")
+        for a, it in enumerate(items):
+            if (
+                type(it) is not list
+                or len(it) != width
+                or type(it[0]) is not str
+                or type(it[-1]) is not int
+                or not 0 <= it[-1] < k
+            ):
+                raise Malformed(
+                    f"{path}.{kind}[{a}]: expected [label, {'probabilities, ' * (width == 3)}the id of an earlier node]"
                 )
-        return ("answer", labels, rows, kids)
+            if width == 3 and (type(it[1]) is not list or len(it[1]) != len(self.datasets)):
+                raise Malformed(f"{path}.answer[{a}][1]: needs one probability per dataset")
+        labels, kids = [it[0] for it in items], [it[-1] for it in items]
+        if len(set(labels)) != len(labels):
+            raise Malformed(f"{path}: labels must be distinct")
+        if kind == "ask":
+            return ("ask", labels, kids)
+        probs = [
+            [
+                _PARSED[p] if type(p) is str and p in _PARSED else number(p, f"{path}.answer[{a}][1][{d}]")
+                for d, p in enumerate(it[1])
+            ]
+            for a, it in enumerate(items)
+        ]
+        if all(type(p) is Fraction for row in probs for p in row):
+            den = lcm(*(p.denominator for row in probs for p in row))
+            rows: list = [[p.numerator * (den // p.denominator) for p in row] for row in probs]
+        else:  # integer polynomials over a common denominator
+            parts = [[Qt.of(p) for p in row] for row in probs]
+            den = ring_lcm([Qt(p.d, (1,)) for row in parts for p in row])
+            rows = [[Qt(p.n, (1,)) * (den // Qt(p.d, (1,))) for p in row] for row in parts]
+        for d, column in enumerate(zip(*rows)):  # a distribution under every dataset
+            if any(x < 0 for x in column) or sum(column, 0) != den:
+                raise Rejected(
+                    f"game {text(self.name)}, node {k}: the probabilities under {text(self.datasets[d])} are not a distribution"
+                )
+        return ("answer", labels, bounded(den, f"{path}: a common denominator"), rows, kids)
 
-    def pair(self, raw: object, path: str) -> tuple[int, int]:
-        pr = expect(raw, list, path)
-        if len(pr) != 2 or tuple(pr) not in self.pairs:
-            raise Malformed(f"{path}: not an ordered adjacent pair of game {self.name}")
-        return self.datasets.index(pr[0]), self.datasets.index(pr[1])
+    def probs(self, k: int) -> list:
+        """The answer probabilities of node k as numbers (Fractions or elements of Q(t))."""
+        if k not in self._probs:
+            _, _, den, rows, _ = self.nodes[k]
+            self._probs[k] = [[Fraction(n, den) if self.rational else n / den for n in r] for r in rows]
+        return self._probs[k]
+
+    def dc(self) -> list:
+        """Per node a common denominator of the probabilities of the views below it."""
+        if self._dc is None:
+            self._dc = []
+            for nd in self.nodes:
+                if nd[0] == "end":
+                    self._dc.append(1 if self.rational else Qt.of(1))
+                    continue
+                below = ring_lcm([self._dc[c] for c in nd[-1]])
+                self._dc.append(below * nd[2] if nd[0] == "answer" else below)
+                if type(below) is int and below.bit_length() > LIMITS["max_bits"]:
+                    too_large("max_bits", "a common denominator of the views", f"{below.bit_length()} bits")
+        return self._dc
+
+    def shared(self) -> set:
+        """The nodes with more than one parent edge (where histories can merge)."""
+        if self._shared is None:
+            seen: set = set()
+            self._shared = set()
+            for k in reachable(self):
+                for c in self.nodes[k][-1] if self.nodes[k][0] != "end" else ():
+                    (self._shared if c in seen else seen).add(c)
+        return self._shared
+
+    def pair(self, raw: object, path: str) -> tuple:
+        pair = tuple(self.datasets.index(x) if x in self.datasets else -1 for x in raw) if isinstance(raw, list) else ()
+        if pair not in self.pairs:
+            raise Malformed(f"{path}: not an ordered adjacent pair of game {text(self.name)}")
+        return pair
+
+    def pair_names(self, pair: tuple) -> str:
+        return f"({text(self.datasets[pair[0]])}, {text(self.datasets[pair[1]])})"
 
     def walk_path(self, labels: list, path: str) -> tuple[int, list, list]:
         """Follow a history (a list of labels) from the root: the node reached, the answer
@@ -232,245 +647,562 @@ class Game:
             if nd[0] == "end" or lab not in nd[1]:
                 raise Malformed(f"{path}[{k}]: the history leaves the game at {text(lab)!r}")
             i = nd[1].index(lab)
-            if nd[0] == "answer":
-                probs = [p * q for p, q in zip(probs, nd[2][i])]
+            probs = [p * q for p, q in zip(probs, self.probs(node)[i])] if nd[0] == "answer" else probs
             answered.append(nd[0] == "answer")
             node = nd[-1][i]
         return node, probs, answered
 
 
-# --- upper bounds: concave chains and the local inequalities -------------------------------------
+def ring_gcd(x: Any, y: Any) -> Any:
+    """The gcd of two integers, or of two integer polynomials in t (taken > 0 at t)."""
+    if type(x) is int:
+        return gcd(x, y)
+    h = pgcd(Qt.of(x).n, Qt.of(y).n)
+    return Qt(h if psign(h) > 0 else tuple(-c for c in h), (1,))
 
 
-class Chain:
-    """U(lam) = max_i (a_i - lam * b_i) over the vertices of a concave chain (b increasing,
-    slopes decreasing), so the maximiser moves left as lam grows."""
-
-    def __init__(self, raw: object, path: str):
-        pts = expect(raw, list, path)
-        if not pts:
-            raise Malformed(f"{path}: a chain needs at least one vertex")
-        self.b: list[Fraction] = []
-        self.a: list[Fraction] = []
-        self.s: list[Fraction] = [ZERO]  # s[i]: the slope between vertices i - 1 and i (s[0] unused)
-        for k, v in enumerate(pts):
-            v = expect(v, list, f"{path}[{k}]")
-            if len(v) != 2:
-                raise Malformed(f"{path}[{k}]: a vertex is [b, a]")
-            b, a = rational(v[0], f"{path}[{k}][0]"), rational(v[1], f"{path}[{k}][1]")
-            if self.b:
-                if b <= self.b[-1]:
-                    raise Malformed(f"{path}[{k}]: vertices must have increasing b")
-                slope = (a - self.a[-1]) / (b - self.b[-1])
-                if len(self.s) > 1 and slope >= self.s[-1]:
-                    raise Malformed(f"{path}[{k}]: the chain is not concave (slopes must decrease)")
-                self.s.append(slope)
-            self.b.append(b)
-            self.a.append(a)
-        self.sn = [t.numerator for t in self.s]
-        self.sd = [t.denominator for t in self.s]
-
-    def bends(self) -> list:
-        """The slopes where U bends, ascending (U's slopes decrease along the chain)."""
-        return [t for t in reversed(self.s[1:]) if t >= 0]
-
-    def covers(self, other: Chain, lo: Fraction, hi: Any) -> tuple | None:
-        """U(lam) >= other(lam) for every lam in [lo, hi]: every vertex (b, a) of ``other`` gives
-        a line a - lam * b that must lie below U there; returns the first vertex that does not.
-        U minus such a line is convex, with slope b - b_j where vertex j is active, growing as
-        lam grows; so its minimum is where that slope turns >= 0 (at the bend s_m with
-        b_(m-1) <= b < b_m; at lam = 0 when no such bend is positive; never, if b < b_0),
-        moved into [lo, hi].  Both vertex lists increase in b, so one sweep finds every m."""
-        at: list[Any] = []  # a Fraction, or INF where the difference tends to -inf
-        m = 0
-        for b in other.b:
-            while m < len(self.b) and self.b[m] <= b:
-                m += 1
-            x: Any = INF if b < self.b[0] else ZERO if m == len(self.b) or self.s[m] <= 0 else self.s[m]
-            if infinite(x) or (not infinite(hi) and x > hi):
-                x = hi
-            at.append(INF if infinite(x) else max(x, lo))
-        if any(infinite(x) for x in at):  # the difference tends to -inf
-            return next((b, a) for b, a, x in zip(other.b, other.a, at) if infinite(x))
-        value = dict(zip(sorted(set(at)), self.values(sorted(set(at)))))
-        return next(((b, a) for b, a, x in zip(other.b, other.a, at) if a - x * b > value[x]), None)
-
-    def values(self, xs: list) -> list:
-        """U at every point of the ascending list ``xs`` (one sweep; the slope test s_j <= x is
-        done on numerators and denominators, the same exact comparison, only faster)."""
-        b, a, sn, sd = self.b, self.a, self.sn, self.sd
-        j, out = len(b) - 1, []
-        for x in xs:
-            xn, xd = x.numerator, x.denominator
-            while j and sn[j] * xd <= xn * sd[j]:
-                j -= 1
-            out.append(a[j] - x * b[j])
-        return out
+def ring_lcm(xs: list) -> Any:
+    if all(type(x) is int for x in xs):
+        return lcm(*xs)
+    out = Qt.of(1)
+    for x in map(Qt.of, xs):
+        out = out * (x // ring_gcd(out, x))
+    return out
 
 
-END = Chain([["0", "0"], ["1", "1"]], "end")  # (1 - lambda)_+ = max(0, 1 - lambda)
+def reachable(game: Game) -> list:
+    """The nodes reachable from the root in post-order (children in listed order, each before its
+    parents; the game is acyclic, so a node on the stack is never reached again from below)."""
+    if game._order is None:
+        game._order, done, stack = [], set(), [(game.root, 0)]
+        while stack:
+            k, i = stack.pop()
+            kids = game.nodes[k][-1] if game.nodes[k][0] != "end" else []
+            if i < len(kids):
+                stack += [(k, i + 1)] + ([(kids[i], 0)] if kids[i] not in done else [])
+            elif k not in done:
+                done.add(k)
+                game._order.append(k)
+    return game._order
 
 
-def dominates(big, small, bends: list, lo: Fraction, hi: Any, what: str) -> None:
-    """big(lam) >= small(lam) for every lam in [lo, hi], for two convex piecewise-linear
-    functions (given as ``values(xs)`` for ascending xs) whose bends are all in ``bends``.
-    Between two consecutive bends both are linear, so it suffices to compare them at lo, at
-    every bend, at hi, and, when hi = inf, beyond the last bend on their slopes."""
-    pts = [lo]
-    for t in sorted(bends):  # (ascending runs: sorting merges them)
-        if t > pts[-1] and (infinite(hi) or t < hi):
-            pts.append(t)
-    pts += [pts[-1] + 1, pts[-1] + 2] if infinite(hi) else [hi] if hi > lo else []
-    u, v = big(pts), small(pts)
-    for x, a, b in zip(pts, u, v):
-        if a < b:
-            raise Rejected(f"{what}: fails at lambda = {x}: {a} < {b}")
-    if infinite(hi) and u[-1] - u[-2] < v[-1] - v[-2]:
-        raise Rejected(f"{what}: fails for large lambda (last slopes {u[-1] - u[-2]} < {v[-1] - v[-2]})")
+def fingerprint(game: Game) -> str:
+    """SHA-256 of the game in a canonical form: the nodes reachable from the root renumbered in
+    post-order, probabilities in lowest terms (in Q(t) with the least L that writes them), the
+    ordered pairs sorted.  The ids and names as written do not matter; labels and order do."""
+    order = reachable(game)
+    ids, seen = {k: n for n, k in enumerate(order)}, {}
+    qts = [
+        p
+        for k in order
+        if game.nodes[k][0] == "answer" and not game.rational
+        for row in game.probs(k)
+        for p in row
+        if isinstance(p, Qt)
+    ]
+    g = gcd(Qt.L, *(e for p in qts for e, c in enumerate(p.n + p.d) if c)) if qts else 1
+
+    def num(n: Any, den: Any) -> str:  # canonical text, once per distinct value
+        if (n, den) not in seen:
+            q = Fraction(n, den) if isinstance(n, int) else Qt.of(n / den)
+            seen[n, den] = (
+                str(q) if isinstance(q, Fraction) else "/".join(",".join(map(str, c[::g])) for c in (q.n or (0,), q.d))
+            )
+        return seen[n, den]
+
+    nodes = [
+        ["end"]
+        if nd[0] == "end"
+        else [[lab, ids[c]] for lab, c in zip(nd[1], nd[2])]
+        if nd[0] == "ask"
+        else [[lab, [num(n, nd[2]) for n in r], ids[c]] for lab, r, c in zip(nd[1], nd[3], nd[4])]
+        for nd in (game.nodes[k] for k in order)
+    ]
+    pairs = sorted([game.datasets[i], game.datasets[j]] for i, j in game.pairs)
+    doc = {"datasets": game.datasets, "pairs": pairs, "field": f"exp(1/{Qt.L // g})" if qts else None, "nodes": nodes}
+    return hashlib.sha256(json.dumps(doc, separators=(",", ":"), ensure_ascii=False).encode()).hexdigest()
 
 
-def domain(raw: Any, path: str) -> tuple | None:
-    """Where a node's bound is claimed: [lo, hi] with 0 <= lo <= hi <= inf, or null (nowhere)."""
-    if raw is None:
-        return None
-    raw = expect(raw, list, path)
-    if len(raw) != 2:
-        raise Malformed(f"{path}: a domain is [lo, hi]")
-    lo, hi = ratio(raw[0], path + "[0]"), ratio(raw[1], path + "[1]")
-    if lo == INF or (hi != INF and hi < lo):
-        raise Malformed(f"{path}: need lo <= hi, lo finite")
-    return lo, hi
+def show_game(game: Game) -> list:
+    """The game as an indented tree; a shared sub-game is printed once and then referred to."""
+    ds = ", ".join(map(text, game.datasets))
+    out = [f"game {text(game.name)}: datasets ({ds}); ordered pairs " + ", ".join(map(game.pair_names, game.pairs))]
+    shown: set = set()
+    stack = [(game.root, 1, "")]
+    while stack:
+        k, depth, head = stack.pop()
+        nd, pad = game.nodes[k], "  " * depth
+        if nd[0] == "end" or k in shown:
+            out.append(f"{pad}{head}" + ("end" if nd[0] == "end" else f"#{k} (shown above)"))
+            continue
+        shown.add(k)
+        out.append(
+            f"{pad}{head}#{k} {'the adversary chooses' if nd[0] == 'ask' else f'the mechanism answers, Pr under ({ds})'}:"
+        )
+        probs = (
+            [" (" + ", ".join(map(text, row)) + ")" for row in game.probs(k)]
+            if nd[0] == "answer"
+            else [""] * len(nd[1])
+        )
+        stack += reversed([(c, depth + 1, f"{text(lab)}{pr} -> ") for lab, pr, c in zip(nd[1], probs, nd[-1])])
+    return out
 
 
-def inside(inner: tuple, outer: tuple | None, scale: Fraction = ONE) -> bool:
-    """scale * [lo, hi] lies within ``outer``."""
-    if outer is None:
-        return False
-    if not scaled_le(outer[0], ONE, inner[0], scale):
-        return False
-    return infinite(outer[1]) or (not infinite(inner[1]) and scaled_le(inner[1], scale, outer[1], ONE))
+def concomp(games: list, names: list) -> Game:
+    """ConComp(M_1, ..., M_k) (Vadhan & Wang 2021, Def. 2.1), built here from the components: at
+    each step the adversary picks a component that has not ended and a query for it (or polls one
+    waiting at an answer); it answers from its own state, the others keep theirs.  Sub-games are
+    shared by the tuple of component states."""
+    first = games[0]
+    if any(
+        g.datasets != first.datasets or sorted(g.pairs) != sorted(first.pairs) or g.rational != first.rational
+        for g in games
+    ):
+        raise Malformed("the components of a composition need the same datasets, pairs and kind of numbers")
 
-
-def scaled_le(x: Fraction, s: Fraction, y: Fraction, t: Fraction) -> bool:
-    """x * s <= y * t for rationals with s, t > 0, on integers (the same exact comparison as
-    with Fractions, without building the products: this test runs at every node)."""
-    return (
-        x.numerator * s.numerator * y.denominator * t.denominator
-        <= y.numerator * t.numerator * x.denominator * s.denominator
-    )
-
-
-def check_chains(game: Game, pair: tuple[int, int], raw: Any, path: str) -> tuple:
-    """The local inequalities at every node for one ordered pair, each on the node's domain
-    (a child's domain must contain the part of its parent's that it is evaluated on); returns
-    the root's chain and domain."""
-    chains, doms = field(raw, "chains", list, path), field(raw, "domains", list, path)
-    if len(chains) != len(game.nodes) or len(doms) != len(game.nodes):
-        raise Malformed(f"{path}: needs one chain and one domain per node ({len(game.nodes)})")
-    i, j = pair
-    name = f"pair ({text(game.datasets[i])}, {text(game.datasets[j])}) of game {game.name}, node"
-    done: list = []
-    dom: list = []
-    for k, nd in enumerate(game.nodes):
-        d = domain(doms[k], f"{path}.domains[{k}]")
-        u = None if d is None and chains[k] is None else Chain(chains[k], f"{path}.chains[{k}]")
-        if d is not None:
-            assert u is not None  # a node with a domain has a chain (Chain(None) is Malformed)
-            lo, hi = d
-            if nd[0] == "end" and u.covers(END, lo, hi) is not None:
-                raise Rejected(f"{name} {k} (end): U >= (1 - lambda)_+ fails")
-            for c, lab in dict(zip(reversed(nd[-1]), reversed(nd[1]))).items() if nd[0] == "ask" else ():
-                what = f"{name} {k} (choice {text(lab)!r}): U >= U_child on [{lo}, {hi}] fails"
-                if not inside(d, dom[c]):
-                    raise Rejected(f"{what}: the child's bound is not given there")
-                bad = u.covers(done[c], lo, hi) if chains[c] != chains[k] else None  # (same chain: holds)
-                if bad is not None:
-                    raise Rejected(f"{what}: the child's vertex ({bad[0]}, {bad[1]}) lies above U")
+    def expand(state: tuple) -> tuple:
+        tag, j, at = state
+        if tag == "answer":
+            nd = games[j].nodes[at[j]]
+            return nd[:4] + ([("wait", -1, at[:j] + (c,) + at[j + 1 :]) for c in nd[4]],)
+        labels: list = []
+        succ: list = []
+        for j, g in enumerate(games):
+            nd = g.nodes[at[j]]
             if nd[0] == "answer":
-                const = sum((r[i] for r in nd[2] if r[i] and not r[j]), ZERO)
-                terms = [(r[i], r[j] / r[i], done[c], c) for r, c in zip(nd[2], nd[3]) if r[i] and r[j]]
-                for _, q, _, c in terms:
-                    if not inside(d, dom[c], q):
-                        raise Rejected(f"{name} {k} (answer): child {c} has no bound on [{lo}, {hi}] * {q}")
-                bends = u.bends() + [t / q for _, q, ch, _ in terms for t in ch.bends()]
+                labels, succ = labels + [names[j]], succ + [("answer", j, at)]
+            for lab, c in zip(nd[1], nd[2]) if nd[0] == "ask" else ():
+                moved = at[:j] + (c,) + at[j + 1 :]
+                labels.append(f"{names[j]}.{lab}")
+                succ.append(("answer", j, moved) if g.nodes[c][0] == "answer" else ("wait", -1, moved))
+        return ("ask", labels, succ) if labels else ("end",)
 
-                def g(xs: list, terms: list = terms, const: Fraction = const) -> list:
-                    out = [const] * len(xs)
-                    for p, q, ch, _ in terms:
-                        out = [o + p * v for o, v in zip(out, ch.values([x * q for x in xs]))]
-                    return out
+    ids: dict = {}
+    nodes: list = []
+    stack = [(("wait", -1, tuple(g.root for g in games)), False)]
+    while stack:
+        state, expanded = stack.pop()
+        if state in ids:
+            continue
+        spec = expand(state)
+        kids = spec[-1] if spec[0] != "end" else []
+        if not expanded:
+            stack += [(state, True)] + [(c, False) for c in kids if c not in ids]
+            continue
+        ids[state] = len(nodes)
+        nodes.append(spec if spec[0] == "end" else spec[:-1] + ([ids[c] for c in kids],))
+        if len(nodes) > LIMITS["max_states"]:
+            too_large("max_states", "building the concurrent composition", f"more than {len(nodes) - 1} nodes")
+    built = Game.__new__(Game)
+    built.name, built.datasets, built.pairs, built.nodes = (
+        f"ConComp({', '.join(names)})",
+        first.datasets,
+        first.pairs,
+        nodes,
+    )
+    built.root = len(nodes) - 1
+    built.setup()
+    return built
 
-                dominates(
-                    u.values, g, bends, lo, hi, f"{name} {k} (answer): U(lambda) >= sum_a p_a U_a(lambda p'_a / p_a)"
-                )
-        done.append(u)
-        dom.append(d)
-    return done[game.root], dom[game.root]
+
+# --- delta at one lam: the induction itself ------------------------------------------------------
 
 
-# --- lower bounds: a deterministic adversary and an event, walked forward ------------------------
+def infinite(x: Any) -> bool:
+    return type(x) is str  # INF; every other value here is a number or ("exp", q)
 
 
-def check_event(game: Game, raw: object, path: str) -> tuple[Fraction, Fraction]:
-    """Recompute (P_x(T), P_x'(T)) for the adversary and event of one lower bound."""
-    i, j = game.pair(field(raw, "pair", list, path), path + ".pair")
-    choice: dict = {}
-    for k, st in enumerate(field(raw, "strategy", list, path)):
-        where = f"{path}.strategy[{k}]"
-        st = expect(st, list, where)
-        if len(st) != 3:
-            raise Malformed(f"{where}: expected [node, likelihood ratio, option]")
-        node, r = expect(st[0], int, where + "[0]"), ratio(st[1], where + "[1]")
-        if not 0 <= node < len(game.nodes) or game.nodes[node][0] != "ask" or st[2] not in game.nodes[node][1]:
-            raise Malformed(f"{where}: node {node} has no option {text(st[2])!r}")
-        if (node, r) in choice:
-            raise Malformed(f"{where}: a second choice at node {node}, ratio {text(r)}")
-        choice[(node, r)] = game.nodes[node][1].index(st[2])
-    event = {ratio(r, f"{path}.event[{k}]") for k, r in enumerate(field(raw, "event", list, path))}
-    states: dict = {game.root: {ONE: [ONE, ONE]}}
-    final: dict = {}
-    used = set()
-    for k in range(game.root, -1, -1):  # children have smaller ids: parents come first
-        nd = game.nodes[k]
-        for r, (p, pp) in states.pop(k, {}).items():
-            if nd[0] == "end":
-                final.setdefault(r, [ZERO, ZERO])
-                final[r][0] += p
-                final[r][1] += pp
-            elif nd[0] == "ask":
-                if (k, r) not in choice:
-                    raise Rejected(f"{path}: the adversary has no choice at node {k} for likelihood ratio {text(r)}")
-                used.add((k, r))
-                push(states, nd[2][choice[(k, r)]], p, pp)
+def hockey(game: Game, pair: tuple, lam: Any) -> tuple[Any, Any]:
+    """(delta(lam), its left derivative) for the ordered pair (x, x') = ``pair`` and a finite
+    lam >= 0, exactly.
+
+    A history with P_x(h) = a/m, P_x'(h) = b/m reaches node v with the weights (a, b), and the rest
+    contributes F_v(a, b) = sup_A sum_w (a P_x(w|h) - lam b P_x'(w|h))_+, positively homogeneous,
+    so it is memoised on (v, a:b): a and b divided by their gcd (in a field, by b).  With p_c =
+    n_c/D at an answer, lam = ln/ld and G_v = ld dc_v F_v (dc_v: a common denominator of the views
+    below v, :meth:`Game.dc`), everything stays integral:
+
+    * end: G = (a ld - ln b)_+, whose left derivative in lam is -b where a ld >= ln b;
+    * choice: G_v = max over the options of (dc_v/dc_c) G_c (the left derivative of a max is the
+      least among the maximisers', so E, the P_x'-mass, is the largest among them);
+    * answer: G_v = sum_c dc_v/(D dc_c) G_c(a n_c, b n'_c); an answer with n'_c = 0 puts all its
+      views in the event (F_c = a n_c), one with n_c = 0 adds nothing (lam >= 0).
+
+    Then delta(lam) = G_root/(ld dc_root), and its left derivative is -E_root/dc_root."""
+    i, j = pair
+    ln: Any = lam.numerator if game.rational and isinstance(lam, Fraction) else Qt(Qt.of(lam).n, (1,))
+    ld: Any = lam.denominator if game.rational and isinstance(lam, Fraction) else Qt(Qt.of(lam).d, (1,))
+    one: Any = 1 if game.rational else Qt.of(1)
+    nodes, dc, count = game.nodes, game.dc(), 0
+
+    shared = game.shared()
+
+    def norm(x: Any, y: Any, c: int) -> tuple:  # (h, x/h, y/h); a node with one parent edge needs no h
+        if type(x) is int and max(x.bit_length(), y.bit_length()) > LIMITS["max_bits"]:
+            too_large("max_bits", "a history's probabilities", f"{max(x.bit_length(), y.bit_length())} bits")
+        h = ring_gcd(x, y) if c in shared else one
+        return (h, x // h, y // h) if c in shared else (one, x, y)
+
+    need: dict = {game.root: {(one, one)}}  # node -> the weights it is reached with
+    for k in range(game.root, -1, -1):  # parents before children (children have smaller ids)
+        states = need.get(k, ())
+        count += len(states)
+        if count > LIMITS["max_states"]:
+            too_large("max_states", "the point recursion", f"more than {count - len(states)} states")
+        nd = nodes[k]
+        for row, c in zip(nd[3], nd[4]) if nd[0] == "answer" and states else ():
+            if row[i] and row[j] and nodes[c][0] != "end":
+                need.setdefault(c, set()).update(norm(a * row[i], b * row[j], c)[1:] for a, b in states)
+        for c in nd[2] if nd[0] == "ask" and states else ():
+            if nodes[c][0] != "end":
+                need.setdefault(c, set()).update(norm(a, b, c)[1:] for a, b in states)
+    val: dict = {}
+
+    def child(c: int, a: Any, b: Any) -> tuple:  # (G_c, E_c) at the weights (a, b)
+        if nodes[c][0] == "end":
+            x = a * ld - ln * b
+            return (x, b) if x >= 0 else (0, 0)
+        h, a, b = norm(a, b, c)
+        v, e = val[c, a, b]
+        return (v, e) if h is one else (v * h, e * h)
+
+    for k in range(game.root + 1):
+        nd, d = nodes[k], dc[k]
+        for a, b in need.get(k, ()) if nd[0] != "end" else ():
+            g = e = best = None
+            if nd[0] == "ask":
+                for c in nd[2]:
+                    v, s = child(c, a, b)
+                    v, s = v * (d // dc[c]), s * (d // dc[c])
+                    if best is None or v > best[0] or (v == best[0] and s > best[1]):
+                        best = (v, s)
             else:
-                for row, c in zip(nd[2], nd[3]):
-                    push(states, c, p * row[i], pp * row[j])
-    if used != set(choice):
-        raise Rejected(f"{path}: strategy entries that no history reaches: {sorted(map(str, set(choice) - used))[:3]}")
-    if not event <= set(final):
-        raise Rejected(f"{path}: event members that no view has: {sorted(map(str, event - set(final)))[:3]}")
-    pt = sum((final[r][0] for r in event), ZERO)
-    ppt = sum((final[r][1] for r in event), ZERO)
-    if (
-        rational(field(raw, "p", str, path), path + ".p"),
-        rational(field(raw, "p_prime", str, path), path + ".p_prime"),
-    ) != (pt, ppt):
-        raise Rejected(f"{path}: the stated probabilities of T are wrong: recomputed P_x(T) = {pt}, P_x'(T) = {ppt}")
-    return pt, ppt
+                g = e = 0
+                for row, c in zip(nd[3], nd[4]):
+                    mult = d // (nd[2] * dc[c])
+                    if row[i] and not row[j]:
+                        g += ld * a * row[i] * mult * dc[c]
+                    elif row[i]:
+                        v, s = child(c, a * row[i], b * row[j])
+                        g, e = g + v * mult, e + s * mult
+            val[k, a, b] = best or (g, e)
+    g, e = val[game.root, one, one] if nodes[game.root][0] != "end" else child(game.root, one, one)
+    if type(g) is int and type(e) is int and type(ld) is int:  # (Python divides integers into floats)
+        return Fraction(g, ld * dc[game.root]), Fraction(-e, dc[game.root])
+    return Qt.of(g) / (ld * dc[game.root]), -Qt.of(e) / dc[game.root]
 
 
-def push(states: dict, node: int, p: Fraction, pp: Fraction) -> None:
-    if p or pp:
-        bucket = states.setdefault(node, {})
-        m = bucket.setdefault(p / pp if pp else INF, [ZERO, ZERO])
-        m[0] += p
-        m[1] += pp
+_POINTS: dict = {}
+
+
+def delta_at(game: Game, lam: Any) -> tuple[Any, Any]:
+    """delta_M(lam): the largest over the ordered pairs, and the left derivative there (the least
+    among the pairs attaining it); for lam = INF the limit, the largest probability of the views
+    impossible under x' (the top of the chain)."""
+    key = (id(game), lam)
+    if key not in _POINTS:
+        best = None
+        for p in game.pairs:
+            v, s = (chain(game, p)[0], ZERO) if lam == INF else hockey(game, p, lam)
+            best = (v, s) if best is None or v > best[0] or (v == best[0] and s < best[1]) else best
+        _POINTS[key] = best
+    return _POINTS[key]
+
+
+def privloss_is(game: Game, delta: Any, lam: Any) -> bool:
+    """PrivLoss(M, delta) = log(lam): delta(lam) <= delta and, for lam > 1, delta(lam') > delta for
+    every lam' < lam, which for the convex delta is delta(lam) = delta with a negative left
+    derivative; for lam = INF: no finite lam works, i.e. the limit exceeds delta."""
+    if lam == INF:
+        return delta_at(game, INF)[0] > delta
+    v, s = delta_at(game, lam)
+    return v <= delta if lam == 1 else v == delta and s < 0
+
+
+# --- delta at every lam: the chain ---------------------------------------------------------------
+
+
+def chain(game: Game, pair: tuple) -> tuple[Any, list]:
+    """delta for every lam >= 0 at the root, as (top, edges): delta(lam) = top + sum over the edges
+    (r, w) with r > lam of (r - lam) w, edges by decreasing r; the points (b, a) = (P_x'(T),
+    P_x(T)) of the optimal events T are the chain's vertices.  At the end (0, [(1, 1)]); at an
+    answer, each child's chain scaled, (r, w) -> (r p/p', w p'), and the edges merged by slope
+    (answers with p' = 0 add p to top, those with p = 0 an edge (0, p')); at a choice the upper
+    concave hull of the children's vertices (the max of convex functions)."""
+    i, j = pair
+    memo: list = []
+    size = 0
+    for k, nd in enumerate(game.nodes):
+        if nd[0] == "end":
+            memo.append((ZERO, [(ONE, ONE)]))
+            continue
+        size += sum(len(memo[c][1]) for c in nd[-1])  # the edges this node combines
+        if size > LIMITS["max_states"]:
+            too_large("max_states", "the chains of the game", f"more than {size} edges")
+        if nd[0] == "ask":
+            memo.append(upper_hull([memo[c] for c in nd[2]]))
+        else:
+            top: Any = ZERO
+            edges: dict = {}
+            for row, c in zip(game.probs(k), nd[4]):
+                p, q = row[i], row[j]
+                parts = (
+                    ([(ZERO, q)] if q else [])
+                    if not p
+                    else []
+                    if not q
+                    else [(r * p / q, w * q) for r, w in memo[c][1]]
+                )
+                top += p if not q else p * memo[c][0]
+                for r, w in parts:
+                    edges[r] = edges.get(r, ZERO) + w
+            memo.append((top, sorted(edges.items(), key=lambda e: e[0], reverse=True)))
+    return memo[game.root]
+
+
+def upper_hull(chains: list) -> tuple[Any, list]:
+    """The chain of max(delta_1, delta_2, ...): the upper concave hull of their vertices (every
+    chain runs from (0, top) to (1, 1))."""
+    pts = sorted({pt for top, edges in chains for pt in vertices(top, edges)}, key=lambda pt: (pt[0], -pt[1]))
+    hull: list = []
+    for b, a in pts:
+        if hull and hull[-1][0] == b:
+            continue  # (sorted with the largest a first at each b)
+        while len(hull) >= 2 and (hull[-1][1] - hull[-2][1]) * (b - hull[-1][0]) <= (a - hull[-1][1]) * (
+            hull[-1][0] - hull[-2][0]
+        ):
+            hull.pop()
+        hull.append((b, a))
+    return hull[0][1], [((a1 - a0) / (b1 - b0), b1 - b0) for (b0, a0), (b1, a1) in zip(hull, hull[1:])]
+
+
+def vertices(top: Any, edges: list) -> list:
+    out, b, a = [(ZERO, top)], ZERO, top
+    for r, w in edges:
+        b, a = b + w, a + r * w
+        out.append((b, a))
+    return out
+
+
+def value(chain_: tuple, lam: Any) -> Any:
+    top, edges = chain_
+    return top + sum(((r - lam) * w for r, w in edges if r > lam), ZERO)
+
+
+# --- Renyi divergence, KL divergence, bounded range: recomputed from the game ---------------------
+
+
+def coprime_base(nums: list) -> list:
+    """Pairwise coprime integers > 1 of which every number in ``nums`` is a product: a number
+    sharing a factor g > 1 with a base element b is split into b/g, g and itself/g (the product
+    of everything pending drops by g each time, so this ends)."""
+    base: list = []
+    todo = [n for n in nums if n > 1]
+    while todo:
+        x = todo.pop()
+        spend("steps", len(base) * (x.bit_length() // 64 + 1), "a coprime base of the game's integers")
+        for k, b in enumerate(base):
+            g = gcd(x, b)
+            if g > 1:
+                base.pop(k)
+                todo += [y for y in (b // g, g, x // g) if y > 1]
+                break
+        else:
+            base.append(x)
+    return base
+
+
+class LogForm:
+    """s + sum_k c_k log(base_k) over a fixed coprime base: logarithms of multiplicatively
+    independent integers, so the form is 0 exactly when s and every c_k are 0 (and then
+    e^-s would be algebraic); otherwise its sign is decided from bounds on the logarithms."""
+
+    def __init__(self, base: list, s: Any = ZERO, c: dict | None = None):
+        self.base, self.s, self.c = base, s, c or {}
+
+    @staticmethod
+    def log(base: list, x: Fraction, times: Any = ONE) -> LogForm:
+        """times * log(x) for a rational x > 0 whose factors are in ``base``."""
+        c: dict = {}
+        for n, sign in ((x.numerator, 1), (x.denominator, -1)):
+            for k, b in enumerate(base):
+                while n % b == 0:
+                    n //= b
+                    c[k] = c.get(k, ZERO) + sign * times
+            if n != 1:
+                raise Malformed("a logarithm outside the base (a bug in this checker)")
+        return LogForm(base, ZERO, c)
+
+    def __add__(self, o: LogForm) -> LogForm:
+        c = dict(self.c)
+        for k, v in o.c.items():
+            c[k] = c.get(k, ZERO) + v
+        return LogForm(self.base, self.s + o.s, {k: v for k, v in c.items() if v})
+
+    def scale(self, f: Any) -> LogForm:
+        return LogForm(self.base, self.s * f, {k: v * f for k, v in self.c.items()})
+
+    def sign(self) -> int:
+        if not self.c:
+            return (self.s > 0) - (self.s < 0)
+
+        def iv(p: int) -> tuple:
+            lo = hi = self.s
+            for k, v in self.c.items():
+                a, b = log_iv(Fraction(self.base[k]), p)
+                lo, hi = lo + min(v * a, v * b), hi + max(v * a, v * b)
+            return lo, hi
+
+        return decide(iv, "a sum of logarithms")
+
+
+def bound_terms(raw: Any, path: str) -> tuple[Fraction, list] | None:
+    """A claimed value X = "inf" (None), or terms [b, c] for X = sum c log(b), where b = "e"
+    stands for e (the rational part of X)."""
+    if raw == INF:
+        return None
+    s, terms = ZERO, []
+    for k, item in enumerate(expect(raw, list, path)):
+        item = expect(item, list, f"{path}[{k}]")
+        if len(item) != 2:
+            raise Malformed(f"{path}[{k}]: a term is [b, c], for c * log(b)")
+        c = number(item[1], f"{path}[{k}][1]")
+        if item[0] == "e":
+            s += c
+        else:
+            b = number(item[0], f"{path}[{k}][0]")
+            if not isinstance(b, Fraction) or b <= 0 or not isinstance(c, Fraction):
+                raise Malformed(f"{path}[{k}]: log(b) needs a rational b > 0 and a rational coefficient")
+            terms.append((b, c))
+    return s, terms
+
+
+def terms_text(bound: tuple | None) -> str:
+    if bound is None:
+        return "inf"
+    s, terms = bound
+    out = ""
+    for b, c in terms:
+        out += (
+            (" - " if c < 0 else " + " if out else "") + ("" if abs(c) == 1 else f"{text(abs(c))} ") + f"log({text(b)})"
+        )
+    if s or not out:
+        out += (" - " if s < 0 else " + " if out else "") + text(abs(s) if out else s)
+    return out
+
+
+def renyi_sum(game: Game, pair: tuple, alpha: int | None) -> Any:
+    """sup over deterministic adversaries of sum_v P_x(v)^alpha P_x'(v)^(1 - alpha) (alpha = None:
+    of the likelihood ratio P_x(v)/P_x'(v) of a view), node by node from the end: 1 at the end,
+    the max at a choice, sum_a p_a (p_a/p'_a)^(alpha - 1) (child) over answers with p_a > 0 (inf
+    if p'_a = 0), or for alpha = inf the max of p_a/p'_a (child)."""
+    i, j = pair
+    val: list = []
+    for k, nd in enumerate(game.nodes):
+        if nd[0] == "end":
+            val.append(ONE)
+        elif nd[0] == "ask":
+            val.append(max((val[c] for c in nd[2]), key=lambda v: (1, ZERO) if infinite(v) else (0, v)))
+        else:
+            parts = []
+            for row, c in zip(game.probs(k), nd[4]):
+                p, q = row[i], row[j]
+                if p and (not q or infinite(val[c])):
+                    parts.append(INF)
+                elif p:
+                    if (bits(p) + bits(q)) * (alpha or 1) + bits(val[c]) > LIMITS["max_bits"]:
+                        too_large(
+                            "max_bits",
+                            "a term p^alpha p'^(1 - alpha)",
+                            f"about {(bits(p) + bits(q)) * (alpha or 1)} bits",
+                        )
+                    parts.append((p / q) ** (alpha - 1) * p * val[c] if alpha else p / q * val[c])
+            big = any(infinite(v) for v in parts)
+            value = INF if big else bounded(max(parts) if alpha is None else sum(parts, ZERO), "a Renyi sum")
+            spend("bits", bits(value), "the Renyi sums")
+            val.append(value)
+    return val[game.root]
+
+
+def kl(game: Game, pair: tuple, base: list) -> Any:
+    """sup over deterministic adversaries of sum_v P_x(v) log(P_x(v)/P_x'(v)) (the KL divergence
+    of the views), node by node: 0 at the end, the max at a choice, sum_a p_a (log(p_a/p'_a) +
+    child) at an answer (inf if some p'_a = 0 < p_a).  Logarithms are LogForms over ``base``."""
+    i, j = pair
+    val: list = []
+    for k, nd in enumerate(game.nodes):
+        if nd[0] == "end":
+            val.append(LogForm(base))
+        elif nd[0] == "ask":
+            best = val[nd[2][0]]
+            for c in nd[2][1:]:
+                v = val[c]
+                if infinite(v) or (not infinite(best) and (v + best.scale(-1)).sign() > 0):
+                    best = v
+            val.append(best)
+        else:
+            total: Any = LogForm(base)
+            for row, r, c in zip(game.probs(k), nd[3], nd[4]):
+                if row[i] and (not row[j] or infinite(val[c])):
+                    total = INF
+                elif row[i] and not infinite(total):
+                    step = LogForm.log(base, Fraction(r[i], r[j])) + val[c]
+                    total = total + step.scale(row[i])
+            spend("bits", 0 if infinite(total) else sum(map(bits, total.c.values())), "the KL divergences")
+            val.append(total)
+    return val[game.root]
+
+
+def br_ratio(game: Game, pair: tuple, deterministic: bool) -> Any:
+    """e^(BR-range) for one ordered pair (Dong, Durfee & Rogers 2020, Def. 2.2): the largest
+    P_x(w1)/P_x'(w1) over P_x(w2)/P_x'(w2) for two views w1, w2 of one deterministic adversary
+    (views with P_x + P_x' > 0), or of any two views for randomized adversaries (whose coins mix
+    strategies).  It is inf when a view has ratio 0 or inf.  Else two views of one strategy first
+    differ at an answer (at a choice the strategy picks one option), after which each continues
+    freely: the largest ratio from answer a over the smallest from answer b != a, the prefix
+    cancelling; HI(v) and LO(v), the largest and smallest ratio of a continuation, are one
+    backward pass."""
+    i, j = pair
+    reach: set = set()
+    for one, other in ((i, j), (j, i)):  # a view impossible under exactly one dataset: ratio 0 or inf
+        seen = {game.root}
+        for k in range(game.root, -1, -1):
+            nd = game.nodes[k]
+            if k in seen and nd[0] != "end":
+                rows = game.probs(k) if nd[0] == "answer" else [[ONE] * len(game.datasets)] * len(nd[-1])
+                for row, c in zip(rows, nd[-1]):
+                    if row[one] and not row[other]:
+                        return INF
+                    if row[one]:
+                        seen.add(c)
+        reach = reach or seen  # then both orders reach the same nodes, every view with P, P' > 0
+    hi: list = []
+    lo: list = []
+    best: Any = ONE
+    for k, nd in enumerate(game.nodes):
+        if nd[0] == "end":
+            hi.append(ONE)
+            lo.append(ONE)
+            continue
+        opts = (
+            [(ONE, c) for c in nd[2]]
+            if nd[0] == "ask"
+            else [(r[i] / r[j], c) for r, c in zip(game.probs(k), nd[4]) if r[i] and r[j]]
+        )
+        hs, ls = [q * hi[c] for q, c in opts], [q * lo[c] for q, c in opts]
+        hi.append(max(hs) if hs else ONE)
+        lo.append(min(ls) if ls else ONE)
+        if nd[0] == "answer" and k in reach and len(ls) > 1:
+            m = min(range(len(ls)), key=lambda a: ls[a])
+            second = min(x for a, x in enumerate(ls) if a != m)
+            best = max([best] + [h / (ls[m] if a != m else second) for a, h in enumerate(hs)])
+    return best if deterministic else hi[game.root] / lo[game.root]
 
 
 # --- simulation of randomized response: T's table, or Farkas multipliers -------------------------
 
 
-def rr_weights(outputs: list, lam: Fraction, delta: Fraction, path: str) -> list:
+def rr_weights(outputs: list, lam: Any, delta: Any, path: str) -> list:
     """Pr[RR(b) = c] for b = 0, 1: RR_eps (Def. 1.9) or RR_(eps, delta) (Def. 5.1)."""
     keep, flip = (1 - delta) * lam / (1 + lam), (1 - delta) / (1 + lam)
     if outputs == ["0", "1"] and delta == 0:
@@ -480,8 +1212,10 @@ def rr_weights(outputs: list, lam: Fraction, delta: Fraction, path: str) -> list
     raise Malformed(f"{path}: outputs must be [0, 1] (delta = 0) or [I0, 0, 1, I1]")
 
 
-def check_simulation(game: Game, raw: object, path: str, lam: Fraction, delta: Fraction) -> frozenset:
-    """Check T on every history of the game (walked as a tree); returns the pair it covers."""
+def check_simulation(game: Game, raw: object, path: str, lam: Any, delta: Any) -> frozenset:
+    """T on every history of the game (walked as a tree, at most --max-histories of them):
+    each conditional a distribution, and sum_c Pr[RR(b) = c] T_c(h) = P_(x_b)(h) for b = 0, 1;
+    returns the pair it covers."""
     i, j = game.pair(field(raw, "pair", list, path), path + ".pair")
     outputs = field(raw, "outputs", list, path)
     w = rr_weights(outputs, lam, delta, path + ".outputs")
@@ -493,35 +1227,36 @@ def check_simulation(game: Game, raw: object, path: str, lam: Fraction, delta: F
         if hist in table or len(rows) != len(outputs):
             raise Malformed(f"{where}: a repeated round, or not one row per output")
         table[hist] = [
-            [rational(v, f"{where}.T[{c}][{a}]") for a, v in enumerate(expect(r, list, f"{where}.T[{c}]"))]
+            [number(v, f"{where}.T[{c}][{a}]") for a, v in enumerate(expect(r, list, f"{where}.T[{c}]"))]
             for c, r in enumerate(rows)
         ]
-    seen = set()
-    stack: list[tuple[int, tuple, list, Fraction, Fraction]] = [(game.root, (), [ONE] * len(outputs), ONE, ONE)]
+    seen, walked = set(), 0
+    stack: list = [(game.root, (), [ONE] * len(outputs), ONE, ONE)]
     while stack:
         node, hist, tau, px, pxp = stack.pop()
+        walked += 1
+        if walked > LIMITS["max_histories"]:
+            too_large("max_histories", "the simulation check", f"more than {walked - 1} histories")
         nd = game.nodes[node]
         if nd[0] == "ask":
             stack.extend((c, hist + (lab,), tau, px, pxp) for lab, c in zip(nd[1], nd[2]))
         elif nd[0] == "answer":
-            rows = table.get(hist)
+            rows, probs = table.get(hist), game.probs(node)
             where = f"{path}: round ({', '.join(map(text, hist))})"
             if rows is None:
                 raise Rejected(f"{where} has no entry in T's table")
             seen.add(hist)
             for c, row in enumerate(rows):
-                if len(row) != len(nd[1]) or any(v < 0 for v in row) or sum(row) != 1:
-                    raise Rejected(
-                        f"{where}: T({text(outputs[c])}) is not a probability distribution over the {len(nd[1])} answers"
-                    )
-            for a, (lab, c) in enumerate(zip(nd[1], nd[3])):
+                if len(row) != len(nd[1]) or any(v < 0 for v in row) or sum(row, ZERO) != 1:
+                    raise Rejected(f"{where}: T({text(outputs[c])}) is not a probability distribution over the answers")
+            for a, (lab, c) in enumerate(zip(nd[1], nd[4])):
                 t2 = [t * rows[o][a] for o, t in enumerate(tau)]
-                p2, pp2 = px * nd[2][a][i], pxp * nd[2][a][j]
+                p2, pp2 = px * probs[a][i], pxp * probs[a][j]
                 for b, target in ((0, p2), (1, pp2)):
                     mix = sum((wc * t for wc, t in zip(w[b], t2)), ZERO)
                     if mix != target:
                         raise Rejected(
-                            f"{where}, answer {text(lab)!r}: T(RR({b})) gives {mix}, M({text(game.datasets[(i, j)[b]])}) gives {target}"
+                            f"{where}, answer {text(lab)!r}: T(RR({b})) gives {text(mix)}, M({text(game.datasets[(i, j)[b]])}) gives {text(target)}"
                         )
                 stack.append((c, hist + (lab,), t2, p2, pp2))
     if seen != set(table):
@@ -529,18 +1264,21 @@ def check_simulation(game: Game, raw: object, path: str, lam: Fraction, delta: F
     return frozenset((i, j))
 
 
-def check_farkas(game: Game, raw: object, path: str, lam: Fraction, delta: Fraction) -> frozenset:
+def check_farkas(game: Game, raw: object, path: str, lam: Any, delta: Any) -> frozenset:
     """Farkas: y^T A >= 0 on every variable tau_c(h) >= 0 and y^T b < 0, for the rows
     consistency(c, round): sum_a tau_c(round.a) - tau_c(previous answer history) = [no previous]
-    and mixture(b, h): sum_c Pr[RR(b) = c] tau_c(h) = P_{x_b}(h).  Then no T exists."""
+    and mixture(b, h): sum_c Pr[RR(b) = c] tau_c(h) = P_(x_b)(h).  Then no T exists."""
     i, j = game.pair(field(raw, "pair", list, path), path + ".pair")
     outputs = field(raw, "outputs", list, path)
     w = rr_weights(outputs, lam, delta, path + ".outputs")
     column: dict = {}
     rhs = ZERO
-    for k, m in enumerate(field(raw, "multipliers", list, path)):
+    rows = field(raw, "multipliers", list, path)
+    if len(rows) > LIMITS["max_histories"]:
+        too_large("max_histories", "the Farkas check", f"{len(rows)} rows")
+    for k, m in enumerate(rows):
         where = f"{path}.multipliers[{k}]"
-        y = rational(field(m, "y", str, where), where + ".y")
+        y = number(field(m, "y", str, where), where + ".y")
         row = field(m, "row", list, where)
         if len(row) != 3 or row[0] not in ("consistency", "mixture"):
             raise Malformed(f"{where}.row: expected [consistency, output, history] or [mixture, b, history]")
@@ -557,7 +1295,7 @@ def check_farkas(game: Game, raw: object, path: str, lam: Fraction, delta: Fract
                 column[(c, hist[:prev])] = column.get((c, hist[:prev]), ZERO) - y
             else:
                 rhs += y
-        else:  # sum_c Pr[RR(b) = c] tau_c(h) = P_{x_b}(h)
+        else:  # sum_c Pr[RR(b) = c] tau_c(h) = P_(x_b)(h)
             if row[1] not in (0, 1) or isinstance(row[1], bool) or not answered or not answered[-1]:
                 raise Malformed(f"{where}.row: b must be 0 or 1 and the history must end with an answer")
             for c in range(len(outputs)):
@@ -570,496 +1308,602 @@ def check_farkas(game: Game, raw: object, path: str, lam: Fraction, delta: Fract
             f"{path}: the combined coefficient of tau_{text(outputs[c])}({', '.join(map(text, h))}) is negative"
         )
     if not rhs < 0:
-        raise Rejected(f"{path}: the combined right-hand side is {rhs}, not < 0")
+        raise Rejected(f"{path}: the combined right-hand side is {text(rhs)}, not < 0")
     return frozenset((i, j))
 
 
-# --- claims: what the proofs establish, and whether that decides the claim -----------------------
+# --- claims: what the game and the proof establish, and whether that is the claim ------------------
 
 
-def infinite(x: Any) -> bool:
-    """x is INF.  Every value in [0, inf] here is a Fraction or INF (a string), so the test
-    is on the type: comparing a Fraction with a string by == goes through the numeric tower,
-    which costs more than the rest of the check at a node."""
-    return type(x) is str
+def game_of(games: dict, name: object) -> Game:
+    if not isinstance(name, str) or name not in games:
+        raise Malformed(f"no game named {text(name)!r}")
+    return games[name]
 
 
-def lt(x: Any, y: Any) -> bool:
-    """x < y for values in [0, inf]."""
-    return x != INF and (y == INF or x < y)
+def param(obj: dict, key: str, where: str = "claim", kind: str = "number") -> Any:
+    """A parameter: "number", "prob" (in [0, 1]), "lam" (e^eps >= 1 or inf), "exp" (also e^q)."""
+    raw = field(obj, key, str, where)
+    v = number(raw, f"{where}.{key}") if kind in ("number", "prob") else ratio(raw, f"{where}.{key}", kind == "exp")
+    if kind == "prob" and not 0 <= v <= 1:
+        raise Malformed(f"{where}.{key}: must lie in [0, 1]")
+    if kind in ("lam", "exp") and not infinite(v) and not isinstance(v, tuple) and v < 1:
+        raise Malformed(f"{where}.{key}: e^eps must be >= 1")
+    return v
 
 
-class Proof:
-    """The proof objects of one certificate, each checked once: the root chains of every
-    ordered pair of a game (upper bounds), and the (P_x(T), P_x'(T), pair) of its events."""
-
-    def __init__(self, raw: dict, games: dict):
-        self.raw, self.games = raw, games
-        self.entries = {}
-        for key in ("upper", "lower"):
-            items = field(raw, key, list, "proof", optional=True) or []
-            for k, item in enumerate(items):
-                game_of(games, field(item, "game", str, f"proof.{key}[{k}]"))
-            self.entries[key] = items
-        self._upper: dict = {}
-        self._lower: dict = {}
-
-    def upper(self, game: Game) -> list | None:
-        """Root chains of every ordered pair of ``game``; None when the proof gives none."""
-        if game.name not in self._upper:
-            found: dict = {}
-            for k, up in enumerate(self.entries["upper"]):
-                where = f"proof.upper[{k}]"
-                if up["game"] == game.name:
-                    pair = game.pair(field(up, "pair", list, where), where + ".pair")
-                    if pair in found:
-                        raise Malformed(f"{where}: a second upper bound for the same pair")
-                    found[pair] = check_chains(game, pair, up, where)
-            for x, y in game.pairs if found else ():
-                if (game.datasets.index(x), game.datasets.index(y)) not in found:
-                    raise Rejected(f"game {game.name}: no upper bound for the ordered pair ({text(x)}, {text(y)})")
-            self._upper[game.name] = list(found.values()) or None
-        return self._upper[game.name]
-
-    def lower(self, game: Game) -> list:
-        """(P_x(T), P_x'(T), pair) of every event on ``game``, in the order given."""
-        if game.name not in self._lower:
-            out = []
-            for k, lo in enumerate(self.entries["lower"]):
-                if lo["game"] == game.name:
-                    p, pp = check_event(game, lo, f"proof.lower[{k}]")
-                    out.append((p, pp, game.pair(lo["pair"], "pair")))
-            self._lower[game.name] = out
-        return self._lower[game.name]
-
-    def delta_at_most(self, game: Game, lam: Fraction) -> Fraction | None:
-        """An upper bound on delta_M(lam): the largest root chain at lam (None: no chains, or
-        some root bound does not cover lam)."""
-        roots = self.upper(game)
-        if roots is None or not all(inside((lam, lam), d) for _, d in roots):
-            return None
-        return max(c.values([lam])[0] for c, _ in roots)
-
-    def delta_at_least(self, game: Game, lam: Fraction) -> Fraction:
-        """A lower bound on delta_M(lam): the best event, or 0 (the empty event)."""
-        return max([ZERO] + [p - lam * pp for p, pp, _ in self.lower(game)])
+def privloss(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
+    """PrivLoss(M, delta) = inf{eps >= 0 : delta_M(e^eps) <= delta} is log of the proof's
+    ``exp_privloss`` (:func:`privloss_is`); the claim compares it with its own value."""
+    game, delta, lam_c = (
+        game_of(games, claim.get("of")),
+        param(claim, "delta", kind="prob"),
+        param(claim, "exp_eps", kind="exp"),
+    )
+    rel = field(claim, "relation", str, "claim")
+    if rel not in ("equals", "at_most"):
+        raise Malformed("claim.relation: equals or at_most")
+    lam = param(proof, "exp_privloss", "proof", "lam")
+    if not privloss_is(game, delta, lam):
+        raise Rejected(f"PrivLoss({text(game.name)}, {text(delta)}) is not {log_text(lam)}, the value the proof states")
+    c = order(lam, lam_c)
+    facts = f"PrivLoss({text(game.name)}, {text(delta)}) = {log_text(lam)}"
+    return (
+        facts,
+        f"PrivLoss({text(game.name)}, {text(delta)}) {'=' if rel == 'equals' else '<='} {log_text(lam_c)}",
+        (c == 0 if rel == "equals" else c <= 0),
+    )
 
 
-def check_certificate(cert: object, hashes: set | None = None) -> str:
-    """Check one certificate; return the statement proved, or raise Malformed / Rejected."""
-    with no_gc():
-        return _check(cert, hashes)
+def dp(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
+    """(eps, delta)-DP is delta_M(e^eps) <= delta (Def. 1.7), computed at e^eps; for e^eps = e^q
+    outside the field, at the proof's ``bracket`` b: delta_M is nonincreasing, so b <= e^q with
+    delta_M(b) <= delta proves it and b >= e^q with delta_M(b) > delta refutes it."""
+    game, lam, delta = (
+        game_of(games, claim.get("of")),
+        param(claim, "exp_eps", kind="exp"),
+        param(claim, "delta", kind="prob"),
+    )
+    if infinite(lam):
+        raise Malformed("claim.exp_eps: must be finite")
+    neg = kind == "not_dp"
+    statement = f"{text(game.name)} is {'not ' if neg else ''}({log_text(lam)}, {text(delta)})-DP"
+    if isinstance(lam, tuple):
+        b = param(proof, "bracket", "proof", "lam")
+        v = delta_at(game, b)[0]
+        side = order(b, lam)  # delta_M is nonincreasing
+        is_dp = True if v <= delta and side < 0 else False if v > delta and side > 0 else None
+        facts = f"delta_{text(game.name)}({text(b)}) = {text(v)}, with {text(b)} {'<' if side < 0 else '>'} e^{text(lam[1])}"
+    else:
+        v = delta_at(game, lam)[0]
+        is_dp, facts = v <= delta, f"delta_{text(game.name)}({text(lam)}) = {text(v)}"
+    return facts, statement, None if is_dp is None else is_dp != neg
+
+
+def delta_claim(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
+    game, lam, d = game_of(games, claim.get("of")), param(claim, "exp_eps", kind="lam"), param(claim, "equals")
+    if infinite(lam):
+        raise Malformed("claim.exp_eps: must be finite")
+    v = delta_at(game, lam)[0]
+    return (
+        f"delta_{text(game.name)}({text(lam)}) = {text(v)}",
+        f"delta_{text(game.name)}({text(lam)}) = {text(d)}",
+        v == d,
+    )
+
+
+def envelope(game: Game) -> tuple[Any, list]:
+    """delta_M for every lam, the max over the ordered pairs: the upper hull of their chains."""
+    return upper_hull([chain(game, p) for p in game.pairs])
+
+
+def profile(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
+    """delta_M(lam) <= delta_N(lam) for every lam >= 1 (eps >= 0); profile_eq is both directions.
+    Both are convex and piecewise linear, so they are compared at lam = 1, at every bend of either
+    beyond 1, and in the limit (the tops).
+
+    fdp: M is f-DP for f = T(N), N's trade-off function (Dong, Roth & Su 2022): T(M) >= T(N), which
+    is delta_M <= delta_N for every lam >= 0 (their Prop. 2.12); for lam < 1 it follows from lam >= 1,
+    because over a symmetric set of pairs (every game's) delta(lam) = 1 - lam + lam delta(1/lam)."""
+    key = {"profile_le": "than", "profile_eq": "as"}.get(kind, "f")
+    m, n = game_of(games, claim.get("of")), game_of(games, claim.get(key))
+    rel = {"profile_le": "<=", "profile_eq": "equals"}.get(kind)
+    statement = (
+        f"profile of {text(m.name)} {rel} profile of {text(n.name)}"
+        if rel
+        else f"{text(m.name)} is {'not ' if kind == 'not_fdp' else ''}T({text(n.name)})-DP"
+    )
+    chains = {g.name: envelope(g) for g in (m, n)}
+    for a, b in [(m, n)] + ([(n, m)] if kind == "profile_eq" else []):
+        ca, cb = chains[a.name], chains[b.name]
+        for lam in sorted({ONE} | {r for r, _ in ca[1] + cb[1] if r > 1}) + [INF]:
+            va, vb = (ca[0], cb[0]) if lam == INF else (value(ca, lam), value(cb, lam))
+            if va > vb:
+                facts = (
+                    f"delta_{text(a.name)}({text(lam)}) = {text(va)} > delta_{text(b.name)}({text(lam)}) = {text(vb)}"
+                )
+                return facts, statement, kind == "not_fdp"
+    return "compared at every bend and in the limit", statement, kind != "not_fdp"
+
+
+def gauss_cmp(b: Fraction, w: Any, mu: Fraction) -> int:
+    """The sign of G_mu(b) - w, G_mu(b) = Phi(Phi^-1(1 - b) - mu) (Dong, Roth & Su 2022, Def. 2.6):
+    with z = Phi^-1(1 - b) and y = Phi^-1(w) it is the sign of z - y - mu, decided by bisecting
+    rational brackets of z and y (Phi bounded by :func:`phi_iv`) until they separate."""
+    if b <= 0 or b >= 1 or w <= 0 or w >= 1:
+        g = ONE if b <= 0 else ZERO if b >= 1 else None
+        return order(g, w) if g is not None else 1 if w <= 0 else -1
+    brackets = [bracket(1 - b), bracket(w)]
+    while True:
+        (zl, zh), (yl, yh) = next(brackets[0]), next(brackets[1])
+        if zl - yh - mu > 0 or zh - yl - mu < 0:
+            return 1 if zl - yh - mu > 0 else -1
+
+
+def bracket(u: Any) -> Any:
+    """Rational lo < Phi^-1(u) < hi for 0 < u < 1, halved at every step (bisection on certified
+    comparisons of Phi(x) with u; a midpoint whose comparison stays undecided is moved)."""
+    if u == Fraction(1, 2):
+        while True:
+            yield ZERO, ZERO
+    lo, hi = Fraction(-1), ONE
+    while phi_cmp(lo, u) >= 0:
+        lo *= 2
+    while phi_cmp(hi, u) <= 0:
+        hi *= 2
+    while True:
+        yield lo, hi
+        if hi - lo < Fraction(1, 1 << LIMITS["max_precision"]):
+            too_large("max_precision", "separating Phi^-1 from the GDP curve", "more bits")
+        for mid in ((lo + hi) / 2, (2 * lo + hi) / 3, (lo + 2 * hi) / 3):
+            c = phi_cmp(mid, u)
+            if c:
+                lo, hi = (mid, hi) if c < 0 else (lo, mid)
+                break
+
+
+def phi_cmp(x: Fraction, u: Any) -> int:
+    """The sign of Phi(x) - u, or 0 when 4,096-bit bounds do not decide it."""
+    for p in (64, 256, 1024, 4096):
+        lo, hi = phi_iv(x, p)
+        if lo > u or hi < u:
+            return 1 if lo > u else -1
+    return 0
+
+
+def gdp(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
+    """mu-GDP: T(M(x), M(x')) >= G_mu for every ordered pair (Dong, Roth & Su 2022, Def. 2.6).  A
+    vertex (b, a) of the chain of delta_M is a test with P_x'(T) = b, P_x(T) = a, and every test lies
+    below the chain, so T(M)(b) = 1 - C(b) with C the concave chain: piecewise linear, while G_mu is
+    convex, so T(M) >= G_mu exactly when G_mu(b) <= 1 - a at every vertex."""
+    game, mu = game_of(games, claim.get("of")), param(claim, "mu")
+    if not isinstance(mu, Fraction) or mu < 0:
+        raise Malformed("claim.mu: a rational >= 0")
+    neg = kind == "not_gdp"
+    statement = f"{text(game.name)} is {'not ' if neg else ''}{text(mu)}-GDP"
+    for b, a in vertices(*envelope(game)):
+        if gauss_cmp(b, 1 - a, mu) > 0:
+            return f"the test with P_x'(T) = {text(b)}, P_x(T) = {text(a)} lies below G_{text(mu)}", statement, neg
+    return f"G_{text(mu)} lies below the trade-off curve at every vertex", statement, not neg
+
+
+def renyi(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
+    """D_alpha(M) (Mironov 2017, Def. 3) for alpha = 1 (KL), a whole alpha >= 2 or alpha = inf,
+    recomputed from the game (:func:`renyi_sum`, :func:`kl`), and compared exactly with the claimed
+    X = s + sum c log(b): log(r)/(alpha - 1) - X is a sum of logarithms (:class:`LogForm`)."""
+    game, x = game_of(games, claim.get("of")), bound_terms(claim.get("bound"), "claim.bound")
+    rel, alpha = field(claim, "relation", str, "claim"), renyi_order(claim.get("alpha"), "claim.alpha")
+    if rel not in ("equals", "at_most", "exceeds"):
+        raise Malformed("claim.relation: equals, at_most or exceeds")
+    if not game.rational:
+        raise Malformed("Renyi claims need rational probabilities")
+    c, value = compare_divergence(game, alpha, x)
+    statement = (
+        f"D_{alpha or 'inf'}({text(game.name)}) {dict(equals='=', at_most='<=', exceeds='>')[rel]} {terms_text(x)}"
+    )
+    return value, statement, {"equals": c == 0, "at_most": c <= 0, "exceeds": c > 0}[rel]
+
+
+def renyi_order(raw: Any, path: str) -> int | None:
+    a = expect(raw, str, path)
+    if a == INF:
+        return None
+    if not (a.isascii() and a.isdigit() and 1 <= int(a) <= 10_000):
+        raise Malformed(f"{path}: a whole number from 1 to 10000, or inf")
+    return int(a)
+
+
+def compare_divergence(game: Game, alpha: int | None, x: tuple | None) -> tuple[int, str]:
+    """The sign of D_alpha(game) - X, and the value as text."""
+    ints = [n for nd in game.nodes if nd[0] == "answer" for r in nd[3] for n in r]
+    xs = [] if x is None else [y for b, _ in x[1] for y in (b.numerator, b.denominator)]
+    if alpha == 1:
+        base = coprime_base(ints + xs)
+        forms = [kl(game, p, base) for p in game.pairs]
+        value: Any = INF if any(infinite(f) for f in forms) else forms[0]
+        for f in forms[1:] if not infinite(value) else []:
+            value = f if (f + value.scale(-1)).sign() > 0 else value
+        shown = "inf" if infinite(value) else "a sum of logarithms"
+    else:
+        r = max((renyi_sum(game, p, alpha) for p in game.pairs), key=lambda v: (1, ZERO) if infinite(v) else (0, v))
+        shown = "inf" if infinite(r) else f"log({text(r)})" + (f"/{alpha - 1}" if alpha and alpha > 2 else "")
+        if not infinite(r):
+            base = coprime_base([r.numerator, r.denominator] + xs)
+            value = LogForm.log(base, r, Fraction(1, alpha - 1) if alpha else ONE)
+        else:
+            value = INF
+    if infinite(value) or x is None:
+        return (0 if infinite(value) and x is None else 1 if infinite(value) else -1), shown
+    s, terms = x
+    diff = value + LogForm(value.base, -s)
+    for b, c in terms:
+        diff = diff + LogForm.log(value.base, b, -c)
+    return diff.sign(), f"D = {shown}"
+
+
+def bounded_range(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
+    """M is eps-BR (Dong, Durfee & Rogers 2020, Def. 2.2) when the BR-range of every adjacent
+    pair, recomputed by :func:`br_ratio`, is at most eps; br_range: it equals the claimed value."""
+    game, adv = game_of(games, claim.get("of")), field(claim, "adversaries", str, "claim")
+    if adv not in ("deterministic", "randomized"):
+        raise Malformed("claim.adversaries: deterministic or randomized")
+    r = max(
+        (br_ratio(game, p, adv == "deterministic") for p in game.pairs),
+        key=lambda v: (1, ZERO) if infinite(v) else (0, v),
+    )
+    facts, suffix = (
+        f"BR-range({text(game.name)}) = {log_text(r)}",
+        "" if adv == "deterministic" else " (randomized adversaries)",
+    )
+    if kind == "br_range":
+        target = param(claim, "equals", kind="lam")
+        return facts, f"BR-range({text(game.name)}) = {log_text(target)}{suffix}", order(r, target) == 0
+    lam = param(claim, "exp_eps", kind="exp")
+    neg = kind == "not_bounded_range"
+    return facts, f"{text(game.name)} is {'not ' if neg else ''}{log_text(lam)}-BR{suffix}", (order(r, lam) <= 0) != neg
+
+
+def simulates(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
+    """For every adjacent pair, T with View(A, T(RR(b))) = View(A, M(x_b)) (Thm 1.10).  "No T" for
+    a pair: Farkas multipliers, or the pair breaking (eps, delta)-DP (T(RR) would be (eps,
+    delta)-DP: post-processing).  With eps = PrivLoss(M, delta) (the default), the proof's
+    ``exp_privloss`` is checked to be e^PrivLoss."""
+    game, delta = game_of(games, claim.get("of")), param(claim, "delta", kind="prob")
+    if claim.get("exp_eps") is None:
+        lam = param(proof, "exp_privloss", "proof", "lam")
+        if not privloss_is(game, delta, lam):
+            raise Rejected(f"PrivLoss({text(game.name)}, {text(delta)}) is not {log_text(lam)}")
+        eps = f"PrivLoss({text(game.name)}, {text(delta)}) = {log_text(lam)}"
+    else:
+        lam = param(claim, "exp_eps", kind="lam")
+        eps = log_text(lam)
+    negated = kind == "not_simulates_rr"
+    statement = (
+        f"{text(game.name)} {'does not simulate' if negated else 'simulates'} RR_({eps}, {text(delta)}) (Thm 1.10)"
+    )
+    if infinite(lam):
+        return "no finite eps", statement, negated
+    with_t = {
+        check_simulation(game, s, f"proof.simulation[{k}]", lam, delta)
+        for k, s in enumerate(field(proof, "simulation", list, "proof", optional=True) or [])
+    }
+    no_t = {
+        check_farkas(game, f, f"proof.farkas[{k}]", lam, delta)
+        for k, f in enumerate(field(proof, "farkas", list, "proof", optional=True) or [])
+    }
+    for k, raw in enumerate(field(proof, "breaks", list, "proof", optional=True) or []):
+        pair = game.pair(raw, f"proof.breaks[{k}]")
+        if not hockey(game, pair, lam)[0] > delta:
+            raise Rejected(
+                f"proof.breaks[{k}]: the pair {game.pair_names(pair)} is ({log_text(lam)}, {text(delta)})-DP"
+            )
+        no_t.add(frozenset(pair))
+    if with_t & no_t:
+        raise Rejected("T was shown both to exist and not to exist for the same pair")
+    everything = {frozenset(p) for p in game.pairs}
+    exists = True if with_t == everything else False if no_t else None
+    facts = f"T exists for {len(with_t)} and for {len(no_t)} not, of {len(everything)} pairs"
+    return facts, statement, None if exists is None else exists != negated
+
+
+# --- composition theorems: the composition built here, the bound recomputed ---------------------
+
+
+def theorem_bound(theorem: str, lams: list, deltas: list) -> tuple[Any, Any]:
+    """(e^eps_T, delta_T) of a composition theorem for components that are (log lams[i],
+    deltas[i])-DP: basic (Sum eps_i, Sum delta_i; Vadhan & Wang 2021, Thm 3.3 for concurrent
+    composition of pure components; Vadhan & Zhang 2023 and Lyu 2022 for approximate ones),
+    improved basic (delta_T = 1 - Prod(1 - delta_i); Henzinger, Safavi & Vadhan, Remark 5.12) and
+    Thm 1.8 (delta_T = min over orders of Sum_k e^(eps_(s(1)) + ... + eps_(s(k-1))) delta_(s(k)),
+    over all k! orders here)."""
+    if theorem == "basic":
+        return prod(lams), sum(deltas, ZERO)
+    if theorem == "improved-basic":
+        return prod(lams), 1 - prod([1 - d for d in deltas])
+    k = len(lams)
+    spend("steps", prod(range(1, k + 1)) * k, "Theorem 1.8's orders")
+    best = None
+    for perm in permutations(range(k)):
+        total, prefix = ZERO, ONE
+        for i in perm:
+            total, prefix = total + prefix * deltas[i], prefix * lams[i]
+        best = total if best is None or total < best else best
+    return prod(lams), best
+
+
+def optimal_holds(lams: list, deltas: list, at: Any, lam: Any) -> bool:
+    """log(lam) <= eps_g, the least eps >= 0 with f(e^eps) <= tau, where (Kairouz, Oh & Viswanath
+    2015; Murtagh & Vadhan 2016; Vadhan & Wang 2021, Thm 1.4)
+        f(l) = Sum over subsets S of max(E_S - l E_(not S), 0) / Prod(1 + e^eps_i),  E_S = Prod_(i in S) e^eps_i,
+        tau = 1 - (1 - delta) / Prod(1 - delta_i)
+    (tau < 0: no eps works, eps_g = inf).  f is continuous and nonincreasing, so log(lam) <= eps_g
+    iff f(l) > tau for every l < lam: f(lam) > tau, or f(lam) = tau with f strictly decreasing
+    just below lam (some term with E_S >= lam E_(not S) is still active there)."""
+    k = len(lams)
+    spend("steps", 2**k * k, "the optimal composition's sum over subsets")
+    keep = prod([1 - d for d in deltas])
+    if not keep or 1 - (1 - at) / keep < 0:
+        return True  # no eps works: eps_g = inf
+    if infinite(lam) or lam == 1:
+        return lam == 1
+    tau, total, active = 1 - (1 - at) / keep, ZERO, False
+    for mask in range(2**k):
+        es, rest = (
+            prod([lams[i] for i in range(k) if mask >> i & 1]),
+            prod([lams[i] for i in range(k) if not mask >> i & 1]),
+        )
+        if es - lam * rest >= 0:
+            total, active = total + es - lam * rest, True
+    f = total / prod([1 + x for x in lams])
+    return f > tau or (f == tau and active)
+
+
+def composition(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
+    """A composition theorem checked on a concurrent composition: the checker builds ConComp of
+    the components (:func:`concomp`) and computes its PrivLoss at delta (or its Renyi divergence),
+    checks each component's (eps_i, delta_i) (claimed: (eps_i, delta_i)-DP; by default: eps_i =
+    PrivLoss(M_i, delta_i), exactly), recomputes the theorem's bound, and compares."""
+    names = [expect(n, str, f"claim.of[{k}]") for k, n in enumerate(field(claim, "of", list, "claim"))]
+    comps = [game_of(games, n) for n in names]
+    if not comps:
+        raise Malformed("claim.of: at least one component")
+    labels: list = []
+    for n in names:  # a repeated component is another copy: R, R#2, R#3, ...
+        labels.append(next(x for x in [n] + [f"{n}#{k}" for k in range(2, len(names) + 2)] if x not in labels))
+    built = concomp(comps, labels)
+    games[built.name] = built
+    theorem = field(claim, "theorem", str, "claim")
+    if theorem == "fdp":  # T(ConComp) >= the tensor product of the T(M_i): delta below, at every lam >= 0
+        found, bound = envelope(built), tensor([envelope(g) for g in comps])
+        holds = found[0] <= bound[0] and all(
+            value(found, x) <= value(bound, x) for x in {ZERO} | {r for r, _ in found[1] + bound[1]}
+        )
+        return (
+            "both profiles compared at every bend and in the limit",
+            f"T({built.name}) >= the tensor product of the T(M_i)",
+            holds,
+        )
+    if theorem == "renyi":
+        alpha = renyi_order(claim.get("alpha"), "claim.alpha")
+        if not all(g.rational for g in comps):
+            raise Malformed("Renyi claims need rational probabilities")
+        c = compose_renyi(built, comps, alpha)
+        statement = f"D_{alpha or 'inf'}({built.name}) <= " + " + ".join(
+            f"D_{alpha or 'inf'}({text(n)})" for n in labels
+        )
+        return "recomputed from the games", statement, c <= 0
+    if theorem not in ("basic", "improved-basic", "thm-1.8", "optimal"):
+        raise Malformed("claim.theorem: basic, improved-basic, thm-1.8, optimal, renyi or fdp")
+    deltas = [number(d, f"claim.deltas[{k}]") for k, d in enumerate(field(claim, "deltas", list, "claim"))]
+    claimed = field(claim, "eps", list, "claim")
+    used = field(proof, "exp_eps", list, "proof")
+    if not len(deltas) == len(claimed) == len(used) == len(comps):
+        raise Malformed("claim.deltas, claim.eps and proof.exp_eps need one entry per component")
+    lams = []
+    for k, (g, d) in enumerate(zip(comps, deltas)):
+        lam = ratio(used[k], f"proof.exp_eps[{k}]")
+        if infinite(lam) or lam < 1 or not 0 <= d <= 1:
+            raise Malformed(f"proof.exp_eps[{k}]: a finite e^eps_i >= 1 (and delta_i in [0, 1])")
+        if claimed[k] is None and not privloss_is(g, d, lam):
+            raise Rejected(f"PrivLoss({text(g.name)}, {text(d)}) is not {log_text(lam)}")
+        if claimed[k] is not None and ratio(claimed[k], f"claim.eps[{k}]") != lam:
+            raise Malformed(f"proof.exp_eps[{k}]: must be the claimed e^eps_i")
+        if claimed[k] is not None and not delta_at(g, lam)[0] <= d:
+            return f"{text(g.name)} is not ({log_text(lam)}, {text(d)})-DP", f"{built.name} within {theorem}", False
+        lams.append(lam)
+    parts = ", ".join(f"({log_text(x)}, {text(d)})" for x, d in zip(lams, deltas))
+    if theorem == "optimal":
+        at = param(claim, "delta", kind="prob")
+        lam = param(proof, "exp_privloss", "proof", "lam")
+        holds = optimal_holds(lams, deltas, at, lam)
+        bound_text = "the optimal composition's eps"
+    else:
+        bound, delta_t = theorem_bound(theorem, lams, deltas)
+        at = param(claim, "delta", kind="prob") if claim.get("delta") is not None else delta_t
+        lam = param(proof, "exp_privloss", "proof", "lam")
+        holds = at < delta_t or (not infinite(lam) and lam <= bound)
+        bound_text = f"{log_text(bound)} at delta >= {text(delta_t)}"
+    if not privloss_is(built, at, lam):
+        raise Rejected(f"PrivLoss({built.name}, {text(at)}) is not {log_text(lam)}")
+    facts = f"PrivLoss({built.name}, {text(at)}) = {log_text(lam)}; components ({parts}); {theorem} gives {bound_text}"
+    return facts, f"PrivLoss({built.name}, {text(at)}) within the {theorem} theorem", holds
+
+
+def tensor(chains: list) -> tuple:
+    """The chain of the product of the pairs of distributions behind the chains (Dong, Roth & Su
+    2022, Def. 3.1: T(P x P', Q x Q') is the tensor product of the trade-off functions): a chain
+    (top, edges) is a view of ratio inf with P-mass top and views of ratio r with P'-mass w (and
+    P-mass r w); a product view multiplies the ratios and the masses, and has ratio inf when one
+    factor has, which the P-masses 1 - Prod(1 - top_i) of those views make the top."""
+    top, atoms = ZERO, {ONE: ONE}  # the product of no chain: one view of ratio 1
+    for t, edges in chains:
+        spend("steps", len(atoms) * len(edges), "the tensor product of trade-off functions")
+        new: dict = {}
+        for r1, w1 in atoms.items():
+            for r2, w2 in edges:
+                new[r1 * r2] = new.get(r1 * r2, ZERO) + w1 * w2
+        atoms, top = new, 1 - (1 - top) * (1 - t)
+    return top, sorted(atoms.items(), key=lambda e: e[0], reverse=True)
+
+
+def compose_renyi(built: Game, comps: list, alpha: int | None) -> int:
+    """The sign of D_alpha(ConComp) - Sum D_alpha(M_i): for alpha >= 2 or inf, D = log(r)/(alpha - 1)
+    (log r), so it is the sign of r_ConComp - Prod r_i; for alpha = 1 a sum of logarithms."""
+    if alpha == 1:
+        ints = [n for g in [built] + comps for nd in g.nodes if nd[0] == "answer" for r in nd[3] for n in r]
+        base = coprime_base(ints)
+        parts = []
+        for g in [built] + comps:
+            forms = [kl(g, p, base) for p in g.pairs]
+            best: Any = INF if any(infinite(f) for f in forms) else forms[0]
+            for f in forms[1:] if not infinite(best) else []:
+                best = f if (f + best.scale(-1)).sign() > 0 else best
+            parts.append(best)
+        if any(infinite(p) for p in parts):
+            return 0 if infinite(parts[0]) and any(infinite(p) for p in parts[1:]) else 1 if infinite(parts[0]) else -1
+        diff = parts[0]
+        for p in parts[1:]:
+            diff = diff + p.scale(-1)
+        return diff.sign()
+    key = lambda v: (1, ZERO) if infinite(v) else (0, v)  # noqa: E731
+    rs = [max((renyi_sum(g, p, alpha) for p in g.pairs), key=key) for g in [built] + comps]
+    total = INF if any(infinite(r) for r in rs[1:]) else prod(rs[1:])
+    return order(rs[0], total)
+
+
+# --- a certificate, and the command line ---------------------------------------------------------
+
+HANDLERS = {  # claim kind: (its check, the proof objects it reads)
+    "privloss": (privloss, {"exp_privloss"}),
+    **dict.fromkeys(["dp", "not_dp"], (dp, {"bracket"})),
+    "delta": (delta_claim, set()),
+    **dict.fromkeys(["profile_le", "profile_eq", "fdp", "not_fdp"], (profile, set())),
+    **dict.fromkeys(["gdp", "not_gdp"], (gdp, set())),
+    "renyi": (renyi, set()),
+    **dict.fromkeys(["bounded_range", "not_bounded_range", "br_range"], (bounded_range, set())),
+    **dict.fromkeys(
+        ["simulates_rr", "not_simulates_rr"], (simulates, {"exp_privloss", "simulation", "farkas", "breaks"})
+    ),
+    "composition": (composition, {"exp_eps", "exp_privloss"}),
+}
 
 
 @contextmanager
-def no_gc() -> Iterator[None]:
-    """Run without Python's cycle collector: the check builds millions of short-lived numbers
-    and no cycles, and each collection would walk the whole loaded certificate (a third of the
-    running time on large games).  Reference counting still frees every number."""
+def one_certificate() -> Iterator[None]:
+    """Per certificate: its field, caches and costs start afresh; Python's cycle collector pauses
+    (many short-lived numbers and no cycles: each collection would walk the whole file)."""
     was = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
+        Qt.L = 0
+        _POINTS.clear()
+        _PARSED.clear()
+        _SPENT.update(bits=0, steps=0)
         if was:
             gc.enable()
 
 
-def _check(cert: object, hashes: set | None) -> str:
+def check_certificate(cert: object, hashes: set | None = None) -> str:
+    """Check one certificate; return what was proved (the statement derived from the game and
+    the proof, each game's fingerprint, and apart the unverified labels), or raise Malformed,
+    Rejected or OtherCase."""
+    with one_certificate():
+        return _check(cert, hashes)
+
+
+def read_games(cert: object) -> dict:
+    """The certificate's games, validated, in its field (``"field": "exp(1/L)"``: Q(e^(1/L)))."""
     if field(cert, "format", str, "certificate") != FORMAT or field(cert, "version", int, "certificate") != VERSION:
-        raise Malformed(f"not an {FORMAT} of version {VERSION}")
-    case = field(cert, "case", dict, "certificate")
-    if hashes is not None and field(case, "sha256", str, "case") not in hashes:
-        raise Rejected(
-            f"the certificate is about a case file whose SHA-256 is not that of any --case file ({text(case.get('file'))})"
-        )
-    games = {name: Game(name, g, f"games.{name}") for name, g in field(cert, "games", dict, "certificate").items()}
-    claim = field(cert, "claim", dict, "certificate")
-    kind = field(claim, "kind", str, "claim")
-    verdict = field(cert, "verdict", str, "certificate")
-    if verdict not in ("holds", "fails"):
-        raise Malformed("verdict: must be holds or fails")
-    pf = Proof(field(cert, "proof", dict, "certificate"), games)
-    of = game_of(games, field(claim, "of", str, "claim"))
-    handler, keys = {
-        "privloss": (privloss, "upper lower upper_at"),
-        "dp": (dp, "upper lower"),
-        "not_dp": (dp, "upper lower"),
-        "delta": (delta_claim, "upper lower"),
-        "profile_le": (profile, "upper lower at"),
-        "profile_eq": (profile, "upper lower at"),
-        "fdp": (profile, "upper lower at"),
-        "not_fdp": (profile, "upper lower at"),
-        "simulates_rr": (simulates, "upper lower simulation farkas exp_eps_used"),
-        "not_simulates_rr": (simulates, "upper lower simulation farkas exp_eps_used"),
-        "renyi": (renyi, ""),
-    }.get(kind, (None, ""))
-    if handler is None:
-        raise Malformed(f"claim.kind: unknown kind {text(kind)!r}")
-    extra = set(pf.raw) - set(keys.split())
-    if extra:  # nothing in a certificate goes unchecked
-        raise Malformed(f"proof: {', '.join(sorted(map(text, extra)))} is not part of a {kind} proof")
-    statement, holds = handler(kind, claim, of, games, pf)
-    for g in games.values():  # every proof object is checked, even one the verdict does not need
-        pf.upper(g)
-        pf.lower(g)
+        raise Malformed(f"not an {FORMAT} of version {VERSION} (exactdp certify writes them)")
+    spec = field(cert, "field", str, "certificate", optional=True)
+    Qt.L = 0
+    if spec is not None:
+        body = spec[6:-1] if spec.startswith("exp(1/") and spec.endswith(")") else ""
+        if not (body.isascii() and body.isdigit() and 0 < int(body) <= LIMITS["max_degree"]):
+            raise Malformed('certificate.field: "exp(1/L)" with a whole L from 1 to --max-degree')
+        Qt.L = int(body)
+    return {name: Game(name, g, f"games.{name}") for name, g in field(cert, "games", dict, "certificate").items()}
+
+
+def fingerprints(cert: object) -> dict:
+    """The fingerprint of every game of a certificate-like document {format, version, [field],
+    games}: what ``exactdp info CASE --fingerprint`` prints for the games it builds."""
+    with one_certificate():
+        return {name: fingerprint(g) for name, g in read_games(cert).items()}
+
+
+def show(cert: object) -> list:
+    """Every game of the certificate as an indented tree (``--show-game``)."""
+    with one_certificate():
+        return [line for g in read_games(cert).values() for line in show_game(g)]
+
+
+def _check(cert: object, hashes: set | None) -> str:
+    games = read_games(cert)
+    claim, proof = field(cert, "claim", dict, "certificate"), field(cert, "proof", dict, "certificate")
+    kind, verdict = field(claim, "kind", str, "claim"), field(cert, "verdict", str, "certificate")
+    handler, keys = HANDLERS.get(kind, (None, set()))
+    if handler is None or verdict not in ("holds", "fails"):
+        raise Malformed(f"claim.kind: unknown kind {text(kind)!r}" if handler is None else "verdict: holds or fails")
+    if set(proof) - keys:  # nothing in a certificate goes unchecked
+        raise Malformed(f"proof: {', '.join(sorted(map(text, set(proof) - keys)))} is not part of a {kind} proof")
+    facts, statement, holds = handler(kind, claim, games, proof)  # (a composition adds the game it builds)
     if holds is None:
-        raise Rejected(f"the proofs do not decide the claim {statement}")
+        raise Rejected(f"the proof does not decide the claim {statement} ({facts})")
     if holds != (verdict == "holds"):
-        raise Rejected(
-            f"the certificate says the claim {verdict}, but the proofs show that it {'holds' if holds else 'fails'}: {statement}"
+        raise Rejected(f"the certificate says the claim {verdict}, but it {'holds' if holds else 'fails'}: {statement}")
+    lines = [f"proved: {facts}", f"claim: {statement} -- {'holds' if holds else 'FALSE (the certificate refutes it)'}"]
+    for name, g in games.items():
+        ds, pairs = ", ".join(map(text, g.datasets)), ", ".join(map(g.pair_names, g.pairs))
+        field_note = f"; t = e^(1/{Qt.L})" if Qt.L else ""
+        lines.append(
+            f"game {text(name)}: sha256 {fingerprint(g)}; {len(reachable(g))} nodes; datasets ({ds}); ordered pairs {pairs}{field_note}"
         )
-    where = f"[{text(case.get('name'))}, claim {text(case.get('claim'))}] "
-    return where + statement + ("" if holds else "  -- does NOT hold")
-
-
-def game_of(games: dict, name: str) -> Game:
-    if name not in games:
-        raise Malformed(f"no game named {text(name)!r}")
-    return games[name]
-
-
-def number(claim: dict, key: str, lam: bool = False) -> Any:
-    """A rational parameter of the claim; ``lam``: e^eps, a rational >= 1 or "inf"."""
-    v = (
-        ratio(field(claim, key, str, "claim"), "claim." + key)
-        if lam
-        else rational(field(claim, key, str, "claim"), "claim." + key)
+    case: dict = cert["case"] if isinstance(cert, dict) and isinstance(cert.get("case"), dict) else {}
+    file, sha = text(case.get("file")), text(case.get("sha256"))
+    lines.append(
+        f"unverified (written by the certificate's author, not checked): case file {file} (sha256 {sha}), case {text(case.get('name'))}, claim {text(case.get('claim'))}"
     )
-    if lam and v != INF and v < 1:
-        raise Malformed(f"claim.{key}: e^eps must be >= 1")
-    if key == "delta" and not 0 <= v <= 1:
-        raise Malformed("claim.delta: must lie in [0, 1]")
-    return v
-
-
-def decide(holds: bool, fails: bool) -> bool | None:
-    return True if holds else False if fails else None
-
-
-def privloss(kind: str, claim: dict, game: Game, games: dict, pf: Proof) -> tuple:
-    """PrivLoss(M, delta) = inf{eps >= 0 : (eps, delta)-DP} = log(L) with L proved to lie in
-    [lo, hi]: an event with P_x'(T) > 0 rules out every lam < (P_x(T) - delta) / P_x'(T), one
-    with P_x'(T) = 0 < P_x(T) - delta every finite lam; chains with delta_M(hi) <= delta give L <= hi."""
-    delta, lam = number(claim, "delta"), number(claim, "exp_eps", lam=True)
-    rel = field(claim, "relation", str, "claim")
-    if rel not in ("equals", "at_most"):
-        raise Malformed("claim.relation: equals or at_most")
-    lo: Any = ONE
-    hi: Any = INF
-    for p, pp, _ in pf.lower(game):
-        if pp == 0 and p > delta:
-            lo = INF
-        elif pp and lo != INF:
-            lo = max(lo, (p - delta) / pp)
-    if field(pf.raw, "upper_at", str, "proof", optional=True) is not None:
-        hi = ratio(pf.raw["upper_at"], "proof.upper_at")
-        if hi == INF or hi < 1:
-            raise Malformed("proof.upper_at: a finite e^eps >= 1")
-        bound = pf.delta_at_most(game, hi)
-        if bound is None or bound > delta:
-            raise Rejected(f"the upper bounds do not show that {game.name} is ({log_text(hi)}, {delta})-DP")
-    statement = f"PrivLoss({text(game.name)}, {delta}) {'=' if rel == 'equals' else '<='} {log_text(lam)}"
-    if rel == "equals":
-        return statement, decide(not lt(lo, lam) and not lt(lam, hi), lt(lam, lo) or lt(hi, lam))
-    return statement, decide(not lt(lam, hi), lt(lam, lo))
-
-
-def dp(kind: str, claim: dict, game: Game, games: dict, pf: Proof) -> tuple:
-    """(eps, delta)-DP: delta_M(e^eps) <= delta (Def. 1.7); not_dp is its negation."""
-    lam, delta = number(claim, "exp_eps", lam=True), number(claim, "delta")
-    if lam == INF:
-        raise Malformed("claim.exp_eps: must be finite")
-    hi, lo = pf.delta_at_most(game, lam), pf.delta_at_least(game, lam)
-    holds = decide(hi is not None and hi <= delta, lo > delta)
-    neg = kind == "not_dp"
-    statement = f"{text(game.name)} is {'not ' if neg else ''}({log_text(lam)}, {delta})-DP"
-    return statement, (None if holds is None else holds != neg)
-
-
-def delta_claim(kind: str, claim: dict, game: Game, games: dict, pf: Proof) -> tuple:
-    lam, d = number(claim, "exp_eps", lam=True), number(claim, "equals")
-    if lam == INF:
-        raise Malformed("claim.exp_eps: must be finite")
-    hi, lo = pf.delta_at_most(game, lam), pf.delta_at_least(game, lam)
-    holds = decide(hi is not None and hi <= d <= lo, lo > d or (hi is not None and hi < d))
-    return f"delta_{text(game.name)}(e^eps) = {d} at e^eps = {lam}", holds
-
-
-def envelope(events: list, name: str) -> tuple[list, list]:
-    """Lines p - lam p' listed in envelope order (p' decreasing, crossings increasing): their
-    max has its bends exactly at the consecutive crossings (and where it crosses 0)."""
-    bends, last = [], None
-    for k in range(1, len(events)):
-        (a0, b0, _), (a1, b1, _) = events[k - 1], events[k]
-        if not b1 < b0:
-            raise Rejected(f"the lower bounds of {name} are not in envelope order (P_x'(T) must decrease)")
-        t = (a0 - a1) / (b0 - b1)
-        if last is not None and not t > last:
-            raise Rejected(f"the lower bounds of {name} are not in envelope order (crossings must increase)")
-        bends.append(t)
-        last = t
-    bends += [a / b for a, b, _ in events if b]
-    return bends, [(a, b) for a, b, _ in events]
-
-
-def profile(kind: str, claim: dict, game: Game, games: dict, pf: Proof) -> tuple:
-    """delta_M(lam) <= delta_N(lam) for every lam >= 1 (eps >= 0): M's upper chains lie below the
-    max of N's event lines; profile_eq is both directions.  A failure: at some lam, an event of
-    one mechanism beats the other's upper chains.
-
-    fdp: M is f-DP for f = T(N), N's trade-off function (Dong, Roth & Su 2022): T(M) >= T(N)
-    pointwise, which is delta_M <= delta_N for every lam >= 0 (their Prop. 2.12).  For lam < 1
-    it follows from lam >= 1, because games have symmetric pairs: delta(lam) =
-    1 - lam + lam * delta(1 / lam) over a symmetric set of pairs.  not_fdp is its negation."""
-    if kind in ("fdp", "not_fdp"):
-        other = game_of(games, field(claim, "f", str, "claim"))
-        statement = f"{text(game.name)} is {'not ' if kind == 'not_fdp' else ''}T({text(other.name)})-DP"
-        holds = domination(pf, [(game, other)])
-        return statement, (None if holds is None else holds != (kind == "not_fdp"))
-    other = game_of(games, field(claim, "than" if kind == "profile_le" else "as", str, "claim"))
-    statement = (
-        f"profile of {text(game.name)} {'<=' if kind == 'profile_le' else 'equals'} profile of {text(other.name)}"
-    )
-    return statement, domination(pf, [(game, other)] + ([(other, game)] if kind == "profile_eq" else []))
-
-
-def domination(pf: Proof, directions: list) -> bool | None:
-    """Whether delta_m <= delta_n for every lam >= 1 in every direction (m, n); None: undecided."""
-    if field(pf.raw, "at", str, "proof", optional=True) is not None:
-        lam = ratio(pf.raw["at"], "proof.at")
-        if lam == INF or lam < 1:
-            raise Malformed("proof.at: a finite e^eps >= 1")
-        for m, n in directions:
-            hi = pf.delta_at_most(n, lam)
-            if hi is not None and pf.delta_at_least(m, lam) > hi:
-                return False
-        return None
-    for m, n in directions:
-        roots, (bends, lines) = pf.upper(m), envelope(pf.lower(n), n.name)
-        if roots is None or not all(inside((ONE, INF), d) for _, d in roots):
-            return None
-        lower = lambda xs: [max([ZERO] + [a - x * b for a, b in lines]) for x in xs]  # noqa: E731, B023 (used in this iteration only)
-        for ch, _ in roots:
-            dominates(
-                lower,
-                ch.values,
-                ch.bends() + bends,
-                ONE,
-                INF,
-                f"profile of {m.name} below the lower bounds of {n.name}",
-            )
-    return True
-
-
-def simulates(kind: str, claim: dict, game: Game, games: dict, pf: Proof) -> tuple:
-    """For every adjacent pair, T with View(A, T(RR(b))) = View(A, M(x_b)) (Thm 1.10).  "No T"
-    for a pair: Farkas multipliers, or an event breaking (eps, delta)-DP on it (T(RR) would be
-    (eps, delta)-DP by post-processing).  With eps = PrivLoss(M, delta) (the default), lam must
-    also be proved to be e^PrivLoss."""
-    delta = number(claim, "delta")
-    default = claim.get("exp_eps") is None
-    lam = (
-        ratio(field(pf.raw, "exp_eps_used", str, "proof"), "proof.exp_eps_used")
-        if default
-        else number(claim, "exp_eps", lam=True)
-    )
-    if (lam == INF and not default) or (lam != INF and lam < 1):
-        raise Malformed("e^eps must be finite and >= 1")
-    events = pf.lower(game)
-    eps = f"PrivLoss({text(game.name)}, {delta}) = {log_text(lam)}" if default else log_text(lam)
-    statement = f"{text(game.name)} {'does not simulate' if kind == 'not_simulates_rr' else 'simulates'} RR_({eps}, {delta}) (Thm 1.10)"
-    negated = kind == "not_simulates_rr"
-    if lam == INF:  # PrivLoss = inf: an event impossible under x' shows that no finite eps works
-        holds = decide(False, any(pp == 0 and p > delta for p, pp, _ in events))
-        return statement, None if holds is None else holds != negated
-    pairs = {frozenset((game.datasets.index(x), game.datasets.index(y))) for x, y in game.pairs}
-    with_t = {
-        check_simulation(game, s, f"proof.simulation[{k}]", lam, delta)
-        for k, s in enumerate(field(pf.raw, "simulation", list, "proof", optional=True) or [])
-    }
-    no_t = {
-        check_farkas(game, f, f"proof.farkas[{k}]", lam, delta)
-        for k, f in enumerate(field(pf.raw, "farkas", list, "proof", optional=True) or [])
-    }
-    no_t |= {frozenset(pr) for p, pp, pr in events if p - lam * pp > delta}
-    if with_t & no_t:
-        raise Rejected("T was shown both to exist and not to exist for the same pair")
-    if default:  # lam = e^PrivLoss: an event gives lam <= L, T for every pair or chains give L <= lam
-        tight = lam == 1 or any(pp and p - lam * pp >= delta for p, pp, _ in events)
-        bound = pf.delta_at_most(game, lam)
-        if not tight or not (with_t == pairs or (bound is not None and bound <= delta)):
-            return statement, None
-    holds = decide(with_t == pairs, bool(no_t))
-    return statement, None if holds is None else holds != negated
-
-
-# --- the command line ----------------------------------------------------------------------------
-
-
-# --- Renyi divergence: recomputed by backward induction ---------------------------------------
-
-
-def renyi(kind: str, claim: dict, game: Game, games: dict, pf: Proof) -> tuple:
-    """D_alpha(M) (Mironov 2017, Def. 3) for a whole alpha >= 2: log(r)/(alpha - 1) with r the
-    largest, over ordered pairs and deterministic adversaries (views contain the adversary's
-    coins), of sum_v P_x(v)^alpha P_x'(v)^(1 - alpha); for alpha = inf, log of the largest
-    likelihood ratio of a view.  Both are recomputed here, node by node from the end.  The
-    claimed X = sum c_i log(b_i) compares as r with prod b_i^((alpha - 1) c_i)."""
-    text_alpha = field(claim, "alpha", str, "claim")
-    alpha = None if text_alpha == INF else int(text_alpha) if text_alpha.isascii() and text_alpha.isdigit() else 0
-    if alpha is not None and not 2 <= alpha <= 10_000:
-        raise Malformed("claim.alpha: a whole number from 2 to 10000, or inf")
-    rel = field(claim, "relation", str, "claim")
-    if rel not in ("equals", "at_most", "exceeds"):
-        raise Malformed("claim.relation: equals, at_most or exceeds")
-    bound = claim.get("bound")
-    terms = (
-        None
-        if bound == INF
-        else [
-            (ratio(b, f"claim.bound[{k}][0]"), rational(c, f"claim.bound[{k}][1]"))
-            for k, (b, c) in enumerate(pairs_of(bound))
-        ]
-    )
-    if terms is not None and any(b == 0 or infinite(b) for b, _ in terms):
-        raise Malformed("claim.bound: the bases of the logarithms must be positive rationals")
-    r = max(
-        (renyi_sum(game, game.datasets.index(x), game.datasets.index(y), alpha) for x, y in game.pairs), key=order_key
-    )
-    c = compare_power(r, (alpha or 2) - 1, terms)
-    x = "inf" if terms is None else log_sum_text(terms)
-    statement = f"D_{text_alpha}({text(game.name)}) {dict(equals='=', at_most='<=', exceeds='>')[rel]} {x}"
-    return statement, {"equals": c == 0, "at_most": c <= 0, "exceeds": c > 0}[rel]
-
-
-def log_sum_text(terms: list) -> str:
-    """sum c log(b) as ``log(7) - log(3)`` or ``1/2 log(61) - log(3)``."""
-    out = ""
-    for b, c in terms:
-        mag = "" if abs(c) == 1 else f"{abs(c)} "
-        out += (" - " if c < 0 else " + " if out else "") + f"{mag}log({b})"
-    return out or "0"
-
-
-def pairs_of(bound: Any) -> list:
-    items = expect(bound, list, "claim.bound")
-    for k, item in enumerate(items):
-        if len(expect(item, list, f"claim.bound[{k}]")) != 2:
-            raise Malformed(f"claim.bound[{k}]: a term is [b, c], for c * log(b)")
-    return items
-
-
-def order_key(v: Any) -> tuple:
-    return (1, ZERO) if infinite(v) else (0, v)
-
-
-def renyi_sum(game: Game, i: int, j: int, alpha: int | None) -> Any:
-    """The sup over deterministic adversaries for the ordered pair (i, j): children come
-    before parents (ids increase), so one pass in id order computes every node's value."""
-    val: list = []
-    for nd in game.nodes:
-        if nd[0] == "end":
-            val.append(ONE)
-        elif nd[0] == "ask":
-            val.append(max((val[c] for c in nd[2]), key=order_key))
-        else:
-            parts = []
-            for row, c in zip(nd[2], nd[3]):
-                p, q = row[i], row[j]
-                if not p:
-                    continue  # a view impossible under x adds nothing
-                if not q or infinite(val[c]):
-                    parts.append(INF)
-                else:
-                    limit_size(bits(p) + bits(q), alpha or 1, "a term p^alpha p'^(1 - alpha)")
-                    parts.append((p / q) ** (alpha - 1) * p * val[c] if alpha else p / q * val[c])
-            if any(infinite(v) for v in parts):
-                val.append(INF)
-            else:
-                val.append(max(parts) if alpha is None else sum(parts, ZERO))
-    return val[game.root]
-
-
-def compare_power(r: Any, k: int, terms: list | None) -> int:
-    """The sign of log(r) / k - sum c log(b), i.e. of r - prod b^(k c): both sides are raised
-    to the least common denominator of the exponents k c, so that it is exact."""
-    if terms is None or infinite(r):
-        return 0 if terms is None and infinite(r) else 1 if infinite(r) else -1
-    exps = [(b, k * c) for b, c in terms]
-    d = lcm(*(e.denominator for _, e in exps))
-    limit_size(bits(r), d, "the Renyi sum raised to the exponents' common denominator")
-    limit_size(sum(bits(b) * abs(e * d) for b, e in exps), 1, "the claimed bound raised to that power")
-    left, right = r**d, ONE
-    for b, e in exps:
-        n = int(e * d)
-        if n > 0:
-            right *= b**n
-        else:
-            left *= b**-n
-    return (left > right) - (left < right)
-
-
-MAX_BITS = 4_000_000  # the largest number this checker builds (a hostile file must not stall it)
-
-
-def bits(x: Fraction) -> int:
-    return max(x.numerator.bit_length(), x.denominator.bit_length())
-
-
-def limit_size(size: Any, times: int, what: str) -> None:
-    if size * times > MAX_BITS:
-        raise Malformed(f"{what} would have about {size * times} bits, more than this checker computes ({MAX_BITS})")
-
-
-def show_game(game: Game) -> list:
-    """The game as an indented tree; a shared sub-game is printed once and then referred to."""
-    ds = ", ".join(map(text, game.datasets))
-    out = [
-        f"game {text(game.name)}: datasets ({ds}); ordered pairs "
-        + ", ".join(f"({text(x)}, {text(y)})" for x, y in game.pairs)
-    ]
-    shown: set = set()
-    stack = [(game.root, 1, "")]
-    while stack:
-        k, depth, head = stack.pop()
-        nd, pad = game.nodes[k], "  " * depth
-        if nd[0] == "end":
-            out.append(f"{pad}{head}end")
-            continue
-        if k in shown:
-            out.append(f"{pad}{head}#{k} (shown above)")
-            continue
-        shown.add(k)
-        out.append(
-            f"{pad}{head}#{k} {'the adversary chooses' if nd[0] == 'ask' else f'the mechanism answers, Pr under ({ds})'}:"
+    if hashes is not None and case.get("sha256") not in hashes:
+        raise OtherCase(
+            f"it names the case file {file} (sha256 {sha}), not one of the --case files; its proof checks:\n  "
+            + "\n  ".join(lines)
         )
-        kids = []
-        for a, (lab, c) in enumerate(zip(nd[1], nd[-1])):
-            pr = " (" + ", ".join(map(str, nd[2][a])) + ")" if nd[0] == "answer" else ""
-            kids.append((c, depth + 1, f"{text(lab)}{pr} -> "))
-        stack.extend(reversed(kids))
-    return out
+    return "\n".join(lines)
 
 
 def load(path: Path) -> Any:
+    """The JSON of a certificate file: a regular file (a FIFO or a device would block or never end)
+    of at most --max-bytes, UTF-8, without floating-point numbers or repeated keys."""
+
     def pairs(items: list) -> dict:
-        d = dict(items)
-        if len(d) != len(items):
+        if len(dict(items)) != len(items):
             raise Malformed("a key appears twice in one object")
-        return d
+        return dict(items)
 
     def refuse(s: str) -> None:
         raise Malformed(f'the JSON number {s[:20]} is not allowed: numbers are strings such as "3/4"')
 
-    if not path.is_file():  # (a FIFO or device would block or never end)
-        raise Malformed("not a regular file")
     try:
-        with no_gc():  # (the same reason as for the check: many objects, no cycles)
-            return json.loads(
-                path.read_bytes().decode("utf-8"), object_pairs_hook=pairs, parse_float=refuse, parse_constant=refuse
+        if not path.is_file():
+            raise Malformed("not a regular file")
+        with open(path, "rb") as f:
+            data = f.read(LIMITS["max_bytes"] + 1)
+        if len(data) > LIMITS["max_bytes"]:
+            too_large("max_bytes", "reading the file", "more bytes")
+        with one_certificate():
+            return (
+                data
+                if path.suffix != ".json"
+                else json.loads(
+                    data.decode("utf-8"), object_pairs_hook=pairs, parse_float=refuse, parse_constant=refuse
+                )
             )
-    except (OSError, UnicodeDecodeError, RecursionError, ValueError) as e:  # JSONDecodeError is a ValueError
+    except OSError as e:
+        raise Malformed(f"cannot read it: {text(e.strerror or e)}") from None
+    except (UnicodeDecodeError, RecursionError, ValueError) as e:  # JSONDecodeError is a ValueError
         raise Malformed(f"cannot read it as UTF-8 JSON: {str(e)[:200] or type(e).__name__}") from None
 
 
@@ -1069,57 +1913,59 @@ def main(argv: list | None = None) -> int:
     )
     ap.add_argument("paths", nargs="+", help="certificate files, or directories searched for *.json")
     ap.add_argument(
-        "--case", action="append", default=[], help="the case file the certificates are about (checks its SHA-256)"
+        "--case",
+        action="append",
+        default=[],
+        help="a case file: compare its SHA-256 with the one each certificate names",
     )
-    ap.add_argument("--show-game", action="store_true", help="print each certificate's game")
-    ap.add_argument("-q", "--quiet", action="store_true", help="print only rejected and malformed certificates")
+    ap.add_argument("--show-game", action="store_true", help="print each certificate's games")
+    ap.add_argument("-q", "--quiet", action="store_true", help="print only certificates that are not accepted")
+    for name, default in DEFAULT_LIMITS.items():
+        ap.add_argument(
+            "--" + name.replace("_", "-"), type=int, default=default, metavar="N", help=f"default {default:,}"
+        )
     args = ap.parse_args(argv)
+    LIMITS.update({name: getattr(args, name) for name in DEFAULT_LIMITS})
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="backslashreplace")
     try:
-        hashes = {hashlib.sha256(Path(c).read_bytes()).hexdigest() for c in args.case} if args.case else None
-    except OSError as e:
-        print(f"exactdp-check: cannot read the case file: {e}")
+        hashes = {hashlib.sha256(load(Path(c))).hexdigest() for c in args.case} if args.case else None
+    except Malformed as e:
+        print(f"exactdp-check: the case file: {e}")
         return 2
     files = []
-    for p in map(Path, args.paths):
-        if p.is_dir():  # symbolic links are not followed: a certificate folder is plain files
-            found = [Path(d, f) for d, _, names in os.walk(p) for f in names if f.endswith(".json")]
-            files.extend(sorted(f for f in found if f.is_file() and not f.is_symlink()))
-        else:
-            files.append(p)
-    if not files:
-        print("exactdp-check: no certificates found")
-        return 2
-    counts = {"accepted": 0, "REJECTED": 0, "MALFORMED": 0}
+    for p in map(Path, args.paths):  # symbolic links in folders are not followed: a certificate folder is plain files
+        found = [Path(d, f) for d, _, names in os.walk(p) for f in names if f.endswith(".json")] if p.is_dir() else [p]
+        files.extend(sorted(f for f in found if not p.is_dir() or (f.is_file() and not f.is_symlink())))
+    counts = dict.fromkeys(["accepted", "REJECTED", "OTHER CASE", "MALFORMED"], 0)
     for f in files:
         try:
             cert = load(f)
-            line = "accepted: " + check_certificate(cert, hashes)
-            status = "accepted"
-            if args.show_game:
-                games = field(cert, "games", dict, "certificate")
-                line += "\n" + "\n".join(
-                    x for name in games for x in show_game(Game(name, games[name], f"games.{name}"))
-                )
-        except Rejected as e:
-            status, line = "REJECTED", f"REJECTED: {e}"
-        except Malformed as e:
-            status, line = "MALFORMED", f"MALFORMED: {e}"
-        except (RecursionError, MemoryError, ArithmeticError, ValueError) as e:
-            status, line = "MALFORMED", f"MALFORMED: too large or deep to check ({type(e).__name__})"
-        except Exception as e:  # a bug in this file: say so, without a traceback
-            status, line = (
-                "MALFORMED",
-                f"MALFORMED: not checked: internal error in the checker ({type(e).__name__}: {text(e)})",
+            status, body = (
+                "accepted",
+                check_certificate(cert, hashes) + ("\n" + "\n".join(show(cert)) if args.show_game else ""),
             )
+        except (Rejected, OtherCase, Malformed) as e:
+            status, body = {Rejected: "REJECTED", OtherCase: "OTHER CASE", Malformed: "MALFORMED"}[type(e)], str(e)
+        except (RecursionError, MemoryError, ArithmeticError, ValueError) as e:
+            status, body = "MALFORMED", f"too large or deep to check ({type(e).__name__})"
+        except Exception as e:  # a bug in this file: say so, without a traceback
+            status, body = "MALFORMED", f"not checked: internal error in the checker ({type(e).__name__}: {text(e)})"
         counts[status] += 1
         if status != "accepted" or not args.quiet:
-            print(f"{text(f)}: {line}")
+            print(
+                f"{text(f)}: {status}" + ("\n  " + body.replace("\n", "\n  ") if status == "accepted" else f": {body}")
+            )
     print(
-        f"{len(files)} certificate(s): {counts['accepted']} accepted, {counts['REJECTED']} rejected, {counts['MALFORMED']} malformed"
+        f"{len(files)} certificate(s): " + ", ".join(f"{n} {k.lower()}" for k, n in counts.items())
+        if files
+        else "exactdp-check: no certificates found"
     )
-    return 2 if counts["MALFORMED"] else 1 if counts["REJECTED"] else 0
+    if hashes is not None:
+        print(
+            "--case compares the SHA-256 each certificate's author recorded with that of the case files given: it shows which file the author says a certificate is about, not that a game is that file's mechanism (compare each game's sha256 with `exactdp info CASE --fingerprint`)"
+        )
+    return 2 if counts["MALFORMED"] or not files else 1 if counts["REJECTED"] or counts["OTHER CASE"] else 0
 
 
 if __name__ == "__main__":

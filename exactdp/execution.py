@@ -33,6 +33,7 @@ import multiprocessing
 import os
 import pkgutil
 import signal
+import sys
 import threading
 from collections import deque
 from collections.abc import Callable, Generator, Iterator, Sequence
@@ -41,7 +42,8 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from .errors import ExactDPError
+from .errors import ExactDPError, excerpt
+from .limits import available_cores, check_workers
 
 __all__ = [
     "Runner",
@@ -51,6 +53,8 @@ __all__ = [
     "available_cores",
     "DaskMissingError",
     "SchedulerError",
+    "parse_scheduler",
+    "guard_resource_tracker",
 ]
 
 T = TypeVar("T")
@@ -67,14 +71,6 @@ class DaskMissingError(ExactDPError):
 
 class SchedulerError(ExactDPError):
     """The Dask scheduler could not be reached or the address is malformed."""
-
-
-def available_cores() -> int:
-    """Cores this process may run on (the affinity mask where the OS has one)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
 
 
 def jobs_from_env(default: int = 1) -> int:
@@ -102,11 +98,31 @@ class Runner:
         of N worker processes; overrides ``jobs``.
     max_attempts : int, optional (default = 3)
         How many times an item may kill its worker process (``jobs`` > 1) before it is given up.
+    max_workers : int, optional
+        The most local worker processes (``jobs``, ``local:N``); default 4 per core
+        (:func:`~exactdp.limits.default_max_workers`).
+
+    Raises
+    ------
+    LimitExceededError
+        More local workers than ``max_workers``.
+    SchedulerError
+        A ``scheduler`` address that is not ``tcp://HOST:PORT``, ``tls://HOST:PORT`` or
+        ``local:N`` (checked before Dask is imported).
     """
 
     jobs: int = 1
     scheduler: str | None = None
     max_attempts: int = 3
+    max_workers: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.scheduler is not None:
+            kind, value = parse_scheduler(self.scheduler)
+            if kind == "local":
+                check_workers(int(value), self.max_workers)
+        else:
+            check_workers(self.jobs, self.max_workers)
 
     @property
     def parallel(self) -> bool:
@@ -116,6 +132,31 @@ class Runner:
         if self.scheduler is not None:
             return f"Dask scheduler {self.scheduler}"
         return "this process" if self.jobs == 1 else f"{self.jobs} worker processes"
+
+
+_SCHEMES = ("tcp", "tls")
+_ADDRESS_HELP = "write tcp://HOST:PORT or tls://HOST:PORT (a running `dask scheduler`), or local:N"
+
+
+def parse_scheduler(address: str) -> tuple[str, str]:
+    """``("local", "N")`` for ``local:N``, ``("remote", address)`` for ``tcp://HOST:PORT`` or
+    ``tls://HOST:PORT``; anything else is a :class:`SchedulerError` naming the address, so that
+    Dask never sees an address it would fail on with a traceback (``file://``, no port)."""
+    shown = excerpt(address)
+    if address.startswith("local:"):
+        n = address[len("local:") :]
+        if not (n.isascii() and n.isdigit()) or int(n) < 1:
+            raise SchedulerError(f"--scheduler {shown}: write local:N with N >= 1 worker processes, or tcp://HOST:PORT")
+        return "local", n
+    scheme, sep, rest = address.partition("://")
+    if not sep:
+        raise SchedulerError(f"--scheduler {shown}: {_ADDRESS_HELP}")
+    if scheme not in _SCHEMES:
+        raise SchedulerError(f"--scheduler {shown}: unknown scheme {excerpt(scheme)}; {_ADDRESS_HELP}")
+    host, colon, port = rest.rpartition(":")
+    if not colon or not host or "/" in host or not (port.isascii() and port.isdigit()) or not 0 < int(port) < 65536:
+        raise SchedulerError(f"--scheduler {shown}: no HOST:PORT after {scheme}://; {_ADDRESS_HELP}")
+    return "remote", address
 
 
 Lost = Callable[[Any, str], Any]
@@ -253,8 +294,58 @@ def preload_result_modules() -> None:
 _preloaded: list[bool] = []
 
 
+_TRACKER_GONE: list[bool] = []
+_TRACKER_NOTE = (
+    "exactdp: the resource tracker of the worker processes was killed; it is not restarted (it only "
+    "cleans up after a crash), and the results are not affected"
+)
+
+
+def guard_resource_tracker() -> None:
+    """Make a killed multiprocessing resource tracker one line on stderr, not tracebacks.
+
+    The pools' semaphores are registered with a helper process, the resource tracker, which
+    removes them if this process crashes.  Killed, it is relaunched by the next registration,
+    with a warning, and the new one prints a ``KeyError`` traceback for every semaphore
+    unregistered that it never saw.  Once it is found dead, registrations are dropped instead
+    (the semaphores are still released by the pools themselves) and one line says so.  Uses
+    the tracker's ``_check_alive``; on a Python without it, nothing is changed."""
+    from multiprocessing import resource_tracker as rt
+
+    tracker = getattr(rt, "_resource_tracker", None)
+    check = getattr(tracker, "_check_alive", None)
+    if check is None or getattr(rt.ensure_running, "_exactdp_guard", False):
+        return
+    # getfd: the forkserver passes the tracker's pipe to every new worker; once the tracker is
+    # dead that pipe is passed as it is (a worker registers nothing)
+    original = {name: getattr(rt, name) for name in ("ensure_running", "register", "unregister", "getfd")}
+
+    def dead() -> bool:
+        if not _TRACKER_GONE and getattr(tracker, "_fd", None) is not None and not check():
+            _TRACKER_GONE.append(True)
+            try:
+                sys.stderr.write(_TRACKER_NOTE + "\n")
+                sys.stderr.flush()
+            except (OSError, ValueError):
+                pass
+        return bool(_TRACKER_GONE)
+
+    def guarded(name: str) -> Callable[..., Any]:
+        def call(*args: Any) -> Any:
+            if dead():
+                return getattr(tracker, "_fd", None) if name == "getfd" else None
+            return original[name](*args)
+
+        call._exactdp_guard = True  # type: ignore[attr-defined]
+        return call
+
+    for name in original:
+        setattr(rt, name, guarded(name))
+
+
 def _new_pool(workers: int) -> ProcessPoolExecutor:
     preload_result_modules()
+    guard_resource_tracker()
     # forkserver: workers start from a clean single-threaded process (forking the parent, whose
     # pool manager threads run, is unsafe); exactdp is imported once in the server and inherited
     methods = multiprocessing.get_all_start_methods()
@@ -406,24 +497,21 @@ def _dask_client(address: str) -> tuple[Any, Any]:
             "--scheduler needs dask.distributed, which is not installed; install the optional "
             "extra: pip install 'exactdp[dask]'"
         ) from None
-    if address.startswith("local:"):
-        n = address[len("local:") :]
-        if not n.isdigit() or int(n) < 1:
-            raise SchedulerError(f"--scheduler {address!r}: write local:N with N >= 1 worker processes")
+    kind, value = parse_scheduler(address)
+    if kind == "local":
         cluster = LocalCluster(
-            n_workers=int(n), threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40
+            n_workers=int(value), threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40
         )
         return Client(cluster), cluster
-    if "://" not in address:
-        raise SchedulerError(f"--scheduler {address!r}: write tcp://HOST:PORT (a running `dask scheduler`) or local:N")
     try:
         return Client(address, timeout="10s"), None
-    except (OSError, TimeoutError) as e:
+    except (OSError, TimeoutError, ValueError) as e:  # ValueError: an address Dask's parser refuses
         raise SchedulerError(f"cannot reach the Dask scheduler at {address}: {e}") from None
 
 
 def _run_dask(fn, items, runner: Runner, lost, progress, buffer: dict[int, Any]) -> Generator[Any, None, None]:
     assert runner.scheduler is not None
+    guard_resource_tracker()
     client, cluster = _dask_client(runner.scheduler)  # first: it says which extra is missing
     preload_result_modules()
     from dask.distributed import as_completed

@@ -22,6 +22,9 @@ limit                    default                 what it bounds (flag)
 ``max_pairs``            20,000                  adjacent pairs of a case (``--max-pairs``)
 ``max_components``       200,000                 components of ``exactdp compose`` (``--max-components``)
 ``max_samples``          100,000                 samples of ``exactdp experiment`` (``--max-samples``)
+``max_orders``           100                     Rényi orders of one ``exactdp renyi --alpha`` list (``--max-orders``)
+``max_automaton_work``   2,000,000               profile pieces an automaton is predicted to need,
+                                                 refused before its game is built (``--max-automaton-work``)
 ``max_memory``           800 MiB                 memory one case file may add to the process (``--max-memory``)
 ``timeout``              300 s                   wall-clock seconds per case file or command (``--timeout``)
 ``follow_symlinks``      False                   whether symbolic links are followed (``--follow-symlinks``)
@@ -64,6 +67,10 @@ __all__ = [
     "memory_in_use",
     "MIB",
     "disarm",
+    "FLAGS",
+    "available_cores",
+    "default_max_workers",
+    "check_workers",
 ]
 
 MIB = 1 << 20
@@ -84,6 +91,8 @@ class Limits:
     max_pairs: int = 20_000
     max_components: int = 200_000
     max_samples: int = 100_000
+    max_automaton_work: int = 2_000_000
+    max_orders: int = 100
     max_memory: int = 800 * MIB
     timeout: float = 300.0
     follow_symlinks: bool = False
@@ -98,6 +107,27 @@ class Limits:
 
 
 DEFAULT = Limits()
+
+# The command-line flag of each limit (the CLI and the pytest plugin's ini options are named
+# after these; the errors name them).
+FLAGS: dict[str, str] = {
+    "max_nodes": "--max-nodes",
+    "max_hull_edges": "--max-profile-size",
+    "max_strategies": "--max-strategies",
+    "max_exponent": "--max-exponent",
+    "max_bits": "--max-bits",
+    "max_symbolic_degree": "--max-symbolic-degree",
+    "max_cells": "--max-cells",
+    "max_datasets": "--max-datasets",
+    "max_pairs": "--max-pairs",
+    "max_components": "--max-components",
+    "max_samples": "--max-samples",
+    "max_automaton_work": "--max-automaton-work",
+    "max_orders": "--max-orders",
+    "max_memory": "--max-memory",
+    "timeout": "--timeout",
+    "follow_symlinks": "--follow-symlinks",
+}
 _stack: list[Limits] = [DEFAULT]
 # nodes built in the current `using` block, and the budget (a list for cheap in-place updates)
 _nodes = [0, DEFAULT.max_nodes]
@@ -310,6 +340,35 @@ def size_text(n: int) -> str:
             v = n / k
             return f"{v:g} {unit}"
     return f"{n} bytes"
+
+
+# --- worker processes ------------------------------------------------------------------------
+
+
+def available_cores() -> int:
+    """Cores this process may run on (the affinity mask where the OS has one)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def default_max_workers() -> int:
+    """The default of ``--max-workers``: 4 local worker processes per core this process may use
+    (each one imports exactdp and its dependencies, about 100 MB, before any work)."""
+    return 4 * available_cores()
+
+
+def check_workers(n: int, limit: int | None = None) -> None:
+    """Refuse ``n`` local worker processes (``--jobs N``, ``--scheduler local:N``) beyond
+    ``limit`` (default :func:`default_max_workers`), before any is started."""
+    allowed = default_max_workers() if limit is None else limit
+    if n > allowed:
+        raise LimitExceededError(
+            f"the number of local worker processes ({n})",
+            allowed,
+            "raise it with --max-workers N (the default is 4 per core)",
+        )
 
 
 # --- counting limits -------------------------------------------------------------------------

@@ -10,32 +10,69 @@ one item per point and claim, ``<file>::<params>-<index>-<claim>``.  The mechani
 valid case gives one failing item with its located problems.
 
 Options: ``--exactdp-cases PATH`` (repeatable), ``--exactdp-engine profile|enumerator``,
-``--exactdp-timeout SECONDS`` (per case file).
+``--exactdp-timeout SECONDS`` (per case file, or per point of a sweep).
+
+**The same limits as** ``exactdp verify``: each case file (each point of a sweep) is read and
+checked under the command line's default limits (300 s, 800 MiB, ...; see
+:mod:`exactdp.limits`), and every limit is set with an ini option named after its flag:
+``exactdp_timeout``, ``exactdp_max_memory`` (``4G``; 0: none), ``exactdp_max_nodes``,
+``exactdp_max_profile_size``, ... and ``exactdp_follow_symlinks``, ``exactdp_max_file_bytes``,
+``exactdp_max_yaml_nodes``, ``exactdp_max_problems``, ``exactdp_max_sweep_points``, e.g.::
+
+    [pytest]
+    exactdp_max_memory = 2G
+    exactdp_timeout = 600
+
+Symbolic links are treated as by ``exactdp verify``: a link (a file, or a directory on the way
+to one) is reported as a failing item naming it, not read and not skipped; with
+``exactdp_follow_symlinks = true`` links whose target stays inside the ``--exactdp-cases`` tree
+are followed.  The claims of a file (of a point) are checked together, like ``verify`` does,
+with the premises of its mechanisms first.
 
 pytest is imported here only: exactdp itself does not depend on it.
 """
 
 from __future__ import annotations
 
+import os
+import time
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from .analysis.engine import ENGINE_NAMES
+from .caseio.sweep import MAX_SWEEP_POINTS
+from .caseio.yamlsafe import YamlLimits
+from .limits import DEFAULT, FLAGS, Limits, parse_size
 from .report.escape import text
 from .testing import item_id
+from .verify import Options
 
 __all__ = [
     "pytest_addoption",
     "pytest_configure",
     "pytest_collect_file",
+    "plugin_options",
     "CaseFile",
     "ClaimItem",
     "InvalidCaseItem",
     "ClaimFailed",
     "item_id",
 ]
+
+# reading limits, as on the command line: (ini name, default, help)
+_READING = (
+    ("max_file_bytes", YamlLimits.max_bytes, "largest case file read"),
+    ("max_yaml_nodes", YamlLimits.max_expanded_nodes, "limit on the alias-expanded size of a YAML document"),
+    ("max_problems", 20, "stop reading a case after this many problems"),
+    ("max_sweep_points", MAX_SWEEP_POINTS, "most points in one case file's sweep"),
+)
+
+
+def _ini_name(field: str) -> str:
+    return "exactdp_" + FLAGS[field].lstrip("-").replace("-", "_")
 
 
 def pytest_addoption(parser: Any) -> None:
@@ -48,19 +85,74 @@ def pytest_addoption(parser: Any) -> None:
         help="check the exactdp case files under PATH, one test item per claim (repeatable)",
     )
     group.addoption("--exactdp-engine", default="profile", choices=ENGINE_NAMES, help="analysis engine")
-    group.addoption("--exactdp-timeout", type=float, default=None, metavar="SECONDS", help="limit per case file")
+    group.addoption(
+        "--exactdp-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help=f"limit per case file (default: the ini option exactdp_timeout, else {DEFAULT.timeout:g}; 0: none)",
+    )
+    for f in fields(Limits):
+        default = getattr(DEFAULT, f.name)
+        shown = "false" if default is False else default
+        parser.addini(_ini_name(f.name), f"exactdp: as {FLAGS[f.name]} of exactdp verify [default: {shown}]")
+    for name, default, what in _READING:
+        parser.addini(f"exactdp_{name}", f"exactdp: {what}, as --{name.replace('_', '-')} [default: {default}]")
+
+
+def plugin_options(config: Any) -> Options:
+    """The :class:`~exactdp.verify.Options` the plugin checks with: the engine, and the limits
+    of ``exactdp verify`` with the ini options (and ``--exactdp-timeout``) applied."""
+    given: dict[str, Any] = {}
+    for f in fields(Limits):
+        raw = str(config.getini(_ini_name(f.name)) or "").strip()
+        if raw:
+            given[f.name] = _ini_value(_ini_name(f.name), raw, getattr(DEFAULT, f.name), size=f.name == "max_memory")
+    if config.getoption("exactdp_timeout") is not None:
+        given["timeout"] = config.getoption("exactdp_timeout")
+    reading = {}
+    for name, default, _ in _READING:
+        raw = str(config.getini(f"exactdp_{name}") or "").strip()
+        reading[name] = _ini_value(f"exactdp_{name}", raw, default) if raw else default
+        if reading[name] < 1:
+            raise pytest.UsageError(f"exactdp_{name} = {raw}: must be at least 1")
+    return Options(
+        engine=config.getoption("exactdp_engine"),
+        limits=DEFAULT.replace(**given),
+        yaml_limits=YamlLimits(max_bytes=reading["max_file_bytes"], max_expanded_nodes=reading["max_yaml_nodes"]),
+        max_problems=reading["max_problems"],
+        max_sweep_points=reading["max_sweep_points"],
+    )
+
+
+def _ini_value(name: str, raw: str, default: Any, *, size: bool = False) -> Any:
+    try:
+        if isinstance(default, bool):
+            if raw.lower() not in ("true", "false", "yes", "no", "1", "0", "on", "off"):
+                raise ValueError("write true or false")
+            return raw.lower() in ("true", "yes", "1", "on")
+        if size:
+            return parse_size(raw)
+        value = float(raw) if isinstance(default, float) else int(raw)
+        if value < 0 or (value == 0 and not isinstance(default, float)):
+            raise ValueError("must be positive" if not isinstance(default, float) else "must be at least 0")
+        return value
+    except ValueError as e:
+        raise pytest.UsageError(f"ini option {name} = {raw!r}: {e}") from None
 
 
 def _roots(config: Any) -> list[Path]:
-    return [Path(p).resolve() for p in config.getoption("exactdp_cases") or []]
+    # not resolved: a link on the way to a case file is reported, as by `exactdp verify`
+    return [Path(os.path.abspath(p)) for p in config.getoption("exactdp_cases") or []]
 
 
 def pytest_configure(config: Any) -> None:
     roots = _roots(config)
     if roots:
-        missing = [p for p in config.getoption("exactdp_cases") if not Path(p).exists()]
+        missing = [p for p in config.getoption("exactdp_cases") if not os.path.lexists(p)]
         if missing:
             raise pytest.UsageError(f"--exactdp-cases: no such file or directory: {', '.join(missing)}")
+        config.stash[_OPTIONS] = plugin_options(config)
         args = list(config.args)
         for p in config.getoption("exactdp_cases"):
             # a node id pasted back (``file.yaml::0-PrivLoss-M-0``) selects within the path
@@ -71,16 +163,27 @@ def pytest_configure(config: Any) -> None:
         config.args[:] = args
 
 
+_OPTIONS = pytest.StashKey[Options]()
+
+
 def pytest_collect_file(file_path: Path, parent: Any) -> Any:
     if file_path.suffix not in (".yaml", ".yml"):
         return None
-    roots = _roots(parent.config)
-    if not roots:
-        return None
-    fp = file_path.resolve()
-    if any(fp == r or r in fp.parents for r in roots):
-        return CaseFile.from_parent(parent, path=file_path)
+    fp = Path(os.path.abspath(file_path))
+    for r in _roots(parent.config):
+        if fp == r or r in fp.parents:
+            return CaseFile.from_parent(parent, path=file_path, tree=r if r != fp else r.parent)
     return None
+
+
+def _with_ini_hint(message: str) -> str:
+    """``message``, and the ini options that set the limits or flags it names (a message of
+    exactdp names the command line's flags)."""
+    named = [f for f in (*FLAGS.values(), *(f"--{n.replace('_', '-')}" for n, _, _ in _READING)) if f in message]
+    if not named:
+        return message
+    ini = ", ".join("exactdp_" + f.lstrip("-").replace("-", "_") for f in named)
+    return message + f"\n(under pytest: set {', '.join(named)} with the ini option {ini})"
 
 
 class ClaimFailed(Exception):
@@ -90,19 +193,42 @@ class ClaimFailed(Exception):
 class CaseFile(pytest.File):
     """One case file: its claims (at each point of its sweep) are the test items."""
 
+    def __init__(self, *, tree: Path, **kw: Any):
+        super().__init__(**kw)
+        self.tree = tree
+
     def collect(self):
         from .caseio import parse_case
         from .caseio.case import read_case_text
         from .caseio.sweep import point_label, sweep_points
         from .errors import ExactDPError
+        from .limits import using
 
+        opts: Options = self.config.stash[_OPTIONS]
+        lim = opts.effective_limits()
         self._cases: list[Any] = []
-        self._analyses: dict[int, Any] = {}
+        self._verdicts: dict[int, Any] = {}
         try:
-            text = read_case_text(self.path)
-            points = sweep_points(text, str(self.path)) or [()]
+            with using(lim):
+                text = read_case_text(self.path, yaml_limits=opts.yaml_limits, tree=self.tree)
+                points = sweep_points(
+                    text,
+                    str(self.path),
+                    yaml_limits=opts.yaml_limits,
+                    max_points=opts.max_sweep_points,
+                    max_problems=opts.max_problems,
+                ) or [()]
             for point in points:
-                self._cases.append(parse_case(text, str(self.path), params=dict(point)))
+                with using(lim):
+                    self._cases.append(
+                        parse_case(
+                            text,
+                            str(self.path),
+                            yaml_limits=opts.yaml_limits,
+                            max_problems=opts.max_problems,
+                            params=dict(point),
+                        )
+                    )
         except ExactDPError as e:
             from .report.escape import error_text
 
@@ -112,58 +238,60 @@ class CaseFile(pytest.File):
             # item names reach the terminal and CI logs: made of safe characters by item_id
             prefix = item_id(point_label(point)) + "-" if point else ""
             for i, claim in enumerate(case.claims):
-                yield ClaimItem.from_parent(self, name=f"{prefix}{i}-{item_id(claim.describe())}", claim=claim, point=k)
+                yield ClaimItem.from_parent(
+                    self, name=f"{prefix}{i}-{item_id(claim.describe())}", claim=claim, point=k, index=i
+                )
 
-    def analysis(self, point: int = 0) -> Any:
-        if point not in self._analyses:
-            import time
+    def verdicts(self, point: int = 0) -> tuple[Any, Any]:
+        """(premise verdicts, claim verdicts) of one point: its claims checked together under
+        the limits, like ``exactdp verify`` checks a file (the first item of a point pays)."""
+        if point not in self._verdicts:
+            self._verdicts[point] = self._check(point)
+        return self._verdicts[point]
 
-            from .analysis import make_engine
-            from .claims import Analysis
+    def _check(self, point: int) -> tuple[Any, Any]:
+        from .errors import ExactDPError, VerificationError
+        from .limits import using
+        from .verify import ERROR, premise_claims, verify_case
 
-            cfg = self.config
-            timeout = cfg.getoption("exactdp_timeout")
-            deadline = None if timeout is None else time.monotonic() + timeout
-            case = self._cases[point]
-            self._analyses[point] = Analysis(
-                case.mechanisms,
-                make_engine(cfg.getoption("exactdp_engine"), deadline=deadline),
-                symbols=case.symbols,
-            )
-        return self._analyses[point]
+        opts: Options = self.config.stash[_OPTIONS]
+        lim = opts.effective_limits()
+        case = self._cases[point]
+        n_premises = len(premise_claims(case)[0])
+        start = time.monotonic()
+        try:
+            with using(lim):
+                out = verify_case(case, opts, deadline=start + lim.timeout if lim.timeout else None)
+        except VerificationError:
+            raise
+        except ExactDPError as e:  # a limit hit outside any one claim (the memory watch, the clock)
+            from .claims import Verdict
+
+            return (), tuple(Verdict(c, ERROR, "could not be decided", str(e)) for c in case.claims)
+        return out[:n_premises], out[n_premises:]
 
 
 class ClaimItem(pytest.Item):
     """One claim of a case file."""
 
-    def __init__(self, *, claim: Any, point: int = 0, **kw: Any):
+    def __init__(self, *, claim: Any, point: int = 0, index: int = 0, **kw: Any):
         super().__init__(**kw)
         self.claim = claim
         self.point = point
+        self.index = index
 
     def runtest(self) -> None:
         from .claims import HOLDS
-        from .errors import VerificationError
         from .report.text import Marks, render_file
-        from .verify import ERROR, FileResult
+        from .verify import FileResult
 
-        from .claims.parametric import check_claim
-
-        try:
-            verdict = check_claim(self.claim, self._case_file().analysis(self.point))
-        except VerificationError:
-            raise
-        except Exception as e:  # a limit or an inexact value: undecided, reported as failure
-            from .errors import ExactDPError
-
-            if not isinstance(e, ExactDPError):
-                raise
-            from .claims import Verdict
-
-            verdict = Verdict(self.claim, ERROR, "could not be decided", str(e))
+        case_file = self._case_file()
+        premises, verdicts = case_file.verdicts(self.point)
+        verdict = verdicts[self.index]
         if verdict.status != HOLDS:
-            fr = FileResult(str(self.path), self._case_file()._cases[self.point], (verdict,))
-            raise ClaimFailed("\n".join(render_file(fr, Marks(ascii_only=True))))
+            shown = tuple(p for p in premises if p.status != HOLDS) + (verdict,)
+            fr = FileResult(str(self.path), case_file._cases[self.point], shown)
+            raise ClaimFailed(_with_ini_hint("\n".join(render_file(fr, Marks(ascii_only=True)))))
 
     def _case_file(self) -> CaseFile:
         assert isinstance(self.parent, CaseFile)
@@ -187,7 +315,7 @@ class InvalidCaseItem(pytest.Item):
         self.error = error
 
     def runtest(self) -> None:
-        raise ClaimFailed(self.error)
+        raise ClaimFailed(_with_ini_hint(self.error))
 
     def repr_failure(self, excinfo: Any, style: Any = None) -> str:
         return str(excinfo.value)

@@ -27,6 +27,7 @@ from .caseio.sweep import MAX_SWEEP_POINTS, Point, point_label, sweep_points
 from .claims import FAILS, HOLDS, UNSUPPORTED, Analysis, PrivLossClaim, Verdict, Where
 from .claims.core import PremiseClaim
 from .claims.parametric import check_claim
+from .display import RichDisplay
 from .errors import CaseError, ExactDPError, TimeLimitExceeded, VerificationError
 from .execution import OrderedRun, Runner, run_ordered
 from .limits import DEFAULT as DEFAULT_LIMITS
@@ -91,7 +92,7 @@ class Options:
 
 
 @dataclass(frozen=True, eq=False)
-class FileResult:
+class FileResult(RichDisplay):
     """The verdicts for one case file, or why it could not be read."""
 
     file: str
@@ -115,7 +116,7 @@ class FileResult:
 
 
 @dataclass(frozen=True, eq=False)
-class RunResult:
+class RunResult(RichDisplay):
     """The results of a run, one per work item (a case file or one point of its sweep), in
     input order; iterating over it gives them."""
 

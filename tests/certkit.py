@@ -13,7 +13,7 @@ from exactdp.certificates import wrap
 from exactdp.model import END, Ask, Chance, Mechanism
 from exactdp.numbers import Q
 
-__all__ = ["game", "certificate", "mechanism_of", "claim_truth", "numbers_in", "set_at", "wrap_body"]
+__all__ = ["game", "certificate", "mechanism_of", "number_of", "claim_truth", "numbers_in", "set_at", "wrap_body"]
 
 
 def game(nodes: list, *, datasets=("x0", "x1"), pairs=None, root: int | None = None) -> dict:
@@ -38,7 +38,7 @@ def game(nodes: list, *, datasets=("x0", "x1"), pairs=None, root: int | None = N
 def certificate(claim: dict, games: dict, proof: dict, verdict: str = "holds") -> dict:
     return {
         "format": "exactdp-certificate",
-        "version": 1,
+        "version": 2,
         "case": {"file": "hand.yaml", "sha256": "0" * 64, "name": "hand", "claim": 1},
         "claim": claim,
         "verdict": verdict,
@@ -51,7 +51,31 @@ def wrap_body(body: dict, text: str = "claim") -> dict:
     return wrap(body, case_file="random.yaml", sha256="0" * 64, case_name="random", number=1, text=text)
 
 
-def mechanism_of(doc: dict, name: str = "M") -> Mechanism:
+def number_of(text: str, L: int = 0):
+    """A certificate number as exactdp's own number (independently of the checker): a rational, or
+    an element of Q(e^(1/L)) from its coefficient lists."""
+    from exactdp.numbers.qt import QtElement, _poly
+
+    n, _, d = text.partition("/")
+    if "," not in text:
+        return Q(Fraction(text))
+    return QtElement._make(
+        L, Q(1), _poly([int(c) for c in n.split(",")]), _poly([int(c) for c in (d or "1").split(",")])
+    )
+
+
+def lam_of(text, L: int = 0):
+    """e^eps of a certificate: a number, INF, or e^q for "exp(q)"."""
+    from exactdp.numbers.real import INF, real_exp
+
+    if text == "inf":
+        return INF
+    if text.startswith("exp("):
+        return real_exp(Q(Fraction(text[4:-1])))
+    return number_of(text, L)
+
+
+def mechanism_of(doc: dict, name: str = "M", L: int = 0) -> Mechanism:
     """The certificate's game as an exactdp mechanism (nodes rebuilt from the JSON)."""
     built: list = []
     for node in doc["nodes"]:
@@ -61,77 +85,136 @@ def mechanism_of(doc: dict, name: str = "M") -> Mechanism:
             built.append(Ask([lab for lab, _ in node["ask"]], [built[c] for _, c in node["ask"]]))
         else:
             items = node["answer"]
-            rows = [tuple(Q(Fraction(p)) for p in probs) for _, probs, _ in items]
+            rows = [tuple(number_of(p, L) for p in probs) for _, probs, _ in items]
             built.append(Chance([lab for lab, _, _ in items], rows, [built[c] for _, _, c in items]))
     ds = tuple(doc["datasets"])
     adj = tuple((ds.index(a), ds.index(b)) for a, b in doc["pairs"])
     return Mechanism(built[doc["root"]], ds, adj, name)
 
 
-def _lam(text: str) -> Any:
-    return None if text == "inf" else Q(Fraction(text))
+def _cmp(x, y) -> int:
+    """exactdp's exact (certified) order, for delta values (affine in a transcendental lambda) too."""
+    from exactdp.analysis.results import value_cmp
+    from exactdp.numbers.real import real_cmp
 
-
-def _delta_at(prof, lam) -> Any:
-    return prof.envelope.value_at(lam)
+    return value_cmp(x, y) if hasattr(x, "cmp") else real_cmp(x, y)
 
 
 def claim_truth(cert: dict) -> bool:
-    """Whether the certificate's claim holds about its games, decided by the enumerator."""
+    """Whether the certificate's claim holds about its games, decided by exactdp: the enumerator
+    (Vadhan & Wang 2021, Lemma 2.2 taken literally) for the profile, Renyi divergences, bounded
+    range by brute force, and exactdp's theorems for compositions."""
+    from exactdp.analysis.bounded_range import br_range_bruteforce
+    from exactdp.analysis.gdp import HOLDS as GDP_HOLDS
+    from exactdp.analysis.gdp import check_gdp
+    from exactdp.analysis.tradeoff import dominates, envelope_tradeoff
+    from exactdp.numbers.loglinear import log_linear
+    from exactdp.numbers.real import INF, real_log
+
+    L = int(cert["field"][6:-1]) if "field" in cert else 0
     claim = cert["claim"]
     kind = claim["kind"]
-    mechs = {name: mechanism_of(doc, name) for name, doc in cert["games"].items()}
+    mechs = {name: mechanism_of(doc, name, L) for name, doc in cert["games"].items()}
     prof = {name: enumerator.profile(m, max_strategies=200_000) for name, m in mechs.items()}
+    if kind == "composition":
+        return _composition_truth(claim, mechs, prof)
     p = prof[claim["of"]]
     if kind == "privloss":
-        lam, delta = _lam(claim["exp_eps"]), Q(Fraction(claim["delta"]))
-        true = p.least_lambda(delta)
-        true = None if not hasattr(true, "numerator") and not isinstance(true, int) else true
-        if claim["relation"] == "equals":
-            return true == lam
-        return lam is None or (true is not None and true <= lam)
+        lam, delta = lam_of(claim["exp_eps"], L), number_of(claim["delta"], L)
+        c = _cmp(
+            real_log(p.least_lambda(delta)) if p.least_lambda(delta) != INF else INF,
+            real_log(lam) if lam != INF else INF,
+        )
+        return c == 0 if claim["relation"] == "equals" else c <= 0
     if kind in ("dp", "not_dp"):
-        ok = _delta_at(p, _lam(claim["exp_eps"])) <= Q(Fraction(claim["delta"]))
+        d = p.delta_at(real_log(lam_of(claim["exp_eps"], L)))
+        ok = _cmp(d, number_of(claim["delta"], L)) <= 0
         return ok if kind == "dp" else not ok
     if kind == "delta":
-        return _delta_at(p, _lam(claim["exp_eps"])) == Q(Fraction(claim["equals"]))
+        return _cmp(p.delta_at_lambda(lam_of(claim["exp_eps"], L)), number_of(claim["equals"], L)) == 0
     if kind in ("profile_le", "profile_eq"):
         other = prof[claim["than"] if kind == "profile_le" else claim["as"]]
-        if kind == "profile_le":
-            return p.le_on_eps_ge_0(other)[0]
-        return p.le_on_eps_ge_0(other)[0] and other.le_on_eps_ge_0(p)[0]
+        return p.le_on_eps_ge_0(other)[0] and (kind == "profile_le" or other.le_on_eps_ge_0(p)[0])
+    if kind in ("fdp", "not_fdp"):  # T(M) >= T(N), read off the trade-off curves (Dong-Roth-Su 2022)
+        return dominates(p.envelope, prof[claim["f"]].envelope)[0] == (kind == "fdp")
+    if kind in ("gdp", "not_gdp"):
+        status = check_gdp(envelope_tradeoff(p), Q(Fraction(claim["mu"]))).status
+        return (status == GDP_HOLDS) == (kind == "gdp")
+    if kind in ("bounded_range", "not_bounded_range", "br_range"):
+        r = br_range_bruteforce(mechs[claim["of"]], adversaries=claim["adversaries"], max_strategies=200_000).range()
+        target = lam_of(claim["equals" if kind == "br_range" else "exp_eps"], L)
+        c = _cmp(r, real_log(target) if target != INF else INF)
+        return c == 0 if kind == "br_range" else (c <= 0) == (kind == "bounded_range")
     if kind == "renyi":  # the enumerator's Renyi value, over every deterministic adversary
-        from exactdp.numbers.loglinear import log_linear
-        from exactdp.numbers.real import INF, real_cmp
-
         res = enumerator.renyi(
             mechs[claim["of"]], INF if claim["alpha"] == "inf" else int(claim["alpha"]), max_strategies=200_000
         )
-        bound = (
-            INF
-            if claim["bound"] == "inf"
-            else log_linear(Q(0), [(Q(Fraction(b)), Q(Fraction(c))) for b, c in claim["bound"]])
-        )
-        sign = real_cmp(res.value, bound)
+        bound = INF if claim["bound"] == "inf" else _log_linear(claim["bound"], log_linear)
+        sign = _cmp(res.value, bound)
         return {"equals": sign == 0, "at_most": sign <= 0, "exceeds": sign > 0}[claim["relation"]]
-    if kind in ("fdp", "not_fdp"):  # T(M) >= T(N), read off the trade-off curves (Dong-Roth-Su 2022)
-        from exactdp.analysis.tradeoff import dominates
-
-        return dominates(p.envelope, prof[claim["f"]].envelope)[0] == (kind == "fdp")
     if kind in ("simulates_rr", "not_simulates_rr"):
         # T exists for a pair iff the pair is (eps, delta)-DP (post-processing; Thm 1.10 and
         # Lyu 2022 / Vadhan-Zhang 2023 for delta > 0)
-        delta = Q(Fraction(claim["delta"]))
-        text = claim["exp_eps"] if claim["exp_eps"] is not None else cert["proof"]["exp_eps_used"]
-        lam = _lam(text)
+        delta = number_of(claim["delta"], L)
         if claim["exp_eps"] is None:
-            true = p.least_lambda(delta)
-            true = None if not (hasattr(true, "numerator") or isinstance(true, int)) else true
-            if true != lam:
-                return kind == "not_simulates_rr"  # the statement names a wrong PrivLoss: false
-        exists = lam is not None and all(pp.hull.value_at(lam) <= delta for pp in p.pairs)
+            lam = p.least_lambda(delta)
+        else:
+            lam = lam_of(claim["exp_eps"], L)
+        exists = lam != INF and all(_cmp(pp.hull.value_at(lam), delta) <= 0 for pp in p.pairs)
         return exists == (kind == "simulates_rr")
     raise ValueError(kind)
+
+
+def _log_linear(terms, log_linear):
+    s = sum((Q(Fraction(c)) for b, c in terms if b == "e"), Q(0))
+    return log_linear(s, [(Q(Fraction(b)), Q(Fraction(c))) for b, c in terms if b != "e"])
+
+
+def _composition_truth(claim: dict, mechs: dict, prof: dict) -> bool:
+    """exactdp's own reading of a composition claim: ConComp built by exactdp, the theorem's bound
+    by :mod:`exactdp.theorems`."""
+    from exactdp.builders import concomp
+    from exactdp.builders.combinators import distinct_labels
+    from exactdp.numbers.real import INF, real_cmp, real_log
+    from exactdp.theorems import basic, components, improved_basic, optimal, thm_1_8
+
+    names = claim["of"]
+    built = concomp(dict(zip(distinct_labels(names), (mechs[n] for n in names))))
+    if claim["theorem"] == "fdp":  # T(ConComp) >= the tensor product (Dong-Roth-Su 2022, Thm 3.2)
+        from exactdp.analysis.tradeoff import dominates, tensor
+
+        found = enumerator.profile(built, max_strategies=200_000).envelope
+        return dominates(found, tensor([prof[n].envelope for n in names]))[0]
+    if claim["theorem"] == "renyi":
+        from exactdp.numbers.real import real_add
+
+        a = INF if claim["alpha"] == "inf" else int(claim["alpha"])
+        found = enumerator.renyi(built, a, max_strategies=200_000).value
+        total = Q(0)
+        for n in names:
+            v = enumerator.renyi(mechs[n], a, max_strategies=200_000).value
+            total = INF if INF in (total, v) else real_add(total, v)
+        return total == INF or real_cmp(found, total) <= 0
+    deltas = [Q(Fraction(d)) for d in claim["deltas"]]
+    eps = []
+    for k, n in enumerate(names):
+        if claim["eps"][k] is None:
+            eps.append(prof[n].privloss(deltas[k]))
+        else:
+            e = real_log(lam_of(claim["eps"][k]))
+            if real_cmp(prof[n].delta_at(e), deltas[k]) > 0:
+                return False
+            eps.append(e)
+    comps = components(eps, deltas)
+    found = enumerator.profile(built, max_strategies=200_000)
+    if claim["theorem"] == "optimal":
+        at = Q(Fraction(claim["delta"]))
+        bound = optimal(comps, at).eps
+    else:
+        b = {"basic": basic, "improved-basic": improved_basic, "thm-1.8": thm_1_8}[claim["theorem"]](comps)
+        at = Q(Fraction(claim["delta"])) if claim["delta"] is not None else b.delta
+        bound = b.eps if real_cmp(at, b.delta) >= 0 else INF
+    return bound == INF or real_cmp(found.privloss(at), bound) <= 0
 
 
 def numbers_in(obj: Any, path: tuple = ()) -> list[tuple]:

@@ -230,3 +230,77 @@ def test_first_node_is_an_adversary_choice_of_the_queries():
     a = make_automaton(["s"], "s", {("s", "q"): rr_rows(2), ("s", "r"): rr_rows(3)}, 1)
     m = automaton(a)
     assert isinstance(m.root, Ask) and m.root.labels == ("q", "r")
+
+
+# --- the work predicted before the game is built --------------------------------------------
+
+
+def _joint_states_by_histories(a, rows, depth):
+    """Independent count: walk every history up to ``depth`` queries with exact per-dataset
+    state sets, and collect the joint states (None: impossible under a dataset) met."""
+    start = tuple(a.initial[r][0][0] for r in rows)
+    seen, frontier = {start}, {start}
+    for _ in range(depth):
+        nxt = set()
+        for cur in frontier:
+            for q in a.queries:
+                answers = {}
+                for x, s in enumerate(cur):
+                    if s is None or (s, q) not in a.transitions:
+                        continue
+                    for o in a.transitions[(s, q)]:
+                        if o.probs[rows[x]] != 0:
+                            answers.setdefault(o.answer, [None] * len(cur))[x] = o.next
+                nxt.update(tuple(v) for v in answers.values())
+        frontier = nxt - seen
+        seen |= nxt
+    return len(seen)
+
+
+@st.composite
+def answer_determined(draw):
+    """A random automaton whose answer (and dataset) determines the next state."""
+    n = draw(st.integers(1, 4))
+    states = [f"s{i}" for i in range(n)]
+    rows = {}
+    for s in states:
+        for q in draw(st.lists(st.sampled_from(["q", "r"]), min_size=1, max_size=2, unique=True)):
+            k = draw(st.integers(1, 3))
+            p0 = [Q(1, k)] * k
+            p1 = [Q(1, 2)] + [Q(1, 2 * (k - 1))] * (k - 1) if k > 1 else [Q(1)]
+            rows[(s, q)] = [(str(j), draw(st.sampled_from(states)), [p0[j], p1[j]]) for j in range(k)]
+    return make_automaton(states, "s0", rows, draw(st.integers(1, 6)), n_rows=2)
+
+
+@given(answer_determined())
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_reachable_joint_states_match_a_walk_over_histories(a):
+    """The joint states the prediction counts are those an independent walk over every
+    history finds (with a horizon long enough to reach them all), and the game built has at
+    most J choice nodes per step left."""
+    from exactdp.builders.automaton import reachable_joint_states
+
+    J = reachable_joint_states(a, (0, 1), cap=10**6)
+    assert J == _joint_states_by_histories(a, (0, 1), depth=J + 1)
+    assert stats(automaton(a).root)["ask_nodes"] <= J * a.horizon
+
+
+def test_the_predicted_work_refuses_a_long_horizon_before_building():
+    """Two visible states, RR answers, horizon T: W = 2 * T(T+1)/2 profile pieces; a shared
+    row (nothing depends on the dataset) predicts 1 piece per node, J * T."""
+    from exactdp.builders.automaton import predicted_work
+    from exactdp.errors import LimitExceededError
+    from exactdp.limits import DEFAULT, using
+
+    rows = {(s, "q"): [("0", "s0", [Q(3, 4), Q(1, 4)]), ("1", "s1", [Q(1, 4), Q(3, 4)])] for s in ("s0", "s1")}
+    assert predicted_work(make_automaton(["s0", "s1"], "s0", rows, 1000), (0, 1)) == (2, 1001000)
+    shared = {(s, "q"): [("0", "s0", [Q(1, 2)]), ("1", "s1", [Q(1, 2)])] for s in ("s0", "s1")}
+    assert predicted_work(make_automaton(["s0", "s1"], "s0", shared, 1000), (0, 0)) == (2, 2000)
+    hidden = make_automaton(["s0", "s1"], {"s0": Q(1, 2), "s1": Q(1, 2)}, rows, 10)
+    assert predicted_work(hidden, (0, 1)) == (None, 55)
+    t = time.perf_counter()
+    with using(DEFAULT), pytest.raises(LimitExceededError, match="--max-automaton-work"):
+        automaton(make_automaton(["s0", "s1"], "s0", rows, 100_000))
+    assert time.perf_counter() - t < 2
+    with using(DEFAULT.replace(max_automaton_work=10)), pytest.raises(LimitExceededError, match="about 110 profile"):
+        automaton(make_automaton(["s0", "s1"], "s0", rows, 10))

@@ -58,3 +58,27 @@ def test_dominating_pair(tmp_path):
     d = json.loads(run(tmp_path, "profile", "CASE", "--of", "D", "--dominating-pair", "--json").output)
     assert d["P"] == ["1/10", "27/40", "9/40", "0"] and d["P_prime"] == ["0", "9/40", "27/40", "1/10"]
     assert d["privacy_loss"] == ["inf", "log(3)", "log(1/3)", "-inf"]
+
+
+def test_the_number_of_renyi_orders_is_a_named_limit(tmp_path):
+    """A list of 20,000 orders ran for minutes (each order is a whole analysis); it is refused
+    at once by --max-orders (default 100), in one line, before the case is read."""
+    import subprocess
+    import sys
+    import time
+
+    p = tmp_path / "c.yaml"
+    p.write_text(CASE)
+    many = ",".join(str(k) for k in range(2, 20002))
+    t = time.monotonic()
+    r = subprocess.run(
+        [sys.executable, "-m", "exactdp", "renyi", str(p), "--alpha", many], capture_output=True, text=True, timeout=60
+    )
+    assert time.monotonic() - t < 30
+    assert r.returncode == 2 and r.stdout == "", r.stdout
+    assert r.stderr.splitlines() == [
+        "exactdp: the number of Renyi orders in --alpha (20000) exceeds the limit of 100; raise it with --max-orders N"
+    ]
+    ok = run(tmp_path, "renyi", "CASE", "--alpha", ",".join(str(k) for k in range(2, 8)), "--max-orders", "6")
+    assert ok.exit_code == 0 and len(ok.output.splitlines()) == 6, ok.output
+    assert run(tmp_path, "renyi", "CASE", "--alpha", "2,3,4", "--max-orders", "2").exit_code == 2

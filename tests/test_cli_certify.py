@@ -44,19 +44,21 @@ def test_certify_prints_verify_report_and_writes_certificates(tmp_path: Path):
     c = run("certify", str(case), "-o", str(out))
     assert c.exit_code == v.exit_code == 1  # the decimal-eps dp claim fails: e^(1/10) < 3
     assert c.output.startswith(v.output)
-    written = sorted(p.name for p in (out / "demo").iterdir())
-    assert written == ["1-privloss.json", "2-privloss.json", "3-not_dp.json", "6-privloss.json"]
-    assert "certificates: 4 written" in c.output
-    assert "claim 4 (dp" in c.output and "transcendental" in c.output
-    assert "claim 5 (composition" in c.output and "no certificate yet" in c.output
+    written = sorted(p.name for p in (out / "demo").iterdir() if not p.name.startswith("."))
+    assert written == [
+        f"{k}-{kind}.json"
+        for k, kind in enumerate(["privloss", "privloss", "not_dp", "dp", "composition", "privloss"], 1)
+    ]
+    assert "certificates: 6 written" in c.output and "no certificate" not in c.output
+    decimal = json.loads((out / "demo" / "4-dp.json").read_text())
+    assert decimal["field"] == "exp(1/10)" and decimal["verdict"] == "fails"
     cert = json.loads((out / "demo" / "2-privloss.json").read_text())
     assert cert["case"]["name"] == "cli-demo" and cert["case"]["claim"] == 2
     assert "PrivLoss(R, 1/5) = log(23/9)" in checker.check_certificate(cert)
     assert checker.main([str(out), "--case", str(case)]) == 0
     failed = json.loads((out / "demo" / "6-privloss.json").read_text())
-    assert failed["verdict"] == "fails" and "PrivLoss(M, 0) = log(2)  -- does NOT hold" in checker.check_certificate(
-        failed
-    )
+    said = checker.check_certificate(failed)
+    assert failed["verdict"] == "fails" and "claim: PrivLoss(M, 0) = log(2) -- FALSE" in said
 
 
 def test_certificates_do_not_depend_on_the_engine(tmp_path: Path):
@@ -70,14 +72,16 @@ def test_certificates_do_not_depend_on_the_engine(tmp_path: Path):
 
 
 def test_rerun_replaces_stale_certificates(tmp_path: Path):
+    """A certificate an earlier run wrote for a claim that is gone is removed by the rerun."""
     case = tmp_path / "demo.yaml"
     case.write_text(CASE)
     out = tmp_path / "certs"
-    stale = out / "demo" / "9-dp.json"
-    stale.parent.mkdir(parents=True)
-    stale.write_text("{}")
     run("certify", str(case), "-o", str(out))
-    assert not stale.exists()
+    stale = out / "demo" / "6-privloss.json"
+    assert stale.exists()
+    case.write_text(CASE.replace("  - privloss: {delta: 0, equals: log(2)}\n", ""))
+    run("certify", str(case), "-o", str(out))
+    assert not stale.exists() and (out / "demo" / "1-privloss.json").exists()
 
 
 def test_show_game_latex_json_and_self_check(tmp_path: Path):
@@ -86,12 +90,12 @@ def test_show_game_latex_json_and_self_check(tmp_path: Path):
     out = tmp_path / "certs"
     c = run("certify", str(case), "-o", str(out), "--show-game", "--format", "latex", "--check")
     assert "mechanism R" in c.output and "I0 (1/10, 0) -> end" in c.output
-    assert "checker: all 4 certificate(s) accepted" in c.output
+    assert "checker: all 6 certificate(s) accepted" in c.output
     tex = (out / "demo" / "3-not_dp.tex").read_text()
     assert r"\begin{tabular}" in tex and r"$\frac{3}{4}$" in tex
     j = run("certify", str(case), "-o", str(out), "--json")
     assert json.loads(j.stdout)["summary"]["holds"] == 4  # stdout stays the verify report, pure JSON
-    assert "certificates: 4 written" in j.stderr
+    assert "certificates: 6 written" in j.stderr
 
 
 def test_labels_reaching_latex_are_escaped(tmp_path: Path):
@@ -119,3 +123,95 @@ def test_an_output_directory_that_cannot_be_made_is_a_clear_error(tmp_path: Path
     r = CliRunner().invoke(main, ["certify", str(case), "-o", str(blocker / "certs")])
     assert r.exit_code == 2 and (r.exception is None or isinstance(r.exception, SystemExit))
     assert "cannot create the output directory" in r.output and "Traceback" not in r.output
+
+
+def _tree(root: Path) -> dict:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_dot_named_case_files_stay_inside_the_output_folder(tmp_path: Path):
+    """A case file named ``...yaml`` has the stem ``..`` and ``..yaml`` the stem ``.``: their
+    certificates go to a sanitised folder inside OUTPUT, and nothing outside it is removed or
+    written (before the fix ``...yaml`` emptied the parent of OUTPUT of its *.json and *.tex)."""
+    work = tmp_path / "work"
+    cases = work / "cases"
+    cases.mkdir(parents=True)
+    for name in ("...yaml", "..yaml"):
+        (cases / name).write_text(CASE.replace("  - dp: {eps: 1/10, delta: 0}\n", ""))
+    keep = {"mine.json": b"{}", "notes.tex": b"x", "certs/own.json": b"{}", "certs/own.tex": b"y"}
+    for rel, data in keep.items():
+        (work / rel).parent.mkdir(parents=True, exist_ok=True)
+        (work / rel).write_bytes(data)
+    before = _tree(work)
+    r = run("certify", str(cases), "-o", str(work / "certs"))
+    assert r.exit_code == 1, r.output  # as verify: the sixth claim of CASE fails
+    after = _tree(work)
+    for rel, data in before.items():
+        assert after.get(rel) == data, rel  # nothing that certify did not write is touched
+    new = [rel for rel in after if rel not in before]
+    assert new and all(rel.startswith("certs/") and rel.count("/") == 2 for rel in new), new
+    folders = {Path(rel).parts[1] for rel in new}
+    assert len(folders) == 2 and not folders & {".", ".."}, folders
+
+
+def test_rerun_removes_only_files_certify_wrote(tmp_path: Path):
+    case = tmp_path / "demo.yaml"
+    case.write_text(CASE)
+    out = tmp_path / "certs"
+    run("certify", str(case), "-o", str(out))
+    mine = out / "demo" / "notes.json"
+    mine.write_text("{}")
+    (out / "demo" / "1-privloss.json").unlink()  # a certificate the user removed
+    run("certify", str(case), "-o", str(out))
+    assert mine.read_text() == "{}" and (out / "demo" / "1-privloss.json").exists()
+
+
+def test_certificates_are_written_whole_or_not_at_all(tmp_path: Path, monkeypatch):
+    """A write that fails half way (a full disk) leaves no empty or partial certificate."""
+    import os
+
+    case = tmp_path / "demo.yaml"
+    case.write_text(CASE)
+    out = tmp_path / "certs"
+    real_replace = os.replace
+
+    def full_disk(src, dst, *a, **k):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", full_disk)
+    r = CliRunner().invoke(main, ["certify", str(case), "-o", str(out)])
+    monkeypatch.setattr(os, "replace", real_replace)
+    assert r.exit_code == 2 and "No space left on device" in r.output
+    assert not [p for p in out.rglob("*") if p.is_file() and p.name != ".exactdp-written"]
+
+
+def test_info_fingerprints_are_the_checkers(tmp_path: Path):
+    """`exactdp info CASE --fingerprint` prints, for every game exactdp builds from the case (and
+    for claims with their own pairs), the SHA-256 the checker prints for the game it checked."""
+    import re
+
+    case = tmp_path / "demo.yaml"
+    case.write_text(
+        CASE.replace("claims:\n", "claims:\n  - dp: {of: R, eps: log(3), delta: 1/10, pairs: [[x1, x0]]}\n")
+    )
+    out = tmp_path / "certs"
+    run("certify", str(case), "-o", str(out))
+    info = run("info", str(case), "--fingerprint")
+    printed = dict(re.findall(r"^  (.+): sha256 ([0-9a-f]{64})$", info.output, re.M))
+    assert set(printed) == {"M", "R", "R (the claim's pairs)"}
+    seen = {}
+    for f in sorted((out / "demo").glob("*.json")):
+        said = checker.check_certificate(json.loads(f.read_text()))
+        seen.update(re.findall(r"^game (.+?): sha256 ([0-9a-f]{64});", said, re.M))
+    for name, digest in seen.items():
+        if not name.startswith("ConComp"):
+            assert printed[name] == digest, name
+    assert {"M", "R (the claim's pairs)"} <= set(seen)
+
+
+def test_safe_names_never_leave_the_folder():
+    from exactdp.cli.certify import safe_name
+
+    for raw in ("..", ".", "...", "a/../b", "x[eps=../../etc]", "", "/abs", "a\\\\b", ".hidden"):
+        name = safe_name(raw)
+        assert name and name not in (".", "..") and not name.startswith(".") and "/" not in name and "\\\\" not in name

@@ -35,6 +35,8 @@ from exactdp.caseio import parse_case
 from exactdp.claims import Analysis
 from exactdp.claims.parametric import check_claim
 
+from . import system_tools
+
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 GENERATED = {"errors.md", "cases.md"}  # checked by test_caseio (errorcatalog) and test_casedoc
@@ -87,15 +89,16 @@ def console_steps(body: str) -> list[tuple[str, str]]:
     return [(c, "\n".join(out)) for c, out in steps]
 
 
-# options whose commands need a system tool; without it the step is skipped, visibly
+# options whose commands need a system tool (tests/system_tools.py); without it the step is
+# skipped, visibly
 NEEDS = {"--png": "dot", "--svg": "dot", "--pdf": "pdflatex"}
 
 
 def missing_tool(cmd: str) -> str | None:
-    """The system tool ``cmd`` needs and this machine lacks, if any."""
+    """The system tool ``cmd`` needs and this machine lacks, if any (as its skip reason)."""
     for option, tool in NEEDS.items():
-        if re.search(rf"(?<!\S){re.escape(option)}(?!\S)", cmd) and shutil.which(tool) is None:
-            return tool
+        if re.search(rf"(?<!\S){re.escape(option)}(?!\S)", cmd) and not system_tools.available(tool):
+            return system_tools.reason(tool)
     return None
 
 
@@ -104,11 +107,11 @@ def run_console(body: str, cwd: Path, where: str, skipped: list[str] | None = No
     env.pop("EXACTDP_PROGRESS", None)
     for cmd, expected in console_steps(body):
         assert cmd.startswith("exactdp "), f"{where}: `$ {cmd}` is not an exactdp command: mark the block ```text"
-        tool = missing_tool(cmd)
-        if tool is not None:
+        why = missing_tool(cmd)
+        if why is not None:
             if skipped is None:
-                pytest.skip(f"{where}: `$ {cmd}` needs {tool}, which is not installed")
-            skipped.append(f"{where}: `$ {cmd}` (needs {tool})")
+                pytest.skip(f"{where}: `$ {cmd}`: {why}")
+            skipped.append(f"{where}: `$ {cmd}` ({why})")
             continue
         res = subprocess.run(
             ["bash", "-c", cmd],

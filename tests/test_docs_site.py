@@ -17,7 +17,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 PKG = ROOT / "exactdp"
-NEEDED = ("sphinx", "numpydoc", "myst_parser", "sphinx-mathjax-offline")
+NEEDED = ("sphinx", "numpydoc", "myst_parser", "myst_nb", "ipykernel", "sphinx-mathjax-offline")
 MISSING = [m for m in NEEDED if importlib.util.find_spec(m) is None]
 
 
@@ -52,6 +52,10 @@ def site(tmp_path_factory):
 def test_the_site_builds_with_every_page(site):
     for page in [
         "index",
+        "install",
+        "quickstart",
+        "tutorial",
+        "papers",
         "case-format",
         "composition",
         "mechanisms",
@@ -121,3 +125,30 @@ def test_every_guide_is_in_the_table_of_contents(site):
     for p in DOCS.glob("*.md"):
         if p.stem != "index":
             assert f'href="{p.stem}.html"' in index, p.name
+
+
+def test_the_tutorial_is_rendered_with_its_outputs(site):
+    """The notebook is executed by the build: its drawings, tables and plots are on the page."""
+    page = (site / "tutorial.html").read_text(encoding="utf-8")
+    assert "Tutorial: exact privacy verdicts in a notebook" in page
+    assert "datasets x0, x1; adjacent (x0, x1)" in page  # a mechanism's rich display
+    assert "<table>" in page and "✗ fails" in page  # verify_file's claims table
+    assert page.count("<img") >= 4  # the plots
+    assert "3 certificate(s): 3 accepted, 0 rejected, 0 malformed" in page
+    assert "Traceback" not in page and "Error" not in re.sub(r"<[^>]+>", "", page).split("Numbers for a paper")[0]
+
+
+def test_the_api_page(site):
+    """__version__ has its own description (not str's), the examples run as shown (the doctests
+    of exactdp's modules), formulas are MathJax, and the display mixin is not shown as a base."""
+    api = (site / "api" / "exactdp.html").read_text(encoding="utf-8")
+    version = api.split('id="exactdp.__version__"', 1)[1][:1500]
+    assert "The version of exactdp" in version and "str(object=" not in api
+    assert "RichDisplay" not in api
+    for fn in ("privloss", "delta_at", "is_dp", "rr", "plot_profile"):
+        section = api.split(f'id="exactdp.{fn}"', 1)[1][:3000]
+        assert 'class="math' in section, f"{fn}: no formula rendered by MathJax"
+    import html
+
+    text = html.unescape(re.sub(r"<[^>]+>", "", api))
+    assert 'respond({"0": (["3/4", "1/4"], None), "1": ["1/4", "3/4"]})' in text  # it runs (a doctest)

@@ -4,6 +4,8 @@ exactly the views of its event; large games are cut with a note; Graphviz render
 
 from __future__ import annotations
 
+import html
+import re
 import shutil
 
 import networkx as nx
@@ -16,6 +18,8 @@ from exactdp.analysis import make_engine
 from exactdp.caseio import load_case, parse_case
 from exactdp.cli import main
 from exactdp.report.dot import game_graph, render_graphviz, to_dot
+
+from .system_tools import needs
 
 pydot = pytest.importorskip("pydot")
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")  # pydot 4 on pyparsing 3.2
@@ -31,7 +35,8 @@ def read_back(text: str, tmp_path) -> nx.MultiDiGraph:
 
 
 def unquote(s: str) -> str:
-    """A DOT string as Graphviz reads it: outer quotes gone, \\" and \\\\ unescaped."""
+    """A DOT string as Graphviz reads it: outer quotes gone, \\" and \\\\ unescaped, then
+    HTML character entities decoded (Graphviz does so in every label)."""
     s = s[1:-1] if s.startswith('"') and s.endswith('"') else s
     out, i = [], 0
     while i < len(s):
@@ -41,7 +46,7 @@ def unquote(s: str) -> str:
         else:
             out.append(s[i])
             i += 1
-    return "".join(out)
+    return html.unescape("".join(out))
 
 
 def same_graph(g: nx.MultiDiGraph, back: nx.MultiDiGraph) -> None:
@@ -137,7 +142,7 @@ def test_cli_dot_to_stdout_and_file(tmp_path):
     assert r.exit_code == 2 and "give --dot, --svg or --png" in r.output
 
 
-@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz (dot) is not installed")
+@needs("dot")
 def test_graphviz_renders_svg_and_png(tmp_path):
     r = CliRunner().invoke(
         main, ["info", FIG1, "--svg", str(tmp_path / "g.svg"), "--png", str(tmp_path / "g.png"), "--witness", "0"]
@@ -146,6 +151,37 @@ def test_graphviz_renders_svg_and_png(tmp_path):
     assert (tmp_path / "g.png").read_bytes().startswith(b"\x89PNG")
     svg = (tmp_path / "g.svg").read_text()
     assert "<svg" in svg and "in T: 3/8 vs 1/8" in svg
+
+
+ENTITIES = """\
+exactdp: 1
+name: entities
+mechanism:
+  ask:
+    "<script>alert(1)</script>": {"a&b": [3/4, 1/4], "&lt;x&gt;": [1/4, 3/4]}
+    "&amp;&#60;": {"&quot;": [1, 1]}
+claims:
+  - privloss: {delta: 0, equals: log(3)}
+"""
+
+
+@needs("dot")
+def test_graphviz_draws_every_label_as_written(tmp_path):
+    """Graphviz decodes HTML character entities in plain labels: a label written `&lt;x&gt;`
+    in a case file was drawn as `<x>`, the same as a label `<x>`.  Every label is drawn as the
+    characters the case file gives, markup and entities alike (the text of the SVG, decoded as
+    a browser decodes it, is the label)."""
+    case = parse_case(ENTITIES, "e.yaml")
+    svg = render_graphviz(to_dot(game_graph(case.mechanisms["M"])), "svg").decode()
+    shown = {html.unescape(t) for t in re.findall(r"<text[^>]*>([^<]*)</text>", svg)}
+    assert {
+        "<script>alert(1)</script>",
+        "&amp;&#60;",
+        "a&b: 3/4 | 1/4",
+        "&lt;x&gt;: 1/4 | 3/4",
+        "&quot;: 1 | 1",
+    } <= shown
+    assert "<x>: 1/4 | 3/4" not in shown and "&<" not in shown
 
 
 def test_graphviz_missing_is_a_clear_message(tmp_path, monkeypatch):

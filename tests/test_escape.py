@@ -6,7 +6,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -19,6 +18,8 @@ from hypothesis import strategies as st
 from exactdp.cli import main
 from exactdp.errors import CaseError, CaseProblem
 from exactdp.report import escape
+
+from .system_tools import needs
 
 # every kind of character that must never reach an output raw
 HOSTILE = "\x1b]0;title\x07\x1b[2J\x1b]52;c;ZXZpbA==\x07\r\n::error::x\t\x00\x7f\x85\x9b\u202e\u2066\u200b\ufeff\u2028"
@@ -158,6 +159,10 @@ def test_dot_escapes_quotes_and_backslashes():
     assert escape.dot('a"b\\n\x1b') == 'a\\"b\\\\n\\\\x1b'
 
 
+def test_dot_escapes_ampersands_so_entities_are_drawn_as_written():
+    assert escape.dot("&lt;b&gt; a&b <i>") == "&amp;lt;b&amp;gt; a&amp;b <i>"
+
+
 def test_html_escapes_markup():
     assert escape.html("<script>\"&'\x1b") == "&lt;script&gt;&quot;&amp;&#x27;\\x1b"
 
@@ -169,7 +174,7 @@ def test_mpl_escapes_mathtext():
 LATEX_HOSTILE = "a^b~c_d ä ö ß é ł \\x \\textbackslash $m$ & % # { } < > | \" ' ` -- \x1b\x7f → 日"
 
 
-@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex is not installed")
+@needs("pdflatex")
 def test_latex_with_hostile_text_compiles_in_text_and_math_mode(tmp_path):
     s = LATEX_HOSTILE
     body = (
@@ -281,7 +286,7 @@ def test_csv_output_reads_back(hostile):
     assert "a\\x1b]52;c;ZXZpbA==\\x07" in {r[5] for r in rows[1:]}
 
 
-@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex is not installed")
+@needs("pdflatex")
 def test_latex_of_hostile_labels_compiles(hostile, tmp_path):
     tex = run("simulate", str(hostile), "--of", MECH, "--format", "latex", "--standalone").output
     (tmp_path / "t.tex").write_text(tex, encoding="utf-8")
@@ -305,3 +310,16 @@ def test_invalid_case_error_quotes_are_escaped(tmp_path):
     assert r.exit_code == 2
     assert raw_controls(r.output) == []
     assert all(not line.lstrip().startswith("::") for line in r.output.splitlines())
+
+
+def test_csv_is_written_only_through_the_escaper():
+    """Every CSV exactdp writes (simulate --format csv, sweep --csv) is composed by
+    escape.csv_row, so no cell from a case file can start a spreadsheet formula: no module
+    writes CSV with the csv module's writers, which quote but do not neutralise formulas."""
+    import re
+    from pathlib import Path
+
+    pkg = Path(escape.__file__).resolve().parents[1]
+    writers = re.compile(r"\bcsv\.(writer|DictWriter)\b|\bDictWriter\(")
+    found = [str(f.relative_to(pkg)) for f in pkg.rglob("*.py") if writers.search(f.read_text(encoding="utf-8"))]
+    assert found == []

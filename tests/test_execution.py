@@ -187,3 +187,99 @@ def test_parallel_verify_runs_without_the_test_extras(tmp_path):
     args = [str(cases / "rr-pure.yaml"), str(cases / "rr-approx.yaml")]
     p = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert p.returncode == 0 and "Traceback" not in p.stderr, p.stdout + p.stderr
+
+
+def _cli_lines(*args: str, env: dict[str, str] | None = None) -> tuple[int, list[str], float]:
+    """``exactdp *args`` in its own process: (exit status, lines of stdout and stderr, seconds)."""
+    t = time.monotonic()
+    p = subprocess.run(
+        [sys.executable, "-m", "exactdp", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, **(env or {})},
+    )
+    return p.returncode, (p.stdout + p.stderr).splitlines(), time.monotonic() - t
+
+
+@pytest.mark.parametrize(
+    "args, env",
+    [
+        (["--scheduler", "local:1000"], None),
+        (["--jobs", "1000"], None),
+        ([], {"EXACTDP_JOBS": "1000"}),
+        (["--scheduler", "local:3", "--max-workers", "2"], None),
+    ],
+    ids=["local-1000", "jobs-1000", "env-1000", "max-workers-2"],
+)
+def test_local_workers_are_bounded_by_a_named_limit(args, env):
+    """`--scheduler local:1000` once started 1,000 workers and ended in about 1,000 traceback
+    lines; local workers are bounded by --max-workers (default: 4 per core), refused in one line
+    before any worker starts."""
+    code, lines, secs = _cli_lines("verify", *args, str(ROOT / "cases/vadhan-wang/rr-pure.yaml"), env=env)
+    assert code == 2 and len(lines) == 1, lines
+    assert "exceeds the limit of" in lines[0] and "--max-workers" in lines[0], lines
+    assert secs < 20
+
+
+@pytest.mark.parametrize(
+    "address",
+    ["file:///etc/passwd", "tcp://localhost:notaport", "tcp://", "http://example.org:80", "tcp://:8786", "local:"],
+)
+def test_an_unknown_or_malformed_scheduler_address_is_one_line(address):
+    """An address Dask cannot use is refused before Dask is imported: one line naming the
+    address and what to write, exit status 2 (a `file://` address ended in a traceback)."""
+    code, lines, _ = _cli_lines("sweep", "--scheduler", address, str(ROOT / "cases/vadhan-wang/thm-1-8-sweep.yaml"))
+    assert code == 2 and len(lines) == 1, lines
+    assert lines[0].startswith("exactdp: --scheduler") and "tcp://HOST:PORT" in lines[0], lines
+
+
+def _tracker_of(pid: int) -> int | None:
+    """The multiprocessing resource tracker started by process ``pid``, if any (from /proc)."""
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            stat = (d / "stat").read_text()
+            cmd = (d / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid and b"resource_tracker" in cmd:
+            return int(d.name)
+    return None
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the resource tracker in /proc")
+def test_killing_the_resource_tracker_gives_one_line_not_tracebacks(tmp_path):
+    """The multiprocessing resource tracker (a helper process of the worker pools) killed in
+    the middle of `verify --jobs 2`: the run finishes with the same verdicts and one line on
+    stderr, where the restarted tracker used to print a KeyError traceback per semaphore."""
+    p = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "exactdp",
+            "verify",
+            "-q",
+            "--jobs",
+            "2",
+            str(ROOT / "cases/kov"),
+            str(ROOT / "cases/renyi"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    tracker = None
+    deadline = time.monotonic() + 60
+    while tracker is None and p.poll() is None and time.monotonic() < deadline:
+        tracker = _tracker_of(p.pid)
+        time.sleep(0.05)
+    assert tracker is not None, "no resource tracker found"
+    os.kill(tracker, signal.SIGKILL)
+    assert p.poll() is None, "the run ended before the tracker was killed: nothing was tested"
+    out, err = p.communicate(timeout=600)
+    assert p.returncode == 0, out + err
+    assert "Traceback" not in err and "KeyError" not in err, err
+    assert len(err.splitlines()) == 1 and "resource tracker" in err, err
+    assert "summary:" in out and "0 fail" in out

@@ -95,25 +95,17 @@ def test_every_command_takes_every_limit_and_has_a_default_timeout():
     from exactdp.limits import DEFAULT
 
     assert DEFAULT.timeout == 300 and DEFAULT.max_memory == 800 << 20
-    flags = [
-        "--timeout",
-        "--max-memory",
-        "--max-nodes",
-        "--max-profile-size",
-        "--max-exponent",
-        "--max-bits",
-        "--max-symbolic-degree",
-        "--max-datasets",
-        "--max-pairs",
-        "--max-components",
-        "--max-samples",
-        "--follow-symlinks",
-    ]
+    from exactdp.limits import FLAGS
+
+    # every limit's flag, from the one table in exactdp.limits (--max-strategies, the enumerator's,
+    # only where an engine runs: not compose or experiment's own options)
+    flags = [f for k, f in FLAGS.items() if k != "max_strategies"]
     for cmd in (["verify"], ["privloss"], ["profile"], ["info"], ["simulate"], ["compose"], ["experiment", "section6"]):
         out = CliRunner().invoke(main, [*cmd, "--help"]).output
         missing = [fl for fl in flags if fl not in out]
         assert not missing, (cmd, missing)
-    assert "[default: 300]" in CliRunner().invoke(main, ["verify", "--help"]).output
+    # --help names every limit; --help-limits gives each one's default
+    assert "[default: 300]" in CliRunner().invoke(main, ["verify", "--help-limits"]).output
 
 
 def test_the_timeout_is_not_overshot(tmp_path):
@@ -336,3 +328,18 @@ def test_json_report_of_a_refused_file_is_valid_and_short(tmp_path):
     r = CliRunner().invoke(main, ["verify", "--json", str(f)])
     d = json.loads(r.output)
     assert d["exit"] == 2 and len(r.output) < 3000
+
+
+def test_an_automaton_with_horizon_1e5_is_refused_before_its_game_is_built(tmp_path):
+    """Under the default limits (no tight allowance) the automaton with horizon 10^5 ran until
+    the 300 s time limit; its work is now predicted from the horizon and its reachable states
+    and refused at once by --max-automaton-work, with the prediction in the message."""
+    from .hostile_cases import automaton_bomb
+
+    f = tmp_path / "auto.yaml"
+    f.write_text(automaton_bomb())
+    p, secs, peak = cli("verify", str(f), timeout=60)
+    _no_traceback(p)
+    assert p.returncode == 2, p.stdout + p.stderr
+    assert "horizon 100000, 2 reachable joint states" in p.stdout and "--max-automaton-work" in p.stdout, p.stdout
+    assert secs < 30 and peak < 300, (secs, peak)

@@ -5,7 +5,6 @@ installed."""
 from __future__ import annotations
 
 import html as htmllib
-import os
 import re
 import shutil
 import subprocess
@@ -18,6 +17,8 @@ from exactdp.cli import main
 from exactdp.report.escape import is_unsafe_char
 from exactdp.report.html import write_report
 from exactdp.verify import verify_paths
+
+from .system_tools import needs, path
 
 FAILING = r"""exactdp: 1
 name: mixed-results
@@ -111,15 +112,29 @@ def test_pages_are_self_contained(which, request):
         assert [ch for ch in text if is_unsafe_char(ch) and ch not in "\n"] == []
 
 
-def test_case_pages_have_plots_and_game_drawings(small_report):
+def test_case_pages_have_plots(small_report):
     fig1 = (small_report / "c-figure1.html").read_text(encoding="utf-8")
     assert fig1.count("<svg") >= 1
     assert "<!--" not in fig1 and "<?xml" not in fig1
-    if shutil.which("dot"):
-        assert "Game of M" in fig1 and "adversary" in fig1
     thm18 = (small_report / "d-thm18.html").read_text(encoding="utf-8")
     assert "Vadhan-Wang Thm 1.8" in thm18  # the composition bound's legend (as glyph paths) or caption
     assert "the composition found and the theorem" in thm18
+
+
+@needs("dot")
+def test_case_pages_have_game_drawings(small_report):
+    fig1 = (small_report / "c-figure1.html").read_text(encoding="utf-8")
+    assert "Game of M" in fig1 and "adversary" in fig1 and fig1.count("<svg") >= 2
+
+
+def test_without_graphviz_a_case_page_says_why_it_has_no_drawing(tmp_path, monkeypatch):
+    """No Graphviz: the page says so where the drawing would be, and the report is written."""
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    run = verify_paths(["cases/vadhan-wang/figure1-two-round.yaml"])
+    write_report(run, tmp_path / "r")
+    (page,) = [p for p in (tmp_path / "r").glob("*.html") if p.name != "index.html"]
+    text = page.read_text(encoding="utf-8")
+    assert "No drawing:" in text and "Graphviz" in text and "Game of M" not in text
 
 
 def test_failing_first_and_linked_from_the_top(small_report):
@@ -146,14 +161,7 @@ def test_case_text_is_escaped(small_report):
     assert "<script>" not in bad and "&lt;script&gt;" in bad
 
 
-CHROMIUM = next(
-    (
-        p
-        for p in (shutil.which("chromium"), shutil.which("chromium-browser"), "/usr/bin/chromium")
-        if p and os.path.exists(p)
-    ),
-    None,
-)
+CHROMIUM = path("chromium")
 
 
 def chromium(args: list[str], tmp: Path) -> subprocess.CompletedProcess:
@@ -173,9 +181,7 @@ def chromium(args: list[str], tmp: Path) -> subprocess.CompletedProcess:
     return subprocess.run([CHROMIUM, *flags, *args], capture_output=True, text=True, timeout=120)
 
 
-@pytest.mark.skipif(
-    CHROMIUM is None, reason="Chromium is not installed: the browser test of the HTML report is SKIPPED"
-)
+@needs("chromium")
 def test_every_page_loads_in_chromium_without_console_errors(small_report, tmp_path):
     pages = sorted(small_report.glob("*.html"))
     assert len(pages) == 5

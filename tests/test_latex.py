@@ -5,13 +5,14 @@ Vadhan-Wang Thm 1.10 for the three-round mechanism breaks across pages), \\tfrac
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 
 import pytest
 from click.testing import CliRunner
 
 from exactdp.cli import main
+
+from .system_tools import needs
 
 THREE = "cases/vadhan-wang/thm110-three-round.yaml"
 FIG1 = "cases/vadhan-wang/thm110-figure1.yaml"
@@ -50,41 +51,36 @@ def test_label_option_is_reduced_to_a_safe_key():
     assert "\\label{tab:my-table-x-x0-x1}" in tex
 
 
-def _has_booktabs() -> bool:
-    if shutil.which("pdflatex") is None or shutil.which("kpsewhich") is None:
-        return False
-    return all(
-        subprocess.run(["kpsewhich", f], capture_output=True).returncode == 0 for f in ("booktabs.sty", "longtable.sty")
+def _compile(tex: str, where) -> str:
+    """The log of pdflatex on ``tex`` (which must compile)."""
+    (where / "t.tex").write_text(tex, encoding="utf-8")
+    p = subprocess.run(
+        ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "t.tex"],
+        cwd=where,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
+    assert p.returncode == 0, p.stdout[-2000:]
+    return (where / "t.log").read_text(encoding="latin-1")
 
 
-@pytest.mark.skipif(
-    not _has_booktabs(), reason="pdflatex with booktabs/longtable (texlive-latex-recommended) is not installed"
-)
+@needs("latex-tables")
 @pytest.mark.parametrize(
     "args",
     [[THREE], [THREE, "--drop-trivial"], [FIG1, "--delta", "1/4"]],
     ids=["three-round", "three-round-drop", "fig1-approx"],
 )
 def test_tables_fit_the_page(tmp_path, args):
-    tex = latex(*args, "--standalone")
-    (tmp_path / "t.tex").write_text(tex, encoding="utf-8")
-    p = subprocess.run(
-        ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "t.tex"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert p.returncode == 0, p.stdout[-2000:]
-    log = (tmp_path / "t.log").read_text(encoding="latin-1")
+    log = _compile(latex(*args, "--standalone"), tmp_path)
     assert "Overfull" not in log and "Float too large" not in log
     pages = int(re.search(r"Output written on t\.pdf \((\d+) pages?", log).group(1))
     if args == [THREE]:
         assert pages == 2  # 42 rows: the table continues on a second page instead of running off
-    if shutil.which("pdftotext"):
-        text = subprocess.run(
-            ["pdftotext", "-layout", "t.pdf", "-"], cwd=tmp_path, capture_output=True, text=True
-        ).stdout
-        if args == [THREE]:
-            assert "(continued)" in text and text.count("(t, 1)") == 8  # the last rows are there
+
+
+@needs("latex-tables", "pdftotext")
+def test_a_long_table_continues_on_the_next_page_with_every_row(tmp_path):
+    _compile(latex(THREE, "--standalone"), tmp_path)
+    text = subprocess.run(["pdftotext", "-layout", "t.pdf", "-"], cwd=tmp_path, capture_output=True, text=True).stdout
+    assert "(continued)" in text and text.count("(t, 1)") == 8  # the last rows are there

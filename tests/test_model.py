@@ -51,10 +51,12 @@ def test_concomp_shares_joint_states():
     """ConComp of k noninteractive RRs has one node per subset of answered components,
     not one per interleaving (k! orders)."""
     k = 6
-    m = concomp([rr(exp_eps=2)] * k)
+    m = concomp([rr(exp_eps=e) for e in range(2, 2 + k)])  # different components
     s = stats(m.root)
     assert s["ask_nodes"] == 2**k - 1  # each nonempty set of pending components
     assert s["chance_nodes"] == k * 2 ** (k - 1)
+    same = stats(concomp([rr(exp_eps=2)] * k).root)  # copies of one RR: how many are pending
+    assert (same["ask_nodes"], same["chance_nodes"]) == (k, k)
 
 
 def test_concomp_labels_are_qualified():

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from exactdp.analysis import make_engine, profile
 from exactdp.analysis.renyi import parse_alpha, renyi
 from exactdp.builders import compose, concomp, rr
-from exactdp.errors import ExactDPError, InexactValueError
+from exactdp.errors import ExactDPError
 from exactdp.numbers import INF, Q, real_cmp, real_str
 from exactdp.numbers.qt import qt_exp
 from exactdp.numbers.real import real_add
@@ -59,15 +59,14 @@ def test_products_add(alpha):
 
 def test_decimal_eps():
     """RR with e^eps = t = e^(1/10) in Q(e^(1/10)): sum at alpha 2 is (t^3 + 1)/(t(t + 1)) =
-    (t^2 - t + 1)/t, exact in the field; alpha 3 has no exact form and is refused."""
+    (t^2 - t + 1)/t, exact in the field; alpha 3 is log((t^4 - t^3 + t^2 - t + 1)/t^2)/2 and KL
+    is (1/10)(t - 1)/(t + 1), both exact (tests/test_renyi_decimal.py checks them further)."""
     t = qt_exp(1, Q(1, 10))
     m = rr(exp_eps=t)
     s = renyi(m, 2).pairs[0].total
     assert s == (t * t - t + 1) / t
-    with pytest.raises(InexactValueError, match="alpha = 2"):
-        renyi(m, 3)
-    with pytest.raises(InexactValueError, match="KL"):
-        renyi(m, 1)
+    assert renyi(m, 3).pairs[0].total == (t**4 - t**3 + t**2 - t + 1) / t**2
+    assert real_cmp(renyi(m, 1).value, Q(1, 10) * (t - 1) / (t + 1)) == 0
 
 
 @pytest.mark.parametrize("bad", [Q(3, 2), Q(0), Q(-2), "two"])

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
 import yaml
 from click.testing import CliRunner
 
 from exactdp.cli import main
 from exactdp.numbers import Q
 from exactdp.simulation.experiment import Section6Params, m_p, run_one, run_section6, sample_params
+
+from .system_tools import needs
 
 ROOT = Path(__file__).resolve().parents[1]
 FIG1 = str(ROOT / "cases/vadhan-wang/thm110-figure1.yaml")
@@ -68,12 +68,7 @@ def test_latex_output_is_a_table():
     assert r.output.count("\\begin{longtable}") == 1 and "\\tfrac" in r.output
 
 
-@pytest.mark.skipif(
-    shutil.which("pdflatex") is None
-    or shutil.which("kpsewhich") is None
-    or subprocess.run(["kpsewhich", "booktabs.sty"], capture_output=True).returncode != 0,
-    reason="pdflatex with booktabs (texlive-latex-recommended) is not installed",
-)
+@needs("latex-tables")
 def test_latex_compiles(tmp_path):
     for args in ([FIG1], [FIG1, "--delta", "1/4"], [SYM, "--of", "M2", "--eps", "2*log(E)"]):
         tex = run("simulate", *args, "--format", "latex", "--standalone").output

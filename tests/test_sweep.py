@@ -125,7 +125,8 @@ def test_sweep_rows_csv_and_resume(tmp_path):
     rows = [ln for ln in r.output.splitlines() if ln.startswith("k=")]
     assert len(rows) == 6 and rows[0].split() == ["k=1", "eps=log(2)", "✓", "log(2)", "✓", "1/3"]
     table = list(csv.DictReader(out.open()))
-    assert len(table) == 12 and table[0] == {
+    assert len(table) == 12 and re.fullmatch("[0-9a-f]{64}", table[0].pop("inputs"))
+    assert table[0] == {
         "k": "1",
         "eps": "log(2)",
         "claim": "1",
@@ -134,6 +135,7 @@ def test_sweep_rows_csv_and_resume(tmp_path):
         "status": "holds",
         "value": "log(2)",
         "found": "log(2) ≈ 0.693147",
+        "case": "small-sweep",
     }
     # an interrupted sweep: keep the first two points (and half of the third), resume
     lines = out.read_text().splitlines(keepends=True)
@@ -211,3 +213,155 @@ def test_files_that_cannot_be_written_are_clear_errors(tmp_path: Path, flag: str
     assert r.exit_code == 2 and "not a sweep CSV" in r.output
     r = CliRunner().invoke(main, ["sweep", str(THM18), "--plot", str(tmp_path / "plot.xyz")])
     assert r.exit_code == 2 and "name the file" in r.output
+
+
+# --- the CSV from hostile case files, and resuming only what is still current -----------------
+
+INJECT = """\
+exactdp: 1
+name: inject
+params: {k: 1}
+sweep: {k: [1, 2]}
+mechanisms:
+  "=cmd|' /C calc'!A0": {rr: {eps: log(3)}}
+  "@SUM(1+1)": {rr: {eps: log(3)}}
+  "-2+3+cmd|' /C calc'!A0": {rr: {eps: log(3)}}
+claims:
+  - privloss: {of: "=cmd|' /C calc'!A0", delta: 0, equals: log(3)}
+  - privloss: {of: "@SUM(1+1)", delta: 0, equals: log(3)}
+  - privloss: {of: "-2+3+cmd|' /C calc'!A0", delta: 0, equals: k*log(3)}
+"""
+
+
+def test_csv_cells_from_the_case_never_start_a_formula(tmp_path):
+    """OWASP CSV injection: a cell a spreadsheet would run as a formula (= + - @ | % at its
+    start) comes from the case file only in the `of` and `found` columns; the CSV escaper
+    (report.escape.csv_field) puts a quote before it.  exactdp's own exact numbers stay as they
+    are, so the CSV still reads back (resume, plot)."""
+    case = tmp_path / "inject.yaml"
+    case.write_text(INJECT)
+    out = tmp_path / "s.csv"
+    r = run("sweep", str(case), "--csv", str(out))
+    assert r.exit_code == 1, r.output  # claim 3 fails at k = 2
+    rows = list(csv.DictReader(out.open(encoding="utf-8")))
+    assert len(rows) == 6
+    assert {r["of"] for r in rows} == {"'=cmd|' /C calc'!A0", "'@SUM(1+1)", "'-2+3+cmd|' /C calc'!A0"}
+    for row in rows:
+        for col, cell in row.items():
+            assert not cell.startswith(("=", "+", "@", "|", "%", "\t", "\r")), (col, cell)
+    assert [r["value"] for r in rows] == ["log(3)"] * 6
+    r2 = run("sweep", str(case), "--resume", str(out))
+    assert r2.exit_code == 1 and "2 read from" in r2.output
+
+
+ALL_HOLD = """\
+exactdp: 1
+name: resume-me
+params: {k: 1, eps: log(2)}
+sweep:
+  k: {from: 1, to: 3}
+  eps: [log(2), log(3)]
+mechanisms:
+  R: {rr: {eps: eps}}
+  M: {repeat: {mechanism: R, times: k}}
+claims:
+  - privloss: {delta: 0, equals: k*eps}
+"""
+
+
+def _csv_rows(path: Path) -> list[dict[str, str]]:
+    return list(csv.DictReader(path.open(encoding="utf-8")))
+
+
+def test_resume_rechecks_every_point_whose_case_changed(tmp_path):
+    """Resuming after the case was edited (a claim made false, a claim added) checks every point
+    again: the verdicts and the exit status are those of `verify`, never the stale rows."""
+    case = tmp_path / "s.yaml"
+    case.write_text(ALL_HOLD)
+    out = tmp_path / "s.csv"
+    assert run("sweep", str(case), "--csv", str(out)).exit_code == 0
+    assert {r["inputs"] for r in _csv_rows(out)} and len({r["inputs"] for r in _csv_rows(out)}) == 6
+    case.write_text(ALL_HOLD.replace("equals: k*eps", "equals: k*eps + 1/10"))
+    r = run("sweep", str(case), "--resume", str(out))
+    assert run("verify", str(case)).exit_code == 1
+    assert r.exit_code == 1, r.output
+    assert "every claim holds" not in r.output.splitlines()[-1] or "0 where every claim holds" in r.output
+    assert "6 points changed" in r.output and "read from" not in r.output
+    assert [row["status"] for row in _csv_rows(out)] == ["fails"] * 6  # the stale rows are gone
+    case.write_text(ALL_HOLD + "  - delta: {eps: k*eps, equals: 0}\n")
+    r = run("sweep", str(case), "--resume", str(out), "-q")
+    assert r.exit_code == 0, r.output
+    assert [(row["claim"], row["status"]) for row in _csv_rows(out)] == [("1", "holds"), ("2", "holds")] * 6
+
+
+def test_resume_keeps_points_whose_inputs_are_unchanged(tmp_path):
+    """A grid extended by one value: the points already written are read back, the new ones
+    are checked; their rows carry the digest of the case text and the point's params."""
+    case = tmp_path / "s.yaml"
+    case.write_text(ALL_HOLD.replace("to: 3", "to: 2"))
+    out = tmp_path / "s.csv"
+    assert run("sweep", str(case), "--csv", str(out)).exit_code == 0
+    before = out.read_text(encoding="utf-8")
+    # the same case file text gives the same digests: resuming with nothing to do changes nothing
+    r = run("sweep", str(case), "--resume", str(out))
+    assert r.exit_code == 0 and "4 read from" in r.output and out.read_text(encoding="utf-8") == before
+    case.write_text(ALL_HOLD)  # k up to 3: the case text changed, so every point is checked again
+    r = run("sweep", str(case), "--resume", str(out))
+    assert r.exit_code == 0 and "4 points changed" in r.output
+    assert len(_csv_rows(out)) == 6
+
+
+def test_resume_refuses_a_csv_that_does_not_belong_to_the_case(tmp_path):
+    """A CSV written by hand (or by an older exactdp: no input digests) with this sweep's
+    columns, and a CSV of another case, are refused: nothing is read back, nothing rewritten."""
+    case = tmp_path / "s.yaml"
+    case.write_text(ALL_HOLD)
+    hand = tmp_path / "hand.csv"
+    hand.write_text(
+        "k,eps,claim,kind,of,status,value,found\n"
+        + "".join(f"{k},{e},1,privloss,M,holds,x,x\n" for k in (1, 2, 3) for e in ("log(2)", "log(3)"))
+    )
+    r = run("sweep", str(case), "--resume", str(hand))
+    assert r.exit_code == 2 and "not a sweep CSV of this case" in r.output, r.output
+    other = tmp_path / "other.yaml"
+    other.write_text(ALL_HOLD.replace("name: resume-me", "name: another-case"))
+    out = tmp_path / "o.csv"
+    assert run("sweep", str(other), "--csv", str(out)).exit_code == 0
+    before = out.read_bytes()
+    r = run("sweep", str(case), "--resume", str(out))
+    assert r.exit_code == 2 and "another-case" in r.output and "resume-me" in r.output, r.output
+    assert out.read_bytes() == before
+    # a row whose digest was edited by hand is not exactdp's
+    lines = before.decode().splitlines(keepends=True)
+    lines[1] = lines[1].rstrip("\n")[:-64] + "0" * 63 + "g\n"
+    out.write_text("".join(lines))
+    r = run("sweep", str(other), "--resume", str(out))
+    assert r.exit_code == 2 and "line 2" in r.output, r.output
+
+
+@pytest.mark.parametrize("where", ["params", "status", "found-multibyte", "digest", "before-newline"])
+def test_a_cut_off_last_row_is_detected_and_its_point_checked_again(tmp_path, where):
+    """A sweep killed while writing leaves a last row without its line end, cut anywhere: in the
+    params, inside the status word (`hol` must not become a failing point), inside a multi-byte
+    character, in the digest, or just before the line end.  Resuming drops it, checks the point
+    again and leaves the CSV exactly as a run that was never cut off."""
+    case = tmp_path / "s.yaml"
+    case.write_text(ALL_HOLD)
+    full = tmp_path / "full.csv"
+    assert run("sweep", str(case), "--csv", str(full)).exit_code == 0
+    data = full.read_bytes()
+    last = data.rstrip(b"\n").rfind(b"\n") + 1  # start of the last row
+    row = data[last:]
+    cut = {
+        "params": 2,
+        "status": row.index(b",holds,") + 4,
+        "found-multibyte": row.index("≈".encode()) + 1,
+        "digest": len(row) - 20,
+        "before-newline": len(row) - 1,
+    }[where]
+    out = tmp_path / "cut.csv"
+    out.write_bytes(data[: last + cut])
+    r = run("sweep", str(case), "--resume", str(out))
+    assert r.exit_code == 0, r.output
+    assert "5 read from" in r.output
+    assert out.read_bytes() == data

@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import VerificationError
+from ..model.checks import takes_mechanism
 from ..model.game import Ask, Chance, End, Mechanism, Node, postorder
 from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, q_str
@@ -311,6 +312,7 @@ def _same_strategy(a: tuple, b: tuple) -> bool:
     return True
 
 
+@takes_mechanism
 def br_range(mech: Mechanism, *, adversaries: str = "deterministic") -> BRResult:
     """The exact BR-range of ``mech`` (DDR Def. 2.2), per adjacent pair, with witnesses.
 

@@ -23,6 +23,7 @@ from ..errors import ExactDPError
 from ..model.game import Mechanism
 from ..model.symbolic import is_symbolic_mechanism
 from ..numbers.ladder import domain_of, lift
+from ..numbers.rational import Q
 from ..numbers.real import real_log
 from . import enumerator as _enumerator
 from . import profile as _profile
@@ -54,6 +55,11 @@ class Engine(Protocol):
 
     def profile(self, mech: Mechanism) -> Profile:
         """The exact privacy profile of every ordered adjacent pair (Vadhan–Wang Def. 1.7)."""
+        ...
+
+    def pure_lambda(self, mech: Mechanism) -> Any:
+        """e^{PrivLoss(M, 0)}: the least λ with δ_M(λ) = 0, the largest likelihood ratio of any
+        adversary's views over the ordered adjacent pairs (``INF`` if unbounded)."""
         ...
 
     def witness(
@@ -99,6 +105,9 @@ class ProfileEngine:
     def profile(self, mech: Mechanism) -> Profile:
         return _profile.profile(mech, progress=self.progress, deadline=self.deadline)
 
+    def pure_lambda(self, mech: Mechanism) -> Any:
+        return _profile.pure_lambda(mech, progress=self.progress, deadline=self.deadline)
+
     def witness(
         self, mech: Mechanism, eps: Any, *, pair: tuple[int, int] | None = None, prof: Profile | None = None
     ) -> Witness:
@@ -131,6 +140,9 @@ class EnumeratorEngine:
 
     def profile(self, mech: Mechanism) -> Profile:
         return _enumerator.profile(mech, max_strategies=self.max_strategies)
+
+    def pure_lambda(self, mech: Mechanism) -> Any:
+        return self.profile(mech).least_lambda(Q(0))
 
     def witness(
         self, mech: Mechanism, eps: Any, *, pair: tuple[int, int] | None = None, prof: Profile | None = None

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import limits
 from ..errors import LimitExceededError
+from ..model.checks import takes_mechanism
 from ..model.game import Ask, Chance, End, Mechanism, Node, postorder
 from ..model.ops import count_strategies, stats
 from ..numbers.ladder import is_inf
@@ -191,6 +192,7 @@ def _pairs(mech: Mechanism) -> tuple[tuple[int, int], ...]:
     return mech.ordered_pairs
 
 
+@takes_mechanism
 def privloss(
     mech: Mechanism, delta: DeltaLike, *, max_strategies: int | None = DEFAULT_MAX_STRATEGIES
 ) -> PrivLossValue:
@@ -231,6 +233,7 @@ def _best(mech: Mechanism, lam: Any, max_strategies: int | None) -> Any:
     return best
 
 
+@takes_mechanism
 def delta_at(mech: Mechanism, eps: EpsLike, *, max_strategies: int | None = DEFAULT_MAX_STRATEGIES) -> DeltaValue:
     """max over deterministic adversaries and ordered pairs of Σ_v (P_x − e^ε P_x')_+."""
     lam = lambda_of(eps_arg(eps, "delta_at"))
@@ -242,6 +245,7 @@ def delta_at(mech: Mechanism, eps: EpsLike, *, max_strategies: int | None = DEFA
     return affine_at(a, b, lam)
 
 
+@takes_mechanism
 def is_dp(
     mech: Mechanism, eps: EpsLike | Infinity, delta: DeltaLike, *, max_strategies: int | None = DEFAULT_MAX_STRATEGIES
 ) -> bool:
@@ -252,6 +256,7 @@ def is_dp(
     return value_cmp(delta_at(mech, e, max_strategies=max_strategies), d) <= 0
 
 
+@takes_mechanism
 def profile(mech: Mechanism, *, max_strategies: int | None = DEFAULT_MAX_STRATEGIES) -> Profile:
     """The privacy profile as the pointwise max over every deterministic adversary's own
     profile (each built directly from its exact view distribution)."""
@@ -263,6 +268,7 @@ def profile(mech: Mechanism, *, max_strategies: int | None = DEFAULT_MAX_STRATEG
     return Profile.from_pairs(mech.name, pairs)
 
 
+@takes_mechanism
 def witness(
     mech: Mechanism,
     eps: EpsLike,
@@ -297,15 +303,19 @@ def _renyi_sum_by_definition(views: list, i: int, j: int, alpha: int) -> RenyiSu
         if not pp:
             return INF
         if alpha == 1:
-            from .renyi import kl_terms
-
-            kl_terms(p, pp)  # refuses non-rational probabilities with the clear message
             logs.append((p / pp, p))
         else:
             total += p**alpha * (1 / pp) ** (alpha - 1)
-    return log_linear(Q(0), logs) if alpha == 1 else total
+    if alpha != 1:
+        return total
+    if all(is_rational(r) and is_rational(c) for r, c in logs):
+        return log_linear(Q(0), logs)
+    from ..numbers.logsum import log_sum  # a decimal eps: coefficients in Q(e^(1/L))
+
+    return log_sum(Q(0), logs)
 
 
+@takes_mechanism
 def renyi(mech: Mechanism, alpha: object, *, max_strategies: int | None = DEFAULT_MAX_STRATEGIES):
     """D_α(M) by brute force: every deterministic adversary's exact view distribution, the
     Rényi sum from its definition, the max over adversaries and ordered pairs (α = ∞: this

@@ -10,110 +10,119 @@ continuations' chains, adversary choices take the upper hull.  Each DAG node is 
 once per adjacent pair, so shared sub-games (``repeat``, ``concomp`` joint states) cost once.
 
 PrivLoss(M, δ) = inf{ε ≥ 0 : M is (ε, δ)-DP} (Vadhan–Wang §5) is then the log of the least
-λ ≥ 1 with max over ordered pairs δ_{x,x'}(λ) ≤ δ: a rational λ, or ∞.
+λ ≥ 1 with max over ordered pairs δ_{x,x'}(λ) ≤ δ: a rational λ, or ∞.  For δ = 0 the least λ
+is the largest likelihood ratio P_x(v)/P_x'(v) over every adversary's views, found by a cheaper
+induction that never builds chains (:func:`pure_lambda`).
+
+The hot loops run on the game's flat storage (:mod:`exactdp.analysis.induction`,
+:mod:`exactdp.model.flat`); the engine they replaced is kept as
+:mod:`exactdp.analysis.reference`, which tests and benchmarks compare with.
 
 Functions share their signatures with :mod:`exactdp.analysis.enumerator`.
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from .. import limits
-from ..model.game import Ask, Chance, End, Mechanism, Node, postorder
+from ..model.checks import takes_mechanism
+from ..model.flat import FlatGame, flat_of
+from ..model.game import Mechanism
 from ..numbers.ladder import is_inf
-from ..numbers.real import Infinity, value_bits
+from ..numbers.rational import Q
+from ..numbers.real import INF, Infinity, real_cmp
 from ..numbers.types import DeltaLike, EpsLike, PrivLossValue
-from .hull import LEAF, Hull, combine, swap, upper
-from .results import DeltaValue, PairProfile, Profile, delta_arg, eps_arg, lambda_of, value_cmp
+from .hull import Hull, swap
+from .induction import as_hull, max_ratios, pair_chains
+from .results import (
+    DeltaValue,
+    PairProfile,
+    Profile,
+    delta_arg,
+    eps_arg,
+    lambda_of,
+    privloss_from_lambda,
+    value_cmp,
+)
 from .witness import HullPolicy, Witness, make_witness
 
-__all__ = ["profile", "privloss", "delta_at", "is_dp", "witness", "pair_hull", "ENGINE"]
+__all__ = ["profile", "privloss", "delta_at", "is_dp", "witness", "pair_hull", "pure_lambda", "ENGINE"]
 
 ENGINE = "profile"
 
 Progress = Callable[[str, int, int], None]
 
 
-def _induction(
-    order: list[Node],
-    i: int,
-    j: int,
-    *,
-    keep: bool = False,
-    progress: Progress | None = None,
-    deadline: float | None = None,
-) -> tuple[Hull, dict[int, Hull]]:
-    """Chains of every node for the ordered pair (i, j); frees children's chains once their
-    last parent is done unless ``keep``."""
-    remaining: dict[int, int] = {}
-    if not keep:
-        for node in order:
-            for c in node.children_nodes():
-                remaining[c.uid] = remaining.get(c.uid, 0) + 1
-    memo: dict[int, Hull] = {}
-    total = len(order)
-    max_bits = limits.current().max_bits
-    for n, node in enumerate(order):
-        if isinstance(node, Chance):
-            h = combine([(row[i], row[j], memo[c.uid]) for row, c in zip(node.probs, node.children)])
-            _check_sizes(h, max_bits)
-        elif isinstance(node, Ask):
-            h = upper([memo[c.uid] for c in node.children])
-        elif isinstance(node, End):
-            h = LEAF
-        else:  # pragma: no cover
-            raise TypeError(node)
-        memo[node.uid] = h
-        if not keep:
-            for c in node.children_nodes():
-                left = remaining[c.uid] - 1
-                if left:
-                    remaining[c.uid] = left
-                else:
-                    del remaining[c.uid]
-                    memo.pop(c.uid, None)
-        if n & 0x3FFF == 0:
-            if progress is not None:
-                progress("profile", n, total)
-            if deadline is not None and time.monotonic() > deadline:
-                from ..errors import TimeLimitExceeded
+class ChainMemo(Mapping):
+    """Every node's chain for one ordered pair, by node ``uid`` (as :class:`Hull`, made on
+    demand from the induction's chains)."""
 
-                raise TimeLimitExceeded("the --timeout")
-    return memo[order[-1].uid], memo
+    def __init__(self, g: FlatGame, chains: list):
+        self._g = g
+        self._chains = chains
+        self._index: dict[int, int] | None = None
+        self._hulls: dict[int, Hull] = {}
+
+    def _v(self, uid: int) -> int:
+        if self._index is None:
+            self._index = {self._g.node_at(v).uid: v for v in range(len(self._g))}
+        return self._index[uid]
+
+    def __getitem__(self, uid: int) -> Hull:
+        h = self._hulls.get(uid)
+        if h is None:
+            h = self._hulls[uid] = as_hull(self._chains[self._v(uid)])
+        return h
+
+    def __iter__(self) -> Iterator[int]:
+        return (self._g.node_at(v).uid for v in range(len(self._g)))
+
+    def __len__(self) -> int:
+        return len(self._g)
 
 
-def _check_sizes(h: Hull, max_bits: int) -> None:
-    """Refuse numbers beyond ``max_bits`` as they appear (products of probabilities grow with
-    the depth): the extreme ratios and the extreme weights of the chain are the largest ones
-    products make, checked at O(1) cost per node, so that no single multiplication becomes
-    long (``--timeout`` is then never overshot) or huge."""
-    if not h.edges:
-        return
-    (r0, w0), (r1, w1) = h.edges[0], h.edges[-1]
-    bits = max(_bits(h.top), _bits(r0), _bits(w0), _bits(r1), _bits(w1))
-    if bits > max_bits:
-        limits.check_bits(bits, "a probability computed by the profile engine")
+def pair_hull(mech: Mechanism, pair: tuple[int, int], *, keep: bool = False) -> tuple[Hull, Mapping[int, Hull]]:
+    """The chain of one ordered pair and, with ``keep``, of every node for that pair (a mapping
+    from node ``uid`` to :class:`Hull`; empty without ``keep``)."""
+    g = flat_of(mech)
+    chains = pair_chains(g, pair[0], pair[1], keep=keep)
+    root = as_hull(chains[-1])  # type: ignore[arg-type]
+    return root, (ChainMemo(g, chains) if keep else {})
 
 
-def _bits(x: Any) -> int:
-    """:func:`value_bits`, with the common case (a rational) first: this runs at every node."""
-    try:
-        return max(x.numerator.bit_length(), x.denominator.bit_length())
-    except AttributeError:  # an element of Q(e^(1/L)), or another exact value
-        return value_bits(x)
+@takes_mechanism
+def pure_lambda(mech: Mechanism, *, progress: Progress | None = None, deadline: float | None = None) -> Any:
+    """e^{PrivLoss(M, 0)}: the largest likelihood ratio P_x(v)/P_x'(v) over every ordered
+    adjacent pair and every adversary's views v (a rational ≥ 1), or ``INF`` when some view is
+    possible under one dataset of an adjacent pair only.
+
+    δ_M(λ) = Σ_v (P_x(v) − λ P_x'(v))_+ is zero exactly when λ is at least every ratio, so this
+    is the least λ with δ_M(λ) = 0 (Vadhan & Wang 2021, Def. 1.7 and Lemma 2.2), found without
+    building privacy profiles.
+
+    >>> from exactdp.builders import rr
+    >>> str(pure_lambda(rr(eps="log(3)")))
+    '3'
+    """
+    g = flat_of(mech)
+    best: Any = 1
+    for a, b in mech.unordered_pairs:
+        fwd, bwd = max_ratios(g, a, b, progress=progress, deadline=deadline)
+        if fwd is None or bwd is None:
+            return INF
+        best = max(best, fwd, bwd)
+    return Q(1) if best == 1 else best
 
 
-def pair_hull(mech: Mechanism, pair: tuple[int, int], *, keep: bool = False) -> tuple[Hull, dict[int, Hull]]:
-    """The chain of one ordered pair (and, with ``keep``, of every node for that pair)."""
-    order = postorder(mech.root)
-    return _induction(order, pair[0], pair[1], keep=keep)
-
-
+@takes_mechanism
 def profile(mech: Mechanism, *, progress: Progress | None = None, deadline: float | None = None) -> Profile:
-    """The exact privacy profile of ``mech`` for every ordered adjacent pair.
+    r"""The exact privacy profile of ``mech`` for every ordered adjacent pair:
+
+    .. math:: \delta_M(\lambda) = \max_{(x, x')} \sup_A \sum_v \big(P[\mathrm{View}(A, M(x)) = v]
+              - \lambda\, P[\mathrm{View}(A, M(x')) = v]\big)_+, \qquad \lambda = e^\varepsilon \ge 1,
+
+    over every adaptive adversary :math:`A` (deterministic ones suffice, Lemma 2.2).
 
     Parameters
     ----------
@@ -124,24 +133,26 @@ def profile(mech: Mechanism, *, progress: Progress | None = None, deadline: floa
     Returns
     -------
     Profile
-        Per ordered pair and their envelope δ_M(λ); exact rationals throughout.
+        Per ordered pair and their envelope :math:`\delta_M(\lambda)`; exact rationals throughout.
 
     References
     ----------
     Vadhan & Wang, Concurrent Composition of Differential Privacy (TCC 2021), Def. 1.7, Lemma 2.2.
     """
-    order = postorder(mech.root)
+    g = flat_of(mech)
     hulls: dict[tuple[int, int], Hull] = {}
     for a, b in mech.unordered_pairs:
-        h, _ = _induction(order, a, b, progress=progress, deadline=deadline)
+        h = as_hull(pair_chains(g, a, b, progress=progress, deadline=deadline)[-1])  # type: ignore[arg-type]
         hulls[(a, b)] = h
         hulls[(b, a)] = swap(h)
     pairs = [PairProfile(mech.pair_names(p), hulls[p]) for p in mech.ordered_pairs]
     return Profile.from_pairs(mech.name, pairs)
 
 
+@takes_mechanism
 def privloss(mech: Mechanism, delta: DeltaLike, **kw: Any) -> PrivLossValue:
-    """PrivLoss(M, δ) exactly: ``0``, ``log(r)`` (a :class:`~exactdp.numbers.LogReal`) or ``INF``.
+    r""":math:`\mathrm{PrivLoss}(M, \delta) = \inf\{\varepsilon \ge 0 : M \text{ is } (\varepsilon, \delta)\text{-DP}\}`
+    exactly: ``0``, ``log(r)`` (a :class:`~exactdp.numbers.LogReal`) or ``INF``.
 
     ``delta`` is an exact rational or its text (``"1/10"``), as in a case file.
 
@@ -155,33 +166,44 @@ def privloss(mech: Mechanism, delta: DeltaLike, **kw: Any) -> PrivLossValue:
     ----------
     Vadhan & Wang 2021, §5 (PrivLoss) and Lemma 2.2.
     """
-    return profile(mech, **kw).privloss(delta_arg(delta, "privloss"))
+    d = delta_arg(delta, "privloss")
+    if d == 0:
+        return privloss_from_lambda(pure_lambda(mech, **kw))
+    return profile(mech, **kw).privloss(d)
 
 
+@takes_mechanism
 def delta_at(mech: Mechanism, eps: EpsLike, **kw: Any) -> DeltaValue:
-    """δ_M(e^ε): the largest hockey-stick divergence any adversary achieves at e^ε
-    (``eps`` exact, or text such as ``"log(3)"``; Vadhan & Wang 2021, Def. 1.7)."""
+    r""":math:`\delta_M(e^\varepsilon)`: the largest hockey-stick divergence any adversary achieves at
+    :math:`e^\varepsilon` (``eps`` exact, or text such as ``"log(3)"``; Vadhan & Wang 2021, Def. 1.7)."""
     return profile(mech, **kw).delta_at(eps_arg(eps, "delta_at"))
 
 
+@takes_mechanism
 def is_dp(mech: Mechanism, eps: EpsLike | Infinity, delta: DeltaLike, **kw: Any) -> bool:
-    """Whether ``mech`` is (ε, δ)-DP against every adaptive adversary (Vadhan & Wang 2021,
-    Def. 1.7); ``eps`` and ``delta`` are exact values or their text (``"log(3)"``, ``"1/10"``)."""
+    r"""Whether ``mech`` is :math:`(\varepsilon, \delta)`-DP against every adaptive adversary,
+    :math:`\delta_M(e^\varepsilon) \le \delta` (Vadhan & Wang 2021, Def. 1.7); ``eps`` and ``delta``
+    are exact values or their text (``"log(3)"``, ``"1/10"``)."""
     e = eps_arg(eps, "is_dp")
     d = delta_arg(delta, "is_dp")
     if is_inf(e):
         return True
+    if d == 0:  # (ε, 0)-DP exactly when e^ε is at least every likelihood ratio
+        lam = pure_lambda(mech, **kw)
+        return not is_inf(lam) and real_cmp(lambda_of(e), lam) >= 0
     return value_cmp(profile(mech, **kw).delta_at(e), d) <= 0
 
 
+@takes_mechanism
 def witness(
     mech: Mechanism, eps: EpsLike, *, pair: tuple[int, int] | None = None, prof: Profile | None = None
 ) -> Witness:
-    """The worst adversary at e^ε: adjacent pair, deterministic strategy, event T and both
-    probabilities of T, re-checked by an independent forward computation.
+    r"""The worst adversary at :math:`e^\varepsilon`: adjacent pair, deterministic strategy, event
+    :math:`T` and both probabilities of :math:`T`, re-checked by an independent forward computation.
 
-    The event is T = {views v : P_x(v) > e^ε P_x'(v)}; the strategy picks at each history
-    the option whose continuation maximises the hockey-stick at the rescaled λ.
+    The event is :math:`T = \{v : P_x(v) > e^\varepsilon P_{x'}(v)\}`; the strategy picks at each
+    history the option whose continuation maximises the hockey-stick divergence at the rescaled
+    :math:`\lambda`.
     """
     lam = lambda_of(eps_arg(eps, "witness"))
     if is_inf(lam):

@@ -34,15 +34,21 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias, TypeVar, overload
 
+from ..display import RichDisplay
 from ..errors import ExactDPError, InexactValueError, LimitExceededError
 from ..limits import check_bits, current
+from ..model.checks import takes_mechanism
+from ..model.flat import flat_of
 from ..model.game import Ask, Chance, End, Mechanism, postorder
 from ..numbers.ladder import is_inf
 from ..numbers.loglinear import LogLinear, ll_sign, log_linear
+from ..numbers.logsum import log_sum, ls_add, ls_neg, ls_scale, ls_sign
 from ..numbers.qt import QtElement
 from ..numbers.rational import Q, as_q, is_rational, to_fraction
-from ..numbers.real import INF, Infinity, real_add, real_cmp, real_log, real_mul, value_bits
+from ..numbers.real import INF, Infinity, LogSum, real_add, real_cmp, real_log, real_mul, value_bits
 from ..numbers.types import FieldValue, PrivLossValue, Rational
+from .induction import power_sums
+from .results import privloss_from_lambda
 
 __all__ = [
     "RenyiResult",
@@ -57,6 +63,9 @@ __all__ = [
     "result_from_sums",
     "RenyiSum",
     "Divergence",
+    "RenyiCurve",
+    "renyi_curve",
+    "RENYI_ORDERS",
 ]
 
 RenyiSum: TypeAlias = FieldValue | LogLinear | Infinity
@@ -139,7 +148,7 @@ def max_value(a: RenyiSum, b: RenyiSum) -> RenyiSum:
         return a
     if is_inf(b):
         return b
-    if isinstance(a, LogLinear) or isinstance(b, LogLinear):
+    if isinstance(a, (LogLinear, LogSum)) or isinstance(b, (LogLinear, LogSum)):
         return a if real_cmp(a, b) >= 0 else b
     return a if not b > a else b
 
@@ -147,10 +156,9 @@ def max_value(a: RenyiSum, b: RenyiSum) -> RenyiSum:
 def divergence_from_sum(total: RenyiSum, alpha: int | Infinity) -> Divergence:
     """D_α from the sup of the Rényi sum: log(S)/(α − 1), exactly; α = 1 passes KL through.
 
-    Raises
-    ------
-    InexactValueError
-        For α ≥ 3 with S in ℚ(e^{1/L}) (a decimal ε): log(S)/(α − 1) has no exact form here.
+    For α ≥ 3 and S in ℚ(e^{1/L}) (a decimal ε) the value is the exact
+    :class:`~exactdp.numbers.realtypes.LogSum` log(S)/(α − 1), compared exactly in the field
+    where it can be and by certified intervals otherwise (:mod:`exactdp.numbers.logsum`).
     """
     if is_inf(total):
         return total
@@ -158,10 +166,7 @@ def divergence_from_sum(total: RenyiSum, alpha: int | Infinity) -> Divergence:
         return real_add(Q(0), total)
     assert isinstance(alpha, int)
     if isinstance(total, QtElement) and alpha > 2:
-        raise InexactValueError(
-            f"D_{alpha} = log(S)/{alpha - 1} with S in Q(e^(1/L)) (a decimal eps) has no exact form; "
-            "use alpha = 2 or write eps as log(r)"
-        )
+        return log_sum(Q(0), ((total, Q(1, alpha - 1)),))
     lg = real_log(total)
     return lg if alpha == 2 else real_mul(Q(1, alpha - 1), lg)
 
@@ -290,6 +295,31 @@ def _chance_kl(
     return s, coef
 
 
+def _has_field_probabilities(mech: Mechanism) -> bool:
+    """Whether some probability of ``mech`` lies in ℚ(e^{1/L}) but not in ℚ (a decimal ε)."""
+    return any(isinstance(p, QtElement) for col in flat_of(mech).probs for p in set(col) if p is not None)
+
+
+def _chance_kl_field(probs: _Rows, children_vals: Sequence[Any], i: int, j: int) -> Any:
+    """Σ_a p_a (log(p_a/p'_a) + KL(child_a)) for probabilities in ℚ(e^{1/L}): an exact sum of
+    logarithms with coefficients in the field (:mod:`exactdp.numbers.logsum`)."""
+    answers = _answers(probs, children_vals, i, j)
+    if answers is None:
+        return INF
+    acc: Any = Q(0)
+    for p, pp, v in answers:
+        acc = ls_add(acc, ls_scale(ls_add(log_sum(Q(0), ((p / pp, Q(1)),)), v), p))
+    return acc
+
+
+def _kl_field_max(a: Any, b: Any) -> Any:
+    """The larger of two KL values in the field case: exact when they are equal as sums of
+    logarithms, else certified (an undecidable comparison is refused, never guessed)."""
+    if is_inf(a) or is_inf(b):
+        return INF
+    return a if ls_sign(ls_add(a, ls_neg(b))) >= 0 else b
+
+
 Progress = Callable[[str, int, int], None]
 
 
@@ -297,7 +327,22 @@ def renyi_sums(
     mech: Mechanism, alpha: int, *, deadline: float | None = None, progress: Progress | None = None
 ) -> list[RenyiSum]:
     """The sup over adversaries of Σ_v P^α P'^{1−α} (α ≥ 2) or of KL (α = 1), one per ordered
-    pair of ``mech.ordered_pairs``, by one backward induction over the game DAG."""
+    pair of ``mech.ordered_pairs``, by one backward induction over the game DAG (for α ≥ 2 the
+    lean loop of :func:`exactdp.analysis.induction.power_sums`, on the game's flat storage)."""
+    if alpha == 1:
+        return renyi_sums_generic(mech, 1, deadline=deadline, progress=progress)
+    pairs = [(i, j) for i, j in mech.ordered_pairs]
+    sums = power_sums(flat_of(mech), pairs, alpha, progress=progress, deadline=deadline)
+    return [INF if s is None else s for s in sums]
+
+
+def renyi_sums_generic(
+    mech: Mechanism, alpha: int, *, deadline: float | None = None, progress: Progress | None = None
+) -> list[RenyiSum]:
+    """:func:`renyi_sums` by the generic induction over node objects (one value kind per call:
+    power sums or KL values); for α ≥ 2 it is the reference the lean loop is checked against."""
+    if alpha == 1 and _has_field_probabilities(mech):
+        return _induction(mech, Q(0), _kl_field_max, _chance_kl_field, deadline, progress)
     if alpha == 1:
         basis = _LogBasis(mech)
 
@@ -370,10 +415,14 @@ def result_from_sums(mech: Mechanism, alpha: int, sums: Sequence[RenyiSum]) -> R
     return RenyiResult(mech.name, alpha, divergence_from_sum(best, alpha), pairs)
 
 
+@takes_mechanism
 def renyi(
     mech: Mechanism, alpha: object, *, deadline: float | None = None, progress: Progress | None = None
 ) -> RenyiResult:
-    """D_α(M): the Rényi divergence of order α of ``mech`` against every adaptive adversary.
+    r""":math:`D_\alpha(M)`: the Rényi divergence of order :math:`\alpha` of ``mech`` against every
+    adaptive adversary, the largest over ordered adjacent pairs and adversaries of
+
+    .. math:: D_\alpha(P \,\|\, P') = \frac{1}{\alpha - 1} \log \sum_v P(v)^\alpha P'(v)^{1 - \alpha}.
 
     Parameters
     ----------
@@ -396,8 +445,47 @@ def renyi(
     'log(7/3)'
     """
     a = parse_alpha(alpha)
-    if is_inf(a):
-        from .profile import profile
+    if is_inf(a):  # D_inf = PrivLoss(M, 0): the log of the largest likelihood ratio
+        from .profile import pure_lambda
 
-        return RenyiResult(mech.name, a, profile(mech, deadline=deadline, progress=progress).privloss(Q(0)))
+        lam = pure_lambda(mech, deadline=deadline, progress=progress)
+        return RenyiResult(mech.name, a, privloss_from_lambda(lam))
     return result_from_sums(mech, a, renyi_sums(mech, a, deadline=deadline, progress=progress))
+
+
+RENYI_ORDERS = (1, 2, 3, 4, 5, 6, 8)
+"""The orders a Rényi curve shows by default (and α = ∞, its asymptote)."""
+
+
+@dataclass(frozen=True)
+class RenyiCurve(RichDisplay):
+    """D_α(M) at several orders α, exactly, with α = ∞ (PrivLoss(M, 0)) last: the curve
+    ``exactdp.plot_renyi`` draws (Mironov 2017, Def. 3)."""
+
+    mechanism: str
+    points: tuple[tuple[int | Infinity, Divergence], ...]
+
+    def value(self, alpha: object) -> Divergence:
+        """D_α for one of the curve's orders."""
+        a = parse_alpha(alpha)
+        for b, v in self.points:
+            if b == a or (is_inf(a) and is_inf(b)):
+                return v
+        raise ValueError(
+            f"the curve has no order {alpha_str(a)}; its orders: {', '.join(alpha_str(b) for b, _ in self.points)}"
+        )
+
+
+@takes_mechanism
+def renyi_curve(mech: Mechanism, alphas: Sequence[object] = RENYI_ORDERS, *, engine: Any = None) -> RenyiCurve:
+    r""":math:`D_\alpha(M)` against every adaptive adversary for each order in ``alphas`` (integers
+    :math:`\ge 1`; 1 is the KL divergence) and for :math:`\alpha = \infty`, exactly (:func:`renyi`; ``engine`` an
+    :class:`~exactdp.analysis.engine.Engine`, default the profile engine's backward induction).
+
+    >>> from exactdp.builders import rr
+    >>> [str(v) for _, v in renyi_curve(rr(exp_eps=3), [1, 2]).points]
+    ['log(3)/2', 'log(7/3)', 'log(3)']
+    """
+    orders = sorted({parse_alpha(a) for a in alphas if not is_inf(parse_alpha(a))})
+    fn = renyi if engine is None else engine.renyi
+    return RenyiCurve(mech.name, tuple((a, fn(mech, a).value) for a in (*orders, INF)))

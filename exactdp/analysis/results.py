@@ -11,6 +11,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from gmpy2 import mpq
 
 from ..builders.params import read_eps, read_rational
+from ..display import RichDisplay
 from ..errors import InexactValueError
 from ..numbers.ladder import QQ, QT, affine_sign, domain_of, is_inf, lift, unify
 from ..numbers.order import ExactOrder
@@ -169,7 +170,7 @@ class PairProfile:
 
 
 @dataclass(frozen=True, eq=False)
-class Profile:
+class Profile(RichDisplay):
     r"""The exact privacy profile δ_M(λ) = max over ordered adjacent pairs and adversaries of
     Σ_views (P_x − λ P_{x'})_+, for λ = e^ε ≥ 1 (Vadhan–Wang Def. 1.7, Lemma 2.2).
 

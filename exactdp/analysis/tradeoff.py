@@ -35,6 +35,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..display import RichDisplay
 from ..numbers.rational import Q
 from ..numbers.types import FieldValue
 from .hull import LEAF, Hull, combine
@@ -55,7 +56,7 @@ _ZERO, _ONE = Q(0), Q(1)
 
 
 @dataclass(frozen=True)
-class Tradeoff:
+class Tradeoff(RichDisplay):
     """A piecewise-linear trade-off function by its vertices (α, β), α increasing from 0 to 1.
 
     ``label`` says which hypotheses it separates, e.g. ``T(M(x0), M(x1))``.
@@ -98,8 +99,10 @@ def pair_tradeoffs(prof: Profile) -> list[Tradeoff]:
 
 
 def envelope_tradeoff(prof: Profile) -> Tradeoff:
-    """The largest trade-off function f such that M is f-DP: 1 − U of the envelope chain (the
-    envelope contains both orders of every pair, so it is symmetric, Dong–Roth–Su Prop. 2.4)."""
+    r"""The largest trade-off function :math:`f` such that :math:`M` is :math:`f`-DP,
+    :math:`f(\alpha) = \min_{(x, x')} T(M(x), M(x'))(\alpha)` over every adaptive adversary: one minus
+    the envelope chain (the envelope contains both orders of every pair, so it is symmetric,
+    Dong–Roth–Su Prop. 2.4)."""
     return tradeoff_of_hull(prof.envelope, f"T({prof.mechanism})")
 
 

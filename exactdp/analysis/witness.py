@@ -12,9 +12,11 @@ raises :class:`~exactdp.errors.VerificationError`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ..display import RichDisplay
 from ..errors import EXCERPT_CHARS, VerificationError, excerpt
 from ..model.game import Ask, Chance, End, Label, Mechanism, Node, label_str, postorder
 from ..numbers.ladder import affine_sign, divide, is_inf
@@ -78,7 +80,7 @@ class HullPolicy:
 
     aggregates = True
 
-    def __init__(self, memo: dict[int, Hull], lam: Any):
+    def __init__(self, memo: Mapping[int, Hull], lam: Any):
         self.memo = memo
         self.lam = lam
         self._cache: dict[tuple[int, Any], int] = {}
@@ -189,7 +191,7 @@ def format_history(hist: History) -> str:
 
 
 @dataclass(frozen=True, eq=False)
-class Witness:
+class Witness(RichDisplay):
     """An adversary achieving the hockey-stick divergence p − λ·p' on the pair (x, x').
 
     Attributes

@@ -21,6 +21,15 @@ a draw the answer does not reveal, or an initial distribution) is handled exactl
 beliefs; the number of distinct posteriors then depends on the mechanism (for AboveThreshold
 with a hidden noisy threshold it grows polynomially with the horizon).
 
+**The work, predicted before anything is built.**  Every node of the game carries an exact
+privacy profile, and for an automaton whose answers depend on the data at every step the profile
+d steps before the end has up to d + 1 pieces (one per likelihood ratio of d answers), with
+numbers that grow with d too: the work grows like J · T² for horizon T and J reachable joint
+states (the state under each dataset; :func:`reachable_joint_states`).  :func:`predicted_work`
+gives J · T(T+1)/2 (J · T when nothing depends on the dataset), and :func:`automaton` refuses a
+prediction over the limit ``max_automaton_work`` (``--max-automaton-work``) at once: a horizon
+of 10⁵ would otherwise take hours and end at the time limit.
+
 **Queries a state does not accept.**  A state's alphabet is the set of queries it has
 transitions for.  The adversary is offered every query that some state it may be in (under
 some dataset) accepts; a state that does not accept the query answers ``halt`` and the
@@ -40,7 +49,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import CaseError, CaseProblem
+from ..errors import CaseError, CaseProblem, LimitExceededError
+from ..limits import current as current_limits
 from ..model.dag import build_dag
 from ..model.game import Mechanism
 from ..numbers.rational import Q, as_q, q_str
@@ -55,6 +65,8 @@ __all__ = [
     "make_automaton",
     "automaton",
     "point",
+    "reachable_joint_states",
+    "predicted_work",
 ]
 
 HALT = "halt"
@@ -376,6 +388,78 @@ class BeliefStepper:
         return labels, probs, posts, halted
 
 
+def reachable_joint_states(a: Automaton, rows: Sequence[int], *, cap: int) -> int | None:
+    """The number of joint states (the state under each dataset, ``None`` where the history is
+    impossible under it) reachable in ``a`` from its initial states, whatever the horizon;
+    counting stops once it passes ``cap``.  ``None`` when a belief is not a point mass (an initial
+    distribution, or an answer leading to several next states): the posteriors are then
+    found only by building the game."""
+    start = []
+    for r in rows:
+        if len(a.initial[r]) != 1:
+            return None
+        start.append(a.initial[r][0][0])
+    seen = {tuple(start)}
+    todo = [tuple(start)]
+    while todo and len(seen) <= cap:
+        cur = todo.pop()
+        for q in a.queries:
+            nexts = _answer_next(a, rows, cur, q)
+            if nexts is None:
+                return None
+            for t in nexts:
+                if t not in seen:
+                    seen.add(t)
+                    todo.append(t)
+    return len(seen)
+
+
+def _answer_next(a: Automaton, rows: Sequence[int], cur: tuple, q: str) -> list[tuple] | None:
+    """The joint states after each answer to ``q`` in joint state ``cur`` (halting ends the
+    game); ``None`` when an answer leads to two next states under one dataset."""
+    by_answer: dict[str, list[Any]] = {}
+    for x, s in enumerate(cur):
+        if s is None or not a.accepts(s, q):
+            continue
+        nxt: dict[str, int] = {}
+        for o in a.transitions[(s, q)]:
+            if o.probs[rows[x]] == 0:
+                continue
+            if nxt.setdefault(o.answer, o.next) != o.next:
+                return None
+        for ans, n in nxt.items():
+            by_answer.setdefault(ans, [None] * len(cur))[x] = n
+    return [tuple(v) for v in by_answer.values()]
+
+
+def predicted_work(a: Automaton, rows: Sequence[int], *, cap: int = 10**9) -> tuple[int | None, int]:
+    """(J, W): the reachable joint states (``None``: not known before the game is built, and
+    counted as 1 in W) and the predicted number of profile pieces over the game,
+    W = J · T(T+1)/2 for horizon T, or J · T when the dataset changes nothing (a single row).
+    A prediction, not a bound: it assumes the answers depend on the data at every step."""
+    J = reachable_joint_states(a, rows, cap=cap)
+    T = a.horizon
+    return J, (J or 1) * (T if a.n_rows == 1 else T * (T + 1) // 2)
+
+
+def _check_work(a: Automaton, rows: Sequence[int]) -> None:
+    """Refuse an automaton whose predicted work exceeds ``max_automaton_work``, before its game
+    is built."""
+    allowed = current_limits().max_automaton_work
+    J, work = predicted_work(a, rows, cap=allowed)
+    if work > allowed:
+        states = (
+            "its reachable joint states not known in advance (counted as 1)"
+            if J is None
+            else f"{J} reachable joint state{'s' if J != 1 else ''}"
+        )
+        raise LimitExceededError(
+            f"the predicted work of the automaton (horizon {a.horizon}, {states}: about {work} profile pieces)",
+            allowed,
+            "raise it with --max-automaton-work N, or shorten the horizon",
+        )
+
+
 @dataclass(frozen=True)
 class AutomatonMechanism(Mechanism):
     """A :class:`Mechanism` built from an :class:`Automaton`; keeps the automaton so that
@@ -425,6 +509,7 @@ def automaton(
     if a.n_rows not in (1, nd):
         raise CaseError(CaseProblem(f"the automaton has {a.n_rows} probability rows but there are {nd} datasets"))
     rows = tuple(x if a.n_rows > 1 else 0 for x in range(nd))
+    _check_work(a, rows)
     init = tuple(a.initial[r] for r in rows)
     st = BeliefStepper(a)
     END_STATE = ("end",)

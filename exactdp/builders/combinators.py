@@ -13,9 +13,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import CaseError, CaseProblem
+from ..model.checks import mechanism_arg, takes_mechanism
 from ..model.dag import build_dag
 from ..model.game import END, Ask, Chance, End, Label, Mechanism, Node
-from ..model.ops import graft
+from ..model.ops import graft, share_roots
 from ..model.symbolic import rows_of
 
 __all__ = ["compose", "repeat", "concomp", "choose", "same_datasets", "distinct_labels"]
@@ -25,6 +26,8 @@ def same_datasets(mechs: Sequence[Mechanism], what: str) -> tuple[tuple[str, ...
     """The common datasets/adjacency of ``mechs``; refuses mixtures."""
     if not mechs:
         raise CaseError(CaseProblem(f"{what} needs at least one mechanism"))
+    for k, m in enumerate(mechs):
+        mechanism_arg(m, what, f"component #{k + 1}")
     ds, adj = mechs[0].datasets, mechs[0].adjacent
     for m in mechs[1:]:
         if m.datasets != ds:
@@ -70,6 +73,7 @@ def compose(mechs: Sequence[Mechanism], *, name: str = "compose") -> Mechanism:
     return Mechanism(root, ds, adj, name)
 
 
+@takes_mechanism
 def repeat(mech: Mechanism, times: int, *, name: str | None = None) -> Mechanism:
     """``compose`` of ``times`` copies of ``mech`` (a DAG of ``times`` shared layers)."""
     if times < 0:
@@ -100,6 +104,7 @@ def concomp(
     *,
     name: str = "concomp",
     max_nodes: int | None = None,
+    merge_copies: bool = True,
 ) -> Mechanism:
     """Concurrent composition ConComp(M_0, ..., M_{k-1}) (Vadhan–Wang Def. 2.1).
 
@@ -111,6 +116,20 @@ def concomp(
 
     Sub-games are shared by the tuple of component states, so the DAG has at most
     Π_j ``|nodes(M_j)|`` choice nodes whatever the number of interleavings.
+
+    *Copies of one mechanism* (components whose games are equal, after equal sub-games are
+    merged, :func:`~exactdp.model.ops.share`) are interchangeable: permuting them maps every
+    adversary's views one-to-one onto another adversary's, with the same probabilities.  So
+    with ``merge_copies`` (the default) the joint state keeps only *how many* copies are in
+    each state (a multiset), and the adversary's options are "a copy in state s, query q":
+    k copies of a game with n states give at most C(n + k − 1, k) joint states instead of
+    n^k (100 copies of randomized response: 101).  Every privacy quantity of the views
+    (profile, PrivLoss, Rényi divergences, trade-off functions) is unchanged.  Such an option
+    is labelled by the copies' name and, for a copy that has moved, its own history in
+    brackets: ``R.q0`` asks q0 of a fresh copy of R, ``R[q0→1].q1`` asks q1 of a copy that
+    answered 1 to q0 (``R[...| …]`` when other histories of that copy lead to the same
+    state).  ``merge_copies=False`` builds one state per tuple of component states, with
+    every copy named (the construction before copies were merged, kept as a reference).
     """
     if isinstance(components, Mapping):
         names, mechs = [str(k) for k in components], list(components.values())
@@ -118,30 +137,134 @@ def concomp(
         mechs = list(components)
         names = [str(i) for i in range(len(mechs))]
     ds, adj = same_datasets(mechs, "concomp")
+    roots = [m.root for m in mechs]
+    if merge_copies and len(roots) > 1:
+        roots = share_roots(roots)
+        groups = _copies(roots)
+    else:
+        groups = [[k] for k in range(len(roots))]
+    whos = [_Copies(roots[g[0]], [names[k] for k in g]) if len(g) > 1 else names[g[0]] for g in groups]
 
     def expand(state):
-        tag, j, states = state
+        tag, answering, states = state
         if tag == "answer":
-            node = states[j]
-            nxt = [("wait", -1, states[:j] + (child,) + states[j + 1 :]) for child in node.children]
+            g, node = answering
+            nxt = [("wait", None, _moved(states, g, node, child)) for child in node.children]
             return ("chance", node.labels, rows_of(node), nxt)
         labels: list[Label] = []
-        succ = []
-        for k, node in enumerate(states):
-            if isinstance(node, End):
-                continue
-            if isinstance(node, Chance):
-                labels.append((names[k],))
-                succ.append(("answer", k, states))
-                continue
-            for lab, child in zip(node.labels, node.children):
-                labels.append((names[k], lab))
-                moved = states[:k] + (child,) + states[k + 1 :]
-                succ.append(("answer", k, moved) if isinstance(child, Chance) else ("wait", -1, moved))
+        succ: list[tuple] = []
+        for g, members in enumerate(states):
+            prev = None
+            for node in members:  # sorted: copies in one state are adjacent, and give one option
+                if node is prev or isinstance(node, End):
+                    continue
+                prev = node
+                who = whos[g]
+                if not isinstance(who, str):
+                    who = who.label(node)
+                if isinstance(node, Chance):
+                    labels.append((who,))
+                    succ.append(("answer", (g, node), states))
+                    continue
+                for lab, child in zip(node.labels, node.children):
+                    labels.append((who, lab))
+                    moved = _moved(states, g, node, child)
+                    succ.append(("answer", (g, child), moved) if isinstance(child, Chance) else ("wait", None, moved))
         if not labels:
             return ("end",)
         return ("ask", labels, succ)
 
+    initial = tuple(tuple(sorted((roots[k] for k in g), key=_uid)) for g in groups)
     kwargs: dict[str, Any] = {} if max_nodes is None else {"max_nodes": max_nodes}
-    root = build_dag(("wait", -1, tuple(m.root for m in mechs)), expand, **kwargs)
+    root = build_dag(("wait", None, initial), expand, **kwargs)
     return Mechanism(root, ds, adj, name)
+
+
+def _uid(node: Node) -> int:
+    return node.uid
+
+
+def _copies(roots: Sequence[Node]) -> list[list[int]]:
+    """Component indices grouped by equal game (the same root after sharing), in order of
+    first appearance."""
+    groups: dict[int, list[int]] = {}
+    for k, r in enumerate(roots):
+        groups.setdefault(id(r), []).append(k)
+    return list(groups.values())
+
+
+def _moved(states: tuple, g: int, old: Node, new: Node) -> tuple:
+    """``states`` with one copy of group g moved from ``old`` to ``new`` (kept sorted by uid)."""
+    members = list(states[g])
+    members.remove(old)  # one copy (nodes compare by identity)
+    members.append(new)
+    if len(members) > 1:
+        members.sort(key=_uid)
+    return states[:g] + (tuple(members),) + states[g + 1 :]
+
+
+class _Copies:
+    """The labels of interchangeable copies of one game: the copies' name, and for a copy
+    that has left the start its own history (``R[q0→1]``)."""
+
+    def __init__(self, root: Node, names: list[str]):
+        self.name = _group_name(names)
+        self.root = root
+        self._text: dict[int, str] | None = None
+
+    def label(self, node: Node) -> str:
+        if node is self.root:
+            return self.name
+        if self._text is None:
+            self._text = _own_histories(self.root)
+        return f"{self.name}[{self._text[node.uid]}]"
+
+
+def _group_name(names: list[str]) -> str:
+    """``R`` for copies named R, R#2, R#3 (:func:`distinct_labels`); ``A|B`` otherwise."""
+    base = names[0]
+    if all(n == base or (n.startswith(base + "#") and n[len(base) + 1 :].isdigit()) for n in names):
+        return base
+    return "|".join(names)
+
+
+def _own_histories(root: Node) -> dict[int, str]:
+    """Every node's first history from ``root`` (depth first, options in order) as text, as a
+    witness prints histories (``q0→1, q1→0``; an answer with no query before it alone), with
+    ``| …`` when other histories reach the same node."""
+    first: dict[int, tuple] = {root.uid: ()}
+    many: set[int] = set()
+    stack: list[tuple[Node, tuple]] = [(root, ())]
+    while stack:
+        node, hist = stack.pop()
+        if isinstance(node, End):
+            continue
+        kind = "q" if isinstance(node, Ask) else "a"
+        fresh = []
+        for lab, child in zip(node.labels, node.children):  # type: ignore[attr-defined]
+            if child.uid in first:
+                many.add(child.uid)
+                continue
+            first[child.uid] = hist + ((kind, lab),)
+            fresh.append(child)
+        stack.extend((child, first[child.uid]) for child in reversed(fresh))
+    return {uid: _history_text(h) + (" | …" if uid in many else "") for uid, h in first.items()}
+
+
+def _history_text(hist: tuple) -> str:
+    """``q0→yes, q1→no`` (the format of :func:`exactdp.analysis.witness.format_history`)."""
+    from ..model.game import label_str
+
+    parts: list[str] = []
+    pending: str | None = None
+    for kind, lab in hist:
+        if kind == "q":
+            if pending is not None:
+                parts.append(pending)
+            pending = label_str(lab)
+        else:
+            parts.append((pending + "→" if pending is not None else "") + label_str(lab))
+            pending = None
+    if pending is not None:
+        parts.append(pending)
+    return ", ".join(parts)

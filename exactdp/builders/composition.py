@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import CaseError, CaseProblem
+from ..model.checks import takes_mechanism
 from ..model.dag import build_dag
 from ..model.game import Ask, Chance, End, Label, Mechanism, Node, label_str
 from ..model.symbolic import rows_of
@@ -116,6 +117,7 @@ def concomp_ordered(
     return Mechanism(root, ds, adj, name)
 
 
+@takes_mechanism
 def null_extension(mech: Mechanism, nulls: int | None = None, *, name: str | None = None) -> Mechanism:
     """The null-query extension M^∅ (Vadhan–Wang Def. 2.4), with finitely many null queries.
 
@@ -204,6 +206,7 @@ def concomp_sequential(
     return Mechanism(root, ds, adj, name)
 
 
+@takes_mechanism
 def postprocess(mech: Mechanism, mapping: Mapping[Label, Label], *, name: str | None = None) -> Mechanism:
     """Relabel every answer of M by a deterministic map (answers not in the map keep their label).
 

@@ -45,6 +45,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import CaseError, CaseProblem, InexactValueError, LimitExceededError
+from ..model.checks import takes_mechanism
 from ..model.game import END, Ask, Chance, Label, Mechanism, Node, label_str, unordered_pairs
 from ..model.ops import graft
 from ..numbers.rational import Q, as_q, q_str
@@ -425,6 +426,7 @@ def grr_menu(
     return Mechanism(Ask(labels, kids), tuple(datasets), tuple(adjacent), name)
 
 
+@takes_mechanism
 def nonadaptive(
     menu: Mechanism, rounds: int, *, name: str = "nonadaptive", max_sequences: int = DEFAULT_MAX_SEQUENCES
 ) -> Mechanism:

@@ -37,6 +37,7 @@ from ..numbers.types import DeltaLike, Eps, EpsLike, FieldValue, LambdaLike, Rat
 
 __all__ = [
     "UNSET",
+    "read_exact",
     "read_eps",
     "read_exp_eps",
     "read_rational",
@@ -92,6 +93,13 @@ def _exact(call: str, name: str, value: Any, example: str) -> Any:
             f'{call}: {name} must be an exact number or text such as "{example}", got {type(value).__name__}: {value!r}'
         )
     return value
+
+
+def read_exact(value: Any, *, call: str, name: str, example: str) -> Any:
+    """The exact number an argument stands for (text read by exactdp's grammar, or an exact
+    value), unchecked: the caller checks its kind with :mod:`exactdp.numbers.kinds`.  A value
+    that is not a number is a :class:`TypeError`, unreadable text a :class:`ValueError`."""
+    return _exact(call, name, value, example)
 
 
 def read_eps(value: EpsLike, *, call: str, name: str = "eps", positive: bool = False) -> Eps:

@@ -86,25 +86,29 @@ def rr(
     bits: Sequence[int] | None = None,
     name: str = "RR",
 ) -> Mechanism:
-    """Randomized response RR_ε (Vadhan–Wang Def. 1.9) as a :class:`Mechanism`, or RR_(ε,δ)
-    (Def. 5.1) with ``delta=``: the case file's ``rr: {eps: log(3), delta: 1/10}``.
+    r"""Randomized response :math:`\mathrm{RR}_\varepsilon` (Vadhan–Wang Def. 1.9) as a :class:`Mechanism`,
+    or :math:`\mathrm{RR}_{\varepsilon,\delta}` (Def. 5.1) with ``delta=``: the case file's
+    ``rr: {eps: log(3), delta: 1/10}``.  It answers the dataset's bit :math:`b` with probability
+    :math:`e^\varepsilon/(1+e^\varepsilon)` and :math:`1-b` otherwise.
 
     Parameters
     ----------
     eps : str or exact number
-        ε ≥ 0 as in a case file: ``"log(3)"``, ``"0.1"`` (exactly 1/10: e^ε lies in ℚ(e^{1/10})),
-        or an exact value.  Give this or ``exp_eps``.
+        :math:`\varepsilon \ge 0` as in a case file: ``"log(3)"``, ``"0.1"`` (exactly 1/10:
+        :math:`e^\varepsilon` lies in :math:`\mathbb{Q}(e^{1/10})`), or an exact value.  Give this
+        or ``exp_eps``.
     exp_eps : exact number or str
-        e^ε ≥ 1 itself, e.g. ``3``.
+        :math:`e^\varepsilon \ge 1` itself, e.g. ``3``.
     delta : exact rational or str, optional
-        δ ∈ [0, 1]: build RR_(ε,δ) with answers I0, 0, 1, I1.
+        :math:`\delta \in [0, 1]`: build :math:`\mathrm{RR}_{\varepsilon,\delta}` with answers
+        I0, 0, 1, I1.
     datasets, adjacent : optional
         Dataset names and adjacent pairs (default: x0 ~ x1).
     bits : sequence of int, optional
         Each dataset's input bit (default: 0 and 1 for the first adjacent pair).
     name : str, optional (default = "RR")
     E : deprecated
-        e^ε given positionally (``rr(3)``); warns.  Write ``exp_eps=3`` or ``eps="log(3)"``.
+        :math:`e^\varepsilon` given positionally (``rr(3)``); warns.  Write ``exp_eps=3`` or ``eps="log(3)"``.
 
     Examples
     --------
@@ -139,7 +143,9 @@ def rr_delta(
     bits: Sequence[int] | None = None,
     name: str = "RR",
 ) -> Mechanism:
-    """RR_(ε,δ) (Vadhan–Wang Def. 5.1) as a :class:`Mechanism`: ``rr_delta(eps="log(3)", delta="1/10")``.
+    r""":math:`\mathrm{RR}_{\varepsilon,\delta}` (Vadhan–Wang Def. 5.1) as a :class:`Mechanism`:
+    ``rr_delta(eps="log(3)", delta="1/10")``.  With probability :math:`\delta` it reveals the bit
+    (answers I0, I1), otherwise it answers as :math:`\mathrm{RR}_\varepsilon`.
 
     The same as :func:`rr` with ``delta=``; ``delta`` is required.  The positional form
     ``rr_delta(E, delta)`` (e^ε first) is deprecated: it warns, and means e^ε = E.

@@ -24,10 +24,10 @@ from ..numbers.symbolic import SymbolBounds, SymbolTable
 from .claims import _read_claim, read_claims
 from .context import INVALID, Reader, _Abort, child_path, suggest
 from .files import read_case_bytes
-from .mechanisms import MechanismReader
+from .mechanisms import MechanismReader, ReadAgain
 from .sweep import read_sweep
 from .typed import TypedReader
-from .yamlsafe import YamlLimits, is_null, kind_of, load_yaml
+from .yamlsafe import YamlLimits, _no_gc, is_null, kind_of, load_yaml
 
 __all__ = [
     "Case",
@@ -128,8 +128,27 @@ def parse_case(
 
     ``params`` gives exact values that replace those of the case's ``params:`` (a point of its
     ``sweep:``, see :mod:`exactdp.caseio.sweep`); every name must be declared there.
+
+    Big explicit trees are read into flat storage (:mod:`exactdp.caseio.flattree`); the cycle
+    collector is off while reading (a big case is many objects, none of them in cycles).
     """
-    root = load_yaml(text, file, yaml_limits)
+    with _no_gc():
+        try:
+            return _parse_case(text, file, yaml_limits, max_problems, params, flat_trees=True)
+        except ReadAgain:
+            return _parse_case(text, file, yaml_limits, max_problems, params, flat_trees=False)
+
+
+def _parse_case(
+    text: str,
+    file: str,
+    yaml_limits: YamlLimits,
+    max_problems: int,
+    params: Mapping[str, Any] | None,
+    *,
+    flat_trees: bool,
+) -> Case:
+    root = load_yaml(text, file, yaml_limits, flat_trees=flat_trees)
     r = Reader(file, max_problems=max_problems)
     for name, value in (params or {}).items():  # evaluated first: `_param` finds them done
         r.params[name] = value

@@ -11,6 +11,9 @@ from pathlib import Path
 
 from ..errors import CaseError
 from .case import parse_case
+from .yamlsafe import YamlLimits
+
+_MAX_BYTES = YamlLimits().max_bytes
 
 __all__ = ["CATALOGUE", "HOSTILE", "render", "DOC_PATH"]
 
@@ -229,7 +232,21 @@ CATALOGUE: list[tuple[str, str, str, str]] = [
 ]
 
 # --- hostile input: examples that need a file on disk or a lowered limit ----------------------
-# (title, explanation, how: "file:<kind>" or "text", example text, limits as flags)
+# (title, explanation, how, example text, limits as flags).  how: "text" (the case is read),
+# "file:<kind>" (a file made on disk), or "cli:<arguments>" (exactdp run in a process of its own,
+# in a temporary directory holding the example text as demo.yaml and, for a "cli" entry, the
+# files named in limits["files"]).
+_AUTOMATON = (
+    _HEAD + "mechanism:\n  automaton:\n    states: [s0, s1]\n    initial: s0\n    horizon: 100000\n"
+    "    transitions:\n"
+    '      s0: {"0": {"0": {p: [3/4, 1/4], next: s0}, "1": {p: [1/4, 3/4], next: s1}}}\n'
+    '      s1: {"0": {"0": {p: [3/4, 1/4], next: s0}, "1": {p: [1/4, 3/4], next: s1}}}\n'
+    "claims: [{privloss: {delta: 0, at_most: inf}}]\n"
+)
+_SWEEP = (
+    _HEAD + "params: {k: 1}\nsweep: {k: [1, 2]}\nmechanism: {repeat: {mechanism: {rr: {eps: log(3)}}, times: k}}\n"
+    "claims: [{privloss: {delta: 0, equals: k*log(3)}}]\n"
+)
 HOSTILE: list[tuple[str, str, str, str, dict]] = [
     (
         "A symbolic link",
@@ -258,8 +275,8 @@ HOSTILE: list[tuple[str, str, str, str, dict]] = [
     ("A device", "", "file:device", "", {}),
     (
         "A file too large",
-        "The size limit (`--max-file-bytes`, default 5,000,000) is enforced while reading: at most one byte more "
-        "than the limit is ever read, whatever the file says its size is.",
+        f"The size limit (`--max-file-bytes`, default {_MAX_BYTES:,}) is enforced while reading: at most one byte "
+        "more than the limit is ever read, whatever the file says its size is.",
         "file:large",
         "",
         {},
@@ -324,11 +341,80 @@ HOSTILE: list[tuple[str, str, str, str, dict]] = [
         '    "1": [1/2 - b/(4*(b+1+a^2)), 1/2]\nclaims: [{simulates_rr: {eps: log(3)}}]\n',
         {},
     ),
+    (
+        "An automaton whose work is too large",
+        "The work of an automaton grows like the square of its horizon: the exact profile d steps before the end "
+        "has up to d + 1 pieces. It is predicted from the horizon and the joint states reachable under the "
+        "datasets, before the game is built, and refused at once over `--max-automaton-work` (default "
+        "2,000,000 profile pieces); a horizon of 10^5 once ran until the time limit.",
+        "text",
+        _AUTOMATON,
+        {},
+    ),
+    (
+        "Too many Rényi orders",
+        "Each order of `exactdp renyi --alpha` is a whole analysis: a list is refused before the case is read "
+        "beyond `--max-orders` (default 100; shown with 3).",
+        "cli:renyi demo.yaml --alpha 2,3,4,5 --max-orders 3",
+        _SWEEP,
+        {},
+    ),
+    (
+        "Too many local worker processes",
+        "`--jobs N` and `--scheduler local:N` start N processes, each importing exactdp before any work: N is "
+        "refused before any starts beyond `--max-workers` (default 4 per core; shown with 4).",
+        "cli:verify demo.yaml --jobs 5 --max-workers 4",
+        _SWEEP,
+        {},
+    ),
+    (
+        "A scheduler address Dask cannot use",
+        "A `--scheduler` address is `tcp://HOST:PORT`, `tls://HOST:PORT` or `local:N`; anything else is refused "
+        "in one line before Dask is imported.",
+        "cli:verify demo.yaml --scheduler file:///etc/passwd",
+        _SWEEP,
+        {},
+    ),
+    (
+        "A sweep CSV that is not this case's",
+        "`exactdp sweep --resume FILE` reads back only rows that exactdp wrote for this case: each row names the "
+        "case and carries a digest of its inputs (exactdp's version, the case file, the point's params). A file "
+        "written by hand or by another case is refused and left as it is; rows whose inputs changed, and a last "
+        "row cut off, are checked again.",
+        "cli:sweep demo.yaml --resume old.csv",
+        _SWEEP,
+        {"files": {"old.csv": "k,claim,kind,of,status,value,found\n1,1,privloss,M,holds,log(3),log(3)\n"}},
+    ),
 ]
 
 
 def _flags(limits: dict) -> str:
-    return " ".join(f"--{k.replace('_', '-')}" + ("" if v is True else f" {v}") for k, v in limits.items())
+    return " ".join(
+        f"--{k.replace('_', '-')}" + ("" if v is True else f" {v}") for k, v in limits.items() if k != "files"
+    )
+
+
+def _cli_message(args: str, text: str, files: dict[str, str]) -> str:
+    """What ``exactdp ARGS`` prints (stdout, then stderr), run in a process of its own in a
+    temporary directory holding ``text`` as demo.yaml and ``files``."""
+    import os
+    import shlex
+    import subprocess
+    import tempfile
+
+    env = {k: v for k, v in os.environ.items() if k not in ("EXACTDP_JOBS", "COLUMNS")}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, content in {"demo.yaml": text, **files}.items():
+            Path(tmp, name).write_text(content, encoding="utf-8")
+        p = subprocess.run(
+            [sys.executable, "-m", "exactdp", *shlex.split(args)],
+            cwd=tmp,
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        )
+    return (p.stdout + p.stderr).rstrip("\n")
 
 
 def _hostile_message(how: str, text: str, limits: dict) -> str:
@@ -340,6 +426,8 @@ def _hostile_message(how: str, text: str, limits: dict) -> str:
     from ..limits import DEFAULT, using
     from .case import load_case
 
+    if how.startswith("cli:"):
+        return _cli_message(how[len("cli:") :], text, limits.get("files", {}))
     with using(DEFAULT.replace(**limits, timeout=0, max_memory=0)):
         if how == "text":
             return _message(text)
@@ -360,7 +448,7 @@ def _hostile_message(how: str, text: str, limits: dict) -> str:
                     os.mkfifo("demo.yaml")
                     return _load_message(lambda: load_case("demo.yaml"))
                 with open("demo.yaml", "w") as f:
-                    f.write("#" * 6_000_000)
+                    f.write("#" * (_MAX_BYTES + 1))
                 return _load_message(lambda: load_case("demo.yaml"))
             finally:
                 os.chdir(old)
@@ -465,6 +553,33 @@ def _limit_rows() -> list[tuple[str, str, str, str]]:
             limit("the number of samples (1000000)", d.max_samples, "raise it with --max-samples N"),
         ),
         (
+            "predicted work of an automaton",
+            f"{d.max_automaton_work:,} profile pieces",
+            "`--max-automaton-work`",
+            limit(
+                "the predicted work of the automaton (horizon 100000, 2 reachable joint states: about 10000100000 "
+                "profile pieces)",
+                d.max_automaton_work,
+                "raise it with --max-automaton-work N, or shorten the horizon",
+            ),
+        ),
+        (
+            "Rényi orders of one `exactdp renyi --alpha`",
+            f"{d.max_orders}",
+            "`--max-orders`",
+            limit("the number of Renyi orders in --alpha (20000)", d.max_orders, "raise it with --max-orders N"),
+        ),
+        (
+            "local worker processes (`--jobs`, `--scheduler local:N`)",
+            "4 per core (8 on 2 cores)",
+            "`--max-workers`",
+            limit(
+                "the number of local worker processes (1000)",
+                8,
+                "raise it with --max-workers N (the default is 4 per core)",
+            ),
+        ),
+        (
             "memory a case file (or command) may add",
             size_text(d.max_memory),
             "`--max-memory SIZE` (0: none)",
@@ -486,7 +601,9 @@ flag that raises it (every command accepts every flag: `verify`, `privloss`, `pr
 `simulate`, `compose`, `experiment`), and an error naming it. Limits are never silent
 truncations: reaching one stops the check with that error (exit status 2). A limit reached
 while checking a claim marks that claim *undecided* (`!` in the report); the time limit marks
-every remaining claim of the file undecided.
+every remaining claim of the file undecided. `--max-workers` belongs to the commands that run
+work in parallel (`verify`, `sweep`, `experiment`). The pytest plugin applies the same limits with
+the same defaults; an ini option named after each flag sets it (`exactdp_max_memory = 2G`).
 
 What is read: regular files only (`*.yaml`/`*.yml` in directories), at most `--max-file-bytes`;
 symbolic links are not followed unless `--follow-symlinks`, and then only inside the tree being
@@ -544,7 +661,8 @@ def render() -> str:
     out += [
         "## Hostile input",
         "",
-        "Case files from strangers are read safely; these are the refusals that protect the machine.",
+        "Case files from strangers are read safely; these are the refusals that protect the machine, and the "
+        "output files they could spoil.",
         "",
     ]
     for title, why, how, text, limits in HOSTILE:
@@ -554,6 +672,9 @@ def render() -> str:
         if how == "text":
             shown = text.rstrip("\n") if len(text) < 400 else text[:120] + "…"
             out += ["```yaml", shown, "```", ""]
+        if how.startswith("cli:"):
+            out += ["```text", f"$ exactdp {how[len('cli:') :]}", _hostile_message(how, text, limits), "```", ""]
+            continue
         cmd = "exactdp verify " + (
             "/dev/zero" if how == "file:device" else "cases/demo.yaml" if "symlink" in how else "demo.yaml"
         )

@@ -60,9 +60,18 @@ def _refuse(file: str, message: str, hint: str | None = None) -> CaseError:
     return CaseError(CaseProblem(message, file=file, hint=hint))
 
 
-def _link_in_path(p: Path) -> Path | None:
-    """The first symbolic link among ``p`` and, for a relative ``p``, the directories on it."""
-    parts = [p] if p.is_absolute() else [Path(*p.parts[: k + 1]) for k in range(len(p.parts))]
+def _link_in_path(p: Path, tree: str | Path | None = None) -> Path | None:
+    """The first symbolic link among ``p`` and the directories on it: for a relative ``p`` every
+    one, for an absolute ``p`` those below ``tree`` (a directory found while scanning the tree
+    may be a link; the directories above it are the caller's own)."""
+    if not p.is_absolute():
+        parts = [Path(*p.parts[: k + 1]) for k in range(len(p.parts))]
+    elif tree is not None and Path(os.path.abspath(tree)) in p.parents:
+        top = Path(os.path.abspath(tree))
+        below = p.relative_to(top).parts
+        parts = [top.joinpath(*below[: k + 1]) for k in range(len(below))]
+    else:
+        parts = [p]
     for q in parts:
         if q.name in ("", ".", ".."):
             continue
@@ -170,7 +179,7 @@ def read_case_bytes(
     """
     p = Path(path)
     file = str(path)
-    link = _link_in_path(p)
+    link = _link_in_path(p, tree)
     if link is not None and not follow_symlinks:
         where = "" if link == p else f" (the directory {excerpt(str(link))} on its path is one)"
         raise _refuse(file, f"is a symbolic link{where}; it was not read", _FOLLOW_HINT)

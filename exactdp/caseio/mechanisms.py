@@ -25,10 +25,17 @@ from ..model.symbolic import SymChance
 from ..numbers.rational import Q, q_str
 from ..numbers.symbolic import is_sym, sympy, to_sympy
 from .context import INVALID, Reader, child_path, suggest
+from .flattree import FlatTreeNode
 from .typed import TypedReader, guard
 from .yamlsafe import is_null, kind_of
 
-__all__ = ["MechanismReader"]
+__all__ = ["MechanismReader", "ReadAgain"]
+
+
+class ReadAgain(Exception):
+    """A tree read into flat storage does not fit the case (its rows are not one probability
+    per dataset): the case is read again by the general reader, which locates the problem."""
+
 
 _PROBS = PerDataset(Prob(symbolic=True), what="probabilities")
 
@@ -108,6 +115,12 @@ class MechanismReader:
                 suggest(knode.value, list(FORMS)) or f"forms: {', '.join(FORMS)}",
             )
         root = self._roots.get(id(vnode))
+        if root is None and isinstance(vnode, FlatTreeNode):
+            if vnode.width != len(self.datasets):
+                raise ReadAgain  # the general reader says where the rows are too short or long
+            m = self.context(name).wrap(vnode.game.root)
+            self._roots[id(vnode)] = m.root
+            return m
         if root is None:
             m = self.form(knode.value, vnode, child_path(path, knode.value), name)
             if not isinstance(m, Mechanism):

@@ -27,7 +27,15 @@ from ..numbers.real import real_str
 from .context import INVALID, Invalid, Reader, _Abort, child_path, suggest
 from .yamlsafe import YamlLimits, is_null, kind_of, load_yaml
 
-__all__ = ["Point", "read_sweep", "sweep_points", "point_label", "MAX_SWEEP_POINTS", "SWEEP_SCHEMA"]
+__all__ = [
+    "Point",
+    "read_sweep",
+    "sweep_points",
+    "point_label",
+    "case_name",
+    "MAX_SWEEP_POINTS",
+    "SWEEP_SCHEMA",
+]
 
 # the default of --max-sweep-points: a grid this large is almost surely a typo in a range
 MAX_SWEEP_POINTS = 10_000
@@ -206,6 +214,17 @@ def sweep_points(
     if points is INVALID:  # pragma: no cover - every INVALID records a problem
         raise CaseError(CaseProblem("invalid sweep", "sweep", file))
     return points
+
+
+def case_name(text: str, file: str = "<case>", *, yaml_limits: YamlLimits = YamlLimits()) -> str:
+    """The case's ``name:`` as written (empty when it has none, or it is not a plain word): what
+    a sweep CSV's rows name as their case.  Raises :class:`CaseError` if the text is not YAML."""
+    root = load_yaml(text, file, yaml_limits)
+    if isinstance(root, yaml.MappingNode):
+        for k, v in root.value:
+            if isinstance(k, yaml.ScalarNode) and k.value == "name" and isinstance(v, yaml.ScalarNode):
+                return str(v.value)
+    return ""
 
 
 def point_label(point: Point) -> str:

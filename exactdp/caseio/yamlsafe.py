@@ -8,7 +8,13 @@ its own grammar.  Explicit tags (``!!python/object`` ...) are refused.
 
 Aliases share one node, so an alias bomb costs no memory to load; its *expanded* size is
 counted (memoised per node) and refused beyond a limit, as are recursive aliases, duplicate
-keys, deep nesting and oversized files.
+keys, deep nesting and oversized files; the nodes composed are counted as they are made, so a
+huge document is refused before it fills the memory.
+
+A mechanism's explicit ``tree:`` is read from the parser's events straight into flat storage
+(:mod:`exactdp.caseio.flattree`), without YAML nodes: big trees (a million answers) cost tens
+of bytes per answer instead of kilobytes.  When that reader meets anything it leaves to the
+general reader, the document is composed again the general way.
 """
 
 from __future__ import annotations
@@ -21,6 +27,8 @@ from dataclasses import dataclass
 import yaml
 
 from ..errors import CaseError, CaseProblem, excerpt
+from .flattree import NotFlat, is_tree_path, read_tree
+from .jsoncase import compose_json
 
 __all__ = ["YamlLimits", "load_yaml", "is_null", "mark_of", "kind_of", "STR_TAG"]
 
@@ -34,7 +42,7 @@ _NULLS = {"", "~", "null", "Null", "NULL"}
 class YamlLimits:
     """Bounds on what a case file may cost to read."""
 
-    max_bytes: int = 5_000_000
+    max_bytes: int = 64 * 1024 * 1024
     max_expanded_nodes: int = 1_000_000
     max_depth: int = 500
 
@@ -43,16 +51,24 @@ _Parser = getattr(yaml, "CSafeLoader", None) if yaml.__with_libyaml__ else None
 _Parser = _Parser or yaml.SafeLoader  # libyaml's event parser when available (fast), else pure Python
 
 
-def _compose(text: str, file: str, limits: YamlLimits) -> yaml.Node | None:
+class _Recompose(Exception):
+    """A tree left to the general reader: compose the document again without the event reader."""
+
+
+def _compose(text: str, file: str, limits: YamlLimits, *, flat_trees: bool = True) -> yaml.Node | None:
     """Build the node graph from parser events, iteratively (no recursion, bounded depth).
 
     Scalars keep their text and style; explicit tags are recorded (and refused later);
-    aliases point at the anchored node itself, so shared sub-trees stay shared.
+    aliases point at the anchored node itself, so shared sub-trees stay shared.  With
+    ``flat_trees``, a mechanism's ``tree:`` is read into flat storage (:func:`read_tree`);
+    raises :class:`_Recompose` when one is not.
     """
     anchors: dict[str, yaml.Node] = {}
     stack: list[tuple[yaml.Node, list]] = []  # (collection node, pending key for mappings)
+    paths: list[tuple | None] = []  # the keys leading to each collection on the stack (short ones)
     root: yaml.Node | None = None
     docs = 0
+    made = 0
 
     def attach(node: yaml.Node) -> None:
         nonlocal root
@@ -67,7 +83,8 @@ def _compose(text: str, file: str, limits: YamlLimits) -> yaml.Node | None:
         else:
             pending.append(node)
 
-    for ev in yaml.parse(text, Loader=_Parser):
+    events = iter(yaml.parse(text, Loader=_Parser))
+    for ev in events:
         if isinstance(ev, yaml.DocumentStartEvent):
             docs += 1
             if docs > 1:
@@ -81,16 +98,52 @@ def _compose(text: str, file: str, limits: YamlLimits) -> yaml.Node | None:
         elif isinstance(ev, (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent)):
             if not isinstance(ev, yaml.ScalarEvent) and len(stack) >= limits.max_depth:
                 raise _event_error(ev, file, f"nesting deeper than {limits.max_depth} levels", "flatten the structure")
+            path = _value_path(stack, paths)
+            if flat_trees and path is not None and isinstance(ev, yaml.MappingStartEvent) and is_tree_path(path):
+                try:
+                    attach(read_tree(ev, events, limits.max_depth - len(stack)))
+                except NotFlat:
+                    raise _Recompose from None
+                continue
+            made += 1
+            if made > limits.max_expanded_nodes:  # the whole document (refused before it fills the memory)
+                raise CaseError(
+                    _problem(
+                        root if root is not None else _node_of(ev),
+                        file,
+                        f"this value expands to more than {limits.max_expanded_nodes} YAML nodes",
+                        "if the case really is this large, raise --max-yaml-nodes",
+                    )
+                )
             node = _node_of(ev)
             if ev.anchor:
                 anchors[ev.anchor] = node  # registered first: a nested alias to it forms a cycle
             attach(node)
             if not isinstance(ev, yaml.ScalarEvent):
                 stack.append((node, []))
+                paths.append(path)
         elif isinstance(ev, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
             node, _ = stack.pop()
+            paths.pop()
             node.end_mark = ev.end_mark
     return root
+
+
+def _value_path(stack: list, paths: list) -> tuple | None:
+    """The keys leading to the value the next event starts, when there are at most three of
+    them (a tree's place, see :func:`is_tree_path`); None for a mapping's key or deeper."""
+    if not stack:
+        return ()
+    parent, pending = stack[-1]
+    up = paths[-1]
+    if up is None or len(up) >= 3:
+        return None
+    if isinstance(parent, yaml.SequenceNode):
+        return up + (len(parent.value),)
+    if not pending:
+        return None  # a key
+    key = pending[0]
+    return up + (key.value if isinstance(key, yaml.ScalarNode) else None,)
 
 
 def _node_of(ev: yaml.Event) -> yaml.Node:
@@ -131,9 +184,10 @@ def is_null(node: yaml.Node) -> bool:
     return isinstance(node, yaml.ScalarNode) and node.style in (None, "") and node.value in _NULLS
 
 
-def load_yaml(text: str, file: str, limits: YamlLimits = YamlLimits()) -> yaml.Node:
+def load_yaml(text: str, file: str, limits: YamlLimits = YamlLimits(), *, flat_trees: bool = False) -> yaml.Node:
     """Compose ``text`` into a checked node graph; raise :class:`CaseError` (located) if it is
-    not a single plain-data YAML document within the limits."""
+    not a single plain-data YAML document within the limits.  With ``flat_trees`` a mechanism's
+    explicit ``tree:`` may stand in the graph as a :class:`~exactdp.caseio.flattree.FlatTreeNode`."""
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > limits.max_bytes:
         raise CaseError(
@@ -145,7 +199,12 @@ def load_yaml(text: str, file: str, limits: YamlLimits = YamlLimits()) -> yaml.N
         )
     try:
         with _no_gc():  # a wide document is many small objects, none cyclic: skip the collector's passes
-            root = _compose(text, file, limits)
+            root = compose_json(text, file, limits, flat_trees=flat_trees)
+            if root is None:  # not plain JSON: the YAML parser composes it
+                try:
+                    root = _compose(text, file, limits, flat_trees=flat_trees)
+                except _Recompose:
+                    root = _compose(text, file, limits, flat_trees=False)
     except CaseError:
         raise
     except yaml.MarkedYAMLError as e:

@@ -1,20 +1,23 @@
 """Certificates a referee can check without trusting exactdp (docs/certificates.md).
 
-The builders here turn exactdp's exact results into JSON proof objects — the explicit game, upper
-chains, adversaries with events, post-processor tables, Farkas multipliers — that the small
-standalone checker :mod:`exactdp.checker` verifies from the definitions (Vadhan & Wang 2021,
-Def. 1.7 and Lemma 2.2, Thm 1.10).
+The builders here turn exactdp's exact results into JSON proof objects — the explicit game, the
+values the checker pins (e^PrivLoss), upper chains, tangent points, post-processor tables, Farkas
+multipliers — that the small standalone checker :mod:`exactdp.checker` verifies from the
+definitions (Vadhan & Wang 2021, Def. 1.7, Lemma 2.2, Def. 2.1, Thm 1.10).
 """
 
-from .base import FORMAT, VERSION, NoCertificate, Source
+from .base import FORMAT, VERSION, ExpValue, NoCertificate, Source, exp_eps, number_text, textify
 from .build import (
+    br_certificate,
     delta_certificate,
     dp_certificate,
+    gdp_certificate,
     privloss_certificate,
     profile_certificate,
     simulation_certificate,
 )
-from .document import case_sha256, certificate_path, dumps_certificate, wrap
+from .compose import composition_certificate
+from .document import case_sha256, certificate_path, dumps_certificate, games_document, wrap
 from .game import ExportedGame, export_game
 from .renyi import renyi_certificate
 
@@ -23,6 +26,10 @@ __all__ = [
     "VERSION",
     "NoCertificate",
     "Source",
+    "ExpValue",
+    "exp_eps",
+    "number_text",
+    "textify",
     "ExportedGame",
     "export_game",
     "privloss_certificate",
@@ -30,8 +37,12 @@ __all__ = [
     "delta_certificate",
     "profile_certificate",
     "simulation_certificate",
+    "gdp_certificate",
+    "br_certificate",
+    "composition_certificate",
     "renyi_certificate",
     "wrap",
+    "games_document",
     "dumps_certificate",
     "certificate_path",
     "case_sha256",

@@ -1,24 +1,33 @@
-"""Shared vocabulary of the certificate builders: :class:`NoCertificate`, exact number text,
-and the :class:`Source` of mechanisms and profiles a builder reads.
+"""Shared vocabulary of the certificate builders: :class:`NoCertificate`, the :class:`Source`
+of mechanisms and profiles a builder reads, e^ε as a certificate states it, and the one place
+where exactdp's numbers become the certificate's text (:func:`textify`).
 
 Certificates are JSON documents checked by the standalone checker :mod:`exactdp.checker`
-(docs/certificates.md).  Every number in them is an exact rational written as text, ``"3/4"``;
-e^ε values are rationals (ε = log r) or ``"inf"``.
+(docs/certificates.md).  Every number in them is text: a rational ``"3/4"``, ``"inf"``, an
+element of ℚ(t), t = e^{1/L}, as integer polynomials in t (``"1,0,3/1,1"`` is
+(1 + 3t²)/(1 + t), lowest degree first; the certificate then says ``"field": "exp(1/L)"``), or
+``"exp(q)"`` for an e^ε outside that field.  Builders put exactdp's own numbers into the body;
+:func:`textify` chooses L and writes them all.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from math import lcm
 from typing import Any, Protocol
 
 from ..analysis.results import Profile, lambda_of
 from ..errors import ExactDPError
 from ..model.game import Mechanism
-from ..numbers.rational import Q, is_rational
+from ..numbers.qt import QtElement
+from ..numbers.rational import is_rational, to_fraction
 from ..numbers.real import Infinity, real_str
 
-__all__ = ["NoCertificate", "Source", "num", "lam_text", "exact_lambda", "FORMAT", "VERSION"]
+__all__ = ["NoCertificate", "Source", "ExpValue", "exp_eps", "textify", "FORMAT", "VERSION", "MAX_DEGREE", "MAX_STATES"]
 
-FORMAT, VERSION = "exactdp-certificate", 1
+FORMAT, VERSION = "exactdp-certificate", 2
+MAX_DEGREE = 2_000  # the checker's default --max-degree: polynomials in t, and L itself
+MAX_STATES = 500_000  # the checker's default --max-states
 
 
 class NoCertificate(ExactDPError):
@@ -28,39 +37,92 @@ class NoCertificate(ExactDPError):
 class Source(Protocol):
     """Where builders read mechanisms and their profiles (a :class:`~exactdp.claims.Analysis`)."""
 
-    def mech(self, name: str) -> Mechanism: ...
+    def mech(self, name: Any) -> Mechanism: ...
 
-    def profile(self, name: str) -> Profile: ...
+    def profile(self, name: Any) -> Profile: ...
 
     def cached(self, key: tuple, compute) -> Any: ...
 
 
-_Q = type(Q(1))
+@dataclass(frozen=True)
+class ExpValue:
+    """e^q for a rational q whose denominator is too large for the certificate's field (a claim's
+    ε = 2.34588769300803): written ``"exp(q)"``, compared by the checker with certified bounds."""
+
+    q: Any
 
 
-def num(x: Any) -> str:
-    """The exact text of a rational; refuses anything else (a decimal ε's field elements)."""
-    if type(x) is _Q:  # the common case, first
-        return str(x)
-    if not is_rational(x):
-        raise NoCertificate(
-            f"the value {real_str(x) if not hasattr(x, 'cmp') else x} is not rational; certificates cover "
-            "rational e^eps (eps = log(r)); a decimal eps makes e^eps transcendental"
-        )
-    return str(x)  # "3/4", "-1/3", "2" for int, Fraction and gmpy2 mpq alike
-
-
-def lam_text(lam: Any) -> str:
-    """e^ε as certificate text: a rational, or ``"inf"``."""
-    return "inf" if isinstance(lam, Infinity) else num(lam)
-
-
-def exact_lambda(eps: Any) -> Any:
-    """e^ε for a claim's ε: a rational (ε = log r, 0) or INF; refuses a transcendental e^ε."""
+def exp_eps(eps: Any) -> Any:
+    """e^ε for a claim's ε as a certificate states it: a rational, an element of ℚ(e^{1/L}),
+    :class:`ExpValue`, or INF."""
     lam = lambda_of(eps)
-    if not isinstance(lam, Infinity) and not is_rational(lam):
-        raise NoCertificate(
-            f"eps = {real_str(eps)} makes e^eps transcendental; certificates cover rational e^eps "
-            "(eps = log(r)) for now"
-        )
-    return lam
+    if isinstance(lam, Infinity) or is_rational(lam) or isinstance(lam, QtElement):
+        return lam
+    r, s = getattr(lam, "r", None), getattr(lam, "s", None)
+    if r is None or s is None or not is_rational(r) or not is_rational(s):
+        raise NoCertificate(f"e^eps = {real_str(lam)} is not r*exp(q) with rationals r and q")
+    s = to_fraction(s)
+    if abs(s.numerator) <= MAX_DEGREE and s.denominator <= MAX_DEGREE:
+        from ..numbers.qt import qt_exp
+
+        return qt_exp(r, s)
+    if to_fraction(r) != 1:
+        raise NoCertificate(f"e^eps = {real_str(lam)}: a multiple of e^q beyond the field's degree")
+    return ExpValue(s)
+
+
+def textify(body: Any) -> Any:
+    """``body`` with every number written as certificate text, and ``"field": "exp(1/L)"`` added
+    when an element of ℚ(e^{1/L}) occurs (L the least common multiple of their L's)."""
+    found: list[int] = []
+    _fields(body, found)
+    L = lcm(*found) if found else 0
+    out = _text(body, L)
+    if L and isinstance(out, dict):
+        out = {"field": f"exp(1/{L})", **out}
+    return out
+
+
+def _fields(x: Any, found: list[int]) -> None:
+    if isinstance(x, dict):
+        for v in x.values():
+            _fields(v, found)
+    elif isinstance(x, (list, tuple)):
+        for v in x:
+            _fields(v, found)
+    elif isinstance(x, QtElement) and x.L not in found:
+        found.append(x.L)
+
+
+def _text(x: Any, L: int) -> Any:
+    if isinstance(x, (str, bool, int)) or x is None:  # (Python ints are ids; exactdp's numbers are mpq)
+        return x
+    if isinstance(x, dict):
+        return {k: _text(v, L) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_text(v, L) for v in x]
+    return number_text(x, L)
+
+
+def number_text(x: Any, L: int = 0) -> str:
+    """One number as certificate text, in the field ℚ(e^{1/L}) (L = 0: rationals only)."""
+    if isinstance(x, Infinity):
+        return "inf"
+    if isinstance(x, ExpValue):
+        return f"exp({to_fraction(x.q)})"
+    if isinstance(x, QtElement):
+        step = L // x.L
+        if L % x.L or (max(x.n.degree(), x.d.degree()) * step > MAX_DEGREE):
+            raise NoCertificate(f"{x} needs polynomials in t beyond degree {MAX_DEGREE}")
+        c = to_fraction(x.c)
+
+        def coeffs(p: Any, k: int) -> str:
+            out = ["0"] * (p.degree() * step + 1)
+            for e, a in enumerate(p.coeffs()):
+                out[e * step] = str(int(a) * k)
+            return ",".join(out)
+
+        return f"{coeffs(x.n, c.numerator)}/{coeffs(x.d, c.denominator)}"
+    if is_rational(x):
+        return str(x)
+    raise NoCertificate(f"the value {real_str(x)} has no exact certificate form")

@@ -1,36 +1,39 @@
-r"""Certificates for the claim kinds of case-format version 1 and ``simulates_rr``.
-
-Each builder returns the body of a certificate — the claim in the checker's terms, the verdict,
-the games and the proof objects — and decides the verdict from the exact profile itself; the
-``certify`` pipeline compares it with the claim's own verdict.  What each verdict needs
+r"""Certificates for every claim kind: the body of each — the claim in the checker's terms, the
+verdict, the games and the proof objects — with the verdict decided from exactdp's own exact
+results; the ``certify`` pipeline compares it with the claim's verdict.  What each needs
 (docs/certificates.md):
 
-* δ_M(e^ε) ≤ δ (``dp``, PrivLoss ≤, the upper half of PrivLoss =, ``delta``): chains for every
-  node and ordered pair (:mod:`.upper`);
-* δ_M(e^ε) > δ, or PrivLoss ≥ log λ* (``not_dp``, the lower half of PrivLoss =): an adversary
-  and an event (:mod:`.lower`);
-* ``profile_le``/``profile_eq``: chains for one mechanism, events on every linear piece of the
-  other's profile; a failure: an event beating the other's chains at one λ;
-* ``simulates_rr``: T's table per adjacent pair, or "no T": an event breaking (ε, δ)-DP on the
-  pair, or Farkas multipliers (:mod:`.simulation`).
+* claims at one e^ε (``dp``, ``not_dp``, ``delta``, ``privloss``): nothing but the game and, for
+  PrivLoss, its value — the checker computes δ(λ) and its left derivative at λ itself; an e^ε
+  outside the certificate's field gets a rational ``bracket`` on the right side of it;
+* ``profile_le``/``profile_eq``/``fdp``/``not_fdp``, ``gdp``/``not_gdp``, ``renyi``, bounded range:
+  the games only (the checker computes the profiles, divergences and ranges itself);
+* ``simulates_rr``: T's table per adjacent pair, or per pair without T the Farkas multipliers or
+  the pair breaking (ε, δ)-DP (:mod:`.simulation`);
+* ``composition``: the components' games, their (ε_i, δ_i) and PrivLoss of the composition; the
+  checker builds the concurrent composition and recomputes the theorem's bound.
 
 References
 ----------
 Vadhan & Wang (TCC 2021), Def. 1.7, Lemma 2.2, Thm 1.10, Def. 5.1; PrivLoss(M, δ) =
-inf{ε ≥ 0 : M is (ε, δ)-DP} (§5).
+inf{ε ≥ 0 : M is (ε, δ)-DP} (§5); Dong, Roth & Su (2022), Prop. 2.12, Def. 2.6; Dong, Durfee &
+Rogers (2020), Def. 2.2.
 """
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
 from typing import Any
 
+import mpmath
+
 from ..analysis.results import Profile
-from ..numbers.rational import Q
-from ..numbers.real import INF, Infinity
-from .base import NoCertificate, Source, exact_lambda, lam_text, num
-from .game import ExportedGame, export_game
-from .lower import envelope_events, tight_event, worst_event
-from .upper import upper_bounds
+from ..numbers.qt import QtElement
+from ..numbers.rational import Q, is_rational
+from ..numbers.real import Infinity, real_cmp
+from .base import ExpValue, NoCertificate, Source, exp_eps
+from .game import ExportedGame, check_point_states, export_game
 
 __all__ = [
     "privloss_certificate",
@@ -38,6 +41,8 @@ __all__ = [
     "delta_certificate",
     "profile_certificate",
     "simulation_certificate",
+    "gdp_certificate",
+    "br_certificate",
 ]
 
 
@@ -59,152 +64,158 @@ def _game(src: Source, subject: Any) -> tuple[ExportedGame, Profile]:
     return g, src.profile(subject)
 
 
-def privloss_certificate(src: Source, of: str, delta: Any, relation: str, value: Any) -> dict:
-    """``privloss: {delta: d, equals|at_most: e}``.  The value L = e^PrivLoss is pinned from
-    above by chains at L (M is (log L, δ)-DP) and from below by the tightness event."""
-    lam_c = exact_lambda(value)
+def _cmp(x: Any, y: Any) -> int:
+    """The order of two values of e^ε (rationals, field elements, e^q, INF)."""
+    if isinstance(x, ExpValue) or isinstance(y, ExpValue):
+        return _cmp(_as_real(x), _as_real(y))
+    if isinstance(x, Infinity) or isinstance(y, Infinity):
+        return isinstance(x, Infinity) - isinstance(y, Infinity)
+    return real_cmp(x, y)
+
+
+def _as_real(x: Any) -> Any:
+    from ..numbers.real import real_exp
+
+    return real_exp(x.q) if isinstance(x, ExpValue) else x
+
+
+def privloss_certificate(src: Source, of: Any, delta: Any, relation: str, value: Any) -> dict:
+    """``privloss: {delta: d, equals|at_most: e}``: the certificate states L = e^PrivLoss, which
+    the checker pins by δ(L) = δ with a negative left derivative (or δ(1) ≤ δ; or the limit > δ
+    for L = ∞), and compares with the claimed value."""
+    lam_c, delta = exp_eps(value), _num(delta)
     g, prof = _game(src, of)
+    check_point_states(g)
     lam = prof.least_lambda(delta)
-    if relation == "equals":
-        holds = not _lt(lam, lam_c) and not _lt(lam_c, lam)
-        want_upper, want_lower = holds or _lt(lam, lam_c), holds or _lt(lam_c, lam)
-    else:
-        holds = not _lt(lam_c, lam)
-        want_upper, want_lower = holds and not isinstance(lam_c, Infinity), not holds
-    proof: dict = {}
-    if want_upper and not isinstance(lam, Infinity):
-        proof["upper_at"] = num(lam)
-        proof["upper"] = upper_bounds(g, (lam, lam))
-    ev = tight_event(g, prof, delta) if want_lower else None
-    if ev is not None:
-        proof["lower"] = [ev]
-    claim = {"kind": "privloss", "of": g.name, "delta": num(delta), "relation": relation, "exp_eps": lam_text(lam_c)}
-    return _body(claim, holds, [g], proof, f"e^PrivLoss = {lam_text(lam)}")
+    c = _cmp(lam, lam_c)
+    holds = c == 0 if relation == "equals" else c <= 0
+    claim = {"kind": "privloss", "of": g.name, "delta": delta, "relation": relation, "exp_eps": lam_c}
+    return _body(claim, holds, [g], {"exp_privloss": lam}, f"e^PrivLoss = {lam}")
 
 
-def dp_certificate(src: Source, of: str, eps: Any, delta: Any, negated: bool) -> dict:
-    """``dp`` / ``not_dp``: chains when δ_M(e^ε) ≤ δ, else the worst event at e^ε."""
-    lam = _finite(exact_lambda(eps))
+def dp_certificate(src: Source, of: Any, eps: Any, delta: Any, negated: bool) -> dict:
+    """``dp`` / ``not_dp``: the game (the checker computes δ_M(e^ε)); for e^ε = e^q outside the
+    field, a rational bracket b < e^q with δ_M(b) ≤ δ, or b > e^q with δ_M(b) > δ."""
+    lam, delta = _finite(exp_eps(eps)), _num(delta)
     g, prof = _game(src, of)
-    d: Any = prof.delta_at_lambda(lam)
-    is_dp = d <= delta
-    proof = {"upper": upper_bounds(g, (lam, lam))} if is_dp else {"lower": [worst_event(g, prof, lam)]}
-    claim = {"kind": "not_dp" if negated else "dp", "of": g.name, "exp_eps": num(lam), "delta": num(delta)}
-    return _body(claim, is_dp != negated, [g], proof, f"delta_M(e^eps) = {num(d)}")
+    check_point_states(g)
+    from ..analysis.results import value_cmp
+
+    d: Any = prof.delta_at(eps)
+    is_dp = value_cmp(d, delta) <= 0
+    proof = {"bracket": _bracket(prof, lam.q, delta, is_dp)} if isinstance(lam, ExpValue) else {}
+    claim = {"kind": "not_dp" if negated else "dp", "of": g.name, "exp_eps": lam, "delta": delta}
+    return _body(claim, is_dp != negated, [g], proof, f"delta_M(e^eps) = {d}")
 
 
-def delta_certificate(src: Source, of: str, eps: Any, equals: Any) -> dict:
-    """``delta: {eps: e, equals: d}``: chains for δ_M(e^ε) ≤ d, an event for ≥ d."""
-    lam = _finite(exact_lambda(eps))
+def _bracket(prof: Profile, q: Any, delta: Any, below: bool) -> Any:
+    """A rational b on the side of e^q where δ_M(b) decides the claim like δ_M(e^q) does."""
+    f = Fraction(str(q))
+    for prec in (64, 128, 256, 512, 1024, 2048):
+        with mpmath.workprec(prec + 20):  # interval arithmetic: e^q lies in [lo, hi]
+            iv = mpmath.iv.exp(mpmath.iv.mpf(f.numerator) / mpmath.iv.mpf(f.denominator))
+            lo, hi = (_exact(end) for end in (iv.a, iv.b))
+        for k in (8, 16, 32, 64, prec):
+            b = Q(Fraction(math.floor(lo * 2**k), 2**k)) if below else Q(Fraction(math.ceil(hi * 2**k), 2**k))
+            v = prof.delta_at_lambda(b)
+            if (v <= delta) if below else (v > delta):
+                return b
+    raise NoCertificate(f"no rational e^eps near e^({q}) decides the claim")
+
+
+def _exact(x: Any) -> Fraction:
+    man, exp = mpmath.mpf(x).man_exp
+    return Fraction(int(man)) * Fraction(2) ** int(exp)
+
+
+def delta_certificate(src: Source, of: Any, eps: Any, equals: Any) -> dict:
+    """``delta: {eps: e, equals: d}``: the game; the checker computes δ_M(e^ε)."""
+    lam = _finite(exp_eps(eps))
+    if isinstance(lam, ExpValue):
+        raise NoCertificate(f"e^eps = e^({lam.q}) lies outside the certificate's field; delta claims need it inside")
     g, prof = _game(src, of)
+    check_point_states(g)
     d: Any = prof.delta_at_lambda(lam)
-    proof: dict = {}
-    if d <= equals:
-        proof["upper"] = upper_bounds(g, (lam, lam))
-    if d >= equals and d > 0:
-        proof["lower"] = [worst_event(g, prof, lam)]
-    claim = {"kind": "delta", "of": g.name, "exp_eps": num(lam), "equals": num(equals)}
-    return _body(claim, d == equals, [g], proof, f"delta_M(e^eps) = {num(d)}")
+    claim = {"kind": "delta", "of": g.name, "exp_eps": lam, "equals": _num(equals)}
+    return _body(claim, d == equals, [g], {}, f"delta_M(e^eps) = {d}")
 
 
-def profile_certificate(src: Source, of: str, other: str, kind: str) -> dict:
+def profile_certificate(src: Source, of: Any, other: Any, kind: str) -> dict:
     """``profile_le: {than: N}`` / ``profile_eq: {as: N}`` on every λ = e^ε ≥ 1; ``fdp: {f: N}``
     and ``not_fdp`` as ``profile_le`` (f-DP with f = T(N) is profile domination, Dong, Roth &
-    Su 2022, Prop. 2.12; the checker states why λ ≥ 1 suffices)."""
+    Su 2022, Prop. 2.12): the games (the checker computes both profiles)."""
     g, prof = _game(src, of)
     h, prof_h = (g, prof) if other == of else _game(src, other)
-    games = [g] if h is g else [g, h]
-    directions = [(g, prof, h, prof_h)] + ([(h, prof_h, g, prof)] if kind == "profile_eq" and h is not g else [])
+    holds = prof.le_on_eps_ge_0(prof_h)[0] and (kind != "profile_eq" or prof_h.le_on_eps_ge_0(prof)[0])
     key = {"profile_le": "than", "profile_eq": "as"}.get(kind, "f")
     claim = {"kind": kind, "of": g.name, key: h.name}
-    negated = kind == "not_fdp"
-    for m, pm, n, pn in directions:
-        ok, lam = pm.le_on_eps_ge_0(pn)
-        at: Any = lam
-        if not ok:
-            if isinstance(at, Infinity):  # beyond every bend both are constant
-                bends: list[Any] = pm.envelope.breakpoints() + pn.envelope.breakpoints() + [Q(1)]
-                at = max(bends) + 1
-            proof = {"at": num(at), "lower": [worst_event(m, pm, at)], "upper": upper_bounds(n, (at, at))}
-            return _body(claim, negated, games, proof, f"at e^eps = {num(at)} the profiles differ")
-    upper, lower = [], []
-    for m, _, n, pn in directions:
-        upper += upper_bounds(m, (Q(1), INF))
-        lower += envelope_events(n, pn)
-    return _body(claim, not negated, games, {"upper": upper, "lower": lower}, "dominated for every eps >= 0")
+    return _body(claim, holds != (kind == "not_fdp"), [g] if h is g else [g, h], {}, "computed by the checker")
 
 
-def simulation_certificate(src: Source, of: str, eps_default: bool, lam: Any, delta: Any, sim, negated: bool) -> dict:
+def gdp_certificate(src: Source, of: Any, mu: Any, negated: bool, holds: bool) -> dict:
+    """``gdp`` / ``not_gdp``: the game (the checker computes the vertices of T(M) and compares
+    them with G_μ); ``holds`` is exactdp's verdict."""
+    g, _ = _game(src, of)
+    claim = {"kind": "not_gdp" if negated else "gdp", "of": g.name, "mu": _num(mu)}
+    return _body(claim, holds, [g], {}, "computed by the checker")
+
+
+def br_certificate(src: Source, of: Any, kind: str, value: Any, adversaries: str, holds: bool) -> dict:
+    """Bounded range: the game (the checker recomputes the BR-range, Dong, Durfee & Rogers 2020)."""
+    g, _ = _game(src, of)
+    lam = exp_eps(value)
+    claim = {"kind": kind, "of": g.name, "equals" if kind == "br_range" else "exp_eps": lam, "adversaries": adversaries}
+    return _body(claim, holds, [g], {}, "recomputed by the checker from the game")
+
+
+def simulation_certificate(src: Source, of: Any, eps_default: bool, lam: Any, delta: Any, sim, negated: bool) -> dict:
     """``simulates_rr`` / ``not_simulates_rr`` from a checked :class:`~exactdp.simulation.
     simulate.Simulation`: T's table per pair with T; per pair without, the Farkas multipliers
-    or an event breaking (ε, δ)-DP; with the default ε = PrivLoss(M, δ), the tightness event."""
+    or the ordered pair breaking (ε, δ)-DP; with the default ε, e^PrivLoss(M, δ)."""
     from ..simulation.approx import ApproxCertificate
     from .simulation import farkas_entry, t_table
 
     g, prof = _game(src, of)
+    check_point_states(g)
     proof: dict = {}
-    lower: list = []
     if eps_default:
-        proof["exp_eps_used"] = lam_text(lam)
-        ev = tight_event(g, prof, delta)
-        if ev is not None:
-            lower.append(ev)
+        proof["exp_privloss"] = prof.least_lambda(delta)
     if not isinstance(lam, Infinity):
-        lam = _finite(exact_lambda_of(lam))
+        if not (is_rational(lam) or isinstance(lam, QtElement)):
+            raise NoCertificate("e^eps is not exact in the certificate's numbers (a symbolic eps)")
         for pr in sim.pairs:
             if pr.T is not None:
                 proof.setdefault("simulation", []).append(t_table(pr.T))
             elif isinstance(pr.certificate, ApproxCertificate):
                 proof.setdefault("farkas", []).append(farkas_entry(pr.certificate))
             else:
-                lower.append(_breaking_event(g, pr.pair, lam, delta))
-    elif not lower:  # pragma: no cover - PrivLoss = inf always has an event
-        raise NoCertificate("no event shows PrivLoss = inf")
-    if lower:
-        proof["lower"] = lower
+                proof.setdefault("breaks", []).append(_breaking_pair(g, pr.pair, lam, delta))
     exists = not isinstance(lam, Infinity) and all(pr.T is not None for pr in sim.pairs)
     claim = {
         "kind": "not_simulates_rr" if negated else "simulates_rr",
         "of": g.name,
-        "delta": num(delta),
-        "exp_eps": None if eps_default else lam_text(lam),
+        "delta": _num(delta),
+        "exp_eps": None if eps_default else lam,
     }
-    return _body(
-        claim,
-        exists != negated,
-        [g],
-        proof,
-        f"T exists for {sum(p.T is not None for p in sim.pairs)} of {len(sim.pairs)} pairs",
-    )
+    found = f"T exists for {sum(p.T is not None for p in sim.pairs)} of {len(sim.pairs)} pairs"
+    return _body(claim, exists != negated, [g], proof, found)
 
 
-def exact_lambda_of(lam: Any) -> Any:
-    """e^ε given directly (the simulation's E): must be rational."""
-    if not hasattr(lam, "numerator"):
-        raise NoCertificate("e^eps is not rational (a decimal or symbolic eps)")
-    return lam
-
-
-def _breaking_event(g: ExportedGame, pair: tuple[int, int], lam: Any, delta: Any) -> dict:
-    """The worst event at λ on whichever order of ``pair`` violates (ε, δ)-DP."""
+def _breaking_pair(g: ExportedGame, pair: tuple[int, int], lam: Any, delta: Any) -> list[str]:
+    """The order of ``pair`` whose δ at λ exceeds δ."""
     i, j = pair
     for p in ((i, j), (j, i)):
-        line = g.chains(p)[g.mech.root.uid].line_at(lam)
-        if line[0] - lam * line[1] > delta:
-            from .lower import event_bound
-
-            return event_bound(g, p, lam)
+        if g.chains(p)[g.mech.root.uid].value_at(lam) > delta:
+            return list(g.mech.pair_names(p))
     raise NoCertificate(f"pair {g.mech.pair_names(pair)} is (eps, delta)-DP, yet no T was found")  # pragma: no cover
+
+
+def _num(x: Any) -> Any:
+    """A parameter as exactdp's number (a plain int would be taken for an id when written)."""
+    return Q(x) if type(x) is int else x
 
 
 def _finite(lam: Any) -> Any:
     if isinstance(lam, Infinity):
         raise NoCertificate("eps = inf: every mechanism is (inf, delta)-DP; nothing to certify")
     return lam
-
-
-def _lt(x: Any, y: Any) -> bool:
-    """x < y on [0, ∞]."""
-    if isinstance(x, Infinity):
-        return False
-    return isinstance(y, Infinity) or x < y

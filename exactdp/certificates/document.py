@@ -12,9 +12,9 @@ import hashlib
 import json
 from pathlib import Path
 
-from .base import FORMAT, VERSION
+from .base import FORMAT, VERSION, textify
 
-__all__ = ["wrap", "dumps_certificate", "certificate_path", "case_sha256"]
+__all__ = ["wrap", "dumps_certificate", "certificate_path", "case_sha256", "games_document"]
 
 _WIDTH = 110
 
@@ -25,7 +25,8 @@ def case_sha256(path: str | Path) -> str:
 
 
 def wrap(body: dict, *, case_file: str, sha256: str, case_name: str, number: int | str, text: str) -> dict:
-    """The full certificate: header, then the builder's ``body`` (claim, verdict, games, proof)."""
+    """The full certificate: header, then the builder's ``body`` (claim, verdict, games, proof)
+    with its numbers written as text (:func:`~exactdp.certificates.base.textify`)."""
     from .. import __version__
 
     head = {
@@ -35,7 +36,16 @@ def wrap(body: dict, *, case_file: str, sha256: str, case_name: str, number: int
     }
     # exactdp's own words about the claim: for people, never read by the checker
     said = {"claim": text, **body.get("exactdp", {}), "version": __version__}
-    return {**head, **body, "exactdp": said}
+    core = textify({k: v for k, v in body.items() if k != "exactdp"})
+    field = {"field": core.pop("field")} if "field" in core else {}
+    return {**head, **field, **core, "exactdp": said}
+
+
+def games_document(games: dict) -> dict:
+    """{format, version, [field], games} for exported games (name → ExportedGame): the part of a
+    certificate the checker's fingerprint reads (``exactdp info CASE --fingerprint``)."""
+    core = textify({"games": {name: g.doc for name, g in games.items()}})
+    return {"format": FORMAT, "version": VERSION, **core}
 
 
 def certificate_path(outdir: str | Path, stem: str, number: int | str, kind: str) -> Path:

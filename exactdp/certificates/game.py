@@ -4,19 +4,21 @@ kept shared.
 Node ids follow a post-order (children before parents), so every child id is smaller than its
 parent's and the root has the largest id; the checker relies on that order to walk the game
 without recursion.  Each answer carries one exact probability per dataset (Vadhan–Wang
-Def. 1.5–1.7: the distributions M(x, history) for every dataset x at once).
+Def. 1.5–1.7: the distributions M(x, history) for every dataset x at once), as exactdp's own
+numbers: :func:`~exactdp.certificates.base.textify` writes them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..analysis.profile import pair_hull
 from ..model.game import Ask, Chance, End, Mechanism, Node, label_str, postorder
 from ..model.symbolic import SymChance
-from .base import NoCertificate, num
+from .base import MAX_STATES, NoCertificate
 
-__all__ = ["ExportedGame", "export_game"]
+__all__ = ["ExportedGame", "export_game", "check_point_states"]
 
 
 @dataclass(frozen=True)
@@ -33,13 +35,43 @@ class ExportedGame:
     def node_id(self, node: Node) -> int:
         return self.ids[node.uid]
 
-    def chains(self, pair: tuple[int, int]) -> dict:
+    def chains(self, pair: tuple[int, int]) -> Mapping:
         """Every node's exact chain (uid → Hull) for the ordered ``pair``, computed once."""
         memo = self.memos.get(pair)
         if memo is None:
             _, memo = pair_hull(self.mech, pair, keep=True)
             self.memos[pair] = memo
         return memo
+
+
+def check_point_states(g: ExportedGame) -> None:
+    """Refuse (:class:`NoCertificate`) a claim at one e^ε whose game the checker's point recursion
+    could not walk within its default --max-states: the recursion keeps one state per node and
+    likelihood ratio of the histories reaching it, which a DAG of shared sub-games can multiply."""
+    if "states" in g.memos:
+        return
+    kids = [c.uid for n in g.order if not isinstance(n, End) for c in n.children if not isinstance(c, End)]
+    if len(kids) == len(set(kids)) and len(g.order) <= MAX_STATES:  # a tree: one state per node
+        g.memos["states"] = True
+        return
+    for i, j in g.mech.ordered_pairs:
+        need: dict = {g.mech.root.uid: {1}}
+        count = 0
+        for node in reversed(g.order):
+            ratios = need.pop(node.uid, set())
+            count += len(ratios)
+            if count > MAX_STATES:
+                raise NoCertificate(
+                    f"checking it at one eps would walk more than {MAX_STATES} (node, likelihood ratio) states, "
+                    "the checker's default --max-states"
+                )
+            for k, c in enumerate(node.children if not isinstance(node, End) else []):
+                row = node.probs[k] if isinstance(node, Chance) else None
+                if not isinstance(c, End) and (row is None or (row[i] and row[j])):
+                    need.setdefault(c.uid, set()).update(
+                        ratios if row is None else {r * row[i] / row[j] for r in ratios}
+                    )
+    g.memos["states"] = True
 
 
 def export_game(mech: Mechanism, name: str) -> ExportedGame:
@@ -49,20 +81,13 @@ def export_game(mech: Mechanism, name: str) -> ExportedGame:
     Raises
     ------
     NoCertificate
-        For symbolic mechanisms, probabilities that are not rational (a decimal ε), or labels
-        that print alike within one node.
+        For symbolic mechanisms, or labels that print alike within one node.
     """
     order = postorder(mech.root)
     ids = {node.uid: k for k, node in enumerate(order)}
     nodes = [_node(k, node, ids) for k, node in enumerate(order)]
     pairs = [list(mech.pair_names(p)) for p in mech.ordered_pairs]
-    doc = {
-        "mechanism": mech.name,
-        "datasets": list(mech.datasets),
-        "pairs": pairs,
-        "root": ids[mech.root.uid],
-        "nodes": nodes,
-    }
+    doc = {"datasets": list(mech.datasets), "pairs": pairs, "root": ids[mech.root.uid], "nodes": nodes}
     return ExportedGame(name, mech, doc, ids, order)
 
 
@@ -83,6 +108,6 @@ def _node(k: int, node: Node, ids: dict) -> dict:
     if isinstance(node, Ask):
         return {"id": k, "ask": [[lab, ids[c.uid]] for lab, c in zip(_labels(node), node.children)]}
     if isinstance(node, Chance):
-        rows = [[num(p) for p in row] for row in node.probs]
+        rows = [list(row) for row in node.probs]
         return {"id": k, "answer": [[lab, row, ids[c.uid]] for lab, row, c in zip(_labels(node), rows, node.children)]}
     raise NoCertificate(f"unknown node type {type(node).__name__}")  # pragma: no cover

@@ -25,7 +25,7 @@ from __future__ import annotations
 from ..model.game import label_str
 from ..simulation.approx import ApproxCertificate
 from ..simulation.common import PostProcessor
-from .base import NoCertificate, num
+from .base import NoCertificate
 
 __all__ = ["t_table", "farkas_entry", "IRR_AS_RR"]
 
@@ -48,8 +48,7 @@ def t_table(pp: PostProcessor) -> dict:
         order = [names.index(o) for o in _RR_ORDER]
         outputs = list(_RR_ORDER)
     rounds = [
-        {"history": _history(occ.prefix), "T": [[num(v) for v in pp.cond[c][occ.index]] for c in order]}
-        for occ in pp.hist.occs
+        {"history": _history(occ.prefix), "T": [list(pp.cond[c][occ.index]) for c in order]} for occ in pp.hist.occs
     ]
     return {"pair": list(pp.pair_names), "outputs": outputs, "rounds": rounds}
 
@@ -65,10 +64,10 @@ def farkas_entry(cert: ApproxCertificate) -> dict:
             continue
         label = row[3]
         if label[0] == "round":
-            out.append({"row": ["consistency", label[1], _history(hist.occs[label[2]].prefix)], "y": num(y)})
+            out.append({"row": ["consistency", label[1], _history(hist.occs[label[2]].prefix)], "y": y})
         elif label[0] in ("I0>=0", "I1>=0"):
             out.append(
-                {"row": ["mixture", 0 if label[0] == "I0>=0" else 1, _history(hist.hists[label[1]].path)], "y": num(y)}
+                {"row": ["mixture", 0 if label[0] == "I0>=0" else 1, _history(hist.hists[label[1]].path)], "y": y}
             )
         else:
             raise NoCertificate(f"the LP row {label[0]} (Lemma 5.6's leak conditions) has no certificate form yet")

@@ -13,12 +13,16 @@ from typing import Any, ClassVar
 
 from ..analysis.bounded_range import BRWitness
 from ..analysis.engine import Engine, ProfileEngine
-from ..analysis.results import Profile
+from ..analysis.results import Profile, lambda_of
 from ..analysis.witness import Witness
 from ..builders.combinators import concomp, distinct_labels
+from ..display import RichDisplay
 from ..forms.fields import Count, Declared, FieldProblem, Label, ListOf, Pair, arg
 from ..forms.registry import Registry
 from ..model.game import Mechanism
+from ..numbers.ladder import is_inf
+from ..numbers.rational import Q
+from ..numbers.real import real_cmp
 
 __all__ = [
     "Where",
@@ -48,7 +52,7 @@ class Where:
 
 
 @dataclass(frozen=True)
-class Verdict:
+class Verdict(RichDisplay):
     """The outcome of checking one claim.
 
     ``status`` is ``holds``, ``fails`` or ``unsupported`` (never counted as passing);
@@ -95,6 +99,28 @@ class Analysis:
     def profile(self, subject: Subject) -> Profile:
         return self.cached(("profile", subject), lambda: self.engine.profile(self.mech(subject)))
 
+    def least_lambda(self, subject: Subject, delta: Any) -> Any:
+        """e^{PrivLoss(M, δ)}, the least λ ≥ 1 with δ_M(λ) ≤ δ.  For δ = 0 it is the largest
+        likelihood ratio, which the engine finds without the profile (unless the profile is
+        already known)."""
+        if delta == 0 and ("profile", subject) not in self._cache:
+            return self.pure_lambda(subject)
+        return self.profile(subject).least_lambda(delta)
+
+    def pure_lambda(self, subject: Subject) -> Any:
+        """e^{PrivLoss(M, 0)}: the largest likelihood ratio over adversaries and adjacent pairs."""
+        return self.cached(("pure_lambda", subject), lambda: self.engine.pure_lambda(self.mech(subject)))
+
+    def delta_at(self, subject: Subject, eps: Any, *, expect_zero: bool = False) -> Any:
+        """δ_M(e^ε) exactly.  With ``expect_zero`` (a claim about δ = 0) e^ε is first compared
+        with the largest likelihood ratio: at or beyond it δ_M(e^ε) = 0 with no profile."""
+        if expect_zero and ("profile", subject) not in self._cache:
+            lam = lambda_of(eps)
+            pure = self.pure_lambda(subject)
+            if not is_inf(lam) and not is_inf(pure) and real_cmp(lam, pure) >= 0:
+                return Q(0)
+        return self.profile(subject).delta_at(eps)
+
     def witness(self, subject: Subject, eps: Any) -> Witness:
         return self.engine.witness(self.mech(subject), eps, prof=self.profile(subject))
 
@@ -132,6 +158,11 @@ class Claim(Declared):
         ),
         default=None,
         doc=_PAIRS_DOC,
+    )
+    name: str | None = arg(
+        Label("a claim name"),
+        default=None,
+        doc="a stable name for the claim's values (the LaTeX macros of `exactdp export --latex`)",
     )
     where: Where = field(default=Where(), compare=False)
     adjacency: tuple | None = field(default=None, compare=False)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .. import certificates as _cert
 from ..analysis.bounded_range import ADVERSARIES, BRResult
 from ..forms.fields import Choice, Eps, PrivLossValue, arg
 from ..numbers.real import real_cmp, real_str
@@ -67,6 +68,11 @@ class BoundedRangeClaim(Claim):
             _values(res),
         )
 
+    def certificate(self, an: Analysis) -> dict | None:
+        """The game; the checker recomputes the BR-range."""
+        holds = br_result(an, self.subject, self.adversaries).is_br(self.eps) != (self.kind == "not_bounded_range")
+        return _cert.br_certificate(an, self.subject, self.kind, self.eps, self.adversaries, holds)
+
 
 @claim("not_bounded_range")
 @dataclass(frozen=True, kw_only=True)
@@ -107,3 +113,8 @@ class BRRangeClaim(Claim):
         res = br_result(an, self.subject, self.adversaries)
         ok = real_cmp(res.range(), self.equals) == 0
         return Verdict(self, HOLDS if ok else FAILS, res.text(), "", None if ok else res.worst.witness, _values(res))
+
+    def certificate(self, an: Analysis) -> dict | None:
+        """The game; the checker recomputes the BR-range."""
+        ok = real_cmp(br_result(an, self.subject, self.adversaries).range(), self.equals) == 0
+        return _cert.br_certificate(an, self.subject, self.kind, self.equals, self.adversaries, ok)

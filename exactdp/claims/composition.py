@@ -119,6 +119,12 @@ class CompositionClaim(Claim):
             out["deltas"] = ", ".join(q_str(d) for d in self.deltas)
         return out
 
+    def certificate(self, an: Analysis) -> dict | None:
+        """The components' games and parameters; the checker builds the composition itself."""
+        from .. import certificates as _cert
+
+        return _cert.composition_certificate(an, self, self.check(an).status == HOLDS)
+
     def _component_eps(self, an: Analysis, names: tuple, deltas: tuple) -> list | Verdict:
         """εᵢ of each component: the claimed one (checked) or PrivLoss(Mᵢ, δᵢ); a Verdict when a
         claimed εᵢ is wrong or PrivLoss is infinite."""

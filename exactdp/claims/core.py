@@ -8,7 +8,7 @@ from typing import Any
 
 from .. import certificates as _cert
 from ..analysis import format_privloss
-from ..analysis.results import Profile, value_cmp, value_str
+from ..analysis.results import Profile, privloss_from_lambda, value_cmp, value_str
 from ..forms.fields import Delta, Eps, FieldProblem, Label, PrivLossValue, arg
 from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, q_str
@@ -73,10 +73,9 @@ class PrivLossClaim(Claim):
         return out
 
     def check(self, an: Analysis) -> Verdict:
-        prof = an.profile(self.subject)
-        found = prof.privloss(self.delta)
+        lam = an.least_lambda(self.subject, self.delta)
+        found = privloss_from_lambda(lam)
         values = {"privloss": real_str(found), "decimal": real_decimal(found)}
-        lam = prof.least_lambda(self.delta)
         values["exp_privloss"] = real_str(lam)
         if self.equals is not None:
             c = real_cmp(found, self.equals)
@@ -116,7 +115,7 @@ class DPClaim(Claim):
         return {"eps": _text(self.eps), "delta": _text(self.delta)}
 
     def _delta_found(self, an: Analysis) -> Any:
-        return an.profile(self.subject).delta_at(self.eps)
+        return an.delta_at(self.subject, self.eps, expect_zero=self.delta == 0)
 
     def check(self, an: Analysis) -> Verdict:
         d = self._delta_found(an)
@@ -186,7 +185,7 @@ class DeltaClaim(Claim):
         return {"eps": _text(self.eps), "equals": _text(self.equals)}
 
     def check(self, an: Analysis) -> Verdict:
-        d = an.profile(self.subject).delta_at(self.eps)
+        d = an.delta_at(self.subject, self.eps, expect_zero=self.equals == 0)
         ok = value_cmp(d, self.equals) == 0
         wit = an.witness(self.subject, self.eps) if not ok and value_cmp(d, self.equals) > 0 else None
         return Verdict(self, HOLDS if ok else FAILS, value_str(d), "", wit, {"delta_at_eps": value_str(d)})

@@ -141,6 +141,13 @@ class GDPClaim(Claim):
             values,
         )
 
+    def certificate(self, an: Analysis) -> dict | None:
+        """The game; the checker computes T(M)'s vertices and compares them with G_mu (Dong-Roth-Su 2022, Def. 2.6)."""
+        v = self.check(an)
+        if v.status not in (HOLDS, FAILS):
+            raise _cert.NoCertificate("undecided")
+        return _cert.gdp_certificate(an, self.subject, self.mu, self.kind == "not_gdp", v.status == HOLDS)
+
 
 @claim("not_gdp")
 @dataclass(frozen=True, kw_only=True)

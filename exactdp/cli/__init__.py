@@ -4,10 +4,36 @@ Exit status: 0 every claim holds; 1 some claim does not hold (or is not supporte
 2 invalid input (a case file, an option) or a limit was hit; 3 an internal cross-check failed.
 """
 
-from . import certify, compose, experiment, inspect, parametric, plot, renyi_fdp, simulate, sweep, verify
+from . import (
+    certify,
+    compose,
+    examples,
+    experiment,
+    export,
+    inspect,
+    parametric,
+    plot,
+    renyi_fdp,
+    simulate,
+    sweep,
+    verify,
+)
 from .app import main, run
 
 # importing a command module registers its commands on `main`
-_COMMAND_MODULES = (certify, compose, experiment, inspect, parametric, plot, renyi_fdp, simulate, sweep, verify)
+_COMMAND_MODULES = (
+    certify,
+    compose,
+    examples,
+    experiment,
+    export,
+    inspect,
+    parametric,
+    plot,
+    renyi_fdp,
+    simulate,
+    sweep,
+    verify,
+)
 
 __all__ = ["main", "run"]

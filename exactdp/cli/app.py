@@ -12,6 +12,7 @@ from __future__ import annotations
 import codecs
 import errno
 import functools
+import gc
 import os
 import sys
 import time
@@ -29,11 +30,12 @@ from ..caseio.sweep import MAX_SWEEP_POINTS
 from ..errors import ExactDPError, VerificationError
 from ..execution import Runner, available_cores, jobs_from_env
 from ..limits import DEFAULT as DEFAULT_LIMITS
-from ..limits import Limits, parse_size, size_text
+from ..limits import Limits, default_max_workers, parse_size, size_text
 from ..numbers import kinds as quantity
 from ..numbers.expr import ExprError, eval_text
 from ..report.escape import error_text, text
 from ..verify import Options
+from .helptext import Group
 
 __all__ = [
     "main",
@@ -151,7 +153,7 @@ def fail(e: Exception) -> None:
     sys.exit(code)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="exactdp")
 def main() -> None:
     """Exact differential-privacy verdicts for small finite interactive mechanisms."""
@@ -241,6 +243,18 @@ _LIMIT_FLAGS = [
         f"Most components of a composition (compose --repeat) [default: {_D.max_components}].",
     ),
     ("--max-samples", "max_samples", click.IntRange(1), f"Most samples of an experiment [default: {_D.max_samples}]."),
+    (
+        "--max-automaton-work",
+        "max_automaton_work",
+        click.IntRange(1),
+        f"Most profile pieces an automaton is predicted to need (reachable states x horizon^2 / 2) [default: {_D.max_automaton_work}].",
+    ),
+    (
+        "--max-orders",
+        "max_orders",
+        click.IntRange(1),
+        f"Most Renyi orders in one --alpha list [default: {_D.max_orders}].",
+    ),
 ]
 
 
@@ -400,6 +414,12 @@ _RUNNER_OPTIONS = [
         metavar="ADDRESS",
         help="Run on a Dask cluster: tcp://HOST:8786, or local:N for a local cluster of N workers (needs exactdp[dask]).",
     ),
+    click.option(
+        "--max-workers",
+        type=click.IntRange(1),
+        default=None,
+        help=f"Most local worker processes (--jobs N, --scheduler local:N) [default: 4 per core, {default_max_workers()} here].",
+    ),
 ]
 
 
@@ -411,12 +431,14 @@ def runner_options(f: Callable) -> Callable:
     return f
 
 
-def runner_from(jobs: int | None, scheduler: str | None) -> Runner:
-    """Where to run: ``--scheduler`` if given, else ``--jobs`` (default ``EXACTDP_JOBS``, else 1)."""
+def runner_from(jobs: int | None, scheduler: str | None, max_workers: int | None = None) -> Runner:
+    """Where to run: ``--scheduler`` if given, else ``--jobs`` (default ``EXACTDP_JOBS``, else 1),
+    at most ``--max-workers`` local worker processes; a bad value ends in one line (exit 2)."""
     try:
-        return Runner(jobs=jobs if jobs is not None else jobs_from_env(), scheduler=scheduler)
+        return Runner(jobs=jobs if jobs is not None else jobs_from_env(), scheduler=scheduler, max_workers=max_workers)
     except ExactDPError as e:
-        raise click.UsageError(str(e)) from None
+        fail(e)
+        raise  # pragma: no cover - fail() exits
 
 
 def _common_from(kw: dict[str, Any], limit_names: set[str], parallel: bool) -> Common:
@@ -443,7 +465,7 @@ def _common_from(kw: dict[str, Any], limit_names: set[str], parallel: bool) -> C
         ),
     )
     progress = get("progress")
-    runner = runner_from(get("jobs"), get("scheduler")) if parallel else Runner()
+    runner = runner_from(get("jobs"), get("scheduler"), get("max_workers")) if parallel else Runner()
     return Common(
         opts=opts,
         as_json=bool(get("as_json", False)),
@@ -570,6 +592,10 @@ def run() -> None:
             f"{_ESCAPED[0]} character(s) cannot be shown in the terminal's encoding ({enc}) and were written as \\u escapes; "
             "use a UTF-8 terminal (e.g. PYTHONIOENCODING=utf-8)"
         )
+    # Nothing is left to collect: without this, the collector's passes at exit walk every
+    # object a big case made (millions of them) before the process can end.
+    gc.disable()
+    gc.freeze()
     sys.exit(code)
 
 

@@ -9,6 +9,7 @@ get no certificate are listed after the report, with the reason.
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from dataclasses import dataclass, field
@@ -26,7 +27,30 @@ from ..verify import verdict_hook
 from .app import fail, main
 from .verify import verify as verify_command
 
-__all__ = ["certify"]
+__all__ = ["certify", "safe_name", "write_whole"]
+
+
+MANIFEST = ".exactdp-written"  # in each folder: the files certify wrote there (a rerun removes only these)
+_UNSAFE = re.compile(r"[^A-Za-z0-9=.,+()\[\]_-]")
+
+
+def safe_name(name: str) -> str:
+    """A folder or file name made from a case file's stem or a sweep point: characters other
+    than letters, digits and ``=.,+-_[]()`` become ``_``, and a leading dot too, so the name
+    is never ``.`` or ``..`` (nor hidden) and cannot leave the output folder."""
+    out = _UNSAFE.sub("_", name.replace(" ", ""))
+    return "_" + out[1:] if out.startswith(".") else out or "_"
+
+
+def write_whole(path: Path, text: str) -> None:
+    """Write ``text`` to a temporary name beside ``path``, then rename it: a full disk leaves
+    no empty or partial certificate behind."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 @dataclass
@@ -40,19 +64,24 @@ class _Writer:
     stems: dict = field(default_factory=dict)
 
     def subdir(self, case) -> Path:
-        """``DIR/<stem>``, cleared of certificates from earlier runs; a second case file with the
-        same stem gets ``<parent>-<stem>``; a point of a sweep ``<stem>[k=1,eps=log(2)]``
-        (characters other than letters, digits and ``=.,+-[]()`` replaced by ``_``)."""
+        """``DIR/<stem>``, with the certificates an earlier run of certify wrote there removed
+        (only those: they are listed in the folder's manifest); a second case file with the same
+        stem gets ``<parent>-<stem>``; a point of a sweep ``<stem>[k=1,eps=log(2)]``.  The name
+        is made safe once (:func:`safe_name`)."""
         key = (case.file, case.name)
         if key in self.stems:
             return self.stems[key]
         p = Path(case.file)
-        stem = p.stem if p.stem not in {d.name for d in self.stems.values()} else f"{p.parent.name}-{p.stem}"
+        taken = {d.name for d in self.stems.values()}
         point = case.name[case.name.index("[") :] if case.name.endswith("]") and "[" in case.name else ""
-        d = self.outdir / (stem + re.sub(r"[^A-Za-z0-9=.,+()\[\]-]", "_", point.replace(" ", "")))
-        if d.is_dir():
-            for old in list(d.glob("*.json")) + list(d.glob("*.tex")):
-                old.unlink()
+        d = self.outdir / safe_name(p.stem + point)
+        if d.name in taken:
+            d = self.outdir / safe_name(f"{p.parent.name}-{p.stem}{point}")
+        if d.is_symlink():  # certificates go into plain folders of OUTPUT, never through a link
+            raise ExactDPError(
+                f"{text(str(d))} is a symbolic link; certify writes only into folders of {text(str(self.outdir))}"
+            )
+        _remove_earlier(d)
         self.stems[key] = d
         return d
 
@@ -86,12 +115,16 @@ class _Writer:
             number=int(label) if label.isdigit() else label,
             text=claim.describe(),
         )
-        path = certificate_path(self.outdir, self.subdir(case).name, label, body["claim"]["kind"])
+        folder = self.subdir(case)
+        path = folder / safe_name(certificate_path(self.outdir, folder.name, label, body["claim"]["kind"]).name)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(dumps_certificate(cert), encoding="utf-8")
+            folder.mkdir(parents=True, exist_ok=True)
+            files = [(path, dumps_certificate(cert))]
             if self.latex:
-                path.with_suffix(".tex").write_text(render_certificate_latex(cert), encoding="utf-8")
+                files.append((path.with_suffix(".tex"), render_certificate_latex(cert)))
+            for f, content in files:
+                _remember(folder, f.name)  # before writing: a file certify wrote is always listed
+                write_whole(f, content)
         except OSError as e:  # a full disk, a directory that vanished: that file's error, not a bug
             raise ExactDPError(f"cannot write the certificate {text(str(path))}: {text(e.strerror or e)}") from None
         self.written.append((path, cert))
@@ -144,6 +177,24 @@ def certify(ctx, outdir, show_game, fmt, self_check, **verify_options):
 certify.params.extend(p for p in verify_command.params if p.name not in {q.name for q in certify.params})
 
 
+def _remember(folder: Path, name: str) -> None:
+    with open(folder / MANIFEST, "a", encoding="utf-8") as f:
+        f.write(name + "\n")
+
+
+def _remove_earlier(folder: Path) -> None:
+    """Remove the files an earlier run of certify wrote in ``folder`` (its manifest lists them;
+    names with a path separator or a leading dot are never taken from it)."""
+    manifest = folder / MANIFEST
+    if not manifest.is_file() or manifest.is_symlink():
+        return
+    for name in set(manifest.read_text(encoding="utf-8", errors="replace").split("\n")):
+        f = folder / name
+        if name and name == safe_name(name) and f.is_file() and not f.is_symlink():
+            f.unlink()
+    manifest.unlink()
+
+
 def _summary(writer: _Writer, show_game: bool) -> list[str]:
     out = [f"certificates: {len(writer.written)} written to {writer.outdir}"]
     if writer.missing:
@@ -152,12 +203,11 @@ def _summary(writer: _Writer, show_game: bool) -> list[str]:
     if show_game:
         seen = set()
         for path, cert in writer.written:
-            for name, doc in cert["games"].items():
-                key = (cert["case"]["sha256"], name)
-                if key not in seen:
-                    seen.add(key)
-                    out.append(f"{path.parent.name}: mechanism {name}")
-                    out.extend(checker.show_game(checker.Game(name, doc, f"games.{name}")))
+            key = (cert["case"]["sha256"], tuple(cert["games"]))
+            if key not in seen:
+                seen.add(key)
+                out.append(f"{path.parent.name}: mechanism {', '.join(cert['games'])}")
+                out.extend(checker.show(cert))
     return out
 
 

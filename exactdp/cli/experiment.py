@@ -62,7 +62,18 @@ def experiment() -> None:
 @runner_options
 @limit_options
 def section6(
-    samples, delta_text, seed, denominator, no_enumerator_check, as_json, progress, block, jobs, scheduler, **limits
+    samples,
+    delta_text,
+    seed,
+    denominator,
+    no_enumerator_check,
+    as_json,
+    progress,
+    block,
+    jobs,
+    scheduler,
+    max_workers,
+    **limits,
 ):
     """Random 2-round 1-bit mechanisms M_p (Fig. 1, 10 rational parameters): eps = PrivLoss(M_p,
     delta) by the enumerator (cross-checked by the profile engine), then the exact LP for a
@@ -72,7 +83,7 @@ def section6(
     (the counts so far are printed)."""
     delta = parse_number(delta_text, "--delta", kind="delta")
     show = sys.stderr.isatty() if progress is None else progress
-    runner = runner_from(jobs, scheduler)
+    runner = runner_from(jobs, scheduler, max_workers)
     try:
         lim = limits_from(**limits)
         with using(lim):

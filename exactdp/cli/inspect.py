@@ -7,6 +7,7 @@ import textwrap
 import click
 
 from ..analysis import format_privloss, make_engine
+from ..analysis.results import privloss_from_lambda
 from ..errors import ExactDPError
 from ..limits import using
 from ..numbers.rational import q_str
@@ -41,9 +42,14 @@ def privloss(case_path, delta_text, of, witness, as_latex, common: Common):
             if as_latex:
                 raise click.UsageError("--latex prints a piecewise closed form: it needs a mechanism with symbols")
             eng = make_engine(opts.engine, max_strategies=opts.max_strategies, progress=prog.callback)
-            prof = eng.profile(mech)
-            val = prof.privloss(delta)
-            w = eng.privloss_witness(mech, delta, prof) if witness else None
+            if delta == 0 and not witness:  # the largest likelihood ratio: no profile needed
+                lam = eng.pure_lambda(mech)
+                w = None
+            else:
+                prof = eng.profile(mech)
+                lam = prof.least_lambda(delta)
+                w = eng.privloss_witness(mech, delta, prof) if witness else None
+            val = privloss_from_lambda(lam)
     except ExactDPError as e:
         fail(e)
     if common.as_json:
@@ -53,7 +59,7 @@ def privloss(case_path, delta_text, of, witness, as_latex, common: Common):
                     "mechanism": name,
                     "delta": q_str(delta),
                     "privloss": real_str(val),
-                    "exp_privloss": real_str(prof.least_lambda(delta)),
+                    "exp_privloss": real_str(lam),
                     "engine": opts.engine,
                     "witness": witness_to_dict(w) if w is not None else None,
                 }
@@ -162,8 +168,13 @@ def profile(case_path, of, dominating_pair, as_latex, common: Common):
 )
 @click.option("--depth", type=click.IntRange(0), default=None, help="Draw at most this many moves from the root.")
 @click.option("--tree", is_flag=True, help="Draw the tree of histories instead of the game DAG (implied by --witness).")
+@click.option(
+    "--fingerprint",
+    is_flag=True,
+    help="Print the SHA-256 fingerprint of every game of the case, as the certificate checker prints it.",
+)
 @case_options()
-def info(case_path, of, dot_file, svg_file, png_file, witness_eps, depth, tree, common: Common):
+def info(case_path, of, dot_file, svg_file, png_file, witness_eps, depth, tree, fingerprint, common: Common):
     """Size of a mechanism's game DAG, its number of deterministic adversaries, and whether
     --engine can analyse it; with --dot, --svg or --png a drawing of the game (adversary choices
     as boxes, answers as edges with their probability under every dataset).  -q prints the
@@ -177,6 +188,9 @@ def info(case_path, of, dot_file, svg_file, png_file, witness_eps, depth, tree, 
             "--witness draws the adversary: give --dot, --svg or --png too", param_hint="--witness"
         )
     eps = parse_number(witness_eps, "--witness", kind="eps") if witness_eps is not None else None
+    if fingerprint:
+        _print_fingerprints(case_path, of, opts)
+        return
     try:
         with using(opts.effective_limits()):
             case, name, mech = load_mechanism(case_path, of, opts)
@@ -235,3 +249,35 @@ def schema():
     from ..caseio.schema import schema_text
 
     click.echo(schema_text(), nl=False)
+
+
+def _print_fingerprints(case_path: str, of: str | None, opts) -> None:
+    """The checker's fingerprint of the game exactdp builds for each mechanism of the case (and for
+    each claim with its own pairs), so that a referee who trusts exactdp's reader can tie a
+    certificate's game to the case file."""
+    from .. import checker
+    from ..certificates import NoCertificate, export_game, games_document
+
+    try:
+        with using(opts.effective_limits()):
+            case, _, _ = load_mechanism(case_path, of, opts)
+            subjects: dict = {n: m for n, m in case.mechanisms.items() if of is None or n == of}
+            for claim in case.claims:
+                if claim.adjacency is not None and claim.of in subjects:
+                    subjects[f"{claim.of} (the claim's pairs)"] = case.mechanisms[claim.of].with_adjacent(
+                        claim.adjacency
+                    )
+            games, missing = {}, []
+            for name, mech in subjects.items():
+                try:
+                    games[name] = export_game(mech, name)
+                except NoCertificate as e:
+                    missing.append(f"  {text(name)}: no fingerprint ({text(str(e))})")
+            prints = checker.fingerprints(games_document(games))
+    except (ExactDPError, checker.Malformed) as e:
+        fail(e if isinstance(e, ExactDPError) else ExactDPError(str(e)))
+    click.echo(f"game fingerprints of {text(case_path)} (the checker prints the same SHA-256 for the game it checked):")
+    for name, digest in prints.items():
+        click.echo(f"  {text(name)}: sha256 {digest}")
+    for line in missing:
+        click.echo(line)

@@ -6,7 +6,7 @@ import click
 
 from ..analysis import make_engine
 from ..analysis.renyi import parse_alpha
-from ..errors import ExactDPError
+from ..errors import ExactDPError, LimitExceededError
 from ..limits import using
 from ..report.jsonout import dumps
 from ..report.renyi_fdp import dominating_pair_to_dict, renyi_to_dict, tradeoff_to_dict
@@ -17,9 +17,18 @@ from .parametric import echo_renyi, is_parametric, latex_option
 __all__ = ["renyi", "tradeoff", "print_dominating_pair"]
 
 
-def _alphas(text: str) -> list:
+def _alphas(text: str, max_orders: int) -> list:
+    """The orders of ``--alpha``, at most ``max_orders`` of them (counted before any is read:
+    each order is a whole analysis of the mechanism)."""
+    parts = text.split(",")
+    if len(parts) > max_orders:
+        fail(
+            LimitExceededError(
+                f"the number of Renyi orders in --alpha ({len(parts)})", max_orders, "raise it with --max-orders N"
+            )
+        )
     out = []
-    for part in text.split(","):
+    for part in parts:
         part = part.strip()
         try:
             out.append(parse_alpha(part if part == "inf" else _int(part)))
@@ -50,9 +59,10 @@ def _int(text: str) -> object:
 def renyi(case_path, alpha_text, of, as_json, as_latex, engine, max_strategies, **limits):
     """D_alpha(M): the exact Renyi divergence of order alpha against every adaptive adversary;
     piecewise in the symbols for a mechanism with symbols."""
-    alphas = _alphas(alpha_text)
+    lim = limits_from(**limits, max_strategies=max_strategies)
+    alphas = _alphas(alpha_text, lim.max_orders)
     try:
-        with using(limits_from(**limits, max_strategies=max_strategies)):
+        with using(lim):
             case, name, mech = load_mechanism(case_path, of)
             if is_parametric(case, mech):
                 echo_renyi(case, name, mech, alphas, Common(Options(), as_json=as_json), as_latex)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import os
 import sys
 from dataclasses import replace
@@ -11,12 +10,12 @@ from typing import Any
 
 import click
 
+from ..caseio.sweep import case_name
 from ..errors import ExactDPError
 from ..execution import run_ordered
 from ..report import VERBOSE, TextReport, run_to_json
 from ..report.plot import load_pyplot
 from ..report.sweep import (
-    CSV_COLUMNS,
     PlotUnavailable,
     claims_legend,
     csv_rows,
@@ -25,6 +24,7 @@ from ..report.sweep import (
     point_texts,
     sweep_row,
 )
+from ..report.sweepcsv import Resumed, SweepCsvError, header_line, inputs_digests, read_resume, row_line
 from ..verify import ERROR, FileResult, RunResult, WorkItem, check_item, lost_item, work_items
 from .app import Common, ProgressLine, case_options, fail, main
 from .verify import marks_for, stream_results
@@ -32,63 +32,49 @@ from .verify import marks_for, stream_results
 __all__ = ["sweep"]
 
 
-def _read_done(path: str, names: list[str]) -> dict[tuple[str, ...], list[dict[str, str]]]:
-    """The rows already in a sweep CSV, by point; an error if its columns are not this sweep's."""
-    if not os.path.exists(path) or os.path.getsize(path) == 0:
-        return {}
-    with open(path, newline="", encoding="utf-8") as fh:
-        reader = csv.DictReader(fh)
-        expected = [*names, *CSV_COLUMNS]
-        if reader.fieldnames != expected:
-            raise click.UsageError(
-                f"{path} is not a sweep CSV of this case: its columns are {', '.join(reader.fieldnames or [])}, "
-                f"expected {', '.join(expected)}"
-            )
-        done: dict[tuple[str, ...], list[dict[str, str]]] = {}
-        for row in reader:
-            done.setdefault(tuple(row[n] for n in names), []).append(row)
-    # a point cut off while its rows were written is checked again (and its rows dropped)
-    n_claims = max((int(r["claim"]) for rows in done.values() for r in rows if r["claim"].isdigit()), default=0)
-    complete = {
-        key: rows
-        for key, rows in done.items()
-        if sorted(r["claim"] for r in rows) in (["0"], sorted(str(c) for c in range(1, n_claims + 1)))
-    }
-    if len(complete) != len(done):
-        tmp = path + ".tmp"
-        with open(tmp, "w", newline="", encoding="utf-8") as fh:
-            w = csv.DictWriter(fh, fieldnames=[*names, *CSV_COLUMNS], lineterminator="\n")
-            w.writeheader()
-            for rows in complete.values():
-                w.writerows(rows)
-        os.replace(tmp, path)
-    return complete
-
-
 def _item_key(item: WorkItem) -> tuple[str, ...]:
     return point_texts(FileResult(item.file, point=item.point or ()))
 
 
+def _digests(items: list[WorkItem]) -> dict[tuple[str, ...], str]:
+    """The digest of each point's inputs (the items of one sweep share the case text)."""
+    points = [it for it in items if it.error is None]
+    if not points:
+        return {}
+    return dict(zip(map(_item_key, points), inputs_digests(points[0].text, [it.point or () for it in points])))
+
+
+def _case_name(items: list[WorkItem], opts: Any) -> str:
+    text = next((it.text for it in items if it.error is None), "")
+    try:
+        return case_name(text, items[0].file, yaml_limits=opts.yaml_limits) if text else ""
+    except ExactDPError:  # each point reports the case's problems itself
+        return ""
+
+
 class _CsvOut:
     """Appends each point's rows as soon as it is known (and flushes, so an interrupted sweep
-    keeps every finished point)."""
+    keeps every finished point), each row through the CSV escaper and stamped with the case's
+    name and the digest of the point's inputs."""
 
-    def __init__(self, path: str | None, names: list[str]):
+    def __init__(self, path: str | None, names: list[str], case: str, digests: dict[tuple[str, ...], str]):
         self.fh = None
         self.names = names
+        self.case = case
+        self.digests = digests
         if path is None:
             return
         new = not os.path.exists(path) or os.path.getsize(path) == 0
         self.fh = open(path, "a", newline="", encoding="utf-8")
-        self.writer = csv.DictWriter(self.fh, fieldnames=[*names, *CSV_COLUMNS], lineterminator="\n")
         if new:
-            self.writer.writeheader()
+            self.fh.write(header_line(names))
             self.fh.flush()
 
     def write(self, fr: FileResult) -> list[dict[str, str]]:
-        rows = csv_rows(fr, self.names)
+        digest = self.digests.get(point_texts(fr), "")
+        rows = [{**r, "case": self.case, "inputs": digest} for r in csv_rows(fr, self.names)]
         if self.fh is not None:
-            self.writer.writerows(rows)
+            self.fh.write("".join(row_line(r, self.names) for r in rows))
             self.fh.flush()
         return rows
 
@@ -153,8 +139,8 @@ def sweep(
         _sweep(case_path, csv_path, resume_path, plot_path, plot_claim, plot_x, witness, common)
     except OSError as e:  # the CSV or the plot file: a clear error, never a traceback
         fail(ExactDPError(f"cannot read or write {e.filename or 'a file'}: {e.strerror or e}"))
-    except (UnicodeError, csv.Error) as e:
-        fail(ExactDPError(f"{resume_path or csv_path}: not a sweep CSV of exactdp ({e})"))
+    except SweepCsvError as e:  # the file is left as it is
+        fail(e)
 
 
 def _sweep(
@@ -184,10 +170,14 @@ def _sweep(
     names = [n for n, _ in (items[0].point or ())]
     if plot_path is not None:
         _check_plot(names, plot_x, plot_path)
-    done = _read_done(resume_path, names) if resume_path else {}
+    case = _case_name(items, opts) if csv_path is not None else ""
+    digests = _digests(items) if csv_path is not None else {}
+    resumed = read_resume(resume_path, names, case, digests) if resume_path else Resumed()
+    done = resumed.done
     todo = [it for it in items if _item_key(it) not in done]
-    _print_head(case_path, names, len(items), len(items) - len(todo), resume_path, common)
-    results, rows, interrupted = _run(todo, opts, names, csv_path, common)
+    _print_head(case_path, names, len(items), len(items) - len(todo), resume_path, common, resumed.notes())
+    out = _CsvOut(csv_path, names, case, digests)
+    results, rows, interrupted = _run(todo, opts, names, out, common)
     rows = [r for rs in done.values() for r in rs] + rows
     if common.as_json:
         click.echo(run_to_json(RunResult(tuple(results)), interrupted=len(todo) if interrupted else None))
@@ -223,7 +213,13 @@ def _check_plot(names: list[str], plot_x: str | None, plot_path: str) -> None:
 
 
 def _print_head(
-    case_path: str, names: list[str], total: int, skipped: int, resume_path: str | None, common: Common
+    case_path: str,
+    names: list[str],
+    total: int,
+    skipped: int,
+    resume_path: str | None,
+    common: Common,
+    notes: list[str],
 ) -> None:
     if common.as_json or common.quiet:
         return
@@ -231,11 +227,13 @@ def _print_head(
     line = f"sweep {case_path}: {total} point{'s' if total != 1 else ''}, {order}"
     if skipped:
         line += f"; {skipped} already in {resume_path}"
+    if notes:
+        line += f"; in {resume_path}: " + "; ".join(notes)
     click.echo(line)
 
 
 def _run(
-    todo: list[WorkItem], opts: Any, names: list[str], csv_path: str | None, common: Common
+    todo: list[WorkItem], opts: Any, names: list[str], out: _CsvOut, common: Common
 ) -> tuple[list[FileResult], list[dict[str, str]], bool]:
     widths = [
         max(
@@ -246,7 +244,6 @@ def _run(
     ]
     marks = marks_for(common)
     report = TextReport(marks, verbosity=VERBOSE)
-    out = _CsvOut(csv_path, names)
     rows: list[dict[str, str]] = []
     legend_done = [False]
     bar = ProgressLine(len(todo), "sweep", common.progress)

@@ -72,6 +72,10 @@ def build_dag(
         else:
             on_stack.discard(state)
             order.append(state)
+    if not check:
+        root = _build_flat(order, expansions)
+        if root is not None:
+            return root
     for state in order:
         exp = expansions[state]
         kind = exp[0]
@@ -86,3 +90,49 @@ def build_dag(
         else:  # pragma: no cover
             raise ValueError(f"unknown expansion {kind!r}")
     return built[initial]
+
+
+def _build_flat(order: list, expansions: dict) -> Node | None:
+    """The DAG in flat storage (:mod:`exactdp.model.flat`): no node objects, the engines' own
+    layout.  None when a state grafts an already built node, the answer rows are not all of
+    one width, or a probability depends on declared symbols (then node objects are built)."""
+    from ..numbers.qt import QtElement
+    from ..numbers.rational import as_q
+    from ..numbers.symbolic import is_symbolic
+    from .flat import FlatBuilder
+    from .game import check_labels
+
+    width = None
+    for exp in expansions.values():
+        if exp[0] == "node":
+            return None
+        if exp[0] == "chance":
+            for row in exp[2]:
+                if width is None:
+                    width = len(row)
+                elif len(row) != width:
+                    return None
+    if width is None:
+        return None
+    b = FlatBuilder(width)
+    index: dict = {}
+    for state in order:
+        exp = expansions[state]
+        kind = exp[0]
+        if kind == "end":
+            index[state] = b.end()
+        elif kind == "ask":
+            labels = tuple(exp[1])
+            check_labels(labels, "option", "adversary choice")
+            index[state] = b.ask(labels, [index[s] for s in exp[2]])
+        else:
+            try:
+                rows = [tuple(p if type(p) is QtElement else as_q(p) for p in row) for row in exp[2]]
+            except TypeError:
+                if any(is_symbolic(p) for row in exp[2] for p in row):
+                    return None  # flat storage holds numbers: the game keeps SymChance nodes
+                raise
+            index[state] = b.chance(tuple(exp[1]), rows, [index[s] for s in exp[3]])
+    if len(order) == 1 and expansions[order[0]][0] == "end":  # pragma: no cover - handled above
+        return END
+    return b.finish().root

@@ -19,12 +19,12 @@ Nodes are immutable; engines memoise on ``node.uid``.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .. import limits as _limits
+from ..display import RichDisplay
 from ..errors import CaseError, CaseProblem
 from ..numbers.qt import QtElement
 from ..numbers.rational import Q, as_q, q_str
@@ -40,11 +40,38 @@ __all__ = [
     "postorder",
     "label_str",
     "unordered_pairs",
+    "reserve_uids",
+    "check_labels",
 ]
 
 Label = str | tuple
 
-_uids = itertools.count(1)
+
+class _UidCounter:
+    """Node ids: ``next(_uids)`` for one node, :func:`reserve_uids` for a block of them."""
+
+    __slots__ = ("next_uid",)
+
+    def __init__(self) -> None:
+        self.next_uid = 1
+
+    def __iter__(self) -> _UidCounter:
+        return self
+
+    def __next__(self) -> int:
+        uid = self.next_uid
+        self.next_uid = uid + 1
+        return uid
+
+
+_uids = _UidCounter()
+
+
+def reserve_uids(n: int) -> int:
+    """The first of ``n`` consecutive node ids, reserved for nodes made later (flat storage)."""
+    first = _uids.next_uid
+    _uids.next_uid = first + n
+    return first
 
 
 class Node:
@@ -92,13 +119,9 @@ class Ask(Node):
 
     def __init__(self, labels: Sequence[Label], children: Sequence[Node]):
         labels, children = tuple(labels), tuple(children)
-        if not labels:
-            raise CaseError(CaseProblem("an adversary choice needs at least one option"))
         if len(labels) != len(children):
             raise CaseError(CaseProblem("Ask: labels and children differ in length"))
-        if len(set(labels)) != len(labels):
-            dup = next(l for l in labels if labels.count(l) > 1)
-            raise CaseError(CaseProblem(f"the option {label_str(dup)!r} appears twice in one adversary choice"))
+        check_labels(labels, "option", "adversary choice")
         _limits.count_nodes()
         self.uid = next(_uids)
         self.labels = labels
@@ -178,6 +201,15 @@ def _check_distribution(labels: tuple, probs: tuple, children: tuple) -> None:
             raise CaseError(CaseProblem(f"probabilities under dataset #{d} sum to {q_str(total)}, not 1"))
 
 
+def check_labels(labels: tuple, what: str, where: str) -> None:
+    """Refuse an empty list of labels or a label listed twice (one wording for every builder)."""
+    if not labels:
+        raise CaseError(CaseProblem(f"an {where} needs at least one {what}"))
+    if len(set(labels)) != len(labels):
+        dup = next(l for l in labels if labels.count(l) > 1)
+        raise CaseError(CaseProblem(f"the {what} {label_str(dup)!r} appears twice in one {where}"))
+
+
 def unordered_pairs(adjacent: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
     """Each pair of ``adjacent`` once, whichever order it was listed in, keeping first-seen order."""
     out: list[tuple[int, int]] = []
@@ -206,6 +238,9 @@ def label_str(label: Label) -> str:
 
 def postorder(root: Node) -> list[Node]:
     """Every node reachable from ``root`` once, children before parents (iterative)."""
+    flat = getattr(root, "_g", None)
+    if flat is not None and root is flat.root:  # flat storage: already in postorder
+        return flat.nodes()
     seen: set[int] = set()
     out: list[Node] = []
     stack: list[tuple[Node, int]] = [(root, 0)]
@@ -227,7 +262,7 @@ def postorder(root: Node) -> list[Node]:
 
 
 @dataclass(frozen=True)
-class Mechanism:
+class Mechanism(RichDisplay):
     """A finite interactive mechanism on a finite list of datasets.
 
     Attributes
@@ -278,7 +313,10 @@ class Mechanism:
 
     def with_adjacent(self, adjacent: Sequence[tuple[int, int]]) -> Mechanism:
         """The same game checked on other pairs of datasets (group privacy, chosen pairs)."""
-        return Mechanism(self.root, self.datasets, tuple(adjacent), self.name)
+        out = Mechanism(self.root, self.datasets, tuple(adjacent), self.name)
+        if "_flat" in self.__dict__:  # the same game: its flat arrays (model.flat) are shared
+            object.__setattr__(out, "_flat", self.__dict__["_flat"])
+        return out
 
     def with_root(self, root: Node, name: str | None = None) -> Mechanism:
         return Mechanism(root, self.datasets, self.adjacent, name or self.name)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from .game import END, Ask, Chance, End, Mechanism, Node, label_str, postorder
 from .symbolic import SymChance
 
-__all__ = ["graft", "share", "stats", "count_strategies", "COUNT_CAP", "to_networkx", "map_dag"]
+__all__ = ["graft", "share", "share_roots", "stats", "count_strategies", "COUNT_CAP", "to_networkx", "map_dag"]
 
 
 def map_dag(root: Node, leaf: Callable[[End], Node]) -> Node:
@@ -47,9 +47,22 @@ def share(root: Node) -> Node:
     Two sub-games are identical when they have the same labels, the same exact
     probabilities and identical children; views are unaffected (sharing is only memoisation).
     """
+    return share_roots([root])[0]
+
+
+def share_roots(roots: list[Node]) -> list[Node]:
+    """:func:`share` over several games at once: equal sub-games of any of them become one
+    node, so two equal games get the same root (``concomp`` recognises copies this way)."""
     canon: dict[tuple, Node] = {}
     new: dict[int, Node] = {}
-    for node in postorder(root):
+    seen: set[int] = set()
+    order: list[Node] = []
+    for r in roots:
+        for node in postorder(r):
+            if node.uid not in seen:
+                seen.add(node.uid)
+                order.append(node)
+    for node in order:
         if isinstance(node, End):
             new[node.uid] = node
             continue
@@ -73,7 +86,7 @@ def share(root: Node) -> Node:
                 hit = _relink(node, kids)
             canon[key] = hit
         new[node.uid] = hit
-    return new[root.uid]
+    return [new[r.uid] for r in roots]
 
 
 def stats(root: Node) -> dict[str, int]:

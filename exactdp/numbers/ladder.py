@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import InexactValueError
 from .qt import QtElement, as_field, qt_sign
 from .rational import is_rational
-from .real import ExpReal, Infinity, LogReal, real_cmp
+from .real import ExpReal, Infinity, LogReal, LogSum, real_cmp
 
 if TYPE_CHECKING:  # pragma: no cover - TypeIs is in typing from Python 3.13 on; only mypy needs it
     from typing_extensions import TypeIs
@@ -50,7 +50,7 @@ def domain_of(x: Any) -> Domain:
         return QT
     if isinstance(x, Infinity):
         return OO
-    if isinstance(x, (LogReal, ExpReal)):
+    if isinstance(x, (LogReal, ExpReal, LogSum)):
         return RR
     raise TypeError(f"not an exact number: {x!r}")
 

@@ -32,12 +32,13 @@ from .certified import decimal_digits_of, sign_r_exp_s_minus_q
 from .loglinear import LogLinear, ll_add, ll_decimal, ll_neg, ll_scale, ll_sign, ll_single_log, ll_str, log_linear
 from .qt import QtElement, as_field, monomial, qt_exp
 from .rational import Q, as_q, is_rational, q_bits, q_str, to_fraction
-from .realtypes import INF, ExpReal, Infinity, LogReal, Real, is_real
+from .realtypes import INF, ExpReal, Infinity, LogReal, LogSum, Real, is_real
 from .roots import DEFAULT_MAX_EXPONENT, check_exponent, exact_root, rational_power
 
 __all__ = [
     "LogReal",
     "LogLinear",
+    "LogSum",
     "ExpReal",
     "Infinity",
     "INF",
@@ -109,6 +110,13 @@ def _log_of(s: Any, r: Any) -> Real:
     return LogReal(as_q(s), as_q(r))
 
 
+def _logsum() -> Any:
+    """:mod:`exactdp.numbers.logsum` (it builds on this module's exact logarithms)."""
+    from . import logsum
+
+    return logsum
+
+
 def real_neg(a: Real) -> Real:
     if is_rational(a):
         return -as_q(a)
@@ -118,6 +126,8 @@ def real_neg(a: Real) -> Real:
         return _log_of(-a.s, 1 / a.r)
     if isinstance(a, LogLinear):
         return _from_ll(ll_neg(a))
+    if isinstance(a, LogSum):
+        return _logsum().ls_neg(a)
     raise InexactValueError(f"-({real_str(a)}) cannot be represented exactly")
 
 
@@ -126,6 +136,8 @@ def real_add(a: Real, b: Real) -> Real:
         raise InexactValueError("inf can only stand alone as a privacy-loss value, not in arithmetic")
     if is_rational(a) and is_rational(b):
         return as_q(a) + as_q(b)
+    if isinstance(a, LogSum) or isinstance(b, LogSum):
+        return _logsum().ls_add(a, b)
     ll = _ll_binary(a, b, lambda x, y: _from_ll(ll_add(x, y)))
     if ll is not None:
         return ll
@@ -181,6 +193,8 @@ def real_mul(a: Real, b: Real, *, max_exponent: int = DEFAULT_MAX_EXPONENT) -> R
                 return _from_ll(ll_scale(lb, c))
         if isinstance(b, LogLinear):
             return _from_ll(ll_scale(b, c))
+        if isinstance(b, LogSum):
+            return _logsum().ls_scale(b, c)
         if isinstance(b, ExpReal):
             return ExpReal(c * b.r, b.s) if c > 0 else _no_exact(f"{q_str(c)} * {real_str(b)}")
     if isinstance(a, ExpReal) and isinstance(b, ExpReal):
@@ -313,6 +327,8 @@ def real_sign(a: Real) -> int:
         return a.sign()
     if isinstance(a, LogLinear):
         return ll_sign(a)
+    if isinstance(a, LogSum):
+        return _logsum().ls_sign(a)
     raise TypeError(f"not an exact real: {a!r}")
 
 
@@ -340,6 +356,8 @@ def enclose(x: Any, prec: int):
             mpmath.iv.prec = prec
             fs = to_fraction(x.s)
             return mpmath.iv.log(r) + mpmath.iv.mpf(fs.numerator) / mpmath.iv.mpf(fs.denominator)
+        if isinstance(x, LogSum):
+            return _logsum().ls_enclose(x.s, x.terms, prec)
         f = to_fraction(x)
         return mpmath.iv.mpf(f.numerator) / mpmath.iv.mpf(f.denominator)
     finally:
@@ -409,9 +427,14 @@ def real_cmp(a: Real, b: Real) -> int:
         return (not isinstance(b, Infinity)) - (not isinstance(a, Infinity))
     if is_rational(a) and is_rational(b):
         return (a > b) - (a < b)
+    if isinstance(a, LogSum) or isinstance(b, LogSum):
+        return _logsum().ls_sign(_logsum().ls_add(a, _logsum().ls_neg(b)))
     if isinstance(a, LogLinear) or isinstance(b, LogLinear):
         la, lb = _to_ll(a), _to_ll(b)
-        if la is None or lb is None:
+        if la is None or lb is None:  # e.g. log of a field element against log(61/9)/2
+            ls = _logsum()
+            if ls.as_log_sum(a) is not None and ls.as_log_sum(b) is not None:
+                return ls.ls_sign(ls.ls_add(a, ls.ls_neg(b)))
             return _no_exact(f"comparison of {real_str(a)} with {real_str(b)}")
         return ll_sign(ll_add(la, ll_neg(lb)))
     if isinstance(a, QtElement) or isinstance(b, QtElement) or _qt_exp_real(a) or _qt_exp_real(b):
@@ -454,6 +477,8 @@ def real_str(a: Real) -> str:
         return str(a)
     if isinstance(a, LogLinear):
         return ll_str(a)
+    if isinstance(a, LogSum):
+        return _logsum().ls_str(a)
     if isinstance(a, LogReal):
         lg = f"log({q_str(a.r)})" if not isinstance(a.r, QtElement) else f"log({a.r})"
         if a.s == 0:
@@ -485,6 +510,12 @@ def real_decimal(a: Real, digits: int = 6) -> str:
         return a.decimal(digits)
     if isinstance(a, LogLinear):
         return ll_decimal(a, digits)
+    if isinstance(a, LogSum):
+        import mpmath
+
+        v = _logsum().ls_enclose(a.s, a.terms, max(64, int(digits * 3.33) + 40))
+        with mpmath.workdps(digits + 5):
+            return mpmath.nstr((mpmath.mpf(v.a) + mpmath.mpf(v.b)) / 2, digits)
     if isinstance(a, LogReal) and isinstance(a.r, QtElement):
         import mpmath
 
@@ -514,6 +545,9 @@ def real_float(a: Real) -> float:
 
     if isinstance(a, (QtElement, ExpReal)):
         v = enclose(a, 80)
+        return float((mpmath.mpf(v.a) + mpmath.mpf(v.b)) / 2)
+    if isinstance(a, LogSum):
+        v = _logsum().ls_enclose(a.s, a.terms, 80)
         return float((mpmath.mpf(v.a) + mpmath.mpf(v.b)) / 2)
     if isinstance(a, LogReal):
         with mpmath.workprec(80):

@@ -6,6 +6,8 @@ makes e^ε transcendental.  These are the types that keep such values exact:
 * :class:`LogReal` – s + ln r with rationals s and r > 0 (an ε-type value); r may also be an
   element of ℚ(e^{1/L});
 * :class:`ExpReal` – r·e^s with rationals r > 0, s ≠ 0 (e^ε for a decimal ε, transcendental);
+* :class:`LogSum` – s + Σ c_k ln r_k with s, c_k and r_k > 0 in ℚ(e^{1/L}) (a Rényi divergence
+  of order α ≥ 3, log(S)/(α − 1), or a KL divergence, of a mechanism with a decimal ε);
 * :data:`INF` – +∞, for privacy losses (:class:`Infinity`, a singleton equal to ``math.inf``).
 
 Their arithmetic, exact comparison (certified for transcendental values) and text are in
@@ -24,7 +26,7 @@ from .order import ExactOrder
 from .qt import QtElement
 from .rational import is_rational
 
-__all__ = ["Infinity", "INF", "LogReal", "ExpReal", "Real", "is_real"]
+__all__ = ["Infinity", "INF", "LogReal", "ExpReal", "LogSum", "Real", "is_real"]
 
 
 class Infinity(ExactOrder):
@@ -131,10 +133,32 @@ class ExpReal(_RealOrder):
         return real_str(self)
 
 
-Real = Any | LogReal | ExpReal | Infinity
+@dataclass(frozen=True)
+class LogSum(_RealOrder):
+    """The real number s + Σ_k c_k·ln r_k, with s and every c_k ≠ 0 in ℚ(e^{1/L}) (or rational)
+    and distinct r_k > 0 in ℚ(e^{1/L}) (or rational), none of them 1 or a monomial c·t^m.
+
+    It holds what a mechanism with a decimal ε gives where logarithms of field elements meet:
+    D_α = log(S)/(α − 1) for α ≥ 3 (S in ℚ(e^{1/L})) and the KL divergence Σ P log(P/P').
+    Build one with :func:`exactdp.numbers.logsum.log_sum`, which returns a simpler type (a
+    field element, :class:`LogReal`, :class:`LogLinear`) whenever the value is one.  Its sign
+    is decided exactly when the coefficients are rational, else by certified intervals, and an
+    undecidable sign is refused (``InexactValueError``), never guessed.
+    """
+
+    s: Any
+    terms: tuple
+
+    def __str__(self) -> str:
+        from .real import real_str
+
+        return real_str(self)
+
+
+Real = Any | LogReal | ExpReal | LogSum | Infinity
 """Any exact real value of exactdp (a rational, :class:`LogReal`, :class:`ExpReal`, ``INF``, …)."""
 
 
 def is_real(x: object) -> bool:
     """Whether ``x`` is one of exactdp's exact real values (or +∞)."""
-    return is_rational(x) or isinstance(x, (LogReal, LogLinear, ExpReal, Infinity, QtElement))
+    return is_rational(x) or isinstance(x, (LogReal, LogLinear, ExpReal, LogSum, Infinity, QtElement))

@@ -1,99 +1,89 @@
 r"""A certificate as a LaTeX proof appendix (``exactdp certify --format latex``).
 
-Rendered from the certificate's JSON alone: the claim, the case file's SHA-256, and per proof
-object a table — the adversary's views with both probabilities and membership in the event
-(the witness table), the root chains of the upper bounds, T's conditionals per round, or the
-Farkas multipliers.  Labels from case files are escaped; base LaTeX only (no packages).
+Rendered from the certificate's JSON alone: the claim, the case file's SHA-256, the values the
+checker verifies (e^PrivLoss, a bracket of e^ε, the components' e^{ε_i}), the views of each game
+with both probabilities for its first ordered pair (the sums the checker recomputes run over
+these), T's conditionals per round, or the Farkas multipliers.  Labels from case files are
+escaped; base LaTeX only (no packages).
 """
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from .latex import latex_escape
 
-__all__ = ["render_certificate_latex", "event_views"]
+__all__ = ["render_certificate_latex", "game_views"]
 
 MAX_ROWS = 200
 
 
+def _poly(coeffs: str) -> str:
+    """Integer coefficients of a polynomial in t (lowest degree first) as LaTeX."""
+    terms = []
+    for k, c in enumerate(coeffs.split(",")):
+        if c.lstrip("-") != "0":
+            power = "" if k == 0 else "t" if k == 1 else f"t^{{{k}}}"
+            terms.append(f"{c}{power}" if k == 0 or c not in ("1", "-1") else f"{c[:-1]}{power}")
+    return " + ".join(terms).replace("+ -", "- ") or "0"
+
+
 def _frac(s: str) -> str:
+    """An exact number of the certificate (a rational, or polynomials in t) in math mode."""
+    if s == "inf" or s.startswith("exp("):
+        return r"$\infty$" if s == "inf" else f"$e^{{{latex_escape(s[4:-1])}}}$"
     n, _, d = s.partition("/")
-    return f"${n}$" if not d else (f"$-\\frac{{{n[1:]}}}{{{d}}}$" if n.startswith("-") else f"$\\frac{{{n}}}{{{d}}}$")
+    if not d or d == "1":
+        return f"${_poly(n)}$"
+    if "," not in s and n.startswith("-"):
+        return f"$-\\frac{{{n[1:]}}}{{{d}}}$"
+    return f"$\\frac{{{_poly(n)}}}{{{_poly(d)}}}$"
 
 
 def _tt(s: str) -> str:
     return r"\texttt{" + latex_escape(s) + "}"
 
 
-def event_views(
-    game: dict, ev: dict, limit: int = MAX_ROWS
-) -> tuple[list[tuple[list[str], Fraction, Fraction, bool]], bool]:
-    """The views of the event's adversary: (history, P_x, P_x', in T), depth first; bool: cut."""
+def game_views(game: dict, limit: int = MAX_ROWS) -> tuple[list[tuple[list[str], str, str]], bool]:
+    """The complete histories of the game (every option of every choice), depth first, with the
+    probabilities of their answers under the first ordered pair's two datasets as products of
+    the certificate's texts; bool: the list was cut at ``limit``."""
     names = game["datasets"]
-    i, j = names.index(ev["pair"][0]), names.index(ev["pair"][1])
-    choice = {(n, r): opt for n, r, opt in ev["strategy"]}
-    members = set(ev["event"])
+    i, j = (names.index(x) for x in game["pairs"][0])
     out: list = []
-    stack: list[tuple[int, list[str], Fraction, Fraction]] = [(game["root"], [], Fraction(1), Fraction(1))]
+    stack: list = [(game["root"], [], [], [])]
     while stack:
-        k, hist, p, pp = stack.pop()
+        k, hist, px, pxp = stack.pop()
         node = game["nodes"][k]
-        r = "inf" if not pp else _text(p / pp)
         if "end" in node:
-            out.append((hist, p, pp, r in members))
+            out.append((hist, " ".join(px) or "1", " ".join(pxp) or "1"))
             if len(out) >= limit:
                 return out, bool(stack)
         elif "ask" in node:
-            opt = choice[(k, r)]
-            child = next(c for lab, c in node["ask"] if lab == opt)
-            stack.append((child, hist + [opt], p, pp))
+            stack.extend((c, hist + [lab], px, pxp) for lab, c in reversed(node["ask"]))
         else:
-            for lab, probs, c in reversed(node["answer"]):
-                a, b = p * Fraction(probs[i]), pp * Fraction(probs[j])
-                if a or b:
-                    stack.append((c, hist + [lab], a, b))
+            stack.extend((c, hist + [lab], px + [p[i]], pxp + [p[j]]) for lab, p, c in reversed(node["answer"]))
     return out, False
 
 
-def _text(f: Fraction) -> str:
-    return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
-
-
-def _event_table(cert: dict, ev: dict) -> list[str]:
-    game = cert["games"][ev["game"]]
-    x, xp = ev["pair"]
-    views, cut = event_views(game, ev)
+def _views_table(name: str, game: dict) -> list[str]:
+    views, cut = game_views(game)
+    x, xp = game["pairs"][0]
     out = [
-        r"\paragraph{Adversary and event.} "
-        + f"Mechanism {_tt(ev['game'])}, datasets ({_tt(x)}, {_tt(xp)}); "
-        + f"$P_x(T) = ${_frac(ev['p'])}, $P_{{x'}}(T) = ${_frac(ev['p_prime'])}.",
-        r"\begin{tabular}{lccc}",
-        r"view (choices and answers) & $P_x$ & $P_{x'}$ & in $T$ \\ \hline",
+        r"\paragraph{Game "
+        + _tt(name)
+        + ".} "
+        + f"Datasets {', '.join(map(_tt, game['datasets']))}; its views under ({_tt(x)}, {_tt(xp)}), "
+        + "each probability the product of the answers' probabilities along it.",
+        "",
+        r"\begin{tabular}{lll}",
+        r"view (choices and answers) & $P_x$ & $P_{x'}$ \\ \hline",
     ]
-    for hist, p, pp, in_t in views:
-        out.append(
-            f"{_tt(', '.join(hist) or '(empty)')} & {_frac(_text(p))} & {_frac(_text(pp))} & {'yes' if in_t else 'no'} \\\\"
-        )
+    for hist, p, pp in views:
+        cells = [r" $\cdot$ ".join(_frac(f) for f in prod.split(" ")) for prod in (p, pp)]
+        out.append(f"{_tt(', '.join(hist) or '(empty)')} & {cells[0]} & {cells[1]} \\\\")
     if cut:
-        out.append(r"\multicolumn{4}{l}{\dots (more views)} \\")
-    return out + [r"\end{tabular}", ""]
-
-
-def _upper_table(cert: dict, up: dict) -> list[str]:
-    game = cert["games"][up["game"]]
-    root = up["chains"][game["root"]]
-    x, xp = up["pair"]
-    out = [
-        r"\paragraph{Upper bound.} "
-        + f"Mechanism {_tt(up['game'])}, ordered pair ({_tt(x)}, {_tt(xp)}): "
-        + f"a concave chain at each of the {len(game['nodes'])} nodes; at the root, "
-        + r"$U(\lambda) = \max_i (a_i - \lambda b_i)$ over the vertices",
-        r"\begin{tabular}{cc}",
-        r"$b_i = P_{x'}(T)$ & $a_i = P_x(T)$ \\ \hline",
-    ]
-    out += [f"{_frac(b)} & {_frac(a)} \\\\" for b, a in root[:MAX_ROWS]]
+        out.append(r"\multicolumn{3}{l}{\dots (more views)} \\")
     return out + [r"\end{tabular}", ""]
 
 
@@ -103,6 +93,7 @@ def _t_table(sim: dict) -> list[str]:
         r"\paragraph{Post-processor $T$.} "
         + f"Pair ({_tt(sim['pair'][0])}, {_tt(sim['pair'][1])}); "
         + "each row: the history so far, then $T(c)$'s probabilities of the answers.",
+        "",
         r"\begin{tabular}{l" + "l" * len(outs) + "}",
         "history & " + " & ".join(f"$T({latex_escape(c)})$" for c in outs) + r" \\ \hline",
     ]
@@ -117,6 +108,7 @@ def _t_table(sim: dict) -> list[str]:
 def _farkas(f: dict) -> list[str]:
     out = [
         r"\paragraph{No post-processor exists (Farkas).} " + f"Pair ({_tt(f['pair'][0])}, {_tt(f['pair'][1])}).",
+        "",
         r"\begin{tabular}{lll}",
         r"row & history & multiplier \\ \hline",
     ]
@@ -126,21 +118,31 @@ def _farkas(f: dict) -> list[str]:
     return out + [r"\end{tabular}", ""]
 
 
+_VALUES = {
+    "exp_privloss": r"$e^{\mathrm{PrivLoss}}$, which the checker verifies",
+    "bracket": r"a value of $e^\varepsilon$ on the side of the claim's",
+}
+
+
 def render_certificate_latex(cert: dict[str, Any]) -> str:
-    """The certificate as a LaTeX fragment: claim, source, and one table per proof object."""
+    """The certificate as a LaTeX fragment: claim, source, the proof's values and tables."""
     case = cert["case"]
     proof = cert["proof"]
+    field = f" Numbers are in $\\mathbb{{Q}}(t)$, $t = e^{{{cert['field'][4:-1]}}}$." if "field" in cert else ""
     out = [
         f"% exactdp certificate: {latex_escape(case['file'])}, claim {case['claim']}; check it with: python checker.py FILE.json",
-        r"\subsection*{Claim " + str(case["claim"]) + ": " + latex_escape(cert["exactdp"]["claim"]) + "}",
+        r"\subsection*{Claim " + latex_escape(str(case["claim"])) + ": " + latex_escape(cert["exactdp"]["claim"]) + "}",
         f"Case {_tt(case['name'])} (file {_tt(case['file'])}, SHA-256 {_tt(case['sha256'][:16])}\\dots); "
-        f"the claim {cert['verdict']}.",
+        f"the claim {cert['verdict']}.{field}",
         "",
     ]
-    for ev in proof.get("lower", []):
-        out += _event_table(cert, ev)
-    for up in proof.get("upper", []):
-        out += _upper_table(cert, up)
+    for key, what in _VALUES.items():
+        if key in proof:
+            out += [f"Proof: {what}: {_frac(proof[key])}.", ""]
+    if "exp_eps" in proof:
+        out += ["Proof: the components' $e^{\\varepsilon_i}$: " + ", ".join(map(_frac, proof["exp_eps"])) + ".", ""]
+    for name, game in cert["games"].items():
+        out += _views_table(name, game)
     for sim in proof.get("simulation", []):
         out += _t_table(sim)
     for f in proof.get("farkas", []):

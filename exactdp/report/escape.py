@@ -15,7 +15,8 @@ JSON            :func:`json_dumps`         the same characters, as ``\uXXXX`` es
 LaTeX           :func:`latex`,             the ten special characters, ``< > | "`` and ``--``
                 :func:`latex_math`         ligatures, characters LaTeX cannot typeset
 HTML            :func:`html`               ``& < > " '`` and the control characters
-DOT             :func:`dot`                ``"`` and ``\`` (label escapes), control characters
+DOT             :func:`dot`                ``"`` and ``\`` (label escapes), ``&`` (Graphviz reads
+                                           character entities in every label), control characters
 CSV             :func:`csv_row`            quoting, control characters, spreadsheet formulas
 YAML            :func:`yaml_scalar`        quoting of every string that would change type
                                            (``Yes``, ``NULL``, ``2024-01-01``, ``0x1F``) or
@@ -218,9 +219,12 @@ def dot(s: object) -> str:
 
     ``\`` starts a label escape in Graphviz (``\n``, ``\N``, ``\G``) and ``"`` ends the string,
     so both are escaped; control characters are made visible first (their backslash is then
-    doubled like any other, so Graphviz prints ``\x1b``).
+    doubled like any other, so Graphviz prints ``\x1b``).  Graphviz also decodes HTML character
+    entities in plain (quoted) labels, so ``&`` is written ``&amp;``: a label written ``&lt;b&gt;``
+    in a case file is drawn as those eight characters, and ``<b>`` as those three, never one
+    shown as the other.
     """
-    return visible(str(s)).replace("\\", "\\\\").replace('"', '\\"')
+    return visible(str(s)).replace("\\", "\\\\").replace('"', '\\"').replace("&", "&amp;")
 
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "|", "%")

@@ -31,6 +31,10 @@ __all__ = [
     "page_name",
     "render_index",
     "render_case_page",
+    "case_body",
+    "verdict_body",
+    "fragment",
+    "inline_svg",
     "GAME_DRAWING_MAX_NODES",
     "PLOT_SECONDS",
 ]
@@ -211,16 +215,17 @@ def _claim_table(verdicts: Sequence[Verdict]) -> str:
     return "\n".join(rows)
 
 
-def render_case_page(fr: FileResult, figures: Sequence[str] = ()) -> str:
-    """One case file's page: header, claims (failing first), figures (already HTML)."""
-    body = ['<p><a href="index.html">← all case files</a></p>']
+def case_body(fr: FileResult) -> list[str]:
+    """A case file's header and claims (failing first) as HTML blocks: the part of its report
+    page that a notebook shows too (:func:`fragment`)."""
     if fr.error is not None or fr.case is None:
-        body.append(f"<h1>{html(fr.file)}</h1>")
-        body.append(f'<p class="s-{_file_status(fr)}">{"not a valid case file" if fr.invalid else "error"}:</p>')
-        body.append(_pre(error_text(fr.error) if fr.error is not None else []))
-        return _page(html(fr.file), "\n".join(body))
+        return [
+            f"<h1>{html(fr.file)}</h1>",
+            f'<p class="s-{_file_status(fr)}">{"not a valid case file" if fr.invalid else "error"}:</p>',
+            _pre(error_text(fr.error) if fr.error is not None else []),
+        ]
     case = fr.case
-    body.append(f"<h1>{html(case.name)}</h1>")
+    body = [f"<h1>{html(case.name)}</h1>"]
     if case.title:
         body.append(f"<p><strong>{html(case.title)}</strong></p>")
     if case.reference:
@@ -233,11 +238,42 @@ def render_case_page(fr: FileResult, figures: Sequence[str] = ()) -> str:
     body.append("<h2>Claims</h2>")
     body.append(_claim_table(fr.verdicts))
     body.extend(_claim_block(n, v) for n, v in _verdict_order(fr.verdicts))
-    body.extend(figures)
-    return _page(html(case.name), "\n".join(body))
+    return body
 
 
-def _inline_svg(svg: str) -> str:
+def verdict_body(v: Verdict, n: int = 1) -> list[str]:
+    """One claim's row of the claims table and its details block, as on a case page."""
+    return [_claim_table([v]), _claim_block(n, v)]
+
+
+def render_case_page(fr: FileResult, figures: Sequence[str] = ()) -> str:
+    """One case file's page: header, claims (failing first), figures (already HTML)."""
+    body = ['<p><a href="index.html">← all case files</a></p>', *case_body(fr)]
+    title = html(fr.case.name) if fr.error is None and fr.case is not None else html(fr.file)
+    if fr.error is None and fr.case is not None:
+        body.extend(figures)
+    return _page(title, "\n".join(body))
+
+
+def fragment(blocks: Sequence[str], scope: str = "exactdp") -> str:
+    """Blocks of a report as one ``<div class="{scope}">`` with the report's styles limited to
+    it (a notebook's page keeps its own look): no script, nothing loaded."""
+    css = re.sub(r"(^|\})\s*([^{}@]+)\{", lambda m: m.group(1) + _scoped(m.group(2), scope) + "{", _CSS.strip())
+    # a page around the output (a notebook, a docs theme) styles headings: these win over it
+    css += (
+        f"div.{scope}{{margin:0;padding:0;max-width:none}}"
+        f"div.{scope} h1{{font-size:1.3em;margin:.4em 0;font-weight:600}}div.{scope} h2{{font-size:1.1em;margin:.8em 0 .3em}}"
+        f"div.{scope} h3{{font-size:1em;margin:.2em 0}}"
+    )
+    return f'<div class="{scope}"><style>{css}</style>' + "\n".join(blocks) + "</div>"
+
+
+def _scoped(selectors: str, scope: str) -> str:
+    return ",".join(f".{scope}" if s.strip() == "body" else f".{scope} {s.strip()}" for s in selectors.split(","))
+
+
+def inline_svg(svg: str) -> str:
+    """SVG text ready to go inline into HTML: no comments, prolog, DOCTYPE or metadata."""
     svg = re.sub(r"<!--.*?-->", "", svg, flags=re.S)
     svg = re.sub(r"<\?xml.*?\?>|<!DOCTYPE.*?>", "", svg, flags=re.S)
     svg = re.sub(r"<metadata>.*?</metadata>", "", svg, flags=re.S)  # RDF namespace names only
@@ -290,7 +326,7 @@ def _plot_figure(case: Any, opts: Options) -> str:
 
 
 def _figure_html(svg: str, caption: str) -> str:
-    return f'<figure class="figure">{_inline_svg(svg)}<figcaption class="meta">{html(caption)}</figcaption></figure>'
+    return f'<figure class="figure">{inline_svg(svg)}<figcaption class="meta">{html(caption)}</figcaption></figure>'
 
 
 def _game_figure(case: Any) -> str:

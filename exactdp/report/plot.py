@@ -26,7 +26,6 @@ Output files are byte-for-byte reproducible: fixed metadata, no dates, a fixed S
 from __future__ import annotations
 
 import math
-import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -52,6 +51,8 @@ __all__ = [
     "save",
     "render_svg",
     "load_pyplot",
+    "require_matplotlib",
+    "pyplot_axes",
 ]
 
 
@@ -320,21 +321,36 @@ KINDS: dict[str, Callable[[Any, PlotData], None]] = {
 }
 
 
+def require_matplotlib() -> None:
+    """:class:`MissingExtraError` naming the extra unless matplotlib can be imported."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise MissingExtraError(
+            "plots need matplotlib, the optional extra 'plot': pip install 'exactdp[plot]'"
+        ) from None
+
+
+def pyplot_axes(figsize: tuple[float, float]) -> Any:
+    """The Axes of a new pyplot figure (the session's backend: inline in a notebook)."""
+    require_matplotlib()
+    import matplotlib.pyplot as plt
+
+    _fig, ax = plt.subplots(figsize=figsize, dpi=100)
+    return ax
+
+
 def draw(data: PlotData, kind: str = "profile") -> Any:
-    """A matplotlib Figure of ``data`` (Agg backend); the caller saves or closes it."""
-    plt = load_pyplot()
+    """A matplotlib Figure of ``data``, drawn by the plotting API (:mod:`.plotapi`, as in a
+    notebook) on a Figure of its own: no pyplot state, the backend of the session untouched.
+    The caller saves or drops it."""
+    require_matplotlib()
     from matplotlib.figure import Figure
 
-    del plt  # Figure objects need no pyplot state (nothing global to leak between plots)
-    fig = Figure(figsize=(6.4, 4.6) if kind != "region" else (5.6, 5.6), dpi=100)
-    ax = fig.add_subplot()
-    KINDS[kind](ax, data)
-    ax.grid(True, color="#E0E0E0", linewidth=0.6)
-    ax.legend(loc="lower right" if kind == "renyi" else "upper right", fontsize=8, frameon=True)
-    # escape first (a newline in the case file stays visible), then wrap to the figure's width
-    width = 64 if kind == "region" else 76
-    lines = textwrap.wrap(mpl(data.title), width) + textwrap.wrap(mpl(data.subtitle), width + 8)
-    ax.set_title("\n".join(lines[:4]), fontsize=8.5)
+    from .plotapi import FIGSIZE, PLOTTERS
+
+    fig = Figure(figsize=FIGSIZE[kind], dpi=100)
+    PLOTTERS[kind](data.curves, ax=fig.add_subplot(), title=data.title, subtitle=data.subtitle)
     fig.tight_layout()
     return fig
 

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from ..analysis.renyi import RENYI_ORDERS
 from ..analysis.results import lambda_of
 from ..builders.combinators import concomp, distinct_labels
 from ..claims.base import Analysis
@@ -27,7 +28,15 @@ from ..numbers.real import INF, real_add, real_str
 from ..theorems import basic, components, improved_basic, thm_1_8
 from .plot import Curve, PlotData, dp_bound_curve, optimal_bound_curve, profile_curve
 
-__all__ = ["PlotError", "case_plot_data", "bound_curve", "composition_claims", "family_plot_data", "family_values"]
+__all__ = [
+    "PlotError",
+    "case_plot_data",
+    "bound_curve",
+    "composition_claims",
+    "exact_lambda",
+    "family_plot_data",
+    "family_values",
+]
 
 
 class PlotError(ExactDPError):
@@ -39,7 +48,8 @@ def composition_claims(case: Any) -> list[CompositionClaim]:
     return [c for c in case.claims if isinstance(c, CompositionClaim)]
 
 
-def _exact_lambda(eps: Any) -> Any:
+def exact_lambda(eps: Any) -> Any:
+    """e^ε exactly, as a rational or an element of ℚ(e^{1/L}), for drawing a bound."""
     lam = lambda_of(eps)
     if is_rational(lam) or isinstance(lam, QtElement):
         return lam
@@ -63,7 +73,7 @@ def bound_curve(theorem: str, comps: Sequence[Any]) -> Curve:
     fn = {"basic": basic, "improved-basic": improved_basic, "thm-1.8": thm_1_8}[theorem]
     b = fn(comps)
     label = f"{_THEOREM_NAMES[theorem]}: ({real_str(b.eps)}, {q_str(b.delta)})-DP"
-    return dp_bound_curve(label, _exact_lambda(b.eps), b.delta)
+    return dp_bound_curve(label, exact_lambda(b.eps), b.delta)
 
 
 def _components(an: Analysis, names: Sequence[str], deltas: Sequence[Any], eps: Sequence[Any] | None) -> tuple:
@@ -80,9 +90,6 @@ def _check_names(case: Any, names: Sequence[str]) -> None:
     for n in names:
         if n not in case.mechanisms:
             raise PlotError(f"no mechanism named {n!r} in {case.file}; defined: {', '.join(case.mechanisms)}")
-
-
-RENYI_ORDERS = (1, 2, 3, 4, 5, 6, 8)
 
 
 def _concomp(an: Analysis, names: Sequence[str]) -> Any:

@@ -236,7 +236,8 @@ def render_summary(files: list[FileResult] | tuple[FileResult, ...], *, interrup
 
 
 class TextReport:
-    """A text report built one file at a time (for streaming), the legend shown once."""
+    """A text report built one file at a time (for streaming), the witness legend shown once
+    per report, after its first witness, and never at ``QUIET``."""
 
     def __init__(self, marks: Marks = Marks(), *, verbosity: int = NORMAL):
         self.marks = marks
@@ -247,8 +248,8 @@ class TextReport:
         return render_file(fr, self.marks, verbosity=self.verbosity, after_witness=self._legend)
 
     def _legend(self) -> list[str]:
-        """The legend, right after the first witness of the report."""
-        if self.legend_shown:
+        """The legend, right after the first witness of the report (never in a quiet report)."""
+        if self.legend_shown or self.verbosity == QUIET:
             return []
         self.legend_shown = True
         return _wrap(WITNESS_LEGEND, "      ")

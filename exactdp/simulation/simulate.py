@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import InexactValueError, UnsupportedMechanismError, VerificationError
+from ..model.checks import takes_mechanism
 from ..model.game import Mechanism
 from ..model.symbolic import is_symbolic_mechanism, substitute_mechanism
 from ..numbers.ladder import QQ, domain_of, is_inf
@@ -113,6 +114,7 @@ def exp_of_eps(eps: Any):
     return as_q(lam)
 
 
+@takes_mechanism
 def simulate(
     mech: Mechanism,
     *,

@@ -33,6 +33,7 @@ LAYERS: tuple[str, ...] = (
     "errors",
     "deprecation",
     "limits",
+    "display",
     "numbers",
     "model",
     "builders",

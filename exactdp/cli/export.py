@@ -1,0 +1,64 @@
+"""``exactdp export``: a case's exact values as LaTeX macros, for papers (``--latex FILE``)."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from ..errors import ExactDPError
+from ..limits import using
+from ..report.escape import text
+from ..report.latexvalues import DEFAULT_DIGITS, render_values
+from ..verify import verify_file
+from .app import Common, case_options, fail, main
+
+__all__ = ["export"]
+
+
+@main.command()
+@click.argument("case_path", metavar="CASE", type=click.Path())
+@click.option(
+    "--latex",
+    "latex_file",
+    required=True,
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help="Write one \\newcommand per exact value of a claim, and its decimal, into FILE ('-': standard output).",
+)
+@click.option(
+    "--prefix", default=None, help="Macro names start with this (letters only) [default: exactdp + the case's name]."
+)
+@click.option(
+    "--digits",
+    type=click.IntRange(1, 60),
+    default=DEFAULT_DIGITS,
+    show_default=True,
+    help="Significant digits of the decimal macros.",
+)
+@case_options()
+def export(case_path: str, latex_file: str, prefix: str | None, digits: int, common: Common) -> None:
+    """Check CASE's claims like verify, then write their exact values as LaTeX macros: a paper
+    does \\input{FILE} and writes $\\varepsilon = \\exactdpRrDemoClaimOne$.  Macro names are
+    stable and documented (docs/papers.md).  Exit status as for verify: 1 when a claim does not
+    hold (its value is still written), 2 for an invalid case (nothing written)."""
+    with using(common.opts.effective_limits()):
+        fr = verify_file(case_path, common.opts)
+    if fr.error is not None:
+        fail(fr.error)
+    try:
+        body = render_values(fr, prefix=prefix, digits=digits, source=case_path)
+    except ExactDPError as e:
+        fail(e)
+    try:
+        with click.open_file(latex_file, "w", encoding="utf-8") as out:
+            out.write(body)
+    except OSError as e:
+        click.echo(f"exactdp: cannot write {text(latex_file)}: {text(e.strerror or e)}", err=True)
+        sys.exit(2)
+    n = body.count("\\newcommand")
+    if not common.quiet and latex_file != "-":
+        click.echo(text(f"wrote {latex_file}: {n} macros from {len(fr.verdicts)} claims of {case_path}"), err=True)
+    for k, v in enumerate(fr.verdicts, 1):
+        if not v.holds:
+            click.echo(text(f"exactdp: claim {k} ({v.claim.describe()}) {v.status}"), err=True)
+    sys.exit(fr.exit_code)

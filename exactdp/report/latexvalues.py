@@ -1,0 +1,305 @@
+r"""LaTeX macros for the exact values of a case's claims (``exactdp export CASE --latex FILE``).
+
+A paper writes ``\input{values}`` once and then ``$\varepsilon = \exactdpRrDemoRrLoss$``;
+continuous integration regenerates ``values.tex`` from the case file, so every number in the
+paper is the one exactdp checked.  Each exported value gets two macros: the exact value in
+LaTeX (``\log\frac{23}{9}``, math mode via ``\ensuremath``) and its decimal (``Decimal``
+appended; significant digits by ``--digits``).  The file needs amsmath only.
+
+Macro names are letters only (LaTeX's rule for control words) and stable:
+
+``\<prefix><claim>[<value>][Decimal]``
+
+* ``<prefix>``: ``exactdp`` followed by the case's ``name:`` in CamelCase (``rr-demo`` →
+  ``exactdpRrDemo``), or ``--prefix``;
+* ``<claim>``: the claim's ``name:`` in CamelCase (``name: rr-loss`` → ``RrLoss``), else
+  ``Claim`` and its position in the file in words (``ClaimOne``, ``ClaimTwelve``): a name stays
+  the same when claims are added before it, a position does not;
+* ``<value>``: nothing for the claim's main value, else the value's key in CamelCase
+  (``ExpPrivloss``) — :data:`EXPORTED` lists them per claim kind.
+
+In names, digits are spelled as words (``thm-1-8`` → ``ThmOneEight``) and any other character
+separates words.  Two claims whose macros would coincide are an error naming both.
+
+Values are the claims' exact results as the JSON report gives them (exactdp's number grammar,
+read back by :mod:`exactdp.numbers.expr`, never ``eval``-ed) and typeset from its syntax tree;
+decimals are certified (:func:`exactdp.numbers.real.real_decimal`).  Text from the case file
+reaches the output only in comments, its control characters made visible
+(:func:`.escape.visible`) so that a line break cannot end a comment.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from .. import __version__
+from ..claims import FAILS, HOLDS
+from ..errors import ExactDPError
+from ..numbers.expr import ExprError, eval_text, parse_expr
+from ..numbers.rational import is_rational, to_fraction
+from ..numbers.real import real_decimal
+from ..verify import FileResult
+from .escape import visible
+
+__all__ = [
+    "EXPORTED",
+    "MacroError",
+    "camel",
+    "number_words",
+    "expr_latex",
+    "decimal_latex",
+    "macro_prefix",
+    "claim_part",
+    "render_values",
+    "DEFAULT_DIGITS",
+]
+
+DEFAULT_DIGITS = 6
+
+# The exact values exported per claim kind, the main one first (keys of Verdict.values).  A gdp
+# claim has none: its bound G_mu involves the normal CDF and is given as a decimal only; nor do
+# calibrate (a union of intervals) and counterexample (a point and the claim's verdict there).
+EXPORTED: dict[str, tuple[str, ...]] = {
+    "privloss": ("privloss", "exp_privloss"),
+    "dp": ("delta_at_eps",),
+    "not_dp": ("delta_at_eps",),
+    "delta": ("delta_at_eps",),
+    "profile_eq": ("limit",),
+    "profile_le": ("limit",),
+    "bounded_range": ("br_range",),
+    "not_bounded_range": ("br_range",),
+    "br_range": ("br_range",),
+    "simulates_rr": ("eps", "exp_eps", "delta"),
+    "not_simulates_rr": ("eps", "exp_eps", "delta"),
+    "composition": ("privloss", "renyi", "bound", "slack"),
+    "renyi": ("renyi",),
+    "fdp": ("max_gap",),
+    "not_fdp": ("alpha",),
+    "gdp": (),
+    "not_gdp": (),
+    "calibrate": (),
+    "counterexample": (),
+}
+
+
+class MacroError(ExactDPError):
+    """Macro names that cannot be made: an empty name, or two claims with the same macros."""
+
+
+_ONES = "Zero One Two Three Four Five Six Seven Eight Nine".split()
+_TEENS = "Ten Eleven Twelve Thirteen Fourteen Fifteen Sixteen Seventeen Eighteen Nineteen".split()
+_TENS = "_ _ Twenty Thirty Forty Fifty Sixty Seventy Eighty Ninety".split()
+
+
+def number_words(n: int) -> str:
+    """A claim's position in words, letters only: ``12`` → ``Twelve``, ``121`` →
+    ``OneHundredTwentyOne`` (below a million; beyond, digit by digit).
+
+    >>> number_words(1), number_words(42), number_words(1000)
+    ('One', 'FortyTwo', 'OneThousand')
+    """
+    if n < 0 or n >= 10**6:
+        return "".join(_ONES[int(d)] for d in str(abs(n)))
+    if n < 10:
+        return _ONES[n]
+    if n < 20:
+        return _TEENS[n - 10]
+    if n < 100:
+        return _TENS[n // 10] + (_ONES[n % 10] if n % 10 else "")
+    if n < 1000:
+        return _ONES[n // 100] + "Hundred" + (number_words(n % 100) if n % 100 else "")
+    return number_words(n // 1000) + "Thousand" + (number_words(n % 1000) if n % 1000 else "")
+
+
+def camel(text: str) -> str:
+    """``text`` as letters only, in CamelCase: ASCII letters kept, digits spelled as words, any
+    other character separating words (``vw-thm-1-8`` → ``VwThmOneEight``).
+
+    >>> camel("rr-demo"), camel("exp_privloss"), camel("thm 1.10")
+    ('RrDemo', 'ExpPrivloss', 'ThmOneOneZero')
+    """
+    out = []
+    for word in re.findall(r"[A-Za-z]+|[0-9]", str(text)):
+        out.append(_ONES[int(word)] if word.isdigit() else word[0].upper() + word[1:])
+    return "".join(out)
+
+
+def macro_prefix(case_name: str, prefix: str | None = None) -> str:
+    """``prefix`` (letters only), else ``exactdp`` and the case name in CamelCase."""
+    if prefix is not None:
+        if not re.fullmatch(r"[A-Za-z]+", prefix):
+            raise MacroError(f"the macro prefix {prefix!r} must be letters only (LaTeX macro names are letters)")
+        return prefix
+    return "exactdp" + camel(case_name)
+
+
+def claim_part(position: int, name: str | None) -> str:
+    """The claim's part of a macro name: its ``name:`` in CamelCase, else ``Claim`` and its
+    position in words."""
+    if name is None:
+        return "Claim" + number_words(position)
+    part = camel(name)
+    if not part:
+        raise MacroError(
+            f"claim {position}: name {name!r} has no letter or digit to make a LaTeX macro name from; "
+            "use letters, digits, '-' or '_', e.g. name: rr-loss"
+        )
+    return part
+
+
+# --- exact values in LaTeX -----------------------------------------------------------------------
+
+
+def _prec(node: tuple) -> int:
+    """Binding strength: sums 1, products 2, unary minus 3, powers 4, atoms 5."""
+    kind = node[0]
+    if kind == "bin":
+        return {"+": 1, "-": 1, "*": 2, "/": 5, "^": 4}[node[1]]  # \frac{}{} groups itself
+    return {"neg": 3}.get(kind, 5)
+
+
+def _paren(node: tuple, at_least: int) -> str:
+    text = _tex(node)
+    return rf"\left({text}\right)" if _prec(node) < at_least else text
+
+
+def _num(q: Any) -> str:
+    f = to_fraction(q)
+    if f.denominator == 1:
+        return str(f.numerator)
+    return rf"\frac{{{f.numerator}}}{{{f.denominator}}}"
+
+
+def _tex(node: tuple) -> str:
+    kind = node[0]
+    if kind == "num":
+        return _num(node[1])
+    if kind == "inf":
+        return r"\infty"
+    if kind == "name":
+        return r"\mathit{" + re.sub(r"[^A-Za-z0-9]", "", node[1]) + "}"
+    if kind == "neg":
+        return "-" + _paren(node[1], 3)
+    if kind == "call":
+        arg = node[2]
+        if node[1] == "exp":
+            return "e^{" + _tex(arg) + "}"
+        simple = arg[0] == "num" or (arg[0] == "bin" and arg[1] == "/" and arg[2][0] == arg[3][0] == "num")
+        return r"\log " + _tex(arg) if simple else r"\log\left(" + _tex(arg) + r"\right)"
+    op, a, b = node[1], node[2], node[3]
+    if op == "/":
+        if a[0] == "neg":  # (-a)/b, as the grammar reads -a/b: the sign goes in front
+            return "-" + _tex(("bin", "/", a[1], b, node[4]))
+        return rf"\frac{{{_tex(a)}}}{{{_tex(b)}}}"
+    if op == "^":
+        return "{" + _paren(a, 5) + "}^{" + _tex(b) + "}"
+    if op == "*":
+        sep = r"\," if a[0] == "num" and b[0] in ("call", "name") else r" \cdot "
+        return _paren(a, 2) + sep + _paren(b, 2)
+    return _paren(a, 1) + f" {op} " + _paren(b, 2 if op == "-" else 1)
+
+
+def expr_latex(text: str) -> str:
+    r"""An exact value written in exactdp's number grammar, typeset in LaTeX math.
+
+    >>> expr_latex("log(23/9)"), expr_latex("log(3)/2"), expr_latex("inf")
+    ('\\log \\frac{23}{9}', '\\frac{\\log 3}{2}', '\\infty')
+    >>> expr_latex("2*exp(1/10) - 1"), expr_latex("2*(1 + log(3))")
+    ('2\\,e^{\\frac{1}{10}} - 1', '2 \\cdot \\left(1 + \\log 3\\right)')
+    """
+    return _tex(parse_expr(text))
+
+
+def decimal_latex(text: str, digits: int = DEFAULT_DIGITS) -> str:
+    r"""The certified decimal of an exact value, for LaTeX math: ``1.09861``, ``-0.5``,
+    ``1.2\times 10^{-7}``, ``\infty``."""
+    v = eval_text(text)
+    d = real_decimal(v, digits) if not is_rational(v) or to_fraction(v).denominator != 1 else str(to_fraction(v))
+    if d in ("inf", "+inf"):
+        return r"\infty"
+    m = re.fullmatch(r"(-?[0-9.]+)e([+-]?)0*([0-9]+)", d)
+    if m:
+        return rf"{m.group(1)}\times 10^{{{'-' if m.group(2) == '-' else ''}{m.group(3)}}}"
+    return d
+
+
+# --- the file --------------------------------------------------------------------------------------
+
+_STATUS = {HOLDS: "holds", FAILS: "does not hold (the value found is exported)"}
+
+
+def _position(fr: FileResult, claim: Any) -> int | None:
+    assert fr.case is not None
+    for k, c in enumerate(fr.case.claims, 1):
+        if c is claim:
+            return k
+    return None  # a premise of a form, not a claim of the file
+
+
+def _macros(
+    prefix: str, part: str, keys: Sequence[str], values: Any, digits: int
+) -> tuple[list[tuple[str, str, str]], list[str]]:
+    """(macro name, LaTeX body, value key) for each exported value present in ``values``, and
+    a note for each value that cannot be exported."""
+    out: list[tuple[str, str, str]] = []
+    notes: list[str] = []
+    for key in keys:
+        text = values.get(key)
+        if not isinstance(text, str):
+            continue
+        try:
+            body, dec = expr_latex(text), decimal_latex(text, digits)
+        except (ExprError, ExactDPError) as e:  # too long for the grammar's limits, say
+            notes.append(f"{key}: not exported ({e})")
+            continue
+        name = prefix + part + ("" if not out else camel(key))
+        out += [(name, body, key), (name + "Decimal", dec, key + " (decimal)")]
+    return out, notes
+
+
+def _comment(text: str) -> str:
+    """Case-file text in a LaTeX comment: a line break would end the comment, so control
+    characters are made visible (:func:`.escape.visible`); the rest is never read by TeX."""
+    return visible(text)
+
+
+def render_values(fr: FileResult, *, prefix: str | None = None, digits: int = DEFAULT_DIGITS, source: str = "") -> str:
+    """The LaTeX file of ``fr``'s exact values (see the module docstring).
+
+    Raises
+    ------
+    MacroError
+        A claim name without letters or digits, or two claims whose macros coincide.
+    """
+    if fr.case is None:
+        raise MacroError(f"{fr.file}: no case to export")
+    pre = macro_prefix(fr.case.name, prefix)
+    src = source or fr.file
+    lines = [
+        f"% Exact values of {_comment(src)} (case {_comment(fr.case.name)}), checked by exactdp {__version__}.",
+        f"% Regenerate: exactdp export {_comment(src)} --latex FILE.  Needs amsmath; \\input it in the preamble or body.",
+        "% Each value \\X comes with \\XDecimal, its decimal reading.",
+    ]
+    owner: dict[str, int] = {}
+    for v in fr.verdicts:
+        pos = _position(fr, v.claim)
+        if pos is None:
+            continue
+        part = claim_part(pos, getattr(v.claim, "name", None))
+        status = _STATUS.get(v.status, "was not decided: no value")
+        lines += ["%", f"% claim {pos}: {_comment(v.claim.describe())}: {status}"]
+        keys = EXPORTED.get(v.claim.kind, ())
+        macros, notes = _macros(pre, part, keys, v.values, digits) if v.status in _STATUS else ([], [])
+        lines += [f"% {_comment(n)}" for n in notes]
+        if not keys and v.status in _STATUS:
+            lines.append("% (this kind of claim has no exact value to export)")
+        for name, body, key in macros:
+            if name in owner:
+                raise MacroError(
+                    f"claims {owner[name]} and {pos} both give the macro \\{name}: give one of them another `name:`"
+                )
+            owner[name] = pos
+            lines.append(f"\\newcommand{{\\{name}}}{{\\ensuremath{{{body}}}}} % {key}")
+    return "\n".join(lines) + "\n"

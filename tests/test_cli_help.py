@@ -1,0 +1,85 @@
+"""Help pages: the resource limits in a section of their own, ``--help-limits`` for all of them,
+and the witness legend printed once per run and never with ``-q``."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from exactdp.cli import main
+from exactdp.cli.helptext import is_limit
+
+FAILING = """\
+exactdp: 1
+name: failing{k}
+mechanism: {{rr: {{eps: log(3)}}}}
+claims:
+  - dp: {{eps: log(2), delta: 0}}
+"""
+LEGEND = "how to read a witness"
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+def _commands_with_limits() -> list[str]:
+    ctx = main.make_context("exactdp", ["verify", "x"], resilient_parsing=True)
+    return [name for name, cmd in main.commands.items() if any(is_limit(p) for p in cmd.get_params(ctx))]
+
+
+def _limits(name: str) -> list[str]:
+    cmd = main.commands[name]
+    ctx = cmd.make_context(name, [], resilient_parsing=True)
+    return [p.opts[0] for p in cmd.get_params(ctx) if is_limit(p)]
+
+
+def _section(out: str, heading: str) -> str:
+    """The lines of one help section, up to the next blank line."""
+    start = next(i for i, line in enumerate(out.splitlines()) if line.startswith(heading))
+    block = []
+    for line in out.splitlines()[start + 1 :]:
+        if not line.strip():
+            break
+        block.append(line)
+    return "\n".join(block)
+
+
+def test_verify_help_is_short_and_names_every_limit_in_its_own_section():
+    out = run("verify", "--help").output
+    assert len(out.splitlines()) <= 52, f"verify --help has {len(out.splitlines())} lines"  # it had 79
+    options = _section(out, "Options:")
+    limits = _section(out, "Resource limits")
+    assert len(_limits("verify")) == 20
+    for flag in _limits("verify"):
+        assert flag not in options, f"{flag} is listed with the other options"
+        assert flag in limits.split(), f"{flag} is missing from the limits section"
+    assert "--help-limits" in options and "--witness" in options and "--html" in options
+
+
+@pytest.mark.parametrize("name", _commands_with_limits())
+def test_help_limits_lists_each_limit_with_its_default(name: str):
+    r = run(name, "--help-limits")
+    assert r.exit_code == 0, r.output
+    for flag in _limits(name):
+        assert flag in r.output
+    assert r.output.count("default:") >= len(_limits(name))
+    assert "--witness" not in r.output and "Options:" not in r.output
+    assert "--help-limits" in run(name, "--help").output
+
+
+def test_a_limit_flag_still_works_after_the_help_change(tmp_path):
+    (tmp_path / "a.yaml").write_text(FAILING.format(k=1))
+    r = run("verify", "--max-file-bytes", "10", str(tmp_path))
+    assert r.exit_code == 2 and "--max-file-bytes" in r.output
+
+
+def test_the_witness_legend_once_per_run_never_when_quiet(tmp_path):
+    for k in range(3):
+        (tmp_path / f"f{k}.yaml").write_text(FAILING.format(k=k))
+    normal = run("verify", str(tmp_path)).output
+    assert normal.count("witness (profile engine") == 3 and normal.count(LEGEND) == 1
+    quiet = run("verify", "-q", str(tmp_path)).output
+    assert quiet.count("witness (profile engine") == 3 and LEGEND not in quiet
+    jobs = run("verify", "--jobs", "2", str(tmp_path)).output
+    assert jobs.count(LEGEND) == 1

@@ -1,0 +1,223 @@
+"""exactdp export CASE --latex FILE (exactdp.report.latexvalues): stable, letters-only macro names,
+exact values typeset from exactdp's number grammar with certified decimals, a file that compiles
+under pdflatex with amsmath (skipped visibly without pdflatex), and hostile case-file text that
+stays inside comments."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import mpmath
+import pytest
+from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
+
+from exactdp.claims import CLAIMS
+from exactdp.cli import main
+from exactdp.numbers.expr import eval_text
+from exactdp.numbers.real import real_str
+from exactdp.report.latexvalues import (
+    EXPORTED,
+    MacroError,
+    camel,
+    claim_part,
+    decimal_latex,
+    expr_latex,
+    macro_prefix,
+    number_words,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+RR = """\
+exactdp: 1
+name: rr-demo
+mechanisms:
+  M: {rr: {eps: log(3)}}
+  R: {rr: {eps: log(3), delta: 1/10}}
+claims:
+  - privloss: {delta: 0, equals: log(3), name: rr-loss}
+  - privloss: {of: R, delta: 1/5, equals: log(23/9)}
+  - not_dp: {eps: log(2), delta: 0}
+"""
+# a library subset covering the claim kinds with values: rationals, logs, field elements
+# (decimal eps), Renyi (log(r)/k), f-DP, bounded range, Theorem 1.10, composition
+LIBRARY = [
+    "cases/vadhan-wang/figure1-two-round.yaml",
+    "cases/vadhan-wang/thm110-figure1.yaml",
+    "cases/kov/staircase-decimal.yaml",
+    "cases/renyi/rr-renyi.yaml",
+    "cases/fdp/rr-tradeoff.yaml",
+    "cases/exponential/br-mixture.yaml",
+    "cases/vadhan-wang/thm-1-8-approx-concurrent.yaml",
+]
+NEEDS_PDFLATEX = pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex is not installed")
+MACRO_LINE = re.compile(r"^\\newcommand\{\\[A-Za-z]+\}\{\\ensuremath\{.*\}\} % [a-z_]+( \(decimal\))?$")
+
+
+def export(tmp_path: Path, case_text: str, *args: str, name: str = "case.yaml"):
+    case = tmp_path / name
+    case.write_text(case_text, encoding="utf-8")
+    out = tmp_path / "values.tex"
+    r = CliRunner().invoke(main, ["export", str(case), "--latex", str(out), *args])
+    return r, out
+
+
+def macros(tex: str) -> dict[str, str]:
+    return dict(re.findall(r"^\\newcommand\{\\([A-Za-z]+)\}\{(.*)\} % ", tex, re.M))
+
+
+def compile_using(tmp_path: Path, files: list[Path]) -> str:
+    """A document that inputs ``files`` and uses every macro in math and in text mode."""
+    names = [n for f in files for n in macros(f.read_text(encoding="utf-8"))]
+    body = "\n\n".join(f"{n}: $x = \\{n}$ and \\{n}{{}} in text." for n in names)
+    inputs = "\n".join(f"\\input{{{f.name}}}" for f in files)
+    doc = tmp_path / "paper.tex"
+    doc.write_text(
+        f"\\documentclass{{article}}\n\\usepackage{{amsmath}}\n{inputs}\n\\begin{{document}}\n{body}\n\\end{{document}}\n"
+    )
+    p = subprocess.run(
+        ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape", doc.name],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert p.returncode == 0, p.stdout[-3000:]
+    return p.stdout
+
+
+def test_every_claim_kind_declares_what_it_exports():
+    """The table, as a table: a new claim kind cannot be forgotten."""
+    assert set(EXPORTED) == set(CLAIMS)
+
+
+def test_the_documented_names(tmp_path):
+    r, out = export(tmp_path, RR)
+    assert r.exit_code == 0, r.output
+    m = macros(out.read_text())
+    assert m["exactdpRrDemoRrLoss"] == r"\ensuremath{\log 3}"
+    assert m["exactdpRrDemoRrLossDecimal"] == r"\ensuremath{1.09861}"
+    assert m["exactdpRrDemoRrLossExpPrivloss"] == r"\ensuremath{3}"
+    assert m["exactdpRrDemoClaimTwo"] == r"\ensuremath{\log \frac{23}{9}}"  # Vadhan-Wang 2021 Def. 5.1
+    assert m["exactdpRrDemoClaimTwoExpPrivlossDecimal"] == r"\ensuremath{2.55556}"
+    assert m["exactdpRrDemoClaimThree"] == r"\ensuremath{\frac{1}{4}}"  # delta_M(2) of RR_(log 3)
+    r, out = export(tmp_path, RR, "--prefix", "vw", "--digits", "3")
+    assert macros(out.read_text())["vwRrLossDecimal"] == r"\ensuremath{1.1}"
+
+
+def test_names_are_stable_when_claims_are_added_before_a_named_one(tmp_path):
+    _r, before = export(tmp_path, RR)
+    first = macros(before.read_text())["exactdpRrDemoRrLoss"]
+    more = RR.replace("claims:\n", "claims:\n  - dp: {eps: log(3), delta: 0}\n")
+    _r, after = export(tmp_path, more)
+    m = macros(after.read_text())
+    assert m["exactdpRrDemoRrLoss"] == first and "exactdpRrDemoClaimOne" in m  # the new claim is ClaimOne
+
+
+@given(st.integers(0, 10**7))
+def test_number_words_are_letters(n):
+    assert re.fullmatch(r"[A-Za-z]+", number_words(n))
+
+
+def test_number_words_are_distinct():
+    words = [number_words(n) for n in range(0, 3000)]
+    assert len(set(words)) == len(words)
+
+
+@given(st.text(max_size=30))
+def test_camel_is_letters_only(text):
+    assert re.fullmatch(r"[A-Za-z]*", camel(text))
+
+
+def test_bad_prefix_and_empty_names():
+    with pytest.raises(MacroError, match="letters only"):
+        macro_prefix("x", "my_prefix1")
+    with pytest.raises(MacroError, match="no letter or digit"):
+        claim_part(2, "---")
+
+
+def test_two_claims_with_the_same_macros_are_an_error(tmp_path):
+    text = RR.replace("{of: R, delta: 1/5, equals: log(23/9)}", "{of: R, delta: 1/5, equals: log(23/9), name: rr_loss}")
+    r, out = export(tmp_path, text)
+    assert r.exit_code == 2 and "claims 1 and 2 both give the macro \\exactdpRrDemoRrLoss" in r.output
+    assert not out.exists()
+
+
+def test_a_failing_claim_is_exported_as_found_with_exit_1(tmp_path):
+    r, out = export(tmp_path, RR.replace("equals: log(23/9)", "equals: log(2)"))
+    assert r.exit_code == 1 and "claim 2" in r.output
+    tex = out.read_text()
+    assert "does not hold (the value found is exported)" in tex
+    assert macros(tex)["exactdpRrDemoClaimTwo"] == r"\ensuremath{\log \frac{23}{9}}"
+
+
+def test_an_invalid_case_writes_nothing(tmp_path):
+    r, out = export(tmp_path, RR.replace("delta: 0, equals", "delta: -1, equals"))
+    assert r.exit_code == 2 and "case.yaml" in r.output and not out.exists()
+
+
+@pytest.mark.parametrize(
+    "text, tex",
+    [
+        ("log(3)", r"\log 3"),
+        ("log(61/9)/2", r"\frac{\log \frac{61}{9}}{2}"),
+        ("inf", r"\infty"),
+        ("-1/2", r"-\frac{1}{2}"),
+        ("2*log(3) - log(2)", r"2\,\log 3 - \log 2"),
+        ("log(2*exp(1/10) - 1)", r"\log\left(2\,e^{\frac{1}{10}} - 1\right)"),
+        ("(1 + 2)^3", r"{\left(1 + 2\right)}^{3}"),
+        ("1 - (2 - 3)", r"1 - \left(2 - 3\right)"),
+    ],
+)
+def test_expr_latex(text, tex):
+    assert expr_latex(text) == tex
+
+
+@given(st.fractions(min_value=1, max_value=10**6).filter(lambda q: q != 1), st.integers(1, 20))
+def test_decimals_are_certified(q, digits):
+    """The decimal of log(q) agrees with a 60-digit evaluation to the digits shown."""
+    text = real_str(eval_text(f"log({q.numerator}/{q.denominator})"))
+    shown = decimal_latex(text, digits)
+    with mpmath.workdps(60):
+        ref = mpmath.log(mpmath.mpf(q.numerator) / q.denominator)
+        assert abs(mpmath.mpf(shown.replace(r"\times 10^{", "e").rstrip("}")) - ref) <= abs(ref) * 10 ** (1 - digits)
+
+
+def test_hostile_text_stays_in_comments(tmp_path):
+    hostile = "M}\\\\def\\\\x{\\\\input{/etc/passwd}}%\\n\\\\newcommand\\\\boom{}"  # YAML double-quoted
+    text = (
+        "exactdp: 1\n"
+        "name: hostile-case\n"
+        f'title: "{hostile}"\n'
+        "mechanisms:\n"
+        f'  "{hostile}": {{rr: {{eps: log(3)}}}}\n'
+        "claims:\n"
+        f'  - privloss: {{of: "{hostile}", delta: 0, equals: log(3), name: "x}}\\\\y\\n%z"}}\n'
+    )
+    r, out = export(tmp_path, text, name="ev}il%.yaml")
+    assert r.exit_code == 0, r.output
+    tex = out.read_text()
+    assert "\\input{/etc/passwd}" in tex  # shown, in a comment
+    for line in tex.splitlines():
+        assert line.startswith("%") or MACRO_LINE.match(line), line
+    assert "exactdpHostileCaseXYZ" in macros(tex)  # the line break in the name separates words
+    if shutil.which("pdflatex"):
+        compile_using(tmp_path, [out])
+
+
+@NEEDS_PDFLATEX
+def test_the_library_exports_compile(tmp_path):
+    files = []
+    for k, case in enumerate(LIBRARY):
+        out = tmp_path / f"values{k}.tex"
+        r = CliRunner().invoke(main, ["export", str(ROOT / case), "--latex", str(out)])
+        assert r.exit_code == 0, (case, r.output)
+        files.append(out)
+    log = compile_using(tmp_path, files)
+    assert "Output written" in log
+    total = sum(len(macros(f.read_text())) for f in files)
+    assert total >= 60
