@@ -344,3 +344,18 @@ def test_pieces_of_a_decomposition_cover_the_domain_in_order():
     assert [v for _, v in dec.cells] == [-1, 0, 1]
     assert [p.text() for p in pieces(dec)] == ["1 < E < sqrt(3)", "E = sqrt(3)", "sqrt(3) < E"]
     assert game.ring is ring
+
+
+def test_sign_caches_do_not_mix_rings_with_the_same_polynomial_text():
+    """A polynomial prints the same in the rings (q, p) and (p), but its factors there have
+    other exponent vectors: deciding in one ring after the other must not reuse them (this
+    failed with an IndexError when the caches were keyed by the text alone)."""
+    from exactdp.numbers import Q
+    from exactdp.numbers.symbolic import SymbolBounds, SymbolTable
+
+    table = SymbolTable.build([SymbolBounds(n, Q(0), False, Q(1), False) for n in ("q", "p")])
+    for names in (["q", "p"], ["p"]):
+        ring = Ring(names)
+        half = 2 * ring.ctx.gen(names.index("p")) - 1
+        dec = decompose(ring, domain_of_table(table, ring.names), lambda ctx, f=half: ctx.poly_sign(f))
+        assert [v for _, v in dec.cells] == [-1, 0, 1], names

@@ -264,12 +264,18 @@ def _domain_sample(d: Domain) -> flint.fmpq:
 
 
 _GUIDE = ("guide",)  # the memo key of a cell's own guide point (not inherited by its pieces)
-_FACTORS: dict[str, tuple[flint.fmpq, list]] = {}
-_UNI: dict[tuple[str, int], flint.fmpz_poly] = {}
+# keyed by the polynomial's text *and* its ring's symbols: "p" prints the same in the rings
+# (p) and (p, q), but its factors and exponent vectors differ
+_FACTORS: dict[tuple[str, tuple[str, ...]], tuple[flint.fmpq, list]] = {}
+_UNI: dict[tuple[str, tuple[str, ...], int], flint.fmpz_poly] = {}
+
+
+def _key(p: flint.fmpq_mpoly) -> tuple[str, tuple[str, ...]]:
+    return str(p), p.context().names()
 
 
 def _factor(p: flint.fmpq_mpoly) -> tuple[flint.fmpq, list]:
-    key = str(p)
+    key = _key(p)
     hit = _FACTORS.get(key)
     if hit is None:
         if len(_FACTORS) > 50_000:
@@ -283,7 +289,7 @@ def _factor(p: flint.fmpq_mpoly) -> tuple[flint.fmpq, list]:
 def _univariate(f: flint.fmpq_mpoly, index: int) -> flint.fmpz_poly:
     """A polynomial in one symbol as a primitive integer polynomial with the same sign
     (coefficients times the positive lcm of their denominators, then the positive content)."""
-    key = (str(f), index)
+    key = (*_key(f), index)
     hit = _UNI.get(key)
     if hit is None:
         d = f.to_dict()
