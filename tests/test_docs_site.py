@@ -134,7 +134,7 @@ def test_the_tutorial_is_rendered_with_its_outputs(site):
     assert "datasets x0, x1; adjacent (x0, x1)" in page  # a mechanism's rich display
     assert "<table>" in page and "✗ fails" in page  # verify_file's claims table
     assert page.count("<img") >= 4  # the plots
-    assert "3 certificate(s): 3 accepted, 0 rejected, 0 malformed" in page
+    assert "3 certificate(s): 3 accepted, 0 rejected, 0 other case, 0 malformed" in page
     assert "Traceback" not in page and "Error" not in re.sub(r"<[^>]+>", "", page).split("Numbers for a paper")[0]
 
 

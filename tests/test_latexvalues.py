@@ -6,7 +6,6 @@ stays inside comments."""
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -31,6 +30,8 @@ from exactdp.report.latexvalues import (
     number_words,
 )
 
+from .system_tools import needs
+
 ROOT = Path(__file__).resolve().parents[1]
 RR = """\
 exactdp: 1
@@ -54,7 +55,6 @@ LIBRARY = [
     "cases/exponential/br-mixture.yaml",
     "cases/vadhan-wang/thm-1-8-approx-concurrent.yaml",
 ]
-NEEDS_PDFLATEX = pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex is not installed")
 MACRO_LINE = re.compile(r"^\\newcommand\{\\[A-Za-z]+\}\{\\ensuremath\{.*\}\} % [a-z_]+( \(decimal\))?$")
 
 
@@ -187,7 +187,7 @@ def test_decimals_are_certified(q, digits):
         assert abs(mpmath.mpf(shown.replace(r"\times 10^{", "e").rstrip("}")) - ref) <= abs(ref) * 10 ** (1 - digits)
 
 
-def test_hostile_text_stays_in_comments(tmp_path):
+def _hostile_export(tmp_path):
     hostile = "M}\\\\def\\\\x{\\\\input{/etc/passwd}}%\\n\\\\newcommand\\\\boom{}"  # YAML double-quoted
     text = (
         "exactdp: 1\n"
@@ -200,16 +200,23 @@ def test_hostile_text_stays_in_comments(tmp_path):
     )
     r, out = export(tmp_path, text, name="ev}il%.yaml")
     assert r.exit_code == 0, r.output
-    tex = out.read_text()
+    return out
+
+
+def test_hostile_text_stays_in_comments(tmp_path):
+    tex = _hostile_export(tmp_path).read_text()
     assert "\\input{/etc/passwd}" in tex  # shown, in a comment
     for line in tex.splitlines():
         assert line.startswith("%") or MACRO_LINE.match(line), line
     assert "exactdpHostileCaseXYZ" in macros(tex)  # the line break in the name separates words
-    if shutil.which("pdflatex"):
-        compile_using(tmp_path, [out])
 
 
-@NEEDS_PDFLATEX
+@needs("pdflatex")
+def test_hostile_text_compiles(tmp_path):
+    compile_using(tmp_path, [_hostile_export(tmp_path)])
+
+
+@needs("pdflatex")
 def test_the_library_exports_compile(tmp_path):
     files = []
     for k, case in enumerate(LIBRARY):

@@ -17,6 +17,8 @@ from exactdp.errors import ExactDPError
 from exactdp.report import notebook as NB
 from exactdp.report.html import render_case_page
 
+from .system_tools import needs
+
 FIG1 = "cases/vadhan-wang/figure1-two-round.yaml"
 PNG = b"\x89PNG\r\n\x1a\n"
 HOSTILE = "M<script>alert(1)</script>&amp;"
@@ -74,9 +76,8 @@ def test_ipython_shows_the_rich_forms(fig1):
     assert "<table>" in data["text/html"]
 
 
+@needs("dot")
 def test_mechanism_drawing_with_graphviz(fig1):
-    if shutil.which("dot") is None:
-        pytest.skip("Graphviz 'dot' is not installed: the drawing itself is not tested here")
     _case, m = fig1
     out = m._repr_html_()
     assert "<svg" in out and "datasets x0, x1; adjacent (x0, x1)" in out
