@@ -9,7 +9,7 @@ coefficients of
 
 bounds the number of roots of f in (a, b) and has its parity; 0 and 1 are exact answers, and
 bisection at rational midpoints reaches them for a squarefree f (Vincent's theorem).  The
-search starts on (−B, B) with B = 1 + max |c_i / c_n| (Cauchy's bound), which contains every
+search starts on (−B, B) with :math:`B = 1 + \max_i |c_i / c_n|` (Cauchy's bound), which contains every
 real root.
 
 Every answer is then *certified* independently: on each isolating interval (a, b) the Sturm
