@@ -26,7 +26,7 @@ from .caseio.files import scan as scan_case_files
 from .caseio.sweep import MAX_SWEEP_POINTS, Point, point_label, sweep_points
 from .claims import FAILS, HOLDS, UNSUPPORTED, Analysis, PrivLossClaim, Verdict, Where
 from .claims.core import PremiseClaim
-from .claims.parametric import check_claim
+from .claims.parametric import check_claim, involves_symbols
 from .display import RichDisplay
 from .errors import CaseError, ExactDPError, TimeLimitExceeded, VerificationError
 from .execution import OrderedRun, Runner, run_ordered
@@ -217,7 +217,13 @@ def _check_all(
 
 def _check_one(claim, an: Analysis, opts: Options) -> Verdict:
     v = check_claim(claim, an)
-    if opts.witness and isinstance(claim, PrivLossClaim) and v.witness is None and v.status == HOLDS:
+    if (
+        opts.witness
+        and isinstance(claim, PrivLossClaim)
+        and v.witness is None
+        and v.status == HOLDS
+        and not involves_symbols(claim, an)  # a piecewise verdict: no single witness
+    ):
         w = an.engine.privloss_witness(an.mech(claim.subject), claim.delta, an.profile(claim.subject))
         if w is not None:
             v = Verdict(

@@ -29,6 +29,9 @@ from .verify import verify as verify_command
 
 __all__ = ["certify", "safe_name", "write_whole"]
 
+# claim kinds about symbols only (a calibrated set, a refuting value): no certificate
+_ABOUT_SYMBOLS = frozenset({"calibrate", "counterexample"})
+
 
 MANIFEST = ".exactdp-written"  # in each folder: the files certify wrote there (a rerun removes only these)
 _UNSAFE = re.compile(r"[^A-Za-z0-9=.,+()\[\]_-]")
@@ -89,6 +92,11 @@ class _Writer:
         where = f"{case.file}: claim {label} ({claim.kind}: {claim.describe()})"
         if verdict.status not in (HOLDS, FAILS):
             self.missing.append((where, "not decided"))
+            return
+        from ..claims.parametric import involves_symbols
+
+        if claim.kind in _ABOUT_SYMBOLS or involves_symbols(claim, an):
+            self.missing.append((where, "the mechanism or eps is symbolic; certificates cover numeric mechanisms"))
             return
         try:
             body = claim.certificate(an)
