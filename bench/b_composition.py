@@ -15,14 +15,14 @@ def _comps(E0s, k_each):
 
 
 def _optimal(E0s, k_each, delta="1/1000000"):
-    from exactdp.numbers import eval_text, real_decimal
+    from exactdp.numbers import eval_text, ladder
     from exactdp.theorems import optimal
 
     comps = _comps(E0s, k_each)
     t = time.perf_counter()
     r = optimal(comps, eval_text(delta))
     secs = time.perf_counter() - t
-    return {"seconds": secs, "eps_g": real_decimal(r.eps, 12), "exact_chars": len(str(r.lam))}
+    return {"seconds": secs, "eps_g": ladder.decimal(r.eps, 12), "exact_chars": len(str(r.lam))}
 
 
 @bench(

@@ -63,13 +63,11 @@ from .errors import (
     VerificationError,
 )
 from .model import END, Ask, Chance, Mechanism
-from .numbers import INF, LogLinear, LogReal, Q, QtElement, eval_text, real_str
+from .numbers import INF, LogLinear, LogQt, LogReal, Q, QtElement, eval_text, exact, real_str
 from .report import notebook as _notebook  # noqa: F401  (registers what a notebook shows for exactdp's objects)
 from .report.plotapi import plot_profile, plot_renyi, plot_tradeoff
 from .simulation.simulate import simulate
 from .verify import Options, verify_file, verify_paths
-
-exact = eval_text  # exactdp.exact("log(3)") -> an exact value
 
 __all__ = [
     "__version__",
@@ -142,6 +140,7 @@ __all__ = [
     "Q",
     "INF",
     "LogReal",
+    "LogQt",
     "QtElement",
     "exact",
     "eval_text",

@@ -28,7 +28,8 @@ from .analysis.results import Profile
 from .analysis.tradeoff import dominating_pair
 from .errors import ExactDPError
 from .model.game import Mechanism
-from .numbers.qt import QtElement
+from .numbers import ladder
+from .numbers.ladder import QQ
 from .numbers.rational import to_fraction
 
 __all__ = ["to_dp_accounting", "dominating_pair_log_pmfs", "MissingExtraError"]
@@ -41,7 +42,7 @@ class MissingExtraError(ExactDPError):
 def _log(x: object) -> float:
     """ln x for an exact rational x > 0 as a float (big integers welcome): for dp_accounting,
     which works in floating point; no exactdp verdict uses it."""
-    if isinstance(x, QtElement):
+    if ladder.domain_of(x) is not QQ:
         raise ExactDPError("the dominating pair has probabilities in Q(e^(1/L)) (decimal eps); export needs rationals")
     f = to_fraction(x)
     return math.log(f.numerator) - math.log(f.denominator)

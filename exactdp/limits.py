@@ -18,6 +18,8 @@ limit                    default                 what it bounds (flag)
 ``max_symbolic_degree``  200                     degree of a rational function of symbols (``--max-symbolic-degree``)
 ``max_cells``            5,000                   cells of a parametric decomposition of the symbols' domain
                                                  (``--max-cells``)
+``max_precision``        65,536                  bits of precision of one certified sign decision
+                                                 (interval arithmetic, ``--max-precision``)
 ``max_datasets``         1,000                   datasets of a case (``--max-datasets``)
 ``max_pairs``            20,000                  adjacent pairs of a case (``--max-pairs``)
 ``max_components``       200,000                 components of ``exactdp compose`` (``--max-components``)
@@ -61,6 +63,8 @@ __all__ = [
     "check_hull_size",
     "check_datasets",
     "check_bits",
+    "precision_limit_error",
+    "count_text",
     "check_count",
     "parse_size",
     "size_text",
@@ -87,6 +91,7 @@ class Limits:
     max_bits: int = 1_000_000
     max_symbolic_degree: int = 200
     max_cells: int = 5_000
+    max_precision: int = 65_536
     max_datasets: int = 1_000
     max_pairs: int = 20_000
     max_components: int = 200_000
@@ -118,6 +123,7 @@ FLAGS: dict[str, str] = {
     "max_bits": "--max-bits",
     "max_symbolic_degree": "--max-symbolic-degree",
     "max_cells": "--max-cells",
+    "max_precision": "--max-precision",
     "max_datasets": "--max-datasets",
     "max_pairs": "--max-pairs",
     "max_components": "--max-components",
@@ -416,7 +422,7 @@ def check_count(what: str, n: int, limit_name: str, flag: str) -> None:
     """Refuse ``n`` > the limit ``limit_name`` (e.g. ``max_components``) with its flag."""
     lim = getattr(_stack[-1], limit_name)
     if n > lim:
-        raise LimitExceededError(f"{what} ({n})", lim, f"raise it with {flag} N")
+        raise LimitExceededError(f"{what} ({count_text(n)})", lim, f"raise it with {flag} N")
 
 
 def check_bits(bits: int, what: str = "a number") -> None:
@@ -425,4 +431,25 @@ def check_bits(bits: int, what: str = "a number") -> None:
     multiplication can be long or huge (and GMP can never run out of memory and abort)."""
     lim = _stack[-1].max_bits
     if bits > lim:
-        raise LimitExceededError(f"{what} with about {bits} bits", f"{lim} bits", "raise it with --max-bits N")
+        raise LimitExceededError(
+            f"{what} with about {count_text(bits)} bits", f"{lim} bits", "raise it with --max-bits N"
+        )
+
+
+def count_text(n: int) -> str:
+    """A count for a message: ``12345``, or ``10^5000`` (its order) for one too long to print (a count
+    computed from a case file's numbers can have thousands of digits)."""
+    if n.bit_length() <= 64:
+        return str(n)
+    return f"10^{int(n.bit_length() * 0.30103)}"
+
+
+def precision_limit_error(what: str) -> LimitExceededError:
+    """The error for a certified sign decision that ``max_precision`` bits of interval
+    arithmetic did not settle (``what`` names the quantity, already short)."""
+    lim = _stack[-1].max_precision
+    return LimitExceededError(
+        f"deciding the sign of {what} by certified interval arithmetic",
+        f"{lim} bits of precision",
+        "raise it with --max-precision BITS",
+    )

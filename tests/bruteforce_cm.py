@@ -14,7 +14,7 @@ from collections import Counter
 
 from exactdp.builders.automaton import HALT
 from exactdp.model import END, Ask, Chance, Mechanism
-from exactdp.numbers import Q, real_str
+from exactdp.numbers import Q, ladder
 from exactdp.numbers.rational import q_str
 
 __all__ = ["unroll_automaton", "unroll_continual", "unroll_composition"]
@@ -97,7 +97,7 @@ def _fpc_ok(pairs) -> bool:
 
 
 def _key(eps, delta=None):
-    return real_str(eps) if delta is None else (real_str(eps), q_str(delta))
+    return ladder.text(eps) if delta is None else (ladder.text(eps), q_str(delta))
 
 
 def _sub(ms: Counter, of: Counter) -> bool:
@@ -143,11 +143,11 @@ def composition_valid(menu, kind, params, budget, cap, fpc, events) -> bool:
     if kind == "5.8":
         return prod >= 1 - budget
     if kind == "10.2":  # basic filter: params = (E_total, delta_total) over created instances
-        from exactdp.numbers.real import real_exp
+        from exactdp.numbers import ladder
 
         E = Q(1)
         for j in created:
-            E *= real_exp(menu[j].eps)
+            E *= ladder.exp(menu[j].eps)
         return E <= params[0] and sum((menu[j].delta for j in created), Q(0)) <= params[1]
     if kind == "5.10":
         pos = Counter(_key(menu[j].eps) for j in created if menu[j].eps != 0)

@@ -66,12 +66,12 @@ def number_of(text: str, L: int = 0):
 
 def lam_of(text, L: int = 0):
     """e^eps of a certificate: a number, INF, or e^q for "exp(q)"."""
-    from exactdp.numbers.real import INF, real_exp
+    from exactdp.numbers import INF, ladder
 
     if text == "inf":
         return INF
     if text.startswith("exp("):
-        return real_exp(Q(Fraction(text[4:-1])))
+        return ladder.exp(Q(Fraction(text[4:-1])))
     return number_of(text, L)
 
 
@@ -95,9 +95,9 @@ def mechanism_of(doc: dict, name: str = "M", L: int = 0) -> Mechanism:
 def _cmp(x, y) -> int:
     """exactdp's exact (certified) order, for delta values (affine in a transcendental lambda) too."""
     from exactdp.analysis.results import value_cmp
-    from exactdp.numbers.real import real_cmp
+    from exactdp.numbers import ladder
 
-    return value_cmp(x, y) if hasattr(x, "cmp") else real_cmp(x, y)
+    return value_cmp(x, y) if hasattr(x, "cmp") else ladder.cmp(x, y)
 
 
 def claim_truth(cert: dict) -> bool:
@@ -108,8 +108,8 @@ def claim_truth(cert: dict) -> bool:
     from exactdp.analysis.gdp import HOLDS as GDP_HOLDS
     from exactdp.analysis.gdp import check_gdp
     from exactdp.analysis.tradeoff import dominates, envelope_tradeoff
+    from exactdp.numbers import INF, ladder
     from exactdp.numbers.loglinear import log_linear
-    from exactdp.numbers.real import INF, real_log
 
     L = int(cert["field"][6:-1]) if "field" in cert else 0
     claim = cert["claim"]
@@ -122,12 +122,12 @@ def claim_truth(cert: dict) -> bool:
     if kind == "privloss":
         lam, delta = lam_of(claim["exp_eps"], L), number_of(claim["delta"], L)
         c = _cmp(
-            real_log(p.least_lambda(delta)) if p.least_lambda(delta) != INF else INF,
-            real_log(lam) if lam != INF else INF,
+            ladder.log(p.least_lambda(delta)) if p.least_lambda(delta) != INF else INF,
+            ladder.log(lam) if lam != INF else INF,
         )
         return c == 0 if claim["relation"] == "equals" else c <= 0
     if kind in ("dp", "not_dp"):
-        d = p.delta_at(real_log(lam_of(claim["exp_eps"], L)))
+        d = p.delta_at(ladder.log(lam_of(claim["exp_eps"], L)))
         ok = _cmp(d, number_of(claim["delta"], L)) <= 0
         return ok if kind == "dp" else not ok
     if kind == "delta":
@@ -143,7 +143,7 @@ def claim_truth(cert: dict) -> bool:
     if kind in ("bounded_range", "not_bounded_range", "br_range"):
         r = br_range_bruteforce(mechs[claim["of"]], adversaries=claim["adversaries"], max_strategies=200_000).range()
         target = lam_of(claim["equals" if kind == "br_range" else "exp_eps"], L)
-        c = _cmp(r, real_log(target) if target != INF else INF)
+        c = _cmp(r, ladder.log(target) if target != INF else INF)
         return c == 0 if kind == "br_range" else (c <= 0) == (kind == "bounded_range")
     if kind == "renyi":  # the enumerator's Renyi value, over every deterministic adversary
         res = enumerator.renyi(
@@ -175,7 +175,7 @@ def _composition_truth(claim: dict, mechs: dict, prof: dict) -> bool:
     by :mod:`exactdp.theorems`."""
     from exactdp.builders import concomp
     from exactdp.builders.combinators import distinct_labels
-    from exactdp.numbers.real import INF, real_cmp, real_log
+    from exactdp.numbers import INF, ladder
     from exactdp.theorems import basic, components, improved_basic, optimal, thm_1_8
 
     names = claim["of"]
@@ -186,23 +186,23 @@ def _composition_truth(claim: dict, mechs: dict, prof: dict) -> bool:
         found = enumerator.profile(built, max_strategies=200_000).envelope
         return dominates(found, tensor([prof[n].envelope for n in names]))[0]
     if claim["theorem"] == "renyi":
-        from exactdp.numbers.real import real_add
+        from exactdp.numbers import ladder
 
         a = INF if claim["alpha"] == "inf" else int(claim["alpha"])
         found = enumerator.renyi(built, a, max_strategies=200_000).value
         total = Q(0)
         for n in names:
             v = enumerator.renyi(mechs[n], a, max_strategies=200_000).value
-            total = INF if INF in (total, v) else real_add(total, v)
-        return total == INF or real_cmp(found, total) <= 0
+            total = INF if INF in (total, v) else ladder.add(total, v)
+        return total == INF or ladder.cmp(found, total) <= 0
     deltas = [Q(Fraction(d)) for d in claim["deltas"]]
     eps = []
     for k, n in enumerate(names):
         if claim["eps"][k] is None:
             eps.append(prof[n].privloss(deltas[k]))
         else:
-            e = real_log(lam_of(claim["eps"][k]))
-            if real_cmp(prof[n].delta_at(e), deltas[k]) > 0:
+            e = ladder.log(lam_of(claim["eps"][k]))
+            if ladder.cmp(prof[n].delta_at(e), deltas[k]) > 0:
                 return False
             eps.append(e)
     comps = components(eps, deltas)
@@ -213,8 +213,8 @@ def _composition_truth(claim: dict, mechs: dict, prof: dict) -> bool:
     else:
         b = {"basic": basic, "improved-basic": improved_basic, "thm-1.8": thm_1_8}[claim["theorem"]](comps)
         at = Q(Fraction(claim["delta"])) if claim["delta"] is not None else b.delta
-        bound = b.eps if real_cmp(at, b.delta) >= 0 else INF
-    return bound == INF or real_cmp(found.privloss(at), bound) <= 0
+        bound = b.eps if ladder.cmp(at, b.delta) >= 0 else INF
+    return bound == INF or ladder.cmp(found.privloss(at), bound) <= 0
 
 
 def numbers_in(obj: Any, path: tuple = ()) -> list[tuple]:

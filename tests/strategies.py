@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from exactdp.builders import choose, concomp
 from exactdp.model import END, Ask, Chance, Mechanism
-from exactdp.numbers import Q
+from exactdp.numbers import Q, eval_text
 
 
 @st.composite
@@ -68,3 +68,45 @@ def mechanisms(draw, max_depth: int = 4, combinators: bool = True):
     if shape == "concomp":
         return concomp({"A": a, "B": b})
     return choose({"A": a, "B": b})
+
+
+# --- exact values, one strategy over every rung of the number ladder ------------------------------
+
+_RATIONAL_TEXTS = st.one_of(
+    st.integers(0, 20).map(str),
+    st.builds(lambda n, d: f"{n}/{d}", st.integers(0, 30), st.integers(1, 30)),
+    st.sampled_from(["0.1", "0.25", "0.5", "1.5", "1e-3", "2.75"]),
+)
+
+# one entry per rung, written as a case file writes it (exactdp.numbers.ladder.LADDER)
+RUNG_TEXTS: dict[str, st.SearchStrategy[str]] = {
+    "QQ": _RATIONAL_TEXTS,
+    "QT": st.sampled_from(["exp(1/10) + 1", "1 - exp(-1/5)/2", "exp(1/10)/(1 + exp(1/10))", "(exp(0.2) - 1)/2"]),
+    "LL": st.one_of(
+        st.builds(lambda r: f"log({r})", st.sampled_from(["2", "3", "23/9", "1/2"])),
+        st.builds(lambda r, k: f"log({r})/{k}", st.sampled_from(["3", "61/9", "7/3"]), st.integers(2, 5)),
+        st.sampled_from(["0.5*log(3)", "1/10 + log(2)", "log(2) - log(3)/4"]),
+    ),
+    "LQT": st.sampled_from(["log(exp(1/10) + 1)", "log(1 + exp(0.3)) - 1/2 + log(2)"]),
+    "LS": st.sampled_from(["log(exp(1/10) + 1)/2", "(exp(1/10) + 1)*log(exp(1/10) + 1)", "log(1 + exp(0.3))/3 - 1"]),
+    "EXP": st.sampled_from(["exp(1/10)", "exp(0.2999999999)", "3*exp(-1/7)", "exp(1/3)"]),
+    "OO": st.just("inf"),
+    "SYM": st.sampled_from(["E", "undefined_symbol", "p + 1"]),
+}
+"""Text strategies per rung: ``SYM`` draws names no case declares (an unknown name)."""
+
+EXTREME_TEXTS = st.sampled_from(["10^5000", "1/10^5000", "-10^5000", "log(1 + 1/10^9999) - 1/10^9999"])
+"""Values at the size limits: huge, tiny, and a sign needing more precision than the default cap."""
+
+
+@st.composite
+def exact_texts(draw, rungs: tuple[str, ...] = tuple(RUNG_TEXTS)) -> str:
+    """The text of an exact value from any rung (or an extreme one), possibly negated."""
+    text = draw(st.one_of(*(RUNG_TEXTS[r] for r in rungs), EXTREME_TEXTS))
+    return f"-({text})" if draw(st.integers(0, 4)) == 0 else text
+
+
+def exact_values(rungs: tuple[str, ...] = ("QQ", "QT", "LL", "LQT", "LS", "EXP", "OO")) -> st.SearchStrategy:
+    """Exact values of the ladder's rungs (read by exactdp's own grammar from
+    :func:`exact_texts`; SymPy and the extremes are for the case reader, see ``exact_texts``)."""
+    return st.one_of(*(RUNG_TEXTS[r] for r in rungs)).map(eval_text)

@@ -18,7 +18,7 @@ from exactdp.builders import repeat, rr
 from exactdp.builders.automaton import HALT, automaton, make_automaton
 from exactdp.errors import CaseError
 from exactdp.model import Ask, Chance, count_strategies, postorder, stats
-from exactdp.numbers import Q, real_str
+from exactdp.numbers import Q, ladder
 
 from .bruteforce_cm import unroll_automaton
 
@@ -43,7 +43,7 @@ def test_rr_as_a_one_state_automaton_is_repeated_rr(engine):
     a = make_automaton(["s"], "s", {("s", "q"): rr_rows(3)}, 3)
     m = automaton(a)
     assert engine.profile(m).equals_on_eps_ge_0(profile.profile(repeat(rr(exp_eps=3), 3)))
-    assert real_str(engine.privloss(m, Q(0))) == "log(27)"
+    assert ladder.text(engine.privloss(m, Q(0))) == "log(27)"
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -139,7 +139,7 @@ def test_dead_dataset_rows_do_not_matter():
     a = make_automaton(["s", "t"], "s", rows, 3, n_rows=2)
     m = automaton(a)
     assert hulls(m) == hulls(unroll_automaton(a))
-    assert real_str(profile.privloss(m, Q(1, 4))) == "inf"
+    assert ladder.text(profile.privloss(m, Q(1, 4))) == "inf"
 
 
 # --- random automata: beliefs == explicit trees, both engines ----------------------------------

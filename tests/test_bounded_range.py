@@ -10,14 +10,13 @@ from exactdp.analysis.bounded_range import br_range, br_range_bruteforce, rechec
 from exactdp.builders import choose, compose, mechanism, respond, rr
 from exactdp.builders.exponential import grr
 from exactdp.model.ops import count_strategies
-from exactdp.numbers import INF, Q, real_cmp, real_str
-from exactdp.numbers.real import real_mul
+from exactdp.numbers import INF, Q, ladder
 
 from .strategies import mechanisms
 
 
 def _r(m, adv="deterministic"):
-    return real_str(br_range(m, adversaries=adv).range())
+    return ladder.text(br_range(m, adversaries=adv).range())
 
 
 @pytest.mark.parametrize(
@@ -51,7 +50,7 @@ def test_visible_coin_mixture_is_not_br():
 def test_impossible_output_gives_infinite_range():
     m = mechanism(respond({"a": [Q(1, 2), Q(0)], "b": [Q(1, 2), Q(1)]}))
     assert br_range(m).range() is INF
-    assert not br_range(m).is_br(real_mul(Q(1000), br_range(rr(exp_eps=2)).range()))
+    assert not br_range(m).is_br(ladder.mul(Q(1000), br_range(rr(exp_eps=2)).range()))
 
 
 def test_composition_adds_ranges():
@@ -88,10 +87,10 @@ def test_lemma_2_1_br_and_dp(m):
     """DDR Lemma 2.1 (per deterministic adversary): PrivLoss(M, 0) <= BR-range <= 2 PrivLoss(M, 0)."""
     rng = br_range(m).range()
     pl = P.privloss(m, 0)
-    assert real_cmp(pl, rng) <= 0
+    assert ladder.cmp(pl, rng) <= 0
     if pl is not INF:
         assert rng is not INF
-        assert real_cmp(rng, real_mul(2, pl)) <= 0
+        assert ladder.cmp(rng, ladder.mul(2, pl)) <= 0
 
 
 MIX_CASE = """\

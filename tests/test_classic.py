@@ -20,13 +20,13 @@ from exactdp.builders.classic import (
 )
 from exactdp.caseio import parse_case
 from exactdp.errors import CaseError
-from exactdp.numbers import Q, real_str
+from exactdp.numbers import Q, ladder
 
 
 def test_krr_rows_and_privloss():
     rows = krr_rows(3, ["a", "b", "c"], ["a", "b"])
     assert rows == [(Q(3, 5), Q(1, 5)), (Q(1, 5), Q(3, 5)), (Q(1, 5), Q(1, 5))]
-    assert real_str(P.privloss(krr(exp_eps=3, values=["a", "b", "c"], data=["a", "b"]), 0)) == "log(3)"
+    assert ladder.text(P.privloss(krr(exp_eps=3, values=["a", "b", "c"], data=["a", "b"]), 0)) == "log(3)"
     assert P.privloss(krr(exp_eps=3, values=["a", "b", "c"], data=["a", "a"]), 0) == 0  # same value: nothing to hide
     with pytest.raises(CaseError, match="not among the values"):
         krr_rows(3, ["a", "b"], ["a", "z"])
@@ -41,13 +41,13 @@ def test_truncated_geometric_matches_the_grs_formula():
     assert rows[0][1] == a**2 / (1 + a) and rows[2][1] == (1 - a) / (1 + a)
     # neighbouring counts: every ratio within 1/a, attained
     m = P.privloss(_chance(truncated_geometric_rows(a, 4, [1, 2])), 0)
-    assert real_str(m) == "log(3)"
+    assert ladder.text(m) == "log(3)"
 
 
 def test_renormalized_truncation_is_worse():
     rows = truncated_geometric_rows(Q(1, 2), 2, [0, 1], truncation="renormalize")
     assert rows[0] == (Q(4, 7), Q(1, 4))
-    assert real_str(P.privloss(_chance(rows), 0)) == "log(16/7)"
+    assert ladder.text(P.privloss(_chance(rows), 0)) == "log(16/7)"
 
 
 def _chance(rows):

@@ -14,7 +14,7 @@ from exactdp.analysis import enumerator, profile
 from exactdp.analysis.hull import from_views
 from exactdp.builders import choose, compose, repeat, rr, rr_delta
 from exactdp.model import count_strategies
-from exactdp.numbers import INF, Q, eval_text, real_str
+from exactdp.numbers import INF, Q, eval_text, ladder
 
 from .strategies import mechanisms
 
@@ -44,7 +44,7 @@ def E(text: str):
     ],
 )
 def test_privloss_known(engine, mech, delta, expected):
-    assert real_str(engine.privloss(mech, E(delta))) == expected
+    assert ladder.text(engine.privloss(mech, E(delta))) == expected
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -61,7 +61,7 @@ def test_privloss_known(engine, mech, delta, expected):
     ],
 )
 def test_delta_known(engine, mech, eps, expected):
-    assert real_str(engine.delta_at(mech, E(eps))) == expected
+    assert ladder.text(engine.delta_at(mech, E(eps))) == expected
 
 
 def _ddr_menu():
@@ -85,7 +85,7 @@ def test_ddr_cost_of_adaptivity(engine):
     nonadaptive = choose({f"{a},{b}": compose([menu[a], menu[b]]) for a in menu for b in menu})
     assert engine.delta_at(adaptive, Q(0)) == Q(53, 75)
     assert engine.delta_at(nonadaptive, Q(0)) == Q(1701, 2500)
-    assert real_str(engine.privloss(adaptive, Q(7, 10))) == "log(23/22)"
+    assert ladder.text(engine.privloss(adaptive, Q(7, 10))) == "log(23/22)"
     assert engine.privloss(nonadaptive, Q(7, 10)) == 0
 
 
@@ -193,19 +193,19 @@ def test_fraction_backend_gives_the_same_answers():
     import sys
 
     code = (
-        "from exactdp.numbers import BACKEND, Q, real_str\n"
+        "from exactdp.numbers import BACKEND, Q, ladder\n"
         "from exactdp.builders import rr_delta, repeat, compose, choose, rr\n"
         "from exactdp.analysis import profile, enumerator\n"
         "assert BACKEND == 'fractions'\n"
         "m = compose([rr(exp_eps=2, delta=Q(1, 10)), choose([rr(exp_eps=3), rr(exp_eps=5)])])\n"
-        "print(real_str(profile.privloss(m, Q(1, 5))), real_str(enumerator.privloss(m, Q(1, 5))))\n"
+        "print(ladder.text(profile.privloss(m, Q(1, 5))), ladder.text(enumerator.privloss(m, Q(1, 5))))\n"
     )
     env = dict(os.environ, EXACTDP_NO_GMPY="1")
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
     ).stdout.split()
     m = compose([rr_delta(exp_eps=2, delta=Q(1, 10)), choose([rr(exp_eps=3), rr(exp_eps=5)])])
-    assert out == [real_str(profile.privloss(m, Q(1, 5)))] * 2
+    assert out == [ladder.text(profile.privloss(m, Q(1, 5)))] * 2
 
 
 # --- Renyi divergence: both engines through the Engine protocol ---------------------------------
@@ -235,7 +235,7 @@ ENGINE_OBJECTS = [pytest.param("profile", id="profile"), pytest.param("enumerato
 def test_renyi_known(engine, mech, alpha, expected):
     from exactdp.analysis import make_engine
 
-    assert real_str(make_engine(engine).renyi(mech, alpha).value) == expected
+    assert ladder.text(make_engine(engine).renyi(mech, alpha).value) == expected
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
@@ -244,16 +244,16 @@ def test_engines_agree_on_renyi(m, alpha):
     """The backward induction equals the brute force over every deterministic adversary's view
     distribution, per ordered pair and in total, exactly."""
     from exactdp.analysis import make_engine
-    from exactdp.numbers import real_cmp
+    from exactdp.numbers import ladder
 
     if not _strategy_count_ok(m):
         return
     r1 = make_engine("profile").renyi(m, alpha)
     r2 = make_engine("enumerator").renyi(m, alpha)
-    assert real_cmp(r1.value, r2.value) == 0 if r1.value is not INF else r2.value is INF
+    assert ladder.cmp(r1.value, r2.value) == 0 if r1.value is not INF else r2.value is INF
     for a, b in zip(r1.pairs, r2.pairs):
         assert a.pair == b.pair
-        assert (a.total is INF and b.total is INF) or real_cmp(a.total, b.total) == 0
+        assert (a.total is INF and b.total is INF) or ladder.cmp(a.total, b.total) == 0
 
 
 def test_renyi_refuses_fractional_orders():

@@ -26,7 +26,7 @@ from exactdp.builders.exponential import (
 from exactdp.caseio import parse_case
 from exactdp.cli import main
 from exactdp.errors import CaseError, LimitExceededError
-from exactdp.numbers import Q, real_str
+from exactdp.numbers import Q, ladder
 
 # --- independent formulas (Fractions, no exactdp code) ------------------------------------------
 
@@ -100,7 +100,7 @@ def test_b16_gap_matches_closed_forms_and_brute_force():
     menu = grr_menu(exp_eps=16, exp_ts=[Q(2), Q(5, 2), Q(4), Q(32, 5), Q(8)])
     assert P.delta_at(exactdp.repeat(menu, 2), 0) == Q(53, 75)
     assert P.delta_at(nonadaptive(menu, 2), 0) == Q(1701, 2500)
-    assert real_str(P.privloss(exactdp.repeat(menu, 2), Q(7, 10))) == "log(23/22)"
+    assert ladder.text(P.privloss(exactdp.repeat(menu, 2), Q(7, 10))) == "log(23/22)"
 
 
 def test_grr_definition():

@@ -14,7 +14,7 @@ import pytest
 
 from exactdp.analysis import profile
 from exactdp.builders import choose, concomp, repeat, rr
-from exactdp.numbers import Q, real_decimal
+from exactdp.numbers import Q, ladder
 
 
 def test_missing_extra_names_it(monkeypatch):
@@ -40,7 +40,7 @@ def _exact(prof, eps: float) -> float:
     """δ_M(e^ε) at the float ε read exactly as a rational (decimal reading of the exact value)."""
     f = Fraction(eps)
     d = prof.delta_at(Q(f.numerator, f.denominator))
-    return float(d.decimal(17)) if hasattr(d, "decimal") else float(real_decimal(d, 17))
+    return float(d.decimal(17)) if hasattr(d, "decimal") else float(ladder.decimal(d, 17))
 
 
 @pytest.mark.parametrize(

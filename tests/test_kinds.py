@@ -10,17 +10,17 @@ from hypothesis import strategies as st
 
 from exactdp.builders import params
 from exactdp.errors import CaseError, InexactValueError
-from exactdp.numbers import Q, eval_text
+from exactdp.numbers import Q, eval_text, ladder
 from exactdp.numbers import kinds as K
-from exactdp.numbers.qt import QtElement, as_field
+from exactdp.numbers.qt import QtElement
 from exactdp.verify import verify_text
 
 
 def test_exp_eps_value_takes_e_to_the_eps_itself():
     assert K.exp_eps_value(Q(3)) == 3 and K.exp_eps_value(1) == 1
     lam = K.exp_eps_value(eval_text("exp(1/10)"))
-    assert isinstance(lam, QtElement) and lam == as_field(eval_text("exp(1/10)"))
-    assert K.exp_eps_value(eval_text("2*exp(1/10)"), what="grr: u") == as_field(eval_text("2*exp(1/10)"))
+    assert isinstance(lam, QtElement) and lam == ladder.as_field(eval_text("exp(1/10)"))
+    assert K.exp_eps_value(eval_text("2*exp(1/10)"), what="grr: u") == ladder.as_field(eval_text("2*exp(1/10)"))
 
 
 @pytest.mark.parametrize(

@@ -18,9 +18,8 @@ from hypothesis import strategies as st
 from exactdp.analysis import profile as engine
 from exactdp.analysis.results import AffineInLambda
 from exactdp.builders import repeat, rr
-from exactdp.numbers import INF, Q, eval_text
+from exactdp.numbers import INF, ExpReal, Q, eval_text
 from exactdp.numbers.qt import qt_t
-from exactdp.numbers.real import ExpReal
 
 VALUES = {
     "log(3)": eval_text("log(3)"),

@@ -26,7 +26,7 @@ from exactdp.builders import (
 )
 from exactdp.deprecation import ExactDPDeprecationWarning
 from exactdp.errors import InexactValueError
-from exactdp.numbers import Q, eval_text, real_str
+from exactdp.numbers import Q, eval_text, ladder
 from exactdp.verify import verify_text
 
 CASE = """\
@@ -81,7 +81,7 @@ def test_keyword_forms_match_the_case_file(build, form):
     for delta in ("0", "1/5"):
         found = engine.privloss(m, delta)
         assert found == enumerator.privloss(m, Q(1, 5) if delta == "1/5" else 0)
-        ref = verify_text(CASE.format(form=form, delta=delta, expected=real_str(found)))
+        ref = verify_text(CASE.format(form=form, delta=delta, expected=ladder.text(found)))
         assert ref.error is None and ref.exit_code == 0, (ref.error, [v.found for v in ref.verdicts])
 
 
@@ -129,7 +129,11 @@ def test_noise_takes_eps_or_alpha():
 @pytest.mark.parametrize(
     "call, err, match",
     [
-        (lambda: rr(eps=0.1), TypeError, r'is a float.*write eps="0.1"'),
+        (
+            lambda: rr(eps=0.1),
+            InexactValueError,
+            r'the float 0.1 is the binary fraction 3602879701896397/.*write eps="0.1"',
+        ),
         (lambda: rr(), TypeError, "give eps exactly once"),
         (lambda: rr(eps="log(3)", exp_eps=3), TypeError, "got eps and exp_eps"),
         (lambda: rr(eps="-1/2"), ValueError, "eps must be >= 0"),
@@ -140,7 +144,7 @@ def test_noise_takes_eps_or_alpha():
         (lambda: rr(exp_eps="1/2"), ValueError, r"rr: exp_eps must be at least 1 \(eps >= 0\), found 1/2"),
         (lambda: rr(eps=[1]), TypeError, "eps must be an exact number or text"),
         (lambda: rr(eps="log(3)", delta="log(2)"), ValueError, "rr: delta must be an exact rational, found log\\(2\\)"),
-        (lambda: rr(eps="log(3)", delta=0.1), TypeError, "delta=0.1 is a float"),
+        (lambda: rr(eps="log(3)", delta=float("nan")), ValueError, "delta=nan: nan is not a number"),
         (lambda: krr(eps="0.1", values=["a", "b"], data=["a", "b"]), InexactValueError, "needs e\\^eps rational"),
         (lambda: krr(["a", "b"], ["a", "b"], eps="log(3)"), TypeError, "deprecated \\(e\\^eps, values, data\\)"),
         (lambda: rr_delta(eps="log(3)"), TypeError, "delta= is required"),
@@ -163,3 +167,16 @@ def test_analysis_functions_take_text_like_case_files():
     assert exactdp.witness(m, "log(2)").excess() == exactdp.delta_at(m, "log(2)")
     with pytest.raises(ValueError, match="delta must lie in"):
         exactdp.privloss(m, "3/2")
+
+
+def test_a_float_is_the_exact_binary_fraction_it_is():
+    """A float where an exact number is expected is taken exactly (0.5 is 1/2; 0.1 is
+    3602879701896397/2^55, not 1/10), never rounded to a nearby decimal."""
+    from fractions import Fraction
+
+    assert exactdp.privloss(rr(eps="log(3)", delta=0.5), 0.5) == exactdp.privloss(rr(eps="log(3)", delta="1/2"), "1/2")
+    m = rr(eps="log(3)", delta=0.1)
+    assert exactdp.delta_at(m, 0) == exactdp.delta_at(rr(eps="log(3)", delta=Fraction(0.1)), 0)
+    assert exactdp.delta_at(m, 0) != exactdp.delta_at(rr(eps="log(3)", delta="0.1"), 0)
+    assert exactdp.exact(0.1) == Fraction(3602879701896397, 2**55)
+    assert exactdp.is_dp(rr(eps="log(3)"), 1.0986123, 0) and not exactdp.is_dp(rr(eps="log(3)"), 1.0986122, 0)

@@ -231,7 +231,7 @@ def test_renyi_points_are_the_exact_divergences():
     """--kind renyi draws D_alpha at alpha = 1, 2, ... (exact values, Mironov 2017 Def. 3) and
     D_inf = PrivLoss(M, 0) as an asymptote; adaptive Figure 1 vs its nonadaptive twin."""
     from exactdp.analysis.renyi import renyi
-    from exactdp.numbers.real import real_decimal
+    from exactdp.numbers import ladder
 
     case = load_case(FIG1)
     data = case_plot_data(case, make_engine("profile"), of=["M", "NA"], kind="renyi")
@@ -240,7 +240,7 @@ def test_renyi_points_are_the_exact_divergences():
         mech = case.mechanisms[name]
         ln = lines[f"curve-{k}"]
         assert list(ln.get_xdata()) == [float(a) for a in P_orders()]
-        exact = [float(real_decimal(renyi(mech, a).value, 17)) for a in P_orders()]
+        exact = [float(ladder.decimal(renyi(mech, a).value, 17)) for a in P_orders()]
         assert list(ln.get_ydata()) == pytest.approx(exact, rel=1e-14)
         top = lines[f"asymptote-{k}"].get_ydata()[0]
         assert top == pytest.approx(math.log(3), rel=1e-14)  # PrivLoss(M, 0) = PrivLoss(NA, 0) = log 3
@@ -254,10 +254,10 @@ def test_renyi_composition_bound_is_the_sum_of_the_components():
     data = data_of("cases/renyi/concurrent-composition.yaml", kind="renyi")
     found, bound = data.curves
     assert bound.bound and not found.bound
-    from exactdp.numbers.real import real_cmp
+    from exactdp.numbers import ladder
 
     for (a, v), (b, w) in zip(found.renyi, bound.renyi):
-        assert a == b and real_cmp(v, w) <= 0
+        assert a == b and ladder.cmp(v, w) <= 0
 
 
 def P_orders():

@@ -14,7 +14,7 @@ from exactdp.builders import compose, concomp, rr
 from exactdp.builders.combinators import distinct_labels
 from exactdp.caseio import parse_case
 from exactdp.errors import CaseError
-from exactdp.numbers import Q, real_str
+from exactdp.numbers import Q, ladder
 from exactdp.verify import verify_case
 
 HEAD = "exactdp: 1\nname: x\n"
@@ -65,8 +65,8 @@ def test_builders_take_sequences_with_repeats():
     r = rr(exp_eps=Q(2))
     from exactdp.analysis import profile
 
-    assert real_str(profile.privloss(concomp([r, r]), Q(0))) == "log(4)"
-    assert real_str(profile.privloss(compose([r, r]), Q(0))) == "log(4)"
+    assert ladder.text(profile.privloss(concomp([r, r]), Q(0))) == "log(4)"
+    assert ladder.text(profile.privloss(compose([r, r]), Q(0))) == "log(4)"
 
 
 def test_composition_claim_lists_align_with_repeats():

@@ -121,7 +121,7 @@ def test_section6_lp_says_no_below_privloss():
     import random
 
     from exactdp.analysis import profile as profile_engine
-    from exactdp.numbers.real import real_exp
+    from exactdp.numbers import ladder
     from exactdp.simulation.approx import ApproxCertificate, approx_postprocessor
     from exactdp.simulation.lp import check_farkas
 
@@ -129,7 +129,7 @@ def test_section6_lp_says_no_below_privloss():
     refused = 0
     for _ in range(20):
         M = m_p(sample_params(rng))
-        E = Q(real_exp(profile_engine.privloss(M, Q(1, 10))))
+        E = Q(ladder.exp(profile_engine.privloss(M, Q(1, 10))))
         if E == 1:
             continue
         out = approx_postprocessor(M, (0, 1), 1 + (E - 1) * Q(9, 10), Q(1, 10))

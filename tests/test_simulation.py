@@ -10,7 +10,7 @@ from exactdp import Q, exact, mechanism, repeat, respond, rr, rr_delta
 from exactdp.analysis import profile as profile_engine
 from exactdp.builders import ask
 from exactdp.errors import InexactValueError, VerificationError
-from exactdp.numbers.real import real_log
+from exactdp.numbers import ladder
 from exactdp.simulation.approx import ApproxCertificate, approx_postprocessor
 from exactdp.simulation.common import enumerator_check, expand, verify_postprocessor
 from exactdp.simulation.lemma56 import lemma56_postprocessor
@@ -210,7 +210,7 @@ def _pair_dp(M, pair, E, delta) -> bool:
 def test_feasible_iff_eps_delta_dp(M, E, delta):
     """Lyu 2022 / Vadhan-Zhang 2023: T exists iff the pair is (eps, delta)-DP; every T found
     passes the exact checks and every 'no' carries a checked certificate."""
-    sim = simulate(M, eps=real_log(E) if E != 1 else Q(0), delta=delta, cross_check=False)
+    sim = simulate(M, eps=ladder.log(E) if E != 1 else Q(0), delta=delta, cross_check=False)
     for pr in sim.pairs:
         assert pr.exists == _pair_dp(M, pr.pair, E, delta)
         if pr.exists:

@@ -15,7 +15,7 @@ from exactdp.builders.svt import ABOVE, BELOW, SVT, lyu_variant, sparse_vector
 from exactdp.caseio import parse_case
 from exactdp.errors import CaseError
 from exactdp.model import Ask, Chance
-from exactdp.numbers import INF, Q, real_str
+from exactdp.numbers import INF, Q, ladder
 
 MENU = (("up", (0, 1)), ("down", (1, 0)), ("low", (0, 0)), ("high", (1, 1)))
 
@@ -273,7 +273,7 @@ def test_form_reads_explicit_parameters_and_menu_maps():
     )
     a = c.mechanisms["A"]
     assert a.root.labels == ("up", "down")
-    assert real_str(P.privloss(c.mechanisms["B"], 0)) == real_str(
+    assert ladder.text(P.privloss(c.mechanisms["B"], 0)) == ladder.text(
         P.privloss(sparse_vector(lyu_variant("alg1", exp_eps=16, menu=MENU[:2], horizon=2)), 0)
     )
 

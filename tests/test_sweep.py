@@ -15,7 +15,7 @@ from exactdp.caseio import parse_case
 from exactdp.caseio.sweep import point_label, sweep_points
 from exactdp.cli import main
 from exactdp.errors import CaseError
-from exactdp.numbers.real import real_str
+from exactdp.numbers import ladder
 from exactdp.verify import verify_paths, verify_text
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,7 +57,7 @@ def test_points_in_order_first_key_outermost():
 def test_params_are_substituted_everywhere():
     """times:, mechanism parameters, expected values and derived params all see the point."""
     case = parse_case(SMALL, "s.yaml", params=dict(sweep_points(SMALL)[5]))
-    assert real_str(case.params["E"]) == "3" and len(case.claims) == 2
+    assert ladder.text(case.params["E"]) == "3" and len(case.claims) == 2
     fr = verify_text(SMALL.replace("k: 1, eps: log(2)", "k: 3, eps: log(3)"))
     assert [v.status for v in fr.verdicts] == ["holds", "fails"]  # TV(3-fold RR_log3) != TV(RR_log3)
 
@@ -95,7 +95,7 @@ def _single_point_file(text: str, point) -> str:
     head, rest = text.split("\nparams:\n", 1)
     params, rest = rest.split("\nsweep:\n", 1)
     rest = rest.split("\nmechanisms:\n", 1)[1]
-    values = dict((n, real_str(v)) for n, v in point)
+    values = dict((n, ladder.text(v)) for n, v in point)
     lines = [
         re.sub(r"^(  (\w+): ).*$", lambda m: m.group(1) + values.get(m.group(2), m.group(0)[len(m.group(1)) :]), ln)
         for ln in params.splitlines()

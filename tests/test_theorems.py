@@ -8,7 +8,7 @@ import pytest
 
 from exactdp.analysis import profile as engine
 from exactdp.builders import compose, rr, rr_delta
-from exactdp.numbers import INF, Q, eval_text, real_decimal, real_str
+from exactdp.numbers import INF, Q, eval_text, ladder
 from exactdp.numbers.qt import QtElement
 from exactdp.theorems import (
     advanced,
@@ -36,7 +36,7 @@ def comps(eps_texts, deltas=None):
 def test_basic_and_improved_basic_remark_5_12():
     # continual-mechanisms notes R8: RR_(ln2,1/4) x RR_(ln3,1/3): delta(6) = 1 - (3/4)(2/3) = 1/2 < 7/12
     c = comps(["log(2)", "log(3)"], ["1/4", "1/3"])
-    assert real_str(basic(c).eps) == "log(6)" and basic(c).delta == Q(7, 12)
+    assert ladder.text(basic(c).eps) == "log(6)" and basic(c).delta == Q(7, 12)
     assert improved_basic(c).delta == Q(1, 2)
     m = compose([rr_delta(exp_eps=2, delta=Q(1, 4)), rr_delta(exp_eps=3, delta=Q(1, 3))])
     assert engine.profile(m).delta_at_lambda(Q(6)) == Q(1, 2)  # tight
@@ -130,12 +130,12 @@ def test_kov_30_fold_decimal_eps_exact(slack):
     total = 1 - (1 - eval_text(slack)) * Q(999, 1000) ** 30
     r = optimal(c, total)
     assert isinstance(r.lam, QtElement)  # exact element of Q(e^(1/10)), never a float
-    assert real_decimal(r.eps, 15) == KOV30[slack]
+    assert ladder.decimal(r.eps, 15) == KOV30[slack]
 
 
 def test_kov_30_fold_staircase_thm_3_3():
     # KOV Thm 3.3 corner points ((k - 2i) eps, 1 - (1-delta)^k (1 - delta_i)); notes §4 list delta_i
-    from exactdp.numbers.qt import as_field
+    from exactdp.numbers import ladder
 
     c = comps(["0.1"] * 30, ["0.001"])
     stair = dict(optimal_profile(c))
@@ -149,10 +149,10 @@ def test_kov_30_fold_staircase_thm_3_3():
         0: "0.21401882559112",
     }
     for m, di in expect.items():
-        d = stair[as_field(eval_text(f"exp({m}/10)"))]
+        d = stair[ladder.as_field(eval_text(f"exp({m}/10)"))]
         delta_i = (d - (1 - keep)) / keep
-        assert real_decimal(delta_i, 12) == real_decimal(eval_text(di), 12)
-    assert stair[as_field(eval_text("exp(3)"))] == 1 - keep
+        assert ladder.decimal(delta_i, 12) == ladder.decimal(eval_text(di), 12)
+    assert stair[ladder.as_field(eval_text("exp(3)"))] == 1 - keep
 
 
 def test_kov_3_4_and_advanced_are_certified_and_valid():
@@ -171,7 +171,7 @@ def test_slide_formula_is_caught_below_the_optimum():
     s = slide_formula(c, Q(1, 10**6))
     status, opt = check_against_optimum(s, c)
     assert status == "below-optimum"
-    assert real_decimal(opt.eps, 12) == "2.34588769301"
+    assert ladder.decimal(opt.eps, 12) == "2.34588769301"
 
 
 def test_heterogeneous_mix_against_bruteforce_and_speed():
@@ -184,7 +184,7 @@ def test_decimal_and_log_mix_is_exact():
     c = comps(["0.1", "log(2)", "0.25"])
     for dg in [Q(0), Q(1, 100), Q(1, 4)]:
         assert optimal_lambda(c, dg) == optimal_bruteforce(c, dg)
-    assert real_str(optimal(c, Q(0)).eps) == "7/20 + log(2)"
+    assert ladder.text(optimal(c, Q(0)).eps) == "7/20 + log(2)"
 
 
 def test_components_validation():

@@ -8,8 +8,9 @@ from fractions import Fraction
 import pytest
 
 import exactdp
+from exactdp import numbers
 from exactdp.analysis.results import DeltaValue
-from exactdp.numbers import qt, real, types
+from exactdp.numbers import ladder, types
 from exactdp.numbers.rational import Q
 
 
@@ -17,12 +18,14 @@ def _members(alias) -> tuple[type, ...]:
     """The runtime classes of a Union alias (forward references resolved in exactdp.numbers)."""
     ns = {
         "mpq": type(Q(1)),
-        "QtElement": qt.QtElement,
-        "LogReal": real.LogReal,
-        "ExpReal": real.ExpReal,
-        "Infinity": real.Infinity,
+        "QtElement": numbers.QtElement,
+        "LogReal": numbers.LogReal,
+        "LogLinear": numbers.LogLinear,
+        "LogQt": numbers.LogQt,
+        "ExpReal": numbers.ExpReal,
+        "Infinity": numbers.Infinity,
+        "AffineInLambda": numbers.AffineInLambda,
     }
-    ns["AffineInLambda"] = exactdp.analysis.results.AffineInLambda
     out = []
     for a in typing.get_args(alias):
         out.append(ns[a.__forward_arg__] if isinstance(a, typing.ForwardRef) else a)
@@ -33,7 +36,15 @@ def _members(alias) -> tuple[type, ...]:
 def test_every_alias_resolves(name):
     members = _members(getattr(types, name))
     assert members and all(isinstance(m, type) for m in members)
-    assert float not in members  # exact or refused
+    # values are exact; a float is accepted as input only (the exact binary fraction it is)
+    assert (float in members) == name.endswith("Like")
+
+
+def test_every_returned_kind_is_on_the_ladder():
+    for name in types.__all__:
+        for m in _members(getattr(types, name)):
+            if m not in (str, float):
+                assert m in {k for rung in ladder.LADDER for k in rung.kinds}, m
 
 
 def test_returned_values_are_members_of_their_aliases():

@@ -11,8 +11,7 @@ from exactdp.analysis.witness import HistoryPolicy, make_witness, recheck
 from exactdp.builders import choose, repeat, rr
 from exactdp.errors import VerificationError
 from exactdp.model import count_strategies
-from exactdp.numbers import Q, eval_text, real_log
-from exactdp.numbers.real import Infinity
+from exactdp.numbers import Infinity, Q, eval_text, ladder
 
 from .strategies import mechanisms
 
@@ -24,7 +23,7 @@ def test_witnesses_attain_the_profile(m):
         return
     prof = profile.profile(m)
     for lam in [Q(1), Q(2)] + [l for l, _ in prof.breakpoints()][:3]:
-        eps = real_log(lam)
+        eps = ladder.log(lam)
         target = prof.delta_at_lambda(lam)
         w1 = profile.witness(m, eps, prof=prof)
         w2 = enumerator.witness(m, eps)

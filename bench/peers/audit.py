@@ -28,8 +28,7 @@ from pathlib import Path
 
 import mpmath
 
-from exactdp.numbers import Q, eval_text, real_decimal
-from exactdp.numbers.real import real_cmp
+from exactdp.numbers import Q, eval_text, ladder
 from exactdp.theorems import components, optimal
 from exactdp.theorems.optimal import pld
 
@@ -197,7 +196,7 @@ def rel(v: float, exact_dec: float) -> str:
 def below(v: float, exact) -> bool:
     """v < exact ε, decided exactly (v read as the binary rational it is)."""
     f = Fraction(v)
-    return real_cmp(Q(f.numerator, f.denominator), exact) < 0
+    return ladder.cmp(Q(f.numerator, f.denominator), exact) < 0
 
 
 def main(argv: list[str]) -> int:
@@ -221,11 +220,11 @@ def main(argv: list[str]) -> int:
             dfl = float(Fraction(eval_text(delta).numerator, eval_text(delta).denominator))
             comps, res, t_exact = exact_eps(E0s, k_each, delta)
             exact = res.eps
-            exact_dec = float(real_decimal(exact, 17)) if exact != 0 else 0.0
+            exact_dec = float(ladder.decimal(exact, 17)) if exact != 0 else 0.0
             label = (
                 f"e^eps0={E0s[0]}" if len(E0s) == 1 else "mix " + "/".join(E0s)
             ) + f", k={k_each * len(E0s)}, delta={delta}"
-            row = {"config": label, "exact": real_decimal(exact, 12), "t_exact": t_exact, "peers": {}, "raw": {}}
+            row = {"config": label, "exact": ladder.decimal(exact, 12), "t_exact": t_exact, "peers": {}, "raw": {}}
             peer_fns = {
                 "dp-accounting PLDAccountant.compose(event, count)": _pld_accountant_count,
                 "dp-accounting PLDAccountant.compose(SelfComposedDpEvent(event, k))": _pld_accountant_selfcomposed,
@@ -272,7 +271,7 @@ def main(argv: list[str]) -> int:
                                 (
                                     kind,
                                     name,
-                                    f"{label}: reports eps = {val:.12g} < exact {real_decimal(exact, 12)}"
+                                    f"{label}: reports eps = {val:.12g} < exact {ladder.decimal(exact, 12)}"
                                     + (
                                         f"; true delta there {true_delta_at(comps, val)} > {delta}"
                                         if kind == "unsound"

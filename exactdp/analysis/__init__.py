@@ -8,12 +8,12 @@ the same signatures; as objects (:mod:`exactdp.analysis.engine`) both implement 
 from . import enumerator, profile
 from .engine import ENGINE_NAMES, Engine, EnumeratorEngine, ProfileEngine, make_engine
 from .hull import Hull
-from .results import AffineInLambda, PairProfile, Profile, format_privloss
+from .results import AffineInLambda as AffineInLambda  # its home is exactdp.numbers (the ladder)
+from .results import PairProfile, Profile, format_privloss
 from .witness import Witness, recheck
 
 __all__ = [
     "ENGINE_NAMES",
-    "AffineInLambda",
     "Engine",
     "EnumeratorEngine",
     "Hull",

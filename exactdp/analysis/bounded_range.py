@@ -46,9 +46,9 @@ from typing import Any
 from ..errors import VerificationError
 from ..model.checks import takes_mechanism
 from ..model.game import Ask, Chance, End, Mechanism, Node, postorder
+from ..numbers import INF, ladder
 from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, q_str
-from ..numbers.real import INF, real_cmp, real_decimal, real_log, real_str
 from .witness import format_history
 
 __all__ = ["ADVERSARIES", "BRPair", "BRResult", "BRWitness", "br_range", "br_range_bruteforce", "recheck_views"]
@@ -206,7 +206,7 @@ class BRWitness:
             loss = _loss_text(a, b)
             out.append(f"{indent}  {tag}: {format_history(view)}   ({q_str(a)} vs {q_str(b)}; L = {loss})")
         rng = self.ratio_range()
-        out.append(f"{indent}  range = {real_str(real_log(rng)) if not is_inf(rng) else 'inf'}")
+        out.append(f"{indent}  range = {ladder.text(ladder.log(rng)) if not is_inf(rng) else 'inf'}")
         return out
 
     def to_dict(self) -> dict[str, Any]:
@@ -219,7 +219,7 @@ class BRWitness:
             "largest_loss_p": [q_str(self.p_hi[0]), q_str(self.p_hi[1])],
             "smallest_loss_view": format_history(self.lo_view),
             "smallest_loss_p": [q_str(self.p_lo[0]), q_str(self.p_lo[1])],
-            "range": "inf" if is_inf(rng) else real_str(real_log(rng)),
+            "range": "inf" if is_inf(rng) else ladder.text(ladder.log(rng)),
             "rechecked": True,
         }
 
@@ -233,7 +233,7 @@ def _loss_text(a: Any, b: Any) -> str:
         return "inf"
     if not a:
         return "-inf"
-    return real_str(real_log(a / b))
+    return ladder.text(ladder.log(a / b))
 
 
 @dataclass(frozen=True)
@@ -269,17 +269,19 @@ class BRResult:
     def range(self) -> Any:
         """The BR-range itself: ``0``, ``log(r)`` or ``INF``."""
         r = self.ratio
-        return INF if is_inf(r) else real_log(r)
+        return INF if is_inf(r) else ladder.log(r)
 
     def is_br(self, eps: object) -> bool:
         """Whether M is ε-BR (range ≤ ε), exactly (certified for decimal ε)."""
         if is_inf(eps):
             return True
-        return real_cmp(self.range(), eps) <= 0
+        return ladder.cmp(self.range(), eps) <= 0
 
     def text(self) -> str:
         rng = self.range()
-        return "inf" if is_inf(rng) else (real_str(rng) if rng == 0 else f"{real_str(rng)} ≈ {real_decimal(rng)}")
+        return (
+            "inf" if is_inf(rng) else (ladder.text(rng) if rng == 0 else f"{ladder.text(rng)} ≈ {ladder.decimal(rng)}")
+        )
 
 
 def recheck_views(mech: Mechanism, pair: tuple[int, int], view: tuple) -> tuple[Any, Any]:

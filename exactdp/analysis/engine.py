@@ -22,9 +22,8 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 from ..errors import ExactDPError
 from ..model.game import Mechanism
 from ..model.symbolic import is_symbolic_mechanism
-from ..numbers.ladder import domain_of, lift
+from ..numbers import ladder
 from ..numbers.rational import Q
-from ..numbers.real import real_log
 from . import enumerator as _enumerator
 from . import profile as _profile
 from . import renyi as _renyi
@@ -87,8 +86,8 @@ def _tight_witness(engine: Engine, mech: Mechanism, delta: Any, prof: Profile) -
     lam = tight_lambda(prof, delta)
     if lam is None:
         return None
-    w = engine.witness(mech, real_log(lam), prof=prof)
-    return tighten(w, prof.least_lambda(delta), lift(delta, domain_of(delta)))
+    w = engine.witness(mech, ladder.log(lam), prof=prof)
+    return tighten(w, prof.least_lambda(delta), delta)
 
 
 @dataclass(frozen=True)

@@ -22,12 +22,23 @@ from ..errors import LimitExceededError
 from ..model.checks import takes_mechanism
 from ..model.game import Ask, Chance, End, Mechanism, Node, postorder
 from ..model.ops import count_strategies, stats
+from ..numbers import INF, Infinity, ladder
+from ..numbers.element import public
 from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, is_rational
-from ..numbers.real import INF, Infinity, real_cmp
 from ..numbers.types import DeltaLike, EpsLike, FieldValue, PrivLossValue
 from .hull import from_views, line_gt, upper
-from .results import DeltaValue, PairProfile, Profile, delta_arg, eps_arg, lambda_of, privloss_from_lambda, value_cmp
+from .results import (
+    DeltaValue,
+    PairProfile,
+    Profile,
+    affine_at,
+    delta_arg,
+    eps_arg,
+    lambda_of,
+    privloss_from_lambda,
+    value_cmp,
+)
 from .witness import HistoryPolicy, Witness, make_witness
 
 if TYPE_CHECKING:  # pragma: no cover - for annotations; the functions below import .renyi lazily
@@ -207,7 +218,7 @@ def privloss(
                 return INF
             if lam > best:
                 best = lam
-    return privloss_from_lambda(best)
+    return public(privloss_from_lambda(best))
 
 
 def _hockey_any(views: list, i: int, j: int, lam: Any) -> Any:
@@ -217,7 +228,7 @@ def _hockey_any(views: list, i: int, j: int, lam: Any) -> Any:
     for _, pr in views:
         if pr[i] == 0:
             continue
-        if pr[j] == 0 or (pr[i] > lam * pr[j] if rational else real_cmp(pr[i] / pr[j], lam) > 0):
+        if pr[j] == 0 or (pr[i] > lam * pr[j] if rational else ladder.cmp(pr[i] / pr[j], lam) > 0):
             a += pr[i]
             b += pr[j]
     return a, b
@@ -238,11 +249,7 @@ def delta_at(mech: Mechanism, eps: EpsLike, *, max_strategies: int | None = DEFA
     """max over deterministic adversaries and ordered pairs of Σ_v (P_x − e^ε P_x')_+."""
     lam = lambda_of(eps_arg(eps, "delta_at"))
     (a, b), _, _ = _best(mech, lam, max_strategies)
-    if is_rational(lam):
-        return a - lam * b
-    from .results import affine_at
-
-    return affine_at(a, b, lam)
+    return public(affine_at(a, b, lam))
 
 
 @takes_mechanism

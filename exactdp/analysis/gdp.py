@@ -23,8 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..numbers.qt import QtElement
-from ..numbers.rational import as_q, to_fraction
+from ..numbers import ladder
+from ..numbers.rational import as_q
 from ..numbers.types import FieldValue, Rational
 from .tradeoff import Tradeoff
 
@@ -47,17 +47,7 @@ class GDPResult:
 def _ball(x: FieldValue, prec: int) -> Any:
     """An arb ball containing x, a rational or an element of ℚ(e^{1/L}) (a decimal ε), at
     ``prec`` bits."""
-    if isinstance(x, QtElement):
-        return x.ball(prec)
-    from flint import arb, ctx, fmpq
-
-    f = to_fraction(x)
-    old = ctx.prec
-    ctx.prec = prec
-    try:
-        return arb(fmpq(f.numerator, f.denominator))
-    finally:
-        ctx.prec = old
+    return ladder.ball(x, prec)
 
 
 def gaussian_tradeoff_ball(alpha: FieldValue, mu: Rational, prec: int) -> Any:
@@ -115,9 +105,7 @@ def check_gdp(t: Tradeoff, mu: Rational) -> GDPResult:
         if s < 0:
             return GDPResult(FAILS, (a, b), g)
         if 0 < a < 1:
-            gap = (
-                float(b if isinstance(b, QtElement) else to_fraction(b)) - approx
-            )  # (display: which vertex is closest)
+            gap = float(b) - approx  # (display: which vertex is closest)
             if closest is None or gap < closest[2]:
                 closest = ((a, b), g, gap)
     if undecided is not None:

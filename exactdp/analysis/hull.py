@@ -32,9 +32,9 @@ from operator import itemgetter
 from typing import Any
 
 from ..limits import check_hull_size
+from ..numbers import INF, is_rational, ladder
 from ..numbers.ladder import affine_sign
 from ..numbers.rational import Q, q_str
-from ..numbers.real import INF, is_rational, real_cmp
 
 __all__ = ["Hull", "LEAF", "combine", "upper", "swap", "from_views", "line_gt"]
 
@@ -82,7 +82,7 @@ class Hull:
         a, b = self.top, _ZERO
         rational = is_rational(lam)
         for r, w in self.edges:
-            if (r <= lam) if rational else (real_cmp(r, lam) <= 0):
+            if (r <= lam) if rational else (ladder.cmp(r, lam) <= 0):
                 break
             a += r * w
             b += w

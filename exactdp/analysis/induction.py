@@ -37,8 +37,8 @@ from .. import limits
 from ..errors import TimeLimitExceeded
 from ..limits import check_hull_size
 from ..model.flat import ASK_KIND, CHANCE_KIND, FlatGame
+from ..numbers import ladder
 from ..numbers.rational import Q
-from ..numbers.real import value_bits
 from .hull import Hull
 
 __all__ = ["Chain", "LEAF_CHAIN", "pair_chains", "as_hull", "max_ratios", "power_sums", "upper_chain"]
@@ -82,7 +82,7 @@ def _bits(x: Any) -> int:
     try:
         return max(x.numerator.bit_length(), x.denominator.bit_length())
     except AttributeError:  # an element of Q(e^(1/L))
-        return value_bits(x)
+        return ladder.bits(x)
 
 
 def _check_chain(top: Any, R: list, W: list, max_bits: int) -> None:
@@ -381,7 +381,7 @@ def _check_term(p: Any, pp: Any, alpha: int, max_bits: int) -> None:
     """Refuse p^α p'^{1−α} before it is computed when it would exceed ``max_bits``."""
     bits = (_bits(p) + _bits(pp)) * alpha
     if bits > max_bits:
-        limits.check_bits(bits, f"a term p^{alpha} p'^{1 - alpha} of a Renyi sum")
+        limits.check_bits(bits, f"a term p^{ladder.short(alpha)} p'^(1 - alpha) of a Renyi sum")
 
 
 def _column_bits(g: FlatGame) -> list[int]:

@@ -29,9 +29,9 @@ from typing import Any
 from ..model.checks import takes_mechanism
 from ..model.flat import FlatGame, flat_of
 from ..model.game import Mechanism
+from ..numbers import INF, Infinity, ladder
 from ..numbers.ladder import is_inf
 from ..numbers.rational import Q
-from ..numbers.real import INF, Infinity, real_cmp
 from ..numbers.types import DeltaLike, EpsLike, PrivLossValue
 from .hull import Hull, swap
 from .induction import as_hull, max_ratios, pair_chains
@@ -190,7 +190,7 @@ def is_dp(mech: Mechanism, eps: EpsLike | Infinity, delta: DeltaLike, **kw: Any)
         return True
     if d == 0:  # (ε, 0)-DP exactly when e^ε is at least every likelihood ratio
         lam = pure_lambda(mech, **kw)
-        return not is_inf(lam) and real_cmp(lambda_of(e), lam) >= 0
+        return not is_inf(lam) and ladder.cmp(lambda_of(e), lam) >= 0
     return value_cmp(profile(mech, **kw).delta_at(e), d) <= 0
 
 

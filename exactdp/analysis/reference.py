@@ -21,7 +21,7 @@ from typing import Any
 
 from .. import limits
 from ..model.game import Ask, Chance, End, Mechanism, Node, postorder
-from ..numbers.real import value_bits
+from ..numbers import ladder
 from .hull import LEAF, Hull, combine, swap, upper
 from .results import PairProfile, Profile
 
@@ -92,7 +92,7 @@ def _bits(x: Any) -> int:
     try:
         return max(x.numerator.bit_length(), x.denominator.bit_length())
     except AttributeError:  # an element of Q(e^(1/L)), or another exact value
-        return value_bits(x)
+        return ladder.bits(x)
 
 
 def reference_pair_hull(mech: Mechanism, pair: tuple[int, int], *, keep: bool = False) -> tuple[Hull, dict[int, Hull]]:

@@ -40,12 +40,11 @@ from ..limits import check_bits, current
 from ..model.checks import takes_mechanism
 from ..model.flat import flat_of
 from ..model.game import Ask, Chance, End, Mechanism, postorder
-from ..numbers.ladder import is_inf
+from ..numbers import INF, Infinity, ladder
+from ..numbers.ladder import QT, is_inf
 from ..numbers.loglinear import LogLinear, ll_sign, log_linear
 from ..numbers.logsum import log_sum, ls_add, ls_neg, ls_scale, ls_sign
-from ..numbers.qt import QtElement
 from ..numbers.rational import Q, as_q, is_rational, to_fraction
-from ..numbers.real import INF, Infinity, LogSum, real_add, real_cmp, real_log, real_mul, value_bits
 from ..numbers.types import FieldValue, PrivLossValue, Rational
 from .induction import power_sums
 from .results import privloss_from_lambda
@@ -101,14 +100,14 @@ def parse_alpha(alpha: object) -> int | Infinity:
         raise ExactDPError(f"alpha must be a whole number >= 1 or inf, found {alpha!r}") from None
     if f.denominator != 1 or f < 1:
         raise ExactDPError(
-            f"alpha = {alpha} is not supported: exactdp computes Renyi divergences exactly for whole "
+            f"alpha = {ladder.short(f)} is not supported: exactdp computes Renyi divergences exactly for whole "
             "orders alpha >= 1 (1 is KL) and alpha = inf; the sum for a fractional order is irrational"
         )
     return int(f)
 
 
 def alpha_str(alpha: int | Infinity) -> str:
-    return "inf" if is_inf(alpha) else str(alpha)
+    return ladder.text(alpha)
 
 
 @dataclass(frozen=True)
@@ -148,35 +147,33 @@ def max_value(a: RenyiSum, b: RenyiSum) -> RenyiSum:
         return a
     if is_inf(b):
         return b
-    if isinstance(a, (LogLinear, LogSum)) or isinstance(b, (LogLinear, LogSum)):
-        return a if real_cmp(a, b) >= 0 else b
-    return a if not b > a else b
+    return a if not b > a else b  # exact on every rung (the ladder's order)
 
 
 def divergence_from_sum(total: RenyiSum, alpha: int | Infinity) -> Divergence:
     """D_α from the sup of the Rényi sum: log(S)/(α − 1), exactly; α = 1 passes KL through.
 
     For α ≥ 3 and S in ℚ(e^{1/L}) (a decimal ε) the value is the exact
-    :class:`~exactdp.numbers.realtypes.LogSum` log(S)/(α − 1), compared exactly in the field
+    :class:`~exactdp.numbers.logsum.LogSum` log(S)/(α − 1), compared exactly in the field
     where it can be and by certified intervals otherwise (:mod:`exactdp.numbers.logsum`).
     """
     if is_inf(total):
         return total
     if alpha == 1:  # the canonical type: a rational or s + log(r) when the form collapses to one
-        return real_add(Q(0), total)
+        return ladder.add(Q(0), total)
     assert isinstance(alpha, int)
-    if isinstance(total, QtElement) and alpha > 2:
+    if ladder.domain_of(total) is QT and alpha > 2:
         return log_sum(Q(0), ((total, Q(1, alpha - 1)),))
-    lg = real_log(total)
-    return lg if alpha == 2 else real_mul(Q(1, alpha - 1), lg)
+    lg = ladder.log(total)
+    return lg if alpha == 2 else ladder.mul(Q(1, alpha - 1), lg)
 
 
 def _power_ratio(p: FieldValue, pp: FieldValue, alpha: int, max_bits: int) -> FieldValue:
     """p^α · p'^{1−α} for p, p' > 0, refused before it is computed when it would be larger than
     ``max_bits`` (α multiplies the size of p and p')."""
-    bits = (value_bits(p) + value_bits(pp)) * alpha
+    bits = (ladder.bits(p) + ladder.bits(pp)) * alpha
     if bits > max_bits:
-        check_bits(bits, f"a term p^{alpha} p'^{1 - alpha} of a Renyi sum")
+        check_bits(bits, f"a term p^{ladder.short(alpha)} p'^(1 - alpha) of a Renyi sum")
     return p**alpha / pp ** (alpha - 1)
 
 
@@ -212,8 +209,8 @@ def _chance_sum(probs: _Rows, children_vals: Sequence[_PowerSum], i: int, j: int
     max_bits = current().max_bits
     for p, pp, v in answers:
         acc = acc + _power_ratio(p, pp, alpha, max_bits) * v
-    if value_bits(acc) > max_bits:
-        check_bits(value_bits(acc), "a Renyi sum")
+    if ladder.bits(acc) > max_bits:
+        check_bits(ladder.bits(acc), "a Renyi sum")
     return acc
 
 
@@ -297,7 +294,7 @@ def _chance_kl(
 
 def _has_field_probabilities(mech: Mechanism) -> bool:
     """Whether some probability of ``mech`` lies in ℚ(e^{1/L}) but not in ℚ (a decimal ε)."""
-    return any(isinstance(p, QtElement) for col in flat_of(mech).probs for p in set(col) if p is not None)
+    return any(ladder.domain_of(p) is QT for col in flat_of(mech).probs for p in set(col) if p is not None)
 
 
 def _chance_kl_field(probs: _Rows, children_vals: Sequence[Any], i: int, j: int) -> Any:
@@ -472,7 +469,7 @@ class RenyiCurve(RichDisplay):
             if b == a or (is_inf(a) and is_inf(b)):
                 return v
         raise ValueError(
-            f"the curve has no order {alpha_str(a)}; its orders: {', '.join(alpha_str(b) for b, _ in self.points)}"
+            f"the curve has no order {ladder.short(a)}; its orders: {', '.join(ladder.short(b) for b, _ in self.points)}"
         )
 
 

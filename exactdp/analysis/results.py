@@ -12,28 +12,17 @@ if TYPE_CHECKING:  # pragma: no cover
 
 from ..builders.params import read_eps, read_rational
 from ..display import RichDisplay
-from ..errors import InexactValueError
-from ..numbers.ladder import QQ, QT, affine_sign, domain_of, is_inf, lift, unify
-from ..numbers.order import ExactOrder
-from ..numbers.qt import QtElement
-from ..numbers.rational import Q, as_q, is_rational, q_str
-from ..numbers.real import (
-    INF,
-    ExpReal,
-    Infinity,
-    real_cmp,
-    real_decimal,
-    real_exp,
-    real_log,
-    real_str,
-)
+from ..numbers import INF, Infinity, QtElement, ladder
+from ..numbers import AffineInLambda as AffineInLambda  # its home is exactdp.numbers (the ladder)
+from ..numbers.element import public
+from ..numbers.ladder import QQ, QT, is_inf
+from ..numbers.rational import Q, q_str
 from ..numbers.types import DeltaLike, EpsLike, PrivLossValue, Rational
 from .hull import Hull, line_gt, upper
 
 __all__ = [
     "PairProfile",
     "Profile",
-    "AffineInLambda",
     "privloss_from_lambda",
     "lambda_of",
     "value_cmp",
@@ -72,93 +61,28 @@ def delta_arg(delta: DeltaLike, call: str, *, check: bool = True) -> Rational:
 
 
 def lambda_of(eps: Any) -> Any:
-    """λ = e^ε for an exact ε ≥ 0: a rational for ``log(r)``, an :class:`ExpReal` otherwise."""
-    if is_inf(eps):
-        return INF
-    return real_exp(eps)
+    """λ = e^ε for an exact ε ≥ 0: a rational for ``log(r)``, r·e^s otherwise, ∞ for ∞."""
+    return ladder.exp(eps)
 
 
 def privloss_from_lambda(lam: Any) -> Any:
-    """PrivLoss = ln λ*: ``0``, a :class:`LogReal` such as ``log(23/9)``, or ``INF``."""
-    if is_inf(lam):
-        return INF
-    return real_log(lam)
-
-
-@dataclass(frozen=True)
-class AffineInLambda(ExactOrder):
-    """The exact number a − b·λ for an irrational λ = r·e^s (a decimal ε).
-
-    δ(λ) is affine in λ between breakpoints, so at a transcendental λ it is this form;
-    comparisons with ints, Fractions, mpq's and floats are exact (certified), and ``float()``
-    is for display.
-    """
-
-    a: Any
-    b: Any
-    lam: ExpReal
-
-    def _cmp_exact(self, other: Any) -> Any:
-        return self.cmp(other) if is_rational(other) else NotImplemented
-
-    def __float__(self) -> float:
-        return float(self.decimal(17))
-
-    def cmp(self, q: Any) -> int:
-        """Sign of (a − b·λ) − q, exactly."""
-        return affine_sign(self.a - q, self.b, self.lam)
-
-    def __str__(self) -> str:
-        if self.b == 0:
-            return q_str(self.a)
-        a, b = q_str(self.a), q_str(self.b)
-        if isinstance(self.b, QtElement):
-            b = f"({b})"
-        return f"{a} - {b}*{real_str(self.lam)}"
-
-    def decimal(self, digits: int = 6) -> str:
-        import mpmath
-
-        from ..numbers.rational import to_fraction
-
-        if isinstance(self.a, QtElement) or isinstance(self.b, QtElement):
-            from ..numbers.real import enclose
-
-            v = enclose(self.a, 120) - enclose(self.b, 120) * enclose(self.lam, 120)
-            with mpmath.workdps(digits + 5):
-                return mpmath.nstr((mpmath.mpf(v.a) + mpmath.mpf(v.b)) / 2, digits)
-        with mpmath.workdps(digits + 10):
-            fa, fb = to_fraction(self.a), to_fraction(self.b)
-            fr, fs = to_fraction(self.lam.r), to_fraction(self.lam.s)
-            lam = mpmath.mpf(fr.numerator) / fr.denominator * mpmath.exp(mpmath.mpf(fs.numerator) / fs.denominator)
-            return mpmath.nstr(
-                mpmath.mpf(fa.numerator) / fa.denominator - mpmath.mpf(fb.numerator) / fb.denominator * lam, digits
-            )
+    """PrivLoss = ln λ*: ``0``, ``log(23/9)``, the logarithm of a field element, or ``INF``."""
+    return ladder.log(lam)
 
 
 def affine_at(a: Any, b: Any, lam: Any) -> Any:
-    """The exact value a − b·λ: a rational or an element of ℚ(e^{1/L}) when λ, a or b is a
-    field element; an :class:`AffineInLambda` for rational a, b and λ = r·e^s."""
-    if b == 0:
-        return a
-    d = unify(a, b, lam)
-    if d == QQ:
-        return a - lam * b
-    try:
-        return lift(a, QT) - lift(lam, QT) * lift(b, QT)
-    except InexactValueError:  # e^eps of huge degree over the field: keep a − b·λ as it is
-        return AffineInLambda(a, b, lam)
+    """The exact value a − b·λ: a rational or an element of ℚ(e^{1/L}) when λ, a and b lie in
+    one field of moderate degree; an :class:`AffineInLambda` for λ = r·e^s beyond it."""
+    return a if b == 0 else ladder.sub(a, ladder.mul(b, lam))
 
 
 def value_cmp(v: Any, q: Any) -> int:
-    """Compare a δ value (rational or :class:`AffineInLambda`) with a rational, exactly."""
-    if isinstance(v, AffineInLambda):
-        return v.cmp(q)
-    return real_cmp(v, q)
+    """Compare a δ value with a δ (rational, field element or log-linear), exactly."""
+    return ladder.cmp(v, q)
 
 
 def value_str(v: Any) -> str:
-    return str(v) if isinstance(v, AffineInLambda) else real_str(v)
+    return ladder.text(v)
 
 
 @dataclass(frozen=True, eq=False)
@@ -187,25 +111,23 @@ class Profile(RichDisplay):
 
     def delta_at_lambda(self, lam: Any) -> Any:
         """δ_M(λ) exactly: a rational for rational λ, else an :class:`AffineInLambda`."""
-        if domain_of(lam) == QQ:
-            return self.envelope.value_at(as_q(lam))
-        if isinstance(lam, QtElement):  # already a field element: evaluate in the field
-            return self.envelope.value_at(lam)
+        if ladder.domain_of(lam) in (QQ, QT):  # a field value: evaluate in the field
+            return self.envelope.value_at(ladder.as_field(lam))
         a, b = self.envelope.line_at(lam)
         return affine_at(a, b, lam)
 
     def delta_at(self, eps: EpsLike) -> DeltaValue:
         """δ_M(e^ε) for an exact ε ≥ 0 (or its text, e.g. ``"log(3)"``)."""
-        return self.delta_at_lambda(lambda_of(eps_arg(eps, "Profile.delta_at", check=False)))
+        return public(self.delta_at_lambda(lambda_of(eps_arg(eps, "Profile.delta_at", check=False))))
 
     def least_lambda(self, delta: DeltaLike) -> Any:
         """The least λ ≥ 1 with δ_M(λ) ≤ δ (δ rational, in ℚ(e^{1/L}), or text)."""
         d = delta_arg(delta, "Profile.least_lambda", check=False) if isinstance(delta, (str, float)) else delta
-        return self.envelope.least_lambda(lift(d, domain_of(d)))
+        return public(self.envelope.least_lambda(d))
 
     def privloss(self, delta: DeltaLike) -> PrivLossValue:
         """PrivLoss(M, δ) = inf{ε ≥ 0 : M is (ε, δ)-DP}: ``0``, ``log(r)`` or ``INF``."""
-        return privloss_from_lambda(self.least_lambda(delta))
+        return public(privloss_from_lambda(self.least_lambda(delta)))
 
     def breakpoints(self) -> list[tuple[Any, Any]]:
         """(λ, δ_M(λ)) at λ = 1 and at every breakpoint λ > 1 of the envelope, increasing in λ;
@@ -214,11 +136,11 @@ class Profile(RichDisplay):
         for r in sorted(self.envelope.breakpoints(at_least=Q(1)), reverse=False):
             if r > 1:
                 pts.append((r, self.envelope.value_at(r)))
-        return pts
+        return [(public(lam), public(d)) for lam, d in pts]
 
     def limit(self) -> Any:
         """δ_M(λ) as λ → ∞: the largest probability an adversary gives a view impossible under x'."""
-        return self.envelope.top
+        return public(self.envelope.top)
 
     def equals_on_eps_ge_0(self, other: Profile) -> bool:
         """δ_M(λ) = δ_N(λ) for every λ ≥ 1 (exact: same limit and same bends beyond 1)."""
@@ -254,6 +176,6 @@ class Profile(RichDisplay):
 
 def format_privloss(v: Any) -> str:
     """``log(23/9) ≈ 0.938270`` / ``0`` / ``inf``."""
-    if is_inf(v) or (is_rational(v) and v == 0):
-        return real_str(v)
-    return f"{real_str(v)} ≈ {real_decimal(v)}"
+    if is_inf(v) or v == 0:
+        return ladder.text(v)
+    return f"{ladder.text(v)} ≈ {ladder.decimal(v)}"

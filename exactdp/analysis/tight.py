@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
-from ..numbers.ladder import QQ, domain_of, is_inf
+from ..numbers import ladder
+from ..numbers.certified import ball_bounds
+from ..numbers.ladder import QQ, is_inf
 from ..numbers.rational import Q, as_q
-from ..numbers.real import enclose, real_cmp
 from ..numbers.types import FieldValue, Lambda, Rational
 from .results import Profile
 
@@ -27,9 +27,9 @@ def tight_lambda(prof: Profile, delta: Any) -> Any | None:
     bps = prof.envelope.breakpoints(at_least=Q(1))
     if is_inf(lam_star):
         return (max(bps) if bps else Q(1)) + 1
-    if real_cmp(lam_star, 1) == 0:
+    if ladder.cmp(lam_star, 1) == 0:
         return None
-    below = max([r for r in bps if real_cmp(r, lam_star) < 0] + [Q(1)])
+    below = max([r for r in bps if ladder.cmp(r, lam_star) < 0] + [Q(1)])
     return (below + _rational_below(lam_star, below)) / 2
 
 
@@ -37,7 +37,7 @@ def _rational_below(x: Lambda, lo: FieldValue) -> Rational:
     """A rational in (lo, x] for x > lo: x itself if rational, else the lower end of a
     certified enclosure of x fine enough to lie above lo (only *chooses* a point: the witness
     found there is re-checked exactly)."""
-    if domain_of(x) == QQ:
+    if ladder.domain_of(x) is QQ:
         return as_q(x)
     prec = 64
     while True:
@@ -49,8 +49,4 @@ def _rational_below(x: Lambda, lo: FieldValue) -> Rational:
 
 def _lower(x: Lambda, prec: int) -> Rational:
     """The lower end of a certified enclosure of x, as an exact rational (a binary fraction)."""
-    import mpmath
-
-    lo = mpmath.mpf(enclose(x, prec).a)
-    man, exp = lo.man_exp
-    return as_q(Fraction(man) * (Fraction(2) ** exp))
+    return as_q(ball_bounds(ladder.ball(x, prec))[0])

@@ -19,9 +19,9 @@ from typing import Any, Protocol
 from ..display import RichDisplay
 from ..errors import EXCERPT_CHARS, VerificationError, excerpt
 from ..model.game import Ask, Chance, End, Label, Mechanism, Node, label_str, postorder
-from ..numbers.ladder import affine_sign, divide, is_inf
+from ..numbers import INF, Infinity, ladder
+from ..numbers.ladder import affine_sign, is_inf
 from ..numbers.rational import Q, is_rational, q_str
-from ..numbers.real import INF, Infinity, real_cmp, real_str
 from ..numbers.types import FieldValue
 from .hull import Hull, line_gt
 
@@ -66,12 +66,12 @@ def _gt_lambda(ratio: Any, lam: Any) -> bool:
         return True
     if is_rational(lam):
         return ratio > lam
-    return real_cmp(ratio, lam) > 0
+    return ladder.cmp(ratio, lam) > 0
 
 
 def _scale_lambda(lam: Any, ratio: Any) -> Any:
     """λ / ratio for a positive ratio, in the lowest domain of the number ladder that holds it."""
-    return divide(lam, ratio)
+    return ladder.div(lam, ratio)
 
 
 class HullPolicy:
@@ -332,7 +332,7 @@ class Witness(RichDisplay):
         x, xp = self.pair_names
         return (
             f"pair ({x}, {xp}); Pr[T | {x}] = {q_str(self.p)}, Pr[T | {xp}] = {q_str(self.p_prime)}, "
-            f"Pr[T | {x}] - e^eps Pr[T | {xp}] = {real_str(self.excess()) if is_rational(self.lam) else self.excess()}"
+            f"Pr[T | {x}] - e^eps Pr[T | {xp}] = {ladder.text(self.excess())}"
         )
 
 
@@ -388,7 +388,7 @@ def make_witness(
         ok = affine_sign(a - p, b - pp, lam) == 0
         if not ok:
             raise VerificationError(
-                f"witness re-check failed on pair {mech.pair_names(pair)} at lambda={real_str(lam)}: "
+                f"witness re-check failed on pair {mech.pair_names(pair)} at lambda={ladder.text(lam)}: "
                 f"engine said {q_str(a)} - lambda*{q_str(b)}, forward computation gives {q_str(p)} - lambda*{q_str(pp)}"
             )
     return Witness(mech, pair, lam, policy, p, pp, source)
@@ -405,13 +405,13 @@ def tighten(w: Witness, lam_star: FieldValue | Infinity, delta: FieldValue) -> W
     Both conditions are re-checked here on the independently recomputed p and p'.
     """
     if is_inf(lam_star):
-        ok = w.p_prime == 0 and real_cmp(w.p, delta) > 0
+        ok = w.p_prime == 0 and ladder.cmp(w.p, delta) > 0
     else:
         ok = w.p_prime > 0 and affine_sign(w.p - delta, w.p_prime, lam_star) >= 0
     if not ok:
         raise VerificationError(
             f"tightness re-check failed on pair {w.pair_names}: Pr[T|x] = {q_str(w.p)}, Pr[T|x'] = {q_str(w.p_prime)}, "
-            f"lambda* = {real_str(lam_star)}, delta = {q_str(delta)}"
+            f"lambda* = {ladder.text(lam_star)}, delta = {q_str(delta)}"
         )
     from dataclasses import replace
 

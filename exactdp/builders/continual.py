@@ -64,8 +64,8 @@ from typing import Any
 from ..errors import CaseError, CaseProblem
 from ..model.dag import build_dag
 from ..model.game import Mechanism
+from ..numbers import ladder
 from ..numbers.rational import Q, as_q, is_rational, q_str
-from ..numbers.real import real_cmp, real_exp, real_sign, real_str
 from .automaton import Automaton, BeliefStepper
 from .verifier import ANY, DIFFER, SAME, Verifier, bounded_verifier, make_verifier, pair_label
 
@@ -179,13 +179,13 @@ class Rule:
 
 
 def _eq_value(a: Any, b: Any) -> bool:
-    return real_cmp(a, b) == 0
+    return ladder.cmp(a, b) == 0
 
 
 def _param_str(p: Any) -> str:
     if isinstance(p, tuple):
-        return f"({real_str(p[0])}, {q_str(p[1])})"
-    return real_str(p)
+        return f"({ladder.text(p[0])}, {q_str(p[1])})"
+    return ladder.text(p)
 
 
 # instance: (item, v, belief under world 0, under world 1, pairs left, first flag, in J) | DONE
@@ -211,11 +211,11 @@ class _Game:
         self.item_E: list[Any] = []
         if rule is not None and rule.filter is not None:
             for it in self.items:
-                E = real_exp(it.eps)
+                E = ladder.exp(it.eps)
                 if not is_rational(E):
                     raise CaseError(
                         CaseProblem(
-                            f"menu item {it.name!r}: a filter needs e^eps rational, but eps = {real_str(it.eps)}",
+                            f"menu item {it.name!r}: a filter needs e^eps rational, but eps = {ladder.text(it.eps)}",
                             hint="write eps as log(r)",
                         )
                     )
@@ -264,7 +264,7 @@ class _Game:
         r = self.rule
         if r is None or r.params is None:
             return False
-        return not r.positive_eps_only or real_sign(self.items[j].eps) > 0
+        return not r.positive_eps_only or ladder.sign(self.items[j].eps) > 0
 
     def _draw(self, j: int, rem: tuple | None) -> Any:
         """Remaining multiset after an instance of item j draws its parameters, or
@@ -465,7 +465,7 @@ def ext_concomp(
     if rule.budget is not None and not (0 <= as_q(rule.budget) <= 1):
         raise CaseError(CaseProblem(f"the budget must lie in [0, 1], got {q_str(as_q(rule.budget))}"))
     for it in menu:
-        if real_sign(it.eps) < 0 or not (0 <= as_q(it.delta) <= 1):
+        if ladder.sign(it.eps) < 0 or not (0 <= as_q(it.delta) <= 1):
             raise CaseError(
                 CaseProblem(f"menu item {it.name!r}: claimed parameters must have eps >= 0 and delta in [0, 1]")
             )
@@ -554,10 +554,10 @@ def mixed_budgeted(menu: Sequence[MenuItem], eps: Sequence[Any], budget: Any, *,
     sub-multiset of ``eps``; ∏_created (1 − δᵢ) ≥ 1 − δ̄.  Lemma 5.11: (ε, 1 − (1 − δ)(1 − δ̄))-DP
     if ⊗ RR_(εᵢ,0) is (ε, δ)-DP; Remark 5.12 (improved basic composition) follows."""
     for it in menu:
-        if real_sign(it.eps) != 0 and as_q(it.delta) != 0:
+        if ladder.sign(it.eps) != 0 and as_q(it.delta) != 0:
             raise CaseError(
                 CaseProblem(
-                    f"menu item {it.name!r} has eps = {real_str(it.eps)} and delta = {q_str(as_q(it.delta))}: "
+                    f"menu item {it.name!r} has eps = {ladder.text(it.eps)} and delta = {q_str(as_q(it.delta))}: "
                     "Def. 5.10 allows only items with eps = 0 or delta = 0",
                     hint="split it into an (eps, 0) item and a (0, delta) item",
                 )
@@ -571,10 +571,10 @@ def basic_filter(menu: Sequence[MenuItem], eps: Any, delta: Any, *, cap: int, **
     creations (chosen adaptively, parameters from the menu) must keep Σ εᵢ ≤ ε and Σ δᵢ ≤ δ;
     every instance may receive differing pairs.  Theorem 10.4: if the filter composition of
     randomized responses (Def. 10.3) is (ε′, δ′)-DP, so is that of CMs."""
-    E = real_exp(eps)
+    E = ladder.exp(eps)
     if not is_rational(E):
         raise CaseError(
-            CaseProblem(f"a filter needs e^eps rational, but eps = {real_str(eps)}", hint="write eps as log(r)")
+            CaseProblem(f"a filter needs e^eps rational, but eps = {ladder.text(eps)}", hint="write eps as log(r)")
         )
     rule = Rule("10.2", cap, None, consume="create", filter=(as_q(E), as_q(delta)))
     return ext_concomp(menu, rule, **kw)

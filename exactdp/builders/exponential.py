@@ -48,8 +48,8 @@ from ..errors import CaseError, CaseProblem, InexactValueError, LimitExceededErr
 from ..model.checks import takes_mechanism
 from ..model.game import END, Ask, Chance, Label, Mechanism, Node, label_str, unordered_pairs
 from ..model.ops import graft
+from ..numbers import ladder
 from ..numbers.rational import Q, as_q, q_str
-from ..numbers.real import real_pow
 from ..numbers.types import EpsLike, LambdaLike, Rational
 from .params import UNSET, check_exp_eps, exp_eps_arg, read_exp_eps
 from .rr import default_bits
@@ -136,7 +136,7 @@ def monotone_violation(scores: Scores, adjacent: Sequence[tuple[int, int]]) -> t
 
 def _power(B: Any, e: Any) -> Any:
     """B^e for rationals B ≥ 1 and e, exactly, or InexactValueError."""
-    return as_q(real_pow(as_q(B), as_q(e)))
+    return as_q(ladder.power(as_q(B), as_q(e)))
 
 
 def exponential_rows(

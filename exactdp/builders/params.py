@@ -3,13 +3,14 @@ r"""Privacy parameters as the Python builders take them: keywords that read like
 A case file writes ε (``eps: log(3)``), so the builders take ``eps=`` the same way: text in
 exactdp's number grammar (``"log(3)"``, ``"0.1"``, read exactly, never ``eval``-ed) or an exact
 value (a rational, or a ``LogReal`` such as ``exactdp.exact("log(3)")``).  Where e^ε itself is
-the natural input it is named: ``exp_eps=3`` is RR with e^ε = 3.  Floats are refused: ``0.1``
-is not 1/10 in binary, and exactdp never rounds.
+the natural input it is named: ``exp_eps=3`` is RR with e^ε = 3.  A float is taken as the exact
+binary fraction it is: ``delta=0.5`` is 1/2, but ``0.1`` is 3602879701896397/2^55, not 1/10
+(write ``"0.1"`` for the decimal); exactdp never rounds.
 
 This module only reads the arguments (text or exact values, which of ``eps=``/``exp_eps=`` is
 given, the deprecated positional e^ε); every check of an ε, δ or e^ε is made by
 :mod:`exactdp.numbers.kinds`, with its wording, as for case files and the command line.  A
-float or a value that is not an exact number is a :class:`TypeError`; a number kinds refuses is
+value that is not an exact number is a :class:`TypeError`; a number kinds refuses is
 a :class:`ValueError` (an :class:`~exactdp.errors.InexactValueError` where e^ε is
 transcendental but the mechanism needs it rational).
 
@@ -30,9 +31,9 @@ from typing import Any
 from ..deprecation import warn_deprecated
 from ..errors import CaseError, CaseProblem, InexactValueError
 from ..numbers import kinds as K
+from ..numbers import ladder
 from ..numbers.expr import ExprError, eval_text
 from ..numbers.rational import as_q, is_rational, q_str
-from ..numbers.real import is_real
 from ..numbers.types import DeltaLike, Eps, EpsLike, FieldValue, LambdaLike, Rational, RationalLike
 
 __all__ = [
@@ -71,24 +72,21 @@ def _checked(check: Callable[..., Any], value: Any, *, error: type[Exception] = 
         raise error(e.text()) from None
 
 
-def _no_float(call: str, name: str, value: Any) -> None:
-    if isinstance(value, float):
-        raise TypeError(
-            f"{call}: {name}={value!r} is a float, which is binary and usually already rounded; exactdp takes exact "
-            f'values: write {name}="{value!r}" (text is read exactly, e.g. "0.1" is 1/10) or a Fraction'
-        )
-
-
 def _exact(call: str, name: str, value: Any, example: str) -> Any:
     """The exact number an argument stands for: text is read by exactdp's grammar (never
-    ``eval``-ed), a float is refused, and anything that is not an exact number is a TypeError."""
-    _no_float(call, name, value)
+    ``eval``-ed), a float is the exact binary fraction it is, and anything that is not an exact
+    number is a TypeError."""
+    if isinstance(value, float):
+        try:
+            return ladder.from_float(value)
+        except ValueError as e:
+            raise ValueError(f"{call}: {name}={value!r}: {e}") from None
     if isinstance(value, str):
         try:
             value = eval_text(value)
         except ExprError as e:
             raise ValueError(f"{call}: {name}={value!r} is not a number exactdp can read: {e.message}") from None
-    if not is_real(value):
+    if not ladder.is_exact(value):
         raise TypeError(
             f'{call}: {name} must be an exact number or text such as "{example}", got {type(value).__name__}: {value!r}'
         )
@@ -139,7 +137,15 @@ def _exp_of_eps(
     """λ = e^ε of an ε argument (:func:`exactdp.numbers.kinds.exp_eps`); a transcendental λ
     that cannot be kept exact, or that ``rational`` refuses, is an InexactValueError."""
     e = read_eps(eps, call=call, name=name, positive=positive)
-    return _checked(K.exp_eps, e, form=call, rational_only=rational, error=InexactValueError)
+    try:
+        return _checked(K.exp_eps, e, form=call, rational_only=rational, error=InexactValueError)
+    except InexactValueError as err:
+        if isinstance(eps, float):  # the binary fraction of a float is rarely what was meant
+            raise InexactValueError(
+                f'{err}; the float {eps!r} is the binary fraction {ladder.short(e)}: write {name}="{eps!r}" '
+                "for the decimal"
+            ) from None
+        raise
 
 
 def exp_eps_arg(
@@ -172,7 +178,6 @@ def exp_eps_arg(
         return _exp_of_eps(call, eps, name=n_eps, rational=rational)
     if exp_eps is not None:
         return read_exp_eps(exp_eps, call=call, name=n_exp, rational=rational)
-    _no_float(call, positional_name, positional)
     shown = q_str(positional) if is_rational(positional) else str(positional)
     warn_deprecated(
         f"{call}: the positional argument {positional_name}={shown} is e^{n_eps}, not {n_eps} as in case files (a positional 1 "

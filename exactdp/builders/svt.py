@@ -47,10 +47,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import CaseError, CaseProblem, InexactValueError
+from ..limits import check_count
 from ..model.dag import build_dag
 from ..model.game import Label, Mechanism
+from ..numbers import ladder
 from ..numbers.rational import Q, as_q, q_str
-from ..numbers.real import real_pow
 from ..numbers.types import EpsLike, LambdaLike, Rational
 from .classic import Noise, discrete_laplace, geometric_noise
 from .params import UNSET, exp_eps_arg
@@ -243,6 +244,8 @@ class _Builder:
                         need_lo.append(k)
                         need_hi.append(k + 1)
         self.win = _Window(min(need_lo), max(need_hi), self.alpha_nu)
+        # every threshold value of the window is a state: refuse a window no game could hold
+        check_count("the threshold values of svt's window", self.win.U - self.win.L + 1, "max_nodes", "--max-nodes")
         self.rhos = list(range(self.win.L, self.win.U + 1))
         self.prior = self._prior(spec.threshold_noise)
         self.resample = self._prior(spec.resample_noise) if spec.resample_noise is not None else None
@@ -512,7 +515,7 @@ def _alpha(E: Any, scale: Any, delta: Any, what: str) -> Any:
     """α = e^{−1/b} for Lap(b) with b = scale·Δ/ε, i.e. α = E^{−1/(scale·Δ)}, exactly or refused."""
     expo = -1 / (as_q(scale) * as_q(delta))
     try:
-        return as_q(real_pow(as_q(E), expo))
+        return as_q(ladder.power(as_q(E), expo))
     except InexactValueError:
         raise CaseError(
             CaseProblem(

@@ -18,9 +18,9 @@ from typing import Any
 from ..model.checks import mechanism_arg
 from ..model.game import END, Ask, Chance, Label, Mechanism, Node, label_str, postorder
 from ..numbers import kinds as K
-from ..numbers.qt import QtElement
+from ..numbers import ladder
+from ..numbers.ladder import QT
 from ..numbers.rational import Q
-from ..numbers.real import real_str
 from ..numbers.types import FieldValue
 from .params import read_exact
 
@@ -46,7 +46,7 @@ def _probability(value: Any, call: str, place: str) -> FieldValue:
     """One probability as a case file reads it: text or an exact number in [0, 1]."""
     v = read_exact(value, call=call, name=place, example="1/4")
     try:
-        if type(v) is QtElement:  # decimal eps: an element of Q(e^(1/L)), its range checked exactly
+        if ladder.domain_of(v) is QT:  # decimal eps: an element of Q(e^(1/L)), its range checked exactly
             return K.delta(v, what=f"{call}: {place}", field=True)
         return K.probability(v, what=f"{call}: {place}")
     except K.QuantityError as e:
@@ -95,10 +95,10 @@ def _check_sums(call: str, labels: list[Label], rows: list[tuple[FieldValue, ...
         for row in rows:
             total = total + row[d]
         if total != 1:
-            parts = ", ".join(f"answer {label_str(lab)!r}: {real_str(row[d])}" for lab, row in zip(labels, rows))
+            parts = ", ".join(f"answer {label_str(lab)!r}: {ladder.text(row[d])}" for lab, row in zip(labels, rows))
             raise ValueError(
                 f"{call}: the probabilities of dataset #{d + 1} (entry {d + 1} of every answer's list) sum to "
-                f"{real_str(total)}, not 1 ({parts}); each answer lists one probability per dataset, and for each "
+                f"{ladder.text(total)}, not 1 ({parts}); each answer lists one probability per dataset, and for each "
                 f"dataset they sum to 1 over the answers, {_EXAMPLE}"
             )
 

@@ -541,6 +541,13 @@ def _limit_rows() -> list[tuple[str, str, str, str]]:
             f"a rational function of the symbols of degree up to 300 exceeds the limit of {d.max_symbolic_degree}; ...",
         ),
         (
+            "precision of one certified sign decision (interval arithmetic)",
+            f"{d.max_precision:,} bits",
+            "`--max-precision`",
+            f"deciding the sign of ... by certified interval arithmetic exceeds the limit of {d.max_precision} bits "
+            "of precision; raise it with --max-precision BITS",
+        ),
+        (
             "components of `exactdp compose`",
             f"{d.max_components:,}",
             "`--max-components`",

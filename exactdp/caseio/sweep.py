@@ -21,9 +21,9 @@ from typing import Any
 import yaml
 
 from ..errors import CaseError, CaseProblem
+from ..numbers import ladder
 from ..numbers.expr import ExprError, evaluate, names_in, parse_expr
 from ..numbers.rational import Q, as_q, is_rational
-from ..numbers.real import real_str
 from .context import INVALID, Invalid, Reader, _Abort, child_path, suggest
 from .yamlsafe import YamlLimits, is_null, kind_of, load_yaml
 
@@ -92,7 +92,7 @@ def _integer(r: Reader, node: yaml.Node, path: str) -> Any:
     if v is INVALID:
         return INVALID
     if not is_rational(v) or as_q(v).denominator != 1:
-        return r.error(node, path, f"a range bound must be a whole number, found {real_str(v)}")
+        return r.error(node, path, f"a range bound must be a whole number, found {ladder.text(v)}")
     return int(as_q(v))
 
 
@@ -113,7 +113,7 @@ def _listed(r: Reader, node: yaml.SequenceNode, path: str) -> list[Any] | Any:
         return INVALID
     seen: set[str] = set()
     for k, v in enumerate(vals):
-        text = real_str(v)
+        text = ladder.text(v)
         if text in seen:
             return r.error(node.value[k], child_path(path, k), f"the value {text} is listed twice")
         seen.add(text)
@@ -229,4 +229,4 @@ def case_name(text: str, file: str = "<case>", *, yaml_limits: YamlLimits = Yaml
 
 def point_label(point: Point) -> str:
     """``k=3, eps=log(2)``: how a point is named in reports."""
-    return ", ".join(f"{name}={real_str(v)}" for name, v in point)
+    return ", ".join(f"{name}={ladder.text(v)}" for name, v in point)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from ..errors import ExactDPError, TimeLimitExceeded
 from ..forms import fields as F
 from ..numbers import kinds as K
 from .context import INVALID, Reader, child_path, suggest
@@ -164,6 +165,10 @@ class TypedReader:
             return check(v)
         except K.QuantityError as e:
             return self.r.error(node, path, e.message, e.hint)
+        except TimeLimitExceeded:
+            raise  # the clock ran out for the whole file: not a problem of this value
+        except ExactDPError as e:  # a limit reached while checking it (e.g. --max-precision)
+            return self.r.error(node, path, str(e))
 
     def symbols(self, symbolic: bool) -> Any:
         return self.r.symtab if symbolic else None
@@ -186,7 +191,9 @@ def _divergence(tr: TypedReader, k: F.Divergence, node: yaml.Node, path: str) ->
 
 @_reads(F.Delta)
 def _delta(tr: TypedReader, k: F.Delta, node: yaml.Node, path: str) -> Any:
-    return tr.number(node, path, "delta", lambda v: K.delta(v, symbols=tr.symbols(k.symbolic), field=k.field))
+    return tr.number(
+        node, path, "delta", lambda v: K.delta(v, symbols=tr.symbols(k.symbolic), field=k.field, logs=k.logs)
+    )
 
 
 @_reads(F.Prob)

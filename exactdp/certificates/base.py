@@ -19,9 +19,9 @@ from typing import Any, Protocol
 from ..analysis.results import Profile, lambda_of
 from ..errors import ExactDPError
 from ..model.game import Mechanism
-from ..numbers.qt import QtElement
+from ..numbers import ladder
+from ..numbers.ladder import OO, QQ, QT, is_inf
 from ..numbers.rational import is_rational, to_fraction
-from ..numbers.real import Infinity, real_str
 
 __all__ = ["NoCertificate", "Source", "ExpValue", "exp_eps", "textify", "FORMAT", "VERSION", "MAX_DEGREE", "MAX_STATES"]
 
@@ -56,18 +56,18 @@ def exp_eps(eps: Any) -> Any:
     """e^ε for a claim's ε as a certificate states it: a rational, an element of ℚ(e^{1/L}),
     :class:`ExpValue`, or INF."""
     lam = lambda_of(eps)
-    if isinstance(lam, Infinity) or is_rational(lam) or isinstance(lam, QtElement):
+    if ladder.domain_of(lam) in (OO, QQ, QT):
         return lam
     r, s = getattr(lam, "r", None), getattr(lam, "s", None)
     if r is None or s is None or not is_rational(r) or not is_rational(s):
-        raise NoCertificate(f"e^eps = {real_str(lam)} is not r*exp(q) with rationals r and q")
+        raise NoCertificate(f"e^eps = {ladder.text(lam)} is not r*exp(q) with rationals r and q")
     s = to_fraction(s)
     if abs(s.numerator) <= MAX_DEGREE and s.denominator <= MAX_DEGREE:
         from ..numbers.qt import qt_exp
 
         return qt_exp(r, s)
     if to_fraction(r) != 1:
-        raise NoCertificate(f"e^eps = {real_str(lam)}: a multiple of e^q beyond the field's degree")
+        raise NoCertificate(f"e^eps = {ladder.text(lam)}: a multiple of e^q beyond the field's degree")
     return ExpValue(s)
 
 
@@ -90,7 +90,7 @@ def _fields(x: Any, found: list[int]) -> None:
     elif isinstance(x, (list, tuple)):
         for v in x:
             _fields(v, found)
-    elif isinstance(x, QtElement) and x.L not in found:
+    elif ladder.is_exact(x) and ladder.domain_of(x) is QT and x.L not in found:
         found.append(x.L)
 
 
@@ -106,11 +106,11 @@ def _text(x: Any, L: int) -> Any:
 
 def number_text(x: Any, L: int = 0) -> str:
     """One number as certificate text, in the field ℚ(e^{1/L}) (L = 0: rationals only)."""
-    if isinstance(x, Infinity):
+    if is_inf(x):
         return "inf"
     if isinstance(x, ExpValue):
         return f"exp({to_fraction(x.q)})"
-    if isinstance(x, QtElement):
+    if ladder.domain_of(x) is QT:
         step = L // x.L
         if L % x.L or (max(x.n.degree(), x.d.degree()) * step > MAX_DEGREE):
             raise NoCertificate(f"{x} needs polynomials in t beyond degree {MAX_DEGREE}")
@@ -125,4 +125,4 @@ def number_text(x: Any, L: int = 0) -> str:
         return f"{coeffs(x.n, c.numerator)}/{coeffs(x.d, c.denominator)}"
     if is_rational(x):
         return str(x)
-    raise NoCertificate(f"the value {real_str(x)} has no exact certificate form")
+    raise NoCertificate(f"the value {ladder.text(x)} has no exact certificate form")

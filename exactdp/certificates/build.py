@@ -29,9 +29,9 @@ from typing import Any
 import mpmath
 
 from ..analysis.results import Profile
-from ..numbers.qt import QtElement
-from ..numbers.rational import Q, is_rational
-from ..numbers.real import Infinity, real_cmp
+from ..numbers import ladder
+from ..numbers.ladder import QQ, QT, is_inf
+from ..numbers.rational import Q
 from .base import ExpValue, NoCertificate, Source, exp_eps
 from .game import ExportedGame, check_point_states, export_game
 
@@ -68,15 +68,11 @@ def _cmp(x: Any, y: Any) -> int:
     """The order of two values of e^ε (rationals, field elements, e^q, INF)."""
     if isinstance(x, ExpValue) or isinstance(y, ExpValue):
         return _cmp(_as_real(x), _as_real(y))
-    if isinstance(x, Infinity) or isinstance(y, Infinity):
-        return isinstance(x, Infinity) - isinstance(y, Infinity)
-    return real_cmp(x, y)
+    return ladder.cmp(x, y)  # (∞ included: the ladder's top)
 
 
 def _as_real(x: Any) -> Any:
-    from ..numbers.real import real_exp
-
-    return real_exp(x.q) if isinstance(x, ExpValue) else x
+    return ladder.exp(x.q) if isinstance(x, ExpValue) else x
 
 
 def privloss_certificate(src: Source, of: Any, delta: Any, relation: str, value: Any) -> dict:
@@ -180,8 +176,8 @@ def simulation_certificate(src: Source, of: Any, eps_default: bool, lam: Any, de
     proof: dict = {}
     if eps_default:
         proof["exp_privloss"] = prof.least_lambda(delta)
-    if not isinstance(lam, Infinity):
-        if not (is_rational(lam) or isinstance(lam, QtElement)):
+    if not is_inf(lam):
+        if ladder.domain_of(lam) not in (QQ, QT):
             raise NoCertificate("e^eps is not exact in the certificate's numbers (a symbolic eps)")
         for pr in sim.pairs:
             if pr.T is not None:
@@ -190,7 +186,7 @@ def simulation_certificate(src: Source, of: Any, eps_default: bool, lam: Any, de
                 proof.setdefault("farkas", []).append(farkas_entry(pr.certificate))
             else:
                 proof.setdefault("breaks", []).append(_breaking_pair(g, pr.pair, lam, delta))
-    exists = not isinstance(lam, Infinity) and all(pr.T is not None for pr in sim.pairs)
+    exists = not is_inf(lam) and all(pr.T is not None for pr in sim.pairs)
     claim = {
         "kind": "not_simulates_rr" if negated else "simulates_rr",
         "of": g.name,
@@ -216,6 +212,6 @@ def _num(x: Any) -> Any:
 
 
 def _finite(lam: Any) -> Any:
-    if isinstance(lam, Infinity):
+    if is_inf(lam):
         raise NoCertificate("eps = inf: every mechanism is (inf, delta)-DP; nothing to certify")
     return lam

@@ -15,10 +15,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..analysis.renyi import RenyiResult
+from ..numbers import ladder
 from ..numbers.ladder import is_inf
 from ..numbers.loglinear import as_log_linear
 from ..numbers.rational import Q
-from ..numbers.real import value_bits
 from .base import NoCertificate, Source
 from .build import _body, _game
 
@@ -36,9 +36,9 @@ def renyi_certificate(
     if not is_inf(alpha) and int(alpha) > MAX_ORDER:
         raise NoCertificate(f"orders above {MAX_ORDER} have no certificate: the checker bounds the powers it computes")
     worst = res.worst_pair()
-    if worst is not None and not is_inf(worst.total) and value_bits(worst.total) * 4 > MAX_BITS:
+    if worst is not None and not is_inf(worst.total) and ladder.bits(worst.total) * 4 > MAX_BITS:
         raise NoCertificate(
-            f"the Renyi sum has about {value_bits(worst.total)} bits: more than the checker's --max-bits allows"
+            f"the Renyi sum has about {ladder.bits(worst.total)} bits: more than the checker's --max-bits allows"
         )
     g, _ = _game(src, of)
     if any(not hasattr(p, "numerator") for nd in g.doc["nodes"] for _, row, _ in nd.get("answer", []) for p in row):

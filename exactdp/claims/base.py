@@ -20,9 +20,9 @@ from ..display import RichDisplay
 from ..forms.fields import Count, Declared, FieldProblem, Label, ListOf, Pair, arg
 from ..forms.registry import Registry
 from ..model.game import Mechanism
+from ..numbers import ladder
 from ..numbers.ladder import is_inf
 from ..numbers.rational import Q
-from ..numbers.real import real_cmp
 
 __all__ = [
     "Where",
@@ -117,7 +117,7 @@ class Analysis:
         if expect_zero and ("profile", subject) not in self._cache:
             lam = lambda_of(eps)
             pure = self.pure_lambda(subject)
-            if not is_inf(lam) and not is_inf(pure) and real_cmp(lam, pure) >= 0:
+            if not is_inf(lam) and not is_inf(pure) and ladder.cmp(lam, pure) >= 0:
                 return Q(0)
         return self.profile(subject).delta_at(eps)
 

@@ -19,7 +19,7 @@ from typing import Any
 from .. import certificates as _cert
 from ..analysis.bounded_range import ADVERSARIES, BRResult
 from ..forms.fields import Choice, Eps, PrivLossValue, arg
-from ..numbers.real import real_cmp, real_str
+from ..numbers import ladder
 from .base import FAILS, HOLDS, Analysis, Claim, Verdict, claim
 
 __all__ = ["BoundedRangeClaim", "NotBoundedRangeClaim", "BRRangeClaim", "br_result"]
@@ -35,7 +35,7 @@ def _suffix(adversaries: str) -> str:
 
 
 def _values(res: BRResult) -> dict[str, str]:
-    return {"br_range": real_str(res.range()), "adversaries": res.adversaries, "pair": ",".join(res.worst.pair)}
+    return {"br_range": ladder.text(res.range()), "adversaries": res.adversaries, "pair": ",".join(res.worst.pair)}
 
 
 _ADVERSARIES = Choice(ADVERSARIES, "adversaries")
@@ -51,10 +51,10 @@ class BoundedRangeClaim(Claim):
     adversaries: str = arg(_ADVERSARIES, default="deterministic", doc=_ADV_DOC)
 
     def statement(self) -> str:
-        return f"{self.of} is {real_str(self.eps)}-BR{_suffix(self.adversaries)}"
+        return f"{self.of} is {ladder.text(self.eps)}-BR{_suffix(self.adversaries)}"
 
     def params(self) -> dict[str, str]:
-        return {"eps": real_str(self.eps), "adversaries": self.adversaries}
+        return {"eps": ladder.text(self.eps), "adversaries": self.adversaries}
 
     def check(self, an: Analysis) -> Verdict:
         res = br_result(an, self.subject, self.adversaries)
@@ -63,7 +63,7 @@ class BoundedRangeClaim(Claim):
             self,
             HOLDS if ok else FAILS,
             f"BR-range = {res.text()}",
-            "" if ok else f"exceeds {real_str(self.eps)}",
+            "" if ok else f"exceeds {ladder.text(self.eps)}",
             None if ok else res.worst.witness,
             _values(res),
         )
@@ -80,7 +80,7 @@ class NotBoundedRangeClaim(BoundedRangeClaim):
     """M is not eps-BR; the report shows two views whose losses differ by more than eps."""
 
     def statement(self) -> str:
-        return f"{self.of} is not {real_str(self.eps)}-BR{_suffix(self.adversaries)}"
+        return f"{self.of} is not {ladder.text(self.eps)}-BR{_suffix(self.adversaries)}"
 
     def check(self, an: Analysis) -> Verdict:
         res = br_result(an, self.subject, self.adversaries)
@@ -89,7 +89,7 @@ class NotBoundedRangeClaim(BoundedRangeClaim):
             self,
             HOLDS if ok else FAILS,
             f"BR-range = {res.text()}",
-            "" if ok else f"{self.of} is {real_str(self.eps)}-BR",
+            "" if ok else f"{self.of} is {ladder.text(self.eps)}-BR",
             res.worst.witness if ok else None,
             _values(res),
         )
@@ -104,17 +104,17 @@ class BRRangeClaim(Claim):
     adversaries: str = arg(_ADVERSARIES, default="deterministic", doc=_ADV_DOC)
 
     def statement(self) -> str:
-        return f"BR-range({self.of}) = {real_str(self.equals)}{_suffix(self.adversaries)}"
+        return f"BR-range({self.of}) = {ladder.text(self.equals)}{_suffix(self.adversaries)}"
 
     def params(self) -> dict[str, str]:
-        return {"equals": real_str(self.equals), "adversaries": self.adversaries}
+        return {"equals": ladder.text(self.equals), "adversaries": self.adversaries}
 
     def check(self, an: Analysis) -> Verdict:
         res = br_result(an, self.subject, self.adversaries)
-        ok = real_cmp(res.range(), self.equals) == 0
+        ok = ladder.cmp(res.range(), self.equals) == 0
         return Verdict(self, HOLDS if ok else FAILS, res.text(), "", None if ok else res.worst.witness, _values(res))
 
     def certificate(self, an: Analysis) -> dict | None:
         """The game; the checker recomputes the BR-range."""
-        ok = real_cmp(br_result(an, self.subject, self.adversaries).range(), self.equals) == 0
+        ok = ladder.cmp(br_result(an, self.subject, self.adversaries).range(), self.equals) == 0
         return _cert.br_certificate(an, self.subject, self.kind, self.equals, self.adversaries, ok)

@@ -34,9 +34,9 @@ from typing import Any
 
 from ..analysis import format_privloss
 from ..forms.fields import Choice, Delta, Eps, FieldProblem, Label, ListOf, Order, arg
+from ..numbers import INF, ladder
 from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, q_str
-from ..numbers.real import INF, real_cmp, real_decimal, real_str, real_sub
 from ..theorems import basic, components, improved_basic, optimal, thm_1_8
 from .base import FAILS, HOLDS, UNSUPPORTED, Analysis, Claim, Verdict, claim
 
@@ -104,17 +104,17 @@ class CompositionClaim(Claim):
     def statement(self) -> str:
         names = ", ".join(self.of)
         d = "" if self.delta is None else f", delta {q_str(self.delta)}"
-        a = "" if self.alpha is None else f", alpha {real_str(self.alpha)}"
+        a = "" if self.alpha is None else f", alpha {ladder.text(self.alpha)}"
         return f"ConComp({names}) within {self.theorem}{d}{a}"
 
     def params(self) -> dict[str, str]:
         out = {"of": ", ".join(self.of), "theorem": self.theorem}
         if self.alpha is not None:
-            out["alpha"] = real_str(self.alpha)
+            out["alpha"] = ladder.text(self.alpha)
         if self.delta is not None:
             out["delta"] = q_str(self.delta)
         if self.eps is not None:
-            out["eps"] = ", ".join(real_str(e) for e in self.eps)
+            out["eps"] = ", ".join(ladder.text(e) for e in self.eps)
         if self.deltas is not None:
             out["deltas"] = ", ".join(q_str(d) for d in self.deltas)
         return out
@@ -139,8 +139,8 @@ class CompositionClaim(Claim):
                     return Verdict(
                         self,
                         FAILS,
-                        f"{name} is not ({real_str(self.eps[k])}, {q_str(deltas[k])})-DP",
-                        f"its delta at that eps is {real_str(d) if not hasattr(d, 'cmp') else str(d)}",
+                        f"{name} is not ({ladder.text(self.eps[k])}, {q_str(deltas[k])})-DP",
+                        f"its delta at that eps is {ladder.text(d) if not hasattr(d, 'cmp') else str(d)}",
                     )
                 eps_i.append(self.eps[k])
             else:
@@ -180,16 +180,18 @@ class CompositionClaim(Claim):
             b = {"basic": basic, "improved-basic": improved_basic, "thm-1.8": thm_1_8}[self.theorem](comps)
             at = self.delta if self.delta is not None else b.delta
             tdelta = b.delta
-            bound = b.eps if real_cmp(at, b.delta) >= 0 else INF
+            bound = b.eps if ladder.cmp(at, b.delta) >= 0 else INF
         found = prof.privloss(at)
-        ok = real_cmp(found, bound) <= 0 if not is_inf(bound) else True
+        ok = ladder.cmp(found, bound) <= 0 if not is_inf(bound) else True
         slack = None
         if not is_inf(bound) and not is_inf(found):
-            slack = real_sub(bound, found)
-        parts = ", ".join(f"({real_str(e)}, {q_str(d)})" for e, d in zip(eps_i, deltas))
+            slack = ladder.sub(bound, found)
+        parts = ", ".join(f"({ladder.text(e)}, {q_str(d)})" for e, d in zip(eps_i, deltas))
         text = f"PrivLoss = {format_privloss(found)}; {self.theorem} gives {format_privloss(bound)}"
         if slack is not None:
-            text += f"; slack {real_str(slack)}" + ("" if real_cmp(slack, 0) == 0 else f" ≈ {real_decimal(slack)}")
+            text += f"; slack {ladder.text(slack)}" + (
+                "" if ladder.cmp(slack, 0) == 0 else f" ≈ {ladder.decimal(slack)}"
+            )
         note = f"components ({parts}) at delta {q_str(at)}"
         if self.theorem != "optimal":
             note += f"; theorem delta {q_str(tdelta)}"
@@ -200,10 +202,10 @@ class CompositionClaim(Claim):
         if is_inf(bound):
             note += "; the theorem gives no finite bound at this delta"
         values = {
-            "privloss": real_str(found),
-            "bound": real_str(bound),
-            "slack": real_str(slack) if slack is not None else None,
-            "components": [[real_str(e), q_str(d)] for e, d in zip(eps_i, deltas)],
+            "privloss": ladder.text(found),
+            "bound": ladder.text(bound),
+            "slack": ladder.text(slack) if slack is not None else None,
+            "components": [[ladder.text(e), q_str(d)] for e, d in zip(eps_i, deltas)],
             "delta": q_str(at),
         }
         return Verdict(self, HOLDS if ok else FAILS, text, note, None, values)

@@ -9,10 +9,11 @@ from typing import Any
 from .. import certificates as _cert
 from ..analysis import format_privloss
 from ..analysis.results import Profile, privloss_from_lambda, value_cmp, value_str
+from ..errors import InexactValueError
 from ..forms.fields import Delta, Eps, FieldProblem, Label, PrivLossValue, arg
+from ..numbers import ladder
 from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, q_str
-from ..numbers.real import LogLinear, real_cmp, real_decimal, real_log, real_str
 from ..numbers.symbolic import expr_str, is_sym
 from .base import FAILS, HOLDS, Analysis, Claim, Verdict, claim
 
@@ -35,7 +36,7 @@ def _text(x: Any) -> str:
     """An exact value, or a value in the case's symbols (``(E^2 - E)/(E + 1)^2``)."""
     if is_sym(x):
         return expr_str(x)
-    return real_str(x)
+    return ladder.text(x)
 
 
 def _exponent(eps: object) -> str:
@@ -43,6 +44,15 @@ def _exponent(eps: object) -> str:
     e = _text(eps)
     simple = e.isalnum() or (e.startswith("log(") and e.count("(") == 1 and e.endswith(")"))
     return e if simple else f"({e})"
+
+
+def _witness_if_exact(an: Analysis, subject: Any, eps: Any) -> Any:
+    """A witness at ε when e^ε has an exact form (not for ε = log(3)/2: e^ε = √3)."""
+    try:
+        ladder.exp(eps)
+    except InexactValueError:
+        return None
+    return an.witness(subject, eps)
 
 
 @claim("privloss")
@@ -75,13 +85,13 @@ class PrivLossClaim(Claim):
     def check(self, an: Analysis) -> Verdict:
         lam = an.least_lambda(self.subject, self.delta)
         found = privloss_from_lambda(lam)
-        values = {"privloss": real_str(found), "decimal": real_decimal(found)}
-        values["exp_privloss"] = real_str(lam)
+        values = {"privloss": ladder.text(found), "decimal": ladder.decimal(found)}
+        values["exp_privloss"] = ladder.text(lam)
         if self.equals is not None:
-            c = real_cmp(found, self.equals)
+            c = ladder.cmp(found, self.equals)
             ok = c == 0
         else:
-            c = real_cmp(found, self.at_most)
+            c = ladder.cmp(found, self.at_most)
             ok = c <= 0
         target = self.equals if self.equals is not None else self.at_most
         wit, note = None, ""
@@ -89,10 +99,10 @@ class PrivLossClaim(Claim):
             # the claimed ε is too small: show an adversary beating it
             # e^eps must be exact for a witness: a multiple of a log such as log(3)/2 is
             # compared exactly but has no witness
-            wit = None if isinstance(target, LogLinear) else an.witness(self.subject, target)
-            note = f"not ({real_str(target)}, {q_str(self.delta)})-DP"
+            wit = _witness_if_exact(an, self.subject, target)
+            note = f"not ({ladder.text(target)}, {q_str(self.delta)})-DP"
         elif not ok:
-            note = f"{self.of} is already ({real_str(found)}, {q_str(self.delta)})-DP"
+            note = f"{self.of} is already ({ladder.text(found)}, {q_str(self.delta)})-DP"
         return Verdict(self, HOLDS if ok else FAILS, format_privloss(found), note, wit, values)
 
     def certificate(self, an: Analysis) -> dict | None:
@@ -106,7 +116,7 @@ class DPClaim(Claim):
     """M is (eps, delta)-DP against every adaptive adversary (Vadhan-Wang Def. 1.7)."""
 
     eps: Any = arg(Eps(symbolic=True), doc="e.g. eps: log(3)")
-    delta: Any = arg(Delta(field=True, symbolic=True), default=Q(0), doc="default 0")
+    delta: Any = arg(Delta(field=True, logs=True, symbolic=True), default=Q(0), doc="default 0")
 
     def statement(self) -> str:
         return f"{self.of} is ({_eps_text(self.eps)}, {_text(self.delta)})-DP"
@@ -176,7 +186,7 @@ class DeltaClaim(Claim):
     """The largest hockey-stick divergence at e^eps, over adversaries and adjacent pairs, equals the given delta."""
 
     eps: Any = arg(Eps(symbolic=True), doc="e.g. eps: log(3)")
-    equals: Any = arg(Delta(field=True, symbolic=True), doc="the exact delta")
+    equals: Any = arg(Delta(field=True, logs=True, symbolic=True), doc="the exact delta")
 
     def statement(self) -> str:
         return f"delta_{self.of}(e^{_exponent(self.eps)}) = {_text(self.equals)}"
@@ -257,7 +267,7 @@ class ProfileLeClaim(_Comparison):
 
 
 def _log_or_inf(lam: Any) -> Any:
-    return real_log(lam)
+    return ladder.log(lam)
 
 
 def _bp(p: Profile) -> dict[str, Any]:

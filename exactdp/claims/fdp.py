@@ -18,7 +18,6 @@ guess.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any, ClassVar
 
 from .. import certificates as _cert
@@ -27,7 +26,8 @@ from ..analysis.gdp import HOLDS as GDP_HOLDS
 from ..analysis.gdp import check_gdp
 from ..analysis.tradeoff import dominates, envelope_tradeoff, max_gap, tensor, tradeoff_of_hull
 from ..forms.fields import Label, Rational, arg
-from ..numbers.rational import q_str
+from ..numbers import ladder
+from ..numbers.rational import int_str, q_str, to_fraction
 from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Subject, Verdict, claim
 
 __all__ = ["FDPClaim", "NotFDPClaim", "GDPClaim", "NotGDPClaim", "FDPCompositionClaim"]
@@ -35,13 +35,13 @@ __all__ = ["FDPClaim", "NotFDPClaim", "GDPClaim", "NotGDPClaim", "FDPComposition
 
 def _mu_str(mu: object) -> str:
     """μ as written in case files: ``1.35`` for 27/20 (a short decimal), else the fraction."""
-    f = Fraction(q_str(mu))
+    f = to_fraction(mu)
     for k in range(7):
         if (f * 10**k).denominator == 1:
             n = f.numerator * 10**k // f.denominator
-            sign, digits = ("-" if n < 0 else ""), str(abs(n)).rjust(k + 1, "0")
+            sign, digits = ("-" if n < 0 else ""), int_str(abs(n)).rjust(k + 1, "0")
             return sign + (digits if k == 0 else f"{digits[:-k]}.{digits[-k:]}")
-    return q_str(mu)
+    return ladder.short(mu)
 
 
 @claim("fdp")

@@ -506,9 +506,9 @@ def _exact(e: Any, point: dict) -> Any:
     """A SymPy value at a point as an exact exactdp value (rational, log(r), linear form)."""
     import sympy
 
+    from ..numbers import ladder
     from ..numbers.loglinear import log_linear
     from ..numbers.rational import Q
-    from ..numbers.real import real_log
 
     v = sympy.expand(e.xreplace(point))
     if v.is_Rational:
@@ -528,12 +528,12 @@ def _exact(e: Any, point: dict) -> Any:
         r = Q(1)
         for x, c in logs:
             r *= x ** int(c)
-        return real_log(r) if r != 1 else Q(0)
+        return ladder.log(r) if r != 1 else Q(0)
     ll = log_linear(q, logs)
     if not ll.terms:
         return ll.s
     if len(ll.terms) == 1 and ll.terms[0][1] == 1 and ll.s == 0:
-        return real_log(Q(ll.terms[0][0]))
+        return ladder.log(Q(ll.terms[0][0]))
     return ll
 
 

@@ -20,8 +20,8 @@ from typing import Any, ClassVar
 from .. import certificates as _cert
 from ..analysis.renyi import RenyiResult, alpha_str
 from ..forms.fields import Divergence, FieldProblem, Order, arg
+from ..numbers import INF, ladder
 from ..numbers.ladder import is_inf
-from ..numbers.real import INF, real_add, real_cmp, real_decimal, real_str, real_sub
 from ..numbers.symbolic import expr_str, is_sym
 from .base import FAILS, HOLDS, Analysis, Claim, Subject, Verdict, claim
 
@@ -30,13 +30,13 @@ __all__ = ["RenyiClaim", "RenyiCompositionClaim", "approx_text"]
 
 def approx_text(v: object) -> str:
     """``log(7/3) ≈ 0.847298`` / ``0`` / ``inf``."""
-    if is_inf(v) or real_cmp(v, 0) == 0:
-        return real_str(v)
-    return f"{real_str(v)} ≈ {real_decimal(v)}"
+    if is_inf(v) or ladder.cmp(v, 0) == 0:
+        return ladder.text(v)
+    return f"{ladder.text(v)} ≈ {ladder.decimal(v)}"
 
 
 def _renyi(an: Analysis, subject: Subject, alpha: object) -> RenyiResult:
-    return an.cached(("renyi", subject, str(alpha)), lambda: an.engine.renyi(an.mech(subject), alpha))
+    return an.cached(("renyi", subject, ladder.text(alpha)), lambda: an.engine.renyi(an.mech(subject), alpha))
 
 
 @claim("renyi")
@@ -64,16 +64,16 @@ class RenyiClaim(Claim):
 
     def statement(self) -> str:
         _, rel, val = self._rel()
-        shown = expr_str(val) if is_sym(val) else real_str(val)
-        return f"D_{alpha_str(self.alpha)}({self.of}) {rel} {shown}"
+        shown = expr_str(val) if is_sym(val) else ladder.text(val)
+        return f"D_{ladder.short(self.alpha)}({self.of}) {rel} {shown}"
 
     def params(self) -> dict[str, str]:
         key, _, val = self._rel()
-        return {"alpha": alpha_str(self.alpha), key: expr_str(val) if is_sym(val) else real_str(val)}
+        return {"alpha": alpha_str(self.alpha), key: expr_str(val) if is_sym(val) else ladder.text(val)}
 
     def _holds(self, res: RenyiResult) -> bool:
         key, _, target = self._rel()
-        c = real_cmp(res.value, target)
+        c = ladder.cmp(res.value, target)
         return {"equals": c == 0, "at_most": c <= 0, "exceeds": c > 0}[key]
 
     def certificate(self, an: Analysis) -> dict | None:
@@ -87,16 +87,16 @@ class RenyiClaim(Claim):
         ok = self._holds(res)
         values: dict[str, object] = {
             "alpha": alpha_str(self.alpha),
-            "renyi": real_str(res.value),
-            "decimal": real_decimal(res.value),
+            "renyi": ladder.text(res.value),
+            "decimal": ladder.decimal(res.value),
         }
         worst = res.worst_pair()
         note = ""
         if worst is not None:
             values["pair"] = list(worst.pair)
-            values["sum" if self.alpha != 1 else "kl"] = real_str(worst.total)
+            values["sum" if self.alpha != 1 else "kl"] = ladder.text(worst.total)
             what = "sup of sum P^alpha P'^(1-alpha)" if self.alpha != 1 else "sup of KL"
-            note = f"worst pair ({worst.pair[0]}, {worst.pair[1]}): {what} = {real_str(worst.total)}"
+            note = f"worst pair ({worst.pair[0]}, {worst.pair[1]}): {what} = {ladder.text(worst.total)}"
         return Verdict(self, HOLDS if ok else FAILS, approx_text(res.value), note, None, values)
 
 
@@ -111,7 +111,7 @@ class RenyiCompositionClaim(Claim):
     kind: ClassVar[str] = "composition"
 
     def statement(self) -> str:
-        return f"D_{alpha_str(self.alpha)}(ConComp({', '.join(self.of)})) within renyi"
+        return f"D_{ladder.short(self.alpha)}(ConComp({', '.join(self.of)})) within renyi"
 
     def params(self) -> dict[str, str]:
         return {"of": ", ".join(self.of), "theorem": "renyi", "alpha": alpha_str(self.alpha)}
@@ -121,18 +121,18 @@ class RenyiCompositionClaim(Claim):
         bound: object = INF if any(is_inf(p) for p in parts) else parts[0]
         if not is_inf(bound):
             for p in parts[1:]:
-                bound = real_add(bound, p)
+                bound = ladder.add(bound, p)
         found = an.engine.renyi(an.concomp(tuple(self.of)), self.alpha).value
-        ok = real_cmp(found, bound) <= 0
-        slack = None if is_inf(bound) or is_inf(found) else real_sub(bound, found)
-        text = f"D_{alpha_str(self.alpha)} = {approx_text(found)}; renyi gives {approx_text(bound)}"
+        ok = ladder.cmp(found, bound) <= 0
+        slack = None if is_inf(bound) or is_inf(found) else ladder.sub(bound, found)
+        text = f"D_{ladder.short(self.alpha)} = {approx_text(found)}; renyi gives {approx_text(bound)}"
         if slack is not None:
             text += f"; slack {approx_text(slack)}"
         values = {
-            "renyi": real_str(found),
-            "bound": real_str(bound),
-            "slack": real_str(slack) if slack is not None else None,
-            "components": [real_str(p) for p in parts],
+            "renyi": ladder.text(found),
+            "bound": ladder.text(bound),
+            "slack": ladder.text(slack) if slack is not None else None,
+            "components": [ladder.text(p) for p in parts],
             "alpha": alpha_str(self.alpha),
         }
         note = "a theorem for concurrent composition (Lyu 2022; Vadhan-Zhang 2023)"

@@ -19,9 +19,10 @@ from typing import Any, ClassVar
 
 from ..certificates import NoCertificate, simulation_certificate
 from ..forms.fields import Choice, Delta, Eps, FieldProblem, arg
+from ..numbers import ladder
+from ..numbers.ladder import SYM
 from ..numbers.rational import q_str
-from ..numbers.real import real_str
-from ..numbers.symbolic import SymbolTable
+from ..numbers.symbolic import SymbolTable, expr_str
 from ..simulation.approx import ApproxCertificate
 from ..simulation.common import RationalField, history_text
 from ..simulation.pure import PureCertificate
@@ -39,13 +40,9 @@ def _text(x: Any) -> str:
 
 
 def _num(x: Any) -> str:
-    import sympy
-
-    if isinstance(x, sympy.Basic):
-        from ..numbers.symbolic import expr_str
-
+    if ladder.domain_of(x) is SYM:  # a rational function of the symbols: factored
         return expr_str(x)
-    return real_str(x) if not hasattr(x, "numerator") else q_str(x)
+    return ladder.text(x)
 
 
 def simulation_details(sim: Simulation, *, limit: int = 8) -> list[str]:

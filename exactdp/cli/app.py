@@ -234,6 +234,12 @@ _LIMIT_FLAGS = [
         click.IntRange(1),
         f"Most cells of the decomposition of the symbols' domain [default: {_D.max_cells}].",
     ),
+    (
+        "--max-precision",
+        "max_precision",
+        click.IntRange(64),
+        f"Most bits of precision of one certified sign decision [default: {_D.max_precision}].",
+    ),
     ("--max-datasets", "max_datasets", click.IntRange(2), f"Most datasets in a case [default: {_D.max_datasets}]."),
     ("--max-pairs", "max_pairs", click.IntRange(1), f"Most adjacent pairs in a case [default: {_D.max_pairs}]."),
     (

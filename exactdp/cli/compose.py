@@ -8,9 +8,9 @@ import click
 
 from ..errors import ExactDPError
 from ..limits import check_count, using
+from ..numbers import ladder
 from ..numbers.ladder import is_inf
 from ..numbers.rational import q_str
-from ..numbers.real import real_decimal, real_str
 from ..report.jsonout import dumps
 from ..theorems import (
     THEOREMS,
@@ -48,13 +48,13 @@ def _exact(s: str) -> str:
 def _eps_text(v: Any) -> str:
     if is_inf(v):
         return "inf"
-    s = real_str(v)
-    return s if s == "0" else f"{_exact(s)} ≈ {real_decimal(v, 12)}"
+    s = ladder.text(v)
+    return s if s == "0" else f"{_exact(s)} ≈ {ladder.decimal(v, 12)}"
 
 
 def _delta_text(d: Any) -> str:
     s = q_str(d)
-    return s if "/" not in s and "exp" not in s else f"{_exact(s)} ≈ {real_decimal(d, 12)}"
+    return s if "/" not in s and "exp" not in s else f"{_exact(s)} ≈ {ladder.decimal(d, 12)}"
 
 
 @main.command()
@@ -117,12 +117,12 @@ def compose(eps_text, delta_text, delta_g_text, times, theorem, show_profile, sh
         fail(e)
     if as_json:
         out = {
-            "components": [{"eps": real_str(c.eps), "delta": q_str(c.delta)} for c in comps],
+            "components": [{"eps": ladder.text(c.eps), "delta": q_str(c.delta)} for c in comps],
             "delta_g": q_str(delta_g),
             "theorems": rows,
         }
         if stair is not None:
-            out["profile"] = [[real_str(l), real_str(d)] for l, d in stair]
+            out["profile"] = [[ladder.text(l), ladder.text(d)] for l, d in stair]
         click.echo(dumps(out))
         return
     shown = ", ".join(str(c) for c in comps[:6]) + (f", ... ({len(comps)} components)" if len(comps) > 6 else "")
@@ -137,9 +137,7 @@ def compose(eps_text, delta_text, delta_g_text, times, theorem, show_profile, sh
 
 
 def _log(lam):
-    from ..numbers.real import real_log
-
-    return real_log(lam)
+    return ladder.log(lam)
 
 
 def _evaluate(comps, delta_g, which) -> list[dict]:
@@ -151,8 +149,8 @@ def _evaluate(comps, delta_g, which) -> list[dict]:
             text = f"eps_g = {_eps_text(b.eps)}   delta_g = {_delta_text(b.delta)}"
             row = {
                 "theorem": name,
-                "eps": real_str(b.eps),
-                "delta": real_str(b.delta),
+                "eps": ladder.text(b.eps),
+                "delta": ladder.text(b.delta),
                 "source": b.source,
                 "text": text,
             }
@@ -170,8 +168,8 @@ def _evaluate(comps, delta_g, which) -> list[dict]:
             rows.append(
                 {
                     "theorem": name,
-                    "eps": real_str(o.eps),
-                    "exp_eps": real_str(o.lam),
+                    "eps": ladder.text(o.eps),
+                    "exp_eps": ladder.text(o.lam),
                     "delta": q_str(delta_g),
                     "source": src,
                     "text": text,
@@ -199,7 +197,7 @@ def _evaluate(comps, delta_g, which) -> list[dict]:
                     "theorem": name,
                     "eps_interval": [str(ib.lo), str(ib.hi)],
                     "delta": q_str(ib.delta),
-                    "optimum": real_str(opt.eps),
+                    "optimum": ladder.text(opt.eps),
                     "status": status,
                     "source": ib.source,
                     "text": text,

@@ -10,8 +10,8 @@ from ..analysis import format_privloss, make_engine
 from ..analysis.results import privloss_from_lambda
 from ..errors import ExactDPError
 from ..limits import using
+from ..numbers import ladder
 from ..numbers.rational import q_str
-from ..numbers.real import real_str
 from ..report import WITNESS_LEGEND, profile_to_dict, render_witness, witness_to_dict
 from ..report.escape import text
 from ..report.jsonout import dumps
@@ -58,15 +58,15 @@ def privloss(case_path, delta_text, of, witness, as_latex, common: Common):
                 {
                     "mechanism": name,
                     "delta": q_str(delta),
-                    "privloss": real_str(val),
-                    "exp_privloss": real_str(lam),
+                    "privloss": ladder.text(val),
+                    "exp_privloss": ladder.text(lam),
                     "engine": opts.engine,
                     "witness": witness_to_dict(w) if w is not None else None,
                 }
             )
         )
     elif common.quiet:
-        click.echo(real_str(val))
+        click.echo(ladder.text(val))
     else:
         click.echo(f"PrivLoss({text(name)}, {q_str(delta)}) = {format_privloss(val)}")
         if w is not None:

@@ -22,6 +22,7 @@ from ..builders.classic import (
 )
 from ..builders.symbolic import krr_sym_node, truncated_geometric_sym_node
 from ..model.game import Mechanism
+from ..numbers import ladder
 from ..numbers.rational import q_str
 from ..numbers.symbolic import is_sym
 from .core import exp_eps_at
@@ -176,7 +177,7 @@ class TruncatedGeometric(Form):
     def build(self, ctx: BuildContext) -> Mechanism:
         for d, c in zip(ctx.datasets, self.counts):
             if c > self.n:
-                raise FieldProblem(("counts", d), f"a count must be between 0 and {self.n}, found {c}")
+                raise FieldProblem(("counts", d), f"a count must be between 0 and {self.n}, found {ladder.short(c)}")
         a = alpha_of(self.eps, self.alpha, ctx, "truncated_geometric")
         if is_sym(a):
             node = truncated_geometric_sym_node(a, self.n, list(self.counts), truncation=self.truncation)

@@ -43,8 +43,8 @@ from ..builders.continual import (
 )
 from ..builders.verifier import ANY, DIFFER, SAME, bounded_verifier, make_verifier
 from ..model.game import Mechanism
+from ..numbers import ladder
 from ..numbers.rational import q_str
-from ..numbers.real import real_str
 from .automaton import AutomatonForm
 from .fields import (
     Count,
@@ -268,7 +268,7 @@ class MenuComposition(Form):
                 cm = Continual(cm.mechanism, cm.verifier, True)
             restricted = " on first-pair-consistent sequences" if self.fpc else ""
             text = (
-                f"menu item {label!r} of {ctx.name} is ({real_str(e.eps)}, {q_str(e.delta)})-DP w.r.t. its verifier"
+                f"menu item {label!r} of {ctx.name} is ({ladder.text(e.eps)}, {q_str(e.delta)})-DP w.r.t. its verifier"
                 f"{restricted} (Henzinger-Safavi-Vadhan Def. 4.4 (iv))"
             )
             where = ("menu", label if isinstance(self.menu, dict) else k)  # type: ignore[attr-defined]

@@ -123,16 +123,20 @@ class Divergence(Kind):
 
 @dataclass(frozen=True)
 class Delta(Kind):
-    """δ ∈ [0, 1]: an exact rational, or with ``field`` an element of ℚ(e^{1/L})."""
+    """δ ∈ [0, 1]: an exact rational; with ``field`` also an element of ℚ(e^{1/L}); with
+    ``logs`` also a linear form in logarithms such as ``log(3)/2`` (where δ is only compared
+    with the profile, see :func:`exactdp.numbers.kinds.delta`)."""
 
     symbolic: bool = False
     field: bool = False
+    logs: bool = False
 
     def schema(self) -> dict:
         return NUMBER
 
     def text(self) -> str:
-        return "delta in [0, 1], e.g. 1/100" + (" or an expression in exp(0.1)" if self.field else "")
+        extra = [w for w, on in (("an expression in exp(0.1)", self.field), ("log(3)/2", self.logs)) if on]
+        return "delta in [0, 1], e.g. 1/100" + (" or " + " or ".join(extra) if extra else "")
 
 
 @dataclass(frozen=True)

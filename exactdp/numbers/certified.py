@@ -1,67 +1,128 @@
-"""Certified sign decisions for numbers of the form r·e^s with rational r and s.
+"""Certified sign decisions by interval arithmetic, and decimal readings for display.
 
-For rational s ≠ 0, e^s is transcendental (Lindemann–Weierstrass), so r·e^s − q is never 0
-for rational q and r ≠ 0.  Interval evaluation at increasing precision therefore always
-decides the sign, and terminates.  These decisions are exact: the answer is certified by an
-interval that excludes 0, not by a rounded float.
+A nonzero real is enclosed in a ball (python-flint's Arb: the true value lies in the ball,
+Johansson 2017) at increasing precision until the ball excludes 0; the sign is then certified,
+never guessed from a rounded float.  The callers make sure the value is not 0 (by exact
+arguments: e^s is transcendental for rational s ≠ 0, Lindemann–Weierstrass), so the refinement
+ends; the precision it may use is the named limit ``max_precision`` (``--max-precision``), and a
+decision that needs more is refused with that limit's error.
+
+References
+----------
+Johansson, *Arb: efficient arbitrary-precision midpoint-radius interval arithmetic*, IEEE Trans.
+Computers 66(8), 2017.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from fractions import Fraction
 from typing import Any
 
 import mpmath
 
-from .rational import to_fraction
+from .. import limits as _limits
+from .rational import q_short, to_fraction
 
-__all__ = ["sign_r_exp_s_minus_q", "decimal_digits_of", "interval_exp"]
+__all__ = [
+    "certified_sign",
+    "arb_prec",
+    "arb_rational",
+    "arb_exp",
+    "ball_bounds",
+    "sign_r_exp_s_minus_q",
+    "decimal_digits_of",
+    "ball_decimal",
+]
 
-_MAX_PREC = 1 << 16  # bits; far beyond anything a sign decision on case-file numbers needs
+_START_PREC = 64
+
+_flint: Any = None
+
+
+def _load() -> Any:
+    """python-flint, imported on first use (rational-only runs never load it)."""
+    global _flint
+    if _flint is None:
+        import flint
+
+        _flint = flint
+    return _flint
 
 
 @contextmanager
-def _iv_prec(bits: int):
-    """Set mpmath's interval precision for a block (the iv context has no workprec)."""
-    old = mpmath.iv.prec
-    mpmath.iv.prec = bits
+def arb_prec(bits: int) -> Iterator[Any]:
+    """Arb's working precision set to ``bits`` for a block; yields the flint module."""
+    flint = _load()
+    old = flint.ctx.prec
+    flint.ctx.prec = bits
     try:
-        yield
+        yield flint
     finally:
-        mpmath.iv.prec = old
+        flint.ctx.prec = old
 
 
-def _iv_rational(x: Any):
+def arb_rational(x: Any, prec: int) -> Any:
+    """An Arb ball containing the rational ``x``, at ``prec`` bits."""
     f = to_fraction(x)
-    return mpmath.iv.mpf(f.numerator) / mpmath.iv.mpf(f.denominator)
+    with arb_prec(prec) as flint:
+        return flint.arb(flint.fmpq(f.numerator, f.denominator))
 
 
-def interval_exp(r: Any, s: Any, prec: int):
-    """An mpmath interval containing r·e^s, at ``prec`` bits."""
-    with _iv_prec(prec):
-        return _iv_rational(r) * mpmath.iv.exp(_iv_rational(s))
+def arb_exp(r: Any, s: Any, prec: int) -> Any:
+    """An Arb ball containing r·e^s for rationals r and s, at ``prec`` bits."""
+    fs = to_fraction(s)
+    with arb_prec(prec) as flint:
+        return arb_rational(r, prec) * flint.arb(flint.fmpq(fs.numerator, fs.denominator)).exp()
+
+
+def certified_sign(ball: Callable[[int], Any], what: Callable[[], str]) -> int:
+    """The sign (+1 or −1) of a nonzero real given by ``ball(prec)`` (an Arb ball containing it
+    at ``prec`` bits; called with Arb's working precision set to ``prec``), refined by doubling
+    the precision up to the ``max_precision`` limit.
+
+    ``what()`` names the value for the error raised at the limit
+    (:class:`~exactdp.errors.LimitExceededError`, naming ``--max-precision``)."""
+    cap = _limits.current().max_precision
+    prec = min(_START_PREC, cap)
+    while True:
+        with arb_prec(prec):  # every operation of ``ball`` runs at this precision
+            v = ball(prec)
+        if v > 0:
+            return 1
+        if v < 0:
+            return -1
+        if prec >= cap:
+            raise _limits.precision_limit_error(what())
+        prec = min(2 * prec, cap)
+
+
+def ball_bounds(v: Any) -> tuple[Fraction, Fraction]:
+    """The exact rational endpoints (lower, upper) of an Arb ball: midpoint ∓ radius, both exact
+    (``lower()``/``upper()`` would round to the precision in force where they are called)."""
+    mid, rad = (_dyadic(*x.man_exp()) for x in (v.mid(), v.rad()))
+    return mid - rad, mid + rad
+
+
+def _dyadic(man: Any, exp: Any) -> Fraction:
+    man, exp = int(man), int(exp)
+    return Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2**-exp)
 
 
 def sign_r_exp_s_minus_q(r: Any, s: Any, q: Any) -> int:
     """Sign (−1, 0, +1) of r·e^s − q, for rationals r, s, q; exact.
 
-    Returns 0 only when it is exactly 0 (that needs s = 0 and r = q, or r = q = 0).
-    """
+    It is 0 only when s = 0 and r = q, or r = q = 0: for s ≠ 0 and r ≠ 0, r·e^s is
+    transcendental, so it differs from every rational q and its sign is certified."""
     fr, fs, fq = to_fraction(r), to_fraction(s), to_fraction(q)
     if fs == 0 or fr == 0:
         d = fr - fq
         return (d > 0) - (d < 0)
-    prec = 64
-    while prec <= _MAX_PREC:
-        with _iv_prec(prec):
-            v = _iv_rational(fr) * mpmath.iv.exp(_iv_rational(fs)) - _iv_rational(fq)
-            if v.a > 0:
-                return 1
-            if v.b < 0:
-                return -1
-        prec *= 2
-    # Unreachable in practice: the gap |r e^s - q| is bounded below for case-file sizes.
-    raise ArithmeticError(f"could not decide the sign of {fr}*exp({fs}) - {fq} within {_MAX_PREC} bits")
+    return certified_sign(
+        lambda prec: arb_exp(fr, fs, prec) - arb_rational(fq, prec),
+        lambda: f"{q_short(fr)}*exp({q_short(fs)}) - {q_short(fq)}",
+    )
 
 
 def decimal_digits_of(r: Any, s: Any, digits: int = 6) -> str:
@@ -72,3 +133,15 @@ def decimal_digits_of(r: Any, s: Any, digits: int = 6) -> str:
         if fs:
             v *= mpmath.exp(mpmath.mpf(fs.numerator) / fs.denominator)
         return mpmath.nstr(v, digits)
+
+
+def ball_decimal(ball: Callable[[int], Any], digits: int = 6) -> str:
+    """A decimal reading with ``digits`` significant digits of the real that ``ball(prec)``
+    encloses (display only): the midpoint of a ball a few dozen bits more precise than the
+    digits shown."""
+    prec = max(64, int(digits * 3.33) + 64)
+    with arb_prec(prec):
+        v = ball(prec)
+    man, exp = v.mid().man_exp()
+    with mpmath.workdps(digits + 10):
+        return mpmath.nstr(mpmath.ldexp(mpmath.mpf(int(man)), int(exp)), digits)

@@ -1,245 +1,27 @@
-"""exactdp's own grammar for exact numbers — a case file never executes code.
+"""Evaluating exactdp's own grammar for exact numbers — a case file never executes code.
 
-Grammar (``^`` and ``**`` are both powers, right-associative)::
-
-    expr   := term (("+" | "-") term)*
-    term   := unary (("*" | "/") unary)*
-    unary  := ("+" | "-") unary | power
-    power  := atom (("^" | "**") unary)?
-    atom   := NUMBER | "inf" | NAME | FUNC "(" expr ")" | "(" expr ")"
-    FUNC   := "log" | "exp"
-    NUMBER := decimal literal, read exactly (``0.1`` is 1/10, ``1e-3`` is 1/1000)
-
-Names are the case's ``params`` (and, later, declared symbols).  Nothing else is accepted:
-no attribute access, no calls other than ``log``/``exp``, no strings.  The text length, the
-number of syntax nodes and the size of integer exponents are bounded.
+The grammar and its parser are in :mod:`exactdp.numbers.grammar` (re-exported here); this module
+computes the exact value of a syntax tree with the ladder's operations
+(:mod:`exactdp.numbers.ladder`): ``0.1`` is 1/10, ``log(3)`` stays a logarithm, ``exp(0.1)`` an
+exponential.  Every intermediate result is bounded by the size limits, and a value with no exact
+form is an error at the column of the operation, never a rounded number.
 """
 
 from __future__ import annotations
 
-import difflib
-import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InexactValueError, LimitExceededError
-from .rational import parse_decimal
-from .real import (
-    DEFAULT_MAX_EXPONENT,
-    INF,
-    Infinity,
-    check_size,
-    real_add,
-    real_div,
-    real_exp,
-    real_log,
-    real_mul,
-    real_neg,
-    real_pow,
-    real_sub,
-)
+from . import ladder
+from .element import public
+from .grammar import FUNCTIONS, ExprError, ExprLimits, _suggest, names_in, parse_expr
+from .infinity import INF, Infinity
+from .rational import as_q
+from .roots import check_exponent
 from .types import ExactReal
 
-__all__ = ["ExprError", "ExprLimits", "parse_expr", "evaluate", "eval_text", "names_in", "FUNCTIONS"]
-
-FUNCTIONS = ("log", "exp")
-
-
-class ExprError(Exception):
-    """A syntax or evaluation problem in one expression; ``column`` is 1-based within it."""
-
-    def __init__(self, message: str, column: int | None = None, hint: str | None = None):
-        self.message = message
-        self.column = column
-        self.hint = hint
-        super().__init__(message)
-
-
-@dataclass(frozen=True)
-class ExprLimits:
-    """Bounds that keep hostile expressions cheap."""
-
-    max_length: int = 2000
-    max_nodes: int = 1000
-    max_exponent: int = DEFAULT_MAX_EXPONENT
-
-
-_TOKEN = re.compile(
-    r"\s*(?:"
-    r"(?P<num>(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)"
-    r"|(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
-    r"|(?P<op>\*\*|[-+*/^()])"
-    r")"
-)
-
-
-def _tokens(text: str) -> list[tuple[str, str, int]]:
-    out: list[tuple[str, str, int]] = []
-    pos = 0
-    n = len(text)
-    while pos < n:
-        if text[pos:].strip() == "":
-            break
-        m = _TOKEN.match(text, pos)
-        if not m or m.end() == pos:
-            bad = text[pos:].lstrip()
-            col = n - len(bad) + 1
-            raise ExprError(
-                f"unexpected character {bad[0]!r} in expression",
-                col,
-                "numbers are written as 3, 1/3, 0.25, log(3), exp(log(2)), with + - * / ^ and parameter names",
-            )
-        kind = m.lastgroup
-        assert kind is not None
-        out.append((kind, m.group(kind), m.start(kind) + 1))
-        pos = m.end()
-    out.append(("end", "", n + 1))
-    return out
-
-
-class _Parser:
-    def __init__(self, text: str, limits: ExprLimits):
-        self.text = text
-        self.toks = _tokens(text)
-        self.i = 0
-        self.nodes = 0
-        self.limits = limits
-
-    def peek(self) -> tuple[str, str, int]:
-        return self.toks[self.i]
-
-    def take(self) -> tuple[str, str, int]:
-        t = self.toks[self.i]
-        self.i += 1
-        return t
-
-    def node(self, *parts: Any) -> tuple:
-        self.nodes += 1
-        if self.nodes > self.limits.max_nodes:
-            raise ExprError(f"expression is too large (more than {self.limits.max_nodes} parts)")
-        return tuple(parts)
-
-    def expect(self, op: str) -> None:
-        kind, val, col = self.take()
-        if not (kind == "op" and val == op):
-            found = "the end of the expression" if kind == "end" else repr(val)
-            raise ExprError(f"expected {op!r} but found {found}", col)
-
-    def parse(self) -> tuple:
-        e = self.expr(0)
-        kind, val, col = self.peek()
-        if kind != "end":
-            raise ExprError(f"unexpected {val!r} after a complete expression", col)
-        return e
-
-    def expr(self, depth: int) -> tuple:
-        self._depth(depth)
-        left = self.term(depth + 1)
-        while self.peek()[0] == "op" and self.peek()[1] in "+-":
-            _, op, col = self.take()
-            left = self.node("bin", op, left, self.term(depth + 1), col)
-        return left
-
-    def term(self, depth: int) -> tuple:
-        left = self.unary(depth + 1)
-        while self.peek()[0] == "op" and self.peek()[1] in ("*", "/"):
-            _, op, col = self.take()
-            left = self.node("bin", op, left, self.unary(depth + 1), col)
-        return left
-
-    def unary(self, depth: int) -> tuple:
-        self._depth(depth)
-        kind, val, col = self.peek()
-        if kind == "op" and val in "+-":
-            self.take()
-            inner = self.unary(depth + 1)
-            return inner if val == "+" else self.node("neg", inner, col)
-        return self.power(depth + 1)
-
-    def power(self, depth: int) -> tuple:
-        base = self.atom(depth + 1)
-        kind, val, col = self.peek()
-        if kind == "op" and val in ("^", "**"):
-            self.take()
-            return self.node("bin", "^", base, self.unary(depth + 1), col)
-        return base
-
-    def atom(self, depth: int) -> tuple:
-        self._depth(depth)
-        kind, val, col = self.take()
-        if kind == "num":
-            try:
-                return self.node("num", parse_decimal(val, max_exponent=self.limits.max_exponent), col)
-            except ValueError as e:
-                raise ExprError(str(e), col) from None
-        if kind == "name":
-            if val in FUNCTIONS:
-                self.expect("(")
-                arg = self.expr(depth + 1)
-                self.expect(")")
-                return self.node("call", val, arg, col)
-            if val == "inf":
-                return self.node("inf", col)
-            if self.peek()[0] == "op" and self.peek()[1] == "(":
-                raise ExprError(
-                    f"unknown function {val!r}",
-                    col,
-                    "only log(...) and exp(...) are available" + _suggest(val, FUNCTIONS),
-                )
-            return self.node("name", val, col)
-        if kind == "op" and val == "(":
-            inner = self.expr(depth + 1)
-            self.expect(")")
-            return inner
-        found = "the end of the expression" if kind == "end" else repr(val)
-        raise ExprError(f"expected a number, a name or '(' but found {found}", col)
-
-    def _depth(self, depth: int) -> None:
-        if depth > 3 * 64:
-            raise ExprError("expression is nested too deeply")
-
-
-_CALL = re.compile(r"([A-Za-z_][A-Za-z0-9_.]*)\s*\(")
-
-
-def _suggest(name: str, options) -> str:
-    close = difflib.get_close_matches(name, list(options), n=1)
-    return f"; did you mean {close[0]!r}?" if close else ""
-
-
-def parse_expr(text: str, limits: ExprLimits = ExprLimits()) -> tuple:
-    """Parse ``text`` into a small syntax tree (nested tuples); raises :class:`ExprError`."""
-    if len(text) > limits.max_length:
-        raise ExprError(f"expression is {len(text)} characters long; the limit is {limits.max_length}")
-    if not text.strip():
-        raise ExprError("empty expression where a number was expected")
-    try:
-        return _Parser(text, limits).parse()
-    except ExprError as e:
-        # code-like text fails in the tokenizer (quotes, brackets...); name the culprit instead
-        call = _CALL.search(text)
-        if call and call.group(1) not in FUNCTIONS and "unexpected character" in e.message:
-            raise ExprError(
-                f"unknown function {call.group(1)!r}: this is not a number (a case file never executes code)",
-                call.start(1) + 1,
-                "numbers are written as 3, 1/3, 0.25, log(3), exp(log(2)), with + - * / ^ and parameter names",
-            ) from None
-        raise
-
-
-def names_in(ast: tuple) -> set[str]:
-    """Names referenced by a parsed expression."""
-    kind = ast[0]
-    if kind == "name":
-        return {ast[1]}
-    if kind == "bin":
-        return names_in(ast[2]) | names_in(ast[3])
-    if kind in ("neg",):
-        return names_in(ast[1])
-    if kind == "call":
-        return names_in(ast[2])
-    return set()
+__all__ = ["ExprError", "ExprLimits", "parse_expr", "evaluate", "eval_text", "exact", "names_in", "FUNCTIONS"]
 
 
 def evaluate(
@@ -275,24 +57,20 @@ def evaluate(
         # squaring chain is refused at the first square over the limit
         if kind == "neg":
             arg = ev(node[1])
-            return _guard(lambda: real_neg(arg), node[2])
+            return _guard(lambda: ladder.neg(arg), node[2])
         if kind == "call":
             arg = ev(node[2])
-            fn = real_log if node[1] == "log" else real_exp
-            return _guard(lambda: check_size(fn(arg)), node[3])
+            if ladder.is_inf(arg):
+                raise ExprError("inf can only stand alone (as in `equals: inf`), not inside a function", node[3])
+            fn = ladder.log if node[1] == "log" else ladder.exp
+            return _guard(lambda: ladder.check_size(fn(arg)), node[3])
         if kind == "bin":
             op, a, b, col = node[1], ev(node[2]), ev(node[3]), node[4]
-            if isinstance(a, Infinity) or isinstance(b, Infinity):
+            if ladder.is_inf(a) or ladder.is_inf(b):
                 raise ExprError("inf can only stand alone (as in `equals: inf`), not inside arithmetic", col)
-            if op == "+":
-                return _guard(lambda: check_size(real_add(a, b)), col)
-            if op == "-":
-                return _guard(lambda: check_size(real_sub(a, b)), col)
-            if op == "*":
-                return _guard(lambda: check_size(real_mul(a, b, max_exponent=limits.max_exponent)), col)
-            if op == "/":
-                return _guard(lambda: check_size(real_div(a, b, max_exponent=limits.max_exponent)), col)
-            return _guard(lambda: check_size(real_pow(a, b, max_exponent=limits.max_exponent)), col)
+            if op == "^":
+                return _guard(lambda: ladder.check_size(_power(a, b, limits)), col)
+            return _guard(lambda: ladder.check_size(_BINARY[op](a, b)), col)
         raise AssertionError(kind)  # pragma: no cover
 
     return ev(ast)
@@ -302,6 +80,16 @@ def _hint_names(name: str, table: Mapping[str, Any]) -> str:
     if not table:
         return "define it under `params:` at the top level of the case"
     return "known names: " + ", ".join(sorted(table)) + _suggest(name, table)
+
+
+_BINARY: dict[str, Callable[[Any, Any], Any]] = {"+": ladder.add, "-": ladder.sub, "*": ladder.mul, "/": ladder.div}
+
+
+def _power(a: Any, b: Any, limits: ExprLimits) -> Any:
+    """a^b under the grammar's exponent limit (the limits in force apply too)."""
+    if ladder.domain_of(b) is ladder.QQ:
+        check_exponent(int(as_q(b).numerator), limits.max_exponent)
+    return ladder.power(a, b)
 
 
 def _guard(fn: Callable[[], Any], col: int) -> Any:
@@ -318,3 +106,16 @@ def eval_text(
 ) -> ExactReal | Infinity:
     """Parse and evaluate in one step: ``eval_text("log(3)/2 + log(3)/2") == LogReal(0, 3)``."""
     return evaluate(parse_expr(text, limits), env or {}, limits)
+
+
+def exact(x: Any) -> ExactReal | Infinity:
+    """An exact value from what a Python caller has: text in the number grammar
+    (``exact("log(3)")``), a float (the exact binary fraction it is: ``exact(0.5) == 1/2``,
+    ``exact(0.1)`` is 3602879701896397/2^55), or an exact value; a rational comes back as an
+    :class:`~exactdp.numbers.element.ExactFraction` (it formats and prints like the others)."""
+    if isinstance(x, str):
+        return public(eval_text(x))
+    if isinstance(x, float):
+        return public(ladder.from_float(x))
+    ladder.domain_of(x)  # refuses what is not an exact value (UnregisteredKindError)
+    return public(x)

@@ -22,9 +22,10 @@ from typing import Any
 
 from ..errors import ExactDPError, InexactValueError
 from . import ladder
-from .qt import QtElement, as_field
-from .rational import as_q, is_rational, q_str
-from .real import ExpReal, Infinity, LogLinear, LogReal, real_cmp, real_exp, real_sign, real_str
+from .element import UnregisteredKindError
+from .ladder import EXP, LL, LQT, OO, QQ, QT, SYM
+from .loglinear import LogLinear
+from .rational import as_q
 from .symbolic import SymbolTable, is_sym, prove_nonneg, sympy, to_sympy
 
 __all__ = [
@@ -43,6 +44,10 @@ __all__ = [
 ]
 
 EPS_HINT = "eps is the exponent: write eps: log(3) for e^eps = 3, or a decimal such as 0.1"
+LOG_DELTA_HINT = (
+    "a delta such as log(3)/2 is accepted by the claims dp, not_dp and delta, which compare it with the "
+    "profile exactly; elsewhere delta is a fraction such as 1/4"
+)
 
 
 class QuantityError(ExactDPError):
@@ -71,47 +76,64 @@ def _symbolic(v: Any, what: str, symbols: SymbolTable | None, lo: Any = None, hi
     for bound, expr, rel in ((lo, lambda: v - to_sympy(lo), ">="), (hi, lambda: to_sympy(hi) - v, "<=")):
         if bound is not None and not prove_nonneg(expr(), symbols):
             raise QuantityError(
-                f"could not prove {what} {rel} {real_str(bound)} for every value the bounds allow ({symbols.describe()})",
+                f"could not prove {what} {rel} {ladder.short(bound)} for every value the bounds allow ({symbols.describe()})",
                 "tighten the bounds under `symbols:` so that this follows from them",
             )
     return v
 
 
-def _hint_for_rational(v: Any) -> str | None:
-    if isinstance(v, LogReal):
-        return "log(...) is an eps-type value; probabilities and delta are plain fractions such as 1/4"
-    if isinstance(v, ExpReal):
-        return "exp of a rational is transcendental; use exp(log(r)) or a fraction"
-    if isinstance(v, Infinity):
-        return "inf is only allowed as a claimed privacy loss"
-    return None
+_RATIONAL_HINTS = {
+    LL: "log(...) is an eps-type value; probabilities and delta are plain fractions such as 1/4",
+    LQT: "log(...) is an eps-type value; probabilities and delta are plain fractions such as 1/4",
+    EXP: "exp of a rational is transcendental; use exp(log(r)) or a fraction",
+    QT: "exp of a rational is transcendental; use exp(log(r)) or a fraction",
+    OO: "inf is only allowed as a claimed privacy loss",
+}
+
+
+def _is_sym(v: Any) -> bool:
+    return ladder.is_exact(v) and ladder.domain_of(v) is SYM
+
+
+def _text(v: Any) -> str:
+    """A value for a message (short, whatever its size); a value of no kind as Python shows it."""
+    return ladder.short(v) if ladder.is_exact(v) else repr(v)[:60]
 
 
 def rational(
     v: Any, *, what: str, lo: Any = None, hi: Any = None, positive: bool = False, symbols: SymbolTable | None = None
 ) -> Any:
     """An exact rational with optional bounds ``lo <= v <= hi`` (and ``v > 0`` if ``positive``)."""
-    if is_sym(v):
+    d = _domain(v, what)
+    if d is SYM:
         return _symbolic(v, what, symbols, lo, hi)
-    if not is_rational(v):
-        raise QuantityError(f"{what} must be an exact rational, found {real_str(v)}", _hint_for_rational(v))
+    if d is not QQ:
+        raise QuantityError(f"{what} must be an exact rational, found {_text(v)}", _RATIONAL_HINTS.get(d))
     v = as_q(v)
     if lo is not None and v < lo:
-        raise QuantityError(f"{what} must be at least {q_str(lo)}, found {q_str(v)}")
+        raise QuantityError(f"{what} must be at least {ladder.short(lo)}, found {ladder.short(v)}")
     if hi is not None and v > hi:
-        raise QuantityError(f"{what} must be at most {q_str(hi)}, found {q_str(v)}")
+        raise QuantityError(f"{what} must be at most {ladder.short(hi)}, found {ladder.short(v)}")
     if positive and v <= 0:
-        raise QuantityError(f"{what} must be positive, found {q_str(v)}")
+        raise QuantityError(f"{what} must be positive, found {ladder.short(v)}")
     return v
+
+
+def _domain(v: Any, what: str) -> Any:
+    """The ladder's domain of ``v``; a value of no kind is a QuantityError naming ``what``."""
+    try:
+        return ladder.domain_of(v)
+    except UnregisteredKindError as e:
+        raise QuantityError(f"{what}: {e}") from None
 
 
 def _unit(v: Any, what: str, symbols: SymbolTable | None) -> Any:
     """An exact rational in [0, 1], with one wording for the range."""
-    if is_sym(v):
+    if _is_sym(v):
         return _symbolic(v, what, symbols, 0, 1)
     v = rational(v, what=what, symbols=symbols)
     if not 0 <= v <= 1:
-        raise QuantityError(f"{what} must lie in [0, 1], found {q_str(v)}")
+        raise QuantityError(f"{what} must lie in [0, 1], found {ladder.short(v)}")
     return v
 
 
@@ -120,43 +142,55 @@ def probability(v: Any, *, what: str = "a probability", symbols: SymbolTable | N
     return _unit(v, what, symbols)
 
 
-def delta(v: Any, *, what: str = "delta", symbols: SymbolTable | None = None, field: bool = False) -> Any:
-    """δ of (ε, δ)-DP: an exact rational in [0, 1] (Vadhan–Wang Def. 1.7); with ``field``, also
-    an element of ℚ(e^{1/L}) such as ``1 - exp(0.4)/2`` (its range checked exactly)."""
-    if field and not is_sym(v) and ladder.domain_of(v) == ladder.QT:
-        try:
-            v = ladder.lift(v, ladder.QT)
-        except InexactValueError as e:
-            raise QuantityError(
-                f"{what} = {real_str(v)}: {e}", "write it with fewer decimal digits in the exponents"
-            ) from None
-        if real_cmp(v, 0) < 0 or real_cmp(v, 1) > 0:
-            raise QuantityError(f"{what} must lie in [0, 1], found {real_str(v)}")
+def delta(
+    v: Any, *, what: str = "delta", symbols: SymbolTable | None = None, field: bool = False, logs: bool = False
+) -> Any:
+    """δ of (ε, δ)-DP, a number in [0, 1] (Vadhan–Wang Def. 1.7): an exact rational; with
+    ``field``, also an element of ℚ(e^{1/L}) such as ``1 - exp(0.4)/2``; with ``logs``, also a
+    linear form in logarithms such as ``log(3)/2``.  The range is checked exactly.
+
+    δ bounds a probability, so any real in [0, 1] is meaningful; an irrational δ is accepted
+    where exactdp only *compares* it with the profile's values (δ_M(e^ε) ≤ δ, exact in the
+    common domain or certified), i.e. by the claims ``dp``, ``not_dp`` and ``delta``
+    (``field`` and ``logs``).  ``privloss`` takes a field δ (its least λ with δ_M(λ) ≤ δ is a
+    field element) but not a logarithmic one: that λ would be a linear form in logarithms, and
+    PrivLoss = ln λ would have no exact form."""
+    d = _domain(v, what)
+    if (field and d in (QT, EXP)) or (logs and d is LL):
+        if d is EXP:
+            try:
+                v = ladder.as_field(v)
+            except InexactValueError as e:
+                raise QuantityError(
+                    f"{what} = {_text(v)}: {e}", "write it with fewer decimal digits in the exponents"
+                ) from None
+        if ladder.cmp(v, 0) < 0 or ladder.cmp(v, 1) > 0:
+            raise QuantityError(f"{what} must lie in [0, 1], found {_text(v)}")
         return v
-    hint = (
-        None
-        if field
-        else "a delta in the field Q(e^(1/L)) is accepted only by the claims delta, privloss, dp and not_dp"
-    )
     try:
         return _unit(v, what, symbols)
     except QuantityError as e:
-        if e.hint is None and hint and ladder.domain_of(v) == ladder.QT:
-            raise QuantityError(e.message, hint) from None
+        if d in (QT, EXP) and not field:
+            raise QuantityError(
+                e.message,
+                "a delta in the field Q(e^(1/L)) is accepted only by the claims delta, privloss, dp and not_dp",
+            ) from None
+        if d is LL:
+            raise QuantityError(e.message, LOG_DELTA_HINT) from None
         raise
 
 
 def count(v: Any, *, what: str, lo: int = 0, hi: int | None = None) -> int:
     """A whole number in [lo, hi]."""
-    if is_sym(v):
+    d = _domain(v, what)
+    if d is SYM:
         _symbolic(v, what, None)
-    if not is_rational(v) or as_q(v).denominator != 1:
-        raise QuantityError(f"{what} must be a whole number, found {real_str(v)}")
-    n = int(as_q(v))
-    if n < lo or (hi is not None and n > hi):
+    if d is not QQ or as_q(v).denominator != 1:
+        raise QuantityError(f"{what} must be a whole number, found {_text(v)}")
+    if v < lo or (hi is not None and v > hi):
         rng = f"between {lo} and {hi}" if hi is not None else f"at least {lo}"
-        raise QuantityError(f"{what} must be {rng}, found {n}")
-    return n
+        raise QuantityError(f"{what} must be {rng}, found {ladder.short(v)}")
+    return int(as_q(v))
 
 
 def eps(
@@ -165,31 +199,32 @@ def eps(
     """ε ≥ 0 (ε > 0 if ``positive``): a rational (``1/10``), ``log(r)`` with r ≥ 1, a sum of
     both, or — only where ``allow_inf`` — ``inf``; with ``symbols``, also an expression such as
     ``log(E)``, whose e^ε ≥ 1 (or ε ≥ 0) is proved from the declared bounds."""
-    if is_sym(v):
+    d = _domain(v, what)
+    if d is SYM:
         lam = sympy.exp(v)
         if lam.is_rational_function(*lam.free_symbols):  # eps = log(E): prove E >= 1 instead
             _symbolic(lam, f"e^{what}", symbols, lo=1)
             return v
         return _symbolic(v, what, symbols, lo=0)
-    if isinstance(v, Infinity):
+    if d is OO:
         if allow_inf:
             return v
         raise QuantityError(f"{what} = inf is not allowed here", "inf is only allowed as a claimed privacy loss")
-    if isinstance(v, LogLinear) and allow_inf:  # a claimed privacy loss such as log(61/9)/2: compared exactly
+    if d is LL and isinstance(v, LogLinear) and allow_inf:  # a claimed loss such as log(61/9)/2: compared exactly
         return _nonnegative(v, what, positive)
-    if not (is_rational(v) or isinstance(v, LogReal)):
+    if not (d in (QQ, LQT) or (d is LL and not isinstance(v, LogLinear))):  # s + log(r): e^eps is exact
         hint = EPS_HINT
-        if isinstance(v, LogLinear):
-            hint = f"e^eps = exp({real_str(v)}) is irrational here; write eps as log(r) with a rational r, or a decimal"
-        raise QuantityError(f"{what} must be a real number such as log(3) or 1/10, found {real_str(v)}", hint)
+        if d is LL:
+            hint = f"e^eps = exp({_text(v)}) is irrational here; write eps as log(r) with a rational r, or a decimal"
+        raise QuantityError(f"{what} must be a real number such as log(3) or 1/10, found {_text(v)}", hint)
     v = _nonnegative(v, what, positive)
-    return as_q(v) if is_rational(v) else v
+    return as_q(v) if d is QQ else v
 
 
 def _nonnegative(v: Any, what: str, positive: bool) -> Any:
-    sign = real_sign(v)
+    sign = ladder.sign(v)
     if sign < 0 or (positive and sign == 0):
-        raise QuantityError(f"{what} must be {'positive' if positive else '>= 0'}, found {real_str(v)}")
+        raise QuantityError(f"{what} must be {'positive' if positive else '>= 0'}, found {_text(v)}")
     return v
 
 
@@ -201,14 +236,15 @@ def privloss_value(v: Any, *, what: str = "a privacy loss") -> Any:
 def order(v: Any, *, what: str = "alpha") -> Any:
     """A Rényi order α: a whole number >= 1 (1 is the KL divergence) or ``inf`` (Mironov 2017,
     Def. 3); fractional orders are refused because their sums are irrational."""
-    if isinstance(v, Infinity):
+    d = _domain(v, what)
+    if d is OO:
         return v
-    if is_sym(v) or not is_rational(v):
-        raise QuantityError(f"{what} must be a whole number >= 1 or inf, found {real_str(v)}", "for example alpha: 2")
+    if d is not QQ:
+        raise QuantityError(f"{what} must be a whole number >= 1 or inf, found {_text(v)}", "for example alpha: 2")
     q = as_q(v)
     if q.denominator != 1 or q < 1:
         raise QuantityError(
-            f"{what} = {q_str(q)} is not supported: Renyi divergences are computed exactly for whole orders "
+            f"{what} = {ladder.short(q)} is not supported: Renyi divergences are computed exactly for whole orders "
             "alpha >= 1 (1 is KL) and alpha = inf; the sum for a fractional order is irrational",
             "for example alpha: 2, alpha: 3 or alpha: inf",
         )
@@ -221,12 +257,13 @@ def divergence(v: Any, *, what: str = "a Renyi divergence", symbols: SymbolTable
     log of a rational function of them, such as ``log(E^2 - E + 1)``."""
     if is_sym(v) and symbols is not None:
         return _symbolic_log(v, what, symbols)
-    if is_sym(v) or isinstance(v, ExpReal) or not (isinstance(v, (Infinity, LogReal, LogLinear)) or is_rational(v)):
+    d = _domain(v, what)
+    if d not in (QQ, LL, OO):
         raise QuantityError(
-            f"{what} is written like log(7/3), log(61/9)/2 or inf, found {real_str(v)}",
+            f"{what} is written like log(7/3), log(61/9)/2 or inf, found {_text(v)}",
             "D_alpha = log(sum)/(alpha - 1); write the sum's log divided by alpha - 1",
         )
-    return as_q(v) if is_rational(v) else v
+    return as_q(v) if d is QQ else v
 
 
 def _symbolic_log(v: Any, what: str, symbols: SymbolTable) -> Any:
@@ -251,7 +288,7 @@ def exp_eps(e: Any, *, form: str, rational_only: bool = False, symbols: SymbolTa
     weights refuse it rather than approximate); for a symbolic ε such as ``log(E)``, a rational
     function of the symbols proved ≥ 1.
     """
-    if is_sym(e):
+    if _is_sym(e):
         lam = sympy.exp(e)
         if symbols is None or not lam.is_rational_function(*symbols.symbols.values()):
             raise QuantityError(
@@ -259,41 +296,40 @@ def exp_eps(e: Any, *, form: str, rational_only: bool = False, symbols: SymbolTa
                 "declare E = e^eps as the symbol (`symbols: {E: {gt: 1}}`) and write eps: log(E)",
             )
         return _symbolic(lam, f"{form}: e^eps", symbols, lo=1)
-    lam = real_exp(e)
-    if is_rational(lam):
+    lam = ladder.exp(e)
+    if ladder.domain_of(lam) is QQ:
         return lam
     if rational_only:
         raise QuantityError(
-            f"{form}: eps = {real_str(e)} makes e^eps transcendental; {form} needs e^eps rational",
+            f"{form}: eps = {_text(e)} makes e^eps transcendental; {form} needs e^eps rational",
             "write eps as log(r), e.g. eps: log(16); exact decimal eps is supported by rr and the engines, not yet here",
         )
     try:
-        return as_field(lam)
+        return ladder.as_field(lam)
     except InexactValueError as err:
-        raise QuantityError(
-            f"{form}: eps = {real_str(e)}: {err}", "write eps as log(r), e.g. eps: log(11/10)"
-        ) from None
+        raise QuantityError(f"{form}: eps = {_text(e)}: {err}", "write eps as log(r), e.g. eps: log(11/10)") from None
 
 
 def exp_eps_value(v: Any, *, what: str = "e^eps", rational_only: bool = False) -> Any:
     """λ = e^ε given as itself, as RR is parametrised (Vadhan–Wang Def. 1.9): a rational ≥ 1,
     or an element ≥ 1 of ℚ(e^{1/L}) such as ``exp(1/10)`` unless ``rational_only``.  Returns it
     as a rational or a field element (:func:`~exactdp.numbers.qt.as_field`)."""
-    if isinstance(v, (ExpReal, QtElement)):
+    d = _domain(v, what)
+    if d in (EXP, QT):
         if rational_only:
             raise QuantityError(
-                f"{what} = {real_str(v)} is transcendental; this mechanism needs e^eps rational (exact weights)",
+                f"{what} = {_text(v)} is transcendental; this mechanism needs e^eps rational (exact weights)",
                 "write eps as log(r) with a rational r",
             )
         try:
-            v = as_field(v)
+            v = ladder.as_field(v)
         except InexactValueError as err:
-            raise QuantityError(f"{what} = {real_str(v)}: {err}", "write eps with fewer decimal digits") from None
-    elif not is_rational(v):
+            raise QuantityError(f"{what} = {_text(v)}: {err}", "write eps with fewer decimal digits") from None
+    elif d is not QQ:
         raise QuantityError(
-            f"{what} is e^eps itself, such as 3 or 3/2, found {real_str(v)}",
+            f"{what} is e^eps itself, such as 3 or 3/2, found {_text(v)}",
             "this is e^eps, not eps: e^eps = 3 is eps = log(3)",
         )
-    if real_cmp(v, 1) < 0:
-        raise QuantityError(f"{what} must be at least 1 (eps >= 0), found {real_str(v)}")
-    return as_q(v) if is_rational(v) else v
+    if ladder.cmp(v, 1) < 0:
+        raise QuantityError(f"{what} must be at least 1 (eps >= 0), found {_text(v)}")
+    return as_q(v) if d is QQ else v

@@ -1,4 +1,5 @@
-r"""Exact linear forms in logarithms: s + Σ c_b ln b (rational s and c_b, integers b > 1).
+r"""Exact linear forms in logarithms: s + Σ c_b ln b (rational s and c_b, integers b > 1), and
+s + ln r (:class:`LogReal`), the form with one logarithm of a rational.
 
 Rational multiples of logarithms arise as Rényi divergences (log(r)/(α − 1)), in claims such as
 ``log(61/9)/2`` or ``k*log(3)/5``, and as KL divergences Σ p_v ln(p_v/p'_v).  A value is kept as
@@ -6,6 +7,9 @@ Rational multiples of logarithms arise as Rényi divergences (log(r)/(α − 1))
 .. math::  s + \sum_b c_b \ln b ,
 
 over a *coprime basis*: the integers b > 1 are pairwise coprime and none is a perfect power.
+A form whose coefficients are all integers is s + ln r for one rational r, and is held as a
+:class:`LogReal` (the value of ``log(3)``, ``1/10 + log(2)``, a privacy loss ``log(23/9)``);
+every other form as a :class:`LogLinear` (``log(61/9)/2``).
 
 **Equality is decidable exactly.**  Over such a basis the form is 0 only when s = 0 and every
 c_b = 0: if s ≠ 0, e^{-s} = Π b^{c_b} would be algebraic, which Lindemann–Weierstrass forbids;
@@ -25,13 +29,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from math import gcd
+from typing import Any
 
 from ..errors import InexactValueError
-from .rational import Q, as_q, int_str, q_str, to_fraction
-from .types import Rational
+from .certified import arb_prec, certified_sign
+from .element import Element
+from .rational import Q, Rational, as_q, int_str, is_rational, q_bits, q_short, q_str, to_fraction
+from .roots import exact_root
 
 __all__ = [
     "LogLinear",
+    "LogReal",
     "coprime_basis",
     "log_linear",
     "as_log_linear",
@@ -43,14 +51,15 @@ __all__ = [
     "ll_str",
     "ll_decimal",
     "ll_single_log",
+    "ll_bits",
+    "canonical",
+    "single_log",
     "enclosure",
 ]
 
-_MAX_PREC = 1 << 16  # bits; far beyond what separating case-file values needs
 
-
-@dataclass(frozen=True, eq=False)
-class LogLinear:
+@dataclass(frozen=True, eq=False, repr=False)
+class LogLinear(Element):
     """The real number s + Σ c·ln(b) over ``terms`` = ((b, c), ...) (see the module docstring).
 
     Build one with :func:`log_linear`; equality (``==``) is exact, by a common coprime basis.
@@ -67,29 +76,59 @@ class LogLinear:
         # s is determined by the value (Lindemann–Weierstrass), so equal values hash alike
         return hash(("exactdp-loglinear", self.s))
 
-    def __str__(self) -> str:
-        return ll_str(self)
 
-    def __repr__(self) -> str:
-        return f"LogLinear({ll_str(self)})"
+@dataclass(frozen=True, repr=False)
+class LogReal(Element):
+    """The real number s + ln r (s rational, r > 0 rational, r ≠ 1): ``log(3)``,
+    ``1/10 + log(2)``.
+
+    Build one with the ladder (``exactdp.exact("log(3)")``, or :func:`canonical`); the ladder
+    returns a plain rational when r = 1.  It is the linear form of one logarithm with an integer
+    coefficient, so it compares equal to the :class:`LogLinear` of the same value."""
+
+    s: Any
+    r: Any
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LogReal):
+            return self.s == other.s and self.r == other.r
+        return isinstance(other, LogLinear) and other == self
+
+    def __hash__(self) -> int:
+        return hash(("exactdp-loglinear", self.s))  # as LogLinear: equal values hash alike
 
 
 def as_log_linear(x: object) -> LogLinear | None:
-    """x as a :class:`LogLinear` (rationals and objects with rational ``s`` and ``r``, i.e.
-    :class:`~exactdp.numbers.real.LogReal`), or None."""
+    """x as a :class:`LogLinear` (a rational, a :class:`LogReal` or a :class:`LogLinear`), or
+    None for any other value."""
     if isinstance(x, LogLinear):
         return x
-    try:
+    if isinstance(x, LogReal):
+        return log_linear(as_q(x.s), [(as_q(x.r), Q(1))])
+    if is_rational(x):
         return LogLinear(as_q(x), ())
-    except (TypeError, ValueError):
-        pass
-    s, r = getattr(x, "s", None), getattr(x, "r", None)
-    if s is None or r is None:
-        return None
-    try:
-        return log_linear(as_q(s), [(as_q(r), Q(1))])
-    except (TypeError, ValueError):
-        return None
+    return None
+
+
+def canonical(x: LogLinear, max_bits: int) -> Any:
+    """The canonical kind of a linear form: a rational when it has no logarithm, s + ln r
+    (:class:`LogReal`) when every coefficient over the coprime basis is an integer and r has
+    at most ``max_bits`` bits, else the form itself."""
+    if not x.terms:
+        return x.s
+    one = ll_single_log(x, max_bits)
+    return LogReal(as_q(one[0]), as_q(one[1])) if one is not None else x
+
+
+def single_log(s: Any, r: Any) -> Any:
+    """s + ln r for rationals s and r > 0, in its canonical kind: a rational when r = 1, else a
+    :class:`LogReal`."""
+    return as_q(s) if r == 1 else LogReal(as_q(s), as_q(r))
+
+
+def ll_bits(x: LogLinear) -> int:
+    """Size in bits: the largest of s, the coefficients and the bases."""
+    return max([q_bits(x.s)] + [max(b.bit_length(), q_bits(c)) for b, c in x.terms])
 
 
 def _is_power(n: int) -> bool:
@@ -120,8 +159,6 @@ def _iroot_exact(n: int, k: int) -> int | None:
         root, exact = gmpy2.iroot(n, k)
         return int(root) if exact else None
     except ImportError:  # pragma: no cover - gmpy2 is a dependency
-        from .real import exact_root
-
         r = exact_root(Q(n), k)
         return None if r is None else int(r)
 
@@ -242,19 +279,13 @@ def _log_ball(b: int, prec: int):
 
 def enclosure(a: LogLinear, prec: int):
     """An arb ball containing the value of ``a`` at ``prec`` bits (python-flint)."""
-    from flint import arb, ctx, fmpq
-
-    old = ctx.prec
-    ctx.prec = prec
-    try:
+    with arb_prec(prec) as flint:
         fs = to_fraction(a.s)
-        v = arb(fmpq(fs.numerator, fs.denominator))
+        v = flint.arb(flint.fmpq(fs.numerator, fs.denominator))
         for b, c in a.terms:
             fc = to_fraction(c)
-            v += arb(fmpq(fc.numerator, fc.denominator)) * _log_ball(b, prec)
+            v += flint.arb(flint.fmpq(fc.numerator, fc.denominator)) * _log_ball(b, prec)
         return v
-    finally:
-        ctx.prec = old
 
 
 _MAX_POWER_BITS = 4096  # integer powers compared exactly up to this size; intervals beyond
@@ -297,18 +328,9 @@ def ll_sign(a: LogLinear) -> int:
 
 
 def _sign_by_intervals(a: LogLinear) -> int:
-    """sign(a) for a nonzero ``a`` by arb enclosures at doubling precision (terminates)."""
-    prec = 64
-    while prec <= _MAX_PREC:
-        v = enclosure(a, prec)
-        if v > 0:
-            return 1
-        if v < 0:
-            return -1
-        prec *= 2
-    raise InexactValueError(  # pragma: no cover - nonzero values separate long before this
-        f"could not decide the sign of {ll_str(a)} within {_MAX_PREC} bits of precision"
-    )
+    """sign(a) for a nonzero ``a`` by arb enclosures at doubling precision (terminates, within
+    the ``--max-precision`` limit for values extremely close to 0)."""
+    return certified_sign(lambda prec: enclosure(a, prec), lambda: q_short(ll_str(a), 40))
 
 
 def ll_cmp(a: LogLinear, b: LogLinear) -> int:

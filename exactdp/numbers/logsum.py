@@ -1,36 +1,52 @@
-r"""Sums of logarithms with coefficients in ℚ(e^{1/L}): s + Σ c_k ln r_k, exactly.
+r"""Sums of logarithms with coefficients in ℚ(e^{1/L}): s + Σ c_k ln r_k, exactly (:class:`LogSum`).
 
 A mechanism with a decimal ε has probabilities in ℚ(t), t = e^{1/L} (:mod:`exactdp.numbers.qt`).
 Its Rényi divergence of order α ≥ 3 is D_α = log(S)/(α − 1) with S in ℚ(t), and its KL
 divergence Σ_v P(v) log(P(v)/P'(v)) has coefficients P(v) in ℚ(t): neither is a field element
-nor a linear form in logarithms of integers.  :class:`~exactdp.numbers.realtypes.LogSum` keeps
-them exactly, and this module gives their arithmetic and their sign:
+nor a linear form in logarithms of integers.  :class:`LogSum` keeps them exactly (the rung ``LS``
+of :mod:`exactdp.numbers.ladder`), and this module gives their arithmetic and their sign:
 
 * **canonical form** (:func:`log_sum`): equal arguments merged, zero coefficients dropped, and
   ln(c·t^m) = ln c + m/L moved into the rational part, so that a value is returned as the
   simplest exact type that holds it (a field element, ``s + ln r``, a linear form in logs);
 * **sign, exactly** when the coefficients and s are rational: s + Σ c_k ln r_k has the sign of
   n·s + ln Π r_k^{n c_k} (n the common denominator), a logarithm of one field element, whose
-  sign the field decides exactly (:func:`exactdp.numbers.real.real_sign`);
-* **sign, certified** otherwise: interval evaluation (mpmath ``iv``) at doubling precision up to
-  2^16 bits.  A value that stays undecided there (it may be exactly zero) is refused with
-  ``InexactValueError``, never guessed.
+  sign the field decides exactly (:func:`exactdp.numbers.logqt.sign_log`);
+* **sign, certified** otherwise: Arb balls at doubling precision up to ``--max-precision``.  A
+  value that stays undecided there (it may be exactly zero) is refused with that limit's error,
+  never guessed.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from math import lcm
 from typing import Any
 
+from .. import limits as _limits
 from ..errors import InexactValueError
-from .qt import QtElement, monomial
-from .rational import Q, as_q, is_rational, to_fraction
-from .realtypes import LogReal, LogSum
+from .certified import arb_rational, certified_sign
+from .element import Element
+from .loglinear import LogLinear, LogReal, _exponents, canonical, coprime_basis, log_linear
+from .logqt import LogQt, log_value, sign_log
+from .qt import QtElement, monomial, qt_sign
+from .rational import Q, as_q, int_str, is_rational, q_bits, q_short, q_str, to_fraction
 
-__all__ = ["log_sum", "as_log_sum", "ls_add", "ls_neg", "ls_scale", "ls_sign", "ls_enclose", "ls_str", "MAX_PREC"]
+__all__ = ["LogSum", "log_sum", "as_log_sum", "ls_add", "ls_neg", "ls_scale", "ls_sign", "ls_ball", "ls_str", "ls_bits"]
 
-MAX_PREC = 1 << 16
-"""Bits of precision past which an undecided sign is refused."""
+
+@dataclass(frozen=True, repr=False)
+class LogSum(Element):
+    """The real number s + Σ_k c_k·ln r_k, with s and every c_k ≠ 0 in ℚ(e^{1/L}) (or rational)
+    and distinct r_k > 0 in ℚ(e^{1/L}) (or rational), none of them 1 or a monomial c·t^m.
+
+    It holds what a mechanism with a decimal ε gives where logarithms of field elements meet:
+    D_α = log(S)/(α − 1) for α ≥ 3 (S in ℚ(e^{1/L})) and the KL divergence Σ P log(P/P').
+    Build one with :func:`log_sum`, which returns a simpler kind (a field element,
+    ``LogReal``, ``LogLinear``, ``LogQt``) whenever the value is one."""
+
+    s: Any
+    terms: tuple
 
 
 def _zero(c: Any) -> bool:
@@ -39,8 +55,6 @@ def _zero(c: Any) -> bool:
 
 def log_sum(s: Any, terms: Any) -> Any:
     """s + Σ c·ln r over the ``(r, c)`` of ``terms``, in its simplest exact type."""
-    from .loglinear import log_linear
-
     acc: dict[Any, Any] = {}
     for r, c in terms:
         if _zero(c):
@@ -64,23 +78,26 @@ def log_sum(s: Any, terms: Any) -> Any:
         return s
     if is_rational(s) and all(is_rational(c) for _, c in items):
         if all(is_rational(r) for r, _ in items):
-            return log_linear(as_q(s), [(r, c) for r, c in items])
+            return _linear_form(s, items)
         if len(items) > 1:  # Σ c ln r = ln(Π r^(n c))/n: one logarithm (log(S) - log(S^2)/2 = 0)
             items = _one_log(items)
             if not items:
                 return s
             if all(is_rational(r) for r, _ in items):
-                return log_linear(as_q(s), [(r, c) for r, c in items])
+                return _linear_form(s, items)
         if len(items) == 1 and items[0][1] == 1:
-            return LogReal(as_q(s), items[0][0])
+            return log_value(as_q(s), items[0][0])
     return LogSum(s, items)
+
+
+def _linear_form(s: Any, items: tuple) -> Any:
+    """s + Σ c·ln r for rationals, in the canonical kind of a linear form in logarithms."""
+    return canonical(log_linear(as_q(s), [(r, c) for r, c in items]), _limits.current().max_bits)
 
 
 def _on_coprime_basis(acc: dict) -> dict:
     """The logarithms of rationals rewritten over one coprime basis of integers (ln 4 = 2 ln 2),
     so that a sum that is zero term by term is found to be exactly zero."""
-    from .loglinear import _exponents, coprime_basis
-
     rationals = [r for r in acc if is_rational(r)]
     if not rationals:
         return acc
@@ -120,17 +137,15 @@ def _one_log(items: tuple) -> tuple:
 
 
 def as_log_sum(x: Any) -> tuple[Any, tuple] | None:
-    """(s, terms) of a rational, field element, ``LogReal``, ``LogLinear`` or ``LogSum``; None
-    for other values."""
-    from .loglinear import LogLinear
-
+    """(s, terms) of a rational, field element, ``LogReal``, ``LogQt``, ``LogLinear`` or
+    ``LogSum``; None for other values."""
     if isinstance(x, LogSum):
         return x.s, x.terms
     if is_rational(x):
         return as_q(x), ()
     if isinstance(x, QtElement):
         return x, ()
-    if isinstance(x, LogReal):
+    if isinstance(x, (LogReal, LogQt)):
         return x.s, ((x.r, Q(1)),)
     if isinstance(x, LogLinear):
         return x.s, tuple((Q(b), c) for b, c in x.terms)
@@ -161,84 +176,63 @@ def ls_scale(a: Any, q: Any) -> Any:
 
 def ls_sign(a: Any) -> int:
     """The sign of a :class:`LogSum` (or of any value :func:`as_log_sum` takes), decided exactly
-    when its coefficients are rational, else by certified intervals.
-
-    Raises
-    ------
-    InexactValueError
-        When certified intervals of 2^16 bits still contain 0 (the value may be exactly zero).
-    """
-    from .real import real_add, real_log, real_sign
-
+    when its coefficients are rational, else by certified intervals (within ``--max-precision``:
+    a value that may be exactly zero is refused with that limit's error, never guessed)."""
     la = as_log_sum(a)
     if la is None:
         raise TypeError(f"not a sum of logarithms: {a!r}")
     s, terms = la
     if not terms:
-        return real_sign(s)
+        return qt_sign(s)
     if is_rational(s) and all(is_rational(c) for _, c in terms):
         n = lcm(*(to_fraction(c).denominator for _, c in terms))
         try:
             prod: Any = Q(1)
             for r, c in terms:
                 prod = prod * r ** int(n * c)
-            return real_sign(real_add(n * as_q(s), real_log(prod)))  # sign(n s + ln Π r^{n c})
+            return sign_log(n * as_q(s), prod)  # sign(n s + ln Π r^{n c})
         except InexactValueError:
             pass  # a field of too high a degree: certified intervals decide
-    return _interval_sign(s, terms)
+    return certified_sign(lambda prec: ls_ball(s, terms, prec), lambda: q_short(ls_str(LogSum(s, terms)), 40))
 
 
-def _interval_sign(s: Any, terms: tuple) -> int:
-    prec = 64
-    while prec <= MAX_PREC:
-        v = ls_enclose(s, terms, prec)
-        if v.a > 0:
-            return 1
-        if v.b < 0:
-            return -1
-        prec *= 2
-    raise InexactValueError(
-        f"the sign of {ls_str(LogSum(s, terms))} is not decided by certified intervals of {MAX_PREC} bits "
-        "(it may be exactly 0); exactdp does not guess"
-    )
+def _ball(x: Any, prec: int) -> Any:
+    return x.ball(prec) if isinstance(x, QtElement) else arb_rational(x, prec)
 
 
-def ls_enclose(s: Any, terms: tuple, prec: int) -> Any:
-    """An mpmath interval containing s + Σ c ln r, at ``prec`` bits."""
-    import mpmath
+def ls_ball(s: Any, terms: tuple, prec: int) -> Any:
+    """An Arb ball containing s + Σ c ln r, at ``prec`` bits (call it at that working precision)."""
+    total = _ball(s, prec)
+    for r, c in terms:
+        total = total + _ball(c, prec) * _ball(r, prec).log()
+    return total
 
-    from .real import enclose
 
-    old = mpmath.iv.prec
-    try:
-        total = enclose(s, prec)
-        for r, c in terms:
-            lr = enclose(r, prec)
-            ec = enclose(c, prec)
-            mpmath.iv.prec = prec
-            total = total + ec * mpmath.iv.log(lr)
-        return total
-    finally:
-        mpmath.iv.prec = old
+def ls_bits(a: LogSum) -> int:
+    """Size in bits: the largest part."""
+
+    def bits(x: Any) -> int:
+        return x.bits() if isinstance(x, QtElement) else q_bits(x)
+
+    return max([bits(a.s)] + [max(bits(r), bits(c)) for r, c in a.terms])
 
 
 def ls_str(a: LogSum) -> str:
     """``log(S)/2``, ``1/3 + (c)*log(r)``: the exact text of a sum of logarithms."""
-    from .rational import q_str
 
     def num(x: Any) -> str:
-        return q_str(x) if is_rational(x) else f"({x})"
+        return q_str(x) if is_rational(x) else f"({x.text()})"
 
     signed: list[tuple[bool, str]] = []
     if a.s != 0:
         neg = is_rational(a.s) and a.s < 0
         signed.append((neg, num(-a.s if neg else a.s)))
     for r, c in a.terms:
-        lg = f"log({q_str(r) if is_rational(r) else r})"
+        lg = f"log({q_str(r) if is_rational(r) else r.text()})"
         if is_rational(c):
             f = to_fraction(c)
-            top = "" if abs(f.numerator) == 1 else f"{abs(f.numerator)}*"
-            signed.append((f < 0, f"{top}{lg}" + (f"/{f.denominator}" if f.denominator != 1 else "")))
+            top = "" if abs(f.numerator) == 1 else f"{int_str(abs(f.numerator))}*"
+            signed.append((f < 0, f"{top}{lg}" + (f"/{int_str(f.denominator)}" if f.denominator != 1 else "")))
         else:
             signed.append((False, f"{num(c)}*{lg}"))
     out = ("-" if signed[0][0] else "") + signed[0][1]

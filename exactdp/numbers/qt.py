@@ -33,16 +33,17 @@ from typing import TYPE_CHECKING, Any
 
 import mpmath
 
+from .. import limits as _limits
 from ..errors import InexactValueError
-from .order import ExactOrder
-from .rational import Q, as_q, is_rational, q_str, to_fraction
+from .certified import certified_sign
+from .element import Element
+from .rational import Q, as_q, int_str, is_rational, q_bits, q_short, q_str, to_fraction
 
 if TYPE_CHECKING:  # pragma: no cover
     from flint import fmpz_poly
 
-__all__ = ["QtElement", "qt_exp", "qt_t", "is_qt", "qt_sign", "as_field", "field_value", "monomial"]
+__all__ = ["QtElement", "qt_exp", "qt_t", "qt_sign", "field_value", "monomial", "check_power", "MAX_DEGREE"]
 
-_MAX_PREC = 1 << 17
 MAX_DEGREE = 4000
 """Largest exponent of t kept symbolically; beyond it values are refused (or, in comparisons,
 decided by certified intervals instead)."""
@@ -125,12 +126,14 @@ def _coprime_parts(a: fmpz_poly, b: fmpz_poly) -> tuple[fmpz_poly, fmpz_poly]:
     return a / g, b / g
 
 
-class QtElement(ExactOrder):
+class QtElement(Element):
     """An element of ℚ(e^{1/L}) that is not rational (see the module docstring).
 
     Build values with :func:`qt_exp` (r·e^s) and ordinary arithmetic; never call the
     constructor with a non-canonical representation.  ``n`` and ``d`` are FLINT integer
-    polynomials (``flint.fmpz_poly``) in t = e^{1/L}.
+    polynomials (``flint.fmpz_poly``) in t = e^{1/L}.  Arithmetic with rationals and other
+    field elements is done here (the engines' hot loops); everything else is the ladder's
+    (:class:`~exactdp.numbers.element.Element`).
     """
 
     __slots__ = ("L", "c", "n", "d", "_hash", "_enc", "_ball")
@@ -176,8 +179,9 @@ class QtElement(ExactOrder):
             size = max(x.n.length(), x.d.length()) * m
             if m > 1 and size > MAX_DEGREE:
                 raise InexactValueError(
-                    f"combining values of Q(exp(1/{x.L})) in Q(exp(1/{L})) needs polynomials of degree "
-                    f"{size}, beyond the limit {MAX_DEGREE}; use decimal eps's with a smaller common denominator"
+                    f"combining values of Q(exp(1/{q_short(x.L)})) in Q(exp(1/{q_short(L)})) needs polynomials of "
+                    f"degree {q_short(size)}, beyond the limit {MAX_DEGREE}; use decimal eps's with a smaller "
+                    "common denominator"
                 )
             return x.c, _lift(x.n, m), _lift(x.d, m)
         one = _poly([1])
@@ -205,7 +209,7 @@ class QtElement(ExactOrder):
             n2 = d2 = _poly([1])
             c2 = as_q(other)
         else:
-            return NotImplemented
+            return Element.__add__(self, other)
         # c1 n1/d1 + c2 n2/d2 = (a1 n1 d2 + a2 n2 d1) / (den d1 d2), a_k = c_k·den integers
         p1, q1 = _num_den(self.c)
         p2, q2 = _num_den(c2)
@@ -217,7 +221,10 @@ class QtElement(ExactOrder):
             num, dd = n1 * d2 * a1 + n2 * d1 * a2, d1 * d2
         return QtElement._make(L, Q(1, den), num, dd)
 
-    __radd__ = __add__
+    def __radd__(self, other: Any) -> Any:
+        if isinstance(other, QtElement) or _is_rat(other):
+            return self.__add__(other)
+        return Element.__radd__(self, other)
 
     def __neg__(self) -> QtElement:
         return QtElement(self.L, -self.c, self.n, self.d)
@@ -227,12 +234,12 @@ class QtElement(ExactOrder):
 
     def __sub__(self, other: Any) -> Any:
         if not (isinstance(other, QtElement) or _is_rat(other)):
-            return NotImplemented
+            return Element.__sub__(self, other)
         return self + (-other)  # type: ignore[operator]
 
     def __rsub__(self, other: Any) -> Any:
         if not _is_rat(other):
-            return NotImplemented
+            return Element.__rsub__(self, other)
         return (-self) + other
 
     def __mul__(self, other: Any) -> Any:
@@ -247,9 +254,12 @@ class QtElement(ExactOrder):
             if not other:
                 return Q(0)
             return QtElement(self.L, self.c * as_q(other), self.n, self.d)
-        return NotImplemented
+        return Element.__mul__(self, other)
 
-    __rmul__ = __mul__
+    def __rmul__(self, other: Any) -> Any:
+        if isinstance(other, QtElement) or _is_rat(other):
+            return self.__mul__(other)
+        return Element.__rmul__(self, other)
 
     def inverse(self) -> QtElement:
         return QtElement(self.L, 1 / self.c, self.d, self.n)
@@ -260,17 +270,17 @@ class QtElement(ExactOrder):
                 raise ZeroDivisionError("division by zero")
             return QtElement(self.L, self.c / as_q(other), self.n, self.d)
         if not isinstance(other, QtElement):
-            return NotImplemented
+            return Element.__truediv__(self, other)
         return self * other.inverse()
 
     def __rtruediv__(self, other: Any) -> Any:
         if not _is_rat(other):
-            return NotImplemented
+            return Element.__rtruediv__(self, other)
         return self.inverse() * other
 
     def __pow__(self, k: Any) -> Any:
         if not (isinstance(k, int) or (is_rational(k) and to_fraction(k).denominator == 1)):
-            return NotImplemented
+            return Element.__pow__(self, k)
         k = int(k)  # type: ignore[call-overload]
         if k < 0:
             return self.inverse() ** (-k)
@@ -289,10 +299,9 @@ class QtElement(ExactOrder):
     def __eq__(self, other: object) -> bool:
         if isinstance(other, QtElement):
             return self.L == other.L and self.c == other.c and self.n == other.n and self.d == other.d
+        if isinstance(other, Element):
+            return NotImplemented  # r·e^s of the same value answers (it knows how to lower itself)
         return False  # canonical: a QtElement is never rational (nor a float: it is transcendental)
-
-    def __ne__(self, other: object) -> bool:
-        return not self.__eq__(other)
 
     def __hash__(self) -> int:
         h = self._hash
@@ -337,22 +346,20 @@ class QtElement(ExactOrder):
         return v
 
     def sign(self) -> int:
-        """+1 or −1, certified (a QtElement is never 0)."""
-        prec = 64
-        while prec <= _MAX_PREC:
-            v = self.ball(prec)
-            if v > 0:
-                return 1
-            if v < 0:
-                return -1
-            prec *= 2
-        raise ArithmeticError(f"could not decide the sign of {self} within {_MAX_PREC} bits")  # pragma: no cover
+        """+1 or −1, certified (a QtElement is never 0; the precision is bounded by
+        ``--max-precision``)."""
+        v = self.ball()
+        if v > 0:
+            return 1
+        if v < 0:
+            return -1
+        return certified_sign(self.ball, lambda: q_short(self.text(), 40))
 
-    def _cmp_exact(self, other: Any) -> Any:
-        """−1, 0, +1 against a rational or a QtElement (floats are converted by
-        :class:`~exactdp.numbers.order.ExactOrder`); ``NotImplemented`` otherwise."""
+    def _order(self, other: Any) -> Any:
+        """−1, 0, +1 against a rational or a QtElement, here (the engines compare field
+        elements in their loops); anything else through the ladder."""
         if not (isinstance(other, QtElement) or _is_rat(other)):
-            return NotImplemented
+            return Element._order(self, other)
         a = self.ball()
         b = other.ball() if isinstance(other, QtElement) else _arb_rational(other, 64)
         if a < b:
@@ -363,14 +370,14 @@ class QtElement(ExactOrder):
             return 0
         return qt_sign(self - other)
 
-    def __float__(self) -> float:
-        """The nearest double, roughly (display only: comparisons never go through it)."""
-        v = self.enclosure(80)
-        return float((mpmath.mpf(v.a) + mpmath.mpf(v.b)) / 2)
+    def bits(self) -> int:
+        """Size in bits: of the rational factor plus every coefficient of n and d."""
+        return q_bits(self.c) + sum(int(abs(v)).bit_length() for v in (*self.n.coeffs(), *self.d.coeffs()))
 
     # --- text -------------------------------------------------------------------------------
 
-    def __str__(self) -> str:
+    def text(self) -> str:
+        """The exact text in the number grammar: ``(exp(1/10) - 1)/(exp(1/10) + 1)``."""
         num = _poly_str(self.n, self.L)
         den = _poly_str(self.d, self.L)
         f = to_fraction(self.c)
@@ -383,9 +390,6 @@ class QtElement(ExactOrder):
             return sign + (_paren(num) if sign else num)
         return f"{sign}{_paren(num)}/{_paren(den, denominator=True)}"
 
-    def __repr__(self) -> str:
-        return f"QtElement({self})"
-
     def decimal(self, digits: int = 6) -> str:
         """A certified decimal reading (display only)."""
         v = self.enclosure(max(64, int(digits * 3.33) + 40))
@@ -396,6 +400,17 @@ class QtElement(ExactOrder):
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # FLINT polynomials do not pickle: send the coefficients (lowest degree first)
         return (_rebuild, (self.L, self.c, [int(a) for a in self.n.coeffs()], [int(a) for a in self.d.coeffs()]))
+
+
+def check_power(a: QtElement, k: int) -> None:
+    """Refuse a^k before computing it when its degree or size would be too large: the degree
+    multiplies by k, and so, about, does the size of the coefficients."""
+    degree = max(a.n.degree(), a.d.degree())
+    if degree * k > MAX_DEGREE:
+        raise InexactValueError(
+            f"a power of degree {q_short(degree * k)} in t = exp(1/{a.L}) is beyond the field-degree limit {MAX_DEGREE}"
+        )
+    _limits.check_bits(a.bits() * k, "a power in the field Q(e^(1/L))")
 
 
 def _rebuild(L: int, c: Any, n: list[int], d: list[int]) -> QtElement:
@@ -447,9 +462,9 @@ def _poly_str(p: fmpz_poly, L: int) -> str:
         mono = "" if e == 0 else f"exp({q_str(Q(e, L))})"
         coef = abs(a)
         if mono:
-            term = mono if coef == 1 else f"{coef}*{mono}"
+            term = mono if coef == 1 else f"{int_str(coef)}*{mono}"
         else:
-            term = str(coef)
+            term = int_str(coef)
         if not parts:
             parts.append(term if a > 0 else f"-{term}")
         else:
@@ -464,8 +479,8 @@ def _paren(s: str, *, denominator: bool = False) -> str:
 
 def _scale_str(k: int, s: str) -> str:
     if s == "1":
-        return str(k)
-    return f"{k}*{_paren(s)}"
+        return int_str(k)
+    return f"{int_str(k)}*{_paren(s)}"
 
 
 def _is_monomial(p: fmpz_poly) -> bool:
@@ -480,10 +495,6 @@ def monomial(x: QtElement) -> tuple[Any, Any] | None:
     if x.n.degree() == 0 and _is_monomial(x.d):
         return x.c * Q(int(x.n.leading_coefficient()), int(x.d.leading_coefficient())), -Q(x.d.degree(), x.L)
     return None
-
-
-def is_qt(x: object) -> bool:
-    return isinstance(x, QtElement)
 
 
 def qt_sign(x: Any) -> int:
@@ -508,26 +519,13 @@ def qt_exp(r: Any, s: Any) -> Any:
     L, m = fs.denominator, fs.numerator
     if abs(m) > MAX_DEGREE:
         raise InexactValueError(
-            f"exp({q_str(s)}) = t^{abs(m)} with t = exp(1/{L}) is beyond the field-degree limit {MAX_DEGREE}; "
+            f"exp({q_short(s)}) = t^{q_short(abs(m))} with t = exp(1/{q_short(L)}) is beyond the field-degree limit "
+            f"{MAX_DEGREE}; "
             "write eps with fewer decimal digits (or as log(r))"
         )
     if m > 0:
         return QtElement(L, r, _poly([0] * m + [1]), _poly([1]))
     return QtElement(L, r, _poly([1]), _poly([0] * (-m) + [1]))
-
-
-def as_field(x: Any) -> Any:
-    """A rational as ``Q``; a :class:`QtElement` as is; an ``ExpReal`` r·e^s as r·t^{sL}."""
-    if isinstance(x, QtElement):
-        return x
-    if is_rational(x):
-        return as_q(x)
-    r, s = getattr(x, "r", None), getattr(x, "s", None)
-    if r is not None and s is not None and is_rational(r) and is_rational(s):
-        return qt_exp(r, s)
-    if isinstance(r, QtElement) and is_rational(s):
-        return r * qt_exp(1, s)
-    raise TypeError(f"not an element of Q(e^(1/L)): {x!r}")
 
 
 def field_value(x: Any) -> Fraction | None:

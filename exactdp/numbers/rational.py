@@ -10,9 +10,10 @@ from __future__ import annotations
 import os
 import re
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias, Union
 
-from .types import Rational
+if TYPE_CHECKING:  # pragma: no cover - the name for the type checker only
+    from gmpy2 import mpq
 
 __all__ = [
     "Q",
@@ -26,7 +27,11 @@ __all__ = [
     "parse_decimal",
     "is_rational",
     "RATIONAL_TYPES",
+    "Rational",
 ]
+
+Rational: TypeAlias = Union[int, Fraction, "mpq"]
+"""An exact rational number (re-exported by :mod:`exactdp.numbers.types`)."""
 
 
 def _backend() -> tuple[Any, str]:

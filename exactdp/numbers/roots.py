@@ -2,8 +2,8 @@
 denominator are perfect n-th powers, and it is then formed exactly; otherwise it is refused,
 never rounded.
 
-The value types built on these (logarithms, exponentials) are in
-:mod:`exactdp.numbers.realtypes`, their arithmetic in :mod:`exactdp.numbers.real`.  Every
+The value types built on these (logarithms, exponentials) are rungs of
+:mod:`exactdp.numbers.ladder`, which gives their arithmetic.  Every
 power is checked against the limits before it is formed: the exponent against
 ``--max-exponent`` and the result's size against ``max_bits`` (:mod:`exactdp.limits`).
 """

@@ -28,9 +28,10 @@ from typing import TYPE_CHECKING, Any
 from ..errors import InexactValueError, LimitExceededError
 from ..limits import check_bits
 from ..limits import current as current_limits
+from . import ladder
 from .expr import ExprError, ExprLimits
-from .rational import Q, is_rational, q_short, q_str, to_fraction
-from .real import ExpReal, Infinity, LogReal
+from .rational import Q, q_short, q_str, to_fraction
+from .roots import check_exponent
 
 __all__ = [
     "SymbolBounds",
@@ -67,7 +68,7 @@ else:  # SymPy is imported lazily at run time (it is heavy)
 
 
 def is_sym(x: object) -> bool:
-    """True for a SymPy object, without importing SymPy (none exists before it is imported)."""
+    """True for a SymPy object (the ladder's ``SYM`` rung), without importing SymPy."""
     mod = sys.modules.get("sympy")
     return mod is not None and isinstance(x, mod.Basic)
 
@@ -158,18 +159,9 @@ def is_symbolic(x: Any) -> bool:
 
 
 def to_sympy(x: Any) -> sympy.Expr:
-    """An exact exactdp value as a SymPy expression (rationals, log, exp kept exact)."""
-    if is_sym(x):
-        return x
-    if is_rational(x):
-        return sympy.Rational(*_nd(x))
-    if isinstance(x, LogReal):
-        return sympy.Rational(*_nd(x.s)) + sympy.log(sympy.Rational(*_nd(x.r)))
-    if isinstance(x, ExpReal):
-        return sympy.Rational(*_nd(x.r)) * sympy.exp(sympy.Rational(*_nd(x.s)))
-    if isinstance(x, Infinity):
-        raise InexactValueError("inf cannot take part in a symbolic expression")
-    raise TypeError(f"not an exact value: {x!r}")
+    """An exact exactdp value as a SymPy expression (rationals, log, exp kept exact); ∞ is an
+    :class:`~exactdp.errors.InexactValueError` (see :func:`exactdp.numbers.ladder.to_sympy`)."""
+    return ladder.to_sympy(x)
 
 
 def sym_evaluate(ast: tuple, lookup: Callable[[str], Any], limits: ExprLimits = ExprLimits()) -> sympy.Expr:
@@ -177,7 +169,7 @@ def sym_evaluate(ast: tuple, lookup: Callable[[str], Any], limits: ExprLimits = 
     (declared symbols give SymPy symbols, params give their values).
 
     Every intermediate result is bounded: a power of plain numbers is computed by
-    :func:`~exactdp.numbers.real.real_pow` (the exponent and size limits, exact roots only), a
+    :func:`~exactdp.numbers.ladder.power` (the exponent and size limits, exact roots only), a
     symbol may only be raised to an integer power, and the degree and coefficient size of each
     result are bounded (``max_symbolic_degree``, ``max_bits``) before SymPy expands anything.
 
@@ -224,8 +216,6 @@ def sym_evaluate(ast: tuple, lookup: Callable[[str], Any], limits: ExprLimits = 
 
 def _sym_pow(a: sympy.Expr, b: sympy.Expr, col: int, limits: ExprLimits) -> sympy.Expr:
     """a^b under the same limits as plain numbers; never a power SymPy would take long over."""
-    from .real import real_pow
-
     if b.free_symbols:
         raise ExprError(
             "an exponent cannot contain a symbol (the value would not be a rational function of the symbols)", col
@@ -234,7 +224,8 @@ def _sym_pow(a: sympy.Expr, b: sympy.Expr, col: int, limits: ExprLimits) -> symp
         raise ExprError("an exponent must be a rational number here", col)
     if not a.free_symbols and a.is_Rational:  # plain numbers: exactly as in exactdp.numbers.expr
         try:
-            return to_sympy(real_pow(Q(int(a.p), int(a.q)), Q(int(b.p), int(b.q)), max_exponent=limits.max_exponent))
+            check_exponent(int(b.p), limits.max_exponent)
+            return to_sympy(ladder.power(Q(int(a.p), int(a.q)), Q(int(b.p), int(b.q))))
         except (InexactValueError, LimitExceededError) as e:
             raise ExprError(str(e), col) from None
     if not b.is_Integer:

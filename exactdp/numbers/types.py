@@ -8,18 +8,22 @@ ladder of exact number types:
 * :data:`FieldValue` – an element of ℚ(e^{1/L}): a rational, or a
   :class:`~exactdp.numbers.qt.QtElement` (probabilities of mechanisms with a decimal ε);
 * :data:`ExactReal` – any exact real exactdp represents: a field value, a
-  :class:`~exactdp.numbers.real.LogReal` s + ln r, or an :class:`~exactdp.numbers.real.ExpReal`
-  r·e^s;
+  :class:`~exactdp.numbers.loglinear.LogReal` s + ln r, a
+  :class:`~exactdp.numbers.loglinear.LogLinear` s + Σ c·ln b, a
+  :class:`~exactdp.numbers.logqt.LogQt` s + ln r with r in the field, or an
+  :class:`~exactdp.numbers.expreal.ExpReal` r·e^s (the rungs of :mod:`exactdp.numbers.ladder`);
 * :data:`Eps` – an ε ≥ 0 (a rational, ``log(r)``, or s + ``log(r)``); :data:`PrivLossValue` adds
-  :data:`~exactdp.numbers.real.INF`;
+  ``log(r)/k`` and the logarithms of field elements (the privacy loss of a mechanism with a decimal
+  ε), and :data:`~exactdp.numbers.infinity.INF`;
 * :data:`Lambda` – λ = e^ε ≥ 1: a field value or an ``ExpReal``;
 * :data:`Delta` – a δ ∈ [0, 1], always rational.
 
 The ``...Like`` aliases are what the Python API accepts as input: the exact values above, or
 text in exactdp's number grammar (``"log(3)"``, ``"0.1"``, ``"1/10"``; see
-:mod:`exactdp.numbers.expr`), which reads exactly like a case file.  Floats are refused by the
-constructors (``0.1`` is not 1/10 in binary); comparisons of returned values with floats are
-exact (see :mod:`exactdp.numbers.order`).
+:mod:`exactdp.numbers.expr`), which reads exactly like a case file.  A float is taken as the
+exact binary fraction it is (``0.1`` is 3602879701896397/2^55, not 1/10: write ``"0.1"`` for
+1/10); comparisons of returned values with floats are exact (see
+:mod:`exactdp.numbers.element`).
 
 References
 ----------
@@ -31,11 +35,16 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, TypeAlias, Union
 
-if TYPE_CHECKING:  # pragma: no cover - names for the type checker only (no import cycles)
+from .rational import Rational
+
+if TYPE_CHECKING:  # pragma: no cover - names for the type checker only
     from gmpy2 import mpq
 
+    from .expreal import ExpReal
+    from .infinity import Infinity
+    from .loglinear import LogLinear, LogReal
+    from .logqt import LogQt
     from .qt import QtElement
-    from .real import ExpReal, Infinity, LogReal
 
 __all__ = [
     "Rational",
@@ -51,20 +60,17 @@ __all__ = [
     "DeltaLike",
 ]
 
-Rational: TypeAlias = Union[int, Fraction, "mpq"]
-"""An exact rational number."""
-
 FieldValue: TypeAlias = Union[int, Fraction, "mpq", "QtElement"]
 """An element of ℚ(e^{1/L}): a rational or a :class:`QtElement`."""
 
-ExactReal: TypeAlias = Union[int, Fraction, "mpq", "QtElement", "LogReal", "ExpReal"]
+ExactReal: TypeAlias = Union[int, Fraction, "mpq", "QtElement", "LogReal", "LogLinear", "LogQt", "ExpReal"]
 """Any exact real number exactdp represents (∞ excluded)."""
 
 Eps: TypeAlias = Union[int, Fraction, "mpq", "LogReal"]
 """An ε ≥ 0: rational, ``log(r)`` or s + ``log(r)`` (a :class:`LogReal`)."""
 
-PrivLossValue: TypeAlias = Union[int, Fraction, "mpq", "LogReal", "Infinity"]
-"""A privacy loss: an :data:`Eps` or ``INF``."""
+PrivLossValue: TypeAlias = Union[int, Fraction, "mpq", "LogReal", "LogLinear", "LogQt", "Infinity"]
+"""A privacy loss: an :data:`Eps`, ``log(r)/k``, the logarithm of a field element, or ``INF``."""
 
 Lambda: TypeAlias = Union[int, Fraction, "mpq", "QtElement", "ExpReal"]
 """λ = e^ε ≥ 1: rational for ε = log(r), a field element or r·e^s for a decimal ε."""
@@ -72,14 +78,14 @@ Lambda: TypeAlias = Union[int, Fraction, "mpq", "QtElement", "ExpReal"]
 Delta: TypeAlias = Union[int, Fraction, "mpq"]
 """A δ ∈ [0, 1] (always rational)."""
 
-RationalLike: TypeAlias = Union[int, Fraction, "mpq", str]
-"""A rational, or its text (``"1/10"``, ``"0.1"``, ``"1e-3"``)."""
+RationalLike: TypeAlias = Union[int, Fraction, "mpq", float, str]
+"""A rational, its text (``"1/10"``, ``"0.1"``, ``"1e-3"``), or a float (its exact binary fraction)."""
 
-EpsLike: TypeAlias = Union[int, Fraction, "mpq", "LogReal", str]
+EpsLike: TypeAlias = Union[int, Fraction, "mpq", "LogReal", float, str]
 """An ε as the API takes it: an exact value or text such as ``"log(3)"`` or ``"0.1"``."""
 
-LambdaLike: TypeAlias = Union[int, Fraction, "mpq", "QtElement", "ExpReal", str]
+LambdaLike: TypeAlias = Union[int, Fraction, "mpq", "QtElement", "ExpReal", float, str]
 """e^ε as the API takes it (``exp_eps=``): an exact value ≥ 1 or text such as ``"3"``."""
 
-DeltaLike: TypeAlias = Union[int, Fraction, "mpq", str]
+DeltaLike: TypeAlias = Union[int, Fraction, "mpq", float, str]
 """A δ as the API takes it: an exact rational or text such as ``"1/10"`` or ``"1e-6"``."""

@@ -31,8 +31,8 @@ from typing import Any
 from ..analysis.witness import Witness
 from ..model.game import Ask, Chance, End, Mechanism, Node, label_str
 from ..model.symbolic import SymChance
-from ..numbers.rational import Q, is_rational, q_str
-from ..numbers.real import real_log, real_str
+from ..numbers import ladder
+from ..numbers.rational import Q, q_str
 from .escape import dot
 
 __all__ = [
@@ -87,7 +87,7 @@ def _rows(node: Chance) -> tuple:
 
 
 def _probs(row: tuple) -> str:
-    return " | ".join(q_str(p) if is_rational(p) else str(p) for p in row)
+    return " | ".join(ladder.text(p) for p in row)
 
 
 class _Walk:
@@ -114,10 +114,9 @@ def _leaf_attrs(walk: _Walk, hist: tuple, px: Any, pxp: Any, reached: bool) -> d
     attrs: dict[str, Any] = {"kind": "end", "label": "view", "shape": "plaintext"}
     if w is None or not reached:
         return attrs | ({"fontcolor": _GREY} if w is not None else {})
-    from ..numbers.real import real_cmp
 
     # in T when P_x(v) > e^eps P_x'(v) (the witness's event, Vadhan-Wang Def. 1.7)
-    in_t = bool(px) and (not pxp or real_cmp(px / pxp, w.lam) > 0)
+    in_t = bool(px) and (not pxp or ladder.cmp(px / pxp, w.lam) > 0)
     x, xp = w.pair_names
     attrs["label"] = f"{q_str(px)} vs {q_str(pxp)}"
     attrs["tooltip"] = f"Pr[view | {x}] = {q_str(px)}, Pr[view | {xp}] = {q_str(pxp)}"
@@ -233,7 +232,7 @@ def _node_attrs(node: Node, grey: bool) -> dict[str, Any]:
 def _expand(
     walk: _Walk, nid: str, node: Node, hist: tuple, d: int, px: Any, pxp: Any, reached: bool, i: int, j: int
 ) -> list:
-    from ..numbers.real import INF
+    from ..numbers import INF
 
     kids = []
     w = walk.w
@@ -269,7 +268,7 @@ def _caption(mech: Mechanism, w: Witness | None, walk: _Walk, cut: int | None) -
     if w is not None:
         x, xp = w.pair_names
         lines.append(
-            f"witness ({w.source} engine, re-checked): datasets ({x}, {xp}), eps = {real_str(real_log(w.lam))}; "
+            f"witness ({w.source} engine, re-checked): datasets ({x}, {xp}), eps = {ladder.text(ladder.log(w.lam))}; "
             f"bold: the adversary's choices; filled: views in T ({walk.in_t} drawn)"
         )
         lines.append(f"Pr[T | {x}] = {q_str(w.p)}, Pr[T | {xp}] = {q_str(w.p_prime)}")

@@ -7,9 +7,9 @@ from typing import Any
 from ..analysis.results import Profile
 from ..analysis.witness import Witness
 from ..errors import CaseError
+from ..numbers import ladder
 from ..numbers.ladder import is_inf
-from ..numbers.rational import is_rational, q_str
-from ..numbers.real import real_log, real_str
+from ..numbers.rational import q_str
 from ..verify import FileResult, RunResult
 from .escape import json_dumps
 
@@ -31,15 +31,15 @@ def witness_to_dict(w: Witness, *, limit: int = 200) -> dict[str, Any]:
     return {
         "engine": w.source,
         "pair": [x, xp],
-        "eps": real_str(real_log(w.lam)),
-        "exp_eps": real_str(w.lam),
+        "eps": ladder.text(ladder.log(w.lam)),
+        "exp_eps": ladder.text(w.lam),
         "strategy": tree,
         "strategy_truncated": tree_cut,
         "event": [{"view": h, "p": q_str(p), "p_prime": q_str(pp)} for h, p, pp in views],
         "event_truncated": views_cut,
         "p": q_str(w.p),
         "p_prime": q_str(w.p_prime),
-        "excess": q_str(exc) if is_rational(exc) else str(exc),
+        "excess": ladder.text(exc),
         "rechecked": True,
         "tight": _tight_dict(w),
     }
@@ -53,9 +53,9 @@ def _tight_dict(w: Witness) -> dict[str, Any] | None:
     # PrivLoss = inf: Pr[T | x'] = 0, so the excess is Pr[T | x] at every e^eps
     excess = w.p if is_inf(lam_star) else w.p - lam_star * w.p_prime
     return {
-        "exp_privloss": real_str(lam_star),
+        "exp_privloss": ladder.text(lam_star),
         "delta": q_str(delta),
-        "excess_at_exp_privloss": real_str(excess),
+        "excess_at_exp_privloss": ladder.text(excess),
     }
 
 
@@ -77,7 +77,7 @@ def profile_to_dict(prof: Profile) -> dict[str, Any]:
 def _file(fr: FileResult) -> dict[str, Any]:
     d: dict[str, Any] = {"file": fr.file, "exit": fr.exit_code}
     if fr.point:
-        d["params"] = {name: real_str(v) for name, v in fr.point}
+        d["params"] = {name: ladder.text(v) for name, v in fr.point}
     if fr.error is not None:
         if isinstance(fr.error, CaseError):
             d["status"] = "invalid"

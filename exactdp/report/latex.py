@@ -109,10 +109,8 @@ def render_simulation_latex(
 
     from ..numbers.symbolic import to_sympy
 
-    E = sympy.latex(to_sympy(sim.E) if not isinstance(sim.E, sympy.Basic) else sim.E).replace(r"\frac", r"\tfrac")
-    d = sympy.latex(to_sympy(sim.delta) if not isinstance(sim.delta, sympy.Basic) else sim.delta).replace(
-        r"\frac", r"\tfrac"
-    )
+    E = sympy.latex(to_sympy(sim.E)).replace(r"\frac", r"\tfrac")
+    d = sympy.latex(to_sympy(sim.delta)).replace(r"\frac", r"\tfrac")
     rr = r"\mathrm{RR}_{\varepsilon}" if sim.construction == "pure" else r"\mathrm{RR}_{(\varepsilon,\delta)}"
     prefix = _label_key(label if label is not None else f"T-{sim.mechanism}")
     parts = []

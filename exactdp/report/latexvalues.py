@@ -23,7 +23,7 @@ separates words.  Two claims whose macros would coincide are an error naming bot
 
 Values are the claims' exact results as the JSON report gives them (exactdp's number grammar,
 read back by :mod:`exactdp.numbers.expr`, never ``eval``-ed) and typeset from its syntax tree;
-decimals are certified (:func:`exactdp.numbers.real.real_decimal`).  Text from the case file
+decimals are certified (:func:`exactdp.numbers.ladder.decimal`).  Text from the case file
 reaches the output only in comments, its control characters made visible
 (:func:`.escape.visible`) so that a line break cannot end a comment.
 """
@@ -37,9 +37,9 @@ from typing import Any
 from .. import __version__
 from ..claims import FAILS, HOLDS
 from ..errors import ExactDPError
+from ..numbers import ladder
 from ..numbers.expr import ExprError, eval_text, parse_expr
 from ..numbers.rational import is_rational, to_fraction
-from ..numbers.real import real_decimal
 from ..verify import FileResult
 from .escape import visible
 
@@ -216,7 +216,7 @@ def decimal_latex(text: str, digits: int = DEFAULT_DIGITS) -> str:
     r"""The certified decimal of an exact value, for LaTeX math: ``1.09861``, ``-0.5``,
     ``1.2\times 10^{-7}``, ``\infty``."""
     v = eval_text(text)
-    d = real_decimal(v, digits) if not is_rational(v) or to_fraction(v).denominator != 1 else str(to_fraction(v))
+    d = ladder.decimal(v, digits) if not is_rational(v) or to_fraction(v).denominator != 1 else str(to_fraction(v))
     if d in ("inf", "+inf"):
         return r"\infty"
     m = re.fullmatch(r"(-?[0-9.]+)e([+-]?)0*([0-9]+)", d)

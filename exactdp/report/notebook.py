@@ -35,7 +35,7 @@ from ..display import register
 from ..errors import ExactDPError
 from ..model.game import Mechanism
 from ..model.ops import stats
-from ..numbers.real import real_decimal, real_log, real_str
+from ..numbers import ladder
 from ..verify import FileResult, RunResult
 from .escape import html
 from .html import case_body, fragment, inline_svg, verdict_body
@@ -198,8 +198,8 @@ def _profile_html(p: Profile) -> str | None:
     why = _without_plot()
     if why is None:
         return None
-    rows = [(real_str(real_log(lam)), real_str(lam), real_str(d)) for lam, d in p.breakpoints()]
-    rows.append(("∞", "∞", real_str(p.limit())))
+    rows = [(ladder.text(ladder.log(lam)), ladder.text(lam), ladder.text(d)) for lam, d in p.breakpoints()]
+    rows.append(("∞", "∞", ladder.text(p.limit())))
     return values_html(f"privacy profile of {p.mechanism}", ("eps", "e^eps", "delta(e^eps)"), rows, why)
 
 
@@ -211,7 +211,7 @@ def _tradeoff_html(t: Tradeoff) -> str | None:
     why = _without_plot()
     if why is None:
         return None
-    rows = [(real_str(a), real_str(b)) for a, b in t.vertices]
+    rows = [(ladder.text(a), ladder.text(b)) for a, b in t.vertices]
     return values_html(f"trade-off function {t.label}", ("alpha (type I)", "beta (type II)"), rows, why)
 
 
@@ -223,7 +223,7 @@ def _renyi_html(c: RenyiCurve) -> str | None:
     why = _without_plot()
     if why is None:
         return None
-    rows = [(alpha_str(a), real_str(v), real_decimal(v)) for a, v in c.points]
+    rows = [(alpha_str(a), ladder.text(v), ladder.decimal(v)) for a, v in c.points]
     return values_html(f"Renyi divergences of {c.mechanism}", ("alpha", "D_alpha", "≈"), rows, why)
 
 

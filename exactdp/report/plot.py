@@ -30,9 +30,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..numbers import ladder
 from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, is_rational, to_fraction
-from ..numbers.real import real_decimal
 from .escape import mpl
 
 __all__ = [
@@ -153,13 +153,7 @@ def chain_from_profile(points: Sequence[tuple[Any, Any]], limit: Any) -> list[tu
 def display_float(x: Any) -> float:
     """A float for drawing (never for a verdict): exact rationals by correct rounding, field
     elements and e^s values by a certified enclosure's midpoint."""
-    if is_rational(x):
-        return float(to_fraction(x))
-    import mpmath
-
-    from ..numbers.real import enclose
-
-    return float(mpmath.mpf(enclose(x, 80).mid.a))
+    return ladder.to_float(x)
 
 
 def display_log(lam: Any) -> float:
@@ -285,7 +279,7 @@ def kind_region(ax: Any, data: PlotData) -> None:
 
 def display_real(v: Any) -> float:
     """An exact real (a rational, log(r), a rational multiple of logs) as a float, for drawing."""
-    return display_float(v) if is_rational(v) else float(real_decimal(v, 17))
+    return ladder.to_float(v)
 
 
 def kind_renyi(ax: Any, data: PlotData) -> None:

@@ -33,8 +33,8 @@ from ..analysis.tradeoff import Tradeoff
 from ..model.checks import mechanism_arg
 from ..model.game import Mechanism
 from ..numbers import kinds as K
+from ..numbers import ladder
 from ..numbers.rational import Q, q_str
-from ..numbers.real import real_str
 from ..theorems import Bound
 from .escape import mpl
 from .plot import KINDS, Curve, PlotData, dp_bound_curve, profile_curve, pyplot_axes
@@ -71,7 +71,7 @@ def _as_profile_curve(label: str | None, item: Any, engine: Engine, call: str) -
         return Curve(label or item.label, [], Q(0), chain=[(a, 1 - b) for a, b in item.vertices])
     if isinstance(item, Bound):
         return dp_bound_curve(
-            label or f"{item.theorem}: ({real_str(item.eps)}, {q_str(item.delta)})-DP",
+            label or f"{item.theorem}: ({ladder.text(item.eps)}, {q_str(item.delta)})-DP",
             exact_lambda(item.eps),
             item.delta,
         )
@@ -85,7 +85,7 @@ def _as_profile_curve(label: str | None, item: Any, engine: Engine, call: str) -
             )
         except K.QuantityError as e:
             raise ValueError(e.text()) from None
-        return dp_bound_curve(label or f"({real_str(eps)}, {q_str(delta)})-DP", exact_lambda(eps), delta)
+        return dp_bound_curve(label or f"({ladder.text(eps)}, {q_str(delta)})-DP", exact_lambda(eps), delta)
     mech = mechanism_arg(item, call, "mechanisms")
     return profile_curve(label or mech.name, engine.profile(mech))
 

@@ -21,10 +21,9 @@ from ..claims.base import Analysis
 from ..claims.composition import CompositionClaim
 from ..errors import ExactDPError, InexactValueError
 from ..model.symbolic import is_symbolic_mechanism
+from ..numbers import INF, ladder
 from ..numbers.ladder import is_inf
-from ..numbers.qt import QtElement, as_field
-from ..numbers.rational import Q, is_rational, q_str
-from ..numbers.real import INF, real_add, real_str
+from ..numbers.rational import Q, q_str
 from ..theorems import basic, components, improved_basic, thm_1_8
 from .plot import Curve, PlotData, dp_bound_curve, optimal_bound_curve, profile_curve
 
@@ -50,13 +49,12 @@ def composition_claims(case: Any) -> list[CompositionClaim]:
 
 def exact_lambda(eps: Any) -> Any:
     """e^ε exactly, as a rational or an element of ℚ(e^{1/L}), for drawing a bound."""
-    lam = lambda_of(eps)
-    if is_rational(lam) or isinstance(lam, QtElement):
-        return lam
     try:
-        return as_field(lam)
+        return ladder.as_field(lambda_of(eps))
     except InexactValueError:
-        raise InexactValueError(f"e^{real_str(eps)} is too large a field element to draw the bound exactly") from None
+        raise InexactValueError(
+            f"e^{ladder.short(eps)} is too large a field element to draw the bound exactly"
+        ) from None
 
 
 _THEOREM_NAMES = {
@@ -72,7 +70,7 @@ def bound_curve(theorem: str, comps: Sequence[Any]) -> Curve:
         return optimal_bound_curve("optimal composition bound (KOV Thm 3.3, Vadhan-Wang Thm 1.4)", comps)
     fn = {"basic": basic, "improved-basic": improved_basic, "thm-1.8": thm_1_8}[theorem]
     b = fn(comps)
-    label = f"{_THEOREM_NAMES[theorem]}: ({real_str(b.eps)}, {q_str(b.delta)})-DP"
+    label = f"{_THEOREM_NAMES[theorem]}: ({ladder.text(b.eps)}, {q_str(b.delta)})-DP"
     return dp_bound_curve(label, exact_lambda(b.eps), b.delta)
 
 
@@ -116,7 +114,7 @@ def _renyi_bound(an: Analysis, names: Sequence[str]) -> Curve:
         vals = [s[k][1] for s in per]
         total: Any = INF if any(is_inf(v) for v in vals) else vals[0]
         for v in vals[1:]:
-            total = total if is_inf(total) else real_add(total, v)
+            total = total if is_inf(total) else ladder.add(total, v)
         series.append((a, total))
     return Curve("sum of the components' D_alpha (Lyu 2022)", [], Q(0), bound=True, renyi=tuple(series))
 

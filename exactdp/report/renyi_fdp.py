@@ -12,8 +12,8 @@ from typing import Any
 from ..analysis.renyi import RenyiResult, alpha_str
 from ..analysis.results import Profile
 from ..analysis.tradeoff import Tradeoff, dominating_pair, envelope_tradeoff, pair_tradeoffs
+from ..numbers import ladder
 from ..numbers.rational import q_str
-from ..numbers.real import real_decimal, real_str
 from ..numbers.types import FieldValue
 
 __all__ = ["renyi_to_dict", "tradeoff_to_dict", "dominating_pair_to_dict"]
@@ -24,9 +24,9 @@ def renyi_to_dict(res: RenyiResult) -> dict[str, Any]:
     key = "kl" if res.alpha == 1 else "sum"
     return {
         "alpha": alpha_str(res.alpha),
-        "renyi": real_str(res.value),
-        "decimal": real_decimal(res.value),
-        "pairs": [{"pair": list(p.pair), key: real_str(p.total)} for p in res.pairs],
+        "renyi": ladder.text(res.value),
+        "decimal": ladder.decimal(res.value),
+        "pairs": [{"pair": list(p.pair), key: ladder.text(p.total)} for p in res.pairs],
     }
 
 
@@ -56,10 +56,8 @@ def dominating_pair_to_dict(prof: Profile) -> dict[str, Any]:
 
 def _loss_text(a: FieldValue, b: FieldValue) -> str:
     """log(P/P') exactly; ``inf`` where P' = 0 and ``-inf`` where P = 0."""
-    from ..numbers.real import real_log
-
     if not b:
         return "inf"
     if not a:
         return "-inf"
-    return real_str(real_log(a / b))
+    return ladder.text(ladder.log(a / b))

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..claims import HOLDS
 from ..errors import CaseError
-from ..numbers.real import real_str
+from ..numbers import ladder
 from ..verify import ERROR, FileResult
 from .escape import mpl
 from .plot import MissingExtraError, load_pyplot
@@ -48,7 +48,7 @@ def claim_value(values: Mapping[str, Any], found: str) -> str:
 
 def point_texts(fr: FileResult) -> tuple[str, ...]:
     """The point's param values as text, in sweep order (the key of a CSV row)."""
-    return tuple(real_str(v) for _, v in fr.point)
+    return tuple(ladder.text(v) for _, v in fr.point)
 
 
 def claims_legend(fr: FileResult) -> list[str]:
@@ -62,7 +62,7 @@ def _of(of: Any) -> str:
 
 def sweep_row(fr: FileResult, widths: Sequence[int], marks: Marks) -> str:
     """``k=1  eps=log(2)   ✓ log(2)  ✓ 1/100``: a point and its verdicts."""
-    params = "  ".join(f"{name}={real_str(v)}".ljust(w) for (name, v), w in zip(fr.point, widths))
+    params = "  ".join(f"{name}={ladder.text(v)}".ljust(w) for (name, v), w in zip(fr.point, widths))
     if fr.error is not None:
         kind = "invalid case" if isinstance(fr.error, CaseError) else "error"
         first = str(fr.error).splitlines()[0] if str(fr.error) else kind
@@ -115,7 +115,6 @@ def plot_sweep(rows: Sequence[Mapping[str, str]], names: Sequence[str], x: str, 
     Points where the claim could not be decided, or whose value is inf, are left out."""
     plt = load_pyplot()
     from ..numbers.expr import ExprError, eval_text
-    from ..numbers.real import Infinity, real_decimal
 
     others = [n for n in names if n != x]
     series: dict[tuple[str, ...], list[tuple[float, float, str]]] = {}
@@ -126,10 +125,10 @@ def plot_sweep(rows: Sequence[Mapping[str, str]], names: Sequence[str], x: str, 
             xv, yv = eval_text(r[x]), eval_text(r["value"])
         except ExprError:
             continue
-        if isinstance(yv, Infinity):
+        if ladder.is_inf(yv):
             continue
         key = tuple(f"{n}={r[n]}" for n in others)
-        series.setdefault(key, []).append((float(real_decimal(xv, 15)), float(real_decimal(yv, 15)), r[x]))
+        series.setdefault(key, []).append((ladder.to_float(xv), ladder.to_float(yv), r[x]))
     fig, ax = plt.subplots(figsize=(7, 4.5))
     drawn = 0
     for key, pts in series.items():

@@ -34,8 +34,8 @@ from typing import Any
 
 from ..claims import FAILS, HOLDS, UNSUPPORTED
 from ..errors import ExactDPError
+from ..numbers import ladder
 from ..numbers.expr import ExprError, names_in, parse_expr
-from ..numbers.real import real_str
 from ..verify import ERROR
 from .escape import csv_field, csv_row, text
 from .sweep import CSV_COLUMNS
@@ -84,7 +84,9 @@ def inputs_digests(case_text: str, points: Sequence[Sequence[tuple[str, Any]]]) 
     text_digest = hashlib.sha256(case_text.encode("utf-8", "surrogatepass")).hexdigest()
     return [
         hashlib.sha256(
-            json.dumps(["exactdp sweep point", __version__, text_digest, [[n, real_str(v)] for n, v in point]]).encode()
+            json.dumps(
+                ["exactdp sweep point", __version__, text_digest, [[n, ladder.text(v)] for n, v in point]]
+            ).encode()
         ).hexdigest()
         for point in points
     ]

@@ -13,9 +13,9 @@ from collections.abc import Callable
 from ..analysis.witness import Witness
 from ..claims import FAILS, HOLDS, UNSUPPORTED, Verdict
 from ..errors import CaseError, TimeLimitExceeded
+from ..numbers import Infinity, ladder
 from ..numbers.ladder import is_inf
-from ..numbers.rational import is_rational, q_str
-from ..numbers.real import Infinity, real_log, real_str
+from ..numbers.rational import q_str
 from ..numbers.types import FieldValue
 from ..verify import ERROR, FileResult, RunResult
 from .escape import error_text, text
@@ -63,8 +63,8 @@ def render_witness(w: Witness, indent: str = "      ", *, lines_limit: int = 12)
 def _witness_lines(w: Witness, indent: str, lines_limit: int) -> list[str]:
     x, xp = w.pair_names
     shown = w.lam if w.tight is None or is_inf(w.tight[0]) else w.tight[0]
-    lam = real_str(shown)
-    eps = real_str(real_log(shown))
+    lam = ladder.text(shown)
+    eps = ladder.text(ladder.log(shown))
     at = " = e^PrivLoss" if w.tight is not None and shown is not w.lam else ""
     out = [
         f"{indent}witness ({w.source} engine, re-checked independently): datasets ({x}, {xp}), eps = {eps} (e^eps = {lam}{at})"
@@ -90,7 +90,7 @@ def _witness_lines(w: Witness, indent: str, lines_limit: int) -> list[str]:
         out.extend(_tight_lines(w, w.tight, indent))
         return out
     exc = w.excess()
-    exc_s = q_str(exc) if is_rational(exc) else str(exc)
+    exc_s = ladder.text(exc)
     out.append(
         f"{indent}  Pr[T | {x}] = {q_str(w.p)}, Pr[T | {xp}] = {q_str(w.p_prime)}; "
         f"Pr[T | {x}] - e^eps Pr[T | {xp}] = {exc_s}"
@@ -113,7 +113,7 @@ def _tight_lines(w: Witness, tight: tuple[FieldValue | Infinity, FieldValue], in
         head,
         f"{indent}  at e^PrivLoss = {q_str(lam_star)}: Pr[T | {x}] - {q_str(lam_star)} Pr[T | {xp}] = {q_str(exc)} >= delta = {q_str(delta)}"
         f" with Pr[T | {xp}] > 0",
-        f"{indent}  tight: for every eps < {real_str(real_log(lam_star))} this event exceeds delta, so no smaller eps works",
+        f"{indent}  tight: for every eps < {ladder.text(ladder.log(lam_star))} this event exceeds delta, so no smaller eps works",
     ]
 
 

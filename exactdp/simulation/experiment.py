@@ -29,9 +29,9 @@ from ..analysis import profile as profile_engine
 from ..errors import ExactDPError, LimitExceededError, VerificationError
 from ..limits import Limits, using
 from ..model.game import END, Ask, Chance, Mechanism
+from ..numbers import ladder
 from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, q_str
-from ..numbers.real import real_exp, real_str
 from .approx import ApproxCertificate, approx_postprocessor
 from .common import PostProcessor, enumerator_check, verify_postprocessor
 
@@ -113,10 +113,10 @@ def run_one(params: Section6Params, delta, *, check_enumerator: bool = True) -> 
     eps = enumerator.privloss(M, delta)
     eps2 = profile_engine.privloss(M, delta)
     if eps != eps2:
-        raise VerificationError(f"PrivLoss: enumerator {real_str(eps)} but profile engine {real_str(eps2)}")
+        raise VerificationError(f"PrivLoss: enumerator {ladder.text(eps)} but profile engine {ladder.text(eps2)}")
     if is_inf(eps):
         return "infinite", eps
-    E = Q(real_exp(eps))
+    E = Q(ladder.exp(eps))
     out = approx_postprocessor(M, (0, 1), E, delta)
     if isinstance(out, PostProcessor):
         res = verify_postprocessor(out)
@@ -177,7 +177,7 @@ def _run_block(block: Section6Block) -> Section6Result:
             res.enumerator_checked += int(block.check_enumerator)
         elif status == "infeasible":
             res.infeasible += 1
-            res.failures.append((k, params.text(), f"infeasible at eps = {real_str(eps)}"))
+            res.failures.append((k, params.text(), f"infeasible at eps = {ladder.text(eps)}"))
         else:
             res.infinite_eps += 1
         if status != "infinite" and eps == 0:

@@ -22,9 +22,9 @@ from ..errors import InexactValueError, UnsupportedMechanismError, VerificationE
 from ..model.checks import takes_mechanism
 from ..model.game import Mechanism
 from ..model.symbolic import is_symbolic_mechanism, substitute_mechanism
-from ..numbers.ladder import QQ, domain_of, is_inf
-from ..numbers.rational import Q, as_q, is_rational, q_str
-from ..numbers.real import INF, LogReal, real_exp, real_str
+from ..numbers import INF, ladder
+from ..numbers.ladder import OO, QQ, SYM, is_inf
+from ..numbers.rational import Q, as_q, q_str
 from ..numbers.types import Delta, Eps
 from .approx import ApproxCertificate, approx_postprocessor
 from .common import (
@@ -96,22 +96,21 @@ class Simulation:
 def exp_of_eps(eps: Any):
     """e^ε exactly: rational for ε = log(r); a rational function for a symbolic ε = log(E);
     refused (InexactValueError) when e^ε is transcendental."""
-    try:
-        import sympy
+    if _symbolic(eps):
+        import sympy  # the value is already symbolic, so SymPy is loaded
 
-        if isinstance(eps, sympy.Basic):
-            return sympy.cancel(sympy.exp(eps))
-    except ImportError:  # pragma: no cover
-        pass
-    if is_inf(eps):
-        return INF
-    lam = real_exp(eps)
-    if domain_of(lam) != QQ:
+        return sympy.cancel(ladder.exp(eps))
+    lam = ladder.exp(eps)
+    if ladder.domain_of(lam) not in (QQ, OO):
         raise InexactValueError(
-            f"eps = {real_str(eps)} makes e^eps = {real_str(lam)} transcendental; the post-processor's "
+            f"eps = {ladder.short(eps)} makes e^eps = {ladder.short(lam)} transcendental; the post-processor's "
             "probabilities would not be exact. Write eps as log(r), e.g. eps: log(11/10)"
         )
-    return as_q(lam)
+    return lam
+
+
+def _symbolic(x: Any) -> bool:
+    return x is not None and ladder.domain_of(x) is SYM
 
 
 @takes_mechanism
@@ -135,9 +134,7 @@ def simulate(
     table : SymbolTable, for symbolic mechanisms or parameters
     construction : "auto" (Thm 1.10 for δ = 0, the LP otherwise), "lp" or "lemma56"
     """
-    import sympy
-
-    symbolic = is_symbolic_mechanism(mech) or isinstance(eps, sympy.Basic) or isinstance(delta, sympy.Basic)
+    symbolic = is_symbolic_mechanism(mech) or _symbolic(eps) or _symbolic(delta)
     if symbolic and table is None:
         raise UnsupportedMechanismError(
             "a symbolic mechanism needs its symbol table (declare the symbols under `symbols:`)"
@@ -154,11 +151,11 @@ def simulate(
         from ..analysis import profile as engine
 
         eps = engine.profile(mech).privloss(as_q(d))
-        notes.append(f"eps = PrivLoss({mech.name}, {q_str(d)}) = {real_str(eps)} (profile engine)")
+        notes.append(f"eps = PrivLoss({mech.name}, {q_str(d)}) = {ladder.text(eps)} (profile engine)")
     E = exp_of_eps(eps)
-    eps_text = str(eps) if isinstance(eps, sympy.Basic) else real_str(eps)
+    eps_text = ladder.text(eps)
     if construction == "auto":
-        construction = "pure" if (not isinstance(d, sympy.Basic) and d == 0) else "lp"
+        construction = "pure" if (not _symbolic(d) and d == 0) else "lp"
     sim = Simulation(mech.name, eps, eps_text, E, d, default, construction, notes=notes, symbolic=symbolic)
     for pair in mech.unordered_pairs:
         sim.pairs.append(
@@ -295,6 +292,3 @@ def _cross_check(mech: Mechanism, sim: Simulation) -> None:
                 f"{'' if dp else 'not '}DP but a post-processor {'was not' if dp else 'was'} found"
             )
     sim.notes.append("cross-checked: T exists exactly for the pairs the profile engine finds (eps, delta)-DP")
-
-
-del is_rational, LogReal

@@ -25,9 +25,10 @@ from typing import Any
 
 import mpmath
 
+from ..numbers import ladder
+from ..numbers.certified import ball_bounds
 from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, as_q, is_rational, to_fraction
-from ..numbers.real import LogReal, real_add, real_cmp
 from .optimal import OptimalResult, optimal
 from .params import Component
 
@@ -64,12 +65,9 @@ def _iv_q(x: Any):
 
 
 def iv_eps(eps: Any):
-    """An interval containing ε (rational, ``log(r)`` or s + log(r)), at the current iv precision."""
-    if is_rational(eps):
-        return _iv_q(eps)
-    if isinstance(eps, LogReal):
-        return _iv_q(eps.s) + mpmath.iv.log(_iv_q(eps.r))
-    raise TypeError(f"not an exact eps: {eps!r}")  # pragma: no cover
+    """An interval containing ε (any finite exact value), at the current iv precision."""
+    lo, hi = ball_bounds(ladder.ball(eps, mpmath.iv.prec + 8))
+    return mpmath.iv.mpf([_iv_q(lo).a, _iv_q(hi).b])
 
 
 def _with_prec(prec: int, fn):
@@ -84,7 +82,7 @@ def _with_prec(prec: int, fn):
 def _sum_eps(comps: Sequence[Component]) -> Any:
     total: Any = Q(0)
     for c in comps:
-        total = real_add(total, c.eps)
+        total = ladder.add(total, c.eps)
     return total
 
 
@@ -197,7 +195,7 @@ def check_against_optimum(bound: IntervalBound, comps: Sequence[Component]) -> t
     below = False
     undecided = False
     for e in bound.exact_terms:
-        if real_cmp(e, target) < 0:
+        if ladder.cmp(e, target) < 0:
             below = True
     n_terms = len(bound.interval_terms(_PRECS[0]))
     for i in range(n_terms):
@@ -205,10 +203,10 @@ def check_against_optimum(bound: IntervalBound, comps: Sequence[Component]) -> t
         for prec in _PRECS:
             v = bound.interval_terms(prec)[i]
             lo, hi = _mpf_frac(v.a), _mpf_frac(v.b)
-            if real_cmp(Q(lo.numerator, lo.denominator), target) >= 0:
+            if ladder.cmp(Q(lo.numerator, lo.denominator), target) >= 0:
                 status = "ge"
                 break
-            if real_cmp(Q(hi.numerator, hi.denominator), target) < 0:
+            if ladder.cmp(Q(hi.numerator, hi.denominator), target) < 0:
                 status = "lt"
                 break
         if status == "lt":

@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from functools import cmp_to_key
 from typing import Any
 
+from ..numbers import ladder
 from ..numbers.rational import Q
-from ..numbers.real import real_add, real_cmp
 from .params import Component
 
 __all__ = ["Bound", "basic", "improved_basic", "thm_1_8", "thm_1_8_delta", "thm_1_8_bruteforce", "smith_order"]
@@ -47,7 +47,7 @@ class Bound:
 def _sum_eps(comps: Sequence[Component]) -> Any:
     total: Any = Q(0)
     for c in comps:
-        total = real_add(total, c.eps)
+        total = ladder.add(total, c.eps)
     return total
 
 
@@ -94,7 +94,7 @@ def _smith_cmp(a: Component, b: Component) -> int:
     # a before b iff δa (Eb − 1) ≥ δb (Ea − 1)
     lhs = a.delta * (b.E - 1)
     rhs = b.delta * (a.E - 1)
-    return -real_cmp(lhs, rhs)
+    return -ladder.cmp(lhs, rhs)
 
 
 def smith_order(comps: Sequence[Component]) -> tuple[int, ...]:
@@ -129,7 +129,7 @@ def thm_1_8_bruteforce(comps: Sequence[Component]) -> tuple[Any, tuple[int, ...]
     best, best_order = None, None
     for perm in itertools.permutations(range(len(comps))):
         d = thm_1_8_delta(comps, perm)
-        if best is None or real_cmp(d, best) < 0:
+        if best is None or ladder.cmp(d, best) < 0:
             best, best_order = d, perm
     assert best_order is not None
     return best, best_order

@@ -38,10 +38,10 @@ from dataclasses import dataclass
 from math import comb, gcd
 from typing import Any
 
-from ..numbers.ladder import is_inf
-from ..numbers.qt import QtElement, monomial, qt_exp
+from ..numbers import INF, ladder
+from ..numbers.ladder import QT, is_inf
+from ..numbers.qt import monomial, qt_exp
 from ..numbers.rational import BACKEND, Q, as_q, is_rational, to_fraction
-from ..numbers.real import INF, real_log
 from .params import Component
 
 if BACKEND == "gmpy2":  # big-integer work in GMP; plain ints with the Fraction backend
@@ -80,7 +80,7 @@ def _split(E: Any) -> tuple[Any, Any]:
     """E = r·e^s with rationals r > 0 and s."""
     if is_rational(E):
         return as_q(E), Q(0)
-    if isinstance(E, QtElement):
+    if ladder.domain_of(E) is QT:
         mono = monomial(E)
         if mono is not None:
             return mono
@@ -409,7 +409,7 @@ def optimal_lambda(comps: Sequence[Component], delta_g: Any) -> Any:
 def optimal(comps: Sequence[Component], delta_g: Any) -> OptimalResult:
     """:func:`optimal_lambda` with ε_g = log(λ*) as an exact value."""
     lam = optimal_lambda(comps, delta_g)
-    eps = INF if is_inf(lam) else real_log(lam)
+    eps = INF if is_inf(lam) else ladder.log(lam)
     return OptimalResult(lam, eps, as_q(delta_g), len(comps))
 
 

@@ -13,21 +13,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InexactValueError
-from ..numbers.ladder import domain_of, is_inf, lift
-from ..numbers.rational import Q, as_q, is_rational, q_str
-from ..numbers.real import LogReal, real_exp, real_sign, real_str
+from ..numbers import ladder
+from ..numbers.ladder import LL, QQ
+from ..numbers.rational import Q, as_q, q_str
 
 __all__ = ["Component", "components", "exp_eps"]
 
 
 def exp_eps(eps: Any) -> Any:
     """e^ε exactly: a rational for ``log(r)``, an element of ℚ(e^{1/L}) for a decimal ε."""
-    if is_inf(eps) or not (is_rational(eps) or isinstance(eps, LogReal)):
-        raise InexactValueError(f"eps must be an exact real such as log(3) or 0.1, got {real_str(eps)}")
-    if real_sign(eps) < 0:
-        raise InexactValueError(f"eps must be >= 0, got {real_str(eps)}")
-    lam = real_exp(eps)
-    return lift(lam, domain_of(lam))
+    if not ladder.is_exact(eps) or ladder.domain_of(eps) not in (QQ, LL):
+        shown = ladder.short(eps) if ladder.is_exact(eps) else repr(eps)[:60]
+        raise InexactValueError(f"eps must be an exact real such as log(3) or 0.1, got {shown}")
+    if ladder.sign(eps) < 0:
+        raise InexactValueError(f"eps must be >= 0, got {ladder.short(eps)}")
+    return ladder.as_field(ladder.exp(eps))
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,7 @@ class Component:
     delta: Any
 
     def __str__(self) -> str:
-        return f"({real_str(self.eps)}, {q_str(self.delta)})"
+        return f"({ladder.text(self.eps)}, {q_str(self.delta)})"
 
 
 def components(eps: Sequence[Any], deltas: Sequence[Any] | None = None) -> tuple[Component, ...]:
@@ -64,7 +64,8 @@ def components(eps: Sequence[Any], deltas: Sequence[Any] | None = None) -> tuple
         )
     out = []
     for e, d in zip(eps, deltas):
-        if not is_rational(d) or not (0 <= d <= 1):
-            raise InexactValueError(f"delta must be an exact rational in [0, 1], got {real_str(d)}")
+        if not ladder.is_exact(d) or ladder.domain_of(d) is not QQ or not (0 <= d <= 1):
+            shown = ladder.short(d) if ladder.is_exact(d) else repr(d)[:60]
+            raise InexactValueError(f"delta must be an exact rational in [0, 1], got {shown}")
         out.append(Component(e, exp_eps(e), as_q(d)))
     return tuple(out)

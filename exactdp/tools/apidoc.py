@@ -36,13 +36,12 @@ def page(name: str) -> str:
     """The reST page of package ``exactdp.<name>``."""
     title = f"``exactdp.{name}``"
     lines = [title, "=" * len(title), "", f".. automodule:: exactdp.{name}", "", "Modules", "-------", ""]
-    for f in sorted((PKG / name).rglob("*.py")):
-        rel = f.relative_to(PKG / name).with_suffix("")
-        if rel.parts == ("__init__",):
+    for f in sorted((PKG / name).rglob("*.py")):  # the modules of its subpackages too
+        parts = f.relative_to(PKG / name).with_suffix("").parts
+        if parts == ("__init__",):
             continue
-        parts = rel.parts[:-1] if rel.name == "__init__" else rel.parts  # a subpackage: its own docstring
-        mod = ".".join(("exactdp", name) + parts)
-        lines += [f".. automodule:: {mod}", "   :no-members:", "   :no-index:", ""]
+        dotted = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        lines += [f".. automodule:: exactdp.{name}.{dotted}", "   :no-members:", "   :no-index:", ""]
     return "\n".join(lines)
 
 

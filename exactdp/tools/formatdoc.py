@@ -30,7 +30,7 @@ from ..claims import CLAIMS
 from ..forms import FORMS
 from ..forms.fields import field_specs
 from ..forms.registry import doc_line
-from ..numbers.real import real_str
+from ..numbers import ladder
 
 __all__ = ["FieldDoc", "Entry", "form_entries", "claim_entries", "render_entries", "render", "DOC_PATH", "main"]
 
@@ -68,7 +68,7 @@ def _default_text(v: Any) -> str:
     if isinstance(v, str):
         return v
     try:
-        return real_str(v)
+        return ladder.text(v)
     except Exception:  # a structured default (e.g. an empty tree): shown by its meaning instead
         return ""
 
