@@ -22,6 +22,7 @@ from typing import Any
 import flint
 import gmpy2
 
+from ...errors import ExactDPError
 from .cells import Ctx, Undecided
 from .hull import INF, PHull, normalise
 from .ratfun import RatFun, Ring, factored_latex, factored_text
@@ -146,6 +147,17 @@ def log_form(x: Any, ring: Ring) -> LogOf | Any:
     """
     if is_inf(x):
         return INF
+    try:
+        return _log_form(x, ring)
+    except ExactDPError:
+        raise
+    except ValueError as err:  # Python refuses to convert an integer of more than 4300 digits to text
+        raise ExactDPError(
+            f"a value with more than 4300 digits cannot be compared with a function of the symbols ({err})"
+        ) from None
+
+
+def _log_form(x: Any, ring: Ring) -> LogOf:
     import sympy
 
     e = _sympy_of(x)
