@@ -52,12 +52,14 @@ from .builders import (
 )
 from .builders.composition import concomp_ordered, concomp_sequential, null_extension, postprocess
 from .caseio import Case, load_case, parse_case
-from .claims import Analysis, Verdict
+from .claims import Analysis, Status, Verdict
 from .deprecation import ExactDPDeprecationWarning
 from .errors import (
     CaseError,
     ExactDPError,
     InexactValueError,
+    InvalidGameError,
+    InvalidMechanismError,
     LimitExceededError,
     UnsupportedMechanismError,
     VerificationError,
@@ -151,12 +153,15 @@ __all__ = [
     "parse_case",
     "Analysis",
     "Verdict",
+    "Status",
     "Options",
     "verify_file",
     "verify_paths",
     # errors
     "ExactDPError",
     "CaseError",
+    "InvalidMechanismError",
+    "InvalidGameError",
     "InexactValueError",
     "UnsupportedMechanismError",
     "LimitExceededError",

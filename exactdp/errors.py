@@ -8,11 +8,18 @@ traceback reaches a user for a mistake in their input: the CLI turns every
 class                          meaning                                                     exit
 =============================  ==========================================================  ====
 ``CaseError``                  a case file is not valid (file, place, problem, hint)       2
+``InvalidMechanismError``      a builder's arguments do not describe a mechanism           2
+``InvalidGameError``           a game DAG is malformed (a subclass of the one above)       2
 ``InexactValueError``          a value has no exact representation here; never rounded     2
 ``UnsupportedMechanismError``  a sub-mechanism cannot be handled by the requested engine   2
 ``LimitExceededError``         a resource limit was hit; the message says how to raise it  2
 ``VerificationError``          an engine, certificate or witness disagreed: a bug          3
 =============================  ==========================================================  ====
+
+Each layer raises errors about its own objects: the builders raise
+:class:`InvalidMechanismError`, the game model :class:`InvalidGameError`, the number checks
+:class:`~exactdp.numbers.kinds.QuantityError`; only the case reader (``exactdp.caseio``), which
+knows the file and the place in it, raises :class:`CaseError`, locating the others.
 """
 
 from __future__ import annotations
@@ -31,6 +38,8 @@ __all__ = [
     "ExactDPError",
     "CaseError",
     "CaseProblem",
+    "InvalidMechanismError",
+    "InvalidGameError",
     "InexactValueError",
     "UnsupportedMechanismError",
     "LimitExceededError",
@@ -185,6 +194,32 @@ class CaseError(ExactDPError):
 
 def _case_error(problems: list[CaseProblem], truncated: bool) -> CaseError:
     return CaseError(problems, truncated=truncated)
+
+
+class InvalidMechanismError(ExactDPError):
+    """The arguments of a builder do not describe a mechanism (scores of the wrong shape, an
+    unknown mode, a verifier state that does not exist, ...).
+
+    Raised by :mod:`exactdp.builders` about its own arguments, with no knowledge of any file:
+    the case reader turns it into a located :class:`CaseError` (exit status 2).  ``message``
+    states the fact; ``hint``, when given, says what to write instead."""
+
+    def __init__(self, message: str, hint: str | None = None):
+        self.message = message
+        self.hint = hint
+        super().__init__(message)
+
+    def __str__(self) -> str:
+        return bound_text(self.message + (f" ({self.hint})" if self.hint else ""), 2000)
+
+    def __reduce__(self) -> tuple:
+        return (type(self), (self.message, self.hint))
+
+
+class InvalidGameError(InvalidMechanismError):
+    """A game DAG is malformed: an answer distribution whose probabilities do not sum to 1 under
+    some dataset, an option offered twice, datasets that are not distinct (Vadhan & Wang 2021,
+    Defs. 1.5–1.6).  Raised by :mod:`exactdp.model`."""
 
 
 class InexactValueError(ExactDPError):

@@ -40,10 +40,11 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from multiprocessing import resource_tracker as rt
 from typing import Any, Generic, TypeVar
 
 from .errors import ExactDPError, excerpt
-from .limits import available_cores, check_workers
+from .limits import available_cores, check_workers, disarm
 
 __all__ = [
     "Runner",
@@ -191,6 +192,28 @@ class OrderedRun(Generic[R]):
     def close(self) -> None:
         self._gen.close()
 
+    def collect(self, on_result: Callable[[R], None] = lambda r: None) -> tuple[list[R], bool]:
+        """Consume the run in order, calling ``on_result`` for each result; on Ctrl-C, stop the
+        workers (a second Ctrl-C stops at once) and pass on the results that had finished out
+        of order too.  Returns the results and whether the run was interrupted."""
+        results: list[R] = []
+        try:
+            for r in self:
+                results.append(r)
+                on_result(r)
+            return results, False
+        except KeyboardInterrupt:
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            disarm()  # the block cut short may not have stopped its clocks
+            early = [r for _, r in self.finished_early()]
+            self.close()
+            for r in early:
+                results.append(r)
+                on_result(r)
+            return results, True
+        finally:
+            self.close()
+
     def __enter__(self) -> OrderedRun[R]:
         return self
 
@@ -310,8 +333,6 @@ def guard_resource_tracker() -> None:
     unregistered that it never saw.  Once it is found dead, registrations are dropped instead
     (the semaphores are still released by the pools themselves) and one line says so.  Uses
     the tracker's ``_check_alive``; on a Python without it, nothing is changed."""
-    from multiprocessing import resource_tracker as rt
-
     tracker = getattr(rt, "_resource_tracker", None)
     check = getattr(tracker, "_check_alive", None)
     if check is None or getattr(rt.ensure_running, "_exactdp_guard", False):
@@ -489,14 +510,21 @@ def _dask_call(fn: Callable[[Any], Any], item: Any) -> Any:
         return fn(item)
 
 
-def _dask_client(address: str) -> tuple[Any, Any]:
+def _distributed() -> Any:
+    """dask.distributed, or :class:`DaskMissingError` naming the extra."""
     try:
-        from dask.distributed import Client, LocalCluster
+        import dask.distributed as distributed  # optional: the extra 'dask'
     except ImportError:
         raise DaskMissingError(
             "--scheduler needs dask.distributed, which is not installed; install the optional "
             "extra: pip install 'exactdp[dask]'"
         ) from None
+    return distributed
+
+
+def _dask_client(address: str) -> tuple[Any, Any]:
+    dd = _distributed()
+    Client, LocalCluster = dd.Client, dd.LocalCluster
     kind, value = parse_scheduler(address)
     if kind == "local":
         cluster = LocalCluster(
@@ -514,8 +542,7 @@ def _run_dask(fn, items, runner: Runner, lost, progress, buffer: dict[int, Any])
     guard_resource_tracker()
     client, cluster = _dask_client(runner.scheduler)  # first: it says which extra is missing
     preload_result_modules()
-    from dask.distributed import as_completed
-    from distributed.scheduler import KilledWorker
+    as_completed, KilledWorker = _distributed().as_completed, _distributed().KilledWorker
 
     state = [0]
     done_count = 0

@@ -88,7 +88,7 @@ def to_dp_accounting(
     >>> pld.get_delta_for_epsilon(0.5)  # doctest: +SKIP
     """
     try:
-        # dp_accounting (an optional extra) ships no type information (no stubs, no py.typed)
+        # optional: the extra 'interop' (dp_accounting ships no type information: no stubs, no py.typed)
         from dp_accounting.pld import privacy_loss_distribution as pld  # type: ignore[import-untyped, import-not-found]
     except ImportError:
         raise MissingExtraError(

@@ -13,8 +13,8 @@ limit                    default                 what it bounds (flag)
 ``max_hull_edges``       2,000,000               size of one exact privacy profile (``--max-profile-size``)
 ``max_strategies``       200,000                 adversaries the enumerator may list (``--max-strategies``)
 ``max_exponent``         10,000                  exponents in numbers (``--max-exponent``)
-``max_bits``             1,000,000               bits of every number computed from a case file's
-                                                 numbers, product or power (``--max-bits``)
+``max_bits``             1,000,000, or           bits of every number computed from a case file's
+                         100 × ``max_exponent``  numbers, product or power (``--max-bits``)
 ``max_symbolic_degree``  200                     degree of a rational function of symbols (``--max-symbolic-degree``)
 ``max_cells``            5,000                   cells of a parametric decomposition of the symbols' domain
                                                  (``--max-cells``)
@@ -33,6 +33,9 @@ limit                    default                 what it bounds (flag)
 =======================  ======================  ==========================================
 
 ``timeout`` and ``max_memory`` set to 0 (``--timeout 0``, ``--max-memory 0``) mean no limit.
+``max_bits`` follows ``max_exponent`` unless it is given: a power with an exponent at the limit
+must fit, so its default is the larger of 1,000,000 and 100 × ``max_exponent``
+(``Limits(max_exponent=50000).max_bits`` is 5,000,000, as with ``--max-exponent 50000``).
 The memory limit is watched on the process's resident memory every 10 ms of CPU time and
 backed by an address-space limit (``RLIMIT_AS``) at twice the allowance, so that even a single
 huge allocation ends as this named limit rather than as a crash; numbers themselves are bounded
@@ -45,17 +48,26 @@ import atexit
 import os
 import re
 import signal
+import sys
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
+from fractions import Fraction
 from typing import Any
 
 from .errors import LimitExceededError, TimeLimitExceeded
 
+try:
+    import resource  # POSIX only: the memory backstop (RLIMIT_AS) and the peak on other systems
+except ImportError:  # pragma: no cover - not POSIX
+    resource = None  # type: ignore[assignment]
+
 __all__ = [
     "Limits",
+    "Flag",
+    "flags",
     "DEFAULT",
     "current",
     "using",
@@ -78,62 +90,121 @@ __all__ = [
 ]
 
 MIB = 1 << 20
+BITS_FLOOR = 1_000_000  # the least default of max_bits
+BITS_PER_EXPONENT = 100  # max_bits follows max_exponent: at least this many bits per unit of exponent
+
+
+def _limit(default: Any, flag: str, help: str, kind: str = "count", minimum: int = 1) -> Any:
+    """A limit's declaration: its default, its command-line flag and what it bounds (the CLI
+    makes the options from these, see :func:`flags`); ``kind`` is count, seconds, size or switch."""
+    return field(default=default, metadata={"flag": flag, "help": help, "kind": kind, "minimum": minimum})
 
 
 @dataclass(frozen=True)
 class Limits:
-    """The resource limits in force (see the module docstring for each field's meaning)."""
+    """The resource limits in force (see the module docstring for each field's meaning).
 
-    max_nodes: int = 5_000_000
-    max_hull_edges: int = 2_000_000
-    max_strategies: int = 200_000
-    max_exponent: int = 10_000
-    max_bits: int = 1_000_000
-    max_symbolic_degree: int = 200
-    max_cells: int = 5_000
-    max_precision: int = 65_536
-    max_datasets: int = 1_000
-    max_pairs: int = 20_000
-    max_components: int = 200_000
-    max_samples: int = 100_000
-    max_automaton_work: int = 2_000_000
-    max_orders: int = 100
-    max_memory: int = 800 * MIB
-    timeout: float = 300.0
-    follow_symlinks: bool = False
+    ``max_bits`` not given (or None) is derived from ``max_exponent``: the larger of
+    :data:`BITS_FLOOR` and :data:`BITS_PER_EXPONENT` × ``max_exponent``, also after
+    :meth:`replace` changes ``max_exponent``; given, it is kept as given."""
+
+    max_nodes: int = _limit(5_000_000, "--max-nodes", "Most game nodes built for one case")
+    max_hull_edges: int = _limit(2_000_000, "--max-profile-size", "Largest exact privacy profile, in pieces")
+    max_strategies: int = _limit(200_000, "--max-strategies", "Enumerator limit on the number of adversaries")
+    max_exponent: int = _limit(10_000, "--max-exponent", "Largest exponent in a number")
+    # None: derived from max_exponent (above)
+    max_bits: int = _limit(None, "--max-bits", "Most bits of any number computed from the case's numbers")
+    max_symbolic_degree: int = _limit(200, "--max-symbolic-degree", "Highest degree of a rational function of symbols")
+    max_cells: int = _limit(5_000, "--max-cells", "Most cells of the decomposition of the symbols' domain")
+    max_precision: int = _limit(
+        65_536, "--max-precision", "Most bits of precision of one certified sign decision", minimum=64
+    )
+    max_datasets: int = _limit(1_000, "--max-datasets", "Most datasets in a case", minimum=2)
+    max_pairs: int = _limit(20_000, "--max-pairs", "Most adjacent pairs in a case")
+    max_components: int = _limit(200_000, "--max-components", "Most components of a composition (compose --repeat)")
+    max_samples: int = _limit(100_000, "--max-samples", "Most samples of an experiment")
+    max_automaton_work: int = _limit(
+        2_000_000,
+        "--max-automaton-work",
+        "Most profile pieces an automaton is predicted to need (reachable states x horizon^2 / 2)",
+    )
+    max_orders: int = _limit(100, "--max-orders", "Most Renyi orders in one --alpha list")
+    max_memory: int = _limit(
+        800 * MIB, "--max-memory", "Memory a case file (or command) may add, e.g. 800M, 4G; 0: none", "size", 0
+    )
+    timeout: float = _limit(
+        300.0, "--timeout", "Wall-clock limit per case file (or command), in seconds; 0: none", "seconds", 0
+    )
+    follow_symlinks: bool = _limit(
+        False,
+        "--follow-symlinks",
+        "Follow symbolic links to case files and directories, if their target stays inside the tree being verified (default: refuse them).",
+        "switch",
+    )
+    bits_derived: bool = field(default=False, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.max_bits is None:
+            object.__setattr__(self, "max_bits", max(BITS_FLOOR, BITS_PER_EXPONENT * self.max_exponent))
+            object.__setattr__(self, "bits_derived", True)
 
     def replace(self, **kw: Any) -> Limits:
-        """A copy with the fields given (``None`` values are ignored: "keep the default")."""
-        names = {f.name for f in fields(self)}
+        """A copy with the fields given (``None`` values are ignored: "keep the default"); a
+        derived ``max_bits`` follows a new ``max_exponent``."""
+        names = {f.name for f in fields(self) if f.init}
         unknown = set(kw) - names
         if unknown:
             raise TypeError(f"unknown limit(s): {', '.join(sorted(unknown))}")
-        return replace(self, **{k: v for k, v in kw.items() if v is not None})
+        given = {k: v for k, v in kw.items() if v is not None}
+        if self.bits_derived and "max_bits" not in given:
+            given["max_bits"] = None
+        return replace(self, **given)
 
 
 DEFAULT = Limits()
 
-# The command-line flag of each limit (the CLI and the pytest plugin's ini options are named
-# after these; the errors name them).
-FLAGS: dict[str, str] = {
-    "max_nodes": "--max-nodes",
-    "max_hull_edges": "--max-profile-size",
-    "max_strategies": "--max-strategies",
-    "max_exponent": "--max-exponent",
-    "max_bits": "--max-bits",
-    "max_symbolic_degree": "--max-symbolic-degree",
-    "max_cells": "--max-cells",
-    "max_precision": "--max-precision",
-    "max_datasets": "--max-datasets",
-    "max_pairs": "--max-pairs",
-    "max_components": "--max-components",
-    "max_samples": "--max-samples",
-    "max_automaton_work": "--max-automaton-work",
-    "max_orders": "--max-orders",
-    "max_memory": "--max-memory",
-    "timeout": "--timeout",
-    "follow_symlinks": "--follow-symlinks",
-}
+
+@dataclass(frozen=True)
+class Flag:
+    """A limit as a command-line option: the field, its flag, what it bounds (with the default,
+    as the help shows it), the kind of value, its least value."""
+
+    field: str
+    flag: str
+    help: str
+    kind: str
+    minimum: int
+
+
+def _default_text(name: str, value: Any) -> str:
+    if name == "max_bits":
+        return f"{value}, or {BITS_PER_EXPONENT} x --max-exponent if larger"
+    if name == "max_memory":
+        return size_text(value)
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def flags() -> list[Flag]:
+    """Every limit as a command-line option, in declaration order (the CLI's limit flags)."""
+    out = []
+    for f in fields(Limits):
+        if "flag" not in f.metadata:
+            continue
+        m = f.metadata
+        text = (
+            m["help"]
+            if m["kind"] == "switch"
+            else f"{m['help']} [default: {_default_text(f.name, getattr(DEFAULT, f.name))}]."
+        )
+        out.append(Flag(f.name, m["flag"], text, m["kind"], m["minimum"]))
+    return out
+
+
+# The command-line flag of each limit, by field (the pytest plugin's ini options are named after
+# these; the errors name them).
+FLAGS: dict[str, str] = {f.name: f.metadata["flag"] for f in fields(Limits) if "flag" in f.metadata}
+
+
 _stack: list[Limits] = [DEFAULT]
 # nodes built in the current `using` block, and the budget (a list for cheap in-place updates)
 _nodes = [0, DEFAULT.max_nodes]
@@ -231,9 +302,8 @@ def memory_in_use() -> int:
         with open("/proc/self/statm", "rb") as f:
             return int(f.read().split()[1]) * _PAGE
     except (OSError, ValueError, IndexError):
-        import resource
-        import sys
-
+        if resource is None:  # pragma: no cover - not POSIX
+            return 0
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         return peak if sys.platform == "darwin" else peak * 1024
 
@@ -293,9 +363,7 @@ def _memory_limit(allowed: int | None) -> Iterator[None]:
 def _cap_address_space(extra: int) -> tuple[int, int] | None:
     """Lower the soft RLIMIT_AS to the current address space plus ``extra`` (the backstop:
     an allocation beyond it raises MemoryError, turned into the named limit)."""
-    try:
-        import resource
-    except ImportError:  # pragma: no cover - not POSIX
+    if resource is None:  # pragma: no cover - not POSIX
         return None
     vsz = _address_space()
     if vsz is None or not hasattr(resource, "RLIMIT_AS"):
@@ -314,10 +382,8 @@ def _cap_address_space(extra: int) -> tuple[int, int] | None:
 
 
 def _restore_address_space(old: tuple[int, int] | None) -> None:
-    if old is None:
+    if old is None or resource is None:
         return
-    import resource
-
     try:
         resource.setrlimit(resource.RLIMIT_AS, old)
     except (ValueError, OSError):  # pragma: no cover
@@ -334,7 +400,6 @@ def parse_size(text: str) -> int:
     m = _SIZE.match(text)
     if not m:
         raise ValueError(f"not a size: {text!r} (write e.g. 800M, 4G or a number of bytes)")
-    from fractions import Fraction
 
     return int(Fraction(m.group(1)) * _UNITS[m.group(2).upper()])
 

@@ -36,19 +36,23 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from .analysis.engine import ENGINE_NAMES
-from .caseio.sweep import MAX_SWEEP_POINTS
+from .caseio import parse_case
+from .caseio.case import read_case_text
+from .caseio.sweep import MAX_SWEEP_POINTS, point_label, sweep_points
 from .caseio.yamlsafe import YamlLimits
-from .limits import DEFAULT, FLAGS, Limits, parse_size
-from .report.escape import text
+from .claims import HOLDS, Verdict
+from .errors import ExactDPError, VerificationError
+from .limits import DEFAULT, FLAGS, parse_size, using
+from .report.escape import error_text, text
+from .report.text import Marks, render_file
 from .testing import item_id
-from .verify import Options
+from .verify import FileResult, Options, premise_claims, verify_case
 
 __all__ = [
     "pytest_addoption",
@@ -92,10 +96,10 @@ def pytest_addoption(parser: Any) -> None:
         metavar="SECONDS",
         help=f"limit per case file (default: the ini option exactdp_timeout, else {DEFAULT.timeout:g}; 0: none)",
     )
-    for f in fields(Limits):
-        default = getattr(DEFAULT, f.name)
+    for name, flag in FLAGS.items():
+        default = getattr(DEFAULT, name)
         shown = "false" if default is False else default
-        parser.addini(_ini_name(f.name), f"exactdp: as {FLAGS[f.name]} of exactdp verify [default: {shown}]")
+        parser.addini(_ini_name(name), f"exactdp: as {flag} of exactdp verify [default: {shown}]")
     for name, default, what in _READING:
         parser.addini(f"exactdp_{name}", f"exactdp: {what}, as --{name.replace('_', '-')} [default: {default}]")
 
@@ -104,10 +108,10 @@ def plugin_options(config: Any) -> Options:
     """The :class:`~exactdp.verify.Options` the plugin checks with: the engine, and the limits
     of ``exactdp verify`` with the ini options (and ``--exactdp-timeout``) applied."""
     given: dict[str, Any] = {}
-    for f in fields(Limits):
-        raw = str(config.getini(_ini_name(f.name)) or "").strip()
+    for name in FLAGS:
+        raw = str(config.getini(_ini_name(name)) or "").strip()
         if raw:
-            given[f.name] = _ini_value(_ini_name(f.name), raw, getattr(DEFAULT, f.name), size=f.name == "max_memory")
+            given[name] = _ini_value(_ini_name(name), raw, getattr(DEFAULT, name), size=name == "max_memory")
     if config.getoption("exactdp_timeout") is not None:
         given["timeout"] = config.getoption("exactdp_timeout")
     reading = {}
@@ -198,12 +202,6 @@ class CaseFile(pytest.File):
         self.tree = tree
 
     def collect(self):
-        from .caseio import parse_case
-        from .caseio.case import read_case_text
-        from .caseio.sweep import point_label, sweep_points
-        from .errors import ExactDPError
-        from .limits import using
-
         opts: Options = self.config.stash[_OPTIONS]
         lim = opts.effective_limits()
         self._cases: list[Any] = []
@@ -230,8 +228,6 @@ class CaseFile(pytest.File):
                         )
                     )
         except ExactDPError as e:
-            from .report.escape import error_text
-
             yield InvalidCaseItem.from_parent(self, name="invalid-case", error="\n".join(error_text(e)))
             return
         for k, (point, case) in enumerate(zip(points, self._cases)):
@@ -250,10 +246,6 @@ class CaseFile(pytest.File):
         return self._verdicts[point]
 
     def _check(self, point: int) -> tuple[Any, Any]:
-        from .errors import ExactDPError, VerificationError
-        from .limits import using
-        from .verify import ERROR, premise_claims, verify_case
-
         opts: Options = self.config.stash[_OPTIONS]
         lim = opts.effective_limits()
         case = self._cases[point]
@@ -265,9 +257,7 @@ class CaseFile(pytest.File):
         except VerificationError:
             raise
         except ExactDPError as e:  # a limit hit outside any one claim (the memory watch, the clock)
-            from .claims import Verdict
-
-            return (), tuple(Verdict(c, ERROR, "could not be decided", str(e)) for c in case.claims)
+            return (), tuple(Verdict.undecided(c, str(e)) for c in case.claims)
         return out[:n_premises], out[n_premises:]
 
 
@@ -281,10 +271,6 @@ class ClaimItem(pytest.Item):
         self.index = index
 
     def runtest(self) -> None:
-        from .claims import HOLDS
-        from .report.text import Marks, render_file
-        from .verify import FileResult
-
         case_file = self._case_file()
         premises, verdicts = case_file.verdicts(self.point)
         verdict = verdicts[self.index]

@@ -24,8 +24,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from .caseio import parse_case
+from .caseio.case import read_case_text
+from .caseio.sweep import point_label, sweep_points
+from .errors import CaseError
 from .report.text import Marks, render_file
-from .verify import Options, RunResult, verify_paths
+from .verify import Options, RunResult, find_case_files, verify_paths
 
 __all__ = ["verify_cases", "CaseVerificationFailed", "ClaimRef", "list_claims", "item_id"]
 
@@ -119,11 +123,6 @@ class ClaimRef:
 def list_claims(paths: Sequence[str | Path]) -> list[ClaimRef]:
     """Every claim of every valid case file under ``paths``, at every point of a sweep
     (invalid files are skipped here; :func:`verify_cases` reports them)."""
-    from .caseio import parse_case
-    from .caseio.case import read_case_text
-    from .caseio.sweep import point_label, sweep_points
-    from .errors import CaseError
-    from .verify import find_case_files
 
     out: list[ClaimRef] = []
     for f in find_case_files(paths):

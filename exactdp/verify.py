@@ -12,6 +12,7 @@ from __future__ import annotations
 import errno
 import os
 import time
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -24,9 +25,10 @@ from .caseio import Case, YamlLimits, load_case, parse_case
 from .caseio.case import read_case_text
 from .caseio.files import scan as scan_case_files
 from .caseio.sweep import MAX_SWEEP_POINTS, Point, point_label, sweep_points
-from .claims import FAILS, HOLDS, UNSUPPORTED, Analysis, PrivLossClaim, Verdict, Where
+from .claims import FAILS, HOLDS, UNDECIDED, UNSUPPORTED, Analysis, PrivLossClaim, Verdict, Where
 from .claims.core import PremiseClaim
 from .claims.parametric import check_claim, involves_symbols
+from .deprecation import ExactDPDeprecationWarning
 from .display import RichDisplay
 from .errors import CaseError, ExactDPError, TimeLimitExceeded, VerificationError
 from .execution import OrderedRun, Runner, run_ordered
@@ -47,11 +49,9 @@ __all__ = [
     "check_item",
     "full_case",
     "find_case_files",
-    "ERROR",
     "verdict_hook",
+    "reissue",
 ]
-
-ERROR = "error"  # a claim that could not be decided (a limit was hit, an inexact value)
 
 # observers of every verdict as (case, label, claim, verdict, analysis): `exactdp certify` writes
 # certificates from the very run that `verify` does (see verdict_hook)
@@ -101,6 +101,7 @@ class FileResult(RichDisplay):
     error: ExactDPError | None = None
     seconds: float = 0.0
     point: Point = ()  # the sweep point checked: ((param, exact value), ...)
+    warnings: tuple[str, ...] = ()  # deprecated spellings met in the file, each at its place
 
     @property
     def invalid(self) -> bool:
@@ -110,7 +111,7 @@ class FileResult(RichDisplay):
     def exit_code(self) -> int:
         if isinstance(self.error, VerificationError):
             return 3
-        if self.error is not None or any(v.status == ERROR for v in self.verdicts):
+        if self.error is not None or any(v.status == UNDECIDED for v in self.verdicts):
             return 2
         return 0 if all(v.status == HOLDS for v in self.verdicts) else 1
 
@@ -137,7 +138,7 @@ class RunResult(RichDisplay):
         return 0
 
     def counts(self) -> dict[str, int]:
-        out = {HOLDS: 0, FAILS: 0, UNSUPPORTED: 0, ERROR: 0, "files": len(self.files), "invalid_files": 0}
+        out = {HOLDS: 0, FAILS: 0, UNSUPPORTED: 0, UNDECIDED: 0, "files": len(self.files), "invalid_files": 0}
         for f in self.files:
             if f.error is not None:
                 out["invalid_files"] += 1
@@ -160,7 +161,7 @@ def _deadline(opts: Options, start: float) -> float | None:
 
 
 def verify_case(case: Case, opts: Options = Options(), *, deadline: float | None = None) -> tuple[Verdict, ...]:
-    """Check every claim of ``case`` in order; a claim that hits a limit gets status ``error``.
+    """Check every claim of ``case`` in order; a claim that hits a limit is undecided.
 
     The premises the case's mechanisms rely on (:attr:`Case.obligations`) are checked first,
     as verdicts of their own; if one does not hold, the claims are not checked."""
@@ -169,9 +170,8 @@ def verify_case(case: Case, opts: Options = Options(), *, deadline: float | None
     an = Analysis({**case.mechanisms, **games}, engine, symbols=case.symbols)
     out = _check_all(premises, an, opts, case, "premise-")
     if any(v.status != HOLDS for v in out):
-        return tuple(out) + tuple(
-            Verdict(c, ERROR, "not checked", "a premise of this case does not hold (see above)") for c in case.claims
-        )
+        why = "a premise of this case does not hold (see above)"
+        return tuple(out) + tuple(Verdict.undecided(c, why, checked=False) for c in case.claims)
     return tuple(out) + _check_all(list(case.claims), an, opts, case)
 
 
@@ -201,14 +201,11 @@ def _check_all(
         except VerificationError:
             raise
         except TimeLimitExceeded as e:  # the clock has run out for the whole file
-            out.append(Verdict(claim, ERROR, "could not be decided", str(e)))
-            out.extend(
-                Verdict(c, ERROR, "could not be decided", "not checked: the time limit was reached")
-                for c in claims[k + 1 :]
-            )
+            out.append(Verdict.undecided(claim, str(e)))
+            out.extend(Verdict.undecided(c, "not checked: the time limit was reached") for c in claims[k + 1 :])
             break
         except ExactDPError as e:
-            v = Verdict(claim, ERROR, "could not be decided", str(e))
+            v = Verdict.undecided(claim, str(e))
         out.append(v)
         for hook in _HOOKS.get() if case is not None else ():
             hook(case, f"{prefix}{k + 1}", claim, v, an)
@@ -226,9 +223,7 @@ def _check_one(claim, an: Analysis, opts: Options) -> Verdict:
     ):
         w = an.engine.privloss_witness(an.mech(claim.subject), claim.delta, an.profile(claim.subject))
         if w is not None:
-            v = Verdict(
-                v.claim, v.status, v.found, v.note or "tight: the witness shows every smaller eps fails", w, v.values
-            )
+            v = replace(v, witness=w)  # the tight adversary: every smaller eps fails
     return v
 
 
@@ -262,17 +257,21 @@ def verify_file(path: str | Path, opts: Options = Options(), *, tree: str | Path
     """
     if not os.path.lexists(path):
         raise FileNotFoundError(errno.ENOENT, "no such case file", str(path))
-    return _verify(
-        str(path),
-        lambda: load_case(path, yaml_limits=opts.yaml_limits, max_problems=opts.max_problems, tree=tree),
-        opts,
+    return reissue(
+        _verify(
+            str(path),
+            lambda: load_case(path, yaml_limits=opts.yaml_limits, max_problems=opts.max_problems, tree=tree),
+            opts,
+        )
     )
 
 
 def verify_text(text: str, file: str = "<text>", opts: Options = Options()) -> FileResult:
     """Like :func:`verify_file` for case-file text held in memory (``file`` names it in messages)."""
-    return _verify(
-        file, lambda: parse_case(text, file, yaml_limits=opts.yaml_limits, max_problems=opts.max_problems), opts
+    return reissue(
+        _verify(
+            file, lambda: parse_case(text, file, yaml_limits=opts.yaml_limits, max_problems=opts.max_problems), opts
+        )
     )
 
 
@@ -280,13 +279,33 @@ def _verify(file: str, read: Callable[[], Case], opts: Options, point: Point = (
     start = time.monotonic()
     lim = opts.effective_limits()
     case = None
-    try:
-        with using(lim):
-            case = read()
-            verdicts = verify_case(case, opts, deadline=_deadline(opts, start))
-    except ExactDPError as e:
-        return FileResult(file, case, error=e, seconds=time.monotonic() - start, point=point)
-    return FileResult(file, case, verdicts, seconds=time.monotonic() - start, point=point)
+    with warnings.catch_warnings(record=True) as caught:  # the reader's deprecation warnings travel
+        warnings.simplefilter("always", ExactDPDeprecationWarning)  # with the result (from workers too)
+        verdicts: tuple[Verdict, ...] = ()
+        error: ExactDPError | None = None
+        try:
+            with using(lim):
+                case = read()
+                verdicts = verify_case(case, opts, deadline=_deadline(opts, start))
+        except ExactDPError as e:
+            error = e
+    notes = []
+    for w in caught:
+        if issubclass(w.category, ExactDPDeprecationWarning):
+            notes.append(str(w.message))
+        else:  # not ours to keep: warned as it would have been
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    return FileResult(
+        file, case, verdicts, error, seconds=time.monotonic() - start, point=point, warnings=tuple(dict.fromkeys(notes))
+    )
+
+
+def reissue(fr: FileResult) -> FileResult:
+    """Warn, in this process, about the deprecated spellings ``fr``'s file was written with (for
+    Python callers: the CLI reports them with the file)."""
+    for msg in fr.warnings:
+        warnings.warn(msg, ExactDPDeprecationWarning, stacklevel=3)
+    return fr
 
 
 @dataclass(frozen=True)
@@ -386,7 +405,7 @@ def verify_paths(
     """Verify every case file under ``paths`` (a sweep: every point) and collect the results in
     input order; :func:`stream_paths` yields them as they become available instead.  A missing
     or unreadable file is a result with ``error`` set (exit status 2), not an exception."""
-    return RunResult(tuple(stream_paths(paths, opts, runner=runner, progress=progress)))
+    return RunResult(tuple(reissue(fr) for fr in stream_paths(paths, opts, runner=runner, progress=progress)))
 
 
 def stream_paths(

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from exactdp.analysis import enumerator, profile
 from exactdp.builders import repeat, rr
 from exactdp.builders.automaton import HALT, automaton, make_automaton
-from exactdp.errors import CaseError
+from exactdp.errors import InvalidMechanismError
 from exactdp.model import Ask, Chance, count_strategies, postorder, stats
 from exactdp.numbers import Q, ladder
 
@@ -216,13 +216,13 @@ def test_random_automata_equal_their_explicit_trees(spec):
     ],
 )
 def test_make_automaton_refuses(kwargs, phrase):
-    with pytest.raises(CaseError, match=phrase.replace("(", r"\(")):
+    with pytest.raises(InvalidMechanismError, match=phrase.replace("(", r"\(")):
         make_automaton(["s"], kwargs.get("initial", "s"), kwargs["rows"], kwargs.get("horizon", 1))
 
 
 def test_rows_must_match_datasets():
     a = make_automaton(["s"], "s", {("s", "q"): [("0", "s", [1, 0, 0]), ("1", "s", [0, 1, 1])]}, 1)
-    with pytest.raises(CaseError, match="3 probability rows but there are 2 datasets"):
+    with pytest.raises(InvalidMechanismError, match="3 probability rows but there are 2 datasets"):
         automaton(a)
 
 

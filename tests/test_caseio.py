@@ -10,6 +10,7 @@ from exactdp.caseio import parse_case
 from exactdp.claims import Analysis
 from exactdp.errors import CaseError
 from exactdp.numbers import Q
+from exactdp.report.verdicts import shown
 
 
 def case(body: str, **kw):
@@ -334,7 +335,7 @@ def test_failing_profile_le_reports_where_with_a_witness():
     )
     an = Analysis(c.mechanisms)
     v = c.claims[0].check(an)
-    assert v.status == "fails" and "delta_A = 1/2" in v.found and v.witness is not None
+    assert v.status == "fails" and "delta_A = 1/2" in shown(v).found and v.witness is not None
 
 
 def test_error_catalogue_doc_is_current_and_every_example_fails():

@@ -6,6 +6,7 @@ import pytest
 
 from exactdp.caseio import parse_case
 from exactdp.errors import CaseError
+from exactdp.report.verdicts import shown
 from exactdp.verify import verify_case
 
 HEAD = "exactdp: 1\nname: x\n"
@@ -28,7 +29,7 @@ def test_decimal_eps_in_mechanisms_works_end_to_end():
         # by hand: delta(C) = 1 - 0.99^2 (1 - (t^2 - C)/(1+t)^2) on [1, t^2], t = e^0.1
         "  - privloss: {of: K, delta: 1/20, equals: log((9500*exp(1/5) - 602*exp(1/10) - 301)/9801)}\n"
     )
-    assert [x.status for x in v] == ["holds"] * 6, [(x.claim.describe(), x.found, x.note) for x in v]
+    assert [x.status for x in v] == ["holds"] * 6, [(x.claim.describe(), shown(x).found, shown(x).note) for x in v]
     assert v[2].witness is not None
 
 
@@ -36,15 +37,15 @@ def test_composition_claim_reports_both_numbers_and_slack():
     v = verdicts(
         "mechanisms:\n  A: {rr: {eps: log(2)}}\n  B: {tree: {ask: {q: {0: [3/4, 1/4], 1: [1/4, 3/4]}}}}\n"
         "claims:\n"
-        "  - composition: {of: [A, B], theorem: optimal, delta: 1/10}\n"
-        "  - composition: {of: [A, B], theorem: basic}\n"
-        "  - composition: {of: [A, B], theorem: thm-1.8, eps: [log(2), log(3)]}\n"
-        "  - composition: {of: [A, B], eps: [log(2), log(2)]}\n"
+        "  - composition: {components: [A, B], theorem: optimal, delta: 1/10}\n"
+        "  - composition: {components: [A, B], theorem: basic}\n"
+        "  - composition: {components: [A, B], theorem: thm-1.8, eps: [log(2), log(3)]}\n"
+        "  - composition: {components: [A, B], eps: [log(2), log(2)]}\n"
     )
     assert [x.status for x in v] == ["holds", "holds", "holds", "fails"]
-    assert "slack 0" in v[0].found and "optimal gives log(24/5)" in v[0].found
-    assert v[0].values["bound"] == "log(24/5)" and v[0].values["privloss"] == "log(24/5)"
-    assert "B is not (log(2), 0)-DP" in v[3].found
+    assert "slack 0" in shown(v[0]).found and "optimal gives log(24/5)" in shown(v[0]).found
+    assert shown(v[0]).values["bound"] == "log(24/5)" and shown(v[0]).values["privloss"] == "log(24/5)"
+    assert "B is not (log(2), 0)-DP" in shown(v[3]).found
 
 
 def test_forms_read_and_build():
@@ -65,7 +66,7 @@ def test_forms_read_and_build():
         "  - privloss: {of: P, delta: 0, equals: 0}\n"
         "  - profile_eq: {of: P2, as: A}\n"
     )
-    assert all(x.holds for x in v), [(x.claim.describe(), x.found) for x in v]
+    assert all(x.holds for x in v), [(x.claim.describe(), shown(x).found) for x in v]
 
 
 @pytest.mark.parametrize(
@@ -84,13 +85,13 @@ def test_forms_read_and_build():
             "mechanism: {null_extension: {mechanism: {rr: {eps: log(2)}}, nulls: -1}}\nclaims: [{dp: {eps: 1}}]\n",
             ["nulls must be"],
         ),
-        ("mechanism: {rr: {eps: log(2)}}\nclaims: [{composition: {of: [M, Z]}}]\n", ["no mechanism named 'Z'"]),
+        ("mechanism: {rr: {eps: log(2)}}\nclaims: [{composition: {components: [M, Z]}}]\n", ["no mechanism named 'Z'"]),
         (
-            "mechanism: {rr: {eps: log(2)}}\nclaims: [{composition: {of: [M], theorem: best}}]\n",
+            "mechanism: {rr: {eps: log(2)}}\nclaims: [{composition: {components: [M], theorem: best}}]\n",
             ["unknown theorem 'best'"],
         ),
         (
-            "mechanism: {rr: {eps: log(2)}}\nclaims: [{composition: {of: [M, M], deltas: [0]}}]\n",
+            "mechanism: {rr: {eps: log(2)}}\nclaims: [{composition: {components: [M, M], deltas: [0]}}]\n",
             ["has 1 values for 2 components"],
         ),
         (
@@ -107,7 +108,7 @@ def test_errors_are_located_and_teach(body, phrases):
     with pytest.raises(CaseError) as e:
         case = parse_case(HEAD + body, "t.yaml")
         for x in verify_case(case):  # some problems surface when the DAG is built lazily
-            assert x.status != "error", x.note
+            assert x.status != "error", shown(x).note
     text = str(e.value)
     assert "t.yaml:" in text
     for ph in phrases:

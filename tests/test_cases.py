@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from exactdp.caseio import load_case
+from exactdp.report.verdicts import shown
 from exactdp.verify import Options, find_case_files, verify_file
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -17,7 +18,7 @@ CASES = find_case_files([ROOT / "cases"])
 def test_case_holds(path):
     fr = verify_file(path)
     assert fr.error is None, str(fr.error)
-    bad = [(v.claim.describe(), v.found, v.note) for v in fr.verdicts if not v.holds]
+    bad = [(v.claim.describe(), shown(v).found, shown(v).note) for v in fr.verdicts if not v.holds]
     assert not bad
 
 

@@ -85,15 +85,15 @@ claims:
   - not_simulates_rr: {of: C, eps: log(3), delta: 1/20}
   - simulates_rr: {of: M}
   - not_simulates_rr: {of: K}
-  - composition: {of: [R, R], theorem: basic}
-  - composition: {of: [R, R], theorem: optimal, delta: 1/10}
-  - composition: {of: [D, R], theorem: thm-1.8, deltas: [1/10, 0]}
-  - composition: {of: [D, D], theorem: improved-basic, deltas: [1/10, 1/10], delta: 1/100}
-  - composition: {of: [R, R], theorem: basic, eps: [log(2), log(3)]}
-  - composition: {of: [R, K], theorem: renyi, alpha: 2}
-  - composition: {of: [R, R], theorem: renyi, alpha: 1}
-  - composition: {of: [R, K], theorem: fdp}
-  - composition: {of: [D, R, D], theorem: fdp}
+  - composition: {components: [R, R], theorem: basic}
+  - composition: {components: [R, R], theorem: optimal, delta: 1/10}
+  - composition: {components: [D, R], theorem: thm-1.8, deltas: [1/10, 0]}
+  - composition: {components: [D, D], theorem: improved-basic, deltas: [1/10, 1/10], delta: 1/100}
+  - composition: {components: [R, R], theorem: basic, eps: [log(2), log(3)]}
+  - composition: {components: [R, K], theorem: renyi, alpha: 2}
+  - composition: {components: [R, R], theorem: renyi, alpha: 1}
+  - composition: {components: [R, K], theorem: fdp}
+  - composition: {components: [D, R, D], theorem: fdp}
   - renyi: {of: R, alpha: 1, equals: log(3)/2}
   - renyi: {of: R, alpha: 1, exceeds: 1/2}
   - renyi: {of: R, alpha: 3, exceeds: log(61/9)/2 - 1/1000}
@@ -123,7 +123,7 @@ claims:
   - delta: {of: F, eps: 0.3, equals: 0.01 + 0.99*(exp(0.5) - exp(0.3))/(1 + exp(0.5))}
   - not_dp: {of: F, eps: 0.12345678901234, delta: 0.01}
   - bounded_range: {of: E, eps: 1}
-  - composition: {of: [E, E], theorem: basic}
+  - composition: {components: [E, E], theorem: basic}
 """
 
 

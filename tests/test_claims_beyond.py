@@ -10,6 +10,7 @@ import pytest
 
 from exactdp.caseio import parse_case
 from exactdp.errors import CaseError
+from exactdp.report.verdicts import shown
 from exactdp.verify import verify_case
 
 HEAD = "exactdp: 1\nname: x\n"
@@ -59,57 +60,62 @@ def check(claims: str):
 )
 def test_claims(claim, holds):
     v = check(f"  - {claim}\n")[0]
-    assert v.holds == holds, (claim, v.found, v.note)
+    assert v.holds == holds, (claim, shown(v).found, shown(v).note)
 
 
 def test_renyi_verdict_names_mechanism_and_values():
     v = check("  - renyi: {alpha: 3, equals: log(61/9)/2}\n")[0]
-    assert v.claim.describe() == "D_3(M) = log(61/9)/2" and v.found.startswith("log(61/9)/2 ≈ 0.9568")
-    assert v.values["sum"] == "61/9" and v.values["pair"] == ["x0", "x1"]
+    assert v.claim.describe() == "D_3(M) = log(61/9)/2" and shown(v).found.startswith("log(61/9)/2 ≈ 0.9568")
+    assert shown(v).values["sum"] == "61/9" and shown(v).values["pair"] == ["x0", "x1"]
 
 
 def test_fdp_failure_names_the_alpha():
     v = check("  - fdp: {f: R}\n")[0]
     # T(RR(2)) has its vertex at 1/3: at alpha = 1/4, T(R) = 1 - 2/4 = 1/2 > T(M) = 1/4
-    assert v.found == "at alpha = 1/4: T(M) = 1/4 < T(R) = 1/2"
+    assert shown(v).found == "at alpha = 1/4: T(M) = 1/4 < T(R) = 1/2"
 
 
 @pytest.mark.parametrize(
     "claim, found, bound",
     [
         # noninteractive symmetric components: both theorems are tight (slack 0)
-        ("{of: [M, R], theorem: renyi, alpha: 2}", "log(7/2)", "log(7/2)"),  # sums 7/3 and 3/2 multiply
-        ("{of: [M, M], theorem: renyi, alpha: 3}", "log(61/9)", "log(61/9)"),
-        ("{of: [M, R], theorem: renyi, alpha: 1}", "log(108)/6", "log(108)/6"),  # log(3)/2 + log(2)/3
+        ("{components: [M, R], theorem: renyi, alpha: 2}", "log(7/2)", "log(7/2)"),  # sums 7/3 and 3/2 multiply
+        ("{components: [M, M], theorem: renyi, alpha: 3}", "log(61/9)", "log(61/9)"),
+        ("{components: [M, R], theorem: renyi, alpha: 1}", "log(108)/6", "log(108)/6"),  # log(3)/2 + log(2)/3
     ],
 )
 def test_renyi_composition_tight_for_noninteractive(claim, found, bound):
     v = check(f"  - composition: {claim}\n")[0]
-    assert v.holds and v.values["renyi"] == found and v.values["bound"] == bound and v.values["slack"] == "0"
+    assert (
+        v.holds
+        and shown(v).values["renyi"] == found
+        and shown(v).values["bound"] == bound
+        and shown(v).values["slack"] == "0"
+    )
 
 
 def test_fdp_composition_tight_for_noninteractive():
     for of in ("[M, R]", "[M, M, R]", "[R, R]"):
-        v = check(f"  - composition: {{of: {of}, theorem: fdp}}\n")[0]
-        assert v.holds and v.values["slack"] == "0", (of, v.found)
+        v = check(f"  - composition: {{components: {of}, theorem: fdp}}\n")[0]
+        assert v.holds and shown(v).values["slack"] == "0", (of, shown(v).found)
 
 
 def test_composition_theorems_on_interactive_components():
     """Figure 1 of Vadhan-Wang with an interactive B: the theorems hold; the Renyi bound is
     tight (the adversary picks RR(3) in each), the f-DP one too."""
     v = check(
-        "  - composition: {of: [F, B], theorem: renyi, alpha: 2}\n"
-        "  - composition: {of: [F, B, F], theorem: fdp}\n"
-        "  - composition: {of: [F, D], theorem: renyi, alpha: 2}\n"
+        "  - composition: {components: [F, B], theorem: renyi, alpha: 2}\n"
+        "  - composition: {components: [F, B, F], theorem: fdp}\n"
+        "  - composition: {components: [F, D], theorem: renyi, alpha: 2}\n"
     )
     assert [x.holds for x in v] == [True, True, True]
-    assert v[0].values["renyi"] == "log(49/9)" and v[0].values["slack"] == "0"
-    assert v[2].values["bound"] == "inf"
+    assert shown(v[0]).values["renyi"] == "log(49/9)" and shown(v[0]).values["slack"] == "0"
+    assert shown(v[2]).values["bound"] == "inf"
 
 
 def test_composition_with_repeated_names_counts_copies():
-    v = check("  - composition: {of: [M, M], theorem: renyi, alpha: 2}\n")[0]
-    assert v.values["renyi"] == "log(49/9)"
+    v = check("  - composition: {components: [M, M], theorem: renyi, alpha: 2}\n")[0]
+    assert shown(v).values["renyi"] == "log(49/9)"
 
 
 @pytest.mark.parametrize(
@@ -121,8 +127,8 @@ def test_composition_with_repeated_names_counts_copies():
         ("renyi: {alpha: 2, equals: exp(1/2)}", "Renyi divergence is written like"),
         ("fdp: {f: Nope}", "no mechanism named 'Nope'"),
         ("gdp: {mu: log(2)}", "mu must be an exact rational"),
-        ("composition: {of: [M, R], theorem: renyi}", "`alpha:` goes with `theorem: renyi`"),
-        ("composition: {of: [M, R], theorem: fdp, delta: 1/10}", "`delta:` does not apply"),
+        ("composition: {components: [M, R], theorem: renyi}", "`alpha:` goes with `theorem: renyi`"),
+        ("composition: {components: [M, R], theorem: fdp, delta: 1/10}", "`delta:` does not apply"),
     ],
 )
 def test_located_errors(claim, phrase):
@@ -138,5 +144,5 @@ def test_gdp_of_a_decimal_eps_mechanism_is_decided():
         + "mechanisms:\n  H: {rr: {eps: 0.5}}\nclaims:\n  - gdp: {of: H, mu: 0.6239}\n  - not_gdp: {of: H, mu: 0.6238}\n"
     )
     vs = verify_case(parse_case(text, "t.yaml"))
-    assert [v.holds for v in vs] == [True, True], [(v.found, v.note) for v in vs]
-    assert vs[0].values["vertex"] == ["1/(exp(1/2) + 1)"] * 2
+    assert [v.holds for v in vs] == [True, True], [(shown(v).found, shown(v).note) for v in vs]
+    assert shown(vs[0]).values["vertex"] == ["1/(exp(1/2) + 1)"] * 2

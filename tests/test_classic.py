@@ -19,7 +19,7 @@ from exactdp.builders.classic import (
     truncated_geometric_rows,
 )
 from exactdp.caseio import parse_case
-from exactdp.errors import CaseError
+from exactdp.errors import CaseError, InvalidMechanismError
 from exactdp.numbers import Q, ladder
 
 
@@ -28,7 +28,7 @@ def test_krr_rows_and_privloss():
     assert rows == [(Q(3, 5), Q(1, 5)), (Q(1, 5), Q(3, 5)), (Q(1, 5), Q(1, 5))]
     assert ladder.text(P.privloss(krr(exp_eps=3, values=["a", "b", "c"], data=["a", "b"]), 0)) == "log(3)"
     assert P.privloss(krr(exp_eps=3, values=["a", "b", "c"], data=["a", "a"]), 0) == 0  # same value: nothing to hide
-    with pytest.raises(CaseError, match="not among the values"):
+    with pytest.raises(InvalidMechanismError, match="not among the values"):
         krr_rows(3, ["a", "b"], ["a", "z"])
 
 
@@ -67,9 +67,9 @@ def test_noise_distributions():
     for z in range(-4, 5):
         approx = sum((lap.prob(k) for k in range(z, 200)), Q(0))
         assert abs(lap.survival(z) - approx) < Q(1, 3) ** 190
-    with pytest.raises(CaseError, match="sum to"):
+    with pytest.raises(InvalidMechanismError, match="sum to"):
         finite_noise({0: Q(1, 2)})
-    with pytest.raises(CaseError, match="0 < alpha < 1"):
+    with pytest.raises(InvalidMechanismError, match="0 < alpha < 1"):
         discrete_laplace(1)
 
 
@@ -98,7 +98,7 @@ def test_report_noisy_max_equals_brute_force(vals):
 
 
 def test_rnm_needs_finite_noise():
-    with pytest.raises(CaseError, match="finite noise"):
+    with pytest.raises(InvalidMechanismError, match="finite noise"):
         report_noisy_max_rows([[1, 0]], discrete_laplace(Q(1, 2)))
 
 

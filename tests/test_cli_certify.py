@@ -26,7 +26,7 @@ CASE = textwrap.dedent(
       - privloss: {of: R, delta: 1/5, equals: log(23/9)}
       - not_dp: {eps: log(2), delta: 0}
       - dp: {eps: 1/10, delta: 0}
-      - composition: {of: [M, M], theorem: basic}
+      - composition: {components: [M, M], theorem: basic}
       - privloss: {delta: 0, equals: log(2)}
     """
 )

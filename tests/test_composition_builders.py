@@ -16,7 +16,7 @@ from exactdp.analysis import profile as engine
 from exactdp.analysis.hull import from_views, upper
 from exactdp.builders import ask, compose, concomp, mechanism, respond, rr
 from exactdp.builders.composition import BOTTOM, NULL, concomp_ordered, concomp_sequential, null_extension, postprocess
-from exactdp.errors import CaseError
+from exactdp.errors import InvalidMechanismError
 from exactdp.model import END, Ask, Chance, End, Mechanism
 from exactdp.numbers import Q
 
@@ -103,7 +103,7 @@ def test_postprocess_against_brute_force_on_random_trees(m, data):
     mapping = {lab: data.draw(st.sampled_from(["u", "v", lab])) for lab in labels}
     try:
         pm = postprocess(m, mapping)
-    except CaseError as e:
+    except InvalidMechanismError as e:
         assert "postprocess" in str(e)
         return
     brute = brute_profile_postprocessed(m, mapping)
@@ -121,12 +121,12 @@ def test_postprocess_refuses_merging_different_options():
             }
         )
     )
-    with pytest.raises(CaseError, match="offered different queries"):
+    with pytest.raises(InvalidMechanismError, match="offered different queries"):
         engine.profile(postprocess(m, {"a": "x", "b": "x"}))
     m2 = mechanism(
         respond({"a": ([Q(1, 2), Q(1, 3)], None), "b": ([Q(1, 2), Q(2, 3)], ask({"r": {"0": [Q(1), Q(1)]}}))})
     )
-    with pytest.raises(CaseError, match="differ in kind"):
+    with pytest.raises(InvalidMechanismError, match="differ in kind"):
         postprocess(m2, {"a": "x", "b": "x"})
 
 

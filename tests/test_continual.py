@@ -30,7 +30,7 @@ from exactdp.builders.continual import (
     sparse_parallel,
 )
 from exactdp.builders.verifier import bounded_verifier, make_verifier
-from exactdp.errors import CaseError
+from exactdp.errors import InvalidMechanismError
 from exactdp.model import Ask, count_strategies
 from exactdp.numbers import Q, eval_text
 
@@ -333,25 +333,25 @@ def test_one_creation_without_restrictions_is_the_cm_itself():
 
 def test_continual_mechanism_must_not_depend_on_the_dataset():
     a = make_automaton(["s"], "s", {("s", "0"): [("0", "s", [1, 0]), ("1", "s", [0, 1])]}, 1)
-    with pytest.raises(CaseError, match="does not depend on the dataset"):
+    with pytest.raises(InvalidMechanismError, match="does not depend on the dataset"):
         Continual(a, bounded_verifier(["0"]))
 
 
 def test_verifier_messages_must_be_queries():
-    with pytest.raises(CaseError, match="is not a query of the mechanism"):
+    with pytest.raises(InvalidMechanismError, match="is not a query of the mechanism"):
         make_verifier(["v"], "v", {"v": {("0", "2"): "v"}}, ["0", "1"])
-    with pytest.raises(CaseError, match="never accepts"):
+    with pytest.raises(InvalidMechanismError, match="never accepts"):
         Continual(Md(Q(1, 2)), bounded_verifier(["0", "1", "2"]))
 
 
 def test_two_worlds_only():
-    with pytest.raises(CaseError, match="two worlds"):
+    with pytest.raises(InvalidMechanismError, match="two worlds"):
         continual(Continual(Md(Q(1, 2)), V1), datasets=("a", "b", "c"))
 
 
 def test_def510_items_have_eps_or_delta_zero():
     item = MenuItem("x", Continual(rr_once(2, Q(1, 4)), ONE), L2, Q(1, 4))
-    with pytest.raises(CaseError, match="eps = 0 or delta = 0"):
+    with pytest.raises(InvalidMechanismError, match="eps = 0 or delta = 0"):
         mixed_budgeted([item], [L2], Q(1, 2), cap=1)
 
 

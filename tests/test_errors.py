@@ -55,3 +55,34 @@ def test_every_error_text_is_bounded():
     assert len(str(e)) < 2100
     big = CaseError([CaseProblem("y" * 10_000, file="f.yaml") for _ in range(20)])
     assert len(str(big)) < 20 * 500
+
+
+def test_each_layer_raises_its_own_error_and_the_reader_locates_it():
+    """A builder raises InvalidMechanismError about its own arguments (no file, no place); the
+    game model InvalidGameError; the reader turns either into a located CaseError with the hint."""
+    import pickle
+
+    import pytest
+
+    from exactdp import exponential, parse_case
+    from exactdp.errors import InvalidGameError, InvalidMechanismError
+    from exactdp.model import END, Chance
+    from exactdp.numbers import Q
+
+    with pytest.raises(InvalidMechanismError) as e:
+        exponential(eps="log(4)", scores=[[0, 1], [1, 0]], mode="monotonic")
+    assert not isinstance(e.value, CaseError)
+    assert e.value.message == "exponential: unknown mode 'monotonic'" and "sensitivity" in (e.value.hint or "")
+    again = pickle.loads(pickle.dumps(e.value))  # results travel between worker processes
+    assert (type(again), again.message, again.hint) == (InvalidMechanismError, e.value.message, e.value.hint)
+    with pytest.raises(InvalidGameError, match="sum to 5/4, not 1"):
+        Chance(["a", "b"], [(Q(1, 2), Q(1, 2)), (Q(3, 4), Q(1, 2))], [END, END])
+    text = (
+        "exactdp: 1\nname: t\nmechanisms:\n"
+        "  M: {exponential: {eps: log(2), scores: {x0: [0, 1], x1: [1, 0]}}}\nclaims:\n  - privloss: {equals: 0}\n"
+    )
+    with pytest.raises(CaseError) as located:
+        parse_case(text, "t.yaml")
+    (p,) = located.value.problems
+    assert (p.file, p.line, p.path) == ("t.yaml", 4, "mechanisms.M.exponential")
+    assert "irrational" in p.message and "e^(eps/2) is rational" in (p.hint or "")

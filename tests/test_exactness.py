@@ -20,6 +20,7 @@ from exactdp.caseio import parse_case
 from exactdp.numbers import Q
 from exactdp.numbers.expr import evaluate, parse_expr
 from exactdp.numbers.symbolic import SymbolBounds, SymbolTable, substitute, sym_evaluate
+from exactdp.report.verdicts import shown
 from exactdp.verify import verify_case, verify_text
 
 SYMBOLIC_CASE = """
@@ -74,7 +75,7 @@ def test_rational_probability_in_symbolic_proof_is_spot_checked(no_float_roundtr
     res = verify_text(textwrap.dedent(SYMBOLIC_CASE), "sym.yaml")
     (v,) = res.verdicts
     assert v.holds
-    text = "\n".join(v.details)
+    text = "\n".join(shown(v).details)
     assert "undefined" not in text and "exact checks pass" in text
 
 
@@ -188,7 +189,7 @@ def test_every_claim_line_names_its_own_mechanism():
     res = verify_text(text, "n.yaml")
     names = {"Alpha", "Beta"}
     for v in res.verdicts:
-        line = f"{v.claim.describe()} {v.found} {v.note}"
+        line = f"{v.claim.describe()} {shown(v).found} {shown(v).note}"
         mentioned = set(re.findall(r"(?:delta_|PrivLoss\(|of |profile of )([A-Za-z]\w*)", line)) & (names | {"M"})
         own = {v.claim.of} | {getattr(v.claim, "other", v.claim.of)}
         assert v.claim.of in line, line

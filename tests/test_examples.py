@@ -10,6 +10,7 @@ from click.testing import CliRunner
 from exactdp.caseio import parse_case
 from exactdp.caseio.examples import ExamplesExistError, example_names, example_text, write_examples
 from exactdp.cli import main
+from exactdp.report.verdicts import shown
 from exactdp.verify import Options, verify_text
 
 NAMES = example_names()
@@ -25,7 +26,7 @@ def test_a_curated_set_in_reading_order():
 def test_each_example_holds_as_it_is(name: str, engine: str):
     fr = verify_text(example_text(name), name, Options(engine=engine))
     assert fr.error is None, fr.error
-    assert fr.exit_code == 0, [(v.claim.describe(), v.status, v.found) for v in fr.verdicts if not v.holds]
+    assert fr.exit_code == 0, [(v.claim.describe(), v.status, shown(v).found) for v in fr.verdicts if not v.holds]
 
 
 @pytest.mark.parametrize("name", NAMES)

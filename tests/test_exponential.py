@@ -25,7 +25,7 @@ from exactdp.builders.exponential import (
 )
 from exactdp.caseio import parse_case
 from exactdp.cli import main
-from exactdp.errors import CaseError, LimitExceededError
+from exactdp.errors import CaseError, InvalidMechanismError, LimitExceededError
 from exactdp.numbers import Q, ladder
 
 # --- independent formulas (Fractions, no exactdp code) ------------------------------------------
@@ -110,7 +110,7 @@ def test_grr_definition():
     assert grr_probs(16, 16) == (Q(0), Q(0))
     m = grr(exp_eps=16, exp_t=4)
     assert m.root.probs == ((Q(4, 5), Q(1, 5)), (Q(1, 5), Q(4, 5)))
-    with pytest.raises(CaseError, match="t must lie in"):
+    with pytest.raises(InvalidMechanismError, match="t must lie in"):
         grr(exp_eps=16, exp_t=17)
 
 
@@ -149,7 +149,7 @@ def test_range_mode_equals_sensitivity_mode_when_range_is_twice_the_sensitivity(
     ids=["irrational weight", "non-monotone", "zero scale", "sensitivity in range mode", "ragged"],
 )
 def test_refusals(kw, msg):
-    with pytest.raises(CaseError, match=msg):
+    with pytest.raises(InvalidMechanismError, match=msg):
         exponential_rows(kw.pop("scores"), kw.pop("E"), [(0, 1)], **kw)
 
 
@@ -164,7 +164,7 @@ def test_nonadaptive_shares_suffixes_and_refuses_huge_menus():
     assert len(na.nodes()) < 27 * 4
     with pytest.raises(LimitExceededError):
         nonadaptive(menu, 20)
-    with pytest.raises(CaseError, match="must begin with an adversary choice"):
+    with pytest.raises(InvalidMechanismError, match="must begin with an adversary choice"):
         nonadaptive(grr(exp_eps=16, exp_t=4), 2)
 
 

@@ -11,6 +11,7 @@ from exactdp.builders.continual import ContinualMechanism
 from exactdp.caseio import parse_case
 from exactdp.errors import CaseError
 from exactdp.numbers import Q
+from exactdp.report.verdicts import shown
 
 
 def case(body: str):
@@ -253,7 +254,7 @@ def test_menu_claims_are_checked_against_the_fpc_restriction():
     )
     premise, *rest = verify_case(c)
     assert premise.status == "fails" and "(0, 0)-DP" in premise.claim.describe()
-    assert all(v.status == "error" and "premise" in v.note for v in rest)
+    assert all(v.status == "error" and "premise" in shown(v).note for v in rest)
 
 
 def test_a_false_menu_claim_is_a_failing_premise_and_nothing_is_checked_on_it():
@@ -269,7 +270,7 @@ def test_a_false_menu_claim_is_a_failing_premise_and_nothing_is_checked_on_it():
     )
     for engine in ("profile", "enumerator"):
         premise, *rest = verify_case(case(body), Options(engine=engine))
-        assert premise.status == "fails" and premise.found == "delta_P.Md(e^eps) = 1/4"
+        assert premise.status == "fails" and shown(premise).found == "delta_P.Md(e^eps) = 1/4"
         assert (
             "menu item 'Md' of P is (0, 1/5)-DP" in premise.claim.describe()
             and "Def. 4.4 (iv)" in premise.claim.describe()

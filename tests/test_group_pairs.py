@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from exactdp.caseio import parse_case
 from exactdp.errors import CaseError
 from exactdp.model.adjacency import group_pairs
+from exactdp.report.verdicts import shown
 from exactdp.verify import Options, verify_case, verify_text
 
 
@@ -85,8 +86,10 @@ def test_a_claim_with_pairs_equals_a_second_file_with_that_adjacency(case, engin
         "b.yaml",
     )
     three = parse_case(head + "adjacent: [[x2, x0]]\nclaims:\n  - privloss: {equals: 0}\n", "c.yaml")
-    assert groups[0].values["privloss"] == verify_case(two, Options(engine=engine))[0].values["privloss"]
-    assert groups[1].values["privloss"] == verify_case(three, Options(engine=engine))[0].values["privloss"]
+    assert shown(groups[0]).values["privloss"] == shown(verify_case(two, Options(engine=engine))[0]).values["privloss"]
+    assert (
+        shown(groups[1]).values["privloss"] == shown(verify_case(three, Options(engine=engine))[0]).values["privloss"]
+    )
 
 
 BASE = """
@@ -107,7 +110,7 @@ mechanisms:
         ("{privloss: {pairs: [[x0, x0]], equals: 0}}", "is not paired with itself"),
         ("{privloss: {group: 2, pairs: [[x0, x2]], equals: 0}}", "give `group:` or `pairs:`, not both"),
         ("{privloss: {group: 0, equals: 0}}", "group must be between 1 and 1000, found 0"),
-        ("{composition: {of: [M, N], group: 2}}", "unknown key 'group' in `composition`"),
+        ("{composition: {components: [M, N], group: 2}}", "unknown key 'group' in `composition`"),
         ("{privloss: {pairs: [x0, x2], equals: 0}}", "each entry of pairs is a pair [dataset, dataset]"),
     ],
 )
@@ -124,3 +127,30 @@ def test_profile_comparisons_use_the_claims_pairs_for_both_mechanisms():
     )
     res = verify_text(text, "g.yaml")
     assert res.exit_code == 0 and all("pairs" in v.claim.describe() for v in res.verdicts)
+
+
+def test_fdp_reference_curve_is_over_the_reference_mechanisms_own_pairs():
+    """f = T(R) is a fixed function (Dong-Roth-Su 2022, Def. 2.3): R's trade-off function over R's
+    own adjacency, whatever pairs the claim checks M on.  R answers x0 and x2 alike and x1 like
+    RR_(log 3), so over its own pairs T(R) = T(RR_(log 3)) (vertex (1/4, 1/4), DRS Prop. 2.5);
+    M on the pair (x0, x2) is RR_(log 3), whose trade-off function is the same: the claim holds.
+    Recomputing T(R) on (x0, x2), where R is uninformative, gave f(alpha) = 1 - alpha, perfect
+    privacy, and the true claim failed."""
+    text = """\
+exactdp: 1
+name: fdp-pairs
+datasets: [x0, x1, x2]
+mechanisms:
+  M: {respond: {a: [3/4, 1/2, 1/4], b: [1/4, 1/2, 3/4]}}
+  R: {respond: {a: [3/4, 1/4, 3/4], b: [1/4, 3/4, 1/4]}}
+claims:
+  - fdp: {of: M, f: R, pairs: [[x0, x2]]}
+  - not_fdp: {of: M, f: R, group: 2}
+"""
+    fr = verify_text(text, "fdp-pairs.yaml")
+    assert fr.exit_code == 1, [(v.status, shown(v).found) for v in fr.verdicts]
+    first, second = fr.verdicts
+    assert first.holds, shown(first).found
+    assert first.value == 0  # the margin: T(M) on (x0, x2) equals T(R) exactly
+    # over pairs at distance <= 2 (all of them) M's envelope is RR_(log 3) too: not_fdp fails
+    assert not second.holds

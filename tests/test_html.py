@@ -14,8 +14,10 @@ import pytest
 from click.testing import CliRunner
 
 from exactdp.cli import main
+from exactdp.figures import case_figures
 from exactdp.report.escape import is_unsafe_char
 from exactdp.report.html import write_report
+from exactdp.report.verdicts import shown
 from exactdp.verify import verify_paths
 
 from .system_tools import needs, path
@@ -58,7 +60,7 @@ def cases_run():
 @pytest.fixture(scope="module")
 def cases_report(cases_run, tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("cases") / "report"
-    write_report(cases_run, out, figures=False)
+    write_report(cases_run, out)
     return out
 
 
@@ -81,7 +83,7 @@ def test_report_of_cases_holds_every_claim(cases_run, cases_report):
         assert fr.case is not None and fr.case.name in text
         for v in fr.verdicts:
             assert v.claim.describe() in text, (fr.file, v.claim.describe())
-            assert v.found in text
+            assert shown(v).found in text
     assert "326 hold" in visible_text(index) or "0 fail" in visible_text(index)
 
 
@@ -131,7 +133,7 @@ def test_without_graphviz_a_case_page_says_why_it_has_no_drawing(tmp_path, monke
     """No Graphviz: the page says so where the drawing would be, and the report is written."""
     monkeypatch.setattr(shutil, "which", lambda name: None)
     run = verify_paths(["cases/vadhan-wang/figure1-two-round.yaml"])
-    write_report(run, tmp_path / "r")
+    write_report(run, tmp_path / "r", [case_figures(fr) for fr in run.files])
     (page,) = [p for p in (tmp_path / "r").glob("*.html") if p.name != "index.html"]
     text = page.read_text(encoding="utf-8")
     assert "No drawing:" in text and "Graphviz" in text and "Game of M" not in text

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exactdp.builders import params
-from exactdp.errors import CaseError, InexactValueError
+from exactdp.errors import CaseError, InexactValueError, InvalidMechanismError
 from exactdp.numbers import Q, eval_text, ladder
 from exactdp.numbers import kinds as K
 from exactdp.numbers.qt import QtElement
@@ -107,12 +107,12 @@ def test_node_builders_check_with_kinds_wording():
     from exactdp.builders.exponential import grr_probs
     from exactdp.builders.rr import rr_delta_node, rr_node
 
-    with pytest.raises(CaseError, match=r"rr: e\^eps must be at least 1 \(eps >= 0\), found 1/2"):
+    with pytest.raises(InvalidMechanismError, match=r"rr: e\^eps must be at least 1 \(eps >= 0\), found 1/2"):
         rr_node(Q(1, 2), (0, 1))
-    with pytest.raises(CaseError, match=r"rr: delta must lie in \[0, 1\], found 2"):
+    with pytest.raises(InvalidMechanismError, match=r"rr: delta must lie in \[0, 1\], found 2"):
         rr_delta_node(3, 2, (0, 1))
-    with pytest.raises(CaseError, match=r"krr: e\^eps = exp\(1/10\) is transcendental"):
+    with pytest.raises(InvalidMechanismError, match=r"krr: e\^eps = exp\(1/10\) is transcendental"):
         krr_rows(eval_text("exp(1/10)"), ["a", "b"], ["a", "b"])
-    with pytest.raises(CaseError, match=r"grr: e\^eps must be at least 1"):
+    with pytest.raises(InvalidMechanismError, match=r"grr: e\^eps must be at least 1"):
         grr_probs(Q(1, 2), 1)
     assert rr_node(3, (0, 1)).probs == ((Q(3, 4), Q(1, 4)), (Q(1, 4), Q(3, 4)))

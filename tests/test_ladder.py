@@ -22,6 +22,7 @@ from exactdp.limits import DEFAULT, using
 from exactdp.numbers import INF, Q, eval_text, ladder, real
 from exactdp.numbers.element import UnregisteredKindError, public
 from exactdp.numbers.ladder import EXP, LADDER, LL, LQT, LS, OO, QQ, QT, RR, SYM
+from exactdp.report.verdicts import shown
 from exactdp.verify import Options, verify_text
 
 from .strategies import RUNG_TEXTS, exact_values
@@ -377,7 +378,7 @@ def test_the_log_linear_delta_verdicts_are_right():
 def test_huge_numbers_never_reach_str_and_a_precision_cap_is_a_named_limit(body, exit_code, phrase):
     fr = verify_text("exactdp: 1\nname: t\n" + body, "t.yaml")
     assert fr.exit_code == exit_code
-    text = str(fr.error) if fr.error else " ".join(f"{v.claim.describe()} {v.note}" for v in fr.verdicts)
+    text = str(fr.error) if fr.error else " ".join(f"{v.claim.describe()} {shown(v).note}" for v in fr.verdicts)
     assert len(text) < 2000  # the claim's label included: D_10^5000 printed short
     if phrase:
         assert phrase in text

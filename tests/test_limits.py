@@ -12,12 +12,14 @@ from click.testing import CliRunner
 
 from exactdp.analysis import profile
 from exactdp.builders import choose, compose, repeat, rr
+from exactdp.claims import UNDECIDED
 from exactdp.cli import main
 from exactdp.errors import LimitExceededError
 from exactdp.limits import DEFAULT, Limits, using
 from exactdp.numbers import Q, eval_text
 from exactdp.numbers.expr import ExprError
-from exactdp.verify import ERROR, Options, verify_text
+from exactdp.report.verdicts import shown
+from exactdp.verify import Options, verify_text
 
 
 def test_node_budget():
@@ -65,7 +67,7 @@ def test_timeout_marks_remaining_claims_undecided():
     assert time.monotonic() - t < 5
     assert fr.exit_code == 2
     assert [v.status for v in fr.verdicts] == ["error", "error"]
-    assert "running time" in fr.verdicts[0].note and "--timeout" in fr.verdicts[0].note
+    assert "running time" in shown(fr.verdicts[0]).note and "--timeout" in shown(fr.verdicts[0]).note
 
 
 def test_cli_flags_reach_the_limits(tmp_path):
@@ -142,7 +144,7 @@ def test_timeout_survives_a_swallowed_alarm(monkeypatch):
     finally:
         gc.callbacks.remove(slow_callback)
         gc.set_threshold(*threshold)
-    assert [v.status for v in fr.verdicts] == [ERROR] and elapsed < 20
+    assert [v.status for v in fr.verdicts] == [UNDECIDED] and elapsed < 20
     assert "TimeLimitExceeded" in swallowed, "the first alarm was not swallowed: the test did not exercise the repeat"
 
 
@@ -256,3 +258,16 @@ def test_a_clock_left_running_does_not_kill_the_process_at_exit():
     for _ in range(3):
         p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
         assert p.returncode == 0, (p.returncode, p.stderr)
+
+
+def test_max_bits_follows_max_exponent_in_python_as_on_the_command_line():
+    """The --max-bits rule lives in Limits: a power with an exponent at the limit must fit, so
+    an unset max_bits is max(1,000,000, 100 x max_exponent), in Python and from the flags alike."""
+    from exactdp.cli.app import limits_from
+    from exactdp.limits import DEFAULT, Limits
+
+    assert Limits(max_exponent=50_000).max_bits == 5_000_000 == limits_from(max_exponent=50_000).max_bits
+    assert DEFAULT.replace(max_exponent=50_000).max_bits == 5_000_000
+    assert Limits().max_bits == 1_000_000 == Limits(max_exponent=1_000).max_bits  # never below the floor
+    assert Limits(max_exponent=50_000, max_bits=7).max_bits == 7  # given: kept
+    assert Limits(max_bits=7).replace(max_exponent=50_000).max_bits == 7

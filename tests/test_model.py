@@ -5,19 +5,19 @@ from __future__ import annotations
 import pytest
 
 from exactdp.builders import ask, choose, compose, concomp, mechanism, repeat, respond, rr
-from exactdp.errors import CaseError
+from exactdp.errors import InvalidGameError, InvalidMechanismError
 from exactdp.model import END, Ask, Chance, count_strategies, postorder, share, stats, to_networkx
 from exactdp.numbers import Q
 
 
 def test_chance_validates_distributions():
-    with pytest.raises(CaseError, match="sum to 5/4, not 1"):
+    with pytest.raises(InvalidGameError, match="sum to 5/4, not 1"):
         Chance(["a", "b"], [(Q(1, 2), Q(1, 2)), (Q(3, 4), Q(1, 2))], [END, END])
-    with pytest.raises(CaseError, match="negative probability"):
+    with pytest.raises(InvalidGameError, match="negative probability"):
         Chance(["a", "b"], [(Q(-1, 2), Q(1, 2)), (Q(3, 2), Q(1, 2))], [END, END])
-    with pytest.raises(CaseError, match="appears twice"):
+    with pytest.raises(InvalidGameError, match="appears twice"):
         Chance(["a", "a"], [(Q(1, 2),), (Q(1, 2),)], [END, END])
-    with pytest.raises(CaseError, match="appears twice"):
+    with pytest.raises(InvalidGameError, match="appears twice"):
         Ask(["q", "q"], [END, END])
     with pytest.raises(TypeError, match="exact rational"):
         Chance(["a"], [(0.5,)], [END])
@@ -87,7 +87,7 @@ def test_networkx_export():
 
 
 def test_mechanism_checks_datasets():
-    with pytest.raises(CaseError):
+    with pytest.raises(InvalidMechanismError):
         mechanism(END, datasets=("x", "x"))
-    with pytest.raises(CaseError, match="different datasets"):
+    with pytest.raises(InvalidMechanismError, match="different datasets"):
         compose([rr(exp_eps=2), rr(exp_eps=2, datasets=("a", "b"))])

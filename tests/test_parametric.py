@@ -36,6 +36,7 @@ from exactdp.model.ops import count_strategies
 from exactdp.model.symbolic import SymChance
 from exactdp.numbers import Q, ladder
 from exactdp.numbers.symbolic import SymbolBounds, SymbolTable
+from exactdp.report.verdicts import shown
 from exactdp.verify import verify_text
 
 from .strategies import adjacency, distributions
@@ -235,7 +236,7 @@ def test_delta_of_two_fold_rr_at_e_eps_is_the_referees_formula():
         "[{privloss: {of: R, delta: 0, equals: log(E)}}]", "\n  - delta: {eps: log(E), equals: (E^2 - E)/(1 + E)^2}"
     )
     (v,) = verify_text(text, "rr2.yaml").verdicts
-    assert v.status == "holds", v.found
+    assert v.status == "holds", shown(v).found
 
 
 def test_the_worked_calibration_example():
@@ -255,8 +256,8 @@ def test_the_worked_calibration_example():
 """
     )
     ok, wrong = verify_text(text, "cal.yaml").verdicts
-    assert ok.status == "holds" and "(1 + sqrt(190))/9" in ok.found
-    hi = ok.values["holds_for"][0]["hi"]
+    assert ok.status == "holds" and "(1 + sqrt(190))/9" in shown(ok).found
+    hi = shown(ok).values["holds_for"][0]["hi"]
     assert hi["minimal_polynomial"] == "9*E^2 - 2*E - 21" and hi["decimal"].startswith("1.642672083565")
     assert wrong.status == "fails"  # the endpoint itself is in the set
 
@@ -267,9 +268,9 @@ def test_false_claim_is_refuted_at_a_rational_value_with_a_witness():
     )
     (v,) = verify_text(text, "f.yaml").verdicts
     assert v.status == "fails"
-    assert v.values["refuted_at"] == {"E": "2"}
+    assert shown(v).values["refuted_at"] == {"E": "2"}
     assert v.witness is not None  # the numeric engine's witness at E = 2
-    assert "2/9" in v.found  # delta(2) = (4 - 2)/9 at E = 2
+    assert "2/9" in shown(v).found  # delta(2) = (4 - 2)/9 at E = 2
 
 
 def test_two_symbols_decided_one_at_a_time():
@@ -286,7 +287,7 @@ claims:
   - privloss: {delta: 0, equals: inf}
 """
     a, b = verify_text(text, "rrd.yaml").verdicts
-    assert a.status == "holds" and b.status == "holds", (a.found, a.note, b.found)
+    assert a.status == "holds" and b.status == "holds", (shown(a).found, shown(a).note, shown(b).found)
 
 
 def test_a_comparison_in_two_symbols_together_is_undecided_not_guessed():
@@ -301,13 +302,13 @@ claims:
 """
     (v,) = verify_text(text, "pq.yaml").verdicts
     assert v.status == "error"
-    assert "depends on p and q together" in v.note
+    assert "depends on p and q together" in shown(v).note
 
 
 def test_undecided_for_a_transcendental_comparison():
     text = RR_CASE.replace("[{privloss: {of: R, delta: 0, equals: log(E)}}]", "[{dp: {of: R, eps: 0.1, delta: 0}}]")
     (v,) = verify_text(text, "t.yaml").verdicts
-    assert v.status == "error" and "transcendental" in v.note
+    assert v.status == "error" and "transcendental" in shown(v).note
 
 
 def test_pieces_merge_at_points_where_the_closed_forms_agree():

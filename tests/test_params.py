@@ -27,6 +27,7 @@ from exactdp.builders import (
 from exactdp.deprecation import ExactDPDeprecationWarning
 from exactdp.errors import InexactValueError
 from exactdp.numbers import Q, eval_text, ladder
+from exactdp.report.verdicts import shown
 from exactdp.verify import verify_text
 
 CASE = """\
@@ -43,7 +44,7 @@ def _case_privloss(form: str, delta: str = "0", expected: str = "0") -> str:
     """PrivLoss of the same mechanism read from a case file (the reference for the API)."""
     fr = verify_text(CASE.format(form=form, delta=delta, expected=expected))
     assert fr.error is None, fr.error
-    return fr.verdicts[0].found if isinstance(fr.verdicts[0].found, str) else str(fr.verdicts[0].found)
+    return shown(fr.verdicts[0]).found
 
 
 @pytest.mark.parametrize(
@@ -82,7 +83,7 @@ def test_keyword_forms_match_the_case_file(build, form):
         found = engine.privloss(m, delta)
         assert found == enumerator.privloss(m, Q(1, 5) if delta == "1/5" else 0)
         ref = verify_text(CASE.format(form=form, delta=delta, expected=ladder.text(found)))
-        assert ref.error is None and ref.exit_code == 0, (ref.error, [v.found for v in ref.verdicts])
+        assert ref.error is None and ref.exit_code == 0, (ref.error, [shown(v).found for v in ref.verdicts])
 
 
 def test_positional_exp_eps_still_means_exp_eps_and_warns():

@@ -18,8 +18,8 @@ from exactdp import Q
 from exactdp.analysis import make_engine
 from exactdp.caseio import load_case
 from exactdp.cli import main
+from exactdp.figures import PlotError, case_plot_data
 from exactdp.report import plot as P
-from exactdp.report.plotdata import PlotError, case_plot_data
 from exactdp.theorems import components, optimal_profile
 
 CASES = "cases"
@@ -261,6 +261,6 @@ def test_renyi_composition_bound_is_the_sum_of_the_components():
 
 
 def P_orders():
-    from exactdp.report.plotdata import RENYI_ORDERS
+    from exactdp.figures import RENYI_ORDERS
 
     return RENYI_ORDERS

@@ -17,9 +17,9 @@ import exactdp
 from exactdp import Q
 from exactdp.analysis import make_engine
 from exactdp.caseio import load_case
+from exactdp.figures import case_plot_data
 from exactdp.report import plot as P
 from exactdp.report.plotapi import PLOTTERS
-from exactdp.report.plotdata import case_plot_data
 from exactdp.theorems import basic, components
 
 FIG1 = "cases/vadhan-wang/figure1-two-round.yaml"

@@ -15,6 +15,7 @@ from exactdp.builders.combinators import distinct_labels
 from exactdp.caseio import parse_case
 from exactdp.errors import CaseError
 from exactdp.numbers import Q, ladder
+from exactdp.report.verdicts import shown
 from exactdp.verify import verify_case
 
 HEAD = "exactdp: 1\nname: x\n"
@@ -47,7 +48,7 @@ def test_forms_keep_every_item(form, expected):
     v = check(
         f"mechanisms:\n  R: {{rr: {{eps: log(2)}}}}\n  K: {{{form}}}\nclaims:\n  - privloss: {{of: K, equals: {expected}}}\n"
     )
-    assert v[0].holds, (v[0].found, form)
+    assert v[0].holds, (shown(v[0]).found, form)
 
 
 def test_index_label_does_not_overwrite_a_named_item():
@@ -58,7 +59,7 @@ def test_index_label_does_not_overwrite_a_named_item():
         "  K: {concomp: [A, '2', {rr: {eps: log(5)}}]}\n"
         "claims:\n  - privloss: {of: K, equals: log(30)}\n"
     )
-    assert v[0].holds, v[0].found
+    assert v[0].holds, shown(v[0]).found
 
 
 def test_builders_take_sequences_with_repeats():
@@ -73,11 +74,11 @@ def test_composition_claim_lists_align_with_repeats():
     """``eps:`` gives one value per list item, repeated names included."""
     v = check(
         "mechanisms:\n  R: {rr: {eps: log(2)}}\n"
-        "claims:\n  - composition: {of: [R, R], theorem: basic, eps: [log(2), log(2)]}\n"
-        "  - composition: {of: [R, R], theorem: basic, eps: [log(2), log(3)]}\n"
+        "claims:\n  - composition: {components: [R, R], theorem: basic, eps: [log(2), log(2)]}\n"
+        "  - composition: {components: [R, R], theorem: basic, eps: [log(2), log(3)]}\n"
     )
-    assert [x.values["bound"] for x in v] == ["log(4)", "log(6)"]
-    assert [x.values["privloss"] for x in v] == ["log(4)", "log(4)"]
+    assert [shown(x).values["bound"] for x in v] == ["log(4)", "log(6)"]
+    assert [shown(x).values["privloss"] for x in v] == ["log(4)", "log(4)"]
 
 
 def test_menus_refuse_repeats_with_a_clear_message():
@@ -112,15 +113,15 @@ def test_exponential_output_listed_twice_is_refused():
 
 
 def test_plot_of_a_composition_with_a_repeated_name_draws_every_copy():
-    """The composition curve of a plot (report/plotdata.py) is ConComp of every listed item."""
+    """The composition curve of a plot (figures.py) is ConComp of every listed item."""
     from exactdp.analysis.engine import make_engine
     from exactdp.builders import concomp, rr
     from exactdp.caseio import parse_case
-    from exactdp.report.plotdata import case_plot_data
+    from exactdp.figures import case_plot_data
 
     case = parse_case(
         "exactdp: 1\nname: rep\nmechanisms: {R: {rr: {eps: log(2)}}}\n"
-        "claims: [{composition: {of: [R, R], theorem: basic}}]\n"
+        "claims: [{composition: {components: [R, R], theorem: basic}}]\n"
     )
     data = case_plot_data(case, make_engine("profile"))
     drawn = next(c for c in data.curves if "exact" in c.label)
@@ -130,6 +131,6 @@ def test_plot_of_a_composition_with_a_repeated_name_draws_every_copy():
 
 
 def _points(prof):
-    from exactdp.report.plotdata import profile_curve
+    from exactdp.figures import profile_curve
 
     return profile_curve("x", prof).points

@@ -13,7 +13,7 @@ from exactdp.analysis import profile as P
 from exactdp.builders.classic import discrete_laplace, finite_noise, geometric_noise
 from exactdp.builders.svt import ABOVE, BELOW, SVT, lyu_variant, sparse_vector
 from exactdp.caseio import parse_case
-from exactdp.errors import CaseError
+from exactdp.errors import CaseError, InvalidMechanismError
 from exactdp.model import Ask, Chance
 from exactdp.numbers import INF, Q, ladder
 
@@ -179,9 +179,9 @@ def test_lyu_parameters():
     assert s5.query_noise is None and s5.halt_after is None
     w = lyu_variant("alg1", exp_eps=16, menu=MENU, width=3)
     assert w.threshold_noise.finite and w.threshold_noise.support() == (-3, 3)
-    with pytest.raises(CaseError, match="irrational"):
+    with pytest.raises(InvalidMechanismError, match="irrational"):
         lyu_variant("alg1", exp_eps=2, menu=MENU)
-    with pytest.raises(CaseError, match="release"):
+    with pytest.raises(InvalidMechanismError, match="release"):
         lyu_variant("alg3", exp_eps=16, menu=MENU)
 
 
@@ -213,7 +213,7 @@ def test_enumerator_agrees_on_a_small_svt():
 
 
 def test_sensitivity_is_checked():
-    with pytest.raises(CaseError, match="more than the sensitivity 1"):
+    with pytest.raises(InvalidMechanismError, match="more than the sensitivity 1"):
         sparse_vector(SVT((("far", (0, 2)),), Q(0), discrete_laplace(Q(1, 2)), discrete_laplace(Q(1, 2)), 1, 2))
 
 

@@ -16,6 +16,7 @@ from exactdp.caseio.sweep import point_label, sweep_points
 from exactdp.cli import main
 from exactdp.errors import CaseError
 from exactdp.numbers import ladder
+from exactdp.report.verdicts import shown
 from exactdp.verify import verify_paths, verify_text
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -112,7 +113,9 @@ def test_each_point_of_the_thm_1_8_sweep_equals_a_single_point_file():
         single = verify_text(_single_point_file(text, point), "single.yaml")
         assert single.error is None, single.error
         assert fr.case.name == f"vw-thm-1-8-sweep[{point_label(point)}]"
-        assert [(v.status, v.found) for v in fr.verdicts] == [(v.status, v.found) for v in single.verdicts]
+        assert [(v.status, shown(v).found) for v in fr.verdicts] == [
+            (v.status, shown(v).found) for v in single.verdicts
+        ]
         assert all(v.holds for v in fr.verdicts)
 
 
@@ -213,6 +216,74 @@ def test_files_that_cannot_be_written_are_clear_errors(tmp_path: Path, flag: str
     assert r.exit_code == 2 and "not a sweep CSV" in r.output
     r = CliRunner().invoke(main, ["sweep", str(THM18), "--plot", str(tmp_path / "plot.xyz")])
     assert r.exit_code == 2 and "name the file" in r.output
+
+
+VALUES = """\
+exactdp: 1
+name: values-sweep
+params: {e: log(3)}
+sweep:
+  e: [log(2), log(3), log(4)]
+mechanisms:
+  M: {rr: {eps: e}}
+claims:
+  - renyi: {alpha: 2, at_most: e}
+  - gdp: {mu: 3}
+  - fdp: {f: M}
+"""
+
+
+def test_a_sweep_shows_each_claims_declared_value(tmp_path: Path):
+    """The table, the CSV (which --plot draws) and --json show each claim's declared value:
+    D_2 for renyi (not the order 2: the plot was a flat line), the least mu for gdp (not the
+    word "holds"), the margin min(T(M) - T(f)) for fdp.
+
+    RR with e^eps = E has P = (E, 1)/(1 + E), P' = (1, E)/(1 + E), so
+    D_2 = log(sum P^2/P') = log(E^2/(1 + E) + 1/(E(1 + E))) = log((E^2 - E + 1)/E) (Mironov 2017,
+    Def. 3): log(3/2), log(7/3), log(13/4) for E = 2, 3, 4.  Its trade-off function has one
+    vertex, alpha = beta = 1/(1 + E), so the least mu with G_mu below it is 2 Phi^-1(E/(1 + E))
+    (Dong-Roth-Su 2022, Def. 2.6), computed here with the standard library's NormalDist."""
+    from statistics import NormalDist
+
+    case = tmp_path / "values.yaml"
+    case.write_text(VALUES)
+    out = tmp_path / "values.csv"
+    r = run("sweep", str(case), "--csv", str(out))
+    assert r.exit_code == 0, r.output
+    rows = list(csv.DictReader(out.open()))
+    renyi = [row["value"] for row in rows if row["kind"] == "renyi"]
+    assert renyi == ["log(3/2)", "log(7/3)", "log(13/4)"]
+    mus = [float(row["value"]) for row in rows if row["kind"] == "gdp"]
+    expected = [2 * NormalDist().inv_cdf(E / (1 + E)) for E in (2, 3, 4)]
+    assert all(abs(m - x) < 1e-8 for m, x in zip(mus, expected, strict=True)), (mus, expected)
+    assert [row["value"] for row in rows if row["kind"] == "fdp"] == ["0", "0", "0"]
+    assert "[1] renyi of M: D_alpha(M)" in r.output and "[2] gdp of M: the least mu" in r.output
+    assert "✓ log(7/3)" in r.output and "holds  " not in r.output
+    js = json.loads(run("sweep", str(case), "--json").output)
+    assert [f["claims"][0]["value"] for f in js["files"]] == renyi
+    assert js["files"][1]["claims"][1]["values"]["mu_star"][0].startswith("1.348979500")
+
+
+def test_the_sweep_plot_draws_the_declared_value(tmp_path: Path):
+    """--plot draws the value column: for renyi, D_2 rises with eps (it was a flat line at 2)."""
+    pytest.importorskip("matplotlib")
+    from exactdp.report import sweep as report_sweep
+
+    case = tmp_path / "values.yaml"
+    case.write_text(VALUES)
+    drawn: list = []
+    real_plot = report_sweep.plot_sweep
+
+    def spy(rows, names, x, claim, out):
+        drawn.extend(r["value"] for r in rows if r["claim"] == str(claim))
+        return real_plot(rows, names, x, claim, out)
+
+    report_sweep_plot = "exactdp.cli.sweep.plot_sweep"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(report_sweep_plot, spy)
+        r = run("sweep", str(case), "-q", "--plot", str(tmp_path / "p.png"), "--plot-claim", "1")
+    assert r.exit_code == 0, r.output
+    assert drawn == ["log(3/2)", "log(7/3)", "log(13/4)"]
 
 
 # --- the CSV from hostile case files, and resuming only what is still current -----------------
@@ -365,3 +436,33 @@ def test_a_cut_off_last_row_is_detected_and_its_point_checked_again(tmp_path, wh
     assert r.exit_code == 0, r.output
     assert "5 read from" in r.output
     assert out.read_bytes() == data
+
+
+BIDI = """\
+exactdp: 1
+name: bidi
+params: {e: log(3)}
+sweep:
+  e: [log(2), log(3)]
+mechanisms:
+  "A\\u202eB": {rr: {eps: e}}
+claims:
+  - privloss: {of: "A\\u202eB", delta: 0, at_most: 1/2}
+  - dp: {of: "A\\u202eB", eps: log(3)}
+"""
+
+
+def test_the_sweep_legend_and_rows_escape_case_text(tmp_path: Path):
+    """A mechanism name from the case file reaches the terminal through the claims legend (and a
+    row's text): a right-to-left override (U+202E) or an escape sequence in it is written as a
+    visible escape, as verify writes it, never as the character itself."""
+    case = tmp_path / "bidi.yaml"
+    case.write_text(BIDI, encoding="utf-8")
+    r = run("sweep", str(case))
+    assert r.exit_code == 1, r.output
+    assert "\u202e" not in r.output, r.output
+    assert "[1] privloss of A\\u202eB:" in r.output and "[2] dp of A\\u202eB:" in r.output
+    bad = tmp_path / "bad.yaml"  # a row with the error of a point: its text is escaped too
+    bad.write_text(BIDI.replace('dp: {of: "A\\u202eB"', 'dp: {of: "A\\u202eB\\x1b[2J"'), encoding="utf-8")
+    r = run("sweep", str(bad))
+    assert r.exit_code == 2 and "\u202e" not in r.output and "\x1b" not in r.output, r.output

@@ -17,6 +17,7 @@ from exactdp.errors import CaseError, UnsupportedMechanismError
 from exactdp.numbers import Q
 from exactdp.numbers.expr import ExprError, parse_expr
 from exactdp.numbers.symbolic import SymbolBounds, SymbolTable, prove_nonneg, sign_set, sym_evaluate
+from exactdp.report.verdicts import shown
 from exactdp.verify import verify_case
 
 TABLE = SymbolTable.build(
@@ -80,7 +81,7 @@ def test_symbolic_rr_simulates_itself_for_all_E():
     c = case(RR_SYM)
     (v,) = verify_case(c)
     assert v.status == "holds"
-    assert any("numeric spot check" in line for line in v.details)
+    assert any("numeric spot check" in line for line in shown(v).details)
 
 
 def test_engines_refuse_symbolic_mechanisms():
@@ -103,8 +104,8 @@ def test_unprovable_condition_is_reported_not_assumed():
         """
     )
     (v,) = verify_case(c)
-    assert v.status == "error" and "undecided" in v.note
-    assert any("E*p + p - 1" in line or "p*(E + 1) - 1" in line or ">= 0" in line for line in v.details)
+    assert v.status == "error" and "undecided" in shown(v).note
+    assert any("E*p + p - 1" in line or "p*(E + 1) - 1" in line or ">= 0" in line for line in shown(v).details)
 
 
 def test_symbolic_disproof_at_the_sample_point():
@@ -135,7 +136,7 @@ def test_symbolic_approximate_rr():
         """
     )
     (v,) = verify_case(c)
-    assert v.status == "holds", v.details
+    assert v.status == "holds", shown(v).details
 
 
 @pytest.mark.parametrize(
@@ -173,8 +174,8 @@ def test_privloss_claim_on_symbolic_mechanism_is_decided_for_every_value():
     is refuted at a rational value, with the numeric engine's verdict there."""
     c = case(RR_SYM.replace("- simulates_rr: {eps: log(E)}", "- privloss: {delta: 0, equals: log(3)}"))
     (v,) = verify_case(c)
-    assert v.status == "fails" and v.values["refuted_at"] == {"E": "2"}
-    assert "log(2)" in v.found
+    assert v.status == "fails" and shown(v).values["refuted_at"] == {"E": "2"}
+    assert "log(2)" in shown(v).found
 
 
 def test_param_and_symbol_names_do_not_clash():

@@ -131,7 +131,7 @@ def test_the_scan_catches_each_kind_of_phrase(text):
         "report notes and conditions",
         "V1 (Step 1): at most 2 pairs",
         "R_b(h) <= E R_{1-b}(h)",
-        "composition: {of: [P, Q], deltas: [1/10, 1/20]}",
+        "composition: {components: [P, Q], deltas: [1/10, 1/20]}",
     ],
 )
 def test_ordinary_text_passes(text):

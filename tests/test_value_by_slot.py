@@ -32,6 +32,7 @@ from exactdp.errors import CaseError, TimeLimitExceeded
 from exactdp.forms import fields as F
 from exactdp.forms.registry import FORMS
 from exactdp.limits import DEFAULT
+from exactdp.report.verdicts import shown
 from exactdp.verify import Options, verify_text
 
 from .strategies import EXTREME_TEXTS, RUNG_TEXTS, exact_texts
@@ -250,7 +251,7 @@ def check(slot: Slot, value: str) -> None:
     for v in fr.verdicts:  # (statements and notes print exact values in full: they may be long)
         assert v.status in ("holds", "fails", "error", "unsupported"), (str(slot), value, v.status)
         if v.status == "error":
-            assert len(v.note) < 4000, (str(slot), value)  # an error's message is bounded
+            assert len(shown(v).note) < 4000, (str(slot), value)  # an error's message is bounded
 
 
 # one value of every rung (and the extremes), each placed in every slot in turn

@@ -49,6 +49,7 @@ from ..model.game import Ask, Chance, End, Mechanism, Node, postorder
 from ..numbers import INF, ladder
 from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, q_str
+from .enumerator import DEFAULT_MAX_STRATEGIES, strategies
 from .witness import format_history
 
 __all__ = ["ADVERSARIES", "BRPair", "BRResult", "BRWitness", "br_range", "br_range_bruteforce", "recheck_views"]
@@ -381,7 +382,6 @@ def br_range_bruteforce(
     """The BR-range from its definition: list every deterministic adversary with the
     enumerator, compute each one's view distribution, and take max L − min L (per adversary,
     or over all of them for the randomized reading).  The reference for :func:`br_range`."""
-    from .enumerator import DEFAULT_MAX_STRATEGIES, strategies
 
     if adversaries not in ADVERSARIES:
         raise ValueError(f"adversaries must be one of {ADVERSARIES}, got {adversaries!r}")

@@ -19,8 +19,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
+from .. import limits
 from ..errors import ExactDPError
 from ..model.game import Mechanism
+from ..model.ops import count_strategies
 from ..model.symbolic import is_symbolic_mechanism
 from ..numbers import ladder
 from ..numbers.rational import Q
@@ -131,8 +133,6 @@ class EnumeratorEngine:
     name: ClassVar[str] = "enumerator"
 
     def supports(self, mech: Mechanism) -> bool:
-        from .. import limits
-        from ..model.ops import count_strategies
 
         cap = self.max_strategies if self.max_strategies is not None else limits.current().max_strategies
         return not is_symbolic_mechanism(mech) and count_strategies(mech.root) <= cap

@@ -25,9 +25,12 @@ from ..model.ops import count_strategies, stats
 from ..numbers import INF, Infinity, ladder
 from ..numbers.element import public
 from ..numbers.ladder import is_inf
+from ..numbers.loglinear import log_linear
+from ..numbers.logsum import log_sum
 from ..numbers.rational import Q, is_rational
 from ..numbers.types import DeltaLike, EpsLike, FieldValue, PrivLossValue
 from .hull import from_views, line_gt, upper
+from .renyi import RenyiResult, max_value, parse_alpha, result_from_sums
 from .results import (
     DeltaValue,
     PairProfile,
@@ -67,7 +70,6 @@ DEFAULT_VIEWS_PER_STRATEGY = 64  # the work limit is max_strategies x this many 
 
 def _max_views(root: Node) -> int:
     """The largest number of views one deterministic adversary can have (answers multiply)."""
-    from ..model.game import postorder
 
     v: dict[int, int] = {}
     for node in postorder(root):
@@ -299,7 +301,6 @@ def witness(
 def _renyi_sum_by_definition(views: list, i: int, j: int, alpha: int) -> RenyiSum:
     """Σ_v P_i(v)^α P_j(v)^{1−α} (α ≥ 2) or Σ_v P_i(v) log(P_i(v)/P_j(v)) (α = 1) over one
     adversary's exact view distribution, from the definitions (Mironov 2017, Def. 3)."""
-    from ..numbers.loglinear import log_linear
 
     total: FieldValue = Q(0)
     logs = []
@@ -317,8 +318,6 @@ def _renyi_sum_by_definition(views: list, i: int, j: int, alpha: int) -> RenyiSu
         return total
     if all(is_rational(r) and is_rational(c) for r, c in logs):
         return log_linear(Q(0), logs)
-    from ..numbers.logsum import log_sum  # a decimal eps: coefficients in Q(e^(1/L))
-
     return log_sum(Q(0), logs)
 
 
@@ -327,7 +326,6 @@ def renyi(mech: Mechanism, alpha: object, *, max_strategies: int | None = DEFAUL
     """D_α(M) by brute force: every deterministic adversary's exact view distribution, the
     Rényi sum from its definition, the max over adversaries and ordered pairs (α = ∞: this
     engine's own PrivLoss(M, 0)).  Returns a :class:`~exactdp.analysis.renyi.RenyiResult`."""
-    from .renyi import RenyiResult, max_value, parse_alpha, result_from_sums
 
     a = parse_alpha(alpha)
     if is_inf(a):

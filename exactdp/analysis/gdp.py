@@ -23,15 +23,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..numbers import ladder
-from ..numbers.rational import as_q
+from ..numbers import INF, Infinity, ladder
+from ..numbers.rational import Q, as_q
 from ..numbers.types import FieldValue, Rational
+from .status import Status
 from .tradeoff import Tradeoff
 
-__all__ = ["GDPResult", "check_gdp", "gaussian_tradeoff_ball", "HOLDS", "FAILS", "UNDECIDED", "MAX_PREC"]
+__all__ = ["GDPResult", "Enclosure", "check_gdp", "tight_mu", "gaussian_tradeoff_ball", "MAX_PREC"]
 
-HOLDS, FAILS, UNDECIDED = "holds", "fails", "undecided"
+HOLDS, FAILS, UNDECIDED = Status.HOLDS, Status.FAILS, Status.UNDECIDED
 MAX_PREC = 1 << 12  # bits; beyond this a vertex is reported as touching G_mu (undecided)
+TIGHT_MU_PREC = 128  # bits for the enclosure of the least mu (its width is about 1e-30)
 
 
 @dataclass(frozen=True)
@@ -39,9 +41,24 @@ class GDPResult:
     """``status`` is holds/fails/undecided; ``vertex`` the deciding vertex (the failing one, the
     undecided one, or for holds the one closest to G_μ); ``g`` a decimal reading of G_μ there."""
 
-    status: str
+    status: Status
     vertex: tuple[FieldValue, FieldValue] | None
     g: str = ""
+
+
+@dataclass(frozen=True)
+class Enclosure:
+    """A certified enclosure lo ≤ x ≤ hi of a real number x that has no exact form here (it
+    is transcendental): ``lo`` and ``hi`` are exact rationals (decimals)."""
+
+    lo: Rational
+    hi: Rational
+
+
+def _flint() -> Any:
+    import flint  # start-up: python-flint (arb balls) loads only when a Gaussian-DP claim is checked
+
+    return flint
 
 
 def _ball(x: FieldValue, prec: int) -> Any:
@@ -53,16 +70,15 @@ def _ball(x: FieldValue, prec: int) -> Any:
 def gaussian_tradeoff_ball(alpha: FieldValue, mu: Rational, prec: int) -> Any:
     """An arb ball containing G_μ(α) = ½·erfc(μ/√2 − erfcinv(2α)) for α in (0, 1) (rational, or
     in ℚ(e^{1/L}) for a decimal ε)."""
-    from flint import arb, ctx
-
-    old = ctx.prec
-    ctx.prec = prec
+    fl = _flint()
+    old = fl.ctx.prec
+    fl.ctx.prec = prec
     try:
         two_alpha = _ball(alpha, prec) * 2
-        z = _ball(as_q(mu), prec) / arb(2).sqrt() - two_alpha.erfcinv()
+        z = _ball(as_q(mu), prec) / fl.arb(2).sqrt() - two_alpha.erfcinv()
         return z.erfc() / 2
     finally:
-        ctx.prec = old
+        fl.ctx.prec = old
 
 
 def _vertex_cmp(alpha: FieldValue, beta: FieldValue, mu: Rational) -> tuple[int | None, str, float]:
@@ -111,3 +127,41 @@ def check_gdp(t: Tradeoff, mu: Rational) -> GDPResult:
     if undecided is not None:
         return GDPResult(UNDECIDED, undecided[0], undecided[1])
     return GDPResult(HOLDS, closest[0] if closest else None, closest[1] if closest else "")
+
+
+def tight_mu(t: Tradeoff) -> Enclosure | Infinity:
+    """The least μ ≥ 0 such that T ≥ G_μ (the mechanism is μ-GDP exactly for μ at least this),
+    as a certified enclosure, or ∞ when no μ works.
+
+    G_μ(α) ≤ β ⇔ μ ≥ Φ⁻¹(1 − α) − Φ⁻¹(β) = √2·(erfcinv(2α) + erfcinv(2β)) for 0 < α < 1 and
+    0 < β < 1, with Φ⁻¹(p) = −√2·erfcinv(2p); as T − G_μ is minimal at a vertex of T (module
+    docstring), the least μ is the largest of these over T's interior vertices (and 0).  A vertex
+    (0, β) with β < 1, or (α, 0) with 0 < α < 1, is below G_μ for every μ: then ∞.  For RR_ε it
+    is 2Φ⁻¹(e^ε/(1 + e^ε)) (Dong–Roth–Su 2022, Def. 2.6 and their f_(ε,0))."""
+    fl = _flint()
+    old = fl.ctx.prec
+    fl.ctx.prec = TIGHT_MU_PREC
+    try:
+        lo = hi = fl.arb(0)
+        for a, b in t.vertices:
+            if a == 0:
+                if b < 1:
+                    return INF
+                continue
+            if a == 1 or b >= 1:
+                continue
+            if b == 0:
+                return INF
+            mu = (_ball(a, TIGHT_MU_PREC) * 2).erfcinv() + (_ball(b, TIGHT_MU_PREC) * 2).erfcinv()
+            mu = mu * fl.arb(2).sqrt()
+            lo, hi = lo.max(mu.lower()), hi.max(mu.upper())
+        return Enclosure(_decimal(lo, -1), _decimal(hi, 1))
+    finally:
+        fl.ctx.prec = old
+
+
+def _decimal(x: object, direction: int) -> Rational:
+    """An exact decimal bound of the ball ``x``: below it (``direction`` −1) or above it (+1)."""
+    mid, rad, exp = x.mid_rad_10exp(20)  # type: ignore[attr-defined]
+    n = int(mid) + direction * int(rad)
+    return Q(n) * Q(10) ** int(exp) if int(exp) >= 0 else Q(n, 10 ** (-int(exp)))

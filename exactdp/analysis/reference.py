@@ -20,9 +20,11 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import limits
+from ..errors import TimeLimitExceeded
 from ..model.game import Ask, Chance, End, Mechanism, Node, postorder
 from ..numbers import ladder
 from .hull import LEAF, Hull, combine, swap, upper
+from .renyi import renyi_sums_generic
 from .results import PairProfile, Profile
 
 __all__ = ["reference_profile", "reference_pair_hull", "reference_privloss", "reference_renyi_sums"]
@@ -72,8 +74,6 @@ def _induction(
             if progress is not None:
                 progress("profile", n, total)
             if deadline is not None and time.monotonic() > deadline:
-                from ..errors import TimeLimitExceeded
-
                 raise TimeLimitExceeded("the --timeout")
     return memo[order[-1].uid], memo
 
@@ -121,6 +121,4 @@ def reference_privloss(mech: Mechanism, delta: Any) -> Any:
 def reference_renyi_sums(mech: Mechanism, alpha: int) -> list[Any]:
     """The per-pair Rényi sums (α ≥ 2) or KL values (α = 1) by the generic induction over node
     objects (:func:`exactdp.analysis.renyi.renyi_sums_generic`)."""
-    from .renyi import renyi_sums_generic
-
     return renyi_sums_generic(mech, alpha)

@@ -42,11 +42,12 @@ from ..model.flat import flat_of
 from ..model.game import Ask, Chance, End, Mechanism, postorder
 from ..numbers import INF, Infinity, ladder
 from ..numbers.ladder import QT, is_inf
-from ..numbers.loglinear import LogLinear, ll_sign, log_linear
+from ..numbers.loglinear import LogLinear, coprime_basis, ll_sign, log_linear
 from ..numbers.logsum import log_sum, ls_add, ls_neg, ls_scale, ls_sign
 from ..numbers.rational import Q, as_q, is_rational, to_fraction
 from ..numbers.types import FieldValue, PrivLossValue, Rational
 from .induction import power_sums
+from .profile import pure_lambda
 from .results import privloss_from_lambda
 
 __all__ = [
@@ -221,7 +222,6 @@ class _LogBasis:
     with no perfect powers, see :mod:`exactdp.numbers.loglinear`)."""
 
     def __init__(self, mech: Mechanism):
-        from ..numbers.loglinear import coprime_basis
 
         ints: set[int] = set()
         for node in postorder(mech.root):
@@ -443,8 +443,6 @@ def renyi(
     """
     a = parse_alpha(alpha)
     if is_inf(a):  # D_inf = PrivLoss(M, 0): the log of the largest likelihood ratio
-        from .profile import pure_lambda
-
         lam = pure_lambda(mech, deadline=deadline, progress=progress)
         return RenyiResult(mech.name, a, privloss_from_lambda(lam))
     return result_from_sums(mech, a, renyi_sums(mech, a, deadline=deadline, progress=progress))

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias, Union
 if TYPE_CHECKING:  # pragma: no cover
     from gmpy2 import mpq
 
+
 from ..builders.params import read_eps, read_rational
 from ..display import RichDisplay
 from ..numbers import INF, Infinity, QtElement, ladder

@@ -50,6 +50,9 @@ __all__ = [
     "tensor",
     "dominates",
     "max_gap",
+    "min_gap",
+    "Domination",
+    "compare",
 ]
 
 _ZERO, _ONE = Q(0), Q(1)
@@ -167,3 +170,40 @@ def max_gap(h_m: Hull, h_r: Hull) -> FieldValue:
     """max over α of T(M)(α) − T(R)(α) = U_R − U_M, at the union of both chains' vertices (the
     difference is piecewise linear): 0 exactly when the two trade-off functions are equal."""
     return max(_chain_value(h_r, b) - _chain_value(h_m, b) for b in set(_abscissae(h_m)) | set(_abscissae(h_r)))
+
+
+def min_gap(h_m: Hull, h_r: Hull) -> FieldValue:
+    """min over α of T(M)(α) − T(R)(α) = U_R − U_M, at the union of both chains' vertices (the
+    difference is piecewise linear): ≥ 0 exactly when M is T(R)-DP (:func:`dominates`), and its
+    size says by how much T(M) lies above (or below) T(R) at the closest point."""
+    return min(_chain_value(h_r, b) - _chain_value(h_m, b) for b in set(_abscissae(h_m)) | set(_abscissae(h_r)))
+
+
+@dataclass(frozen=True)
+class Domination:
+    """T(M) against T(R), exactly: whether T(M) ≥ T(R) everywhere (``holds``), the number of
+    vertices of each, the margin min_α (T(M) − T(R))(α), and the largest gap when it holds, or
+    an α where it fails with both values there."""
+
+    holds: bool
+    vertices: int
+    bound_vertices: int
+    margin: FieldValue
+    max_gap: FieldValue | None = None
+    alpha: FieldValue | None = None
+    at_alpha: tuple[FieldValue, FieldValue] | None = None
+
+    def facts(self) -> dict:
+        """The fields as a mapping (the facts of a verdict), without those that are None."""
+        return {k: v for k, v in vars(self).items() if v is not None and k != "holds"}
+
+
+def compare(h_m: Hull, h_r: Hull) -> Domination:
+    """T(M) ≥ T(R) decided at the vertices (:func:`dominates`), with the numbers a report shows."""
+    ok, alpha = dominates(h_m, h_r)
+    tm, tr = tradeoff_of_hull(h_m), tradeoff_of_hull(h_r)
+    nm, nr, margin = len(tm.vertices), len(tr.vertices), min_gap(h_m, h_r)
+    if ok:
+        return Domination(True, nm, nr, margin, max_gap=max_gap(h_m, h_r))
+    assert alpha is not None
+    return Domination(False, nm, nr, margin, alpha=alpha, at_alpha=(tm.value_at(alpha), tr.value_at(alpha)))

@@ -13,7 +13,7 @@ raises :class:`~exactdp.errors.VerificationError`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from ..display import RichDisplay
@@ -24,6 +24,7 @@ from ..numbers.ladder import affine_sign, is_inf
 from ..numbers.rational import Q, is_rational, q_str
 from ..numbers.types import FieldValue
 from .hull import Hull, line_gt
+from .results import affine_at
 
 __all__ = [
     "Policy",
@@ -230,7 +231,6 @@ class Witness(RichDisplay):
         """p − λ·p' (rational when λ is; an element of ℚ(e^{1/L}) for field values)."""
         if is_rational(self.lam):
             return self.p - self.lam * self.p_prime
-        from .results import affine_at
 
         return affine_at(self.p, self.p_prime, self.lam)
 
@@ -413,6 +413,5 @@ def tighten(w: Witness, lam_star: FieldValue | Infinity, delta: FieldValue) -> W
             f"tightness re-check failed on pair {w.pair_names}: Pr[T|x] = {q_str(w.p)}, Pr[T|x'] = {q_str(w.p_prime)}, "
             f"lambda* = {ladder.text(lam_star)}, delta = {q_str(delta)}"
         )
-    from dataclasses import replace
 
     return replace(w, tight=(lam_star, delta))

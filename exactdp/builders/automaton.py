@@ -49,7 +49,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import CaseError, CaseProblem, LimitExceededError
+from ..errors import InvalidMechanismError, LimitExceededError
 from ..limits import current as current_limits
 from ..model.dag import build_dag
 from ..model.game import Mechanism
@@ -159,13 +159,13 @@ def make_automaton(
 
     Raises
     ------
-    CaseError
+    InvalidMechanismError
         A probability row that does not sum to exactly 1, an unknown state, the reserved
         answer ``halt``, inconsistent row counts.
     """
     states, index = _state_index_table(states)
     if horizon < 0:
-        raise CaseError(CaseProblem(f"the horizon must be at least 0, got {horizon}"))
+        raise InvalidMechanismError(f"the horizon must be at least 0, got {horizon}")
     init_list = [initial] if isinstance(initial, (str, Mapping)) else list(initial)
     n_rows = _row_count(init_list, transitions, n_rows)
     beliefs = [_initial_belief(ini, index) for ini in init_list]
@@ -181,8 +181,8 @@ def make_automaton(
         where = f"transitions: state {sname!r}, query {q!r}"
         if q not in qorder:
             if queries is not None:
-                raise CaseError(
-                    CaseProblem(f"{where}: query {q!r} is not in the alphabet", hint=f"queries: {', '.join(queries)}")
+                raise InvalidMechanismError(
+                    f"{where}: query {q!r} is not in the alphabet", hint=f"queries: {', '.join(queries)}"
                 )
             qorder.append(q)
         table[(si, q)] = _outcomes(where, outs, index, n_rows)
@@ -206,16 +206,16 @@ def _state_index_table(names: Sequence[str]) -> tuple[tuple[str, ...], dict[str,
     """The state names and their indices; at least one state, none listed twice."""
     states = tuple(str(s) for s in names)
     if not states:
-        raise CaseError(CaseProblem("an automaton needs at least one state"))
+        raise InvalidMechanismError("an automaton needs at least one state")
     if len(set(states)) != len(states):
         dup = next(s for s in states if states.count(s) > 1)
-        raise CaseError(CaseProblem(f"state {dup!r} is listed twice"))
+        raise InvalidMechanismError(f"state {dup!r} is listed twice")
     return states, {s: i for i, s in enumerate(states)}
 
 
 def _state_index(index: Mapping[str, int], name: str, where: str) -> int:
     if name not in index:
-        raise CaseError(CaseProblem(f"{where}: unknown state {name!r}", hint=f"states: {', '.join(index)}"))
+        raise InvalidMechanismError(f"{where}: unknown state {name!r}", hint=f"states: {', '.join(index)}")
     return index[name]
 
 
@@ -231,13 +231,11 @@ def _row_count(init_list: Sequence[Any], transitions: Mapping[Any, Sequence[Any]
                 widths.add(len(probs))
     if n_rows is None:
         if len(widths) > 1:
-            raise CaseError(CaseProblem(f"per-dataset rows of different lengths: {sorted(widths)}"))
+            raise InvalidMechanismError(f"per-dataset rows of different lengths: {sorted(widths)}")
         return widths.pop() if widths else 1
     if widths - {n_rows}:
-        raise CaseError(
-            CaseProblem(
-                f"expected one probability per dataset ({n_rows}), found rows of length {sorted(widths - {n_rows})}"
-            )
+        raise InvalidMechanismError(
+            f"expected one probability per dataset ({n_rows}), found rows of length {sorted(widths - {n_rows})}"
         )
     return n_rows
 
@@ -250,13 +248,13 @@ def _initial_belief(ini: Mapping[str, Any] | str, index: Mapping[str, int]) -> B
     for s, p in dist.items():
         p = as_q(p)
         if p < 0:
-            raise CaseError(CaseProblem(f"initial: state {s!r} has negative probability {q_str(p)}"))
+            raise InvalidMechanismError(f"initial: state {s!r} has negative probability {q_str(p)}")
         total += p
         if p > 0:
             i = _state_index(index, str(s), "initial")
             acc[i] = acc.get(i, Q(0)) + p
     if total != 1:
-        raise CaseError(CaseProblem(f"initial: the probabilities sum to {q_str(total)}, not 1"))
+        raise InvalidMechanismError(f"initial: the probabilities sum to {q_str(total)}, not 1")
     return tuple(sorted(acc.items()))
 
 
@@ -265,35 +263,33 @@ def _outcomes(
 ) -> tuple[Outcome, ...]:
     """The outcomes of one transition, each row of probabilities summing to exactly 1."""
     if not outs:
-        raise CaseError(CaseProblem(f"{where}: a transition needs at least one outcome"))
+        raise InvalidMechanismError(f"{where}: a transition needs at least one outcome")
     built = []
     sums = [Q(0)] * n_rows
     seen: set[tuple[str, int]] = set()
     for ans, nxt, probs in outs:
         ans = str(ans)
         if ans == HALT:
-            raise CaseError(
-                CaseProblem(
-                    f"{where}: the answer name {HALT!r} is reserved",
-                    hint="it is the answer to a query a state does not accept; rename the answer",
-                )
+            raise InvalidMechanismError(
+                f"{where}: the answer name {HALT!r} is reserved",
+                hint="it is the answer to a query a state does not accept; rename the answer",
             )
         n = _state_index(index, str(nxt), where)
         if (ans, n) in seen:
-            raise CaseError(CaseProblem(f"{where}: outcome (answer {ans!r}, next {nxt!r}) is listed twice"))
+            raise InvalidMechanismError(f"{where}: outcome (answer {ans!r}, next {nxt!r}) is listed twice")
         seen.add((ans, n))
         ps = tuple(as_q(p) for p in probs)
         if len(ps) == 1 and n_rows > 1:
             ps = ps * n_rows
         for r, p in enumerate(ps):
             if p < 0:
-                raise CaseError(CaseProblem(f"{where}: answer {ans!r} has negative probability {q_str(p)}"))
+                raise InvalidMechanismError(f"{where}: answer {ans!r} has negative probability {q_str(p)}")
             sums[r] += p
         built.append(Outcome(ans, n, ps))
     for r, t in enumerate(sums):
         if t != 1:
             row = "" if n_rows == 1 else f" under dataset #{r}"
-            raise CaseError(CaseProblem(f"{where}: the probabilities{row} sum to {q_str(t)}, not 1"))
+            raise InvalidMechanismError(f"{where}: the probabilities{row} sum to {q_str(t)}, not 1")
     return tuple(built)
 
 
@@ -507,7 +503,7 @@ def automaton(
     """
     nd = len(datasets)
     if a.n_rows not in (1, nd):
-        raise CaseError(CaseProblem(f"the automaton has {a.n_rows} probability rows but there are {nd} datasets"))
+        raise InvalidMechanismError(f"the automaton has {a.n_rows} probability rows but there are {nd} datasets")
     rows = tuple(x if a.n_rows > 1 else 0 for x in range(nd))
     _check_work(a, rows)
     init = tuple(a.initial[r] for r in rows)

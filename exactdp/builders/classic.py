@@ -38,7 +38,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import CaseError, CaseProblem
+from ..errors import InvalidMechanismError
 from ..model.game import END, Chance, Label, Mechanism
 from ..numbers.rational import Q, as_q, q_str
 from ..numbers.types import EpsLike, LambdaLike, Rational, RationalLike
@@ -108,16 +108,16 @@ def finite_noise(pmf: Mapping[int, Rational], *, name: str = "") -> Noise:
     items = []
     for z, p in pmf.items():
         if int(z) != z:
-            raise CaseError(CaseProblem(f"noise values must be integers, got {z!r}"))
+            raise InvalidMechanismError(f"noise values must be integers, got {z!r}")
         p = as_q(p)
         if p < 0:
-            raise CaseError(CaseProblem(f"noise: Pr[Z = {z}] = {q_str(p)} is negative"))
+            raise InvalidMechanismError(f"noise: Pr[Z = {z}] = {q_str(p)} is negative")
         items.append((int(z), p))
     if not items:
-        raise CaseError(CaseProblem("noise: the distribution is empty"))
+        raise InvalidMechanismError("noise: the distribution is empty")
     total = sum((p for _, p in items), Q(0))
     if total != 1:
-        raise CaseError(CaseProblem(f"noise: the probabilities sum to {q_str(total)}, not 1"))
+        raise InvalidMechanismError(f"noise: the probabilities sum to {q_str(total)}, not 1")
     items.sort()
     return Noise(pmf=tuple((z, p) for z, p in items if p), name=name or "finite pmf")
 
@@ -125,10 +125,8 @@ def finite_noise(pmf: Mapping[int, Rational], *, name: str = "") -> Noise:
 def _check_alpha(alpha: Any) -> Any:
     alpha = as_q(alpha)
     if not (0 < alpha < 1):
-        raise CaseError(
-            CaseProblem(
-                f"geometric noise needs 0 < alpha < 1 (alpha = e^-eps with eps > 0), got alpha = {q_str(alpha)}"
-            )
+        raise InvalidMechanismError(
+            f"geometric noise needs 0 < alpha < 1 (alpha = e^-eps with eps > 0), got alpha = {q_str(alpha)}"
         )
     return alpha
 
@@ -153,9 +151,9 @@ def geometric_noise(
             "geometric_noise: width= is required (the support is [-width, width]); for infinite support use discrete_laplace"
         )
     if width < 0:
-        raise CaseError(CaseProblem(f"geometric noise: width must be >= 0, got {width}"))
+        raise InvalidMechanismError(f"geometric noise: width must be >= 0, got {width}")
     if truncation not in TRUNCATIONS:
-        raise CaseError(CaseProblem(f"unknown truncation {truncation!r}", hint=f"use one of {', '.join(TRUNCATIONS)}"))
+        raise InvalidMechanismError(f"unknown truncation {truncation!r}", hint=f"use one of {', '.join(TRUNCATIONS)}")
     pmf: dict[int, Any] = {}
     if truncation == "clamp":
         for z in range(-width, width + 1):
@@ -186,10 +184,10 @@ def krr_rows(E: Any, values: Sequence[Label], data: Sequence[Label]) -> list[tup
     E = check_exp_eps(E, call="krr", rational=True)
     k = len(values)
     if k < 2 or len(set(values)) != k:
-        raise CaseError(CaseProblem("krr: give at least two distinct values"))
+        raise InvalidMechanismError("krr: give at least two distinct values")
     for v in data:
         if v not in values:
-            raise CaseError(CaseProblem(f"krr: a dataset holds {v!r}, which is not among the values {list(values)}"))
+            raise InvalidMechanismError(f"krr: a dataset holds {v!r}, which is not among the values {list(values)}")
     keep, other = E / (E + k - 1), 1 / (E + k - 1)
     return [tuple(keep if v == out else other for v in data) for out in values]
 
@@ -246,12 +244,12 @@ def truncated_geometric_rows(
     """rows[j][d] = Pr[output j | count counts[d]] on {0..n} (GRS truncation, or renormalized)."""
     alpha = _check_alpha(alpha)
     if n < 1:
-        raise CaseError(CaseProblem(f"truncated_geometric: n must be at least 1, got {n}"))
+        raise InvalidMechanismError(f"truncated_geometric: n must be at least 1, got {n}")
     for c in counts:
         if not (0 <= c <= n):
-            raise CaseError(CaseProblem(f"truncated_geometric: count {c} is outside 0..{n}"))
+            raise InvalidMechanismError(f"truncated_geometric: count {c} is outside 0..{n}")
     if truncation not in TRUNCATIONS:
-        raise CaseError(CaseProblem(f"unknown truncation {truncation!r}", hint=f"use one of {', '.join(TRUNCATIONS)}"))
+        raise InvalidMechanismError(f"unknown truncation {truncation!r}", hint=f"use one of {', '.join(TRUNCATIONS)}")
     cols = []
     for c in counts:
         if truncation == "clamp":
@@ -304,10 +302,10 @@ def report_noisy_max_rows(values: Sequence[Sequence[Rational]], noise: Noise) ->
     """rows[i][d] = Pr[argmax_j (values[d][j] + Z_j) = i], i.i.d. finite noise Z_j, ties to the
     first index (Dwork–Roth §3.3)."""
     if not noise.finite:
-        raise CaseError(CaseProblem("report_noisy_max needs finite noise (give `width:` for geometric noise)"))
+        raise InvalidMechanismError("report_noisy_max needs finite noise (give `width:` for geometric noise)")
     k = len(values[0])
     if k < 1 or any(len(v) != k for v in values):
-        raise CaseError(CaseProblem("report_noisy_max: every dataset needs one value per query"))
+        raise InvalidMechanismError("report_noisy_max: every dataset needs one value per query")
     pmf = noise.pmf
     assert pmf is not None
     cols = []
@@ -358,5 +356,5 @@ def report_noisy_max(
     k = len(rows)
     labels = [str(o) for o in outputs] if outputs is not None else [str(i) for i in range(k)]
     if len(labels) != k:
-        raise CaseError(CaseProblem(f"report_noisy_max: {len(labels)} output labels for {k} queries"))
+        raise InvalidMechanismError(f"report_noisy_max: {len(labels)} output labels for {k} queries")
     return Mechanism(Chance(labels, rows, (END,) * k), tuple(datasets), tuple(adjacent), name)

@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..errors import CaseError, CaseProblem
+from ..errors import InvalidMechanismError
 from ..model.checks import mechanism_arg, takes_mechanism
 from ..model.dag import build_dag
-from ..model.game import END, Ask, Chance, End, Label, Mechanism, Node
+from ..model.game import END, Ask, Chance, End, Label, Mechanism, Node, label_str
 from ..model.ops import graft, share_roots
 from ..model.symbolic import rows_of
 
@@ -25,14 +25,14 @@ __all__ = ["compose", "repeat", "concomp", "choose", "same_datasets", "distinct_
 def same_datasets(mechs: Sequence[Mechanism], what: str) -> tuple[tuple[str, ...], tuple[tuple[int, int], ...]]:
     """The common datasets/adjacency of ``mechs``; refuses mixtures."""
     if not mechs:
-        raise CaseError(CaseProblem(f"{what} needs at least one mechanism"))
+        raise InvalidMechanismError(f"{what} needs at least one mechanism")
     for k, m in enumerate(mechs):
         mechanism_arg(m, what, f"component #{k + 1}")
     ds, adj = mechs[0].datasets, mechs[0].adjacent
     for m in mechs[1:]:
         if m.datasets != ds:
-            raise CaseError(
-                CaseProblem(f"{what}: components run on different datasets ({list(ds)} vs {list(m.datasets)})")
+            raise InvalidMechanismError(
+                f"{what}: components run on different datasets ({list(ds)} vs {list(m.datasets)})"
             )
     return ds, adj
 
@@ -77,7 +77,7 @@ def compose(mechs: Sequence[Mechanism], *, name: str = "compose") -> Mechanism:
 def repeat(mech: Mechanism, times: int, *, name: str | None = None) -> Mechanism:
     """``compose`` of ``times`` copies of ``mech`` (a DAG of ``times`` shared layers)."""
     if times < 0:
-        raise CaseError(CaseProblem(f"repeat: times must be >= 0, got {times}"))
+        raise InvalidMechanismError(f"repeat: times must be >= 0, got {times}")
     root: Node = END
     for _ in range(times):
         root = graft(mech.root, root)
@@ -253,8 +253,6 @@ def _own_histories(root: Node) -> dict[int, str]:
 
 def _history_text(hist: tuple) -> str:
     """``q0→yes, q1→no`` (the format of :func:`exactdp.analysis.witness.format_history`)."""
-    from ..model.game import label_str
-
     parts: list[str] = []
     pending: str | None = None
     for kind, lab in hist:

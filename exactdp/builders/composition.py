@@ -20,10 +20,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..errors import CaseError, CaseProblem
+from ..errors import InvalidMechanismError
 from ..model.checks import takes_mechanism
 from ..model.dag import build_dag
 from ..model.game import Ask, Chance, End, Label, Mechanism, Node, label_str
+from ..model.ops import stats
 from ..model.symbolic import rows_of
 from ..numbers.rational import Q
 from .combinators import same_datasets
@@ -47,7 +48,6 @@ def _named(components) -> tuple[list[str], list[Mechanism]]:
 
 def depth(node: Node) -> int:
     """Moves on the longest path of a game (adversary choices and answers)."""
-    from ..model.ops import stats
 
     return stats(node)["depth"]
 
@@ -135,7 +135,7 @@ def null_extension(mech: Mechanism, nulls: int | None = None, *, name: str | Non
     """
     budget = depth(mech.root) + 1 if nulls is None else int(nulls)
     if budget < 0:
-        raise CaseError(CaseProblem(f"null_extension: nulls must be >= 0, got {budget}"))
+        raise InvalidMechanismError(f"null_extension: nulls must be >= 0, got {budget}")
     n = len(mech.datasets)
     one = (Q(1),) * n
 
@@ -158,7 +158,7 @@ def null_extension(mech: Mechanism, nulls: int | None = None, *, name: str | Non
             succ.append(("answer", node, left))
         if left > 0:
             if NULL in labels:
-                raise CaseError(CaseProblem(f"null_extension: {mech.name} already has a query named {NULL!r}"))
+                raise InvalidMechanismError(f"null_extension: {mech.name} already has a query named {NULL!r}")
             labels.append(NULL)
             succ.append(("bottom", node, left - 1))
         return ("ask", labels, succ)
@@ -291,26 +291,22 @@ def _mixable(belief: tuple) -> Node:
     every node is of one kind and, for queries, offers the same options."""
     kinds = {type(node) for node, _ in belief}
     if len(kinds) != 1:
-        raise CaseError(
-            CaseProblem(
-                "postprocess: relabelling merges histories whose continuations differ in kind "
-                f"({', '.join(sorted(_kind_name(t) for t in kinds))}); the adversary would have to act "
-                "without knowing whether the interaction continues",
-                hint="map only answers whose continuations offer the same options, or give them distinct new labels",
-            )
+        raise InvalidMechanismError(
+            "postprocess: relabelling merges histories whose continuations differ in kind "
+            f"({', '.join(sorted(_kind_name(t) for t in kinds))}); the adversary would have to act "
+            "without knowing whether the interaction continues",
+            hint="map only answers whose continuations offer the same options, or give them distinct new labels",
         )
     first = belief[0][0]
     if isinstance(first, Ask):
         labels = first.labels
         for node, _ in belief[1:]:
             if node.labels != labels:
-                raise CaseError(
-                    CaseProblem(
-                        "postprocess: relabelling merges histories where the adversary is offered different "
-                        f"queries ({', '.join(map(label_str, labels))} vs {', '.join(map(label_str, node.labels))}); "
-                        "it cannot choose among options it cannot tell apart",
-                        hint="map only answers whose continuations offer the same queries",
-                    )
+                raise InvalidMechanismError(
+                    "postprocess: relabelling merges histories where the adversary is offered different "
+                    f"queries ({', '.join(map(label_str, labels))} vs {', '.join(map(label_str, node.labels))}); "
+                    "it cannot choose among options it cannot tell apart",
+                    hint="map only answers whose continuations offer the same queries",
                 )
     return first
 

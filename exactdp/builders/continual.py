@@ -61,7 +61,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import CaseError, CaseProblem
+from ..errors import InvalidMechanismError
 from ..model.dag import build_dag
 from ..model.game import Mechanism
 from ..numbers import ladder
@@ -107,17 +107,15 @@ class Continual:
 
     def __post_init__(self) -> None:
         if not self.mechanism.dataset_independent:
-            raise CaseError(
-                CaseProblem(
-                    "a continual mechanism has a single initial state and does not depend on the dataset "
-                    "(Def. 3.1): the two worlds differ only in the messages it receives",
-                    hint="give every probability as a single value and one initial state (or distribution)",
-                )
+            raise InvalidMechanismError(
+                "a continual mechanism has a single initial state and does not depend on the dataset "
+                "(Def. 3.1): the two worlds differ only in the messages it receives",
+                hint="give every probability as a single value and one initial state (or distribution)",
             )
         missing = [m for m in self.verifier.messages if m not in self.mechanism.queries]
         if missing:
-            raise CaseError(
-                CaseProblem(f"the verifier allows message(s) {', '.join(missing)} that the mechanism never accepts")
+            raise InvalidMechanismError(
+                f"the verifier allows message(s) {', '.join(missing)} that the mechanism never accepts"
             )
 
 
@@ -213,11 +211,9 @@ class _Game:
             for it in self.items:
                 E = ladder.exp(it.eps)
                 if not is_rational(E):
-                    raise CaseError(
-                        CaseProblem(
-                            f"menu item {it.name!r}: a filter needs e^eps rational, but eps = {ladder.text(it.eps)}",
-                            hint="write eps as log(r)",
-                        )
+                    raise InvalidMechanismError(
+                        f"menu item {it.name!r}: a filter needs e^eps rational, but eps = {ladder.text(it.eps)}",
+                        hint="write eps as log(r)",
                     )
                 self.item_E.append(as_q(E))
         # parameter classes
@@ -384,11 +380,9 @@ class _Game:
 def _worlds(datasets: Sequence[str]) -> tuple[tuple[str, ...], tuple[tuple[int, int], ...]]:
     ds = tuple(datasets)
     if len(ds) != 2:
-        raise CaseError(
-            CaseProblem(
-                f"a continual mechanism is analysed in two worlds (the bit b of Def. 3.7), but {len(ds)} datasets are given",
-                hint="use exactly two datasets (the default x0, x1): dataset 0 is world b = 0, dataset 1 is world b = 1",
-            )
+        raise InvalidMechanismError(
+            f"a continual mechanism is analysed in two worlds (the bit b of Def. 3.7), but {len(ds)} datasets are given",
+            hint="use exactly two datasets (the default x0, x1): dataset 0 is world b = 0, dataset 1 is world b = 1",
         )
     return ds, ((0, 1),)
 
@@ -456,18 +450,18 @@ def ext_concomp(
     """
     menu = list(menu)
     if not menu:
-        raise CaseError(CaseProblem("a composition needs at least one menu item"))
+        raise InvalidMechanismError("a composition needs at least one menu item")
     names = [m.name for m in menu]
     if len(set(names)) != len(names):
-        raise CaseError(CaseProblem("menu items need distinct names"))
+        raise InvalidMechanismError("menu items need distinct names")
     if rule.cap < 0:
-        raise CaseError(CaseProblem(f"cap must be at least 0, got {rule.cap}"))
+        raise InvalidMechanismError(f"cap must be at least 0, got {rule.cap}")
     if rule.budget is not None and not (0 <= as_q(rule.budget) <= 1):
-        raise CaseError(CaseProblem(f"the budget must lie in [0, 1], got {q_str(as_q(rule.budget))}"))
+        raise InvalidMechanismError(f"the budget must lie in [0, 1], got {q_str(as_q(rule.budget))}")
     for it in menu:
         if ladder.sign(it.eps) < 0 or not (0 <= as_q(it.delta) <= 1):
-            raise CaseError(
-                CaseProblem(f"menu item {it.name!r}: claimed parameters must have eps >= 0 and delta in [0, 1]")
+            raise InvalidMechanismError(
+                f"menu item {it.name!r}: claimed parameters must have eps >= 0 and delta in [0, 1]"
             )
     return _build(_Game(menu, rule, [], None, False), datasets, name, max_nodes)
 
@@ -493,7 +487,7 @@ def concurrent(
         cms = list(components)
         tags = [str(i + 1) for i in range(len(cms))]
     if not cms:
-        raise CaseError(CaseProblem("concurrent composition needs at least one continual mechanism"))
+        raise InvalidMechanismError("concurrent composition needs at least one continual mechanism")
     items = [MenuItem(t, c, Q(0), Q(0)) for t, c in zip(tags, cms)]
     return _build(_Game(items, None, list(range(len(items))), tags, False), datasets, name, max_nodes)
 
@@ -502,7 +496,7 @@ def _params_pairs(params: Sequence[tuple[Any, Any]]) -> tuple:
     out = []
     for p in params:
         if not (isinstance(p, tuple) and len(p) == 2):
-            raise CaseError(CaseProblem(f"parameters are (eps, delta) pairs, got {p!r}"))
+            raise InvalidMechanismError(f"parameters are (eps, delta) pairs, got {p!r}")
         out.append((p[0], as_q(p[1])))
     return tuple(out)
 
@@ -555,12 +549,10 @@ def mixed_budgeted(menu: Sequence[MenuItem], eps: Sequence[Any], budget: Any, *,
     if ⊗ RR_(εᵢ,0) is (ε, δ)-DP; Remark 5.12 (improved basic composition) follows."""
     for it in menu:
         if ladder.sign(it.eps) != 0 and as_q(it.delta) != 0:
-            raise CaseError(
-                CaseProblem(
-                    f"menu item {it.name!r} has eps = {ladder.text(it.eps)} and delta = {q_str(as_q(it.delta))}: "
-                    "Def. 5.10 allows only items with eps = 0 or delta = 0",
-                    hint="split it into an (eps, 0) item and a (0, delta) item",
-                )
+            raise InvalidMechanismError(
+                f"menu item {it.name!r} has eps = {ladder.text(it.eps)} and delta = {q_str(as_q(it.delta))}: "
+                "Def. 5.10 allows only items with eps = 0 or delta = 0",
+                hint="split it into an (eps, 0) item and a (0, delta) item",
             )
     rule = Rule("5.10", cap, tuple(eps), "eps", "create", positive_eps_only=True, budget=as_q(budget))
     return ext_concomp(menu, rule, **kw)
@@ -573,8 +565,8 @@ def basic_filter(menu: Sequence[MenuItem], eps: Any, delta: Any, *, cap: int, **
     randomized responses (Def. 10.3) is (ε′, δ′)-DP, so is that of CMs."""
     E = ladder.exp(eps)
     if not is_rational(E):
-        raise CaseError(
-            CaseProblem(f"a filter needs e^eps rational, but eps = {ladder.text(eps)}", hint="write eps as log(r)")
+        raise InvalidMechanismError(
+            f"a filter needs e^eps rational, but eps = {ladder.text(eps)}", hint="write eps as log(r)"
         )
     rule = Rule("10.2", cap, None, consume="create", filter=(as_q(E), as_q(delta)))
     return ext_concomp(menu, rule, **kw)

@@ -44,7 +44,7 @@ import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..errors import CaseError, CaseProblem, InexactValueError, LimitExceededError
+from ..errors import InexactValueError, InvalidMechanismError, LimitExceededError
 from ..model.checks import takes_mechanism
 from ..model.game import END, Ask, Chance, Label, Mechanism, Node, label_str, unordered_pairs
 from ..model.ops import graft
@@ -77,14 +77,14 @@ Scores = Sequence[Sequence[Rational]]  # scores[d][k]: u(dataset d, output k)
 
 def _check_shape(scores: Scores, n_outputs: int | None = None) -> int:
     if not scores:
-        raise CaseError(CaseProblem("exponential: no datasets"))
+        raise InvalidMechanismError("exponential: no datasets")
     k = len(scores[0]) if n_outputs is None else n_outputs
     if k == 0:
-        raise CaseError(CaseProblem("exponential: the output range is empty"))
+        raise InvalidMechanismError("exponential: the output range is empty")
     for d, row in enumerate(scores):
         if len(row) != k:
-            raise CaseError(
-                CaseProblem(f"exponential: dataset #{d} has {len(row)} scores, expected {k} (one per output)")
+            raise InvalidMechanismError(
+                f"exponential: dataset #{d} has {len(row)} scores, expected {k} (one per output)"
             )
     return k
 
@@ -175,7 +175,7 @@ def exponential_rows(
 
     Raises
     ------
-    CaseError
+    InvalidMechanismError
         Bad parameters, a non-monotone u in monotone mode, a zero scale, or an irrational weight.
 
     References
@@ -185,7 +185,7 @@ def exponential_rows(
     k = _check_shape(scores)
     E = check_exp_eps(E, call="exponential", rational=True)
     if mode not in MODES:
-        raise CaseError(CaseProblem(f"exponential: unknown mode {mode!r}", hint=f"modes: {', '.join(MODES)}"))
+        raise InvalidMechanismError(f"exponential: unknown mode {mode!r}", hint=f"modes: {', '.join(MODES)}")
     onames = [str(o) for o in (outputs or range(k))]
     dnames = list(datasets or [f"#{d}" for d in range(len(scores))])
     scale, what = _scale(scores, adjacent, mode, sensitivity, range_, onames, dnames)
@@ -193,11 +193,9 @@ def exponential_rows(
         if E == 1:
             scale = Q(1)  # eps = 0: every weight is 1 whatever the scale
         else:
-            raise CaseError(
-                CaseProblem(
-                    f"exponential: the scale {what} is {q_str(scale)}, so the weights exp(eps*u/scale) are undefined",
-                    hint="the scores do not change between adjacent datasets; give `sensitivity:` (or `range:`) explicitly",
-                )
+            raise InvalidMechanismError(
+                f"exponential: the scale {what} is {q_str(scale)}, so the weights exp(eps*u/scale) are undefined",
+                hint="the scores do not change between adjacent datasets; give `sensitivity:` (or `range:`) explicitly",
             )
     rows_by_d = [_distribution(row, E, scale, onames, dnames[d]) for d, row in enumerate(scores)]
     return [tuple(rows_by_d[d][kk] for d in range(len(scores))) for kk in range(k)]
@@ -216,24 +214,20 @@ def _scale(
     Δu for a monotone u (DDR §2) or Range(u) (DDR §2.1), given or computed from the scores."""
     if mode == "range":
         if sensitivity is not None:
-            raise CaseError(
-                CaseProblem(
-                    "exponential: `sensitivity:` is for modes sensitivity and monotone; mode range uses `range:`"
-                )
+            raise InvalidMechanismError(
+                "exponential: `sensitivity:` is for modes sensitivity and monotone; mode range uses `range:`"
             )
         return (as_q(range_) if range_ is not None else score_range(scores, adjacent)), "Range(u)"
     if range_ is not None:
-        raise CaseError(CaseProblem("exponential: `range:` needs `mode: range`"))
+        raise InvalidMechanismError("exponential: `range:` needs `mode: range`")
     if mode == "monotone":
         bad = monotone_violation(scores, adjacent)
         if bad is not None:
             (a, b), kp, kn = bad
-            raise CaseError(
-                CaseProblem(
-                    f"exponential: mode monotone needs monotone scores, but on the adjacent pair ({dnames[a]}, {dnames[b]}) "
-                    f"output {onames[kp]} gains and output {onames[kn]} loses",
-                    hint="use the default mode (scale 2*sensitivity) or mode: range",
-                )
+            raise InvalidMechanismError(
+                f"exponential: mode monotone needs monotone scores, but on the adjacent pair ({dnames[a]}, {dnames[b]}) "
+                f"output {onames[kp]} gains and output {onames[kn]} loses",
+                hint="use the default mode (scale 2*sensitivity) or mode: range",
             )
     delta_u = as_q(sensitivity) if sensitivity is not None else score_sensitivity(scores, adjacent)
     if mode == "sensitivity":
@@ -251,13 +245,11 @@ def _distribution(row: Sequence[Rational], E: Any, scale: Any, onames: Sequence[
         try:
             weights.append(_power(E, expo))
         except InexactValueError:
-            raise CaseError(
-                CaseProblem(
-                    f"exponential: the weight of output {onames[kk]} under {dname} is "
-                    f"e^(eps*({q_str(as_q(u) - top)})/{q_str(scale)}) = {q_str(E)}^({q_str(expo)}), which is irrational",
-                    hint=f"choose eps so that e^(eps/{q_str(scale)}) is rational, e.g. eps: log(r^{q_str(scale)}) "
-                    "with rational r (exact decimal eps inside mechanisms is not supported)",
-                )
+            raise InvalidMechanismError(
+                f"exponential: the weight of output {onames[kk]} under {dname} is "
+                f"e^(eps*({q_str(as_q(u) - top)})/{q_str(scale)}) = {q_str(E)}^({q_str(expo)}), which is irrational",
+                hint=f"choose eps so that e^(eps/{q_str(scale)}) is rational, e.g. eps: log(r^{q_str(scale)}) "
+                "with rational r (exact decimal eps inside mechanisms is not supported)",
             ) from None
     total = sum(weights, Q(0))
     return [w / total for w in weights]
@@ -301,12 +293,12 @@ def exponential(
     if isinstance(scores, Mapping):
         missing = [d for d in datasets if d not in scores]
         if missing:
-            raise CaseError(CaseProblem(f"exponential: no scores for dataset(s) {', '.join(missing)}"))
+            raise InvalidMechanismError(f"exponential: no scores for dataset(s) {', '.join(missing)}")
         scores = [scores[d] for d in datasets]
     k = _check_shape(scores)
     labels = list(outputs) if outputs is not None else [str(i) for i in range(k)]
     if len(labels) != k:
-        raise CaseError(CaseProblem(f"exponential: {len(labels)} output labels for {k} scores"))
+        raise InvalidMechanismError(f"exponential: {len(labels)} output labels for {k} scores")
     E = exp_eps_arg("exponential", eps=eps, exp_eps=exp_eps, positional=E, rational=True)
     rows = exponential_rows(
         scores, E, adjacent, mode=mode, sensitivity=sensitivity, range_=range_, outputs=labels, datasets=datasets
@@ -325,11 +317,9 @@ def grr_probs(B: Any, u: Any) -> tuple[Any, Any]:
     """
     B, u = check_exp_eps(B, call="grr", rational=True), as_q(u)
     if not (1 <= u <= B):
-        raise CaseError(
-            CaseProblem(
-                f"grr: t must lie in [0, eps], i.e. 1 <= e^t <= e^eps = {q_str(B)}; got e^t = {q_str(u)}",
-                hint="RR_(eps,t) has privacy losses t and t - eps (DDR Def. 2.4)",
-            )
+        raise InvalidMechanismError(
+            f"grr: t must lie in [0, eps], i.e. 1 <= e^t <= e^eps = {q_str(B)}; got e^t = {q_str(u)}",
+            hint="RR_(eps,t) has privacy losses t and t - eps (DDR Def. 2.4)",
         )
     if B == 1:
         return Q(1), Q(1)
@@ -418,11 +408,11 @@ def grr_menu(
     for u in us:
         lab = f"u={q_str(as_q(u))}"
         if lab in labels:
-            raise CaseError(CaseProblem(f"grr menu: e^t = {q_str(as_q(u))} is listed twice"))
+            raise InvalidMechanismError(f"grr menu: e^t = {q_str(as_q(u))} is listed twice")
         labels.append(lab)
         kids.append(grr_node(B, u, bits))
     if not kids:
-        raise CaseError(CaseProblem("grr menu: the menu is empty"))
+        raise InvalidMechanismError("grr menu: the menu is empty")
     return Mechanism(Ask(labels, kids), tuple(datasets), tuple(adjacent), name)
 
 
@@ -440,20 +430,18 @@ def nonadaptive(
 
     Raises
     ------
-    CaseError
+    InvalidMechanismError
         ``menu`` does not begin with a choice, or ``rounds`` < 1.
     LimitExceededError
         More than ``max_sequences`` sequences.
     """
     root = menu.root
     if not isinstance(root, Ask):
-        raise CaseError(
-            CaseProblem(
-                f"nonadaptive: the menu {menu.name!r} must begin with an adversary choice (a `choose` or a `grr_menu`)"
-            )
+        raise InvalidMechanismError(
+            f"nonadaptive: the menu {menu.name!r} must begin with an adversary choice (a `choose` or a `grr_menu`)"
         )
     if rounds < 1:
-        raise CaseError(CaseProblem(f"nonadaptive: rounds must be at least 1, got {rounds}"))
+        raise InvalidMechanismError(f"nonadaptive: rounds must be at least 1, got {rounds}")
     m = len(root.labels)
     if m**rounds > max_sequences:
         raise LimitExceededError(

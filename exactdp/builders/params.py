@@ -29,7 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..deprecation import warn_deprecated
-from ..errors import CaseError, CaseProblem, InexactValueError
+from ..errors import InexactValueError, InvalidMechanismError
 from ..numbers import kinds as K
 from ..numbers import ladder
 from ..numbers.expr import ExprError, eval_text
@@ -202,17 +202,17 @@ def alpha_arg(call: str, *, eps: EpsLike | None, alpha: RationalLike | None) -> 
 def check_exp_eps(E: Any, *, call: str, rational: bool = False) -> FieldValue:
     """An exact e^ε as the node builders take it (:func:`exactdp.numbers.kinds.exp_eps_value`:
     at least 1, rational if ``rational``), as a rational or a field element; a
-    :class:`~exactdp.errors.CaseError` otherwise."""
+    :class:`~exactdp.errors.InvalidMechanismError` otherwise."""
     try:
         return K.exp_eps_value(E, what=f"{call}: e^eps", rational_only=rational)
     except K.QuantityError as e:
-        raise CaseError(CaseProblem(e.message, hint=e.hint)) from None
+        raise InvalidMechanismError(e.message, hint=e.hint) from None
 
 
 def check_delta(delta: Any, *, call: str) -> Rational:
     """An exact δ ∈ [0, 1] as the node builders take it (:func:`exactdp.numbers.kinds.delta`);
-    a :class:`~exactdp.errors.CaseError` otherwise."""
+    a :class:`~exactdp.errors.InvalidMechanismError` otherwise."""
     try:
         return K.delta(delta, what=f"{call}: delta")
     except K.QuantityError as e:
-        raise CaseError(CaseProblem(e.message, hint=e.hint)) from None
+        raise InvalidMechanismError(e.message, hint=e.hint) from None

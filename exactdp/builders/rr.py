@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..errors import CaseError, CaseProblem
+from ..errors import InvalidMechanismError
 from ..model.game import END, Chance, Mechanism
 from ..numbers.rational import Q
 from ..numbers.types import DeltaLike, EpsLike, LambdaLike
@@ -21,18 +21,16 @@ def default_bits(
     1 for the second, overridden or completed by ``given`` ({dataset: bit}).  Any other
     dataset needs an explicit bit."""
     if not adjacent:
-        raise CaseError(CaseProblem("randomized response needs an adjacent pair"))
+        raise InvalidMechanismError("randomized response needs an adjacent pair")
     a, b = adjacent[0]
     bits: dict[str, int] = {datasets[a]: 0, datasets[b]: 1}
     bits.update(given or {})
     missing = [d for d in datasets if d not in bits]
     if missing:
-        raise CaseError(
-            CaseProblem(
-                f"rr: dataset(s) {', '.join(missing)} are not in the first adjacent pair "
-                f"({datasets[a]}, {datasets[b]}), so their input bit is unknown",
-                hint="give their bits, e.g. `rr: {eps: log(3), bits: {" + ", ".join(f"{d}: 0" for d in missing) + "}}`",
-            )
+        raise InvalidMechanismError(
+            f"rr: dataset(s) {', '.join(missing)} are not in the first adjacent pair "
+            f"({datasets[a]}, {datasets[b]}), so their input bit is unknown",
+            hint="give their bits, e.g. `rr: {eps: log(3), bits: {" + ", ".join(f"{d}: 0" for d in missing) + "}}`",
         )
     return tuple(bits[d] for d in datasets)
 

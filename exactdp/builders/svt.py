@@ -46,7 +46,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import CaseError, CaseProblem, InexactValueError
+from ..errors import InexactValueError, InvalidMechanismError
 from ..limits import check_count
 from ..model.dag import build_dag
 from ..model.game import Label, Mechanism
@@ -431,7 +431,7 @@ def sparse_vector(
 
     Raises
     ------
-    CaseError
+    InvalidMechanismError
         A menu query's sensitivity exceeds Δ, values have the wrong length, the horizon is not
         positive, or a released value is not an integer.
 
@@ -463,11 +463,11 @@ def sparse_vector(
 def _check_spec(spec: SVT) -> None:
     """A positive horizon within the limit, a positive ``halt_after`` and a non-empty menu."""
     if spec.horizon < 1 or spec.horizon > DEFAULT_MAX_HORIZON:
-        raise CaseError(CaseProblem(f"svt: horizon must be between 1 and {DEFAULT_MAX_HORIZON}, got {spec.horizon}"))
+        raise InvalidMechanismError(f"svt: horizon must be between 1 and {DEFAULT_MAX_HORIZON}, got {spec.horizon}")
     if spec.halt_after is not None and spec.halt_after < 1:
-        raise CaseError(CaseProblem(f"svt: halt_after must be at least 1, got {spec.halt_after}"))
+        raise InvalidMechanismError(f"svt: halt_after must be at least 1, got {spec.halt_after}")
     if not spec.menu:
-        raise CaseError(CaseProblem("svt: the query menu is empty"))
+        raise InvalidMechanismError("svt: the query menu is empty")
 
 
 def _check_menu(spec: SVT, datasets: Sequence[str], adjacent: Sequence[tuple[int, int]], sensitivity: Rational) -> None:
@@ -476,18 +476,16 @@ def _check_menu(spec: SVT, datasets: Sequence[str], adjacent: Sequence[tuple[int
     delta = as_q(sensitivity)
     for lab, vals in spec.menu:
         if len(vals) != len(datasets):
-            raise CaseError(
-                CaseProblem(f"svt: query {lab!r} has {len(vals)} values, expected {len(datasets)} (one per dataset)")
+            raise InvalidMechanismError(
+                f"svt: query {lab!r} has {len(vals)} values, expected {len(datasets)} (one per dataset)"
             )
         for a, b in adjacent:
             diff = abs(as_q(vals[a]) - as_q(vals[b]))
             if diff > delta:
-                raise CaseError(
-                    CaseProblem(
-                        f"svt: query {lab!r} changes by {q_str(diff)} between adjacent datasets {datasets[a]} and "
-                        f"{datasets[b]}, more than the sensitivity {q_str(delta)}",
-                        hint="the sparse vector technique is calibrated to the sensitivity; raise `sensitivity:` or fix the values",
-                    )
+                raise InvalidMechanismError(
+                    f"svt: query {lab!r} changes by {q_str(diff)} between adjacent datasets {datasets[a]} and "
+                    f"{datasets[b]}, more than the sensitivity {q_str(delta)}",
+                    hint="the sparse vector technique is calibrated to the sensitivity; raise `sensitivity:` or fix the values",
                 )
 
 
@@ -497,17 +495,15 @@ def _check_release(spec: SVT, release: tuple[int, int]) -> None:
     is integer-valued)."""
     lo, hi = release
     if lo > hi:
-        raise CaseError(CaseProblem(f"svt: release range [{lo}, {hi}] is empty"))
+        raise InvalidMechanismError(f"svt: release range [{lo}, {hi}] is empty")
     if spec.query_noise is None:
-        raise CaseError(CaseProblem("svt: releasing noisy values needs query noise"))
+        raise InvalidMechanismError("svt: releasing noisy values needs query noise")
     bad = [v for _, vals in spec.menu for v in vals if as_q(v).denominator != 1] + (
         [spec.threshold] if as_q(spec.threshold).denominator != 1 else []
     )
     if bad:
-        raise CaseError(
-            CaseProblem(
-                f"svt: with `release:` query values and the threshold must be integers, found {q_str(as_q(bad[0]))}"
-            )
+        raise InvalidMechanismError(
+            f"svt: with `release:` query values and the threshold must be integers, found {q_str(as_q(bad[0]))}"
         )
 
 
@@ -517,12 +513,10 @@ def _alpha(E: Any, scale: Any, delta: Any, what: str) -> Any:
     try:
         return as_q(ladder.power(as_q(E), expo))
     except InexactValueError:
-        raise CaseError(
-            CaseProblem(
-                f"svt: the {what} noise needs alpha = e^(-eps/{q_str(as_q(scale) * as_q(delta))}) = "
-                f"{q_str(as_q(E))}^({q_str(expo)}), which is irrational",
-                hint=f"choose eps = log(r^{q_str(as_q(scale) * as_q(delta))}) for a rational r",
-            )
+        raise InvalidMechanismError(
+            f"svt: the {what} noise needs alpha = e^(-eps/{q_str(as_q(scale) * as_q(delta))}) = "
+            f"{q_str(as_q(E))}^({q_str(expo)}), which is irrational",
+            hint=f"choose eps = log(r^{q_str(as_q(scale) * as_q(delta))}) for a rational r",
         ) from None
 
 
@@ -572,23 +566,23 @@ def lyu_variant(
         raise TypeError("lyu_variant: menu= is required (the queries and their values under every dataset)")
     E = exp_eps_arg("lyu_variant", eps=eps, exp_eps=exp_eps, positional=E, rational=True)
     if variant not in LYU_VARIANTS:
-        raise CaseError(CaseProblem(f"svt: unknown variant {variant!r}", hint=f"variants: {', '.join(LYU_VARIANTS)}"))
+        raise InvalidMechanismError(f"svt: unknown variant {variant!r}", hint=f"variants: {', '.join(LYU_VARIANTS)}")
     v = LYU_VARIANTS[variant]
     if c < 1:
-        raise CaseError(CaseProblem(f"svt: c must be at least 1, got {c}"))
+        raise InvalidMechanismError(f"svt: c must be at least 1, got {c}")
     if as_q(sensitivity) <= 0:
-        raise CaseError(CaseProblem(f"svt: the sensitivity must be positive, got {q_str(as_q(sensitivity))}"))
+        raise InvalidMechanismError(f"svt: the sensitivity must be positive, got {q_str(as_q(sensitivity))}")
 
     def noise(scale: Any, what: str) -> Noise:
         a = _alpha(E, scale, sensitivity, what)
         return discrete_laplace(alpha=a) if width is None else geometric_noise(alpha=a, width=width)
 
     if v["release"] and release is None:
-        raise CaseError(
-            CaseProblem(f"svt: {variant} releases noisy values; give `release: {{lo: .., hi: ..}}` to clamp them")
+        raise InvalidMechanismError(
+            f"svt: {variant} releases noisy values; give `release: {{lo: .., hi: ..}}` to clamp them"
         )
     if not v["release"] and release is not None:
-        raise CaseError(CaseProblem(f"svt: {variant} does not release values; remove `release:`"))
+        raise InvalidMechanismError(f"svt: {variant} does not release values; remove `release:`")
     rho = noise(v["rho"](c), "threshold")
     nu = noise(v["nu"](c), "query") if v["nu"] is not None else None
     items = tuple((lab, tuple(vals)) for lab, vals in (menu.items() if isinstance(menu, Mapping) else menu))

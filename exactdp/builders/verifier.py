@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import CaseError, CaseProblem
+from ..errors import InvalidMechanismError
 
 __all__ = [
     "SAME",
@@ -84,11 +84,9 @@ def make_verifier(
     states = tuple(str(s) for s in states)
     index = {s: i for i, s in enumerate(states)}
     if len(index) != len(states) or not states:
-        raise CaseError(CaseProblem("a verifier needs distinct state names"))
+        raise InvalidMechanismError("a verifier needs distinct state names")
     if initial not in index:
-        raise CaseError(
-            CaseProblem(f"verifier: unknown initial state {initial!r}", hint=f"states: {', '.join(states)}")
-        )
+        raise InvalidMechanismError(f"verifier: unknown initial state {initial!r}", hint=f"states: {', '.join(states)}")
     msgs = tuple(messages)
     mset = set(msgs)
     table = []
@@ -98,10 +96,8 @@ def make_verifier(
         wild: dict[str, int] = {}
         for key, nxt in rules.items():
             if nxt not in index:
-                raise CaseError(
-                    CaseProblem(
-                        f"verifier: state {s!r}: unknown next state {nxt!r}", hint=f"states: {', '.join(states)}"
-                    )
+                raise InvalidMechanismError(
+                    f"verifier: state {s!r}: unknown next state {nxt!r}", hint=f"states: {', '.join(states)}"
                 )
             if key in (SAME, DIFFER, ANY):
                 wild[key] = index[nxt]
@@ -109,11 +105,9 @@ def make_verifier(
             m0, m1 = key
             for m in (m0, m1):
                 if m not in mset:
-                    raise CaseError(
-                        CaseProblem(
-                            f"verifier: state {s!r}: message {m!r} is not a query of the mechanism",
-                            hint=f"the mechanism's queries: {', '.join(msgs)}",
-                        )
+                    raise InvalidMechanismError(
+                        f"verifier: state {s!r}: message {m!r} is not a query of the mechanism",
+                        hint=f"the mechanism's queries: {', '.join(msgs)}",
                     )
             explicit[(m0, m1)] = index[nxt]
         row = []
@@ -139,7 +133,7 @@ def bounded_verifier(
     privacy for atomic messages; V₁ of Thm. 5.2 is ``max_differing=1, max_length=2``."""
     for name, v in (("max_differing", max_differing), ("max_length", max_length)):
         if v is not None and v < 0:
-            raise CaseError(CaseProblem(f"{name} must be at least 0, got {v}"))
+            raise InvalidMechanismError(f"{name} must be at least 0, got {v}")
     msgs = tuple(messages)
     # states (pairs so far capped, differing so far); only what the bounds need is tracked
     lcap = max_length if max_length is not None else 0

@@ -20,7 +20,8 @@ from ..limits import check_datasets
 from ..limits import current as current_limits
 from ..model.game import Mechanism
 from ..numbers import kinds as K
-from ..numbers.symbolic import SymbolBounds, SymbolTable
+from ..numbers.expr import ExprError, evaluate, names_in, parse_expr
+from ..numbers.symbolic import SymbolBounds, SymbolTable, is_sym, sym_evaluate
 from .claims import _read_claim, read_claims
 from .context import INVALID, Reader, _Abort, child_path, suggest
 from .files import read_case_bytes
@@ -489,8 +490,6 @@ def evaluate_in_case(case: Case, text: str, what: str, *, kind: str) -> Any:
     """A number given on the command line, read with our grammar in the case's params and
     symbols (``log(E)``); ``kind`` is ``eps`` (>= 0) or ``delta`` (in [0, 1]), checked by
     :mod:`exactdp.numbers.kinds` like every other eps and delta."""
-    from ..numbers.expr import ExprError, evaluate, names_in, parse_expr
-    from ..numbers.symbolic import is_sym, sym_evaluate
 
     def look(name: str) -> Any:
         if name in case.params:

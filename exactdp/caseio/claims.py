@@ -14,13 +14,16 @@ from typing import Any
 import yaml
 
 from ..claims import CLAIMS, Claim, Where
+from ..deprecation import warn_deprecated
 from ..forms import fields as F
 from ..model.adjacency import group_pairs
 from .context import INVALID, child_path, suggest
 from .typed import TypedReader, _reads, locate
 from .yamlsafe import is_null, kind_of, mark_of
 
-__all__ = ["read_claims"]
+__all__ = ["read_claims", "DEPRECATED_SINCE"]
+
+DEPRECATED_SINCE = "0.2.0"  # the release that deprecates the spellings warned about here
 
 
 def read_claims(
@@ -87,6 +90,10 @@ def _read_claim(tr: TypedReader, node: yaml.Node, path: str, mechanisms: set[str
         if of is INVALID:
             return INVALID
         c = dataclasses.replace(c, of=of)
+    for field, message in c.deprecations():
+        where, wpath = locate(vnode, kpath, (field,))
+        line = mark_of(where)[0]
+        warn_deprecated(f"{tr.r.file}:{line}: {wpath}: {message}", since=DEPRECATED_SINCE, stacklevel=2)
     if c.of is None:  # a claim inside another: its `of` comes from the enclosing claim
         return _with_pairs(tr, c, vnode, kpath)
     c = _inner_claims_of(c)

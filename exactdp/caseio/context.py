@@ -21,6 +21,7 @@ from ..errors import (
     CaseError,
     CaseProblem,
     ExactDPError,
+    InvalidMechanismError,
     LimitExceededError,
     TimeLimitExceeded,
     excerpt_around,
@@ -28,6 +29,7 @@ from ..errors import (
 )
 from ..limits import current as current_limits
 from ..numbers.expr import ExprError, ExprLimits, evaluate, parse_expr
+from ..numbers.kinds import QuantityError
 from ..numbers.rational import Q
 from ..numbers.symbolic import SymbolBounds, SymbolTable, exact_constant, is_sym, sym_evaluate, sympy
 from .yamlsafe import is_null, kind_of, mark_of
@@ -99,15 +101,19 @@ class Reader:
             raise CaseError(self.problems, truncated=len(self.problems) >= self.max_problems)
 
     def guard(self, fn: Callable[[], Any], node: yaml.Node, path: str) -> Any:
-        """Run a builder; turn model-level errors into located problems."""
+        """Run a builder; the errors the layers below raise about their own objects (an
+        invalid mechanism or game, a quantity out of range, an inexact value, a limit) become
+        problems located at ``node``, with their hint."""
         try:
             return fn()
-        except CaseError as e:
+        except CaseError as e:  # a nested reader's problems (a form that reads a sub-document)
             for p in e.problems:
                 self.error(node, path, p.message, p.hint)
             return INVALID
         except (_Abort, TimeLimitExceeded):
             raise
+        except (InvalidMechanismError, QuantityError) as e:
+            return self.error(node, path, e.message, e.hint)
         except ExactDPError as e:
             return self.error(node, path, str(e))
 

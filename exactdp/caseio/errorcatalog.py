@@ -6,11 +6,16 @@ test regenerates it and compares.  Regenerate with ``python -m exactdp.caseio.er
 
 from __future__ import annotations
 
+import os
+import shlex
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
-from ..errors import CaseError
-from .case import parse_case
+from ..errors import CaseError, LimitExceededError
+from ..limits import DEFAULT, memory_limit_error, size_text, time_limit_error, using
+from .case import load_case, parse_case
 from .yamlsafe import YamlLimits
 
 _MAX_BYTES = YamlLimits().max_bytes
@@ -227,7 +232,8 @@ CATALOGUE: list[tuple[str, str, str, str]] = [
         "Claims",
         "alpha without theorem: renyi",
         "The Renyi composition theorem needs an order; other theorems take none.",
-        _HEAD + "mechanisms: {A: {rr: {eps: log(2)}}}\nclaims: [{composition: {of: [A, A], theorem: fdp, alpha: 2}}]\n",
+        _HEAD
+        + "mechanisms: {A: {rr: {eps: log(2)}}}\nclaims: [{composition: {components: [A, A], theorem: fdp, alpha: 2}}]\n",
     ),
 ]
 
@@ -397,11 +403,6 @@ def _flags(limits: dict) -> str:
 def _cli_message(args: str, text: str, files: dict[str, str]) -> str:
     """What ``exactdp ARGS`` prints (stdout, then stderr), run in a process of its own in a
     temporary directory holding ``text`` as demo.yaml and ``files``."""
-    import os
-    import shlex
-    import subprocess
-    import tempfile
-
     env = {k: v for k, v in os.environ.items() if k not in ("EXACTDP_JOBS", "COLUMNS")}
     with tempfile.TemporaryDirectory() as tmp:
         for name, content in {"demo.yaml": text, **files}.items():
@@ -420,11 +421,6 @@ def _cli_message(args: str, text: str, files: dict[str, str]) -> str:
 def _hostile_message(how: str, text: str, limits: dict) -> str:
     """The real message for one hostile example (files are made in a temporary directory,
     which is the working directory meanwhile, so that the paths shown are relative)."""
-    import os
-    import tempfile
-
-    from ..limits import DEFAULT, using
-    from .case import load_case
 
     if how.startswith("cli:"):
         return _cli_message(how[len("cli:") :], text, limits.get("files", {}))
@@ -464,9 +460,6 @@ def _load_message(load) -> str:
 
 def _limit_rows() -> list[tuple[str, str, str, str]]:
     """(limit, default, flag, message) from the limits themselves, so the table cannot go stale."""
-    from ..errors import LimitExceededError
-    from ..limits import DEFAULT, memory_limit_error, size_text, time_limit_error
-    from .yamlsafe import YamlLimits
 
     d, y = DEFAULT, YamlLimits()
 
@@ -643,7 +636,10 @@ def render() -> str:
         "the document (`mechanisms.M.tree.ask.q0.yes.p[1]`), what was expected and what was found,",
         "and usually a hint. Several problems are reported at once (up to `--max-problems`).",
         "`exactdp verify` then exits with status 2; no traceback is ever printed for a mistake in a",
-        "case file. This page is generated from the reader's real output",
+        "case file. Exit status 2 also means that a claim could not be decided (*undecided*, `!` in",
+        "the report: a limit reached while checking it, a condition on symbols that could not be",
+        "proved, a certified comparison that could not separate two numbers); an undecided claim never",
+        "counts as holding. This page is generated from the reader's real output",
         "(`python -m exactdp.caseio.errorcatalog --write`).",
         "",
     ]

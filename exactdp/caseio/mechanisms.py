@@ -26,7 +26,7 @@ from ..numbers.rational import Q, q_str
 from ..numbers.symbolic import is_sym, sympy, to_sympy
 from .context import INVALID, Reader, child_path, suggest
 from .flattree import FlatTreeNode
-from .typed import TypedReader, guard
+from .typed import TypedReader, guard, locate
 from .yamlsafe import is_null, kind_of
 
 __all__ = ["MechanismReader", "ReadAgain"]
@@ -157,7 +157,6 @@ class MechanismReader:
         return guard(self.tr, lambda: value.build(ctx), node, path, short)
 
     def _located(self, node: yaml.Node, path: str, ob: Obligation) -> tuple[yaml.Node, str]:
-        from .typed import locate
 
         return locate(node, path, ob.field)
 

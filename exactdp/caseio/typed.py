@@ -18,6 +18,7 @@ import yaml
 from ..errors import ExactDPError, TimeLimitExceeded
 from ..forms import fields as F
 from ..numbers import kinds as K
+from ..numbers.ladder import QT, domain_of
 from .context import INVALID, Reader, child_path, suggest
 from .yamlsafe import is_null, kind_of
 
@@ -191,9 +192,15 @@ def _divergence(tr: TypedReader, k: F.Divergence, node: yaml.Node, path: str) ->
 
 @_reads(F.Delta)
 def _delta(tr: TypedReader, k: F.Delta, node: yaml.Node, path: str) -> Any:
-    return tr.number(
-        node, path, "delta", lambda v: K.delta(v, symbols=tr.symbols(k.symbolic), field=k.field, logs=k.logs)
-    )
+    def read(v: Any) -> Any:
+        try:
+            return K.delta(v, symbols=tr.symbols(k.symbolic), field=k.field, logs=k.logs)
+        except K.QuantityError as e:
+            if k.rational_because and domain_of(v) is QT:  # the slot's own reason for rationals
+                raise K.QuantityError(e.message, k.rational_because) from None
+            raise
+
+    return tr.number(node, path, "delta", read)
 
 
 @_reads(F.Prob)

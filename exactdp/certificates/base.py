@@ -21,6 +21,7 @@ from ..errors import ExactDPError
 from ..model.game import Mechanism
 from ..numbers import ladder
 from ..numbers.ladder import OO, QQ, QT, is_inf
+from ..numbers.qt import qt_exp
 from ..numbers.rational import is_rational, to_fraction
 
 __all__ = ["NoCertificate", "Source", "ExpValue", "exp_eps", "textify", "FORMAT", "VERSION", "MAX_DEGREE", "MAX_STATES"]
@@ -63,8 +64,6 @@ def exp_eps(eps: Any) -> Any:
         raise NoCertificate(f"e^eps = {ladder.text(lam)} is not r*exp(q) with rationals r and q")
     s = to_fraction(s)
     if abs(s.numerator) <= MAX_DEGREE and s.denominator <= MAX_DEGREE:
-        from ..numbers.qt import qt_exp
-
         return qt_exp(r, s)
     if to_fraction(r) != 1:
         raise NoCertificate(f"e^eps = {ladder.text(lam)}: a multiple of e^q beyond the field's degree")

@@ -28,12 +28,14 @@ from typing import Any
 
 import mpmath
 
-from ..analysis.results import Profile
+from ..analysis.results import Profile, value_cmp
 from ..numbers import ladder
 from ..numbers.ladder import QQ, QT, is_inf
 from ..numbers.rational import Q
+from ..simulation.approx import ApproxCertificate
 from .base import ExpValue, NoCertificate, Source, exp_eps
 from .game import ExportedGame, check_point_states, export_game
+from .simulation import farkas_entry, t_table
 
 __all__ = [
     "privloss_certificate",
@@ -95,7 +97,6 @@ def dp_certificate(src: Source, of: Any, eps: Any, delta: Any, negated: bool) ->
     lam, delta = _finite(exp_eps(eps)), _num(delta)
     g, prof = _game(src, of)
     check_point_states(g)
-    from ..analysis.results import value_cmp
 
     d: Any = prof.delta_at(eps)
     is_dp = value_cmp(d, delta) <= 0
@@ -168,8 +169,6 @@ def simulation_certificate(src: Source, of: Any, eps_default: bool, lam: Any, de
     """``simulates_rr`` / ``not_simulates_rr`` from a checked :class:`~exactdp.simulation.
     simulate.Simulation`: T's table per pair with T; per pair without, the Farkas multipliers
     or the ordered pair breaking (ε, δ)-DP; with the default ε, e^PrivLoss(M, δ)."""
-    from ..simulation.approx import ApproxCertificate
-    from .simulation import farkas_entry, t_table
 
     g, prof = _game(src, of)
     check_point_states(g)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..numbers.rational import Q
+from ..theorems import basic, components, improved_basic, thm_1_8
 from .base import Source, exp_eps
 from .build import _body, _game
 from .game import check_point_states, export_game
@@ -50,8 +51,6 @@ def composition_certificate(src: Source, claim: Any, holds: bool) -> dict:
         check_point_states(games[n])
     concomp = src.cached(("certificate-concomp", names), lambda: src.engine.profile(built))  # type: ignore[attr-defined]
     if at is None:
-        from ..theorems import basic, components, improved_basic, thm_1_8
-
         comps = components(
             [claim.eps[k] if claim.eps else src.profile(n).privloss(deltas[k]) for k, n in enumerate(names)], deltas
         )

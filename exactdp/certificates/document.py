@@ -12,6 +12,7 @@ import hashlib
 import json
 from pathlib import Path
 
+from .. import __version__
 from .base import FORMAT, VERSION, textify
 
 __all__ = ["wrap", "dumps_certificate", "certificate_path", "case_sha256", "games_document"]
@@ -27,7 +28,6 @@ def case_sha256(path: str | Path) -> str:
 def wrap(body: dict, *, case_file: str, sha256: str, case_name: str, number: int | str, text: str) -> dict:
     """The full certificate: header, then the builder's ``body`` (claim, verdict, games, proof)
     with its numbers written as text (:func:`~exactdp.certificates.base.textify`)."""
-    from .. import __version__
 
     head = {
         "format": FORMAT,

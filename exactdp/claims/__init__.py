@@ -2,11 +2,13 @@
 
 Every module of this package is a family of claim kinds (``core`` first: the claims of format
 version 1), registered in :data:`CLAIMS` by its declarations; a new claim kind is one new
-module (or one new class in a module) here — nothing else needs to change.
+module (or one new class in a module) here, and its words one renderer in
+:mod:`exactdp.report.verdicts` (the reader, the JSON Schema and the reference tables follow from
+the declaration).
 """
 
 from ..forms.registry import import_topics
-from .base import CLAIMS, FAILS, HOLDS, UNSUPPORTED, Analysis, Claim, Verdict, Where, claim
+from .base import CLAIMS, FAILS, HOLDS, UNDECIDED, UNSUPPORTED, Analysis, Claim, Shows, Status, Verdict, Where, claim
 
 # isort: off
 # the claim kinds register in this order (the case-format reference lists them so)
@@ -14,8 +16,8 @@ from .core import DeltaClaim, DPClaim, NotDPClaim, PrivLossClaim, ProfileEqClaim
 from .bounded_range import BoundedRangeClaim, BRRangeClaim, NotBoundedRangeClaim
 from .simulate import NotSimulatesRRClaim, SimulatesRRClaim
 from .composition import CompositionClaim
-from .renyi import RenyiClaim, RenyiCompositionClaim
-from .fdp import FDPClaim, FDPCompositionClaim, GDPClaim, NotFDPClaim, NotGDPClaim
+from .renyi import RenyiClaim
+from .fdp import FDPClaim, GDPClaim, NotFDPClaim, NotGDPClaim
 from .calibrate import CalibrateClaim
 from .counterexample import CounterexampleClaim
 # isort: on
@@ -27,7 +29,10 @@ __all__ = [
     "claim",
     "FAILS",
     "HOLDS",
+    "UNDECIDED",
     "UNSUPPORTED",
+    "Shows",
+    "Status",
     "Analysis",
     "Claim",
     "Verdict",
@@ -49,8 +54,6 @@ __all__ = [
     "GDPClaim",
     "NotFDPClaim",
     "NotGDPClaim",
-    "RenyiCompositionClaim",
-    "FDPCompositionClaim",
     "CalibrateClaim",
     "CounterexampleClaim",
 ]

@@ -2,7 +2,10 @@
 
 A claim kind is a frozen value type with a ``check`` method that consults an
 :class:`Analysis` (which runs the chosen engine once per mechanism) and returns a
-:class:`Verdict`.  Nothing here reads files or prints.
+:class:`Verdict`: a :class:`~exactdp.analysis.status.Status` and the exact values computed
+(``facts``), never text.  Each kind declares, once, which of its facts is *the* value that
+tables, CSV, plots and reports show (:class:`Shows`).  Nothing here reads files or prints:
+:mod:`exactdp.report` renders verdicts.
 """
 
 from __future__ import annotations
@@ -13,7 +16,9 @@ from typing import Any, ClassVar
 
 from ..analysis.bounded_range import BRWitness
 from ..analysis.engine import Engine, ProfileEngine
+from ..analysis.renyi import RenyiResult
 from ..analysis.results import Profile, lambda_of
+from ..analysis.status import Status
 from ..analysis.witness import Witness
 from ..builders.combinators import concomp, distinct_labels
 from ..display import RichDisplay
@@ -27,6 +32,8 @@ from ..numbers.rational import Q
 __all__ = [
     "Where",
     "Claim",
+    "Shows",
+    "Status",
     "Verdict",
     "Analysis",
     "HOLDS",
@@ -38,8 +45,8 @@ __all__ = [
     "Subject",
 ]
 
-HOLDS, FAILS, UNSUPPORTED = "holds", "fails", "unsupported"
-UNDECIDED = "error"  # verify.ERROR: reported as undecided (!), never as holding
+# shorthands for the members of Status
+HOLDS, FAILS, UNSUPPORTED, UNDECIDED = Status.HOLDS, Status.FAILS, Status.UNSUPPORTED, Status.UNDECIDED
 
 
 @dataclass(frozen=True)
@@ -52,24 +59,51 @@ class Where:
 
 
 @dataclass(frozen=True)
+class Shows:
+    """What a claim kind's verdict shows as its value (a sweep's table, CSV and plot, the
+    ``value`` of the JSON report, the main LaTeX macro of ``exactdp export``): the fact named
+    ``fact``, described by ``doc``; ``also`` names the other facts exported beside it (each a
+    LaTeX macro of its own)."""
+
+    fact: str
+    doc: str
+    also: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Verdict(RichDisplay):
     """The outcome of checking one claim.
 
-    ``status`` is ``holds``, ``fails`` or ``unsupported`` (never counted as passing);
-    ``found`` is the exact value computed, ``values`` the same in machine-readable form.
+    ``status`` says whether it holds (``UNSUPPORTED`` and ``UNDECIDED`` never count as
+    holding); ``facts`` are the exact values the check computed, by name (exact numbers, pairs
+    of dataset names, counts, result records), and :attr:`value` is the one the claim kind
+    declares it shows (:attr:`Claim.shows`); ``witness`` is the adversary or views that refute a
+    bound.  ``reason`` says why a claim was not decided when the check itself could not run (a
+    limit, an inexact value, a premise that does not hold: then ``checked`` is False).  How a
+    verdict reads is :mod:`exactdp.report`'s business.
     """
 
     claim: Claim
-    status: str
-    found: str
-    note: str = ""
+    status: Status
+    facts: Mapping[str, Any] = field(default_factory=dict)
     witness: Witness | BRWitness | None = None
-    values: Mapping[str, Any] = field(default_factory=dict)
-    details: tuple[str, ...] = ()  # extra report lines (constructions, certificates)
+    reason: str = ""
+    checked: bool = True
 
     @property
     def holds(self) -> bool:
         return self.status == HOLDS
+
+    @property
+    def value(self) -> Any:
+        """The claim's declared value (see :class:`Shows`), or None when it was not computed."""
+        return self.facts.get(self.claim.shown().fact)
+
+    @classmethod
+    def undecided(cls, claim: Claim, reason: str, *, checked: bool = True) -> Verdict:
+        """A claim that could not be decided (``checked``: its check ran and was stopped; else
+        it was not run), and why."""
+        return cls(claim, UNDECIDED, reason=reason, checked=checked)
 
 
 Subject = Any  # a mechanism name, or (name, adjacent pairs) for a claim with `group:`/`pairs:`
@@ -124,6 +158,10 @@ class Analysis:
     def witness(self, subject: Subject, eps: Any) -> Witness:
         return self.engine.witness(self.mech(subject), eps, prof=self.profile(subject))
 
+    def renyi(self, subject: Subject, alpha: Any) -> RenyiResult:
+        """D_α of the subject (Mironov 2017, Def. 3), once per order."""
+        return self.cached(("renyi", subject, ladder.text(alpha)), lambda: self.engine.renyi(self.mech(subject), alpha))
+
     def concomp(self, names: tuple[str, ...]) -> Mechanism:
         """ConComp of every item of ``names`` (Vadhan & Wang 2021, Def. 2.1); a repeated name is
         another copy, so ``(R, R)`` is two copies of R."""
@@ -167,6 +205,7 @@ class Claim(Declared):
     where: Where = field(default=Where(), compare=False)
     adjacency: tuple | None = field(default=None, compare=False)
     kind: ClassVar[str] = "claim"
+    shows: ClassVar[Shows] = Shows("", "")  # every claim kind declares its value
     names: ClassVar[tuple[str, ...]] = ()  # other fields that name mechanisms
     hidden_fields: ClassVar[tuple[str, ...]] = ()
 
@@ -188,6 +227,16 @@ class Claim(Declared):
 
     def describe(self) -> str:
         return self.statement() + self.scope()
+
+    def deprecations(self) -> tuple[tuple[str, str], ...]:
+        """(field, message) for every deprecated spelling this claim was written with (the case
+        reader warns about each at its place in the file)."""
+        return ()
+
+    def shown(self) -> Shows:
+        """What this claim's verdict shows as its value: the kind's :attr:`shows` (a kind whose
+        value depends on a field, such as the theorem of ``composition``, says so here)."""
+        return self.shows
 
     def statement(self) -> str:  # pragma: no cover - overridden
         return self.kind

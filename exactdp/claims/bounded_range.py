@@ -20,7 +20,7 @@ from .. import certificates as _cert
 from ..analysis.bounded_range import ADVERSARIES, BRResult
 from ..forms.fields import Choice, Eps, PrivLossValue, arg
 from ..numbers import ladder
-from .base import FAILS, HOLDS, Analysis, Claim, Verdict, claim
+from .base import FAILS, HOLDS, Analysis, Claim, Shows, Verdict, claim
 
 __all__ = ["BoundedRangeClaim", "NotBoundedRangeClaim", "BRRangeClaim", "br_result"]
 
@@ -34,8 +34,11 @@ def _suffix(adversaries: str) -> str:
     return "" if adversaries == "deterministic" else " (randomized adversaries)"
 
 
-def _values(res: BRResult) -> dict[str, str]:
-    return {"br_range": ladder.text(res.range()), "adversaries": res.adversaries, "pair": ",".join(res.worst.pair)}
+def _facts(res: BRResult) -> dict[str, Any]:
+    return {"br_range": res.range(), "adversaries": res.adversaries, "pair": tuple(res.worst.pair)}
+
+
+_SHOWS = Shows("br_range", "the BR-range, the largest max L - min L over adjacent pairs")
 
 
 _ADVERSARIES = Choice(ADVERSARIES, "adversaries")
@@ -49,6 +52,7 @@ class BoundedRangeClaim(Claim):
 
     eps: Any = arg(Eps(), doc="e.g. eps: log(16)")
     adversaries: str = arg(_ADVERSARIES, default="deterministic", doc=_ADV_DOC)
+    shows = _SHOWS
 
     def statement(self) -> str:
         return f"{self.of} is {ladder.text(self.eps)}-BR{_suffix(self.adversaries)}"
@@ -59,14 +63,7 @@ class BoundedRangeClaim(Claim):
     def check(self, an: Analysis) -> Verdict:
         res = br_result(an, self.subject, self.adversaries)
         ok = res.is_br(self.eps)
-        return Verdict(
-            self,
-            HOLDS if ok else FAILS,
-            f"BR-range = {res.text()}",
-            "" if ok else f"exceeds {ladder.text(self.eps)}",
-            None if ok else res.worst.witness,
-            _values(res),
-        )
+        return Verdict(self, HOLDS if ok else FAILS, _facts(res), None if ok else res.worst.witness)
 
     def certificate(self, an: Analysis) -> dict | None:
         """The game; the checker recomputes the BR-range."""
@@ -85,14 +82,7 @@ class NotBoundedRangeClaim(BoundedRangeClaim):
     def check(self, an: Analysis) -> Verdict:
         res = br_result(an, self.subject, self.adversaries)
         ok = not res.is_br(self.eps)
-        return Verdict(
-            self,
-            HOLDS if ok else FAILS,
-            f"BR-range = {res.text()}",
-            "" if ok else f"{self.of} is {ladder.text(self.eps)}-BR",
-            res.worst.witness if ok else None,
-            _values(res),
-        )
+        return Verdict(self, HOLDS if ok else FAILS, _facts(res), res.worst.witness if ok else None)
 
 
 @claim("br_range")
@@ -102,6 +92,7 @@ class BRRangeClaim(Claim):
 
     equals: Any = arg(PrivLossValue(), doc="log(r), 0 or inf")
     adversaries: str = arg(_ADVERSARIES, default="deterministic", doc=_ADV_DOC)
+    shows = _SHOWS
 
     def statement(self) -> str:
         return f"BR-range({self.of}) = {ladder.text(self.equals)}{_suffix(self.adversaries)}"
@@ -112,7 +103,7 @@ class BRRangeClaim(Claim):
     def check(self, an: Analysis) -> Verdict:
         res = br_result(an, self.subject, self.adversaries)
         ok = ladder.cmp(res.range(), self.equals) == 0
-        return Verdict(self, HOLDS if ok else FAILS, res.text(), "", None if ok else res.worst.witness, _values(res))
+        return Verdict(self, HOLDS if ok else FAILS, _facts(res), None if ok else res.worst.witness)
 
     def certificate(self, an: Analysis) -> dict | None:
         """The game; the checker recomputes the BR-range."""

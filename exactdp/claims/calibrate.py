@@ -28,17 +28,22 @@ It holds when the set where the target holds is exactly the union of the listed 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cmp_to_key
 from typing import Any
+
+import flint
 
 from ..analysis.parametric import Algebraic, Decomposition, Interval, Undecided
 from ..analysis.parametric.algebraic import compare, rational, root_in
 from ..analysis.parametric.cells import Domain
 from ..analysis.parametric.piecewise import interval_of
+from ..analysis.parametric.polys import simplest_between
 from ..errors import VerificationError
 from ..forms.fields import ClaimSpec, Either, FieldProblem, Label, ListOf, Pair, Rational, Record, arg
-from ..numbers.symbolic import SymbolTable
-from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Verdict, claim
-from .parametric import HANDLERS, Parametric, _cross_check, _numeric_verdict, _point_text
+from ..numbers.rational import q_str
+from ..numbers.symbolic import SymbolTable, expr_str, sympy
+from .base import FAILS, HOLDS, Analysis, Claim, Shows, Verdict, claim
+from .parametric import HANDLERS, Parametric, _cross_check, _numeric_verdict, _point_text, involves_symbols
 
 __all__ = ["Calibration", "calibrate", "CalibrateClaim", "RootOf", "Range", "set_text"]
 
@@ -190,8 +195,6 @@ class RootOf:
         self.value()  # the root exists and is unique
 
     def value(self, symbol: str | None = None) -> Algebraic:
-        import flint
-        import sympy
 
         e = self.root
         free = sorted(getattr(e, "free_symbols", ()), key=str)
@@ -272,7 +275,6 @@ def _end(v: Any, symbol: str) -> Algebraic:
 
 def normalise(intervals: list[Interval]) -> list[Interval]:
     """Sorted, with touching or overlapping intervals joined."""
-    from functools import cmp_to_key
 
     def lo_key(a: Interval, b: Interval) -> int:
         if a.lo is None or b.lo is None:
@@ -310,9 +312,6 @@ def _contains(ivs: list[Interval], x: Algebraic) -> bool:
 def _difference_point(a: list[Interval], b: list[Interval], symbol: str) -> dict | None:
     """A rational value in one set and not the other (the ends themselves when rational, else a
     rational between consecutive ends), or None if they differ only at irrational points."""
-    from functools import cmp_to_key
-
-    from ..analysis.parametric.polys import simplest_between
 
     ends = [e for iv in a + b for e in (iv.lo, iv.hi) if e is not None]
     ends = sorted(dict.fromkeys(ends), key=cmp_to_key(compare))
@@ -357,6 +356,8 @@ class CalibrateClaim(Claim):
     holds_for: tuple = arg(ListOf(Record(Range, "an interval"), what="holds_for"), doc="the exact set: intervals")
     symbol: Any = arg(Label("a symbol"), default=None, doc="the symbol (default: the one the answer depends on)")
     symbols: SymbolTable = field(default_factory=SymbolTable, compare=False)
+    # a union of intervals, not one number: nothing for a sweep's column or a LaTeX macro
+    shows = Shows("", "the set of values of the symbol where the target holds (fact `calibration`): no single value")
 
     def statement(self) -> str:
         return f"{self.target.statement()} exactly where {self._declared_text()}"
@@ -383,28 +384,23 @@ class CalibrateClaim(Claim):
         return {"target": self.target.statement(), "holds_for": self._declared_text()}
 
     def check(self, an: Analysis) -> Verdict:
-        from .parametric import involves_symbols
 
         if not involves_symbols(self.target, an) and not (an.symbols and an.symbols.bounds):
-            return Verdict(self, UNDECIDED, "undecided", "calibration needs a case with symbols (`symbols:`)")
+            return Verdict.undecided(self, "calibration needs a case with symbols (`symbols:`)")
         try:
             cal = calibrate(self.target, an, symbol=self.symbol)
         except Undecided as e:
-            return Verdict(self, UNDECIDED, "undecided", str(e))
-        declared = normalise([iv for r in self.holds_for if (iv := r.interval(cal.domain)) is not None])
-        found = set_text(cal.intervals, cal.symbol)
-        values = {"symbol": cal.symbol, "holds_for": [_iv_dict(iv) for iv in cal.intervals], "cells": cal.cells}
+            return Verdict.undecided(self, str(e))
+        declared = tuple(normalise([iv for r in self.holds_for if (iv := r.interval(cal.domain)) is not None]))
+        facts: dict[str, Any] = {"calibration": cal, "declared": declared}
         if same_sets(declared, cal.intervals):
-            return Verdict(self, HOLDS, f"holds exactly where {found}", "", None, values)
-        note = f"declared: {set_text(declared, cal.symbol)}"
-        pt = _difference_point(declared, list(cal.intervals), cal.symbol)
-        wit = None
-        if pt is not None:
-            v = _numeric_verdict(self.target, an, pt)
-            values["differs_at"] = {k: str(x) for k, x in pt.items()}
-            note += f"; at {_point_text(pt)} the target {v.status}: {v.found}"
-            wit = v.witness
-        return Verdict(self, FAILS, f"holds exactly where {found}", note, wit, values)
+            return Verdict(self, HOLDS, facts)
+        pt = _difference_point(list(declared), list(cal.intervals), cal.symbol)
+        if pt is None:
+            return Verdict(self, FAILS, facts)
+        there = _numeric_verdict(self.target, an, pt)
+        facts.update(differs_at=dict(pt), there=there)
+        return Verdict(self, FAILS, facts, there.witness)
 
 
 def _ends(r: Range) -> list[Any]:
@@ -412,22 +408,8 @@ def _ends(r: Range) -> list[Any]:
 
 
 def _end_text(v: Any) -> str:
-    from ..numbers.rational import q_str
-    from ..numbers.symbolic import expr_str
 
     if isinstance(v, RootOf):
         lo, hi = v.interval
         return f"(root of {expr_str(v.root)} in [{q_str(lo)}, {q_str(hi)}])"
     return q_str(v)
-
-
-def _iv_dict(iv: Interval) -> dict[str, Any]:
-    from ..analysis.parametric.piecewise import endpoint_dict
-
-    return {
-        "lo": endpoint_dict(iv.lo, iv.name),
-        "lo_closed": iv.lo_closed,
-        "hi": endpoint_dict(iv.hi, iv.name),
-        "hi_closed": iv.hi_closed,
-        "text": iv.text(),
-    }

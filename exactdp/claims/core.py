@@ -4,18 +4,18 @@ profile comparisons (Vadhan & Wang 2021, Def. 1.7 and Section 5)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cmp_to_key
 from typing import Any
 
 from .. import certificates as _cert
-from ..analysis import format_privloss
-from ..analysis.results import Profile, privloss_from_lambda, value_cmp, value_str
+from ..analysis.results import Profile, privloss_from_lambda, value_cmp
 from ..errors import InexactValueError
 from ..forms.fields import Delta, Eps, FieldProblem, Label, PrivLossValue, arg
 from ..numbers import ladder
 from ..numbers.ladder import is_inf
-from ..numbers.rational import Q, q_str
+from ..numbers.rational import Q
 from ..numbers.symbolic import expr_str, is_sym
-from .base import FAILS, HOLDS, Analysis, Claim, Verdict, claim
+from .base import FAILS, HOLDS, Analysis, Claim, Shows, Verdict, claim
 
 __all__ = [
     "PrivLossClaim",
@@ -64,6 +64,7 @@ class PrivLossClaim(Claim):
     delta: Any = arg(Delta(field=True, symbolic=True), default=Q(0), doc="default 0")
     equals: Any = arg(PrivLossValue(symbolic=True), default=None, doc="log(r), a rational, or inf")
     at_most: Any = arg(PrivLossValue(symbolic=True), default=None, doc="log(r), a rational, or inf")
+    shows = Shows("privloss", "PrivLoss(M, delta)", also=("exp_privloss",))
 
     def validate(self) -> None:
         super().validate()
@@ -85,25 +86,16 @@ class PrivLossClaim(Claim):
     def check(self, an: Analysis) -> Verdict:
         lam = an.least_lambda(self.subject, self.delta)
         found = privloss_from_lambda(lam)
-        values = {"privloss": ladder.text(found), "decimal": ladder.decimal(found)}
-        values["exp_privloss"] = ladder.text(lam)
-        if self.equals is not None:
-            c = ladder.cmp(found, self.equals)
-            ok = c == 0
-        else:
-            c = ladder.cmp(found, self.at_most)
-            ok = c <= 0
         target = self.equals if self.equals is not None else self.at_most
-        wit, note = None, ""
+        c = ladder.cmp(found, target)
+        ok = c == 0 if self.equals is not None else c <= 0
+        wit = None
         if not ok and c > 0 and not is_inf(target):
-            # the claimed ε is too small: show an adversary beating it
-            # e^eps must be exact for a witness: a multiple of a log such as log(3)/2 is
-            # compared exactly but has no witness
+            # the claimed ε is too small: show an adversary beating it (e^eps must be exact for
+            # a witness: a multiple of a log such as log(3)/2 is compared exactly but has none)
             wit = _witness_if_exact(an, self.subject, target)
-            note = f"not ({ladder.text(target)}, {q_str(self.delta)})-DP"
-        elif not ok:
-            note = f"{self.of} is already ({ladder.text(found)}, {q_str(self.delta)})-DP"
-        return Verdict(self, HOLDS if ok else FAILS, format_privloss(found), note, wit, values)
+        facts = {"privloss": found, "exp_privloss": lam, "relation": c}
+        return Verdict(self, HOLDS if ok else FAILS, facts, wit)
 
     def certificate(self, an: Analysis) -> dict | None:
         rel, val = ("equals", self.equals) if self.equals is not None else ("at_most", self.at_most)
@@ -117,6 +109,7 @@ class DPClaim(Claim):
 
     eps: Any = arg(Eps(symbolic=True), doc="e.g. eps: log(3)")
     delta: Any = arg(Delta(field=True, logs=True, symbolic=True), default=Q(0), doc="default 0")
+    shows = Shows("delta_at_eps", "delta_M(e^eps), the least delta for which M is (eps, delta)-DP")
 
     def statement(self) -> str:
         return f"{self.of} is ({_eps_text(self.eps)}, {_text(self.delta)})-DP"
@@ -131,14 +124,7 @@ class DPClaim(Claim):
         d = self._delta_found(an)
         ok = value_cmp(d, self.delta) <= 0
         wit = None if ok else an.witness(self.subject, self.eps)
-        return Verdict(
-            self,
-            HOLDS if ok else FAILS,
-            f"delta_{self.of}(e^eps) = {value_str(d)}",
-            "" if ok else f"exceeds {q_str(self.delta)}",
-            wit,
-            {"delta_at_eps": value_str(d)},
-        )
+        return Verdict(self, HOLDS if ok else FAILS, {"delta_at_eps": d}, wit)
 
     def certificate(self, an: Analysis) -> dict | None:
         return _cert.dp_certificate(an, self.subject, self.eps, self.delta, negated=self.kind == "not_dp")
@@ -156,14 +142,7 @@ class NotDPClaim(DPClaim):
         d = self._delta_found(an)
         holds = value_cmp(d, self.delta) > 0
         wit = an.witness(self.subject, self.eps) if holds else None
-        return Verdict(
-            self,
-            HOLDS if holds else FAILS,
-            f"delta_{self.of}(e^eps) = {value_str(d)}",
-            "" if holds else f"{self.of} is ({_eps_text(self.eps)}, {q_str(self.delta)})-DP",
-            wit,
-            {"delta_at_eps": value_str(d)},
-        )
+        return Verdict(self, HOLDS if holds else FAILS, {"delta_at_eps": d}, wit)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -187,6 +166,7 @@ class DeltaClaim(Claim):
 
     eps: Any = arg(Eps(symbolic=True), doc="e.g. eps: log(3)")
     equals: Any = arg(Delta(field=True, logs=True, symbolic=True), doc="the exact delta")
+    shows = Shows("delta_at_eps", "delta_M(e^eps)")
 
     def statement(self) -> str:
         return f"delta_{self.of}(e^{_exponent(self.eps)}) = {_text(self.equals)}"
@@ -198,7 +178,7 @@ class DeltaClaim(Claim):
         d = an.delta_at(self.subject, self.eps, expect_zero=self.equals == 0)
         ok = value_cmp(d, self.equals) == 0
         wit = an.witness(self.subject, self.eps) if not ok and value_cmp(d, self.equals) > 0 else None
-        return Verdict(self, HOLDS if ok else FAILS, value_str(d), "", wit, {"delta_at_eps": value_str(d)})
+        return Verdict(self, HOLDS if ok else FAILS, {"delta_at_eps": d}, wit)
 
     def certificate(self, an: Analysis) -> dict | None:
         return _cert.delta_certificate(an, self.subject, self.eps, self.equals)
@@ -221,6 +201,7 @@ class ProfileEqClaim(_Comparison):
 
     other: str = arg(Label("a mechanism name"), key="as", doc="the other mechanism")
     names = ("other",)
+    shows = Shows("excess", "max over eps >= 0 of |delta_M(e^eps) - delta_N(e^eps)| (0 when it holds)", also=("limit",))
 
     def statement(self) -> str:
         return f"profile of {self.of} equals profile of {self.other}"
@@ -230,11 +211,13 @@ class ProfileEqClaim(_Comparison):
 
     def check(self, an: Analysis) -> Verdict:
         a, b = an.profile(self.subject), an.profile(self.other_subject)
+        pa, pb = a.breakpoints(), b.breakpoints()
+        excess = max(_excess(pa, pb), _excess(pb, pa), key=_order)
         if a.equals_on_eps_ge_0(b):
-            return Verdict(self, HOLDS, f"{len(a.breakpoints())} breakpoints, identical", values=_bp(a))
+            return Verdict(self, HOLDS, _facts(a, b, pa, excess))
         ok1, lam1 = a.le_on_eps_ge_0(b)
         lam = lam1 if not ok1 else b.le_on_eps_ge_0(a)[1]
-        return Verdict(self, FAILS, _differ_text(a, b, lam, self.of, self.other), values=_bp(a))
+        return Verdict(self, FAILS, _facts(a, b, pa, excess, lam))
 
     def certificate(self, an: Analysis) -> dict | None:
         return _cert.profile_certificate(an, self.subject, self.other_subject, self.kind)
@@ -247,6 +230,9 @@ class ProfileLeClaim(_Comparison):
 
     other: str = arg(Label("a mechanism name"), key="than", doc="the other mechanism")
     names = ("other",)
+    shows = Shows(
+        "excess", "max over eps >= 0 of delta_M(e^eps) - delta_N(e^eps) (<= 0 when it holds)", also=("limit",)
+    )
 
     def statement(self) -> str:
         return f"profile of {self.of} <= profile of {self.other}"
@@ -257,27 +243,50 @@ class ProfileLeClaim(_Comparison):
     def check(self, an: Analysis) -> Verdict:
         a, b = an.profile(self.subject), an.profile(self.other_subject)
         ok, lam = a.le_on_eps_ge_0(b)
+        pa = a.breakpoints()
+        excess = _excess(pa, b.breakpoints())
         if ok:
-            return Verdict(self, HOLDS, "dominated at every breakpoint and in the limit", values=_bp(a))
-        wit = an.witness(self.subject, _log_or_inf(lam)) if not is_inf(lam) else None
-        return Verdict(self, FAILS, _differ_text(a, b, lam, self.of, self.other), witness=wit, values=_bp(a))
+            return Verdict(self, HOLDS, _facts(a, b, pa, excess))
+        wit = an.witness(self.subject, ladder.log(lam)) if not is_inf(lam) else None
+        return Verdict(self, FAILS, _facts(a, b, pa, excess, lam), wit)
 
     def certificate(self, an: Analysis) -> dict | None:
         return _cert.profile_certificate(an, self.subject, self.other_subject, self.kind)
 
 
-def _log_or_inf(lam: Any) -> Any:
-    return ladder.log(lam)
+_order = cmp_to_key(value_cmp)  # a sort key for values of profiles (rationals and ℚ(e^{1/L}) alike)
 
 
-def _bp(p: Profile) -> dict[str, Any]:
-    return {"breakpoints": [[q_str(l), q_str(d)] for l, d in p.breakpoints()], "limit": q_str(p.limit())}
+def _interpolate(points: list, lams: list) -> list:
+    """δ at each λ of the increasing ``lams`` from a profile's increasing breakpoints ``points``
+    (λ, δ(λ)): δ is affine in λ between two breakpoints and constant beyond the last."""
+    out, k = [], 0
+    for lam in lams:
+        while k + 1 < len(points) and value_cmp(points[k + 1][0], lam) <= 0:
+            k += 1
+        (l0, d0), nxt = points[k], points[k + 1] if k + 1 < len(points) else None
+        out.append(d0 if nxt is None or value_cmp(lam, l0) == 0 else d0 + (nxt[1] - d0) * (lam - l0) / (nxt[0] - l0))
+    return out
 
 
-def _differ_text(a: Profile, b: Profile, lam: Any, na: str, nb: str) -> str:
-    if is_inf(lam):
-        return f"as eps -> inf: delta_{na} -> {q_str(a.limit())}, delta_{nb} -> {q_str(b.limit())}"
-    return (
-        f"at e^eps = {q_str(lam)}: delta_{na} = {q_str(a.delta_at_lambda(lam))}, "
-        f"delta_{nb} = {q_str(b.delta_at_lambda(lam))}"
-    )
+def _excess(pa: list, pb: list) -> Any:
+    """sup over λ = e^ε ≥ 1 of δ_a(λ) − δ_b(λ), from the two profiles' breakpoints: both are
+    piecewise linear in λ and constant beyond their last breakpoints, so the supremum is attained
+    at λ = 1 or at a breakpoint of either (one pass over both lists)."""
+    lams = sorted({lam for lam, _ in pa} | {lam for lam, _ in pb}, key=_order)
+    return max((x - y for x, y in zip(_interpolate(pa, lams), _interpolate(pb, lams))), key=_order)
+
+
+def _facts(a: Profile, b: Profile, pa: list, excess: Any, differ_at: Any = None) -> dict[str, Any]:
+    """The facts of a profile comparison: ``of``'s breakpoints ``pa`` and limit, the excess, and
+    where the two profiles differ (λ, then δ of each there; their limits when λ is ∞)."""
+    facts: dict[str, Any] = {"breakpoints": tuple(pa), "limit": a.limit(), "excess": excess}
+    if differ_at is not None:
+        at = (
+            (a.limit(), b.limit())
+            if is_inf(differ_at)
+            else (a.delta_at_lambda(differ_at), b.delta_at_lambda(differ_at))
+        )
+        facts["differ_at"] = differ_at
+        facts["deltas_there"] = at
+    return facts

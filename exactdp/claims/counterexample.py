@@ -26,7 +26,7 @@ from ..errors import VerificationError
 from ..forms.fields import ClaimSpec, FieldProblem, MapOf, Rational, arg
 from ..numbers.rational import q_str
 from ..numbers.symbolic import SymbolTable
-from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Verdict, claim
+from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Shows, Verdict, claim
 from .parametric import _numeric_verdict, _point_text, check_claim
 
 __all__ = ["CounterexampleClaim"]
@@ -41,6 +41,7 @@ class CounterexampleClaim(Claim):
     target: Any = arg(ClaimSpec(), key="claim", doc="the false claim, e.g. {dp: {eps: log(2), delta: 1/10}}")
     at: dict = arg(MapOf(Rational("a value of a symbol"), min_len=1, what="`at:`"), doc="{symbol: value}, e.g. {E: 2}")
     symbols: SymbolTable = field(default_factory=SymbolTable, compare=False)
+    shows = Shows("value_there", "the target claim's value at the point (its verdict there is the fact `there`)")
 
     def validate(self) -> None:
         super().validate()
@@ -67,16 +68,14 @@ class CounterexampleClaim(Claim):
     def check(self, an: Analysis) -> Verdict:
         pt = {k: flint.fmpq(int(v.numerator), int(v.denominator)) for k, v in self.at.items()}
         there = _numeric_verdict(self.target, an, pt)
-        values: dict[str, Any] = {"at": {k: q_str(v) for k, v in self.at.items()}, "there": dict(there.values)}
+        facts: dict[str, Any] = {"at": dict(self.at), "there": there, "value_there": there.value}
         if there.status != FAILS:
-            found = f"at {_point_text(pt)}: {there.found} ({there.status})"
-            return Verdict(self, FAILS if there.status == HOLDS else UNDECIDED, found, there.note, None, values)
+            return Verdict(self, FAILS if there.status == HOLDS else UNDECIDED, facts)
         whole = check_claim(self.target, an)
         if whole.status == HOLDS:
             raise VerificationError(
                 f"{self.target.statement()}: the numeric engine refutes it at {_point_text(pt)}, "
                 "the parametric engine says it holds for every value"
             )
-        values["for_every_value"] = whole.status
-        note = there.note or ""
-        return Verdict(self, HOLDS, f"at {_point_text(pt)}: {there.found}", note, there.witness, values)
+        facts["for_every_value"] = whole.status
+        return Verdict(self, HOLDS, facts, there.witness)

@@ -55,12 +55,16 @@ from ..analysis.parametric import (
 )
 from ..analysis.parametric.check import check_hull_at
 from ..analysis.parametric.engine import delta_at, least_lambda_of, max_value
-from ..analysis.parametric.piecewise import Piece, endpoint_dict
+from ..analysis.parametric.piecewise import Piece
 from ..errors import VerificationError
-from ..model.game import Mechanism
-from ..model.symbolic import is_symbolic_mechanism
-from ..numbers.symbolic import is_sym
-from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Subject, Verdict
+from ..model.game import Ask, Chance, End, Mechanism, postorder
+from ..model.symbolic import SymChance, is_symbolic_mechanism
+from ..numbers import ladder
+from ..numbers.ladder import is_inf
+from ..numbers.loglinear import log_linear
+from ..numbers.rational import Q
+from ..numbers.symbolic import is_sym, sympy
+from .base import FAILS, HOLDS, Analysis, Claim, Subject, Verdict
 
 __all__ = [
     "check_claim",
@@ -71,6 +75,7 @@ __all__ = [
     "claim_at",
     "analysis_at",
     "numeric_mechanism",
+    "sympy_point",
     "HANDLERS",
     "MAX_CROSS_CHECKS",
 ]
@@ -280,7 +285,6 @@ def _not_fdp(claim: Any, P: Parametric) -> Run:
 
 @_handles("renyi")
 def _renyi(claim: Any, P: Parametric) -> Run:
-    from ..numbers.ladder import is_inf
 
     alpha = claim.alpha
     if not is_inf(alpha) and alpha == 1:
@@ -336,30 +340,25 @@ def decide(claim: Claim, an: Analysis) -> Verdict:
                 f"the claim kind {claim.kind!r} is not decided with symbols yet; give the symbols values "
                 "(params or a sweep)",
             )
-            return Verdict(claim, UNDECIDED, "undecided", why)
+            return Verdict.undecided(claim, why)
         dec = P.decide(make(claim, P))
     except Undecided as e:
-        return Verdict(claim, UNDECIDED, "undecided", str(e))
+        return Verdict.undecided(claim, str(e))
     ps = pieces(dec, key=lambda o: (o.holds, o.found))
     _cross_check(claim, an, P, dec)
     return _verdict(claim, an, P, dec, ps)
 
 
-def _domain_text(P: Parametric) -> str:
-    return ", ".join(d.describe() for d in P.domains)
-
-
 def _verdict(claim: Claim, an: Analysis, P: Parametric, dec: Decomposition, ps: list[Piece]) -> Verdict:
-    details = tuple(_piece_line(p) for p in ps)
-    values: dict[str, Any] = {
-        "symbols": _domain_text(P),
-        "cells": len(dec.cells),
-        "pieces": [piece_dict(p, P) for p in ps],
-    }
+    """The piecewise verdict: its facts are the symbols' ``domains``, the number of ``cells``,
+    the ``pieces`` (each an :class:`Outcome` on a box of the symbols) and, for a claim that
+    fails, the rational point ``refuted_at`` with the numeric verdict ``there`` (or, when only
+    irrational points refute it, the failing piece ``refuted_piece``).  A piecewise verdict has
+    no single value: :attr:`Verdict.value` is None."""
+    facts: dict[str, Any] = {"domains": tuple(P.domains), "cells": len(dec.cells), "pieces": tuple(ps)}
     failing = [p for p in ps if not p.value.holds]
     if not failing:
-        found = f"holds for every value: {_domain_text(P)} ({_n(len(ps), 'piece')}, {_n(len(dec.cells), 'cell')})"
-        return Verdict(claim, HOLDS, found, "", None, values, details)
+        return Verdict(claim, HOLDS, facts)
     # refute at a rational point of a failing piece (open pieces first: they have simple points)
     for p in sorted(failing, key=lambda p: not p.open):
         pt = p.sample()
@@ -368,17 +367,12 @@ def _verdict(claim: Claim, an: Analysis, P: Parametric, dec: Decomposition, ps: 
             if concrete.status != FAILS:
                 raise VerificationError(
                     f"the parametric engine finds the claim false at {_point_text(pt)} but the numeric engine's "
-                    f"verdict there is {concrete.status}: {concrete.found}"
+                    f"verdict there is {concrete.status.value}"
                 )
-            values["refuted_at"] = {k: str(v) for k, v in pt.items()}
-            values["concrete"] = dict(concrete.values)
-            found = f"fails at {_point_text(pt)}: {concrete.found}"
-            note = concrete.note or f"the claim fails where {p.text()}"
-            return Verdict(claim, FAILS, found, note, concrete.witness, values, details)
-    p = failing[0]
-    values["refuted_at"] = {iv.name: endpoint_dict(iv.lo, iv.name) for iv in p.box if iv.is_point()}
-    found = f"fails only where {p.text()} (no rational value of the symbols refutes it)"
-    return Verdict(claim, FAILS, found, "", None, values, details)
+            facts.update(refuted_at=dict(pt), there=concrete, refuted_piece=p)
+            return Verdict(claim, FAILS, facts, concrete.witness)
+    facts["refuted_piece"] = failing[0]
+    return Verdict(claim, FAILS, facts)
 
 
 def _n(k: int, what: str) -> str:
@@ -389,48 +383,17 @@ def _point_text(pt: dict) -> str:
     return ", ".join(f"{k} = {v}" for k, v in pt.items())
 
 
-def _piece_line(p: Piece) -> str:
-    o: Outcome = p.value
-    mark = "holds" if o.holds else "fails"
-    found = value_text(o.found) if o.found is not None else "-"
-    return f"{p.text()}: {o.label + ' = ' if o.label else ''}{found}  [{mark}]"
-
-
-def piece_dict(p: Piece, P: Parametric) -> dict[str, Any]:
-    """A piece for JSON: the intervals (exact endpoints with decimals) and the value."""
-    o = p.value
-    out: dict[str, Any] = {
-        "where": p.text(),
-        "intervals": [
-            {
-                "symbol": iv.name,
-                "lo": endpoint_dict(iv.lo, iv.name),
-                "lo_closed": iv.lo_closed,
-                "hi": endpoint_dict(iv.hi, iv.name),
-                "hi_closed": iv.hi_closed,
-            }
-            for iv in p.box
-            if not iv.whole
-        ],
-    }
-    if isinstance(o, Outcome):
-        out["holds"] = o.holds
-        out["value"] = value_text(o.found)
-        if o.label:
-            out["quantity"] = o.label
-    else:
-        out["value"] = value_text(o)
-    return out
-
-
 # --- the numeric engine at rational points ----------------------------------------------------
 
 
-def _sympy_point(an: Analysis, point: dict) -> dict:
-    import sympy
+def sympy_point(table: Any, point: dict) -> dict:
+    """``point`` (symbol name → rational: a python-flint ``fmpq`` or a ``Q``) as {SymPy symbol:
+    Rational}, for :func:`numeric_mechanism`."""
 
-    table = an.symbols
-    return {table.symbols[n]: sympy.Rational(int(v.p), int(v.q)) for n, v in point.items()}
+    def rat(v: Any) -> Any:
+        return sympy.Rational(int(v.p), int(v.q)) if hasattr(v, "p") else sympy.Rational(v.numerator, v.denominator)
+
+    return {table.symbols[n]: rat(v) for n, v in point.items()}
 
 
 def analysis_at(an: Analysis, point: dict) -> Analysis:
@@ -438,7 +401,7 @@ def analysis_at(an: Analysis, point: dict) -> Analysis:
     key = ("at", tuple(sorted((k, str(v)) for k, v in point.items())))
 
     def build() -> Analysis:
-        sp = _sympy_point(an, point)
+        sp = sympy_point(an.symbols, point)
         mechs: dict[str, Mechanism] = {
             n: (numeric_mechanism(m, sp) if is_symbolic_mechanism(m) else m) for n, m in an.mechanisms.items()
         }
@@ -451,9 +414,6 @@ def numeric_mechanism(mech: Mechanism, point: dict) -> Mechanism:
     """The mechanism with the symbols given rational values ({SymPy symbol: Rational}), each
     probability evaluated by SymPy (an evaluation independent of the parametric engine's own
     arithmetic) and checked to be rational."""
-    from ..model.game import Ask, Chance, End, postorder
-    from ..model.symbolic import SymChance
-    from ..numbers.rational import Q
 
     done: dict[Any, Any] = {}
 
@@ -484,14 +444,13 @@ def numeric_mechanism(mech: Mechanism, point: dict) -> Mechanism:
 
 
 def sympy_cancel(v: Any) -> Any:
-    import sympy
 
     return sympy.cancel(v)
 
 
 def claim_at(claim: Claim, an: Analysis, point: dict) -> Claim:
     """``claim`` with its symbolic values evaluated at a rational point (exact values)."""
-    sp = _sympy_point(an, point)
+    sp = sympy_point(an.symbols, point)
     changes: dict[str, Any] = {}
     for f in dataclasses.fields(claim):
         v = getattr(claim, f.name, None)
@@ -504,11 +463,6 @@ def claim_at(claim: Claim, an: Analysis, point: dict) -> Claim:
 
 def _exact(e: Any, point: dict) -> Any:
     """A SymPy value at a point as an exact exactdp value (rational, log(r), linear form)."""
-    import sympy
-
-    from ..numbers import ladder
-    from ..numbers.loglinear import log_linear
-    from ..numbers.rational import Q
 
     v = sympy.expand(e.xreplace(point))
     if v.is_Rational:
@@ -558,8 +512,8 @@ def _cross_check(claim: Claim, an: Analysis, P: Parametric, dec: Decomposition) 
         want = HOLDS if outcome.holds else FAILS
         if v.status != want:
             raise VerificationError(
-                f"cross-check at {_point_text(pt)}: the parametric engine says the claim {want} on {cell.text()}, "
-                f"the numeric engine says {v.status} ({v.found})"
+                f"cross-check at {_point_text(pt)}: the parametric engine says the claim {want.value} on {cell.text()}, "
+                f"the numeric engine says {v.status.value}"
             )
         an_pt = analysis_at(an, pt)
         for (_key, subject), prof in _profiles_in(memo):

@@ -1,7 +1,8 @@
 """The ``exactdp`` command line: one module per group of commands, registered on :data:`main`.
 
 Exit status: 0 every claim holds; 1 some claim does not hold (or is not supported yet);
-2 invalid input (a case file, an option) or a limit was hit; 3 an internal cross-check failed.
+2 invalid input (a case file, an option), a limit was hit, or a claim could not be decided
+(undecided); 3 an internal cross-check failed.
 """
 
 from . import (

@@ -20,6 +20,7 @@ import click
 from .. import checker
 from ..certificates import NoCertificate, case_sha256, certificate_path, dumps_certificate, wrap
 from ..claims import FAILS, HOLDS
+from ..claims.parametric import involves_symbols
 from ..errors import ExactDPError, LimitExceededError, VerificationError
 from ..report.certificate import render_certificate_latex
 from ..report.escape import text
@@ -93,7 +94,6 @@ class _Writer:
         if verdict.status not in (HOLDS, FAILS):
             self.missing.append((where, "not decided"))
             return
-        from ..claims.parametric import involves_symbols
 
         if claim.kind in _ABOUT_SYMBOLS or involves_symbols(claim, an):
             self.missing.append((where, "the mechanism or eps is symbolic; certificates cover numeric mechanisms"))

@@ -2,28 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import click
 
 from ..errors import ExactDPError
 from ..limits import check_count, using
-from ..numbers import ladder
-from ..numbers.ladder import is_inf
-from ..numbers.rational import q_str
+from ..report.compose import SHOW_CHARS, compose_json, compose_lines, theorem_row
 from ..report.jsonout import dumps
-from ..theorems import (
-    THEOREMS,
-    advanced,
-    basic,
-    check_against_optimum,
-    components,
-    improved_basic,
-    kov_3_4,
-    optimal,
-    optimal_profile,
-    thm_1_8,
-)
+from ..theorems import THEOREMS, components, evaluate, optimal_profile
 from .app import fail, limit_options, limits_from, main, parse_number
 
 __all__ = ["compose"]
@@ -34,27 +19,6 @@ def _split(text: str, what: str, kind: str) -> list:
     if not all(parts):
         raise click.BadParameter(f"{what} {text!r}: empty item in the comma-separated list")
     return [parse_number(p, what, kind=kind) for p in parts]
-
-
-_SHOW = [160]  # exact texts longer than this are summarised (``--exact`` prints them whole)
-
-
-def _exact(s: str) -> str:
-    if len(s) <= _SHOW[0]:
-        return s
-    return f"<exact, {len(s)} characters; --exact prints it>"
-
-
-def _eps_text(v: Any) -> str:
-    if is_inf(v):
-        return "inf"
-    s = ladder.text(v)
-    return s if s == "0" else f"{_exact(s)} ≈ {ladder.decimal(v, 12)}"
-
-
-def _delta_text(d: Any) -> str:
-    s = q_str(d)
-    return s if "/" not in s and "exp" not in s else f"{_exact(s)} ≈ {ladder.decimal(d, 12)}"
 
 
 @main.command()
@@ -99,7 +63,7 @@ def compose(eps_text, delta_text, delta_g_text, times, theorem, show_profile, sh
     optimal: the least eps_g for delta_g (KOV/Murtagh-Vadhan, Vadhan-Wang Thm 1.4/5.6/5.7);
     advanced and kov-3.4: certified intervals, compared with the exact optimum.
     """
-    _SHOW[0] = 10**12 if show_exact else 160
+    show = 10**12 if show_exact else SHOW_CHARS
     lim = limits_from(**limits)
     try:
         with using(lim):
@@ -111,96 +75,12 @@ def compose(eps_text, delta_text, delta_g_text, times, theorem, show_profile, sh
             deltas = deltas * times if len(deltas) > 1 else deltas
             delta_g = parse_number(delta_g_text, "--delta-g", kind="delta")
             comps = components(eps, deltas)
-            rows = _evaluate(comps, delta_g, theorem)
+            want = THEOREMS if theorem == "all" else (theorem,)
+            rows = [theorem_row(name, evaluate(name, comps, delta_g), delta_g, show) for name in want]
             stair = optimal_profile(comps) if show_profile else None
     except (ExactDPError, ValueError) as e:
         fail(e)
     if as_json:
-        out = {
-            "components": [{"eps": ladder.text(c.eps), "delta": q_str(c.delta)} for c in comps],
-            "delta_g": q_str(delta_g),
-            "theorems": rows,
-        }
-        if stair is not None:
-            out["profile"] = [[ladder.text(l), ladder.text(d)] for l, d in stair]
-        click.echo(dumps(out))
-        return
-    shown = ", ".join(str(c) for c in comps[:6]) + (f", ... ({len(comps)} components)" if len(comps) > 6 else "")
-    click.echo(f"composition of {shown}; delta_g = {q_str(delta_g)}")
-    for r in rows:
-        click.echo(f"  {r['theorem']:<15} {r['text']}")
-        click.echo(f"  {'':<15}   [{r['source']}]")
-    if stair is not None:
-        click.echo("  optimal composition, exact privacy profile (e^eps, delta), linear in e^eps between rows:")
-        for lam, d in stair:
-            click.echo(f"    eps = {_eps_text(_log(lam)):<40} delta = {_delta_text(d)}")
-
-
-def _log(lam):
-    return ladder.log(lam)
-
-
-def _evaluate(comps, delta_g, which) -> list[dict]:
-    rows: list[dict] = []
-    want = THEOREMS if which == "all" else (which,)
-    for name in want:
-        if name in ("basic", "improved-basic", "thm-1.8"):
-            b = {"basic": basic, "improved-basic": improved_basic, "thm-1.8": thm_1_8}[name](comps)
-            text = f"eps_g = {_eps_text(b.eps)}   delta_g = {_delta_text(b.delta)}"
-            row = {
-                "theorem": name,
-                "eps": ladder.text(b.eps),
-                "delta": ladder.text(b.delta),
-                "source": b.source,
-                "text": text,
-            }
-            if b.order is not None:
-                row["order"] = list(b.order)
-                shown = ", ".join(map(str, b.order[:12])) + (", ..." if len(b.order) > 12 else "")
-                row["text"] += f"   (order {shown}: Smith's rule, delta_i/(e^eps_i - 1) decreasing)"
-            rows.append(row)
-        elif name == "optimal":
-            o = optimal(comps, delta_g)
-            text = f"eps_g = {_eps_text(o.eps)}   at delta_g = {q_str(delta_g)}"
-            if is_inf(o.eps):
-                text += "   (delta_g < 1 - prod(1 - delta_i): no finite eps)"
-            src = "Vadhan-Wang Thm 1.4/5.6/5.7 (Kairouz-Oh-Viswanath 2015, Murtagh-Vadhan 2016); exact PLD"
-            rows.append(
-                {
-                    "theorem": name,
-                    "eps": ladder.text(o.eps),
-                    "exp_eps": ladder.text(o.lam),
-                    "delta": q_str(delta_g),
-                    "source": src,
-                    "text": text,
-                }
-            )
-        else:
-            if delta_g <= 0:
-                rows.append(
-                    {"theorem": name, "eps": None, "source": "", "text": "needs --delta-g > 0 (the slack delta')"}
-                )
-                continue
-            ib = (advanced if name == "advanced" else kov_3_4)(comps, delta_g)
-            status, opt = check_against_optimum(ib, comps)
-            verdict = {
-                "valid": "valid (>= the exact optimum)",
-                "below-optimum": "BELOW the exact optimum: not a valid bound",
-                "undecided": "undecided",
-            }[status]
-            text = (
-                f"eps in {ib.text()}   delta = {_delta_text(ib.delta)}\n"
-                f"  {'':<15}   exact optimum at that delta: {_eps_text(opt.eps)}: {verdict}"
-            )
-            rows.append(
-                {
-                    "theorem": name,
-                    "eps_interval": [str(ib.lo), str(ib.hi)],
-                    "delta": q_str(ib.delta),
-                    "optimum": ladder.text(opt.eps),
-                    "status": status,
-                    "source": ib.source,
-                    "text": text,
-                }
-            )
-    return rows
+        click.echo(dumps(compose_json(comps, delta_g, rows, stair)))
+    else:
+        click.echo("\n".join(compose_lines(comps, delta_g, rows, stair, show)))

@@ -15,7 +15,8 @@ from ..report.escape import text
 __all__ = ["draw_game"]
 
 
-def _write(path: str, data: bytes | str) -> None:
+def _write(path: str, data: bytes | str, what: str) -> None:
+    """Write ``data`` to ``path`` and say so on stderr (stdout keeps what the command prints)."""
     try:
         if isinstance(data, str):
             Path(path).write_text(data, encoding="utf-8")
@@ -24,6 +25,7 @@ def _write(path: str, data: bytes | str) -> None:
     except OSError as e:
         click.echo(f"exactdp: cannot write {text(path)}: {text(e.strerror or e)}", err=True)
         sys.exit(2)
+    click.echo(f"exactdp: {text(what)} written to {text(path)}", err=True)
 
 
 def draw_game(
@@ -48,12 +50,12 @@ def draw_game(
     if dot_file == "-":
         click.echo(src, nl=False)
     elif dot_file is not None:
-        _write(dot_file, src)
+        _write(dot_file, src, f"the drawing of {mech.name} (DOT)")
     for path, fmt in ((svg_file, "svg"), (png_file, "png")):
         if path is None:
             continue
         try:
-            _write(path, render_graphviz(src, fmt))
+            _write(path, render_graphviz(src, fmt), f"the drawing of {mech.name} ({fmt.upper()})")
         except GraphvizMissingError as e:
             click.echo(f"exactdp: {e}", err=True)
             sys.exit(2)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import signal
 import sys
 import time
 
@@ -10,11 +9,11 @@ import click
 
 from ..errors import ExactDPError
 from ..execution import Runner, run_ordered
-from ..limits import Limits, check_count, disarm, using
-from ..numbers.rational import q_str
-from ..report.simulate import dumps_json
+from ..limits import Limits, check_count, using
+from ..report.simulate import dumps_json, section6_doc, section6_lines
 from ..simulation.experiment import Section6Result, blocks, merge_blocks, run_block
 from .app import ProgressLine, fail, limit_options, limits_from, main, parse_number, runner_from, runner_options
+from .verify import stream_results
 
 __all__ = ["experiment", "section6"]
 
@@ -95,7 +94,7 @@ def section6(
             )
     except ExactDPError as e:
         fail(e)
-    _report(res, as_json)
+    click.echo(dumps_json(section6_doc(res)) if as_json else "\n".join(section6_lines(res)))
     if interrupted:
         click.echo(f"  interrupted: {samples - res.samples} of {samples} samples not checked", err=True)
         sys.exit(130)
@@ -105,69 +104,17 @@ def section6(
         sys.exit(1)
 
 
-def _report(res: Section6Result, as_json: bool) -> None:
-    if as_json:
-        click.echo(
-            dumps_json(
-                {
-                    "samples": res.samples,
-                    "delta": q_str(res.delta),
-                    "seed": res.seed,
-                    "denominator": res.denominator,
-                    "feasible": res.feasible,
-                    "infeasible": res.infeasible,
-                    "errors": res.errors,
-                    "infinite_eps": res.infinite_eps,
-                    "zero_eps": res.zero_eps,
-                    "enumerator_checked": res.enumerator_checked,
-                    "seconds": round(res.seconds, 3),
-                    "failures": [{"sample": k, "p": p, "why": w} for k, p, w in res.failures[:50]],
-                }
-            )
-        )
-    else:
-        click.echo(
-            f"Section 6 (Vadhan-Wang): {res.samples} random 2-round 1-bit mechanisms M_p, delta = {q_str(res.delta)}, seed = {res.seed}, parameters in {{1..{res.denominator - 1}}}/{res.denominator}"
-        )
-        click.echo(
-            "  eps = PrivLoss(M_p, delta): enumerator over all 4 deterministic adversaries, cross-checked by the profile engine"
-        )
-        click.echo(
-            f"  feasible (T found, checked exactly{' + enumerator' if res.enumerator_checked else ''}): {res.feasible}"
-        )
-        click.echo(f"  infeasible (Farkas certificate checked):  {res.infeasible}")
-        click.echo(f"  errors:                                    {res.errors}")
-        if res.infinite_eps:
-            click.echo(f"  eps = inf (no finite eps):                 {res.infinite_eps}")
-        click.echo(f"  of which eps = 0:                          {res.zero_eps}")
-        click.echo(f"  time: {res.seconds:.1f} s ({1000 * res.seconds / res.samples:.2f} ms per sample)")
-        for k, p, w in res.failures[:10]:
-            click.echo(f"  sample {k}: p = {p}: {w}")
-
-
 def _run(
     samples: int, delta, seed: int, denominator: int, check: bool, size: int, runner: Runner, show: bool, limits: Limits
 ) -> tuple[Section6Result, bool]:
     """The experiment in blocks of ``size`` samples on ``runner``; on Ctrl-C, the blocks done."""
     work = blocks(samples, delta, seed, denominator=denominator, check_enumerator=check, size=size, limits=limits)
     bar = ProgressLine(samples, "section6", show)
-    done: list[Section6Result] = []
     start = time.perf_counter()
     run = run_ordered(
         run_block, work, runner, progress=lambda d, t: bar.update(sum(b.stop - b.start for b in work[:d]))
     )
-    interrupted = False
-    try:
-        for r in run:
-            done.append(r)
-    except KeyboardInterrupt:
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-        disarm()  # the block cut short may not have stopped its clocks
-        interrupted = True
-        done.extend(r for _, r in run.finished_early())
-    finally:
-        run.close()
-        bar.close()
+    done, interrupted = stream_results(run, bar, lambda r: None)
     res = merge_blocks(done, sum(r.samples for r in done), delta, seed, denominator)
     res.seconds = time.perf_counter() - start
     return res, interrupted

@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
-import textwrap
-
 import click
 
-from ..analysis import format_privloss, make_engine
+from .. import checker
+from ..analysis import make_engine
 from ..analysis.results import privloss_from_lambda
+from ..caseio.schema import schema_text
+from ..certificates import NoCertificate, export_game, games_document
 from ..errors import ExactDPError
 from ..limits import using
+from ..model import count_strategies, stats
 from ..numbers import ladder
-from ..numbers.rational import q_str
-from ..report import WITNESS_LEGEND, profile_to_dict, render_witness, witness_to_dict
+from ..report import profile_to_dict
 from ..report.escape import text
+from ..report.inspect import info_doc, info_lines, privloss_doc, privloss_lines, profile_lines
 from ..report.jsonout import dumps
 from .app import Common, EngineProgress, case_options, fail, load_mechanism, main, parse_number
+from .draw import draw_game
 from .parametric import echo_privloss, echo_profile, is_parametric, latex_option
+from .renyi_fdp import print_dominating_pair
 
 __all__ = ["privloss", "profile", "info", "schema"]
 
@@ -53,28 +57,9 @@ def privloss(case_path, delta_text, of, witness, as_latex, common: Common):
     except ExactDPError as e:
         fail(e)
     if common.as_json:
-        click.echo(
-            dumps(
-                {
-                    "mechanism": name,
-                    "delta": q_str(delta),
-                    "privloss": ladder.text(val),
-                    "exp_privloss": ladder.text(lam),
-                    "engine": opts.engine,
-                    "witness": witness_to_dict(w) if w is not None else None,
-                }
-            )
-        )
-    elif common.quiet:
-        click.echo(ladder.text(val))
+        click.echo(dumps(privloss_doc(name, delta, val, lam, opts.engine, w)))
     else:
-        click.echo(f"PrivLoss({text(name)}, {q_str(delta)}) = {format_privloss(val)}")
-        if w is not None:
-            click.echo("  tightness certificate (every smaller eps fails):")
-            for line in render_witness(w, indent="  "):
-                click.echo(line)
-            for line in textwrap.wrap(f"({WITNESS_LEGEND})", width=100, initial_indent="  ", subsequent_indent="   "):
-                click.echo(line)
+        click.echo(ladder.text(val) if common.quiet else "\n".join(privloss_lines(name, delta, val, w)))
 
 
 def _delta_or_later(delta_text: str):
@@ -114,23 +99,10 @@ def profile(case_path, of, dominating_pair, as_latex, common: Common):
     except ExactDPError as e:
         fail(e)
     if dominating_pair:
-        from .renyi_fdp import print_dominating_pair
-
         print_dominating_pair(prof, common.as_json)
         return
     d = profile_to_dict(prof)
-    if common.as_json:
-        click.echo(dumps(d))
-        return
-    click.echo(f"privacy profile of {text(name)}: delta(e^eps) for e^eps >= 1 (exact; linear between breakpoints)")
-    blocks = [(d["envelope"], "max over adjacent pairs")]
-    if not common.quiet:
-        blocks += [(p, f"pair ({p['pair'][0]}, {p['pair'][1]})") for p in d["pairs"]]
-    for block, title in blocks:
-        click.echo(f"  {text(title)}:")
-        for lam, dl in block["breakpoints"]:
-            click.echo(f"    e^eps = {lam:<24} delta = {dl}")
-        click.echo(f"    e^eps -> inf{'':<17} delta -> {block['limit']}")
+    click.echo(dumps(d) if common.as_json else "\n".join(profile_lines(name, d, pairs=not common.quiet)))
 
 
 @main.command()
@@ -179,8 +151,6 @@ def info(case_path, of, dot_file, svg_file, png_file, witness_eps, depth, tree, 
     --engine can analyse it; with --dot, --svg or --png a drawing of the game (adversary choices
     as boxes, answers as edges with their probability under every dataset).  -q prints the
     adversary count only."""
-    from ..model import count_strategies, stats
-
     opts = common.opts
     drawing = dot_file is not None or svg_file is not None or png_file is not None
     if witness_eps is not None and not drawing:
@@ -195,8 +165,6 @@ def info(case_path, of, dot_file, svg_file, png_file, witness_eps, depth, tree, 
         with using(opts.effective_limits()):
             case, name, mech = load_mechanism(case_path, of, opts)
             if drawing:
-                from .draw import draw_game
-
                 draw_game(
                     case, mech, eps=eps, depth=depth, dot_file=dot_file, svg_file=svg_file, png_file=png_file, tree=tree
                 )
@@ -207,47 +175,20 @@ def info(case_path, of, dot_file, svg_file, png_file, witness_eps, depth, tree, 
             supported = make_engine(opts.engine, max_strategies=opts.max_strategies).supports(mech)
     except ExactDPError as e:
         fail(e)
-    shown = n if n < 10**15 or type(n) is not int else f"about 10^{len(str(n)) - 1}"  # a saturated count prints itself
-    pairs = [list(mech.pair_names(p)) for p in mech.adjacent]
+    doc = info_doc(name, mech, s, n, opts.engine, supported)
     if common.as_json:
+        click.echo(dumps(doc))
+    else:
         click.echo(
-            dumps(
-                {
-                    "mechanism": name,
-                    "datasets": list(mech.datasets),
-                    "adjacent": pairs,
-                    "stats": dict(s),
-                    "deterministic_adversaries": str(shown),
-                    "engine": opts.engine,
-                    "engine_supports": supported,
-                }
-            )
+            doc["deterministic_adversaries"]
+            if common.quiet
+            else "\n".join(info_lines(doc, opts.effective_limits().max_strategies))
         )
-        return
-    if common.quiet:
-        click.echo(str(shown))
-        return
-    click.echo(
-        text(f"{name}: datasets {', '.join(mech.datasets)}; adjacent " + ", ".join(f"({a}, {b})" for a, b in pairs))
-    )
-    for k, v in s.items():
-        click.echo(f"  {k.replace('_', ' ')}: {v}")
-    click.echo(f"  deterministic adversaries: {shown}")
-    click.echo(
-        f"  the {opts.engine} engine {'can' if supported else 'cannot'} analyse it"
-        + (
-            ""
-            if supported or opts.engine != "enumerator"
-            else f" (more than --max-strategies {opts.effective_limits().max_strategies} adversaries, or symbolic)"
-        )
-    )
 
 
 @main.command()
 def schema():
     """Print the JSON Schema of case-format version 1 (for editors and CI validators)."""
-    from ..caseio.schema import schema_text
-
     click.echo(schema_text(), nl=False)
 
 
@@ -255,9 +196,6 @@ def _print_fingerprints(case_path: str, of: str | None, opts) -> None:
     """The checker's fingerprint of the game exactdp builds for each mechanism of the case (and for
     each claim with its own pairs), so that a referee who trusts exactdp's reader can tie a
     certificate's game to the case file."""
-    from .. import checker
-    from ..certificates import NoCertificate, export_game, games_document
-
     try:
         with using(opts.effective_limits()):
             case, _, _ = load_mechanism(case_path, of, opts)

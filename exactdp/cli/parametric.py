@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import click
 
+from ..analysis import make_engine
 from ..analysis.parametric import Undecided
+from ..analysis.parametric.piecewise import Piece, endpoint_dict
 from ..analysis.parametric.queries import delta_of, privloss_of, profile_of, renyi_of
+from ..analysis.renyi import alpha_str
+from ..analysis.results import value_str
 from ..caseio import evaluate_in_case
 from ..caseio.case import parse_claim_text
 from ..claims import Analysis
@@ -26,6 +30,7 @@ from ..report.parametric import (
     profile_latex,
     profile_lines,
     profile_to_dict,
+    symbol_latex,
 )
 from .app import Common, EngineProgress, case_options, fail, load_mechanism, main
 
@@ -85,7 +90,6 @@ def echo_privloss(case, name: str, mech, delta_text: str, common: Common, as_lat
 
 def echo_renyi(case, name: str, mech, alphas: list, common: Common, as_latex: bool) -> None:
     """Print D_alpha(M) piecewise for each alpha."""
-    from ..analysis.renyi import alpha_str
 
     results = []
     try:
@@ -139,8 +143,6 @@ def delta(case_path, eps_text, of, as_latex, common: Common):
                     for line in piecewise_lines(pw, text(f"delta_{name}(e^({eps_text}))")):
                         click.echo(line)
                 return
-            from ..analysis import make_engine
-            from ..analysis.results import value_str
 
             prof = make_engine(opts.engine, max_strategies=opts.max_strategies, progress=prog.callback).profile(mech)
             val = prof.delta_at(eps)
@@ -194,8 +196,6 @@ def calibrate(case_path, target, of, symbol, digits, as_latex, common: Common):
             d = interval_dict(iv)
             for end in ("lo", "hi"):
                 if d[end] is not None:
-                    from ..analysis.parametric.piecewise import endpoint_dict
-
                     d[end] = endpoint_dict(getattr(iv, end), iv.name, digits=digits)
             d["text"] = iv.text()
             ivs.append(d)
@@ -213,15 +213,12 @@ def calibrate(case_path, target, of, symbol, digits, as_latex, common: Common):
         )
         return
     if as_latex:
-        from ..report.parametric import symbol_latex
-
         n = symbol_latex(cal.symbol)
         body = r" \;\vee\; ".join(iv.latex(n) for iv in cal.intervals) or r"\text{never}"
         click.echo(body)
         return
     click.echo(text(f"{claim.statement()} holds exactly where: {found}"))
     click.echo(text(f"  (over {cal.domain.describe()}; {cal.cells} cells decided exactly)"))
-    from ..analysis.parametric.piecewise import Piece
 
     ends = endpoint_lines(Piece(tuple(cal.intervals), None, []), digits=digits, rationals=True)  # type: ignore[arg-type]
     for line in ends:

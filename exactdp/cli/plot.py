@@ -10,11 +10,11 @@ from ..analysis import make_engine
 from ..caseio import load_case
 from ..claims.composition import COMPOSITION_THEOREMS
 from ..errors import ExactDPError
+from ..figures import case_plot_data
 from ..limits import using
 from ..report.escape import text
 from ..report.plot import KINDS, MissingExtraError, draw, save
-from ..report.plotdata import case_plot_data
-from .app import engine_option, fail, limit_options, limits_from, main, max_strategies_option
+from .app import Common, case_options, fail, main
 
 __all__ = ["plot"]
 
@@ -44,10 +44,8 @@ FORMATS = ("png", "svg", "pdf")
     "--claim", type=click.IntRange(1), default=None, help="Which composition claim of the case (1 = the first)."
 )
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None, help="Default: from the file name's suffix.")
-@engine_option
-@max_strategies_option
-@limit_options
-def plot(case_path, output, kind, of, bound, claim, fmt, engine, max_strategies, **limits):
+@case_options()
+def plot(case_path, output, kind, of, bound, claim, fmt, common: Common):
     """Draw exact privacy curves: axes in eps (not e^eps), exact vertices marked, a legend with
     the mechanisms' names, the case's name and reference as title.  Needs the optional extra
     'plot' (pip install 'exactdp[plot]')."""
@@ -59,12 +57,12 @@ def plot(case_path, output, kind, of, bound, claim, fmt, engine, max_strategies,
     names = [n.strip() for n in of.split(",")] if of else None
     if names is not None and not all(names):
         raise click.BadParameter("empty name in the comma-separated list", param_hint="--of")
+    opts = common.opts
     try:
-        with using(limits_from(**limits, max_strategies=max_strategies)):
-            case = load_case(case_path)
-            data = case_plot_data(
-                case, make_engine(engine, max_strategies=max_strategies), of=names, bound=bound, claim=claim, kind=kind
-            )
+        with using(opts.effective_limits()):
+            case = load_case(case_path, yaml_limits=opts.yaml_limits, max_problems=opts.max_problems)
+            engine = make_engine(opts.engine, max_strategies=opts.max_strategies)
+            data = case_plot_data(case, engine, of=names, bound=bound, claim=claim, kind=kind)
         fig = draw(data, kind)
         save(fig, output, fmt)
     except MissingExtraError as e:

@@ -14,11 +14,13 @@ from ..numbers.rational import Q
 from ..report.latex import render_simulation_latex
 from ..report.simulate import (
     dumps_json,
+    outcome_details,
     render_simulation_csv,
     render_simulation_text,
     render_simulation_yaml,
     simulation_to_dict,
 )
+from ..simulation.simulate import outcome_of
 from ..simulation.simulate import simulate as run_simulation
 from .app import Common, EngineProgress, case_options, fail, load_mechanism, main
 
@@ -84,10 +86,8 @@ def simulate(
     except ExactDPError as e:
         fail(e)
     if common.quiet and fmt == "text":
-        from ..claims.simulate import simulation_details
-
         click.echo(render_simulation_text(sim).splitlines()[0])
-        click.echo("\n".join(simulation_details(sim)))
+        click.echo("\n".join(outcome_details(outcome_of(sim))))
     elif fmt == "json":
         click.echo(dumps_json(simulation_to_dict(sim)))
     elif fmt == "yaml":

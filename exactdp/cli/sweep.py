@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from ..caseio.sweep import case_name
+from ..claims import UNDECIDED
 from ..errors import ExactDPError
 from ..execution import run_ordered
 from ..report import VERBOSE, TextReport, run_to_json
@@ -18,14 +19,17 @@ from ..report.plot import load_pyplot
 from ..report.sweep import (
     PlotUnavailable,
     claims_legend,
+    column_widths,
     csv_rows,
     plot_sweep,
     point_holds,
     point_texts,
+    sweep_head,
     sweep_row,
+    sweep_summary,
 )
 from ..report.sweepcsv import Resumed, SweepCsvError, header_line, inputs_digests, read_resume, row_line
-from ..verify import ERROR, FileResult, RunResult, WorkItem, check_item, lost_item, work_items
+from ..verify import FileResult, RunResult, WorkItem, check_item, lost_item, work_items
 from .app import Common, ProgressLine, case_options, fail, main
 from .verify import marks_for, stream_results
 
@@ -132,8 +136,8 @@ def sweep(
     the params then each claim's verdict and exact value.  -v adds each point's full report.
 
     Exit status as for verify (1 if a claim fails at some point, 2 if a point could not be
-    checked or a file could not be read or written, 130 when interrupted: the CSV keeps every
-    finished point, and --resume FILE goes on from there).
+    checked, a claim is undecided at some point, or a file could not be read or written, 130
+    when interrupted: the CSV keeps every finished point, and --resume FILE goes on from there).
     """
     try:
         _sweep(case_path, csv_path, resume_path, plot_path, plot_claim, plot_x, witness, common)
@@ -175,14 +179,17 @@ def _sweep(
     resumed = read_resume(resume_path, names, case, digests) if resume_path else Resumed()
     done = resumed.done
     todo = [it for it in items if _item_key(it) not in done]
-    _print_head(case_path, names, len(items), len(items) - len(todo), resume_path, common, resumed.notes())
+    if not (common.as_json or common.quiet):
+        click.echo(sweep_head(case_path, names, len(items), len(items) - len(todo), resume_path, resumed.notes()))
     out = _CsvOut(csv_path, names, case, digests)
     results, rows, interrupted = _run(todo, opts, names, out, common)
     rows = [r for rs in done.values() for r in rs] + rows
     if common.as_json:
         click.echo(run_to_json(RunResult(tuple(results)), interrupted=len(todo) if interrupted else None))
     else:
-        click.echo(_summary(results, done, len(todo), interrupted, resume_path))
+        statuses = [point_holds(csv_rows(fr, [])) for fr in results] + [point_holds(rs) for rs in done.values()]
+        stopped = (len(todo) - len(results), len(todo)) if interrupted else None
+        click.echo(sweep_summary(statuses, len(done), resume_path, stopped))
     if plot_path is not None and not interrupted:
         try:
             n = plot_sweep(rows, names, plot_x or names[0], plot_claim, plot_path)
@@ -212,36 +219,10 @@ def _check_plot(names: list[str], plot_x: str | None, plot_path: str) -> None:
         fail(ExactDPError(f"--plot: {e}"))
 
 
-def _print_head(
-    case_path: str,
-    names: list[str],
-    total: int,
-    skipped: int,
-    resume_path: str | None,
-    common: Common,
-    notes: list[str],
-) -> None:
-    if common.as_json or common.quiet:
-        return
-    order = f"params {', '.join(names)} (first outermost)" if names else "no sweep: the case's own params"
-    line = f"sweep {case_path}: {total} point{'s' if total != 1 else ''}, {order}"
-    if skipped:
-        line += f"; {skipped} already in {resume_path}"
-    if notes:
-        line += f"; in {resume_path}: " + "; ".join(notes)
-    click.echo(line)
-
-
 def _run(
     todo: list[WorkItem], opts: Any, names: list[str], out: _CsvOut, common: Common
 ) -> tuple[list[FileResult], list[dict[str, str]], bool]:
-    widths = [
-        max(
-            (len(f"{n}={t}") for t in {point_texts(FileResult(it.file, point=it.point or ()))[k] for it in todo}),
-            default=0,
-        )
-        for k, n in enumerate(names)
-    ]
+    widths = column_widths(names, [point_texts(FileResult(it.file, point=it.point or ())) for it in todo])
     marks = marks_for(common)
     report = TextReport(marks, verbosity=VERBOSE)
     rows: list[dict[str, str]] = []
@@ -277,28 +258,11 @@ def _run(
     return results, rows, interrupted
 
 
-def _summary(results: list[FileResult], done: dict, todo: int, interrupted: bool, resume_path: str | None) -> str:
-    statuses = [point_holds(csv_rows(fr, [])) for fr in results] + [point_holds(rows) for rows in done.values()]
-    n = len(statuses)
-    parts = [
-        f"{statuses.count('holds')} where every claim holds",
-        f"{statuses.count('fails')} where some claim does not",
-    ]
-    if statuses.count(ERROR):
-        parts.append(f"{statuses.count(ERROR)} not checked (an error or a limit)")
-    line = f"summary: {n} point{'s' if n != 1 else ''}: " + ", ".join(parts)
-    if done:
-        line += f" ({len(done)} read from {resume_path})"
-    if interrupted:
-        line += f"; interrupted: {todo - len(results)} of {todo} not checked"
-    return line
-
-
 def _exit_code(results: list[FileResult], done: dict) -> int:
     codes = [fr.exit_code for fr in results]
     for rows in done.values():
         st = point_holds(rows)
-        codes.append(2 if st == ERROR else 1 if st == "fails" else 0)
+        codes.append(2 if st == UNDECIDED else 1 if st == "fails" else 0)
     for c in (3, 2, 1):
         if c in codes:
             return c

@@ -3,17 +3,16 @@ it is known (in file order, whatever the number of workers)."""
 
 from __future__ import annotations
 
-import signal
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
 from ..errors import ExactDPError
 from ..execution import OrderedRun
-from ..limits import disarm
+from ..figures import case_figures
 from ..report import NORMAL, QUIET, VERBOSE, Marks, TextReport, render_summary, run_to_json
 from ..report.escape import text
 from ..report.html import write_cli as write_html
@@ -21,6 +20,8 @@ from ..verify import FileResult, RunResult, stream_paths
 from .app import Common, ProgressLine, case_options, fail, main
 
 __all__ = ["verify", "stream_results", "marks_for", "verbosity_of"]
+
+T = TypeVar("T")
 
 
 def marks_for(common: Common) -> Marks:
@@ -32,31 +33,12 @@ def verbosity_of(common: Common) -> int:
     return QUIET if common.quiet else VERBOSE if common.verbose else NORMAL
 
 
-def stream_results(
-    run: OrderedRun[FileResult],
-    bar: ProgressLine,
-    on_result: Callable[[FileResult], None],
-) -> tuple[list[FileResult], bool]:
-    """Consume ``run`` in order, calling ``on_result`` for each result; on Ctrl-C, stop the
-    workers and pass on the results that had finished out of order too.  Returns the results and
-    whether the run was interrupted."""
-    results: list[FileResult] = []
+def stream_results(run: OrderedRun[T], bar: ProgressLine, on_result: Callable[[T], None]) -> tuple[list[T], bool]:
+    """``run.collect(on_result)`` (in order; on Ctrl-C the results finished so far), then the
+    progress bar cleared."""
     try:
-        for fr in run:
-            results.append(fr)
-            on_result(fr)
-        return results, False
-    except KeyboardInterrupt:
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-        disarm()  # the block cut short may not have stopped its clocks  # a second Ctrl-C stops at once
-        early = [fr for _, fr in run.finished_early()]
-        run.close()
-        for fr in early:
-            results.append(fr)
-            on_result(fr)
-        return results, True
+        return run.collect(on_result)
     finally:
-        run.close()
         bar.close()
 
 
@@ -80,8 +62,9 @@ def verify(paths: Iterable[str], witness: bool, html_dir: str | None, common: Co
     finished so far and the summary, and exits with 130.
 
     Exit 0 when every claim holds, 1 when some claim does not, 2 when a file is not a valid
-    case (the message names the file, the place in it and what is wrong) or a limit was hit,
-    3 when an internal cross-check failed.
+    case (the message names the file, the place in it and what is wrong), a limit was hit, or a
+    claim could not be decided (undecided, ! in the report), 3 when an internal cross-check
+    failed.
     """
     opts = replace(common.opts, witness=witness)
     holder: dict[str, ProgressLine] = {}
@@ -111,7 +94,9 @@ def _finish(
     results: list[FileResult], interrupted: bool, total: int, common: Common, html_dir: str | None, opts: Any
 ) -> Any:
     out = RunResult(tuple(results))
-    written = write_html(out, html_dir, opts) if html_dir is not None else True
+    written = True
+    if html_dir is not None:
+        written = write_html(out, html_dir, [case_figures(fr, opts) for fr in results])
     if common.as_json:
         click.echo(run_to_json(out, interrupted=total if interrupted else None))
     else:

@@ -24,7 +24,7 @@ from ..builders.symbolic import krr_sym_node, truncated_geometric_sym_node
 from ..model.game import Mechanism
 from ..numbers import ladder
 from ..numbers.rational import q_str
-from ..numbers.symbolic import is_sym
+from ..numbers.symbolic import is_sym, prove_nonneg
 from .core import exp_eps_at
 from .exponential import SCORES, score_table
 from .fields import (
@@ -54,8 +54,6 @@ def alpha_of(eps: Any, alpha: Any, ctx: BuildContext, form_key: str) -> Any:
         raise FieldProblem((), f"{form_key} needs exactly one of `eps:` (alpha = e^-eps) or `alpha:`")
     if alpha is not None:
         if is_sym(alpha):  # a rational function of the symbols: 0 <= alpha <= 1 proved on their domain
-            from ..numbers.symbolic import prove_nonneg
-
             if ctx.symbols is None or not (prove_nonneg(alpha, ctx.symbols) and prove_nonneg(1 - alpha, ctx.symbols)):
                 raise FieldProblem(
                     "alpha",

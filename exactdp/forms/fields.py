@@ -125,11 +125,13 @@ class Divergence(Kind):
 class Delta(Kind):
     """δ ∈ [0, 1]: an exact rational; with ``field`` also an element of ℚ(e^{1/L}); with
     ``logs`` also a linear form in logarithms such as ``log(3)/2`` (where δ is only compared
-    with the profile, see :func:`exactdp.numbers.kinds.delta`)."""
+    with the profile, see :func:`exactdp.numbers.kinds.delta`); ``rational_because`` says why a
+    slot without ``field`` takes rationals only (the hint shown for a δ in ℚ(e^{1/L}) there)."""
 
     symbolic: bool = False
     field: bool = False
     logs: bool = False
+    rational_because: str | None = None
 
     def schema(self) -> dict:
         return NUMBER

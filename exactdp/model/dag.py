@@ -13,7 +13,11 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from ..errors import LimitExceededError
-from .game import END, Ask, Node
+from ..numbers.qt import QtElement
+from ..numbers.rational import as_q
+from ..numbers.symbolic import is_symbolic
+from .flat import FlatBuilder
+from .game import END, Ask, Node, check_labels
 from .symbolic import chance_node
 
 __all__ = ["build_dag", "Expansion", "DEFAULT_MAX_NODES"]
@@ -96,12 +100,6 @@ def _build_flat(order: list, expansions: dict) -> Node | None:
     """The DAG in flat storage (:mod:`exactdp.model.flat`): no node objects, the engines' own
     layout.  None when a state grafts an already built node, the answer rows are not all of
     one width, or a probability depends on declared symbols (then node objects are built)."""
-    from ..numbers.qt import QtElement
-    from ..numbers.rational import as_q
-    from ..numbers.symbolic import is_symbolic
-    from .flat import FlatBuilder
-    from .game import check_labels
-
     width = None
     for exp in expansions.values():
         if exp[0] == "node":

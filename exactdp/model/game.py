@@ -25,7 +25,7 @@ from typing import Any
 
 from .. import limits as _limits
 from ..display import RichDisplay
-from ..errors import CaseError, CaseProblem
+from ..errors import InvalidGameError
 from ..numbers.qt import QtElement
 from ..numbers.rational import Q, as_q, q_str
 
@@ -120,7 +120,7 @@ class Ask(Node):
     def __init__(self, labels: Sequence[Label], children: Sequence[Node]):
         labels, children = tuple(labels), tuple(children)
         if len(labels) != len(children):
-            raise CaseError(CaseProblem("Ask: labels and children differ in length"))
+            raise InvalidGameError("Ask: labels and children differ in length")
         check_labels(labels, "option", "adversary choice")
         _limits.count_nodes()
         self.uid = next(_uids)
@@ -178,36 +178,34 @@ class Chance(Node):
 
 def _check_distribution(labels: tuple, probs: tuple, children: tuple) -> None:
     if not labels:
-        raise CaseError(CaseProblem("an answer distribution needs at least one answer"))
+        raise InvalidGameError("an answer distribution needs at least one answer")
     if not (len(labels) == len(probs) == len(children)):
-        raise CaseError(CaseProblem("Chance: labels, probabilities and children differ in length"))
+        raise InvalidGameError("Chance: labels, probabilities and children differ in length")
     if len(set(labels)) != len(labels):
         dup = next(l for l in labels if labels.count(l) > 1)
-        raise CaseError(CaseProblem(f"the answer {label_str(dup)!r} appears twice in one distribution"))
+        raise InvalidGameError(f"the answer {label_str(dup)!r} appears twice in one distribution")
     n = len(probs[0])
     if n == 0 or any(len(row) != n for row in probs):
-        raise CaseError(CaseProblem("every answer needs one probability per dataset"))
+        raise InvalidGameError("every answer needs one probability per dataset")
     for d in range(n):
         total = Q(0)
         for k, row in enumerate(probs):
             if row[d] < 0:
-                raise CaseError(
-                    CaseProblem(
-                        f"answer {label_str(labels[k])!r} has negative probability {q_str(row[d])} under dataset #{d}"
-                    )
+                raise InvalidGameError(
+                    f"answer {label_str(labels[k])!r} has negative probability {q_str(row[d])} under dataset #{d}"
                 )
             total += row[d]
         if total != 1:
-            raise CaseError(CaseProblem(f"probabilities under dataset #{d} sum to {q_str(total)}, not 1"))
+            raise InvalidGameError(f"probabilities under dataset #{d} sum to {q_str(total)}, not 1")
 
 
 def check_labels(labels: tuple, what: str, where: str) -> None:
     """Refuse an empty list of labels or a label listed twice (one wording for every builder)."""
     if not labels:
-        raise CaseError(CaseProblem(f"an {where} needs at least one {what}"))
+        raise InvalidGameError(f"an {where} needs at least one {what}")
     if len(set(labels)) != len(labels):
         dup = next(l for l in labels if labels.count(l) > 1)
-        raise CaseError(CaseProblem(f"the {what} {label_str(dup)!r} appears twice in one {where}"))
+        raise InvalidGameError(f"the {what} {label_str(dup)!r} appears twice in one {where}")
 
 
 def unordered_pairs(adjacent: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
@@ -286,10 +284,10 @@ class Mechanism(RichDisplay):
         n = len(self.datasets)
         _limits.check_datasets(n, len(self.adjacent))
         if n < 1 or len(set(self.datasets)) != n:
-            raise CaseError(CaseProblem(f"datasets must be distinct names, got {list(self.datasets)}"))
+            raise InvalidGameError(f"datasets must be distinct names, got {list(self.datasets)}")
         for a, b in self.adjacent:
             if not (0 <= a < n and 0 <= b < n) or a == b:
-                raise CaseError(CaseProblem(f"adjacent pair ({a}, {b}) does not name two different datasets"))
+                raise InvalidGameError(f"adjacent pair ({a}, {b}) does not name two different datasets")
 
     @property
     def ordered_pairs(self) -> tuple[tuple[int, int], ...]:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import networkx as nx
+
+from ..numbers.rational import q_str
 from .game import END, Ask, Chance, End, Mechanism, Node, label_str, postorder
 from .symbolic import SymChance
 
@@ -164,7 +167,6 @@ def count_strategies(root: Node, *, cap: int | None = COUNT_CAP) -> int:
 def to_networkx(mech: Mechanism):
     """The DAG as a ``networkx.MultiDiGraph``: nodes carry ``kind``; edges carry ``label``
     and, for answers, ``p`` (exact probabilities as text, one per dataset)."""
-    import networkx as nx
 
     g = nx.MultiDiGraph(datasets=list(mech.datasets), name=mech.name)
     for node in postorder(mech.root):
@@ -173,8 +175,6 @@ def to_networkx(mech: Mechanism):
             for lab, child in zip(node.labels, node.children):
                 g.add_edge(node.uid, child.uid, label=label_str(lab))
         elif isinstance(node, Chance):
-            from ..numbers.rational import q_str
-
             for lab, row, child in zip(node.labels, node.probs, node.children):
                 g.add_edge(node.uid, child.uid, label=label_str(lab), p=[q_str(x) for x in row])
     return g

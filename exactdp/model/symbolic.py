@@ -13,8 +13,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..errors import CaseError, CaseProblem, UnsupportedMechanismError
-from .game import Chance, Label, Mechanism, Node, _uids, label_str, postorder
+from ..errors import InvalidGameError, UnsupportedMechanismError
+from ..numbers.symbolic import (
+    is_sym,
+    substitute,
+    sympy,  # start-up: SymPy loads on first use (symbolic cases only)
+    to_sympy,
+)
+from .game import Ask, Chance, End, Label, Mechanism, Node, _uids, label_str, postorder
 
 __all__ = ["SymChance", "is_symbolic_mechanism", "symbols_of", "substitute_mechanism", "rows_of", "chance_node"]
 
@@ -31,22 +37,17 @@ class SymChance(Chance):
     def __init__(
         self, labels: Sequence[Label], sym: Sequence[Sequence[Any]], children: Sequence[Node], *, check: bool = True
     ):
-        import sympy
-
         labels, children = tuple(labels), tuple(children)
-        from ..numbers.symbolic import to_sympy
 
         sym = tuple(tuple(to_sympy(p) for p in row) for row in sym)
         if check:
             if not labels or not (len(labels) == len(sym) == len(children)):
-                raise CaseError(
-                    CaseProblem("an answer distribution needs labels, probabilities and children of one length")
-                )
+                raise InvalidGameError("an answer distribution needs labels, probabilities and children of one length")
             n = len(sym[0])
             for d in range(n):
                 total = sympy.cancel(sum((row[d] for row in sym), sympy.Integer(0)))
                 if total != 1:
-                    raise CaseError(CaseProblem(f"probabilities under dataset #{d} sum to {total}, not identically 1"))
+                    raise InvalidGameError(f"probabilities under dataset #{d} sum to {total}, not identically 1")
         self.uid = next(_uids)
         self.labels = labels
         self.sym = sym
@@ -85,7 +86,6 @@ def chance_node(
     labels: Sequence[Label], rows: Sequence[Sequence[Any]], children: Sequence[Node], *, check: bool = False
 ) -> Chance:
     """A :class:`Chance`, or a :class:`SymChance` when a probability is symbolic."""
-    from ..numbers.symbolic import is_sym
 
     if any(is_sym(p) and p.free_symbols for row in rows for p in row):
         return SymChance(labels, rows, children, check=check)
@@ -108,8 +108,6 @@ def symbols_of(mech: Mechanism) -> tuple[str, ...]:
 def substitute_mechanism(mech: Mechanism, point: Mapping) -> Mechanism:
     """The numeric mechanism obtained by giving the symbols rational values ``point``
     ({sympy symbol: Rational}); used for spot checks with the exact engines."""
-    from ..numbers.symbolic import substitute
-    from .game import Ask, End
 
     new: dict[int, Node] = {}
     for node in postorder(mech.root):

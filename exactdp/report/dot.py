@@ -28,10 +28,12 @@ import subprocess
 from dataclasses import dataclass
 from typing import Any
 
+import networkx as nx
+
 from ..analysis.witness import Witness
 from ..model.game import Ask, Chance, End, Mechanism, Node, label_str
 from ..model.symbolic import SymChance
-from ..numbers import ladder
+from ..numbers import INF, ladder
 from ..numbers.rational import Q, q_str
 from .escape import dot
 
@@ -94,7 +96,6 @@ class _Walk:
     """State of the unfolding: the graph, node numbering and the witness pair's probabilities."""
 
     def __init__(self, mech: Mechanism, witness: Witness | None):
-        import networkx as nx
 
         self.g = nx.MultiDiGraph()
         self.mech = mech
@@ -174,7 +175,6 @@ def dag_graph(mech: Mechanism, *, depth: int | None = None, max_nodes: int = DEF
     Nodes deeper than ``depth`` moves (or beyond ``max_nodes`` nodes, breadth first) are left
     out, with a note saying so.
     """
-    import networkx as nx
 
     g = nx.MultiDiGraph()
     ids: dict[int, str] = {}
@@ -232,7 +232,6 @@ def _node_attrs(node: Node, grey: bool) -> dict[str, Any]:
 def _expand(
     walk: _Walk, nid: str, node: Node, hist: tuple, d: int, px: Any, pxp: Any, reached: bool, i: int, j: int
 ) -> list:
-    from ..numbers import INF
 
     kids = []
     w = walk.w

@@ -6,24 +6,29 @@ its claims (failing ones first), the exact values found, witnesses, an inline SV
 privacy profiles (matplotlib, the optional extra ``plot``) and, for small games, the drawing of
 the game (Graphviz, when installed).  No script, no network: styles are inline and fonts are the
 reader's own, so the report works offline and from a ``file://`` URL.  All case-file text goes
-through :func:`.escape.html`; inline SVG is stripped of comments and prologs.
+through :func:`.escape.html`; inline SVG is stripped of comments and prologs.  The figures'
+data are computed before (:func:`exactdp.figures.case_figures`): this module only draws them.
 """
 
 from __future__ import annotations
 
+import os
 import re
-import time
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..analysis.engine import make_engine
 from ..analysis.witness import Witness
-from ..claims import FAILS, HOLDS, UNSUPPORTED, Verdict
-from ..errors import ExactDPError
-from ..verify import ERROR, FileResult, Options, RunResult, full_case
+from ..caseio.sweep import point_label
+from ..claims import FAILS, HOLDS, UNDECIDED, UNSUPPORTED, Verdict
+from ..figures import CaseFigures, PlotData
+from ..verify import FileResult, RunResult
+from .dot import GraphvizMissingError, game_graph, render_graphviz, to_dot
 from .escape import error_text, html, text
-from .text import render_witness
+from .plot import MissingExtraError, render_svg
+from .text import render_witness, run_scope
+from .verdicts import STATUS_TEXT, shown, value_text
 
 __all__ = [
     "write_report",
@@ -36,12 +41,9 @@ __all__ = [
     "fragment",
     "inline_svg",
     "GAME_DRAWING_MAX_NODES",
-    "PLOT_SECONDS",
 ]
 
 GAME_DRAWING_MAX_NODES = 120  # a game is drawn when its tree of histories has at most this many nodes
-PLOT_SECONDS = 20.0  # time for the profiles of one case page's plot
-_MAX_CURVES = 6
 
 _CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:1.5em auto;max-width:72em;padding:0 1em;color:#111;line-height:1.4}
@@ -57,8 +59,7 @@ th{background:#f4f4f4}.s-holds{color:#1a7f37}.s-fails,.s-error,.s-invalid{color:
 dl.values dt{color:#555}dl.values dd{margin:0;font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:.9em;overflow-wrap:anywhere}
 """
 
-_STATUS_TEXT = {HOLDS: "holds", FAILS: "fails", UNSUPPORTED: "not supported", ERROR: "undecided"}
-_MARK = {HOLDS: "✓", FAILS: "✗", UNSUPPORTED: "?", ERROR: "!"}
+_MARK = {HOLDS: "✓", FAILS: "✗", UNSUPPORTED: "?", UNDECIDED: "!"}
 
 
 def page_name(file: str, used: set[str]) -> str:
@@ -81,7 +82,7 @@ def _page(title: str, body: str) -> str:
 
 
 def _file_counts(fr: FileResult) -> dict[str, int]:
-    out = {HOLDS: 0, FAILS: 0, UNSUPPORTED: 0, ERROR: 0}
+    out: dict[str, int] = {HOLDS: 0, FAILS: 0, UNSUPPORTED: 0, UNDECIDED: 0}
     for v in fr.verdicts:
         out[v.status] = out.get(v.status, 0) + 1
     return out
@@ -108,16 +109,14 @@ def _verdict_order(verdicts: Sequence[Verdict]) -> list[tuple[int, Verdict]]:
 def render_index(run: RunResult, pages: Sequence[tuple[FileResult, str]], *, when: str = "") -> str:
     """index.html: summary, the failing claims linked, one row per case file."""
     c = run.counts()
-    total = sum(c[s] for s in (HOLDS, FAILS, UNSUPPORTED, ERROR))
+    total = sum(c[s] for s in (HOLDS, FAILS, UNSUPPORTED, UNDECIDED))
     bad = run.exit_code != 0
     parts = [f"{c[HOLDS]} hold", f"{c[FAILS]} fail"]
     if c[UNSUPPORTED]:
         parts.append(f"{c[UNSUPPORTED]} not supported")
-    if c[ERROR]:
-        parts.append(f"{c[ERROR]} undecided")
-    files = f"{c['files']} file{'s' if c['files'] != 1 else ''}" + (
-        f", {c['invalid_files']} not valid" if c["invalid_files"] else ""
-    )
+    if c[UNDECIDED]:
+        parts.append(f"{c[UNDECIDED]} undecided")
+    files = run_scope(run.files)
     body = ["<h1>exactdp verification report</h1>"]
     body.append(
         f'<p class="banner {"bad" if bad else "ok"}"><strong>{"Some claims do not hold" if bad else "Every claim holds"}</strong>: '
@@ -135,7 +134,7 @@ def render_index(run: RunResult, pages: Sequence[tuple[FileResult, str]], *, whe
         name = html(fr.case.name) if fr.case is not None else f'<span class="s-{st}">{st}</span>'
         body.append(
             f'<tr><td class="mark s-{st}">{mark}</td><td><a href="{html(page)}">{html(fr.file)}</a></td><td>{name}</td>'
-            f'<td class="num">{k[HOLDS]}</td><td class="num">{k[FAILS]}</td><td class="num">{k[UNSUPPORTED] + k[ERROR]}</td>'
+            f'<td class="num">{k[HOLDS]}</td><td class="num">{k[FAILS]}</td><td class="num">{k[UNSUPPORTED] + k[UNDECIDED]}</td>'
             f'<td class="num">{fr.seconds:.2f}</td></tr>'
         )
     body.append(
@@ -157,7 +156,7 @@ def _failing_list(pages: Sequence[tuple[FileResult, str]]) -> list[str]:
             if v.status != HOLDS:
                 items.append(
                     f'<li><a href="{html(page)}#claim-{n}">{html(fr.file)}, claim {n}</a>: '
-                    f'<span class="s-{v.status}">{_STATUS_TEXT[v.status]}</span>: {html(v.claim.describe())}</li>'
+                    f'<span class="s-{v.status}">{STATUS_TEXT[v.status]}</span>: {html(v.claim.describe())}</li>'
                 )
     if not items:
         return []
@@ -188,14 +187,18 @@ def _claim_block(n: int, v: Verdict) -> str:
     where = f"line {c.where.line}" if c.where.line is not None else ""
     out = [f'<div class="claim c-{v.status}" id="claim-{n}">']
     out.append(
-        f'<h3><span class="mark s-{v.status}">{_MARK[v.status]} {_STATUS_TEXT[v.status]}</span> '
+        f'<h3><span class="mark s-{v.status}">{_MARK[v.status]} {STATUS_TEXT[v.status]}</span> '
         f"&nbsp;claim {n}: {html(c.describe())}</h3>"
     )
     out.append(f'<p class="meta">{html(c.kind)} ({html(params)}){"; " + where if where else ""}</p>')
-    out.append(f"<p>found: <code>{html(v.found)}</code>" + (f"<br>{html(v.note)}" if v.note else "") + "</p>")
-    out.append(_values(v.values))
-    if v.details:
-        out.append(_pre(v.details))
+    sh = shown(v)
+    out.append(f"<p>found: <code>{html(sh.found)}</code>" + (f"<br>{html(sh.note)}" if sh.note else "") + "</p>")
+    value = value_text(v)
+    if value:  # the claim kind's declared value, as a sweep's table and CSV show it
+        out.append(f'<p class="value">{html(c.shown().doc)}: <code>{html(value)}</code></p>')
+    out.append(_values(sh.values))
+    if sh.details:
+        out.append(_pre(sh.details))
     if v.witness is not None:
         lines = render_witness(v.witness, indent="") if isinstance(v.witness, Witness) else v.witness.render_lines()
         out.append("<p>witness:</p>" + _pre(lines))
@@ -209,7 +212,7 @@ def _claim_table(verdicts: Sequence[Verdict]) -> str:
     for n, v in _verdict_order(verdicts):
         rows.append(
             f'<tr><td class="mark s-{v.status}">{_MARK[v.status]}</td><td><a href="#claim-{n}">{n}</a></td>'
-            f"<td>{html(v.claim.describe())}</td><td><code>{html(v.found)}</code></td></tr>"
+            f"<td>{html(v.claim.describe())}</td><td><code>{html(shown(v).found)}</code></td></tr>"
         )
     rows.append("</table>")
     return "\n".join(rows)
@@ -280,60 +283,40 @@ def inline_svg(svg: str) -> str:
     return svg[svg.index("<svg") :].strip()
 
 
-def _figures(fr: FileResult, opts: Options) -> list[str]:
+def _figures(fig: CaseFigures) -> list[str]:
     """The profile plot(s) and the game drawing of a case, as HTML (or a note saying why not)."""
-    out: list[str] = []
-    case = full_case(fr, opts)
-    if case is None or not case.mechanisms:
-        return out
-    out.append("<h2>Privacy profile</h2>")
-    out.append(_plot_figure(case, opts))
-    out.append(_game_figure(case))
-    return out
+    return ["<h2>Privacy profile</h2>", _plot_figure(fig), _game_figure(fig)]
 
 
-def _claim_mechanisms(case: Any) -> list[str]:
-    names: list[str] = []
-    for c in case.claims:
-        for n in (c.of,) if isinstance(c.of, str) else tuple(c.of):
-            if n in case.mechanisms and n not in names:
-                names.append(n)
-    return names[:_MAX_CURVES] or ["M" if "M" in case.mechanisms else next(iter(case.mechanisms))]
-
-
-def _plot_figure(case: Any, opts: Options) -> str:
-    from ..limits import using
-    from .plot import MissingExtraError, render_svg
-    from .plotdata import case_plot_data, composition_claims
-
+def _plot_figure(fig: CaseFigures) -> str:
+    if fig.error is not None:
+        return f'<p class="meta">No plot: {html(" ".join(error_text(fig.error)))}</p>'
     try:
-        engine = make_engine("profile", deadline=time.monotonic() + PLOT_SECONDS)
-        with using(opts.effective_limits()):
-            names = _claim_mechanisms(case)
-            blocks = []
-            data = case_plot_data(case, engine, of=names)
-            blocks.append(_figure_html(render_svg(data), "δ(ε) of " + ", ".join(names) + " (exact breakpoints marked)"))
-            if composition_claims(case):
-                data = case_plot_data(case, engine, claim=1)
-                blocks.append(
-                    _figure_html(render_svg(data), data.notes[0] + ": the composition found and the theorem's bound")
-                )
+        blocks = []
+        if fig.profile is not None:
+            caption = "δ(ε) of " + ", ".join(fig.mechanisms) + " (exact breakpoints marked)"
+            blocks.append(_figure_html(render_svg(fig.profile), caption))
+        if fig.composition is not None:
+            caption = _notes(fig.composition) + ": the composition found and the theorem's bound"
+            blocks.append(_figure_html(render_svg(fig.composition), caption))
         return "\n".join(blocks)
     except MissingExtraError as e:
         return f'<p class="meta">No plot: {html(e)}.</p>'
-    except ExactDPError as e:
-        return f'<p class="meta">No plot: {html(" ".join(error_text(e)))}</p>'
+
+
+def _notes(data: PlotData) -> str:
+    return data.notes[0] if data.notes else ""
 
 
 def _figure_html(svg: str, caption: str) -> str:
     return f'<figure class="figure">{inline_svg(svg)}<figcaption class="meta">{html(caption)}</figcaption></figure>'
 
 
-def _game_figure(case: Any) -> str:
-    from .dot import GraphvizMissingError, game_graph, render_graphviz, to_dot
-
-    name = "M" if "M" in case.mechanisms else next(iter(case.mechanisms))
-    drawing = game_graph(case.mechanisms[name], max_nodes=GAME_DRAWING_MAX_NODES)
+def _game_figure(fig: CaseFigures) -> str:
+    name = fig.game_name
+    if fig.game is None:
+        return ""
+    drawing = game_graph(fig.game, max_nodes=GAME_DRAWING_MAX_NODES)
     if drawing.cut_depth is not None:
         return (
             f'<h2>Game</h2><p class="meta">The game of {html(name)} is too large to draw here (more than '
@@ -350,8 +333,6 @@ def _game_figure(case: Any) -> str:
 
 def _relative_names(files: Sequence[str]) -> list[str]:
     """The files' paths relative to their common directory (page names stay short)."""
-    import os
-
     if not files:
         return []
     parents = [os.path.dirname(os.path.normpath(f)) for f in files]
@@ -366,34 +347,33 @@ def _point_suffix(fr: FileResult) -> str:
     """``-k=3,eps=log(2)``: a sweep point's page is named after its point (made safe by page_name)."""
     if not fr.point:
         return ""
-    from ..caseio.sweep import point_label
-
     return "-" + point_label(fr.point).replace(" ", "")
 
 
-def write_report(run: RunResult, out_dir: str | Path, opts: Options = Options(), *, figures: bool = True) -> Path:
-    """Write index.html and one page per case file into ``out_dir`` (created); return index.html."""
+def write_report(run: RunResult, out_dir: str | Path, figures: Sequence[CaseFigures | None] | None = None) -> Path:
+    """Write index.html and one page per case file into ``out_dir`` (created); return index.html.
+
+    ``figures``, one per file of ``run`` (:func:`exactdp.figures.case_figures`), adds each case
+    page's profile plot and game drawing; without it the pages have none."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     used: set[str] = set()
     names = _relative_names([fr.file for fr in run.files])
     pages = [(fr, page_name(re.sub(r"\.ya?ml$", "", n) + _point_suffix(fr), used)) for fr, n in zip(run.files, names)]
-    for fr, page in pages:
-        figs = _figures(fr, opts) if figures and fr.error is None else []
-        (out / page).write_text(render_case_page(fr, figs), encoding="utf-8")
+    figs = list(figures) if figures is not None else [None] * len(pages)
+    for (fr, page), fig in zip(pages, figs, strict=True):
+        (out / page).write_text(render_case_page(fr, _figures(fig) if fig is not None else []), encoding="utf-8")
     index = out / "index.html"
     index.write_text(render_index(run, pages), encoding="utf-8")
     return index
 
 
-def write_cli(run: RunResult, out_dir: str, opts: Options) -> bool:
+def write_cli(run: RunResult, out_dir: str, figures: Sequence[CaseFigures | None] | None = None) -> bool:
     """``verify --html DIR``: write the report, or say on stderr why it could not be written
     (the verdicts on stdout are unaffected; ``verify`` then exits with status 2).  True when
     written."""
-    import sys
-
     try:
-        index = write_report(run, out_dir, opts)
+        index = write_report(run, out_dir, figures)
     except OSError as e:
         print(f"exactdp: cannot write the HTML report to {text(out_dir)}: {text(e.strerror or e)}", file=sys.stderr)
         return False

@@ -12,6 +12,7 @@ from ..numbers.ladder import is_inf
 from ..numbers.rational import q_str
 from ..verify import FileResult, RunResult
 from .escape import json_dumps
+from .verdicts import shown, value_text
 
 __all__ = ["run_to_json", "witness_to_dict", "profile_to_dict", "dumps"]
 
@@ -78,6 +79,8 @@ def _file(fr: FileResult) -> dict[str, Any]:
     d: dict[str, Any] = {"file": fr.file, "exit": fr.exit_code}
     if fr.point:
         d["params"] = {name: ladder.text(v) for name, v in fr.point}
+    if fr.warnings:
+        d["warnings"] = list(fr.warnings)
     if fr.error is not None:
         if isinstance(fr.error, CaseError):
             d["status"] = "invalid"
@@ -103,19 +106,21 @@ def _file(fr: FileResult) -> dict[str, Any]:
     claims = []
     for v in fr.verdicts:
         c = v.claim
+        sh = shown(v)
         item: dict[str, Any] = {
             "kind": c.kind,
             "of": c.of,
             "line": c.where.line,
             "params": c.params(),
             "status": v.status,
-            "found": v.found,
-            "values": dict(v.values),
+            "value": value_text(v) or None,
+            "found": sh.found,
+            "values": dict(sh.values),
         }
-        if v.note:
-            item["note"] = v.note
-        if v.details:
-            item["details"] = list(v.details)
+        if sh.note:
+            item["note"] = sh.note
+        if sh.details:
+            item["details"] = list(sh.details)
         if v.witness is not None:
             w = v.witness
             item["witness"] = witness_to_dict(w) if isinstance(w, Witness) else w.to_dict()

@@ -16,6 +16,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..numbers.symbolic import (
+    sympy,  # start-up: SymPy loads on first use (symbolic cases only)
+    to_sympy,
+)
 from ..simulation.simulate import Simulation
 from .escape import latex, latex_math
 from .simulate import table_rows
@@ -39,8 +43,6 @@ def _seq(xs: list[str]) -> str:
 
 
 def _val(pp: Any, ci: int, occ: int, k: int) -> str:
-    import sympy
-
     v = pp.hist.fld.to_sympy(pp.cond[ci][occ][k])
     if v.free_symbols:
         v = sympy.factor(sympy.cancel(v))
@@ -105,10 +107,6 @@ def render_simulation_latex(
     label : str, optional
         Prefix of the ``\\label`` keys (default: ``T-`` and the mechanism's name).
     """
-    import sympy
-
-    from ..numbers.symbolic import to_sympy
-
     E = sympy.latex(to_sympy(sim.E)).replace(r"\frac", r"\tfrac")
     d = sympy.latex(to_sympy(sim.delta)).replace(r"\frac", r"\tfrac")
     rr = r"\mathrm{RR}_{\varepsilon}" if sim.construction == "pure" else r"\mathrm{RR}_{(\varepsilon,\delta)}"

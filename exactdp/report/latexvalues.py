@@ -16,14 +16,18 @@ Macro names are letters only (LaTeX's rule for control words) and stable:
   ``Claim`` and its position in the file in words (``ClaimOne``, ``ClaimTwelve``): a name stays
   the same when claims are added before it, a position does not;
 * ``<value>``: nothing for the claim's main value, else the value's key in CamelCase
-  (``ExpPrivloss``) — :data:`EXPORTED` lists them per claim kind.
+  (``ExpPrivloss``).  The main value is the one the claim kind declares it shows
+  (:class:`~exactdp.claims.base.Shows`, as a sweep's table and CSV show it); the others are the
+  facts it declares beside it (``Shows.also``).
 
 In names, digits are spelled as words (``thm-1-8`` → ``ThmOneEight``) and any other character
 separates words.  Two claims whose macros would coincide are an error naming both.
 
-Values are the claims' exact results as the JSON report gives them (exactdp's number grammar,
-read back by :mod:`exactdp.numbers.expr`, never ``eval``-ed) and typeset from its syntax tree;
-decimals are certified (:func:`exactdp.numbers.ladder.decimal`).  Text from the case file
+Values are the claims' exact results written in exactdp's number grammar (as the JSON report
+writes them, read back by :mod:`exactdp.numbers.expr`, never ``eval``-ed) and typeset from its
+syntax tree; decimals are certified (:func:`exactdp.numbers.ladder.decimal`).  A value with no
+exact form here (the least μ of a ``gdp`` claim, transcendental: a certified enclosure) is
+exported as the decimal that every number of its enclosure rounds to, in both macros.  Text from the case file
 reaches the output only in comments, its control characters made visible
 (:func:`.escape.visible`) so that a line break cannot end a comment.
 """
@@ -35,16 +39,18 @@ from collections.abc import Sequence
 from typing import Any
 
 from .. import __version__
-from ..claims import FAILS, HOLDS
+from ..analysis.gdp import Enclosure
+from ..claims import FAILS, HOLDS, Verdict
 from ..errors import ExactDPError
 from ..numbers import ladder
 from ..numbers.expr import ExprError, eval_text, parse_expr
 from ..numbers.rational import is_rational, to_fraction
 from ..verify import FileResult
 from .escape import visible
+from .verdicts import number_text
 
 __all__ = [
-    "EXPORTED",
+    "exported",
     "MacroError",
     "camel",
     "number_words",
@@ -57,31 +63,6 @@ __all__ = [
 ]
 
 DEFAULT_DIGITS = 6
-
-# The exact values exported per claim kind, the main one first (keys of Verdict.values).  A gdp
-# claim has none: its bound G_mu involves the normal CDF and is given as a decimal only; nor do
-# calibrate (a union of intervals) and counterexample (a point and the claim's verdict there).
-EXPORTED: dict[str, tuple[str, ...]] = {
-    "privloss": ("privloss", "exp_privloss"),
-    "dp": ("delta_at_eps",),
-    "not_dp": ("delta_at_eps",),
-    "delta": ("delta_at_eps",),
-    "profile_eq": ("limit",),
-    "profile_le": ("limit",),
-    "bounded_range": ("br_range",),
-    "not_bounded_range": ("br_range",),
-    "br_range": ("br_range",),
-    "simulates_rr": ("eps", "exp_eps", "delta"),
-    "not_simulates_rr": ("eps", "exp_eps", "delta"),
-    "composition": ("privloss", "renyi", "bound", "slack"),
-    "renyi": ("renyi",),
-    "fdp": ("max_gap",),
-    "not_fdp": ("alpha",),
-    "gdp": (),
-    "not_gdp": (),
-    "calibrate": (),
-    "counterexample": (),
-}
 
 
 class MacroError(ExactDPError):
@@ -238,23 +219,48 @@ def _position(fr: FileResult, claim: Any) -> int | None:
     return None  # a premise of a form, not a claim of the file
 
 
+def exported(v: Verdict) -> list[tuple[str, Any]]:
+    """(key, value) of each value a verdict exports: its claim kind's declared value first
+    (:meth:`~exactdp.claims.base.Claim.shown`), then the facts declared beside it; those not
+    computed are left out."""
+    shows = v.claim.shown()
+    keys = (shows.fact, *shows.also) if shows.fact else ()
+    return [(k, v.facts[k]) for k in keys if v.facts.get(k) is not None]
+
+
+def _enclosure_decimal(e: Enclosure, digits: int) -> str:
+    """The decimal that both ends of ``e`` round to (so every number inside does), with as many
+    significant digits as agree, at most ``digits``."""
+    for d in range(digits, 0, -1):
+        lo, hi = ladder.decimal(e.lo, d), ladder.decimal(e.hi, d)
+        if lo == hi:
+            return lo
+    raise ExactDPError(f"the enclosure [{ladder.decimal(e.lo, 6)}, {ladder.decimal(e.hi, 6)}] is too wide to round")
+
+
+def _bodies(value: Any, digits: int) -> tuple[str, str]:
+    """(exact LaTeX, decimal LaTeX) of one value."""
+    if isinstance(value, Enclosure):
+        dec = _enclosure_decimal(value, digits)
+        return dec, dec
+    text = number_text(value)
+    return expr_latex(text), decimal_latex(text, digits)
+
+
 def _macros(
-    prefix: str, part: str, keys: Sequence[str], values: Any, digits: int
+    prefix: str, part: str, values: Sequence[tuple[str, Any]], digits: int
 ) -> tuple[list[tuple[str, str, str]], list[str]]:
-    """(macro name, LaTeX body, value key) for each exported value present in ``values``, and
-    a note for each value that cannot be exported."""
+    """(macro name, LaTeX body, value key) for each exported value, and a note for each value
+    that cannot be exported."""
     out: list[tuple[str, str, str]] = []
     notes: list[str] = []
-    for key in keys:
-        text = values.get(key)
-        if not isinstance(text, str):
-            continue
+    for n, (key, value) in enumerate(values):
         try:
-            body, dec = expr_latex(text), decimal_latex(text, digits)
+            body, dec = _bodies(value, digits)
         except (ExprError, ExactDPError) as e:  # too long for the grammar's limits, say
             notes.append(f"{key}: not exported ({e})")
             continue
-        name = prefix + part + ("" if not out else camel(key))
+        name = prefix + part + ("" if n == 0 else camel(key))
         out += [(name, body, key), (name + "Decimal", dec, key + " (decimal)")]
     return out, notes
 
@@ -290,11 +296,11 @@ def render_values(fr: FileResult, *, prefix: str | None = None, digits: int = DE
         part = claim_part(pos, getattr(v.claim, "name", None))
         status = _STATUS.get(v.status, "was not decided: no value")
         lines += ["%", f"% claim {pos}: {_comment(v.claim.describe())}: {status}"]
-        keys = EXPORTED.get(v.claim.kind, ())
-        macros, notes = _macros(pre, part, keys, v.values, digits) if v.status in _STATUS else ([], [])
+        values = exported(v) if v.status in _STATUS else []
+        macros, notes = _macros(pre, part, values, digits)
         lines += [f"% {_comment(n)}" for n in notes]
-        if not keys and v.status in _STATUS:
-            lines.append("% (this kind of claim has no exact value to export)")
+        if not values and v.status in _STATUS:
+            lines.append("% (no value was computed for this claim)")
         for name, body, key in macros:
             if name in owner:
                 raise MacroError(

@@ -21,6 +21,7 @@ cannot be made says why, in the output, instead of failing.
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import subprocess
 from collections.abc import Callable, Sequence
@@ -37,6 +38,7 @@ from ..model.game import Mechanism
 from ..model.ops import stats
 from ..numbers import ladder
 from ..verify import FileResult, RunResult
+from .dot import GraphvizMissingError, game_graph, render_graphviz, to_dot
 from .escape import html
 from .html import case_body, fragment, inline_svg, verdict_body
 from .plot import Curve, MissingExtraError, PlotData, draw, profile_curve, save
@@ -93,8 +95,6 @@ def outline(drawing: Any) -> list[str]:
 
 def _drawing_html(drawing: Any) -> str:
     """The drawing as inline SVG (Graphviz), or its outline and why there is no picture."""
-    from .dot import GraphvizMissingError, render_graphviz, to_dot
-
     try:
         svg = render_graphviz(to_dot(drawing), "svg", timeout=GRAPHVIZ_SECONDS).decode("utf-8")
     except (GraphvizMissingError, RuntimeError, OSError, subprocess.TimeoutExpired) as e:
@@ -113,8 +113,6 @@ def _count(n: int, what: str) -> str:
 def mechanism_html(m: Mechanism) -> str:
     """A mechanism: its datasets, adjacency and size, and the drawing of its game as the tree of
     histories (as the HTML report draws it; cut at a depth for large games, with a note)."""
-    from .dot import game_graph
-
     s = stats(m.root)
     pairs = ", ".join(f"({a}, {b})" for a, b in (m.pair_names(p) for p in m.adjacent))
     head = (
@@ -127,8 +125,6 @@ def mechanism_html(m: Mechanism) -> str:
 
 def witness_html(w: Witness) -> str:
     """A witness as the text report prints it, and the game with its adversary drawn."""
-    from .dot import game_graph
-
     blocks = ["<pre>" + "\n".join(html(line) for line in render_witness(w, indent="")) + "</pre>"]
     blocks.append(_note(WITNESS_LEGEND))
     drawing = game_graph(w.mechanism, witness=w, max_nodes=DRAWING_MAX_NODES)
@@ -183,8 +179,6 @@ def values_html(title: str, header: Sequence[str], rows: Sequence[Sequence[str]]
 
 def _without_plot() -> str | None:
     """Why there is no plot (matplotlib missing), or None when there is one."""
-    import importlib.util
-
     if importlib.util.find_spec("matplotlib") is not None:
         return None
     return "No plot: plots need matplotlib, the optional extra 'plot' (pip install 'exactdp[plot]'). Exact values:"

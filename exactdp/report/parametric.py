@@ -18,9 +18,14 @@ from ..analysis.parametric.piecewise import Interval, endpoint_dict
 from ..analysis.parametric.queries import Piecewise
 from ..analysis.parametric.ratfun import factored_latex
 from ..analysis.parametric.values import LogOf
+from ..claims.parametric import Outcome
 from .escape import latex_math, text
 
 __all__ = [
+    "piece_line",
+    "piece_dict",
+    "calibration_interval_dict",
+    "point_text",
     "piecewise_lines",
     "piecewise_to_dict",
     "piecewise_latex",
@@ -62,6 +67,58 @@ def interval_dict(iv: Interval) -> dict[str, Any]:
         "lo_closed": iv.lo_closed,
         "hi": endpoint_dict(iv.hi, iv.name, digits=DIGITS),
         "hi_closed": iv.hi_closed,
+    }
+
+
+def point_text(pt: dict) -> str:
+    """``E = 3/2, p = 1/4``: a point of the symbols."""
+    return ", ".join(f"{k} = {v}" for k, v in pt.items())
+
+
+def piece_line(p: Piece) -> str:
+    """One piece of a claim's piecewise verdict: where, the closed form, holds or fails."""
+    o: Outcome = p.value
+    mark = "holds" if o.holds else "fails"
+    found = value_text(o.found) if o.found is not None else "-"
+    return f"{p.text()}: {o.label + ' = ' if o.label else ''}{found}  [{mark}]"
+
+
+def piece_dict(p: Piece) -> dict[str, Any]:
+    """A piece of a piecewise verdict for JSON: the intervals (exact endpoints with decimals)
+    and the value."""
+    o = p.value
+    out: dict[str, Any] = {
+        "where": p.text(),
+        "intervals": [
+            {
+                "symbol": iv.name,
+                "lo": endpoint_dict(iv.lo, iv.name),
+                "lo_closed": iv.lo_closed,
+                "hi": endpoint_dict(iv.hi, iv.name),
+                "hi_closed": iv.hi_closed,
+            }
+            for iv in p.box
+            if not iv.whole
+        ],
+    }
+    if isinstance(o, Outcome):
+        out["holds"] = o.holds
+        out["value"] = value_text(o.found)
+        if o.label:
+            out["quantity"] = o.label
+    else:
+        out["value"] = value_text(o)
+    return out
+
+
+def calibration_interval_dict(iv: Interval) -> dict[str, Any]:
+    """An interval of a calibration's answer for JSON (exact endpoints with decimals, and as text)."""
+    return {
+        "lo": endpoint_dict(iv.lo, iv.name),
+        "lo_closed": iv.lo_closed,
+        "hi": endpoint_dict(iv.hi, iv.name),
+        "hi_closed": iv.hi_closed,
+        "text": iv.text(),
     }
 
 

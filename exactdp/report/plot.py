@@ -1,9 +1,10 @@
 r"""Pictures of exact privacy curves (matplotlib, the optional extra ``exactdp[plot]``).
 
-The data are exact and computed first, without matplotlib (:class:`Curve`, :func:`case_curves`):
-each curve is the list of its exact vertices, the breakpoints (λ, δ(λ)) of a privacy profile
-with λ = e^ε (Vadhan–Wang Def. 1.7; KOV's privacy region is the set whose support function it
-is).  Only drawing converts them to floats, for display.  Between two breakpoints δ is affine in
+The data are exact and computed first, without matplotlib (:class:`~exactdp.figures.Curve`,
+:func:`~exactdp.figures.case_plot_data`): each curve is the list of its exact vertices, the
+breakpoints (λ, δ(λ)) of a privacy profile with λ = e^ε (Vadhan–Wang Def. 1.7; KOV's privacy
+region is the set whose support function it is).  Only drawing converts them to floats, for
+display.  Between two breakpoints δ is affine in
 λ = e^ε, so in ε it is the curve a − b·e^ε, drawn through points sampled in ε; the exact
 breakpoints are drawn as markers on their own line (``gid`` ``vertices-<k>``), which is what the
 tests read back.
@@ -25,14 +26,16 @@ Output files are byte-for-byte reproducible: fixed metadata, no dates, a fixed S
 
 from __future__ import annotations
 
+import io
 import math
+import textwrap
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
+from ..figures import Curve, PlotData, chain_from_profile, dp_bound_curve, optimal_bound_curve, profile_curve
 from ..numbers import ladder
 from ..numbers.ladder import is_inf
-from ..numbers.rational import Q, is_rational, to_fraction
+from ..numbers.rational import is_rational, to_fraction
 from .escape import mpl
 
 __all__ = [
@@ -58,93 +61,6 @@ __all__ = [
 
 class MissingExtraError(ImportError):
     """matplotlib is not installed (it is the optional extra ``exactdp[plot]``)."""
-
-
-@dataclass(frozen=True)
-class Curve:
-    """One exact curve: the breakpoints of a privacy profile and its limit.
-
-    Attributes
-    ----------
-    label : str
-        Legend text, as written in the case file (escaped when drawn).
-    points : list of (λ, δ)
-        Exact breakpoints, λ = e^ε ≥ 1 increasing, starting at λ = 1; δ is affine in λ between
-        two of them and equal to ``limit`` beyond the last.
-    limit : exact rational
-        δ(λ) as λ → ∞.
-    chain : list of (P'(T), P(T)) or None
-        The exact vertices of the privacy region's upper boundary, from (0, 0) to (1, 1), when
-        known (a mechanism's envelope); otherwise derived from ``points`` by symmetry.
-    bound : bool
-        A theorem's bound rather than a mechanism's exact profile.
-    """
-
-    label: str
-    points: list[tuple[Any, Any]]
-    limit: Any
-    chain: list[tuple[Any, Any]] | None = None
-    bound: bool = False
-    renyi: tuple[tuple[Any, Any], ...] = ()
-    """(α, D_α) exactly, for α = 1, 2, ..., and ∞ last (the ``renyi`` kind only)."""
-
-
-@dataclass(frozen=True)
-class PlotData:
-    """What a picture shows: curves, a title and a subtitle (case-file text, raw)."""
-
-    curves: list[Curve]
-    title: str = ""
-    subtitle: str = ""
-    notes: list[str] = field(default_factory=list)
-
-
-# --- exact data ----------------------------------------------------------------------------------
-
-
-def profile_curve(label: str, prof: Any) -> Curve:
-    """The exact curve of a :class:`~exactdp.analysis.results.Profile` (its envelope)."""
-    return Curve(label, list(prof.breakpoints()), prof.limit(), chain=list(prof.envelope.vertices()))
-
-
-def dp_bound_curve(label: str, E: Any, delta: Any) -> Curve:
-    """The largest profile of an (ε, δ)-DP mechanism, E = e^ε: the profile of RR_(ε,δ),
-    δ(λ) = δ + (1 − δ)(E − λ)/(1 + E) for 1 ≤ λ ≤ E, then δ (KOV 2015, Thm 2.4)."""
-    one = Q(1)
-    if E == one:
-        return Curve(label, [(one, delta)], delta, bound=True)
-    at_one = delta + (one - delta) * (E - one) / (one + E)
-    return Curve(label, [(one, at_one), (E, delta)], delta, bound=True)
-
-
-def optimal_bound_curve(label: str, comps: Sequence[Any]) -> Curve:
-    """The exact profile of ⊗ᵢ RR_(εᵢ,δᵢ): the optimal composition bound (KOV 2015, Thm 3.3;
-    Vadhan–Wang Thm 1.4/5.7), from :func:`~exactdp.theorems.optimal_profile`."""
-    from ..theorems import optimal_profile
-
-    pts = optimal_profile(comps)
-    keep: Any = Q(1)
-    for c in comps:
-        keep = keep * (1 - c.delta)
-    return Curve(label, list(pts), 1 - keep, bound=True)
-
-
-def chain_from_profile(points: Sequence[tuple[Any, Any]], limit: Any) -> list[tuple[Any, Any]]:
-    """The upper boundary of a *symmetric* privacy region from its profile on λ ≥ 1.
-
-    On [λᵢ, λᵢ₊₁] the profile is A − λ·B where (B, A) is a vertex of the chain; the part with
-    slopes below 1 is the mirror image under (x, y) ↦ (1 − y, 1 − x) (KOV 2015, Thm 2.4).
-    """
-    verts: list[tuple[Any, Any]] = [(Q(0), Q(0)), (Q(0), limit)]
-    for (l0, d0), (l1, d1) in reversed(list(zip(points, points[1:]))):
-        b = (d0 - d1) / (l1 - l0)
-        verts.append((b, d1 + l1 * b))
-    mirror = [(1 - a, 1 - b) for b, a in reversed(verts)]
-    out: list[tuple[Any, Any]] = []
-    for v in verts + mirror:
-        if not out or out[-1] != v:
-            out.append(v)
-    return out
 
 
 # --- numbers for display only --------------------------------------------------------------------
@@ -186,13 +102,13 @@ BOUND_STYLES: list[tuple[str, Any, str]] = [
 def load_pyplot() -> Any:
     """matplotlib.pyplot on the Agg backend, or :class:`MissingExtraError` naming the extra."""
     try:
-        import matplotlib
+        import matplotlib  # optional: the extra 'plot'
     except ImportError:
         raise MissingExtraError(
             "plots need matplotlib, the optional extra 'plot': pip install 'exactdp[plot]'"
         ) from None
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # optional: the extra 'plot' (after choosing the backend)
 
     return plt
 
@@ -318,7 +234,7 @@ KINDS: dict[str, Callable[[Any, PlotData], None]] = {
 def require_matplotlib() -> None:
     """:class:`MissingExtraError` naming the extra unless matplotlib can be imported."""
     try:
-        import matplotlib  # noqa: F401
+        import matplotlib  # optional: the extra 'plot'  # noqa: F401
     except ImportError:
         raise MissingExtraError(
             "plots need matplotlib, the optional extra 'plot': pip install 'exactdp[plot]'"
@@ -328,23 +244,34 @@ def require_matplotlib() -> None:
 def pyplot_axes(figsize: tuple[float, float]) -> Any:
     """The Axes of a new pyplot figure (the session's backend: inline in a notebook)."""
     require_matplotlib()
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # optional: the extra 'plot'
 
     _fig, ax = plt.subplots(figsize=figsize, dpi=100)
     return ax
 
 
+FIGSIZE = {"profile": (6.4, 4.6), "region": (5.6, 5.6), "renyi": (6.4, 4.6)}
+
+
+def decorate(ax: Any, kind: str, title: str = "", subtitle: str = "") -> None:
+    """Grid, legend and a wrapped title (case-file text escaped for matplotlib)."""
+    ax.grid(True, color="#E0E0E0", linewidth=0.6)
+    ax.legend(loc="lower right" if kind == "renyi" else "upper right", fontsize=8, frameon=True)
+    # escape first (a newline in the case file stays visible), then wrap to the figure's width
+    width = 64 if kind == "region" else 76
+    lines = textwrap.wrap(mpl(title), width) + textwrap.wrap(mpl(subtitle), width + 8)
+    if lines:
+        ax.set_title("\n".join(lines[:4]), fontsize=8.5)
+
+
 def draw(data: PlotData, kind: str = "profile") -> Any:
-    """A matplotlib Figure of ``data``, drawn by the plotting API (:mod:`.plotapi`, as in a
-    notebook) on a Figure of its own: no pyplot state, the backend of the session untouched.
-    The caller saves or drops it."""
-    require_matplotlib()
-    from matplotlib.figure import Figure
-
-    from .plotapi import FIGSIZE, PLOTTERS
-
-    fig = Figure(figsize=FIGSIZE[kind], dpi=100)
-    PLOTTERS[kind](data.curves, ax=fig.add_subplot(), title=data.title, subtitle=data.subtitle)
+    """A matplotlib Figure of ``data`` on a Figure of its own (no pyplot state, the backend of
+    the session untouched), drawn as the plotting API (:mod:`.plotapi`, as in a notebook) draws
+    it; the caller saves or drops it."""
+    fig = load_pyplot().Figure(figsize=FIGSIZE[kind], dpi=100)
+    ax = fig.add_subplot()
+    KINDS[kind](ax, data)
+    decorate(ax, kind, data.title, data.subtitle)
     fig.tight_layout()
     return fig
 
@@ -362,16 +289,13 @@ def save(fig: Any, path: Any, fmt: str, *, svg_text: bool = False) -> None:
     SVG text is drawn as glyph outlines (the file looks the same everywhere), or with
     ``svg_text=True`` as ``<text>`` elements in the reader's sans-serif font (smaller, faster,
     searchable: for inline use in HTML)."""
-    import matplotlib
-
     rc: Any = {"svg.hashsalt": "exactdp", "svg.fonttype": "none" if svg_text else "path", "pdf.compression": 6}
-    with matplotlib.rc_context(rc):
+    with load_pyplot().rc_context(rc):
         fig.savefig(path, format=fmt, metadata=_METADATA[fmt])
 
 
 def render_svg(data: PlotData, kind: str = "profile") -> str:
     """The figure as SVG text (for inline use in HTML): reproducible, no external references."""
-    import io
 
     fig = draw(data, kind)
     buf = io.BytesIO()

@@ -11,18 +11,27 @@ from __future__ import annotations
 from typing import Any
 
 from ..model.game import label_str
+from ..numbers import ladder
+from ..numbers.ladder import SYM
 from ..numbers.rational import q_str
-from ..simulation.common import PostProcessor, history_text
-from ..simulation.simulate import Simulation
+from ..numbers.symbolic import expr_str
+from ..simulation.common import PostProcessor, RationalField, history_text
+from ..simulation.experiment import Section6Result
+from ..simulation.pure import PureCertificate
+from ..simulation.simulate import FarkasSummary, Simulation, SimulationOutcome, outcome_of
 from .escape import csv_row, json_dumps, text, yaml_scalar
 
 __all__ = [
+    "outcome_details",
+    "outcome_values",
     "table_rows",
     "simulation_to_dict",
     "render_simulation_text",
     "render_simulation_yaml",
     "render_simulation_csv",
     "dumps_json",
+    "section6_doc",
+    "section6_lines",
 ]
 
 
@@ -39,6 +48,110 @@ def _queries_answers(prefix: tuple) -> tuple[list[str], list[str]]:
             cur = []
     queries.append("/".join(cur) or "-")
     return queries, answers
+
+
+def _text(x: Any) -> str:
+    try:
+        return q_str(x)
+    except Exception:
+        return str(x)
+
+
+def _num(x: Any) -> str:
+    if ladder.domain_of(x) is SYM:  # a rational function of the symbols: factored
+        return expr_str(x)
+    return ladder.text(x)
+
+
+def _n(k: int, one: str, many: str | None = None) -> str:
+    return f"{k} {one if k == 1 else (many or one + 's')}"
+
+
+def outcome_details(out: SimulationOutcome, *, limit: int = 8) -> list[str]:
+    """Report lines: per pair, what was checked, or the certificate; then notes and conditions."""
+    lines = []
+    for pr in out.pairs:
+        a, b = pr.pair_names
+        if pr.exists:
+            line = (
+                f"({a}, {b}): T checked exactly: {_n(pr.rounds, 'round')} x {pr.outputs} RR outputs, each conditional >= 0 "
+                f"and summing to 1, path measures consistent (no future dependence), mixture identity on {pr.histories} histories"
+            )
+            if pr.enumerator == "ok":
+                line += f"; enumerator: {_n(pr.adversaries, 'deterministic adversary', 'deterministic adversaries')}, identical views"
+            elif pr.enumerator.startswith("skipped"):
+                line += f"; enumerator {pr.enumerator}"
+            lines.append(line)
+            if pr.spot_check:
+                lines.append(f"  numeric spot check {pr.spot_check}")
+            lines.extend(f"  {n}" for n in pr.notes)
+        elif isinstance(pr.certificate, PureCertificate):
+            lines.append(
+                "  " + pr.certificate.describe(RationalField()) + " (re-checked by an independent forward walk)"
+            )
+        elif isinstance(pr.certificate, FarkasSummary):
+            cert = pr.certificate
+            at = " at " + ", ".join(f"{k} = {v}" for k, v in cert.point.items()) if cert.point else ""
+            lines.append(
+                f"  no T exists for ({a}, {b}){at}: the LP is infeasible; "
+                f"Farkas certificate with {len(cert.nonzero)} nonzero multipliers (checked exactly)"
+            )
+            lines.extend(f"    multiplier {q_str(y)} on {label}" for label, y in cert.nonzero[:limit])
+            if len(cert.nonzero) > limit:
+                lines.append(f"    ... ({len(cert.nonzero) - limit} more)")
+        else:
+            lines.append(f"({a}, {b}): PrivLoss is infinite but no single history shows it")
+    lines.extend(out.notes)
+    if out.conditions:
+        lines.append(
+            "conditions that could not be proved under the declared bounds (T is valid exactly when they hold):"
+        )
+        for who, where, ans, cond in out.conditions[:limit]:
+            lines.append(
+                f"  {cond}" + (f"   [{who} at {where}{', answer ' + str(ans) if ans else ''}]" if where else "")
+            )
+        if len(out.conditions) > limit:
+            lines.append(f"  ... ({len(out.conditions) - limit} more)")
+    return lines
+
+
+def outcome_values(out: SimulationOutcome) -> dict[str, Any]:
+    """The machine-readable values of a simulation (``--json`` of verify and simulate)."""
+    pairs = []
+    for pr in out.pairs:
+        d: dict[str, Any] = {"pair": list(pr.pair_names), "exists": pr.exists}
+        if pr.exists:
+            d["rounds"] = pr.rounds
+            d["histories"] = pr.histories
+            d["enumerator"] = pr.enumerator
+            d["adversaries"] = pr.adversaries
+        if isinstance(pr.certificate, PureCertificate):
+            c = pr.certificate
+            d["certificate"] = {
+                "kind": "history",
+                "history": history_text(c.path),
+                "x": c.x,
+                "x_prime": c.x_prime,
+                "p_x": _text(c.p_x),
+                "p_x_prime": _text(c.p_x_prime),
+                "exp_eps": _text(c.E),
+                "point": c.point,
+            }
+        elif isinstance(pr.certificate, FarkasSummary):
+            d["certificate"] = {
+                "kind": "farkas",
+                "multipliers": [[label, q_str(y)] for label, y in pr.certificate.nonzero],
+                "point": pr.certificate.point,
+            }
+        pairs.append(d)
+    return {
+        "eps": out.eps_text,
+        "exp_eps": _num(out.E),
+        "delta": _num(out.delta),
+        "construction": out.construction,
+        "pairs": pairs,
+        "conditions": [c[3] for c in out.conditions],
+    }
 
 
 def table_rows(pp: PostProcessor) -> list[dict[str, Any]]:
@@ -63,9 +176,8 @@ def table_rows(pp: PostProcessor) -> list[dict[str, Any]]:
 
 
 def simulation_to_dict(sim: Simulation) -> dict[str, Any]:
-    from ..claims.simulate import simulation_details, simulation_values
-
-    vals = simulation_values(sim)
+    out = outcome_of(sim)
+    vals = outcome_values(out)
     pairs = []
     for pr, v in zip(sim.pairs, vals["pairs"]):
         d = dict(v)
@@ -87,7 +199,7 @@ def simulation_to_dict(sim: Simulation) -> dict[str, Any]:
         "exists": sim.exists,
         "conditions": vals["conditions"],
         "pairs": pairs,
-        "report": simulation_details(sim),
+        "report": outcome_details(out),
     }
 
 
@@ -96,8 +208,6 @@ def dumps_json(obj: Any) -> str:
 
 
 def render_simulation_text(sim: Simulation) -> str:
-    from ..claims.simulate import simulation_details
-
     d = simulation_to_dict(sim)
     rr = f"RR_({d['eps']}, {d['delta']})" if sim.construction != "pure" else f"RR_({d['eps']})"
     lines = [f"{sim.mechanism}: post-processor T of {rr}, e^eps = {d['exp_eps']} ({sim.construction})"]
@@ -127,7 +237,7 @@ def render_simulation_text(sim: Simulation) -> str:
         if any(row["free"] for row in pd["table"]):
             lines.append("  * free: T never reaches this round under that RR output; set to M's own conditional")
     lines.append("")
-    lines.extend(simulation_details(sim))
+    lines.extend(d["report"])
     return "\n".join(text(line) for line in lines)  # labels and names come from the case file
 
 
@@ -202,3 +312,40 @@ def render_simulation_yaml(sim: Simulation) -> str:
 
 
 __all__ += ["q_str", "history_text"]
+
+
+def section6_doc(res: Section6Result) -> dict[str, Any]:
+    """The ``--json`` document of ``exactdp experiment section6``."""
+    return {
+        "samples": res.samples,
+        "delta": q_str(res.delta),
+        "seed": res.seed,
+        "denominator": res.denominator,
+        "feasible": res.feasible,
+        "infeasible": res.infeasible,
+        "errors": res.errors,
+        "infinite_eps": res.infinite_eps,
+        "zero_eps": res.zero_eps,
+        "enumerator_checked": res.enumerator_checked,
+        "seconds": round(res.seconds, 3),
+        "failures": [{"sample": k, "p": p, "why": w} for k, p, w in res.failures[:50]],
+    }
+
+
+def section6_lines(res: Section6Result) -> list[str]:
+    """The counts of Vadhan–Wang's Section 6 experiment, for people."""
+    checked = " + enumerator" if res.enumerator_checked else ""
+    lines = [
+        f"Section 6 (Vadhan-Wang): {res.samples} random 2-round 1-bit mechanisms M_p, delta = {q_str(res.delta)}, "
+        f"seed = {res.seed}, parameters in {{1..{res.denominator - 1}}}/{res.denominator}",
+        "  eps = PrivLoss(M_p, delta): enumerator over all 4 deterministic adversaries, cross-checked by the profile engine",
+        f"  feasible (T found, checked exactly{checked}): {res.feasible}",
+        f"  infeasible (Farkas certificate checked):  {res.infeasible}",
+        f"  errors:                                    {res.errors}",
+    ]
+    if res.infinite_eps:
+        lines.append(f"  eps = inf (no finite eps):                 {res.infinite_eps}")
+    lines.append(f"  of which eps = 0:                          {res.zero_eps}")
+    lines.append(f"  time: {res.seconds:.1f} s ({1000 * res.seconds / res.samples:.2f} ms per sample)")
+    lines.extend(f"  sample {k}: p = {p}: {w}" for k, p, w in res.failures[:10])
+    return lines

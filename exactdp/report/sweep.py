@@ -11,23 +11,27 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ..claims import HOLDS
+from ..claims import HOLDS, UNDECIDED
 from ..errors import CaseError
 from ..numbers import ladder
-from ..verify import ERROR, FileResult
-from .escape import mpl
+from ..numbers.expr import ExprError, eval_text
+from ..verify import FileResult
+from .escape import mpl, text
 from .plot import MissingExtraError, load_pyplot
 from .text import Marks
+from .verdicts import shown, value_text
 
 __all__ = [
     "CSV_COLUMNS",
-    "claim_value",
     "point_texts",
     "sweep_row",
     "claims_legend",
     "csv_rows",
     "plot_sweep",
     "PlotUnavailable",
+    "sweep_head",
+    "sweep_summary",
+    "column_widths",
 ]
 
 # after the params' own columns
@@ -37,27 +41,22 @@ CSV_COLUMNS = ("claim", "kind", "of", "status", "value", "found")
 PlotUnavailable = MissingExtraError  # matplotlib is not installed (the ``exactdp[plot]`` extra)
 
 
-def claim_value(values: Mapping[str, Any], found: str) -> str:
-    """The exact value a claim computed: the first machine-readable value (not its decimal
-    approximation), else the text found."""
-    for k, v in values.items():
-        if k != "decimal" and isinstance(v, str):
-            return v
-    return found
-
-
 def point_texts(fr: FileResult) -> tuple[str, ...]:
     """The point's param values as text, in sweep order (the key of a CSV row)."""
     return tuple(ladder.text(v) for _, v in fr.point)
 
 
 def claims_legend(fr: FileResult) -> list[str]:
-    """``[1] privloss of M``: what each column of the rows is."""
-    return [f"  [{k + 1}] {v.claim.kind} of {_of(v.claim.of)}" for k, v in enumerate(fr.verdicts)]
+    """``[1] renyi of M: D_alpha(M), the Renyi divergence of order alpha``: what each column of
+    the rows is (the claim kind's declared value).  Mechanism names come from the case file:
+    escaped for the terminal."""
+    return [
+        f"  [{k + 1}] {v.claim.kind} of {_of(v.claim.of)}: {v.claim.shown().doc}" for k, v in enumerate(fr.verdicts)
+    ]
 
 
 def _of(of: Any) -> str:
-    return ", ".join(of) if isinstance(of, (tuple, list)) else str(of)
+    return text(", ".join(of) if isinstance(of, (tuple, list)) else str(of))
 
 
 def sweep_row(fr: FileResult, widths: Sequence[int], marks: Marks) -> str:
@@ -66,9 +65,54 @@ def sweep_row(fr: FileResult, widths: Sequence[int], marks: Marks) -> str:
     if fr.error is not None:
         kind = "invalid case" if isinstance(fr.error, CaseError) else "error"
         first = str(fr.error).splitlines()[0] if str(fr.error) else kind
-        return f"{params}   {marks.sym[ERROR]} {kind}: {first}".lstrip()
-    cells = [f"{marks.sym[v.status]} {claim_value(v.values, v.found)}" for v in fr.verdicts]
+        return f"{params}   {marks.sym[UNDECIDED]} {kind}: {text(first)}".lstrip()
+    cells = [f"{marks.sym[v.status]} {text(value_text(v) or shown(v).found)}" for v in fr.verdicts]
     return (params + "   " + "  ".join(cells)).lstrip()
+
+
+def sweep_head(
+    case_path: str,
+    names: Sequence[str],
+    total: int,
+    skipped: int,
+    resume_path: str | None,
+    notes: Sequence[str] = (),
+) -> str:
+    """``sweep CASE: 24 points, params k, eps (first outermost)``; with ``--resume``, the points
+    already in the CSV and ``notes`` on what it checks again and why."""
+    order = f"params {', '.join(names)} (first outermost)" if names else "no sweep: the case's own params"
+    line = f"sweep {text(case_path)}: {total} point{'s' if total != 1 else ''}, {order}"
+    if skipped:
+        line += f"; {skipped} already in {text(resume_path)}"
+    if notes:
+        line += f"; in {text(resume_path)}: " + "; ".join(notes)
+    return line
+
+
+def column_widths(names: Sequence[str], points: Sequence[Sequence[str]]) -> list[int]:
+    """The width of each param's column (``k=3``) over the points' texts."""
+    return [max((len(f"{n}={p[k]}") for p in points), default=0) for k, n in enumerate(names)]
+
+
+def sweep_summary(
+    statuses: Sequence[str], read_back: int, resume_path: str | None, interrupted: tuple[int, int] | None = None
+) -> str:
+    """``summary: 24 points: 24 where every claim holds, 0 where some claim does not``; with the
+    points read back from ``resume_path`` and, after an interruption, how many of the points to
+    check were not (``interrupted``: not checked, to check)."""
+    n = len(statuses)
+    parts = [
+        f"{statuses.count(HOLDS)} where every claim holds",
+        f"{statuses.count('fails')} where some claim does not",
+    ]
+    if statuses.count(UNDECIDED):
+        parts.append(f"{statuses.count(UNDECIDED)} not checked (an error or a limit)")
+    line = f"summary: {n} point{'s' if n != 1 else ''}: " + ", ".join(parts)
+    if read_back:
+        line += f" ({read_back} read from {resume_path})"
+    if interrupted is not None:
+        line += f"; interrupted: {interrupted[0]} of {interrupted[1]} not checked"
+    return line
 
 
 def csv_rows(fr: FileResult, names: Sequence[str]) -> list[dict[str, str]]:
@@ -81,7 +125,7 @@ def csv_rows(fr: FileResult, names: Sequence[str]) -> list[dict[str, str]]:
                 "claim": "0",
                 "kind": "",
                 "of": "",
-                "status": ERROR,
+                "status": UNDECIDED,
                 "value": "",
                 "found": str(fr.error).splitlines()[0],
             }
@@ -93,8 +137,8 @@ def csv_rows(fr: FileResult, names: Sequence[str]) -> list[dict[str, str]]:
             "kind": v.claim.kind,
             "of": _of(v.claim.of),
             "status": v.status,
-            "value": claim_value(v.values, v.found),
-            "found": v.found,
+            "value": value_text(v),
+            "found": shown(v).found,
         }
         for k, v in enumerate(fr.verdicts)
     ]
@@ -103,8 +147,8 @@ def csv_rows(fr: FileResult, names: Sequence[str]) -> list[dict[str, str]]:
 def point_holds(rows: Iterable[Mapping[str, str]]) -> str:
     """The status of a point from its CSV rows: holds, fails (or not supported) or error."""
     statuses = {r["status"] for r in rows}
-    if ERROR in statuses:
-        return ERROR
+    if UNDECIDED in statuses:
+        return UNDECIDED
     return HOLDS if statuses <= {HOLDS} else "fails"
 
 
@@ -114,12 +158,11 @@ def plot_sweep(rows: Sequence[Mapping[str, str]], names: Sequence[str], x: str, 
     points drawn.  Values are exact in the rows; the plot shows their decimal approximations.
     Points where the claim could not be decided, or whose value is inf, are left out."""
     plt = load_pyplot()
-    from ..numbers.expr import ExprError, eval_text
 
     others = [n for n in names if n != x]
     series: dict[tuple[str, ...], list[tuple[float, float, str]]] = {}
     for r in rows:
-        if r["claim"] != str(claim) or r["status"] == ERROR:
+        if r["claim"] != str(claim) or r["status"] == UNDECIDED:
             continue
         try:
             xv, yv = eval_text(r[x]), eval_text(r["value"])

@@ -32,11 +32,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..claims import FAILS, HOLDS, UNSUPPORTED
+from .. import __version__
+from ..claims import FAILS, HOLDS, UNDECIDED, UNSUPPORTED
 from ..errors import ExactDPError
 from ..numbers import ladder
 from ..numbers.expr import ExprError, names_in, parse_expr
-from ..verify import ERROR
 from .escape import csv_field, csv_row, text
 from .sweep import CSV_COLUMNS
 
@@ -52,7 +52,7 @@ __all__ = [
 ]
 
 INPUT_COLUMNS = ("case", "inputs")
-_STATUSES = frozenset({HOLDS, FAILS, UNSUPPORTED, ERROR})
+_STATUSES = frozenset({HOLDS, FAILS, UNSUPPORTED, UNDECIDED})
 _DIGEST = re.compile(r"[0-9a-f]{64}")
 # the columns whose text comes from the case file (every cell is escaped; these may also start
 # with a formula character, which then gets its quote)
@@ -79,8 +79,6 @@ def inputs_digests(case_text: str, points: Sequence[Sequence[tuple[str, Any]]]) 
     """The SHA-256 digest (hex) of what each point's rows are computed from: exactdp's version,
     the case file's text and the point's params (names and exact values).  The text is hashed
     once, so a large case with many points costs one pass over its text."""
-    from .. import __version__
-
     text_digest = hashlib.sha256(case_text.encode("utf-8", "surrogatepass")).hexdigest()
     return [
         hashlib.sha256(

@@ -8,23 +8,27 @@ witness; ``verbose`` shows every claim.  The first witness of a report is follow
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 
 from ..analysis.witness import Witness
-from ..claims import FAILS, HOLDS, UNSUPPORTED, Verdict
+from ..caseio.sweep import point_label
+from ..claims import FAILS, HOLDS, UNDECIDED, UNSUPPORTED, Verdict
 from ..errors import CaseError, TimeLimitExceeded
 from ..numbers import Infinity, ladder
 from ..numbers.ladder import is_inf
 from ..numbers.rational import q_str
 from ..numbers.types import FieldValue
-from ..verify import ERROR, FileResult, RunResult
+from ..verify import FileResult, RunResult
 from .escape import error_text, text
+from .verdicts import shown
 
 __all__ = [
     "render_run",
     "render_file",
     "render_witness",
     "render_summary",
+    "run_scope",
     "Marks",
     "TextReport",
     "WITNESS_LEGEND",
@@ -49,9 +53,9 @@ WITNESS_LEGEND = (
 class Marks:
     def __init__(self, ascii_only: bool = False):
         if ascii_only:
-            self.sym = {HOLDS: "[ok]  ", FAILS: "[FAIL]", UNSUPPORTED: "[n/a] ", ERROR: "[ERR] "}
+            self.sym = {HOLDS: "[ok]  ", FAILS: "[FAIL]", UNSUPPORTED: "[n/a] ", UNDECIDED: "[ERR] "}
         else:
-            self.sym = {HOLDS: "✓", FAILS: "✗", UNSUPPORTED: "?", ERROR: "!"}
+            self.sym = {HOLDS: "✓", FAILS: "✗", UNSUPPORTED: "?", UNDECIDED: "!"}
 
 
 def render_witness(w: Witness, indent: str = "      ", *, lines_limit: int = 12) -> list[str]:
@@ -118,9 +122,9 @@ def _tight_lines(w: Witness, tight: tuple[FieldValue | Infinity, FieldValue], in
 
 
 def _claim_line(v: Verdict, marks: Marks) -> str:
-    c = v.claim
-    found = v.found + (f"; {v.note}" if v.note else "")
-    return f"  {marks.sym[v.status]} {c.describe():<44} {found}"
+    sh = shown(v)
+    found = sh.found + (f"; {sh.note}" if sh.note else "")
+    return f"  {marks.sym[v.status]} {v.claim.describe():<44} {found}"
 
 
 def _heading(fr: FileResult) -> str:
@@ -137,16 +141,18 @@ def _heading(fr: FileResult) -> str:
 def _one_line(fr: FileResult, marks: Marks) -> str:
     """``✓ file: name (n claims hold)``: a file's verdict in one line."""
     if fr.error is not None:
-        return f"{marks.sym[ERROR]} {text(fr.file)}: {_error_kind(fr)}" + (f" (point {_point(fr)})" if fr.point else "")
+        return f"{marks.sym[UNDECIDED]} {text(fr.file)}: {_error_kind(fr)}" + (
+            f" (point {_point(fr)})" if fr.point else ""
+        )
     assert fr.case is not None
-    n = {s: sum(v.status == s for v in fr.verdicts) for s in (HOLDS, FAILS, UNSUPPORTED, ERROR)}
-    worst = next((s for s in (ERROR, FAILS, UNSUPPORTED) if n[s]), HOLDS)
+    n = {s: sum(v.status == s for v in fr.verdicts) for s in (HOLDS, FAILS, UNSUPPORTED, UNDECIDED)}
+    worst = next((s for s in (UNDECIDED, FAILS, UNSUPPORTED) if n[s]), HOLDS)
     if worst == HOLDS:
         what = "1 claim holds" if n[HOLDS] == 1 else f"{n[HOLDS]} claims hold"
     else:
         what = ", ".join(
             f"{n[s]} {w}"
-            for s, w in ((HOLDS, "hold"), (FAILS, "fail"), (UNSUPPORTED, "not supported"), (ERROR, "undecided"))
+            for s, w in ((HOLDS, "hold"), (FAILS, "fail"), (UNSUPPORTED, "not supported"), (UNDECIDED, "undecided"))
             if n[s]
         )
     return f"{marks.sym[worst]} {text(fr.file)}: {text(fr.case.name)} ({what})"
@@ -159,14 +165,13 @@ def _error_kind(fr: FileResult) -> str:
 
 
 def _point(fr: FileResult) -> str:
-    from ..caseio.sweep import point_label
 
     return point_label(fr.point)
 
 
 def _verdict_lines(v: Verdict, marks: Marks, after_witness: Callable[[], list[str]] | None = None) -> list[str]:
     out = [_claim_line(v, marks)]
-    out.extend("      " + d for d in v.details)
+    out.extend("      " + d for d in shown(v).details)
     if v.witness is not None:
         # claim kinds with their own witness type (e.g. bounded range) render themselves
         out.extend(render_witness(v.witness) if isinstance(v.witness, Witness) else v.witness.render_lines())
@@ -197,18 +202,19 @@ def _file_lines(
     fr: FileResult, marks: Marks, *, quiet: bool, verbosity: int | None, after_witness: Callable[[], list[str]] | None
 ) -> list[str]:
     level = verbosity if verbosity is not None else (QUIET if quiet else VERBOSE)
+    warned = [f"  warning: {w}" for w in fr.warnings]  # a deprecated spelling, at its place in the file
     if fr.error is not None:
         head = f"{text(fr.file)}: {_error_kind(fr)}" + (f" (point {_point(fr)})" if fr.point else "")
-        out = [head if level == VERBOSE else _one_line(fr, marks)]
+        out = [head if level == VERBOSE else _one_line(fr, marks), *warned]
         out.extend("  " + line for line in error_text(fr.error))
         return out
     failing = any(v.status != HOLDS for v in fr.verdicts)
     if level == VERBOSE:
-        out = [_heading(fr)]
-    elif level == QUIET and not failing:
+        out = [_heading(fr), *warned]
+    elif level == QUIET and not (failing or warned):
         return []
     else:
-        out = [_one_line(fr, marks)]
+        out = [_one_line(fr, marks), *warned]
     for v in fr.verdicts:
         if level != VERBOSE and v.status == HOLDS:
             continue
@@ -216,20 +222,34 @@ def _file_lines(
     return out
 
 
+def run_scope(files: list[FileResult] | tuple[FileResult, ...]) -> str:
+    """``3 files``, ``1 file (12 sweep points)``, ``2 files, 1 not valid``: what a run covered.
+    A sweep point is one entry of the run, but not one more file."""
+    names = {fr.file for fr in files}
+    points = sum(1 for fr in files if fr.point)
+    out = f"{len(names)} file" + ("" if len(names) == 1 else "s")
+    if points:
+        out += f" ({points} sweep point{'s' if points != 1 else ''})"
+    invalid = sum(1 for fr in files if fr.error is not None and not fr.point)
+    unchecked = sum(1 for fr in files if fr.error is not None and fr.point)
+    if invalid:
+        out += f", {invalid} not valid"
+    if unchecked:
+        out += f", {unchecked} point{'s' if unchecked != 1 else ''} not checked"
+    return out
+
+
 def render_summary(files: list[FileResult] | tuple[FileResult, ...], *, interrupted: int | None = None) -> str:
     """``summary: 326 claims in 43 files: ...``; with ``interrupted`` (the number of items the
     run had), says how many were left unchecked."""
     c = RunResult(tuple(files)).counts()
-    total = c[HOLDS] + c[FAILS] + c[UNSUPPORTED] + c[ERROR]
+    total = c[HOLDS] + c[FAILS] + c[UNSUPPORTED] + c[UNDECIDED]
     parts = [f"{c[HOLDS]} hold", f"{c[FAILS]} fail"]
     if c[UNSUPPORTED]:
         parts.append(f"{c[UNSUPPORTED]} not supported yet")
-    if c[ERROR]:
-        parts.append(f"{c[ERROR]} undecided")
-    files_text = f"{c['files']} file" + ("" if c["files"] == 1 else "s")
-    if c["invalid_files"]:
-        files_text += f", {c['invalid_files']} not valid"
-    line = f"summary: {total} claim{'s' if total != 1 else ''} in {files_text}: " + ", ".join(parts)
+    if c[UNDECIDED]:
+        parts.append(f"{c[UNDECIDED]} undecided")
+    line = f"summary: {total} claim{'s' if total != 1 else ''} in {run_scope(files)}: " + ", ".join(parts)
     if interrupted is not None:
         line += f"; interrupted: {interrupted - c['files']} of {interrupted} not checked"
     return line
@@ -257,7 +277,6 @@ class TextReport:
 
 def _wrap(paragraph: str, indent: str, width: int = 100) -> list[str]:
     """The legend as a parenthesised paragraph."""
-    import textwrap
 
     return textwrap.wrap(f"({paragraph})", width=width, initial_indent=indent, subsequent_indent=indent + " ")
 

@@ -34,7 +34,12 @@ from dataclasses import dataclass
 
 from ..errors import UnsupportedMechanismError, VerificationError
 from ..model.game import Mechanism
+from ..model.symbolic import substitute_mechanism
 from ..numbers.rational import Q
+from ..numbers.symbolic import (
+    substitute,
+    sympy,  # start-up: SymPy loads on first use (symbolic cases only)
+)
 from .common import (
     DEFAULT_MAX_HISTORIES,
     Histories,
@@ -220,11 +225,6 @@ def _widen(pp: PostProcessor, delta) -> PostProcessor:
 
 
 def _symbolic(mech, pair, E, delta, eps_text, table, fld, max_histories):
-    import sympy
-
-    from ..model.symbolic import substitute_mechanism
-    from ..numbers.symbolic import substitute
-
     point = table.sample_point()
     Es, ds = fld.const(E), fld.const(delta)
     if fld.is_zero(ds):
@@ -248,10 +248,10 @@ def _symbolic(mech, pair, E, delta, eps_text, table, fld, max_histories):
         if sense == "=" or sum((v * ans.x[k] for k, v in coefs.items()), Q(0)) == rhs
     ]
     K = fld.K
-    from sympy.polys.matrices import DomainMatrix
-
-    A = DomainMatrix([[sym_system[r][0].get(k, K.zero) for k in basic] for r in tight], (len(tight), len(basic)), K)
-    bvec = DomainMatrix([[sym_system[r][2]] for r in tight], (len(tight), 1), K)
+    A = sympy.polys.matrices.DomainMatrix(
+        [[sym_system[r][0].get(k, K.zero) for k in basic] for r in tight], (len(tight), len(basic)), K
+    )
+    bvec = sympy.polys.matrices.DomainMatrix([[sym_system[r][2]] for r in tight], (len(tight), 1), K)
     try:
         sol = _solve_consistent(A, bvec, K)
     except ValueError:
@@ -274,7 +274,6 @@ def _symbolic(mech, pair, E, delta, eps_text, table, fld, max_histories):
     for k in basic:
         if -1 in fld.sign_set(x[k]):
             conditions.append(("LP", str(system.names[k]), "", f"{fld.text(x[k])} >= 0"))
-    del sympy
     return _from_solution(mech, pair, hist, fld, Es, ds, x, eps_text, system, conditions)
 
 
@@ -306,8 +305,6 @@ def _sym_rows(hist, pair, E, delta, fld, system):
 
 def _solve_consistent(A, b, K):
     """Solve A x = b (A possibly non-square, full column rank at the sample point) exactly."""
-    from sympy.polys.matrices import DomainMatrix
-
     m, n = A.shape
     aug = A.hstack(b)
     rref, pivots = aug.rref()
@@ -319,7 +316,6 @@ def _solve_consistent(A, b, K):
     out = []
     for r, _c in enumerate(pivots):
         out.append(rows[r, n].element)
-    del DomainMatrix
     return out
 
 

@@ -23,10 +23,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import LimitExceededError, VerificationError
-from ..model.game import END, Ask, Chance, End, Mechanism, Node
-from ..model.symbolic import SymChance
+from ..analysis import enumerator
+from ..errors import InexactValueError, LimitExceededError, VerificationError
+from ..model.game import END, Ask, Chance, End, Mechanism, Node, label_str
+from ..model.ops import count_strategies
+from ..model.symbolic import SymChance, is_symbolic_mechanism
 from ..numbers.rational import Q, as_q, q_str
+from ..numbers.symbolic import (
+    SymbolTable,
+    expr_str,
+    sign_set,
+    sympy,  # start-up: SymPy loads on first use (symbolic cases only)
+    to_sympy,
+)
 
 __all__ = [
     "RationalField",
@@ -75,8 +84,6 @@ class RationalField:
         return q_str(x)
 
     def to_sympy(self, x: Any):
-        import sympy
-
         f = Q(x)
         return sympy.Rational(int(f.numerator), int(f.denominator))
 
@@ -104,7 +111,6 @@ class _SymBase:
         return hit
 
     def sign_set(self, x: Any) -> frozenset:
-        from ..numbers.symbolic import sign_set
 
         e = self.to_sympy(x)
         key = str(e)
@@ -115,7 +121,6 @@ class _SymBase:
         return hit
 
     def text(self, x: Any) -> str:
-        from ..numbers.symbolic import expr_str
 
         return expr_str(self.to_sympy(x))
 
@@ -126,20 +131,15 @@ class FracField(_SymBase):
 
     def __init__(self, table):
         super().__init__(table)
-        import sympy
-
         syms = [table.symbols[b.name] for b in table.bounds]
         self.K = sympy.QQ.frac_field(*syms) if syms else sympy.QQ.frac_field(sympy.Symbol("_unused"))
         self.zero, self.one = self.K.zero, self.K.one
 
     def const(self, x: Any) -> Any:
-        from ..numbers.symbolic import to_sympy
 
         try:
             return self.K.from_sympy(to_sympy(x))
         except Exception as e:  # CoercionFailed: not a rational function of the symbols
-            from ..errors import InexactValueError
-
             raise InexactValueError(f"{x} is not a rational function of the declared symbols ({e})") from None
 
     def is_zero(self, x: object) -> bool:
@@ -155,18 +155,13 @@ class ExprField(_SymBase):
 
     def __init__(self, table):
         super().__init__(table)
-        import sympy
-
         self.zero, self.one = sympy.Integer(0), sympy.Integer(1)
 
     def const(self, x: Any) -> Any:
-        from ..numbers.symbolic import to_sympy
 
         return to_sympy(x)
 
     def is_zero(self, x: object) -> bool:
-        import sympy
-
         return sympy.cancel(sympy.together(x)) == 0
 
     def to_sympy(self, x: Any):
@@ -175,12 +170,9 @@ class ExprField(_SymBase):
 
 def field_for(mech: Mechanism, table=None, *, checking: bool = False):
     """The rational field for numeric mechanisms; rational functions for symbolic ones."""
-    from ..model.symbolic import is_symbolic_mechanism
 
     if table is None or (not table and not is_symbolic_mechanism(mech)):
         if is_symbolic_mechanism(mech):
-            from ..numbers.symbolic import SymbolTable
-
             table = SymbolTable()
         else:
             return RationalField()
@@ -289,7 +281,6 @@ def expand(mech: Mechanism, fld=None, *, max_histories: int = DEFAULT_MAX_HISTOR
 
 def history_text(path: Sequence) -> str:
     """``a=0, q=1, a=1``: a history as its queries (q=) and answers (a=); ``(empty)`` at the start."""
-    from ..model.game import label_str
 
     if not path:
         return "(empty)"
@@ -540,8 +531,6 @@ def enumerator_check(pp: PostProcessor, *, max_strategies: int = 5_000) -> tuple
     Returns ("ok", number of adversaries), ("skipped: ...", 0) when too large or symbolic.
     Raises :class:`VerificationError` on a mismatch.
     """
-    from ..analysis import enumerator
-    from ..model.ops import count_strategies
 
     if pp.hist.fld.symbolic:
         return "skipped: symbolic", 0

@@ -27,7 +27,7 @@ Mechanisms (arXiv 2411.03299), Def. 2.9, Lemma 5.6, Cor. 5.7, §8.
 from __future__ import annotations
 
 from ..errors import UnsupportedMechanismError
-from ..model.game import Ask, Chance, End, Mechanism
+from ..model.game import Ask, Chance, End, Mechanism, postorder
 from ..numbers.rational import Q
 from .approx import ApproxCertificate
 from .common import (
@@ -53,7 +53,6 @@ def irr_weights(E, delta) -> tuple:
 
 def _identical_nodes(mech: Mechanism, i: int, j: int) -> dict[int, bool]:
     """I(node): some continuation strategy from ``node`` sees identical views under x_i, x_j."""
-    from ..model.game import postorder
 
     memo: dict[int, bool] = {}
     for node in postorder(mech.root):

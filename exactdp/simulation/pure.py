@@ -24,6 +24,7 @@ from typing import Any
 from ..errors import VerificationError
 from ..model.game import Mechanism
 from ..numbers.ladder import is_inf
+from ..numbers.symbolic import substitute
 from .common import (
     DEFAULT_MAX_HISTORIES,
     Histories,
@@ -199,7 +200,6 @@ def _first_negative(mech, hist, paths, pair, E, fld, table):
 
 def _sample_certificate(mech, table, fld, names, x, xp, H, E):
     """A symbolic condition that fails at the sample point of the symbols is a disproof."""
-    from ..numbers.symbolic import substitute
 
     if table is None:
         return None

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..analysis import profile as engine
 from ..errors import InexactValueError, UnsupportedMechanismError, VerificationError
 from ..model.checks import takes_mechanism
 from ..model.game import Mechanism
@@ -25,20 +26,37 @@ from ..model.symbolic import is_symbolic_mechanism, substitute_mechanism
 from ..numbers import INF, ladder
 from ..numbers.ladder import OO, QQ, SYM, is_inf
 from ..numbers.rational import Q, as_q, q_str
+from ..numbers.symbolic import (
+    substitute,
+    sympy,  # start-up: SymPy loads on first use (symbolic cases only)
+)
 from ..numbers.types import Delta, Eps
 from .approx import ApproxCertificate, approx_postprocessor
 from .common import (
     DEFAULT_MAX_HISTORIES,
     CheckResult,
     PostProcessor,
+    RationalField,
     enumerator_check,
+    expand,
     field_for,
     verify_postprocessor,
 )
+from .lemma56 import lemma56_postprocessor
 from .lp import check_farkas
 from .pure import PureCertificate, check_pure_certificate, pure_postprocessor
 
-__all__ = ["PairResult", "Simulation", "simulate", "exp_of_eps", "DEFAULT_ENUMERATOR_LIMIT"]
+__all__ = [
+    "PairResult",
+    "Simulation",
+    "PairOutcome",
+    "FarkasSummary",
+    "SimulationOutcome",
+    "outcome_of",
+    "simulate",
+    "exp_of_eps",
+    "DEFAULT_ENUMERATOR_LIMIT",
+]
 
 DEFAULT_ENUMERATOR_LIMIT = 5_000
 
@@ -93,12 +111,84 @@ class Simulation:
         return out
 
 
+@dataclass(frozen=True)
+class FarkasSummary:
+    """An LP's Farkas certificate as reports show it: the pair, the symbol values where it
+    applies, and every nonzero multiplier with the history (or round) its constraint is about."""
+
+    pair_names: tuple[str, str]
+    nonzero: tuple[tuple[str, Any], ...]
+    point: dict | None = None
+
+
+@dataclass(frozen=True)
+class PairOutcome:
+    """What was found for one adjacent pair, without T's tables: the checks T passed, or the
+    certificate that no T exists (``certificate``: a :class:`PureCertificate`, a
+    :class:`FarkasSummary`, or None when PrivLoss is infinite but no single history shows it)."""
+
+    pair_names: tuple[str, str]
+    exists: bool
+    rounds: int = 0
+    outputs: int = 0
+    histories: int = 0
+    enumerator: str = "not run"
+    adversaries: int = 0
+    spot_check: str = ""
+    notes: tuple[str, ...] = ()
+    certificate: PureCertificate | FarkasSummary | None = None
+
+
+@dataclass(frozen=True)
+class SimulationOutcome:
+    """A :class:`Simulation` summarised for verdicts and reports (small and picklable: a
+    verdict travels from worker processes)."""
+
+    eps: Any
+    eps_text: str
+    E: Any
+    delta: Any
+    construction: str
+    pairs: tuple[PairOutcome, ...]
+    notes: tuple[str, ...]
+    conditions: tuple[tuple, ...]
+
+    @property
+    def refuted(self) -> bool:
+        return any(p.certificate is not None for p in self.pairs)
+
+
+def outcome_of(sim: Simulation) -> SimulationOutcome:
+    """The summary of ``sim`` (see :class:`SimulationOutcome`)."""
+    pairs = []
+    for pr in sim.pairs:
+        cert: PureCertificate | FarkasSummary | None = pr.certificate
+        if isinstance(pr.certificate, ApproxCertificate):
+            c = pr.certificate
+            cert = FarkasSummary(c.pair_names, tuple((c.label_text(lab), y) for lab, y in c.nonzero()), c.point)
+        pairs.append(
+            PairOutcome(
+                pr.pair_names,
+                pr.exists,
+                rounds=pr.check.n_rounds if pr.check is not None else 0,
+                outputs=len(pr.T.outputs) if pr.T is not None else 0,
+                histories=pr.check.n_histories if pr.check is not None else 0,
+                enumerator=pr.enumerator,
+                adversaries=pr.adversaries,
+                spot_check=pr.spot_check,
+                notes=tuple(pr.T.notes) if pr.T is not None else (),
+                certificate=cert,
+            )
+        )
+    return SimulationOutcome(
+        sim.eps, sim.eps_text, sim.E, sim.delta, sim.construction, tuple(pairs), tuple(sim.notes), tuple(sim.conditions)
+    )
+
+
 def exp_of_eps(eps: Any):
     """e^ε exactly: rational for ε = log(r); a rational function for a symbolic ε = log(E);
     refused (InexactValueError) when e^ε is transcendental."""
     if _symbolic(eps):
-        import sympy  # the value is already symbolic, so SymPy is loaded
-
         return sympy.cancel(ladder.exp(eps))
     lam = ladder.exp(eps)
     if ladder.domain_of(lam) not in (QQ, OO):
@@ -148,7 +238,6 @@ def simulate(
                 f"{mech.name} is symbolic, so PrivLoss({mech.name}, {q_str(d)}) cannot be computed by the engines; "
                 "give the claim an eps (e.g. eps: log(E))"
             )
-        from ..analysis import profile as engine
 
         eps = engine.profile(mech).privloss(as_q(d))
         notes.append(f"eps = PrivLoss({mech.name}, {q_str(d)}) = {ladder.text(eps)} (profile engine)")
@@ -176,8 +265,6 @@ def _one_pair(mech, pair, E, d, eps_text, table, construction, max_histories, en
     if construction == "pure":
         out = pure_postprocessor(mech, pair, E, eps_text=eps_text, table=table, max_histories=max_histories)
     elif construction == "lemma56":
-        from .lemma56 import lemma56_postprocessor
-
         out = lemma56_postprocessor(mech, pair, E, d, eps_text=eps_text, max_histories=max_histories)
     else:
         out = approx_postprocessor(mech, pair, E, d, eps_text=eps_text, table=table, max_histories=max_histories)
@@ -212,7 +299,6 @@ def out_field(mech, table):
 
 
 def _check_point_certificate(mech, cert: PureCertificate, table) -> None:
-    from .common import RationalField
 
     assert cert.point is not None
     point = {s: sympy_rational(v) for s, v in zip(table.sample_point().keys(), cert.point.values())}
@@ -221,8 +307,6 @@ def _check_point_certificate(mech, cert: PureCertificate, table) -> None:
 
 
 def sympy_rational(text: str):
-    import sympy
-
     n, _, dd = text.partition("/")
     return sympy.Rational(int(n), int(dd or 1))
 
@@ -230,12 +314,10 @@ def sympy_rational(text: str):
 def _spot_check(mech, pp: PostProcessor, table, limit: int) -> str:
     """Give the symbols their sample values: the numeric T must pass every check, including
     the enumerator.  (Evidence, not proof: the proof is the symbolic identity.)"""
-    from ..numbers.symbolic import substitute
 
     point = table.sample_point()
     num = substitute_mechanism(mech, point)
     fld = pp.hist.fld
-    from .common import expand
 
     hist = expand(num)
     try:
@@ -256,7 +338,6 @@ def _spot_check(mech, pp: PostProcessor, table, limit: int) -> str:
 
 def _infinite_certificate(mech, pair, max_histories):
     """PrivLoss = inf: a history one dataset reaches and the other never does."""
-    from .common import expand
 
     hist = expand(mech, max_histories=max_histories)
     i, j = pair
@@ -272,7 +353,6 @@ def _infinite_certificate(mech, pair, max_histories):
 
 def _cross_check(mech: Mechanism, sim: Simulation) -> None:
     """T exists iff the pair is (ε, δ)-DP (exact profile engine); otherwise a bug."""
-    from ..analysis import profile as engine
 
     prof = engine.profile(mech)
     by_names = {pp.pair: pp.hull for pp in prof.pairs}

@@ -32,6 +32,7 @@ checkpoints and locating it exactly inside the last window by bisection.
 
 from __future__ import annotations
 
+import heapq
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -168,7 +169,6 @@ def _int_stream(distinct: list[tuple[Any, int]]):
     """The groups in decreasing ratio without building the last convolution: each ratio of the
     last factor scales the (sorted) rest, and a heap merges those sorted streams lazily.  Equal
     ratios may come out as consecutive items; the scan is unaffected (P = λP' for each)."""
-    import heapq
 
     groups, last, D = _int_parts(distinct)
     rest = sorted(groups.items(), key=lambda kv: kv[0], reverse=True)

@@ -58,6 +58,7 @@ class Entry:
     doc: str
     fields: tuple[FieldDoc, ...] = ()
     value: str = ""
+    shows: str = ""
 
 
 def _default_text(v: Any) -> str:
@@ -95,8 +96,17 @@ def form_entries() -> list[Entry]:
 
 
 def claim_entries() -> list[Entry]:
-    """Every registered claim kind, in registration order."""
-    return [Entry(kind, doc_line(cls), _fields(cls)) for kind, cls in CLAIMS.items()]
+    """Every registered claim kind, in registration order, with the value its verdict shows."""
+    return [Entry(kind, doc_line(cls), _fields(cls), shows=_shows(cls)) for kind, cls in CLAIMS.items()]
+
+
+def _shows(cls: Any) -> str:
+    """The value a claim kind's verdict shows (a sweep's table, CSV and plot; ``value`` in JSON)."""
+    out: str = cls.shows.doc
+    by_theorem = getattr(cls, "_shows_by_theorem", {})
+    if by_theorem:  # a composition shows what its theorem compares
+        out += "; " + "; ".join(f"with `theorem: {t}`, {s.doc}" for t, s in by_theorem.items())
+    return out
 
 
 def _cell(text: str) -> str:
@@ -111,6 +121,8 @@ def render_entries(entries: Sequence[Entry], level: int = 3) -> str:
         lines = ["#" * level + f" `{e.key}`", "", _cell(e.doc)]
         if e.value:
             lines += ["", f"Value: {_cell(e.value)}."]
+        if e.shows:
+            lines += ["", f"Shows: {_cell(e.shows)}."]
         if e.fields:
             cols = ["key", "value", "required"] + [
                 c for c in ("default", "meaning") if any(_column(f, c) for f in e.fields)

@@ -17,11 +17,12 @@ rational number is the special case of degree 1 (its value is kept).
 
 from __future__ import annotations
 
+from math import gcd
 from typing import Any
 
 import flint
 
-from .polys import irreducible_factors, isolate_real_roots, sign_at
+from .polys import descartes_bound, irreducible_factors, isolate_real_roots, sign_at
 
 __all__ = [
     "Algebraic",
@@ -230,7 +231,6 @@ def sign_of_poly_at(f: flint.fmpz_poly, a: Algebraic) -> int:
         return sign_at(f, a.q)
     if (f % a.poly).is_zero():
         return 0
-    from .polys import descartes_bound
 
     while True:
         slo, shi = sign_at(f, a.lo), sign_at(f, a.hi)
@@ -300,7 +300,6 @@ def _quadratic(a: Algebraic) -> tuple[int, int, int, int, int] | None:
     s, r = _sqrt_parts(disc)
     u, w = -c1, 2 * c2
     sign = 1 if a.index == 1 else -1  # the larger root takes +sqrt
-    from math import gcd
 
     g = gcd(gcd(abs(u), s), abs(w))
     return u // g, sign * (s // g), r, w // g, sign

@@ -36,9 +36,11 @@ import flint
 
 from ...errors import ExactDPError, LimitExceededError
 from ...limits import current as current_limits
-from .algebraic import Algebraic, compare, decimal_text, rational, roots_of, sign_of_poly_at
+from ...numbers.rational import Q
+from ...numbers.symbolic import SymbolBounds, SymbolTable, sign_set
+from .algebraic import Algebraic, closed_form_text, compare, decimal_text, rational, roots_of, sign_of_poly_at
 from .polys import descartes_on, primitive, sign_at, simplest_between
-from .ratfun import RatFun, Ring
+from .ratfun import RatFun, Ring, poly_terms_text
 
 __all__ = [
     "Domain",
@@ -220,7 +222,6 @@ class Side:
         n = self.domain.name
         if self.kind == "domain":
             return self.domain.describe()
-        from .algebraic import closed_form_text
 
         if self.kind == "point":
             assert self.at is not None
@@ -448,8 +449,6 @@ class Ctx:
     def _box_sign(self, f: flint.fmpq_mpoly, used: list[int]) -> int:
         """One sign of a factor in several symbols on an enclosing rational box, proved by
         :func:`exactdp.numbers.symbolic.sign_set`, or :class:`Undecided`."""
-        from ...numbers.rational import Q
-        from ...numbers.symbolic import SymbolBounds, SymbolTable, sign_set
 
         bounds = []
         for k in used:
@@ -472,7 +471,6 @@ class Ctx:
         if len(signs) == 1 and 0 not in signs:
             return next(iter(signs))
         names = " and ".join(self.ring.names[k] for k in used)
-        from .ratfun import poly_terms_text
 
         raise Undecided(
             f"the sign of {poly_terms_text(f, self.ring.names)} depends on {names} together and could not be "

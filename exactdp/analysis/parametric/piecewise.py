@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from .algebraic import Algebraic, closed_form_latex, closed_form_text, compare, decimal_text, rational
+from .algebraic import Algebraic, closed_form_latex, closed_form_text, compare, decimal_text, poly_text, rational
 from .cells import Cell, Ctx, Decomposition, Side, Split, Undecided
 from .values import same_value
 
@@ -189,7 +189,6 @@ def endpoint_dict(a: Algebraic | None, name: str, *, digits: int = 16) -> dict |
     algebraic number, and a decimal with ``digits`` proved significant digits."""
     if a is None:
         return None
-    from .algebraic import poly_text
 
     if a.q is not None:
         return {"exact": str(a.q), "kind": "rational", "decimal": decimal_text(a, digits)}

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from ...model.game import Mechanism
+from ...numbers.ladder import is_inf
 from .cells import Ctx, Decomposition, Domain, Undecided, decompose, domain_of_table
 from .display import ProfileView, profile_view
 from .engine import PGame, PProfile, delta_at, least_lambda_of, pgame, profile, renyi_sum
@@ -145,7 +146,6 @@ def renyi_cell(game: PGame, alpha: Any, ctx: Ctx) -> LogOf | Any:
     Undecided
         For α = 1 (KL compares sums of logarithms, not polynomials).
     """
-    from ...numbers.ladder import is_inf
 
     if is_inf(alpha):
         return privloss_cell(game, game.ring.zero, ctx)

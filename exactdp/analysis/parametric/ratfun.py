@@ -18,6 +18,7 @@ import flint
 
 from ...errors import InexactValueError, LimitExceededError
 from ...limits import current as current_limits
+from ...numbers.symbolic import sympy
 
 __all__ = ["Ring", "RatFun", "poly_terms_text", "factored_text", "check_degree"]
 
@@ -87,7 +88,6 @@ class Ring:
         InexactValueError
             When ``e`` is not a rational function of the symbols (a log, a root, ...).
         """
-        import sympy
 
         if e.is_Rational:
             return self.const(_Q(int(e.p), int(e.q)))
@@ -103,7 +103,6 @@ class Ring:
         return RatFun.make(self, self._poly(num, gens), self._poly(den, gens))
 
     def _poly(self, e: Any, gens: list) -> flint.fmpq_mpoly:
-        import sympy
 
         p = sympy.Poly(e, *gens, domain="QQ")
         terms = {}
@@ -299,7 +298,6 @@ class RatFun:
         return RatFun(self.ring, self.num.subs(subs), den)
 
     def to_sympy(self) -> Any:
-        import sympy
 
         syms = [sympy.Symbol(n) for n in self.ring.names]
 

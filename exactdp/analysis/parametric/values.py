@@ -23,9 +23,11 @@ import flint
 import gmpy2
 
 from ...errors import ExactDPError
+from ...numbers.loglinear import LogLinear
+from ...numbers.symbolic import sympy, to_sympy
 from .cells import Ctx, Undecided
 from .hull import INF, PHull, normalise
-from .ratfun import RatFun, Ring, factored_latex, factored_text
+from .ratfun import RatFun, Ring, _factors, factored_latex, factored_text
 
 _Q = flint.fmpq
 
@@ -75,7 +77,6 @@ class LogOf:
 def _as_power(R: RatFun) -> tuple[int, RatFun]:
     """(g, S) with R = S^g and g as large as the factorisation shows (for display:
     log(E^2) is shown as 2*log(E))."""
-    from .ratfun import _factors
 
     cn, fn = _factors(R.num)
     cd, fd = _factors(R.den)
@@ -101,7 +102,6 @@ def _as_power(R: RatFun) -> tuple[int, RatFun]:
 
 def _terms(e: Any) -> tuple[list[tuple[Any, Any]], Any]:
     """e = q + Σ c·log(X): ([(c, X)], q) with rational c and q, or raise Undecided."""
-    import sympy
 
     e = sympy.expand(e)
     logs: list[tuple[Any, Any]] = []
@@ -119,10 +119,6 @@ def _terms(e: Any) -> tuple[list[tuple[Any, Any]], Any]:
 
 def _sympy_of(x: Any) -> Any:
     """An exactdp exact real (rational, log(r), a linear form in logs) or SymPy value as SymPy."""
-    import sympy
-
-    from ...numbers.loglinear import LogLinear
-    from ...numbers.symbolic import to_sympy
 
     if isinstance(x, LogLinear):
         out = sympy.Rational(*_nd(x.s))
@@ -158,7 +154,6 @@ def log_form(x: Any, ring: Ring) -> LogOf | Any:
 
 
 def _log_form(x: Any, ring: Ring) -> LogOf:
-    import sympy
 
     e = _sympy_of(x)
     logs, q = _terms(e)

@@ -1,0 +1,85 @@
+"""One mechanism at a time, as ``exactdp privloss``, ``profile`` and ``info`` print it."""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Any
+
+from ..analysis.results import format_privloss
+from ..analysis.witness import Witness
+from ..numbers import ladder
+from ..numbers.rational import q_str
+from .escape import text
+from .jsonout import witness_to_dict
+from .text import WITNESS_LEGEND, render_witness
+
+__all__ = ["privloss_doc", "privloss_lines", "profile_lines", "info_doc", "info_lines", "adversaries_text"]
+
+
+def privloss_doc(name: str, delta: Any, value: Any, lam: Any, engine: str, w: Witness | None) -> dict:
+    """The ``--json`` document of ``exactdp privloss`` (``lam`` = e^value, the least λ)."""
+    return {
+        "mechanism": name,
+        "delta": q_str(delta),
+        "privloss": ladder.text(value),
+        "exp_privloss": ladder.text(lam),
+        "engine": engine,
+        "witness": witness_to_dict(w) if w is not None else None,
+    }
+
+
+def privloss_lines(name: str, delta: Any, value: Any, w: Witness | None) -> list[str]:
+    """``PrivLoss(M, 0) = log(3) ≈ 1.09861``, and the tight adversary with the legend."""
+    lines = [f"PrivLoss({text(name)}, {q_str(delta)}) = {format_privloss(value)}"]
+    if w is not None:
+        lines.append("  tightness certificate (every smaller eps fails):")
+        lines.extend(render_witness(w, indent="  "))
+        lines.extend(textwrap.wrap(f"({WITNESS_LEGEND})", width=100, initial_indent="  ", subsequent_indent="   "))
+    return lines
+
+
+def profile_lines(name: str, d: dict, *, pairs: bool = True) -> list[str]:
+    """The breakpoints of the envelope and (``pairs``) of every ordered adjacent pair."""
+    lines = [f"privacy profile of {text(name)}: delta(e^eps) for e^eps >= 1 (exact; linear between breakpoints)"]
+    blocks = [(d["envelope"], "max over adjacent pairs")]
+    if pairs:
+        blocks += [(p, f"pair ({p['pair'][0]}, {p['pair'][1]})") for p in d["pairs"]]
+    for block, title in blocks:
+        lines.append(f"  {text(title)}:")
+        lines.extend(f"    e^eps = {lam:<24} delta = {dl}" for lam, dl in block["breakpoints"])
+        lines.append(f"    e^eps -> inf{'':<17} delta -> {block['limit']}")
+    return lines
+
+
+def adversaries_text(n: int) -> str:
+    """A count of deterministic adversaries; a saturated count prints itself."""
+    return str(n) if n < 10**15 or type(n) is not int else f"about 10^{len(str(n)) - 1}"
+
+
+def info_doc(name: str, mech: Any, stats: dict, n: int, engine: str, supported: bool) -> dict:
+    """The ``--json`` document of ``exactdp info``."""
+    return {
+        "mechanism": name,
+        "datasets": list(mech.datasets),
+        "adjacent": [list(mech.pair_names(p)) for p in mech.adjacent],
+        "stats": dict(stats),
+        "deterministic_adversaries": adversaries_text(n),
+        "engine": engine,
+        "engine_supports": supported,
+    }
+
+
+def info_lines(doc: dict, max_strategies: int) -> list[str]:
+    """The text of ``exactdp info``: datasets and pairs, the game's size, the adversaries."""
+    pairs = ", ".join(f"({a}, {b})" for a, b in doc["adjacent"])
+    lines = [text(f"{doc['mechanism']}: datasets {', '.join(doc['datasets'])}; adjacent " + pairs)]
+    lines.extend(f"  {k.replace('_', ' ')}: {v}" for k, v in doc["stats"].items())
+    lines.append(f"  deterministic adversaries: {doc['deterministic_adversaries']}")
+    engine, supported = doc["engine"], doc["engine_supports"]
+    why = (
+        ""
+        if supported or engine != "enumerator"
+        else f" (more than --max-strategies {max_strategies} adversaries, or symbolic)"
+    )
+    lines.append(f"  the {engine} engine {'can' if supported else 'cannot'} analyse it{why}")
+    return lines

@@ -1,0 +1,481 @@
+"""How a verdict reads: the text, notes and machine-readable values of every claim kind.
+
+Claims return exact values (:attr:`~exactdp.claims.Verdict.facts`); this module is the one
+place that turns them into words and numbers as text, per claim kind (:data:`RENDERERS`, keyed
+by the claim's class; a subclass without an entry of its own reads like its parent).  Every
+output of a verdict uses it: the text report, ``--json``, the HTML report, the sweep table, CSV
+and plot, and the pytest plugin.  :func:`value_text` writes a claim's declared value
+(:meth:`~exactdp.claims.Claim.shown`), the one number a sweep shows per claim.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..analysis.gdp import Enclosure
+from ..analysis.parametric.piecewise import endpoint_dict
+from ..analysis.renyi import alpha_str
+from ..analysis.results import format_privloss, value_str
+from ..claims import (
+    BoundedRangeClaim,
+    BRRangeClaim,
+    CalibrateClaim,
+    CompositionClaim,
+    CounterexampleClaim,
+    DeltaClaim,
+    DPClaim,
+    FDPClaim,
+    GDPClaim,
+    NotBoundedRangeClaim,
+    NotDPClaim,
+    NotFDPClaim,
+    PrivLossClaim,
+    ProfileEqClaim,
+    ProfileLeClaim,
+    RenyiClaim,
+    SimulatesRRClaim,
+    Status,
+    Verdict,
+)
+from ..claims.calibrate import set_text
+from ..claims.core import PremiseClaim
+from ..claims.fdp import mu_text
+from ..numbers import ladder
+from ..numbers.ladder import is_inf
+from ..numbers.rational import is_rational, q_str
+from ..theorems import theorem
+from .parametric import calibration_interval_dict, piece_dict, piece_line, point_text
+from .simulate import outcome_details, outcome_values
+
+__all__ = [
+    "Shown",
+    "RENDERERS",
+    "shown",
+    "value_text",
+    "status_text",
+    "STATUS_TEXT",
+    "number_text",
+    "approx_text",
+    "enclosure_text",
+]
+
+HOLDS, FAILS, UNSUPPORTED, UNDECIDED = Status.HOLDS, Status.FAILS, Status.UNSUPPORTED, Status.UNDECIDED
+
+# how people read a status (the machine word is the status' value)
+STATUS_TEXT = {HOLDS: "holds", FAILS: "fails", UNSUPPORTED: "not supported", UNDECIDED: "undecided"}
+
+
+def status_text(status: Status) -> str:
+    """``holds``, ``fails``, ``not supported``, ``undecided``."""
+    return STATUS_TEXT[status]
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A verdict as it reads: ``found`` (what was computed), ``note`` (why it fails, where it
+    comes from), ``values`` (the same for machines: exact values as text, in a fixed order) and
+    ``details`` (extra report lines: a construction's checks, a certificate)."""
+
+    found: str
+    note: str = ""
+    values: dict[str, Any] = field(default_factory=dict)
+    details: tuple[str, ...] = ()
+
+
+Renderer = Callable[[Verdict], Shown]
+RENDERERS: dict[type, Renderer] = {}
+
+
+def _renders(*classes: type) -> Callable[[Renderer], Renderer]:
+    def deco(fn: Renderer) -> Renderer:
+        for cls in classes:
+            RENDERERS[cls] = fn
+        return fn
+
+    return deco
+
+
+def shown(v: Verdict) -> Shown:
+    """How ``v`` reads (see :class:`Shown`)."""
+    if v.reason or not v.checked:  # not decided by the claim itself: a limit, an error, a premise
+        return Shown("could not be decided" if v.checked else "not checked", v.reason)
+    if "pieces" in v.facts:  # a claim about every value of the symbols (exactdp.claims.parametric)
+        return _piecewise(v)
+    for cls in type(v.claim).__mro__:
+        if cls in RENDERERS:
+            return RENDERERS[cls](v)
+    raise LookupError(f"no renderer for the claim kind {type(v.claim).__name__}")  # pragma: no cover
+
+
+# --- numbers as text ----------------------------------------------------------------------------
+
+
+def number_text(x: Any) -> str:
+    """An exact value in exactdp's number grammar (``log(23/9)``, ``1/10``, ``inf``), or a
+    certified enclosure's midpoint as a decimal (see :func:`enclosure_text`)."""
+    if isinstance(x, Enclosure):
+        return enclosure_text(x)
+    if isinstance(x, bool):
+        return str(x).lower()
+    if isinstance(x, int):
+        return str(x)
+    return value_str(x)
+
+
+def approx_text(v: Any) -> str:
+    """``log(7/3) ≈ 0.847298`` / ``0`` / ``inf``."""
+    if is_inf(v) or ladder.cmp(v, 0) == 0:
+        return ladder.text(v)
+    return f"{ladder.text(v)} ≈ {ladder.decimal(v)}"
+
+
+def enclosure_text(e: Enclosure, digits: int = 10) -> str:
+    """A decimal with ``digits`` significant digits inside the enclosure's neighbourhood: the
+    midpoint of lo and hi (their distance is far below the last digit shown)."""
+    return ladder.decimal((e.lo + e.hi) / 2, digits)
+
+
+def value_text(v: Verdict) -> str:
+    """The claim's declared value as text (empty when it was not computed)."""
+    value = v.value
+    return "" if value is None else number_text(value)
+
+
+# --- privloss, dp, delta -------------------------------------------------------------------------
+
+
+@_renders(PrivLossClaim)
+def _privloss(v: Verdict) -> Shown:
+    c: Any = v.claim
+    f = v.facts
+    found = f["privloss"]
+    target = c.equals if c.equals is not None else c.at_most
+    note = ""
+    if v.status == FAILS and f["relation"] > 0 and not is_inf(target):
+        note = f"not ({ladder.text(target)}, {q_str(c.delta)})-DP"
+    elif v.status == FAILS:
+        note = f"{c.of} is already ({ladder.text(found)}, {q_str(c.delta)})-DP"
+    elif v.witness is not None:
+        note = "tight: the witness shows every smaller eps fails"
+    values = {
+        "privloss": ladder.text(found),
+        "decimal": ladder.decimal(found),
+        "exp_privloss": ladder.text(f["exp_privloss"]),
+    }
+    return Shown(format_privloss(found), note, values)
+
+
+def _delta_values(v: Verdict) -> dict[str, Any]:
+    return {"delta_at_eps": value_str(v.facts["delta_at_eps"])}
+
+
+@_renders(DPClaim, PremiseClaim)
+def _dp(v: Verdict) -> Shown:
+    c: Any = v.claim
+    note = "" if v.status == HOLDS else f"exceeds {q_str(c.delta)}"
+    return Shown(f"delta_{c.of}(e^eps) = {value_str(v.facts['delta_at_eps'])}", note, _delta_values(v))
+
+
+@_renders(NotDPClaim)
+def _not_dp(v: Verdict) -> Shown:
+    c: Any = v.claim
+    note = "" if v.status == HOLDS else f"{c.of} is ({ladder.text(c.eps)}, {q_str(c.delta)})-DP"
+    return Shown(f"delta_{c.of}(e^eps) = {value_str(v.facts['delta_at_eps'])}", note, _delta_values(v))
+
+
+@_renders(DeltaClaim)
+def _delta(v: Verdict) -> Shown:
+    return Shown(value_str(v.facts["delta_at_eps"]), "", _delta_values(v))
+
+
+# --- profile comparisons -------------------------------------------------------------------------
+
+
+def _profile_values(v: Verdict) -> dict[str, Any]:
+    bps = [[q_str(lam), q_str(d)] for lam, d in v.facts["breakpoints"]]
+    return {"breakpoints": bps, "limit": q_str(v.facts["limit"])}
+
+
+def _differ_text(v: Verdict, na: str, nb: str) -> str:
+    lam = v.facts["differ_at"]
+    da, db = v.facts["deltas_there"]
+    if is_inf(lam):
+        return f"as eps -> inf: delta_{na} -> {q_str(da)}, delta_{nb} -> {q_str(db)}"
+    return f"at e^eps = {q_str(lam)}: delta_{na} = {q_str(da)}, delta_{nb} = {q_str(db)}"
+
+
+@_renders(ProfileEqClaim)
+def _profile_eq(v: Verdict) -> Shown:
+    c: Any = v.claim
+    if v.status == HOLDS:
+        n = len(v.facts["breakpoints"])
+        return Shown(f"{n} breakpoint{'s' if n != 1 else ''}, identical", "", _profile_values(v))
+    return Shown(_differ_text(v, c.of, c.other), "", _profile_values(v))
+
+
+@_renders(ProfileLeClaim)
+def _profile_le(v: Verdict) -> Shown:
+    c: Any = v.claim
+    if v.status == HOLDS:
+        return Shown("dominated at every breakpoint and in the limit", "", _profile_values(v))
+    return Shown(_differ_text(v, c.of, c.other), "", _profile_values(v))
+
+
+# --- bounded range -------------------------------------------------------------------------------
+
+
+def _br_values(v: Verdict) -> dict[str, Any]:
+    f = v.facts
+    return {"br_range": ladder.text(f["br_range"]), "adversaries": f["adversaries"], "pair": ",".join(f["pair"])}
+
+
+@_renders(BoundedRangeClaim)
+def _bounded_range(v: Verdict) -> Shown:
+    c: Any = v.claim
+    note = "" if v.status == HOLDS else f"exceeds {ladder.text(c.eps)}"
+    return Shown(f"BR-range = {format_privloss(v.facts['br_range'])}", note, _br_values(v))
+
+
+@_renders(NotBoundedRangeClaim)
+def _not_bounded_range(v: Verdict) -> Shown:
+    c: Any = v.claim
+    note = "" if v.status == HOLDS else f"{c.of} is {ladder.text(c.eps)}-BR"
+    return Shown(f"BR-range = {format_privloss(v.facts['br_range'])}", note, _br_values(v))
+
+
+@_renders(BRRangeClaim)
+def _br_range(v: Verdict) -> Shown:
+    return Shown(format_privloss(v.facts["br_range"]), "", _br_values(v))
+
+
+# --- Theorem 1.10 --------------------------------------------------------------------------------
+
+
+def _n(k: int, one: str, many: str | None = None) -> str:
+    return f"{k} {one if k == 1 else (many or one + 's')}"
+
+
+@_renders(SimulatesRRClaim)
+def _simulates_rr(v: Verdict) -> Shown:
+    out = v.facts["simulation"]
+    n = len(out.pairs)
+    details, values = tuple(outcome_details(out)), outcome_values(out)
+    if out.refuted:
+        found = f"no T for {sum(not p.exists for p in out.pairs)} of {_n(n, 'pair')}"
+        return Shown(found, "", values, details)
+    if out.conditions:
+        found = f"T exists for {_n(n, 'pair')} provided {_n(len(out.conditions), 'condition')} hold"
+        return Shown(found, "undecided: see the conditions below", values, details)
+    found = f"T exists for {_n(n, 'pair')}, checked exactly (e^eps = {values['exp_eps']})"
+    return Shown(found, "", values, details)
+
+
+# --- composition ---------------------------------------------------------------------------------
+
+
+@_renders(CompositionClaim)
+def _composition(v: Verdict) -> Shown:
+    c: Any = v.claim
+    f = v.facts
+    if c.theorem == "renyi":
+        return _renyi_composition(v)
+    if c.theorem == "fdp":
+        return _fdp_composition(v)
+    if "component_eps" in f:  # a claimed eps_i that does not hold
+        d = f["delta_at_eps"]
+        found = f"{f['component']} is not ({ladder.text(f['component_eps'])}, {q_str(f['component_delta'])})-DP"
+        return Shown(found, f"its delta at that eps is {ladder.text(d) if not hasattr(d, 'cmp') else str(d)}")
+    if "component_privloss" in f:  # PrivLoss(M_i, delta_i) = inf: the theorem gives no bound
+        name, d = f["component"], q_str(f["component_delta"])
+        found = f"PrivLoss({name}, {d}) = inf: no finite eps to compose"
+        least = ", ".join(q_str(x) for x in f["least_deltas"])
+        note = (
+            f"{name} is not (eps, {d})-DP for any eps: give each component's delta_i under `deltas:` "
+            f"({'as given' if c.deltas is not None else 'default 0'}); PrivLoss(M_i, delta_i) is finite from "
+            f"delta_i = delta_M_i(inf) on, e.g. deltas: [{least}]"
+        )
+        return Shown(found, note)
+    found, bound, slack = f["privloss"], f["bound"], f["slack"]
+    text = f"PrivLoss = {format_privloss(found)}; {c.theorem} gives {format_privloss(bound)}"
+    if slack is not None:
+        text += f"; slack {ladder.text(slack)}" + ("" if ladder.cmp(slack, 0) == 0 else f" ≈ {ladder.decimal(slack)}")
+    parts = ", ".join(f"({ladder.text(e)}, {q_str(d)})" for e, d in f["components"])
+    note = f"components ({parts}) at delta {q_str(f['delta'])}"
+    if c.theorem != "optimal":
+        note += f"; theorem delta {q_str(f['theorem_delta'])}"
+    note += "; " + theorem(c.theorem).source([d for _, d in f["components"]])
+    if is_inf(bound):
+        note += "; the theorem gives no finite bound at this delta"
+    values = {
+        "privloss": ladder.text(found),
+        "bound": ladder.text(bound),
+        "slack": ladder.text(slack) if slack is not None else None,
+        "components": [[ladder.text(e), q_str(d)] for e, d in f["components"]],
+        "delta": q_str(f["delta"]),
+    }
+    return Shown(text, note, values)
+
+
+def _renyi_composition(v: Verdict) -> Shown:
+    f = v.facts
+    found, bound, slack = f["renyi"], f["bound"], f["slack"]
+    text = f"D_{ladder.short(f['alpha'])} = {approx_text(found)}; renyi gives {approx_text(bound)}"
+    if slack is not None:
+        text += f"; slack {approx_text(slack)}"
+    values = {
+        "renyi": ladder.text(found),
+        "bound": ladder.text(bound),
+        "slack": ladder.text(slack) if slack is not None else None,
+        "components": [ladder.text(p) for p in f["components"]],
+        "alpha": alpha_str(f["alpha"]),
+    }
+    return Shown(text, theorem("renyi").concurrent, values)
+
+
+def _fdp_composition(v: Verdict) -> Shown:
+    f = v.facts
+    nf, nb = f["vertices"], f["bound_vertices"]
+    values: dict[str, Any] = {"vertices": nf, "bound_vertices": nb}
+    note = theorem("fdp").concurrent
+    if v.status != HOLDS:
+        a, (tf, tb) = f["alpha"], f["at_alpha"]
+        values["alpha"] = q_str(a)
+        return Shown(f"at alpha = {q_str(a)}: T(ConComp) = {q_str(tf)} < tensor product {q_str(tb)}", note, values)
+    values["slack"] = q_str(f["max_gap"])
+    text = f"T(ConComp) ({nf} vertices) >= tensor product of the components ({nb} vertices); slack {values['slack']}"
+    return Shown(text, note, values)
+
+
+# --- Renyi, f-DP, GDP ----------------------------------------------------------------------------
+
+
+@_renders(RenyiClaim)
+def _renyi(v: Verdict) -> Shown:
+    c: Any = v.claim
+    f = v.facts
+    values: dict[str, Any] = {
+        "alpha": alpha_str(c.alpha),
+        "renyi": ladder.text(f["renyi"]),
+        "decimal": ladder.decimal(f["renyi"]),
+    }
+    note = ""
+    if "pair" in f:
+        key = "sum" if c.alpha != 1 else "kl"
+        values["pair"] = list(f["pair"])
+        values[key] = ladder.text(f[key])
+        what = "sup of sum P^alpha P'^(1-alpha)" if c.alpha != 1 else "sup of KL"
+        note = f"worst pair ({f['pair'][0]}, {f['pair'][1]}): {what} = {ladder.text(f[key])}"
+    return Shown(approx_text(f["renyi"]), note, values)
+
+
+@_renders(FDPClaim)
+def _fdp(v: Verdict) -> Shown:
+    c: Any = v.claim
+    f = v.facts
+    values: dict[str, Any] = {"vertices": f["vertices"]}
+    if "max_gap" in f:
+        values["max_gap"] = q_str(f["max_gap"])
+        return Shown(f"T({c.of}) >= T({c.f}) at every vertex; max gap {values['max_gap']}", "", values)
+    a, (tm, tr) = f["alpha"], f["at_alpha"]
+    values["alpha"] = q_str(a)
+    return Shown(f"at alpha = {q_str(a)}: T({c.of}) = {q_str(tm)} < T({c.f}) = {q_str(tr)}", "", values)
+
+
+@_renders(NotFDPClaim)
+def _not_fdp(v: Verdict) -> Shown:
+    return _fdp(v)
+
+
+_GDP_WORD = {HOLDS: "holds", FAILS: "fails", UNDECIDED: "undecided"}
+
+
+@_renders(GDPClaim)
+def _gdp(v: Verdict) -> Shown:
+    c: Any = v.claim
+    f = v.facts
+    mu = mu_text(c.mu)
+    values: dict[str, Any] = {"status": _GDP_WORD[f["gdp"]]}
+    at = ""
+    if f["vertex"] is not None:
+        a, b = f["vertex"]
+        values["vertex"] = [q_str(a), q_str(b)]
+        values["G_mu"] = f["G_mu"]
+        at = f"alpha = {q_str(a)}: T({c.of}) = {q_str(b)}, G_mu ≈ {f['G_mu']}"
+    mu_star = f["mu_star"]
+    if isinstance(mu_star, Enclosure):
+        values["mu_star"] = [_decimal_text(mu_star.lo), _decimal_text(mu_star.hi)]
+    else:
+        values["mu_star"] = ladder.text(mu_star)
+    if f["gdp"] == HOLDS:
+        return Shown(f"T({c.of}) >= G_{mu} at every vertex", f"closest: {at}" if at else "", values)
+    if f["gdp"] == FAILS:
+        return Shown(f"T({c.of}) < G_{mu} at {at}", "", values)
+    return Shown(
+        f"undecided: a vertex touches G_{mu} ({at})",
+        "certified intervals could not separate T from G_mu at this vertex",
+        values,
+    )
+
+
+def _decimal_text(q: Any) -> str:
+    """An exact decimal rational (a bound of an enclosure) written out as a decimal."""
+    return ladder.decimal(q, 30) if is_rational(q) else ladder.text(q)
+
+
+# --- claims with symbols: piecewise verdicts, calibrate, counterexample ------------------------------
+
+
+def _piecewise(v: Verdict) -> Shown:
+    """A claim decided for every value of the symbols: the pieces, and where it fails, a
+    rational value of the symbols with the numeric verdict there."""
+    f = v.facts
+    ps = f["pieces"]
+    domain = ", ".join(d.describe() for d in f["domains"])
+    values: dict[str, Any] = {"symbols": domain, "cells": f["cells"], "pieces": [piece_dict(p) for p in ps]}
+    details = tuple(piece_line(p) for p in ps)
+    if v.status == HOLDS:
+        found = f"holds for every value: {domain} ({_n(len(ps), 'piece')}, {_n(f['cells'], 'cell')})"
+        return Shown(found, "", values, details)
+    p = f["refuted_piece"]
+    if "refuted_at" in f:
+        there = shown(f["there"])
+        values["refuted_at"] = {k: str(x) for k, x in f["refuted_at"].items()}
+        values["concrete"] = dict(there.values)
+        found = f"fails at {point_text(f['refuted_at'])}: {there.found}"
+        return Shown(found, there.note or f"the claim fails where {p.text()}", values, details)
+    values["refuted_at"] = {iv.name: endpoint_dict(iv.lo, iv.name) for iv in p.box if iv.is_point()}
+    found = f"fails only where {p.text()} (no rational value of the symbols refutes it)"
+    return Shown(found, "", values, details)
+
+
+@_renders(CalibrateClaim)
+def _calibrate(v: Verdict) -> Shown:
+    cal = v.facts["calibration"]
+    found = f"holds exactly where {set_text(cal.intervals, cal.symbol)}"
+    values: dict[str, Any] = {
+        "symbol": cal.symbol,
+        "holds_for": [calibration_interval_dict(iv) for iv in cal.intervals],
+        "cells": cal.cells,
+    }
+    if v.status == HOLDS:
+        return Shown(found, "", values)
+    note = f"declared: {set_text(v.facts['declared'], cal.symbol)}"
+    if "differs_at" in v.facts:
+        there = v.facts["there"]
+        values["differs_at"] = {k: str(x) for k, x in v.facts["differs_at"].items()}
+        note += f"; at {point_text(v.facts['differs_at'])} the target {there.status.value}: {shown(there).found}"
+    return Shown(found, note, values)
+
+
+@_renders(CounterexampleClaim)
+def _counterexample(v: Verdict) -> Shown:
+    f = v.facts
+    there, at = f["there"], point_text(f["at"])
+    sh = shown(there)
+    values: dict[str, Any] = {"at": {k: q_str(x) for k, x in f["at"].items()}, "there": dict(sh.values)}
+    if there.status != FAILS:
+        return Shown(f"at {at}: {sh.found} ({there.status.value})", sh.note, values)
+    values["for_every_value"] = f["for_every_value"].value
+    return Shown(f"at {at}: {sh.found}", sh.note, values)
