@@ -391,7 +391,8 @@ def sympy_point(table: Any, point: dict) -> dict:
     Rational}, for :func:`numeric_mechanism`."""
 
     def rat(v: Any) -> Any:
-        return sympy.Rational(int(v.p), int(v.q)) if hasattr(v, "p") else sympy.Rational(v.numerator, v.denominator)
+        n, d = (v.p, v.q) if hasattr(v, "p") else (v.numerator, v.denominator)
+        return sympy.Rational(int(n), int(d))
 
     return {table.symbols[n]: rat(v) for n, v in point.items()}
 

@@ -27,6 +27,7 @@ signs*, SYMSAC 1976.  C. Sturm, 1835 (the Sturm sequence and its count of real r
 
 from __future__ import annotations
 
+import copyreg
 from collections.abc import Sequence
 
 import flint
@@ -49,6 +50,20 @@ __all__ = [
 
 ZPoly = flint.fmpz_poly
 _Q = flint.fmpq
+
+
+def _reduce_fmpz_poly(p: flint.fmpz_poly) -> tuple:
+    return (flint.fmpz_poly, ([int(c) for c in p.coeffs()],))
+
+
+def _reduce_fmpq_poly(p: flint.fmpq_poly) -> tuple:
+    return (flint.fmpq_poly, ([int(c) for c in p.numer().coeffs()], int(p.denom())))
+
+
+# python-flint's polynomials do not pickle; verdicts holding them (algebraic endpoints) cross
+# process boundaries (``--jobs``), so teach pickle their coefficients
+copyreg.pickle(flint.fmpz_poly, _reduce_fmpz_poly)
+copyreg.pickle(flint.fmpq_poly, _reduce_fmpq_poly)
 
 
 def primitive(f: flint.fmpz_poly) -> flint.fmpz_poly:

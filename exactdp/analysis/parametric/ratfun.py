@@ -40,6 +40,10 @@ class Ring:
         self._one = RatFun(self, one, one, normal=True)
         self._gens = {n: RatFun(self, g, one, normal=True) for n, g in zip(self.names, self.ctx.gens())}
 
+    def __reduce__(self) -> tuple:
+        # python-flint's contexts do not pickle: a ring is its names (verdicts cross processes)
+        return (Ring, (self.names,))
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Ring) and other.names == self.names
 
@@ -135,6 +139,10 @@ class RatFun:
         self._key: str | None = None
         if not normal:
             self._normalise()
+
+    def __reduce__(self) -> tuple:
+        # python-flint's polynomials do not pickle: their terms do (verdicts cross processes)
+        return (_ratfun_from_terms, (self.ring, self.num.to_dict(), self.den.to_dict()))
 
     @classmethod
     def make(cls, ring: Ring, num: flint.fmpq_mpoly, den: flint.fmpq_mpoly) -> RatFun:
@@ -457,3 +465,9 @@ def extend(r: RatFun, ring: Ring) -> RatFun:
 
 
 __all__ += ["factored_latex", "extend"]
+
+
+def _ratfun_from_terms(ring: Ring, num: dict, den: dict) -> RatFun:
+    """A pickled :class:`RatFun` (already in lowest terms), from its numerator's and
+    denominator's terms."""
+    return RatFun(ring, ring.ctx.from_dict(num), ring.ctx.from_dict(den), normal=True)
