@@ -412,19 +412,31 @@ class _Pools:
         self.suspects: deque[int] = deque()
         self.deaths = [0] * len(items)
 
-    def fill(self) -> None:
-        """Keep every worker busy with a short queue (suspects go to the solo pool)."""
+    def fill(self, buffer: dict[int, Any]) -> None:
+        """Keep every worker busy with a short queue (suspects go to the solo pool).  A worker
+        killed since the last wait breaks the pool under ``submit`` too: the item goes back to
+        the queue, and the items in flight become suspects as when a result reports it."""
         window = 2 * self.runner.jobs
         while self.todo and len(self.running) < window:
             if self.main is None:
                 self.main = _new_pool(self.runner.jobs)
             i = self.todo.popleft()
-            self.running[self.main.submit(self.fn, self.items[i])] = i
+            try:
+                self.running[self.main.submit(self.fn, self.items[i])] = i
+            except BrokenProcessPool:
+                self.todo.appendleft(i)
+                self.main_broke(buffer)
+                break
         if self.suspects and not self.solo_running:
             if self.solo is None:
                 self.solo = _new_pool(1)
             i = self.suspects.popleft()
-            self.solo_running[self.solo.submit(self.fn, self.items[i])] = i
+            try:
+                self.solo_running[self.solo.submit(self.fn, self.items[i])] = i
+            except BrokenProcessPool:  # broken before this item ran: not its fault
+                self.suspects.appendleft(i)
+                _stop_pool(self.solo, kill=True)
+                self.solo = None
 
     def main_broke(self, buffer: dict[int, Any]) -> None:
         """Every item in flight in the main pool is a suspect (which one killed its worker is
@@ -465,7 +477,7 @@ def _run_processes(fn, items, runner: Runner, lost, progress, buffer: dict[int, 
     finished = False
     try:
         while state[0] < len(items):
-            pools.fill()
+            pools.fill(buffer)
             futures = list(pools.running) + list(pools.solo_running)
             if not futures:  # everything left is already in the buffer
                 yield from _drain(buffer, state)

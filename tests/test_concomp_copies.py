@@ -3,7 +3,7 @@ every copy (``merge_copies=False``, the reference), on random games, exactly."""
 
 from __future__ import annotations
 
-from hypothesis import assume, given, settings
+from hypothesis import assume, given, reject, settings
 from hypothesis import strategies as st
 
 from exactdp.analysis import enumerator
@@ -12,6 +12,7 @@ from exactdp.analysis.reference import reference_profile, reference_renyi_sums
 from exactdp.analysis.renyi import renyi_sums
 from exactdp.analysis.witness import recheck
 from exactdp.builders import concomp, rr
+from exactdp.errors import LimitExceededError
 from exactdp.model import END, Ask, Chance, Mechanism, count_strategies, share, stats
 from exactdp.numbers import Q
 
@@ -54,7 +55,11 @@ def test_merged_copies_agree_with_the_enumerator(comps):
     """The brute force over every deterministic adversary of the merged game (Lemma 2.2)."""
     merged = concomp(comps)
     assume(count_strategies(merged.root) <= 20_000)
-    assert enumerator.profile(merged, max_strategies=20_000).envelope == P.profile(merged).envelope
+    try:
+        brute = enumerator.profile(merged, max_strategies=20_000)
+    except LimitExceededError:  # few adversaries, but too many views each: too big for brute force
+        reject()
+    assert brute.envelope == P.profile(merged).envelope
 
 
 def test_copies_are_merged_into_a_multiset():

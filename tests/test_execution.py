@@ -283,3 +283,35 @@ def test_killing_the_resource_tracker_gives_one_line_not_tracebacks(tmp_path):
     assert "Traceback" not in err and "KeyError" not in err, err
     assert len(err.splitlines()) == 1 and "resource tracker" in err, err
     assert "summary:" in out and "0 fail" in out
+
+
+def _die(_item):
+    os._exit(1)
+
+
+def _square(item):
+    return item * item
+
+
+def test_a_pool_found_broken_while_submitting_puts_the_item_back():
+    """A worker killed between two waits breaks the pool under ``submit`` (not only under a
+    result): the item goes back to the queue, the items in flight become suspects, and the
+    next fill starts a fresh pool (it was an internal error, exit 3, before)."""
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    from exactdp.execution import Runner, _Pools
+
+    broken = ProcessPoolExecutor(1)
+    with pytest.raises(BrokenProcessPool):
+        broken.submit(_die, 0).result()
+    pools = _Pools(_square, [1, 2, 3], Runner(jobs=2))
+    pools.main = broken
+    buffer: dict = {}
+    try:
+        pools.fill(buffer)
+        assert list(pools.todo) == [0, 1, 2] and pools.main is None and not pools.running
+        pools.fill(buffer)
+        assert sorted(f.result() for f in pools.running) == [1, 4, 9]
+    finally:
+        pools.stop(kill=False)

@@ -264,11 +264,20 @@ def decorate(ax: Any, kind: str, title: str = "", subtitle: str = "") -> None:
         ax.set_title("\n".join(lines[:4]), fontsize=8.5)
 
 
+def _figure_class() -> Any:
+    """matplotlib's Figure, without pyplot: choosing pyplot's backend (Agg, for files) would take
+    a notebook's inline display away from the plotting API."""
+    require_matplotlib()
+    from matplotlib.figure import Figure  # optional: the extra 'plot'
+
+    return Figure
+
+
 def draw(data: PlotData, kind: str = "profile") -> Any:
     """A matplotlib Figure of ``data`` on a Figure of its own (no pyplot state, the backend of
     the session untouched), drawn as the plotting API (:mod:`.plotapi`, as in a notebook) draws
     it; the caller saves or drops it."""
-    fig = load_pyplot().Figure(figsize=FIGSIZE[kind], dpi=100)
+    fig = _figure_class()(figsize=FIGSIZE[kind], dpi=100)
     ax = fig.add_subplot()
     KINDS[kind](ax, data)
     decorate(ax, kind, data.title, data.subtitle)
@@ -290,7 +299,10 @@ def save(fig: Any, path: Any, fmt: str, *, svg_text: bool = False) -> None:
     ``svg_text=True`` as ``<text>`` elements in the reader's sans-serif font (smaller, faster,
     searchable: for inline use in HTML)."""
     rc: Any = {"svg.hashsalt": "exactdp", "svg.fonttype": "none" if svg_text else "path", "pdf.compression": 6}
-    with load_pyplot().rc_context(rc):
+    require_matplotlib()
+    import matplotlib  # optional: the extra 'plot'
+
+    with matplotlib.rc_context(rc):
         fig.savefig(path, format=fmt, metadata=_METADATA[fmt])
 
 

@@ -119,8 +119,6 @@ def number_text(x: Any) -> str:
         return enclosure_text(x)
     if isinstance(x, bool):
         return str(x).lower()
-    if isinstance(x, int):
-        return str(x)
     return value_str(x)
 
 
