@@ -30,16 +30,21 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .analysis.engine import Engine, make_engine
+from .analysis.parametric import domain_of_table
+from .analysis.parametric.polys import simplest_between
+from .analysis.parametric.queries import profile_of
 from .analysis.renyi import RENYI_ORDERS, RenyiCurve, renyi_curve
 from .analysis.results import Profile, lambda_of
 from .analysis.tradeoff import Tradeoff, tensor
 from .builders.params import read_eps, read_rational
 from .claims.base import Analysis
 from .claims.composition import CompositionClaim
+from .claims.parametric import numeric_mechanism, sympy_point
 from .errors import ExactDPError, InexactValueError
 from .limits import using
 from .model.checks import mechanism_arg
 from .model.game import Mechanism
+from .model.symbolic import is_symbolic_mechanism
 from .numbers import INF, ladder
 from .numbers import kinds as K
 from .numbers.ladder import is_inf
@@ -60,6 +65,8 @@ __all__ = [
     "bound_curve",
     "composition_claims",
     "exact_lambda",
+    "family_plot_data",
+    "family_values",
     "curves_of",
     "RENYI_ORDERS",
     "CaseFigures",
@@ -280,7 +287,10 @@ def case_plot_data(
     curve also carries its exact D_α (and a composition bound becomes Lyu's Σ D_α).
 
     ``claim`` is the 1-based number of a composition claim among the case's composition claims
-    (default: the first, when ``of`` is not given)."""
+    (default: the first, when ``of`` is not given).  A mechanism with symbols is drawn as a
+    family over the symbol's range (:func:`family_plot_data`)."""
+    if case.symbols and any(is_symbolic_mechanism(m) for m in case.mechanisms.values()):
+        return family_plot_data(case, engine, of=of, kind=kind)
     an = Analysis(case.mechanisms, engine)
     entries, notes = _selection(case, an, of, bound, claim)
     curves = []
@@ -292,6 +302,83 @@ def case_plot_data(
             curves.append(replace(curve, renyi=_renyi_series(an, mech)))
         else:
             curves.append(_renyi_bound(an, names))
+    head = case.name + (f": {case.title}" if case.title else "")
+    return PlotData(curves, head, case.reference or "", notes)
+
+
+# --- a mechanism with symbols: the family over the symbol's range ---------------------------
+
+
+def _q(x: Any) -> Any:
+    return None if x is None else Q(int(x.p), int(x.q)) if hasattr(x, "p") else Q(x)
+
+
+def family_values(pw: Any, domain: Any, count: int = 5) -> list[Any]:
+    """Rational values of the symbol that show its range: a point of each open piece of the
+    piecewise profile (where its formula changes), then evenly spread points, ``count`` at most."""
+    out: list[Any] = []
+    for piece in pw.pieces:
+        pt = piece.sample()
+        if pt is not None and piece.open:
+            out.append(_q(pt[domain.name]))
+    lo, hi = _q(domain.lo), _q(domain.hi)
+    k = 1
+    while len(out) < count + 2 and k <= 4 * count:
+        if lo is not None and hi is not None:
+            x = lo + (hi - lo) * Q(k, count + 1)
+        elif lo is not None:
+            x = lo + Q(k, 2) * max(Q(1), abs(lo))
+        elif hi is not None:
+            x = hi - Q(k, 2) * max(Q(1), abs(hi))
+        else:
+            x = Q(k - count // 2)
+        out.append(x)
+        k += 1
+    inside = [
+        x
+        for x in dict.fromkeys(out)
+        if (lo is None or x > lo or (x == lo and domain.lo_closed))
+        and (hi is None or x < hi or (x == hi and domain.hi_closed))
+    ]
+    first = inside[: len([p for p in pw.pieces if p.open])]
+    rest = [x for x in inside if x not in first]
+    return sorted((first + rest)[:count])
+
+
+def family_plot_data(case: Any, engine: Any, *, of: Sequence[str] | None = None, kind: str = "profile") -> PlotData:
+    """A mechanism with symbols drawn as a family: its exact profile at values of the (first)
+    symbol spread over its declared range, a point of each piece of the piecewise profile first
+    (the other symbols at a point of their range)."""
+    names = list(of) if of else ["M" if "M" in case.mechanisms else next(iter(case.mechanisms))]
+    _check_names(case, names)
+    table = case.symbols
+    domains = domain_of_table(table, [b.name for b in table.bounds])
+    first = domains[0]
+    others = {d.name: (d.lo if d.lo is not None and d.hi is not None and d.lo == d.hi else None) for d in domains[1:]}
+    fixed = {
+        n: (v if v is not None else simplest_between(d.lo, d.hi)) for (n, v), d in zip(others.items(), domains[1:])
+    }
+    curves, notes = [], []
+    for name in names:
+        mech = case.mechanisms[name]
+        pw = profile_of(mech, table) if is_symbolic_mechanism(mech) else None
+        values = family_values(pw, first) if pw is not None else [None]
+        for v in values:
+            if v is None:
+                m, label = mech, name
+            else:
+                point = {first.name: v, **fixed}
+                m = numeric_mechanism(mech, sympy_point(table, point))
+                label = f"{name} at " + ", ".join(f"{k} = {x}" for k, x in point.items())
+            prof = engine.profile(m)
+            curves.append(profile_curve(label, prof))
+        if pw is not None:
+            notes.append(
+                f"{name}: {len(pw.pieces)} piece{'' if len(pw.pieces) == 1 else 's'} of the profile over "
+                f"{pw.domain_text()}; drawn at {len(values)} values"
+            )
+    if fixed:
+        notes.append("other symbols fixed at " + ", ".join(f"{k} = {v}" for k, v in fixed.items()))
     head = case.name + (f": {case.title}" if case.title else "")
     return PlotData(curves, head, case.reference or "", notes)
 

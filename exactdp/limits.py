@@ -16,6 +16,8 @@ limit                    default                 what it bounds (flag)
 ``max_bits``             1,000,000, or           bits of every number computed from a case file's
                          100 × ``max_exponent``  numbers, product or power (``--max-bits``)
 ``max_symbolic_degree``  200                     degree of a rational function of symbols (``--max-symbolic-degree``)
+``max_cells``            5,000                   cells of a parametric decomposition of the symbols' domain
+                                                 (``--max-cells``)
 ``max_precision``        65,536                  bits of precision of one certified sign decision
                                                  (interval arithmetic, ``--max-precision``)
 ``max_datasets``         1,000                   datasets of a case (``--max-datasets``)
@@ -114,6 +116,7 @@ class Limits:
     # None: derived from max_exponent (above)
     max_bits: int = _limit(None, "--max-bits", "Most bits of any number computed from the case's numbers")
     max_symbolic_degree: int = _limit(200, "--max-symbolic-degree", "Highest degree of a rational function of symbols")
+    max_cells: int = _limit(5_000, "--max-cells", "Most cells of the decomposition of the symbols' domain")
     max_precision: int = _limit(
         65_536, "--max-precision", "Most bits of precision of one certified sign decision", minimum=64
     )

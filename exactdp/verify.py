@@ -27,6 +27,7 @@ from .caseio.files import scan as scan_case_files
 from .caseio.sweep import MAX_SWEEP_POINTS, Point, point_label, sweep_points
 from .claims import FAILS, HOLDS, UNDECIDED, UNSUPPORTED, Analysis, PrivLossClaim, Verdict, Where
 from .claims.core import PremiseClaim
+from .claims.parametric import check_claim, involves_symbols
 from .deprecation import ExactDPDeprecationWarning
 from .display import RichDisplay
 from .errors import CaseError, ExactDPError, TimeLimitExceeded, VerificationError
@@ -166,7 +167,7 @@ def verify_case(case: Case, opts: Options = Options(), *, deadline: float | None
     as verdicts of their own; if one does not hold, the claims are not checked."""
     engine = make_engine(opts.engine, max_strategies=opts.max_strategies, deadline=deadline, progress=opts.progress)
     premises, games = premise_claims(case)
-    an = Analysis({**case.mechanisms, **games}, engine)
+    an = Analysis({**case.mechanisms, **games}, engine, symbols=case.symbols)
     out = _check_all(premises, an, opts, case, "premise-")
     if any(v.status != HOLDS for v in out):
         why = "a premise of this case does not hold (see above)"
@@ -212,8 +213,14 @@ def _check_all(
 
 
 def _check_one(claim, an: Analysis, opts: Options) -> Verdict:
-    v = claim.check(an)
-    if opts.witness and isinstance(claim, PrivLossClaim) and v.witness is None and v.status == HOLDS:
+    v = check_claim(claim, an)
+    if (
+        opts.witness
+        and isinstance(claim, PrivLossClaim)
+        and v.witness is None
+        and v.status == HOLDS
+        and not involves_symbols(claim, an)  # a piecewise verdict: no single witness
+    ):
         w = an.engine.privloss_witness(an.mech(claim.subject), claim.delta, an.profile(claim.subject))
         if w is not None:
             v = replace(v, witness=w)  # the tight adversary: every smaller eps fails

@@ -33,6 +33,7 @@ import yaml
 
 from exactdp.caseio import parse_case
 from exactdp.claims import Analysis
+from exactdp.claims.parametric import check_claim
 from exactdp.report.verdicts import shown
 
 from . import system_tools
@@ -130,8 +131,8 @@ def run_console(body: str, cwd: Path, where: str, skipped: list[str] | None = No
 
 def check_case(text: str, where: str) -> None:
     case = parse_case(text, where)
-    an = Analysis(case.mechanisms)
-    bad = [(c.describe(), str(shown(v).found)) for c in case.claims if not (v := c.check(an)).holds]
+    an = Analysis(case.mechanisms, symbols=case.symbols)
+    bad = [(c.describe(), str(shown(v).found)) for c in case.claims if not (v := check_claim(c, an)).holds]
     assert not bad, f"{where}: claims that do not hold: {bad}"
 
 

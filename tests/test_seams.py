@@ -133,7 +133,19 @@ EXAMPLES = [
         )
         for t in ("advanced", "kov-3.4", "kov-slides-1", "kov-slides-2")
     ),
+    # S = RR_(log F) for every F > 1: it is (log 2)-DP exactly when F <= 2 (its PrivLoss is
+    # log F); the answer is a set of values of F, not one number: no value (a table shows the text)
+    Example(
+        "calibrate",
+        "{target: {dp: {of: S, eps: log(2)}}, holds_for: [{gt: 1, le: 2}]}",
+        lambda E: "holds exactly where 1 < F <= 2",
+    ),
+    # "S is 0-DP" is false: at F = 2, delta_S(1) = (F - 1)/(F + 1) = 1/3, the value shown
+    Example("counterexample", "{claim: {dp: {of: S, eps: 0}}, at: {F: 2}}", lambda E: "1/3"),
 ]
+
+# kinds whose answer is not one number: no LaTeX macro, no column to plot
+NO_SINGLE_VALUE = {"calibrate"}
 
 CASE = (
     "exactdp: 1\n"
@@ -141,7 +153,8 @@ CASE = (
     "title: every claim kind on randomized response\n"
     "params: {e: log(2), E: exp(e)}\n"
     "sweep:\n  e: [log(2), log(3)]\n"
-    "mechanisms:\n  M: {rr: {eps: e}}\n  Z: {rr: {eps: 0}}\n"
+    "symbols: {F: {gt: 1}}\n"
+    "mechanisms:\n  M: {rr: {eps: e}}\n  Z: {rr: {eps: 0}}\n  S: {rr: {eps: log(F)}}\n"
     "claims:\n" + "".join(f"  - {x.kind}: {x.body}\n" for x in EXAMPLES)
 )
 
@@ -165,6 +178,9 @@ def _check_values(shown: list[list[str]], where: str, *, table: bool = False) ->
     assert len(shown) == len(POINTS), (where, shown)
     for values, E in zip(shown, POINTS.values(), strict=True):
         for x, got in zip(EXAMPLES, values, strict=True):
+            if x.kind in NO_SINGLE_VALUE:  # no value; where a table needs a cell, the text found
+                assert got in (None, "", x.value(E)), f"{where}: {x.kind} {x.body} at E = {E} shows {got!r}"
+                continue
             if table and x.value(E) is None:
                 continue
             assert _matches(got, x.value(E)), f"{where}: {x.kind} {x.body} at E = {E} shows {got!r}"
@@ -236,7 +252,7 @@ def test_sweep_table_csv_and_plot(case, jobs, tmp_path):
     from exactdp.report.sweep import plot_sweep
 
     for k, x in enumerate(EXAMPLES, 1):  # every claim's value column can be drawn
-        if x.value(2) is not None:
+        if x.value(2) is not None and x.kind not in NO_SINGLE_VALUE:
             assert plot_sweep(csv_rows, ["e"], "e", k, str(tmp_path / f"claim{k}.svg")) == len(POINTS), k
 
 
@@ -275,6 +291,9 @@ def test_latex_export(case, tmp_path):
     macros = dict(re.findall(r"^\\newcommand\{\\([A-Za-z]+)\}\{\\ensuremath\{(.*)\}\} % ", out.read_text(), re.M))
     for k, x in enumerate(EXAMPLES, 1):
         got = macros.get(f"exactdpSeamsClaim{number_words(k)}Decimal")
+        if x.kind in NO_SINGLE_VALUE:
+            assert got is None, f"claim {k} ({x.kind}) has no single value but exports {got}"
+            continue
         expected = x.value(2)
         if expected is None:
             assert got is None, f"claim {k} ({x.kind} {x.body}) declares no value but exports {got}"

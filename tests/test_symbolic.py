@@ -169,10 +169,13 @@ def test_symbol_errors_are_located(body, phrase):
     assert phrase in msg and "b.yaml:" in msg
 
 
-def test_privloss_claim_on_symbolic_mechanism_is_undecided_not_wrong():
+def test_privloss_claim_on_symbolic_mechanism_is_decided_for_every_value():
+    """PrivLoss(RR_E, 0) = log(E) (Vadhan-Wang Def. 1.9): "= log(3)" holds at E = 3 only, so it
+    is refuted at a rational value, with the numeric engine's verdict there."""
     c = case(RR_SYM.replace("- simulates_rr: {eps: log(E)}", "- privloss: {delta: 0, equals: log(3)}"))
     (v,) = verify_case(c)
-    assert v.status == "error" and "symbolic" in shown(v).note
+    assert v.status == "fails" and shown(v).values["refuted_at"] == {"E": "2"}
+    assert "log(2)" in shown(v).found
 
 
 def test_param_and_symbol_names_do_not_clash():
@@ -183,7 +186,7 @@ def test_param_and_symbol_names_do_not_clash():
         )
 
 
-def test_params_may_use_symbols_and_concomp_refuses_them():
+def test_params_may_use_symbols_and_postprocess_refuses_them():
     c = case(
         """
         exactdp: 1
@@ -195,9 +198,15 @@ def test_params_may_use_symbols_and_concomp_refuses_them():
         """
     )
     assert [v.status for v in verify_case(c)] == ["holds"]
+    # concurrent composition keeps the answers symbolic; a relabelling of answers (posteriors) does not
+    parse_case(
+        "exactdp: 1\nname: cc\nsymbols: {E: {gt: 1}}\nmechanisms:\n  A: {rr: {eps: log(E)}}\n  C: {concomp: [A, A]}\nclaims: [{simulates_rr: {of: A, eps: log(E)}}]\n",
+        "cc.yaml",
+    )
     with pytest.raises(CaseError, match="symbolic probabilities"):
         parse_case(
-            "exactdp: 1\nname: cc\nsymbols: {E: {gt: 1}}\nmechanisms:\n  A: {rr: {eps: log(E)}}\n  C: {concomp: [A, A]}\nclaims: [{simulates_rr: {of: A, eps: log(E)}}]\n",
+            "exactdp: 1\nname: cc\nsymbols: {E: {gt: 1}}\nmechanisms:\n  A: {rr: {eps: log(E)}}\n"
+            "  C: {postprocess: {mechanism: A, map: {'0': '1'}}}\nclaims: [{simulates_rr: {of: A, eps: log(E)}}]\n",
             "cc.yaml",
         )
 

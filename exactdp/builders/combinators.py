@@ -17,6 +17,7 @@ from ..model.checks import mechanism_arg, takes_mechanism
 from ..model.dag import build_dag
 from ..model.game import END, Ask, Chance, End, Label, Mechanism, Node, label_str
 from ..model.ops import graft, share_roots
+from ..model.symbolic import rows_of
 
 __all__ = ["compose", "repeat", "concomp", "choose", "same_datasets", "distinct_labels"]
 
@@ -149,7 +150,7 @@ def concomp(
         if tag == "answer":
             g, node = answering
             nxt = [("wait", None, _moved(states, g, node, child)) for child in node.children]
-            return ("chance", node.labels, node.probs, nxt)
+            return ("chance", node.labels, rows_of(node), nxt)
         labels: list[Label] = []
         succ: list[tuple] = []
         for g, members in enumerate(states):

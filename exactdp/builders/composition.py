@@ -25,6 +25,7 @@ from ..model.checks import takes_mechanism
 from ..model.dag import build_dag
 from ..model.game import Ask, Chance, End, Label, Mechanism, Node, label_str
 from ..model.ops import stats
+from ..model.symbolic import rows_of
 from ..numbers.rational import Q
 from .combinators import same_datasets
 
@@ -91,7 +92,7 @@ def concomp_ordered(
             return (
                 "chance",
                 node.labels,
-                node.probs,
+                rows_of(node),
                 [(nxt_turn, states[:j] + (c,) + states[j + 1 :]) for c in node.children],
             )
         labels: list[Label] = []
@@ -108,7 +109,7 @@ def concomp_ordered(
             node = states[j]
             nxt_turn = (j + 1) % k
             succ = [(nxt_turn, states[:j] + (c,) + states[j + 1 :]) for c in node.children]
-            return ("chance", node.labels, node.probs, succ)
+            return ("chance", node.labels, rows_of(node), succ)
         return expand(state)
 
     kwargs: dict[str, Any] = {} if max_nodes is None else {"max_nodes": max_nodes}
@@ -143,7 +144,7 @@ def null_extension(mech: Mechanism, nulls: int | None = None, *, name: str | Non
         if kind == "bottom":
             return ("chance", (BOTTOM,), (one,), [("at", node, left)])
         if kind == "answer":
-            return ("chance", node.labels, node.probs, [("at", c, left) for c in node.children])
+            return ("chance", node.labels, rows_of(node), [("at", c, left) for c in node.children])
         if isinstance(node, End):
             return ("end",)
         labels: list[Label] = []
@@ -185,7 +186,7 @@ def concomp_sequential(
             return (
                 "chance",
                 node.labels,
-                node.probs,
+                rows_of(node),
                 [("wait", -1, states[:j] + (c,) + states[j + 1 :]) for c in node.children],
             )
         k = next((i for i, s in enumerate(states) if not isinstance(s, End)), None)

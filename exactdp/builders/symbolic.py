@@ -1,4 +1,5 @@
-"""Randomized response with symbolic parameters (e^ε = E and δ as SymPy expressions)."""
+"""Mechanisms with symbolic parameters (e^ε = E, δ, α as SymPy expressions): randomized
+response, k-ary randomized response and the truncated geometric mechanism."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from ..model.symbolic import SymChance
 from ..numbers.symbolic import to_sympy
 from .rr import rr_delta_rows, rr_rows
 
-__all__ = ["rr_sym_node", "rr_delta_sym_node"]
+__all__ = ["rr_sym_node", "rr_delta_sym_node", "krr_sym_node", "truncated_geometric_sym_node"]
 
 
 def rr_sym_node(E: Any, bits: Sequence[int]) -> SymChance:
@@ -22,3 +23,33 @@ def rr_delta_sym_node(E: Any, delta: Any, bits: Sequence[int]) -> SymChance:
     """RR_(ε,δ) (Def. 5.1) with symbolic E and/or δ; answers I0, 0, 1, I1."""
     rows = rr_delta_rows(to_sympy(E), to_sympy(delta), to_sympy(0), bits)
     return SymChance(tuple(rows), tuple(rows.values()), (END,) * 4)
+
+
+def krr_sym_node(E: Any, values: Sequence[str], data: Sequence[str]) -> SymChance:
+    """k-ary randomized response with symbolic e^ε = E: the true value w.p. E/(E + k − 1),
+    each other value w.p. 1/(E + k − 1) (Kairouz, Oh & Viswanath 2016)."""
+    E = to_sympy(E)
+    k = len(values)
+    keep, other = E / (E + k - 1), 1 / (E + k - 1)
+    rows = [tuple(keep if v == out else other for v in data) for out in values]
+    return SymChance(tuple(values), rows, (END,) * k)
+
+
+def truncated_geometric_sym_node(alpha: Any, n: int, counts: Sequence[int], *, truncation: str = "clamp") -> SymChance:
+    """The truncated α-geometric mechanism on 0..n with symbolic α (Ghosh, Roughgarden &
+    Sundararajan 2009): the formulas of :func:`~exactdp.builders.classic.truncated_geometric_rows`
+    as rational functions of the symbols."""
+    a = to_sympy(alpha)
+    cols = []
+    for c in counts:
+        if truncation == "clamp":
+            col = [
+                a ** abs(j - c) / (1 + a) if j in (0, n) else (1 - a) / (1 + a) * a ** abs(j - c) for j in range(n + 1)
+            ]
+        else:
+            w = [a ** abs(j - c) for j in range(n + 1)]
+            total = sum(w)
+            col = [x / total for x in w]
+        cols.append(col)
+    rows = [tuple(col[j] for col in cols) for j in range(n + 1)]
+    return SymChance(tuple(str(j) for j in range(n + 1)), rows, (END,) * (n + 1))

@@ -22,7 +22,7 @@ from ..model.game import Mechanism
 from ..numbers import kinds as K
 from ..numbers.expr import ExprError, evaluate, names_in, parse_expr
 from ..numbers.symbolic import SymbolBounds, SymbolTable, is_sym, sym_evaluate
-from .claims import read_claims
+from .claims import _read_claim, read_claims
 from .context import INVALID, Reader, _Abort, child_path, suggest
 from .files import read_case_bytes
 from .mechanisms import MechanismReader, ReadAgain
@@ -30,7 +30,16 @@ from .sweep import read_sweep
 from .typed import TypedReader
 from .yamlsafe import YamlLimits, _no_gc, is_null, kind_of, load_yaml
 
-__all__ = ["Case", "load_case", "read_case_text", "parse_case", "evaluate_in_case", "FORMAT_VERSION", "TOP_LEVEL_KEYS"]
+__all__ = [
+    "Case",
+    "load_case",
+    "read_case_text",
+    "parse_case",
+    "parse_claim_text",
+    "evaluate_in_case",
+    "FORMAT_VERSION",
+    "TOP_LEVEL_KEYS",
+]
 
 FORMAT_VERSION = 1
 _NAME_RE = re.compile(r"^[a-z0-9._-]+$")
@@ -447,6 +456,34 @@ def _pair(r: Reader, it: yaml.Node, p: str, datasets: tuple[str, ...], pos: dict
         r.error(it, p, f"a dataset is not adjacent to itself ({datasets[idx[0]]})")
         return None
     return (idx[0], idx[1])
+
+
+def parse_claim_text(case: Case, text: str, *, of: str, where: str = "--target") -> Claim:
+    """A claim written on the command line (``"dp: {eps: log(2), delta: 1/10}"``), read like an
+    item of the case's ``claims:`` — with its params, symbols, datasets and mechanism names —
+    about the mechanism ``of`` unless it names another.
+
+    Raises
+    ------
+    CaseError
+        With the problems located in ``where`` (the option's name).
+    """
+    root = load_yaml(text, where, YamlLimits())
+    r = Reader(where)
+    r.symtab = case.symbols
+    for name, value in case.params.items():
+        r.params[name] = value
+        r.param_nodes[name] = root
+        r._param_state[name] = 2
+    mr = MechanismReader(r, case.datasets, case.adjacent, {n: (root, n) for n in case.mechanisms})
+    try:
+        got = _read_claim(mr.tr, root, "", set(case.mechanisms), of)
+    except _Abort:
+        got = INVALID
+    r.raise_if_problems()
+    if got is INVALID:  # pragma: no cover - an invalid claim always leaves a problem
+        raise CaseError(CaseProblem("the claim could not be read", file=where))
+    return got
 
 
 def evaluate_in_case(case: Case, text: str, what: str, *, kind: str) -> Any:

@@ -15,9 +15,10 @@ import yaml
 
 from ..claims import CLAIMS, Claim, Where
 from ..deprecation import warn_deprecated
+from ..forms import fields as F
 from ..model.adjacency import group_pairs
 from .context import INVALID, child_path, suggest
-from .typed import TypedReader, locate
+from .typed import TypedReader, _reads, locate
 from .yamlsafe import is_null, kind_of, mark_of
 
 __all__ = ["read_claims", "DEPRECATED_SINCE"]
@@ -81,7 +82,11 @@ def _read_claim(tr: TypedReader, node: yaml.Node, path: str, mechanisms: set[str
     if c is INVALID:
         return INVALID
     if c.of is None:
-        of = tr.r.label(of_node, child_path(path, "of"), "a mechanism name") if of_node is not None else default_of
+        inner_of = _inner_of(c)
+        if of_node is not None:
+            of = tr.r.label(of_node, child_path(path, "of"), "a mechanism name")
+        else:  # a claim about another claim is about that claim's mechanism, if it names one
+            of = inner_of if inner_of is not None else default_of
         if of is INVALID:
             return INVALID
         c = dataclasses.replace(c, of=of)
@@ -89,15 +94,50 @@ def _read_claim(tr: TypedReader, node: yaml.Node, path: str, mechanisms: set[str
         where, wpath = locate(vnode, kpath, (field,))
         line = mark_of(where)[0]
         warn_deprecated(f"{tr.r.file}:{line}: {wpath}: {message}", since=DEPRECATED_SINCE, stacklevel=2)
+    if c.of is None:  # a claim inside another: its `of` comes from the enclosing claim
+        return _with_pairs(tr, c, vnode, kpath)
+    c = _inner_claims_of(c)
     if not _names_exist(tr, c, node if is_null(vnode) else vnode, kpath, mechanisms):
         return INVALID
     return _with_pairs(tr, c, vnode, kpath)
+
+
+def _inner_of(c: Claim) -> Any:
+    """The mechanism an inner claim (a field of kind ClaimSpec) names, or None."""
+    for spec in F.field_specs(type(c)):
+        inner = getattr(c, spec.attr)
+        if isinstance(spec.kind, F.ClaimSpec) and isinstance(inner, Claim) and inner.of is not None:
+            return inner.of
+    return None
+
+
+def _inner_claims_of(c: Claim) -> Claim:
+    """A claim's inner claims (fields of kind ClaimSpec) without an `of` get the claim's own."""
+    changes: dict[str, Any] = {}
+    for spec in F.field_specs(type(c)):
+        inner = getattr(c, spec.attr)
+        if isinstance(spec.kind, F.ClaimSpec) and isinstance(inner, Claim) and inner.of is None:
+            changes[spec.attr] = dataclasses.replace(inner, of=c.of)
+    return dataclasses.replace(c, **changes) if changes else c
+
+
+@_reads(F.ClaimSpec)
+def _claim_spec(tr: TypedReader, k: F.ClaimSpec, node: yaml.Node, path: str) -> Any:
+    """A claim inside another, read like an item of `claims:` (names checked once its `of` is known)."""
+    got = _read_claim(tr, node, path, None, None)  # type: ignore[arg-type]
+    if got is INVALID:
+        return INVALID
+    return got
 
 
 def _names_exist(tr: TypedReader, c: Claim, node: yaml.Node, path: str, mechanisms: set[str] | None) -> bool:
     if mechanisms is None:
         return True
     fields = [("of", c.of)] + [(name, getattr(c, name)) for name in c.names]
+    for spec in F.field_specs(type(c)):  # inner claims name mechanisms too
+        inner = getattr(c, spec.attr)
+        if isinstance(spec.kind, F.ClaimSpec) and isinstance(inner, Claim):
+            fields += [(spec.name, inner.of)] + [(spec.name, getattr(inner, name)) for name in inner.names]
     ok = True
     for field, value in fields:
         for k, one in enumerate(value if isinstance(value, tuple) else (value,)):

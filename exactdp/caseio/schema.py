@@ -85,6 +85,10 @@ def _defs() -> dict[str, Any]:
                 },
             ],
         },
+        "claim": {
+            "description": "a claim: a mapping with exactly one claim kind (and optionally `of:`)",
+            "oneOf": [_claim_item(k) for k in CLAIMS],
+        },
         "mechanisms": {
             "description": "a list of mechanisms, or a map {label: mechanism}",
             "oneOf": [
@@ -149,7 +153,7 @@ def case_schema() -> dict[str, Any]:
         },
         "mechanisms": {"type": "object", "minProperties": 1, "additionalProperties": {"$ref": "#/$defs/mechanism"}},
         "mechanism": {"$ref": "#/$defs/mechanism"},
-        "claims": {"type": "array", "minItems": 1, "items": {"oneOf": [_claim_item(k) for k in CLAIMS]}},
+        "claims": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/claim"}},
         "sweep": SWEEP_SCHEMA,
     }
     missing = [k for k in TOP_LEVEL_KEYS if k not in top]

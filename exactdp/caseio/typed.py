@@ -187,7 +187,7 @@ def _order(tr: TypedReader, k: F.Order, node: yaml.Node, path: str) -> Any:
 
 @_reads(F.Divergence)
 def _divergence(tr: TypedReader, k: F.Divergence, node: yaml.Node, path: str) -> Any:
-    return tr.number(node, path, "a Renyi divergence", K.divergence)
+    return tr.number(node, path, "a Renyi divergence", lambda v: K.divergence(v, symbols=tr.symbols(k.symbolic)))
 
 
 @_reads(F.Delta)
@@ -212,7 +212,12 @@ def _prob(tr: TypedReader, k: F.Prob, node: yaml.Node, path: str) -> Any:
 
 @_reads(F.Rational)
 def _rational(tr: TypedReader, k: F.Rational, node: yaml.Node, path: str) -> Any:
-    return tr.number(node, path, k.what, lambda v: K.rational(v, what=k.what, lo=k.lo, hi=k.hi, positive=k.positive))
+    return tr.number(
+        node,
+        path,
+        k.what,
+        lambda v: K.rational(v, what=k.what, lo=k.lo, hi=k.hi, positive=k.positive, symbols=tr.symbols(k.symbolic)),
+    )
 
 
 @_reads(F.Count)

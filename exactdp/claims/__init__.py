@@ -18,6 +18,8 @@ from .simulate import NotSimulatesRRClaim, SimulatesRRClaim
 from .composition import CompositionClaim
 from .renyi import ConversionClaim, NotZCDPClaim, RenyiClaim, ZCDPClaim
 from .fdp import FDPClaim, GDPClaim, NotFDPClaim, NotGDPClaim, TradeoffClaim
+from .calibrate import CalibrateClaim
+from .counterexample import CounterexampleClaim
 # isort: on
 
 import_topics(__name__, __path__, first="core", skip=("base",))
@@ -56,4 +58,6 @@ __all__ = [
     "NotZCDPClaim",
     "ConversionClaim",
     "TradeoffClaim",
+    "CalibrateClaim",
+    "CounterexampleClaim",
 ]

@@ -123,11 +123,13 @@ class Analysis:
 
     Claims name what they analyse by a *subject*: a mechanism name, or ``(name, pairs)`` when
     the claim replaces the case's adjacency (``group:``, ``pairs:``) — the same game, checked
-    on other pairs of datasets."""
+    on other pairs of datasets.  ``symbols`` are the case's declared symbols: a claim that
+    involves them is decided for every value they may take (:mod:`exactdp.claims.parametric`)."""
 
-    def __init__(self, mechanisms: Mapping[str, Mechanism], engine: Engine | None = None):
+    def __init__(self, mechanisms: Mapping[str, Mechanism], engine: Engine | None = None, symbols: Any = None):
         self.mechanisms = dict(mechanisms)
         self.engine: Engine = engine if engine is not None else ProfileEngine()
+        self.symbols = symbols  # the case's declared symbols (a SymbolTable), for claims with symbols
         self._cache: dict[tuple, Any] = {}
 
     def mech(self, subject: Subject) -> Mechanism:

@@ -13,7 +13,8 @@ from ..errors import InexactValueError
 from ..forms.fields import Delta, Eps, FieldProblem, Label, PrivLossValue, arg
 from ..numbers import ladder
 from ..numbers.ladder import is_inf
-from ..numbers.rational import Q, q_str
+from ..numbers.rational import Q
+from ..numbers.symbolic import expr_str, is_sym
 from .base import FAILS, HOLDS, Analysis, Claim, Shows, Verdict, claim
 
 __all__ = [
@@ -28,12 +29,19 @@ __all__ = [
 
 
 def _eps_text(eps: Any) -> str:
-    return ladder.text(eps)
+    return _text(eps)
+
+
+def _text(x: Any) -> str:
+    """An exact value, or a value in the case's symbols (``(E^2 - E)/(E + 1)^2``)."""
+    if is_sym(x):
+        return expr_str(x)
+    return ladder.text(x)
 
 
 def _exponent(eps: object) -> str:
     """ε as an exponent: ``log(3)`` or ``0`` as is, ``(2/5)`` or ``(1/10 + log(2))`` in parentheses."""
-    e = ladder.text(eps)
+    e = _text(eps)
     simple = e.isalnum() or (e.startswith("log(") and e.count("(") == 1 and e.endswith(")"))
     return e if simple else f"({e})"
 
@@ -53,9 +61,9 @@ class PrivLossClaim(Claim):
     """PrivLoss(M, delta) equals (or is at most) the given value, where PrivLoss(M, delta) =
     inf{eps >= 0 : M is (eps, delta)-DP} (Vadhan-Wang Section 5)."""
 
-    delta: Any = arg(Delta(field=True), default=Q(0), doc="default 0")
-    equals: Any = arg(PrivLossValue(), default=None, doc="log(r), a rational, or inf")
-    at_most: Any = arg(PrivLossValue(), default=None, doc="log(r), a rational, or inf")
+    delta: Any = arg(Delta(field=True, symbolic=True), default=Q(0), doc="default 0")
+    equals: Any = arg(PrivLossValue(symbolic=True), default=None, doc="log(r), a rational, or inf")
+    at_most: Any = arg(PrivLossValue(symbolic=True), default=None, doc="log(r), a rational, or inf")
     shows = Shows("privloss", "PrivLoss(M, delta)", also=("exp_privloss",))
 
     def validate(self) -> None:
@@ -65,14 +73,14 @@ class PrivLossClaim(Claim):
 
     def statement(self) -> str:
         rel, val = ("=", self.equals) if self.equals is not None else ("<=", self.at_most)
-        return f"PrivLoss({self.of}, {q_str(self.delta)}) {rel} {ladder.text(val)}"
+        return f"PrivLoss({self.of}, {_text(self.delta)}) {rel} {_text(val)}"
 
     def params(self) -> dict[str, str]:
-        out = {"delta": q_str(self.delta)}
+        out = {"delta": _text(self.delta)}
         if self.equals is not None:
-            out["equals"] = ladder.text(self.equals)
+            out["equals"] = _text(self.equals)
         if self.at_most is not None:
-            out["at_most"] = ladder.text(self.at_most)
+            out["at_most"] = _text(self.at_most)
         return out
 
     def check(self, an: Analysis) -> Verdict:
@@ -99,15 +107,15 @@ class PrivLossClaim(Claim):
 class DPClaim(Claim):
     """M is (eps, delta)-DP against every adaptive adversary (Vadhan-Wang Def. 1.7)."""
 
-    eps: Any = arg(Eps(), doc="e.g. eps: log(3)")
-    delta: Any = arg(Delta(field=True, logs=True), default=Q(0), doc="default 0")
+    eps: Any = arg(Eps(symbolic=True), doc="e.g. eps: log(3)")
+    delta: Any = arg(Delta(field=True, logs=True, symbolic=True), default=Q(0), doc="default 0")
     shows = Shows("delta_at_eps", "delta_M(e^eps), the least delta for which M is (eps, delta)-DP")
 
     def statement(self) -> str:
-        return f"{self.of} is ({_eps_text(self.eps)}, {q_str(self.delta)})-DP"
+        return f"{self.of} is ({_eps_text(self.eps)}, {_text(self.delta)})-DP"
 
     def params(self) -> dict[str, str]:
-        return {"eps": ladder.text(self.eps), "delta": q_str(self.delta)}
+        return {"eps": _text(self.eps), "delta": _text(self.delta)}
 
     def _delta_found(self, an: Analysis) -> Any:
         return an.delta_at(self.subject, self.eps, expect_zero=self.delta == 0)
@@ -128,7 +136,7 @@ class NotDPClaim(DPClaim):
     """M is not (eps, delta)-DP: some adversary and adjacent pair violate it; the report shows a witness."""
 
     def statement(self) -> str:
-        return f"{self.of} is not ({_eps_text(self.eps)}, {q_str(self.delta)})-DP"
+        return f"{self.of} is not ({_eps_text(self.eps)}, {_text(self.delta)})-DP"
 
     def check(self, an: Analysis) -> Verdict:
         d = self._delta_found(an)
@@ -156,15 +164,15 @@ class PremiseClaim(DPClaim):
 class DeltaClaim(Claim):
     """The largest hockey-stick divergence at e^eps, over adversaries and adjacent pairs, equals the given delta."""
 
-    eps: Any = arg(Eps(), doc="e.g. eps: log(3)")
-    equals: Any = arg(Delta(field=True, logs=True), doc="the exact delta")
+    eps: Any = arg(Eps(symbolic=True), doc="e.g. eps: log(3)")
+    equals: Any = arg(Delta(field=True, logs=True, symbolic=True), doc="the exact delta")
     shows = Shows("delta_at_eps", "delta_M(e^eps)")
 
     def statement(self) -> str:
-        return f"delta_{self.of}(e^{_exponent(self.eps)}) = {q_str(self.equals)}"
+        return f"delta_{self.of}(e^{_exponent(self.eps)}) = {_text(self.equals)}"
 
     def params(self) -> dict[str, str]:
-        return {"eps": ladder.text(self.eps), "equals": q_str(self.equals)}
+        return {"eps": _text(self.eps), "equals": _text(self.equals)}
 
     def check(self, an: Analysis) -> Verdict:
         d = an.delta_at(self.subject, self.eps, expect_zero=self.equals == 0)

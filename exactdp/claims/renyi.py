@@ -39,6 +39,7 @@ from ..numbers import ladder
 from ..numbers.certified import ball_bounds
 from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, is_rational, q_str, to_fraction
+from ..numbers.symbolic import expr_str, is_sym
 from ..theorems.named import CONVERSIONS, NAMED, compare_bound, zcdp_to_dp
 from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Shows, Subject, Verdict, claim
 
@@ -66,9 +67,9 @@ class RenyiClaim(Claim):
     value; `exceeds` refutes the claim that M is (alpha, X)-RDP."""
 
     alpha: Any = arg(Order(fractional=True), doc="a whole number >= 1 (1 is KL), a real order > 1 such as 3/2, or inf")
-    equals: Any = arg(Divergence(), default=None, doc="log(r)/k, a rational, or inf")
-    at_most: Any = arg(Divergence(), default=None, doc="log(r)/k, a rational, or inf")
-    exceeds: Any = arg(Divergence(), default=None, doc="log(r)/k, a rational, or inf")
+    equals: Any = arg(Divergence(symbolic=True), default=None, doc="log(r)/k, a rational, or inf")
+    at_most: Any = arg(Divergence(symbolic=True), default=None, doc="log(r)/k, a rational, or inf")
+    exceeds: Any = arg(Divergence(symbolic=True), default=None, doc="log(r)/k, a rational, or inf")
     shows = Shows("renyi", "D_alpha(M), the Renyi divergence of order alpha")
 
     def validate(self) -> None:
@@ -84,12 +85,14 @@ class RenyiClaim(Claim):
 
     def statement(self) -> str:
         _, rel, val = self._rel()
-        shown = _dec(val) if not is_inf(val) and is_rational(val) else ladder.text(val)
+        shown = (
+            expr_str(val) if is_sym(val) else _dec(val) if not is_inf(val) and is_rational(val) else ladder.text(val)
+        )
         return f"D_{ladder.short(self.alpha)}({self.of}) {rel} {shown}"
 
     def params(self) -> dict[str, str]:
         key, _, val = self._rel()
-        return {"alpha": alpha_str(self.alpha), key: ladder.text(val)}
+        return {"alpha": alpha_str(self.alpha), key: expr_str(val) if is_sym(val) else ladder.text(val)}
 
     def _holds(self, res: RenyiResult) -> bool:
         key, _, target = self._rel()

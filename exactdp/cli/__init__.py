@@ -5,10 +5,36 @@ Exit status: 0 every claim holds; 1 some claim does not hold (or is not supporte
 (undecided); 3 an internal cross-check failed.
 """
 
-from . import certify, compose, examples, experiment, export, inspect, plot, renyi_fdp, simulate, sweep, verify
+from . import (
+    certify,
+    compose,
+    examples,
+    experiment,
+    export,
+    inspect,
+    parametric,
+    plot,
+    renyi_fdp,
+    simulate,
+    sweep,
+    verify,
+)
 from .app import main, run
 
 # importing a command module registers its commands on `main`
-_COMMAND_MODULES = (certify, compose, examples, experiment, export, inspect, plot, renyi_fdp, simulate, sweep, verify)
+_COMMAND_MODULES = (
+    certify,
+    compose,
+    examples,
+    experiment,
+    export,
+    inspect,
+    parametric,
+    plot,
+    renyi_fdp,
+    simulate,
+    sweep,
+    verify,
+)
 
 __all__ = ["main", "run"]

@@ -20,6 +20,7 @@ import click
 from .. import checker
 from ..certificates import NoCertificate, case_sha256, certificate_path, dumps_certificate, wrap
 from ..claims import FAILS, HOLDS
+from ..claims.parametric import involves_symbols
 from ..errors import ExactDPError, LimitExceededError, VerificationError
 from ..report.certificate import render_certificate_latex
 from ..report.escape import text
@@ -28,6 +29,9 @@ from .app import fail, main
 from .verify import verify as verify_command
 
 __all__ = ["certify", "safe_name", "write_whole"]
+
+# claim kinds about symbols only (a calibrated set, a refuting value): no certificate
+_ABOUT_SYMBOLS = frozenset({"calibrate", "counterexample"})
 
 
 MANIFEST = ".exactdp-written"  # in each folder: the files certify wrote there (a rerun removes only these)
@@ -89,6 +93,10 @@ class _Writer:
         where = f"{case.file}: claim {label} ({claim.kind}: {claim.describe()})"
         if verdict.status not in (HOLDS, FAILS):
             self.missing.append((where, "not decided"))
+            return
+
+        if claim.kind in _ABOUT_SYMBOLS or involves_symbols(claim, an):
+            self.missing.append((where, "the mechanism or eps is symbolic; certificates cover numeric mechanisms"))
             return
         try:
             body = claim.certificate(an)

@@ -19,6 +19,7 @@ from ..report.inspect import info_doc, info_lines, privloss_doc, privloss_lines,
 from ..report.jsonout import dumps
 from .app import Common, EngineProgress, case_options, fail, load_mechanism, main, parse_number
 from .draw import draw_game
+from .parametric import echo_privloss, echo_profile, is_parametric, latex_option
 from .renyi_fdp import print_dominating_pair
 
 __all__ = ["privloss", "profile", "info", "schema"]
@@ -29,14 +30,21 @@ __all__ = ["privloss", "profile", "info", "schema"]
 @click.option("--delta", "delta_text", default="0", show_default=True, help="delta, e.g. 0, 1/100, 1e-6.")
 @click.option("--of", default=None, help="Mechanism name (default M).")
 @click.option("--witness", is_flag=True, help="Show the adversary that makes the value tight.")
+@latex_option
 @case_options()
-def privloss(case_path, delta_text, of, witness, common: Common):
-    """PrivLoss(M, delta) = inf{eps >= 0 : M is (eps, delta)-DP}, exactly.  -q prints the value only."""
-    delta = parse_number(delta_text, "--delta", kind="delta")
+def privloss(case_path, delta_text, of, witness, as_latex, common: Common):
+    """PrivLoss(M, delta) = inf{eps >= 0 : M is (eps, delta)-DP}, exactly; piecewise in the
+    symbols for a mechanism with symbols.  -q prints the value only."""
+    delta = _delta_or_later(delta_text)
     opts = common.opts
     try:
         with using(opts.effective_limits()), EngineProgress(common.progress) as prog:
             case, name, mech = load_mechanism(case_path, of, opts)
+            if is_parametric(case, mech) or delta is None:
+                echo_privloss(case, name, mech, delta_text, common, as_latex)
+                return
+            if as_latex:
+                raise click.UsageError("--latex prints a piecewise closed form: it needs a mechanism with symbols")
             eng = make_engine(opts.engine, max_strategies=opts.max_strategies, progress=prog.callback)
             if delta == 0 and not witness:  # the largest likelihood ratio: no profile needed
                 lam = eng.pure_lambda(mech)
@@ -54,20 +62,39 @@ def privloss(case_path, delta_text, of, witness, common: Common):
         click.echo(ladder.text(val) if common.quiet else "\n".join(privloss_lines(name, delta, val, w)))
 
 
+def _delta_or_later(delta_text: str):
+    """--delta as a number, or None when it names something only the case defines (a symbol)."""
+    try:
+        return parse_number(delta_text, "--delta", kind="delta")
+    except click.BadParameter as e:
+        if "unknown name" in str(e):  # a name the case may declare: read it there
+            return None
+        raise
+
+
 @main.command()
 @click.argument("case_path", metavar="CASE", type=click.Path())
 @click.option("--of", default=None, help="Mechanism name (default M).")
 @click.option(
     "--dominating-pair", is_flag=True, help="Print finite (P, P') with the same profile (Zhu-Dong-Wang 2022)."
 )
+@latex_option
 @case_options()
-def profile(case_path, of, dominating_pair, common: Common):
-    """The exact privacy profile delta(e^eps): breakpoints for every ordered adjacent pair.
+def profile(case_path, of, dominating_pair, as_latex, common: Common):
+    """The exact privacy profile delta(e^eps): breakpoints for every ordered adjacent pair;
+    for a mechanism with symbols, formulas between breakpoints, piecewise in the symbols.
     -q prints only the maximum over the pairs."""
     opts = common.opts
     try:
         with using(opts.effective_limits()), EngineProgress(common.progress) as prog:
             case, name, mech = load_mechanism(case_path, of, opts)
+            if is_parametric(case, mech):
+                if dominating_pair:
+                    raise click.UsageError("--dominating-pair needs a mechanism without symbols")
+                echo_profile(case, name, mech, common, as_latex)
+                return
+            if as_latex:
+                raise click.UsageError("--latex prints a piecewise closed form: it needs a mechanism with symbols")
             prof = make_engine(opts.engine, max_strategies=opts.max_strategies, progress=prog.callback).profile(mech)
     except ExactDPError as e:
         fail(e)

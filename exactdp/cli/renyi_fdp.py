@@ -31,6 +31,7 @@ from ..report.renyi_fdp import (
 )
 from ..theorems.named import CONVERSIONS
 from .app import Common, case_options, fail, load_mechanism, main, parse_number
+from .parametric import echo_renyi, is_parametric, latex_option
 
 __all__ = ["renyi", "zcdp", "convert", "tradeoff", "print_dominating_pair"]
 
@@ -65,15 +66,22 @@ def _alphas(text: str, max_orders: int) -> list:
 )
 @click.option("--of", default=None, help="Mechanism name (default M).")
 @click.option("--witness", "show_witness", is_flag=True, help="Also show the adversary attaining each value.")
+@latex_option
 @case_options()
-def renyi(case_path, alpha_text, of, show_witness, common: Common):
+def renyi(case_path, alpha_text, of, show_witness, as_latex, common: Common):
     """D_alpha(M): the Renyi divergence of order alpha against every adaptive adversary, exact
-    for whole orders (certified enclosures for real orders such as 3/2)."""
+    for whole orders (certified enclosures for real orders such as 3/2); piecewise in the
+    symbols for a mechanism with symbols."""
     opts = common.opts
     alphas = _alphas(alpha_text, opts.effective_limits().max_orders)
     try:
         with using(opts.effective_limits()):
             case, name, mech = load_mechanism(case_path, of, opts)
+            if is_parametric(case, mech):
+                echo_renyi(case, name, mech, alphas, common, as_latex)
+                return
+            if as_latex:
+                raise click.UsageError("--latex prints a piecewise closed form: it needs a mechanism with symbols")
             eng = make_engine(opts.engine, max_strategies=opts.max_strategies)
             results = [renyi_any(eng, mech, a) for a in alphas]
             witnesses = [_witness(mech, r) if show_witness else None for r in results]

@@ -24,9 +24,11 @@ from ..builders.classic import (
     truncated_geometric,
 )
 from ..builders.discrete import alpha_of_scale
+from ..builders.symbolic import krr_sym_node, truncated_geometric_sym_node
 from ..model.game import Mechanism
 from ..numbers import ladder
 from ..numbers.rational import Q, q_str
+from ..numbers.symbolic import is_sym, prove_nonneg
 from .core import exp_eps_at
 from .exponential import SCORES, score_table
 from .fields import (
@@ -59,6 +61,14 @@ def alpha_of(eps: Any, alpha: Any, ctx: BuildContext, form_key: str, scale: Any 
         keys = "`eps:` (alpha = e^-eps), `scale:` (alpha = e^(-1/scale)) or `alpha:`"
         raise FieldProblem((), f"{form_key} needs exactly one of {keys}, found {len(given)}")
     if alpha is not None:
+        if is_sym(alpha):  # a rational function of the symbols: 0 <= alpha <= 1 proved on their domain
+            if ctx.symbols is None or not (prove_nonneg(alpha, ctx.symbols) and prove_nonneg(1 - alpha, ctx.symbols)):
+                raise FieldProblem(
+                    "alpha",
+                    f"{form_key}: could not prove 0 <= alpha <= 1 for every value the symbols' bounds allow",
+                    "tighten the bounds under `symbols:`",
+                )
+            return alpha
         if not 0 < alpha < 1:
             raise FieldProblem("alpha", f"{form_key}: alpha must lie strictly between 0 and 1, found {q_str(alpha)}")
         return alpha
@@ -66,6 +76,8 @@ def alpha_of(eps: Any, alpha: Any, ctx: BuildContext, form_key: str, scale: Any 
         return alpha_of_scale(scale, sensitivity)
     per_unit = eps if sensitivity == 1 else ladder.mul(eps, Q(1, sensitivity))
     E = exp_eps_at("eps", per_unit, ctx, form_key)
+    if is_sym(E):
+        return 1 / E
     if E == 1:
         raise FieldProblem("eps", f"{form_key}: eps must be positive (alpha = e^-eps < 1)")
     return 1 / E
@@ -148,7 +160,7 @@ __all__ += ["build_noise", "build_optional_noise"]
 class KRR(Form):
     """k-ary randomized response: the true value w.p. e^eps/(e^eps + k - 1)."""
 
-    eps: Any = arg(Eps(), doc="e.g. eps: log(3)")
+    eps: Any = arg(Eps(symbolic=True), doc="e.g. eps: log(3)")
     values: tuple = arg(ListOf(Label("a value"), min_len=1, what="values"), doc="the k possible values")
     data: tuple = arg(PerDataset(Label("a value"), what="data"), doc="{dataset: its value}")
 
@@ -157,6 +169,10 @@ class KRR(Form):
             if v not in self.values:
                 raise FieldProblem(("data", d), f"{d} holds {v!r}, which is not among the values")
         E = exp_eps_at("eps", self.eps, ctx, "krr")
+        if is_sym(E):
+            if len(self.values) < 2 or len(set(self.values)) != len(self.values):
+                raise FieldProblem("values", "krr: give at least two distinct values")
+            return ctx.wrap(krr_sym_node(E, [str(v) for v in self.values], [str(v) for v in self.data]))
         return krr(
             exp_eps=E,
             values=list(self.values),
@@ -172,9 +188,9 @@ class KRR(Form):
 class TruncatedGeometric(Form):
     """The truncated alpha-geometric mechanism on counts 0..n (Ghosh-Roughgarden-Sundararajan 2009)."""
 
-    eps: Any = arg(Eps(), default=None, doc="alpha = e^-eps")
+    eps: Any = arg(Eps(symbolic=True), default=None, doc="alpha = e^-eps")
     scale: Any = arg(Rational("scale", positive=True), default=None, doc="alpha = e^(-1/scale)")
-    alpha: Any = arg(Rational("alpha"), default=None, doc="0 < alpha < 1")
+    alpha: Any = arg(Rational("alpha", symbolic=True), default=None, doc="0 < alpha < 1")
     n: int = arg(Count("n", 1, 10_000), doc="outputs 0..n")
     counts: tuple = arg(PerDataset(Count("a count", 0, None), what="counts"), doc="{dataset: count}")
     truncation: str = arg(
@@ -186,6 +202,9 @@ class TruncatedGeometric(Form):
             if c > self.n:
                 raise FieldProblem(("counts", d), f"a count must be between 0 and {self.n}, found {ladder.short(c)}")
         a = alpha_of(self.eps, self.alpha, ctx, "truncated_geometric", scale=self.scale)
+        if is_sym(a):
+            node = truncated_geometric_sym_node(a, self.n, list(self.counts), truncation=self.truncation)
+            return ctx.wrap(node)
         return truncated_geometric(
             alpha=a,
             n=self.n,

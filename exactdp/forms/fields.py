@@ -43,6 +43,7 @@ __all__ = [
     "Either",
     "Record",
     "Tagged",
+    "ClaimSpec",
     "MechanismRef",
     "Mechanisms",
     "GameNode",
@@ -90,9 +91,9 @@ class Eps(Kind):
         return "eps >= 0, e.g. log(3) or 0.1" + (", or inf" if self.allow_inf else "")
 
 
-def PrivLossValue() -> Eps:
-    """A claimed privacy loss: an ε ≥ 0 or ``inf``."""
-    return Eps(allow_inf=True)
+def PrivLossValue(symbolic: bool = False) -> Eps:
+    """A claimed privacy loss: an ε ≥ 0 or ``inf``; ``symbolic``: may use declared symbols."""
+    return Eps(allow_inf=True, symbolic=symbolic)
 
 
 @dataclass(frozen=True)
@@ -111,7 +112,10 @@ class Order(Kind):
 
 @dataclass(frozen=True)
 class Divergence(Kind):
-    """A claimed divergence: an exact real such as log(7/3) or log(61/9)/2, or inf."""
+    """A claimed divergence: an exact real such as log(7/3) or log(61/9)/2, or inf;
+    ``symbolic``: may use declared symbols (``log(E^2 + 1) - log(E + 1)``)."""
+
+    symbolic: bool = False
 
     def schema(self) -> dict:
         return NUMBER
@@ -163,6 +167,7 @@ class Rational(Kind):
     lo: Any = None
     hi: Any = None
     positive: bool = False
+    symbolic: bool = False  # may use declared symbols (a rational function of them)
 
     def schema(self) -> dict:
         return NUMBER
@@ -409,6 +414,18 @@ class Tagged(Kind):
 
     def text(self) -> str:
         return " | ".join(f"{{{tag}: ...}}" for tag, _ in self.records)
+
+
+@dataclass(frozen=True)
+class ClaimSpec(Kind):
+    """A claim written inside another (``target: {dp: {eps: log(2), delta: 1/10}}``), read like
+    an item of ``claims:``; its ``of`` defaults to the enclosing claim's."""
+
+    def schema(self) -> dict:
+        return {"$ref": "#/$defs/claim"}
+
+    def text(self) -> str:
+        return "a claim, e.g. {dp: {eps: log(2), delta: 1/10}}"
 
 
 # --- mechanisms ------------------------------------------------------------------------------

@@ -15,8 +15,10 @@ from typing import Any
 from ..errors import LimitExceededError
 from ..numbers.qt import QtElement
 from ..numbers.rational import as_q
+from ..numbers.symbolic import is_symbolic
 from .flat import FlatBuilder
-from .game import END, Ask, Chance, Node, check_labels
+from .game import END, Ask, Node, check_labels
+from .symbolic import chance_node
 
 __all__ = ["build_dag", "Expansion", "DEFAULT_MAX_NODES"]
 
@@ -88,7 +90,7 @@ def build_dag(
         elif kind == "ask":
             built[state] = Ask(exp[1], [built[s] for s in exp[2]])
         elif kind == "chance":
-            built[state] = Chance(exp[1], exp[2], [built[s] for s in exp[3]], check=check)
+            built[state] = chance_node(exp[1], exp[2], [built[s] for s in exp[3]], check=check)
         else:  # pragma: no cover
             raise ValueError(f"unknown expansion {kind!r}")
     return built[initial]
@@ -96,8 +98,8 @@ def build_dag(
 
 def _build_flat(order: list, expansions: dict) -> Node | None:
     """The DAG in flat storage (:mod:`exactdp.model.flat`): no node objects, the engines' own
-    layout.  None when a state grafts an already built node, or the answer rows are not all of
-    one width (then node objects are built)."""
+    layout.  None when a state grafts an already built node, the answer rows are not all of
+    one width, or a probability depends on declared symbols (then node objects are built)."""
     width = None
     for exp in expansions.values():
         if exp[0] == "node":
@@ -122,7 +124,12 @@ def _build_flat(order: list, expansions: dict) -> Node | None:
             check_labels(labels, "option", "adversary choice")
             index[state] = b.ask(labels, [index[s] for s in exp[2]])
         else:
-            rows = [tuple(p if type(p) is QtElement else as_q(p) for p in row) for row in exp[2]]
+            try:
+                rows = [tuple(p if type(p) is QtElement else as_q(p) for p in row) for row in exp[2]]
+            except TypeError:
+                if any(is_symbolic(p) for row in exp[2] for p in row):
+                    return None  # flat storage holds numbers: the game keeps SymChance nodes
+                raise
             index[state] = b.chance(tuple(exp[1]), rows, [index[s] for s in exp[3]])
     if len(order) == 1 and expansions[order[0]][0] == "end":  # pragma: no cover - handled above
         return END

@@ -15,13 +15,14 @@ from typing import Any
 
 from ..errors import InvalidGameError, UnsupportedMechanismError
 from ..numbers.symbolic import (
+    is_sym,
     substitute,
     sympy,  # start-up: SymPy loads on first use (symbolic cases only)
     to_sympy,
 )
 from .game import Ask, Chance, End, Label, Mechanism, Node, _uids, label_str, postorder
 
-__all__ = ["SymChance", "is_symbolic_mechanism", "symbols_of", "substitute_mechanism"]
+__all__ = ["SymChance", "is_symbolic_mechanism", "symbols_of", "substitute_mechanism", "rows_of", "chance_node"]
 
 
 class SymChance(Chance):
@@ -73,6 +74,22 @@ class SymChance(Chance):
 
     def __repr__(self) -> str:
         return f"SymChance#{self.uid}({', '.join(label_str(l) for l in self.labels)})"
+
+
+def rows_of(node: Chance) -> Any:
+    """An answer distribution's probabilities, ``rows[k][d]``: SymPy expressions for a
+    :class:`SymChance`, exact numbers otherwise (for combinators that only move them around)."""
+    return node.sym if isinstance(node, SymChance) else node.probs
+
+
+def chance_node(
+    labels: Sequence[Label], rows: Sequence[Sequence[Any]], children: Sequence[Node], *, check: bool = False
+) -> Chance:
+    """A :class:`Chance`, or a :class:`SymChance` when a probability is symbolic."""
+
+    if any(is_sym(p) and p.free_symbols for row in rows for p in row):
+        return SymChance(labels, rows, children, check=check)
+    return Chance(labels, rows, children, check=check)
 
 
 def is_symbolic_mechanism(mech: Mechanism) -> bool:

@@ -26,7 +26,7 @@ from .element import UnregisteredKindError
 from .ladder import EXP, LL, LQT, LS, OO, QQ, QT, SYM
 from .loglinear import LogLinear
 from .rational import as_q, to_fraction
-from .symbolic import SymbolTable, prove_nonneg, sympy, to_sympy
+from .symbolic import SymbolTable, is_sym, prove_nonneg, sympy, to_sympy
 
 __all__ = [
     "QuantityError",
@@ -70,7 +70,8 @@ def _symbolic(v: Any, what: str, symbols: SymbolTable | None, lo: Any = None, hi
     if symbols is None:
         raise QuantityError(
             f"{what} depends on the symbols {names}, which is not supported here",
-            "symbols may appear in mechanism probabilities, rr's eps and delta, and simulates_rr claims",
+            "symbols may appear in mechanism probabilities, rr's eps and delta, and the values of claims "
+            "(see docs/parametric.md)",
         )
     for bound, expr, rel in ((lo, lambda: v - to_sympy(lo), ">="), (hi, lambda: to_sympy(hi) - v, "<=")):
         if bound is not None and not prove_nonneg(expr(), symbols):
@@ -290,9 +291,12 @@ def order(v: Any, *, what: str = "alpha", fractional: bool = False) -> Any:
     return int(q)
 
 
-def divergence(v: Any, *, what: str = "a Renyi divergence") -> Any:
+def divergence(v: Any, *, what: str = "a Renyi divergence", symbols: SymbolTable | None = None) -> Any:
     """A claimed divergence: any exact real such as ``log(7/3)``, ``log(61/9)/2``,
-    ``k*log(3)/5``, a rational, or ``inf``."""
+    ``k*log(3)/5``, a rational, or ``inf``; with ``symbols``, also a rational multiple of the
+    log of a rational function of them, such as ``log(E^2 - E + 1)``."""
+    if is_sym(v) and symbols is not None:
+        return _symbolic_log(v, what, symbols)
     d = _domain(v, what)
     if d not in (QQ, LL, OO):
         raise QuantityError(
@@ -300,6 +304,20 @@ def divergence(v: Any, *, what: str = "a Renyi divergence") -> Any:
             "D_alpha = log(sum)/(alpha - 1); write the sum's log divided by alpha - 1",
         )
     return as_q(v) if d is QQ else v
+
+
+def _symbolic_log(v: Any, what: str, symbols: SymbolTable) -> Any:
+    """A value Σ c·log(X) with rational c and rational functions X of the symbols (so that it
+    can be compared exactly with the log of another rational function)."""
+    for t in sympy.Add.make_args(sympy.expand(v)):
+        c, rest = t.as_coeff_Mul()
+        ok = isinstance(rest, sympy.log) and rest.args[0].is_rational_function(*symbols.symbols.values())
+        if not ok:
+            raise QuantityError(
+                f"{what} = {v} is not made of logarithms of rational functions of the symbols",
+                "write it like log(E) or log((E^2 + 1)/(E + 1))/2",
+            )
+    return v
 
 
 def exp_eps(e: Any, *, form: str, rational_only: bool = False, symbols: SymbolTable | None = None) -> Any:

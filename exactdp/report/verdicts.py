@@ -15,14 +15,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..analysis.gdp import Enclosure
+from ..analysis.parametric.piecewise import endpoint_dict
 from ..analysis.renyi import alpha_str
 from ..analysis.renyi_certified import enclosure_text as enclosure_interval
 from ..analysis.results import format_privloss, value_str
 from ..claims import (
     BoundedRangeClaim,
     BRRangeClaim,
+    CalibrateClaim,
     CompositionClaim,
     ConversionClaim,
+    CounterexampleClaim,
     DeltaClaim,
     DPClaim,
     FDPClaim,
@@ -40,6 +43,7 @@ from ..claims import (
     Verdict,
     ZCDPClaim,
 )
+from ..claims.calibrate import set_text
 from ..claims.core import PremiseClaim
 from ..claims.fdp import mu_text
 from ..claims.renyi import readable
@@ -48,6 +52,7 @@ from ..numbers.ladder import is_inf
 from ..numbers.rational import is_rational, q_str
 from ..theorems import NAMED, theorem
 from ..theorems.advanced import interval_text
+from .parametric import calibration_interval_dict, piece_dict, piece_line, point_text
 from .simulate import outcome_details, outcome_values
 
 __all__ = [
@@ -102,6 +107,8 @@ def shown(v: Verdict) -> Shown:
     """How ``v`` reads (see :class:`Shown`)."""
     if v.reason or not v.checked:  # not decided by the claim itself: a limit, an error, a premise
         return Shown("could not be decided" if v.checked else "not checked", v.reason)
+    if "pieces" in v.facts:  # a claim about every value of the symbols (exactdp.claims.parametric)
+        return _piecewise(v)
     for cls in type(v.claim).__mro__:
         if cls in RENDERERS:
             return RENDERERS[cls](v)
@@ -580,3 +587,60 @@ def _tradeoff(v: Verdict) -> Shown:
     if pt.right is not None:
         values["theta"] = ladder.text(pt.theta)
     return Shown(f"T({c.of})({_num_text(c.alpha)}) = {_num_text(pt.value)}", "", values)
+
+
+# --- claims with symbols: piecewise verdicts, calibrate, counterexample ------------------------------
+
+
+def _piecewise(v: Verdict) -> Shown:
+    """A claim decided for every value of the symbols: the pieces, and where it fails, a
+    rational value of the symbols with the numeric verdict there."""
+    f = v.facts
+    ps = f["pieces"]
+    domain = ", ".join(d.describe() for d in f["domains"])
+    values: dict[str, Any] = {"symbols": domain, "cells": f["cells"], "pieces": [piece_dict(p) for p in ps]}
+    details = tuple(piece_line(p) for p in ps)
+    if v.status == HOLDS:
+        found = f"holds for every value: {domain} ({_n(len(ps), 'piece')}, {_n(f['cells'], 'cell')})"
+        return Shown(found, "", values, details)
+    p = f["refuted_piece"]
+    if "refuted_at" in f:
+        there = shown(f["there"])
+        values["refuted_at"] = {k: str(x) for k, x in f["refuted_at"].items()}
+        values["concrete"] = dict(there.values)
+        found = f"fails at {point_text(f['refuted_at'])}: {there.found}"
+        return Shown(found, there.note or f"the claim fails where {p.text()}", values, details)
+    values["refuted_at"] = {iv.name: endpoint_dict(iv.lo, iv.name) for iv in p.box if iv.is_point()}
+    found = f"fails only where {p.text()} (no rational value of the symbols refutes it)"
+    return Shown(found, "", values, details)
+
+
+@_renders(CalibrateClaim)
+def _calibrate(v: Verdict) -> Shown:
+    cal = v.facts["calibration"]
+    found = f"holds exactly where {set_text(cal.intervals, cal.symbol)}"
+    values: dict[str, Any] = {
+        "symbol": cal.symbol,
+        "holds_for": [calibration_interval_dict(iv) for iv in cal.intervals],
+        "cells": cal.cells,
+    }
+    if v.status == HOLDS:
+        return Shown(found, "", values)
+    note = f"declared: {set_text(v.facts['declared'], cal.symbol)}"
+    if "differs_at" in v.facts:
+        there = v.facts["there"]
+        values["differs_at"] = {k: str(x) for k, x in v.facts["differs_at"].items()}
+        note += f"; at {point_text(v.facts['differs_at'])} the target {there.status.value}: {shown(there).found}"
+    return Shown(found, note, values)
+
+
+@_renders(CounterexampleClaim)
+def _counterexample(v: Verdict) -> Shown:
+    f = v.facts
+    there, at = f["there"], point_text(f["at"])
+    sh = shown(there)
+    values: dict[str, Any] = {"at": {k: q_str(x) for k, x in f["at"].items()}, "there": dict(sh.values)}
+    if there.status != FAILS:
+        return Shown(f"at {at}: {sh.found} ({there.status.value})", sh.note, values)
+    values["for_every_value"] = f["for_every_value"].value
+    return Shown(f"at {at}: {sh.found}", sh.note, values)

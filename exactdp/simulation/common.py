@@ -19,6 +19,7 @@ eqs. (6)–(9), and Section 6.
 
 from __future__ import annotations
 
+import copyreg
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -125,12 +126,27 @@ class _SymBase:
         return expr_str(self.to_sympy(x))
 
 
+def _reduce_poly_ring(ring: Any) -> tuple:
+    return (type(ring), (ring.symbols, ring.domain, ring.order))
+
+
+def _picklable_poly_rings() -> None:
+    """Let the construction's results cross process boundaries (``--jobs``): SymPy's
+    ``PolyRing.__getstate__`` deletes keys from the dict it iterates over (a RuntimeError once
+    a ring has cached monomial functions), so a ring is pickled as its symbols, domain and order
+    (rings are unique per those, so unpickling finds the same ring)."""
+    ring_type = sympy.polys.rings.PolyRing
+    if ring_type not in copyreg.dispatch_table:
+        copyreg.pickle(ring_type, _reduce_poly_ring)
+
+
 class FracField(_SymBase):
     """Rational functions of the declared symbols in canonical form (SymPy's ``QQ(E, p, ...)``):
     the construction's arithmetic for symbolic mechanisms."""
 
     def __init__(self, table):
         super().__init__(table)
+        _picklable_poly_rings()
         syms = [table.symbols[b.name] for b in table.bounds]
         self.K = sympy.QQ.frac_field(*syms) if syms else sympy.QQ.frac_field(sympy.Symbol("_unused"))
         self.zero, self.one = self.K.zero, self.K.one

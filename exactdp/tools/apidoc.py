@@ -1,7 +1,8 @@
 """Generate the module lists of the API reference (``docs/api/<package>.rst``) from the tree.
 
 One page per subpackage of ``exactdp`` (the command line and these tools are documented in the
-guides instead): the package docstring, then every module in name order.  The pages for the
+guides instead): the package docstring, then every module in name order, nested subpackages
+(``analysis/parametric``) included.  The pages for the
 public API (``exactdp.rst``) and for single modules are written by hand.  ``make docs`` runs
 this; ``tests/test_docs_site.py`` fails when a committed page is stale.
 

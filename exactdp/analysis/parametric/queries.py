@@ -1,0 +1,169 @@
+r"""Piecewise closed forms of a mechanism with symbols: its profile, PrivLoss, δ and Rényi
+divergence for every value of the symbols.
+
+Each query runs on every cell of a decomposition of the symbols' domain
+(:func:`~exactdp.analysis.parametric.cells.decompose`) and returns a :class:`Piecewise`
+answer: intervals with exact endpoints and, on each, a closed form — a rational function of the
+symbols, the log of one, or ∞.
+
+>>> from exactdp.caseio import parse_case
+>>> case = parse_case('''
+... exactdp: 1
+... name: rr2
+... symbols: {E: {gt: 1}}
+... mechanisms:
+...   R: {rr: {eps: log(E)}}
+...   M: {compose: [R, R]}
+... claims: [{dp: {eps: log(2), delta: 1/10}}]
+... ''', "rr2.yaml")
+>>> for p in delta_of(case.mechanisms["M"], case.symbols, 2).pieces:
+...     print(p.text(), "->", p.value)
+1 < E <= sqrt(2) -> 0
+sqrt(2) < E -> (E^2 - 2)/(E + 1)^2
+
+References
+----------
+Vadhan & Wang 2021, Def. 1.7 and §5 (PrivLoss); Mironov 2017, Def. 3 (Rényi divergence).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from ...model.game import Mechanism
+from ...numbers.ladder import is_inf
+from .cells import Ctx, Decomposition, Domain, Undecided, decompose, domain_of_table
+from .display import ProfileView, profile_view
+from .engine import PGame, PProfile, delta_at, least_lambda_of, pgame, profile, renyi_sum
+from .hull import INF
+from .piecewise import Piece, pieces
+from .ratfun import RatFun, Ring
+from .values import LogOf, lambda_of, rational_of
+
+__all__ = [
+    "Piecewise",
+    "ring_of",
+    "profile_of",
+    "privloss_of",
+    "delta_of",
+    "renyi_of",
+    "privloss_cell",
+    "delta_cell",
+    "renyi_cell",
+    "profile_key",
+]
+
+T = TypeVar("T")
+
+
+@dataclass
+class Piecewise(Generic[T]):
+    """A piecewise answer: ``pieces`` in order along the line, over ``domains``."""
+
+    what: str
+    ring: Ring
+    domains: tuple[Domain, ...]
+    pieces: list[Piece[T]]
+    cells: int
+
+    def domain_text(self) -> str:
+        return ", ".join(d.describe() for d in self.domains)
+
+
+def ring_of(table: Any) -> Ring:
+    """The ring of a case's declared symbols (a :class:`~exactdp.numbers.symbolic.SymbolTable`).
+
+    Raises
+    ------
+    Undecided
+        When the case declares no symbols.
+    """
+    names = [b.name for b in table.bounds] if table else []
+    if not names:
+        raise Undecided("the case declares no symbols (`symbols:`), so there is nothing to be parametric in")
+    return Ring(names)
+
+
+def _run(mech: Mechanism, table: Any, what: str, cell: Callable[[PGame, Ctx], T], key: Any = None) -> Piecewise[T]:
+    ring = ring_of(table)
+    game = pgame(mech, ring)
+    dec: Decomposition[T] = decompose(ring, domain_of_table(table, ring.names), lambda ctx: cell(game, ctx))
+    return Piecewise(what, ring, dec.domains, pieces(dec, key=key), len(dec.cells))
+
+
+def _profile(game: PGame, ctx: Ctx) -> PProfile:
+    return ctx.stage(("profile", game.name), lambda: profile(game, ctx))
+
+
+def profile_key(v: ProfileView) -> tuple:
+    """What two cells' profiles must share to be one piece: the formulas of the envelope and of
+    every pair for e^eps >= 1."""
+    return v.key()
+
+
+def profile_of(mech: Mechanism, table: Any) -> Piecewise[ProfileView]:
+    """The privacy profile of ``mech`` (every ordered adjacent pair and the envelope) as
+    formulas between breakpoints, piecewise in the symbols."""
+    return _run(mech, table, "privacy profile", lambda g, ctx: profile_view(_profile(g, ctx), ctx), key=profile_key)
+
+
+def privloss_cell(game: PGame, delta: RatFun, ctx: Ctx) -> LogOf | Any:
+    """PrivLoss(M, δ) on a cell: log(λ*) for the least λ* ≥ 1 with δ_M(λ*) ≤ δ, or ∞."""
+    lam = least_lambda_of(_profile(game, ctx), delta, ctx)
+    return INF if lam is INF else LogOf(lam)
+
+
+def privloss_of(mech: Mechanism, table: Any, delta: Any) -> Piecewise[Any]:
+    """PrivLoss(M, δ) = inf{ε ≥ 0 : M is (ε, δ)-DP}, piecewise (Vadhan & Wang 2021, §5);
+    ``delta`` a rational or a rational function of the symbols."""
+    ring = ring_of(table)
+    d = rational_of(delta, ring)
+    return _run(mech, table, "PrivLoss", lambda g, ctx: privloss_cell(g, d, ctx))
+
+
+def delta_cell(game: PGame, lam: Any, ctx: Ctx) -> RatFun:
+    """δ_M(λ) on a cell (λ = e^ε a rational function of the symbols, or ∞)."""
+    if lam is INF:
+        return game.ring.zero
+    return delta_at(_profile(game, ctx), lam, ctx)
+
+
+def delta_of(mech: Mechanism, table: Any, eps_or_lambda: Any, *, is_lambda: bool = True) -> Piecewise[RatFun]:
+    """δ_M(e^ε), piecewise; the argument is λ = e^ε (``is_lambda``) or ε (``log(E)``)."""
+    ring = ring_of(table)
+    lam = ring.lift(eps_or_lambda) if is_lambda else lambda_of(eps_or_lambda, ring)
+    return _run(mech, table, "delta", lambda g, ctx: delta_cell(g, lam, ctx))
+
+
+def renyi_cell(game: PGame, alpha: Any, ctx: Ctx) -> LogOf | Any:
+    """D_α(M) on a cell for a whole α ≥ 2 (log of the largest Rényi sum over ordered pairs
+    and adversaries, over α − 1) or α = ∞ (PrivLoss(M, 0)).
+
+    Raises
+    ------
+    Undecided
+        For α = 1 (KL compares sums of logarithms, not polynomials).
+    """
+
+    if is_inf(alpha):
+        return privloss_cell(game, game.ring.zero, ctx)
+    if alpha == 1:
+        raise Undecided(
+            "the KL divergence (alpha = 1) of a mechanism with symbols compares sums of logarithms of "
+            "rational functions, which the cell decomposition does not decide; use a whole alpha >= 2 or inf"
+        )
+    best: Any = None
+    for i, j in game.ordered_pairs:
+        s = renyi_sum(game, i, j, alpha, ctx)
+        if s is INF:
+            return INF
+        if best is None or ctx.cmp(s, best) > 0:
+            best = s
+    return LogOf(best, alpha - 1)
+
+
+def renyi_of(mech: Mechanism, table: Any, alpha: Any) -> Piecewise[Any]:
+    """D_α(M), the Rényi divergence against every adaptive adversary, piecewise (Mironov 2017)."""
+    return _run(mech, table, "Renyi divergence", lambda g, ctx: renyi_cell(g, alpha, ctx))

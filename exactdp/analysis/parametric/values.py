@@ -1,0 +1,257 @@
+r"""The values of parametric answers: rational functions, logarithms of them, and ∞.
+
+A privacy loss or a Rényi divergence on a cell is log(R)/k for a rational function R > 0 and a
+whole k ≥ 1 (:class:`LogOf`), or ∞.  Case-file values (``log(E)``, ``2*log(E) - log(3)``,
+``log(61/9)/2``, a fraction) are read into the same forms, and two such values are compared
+exactly on a cell: log(R₁)/k₁ < log(R₂)/k₂ ⟺ R₁^{k₂} < R₂^{k₁} (log is increasing).
+
+A value whose comparison would need a transcendental number — e^q for a rational q ≠ 0, such
+as ε = 0.1 next to a rational function of the symbols — is refused with
+:class:`~exactdp.analysis.parametric.cells.Undecided`: its crossing points are not algebraic,
+so no exact cell decomposition exists.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from fractions import Fraction
+from math import gcd, lcm
+from typing import Any
+
+import flint
+import gmpy2
+
+from ...errors import ExactDPError
+from ...numbers.loglinear import LogLinear
+from ...numbers.symbolic import sympy, to_sympy
+from .cells import Ctx, Undecided
+from .hull import INF, PHull, normalise
+from .ratfun import RatFun, Ring, _factors, factored_latex, factored_text
+
+_Q = flint.fmpq
+
+__all__ = ["LogOf", "log_form", "lambda_of", "rational_of", "cmp_log", "same_value", "value_text", "INF", "is_inf"]
+
+
+def is_inf(x: Any) -> bool:
+    return x is INF or (hasattr(x, "__class__") and x.__class__.__name__ == "Infinity")
+
+
+@dataclass(frozen=True)
+class LogOf:
+    """log(R)/k for a rational function R > 0 on the domain and a whole k ≥ 1."""
+
+    R: RatFun
+    k: int = 1
+
+    def __str__(self) -> str:
+        if self.R.is_one():
+            return "0"
+        g, root = _as_power(self.R)
+        coef = Fraction(g, self.k)
+        body = f"log({factored_text(root)})"
+        if coef == 1:
+            return body
+        if coef.denominator == 1:
+            return f"{coef.numerator}*{body}"
+        return f"{body}/{coef.denominator}" if coef.numerator == 1 else f"{coef.numerator}*{body}/{coef.denominator}"
+
+    def latex(self, names: list[str]) -> str:
+        """log(R)/k in LaTeX (``names``: the symbols, escaped for LaTeX)."""
+        if self.R.is_one():
+            return "0"
+        g, root = _as_power(self.R)
+        coef = Fraction(g, self.k)
+        body = rf"\log\left({factored_latex(root, names)}\right)"
+        if coef == 1:
+            return body
+        c = str(coef.numerator) if coef.denominator == 1 else rf"\frac{{{coef.numerator}}}{{{coef.denominator}}}"
+        return f"{c} {body}"
+
+    def exp_k(self) -> RatFun:
+        """R, so that the value is log(R)/k."""
+        return self.R
+
+
+def _as_power(R: RatFun) -> tuple[int, RatFun]:
+    """(g, S) with R = S^g and g as large as the factorisation shows (for display:
+    log(E^2) is shown as 2*log(E))."""
+
+    cn, fn = _factors(R.num)
+    cd, fd = _factors(R.den)
+    c = cn / cd
+    g = 0
+    for _, m in fn + fd:
+        g = gcd(g, m)
+    if g <= 1:
+        return 1, R
+    if c < 0:
+        return 1, R
+    (rp, ep), (rq, eq) = gmpy2.iroot(int(c.p), g), gmpy2.iroot(int(c.q), g)
+    if not (ep and eq):
+        return 1, R
+    root_c = _Q(int(rp), int(rq))
+    S = R.ring.const(root_c)
+    for f, m in fn:
+        S = S * RatFun(R.ring, f, R.ring.ctx.constant(1)) ** (m // g)
+    for f, m in fd:
+        S = S / RatFun(R.ring, f, R.ring.ctx.constant(1)) ** (m // g)
+    return g, S
+
+
+def _terms(e: Any) -> tuple[list[tuple[Any, Any]], Any]:
+    """e = q + Σ c·log(X): ([(c, X)], q) with rational c and q, or raise Undecided."""
+
+    e = sympy.expand(e)
+    logs: list[tuple[Any, Any]] = []
+    q = sympy.Integer(0)
+    for t in sympy.Add.make_args(e):
+        c, rest = t.as_coeff_Mul()
+        if rest == 1:
+            q += c
+        elif isinstance(rest, sympy.log):
+            logs.append((c, rest.args[0]))
+        else:
+            raise Undecided(f"{t} is not a rational multiple of the logarithm of a rational function")
+    return logs, q
+
+
+def _sympy_of(x: Any) -> Any:
+    """An exactdp exact real (rational, log(r), a linear form in logs) or SymPy value as SymPy."""
+
+    if isinstance(x, LogLinear):
+        out = sympy.Rational(*_nd(x.s))
+        for b, c in x.terms:
+            out += sympy.Rational(*_nd(c)) * sympy.log(sympy.Integer(int(b)))
+        return out
+    return to_sympy(x)
+
+
+def _nd(q: Any) -> tuple[int, int]:
+    return int(q.numerator), int(q.denominator)
+
+
+def log_form(x: Any, ring: Ring) -> LogOf | Any:
+    """An ε-type value (``log(E)``, ``log(61/9)/2``, 0, ∞) as :class:`LogOf` or :data:`INF`.
+
+    Raises
+    ------
+    Undecided
+        When the value has a non-zero rational part (e^q is transcendental for rational
+        q ≠ 0) or is not made of logarithms of rational functions.
+    """
+    if is_inf(x):
+        return INF
+    try:
+        return _log_form(x, ring)
+    except ExactDPError:
+        raise
+    except ValueError as err:  # Python refuses to convert an integer of more than 4300 digits to text
+        raise ExactDPError(
+            f"a value with more than 4300 digits cannot be compared with a function of the symbols ({err})"
+        ) from None
+
+
+def _log_form(x: Any, ring: Ring) -> LogOf:
+
+    e = _sympy_of(x)
+    logs, q = _terms(e)
+    if q != 0:
+        raise Undecided(
+            f"the value {e} has the rational part {q}; comparing it with a function of the symbols would "
+            "need e^q, a transcendental number (write eps as log(r), or as the log of a rational function)"
+        )
+    k = 1
+    for c, _ in logs:
+        k = lcm(k, int(sympy.Rational(c).q))
+    R = ring.one
+    for c, X in logs:
+        n = int(sympy.Rational(c) * k)
+        R = R * ring.from_sympy(X) ** n
+    return LogOf(R, k)
+
+
+def lambda_of(eps: Any, ring: Ring) -> RatFun | Any:
+    """λ = e^ε as a rational function of the symbols (or :data:`INF` for ε = ∞).
+
+    Raises
+    ------
+    Undecided
+        When e^ε is not a rational function (``log(E)/2``, or a decimal ε).
+    """
+    f = log_form(eps, ring)
+    if f is INF:
+        return INF
+    if f.k != 1:
+        raise Undecided(
+            f"e^eps = ({factored_text(f.R)})^(1/{f.k}) is not a rational function of the symbols; "
+            "declare a symbol for it instead (for example F with F^2 = E)"
+        )
+    return f.R
+
+
+def rational_of(x: Any, ring: Ring) -> RatFun:
+    """A δ-type value (a rational, or a rational function of the symbols) as a RatFun.
+
+    Raises
+    ------
+    Undecided
+        For a value outside ℚ(symbols), such as an element of ℚ(e^{1/L}).
+    """
+    if type(x).__name__ == "QtElement":
+        raise Undecided(f"the value {x} involves e^(1/L) (a decimal eps), which is transcendental")
+    try:
+        return ring.lift(x)
+    except Exception as e:  # an InexactValueError from the conversion
+        raise Undecided(f"{x} is not a rational function of the symbols ({e})") from None
+
+
+def cmp_log(a: Any, b: Any, ctx: Ctx) -> int:
+    """The sign of a − b for :class:`LogOf` or :data:`INF` values, exactly on the cell."""
+    if a is INF or b is INF:
+        return (a is INF) - (b is INF)
+    return ctx.cmp(a.R**b.k, b.R**a.k)
+
+
+def same_value(a: Any, b: Any, ctx: Ctx) -> bool:
+    """Whether two answers are equal on the cell (a point where a form found on a neighbouring
+    cell is compared with the point's own answer); a form with a pole there is not equal."""
+    if type(a) is not type(b):
+        return False
+    if a is INF or a is None or isinstance(a, (bool, int, str, flint.fmpq)):
+        return a == b
+    if isinstance(a, RatFun):
+        return a == b or (ctx.poly_sign(a.den) != 0 and ctx.poly_sign(b.den) != 0 and ctx.cmp(a, b) == 0)
+    if isinstance(a, LogOf):
+        return a == b or (
+            ctx.poly_sign(a.R.den) != 0
+            and ctx.poly_sign(b.R.den) != 0
+            and ctx.sign(a.R) > 0
+            and cmp_log(a, b, ctx) == 0
+        )
+    if isinstance(a, PHull):
+        if a == b:
+            return True
+        if not all(ctx.poly_sign(x.den) != 0 for h in (a, b) for e in h.edges for x in e):
+            return False
+        na, nb = normalise(a, ctx), normalise(b, ctx)
+        return (
+            len(na.edges) == len(nb.edges)
+            and ctx.cmp(na.top, nb.top) == 0
+            and all(ctx.cmp(r1, r2) == 0 and ctx.cmp(w1, w2) == 0 for (r1, w1), (r2, w2) in zip(na.edges, nb.edges))
+        )
+    if isinstance(a, tuple):
+        return len(a) == len(b) and all(same_value(x, y, ctx) for x, y in zip(a, b))
+    if dataclasses.is_dataclass(a):
+        return all(same_value(getattr(a, f.name), getattr(b, f.name), ctx) for f in dataclasses.fields(a))
+    return a == b
+
+
+def value_text(v: Any) -> str:
+    """A value for people: ``(E^2 - 2)/(E + 1)^2``, ``log(E)``, ``inf``."""
+    if v is INF:
+        return "inf"
+    if isinstance(v, RatFun):
+        return factored_text(v)
+    return str(v)

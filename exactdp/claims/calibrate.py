@@ -1,0 +1,415 @@
+r"""Calibration: the exact set of values of a symbol where a claim holds.
+
+"The least noise that achieves a target guarantee": for a mechanism whose probabilities depend
+on a symbol (e^ε = E, a coin's bias p, ...), :func:`calibrate` decides a target claim — any
+claim kind the parametric engine decides — on every cell of the symbol's domain
+(:mod:`exactdp.claims.parametric`) and returns the union of the intervals where it holds, with
+exact endpoints (rationals, or algebraic numbers: a minimal polynomial and an isolating
+interval).  For RR_E ⊗ RR_E and the target "(log 2, 1/10)-DP", δ(2) = (E² − 2)/(1 + E)² for
+E² > 2, so the target holds exactly for 1 < E ≤ (1 + √190)/9, the root of 9E² − 2E − 21.
+
+Every cell is cross-checked against the numeric engine at a rational point, and at every
+endpoint where the verdict changes the change is re-checked: the numeric engine's verdicts at
+rational points on both sides, inside the neighbouring cells, differ as the answer says.
+
+The claim kind ``calibrate`` puts a calibrated constant under regression:
+
+.. code-block:: yaml
+
+    - calibrate:
+        target: {dp: {eps: log(2), delta: 1/10}}
+        holds_for:
+          - {gt: 1, le: {root: 9*E^2 - 2*E - 21, in: [1, 2]}}
+
+It holds when the set where the target holds is exactly the union of the listed intervals
+(each intersected with the symbol's declared domain).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cmp_to_key
+from typing import Any
+
+import flint
+
+from ..analysis.parametric import Algebraic, Decomposition, Interval, Undecided
+from ..analysis.parametric.algebraic import compare, rational, root_in
+from ..analysis.parametric.cells import Domain
+from ..analysis.parametric.piecewise import interval_of
+from ..analysis.parametric.polys import simplest_between
+from ..errors import VerificationError
+from ..forms.fields import ClaimSpec, Either, FieldProblem, Label, ListOf, Pair, Rational, Record, arg
+from ..numbers.rational import q_str
+from ..numbers.symbolic import SymbolTable, expr_str, sympy
+from .base import FAILS, HOLDS, Analysis, Claim, Shows, Verdict, claim
+from .parametric import HANDLERS, Parametric, _cross_check, _numeric_verdict, _point_text, involves_symbols
+
+__all__ = ["Calibration", "calibrate", "CalibrateClaim", "RootOf", "Range", "set_text"]
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Where ``target`` holds: ``intervals`` of ``symbol`` (ordered, disjoint, maximal) within
+    its declared ``domain``; ``cells`` counts the cells decided."""
+
+    target: Claim
+    symbol: str
+    domain: Domain
+    intervals: tuple[Interval, ...]
+    cells: int
+
+
+def set_text(intervals: tuple[Interval, ...] | list[Interval], symbol: str) -> str:
+    """``1 < E <= (1 + sqrt(190))/9`` (joined by ``or``), or ``no value of E``."""
+    if not intervals:
+        return f"no value of {symbol}"
+    return " or ".join(iv.text() for iv in intervals)
+
+
+def calibrate(target: Claim, an: Analysis, *, symbol: str | None = None) -> Calibration:
+    """The exact set of values of one symbol where ``target`` holds (module docstring).
+
+    Raises
+    ------
+    Undecided
+        When the claim kind is not decided with symbols, the answer depends on several symbols
+        at once, or a comparison cannot be decided exactly.
+    """
+    P = Parametric(an)
+    make = HANDLERS.get(target.kind)
+    if make is None:
+        raise Undecided(
+            f"claims of kind {target.kind!r} are not decided with symbols yet, so they cannot be calibrated"
+        )
+    dec = P.decide(make(target, P))
+    k = _the_symbol(P, dec, symbol)
+    intervals = _holding(dec, k)
+    _cross_check(target, an, P, dec)
+    _recheck_ends(target, an, dec, k)
+    return Calibration(target, P.ring.names[k], P.domains[k], tuple(intervals), len(dec.cells))
+
+
+def _the_symbol(P: Parametric, dec: Decomposition, symbol: str | None) -> int:
+    split = sorted({k for cell, _ in dec.cells for k, s in enumerate(cell.sides) if s.kind != "domain"})
+    if symbol is not None and symbol not in P.ring.names:
+        raise Undecided(f"no symbol named {symbol!r}; the case declares {', '.join(P.ring.names)}")
+    if len(split) > 1:
+        names = " and ".join(P.ring.names[k] for k in split)
+        raise Undecided(f"the answer depends on {names} together; calibration is over one symbol at a time")
+    if symbol is not None:
+        k = P.ring.names.index(symbol)
+        if split and split[0] != k:
+            raise Undecided(f"the answer depends on {P.ring.names[split[0]]}, not on {symbol}")
+        return k
+    if split:
+        return split[0]
+    if len(P.ring.names) == 1:
+        return 0
+    raise Undecided("the answer does not depend on the symbols; name the symbol to calibrate with --symbol")
+
+
+def _holding(dec: Decomposition, k: int) -> list[Interval]:
+    """The maximal runs of cells where the claim holds, as intervals of symbol ``k``."""
+    out: list[Interval] = []
+    run: list[Interval] = []
+    for cell, outcome in [*dec.cells, (None, None)]:
+        if cell is not None and outcome is not None and outcome.holds:
+            run.append(interval_of(cell.sides[k]))
+            continue
+        if run:
+            first, last = run[0], run[-1]
+            out.append(Interval(first.name, first.lo, first.lo_closed, last.hi, last.hi_closed, first.whole))
+            run = []
+    return out
+
+
+def _recheck_ends(target: Claim, an: Analysis, dec: Decomposition, k: int) -> None:
+    """Where the verdict changes between neighbouring cells, the numeric engine's verdicts at
+    rational points on both sides (within those cells) must change the same way."""
+    cells = dec.cells
+    for i in range(1, len(cells)):
+        (c0, o0), (c1, o1) = cells[i - 1], cells[i]
+        if o0.holds == o1.holds:
+            continue
+        for cell, outcome in ((c0, o0), (c1, o1)):
+            pt = _near_point(cell, c1 if cell is c0 else c0, k)
+            if pt is None:
+                continue
+            v = _numeric_verdict(target, an, pt)
+            if (v.status == HOLDS) != outcome.holds:
+                raise VerificationError(
+                    f"calibration: at {_point_text(pt)}, next to where the verdict changes, the numeric engine "
+                    f"says {v.status}, the parametric engine {'holds' if outcome.holds else 'fails'}"
+                )
+
+
+def _near_point(cell: Any, other: Any, k: int) -> dict | None:
+    """A rational point of ``cell`` close to the end it shares with ``other`` (refining an
+    algebraic end until a point of its isolating interval falls inside the cell)."""
+    side = cell.sides[k]
+    base = cell.point()
+    if base is None:
+        return None
+    if side.kind != "open":
+        return base
+    left = other.sides[k].kind != "domain" and _is_left(other.sides[k], side)
+    end = side.lo if left else side.hi
+    if end is None:
+        return base
+    if end.q is not None:
+        s = side.sample()
+        x = (end.q + s) / 2
+        return {**base, side.domain.name: x}
+    for _ in range(200):
+        x = end.hi if left else end.lo
+        if side.inside(rational(x)):
+            return {**base, side.domain.name: x}
+        end.refine()
+    return base  # pragma: no cover - 200 halvings always land inside a cell of positive width
+
+
+def _is_left(a: Any, b: Any) -> bool:
+    pa, pb = a.position(), b.position()
+    return pa is not None and pb is not None and compare(pa, pb) < 0
+
+
+# --- the claim ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class RootOf:
+    """An algebraic endpoint: the one root of a polynomial in the symbol in a rational interval."""
+
+    root: Any = arg(Rational("a polynomial in the symbol", symbolic=True), doc="e.g. 9*E^2 - 2*E - 21")
+    interval: tuple = arg(
+        Pair(Rational("an end"), Rational("an end"), "an isolating interval", ("lo", "hi")),
+        key="in",
+        doc="[lo, hi] containing exactly one root",
+    )
+
+    def validate(self) -> None:
+        lo, hi = self.interval
+        if not lo < hi:
+            raise FieldProblem("in", "the interval must have lo < hi", "e.g. in: [1, 2]")
+        self.value()  # the root exists and is unique
+
+    def value(self, symbol: str | None = None) -> Algebraic:
+
+        e = self.root
+        free = sorted(getattr(e, "free_symbols", ()), key=str)
+        if len(free) != 1 or (symbol is not None and free[0].name != symbol):
+            raise FieldProblem("root", f"{e} must be a polynomial in one symbol" + (f" ({symbol})" if symbol else ""))
+        x = free[0]
+        if not e.is_polynomial(x):
+            raise FieldProblem("root", f"{e} is not a polynomial in {x}")
+        coeffs = sympy.Poly(e, x).all_coeffs()[::-1]
+        den = 1
+        for c in coeffs:
+            den = sympy.ilcm(den, sympy.Rational(c).q)
+        f = flint.fmpz_poly([int(sympy.Rational(c) * den) for c in coeffs])
+        lo, hi = (flint.fmpq(int(v.numerator), int(v.denominator)) for v in self.interval)
+        roots = root_in(f, lo, hi)
+        if len(roots) != 1:
+            raise FieldProblem(
+                "in",
+                f"{e} has {len(roots)} roots in [{lo}, {hi}], not exactly one",
+                "give an interval that contains exactly one root",
+            )
+        return roots[0]
+
+
+_END = Either((Rational("an endpoint"), Record(RootOf, "an algebraic endpoint")))
+
+
+@dataclass(frozen=True, kw_only=True)
+class Range:
+    """An interval of the symbol: optional bounds gt/ge and lt/le (rational or algebraic)."""
+
+    gt: Any = arg(_END, default=None, doc="lower bound, excluded")
+    ge: Any = arg(_END, default=None, doc="lower bound, included")
+    lt: Any = arg(_END, default=None, doc="upper bound, excluded")
+    le: Any = arg(_END, default=None, doc="upper bound, included")
+
+    def validate(self) -> None:
+        if (self.gt is not None and self.ge is not None) or (self.lt is not None and self.le is not None):
+            raise FieldProblem((), "give at most one lower bound (gt or ge) and one upper bound (lt or le)")
+
+    def interval(self, domain: Domain) -> Interval | None:
+        """This range within the domain (None if empty)."""
+        lo_raw, lo_c = (self.gt, False) if self.gt is not None else (self.ge, True)
+        hi_raw, hi_c = (self.lt, False) if self.lt is not None else (self.le, True)
+        lo = None if lo_raw is None else _end(lo_raw, domain.name)
+        hi = None if hi_raw is None else _end(hi_raw, domain.name)
+        dlo = None if domain.lo is None else rational(domain.lo)
+        dhi = None if domain.hi is None else rational(domain.hi)
+        lo, lo_c = _tighter((lo, lo_c), (dlo, domain.lo_closed), 1)
+        hi, hi_c = _tighter((hi, hi_c), (dhi, domain.hi_closed), -1)
+        if lo is not None and hi is not None:
+            c = compare(lo, hi)
+            if c > 0 or (c == 0 and not (lo_c and hi_c)):
+                return None
+        return Interval(domain.name, lo, lo_c, hi, hi_c)
+
+
+def _tighter(a: tuple, b: tuple, sense: int) -> tuple:
+    """Of two bounds (value or None, closed), the tighter: the larger lower bound (``sense``
+    1) or the smaller upper bound (-1); at a tie, closed only if both are."""
+    if a[0] is None:
+        return b
+    if b[0] is None:
+        return a
+    c = compare(a[0], b[0]) * sense
+    if c > 0:
+        return a
+    if c < 0:
+        return b
+    return a[0], a[1] and b[1]
+
+
+def _end(v: Any, symbol: str) -> Algebraic:
+    if isinstance(v, RootOf):
+        return v.value(symbol)
+    return rational(v)
+
+
+def normalise(intervals: list[Interval]) -> list[Interval]:
+    """Sorted, with touching or overlapping intervals joined."""
+
+    def lo_key(a: Interval, b: Interval) -> int:
+        if a.lo is None or b.lo is None:
+            return (a.lo is not None) - (b.lo is not None)
+        c = compare(a.lo, b.lo)
+        return c if c else (not a.lo_closed) - (not b.lo_closed)
+
+    out: list[Interval] = []
+    for iv in sorted(intervals, key=cmp_to_key(lo_key)):
+        if out:
+            last = out[-1]
+            if last.hi is None:
+                continue
+            if (
+                iv.lo is None
+                or compare(iv.lo, last.hi) < 0
+                or (compare(iv.lo, last.hi) == 0 and (iv.lo_closed or last.hi_closed))
+            ):
+                if iv.hi is None or compare(iv.hi, last.hi) > 0 or (compare(iv.hi, last.hi) == 0 and iv.hi_closed):
+                    out[-1] = Interval(last.name, last.lo, last.lo_closed, iv.hi, iv.hi_closed)
+                continue
+        out.append(iv)
+    return out
+
+
+def _contains(ivs: list[Interval], x: Algebraic) -> bool:
+    for iv in ivs:
+        lo_ok = iv.lo is None or compare(iv.lo, x) < 0 or (compare(iv.lo, x) == 0 and iv.lo_closed)
+        hi_ok = iv.hi is None or compare(x, iv.hi) < 0 or (compare(x, iv.hi) == 0 and iv.hi_closed)
+        if lo_ok and hi_ok:
+            return True
+    return False
+
+
+def _difference_point(a: list[Interval], b: list[Interval], symbol: str) -> dict | None:
+    """A rational value in one set and not the other (the ends themselves when rational, else a
+    rational between consecutive ends), or None if they differ only at irrational points."""
+
+    ends = [e for iv in a + b for e in (iv.lo, iv.hi) if e is not None]
+    ends = sorted(dict.fromkeys(ends), key=cmp_to_key(compare))
+    probes: list[Any] = []
+    bounds: list[Any] = [None] + ends + [None]
+    for lo, hi in zip(bounds, bounds[1:]):
+        if lo is not None and hi is not None and compare(lo, hi) == 0:
+            continue
+        lq = None if lo is None else (lo.q if lo.q is not None else lo.hi)
+        hq = None if hi is None else (hi.q if hi.q is not None else hi.lo)
+        while lq is not None and hq is not None and not lq < hq:
+            for e in (lo, hi):
+                e.refine()
+            lq, hq = (lo.q if lo.q is not None else lo.hi), (hi.q if hi.q is not None else hi.lo)
+        probes.append(simplest_between(lq, hq))
+    probes += [e.q for e in ends if e.q is not None]
+    for q in probes:
+        x = rational(q)
+        if _contains(a, x) != _contains(b, x):
+            return {symbol: q}
+    return None
+
+
+def same_sets(a: list[Interval] | tuple[Interval, ...], b: list[Interval] | tuple[Interval, ...]) -> bool:
+    def same_end(p: Algebraic | None, q: Algebraic | None) -> bool:
+        return (p is None) == (q is None) and (p is None or compare(p, q) == 0)  # type: ignore[arg-type]
+
+    return len(a) == len(b) and all(
+        same_end(x.lo, y.lo) and same_end(x.hi, y.hi) and x.lo_closed == y.lo_closed and x.hi_closed == y.hi_closed
+        for x, y in zip(a, b)
+    )
+
+
+@claim("calibrate")
+@dataclass(frozen=True, kw_only=True)
+class CalibrateClaim(Claim):
+    """The values of a symbol where the target claim holds are exactly the listed intervals
+    (each intersected with the symbol's declared domain); endpoints are exact: rationals, or
+    {root: polynomial, in: [lo, hi]} for an algebraic number."""
+
+    target: Any = arg(ClaimSpec(), doc="the claim to calibrate, e.g. {dp: {eps: log(2), delta: 1/10}}")
+    holds_for: tuple = arg(ListOf(Record(Range, "an interval"), what="holds_for"), doc="the exact set: intervals")
+    symbol: Any = arg(Label("a symbol"), default=None, doc="the symbol (default: the one the answer depends on)")
+    symbols: SymbolTable = field(default_factory=SymbolTable, compare=False)
+    # a union of intervals, not one number: nothing for a sweep's column or a LaTeX macro
+    shows = Shows("", "the set of values of the symbol where the target holds (fact `calibration`): no single value")
+
+    def statement(self) -> str:
+        return f"{self.target.statement()} exactly where {self._declared_text()}"
+
+    def _declared_text(self) -> str:
+        declared = [b.name for b in self.symbols.bounds] if self.symbols else []
+        name = self.symbol or next(
+            (str(next(iter(v.root.free_symbols))) for r in self.holds_for for v in _ends(r) if isinstance(v, RootOf)),
+            declared[0] if len(declared) == 1 else "the symbol",
+        )
+        parts = []
+        for r in self.holds_for:
+            lo = r.gt if r.gt is not None else r.ge
+            hi = r.lt if r.lt is not None else r.le
+            text = name
+            if lo is not None:
+                text = f"{_end_text(lo)} {'<' if r.gt is not None else '<='} {text}"
+            if hi is not None:
+                text = f"{text} {'<' if r.lt is not None else '<='} {_end_text(hi)}"
+            parts.append(text if lo is not None or hi is not None else f"every {name}")
+        return " or ".join(parts) if parts else "nowhere"
+
+    def params(self) -> dict[str, str]:
+        return {"target": self.target.statement(), "holds_for": self._declared_text()}
+
+    def check(self, an: Analysis) -> Verdict:
+
+        if not involves_symbols(self.target, an) and not (an.symbols and an.symbols.bounds):
+            return Verdict.undecided(self, "calibration needs a case with symbols (`symbols:`)")
+        try:
+            cal = calibrate(self.target, an, symbol=self.symbol)
+        except Undecided as e:
+            return Verdict.undecided(self, str(e))
+        declared = tuple(normalise([iv for r in self.holds_for if (iv := r.interval(cal.domain)) is not None]))
+        facts: dict[str, Any] = {"calibration": cal, "declared": declared}
+        if same_sets(declared, cal.intervals):
+            return Verdict(self, HOLDS, facts)
+        pt = _difference_point(list(declared), list(cal.intervals), cal.symbol)
+        if pt is None:
+            return Verdict(self, FAILS, facts)
+        there = _numeric_verdict(self.target, an, pt)
+        facts.update(differs_at=dict(pt), there=there)
+        return Verdict(self, FAILS, facts, there.witness)
+
+
+def _ends(r: Range) -> list[Any]:
+    return [v for v in (r.gt, r.ge, r.lt, r.le) if v is not None]
+
+
+def _end_text(v: Any) -> str:
+
+    if isinstance(v, RootOf):
+        lo, hi = v.interval
+        return f"(root of {expr_str(v.root)} in [{q_str(lo)}, {q_str(hi)}])"
+    return q_str(v)

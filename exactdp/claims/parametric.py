@@ -1,0 +1,528 @@
+r"""Claims with symbols: a claim holds iff it holds for every value the declared bounds allow.
+
+When a claim's mechanism has probabilities in the case's ``symbols:`` (or its own values do,
+e.g. ``eps: log(E)``), :func:`check_claim` decides it with the parametric engine
+(:mod:`exactdp.analysis.parametric`): the symbols' domain is cut into cells on which every
+comparison the engines make has one sign, proved exactly; in each cell the claim's quantity
+is a closed form (a rational function of the symbols, or the log of one) and the verdict is
+constant.  The report gives the piecewise answer.
+
+* The claim **holds** when it holds on every cell.
+* It **fails** with a *rational* value of the symbols in a failing cell, and the concrete
+  verdict there — the numeric engine's, with its witness — for the mechanism with the symbols
+  given that value.  (Only when a claim fails at a single irrational point is the value an
+  algebraic number, given exactly.)
+* It is **undecided** (never assumed) when a comparison in several symbols cannot be proved to
+  have one sign on a cell, or a comparison would need a transcendental number (``eps: 0.1``
+  against a function of the symbols); the verdict says which.
+
+Every cell with a rational point is cross-checked against the numeric engine at that point
+(the profile, and the claim's verdict); a disagreement is a bug
+(:class:`~exactdp.errors.VerificationError`).
+
+References
+----------
+Vadhan & Wang 2021 (Def. 1.7, Lemma 2.2, §5); Mironov 2017 (Rényi DP); Dong, Roth & Su 2022
+(f-DP, Prop. 2.12: T(M) ≥ T(R) iff δ_M ≤ δ_R everywhere).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from ..analysis.parametric import (
+    INF,
+    Ctx,
+    Decomposition,
+    LogOf,
+    PProfile,
+    Ring,
+    Undecided,
+    cmp_log,
+    decompose,
+    domain_of_table,
+    lambda_of,
+    log_form,
+    pgame,
+    pieces,
+    profile,
+    rational_of,
+    renyi_sum,
+    value_text,
+)
+from ..analysis.parametric.check import check_hull_at
+from ..analysis.parametric.engine import delta_at, least_lambda_of, max_value
+from ..analysis.parametric.piecewise import Piece
+from ..errors import VerificationError
+from ..model.game import Ask, Chance, End, Mechanism, postorder
+from ..model.symbolic import SymChance, is_symbolic_mechanism
+from ..numbers import ladder
+from ..numbers.ladder import is_inf
+from ..numbers.loglinear import log_linear
+from ..numbers.rational import Q
+from ..numbers.symbolic import is_sym, sympy
+from .base import FAILS, HOLDS, Analysis, Claim, Subject, Verdict
+
+__all__ = [
+    "check_claim",
+    "involves_symbols",
+    "Parametric",
+    "Outcome",
+    "decide",
+    "claim_at",
+    "analysis_at",
+    "numeric_mechanism",
+    "sympy_point",
+    "HANDLERS",
+    "MAX_CROSS_CHECKS",
+]
+
+NATIVE = frozenset({"simulates_rr", "not_simulates_rr", "calibrate", "counterexample"})
+"""Claim kinds that handle symbols themselves (the Theorem 1.10 construction, calibration)."""
+
+MAX_CROSS_CHECKS = 32
+"""Cells of one claim cross-checked against the numeric engine (the first ones with a rational
+point, open cells first)."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A claim on one cell: whether it holds there, and the value found (a closed form)."""
+
+    holds: bool
+    found: Any
+    label: str = ""
+
+
+def _subjects(claim: Claim) -> list[Subject]:
+    """Every mechanism a claim reads (its ``of``, and fields such as ``as:``, ``than:``, ``f:``)."""
+    out: list[Subject] = []
+    of = claim.of
+    names = [of] if isinstance(of, str) else list(of) if isinstance(of, tuple) else []
+    names += [getattr(claim, n) for n in getattr(claim, "names", ()) if isinstance(getattr(claim, n, None), str)]
+    for n in names:
+        out.append(n if claim.adjacency is None else (n, claim.adjacency))
+    return out
+
+
+def _symbolic_values(claim: Claim) -> bool:
+    for f in dataclasses.fields(claim):
+        v = getattr(claim, f.name, None)
+        vals = v if isinstance(v, tuple) else (v,)
+        if any(is_sym(x) and x.free_symbols for x in vals):
+            return True
+    return False
+
+
+def _symbolic_check(mech: Mechanism) -> Callable[[], bool]:
+    return lambda: is_symbolic_mechanism(mech)
+
+
+def involves_symbols(claim: Claim, an: Analysis) -> bool:
+    """Whether the claim's mechanisms or values mention declared symbols."""
+    if _symbolic_values(claim):
+        return True
+    for s in _subjects(claim):
+        try:
+            mech = an.mech(s)
+        except KeyError:
+            continue
+        if an.cached(("symbolic", s), _symbolic_check(mech)):
+            return True
+    return False
+
+
+def check_claim(claim: Claim, an: Analysis) -> Verdict:
+    """Decide ``claim``: with the parametric engine when it involves symbols (and its kind does
+    not handle symbols itself, like ``simulates_rr``), else with ``claim.check``."""
+    if claim.kind in NATIVE or not involves_symbols(claim, an):
+        return claim.check(an)
+    return decide(claim, an)
+
+
+class Parametric:
+    """The parametric side of an :class:`Analysis`: the symbols' ring and domain, each
+    mechanism's game over the ring, and its profile on a cell (computed once per cell)."""
+
+    def __init__(self, an: Analysis):
+        self.an = an
+        table = an.symbols
+        names = [b.name for b in table.bounds] if table else []
+        if not names:
+            raise Undecided("the claim mentions symbols but the case declares none under `symbols:`")
+        self.ring = Ring(names)
+        self.domains = domain_of_table(table, self.ring.names)
+
+    def game(self, subject: Subject) -> Any:
+        return self.an.cached(("pgame", subject, self.ring.names), lambda: pgame(self.an.mech(subject), self.ring))
+
+    def profile(self, subject: Subject, ctx: Ctx) -> PProfile:
+        return ctx.stage(("profile", subject), lambda: profile(self.game(subject), ctx))
+
+    def decide(self, run: Callable[[Ctx], Any]) -> Decomposition:
+        return decompose(self.ring, self.domains, run)
+
+
+Run = Callable[[Ctx], Outcome]
+HANDLERS: dict[str, Callable[[Any, Parametric], Run]] = {}
+
+
+def _handles(*kinds: str) -> Callable:
+    def reg(fn: Callable) -> Callable:
+        for k in kinds:
+            HANDLERS[k] = fn
+        return fn
+
+    return reg
+
+
+@_handles("privloss")
+def _privloss(claim: Any, P: Parametric) -> Run:
+    ring = P.ring
+    delta = rational_of(claim.delta, ring)
+    equals = claim.equals is not None
+    target = log_form(claim.equals if equals else claim.at_most, ring)
+    label = f"PrivLoss({claim.of}, {value_text(delta)})"
+
+    def run(ctx: Ctx) -> Outcome:
+        lam = least_lambda_of(P.profile(claim.subject, ctx), delta, ctx)
+        found = INF if lam is INF else LogOf(lam)
+        c = cmp_log(found, target, ctx)
+        return Outcome(c == 0 if equals else c <= 0, found, label)
+
+    return run
+
+
+def _dp_like(claim: Any, P: Parametric, holds: Callable[[int], bool]) -> Run:
+    ring = P.ring
+    lam = lambda_of(claim.eps, ring)
+    bound = rational_of(claim.delta if claim.kind != "delta" else claim.equals, ring)
+    label = f"delta_{claim.of}(e^eps)"
+
+    def run(ctx: Ctx) -> Outcome:
+        if lam is INF:
+            return Outcome(holds(-1), ring.zero, label)
+        d = delta_at(P.profile(claim.subject, ctx), lam, ctx)
+        return Outcome(holds(ctx.cmp(d, bound)), d, label)
+
+    return run
+
+
+@_handles("dp", "premise")
+def _dp(claim: Any, P: Parametric) -> Run:
+    return _dp_like(claim, P, lambda c: c <= 0)
+
+
+@_handles("not_dp")
+def _not_dp(claim: Any, P: Parametric) -> Run:
+    return _dp_like(claim, P, lambda c: c > 0)
+
+
+@_handles("delta")
+def _delta(claim: Any, P: Parametric) -> Run:
+    return _dp_like(claim, P, lambda c: c == 0)
+
+
+def _first_excess(a: PProfile, b: PProfile, ctx: Ctx, *, all_slopes: bool) -> Any:
+    """The first λ (1 and every pair's breakpoints > 1, or with ``all_slopes`` every breakpoint
+    > 0) where δ_a(λ) > δ_b(λ) on the cell; :data:`INF` when only the limits differ; None if
+    none.  δ_a − δ_b is linear between these λ and constant beyond them, so this is exact."""
+    ring = ctx.ring
+    lams = [] if all_slopes else [ring.one]
+    for p in (a, b):
+        for h in p.hulls():
+            for r, _ in h.edges:
+                if (ctx.sign(r) > 0) if all_slopes else (ctx.cmp(r, ring.one) > 0):
+                    lams.append(r)
+    for lam in dict.fromkeys(lams):
+        if ctx.cmp(delta_at(a, lam, ctx), delta_at(b, lam, ctx)) > 0:
+            return lam
+    if ctx.cmp(max_value([h.top for h in a.hulls()], ctx), max_value([h.top for h in b.hulls()], ctx)) > 0:
+        return INF
+    return None
+
+
+def _comparison(claim: Any, P: Parametric, other_attr: str, *, both: bool, all_slopes: bool, negate: bool) -> Run:
+    other = getattr(claim, other_attr)
+    osub = other if claim.adjacency is None else (other, claim.adjacency)
+
+    def run(ctx: Ctx) -> Outcome:
+        a = P.profile(claim.subject, ctx)
+        b = P.profile(osub, ctx)
+        bad = _first_excess(a, b, ctx, all_slopes=all_slopes)
+        if bad is None and both:
+            bad = _first_excess(b, a, ctx, all_slopes=all_slopes)
+        ok = bad is None
+        return Outcome(
+            ok != negate, "identical" if ok and both else "dominated" if ok else bad, "e^eps where they differ"
+        )
+
+    return run
+
+
+@_handles("profile_eq")
+def _profile_eq(claim: Any, P: Parametric) -> Run:
+    return _comparison(claim, P, "other", both=True, all_slopes=False, negate=False)
+
+
+@_handles("profile_le")
+def _profile_le(claim: Any, P: Parametric) -> Run:
+    return _comparison(claim, P, "other", both=False, all_slopes=False, negate=False)
+
+
+@_handles("fdp")
+def _fdp(claim: Any, P: Parametric) -> Run:
+    return _comparison(claim, P, "f", both=False, all_slopes=True, negate=False)
+
+
+@_handles("not_fdp")
+def _not_fdp(claim: Any, P: Parametric) -> Run:
+    return _comparison(claim, P, "f", both=False, all_slopes=True, negate=True)
+
+
+@_handles("renyi")
+def _renyi(claim: Any, P: Parametric) -> Run:
+
+    alpha = claim.alpha
+    if not is_inf(alpha) and alpha == 1:
+        raise Undecided(
+            "the KL divergence (alpha = 1) of a mechanism with symbols compares sums of logarithms of rational "
+            "functions, which the cell decomposition does not decide; use a whole alpha >= 2 or inf"
+        )
+    key, target_raw = next(
+        (k, getattr(claim, k)) for k in ("equals", "at_most", "exceeds") if getattr(claim, k) is not None
+    )
+    target = log_form(target_raw, P.ring)
+    test = {"equals": lambda c: c == 0, "at_most": lambda c: c <= 0, "exceeds": lambda c: c > 0}[key]
+    label = f"D_{'inf' if is_inf(alpha) else alpha}({claim.of})"
+
+    def run(ctx: Ctx) -> Outcome:
+        if is_inf(alpha):
+            lam = least_lambda_of(P.profile(claim.subject, ctx), P.ring.zero, ctx)
+            found: Any = INF if lam is INF else LogOf(lam)
+        else:
+            game = P.game(claim.subject)
+            best: Any = None
+            for i, j in game.ordered_pairs:
+                s = renyi_sum(game, i, j, alpha, ctx)
+                if s is INF:
+                    best = INF
+                    break
+                if best is None or ctx.cmp(s, best) > 0:
+                    best = s
+            found = INF if best is INF else LogOf(best, alpha - 1)
+        return Outcome(test(cmp_log(found, target, ctx)), found, label)
+
+    return run
+
+
+_WHY_NOT = {
+    "gdp": "Gaussian DP compares the trade-off function with G_mu, built from the normal distribution "
+    "function Phi, a transcendental function of the symbols: the cell decomposition decides polynomial "
+    "comparisons only; give the symbols values (params or a sweep)",
+    "not_gdp": "Gaussian DP compares the trade-off function with G_mu, built from the normal distribution "
+    "function Phi, a transcendental function of the symbols: the cell decomposition decides polynomial "
+    "comparisons only; give the symbols values (params or a sweep)",
+}
+
+
+def decide(claim: Claim, an: Analysis) -> Verdict:
+    """Decide a claim with symbols for every value of them (module docstring)."""
+    try:
+        P = Parametric(an)
+        make = HANDLERS.get(claim.kind)
+        if make is None:
+            why = _WHY_NOT.get(
+                claim.kind,
+                f"the claim kind {claim.kind!r} is not decided with symbols yet; give the symbols values "
+                "(params or a sweep)",
+            )
+            return Verdict.undecided(claim, why)
+        dec = P.decide(make(claim, P))
+    except Undecided as e:
+        return Verdict.undecided(claim, str(e))
+    ps = pieces(dec, key=lambda o: (o.holds, o.found))
+    _cross_check(claim, an, P, dec)
+    return _verdict(claim, an, P, dec, ps)
+
+
+def _verdict(claim: Claim, an: Analysis, P: Parametric, dec: Decomposition, ps: list[Piece]) -> Verdict:
+    """The piecewise verdict: its facts are the symbols' ``domains``, the number of ``cells``,
+    the ``pieces`` (each an :class:`Outcome` on a box of the symbols) and, for a claim that
+    fails, the rational point ``refuted_at`` with the numeric verdict ``there`` (or, when only
+    irrational points refute it, the failing piece ``refuted_piece``).  A piecewise verdict has
+    no single value: :attr:`Verdict.value` is None."""
+    facts: dict[str, Any] = {"domains": tuple(P.domains), "cells": len(dec.cells), "pieces": tuple(ps)}
+    failing = [p for p in ps if not p.value.holds]
+    if not failing:
+        return Verdict(claim, HOLDS, facts)
+    # refute at a rational point of a failing piece (open pieces first: they have simple points)
+    for p in sorted(failing, key=lambda p: not p.open):
+        pt = p.sample()
+        if pt is not None:
+            concrete = _numeric_verdict(claim, an, pt)
+            if concrete.status != FAILS:
+                raise VerificationError(
+                    f"the parametric engine finds the claim false at {_point_text(pt)} but the numeric engine's "
+                    f"verdict there is {concrete.status.value}"
+                )
+            facts.update(refuted_at=dict(pt), there=concrete, refuted_piece=p)
+            return Verdict(claim, FAILS, facts, concrete.witness)
+    facts["refuted_piece"] = failing[0]
+    return Verdict(claim, FAILS, facts)
+
+
+def _n(k: int, what: str) -> str:
+    return f"{k} {what}{'' if k == 1 else 's'}"
+
+
+def _point_text(pt: dict) -> str:
+    return ", ".join(f"{k} = {v}" for k, v in pt.items())
+
+
+# --- the numeric engine at rational points ----------------------------------------------------
+
+
+def sympy_point(table: Any, point: dict) -> dict:
+    """``point`` (symbol name → rational: a python-flint ``fmpq`` or a ``Q``) as {SymPy symbol:
+    Rational}, for :func:`numeric_mechanism`."""
+
+    def rat(v: Any) -> Any:
+        n, d = (v.p, v.q) if hasattr(v, "p") else (v.numerator, v.denominator)
+        return sympy.Rational(int(n), int(d))
+
+    return {table.symbols[n]: rat(v) for n, v in point.items()}
+
+
+def analysis_at(an: Analysis, point: dict) -> Analysis:
+    """The case's mechanisms with the symbols given rational values (``point``: name → value)."""
+    key = ("at", tuple(sorted((k, str(v)) for k, v in point.items())))
+
+    def build() -> Analysis:
+        sp = sympy_point(an.symbols, point)
+        mechs: dict[str, Mechanism] = {
+            n: (numeric_mechanism(m, sp) if is_symbolic_mechanism(m) else m) for n, m in an.mechanisms.items()
+        }
+        return Analysis(mechs, an.engine)
+
+    return an.cached(key, build)
+
+
+def numeric_mechanism(mech: Mechanism, point: dict) -> Mechanism:
+    """The mechanism with the symbols given rational values ({SymPy symbol: Rational}), each
+    probability evaluated by SymPy (an evaluation independent of the parametric engine's own
+    arithmetic) and checked to be rational."""
+
+    done: dict[Any, Any] = {}
+
+    def num(e: Any) -> Any:
+        hit = done.get(e)
+        if hit is None:
+            v = e.xreplace(point)
+            if not v.is_Rational:
+                v = sympy_cancel(v)
+            if not v.is_Rational:  # pragma: no cover - a rational function at a rational point
+                raise VerificationError(f"{e} is not rational at {point}")
+            hit = done[e] = Q(int(v.p), int(v.q))
+        return hit
+
+    new: dict[int, Any] = {}
+    for node in postorder(mech.root):
+        if isinstance(node, End):
+            new[node.uid] = node
+        elif isinstance(node, Ask):
+            new[node.uid] = Ask(node.labels, [new[c.uid] for c in node.children])
+        elif isinstance(node, SymChance):
+            rows = [[num(p) for p in row] for row in node.sym]
+            new[node.uid] = Chance(node.labels, rows, [new[c.uid] for c in node.children])
+        else:
+            assert isinstance(node, Chance)
+            new[node.uid] = Chance(node.labels, node.probs, [new[c.uid] for c in node.children], check=False)
+    return mech.with_root(new[mech.root.uid])
+
+
+def sympy_cancel(v: Any) -> Any:
+
+    return sympy.cancel(v)
+
+
+def claim_at(claim: Claim, an: Analysis, point: dict) -> Claim:
+    """``claim`` with its symbolic values evaluated at a rational point (exact values)."""
+    sp = sympy_point(an.symbols, point)
+    changes: dict[str, Any] = {}
+    for f in dataclasses.fields(claim):
+        v = getattr(claim, f.name, None)
+        if isinstance(v, tuple) and any(is_sym(x) for x in v):
+            changes[f.name] = tuple(_exact(x, sp) if is_sym(x) else x for x in v)
+        elif is_sym(v):
+            changes[f.name] = _exact(v, sp)
+    return dataclasses.replace(claim, **changes) if changes else claim
+
+
+def _exact(e: Any, point: dict) -> Any:
+    """A SymPy value at a point as an exact exactdp value (rational, log(r), linear form)."""
+
+    v = sympy.expand(e.xreplace(point))
+    if v.is_Rational:
+        return Q(int(v.p), int(v.q))
+    q, logs = Q(0), []
+    for t in sympy.Add.make_args(v):
+        c, rest = t.as_coeff_Mul()
+        c = sympy.Rational(c)
+        if rest == 1:
+            q += Q(int(c.p), int(c.q))
+        elif isinstance(rest, sympy.log) and rest.args[0].is_Rational:
+            x = rest.args[0]
+            logs.append((Q(int(x.p), int(x.q)), Q(int(c.p), int(c.q))))
+        else:  # pragma: no cover - values are checked to be of this form when read
+            raise Undecided(f"{v} has no exact value here")
+    if q == 0 and all(c.denominator == 1 for _, c in logs):  # sum of c log(r) = log(prod r^c)
+        r = Q(1)
+        for x, c in logs:
+            r *= x ** int(c)
+        return ladder.log(r) if r != 1 else Q(0)
+    ll = log_linear(q, logs)
+    if not ll.terms:
+        return ll.s
+    if len(ll.terms) == 1 and ll.terms[0][1] == 1 and ll.s == 0:
+        return ladder.log(Q(ll.terms[0][0]))
+    return ll
+
+
+def _numeric_verdict(claim: Claim, an: Analysis, point: dict) -> Verdict:
+    return claim_at(claim, an, point).check(analysis_at(an, point))
+
+
+def _cross_check(claim: Claim, an: Analysis, P: Parametric, dec: Decomposition) -> None:
+    """At a rational point of each cell (at most :data:`MAX_CROSS_CHECKS`), the numeric
+    engine's verdict must be the cell's, and each profile the parametric one."""
+    cells = [(c, o, m) for (c, o), m in zip(dec.cells, dec.memos)]
+    cells.sort(key=lambda t: t[0].is_point())
+    done = 0
+    for cell, outcome, memo in cells:
+        if done >= MAX_CROSS_CHECKS:
+            break
+        pt = cell.point()
+        if pt is None:
+            continue
+        done += 1
+        v = _numeric_verdict(claim, an, pt)
+        want = HOLDS if outcome.holds else FAILS
+        if v.status != want:
+            raise VerificationError(
+                f"cross-check at {_point_text(pt)}: the parametric engine says the claim {want.value} on {cell.text()}, "
+                f"the numeric engine says {v.status.value}"
+            )
+        an_pt = analysis_at(an, pt)
+        for (_key, subject), prof in _profiles_in(memo):
+            for (names, h), pp in zip(prof.pairs, an_pt.profile(subject).pairs):
+                check_hull_at(h, pp.hull, pt, f"{claim.kind} on {subject}, pair {names}")
+
+
+def _profiles_in(memo: dict) -> Iterable[tuple[tuple, PProfile]]:
+    for k, v in memo.items():
+        if isinstance(k, tuple) and k[0] == "stage" and isinstance(k[1], tuple) and k[1][0] == "profile":
+            yield k[1], v
