@@ -403,9 +403,15 @@ def analysis_at(an: Analysis, point: dict) -> Analysis:
 
     def build() -> Analysis:
         sp = sympy_point(an.symbols, point)
-        mechs: dict[str, Mechanism] = {
-            n: (numeric_mechanism(m, sp) if is_symbolic_mechanism(m) else m) for n, m in an.mechanisms.items()
-        }
+        mechs: dict[str, Mechanism] = {}
+        for n, m in an.mechanisms.items():
+            if not is_symbolic_mechanism(m):
+                mechs[n] = m
+                continue
+            try:
+                mechs[n] = numeric_mechanism(m, sp)
+            except VerificationError:  # it has other symbols than the point's: no claim at the point uses it
+                continue
         return Analysis(mechs, an.engine)
 
     return an.cached(key, build)
