@@ -358,3 +358,22 @@ def test_sign_caches_do_not_mix_rings_with_the_same_polynomial_text():
         half = 2 * ring.ctx.gen(names.index("p")) - 1
         dec = decompose(ring, domain_of_table(table, ring.names), lambda ctx, f=half: ctx.poly_sign(f))
         assert [v for _, v in dec.cells] == [-1, 0, 1], names
+
+
+def test_calibrate_differs_on_a_case_with_two_symbols():
+    """The declared set [0, 3/4] is wider than the computed one (N = respond(p) is log 3-DP
+    exactly for 1/4 <= p <= 3/4: p/(1 - p) <= 3 and (1 - p)/p <= 3); the target's verdict at a
+    point of the difference is computed without M, whose symbol E the point does not give (an
+    internal error before)."""
+    from exactdp.verify import verify_text
+
+    text = (
+        "exactdp: 1\nname: two-symbols\nsymbols:\n  E: {gt: 1}\n  p: {gt: 0, lt: 1}\n"
+        "mechanisms:\n  M: {rr: {eps: log(E)}}\n  N: {respond: {a: [p, 1 - p], b: [1 - p, p]}}\n"
+        "claims:\n  - calibrate:\n      target: {dp: {of: N, eps: log(3), delta: 0}}\n"
+        "      holds_for: [{ge: 0, le: 3/4}]\n"
+    )
+    fr = verify_text(text, "two.yaml")
+    assert fr.exit_code == 1, fr.error
+    (v,) = fr.verdicts
+    assert v.status.value == "fails" and "differs_at" in v.facts
