@@ -42,7 +42,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from ..errors import InexactValueError, InvalidMechanismError
+from .. import limits
+from ..errors import InexactValueError, InvalidMechanismError, LimitExceededError
 from ..model.game import END, Chance, Mechanism
 from ..numbers import kinds as K
 from ..numbers import ladder
@@ -101,12 +102,19 @@ def _bounds(lo: Any, hi: Any, *, half: bool) -> tuple[Fraction, Fraction, list[i
     for b in (flo, fhi):
         if (2 * b).denominator != 1 or (not half and b.denominator != 1):
             what = "integers or half-integers" if half else "integers"
-            raise _problem(f"the bounds must be {what}, found {b}")
+            raise _problem(f"the bounds must be {what}, found {ladder.short(b)}")
     if flo > fhi:
-        raise _problem(f"the lower bound {flo} exceeds the upper bound {fhi}")
+        raise _problem(f"the lower bound {ladder.short(flo)} exceeds the upper bound {ladder.short(fhi)}")
     first, last = -((-flo.numerator) // flo.denominator), fhi.numerator // fhi.denominator
     if first > last:
-        raise _problem(f"no integer lies in [{flo}, {fhi}]")
+        raise _problem(f"no integer lies in [{ladder.short(flo)}, {ladder.short(fhi)}]")
+    outputs = last - first + 1
+    if outputs > limits.current().max_nodes:  # one answer edge per output and dataset
+        raise LimitExceededError(
+            f"the number of outputs in the bounds ({ladder.short(outputs)})",
+            limits.current().max_nodes,
+            "narrow the bounds or raise --max-nodes",
+        )
     return flo, fhi, list(range(first, last + 1))
 
 

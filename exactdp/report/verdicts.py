@@ -293,12 +293,12 @@ def _composition(v: Verdict) -> Shown:
         return _named_composition(v)
     if "component_eps" in f:  # a claimed eps_i that does not hold
         d = f["delta_at_eps"]
-        found = f"{f['component']} is not ({ladder.text(f['component_eps'])}, {q_str(f['component_delta'])})-DP"
+        found = f"{f['component']} is not ({ladder.short(f['component_eps'])}, {ladder.short(f['component_delta'])})-DP"
         return Shown(found, f"its delta at that eps is {ladder.text(d) if not hasattr(d, 'cmp') else str(d)}")
     if "component_privloss" in f:  # PrivLoss(M_i, delta_i) = inf: the theorem gives no bound
-        name, d = f["component"], q_str(f["component_delta"])
+        name, d = f["component"], ladder.short(f["component_delta"])
         found = f"PrivLoss({name}, {d}) = inf: no finite eps to compose"
-        least = ", ".join(q_str(x) for x in f["least_deltas"])
+        least = ", ".join(ladder.short(x) for x in f["least_deltas"])
         note = (
             f"{name} is not (eps, {d})-DP for any eps: give each component's delta_i under `deltas:` "
             f"({'as given' if c.deltas is not None else 'default 0'}); PrivLoss(M_i, delta_i) is finite from "
