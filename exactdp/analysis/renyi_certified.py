@@ -37,8 +37,6 @@ Trans. Computers 66(8), 2017.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -48,6 +46,7 @@ import mpmath
 from ..errors import InexactValueError, VerificationError
 from ..model.game import Ask, Chance, End, Mechanism, Node, postorder
 from ..numbers import ladder
+from ..numbers.certified import _load, arb_prec
 from ..numbers.rational import Q, is_rational, q_str, to_fraction
 from .gdp import Enclosure as _Enclosure
 from .witness import format_history, show_label
@@ -70,29 +69,6 @@ __all__ = [
 DEFAULT_PREC = 64
 MAX_PREC = 1 << 13
 """Arb precisions tried (bits, doubling); beyond MAX_PREC a comparison is undecided."""
-
-_flint: Any = None
-
-
-def _load() -> Any:
-    global _flint
-    if _flint is None:
-        import flint  # start-up: python-flint (arb balls) loads only when a certified Renyi value is needed
-
-        _flint = flint
-    return _flint
-
-
-@contextmanager
-def arb_prec(bits: int) -> Iterator[Any]:
-    """Arb's working precision set to ``bits`` for a block; yields the flint module."""
-    flint = _load()
-    old = flint.ctx.prec
-    flint.ctx.prec = bits
-    try:
-        yield flint
-    finally:
-        flint.ctx.prec = old
 
 
 def to_arb(x: Any, prec: int) -> Any:
