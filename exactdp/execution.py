@@ -28,10 +28,9 @@ Dask is optional (the ``exactdp[dask]`` extra); only this module imports it.
 
 from __future__ import annotations
 
-import importlib
 import multiprocessing
 import os
-import pkgutil
+import pickle
 import signal
 import sys
 import threading
@@ -176,8 +175,9 @@ class OrderedRun(Generic[R]):
         self, fn: Callable[[Any], R], items: Sequence[Any], runner: Runner, lost: Lost | None, progress: Progress | None
     ):
         self.total = len(items)
-        self._buffer: dict[int, R] = {}
-        self._gen: Generator[R, None, None] = _dispatch(fn, list(items), runner, lost, progress, self._buffer)
+        self._items, self._lost = list(items), lost
+        self._buffer: dict[int, Any] = {}
+        self._gen: Generator[R, None, None] = _dispatch(fn, self._items, runner, lost, progress, self._buffer)
 
     def __iter__(self) -> Iterator[R]:
         return self
@@ -187,7 +187,8 @@ class OrderedRun(Generic[R]):
 
     def finished_early(self) -> list[tuple[int, R]]:
         """(index, result) of items that finished but were not yielded yet (input order)."""
-        return sorted(self._buffer.items(), key=lambda kv: kv[0])
+        done = sorted(self._buffer.items(), key=lambda kv: kv[0])
+        return [(i, _unpacked(r, self._items[i], self._lost)) for i, r in done]
 
     def close(self) -> None:
         self._gen.close()
@@ -270,12 +271,62 @@ def _lost_result(lost: Lost | None, item: Any, message: str) -> Any:
     return lost(item, message)
 
 
-def _drain(buffer: dict[int, Any], state: list[int]) -> Generator[Any, None, None]:
-    """Yield buffered results from index ``state[0]`` on while they are contiguous."""
+def _drain(
+    buffer: dict[int, Any], state: list[int], items: Sequence[Any], lost: Lost | None
+) -> Generator[Any, None, None]:
+    """Yield buffered results from index ``state[0]`` on while they are contiguous (results from
+    other processes are unpickled here, in the thread that consumes the run)."""
     while state[0] in buffer:
-        out = buffer.pop(state[0])
+        i = state[0]
+        out = _unpacked(buffer.pop(i), items[i], lost)
         state[0] += 1
         yield out
+
+
+# --- results cross processes as bytes ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Packed:
+    """A result (or the exception its function raised) pickled in the process that made it."""
+
+    data: bytes
+
+
+class WorkerTraceback(Exception):
+    """Where, in a worker process, the function of a run raised (the cause of the re-raised error)."""
+
+
+def _packed_call(fn: Callable[[Any], Any], item: Any) -> bytes:
+    """``fn(item)`` in a worker process, pickled there.
+
+    The consumer of the run unpickles it in its own thread (:func:`_drain`), never in the pool's
+    result thread: that thread importing the modules a result names while the main thread
+    imports others can meet it in Python's import locks (``_DeadlockError``), and a result that
+    cannot be read back here is then that item's located error, not a pool that looks broken."""
+    try:
+        out: tuple[bool, Any] = (True, fn(item))
+    except Exception as e:  # re-raised by the consumer, as in a serial run
+        import traceback
+
+        out = (False, (e, "".join(traceback.format_exception(e))))
+    try:
+        return pickle.dumps(out, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception as e:  # (a bug: results and errors are plain data)
+        return pickle.dumps((False, (RuntimeError(f"a worker could not send its result back: {e!r}"), "")))
+
+
+def _unpacked(value: Any, item: Any, lost: Lost | None) -> Any:
+    if not isinstance(value, _Packed):
+        return value
+    try:
+        ok, out = pickle.loads(value.data)
+    except Exception as e:
+        return _lost_result(lost, item, f"its result could not be read back in this process ({type(e).__name__}: {e})")
+    if ok:
+        return out
+    error, where = out
+    raise error from (WorkerTraceback(where) if where else None)
 
 
 # --- local worker processes ------------------------------------------------------------------
@@ -286,35 +337,12 @@ def _worker_init() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-# Entry points above the pipeline: a worker's result never names them, and some import optional
-# extras (pytest, Sphinx) that a runtime-only install does not have.
-_NOT_RESULTS = ("pytest_plugin", "testing", "tools", "cli", "checker", "__main__")
+def _ping(_item: object) -> int:
+    return os.getpid()
 
 
-def preload_result_modules() -> None:
-    """Import, in the calling thread, every module a result from a worker can name.
-
-    Results are unpickled in the pool's (or the Dask client's) own thread, which imports the
-    modules they name.  The main thread meanwhile renders earlier results and imports some
-    modules on first use (SymPy, for symbolic values); two threads importing the same modules
-    at once can meet in Python's import locks (``_DeadlockError``).  Done once, before the first
-    worker starts.  The entry points (`_NOT_RESULTS`) are left out: results never name them."""
-    if _preloaded:
-        return
-    importlib.import_module("sympy")  # (symbolic values)
-
-    root = importlib.import_module(__name__.rpartition(".")[0])
-    for top in pkgutil.iter_modules(root.__path__, root.__name__ + "."):
-        if top.name.rpartition(".")[2] in _NOT_RESULTS:
-            continue  # (walk_packages would import a package such as cli to list its modules)
-        mod = importlib.import_module(top.name)
-        if top.ispkg:
-            for sub in pkgutil.walk_packages(mod.__path__, top.name + "."):
-                importlib.import_module(sub.name)
-    _preloaded.append(True)
-
-
-_preloaded: list[bool] = []
+class _NoWorkers(Exception):
+    """Worker processes cannot run here: the run goes on in this process (see :func:`_fall_back`)."""
 
 
 _TRACKER_GONE: list[bool] = []
@@ -365,7 +393,6 @@ def guard_resource_tracker() -> None:
 
 
 def _new_pool(workers: int) -> ProcessPoolExecutor:
-    preload_result_modules()
     guard_resource_tracker()
     # forkserver: workers start from a clean single-threaded process (forking the parent, whose
     # pool manager threads run, is unsafe); exactdp is imported once in the server and inherited
@@ -377,6 +404,42 @@ def _new_pool(workers: int) -> ProcessPoolExecutor:
     else:  # pragma: no cover - Windows
         ctx = multiprocessing.get_context("spawn")
     return ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_worker_init)
+
+
+def _bootstrapping() -> bool:
+    """Whether this process is a worker still importing its parent's main module (a script that
+    starts a run without ``if __name__ == "__main__":``): such a process must not run the items."""
+    return bool(getattr(multiprocessing.current_process(), "_inheriting", False))
+
+
+def _start(pool: ProcessPoolExecutor | None, workers: int, fn, item) -> tuple[ProcessPoolExecutor, Future]:
+    """Submit ``fn(item)`` to ``pool`` (a new one when None).  A pool that cannot be made or
+    started here (no POSIX semaphores, as with a read-only ``/dev/shm``; a process or thread
+    limit) is :class:`_NoWorkers`; a pool that breaks under ``submit`` raises BrokenProcessPool."""
+    try:
+        pool = pool or _new_pool(workers)
+        return pool, pool.submit(_packed_call, fn, item)
+    except BrokenProcessPool:
+        raise
+    except (OSError, RuntimeError) as e:
+        if _bootstrapping():
+            raise
+        _stop_pool(pool, kill=True)
+        raise _NoWorkers(f"worker processes cannot be started here ({type(e).__name__}: {e})") from None
+
+
+def _workers_run() -> bool:
+    """Whether a worker process can run a trivial item here (asked when workers died before any
+    item came back: a sick environment, not a sick item)."""
+    pool = None
+    try:
+        pool, f = _start(None, 1, _ping, None)
+        f.result()
+        return True
+    except (BrokenProcessPool, _NoWorkers):
+        return False
+    finally:
+        _stop_pool(pool, kill=True)
 
 
 def _stop_pool(pool: ProcessPoolExecutor | None, *, kill: bool = False) -> None:
@@ -396,7 +459,10 @@ def _stop_pool(pool: ProcessPoolExecutor | None, *, kill: bool = False) -> None:
                     p.terminate()
     # joins the pool's manager thread, which otherwise may outlive the pool and trip over
     # its closed pipes at interpreter exit
-    pool.shutdown(wait=True, cancel_futures=True)
+    try:
+        pool.shutdown(wait=True, cancel_futures=True)
+    except RuntimeError:  # its manager thread never started (a thread limit): nothing to join
+        pass
 
 
 class _Pools:
@@ -411,6 +477,7 @@ class _Pools:
         self.todo: deque[int] = deque(range(len(items)))
         self.suspects: deque[int] = deque()
         self.deaths = [0] * len(items)
+        self.came_back = False  # has any item come back from a worker in this run?
 
     def fill(self, buffer: dict[int, Any]) -> None:
         """Keep every worker busy with a short queue (suspects go to the solo pool).  A worker
@@ -418,21 +485,19 @@ class _Pools:
         the queue, and the items in flight become suspects as when a result reports it."""
         window = 2 * self.runner.jobs
         while self.todo and len(self.running) < window:
-            if self.main is None:
-                self.main = _new_pool(self.runner.jobs)
             i = self.todo.popleft()
             try:
-                self.running[self.main.submit(self.fn, self.items[i])] = i
+                self.main, f = _start(self.main, self.runner.jobs, self.fn, self.items[i])
+                self.running[f] = i
             except BrokenProcessPool:
                 self.todo.appendleft(i)
                 self.main_broke(buffer)
                 break
         if self.suspects and not self.solo_running:
-            if self.solo is None:
-                self.solo = _new_pool(1)
             i = self.suspects.popleft()
             try:
-                self.solo_running[self.solo.submit(self.fn, self.items[i])] = i
+                self.solo, f = _start(self.solo, 1, self.fn, self.items[i])
+                self.solo_running[f] = i
             except BrokenProcessPool:  # broken before this item ran: not its fault
                 self.suspects.appendleft(i)
                 _stop_pool(self.solo, kill=True)
@@ -443,18 +508,21 @@ class _Pools:
         unknown); those that had finished keep their results."""
         for f, i in list(self.running.items()):
             if f.done() and not f.cancelled() and f.exception() is None:
-                buffer[i] = f.result()
+                self.keep(buffer, i, f.result())
             else:
                 self.suspects.append(i)
         self.running.clear()
         _stop_pool(self.main, kill=True)
         self.main = None
+        self.check_workers()
 
     def solo_broke(self, i: int, lost: Lost | None, buffer: dict[int, Any]) -> None:
-        """The item running alone killed its worker: certainly its own fault."""
-        self.deaths[i] += 1
+        """The item running alone killed its worker: certainly its own fault (once workers are
+        known to run here)."""
         _stop_pool(self.solo, kill=True)
         self.solo = None
+        self.check_workers()
+        self.deaths[i] += 1
         if self.deaths[i] >= self.runner.max_attempts:
             msg = (
                 f"the worker process died {self.deaths[i]} times while checking this item alone "
@@ -464,32 +532,72 @@ class _Pools:
         else:
             self.suspects.appendleft(i)
 
+    def check_workers(self) -> None:
+        """Workers died before any item came back: if a trivial item cannot run either, worker
+        processes do not work here at all (:class:`_NoWorkers`), and no item is to blame."""
+        if not self.came_back and not _workers_run():
+            raise _NoWorkers("worker processes stopped before finishing anything")
+        self.came_back = True  # (a worker ran the trivial item: deaths now count against items)
+
+    def keep(self, buffer: dict[int, Any], i: int, data: bytes) -> None:
+        buffer[i] = _Packed(data)
+        self.came_back = True
+
     def stop(self, *, kill: bool) -> None:
         _stop_pool(self.main, kill=kill)
         _stop_pool(self.solo, kill=kill)
         self.main = self.solo = None
 
 
+def _fall_back(why: str) -> None:
+    """Say once, on stderr, that the run goes on in this process (same results, one process)."""
+    main = getattr(sys.modules.get("__main__"), "__file__", None) or ""
+    hint = (
+        '; a Python script that runs exactdp with several jobs must start it under if __name__ == "__main__":'
+        if main.endswith(".py")
+        else ""
+    )
+    try:
+        sys.stderr.write(f"exactdp: {why}; the remaining items are checked in this process{hint}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
 def _run_processes(fn, items, runner: Runner, lost, progress, buffer: dict[int, Any]) -> Generator[Any, None, None]:
     pools = _Pools(fn, items, runner)
     state = [0]
-    done_count = 0
+    done = [0]
+
+    def count(before: int) -> None:
+        done[0] += len(buffer) - before
+        if progress is not None and len(buffer) > before:
+            progress(done[0], len(items))
+
     finished = False
     try:
-        while state[0] < len(items):
-            pools.fill(buffer)
-            futures = list(pools.running) + list(pools.solo_running)
-            if not futures:  # everything left is already in the buffer
-                yield from _drain(buffer, state)
-                continue
-            done, _ = wait(futures, return_when=FIRST_COMPLETED)
-            for f in done:
-                before = len(buffer)
-                _collect(f, pools, lost, buffer)
-                done_count += len(buffer) - before
-                if progress is not None and len(buffer) > before:
-                    progress(done_count, len(items))
-            yield from _drain(buffer, state)
+        try:
+            while state[0] < len(items):
+                pools.fill(buffer)
+                futures = list(pools.running) + list(pools.solo_running)
+                if not futures:  # everything left is already in the buffer
+                    yield from _drain(buffer, state, items, lost)
+                    continue
+                ready, _ = wait(futures, return_when=FIRST_COMPLETED)
+                for f in ready:
+                    before = len(buffer)
+                    _collect(f, pools, lost, buffer)
+                    count(before)
+                yield from _drain(buffer, state, items, lost)
+        except _NoWorkers as e:
+            pools.stop(kill=True)
+            _fall_back(str(e))
+            for i in range(state[0], len(items)):
+                if i not in buffer:
+                    before = len(buffer)
+                    buffer[i] = fn(items[i])
+                    count(before)
+                yield from _drain(buffer, state, items, lost)
         finished = True
     finally:
         pools.stop(kill=not finished)
@@ -499,18 +607,18 @@ def _collect(f: Future, pools: _Pools, lost, buffer: dict[int, Any]) -> None:
     if f in pools.solo_running:
         i = pools.solo_running.pop(f)
         try:
-            buffer[i] = f.result()
+            pools.keep(buffer, i, f.result())
         except BrokenProcessPool:
             pools.solo_broke(i, lost, buffer)
         return
     if f not in pools.running:  # already handled when the pool broke
         return
     try:
-        result = f.result()
+        data = f.result()
     except BrokenProcessPool:
         pools.main_broke(buffer)
         return
-    buffer[pools.running.pop(f)] = result
+    pools.keep(buffer, pools.running.pop(f), data)
 
 
 # --- Dask ---------------------------------------------------------------------------------------
@@ -519,7 +627,7 @@ def _collect(f: Future, pools: _Pools, lost, buffer: dict[int, Any]) -> None:
 def _dask_call(fn: Callable[[Any], Any], item: Any) -> Any:
     """Run one item on a Dask worker (one item at a time per worker process)."""
     with _ITEM_LOCK:
-        return fn(item)
+        return _packed_call(fn, item)
 
 
 def _distributed() -> Any:
@@ -553,7 +661,6 @@ def _run_dask(fn, items, runner: Runner, lost, progress, buffer: dict[int, Any])
     assert runner.scheduler is not None
     guard_resource_tracker()
     client, cluster = _dask_client(runner.scheduler)  # first: it says which extra is missing
-    preload_result_modules()
     as_completed, KilledWorker = _distributed().as_completed, _distributed().KilledWorker
 
     state = [0]
@@ -573,7 +680,7 @@ def _run_dask(fn, items, runner: Runner, lost, progress, buffer: dict[int, Any])
         for f in pending:
             i = index.pop(f.key)
             try:
-                buffer[i] = f.result()
+                buffer[i] = _Packed(f.result())
             except KilledWorker as e:
                 buffer[i] = _lost_result(lost, items[i], f"the Dask workers running this item died too often ({e})")
             done_count += 1
@@ -582,8 +689,8 @@ def _run_dask(fn, items, runner: Runner, lost, progress, buffer: dict[int, Any])
                 progress(done_count, len(items))
             if todo:
                 pending.add(submit())
-            yield from _drain(buffer, state)
-        yield from _drain(buffer, state)
+            yield from _drain(buffer, state, items, lost)
+        yield from _drain(buffer, state, items, lost)
     finally:
         client.close()
         if cluster is not None:
