@@ -34,6 +34,7 @@ import pickle
 import signal
 import sys
 import threading
+import traceback
 from collections import deque
 from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -307,8 +308,6 @@ def _packed_call(fn: Callable[[Any], Any], item: Any) -> bytes:
     try:
         out: tuple[bool, Any] = (True, fn(item))
     except Exception as e:  # re-raised by the consumer, as in a serial run
-        import traceback
-
         out = (False, (e, "".join(traceback.format_exception(e))))
     try:
         return pickle.dumps(out, protocol=pickle.HIGHEST_PROTOCOL)
