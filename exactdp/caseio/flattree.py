@@ -30,7 +30,7 @@ from ..numbers import kinds as K
 from ..numbers.expr import ExprError, evaluate, parse_expr
 from ..numbers.rational import Q, is_rational
 
-__all__ = ["FlatTreeNode", "NotFlat", "read_tree", "is_tree_path", "probability_of"]
+__all__ = ["FlatTreeNode", "NotFlat", "TreeStore", "read_tree", "is_tree_path", "probability_of"]
 
 _SCALAR = yaml.ScalarEvent
 _MAP_START = yaml.MappingStartEvent
@@ -81,16 +81,68 @@ def read_tree(start: yaml.Event, events: Iterator[yaml.Event], depth_left: int) 
     return FlatTreeNode(b.finish(), reader.width, start.start_mark, end.end_mark)
 
 
-class _Reader:
-    def __init__(self, nxt: Callable[[], yaml.Event], depth_left: int):
-        self._next = nxt
-        self.depth = 1  # the tree's own mapping
+class TreeStore:
+    """What every reader of the tree grammar shares, whatever it reads (YAML events, JSON tokens,
+    decoded JSON objects): equal label and probability texts read once, the row width fixed by
+    the first row, and the checks made before a node is stored (distinct labels, each dataset's
+    probabilities summing to exactly 1).  Anything else is :class:`NotFlat`."""
+
+    def __init__(self, depth_left: int):
         self.depth_left = depth_left
         self.builder: FlatBuilder | None = None
         self.width = 0
-        self.last: yaml.Event | None = None
         self._probs: dict[str, Any] = {}
         self._labels: dict[str, str] = {}
+
+    def label(self, text: str) -> str:
+        got = self._labels.get(text)
+        if got is None:
+            got = self._labels[text] = text
+        return got
+
+    def probability(self, text: str, style: str | None) -> Any:
+        p = self._probs.get(text)
+        if p is None:
+            p = self._probs[text] = probability_of(text, style)
+        return p
+
+    def close_row(self, out: list[Any]) -> list[Any]:
+        """``out``, one probability per dataset; the first row fixes the width."""
+        if self.builder is None:
+            if not out:
+                raise NotFlat("empty row")
+            self.width = len(out)
+            self.builder = FlatBuilder(self.width)
+        elif len(out) != self.width:
+            raise NotFlat("width")
+        return out
+
+    def end(self) -> int:
+        assert self.builder is not None
+        return self.builder.end()
+
+    def ask_node(self, labels: list[str], kids: list[int]) -> int:
+        if not labels or len(set(labels)) != len(labels):
+            raise NotFlat("queries")
+        assert self.builder is not None
+        return self.builder.ask(labels, kids)
+
+    def answer_node(self, labels: list[str], rows: list[list[Any]], kids: list[int]) -> int:
+        if not labels or len(set(labels)) != len(labels):
+            raise NotFlat("answers")
+        for d in range(self.width):  # each dataset's probabilities sum to exactly 1
+            if sum([row[d] for row in rows], Q(0)) != _ONE:
+                raise NotFlat("sum")
+        assert self.builder is not None
+        return self.builder.chance(labels, rows, kids)
+
+
+class _Reader(TreeStore):
+    def __init__(self, nxt: Callable[[], yaml.Event], depth_left: int):
+        super().__init__(depth_left)
+        self._next = nxt
+        self.depth = 1  # the tree's own mapping
+        self.last: yaml.Event | None = None
 
     def next(self) -> yaml.Event:
         ev = self._next()
@@ -116,10 +168,7 @@ class _Reader:
         text = ev.value  # type: ignore[attr-defined]
         if ev.style in (None, "") and text in _NULLS:  # type: ignore[attr-defined]
             raise NotFlat("null key")
-        got = self._labels.get(text)
-        if got is None:
-            got = self._labels[text] = text
-        return got
+        return self.label(text)
 
     def node(self) -> int:
         """``{ask: ...}`` or ``{respond: ...}`` (the mapping start already read)."""
@@ -149,10 +198,7 @@ class _Reader:
             if not self.plain_start(v, _MAP_START):
                 raise NotFlat("answers")
             kids.append(self.answers())
-        if not labels or len(set(labels)) != len(labels):
-            raise NotFlat("queries")
-        assert self.builder is not None
-        return self.builder.ask(labels, kids)
+        return self.ask_node(labels, kids)
 
     def answers(self) -> int:
         labels: list[str] = []
@@ -173,13 +219,7 @@ class _Reader:
                 kids.append(kid)
             else:
                 raise NotFlat("answer")
-        if not labels or len(set(labels)) != len(labels):
-            raise NotFlat("answers")
-        for d in range(self.width):  # each dataset's probabilities sum to exactly 1
-            if sum([row[d] for row in rows], Q(0)) != _ONE:
-                raise NotFlat("sum")
-        assert self.builder is not None
-        return self.builder.chance(labels, rows, kids)
+        return self.answer_node(labels, rows, kids)
 
     def answer_record(self) -> tuple[list[Any], int]:
         """``{p: [...], then: ...}`` (either order; ``then`` optional)."""
@@ -210,10 +250,6 @@ class _Reader:
             raise NotFlat("no p")
         return row, (self.end() if kid is None else kid)
 
-    def end(self) -> int:
-        assert self.builder is not None
-        return self.builder.end()
-
     def row(self) -> list[Any]:
         """One probability per dataset (the sequence start already read)."""
         out: list[Any] = []
@@ -224,18 +260,11 @@ class _Reader:
             if type(ev) is not _SCALAR or ev.anchor is not None or ev.tag not in (None, "!"):  # type: ignore[attr-defined]
                 raise NotFlat("probability")
             text = ev.value  # type: ignore[attr-defined]
-            p = self._probs.get(text)
+            p = self._probs.get(text)  # (inline: the hottest loop of reading a big tree)
             if p is None:
                 p = self._probs[text] = probability_of(text, ev.style)  # type: ignore[attr-defined]
             out.append(p)
-        if self.builder is None:
-            if not out:
-                raise NotFlat("empty row")
-            self.width = len(out)
-            self.builder = FlatBuilder(self.width)
-        elif len(out) != self.width:
-            raise NotFlat("width")
-        return out
+        return self.close_row(out)
 
 
 def probability_of(text: str, style: str | None) -> Any:

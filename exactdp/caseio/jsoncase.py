@@ -23,9 +23,7 @@ from typing import Any
 import yaml
 
 from ..errors import CaseError, CaseProblem
-from ..model.flat import FlatBuilder
-from ..numbers.rational import Q
-from .flattree import FlatTreeNode, NotFlat, is_tree_path, probability_of
+from .flattree import FlatTreeNode, NotFlat, TreeStore, is_tree_path, probability_of
 
 __all__ = ["compose_json"]
 
@@ -41,7 +39,6 @@ _TOKEN = re.compile(
 _END = re.compile(r"[ \n\r]*\Z")
 # characters libyaml refuses (outside strings as well as inside), tabs, and escaped surrogates
 _NOT_PLAIN = re.compile(r"[^\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]|\\u[dD][89a-fA-F]")
-_ONE = Q(1)
 
 
 class _NotJSON(Exception):
@@ -217,26 +214,19 @@ def _string(token: str) -> str:
     return json.loads(token) if "\\" in body else body
 
 
-class _TreeReader:
+class _TreeReader(TreeStore):
     """The tree grammar of :mod:`exactdp.caseio.flattree`, read from JSON tokens."""
 
     def __init__(self, c: _Composer, depth_left: int):
+        super().__init__(depth_left)
         self.c = c
         self.depth = 1  # the tree's own mapping
-        self.depth_left = depth_left
-        self.builder: FlatBuilder | None = None
-        self.width = 0
-        self._probs: dict[str, Any] = {}
-        self._labels: dict[str, str] = {}
 
     def key(self, m: re.Match) -> str:
         s = m.group(1)
         if s is None:
             raise NotFlat("key")
-        text = _string(s)
-        got = self._labels.get(text)
-        if got is None:
-            got = self._labels[text] = text
+        got = self.label(_string(s))
         if self.c.token().group(2) != ":":
             raise _NotJSON
         return got
@@ -290,10 +280,7 @@ class _TreeReader:
             labels.append(lab)
             self.open()
             kids.append(self.answers())
-        if not labels or len(set(labels)) != len(labels):
-            raise NotFlat("queries")
-        assert self.builder is not None
-        return self.builder.ask(labels, kids)
+        return self.ask_node(labels, kids)
 
     def answers(self) -> int:
         labels: list[str] = []
@@ -314,13 +301,7 @@ class _TreeReader:
                 kids.append(kid)
             else:
                 raise NotFlat("answer")
-        if not labels or len(set(labels)) != len(labels):
-            raise NotFlat("answers")
-        for d in range(self.width):
-            if sum([row[d] for row in rows], Q(0)) != _ONE:
-                raise NotFlat("sum")
-        assert self.builder is not None
-        return self.builder.chance(labels, rows, kids)
+        return self.answer_node(labels, rows, kids)
 
     def record(self) -> tuple[list[Any], int]:
         row: list[Any] | None = None
@@ -344,10 +325,6 @@ class _TreeReader:
         if row is None:
             raise NotFlat("no p")
         return row, (self.end() if kid is None else kid)
-
-    def end(self) -> int:
-        assert self.builder is not None
-        return self.builder.end()
 
     def row(self) -> list[Any]:
         out: list[Any] = []
@@ -373,14 +350,7 @@ class _TreeReader:
                     raise _NotJSON
                 t = c.token()
         self.depth -= 1
-        if self.builder is None:
-            if not out:
-                raise NotFlat("empty row")
-            self.width = len(out)
-            self.builder = FlatBuilder(self.width)
-        elif len(out) != self.width:
-            raise NotFlat("width")
-        return out
+        return self.close_row(out)
 
 
 # --- the tree grammar by Python's JSON decoder ------------------------------------------------------
@@ -410,7 +380,7 @@ class _Record(tuple):
     __slots__ = ()
 
 
-class _Objects:
+class _Objects(TreeStore):
     """Builds the tree's flat storage while Python's JSON decoder reads it, one call per object,
     innermost first.
 
@@ -425,11 +395,7 @@ class _Objects:
     """
 
     def __init__(self, depth_left: int):
-        self.builder: FlatBuilder | None = None
-        self.width = 0
-        self.depth_left = depth_left
-        self._probs: dict[str, Any] = {}
-        self._labels: dict[str, str] = {}
+        super().__init__(depth_left)
         self._node_height: dict[int, int] = {}  # levels of nesting of each node's object
         self._body_height: dict[int, int] = {}
         self.decoder = json.JSONDecoder(
@@ -452,12 +418,11 @@ class _Objects:
             if (first_key == "ask" and type(first) is _AskBody) or (first_key == "respond" and type(first) is _Answers):
                 self._node_height[first] = self.tall(1 + self._body_height[first])
                 return _Node(first)
-        b = self.builder
         if type(first) is _Answers:
-            if b is None or any(type(v) is not _Answers for _, v in pairs):
+            if self.builder is None or any(type(v) is not _Answers for _, v in pairs):
                 raise NotFlat("queries")
             kids = [int(v) for _, v in pairs]
-            v = b.ask([self.label(k) for k in keys], kids)
+            v = self.ask_node([self.label(k) for k in keys], kids)
             self._body_height[v] = self.tall(1 + max(self._body_height[k] for k in kids))
             return _AskBody(v)
         rows: list[list[Any]] = []
@@ -474,13 +439,8 @@ class _Objects:
                 h = max(h, v[2])
             else:
                 raise NotFlat("answer")
-        b = self.builder
-        assert b is not None
-        for d in range(self.width):
-            if sum([row[d] for row in rows], Q(0)) != _ONE:
-                raise NotFlat("sum")
-        end = b.end() if -1 in kids else -1
-        v = b.chance([self.label(k) for k in keys], rows, [end if k == -1 else k for k in kids])
+        end = self.end() if -1 in kids else -1
+        v = self.answer_node([self.label(k) for k in keys], rows, [end if k == -1 else k for k in kids])
         self._body_height[v] = self.tall(1 + h)
         return _Answers(v)
 
@@ -490,12 +450,6 @@ class _Objects:
         if height > self.depth_left:
             raise NotFlat("nesting")
         return height
-
-    def label(self, text: str) -> str:
-        got = self._labels.get(text)
-        if got is None:
-            got = self._labels[text] = text
-        return got
 
     def row(self, items: list[Any]) -> list[Any]:
         out = []
@@ -507,14 +461,7 @@ class _Objects:
             if p is None:
                 p = probs[text] = probability_of(text, '"')
             out.append(p)
-        if self.builder is None:
-            if not out:
-                raise NotFlat("empty row")
-            self.width = len(out)
-            self.builder = FlatBuilder(self.width)
-        elif len(out) != self.width:
-            raise NotFlat("width")
-        return out
+        return self.close_row(out)
 
 
 def _refuse(name: str) -> Any:
