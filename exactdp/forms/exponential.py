@@ -76,66 +76,55 @@ def score_table(
     return labels, rows
 
 
-@form("exponential")
 @dataclass(frozen=True, kw_only=True)
-class Exponential(Form):
-    """The exponential mechanism (DDR Def. 2.3) over a finite output range, exact weights."""
-
-    eps: Any = arg(Eps(), doc="e.g. eps: log(16)")
-    scores: tuple = arg(SCORES, doc="{dataset: {output: score}} or {dataset: [score, ...]}")
-    outputs: tuple | None = arg(
-        ListOf(Label("an output label"), what="outputs"), default=None, doc="output labels for list scores"
-    )
-    mode: str = arg(Choice(MODES, "mode"), default="sensitivity", doc="how eps is calibrated")
-    sensitivity: Any = arg(
-        Rational("sensitivity", positive=True), default=None, doc="the score sensitivity (default: computed)"
-    )
-    range: Any = arg(Rational("range", positive=True), default=None, doc="the score range (mode: range)")
-
-    def build(self, ctx: BuildContext) -> Mechanism:
-        E = exp_eps_at("eps", self.eps, ctx, "exponential")
-        labels, rows = score_table(self.scores, self.outputs, ctx.datasets)
-        return exponential(
-            rows,
-            exp_eps=E,
-            outputs=labels,
-            datasets=ctx.datasets,
-            adjacent=ctx.adjacent,
-            mode=self.mode,
-            sensitivity=self.sensitivity,
-            range_=self.range,
-            name=ctx.name,
-        )
-
-
-@form("permute_and_flip")
-@dataclass(frozen=True, kw_only=True)
-class PermuteAndFlip(Form):
-    """Permute-and-flip (McKenna-Sheldon 2020, Alg. 1; diffprivlib PermuteAndFlip): candidates in random order, each output with probability e^(eps (u - max u)/s)."""
+class _Selection(Form):
+    """The fields of a selection mechanism over a score table, declared once."""
 
     eps: Any = arg(Eps(), doc="e.g. eps: 0.5 or eps: log(4)")
     scores: tuple = arg(SCORES, doc="{dataset: {output: score}} or {dataset: [score, ...]}")
     outputs: tuple | None = arg(
         ListOf(Label("an output label"), what="outputs"), default=None, doc="output labels for list scores"
     )
-    mode: str = arg(Choice(PF_MODES, "mode"), default="sensitivity", doc="s = 2*sensitivity, or sensitivity (monotone)")
     sensitivity: Any = arg(
         Rational("sensitivity", positive=True), default=None, doc="the score sensitivity (default: computed)"
     )
 
-    def build(self, ctx: BuildContext) -> Mechanism:
-        E = exp_eps_at("eps", self.eps, ctx, "permute_and_flip")
+    def common(self, ctx: BuildContext, key: str) -> dict[str, Any]:
+        """The builder's arguments these fields give: e^eps, the outputs and the score rows."""
+        E = exp_eps_at("eps", self.eps, ctx, key)
         labels, rows = score_table(self.scores, self.outputs, ctx.datasets)
-        return permute_and_flip(
-            rows,
-            exp_eps=E,
-            outputs=labels,
-            datasets=ctx.datasets,
-            adjacent=ctx.adjacent,
-            mode=self.mode,
-            sensitivity=self.sensitivity,
-            name=ctx.name,
-        )
+        return {
+            "scores": rows,
+            "exp_eps": E,
+            "outputs": labels,
+            "datasets": ctx.datasets,
+            "adjacent": ctx.adjacent,
+            "sensitivity": self.sensitivity,
+            "name": ctx.name,
+        }
+
+
+@form("exponential")
+@dataclass(frozen=True, kw_only=True)
+class Exponential(_Selection):
+    """The exponential mechanism (DDR Def. 2.3) over a finite output range, exact weights."""
+
+    mode: str = arg(Choice(MODES, "mode"), default="sensitivity", doc="how eps is calibrated")
+    range: Any = arg(Rational("range", positive=True), default=None, doc="the score range (mode: range)")
+
+    def build(self, ctx: BuildContext) -> Mechanism:
+        return exponential(**self.common(ctx, "exponential"), mode=self.mode, range_=self.range)
+
+
+@form("permute_and_flip")
+@dataclass(frozen=True, kw_only=True)
+class PermuteAndFlip(_Selection):
+    """Permute-and-flip (McKenna-Sheldon 2020, Alg. 1; diffprivlib PermuteAndFlip): candidates in random order, each output with probability e^(eps (u - max u)/s)."""
+
+    mode: str = arg(Choice(PF_MODES, "mode"), default="sensitivity", doc="s = 2*sensitivity, or sensitivity (monotone)")
+
+    def build(self, ctx: BuildContext) -> Mechanism:
+        return permute_and_flip(**self.common(ctx, "permute_and_flip"), mode=self.mode)
 
 
 @form("grr")
