@@ -138,24 +138,29 @@ def _rebuild(kind: bytearray, start: array, child: array, label: list, probs: li
     return FlatGame(kind, start, child, label, probs, nodes)
 
 
-class _FlatAsk(Ask):
-    """An adversary choice stored in a :class:`FlatGame` (labels and children read on demand)."""
+class _FlatView:
+    """A node stored in a :class:`FlatGame`, seen as a node object: labels and children are
+    read from the flat arrays on demand (shared by adversary choices and answers)."""
 
-    __slots__ = ("_g", "_v")
+    __slots__ = ()
+    _g: FlatGame
+    _v: int
 
-    def __init__(self, g: FlatGame, v: int):  # noqa: D107 - counted when the game was built
-        self._g = g
-        self._v = v
-        self.uid = g.uid0 + v
+    def __init__(self, g: FlatGame, v: int):  # noqa: D107 - checked and counted when built
+        # (the slots are the subclasses': a mixin with slots of its own could not be combined
+        # with the node classes' slots)
+        self._g = g  # type: ignore[misc]
+        self._v = v  # type: ignore[misc]
+        self.uid = g.uid0 + v  # type: ignore[misc]
 
     @property
-    def labels(self) -> tuple[Label, ...]:  # type: ignore[override]
+    def labels(self) -> tuple[Label, ...]:
         g = self._g
         assert g.label is not None  # views exist only for games that store their labels
         return tuple(g.label[g.start[self._v] : g.start[self._v + 1]])
 
     @property
-    def children(self) -> tuple[Node, ...]:  # type: ignore[override]
+    def children(self) -> tuple[Node, ...]:
         g = self._g
         return tuple(g.node_at(c) for c in g.child[g.start[self._v] : g.start[self._v + 1]])
 
@@ -166,21 +171,16 @@ class _FlatAsk(Ask):
         return (_view, (self._g, self._v))
 
 
-class _FlatChance(Chance):
-    """An answer distribution stored in a :class:`FlatGame`."""
+class _FlatAsk(_FlatView, Ask):  # type: ignore[misc, override]
+    """An adversary choice stored in a :class:`FlatGame`."""
 
     __slots__ = ("_g", "_v")
 
-    def __init__(self, g: FlatGame, v: int):  # noqa: D107 - checked and counted when built
-        self._g = g
-        self._v = v
-        self.uid = g.uid0 + v
 
-    @property
-    def labels(self) -> tuple[Label, ...]:  # type: ignore[override]
-        g = self._g
-        assert g.label is not None  # views exist only for games that store their labels
-        return tuple(g.label[g.start[self._v] : g.start[self._v + 1]])
+class _FlatChance(_FlatView, Chance):  # type: ignore[misc, override]
+    """An answer distribution stored in a :class:`FlatGame`."""
+
+    __slots__ = ("_g", "_v")
 
     @property
     def probs(self) -> tuple[tuple[Any, ...], ...]:  # type: ignore[override]
@@ -188,17 +188,6 @@ class _FlatChance(Chance):
         s, e = g.start[self._v], g.start[self._v + 1]
         cols = [col[s:e] for col in g.probs]
         return tuple(zip(*cols))
-
-    @property
-    def children(self) -> tuple[Node, ...]:  # type: ignore[override]
-        g = self._g
-        return tuple(g.node_at(c) for c in g.child[g.start[self._v] : g.start[self._v + 1]])
-
-    def children_nodes(self) -> Sequence[Node]:
-        return self.children
-
-    def __reduce__(self) -> tuple:
-        return (_view, (self._g, self._v))
 
 
 def _view(g: FlatGame, v: int) -> Node:
