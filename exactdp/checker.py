@@ -1,13 +1,5 @@
 #!/usr/bin/env python3
-r"""Check exactdp certificates using nothing but the Python standard library.
-
-Usage: ``python checker.py [--case CASE.yaml]... [--show-game] [-q] [--max-... N] CERT_OR_DIR...``
-(or ``exactdp-check``).  Exit status 0: every certificate is accepted; 1: one is rejected, or names
-another case file than the ``--case`` files; 2: one is unreadable, malformed, or needs more than a
-named limit (DEFAULT_LIMITS, each a flag: a hostile file is refused in seconds).  For an accepted
-certificate the checker prints what it derived from the games and the proof, each game's SHA-256
-fingerprint (``exactdp info CASE --fingerprint`` prints it for the games exactdp builds from a case
-file) and, apart and marked, the labels it did not verify.
+r"""Check exactdp certificates using nothing but the Python standard library (usage: :func:`main`).
 
 This file imports nothing from exactdp and shares no code with it: a referee who reads it need not
 trust exactdp's reader, engines, SymPy, gmpy2, mpmath or FLINT, only Python and these lines.
@@ -382,8 +374,9 @@ def pvalue(a: tuple, p: int) -> tuple[Fraction, Fraction]:
         return h
 
     pos, neg, scale = [max(c, 0) for c in a], [max(-c, 0) for c in a], 1 << (p * (len(a) - 1))
-    lo, hi = horner(pos, lo_t) - horner(neg, hi_t), horner(pos, hi_t) - horner(neg, lo_t)
-    return Fraction(lo, scale), Fraction(hi, scale)
+    return Fraction(horner(pos, lo_t) - horner(neg, hi_t), scale), Fraction(
+        horner(pos, hi_t) - horner(neg, lo_t), scale
+    )
 
 
 _T: dict = {}  # (L, p) -> integers A, B with A/2^p <= t = e^(1/L) <= B/2^p
@@ -533,7 +526,8 @@ class Game:
         self.setup()
 
     def setup(self) -> None:
-        self.rational, self._probs = all(nd[0] != "answer" or type(nd[2]) is int for nd in self.nodes), {}
+        self.rational = all(nd[0] != "answer" or type(nd[2]) is int for nd in self.nodes)
+        self._probs: dict = {}
         if not self.rational:  # one kind of number throughout: integer polynomials in t
             self.nodes = [
                 nd if nd[0] != "answer" else nd[:2] + (Qt.of(nd[2]), [[Qt.of(n) for n in r] for r in nd[3]], nd[4])
@@ -614,7 +608,8 @@ class Game:
     @cached_property
     def shared(self) -> set:
         """The nodes with more than one parent edge (where histories can merge)."""
-        seen, out = set(), set()
+        seen: set = set()
+        out: set = set()
         for c in (c for k in self.reachable for c in self.nodes[k][-1]):
             (out if c in seen else seen).add(c)
         return out
@@ -675,8 +670,9 @@ def fingerprint(game: Game) -> str:
     def num(n: Any, den: Any) -> str:  # canonical text, once per distinct value
         if (n, den) not in seen:
             q = Fraction(n, den) if isinstance(n, int) else Qt.of(n / den)
-            poly = isinstance(q, Qt)
-            seen[n, den] = "/".join(",".join(map(str, c[::g])) for c in (q.n or (0,), q.d)) if poly else str(q)
+            seen[n, den] = (
+                str(q) if isinstance(q, Fraction) else "/".join(",".join(map(str, c[::g])) for c in (q.n or (0,), q.d))
+            )
         return seen[n, den]
 
     nodes: list = []
@@ -1670,10 +1666,10 @@ def check_certificate(cert: object, hashes: set | None = None) -> str:
         claim, proof = field(cert, "claim", dict, "certificate"), field(cert, "proof", dict, "certificate")
         kind, verdict = field(claim, "kind", str, "claim"), field(cert, "verdict", str, "certificate")
         handler, keys = HANDLERS.get(kind, (None, set()))
-        if handler is None or verdict not in ("holds", "fails"):
-            raise Malformed(
-                f"claim.kind: unknown kind {text(kind)!r}" if handler is None else "verdict: holds or fails"
-            )
+        if handler is None:
+            raise Malformed(f"claim.kind: unknown kind {text(kind)!r}")
+        if verdict not in ("holds", "fails"):
+            raise Malformed("verdict: holds or fails")
         if set(proof) - keys:  # nothing in a certificate goes unchecked
             raise Malformed(f"proof: {', '.join(sorted(map(text, set(proof) - keys)))} is not part of a {kind} proof")
         facts, statement, holds = handler(kind, claim, games, proof)  # (a composition adds the game it builds)
@@ -1682,21 +1678,18 @@ def check_certificate(cert: object, hashes: set | None = None) -> str:
         if holds != (verdict == "holds"):
             said = "holds" if holds else "fails"
             raise Rejected(f"the certificate says the claim {verdict}, but it {said}: {statement}")
-        lines = [
-            f"proved: {facts}",
-            f"claim: {statement} -- {'holds' if holds else 'FALSE (the certificate refutes it)'}",
-        ]
+        outcome = "holds" if holds else "FALSE (the certificate refutes it)"
+        lines = [f"proved: {facts}", f"claim: {statement} -- {outcome}"]
         for name, g in games.items():
             ds, pairs = ", ".join(map(text, g.datasets)), ", ".join(map(g.pair_names, g.pairs))
-            shape = f"{len(g.reachable)} nodes; datasets ({ds}); ordered pairs {pairs}" + (
-                f"; t = e^(1/{Qt.L})" if Qt.L else ""
+            shape = f"{len(g.reachable)} nodes; datasets ({ds}); ordered pairs {pairs}"
+            lines.append(
+                f"game {text(name)}: sha256 {fingerprint(g)}; {shape}" + (f"; t = e^(1/{Qt.L})" if Qt.L else "")
             )
-            lines.append(f"game {text(name)}: sha256 {fingerprint(g)}; {shape}")
     case: dict = cert["case"] if isinstance(cert, dict) and isinstance(cert.get("case"), dict) else {}
     file, sha = text(case.get("file")), text(case.get("sha256"))
-    lines.append(
-        f"unverified (written by the certificate's author, not checked): case file {file} (sha256 {sha}), case {text(case.get('name'))}, claim {text(case.get('claim'))}"
-    )
+    said = f"case file {file} (sha256 {sha}), case {text(case.get('name'))}, claim {text(case.get('claim'))}"
+    lines.append(f"unverified (written by the certificate's author, not checked): {said}")
     if hashes is not None and case.get("sha256") not in hashes:
         raise OtherCase(
             f"it names the case file {file} (sha256 {sha}), not one of the --case files; its proof checks:\n  "
@@ -1772,6 +1765,13 @@ def show(cert: object) -> list:
 
 
 def main(argv: list | None = None) -> int:
+    """``python checker.py [--case CASE.yaml]... [--show-game] [-q] [--max-... N] CERT_OR_DIR...``
+    (or ``exactdp-check``).  Exit status 0: every certificate is accepted; 1: one is rejected, or names
+    another case file than the ``--case`` files; 2: one is unreadable, malformed, or needs more than a
+    named limit (DEFAULT_LIMITS, each a flag: a hostile file is refused in seconds).  For an accepted
+    certificate the checker prints what it derived from the games and the proof, each game's SHA-256
+    fingerprint (``exactdp info CASE --fingerprint`` prints it for the games exactdp builds from a case
+    file) and, apart and marked, the labels it did not verify."""
     ap = argparse.ArgumentParser(prog="exactdp-check", description="Check exactdp certificates (Python stdlib only).")
     ap.add_argument("paths", nargs="+", help="certificate files, or directories searched for *.json")
     ap.add_argument(
