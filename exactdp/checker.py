@@ -1256,29 +1256,25 @@ def privloss(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
 def dp(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     """(eps, delta)-DP is delta_M(e^eps) <= delta (Def. 1.7), computed at e^eps; for e^eps = e^q
     outside the field, at the proof's ``bracket`` b: delta_M is nonincreasing, so b <= e^q with
-    delta_M(b) <= delta proves it and b >= e^q with delta_M(b) > delta refutes it."""
-    game, lam = game_of(games, claim.get("of")), param(claim, "exp_eps", kind="exp")
-    delta, neg = param(claim, "delta", kind="prob"), kind == "not_dp"
+    delta_M(b) <= delta proves it and b >= e^q with delta_M(b) > delta refutes it.  A delta claim
+    compares delta_M(e^eps) with its value."""
+    game, lam = game_of(games, claim.get("of")), param(claim, "exp_eps", kind="lam" if kind == "delta" else "exp")
+    delta = param(claim, "equals") if kind == "delta" else param(claim, "delta", kind="prob")
+    neg = kind == "not_dp"
     if infinite(lam):
         raise Malformed("claim.exp_eps: must be finite")
-    statement = f"{text(game.name)} is {'not ' * neg}({log_text(lam)}, {text(delta)})-DP"
     b = param(proof, "bracket", "proof", "lam") if isinstance(lam, tuple) else lam
     v = delta_at(game, b)[0]
     facts = f"delta_{text(game.name)}({text(b)}) = {text(v)}"
+    if kind == "delta":
+        return facts, f"delta_{text(game.name)}({text(lam)}) = {text(delta)}", v == delta
+    statement = f"{text(game.name)} is {'not ' * neg}({log_text(lam)}, {text(delta)})-DP"
     if not isinstance(lam, tuple):
         return facts, statement, (v <= delta) != neg
     side = order(b, lam)
     is_dp = True if v <= delta and side < 0 else False if v > delta and side > 0 else None
     facts += f", with {text(b)} {'<' if side < 0 else '>'} e^{text(lam[1])}"
     return facts, statement, None if is_dp is None else is_dp != neg
-
-
-def delta_claim(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
-    game, lam, d = game_of(games, claim.get("of")), param(claim, "exp_eps", kind="lam"), param(claim, "equals")
-    if infinite(lam):
-        raise Malformed("claim.exp_eps: must be finite")
-    v, said = delta_at(game, lam)[0], f"delta_{text(game.name)}({text(lam)}) = "
-    return said + text(v), said + text(d), v == d
 
 
 def envelope(game: Game) -> tuple[Any, list]:
@@ -1614,7 +1610,7 @@ def compose_renyi(built: Game, comps: list, alpha: int | None) -> int:
 HANDLERS = {  # claim kind: (its check, the proof objects it reads)
     "privloss": (privloss, {"exp_privloss"}),
     **dict.fromkeys(["dp", "not_dp"], (dp, {"bracket"})),
-    "delta": (delta_claim, set()),
+    "delta": (dp, set()),
     **dict.fromkeys(["profile_le", "profile_eq", "fdp", "not_fdp"], (profile, set())),
     **dict.fromkeys(["gdp", "not_gdp"], (gdp, set())),
     "renyi": (renyi, set()),
