@@ -1768,10 +1768,15 @@ def main(argv: list | None = None) -> int:
     certificate the checker prints what it derived from the games and the proof, each game's SHA-256
     fingerprint (``exactdp info CASE --fingerprint`` prints it for the games exactdp builds from a case
     file) and, apart and marked, the labels it did not verify."""
-    ap = argparse.ArgumentParser(prog="exactdp-check", description="Check exactdp certificates (Python stdlib only).")
+    ap = argparse.ArgumentParser(
+        prog="exactdp-check", description="Check exactdp certificates (Python standard library only)."
+    )
     ap.add_argument("paths", nargs="+", help="certificate files, or directories searched for *.json")
     ap.add_argument(
-        "--case", action="append", default=[], help="a case file: compare its SHA-256 with each certificate's"
+        "--case",
+        action="append",
+        default=[],
+        help="a case file: compare its SHA-256 with the one each certificate names",
     )
     ap.add_argument("--show-game", action="store_true", help="print each certificate's games")
     ap.add_argument("-q", "--quiet", action="store_true", help="print only certificates that are not accepted")
