@@ -1,13 +1,5 @@
 #!/usr/bin/env python3
-r"""Check exactdp certificates using nothing but the Python standard library.
-
-Usage: ``python checker.py [--case CASE.yaml]... [--show-game] [-q] [--max-... N] CERT_OR_DIR...``
-(or ``exactdp-check``).  Exit status 0: every certificate is accepted; 1: one is rejected, or names
-another case file than the ``--case`` files; 2: one is unreadable, malformed, or needs more than a
-named limit (DEFAULT_LIMITS, each a flag: a hostile file is refused in seconds).  For an accepted
-certificate the checker prints what it derived from the games and the proof, each game's SHA-256
-fingerprint (``exactdp info CASE --fingerprint`` prints it for the games exactdp builds from a case
-file) and, apart and marked, the labels it did not verify.
+r"""Check exactdp certificates using nothing but the Python standard library (usage: :func:`main`).
 
 This file imports nothing from exactdp and shares no code with it: a referee who reads it need not
 trust exactdp's reader, engines, SymPy, gmpy2, mpmath or FLINT, only Python and these lines.
@@ -56,7 +48,7 @@ import json  # noqa: E402
 from collections.abc import Iterator  # noqa: E402
 from contextlib import contextmanager  # noqa: E402
 from fractions import Fraction  # noqa: E402
-from functools import total_ordering  # noqa: E402
+from functools import cached_property, total_ordering  # noqa: E402
 from itertools import permutations  # noqa: E402
 from math import gcd, isqrt, lcm, prod  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -476,9 +468,7 @@ class Qt:
 
     def __str__(self) -> str:
         def term(k: int, a: int) -> str:
-            return (
-                str(a) if k == 0 else ("" if a == 1 else "-" if a == -1 else str(a)) + "t" + (f"^{k}" if k > 1 else "")
-            )
+            return str(a) if k == 0 else {1: "", -1: "-"}.get(a, str(a)) + "t" + f"^{k}" * (k > 1)
 
         def poly(c: tuple) -> str:
             terms = [term(k, a) for k, a in enumerate(c) if a]
@@ -510,9 +500,12 @@ def order(x: Any, y: Any) -> int:
 # --- games ---------------------------------------------------------------------------------------
 
 
+END = ("end", (), ())  # no labels, no children
+
+
 class Game:
-    """A validated game: ``nodes[k]`` is ("end",), ("ask", labels, children) or ("answer", labels,
-    D, rows, children): answer a has probability rows[a][d] / D under dataset d, with D the node's
+    """A validated game: ``nodes[k]`` is END, ("ask", labels, children) or ("answer", labels, D,
+    rows, children): answer a has probability rows[a][d] / D under dataset d, with D the node's
     common denominator (integers; in a field, integer polynomials in t)."""
 
     def __init__(self, name: str, raw: object, path: str):
@@ -522,15 +515,9 @@ class Game:
         if not ds or not all(isinstance(d, str) for d in ds) or len(set(ds)) != len(ds):
             raise Malformed(f"{path}.datasets: distinct names")
         self.datasets = ds
-        self.pairs = [
-            tuple(ds.index(x) if x in ds else -1 for x in p) if isinstance(p, list) else ()
-            for p in field(raw, "pairs", list, path)
-        ]
-        if (
-            not self.pairs
-            or len(set(self.pairs)) < len(self.pairs)
-            or any(len(p) != 2 or -1 in p or p[0] == p[1] or p[::-1] not in self.pairs for p in self.pairs)
-        ):
+        self.pairs = [self.ids(p) for p in field(raw, "pairs", list, path)]
+        odd = any(len(p) != 2 or -1 in p or p[0] == p[1] or p[::-1] not in self.pairs for p in self.pairs)
+        if odd or not self.pairs or len(set(self.pairs)) < len(self.pairs):
             raise Malformed(f"{path}.pairs: distinct ordered pairs of two datasets, each in both orders")
         self.nodes = [self._node(k, n, f"{path}.nodes[{k}]") for k, n in enumerate(field(raw, "nodes", list, path))]
         self.root = field(raw, "root", int, path)
@@ -540,9 +527,6 @@ class Game:
 
     def setup(self) -> None:
         self.rational = all(nd[0] != "answer" or type(nd[2]) is int for nd in self.nodes)
-        self._dc: Any = None
-        self._order: Any = None
-        self._shared: Any = None
         self._probs: dict = {}
         if not self.rational:  # one kind of number throughout: integer polynomials in t
             self.nodes = [
@@ -555,21 +539,15 @@ class Game:
             raise Malformed(f"{path}: a node is {{id: {k}, and one of end, ask, answer}} (ids in order)")
         ((kind, items),) = [(key, v) for key, v in raw.items() if key != "id"]
         if kind == "end" and items is True:
-            return ("end",)
+            return END
         width = {"ask": 2, "answer": 3}.get(kind)
         if width is None or type(items) is not list or not items:
             raise Malformed(f"{path}: a node has an id and one of end (true), ask, answer (a nonempty list)")
         for a, it in enumerate(items):
-            if (
-                type(it) is not list
-                or len(it) != width
-                or type(it[0]) is not str
-                or type(it[-1]) is not int
-                or not 0 <= it[-1] < k
-            ):
-                raise Malformed(
-                    f"{path}.{kind}[{a}]: expected [label, {'probabilities, ' * (width == 3)}the id of an earlier node]"
-                )
+            ok = type(it) is list and len(it) == width and type(it[0]) is str
+            if not (ok and type(it[-1]) is int and 0 <= it[-1] < k):
+                what = "probabilities, " * (width == 3)
+                raise Malformed(f"{path}.{kind}[{a}]: expected [label, {what}the id of an earlier node]")
             if width == 3 and (type(it[1]) is not list or len(it[1]) != len(self.datasets)):
                 raise Malformed(f"{path}.answer[{a}][1]: needs one probability per dataset")
         labels, kids = [it[0] for it in items], [it[-1] for it in items]
@@ -577,13 +555,7 @@ class Game:
             raise Malformed(f"{path}: labels must be distinct")
         if kind == "ask":
             return ("ask", labels, kids)
-        probs = [
-            [
-                _PARSED[p] if type(p) is str and p in _PARSED else number(p, f"{path}.answer[{a}][1][{d}]")
-                for d, p in enumerate(it[1])
-            ]
-            for a, it in enumerate(items)
-        ]
+        probs = [[number(p, f"{path}.answer[{a}][1][{d}]") for d, p in enumerate(it[1])] for a, it in enumerate(items)]
         if all(type(p) is Fraction for row in probs for p in row):
             den = lcm(*(p.denominator for row in probs for p in row))
             rows: list = [[p.numerator * (den // p.denominator) for p in row] for row in probs]
@@ -593,47 +565,62 @@ class Game:
             rows = [[Qt(p.n, (1,)) * (den // Qt(p.d, (1,))) for p in row] for row in parts]
         for d, column in enumerate(zip(*rows)):  # a distribution under every dataset
             if any(x < 0 for x in column) or sum(column, 0) != den:
-                raise Rejected(
-                    f"game {text(self.name)}, node {k}: the probabilities under {text(self.datasets[d])} are not a distribution"
-                )
+                where = f"game {text(self.name)}, node {k}"
+                raise Rejected(f"{where}: the probabilities under {text(self.datasets[d])} are not a distribution")
         return ("answer", labels, bounded(den, f"{path}: a common denominator"), rows, kids)
 
     def probs(self, k: int) -> list:
-        """The answer probabilities of node k as numbers (Fractions or elements of Q(t))."""
+        """The probabilities of the options of node k under each dataset, as numbers (Fractions or
+        elements of Q(t)): an answer's, or 1 for each option of the adversary."""
         if k not in self._probs:
-            _, _, den, rows, _ = self.nodes[k]
-            self._probs[k] = [[Fraction(n, den) if self.rational else n / den for n in r] for r in rows]
+            nd = self.nodes[k]
+            if nd[0] != "answer":
+                return [[ONE] * len(self.datasets)] * len(nd[1])
+            self._probs[k] = [[Fraction(n, nd[2]) if self.rational else n / nd[2] for n in r] for r in nd[3]]
         return self._probs[k]
 
+    @cached_property
     def dc(self) -> list:
         """Per node a common denominator of the probabilities of the views below it."""
-        if self._dc is None:
-            self._dc = []
-            for nd in self.nodes:
-                if nd[0] == "end":
-                    self._dc.append(1 if self.rational else Qt.of(1))
-                    continue
-                below = ring_lcm([self._dc[c] for c in nd[-1]])
-                self._dc.append(below * nd[2] if nd[0] == "answer" else below)
-                if type(below) is int and below.bit_length() > LIMITS["max_bits"]:
-                    too_large("max_bits", "a common denominator of the views", f"{below.bit_length()} bits")
-        return self._dc
+        out: list = []
+        for nd in self.nodes:
+            below = ring_lcm([out[c] for c in nd[-1]] or [1 if self.rational else Qt.of(1)])
+            out.append(below * nd[2] if nd[0] == "answer" else below)
+            if type(below) is int and below.bit_length() > LIMITS["max_bits"]:
+                too_large("max_bits", "a common denominator of the views", f"{below.bit_length()} bits")
+        return out
 
+    @cached_property
+    def reachable(self) -> list:
+        """The nodes reachable from the root in post-order (children in listed order, each before its
+        parents; the game is acyclic, so a node on the stack is never reached again from below)."""
+        out, done, stack = [], set(), [(self.root, 0)]
+        while stack:
+            k, i = stack.pop()
+            kids = self.nodes[k][-1]
+            if i < len(kids):
+                stack += [(k, i + 1)] + ([(kids[i], 0)] if kids[i] not in done else [])
+            elif k not in done:
+                done.add(k)
+                out.append(k)
+        return out
+
+    @cached_property
     def shared(self) -> set:
         """The nodes with more than one parent edge (where histories can merge)."""
-        if self._shared is None:
-            seen: set = set()
-            self._shared = set()
-            for k in reachable(self):
-                for c in self.nodes[k][-1] if self.nodes[k][0] != "end" else ():
-                    (self._shared if c in seen else seen).add(c)
-        return self._shared
+        seen: set = set()
+        out: set = set()
+        for c in (c for k in self.reachable for c in self.nodes[k][-1]):
+            (out if c in seen else seen).add(c)
+        return out
+
+    def ids(self, raw: object) -> tuple:
+        return tuple(self.datasets.index(x) if x in self.datasets else -1 for x in raw) if isinstance(raw, list) else ()
 
     def pair(self, raw: object, path: str) -> tuple:
-        pair = tuple(self.datasets.index(x) if x in self.datasets else -1 for x in raw) if isinstance(raw, list) else ()
-        if pair not in self.pairs:
+        if self.ids(raw) not in self.pairs:
             raise Malformed(f"{path}: not an ordered adjacent pair of game {text(self.name)}")
-        return pair
+        return self.ids(raw)
 
     def pair_names(self, pair: tuple) -> str:
         return f"({text(self.datasets[pair[0]])}, {text(self.datasets[pair[1]])})"
@@ -644,10 +631,10 @@ class Game:
         node, probs, answered = self.root, [ONE] * len(self.datasets), []
         for k, lab in enumerate(labels):
             nd = self.nodes[node]
-            if nd[0] == "end" or lab not in nd[1]:
+            if lab not in nd[1]:
                 raise Malformed(f"{path}[{k}]: the history leaves the game at {text(lab)!r}")
             i = nd[1].index(lab)
-            probs = [p * q for p, q in zip(probs, self.probs(node)[i])] if nd[0] == "answer" else probs
+            probs = [p * q for p, q in zip(probs, self.probs(node)[i])]
             answered.append(nd[0] == "answer")
             node = nd[-1][i]
         return node, probs, answered
@@ -670,36 +657,14 @@ def ring_lcm(xs: list) -> Any:
     return out
 
 
-def reachable(game: Game) -> list:
-    """The nodes reachable from the root in post-order (children in listed order, each before its
-    parents; the game is acyclic, so a node on the stack is never reached again from below)."""
-    if game._order is None:
-        game._order, done, stack = [], set(), [(game.root, 0)]
-        while stack:
-            k, i = stack.pop()
-            kids = game.nodes[k][-1] if game.nodes[k][0] != "end" else []
-            if i < len(kids):
-                stack += [(k, i + 1)] + ([(kids[i], 0)] if kids[i] not in done else [])
-            elif k not in done:
-                done.add(k)
-                game._order.append(k)
-    return game._order
-
-
 def fingerprint(game: Game) -> str:
     """SHA-256 of the game in a canonical form: the nodes reachable from the root renumbered in
     post-order, probabilities in lowest terms (in Q(t) with the least L that writes them), the
     ordered pairs sorted.  The ids and names as written do not matter; labels and order do."""
-    order = reachable(game)
+    order = game.reachable
     ids, seen = {k: n for n, k in enumerate(order)}, {}
-    qts = [
-        p
-        for k in order
-        if game.nodes[k][0] == "answer" and not game.rational
-        for row in game.probs(k)
-        for p in row
-        if isinstance(p, Qt)
-    ]
+    answers = [] if game.rational else [k for k in order if game.nodes[k][0] == "answer"]
+    qts = [p for k in answers for row in game.probs(k) for p in row if isinstance(p, Qt)]
     g = gcd(Qt.L, *(e for p in qts for e, c in enumerate(p.n + p.d) if c)) if qts else 1
 
     def num(n: Any, den: Any) -> str:  # canonical text, once per distinct value
@@ -710,42 +675,15 @@ def fingerprint(game: Game) -> str:
             )
         return seen[n, den]
 
-    nodes = [
-        ["end"]
-        if nd[0] == "end"
-        else [[lab, ids[c]] for lab, c in zip(nd[1], nd[2])]
-        if nd[0] == "ask"
-        else [[lab, [num(n, nd[2]) for n in r], ids[c]] for lab, r, c in zip(nd[1], nd[3], nd[4])]
-        for nd in (game.nodes[k] for k in order)
-    ]
+    nodes: list = []
+    for nd in (game.nodes[k] for k in order):
+        if nd[0] == "answer":
+            nodes.append([[lab, [num(n, nd[2]) for n in r], ids[c]] for lab, r, c in zip(nd[1], nd[3], nd[4])])
+        else:
+            nodes.append([[lab, ids[c]] for lab, c in zip(nd[1], nd[2])] if nd[0] == "ask" else ["end"])
     pairs = sorted([game.datasets[i], game.datasets[j]] for i, j in game.pairs)
     doc = {"datasets": game.datasets, "pairs": pairs, "field": f"exp(1/{Qt.L // g})" if qts else None, "nodes": nodes}
     return hashlib.sha256(json.dumps(doc, separators=(",", ":"), ensure_ascii=False).encode()).hexdigest()
-
-
-def show_game(game: Game) -> list:
-    """The game as an indented tree; a shared sub-game is printed once and then referred to."""
-    ds = ", ".join(map(text, game.datasets))
-    out = [f"game {text(game.name)}: datasets ({ds}); ordered pairs " + ", ".join(map(game.pair_names, game.pairs))]
-    shown: set = set()
-    stack = [(game.root, 1, "")]
-    while stack:
-        k, depth, head = stack.pop()
-        nd, pad = game.nodes[k], "  " * depth
-        if nd[0] == "end" or k in shown:
-            out.append(f"{pad}{head}" + ("end" if nd[0] == "end" else f"#{k} (shown above)"))
-            continue
-        shown.add(k)
-        out.append(
-            f"{pad}{head}#{k} {'the adversary chooses' if nd[0] == 'ask' else f'the mechanism answers, Pr under ({ds})'}:"
-        )
-        probs = (
-            [" (" + ", ".join(map(text, row)) + ")" for row in game.probs(k)]
-            if nd[0] == "answer"
-            else [""] * len(nd[1])
-        )
-        stack += reversed([(c, depth + 1, f"{text(lab)}{pr} -> ") for lab, pr, c in zip(nd[1], probs, nd[-1])])
-    return out
 
 
 def concomp(games: list, names: list) -> Game:
@@ -753,11 +691,8 @@ def concomp(games: list, names: list) -> Game:
     each step the adversary picks a component that has not ended and a query for it (or polls one
     waiting at an answer); it answers from its own state, the others keep theirs.  Sub-games are
     shared by the tuple of component states."""
-    first = games[0]
-    if any(
-        g.datasets != first.datasets or sorted(g.pairs) != sorted(first.pairs) or g.rational != first.rational
-        for g in games
-    ):
+    shapes = [(g.datasets, sorted(g.pairs), g.rational) for g in games]
+    if any(shape != shapes[0] for shape in shapes):
         raise Malformed("the components of a composition need the same datasets, pairs and kind of numbers")
 
     def expand(state: tuple) -> tuple:
@@ -775,7 +710,7 @@ def concomp(games: list, names: list) -> Game:
                 moved = at[:j] + (c,) + at[j + 1 :]
                 labels.append(f"{names[j]}.{lab}")
                 succ.append(("answer", j, moved) if g.nodes[c][0] == "answer" else ("wait", -1, moved))
-        return ("ask", labels, succ) if labels else ("end",)
+        return ("ask", labels, succ) if labels else END
 
     ids: dict = {}
     nodes: list = []
@@ -785,22 +720,16 @@ def concomp(games: list, names: list) -> Game:
         if state in ids:
             continue
         spec = expand(state)
-        kids = spec[-1] if spec[0] != "end" else []
         if not expanded:
-            stack += [(state, True)] + [(c, False) for c in kids if c not in ids]
+            stack += [(state, True)] + [(c, False) for c in spec[-1] if c not in ids]
             continue
         ids[state] = len(nodes)
-        nodes.append(spec if spec[0] == "end" else spec[:-1] + ([ids[c] for c in kids],))
+        nodes.append(spec[:-1] + ([ids[c] for c in spec[-1]],))
         if len(nodes) > LIMITS["max_states"]:
             too_large("max_states", "building the concurrent composition", f"more than {len(nodes) - 1} nodes")
     built = Game.__new__(Game)
-    built.name, built.datasets, built.pairs, built.nodes = (
-        f"ConComp({', '.join(names)})",
-        first.datasets,
-        first.pairs,
-        nodes,
-    )
-    built.root = len(nodes) - 1
+    built.name, built.datasets, built.pairs = f"ConComp({', '.join(names)})", games[0].datasets, games[0].pairs
+    built.nodes, built.root = nodes, len(nodes) - 1
     built.setup()
     return built
 
@@ -810,6 +739,17 @@ def concomp(games: list, names: list) -> Game:
 
 def infinite(x: Any) -> bool:
     return type(x) is str  # INF; every other value here is a number or ("exp", q)
+
+
+def most(values: list) -> Any:
+    """The largest of numbers or of LogForms (compared by their signs), or INF if one is."""
+    if any(infinite(v) for v in values):
+        return INF
+    best = values[0]
+    for v in values[1:]:
+        if (v - best).sign() > 0 if isinstance(v, LogForm) else v > best:
+            best = v
+    return best
 
 
 def hockey(game: Game, pair: tuple, lam: Any) -> tuple[Any, Any]:
@@ -833,9 +773,7 @@ def hockey(game: Game, pair: tuple, lam: Any) -> tuple[Any, Any]:
     ln: Any = lam.numerator if game.rational and isinstance(lam, Fraction) else Qt(Qt.of(lam).n, (1,))
     ld: Any = lam.denominator if game.rational and isinstance(lam, Fraction) else Qt(Qt.of(lam).d, (1,))
     one: Any = 1 if game.rational else Qt.of(1)
-    nodes, dc, count = game.nodes, game.dc(), 0
-
-    shared = game.shared()
+    nodes, dc, shared, count = game.nodes, game.dc, game.shared, 0
 
     def norm(x: Any, y: Any, c: int) -> tuple:  # (h, x/h, y/h); a node with one parent edge needs no h
         if type(x) is int and max(x.bit_length(), y.bit_length()) > LIMITS["max_bits"]:
@@ -929,9 +867,7 @@ def chain(game: Game, pair: tuple) -> tuple[Any, list]:
     answer, each child's chain scaled, (r, w) -> (r p/p', w p'), and the edges merged by slope
     (answers with p' = 0 add p to top, those with p = 0 an edge (0, p')); at a choice the upper
     concave hull of the children's vertices (the max of convex functions)."""
-    i, j = pair
-    memo: list = []
-    size = 0
+    (i, j), memo, size = pair, [], 0
     for k, nd in enumerate(game.nodes):
         if nd[0] == "end":
             memo.append((ZERO, [(ONE, ONE)]))
@@ -946,15 +882,8 @@ def chain(game: Game, pair: tuple) -> tuple[Any, list]:
             edges: dict = {}
             for row, c in zip(game.probs(k), nd[4]):
                 p, q = row[i], row[j]
-                parts = (
-                    ([(ZERO, q)] if q else [])
-                    if not p
-                    else []
-                    if not q
-                    else [(r * p / q, w * q) for r, w in memo[c][1]]
-                )
-                top += p if not q else p * memo[c][0]
-                for r, w in parts:
+                top += p * memo[c][0] if q else p
+                for r, w in ([(r * p / q, w * q) for r, w in memo[c][1]] if p else [(ZERO, q)]) if q else []:
                     edges[r] = edges.get(r, ZERO) + w
             memo.append((top, sorted(edges.items(), key=lambda e: e[0], reverse=True)))
     return memo[game.root]
@@ -970,7 +899,7 @@ def upper_hull(chains: list) -> tuple[Any, list]:
             continue  # (sorted with the largest a first at each b)
         while len(hull) >= 2 and (hull[-1][1] - hull[-2][1]) * (b - hull[-1][0]) <= (a - hull[-1][1]) * (
             hull[-1][0] - hull[-2][0]
-        ):
+        ):  # (b, a) lies on or above the line through the last two points
             hull.pop()
         hull.append((b, a))
     return hull[0][1], [((a1 - a0) / (b1 - b0), b1 - b0) for (b0, a0), (b1, a1) in zip(hull, hull[1:])]
@@ -985,8 +914,9 @@ def vertices(top: Any, edges: list) -> list:
 
 
 def value(chain_: tuple, lam: Any) -> Any:
+    """delta(lam) from the chain; for lam = INF the limit, the top."""
     top, edges = chain_
-    return top + sum(((r - lam) * w for r, w in edges if r > lam), ZERO)
+    return top if lam == INF else top + sum(((r - lam) * w for r, w in edges if r > lam), ZERO)
 
 
 # --- Renyi divergence, KL divergence, bounded range: recomputed from the game ---------------------
@@ -1039,6 +969,9 @@ class LogForm:
             c[k] = c.get(k, ZERO) + v
         return LogForm(self.base, self.s + o.s, {k: v for k, v in c.items() if v})
 
+    def __sub__(self, o: LogForm) -> LogForm:
+        return self + o.scale(-1)
+
     def scale(self, f: Any) -> LogForm:
         return LogForm(self.base, self.s * f, {k: v * f for k, v in self.c.items()})
 
@@ -1083,74 +1016,60 @@ def terms_text(bound: tuple | None) -> str:
     s, terms = bound
     out = ""
     for b, c in terms:
-        out += (
-            (" - " if c < 0 else " + " if out else "") + ("" if abs(c) == 1 else f"{text(abs(c))} ") + f"log({text(b)})"
-        )
+        sign = " - " if c < 0 else " + " if out else ""
+        out += sign + ("" if abs(c) == 1 else f"{text(abs(c))} ") + f"log({text(b)})"
     if s or not out:
         out += (" - " if s < 0 else " + " if out else "") + text(abs(s) if out else s)
     return out
 
 
-def renyi_sum(game: Game, pair: tuple, alpha: int | None) -> Any:
-    """sup over deterministic adversaries of sum_v P_x(v)^alpha P_x'(v)^(1 - alpha) (alpha = None:
-    of the likelihood ratio P_x(v)/P_x'(v) of a view), node by node from the end: 1 at the end,
-    the max at a choice, sum_a p_a (p_a/p'_a)^(alpha - 1) (child) over answers with p_a > 0 (inf
-    if p'_a = 0), or for alpha = inf the max of p_a/p'_a (child)."""
+def renyi_sum(game: Game, pair: tuple, alpha: int | None, base: list | None = None) -> Any:
+    """sup over deterministic adversaries, node by node from the end (the max at a choice; over the
+    answers with p_a > 0 at an answer, inf if some p'_a = 0) of
+
+    * sum_v P_x(v)^alpha P_x'(v)^(1 - alpha): 1 at the end, sum_a p_a (p_a/p'_a)^(alpha - 1) (child);
+    * alpha = None (inf): the likelihood ratio P_x(v)/P_x'(v) of a view: 1, max_a p_a/p'_a (child);
+    * alpha = 1, the KL divergence sum_v P_x(v) log(P_x(v)/P_x'(v)): 0 at the end, sum_a p_a
+      (log(p_a/p'_a) + child), logarithms as LogForms over ``base``."""
     i, j = pair
     val: list = []
     for k, nd in enumerate(game.nodes):
-        if nd[0] == "end":
-            val.append(ONE)
-        elif nd[0] == "ask":
-            val.append(max((val[c] for c in nd[2]), key=lambda v: (1, ZERO) if infinite(v) else (0, v)))
+        if nd[0] != "answer":
+            val.append(most([val[c] for c in nd[-1]]) if nd[-1] else LogForm(base or []) if alpha == 1 else ONE)
+            continue
+        parts: list = []
+        for row, r, c in zip(game.probs(k), nd[3], nd[4]):
+            p, q = row[i], row[j]
+            if p and (not q or infinite(val[c])):
+                parts.append(INF)
+            elif p and alpha == 1:
+                parts.append((LogForm.log(base or [], Fraction(r[i], r[j])) + val[c]).scale(p))
+            elif p:
+                size = (bits(p) + bits(q)) * (alpha or 1)
+                if size + bits(val[c]) > LIMITS["max_bits"]:
+                    too_large("max_bits", "a term p^alpha p'^(1 - alpha)", f"about {size} bits")
+                parts.append((p / q) ** (alpha - 1) * p * val[c] if alpha else p / q * val[c])
+        if any(infinite(v) for v in parts):
+            val.append(INF)
+        elif alpha == 1:
+            val.append(sum(parts, LogForm(base or [])))
+            spend("bits", sum(map(bits, val[-1].c.values())), "the KL divergences")
         else:
-            parts = []
-            for row, c in zip(game.probs(k), nd[4]):
-                p, q = row[i], row[j]
-                if p and (not q or infinite(val[c])):
-                    parts.append(INF)
-                elif p:
-                    if (bits(p) + bits(q)) * (alpha or 1) + bits(val[c]) > LIMITS["max_bits"]:
-                        too_large(
-                            "max_bits",
-                            "a term p^alpha p'^(1 - alpha)",
-                            f"about {(bits(p) + bits(q)) * (alpha or 1)} bits",
-                        )
-                    parts.append((p / q) ** (alpha - 1) * p * val[c] if alpha else p / q * val[c])
-            big = any(infinite(v) for v in parts)
-            value = INF if big else bounded(max(parts) if alpha is None else sum(parts, ZERO), "a Renyi sum")
-            spend("bits", bits(value), "the Renyi sums")
-            val.append(value)
+            val.append(bounded(max(parts) if alpha is None else sum(parts, ZERO), "a Renyi sum"))
+            spend("bits", bits(val[-1]), "the Renyi sums")
     return val[game.root]
 
 
-def kl(game: Game, pair: tuple, base: list) -> Any:
-    """sup over deterministic adversaries of sum_v P_x(v) log(P_x(v)/P_x'(v)) (the KL divergence
-    of the views), node by node: 0 at the end, the max at a choice, sum_a p_a (log(p_a/p'_a) +
-    child) at an answer (inf if some p'_a = 0 < p_a).  Logarithms are LogForms over ``base``."""
-    i, j = pair
-    val: list = []
-    for k, nd in enumerate(game.nodes):
-        if nd[0] == "end":
-            val.append(LogForm(base))
-        elif nd[0] == "ask":
-            best = val[nd[2][0]]
-            for c in nd[2][1:]:
-                v = val[c]
-                if infinite(v) or (not infinite(best) and (v + best.scale(-1)).sign() > 0):
-                    best = v
-            val.append(best)
-        else:
-            total: Any = LogForm(base)
-            for row, r, c in zip(game.probs(k), nd[3], nd[4]):
-                if row[i] and (not row[j] or infinite(val[c])):
-                    total = INF
-                elif row[i] and not infinite(total):
-                    step = LogForm.log(base, Fraction(r[i], r[j])) + val[c]
-                    total = total + step.scale(row[i])
-            spend("bits", 0 if infinite(total) else sum(map(bits, total.c.values())), "the KL divergences")
-            val.append(total)
-    return val[game.root]
+def divergences(games: list, alpha: int | None, xs: list | None = None) -> list:
+    """D_alpha of each game, the largest over its ordered pairs (INF when infinite): for alpha = 1
+    the KL divergence, a LogForm over a coprime base of the games' integers and
+    ``xs``; else the largest Renyi sum r: D_alpha = log(r)/(alpha - 1), or
+    log(r) for alpha = inf."""
+    if alpha != 1:
+        return [most([renyi_sum(g, p, alpha) for p in g.pairs]) for g in games]
+    ints = [n for g in games for nd in g.nodes if nd[0] == "answer" for r in nd[3] for n in r]
+    base = coprime_base(ints + (xs or []))
+    return [most([renyi_sum(g, p, 1, base) for p in g.pairs]) for g in games]
 
 
 def br_ratio(game: Game, pair: tuple, deterministic: bool) -> Any:
@@ -1162,33 +1081,18 @@ def br_ratio(game: Game, pair: tuple, deterministic: bool) -> Any:
     freely: the largest ratio from answer a over the smallest from answer b != a, the prefix
     cancelling; HI(v) and LO(v), the largest and smallest ratio of a continuation, are one
     backward pass."""
-    i, j = pair
-    reach: set = set()
-    for one, other in ((i, j), (j, i)):  # a view impossible under exactly one dataset: ratio 0 or inf
-        seen = {game.root}
-        for k in range(game.root, -1, -1):
-            nd = game.nodes[k]
-            if k in seen and nd[0] != "end":
-                rows = game.probs(k) if nd[0] == "answer" else [[ONE] * len(game.datasets)] * len(nd[-1])
-                for row, c in zip(rows, nd[-1]):
-                    if row[one] and not row[other]:
-                        return INF
-                    if row[one]:
-                        seen.add(c)
-        reach = reach or seen  # then both orders reach the same nodes, every view with P, P' > 0
+    (i, j), reach = pair, {game.root}  # the nodes that views with P_x, P_x' > 0 reach
+    for k in range(game.root, -1, -1):
+        for row, c in zip(game.probs(k), game.nodes[k][-1]) if k in reach else ():
+            if bool(row[i]) != bool(row[j]):
+                return INF  # a view impossible under exactly one dataset: ratio 0 or inf
+            if row[i]:
+                reach.add(c)
     hi: list = []
     lo: list = []
     best: Any = ONE
     for k, nd in enumerate(game.nodes):
-        if nd[0] == "end":
-            hi.append(ONE)
-            lo.append(ONE)
-            continue
-        opts = (
-            [(ONE, c) for c in nd[2]]
-            if nd[0] == "ask"
-            else [(r[i] / r[j], c) for r, c in zip(game.probs(k), nd[4]) if r[i] and r[j]]
-        )
+        opts = [(r[i] / r[j], c) for r, c in zip(game.probs(k), nd[-1]) if r[i] and r[j]]
         hs, ls = [q * hi[c] for q, c in opts], [q * lo[c] for q, c in opts]
         hi.append(max(hs) if hs else ONE)
         lo.append(min(ls) if ls else ONE)
@@ -1202,23 +1106,23 @@ def br_ratio(game: Game, pair: tuple, deterministic: bool) -> Any:
 # --- simulation of randomized response: T's table, or Farkas multipliers -------------------------
 
 
-def rr_weights(outputs: list, lam: Any, delta: Any, path: str) -> list:
-    """Pr[RR(b) = c] for b = 0, 1: RR_eps (Def. 1.9) or RR_(eps, delta) (Def. 5.1)."""
+def rr_weights(game: Game, raw: object, path: str, lam: Any, delta: Any) -> tuple:
+    """The pair and the outputs of RR an entry names, and Pr[RR(b) = c] for b = 0, 1: RR_eps
+    (Def. 1.9) or RR_(eps, delta) (Def. 5.1)."""
+    pair, outputs = game.pair(field(raw, "pair", list, path), path + ".pair"), field(raw, "outputs", list, path)
     keep, flip = (1 - delta) * lam / (1 + lam), (1 - delta) / (1 + lam)
     if outputs == ["0", "1"] and delta == 0:
-        return [[keep, flip], [flip, keep]]
+        return pair, outputs, [[keep, flip], [flip, keep]]
     if outputs == ["I0", "0", "1", "I1"]:
-        return [[delta, keep, flip, ZERO], [ZERO, flip, keep, delta]]
-    raise Malformed(f"{path}: outputs must be [0, 1] (delta = 0) or [I0, 0, 1, I1]")
+        return pair, outputs, [[delta, keep, flip, ZERO], [ZERO, flip, keep, delta]]
+    raise Malformed(f"{path}.outputs: outputs must be [0, 1] (delta = 0) or [I0, 0, 1, I1]")
 
 
 def check_simulation(game: Game, raw: object, path: str, lam: Any, delta: Any) -> frozenset:
     """T on every history of the game (walked as a tree, at most --max-histories of them):
     each conditional a distribution, and sum_c Pr[RR(b) = c] T_c(h) = P_(x_b)(h) for b = 0, 1;
     returns the pair it covers."""
-    i, j = game.pair(field(raw, "pair", list, path), path + ".pair")
-    outputs = field(raw, "outputs", list, path)
-    w = rr_weights(outputs, lam, delta, path + ".outputs")
+    (i, j), outputs, w = rr_weights(game, raw, path, lam, delta)
     table: dict = {}
     for k, rd in enumerate(field(raw, "rounds", list, path)):
         where = f"{path}.rounds[{k}]"
@@ -1255,9 +1159,8 @@ def check_simulation(game: Game, raw: object, path: str, lam: Any, delta: Any) -
                 for b, target in ((0, p2), (1, pp2)):
                     mix = sum((wc * t for wc, t in zip(w[b], t2)), ZERO)
                     if mix != target:
-                        raise Rejected(
-                            f"{where}, answer {text(lab)!r}: T(RR({b})) gives {text(mix)}, M({text(game.datasets[(i, j)[b]])}) gives {text(target)}"
-                        )
+                        said = f"T(RR({b})) gives {text(mix)}, M({text(game.datasets[(i, j)[b]])}) gives {text(target)}"
+                        raise Rejected(f"{where}, answer {text(lab)!r}: {said}")
                 stack.append((c, hist + (lab,), t2, p2, pp2))
     if seen != set(table):
         raise Rejected(f"{path}: T's table has rounds the game does not have")
@@ -1268,9 +1171,7 @@ def check_farkas(game: Game, raw: object, path: str, lam: Any, delta: Any) -> fr
     """Farkas: y^T A >= 0 on every variable tau_c(h) >= 0 and y^T b < 0, for the rows
     consistency(c, round): sum_a tau_c(round.a) - tau_c(previous answer history) = [no previous]
     and mixture(b, h): sum_c Pr[RR(b) = c] tau_c(h) = P_(x_b)(h).  Then no T exists."""
-    i, j = game.pair(field(raw, "pair", list, path), path + ".pair")
-    outputs = field(raw, "outputs", list, path)
-    w = rr_weights(outputs, lam, delta, path + ".outputs")
+    (i, j), outputs, w = rr_weights(game, raw, path, lam, delta)
     column: dict = {}
     rhs = ZERO
     rows = field(raw, "multipliers", list, path)
@@ -1304,9 +1205,8 @@ def check_farkas(game: Game, raw: object, path: str, lam: Any, delta: Any) -> fr
     bad = [key for key, v in column.items() if v < 0]
     if bad:
         c, h = bad[0]
-        raise Rejected(
-            f"{path}: the combined coefficient of tau_{text(outputs[c])}({', '.join(map(text, h))}) is negative"
-        )
+        variable = f"tau_{text(outputs[c])}({', '.join(map(text, h))})"
+        raise Rejected(f"{path}: the combined coefficient of {variable} is negative")
     if not rhs < 0:
         raise Rejected(f"{path}: the combined right-hand side is {text(rhs)}, not < 0")
     return frozenset((i, j))
@@ -1332,64 +1232,49 @@ def param(obj: dict, key: str, where: str = "claim", kind: str = "number") -> An
     return v
 
 
+def pinned(game: Game, delta: Any, lam: Any, note: str = "") -> str:
+    """The statement PrivLoss(M, delta) = log(lam), checked by :func:`privloss_is` (else Rejected)."""
+    said = f"PrivLoss({text(game.name)}, {text(delta)})"
+    if not privloss_is(game, delta, lam):
+        raise Rejected(f"{said} is not {log_text(lam)}{note}")
+    return f"{said} = {log_text(lam)}"
+
+
 def privloss(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     """PrivLoss(M, delta) = inf{eps >= 0 : delta_M(e^eps) <= delta} is log of the proof's
     ``exp_privloss`` (:func:`privloss_is`); the claim compares it with its own value."""
-    game, delta, lam_c = (
-        game_of(games, claim.get("of")),
-        param(claim, "delta", kind="prob"),
-        param(claim, "exp_eps", kind="exp"),
-    )
-    rel = field(claim, "relation", str, "claim")
+    game, delta = game_of(games, claim.get("of")), param(claim, "delta", kind="prob")
+    lam_c, rel = param(claim, "exp_eps", kind="exp"), field(claim, "relation", str, "claim")
     if rel not in ("equals", "at_most"):
         raise Malformed("claim.relation: equals or at_most")
     lam = param(proof, "exp_privloss", "proof", "lam")
-    if not privloss_is(game, delta, lam):
-        raise Rejected(f"PrivLoss({text(game.name)}, {text(delta)}) is not {log_text(lam)}, the value the proof states")
-    c = order(lam, lam_c)
-    facts = f"PrivLoss({text(game.name)}, {text(delta)}) = {log_text(lam)}"
-    return (
-        facts,
-        f"PrivLoss({text(game.name)}, {text(delta)}) {'=' if rel == 'equals' else '<='} {log_text(lam_c)}",
-        (c == 0 if rel == "equals" else c <= 0),
-    )
+    facts, c = pinned(game, delta, lam, ", the value the proof states"), order(lam, lam_c)
+    statement = f"PrivLoss({text(game.name)}, {text(delta)}) {'=' if rel == 'equals' else '<='} {log_text(lam_c)}"
+    return facts, statement, c == 0 if rel == "equals" else c <= 0
 
 
 def dp(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     """(eps, delta)-DP is delta_M(e^eps) <= delta (Def. 1.7), computed at e^eps; for e^eps = e^q
     outside the field, at the proof's ``bracket`` b: delta_M is nonincreasing, so b <= e^q with
-    delta_M(b) <= delta proves it and b >= e^q with delta_M(b) > delta refutes it."""
-    game, lam, delta = (
-        game_of(games, claim.get("of")),
-        param(claim, "exp_eps", kind="exp"),
-        param(claim, "delta", kind="prob"),
-    )
-    if infinite(lam):
-        raise Malformed("claim.exp_eps: must be finite")
+    delta_M(b) <= delta proves it and b >= e^q with delta_M(b) > delta refutes it.  A delta claim
+    compares delta_M(e^eps) with its value."""
+    game, lam = game_of(games, claim.get("of")), param(claim, "exp_eps", kind="lam" if kind == "delta" else "exp")
+    delta = param(claim, "equals") if kind == "delta" else param(claim, "delta", kind="prob")
     neg = kind == "not_dp"
-    statement = f"{text(game.name)} is {'not ' if neg else ''}({log_text(lam)}, {text(delta)})-DP"
-    if isinstance(lam, tuple):
-        b = param(proof, "bracket", "proof", "lam")
-        v = delta_at(game, b)[0]
-        side = order(b, lam)  # delta_M is nonincreasing
-        is_dp = True if v <= delta and side < 0 else False if v > delta and side > 0 else None
-        facts = f"delta_{text(game.name)}({text(b)}) = {text(v)}, with {text(b)} {'<' if side < 0 else '>'} e^{text(lam[1])}"
-    else:
-        v = delta_at(game, lam)[0]
-        is_dp, facts = v <= delta, f"delta_{text(game.name)}({text(lam)}) = {text(v)}"
-    return facts, statement, None if is_dp is None else is_dp != neg
-
-
-def delta_claim(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
-    game, lam, d = game_of(games, claim.get("of")), param(claim, "exp_eps", kind="lam"), param(claim, "equals")
     if infinite(lam):
         raise Malformed("claim.exp_eps: must be finite")
-    v = delta_at(game, lam)[0]
-    return (
-        f"delta_{text(game.name)}({text(lam)}) = {text(v)}",
-        f"delta_{text(game.name)}({text(lam)}) = {text(d)}",
-        v == d,
-    )
+    b = param(proof, "bracket", "proof", "lam") if isinstance(lam, tuple) else lam
+    v = delta_at(game, b)[0]
+    facts = f"delta_{text(game.name)}({text(b)}) = {text(v)}"
+    if kind == "delta":
+        return facts, f"delta_{text(game.name)}({text(lam)}) = {text(delta)}", v == delta
+    statement = f"{text(game.name)} is {'not ' * neg}({log_text(lam)}, {text(delta)})-DP"
+    if not isinstance(lam, tuple):
+        return facts, statement, (v <= delta) != neg
+    side = order(b, lam)
+    is_dp = True if v <= delta and side < 0 else False if v > delta and side > 0 else None
+    facts += f", with {text(b)} {'<' if side < 0 else '>'} e^{text(lam[1])}"
+    return facts, statement, None if is_dp is None else is_dp != neg
 
 
 def envelope(game: Game) -> tuple[Any, list]:
@@ -1397,33 +1282,35 @@ def envelope(game: Game) -> tuple[Any, list]:
     return upper_hull([chain(game, p) for p in game.pairs])
 
 
+def above(ca: tuple, cb: tuple, lo: Any) -> Any:
+    """The first lam of lo, the bends of either chain beyond lo, and INF (the limit, the tops) at
+    which delta_a(lam) > delta_b(lam), or None: both are piecewise linear, so none beyond lo is
+    above when none of these is."""
+    lams = sorted({lo} | {r for r, _ in ca[1] + cb[1] if r > lo}) + [INF]
+    return next((lam for lam in lams if value(ca, lam) > value(cb, lam)), None)
+
+
 def profile(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
-    """delta_M(lam) <= delta_N(lam) for every lam >= 1 (eps >= 0); profile_eq is both directions.
-    Both are convex and piecewise linear, so they are compared at lam = 1, at every bend of either
-    beyond 1, and in the limit (the tops).
+    """delta_M(lam) <= delta_N(lam) for every lam >= 1 (eps >= 0); profile_eq is both directions,
+    compared by :func:`above`.
 
     fdp: M is f-DP for f = T(N), N's trade-off function (Dong, Roth & Su 2022): T(M) >= T(N), which
     is delta_M <= delta_N for every lam >= 0 (their Prop. 2.12); for lam < 1 it follows from lam >= 1,
     because over a symmetric set of pairs (every game's) delta(lam) = 1 - lam + lam delta(1/lam)."""
     key = {"profile_le": "than", "profile_eq": "as"}.get(kind, "f")
     m, n = game_of(games, claim.get("of")), game_of(games, claim.get(key))
-    rel = {"profile_le": "<=", "profile_eq": "equals"}.get(kind)
-    statement = (
-        f"profile of {text(m.name)} {rel} profile of {text(n.name)}"
-        if rel
-        else f"{text(m.name)} is {'not ' if kind == 'not_fdp' else ''}T({text(n.name)})-DP"
-    )
+    rel, neg = {"profile_le": "<=", "profile_eq": "equals"}.get(kind), kind == "not_fdp"
+    statement = f"profile of {text(m.name)} {rel} profile of {text(n.name)}"
+    statement = statement if rel else f"{text(m.name)} is {'not ' * neg}T({text(n.name)})-DP"
     chains = {g.name: envelope(g) for g in (m, n)}
     for a, b in [(m, n)] + ([(n, m)] if kind == "profile_eq" else []):
         ca, cb = chains[a.name], chains[b.name]
-        for lam in sorted({ONE} | {r for r, _ in ca[1] + cb[1] if r > 1}) + [INF]:
-            va, vb = (ca[0], cb[0]) if lam == INF else (value(ca, lam), value(cb, lam))
-            if va > vb:
-                facts = (
-                    f"delta_{text(a.name)}({text(lam)}) = {text(va)} > delta_{text(b.name)}({text(lam)}) = {text(vb)}"
-                )
-                return facts, statement, kind == "not_fdp"
-    return "compared at every bend and in the limit", statement, kind != "not_fdp"
+        lam = above(ca, cb, ONE)
+        if lam is not None:
+            va, vb = value(ca, lam), value(cb, lam)
+            facts = f"delta_{text(a.name)}({text(lam)}) = {text(va)} > delta_{text(b.name)}({text(lam)}) = {text(vb)}"
+            return facts, statement, neg
+    return "compared at every bend and in the limit", statement, not neg
 
 
 def gauss_cmp(b: Fraction, w: Any, mu: Fraction) -> int:
@@ -1476,11 +1363,10 @@ def gdp(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     vertex (b, a) of the chain of delta_M is a test with P_x'(T) = b, P_x(T) = a, and every test lies
     below the chain, so T(M)(b) = 1 - C(b) with C the concave chain: piecewise linear, while G_mu is
     convex, so T(M) >= G_mu exactly when G_mu(b) <= 1 - a at every vertex."""
-    game, mu = game_of(games, claim.get("of")), param(claim, "mu")
+    game, mu, neg = game_of(games, claim.get("of")), param(claim, "mu"), kind == "not_gdp"
     if not isinstance(mu, Fraction) or mu < 0:
         raise Malformed("claim.mu: a rational >= 0")
-    neg = kind == "not_gdp"
-    statement = f"{text(game.name)} is {'not ' if neg else ''}{text(mu)}-GDP"
+    statement = f"{text(game.name)} is {'not ' * neg}{text(mu)}-GDP"
     for b, a in vertices(*envelope(game)):
         if gauss_cmp(b, 1 - a, mu) > 0:
             return f"the test with P_x'(T) = {text(b)}, P_x(T) = {text(a)} lies below G_{text(mu)}", statement, neg
@@ -1489,7 +1375,7 @@ def gdp(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
 
 def renyi(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     """D_alpha(M) (Mironov 2017, Def. 3) for alpha = 1 (KL), a whole alpha >= 2 or alpha = inf,
-    recomputed from the game (:func:`renyi_sum`, :func:`kl`), and compared exactly with the claimed
+    recomputed from the game (:func:`divergences`), and compared exactly with the claimed
     X = s + sum c log(b): log(r)/(alpha - 1) - X is a sum of logarithms (:class:`LogForm`)."""
     game, x = game_of(games, claim.get("of")), bound_terms(claim.get("bound"), "claim.bound")
     rel, alpha = field(claim, "relation", str, "claim"), renyi_order(claim.get("alpha"), "claim.alpha")
@@ -1497,11 +1383,10 @@ def renyi(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
         raise Malformed("claim.relation: equals, at_most or exceeds")
     if not game.rational:
         raise Malformed("Renyi claims need rational probabilities")
-    c, value = compare_divergence(game, alpha, x)
-    statement = (
-        f"D_{alpha or 'inf'}({text(game.name)}) {dict(equals='=', at_most='<=', exceeds='>')[rel]} {terms_text(x)}"
-    )
-    return value, statement, {"equals": c == 0, "at_most": c <= 0, "exceeds": c > 0}[rel]
+    c, shown = compare_divergence(game, alpha, x)
+    sign = {"equals": "=", "at_most": "<=", "exceeds": ">"}[rel]
+    statement = f"D_{alpha or 'inf'}({text(game.name)}) {sign} {terms_text(x)}"
+    return shown, statement, {"equals": c == 0, "at_most": c <= 0, "exceeds": c > 0}[rel]
 
 
 def renyi_order(raw: Any, path: str) -> int | None:
@@ -1515,29 +1400,19 @@ def renyi_order(raw: Any, path: str) -> int | None:
 
 def compare_divergence(game: Game, alpha: int | None, x: tuple | None) -> tuple[int, str]:
     """The sign of D_alpha(game) - X, and the value as text."""
-    ints = [n for nd in game.nodes if nd[0] == "answer" for r in nd[3] for n in r]
     xs = [] if x is None else [y for b, _ in x[1] for y in (b.numerator, b.denominator)]
-    if alpha == 1:
-        base = coprime_base(ints + xs)
-        forms = [kl(game, p, base) for p in game.pairs]
-        value: Any = INF if any(infinite(f) for f in forms) else forms[0]
-        for f in forms[1:] if not infinite(value) else []:
-            value = f if (f + value.scale(-1)).sign() > 0 else value
-        shown = "inf" if infinite(value) else "a sum of logarithms"
-    else:
-        r = max((renyi_sum(game, p, alpha) for p in game.pairs), key=lambda v: (1, ZERO) if infinite(v) else (0, v))
-        shown = "inf" if infinite(r) else f"log({text(r)})" + (f"/{alpha - 1}" if alpha and alpha > 2 else "")
-        if not infinite(r):
-            base = coprime_base([r.numerator, r.denominator] + xs)
-            value = LogForm.log(base, r, Fraction(1, alpha - 1) if alpha else ONE)
-        else:
-            value = INF
-    if infinite(value) or x is None:
-        return (0 if infinite(value) and x is None else 1 if infinite(value) else -1), shown
+    (d,) = divergences([game], alpha, xs)
+    if infinite(d) or alpha == 1:
+        shown = "inf" if infinite(d) else "a sum of logarithms"
+    else:  # D = log(r)/(alpha - 1), log(r) for alpha = inf
+        shown = f"log({text(d)})" + (f"/{alpha - 1}" if alpha and alpha > 2 else "")
+        d = LogForm.log(coprime_base([d.numerator, d.denominator] + xs), d, Fraction(1, alpha - 1) if alpha else ONE)
+    if infinite(d) or x is None:
+        return infinite(d) - (x is None), shown
     s, terms = x
-    diff = value + LogForm(value.base, -s)
+    diff = d - LogForm(d.base, s)
     for b, c in terms:
-        diff = diff + LogForm.log(value.base, b, -c)
+        diff = diff + LogForm.log(d.base, b, -c)
     return diff.sign(), f"D = {shown}"
 
 
@@ -1547,20 +1422,13 @@ def bounded_range(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     game, adv = game_of(games, claim.get("of")), field(claim, "adversaries", str, "claim")
     if adv not in ("deterministic", "randomized"):
         raise Malformed("claim.adversaries: deterministic or randomized")
-    r = max(
-        (br_ratio(game, p, adv == "deterministic") for p in game.pairs),
-        key=lambda v: (1, ZERO) if infinite(v) else (0, v),
-    )
-    facts, suffix = (
-        f"BR-range({text(game.name)}) = {log_text(r)}",
-        "" if adv == "deterministic" else " (randomized adversaries)",
-    )
+    r = most([br_ratio(game, p, adv == "deterministic") for p in game.pairs])
+    facts, suffix = f"BR-range({text(game.name)}) = {log_text(r)}", " (randomized adversaries)" * (adv == "randomized")
     if kind == "br_range":
         target = param(claim, "equals", kind="lam")
         return facts, f"BR-range({text(game.name)}) = {log_text(target)}{suffix}", order(r, target) == 0
-    lam = param(claim, "exp_eps", kind="exp")
-    neg = kind == "not_bounded_range"
-    return facts, f"{text(game.name)} is {'not ' if neg else ''}{log_text(lam)}-BR{suffix}", (order(r, lam) <= 0) != neg
+    lam, neg = param(claim, "exp_eps", kind="exp"), kind == "not_bounded_range"
+    return facts, f"{text(game.name)} is {'not ' * neg}{log_text(lam)}-BR{suffix}", (order(r, lam) <= 0) != neg
 
 
 def simulates(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
@@ -1571,32 +1439,26 @@ def simulates(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     game, delta = game_of(games, claim.get("of")), param(claim, "delta", kind="prob")
     if claim.get("exp_eps") is None:
         lam = param(proof, "exp_privloss", "proof", "lam")
-        if not privloss_is(game, delta, lam):
-            raise Rejected(f"PrivLoss({text(game.name)}, {text(delta)}) is not {log_text(lam)}")
-        eps = f"PrivLoss({text(game.name)}, {text(delta)}) = {log_text(lam)}"
+        eps = pinned(game, delta, lam)
     else:
         lam = param(claim, "exp_eps", kind="lam")
         eps = log_text(lam)
     negated = kind == "not_simulates_rr"
-    statement = (
-        f"{text(game.name)} {'does not simulate' if negated else 'simulates'} RR_({eps}, {text(delta)}) (Thm 1.10)"
-    )
+    does = "does not simulate" if negated else "simulates"
+    statement = f"{text(game.name)} {does} RR_({eps}, {text(delta)}) (Thm 1.10)"
     if infinite(lam):
         return "no finite eps", statement, negated
-    with_t = {
-        check_simulation(game, s, f"proof.simulation[{k}]", lam, delta)
-        for k, s in enumerate(field(proof, "simulation", list, "proof", optional=True) or [])
-    }
-    no_t = {
-        check_farkas(game, f, f"proof.farkas[{k}]", lam, delta)
-        for k, f in enumerate(field(proof, "farkas", list, "proof", optional=True) or [])
-    }
-    for k, raw in enumerate(field(proof, "breaks", list, "proof", optional=True) or []):
+
+    def entries(key: str) -> Any:
+        return enumerate(field(proof, key, list, "proof", optional=True) or [])
+
+    with_t = {check_simulation(game, s, f"proof.simulation[{k}]", lam, delta) for k, s in entries("simulation")}
+    no_t = {check_farkas(game, f, f"proof.farkas[{k}]", lam, delta) for k, f in entries("farkas")}
+    for k, raw in entries("breaks"):
         pair = game.pair(raw, f"proof.breaks[{k}]")
         if not hockey(game, pair, lam)[0] > delta:
-            raise Rejected(
-                f"proof.breaks[{k}]: the pair {game.pair_names(pair)} is ({log_text(lam)}, {text(delta)})-DP"
-            )
+            said = f"the pair {game.pair_names(pair)} is ({log_text(lam)}, {text(delta)})-DP"
+            raise Rejected(f"proof.breaks[{k}]: {said}")
         no_t.add(frozenset(pair))
     if with_t & no_t:
         raise Rejected("T was shown both to exist and not to exist for the same pair")
@@ -1648,10 +1510,8 @@ def optimal_holds(lams: list, deltas: list, at: Any, lam: Any) -> bool:
         return lam == 1
     tau, total, active = 1 - (1 - at) / keep, ZERO, False
     for mask in range(2**k):
-        es, rest = (
-            prod([lams[i] for i in range(k) if mask >> i & 1]),
-            prod([lams[i] for i in range(k) if not mask >> i & 1]),
-        )
+        es = prod([x for i, x in enumerate(lams) if mask >> i & 1])
+        rest = prod([x for i, x in enumerate(lams) if not mask >> i & 1])
         if es - lam * rest >= 0:
             total, active = total + es - lam * rest, True
     f = total / prod([1 + x for x in lams])
@@ -1671,32 +1531,21 @@ def composition(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     for n in names:  # a repeated component is another copy: R, R#2, R#3, ...
         labels.append(next(x for x in [n] + [f"{n}#{k}" for k in range(2, len(names) + 2)] if x not in labels))
     built = concomp(comps, labels)
-    games[built.name] = built
-    theorem = field(claim, "theorem", str, "claim")
+    games[built.name], name, theorem = built, text(built.name), field(claim, "theorem", str, "claim")
     if theorem == "fdp":  # T(ConComp) >= the tensor product of the T(M_i): delta below, at every lam >= 0
-        found, bound = envelope(built), tensor([envelope(g) for g in comps])
-        holds = found[0] <= bound[0] and all(
-            value(found, x) <= value(bound, x) for x in {ZERO} | {r for r, _ in found[1] + bound[1]}
-        )
-        return (
-            "both profiles compared at every bend and in the limit",
-            f"T({built.name}) >= the tensor product of the T(M_i)",
-            holds,
-        )
+        holds = above(envelope(built), tensor([envelope(g) for g in comps]), ZERO) is None
+        said = f"T({name}) >= the tensor product of the T(M_i)"
+        return "both profiles compared at every bend and in the limit", said, holds
     if theorem == "renyi":
         alpha = renyi_order(claim.get("alpha"), "claim.alpha")
         if not all(g.rational for g in comps):
             raise Malformed("Renyi claims need rational probabilities")
-        c = compose_renyi(built, comps, alpha)
-        statement = f"D_{alpha or 'inf'}({built.name}) <= " + " + ".join(
-            f"D_{alpha or 'inf'}({text(n)})" for n in labels
-        )
-        return "recomputed from the games", statement, c <= 0
+        c, d = compose_renyi(built, comps, alpha), f"D_{alpha or 'inf'}"
+        return "recomputed from the games", f"{d}({name}) <= " + " + ".join(f"{d}({text(n)})" for n in labels), c <= 0
     if theorem not in ("basic", "improved-basic", "thm-1.8", "optimal"):
         raise Malformed("claim.theorem: basic, improved-basic, thm-1.8, optimal, renyi or fdp")
     deltas = [number(d, f"claim.deltas[{k}]") for k, d in enumerate(field(claim, "deltas", list, "claim"))]
-    claimed = field(claim, "eps", list, "claim")
-    used = field(proof, "exp_eps", list, "proof")
+    claimed, used = field(claim, "eps", list, "claim"), field(proof, "exp_eps", list, "proof")
     if not len(deltas) == len(claimed) == len(used) == len(comps):
         raise Malformed("claim.deltas, claim.eps and proof.exp_eps need one entry per component")
     lams = []
@@ -1704,29 +1553,26 @@ def composition(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
         lam = ratio(used[k], f"proof.exp_eps[{k}]")
         if infinite(lam) or lam < 1 or not 0 <= d <= 1:
             raise Malformed(f"proof.exp_eps[{k}]: a finite e^eps_i >= 1 (and delta_i in [0, 1])")
-        if claimed[k] is None and not privloss_is(g, d, lam):
-            raise Rejected(f"PrivLoss({text(g.name)}, {text(d)}) is not {log_text(lam)}")
-        if claimed[k] is not None and ratio(claimed[k], f"claim.eps[{k}]") != lam:
+        if claimed[k] is None:
+            pinned(g, d, lam)
+        elif ratio(claimed[k], f"claim.eps[{k}]") != lam:
             raise Malformed(f"proof.exp_eps[{k}]: must be the claimed e^eps_i")
-        if claimed[k] is not None and not delta_at(g, lam)[0] <= d:
-            return f"{text(g.name)} is not ({log_text(lam)}, {text(d)})-DP", f"{built.name} within {theorem}", False
+        elif not delta_at(g, lam)[0] <= d:
+            return f"{text(g.name)} is not ({log_text(lam)}, {text(d)})-DP", f"{name} within {theorem}", False
         lams.append(lam)
     parts = ", ".join(f"({log_text(x)}, {text(d)})" for x, d in zip(lams, deltas))
     if theorem == "optimal":
-        at = param(claim, "delta", kind="prob")
+        at, bound_text = param(claim, "delta", kind="prob"), "the optimal composition's eps"
         lam = param(proof, "exp_privloss", "proof", "lam")
         holds = optimal_holds(lams, deltas, at, lam)
-        bound_text = "the optimal composition's eps"
     else:
         bound, delta_t = theorem_bound(theorem, lams, deltas)
         at = param(claim, "delta", kind="prob") if claim.get("delta") is not None else delta_t
         lam = param(proof, "exp_privloss", "proof", "lam")
         holds = at < delta_t or (not infinite(lam) and lam <= bound)
         bound_text = f"{log_text(bound)} at delta >= {text(delta_t)}"
-    if not privloss_is(built, at, lam):
-        raise Rejected(f"PrivLoss({built.name}, {text(at)}) is not {log_text(lam)}")
-    facts = f"PrivLoss({built.name}, {text(at)}) = {log_text(lam)}; components ({parts}); {theorem} gives {bound_text}"
-    return facts, f"PrivLoss({built.name}, {text(at)}) within the {theorem} theorem", holds
+    facts = f"{pinned(built, at, lam)}; components ({parts}); {theorem} gives {bound_text}"
+    return facts, f"PrivLoss({name}, {text(at)}) within the {theorem} theorem", holds
 
 
 def tensor(chains: list) -> tuple:
@@ -1749,34 +1595,22 @@ def tensor(chains: list) -> tuple:
 def compose_renyi(built: Game, comps: list, alpha: int | None) -> int:
     """The sign of D_alpha(ConComp) - Sum D_alpha(M_i): for alpha >= 2 or inf, D = log(r)/(alpha - 1)
     (log r), so it is the sign of r_ConComp - Prod r_i; for alpha = 1 a sum of logarithms."""
-    if alpha == 1:
-        ints = [n for g in [built] + comps for nd in g.nodes if nd[0] == "answer" for r in nd[3] for n in r]
-        base = coprime_base(ints)
-        parts = []
-        for g in [built] + comps:
-            forms = [kl(g, p, base) for p in g.pairs]
-            best: Any = INF if any(infinite(f) for f in forms) else forms[0]
-            for f in forms[1:] if not infinite(best) else []:
-                best = f if (f + best.scale(-1)).sign() > 0 else best
-            parts.append(best)
-        if any(infinite(p) for p in parts):
-            return 0 if infinite(parts[0]) and any(infinite(p) for p in parts[1:]) else 1 if infinite(parts[0]) else -1
-        diff = parts[0]
-        for p in parts[1:]:
-            diff = diff + p.scale(-1)
-        return diff.sign()
-    key = lambda v: (1, ZERO) if infinite(v) else (0, v)  # noqa: E731
-    rs = [max((renyi_sum(g, p, alpha) for p in g.pairs), key=key) for g in [built] + comps]
-    total = INF if any(infinite(r) for r in rs[1:]) else prod(rs[1:])
-    return order(rs[0], total)
+    first, *rest = divergences([built] + comps, alpha)
+    if infinite(first) or any(infinite(d) for d in rest):
+        return infinite(first) - any(infinite(d) for d in rest)
+    if alpha != 1:
+        return order(first, prod(rest))
+    for d in rest:
+        first = first - d
+    return first.sign()
 
 
-# --- a certificate, and the command line ---------------------------------------------------------
+# --- a certificate ---------------------------------------------------------------------------------
 
 HANDLERS = {  # claim kind: (its check, the proof objects it reads)
     "privloss": (privloss, {"exp_privloss"}),
     **dict.fromkeys(["dp", "not_dp"], (dp, {"bracket"})),
-    "delta": (delta_claim, set()),
+    "delta": (dp, set()),
     **dict.fromkeys(["profile_le", "profile_eq", "fdp", "not_fdp"], (profile, set())),
     **dict.fromkeys(["gdp", "not_gdp"], (gdp, set())),
     "renyi": (renyi, set()),
@@ -1805,14 +1639,6 @@ def one_certificate() -> Iterator[None]:
             gc.enable()
 
 
-def check_certificate(cert: object, hashes: set | None = None) -> str:
-    """Check one certificate; return what was proved (the statement derived from the game and
-    the proof, each game's fingerprint, and apart the unverified labels), or raise Malformed,
-    Rejected or OtherCase."""
-    with one_certificate():
-        return _check(cert, hashes)
-
-
 def read_games(cert: object) -> dict:
     """The certificate's games, validated, in its field (``"field": "exp(1/L)"``: Q(e^(1/L)))."""
     if field(cert, "format", str, "certificate") != FORMAT or field(cert, "version", int, "certificate") != VERSION:
@@ -1827,51 +1653,52 @@ def read_games(cert: object) -> dict:
     return {name: Game(name, g, f"games.{name}") for name, g in field(cert, "games", dict, "certificate").items()}
 
 
-def fingerprints(cert: object) -> dict:
-    """The fingerprint of every game of a certificate-like document {format, version, [field],
-    games}: what ``exactdp info CASE --fingerprint`` prints for the games it builds."""
+def check_certificate(cert: object, hashes: set | None = None) -> str:
+    """Check one certificate; return what was proved (the statement derived from the game and
+    the proof, each game's fingerprint, and apart the unverified labels), or raise Malformed,
+    Rejected or OtherCase."""
     with one_certificate():
-        return {name: fingerprint(g) for name, g in read_games(cert).items()}
-
-
-def show(cert: object) -> list:
-    """Every game of the certificate as an indented tree (``--show-game``)."""
-    with one_certificate():
-        return [line for g in read_games(cert).values() for line in show_game(g)]
-
-
-def _check(cert: object, hashes: set | None) -> str:
-    games = read_games(cert)
-    claim, proof = field(cert, "claim", dict, "certificate"), field(cert, "proof", dict, "certificate")
-    kind, verdict = field(claim, "kind", str, "claim"), field(cert, "verdict", str, "certificate")
-    handler, keys = HANDLERS.get(kind, (None, set()))
-    if handler is None or verdict not in ("holds", "fails"):
-        raise Malformed(f"claim.kind: unknown kind {text(kind)!r}" if handler is None else "verdict: holds or fails")
-    if set(proof) - keys:  # nothing in a certificate goes unchecked
-        raise Malformed(f"proof: {', '.join(sorted(map(text, set(proof) - keys)))} is not part of a {kind} proof")
-    facts, statement, holds = handler(kind, claim, games, proof)  # (a composition adds the game it builds)
-    if holds is None:
-        raise Rejected(f"the proof does not decide the claim {statement} ({facts})")
-    if holds != (verdict == "holds"):
-        raise Rejected(f"the certificate says the claim {verdict}, but it {'holds' if holds else 'fails'}: {statement}")
-    lines = [f"proved: {facts}", f"claim: {statement} -- {'holds' if holds else 'FALSE (the certificate refutes it)'}"]
-    for name, g in games.items():
-        ds, pairs = ", ".join(map(text, g.datasets)), ", ".join(map(g.pair_names, g.pairs))
-        field_note = f"; t = e^(1/{Qt.L})" if Qt.L else ""
-        lines.append(
-            f"game {text(name)}: sha256 {fingerprint(g)}; {len(reachable(g))} nodes; datasets ({ds}); ordered pairs {pairs}{field_note}"
-        )
+        games = read_games(cert)
+        claim, proof = field(cert, "claim", dict, "certificate"), field(cert, "proof", dict, "certificate")
+        kind, verdict = field(claim, "kind", str, "claim"), field(cert, "verdict", str, "certificate")
+        handler, keys = HANDLERS.get(kind, (None, set()))
+        if handler is None:
+            raise Malformed(f"claim.kind: unknown kind {text(kind)!r}")
+        if verdict not in ("holds", "fails"):
+            raise Malformed("verdict: holds or fails")
+        if set(proof) - keys:  # nothing in a certificate goes unchecked
+            raise Malformed(f"proof: {', '.join(sorted(map(text, set(proof) - keys)))} is not part of a {kind} proof")
+        facts, statement, holds = handler(kind, claim, games, proof)  # (a composition adds the game it builds)
+        if holds is None:
+            raise Rejected(f"the proof does not decide the claim {statement} ({facts})")
+        if holds != (verdict == "holds"):
+            said = "holds" if holds else "fails"
+            raise Rejected(f"the certificate says the claim {verdict}, but it {said}: {statement}")
+        outcome = "holds" if holds else "FALSE (the certificate refutes it)"
+        lines = [f"proved: {facts}", f"claim: {statement} -- {outcome}"]
+        for name, g in games.items():
+            ds, pairs = ", ".join(map(text, g.datasets)), ", ".join(map(g.pair_names, g.pairs))
+            shape = f"{len(g.reachable)} nodes; datasets ({ds}); ordered pairs {pairs}"
+            lines.append(
+                f"game {text(name)}: sha256 {fingerprint(g)}; {shape}" + (f"; t = e^(1/{Qt.L})" if Qt.L else "")
+            )
     case: dict = cert["case"] if isinstance(cert, dict) and isinstance(cert.get("case"), dict) else {}
     file, sha = text(case.get("file")), text(case.get("sha256"))
-    lines.append(
-        f"unverified (written by the certificate's author, not checked): case file {file} (sha256 {sha}), case {text(case.get('name'))}, claim {text(case.get('claim'))}"
-    )
+    said = f"case file {file} (sha256 {sha}), case {text(case.get('name'))}, claim {text(case.get('claim'))}"
+    lines.append(f"unverified (written by the certificate's author, not checked): {said}")
     if hashes is not None and case.get("sha256") not in hashes:
         raise OtherCase(
             f"it names the case file {file} (sha256 {sha}), not one of the --case files; its proof checks:\n  "
             + "\n  ".join(lines)
         )
     return "\n".join(lines)
+
+
+def fingerprints(cert: object) -> dict:
+    """The fingerprint of every game of a certificate-like document {format, version, [field],
+    games}: what ``exactdp info CASE --fingerprint`` prints for the games it builds."""
+    with one_certificate():
+        return {name: fingerprint(g) for name, g in read_games(cert).items()}
 
 
 def load(path: Path) -> Any:
@@ -1893,21 +1720,54 @@ def load(path: Path) -> Any:
             data = f.read(LIMITS["max_bytes"] + 1)
         if len(data) > LIMITS["max_bytes"]:
             too_large("max_bytes", "reading the file", "more bytes")
+        if path.suffix != ".json":
+            return data
         with one_certificate():
-            return (
-                data
-                if path.suffix != ".json"
-                else json.loads(
-                    data.decode("utf-8"), object_pairs_hook=pairs, parse_float=refuse, parse_constant=refuse
-                )
-            )
+            return json.loads(data.decode("utf-8"), object_pairs_hook=pairs, parse_float=refuse, parse_constant=refuse)
     except OSError as e:
         raise Malformed(f"cannot read it: {text(e.strerror or e)}") from None
     except (UnicodeDecodeError, RecursionError, ValueError) as e:  # JSONDecodeError is a ValueError
         raise Malformed(f"cannot read it as UTF-8 JSON: {str(e)[:200] or type(e).__name__}") from None
 
 
+# --- the command line: arguments, folders and printing (outside the kernel: it decides nothing) ----
+
+
+def show(cert: object) -> list:
+    """Every game of the certificate as an indented tree (``--show-game``); a shared sub-game is
+    printed once and then referred to."""
+    out = []
+    with one_certificate():
+        for game in read_games(cert).values():
+            ds = ", ".join(map(text, game.datasets))
+            out.append(
+                f"game {text(game.name)}: datasets ({ds}); ordered pairs " + ", ".join(map(game.pair_names, game.pairs))
+            )
+            shown: set = set()
+            stack = [(game.root, 1, "")]
+            while stack:
+                k, depth, head = stack.pop()
+                nd, pad = game.nodes[k], "  " * depth
+                if nd[0] == "end" or k in shown:
+                    out.append(f"{pad}{head}" + ("end" if nd[0] == "end" else f"#{k} (shown above)"))
+                    continue
+                shown.add(k)
+                does = "the adversary chooses" if nd[0] == "ask" else f"the mechanism answers, Pr under ({ds})"
+                out.append(f"{pad}{head}#{k} {does}:")
+                rows = game.probs(k) if nd[0] == "answer" else []
+                probs = [" (" + ", ".join(map(text, row)) + ")" for row in rows] or [""] * len(nd[1])
+                stack += reversed([(c, depth + 1, f"{text(lab)}{pr} -> ") for lab, pr, c in zip(nd[1], probs, nd[-1])])
+    return out
+
+
 def main(argv: list | None = None) -> int:
+    """``python checker.py [--case CASE.yaml]... [--show-game] [-q] [--max-... N] CERT_OR_DIR...``
+    (or ``exactdp-check``).  Exit status 0: every certificate is accepted; 1: one is rejected, or names
+    another case file than the ``--case`` files; 2: one is unreadable, malformed, or needs more than a
+    named limit (DEFAULT_LIMITS, each a flag: a hostile file is refused in seconds).  For an accepted
+    certificate the checker prints what it derived from the games and the proof, each game's SHA-256
+    fingerprint (``exactdp info CASE --fingerprint`` prints it for the games exactdp builds from a case
+    file) and, apart and marked, the labels it did not verify."""
     ap = argparse.ArgumentParser(
         prog="exactdp-check", description="Check exactdp certificates (Python standard library only)."
     )
@@ -1943,7 +1803,7 @@ def main(argv: list | None = None) -> int:
             cert = load(f)
             status, body = (
                 "accepted",
-                check_certificate(cert, hashes) + ("\n" + "\n".join(show(cert)) if args.show_game else ""),
+                "\n".join([check_certificate(cert, hashes)] + (show(cert) if args.show_game else [])),
             )
         except (Rejected, OtherCase, Malformed) as e:
             status, body = {Rejected: "REJECTED", OtherCase: "OTHER CASE", Malformed: "MALFORMED"}[type(e)], str(e)
@@ -1956,11 +1816,8 @@ def main(argv: list | None = None) -> int:
             print(
                 f"{text(f)}: {status}" + ("\n  " + body.replace("\n", "\n  ") if status == "accepted" else f": {body}")
             )
-    print(
-        f"{len(files)} certificate(s): " + ", ".join(f"{n} {k.lower()}" for k, n in counts.items())
-        if files
-        else "exactdp-check: no certificates found"
-    )
+    summary = ", ".join(f"{n} {k.lower()}" for k, n in counts.items())
+    print(f"{len(files)} certificate(s): {summary}" if files else "exactdp-check: no certificates found")
     if hashes is not None:
         print(
             "--case compares the SHA-256 each certificate's author recorded with that of the case files given: it shows which file the author says a certificate is about, not that a game is that file's mechanism (compare each game's sha256 with `exactdp info CASE --fingerprint`)"

@@ -537,10 +537,24 @@ def test_imports_only_the_standard_library():
     assert mods <= allowed, mods - allowed
 
 
-def test_the_trusted_core_is_at_most_1600_lines():
-    assert (
-        len(CHECKER.read_text().splitlines()) <= 2000
-    )  # the budget it keeps (1,600 was the aim: docs/certificates.md)
+KERNEL_BUDGET = 1750  # lines; the aim is 1,600 (docs/certificates.md says why it is not met)
+FRONT = "# --- the command line:"
+
+
+def test_the_trusted_kernel_stays_within_its_budget():
+    """The trusted kernel is exactdp/checker.py down to the section marked ``# --- the command
+    line:`` (reading, the arithmetic, the games, the recomputations, the claims and
+    ``check_certificate``); what follows (argument parsing, walking folders, printing, --show-game)
+    decides nothing.  The kernel stays within KERNEL_BUDGET lines, never uses a name the command
+    line defines, and the command line never raises a verdict itself."""
+    source = CHECKER.read_text()
+    kernel, front = source.split("\n" + FRONT, 1)
+    assert len(kernel.splitlines()) <= KERNEL_BUDGET, len(kernel.splitlines())
+    front_names = {n.name for n in ast.parse(FRONT + front).body if isinstance(n, ast.FunctionDef)}
+    assert front_names == {"show", "main"}, front_names
+    used = {n.id for n in ast.walk(ast.parse(kernel)) if isinstance(n, ast.Name)}
+    assert not used & front_names, used & front_names
+    assert "raise Rejected" not in front and "raise OtherCase" not in front
 
 
 def test_terminal_text_is_escaped():
