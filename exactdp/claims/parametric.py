@@ -331,6 +331,10 @@ _WHY_NOT = {
 
 def decide(claim: Claim, an: Analysis) -> Verdict:
     """Decide a claim with symbols for every value of them (module docstring)."""
+    from .parametric_boxes import by_boxes, decide_by_boxes  # imports this module: imported here
+
+    if by_boxes(claim):  # KL: certified branch and bound over the symbol's domain
+        return decide_by_boxes(claim, an)
     try:
         P = Parametric(an)
         make = HANDLERS.get(claim.kind)
