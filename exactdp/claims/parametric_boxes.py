@@ -94,8 +94,8 @@ def _decide(claim: Any, an: Analysis) -> Verdict:
     sense, raw = _key(claim)
     if is_inf(raw):
         if sense == "at_most":
-            why = {"domains": tuple(P.domains), "symbol_boxes": 0, "why": "every divergence is at most inf"}
-            return Verdict(claim, HOLDS, why)
+            trivial = {"domains": tuple(P.domains), "symbol_boxes": 0, "why": "every divergence is at most inf"}
+            return Verdict(claim, HOLDS, trivial)
         raise Undecided(
             f"a KL divergence {'equal to' if sense == 'equals' else 'above'} inf for every value is not decided with symbols"
         )
@@ -136,7 +136,7 @@ def _decide(claim: Any, an: Analysis) -> Verdict:
     why = res.reason
     if sense == "equals":
         why = (
-            f"an equality for every value of {name} is not proved by enclosures, and no value refuted it within "
-            f"{res.boxes} boxes ({why})"
+            f"an equality for every value of {name} is not proved by enclosures, and no rational value refuted it "
+            f"({why})"
         )
     return Verdict(claim, UNDECIDED, facts, reason=why)

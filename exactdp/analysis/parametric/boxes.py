@@ -69,12 +69,15 @@ __all__ = [
     "FAILS",
     "UNDECIDED",
     "TAIL_CAP",
+    "EQUALS_POINTS",
 ]
 
 HOLDS, FAILS, UNDECIDED = "holds", "fails", "undecided"
 TAIL_CAP = Fraction(2) ** 64
 """Tails of an unbounded domain are split up to |s| = 2^64; beyond, the claim is undecided."""
 _PREC = 128
+EQUALS_POINTS = 64
+"""An ``equals`` claim (never proved by enclosures) is tried at this many rational values."""
 
 
 @dataclass(frozen=True)
@@ -542,6 +545,8 @@ def branch_and_bound(
             )
         if proved(box):
             continue
+        if sense == "equals" and boxes > EQUALS_POINTS:
+            return BoxResult(UNDECIDED, boxes - 1, reason=f"the enclosures agree at the {EQUALS_POINTS} values tried")
         s = box.point()
         if wrong_at(s):
             return BoxResult(FAILS, boxes, s, refute(s))
