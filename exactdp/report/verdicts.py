@@ -624,7 +624,7 @@ def _boxwise(v: Verdict) -> Shown:
     domain = ", ".join(d.describe() for d in f["domains"])
     values: dict[str, Any] = {"symbols": domain, "boxes": f["symbol_boxes"]}
     if v.status == HOLDS:
-        how = f.get("why") or f"certified enclosures on {_n(f['symbol_boxes'], 'box')}"
+        how = f.get("why") or f"certified enclosures on {_n(f['symbol_boxes'], 'box', 'boxes')}"
         return Shown(f"holds for every value: {domain} ({how})", "", values)
     there = shown(f["there"])
     values["refuted_at"] = {k: str(x) for k, x in f["refuted_at"].items()}
