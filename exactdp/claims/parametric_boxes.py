@@ -35,7 +35,7 @@ from ..analysis.parametric.values import _sympy_of, _terms
 from ..errors import InexactValueError, VerificationError
 from ..numbers.ladder import is_inf
 from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Verdict
-from .parametric import Parametric, analysis_at, claim_at
+from .parametric import DECIDERS, Parametric, analysis_at, claim_at
 
 __all__ = ["decide_by_boxes", "by_boxes"]
 
@@ -140,3 +140,6 @@ def _decide(claim: Any, an: Analysis) -> Verdict:
             f"({why})"
         )
     return Verdict(claim, UNDECIDED, facts, reason=why)
+
+
+DECIDERS.append((by_boxes, decide_by_boxes))
