@@ -111,7 +111,7 @@ def _decide(claim: Any, an: Analysis) -> Verdict:
     index = P.ring.names.index(name)
     dom = P.domains[index]
     kg = KLGame(game, index)
-    target = Target(q, tuple((c, UniRat(R, index)) for c, R in logs))
+    target = Target(q, tuple((c, UniRat.of(R, index)) for c, R in logs))
     lo = None if dom.lo is None else _fraction(dom.lo)
     hi = None if dom.hi is None else _fraction(dom.hi)
 

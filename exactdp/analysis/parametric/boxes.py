@@ -29,10 +29,19 @@ This module decides ``KL(M)(s) ≤ X(s)`` (or ``>``) for every s in the declared
   counterexample: when the enclosure *at that point* is certified on the wrong side, the caller
   re-decides the claim there with the exact concrete engine (which must agree).
 
+* a tail s ≥ M (or s ≤ −M) is read in t = σ/s ∈ [0, 1/M]: every p and p/p' is t^(−k)·g(t) with
+  g rational in t and g(0) ≠ 0, so log(p/p') = log g(t) + k·log|s| and the KL is bounded by
+  A(t) + B(t)·log|s| with A, B enclosed (with slopes, centred at t = 0) on [0, 1/M]; for an
+  upper bound an adversary's choice takes the largest A and the largest B (log|s| ≥ 0).  With
+  the bound X = A_X(t) + B_X·log|s| likewise, the tail is proved when B − B_X ≤ 0 on the box
+  and A − A_X + (B − B_X)·λ ≤ 0 for a rational λ ≤ log M: KL(RR_E) ≤ log E on E > 1, where
+  B − B_X = −2t/(1 + t), is proved this way.  A tail where everything stays bounded is also
+  enclosed directly in t.
+
 Nothing is decided from a float or a sample: a box proves only by its enclosure, and a
 refutation is the exact engine's verdict at a rational value.  The number of boxes is the
 ``max_symbol_boxes`` limit (``--max-symbol-boxes``); the tails of an unbounded domain are
-examined up to |s| = 2^64, beyond which the answer is undecided.
+split up to |s| = 2^64, beyond which the answer is undecided.
 
 References
 ----------
@@ -157,20 +166,42 @@ def _reversed(p: flint.fmpq_poly, n: int, sigma: int) -> flint.fmpq_poly:
 
 
 class UniRat:
-    """A rational function of one symbol, n/d in ℚ(s), with its derivative, evaluated on balls.
+    """A rational function of one variable, n/d with n, d ∈ ℚ[x], with its derivative, evaluated
+    on balls.  :meth:`of` reads a :class:`~exactdp.analysis.parametric.ratfun.RatFun` whose only
+    variable is the symbol at ``index`` of its ring; :meth:`at_infinity` gives it in t = σ/s."""
 
-    Built from a :class:`~exactdp.analysis.parametric.ratfun.RatFun` whose only variable is
-    the symbol at ``index`` of its ring."""
+    __slots__ = ("num", "den", "dnum", "dden", "zero", "_cache", "_tails")
 
-    __slots__ = ("num", "den", "dnum", "dden", "zero", "_cache")
-
-    def __init__(self, r: RatFun, index: int):
-        self.num = _univariate(r.num, index)
-        self.den = _univariate(r.den, index)
-        self.zero = r.is_zero()
-        self.dnum = self.num.derivative() * self.den - self.num * self.den.derivative()
-        self.dden = self.den * self.den
+    def __init__(self, num: flint.fmpq_poly, den: flint.fmpq_poly):
+        self.num, self.den = num, den
+        self.zero = num.degree() < 0  # the zero polynomial
+        self.dnum = num.derivative() * den - num * den.derivative()
+        self.dden = den * den
         self._cache: dict = {}
+        self._tails: dict = {}
+
+    @staticmethod
+    def of(r: RatFun, index: int) -> UniRat:
+        return UniRat(_univariate(r.num, index), _univariate(r.den, index))
+
+    def at_infinity(self, sigma: int) -> tuple[UniRat, int] | None:
+        """(g, k) with n/d = g(t)·t^(−k) at s = σ/t (t > 0), g a rational function of t with
+        g(0) ≠ 0 (k = deg n − deg d), so that log(n/d) = log g(t) + k·log|s|; None for 0."""
+        hit = self._tails.get(sigma)
+        if hit is None and not self.zero:
+            dn, dd = self.num.degree(), self.den.degree()
+            hit = self._tails[sigma] = (UniRat(_reversed(self.num, dn, sigma), _reversed(self.den, dd, sigma)), dn - dd)
+        return hit
+
+    def power_at_infinity(self, sigma: int) -> UniRat | None:
+        """n/d at s = σ/t as a rational function of t, when it stays bounded as t → 0 (deg n ≤ deg d)."""
+        tail = self.at_infinity(sigma)
+        if tail is None:
+            return self
+        g, k = tail
+        if k > 0:
+            return None
+        return UniRat(g.num * flint.fmpq_poly([0, 1]) ** (-k), g.den)
 
     def _ap(self, which: str) -> flint.arb_poly:
         hit = self._cache.get((which, flint.ctx.prec))
@@ -187,17 +218,12 @@ class UniRat:
         return self._ap("dnum")(x) / self._ap("dden")(x)
 
     def at_tail(self, t: flint.arb, sigma: int) -> flint.arb:
-        """An enclosure of n/d at s = σ/t for t in the ball t ⊂ [0, τ]: t^(deg d − deg n)·ñ(t)/d̃(t)
-        with the reversed polynomials (not finite when n/d is unbounded as |s| → ∞)."""
-        dn, dd = self.num.degree(), self.den.degree()
+        """An enclosure of n/d at s = σ/t for t in the ball t ⊂ [0, τ] (not finite when n/d is
+        unbounded as |s| → ∞)."""
         if self.zero:
             return flint.arb(0)
-        if dn > dd:
-            return flint.arb("nan")
-        k = max(dn, dd)
-        n = _apoly(_reversed(self.num, k, sigma))(t)
-        d = _apoly(_reversed(self.den, k, sigma))(t)
-        return n / d
+        g = self.power_at_infinity(sigma)
+        return flint.arb("nan") if g is None else g.at(t)
 
 
 def _univariate(p: flint.fmpq_mpoly, index: int) -> flint.fmpq_poly:
@@ -357,6 +383,19 @@ class Target:
         return out
 
 
+def _target_tail(target: Target, ev: _Eval, sigma: int) -> tuple[Val, Val] | None:
+    """X on a tail s = σ/t as A(t) + B·log|s| (B = Σ c·k, exact), or None."""
+    A, B = _const(target.q), Fraction(0)
+    for c, R in target.logs:
+        tail = R.at_infinity(sigma)
+        if tail is None:
+            return None
+        g, k = tail
+        A = A + _log(ev.val(g)).scale(flint.arb(_fmpq(c)))
+        B += c * k
+    return A, _const(B)
+
+
 def _const(q: Fraction) -> Val:
     a = flint.arb(_fmpq(q))
     return Val(a, a, flint.arb(0))
@@ -373,7 +412,7 @@ class KLGame:
         def uni(r: RatFun) -> UniRat:
             hit = conv.get(r)
             if hit is None:
-                hit = conv[r] = UniRat(r, index)
+                hit = conv[r] = UniRat.of(r, index)
             return hit
 
         self.nodes: list[tuple] = []
@@ -416,6 +455,48 @@ class KLGame:
                         break
                 memo.append(total)
         return memo[-1]
+
+
+def _kl_tail(kg: KLGame, ev: _Eval, sigma: int, i: int, j: int, upper: bool) -> tuple[Val, Val] | None:
+    """On a tail s = σ/t, t in [0, τ] (``ev`` is the box of t, centred at 0): (A, B) with
+    A(t) + B(t)·log|s| at least (``upper``) or at most the KL of the pair at every t of the box,
+    or None (not bounded so).  log(p/p') = log g(t) + k·log|s| with g(0) ≠ 0 (:meth:`UniRat.at_infinity`),
+    so every term p·(log(p/p') + KL(child)) is of this form; an adversary's choice takes, for an
+    upper bound, the largest A and the largest B (log|s| ≥ 0), for a lower bound its first option."""
+    memo: list[tuple[Val, Val] | None] = []
+    for node in kg.nodes:
+        kind = node[0]
+        if kind == "end":
+            memo.append((_zero(), _zero()))
+        elif kind == "ask":
+            opts = [memo[c] for c in node[1]]
+            if any(o is None for o in opts):
+                memo.append(None)
+            elif upper:
+                memo.append((_vmax([o[0] for o in opts]), _vmax([o[1] for o in opts])))  # type: ignore[index]
+            else:
+                memo.append(opts[0])
+        else:
+            total: tuple[Val, Val] | None = (_zero(), _zero())
+            for term in node[1][(i, j)]:
+                child = memo[term[-1]]
+                if term[0] == "inf" or child is None or total is None:
+                    total = None
+                    break
+                up, _, uq, _ = term
+                pt, qt = up.power_at_infinity(sigma), uq.at_infinity(sigma)
+                if pt is None or qt is None:
+                    total = None
+                    break
+                P, (g, k) = ev.val(pt), qt
+                a = P * (_log(ev.val(g)) + child[0])
+                b = P * (_const(Fraction(k)) + child[1])
+                total = (total[0] + a, total[1] + b)
+                if not (total[0].bounded and total[1].bounded):
+                    total = None
+                    break
+            memo.append(total)
+    return memo[-1]
 
 
 def _kl_term(ev: _Eval, term: tuple, child: Val) -> Val:
@@ -524,7 +605,29 @@ def branch_and_bound(
                 up = _upper(excess(box, c), box, c)
                 if up is not None and (up <= 0 if sense == "at_most" else up < 0):
                     return True
-        return False
+            return box.tail and tail_proved(box)
+
+    def tail_proved(box: Box) -> bool:
+        """KL − X = A(t) + B(t)·log|s| on the tail (t = σ/s): ≤ A + B·λ for λ ≤ log|s| once B ≤ 0."""
+        fin = box.lo if box.hi is None else box.hi
+        assert fin is not None
+        sigma = 1 if box.hi is None else -1
+        tb = Box(Fraction(0), 1 / abs(fin))
+        ev = _Eval(tb, Fraction(0))
+        upper = sense == "at_most"
+        ks = [_kl_tail(kg, ev, sigma, i, j, upper) for i, j in kg.game.ordered_pairs]
+        x = _target_tail(target, ev, sigma)
+        if x is None or any(k is None for k in ks):
+            return False
+        kA = _vmax([k[0] for k in ks]) if upper else ks[0][0]  # type: ignore[index]
+        kB = _vmax([k[1] for k in ks]) if upper else ks[0][1]  # type: ignore[index]
+        A, B = (kA - x[0], kB - x[1]) if upper else (x[0] - kA, x[1] - kB)
+        bu = _upper(B, tb, Fraction(0))
+        if bu is None or bu > 0:
+            return False
+        lam = Fraction(69, 100) * (int(abs(fin)).bit_length() - 1)  # ≤ log|s| on the tail (0.69 < log 2)
+        up = _upper(A + B.scale(flint.arb(_fmpq(lam))), tb, Fraction(0))
+        return up is not None and (up <= 0 if upper else up < 0)
 
     candidates = [e for e, closed in ((lo, lo_closed), (hi, hi_closed)) if e is not None and closed]
     for s in candidates:
