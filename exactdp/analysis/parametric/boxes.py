@@ -19,16 +19,17 @@ This module decides ``KL(M)(s) ≤ X(s)`` (or ``>``) for every s in the declared
   the hull of the options' slopes (for s > c, max(u, w)(s) − max(u, w)(c) lies between the
   least and the largest of ℓ_u·(s − c), ℓ_w·(s − c)).  The maximum of enclosures encloses the
   maximum, so the enclosure holds against every adaptive adversary;
-* a term whose p may vanish on the box uses x·log x ∈ [−1/e, max(0, X·log X)] for x ∈ [0, X]
-  (no slope); one whose p' may vanish there is unbounded (the box is split);
+* a term whose p may vanish on the box (no slope then) uses the enclosure of log(p/p') when the
+  ratio p/p' (a rational function, in lowest terms) is bounded away from 0 and ∞ on the box,
+  else x·log x ∈ [−1/e, max(0, X·log X)] for x ∈ [0, X] with p' > 0 on the box; otherwise it is
+  unbounded (the box is split);
 * a box **proves** the claim when the upper end of KL − X on it is ≤ 0 (``at_most``; for
   ``exceeds`` the lower end > 0), with the centre at the midpoint, or — for a box touching an
   end of the domain, where KL − X may tend to 0 — at that end; the final bound is computed in
   exact rationals from the balls' rational ends;
 * otherwise the box is split at its rational midpoint, and the midpoint is a candidate
   counterexample: when the enclosure *at that point* is certified on the wrong side, the caller
-  re-decides the claim there with the exact concrete engine (which must agree).
-
+  re-decides the claim there with the exact concrete engine (which must agree);
 * a tail s ≥ M (or s ≤ −M) is read in t = σ/s ∈ [0, 1/M]: every p and p/p' is t^(−k)·g(t) with
   g rational in t and g(0) ≠ 0, so log(p/p') = log g(t) + k·log|s| and the KL is bounded by
   A(t) + B(t)·log|s| with A, B enclosed (with slopes, centred at t = 0) on [0, 1/M]; for an
@@ -71,6 +72,8 @@ __all__ = [
     "Target",
     "BoxResult",
     "UniRat",
+    "KLGame",
+    "Val",
     "kl_enclosure",
     "branch_and_bound",
     "initial_boxes",
