@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from exactdp.analysis.parametric import Ring, pgame
-from exactdp.analysis.parametric.boxes import Box, KLGame, _upper, initial_boxes, kl_enclosure
+from exactdp.analysis.parametric.boxes import Box, KLGame, Val, _upper, initial_boxes, kl_enclosure
 from exactdp.analysis.renyi import renyi as numeric_renyi
 from exactdp.caseio import parse_case
 from exactdp.claims.parametric import numeric_mechanism
@@ -77,9 +77,12 @@ def test_exact_kl_lies_in_the_enclosure_of_every_box_containing_the_value(data):
                 continue
             lo, hi = ball_bounds(f.r)
             assert _inside(exact, lo, hi), (str(exact), float(lo), float(hi))
-            up = _upper(f, box, box.point() if centre is None else centre)
-            assert up is not None and ladder.cmp(exact, Fraction(0)) is not None
-            assert ball_bounds(ladder.ball(exact, 200))[0] <= up
+            c = box.point() if centre is None else centre
+            up = _upper(f, box, c)  # the bound a proof of `at_most` uses
+            down = _upper(Val(-f.c, -f.r, None if f.L is None else -f.L), box, c)  # and of `exceeds`
+            elo, ehi = ball_bounds(ladder.ball(exact, 200))
+            assert up is not None and down is not None
+            assert elo <= up and -down <= ehi
 
 
 @settings(max_examples=25, deadline=None)
