@@ -10,6 +10,7 @@ whose worst adversary changes with p.
 from __future__ import annotations
 
 import time
+from fractions import Fraction
 
 from harness import bench
 
@@ -124,3 +125,66 @@ def figure1_d3_profile():
 def tree_d3_profile():
     table = _table("p", 0, 1)
     return _profile(tree_d3(table.symbols["p"]), table)
+
+
+def _kl_verdict(text: str, name: str) -> dict:
+    from exactdp.report.verdicts import shown
+    from exactdp.verify import verify_text
+
+    t, c = time.perf_counter(), time.process_time()
+    verdicts = verify_text(text, name).verdicts
+    secs, cpu = time.perf_counter() - t, time.process_time() - c
+    rows = [f"cpu {cpu:.2f} s"] + [f"{v.claim.statement()}: {v.status.value}, {shown(v).found}" for v in verdicts]
+    return {
+        "seconds": secs,
+        "cpu_seconds": cpu,
+        "boxes": sum(v.facts.get("symbol_boxes", 0) for v in verdicts),
+        "rows": rows,
+    }
+
+
+@bench(
+    "parametric-kl-rr4",
+    10.0,
+    None,
+    "KL(4-fold RR_E) <= (8/3) log(E) for every 1 < E <= 4, by certified boxes of E (KL = 4 tanh(eps/2) eps)",
+)
+def kl_rr4():
+    text = """
+exactdp: 1
+name: kl-rr4
+symbols: {E: {gt: 1, le: 4}}
+mechanisms:
+  R: {rr: {eps: log(E)}}
+  M4: {repeat: {mechanism: R, times: 4}}
+claims:
+  - renyi: {of: M4, alpha: 1, at_most: 8*log(E)/3}
+  - renyi: {of: M4, alpha: 1, at_most: 2*log(E)}
+"""
+    return _kl_verdict(text, "kl-rr4.yaml")
+
+
+@bench(
+    "parametric-kl-tree-d3",
+    10.0,
+    None,
+    "KL of the 3-round Figure-1-style tree of parametric-tree-d3 at most 17/10 for every 1/4 <= p <= 3/4, by certified boxes",
+)
+def kl_tree_d3():
+    from exactdp.claims.base import Analysis
+    from exactdp.claims.parametric import check_claim
+    from exactdp.claims.renyi import RenyiClaim
+    from exactdp.numbers import Q
+
+    table = _table("p", Fraction(1, 4), Fraction(3, 4))
+    mech = figure1_d3(table.symbols["p"])
+    an = Analysis({"M": mech}, symbols=table)
+    t, c = time.perf_counter(), time.process_time()
+    v = check_claim(RenyiClaim(of="M", alpha=1, at_most=Q(17, 10)), an)
+    secs, cpu = time.perf_counter() - t, time.process_time() - c
+    return {
+        "seconds": secs,
+        "cpu_seconds": cpu,
+        "boxes": v.facts.get("symbol_boxes"),
+        "rows": [f"cpu {cpu:.2f} s; {v.status.value}: {v.reason or v.facts.get('symbol_boxes')}"],
+    }

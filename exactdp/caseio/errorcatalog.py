@@ -629,6 +629,14 @@ def _limit_rows() -> list[tuple[str, str, str, str]]:
             "touch rho); raise it with --max-alpha-boxes N",
         ),
         (
+            "boxes of a symbol's domain examined for a KL claim with a symbol (`renyi` with `alpha: 1`)",
+            f"{d.max_symbol_boxes:,}",
+            "`--max-symbol-boxes`",
+            f"undecided: not decided within --max-symbol-boxes {d.max_symbol_boxes} boxes of E: the boxes left, in "
+            "1 <= E <= inf, neither prove nor refute the claim (the divergence may touch the bound, or grow with it "
+            "without bound); raise it with --max-symbol-boxes N",
+        ),
+        (
             "memory a case file (or command) may add",
             size_text(d.max_memory),
             "`--max-memory SIZE` (0: none)",

@@ -78,10 +78,15 @@ __all__ = [
     "sympy_point",
     "HANDLERS",
     "MAX_CROSS_CHECKS",
+    "DECIDERS",
 ]
 
 NATIVE = frozenset({"simulates_rr", "not_simulates_rr", "calibrate", "counterexample"})
 """Claim kinds that handle symbols themselves (the Theorem 1.10 construction, calibration)."""
+
+DECIDERS: list[tuple[Callable[[Claim], bool], Callable[[Claim, Analysis], Verdict]]] = []
+"""Claims with symbols that another method decides, consulted first: (applies, decide), each
+registered by its module (KL divergences by certified boxes: :mod:`exactdp.claims.parametric_boxes`)."""
 
 MAX_CROSS_CHECKS = 32
 """Cells of one claim cross-checked against the numeric engine (the first ones with a rational
@@ -331,6 +336,9 @@ _WHY_NOT = {
 
 def decide(claim: Claim, an: Analysis) -> Verdict:
     """Decide a claim with symbols for every value of them (module docstring)."""
+    for applies, decide_own in DECIDERS:
+        if applies(claim):
+            return decide_own(claim, an)
     try:
         P = Parametric(an)
         make = HANDLERS.get(claim.kind)

@@ -109,6 +109,8 @@ def shown(v: Verdict) -> Shown:
         return Shown("could not be decided" if v.checked else "not checked", v.reason)
     if "pieces" in v.facts:  # a claim about every value of the symbols (exactdp.claims.parametric)
         return _piecewise(v)
+    if "symbol_boxes" in v.facts:  # decided by boxes of the symbol (exactdp.claims.parametric_boxes)
+        return _boxwise(v)
     for cls in type(v.claim).__mro__:
         if cls in RENDERERS:
             return RENDERERS[cls](v)
@@ -613,6 +615,22 @@ def _piecewise(v: Verdict) -> Shown:
     values["refuted_at"] = {iv.name: endpoint_dict(iv.lo, iv.name) for iv in p.box if iv.is_point()}
     found = f"fails only where {p.text()} (no rational value of the symbols refutes it)"
     return Shown(found, "", values, details)
+
+
+def _boxwise(v: Verdict) -> Shown:
+    """A claim decided by certified enclosures on boxes of a symbol: holds on the domain, or
+    fails at a rational value with the exact verdict there."""
+    f = v.facts
+    domain = ", ".join(d.describe() for d in f["domains"])
+    values: dict[str, Any] = {"symbols": domain, "boxes": f["symbol_boxes"]}
+    if v.status == HOLDS:
+        how = f.get("why") or f"certified enclosures on {_n(f['symbol_boxes'], 'box', 'boxes')}"
+        return Shown(f"holds for every value: {domain} ({how})", "", values)
+    there = shown(f["there"])
+    values["refuted_at"] = {k: str(x) for k, x in f["refuted_at"].items()}
+    values["concrete"] = dict(there.values)
+    found = f"fails at {point_text(f['refuted_at'])}: {there.found}"
+    return Shown(found, there.note, values)
 
 
 @_renders(CalibrateClaim)
