@@ -50,6 +50,8 @@ LAYERS: tuple[str, ...] = (
     "figures",
     "report",
     "checker",
+    "sweeping",
+    "certifying",
     "testing",
     "pytest_plugin",
     "tools",
