@@ -56,6 +56,8 @@ class SweepPlan:
         The digest of each point's inputs, by :func:`point_key` (empty when no CSV is kept).
     resumed : Resumed
         What :meth:`resume` read back from an earlier run's CSV.
+    todo : list of WorkItem
+        The points still to check (all of them, until :meth:`resume`).
     """
 
     case_path: str
@@ -64,17 +66,18 @@ class SweepPlan:
     case: str = ""
     digests: dict[tuple[str, ...], str] = field(default_factory=dict)
     resumed: Resumed = field(default_factory=Resumed)
+    todo: list[WorkItem] = field(init=False)  # the points still to check
 
-    @property
-    def todo(self) -> list[WorkItem]:
-        """The points still to check."""
-        return [it for it in self.items if point_key(it) not in self.resumed.done]
+    def __post_init__(self) -> None:
+        self.todo = list(self.items)
 
     def resume(self, path: str) -> None:
         """Reuse the points already in the sweep CSV at ``path`` (see
         :func:`exactdp.report.sweepcsv.read_resume`: a file that is not this sweep's is refused
-        with a :class:`~exactdp.report.sweepcsv.SweepCsvError` and left as it is)."""
+        with a :class:`~exactdp.report.sweepcsv.SweepCsvError` and left as it is); only the
+        others remain in :attr:`todo`."""
         self.resumed = read_resume(path, self.names, self.case, self.digests)
+        self.todo = [it for it in self.items if point_key(it) not in self.resumed.done]
 
 
 def plan_sweep(case_path: str, opts: Options = Options(), *, csv_path: str | None = None) -> SweepPlan:

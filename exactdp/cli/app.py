@@ -27,7 +27,7 @@ from ..limits import Limits, default_max_workers, flags, parse_size, using
 from ..numbers import kinds as quantity
 from ..numbers.expr import ExprError, eval_text
 from ..report.escape import error_text, text
-from ..report.terminal import EngineProgress, ProgressLine, run_console
+from ..report.terminal import EngineProgress, run_console
 from ..verify import Options
 from .helptext import Group
 
@@ -46,8 +46,6 @@ __all__ = [
     "limits_from",
     "case_options",
     "Common",
-    "ProgressLine",
-    "EngineProgress",
     "runner_options",
     "runner_from",
     "parse_number",

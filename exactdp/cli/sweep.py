@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
@@ -14,9 +16,10 @@ from ..report import run_to_json
 from ..report.plot import load_pyplot
 from ..report.sweep import PlotUnavailable, PointLines, plot_sweep, sweep_head, sweep_summary
 from ..report.sweepcsv import SweepCsvError
+from ..report.terminal import ProgressLine
 from ..sweeping import SweepPlan, SweepRun, plan_sweep, point_key, run_sweep
 from ..verify import FileResult, RunResult
-from .app import Common, ProgressLine, case_options, fail, main
+from .app import Common, case_options, fail, main
 from .verify import marks_for
 
 __all__ = ["sweep"]
@@ -74,24 +77,6 @@ def sweep(
     checked, a claim is undecided at some point, or a file could not be read or written, 130
     when interrupted: the CSV keeps every finished point, and --resume FILE goes on from there).
     """
-    try:
-        _sweep(case_path, csv_path, resume_path, plot_path, plot_claim, plot_x, witness, common)
-    except OSError as e:  # the CSV or the plot file: a clear error, never a traceback
-        fail(ExactDPError(f"cannot read or write {e.filename or 'a file'}: {e.strerror or e}"))
-    except SweepCsvError as e:  # the file is left as it is
-        fail(e)
-
-
-def _sweep(
-    case_path: str,
-    csv_path: str | None,
-    resume_path: str | None,
-    plot_path: str | None,
-    plot_claim: int,
-    plot_x: str | None,
-    witness: bool,
-    common: Common,
-) -> None:
     opts = replace(common.opts, witness=witness)
     if resume_path is not None and csv_path is not None and os.path.abspath(csv_path) != os.path.abspath(resume_path):
         raise click.UsageError("--resume FILE appends to FILE: give --csv only with the same file, or not at all")
@@ -100,32 +85,46 @@ def _sweep(
             f"{csv_path} already has rows: --resume {csv_path} continues that sweep; remove the file to start again"
         )
     csv_path = resume_path or csv_path
-    try:
-        plan = plan_sweep(case_path, opts, csv_path=csv_path)
-    except ExactDPError as e:
-        fail(e)
-    if plot_path is not None:
-        _check_plot(plan.names, plot_x, plot_path)
-    if resume_path:
-        plan.resume(resume_path)
-    skipped = len(plan.items) - len(plan.todo)
-    if not (common.as_json or common.quiet):
-        click.echo(sweep_head(case_path, plan.names, len(plan.items), skipped, resume_path, plan.resumed.notes()))
-    run = _run(plan, opts, csv_path, common)
-    if common.as_json:
-        click.echo(run_to_json(RunResult(tuple(run.results)), interrupted=len(plan.todo) if run.interrupted else None))
-    else:
-        stopped = (len(plan.todo) - len(run.results), len(plan.todo)) if run.interrupted else None
-        click.echo(sweep_summary(run.statuses(), len(plan.resumed.done), resume_path, stopped))
-    if plot_path is not None and not run.interrupted:
+    with _file_errors():
         try:
-            n = plot_sweep(run.rows, plan.names, plot_x or plan.names[0], plot_claim, plot_path)
-        except PlotUnavailable as e:  # pragma: no cover - checked before the sweep
-            fail(ExactDPError(str(e)))
-        click.echo(
-            f"plot: claim {plot_claim} against {plot_x or plan.names[0]} ({n} points) written to {plot_path}", err=True
-        )
+            plan = plan_sweep(case_path, opts, csv_path=csv_path)
+        except ExactDPError as e:
+            fail(e)
+        if plot_path is not None:
+            _check_plot(plan.names, plot_x, plot_path)
+        if resume_path:
+            plan.resume(resume_path)
+        if not (common.as_json or common.quiet):
+            skipped = len(plan.items) - len(plan.todo)
+            click.echo(sweep_head(case_path, plan.names, len(plan.items), skipped, resume_path, plan.resumed.notes()))
+        run = _run(plan, opts, csv_path, common)
+        stopped = (len(plan.todo) - len(run.results), len(plan.todo)) if run.interrupted else None
+        if common.as_json:
+            click.echo(
+                run_to_json(RunResult(tuple(run.results)), interrupted=len(plan.todo) if run.interrupted else None)
+            )
+        else:
+            click.echo(sweep_summary(run.statuses(), len(plan.resumed.done), resume_path, stopped))
+        if plot_path is not None and not run.interrupted:
+            x = plot_x or plan.names[0]
+            try:
+                n = plot_sweep(run.rows, plan.names, x, plot_claim, plot_path)
+            except PlotUnavailable as e:  # pragma: no cover - checked before the sweep
+                fail(ExactDPError(str(e)))
+            click.echo(f"plot: claim {plot_claim} against {x} ({n} points) written to {plot_path}", err=True)
     sys.exit(130 if run.interrupted else run.exit_code)
+
+
+@contextmanager
+def _file_errors() -> Iterator[None]:
+    """A file that cannot be read or written (the CSV, the plot), or a CSV that is not this
+    sweep's (left as it is), ends the command with one line: a clear error, never a traceback."""
+    try:
+        yield
+    except OSError as e:
+        fail(ExactDPError(f"cannot read or write {e.filename or 'a file'}: {e.strerror or e}"))
+    except SweepCsvError as e:
+        fail(e)
 
 
 _PLOT_FORMATS = (".png", ".pdf", ".svg")

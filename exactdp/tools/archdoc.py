@@ -47,6 +47,7 @@ LAYERS: tuple[str, ...] = (
     "caseio",
     "execution",
     "verify",
+    "experiments",
     "figures",
     "report",
     "checker",
