@@ -100,9 +100,7 @@ def sweep(
         run = _run(plan, opts, csv_path, common)
         stopped = (len(plan.todo) - len(run.results), len(plan.todo)) if run.interrupted else None
         if common.as_json:
-            click.echo(
-                run_to_json(RunResult(tuple(run.results)), interrupted=len(plan.todo) if run.interrupted else None)
-            )
+            click.echo(run_to_json(RunResult(tuple(run.results)), interrupted=stopped[1] if stopped else None))
         else:
             click.echo(sweep_summary(run.statuses(), len(plan.resumed.done), resume_path, stopped))
         if plot_path is not None and not run.interrupted:
@@ -156,11 +154,8 @@ def _run(plan: SweepPlan, opts: Any, csv_path: str | None, common: Common) -> Sw
             bar.echo("\n".join(lines(fr)))
 
     try:
-        return run_sweep(
-            plan, opts, common.runner, csv_path=csv_path, on_point=show, progress=lambda d, t: bar.update(d)
-        )
+        with bar:
+            return run_sweep(plan, opts, common.runner, csv_path=csv_path, on_point=show, progress=bar.update)
     except ExactDPError as e:
         fail(e)
         raise  # pragma: no cover - fail() exits
-    finally:
-        bar.close()
