@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 
-from .analysis.engine import make_engine
+from .analysis.engine import Engine, make_engine
 from .caseio import Case, YamlLimits, load_case, parse_case
 from .caseio.case import read_case_text
 from .caseio.files import scan as scan_case_files
@@ -89,6 +89,11 @@ class Options:
 
     def effective_limits(self) -> Limits:
         return self.limits.replace(max_strategies=self.max_strategies, timeout=self.timeout)
+
+    def make_engine(self, progress: Callable[[str, int, int], None] | None = None) -> Engine:
+        """The engine these options name, with their cap on adversaries (and ``progress``, the
+        profile engine's progress callback)."""
+        return make_engine(self.engine, max_strategies=self.max_strategies, progress=progress)
 
 
 @dataclass(frozen=True, eq=False)

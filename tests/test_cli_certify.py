@@ -210,7 +210,7 @@ def test_info_fingerprints_are_the_checkers(tmp_path: Path):
 
 
 def test_safe_names_never_leave_the_folder():
-    from exactdp.cli.certify import safe_name
+    from exactdp.certifying import safe_name
 
     for raw in ("..", ".", "...", "a/../b", "x[eps=../../etc]", "", "/abs", "a\\\\b", ".hidden"):
         name = safe_name(raw)

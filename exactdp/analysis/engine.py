@@ -31,11 +31,11 @@ from . import profile as _profile
 from . import renyi as _renyi
 from .bounded_range import BRResult, br_range, br_range_bruteforce
 from .renyi import RenyiResult
-from .results import Profile
+from .results import Profile, privloss_from_lambda
 from .tight import tight_lambda
 from .witness import Witness, tighten
 
-__all__ = ["Engine", "ProfileEngine", "EnumeratorEngine", "ENGINE_NAMES", "make_engine"]
+__all__ = ["Engine", "ProfileEngine", "EnumeratorEngine", "ENGINE_NAMES", "make_engine", "exact_privloss"]
 
 Progress = Callable[[str, int, int], None]
 
@@ -182,3 +182,25 @@ def make_engine(
     if name == "enumerator":
         return EnumeratorEngine(max_strategies=max_strategies)
     raise ExactDPError(f"unknown engine {name!r}; choose one of {', '.join(ENGINE_NAMES)}")
+
+
+def exact_privloss(
+    engine: Engine, mech: Mechanism, delta: Any, *, witness: bool = False
+) -> tuple[Any, Any, Witness | None]:
+    """PrivLoss(M, δ) (Vadhan–Wang Def. 1.7), its λ* = e^PrivLoss and, with ``witness``, the
+    adversary that makes it tight (every smaller ε fails), computed by ``engine``.
+
+    For δ = 0 without a witness the largest likelihood ratio suffices (no profile is built).
+
+    Returns
+    -------
+    (value, lam, witness)
+        ``witness`` is ``None`` unless asked for.
+    """
+    if delta == 0 and not witness:
+        lam = engine.pure_lambda(mech)
+        return privloss_from_lambda(lam), lam, None
+    prof = engine.profile(mech)
+    lam = prof.least_lambda(delta)
+    w = engine.privloss_witness(mech, delta, prof) if witness else None
+    return privloss_from_lambda(lam), lam, w

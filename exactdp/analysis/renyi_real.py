@@ -55,6 +55,7 @@ __all__ = [
     "certified_renyi",
     "renyi_any",
     "renyi_witness",
+    "renyi_any_witness",
     "rational_probabilities",
     "compare",
 ]
@@ -205,6 +206,14 @@ def renyi_witness(mech: Mechanism, res: RenyiResult) -> RenyiWitness | None:
         )
     what = "KL divergence" if kl else "sum P^alpha P'^(1-alpha)"
     return RenyiWitness(mech, pair, res.alpha, policy, None if is_inf(total) else total, what)
+
+
+def renyi_any_witness(mech: Mechanism, res: RenyiResult | CertifiedRenyi) -> RenyiWitness | None:
+    """The adversary attaining any result of :func:`renyi_any`: a certified enclosure carries its
+    own, an exact value gets :func:`renyi_witness`'s."""
+    if isinstance(res, CertifiedRenyi):
+        return res.witness
+    return renyi_witness(mech, res)
 
 
 def _exact_sum(mech: Mechanism, pair: tuple[int, int], policy: Any, alpha: Any) -> Any:

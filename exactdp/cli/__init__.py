@@ -5,36 +5,26 @@ Exit status: 0 every claim holds; 1 some claim does not hold (or is not supporte
 (undecided); 3 an internal cross-check failed.
 """
 
-from . import (
-    certify,
-    compose,
-    examples,
-    experiment,
-    export,
-    inspect,
-    parametric,
-    plot,
-    renyi_fdp,
-    simulate,
-    sweep,
-    verify,
-)
+from importlib import import_module
+
 from .app import main, run
 
 # importing a command module registers its commands on `main`
-_COMMAND_MODULES = (
-    certify,
-    compose,
-    examples,
-    experiment,
-    export,
-    inspect,
-    parametric,
-    plot,
-    renyi_fdp,
-    simulate,
-    sweep,
-    verify,
+COMMAND_MODULES = (
+    "certify",
+    "compose",
+    "examples",
+    "experiment",
+    "export",
+    "inspect",
+    "parametric",
+    "plot",
+    "renyi_fdp",
+    "simulate",
+    "sweep",
+    "verify",
 )
+for _module in COMMAND_MODULES:
+    import_module(f"{__name__}.{_module}")
 
-__all__ = ["main", "run"]
+__all__ = ["main", "run", "COMMAND_MODULES"]

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import functools
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,11 +23,11 @@ from ..caseio.sweep import MAX_SWEEP_POINTS
 from ..errors import ExactDPError, VerificationError
 from ..execution import Runner, available_cores, jobs_from_env
 from ..limits import DEFAULT as DEFAULT_LIMITS
-from ..limits import Limits, default_max_workers, flags, parse_size
+from ..limits import Limits, default_max_workers, flags, parse_size, using
 from ..numbers import kinds as quantity
 from ..numbers.expr import ExprError, eval_text
 from ..report.escape import error_text, text
-from ..report.terminal import EngineProgress, ProgressLine, run_console
+from ..report.terminal import EngineProgress, run_console
 from ..verify import Options
 from .helptext import Group
 
@@ -45,13 +46,13 @@ __all__ = [
     "limits_from",
     "case_options",
     "Common",
-    "ProgressLine",
-    "EngineProgress",
     "runner_options",
     "runner_from",
     "parse_number",
     "fail",
     "load_mechanism",
+    "running",
+    "no_latex",
 ]
 
 
@@ -277,6 +278,24 @@ def load_mechanism(case_path: str, of: str | None, opts: Options = Options()):
             f"no mechanism named {text(repr(name))} in {text(case_path)}; defined: {text(', '.join(case.mechanisms))}"
         )
     return case, name, case.mechanisms[name]
+
+
+@contextmanager
+def running(common: Common) -> Iterator[EngineProgress]:
+    """The body of a command that reads a case: within the block the command's limits are in
+    force and the engine reports its progress (``--progress``); an :class:`ExactDPError` ends
+    the command with its message (:func:`fail`)."""
+    try:
+        with using(common.opts.effective_limits()), EngineProgress(common.progress) as prog:
+            yield prog
+    except ExactDPError as e:
+        fail(e)
+
+
+def no_latex(as_latex: bool) -> None:
+    """``--latex`` is for piecewise closed forms: refused for a mechanism without symbols."""
+    if as_latex:
+        raise click.UsageError("--latex prints a piecewise closed form: it needs a mechanism with symbols")
 
 
 def run() -> None:

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import click
 
 from ..errors import ExactDPError
 from ..limits import check_count, using
-from ..report.compose import SHOW_CHARS, compose_json, compose_lines, not_applicable_row, theorem_row
+from ..report.compose import SHOW_CHARS, compose_json, compose_lines, theorem_rows
 from ..report.jsonout import dumps
-from ..theorems import THEOREMS, components, evaluate, optimal_profile
+from ..theorems import THEOREMS, components, optimal_profile
+from ..theorems.registry import evaluate_each
 from .app import fail, limit_options, limits_from, main, parse_number
 
 __all__ = ["compose"]
@@ -79,7 +78,7 @@ def compose(eps_text, delta_text, delta_g_text, times, theorem, show_profile, sh
             delta_g = parse_number(delta_g_text, "--delta-g", kind="delta")
             comps = components(eps, deltas)
             want = THEOREMS if theorem == "all" else (theorem,)
-            rows = [_row(name, comps, delta_g, show) for name in want]
+            rows = theorem_rows(evaluate_each(want, comps, delta_g), delta_g, show)
             stair = optimal_profile(comps) if show_profile else None
     except (ExactDPError, ValueError) as e:
         fail(e)
@@ -87,12 +86,3 @@ def compose(eps_text, delta_text, delta_g_text, times, theorem, show_profile, sh
         click.echo(dumps(compose_json(comps, delta_g, rows, stair)))
     else:
         click.echo("\n".join(compose_lines(comps, delta_g, rows, stair, show)))
-
-
-def _row(name: str, comps: Any, delta_g: Any, show: int) -> dict:
-    """One theorem's row; a bound stated for homogeneous components only says it does not apply."""
-    try:
-        result = evaluate(name, comps, delta_g)
-    except ExactDPError as e:
-        return not_applicable_row(name, str(e))
-    return theorem_row(name, result, delta_g, show)

@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import sys
-import time
 
 import click
 
 from ..errors import ExactDPError
-from ..execution import Runner, run_ordered
-from ..limits import Limits, check_count, using
+from ..experiments import run_blocks
+from ..limits import check_count, using
 from ..report.simulate import dumps_json, section6_doc, section6_lines
-from ..simulation.experiment import Section6Result, blocks, merge_blocks, run_block
-from .app import ProgressLine, fail, limit_options, limits_from, main, parse_number, runner_from, runner_options
-from .verify import stream_results
+from ..report.terminal import ProgressLine
+from ..simulation.experiment import blocks
+from .app import fail, limit_options, limits_from, main, parse_number, runner_from, runner_options
 
 __all__ = ["experiment", "section6"]
 
@@ -89,9 +88,13 @@ def section6(
             check_count("the number of samples", samples, "max_samples", "--max-samples")
             # every block runs within the limits too, on whichever worker runs it (the clock is
             # the whole run's, kept here)
-            res, interrupted = _run(
-                samples, delta, seed, denominator, not no_enumerator_check, block, runner, show, lim.replace(timeout=0)
+            each = lim.replace(timeout=0)
+            check = not no_enumerator_check
+            work = blocks(
+                samples, delta, seed, denominator=denominator, check_enumerator=check, size=block, limits=each
             )
+            with ProgressLine(samples, "section6", show) as bar:
+                res, interrupted = run_blocks(work, runner, progress=bar.update)
     except ExactDPError as e:
         fail(e)
     click.echo(dumps_json(section6_doc(res)) if as_json else "\n".join(section6_lines(res)))
@@ -102,19 +105,3 @@ def section6(
         sys.exit(3)
     if res.infeasible:
         sys.exit(1)
-
-
-def _run(
-    samples: int, delta, seed: int, denominator: int, check: bool, size: int, runner: Runner, show: bool, limits: Limits
-) -> tuple[Section6Result, bool]:
-    """The experiment in blocks of ``size`` samples on ``runner``; on Ctrl-C, the blocks done."""
-    work = blocks(samples, delta, seed, denominator=denominator, check_enumerator=check, size=size, limits=limits)
-    bar = ProgressLine(samples, "section6", show)
-    start = time.perf_counter()
-    run = run_ordered(
-        run_block, work, runner, progress=lambda d, t: bar.update(sum(b.stop - b.start for b in work[:d]))
-    )
-    done, interrupted = stream_results(run, bar, lambda r: None)
-    res = merge_blocks(done, sum(r.samples for r in done), delta, seed, denominator)
-    res.seconds = time.perf_counter() - start
-    return res, interrupted

@@ -41,12 +41,8 @@ def _show_limits(ctx: click.Context, _param: click.Parameter, value: bool) -> No
 
 
 def _records(ctx: click.Context, params: list[click.Parameter]) -> list[tuple[str, str]]:
-    out = []
-    for p in params:
-        rec = p.get_help_record(ctx)
-        if rec is not None:
-            out.append(rec)
-    return out
+    """The help records (flags, help) of ``params``, leaving out hidden ones."""
+    return [rec for p in params if (rec := p.get_help_record(ctx)) is not None]
 
 
 class LimitsHelpCommand(click.Command):

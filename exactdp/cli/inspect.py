@@ -5,19 +5,17 @@ from __future__ import annotations
 import click
 
 from .. import checker
-from ..analysis import make_engine
-from ..analysis.results import privloss_from_lambda
+from ..analysis.engine import exact_privloss
 from ..caseio.schema import schema_text
-from ..certificates import NoCertificate, export_game, games_document
+from ..certifying import game_fingerprints
 from ..errors import ExactDPError
 from ..limits import using
 from ..model import count_strategies, stats
 from ..numbers import ladder
 from ..report import profile_to_dict
-from ..report.escape import text
-from ..report.inspect import info_doc, info_lines, privloss_doc, privloss_lines, profile_lines
+from ..report.inspect import fingerprint_lines, info_doc, info_lines, privloss_doc, privloss_lines, profile_lines
 from ..report.jsonout import dumps
-from .app import Common, EngineProgress, case_options, fail, load_mechanism, main, parse_number
+from .app import Common, case_options, fail, load_mechanism, main, no_latex, parse_number, running
 from .draw import draw_game
 from .parametric import echo_privloss, echo_profile, is_parametric, latex_option
 from .renyi_fdp import print_dominating_pair
@@ -37,25 +35,13 @@ def privloss(case_path, delta_text, of, witness, as_latex, common: Common):
     symbols for a mechanism with symbols.  -q prints the value only."""
     delta = _delta_or_later(delta_text)
     opts = common.opts
-    try:
-        with using(opts.effective_limits()), EngineProgress(common.progress) as prog:
-            case, name, mech = load_mechanism(case_path, of, opts)
-            if is_parametric(case, mech) or delta is None:
-                echo_privloss(case, name, mech, delta_text, common, as_latex)
-                return
-            if as_latex:
-                raise click.UsageError("--latex prints a piecewise closed form: it needs a mechanism with symbols")
-            eng = make_engine(opts.engine, max_strategies=opts.max_strategies, progress=prog.callback)
-            if delta == 0 and not witness:  # the largest likelihood ratio: no profile needed
-                lam = eng.pure_lambda(mech)
-                w = None
-            else:
-                prof = eng.profile(mech)
-                lam = prof.least_lambda(delta)
-                w = eng.privloss_witness(mech, delta, prof) if witness else None
-            val = privloss_from_lambda(lam)
-    except ExactDPError as e:
-        fail(e)
+    with running(common) as prog:
+        case, name, mech = load_mechanism(case_path, of, opts)
+        if is_parametric(case, mech) or delta is None:
+            echo_privloss(case, name, mech, delta_text, common, as_latex)
+            return
+        no_latex(as_latex)
+        val, lam, w = exact_privloss(opts.make_engine(prog.callback), mech, delta, witness=witness)
     if common.as_json:
         click.echo(dumps(privloss_doc(name, delta, val, lam, opts.engine, w)))
     else:
@@ -84,20 +70,15 @@ def profile(case_path, of, dominating_pair, as_latex, common: Common):
     """The exact privacy profile delta(e^eps): breakpoints for every ordered adjacent pair;
     for a mechanism with symbols, formulas between breakpoints, piecewise in the symbols.
     -q prints only the maximum over the pairs."""
-    opts = common.opts
-    try:
-        with using(opts.effective_limits()), EngineProgress(common.progress) as prog:
-            case, name, mech = load_mechanism(case_path, of, opts)
-            if is_parametric(case, mech):
-                if dominating_pair:
-                    raise click.UsageError("--dominating-pair needs a mechanism without symbols")
-                echo_profile(case, name, mech, common, as_latex)
-                return
-            if as_latex:
-                raise click.UsageError("--latex prints a piecewise closed form: it needs a mechanism with symbols")
-            prof = make_engine(opts.engine, max_strategies=opts.max_strategies, progress=prog.callback).profile(mech)
-    except ExactDPError as e:
-        fail(e)
+    with running(common) as prog:
+        case, name, mech = load_mechanism(case_path, of, common.opts)
+        if is_parametric(case, mech):
+            if dominating_pair:
+                raise click.UsageError("--dominating-pair needs a mechanism without symbols")
+            echo_profile(case, name, mech, common, as_latex)
+            return
+        no_latex(as_latex)
+        prof = common.opts.make_engine(prog.callback).profile(mech)
     if dominating_pair:
         print_dominating_pair(prof, common.as_json)
         return
@@ -161,20 +142,17 @@ def info(case_path, of, dot_file, svg_file, png_file, witness_eps, depth, tree, 
     if fingerprint:
         _print_fingerprints(case_path, of, opts)
         return
-    try:
-        with using(opts.effective_limits()):
-            case, name, mech = load_mechanism(case_path, of, opts)
-            if drawing:
-                draw_game(
-                    case, mech, eps=eps, depth=depth, dot_file=dot_file, svg_file=svg_file, png_file=png_file, tree=tree
-                )
-                if dot_file == "-":
-                    return
-            s = stats(mech.root)
-            n = count_strategies(mech.root)
-            supported = make_engine(opts.engine, max_strategies=opts.max_strategies).supports(mech)
-    except ExactDPError as e:
-        fail(e)
+    with running(common):
+        case, name, mech = load_mechanism(case_path, of, opts)
+        if drawing:
+            draw_game(
+                case, mech, eps=eps, depth=depth, dot_file=dot_file, svg_file=svg_file, png_file=png_file, tree=tree
+            )
+            if dot_file == "-":
+                return
+        s = stats(mech.root)
+        n = count_strategies(mech.root)
+        supported = opts.make_engine().supports(mech)
     doc = info_doc(name, mech, s, n, opts.engine, supported)
     if common.as_json:
         click.echo(dumps(doc))
@@ -193,29 +171,12 @@ def schema():
 
 
 def _print_fingerprints(case_path: str, of: str | None, opts) -> None:
-    """The checker's fingerprint of the game exactdp builds for each mechanism of the case (and for
-    each claim with its own pairs), so that a referee who trusts exactdp's reader can tie a
-    certificate's game to the case file."""
+    """The checker's fingerprint of the game of each mechanism of the case (and of each claim
+    with its own pairs): :func:`exactdp.certifying.game_fingerprints`."""
     try:
         with using(opts.effective_limits()):
             case, _, _ = load_mechanism(case_path, of, opts)
-            subjects: dict = {n: m for n, m in case.mechanisms.items() if of is None or n == of}
-            for claim in case.claims:
-                if claim.adjacency is not None and claim.of in subjects:
-                    subjects[f"{claim.of} (the claim's pairs)"] = case.mechanisms[claim.of].with_adjacent(
-                        claim.adjacency
-                    )
-            games, missing = {}, []
-            for name, mech in subjects.items():
-                try:
-                    games[name] = export_game(mech, name)
-                except NoCertificate as e:
-                    missing.append(f"  {text(name)}: no fingerprint ({text(str(e))})")
-            prints = checker.fingerprints(games_document(games))
+            prints, missing = game_fingerprints(case, of)
     except (ExactDPError, checker.Malformed) as e:
         fail(e if isinstance(e, ExactDPError) else ExactDPError(str(e)))
-    click.echo(f"game fingerprints of {text(case_path)} (the checker prints the same SHA-256 for the game it checked):")
-    for name, digest in prints.items():
-        click.echo(f"  {text(name)}: sha256 {digest}")
-    for line in missing:
-        click.echo(line)
+    click.echo("\n".join(fingerprint_lines(case_path, prints, missing)))

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import click
 
-from ..analysis import make_engine
-from ..analysis.renyi_real import CertifiedRenyi, parse_order, renyi_any, renyi_witness
+from ..analysis.renyi_real import parse_order, renyi_any, renyi_any_witness
 from ..analysis.tradeoff import dominating_pair, envelope_tradeoff, pair_tradeoffs
 from ..analysis.tradeoff_points import vertex_tests
 from ..analysis.zcdp import check_zcdp
@@ -14,7 +13,6 @@ from ..claims.base import Analysis
 from ..claims.renyi import ConversionClaim
 from ..errors import ExactDPError, LimitExceededError
 from ..forms.fields import FieldProblem
-from ..limits import using
 from ..numbers.rational import Q
 from ..report.jsonout import dumps
 from ..report.renyi_fdp import (
@@ -30,7 +28,7 @@ from ..report.renyi_fdp import (
     zcdp_to_dict,
 )
 from ..theorems.named import CONVERSIONS
-from .app import Common, case_options, fail, load_mechanism, main, parse_number
+from .app import Common, case_options, fail, load_mechanism, main, no_latex, parse_number, running
 from .parametric import echo_renyi, is_parametric, latex_option
 
 __all__ = ["renyi", "zcdp", "convert", "tradeoff", "print_dominating_pair"]
@@ -74,30 +72,20 @@ def renyi(case_path, alpha_text, of, show_witness, as_latex, common: Common):
     symbols for a mechanism with symbols."""
     opts = common.opts
     alphas = _alphas(alpha_text, opts.effective_limits().max_orders)
-    try:
-        with using(opts.effective_limits()):
-            case, name, mech = load_mechanism(case_path, of, opts)
-            if is_parametric(case, mech):
-                echo_renyi(case, name, mech, alphas, common, as_latex)
-                return
-            if as_latex:
-                raise click.UsageError("--latex prints a piecewise closed form: it needs a mechanism with symbols")
-            eng = make_engine(opts.engine, max_strategies=opts.max_strategies)
-            results = [renyi_any(eng, mech, a) for a in alphas]
-            witnesses = [_witness(mech, r) if show_witness else None for r in results]
-    except ExactDPError as e:
-        fail(e)
+    with running(common):
+        case, name, mech = load_mechanism(case_path, of, opts)
+        if is_parametric(case, mech):
+            echo_renyi(case, name, mech, alphas, common, as_latex)
+            return
+        no_latex(as_latex)
+        eng = opts.make_engine()
+        results = [renyi_any(eng, mech, a) for a in alphas]
+        witnesses = [renyi_any_witness(mech, r) if show_witness else None for r in results]
     if common.as_json:
         values = [renyi_any_to_dict(r, w) for r, w in zip(results, witnesses)]
         click.echo(dumps({"mechanism": name, "engine": opts.engine, "values": values}))
     else:
         click.echo("\n".join(renyi_any_lines(name, results, witnesses)))
-
-
-def _witness(mech, res):
-    if isinstance(res, CertifiedRenyi):  # a certified enclosure carries its witness
-        return res.witness
-    return renyi_witness(mech, res)
 
 
 @main.command()
@@ -108,15 +96,10 @@ def _witness(mech, res):
 def zcdp(case_path, rho_text, of, common: Common):
     """Whether M is rho-zCDP (Bun-Steinke 2016): D_alpha <= rho*alpha for every real alpha > 1,
     decided by certified branch and bound over alpha (undecided when D_alpha/alpha touches rho)."""
-    opts = common.opts
     rho = parse_number(rho_text, "--rho", kind="positive")
-    try:
-        with using(opts.effective_limits()):
-            case, name, mech = load_mechanism(case_path, of, opts)
-            prof = make_engine(opts.engine, max_strategies=opts.max_strategies).profile(mech)
-            res = check_zcdp(mech, rho, prof.privloss(Q(0)))
-    except ExactDPError as e:
-        fail(e)
+    with running(common):
+        _case, name, mech = load_mechanism(case_path, of, common.opts)
+        res = check_zcdp(mech, rho, common.opts.make_engine().profile(mech).privloss(Q(0)))
     d = zcdp_to_dict(name, res)
     click.echo(dumps(d) if common.as_json else "\n".join(zcdp_lines(d, rho_text, res.witness)))
 
@@ -134,14 +117,10 @@ def zcdp(case_path, rho_text, of, common: Common):
 def tradeoff(case_path, of, show_tests, common: Common):
     """The exact f-DP trade-off function T(M) (Dong-Roth-Su 2022) of the envelope and of every
     ordered adjacent pair, by its vertices (type I error alpha, type II error beta)."""
-    opts = common.opts
-    try:
-        with using(opts.effective_limits()):
-            case, name, mech = load_mechanism(case_path, of, opts)
-            prof = make_engine(opts.engine, max_strategies=opts.max_strategies).profile(mech)
-            tests = vertex_tests(mech, prof) if show_tests else None
-    except ExactDPError as e:
-        fail(e)
+    with running(common):
+        _case, name, mech = load_mechanism(case_path, of, common.opts)
+        prof = common.opts.make_engine().profile(mech)
+        tests = vertex_tests(mech, prof) if show_tests else None
     d = tradeoff_to_dict(name, envelope_tradeoff(prof), pair_tradeoffs(prof), tests)
     click.echo(dumps(d) if common.as_json else "\n".join(tradeoff_lines(d, tests)))
 
@@ -168,14 +147,11 @@ def convert(case_path, which, delta_text, alpha_text, rho_text, of, common: Comm
     alpha = _alphas(alpha_text, 1)[0] if alpha_text is not None else None
     rho = parse_number(rho_text, "--rho", kind="positive") if rho_text is not None else None
     try:
-        with using(opts.effective_limits()):
-            case, name, mech = load_mechanism(case_path, of, opts)
+        with running(common):
+            _case, name, mech = load_mechanism(case_path, of, opts)
             claim = ConversionClaim(of=name, theorem=which, delta=delta, alpha=alpha, rho=rho)
             claim.validate()
-            an = Analysis({name: mech}, make_engine(opts.engine, max_strategies=opts.max_strategies))
-            v = claim.check(an)
+            v = claim.check(Analysis({name: mech}, opts.make_engine()))
     except FieldProblem as e:
         raise click.UsageError(e.message + (f" ({e.hint})" if e.hint else "")) from None
-    except ExactDPError as e:
-        fail(e)
     click.echo(dumps(conversion_to_dict(name, v)) if common.as_json else "\n".join(conversion_lines(v)))

@@ -6,23 +6,12 @@ import sys
 
 import click
 
-from ..analysis import make_engine
 from ..caseio import evaluate_in_case
-from ..errors import ExactDPError
-from ..limits import using
 from ..numbers.rational import Q
 from ..report.latex import render_simulation_latex
-from ..report.simulate import (
-    dumps_json,
-    outcome_details,
-    render_simulation_csv,
-    render_simulation_text,
-    render_simulation_yaml,
-    simulation_to_dict,
-)
-from ..simulation.simulate import outcome_of
+from ..report.simulate import render_simulation
 from ..simulation.simulate import simulate as run_simulation
-from .app import Common, EngineProgress, case_options, fail, load_mechanism, main
+from .app import Common, case_options, load_mechanism, main, running
 
 __all__ = ["simulate"]
 
@@ -70,36 +59,23 @@ def simulate(
     opts = common.opts
     if common.as_json:
         fmt = "json"
-    try:
-        with using(opts.effective_limits()), EngineProgress(common.progress) as prog:
-            case, name, mech = load_mechanism(case_path, of, opts)
-            eps = evaluate_in_case(case, eps_text, "--eps", kind="eps") if eps_text is not None else None
-            delta = evaluate_in_case(case, delta_text, "--delta", kind="delta") if delta_text is not None else None
-            if via == "lemma56" and delta is None:
-                raise click.BadParameter("--via lemma56 needs --delta (the approximate-DP construction)")
-            if eps is None and opts.engine != "profile":
-                eng = make_engine(opts.engine, max_strategies=opts.max_strategies, progress=prog.callback)
-                eps = eng.profile(mech).privloss(delta if delta is not None else Q(0))
-            sim = run_simulation(
-                mech, eps=eps, delta=delta, table=case.symbols or None, construction=via, max_histories=max_histories
-            )
-    except ExactDPError as e:
-        fail(e)
-    if common.quiet and fmt == "text":
-        click.echo(render_simulation_text(sim).splitlines()[0])
-        click.echo("\n".join(outcome_details(outcome_of(sim))))
-    elif fmt == "json":
-        click.echo(dumps_json(simulation_to_dict(sim)))
-    elif fmt == "yaml":
-        click.echo(render_simulation_yaml(sim), nl=False)
-    elif fmt == "latex":
+    with running(common) as prog:
+        case, name, mech = load_mechanism(case_path, of, opts)
+        eps = evaluate_in_case(case, eps_text, "--eps", kind="eps") if eps_text is not None else None
+        delta = evaluate_in_case(case, delta_text, "--delta", kind="delta") if delta_text is not None else None
+        if via == "lemma56" and delta is None:
+            raise click.BadParameter("--via lemma56 needs --delta (the approximate-DP construction)")
+        if eps is None and opts.engine != "profile":  # PrivLoss(M, delta) by the engine asked for
+            eps = opts.make_engine(prog.callback).profile(mech).privloss(delta if delta is not None else Q(0))
+        sim = run_simulation(
+            mech, eps=eps, delta=delta, table=case.symbols or None, construction=via, max_histories=max_histories
+        )
+    if fmt == "latex":
         click.echo(
             render_simulation_latex(sim, standalone=standalone, drop_trivial=drop_trivial, label=label), nl=False
         )
-    elif fmt == "csv":
-        click.echo(render_simulation_csv(sim), nl=False)
     else:
-        click.echo(render_simulation_text(sim))
+        click.echo(render_simulation(sim, fmt, quiet=common.quiet), nl=False)
     if not sim.exists:
         sys.exit(1)
     if sim.conditions:

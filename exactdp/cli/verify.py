@@ -4,42 +4,26 @@ it is known (in file order, whatever the number of workers)."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import replace
-from typing import Any, TypeVar
 
 import click
 
 from ..errors import ExactDPError
-from ..execution import OrderedRun
 from ..figures import case_figures
 from ..report import NORMAL, QUIET, VERBOSE, Marks, TextReport, render_summary, run_to_json
 from ..report.escape import text
 from ..report.html import write_cli as write_html
+from ..report.terminal import ProgressLine
 from ..verify import FileResult, RunResult, stream_paths
-from .app import Common, ProgressLine, case_options, fail, main
+from .app import Common, case_options, fail, main
 
-__all__ = ["verify", "stream_results", "marks_for", "verbosity_of"]
-
-T = TypeVar("T")
+__all__ = ["verify", "marks_for"]
 
 
 def marks_for(common: Common) -> Marks:
-    enc = (sys.stdout.encoding or "").lower()
-    return Marks(common.ascii_only or "utf" not in enc)
-
-
-def verbosity_of(common: Common) -> int:
-    return QUIET if common.quiet else VERBOSE if common.verbose else NORMAL
-
-
-def stream_results(run: OrderedRun[T], bar: ProgressLine, on_result: Callable[[T], None]) -> tuple[list[T], bool]:
-    """``run.collect(on_result)`` (in order; on Ctrl-C the results finished so far), then the
-    progress bar cleared."""
-    try:
-        return run.collect(on_result)
-    finally:
-        bar.close()
+    """The report's marks: ASCII with ``--ascii`` or when stdout cannot show ✓ and ✗."""
+    return Marks.for_stream(sys.stdout, common.ascii_only)
 
 
 @main.command()
@@ -76,7 +60,8 @@ def verify(paths: Iterable[str], witness: bool, html_dir: str | None, common: Co
         click.echo("exactdp: no case files found under " + text(", ".join(paths)), err=True)
         sys.exit(2)
     bar = holder["bar"] = ProgressLine(run.total, "verify", common.progress)
-    report = TextReport(marks_for(common), verbosity=verbosity_of(common))
+    verbosity = QUIET if common.quiet else VERBOSE if common.verbose else NORMAL
+    report = TextReport(marks_for(common), verbosity=verbosity)
 
     def show(fr: FileResult) -> None:
         lines = report.file(fr)
@@ -84,22 +69,15 @@ def verify(paths: Iterable[str], witness: bool, html_dir: str | None, common: Co
             bar.echo("\n".join(lines))
 
     try:
-        results, interrupted = stream_results(run, bar, show)
+        with bar:
+            results, interrupted = run.collect(show)
     except ExactDPError as e:
         fail(e)
-    _finish(results, interrupted, run.total, common, html_dir, opts)
-
-
-def _finish(
-    results: list[FileResult], interrupted: bool, total: int, common: Common, html_dir: str | None, opts: Any
-) -> Any:
     out = RunResult(tuple(results))
-    written = True
-    if html_dir is not None:
-        written = write_html(out, html_dir, [case_figures(fr, opts) for fr in results])
-    if common.as_json:
-        click.echo(run_to_json(out, interrupted=total if interrupted else None))
-    else:
-        click.echo(render_summary(results, interrupted=total if interrupted else None))
+    written = html_dir is None or write_html(out, html_dir, [case_figures(fr, opts) for fr in results])
+    stopped = run.total if interrupted else None
+    click.echo(
+        run_to_json(out, interrupted=stopped) if common.as_json else render_summary(results, interrupted=stopped)
+    )
     code = out.exit_code if written or out.exit_code == 3 else 2  # a report asked for and not written
     sys.exit(130 if interrupted else code)

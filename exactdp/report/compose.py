@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..errors import ExactDPError
 from ..numbers import ladder
 from ..numbers.ladder import is_inf
 from ..numbers.rational import q_str
@@ -18,7 +19,7 @@ from ..theorems.basic import Bound
 from ..theorems.optimal import OptimalResult
 from ..theorems.registry import IntervalResult
 
-__all__ = ["theorem_row", "not_applicable_row", "compose_lines", "compose_json", "SHOW_CHARS"]
+__all__ = ["theorem_row", "not_applicable_row", "theorem_rows", "compose_lines", "compose_json", "SHOW_CHARS"]
 
 SHOW_CHARS = 160  # exact texts longer than this are summarised in the text (unless shown in full)
 
@@ -94,6 +95,15 @@ def not_applicable_row(name: str, why: str) -> dict:
     """The row of a theorem that does not apply to these components (a bound stated for
     homogeneous components only, given heterogeneous ones)."""
     return {"theorem": name, "eps": None, "source": theorem(name).title, "text": f"not applicable: {why}"}
+
+
+def theorem_rows(results: Sequence[tuple[str, Any]], delta_g: Any, show: int = SHOW_CHARS) -> list[dict]:
+    """The rows of theorems evaluated by :func:`exactdp.theorems.registry.evaluate_each` (an
+    error in place of a result: the theorem does not apply)."""
+    return [
+        not_applicable_row(name, str(r)) if isinstance(r, ExactDPError) else theorem_row(name, r, delta_g, show)
+        for name, r in results
+    ]
 
 
 def compose_lines(

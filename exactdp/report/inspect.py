@@ -13,7 +13,15 @@ from .escape import text
 from .jsonout import witness_to_dict
 from .text import WITNESS_LEGEND, render_witness
 
-__all__ = ["privloss_doc", "privloss_lines", "profile_lines", "info_doc", "info_lines", "adversaries_text"]
+__all__ = [
+    "privloss_doc",
+    "privloss_lines",
+    "profile_lines",
+    "info_doc",
+    "info_lines",
+    "adversaries_text",
+    "fingerprint_lines",
+]
 
 
 def privloss_doc(name: str, delta: Any, value: Any, lam: Any, engine: str, w: Witness | None) -> dict:
@@ -83,3 +91,11 @@ def info_lines(doc: dict, max_strategies: int) -> list[str]:
     )
     lines.append(f"  the {engine} engine {'can' if supported else 'cannot'} analyse it{why}")
     return lines
+
+
+def fingerprint_lines(case_path: str, prints: dict[str, str], missing: list[tuple[str, str]]) -> list[str]:
+    """``exactdp info --fingerprint``: the checker's SHA-256 of each game of the case, then the
+    games that have none, with the reason."""
+    out = [f"game fingerprints of {text(case_path)} (the checker prints the same SHA-256 for the game it checked):"]
+    out += [f"  {text(name)}: sha256 {digest}" for name, digest in prints.items()]
+    return out + [f"  {text(name)}: no fingerprint ({text(why)})" for name, why in missing]

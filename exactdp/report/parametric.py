@@ -18,8 +18,10 @@ from ..analysis.parametric.piecewise import Interval, endpoint_dict
 from ..analysis.parametric.queries import Piecewise
 from ..analysis.parametric.ratfun import factored_latex
 from ..analysis.parametric.values import LogOf
+from ..analysis.renyi import alpha_str
+from ..claims.calibrate import Calibration, set_text
 from ..claims.parametric import Outcome
-from .escape import latex_math, text
+from .escape import json_dumps, latex_math, text
 
 __all__ = [
     "piece_line",
@@ -36,6 +38,12 @@ __all__ = [
     "symbol_latex",
     "value_latex",
     "endpoint_lines",
+    "FORMATS",
+    "profile_output",
+    "privloss_output",
+    "delta_output",
+    "renyi_output",
+    "calibration_output",
 ]
 
 DIGITS = 16
@@ -275,3 +283,73 @@ def profile_latex(name: str, pw: Piecewise[ProfileView]) -> str:
             rows.append(rf"  {affine_latex(s.A, s.B, names)} & \text{{if }} {rng},\ {cond}")
     lhs = rf"\delta_{{{latex_math(name)}}}({lam})"
     return lhs + " = \\begin{cases}\n" + " \\\\\n".join(rows) + "\n\\end{cases}"
+
+
+# --- whole answers, as the commands print them -------------------------------------------------
+
+FORMATS = ("text", "json", "latex")  # the ``fmt`` of the functions below
+
+
+def _output(pw: Piecewise, fmt: str, text_lhs: str, latex_lhs: str, **head: Any) -> str:
+    if fmt == "json":
+        return json_dumps(piecewise_to_dict(pw, **head))
+    if fmt == "latex":
+        return piecewise_latex(pw, latex_lhs)
+    return "\n".join(piecewise_lines(pw, text(text_lhs)))
+
+
+def profile_output(name: str, pw: Piecewise[ProfileView], fmt: str, *, pairs: bool = True) -> str:
+    """The piecewise privacy profile of mechanism ``name`` (``exactdp profile``), in ``fmt``."""
+    if fmt == "json":
+        return json_dumps(profile_to_dict(name, pw))
+    return profile_latex(name, pw) if fmt == "latex" else "\n".join(profile_lines(name, pw, pairs=pairs))
+
+
+def privloss_output(name: str, delta: str, pw: Piecewise, fmt: str) -> str:
+    """PrivLoss(``name``, ``delta``) piecewise (``exactdp privloss``), in ``fmt``."""
+    latex_lhs = rf"\mathrm{{PrivLoss}}({latex_math(name)}, {latex_math(delta)})"
+    return _output(pw, fmt, f"PrivLoss({name}, {delta})", latex_lhs, mechanism=name, delta=delta, quantity="privloss")
+
+
+def delta_output(name: str, eps: str, pw: Piecewise, fmt: str) -> str:
+    """delta_M(e^eps) piecewise (``exactdp delta``), in ``fmt``."""
+    latex_lhs = rf"\delta_{{{latex_math(name)}}}(e^{{{latex_math(eps)}}})"
+    return _output(pw, fmt, f"delta_{name}(e^({eps}))", latex_lhs, mechanism=name, eps=eps, quantity="delta")
+
+
+def renyi_output(name: str, results: list[tuple[Any, Piecewise]], fmt: str) -> str:
+    """D_alpha(M) piecewise for each (alpha, answer) (``exactdp renyi``), in ``fmt``: one JSON
+    document for every order, else one answer after the other."""
+    if fmt == "json":
+        values = [piecewise_to_dict(pw, alpha=alpha_str(a), quantity="renyi") for a, pw in results]
+        return json_dumps({"mechanism": name, "values": values})
+    out = []
+    for a, pw in results:
+        if fmt == "latex":
+            out.append(piecewise_latex(pw, rf"D_{{{alpha_str(a)}}}({latex_math(name)})"))
+        else:
+            out.extend(piecewise_lines(pw, text(f"D_{alpha_str(a)}({name})")))
+    return "\n".join(out)
+
+
+def calibration_output(name: str, target: str, cal: Calibration, fmt: str, *, digits: int = DIGITS) -> str:
+    """Where the claim ``target`` holds, as a union of intervals of a symbol with exact endpoints
+    (``exactdp calibrate``), in ``fmt``; each irrational end with ``digits`` proved decimals."""
+    if fmt == "json":
+        ivs = []
+        for iv in cal.intervals:
+            d = interval_dict(iv)
+            for end in ("lo", "hi"):
+                if d[end] is not None:
+                    d[end] = endpoint_dict(getattr(iv, end), iv.name, digits=digits)
+            d["text"] = iv.text()
+            ivs.append(d)
+        doc = {"mechanism": name, "target": target, "symbol": cal.symbol, "domain": cal.domain.describe()}
+        return json_dumps({**doc, "holds_for": ivs, "cells": cal.cells})
+    if fmt == "latex":
+        n = symbol_latex(cal.symbol)
+        return r" \;\vee\; ".join(iv.latex(n) for iv in cal.intervals) or r"\text{never}"
+    lines = [text(f"{target} holds exactly where: {set_text(cal.intervals, cal.symbol)}")]
+    lines.append(text(f"  (over {cal.domain.describe()}; {cal.cells} cells decided exactly)"))
+    ends = endpoint_lines(Piece(tuple(cal.intervals), None, []), digits=digits, rationals=True)  # type: ignore[arg-type]
+    return "\n".join(lines + [f"  where {line}" for line in ends])

@@ -32,6 +32,7 @@ __all__ = [
     "dumps_json",
     "section6_doc",
     "section6_lines",
+    "render_simulation",
 ]
 
 
@@ -349,3 +350,16 @@ def section6_lines(res: Section6Result) -> list[str]:
     lines.append(f"  time: {res.seconds:.1f} s ({1000 * res.seconds / res.samples:.2f} ms per sample)")
     lines.extend(f"  sample {k}: p = {p}: {w}" for k, p, w in res.failures[:10])
     return lines
+
+
+def render_simulation(sim: Simulation, fmt: str = "text", *, quiet: bool = False) -> str:
+    """The post-processor T as text, JSON, YAML or CSV (LaTeX: :mod:`exactdp.report.latex`),
+    ending with a newline, as ``exactdp simulate`` prints it; ``quiet`` text has the checks
+    without the tables."""
+    if quiet and fmt == "text":
+        return render_simulation_text(sim).splitlines()[0] + "\n" + "\n".join(outcome_details(outcome_of(sim))) + "\n"
+    if fmt == "json":
+        return dumps_json(simulation_to_dict(sim)) + "\n"
+    if fmt == "yaml":
+        return render_simulation_yaml(sim)
+    return render_simulation_csv(sim) if fmt == "csv" else render_simulation_text(sim) + "\n"

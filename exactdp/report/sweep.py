@@ -18,7 +18,7 @@ from ..numbers.expr import ExprError, eval_text
 from ..verify import FileResult
 from .escape import mpl, text
 from .plot import MissingExtraError, load_pyplot
-from .text import Marks
+from .text import VERBOSE, Marks, TextReport
 from .verdicts import shown, value_text
 
 __all__ = [
@@ -32,6 +32,7 @@ __all__ = [
     "sweep_head",
     "sweep_summary",
     "column_widths",
+    "PointLines",
 ]
 
 # after the params' own columns
@@ -113,6 +114,29 @@ def sweep_summary(
     if interrupted is not None:
         line += f"; interrupted: {interrupted[0]} of {interrupted[1]} not checked"
     return line
+
+
+class PointLines:
+    """The lines that show each point of a sweep as it is known: the claims' legend before the
+    first valid point, the point's row (:func:`sweep_row`) and, with ``verbose``, the point's
+    full report indented."""
+
+    def __init__(self, names: Sequence[str], points: Sequence[Sequence[str]], marks: Marks, *, verbose: bool = False):
+        self.widths = column_widths(names, points)
+        self.marks = marks
+        self.verbose = verbose
+        self.report = TextReport(marks, verbosity=VERBOSE)
+        self.legend_done = False
+
+    def __call__(self, fr: FileResult) -> list[str]:
+        lines = []
+        if not self.legend_done and fr.error is None:
+            self.legend_done = True
+            lines += ["claims:"] + claims_legend(fr)
+        lines.append(sweep_row(fr, self.widths, self.marks))
+        if self.verbose:
+            lines += ["    " + line for line in self.report.file(fr)]
+        return lines
 
 
 def csv_rows(fr: FileResult, names: Sequence[str]) -> list[dict[str, str]]:

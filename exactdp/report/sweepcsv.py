@@ -37,8 +37,9 @@ from ..claims import FAILS, HOLDS, UNDECIDED, UNSUPPORTED
 from ..errors import ExactDPError
 from ..numbers import ladder
 from ..numbers.expr import ExprError, names_in, parse_expr
+from ..verify import FileResult
 from .escape import csv_field, csv_row, text
-from .sweep import CSV_COLUMNS
+from .sweep import CSV_COLUMNS, csv_rows, point_texts
 
 __all__ = [
     "INPUT_COLUMNS",
@@ -49,6 +50,7 @@ __all__ = [
     "header_line",
     "row_line",
     "read_resume",
+    "CsvAppender",
 ]
 
 INPUT_COLUMNS = ("case", "inputs")
@@ -273,3 +275,38 @@ def _rewrite(path: str, head: str, lines: list[str]) -> None:
         fh.write(head)
         fh.writelines(lines)
     os.replace(tmp, path)
+
+
+class CsvAppender:
+    """Appends each point's rows to the sweep CSV at ``path`` as soon as the point is known, and
+    flushes, so that an interrupted sweep keeps every finished point; each row goes through the
+    CSV escaper (:func:`row_line`), stamped with the case's name and the digest of the point's
+    inputs (:func:`inputs_digests`).  With ``path`` ``None`` the rows are only returned.  A new
+    or empty file gets the header first."""
+
+    def __init__(self, path: str | None, names: list[str], case: str, digests: Mapping[tuple[str, ...], str]):
+        self.fh = None
+        self.names = names
+        self.case = case
+        self.digests = digests
+        if path is None:
+            return
+        new = not os.path.exists(path) or os.path.getsize(path) == 0
+        self.fh = open(path, "a", newline="", encoding="utf-8")
+        if new:
+            self.fh.write(header_line(names))
+            self.fh.flush()
+
+    def write(self, fr: FileResult) -> list[dict[str, str]]:
+        """Append the rows of the point ``fr`` (a :class:`~exactdp.verify.FileResult`) and return them."""
+        digest = self.digests.get(point_texts(fr), "")
+        rows = [{**r, "case": self.case, "inputs": digest} for r in csv_rows(fr, self.names)]
+        if self.fh is not None:
+            self.fh.write("".join(row_line(r, self.names) for r in rows))
+            self.fh.flush()
+        return rows
+
+    def close(self) -> None:
+        """Close the file (the rows written so far stay)."""
+        if self.fh is not None:
+            self.fh.close()

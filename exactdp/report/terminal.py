@@ -92,7 +92,7 @@ def _clock(seconds: float) -> str:
 class ProgressLine:
     """A progress bar on ``err`` (default stderr) that moves and clears itself, drawn only when
     ``enabled`` (``--progress``; by default when stderr is a terminal); ``echo`` writes an
-    output line (default: to stdout)."""
+    output line (default: to stdout).  As a context manager, the bar is cleared on leaving."""
 
     WIDTH = 30
 
@@ -156,6 +156,12 @@ class ProgressLine:
 
     def close(self) -> None:
         self.clear()
+
+    def __enter__(self) -> ProgressLine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 class EngineProgress:

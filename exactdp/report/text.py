@@ -60,6 +60,12 @@ class Marks:
         else:
             self.sym = {HOLDS: "✓", FAILS: "✗", UNSUPPORTED: "?", UNDECIDED: "!"}
 
+    @classmethod
+    def for_stream(cls, stream: Any, ascii_only: bool = False) -> Marks:
+        """The marks for output to ``stream``: ASCII when asked for, or when its encoding is not
+        a Unicode one."""
+        return cls(ascii_only or "utf" not in (getattr(stream, "encoding", None) or "").lower())
+
 
 def render_witness(w: Witness, indent: str = "      ", *, lines_limit: int = 12) -> list[str]:
     """The pair, the adversary's strategy, the event and both probabilities (lines escaped

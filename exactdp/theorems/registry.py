@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import ExactDPError
 from ..numbers import INF, ladder
 from ..numbers.rational import Q
 from .advanced import IntervalBound, advanced, check_against_optimum, kov_3_4
@@ -45,6 +46,7 @@ __all__ = [
     "names",
     "guarantee",
     "evaluate",
+    "evaluate_each",
     "APPROX_CONCURRENT",
 ]
 
@@ -165,6 +167,19 @@ def evaluate(name: str, comps: Sequence[Component], delta_g: Any) -> Bound | Opt
     ib = t.compute(comps, delta_g)
     status, opt = check_against_optimum(ib, comps)
     return IntervalResult(ib, status, opt)
+
+
+def evaluate_each(names: Sequence[str], comps: Sequence[Component], delta_g: Any) -> list[tuple[str, Any]]:
+    """``(name, result)`` for each named theorem (:func:`evaluate`); for a theorem that does not
+    apply to these components (a bound stated for homogeneous components only, given
+    heterogeneous ones), the result is the :class:`~exactdp.errors.ExactDPError` that says why."""
+    out: list[tuple[str, Any]] = []
+    for name in names:
+        try:
+            out.append((name, evaluate(name, comps, delta_g)))
+        except ExactDPError as e:
+            out.append((name, e))
+    return out
 
 
 register(

@@ -1,0 +1,253 @@
+"""Certificates of a verification run, written to a folder for the standalone checker
+(``python checker.py DIR``, docs/certificates.md).
+
+:class:`CertificateWriter` is a verdict hook (:func:`exactdp.verify.verdict_hook`): any
+verification run inside ``with verdict_hook(writer):`` builds each decided claim's certificate in
+the claim's own analysis and writes ``DIR/<case file stem>/<claim number>-<kind>.json``.  This is
+what ``exactdp certify`` runs around ``verify``; :func:`certify_paths` does the same for a Python
+caller.  :func:`game_fingerprints` ties a case's games to the checker's fingerprints
+(``exactdp info --fingerprint``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import checker
+from .caseio import Case
+from .certificates import (
+    NoCertificate,
+    case_sha256,
+    certificate_path,
+    dumps_certificate,
+    export_game,
+    games_document,
+    wrap,
+)
+from .claims import FAILS, HOLDS
+from .claims.parametric import involves_symbols
+from .errors import ExactDPError, LimitExceededError, VerificationError
+from .report.certificate import render_certificate_latex
+from .report.escape import text
+from .verify import Options, RunResult, verdict_hook, verify_paths
+
+__all__ = [
+    "CertificateWriter",
+    "certify_paths",
+    "game_fingerprints",
+    "safe_name",
+    "write_whole",
+    "MANIFEST",
+    "remember",
+    "remove_earlier",
+]
+
+# claim kinds about symbols only (a calibrated set, a refuting value): no certificate
+_ABOUT_SYMBOLS = frozenset({"calibrate", "counterexample"})
+
+
+MANIFEST = ".exactdp-written"  # in each folder: the files certify wrote there (a rerun removes only these)
+_UNSAFE = re.compile(r"[^A-Za-z0-9=.,+()\[\]_-]")
+
+
+def safe_name(name: str) -> str:
+    """A folder or file name made from a case file's stem or a sweep point: characters other
+    than letters, digits and ``=.,+-_[]()`` become ``_``, and a leading dot too, so the name
+    is never ``.`` or ``..`` (nor hidden) and cannot leave the output folder."""
+    out = _UNSAFE.sub("_", name.replace(" ", ""))
+    return "_" + out[1:] if out.startswith(".") else out or "_"
+
+
+def write_whole(path: Path, text: str) -> None:
+    """Write ``text`` to a temporary name beside ``path``, then rename it: a full disk leaves
+    no empty or partial certificate behind."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+@dataclass
+class CertificateWriter:
+    """A verdict hook (:func:`exactdp.verify.verdict_hook`) that builds the certificate of every
+    decided claim in the claim's own analysis and writes it to
+    ``outdir/<case file stem>/<claim number>-<kind>.json`` (with ``latex``, also a proof appendix
+    ``.tex`` beside it); it remembers what it wrote and, for the claims without a certificate,
+    why (:meth:`summary`)."""
+
+    outdir: Path
+    latex: bool
+    written: list = field(default_factory=list)
+    missing: list = field(default_factory=list)
+    stems: dict = field(default_factory=dict)
+
+    def subdir(self, case) -> Path:
+        """``DIR/<stem>``, with the certificates an earlier run of certify wrote there removed
+        (only those: they are listed in the folder's manifest); a second case file with the same
+        stem gets ``<parent>-<stem>``; a point of a sweep ``<stem>[k=1,eps=log(2)]``.  The name
+        is made safe once (:func:`safe_name`)."""
+        key = (case.file, case.name)
+        if key in self.stems:
+            return self.stems[key]
+        p = Path(case.file)
+        taken = {d.name for d in self.stems.values()}
+        point = case.name[case.name.index("[") :] if case.name.endswith("]") and "[" in case.name else ""
+        d = self.outdir / safe_name(p.stem + point)
+        if d.name in taken:
+            d = self.outdir / safe_name(f"{p.parent.name}-{p.stem}{point}")
+        if d.is_symlink():  # certificates go into plain folders of OUTPUT, never through a link
+            raise ExactDPError(
+                f"{text(str(d))} is a symbolic link; certify writes only into folders of {text(str(self.outdir))}"
+            )
+        remove_earlier(d)
+        self.stems[key] = d
+        return d
+
+    def __call__(self, case, label: str, claim, verdict, an) -> None:
+        """Certify one checked claim (the hook's signature)."""
+        where = f"{case.file}: claim {label} ({claim.kind}: {claim.describe()})"
+        if verdict.status not in (HOLDS, FAILS):
+            self.missing.append((where, "not decided"))
+            return
+
+        if claim.kind in _ABOUT_SYMBOLS or involves_symbols(claim, an):
+            self.missing.append((where, "the mechanism or eps is symbolic; certificates cover numeric mechanisms"))
+            return
+        try:
+            body = claim.certificate(an)
+        except (NoCertificate, LimitExceededError) as e:
+            self.missing.append((where, str(e)))
+            return
+        except VerificationError:
+            raise
+        except ExactDPError as e:
+            self.missing.append((where, str(e)))
+            return
+        if body is None:
+            self.missing.append((where, f"{claim.kind} claims have no certificate yet"))
+            return
+        if body["verdict"] != verdict.status:
+            raise VerificationError(
+                f"{where}: the certificate says the claim {body['verdict']}, the check says it {verdict.status}"
+            )
+        cert = wrap(
+            body,
+            case_file=case.file,
+            sha256=case_sha256(case.file),
+            case_name=case.name,
+            number=int(label) if label.isdigit() else label,
+            text=claim.describe(),
+        )
+        folder = self.subdir(case)
+        path = folder / safe_name(certificate_path(self.outdir, folder.name, label, body["claim"]["kind"]).name)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            files = [(path, dumps_certificate(cert))]
+            if self.latex:
+                files.append((path.with_suffix(".tex"), render_certificate_latex(cert)))
+            for f, content in files:
+                remember(folder, f.name)  # before writing: a file certify wrote is always listed
+                write_whole(f, content)
+        except OSError as e:  # a full disk, a directory that vanished: that file's error, not a bug
+            raise ExactDPError(f"cannot write the certificate {text(str(path))}: {text(e.strerror or e)}") from None
+        self.written.append((path, cert))
+
+    def summary(self, show_game: bool = False) -> list[str]:
+        """How many certificates were written and where, the claims without one and why; with
+        ``show_game``, the game of every certificate (once per mechanism), as the checker shows it."""
+        out = [f"certificates: {len(self.written)} written to {self.outdir}"]
+        if self.missing:
+            out.append(f"no certificate for {len(self.missing)} claim(s):")
+            out.extend(f"  {where}: {why}" for where, why in self.missing)
+        if show_game:
+            seen = set()
+            for path, cert in self.written:
+                key = (cert["case"]["sha256"], tuple(cert["games"]))
+                if key not in seen:
+                    seen.add(key)
+                    out.append(f"{path.parent.name}: mechanism {', '.join(cert['games'])}")
+                    out.extend(checker.show(cert))
+        return out
+
+    def check(self) -> list[str]:
+        """The standalone checker's verdict on every certificate written, read back from its file
+        (the referee's step, in this process): a line per certificate ``REJECTED`` or ``MALFORMED``,
+        or one line saying all were accepted."""
+        out = []
+        for path, _ in self.written:
+            try:
+                checker.check_certificate(checker.load(path))
+            except (checker.Rejected, checker.Malformed) as e:
+                out.append(f"{'REJECTED' if isinstance(e, checker.Rejected) else 'MALFORMED'}: {path}: {e}")
+        return out or [f"checker: all {len(self.written)} certificate(s) accepted"]
+
+
+def remember(folder: Path, name: str) -> None:
+    """Add ``name`` to the manifest of ``folder`` (the files certify wrote there)."""
+    with open(folder / MANIFEST, "a", encoding="utf-8") as f:
+        f.write(name + "\n")
+
+
+def remove_earlier(folder: Path) -> None:
+    """Remove the files an earlier run of certify wrote in ``folder`` (its manifest lists them;
+    names with a path separator or a leading dot are never taken from it)."""
+    manifest = folder / MANIFEST
+    if not manifest.is_file() or manifest.is_symlink():
+        return
+    for name in set(manifest.read_text(encoding="utf-8", errors="replace").split("\n")):
+        f = folder / name
+        if name and name == safe_name(name) and f.is_file() and not f.is_symlink():
+            f.unlink()
+    manifest.unlink()
+
+
+def certify_paths(
+    paths: Sequence[str | Path], outdir: str | Path, opts: Options = Options(), *, latex: bool = False
+) -> tuple[RunResult, CertificateWriter]:
+    """Verify the case files under ``paths`` (like :func:`exactdp.verify.verify_paths`, in this
+    process) and write a certificate for every decided claim into ``outdir``.
+
+    Returns
+    -------
+    (RunResult, CertificateWriter)
+        The verification's results, and the writer: ``written`` lists (path, certificate),
+        ``missing`` (claim, reason); :meth:`CertificateWriter.check` runs the checker on them.
+    """
+    Path(outdir).mkdir(parents=True, exist_ok=True)
+    writer = CertificateWriter(Path(outdir), latex)
+    with verdict_hook(writer):
+        return verify_paths(paths, opts), writer
+
+
+def game_fingerprints(case: Case, of: str | None = None) -> tuple[dict[str, str], list[tuple[str, str]]]:
+    """The standalone checker's SHA-256 fingerprint of the game exactdp builds for each mechanism
+    of ``case`` (only ``of``, when given), and for each claim with its own pairs, so that a referee
+    who trusts exactdp's reader can tie a certificate's game to the case file.
+
+    Returns
+    -------
+    (dict, list)
+        The fingerprints by name, and the (name, reason) of the games that have none.
+
+    Raises
+    ------
+    checker.Malformed
+        The checker refuses an exported game (a bug).
+    """
+    subjects: dict = {n: m for n, m in case.mechanisms.items() if of is None or n == of}
+    for claim in case.claims:
+        if claim.adjacency is not None and claim.of in subjects:
+            subjects[f"{claim.of} (the claim's pairs)"] = case.mechanisms[claim.of].with_adjacent(claim.adjacency)
+    games, missing = {}, []
+    for name, mech in subjects.items():
+        try:
+            games[name] = export_game(mech, name)
+        except NoCertificate as e:
+            missing.append((name, str(e)))
+    return checker.fingerprints(games_document(games)), missing

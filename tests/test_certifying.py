@@ -1,0 +1,49 @@
+"""Certificates of a run as a library (exactdp/certifying.py): certify_paths writes what the
+standalone checker accepts (read back from disk), a rerun replaces only what certify wrote, and
+game_fingerprints gives the checker's own fingerprints of the games of a case."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from exactdp import checker
+from exactdp.caseio import load_case
+from exactdp.certifying import MANIFEST, certify_paths, game_fingerprints
+
+ROOT = Path(__file__).resolve().parents[1]
+FIGURE1 = ROOT / "cases" / "vadhan-wang" / "figure1-two-round.yaml"
+
+
+def test_certify_paths_writes_certificates_the_checker_accepts(tmp_path):
+    result, writer = certify_paths([FIGURE1], tmp_path)
+    assert result.exit_code == 0
+    assert writer.written and not writer.missing
+    for path, cert in writer.written:
+        assert path.parent == tmp_path / FIGURE1.stem
+        assert json.loads(path.read_text(encoding="utf-8")) == json.loads(json.dumps(cert))
+        checker.check_certificate(checker.load(path))  # the referee's step, from the file
+    assert writer.check() == [f"checker: all {len(writer.written)} certificate(s) accepted"]
+    assert writer.summary()[0] == f"certificates: {len(writer.written)} written to {tmp_path}"
+
+
+def test_a_rerun_removes_only_what_certify_wrote(tmp_path):
+    _, first = certify_paths([FIGURE1], tmp_path)
+    folder = tmp_path / FIGURE1.stem
+    mine = folder / "notes.txt"
+    mine.write_text("kept")
+    stale = folder / "99-privloss.json"
+    stale.write_text("{}")
+    (folder / MANIFEST).write_text((folder / MANIFEST).read_text() + "99-privloss.json\n")
+    _, second = certify_paths([FIGURE1], tmp_path)
+    assert mine.read_text() == "kept" and not stale.exists()
+    assert sorted(p.name for p, _ in second.written) == sorted(p.name for p, _ in first.written)
+
+
+def test_game_fingerprints_are_the_checkers(tmp_path):
+    _, writer = certify_paths([FIGURE1], tmp_path)
+    prints, missing = game_fingerprints(load_case(str(FIGURE1)))
+    assert missing == []
+    cert = writer.written[0][1]
+    # the checker's fingerprint of the game it checked, read from the certificate
+    assert checker.fingerprints(cert)["M"] == prints["M"]
