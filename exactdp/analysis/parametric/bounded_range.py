@@ -295,7 +295,7 @@ def br_range_of(mech: Mechanism, table: Any, *, adversaries: str = "deterministi
     ... claims: [{bounded_range: {eps: 2*log(E)}}]
     ... ''', "rr.yaml")
     >>> [(p.text(), str(p.value)) for p in br_range_of(case.mechanisms["R"], case.symbols).pieces]
-    [('E > 1', '2*log(E)')]
+    [('1 < E', '2*log(E)')]
     """
     ring = ring_of(table)
     game = pgame(mech, ring)
