@@ -132,8 +132,7 @@ def _verdicts(case: str, claims: str):
 def test_claims_hold_for_every_value():
     vs = _verdicts(
         RR,
-        "  - br_range: {equals: 2*log(E)}\n  - bounded_range: {eps: 2*log(E)}\n"
-        "  - not_bounded_range: {eps: log(E)}",
+        "  - br_range: {equals: 2*log(E)}\n  - bounded_range: {eps: 2*log(E)}\n  - not_bounded_range: {eps: log(E)}",
     )
     assert [v.status for v in vs] == ["holds"] * 3, [shown(v).found for v in vs]
 

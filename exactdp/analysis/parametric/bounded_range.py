@@ -118,10 +118,17 @@ def _chance(options: list[list[Point]], deterministic: bool, ctx: Ctx) -> list[P
         bl = _smallest(flat, lambda p: p[1], ctx)
         return [(bh[0], bl[1], bh[2], bl[3])]
     top = [pts[-1] for pts in options]  # each pruned frontier ends with its largest hi
-    ranked = sorted(range(len(options)), key=cmp_to_key(lambda a, b: -_cmp(top[a][0], top[b][0], ctx)))
+
+    def by_top(a: int, b: int) -> int:
+        return -_cmp(top[a][0], top[b][0], ctx)
+
+    def by_lo(p: Point, q: Point) -> int:
+        return _cmp(p[1], q[1], ctx)
+
+    ranked = sorted(range(len(options)), key=cmp_to_key(by_top))
     first, second = ranked[0], ranked[1]
     candidates: list[Point] = []
-    for ell in sorted(flat, key=cmp_to_key(lambda p, q: _cmp(p[1], q[1], ctx))):
+    for ell in sorted(flat, key=cmp_to_key(by_lo)):
         best: Point | None = None
         for j, pts in enumerate(options):
             feas = [p for p in pts if _cmp(ell[1], p[1], ctx) >= 0]
