@@ -45,6 +45,10 @@ from typing import Any, ClassVar
 
 from .. import certificates as _cert
 from ..analysis.gdp import Enclosure as Interval
+from ..analysis.parametric import LogOf, Undecided, cmp_log, lambda_of, pgame
+from ..analysis.parametric.engine import PGame, delta_at, least_lambda_of, profile
+from ..analysis.parametric.hull import INF as PINF
+from ..analysis.parametric.queries import renyi_cell
 from ..analysis.results import value_cmp
 from ..analysis.tradeoff import compare, tensor
 from ..builders.combinators import compose
@@ -57,6 +61,7 @@ from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, q_str
 from ..theorems import COMPOSITION_BOUNDS, compare_bound, components, guarantee, optimal, theorem, theorem_names
 from .base import FAILS, HOLDS, UNDECIDED, UNSUPPORTED, Analysis, Claim, Shows, Verdict, claim
+from .parametric import HANDLERS, Outcome, Parametric
 
 __all__ = ["CompositionClaim", "COMPOSITION_THEOREMS", "INTERLEAVINGS"]
 
@@ -355,7 +360,7 @@ class CompositionClaim(Claim):
 # --- with symbols: decided for every value (exactdp.claims.parametric) ---------------------------
 
 
-def _parametric_composition(cl: CompositionClaim, P: Any) -> Callable[[Any], Any]:
+def _parametric_composition(cl: CompositionClaim, P: Parametric) -> Callable[[Any], Any]:
     """The cell handler of ``composition`` with symbols: on each cell, the components' εᵢ (the
     claimed ones, checked, or PrivLoss(Mᵢ, δᵢ)) as logs of rational functions, the theorem's
     bound from them, and PrivLoss of the composition, compared exactly.
@@ -366,12 +371,6 @@ def _parametric_composition(cl: CompositionClaim, P: Any) -> Callable[[Any], Any
     & Viswanath 2015), computed by the parametric engine on a game built per cell; ``renyi``
     compares D_α(ConComp) with Σ D_α(Mᵢ) for a whole α ≥ 2 or ∞.  The named bounds with
     logarithms and ``fdp`` are not decided with symbols (Undecided)."""
-    from ..analysis.parametric import LogOf, Undecided, cmp_log, lambda_of, pgame
-    from ..analysis.parametric.engine import delta_at, least_lambda_of, profile
-    from ..analysis.parametric.hull import INF as PINF
-    from ..analysis.parametric.queries import renyi_cell
-    from .parametric import Outcome
-
     family = theorem(cl.theorem).family
     names = cl.copies
     deltas = tuple(cl.deltas) * cl.times if cl.deltas else tuple(Q(0) for _ in names)
@@ -489,8 +488,6 @@ def _optimal_target(deltas: tuple, delta_g: Any) -> Any:
 def _rr_product(lams: list, ring: Any) -> Any:
     """⊗RR_{εᵢ} with e^{εᵢ} = ``lams[i]`` (rational functions of the symbols) as a parametric game:
     RR with ratio λ keeps the bit w.p. λ/(1 + λ) (Kairouz, Oh & Viswanath 2015)."""
-    from ..analysis.parametric.engine import PGame
-
     nodes: list[tuple] = [("end",)]
     for lam in reversed(lams):
         keep, flip = lam / (1 + lam), 1 / (1 + lam)
@@ -498,10 +495,4 @@ def _rr_product(lams: list, ring: Any) -> Any:
     return PGame(ring, "RR-product", ("x0", "x1"), ((0, 1), (1, 0)), ((0, 1),), tuple(nodes))
 
 
-def _register() -> None:
-    from .parametric import HANDLERS
-
-    HANDLERS["composition"] = _parametric_composition
-
-
-_register()
+HANDLERS["composition"] = _parametric_composition
