@@ -9,18 +9,33 @@
 Each takes ``adversaries: deterministic`` (default) or ``randomized``, the two readings of BR
 for interactive mechanisms described in :mod:`exactdp.analysis.bounded_range`.  The profile
 engine uses the frontier algorithm; ``--engine enumerator`` uses the brute-force definition.
+
+With symbols (in the mechanism or in ``eps``/``equals``) each claim holds iff it holds for every
+value the declared bounds allow, decided on a cell decomposition of the symbols' domain by the
+parametric frontier algorithm (:mod:`exactdp.analysis.parametric.bounded_range`); a false claim
+is refuted at a rational value with the concrete verdict and witness there
+(:mod:`exactdp.claims.parametric`).  On every cell with a rational point (up to
+:data:`~exactdp.claims.parametric.MAX_CROSS_CHECKS`) the piecewise BR-range must equal the
+numeric engine's BR-range at that point, exactly.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import flint
+
 from .. import certificates as _cert
 from ..analysis.bounded_range import ADVERSARIES, BRResult
+from ..analysis.parametric import INF, Ctx, cmp_log, log_form
+from ..analysis.parametric.bounded_range import br_value
+from ..errors import VerificationError
 from ..forms.fields import Choice, Eps, PrivLossValue, arg
 from ..numbers import ladder
 from .base import FAILS, HOLDS, Analysis, Claim, Shows, Verdict, claim
+from .parametric import HANDLERS, MAX_CROSS_CHECKS, Outcome, Parametric, analysis_at
 
 __all__ = ["BoundedRangeClaim", "NotBoundedRangeClaim", "BRRangeClaim", "br_result"]
 
@@ -50,7 +65,7 @@ _ADV_DOC = "deterministic (default) or randomized"
 class BoundedRangeClaim(Claim):
     """M is eps-BR (Dong-Durfee-Rogers Def. 2.2)."""
 
-    eps: Any = arg(Eps(), doc="e.g. eps: log(16)")
+    eps: Any = arg(Eps(symbolic=True), doc="e.g. eps: log(16)")
     adversaries: str = arg(_ADVERSARIES, default="deterministic", doc=_ADV_DOC)
     shows = _SHOWS
 
@@ -90,7 +105,7 @@ class NotBoundedRangeClaim(BoundedRangeClaim):
 class BRRangeClaim(Claim):
     """The BR-range max L - min L equals the given value (log(r), 0 or inf)."""
 
-    equals: Any = arg(PrivLossValue(), doc="log(r), 0 or inf")
+    equals: Any = arg(PrivLossValue(symbolic=True), doc="log(r), 0 or inf")
     adversaries: str = arg(_ADVERSARIES, default="deterministic", doc=_ADV_DOC)
     shows = _SHOWS
 
@@ -109,3 +124,52 @@ class BRRangeClaim(Claim):
         """The game; the checker recomputes the BR-range."""
         ok = ladder.cmp(br_result(an, self.subject, self.adversaries).range(), self.equals) == 0
         return _cert.br_certificate(an, self.subject, self.kind, self.equals, self.adversaries, ok)
+
+
+# --- with symbols: decided for every value (exactdp.claims.parametric) ---------------------------
+
+
+def _parametric(test: Callable[[int], bool], value_field: str) -> Callable[[Any, Parametric], Callable]:
+    """The cell handler of a BR claim: the BR-range on the cell (a closed form) compared exactly
+    with the claim's value, and cross-checked against the numeric BR-range at the cell's
+    rational point."""
+
+    def make(cl: Any, P: Parametric) -> Callable[[Ctx], Outcome]:
+        target = log_form(getattr(cl, value_field), P.ring)
+        label = f"BR-range({cl.of}){_suffix(cl.adversaries)}"
+        checked = [0]
+
+        def run(ctx: Ctx) -> Outcome:
+            found = br_value(P.game(cl.subject), ctx, cl.adversaries)
+            if checked[0] < MAX_CROSS_CHECKS:
+                checked[0] += _cross_check(cl, P, ctx, found)
+            return Outcome(test(cmp_log(found, target, ctx)), found, label)
+
+        return run
+
+    return make
+
+
+def _cross_check(cl: Any, P: Parametric, ctx: Ctx, found: Any) -> int:
+    """At the cell's rational point (if any), the numeric BR-range must be ``found`` there."""
+    pt = ctx.cell.point()
+    if pt is None:
+        return 0
+    res = br_result(analysis_at(P.an, pt), cl.subject, cl.adversaries)
+    want = res.ratio
+    got = INF if found is INF else found.R.at(pt)
+    same = (got is INF) == ladder.is_inf(want) and (
+        got is INF or got == flint.fmpq(int(want.numerator), int(want.denominator))
+    )
+    if not same:
+        at = ", ".join(f"{k} = {v}" for k, v in pt.items())
+        raise VerificationError(
+            f"cross-check at {at}: the parametric BR-range of {cl.of} on {ctx.cell.text()} is {found}, "
+            f"the numeric engine's is {res.text()}"
+        )
+    return 1
+
+
+HANDLERS["bounded_range"] = _parametric(lambda c: c <= 0, "eps")
+HANDLERS["not_bounded_range"] = _parametric(lambda c: c > 0, "eps")
+HANDLERS["br_range"] = _parametric(lambda c: c == 0, "equals")

@@ -39,11 +39,16 @@ concurrently.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from .. import certificates as _cert
 from ..analysis.gdp import Enclosure as Interval
+from ..analysis.parametric import LogOf, Undecided, cmp_log, lambda_of, pgame
+from ..analysis.parametric.engine import PGame, delta_at, least_lambda_of, profile
+from ..analysis.parametric.hull import INF as PINF
+from ..analysis.parametric.queries import renyi_cell
 from ..analysis.results import value_cmp
 from ..analysis.tradeoff import compare, tensor
 from ..builders.combinators import compose
@@ -56,6 +61,7 @@ from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, q_str
 from ..theorems import COMPOSITION_BOUNDS, compare_bound, components, guarantee, optimal, theorem, theorem_names
 from .base import FAILS, HOLDS, UNDECIDED, UNSUPPORTED, Analysis, Claim, Shows, Verdict, claim
+from .parametric import HANDLERS, Outcome, Parametric
 
 __all__ = ["CompositionClaim", "COMPOSITION_THEOREMS", "INTERLEAVINGS"]
 
@@ -109,7 +115,7 @@ class CompositionClaim(Claim):
         doc="the delta of the composition (default: the theorem's)",
     )
     eps: tuple | None = arg(
-        ListOf(Eps(), what="eps (one value per component)"),
+        ListOf(Eps(symbolic=True), what="eps (one value per component)"),
         default=None,
         doc="claimed eps_i (default: PrivLoss of each)",
     )
@@ -349,3 +355,144 @@ class CompositionClaim(Claim):
         bound = tensor([an.profile(n).envelope for n in self.of])
         d = compare(an.engine.profile(an.concomp(tuple(self.of))).envelope, bound)
         return Verdict(self, HOLDS if d.holds else FAILS, d.facts())
+
+
+# --- with symbols: decided for every value (exactdp.claims.parametric) ---------------------------
+
+
+def _parametric_composition(cl: CompositionClaim, P: Parametric) -> Callable[[Any], Any]:
+    """The cell handler of ``composition`` with symbols: on each cell, the components' εᵢ (the
+    claimed ones, checked, or PrivLoss(Mᵢ, δᵢ)) as logs of rational functions, the theorem's
+    bound from them, and PrivLoss of the composition, compared exactly.
+
+    ``basic`` and ``improved-basic`` give Σεᵢ (at δ ≥ their δ_g, which depends on the δᵢ only);
+    ``thm-1.8`` is decided when every δᵢ is 0 (then it is basic); ``optimal`` is PrivLoss(⊗RR_{εᵢ}, τ)
+    at τ = 1 − (1 − δ)/Π(1 − δᵢ) (Vadhan–Wang Thm 1.4: ⊗RR attains the optimal bound; Kairouz, Oh
+    & Viswanath 2015), computed by the parametric engine on a game built per cell; ``renyi``
+    compares D_α(ConComp) with Σ D_α(Mᵢ) for a whole α ≥ 2 or ∞.  The named bounds with
+    logarithms and ``fdp`` are not decided with symbols (Undecided)."""
+    family = theorem(cl.theorem).family
+    names = cl.copies
+    deltas = tuple(cl.deltas) * cl.times if cl.deltas else tuple(Q(0) for _ in names)
+    if family not in ("fixed", "optimal", "renyi") or (cl.theorem == "thm-1.8" and any(d != 0 for d in deltas)):
+        raise Undecided(
+            f"the composition theorem {cl.theorem} is not decided with symbols (its bound is not the log of a "
+            "rational function of the symbols); basic, improved-basic, optimal, renyi, and thm-1.8 with pure "
+            "components are; give the symbols values (params or a sweep)"
+        )
+    ring = P.ring
+    an = P.an
+    composed = cl._composed(an, tuple(cl.of) if family == "renyi" else names)
+    game = an.cached(("pgame", "composition", composed.name, ring.names), lambda: pgame(composed, ring))
+    claimed = [lambda_of(cl.eps[k % len(cl.eps)], ring) for k in range(len(names))] if cl.eps is not None else None
+
+    def prof(g: Any, ctx: Any) -> Any:
+        return ctx.stage(("composition-profile", id(g)), lambda: profile(g, ctx))
+
+    def log_sum(parts: list) -> Any:
+        if any(p is PINF for p in parts):
+            return PINF
+        k = parts[0].k
+        R = ring.one
+        for p in parts:
+            R = R * p.R
+        return LogOf(R, k)
+
+    if family == "renyi":
+        label = f"D_{ladder.text(cl.alpha)}({cl._composed_name()})"
+
+        def renyi_of(g: Any, p: Any, ctx: Any) -> Any:
+            # D_inf is PrivLoss(., 0) from the profile (kept under this claim's own key for the
+            # composition, which is not a mechanism of the case); a whole alpha >= 2 its Renyi sums
+            if not is_inf(cl.alpha):
+                return renyi_cell(g, cl.alpha, ctx)
+            lam = least_lambda_of(p(ctx), ring.zero, ctx)
+            return PINF if lam is PINF else LogOf(lam)
+
+        def run_renyi(ctx: Any) -> Any:
+            parts = [renyi_of(P.game(n), lambda c, n=n: P.profile(n, c), ctx) for n in cl.of]
+            bound = log_sum(parts)
+            found = renyi_of(game, lambda c: prof(game, c), ctx)
+            return Outcome(bound is PINF or cmp_log(found, bound, ctx) <= 0, found, label)
+
+        return run_renyi
+
+    at = cl.delta if cl.delta is not None else (_fixed_delta(cl.theorem, deltas) if family == "fixed" else Q(0))
+    label = f"PrivLoss({cl._composed_name()}, {q_str(at)})"
+
+    def component_lambdas(ctx: Any) -> list | None:
+        out = []
+        for k, n in enumerate(names):
+            p = P.profile(n, ctx)
+            if claimed is not None:
+                if claimed[k] is not PINF and ctx.cmp(delta_at(p, claimed[k], ctx), ring.lift(deltas[k])) > 0:
+                    return None  # a claimed eps_i is wrong: the claim fails (as the numeric check says)
+                out.append(claimed[k])
+            else:
+                lam = least_lambda_of(p, ring.lift(deltas[k]), ctx)
+                if lam is PINF:
+                    raise Undecided(
+                        f"PrivLoss({n}, {q_str(deltas[k])}) is infinite on {ctx.cell.text()}, so the theorem gives "
+                        f"no bound; give that component's delta under `deltas:`"
+                    )
+                out.append(lam)
+        return out
+
+    def bound_of(lams: list, ctx: Any) -> Any:
+        if any(lam is PINF for lam in lams):
+            return PINF
+        if family == "fixed":
+            if ladder.cmp(at, _fixed_delta(cl.theorem, deltas)) < 0:
+                return PINF
+            return log_sum([LogOf(lam) for lam in lams])
+        tau = _optimal_target(deltas, at)
+        if tau is None:
+            return PINF
+        rr = ctx.stage(("rr-product", id(game)), lambda: _rr_product(lams, ring))
+        lam = least_lambda_of(prof(rr, ctx), ring.lift(tau), ctx)
+        return PINF if lam is PINF else LogOf(lam)
+
+    def run(ctx: Any) -> Any:
+        lams = component_lambdas(ctx)
+        if lams is None:
+            return Outcome(False, "not met: a component is not (eps_i, delta_i)-DP", "the claimed eps_i")
+        bound = bound_of(lams, ctx)
+        lam = least_lambda_of(prof(game, ctx), ring.lift(at), ctx)
+        found = PINF if lam is PINF else LogOf(lam)
+        return Outcome(bound is PINF or cmp_log(found, bound, ctx) <= 0, found, label)
+
+    return run
+
+
+def _fixed_delta(name: str, deltas: tuple) -> Any:
+    """δ_g of basic (Σδᵢ), improved-basic (1 − Π(1 − δᵢ)) and thm-1.8 with pure components (0)."""
+    if name == "improved-basic":
+        keep = Q(1)
+        for d in deltas:
+            keep *= 1 - d
+        return 1 - keep
+    return sum(deltas, Q(0))
+
+
+def _optimal_target(deltas: tuple, delta_g: Any) -> Any:
+    """τ = 1 − (1 − δ_g)/Π(1 − δᵢ), or None when no finite ε works (as the numeric theorem)."""
+    keep = Q(1)
+    for d in deltas:
+        keep *= 1 - d
+    if keep == 0:
+        return Q(0) if delta_g >= 1 else None
+    tau = 1 - (1 - delta_g) / keep
+    return tau if tau >= 0 else None
+
+
+def _rr_product(lams: list, ring: Any) -> Any:
+    """⊗RR_{εᵢ} with e^{εᵢ} = ``lams[i]`` (rational functions of the symbols) as a parametric game:
+    RR with ratio λ keeps the bit w.p. λ/(1 + λ) (Kairouz, Oh & Viswanath 2015)."""
+    nodes: list[tuple] = [("end",)]
+    for lam in reversed(lams):
+        keep, flip = lam / (1 + lam), 1 / (1 + lam)
+        nodes.append(("chance", ((keep, flip), (flip, keep)), (len(nodes) - 1, len(nodes) - 1)))
+    return PGame(ring, "RR-product", ("x0", "x1"), ((0, 1), (1, 0)), ((0, 1),), tuple(nodes))
+
+
+HANDLERS["composition"] = _parametric_composition
