@@ -377,3 +377,37 @@ def test_calibrate_differs_on_a_case_with_two_symbols():
     assert fr.exit_code == 1, fr.error
     (v,) = fr.verdicts
     assert v.status.value == "fails" and "differs_at" in v.facts
+
+
+def test_a_logarithm_is_shown_with_a_base_that_is_positive_where_it_is_read():
+    """log(R) with R = S^2 is 2*log(S) only where S > 0: PrivLoss of two rounds of a bit flipped
+    with probability p is 2*log((1 - p)/p) for p <= 1/2 (it was shown as 2*log((p - 1)/p), the
+    logarithm of a negative number there)."""
+    from exactdp.analysis.parametric.queries import privloss_of as pl_of
+    from exactdp.analysis.parametric.values import LogOf, value_text
+    from exactdp.report.parametric import piecewise_lines
+
+    ring = Ring(["p"])
+    p = ring.gen("p")
+    S = (p - 1) / p
+    v = LogOf(S * S)
+    assert "2*" not in v.text()  # no point: the sign of S is unknown, log(S^2) is kept whole
+    below = v.text([{"p": flint.fmpq(1, 4)}])
+    assert below.startswith("2*log(") and (S * S) == (ring.const(1) - p) ** 2 / p**2
+    assert below == f"2*log({value_text(-S)})"
+    assert v.text([{"p": flint.fmpq(1, 4)}, {"p": flint.fmpq(2)}]) == v.text()  # S < 0, then S > 0
+    assert LogOf(p**3).text() == "3*log(p)"  # an odd power keeps the sign of R > 0
+    text = """
+exactdp: 1
+name: two-flips
+symbols: {p: {gt: 0, lt: 1}}
+mechanisms:
+  B: {tree: {respond: {a: [p, 1 - p], b: [1 - p, p]}}}
+  C: {compose: [B, B]}
+claims:
+  - dp: {of: C, eps: 2*log(99)}
+"""
+    case = parse_case(text, "two-flips.yaml")
+    pw = pl_of(case.mechanisms["C"], case.symbols, Q(0))
+    lines = "\n".join(piecewise_lines(pw, "PrivLoss(C, 0)"))
+    assert "2*log((1 - p)/p)" in lines and "2*log(p/(1 - p))" in lines and "(p - 1)" not in lines

@@ -296,3 +296,14 @@ def test_json_report_of_a_refutation():
 
 if __name__ == "__main__":  # pragma: no cover
     pytest.main([__file__])
+
+
+def test_a_domain_far_beyond_a_float_is_reported_not_an_internal_error():
+    """The message naming where the undecided boxes lie converted their ends with float() and
+    crashed (OverflowError, exit 3) on ``E <= 10^5000``; a refutation there prints E short."""
+    text = RR.replace("gt: 1, le: 4", "gt: 1, le: 10^5000")
+    claims = "\n  - renyi: {of: R, alpha: 1, at_most: log(E)}\n  - renyi: {of: R, alpha: 1, at_most: 1/10^5000}"
+    held, refuted = _verdicts(claims, text, max_symbol_boxes=50)
+    assert held.status.name == "UNDECIDED" and "1.0e+5000" in shown(held).note
+    found = shown(refuted).found
+    assert refuted.status.name == "FAILS" and "characters)" in found and len(found) < 400

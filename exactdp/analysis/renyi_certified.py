@@ -363,7 +363,7 @@ class RenyiWitness:
         elif isinstance(self.total, Enclosure):
             shown = f"in {enclosure_text(self.total)}"
         else:
-            shown = f"= {ladder.text(self.total)}"
+            shown = f"= {ladder.short(self.total)}"
         out = [
             f"{indent}attaining adversary (re-checked independently by a forward walk): datasets ({x}, {xp}), "
             f"its {self.what} {shown}"

@@ -21,6 +21,7 @@ from ..analysis.parametric.values import LogOf
 from ..analysis.renyi import alpha_str
 from ..claims.calibrate import Calibration, set_text
 from ..claims.parametric import Outcome
+from ..numbers.rational import q_short
 from .escape import json_dumps, latex_math, text
 
 __all__ = [
@@ -58,14 +59,20 @@ def _names(pw: Piecewise) -> list[str]:
     return [symbol_latex(n) for n in pw.ring.names]
 
 
-def value_latex(v: Any, names: list[str]) -> str:
+def value_latex(v: Any, names: list[str], points: list[dict] | None = None) -> str:
     if v is INF:
         return r"\infty"
     if isinstance(v, RatFun):
         return factored_latex(v, names)
     if isinstance(v, LogOf):
-        return v.latex(names)
+        return v.latex(names, points or ())
     return latex_math(str(v))
+
+
+def cell_points(p: Piece) -> list[dict]:
+    """One rational point of each cell of ``p`` (each cell is connected): where the sign of a
+    logarithm's base is read for display (:meth:`LogOf.text`)."""
+    return [pt for pt in (c.point() for c in p.cells) if pt is not None]
 
 
 def interval_dict(iv: Interval) -> dict[str, Any]:
@@ -79,15 +86,15 @@ def interval_dict(iv: Interval) -> dict[str, Any]:
 
 
 def point_text(pt: dict) -> str:
-    """``E = 3/2, p = 1/4``: a point of the symbols."""
-    return ", ".join(f"{k} = {v}" for k, v in pt.items())
+    """``E = 3/2, p = 1/4``: a point of the symbols (a huge coordinate printed short)."""
+    return ", ".join(f"{k} = {q_short(v)}" for k, v in pt.items())
 
 
 def piece_line(p: Piece) -> str:
     """One piece of a claim's piecewise verdict: where, the closed form, holds or fails."""
     o: Outcome = p.value
     mark = "holds" if o.holds else "fails"
-    found = value_text(o.found) if o.found is not None else "-"
+    found = value_text(o.found, cell_points(p)) if o.found is not None else "-"
     return f"{p.text()}: {o.label + ' = ' if o.label else ''}{found}  [{mark}]"
 
 
@@ -111,11 +118,11 @@ def piece_dict(p: Piece) -> dict[str, Any]:
     }
     if isinstance(o, Outcome):
         out["holds"] = o.holds
-        out["value"] = value_text(o.found)
+        out["value"] = value_text(o.found, cell_points(p))
         if o.label:
             out["quantity"] = o.label
     else:
-        out["value"] = value_text(o)
+        out["value"] = value_text(o, cell_points(p))
     return out
 
 
@@ -163,7 +170,7 @@ def piecewise_lines(pw: Piecewise, lhs: str) -> list[str]:
     width = max((len(_where(p)) for p in pw.pieces), default=0)
     ends: list[str] = []
     for p in pw.pieces:
-        out.append(f"  {_where(p):<{width}}  {text(value_text(p.value))}")
+        out.append(f"  {_where(p):<{width}}  {text(value_text(p.value, cell_points(p)))}")
         ends += endpoint_lines(p)
     for e in dict.fromkeys(ends):
         out.append(f"  where {e}")
@@ -180,7 +187,7 @@ def piecewise_to_dict(pw: Piecewise, **head: Any) -> dict[str, Any]:
             {
                 "where": p.text(),
                 "intervals": [interval_dict(iv) for iv in p.box if not iv.whole],
-                "value": value_text(p.value),
+                "value": value_text(p.value, cell_points(p)),
             }
             for p in pw.pieces
         ],
@@ -196,7 +203,7 @@ def piecewise_latex(pw: Piecewise, lhs: str) -> str:
     r"""``lhs = \begin{cases} ... \end{cases}`` (``lhs`` is LaTeX already)."""
     names = _names(pw)
     nm = dict(zip(pw.ring.names, names))
-    rows = [rf"  {value_latex(p.value, names)} & \text{{if }} {_cond_latex(p, nm)}" for p in pw.pieces]
+    rows = [rf"  {value_latex(p.value, names, cell_points(p))} & \text{{if }} {_cond_latex(p, nm)}" for p in pw.pieces]
     return lhs + " = \\begin{cases}\n" + " \\\\\n".join(rows) + "\n\\end{cases}"
 
 

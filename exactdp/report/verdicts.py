@@ -131,10 +131,11 @@ def number_text(x: Any) -> str:
 
 
 def approx_text(v: Any) -> str:
-    """``log(7/3) ≈ 0.847298`` / ``0`` / ``inf``."""
+    """``log(7/3) ≈ 0.847298`` / ``0`` / ``inf`` (a long exact text printed short: the exact
+    value is in the verdict's values)."""
     if is_inf(v) or ladder.cmp(v, 0) == 0:
         return ladder.text(v)
-    return f"{ladder.text(v)} ≈ {ladder.decimal(v)}"
+    return f"{ladder.short(v)} ≈ {ladder.decimal(v)}"
 
 
 def enclosure_text(e: Enclosure, digits: int = 10) -> str:
@@ -419,7 +420,7 @@ def _renyi(v: Verdict) -> Shown:
         values["pair"] = list(f["pair"])
         values[key] = ladder.text(f[key])
         what = "sup of sum P^alpha P'^(1-alpha)" if c.alpha != 1 else "sup of KL"
-        note = f"worst pair ({f['pair'][0]}, {f['pair'][1]}): {what} = {ladder.text(f[key])}"
+        note = f"worst pair ({f['pair'][0]}, {f['pair'][1]}): {what} = {ladder.short(f[key])}"
     return Shown(approx_text(f["renyi"]), note, values)
 
 

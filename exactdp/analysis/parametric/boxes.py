@@ -63,6 +63,7 @@ from typing import Any
 import flint
 
 from ... import limits
+from ...numbers import ladder
 from ...numbers.certified import arb_prec, ball_bounds
 from .engine import PGame
 from .ratfun import RatFun
@@ -667,7 +668,7 @@ def branch_and_bound(
             return BoxResult(
                 UNDECIDED,
                 boxes,
-                reason=f"the divergence touches the bound near {name} = {float(s):.12g}: enclosures on boxes "
+                reason=f"the divergence touches the bound near {name} = {ladder.decimal(s, 12)}: enclosures on boxes "
                 "narrower than 2^-60 do not separate them",
             )
         queue.extend(box.split())
@@ -680,8 +681,9 @@ def _span(boxes: Sequence[Box], name: str) -> str:
     """Where some boxes lie, for a message (decimals: display only)."""
     los = [b.lo for b in boxes]
     his = [b.hi for b in boxes]
-    lo = "-inf" if any(x is None for x in los) else f"{float(min(x for x in los if x is not None)):.6g}"
-    hi = "inf" if any(x is None for x in his) else f"{float(max(x for x in his if x is not None)):.6g}"
+    # (ladder.decimal, not float(): an end of the domain may be far beyond a float's range)
+    lo = "-inf" if any(x is None for x in los) else ladder.decimal(min(x for x in los if x is not None), 6)
+    hi = "inf" if any(x is None for x in his) else ladder.decimal(max(x for x in his if x is not None), 6)
     return f"{lo} <= {name} <= {hi}"
 
 

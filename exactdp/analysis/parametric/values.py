@@ -14,6 +14,7 @@ so no exact cell decomposition exists.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import gcd, lcm
@@ -45,10 +46,12 @@ class LogOf:
     R: RatFun
     k: int = 1
 
-    def __str__(self) -> str:
+    def text(self, points: Sequence[Mapping[str, Any]] = ()) -> str:
+        """log(R)/k, with R = S^g shown as ``g*log(S)`` where that is right (see :func:`_as_power`;
+        ``points``: one rational point of each connected cell where the value is read)."""
         if self.R.is_one():
             return "0"
-        g, root = _as_power(self.R)
+        g, root = _as_power(self.R, points)
         coef = Fraction(g, self.k)
         body = f"log({factored_text(root)})"
         if coef == 1:
@@ -57,11 +60,14 @@ class LogOf:
             return f"{coef.numerator}*{body}"
         return f"{body}/{coef.denominator}" if coef.numerator == 1 else f"{coef.numerator}*{body}/{coef.denominator}"
 
-    def latex(self, names: list[str]) -> str:
-        """log(R)/k in LaTeX (``names``: the symbols, escaped for LaTeX)."""
+    def __str__(self) -> str:
+        return self.text()
+
+    def latex(self, names: list[str], points: Sequence[Mapping[str, Any]] = ()) -> str:
+        """log(R)/k in LaTeX (``names``: the symbols, escaped for LaTeX; ``points`` as for :meth:`text`)."""
         if self.R.is_one():
             return "0"
-        g, root = _as_power(self.R)
+        g, root = _as_power(self.R, points)
         coef = Fraction(g, self.k)
         body = rf"\log\left({factored_latex(root, names)}\right)"
         if coef == 1:
@@ -74,9 +80,14 @@ class LogOf:
         return self.R
 
 
-def _as_power(R: RatFun) -> tuple[int, RatFun]:
-    """(g, S) with R = S^g and g as large as the factorisation shows (for display:
-    log(E^2) is shown as 2*log(E))."""
+def _as_power(R: RatFun, points: Sequence[Mapping[str, Any]] = ()) -> tuple[int, RatFun]:
+    """(g, S) with log(R) = g·log(S), g as large as the factorisation shows (for display: log(E^2)
+    is shown as 2*log(E)).
+
+    For an even g, S^g = R > 0 leaves the sign of S open: S keeps one sign on each connected cell
+    where R is read (it has no zero and no pole there), so it is read at ``points``, one per cell,
+    and S is turned into -S where it is negative.  Without points, or with both signs, an even g
+    is not taken out (log((p - 1)^2) is not 2*log(p - 1) for p < 1)."""
 
     cn, fn = _factors(R.num)
     cd, fd = _factors(R.den)
@@ -84,20 +95,25 @@ def _as_power(R: RatFun) -> tuple[int, RatFun]:
     g = 0
     for _, m in fn + fd:
         g = gcd(g, m)
-    if g <= 1:
-        return 1, R
-    if c < 0:
+    if g <= 1 or c < 0:
         return 1, R
     (rp, ep), (rq, eq) = gmpy2.iroot(int(c.p), g), gmpy2.iroot(int(c.q), g)
     if not (ep and eq):
         return 1, R
-    root_c = _Q(int(rp), int(rq))
-    S = R.ring.const(root_c)
+    S = R.ring.const(_Q(int(rp), int(rq)))
     for f, m in fn:
         S = S * RatFun(R.ring, f, R.ring.ctx.constant(1)) ** (m // g)
     for f, m in fd:
         S = S / RatFun(R.ring, f, R.ring.ctx.constant(1)) ** (m // g)
-    return g, S
+    if g % 2:
+        return g, S
+    try:
+        signs = {S.at(pt) > 0 for pt in points}
+    except (ZeroDivisionError, ValueError):  # (a pole at the point: not a point where R is read)
+        signs = set()
+    if len(signs) != 1:
+        return 1, R
+    return g, (S if signs.pop() else -S)
 
 
 def _terms(e: Any) -> tuple[list[tuple[Any, Any]], Any]:
@@ -248,10 +264,13 @@ def same_value(a: Any, b: Any, ctx: Ctx) -> bool:
     return a == b
 
 
-def value_text(v: Any) -> str:
-    """A value for people: ``(E^2 - 2)/(E + 1)^2``, ``log(E)``, ``inf``."""
+def value_text(v: Any, points: Sequence[Mapping[str, Any]] = ()) -> str:
+    """A value for people: ``(E^2 - 2)/(E + 1)^2``, ``log(E)``, ``inf`` (``points``: one rational
+    point of each connected cell where it is read, see :meth:`LogOf.text`)."""
     if v is INF:
         return "inf"
     if isinstance(v, RatFun):
         return factored_text(v)
+    if isinstance(v, LogOf):
+        return v.text(points)
     return str(v)
