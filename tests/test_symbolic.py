@@ -56,6 +56,33 @@ def test_unprovable_signs_stay_unknown(expr):
     assert not prove_nonneg(expr, TABLE)
 
 
+L = sympy.log
+
+
+@pytest.mark.parametrize(
+    "expr, signs",
+    [
+        (sympy.Rational(3, 2) * L(E), {1}),  # 3*log(E)/2 >= 0 for E > 1 (was "could not prove")
+        (-L(E) / 2, {-1}),
+        (L(E) + L(E / (E + 1)) * -1, {1}),  # log(1/p) for p in (0, 1): both terms > 0
+        (L(1 / p), {1}),
+        (L(p), {-1}),
+        (L(d + 1), {0, 1}),  # 0 at d = 0
+        (L(E) + 1, {1}),
+        (2 * L(E) - L(E), {1}),
+    ],
+)
+def test_signs_of_sums_of_logarithms(expr, signs):
+    """q + sum c*log(R): each term has the sign of c*(R - 1) where R > 0 is proved; one sign for
+    every term gives the sum that sign."""
+    assert sign_set(expr, TABLE) == frozenset(signs)
+
+
+@pytest.mark.parametrize("expr", [L(E) - 1, L(E) - L(E + 1) + L(2), L(x**2 + 1) - L(2), L(p) + L(E), L(x)])
+def test_logarithms_of_both_signs_or_unknown_bases_stay_unknown(expr):
+    assert sign_set(expr, TABLE) == frozenset({-1, 0, 1})
+
+
 def test_our_grammar_into_sympy():
     look = TABLE.symbols.__getitem__
     assert sym_evaluate(parse_expr("E/(1+E) + exp(log(E)) - E"), look) == E / (1 + E)
@@ -371,3 +398,25 @@ def test_symbolic_values_are_bounded(text, phrase):
         sym_evaluate(parse_expr(text), look)
     assert phrase in e.value.message and time.monotonic() - t < 15
     assert len(e.value.message) < 300
+
+
+def test_an_eps_that_is_a_rational_multiple_of_a_logarithm_is_accepted():
+    """``eps: 3*log(E)/2`` was refused ("could not prove eps >= 0") although E > 1; RR_E has
+    BR-range 2 log E (Dong, Durfee & Rogers 2020, Lemma 2.1, tight), so it is not
+    (3/2) log E-BR: refuted at a value."""
+    from exactdp.verify import verify_text
+
+    text = textwrap.dedent(
+        """
+        exactdp: 1
+        name: br
+        symbols: {E: {gt: 1, lt: 100}}
+        mechanisms:
+          R: {rr: {eps: log(E)}}
+        claims:
+          - bounded_range: {of: R, eps: 3*log(E)/2}
+          - bounded_range: {of: R, eps: 5*log(E)/2}
+        """
+    )
+    fails, holds = verify_text(text, "br.yaml").verdicts
+    assert (fails.status.name, holds.status.name) == ("FAILS", "HOLDS")

@@ -30,7 +30,7 @@ from ..limits import check_bits
 from ..limits import current as current_limits
 from . import ladder
 from .expr import ExprError, ExprLimits
-from .rational import Q, q_short, q_str, to_fraction
+from .rational import Q, q_short, to_fraction
 from .roots import check_exponent
 
 __all__ = [
@@ -92,9 +92,9 @@ class SymbolBounds:
     def describe(self) -> str:
         parts = []
         if self.lo is not None:
-            parts.append(f"{self.name} {'>=' if self.lo_closed else '>'} {q_str(self.lo)}")
+            parts.append(f"{self.name} {'>=' if self.lo_closed else '>'} {q_short(self.lo)}")
         if self.hi is not None:
-            parts.append(f"{self.name} {'<=' if self.hi_closed else '<'} {q_str(self.hi)}")
+            parts.append(f"{self.name} {'<=' if self.hi_closed else '<'} {q_short(self.hi)}")
         return " and ".join(parts) if parts else f"{self.name} real"
 
     def contains(self, v: Any) -> bool:
@@ -443,7 +443,7 @@ def sign_set(expr: sympy.Expr, table: SymbolTable) -> frozenset:
     of the truth (a sign not in the set is proved impossible at every point of the domain).
     ``{-1, 0, 1}`` means unknown ("undecided")."""
     if not expr.is_rational_function(*expr.free_symbols):
-        return _ALL
+        return _log_sum_sign(expr, table)
     expr = sympy.cancel(sympy.together(expr))
     syms = sorted(expr.free_symbols, key=lambda s: s.name)
     if not syms:
@@ -460,6 +460,30 @@ def sign_set(expr: sympy.Expr, table: SymbolTable) -> frozenset:
                 return _ALL
             out |= sign_set(expr.subs(s, r), table)
     return out
+
+
+def _log_sum_sign(expr: sympy.Expr, table: SymbolTable) -> frozenset:
+    """Signs of q + Σ cᵢ·log(Rᵢ) (rational q and cᵢ, rational functions Rᵢ): where every Rᵢ > 0 is
+    proved, the term cᵢ·log(Rᵢ) has the sign of cᵢ·(Rᵢ − 1), and a sum whose terms all have
+    one sign has it too (``3*log(E)/2 >= 0`` for E > 1).  Terms of both signs, or any other
+    transcendental expression: unknown."""
+    terms = []
+    for t in sympy.Add.make_args(sympy.expand(expr)):
+        c, rest = t.as_coeff_Mul()
+        if rest == 1:
+            terms.append(_const_sign(c))
+            continue
+        if not (c.is_Rational and isinstance(rest, sympy.log)):
+            return _ALL
+        R = rest.args[0]
+        if not R.is_rational_function(*R.free_symbols) or sign_set(R, table) != frozenset({1}):
+            return _ALL
+        side = sign_set(R - 1, table)
+        terms.append(frozenset(int(sympy.sign(c)) * x for x in side))
+    for sg in (1, -1):
+        if all(t <= {0, sg} for t in terms):
+            return frozenset({sg}) if any(t == {sg} for t in terms) else frozenset({0}).union(*terms)
+    return _ALL
 
 
 def prove_nonneg(expr: sympy.Expr, table: SymbolTable) -> bool:

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from ...numbers.rational import Q, q_short
 from .algebraic import Algebraic, closed_form_latex, closed_form_text, compare, decimal_text, poly_text, rational
 from .cells import Cell, Ctx, Decomposition, Side, Split, Undecided
 from .values import same_value
@@ -37,12 +38,14 @@ class Interval:
         return self.lo is not None and self.hi is not None and self.lo is self.hi
 
     def text(self) -> str:
+        """``1 < E <= (1 + sqrt(190))/9`` (a huge rational end printed short: the exact ends are
+        in :func:`endpoint_dict`)."""
         n = self.name
         if self.is_point():
             assert self.lo is not None
-            return f"{n} = {closed_form_text(self.lo, n)}"
-        lo = "" if self.lo is None else f"{closed_form_text(self.lo, n)} {'<=' if self.lo_closed else '<'} "
-        hi = "" if self.hi is None else f" {'<=' if self.hi_closed else '<'} {closed_form_text(self.hi, n)}"
+            return f"{n} = {_end_text(self.lo, n)}"
+        lo = "" if self.lo is None else f"{_end_text(self.lo, n)} {'<=' if self.lo_closed else '<'} "
+        hi = "" if self.hi is None else f" {'<=' if self.hi_closed else '<'} {_end_text(self.hi, n)}"
         if not lo and not hi:
             return f"every real {n}"
         return f"{lo}{n}{hi}"
@@ -60,6 +63,12 @@ class Interval:
         if not lo and not hi:
             return rf"{name} \in \mathbb{{R}}"
         return f"{lo}{name}{hi}"
+
+
+def _end_text(a: Algebraic, var: str) -> str:
+    if a.q is not None:
+        return q_short(Q(int(a.q.p), int(a.q.q)))
+    return closed_form_text(a, var)
 
 
 def interval_of(side: Side) -> Interval:
