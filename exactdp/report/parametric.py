@@ -70,9 +70,8 @@ def value_latex(v: Any, names: list[str], points: list[dict] | None = None) -> s
 
 
 def cell_points(p: Piece) -> list[dict]:
-    """One rational point of each cell of ``p`` (each cell is connected): where the sign of a
-    logarithm's base is read for display (:meth:`LogOf.text`)."""
-    return [pt for pt in (c.point() for c in p.cells) if pt is not None]
+    """Where the sign of a logarithm's base is read for display (:meth:`Piece.points`)."""
+    return p.points()
 
 
 def interval_dict(iv: Interval) -> dict[str, Any]:

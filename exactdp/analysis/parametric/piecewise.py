@@ -15,7 +15,7 @@ from typing import Any, Generic, TypeVar
 from ...numbers.rational import Q, q_short
 from .algebraic import Algebraic, closed_form_latex, closed_form_text, compare, decimal_text, poly_text, rational
 from .cells import Cell, Ctx, Decomposition, Side, Split, Undecided
-from .values import same_value
+from .values import same_value, value_text
 
 __all__ = ["Interval", "Piece", "pieces", "interval_of", "endpoint_dict"]
 
@@ -112,6 +112,15 @@ class Piece(Generic[T]):
         unless ``all_symbols``."""
         parts = [iv.text() for iv in self.box if all_symbols or not iv.whole]
         return ", ".join(parts) if parts else "every value of the symbols"
+
+    def points(self) -> list[dict]:
+        """One rational point of each of the piece's cells (each connected) that has one."""
+        return [pt for pt in (c.point() for c in self.cells) if pt is not None]
+
+    def value_text(self) -> str:
+        """The closed form as text, read on this piece: ``2*log(E)``, ``2*log((1 - p)/p)`` (a
+        logarithm's base is shown positive where it is read, see :meth:`LogOf.text`)."""
+        return value_text(self.value, self.points())
 
     def sample(self) -> dict | None:
         """A rational point of the piece (of its first open cell, else any with one), or None."""
