@@ -301,7 +301,7 @@ def br_range_of(mech: Mechanism, table: Any, *, adversaries: str = "deterministi
     ... mechanisms: {R: {rr: {eps: log(E)}}}
     ... claims: [{bounded_range: {eps: 2*log(E)}}]
     ... ''', "rr.yaml")
-    >>> [(p.text(), str(p.value)) for p in br_range_of(case.mechanisms["R"], case.symbols).pieces]
+    >>> [(p.text(), p.value_text()) for p in br_range_of(case.mechanisms["R"], case.symbols).pieces]
     [('1 < E', '2*log(E)')]
     """
     ring = ring_of(table)

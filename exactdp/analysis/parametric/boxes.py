@@ -42,7 +42,7 @@ This module decides ``KL(M)(s) ≤ X(s)`` (or ``>``) for every s in the declared
 Nothing is decided from a float or a sample: a box proves only by its enclosure, and a
 refutation is the exact engine's verdict at a rational value.  The number of boxes is the
 ``max_symbol_boxes`` limit (``--max-symbol-boxes``); the tails of an unbounded domain are
-split up to |s| = 2^64, beyond which the answer is undecided.
+split up to abs(s) = 2^64, beyond which the answer is undecided.
 
 References
 ----------
@@ -87,7 +87,7 @@ __all__ = [
 
 HOLDS, FAILS, UNDECIDED = "holds", "fails", "undecided"
 TAIL_CAP = Fraction(2) ** 64
-"""Tails of an unbounded domain are split up to |s| = 2^64; beyond, the claim is undecided."""
+"""Tails of an unbounded domain are split up to abs(s) = 2^64; beyond, the claim is undecided."""
 _PREC = 128
 EQUALS_POINTS = 64
 """An ``equals`` claim (never proved by enclosures) is tried at this many rational values."""
@@ -132,7 +132,7 @@ class Box:
 
 def initial_boxes(lo: Fraction | None, hi: Fraction | None) -> list[Box]:
     """Boxes covering the closure of the domain (lo, hi) (``None``: unbounded): the tails start
-    at |s| ≥ 1 so that splitting them doubles their finite end."""
+    at abs(s) ≥ 1 so that splitting them doubles their finite end."""
     if lo is not None and hi is not None:
         return [Box(lo, hi)]
     if lo is not None:
@@ -223,7 +223,7 @@ class UniRat:
 
     def at_tail(self, t: flint.arb, sigma: int) -> flint.arb:
         """An enclosure of n/d at s = σ/t for t in the ball t ⊂ [0, τ] (not finite when n/d is
-        unbounded as |s| → ∞)."""
+        unbounded as abs(s) → ∞)."""
         if self.zero:
             return flint.arb(0)
         g = self.power_at_infinity(sigma)
