@@ -49,7 +49,7 @@ from collections.abc import Iterator  # noqa: E402
 from contextlib import contextmanager  # noqa: E402
 from fractions import Fraction  # noqa: E402
 from functools import cached_property, total_ordering  # noqa: E402
-from itertools import permutations  # noqa: E402
+from itertools import permutations, zip_longest  # noqa: E402
 from math import gcd, isqrt, lcm, prod  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
@@ -175,21 +175,6 @@ def number(value: Any, path: str) -> Any:
     return x
 
 
-def ratio(value: object, path: str, exp_ok: bool = False) -> Any:
-    """A number >= 0, "inf", or (``exp_ok``) "exp(q)": ("exp", q), e^q for a rational q outside the field."""
-    if value == INF:
-        return INF
-    if exp_ok and isinstance(value, str) and value.startswith("exp(") and value.endswith(")"):
-        q = number(value[4:-1], path)
-        if not isinstance(q, Fraction) or q == 0 or (Qt.L and (q * Qt.L).denominator == 1):
-            raise Malformed(f"{path}: exp(q) needs a rational q with e^q outside the field (else write it as t^k)")
-        return ("exp", q)
-    r = number(value, path)
-    if r < 0:
-        raise Malformed(f"{path}: must be >= 0")
-    return r
-
-
 # --- rigorous rational bounds, and numbers beyond the rationals: Q(t), t = e^(1/L), and e^q ------
 
 
@@ -271,15 +256,17 @@ def phi_iv(x: Fraction, p: int) -> tuple[Fraction, Fraction]:
     return Fraction(1, 2) + elo / rhi * slo, Fraction(1, 2) + ehi / rlo * shi
 
 
-def decide(iv: Any, what: str) -> int:
-    """The sign of a number known to be nonzero, from bounds iv(p) at p = 64, 128, ... bits."""
+def decide(iv: Any, what: str, top: int = 0) -> int:
+    """The sign of a number known to be nonzero, from bounds iv(p) at p = 64, 128, ... bits, up to
+    --max-precision (beyond it Malformed) or ``top`` bits (beyond them 0: undecided)."""
     p = 64
-    while p <= LIMITS["max_precision"]:
+    while p <= (top or LIMITS["max_precision"]):
         lo, hi = iv(p)
         if lo > 0 or hi < 0:
             return 1 if lo > 0 else -1
         p *= 2
-    too_large("max_precision", f"deciding the sign of {what}", f"more than {p // 2} bits")
+    if not top:
+        too_large("max_precision", f"deciding the sign of {what}", f"more than {p // 2} bits")
     return 0
 
 
@@ -303,8 +290,7 @@ def cost(*polys: tuple) -> int:
 
 
 def padd(a: tuple, b: tuple, sign: int = 1) -> tuple:
-    n = max(len(a), len(b))
-    return ptrim([x + sign * y for x, y in zip(a + (0,) * (n - len(a)), b + (0,) * (n - len(b)))])
+    return ptrim([x + sign * y for x, y in zip_longest(a, b, fillvalue=0)])
 
 
 def pmul(a: tuple, b: tuple) -> tuple:
@@ -374,9 +360,8 @@ def pvalue(a: tuple, p: int) -> tuple[Fraction, Fraction]:
         return h
 
     pos, neg, scale = [max(c, 0) for c in a], [max(-c, 0) for c in a], 1 << (p * (len(a) - 1))
-    return Fraction(horner(pos, lo_t) - horner(neg, hi_t), scale), Fraction(
-        horner(pos, hi_t) - horner(neg, lo_t), scale
-    )
+    bottom, top = horner(pos, lo_t) - horner(neg, hi_t), horner(pos, hi_t) - horner(neg, lo_t)
+    return Fraction(bottom, scale), Fraction(top, scale)
 
 
 _T: dict = {}  # (L, p) -> integers A, B with A/2^p <= t = e^(1/L) <= B/2^p
@@ -556,13 +541,12 @@ class Game:
         if kind == "ask":
             return ("ask", labels, kids)
         probs = [[number(p, f"{path}.answer[{a}][1][{d}]") for d, p in enumerate(it[1])] for a, it in enumerate(items)]
-        if all(type(p) is Fraction for row in probs for p in row):
-            den = lcm(*(p.denominator for row in probs for p in row))
-            rows: list = [[p.numerator * (den // p.denominator) for p in row] for row in probs]
-        else:  # integer polynomials over a common denominator
-            parts = [[Qt.of(p) for p in row] for row in probs]
-            den = ring_lcm([Qt(p.d, (1,)) for row in parts for p in row])
-            rows = [[Qt(p.n, (1,)) * (den // Qt(p.d, (1,))) for p in row] for row in parts]
+        fracs = [
+            [(p.numerator, p.denominator) if type(p) is Fraction else (Qt(p.n, (1,)), Qt(p.d, (1,))) for p in r]
+            for r in probs
+        ]
+        den = ring_lcm([d for row in fracs for _, d in row])  # (integers, or integer polynomials in t)
+        rows = [[n * (den // d) for n, d in row] for row in fracs]
         for d, column in enumerate(zip(*rows)):  # a distribution under every dataset
             if any(x < 0 for x in column) or sum(column, 0) != den:
                 where = f"game {text(self.name)}, node {k}"
@@ -743,13 +727,7 @@ def infinite(x: Any) -> bool:
 
 def most(values: list) -> Any:
     """The largest of numbers or of LogForms (compared by their signs), or INF if one is."""
-    if any(infinite(v) for v in values):
-        return INF
-    best = values[0]
-    for v in values[1:]:
-        if (v - best).sign() > 0 if isinstance(v, LogForm) else v > best:
-            best = v
-    return best
+    return INF if any(infinite(v) for v in values) else max(values)
 
 
 def hockey(game: Game, pair: tuple, lam: Any) -> tuple[Any, Any]:
@@ -807,23 +785,18 @@ def hockey(game: Game, pair: tuple, lam: Any) -> tuple[Any, Any]:
     for k in range(game.root + 1):
         nd, d = nodes[k], dc[k]
         for a, b in need.get(k, ()) if nd[0] != "end" else ():
-            g = e = best = None
-            if nd[0] == "ask":
-                for c in nd[2]:
-                    v, s = child(c, a, b)
-                    v, s = v * (d // dc[c]), s * (d // dc[c])
-                    if best is None or v > best[0] or (v == best[0] and s > best[1]):
-                        best = (v, s)
-            else:
-                g = e = 0
-                for row, c in zip(nd[3], nd[4]):
-                    mult = d // (nd[2] * dc[c])
-                    if row[i] and not row[j]:
-                        g += ld * a * row[i] * mult * dc[c]
-                    elif row[i]:
-                        v, s = child(c, a * row[i], b * row[j])
-                        g, e = g + v * mult, e + s * mult
-            val[k, a, b] = best or (g, e)
+            if nd[0] == "ask":  # the largest (G, E) pair: the largest G, and among those the largest E
+                val[k, a, b] = max(tuple(x * (d // dc[c]) for x in child(c, a, b)) for c in nd[2])
+                continue
+            g = e = 0
+            for row, c in zip(nd[3], nd[4]):
+                mult = d // (nd[2] * dc[c])
+                if row[i] and not row[j]:
+                    g += ld * a * row[i] * mult * dc[c]
+                elif row[i]:
+                    v, s = child(c, a * row[i], b * row[j])
+                    g, e = g + v * mult, e + s * mult
+            val[k, a, b] = (g, e)
     g, e = val[game.root, one, one] if nodes[game.root][0] != "end" else child(game.root, one, one)
     if type(g) is int and type(e) is int and type(ld) is int:  # (Python divides integers into floats)
         return Fraction(g, ld * dc[game.root]), Fraction(-e, dc[game.root])
@@ -839,22 +812,9 @@ def delta_at(game: Game, lam: Any) -> tuple[Any, Any]:
     impossible under x' (the top of the chain)."""
     key = (id(game), lam)
     if key not in _POINTS:
-        best = None
-        for p in game.pairs:
-            v, s = (chain(game, p)[0], ZERO) if lam == INF else hockey(game, p, lam)
-            best = (v, s) if best is None or v > best[0] or (v == best[0] and s < best[1]) else best
-        _POINTS[key] = best
+        points = [(chain(game, p)[0], ZERO) if lam == INF else hockey(game, p, lam) for p in game.pairs]
+        _POINTS[key] = max(points, key=lambda point: (point[0], -point[1]))
     return _POINTS[key]
-
-
-def privloss_is(game: Game, delta: Any, lam: Any) -> bool:
-    """PrivLoss(M, delta) = log(lam): delta(lam) <= delta and, for lam > 1, delta(lam') > delta for
-    every lam' < lam, which for the convex delta is delta(lam) = delta with a negative left
-    derivative; for lam = INF: no finite lam works, i.e. the limit exceeds delta."""
-    if lam == INF:
-        return delta_at(game, INF)[0] > delta
-    v, s = delta_at(game, lam)
-    return v <= delta if lam == 1 else v == delta and s < 0
 
 
 # --- delta at every lam: the chain ---------------------------------------------------------------
@@ -972,6 +932,9 @@ class LogForm:
     def __sub__(self, o: LogForm) -> LogForm:
         return self + o.scale(-1)
 
+    def __gt__(self, o: LogForm) -> bool:
+        return (self - o).sign() > 0
+
     def scale(self, f: Any) -> LogForm:
         return LogForm(self.base, self.s * f, {k: v * f for k, v in self.c.items()})
 
@@ -1062,14 +1025,11 @@ def renyi_sum(game: Game, pair: tuple, alpha: int | None, base: list | None = No
 
 def divergences(games: list, alpha: int | None, xs: list | None = None) -> list:
     """D_alpha of each game, the largest over its ordered pairs (INF when infinite): for alpha = 1
-    the KL divergence, a LogForm over a coprime base of the games' integers and
-    ``xs``; else the largest Renyi sum r: D_alpha = log(r)/(alpha - 1), or
-    log(r) for alpha = inf."""
-    if alpha != 1:
-        return [most([renyi_sum(g, p, alpha) for p in g.pairs]) for g in games]
-    ints = [n for g in games for nd in g.nodes if nd[0] == "answer" for r in nd[3] for n in r]
-    base = coprime_base(ints + (xs or []))
-    return [most([renyi_sum(g, p, 1, base) for p in g.pairs]) for g in games]
+    the KL divergence, a LogForm over a coprime base of the games' integers and ``xs``; else the
+    largest Renyi sum r: D_alpha = log(r)/(alpha - 1), or log(r) for alpha = inf."""
+    ints = [n for g in games for nd in g.nodes if nd[0] == "answer" for r in nd[3] for n in r] if alpha == 1 else []
+    base = coprime_base(ints + (xs or [])) if alpha == 1 else None
+    return [most([renyi_sum(g, p, alpha, base) for p in g.pairs]) for g in games]
 
 
 def br_ratio(game: Game, pair: tuple, deterministic: bool) -> Any:
@@ -1221,28 +1181,43 @@ def game_of(games: dict, name: object) -> Game:
     return games[name]
 
 
-def param(obj: dict, key: str, where: str = "claim", kind: str = "number") -> Any:
-    """A parameter: "number", "prob" (in [0, 1]), "lam" (e^eps >= 1 or inf), "exp" (also e^q)."""
-    raw = field(obj, key, str, where)
-    v = number(raw, f"{where}.{key}") if kind in ("number", "prob") else ratio(raw, f"{where}.{key}", kind == "exp")
+def param(obj: Any, key: Any, where: str = "claim", kind: str = "number") -> Any:
+    """A parameter, obj[key] of an object or a list: "number", "prob" (in [0, 1]), "ratio" (>= 0 or
+    inf), "lam" (e^eps >= 1 or inf), "exp" (also "exp(q)": ("exp", q), e^q for a rational q outside
+    the field)."""
+    path = f"{where}[{key}]" if isinstance(obj, list) else f"{where}.{key}"
+    raw = expect(obj[key], str, path) if isinstance(obj, list) else field(obj, key, str, where)
+    if raw == INF and kind in ("ratio", "lam", "exp"):
+        return INF
+    if kind == "exp" and raw.startswith("exp(") and raw.endswith(")"):
+        q = number(raw[4:-1], path)
+        if not isinstance(q, Fraction) or q == 0 or (Qt.L and (q * Qt.L).denominator == 1):
+            raise Malformed(f"{path}: exp(q) needs a rational q with e^q outside the field (else write it as t^k)")
+        return ("exp", q)
+    v = number(raw, path)
     if kind == "prob" and not 0 <= v <= 1:
-        raise Malformed(f"{where}.{key}: must lie in [0, 1]")
-    if kind in ("lam", "exp") and not infinite(v) and not isinstance(v, tuple) and v < 1:
-        raise Malformed(f"{where}.{key}: e^eps must be >= 1")
+        raise Malformed(f"{path}: must lie in [0, 1]")
+    if kind in ("ratio", "lam", "exp") and v < 0:
+        raise Malformed(f"{path}: must be >= 0")
+    if kind in ("lam", "exp") and v < 1:
+        raise Malformed(f"{path}: e^eps must be >= 1")
     return v
 
 
 def pinned(game: Game, delta: Any, lam: Any, note: str = "") -> str:
-    """The statement PrivLoss(M, delta) = log(lam), checked by :func:`privloss_is` (else Rejected)."""
-    said = f"PrivLoss({text(game.name)}, {text(delta)})"
-    if not privloss_is(game, delta, lam):
+    """The statement PrivLoss(M, delta) = log(lam), checked (else Rejected): delta(lam) <= delta and,
+    for lam > 1, delta(lam') > delta for every lam' < lam, which for the convex delta is delta(lam) =
+    delta with a negative left derivative; for lam = INF: no finite lam works, i.e. the limit (the
+    top of the chain) exceeds delta."""
+    said, (v, s) = f"PrivLoss({text(game.name)}, {text(delta)})", delta_at(game, lam)
+    if not (v > delta if lam == INF else v <= delta if lam == 1 else v == delta and s < 0):
         raise Rejected(f"{said} is not {log_text(lam)}{note}")
     return f"{said} = {log_text(lam)}"
 
 
 def privloss(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     """PrivLoss(M, delta) = inf{eps >= 0 : delta_M(e^eps) <= delta} is log of the proof's
-    ``exp_privloss`` (:func:`privloss_is`); the claim compares it with its own value."""
+    ``exp_privloss`` (:func:`pinned`); the claim compares it with its own value."""
     game, delta = game_of(games, claim.get("of")), param(claim, "delta", kind="prob")
     lam_c, rel = param(claim, "exp_eps", kind="exp"), field(claim, "relation", str, "claim")
     if rel not in ("equals", "at_most"):
@@ -1320,11 +1295,10 @@ def gauss_cmp(b: Fraction, w: Any, mu: Fraction) -> int:
     if b <= 0 or b >= 1 or w <= 0 or w >= 1:
         g = ONE if b <= 0 else ZERO if b >= 1 else None
         return order(g, w) if g is not None else 1 if w <= 0 else -1
-    brackets = [bracket(1 - b), bracket(w)]
-    while True:
-        (zl, zh), (yl, yh) = next(brackets[0]), next(brackets[1])
+    for (zl, zh), (yl, yh) in zip(bracket(1 - b), bracket(w)):
         if zl - yh - mu > 0 or zh - yl - mu < 0:
-            return 1 if zl - yh - mu > 0 else -1
+            break
+    return 1 if zl - yh - mu > 0 else -1
 
 
 def bracket(u: Any) -> Any:
@@ -1333,29 +1307,24 @@ def bracket(u: Any) -> Any:
     if u == Fraction(1, 2):
         while True:
             yield ZERO, ZERO
+
+    def phi_cmp(x: Fraction) -> int:  # the sign of Phi(x) - u, 0 if 4,096-bit bounds leave it open
+        return decide(lambda p: tuple(b - u for b in phi_iv(x, p)), "Phi(x) - u", 4096)
+
     lo, hi = Fraction(-1), ONE
-    while phi_cmp(lo, u) >= 0:
+    while phi_cmp(lo) >= 0:
         lo *= 2
-    while phi_cmp(hi, u) <= 0:
+    while phi_cmp(hi) <= 0:
         hi *= 2
     while True:
         yield lo, hi
         if hi - lo < Fraction(1, 1 << LIMITS["max_precision"]):
             too_large("max_precision", "separating Phi^-1 from the GDP curve", "more bits")
         for mid in ((lo + hi) / 2, (2 * lo + hi) / 3, (lo + 2 * hi) / 3):
-            c = phi_cmp(mid, u)
+            c = phi_cmp(mid)
             if c:
                 lo, hi = (mid, hi) if c < 0 else (lo, mid)
                 break
-
-
-def phi_cmp(x: Fraction, u: Any) -> int:
-    """The sign of Phi(x) - u, or 0 when 4,096-bit bounds do not decide it."""
-    for p in (64, 256, 1024, 4096):
-        lo, hi = phi_iv(x, p)
-        if lo > u or hi < u:
-            return 1 if lo > u else -1
-    return 0
 
 
 def gdp(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
@@ -1381,9 +1350,7 @@ def renyi(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     rel, alpha = field(claim, "relation", str, "claim"), renyi_order(claim.get("alpha"), "claim.alpha")
     if rel not in ("equals", "at_most", "exceeds"):
         raise Malformed("claim.relation: equals, at_most or exceeds")
-    if not game.rational:
-        raise Malformed("Renyi claims need rational probabilities")
-    c, shown = compare_divergence(game, alpha, x)
+    c, shown = compare_divergence([game], alpha, x)
     sign = {"equals": "=", "at_most": "<=", "exceeds": ">"}[rel]
     statement = f"D_{alpha or 'inf'}({text(game.name)}) {sign} {terms_text(x)}"
     return shown, statement, {"equals": c == 0, "at_most": c <= 0, "exceeds": c > 0}[rel]
@@ -1398,21 +1365,32 @@ def renyi_order(raw: Any, path: str) -> int | None:
     return int(a)
 
 
-def compare_divergence(game: Game, alpha: int | None, x: tuple | None) -> tuple[int, str]:
-    """The sign of D_alpha(game) - X, and the value as text."""
+def compare_divergence(games: list, alpha: int | None, x: tuple | None = (ZERO, [])) -> tuple[int, str]:
+    """The sign of D_alpha(games[0]) - D_alpha(games[1]) - ... - X (X = s + sum c log(b), None: inf),
+    and D_alpha(games[0]) as text.  For alpha >= 2 or inf, D = log(r)/(alpha - 1) (log r), so two
+    or more divergences compare as r_0 against Prod r_i; against X, and for alpha = 1, the
+    difference is a sum of logarithms (:class:`LogForm`)."""
+    if not all(g.rational for g in games):
+        raise Malformed("Renyi claims need rational probabilities")
     xs = [] if x is None else [y for b, _ in x[1] for y in (b.numerator, b.denominator)]
-    (d,) = divergences([game], alpha, xs)
+    d, *rest = divergences(games, alpha, xs)
+    beyond = x is None or any(infinite(r) for r in rest)
     if infinite(d) or alpha == 1:
         shown = "inf" if infinite(d) else "a sum of logarithms"
-    else:  # D = log(r)/(alpha - 1), log(r) for alpha = inf
+    else:
         shown = f"log({text(d)})" + (f"/{alpha - 1}" if alpha and alpha > 2 else "")
+    if infinite(d) or beyond:
+        return infinite(d) - beyond, shown
+    if alpha != 1 and rest:
+        return order(d, prod(rest)), shown
+    if alpha != 1:
         d = LogForm.log(coprime_base([d.numerator, d.denominator] + xs), d, Fraction(1, alpha - 1) if alpha else ONE)
-    if infinite(d) or x is None:
-        return infinite(d) - (x is None), shown
-    s, terms = x
+    s, terms = x or (ZERO, [])
     diff = d - LogForm(d.base, s)
     for b, c in terms:
         diff = diff + LogForm.log(d.base, b, -c)
+    for r in rest:
+        diff = diff - r
     return diff.sign(), f"D = {shown}"
 
 
@@ -1538,9 +1516,7 @@ def composition(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
         return "both profiles compared at every bend and in the limit", said, holds
     if theorem == "renyi":
         alpha = renyi_order(claim.get("alpha"), "claim.alpha")
-        if not all(g.rational for g in comps):
-            raise Malformed("Renyi claims need rational probabilities")
-        c, d = compose_renyi(built, comps, alpha), f"D_{alpha or 'inf'}"
+        c, d = compare_divergence([built] + comps, alpha)[0], f"D_{alpha or 'inf'}"
         return "recomputed from the games", f"{d}({name}) <= " + " + ".join(f"{d}({text(n)})" for n in labels), c <= 0
     if theorem not in ("basic", "improved-basic", "thm-1.8", "optimal"):
         raise Malformed("claim.theorem: basic, improved-basic, thm-1.8, optimal, renyi or fdp")
@@ -1550,12 +1526,12 @@ def composition(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
         raise Malformed("claim.deltas, claim.eps and proof.exp_eps need one entry per component")
     lams = []
     for k, (g, d) in enumerate(zip(comps, deltas)):
-        lam = ratio(used[k], f"proof.exp_eps[{k}]")
+        lam = param(used, k, "proof.exp_eps", "ratio")
         if infinite(lam) or lam < 1 or not 0 <= d <= 1:
             raise Malformed(f"proof.exp_eps[{k}]: a finite e^eps_i >= 1 (and delta_i in [0, 1])")
         if claimed[k] is None:
             pinned(g, d, lam)
-        elif ratio(claimed[k], f"claim.eps[{k}]") != lam:
+        elif param(claimed, k, "claim.eps", "ratio") != lam:
             raise Malformed(f"proof.exp_eps[{k}]: must be the claimed e^eps_i")
         elif not delta_at(g, lam)[0] <= d:
             return f"{text(g.name)} is not ({log_text(lam)}, {text(d)})-DP", f"{name} within {theorem}", False
@@ -1590,19 +1566,6 @@ def tensor(chains: list) -> tuple:
                 new[r1 * r2] = new.get(r1 * r2, ZERO) + w1 * w2
         atoms, top = new, 1 - (1 - top) * (1 - t)
     return top, sorted(atoms.items(), key=lambda e: e[0], reverse=True)
-
-
-def compose_renyi(built: Game, comps: list, alpha: int | None) -> int:
-    """The sign of D_alpha(ConComp) - Sum D_alpha(M_i): for alpha >= 2 or inf, D = log(r)/(alpha - 1)
-    (log r), so it is the sign of r_ConComp - Prod r_i; for alpha = 1 a sum of logarithms."""
-    first, *rest = divergences([built] + comps, alpha)
-    if infinite(first) or any(infinite(d) for d in rest):
-        return infinite(first) - any(infinite(d) for d in rest)
-    if alpha != 1:
-        return order(first, prod(rest))
-    for d in rest:
-        first = first - d
-    return first.sign()
 
 
 # --- a certificate ---------------------------------------------------------------------------------
@@ -1676,12 +1639,11 @@ def check_certificate(cert: object, hashes: set | None = None) -> str:
             raise Rejected(f"the certificate says the claim {verdict}, but it {said}: {statement}")
         outcome = "holds" if holds else "FALSE (the certificate refutes it)"
         lines = [f"proved: {facts}", f"claim: {statement} -- {outcome}"]
+        t = f"; t = e^(1/{Qt.L})" if Qt.L else ""
         for name, g in games.items():
             ds, pairs = ", ".join(map(text, g.datasets)), ", ".join(map(g.pair_names, g.pairs))
-            shape = f"{len(g.reachable)} nodes; datasets ({ds}); ordered pairs {pairs}"
-            lines.append(
-                f"game {text(name)}: sha256 {fingerprint(g)}; {shape}" + (f"; t = e^(1/{Qt.L})" if Qt.L else "")
-            )
+            shape = f"{len(g.reachable)} nodes; datasets ({ds}); ordered pairs {pairs}{t}"
+            lines.append(f"game {text(name)}: sha256 {fingerprint(g)}; {shape}")
     case: dict = cert["case"] if isinstance(cert, dict) and isinstance(cert.get("case"), dict) else {}
     file, sha = text(case.get("file")), text(case.get("sha256"))
     said = f"case file {file} (sha256 {sha}), case {text(case.get('name'))}, claim {text(case.get('claim'))}"

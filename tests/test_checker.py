@@ -144,7 +144,7 @@ def test_renyi_and_kl_are_exactdps(m, alpha):
         res = renyi_engine(m, a)
     bound = checker.bound_terms(json.loads(json.dumps(_text(_bound(res.value)))), "bound")
     with kernel_games({"M": m}) as games:
-        c, _ = checker.compare_divergence(games["M"], None if alpha == "inf" else alpha, bound)
+        c, _ = checker.compare_divergence([games["M"]], None if alpha == "inf" else alpha, bound)
     assert c == 0
 
 
@@ -537,7 +537,7 @@ def test_imports_only_the_standard_library():
     assert mods <= allowed, mods - allowed
 
 
-KERNEL_BUDGET = 1750  # lines; the aim is 1,600 (docs/certificates.md says why it is not met)
+KERNEL_BUDGET = 1693  # lines; the aim is 1,600, not met yet (docs/certificates.md says so)
 FRONT = "# --- the command line:"
 
 
