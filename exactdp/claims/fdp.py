@@ -38,9 +38,10 @@ __all__ = ["FDPClaim", "NotFDPClaim", "GDPClaim", "NotGDPClaim", "TradeoffClaim"
 def mu_text(mu: object, *, exact: bool = False) -> str:
     """μ as written: a decimal such as ``1.35`` (27/20) when μ is one, else the fraction; a
     fraction too long to read is shown as a short decimal (``≈0.1234568``) unless ``exact``; a
-    function of the symbols as written (``2*E``)."""
+    function of the symbols as written, in parentheses unless a name (``(2*E)``)."""
     if is_sym(mu):
-        return expr_str(mu)
+        text = expr_str(mu)
+        return text if text.isalnum() else f"({text})"
     f = to_fraction(mu)
     twos = fives = 0
     d = f.denominator
