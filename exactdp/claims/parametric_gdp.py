@@ -83,14 +83,14 @@ def _decide(claim: Any, an: Analysis) -> Verdict:
         if side.kind == "point":
             # gdp: a closed condition, covered by the neighbouring open cells (gdp_boxes), so a rational
             # point is only a candidate counterexample; not_gdp: decided here by the exact engine
-            rational_point = side.at is not None and side.at.q is not None
-            if not rational_point:
+            q = None if side.at is None else side.at.q
+            if q is None:
                 if negated:
                     raise Undecided(f"not_gdp at the irrational point {side.text()} is not decided by enclosures")
                 continue
-            there = at(side.at.q)
+            there = at(q)
             if there.status == FAILS:
-                return _fails(claim, dom, name, side.at.q, there, 0)
+                return _fails(claim, dom, name, q, there, 0)
             if negated and there.status != HOLDS:
                 raise Undecided(f"at {side.text()}: {there.reason}")
             continue
