@@ -29,11 +29,15 @@ from exactdp.analysis.gdp import check_gdp
 from exactdp.analysis.parametric.gdp_boxes import gaussian_lower, gaussian_upper, point_below
 from exactdp.analysis.tradeoff import envelope_tradeoff
 from exactdp.claims import Analysis
-from exactdp.claims.parametric import numeric_mechanism
+from exactdp.claims.fdp import GDPClaim, NotGDPClaim
+from exactdp.claims.parametric import check_claim, numeric_mechanism
 from exactdp.limits import DEFAULT
 from exactdp.numbers.certified import arb_prec
+from exactdp.numbers.rational import Q
 from exactdp.report.verdicts import shown
 from exactdp.verify import Options, verify_text
+
+from .test_parametric import TABLE_CLOSED, sym_mechanisms
 
 RR = """
 exactdp: 1
@@ -188,3 +192,27 @@ def test_rr_threshold_matches_the_closed_form(mu):
     """On 1 < E ≤ 4 RR_E is μ-GDP iff 4 ≤ Φ(μ/2)/Φ(−μ/2): 1 and 3/2 fail (2.24, 3.31), 2 holds (5.30)."""
     (v,) = _verdicts(f"[{{gdp: {{of: R, mu: {mu}}}}}]")
     assert v.status == ("holds" if mu == "2" else "fails"), v.reason
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data())
+def test_random_games_verdicts_agree_with_the_exact_engine(data):
+    """Random games with a parameter p in [0, 1] (tests/test_parametric.py) and a random μ: a
+    `gdp` that holds for every p is not refuted by the exact engine at a random rational p, a
+    `not_gdp` that holds is not contradicted either, and a refutation fails there exactly."""
+    mech = data.draw(sym_mechanisms(TABLE_CLOSED, max_depth=2))
+    mu = data.draw(st.fractions(min_value=Fraction(1, 4), max_value=6, max_denominator=8))
+    s = data.draw(st.fractions(min_value=0, max_value=1, max_denominator=64))
+    an = Analysis({"T": mech}, symbols=TABLE_CLOSED)
+    q = Q(mu.numerator, mu.denominator)
+    g, ng = check_claim(GDPClaim(of="T", mu=q), an), check_claim(NotGDPClaim(of="T", mu=q), an)
+    at = numeric_mechanism(mech, {TABLE_CLOSED.symbols["p"]: sympy.Rational(s.numerator, s.denominator)})
+    there = check_gdp(envelope_tradeoff(Analysis({"T": at}).profile("T")), q).status.value
+    if g.status == "holds":
+        assert there != "fails"
+    if ng.status == "holds":
+        assert there != "holds"
+    assert not (g.status == "holds" and ng.status == "holds")
+    for v in (g, ng):
+        if v.status == "fails" and "refuted_at" in v.facts:  # (a game without p is decided concretely)
+            assert v.facts["there"].status == "fails"

@@ -8,7 +8,8 @@ symbol's domain; :func:`exactdp.analysis.parametric.gdp_boxes.decide_gdp_cells` 
 vertices with G_μ on rational boxes covering each cell:
 
 * **holds** when every box of every open cell is proved (point cells follow by continuity,
-  module docstring there; ``not_gdp`` decides its point cells with the concrete engine);
+  module docstring there; ``not_gdp`` decides a rational point cell with the concrete engine,
+  an irrational one by the closed forms of a neighbouring cell);
 * **fails** at a rational value of s where the exact concrete engine (the mechanism with s
   given that value) finds the claim false — its verdict and witness are the refutation;
 * **undecided** otherwise, with the reason (the ``max_symbol_boxes`` limit, a trade-off
@@ -30,7 +31,7 @@ from ..analysis.parametric import Undecided, rational_of
 from ..analysis.parametric.boxes import UniRat
 from ..analysis.parametric.gdp_boxes import FAILS as B_FAILS
 from ..analysis.parametric.gdp_boxes import HOLDS as B_HOLDS
-from ..analysis.parametric.gdp_boxes import GCell, chain_vertices, decide_gdp_cells
+from ..analysis.parametric.gdp_boxes import GCell, chain_vertices, decide_gdp_cells, not_gdp_at_limit
 from ..errors import VerificationError
 from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Verdict
 from .parametric import DECIDERS, Parametric, analysis_at, claim_at
@@ -77,6 +78,7 @@ def _decide(claim: Any, an: Analysis) -> Verdict:
         return claim_at(claim, an, pt).check(analysis_at(an, pt))
 
     cells: list[GCell] = []
+    irrational: list[tuple[int, Any]] = []  # not_gdp's irrational point cells, after cells[: k]
     mu_u = UniRat.of(mu, index)
     for cell, vs in dec.cells:
         side = cell.sides[index]
@@ -86,7 +88,7 @@ def _decide(claim: Any, an: Analysis) -> Verdict:
             q = None if side.at is None else side.at.q
             if q is None:
                 if negated:
-                    raise Undecided(f"not_gdp at the irrational point {side.text()} is not decided by enclosures")
+                    irrational.append((len(cells), side))
                 continue
             there = at(q)
             if there.status == FAILS:
@@ -96,6 +98,10 @@ def _decide(claim: Any, an: Analysis) -> Verdict:
             continue
         verts = tuple((UniRat.of(a, index), UniRat.of(b, index)) for hv in vs for a, b in hv)
         cells.append(GCell(side, verts, mu_u))
+
+    for k, side in irrational:
+        if not _limit_proved(cells[max(0, k - 1) : k + 1], side.at):
+            raise Undecided(f"not_gdp at the irrational point {side.text()} is not decided by enclosures")
 
     def refute(s: Fraction) -> Verdict | None:
         there = at(flint.fmpq(s.numerator, s.denominator))
@@ -114,6 +120,18 @@ def _decide(claim: Any, an: Analysis) -> Verdict:
         assert res.at is not None
         return _fails(claim, dom, name, flint.fmpq(res.at.numerator, res.at.denominator), res.there, res.boxes)
     return Verdict(claim, UNDECIDED, facts, reason=res.reason)
+
+
+def _limit_proved(neighbours: list[GCell], at: Any) -> bool:
+    """not_gdp at an irrational point, from a neighbouring open cell's closed forms on shrinking
+    isolating intervals (:func:`~exactdp.analysis.parametric.gdp_boxes.not_gdp_at_limit`)."""
+    for _ in range(8):
+        lo, hi = (Fraction(int(x.p), int(x.q)) for x in (at.lo, at.hi))
+        if any(not_gdp_at_limit(c, lo, hi) for c in neighbours):
+            return True
+        for _ in range(8):
+            at.refine()
+    return False
 
 
 def _fails(claim: Claim, dom: Any, name: str, at: Any, there: Verdict, boxes: int) -> Verdict:

@@ -28,7 +28,7 @@ A point cell needs no box: the chain depends continuously on s (every point of e
 adversary's privacy region does), so the set of s where T ≥ G_μ is closed and a point cell
 between, or at the end of, open cells where the claim was proved is covered by them (for
 ``not_gdp``, which is open, a point cell is decided by the exact concrete engine at a rational
-point, and left undecided at an irrational one).
+point, and at an irrational one by a neighbouring cell's closed forms: :func:`not_gdp_at_limit`).
 
 A box's midpoint inside the cell where the exact vertices (rational at a rational s) are
 certified on the wrong side of G_μ is a candidate counterexample: the caller re-decides the
@@ -61,7 +61,15 @@ from .cells import Ctx, Side
 from .hull import PHull, sorted_edges
 from .ratfun import RatFun
 
-__all__ = ["GCell", "chain_vertices", "decide_gdp_cells", "gaussian_upper", "gaussian_lower", "point_below"]
+__all__ = [
+    "GCell",
+    "chain_vertices",
+    "decide_gdp_cells",
+    "not_gdp_at_limit",
+    "gaussian_upper",
+    "gaussian_lower",
+    "point_below",
+]
 
 HOLDS, FAILS, UNDECIDED = "holds", "fails", "undecided"
 _PREC = 128
@@ -214,6 +222,16 @@ def _wrong_at(cell: GCell, s: Fraction, negated: bool) -> bool:
     if negated:
         return all(x is not None and x >= 0 for x in signs)
     return any(x is not None and x < 0 for x in signs)
+
+
+def not_gdp_at_limit(cell: GCell, lo: Fraction, hi: Fraction) -> bool:
+    """Whether ``not_gdp`` is proved at the point cell s0 in [lo, hi] next to the open ``cell``.
+
+    The chain at s0 is the limit of the chains on the neighbouring open cell (it depends
+    continuously on s), so it is the polygon through the limits of that cell's vertices, which
+    are its closed forms at s0 (bounded, hence continuous there); a box [lo, hi] around s0
+    encloses them, and one vertex certified below G_μ on the box is below it at s0."""
+    return _proved(cell, Box(lo, hi), True)
 
 
 def decide_gdp_cells(
