@@ -216,3 +216,31 @@ def test_random_games_verdicts_agree_with_the_exact_engine(data):
     for v in (g, ng):
         if v.status == "fails" and "refuted_at" in v.facts:  # (a game without p is decided concretely)
             assert v.facts["there"].status == "fails"
+
+
+ENDS = """
+exactdp: 1
+name: gdp-ends
+symbols:
+  p: {ge: 1/3, le: 1/3}
+  q: {QDOMAIN}
+mechanisms:
+  B: {tree: {respond: {0: [p, 1 - p], 1: [1 - p, p]}}}
+  D: {tree: {respond: {a: [q, 0], b: [1 - q, 1]}}}
+claims: CLAIMS
+"""
+
+
+def test_a_domain_of_one_point_and_a_vertex_at_alpha_zero():
+    """B at p = 1/3 is RR with ratio 2: μ* = 2Φ⁻¹(2/3) = 0.8615, so 2-GDP holds and 1/2-GDP fails at
+    p = 1/3.  D has an answer impossible under x1 (probability q under x0): T(D)(0) = 1 − q < 1 =
+    G_μ(0), so D is not μ-GDP for any μ when q > 0 (the vertex α = 0), and is when q = 0."""
+    text = ENDS.replace("QDOMAIN", "ge: 1/10, le: 1/2")
+    a, b, c = _verdicts("[{gdp: {of: B, mu: 2}}, {gdp: {of: B, mu: 1/2}}, {not_gdp: {of: D, mu: 3}}]", text=text)
+    assert (a.status, b.status, c.status) == ("holds", "fails", "holds"), (a.reason, b.reason, c.reason)
+    assert shown(b).values["refuted_at"] == {"p": "1/3"}
+    (d,) = _verdicts("[{not_gdp: {of: D, mu: 3}}]", text=ENDS.replace("QDOMAIN", "ge: 0, le: 1/2"))
+    assert d.status == "fails" and shown(d).values["refuted_at"] == {"q": "0"}
+    (e,) = _verdicts("[{not_gdp: {of: D, mu: 3}}]", text=ENDS.replace("QDOMAIN", "gt: 0, le: 1/2"))
+    assert e.status not in ("holds", "fails")  # true, but its margin 1 - (1 - q) vanishes as q -> 0
+    assert "open end" in e.reason

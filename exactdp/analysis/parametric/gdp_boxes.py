@@ -20,7 +20,7 @@ rational functions of s on the whole cell; so is μ.  On a rational box [a, b]:
   ends (G ≤ 1 when α_lo ≤ 0, G = 0 when α = 1); ``gdp`` is proved on the box when
   β_lo ≥ that bound at every vertex (a vertex with α ≡ 1 has G_μ = 0 ≤ β);
 * ``not_gdp`` is proved on the box when one vertex has β_hi < G_{μ_hi}(α_hi) (the least value
-  of G_μ(α) on the box), with 0 < α_hi < 1.
+  of G_μ(α) on the box), with 0 < α_hi < 1, or α_hi ≤ 0 (so α = 0, G_μ(0) = 1) and β_hi < 1.
 
 An open cell with algebraic ends is covered by boxes of the rational enclosure of the cell; a
 box certified outside the cell is dropped, so the closed forms are only trusted on the cell.
@@ -166,6 +166,12 @@ def _outside(side: Side, box: Box) -> bool:
 
 
 def _inside(side: Side, s: Fraction) -> bool:
+    """Whether the rational s lies in the cell (a whole-domain cell with its closed ends)."""
+    if side.kind == "domain":
+        d = side.domain
+        q = _q(s)
+        above = d.lo is None or q > d.lo or (d.lo_closed and q == d.lo)
+        return above and (d.hi is None or q < d.hi or (d.hi_closed and q == d.hi))
     return side.inside(rational(_q(s)))
 
 
@@ -195,8 +201,8 @@ def _proved(cell: GCell, box: Box, negated: bool) -> bool:
                     continue
                 return False
             if negated:
-                if 0 < a[1] < 1 and b[1] < gaussian_lower(a[1], mu[1]):
-                    return True
+                if a[1] <= 0 < 1 - b[1] or (0 < a[1] < 1 and b[1] < gaussian_lower(a[1], mu[1])):
+                    return True  # (α = 0 with β < 1 = G_μ(0), or below the least G_μ on the box)
             elif not _vertex_proved(ua, a, b, mu):
                 return False
         return not negated
@@ -281,8 +287,9 @@ def decide_gdp_cells(
                 return BoxResult(
                     UNDECIDED,
                     boxes,
-                    reason=f"the trade-off function touches G_mu near {name} = {ladder.decimal(s, 12)}: "
-                    "enclosures on boxes narrower than 2^-60 do not separate them",
+                    reason=f"not separated near {name} = {ladder.decimal(s, 12)}: enclosures on boxes narrower "
+                    "than 2^-60 do not decide it (the trade-off function touches G_mu there, or the claim's margin "
+                    "vanishes at an open end of the range)",
                 )
             queue.extend(box.split())
     return BoxResult(HOLDS, boxes)
