@@ -28,8 +28,8 @@ limit                    default                 what it bounds (flag)
 ``max_automaton_work``   2,000,000               profile pieces an automaton is predicted to need,
                                                  refused before its game is built (``--max-automaton-work``)
 ``max_alpha_boxes``      4,000                   boxes of orders α examined to decide a zCDP claim (``--max-alpha-boxes``)
-``max_symbol_boxes``     2,000                   boxes of a symbol's domain examined to decide a KL claim with
-                                                 a symbol (``--max-symbol-boxes``)
+``max_symbol_boxes``     2,000                   boxes of a symbol's domain examined to decide a KL or
+                                                 Gaussian-DP claim with a symbol (``--max-symbol-boxes``)
 ``max_memory``           800 MiB                 memory one case file may add to the process (``--max-memory``)
 ``timeout``              300 s                   wall-clock seconds per case file or command (``--timeout``)
 ``follow_symlinks``      False                   whether symbolic links are followed (``--follow-symlinks``)
@@ -136,7 +136,9 @@ class Limits:
         4_000, "--max-alpha-boxes", "Most boxes of Renyi orders examined to decide a zcdp claim"
     )
     max_symbol_boxes: int = _limit(
-        2_000, "--max-symbol-boxes", "Most boxes of a symbol's domain examined to decide a KL claim with a symbol"
+        2_000,
+        "--max-symbol-boxes",
+        "Most boxes of a symbol's domain examined to decide a KL or Gaussian-DP claim with a symbol",
     )
     max_memory: int = _limit(
         800 * MIB, "--max-memory", "Memory a case file (or command) may add, e.g. 800M, 4G; 0: none", "size", 0

@@ -29,6 +29,7 @@ from ..forms.fields import FieldProblem, Label, Prob, Rational, arg
 from ..numbers import ladder
 from ..numbers.certified import decimal_digits_of
 from ..numbers.rational import int_str, q_str, to_fraction
+from ..numbers.symbolic import expr_str, is_sym
 from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Shows, Subject, Verdict, claim
 
 __all__ = ["FDPClaim", "NotFDPClaim", "GDPClaim", "NotGDPClaim", "TradeoffClaim", "TradeoffTests", "mu_text"]
@@ -36,7 +37,11 @@ __all__ = ["FDPClaim", "NotFDPClaim", "GDPClaim", "NotGDPClaim", "TradeoffClaim"
 
 def mu_text(mu: object, *, exact: bool = False) -> str:
     """μ as written: a decimal such as ``1.35`` (27/20) when μ is one, else the fraction; a
-    fraction too long to read is shown as a short decimal (``≈0.1234568``) unless ``exact``."""
+    fraction too long to read is shown as a short decimal (``≈0.1234568``) unless ``exact``; a
+    function of the symbols as written, in parentheses unless a name (``(2*E)``)."""
+    if is_sym(mu):
+        text = expr_str(mu)
+        return text if text.isalnum() else f"({text})"
     f = to_fraction(mu)
     twos = fives = 0
     d = f.denominator
@@ -107,7 +112,7 @@ class GDPClaim(Claim):
     """M is mu-GDP: T(M(x), M(x')) >= G_mu for every ordered adjacent pair (Dong-Roth-Su 2022,
     Def. 2.6), decided at T's vertices by certified interval arithmetic."""
 
-    mu: Any = arg(Rational("mu", lo=0), doc="e.g. mu: 1.35")
+    mu: Any = arg(Rational("mu", lo=0, symbolic=True), doc="e.g. mu: 1.35, or a rational function of a symbol")
     shows = Shows("mu_star", "the least mu for which M is mu-GDP (transcendental: a certified enclosure)")
 
     def statement(self) -> str:
