@@ -324,16 +324,6 @@ def _renyi(claim: Any, P: Parametric) -> Run:
     return run
 
 
-_WHY_NOT = {
-    "gdp": "Gaussian DP compares the trade-off function with G_mu, built from the normal distribution "
-    "function Phi, a transcendental function of the symbols: the cell decomposition decides polynomial "
-    "comparisons only; give the symbols values (params or a sweep)",
-    "not_gdp": "Gaussian DP compares the trade-off function with G_mu, built from the normal distribution "
-    "function Phi, a transcendental function of the symbols: the cell decomposition decides polynomial "
-    "comparisons only; give the symbols values (params or a sweep)",
-}
-
-
 def decide(claim: Claim, an: Analysis) -> Verdict:
     """Decide a claim with symbols for every value of them (module docstring)."""
     for applies, decide_own in DECIDERS:
@@ -343,10 +333,9 @@ def decide(claim: Claim, an: Analysis) -> Verdict:
         P = Parametric(an)
         make = HANDLERS.get(claim.kind)
         if make is None:
-            why = _WHY_NOT.get(
-                claim.kind,
+            why = (
                 f"the claim kind {claim.kind!r} is not decided with symbols yet; give the symbols values "
-                "(params or a sweep)",
+                "(params or a sweep)"
             )
             return Verdict.undecided(claim, why)
         dec = P.decide(make(claim, P))

@@ -33,7 +33,7 @@ point, and at an irrational one by a neighbouring cell's closed forms: :func:`no
 A box's midpoint inside the cell where the exact vertices (rational at a rational s) are
 certified on the wrong side of G_μ is a candidate counterexample: the caller re-decides the
 claim there with the exact concrete engine.  The number of boxes is the ``max_symbol_boxes``
-limit; boxes narrower than 2^-60 (the claim touches G_μ) and tails beyond |s| = 2^64 are
+limit; boxes narrower than 2^-60 (the claim touches G_μ) and tails beyond abs(s) = 2^64 are
 undecided.  Nothing is decided from a float or a sample.
 
 References
