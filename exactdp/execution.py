@@ -391,17 +391,19 @@ def guard_resource_tracker() -> None:
         setattr(rt, name, guarded(name))
 
 
+# How worker processes start, best first.  forkserver: workers start from a clean single-threaded
+# process (forking the parent, whose pool manager threads run, is unsafe), with exactdp imported
+# once in the server and inherited.  Its server listens on a Unix socket in the temporary
+# directory, which some places refuse ("AF_UNIX path too long" under a long TMPDIR, sandboxes
+# without Unix sockets); spawn needs no socket.  The first that starts is kept for the process.
+_METHODS = [m for m in ("forkserver", "spawn") if m in multiprocessing.get_all_start_methods()]
+
+
 def _new_pool(workers: int) -> ProcessPoolExecutor:
     guard_resource_tracker()
-    # forkserver: workers start from a clean single-threaded process (forking the parent, whose
-    # pool manager threads run, is unsafe); exactdp is imported once in the server and inherited
-    methods = multiprocessing.get_all_start_methods()
-    ctx: Any
-    if "forkserver" in methods:
-        ctx = multiprocessing.get_context("forkserver")
+    ctx: Any = multiprocessing.get_context(_METHODS[0])
+    if _METHODS[0] == "forkserver":
         ctx.set_forkserver_preload(["exactdp.verify"])
-    else:  # pragma: no cover - Windows
-        ctx = multiprocessing.get_context("spawn")
     return ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_worker_init)
 
 
@@ -412,9 +414,11 @@ def _bootstrapping() -> bool:
 
 
 def _start(pool: ProcessPoolExecutor | None, workers: int, fn, item) -> tuple[ProcessPoolExecutor, Future]:
-    """Submit ``fn(item)`` to ``pool`` (a new one when None).  A pool that cannot be made or
-    started here (no POSIX semaphores, as with a read-only ``/dev/shm``; a process or thread
-    limit) is :class:`_NoWorkers`; a pool that breaks under ``submit`` raises BrokenProcessPool."""
+    """Submit ``fn(item)`` to ``pool`` (a new one when None).  A new pool that cannot start its
+    workers one way tries the next (:data:`_METHODS`); when none can (no POSIX semaphores, as
+    with a read-only ``/dev/shm``; a process or thread limit) it is :class:`_NoWorkers`.  A
+    pool that breaks under ``submit`` raises BrokenProcessPool."""
+    new = pool is None
     try:
         pool = pool or _new_pool(workers)
         return pool, pool.submit(_packed_call, fn, item)
@@ -424,6 +428,9 @@ def _start(pool: ProcessPoolExecutor | None, workers: int, fn, item) -> tuple[Pr
         if _bootstrapping():
             raise
         _stop_pool(pool, kill=True)
+        if new and len(_METHODS) > 1:
+            _METHODS.pop(0)
+            return _start(None, workers, fn, item)
         raise _NoWorkers(f"worker processes cannot be started here ({type(e).__name__}: {e})") from None
 
 

@@ -218,6 +218,7 @@ def test_where_no_worker_process_can_be_made_the_run_goes_on_here(monkeypatch, c
         raise OSError(30, "Read-only file system")
 
     monkeypatch.setattr(ex, "_new_pool", no_semaphores)
+    monkeypatch.setattr(ex, "_METHODS", list(ex._METHODS))  # (every start method is tried, then dropped)
     seen: list[int] = []
     out = list(run_ordered(_square_late, range(6), Runner(jobs=2), progress=lambda d, t: seen.append(d)))
     assert out == [n * n for n in range(6)] and seen == [1, 2, 3, 4, 5, 6]
@@ -387,3 +388,24 @@ def test_a_pool_found_broken_while_submitting_puts_the_item_back():
         assert sorted(pickle.loads(f.result())[1] for f in pools.running) == [1, 4, 9]
     finally:
         pools.stop(kill=False)
+
+
+def test_workers_start_where_the_forkserver_cannot_listen(tmp_path):
+    """The forkserver listens on a Unix socket in the temporary directory: under a long TMPDIR
+    that path is too long ("AF_UNIX path too long") and every run fell back to the main process
+    with a note on stderr.  Spawned workers need no socket: they run, and nothing is said."""
+    tmp = tmp_path / ("t" * 60) / ("u" * 40)
+    tmp.mkdir(parents=True)
+    script = tmp_path / "pids.py"
+    script.write_text(
+        "import os\n"
+        "from exactdp.execution import Runner, run_ordered\n"
+        "def pid(_):\n"
+        "    return os.getpid()\n"
+        "if __name__ == '__main__':\n"
+        "    pids = list(run_ordered(pid, range(6), Runner(jobs=2)))\n"
+        "    print(len(pids), os.getpid() in pids)\n"
+    )
+    env = {**os.environ, "TMPDIR": str(tmp)}
+    p = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, env=env)
+    assert p.returncode == 0 and p.stdout == "6 False\n" and p.stderr == "", p.stdout + p.stderr
