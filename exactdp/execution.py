@@ -436,16 +436,22 @@ def _start(pool: ProcessPoolExecutor | None, workers: int, fn, item) -> tuple[Pr
 
 def _workers_run() -> bool:
     """Whether a worker process can run a trivial item here (asked when workers died before any
-    item came back: a sick environment, not a sick item)."""
-    pool = None
-    try:
-        pool, f = _start(None, 1, _ping, None)
-        f.result()
-        return True
-    except (BrokenProcessPool, _NoWorkers):
-        return False
-    finally:
-        _stop_pool(pool, kill=True)
+    item came back: a sick environment, not a sick item).  A start method whose workers cannot
+    is dropped for the next one (:data:`_METHODS`)."""
+    while True:
+        pool = None
+        try:
+            pool, f = _start(None, 1, _ping, None)
+            f.result()
+            return True
+        except _NoWorkers:
+            return False
+        except BrokenProcessPool:
+            if len(_METHODS) == 1:
+                return False
+            _METHODS.pop(0)
+        finally:
+            _stop_pool(pool, kill=True)
 
 
 def _stop_pool(pool: ProcessPoolExecutor | None, *, kill: bool = False) -> None:

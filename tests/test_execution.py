@@ -409,3 +409,25 @@ def test_workers_start_where_the_forkserver_cannot_listen(tmp_path):
     env = {**os.environ, "TMPDIR": str(tmp)}
     p = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, env=env)
     assert p.returncode == 0 and p.stdout == "6 False\n" and p.stderr == "", p.stdout + p.stderr
+
+
+def test_where_forked_workers_die_at_start_spawned_ones_are_tried(tmp_path):
+    """Workers of the fork server that die before running anything (here: the script kills
+    them while they import it) are a sick start method, not a sick environment: spawned
+    workers are tried before the run falls back to the main process."""
+    script = tmp_path / "forkserver_dies.py"
+    script.write_text(
+        "import os, sys\n"
+        "if __name__ == '__mp_main__' and 'multiprocessing.forkserver' in sys.modules:\n"
+        "    os._exit(3)  # a worker of the fork server\n"
+        "from exactdp.execution import Runner, run_ordered\n"
+        "def pid(_):\n"
+        "    return os.getpid()\n"
+        "if __name__ == '__main__':\n"
+        "    pids = list(run_ordered(pid, range(6), Runner(jobs=2)))\n"
+        "    print(len(pids), os.getpid() in pids)\n"
+    )
+    p = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert p.returncode == 0 and p.stdout == "6 False\n" and "checked in this process" not in p.stderr, (
+        p.stdout + p.stderr
+    )
