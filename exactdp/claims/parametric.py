@@ -86,7 +86,8 @@ NATIVE = frozenset({"simulates_rr", "not_simulates_rr", "calibrate", "counterexa
 
 DECIDERS: list[tuple[Callable[[Claim], bool], Callable[[Claim, Analysis], Verdict]]] = []
 """Claims with symbols that another method decides, consulted first: (applies, decide), each
-registered by its module (KL divergences by certified boxes: :mod:`exactdp.claims.parametric_boxes`)."""
+registered by its module (KL divergences by certified boxes: :mod:`exactdp.claims.parametric_boxes`);
+``decide`` raises :class:`Undecided` with the reason where it cannot decide."""
 
 MAX_CROSS_CHECKS = 32
 """Cells of one claim cross-checked against the numeric engine (the first ones with a rational
@@ -328,7 +329,10 @@ def decide(claim: Claim, an: Analysis) -> Verdict:
     """Decide a claim with symbols for every value of them (module docstring)."""
     for applies, decide_own in DECIDERS:
         if applies(claim):
-            return decide_own(claim, an)
+            try:
+                return decide_own(claim, an)
+            except Undecided as e:
+                return Verdict.undecided(claim, str(e))
     try:
         P = Parametric(an)
         make = HANDLERS.get(claim.kind)

@@ -50,16 +50,6 @@ def _key(claim: Any) -> tuple[str, Any]:
     return next((k, getattr(claim, k)) for k in ("equals", "at_most", "exceeds") if getattr(claim, k) is not None)
 
 
-def _variables(game: Any) -> set[str]:
-    out: set[str] = set()
-    for node in game.nodes:
-        if node[0] == "chance":
-            for row in node[1]:
-                for p in row:
-                    out.update(p.variables())
-    return out
-
-
 def _fraction(q: Any) -> Fraction:
     return Fraction(int(q.p), int(q.q)) if hasattr(q, "p") else Fraction(q)
 
@@ -81,15 +71,9 @@ def _target(raw: Any, P: Parametric) -> tuple[Fraction, list[tuple[Fraction, Any
     return Fraction(int(q.p), int(q.q)), out, used
 
 
-def decide_by_boxes(claim: Claim, an: Analysis) -> Verdict:
-    """Decide a KL claim with a symbol for every value of it (module docstring)."""
-    try:
-        return _decide(claim, an)
-    except Undecided as e:
-        return Verdict.undecided(claim, str(e))
-
-
-def _decide(claim: Any, an: Analysis) -> Verdict:
+def decide_by_boxes(claim: Any, an: Analysis) -> Verdict:
+    """Decide a KL claim with a symbol for every value of it (module docstring); raises
+    :class:`Undecided` with the reason when it cannot."""
     P = Parametric(an)
     sense, raw = _key(claim)
     if is_inf(raw):
@@ -101,7 +85,7 @@ def _decide(claim: Any, an: Analysis) -> Verdict:
         )
     game = P.game(claim.subject)
     q, logs, used = _target(raw, P)
-    used |= _variables(game)
+    used |= game.variables()
     if len(used) > 1:
         raise Undecided(
             f"the KL divergence with several symbols ({', '.join(sorted(used))}) is not decided: the branch and "

@@ -35,7 +35,6 @@ from ..analysis.parametric.gdp_boxes import GCell, chain_vertices, decide_gdp_ce
 from ..errors import VerificationError
 from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Verdict
 from .parametric import DECIDERS, Parametric, analysis_at, claim_at
-from .parametric_boxes import _variables
 
 __all__ = ["by_gdp_boxes", "decide_gdp_by_boxes"]
 
@@ -45,19 +44,13 @@ def by_gdp_boxes(claim: Claim) -> bool:
     return claim.kind in ("gdp", "not_gdp")
 
 
-def decide_gdp_by_boxes(claim: Claim, an: Analysis) -> Verdict:
-    """Decide a Gaussian-DP claim with a symbol for every value of it (module docstring)."""
-    try:
-        return _decide(claim, an)
-    except Undecided as e:
-        return Verdict.undecided(claim, str(e))
-
-
-def _decide(claim: Any, an: Analysis) -> Verdict:
+def decide_gdp_by_boxes(claim: Any, an: Analysis) -> Verdict:
+    """Decide a Gaussian-DP claim with a symbol for every value of it (module docstring);
+    raises :class:`Undecided` with the reason when it cannot."""
     P = Parametric(an)
     game = P.game(claim.subject)
     mu = rational_of(claim.mu, P.ring)
-    used = _variables(game) | set(mu.variables())
+    used = game.variables() | set(mu.variables())
     if len(used) > 1:
         raise Undecided(
             f"Gaussian DP with several symbols ({', '.join(sorted(used))}) is not decided: the boxes cover one "

@@ -59,6 +59,11 @@ class PGame:
     def pair_names(self, pair: tuple[int, int]) -> tuple[str, str]:
         return self.datasets[pair[0]], self.datasets[pair[1]]
 
+    def variables(self) -> set[str]:
+        """The symbols the game's probabilities depend on (after their rational functions are
+        reduced: a symbol that cancels is not one)."""
+        return {v for node in self.nodes if node[0] == "chance" for row in node[1] for p in row for v in p.variables()}
+
 
 def symbols_used(mech: Mechanism) -> set[str]:
     """The symbols the mechanism's probabilities mention."""
