@@ -73,21 +73,10 @@ def _ratio_range(hi: Any, lo: Any, ctx: Ctx) -> Any:
     return out
 
 
-def _largest(items: list, value: Callable[[Any], Any], ctx: Ctx) -> Any:
-    """The first item with the largest value (as :func:`max` does)."""
-    best = items[0]
-    for it in items[1:]:
-        if _cmp(value(best), value(it), ctx) < 0:
-            best = it
-    return best
-
-
-def _smallest(items: list, value: Callable[[Any], Any], ctx: Ctx) -> Any:
-    best = items[0]
-    for it in items[1:]:
-        if _cmp(value(it), value(best), ctx) < 0:
-            best = it
-    return best
+def _by(value: Callable[[Any], Any], ctx: Ctx) -> Any:
+    """A sort key ordering items by ``value``, compared on the cell (for :func:`max`/:func:`min`,
+    which keep the first of equal items)."""
+    return cmp_to_key(lambda a, b: _cmp(value(a), value(b), ctx))
 
 
 def _prune(points: list[Point], ctx: Ctx) -> list[Point]:
@@ -114,8 +103,8 @@ def _chance(options: list[list[Point]], deterministic: bool, ctx: Ctx) -> list[P
         return options[0]
     flat = [p for pts in options for p in pts]
     if not deterministic:
-        bh = _largest(flat, lambda p: p[0], ctx)
-        bl = _smallest(flat, lambda p: p[1], ctx)
+        bh = max(flat, key=_by(lambda p: p[0], ctx))
+        bl = min(flat, key=_by(lambda p: p[1], ctx))
         return [(bh[0], bl[1], bh[2], bl[3])]
     top = [pts[-1] for pts in options]  # each pruned frontier ends with its largest hi
 
@@ -134,7 +123,7 @@ def _chance(options: list[list[Point]], deterministic: bool, ctx: Ctx) -> list[P
             feas = [p for p in pts if _cmp(ell[1], p[1], ctx) >= 0]
             if not feas:
                 continue
-            pj = _largest(feas, lambda p: p[0], ctx)
+            pj = max(feas, key=_by(lambda p: p[0], ctx))
             other = second if j == first else first
             if _cmp(pj[0], top[other][0], ctx) < 0:
                 hi, hi_path = top[other][0], top[other][2]
@@ -162,8 +151,8 @@ def _node(game: PGame, k: int, memo: list, i: int, j: int, det: bool, ctx: Ctx) 
         pts = [(h, lo, (c,) + hp, (c,) + lp) for c, kid in enumerate(node[1]) for h, lo, hp, lp in memo[kid]]
         if det:
             return _prune(pts, ctx)
-        bh = _largest(pts, lambda p: p[0], ctx)
-        bl = _smallest(pts, lambda p: p[1], ctx)
+        bh = max(pts, key=_by(lambda p: p[0], ctx))
+        bl = min(pts, key=_by(lambda p: p[1], ctx))
         return [(bh[0], bl[1], bh[2], bl[3])]
     rows, kids = node[1], node[2]
     options: list[list[Point]] = []
@@ -268,7 +257,7 @@ def br_cell(game: PGame, ctx: Ctx, adversaries: str = "deterministic") -> PBRRes
     out: list[PBRPair] = []
     for a, b in game.unordered_pairs:
         front = _frontier(game, a, b, det, ctx)
-        best = _largest(front, lambda p: _ratio_range(p[0], p[1], ctx), ctx)
+        best = max(front, key=_by(lambda p: _ratio_range(p[0], p[1], ctx), ctx))
         hi, lo, hp, lp = best
         for path, want in ((hp, hi), (lp, lo)):
             if _cmp(_path_ratio(game, a, b, path, ctx), want, ctx) != 0:
@@ -277,7 +266,7 @@ def br_cell(game: PGame, ctx: Ctx, adversaries: str = "deterministic") -> PBRRes
                     f"and the view's own probabilities disagree"
                 )
         out.append(PBRPair(game.pair_names((a, b)), _ratio_range(hi, lo, ctx), hp, lp))
-    worst = _largest(out, lambda p: p.ratio, ctx)
+    worst = max(out, key=_by(lambda p: p.ratio, ctx))
     return PBRResult(adversaries, tuple(out), worst)
 
 
