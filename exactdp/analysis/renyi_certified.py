@@ -62,6 +62,7 @@ __all__ = [
     "bounds",
     "renyi_balls",
     "recheck_sum",
+    "attained_views",
     "RenyiWitness",
     "enclosure_text",
 ]
@@ -247,20 +248,17 @@ def _chance(node: Chance, vals: dict, i: int, j: int, a: Any, prec: int, log_cac
 # --- the attaining adversary, re-checked ---------------------------------------------------------
 
 
-def recheck_sum(
-    mech: Mechanism, pair: tuple[int, int], policy: RenyiPolicy, alpha: Any, prec: int, *, kl: bool = False
-) -> Any:
-    """The sum S(α) (or KL) of the adversary ``policy`` on ``pair``, by a forward walk over its
-    views that shares no code with :func:`renyi_balls`: histories are carried with their exact
-    probabilities under x and x', merged when they reach the same node with the same likelihood
-    ratio (their futures and the adversary's choices are then the same), and each view with
-    P_x > 0 adds P_x' ρ^α (KL: P_x log ρ).  ``None`` when a view has P_x > 0 = P_x'."""
+def attained_views(mech: Mechanism, pair: tuple[int, int], policy: RenyiPolicy) -> list[tuple[Any, Any]] | None:
+    """The views of the adversary ``policy`` on ``pair`` with P_x > 0, as exact (P_x, P_x'), by a
+    forward walk that shares no code with :func:`renyi_balls`: histories are carried with their
+    exact probabilities under x and x', merged when they reach the same node with the same
+    likelihood ratio (their futures and the adversary's choices are then the same).  ``None``
+    when a view has P_x > 0 = P_x'."""
     i, j = pair
-    order = list(reversed(postorder(mech.root)))
     one = Q(1)
     pending: dict[int, dict[Any, list]] = {mech.root.uid: {one: [one, one]}}
     views: list[tuple[Any, Any]] = []
-    for node in order:
+    for node in reversed(postorder(mech.root)):
         bucket = pending.pop(node.uid, None)
         if not bucket:
             continue
@@ -275,6 +273,18 @@ def recheck_sum(
             elif isinstance(node, Chance):
                 for row, child in zip(node.probs, node.children):
                     _push(pending, child, px * row[i], pxp * row[j])
+    return views
+
+
+def recheck_sum(
+    mech: Mechanism, pair: tuple[int, int], policy: RenyiPolicy, alpha: Any, prec: int, *, kl: bool = False
+) -> Any:
+    """The sum S(α) (or KL) of the adversary ``policy`` on ``pair`` from its views
+    (:func:`attained_views`): each view adds P_x' ρ^α (KL: P_x log ρ).  ``None`` when a view has
+    P_x > 0 = P_x'."""
+    views = attained_views(mech, pair, policy)
+    if views is None:
+        return None
     with arb_prec(prec) as flint:
         a = to_arb(alpha, prec) if not kl and is_rational(alpha) else alpha
         total = flint.arb(0)

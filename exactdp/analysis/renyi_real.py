@@ -23,7 +23,7 @@ from typing import Any
 
 from ..errors import ExactDPError, InexactValueError, LimitExceededError, TimeLimitExceeded, VerificationError
 from ..model.checks import takes_mechanism
-from ..model.game import Ask, Chance, End, Mechanism, postorder
+from ..model.game import Chance, Mechanism, postorder
 from ..numbers import ladder
 from ..numbers.certified import ball_bounds
 from ..numbers.expr import ExprError, eval_text
@@ -39,6 +39,7 @@ from .renyi_certified import (
     Enclosure,
     RenyiWitness,
     arb_prec,
+    attained_views,
     bounds,
     check_recheck,
     recheck_sum,
@@ -217,47 +218,20 @@ def renyi_any_witness(mech: Mechanism, res: RenyiResult | CertifiedRenyi) -> Ren
 
 
 def _exact_sum(mech: Mechanism, pair: tuple[int, int], policy: Any, alpha: Any) -> Any:
-    """The adversary's exact sum (or KL) by the forward walk of :func:`recheck_sum`, in exact
+    """The adversary's exact sum (or KL) over the views of :func:`attained_views`, in exact
     arithmetic."""
-
-    i, j = pair
-    order = list(reversed(postorder(mech.root)))
-    one = Q(1)
-    pending: dict[int, dict[Any, list]] = {mech.root.uid: {one: [one, one]}}
+    views = attained_views(mech, pair, policy)
+    if views is None:
+        return INF
     total: Any = Q(0)
-    for node in order:
-        bucket = pending.pop(node.uid, None)
-        if not bucket:
-            continue
-        for px, pxp in bucket.values():
-            if isinstance(node, End):
-                if not px:
-                    continue
-                if not pxp:
-                    return INF
-                rho = px / pxp
-                if alpha == 1 and is_rational(rho) and is_rational(px):
-                    total = ladder.add(total, log_linear(Q(0), [(rho, px)]))
-                elif alpha == 1:  # probabilities in Q(e^(1/L)): logarithms with field coefficients
-                    total = ls_add(total, log_sum(Q(0), ((rho, px),)))
-                else:
-                    total = total + pxp * rho**alpha
-            else:
-                if isinstance(node, Ask):
-                    kids = [(node.children[policy.choose(node, (), None)], one, one)]
-                else:
-                    assert isinstance(node, Chance)
-                    kids = [(c, row[i], row[j]) for row, c in zip(node.probs, node.children)]
-                for child, a, b in kids:
-                    x, y = px * a, pxp * b
-                    if x or y:
-                        key = ("inf", child.uid) if not y else x / y
-                        slot = pending.setdefault(child.uid, {})
-                        if key in slot:
-                            slot[key][0] += x
-                            slot[key][1] += y
-                        else:
-                            slot[key] = [x, y]
+    for px, pxp in views:
+        rho = px / pxp
+        if alpha == 1 and is_rational(rho) and is_rational(px):
+            total = ladder.add(total, log_linear(Q(0), [(rho, px)]))
+        elif alpha == 1:  # probabilities in Q(e^(1/L)): logarithms with field coefficients
+            total = ls_add(total, log_sum(Q(0), ((rho, px),)))
+        else:
+            total = total + pxp * rho**alpha
     return ladder.add(Q(0), total) if alpha == 1 else total
 
 
