@@ -184,7 +184,7 @@ def check_zcdp(mech: Mechanism, rho: Any, d_inf: Any) -> ZCDPResult:
         if found is not None:
             return _failed(phi, m, found, boxes)
         if b - a < Fraction(1, 1 << 40):
-            return _result(phi, UNDECIDED, boxes, f"D_alpha/alpha touches rho near alpha = {float(m):.12g}")
+            return _result(phi, UNDECIDED, boxes, f"D_alpha/alpha touches rho near alpha = {ladder.decimal(m, 12)}")
         stack.append((m, b))
         stack.append((a, m))
     return _result(
@@ -196,7 +196,7 @@ def check_zcdp(mech: Mechanism, rho: Any, d_inf: Any) -> ZCDPResult:
 
 
 def _dec(x: Fraction) -> str:
-    return f"{float(x):.6g}"
+    return ladder.decimal(x, 6)  # (not float(): x may be beyond a float's range)
 
 
 def _failed(phi: _Phi, a: Fraction, w: RenyiWitness, boxes: int) -> ZCDPResult:
