@@ -197,12 +197,7 @@ def exponential_rows(
     ----------
     DDR Def. 2.3, Thm 1, §2.1 and Prop. 2.
     """
-    k = _check_shape(scores)
-    E = check_exp_eps(E, call="exponential")
-    if mode not in MODES:
-        raise InvalidMechanismError(f"exponential: unknown mode {mode!r}", hint=f"modes: {', '.join(MODES)}")
-    onames = [str(o) for o in (outputs or range(k))]
-    dnames = list(datasets or [f"#{d}" for d in range(len(scores))])
+    k, E, onames, dnames = _prepare("exponential", MODES, scores, E, mode, outputs, datasets)
     scale, what = _scale(scores, adjacent, mode, sensitivity, range_, onames, dnames)
     if scale <= 0:
         if E == 1:
@@ -214,6 +209,26 @@ def exponential_rows(
             )
     rows_by_d = [_distribution(row, E, scale, onames, dnames[d]) for d, row in enumerate(scores)]
     return [tuple(rows_by_d[d][kk] for d in range(len(scores))) for kk in range(k)]
+
+
+def _prepare(
+    call: str,
+    modes: Sequence[str],
+    scores: Scores,
+    E: Any,
+    mode: str,
+    outputs: Sequence[Label] | None,
+    datasets: Sequence[str] | None,
+) -> tuple[int, Any, list[str], list[str]]:
+    """What the selection mechanisms check first: the score table's shape, e^eps and the mode;
+    then the output and dataset names used in messages."""
+    k = _check_shape(scores)
+    E = check_exp_eps(E, call=call)
+    if mode not in modes:
+        raise InvalidMechanismError(f"{call}: unknown mode {mode!r}", hint=f"modes: {', '.join(modes)}")
+    onames = [str(o) for o in (outputs or range(k))]
+    dnames = list(datasets or [f"#{d}" for d in range(len(scores))])
+    return k, E, onames, dnames
 
 
 def _scale(
@@ -368,12 +383,7 @@ def permute_and_flip_rows(
     """rows[k][d] = Pr[permute-and-flip outputs k | dataset d], with flip probabilities
     q_k = e^{ε(u_k − max u)/s}, s = 2Δu (``"sensitivity"``) or Δu (``"monotone"``)
     (McKenna & Sheldon 2020, Alg. 1 and Thm 1; diffprivlib's ``PermuteAndFlip``)."""
-    k = _check_shape(scores)
-    E = check_exp_eps(E, call="permute_and_flip")
-    if mode not in PF_MODES:
-        raise InvalidMechanismError(f"permute_and_flip: unknown mode {mode!r}", hint=f"modes: {', '.join(PF_MODES)}")
-    onames = [str(o) for o in (outputs or range(k))]
-    dnames = list(datasets or [f"#{d}" for d in range(len(scores))])
+    k, E, onames, dnames = _prepare("permute_and_flip", PF_MODES, scores, E, mode, outputs, datasets)
     scale, what = _scale(scores, adjacent, mode, sensitivity, None, onames, dnames)
     if scale <= 0:
         if E != 1:
