@@ -93,8 +93,8 @@ def test_every_claim_kind_declares_what_it_exports():
     """What a claim exports is what its kind declares it shows (one declaration: the sweep
     table, the CSV and the macros agree), so a new claim kind cannot be forgotten.  A kind may
     declare that it shows no value (an empty fact, with a doc saying why: zcdp is decided by
-    certified enclosures of D_alpha/alpha, no exact number; calibrate answers with a set of values
-    of a symbol), and then exports nothing."""
+    certified enclosures of D_alpha/alpha, no exact number, and exports nothing; calibrate answers
+    with a set of values of a symbol, exported as the set and its ends)."""
     assert [k for k, cls in CLAIMS.items() if not cls.shows.fact and not cls.shows.doc] == []
     assert sorted(k for k, cls in CLAIMS.items() if not cls.shows.fact) == ["calibrate", "not_zcdp", "zcdp"]
 
@@ -259,3 +259,82 @@ def test_the_library_exports_compile(tmp_path):
     assert "Output written" in log
     total = sum(len(macros(f.read_text())) for f in files)
     assert total >= 60
+
+
+# --- claims with symbols ----------------------------------------------------------------------
+
+BREAK = """\
+exactdp: 1
+name: sym-export
+reference: Vadhan-Wang 2021, Fig. 1 (a Figure 1 mechanism with a parameter p)
+symbols:
+  p: {gt: 0, lt: 1}
+mechanisms:
+  M:
+    tree:
+      respond:
+        c0: {p: [1/2, 1/2], then: {ask: {A: &a {0: [3/4, 1/4], 1: [1/4, 3/4]}, B: &b {0: [p, 1 - p], 1: [1 - p, p]}}}}
+        c1: {p: [1/2, 1/2], then: {ask: {A: *b, B: *a}}}
+claims:
+  - privloss: {delta: 0, at_most: log(100)}
+  - delta: {eps: 0, equals: 1/2, name: half}
+  - calibrate:
+      target: {privloss: {delta: 0, at_most: log(4)}}
+      holds_for: [{ge: 1/5, le: 4/5}]
+"""
+
+
+def test_a_claim_with_symbols_exports_its_closed_form(tmp_path):
+    """PrivLoss(M, 0) of the two-round mechanism is log((1-p)/p) for p <= 1/4, log 3 between,
+    log(p/(1-p)) from 3/4: the worst adversary asks the query whose answer is most telling,
+    A (ratio 3) or B (ratio (1-p)/p).  The claim fails near 0 and 1 (the verdict splits those
+    pieces), but the exported closed form has one row per formula; no decimal macro, since the
+    value depends on p."""
+    r, out = export(tmp_path, BREAK)
+    assert r.exit_code == 1, r.output  # claims 1 and 2 fail near the ends
+    m = macros(out.read_text())
+    loss = m["exactdpSymExportClaimOne"]
+    assert loss.count("&") == 3 and loss.count(r"\log") == 3
+    assert r"\log\left(3\right) & \text{if } \frac{1}{4} < p \le \frac{3}{4}" in loss
+    assert "exactdpSymExportClaimOneDecimal" not in m
+    half = m["exactdpSymExportHalf"]
+    assert r"1 - 2 p & \text{if } 0 < p" in half and r"2 p - 1 & \text{if } \frac{3}{4} < p < 1" in half
+
+
+def test_calibration_exports_the_set_and_its_ends(tmp_path):
+    """PrivLoss(M, 0) <= log 4 exactly where (1-p)/p <= 4 and p/(1-p) <= 4: 1/5 <= p <= 4/5."""
+    r, out = export(tmp_path, BREAK)
+    m = macros(out.read_text())
+    assert m["exactdpSymExportClaimThree"] == r"\ensuremath{\frac{1}{5} \le p \le \frac{4}{5}}"
+    assert m["exactdpSymExportClaimThreeLo"] == r"\ensuremath{\frac{1}{5}}"
+    assert m["exactdpSymExportClaimThreeHiDecimal"] == r"\ensuremath{0.8}"
+
+
+def test_an_algebraic_calibrated_end_is_exported_with_a_certified_decimal(tmp_path):
+    """RR_E (x) RR_E is (log 2, 1/10)-DP exactly for 1 < E <= (1 + sqrt(190))/9 (the root of
+    9E^2 - 2E - 21, cases/parametric/calibrate-rr2.yaml); its decimal is checked here with
+    integer square roots, independently of the exporter."""
+    from math import isqrt
+
+    case = (ROOT / "cases/parametric/calibrate-rr2.yaml").read_text()
+    r, out = export(tmp_path, case, "--digits", "12")
+    m = macros(out.read_text())
+    hi = [v for k, v in m.items() if k.endswith("ClaimOneHi")][0]
+    assert hi == r"\ensuremath{\frac{1 + \sqrt{190}}{9}}"
+    dec = [v for k, v in m.items() if k.endswith("ClaimOneHiDecimal")][0]
+    scale = 10**11  # 12 significant digits of a number in [1, 10)
+    root = isqrt(190 * scale * scale)  # floor(sqrt(190) * 10^11)
+    digits = (scale + root + 4) // 9  # (1 + sqrt(190))/9 * 10^11, rounded half up
+    assert dec == r"\ensuremath{" + f"{digits // scale}.{digits % scale:011d}" + "}"
+
+
+@needs("pdflatex")
+def test_symbolic_exports_compile(tmp_path):
+    r, out = export(tmp_path, BREAK)
+    files = [out]
+    for k, case in enumerate(["cases/parametric/kfold-rr.yaml", "cases/parametric/calibrate-rr2.yaml"]):
+        f = tmp_path / f"sym{k}.tex"
+        r = CliRunner().invoke(main, ["export", str(ROOT / case), "--latex", str(f)])
+        assert r.exit_code == 0, (case, r.output)
+        files.append(f)
+    compile_using(tmp_path, files)

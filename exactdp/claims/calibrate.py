@@ -357,7 +357,11 @@ class CalibrateClaim(Claim):
     symbol: Any = arg(Label("a symbol"), default=None, doc="the symbol (default: the one the answer depends on)")
     symbols: SymbolTable = field(default_factory=SymbolTable, compare=False)
     # a union of intervals, not one number: nothing for a sweep's column or a LaTeX macro
-    shows = Shows("", "the set of values of the symbol where the target holds (fact `calibration`): no single value")
+    shows = Shows(
+        "",
+        "the set of values of the symbol where the target holds (fact `calibration`): no single value; "
+        "`exactdp export` writes the set and each end of its intervals",
+    )
 
     def statement(self) -> str:
         return f"{self.target.statement()} exactly where {self._declared_text()}"

@@ -36,10 +36,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .. import __version__
 from ..analysis.gdp import Enclosure
+from ..analysis.parametric import INF, RatFun
+from ..analysis.parametric.algebraic import closed_form_latex, decimal_text
+from ..analysis.parametric.piecewise import Interval, merge_box
+from ..analysis.parametric.values import LogOf
 from ..claims import FAILS, HOLDS, Verdict
 from ..errors import ExactDPError
 from ..numbers import ladder
@@ -47,6 +52,7 @@ from ..numbers.expr import ExprError, eval_text, parse_expr
 from ..numbers.rational import is_rational, to_fraction
 from ..verify import FileResult
 from .escape import visible
+from .parametric import cell_points, symbol_latex, value_latex
 from .verdicts import number_text
 
 __all__ = [
@@ -200,10 +206,7 @@ def decimal_latex(text: str, digits: int = DEFAULT_DIGITS) -> str:
     d = ladder.decimal(v, digits) if not is_rational(v) or to_fraction(v).denominator != 1 else str(to_fraction(v))
     if d in ("inf", "+inf"):
         return r"\infty"
-    m = re.fullmatch(r"(-?[0-9.]+)e([+-]?)0*([0-9]+)", d)
-    if m:
-        return rf"{m.group(1)}\times 10^{{{'-' if m.group(2) == '-' else ''}{m.group(3)}}}"
-    return d
+    return decimal_latex_of(d)
 
 
 # --- the file --------------------------------------------------------------------------------------
@@ -219,10 +222,14 @@ def _position(fr: FileResult, claim: Any) -> int | None:
     return None  # a premise of a form, not a claim of the file
 
 
-def exported(v: Verdict) -> list[tuple[str, Any]]:
+def exported(v: Verdict, digits: int = DEFAULT_DIGITS) -> list[tuple[str, Any]]:
     """(key, value) of each value a verdict exports: its claim kind's declared value first
     (:meth:`~exactdp.claims.base.Claim.shown`), then the facts declared beside it; those not
     computed are left out."""
+    if "pieces" in v.facts:
+        return _piecewise_values(v)
+    if "calibration" in v.facts:
+        return _calibrated_values(v, digits)
     shows = v.claim.shown()
     keys = (shows.fact, *shows.also) if shows.fact else ()
     return [(k, v.facts[k]) for k in keys if v.facts.get(k) is not None]
@@ -256,13 +263,80 @@ def _macros(
     notes: list[str] = []
     for n, (key, value) in enumerate(values):
         try:
-            body, dec = _bodies(value, digits)
+            body, dec = value.bodies if isinstance(value, _Typeset) else _bodies(value, digits)
         except (ExprError, ExactDPError) as e:  # too long for the grammar's limits, say
             notes.append(f"{key}: not exported ({e})")
             continue
         name = prefix + part + ("" if n == 0 else camel(key))
-        out += [(name, body, key), (name + "Decimal", dec, key + " (decimal)")]
+        out.append((name, body, key))
+        if dec is not None:
+            out.append((name + "Decimal", dec, key + " (decimal)"))
     return out, notes
+
+
+# --- claims with symbols: a closed form for every value, or the calibrated set ------------------
+
+
+@dataclass(frozen=True)
+class _Typeset:
+    """A value already typeset: (exact LaTeX, decimal LaTeX or None when it has no decimal)."""
+
+    bodies: tuple[str, str | None]
+
+
+def _piecewise_values(v: Verdict) -> list[tuple[str, Any]]:
+    """The closed form of a claim decided for every value of the symbols: one expression, or a
+    ``cases`` environment with one row per piece of the domain (no decimal: it depends on the
+    symbols).  Nothing when a piece's value is not a closed form (a verdict word)."""
+    ps = v.facts["pieces"]
+    found = [p.value.found for p in ps]
+    forms = [f for f in found if isinstance(f, (RatFun, LogOf))]
+    if not forms or any(not (f is INF or isinstance(f, (RatFun, LogOf))) for f in found):
+        return []
+    ring = forms[0].R.ring if isinstance(forms[0], LogOf) else forms[0].ring
+    names = [symbol_latex(n) for n in ring.names]
+    rows: list[tuple[str, tuple[Interval, ...]]] = []
+    for f, p in zip(found, ps):
+        val = value_latex(f, names, cell_points(p))
+        joined = merge_box(rows[-1][1], p.box) if rows and rows[-1][0] == val else None
+        if joined is not None:  # pieces told apart by the verdict only: one row per closed form
+            rows[-1] = (val, joined[0])
+        else:
+            rows.append((val, p.box))
+    if len(rows) == 1:
+        return [("value", _Typeset((rows[0][0], None)))]
+    by = {n: m for n, m in zip(ring.names, names)}
+    body = " \\\\ ".join(
+        rf"{val} & \text{{if }} {', '.join(iv.latex(by.get(iv.name, iv.name)) for iv in box if not iv.whole)}"
+        for val, box in rows
+    )
+    return [("value", _Typeset((r"\begin{cases} " + body + r" \end{cases}", None)))]
+
+
+def _calibrated_values(v: Verdict, digits: int) -> list[tuple[str, Any]]:
+    """A ``calibrate`` claim: the exact set where its target holds, then each finite end of its
+    intervals (``Lo``/``Hi``; with several intervals ``LoOne``, ``HiOne``, ``LoTwo``, ...) exact
+    and as a certified decimal."""
+    cal = v.facts["calibration"]
+    sym = symbol_latex(cal.symbol)
+    ivs = cal.intervals
+    text_set = r" \text{ or } ".join(iv.latex(sym) for iv in ivs) if ivs else r"\emptyset"
+    out: list[tuple[str, Any]] = [("set", _Typeset((text_set, None)))]
+    for n, iv in enumerate(ivs, 1):
+        tag = "" if len(ivs) == 1 else number_words(n)
+        for key, end in (("lo", iv.lo), ("hi", iv.hi)):
+            if end is not None:
+                exact = closed_form_latex(end, cal.symbol)
+                out.append((key + tag, _Typeset((exact, decimal_latex_of(decimal_text(end, digits))))))
+    return out
+
+
+def decimal_latex_of(d: str) -> str:
+    """A decimal string in LaTeX math (``1.2e-07`` → ``1.2\\times 10^{-7}``)."""
+    m = re.fullmatch(r"(-?[0-9.]+)e([+-]?)0*([0-9]+)", d)
+    if m:
+        return rf"{m.group(1)}\times 10^{{{'-' if m.group(2) == '-' else ''}{m.group(3)}}}"
+    return d
 
 
 def _comment(text: str) -> str:
@@ -296,7 +370,7 @@ def render_values(fr: FileResult, *, prefix: str | None = None, digits: int = DE
         part = claim_part(pos, getattr(v.claim, "name", None))
         status = _STATUS.get(v.status, "was not decided: no value")
         lines += ["%", f"% claim {pos}: {_comment(v.claim.describe())}: {status}"]
-        values = exported(v) if v.status in _STATUS else []
+        values = exported(v, digits) if v.status in _STATUS else []
         macros, notes = _macros(pre, part, values, digits)
         lines += [f"% {_comment(n)}" for n in notes]
         if not values and v.status in _STATUS:

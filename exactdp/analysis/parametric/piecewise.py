@@ -17,7 +17,7 @@ from .algebraic import Algebraic, closed_form_latex, closed_form_text, compare, 
 from .cells import Cell, Ctx, Decomposition, Side, Split, Undecided
 from .values import same_value, value_text
 
-__all__ = ["Interval", "Piece", "pieces", "interval_of", "endpoint_dict"]
+__all__ = ["Interval", "Piece", "pieces", "interval_of", "endpoint_dict", "merge_box"]
 
 T = TypeVar("T")
 
@@ -155,7 +155,7 @@ def pieces(dec: Decomposition[T], *, key: Callable[[T], Any] | None = None) -> l
         box = tuple(interval_of(s) for s in cell.sides)
         if out:
             last = out[-1]
-            m = _merge_box(last.box, box)
+            m = merge_box(last.box, box)
             if m is not None:
                 joined, k = m
                 if cell.sides[k].kind == "point":
@@ -176,7 +176,7 @@ def pieces(dec: Decomposition[T], *, key: Callable[[T], Any] | None = None) -> l
     return out
 
 
-def _merge_box(a: Sequence[Interval], b: Sequence[Interval]) -> tuple[tuple[Interval, ...], int] | None:
+def merge_box(a: Sequence[Interval], b: Sequence[Interval]) -> tuple[tuple[Interval, ...], int] | None:
     """Two boxes that differ in one symbol, where they touch: their union and that symbol's
     index, else None."""
     diff = [k for k, (x, y) in enumerate(zip(a, b)) if not _same_interval(x, y)]
