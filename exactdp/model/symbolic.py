@@ -62,10 +62,10 @@ class SymChance(Chance):
     def probs(self):  # type: ignore[override]
         names = ", ".join(self.symbols) or "symbols"
         raise UnsupportedMechanismError(
-            f"this mechanism has symbolic probabilities (in {names}); the exact engines (profile, "
-            "enumerator) and numeric combinators need rational probabilities. Symbolic mechanisms "
-            "are supported by `simulates_rr` and `exactdp simulate`; for the other claims give the "
-            "symbols values (as params)"
+            f"this mechanism has symbolic probabilities (in {names}), and this needs numbers: the "
+            "claims of a case and the commands verify, profile, privloss, delta, renyi, plot, "
+            "calibrate and simulate decide symbolic mechanisms for every value of the symbols "
+            "(docs/parametric.md); elsewhere give the symbols values (as params)"
         )
 
     @property
