@@ -338,3 +338,29 @@ def test_symbolic_exports_compile(tmp_path):
         assert r.exit_code == 0, (case, r.output)
         files.append(f)
     compile_using(tmp_path, files)
+
+
+def test_a_root_of_a_cubic_names_its_symbol_in_latex(tmp_path):
+    """delta of 3-fold RR_E at eps = 0 is (E - 1)(E^2 + 4E + 1)/(E + 1)^3 (Kairouz-Oh-Viswanath
+    2015, Thm 3.3 at i = 0); it equals 1/2 at the root of E^3 + 3E^2 - 9E - 3 in (2, 3), so the
+    calibrated set ends at an algebraic number of degree 3, written with the polynomial.  A
+    symbol named my_E must be typeset whole there, not as 'my' with a subscript E."""
+    case = """\
+exactdp: 1
+name: cubic-end
+reference: Kairouz-Oh-Viswanath 2015, Thm 3.3
+symbols:
+  my_E: {gt: 1, lt: 5}
+mechanisms:
+  R: {rr: {eps: log(my_E)}}
+  M: {repeat: {mechanism: R, times: 3}}
+claims:
+  - calibrate:
+      target: {dp: {eps: 0, delta: 1/2}}
+      holds_for: [{gt: 1, le: 2}]
+"""
+    r, out = export(tmp_path, case)
+    m = macros(out.read_text())
+    hi = m["exactdpCubicEndClaimOneHi"]
+    assert r"\text{root of } {\textrm{my\_E}}^{3} + 3 {\textrm{my\_E}}^{2} - 9 {\textrm{my\_E}} - 3 \in (2, 3)" in hi
+    assert "my_E" not in hi.replace(r"my\_E", "")

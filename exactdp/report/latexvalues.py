@@ -326,7 +326,7 @@ def _calibrated_values(v: Verdict, digits: int) -> list[tuple[str, Any]]:
         tag = "" if len(ivs) == 1 else number_words(n)
         for key, end in (("lo", iv.lo), ("hi", iv.hi)):
             if end is not None:
-                exact = closed_form_latex(end, cal.symbol)
+                exact = closed_form_latex(end, sym)
                 out.append((key + tag, _Typeset((exact, decimal_latex_of(decimal_text(end, digits))))))
     return out
 

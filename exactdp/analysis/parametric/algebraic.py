@@ -17,6 +17,8 @@ rational number is the special case of degree 1 (its value is kept).
 
 from __future__ import annotations
 
+import re
+
 from math import gcd
 from typing import Any
 
@@ -323,7 +325,8 @@ def closed_form_text(a: Algebraic, var: str = "x") -> str:
 
 
 def closed_form_latex(a: Algebraic, var: str = "x") -> str:
-    """The LaTeX of :func:`closed_form_text`."""
+    """The LaTeX of :func:`closed_form_text`; ``var`` is the symbol already typeset in LaTeX
+    (a name such as ``my_E`` must come escaped, or its ``_`` would make a subscript)."""
     if a.q is not None:
         return _q_latex(a.q)
     quad = _quadratic(a)
@@ -335,7 +338,8 @@ def closed_form_latex(a: Algebraic, var: str = "x") -> str:
             num = "-" + root
         return num if w == 1 else rf"\frac{{{num}}}{{{w}}}"
     lo, hi = a.interval
-    return rf"\text{{root of }} {poly_text(a.poly, var).replace('*', ' ')} \in ({_q_latex(lo)}, {_q_latex(hi)})"
+    poly = re.sub(r"\^([0-9]+)", r"^{\1}", poly_text(a.poly, "\0")).replace("*", " ").replace("\0", "{" + var + "}")
+    return rf"\text{{root of }} {poly} \in ({_q_latex(lo)}, {_q_latex(hi)})"
 
 
 def _q_latex(q: flint.fmpq) -> str:

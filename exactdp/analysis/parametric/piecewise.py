@@ -55,11 +55,11 @@ class Interval:
         n = self.name
         if self.is_point():
             assert self.lo is not None
-            return f"{name} = {closed_form_latex(self.lo, n)}"
+            return f"{name} = {closed_form_latex(self.lo, name)}"
         le_lo = r"\le" if self.lo_closed else "<"
         le_hi = r"\le" if self.hi_closed else "<"
-        lo = "" if self.lo is None else f"{closed_form_latex(self.lo, n)} {le_lo} "
-        hi = "" if self.hi is None else f" {le_hi} {closed_form_latex(self.hi, n)}"
+        lo = "" if self.lo is None else f"{closed_form_latex(self.lo, name)} {le_lo} "
+        hi = "" if self.hi is None else f" {le_hi} {closed_form_latex(self.hi, name)}"
         if not lo and not hi:
             return rf"{name} \in \mathbb{{R}}"
         return f"{lo}{name}{hi}"
