@@ -217,3 +217,16 @@ def test_a_report_that_cannot_be_written_makes_verify_exit_2(tmp_path):
     blocker.write_text("not a directory")
     r = CliRunner().invoke(main, ["verify", "cases/kov/kfold-rr-pure.yaml", "--html", str(blocker / "report")])
     assert r.exit_code == 2 and "cannot write the HTML report" in r.output and "10 hold" in r.output
+
+
+def test_values_read_as_text_not_as_python_records(cases_report):
+    """Structured values (the pieces of a claim with symbols, a calibrated set, an exact
+    endpoint) read as their text on the page: ``1/4 < p <= 3/4: log(3)``, not as a Python
+    dict; the records themselves are in --json."""
+    pages = [p for p in cases_report.glob("*parametric*.html")]
+    assert len(pages) >= 10
+    for page in pages:
+        text = visible_text(page.read_text(encoding="utf-8"))
+        assert "{'" not in text and "'exact':" not in text, page.name
+    two = next(p for p in pages if "two-round-break-point" in p.name)
+    assert "1/4 <= p <= 3/4" in visible_text(two.read_text(encoding="utf-8"))

@@ -162,16 +162,32 @@ def _failing_list(pages: Sequence[tuple[FileResult, str]]) -> list[str]:
     return ['<h2 id="failing">Claims that do not hold</h2>', "<ul>", *items, "</ul>"]
 
 
+def _flat(v: Any) -> str:
+    """A value of the JSON report as one line of text.  Structured records read as their text:
+    a piece of a symbols' domain as ``where: value``, an exact endpoint as its exact form, an
+    interval by its ``text`` (the full records are in ``--json``)."""
+    if v is None:
+        return ""
+    if isinstance(v, (list, tuple)):
+        return "; ".join(
+            _flat(x) if isinstance(x, dict) else ", ".join(map(str, x)) if isinstance(x, (list, tuple)) else str(x)
+            for x in v
+        )
+    if not isinstance(v, dict):
+        return str(v)
+    if "text" in v:
+        return str(v["text"])
+    if "where" in v and "value" in v:
+        return f"{v['where']}: {v['value']}"
+    if "exact" in v:
+        return str(v["exact"])
+    return "; ".join(f"{a}: {_flat(b)}" for a, b in v.items())
+
+
 def _values(values: Any) -> str:
     if not values:
         return ""
-    rows = []
-    for k, v in values.items():
-        if isinstance(v, (list, tuple)):
-            v = "; ".join(", ".join(map(str, x)) if isinstance(x, (list, tuple)) else str(x) for x in v)
-        elif isinstance(v, dict):
-            v = "; ".join(f"{a}: {b}" for a, b in v.items())
-        rows.append(f"<dt>{html(k)}</dt><dd>{html('' if v is None else v)}</dd>")
+    rows = [f"<dt>{html(k)}</dt><dd>{html(_flat(v))}</dd>" for k, v in values.items()]
     return '<dl class="values">' + "".join(rows) + "</dl>"
 
 
