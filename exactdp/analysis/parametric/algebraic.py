@@ -18,7 +18,6 @@ rational number is the special case of degree 1 (its value is kept).
 from __future__ import annotations
 
 import re
-
 from math import gcd
 from typing import Any
 
