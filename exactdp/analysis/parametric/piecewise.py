@@ -52,7 +52,6 @@ class Interval:
 
     def latex(self, name: str) -> str:
         """The interval in LaTeX, with ``name`` the symbol already escaped for LaTeX."""
-        n = self.name
         if self.is_point():
             assert self.lo is not None
             return f"{name} = {closed_form_latex(self.lo, name)}"
