@@ -20,6 +20,7 @@ from exactdp.report.html import render_case_page
 from .system_tools import needs
 
 FIG1 = "cases/vadhan-wang/figure1-two-round.yaml"
+BREAK = "cases/parametric/two-round-break-point.yaml"
 PNG = b"\x89PNG\r\n\x1a\n"
 HOSTILE = "M<script>alert(1)</script>&amp;"
 
@@ -31,8 +32,12 @@ def fig1():
 
 
 def _example(cls: type, fig1) -> object:
+    from exactdp.analysis.parametric.queries import Piecewise, privloss_of
     from exactdp.verify import FileResult, RunResult
 
+    if cls is Piecewise:
+        case = exactdp.load_case(BREAK)
+        return privloss_of(case.mechanisms["M"], case.symbols, 0)
     _case, m = fig1
     prof = exactdp.profile(m)
     fr = exactdp.verify_file(FIG1)
@@ -190,3 +195,23 @@ def test_an_exactdp_error_is_shown_not_raised():
     shown = NB._guarded(boom, "text/html")(object())
     assert "Cannot show this: the limit --max-nodes was hit" in shown
     assert NB._guarded(boom, "image/png")(object()) is None
+
+
+def test_a_piecewise_answer_shows_its_pieces():
+    """PrivLoss(M, 0) of the two-round mechanism with a parameter p (Vadhan-Wang 2021, Fig. 1
+    with p, derived in cases/parametric/two-round-break-point.yaml): log((1-p)/p) up to 1/4,
+    log 3 to 3/4, then log(p/(1-p)); as text and as a notebook's table, one row per piece."""
+    from exactdp.analysis.parametric.queries import privloss_of, profile_of
+
+    case = exactdp.load_case(BREAK)
+    pw = privloss_of(case.mechanisms["M"], case.symbols, 0)
+    assert str(pw).splitlines()[1:] == [
+        "  0 < p <= 1/4: log((1 - p)/p)",
+        "  1/4 < p <= 3/4: log(3)",
+        "  3/4 < p < 1: log(p/(1 - p))",
+    ]
+    page = pw._repr_html_()
+    assert page.count("<tr>") == 4 and "<code>log(3)</code>" in page
+    prof = profile_of(case.mechanisms["M"], case.symbols)
+    assert "delta = (3 - e^eps)/4 for 1 <= e^eps <= 3" in str(prof)
+    assert "privacy profile of M" in prof._repr_html_() and "\\n" not in prof._repr_html_()

@@ -27,6 +27,8 @@ import subprocess
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..analysis.parametric.display import ProfileView
+from ..analysis.parametric.queries import Piecewise
 from ..analysis.renyi import RenyiCurve, alpha_str
 from ..analysis.results import Profile
 from ..analysis.tradeoff import Tradeoff
@@ -41,6 +43,7 @@ from ..verify import FileResult, RunResult
 from .dot import GraphvizMissingError, game_graph, render_graphviz, to_dot
 from .escape import html
 from .html import case_body, fragment, inline_svg, verdict_body
+from .parametric import profile_lines
 from .plot import Curve, MissingExtraError, PlotData, draw, profile_curve, save
 from .plotapi import curves_of
 from .text import WITNESS_LEGEND, render_summary, render_witness
@@ -221,6 +224,18 @@ def _renyi_html(c: RenyiCurve) -> str | None:
     return values_html(f"Renyi divergences of {c.mechanism}", ("alpha", "D_alpha", "≈"), rows, why)
 
 
+def _piecewise_html(pw: Piecewise) -> str:
+    """A piecewise answer: one row per piece of the symbols' domain with its exact closed form
+    (a profile: its segments, as ``exactdp profile`` prints them)."""
+    why = "Exact closed forms, decided for every value of the symbols."
+    if pw.pieces and isinstance(pw.pieces[0].value, ProfileView):
+        title, *lines = profile_lines(pw.pieces[0].value.profile.mechanism, pw)
+        pre = "<pre>" + "\n".join(html(line) for line in lines) + "</pre>"
+        return fragment([f"<p><strong>{html(title)}</strong></p>", _note(why), pre])
+    title = f"{pw.what}, for every value: {pw.domain_text()}"
+    return values_html(title, ("where", "value"), [(p.text(), p.value_text()) for p in pw.pieces], why)
+
+
 def _guarded(fn: Callable[[Any], Any], mime: str) -> Callable[[Any], Any]:
     """A renderer that shows an exactdp error (a limit, an inexact value) instead of raising."""
 
@@ -245,6 +260,7 @@ RENDERERS: list[tuple[type, str, Callable[[Any], Any]]] = [
     (Tradeoff, "text/html", _tradeoff_html),
     (RenyiCurve, "image/png", _renyi_png),
     (RenyiCurve, "text/html", _renyi_html),
+    (Piecewise, "text/html", _piecewise_html),
 ]
 
 

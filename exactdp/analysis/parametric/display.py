@@ -61,6 +61,18 @@ class ProfileView:
     def key(self) -> tuple:
         return (self.envelope, self.pairs)
 
+    def __str__(self) -> str:
+        """The envelope: ``delta = A - B*e^eps for lo <= e^eps <= hi``, segment after segment."""
+        parts = []
+        for s in self.envelope:
+            rng = (
+                f"e^eps >= {factored_text(s.lo)}"
+                if s.hi is INF
+                else f"{factored_text(s.lo)} <= e^eps <= {factored_text(s.hi)}"
+            )
+            parts.append(f"delta = {affine_text(s.A, s.B)} for {rng}")
+        return "; ".join(parts)
+
 
 def profile_view(p: PProfile, ctx: Ctx) -> ProfileView:
     return ProfileView(p, segments(p.envelope(ctx), ctx), tuple((names, segments(h, ctx)) for names, h in p.pairs))

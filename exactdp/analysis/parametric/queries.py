@@ -32,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from ...display import RichDisplay
 from ...model.game import Mechanism
 from ...numbers.ladder import is_inf
 from .cells import Ctx, Decomposition, Domain, Undecided, decompose, domain_of_table
@@ -59,8 +60,9 @@ T = TypeVar("T")
 
 
 @dataclass
-class Piecewise(Generic[T]):
-    """A piecewise answer: ``pieces`` in order along the line, over ``domains``."""
+class Piecewise(RichDisplay, Generic[T]):
+    """A piecewise answer: ``pieces`` in order along the line, over ``domains`` (a notebook
+    shows it as a table of pieces and closed forms)."""
 
     what: str
     ring: Ring
@@ -70,6 +72,12 @@ class Piecewise(Generic[T]):
 
     def domain_text(self) -> str:
         return ", ".join(d.describe() for d in self.domains)
+
+    def __str__(self) -> str:
+        """``PrivLoss, for every value: p > 0 and p < 1`` and one line per piece."""
+        lines = [f"{self.what}, for every value: {self.domain_text()}"]
+        lines += [f"  {p.text()}: {p.value_text()}" for p in self.pieces]
+        return "\n".join(lines)
 
 
 def ring_of(table: Any) -> Ring:
