@@ -368,6 +368,8 @@ _T: dict = {}  # (L, p) -> integers A, B with A/2^p <= t = e^(1/L) <= B/2^p
 
 
 def psign(a: tuple) -> int:
+    if Cell.name:  # a symbol on a cell (its own section below)
+        return cell_sign(a)
     if len(a) <= 1:
         return (a[0] > 0) - (a[0] < 0) if a else 0
     return decide(lambda p: pvalue(a, p), "a polynomial in t")
@@ -387,6 +389,8 @@ class Qt:
         if d != (1,):
             g = pgcd(n, d)
             n, d = pdiv(n, g), pdiv(d, g)
+            if Cell.name:  # every denominator is nonzero on the cell
+                psign(d)
         self.n, self.d = (n, d) if d[-1] > 0 else (tuple(-c for c in n), tuple(-c for c in d))
 
     @staticmethod
@@ -453,7 +457,7 @@ class Qt:
 
     def __str__(self) -> str:
         def term(k: int, a: int) -> str:
-            return str(a) if k == 0 else {1: "", -1: "-"}.get(a, str(a)) + "t" + f"^{k}" * (k > 1)
+            return str(a) if k == 0 else {1: "", -1: "-"}.get(a, str(a)) + (Cell.name or "t") + f"^{k}" * (k > 1)
 
         def poly(c: tuple) -> str:
             terms = [term(k, a) for k, a in enumerate(c) if a]
@@ -666,7 +670,12 @@ def fingerprint(game: Game) -> str:
         else:
             nodes.append([[lab, ids[c]] for lab, c in zip(nd[1], nd[2])] if nd[0] == "ask" else ["end"])
     pairs = sorted([game.datasets[i], game.datasets[j]] for i, j in game.pairs)
-    doc = {"datasets": game.datasets, "pairs": pairs, "field": f"exp(1/{Qt.L // g})" if qts else None, "nodes": nodes}
+    doc = {
+        "datasets": game.datasets,
+        "pairs": pairs,
+        "field": (f"exp(1/{Qt.L // g})" if Qt.L > 0 else "symbol") if qts else None,
+        "nodes": nodes,
+    }
     return hashlib.sha256(json.dumps(doc, separators=(",", ":"), ensure_ascii=False).encode()).hexdigest()
 
 
@@ -1608,7 +1617,9 @@ def read_games(cert: object) -> dict:
         raise Malformed(f"not an {FORMAT} of version {VERSION} (exactdp certify writes them)")
     spec = field(cert, "field", str, "certificate", optional=True)
     Qt.L = 0
-    if spec is not None:
+    if spec == "symbol" and Cell.name:  # rational functions of a symbol on a cell (below)
+        Qt.L = -1
+    elif spec is not None:
         body = spec[6:-1] if spec.startswith("exp(1/") and spec.endswith(")") else ""
         if not (body.isascii() and body.isdigit() and 0 < int(body) <= LIMITS["max_degree"]):
             raise Malformed('certificate.field: "exp(1/L)" with a whole L from 1 to --max-degree')
@@ -1620,6 +1631,8 @@ def check_certificate(cert: object, hashes: set | None = None) -> str:
     """Check one certificate; return what was proved (the statement derived from the game and
     the proof, each game's fingerprint, and apart the unverified labels), or raise Malformed,
     Rejected or OtherCase."""
+    if isinstance(cert, dict) and "symbol" in cert:
+        return check_symbolic(cert, hashes)
     with one_certificate():
         games = read_games(cert)
         claim, proof = field(cert, "claim", dict, "certificate"), field(cert, "proof", dict, "certificate")
@@ -1639,7 +1652,7 @@ def check_certificate(cert: object, hashes: set | None = None) -> str:
             raise Rejected(f"the certificate says the claim {verdict}, but it {said}: {statement}")
         outcome = "holds" if holds else "FALSE (the certificate refutes it)"
         lines = [f"proved: {facts}", f"claim: {statement} -- {outcome}"]
-        t = f"; t = e^(1/{Qt.L})" if Qt.L else ""
+        t = f"; t = e^(1/{Qt.L})" if Qt.L > 0 else f"; rational functions of {Cell.name}" if Qt.L else ""
         for name, g in games.items():
             ds, pairs = ", ".join(map(text, g.datasets)), ", ".join(map(g.pair_names, g.pairs))
             shape = f"{len(g.reachable)} nodes; datasets ({ds}); ordered pairs {pairs}{t}"
@@ -1690,6 +1703,270 @@ def load(path: Path) -> Any:
         raise Malformed(f"cannot read it: {text(e.strerror or e)}") from None
     except (UnicodeDecodeError, RecursionError, ValueError) as e:  # JSONDecodeError is a ValueError
         raise Malformed(f"cannot read it as UTF-8 JSON: {str(e)[:200] or type(e).__name__}") from None
+
+
+# --- a symbol: claims at one value, or for every value, of a parameter s --------------------------
+# A certificate with "symbol": {"name": s, "gt"|"ge": a, "lt"|"le": b} (bounds optional) holds games
+# whose probabilities, and a claim whose values, are rational functions of s, written like elements
+# of Q(t) ("1,0,3/1,1" is (1 + 3s^2)/(1 + s)).  With "at": x it is checked at s = x, a number of
+# the domain: games, claim and proof substituted, as a numeric certificate.  With "cells", open
+# intervals (from, to) with rational or infinite ends, and "points", one proof for each end inside
+# the domain, they cover the domain exactly, and on each cell the claim's checks run unchanged over
+# Q(s) ("field": "symbol"): every sign they ask is that of a polynomial whose Sturm sequence shows
+# no root inside the cell (ends that are roots divided out), taken at a rational point of it, and
+# every denominator built is such a polynomial.  So every branch is the same for every s of the
+# cell, evaluation at s commutes with the arithmetic, and an identity of rational functions holds at
+# every s: what the checks state holds for every s of the cell.  Only "holds" is certified this way
+# (a claim refuted at some s is certified "at" that s).
+
+
+class Cell:
+    """The open cell (lo, hi) of the symbol being checked (None: an infinite end; name "": none)."""
+
+    name, lo, hi = "", None, None
+    signs: dict = {}
+
+
+class SignChange(Rejected):
+    """A polynomial whose sign the checks need changes sign inside the cell (``poly``)."""
+
+    def __init__(self, poly: tuple):
+        self.poly, self.cell = poly, (Cell.lo, Cell.hi)
+        super().__init__(f"{Qt(poly, (1,))} changes sign inside the cell {interval(Cell.name, *self.cell)}")
+
+
+SYMBOLIC = {"privloss", "dp", "not_dp", "delta", "profile_le", "profile_eq", "fdp", "not_fdp"}
+SYMBOLIC |= {"bounded_range", "not_bounded_range", "br_range"}  # the kinds whose checks use no bounds
+VALUES = {"delta", "exp_eps", "equals", "exp_privloss"}  # claim and proof keys that hold numbers
+
+
+def at(a: tuple, x: Fraction) -> Fraction:
+    spend("steps", len(a) * (bits(x) // 64 + 1) ** 2, "evaluating a polynomial in the symbol")
+    out = ZERO
+    for c in reversed(a):
+        out = out * x + c
+    return out
+
+
+def ssign(a: tuple, x: Fraction | None, side: int) -> int:
+    """The sign of a at x, or as x goes to side * infinity (x None)."""
+    v = at(a, x) if x is not None else a[-1] * (side if len(a) % 2 == 0 else 1) if a else 0
+    return (v > 0) - (v < 0)
+
+
+def sturm(a: tuple) -> list:
+    """a, a', then minus the remainders (pseudo-remainders times positive numbers, primitive)."""
+    seq = [a, ptrim([k * c for k, c in enumerate(a)][1:])]
+    while len(seq[-1]) > 1:
+        r, b = list(seq[-2]), seq[-1]
+        while len(r) >= len(b):  # r <- |lc b| r - sign(lc b) top s^k b: the top term cancels
+            spend("steps", cost(tuple(r), b), "a Sturm sequence")
+            k, top, s = len(r) - len(b), r[-1], 1 if b[-1] > 0 else -1
+            r = [x * b[-1] * s for x in r]
+            for i, y in enumerate(b):
+                r[i + k] -= top * s * y
+            ptrim(r)
+        if not r:
+            break
+        g = gcd(*r)
+        seq.append(tuple(-x // g for x in r))
+    return seq
+
+
+def cell_sign(a: tuple) -> int:
+    """The sign of a on the cell, Rejected (:class:`SignChange`) if it changes inside: no root by
+    Sturm's theorem (V(lo) - V(hi) counts the distinct roots in (lo, hi) when neither is one)."""
+    if len(a) <= 1:
+        return (a[0] > 0) - (a[0] < 0) if a else 0
+    if a not in Cell.signs:
+        lo, hi, b = Cell.lo, Cell.hi, a
+        for end in (e for e in (lo, hi) if e is not None):
+            while len(b) > 1 and not at(b, end):
+                b = pdiv(b, (-end.numerator, end.denominator))
+        seq = sturm(b)
+
+        def changes(x: Fraction | None, side: int) -> int:
+            s = [v for v in (ssign(p, x, side) for p in seq) if v]
+            return sum(u != v for u, v in zip(s, s[1:]))
+
+        if len(b) > 1 and changes(lo, -1) != changes(hi, 1):
+            raise SignChange(a)
+        mid = (
+            (lo + hi) / 2
+            if lo is not None and hi is not None
+            else lo + 1
+            if lo is not None
+            else hi - 1
+            if hi is not None
+            else ZERO
+        )
+        Cell.signs[a] = ssign(a, mid, 0)
+    return Cell.signs[a]
+
+
+def interval(name: str, lo: Any, hi: Any, lo_closed: bool = False, hi_closed: bool = False) -> str:
+    left = "" if lo is None else f"{text(lo)} {'<=' if lo_closed else '<'} "
+    right = "" if hi is None else f" {'<=' if hi_closed else '<'} {text(hi)}"
+    return f"{left}{name}{right}" if left or right else f"every real {name}"
+
+
+def end(raw: Any, path: str, infinite: str) -> Fraction | None:
+    if raw == infinite:
+        return None
+    x = number(raw, path)
+    if not isinstance(x, Fraction):
+        raise Malformed(f"{path}: a rational number or {infinite}")
+    return x
+
+
+def read_symbol(cert: dict) -> tuple:
+    """(name, lo, lo_closed, hi, hi_closed) of the declared domain."""
+    sym = field(cert, "symbol", dict, "certificate")
+    name = field(sym, "name", str, "symbol")
+    bounds = {k: end(v, f"symbol.{k}", "") for k, v in sym.items() if k != "name"}
+    if not (name.isascii() and name.isidentifier() and len(name) <= 20) or set(bounds) - {"gt", "ge", "lt", "le"}:
+        raise Malformed("symbol: a name (letters, digits, _) and bounds gt or ge, lt or le")
+    lo, hi = [[bounds[k] for k in ks if k in bounds] for ks in (("gt", "ge"), ("lt", "le"))]
+    if len(lo) > 1 or len(hi) > 1 or (lo and hi and lo[0] >= hi[0]):
+        raise Malformed("symbol: at most one lower and one upper bound, the lower below the upper")
+    return name, lo[0] if lo else None, "ge" in bounds, hi[0] if hi else None, "le" in bounds
+
+
+def substituted(cert: dict, name: str, x: Fraction, proof: Any) -> dict:
+    """The certificate with s = x: every probability and every value of the claim and the proof."""
+
+    def val(raw: Any, path: str) -> Any:
+        if raw == INF or not isinstance(raw, str):
+            return raw
+        Qt.L = -1  # (a polynomial needs a field to be read)
+        v = number(raw, path)
+        Qt.L = 0
+        if isinstance(v, Qt):
+            n, d = at(v.n, x), at(v.d, x)
+            if not d:
+                raise Rejected(f"{path}: {v} is undefined at {name} = {text(x)}")
+            v = n / d
+        _PARSED.clear()  # (polynomials are read here only)
+        return str(bounded(v, path))
+
+    games = {}
+    for g, raw in field(cert, "games", dict, "certificate").items():
+        nodes = [dict(nd) for nd in field(raw, "nodes", list, f"games.{g}")]
+        for k, nd in enumerate(nodes):
+            if isinstance(nd.get("answer"), list):
+                items = [
+                    it
+                    if type(it) is not list or len(it) != 3 or type(it[1]) is not list
+                    else [it[0], [val(p, f"games.{g}.nodes[{k}]") for p in it[1]], it[2]]
+                    for it in nd["answer"]
+                ]
+                nodes[k] = {**nd, "answer": items}
+        games[g] = {**raw, "nodes": nodes}
+    claim = field(cert, "claim", dict, "certificate")
+    proof = expect(proof, dict, "proof")
+    return {
+        **cert,
+        "games": games,
+        "claim": {k: val(v, f"claim.{k}") if k in VALUES else v for k, v in claim.items()},
+        "proof": {k: val(v, f"proof.{k}") if k in VALUES else v for k, v in proof.items()},
+    }
+
+
+def positive(*objs: Any) -> None:
+    """The checks clear the denominators of the claim's values as written (lowest terms, leading
+    coefficient > 0): each must be positive on the cell."""
+    for obj in objs:
+        for k, v in obj.items() if isinstance(obj, dict) else ():
+            if k in VALUES and isinstance(v, str) and v != INF:
+                Qt.L = -1
+                q = number(v, k)
+                if isinstance(q, Qt) and psign(q.d) < 0:
+                    raise Rejected(f"{k}: the denominator of {q} is negative on the cell")
+    Qt.L = 0
+
+
+def check_symbolic(cert: dict, hashes: set | None) -> str:
+    """Check a certificate about a symbol (this section's comment) and state what it proved."""
+    name, lo, lo_c, hi, hi_c = read_symbol(cert)
+    claim = field(cert, "claim", dict, "certificate")
+    if claim.get("kind") not in SYMBOLIC or field(cert, "field", str, "certificate", optional=True):
+        raise Malformed(f"claim.kind: with a symbol one of {', '.join(sorted(SYMBOLIC))}, and no field")
+    if any(
+        isinstance(v, str) and v.startswith("exp(")
+        for d in (claim, cert.get("proof"))
+        if isinstance(d, dict)
+        for v in d.values()
+    ):
+        raise Malformed("exp(q) is not allowed with a symbol")
+    base = {k: v for k, v in cert.items() if k not in ("symbol", "at", "cells", "points")}
+    inside = lambda x: (lo is None or x > lo or (lo_c and x == lo)) and (hi is None or x < hi or (hi_c and x == hi))  # noqa: E731
+    domain = interval(name, lo, hi, lo_c, hi_c)
+    if "at" in cert:
+        x = end(cert["at"], "at", "")
+        if "cells" in cert or "points" in cert or not inside(x):
+            raise Malformed(f"at: a value with {domain}, and no cells")
+        lines = check_certificate(substituted(base, name, x, base.get("proof", {})), None).split("\n")
+        games = [g.replace(": sha256", f" at {name} = {text(x)}: sha256", 1) for g in lines[2:-1]]
+        lines = (
+            [f"{lines[0][:8]}at {name} = {text(x)}: {lines[0][8:]}", f"claim: at {name} = {text(x)}: {lines[1][7:]}"]
+            + games
+            + lines[-1:]
+        )
+    else:
+        if field(cert, "verdict", str, "certificate") != "holds":
+            raise Malformed("verdict: cells certify a claim that holds (a false one is certified at a value)")
+        cells = field(cert, "cells", list, "certificate")
+        if not cells or len(cells) > LIMITS["max_states"]:
+            too_large("max_states", "the cells", f"{len(cells)} cells") if cells else expect(None, list, "cells")
+        ends = [
+            (
+                end(c.get("from") if isinstance(c, dict) else None, f"cells[{k}].from", "-inf"),
+                end(c.get("to") if isinstance(c, dict) else None, f"cells[{k}].to", "inf"),
+            )
+            for k, c in enumerate(cells)
+        ]
+        joined = all(a[1] is not None and a[1] == b[0] for a, b in zip(ends, ends[1:]))
+        if not (
+            joined and ends[0][0] == lo and ends[-1][1] == hi and all(a is None or b is None or a < b for a, b in ends)
+        ):
+            raise Rejected(
+                f"the cells do not cover {domain}: each must start where the last ends, from its lower end to its upper"
+            )
+        need = [lo] * lo_c + [b for _, b in ends[:-1]] + [hi] * hi_c
+        points = field(cert, "points", list, "certificate")
+        if (
+            len(points) != len(need)
+            or [end(field(p, "at", str, f"points[{k}]"), f"points[{k}].at", "") for k, p in enumerate(points)] != need
+        ):
+            raise Rejected(
+                f"the points must be the cells' ends inside the domain, in order: {', '.join(map(text, need)) or 'none'}"
+            )
+        proved, lines = [], []
+        for k, (a, b) in enumerate(ends):
+            if k or lo_c:
+                x, p = need[k - 1 + lo_c], points[k - 1 + lo_c]
+                got = check_certificate(substituted(base, name, x, p.get("proof", {})), None).split("\n")
+                proved.append(f"at {name} = {text(x)}: {got[0][8:]}")
+            try:
+                Cell.name, Cell.lo, Cell.hi, Cell.signs = name, a, b, {}
+                positive(claim, cells[k].get("proof") if isinstance(cells[k], dict) else None)
+                lines = check_certificate(
+                    {**base, "field": "symbol", "proof": field(cells[k], "proof", dict, f"cells[{k}]")}, None
+                ).split("\n")
+            finally:
+                Cell.name, Cell.signs = "", {}
+            proved.append(f"for every {name} with {interval(name, a, b)}: {lines[0][8:]}")
+        if hi_c:
+            got = check_certificate(substituted(base, name, hi, points[-1].get("proof", {})), None).split("\n")
+            proved.append(f"at {name} = {text(hi)}: {got[0][8:]}")
+        lines = ["proved: " + "\n  ".join(proved), f"claim: for every {name} with {domain}: {lines[1][7:]}"] + lines[2:]
+    case = base.get("case") if isinstance(base.get("case"), dict) else {}
+    if hashes is not None and case.get("sha256") not in hashes:
+        raise OtherCase(
+            f"it names the case file {text(case.get('file'))}, not one of the --case files; its proof checks:\n  "
+            + "\n  ".join(lines)
+        )
+    return "\n".join(lines)
 
 
 # --- the command line: arguments, folders and printing (outside the kernel: it decides nothing) ----
