@@ -1631,7 +1631,7 @@ def check_certificate(cert: object, hashes: set | None = None) -> str:
     """Check one certificate; return what was proved (the statement derived from the game and
     the proof, each game's fingerprint, and apart the unverified labels), or raise Malformed,
     Rejected or OtherCase."""
-    if isinstance(cert, dict) and "symbol" in cert:
+    if isinstance(cert, dict) and ("symbol" in cert or "at" in cert):
         return check_symbolic(cert, hashes)
     with one_certificate():
         games = read_games(cert)
@@ -1887,6 +1887,11 @@ def positive(*objs: Any) -> None:
 
 def check_symbolic(cert: dict, hashes: set | None) -> str:
     """Check a certificate about a symbol (this section's comment) and state what it proved."""
+    if "symbol" not in cert:  # numeric games, which the author says are the case's at these values
+        at = expect(cert["at"], dict, "at")
+        lines = check_certificate({k: v for k, v in cert.items() if k != "at"}, hashes).split("\n")
+        said = ", ".join(f"{text(k)} = {text(v)}" for k, v in at.items())
+        return "\n".join(lines[:-1] + [f"{lines[-1]}; the games are the case's at {said}"])
     name, lo, lo_c, hi, hi_c = read_symbol(cert)
     claim = field(cert, "claim", dict, "certificate")
     if claim.get("kind") not in SYMBOLIC or field(cert, "field", str, "certificate", optional=True):
