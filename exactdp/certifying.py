@@ -30,12 +30,16 @@ from .certificates import (
     dumps_certificate,
     export_game,
     games_document,
+    symbol_doc,
     symbolic_certificate,
+    symbolic_game,
     wrap,
 )
 from .claims import FAILS, HOLDS
-from .claims.parametric import analysis_at, check_claim, claim_at, involves_symbols
+from .claims.parametric import analysis_at, check_claim, claim_at, involves_symbols, numeric_mechanism, sympy_point
 from .errors import ExactDPError, LimitExceededError, VerificationError
+from .model.symbolic import is_symbolic_mechanism
+from .numbers.rational import Q
 from .report.certificate import render_certificate_latex
 from .report.escape import text
 from .verify import Options, RunResult, verdict_hook, verify_paths
@@ -264,10 +268,14 @@ def certify_paths(
         return verify_paths(paths, opts), writer
 
 
-def game_fingerprints(case: Case, of: str | None = None) -> tuple[dict[str, str], list[tuple[str, str]]]:
+def game_fingerprints(
+    case: Case, of: str | None = None, *, at: dict[str, Fraction] | None = None
+) -> tuple[dict[str, str], list[tuple[str, str]]]:
     """The standalone checker's SHA-256 fingerprint of the game exactdp builds for each mechanism
     of ``case`` (only ``of``, when given), and for each claim with its own pairs, so that a referee
-    who trusts exactdp's reader can tie a certificate's game to the case file.
+    who trusts exactdp's reader can tie a certificate's game to the case file.  With ``at`` (symbol
+    name → rational), the games with the symbols given those values, as a certificate of a claim
+    at a value holds them; without, a game with one symbol as a function of it.
 
     Returns
     -------
@@ -278,15 +286,40 @@ def game_fingerprints(case: Case, of: str | None = None) -> tuple[dict[str, str]
     ------
     checker.Malformed
         The checker refuses an exported game (a bug).
+    ExactDPError
+        ``at`` names an undeclared symbol, or a value outside its bounds.
     """
     subjects: dict = {n: m for n, m in case.mechanisms.items() if of is None or n == of}
     for claim in case.claims:
         if claim.adjacency is not None and claim.of in subjects:
             subjects[f"{claim.of} (the claim's pairs)"] = case.mechanisms[claim.of].with_adjacent(claim.adjacency)
-    games, missing = {}, []
+    table = case.symbols
+    if at:
+        declared = {b.name: b for b in table.bounds} if table else {}
+        for name, x in at.items():
+            if name not in declared or not declared[name].contains(Q(x.numerator, x.denominator)):
+                raise ExactDPError(f"--at {text(name)}={x}: not a declared symbol of the case, or outside its bounds")
+        if set(declared) - set(at):
+            raise ExactDPError(f"--at: give every symbol of the case a value ({', '.join(sorted(declared))})")
+        point = sympy_point(table, {k: flint.fmpq(x.numerator, x.denominator) for k, x in at.items()})
+        subjects = {n: numeric_mechanism(m, point) if is_symbolic_mechanism(m) else m for n, m in subjects.items()}
+    games, symbolic, missing = {}, {}, []
     for name, mech in subjects.items():
         try:
-            games[name] = export_game(mech, name)
+            if is_symbolic_mechanism(mech):
+                symbolic[name] = symbolic_game(mech, name, _one_symbol(table))
+            else:
+                games[name] = export_game(mech, name)
         except NoCertificate as e:
             missing.append((name, str(e)))
-    return checker.fingerprints(games_document(games)), missing
+    prints = checker.fingerprints(games_document(games))
+    if symbolic:
+        doc = games_document(symbolic)
+        prints.update(checker.symbol_fingerprints({**doc, "symbol": symbol_doc(table)}))
+    return prints, missing
+
+
+def _one_symbol(table) -> object:
+    if not table or len(table.bounds) != 1:
+        raise NoCertificate("a game with several symbols has no fingerprint: give every symbol a value with --at")
+    return table.symbols[table.bounds[0].name]

@@ -1885,6 +1885,16 @@ def positive(*objs: Any) -> None:
     Qt.L = 0
 
 
+def symbol_fingerprints(doc: dict) -> dict:
+    """The fingerprints of games as functions of the symbol (read on its whole domain)."""
+    name, lo, _, hi, _ = read_symbol(doc)
+    try:
+        Cell.name, Cell.lo, Cell.hi, Cell.signs = name, lo, hi, {}
+        return fingerprints({**doc, "field": "symbol"})
+    finally:
+        Cell.name, Cell.signs = "", {}
+
+
 def check_symbolic(cert: dict, hashes: set | None) -> str:
     """Check a certificate about a symbol (this section's comment) and state what it proved."""
     if "symbol" not in cert:  # numeric games, which the author says are the case's at these values

@@ -20,7 +20,7 @@ from .compose import composition_certificate
 from .document import case_sha256, certificate_path, dumps_certificate, games_document, wrap
 from .game import ExportedGame, export_game
 from .renyi import renyi_certificate
-from .symbolic import Engines, symbolic_certificate, symbolic_game
+from .symbolic import Engines, symbol_doc, symbolic_certificate, symbolic_game
 
 __all__ = [
     "FORMAT",
@@ -45,6 +45,7 @@ __all__ = [
     "Engines",
     "symbolic_certificate",
     "symbolic_game",
+    "symbol_doc",
     "wrap",
     "games_document",
     "dumps_certificate",

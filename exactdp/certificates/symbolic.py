@@ -36,7 +36,7 @@ from ..numbers.symbolic import is_sym, sympy
 from .base import FORMAT, VERSION, NoCertificate, exp_eps, textify
 from .game import ExportedGame, _labels
 
-__all__ = ["symbolic_certificate", "symbolic_game", "poly_text", "Engines", "MAX_SPLITS"]
+__all__ = ["symbolic_certificate", "symbolic_game", "symbol_doc", "poly_text", "Engines", "MAX_SPLITS"]
 
 MAX_SPLITS = 64
 """Rounds of cutting cells where the checker finds a sign change, before giving up."""
@@ -110,6 +110,12 @@ def symbolic_game(mech: Mechanism, name: str, s: Any) -> ExportedGame:
 
 def _symbol(an: Any) -> tuple[str, Any, dict]:
     table = an.symbols
+    doc = symbol_doc(table)
+    return doc["name"], table.symbols[doc["name"]], doc
+
+
+def symbol_doc(table: Any) -> dict:
+    """The certificate's ``"symbol"``: the one symbol a case declares, and its bounds."""
     if not table or len(table.bounds) != 1:
         names = ", ".join(b.name for b in table.bounds)
         raise NoCertificate(f"several symbols ({names}): the checker decides signs of polynomials in one symbol")
@@ -119,7 +125,7 @@ def _symbol(an: Any) -> tuple[str, Any, dict]:
         doc["ge" if b.lo_closed else "gt"] = str(to_fraction(b.lo))
     if b.hi is not None:
         doc["le" if b.hi_closed else "lt"] = str(to_fraction(b.hi))
-    return b.name, table.symbols[b.name], doc
+    return doc
 
 
 def _value(claim: Any, attrs: tuple[str, ...], as_exp: bool, s: Any) -> Any:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import click
 
 from .. import checker
@@ -13,6 +15,7 @@ from ..limits import using
 from ..model import count_strategies, stats
 from ..numbers import ladder
 from ..report import profile_to_dict
+from ..report.escape import text
 from ..report.inspect import fingerprint_lines, info_doc, info_lines, privloss_doc, privloss_lines, profile_lines
 from ..report.jsonout import dumps
 from .app import Common, case_options, fail, load_mechanism, main, no_latex, parse_number, running
@@ -126,8 +129,16 @@ def profile(case_path, of, dominating_pair, as_latex, common: Common):
     is_flag=True,
     help="Print the SHA-256 fingerprint of every game of the case, as the certificate checker prints it.",
 )
+@click.option(
+    "--at",
+    "at",
+    multiple=True,
+    metavar="SYMBOL=VALUE",
+    help="With --fingerprint: the games with the case's symbols given these rational values (as a certificate "
+    "of a claim at a value holds them).",
+)
 @case_options()
-def info(case_path, of, dot_file, svg_file, png_file, witness_eps, depth, tree, fingerprint, common: Common):
+def info(case_path, of, dot_file, svg_file, png_file, witness_eps, depth, tree, fingerprint, at, common: Common):
     """Size of a mechanism's game DAG, its number of deterministic adversaries, and whether
     --engine can analyse it; with --dot, --svg or --png a drawing of the game (adversary choices
     as boxes, answers as edges with their probability under every dataset).  -q prints the
@@ -139,8 +150,12 @@ def info(case_path, of, dot_file, svg_file, png_file, witness_eps, depth, tree, 
             "--witness draws the adversary: give --dot, --svg or --png too", param_hint="--witness"
         )
     eps = parse_number(witness_eps, "--witness", kind="eps") if witness_eps is not None else None
+    if at and not fingerprint:
+        raise click.BadParameter(
+            "--at gives the symbols values for --fingerprint: give --fingerprint too", param_hint="--at"
+        )
     if fingerprint:
-        _print_fingerprints(case_path, of, opts)
+        _print_fingerprints(case_path, of, opts, _point(at))
         return
     with running(common):
         case, name, mech = load_mechanism(case_path, of, opts)
@@ -170,13 +185,28 @@ def schema():
     click.echo(schema_text(), nl=False)
 
 
-def _print_fingerprints(case_path: str, of: str | None, opts) -> None:
+def _point(at: tuple[str, ...]) -> dict[str, Fraction]:
+    out: dict[str, Fraction] = {}
+    for item in at:
+        name, eq, value = item.partition("=")
+        try:
+            out[name.strip()] = Fraction(value.strip())
+        except (ValueError, ZeroDivisionError):
+            eq = ""
+        if not eq:
+            raise click.BadParameter(
+                f"{text(item)!r}: expected SYMBOL=VALUE with a rational VALUE, e.g. E=2", param_hint="--at"
+            )
+    return out
+
+
+def _print_fingerprints(case_path: str, of: str | None, opts, at: dict[str, Fraction] | None = None) -> None:
     """The checker's fingerprint of the game of each mechanism of the case (and of each claim
     with its own pairs): :func:`exactdp.certifying.game_fingerprints`."""
     try:
         with using(opts.effective_limits()):
             case, _, _ = load_mechanism(case_path, of, opts)
-            prints, missing = game_fingerprints(case, of)
+            prints, missing = game_fingerprints(case, of, at=at or None)
     except (ExactDPError, checker.Malformed) as e:
         fail(e if isinstance(e, ExactDPError) else ExactDPError(str(e)))
     click.echo("\n".join(fingerprint_lines(case_path, prints, missing)))
