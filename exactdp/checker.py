@@ -670,12 +670,8 @@ def fingerprint(game: Game) -> str:
         else:
             nodes.append([[lab, ids[c]] for lab, c in zip(nd[1], nd[2])] if nd[0] == "ask" else ["end"])
     pairs = sorted([game.datasets[i], game.datasets[j]] for i, j in game.pairs)
-    doc = {
-        "datasets": game.datasets,
-        "pairs": pairs,
-        "field": (f"exp(1/{Qt.L // g})" if Qt.L > 0 else "symbol") if qts else None,
-        "nodes": nodes,
-    }
+    field_ = (f"exp(1/{Qt.L // g})" if Qt.L > 0 else "symbol") if qts else None  # (symbol: a game of the section below)
+    doc = {"datasets": game.datasets, "pairs": pairs, "field": field_, "nodes": nodes}
     return hashlib.sha256(json.dumps(doc, separators=(",", ":"), ensure_ascii=False).encode()).hexdigest()
 
 
@@ -1738,6 +1734,7 @@ class SignChange(Rejected):
 SYMBOLIC = {"privloss", "dp", "not_dp", "delta", "profile_le", "profile_eq", "fdp", "not_fdp"}
 SYMBOLIC |= {"bounded_range", "not_bounded_range", "br_range"}  # the kinds whose checks use no bounds
 VALUES = {"delta", "exp_eps", "equals", "exp_privloss"}  # claim and proof keys that hold numbers
+SYMBOL_KEYS = ("symbol", "at", "cells", "points")
 
 
 def at(a: tuple, x: Fraction) -> Fraction:
@@ -1791,15 +1788,7 @@ def cell_sign(a: tuple) -> int:
 
         if len(b) > 1 and changes(lo, -1) != changes(hi, 1):
             raise SignChange(a)
-        mid = (
-            (lo + hi) / 2
-            if lo is not None and hi is not None
-            else lo + 1
-            if lo is not None
-            else hi - 1
-            if hi is not None
-            else ZERO
-        )
+        mid = ZERO if lo is None and hi is None else hi - 1 if lo is None else lo + 1 if hi is None else (lo + hi) / 2
         Cell.signs[a] = ssign(a, mid, 0)
     return Cell.signs[a]
 
@@ -1898,90 +1887,77 @@ def symbol_fingerprints(doc: dict) -> dict:
 def check_symbolic(cert: dict, hashes: set | None) -> str:
     """Check a certificate about a symbol (this section's comment) and state what it proved."""
     if "symbol" not in cert:  # numeric games, which the author says are the case's at these values
-        at = expect(cert["at"], dict, "at")
-        lines = check_certificate({k: v for k, v in cert.items() if k != "at"}, hashes).split("\n")
+        at, lines = expect(cert["at"], dict, "at"), check_certificate({k: cert[k] for k in cert if k != "at"}, hashes)
         said = ", ".join(f"{text(k)} = {text(v)}" for k, v in at.items())
-        return "\n".join(lines[:-1] + [f"{lines[-1]}; the games are the case's at {said}"])
+        return f"{lines}; the games are the case's at {said}"
     name, lo, lo_c, hi, hi_c = read_symbol(cert)
-    claim = field(cert, "claim", dict, "certificate")
-    if claim.get("kind") not in SYMBOLIC or field(cert, "field", str, "certificate", optional=True):
-        raise Malformed(f"claim.kind: with a symbol one of {', '.join(sorted(SYMBOLIC))}, and no field")
-    if any(
-        isinstance(v, str) and v.startswith("exp(")
-        for d in (claim, cert.get("proof"))
-        if isinstance(d, dict)
-        for v in d.values()
-    ):
-        raise Malformed("exp(q) is not allowed with a symbol")
-    base = {k: v for k, v in cert.items() if k not in ("symbol", "at", "cells", "points")}
-    inside = lambda x: (lo is None or x > lo or (lo_c and x == lo)) and (hi is None or x < hi or (hi_c and x == hi))  # noqa: E731
+    claim, base = field(cert, "claim", dict, "certificate"), {k: v for k, v in cert.items() if k not in SYMBOL_KEYS}
+    values = [v for d in (claim, cert.get("proof")) if isinstance(d, dict) for v in d.values()]
+    if claim.get("kind") not in SYMBOLIC or "field" in cert or any(str(v).startswith("exp(") for v in values):
+        raise Malformed(f"claim.kind: with a symbol one of {', '.join(sorted(SYMBOLIC))}, no field and no exp(q)")
     domain = interval(name, lo, hi, lo_c, hi_c)
+
+    def point(x: Fraction, proof: Any) -> list:  # the lines of the certificate at s = x, "at s = x: " added
+        got = check_certificate(substituted(base, name, x, proof), None).split("\n")
+        return [f"{got[0][:8]}at {name} = {text(x)}: {got[0][8:]}", f"claim: at {name} = {text(x)}: {got[1][7:]}"] + [
+            g.replace(": sha256", f" at {name} = {text(x)}: sha256", 1) for g in got[2:]
+        ]
+
     if "at" in cert:
         x = end(cert["at"], "at", "")
-        if "cells" in cert or "points" in cert or not inside(x):
+        if "cells" in cert or "points" in cert or not inside(x, lo, lo_c, hi, hi_c):
             raise Malformed(f"at: a value with {domain}, and no cells")
-        lines = check_certificate(substituted(base, name, x, base.get("proof", {})), None).split("\n")
-        games = [g.replace(": sha256", f" at {name} = {text(x)}: sha256", 1) for g in lines[2:-1]]
-        lines = (
-            [f"{lines[0][:8]}at {name} = {text(x)}: {lines[0][8:]}", f"claim: at {name} = {text(x)}: {lines[1][7:]}"]
-            + games
-            + lines[-1:]
-        )
+        lines = point(x, base.get("proof", {}))
     else:
         if field(cert, "verdict", str, "certificate") != "holds":
             raise Malformed("verdict: cells certify a claim that holds (a false one is certified at a value)")
-        cells = field(cert, "cells", list, "certificate")
-        if not cells or len(cells) > LIMITS["max_states"]:
-            too_large("max_states", "the cells", f"{len(cells)} cells") if cells else expect(None, list, "cells")
+        cells, points = field(cert, "cells", list, "certificate"), field(cert, "points", list, "certificate")
+        if len(cells) > LIMITS["max_states"]:
+            too_large("max_states", "the cells", f"{len(cells)} cells")
         ends = [
             (
-                end(c.get("from") if isinstance(c, dict) else None, f"cells[{k}].from", "-inf"),
-                end(c.get("to") if isinstance(c, dict) else None, f"cells[{k}].to", "inf"),
+                end(field(c, "from", str, f"cells[{k}]"), f"cells[{k}]", "-inf"),
+                end(field(c, "to", str, f"cells[{k}]"), f"cells[{k}]", "inf"),
             )
             for k, c in enumerate(cells)
         ]
-        joined = all(a[1] is not None and a[1] == b[0] for a, b in zip(ends, ends[1:]))
-        if not (
-            joined and ends[0][0] == lo and ends[-1][1] == hi and all(a is None or b is None or a < b for a, b in ends)
+        cover = [lo] + [e for a, b in ends for e in (a, b)] + [hi]  # lo, lo, e1, e1, ..., hi, hi
+        if (
+            not ends
+            or cover[::2] != cover[1::2]
+            or None in cover[2:-2]
+            or any(a >= b for a, b in ends if a is not None and b is not None)
         ):
             raise Rejected(
-                f"the cells do not cover {domain}: each must start where the last ends, from its lower end to its upper"
+                f"the cells do not cover {domain}: each starts where the last ends, from its lower end to its upper"
             )
         need = [lo] * lo_c + [b for _, b in ends[:-1]] + [hi] * hi_c
-        points = field(cert, "points", list, "certificate")
-        if (
-            len(points) != len(need)
-            or [end(field(p, "at", str, f"points[{k}]"), f"points[{k}].at", "") for k, p in enumerate(points)] != need
-        ):
+        if [end(field(p, "at", str, f"points[{k}]"), f"points[{k}].at", "") for k, p in enumerate(points)] != need:
             raise Rejected(
-                f"the points must be the cells' ends inside the domain, in order: {', '.join(map(text, need)) or 'none'}"
+                f"the points must be the cells' ends inside the domain, in order: {', '.join(map(text, need))}"
             )
-        proved, lines = [], []
+        proofs = {x: field(p, "proof", dict, "points") for x, p in zip(need, points)}
+        proved = [point(lo, proofs[lo])[0][8:]] if lo_c else []
         for k, (a, b) in enumerate(ends):
-            if k or lo_c:
-                x, p = need[k - 1 + lo_c], points[k - 1 + lo_c]
-                got = check_certificate(substituted(base, name, x, p.get("proof", {})), None).split("\n")
-                proved.append(f"at {name} = {text(x)}: {got[0][8:]}")
             try:
                 Cell.name, Cell.lo, Cell.hi, Cell.signs = name, a, b, {}
-                positive(claim, cells[k].get("proof") if isinstance(cells[k], dict) else None)
-                lines = check_certificate(
-                    {**base, "field": "symbol", "proof": field(cells[k], "proof", dict, f"cells[{k}]")}, None
-                ).split("\n")
+                proof = field(cells[k], "proof", dict, f"cells[{k}]")
+                positive(claim, proof)
+                lines = check_certificate({**base, "field": "symbol", "proof": proof}, None).split("\n")
             finally:
                 Cell.name, Cell.signs = "", {}
             proved.append(f"for every {name} with {interval(name, a, b)}: {lines[0][8:]}")
-        if hi_c:
-            got = check_certificate(substituted(base, name, hi, points[-1].get("proof", {})), None).split("\n")
-            proved.append(f"at {name} = {text(hi)}: {got[0][8:]}")
+            proved += [point(b, proofs[b])[0][8:]] if b in proofs else []
         lines = ["proved: " + "\n  ".join(proved), f"claim: for every {name} with {domain}: {lines[1][7:]}"] + lines[2:]
     case = base.get("case") if isinstance(base.get("case"), dict) else {}
     if hashes is not None and case.get("sha256") not in hashes:
-        raise OtherCase(
-            f"it names the case file {text(case.get('file'))}, not one of the --case files; its proof checks:\n  "
-            + "\n  ".join(lines)
-        )
+        said = f"it names the case file {text(case.get('file'))}, not one of the --case files; its proof checks:"
+        raise OtherCase("\n  ".join([said] + lines))
     return "\n".join(lines)
+
+
+def inside(x: Fraction, lo: Any, lo_c: bool, hi: Any, hi_c: bool) -> bool:
+    return (lo is None or x > lo or (lo_c and x == lo)) and (hi is None or x < hi or (hi_c and x == hi))
 
 
 # --- the command line: arguments, folders and printing (outside the kernel: it decides nothing) ----
