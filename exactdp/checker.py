@@ -755,6 +755,8 @@ def hockey(game: Game, pair: tuple, lam: Any) -> tuple[Any, Any]:
     i, j = pair
     ln: Any = lam.numerator if game.rational and isinstance(lam, Fraction) else Qt(Qt.of(lam).n, (1,))
     ld: Any = lam.denominator if game.rational and isinstance(lam, Fraction) else Qt(Qt.of(lam).d, (1,))
+    if not isinstance(ld, int) and ld.sign() < 0:  # lam = ln/ld with ld < 0 (at t, or on a cell): -ln/-ld
+        ln, ld = -ln, -ld
     one: Any = 1 if game.rational else Qt.of(1)
     nodes, dc, shared, count = game.nodes, game.dc, game.shared, 0
 
@@ -1734,7 +1736,8 @@ class SignChange(Rejected):
 SYMBOLIC = {"privloss", "dp", "not_dp", "delta", "profile_le", "profile_eq", "fdp", "not_fdp"}
 SYMBOLIC |= {"bounded_range", "not_bounded_range", "br_range"}  # the kinds whose checks use no bounds
 VALUES = {"delta", "exp_eps", "equals", "exp_privloss"}  # claim and proof keys that hold numbers
-SYMBOL_KEYS = ("symbol", "at", "cells", "points")
+SYMBOL_KEYS = ("symbol", "at", "cells", "points", "holds_for")
+VERDICT = {True: "holds", False: "fails"}
 
 
 def at(a: tuple, x: Fraction) -> Fraction:
@@ -1788,8 +1791,7 @@ def cell_sign(a: tuple) -> int:
 
         if len(b) > 1 and changes(lo, -1) != changes(hi, 1):
             raise SignChange(a)
-        mid = ZERO if lo is None and hi is None else hi - 1 if lo is None else lo + 1 if hi is None else (lo + hi) / 2
-        Cell.signs[a] = ssign(a, mid, 0)
+        Cell.signs[a] = ssign(a, middle(lo, hi), 0)
     return Cell.signs[a]
 
 
@@ -1812,13 +1814,22 @@ def read_symbol(cert: dict) -> tuple:
     """(name, lo, lo_closed, hi, hi_closed) of the declared domain."""
     sym = field(cert, "symbol", dict, "certificate")
     name = field(sym, "name", str, "symbol")
-    bounds = {k: end(v, f"symbol.{k}", "") for k, v in sym.items() if k != "name"}
-    if not (name.isascii() and name.isidentifier() and len(name) <= 20) or set(bounds) - {"gt", "ge", "lt", "le"}:
-        raise Malformed("symbol: a name (letters, digits, _) and bounds gt or ge, lt or le")
-    lo, hi = [[bounds[k] for k in ks if k in bounds] for ks in (("gt", "ge"), ("lt", "le"))]
-    if len(lo) > 1 or len(hi) > 1 or (lo and hi and lo[0] >= hi[0]):
-        raise Malformed("symbol: at most one lower and one upper bound, the lower below the upper")
-    return name, lo[0] if lo else None, "ge" in bounds, hi[0] if hi else None, "le" in bounds
+    if not (name.isascii() and name.isidentifier() and len(name) <= 20):
+        raise Malformed("symbol.name: letters, digits and _")
+    return (name, *bounds_of({k: v for k, v in sym.items() if k != "name"}, "symbol"))
+
+
+def bounds_of(raw: Any, path: str) -> tuple:
+    """(lo, lo_closed, hi, hi_closed) of {gt|ge: lo, lt|le: hi} (both optional)."""
+    b = {k: end(v, f"{path}.{k}", "") for k, v in expect(raw, dict, path).items()}
+    lo, hi = [[b[k] for k in ks if k in b] for ks in (("gt", "ge"), ("lt", "le"))]
+    if set(b) - {"gt", "ge", "lt", "le"} or len(lo) > 1 or len(hi) > 1 or (lo and hi and lo[0] >= hi[0]):
+        raise Malformed(f"{path}: at most one lower bound gt or ge and one upper bound lt or le, the lower below")
+    return lo[0] if lo else None, "ge" in b, hi[0] if hi else None, "le" in b
+
+
+def middle(lo: Any, hi: Any) -> Fraction:
+    return ZERO if lo is None and hi is None else hi - 1 if lo is None else lo + 1 if hi is None else (lo + hi) / 2
 
 
 def substituted(cert: dict, name: str, x: Fraction, proof: Any) -> dict:
@@ -1861,19 +1872,6 @@ def substituted(cert: dict, name: str, x: Fraction, proof: Any) -> dict:
     }
 
 
-def positive(*objs: Any) -> None:
-    """The checks clear the denominators of the claim's values as written (lowest terms, leading
-    coefficient > 0): each must be positive on the cell."""
-    for obj in objs:
-        for k, v in obj.items() if isinstance(obj, dict) else ():
-            if k in VALUES and isinstance(v, str) and v != INF:
-                Qt.L = -1
-                q = number(v, k)
-                if isinstance(q, Qt) and psign(q.d) < 0:
-                    raise Rejected(f"{k}: the denominator of {q} is negative on the cell")
-    Qt.L = 0
-
-
 def symbol_fingerprints(doc: dict) -> dict:
     """The fingerprints of games as functions of the symbol (read on its whole domain)."""
     name, lo, _, hi, _ = read_symbol(doc)
@@ -1897,8 +1895,8 @@ def check_symbolic(cert: dict, hashes: set | None) -> str:
         raise Malformed(f"claim.kind: with a symbol one of {', '.join(sorted(SYMBOLIC))}, no field and no exp(q)")
     domain = interval(name, lo, hi, lo_c, hi_c)
 
-    def point(x: Fraction, proof: Any) -> list:  # the lines of the certificate at s = x, "at s = x: " added
-        got = check_certificate(substituted(base, name, x, proof), None).split("\n")
+    def point(x: Fraction, proof: Any, holds: bool = True) -> list:  # the lines at s = x, "at s = x: " added
+        got = check_certificate({**substituted(base, name, x, proof), "verdict": VERDICT[holds]}, None).split("\n")
         return [f"{got[0][:8]}at {name} = {text(x)}: {got[0][8:]}", f"claim: at {name} = {text(x)}: {got[1][7:]}"] + [
             g.replace(": sha256", f" at {name} = {text(x)}: sha256", 1) for g in got[2:]
         ]
@@ -1907,7 +1905,10 @@ def check_symbolic(cert: dict, hashes: set | None) -> str:
         x = end(cert["at"], "at", "")
         if "cells" in cert or "points" in cert or not inside(x, lo, lo_c, hi, hi_c):
             raise Malformed(f"at: a value with {domain}, and no cells")
-        lines = point(x, base.get("proof", {}))
+        verdict = field(cert, "verdict", str, "certificate")
+        if verdict not in ("holds", "fails"):
+            raise Malformed("verdict: holds or fails")
+        lines = point(x, base.get("proof", {}), verdict == "holds")
     else:
         if field(cert, "verdict", str, "certificate") != "holds":
             raise Malformed("verdict: cells certify a claim that holds (a false one is certified at a value)")
@@ -1932,23 +1933,40 @@ def check_symbolic(cert: dict, hashes: set | None) -> str:
                 f"the cells do not cover {domain}: each starts where the last ends, from its lower end to its upper"
             )
         need = [lo] * lo_c + [b for _, b in ends[:-1]] + [hi] * hi_c
+        sets = [
+            bounds_of(r, f"holds_for[{k}]")
+            for k, r in enumerate(field(cert, "holds_for", list, "certificate", True) or [])
+        ]
+        member = (lambda x: any(inside(x, *iv) for iv in sets)) if "holds_for" in cert else (lambda x: True)  # noqa: E731
+        if any(e is not None and inside(e, lo, False, hi, False) and e not in need for iv in sets for e in iv[::2]):
+            raise Rejected("every end of holds_for inside the domain must be an end of a cell")
         if [end(field(p, "at", str, f"points[{k}]"), f"points[{k}].at", "") for k, p in enumerate(points)] != need:
             raise Rejected(
                 f"the points must be the cells' ends inside the domain, in order: {', '.join(map(text, need))}"
             )
         proofs = {x: field(p, "proof", dict, "points") for x, p in zip(need, points)}
-        proved = [point(lo, proofs[lo])[0][8:]] if lo_c else []
+        fails = " (so the claim fails there)"
+        proved = [point(lo, proofs[lo], member(lo))[0][8:] + fails * (not member(lo))] if lo_c else []
         for k, (a, b) in enumerate(ends):
+            holds = member(middle(a, b))
+            if not holds and claim.get("kind") == "delta":  # (its equality fails at single points only)
+                raise Malformed("a delta claim may fail on a cell only at a value (a counterexample)")
             try:
                 Cell.name, Cell.lo, Cell.hi, Cell.signs = name, a, b, {}
                 proof = field(cells[k], "proof", dict, f"cells[{k}]")
-                positive(claim, proof)
-                lines = check_certificate({**base, "field": "symbol", "proof": proof}, None).split("\n")
+                lines = check_certificate({**base, "field": "symbol", "proof": proof, "verdict": VERDICT[holds]}, None)
             finally:
                 Cell.name, Cell.signs = "", {}
-            proved.append(f"for every {name} with {interval(name, a, b)}: {lines[0][8:]}")
-            proved += [point(b, proofs[b])[0][8:]] if b in proofs else []
-        lines = ["proved: " + "\n  ".join(proved), f"claim: for every {name} with {domain}: {lines[1][7:]}"] + lines[2:]
+            lines = lines.split("\n")
+            proved.append(f"for every {name} with {interval(name, a, b)}: {lines[0][8:]}" + fails * (not holds))
+            proved += [point(b, proofs[b], member(b))[0][8:] + fails * (not member(b))] if b in proofs else []
+        said = lines[1][7:].rsplit(" -- ", 1)[0]
+        if "holds_for" in cert:
+            where = " or ".join(interval(name, *iv[::2], *iv[1::2]) for iv in sets) or "nowhere"
+            said = f"{said} holds exactly where {where}, for {domain}"
+        else:
+            said = f"for every {name} with {domain}: {said}"
+        lines = ["proved: " + "\n  ".join(proved), f"claim: {said} -- holds"] + lines[2:]
     case = base.get("case") if isinstance(base.get("case"), dict) else {}
     if hashes is not None and case.get("sha256") not in hashes:
         said = f"it names the case file {text(case.get('file'))}, not one of the --case files; its proof checks:"

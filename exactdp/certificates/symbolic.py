@@ -45,11 +45,12 @@ MAX_SPLITS = 64
 @dataclass(frozen=True)
 class Engines:
     """What the builders need from the layers above: the numeric certificate body of a claim at
-    a value of the symbol, the claim's parametric pieces, and the checker run on a certificate
+    a value of the symbol, the facts of the claim's verdict (its parametric ``pieces``; for a
+    calibration the ``declared`` set), and the checker run on a certificate
     (None when accepted, the polynomial and cell where a sign changes, else an exception)."""
 
     at: Callable[[Any, dict[str, Fraction]], dict | None]
-    pieces: Callable[[Any], Any]
+    facts: Callable[[Any], dict]
     sign_change: Callable[[dict], tuple | None]
 
 
@@ -166,13 +167,15 @@ def symbolic_certificate(claim: Any, an: Any, holds: bool, E: Engines) -> dict:
     ``counterexample`` at its value, or a claim that holds on cells; else :class:`NoCertificate`.
     ``holds``: the claim's verdict."""
     if claim.kind == "calibrate":
-        raise NoCertificate("a calibrated set of values: the checker has no certificate for a set of values yet")
+        if not holds:
+            raise NoCertificate("a calibration that does not hold: exactdp gives a value where it differs")
+        return _cells(claim.target, an, E, *_symbol(an), _declared(E.facts(claim)["declared"]))
     if claim.kind == "counterexample":
         return _counterexample(claim, an, holds, E)
     name, s, sym = _symbol(an)
     if not holds:
         raise NoCertificate("a claim refuted at a value: certified by a counterexample claim at that value")
-    return _cells(claim, an, E, name, s, sym)
+    return _cells(claim, an, E, name, s, sym, None)
 
 
 def _counterexample(claim: Any, an: Any, holds: bool, E: Engines) -> dict:
@@ -223,8 +226,37 @@ def _cell_proof(kind: str, value: Any, s: Any) -> dict:
     return {"exp_privloss": poly_text(num / den, s)}
 
 
-def _cells(claim: Any, an: Any, E: Engines, name: str, s: Any, sym: dict) -> dict:
-    ends, opens = _ends(E.pieces(claim))
+def _declared(intervals: Any) -> list[dict]:
+    """A calibrated set (intervals with rational ends) as the checker's ``holds_for``."""
+    out = []
+    for iv in intervals:
+        if any(a is not None and a.q is None for a in (iv.lo, iv.hi)):
+            raise NoCertificate(
+                f"an end of the calibrated set is irrational ({iv.text()}): the checker's cells are rational"
+            )
+        d = {}
+        if iv.lo is not None:
+            d["ge" if iv.lo_closed else "gt"] = str(Fraction(int(iv.lo.q.p), int(iv.lo.q.q)))
+        if iv.hi is not None:
+            d["le" if iv.hi_closed else "lt"] = str(Fraction(int(iv.hi.q.p), int(iv.hi.q.q)))
+        out.append(d)
+    return out
+
+
+def _cells(claim: Any, an: Any, E: Engines, name: str, s: Any, sym: dict, holds_for: list | None) -> dict:
+    """Cells and points for ``claim`` on the symbol's domain (with ``holds_for``: a calibration,
+    the claim holding exactly on that set)."""
+    facts = E.facts(claim)
+    if "pieces" not in facts:
+        raise NoCertificate(
+            "decided by certified boxes (a KL divergence or Gaussian DP is transcendental in the symbol): "
+            "there are no exact cells for the checker"
+        )
+    ends, opens = _ends(facts["pieces"])
+    if holds_for is not None:
+        if claim.kind == "delta" and any(not p.value.holds for p in facts["pieces"]):
+            raise NoCertificate("a delta claim false on an interval: the checker certifies its failure only at a value")
+        ends = sorted(set(ends) | {Fraction(v) for d in holds_for for v in d.values()})
     b = an.symbols.bounds[0]
     lo, hi = (None if v is None else to_fraction(v) for v in (b.lo, b.hi))
     ends = [e for e in ends if (lo is None or e > lo) and (hi is None or e < hi)]
@@ -252,6 +284,8 @@ def _cells(claim: Any, an: Any, E: Engines, name: str, s: Any, sym: dict) -> dic
             if x not in points:
                 points[x] = {"at": str(x), "proof": textify(_numeric(claim, E, {name: x})["proof"])}
         cert = {**doc, "verdict": "holds", "cells": cells, "points": [points[x] for x in need], "proof": {}}
+        if holds_for is not None:
+            cert["holds_for"] = holds_for
         change = E.sign_change(textify({"format": FORMAT, "version": VERSION, **cert}))
         if change is None:
             return cert
