@@ -57,7 +57,8 @@ def test_every_certificate_is_accepted_and_states_its_domain(certs):
         out = check(cert)
         claim = next(line for line in out.split("\n") if line.startswith("claim: "))
         if "cells" in cert:
-            assert out.startswith("proved: for every ") and claim.startswith("claim: for every "), name
+            said = "holds exactly where" if "holds_for" in cert else "claim: for every "
+            assert out.startswith("proved: for every ") and said in claim, name
             assert claim.endswith("-- holds"), name
         else:
             assert claim.startswith("claim: at "), name
@@ -213,11 +214,57 @@ def test_accepted_cells_agree_with_the_concrete_engine(certs, u, k):
     s = _point_in(cell, u)
     case, an = _analysis(name.split("/")[0])
     claim = case.claims[int(name.split("/")[1].split("-")[0]) - 1]
+    inside = _member(cert, s) if "holds_for" in cert else True
+    claim = claim.target if claim.kind == "calibrate" else claim
     pt = {cert["symbol"]["name"]: flint.fmpq(s.numerator, s.denominator)}
     there = claim_at(claim, an, pt).check(analysis_at(an, pt))
-    assert there.status == HOLDS, (name, s)
+    assert (there.status == HOLDS) == inside, (name, s)
     if "exp_privloss" in cell["proof"]:  # the cell's closed form is e^PrivLoss at s
         lam = analysis_at(an, pt).profile(claim.subject).least_lambda(claim_at(claim, an, pt).delta)
         assert Fraction(str(lam)) == _value(cell["proof"]["exp_privloss"], s), (name, s)
     point = checker.substituted(cert, cert["symbol"]["name"], s, cell["proof"])  # the checker, at s
-    assert "-- holds" in check({k: v for k, v in point.items() if k not in ("symbol", "cells", "points")})
+    point["verdict"] = "holds" if inside else "fails"
+    assert check({k: v for k, v in point.items() if k not in checker.SYMBOL_KEYS})
+
+
+def _member(cert: dict, s: Fraction) -> bool:
+    def ok(iv: dict) -> bool:
+        tests = {"gt": s.__gt__, "ge": s.__ge__, "lt": s.__lt__, "le": s.__le__}
+        return all(tests[k](Fraction(v)) for k, v in iv.items())
+
+    return any(ok(iv) for iv in cert["holds_for"])
+
+
+def test_a_calibration_is_certified_on_cells(certs):
+    """PrivLoss(M, 0) = log(3) exactly where 1/4 <= p <= 3/4 (cases/parametric/two-round-break-point.yaml):
+    (1 - p)/p > 3 below 1/4 and p/(1 - p) > 3 above 3/4."""
+    cert = certs["two-round-break-point/1-privloss.json"]
+    assert cert["holds_for"] == [{"ge": "1/4", "le": "3/4"}]
+    lines = check(cert).split("\n")
+    assert (
+        lines[0] == "proved: for every p with 0 < p < 1/4: PrivLoss(M, 0) = log((1 - p)/p) (so the claim fails there)"
+    )
+    assert "claim: PrivLoss(M, 0) = log(3) holds exactly where 1/4 <= p <= 3/4, for 0 < p < 1 -- holds" in lines
+    for wrong, words in (
+        ([{"ge": "1/4", "lt": "3/4"}], "it holds"),  # leaves out p = 3/4, where it holds
+        ([{"ge": "1/4", "le": "1/2"}], "cell"),  # 1/2 is no cell end
+        ([{"gt": "0", "lt": "1"}], "it fails"),  # everywhere
+        ([], "it holds"),  # nowhere
+    ):
+        refused({**cert, "holds_for": wrong}, words)
+    m = copy.deepcopy(cert)
+    m["cells"][0]["proof"]["exp_privloss"] = "3"  # log(3) on 0 < p < 1/4 too
+    refused(m, "is not log(3)")
+
+
+def test_a_denominator_negative_at_t_is_cleared():
+    """Regression: for lam = -t/(t - 3) in Q(e) (about 9.6, its denominator negative at t = e) the
+    checker computed delta_RR3(lam) = (2t - 3)/(t - 3) < 0 and accepted that claim; it is 0 (RR with
+    ratio 3 < lam: Vadhan & Wang 2021, Def. 1.7)."""
+    g = {"datasets": ["x0", "x1"], "pairs": [["x0", "x1"], ["x1", "x0"]], "root": 1}
+    g["nodes"] = [{"id": 0, "end": True}, {"id": 1, "answer": [["0", ["3/4", "1/4"], 0], ["1", ["1/4", "3/4"], 0]]}]
+    cert = {"format": "exactdp-certificate", "version": 2, "field": "exp(1/1)", "verdict": "holds", "proof": {}}
+    cert |= {"case": {"file": "x.yaml", "sha256": "0", "name": "x", "claim": 1}, "games": {"R": g}}
+    cert["claim"] = {"kind": "delta", "of": "R", "exp_eps": "0,-1/-3,1", "equals": "-3,2/-3,1"}
+    refused(cert, "it fails")
+    assert check({**cert, "claim": {**cert["claim"], "equals": "0"}}).startswith("proved: delta_R(-t/(-3 + t)) = 0")
