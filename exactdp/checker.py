@@ -1714,8 +1714,10 @@ def load(path: Path) -> Any:
 # no root inside the cell (ends that are roots divided out), taken at a rational point of it, and
 # every denominator built is such a polynomial.  So every branch is the same for every s of the
 # cell, evaluation at s commutes with the arithmetic, and an identity of rational functions holds at
-# every s: what the checks state holds for every s of the cell.  Only "holds" is certified this way
-# (a claim refuted at some s is certified "at" that s).
+# every s: what the checks state holds for every s of the cell.  The claim must hold on every cell
+# (a claim refuted at some s is certified "at" that s), or, with "holds_for" (a calibration: a set
+# of intervals whose ends are cell ends), hold on the cells and points inside the set and fail on
+# the others (a failure derived from signs, so at every s; not for delta, an equality).
 
 
 class Cell:

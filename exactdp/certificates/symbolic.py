@@ -66,8 +66,8 @@ _VALUES: dict[str, dict[str, tuple[tuple[str, ...], bool]]] = {
     **dict.fromkeys(["profile_le", "profile_eq", "fdp", "not_fdp"], {}),
 }
 _WHY = {
-    "renyi": "a Renyi divergence with a symbol: the checker compares logarithms by rational bounds, which need "
-    "numbers, not functions of the symbol",
+    "renyi": "a Renyi or KL divergence with a symbol: the checker compares logarithms by rational bounds, which "
+    "need numbers, not functions of the symbol (and KL is transcendental in it)",
     "composition": "a composition theorem with a symbol: the checker recomputes the theorem's bound from numbers",
     "gdp": "Gaussian DP is transcendental in the symbol (Phi): no exact cells",
     "simulates_rr": "a simulation of RR with a symbol: the checker's tables and Farkas multipliers are numbers",
@@ -172,6 +172,8 @@ def symbolic_certificate(claim: Any, an: Any, holds: bool, E: Engines) -> dict:
         return _cells(claim.target, an, E, *_symbol(an), _declared(E.facts(claim)["declared"]))
     if claim.kind == "counterexample":
         return _counterexample(claim, an, holds, E)
+    if claim.kind not in _VALUES:
+        raise NoCertificate(_WHY.get(claim.kind, f"{claim.kind} claims with a symbol have no certificate"))
     name, s, sym = _symbol(an)
     if not holds:
         raise NoCertificate("a claim refuted at a value: certified by a counterexample claim at that value")
