@@ -68,7 +68,7 @@ def _engines(an) -> Engines:
         return claim_at(claim, an, pt).certificate(analysis_at(an, pt))
 
     def facts(claim) -> dict:
-        return check_claim(claim, an).facts
+        return dict(check_claim(claim, an).facts)
 
     return Engines(at, facts, _sign_change)
 

@@ -1723,7 +1723,9 @@ def load(path: Path) -> Any:
 class Cell:
     """The open cell (lo, hi) of the symbol being checked (None: an infinite end; name "": none)."""
 
-    name, lo, hi = "", None, None
+    name: str = ""
+    lo: Any = None
+    hi: Any = None
     signs: dict = {}
 
 
@@ -1803,7 +1805,7 @@ def interval(name: str, lo: Any, hi: Any, lo_closed: bool = False, hi_closed: bo
     return f"{left}{name}{right}" if left or right else f"every real {name}"
 
 
-def end(raw: Any, path: str, infinite: str) -> Fraction | None:
+def end(raw: Any, path: str, infinite: str) -> Any:
     if raw == infinite:
         return None
     x = number(raw, path)
@@ -1887,9 +1889,9 @@ def symbol_fingerprints(doc: dict) -> dict:
 def check_symbolic(cert: dict, hashes: set | None) -> str:
     """Check a certificate about a symbol (this section's comment) and state what it proved."""
     if "symbol" not in cert:  # numeric games, which the author says are the case's at these values
-        at, lines = expect(cert["at"], dict, "at"), check_certificate({k: cert[k] for k in cert if k != "at"}, hashes)
+        at, out = expect(cert["at"], dict, "at"), check_certificate({k: cert[k] for k in cert if k != "at"}, hashes)
         said = ", ".join(f"{text(k)} = {text(v)}" for k, v in at.items())
-        return f"{lines}; the games are the case's at {said}"
+        return f"{out}; the games are the case's at {said}"
     name, lo, lo_c, hi, hi_c = read_symbol(cert)
     claim, base = field(cert, "claim", dict, "certificate"), {k: v for k, v in cert.items() if k not in SYMBOL_KEYS}
     values = [v for d in (claim, cert.get("proof")) if isinstance(d, dict) for v in d.values()]
@@ -1897,7 +1899,7 @@ def check_symbolic(cert: dict, hashes: set | None) -> str:
         raise Malformed(f"claim.kind: with a symbol one of {', '.join(sorted(SYMBOLIC))}, no field and no exp(q)")
     domain = interval(name, lo, hi, lo_c, hi_c)
 
-    def point(x: Fraction, proof: Any, holds: bool = True) -> list:  # the lines at s = x, "at s = x: " added
+    def point(x: Any, proof: Any, holds: bool = True) -> list[str]:  # the lines at s = x, "at s = x: " added
         got = check_certificate({**substituted(base, name, x, proof), "verdict": VERDICT[holds]}, None).split("\n")
         return [f"{got[0][:8]}at {name} = {text(x)}: {got[0][8:]}", f"claim: at {name} = {text(x)}: {got[1][7:]}"] + [
             g.replace(": sha256", f" at {name} = {text(x)}: sha256", 1) for g in got[2:]
@@ -1948,7 +1950,7 @@ def check_symbolic(cert: dict, hashes: set | None) -> str:
             )
         proofs = {x: field(p, "proof", dict, "points") for x, p in zip(need, points)}
         fails = " (so the claim fails there)"
-        proved = [point(lo, proofs[lo], member(lo))[0][8:] + fails * (not member(lo))] if lo_c else []
+        proved, lines = [point(lo, proofs[lo], member(lo))[0][8:] + fails * (not member(lo))] if lo_c else [], []
         for k, (a, b) in enumerate(ends):
             holds = member(middle(a, b))
             if not holds and claim.get("kind") == "delta":  # (its equality fails at single points only)
@@ -1956,10 +1958,10 @@ def check_symbolic(cert: dict, hashes: set | None) -> str:
             try:
                 Cell.name, Cell.lo, Cell.hi, Cell.signs = name, a, b, {}
                 proof = field(cells[k], "proof", dict, f"cells[{k}]")
-                lines = check_certificate({**base, "field": "symbol", "proof": proof, "verdict": VERDICT[holds]}, None)
+                out = check_certificate({**base, "field": "symbol", "proof": proof, "verdict": VERDICT[holds]}, None)
             finally:
                 Cell.name, Cell.signs = "", {}
-            lines = lines.split("\n")
+            lines = out.split("\n")
             proved.append(f"for every {name} with {interval(name, a, b)}: {lines[0][8:]}" + fails * (not holds))
             proved += [point(b, proofs[b], member(b))[0][8:] + fails * (not member(b))] if b in proofs else []
         said = lines[1][7:].rsplit(" -- ", 1)[0]
@@ -1969,14 +1971,14 @@ def check_symbolic(cert: dict, hashes: set | None) -> str:
         else:
             said = f"for every {name} with {domain}: {said}"
         lines = ["proved: " + "\n  ".join(proved), f"claim: {said} -- holds"] + lines[2:]
-    case = base.get("case") if isinstance(base.get("case"), dict) else {}
+    case: dict = base["case"] if isinstance(base.get("case"), dict) else {}
     if hashes is not None and case.get("sha256") not in hashes:
         said = f"it names the case file {text(case.get('file'))}, not one of the --case files; its proof checks:"
         raise OtherCase("\n  ".join([said] + lines))
     return "\n".join(lines)
 
 
-def inside(x: Fraction, lo: Any, lo_c: bool, hi: Any, hi_c: bool) -> bool:
+def inside(x: Any, lo: Any, lo_c: bool, hi: Any, hi_c: bool) -> bool:
     return (lo is None or x > lo or (lo_c and x == lo)) and (hi is None or x < hi or (hi_c and x == hi))
 
 

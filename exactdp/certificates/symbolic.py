@@ -291,7 +291,8 @@ def _cells(claim: Any, an: Any, E: Engines, name: str, s: Any, sym: dict, holds_
         change = E.sign_change(textify({"format": FORMAT, "version": VERSION, **cert}))
         if change is None:
             return cert
-        ends = sorted(set(ends) | set(_rational_roots(*change, name)))
+        poly, a, c = change
+        ends = sorted(set(ends) | set(_rational_roots(poly, a, c, name)))
     raise NoCertificate(f"more than {MAX_SPLITS} cuts of the domain")
 
 
