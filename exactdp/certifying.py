@@ -48,6 +48,7 @@ __all__ = [
     "CertificateWriter",
     "certify_paths",
     "game_fingerprints",
+    "symbol_values",
     "safe_name",
     "write_whole",
     "MANIFEST",
@@ -260,6 +261,25 @@ def certify_paths(
     writer = CertificateWriter(Path(outdir), latex)
     with verdict_hook(writer):
         return verify_paths(paths, opts), writer
+
+
+def symbol_values(items: Sequence[str]) -> dict[str, Fraction]:
+    """``["E=2", "d=1/10"]`` (``exactdp info --fingerprint --at``) as {name: value}.
+
+    Raises
+    ------
+    ExactDPError
+        An item is not SYMBOL=VALUE with a rational VALUE."""
+    out: dict[str, Fraction] = {}
+    for item in items:
+        name, eq, value = item.partition("=")
+        try:
+            out[name.strip()] = Fraction(value.strip())
+        except (ValueError, ZeroDivisionError):
+            eq = ""
+        if not eq:
+            raise ExactDPError(f"--at {text(item)!r}: expected SYMBOL=VALUE with a rational VALUE, e.g. E=2")
+    return out
 
 
 def game_fingerprints(

@@ -268,3 +268,17 @@ def test_a_denominator_negative_at_t_is_cleared():
     cert["claim"] = {"kind": "delta", "of": "R", "exp_eps": "0,-1/-3,1", "equals": "-3,2/-3,1"}
     refused(cert, "it fails")
     assert check({**cert, "claim": {**cert["claim"], "equals": "0"}}).startswith("proved: delta_R(-t/(-3 + t)) = 0")
+
+
+def test_info_prints_the_fingerprints_at_a_value(certs):
+    from click.testing import CliRunner
+
+    from exactdp.cli import main
+
+    case = str(CASES / "kfold-rr.yaml")
+    r = CliRunner().invoke(main, ["info", case, "--fingerprint", "--at", "E=2"])
+    assert r.exit_code == 0, r.output
+    assert "M2: sha256 " + game_fingerprints(load_case(case), at={"E": Fraction(2)})[0]["M2"] in r.output
+    for bad in ("E2", "E=x", "F=2", "E=1/2"):  # not SYMBOL=VALUE, not rational, undeclared, outside E > 1
+        r = CliRunner().invoke(main, ["info", case, "--fingerprint", "--at", bad])
+        assert r.exit_code == 2 and "--at" in r.output and "Traceback" not in r.output, (bad, r.output)

@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 import click
 
 from .. import checker
 from ..analysis.engine import exact_privloss
 from ..caseio.schema import schema_text
-from ..certifying import game_fingerprints
+from ..certifying import game_fingerprints, symbol_values
 from ..errors import ExactDPError
 from ..limits import using
 from ..model import count_strategies, stats
 from ..numbers import ladder
 from ..report import profile_to_dict
-from ..report.escape import text
 from ..report.inspect import fingerprint_lines, info_doc, info_lines, privloss_doc, privloss_lines, profile_lines
 from ..report.jsonout import dumps
 from .app import Common, case_options, fail, load_mechanism, main, no_latex, parse_number, running
@@ -129,14 +126,7 @@ def profile(case_path, of, dominating_pair, as_latex, common: Common):
     is_flag=True,
     help="Print the SHA-256 fingerprint of every game of the case, as the certificate checker prints it.",
 )
-@click.option(
-    "--at",
-    "at",
-    multiple=True,
-    metavar="SYMBOL=VALUE",
-    help="With --fingerprint: the games with the case's symbols given these rational values (as a certificate "
-    "of a claim at a value holds them).",
-)
+@click.option("--at", multiple=True, metavar="SYMBOL=VALUE", help="Fingerprints at these values of the symbols.")
 @case_options()
 def info(case_path, of, dot_file, svg_file, png_file, witness_eps, depth, tree, fingerprint, at, common: Common):
     """Size of a mechanism's game DAG, its number of deterministic adversaries, and whether
@@ -150,12 +140,8 @@ def info(case_path, of, dot_file, svg_file, png_file, witness_eps, depth, tree, 
             "--witness draws the adversary: give --dot, --svg or --png too", param_hint="--witness"
         )
     eps = parse_number(witness_eps, "--witness", kind="eps") if witness_eps is not None else None
-    if at and not fingerprint:
-        raise click.BadParameter(
-            "--at gives the symbols values for --fingerprint: give --fingerprint too", param_hint="--at"
-        )
-    if fingerprint:
-        _print_fingerprints(case_path, of, opts, _point(at))
+    if fingerprint or at:
+        _print_fingerprints(case_path, of, opts, at)
         return
     with running(common):
         case, name, mech = load_mechanism(case_path, of, opts)
@@ -185,28 +171,12 @@ def schema():
     click.echo(schema_text(), nl=False)
 
 
-def _point(at: tuple[str, ...]) -> dict[str, Fraction]:
-    out: dict[str, Fraction] = {}
-    for item in at:
-        name, eq, value = item.partition("=")
-        try:
-            out[name.strip()] = Fraction(value.strip())
-        except (ValueError, ZeroDivisionError):
-            eq = ""
-        if not eq:
-            raise click.BadParameter(
-                f"{text(item)!r}: expected SYMBOL=VALUE with a rational VALUE, e.g. E=2", param_hint="--at"
-            )
-    return out
-
-
-def _print_fingerprints(case_path: str, of: str | None, opts, at: dict[str, Fraction] | None = None) -> None:
-    """The checker's fingerprint of the game of each mechanism of the case (and of each claim
-    with its own pairs): :func:`exactdp.certifying.game_fingerprints`."""
+def _print_fingerprints(case_path: str, of: str | None, opts, at: tuple[str, ...] = ()) -> None:
+    """The checker's fingerprints of the case's games: :func:`exactdp.certifying.game_fingerprints`."""
     try:
         with using(opts.effective_limits()):
             case, _, _ = load_mechanism(case_path, of, opts)
-            prints, missing = game_fingerprints(case, of, at=at or None)
+            prints, missing = game_fingerprints(case, of, at=symbol_values(at))
     except (ExactDPError, checker.Malformed) as e:
         fail(e if isinstance(e, ExactDPError) else ExactDPError(str(e)))
     click.echo("\n".join(fingerprint_lines(case_path, prints, missing)))
