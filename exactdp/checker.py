@@ -1988,6 +1988,13 @@ def inside(x: Any, lo: Any, lo_c: bool, hi: Any, hi_c: bool) -> bool:
 def show(cert: object) -> list:
     """Every game of the certificate as an indented tree (``--show-game``); a shared sub-game is
     printed once and then referred to."""
+    if isinstance(cert, dict) and "symbol" in cert:  # games as functions of the symbol, on its domain
+        name, lo, _, hi, _ = read_symbol(cert)
+        try:
+            Cell.name, Cell.lo, Cell.hi, Cell.signs = name, lo, hi, {}
+            return show({**{k: v for k, v in cert.items() if k != "symbol"}, "field": "symbol"})
+        finally:
+            Cell.name, Cell.signs = "", {}
     out = []
     with one_certificate():
         for game in read_games(cert).values():
