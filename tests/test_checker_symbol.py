@@ -28,7 +28,7 @@ from exactdp.claims import HOLDS, Analysis
 from exactdp.claims.parametric import analysis_at, claim_at
 
 CASES = Path(__file__).resolve().parents[1] / "cases" / "parametric"
-FILES = ("kfold-rr.yaml", "two-round-break-point.yaml", "bounded-range-rr.yaml")
+FILES = ("kfold-rr.yaml", "two-round-break-point.yaml", "bounded-range-rr.yaml", "rr-eps-delta.yaml")
 
 
 @pytest.fixture(scope="module")
@@ -75,6 +75,17 @@ def test_a_counterexample_states_the_substituted_claim_and_fails(certs):
     out = check(cert).split("\n")
     assert out[0] == "proved: at E = 2: delta_M2(2) = 2/9"  # (4 - 2)/9, KOV Thm 3.3 at E = 2
     assert out[1] == "claim: at E = 2: delta_M2(2) = 1/3 -- FALSE (the certificate refutes it)"
+
+
+def test_a_counterexample_with_two_symbols_labels_its_numeric_games(certs):
+    cert = certs["rr-eps-delta/5-dp.json"]
+    assert cert["at"] == {"E": "3", "d": "1/10"} and "symbol" not in cert
+    out = check(cert).split("\n")
+    assert out[:2] == ["proved: delta_R(3) = 1/10", "claim: R is (log(3), 0)-DP -- FALSE (the certificate refutes it)"]
+    assert out[-1].startswith("unverified") and out[-1].endswith("the games are the case's at E = 3, d = 1/10")
+    digest = out[2].split("sha256 ")[1].split(";")[0]
+    case = load_case(str(CASES / "rr-eps-delta.yaml"))
+    assert game_fingerprints(case, at={"E": Fraction(3), "d": Fraction(1, 10)})[0]["R"] == digest
 
 
 def test_the_counterexample_fingerprint_is_the_substituted_game(certs):
@@ -151,6 +162,13 @@ def mutants(certs: dict) -> list[tuple[str, dict, str]]:
     m = copy.deepcopy(ce)
     m["claim"]["equals"] = "0,-1,1/1,2,1"  # the true (E^2 - E)/(1 + E)^2: no longer refuted
     out.append(("a counterexample to a true claim", m, "it holds"))
+    lab = certs["rr-eps-delta/5-dp.json"]  # numeric games labelled with E = 3, d = 1/10 (two symbols)
+    m = copy.deepcopy(lab)
+    m["verdict"] = "holds"  # RR_(log 3, 1/10) is not (log 3, 0)-DP: delta(3) = 1/10
+    out.append(("a labelled counterexample flipped", m, "it fails"))
+    m = copy.deepcopy(lab)
+    m["claim"]["delta"] = "1/10"  # (log 3, 1/10)-DP holds: no counterexample
+    out.append(("a labelled counterexample to a true claim", m, "it holds"))
     m = copy.deepcopy(ce)
     node = m["games"]["M2"]["nodes"][1]["answer"]
     node[0][1][0] = "0,2/1,1"  # 2E/(1 + E): not a distribution
