@@ -302,3 +302,20 @@ def test_info_prints_the_fingerprints_at_a_value(certs):
     for bad in ("E2", "E=x", "F=2", "E=1/2"):  # not SYMBOL=VALUE, not rational, undeclared, outside E > 1
         r = CliRunner().invoke(main, ["info", case, "--fingerprint", "--at", bad])
         assert r.exit_code == 2 and "--at" in r.output and "Traceback" not in r.output, (bad, r.output)
+
+
+def test_a_false_counterexample_gets_the_certificate_of_its_claim_at_the_value(tmp_path):
+    """A counterexample that fails (its claim holds at the value: PrivLoss(RR_2, 0) = log 2) is
+    certified by the claim at the value, which the checker finds true."""
+    case = tmp_path / "false-counterexample.yaml"
+    text = (CASES / "kfold-rr.yaml").read_text().split("claims:")[0]
+    case.write_text(
+        text + "claims:\n  - counterexample:\n      claim: {privloss: {of: R, delta: 0, equals: log(E)}}\n"
+        "      at: {E: 2}\n"
+    )
+    _, writer = certify_paths([case], tmp_path / "out")
+    assert not writer.missing and len(writer.written) == 1
+    cert = writer.written[0][1]
+    assert (
+        cert["verdict"] == "holds" and check(cert).split("\n")[1] == "claim: at E = 2: PrivLoss(R, 0) = log(2) -- holds"
+    )
