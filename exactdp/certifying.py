@@ -15,22 +15,31 @@ import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
+
+import flint
 
 from . import checker
 from .caseio import Case
 from .certificates import (
+    Engines,
     NoCertificate,
     case_sha256,
     certificate_path,
     dumps_certificate,
     export_game,
     games_document,
+    symbol_doc,
+    symbolic_certificate,
+    symbolic_game,
     wrap,
 )
 from .claims import FAILS, HOLDS
-from .claims.parametric import involves_symbols
+from .claims.parametric import analysis_at, check_claim, claim_at, involves_symbols, numeric_mechanism, sympy_point
 from .errors import ExactDPError, LimitExceededError, VerificationError
+from .model.symbolic import is_symbolic_mechanism
+from .numbers.rational import Q
 from .report.certificate import render_certificate_latex
 from .report.escape import text
 from .verify import Options, RunResult, verdict_hook, verify_paths
@@ -39,6 +48,7 @@ __all__ = [
     "CertificateWriter",
     "certify_paths",
     "game_fingerprints",
+    "symbol_values",
     "safe_name",
     "write_whole",
     "MANIFEST",
@@ -48,6 +58,32 @@ __all__ = [
 
 # claim kinds about symbols only (a calibrated set, a refuting value): no certificate
 _ABOUT_SYMBOLS = frozenset({"calibrate", "counterexample"})
+
+
+def _engines(an) -> Engines:
+    """What the builders of certificates for a symbol need from the engines and the checker, for
+    the claims of the analysis ``an``."""
+
+    def at(claim, point: dict[str, Fraction]) -> dict | None:  # the numeric body at a value
+        pt = {k: flint.fmpq(x.numerator, x.denominator) for k, x in point.items()}
+        return claim_at(claim, an, pt).certificate(analysis_at(an, pt))
+
+    def facts(claim) -> dict:
+        return dict(check_claim(claim, an).facts)
+
+    return Engines(at, facts, _sign_change)
+
+
+def _sign_change(cert: dict) -> tuple | None:
+    """Run the checker on ``cert``: None when accepted, (polynomial, lo, hi) where a sign it needs
+    changes inside a cell; a rejection is a bug."""
+    try:
+        checker.check_certificate(cert)
+    except checker.SignChange as e:
+        return (e.poly, *e.cell)
+    except (checker.Rejected, checker.Malformed) as e:
+        raise VerificationError(f"the checker refuses a certificate for a symbol: {e}") from None
+    return None
 
 
 MANIFEST = ".exactdp-written"  # in each folder: the files certify wrote there (a rerun removes only these)
@@ -116,11 +152,13 @@ class CertificateWriter:
             self.missing.append((where, "not decided"))
             return
 
-        if claim.kind in _ABOUT_SYMBOLS or involves_symbols(claim, an):
-            self.missing.append((where, "the mechanism or eps is symbolic; certificates cover numeric mechanisms"))
-            return
+        symbolic = claim.kind in _ABOUT_SYMBOLS or involves_symbols(claim, an)
         try:
-            body = claim.certificate(an)
+            body = (
+                symbolic_certificate(claim, an, verdict.status == HOLDS, _engines(an))
+                if symbolic
+                else claim.certificate(an)
+            )
         except (NoCertificate, LimitExceededError) as e:
             self.missing.append((where, str(e)))
             return
@@ -132,7 +170,8 @@ class CertificateWriter:
         if body is None:
             self.missing.append((where, f"{claim.kind} claims have no certificate yet"))
             return
-        if body["verdict"] != verdict.status:
+        want = verdict.status if claim.kind != "counterexample" else "fails" if verdict.status == HOLDS else "holds"
+        if body["verdict"] != want:  # (a counterexample's certificate is of its claim at the value)
             raise VerificationError(
                 f"{where}: the certificate says the claim {body['verdict']}, the check says it {verdict.status}"
             )
@@ -225,10 +264,33 @@ def certify_paths(
         return verify_paths(paths, opts), writer
 
 
-def game_fingerprints(case: Case, of: str | None = None) -> tuple[dict[str, str], list[tuple[str, str]]]:
+def symbol_values(items: Sequence[str]) -> dict[str, Fraction]:
+    """``["E=2", "d=1/10"]`` (``exactdp info --fingerprint --at``) as {name: value}.
+
+    Raises
+    ------
+    ExactDPError
+        An item is not SYMBOL=VALUE with a rational VALUE."""
+    out: dict[str, Fraction] = {}
+    for item in items:
+        name, eq, value = item.partition("=")
+        try:
+            out[name.strip()] = Fraction(value.strip())
+        except (ValueError, ZeroDivisionError):
+            eq = ""
+        if not eq:
+            raise ExactDPError(f"--at {text(item)!r}: expected SYMBOL=VALUE with a rational VALUE, e.g. E=2")
+    return out
+
+
+def game_fingerprints(
+    case: Case, of: str | None = None, *, at: dict[str, Fraction] | None = None
+) -> tuple[dict[str, str], list[tuple[str, str]]]:
     """The standalone checker's SHA-256 fingerprint of the game exactdp builds for each mechanism
     of ``case`` (only ``of``, when given), and for each claim with its own pairs, so that a referee
-    who trusts exactdp's reader can tie a certificate's game to the case file.
+    who trusts exactdp's reader can tie a certificate's game to the case file.  With ``at`` (symbol
+    name → rational), the games with the symbols given those values, as a certificate of a claim
+    at a value holds them; without, a game with one symbol as a function of it.
 
     Returns
     -------
@@ -239,15 +301,40 @@ def game_fingerprints(case: Case, of: str | None = None) -> tuple[dict[str, str]
     ------
     checker.Malformed
         The checker refuses an exported game (a bug).
+    ExactDPError
+        ``at`` names an undeclared symbol, or a value outside its bounds.
     """
     subjects: dict = {n: m for n, m in case.mechanisms.items() if of is None or n == of}
     for claim in case.claims:
         if claim.adjacency is not None and claim.of in subjects:
             subjects[f"{claim.of} (the claim's pairs)"] = case.mechanisms[claim.of].with_adjacent(claim.adjacency)
-    games, missing = {}, []
+    table = case.symbols
+    if at:
+        declared = {b.name: b for b in table.bounds} if table else {}
+        for name, x in at.items():
+            if name not in declared or not declared[name].contains(Q(x.numerator, x.denominator)):
+                raise ExactDPError(f"--at {text(name)}={x}: not a declared symbol of the case, or outside its bounds")
+        if set(declared) - set(at):
+            raise ExactDPError(f"--at: give every symbol of the case a value ({', '.join(sorted(declared))})")
+        point = sympy_point(table, {k: flint.fmpq(x.numerator, x.denominator) for k, x in at.items()})
+        subjects = {n: numeric_mechanism(m, point) if is_symbolic_mechanism(m) else m for n, m in subjects.items()}
+    games, symbolic, missing = {}, {}, []
     for name, mech in subjects.items():
         try:
-            games[name] = export_game(mech, name)
+            if is_symbolic_mechanism(mech):
+                symbolic[name] = symbolic_game(mech, name, _one_symbol(table))
+            else:
+                games[name] = export_game(mech, name)
         except NoCertificate as e:
             missing.append((name, str(e)))
-    return checker.fingerprints(games_document(games)), missing
+    prints = checker.fingerprints(games_document(games))
+    if symbolic:
+        doc = games_document(symbolic)
+        prints.update(checker.symbol_fingerprints({**doc, "symbol": symbol_doc(table)}))
+    return prints, missing
+
+
+def _one_symbol(table) -> object:
+    if not table or len(table.bounds) != 1:
+        raise NoCertificate("a game with several symbols has no fingerprint: give every symbol a value with --at")
+    return table.symbols[table.bounds[0].name]

@@ -368,6 +368,8 @@ _T: dict = {}  # (L, p) -> integers A, B with A/2^p <= t = e^(1/L) <= B/2^p
 
 
 def psign(a: tuple) -> int:
+    if Cell.name:  # a symbol on a cell (its own section below)
+        return cell_sign(a)
     if len(a) <= 1:
         return (a[0] > 0) - (a[0] < 0) if a else 0
     return decide(lambda p: pvalue(a, p), "a polynomial in t")
@@ -387,6 +389,8 @@ class Qt:
         if d != (1,):
             g = pgcd(n, d)
             n, d = pdiv(n, g), pdiv(d, g)
+            if Cell.name:  # every denominator is nonzero on the cell
+                psign(d)
         self.n, self.d = (n, d) if d[-1] > 0 else (tuple(-c for c in n), tuple(-c for c in d))
 
     @staticmethod
@@ -453,7 +457,7 @@ class Qt:
 
     def __str__(self) -> str:
         def term(k: int, a: int) -> str:
-            return str(a) if k == 0 else {1: "", -1: "-"}.get(a, str(a)) + "t" + f"^{k}" * (k > 1)
+            return str(a) if k == 0 else {1: "", -1: "-"}.get(a, str(a)) + (Cell.name or "t") + f"^{k}" * (k > 1)
 
         def poly(c: tuple) -> str:
             terms = [term(k, a) for k, a in enumerate(c) if a]
@@ -666,7 +670,8 @@ def fingerprint(game: Game) -> str:
         else:
             nodes.append([[lab, ids[c]] for lab, c in zip(nd[1], nd[2])] if nd[0] == "ask" else ["end"])
     pairs = sorted([game.datasets[i], game.datasets[j]] for i, j in game.pairs)
-    doc = {"datasets": game.datasets, "pairs": pairs, "field": f"exp(1/{Qt.L // g})" if qts else None, "nodes": nodes}
+    field_ = (f"exp(1/{Qt.L // g})" if Qt.L > 0 else "symbol") if qts else None  # (symbol: a game of the section below)
+    doc = {"datasets": game.datasets, "pairs": pairs, "field": field_, "nodes": nodes}
     return hashlib.sha256(json.dumps(doc, separators=(",", ":"), ensure_ascii=False).encode()).hexdigest()
 
 
@@ -750,6 +755,8 @@ def hockey(game: Game, pair: tuple, lam: Any) -> tuple[Any, Any]:
     i, j = pair
     ln: Any = lam.numerator if game.rational and isinstance(lam, Fraction) else Qt(Qt.of(lam).n, (1,))
     ld: Any = lam.denominator if game.rational and isinstance(lam, Fraction) else Qt(Qt.of(lam).d, (1,))
+    if not isinstance(ld, int) and ld.sign() < 0:  # lam = ln/ld with ld < 0 (at t, or on a cell): -ln/-ld
+        ln, ld = -ln, -ld
     one: Any = 1 if game.rational else Qt.of(1)
     nodes, dc, shared, count = game.nodes, game.dc, game.shared, 0
 
@@ -1608,7 +1615,9 @@ def read_games(cert: object) -> dict:
         raise Malformed(f"not an {FORMAT} of version {VERSION} (exactdp certify writes them)")
     spec = field(cert, "field", str, "certificate", optional=True)
     Qt.L = 0
-    if spec is not None:
+    if spec == "symbol" and Cell.name:  # rational functions of a symbol on a cell (below)
+        Qt.L = -1
+    elif spec is not None:
         body = spec[6:-1] if spec.startswith("exp(1/") and spec.endswith(")") else ""
         if not (body.isascii() and body.isdigit() and 0 < int(body) <= LIMITS["max_degree"]):
             raise Malformed('certificate.field: "exp(1/L)" with a whole L from 1 to --max-degree')
@@ -1620,6 +1629,8 @@ def check_certificate(cert: object, hashes: set | None = None) -> str:
     """Check one certificate; return what was proved (the statement derived from the game and
     the proof, each game's fingerprint, and apart the unverified labels), or raise Malformed,
     Rejected or OtherCase."""
+    if isinstance(cert, dict) and ("symbol" in cert or "at" in cert):
+        return check_symbolic(cert, hashes)
     with one_certificate():
         games = read_games(cert)
         claim, proof = field(cert, "claim", dict, "certificate"), field(cert, "proof", dict, "certificate")
@@ -1639,7 +1650,7 @@ def check_certificate(cert: object, hashes: set | None = None) -> str:
             raise Rejected(f"the certificate says the claim {verdict}, but it {said}: {statement}")
         outcome = "holds" if holds else "FALSE (the certificate refutes it)"
         lines = [f"proved: {facts}", f"claim: {statement} -- {outcome}"]
-        t = f"; t = e^(1/{Qt.L})" if Qt.L else ""
+        t = f"; t = e^(1/{Qt.L})" if Qt.L > 0 else f"; rational functions of {Cell.name}" if Qt.L else ""
         for name, g in games.items():
             ds, pairs = ", ".join(map(text, g.datasets)), ", ".join(map(g.pair_names, g.pairs))
             shape = f"{len(g.reachable)} nodes; datasets ({ds}); ordered pairs {pairs}{t}"
@@ -1692,12 +1703,298 @@ def load(path: Path) -> Any:
         raise Malformed(f"cannot read it as UTF-8 JSON: {str(e)[:200] or type(e).__name__}") from None
 
 
+# --- a symbol: claims at one value, or for every value, of a parameter s --------------------------
+# A certificate with "symbol": {"name": s, "gt"|"ge": a, "lt"|"le": b} (bounds optional) holds games
+# whose probabilities, and a claim whose values, are rational functions of s, written like elements
+# of Q(t) ("1,0,3/1,1" is (1 + 3s^2)/(1 + s)).  With "at": x it is checked at s = x, a number of
+# the domain: games, claim and proof substituted, as a numeric certificate.  With "cells", open
+# intervals (from, to) with rational or infinite ends, and "points", one proof for each end inside
+# the domain, they cover the domain exactly, and on each cell the claim's checks run unchanged over
+# Q(s) ("field": "symbol"): every sign they ask is that of a polynomial whose Sturm sequence shows
+# no root inside the cell (ends that are roots divided out), taken at a rational point of it, and
+# every denominator built is such a polynomial.  So every branch is the same for every s of the
+# cell, evaluation at s commutes with the arithmetic, and an identity of rational functions holds at
+# every s: what the checks state holds for every s of the cell.  The claim must hold on every cell
+# (a claim refuted at some s is certified "at" that s), or, with "holds_for" (a calibration: a set
+# of intervals whose ends are cell ends), hold on the cells and points inside the set and fail on
+# the others (a failure derived from signs, so at every s; not for delta, an equality).
+
+
+class Cell:
+    """The open cell (lo, hi) of the symbol being checked (None: an infinite end; name "": none)."""
+
+    name: str = ""
+    lo: Any = None
+    hi: Any = None
+    signs: dict = {}
+
+
+class SignChange(Rejected):
+    """A polynomial whose sign the checks need changes sign inside the cell (``poly``)."""
+
+    def __init__(self, poly: tuple):
+        self.poly, self.cell = poly, (Cell.lo, Cell.hi)
+        super().__init__(f"{Qt(poly, (1,))} changes sign inside the cell {interval(Cell.name, *self.cell)}")
+
+
+SYMBOLIC = {"privloss", "dp", "not_dp", "delta", "profile_le", "profile_eq", "fdp", "not_fdp"}
+SYMBOLIC |= {"bounded_range", "not_bounded_range", "br_range"}  # the kinds whose checks use no bounds
+VALUES = {"delta", "exp_eps", "equals", "exp_privloss"}  # claim and proof keys that hold numbers
+SYMBOL_KEYS = ("symbol", "at", "cells", "points", "holds_for")
+VERDICT = {True: "holds", False: "fails"}
+
+
+def at(a: tuple, x: Fraction) -> Fraction:
+    spend("steps", len(a) * (bits(x) // 64 + 1) ** 2, "evaluating a polynomial in the symbol")
+    out = ZERO
+    for c in reversed(a):
+        out = out * x + c
+    return out
+
+
+def ssign(a: tuple, x: Fraction | None, side: int) -> int:
+    """The sign of a at x, or as x goes to side * infinity (x None)."""
+    v = at(a, x) if x is not None else a[-1] * (side if len(a) % 2 == 0 else 1) if a else 0
+    return (v > 0) - (v < 0)
+
+
+def sturm(a: tuple) -> list:
+    """a, a', then minus the remainders (pseudo-remainders times positive numbers, primitive)."""
+    seq = [a, ptrim([k * c for k, c in enumerate(a)][1:])]
+    while len(seq[-1]) > 1:
+        r, b = list(seq[-2]), seq[-1]
+        while len(r) >= len(b):  # r <- |lc b| r - sign(lc b) top s^k b: the top term cancels
+            spend("steps", cost(tuple(r), b), "a Sturm sequence")
+            k, top, s = len(r) - len(b), r[-1], 1 if b[-1] > 0 else -1
+            r = [x * b[-1] * s for x in r]
+            for i, y in enumerate(b):
+                r[i + k] -= top * s * y
+            ptrim(r)
+        if not r:
+            break
+        g = gcd(*r)
+        seq.append(tuple(-x // g for x in r))
+    return seq
+
+
+def cell_sign(a: tuple) -> int:
+    """The sign of a on the cell, Rejected (:class:`SignChange`) if it changes inside: no root by
+    Sturm's theorem (V(lo) - V(hi) counts the distinct roots in (lo, hi) when neither is one)."""
+    if len(a) <= 1:
+        return (a[0] > 0) - (a[0] < 0) if a else 0
+    if a not in Cell.signs:
+        lo, hi, b = Cell.lo, Cell.hi, a
+        for end in (e for e in (lo, hi) if e is not None):
+            while len(b) > 1 and not at(b, end):
+                b = pdiv(b, (-end.numerator, end.denominator))
+        seq = sturm(b)
+
+        def changes(x: Fraction | None, side: int) -> int:
+            s = [v for v in (ssign(p, x, side) for p in seq) if v]
+            return sum(u != v for u, v in zip(s, s[1:]))
+
+        if len(b) > 1 and changes(lo, -1) != changes(hi, 1):
+            raise SignChange(a)
+        Cell.signs[a] = ssign(a, middle(lo, hi), 0)
+    return Cell.signs[a]
+
+
+def interval(name: str, lo: Any, hi: Any, lo_closed: bool = False, hi_closed: bool = False) -> str:
+    left = "" if lo is None else f"{text(lo)} {'<=' if lo_closed else '<'} "
+    right = "" if hi is None else f" {'<=' if hi_closed else '<'} {text(hi)}"
+    return f"{left}{name}{right}" if left or right else f"every real {name}"
+
+
+def end(raw: Any, path: str, infinite: str) -> Any:
+    if raw == infinite:
+        return None
+    x = number(raw, path)
+    if not isinstance(x, Fraction):
+        raise Malformed(f"{path}: a rational number or {infinite}")
+    return x
+
+
+def read_symbol(cert: dict) -> tuple:
+    """(name, lo, lo_closed, hi, hi_closed) of the declared domain."""
+    sym = field(cert, "symbol", dict, "certificate")
+    name = field(sym, "name", str, "symbol")
+    if not (name.isascii() and name.isidentifier() and len(name) <= 20):
+        raise Malformed("symbol.name: letters, digits and _")
+    return (name, *bounds_of({k: v for k, v in sym.items() if k != "name"}, "symbol"))
+
+
+def bounds_of(raw: Any, path: str) -> tuple:
+    """(lo, lo_closed, hi, hi_closed) of {gt|ge: lo, lt|le: hi} (both optional)."""
+    b = {k: end(v, f"{path}.{k}", "") for k, v in expect(raw, dict, path).items()}
+    lo, hi = [[b[k] for k in ks if k in b] for ks in (("gt", "ge"), ("lt", "le"))]
+    if set(b) - {"gt", "ge", "lt", "le"} or len(lo) > 1 or len(hi) > 1 or (lo and hi and lo[0] >= hi[0]):
+        raise Malformed(f"{path}: at most one lower bound gt or ge and one upper bound lt or le, the lower below")
+    return lo[0] if lo else None, "ge" in b, hi[0] if hi else None, "le" in b
+
+
+def middle(lo: Any, hi: Any) -> Fraction:
+    return ZERO if lo is None and hi is None else hi - 1 if lo is None else lo + 1 if hi is None else (lo + hi) / 2
+
+
+def substituted(cert: dict, name: str, x: Fraction, proof: Any) -> dict:
+    """The certificate with s = x: every probability and every value of the claim and the proof."""
+
+    def val(raw: Any, path: str) -> Any:
+        if raw == INF or not isinstance(raw, str):
+            return raw
+        Qt.L = -1  # (a polynomial needs a field to be read)
+        v = number(raw, path)
+        Qt.L = 0
+        if isinstance(v, Qt):
+            n, d = at(v.n, x), at(v.d, x)
+            if not d:
+                raise Rejected(f"{path}: {v} is undefined at {name} = {text(x)}")
+            v = n / d
+        _PARSED.clear()  # (polynomials are read here only)
+        return str(bounded(v, path))
+
+    games = {}
+    for g, raw in field(cert, "games", dict, "certificate").items():
+        nodes = [dict(nd) for nd in field(raw, "nodes", list, f"games.{g}")]
+        for k, nd in enumerate(nodes):
+            if isinstance(nd.get("answer"), list):
+                items = [
+                    it
+                    if type(it) is not list or len(it) != 3 or type(it[1]) is not list
+                    else [it[0], [val(p, f"games.{g}.nodes[{k}]") for p in it[1]], it[2]]
+                    for it in nd["answer"]
+                ]
+                nodes[k] = {**nd, "answer": items}
+        games[g] = {**raw, "nodes": nodes}
+    claim = field(cert, "claim", dict, "certificate")
+    proof = expect(proof, dict, "proof")
+    return {
+        **cert,
+        "games": games,
+        "claim": {k: val(v, f"claim.{k}") if k in VALUES else v for k, v in claim.items()},
+        "proof": {k: val(v, f"proof.{k}") if k in VALUES else v for k, v in proof.items()},
+    }
+
+
+def symbol_fingerprints(doc: dict) -> dict:
+    """The fingerprints of games as functions of the symbol (read on its whole domain)."""
+    name, lo, _, hi, _ = read_symbol(doc)
+    try:
+        Cell.name, Cell.lo, Cell.hi, Cell.signs = name, lo, hi, {}
+        return fingerprints({**doc, "field": "symbol"})
+    finally:
+        Cell.name, Cell.signs = "", {}
+
+
+def check_symbolic(cert: dict, hashes: set | None) -> str:
+    """Check a certificate about a symbol (this section's comment) and state what it proved."""
+    if "symbol" not in cert:  # numeric games, which the author says are the case's at these values
+        at, out = expect(cert["at"], dict, "at"), check_certificate({k: cert[k] for k in cert if k != "at"}, hashes)
+        said = ", ".join(f"{text(k)} = {text(v)}" for k, v in at.items())
+        return f"{out}; the games are the case's at {said}"
+    name, lo, lo_c, hi, hi_c = read_symbol(cert)
+    claim, base = field(cert, "claim", dict, "certificate"), {k: v for k, v in cert.items() if k not in SYMBOL_KEYS}
+    values = [v for d in (claim, cert.get("proof")) if isinstance(d, dict) for v in d.values()]
+    if claim.get("kind") not in SYMBOLIC or "field" in cert or any(str(v).startswith("exp(") for v in values):
+        raise Malformed(f"claim.kind: with a symbol one of {', '.join(sorted(SYMBOLIC))}, no field and no exp(q)")
+    domain = interval(name, lo, hi, lo_c, hi_c)
+
+    def point(x: Any, proof: Any, holds: bool = True) -> list[str]:  # the lines at s = x, "at s = x: " added
+        got = check_certificate({**substituted(base, name, x, proof), "verdict": VERDICT[holds]}, None).split("\n")
+        return [f"{got[0][:8]}at {name} = {text(x)}: {got[0][8:]}", f"claim: at {name} = {text(x)}: {got[1][7:]}"] + [
+            g.replace(": sha256", f" at {name} = {text(x)}: sha256", 1) for g in got[2:]
+        ]
+
+    if "at" in cert:
+        x = end(cert["at"], "at", "")
+        if "cells" in cert or "points" in cert or not inside(x, lo, lo_c, hi, hi_c):
+            raise Malformed(f"at: a value with {domain}, and no cells")
+        verdict = field(cert, "verdict", str, "certificate")
+        if verdict not in ("holds", "fails"):
+            raise Malformed("verdict: holds or fails")
+        lines = point(x, base.get("proof", {}), verdict == "holds")
+    else:
+        if field(cert, "verdict", str, "certificate") != "holds":
+            raise Malformed("verdict: cells certify a claim that holds (a false one is certified at a value)")
+        cells, points = field(cert, "cells", list, "certificate"), field(cert, "points", list, "certificate")
+        if len(cells) > LIMITS["max_states"]:
+            too_large("max_states", "the cells", f"{len(cells)} cells")
+        ends = [
+            (
+                end(field(c, "from", str, f"cells[{k}]"), f"cells[{k}]", "-inf"),
+                end(field(c, "to", str, f"cells[{k}]"), f"cells[{k}]", "inf"),
+            )
+            for k, c in enumerate(cells)
+        ]
+        cover = [lo] + [e for a, b in ends for e in (a, b)] + [hi]  # lo, lo, e1, e1, ..., hi, hi
+        if (
+            not ends
+            or cover[::2] != cover[1::2]
+            or None in cover[2:-2]
+            or any(a >= b for a, b in ends if a is not None and b is not None)
+        ):
+            raise Rejected(
+                f"the cells do not cover {domain}: each starts where the last ends, from its lower end to its upper"
+            )
+        need = [lo] * lo_c + [b for _, b in ends[:-1]] + [hi] * hi_c
+        sets = [
+            bounds_of(r, f"holds_for[{k}]")
+            for k, r in enumerate(field(cert, "holds_for", list, "certificate", True) or [])
+        ]
+        member = (lambda x: any(inside(x, *iv) for iv in sets)) if "holds_for" in cert else (lambda x: True)  # noqa: E731
+        if any(e is not None and inside(e, lo, False, hi, False) and e not in need for iv in sets for e in iv[::2]):
+            raise Rejected("every end of holds_for inside the domain must be an end of a cell")
+        if [end(field(p, "at", str, f"points[{k}]"), f"points[{k}].at", "") for k, p in enumerate(points)] != need:
+            raise Rejected(
+                f"the points must be the cells' ends inside the domain, in order: {', '.join(map(text, need))}"
+            )
+        proofs = {x: field(p, "proof", dict, "points") for x, p in zip(need, points)}
+        fails = " (so the claim fails there)"
+        proved, lines = [point(lo, proofs[lo], member(lo))[0][8:] + fails * (not member(lo))] if lo_c else [], []
+        for k, (a, b) in enumerate(ends):
+            holds = member(middle(a, b))
+            if not holds and claim.get("kind") == "delta":  # (its equality fails at single points only)
+                raise Malformed("a delta claim may fail on a cell only at a value (a counterexample)")
+            try:
+                Cell.name, Cell.lo, Cell.hi, Cell.signs = name, a, b, {}
+                proof = field(cells[k], "proof", dict, f"cells[{k}]")
+                out = check_certificate({**base, "field": "symbol", "proof": proof, "verdict": VERDICT[holds]}, None)
+            finally:
+                Cell.name, Cell.signs = "", {}
+            lines = out.split("\n")
+            proved.append(f"for every {name} with {interval(name, a, b)}: {lines[0][8:]}" + fails * (not holds))
+            proved += [point(b, proofs[b], member(b))[0][8:] + fails * (not member(b))] if b in proofs else []
+        said = lines[1][7:].rsplit(" -- ", 1)[0]
+        if "holds_for" in cert:
+            where = " or ".join(interval(name, *iv[::2], *iv[1::2]) for iv in sets) or "nowhere"
+            said = f"{said} holds exactly where {where}, for {domain}"
+        else:
+            said = f"for every {name} with {domain}: {said}"
+        lines = ["proved: " + "\n  ".join(proved), f"claim: {said} -- holds"] + lines[2:]
+    case: dict = base["case"] if isinstance(base.get("case"), dict) else {}
+    if hashes is not None and case.get("sha256") not in hashes:
+        said = f"it names the case file {text(case.get('file'))}, not one of the --case files; its proof checks:"
+        raise OtherCase("\n  ".join([said] + lines))
+    return "\n".join(lines)
+
+
+def inside(x: Any, lo: Any, lo_c: bool, hi: Any, hi_c: bool) -> bool:
+    return (lo is None or x > lo or (lo_c and x == lo)) and (hi is None or x < hi or (hi_c and x == hi))
+
+
 # --- the command line: arguments, folders and printing (outside the kernel: it decides nothing) ----
 
 
 def show(cert: object) -> list:
     """Every game of the certificate as an indented tree (``--show-game``); a shared sub-game is
     printed once and then referred to."""
+    if isinstance(cert, dict) and "symbol" in cert:  # games as functions of the symbol, on its domain
+        name, lo, _, hi, _ = read_symbol(cert)
+        try:
+            Cell.name, Cell.lo, Cell.hi, Cell.signs = name, lo, hi, {}
+            return show({**{k: v for k, v in cert.items() if k != "symbol"}, "field": "symbol"})
+        finally:
+            Cell.name, Cell.signs = "", {}
     out = []
     with one_certificate():
         for game in read_games(cert).values():

@@ -1,6 +1,8 @@
 """The case library, certified and checked end to end: ``exactdp certify cases/ -o DIR`` then
 the standalone checker (run as ``python -I -S exactdp/checker.py DIR``: standard library only)
-accepts every certificate.  Claims without a certificate are symbolic ones (``symbols:``), a claim
+accepts every certificate.  Claims without a certificate are symbolic ones the checker cannot check
+for every value (several symbols, irrational break points, calibrated sets, transcendental or
+Renyi values, composition theorems over a symbol), a claim
 at one eps on a game whose histories reach the checker's default --max-states, and the kinds and
 cases the checker does not recompute (zCDP, conversions, trade-off points, Renyi values known by
 certified enclosures or on probabilities in Q(e^(1/L)), non-adaptive adversaries, named composition
@@ -27,6 +29,15 @@ _STEMS = sorted({f.stem for f in CASES})
 HALVES = [[f for f in CASES if _STEMS.index(f.stem) % 2 == k] for k in (0, 1)]
 NO_CERTIFICATE_REASONS = re.compile(
     r"the mechanism or eps is symbolic|the checker's default --max-states"
+    r"|several symbols \(.*\): the checker decides signs of polynomials in one symbol"
+    r"|decided by certified boxes \(.*\): there are no exact cells for the checker"
+    r"|a break point is irrational \(.*\): the checker's cells have rational ends"
+    r"|a Renyi or KL divergence with a symbol: the checker compares logarithms by rational bounds"
+    r"|Gaussian DP is transcendental in the symbol \(Phi\): no exact cells"
+    r"|a simulation of RR with a symbol: the checker's tables and Farkas multipliers are numbers"
+    r"|an end of the calibrated set is irrational \(.*\): the checker's cells are rational"
+    r"|a delta claim false on an interval: the checker certifies its failure only at a value"
+    r"|a composition theorem with a symbol: the checker recomputes the theorem's bound from numbers"
     r"|(zcdp|not_zcdp|conversion|tradeoff) claims have no certificate yet: the checker"
     r"|(zcdp|not_zcdp) claims have no certificate yet: zCDP bounds D_alpha at every real order"
     r"|at a non-integer order is transcendental in general \(exactdp decides it by a certified enclosure\)"

@@ -20,6 +20,7 @@ from .compose import composition_certificate
 from .document import case_sha256, certificate_path, dumps_certificate, games_document, wrap
 from .game import ExportedGame, export_game
 from .renyi import renyi_certificate
+from .symbolic import Engines, symbol_doc, symbolic_certificate, symbolic_game
 
 __all__ = [
     "FORMAT",
@@ -41,6 +42,10 @@ __all__ = [
     "br_certificate",
     "composition_certificate",
     "renyi_certificate",
+    "Engines",
+    "symbolic_certificate",
+    "symbolic_game",
+    "symbol_doc",
     "wrap",
     "games_document",
     "dumps_certificate",

@@ -7,7 +7,7 @@ import click
 from .. import checker
 from ..analysis.engine import exact_privloss
 from ..caseio.schema import schema_text
-from ..certifying import game_fingerprints
+from ..certifying import game_fingerprints, symbol_values
 from ..errors import ExactDPError
 from ..limits import using
 from ..model import count_strategies, stats
@@ -126,8 +126,9 @@ def profile(case_path, of, dominating_pair, as_latex, common: Common):
     is_flag=True,
     help="Print the SHA-256 fingerprint of every game of the case, as the certificate checker prints it.",
 )
+@click.option("--at", multiple=True, metavar="SYMBOL=VALUE", help="Fingerprints at these values of the symbols.")
 @case_options()
-def info(case_path, of, dot_file, svg_file, png_file, witness_eps, depth, tree, fingerprint, common: Common):
+def info(case_path, of, dot_file, svg_file, png_file, witness_eps, depth, tree, fingerprint, at, common: Common):
     """Size of a mechanism's game DAG, its number of deterministic adversaries, and whether
     --engine can analyse it; with --dot, --svg or --png a drawing of the game (adversary choices
     as boxes, answers as edges with their probability under every dataset).  -q prints the
@@ -139,8 +140,8 @@ def info(case_path, of, dot_file, svg_file, png_file, witness_eps, depth, tree, 
             "--witness draws the adversary: give --dot, --svg or --png too", param_hint="--witness"
         )
     eps = parse_number(witness_eps, "--witness", kind="eps") if witness_eps is not None else None
-    if fingerprint:
-        _print_fingerprints(case_path, of, opts)
+    if fingerprint or at:
+        _print_fingerprints(case_path, of, opts, at)
         return
     with running(common):
         case, name, mech = load_mechanism(case_path, of, opts)
@@ -170,13 +171,12 @@ def schema():
     click.echo(schema_text(), nl=False)
 
 
-def _print_fingerprints(case_path: str, of: str | None, opts) -> None:
-    """The checker's fingerprint of the game of each mechanism of the case (and of each claim
-    with its own pairs): :func:`exactdp.certifying.game_fingerprints`."""
+def _print_fingerprints(case_path: str, of: str | None, opts, at: tuple[str, ...] = ()) -> None:
+    """The checker's fingerprints of the case's games: :func:`exactdp.certifying.game_fingerprints`."""
     try:
         with using(opts.effective_limits()):
             case, _, _ = load_mechanism(case_path, of, opts)
-            prints, missing = game_fingerprints(case, of)
+            prints, missing = game_fingerprints(case, of, at=symbol_values(at))
     except (ExactDPError, checker.Malformed) as e:
         fail(e if isinstance(e, ExactDPError) else ExactDPError(str(e)))
     click.echo("\n".join(fingerprint_lines(case_path, prints, missing)))

@@ -16,6 +16,7 @@ from .latex import latex_escape
 __all__ = ["render_certificate_latex", "game_views"]
 
 MAX_ROWS = 200
+_VAR = ["t"]  # the variable of the polynomials being rendered: t, or a certificate's symbol
 
 
 def _poly(coeffs: str) -> str:
@@ -23,15 +24,15 @@ def _poly(coeffs: str) -> str:
     terms = []
     for k, c in enumerate(coeffs.split(",")):
         if c.lstrip("-") != "0":
-            power = "" if k == 0 else "t" if k == 1 else f"t^{{{k}}}"
+            power = "" if k == 0 else _VAR[0] if k == 1 else f"{_VAR[0]}^{{{k}}}"
             terms.append(f"{c}{power}" if k == 0 or c not in ("1", "-1") else f"{c[:-1]}{power}")
     return " + ".join(terms).replace("+ -", "- ") or "0"
 
 
 def _frac(s: str) -> str:
     """An exact number of the certificate (a rational, or polynomials in t) in math mode."""
-    if s == "inf" or s.startswith("exp("):
-        return r"$\infty$" if s == "inf" else f"$e^{{{latex_escape(s[4:-1])}}}$"
+    if s in ("inf", "-inf") or s.startswith("exp("):
+        return f"${s[:-3]}\\infty$" if s.endswith("inf") else f"$e^{{{latex_escape(s[4:-1])}}}$"
     n, _, d = s.partition("/")
     if not d or d == "1":
         return f"${_poly(n)}$"
@@ -126,6 +127,14 @@ _VALUES = {
 
 def render_certificate_latex(cert: dict[str, Any]) -> str:
     """The certificate as a LaTeX fragment: claim, source, the proof's values and tables."""
+    _VAR[0] = latex_escape(cert["symbol"]["name"]) if "symbol" in cert else "t"
+    try:
+        return _render(cert)
+    finally:
+        _VAR[0] = "t"
+
+
+def _render(cert: dict[str, Any]) -> str:
     case = cert["case"]
     proof = cert["proof"]
     field = f" Numbers are in $\\mathbb{{Q}}(t)$, $t = e^{{{cert['field'][4:-1]}}}$." if "field" in cert else ""
@@ -141,6 +150,15 @@ def render_certificate_latex(cert: dict[str, Any]) -> str:
             out += [f"Proof: {what}: {_frac(proof[key])}.", ""]
     if "exp_eps" in proof:
         out += ["Proof: the components' $e^{\\varepsilon_i}$: " + ", ".join(map(_frac, proof["exp_eps"])) + ".", ""]
+    if "symbol" in cert:
+        where = f" at ${_VAR[0]} = $ {_frac(cert['at'])}" if isinstance(cert.get("at"), str) else ""
+        out += [f"Numbers are rational functions of ${_VAR[0]}$; the checker checks the claim{where}.", ""]
+    for c in cert.get("cells", []):
+        said = (
+            ", ".join(f"{_VALUES.get(k, latex_escape(k))}: {_frac(v)}" for k, v in c["proof"].items())
+            or "the checks alone"
+        )
+        out += [f"On the cell ({_frac(c['from'])}, {_frac(c['to'])}): {said}.", ""]
     for name, game in cert["games"].items():
         out += _views_table(name, game)
     for sim in proof.get("simulation", []):
