@@ -37,6 +37,7 @@ from ..analysis.parametric import (
     INF,
     Ctx,
     Decomposition,
+    ExpAffine,
     LogOf,
     PProfile,
     Ring,
@@ -45,7 +46,7 @@ from ..analysis.parametric import (
     decompose,
     domain_of_table,
     lambda_of,
-    log_form,
+    mixed_log_form,
     pgame,
     pieces,
     profile,
@@ -54,8 +55,11 @@ from ..analysis.parametric import (
     value_text,
 )
 from ..analysis.parametric.check import check_hull_at
-from ..analysis.parametric.engine import delta_at, least_lambda_of, max_value
+from ..analysis.parametric.engine import delta_at, least_lambda_of, max_value, tradeoff_at
+from ..analysis.parametric.hull import sorted_edges
 from ..analysis.parametric.piecewise import Piece
+from ..analysis.parametric.ratfun import RatFun
+from ..analysis.parametric.transcendental import exp_sign, exp_sign_at, exp_witness
 from ..errors import VerificationError
 from ..model.game import Ask, Chance, End, Mechanism, postorder
 from ..model.symbolic import SymChance, is_symbolic_mechanism
@@ -96,11 +100,44 @@ point, open cells first)."""
 
 @dataclass(frozen=True)
 class Outcome:
-    """A claim on one cell: whether it holds there, and the value found (a closed form)."""
+    """A claim on one cell: whether it holds there, and the value found (a closed form).
+
+    ``at`` is a rational point of the cell where the claim fails, when it fails on a part of the
+    cell only: a rational function of the symbol meets a transcendental number e^q inside it
+    (:mod:`~exactdp.analysis.parametric.transcendental`), at a point that is no cell end."""
 
     holds: bool
     found: Any
     label: str = ""
+    at: Any = None
+
+
+def _target(raw: Any, ring: Ring) -> Any:
+    """A claimed ε-type value as (q, log(R)/k) (q rational, possibly 0) or :data:`INF`."""
+    return mixed_log_form(raw, ring)
+
+
+def _cmp_target(found: Any, target: Any, ctx: Ctx, bad: int) -> tuple[int, Any]:
+    """The sign of ``found`` − ``target`` on the cell (``found`` a :class:`LogOf` or INF, the
+    target from :func:`_target`), and None; or (0, a rational point where the sign is ``bad``)
+    when the difference takes both signs on the cell (a target with a rational part q ≠ 0:
+    log(F)/k₁ − q − log(R)/k₂ has the sign of G − e^{k₁k₂q}, G = F^{k₂}/R^{k₁})."""
+    if target is INF or found is INF:
+        return cmp_log(found, target if target is INF else target[1], ctx), None
+    q, t = target
+    if q == 0:
+        return cmp_log(found, t, ctx), None
+    if ctx.sign(t.R) <= 0:
+        raise Undecided(f"the claimed value's log({value_text(t.R)}) is not defined on all of {ctx.cell.text()}")
+    G = found.R**t.k / t.R**found.k
+    m = q * found.k * t.k
+    s = exp_sign(ctx, G, m)
+    if s:
+        return s, None
+    return 0, exp_witness(ctx, G, m, bad)
+
+
+_TESTS = {"equals": (lambda c: c == 0, 1), "at_most": (lambda c: c <= 0, 1), "exceeds": (lambda c: c > 0, -1)}
 
 
 def _subjects(claim: Claim) -> list[Subject]:
@@ -189,21 +226,118 @@ def _handles(*kinds: str) -> Callable:
 def _privloss(claim: Any, P: Parametric) -> Run:
     ring = P.ring
     delta = rational_of(claim.delta, ring)
-    equals = claim.equals is not None
-    target = log_form(claim.equals if equals else claim.at_most, ring)
+    key = "equals" if claim.equals is not None else "at_most"
+    target = _target(getattr(claim, key), ring)
+    test, bad = _TESTS[key]
     label = f"PrivLoss({claim.of}, {value_text(delta)})"
 
     def run(ctx: Ctx) -> Outcome:
         lam = least_lambda_of(P.profile(claim.subject, ctx), delta, ctx)
         found = INF if lam is INF else LogOf(lam)
-        c = cmp_log(found, target, ctx)
-        return Outcome(c == 0 if equals else c <= 0, found, label)
+        c, at = _cmp_target(found, target, ctx, bad)
+        return Outcome(test(c) and at is None, found, label, at)
 
     return run
 
 
+def _exp_lambda(claim: Any, ring: Ring) -> tuple[Any, RatFun] | None:
+    """(q, L) when e^eps = e^q·L with a rational q ≠ 0 (a decimal eps such as 0.7, or
+    ``log(E) + 1/2``) and L a rational function of the symbols; None otherwise."""
+    if is_inf(claim.eps):
+        return None
+    form = mixed_log_form(claim.eps, ring)
+    if form is INF or form[0] == 0:
+        return None
+    q, f = form
+    if f.k != 1:
+        raise Undecided(f"e^eps = exp({q})*({value_text(f.R)})^(1/{f.k}) is not e^q times a rational function")
+    return q, f.R
+
+
+def _dp_exp(claim: Any, P: Parametric, q: Any, L: RatFun) -> Run:
+    """``dp``/``not_dp`` at λ = e^q·L: δ(λ) = max over each pair's prefixes k (edges by decreasing
+    slope) of A_k − λ·B_k, so δ(λ) ≤ d iff A_k − d ≤ e^q·L·B_k for every k: the sign of
+    (A_k − d)/(L·B_k) − e^q, decided on the cell (:func:`exp_sign`)."""
+    ring = P.ring
+    bound = rational_of(claim.delta, ring)
+    negate = claim.kind == "not_dp"
+    label = f"delta_{claim.of}(e^eps)"
+
+    def run(ctx: Ctx) -> Outcome:
+        if ctx.sign(L) <= 0:
+            raise Undecided(f"e^eps = exp({q})*({value_text(L)}) is not positive on all of {ctx.cell.text()}")
+        signs: list[tuple[int, Any]] = []  # per prefix: sign of A_k − λB_k − d (0: both signs), the G_k
+        for h in P.profile(claim.subject, ctx).hulls():
+            a, b = h.top, ring.zero
+            for r, w in ((None, None), *sorted_edges(h, ctx)):
+                if r is not None:
+                    a, b = a + r * w, b + w
+                if ctx.sign(b) == 0:
+                    signs.append((ctx.cmp(a, bound), None))
+                else:
+                    G = (a - bound) / (L * b)
+                    signs.append((exp_sign(ctx, G, q), G))
+        found = _delta_form(P, claim, ctx, q, L)
+        mixed = [G for sg, G in signs if sg == 0 and G is not None]
+        below = all(sg < 0 or (G is None and sg == 0) for sg, G in signs)  # δ(λ) ≤ d on the whole cell
+        if not negate:
+            if mixed:
+                return Outcome(False, found, label, exp_witness(ctx, mixed[0], q, 1))
+            return Outcome(below, found, label)
+        if any(sg > 0 for sg, _ in signs):
+            return Outcome(True, found, label)
+        if below:
+            return Outcome(False, found, label)
+        for G in mixed:  # only the mixed prefixes exceed d somewhere: where all are below, not_dp fails
+            pt = exp_witness(ctx, G, q, -1)
+            if all(exp_sign_at(H, q, pt) < 0 for H in mixed):
+                return Outcome(False, found, label, pt)
+        raise Undecided(
+            f"delta(e^eps) crosses the bound inside {ctx.cell.text()} at a value where a rational function of the "
+            "symbol equals a transcendental number; not_dp needs it above the bound everywhere, which is not decided"
+        )
+
+    return run
+
+
+_CHANGES = "(its form changes inside, at a transcendental point)"
+
+
+def _delta_form(P: Parametric, claim: Any, ctx: Ctx, q: Any, L: RatFun) -> Any:
+    """δ(e^q·L) on the cell as :class:`ExpAffine`, when each pair's optimal event is the same on
+    the whole cell and one pair is largest there; :data:`_CHANGES` otherwise (the claim is still
+    decided, prefix by prefix)."""
+    best: Any = None
+    for h in P.profile(claim.subject, ctx).hulls():
+        a, b = h.top, P.ring.zero
+        for r, w in h.edges:
+            s = exp_sign(ctx, r / L, q)
+            if s == 0:
+                return _CHANGES
+            if s > 0:
+                a, b = a + r * w, b + w
+        cur = ExpAffine(a, b * L, q)
+        if best is not None:
+            db = cur.B - best.B
+            if ctx.sign(db) == 0:
+                if ctx.cmp(cur.A, best.A) > 0:
+                    best = cur
+                continue
+            s = exp_sign(ctx, (cur.A - best.A) / db, q) * ctx.sign(db)  # sign of cur − best
+            if s == 0:
+                return _CHANGES
+            if s < 0:
+                continue
+        best = cur
+    return best
+
+
 def _dp_like(claim: Any, P: Parametric, holds: Callable[[int], bool]) -> Run:
     ring = P.ring
+    if claim.kind in ("dp", "not_dp", "premise"):
+        exp_lam = _exp_lambda(claim, ring)
+        if exp_lam is not None:
+            return _dp_exp(claim, P, *exp_lam)
     lam = lambda_of(claim.eps, ring)
     bound = rational_of(claim.delta if claim.kind != "delta" else claim.equals, ring)
     label = f"delta_{claim.of}(e^eps)"
@@ -289,6 +423,22 @@ def _not_fdp(claim: Any, P: Parametric) -> Run:
     return _comparison(claim, P, "f", both=False, all_slopes=True, negate=True)
 
 
+@_handles("tradeoff")
+def _tradeoff(claim: Any, P: Parametric) -> Run:
+    ring = P.ring
+    alpha = rational_of(claim.alpha, ring)
+    key, raw = next((k, getattr(claim, k)) for k in ("equals", "at_least", "at_most") if getattr(claim, k) is not None)
+    bound = rational_of(raw, ring)
+    test = {"equals": lambda c: c == 0, "at_least": lambda c: c >= 0, "at_most": lambda c: c <= 0}[key]
+    label = f"T({claim.of})({value_text(alpha)})"
+
+    def run(ctx: Ctx) -> Outcome:
+        t = tradeoff_at(P.profile(claim.subject, ctx), alpha, ctx)
+        return Outcome(test(ctx.cmp(t, bound)), t, label)
+
+    return run
+
+
 @_handles("renyi")
 def _renyi(claim: Any, P: Parametric) -> Run:
 
@@ -301,8 +451,8 @@ def _renyi(claim: Any, P: Parametric) -> Run:
     key, target_raw = next(
         (k, getattr(claim, k)) for k in ("equals", "at_most", "exceeds") if getattr(claim, k) is not None
     )
-    target = log_form(target_raw, P.ring)
-    test = {"equals": lambda c: c == 0, "at_most": lambda c: c <= 0, "exceeds": lambda c: c > 0}[key]
+    target = _target(target_raw, P.ring)
+    test, bad = _TESTS[key]
     label = f"D_{'inf' if is_inf(alpha) else alpha}({claim.of})"
 
     def run(ctx: Ctx) -> Outcome:
@@ -320,7 +470,8 @@ def _renyi(claim: Any, P: Parametric) -> Run:
                 if best is None or ctx.cmp(s, best) > 0:
                     best = s
             found = INF if best is INF else LogOf(best, alpha - 1)
-        return Outcome(test(cmp_log(found, target, ctx)), found, label)
+        c, at = _cmp_target(found, target, ctx, bad)
+        return Outcome(test(c) and at is None, found, label, at)
 
     return run
 
@@ -345,7 +496,7 @@ def decide(claim: Claim, an: Analysis) -> Verdict:
         dec = P.decide(make(claim, P))
     except Undecided as e:
         return Verdict.undecided(claim, str(e))
-    ps = pieces(dec, key=lambda o: (o.holds, o.found))
+    ps = pieces(dec, key=lambda o: (o.holds, o.found, o.at is None))
     _cross_check(claim, an, P, dec)
     return _verdict(claim, an, P, dec, ps)
 
@@ -361,8 +512,8 @@ def _verdict(claim: Claim, an: Analysis, P: Parametric, dec: Decomposition, ps: 
     if not failing:
         return Verdict(claim, HOLDS, facts)
     # refute at a rational point of a failing piece (open pieces first: they have simple points)
-    for p in sorted(failing, key=lambda p: not p.open):
-        pt = p.sample()
+    for p in sorted(failing, key=lambda p: (p.value.at is None, not p.open)):
+        pt = p.value.at if p.value.at is not None else p.sample()
         if pt is not None:
             concrete = _numeric_verdict(claim, an, pt)
             if concrete.status != FAILS:
@@ -512,7 +663,7 @@ def _cross_check(claim: Claim, an: Analysis, P: Parametric, dec: Decomposition) 
     for cell, outcome, memo in cells:
         if done >= MAX_CROSS_CHECKS:
             break
-        pt = cell.point()
+        pt = outcome.at if outcome.at is not None else cell.point()  # a cell failing in part: where it fails
         if pt is None:
             continue
         done += 1

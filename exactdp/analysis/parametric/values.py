@@ -32,7 +32,19 @@ from .ratfun import RatFun, Ring, _factors, factored_latex, factored_text
 
 _Q = flint.fmpq
 
-__all__ = ["LogOf", "log_form", "lambda_of", "rational_of", "cmp_log", "same_value", "value_text", "INF", "is_inf"]
+__all__ = [
+    "LogOf",
+    "ExpAffine",
+    "log_form",
+    "mixed_log_form",
+    "lambda_of",
+    "rational_of",
+    "cmp_log",
+    "same_value",
+    "value_text",
+    "INF",
+    "is_inf",
+]
 
 
 def is_inf(x: Any) -> bool:
@@ -78,6 +90,41 @@ class LogOf:
     def exp_k(self) -> RatFun:
         """R, so that the value is log(R)/k."""
         return self.R
+
+
+@dataclass(frozen=True)
+class ExpAffine:
+    """A − e^m·B for rational functions A, B and a rational m ≠ 0: δ(λ) at a λ = e^m (a decimal
+    ε) on a cell where the optimal event does not change."""
+
+    A: RatFun
+    B: RatFun
+    m: Any
+
+    def text(self, points: Sequence[Mapping[str, Any]] = ()) -> str:
+        """``(E - exp(7/10))/(E + 1)``: over the common denominator of A and B."""
+        if self.B.is_zero():
+            return factored_text(self.A)
+        ring = self.A.ring
+        if self.A.den == self.B.den or self.A.is_zero():
+            den, an, bn = self.B.den, self.A.num, self.B.num
+        else:
+            den = self.A.den * self.B.den
+            an, bn = self.A.num * self.B.den, self.B.num * self.A.den
+        a = RatFun.make(ring, an, ring.ctx.constant(1))
+        b = RatFun.make(ring, bn, ring.ctx.constant(1))
+        bt = factored_text(b)
+        e = f"exp({self.m})" if b.is_one() else f"exp({self.m})*{bt if bt.isalnum() else '(' + bt + ')'}"
+        top = f"-{e}" if a.is_zero() else f"{factored_text(a)} - {e}"
+        d = RatFun.make(ring, den, ring.ctx.constant(1))
+        return (
+            top
+            if d.is_one()
+            else f"({top})/{factored_text(d) if factored_text(d).isalnum() else '(' + factored_text(d) + ')'}"
+        )
+
+    def __str__(self) -> str:
+        return self.text()
 
 
 def _as_power(R: RatFun, points: Sequence[Mapping[str, Any]] = ()) -> tuple[int, RatFun]:
@@ -169,6 +216,16 @@ def log_form(x: Any, ring: Ring) -> LogOf | Any:
         ) from None
 
 
+def mixed_log_form(x: Any, ring: Ring) -> tuple[flint.fmpq, LogOf] | Any:
+    """A value q + Σ c·log(X) (``log(E) + 1``, ``log(E) - 1/2``, a decimal ``0.7``) as (q, log(R)/k)
+    with a rational q, or :data:`INF`; q ≠ 0 is compared with functions of the symbols by
+    certified enclosures of e^q (:mod:`~exactdp.analysis.parametric.transcendental`)."""
+    if is_inf(x):
+        return INF
+    logs, q = _terms(_sympy_of(x))
+    return _Q(int(sympy.Rational(q).p), int(sympy.Rational(q).q)), _from_logs(logs, ring)
+
+
 def _log_form(x: Any, ring: Ring) -> LogOf:
 
     e = _sympy_of(x)
@@ -178,6 +235,10 @@ def _log_form(x: Any, ring: Ring) -> LogOf:
             f"the value {e} has the rational part {q}; comparing it with a function of the symbols would "
             "need e^q, a transcendental number (write eps as log(r), or as the log of a rational function)"
         )
+    return _from_logs(logs, ring)
+
+
+def _from_logs(logs: list[tuple[Any, Any]], ring: Ring) -> LogOf:
     k = 1
     for c, _ in logs:
         k = lcm(k, int(sympy.Rational(c).q))
@@ -271,6 +332,6 @@ def value_text(v: Any, points: Sequence[Mapping[str, Any]] = ()) -> str:
         return "inf"
     if isinstance(v, RatFun):
         return factored_text(v)
-    if isinstance(v, LogOf):
+    if isinstance(v, (LogOf, ExpAffine)):
         return v.text(points)
     return str(v)
