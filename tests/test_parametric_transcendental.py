@@ -156,7 +156,9 @@ def test_privloss_and_renyi_bounds_with_a_rational_part():
 def test_a_bound_with_a_rational_part_that_cannot_be_proved_nonnegative_is_a_located_error():
     fr = verify_text(RR.replace("CLAIMS", "  - privloss: {of: R, delta: 0, at_most: log(E) - 1}\n"), "t.yaml")
     assert fr.exit_code == 2
-    assert "t.yaml:7:42: claims[0].privloss.at_most" in str(fr.error) and "could not prove eps = log(E) - 1 >= 0" in str(fr.error)
+    assert "t.yaml:7:42: claims[0].privloss.at_most" in str(
+        fr.error
+    ) and "could not prove eps = log(E) - 1 >= 0" in str(fr.error)
 
 
 # --- dp at a decimal eps ------------------------------------------------------------------------

@@ -12,9 +12,14 @@ constant.  The report gives the piecewise answer.
   verdict there — the numeric engine's, with its witness — for the mechanism with the symbols
   given that value.  (Only when a claim fails at a single irrational point is the value an
   algebraic number, given exactly.)
+* A comparison with a transcendental number e^q (a claimed value with a rational part such as
+  ``log(E) + 1``, or a decimal ``eps: 0.7`` in ``dp``/``not_dp``) is decided by certified signs
+  on cells where the rational function compared is monotone
+  (:mod:`~exactdp.analysis.parametric.transcendental`); where it crosses e^q inside a cell the
+  claim fails on a part of it, and the outcome carries a rational point there (``at``).
 * It is **undecided** (never assumed) when a comparison in several symbols cannot be proved to
-  have one sign on a cell, or a comparison would need a transcendental number (``eps: 0.1``
-  against a function of the symbols); the verdict says which.
+  have one sign on a cell, or a closed form would change at a transcendental point (``delta``
+  at ``eps: 0.1``); the verdict says which.
 
 Every cell with a rational point is cross-checked against the numeric engine at that point
 (the profile, and the claim's verdict); a disagreement is a bug

@@ -6,9 +6,10 @@ whole k ≥ 1 (:class:`LogOf`), or ∞.  Case-file values (``log(E)``, ``2*log(E
 exactly on a cell: log(R₁)/k₁ < log(R₂)/k₂ ⟺ R₁^{k₂} < R₂^{k₁} (log is increasing).
 
 A value whose comparison would need a transcendental number — e^q for a rational q ≠ 0, such
-as ε = 0.1 next to a rational function of the symbols — is refused with
-:class:`~exactdp.analysis.parametric.cells.Undecided`: its crossing points are not algebraic,
-so no exact cell decomposition exists.
+as ε = 0.1 next to a rational function of the symbols — is refused by :func:`log_form` with
+:class:`~exactdp.analysis.parametric.cells.Undecided` (its crossing points are not algebraic,
+so no cell ends there); :func:`mixed_log_form` reads it as (q, log(R)/k) for the claims that
+compare it by certified signs (:mod:`~exactdp.analysis.parametric.transcendental`).
 """
 
 from __future__ import annotations
