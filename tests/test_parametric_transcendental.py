@@ -221,3 +221,39 @@ def test_dp_at_a_decimal_eps_agrees_with_the_concrete_engine(data, eps, delta, n
             assert claim.check(analysis_at(an, pt)).status == HOLDS
     else:  # only not_dp may be left undecided (a crossing it cannot place)
         assert negated, shown(v).note
+
+
+# --- conversions with symbols -------------------------------------------------------------------
+
+
+def test_conversions_with_a_symbol_are_decided_at_whole_orders():
+    """Mironov 2017, Prop. 3 and Canonne-Kamath-Steinke 2020, Prop. 12 hold for RR_E (theorems);
+    a fractional order and zcdp-to-dp stay undecided with the reason."""
+    vs = _verdicts(
+        "  - conversion: {of: R, theorem: renyi-to-dp, alpha: 2, delta: 1/10}\n"
+        "  - conversion: {of: M, theorem: renyi-to-dp-cks, alpha: 3, delta: 1/10}\n"
+        "  - conversion: {of: R, theorem: renyi-to-dp, alpha: 3/2, delta: 1/10}\n"
+        "  - conversion: {of: R, theorem: zcdp-to-dp, rho: 1/2, delta: 1/10}\n",
+    )
+    assert [v.status for v in vs] == [HOLDS, HOLDS, "error", "error"]
+    assert "fractional order" in shown(vs[2]).note and "rho-zCDP" in shown(vs[3]).note
+
+
+@SLOW
+@given(st.data(), st.sampled_from([2, 3]), st.sampled_from([Q(1, 10), Q(1, 3)]), st.booleans())
+def test_conversions_agree_with_the_concrete_engine(data, alpha, delta, cks):
+    """The parametric verdict (cross-checked inside against the concrete claim at a point of every
+    cell) is the concrete verdict: at random rational points when it holds, at the refuting value
+    when it fails."""
+    from exactdp.claims.renyi import ConversionClaim
+
+    mech = data.draw(sym_mechanisms(TABLE_OPEN, max_depth=2))
+    an = Analysis({"T": mech}, symbols=TABLE_OPEN)
+    claim = ConversionClaim(of="T", theorem="renyi-to-dp-cks" if cks else "renyi-to-dp", alpha=alpha, delta=delta)
+    v = decide(claim, an)
+    if v.status == FAILS:  # a bound below 0 (CKS at a large delta) fails for a mechanism with D_alpha = 0
+        assert claim.check(analysis_at(an, v.facts["refuted_at"])).status == FAILS
+        return
+    assert v.status == HOLDS
+    t = data.draw(st.fractions(min_value=Fraction(1, 100), max_value=Fraction(99, 100), max_denominator=100))
+    assert claim.check(analysis_at(an, {"p": flint.fmpq(t.numerator, t.denominator)})).status == HOLDS

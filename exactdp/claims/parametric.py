@@ -465,18 +465,58 @@ def _renyi(claim: Any, P: Parametric) -> Run:
             lam = least_lambda_of(P.profile(claim.subject, ctx), P.ring.zero, ctx)
             found: Any = INF if lam is INF else LogOf(lam)
         else:
-            game = P.game(claim.subject)
-            best: Any = None
-            for i, j in game.ordered_pairs:
-                s = renyi_sum(game, i, j, alpha, ctx)
-                if s is INF:
-                    best = INF
-                    break
-                if best is None or ctx.cmp(s, best) > 0:
-                    best = s
+            best = _renyi_sum_max(P, claim.subject, alpha, ctx)
             found = INF if best is INF else LogOf(best, alpha - 1)
         c, at = _cmp_target(found, target, ctx, bad)
         return Outcome(test(c) and at is None, found, label, at)
+
+    return run
+
+
+def _renyi_sum_max(P: Parametric, subject: Subject, alpha: int, ctx: Ctx) -> Any:
+    """The largest Rényi sum of order α over the ordered pairs on the cell (INF if some view is
+    possible under x only): D_α = log of it over α − 1 (Mironov 2017, Def. 3)."""
+    game = P.game(subject)
+    best: Any = None
+    for i, j in game.ordered_pairs:
+        s = renyi_sum(game, i, j, alpha, ctx)
+        if s is INF:
+            return INF
+        if best is None or ctx.cmp(s, best) > 0:
+            best = s
+    return best
+
+
+@_handles("conversion")
+def _conversion(claim: Any, P: Parametric) -> Run:
+    """renyi-to-dp (Mironov 2017, Prop. 3) and renyi-to-dp-cks (Canonne, Kamath & Steinke 2020,
+    Prop. 12) at a whole order α ≥ 2: the bound D_α + log(c)/(α − 1), c = 1/δ or
+    (1/δ)(1 − 1/α)^{α−1}/α, is log(S·c)/(α − 1) with S the largest Rényi sum on the cell, compared
+    exactly with PrivLoss(M, δ) = log(λ*)."""
+    if claim.theorem == "zcdp-to-dp":
+        raise Undecided(
+            "zcdp-to-dp needs M proved rho-zCDP (a condition at every real order), which is not decided with "
+            "symbols; give the symbols values (params or a sweep)"
+        )
+    alpha = claim.alpha
+    if not isinstance(alpha, int):
+        raise Undecided(
+            f"at the fractional order {alpha} the Renyi divergence is not the log of a rational function of the "
+            "symbols; a whole order alpha >= 2 is decided"
+        )
+    ring = P.ring
+    d = Q(claim.delta)
+    c = 1 / d if claim.theorem == "renyi-to-dp" else (1 / d) * (1 - Q(1, alpha)) ** (alpha - 1) / alpha
+    c_fun = ring.lift(c)
+    delta = rational_of(claim.delta, ring)
+    label = f"PrivLoss({claim.of}, {value_text(delta)})"
+
+    def run(ctx: Ctx) -> Outcome:
+        lam = least_lambda_of(P.profile(claim.subject, ctx), delta, ctx)
+        found = INF if lam is INF else LogOf(lam)
+        best = _renyi_sum_max(P, claim.subject, alpha, ctx)
+        bound = INF if best is INF else LogOf(best * c_fun, alpha - 1)
+        return Outcome(cmp_log(found, bound, ctx) <= 0, found, label)
 
     return run
 
