@@ -25,6 +25,7 @@ from exactdp.claims.core import DPClaim, NotDPClaim
 from exactdp.claims.parametric import analysis_at, decide, numeric_mechanism
 from exactdp.numbers import Q
 from exactdp.numbers.certified import sign_r_exp_s_minus_q
+from exactdp.numbers.symbolic import SymbolBounds, SymbolTable
 from exactdp.report.verdicts import shown
 from exactdp.verify import verify_text
 
@@ -74,6 +75,27 @@ def test_exp_sign_is_the_sign_at_every_point_of_the_cell(data, num, den, m_num):
                 assert _sign_at(G, m, pt) == want == exp_sign_at(G, m, pt)
                 lo, hi = cell.sides[0].rational_bounds()
                 assert lo <= pt["p"] <= hi
+
+
+def test_exp_witness_reaches_a_narrow_region_next_to_an_algebraic_pole():
+    """On 1 < E < sqrt(2), 1/(2 - E^2) > e^20 only within 1e-9 of the pole sqrt(2): the witness
+    search refines the end's isolating interval as it goes (a fixed inner end would stall)."""
+    ring = Ring(["E"])
+    E = ring.gen("E")
+    G = ring.one / (2 - E * E)
+    m = flint.fmpq(20)
+    table = SymbolTable.build([SymbolBounds("E", Q(1), False, Q(2), False)])
+
+    def run(ctx):
+        if ctx.cell.sides[0].kind == "point":
+            return None, None
+        s = exp_sign(ctx, G, m)
+        return s, (exp_witness(ctx, G, m, 1) if s == 0 else None)
+
+    dec = decompose(ring, domain_of_table(table, ["E"]), run)
+    (pt,) = [w for _, (s, w) in dec.cells if s == 0]
+    assert flint.fmpq(14142135, 10**7) < pt["E"] < flint.fmpq(14142136, 10**7)
+    assert _sign_at(G, m, pt) == 1
 
 
 # --- T(M)(alpha) with symbols --------------------------------------------------------------------

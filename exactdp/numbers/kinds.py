@@ -281,7 +281,7 @@ def _mixed_nonneg(v: Any, mixed: tuple[Any, list[tuple[Any, Any]]], what: str, s
     ok = q > 0 and all(prove_nonneg((X - 1) if c > 0 else (1 - X), symbols) for c, X in logs)
     if not ok:
         raise QuantityError(
-            f"could not prove {what} = {v} >= 0 for every value the bounds allow ({symbols.describe()})",
+            f"could not prove {what} = {_text(v)} >= 0 for every value the bounds allow ({symbols.describe()})",
             "a value q + c*log(X) is proved >= 0 when q > 0 and each c*log(X) >= 0 follows from the bounds",
         )
     return v

@@ -41,17 +41,12 @@ from .algebraic import Algebraic, sign_of_poly_at
 from .cells import Ctx, Side, Undecided, _univariate
 from .ratfun import RatFun
 
-__all__ = ["exp_sign", "exp_sign_at", "exp_witness", "exp_text"]
+__all__ = ["exp_sign", "exp_sign_at", "exp_witness"]
 
 _Q = flint.fmpq
 _STEPS = 400
 """Rational points tried on the way to a cell's end by :func:`exp_witness` (each halves the
 distance to the end, or doubles the distance from 0 on a tail)."""
-
-
-def exp_text(m: Any) -> str:
-    """e^m for people: ``exp(7/10)``."""
-    return f"exp({m})"
 
 
 def _sign_vs_rational(v: Any, m: Any) -> int:
@@ -155,6 +150,8 @@ def exp_sign(ctx: Ctx, G: RatFun | Any, m: Any) -> int:
     side = ctx.cell.sides[index]
     if side.kind == "point":
         assert side.at is not None
+        if sign_of_poly_at(_univariate(G.den, index), side.at) == 0:
+            raise Undecided(f"{G} has a pole at {ctx.cell.text()}, where it is compared with exp({m})")
         return _at_algebraic(G, index, side.at, m)
     rising = ctx.sign(_derivative(G, index))
     if rising == 0:  # G is constant on the cell
@@ -193,8 +190,9 @@ def exp_witness(ctx: Ctx, G: RatFun, m: Any, want: int) -> dict[str, Any]:
         else:
             if end.q is not None:
                 target = end.q
-            else:
-                target = end.lo if upper else end.hi  # inside the cell once refined past t
+            else:  # the inner end of the isolating interval, refined every step so that t tends to the end
+                end.refine()
+                target = end.lo if upper else end.hi
                 while (target <= t) if upper else (target >= t):
                     end.refine()
                     target = end.lo if upper else end.hi
