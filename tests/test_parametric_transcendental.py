@@ -16,14 +16,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from exactdp.analysis import profile as numeric_profile
-from exactdp.analysis.parametric import Ring, decompose, domain_of_table
+from exactdp.analysis.parametric import ExpAffine, MaxOf, Ring, decompose, domain_of_table
 from exactdp.analysis.parametric.queries import tradeoff_of
 from exactdp.analysis.parametric.transcendental import exp_sign, exp_sign_at, exp_witness
 from exactdp.analysis.tradeoff import envelope_tradeoff
 from exactdp.claims.base import FAILS, HOLDS, Analysis
 from exactdp.claims.core import DPClaim, NotDPClaim
 from exactdp.claims.parametric import analysis_at, decide, numeric_mechanism
-from exactdp.numbers import Q
+from exactdp.numbers import Q, ladder
 from exactdp.numbers.certified import sign_r_exp_s_minus_q
 from exactdp.numbers.symbolic import SymbolBounds, SymbolTable
 from exactdp.report.verdicts import shown
@@ -201,7 +201,8 @@ def test_dp_at_a_decimal_eps_against_a_symbol():
     at = vs[0].facts["refuted_at"]["E"]
     assert flint.fmpq(2763, 1000) < at <= 3
     assert vs[2].facts["refuted_at"]["E"] < flint.fmpq(1106, 1000)  # e^0.1 = 1.10517...
-    assert "fails in part" in "\n".join(shown(vs[0]).details)
+    details = "\n".join(shown(vs[0]).details)
+    assert "fails in part" in details and "max(0, (E - exp(7/10))/(E + 1))" in details
 
 
 def test_delta_at_a_decimal_eps_stays_undecided_with_the_reason():
@@ -215,6 +216,21 @@ def test_a_decimal_eps_verdict_in_json():
     d = json.loads(json.dumps(shown(v).values))
     (piece,) = [p for p in d["pieces"] if "fails_at" in p]
     assert Fraction(piece["fails_at"]["E"]) > Fraction(2763, 1000)
+
+
+def _check_delta_form(form, an, pt, eps) -> None:
+    """The closed form shown for delta(e^eps) on a cell (A - e^q B, or the largest of several) is
+    the concrete engine's delta at the point, exactly in Q(e^(1/L))."""
+    if not isinstance(form, (ExpAffine, MaxOf)):
+        return
+    parts = form.parts if isinstance(form, MaxOf) else (form,)
+    lam = ladder.exp(Q(eps))
+    vals = [ladder.sub(Q(str(f.A.at(pt))), ladder.mul(Q(str(f.B.at(pt))), lam)) for f in parts]
+    best = vals[0]
+    for x in vals[1:]:
+        if ladder.cmp(x, best) > 0:
+            best = x
+    assert ladder.cmp(best, analysis_at(an, pt).delta_at("T", eps)) == 0
 
 
 @SLOW
@@ -233,6 +249,10 @@ def test_dp_at_a_decimal_eps_agrees_with_the_concrete_engine(data, eps, delta, n
     cls = NotDPClaim if negated else DPClaim
     claim = cls(of="T", eps=eps, delta=delta)
     v = decide(claim, an)
+    for piece in v.facts.get("pieces", ()):
+        for cell in piece.cells:
+            for pt in _points(cell, data):
+                _check_delta_form(piece.value.found, an, pt, eps)
     if v.status == FAILS:
         pt = v.facts["refuted_at"]
         assert claim.check(analysis_at(an, pt)).status == FAILS

@@ -44,6 +44,7 @@ from ..analysis.parametric import (
     Decomposition,
     ExpAffine,
     LogOf,
+    MaxOf,
     PProfile,
     Ring,
     Undecided,
@@ -305,36 +306,43 @@ def _dp_exp(claim: Any, P: Parametric, q: Any, L: RatFun) -> Run:
     return run
 
 
+_MAX_FORMS = 12
+"""At most this many candidate forms A_k − λ·B_k are compared to show δ(λ) on a cell where the
+optimal event changes inside (beyond, the piece says only that it changes)."""
 _CHANGES = "(its form changes inside, at a transcendental point)"
 
 
 def _delta_form(P: Parametric, claim: Any, ctx: Ctx, q: Any, L: RatFun) -> Any:
-    """δ(e^q·L) on the cell as :class:`ExpAffine`, when each pair's optimal event is the same on
-    the whole cell and one pair is largest there; :data:`_CHANGES` otherwise (the claim is still
-    decided, prefix by prefix)."""
-    best: Any = None
+    """δ(e^q·L) on the cell: the largest of A_k − e^q·L·B_k over each pair's prefixes k (edges by
+    decreasing slope), with the forms below another on the whole cell dropped — one
+    :class:`ExpAffine`, or a :class:`MaxOf` when the largest changes inside the cell at a
+    transcendental point (:data:`_CHANGES` when there are too many forms to compare)."""
+    ring = P.ring
+    forms: list[ExpAffine] = []
     for h in P.profile(claim.subject, ctx).hulls():
-        a, b = h.top, P.ring.zero
-        for r, w in h.edges:
-            s = exp_sign(ctx, r / L, q)
-            if s == 0:
-                return _CHANGES
-            if s > 0:
-                a, b = a + r * w, b + w
-        cur = ExpAffine(a, b * L, q)
-        if best is not None:
-            db = cur.B - best.B
-            if ctx.sign(db) == 0:
-                if ctx.cmp(cur.A, best.A) > 0:
-                    best = cur
-                continue
-            s = exp_sign(ctx, (cur.A - best.A) / db, q) * ctx.sign(db)  # sign of cur − best
-            if s == 0:
-                return _CHANGES
-            if s < 0:
-                continue
-        best = cur
-    return best
+        a, b = h.top, ring.zero
+        forms.append(ExpAffine(a, b, q))
+        for r, w in sorted_edges(h, ctx):
+            a, b = a + r * w, b + w
+            forms.append(ExpAffine(a, b * L, q))
+    forms = list(dict.fromkeys(forms))
+    if len(forms) > _MAX_FORMS:
+        return _CHANGES
+    keep: list[ExpAffine] = []
+    for f in forms:
+        if any(_at_least(g, f, ctx) for g in keep):
+            continue
+        keep = [g for g in keep if not _at_least(f, g, ctx)] + [f]
+    return keep[0] if len(keep) == 1 else MaxOf(tuple(keep))
+
+
+def _at_least(g: ExpAffine, f: ExpAffine, ctx: Ctx) -> bool:
+    """Whether g ≥ f on the whole cell (g − f = ΔA − e^q·ΔB)."""
+    dA, dB = g.A - f.A, g.B - f.B
+    sb = ctx.sign(dB)
+    if sb == 0:
+        return ctx.sign(dA) >= 0
+    return sb * exp_sign(ctx, dA / dB, g.m) > 0  # g − f = ΔB·(ΔA/ΔB − e^q)
 
 
 def _dp_like(claim: Any, P: Parametric, holds: Callable[[int], bool]) -> Run:

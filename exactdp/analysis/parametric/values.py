@@ -128,6 +128,21 @@ class ExpAffine:
         return self.text()
 
 
+@dataclass(frozen=True)
+class MaxOf:
+    """The largest of several :class:`ExpAffine` values at every point of the cell: δ(λ) at λ = e^q
+    where the optimal event changes inside the cell, at a transcendental point (δ(λ) is the largest
+    of A_k − λ·B_k over the prefixes k of each pair's chain)."""
+
+    parts: tuple[ExpAffine, ...]
+
+    def text(self, points: Sequence[Mapping[str, Any]] = ()) -> str:
+        return "max(" + ", ".join(p.text(points) for p in self.parts) + ")"
+
+    def __str__(self) -> str:
+        return self.text()
+
+
 def _as_power(R: RatFun, points: Sequence[Mapping[str, Any]] = ()) -> tuple[int, RatFun]:
     """(g, S) with log(R) = g·log(S), g as large as the factorisation shows (for display: log(E^2)
     is shown as 2*log(E)).
@@ -333,6 +348,6 @@ def value_text(v: Any, points: Sequence[Mapping[str, Any]] = ()) -> str:
         return "inf"
     if isinstance(v, RatFun):
         return factored_text(v)
-    if isinstance(v, (LogOf, ExpAffine)):
+    if isinstance(v, (LogOf, ExpAffine, MaxOf)):
         return v.text(points)
     return str(v)
