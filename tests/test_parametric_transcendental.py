@@ -299,3 +299,10 @@ def test_conversions_agree_with_the_concrete_engine(data, alpha, delta, cks):
     assert v.status == HOLDS
     t = data.draw(st.fractions(min_value=Fraction(1, 100), max_value=Fraction(99, 100), max_denominator=100))
     assert claim.check(analysis_at(an, {"p": flint.fmpq(t.numerator, t.denominator)})).status == HOLDS
+
+
+def test_a_bound_with_a_transcendental_inside_a_log_is_undecided_not_an_internal_error():
+    """log(1 + e^0.1) is no log of a rational function (its argument is transcendental); it used to
+    reach SymPy's polynomial conversion and stop with an internal error."""
+    (v,) = _verdicts("  - privloss: {of: R, delta: 0, at_most: log(1 + exp(0.1))}\n", RR)
+    assert v.status == "error" and "is not the log of a rational function" in shown(v).note

@@ -24,7 +24,7 @@ from typing import Any
 import flint
 import gmpy2
 
-from ...errors import ExactDPError
+from ...errors import ExactDPError, InexactValueError
 from ...numbers.loglinear import LogLinear
 from ...numbers.symbolic import sympy, to_sympy
 from .cells import Ctx, Undecided
@@ -261,7 +261,10 @@ def _from_logs(logs: list[tuple[Any, Any]], ring: Ring) -> LogOf:
     R = ring.one
     for c, X in logs:
         n = int(sympy.Rational(c) * k)
-        R = R * ring.from_sympy(X) ** n
+        try:
+            R = R * ring.from_sympy(X) ** n
+        except InexactValueError as e:
+            raise Undecided(f"log({X}) is not the log of a rational function of the symbols ({e})") from None
     return LogOf(R, k)
 
 
