@@ -306,7 +306,9 @@ claims:
 
 
 def test_undecided_for_a_transcendental_comparison():
-    text = RR_CASE.replace("[{privloss: {of: R, delta: 0, equals: log(E)}}]", "[{dp: {of: R, eps: 0.1, delta: 0}}]")
+    """delta_M(e^0.1) as a closed form would need the transcendental point E = e^0.1 as a cell end
+    (dp and not_dp at a decimal eps are decided: tests/test_parametric_transcendental.py)."""
+    text = RR_CASE.replace("[{privloss: {of: R, delta: 0, equals: log(E)}}]", "[{delta: {of: R, eps: 0.1, equals: 0}}]")
     (v,) = verify_text(text, "t.yaml").verdicts
     assert v.status == "error" and "transcendental" in shown(v).note
 

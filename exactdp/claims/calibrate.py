@@ -114,6 +114,11 @@ def _holding(dec: Decomposition, k: int) -> list[Interval]:
     out: list[Interval] = []
     run: list[Interval] = []
     for cell, outcome in [*dec.cells, (None, None)]:
+        if cell is not None and outcome is not None and getattr(outcome, "at", None) is not None:
+            raise Undecided(
+                f"the target changes between holding and failing inside {cell.text()}, at a value where a rational "
+                "function of the symbol meets a transcendental number (not an algebraic end); it is not calibrated"
+            )
         if cell is not None and outcome is not None and outcome.holds:
             run.append(interval_of(cell.sides[k]))
             continue

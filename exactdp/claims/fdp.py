@@ -149,7 +149,7 @@ class NotGDPClaim(GDPClaim):
         return Verdict(self, status, v.facts)
 
 
-_POINT = Prob(field=True)
+_POINT = Prob(field=True, symbolic=True)
 _RELATIONS = (("equals", "="), ("at_least", ">="), ("at_most", "<="))
 
 

@@ -12,9 +12,14 @@ constant.  The report gives the piecewise answer.
   verdict there — the numeric engine's, with its witness — for the mechanism with the symbols
   given that value.  (Only when a claim fails at a single irrational point is the value an
   algebraic number, given exactly.)
+* A comparison with a transcendental number e^q (a claimed value with a rational part such as
+  ``log(E) + 1``, or a decimal ``eps: 0.7`` in ``dp``/``not_dp``) is decided by certified signs
+  on cells where the rational function compared is monotone
+  (:mod:`~exactdp.analysis.parametric.transcendental`); where it crosses e^q inside a cell the
+  claim fails on a part of it, and the outcome carries a rational point there (``at``).
 * It is **undecided** (never assumed) when a comparison in several symbols cannot be proved to
-  have one sign on a cell, or a comparison would need a transcendental number (``eps: 0.1``
-  against a function of the symbols); the verdict says which.
+  have one sign on a cell, or a closed form would change at a transcendental point (``delta``
+  at ``eps: 0.1``); the verdict says which.
 
 Every cell with a rational point is cross-checked against the numeric engine at that point
 (the profile, and the claim's verdict); a disagreement is a bug
@@ -37,7 +42,9 @@ from ..analysis.parametric import (
     INF,
     Ctx,
     Decomposition,
+    ExpAffine,
     LogOf,
+    MaxOf,
     PProfile,
     Ring,
     Undecided,
@@ -45,7 +52,7 @@ from ..analysis.parametric import (
     decompose,
     domain_of_table,
     lambda_of,
-    log_form,
+    mixed_log_form,
     pgame,
     pieces,
     profile,
@@ -54,8 +61,11 @@ from ..analysis.parametric import (
     value_text,
 )
 from ..analysis.parametric.check import check_hull_at
-from ..analysis.parametric.engine import delta_at, least_lambda_of, max_value
+from ..analysis.parametric.engine import delta_at, least_lambda_of, max_value, tradeoff_at
+from ..analysis.parametric.hull import sorted_edges
 from ..analysis.parametric.piecewise import Piece
+from ..analysis.parametric.ratfun import RatFun
+from ..analysis.parametric.transcendental import exp_sign, exp_sign_at, exp_witness
 from ..errors import VerificationError
 from ..model.game import Ask, Chance, End, Mechanism, postorder
 from ..model.symbolic import SymChance, is_symbolic_mechanism
@@ -96,11 +106,44 @@ point, open cells first)."""
 
 @dataclass(frozen=True)
 class Outcome:
-    """A claim on one cell: whether it holds there, and the value found (a closed form)."""
+    """A claim on one cell: whether it holds there, and the value found (a closed form).
+
+    ``at`` is a rational point of the cell where the claim fails, when it fails on a part of the
+    cell only: a rational function of the symbol meets a transcendental number e^q inside it
+    (:mod:`~exactdp.analysis.parametric.transcendental`), at a point that is no cell end."""
 
     holds: bool
     found: Any
     label: str = ""
+    at: Any = None
+
+
+def _target(raw: Any, ring: Ring) -> Any:
+    """A claimed ε-type value as (q, log(R)/k) (q rational, possibly 0) or :data:`INF`."""
+    return mixed_log_form(raw, ring)
+
+
+def _cmp_target(found: Any, target: Any, ctx: Ctx, bad: int) -> tuple[int, Any]:
+    """The sign of ``found`` − ``target`` on the cell (``found`` a :class:`LogOf` or INF, the
+    target from :func:`_target`), and None; or (0, a rational point where the sign is ``bad``)
+    when the difference takes both signs on the cell (a target with a rational part q ≠ 0:
+    log(F)/k₁ − q − log(R)/k₂ has the sign of G − e^{k₁k₂q}, G = F^{k₂}/R^{k₁})."""
+    if target is INF or found is INF:
+        return cmp_log(found, target if target is INF else target[1], ctx), None
+    q, t = target
+    if q == 0:
+        return cmp_log(found, t, ctx), None
+    if ctx.sign(t.R) <= 0:
+        raise Undecided(f"the claimed value's log({value_text(t.R)}) is not defined on all of {ctx.cell.text()}")
+    G = found.R**t.k / t.R**found.k
+    m = q * found.k * t.k
+    s = exp_sign(ctx, G, m)
+    if s:
+        return s, None
+    return 0, exp_witness(ctx, G, m, bad)
+
+
+_TESTS = {"equals": (lambda c: c == 0, 1), "at_most": (lambda c: c <= 0, 1), "exceeds": (lambda c: c > 0, -1)}
 
 
 def _subjects(claim: Claim) -> list[Subject]:
@@ -189,21 +232,125 @@ def _handles(*kinds: str) -> Callable:
 def _privloss(claim: Any, P: Parametric) -> Run:
     ring = P.ring
     delta = rational_of(claim.delta, ring)
-    equals = claim.equals is not None
-    target = log_form(claim.equals if equals else claim.at_most, ring)
+    key = "equals" if claim.equals is not None else "at_most"
+    target = _target(getattr(claim, key), ring)
+    test, bad = _TESTS[key]
     label = f"PrivLoss({claim.of}, {value_text(delta)})"
 
     def run(ctx: Ctx) -> Outcome:
         lam = least_lambda_of(P.profile(claim.subject, ctx), delta, ctx)
         found = INF if lam is INF else LogOf(lam)
-        c = cmp_log(found, target, ctx)
-        return Outcome(c == 0 if equals else c <= 0, found, label)
+        c, at = _cmp_target(found, target, ctx, bad)
+        return Outcome(test(c) and at is None, found, label, at)
 
     return run
 
 
+def _exp_lambda(claim: Any, ring: Ring) -> tuple[Any, RatFun] | None:
+    """(q, L) when e^eps = e^q·L with a rational q ≠ 0 (a decimal eps such as 0.7, or
+    ``log(E) + 1/2``) and L a rational function of the symbols; None otherwise."""
+    if is_inf(claim.eps):
+        return None
+    form = mixed_log_form(claim.eps, ring)
+    if form is INF or form[0] == 0:
+        return None
+    q, f = form
+    if f.k != 1:
+        raise Undecided(f"e^eps = exp({q})*({value_text(f.R)})^(1/{f.k}) is not e^q times a rational function")
+    return q, f.R
+
+
+def _dp_exp(claim: Any, P: Parametric, q: Any, L: RatFun) -> Run:
+    """``dp``/``not_dp`` at λ = e^q·L: δ(λ) = max over each pair's prefixes k (edges by decreasing
+    slope) of A_k − λ·B_k, so δ(λ) ≤ d iff A_k − d ≤ e^q·L·B_k for every k: the sign of
+    (A_k − d)/(L·B_k) − e^q, decided on the cell (:func:`exp_sign`)."""
+    ring = P.ring
+    bound = rational_of(claim.delta, ring)
+    negate = claim.kind == "not_dp"
+    label = f"delta_{claim.of}(e^eps)"
+
+    def run(ctx: Ctx) -> Outcome:
+        if ctx.sign(L) <= 0:
+            raise Undecided(f"e^eps = exp({q})*({value_text(L)}) is not positive on all of {ctx.cell.text()}")
+        signs: list[tuple[int, Any]] = []  # per prefix: sign of A_k − λB_k − d (0: both signs), the G_k
+        for h in P.profile(claim.subject, ctx).hulls():
+            a, b = h.top, ring.zero
+            for r, w in ((None, None), *sorted_edges(h, ctx)):
+                if r is not None:
+                    a, b = a + r * w, b + w
+                if ctx.sign(b) == 0:
+                    signs.append((ctx.cmp(a, bound), None))
+                else:
+                    G = (a - bound) / (L * b)
+                    signs.append((exp_sign(ctx, G, q), G))
+        found = _delta_form(P, claim, ctx, q, L)
+        mixed = [G for sg, G in signs if sg == 0 and G is not None]
+        below = all(sg < 0 or (G is None and sg == 0) for sg, G in signs)  # δ(λ) ≤ d on the whole cell
+        if not negate:
+            if mixed:
+                return Outcome(False, found, label, exp_witness(ctx, mixed[0], q, 1))
+            return Outcome(below, found, label)
+        if any(sg > 0 for sg, _ in signs):
+            return Outcome(True, found, label)
+        if below:
+            return Outcome(False, found, label)
+        for G in mixed:  # only the mixed prefixes exceed d somewhere: where all are below, not_dp fails
+            pt = exp_witness(ctx, G, q, -1)
+            if all(exp_sign_at(H, q, pt) < 0 for H in mixed):
+                return Outcome(False, found, label, pt)
+        raise Undecided(
+            f"delta(e^eps) crosses the bound inside {ctx.cell.text()} at a value where a rational function of the "
+            "symbol equals a transcendental number; not_dp needs it above the bound everywhere, which is not decided"
+        )
+
+    return run
+
+
+_MAX_FORMS = 12
+"""At most this many candidate forms A_k − λ·B_k are compared to show δ(λ) on a cell where the
+optimal event changes inside (beyond, the piece says only that it changes)."""
+_CHANGES = "(its form changes inside, at a transcendental point)"
+
+
+def _delta_form(P: Parametric, claim: Any, ctx: Ctx, q: Any, L: RatFun) -> Any:
+    """δ(e^q·L) on the cell: the largest of A_k − e^q·L·B_k over each pair's prefixes k (edges by
+    decreasing slope), with the forms below another on the whole cell dropped — one
+    :class:`ExpAffine`, or a :class:`MaxOf` when the largest changes inside the cell at a
+    transcendental point (:data:`_CHANGES` when there are too many forms to compare)."""
+    ring = P.ring
+    forms: list[ExpAffine] = []
+    for h in P.profile(claim.subject, ctx).hulls():
+        a, b = h.top, ring.zero
+        forms.append(ExpAffine(a, b, q))
+        for r, w in sorted_edges(h, ctx):
+            a, b = a + r * w, b + w
+            forms.append(ExpAffine(a, b * L, q))
+    forms = list(dict.fromkeys(forms))
+    if len(forms) > _MAX_FORMS:
+        return _CHANGES
+    keep: list[ExpAffine] = []
+    for f in forms:
+        if any(_at_least(g, f, ctx) for g in keep):
+            continue
+        keep = [g for g in keep if not _at_least(f, g, ctx)] + [f]
+    return keep[0] if len(keep) == 1 else MaxOf(tuple(keep))
+
+
+def _at_least(g: ExpAffine, f: ExpAffine, ctx: Ctx) -> bool:
+    """Whether g ≥ f on the whole cell (g − f = ΔA − e^q·ΔB)."""
+    dA, dB = g.A - f.A, g.B - f.B
+    sb = ctx.sign(dB)
+    if sb == 0:
+        return ctx.sign(dA) >= 0
+    return sb * exp_sign(ctx, dA / dB, g.m) > 0  # g − f = ΔB·(ΔA/ΔB − e^q)
+
+
 def _dp_like(claim: Any, P: Parametric, holds: Callable[[int], bool]) -> Run:
     ring = P.ring
+    if claim.kind in ("dp", "not_dp", "premise"):
+        exp_lam = _exp_lambda(claim, ring)
+        if exp_lam is not None:
+            return _dp_exp(claim, P, *exp_lam)
     lam = lambda_of(claim.eps, ring)
     bound = rational_of(claim.delta if claim.kind != "delta" else claim.equals, ring)
     label = f"delta_{claim.of}(e^eps)"
@@ -289,6 +436,22 @@ def _not_fdp(claim: Any, P: Parametric) -> Run:
     return _comparison(claim, P, "f", both=False, all_slopes=True, negate=True)
 
 
+@_handles("tradeoff")
+def _tradeoff(claim: Any, P: Parametric) -> Run:
+    ring = P.ring
+    alpha = rational_of(claim.alpha, ring)
+    key, raw = next((k, getattr(claim, k)) for k in ("equals", "at_least", "at_most") if getattr(claim, k) is not None)
+    bound = rational_of(raw, ring)
+    test = {"equals": lambda c: c == 0, "at_least": lambda c: c >= 0, "at_most": lambda c: c <= 0}[key]
+    label = f"T({claim.of})({value_text(alpha)})"
+
+    def run(ctx: Ctx) -> Outcome:
+        t = tradeoff_at(P.profile(claim.subject, ctx), alpha, ctx)
+        return Outcome(test(ctx.cmp(t, bound)), t, label)
+
+    return run
+
+
 @_handles("renyi")
 def _renyi(claim: Any, P: Parametric) -> Run:
 
@@ -301,8 +464,8 @@ def _renyi(claim: Any, P: Parametric) -> Run:
     key, target_raw = next(
         (k, getattr(claim, k)) for k in ("equals", "at_most", "exceeds") if getattr(claim, k) is not None
     )
-    target = log_form(target_raw, P.ring)
-    test = {"equals": lambda c: c == 0, "at_most": lambda c: c <= 0, "exceeds": lambda c: c > 0}[key]
+    target = _target(target_raw, P.ring)
+    test, bad = _TESTS[key]
     label = f"D_{'inf' if is_inf(alpha) else alpha}({claim.of})"
 
     def run(ctx: Ctx) -> Outcome:
@@ -310,17 +473,58 @@ def _renyi(claim: Any, P: Parametric) -> Run:
             lam = least_lambda_of(P.profile(claim.subject, ctx), P.ring.zero, ctx)
             found: Any = INF if lam is INF else LogOf(lam)
         else:
-            game = P.game(claim.subject)
-            best: Any = None
-            for i, j in game.ordered_pairs:
-                s = renyi_sum(game, i, j, alpha, ctx)
-                if s is INF:
-                    best = INF
-                    break
-                if best is None or ctx.cmp(s, best) > 0:
-                    best = s
+            best = _renyi_sum_max(P, claim.subject, alpha, ctx)
             found = INF if best is INF else LogOf(best, alpha - 1)
-        return Outcome(test(cmp_log(found, target, ctx)), found, label)
+        c, at = _cmp_target(found, target, ctx, bad)
+        return Outcome(test(c) and at is None, found, label, at)
+
+    return run
+
+
+def _renyi_sum_max(P: Parametric, subject: Subject, alpha: int, ctx: Ctx) -> Any:
+    """The largest Rényi sum of order α over the ordered pairs on the cell (INF if some view is
+    possible under x only): D_α = log of it over α − 1 (Mironov 2017, Def. 3)."""
+    game = P.game(subject)
+    best: Any = None
+    for i, j in game.ordered_pairs:
+        s = renyi_sum(game, i, j, alpha, ctx)
+        if s is INF:
+            return INF
+        if best is None or ctx.cmp(s, best) > 0:
+            best = s
+    return best
+
+
+@_handles("conversion")
+def _conversion(claim: Any, P: Parametric) -> Run:
+    """renyi-to-dp (Mironov 2017, Prop. 3) and renyi-to-dp-cks (Canonne, Kamath & Steinke 2020,
+    Prop. 12) at a whole order α ≥ 2: the bound D_α + log(c)/(α − 1), c = 1/δ or
+    (1/δ)(1 − 1/α)^{α−1}/α, is log(S·c)/(α − 1) with S the largest Rényi sum on the cell, compared
+    exactly with PrivLoss(M, δ) = log(λ*)."""
+    if claim.theorem == "zcdp-to-dp":
+        raise Undecided(
+            "zcdp-to-dp needs M proved rho-zCDP (a condition at every real order), which is not decided with "
+            "symbols; give the symbols values (params or a sweep)"
+        )
+    alpha = claim.alpha
+    if not isinstance(alpha, int):
+        raise Undecided(
+            f"at the fractional order {alpha} the Renyi divergence is not the log of a rational function of the "
+            "symbols; a whole order alpha >= 2 is decided"
+        )
+    ring = P.ring
+    d = Q(claim.delta)
+    c = 1 / d if claim.theorem == "renyi-to-dp" else (1 / d) * (1 - Q(1, alpha)) ** (alpha - 1) / alpha
+    c_fun = ring.lift(c)
+    delta = rational_of(claim.delta, ring)
+    label = f"PrivLoss({claim.of}, {value_text(delta)})"
+
+    def run(ctx: Ctx) -> Outcome:
+        lam = least_lambda_of(P.profile(claim.subject, ctx), delta, ctx)
+        found = INF if lam is INF else LogOf(lam)
+        best = _renyi_sum_max(P, claim.subject, alpha, ctx)
+        bound = INF if best is INF else LogOf(best * c_fun, alpha - 1)
+        return Outcome(cmp_log(found, bound, ctx) <= 0, found, label)
 
     return run
 
@@ -345,7 +549,7 @@ def decide(claim: Claim, an: Analysis) -> Verdict:
         dec = P.decide(make(claim, P))
     except Undecided as e:
         return Verdict.undecided(claim, str(e))
-    ps = pieces(dec, key=lambda o: (o.holds, o.found))
+    ps = pieces(dec, key=lambda o: (o.holds, o.found, o.at is None))
     _cross_check(claim, an, P, dec)
     return _verdict(claim, an, P, dec, ps)
 
@@ -361,8 +565,8 @@ def _verdict(claim: Claim, an: Analysis, P: Parametric, dec: Decomposition, ps: 
     if not failing:
         return Verdict(claim, HOLDS, facts)
     # refute at a rational point of a failing piece (open pieces first: they have simple points)
-    for p in sorted(failing, key=lambda p: not p.open):
-        pt = p.sample()
+    for p in sorted(failing, key=lambda p: (p.value.at is None, not p.open)):
+        pt = p.value.at if p.value.at is not None else p.sample()
         if pt is not None:
             concrete = _numeric_verdict(claim, an, pt)
             if concrete.status != FAILS:
@@ -512,7 +716,7 @@ def _cross_check(claim: Claim, an: Analysis, P: Parametric, dec: Decomposition) 
     for cell, outcome, memo in cells:
         if done >= MAX_CROSS_CHECKS:
             break
-        pt = cell.point()
+        pt = outcome.at if outcome.at is not None else cell.point()  # a cell failing in part: where it fails
         if pt is None:
             continue
         done += 1

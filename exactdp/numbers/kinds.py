@@ -232,6 +232,9 @@ def eps(
     ``log(E)``, whose e^ε ≥ 1 (or ε ≥ 0) is proved from the declared bounds."""
     d = _domain(v, what)
     if d is SYM:
+        mixed = _mixed_log(v, symbols)
+        if mixed is not None:  # q + sum c*log(X) with q != 0: e^eps = e^q * (a rational function)
+            return _mixed_nonneg(v, mixed, what, symbols)
         lam = sympy.exp(v)
         if lam.is_rational_function(*lam.free_symbols):  # eps = log(E): prove E >= 1 instead
             _symbolic(lam, f"e^{what}", symbols, lo=1)
@@ -250,6 +253,38 @@ def eps(
         raise QuantityError(f"{what} must be a real number such as log(3) or 1/10, found {_text(v)}", hint)
     v = _nonnegative(v, what, positive)
     return as_q(v) if d is QQ else v
+
+
+def _mixed_log(v: Any, symbols: SymbolTable | None) -> tuple[Any, list[tuple[Any, Any]]] | None:
+    """``v`` = q + Σ c·log(X) with a rational q ≠ 0, rational c and rational functions X of the
+    declared symbols, as (q, [(c, X)]); None for any other value.  Such a value is compared with
+    a function of the symbols by certified enclosures of e^q (docs/parametric.md)."""
+    if symbols is None:
+        return None
+    q, logs = sympy.Integer(0), []
+    for t in sympy.Add.make_args(sympy.expand(v)):
+        c, rest = t.as_coeff_Mul()
+        if rest == 1 and c.is_Rational:
+            q += c
+        elif isinstance(rest, sympy.log) and rest.args[0].is_rational_function(*symbols.symbols.values()):
+            logs.append((c, rest.args[0]))
+        else:
+            return None
+    return (q, logs) if q != 0 and logs else None
+
+
+def _mixed_nonneg(v: Any, mixed: tuple[Any, list[tuple[Any, Any]]], what: str, symbols: SymbolTable | None) -> Any:
+    """``v`` = q + Σ c·log(X) ≥ 0, proved when q > 0 and every c·log(X) ≥ 0 (X ≥ 1 for c > 0,
+    X ≤ 1 for c < 0, each proved from the declared bounds)."""
+    assert symbols is not None
+    q, logs = mixed
+    ok = q > 0 and all(prove_nonneg((X - 1) if c > 0 else (1 - X), symbols) for c, X in logs)
+    if not ok:
+        raise QuantityError(
+            f"could not prove {what} = {_text(v)} >= 0 for every value the bounds allow ({symbols.describe()})",
+            "a value q + c*log(X) is proved >= 0 when q > 0 and each c*log(X) >= 0 follows from the bounds",
+        )
+    return v
 
 
 def _nonnegative(v: Any, what: str, positive: bool) -> Any:
@@ -307,15 +342,18 @@ def divergence(v: Any, *, what: str = "a Renyi divergence", symbols: SymbolTable
 
 
 def _symbolic_log(v: Any, what: str, symbols: SymbolTable) -> Any:
-    """A value Σ c·log(X) with rational c and rational functions X of the symbols (so that it
-    can be compared exactly with the log of another rational function)."""
+    """A value q + Σ c·log(X) with rational q, c and rational functions X of the symbols (compared
+    exactly with the log of another rational function when q = 0, by certified enclosures of e^q
+    otherwise)."""
     for t in sympy.Add.make_args(sympy.expand(v)):
         c, rest = t.as_coeff_Mul()
-        ok = isinstance(rest, sympy.log) and rest.args[0].is_rational_function(*symbols.symbols.values())
+        ok = (rest == 1 and c.is_Rational) or (
+            isinstance(rest, sympy.log) and rest.args[0].is_rational_function(*symbols.symbols.values())
+        )
         if not ok:
             raise QuantityError(
                 f"{what} = {v} is not made of logarithms of rational functions of the symbols",
-                "write it like log(E) or log((E^2 + 1)/(E + 1))/2",
+                "write it like log(E), log((E^2 + 1)/(E + 1))/2 or log(E) - 1/2",
             )
     return v
 

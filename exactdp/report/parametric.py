@@ -93,6 +93,8 @@ def piece_line(p: Piece) -> str:
     """One piece of a claim's piecewise verdict: where, the closed form, holds or fails."""
     o: Outcome = p.value
     mark = "holds" if o.holds else "fails"
+    if getattr(o, "at", None) is not None:
+        mark = f"fails in part: at {point_text(o.at)}, where the claim meets a transcendental number inside"
     found = value_text(o.found, cell_points(p)) if o.found is not None else "-"
     return f"{p.text()}: {o.label + ' = ' if o.label else ''}{found}  [{mark}]"
 
@@ -117,6 +119,8 @@ def piece_dict(p: Piece) -> dict[str, Any]:
     }
     if isinstance(o, Outcome):
         out["holds"] = o.holds
+        if o.at is not None:
+            out["fails_at"] = {k: str(v) for k, v in o.at.items()}
         out["value"] = value_text(o.found, cell_points(p))
         if o.label:
             out["quantity"] = o.label

@@ -7,7 +7,7 @@ from .engine import PGame, PProfile, pgame, profile, renyi_sum, symbols_used
 from .hull import INF, PHull, least_lambda, line_at, value_at
 from .piecewise import Interval, Piece, endpoint_dict, pieces
 from .ratfun import RatFun, Ring, factored_text
-from .values import LogOf, cmp_log, lambda_of, log_form, rational_of, value_text
+from .values import ExpAffine, LogOf, MaxOf, cmp_log, lambda_of, log_form, mixed_log_form, rational_of, value_text
 
 __all__ = [
     "Algebraic",
@@ -39,6 +39,9 @@ __all__ = [
     "least_lambda",
     "line_at",
     "log_form",
+    "mixed_log_form",
+    "ExpAffine",
+    "MaxOf",
     "pgame",
     "pieces",
     "profile",

@@ -25,7 +25,7 @@ from ...errors import InexactValueError, UnsupportedMechanismError
 from ...model.game import Ask, Chance, End, Mechanism, postorder
 from ...model.symbolic import SymChance
 from .cells import Ctx
-from .hull import INF, PHull, combine, leaf, least_lambda, swap, upper, value_at
+from .hull import INF, PHull, combine, leaf, least_lambda, sorted_edges, swap, upper, value_at
 from .ratfun import RatFun, Ring, check_degree
 
 __all__ = [
@@ -39,6 +39,7 @@ __all__ = [
     "max_value",
     "delta_at",
     "least_lambda_of",
+    "tradeoff_at",
 ]
 
 
@@ -211,6 +212,22 @@ def delta_at(p: PProfile, lam: Any, ctx: Ctx) -> RatFun:
 def least_lambda_of(p: PProfile, delta: Any, ctx: Ctx) -> Any:
     """The least λ ≥ 1 with δ_M(λ) ≤ δ: the largest of the pairs' (δ_M ≤ δ iff every pair's is)."""
     return max_value([least_lambda(h, delta, ctx) for h in p.hulls()], ctx)
+
+
+def tradeoff_at(p: PProfile, alpha: Any, ctx: Ctx) -> RatFun:
+    """T(M)(α) on the cell, for 0 ≤ α ≤ 1 (a rational function of the symbols or a rational):
+    1 − U(α), U the envelope chain over the ordered pairs (Dong, Roth & Su 2022, Def. 2.1 and
+    Prop. 2.4; the trade-off function is one minus the upper concave chain of the privacy
+    region).  The chain is walked by decreasing slope from (0, top); each comparison of α with
+    an abscissa is a sign proved on the cell, so T(M)(α) is one rational function there."""
+    h = p.envelope(ctx)
+    ring = ctx.ring
+    x, y = ring.zero, h.top
+    for r, w in sorted_edges(h, ctx):
+        if ctx.cmp(alpha, x + w) <= 0:
+            return ring.one - (y + r * (alpha - x))
+        x, y = x + w, y + r * w
+    return ring.one - y
 
 
 def renyi_sum(game: PGame, i: int, j: int, alpha: int, ctx: Ctx) -> RatFun | Any:

@@ -37,7 +37,7 @@ from ...model.game import Mechanism
 from ...numbers.ladder import is_inf
 from .cells import Ctx, Decomposition, Domain, Undecided, decompose, domain_of_table
 from .display import ProfileView, profile_view
-from .engine import PGame, PProfile, delta_at, least_lambda_of, pgame, profile, renyi_sum
+from .engine import PGame, PProfile, delta_at, least_lambda_of, pgame, profile, renyi_sum, tradeoff_at
 from .hull import INF
 from .piecewise import Piece, pieces
 from .ratfun import RatFun, Ring
@@ -54,6 +54,7 @@ __all__ = [
     "delta_cell",
     "renyi_cell",
     "profile_key",
+    "tradeoff_of",
 ]
 
 T = TypeVar("T")
@@ -175,3 +176,12 @@ def renyi_cell(game: PGame, alpha: Any, ctx: Ctx) -> LogOf | Any:
 def renyi_of(mech: Mechanism, table: Any, alpha: Any) -> Piecewise[Any]:
     """D_α(M), the Rényi divergence against every adaptive adversary, piecewise (Mironov 2017)."""
     return _run(mech, table, "Renyi divergence", lambda g, ctx: renyi_cell(g, alpha, ctx))
+
+
+def tradeoff_of(mech: Mechanism, table: Any, alpha: Any) -> Piecewise[RatFun]:
+    """T(M)(α), the trade-off function of M at the type I error α (a rational, or a rational
+    function of the symbols in [0, 1]), piecewise: a rational function of the symbols on each
+    piece (Dong, Roth & Su 2022, Def. 2.1; :func:`~exactdp.analysis.parametric.engine.tradeoff_at`)."""
+    ring = ring_of(table)
+    a = rational_of(alpha, ring)
+    return _run(mech, table, "trade-off", lambda g, ctx: tradeoff_at(_profile(g, ctx), a, ctx))

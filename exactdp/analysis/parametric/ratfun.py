@@ -104,7 +104,10 @@ class Ring:
         if not e.is_rational_function(*gens):
             raise InexactValueError(f"{e} is not a rational function of {', '.join(self.names)}")
         num, den = sympy.fraction(sympy.cancel(sympy.together(e)))
-        return RatFun.make(self, self._poly(num, gens), self._poly(den, gens))
+        try:
+            return RatFun.make(self, self._poly(num, gens), self._poly(den, gens))
+        except sympy.polys.polyerrors.CoercionFailed:  # a coefficient such as 1 + exp(1/10)
+            raise InexactValueError(f"{e} has a coefficient that is not rational") from None
 
     def _poly(self, e: Any, gens: list) -> flint.fmpq_mpoly:
 

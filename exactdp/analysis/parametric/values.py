@@ -6,9 +6,10 @@ whole k ≥ 1 (:class:`LogOf`), or ∞.  Case-file values (``log(E)``, ``2*log(E
 exactly on a cell: log(R₁)/k₁ < log(R₂)/k₂ ⟺ R₁^{k₂} < R₂^{k₁} (log is increasing).
 
 A value whose comparison would need a transcendental number — e^q for a rational q ≠ 0, such
-as ε = 0.1 next to a rational function of the symbols — is refused with
-:class:`~exactdp.analysis.parametric.cells.Undecided`: its crossing points are not algebraic,
-so no exact cell decomposition exists.
+as ε = 0.1 next to a rational function of the symbols — is refused by :func:`log_form` with
+:class:`~exactdp.analysis.parametric.cells.Undecided` (its crossing points are not algebraic,
+so no cell ends there); :func:`mixed_log_form` reads it as (q, log(R)/k) for the claims that
+compare it by certified signs (:mod:`~exactdp.analysis.parametric.transcendental`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import Any
 import flint
 import gmpy2
 
-from ...errors import ExactDPError
+from ...errors import ExactDPError, InexactValueError
 from ...numbers.loglinear import LogLinear
 from ...numbers.symbolic import sympy, to_sympy
 from .cells import Ctx, Undecided
@@ -32,7 +33,19 @@ from .ratfun import RatFun, Ring, _factors, factored_latex, factored_text
 
 _Q = flint.fmpq
 
-__all__ = ["LogOf", "log_form", "lambda_of", "rational_of", "cmp_log", "same_value", "value_text", "INF", "is_inf"]
+__all__ = [
+    "LogOf",
+    "ExpAffine",
+    "log_form",
+    "mixed_log_form",
+    "lambda_of",
+    "rational_of",
+    "cmp_log",
+    "same_value",
+    "value_text",
+    "INF",
+    "is_inf",
+]
 
 
 def is_inf(x: Any) -> bool:
@@ -78,6 +91,56 @@ class LogOf:
     def exp_k(self) -> RatFun:
         """R, so that the value is log(R)/k."""
         return self.R
+
+
+@dataclass(frozen=True)
+class ExpAffine:
+    """A − e^m·B for rational functions A, B and a rational m ≠ 0: δ(λ) at a λ = e^m (a decimal
+    ε) on a cell where the optimal event does not change."""
+
+    A: RatFun
+    B: RatFun
+    m: Any
+
+    def text(self, points: Sequence[Mapping[str, Any]] = ()) -> str:
+        """``(E - exp(7/10))/(E + 1)``: over the common denominator of A and B."""
+        if self.B.is_zero():
+            return factored_text(self.A)
+        ring = self.A.ring
+        if self.A.den == self.B.den or self.A.is_zero():
+            den, an, bn = self.B.den, self.A.num, self.B.num
+        else:
+            den = self.A.den * self.B.den
+            an, bn = self.A.num * self.B.den, self.B.num * self.A.den
+        a = RatFun.make(ring, an, ring.ctx.constant(1))
+        b = RatFun.make(ring, bn, ring.ctx.constant(1))
+        bt = factored_text(b)
+        e = f"exp({self.m})" if b.is_one() else f"exp({self.m})*{bt if bt.isalnum() else '(' + bt + ')'}"
+        top = f"-{e}" if a.is_zero() else f"{factored_text(a)} - {e}"
+        d = RatFun.make(ring, den, ring.ctx.constant(1))
+        return (
+            top
+            if d.is_one()
+            else f"({top})/{factored_text(d) if factored_text(d).isalnum() else '(' + factored_text(d) + ')'}"
+        )
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+@dataclass(frozen=True)
+class MaxOf:
+    """The largest of several :class:`ExpAffine` values at every point of the cell: δ(λ) at λ = e^q
+    where the optimal event changes inside the cell, at a transcendental point (δ(λ) is the largest
+    of A_k − λ·B_k over the prefixes k of each pair's chain)."""
+
+    parts: tuple[ExpAffine, ...]
+
+    def text(self, points: Sequence[Mapping[str, Any]] = ()) -> str:
+        return "max(" + ", ".join(p.text(points) for p in self.parts) + ")"
+
+    def __str__(self) -> str:
+        return self.text()
 
 
 def _as_power(R: RatFun, points: Sequence[Mapping[str, Any]] = ()) -> tuple[int, RatFun]:
@@ -169,6 +232,16 @@ def log_form(x: Any, ring: Ring) -> LogOf | Any:
         ) from None
 
 
+def mixed_log_form(x: Any, ring: Ring) -> tuple[flint.fmpq, LogOf] | Any:
+    """A value q + Σ c·log(X) (``log(E) + 1``, ``log(E) - 1/2``, a decimal ``0.7``) as (q, log(R)/k)
+    with a rational q, or :data:`INF`; q ≠ 0 is compared with functions of the symbols by
+    certified enclosures of e^q (:mod:`~exactdp.analysis.parametric.transcendental`)."""
+    if is_inf(x):
+        return INF
+    logs, q = _terms(_sympy_of(x))
+    return _Q(int(sympy.Rational(q).p), int(sympy.Rational(q).q)), _from_logs(logs, ring)
+
+
 def _log_form(x: Any, ring: Ring) -> LogOf:
 
     e = _sympy_of(x)
@@ -178,13 +251,20 @@ def _log_form(x: Any, ring: Ring) -> LogOf:
             f"the value {e} has the rational part {q}; comparing it with a function of the symbols would "
             "need e^q, a transcendental number (write eps as log(r), or as the log of a rational function)"
         )
+    return _from_logs(logs, ring)
+
+
+def _from_logs(logs: list[tuple[Any, Any]], ring: Ring) -> LogOf:
     k = 1
     for c, _ in logs:
         k = lcm(k, int(sympy.Rational(c).q))
     R = ring.one
     for c, X in logs:
         n = int(sympy.Rational(c) * k)
-        R = R * ring.from_sympy(X) ** n
+        try:
+            R = R * ring.from_sympy(X) ** n
+        except InexactValueError as e:
+            raise Undecided(f"log({X}) is not the log of a rational function of the symbols ({e})") from None
     return LogOf(R, k)
 
 
@@ -271,6 +351,6 @@ def value_text(v: Any, points: Sequence[Mapping[str, Any]] = ()) -> str:
         return "inf"
     if isinstance(v, RatFun):
         return factored_text(v)
-    if isinstance(v, LogOf):
+    if isinstance(v, (LogOf, ExpAffine, MaxOf)):
         return v.text(points)
     return str(v)
