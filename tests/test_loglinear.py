@@ -161,3 +161,29 @@ def test_a_log_of_a_number_of_a_million_bits_is_quick():
         v = log_linear(Q(0), [(Q(n, 7**1000), Q(1, 2))])
     assert dict(v.terms) == {7: Q(-500), n: Q(1, 2)}  # (n = 3 mod 7: coprime to 7)
     assert coprime_basis([n * 5, 5**3]) == [5, n]
+
+
+def test_exp_of_a_log_linear_form_with_whole_coefficients_is_exact():
+    """e^(s + sum c log b) = e^s * prod b^c: with whole c the product is rational, so the value
+    is a rational (s = 0) or r*e^s; with a fractional c it is refused, and the message says
+    whether it is algebraic (s = 0) or transcendental."""
+    from fractions import Fraction
+
+    import pytest
+
+    from exactdp.errors import InexactValueError
+    from exactdp.numbers import ladder
+    from exactdp.numbers.expreal import ExpReal
+    from exactdp.numbers.loglinear import log_linear
+
+    assert ladder.exp(log_linear(0, [(2, 1), (3, -2)])) == Fraction(2, 9)
+    y = ladder.exp(log_linear(1, [(2, 1)]))
+    assert isinstance(y, ExpReal) and y.r == 2 and y.s == 1
+    assert (
+        ladder.cmp(ladder.log(ladder.exp(log_linear(Fraction(1, 2), [(6, 3)]))), log_linear(Fraction(1, 2), [(6, 3)]))
+        == 0
+    )
+    with pytest.raises(InexactValueError, match="transcendental"):
+        ladder.exp(log_linear(1, [(2, Fraction(1, 2))]))
+    with pytest.raises(InexactValueError, match="irrational algebraic number \\(a root"):
+        ladder.exp(log_linear(0, [(2, Fraction(1, 2))]))

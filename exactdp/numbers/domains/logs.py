@@ -111,9 +111,23 @@ class LogLinearForms(Domain):
     def exp(self, x: Any) -> Any:
         if isinstance(x, LogReal):
             return as_q(x.r) if x.s == 0 else ExpReal(as_q(x.r), as_q(x.s))
+        ll = _ll(x)
+        if all(to_fraction(c).denominator == 1 for _b, c in ll.terms):  # e^s * prod b^c, b^c rational
+            _limits.check_bits(
+                sum(abs(int(to_fraction(c))) * int(b).bit_length() for b, c in ll.terms), "exp of a sum of logarithms"
+            )
+            r = Q(1)
+            for b, c in ll.terms:
+                r *= Q(int(b)) ** int(to_fraction(c))
+            return r if ll.s == 0 else ExpReal(r, as_q(ll.s))
+        # otherwise the product is an irrational root of a rational, and e^s is transcendental
+        # when s != 0
+        what = "an irrational algebraic number (a root of a rational)"
+        if _ll(x).s != 0:
+            what = f"e^({q_str(_ll(x).s)}) times {what}, a transcendental number"
         raise InexactValueError(
-            f"exp({ll_str(x)}) is an irrational algebraic number (a root of a rational): exactdp keeps "
-            "e^eps exact only when it is rational or e^(rational) times a rational"
+            f"exp({ll_str(x)}) is {what}: exactdp keeps e^eps exact only when it is rational or "
+            "e^(rational) times a rational"
         )
 
     def to_sympy(self, x: Any) -> Any:
