@@ -44,6 +44,9 @@ NO_CERTIFICATE_REASONS = re.compile(
     r"|Renyi certificates need rational probabilities: these lie in Q\(e\^\(1/L\)\)"
     r"|non-adaptive adversaries have no certificate yet: the checker's games give the adversary every choice"
     r"|named bounds, times or sequential interleaving have no certificate"
+    r"|a trade-off value with a symbol: the checker computes T\(M\) at a given alpha for no game"
+    r"|a conversion theorem with a symbol: the checker evaluates no conversion theorem"
+    r"|a value lies in Q\(e\^\(1/L\)\) \(a decimal eps, or e\^q in a bound\): the checker's cells hold rational"
 )
 
 

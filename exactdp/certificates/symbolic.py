@@ -71,8 +71,12 @@ _WHY = {
     "composition": "a composition theorem with a symbol: the checker recomputes the theorem's bound from numbers",
     "gdp": "Gaussian DP is transcendental in the symbol (Phi): no exact cells",
     "simulates_rr": "a simulation of RR with a symbol: the checker's tables and Farkas multipliers are numbers",
+    "tradeoff": "a trade-off value with a symbol: the checker computes T(M) at a given alpha for no game, numeric "
+    "or symbolic",
+    "conversion": "a conversion theorem with a symbol: the checker evaluates no conversion theorem",
+    "zcdp": "zCDP with a symbol: zCDP bounds D_alpha at every real order, and the checker bounds one order at a time",
 }
-_WHY.update(not_gdp=_WHY["gdp"], not_simulates_rr=_WHY["simulates_rr"])
+_WHY.update(not_gdp=_WHY["gdp"], not_simulates_rr=_WHY["simulates_rr"], not_zcdp=_WHY["zcdp"])
 
 
 def poly_text(e: Any, s: Any) -> str:
@@ -157,7 +161,8 @@ def _numeric(claim: Any, E: Engines, point: dict[str, Fraction]) -> dict:
         raise NoCertificate(f"{claim.kind} claims have no certificate yet")
     if "field" in textify({"x": body}):
         raise NoCertificate(
-            "a value lies in Q(e^(1/L)) (a decimal eps): the checker's symbol certificates are rational"
+            "a value lies in Q(e^(1/L)) (a decimal eps, or e^q in a bound): the checker's cells hold rational "
+            "functions of the symbol"
         )
     return body
 
