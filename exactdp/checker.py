@@ -45,6 +45,7 @@ import argparse  # noqa: E402
 import gc  # noqa: E402
 import hashlib  # noqa: E402
 import json  # noqa: E402
+from collections import defaultdict  # noqa: E402
 from collections.abc import Iterator  # noqa: E402
 from contextlib import contextmanager  # noqa: E402
 from fractions import Fraction  # noqa: E402
@@ -751,13 +752,10 @@ def hockey(game: Game, pair: tuple, lam: Any) -> tuple[Any, Any]:
         count += len(states)
         if count > LIMITS["max_states"]:
             too_large("max_states", "the point recursion", f"more than {count - len(states)} states")
-        nd = nodes[k]
-        for row, c in zip(nd[3], nd[4]) if nd[0] == "answer" and states else ():
+        rows = nodes[k][3] if nodes[k][0] == "answer" else [(one,) * len(game.datasets)] * len(nodes[k][-1])
+        for row, c in zip(rows, nodes[k][-1]) if states else ():  # (an option of the adversary: weight 1)
             if row[i] and row[j] and nodes[c][0] != "end":
                 need.setdefault(c, set()).update(norm(a * row[i], b * row[j], c)[1:] for a, b in states)
-        for c in nd[2] if nd[0] == "ask" and states else ():
-            if nodes[c][0] != "end":
-                need.setdefault(c, set()).update(norm(a, b, c)[1:] for a, b in states)
     val: dict = {}
 
     def child(c: int, a: Any, b: Any) -> tuple:  # (G_c, E_c) at the weights (a, b)
@@ -1130,38 +1128,33 @@ def check_farkas(game: Game, raw: object, path: str, lam: Any, delta: Any) -> fr
     tau_c(h) >= 0 and y^T b < 0.  Then no T exists."""
     (i, j), outputs, w = rr_weights(game, raw, path, lam, delta)
     ys: dict = {}
-    rows = field(raw, "multipliers", list, path)
+    rows, kinds = (
+        field(raw, "multipliers", list, path),
+        [("consistency", c) for c in outputs] + [("mixture", 0), ("mixture", 1)],
+    )
     if len(rows) > LIMITS["max_histories"]:
         too_large("max_histories", "the Farkas check", f"{len(rows)} rows")
     for k, m in enumerate(rows):
         where = f"{path}.multipliers[{k}]"
         y, row = number(field(m, "y", str, where), where + ".y"), field(m, "row", list, where)
-        ok = len(row) == 3 and (row[0], row[1]) in [("consistency", c) for c in outputs] + [
-            ("mixture", 0),
-            ("mixture", 1),
-        ]
-        if not ok or isinstance(row[1], bool):
+        if len(row) != 3 or isinstance(row[1], bool) or (row[0], row[1]) not in kinds:
             raise Malformed(f"{where}.row: expected [consistency, output, history] or [mixture, b, history]")
         hist = tuple(expect(x, str, f"{where}.row[2]") for x in expect(row[2], list, where + ".row[2]"))
         key = (row[0], outputs.index(row[1]) if row[0] == "consistency" else row[1], hist)
         ys[key] = ys.get(key, ZERO) + y
-    column: dict = {}  # (c, h) -> the coefficient of tau_c(h) in y^T A; h = (): the right-hand side
-
-    def add(c: int, h: tuple, v: Any) -> None:
-        column[c, h] = column.get((c, h), ZERO) + v
-
+    column: dict = defaultdict(Fraction)  # (c, h) -> the coefficient of tau_c(h) in y^T A; h = (): y^T b
     for hist, k, probs, prev in rounds(game, (i, j), "the Farkas check"):
         labels = game.nodes[k][1]
         for c in range(len(outputs)):
             y = ys.pop(("consistency", c, hist), ZERO)
             for h, v in [(hist + (lab,), y) for lab in labels] + [(prev, -y if prev else y)]:
-                add(0 if not h else c, h, v)
+                column[c if h else 0, h] += v
         for lab, p in zip(labels, game.probs(k)):
             for b in (0, 1):
                 y = ys.pop(("mixture", b, hist + (lab,)), ZERO)
                 for c in range(len(outputs)):
-                    add(c, hist + (lab,), y * w[b][c])
-                add(0, (), y * probs[b] * p[(i, j)[b]])
+                    column[c, hist + (lab,)] += y * w[b][c]
+                column[0, ()] += y * probs[b] * p[(i, j)[b]]
     if ys:
         kind, _, h = next(iter(ys))
         raise Malformed(f"{path}: no {kind} row for the history ({', '.join(map(text, h))}) in the game")
@@ -1427,12 +1420,13 @@ def simulates(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     if infinite(lam):
         return "no finite eps", statement, False
 
-    def entries(key: str) -> Any:
-        return enumerate(field(proof, key, list, "proof", optional=True) or [])
-
-    with_t = {check_simulation(game, s, f"proof.simulation[{k}]", lam, delta) for k, s in entries("simulation")}
-    no_t = {check_farkas(game, f, f"proof.farkas[{k}]", lam, delta) for k, f in entries("farkas")}
-    for k, raw in entries("breaks"):
+    entries = {
+        key: enumerate(field(proof, key, list, "proof", optional=True) or [])
+        for key in ("simulation", "farkas", "breaks")
+    }
+    with_t = {check_simulation(game, s, f"proof.simulation[{k}]", lam, delta) for k, s in entries["simulation"]}
+    no_t = {check_farkas(game, f, f"proof.farkas[{k}]", lam, delta) for k, f in entries["farkas"]}
+    for k, raw in entries["breaks"]:
         pair = game.pair(raw, f"proof.breaks[{k}]")
         if not hockey(game, pair, lam)[0] > delta:
             said = f"the pair {game.pair_names(pair)} is ({log_text(lam)}, {text(delta)})-DP"
