@@ -1072,7 +1072,8 @@ def rounds(game: Game, pair: tuple, what: str) -> Iterator[tuple]:
 
     Yields (r, its node, (P_x(r), P_x'(r)), p), walking the game as a tree (at most
     --max-histories histories)."""
-    (i, j), walked, stack = pair, 0, [(game.root, (), (ONE, ONE), ())]
+    (i, j), walked = pair, 0
+    stack: list = [(game.root, (), (ONE, ONE), ())]
     while stack:
         k, hist, (px, pxp), prev = stack.pop()
         walked += 1
