@@ -45,6 +45,7 @@ import argparse  # noqa: E402
 import gc  # noqa: E402
 import hashlib  # noqa: E402
 import json  # noqa: E402
+from collections import defaultdict  # noqa: E402
 from collections.abc import Iterator  # noqa: E402
 from contextlib import contextmanager  # noqa: E402
 from fractions import Fraction  # noqa: E402
@@ -613,20 +614,6 @@ class Game:
     def pair_names(self, pair: tuple) -> str:
         return f"({text(self.datasets[pair[0]])}, {text(self.datasets[pair[1]])})"
 
-    def walk_path(self, labels: list, path: str) -> tuple[int, list, list]:
-        """Follow a history (a list of labels) from the root: the node reached, the answer
-        probabilities picked up (per dataset), and for each label whether it was an answer."""
-        node, probs, answered = self.root, [ONE] * len(self.datasets), []
-        for k, lab in enumerate(labels):
-            nd = self.nodes[node]
-            if lab not in nd[1]:
-                raise Malformed(f"{path}[{k}]: the history leaves the game at {text(lab)!r}")
-            i = nd[1].index(lab)
-            probs = [p * q for p, q in zip(probs, self.probs(node)[i])]
-            answered.append(nd[0] == "answer")
-            node = nd[-1][i]
-        return node, probs, answered
-
 
 def ring_gcd(x: Any, y: Any) -> Any:
     """The gcd of two integers, or of two integer polynomials in t (taken > 0 at t)."""
@@ -772,13 +759,10 @@ def hockey(game: Game, pair: tuple, lam: Any) -> tuple[Any, Any]:
         count += len(states)
         if count > LIMITS["max_states"]:
             too_large("max_states", "the point recursion", f"more than {count - len(states)} states")
-        nd = nodes[k]
-        for row, c in zip(nd[3], nd[4]) if nd[0] == "answer" and states else ():
+        rows = nodes[k][3] if nodes[k][0] == "answer" else [(one,) * len(game.datasets)] * len(nodes[k][-1])
+        for row, c in zip(rows, nodes[k][-1]) if states else ():  # (an option of the adversary: weight 1)
             if row[i] and row[j] and nodes[c][0] != "end":
                 need.setdefault(c, set()).update(norm(a * row[i], b * row[j], c)[1:] for a, b in states)
-        for c in nd[2] if nd[0] == "ask" and states else ():
-            if nodes[c][0] != "end":
-                need.setdefault(c, set()).update(norm(a, b, c)[1:] for a, b in states)
     val: dict = {}
 
     def child(c: int, a: Any, b: Any) -> tuple:  # (G_c, E_c) at the weights (a, b)
@@ -1085,10 +1069,35 @@ def rr_weights(game: Game, raw: object, path: str, lam: Any, delta: Any) -> tupl
     raise Malformed(f"{path}.outputs: outputs must be [0, 1] (delta = 0) or [I0, 0, 1, I1]")
 
 
+def rounds(game: Game, pair: tuple, what: str) -> Iterator[tuple]:
+    """The system both checks below read, round by round.  Its variables are tau_c(h) >= 0, the
+    probability that T outputs the answers of history h when RR outputs c; for each round r (a
+    history ending at an answer node; p the answer history before it, () at the start) its rows are
+
+        consistency(c, r): sum_a tau_c(r.a) - tau_c(p) = 0, or = 1 when p = ();
+        mixture(b, r.a):   sum_c Pr[RR(b) = c] tau_c(r.a) = P_(x_b)(r.a), for each answer a.
+
+    Yields (r, its node, (P_x(r), P_x'(r)), p), walking the game as a tree (at most
+    --max-histories histories)."""
+    (i, j), walked = pair, 0
+    stack: list = [(game.root, (), (ONE, ONE), ())]
+    while stack:
+        k, hist, (px, pxp), prev = stack.pop()
+        walked += 1
+        if walked > LIMITS["max_histories"]:
+            too_large("max_histories", what, f"more than {walked - 1} histories")
+        nd = game.nodes[k]
+        if nd[0] == "answer":
+            yield hist, k, (px, pxp), prev
+        for row, lab, c in zip(game.probs(k), nd[1], nd[-1]):
+            at = hist + (lab,)
+            stack.append((c, at, (px * row[i], pxp * row[j]), at if nd[0] == "answer" else prev))
+
+
 def check_simulation(game: Game, raw: object, path: str, lam: Any, delta: Any) -> frozenset:
-    """T on every history of the game (walked as a tree, at most --max-histories of them):
-    each conditional a distribution, and sum_c Pr[RR(b) = c] T_c(h) = P_(x_b)(h) for b = 0, 1;
-    returns the pair it covers."""
+    """T's table gives tau_c(r.a) = tau_c(p) T_c(r)(a): each conditional T_c(r) must be a
+    distribution over the answers (so every consistency row holds), and every mixture row must
+    hold (:func:`rounds`); returns the pair it covers."""
     (i, j), outputs, w = rr_weights(game, raw, path, lam, delta)
     table: dict = {}
     for k, rd in enumerate(field(raw, "rounds", list, path)):
@@ -1101,74 +1110,63 @@ def check_simulation(game: Game, raw: object, path: str, lam: Any, delta: Any) -
             [number(v, f"{where}.T[{c}][{a}]") for a, v in enumerate(expect(r, list, f"{where}.T[{c}]"))]
             for c, r in enumerate(rows)
         ]
-    seen, walked = set(), 0
-    stack: list = [(game.root, (), [ONE] * len(outputs), ONE, ONE)]
-    while stack:
-        node, hist, tau, px, pxp = stack.pop()
-        walked += 1
-        if walked > LIMITS["max_histories"]:
-            too_large("max_histories", "the simulation check", f"more than {walked - 1} histories")
-        nd = game.nodes[node]
-        if nd[0] == "ask":
-            stack.extend((c, hist + (lab,), tau, px, pxp) for lab, c in zip(nd[1], nd[2]))
-        elif nd[0] == "answer":
-            rows, probs = table.get(hist), game.probs(node)
-            where = f"{path}: round ({', '.join(map(text, hist))})"
-            if rows is None:
-                raise Rejected(f"{where} has no entry in T's table")
-            seen.add(hist)
-            for c, row in enumerate(rows):
-                if len(row) != len(nd[1]) or any(v < 0 for v in row) or sum(row, ZERO) != 1:
-                    raise Rejected(f"{where}: T({text(outputs[c])}) is not a probability distribution over the answers")
-            for a, (lab, c) in enumerate(zip(nd[1], nd[4])):
-                t2 = [t * rows[o][a] for o, t in enumerate(tau)]
-                p2, pp2 = px * probs[a][i], pxp * probs[a][j]
-                for b, target in ((0, p2), (1, pp2)):
-                    mix = sum((wc * t for wc, t in zip(w[b], t2)), ZERO)
-                    if mix != target:
-                        said = f"T(RR({b})) gives {text(mix)}, M({text(game.datasets[(i, j)[b]])}) gives {text(target)}"
-                        raise Rejected(f"{where}, answer {text(lab)!r}: {said}")
-                stack.append((c, hist + (lab,), t2, p2, pp2))
-    if seen != set(table):
+    tau, seen = {(): [ONE] * len(outputs)}, 0
+    for hist, k, probs, prev in rounds(game, (i, j), "the simulation check"):
+        rows, labels, where = table.get(hist), game.nodes[k][1], f"{path}: round ({', '.join(map(text, hist))})"
+        if rows is None:
+            raise Rejected(f"{where} has no entry in T's table")
+        seen += 1
+        for c, row in enumerate(rows):
+            if len(row) != len(labels) or any(v < 0 for v in row) or sum(row, ZERO) != 1:
+                raise Rejected(f"{where}: T({text(outputs[c])}) is not a probability distribution over the answers")
+        for a, (lab, p) in enumerate(zip(labels, game.probs(k))):
+            tau[hist + (lab,)] = t = [x * rows[c][a] for c, x in enumerate(tau[prev])]
+            for b in (0, 1):
+                mix, target = sum((wc * x for wc, x in zip(w[b], t)), ZERO), probs[b] * p[(i, j)[b]]
+                if mix != target:
+                    said = f"T(RR({b})) gives {text(mix)}, M({text(game.datasets[(i, j)[b]])}) gives {text(target)}"
+                    raise Rejected(f"{where}, answer {text(lab)!r}: {said}")
+    if seen != len(table):
         raise Rejected(f"{path}: T's table has rounds the game does not have")
     return frozenset((i, j))
 
 
 def check_farkas(game: Game, raw: object, path: str, lam: Any, delta: Any) -> frozenset:
-    """Farkas: y^T A >= 0 on every variable tau_c(h) >= 0 and y^T b < 0, for the rows
-    consistency(c, round): sum_a tau_c(round.a) - tau_c(previous answer history) = [no previous]
-    and mixture(b, h): sum_c Pr[RR(b) = c] tau_c(h) = P_(x_b)(h).  Then no T exists."""
+    """Farkas: multipliers y on the rows of :func:`rounds` with y^T A >= 0 on every variable
+    tau_c(h) >= 0 and y^T b < 0.  Then no T exists."""
     (i, j), outputs, w = rr_weights(game, raw, path, lam, delta)
-    column: dict = {}
-    rhs = ZERO
-    rows = field(raw, "multipliers", list, path)
+    ys: dict = {}
+    rows, kinds = (
+        field(raw, "multipliers", list, path),
+        [("consistency", c) for c in outputs] + [("mixture", 0), ("mixture", 1)],
+    )
     if len(rows) > LIMITS["max_histories"]:
         too_large("max_histories", "the Farkas check", f"{len(rows)} rows")
     for k, m in enumerate(rows):
         where = f"{path}.multipliers[{k}]"
-        y = number(field(m, "y", str, where), where + ".y")
-        row = field(m, "row", list, where)
-        if len(row) != 3 or row[0] not in ("consistency", "mixture"):
+        y, row = number(field(m, "y", str, where), where + ".y"), field(m, "row", list, where)
+        if len(row) != 3 or isinstance(row[1], bool) or (row[0], row[1]) not in kinds:
             raise Malformed(f"{where}.row: expected [consistency, output, history] or [mixture, b, history]")
         hist = tuple(expect(x, str, f"{where}.row[2]") for x in expect(row[2], list, where + ".row[2]"))
-        node, probs, answered = game.walk_path(list(hist), where + ".row[2]")
-        if row[0] == "consistency":  # sum_a tau_c(h.a) = tau_c(the answer history before h), or 1
-            if row[1] not in outputs or game.nodes[node][0] != "answer":
-                raise Malformed(f"{where}.row: not an output, or the history does not end at an answer distribution")
-            c = outputs.index(row[1])
-            for lab in game.nodes[node][1]:
-                column[(c, hist + (lab,))] = column.get((c, hist + (lab,)), ZERO) + y
-            prev = max([k + 1 for k, a in enumerate(answered) if a], default=0)
-            if prev:
-                column[(c, hist[:prev])] = column.get((c, hist[:prev]), ZERO) - y
-            else:
-                rhs += y
-        else:  # sum_c Pr[RR(b) = c] tau_c(h) = P_(x_b)(h)
-            if row[1] not in (0, 1) or isinstance(row[1], bool) or not answered or not answered[-1]:
-                raise Malformed(f"{where}.row: b must be 0 or 1 and the history must end with an answer")
-            for c in range(len(outputs)):
-                column[(c, hist)] = column.get((c, hist), ZERO) + y * w[row[1]][c]
-            rhs += y * probs[(i, j)[row[1]]]
+        key = (row[0], outputs.index(row[1]) if row[0] == "consistency" else row[1], hist)
+        ys[key] = ys.get(key, ZERO) + y
+    column: dict = defaultdict(Fraction)  # (c, h) -> the coefficient of tau_c(h) in y^T A; h = (): y^T b
+    for hist, k, probs, prev in rounds(game, (i, j), "the Farkas check"):
+        labels = game.nodes[k][1]
+        for c in range(len(outputs)):
+            y = ys.pop(("consistency", c, hist), ZERO)
+            for h, v in [(hist + (lab,), y) for lab in labels] + [(prev, -y if prev else y)]:
+                column[c if h else 0, h] += v
+        for lab, p in zip(labels, game.probs(k)):
+            for b in (0, 1):
+                y = ys.pop(("mixture", b, hist + (lab,)), ZERO)
+                for c in range(len(outputs)):
+                    column[c, hist + (lab,)] += y * w[b][c]
+                column[0, ()] += y * probs[b] * p[(i, j)[b]]
+    if ys:
+        kind, _, h = next(iter(ys))
+        raise Malformed(f"{path}: no {kind} row for the history ({', '.join(map(text, h))}) in the game")
+    rhs = column.pop((0, ()), ZERO)
     bad = [key for key, v in column.items() if v < 0]
     if bad:
         c, h = bad[0]
@@ -1226,13 +1224,21 @@ def privloss(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     """PrivLoss(M, delta) = inf{eps >= 0 : delta_M(e^eps) <= delta} is log of the proof's
     ``exp_privloss`` (:func:`pinned`); the claim compares it with its own value."""
     game, delta = game_of(games, claim.get("of")), param(claim, "delta", kind="prob")
-    lam_c, rel = param(claim, "exp_eps", kind="exp"), field(claim, "relation", str, "claim")
-    if rel not in ("equals", "at_most"):
-        raise Malformed("claim.relation: equals or at_most")
+    lam_c, rel = param(claim, "exp_eps", kind="exp"), relation(claim, ["equals", "at_most"])
     lam = param(proof, "exp_privloss", "proof", "lam")
     facts, c = pinned(game, delta, lam, ", the value the proof states"), order(lam, lam_c)
-    statement = f"PrivLoss({text(game.name)}, {text(delta)}) {'=' if rel == 'equals' else '<='} {log_text(lam_c)}"
-    return facts, statement, c == 0 if rel == "equals" else c <= 0
+    return facts, f"PrivLoss({text(game.name)}, {text(delta)}) {rel} {log_text(lam_c)}", RELATIONS[rel](c)
+
+
+RELATIONS = {"=": lambda c: c == 0, "<=": lambda c: c <= 0, ">": lambda c: c > 0}  # on the sign of value - bound
+
+
+def relation(claim: dict, allowed: list) -> str:
+    """claim.relation, one of ``allowed`` (equals, at_most, exceeds), as =, <= or >."""
+    rel = field(claim, "relation", str, "claim")
+    if rel not in allowed:
+        raise Malformed(f"claim.relation: {' or '.join(allowed)}")
+    return {"equals": "=", "at_most": "<=", "exceeds": ">"}[rel]
 
 
 def dp(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
@@ -1242,7 +1248,6 @@ def dp(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     compares delta_M(e^eps) with its value."""
     game, lam = game_of(games, claim.get("of")), param(claim, "exp_eps", kind="lam" if kind == "delta" else "exp")
     delta = param(claim, "equals") if kind == "delta" else param(claim, "delta", kind="prob")
-    neg = kind == "not_dp"
     if infinite(lam):
         raise Malformed("claim.exp_eps: must be finite")
     b = param(proof, "bracket", "proof", "lam") if isinstance(lam, tuple) else lam
@@ -1250,13 +1255,12 @@ def dp(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     facts = f"delta_{text(game.name)}({text(b)}) = {text(v)}"
     if kind == "delta":
         return facts, f"delta_{text(game.name)}({text(lam)}) = {text(delta)}", v == delta
-    statement = f"{text(game.name)} is {'not ' * neg}({log_text(lam)}, {text(delta)})-DP"
+    statement = f"{text(game.name)} is {NOT}({log_text(lam)}, {text(delta)})-DP"
     if not isinstance(lam, tuple):
-        return facts, statement, (v <= delta) != neg
+        return facts, statement, v <= delta
     side = order(b, lam)
-    is_dp = True if v <= delta and side < 0 else False if v > delta and side > 0 else None
     facts += f", with {text(b)} {'<' if side < 0 else '>'} e^{text(lam[1])}"
-    return facts, statement, None if is_dp is None else is_dp != neg
+    return facts, statement, True if v <= delta and side < 0 else False if v > delta and side > 0 else None
 
 
 def envelope(game: Game) -> tuple[Any, list]:
@@ -1279,20 +1283,19 @@ def profile(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     fdp: M is f-DP for f = T(N), N's trade-off function (Dong, Roth & Su 2022): T(M) >= T(N), which
     is delta_M <= delta_N for every lam >= 0 (their Prop. 2.12); for lam < 1 it follows from lam >= 1,
     because over a symmetric set of pairs (every game's) delta(lam) = 1 - lam + lam delta(1/lam)."""
-    key = {"profile_le": "than", "profile_eq": "as"}.get(kind, "f")
+    key, rel = {"profile_le": ("than", "<="), "profile_eq": ("as", "equals")}.get(kind, ("f", None))
     m, n = game_of(games, claim.get("of")), game_of(games, claim.get(key))
-    rel, neg = {"profile_le": "<=", "profile_eq": "equals"}.get(kind), kind == "not_fdp"
     statement = f"profile of {text(m.name)} {rel} profile of {text(n.name)}"
-    statement = statement if rel else f"{text(m.name)} is {'not ' * neg}T({text(n.name)})-DP"
-    chains = {g.name: envelope(g) for g in (m, n)}
+    statement = statement if rel else f"{text(m.name)} is {NOT}T({text(n.name)})-DP"
+    chains = {m.name: envelope(m), n.name: envelope(n)}
     for a, b in [(m, n)] + ([(n, m)] if kind == "profile_eq" else []):
         ca, cb = chains[a.name], chains[b.name]
         lam = above(ca, cb, ONE)
         if lam is not None:
             va, vb = value(ca, lam), value(cb, lam)
             facts = f"delta_{text(a.name)}({text(lam)}) = {text(va)} > delta_{text(b.name)}({text(lam)}) = {text(vb)}"
-            return facts, statement, neg
-    return "compared at every bend and in the limit", statement, not neg
+            return facts, statement, False
+    return "compared at every bend and in the limit", statement, True
 
 
 def gauss_cmp(b: Fraction, w: Any, mu: Fraction) -> int:
@@ -1339,14 +1342,14 @@ def gdp(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     vertex (b, a) of the chain of delta_M is a test with P_x'(T) = b, P_x(T) = a, and every test lies
     below the chain, so T(M)(b) = 1 - C(b) with C the concave chain: piecewise linear, while G_mu is
     convex, so T(M) >= G_mu exactly when G_mu(b) <= 1 - a at every vertex."""
-    game, mu, neg = game_of(games, claim.get("of")), param(claim, "mu"), kind == "not_gdp"
+    game, mu = game_of(games, claim.get("of")), param(claim, "mu")
     if not isinstance(mu, Fraction) or mu < 0:
         raise Malformed("claim.mu: a rational >= 0")
-    statement = f"{text(game.name)} is {'not ' * neg}{text(mu)}-GDP"
+    statement = f"{text(game.name)} is {NOT}{text(mu)}-GDP"
     for b, a in vertices(*envelope(game)):
         if gauss_cmp(b, 1 - a, mu) > 0:
-            return f"the test with P_x'(T) = {text(b)}, P_x(T) = {text(a)} lies below G_{text(mu)}", statement, neg
-    return f"G_{text(mu)} lies below the trade-off curve at every vertex", statement, not neg
+            return f"the test with P_x'(T) = {text(b)}, P_x(T) = {text(a)} lies below G_{text(mu)}", statement, False
+    return f"G_{text(mu)} lies below the trade-off curve at every vertex", statement, True
 
 
 def renyi(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
@@ -1354,13 +1357,9 @@ def renyi(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     recomputed from the game (:func:`divergences`), and compared exactly with the claimed
     X = s + sum c log(b): log(r)/(alpha - 1) - X is a sum of logarithms (:class:`LogForm`)."""
     game, x = game_of(games, claim.get("of")), bound_terms(claim.get("bound"), "claim.bound")
-    rel, alpha = field(claim, "relation", str, "claim"), renyi_order(claim.get("alpha"), "claim.alpha")
-    if rel not in ("equals", "at_most", "exceeds"):
-        raise Malformed("claim.relation: equals, at_most or exceeds")
+    rel, alpha = relation(claim, ["equals", "at_most", "exceeds"]), renyi_order(claim.get("alpha"), "claim.alpha")
     c, shown = compare_divergence([game], alpha, x)
-    sign = {"equals": "=", "at_most": "<=", "exceeds": ">"}[rel]
-    statement = f"D_{alpha or 'inf'}({text(game.name)}) {sign} {terms_text(x)}"
-    return shown, statement, {"equals": c == 0, "at_most": c <= 0, "exceeds": c > 0}[rel]
+    return shown, f"D_{alpha or 'inf'}({text(game.name)}) {rel} {terms_text(x)}", RELATIONS[rel](c)
 
 
 def renyi_order(raw: Any, path: str) -> int | None:
@@ -1412,8 +1411,8 @@ def bounded_range(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     if kind == "br_range":
         target = param(claim, "equals", kind="lam")
         return facts, f"BR-range({text(game.name)}) = {log_text(target)}{suffix}", order(r, target) == 0
-    lam, neg = param(claim, "exp_eps", kind="exp"), kind == "not_bounded_range"
-    return facts, f"{text(game.name)} is {'not ' * neg}{log_text(lam)}-BR{suffix}", (order(r, lam) <= 0) != neg
+    lam = param(claim, "exp_eps", kind="exp")
+    return facts, f"{text(game.name)} is {NOT}{log_text(lam)}-BR{suffix}", order(r, lam) <= 0
 
 
 def simulates(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
@@ -1422,24 +1421,20 @@ def simulates(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     delta)-DP: post-processing).  With eps = PrivLoss(M, delta) (the default), the proof's
     ``exp_privloss`` is checked to be e^PrivLoss."""
     game, delta = game_of(games, claim.get("of")), param(claim, "delta", kind="prob")
-    if claim.get("exp_eps") is None:
-        lam = param(proof, "exp_privloss", "proof", "lam")
-        eps = pinned(game, delta, lam)
-    else:
-        lam = param(claim, "exp_eps", kind="lam")
-        eps = log_text(lam)
-    negated = kind == "not_simulates_rr"
-    does = "does not simulate" if negated else "simulates"
-    statement = f"{text(game.name)} {does} RR_({eps}, {text(delta)}) (Thm 1.10)"
+    given = claim.get("exp_eps") is not None
+    lam = param(claim, "exp_eps", kind="lam") if given else param(proof, "exp_privloss", "proof", "lam")
+    eps = log_text(lam) if given else pinned(game, delta, lam)
+    statement = f"{text(game.name)} is {NOT}a post-processing T(RR_({eps}, {text(delta)})) (Thm 1.10)"
     if infinite(lam):
-        return "no finite eps", statement, negated
+        return "no finite eps", statement, False
 
-    def entries(key: str) -> Any:
-        return enumerate(field(proof, key, list, "proof", optional=True) or [])
-
-    with_t = {check_simulation(game, s, f"proof.simulation[{k}]", lam, delta) for k, s in entries("simulation")}
-    no_t = {check_farkas(game, f, f"proof.farkas[{k}]", lam, delta) for k, f in entries("farkas")}
-    for k, raw in entries("breaks"):
+    entries = {
+        key: enumerate(field(proof, key, list, "proof", optional=True) or [])
+        for key in ("simulation", "farkas", "breaks")
+    }
+    with_t = {check_simulation(game, s, f"proof.simulation[{k}]", lam, delta) for k, s in entries["simulation"]}
+    no_t = {check_farkas(game, f, f"proof.farkas[{k}]", lam, delta) for k, f in entries["farkas"]}
+    for k, raw in entries["breaks"]:
         pair = game.pair(raw, f"proof.breaks[{k}]")
         if not hockey(game, pair, lam)[0] > delta:
             said = f"the pair {game.pair_names(pair)} is ({log_text(lam)}, {text(delta)})-DP"
@@ -1448,9 +1443,8 @@ def simulates(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     if with_t & no_t:
         raise Rejected("T was shown both to exist and not to exist for the same pair")
     everything = {frozenset(p) for p in game.pairs}
-    exists = True if with_t == everything else False if no_t else None
     facts = f"T exists for {len(with_t)} and for {len(no_t)} not, of {len(everything)} pairs"
-    return facts, statement, None if exists is None else exists != negated
+    return facts, statement, True if with_t == everything else False if no_t else None
 
 
 # --- composition theorems: the composition built here, the bound recomputed ---------------------
@@ -1577,19 +1571,18 @@ def tensor(chains: list) -> tuple:
 
 # --- a certificate ---------------------------------------------------------------------------------
 
-HANDLERS = {  # claim kind: (its check, the proof objects it reads)
+HANDLERS = {  # claim kind: its check, the proof objects it reads
     "privloss": (privloss, {"exp_privloss"}),
-    **dict.fromkeys(["dp", "not_dp"], (dp, {"bracket"})),
+    "dp": (dp, {"bracket"}),
     "delta": (dp, set()),
-    **dict.fromkeys(["profile_le", "profile_eq", "fdp", "not_fdp"], (profile, set())),
-    **dict.fromkeys(["gdp", "not_gdp"], (gdp, set())),
+    **dict.fromkeys(["profile_le", "profile_eq", "fdp"], (profile, set())),
+    "gdp": (gdp, set()),
     "renyi": (renyi, set()),
-    **dict.fromkeys(["bounded_range", "not_bounded_range", "br_range"], (bounded_range, set())),
-    **dict.fromkeys(
-        ["simulates_rr", "not_simulates_rr"], (simulates, {"exp_privloss", "simulation", "farkas", "breaks"})
-    ),
+    **dict.fromkeys(["bounded_range", "br_range"], (bounded_range, set())),
+    "simulates_rr": (simulates, {"exp_privloss", "simulation", "farkas", "breaks"}),
     "composition": (composition, {"exp_eps", "exp_privloss"}),
 }
+NEGATED, NOT = {"dp", "fdp", "gdp", "bounded_range", "simulates_rr"}, "\0"  # not_dp, ...: NOT marks where "not " goes
 
 
 @contextmanager
@@ -1635,7 +1628,8 @@ def check_certificate(cert: object, hashes: set | None = None) -> str:
         games = read_games(cert)
         claim, proof = field(cert, "claim", dict, "certificate"), field(cert, "proof", dict, "certificate")
         kind, verdict = field(claim, "kind", str, "claim"), field(cert, "verdict", str, "certificate")
-        handler, keys = HANDLERS.get(kind, (None, set()))
+        neg = kind.startswith("not_") and kind[4:] in NEGATED
+        handler, keys = HANDLERS.get(kind[4:] if neg else kind, (None, set()))
         if handler is None:
             raise Malformed(f"claim.kind: unknown kind {text(kind)!r}")
         if verdict not in ("holds", "fails"):
@@ -1643,6 +1637,7 @@ def check_certificate(cert: object, hashes: set | None = None) -> str:
         if set(proof) - keys:  # nothing in a certificate goes unchecked
             raise Malformed(f"proof: {', '.join(sorted(map(text, set(proof) - keys)))} is not part of a {kind} proof")
         facts, statement, holds = handler(kind, claim, games, proof)  # (a composition adds the game it builds)
+        statement, holds = statement.replace(NOT, "not " * neg), None if holds is None else holds != neg
         if holds is None:
             raise Rejected(f"the proof does not decide the claim {statement} ({facts})")
         if holds != (verdict == "holds"):

@@ -537,7 +537,7 @@ def test_imports_only_the_standard_library():
     assert mods <= allowed, mods - allowed
 
 
-KERNEL_BUDGET = 1984  # lines: 1,705 and the 279 of the section for a symbol; the aim is 1,600 (docs)
+KERNEL_BUDGET = 1979  # lines: 1,700 and the 279 of the section for a symbol; the aim is 1,600 (docs)
 FRONT = "# --- the command line:"
 
 
