@@ -1040,7 +1040,7 @@ def renyi_iv(game: Game, alpha: Fraction, p: int) -> Any:
                         if u * max(r[i], r[j]).bit_length() + p * v > LIMITS["max_bits"]:
                             too_large("max_bits", f"the Renyi sum at alpha = {alpha}", f"{p * v} bits and more")
                         a, b = r[i] ** u << (p * v), r[j] ** u
-                        spend("steps", (a.bit_length() // 64 + 1) ** 2 * 8, "integer roots of the Renyi sum")
+                        spend("steps", (a.bit_length() // 64 + 1) ** 2 * (v + 8), "integer roots of the Renyi sum")
                         roots[r[i], r[j]] = iroot(a // b, v), iroot(-(-a // b), v) + 1
                     (rl, rh), scale = roots[r[i], r[j]], nd[2] << p
                     lo, hi = lo + r[i] * rl * x // scale, hi - (-r[i] * rh * y // scale)
@@ -1450,7 +1450,8 @@ def compare_bounded(game: Game, alpha: Fraction, x: tuple | None) -> tuple[int, 
         return (top == INF) - (x is None), "D = inf" if top == INF else "D is finite"
     bound = LogForm([b for b, _ in x[1]], x[0], {k: c for k, (_, c) in enumerate(x[1])})
 
-    def iv(p: int) -> tuple:
+    def iv(p: int) -> tuple:  # (the series of a logarithm of a p-bit number costs about p^3 bit operations)
+        spend("steps", (p // 64 + 1) ** 3 * 128, f"bounds on D_{alpha}")
         lo, hi = renyi_iv(game, alpha, p)
         if not lo:
             return -ONE, ONE
