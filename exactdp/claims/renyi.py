@@ -162,11 +162,11 @@ class ZCDPClaim(Claim):
 
     def certificate(self, an: Analysis) -> dict | None:
         """No certificate (:class:`~exactdp.certificates.NoCertificate` says why): zCDP speaks of
-        D_α at every real α > 1, and the checker has no certified interval arithmetic."""
+        D_α at every real α > 1, and the checker bounds D_α at one given order at a time."""
         raise NoCertificate(
             f"{self.kind} claims have no certificate yet: zCDP bounds D_alpha at every real order alpha > 1, "
-            "decided here by certified interval arithmetic over alpha; the checker recomputes Renyi divergences "
-            "exactly, at whole orders and inf only"
+            "decided here by certified interval arithmetic over alpha; the checker decides D_alpha at one given "
+            "order at a time"
         )
 
     def check(self, an: Analysis) -> Verdict:
