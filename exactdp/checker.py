@@ -929,18 +929,15 @@ class LogForm:
     def scale(self, f: Any) -> LogForm:
         return LogForm(self.base, self.s * f, {k: v * f for k, v in self.c.items()})
 
+    def iv(self, p: int) -> tuple:
+        lo = hi = self.s
+        for k, v in self.c.items():
+            a, b = log_iv(Fraction(self.base[k]), p)
+            lo, hi = lo + min(v * a, v * b), hi + max(v * a, v * b)
+        return lo, hi
+
     def sign(self) -> int:
-        if not self.c:
-            return (self.s > 0) - (self.s < 0)
-
-        def iv(p: int) -> tuple:
-            lo = hi = self.s
-            for k, v in self.c.items():
-                a, b = log_iv(Fraction(self.base[k]), p)
-                lo, hi = lo + min(v * a, v * b), hi + max(v * a, v * b)
-            return lo, hi
-
-        return decide(iv, "a sum of logarithms")
+        return decide(self.iv, "a sum of logarithms") if self.c else (self.s > 0) - (self.s < 0)
 
 
 def bound_terms(raw: Any, path: str) -> tuple[Fraction, list] | None:
@@ -1012,6 +1009,51 @@ def renyi_sum(game: Game, pair: tuple, alpha: int | None, base: list | None = No
             val.append(bounded(max(parts) if alpha is None else sum(parts, ZERO), "a Renyi sum"))
             spend("bits", bits(val[-1]), "the Renyi sums")
     return val[game.root]
+
+
+def iroot(n: int, k: int) -> int:
+    """floor(n^(1/k)) for integers n >= 0, k >= 1: Newton's method on integers from above (from
+    x >= the root, the next x is still >= floor of the root (AM-GM) and smaller, until it is not)."""
+    if n < 2:
+        return n
+    x = 1 << -(-n.bit_length() // k)
+    while True:
+        y = ((k - 1) * x + n // x ** (k - 1)) // k
+        if y >= x:
+            return x
+        x = y
+
+
+def renyi_iv(game: Game, alpha: Fraction, p: int) -> Any:
+    """(lo, hi) with lo/2^p <= r <= hi/2^p, r the largest over the ordered pairs of the Renyi sum
+    (:func:`renyi_sum`) at a non-integer alpha = 1 + u/v, or INF.  The recursion is renyi_sum's,
+    on integers over 2^p rounded outwards; (p_a/p'_a)^(u/v) lies between floor(R) 2^-p and
+    (floor(R') + 1) 2^-p, for R and R' the integer v-th roots (:func:`iroot`) of
+    p_a^u 2^(p v)/p'_a^u rounded down and up."""
+    u, v, one, roots, out = (alpha - 1).numerator, (alpha - 1).denominator, 1 << p, {}, []
+    for i, j in game.pairs:
+        val: list = []
+        for nd in game.nodes:
+            kids = [val[c] for c in nd[-1]]
+            terms = [(r, x) for r, x in zip(nd[3], kids) if r[i]] if nd[0] == "answer" else []
+            if INF in kids if nd[0] != "answer" else any(not r[j] or x == INF for r, x in terms):
+                val.append(INF)
+            elif nd[0] != "answer":
+                val.append((max([x[0] for x in kids], default=one), max([x[1] for x in kids], default=one)))
+            else:
+                lo = hi = 0
+                for r, (x, y) in terms:
+                    if (r[i], r[j]) not in roots:
+                        if u * max(r[i], r[j]).bit_length() + p * v > LIMITS["max_bits"]:
+                            too_large("max_bits", f"the Renyi sum at alpha = {alpha}", f"{p * v} bits and more")
+                        a, b = r[i] ** u << (p * v), r[j] ** u
+                        spend("steps", (a.bit_length() // 64 + 1) ** 2 * (v + 8), "integer roots of the Renyi sum")
+                        roots[r[i], r[j]] = iroot(a // b, v), iroot(-(-a // b), v) + 1
+                    (rl, rh), scale = roots[r[i], r[j]], nd[2] << p
+                    lo, hi = lo + r[i] * rl * x // scale, hi - (-r[i] * rh * y // scale)
+                val.append((lo, bounded(hi, "a bound on a Renyi sum")))
+        out.append(val[game.root])
+    return INF if INF in out else (max(x[0] for x in out), max(x[1] for x in out))
 
 
 def divergences(games: list, alpha: int | None, xs: list | None = None) -> list:
@@ -1355,20 +1397,23 @@ def gdp(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
 def renyi(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     """D_alpha(M) (Mironov 2017, Def. 3) for alpha = 1 (KL), a whole alpha >= 2 or alpha = inf,
     recomputed from the game (:func:`divergences`), and compared exactly with the claimed
-    X = s + sum c log(b): log(r)/(alpha - 1) - X is a sum of logarithms (:class:`LogForm`)."""
+    X = s + sum c log(b): log(r)/(alpha - 1) - X is a sum of logarithms (:class:`LogForm`); for a
+    fraction alpha > 1, by bounds (:func:`compare_bounded`)."""
     game, x = game_of(games, claim.get("of")), bound_terms(claim.get("bound"), "claim.bound")
     rel, alpha = relation(claim, ["equals", "at_most", "exceeds"]), renyi_order(claim.get("alpha"), "claim.alpha")
     c, shown = compare_divergence([game], alpha, x)
     return shown, f"D_{alpha or 'inf'}({text(game.name)}) {rel} {terms_text(x)}", RELATIONS[rel](c)
 
 
-def renyi_order(raw: Any, path: str) -> int | None:
-    a = expect(raw, str, path)
-    if a == INF:
-        return None
-    if not (a.isascii() and a.isdigit() and 1 <= int(a) <= 10_000):
-        raise Malformed(f"{path}: a whole number from 1 to 10000, or inf")
-    return int(a)
+def renyi_order(raw: Any, path: str, whole: bool = False) -> Any:
+    """alpha: inf (None), a whole number from 1 to 10,000 (an int) or, unless ``whole``, a fraction
+    1 < alpha <= 10,000 with a denominator <= 10,000 (a Fraction)."""
+    a = None if expect(raw, str, path) == INF else number(raw, path)
+    if a is None or (isinstance(a, Fraction) and 1 <= a <= 10_000 and a.denominator == 1):
+        return a if a is None else int(a)
+    if whole or not isinstance(a, Fraction) or not 1 < a <= 10_000 or a.denominator > 10_000:
+        raise Malformed(f"{path}: a whole number from 1 to 10000, inf" + " or a fraction from 1 to 10000" * (not whole))
+    return a
 
 
 def compare_divergence(games: list, alpha: int | None, x: tuple | None = (ZERO, [])) -> tuple[int, str]:
@@ -1379,6 +1424,8 @@ def compare_divergence(games: list, alpha: int | None, x: tuple | None = (ZERO, 
     if not all(g.rational for g in games):
         raise Malformed("Renyi claims need rational probabilities")
     xs = [] if x is None else [y for b, _ in x[1] for y in (b.numerator, b.denominator)]
+    if isinstance(alpha, Fraction):
+        return compare_bounded(games[0], alpha, x)
     d, *rest = divergences(games, alpha, xs)
     beyond = x is None or any(infinite(r) for r in rest)
     if infinite(d) or alpha == 1:
@@ -1398,6 +1445,27 @@ def compare_divergence(games: list, alpha: int | None, x: tuple | None = (ZERO, 
     for r in rest:
         diff = diff - r
     return diff.sign(), f"D = {shown}"
+
+
+def compare_bounded(game: Game, alpha: Fraction, x: tuple | None) -> tuple[int, str]:
+    """The sign of D_alpha - X at a non-integer alpha, D_alpha = log(r)/(alpha - 1) being
+    transcendental in general: from the bounds on r (:func:`renyi_iv`) and rigorous bounds on the
+    logarithms, at 64, 128, ... bits until they decide it (beyond --max-precision: Malformed; an
+    equality is never decided)."""
+    top = renyi_iv(game, alpha, 1)
+    if top == INF or x is None:
+        return (top == INF) - (x is None), "D = inf" if top == INF else "D is finite"
+    bound = LogForm([b for b, _ in x[1]], x[0], {k: c for k, (_, c) in enumerate(x[1])})
+
+    def iv(p: int) -> tuple:  # (the series of a logarithm of a p-bit number costs about p^3 bit operations)
+        spend("steps", (p // 64 + 1) ** 3 * 128, f"bounds on D_{alpha}")
+        lo, hi = renyi_iv(game, alpha, p)
+        if not lo:
+            return -ONE, ONE
+        (a, _), (_, b), (xl, xh) = log_iv(Fraction(lo, 1 << p), p), log_iv(Fraction(hi, 1 << p), p), bound.iv(p)
+        return a / (alpha - 1) - xh, b / (alpha - 1) - xl
+
+    return decide(iv, f"D_{alpha} minus the bound"), f"D_{alpha} bounded by integer roots and logarithms"
 
 
 def bounded_range(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
@@ -1516,7 +1584,7 @@ def composition(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
         said = f"T({name}) >= the tensor product of the T(M_i)"
         return "both profiles compared at every bend and in the limit", said, holds
     if theorem == "renyi":
-        alpha = renyi_order(claim.get("alpha"), "claim.alpha")
+        alpha = renyi_order(claim.get("alpha"), "claim.alpha", whole=True)
         c, d = compare_divergence([built] + comps, alpha)[0], f"D_{alpha or 'inf'}"
         return "recomputed from the games", f"{d}({name}) <= " + " + ".join(f"{d}({text(n)})" for n in labels), c <= 0
     if theorem not in ("basic", "improved-basic", "thm-1.8", "optimal"):

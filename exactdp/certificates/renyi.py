@@ -1,4 +1,4 @@
-r"""Certificates for ``renyi`` claims (every order: α = 1, the KL divergence; whole α ≥ 2; α = ∞).
+r"""Certificates for ``renyi`` claims (every order: α = 1, the KL divergence; whole α ≥ 2; α = ∞; fractions α > 1).
 
 The checker recomputes the value from the game — D_α(M) = log(r*)/(α − 1) with r* the largest,
 over ordered adjacent pairs, of the sup over deterministic adversaries of Σ_v P(v)^α P'(v)^(1−α)
@@ -7,7 +7,10 @@ likelihood ratio, D_1 the sup of Σ_v P(v) log(P(v)/P'(v)) — so the certificat
 game and the claim, with the claimed value X = s + Σ c_i·log(b_i) written as terms ``[b, c]``
 (and ``["e", s]`` for the rational part).  The checker compares exactly: a sum of logarithms of
 multiplicatively independent integers is 0 only when every coefficient is, else its sign is
-decided from rigorous bounds.
+decided from rigorous bounds.  At a fraction α = 1 + u/v the sum is algebraic and D_α
+transcendental in general: the checker bounds each term p (p/p')^(u/v) by integer v-th roots and
+the logarithms by their series, refining until the comparison with X is decided (an equality is
+never decided, so only claims exactdp decided get a certificate).
 """
 
 from __future__ import annotations
@@ -23,20 +26,19 @@ from ..numbers.rational import Q
 from .base import NoCertificate, Source
 from .build import _body, _game
 
-__all__ = ["renyi_certificate", "enclosure_reason"]
+__all__ = ["renyi_certificate", "enclosure_reason", "bounded_certificate"]
 
 MAX_ORDER = 10_000  # the largest alpha the checker accepts
 MAX_BITS = 1_000_000  # the checker's default --max-bits
 
 
-def renyi_certificate(
-    src: Source, of: Any, alpha: Any, relation: str, target: Any, holds: bool, res: RenyiResult
-) -> dict:
+def renyi_certificate(src: Source, of: Any, alpha: Any, relation: str, target: Any, holds: bool, res: Any) -> dict:
     """``renyi: {alpha: a, equals|at_most|exceeds: X}`` as the checker states it; ``holds`` is
-    exactdp's verdict, which the checker re-derives from the game."""
+    exactdp's verdict, which the checker re-derives from the game; ``res`` is exactdp's value (a
+    RenyiResult, or for a fraction α, which the checker bounds, a CertifiedRenyi enclosure)."""
     if not is_inf(alpha) and int(alpha) > MAX_ORDER:
         raise NoCertificate(f"orders above {MAX_ORDER} have no certificate: the checker bounds the powers it computes")
-    worst = res.worst_pair()
+    worst = res.worst_pair() if isinstance(res, RenyiResult) else None
     if worst is not None and not is_inf(worst.total) and ladder.bits(worst.total) * 4 > MAX_BITS:
         raise NoCertificate(
             f"the Renyi sum has about {ladder.bits(worst.total)} bits: more than the checker's --max-bits allows"
@@ -47,7 +49,7 @@ def renyi_certificate(
     claim = {
         "kind": "renyi",
         "of": g.name,
-        "alpha": "inf" if is_inf(alpha) else str(int(alpha)),
+        "alpha": "inf" if is_inf(alpha) else str(alpha),
         "relation": relation,
         "bound": _bound(target),
     }
@@ -60,18 +62,26 @@ _FIELD_REASON = (
 )
 
 
-def enclosure_reason(mech: Any, alpha: Any) -> str:
+def bounded_certificate(mech: Any, alpha: Any) -> bool:
+    """Whether the checker can decide a claim about D_α, α a fraction > 1, by bounds: rational
+    probabilities, α <= MAX_ORDER with a denominator <= MAX_ORDER."""
+    whole = isinstance(alpha, int) or is_inf(alpha)
+    return not whole and alpha.denominator <= MAX_ORDER and alpha <= MAX_ORDER and rational_probabilities(mech)
+
+
+def enclosure_reason(mech: Any, alpha: Any, status: Any = None) -> str:
     """Why a Rényi value known only by a certified enclosure has no certificate: the checker
-    recomputes D_α exactly (whole orders and ∞, rational probabilities), and this value has no
-    exact form — a non-integer order makes it transcendental in general, and so do probabilities
-    in ℚ(e^{1/L}) at any order but 2."""
-    if not is_whole(alpha):
-        return (
-            f"D_{alpha} at a non-integer order is transcendental in general (exactdp decides it by a certified "
-            "enclosure); the checker recomputes Renyi divergences exactly, at whole orders and inf only"
-        )
+    recomputes D_α exactly at whole orders and ∞, and at a fraction α it bounds D_α until the
+    comparison is decided, which needs rational probabilities and a claim exactdp decided."""
     if not rational_probabilities(mech):
         return _FIELD_REASON + f" (exactdp decides D_{alpha} by a certified enclosure)"
+    if not is_whole(alpha) and status is not None:
+        return (
+            f"D_{alpha} at a non-integer order is decided by bounds; this claim is {status} here, and the checker "
+            "certifies only decided comparisons"
+        )
+    if not is_whole(alpha):
+        return f"D_{alpha}: orders beyond {MAX_ORDER} or with a denominator beyond {MAX_ORDER} have no certificate"
     return (
         f"D_{alpha} has no exact form here (exactdp decides it by a certified enclosure); the checker compares "
         "exact values only"
