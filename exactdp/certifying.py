@@ -158,6 +158,23 @@ class CertificateWriter:
             raise ExactDPError(f"cannot write the certificate {text(str(path))}: {text(e.strerror or e)}") from None
         self.written.append((path, cert))
 
+    @classmethod
+    def into(cls, outdir: str, latex: bool = False) -> CertificateWriter:
+        """A writer into the folder ``outdir``, made if missing (an :class:`ExactDPError` naming
+        it when it cannot be)."""
+        try:
+            Path(outdir).mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise ExactDPError(f"cannot create the output directory {outdir}: {e.strerror or e}") from None
+        return cls(Path(outdir), latex)
+
+    def closing(self, show_game: bool = False, self_check: bool = False) -> tuple[list[str], bool]:
+        """The lines after certify's report (:meth:`summary`, and with ``self_check`` the
+        checker's verdicts, :meth:`check`), and whether a certificate exactdp wrote failed to
+        check (a bug)."""
+        checked = self.check() if self_check else []
+        return self.summary(show_game) + checked, any(line.startswith(("REJECTED", "MALFORMED")) for line in checked)
+
     def summary(self, show_game: bool = False) -> list[str]:
         """How many certificates were written and where, the claims without one and why; with
         ``show_game``, the game of every certificate (once per mechanism), as the checker shows it."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from .. import checker
+from ..analysis import make_engine
 from ..analysis.engine import exact_privloss
 from ..caseio.schema import schema_text
 from ..certifying import game_fingerprints
@@ -13,58 +14,68 @@ from ..limits import using
 from ..model import count_strategies, stats
 from ..numbers import ladder
 from ..report import profile_to_dict
+from ..report.dot import GraphvizMissingError, drawing_dot, render_graphviz
+from ..report.escape import text
 from ..report.inspect import fingerprint_lines, info_doc, info_lines, privloss_doc, privloss_lines, profile_lines
-from ..report.jsonout import dumps
-from .app import Common, case_options, fail, load_mechanism, main, no_latex, parse_number, running
-from .draw import draw_game
-from .parametric import echo_privloss, echo_profile, is_parametric, latex_option
+from .app import fail
+from .helptext import command
+from .options import (
+    OPTION,
+    Common,
+    case_options,
+    echo_result,
+    load_mechanism,
+    no_latex,
+    parse_number,
+    running,
+    write_output,
+)
+from .parametric import echo_privloss, echo_profile, is_parametric
 from .renyi_fdp import print_dominating_pair
 
 __all__ = ["privloss", "profile", "info", "schema"]
 
+_IMAGE = click.Path(dir_okay=False)
 
-@main.command()
-@click.argument("case_path", metavar="CASE", type=click.Path())
+
+@command()
+@OPTION["case"]
 @click.option("--delta", "delta_text", default="0", show_default=True, help="delta, e.g. 0, 1/100, 1e-6.")
-@click.option("--of", default=None, help="Mechanism name (default M).")
+@OPTION["of"]
 @click.option("--witness", is_flag=True, help="Show the adversary that makes the value tight.")
-@latex_option
+@OPTION["latex"]
 @case_options()
 def privloss(case_path, delta_text, of, witness, as_latex, common: Common):
     """PrivLoss(M, delta) = inf{eps >= 0 : M is (eps, delta)-DP}, exactly; piecewise in the
     symbols for a mechanism with symbols.  -q prints the value only."""
-    delta = _delta_or_later(delta_text)
-    opts = common.opts
-    with running(common) as prog:
-        case, name, mech = load_mechanism(case_path, of, opts)
-        if is_parametric(case, mech) or delta is None:
-            echo_privloss(case, name, mech, delta_text, common, as_latex)
-            return
-        no_latex(as_latex)
-        val, lam, w = exact_privloss(opts.make_engine(prog.callback), mech, delta, witness=witness)
-    if common.as_json:
-        click.echo(dumps(privloss_doc(name, delta, val, lam, opts.engine, w)))
-    else:
-        click.echo(ladder.text(val) if common.quiet else "\n".join(privloss_lines(name, delta, val, w)))
-
-
-def _delta_or_later(delta_text: str):
-    """--delta as a number, or None when it names something only the case defines (a symbol)."""
     try:
-        return parse_number(delta_text, "--delta", kind="delta")
+        delta = parse_number(delta_text, "--delta", kind="delta")
     except click.BadParameter as e:
-        if "unknown name" in str(e):  # a name the case may declare: read it there
-            return None
-        raise
+        if "unknown name" not in str(e):
+            raise
+        delta = None  # a name the case may declare (a symbol): read it there
+    with running(common) as prog:
+        case, name, mech = load_mechanism(case_path, of, common.opts)
+        if is_parametric(case, mech) or delta is None:
+            return echo_privloss(case, name, mech, delta_text, common, as_latex)
+        no_latex(as_latex)
+        val, lam, w = exact_privloss(common.opts.make_engine(prog.callback), mech, delta, witness=witness)
+    if common.quiet and not common.as_json:
+        return click.echo(ladder.text(val))
+    echo_result(
+        common.as_json,
+        lambda: privloss_doc(name, delta, val, lam, common.opts.engine, w),
+        lambda: privloss_lines(name, delta, val, w),
+    )
 
 
-@main.command()
-@click.argument("case_path", metavar="CASE", type=click.Path())
-@click.option("--of", default=None, help="Mechanism name (default M).")
+@command()
+@OPTION["case"]
+@OPTION["of"]
 @click.option(
     "--dominating-pair", is_flag=True, help="Print finite (P, P') with the same profile (Zhu-Dong-Wang 2022)."
 )
-@latex_option
+@OPTION["latex"]
 @case_options()
 def profile(case_path, of, dominating_pair, as_latex, common: Common):
     """The exact privacy profile delta(e^eps): breakpoints for every ordered adjacent pair;
@@ -75,20 +86,18 @@ def profile(case_path, of, dominating_pair, as_latex, common: Common):
         if is_parametric(case, mech):
             if dominating_pair:
                 raise click.UsageError("--dominating-pair needs a mechanism without symbols")
-            echo_profile(case, name, mech, common, as_latex)
-            return
+            return echo_profile(case, name, mech, common, as_latex)
         no_latex(as_latex)
         prof = common.opts.make_engine(prog.callback).profile(mech)
     if dominating_pair:
-        print_dominating_pair(prof, common.as_json)
-        return
+        return print_dominating_pair(prof, common.as_json)
     d = profile_to_dict(prof)
-    click.echo(dumps(d) if common.as_json else "\n".join(profile_lines(name, d, pairs=not common.quiet)))
+    echo_result(common.as_json, lambda: d, lambda: profile_lines(name, d, pairs=not common.quiet))
 
 
-@main.command()
-@click.argument("case_path", metavar="CASE", type=click.Path())
-@click.option("--of", default=None, help="Mechanism name (default M).")
+@command()
+@OPTION["case"]
+@OPTION["of"]
 @click.option(
     "--dot",
     "dot_file",
@@ -98,20 +107,8 @@ def profile(case_path, of, dominating_pair, as_latex, common: Common):
     metavar="[FILE]",
     help="Write the game as Graphviz DOT (to FILE, or stdout when no FILE is given).",
 )
-@click.option(
-    "--svg",
-    "svg_file",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Render the drawing to SVG (needs Graphviz).",
-)
-@click.option(
-    "--png",
-    "png_file",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Render the drawing to PNG (needs Graphviz).",
-)
+@click.option("--svg", "svg_file", type=_IMAGE, help="Render the drawing to SVG (needs Graphviz).")
+@click.option("--png", "png_file", type=_IMAGE, help="Render the drawing to PNG (needs Graphviz).")
 @click.option(
     "--witness",
     "witness_eps",
@@ -133,38 +130,48 @@ def info(case_path, of, dot_file, svg_file, png_file, witness_eps, depth, tree, 
     as boxes, answers as edges with their probability under every dataset).  -q prints the
     adversary count only."""
     opts = common.opts
-    drawing = dot_file is not None or svg_file is not None or png_file is not None
+    files = {"dot": dot_file, "svg": svg_file, "png": png_file}
+    drawing = any(f is not None for f in files.values())
     if witness_eps is not None and not drawing:
         raise click.BadParameter(
             "--witness draws the adversary: give --dot, --svg or --png too", param_hint="--witness"
         )
     eps = parse_number(witness_eps, "--witness", kind="eps") if witness_eps is not None else None
     if fingerprint:
-        _print_fingerprints(case_path, of, opts)
-        return
+        return _print_fingerprints(case_path, of, opts)
     with running(common):
         case, name, mech = load_mechanism(case_path, of, opts)
         if drawing:
-            draw_game(
-                case, mech, eps=eps, depth=depth, dot_file=dot_file, svg_file=svg_file, png_file=png_file, tree=tree
-            )
+            w = make_engine("profile").witness(mech, eps) if eps is not None else None
+            title = case.name + (f" [{case.reference}]" if case.reference else "")
+            game, src = drawing_dot(mech, title, depth=depth, witness=w, tree=tree)
+            for line in game.caption[-1:] if game.cut_depth is not None else []:
+                click.echo(text(line), err=True)
+            _write_drawing(mech.name, src, files)
             if dot_file == "-":
                 return
-        s = stats(mech.root)
-        n = count_strategies(mech.root)
-        supported = opts.make_engine().supports(mech)
+        s, n, supported = stats(mech.root), count_strategies(mech.root), opts.make_engine().supports(mech)
     doc = info_doc(name, mech, s, n, opts.engine, supported)
-    if common.as_json:
-        click.echo(dumps(doc))
-    else:
-        click.echo(
-            doc["deterministic_adversaries"]
-            if common.quiet
-            else "\n".join(info_lines(doc, opts.effective_limits().max_strategies))
-        )
+    if common.quiet and not common.as_json:
+        return click.echo(doc["deterministic_adversaries"])
+    echo_result(common.as_json, lambda: doc, lambda: info_lines(doc, opts.effective_limits().max_strategies))
 
 
-@main.command()
+def _write_drawing(name: str, src: str, files: dict[str, str | None]) -> None:
+    """The DOT text ``src`` of the drawing of mechanism ``name`` written (``dot``: ``-`` is
+    standard output) and rendered by Graphviz (``svg``, ``png``) to the files asked for."""
+    for fmt, path in files.items():
+        if path is None:
+            continue
+        try:
+            data = src if fmt == "dot" else render_graphviz(src, fmt)
+        except GraphvizMissingError as e:
+            click.echo(f"exactdp: {e}", err=True)
+            raise SystemExit(2) from None
+        write_output(path, data, None if path == "-" else f"the drawing of {name} ({fmt.upper()})")
+
+
+@command()
 def schema():
     """Print the JSON Schema of case-format version 1 (for editors and CI validators)."""
     click.echo(schema_text(), nl=False)

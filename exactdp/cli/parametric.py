@@ -19,7 +19,8 @@ from ..model.symbolic import is_symbolic_mechanism
 from ..report.escape import text
 from ..report.jsonout import dumps
 from ..report.parametric import calibration_output, delta_output, privloss_output, profile_output, renyi_output
-from .app import Common, case_options, load_mechanism, main, no_latex, running
+from .helptext import command
+from .options import OPTION, Common, case_options, load_mechanism, no_latex, running
 
 __all__ = [
     "delta",
@@ -28,13 +29,8 @@ __all__ = [
     "echo_profile",
     "echo_privloss",
     "echo_renyi",
-    "latex_option",
     "output_format",
 ]
-
-latex_option = click.option(
-    "--latex", "as_latex", is_flag=True, help="With symbols: the piecewise closed form as a LaTeX cases environment."
-)
 
 
 def is_parametric(case, mech) -> bool:
@@ -75,11 +71,11 @@ def echo_renyi(case, name: str, mech, alphas: list, common: Common, as_latex: bo
     click.echo(renyi_output(name, results, output_format(common, as_latex)))
 
 
-@main.command()
-@click.argument("case_path", metavar="CASE", type=click.Path())
+@command()
+@OPTION["case"]
 @click.option("--eps", "eps_text", required=True, help="eps, e.g. log(3), 0.1, or log(E) with a symbol E.")
-@click.option("--of", default=None, help="Mechanism name (default M).")
-@latex_option
+@OPTION["of"]
+@OPTION["latex"]
 @case_options()
 def delta(case_path, eps_text, of, as_latex, common: Common):
     """delta_M(e^eps): the largest hockey-stick divergence at e^eps over adjacent pairs and
@@ -102,19 +98,19 @@ def delta(case_path, eps_text, of, as_latex, common: Common):
         click.echo(shown if common.quiet else text(f"delta_{name}(e^({eps_text})) = {shown}"))
 
 
-@main.command()
-@click.argument("case_path", metavar="CASE", type=click.Path())
+@command()
+@OPTION["case"]
 @click.option(
     "--target",
     required=True,
     help='The claim to calibrate, as in a case file: "dp: {eps: log(2), delta: 1/10}" (any claim kind).',
 )
-@click.option("--of", default=None, help="Mechanism name (default M).")
+@OPTION["of"]
 @click.option("--symbol", default=None, help="The symbol to calibrate (default: the one the answer depends on).")
 @click.option(
     "--digits", type=click.IntRange(15, 1000), default=16, show_default=True, help="Decimal digits of each end."
 )
-@latex_option
+@OPTION["latex"]
 @case_options()
 def calibrate(case_path, target, of, symbol, digits, as_latex, common: Common):
     """The exact set of values of a symbol where the target claim holds: a union of intervals

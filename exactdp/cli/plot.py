@@ -14,15 +14,17 @@ from ..figures import case_plot_data
 from ..limits import using
 from ..report.escape import text
 from ..report.plot import KINDS, MissingExtraError, draw, save
-from .app import Common, case_options, fail, main
+from .app import fail
+from .helptext import command
+from .options import OPTION, Common, case_options
 
 __all__ = ["plot"]
 
 FORMATS = ("png", "svg", "pdf")
 
 
-@main.command()
-@click.argument("case_path", metavar="CASE", type=click.Path())
+@command()
+@OPTION["case"]
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="FILE.png, FILE.svg or FILE.pdf.")
 @click.option(
     "--kind",

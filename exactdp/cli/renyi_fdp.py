@@ -14,7 +14,6 @@ from ..claims.renyi import ConversionClaim
 from ..errors import ExactDPError, LimitExceededError
 from ..forms.fields import FieldProblem
 from ..numbers.rational import Q
-from ..report.jsonout import dumps
 from ..report.renyi_fdp import (
     conversion_lines,
     conversion_to_dict,
@@ -28,8 +27,10 @@ from ..report.renyi_fdp import (
     zcdp_to_dict,
 )
 from ..theorems.named import CONVERSIONS
-from .app import Common, case_options, fail, load_mechanism, main, no_latex, parse_number, running
-from .parametric import echo_renyi, is_parametric, latex_option
+from .app import fail
+from .helptext import command
+from .options import OPTION, Common, case_options, echo_result, load_mechanism, no_latex, parse_number, running
+from .parametric import echo_renyi, is_parametric
 
 __all__ = ["renyi", "zcdp", "convert", "tradeoff", "print_dominating_pair"]
 
@@ -53,8 +54,8 @@ def _alphas(text: str, max_orders: int) -> list:
     return out
 
 
-@main.command()
-@click.argument("case_path", metavar="CASE", type=click.Path())
+@command()
+@OPTION["case"]
 @click.option(
     "--alpha",
     "alpha_text",
@@ -62,9 +63,9 @@ def _alphas(text: str, max_orders: int) -> list:
     show_default=True,
     help="Orders, e.g. 2,3,3/2,2.5,inf (1 is KL); a non-integer order gives a certified enclosure.",
 )
-@click.option("--of", default=None, help="Mechanism name (default M).")
+@OPTION["of"]
 @click.option("--witness", "show_witness", is_flag=True, help="Also show the adversary attaining each value.")
-@latex_option
+@OPTION["latex"]
 @case_options()
 def renyi(case_path, alpha_text, of, show_witness, as_latex, common: Common):
     """D_alpha(M): the Renyi divergence of order alpha against every adaptive adversary, exact
@@ -81,17 +82,18 @@ def renyi(case_path, alpha_text, of, show_witness, as_latex, common: Common):
         eng = opts.make_engine()
         results = [renyi_any(eng, mech, a) for a in alphas]
         witnesses = [renyi_any_witness(mech, r) if show_witness else None for r in results]
-    if common.as_json:
-        values = [renyi_any_to_dict(r, w) for r, w in zip(results, witnesses)]
-        click.echo(dumps({"mechanism": name, "engine": opts.engine, "values": values}))
-    else:
-        click.echo("\n".join(renyi_any_lines(name, results, witnesses)))
+    pairs = list(zip(results, witnesses))
+    echo_result(
+        common.as_json,
+        lambda: {"mechanism": name, "engine": opts.engine, "values": [renyi_any_to_dict(r, w) for r, w in pairs]},
+        lambda: renyi_any_lines(name, results, witnesses),
+    )
 
 
-@main.command()
-@click.argument("case_path", metavar="CASE", type=click.Path())
+@command()
+@OPTION["case"]
 @click.option("--rho", "rho_text", required=True, help="The zCDP parameter rho, e.g. 1/8 or 0.125.")
-@click.option("--of", default=None, help="Mechanism name (default M).")
+@OPTION["of"]
 @case_options()
 def zcdp(case_path, rho_text, of, common: Common):
     """Whether M is rho-zCDP (Bun-Steinke 2016): D_alpha <= rho*alpha for every real alpha > 1,
@@ -101,12 +103,12 @@ def zcdp(case_path, rho_text, of, common: Common):
         _case, name, mech = load_mechanism(case_path, of, common.opts)
         res = check_zcdp(mech, rho, common.opts.make_engine().profile(mech).privloss(Q(0)))
     d = zcdp_to_dict(name, res)
-    click.echo(dumps(d) if common.as_json else "\n".join(zcdp_lines(d, rho_text, res.witness)))
+    echo_result(common.as_json, lambda: d, lambda: zcdp_lines(d, rho_text, res.witness))
 
 
-@main.command()
-@click.argument("case_path", metavar="CASE", type=click.Path())
-@click.option("--of", default=None, help="Mechanism name (default M).")
+@command()
+@OPTION["case"]
+@OPTION["of"]
 @click.option(
     "--witness",
     "show_tests",
@@ -122,22 +124,22 @@ def tradeoff(case_path, of, show_tests, common: Common):
         prof = common.opts.make_engine().profile(mech)
         tests = vertex_tests(mech, prof) if show_tests else None
     d = tradeoff_to_dict(name, envelope_tradeoff(prof), pair_tradeoffs(prof), tests)
-    click.echo(dumps(d) if common.as_json else "\n".join(tradeoff_lines(d, tests)))
+    echo_result(common.as_json, lambda: d, lambda: tradeoff_lines(d, tests))
 
 
 def print_dominating_pair(prof, as_json: bool) -> None:
     """``exactdp profile --dominating-pair``: (P, P') with the same hockey-stick profile."""
     d = dominating_pair_to_dict(prof.mechanism, *dominating_pair(prof.envelope))
-    click.echo(dumps(d) if as_json else "\n".join(dominating_pair_lines(d)))
+    echo_result(as_json, lambda: d, lambda: dominating_pair_lines(d))
 
 
-@main.command()
-@click.argument("case_path", metavar="CASE", type=click.Path())
+@command()
+@OPTION["case"]
 @click.option("--theorem", "which", type=click.Choice(CONVERSIONS), required=True, help="The conversion theorem.")
 @click.option("--delta", "delta_text", required=True, help="The delta of the (eps, delta)-DP statement.")
 @click.option("--alpha", "alpha_text", default=None, help="The Renyi order (renyi-to-dp, renyi-to-dp-cks).")
 @click.option("--rho", "rho_text", default=None, help="The zCDP parameter (zcdp-to-dp).")
-@click.option("--of", default=None, help="Mechanism name (default M).")
+@OPTION["of"]
 @case_options()
 def convert(case_path, which, delta_text, alpha_text, rho_text, of, common: Common):
     """A conversion theorem to (eps, delta)-DP (Renyi DP: Mironov 2017, Canonne-Kamath-Steinke
@@ -154,4 +156,4 @@ def convert(case_path, which, delta_text, alpha_text, rho_text, of, common: Comm
             v = claim.check(Analysis({name: mech}, opts.make_engine()))
     except FieldProblem as e:
         raise click.UsageError(e.message + (f" ({e.hint})" if e.hint else "")) from None
-    click.echo(dumps(conversion_to_dict(name, v)) if common.as_json else "\n".join(conversion_lines(v)))
+    echo_result(common.as_json, lambda: conversion_to_dict(name, v), lambda: conversion_lines(v))

@@ -11,18 +11,19 @@ from ..numbers.rational import Q
 from ..report.latex import render_simulation_latex
 from ..report.simulate import render_simulation
 from ..simulation.simulate import simulate as run_simulation
-from .app import Common, case_options, load_mechanism, main, running
+from .helptext import command
+from .options import OPTION, Common, case_options, load_mechanism, running
 
 __all__ = ["simulate"]
 
 
-@main.command()
-@click.argument("case_path", metavar="CASE", type=click.Path())
+@command()
+@OPTION["case"]
 @click.option(
     "--eps", "eps_text", default=None, help="eps, e.g. log(3) or log(E) for a symbol E (default: PrivLoss(M, delta))."
 )
 @click.option("--delta", "delta_text", default=None, help="delta for RR_(eps,delta) (default 0: Theorem 1.10).")
-@click.option("--of", default=None, help="Mechanism name (default M).")
+@OPTION["of"]
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json", "latex", "yaml", "csv"]), default="text", show_default=True
 )

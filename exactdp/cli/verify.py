@@ -16,7 +16,9 @@ from ..report.escape import text
 from ..report.html import write_cli as write_html
 from ..report.terminal import ProgressLine
 from ..verify import FileResult, RunResult, stream_paths
-from .app import Common, case_options, fail, main
+from .app import fail
+from .helptext import command
+from .options import Common, case_options
 
 __all__ = ["verify", "marks_for"]
 
@@ -26,7 +28,7 @@ def marks_for(common: Common) -> Marks:
     return Marks.for_stream(sys.stdout, common.ascii_only)
 
 
-@main.command()
+@command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @click.option("--witness", is_flag=True, help="Also show the tight adversary for privloss claims that hold.")
 @click.option(
