@@ -306,7 +306,9 @@ def drawing_dot(
 ) -> tuple[GameDrawing, str]:
     """The drawing of ``mech`` and its DOT text: the tree of its histories (``tree``, or with a
     ``witness`` to highlight), else its game DAG, cut at ``depth`` moves from the root."""
-    drawing = game_graph(mech, depth=depth, witness=witness) if tree or witness is not None else dag_graph(mech, depth=depth)
+    drawing = (
+        game_graph(mech, depth=depth, witness=witness) if tree or witness is not None else dag_graph(mech, depth=depth)
+    )
     return drawing, to_dot(drawing, title=title)
 
 
