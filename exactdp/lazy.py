@@ -11,7 +11,12 @@ other imports are at the top of their module):
   :func:`attach` reads that block (statically, with :mod:`ast`) and imports each name's module
   when the name is first used.
 - :func:`load` imports ``"package.module:name"``: the command line's table of subcommands and
-  the renderers a notebook asks for are named that way, and imported when used.
+  the renderers a notebook asks for are named that way, and imported when used;
+  :func:`deferred` is such a function, imported on its first call.
+- :func:`module` is a third-party module whose code runs when one of its attributes is first
+  read (:class:`importlib.util.LazyLoader`).  The heavy ones that only some cases need are
+  deferred here, once: ``from ..lazy import flint`` (python-flint: algebraic numbers, arb
+  balls), ``mpmath`` (certified intervals), ``networkx`` (graphs of datasets and drawings).
 
 Only names are deferred, never a check: an import that fails fails where the name is used, with
 Python's own error.
@@ -20,12 +25,38 @@ Python's own error.
 from __future__ import annotations
 
 import ast
+import importlib.util
+import sys
 from collections.abc import Callable
 from importlib import import_module
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["attach", "load", "declared_names"]
+__all__ = ["attach", "load", "deferred", "declared_names", "module", "flint", "mpmath", "networkx"]
+
+
+def module(name: str) -> ModuleType:
+    """The top-level module ``name``, whose code runs when one of its attributes is first read
+    (the recipe of :class:`importlib.util.LazyLoader`); an import already done is reused."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.loader is None:
+        raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+    spec.loader = importlib.util.LazyLoader(spec.loader)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+if TYPE_CHECKING:
+    import flint
+    import mpmath
+    import networkx
+else:
+    flint, mpmath, networkx = module("flint"), module("mpmath"), module("networkx")
 
 
 def load(target: str) -> Any:
@@ -33,6 +64,15 @@ def load(target: str) -> Any:
     module, _, name = target.partition(":")
     mod = import_module(module)
     return getattr(mod, name) if name else mod
+
+
+def deferred(target: str) -> Callable[..., Any]:
+    """The function ``"package.module:name"``, imported on its first call."""
+
+    def call(*args: Any, **kw: Any) -> Any:
+        return load(target)(*args, **kw)
+
+    return call
 
 
 def declared_names(path: str | Path, package: str) -> dict[str, str]:

@@ -7,6 +7,8 @@ import click
 from .. import checker
 from ..analysis import make_engine
 from ..analysis.engine import exact_privloss
+from ..analysis.parametric.queries import privloss_of, profile_of
+from ..caseio import evaluate_in_case
 from ..caseio.schema import schema_text
 from ..certifying import game_fingerprints
 from ..errors import ExactDPError
@@ -17,20 +19,11 @@ from ..report import profile_to_dict
 from ..report.dot import GraphvizMissingError, drawing_dot, render_graphviz
 from ..report.escape import text
 from ..report.inspect import fingerprint_lines, info_doc, info_lines, privloss_doc, privloss_lines, profile_lines
+from ..report.parametric import privloss_output, profile_output
 from .app import fail
 from .helptext import command
-from .options import (
-    OPTION,
-    Common,
-    case_options,
-    echo_result,
-    load_mechanism,
-    no_latex,
-    parse_number,
-    running,
-    write_output,
-)
-from .parametric import echo_privloss, echo_profile, is_parametric
+from .options import Query, echo_result, parse_number, query_options, running, write_output
+from .parametric import decided, is_parametric
 from .renyi_fdp import print_dominating_pair
 
 __all__ = ["privloss", "profile", "info", "schema"]
@@ -39,13 +32,10 @@ _IMAGE = click.Path(dir_okay=False)
 
 
 @command()
-@OPTION["case"]
 @click.option("--delta", "delta_text", default="0", show_default=True, help="delta, e.g. 0, 1/100, 1e-6.")
-@OPTION["of"]
 @click.option("--witness", is_flag=True, help="Show the adversary that makes the value tight.")
-@OPTION["latex"]
-@case_options()
-def privloss(case_path, delta_text, of, witness, as_latex, common: Common):
+@query_options(latex=True)
+def privloss(delta_text, witness, q: Query):
     """PrivLoss(M, delta) = inf{eps >= 0 : M is (eps, delta)-DP}, exactly; piecewise in the
     symbols for a mechanism with symbols.  -q prints the value only."""
     try:
@@ -54,50 +44,45 @@ def privloss(case_path, delta_text, of, witness, as_latex, common: Common):
         if "unknown name" not in str(e):
             raise
         delta = None  # a name the case may declare (a symbol): read it there
+    common = q.common
     with running(common) as prog:
-        case, name, mech = load_mechanism(case_path, of, common.opts)
+        case, name, mech = q.load()
         if is_parametric(case, mech) or delta is None:
-            return echo_privloss(case, name, mech, delta_text, common, as_latex)
-        no_latex(as_latex)
+            d = evaluate_in_case(case, delta_text, "--delta", kind="delta")
+            return click.echo(privloss_output(name, delta_text, decided(privloss_of, mech, case.symbols, d), q.fmt))
+        q.no_latex()
         val, lam, w = exact_privloss(common.opts.make_engine(prog.callback), mech, delta, witness=witness)
     if common.quiet and not common.as_json:
         return click.echo(ladder.text(val))
-    echo_result(
-        common.as_json,
-        lambda: privloss_doc(name, delta, val, lam, common.opts.engine, w),
-        lambda: privloss_lines(name, delta, val, w),
-    )
+    doc = privloss_doc(name, delta, val, lam, common.opts.engine, w)
+    echo_result(common.as_json, lambda: doc, lambda: privloss_lines(name, delta, val, w))
 
 
 @command()
-@OPTION["case"]
-@OPTION["of"]
 @click.option(
     "--dominating-pair", is_flag=True, help="Print finite (P, P') with the same profile (Zhu-Dong-Wang 2022)."
 )
-@OPTION["latex"]
-@case_options()
-def profile(case_path, of, dominating_pair, as_latex, common: Common):
+@query_options(latex=True)
+def profile(dominating_pair, q: Query):
     """The exact privacy profile delta(e^eps): breakpoints for every ordered adjacent pair;
     for a mechanism with symbols, formulas between breakpoints, piecewise in the symbols.
     -q prints only the maximum over the pairs."""
-    with running(common) as prog:
-        case, name, mech = load_mechanism(case_path, of, common.opts)
+    with running(q.common) as prog:
+        case, name, mech = q.load()
         if is_parametric(case, mech):
             if dominating_pair:
                 raise click.UsageError("--dominating-pair needs a mechanism without symbols")
-            return echo_profile(case, name, mech, common, as_latex)
-        no_latex(as_latex)
-        prof = common.opts.make_engine(prog.callback).profile(mech)
+            pw = decided(profile_of, mech, case.symbols)
+            return click.echo(profile_output(name, pw, q.fmt, pairs=not q.common.quiet))
+        q.no_latex()
+        prof = q.common.opts.make_engine(prog.callback).profile(mech)
     if dominating_pair:
-        return print_dominating_pair(prof, common.as_json)
+        return print_dominating_pair(prof, q.common.as_json)
     d = profile_to_dict(prof)
-    echo_result(common.as_json, lambda: d, lambda: profile_lines(name, d, pairs=not common.quiet))
+    echo_result(q.common.as_json, lambda: d, lambda: profile_lines(name, d, pairs=not q.common.quiet))
 
 
 @command()
-@OPTION["case"]
-@OPTION["of"]
 @click.option(
     "--dot",
     "dot_file",
@@ -123,13 +108,13 @@ def profile(case_path, of, dominating_pair, as_latex, common: Common):
     is_flag=True,
     help="Print the SHA-256 fingerprint of every game of the case, as the certificate checker prints it.",
 )
-@case_options()
-def info(case_path, of, dot_file, svg_file, png_file, witness_eps, depth, tree, fingerprint, common: Common):
+@query_options()
+def info(dot_file, svg_file, png_file, witness_eps, depth, tree, fingerprint, q: Query):
     """Size of a mechanism's game DAG, its number of deterministic adversaries, and whether
     --engine can analyse it; with --dot, --svg or --png a drawing of the game (adversary choices
     as boxes, answers as edges with their probability under every dataset).  -q prints the
     adversary count only."""
-    opts = common.opts
+    opts = q.common.opts
     files = {"dot": dot_file, "svg": svg_file, "png": png_file}
     drawing = any(f is not None for f in files.values())
     if witness_eps is not None and not drawing:
@@ -138,9 +123,9 @@ def info(case_path, of, dot_file, svg_file, png_file, witness_eps, depth, tree, 
         )
     eps = parse_number(witness_eps, "--witness", kind="eps") if witness_eps is not None else None
     if fingerprint:
-        return _print_fingerprints(case_path, of, opts)
-    with running(common):
-        case, name, mech = load_mechanism(case_path, of, opts)
+        return _print_fingerprints(q)
+    with running(q.common):
+        case, name, mech = q.load()
         if drawing:
             w = make_engine("profile").witness(mech, eps) if eps is not None else None
             title = case.name + (f" [{case.reference}]" if case.reference else "")
@@ -152,9 +137,9 @@ def info(case_path, of, dot_file, svg_file, png_file, witness_eps, depth, tree, 
                 return
         s, n, supported = stats(mech.root), count_strategies(mech.root), opts.make_engine().supports(mech)
     doc = info_doc(name, mech, s, n, opts.engine, supported)
-    if common.quiet and not common.as_json:
+    if q.common.quiet and not q.common.as_json:
         return click.echo(doc["deterministic_adversaries"])
-    echo_result(common.as_json, lambda: doc, lambda: info_lines(doc, opts.effective_limits().max_strategies))
+    echo_result(q.common.as_json, lambda: doc, lambda: info_lines(doc, opts.effective_limits().max_strategies))
 
 
 def _write_drawing(name: str, src: str, files: dict[str, str | None]) -> None:
@@ -177,13 +162,13 @@ def schema():
     click.echo(schema_text(), nl=False)
 
 
-def _print_fingerprints(case_path: str, of: str | None, opts) -> None:
+def _print_fingerprints(q: Query) -> None:
     """The checker's fingerprint of the game of each mechanism of the case (and of each claim
     with its own pairs): :func:`exactdp.certifying.game_fingerprints`."""
     try:
-        with using(opts.effective_limits()):
-            case, _, _ = load_mechanism(case_path, of, opts)
-            prints, missing = game_fingerprints(case, of)
+        with using(q.common.opts.effective_limits()):
+            case, _, _ = q.load()
+            prints, missing = game_fingerprints(case, q.of)
     except (ExactDPError, checker.Malformed) as e:
         fail(e if isinstance(e, ExactDPError) else ExactDPError(str(e)))
-    click.echo("\n".join(fingerprint_lines(case_path, prints, missing)))
+    click.echo("\n".join(fingerprint_lines(q.case_path, prints, missing)))

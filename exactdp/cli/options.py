@@ -44,7 +44,8 @@ __all__ = [
     "parse_number",
     "load_mechanism",
     "running",
-    "no_latex",
+    "Query",
+    "query_options",
     "echo_result",
     "write_output",
 ]
@@ -214,18 +215,57 @@ _RUNNER = [
 ]
 
 
+def _case_list(parallel: bool) -> list[Callable]:
+    reading = [
+        click.option(fl, n, type=click.IntRange(1), default=d, show_default=True, help=h) for fl, n, d, h in _READING
+    ]
+    options = [OPTION["engine"], *reading, *_OUTPUT, *([_VERBOSE, *_RUNNER] if parallel else [])]
+    return options + [_limit_option(flag) for flag in flags()]
+
+
 def case_options(*, parallel: bool = False) -> Callable:
     """The options of every command that reads case files, in one place: ``--engine``, the
     limits (:func:`limit_options`), reading limits (``--max-file-bytes``, ``--max-yaml-nodes``,
     ``--max-problems``, ``--max-sweep-points``), ``--json``, ``-q``, ``--progress``, ``--ascii``;
     with ``parallel`` also ``-v``, ``--jobs`` and ``--scheduler``.  The command receives them as
     one :class:`Common` argument ``common``."""
-    reading = [
-        click.option(fl, n, type=click.IntRange(1), default=d, show_default=True, help=h) for fl, n, d, h in _READING
-    ]
-    options = [OPTION["engine"], *reading, *_OUTPUT, *([_VERBOSE, *_RUNNER] if parallel else [])]
-    limits = [_limit_option(flag) for flag in flags()]
-    return _passing("common", options + limits, lambda kw: _common_from(kw, parallel))
+    return _passing("common", _case_list(parallel), lambda kw: _common_from(kw, parallel))
+
+
+@dataclass(frozen=True)
+class Query:
+    """A command about one mechanism: its ``CASE`` and ``--of`` (read by :meth:`load`), the
+    options of :func:`case_options` (``common``) and ``--latex`` (see :func:`query_options`)."""
+
+    case_path: str
+    of: str | None
+    common: Common
+    as_latex: bool = False
+
+    def load(self) -> tuple[Any, str, Any]:
+        """The case, the mechanism's name and the mechanism (:func:`load_mechanism`)."""
+        return load_mechanism(self.case_path, self.of, self.common.opts)
+
+    @property
+    def fmt(self) -> str:
+        """``json`` (``--json``), ``latex`` (``--latex``) or ``text``."""
+        return "json" if self.common.as_json else "latex" if self.as_latex else "text"
+
+    def no_latex(self) -> None:
+        """``--latex`` is for piecewise closed forms: refused for a mechanism without symbols."""
+        if self.as_latex:
+            raise click.UsageError("--latex prints a piecewise closed form: it needs a mechanism with symbols")
+
+
+def query_options(*, latex: bool = False) -> Callable:
+    """``CASE``, ``--of``, with ``latex`` also ``--latex``, and :func:`case_options`: the command
+    receives them as one :class:`Query` argument ``q``."""
+    own = [OPTION["case"], OPTION["of"], *([OPTION["latex"]] if latex else [])]
+
+    def read(kw: dict[str, Any]) -> Query:
+        return Query(kw.pop("case_path"), kw.pop("of"), _common_from(kw, False), kw.pop("as_latex", False))
+
+    return _passing("q", own + _case_list(False), read)
 
 
 def runner_options(f: Callable) -> Callable:
@@ -288,12 +328,6 @@ def running(common: Common) -> Iterator[EngineProgress]:
             yield prog
     except ExactDPError as e:
         fail(e)
-
-
-def no_latex(as_latex: bool) -> None:
-    """``--latex`` is for piecewise closed forms: refused for a mechanism without symbols."""
-    if as_latex:
-        raise click.UsageError("--latex prints a piecewise closed form: it needs a mechanism with symbols")
 
 
 def echo_result(as_json: bool, doc: Callable[[], Any], lines: Callable[[], list[str]]) -> None:

@@ -10,7 +10,7 @@ from dataclasses import replace
 import click
 
 from ..errors import ExactDPError
-from ..figures import case_figures
+from ..lazy import deferred
 from ..report import NORMAL, QUIET, VERBOSE, Marks, TextReport, render_summary, run_to_json
 from ..report.escape import text
 from ..report.html import write_cli as write_html
@@ -21,6 +21,8 @@ from .helptext import command
 from .options import Common, case_options
 
 __all__ = ["verify", "marks_for"]
+
+case_figures = deferred("exactdp.figures:case_figures")  # start-up: only --html draws figures
 
 
 def marks_for(common: Common) -> Marks:

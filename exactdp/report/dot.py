@@ -28,9 +28,8 @@ import subprocess
 from dataclasses import dataclass
 from typing import Any
 
-import networkx as nx
-
 from ..analysis.witness import Witness
+from ..lazy import networkx as nx
 from ..model.game import Ask, Chance, End, Mechanism, Node, label_str
 from ..model.symbolic import SymChance
 from ..numbers import INF, ladder

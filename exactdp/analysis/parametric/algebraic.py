@@ -20,8 +20,7 @@ from __future__ import annotations
 from math import gcd
 from typing import Any
 
-import flint
-
+from ...lazy import flint
 from .polys import descartes_bound, irreducible_factors, isolate_real_roots, sign_at
 
 __all__ = [
