@@ -219,7 +219,7 @@ def _case_list(parallel: bool) -> list[Callable]:
     reading = [
         click.option(fl, n, type=click.IntRange(1), default=d, show_default=True, help=h) for fl, n, d, h in _READING
     ]
-    options = [OPTION["engine"], *reading, *_OUTPUT, *([_VERBOSE, *_RUNNER] if parallel else [])]
+    options: list[Callable] = [OPTION["engine"], *reading, *_OUTPUT, *([_VERBOSE, *_RUNNER] if parallel else [])]
     return options + [_limit_option(flag) for flag in flags()]
 
 
