@@ -45,7 +45,6 @@ if TYPE_CHECKING:  # the package face, declared once: type checkers read these i
         concomp,
         discrete_gaussian,
         discrete_laplace,
-        exponential,
         finite_noise,
         geometric_noise,
         grr,
@@ -58,12 +57,13 @@ if TYPE_CHECKING:  # the package face, declared once: type checkers read these i
         repeat,
         report_noisy_max,
         respond,
-        rr,
         rr_delta,
         sparse_vector,
         truncated_geometric,
     )
     from .builders.composition import concomp_ordered, concomp_sequential, null_extension, postprocess
+    from .builders.exponential import exponential  # the function (exactdp.builders.exponential is also a module)
+    from .builders.rr import rr  # the function, as above
     from .caseio import Case, load_case, parse_case
     from .claims import Analysis, Status, Verdict
     from .deprecation import ExactDPDeprecationWarning

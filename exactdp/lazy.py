@@ -33,7 +33,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-__all__ = ["attach", "load", "deferred", "declared_names", "module", "flint", "mpmath", "networkx"]
+__all__ = ["attach", "load", "deferred", "declared_names", "module"]
 
 
 def module(name: str) -> ModuleType:

@@ -42,7 +42,6 @@ __all__ = [
     "runner_options",
     "runner_from",
     "parse_number",
-    "load_mechanism",
     "running",
     "Query",
     "query_options",
@@ -183,7 +182,7 @@ _READING = [
     ),
     ("--max-sweep-points", "max_sweep_points", MAX_SWEEP_POINTS, "Most points in one case file's sweep."),
 ]
-_OUTPUT = [
+_OUTPUT: list[Callable] = [
     OPTION["json"],
     click.option("-q", "--quiet", is_flag=True, help="Only what does not hold, and the summary."),
     OPTION["progress"],
@@ -192,7 +191,7 @@ _OUTPUT = [
 _VERBOSE = click.option(
     "-v", "--verbose", is_flag=True, help="Every claim of every file, not only those that do not hold."
 )
-_RUNNER = [
+_RUNNER: list[Callable] = [
     click.option(
         "--jobs",
         "-j",
@@ -216,7 +215,7 @@ _RUNNER = [
 
 
 def _case_list(parallel: bool) -> list[Callable]:
-    reading = [
+    reading: list[Callable] = [
         click.option(fl, n, type=click.IntRange(1), default=d, show_default=True, help=h) for fl, n, d, h in _READING
     ]
     options: list[Callable] = [OPTION["engine"], *reading, *_OUTPUT, *([_VERBOSE, *_RUNNER] if parallel else [])]
@@ -243,8 +242,16 @@ class Query:
     as_latex: bool = False
 
     def load(self) -> tuple[Any, str, Any]:
-        """The case, the mechanism's name and the mechanism (:func:`load_mechanism`)."""
-        return load_mechanism(self.case_path, self.of, self.common.opts)
+        """The case, and the name and mechanism of ``--of`` (default ``M``, else the only one)."""
+        opts = self.common.opts
+        case = load_case(self.case_path, yaml_limits=opts.yaml_limits, max_problems=opts.max_problems)
+        name = self.of or ("M" if "M" in case.mechanisms else next(iter(case.mechanisms)))
+        if name not in case.mechanisms:
+            defined = text(", ".join(case.mechanisms))
+            raise click.BadParameter(
+                f"no mechanism named {text(repr(name))} in {text(self.case_path)}; defined: {defined}"
+            )
+        return case, name, case.mechanisms[name]
 
     @property
     def fmt(self) -> str:
@@ -305,17 +312,6 @@ def _common_from(kw: dict[str, Any], parallel: bool) -> Common:
         ascii_only=bool(kw.pop("ascii_only", False)),
         runner=runner_from(kw.pop("jobs"), kw.pop("scheduler"), kw.pop("max_workers")) if parallel else Runner(),
     )
-
-
-def load_mechanism(case_path: str, of: str | None, opts: Options = Options()):
-    """The case at ``case_path`` and its mechanism ``of`` (default ``M``, else the only one)."""
-    case = load_case(case_path, yaml_limits=opts.yaml_limits, max_problems=opts.max_problems)
-    name = of or ("M" if "M" in case.mechanisms else next(iter(case.mechanisms)))
-    if name not in case.mechanisms:
-        raise click.BadParameter(
-            f"no mechanism named {text(repr(name))} in {text(case_path)}; defined: {text(', '.join(case.mechanisms))}"
-        )
-    return case, name, case.mechanisms[name]
 
 
 @contextmanager

@@ -66,8 +66,8 @@ def renyi(alpha_text, show_witness, q: Query):
     with running(q.common):
         case, name, mech = q.load()
         if is_parametric(case, mech):
-            results = [(a, decided(renyi_of, mech, case.symbols, a)) for a in alphas]
-            return click.echo(renyi_output(name, results, q.fmt))
+            pieces = [(a, decided(renyi_of, mech, case.symbols, a)) for a in alphas]
+            return click.echo(renyi_output(name, pieces, q.fmt))
         q.no_latex()
         eng = opts.make_engine()
         results = [renyi_any(eng, mech, a) for a in alphas]
