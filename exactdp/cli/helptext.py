@@ -104,8 +104,8 @@ def _docstring(target: str) -> str:
 
 
 class Group(click.Group):
-    """The ``exactdp`` group: ``commands`` maps each command's name to its ``"module:function"``,
-    imported when the command is used (see the module docstring)."""
+    """The ``exactdp`` group: ``lazy_commands`` maps each command's name to its
+    ``"module:function"``, imported when the command is used (see the module docstring)."""
 
     def __init__(self, *args: Any, lazy_commands: dict[str, str], **kw: Any):
         super().__init__(*args, **kw)
