@@ -13,7 +13,6 @@ from ..errors import ExactDPError
 from ..lazy import deferred
 from ..report import NORMAL, QUIET, VERBOSE, Marks, TextReport, render_summary, run_to_json
 from ..report.escape import text
-from ..report.html import write_cli as write_html
 from ..report.terminal import ProgressLine
 from ..verify import FileResult, RunResult, stream_paths
 from .app import fail
@@ -22,7 +21,9 @@ from .options import Common, case_options
 
 __all__ = ["verify", "marks_for"]
 
-case_figures = deferred("exactdp.figures:case_figures")  # start-up: only --html draws figures
+# start-up: only --html draws figures and writes pages
+case_figures = deferred("exactdp.figures:case_figures")
+write_html = deferred("exactdp.report.html:write_cli")
 
 
 def marks_for(common: Common) -> Marks:
