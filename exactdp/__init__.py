@@ -18,65 +18,73 @@ True
 
 __version__ = "0.1.0"
 
-from . import theorems
-from .analysis import Engine, EnumeratorEngine, Profile, ProfileEngine, Witness, enumerator, make_engine
-from .analysis import profile as profile_engine
-from .analysis.bounded_range import br_range
-from .analysis.gdp import check_gdp
-from .analysis.profile import delta_at, is_dp, privloss, profile, witness
-from .analysis.renyi import RenyiCurve, RenyiResult, renyi, renyi_curve
-from .analysis.renyi_real import CertifiedRenyi, certified_renyi, renyi_any, renyi_witness
-from .analysis.tradeoff import Tradeoff, dominating_pair, envelope_tradeoff, pair_tradeoffs, tensor
-from .analysis.tradeoff_points import TradeoffPoint, tradeoff_point, vertex_tests
-from .analysis.zcdp import ZCDPResult, check_zcdp
-from .builders import (
-    SVT,
-    ask,
-    bounded_discrete_laplace,
-    choose,
-    compose,
-    concomp,
-    discrete_gaussian,
-    discrete_laplace,
-    exponential,
-    finite_noise,
-    geometric_noise,
-    grr,
-    grr_menu,
-    krr,
-    lyu_variant,
-    mechanism,
-    nonadaptive,
-    permute_and_flip,
-    repeat,
-    report_noisy_max,
-    respond,
-    rr,
-    rr_delta,
-    sparse_vector,
-    truncated_geometric,
-)
-from .builders.composition import concomp_ordered, concomp_sequential, null_extension, postprocess
-from .caseio import Case, load_case, parse_case
-from .claims import Analysis, Status, Verdict
-from .deprecation import ExactDPDeprecationWarning
-from .errors import (
-    CaseError,
-    ExactDPError,
-    InexactValueError,
-    InvalidGameError,
-    InvalidMechanismError,
-    LimitExceededError,
-    UnsupportedMechanismError,
-    VerificationError,
-)
-from .model import END, Ask, Chance, Mechanism
-from .model.nonadaptive import nonadaptive_game
-from .numbers import INF, LogLinear, LogQt, LogReal, Q, QtElement, eval_text, exact, real_str
-from .report import notebook as _notebook  # noqa: F401  (registers what a notebook shows for exactdp's objects)
-from .report.plotapi import plot_profile, plot_renyi, plot_tradeoff
-from .simulation.simulate import simulate
-from .verify import Options, verify_file, verify_paths
+from typing import TYPE_CHECKING
+
+from .lazy import attach
+
+if TYPE_CHECKING:  # the package face, declared once: type checkers read these imports, and
+    # exactdp.lazy.attach reads them to import each name's module when the name is first used
+    # (start-up: `import exactdp.cli` or `exactdp --help` need none of the engines)
+    from . import theorems
+    from .analysis import Engine, EnumeratorEngine, Profile, ProfileEngine, Witness, enumerator, make_engine
+    from .analysis import profile as profile_engine
+    from .analysis.bounded_range import br_range
+    from .analysis.gdp import check_gdp
+    from .analysis.profile import delta_at, is_dp, privloss, profile, witness
+    from .analysis.renyi import RenyiCurve, RenyiResult, renyi, renyi_curve
+    from .analysis.renyi_real import CertifiedRenyi, certified_renyi, renyi_any, renyi_witness
+    from .analysis.tradeoff import Tradeoff, dominating_pair, envelope_tradeoff, pair_tradeoffs, tensor
+    from .analysis.tradeoff_points import TradeoffPoint, tradeoff_point, vertex_tests
+    from .analysis.zcdp import ZCDPResult, check_zcdp
+    from .builders import (
+        SVT,
+        ask,
+        bounded_discrete_laplace,
+        choose,
+        compose,
+        concomp,
+        discrete_gaussian,
+        discrete_laplace,
+        finite_noise,
+        geometric_noise,
+        grr,
+        grr_menu,
+        krr,
+        lyu_variant,
+        mechanism,
+        nonadaptive,
+        permute_and_flip,
+        repeat,
+        report_noisy_max,
+        respond,
+        rr_delta,
+        sparse_vector,
+        truncated_geometric,
+    )
+    from .builders.composition import concomp_ordered, concomp_sequential, null_extension, postprocess
+    from .builders.exponential import exponential  # the function (exactdp.builders.exponential is also a module)
+    from .builders.rr import rr  # the function, as above
+    from .caseio import Case, load_case, parse_case
+    from .claims import Analysis, Status, Verdict
+    from .deprecation import ExactDPDeprecationWarning
+    from .errors import (
+        CaseError,
+        ExactDPError,
+        InexactValueError,
+        InvalidGameError,
+        InvalidMechanismError,
+        LimitExceededError,
+        UnsupportedMechanismError,
+        VerificationError,
+    )
+    from .model import END, Ask, Chance, Mechanism
+    from .model.nonadaptive import nonadaptive_game
+    from .numbers import INF, LogLinear, LogQt, LogReal, Q, QtElement, eval_text, exact, real_str
+    from .report.plotapi import plot_profile, plot_renyi, plot_tradeoff
+    from .simulation.simulate import simulate
+    from .verify import Options, verify_file, verify_paths
+
+__getattr__, __dir__ = attach(__name__, __file__)
 
 __all__ = [
     "__version__",

@@ -18,8 +18,6 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
-import flint
-
 from . import checker
 from .caseio import Case
 from .certificates import (
@@ -38,6 +36,7 @@ from .certificates import (
 from .claims import FAILS, HOLDS
 from .claims.parametric import analysis_at, check_claim, claim_at, involves_symbols, numeric_mechanism, sympy_point
 from .errors import ExactDPError, LimitExceededError, VerificationError
+from .lazy import flint
 from .model.symbolic import is_symbolic_mechanism
 from .numbers.rational import Q
 from .report.certificate import render_certificate_latex
@@ -196,6 +195,23 @@ class CertificateWriter:
         except OSError as e:  # a full disk, a directory that vanished: that file's error, not a bug
             raise ExactDPError(f"cannot write the certificate {text(str(path))}: {text(e.strerror or e)}") from None
         self.written.append((path, cert))
+
+    @classmethod
+    def into(cls, outdir: str, latex: bool = False) -> CertificateWriter:
+        """A writer into the folder ``outdir``, made if missing (an :class:`ExactDPError` naming
+        it when it cannot be)."""
+        try:
+            Path(outdir).mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise ExactDPError(f"cannot create the output directory {outdir}: {e.strerror or e}") from None
+        return cls(Path(outdir), latex)
+
+    def closing(self, show_game: bool = False, self_check: bool = False) -> tuple[list[str], bool]:
+        """The lines after certify's report (:meth:`summary`, and with ``self_check`` the
+        checker's verdicts, :meth:`check`), and whether a certificate exactdp wrote failed to
+        check (a bug)."""
+        checked = self.check() if self_check else []
+        return self.summary(show_game) + checked, any(line.startswith(("REJECTED", "MALFORMED")) for line in checked)
 
     def summary(self, show_game: bool = False) -> list[str]:
         """How many certificates were written and where, the claims without one and why; with

@@ -12,9 +12,10 @@ import time
 from collections.abc import Callable, Sequence
 
 from .execution import Runner, run_ordered
-from .simulation.experiment import Section6Block, Section6Result, merge_blocks, run_block
+from .limits import Limits, check_count, using
+from .simulation.experiment import Section6Block, Section6Result, blocks, merge_blocks, run_block
 
-__all__ = ["run_blocks"]
+__all__ = ["run_blocks", "section6"]
 
 
 def run_blocks(
@@ -41,3 +42,28 @@ def run_blocks(
     res = merge_blocks(done, sum(r.samples for r in done), first.delta, first.seed, first.denominator)
     res.seconds = time.perf_counter() - start
     return res, interrupted
+
+
+def section6(
+    samples: int,
+    delta,
+    seed: int,
+    limits: Limits,
+    runner: Runner = Runner(),
+    *,
+    denominator: int = 100,
+    check_enumerator: bool = True,
+    block: int = 25,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[Section6Result, bool]:
+    """Vadhan–Wang's Section 6 experiment with ``samples`` random mechanisms (at most
+    ``limits.max_samples``), in blocks of ``block`` samples run by :func:`run_blocks` within
+    ``limits``: every block runs within them too, on whichever worker runs it, while the clock
+    (``limits.timeout``) is the whole run's, kept here."""
+    with using(limits):
+        check_count("the number of samples", samples, "max_samples", "--max-samples")
+        each = limits.replace(timeout=0)
+        work = blocks(
+            samples, delta, seed, denominator=denominator, check_enumerator=check_enumerator, size=block, limits=each
+        )
+        return run_blocks(work, runner, progress=progress)

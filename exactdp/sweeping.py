@@ -16,6 +16,7 @@ CSV file's format, and how ``--resume`` decides which rows it reuses, are
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -24,11 +25,58 @@ from .caseio.sweep import case_name
 from .claims import UNDECIDED
 from .errors import ExactDPError
 from .execution import Runner, run_ordered
-from .report.sweep import csv_rows, point_holds, point_texts
+from .report.plot import load_pyplot
+from .report.sweep import PlotUnavailable, csv_rows, point_holds, point_texts
 from .report.sweepcsv import CsvAppender, Resumed, inputs_digests, read_resume
 from .verify import FileResult, Options, WorkItem, check_item, lost_item, work_items
 
-__all__ = ["SweepPlan", "SweepRun", "plan_sweep", "run_sweep", "point_key"]
+__all__ = [
+    "SweepPlan",
+    "SweepRun",
+    "plan_sweep",
+    "run_sweep",
+    "point_key",
+    "SweepOptionError",
+    "csv_target",
+    "plot_axis",
+]
+
+PLOT_FORMATS = (".png", ".pdf", ".svg")
+
+
+class SweepOptionError(ExactDPError):
+    """Options of a sweep that do not go together (the command line shows it as a usage error)."""
+
+
+def csv_target(csv_path: str | None, resume_path: str | None) -> str | None:
+    """The CSV file a sweep appends to: ``resume_path``, whose sweep it continues (``csv_path``
+    may only name the same file), else ``csv_path``, which must be new or empty."""
+    if resume_path is not None and csv_path is not None and os.path.abspath(csv_path) != os.path.abspath(resume_path):
+        raise SweepOptionError("--resume FILE appends to FILE: give --csv only with the same file, or not at all")
+    if resume_path is None and csv_path is not None and os.path.exists(csv_path) and os.path.getsize(csv_path) > 0:
+        raise SweepOptionError(
+            f"{csv_path} already has rows: --resume {csv_path} continues that sweep; remove the file to start again"
+        )
+    return resume_path or csv_path
+
+
+def plot_axis(names: list[str], plot_x: str | None, plot_path: str) -> str:
+    """The swept param on the x axis of the sweep's plot (``plot_x``, default the first), checked
+    before the sweep runs, with the plot's file format and the optional extra 'plot'."""
+    if not plot_path.lower().endswith(PLOT_FORMATS):
+        raise SweepOptionError(
+            f"--plot writes {', '.join(f[1:].upper() for f in PLOT_FORMATS)}: name the file *.png, *.pdf or *.svg"
+        )
+    if not names:
+        raise SweepOptionError("--plot needs a case with a `sweep:`")
+    if plot_x is not None and plot_x not in names:
+        raise SweepOptionError(f"--plot-x {plot_x!r} is not a swept param; swept: {', '.join(names)}")
+    try:
+        load_pyplot()
+    except PlotUnavailable as e:
+        raise ExactDPError(f"--plot: {e}") from None
+    return plot_x or names[0]
+
 
 Rows = list[dict[str, str]]
 

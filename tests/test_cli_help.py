@@ -26,11 +26,13 @@ def run(*args: str):
 
 def _commands_with_limits() -> list[str]:
     ctx = main.make_context("exactdp", ["verify", "x"], resilient_parsing=True)
-    return [name for name, cmd in main.commands.items() if any(is_limit(p) for p in cmd.get_params(ctx))]
+    cmds = {name: main.get_command(ctx, name) for name in main.list_commands(ctx)}  # imports every command
+    return [name for name, cmd in cmds.items() if cmd is not None and any(is_limit(p) for p in cmd.get_params(ctx))]
 
 
 def _limits(name: str) -> list[str]:
-    cmd = main.commands[name]
+    cmd = main.get_command(main.make_context("exactdp", ["verify", "x"], resilient_parsing=True), name)
+    assert cmd is not None
     ctx = cmd.make_context(name, [], resilient_parsing=True)
     return [p.opts[0] for p in cmd.get_params(ctx) if is_limit(p)]
 

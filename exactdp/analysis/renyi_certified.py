@@ -41,9 +41,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-import mpmath
-
 from ..errors import InexactValueError, VerificationError
+from ..lazy import mpmath
 from ..model.game import Ask, Chance, End, Mechanism, Node, postorder
 from ..numbers import ladder
 from ..numbers.certified import _load, arb_prec

@@ -48,6 +48,7 @@ from .renyi_certified import (
 )
 
 __all__ = [
+    "parse_orders",
     "Order",
     "parse_order",
     "order_str",
@@ -269,3 +270,22 @@ def _cmp(value: Enclosure | Infinity, target: Any) -> int | None:
             return None
         prec *= 4
     return None
+
+
+def parse_orders(text: str, max_orders: int) -> list[Order]:
+    """The comma-separated Rényi orders of ``text`` (:func:`parse_order`), at most ``max_orders``
+    of them: counted before any is read, since each order is a whole analysis of the mechanism.
+
+    Raises
+    ------
+    LimitExceededError
+        More than ``max_orders`` orders (the limit ``--max-orders``).
+    ExactDPError
+        An order that is not one (its message names it).
+    """
+    parts = text.split(",")
+    if len(parts) > max_orders:
+        raise LimitExceededError(
+            f"the number of Renyi orders in --alpha ({len(parts)})", max_orders, "raise it with --max-orders N"
+        )
+    return [parse_order(part.strip()) for part in parts]

@@ -26,9 +26,8 @@ import math
 from fractions import Fraction
 from typing import Any
 
-import mpmath
-
 from ..analysis.results import Profile, value_cmp
+from ..lazy import mpmath
 from ..numbers import ladder
 from ..numbers.ladder import QQ, QT, is_inf
 from ..numbers.rational import Q

@@ -25,14 +25,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import flint
-
 from .. import certificates as _cert
 from ..analysis.bounded_range import ADVERSARIES, BRResult
 from ..analysis.parametric import INF, Ctx, cmp_log, log_form
 from ..analysis.parametric.bounded_range import br_value
 from ..errors import VerificationError
 from ..forms.fields import Choice, Eps, PrivLossValue, arg
+from ..lazy import flint
 from ..numbers import ladder
 from .base import FAILS, HOLDS, Analysis, Claim, Shows, Verdict, claim
 from .parametric import HANDLERS, MAX_CROSS_CHECKS, Outcome, Parametric, analysis_at

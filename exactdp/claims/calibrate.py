@@ -31,8 +31,6 @@ from dataclasses import dataclass, field
 from functools import cmp_to_key
 from typing import Any
 
-import flint
-
 from ..analysis.parametric import Algebraic, Decomposition, Interval, Undecided
 from ..analysis.parametric.algebraic import compare, rational, root_in
 from ..analysis.parametric.cells import Domain
@@ -40,6 +38,7 @@ from ..analysis.parametric.piecewise import interval_of
 from ..analysis.parametric.polys import simplest_between
 from ..errors import VerificationError
 from ..forms.fields import ClaimSpec, Either, FieldProblem, Label, ListOf, Pair, Rational, Record, arg
+from ..lazy import flint
 from ..numbers.rational import q_str
 from ..numbers.symbolic import SymbolTable, expr_str, sympy
 from .base import FAILS, HOLDS, Analysis, Claim, Shows, Verdict, claim

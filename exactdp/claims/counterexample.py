@@ -20,10 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import flint
-
 from ..errors import VerificationError
 from ..forms.fields import ClaimSpec, FieldProblem, MapOf, Rational, arg
+from ..lazy import flint
 from ..numbers.rational import q_str
 from ..numbers.symbolic import SymbolTable
 from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Shows, Verdict, claim

@@ -25,14 +25,13 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-import flint
-
 from ..analysis.parametric import Undecided
 from ..analysis.parametric.boxes import FAILS as B_FAILS
 from ..analysis.parametric.boxes import HOLDS as B_HOLDS
 from ..analysis.parametric.boxes import KLGame, Target, UniRat, branch_and_bound
 from ..analysis.parametric.values import _sympy_of, _terms
 from ..errors import InexactValueError, VerificationError
+from ..lazy import flint
 from ..numbers.ladder import is_inf
 from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Verdict
 from .parametric import DECIDERS, Parametric, analysis_at, claim_at

@@ -25,14 +25,13 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-import flint
-
 from ..analysis.parametric import Undecided, rational_of
 from ..analysis.parametric.boxes import UniRat
 from ..analysis.parametric.gdp_boxes import FAILS as B_FAILS
 from ..analysis.parametric.gdp_boxes import HOLDS as B_HOLDS
 from ..analysis.parametric.gdp_boxes import GCell, chain_vertices, decide_gdp_cells, not_gdp_at_limit
 from ..errors import VerificationError
+from ..lazy import flint
 from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Verdict
 from .parametric import DECIDERS, Parametric, analysis_at, claim_at
 

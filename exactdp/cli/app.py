@@ -1,4 +1,8 @@
-"""The ``exactdp`` command group, shared options and helpers.
+"""The ``exactdp`` command group: its table of commands, the exit status, the error line.
+
+This module is all that ``exactdp --help`` imports: each command's module is imported when the
+command runs (:class:`~exactdp.cli.helptext.Group`), and the options shared by the commands
+that read case files are in :mod:`exactdp.cli.options`.
 
 Exit status: 0 every claim holds; 1 some claim does not hold (or is not supported yet);
 2 invalid input (a case file, an option), a limit was hit, or a claim could not be decided;
@@ -7,29 +11,18 @@ Exit status: 0 every claim holds; 1 some claim does not hold (or is not supporte
 
 from __future__ import annotations
 
-import functools
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import Any
+from typing import NoReturn
 
 import click
 
 from .. import __version__
-from ..analysis import ENGINE_NAMES
-from ..caseio import YamlLimits, load_case
-from ..caseio.sweep import MAX_SWEEP_POINTS
-from ..errors import ExactDPError, VerificationError
-from ..execution import Runner, available_cores, jobs_from_env
-from ..limits import DEFAULT as DEFAULT_LIMITS
-from ..limits import Limits, default_max_workers, flags, parse_size, using
-from ..numbers import kinds as quantity
-from ..numbers.expr import ExprError, eval_text
-from ..report.escape import error_text, text
-from ..report.terminal import EngineProgress, run_console
-from ..verify import Options
+from ..errors import VerificationError
+from ..report.escape import error_text
+from ..report.terminal import run_console
 from .helptext import Group
+
+__all__ = ["EXIT_STATUS", "COMMANDS", "main", "run", "fail"]
 
 EXIT_STATUS = (
     "Exit status: 0 every claim holds; 1 some claim does not hold (or is not supported yet); 2 invalid input "
@@ -37,265 +30,41 @@ EXIT_STATUS = (
     "3 an internal cross-check failed (a bug in exactdp: please report it)."
 )
 
-__all__ = [
-    "EXIT_STATUS",
-    "main",
-    "run",
-    "engine_option",
-    "limit_options",
-    "limits_from",
-    "case_options",
-    "Common",
-    "runner_options",
-    "runner_from",
-    "parse_number",
-    "fail",
-    "load_mechanism",
-    "running",
-    "no_latex",
-]
+# every command, as "module:function" of exactdp.cli (imported when the command is used)
+COMMANDS = {
+    name: f"{__package__}.{module}:{name}"
+    for module, names in {
+        "certify": ["certify"],
+        "compose": ["compose"],
+        "examples": ["examples"],
+        "experiment": ["experiment"],
+        "export": ["export"],
+        "inspect": ["privloss", "profile", "info", "schema"],
+        "parametric": ["delta", "calibrate"],
+        "plot": ["plot"],
+        "renyi_fdp": ["renyi", "zcdp", "convert", "tradeoff"],
+        "simulate": ["simulate"],
+        "sweep": ["sweep"],
+        "verify": ["verify"],
+    }.items()
+    for name in names
+}
 
 
-def parse_number(text: str, what: str, *, kind: str) -> Any:
-    """An exact eps (``kind="eps"``), delta or positive rational (``kind="positive"``) from the
-    command line, checked by :mod:`exactdp.numbers.kinds` like every number in a case file."""
-    try:
-        v = eval_text(text)
-        if kind == "positive":
-            return quantity.rational(v, what=what, positive=True)
-        return quantity.delta(v, what=what) if kind == "delta" else quantity.eps(v, what=what)
-    except ExprError as e:
-        raise click.BadParameter(f"{what} {text!r}: {e.message}") from None
-    except quantity.QuantityError as e:
-        raise click.BadParameter(e.message + (f" ({e.hint})" if e.hint else "")) from None
-
-
-def fail(e: Exception) -> None:
+def fail(e: Exception) -> NoReturn:
+    """End the command with ``e``'s message on stderr: exit 3 for a failed cross-check, else 2."""
     code = 3 if isinstance(e, VerificationError) else 2
     lines = error_text(e)  # the message may quote the case file: escaped line by line
     click.echo("exactdp: " + "\n".join(lines), err=True)
     sys.exit(code)
 
 
-@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXIT_STATUS)
+@click.group(
+    cls=Group, lazy_commands=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXIT_STATUS
+)
 @click.version_option(__version__, prog_name="exactdp")
 def main() -> None:
     """Exact differential-privacy verdicts for small finite interactive mechanisms."""
-
-
-engine_option = click.option(
-    "--engine",
-    type=click.Choice(ENGINE_NAMES),
-    default="profile",
-    show_default=True,
-    help="profile: exact backward induction (fast); enumerator: brute force over every deterministic adversary (the reference).",
-)
-
-
-class _Size(click.ParamType):
-    """A memory size: 800M, 4G, or a number of bytes (0: no limit)."""
-
-    name = "SIZE"
-
-    def convert(self, value: Any, param: Any, ctx: Any) -> int:
-        if isinstance(value, int):
-            return value
-        try:
-            return parse_size(str(value))
-        except ValueError as e:
-            self.fail(str(e), param, ctx)
-
-
-def _limit_option(f: Any) -> Callable:
-    """The click option of one limit (declared once, in :class:`exactdp.limits.Limits`)."""
-    if f.kind == "switch":
-        return click.option(f.flag, f.field, is_flag=True, default=None, help=f.help)
-    typ = {"size": _Size(), "seconds": click.FloatRange(f.minimum)}.get(f.kind, click.IntRange(f.minimum))
-    return click.option(f.flag, f.field, type=typ, default=None, help=f.help)
-
-
-def limit_options(f: Callable) -> Callable:
-    """Every resource limit as a flag (:func:`exactdp.limits.flags`: ``--timeout``,
-    ``--max-nodes``, ..., ``--follow-symlinks``)."""
-    for flag in reversed(flags()):
-        f = _limit_option(flag)(f)
-    return f
-
-
-def limits_from(max_profile_size: int | None = None, **given: Any) -> Limits:
-    """The :class:`~exactdp.limits.Limits` for the flags of :func:`limit_options` (``None``:
-    the default); takes the limits' field names (and ``max_profile_size``, the flag's name)."""
-    return DEFAULT_LIMITS.replace(max_hull_edges=given.pop("max_hull_edges", max_profile_size), **given)
-
-
-@dataclass(frozen=True)
-class Common:
-    """What the options shared by every command that reads case files asked for
-    (see :func:`case_options`)."""
-
-    opts: Options
-    as_json: bool = False
-    quiet: bool = False
-    verbose: bool = False
-    progress: bool = False
-    ascii_only: bool = False
-    runner: Runner = Runner()
-
-
-class _Jobs(click.ParamType):
-    name = "N|auto"
-
-    def convert(self, value: Any, param: Any, ctx: Any) -> int:
-        if isinstance(value, int):
-            return value
-        text = str(value).strip().lower()
-        if text == "auto":
-            return available_cores()
-        if text.isdigit() and int(text) >= 1:
-            return int(text)
-        self.fail(f"{value!r} is not a positive number of worker processes or 'auto'", param, ctx)
-
-
-# the reading limits: (flag, parameter, default, help)
-_READING = [
-    ("--max-problems", "max_problems", 20, "Stop reading a case after this many problems."),
-    ("--max-file-bytes", "max_file_bytes", YamlLimits.max_bytes, "Largest case file read."),
-    (
-        "--max-yaml-nodes",
-        "max_yaml_nodes",
-        YamlLimits.max_expanded_nodes,
-        "Limit on the alias-expanded size of a YAML document.",
-    ),
-    ("--max-sweep-points", "max_sweep_points", MAX_SWEEP_POINTS, "Most points in one case file's sweep."),
-]
-_OUTPUT = [
-    click.option("--json", "as_json", is_flag=True, help="Machine-readable output on stdout (stable key order)."),
-    click.option("-q", "--quiet", is_flag=True, help="Only what does not hold, and the summary."),
-    click.option(
-        "--progress/--no-progress", default=None, help="Progress bar on stderr (default: when stderr is a terminal)."
-    ),
-    click.option("--ascii", "ascii_only", is_flag=True, help="ASCII marks instead of ✓/✗."),
-]
-_VERBOSE = click.option(
-    "-v", "--verbose", is_flag=True, help="Every claim of every file, not only those that do not hold."
-)
-
-
-def case_options(*, parallel: bool = False) -> Callable:
-    """The options of every command that reads case files, in one place: ``--engine``, the
-    limits (:func:`limit_options`), reading limits (``--max-file-bytes``, ``--max-yaml-nodes``,
-    ``--max-problems``, ``--max-sweep-points``), ``--json``, ``-q``, ``--progress``, ``--ascii``;
-    with ``parallel`` also ``-v``, ``--jobs`` and ``--scheduler``.  The command receives them as
-    one :class:`Common` argument ``common``."""
-
-    def deco(f: Callable) -> Callable:
-        @functools.wraps(f)
-        def wrapper(*args: Any, **kw: Any) -> Any:
-            return f(*args, common=_common_from(kw, parallel), **kw)
-
-        reading = [
-            click.option(fl, n, type=click.IntRange(1), default=d, show_default=True, help=h)
-            for fl, n, d, h in _READING
-        ]
-        opts = [engine_option, *reading, *_OUTPUT, *([_VERBOSE, *_RUNNER_OPTIONS] if parallel else [])]
-        out: Callable = limit_options(wrapper)
-        for o in reversed(opts):
-            out = o(out)
-        return out
-
-    return deco
-
-
-_RUNNER_OPTIONS = [
-    click.option(
-        "--jobs",
-        "-j",
-        type=_Jobs(),
-        default=None,
-        help="Run the work items (files, sweep points, samples) in N local worker processes; auto: one per core [default: EXACTDP_JOBS, else 1].",
-    ),
-    click.option(
-        "--scheduler",
-        default=None,
-        metavar="ADDRESS",
-        help="Run on a Dask cluster: tcp://HOST:8786, or local:N for a local cluster of N workers (needs exactdp[dask]).",
-    ),
-    click.option(
-        "--max-workers",
-        type=click.IntRange(1),
-        default=None,
-        help=f"Most local worker processes (--jobs N, --scheduler local:N) [default: 4 per core, {default_max_workers()} here].",
-    ),
-]
-
-
-def runner_options(f: Callable) -> Callable:
-    """``--jobs N`` and ``--scheduler ADDRESS`` (read them with :func:`runner_from`); for any
-    command whose work splits into independent items (see :mod:`exactdp.execution`)."""
-    for o in reversed(_RUNNER_OPTIONS):
-        f = o(f)
-    return f
-
-
-def runner_from(jobs: int | None, scheduler: str | None, max_workers: int | None = None) -> Runner:
-    """Where to run: ``--scheduler`` if given, else ``--jobs`` (default ``EXACTDP_JOBS``, else 1),
-    at most ``--max-workers`` local worker processes; a bad value ends in one line (exit 2)."""
-    try:
-        return Runner(jobs=jobs if jobs is not None else jobs_from_env(), scheduler=scheduler, max_workers=max_workers)
-    except ExactDPError as e:
-        fail(e)
-        raise  # pragma: no cover - fail() exits
-
-
-def _common_from(kw: dict[str, Any], parallel: bool) -> Common:
-    limits = limits_from(**{f.field: kw.pop(f.field) for f in flags()})
-    progress = kw.pop("progress", None)
-    opts = Options(
-        engine=kw.pop("engine", "profile"),
-        max_strategies=limits.max_strategies if limits.max_strategies != DEFAULT_LIMITS.max_strategies else None,
-        yaml_limits=YamlLimits(max_bytes=kw.pop("max_file_bytes"), max_expanded_nodes=kw.pop("max_yaml_nodes")),
-        max_problems=kw.pop("max_problems"),
-        max_sweep_points=kw.pop("max_sweep_points"),
-        limits=limits,
-    )
-    return Common(
-        opts=opts,
-        as_json=bool(kw.pop("as_json", False)),
-        quiet=bool(kw.pop("quiet", False)),
-        verbose=bool(kw.pop("verbose", False)),
-        progress=sys.stderr.isatty() if progress is None else progress,
-        ascii_only=bool(kw.pop("ascii_only", False)),
-        runner=runner_from(kw.pop("jobs"), kw.pop("scheduler"), kw.pop("max_workers")) if parallel else Runner(),
-    )
-
-
-def load_mechanism(case_path: str, of: str | None, opts: Options = Options()):
-    """The case at ``case_path`` and its mechanism ``of`` (default ``M``, else the only one)."""
-    case = load_case(case_path, yaml_limits=opts.yaml_limits, max_problems=opts.max_problems)
-    name = of or ("M" if "M" in case.mechanisms else next(iter(case.mechanisms)))
-    if name not in case.mechanisms:
-        raise click.BadParameter(
-            f"no mechanism named {text(repr(name))} in {text(case_path)}; defined: {text(', '.join(case.mechanisms))}"
-        )
-    return case, name, case.mechanisms[name]
-
-
-@contextmanager
-def running(common: Common) -> Iterator[EngineProgress]:
-    """The body of a command that reads a case: within the block the command's limits are in
-    force and the engine reports its progress (``--progress``); an :class:`ExactDPError` ends
-    the command with its message (:func:`fail`)."""
-    try:
-        with using(common.opts.effective_limits()), EngineProgress(common.progress) as prog:
-            yield prog
-    except ExactDPError as e:
-        fail(e)
-
-
-def no_latex(as_latex: bool) -> None:
-    """``--latex`` is for piecewise closed forms: refused for a mechanism without symbols."""
-    if as_latex:
-        raise click.UsageError("--latex prints a piecewise closed form: it needs a mechanism with symbols")
 
 
 def run() -> None:

@@ -10,20 +10,20 @@ get no certificate are listed after the report, with the reason.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import click
 
 from ..certifying import CertificateWriter
 from ..errors import ExactDPError
 from ..verify import verdict_hook
-from .app import fail, main
+from .app import fail
+from .helptext import command
 from .verify import verify as verify_command
 
 __all__ = ["certify"]
 
 
-@main.command(context_settings={"ignore_unknown_options": False})
+@command()
 @click.option(
     "-o", "--output", "outdir", required=True, type=click.Path(file_okay=False), help="Directory for the certificates."
 )
@@ -47,23 +47,18 @@ def certify(ctx, outdir, show_game, fmt, self_check, **verify_options):
     listed after the report.
     """
     try:
-        Path(outdir).mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        fail(ExactDPError(f"cannot create the output directory {outdir}: {e.strerror or e}"))
-    writer = CertificateWriter(Path(outdir), fmt == "latex")
+        writer = CertificateWriter.into(outdir, fmt == "latex")
+    except ExactDPError as e:
+        fail(e)
     code = 0
     with verdict_hook(writer):
         try:
             ctx.invoke(verify_command, **verify_options)
         except SystemExit as e:
             code = e.code if isinstance(e.code, int) else 1
-    out = sys.stderr if verify_options.get("as_json") else sys.stdout
-    checked = writer.check() if self_check else []
-    for line in writer.summary(show_game) + checked:
-        click.echo(line, file=out)
-    if any(line.startswith(("REJECTED", "MALFORMED")) for line in checked):
-        code = 3  # a certificate exactdp wrote does not check: a bug
-    sys.exit(code)
+    lines, bad = writer.closing(show_game, self_check)
+    click.echo("\n".join(lines), file=sys.stderr if verify_options.get("as_json") else sys.stdout)
+    sys.exit(3 if bad else code)  # 3: a certificate exactdp wrote does not check, a bug
 
 
 # the options of `verify` (paths, engine, limits, --json, ...) are certify's too

@@ -10,7 +10,9 @@ from ..report.compose import SHOW_CHARS, compose_json, compose_lines, theorem_ro
 from ..report.jsonout import dumps
 from ..theorems import THEOREMS, components, optimal_profile
 from ..theorems.registry import evaluate_each
-from .app import fail, limit_options, limits_from, main, parse_number
+from .app import fail
+from .helptext import command
+from .options import OPTION, limit_options, parse_number
 
 __all__ = ["compose"]
 
@@ -22,7 +24,7 @@ def _split(text: str, what: str, kind: str) -> list:
     return [parse_number(p, what, kind=kind) for p in parts]
 
 
-@main.command()
+@command()
 @click.option("--eps", "eps_text", required=True, help="Comma-separated eps_i: log(2),log(3) or 0.1 (exact decimals).")
 @click.option("--delta", "delta_text", default="0", show_default=True, help="Comma-separated delta_i (or one for all).")
 @click.option(
@@ -53,9 +55,9 @@ def _split(text: str, what: str, kind: str) -> list:
     is_flag=True,
     help="Print long exact values in full (they are summarised otherwise; --json always has them).",
 )
-@click.option("--json", "as_json", is_flag=True)
+@OPTION["json"]
 @limit_options
-def compose(eps_text, delta_text, delta_g_text, times, theorem, show_profile, show_exact, as_json, **limits):
+def compose(eps_text, delta_text, delta_g_text, times, theorem, show_profile, show_exact, as_json, limits):
     """Composition theorems for (eps_i, delta_i)-DP components, evaluated exactly.
 
     basic: (sum eps_i, sum delta_i) (Vadhan-Wang Thm 1.2; Thm 3.3 for pure concurrent);
@@ -66,9 +68,8 @@ def compose(eps_text, delta_text, delta_g_text, times, theorem, show_profile, sh
     certified intervals, compared with the exact optimum.
     """
     show = 10**12 if show_exact else SHOW_CHARS
-    lim = limits_from(**limits)
     try:
-        with using(lim):
+        with using(limits):
             eps1 = _split(eps_text, "--eps", "eps")
             deltas = _split(delta_text, "--delta", "delta")
             # refused before the repeated lists are built

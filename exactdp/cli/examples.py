@@ -8,12 +8,13 @@ from ..caseio import load_case
 from ..caseio.examples import write_examples
 from ..errors import ExactDPError
 from ..report.escape import text
-from .app import fail, main
+from .app import fail
+from .helptext import command
 
 __all__ = ["examples"]
 
 
-@main.command()
+@command()
 @click.argument("directory", metavar="DIR", type=click.Path(file_okay=False))
 @click.option("--force", is_flag=True, help="Replace example files that exist in DIR.")
 def examples(directory: str, force: bool) -> None:

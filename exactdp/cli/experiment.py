@@ -7,17 +7,16 @@ import sys
 import click
 
 from ..errors import ExactDPError
-from ..experiments import run_blocks
-from ..limits import check_count, using
+from ..experiments import section6 as run_section6
 from ..report.simulate import dumps_json, section6_doc, section6_lines
 from ..report.terminal import ProgressLine
-from ..simulation.experiment import blocks
-from .app import fail, limit_options, limits_from, main, parse_number, runner_from, runner_options
+from .app import fail
+from .options import OPTION, limit_options, parse_number, runner_options
 
 __all__ = ["experiment", "section6"]
 
 
-@main.group()
+@click.group()
 def experiment() -> None:
     """Reproduce experiments from the papers, exactly."""
 
@@ -46,10 +45,8 @@ def experiment() -> None:
     help="Parameters are drawn from {1, ..., D-1}/D.",
 )
 @click.option("--no-enumerator-check", is_flag=True, help="Skip the per-sample enumerator comparison of views.")
-@click.option("--json", "as_json", is_flag=True)
-@click.option(
-    "--progress/--no-progress", default=None, help="Progress bar on stderr (default: when stderr is a terminal)."
-)
+@OPTION["json"]
+@OPTION["progress"]
 @click.option(
     "--block",
     type=click.IntRange(1),
@@ -59,20 +56,7 @@ def experiment() -> None:
 )
 @runner_options
 @limit_options
-def section6(
-    samples,
-    delta_text,
-    seed,
-    denominator,
-    no_enumerator_check,
-    as_json,
-    progress,
-    block,
-    jobs,
-    scheduler,
-    max_workers,
-    **limits,
-):
+def section6(samples, delta_text, seed, denominator, no_enumerator_check, as_json, progress, block, runner, limits):
     """Random 2-round 1-bit mechanisms M_p (Fig. 1, 10 rational parameters): eps = PrivLoss(M_p,
     delta) by the enumerator (cross-checked by the profile engine), then the exact LP for a
     post-processor T of RR_(eps,delta), certified either way.  Sample k is drawn from its own
@@ -80,28 +64,22 @@ def section6(
     sample has a T, 1 when some has none, 3 on an internal disagreement, 130 when interrupted
     (the counts so far are printed)."""
     delta = parse_number(delta_text, "--delta", kind="delta")
-    show = sys.stderr.isatty() if progress is None else progress
-    runner = runner_from(jobs, scheduler, max_workers)
     try:
-        lim = limits_from(**limits)
-        with using(lim):
-            check_count("the number of samples", samples, "max_samples", "--max-samples")
-            # every block runs within the limits too, on whichever worker runs it (the clock is
-            # the whole run's, kept here)
-            each = lim.replace(timeout=0)
-            check = not no_enumerator_check
-            work = blocks(
-                samples, delta, seed, denominator=denominator, check_enumerator=check, size=block, limits=each
+        with ProgressLine(samples, "section6", sys.stderr.isatty() if progress is None else progress) as bar:
+            res, interrupted = run_section6(
+                samples,
+                delta,
+                seed,
+                limits,
+                runner,
+                denominator=denominator,
+                check_enumerator=not no_enumerator_check,
+                block=block,
+                progress=bar.update,
             )
-            with ProgressLine(samples, "section6", show) as bar:
-                res, interrupted = run_blocks(work, runner, progress=bar.update)
     except ExactDPError as e:
         fail(e)
     click.echo(dumps_json(section6_doc(res)) if as_json else "\n".join(section6_lines(res)))
     if interrupted:
         click.echo(f"  interrupted: {samples - res.samples} of {samples} samples not checked", err=True)
-        sys.exit(130)
-    if res.errors:
-        sys.exit(3)
-    if res.infeasible:
-        sys.exit(1)
+    sys.exit(130 if interrupted else 3 if res.errors else 1 if res.infeasible else 0)

@@ -11,13 +11,15 @@ from ..limits import using
 from ..report.escape import text
 from ..report.latexvalues import DEFAULT_DIGITS, render_values
 from ..verify import verify_file
-from .app import Common, case_options, fail, main
+from .app import fail
+from .helptext import command
+from .options import OPTION, Common, case_options, write_output
 
 __all__ = ["export"]
 
 
-@main.command()
-@click.argument("case_path", metavar="CASE", type=click.Path())
+@command()
+@OPTION["case"]
 @click.option(
     "--latex",
     "latex_file",
@@ -49,12 +51,7 @@ def export(case_path: str, latex_file: str, prefix: str | None, digits: int, com
         body = render_values(fr, prefix=prefix, digits=digits, source=case_path)
     except ExactDPError as e:
         fail(e)
-    try:
-        with click.open_file(latex_file, "w", encoding="utf-8") as out:
-            out.write(body)
-    except OSError as e:
-        click.echo(f"exactdp: cannot write {text(latex_file)}: {text(e.strerror or e)}", err=True)
-        sys.exit(2)
+    write_output(latex_file, body)
     n = body.count("\\newcommand")
     if not common.quiet and latex_file != "-":
         click.echo(text(f"wrote {latex_file}: {n} macros from {len(fr.verdicts)} claims of {case_path}"), err=True)

@@ -1,20 +1,33 @@
-"""Help pages with the resource limits in a section of their own (``--help-limits`` shows each).
+"""Help pages with the resource limits in a section of their own (``--help-limits`` shows each),
+and the ``exactdp`` group, which imports a command's module only when that command runs.
 
 Every command that reads case files accepts every resource limit as a flag (sixteen of them:
 ``--timeout``, ``--max-memory`` and the ``--max-*`` options, see :mod:`exactdp.limits`).
 Listed with the other options they made ``verify --help`` long and hid what a reader looks for,
 so ``--help`` names them in one short section, and ``--help-limits`` prints that section in
 full: each limit, what it bounds and its default.
+
+The group follows click's pattern for lazily loaded subcommands: it knows each command as
+``"module:function"`` and imports the module (with everything the command uses) when the
+command is run or its own help is asked for.  ``exactdp --help`` lists every command with the
+first sentence of its docstring, which it reads from the module's source (the docstring is the
+one declaration of a command's help) instead of importing every command and its engines.
 """
 
 from __future__ import annotations
 
+import ast
 import textwrap
+from collections.abc import Callable
+from importlib.util import find_spec
+from pathlib import Path
 from typing import Any
 
 import click
 
-__all__ = ["LimitsHelpCommand", "Group", "is_limit"]
+from ..lazy import load
+
+__all__ = ["LimitsHelpCommand", "Group", "command", "is_limit"]
 
 _HEADING = "Resource limits"
 
@@ -76,7 +89,40 @@ class LimitsHelpCommand(click.Command):
                     formatter.write_text(line)
 
 
-class Group(click.Group):
-    """The ``exactdp`` group: its commands get :class:`LimitsHelpCommand` help pages."""
+def command(**attrs: Any) -> Callable[[Callable], click.Command]:
+    """``click.command`` with a :class:`LimitsHelpCommand` help page (every ``exactdp`` command)."""
+    return click.command(cls=LimitsHelpCommand, **attrs)
 
-    command_class = LimitsHelpCommand
+
+def _docstring(target: str) -> str:
+    """The docstring of the function ``"module:function"``, read from the module's source."""
+    module, _, name = target.partition(":")
+    spec = find_spec(module)
+    tree = ast.parse(Path(str(spec.origin if spec else "")).read_text(encoding="utf-8"))
+    node = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name)
+    return ast.get_docstring(node, clean=False) or ""
+
+
+class Group(click.Group):
+    """The ``exactdp`` group: ``lazy_commands`` maps each command's name to its
+    ``"module:function"``, imported when the command is used (see the module docstring)."""
+
+    def __init__(self, *args: Any, lazy_commands: dict[str, str], **kw: Any):
+        super().__init__(*args, **kw)
+        self.lazy_commands = lazy_commands
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy_commands})
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in self.commands and name in self.lazy_commands:
+            self.add_command(load(self.lazy_commands[name]), name)
+        return super().get_command(ctx, name)
+
+    def format_commands(self, ctx: click.Context, formatter: Any) -> None:
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(map(len, names))
+        # a stand-in command with the same docstring shortens it exactly as the command would
+        rows = [(n, click.Command(n, help=_docstring(self.lazy_commands[n])).get_short_help_str(limit)) for n in names]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)

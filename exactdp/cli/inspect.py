@@ -5,7 +5,10 @@ from __future__ import annotations
 import click
 
 from .. import checker
+from ..analysis import make_engine
 from ..analysis.engine import exact_privloss
+from ..analysis.parametric.queries import privloss_of, profile_of
+from ..caseio import evaluate_in_case
 from ..caseio.schema import schema_text
 from ..certifying import game_fingerprints, symbol_values
 from ..errors import ExactDPError
@@ -13,82 +16,73 @@ from ..limits import using
 from ..model import count_strategies, stats
 from ..numbers import ladder
 from ..report import profile_to_dict
+from ..report.dot import GraphvizMissingError, drawing_dot, render_graphviz
+from ..report.escape import text
 from ..report.inspect import fingerprint_lines, info_doc, info_lines, privloss_doc, privloss_lines, profile_lines
-from ..report.jsonout import dumps
-from .app import Common, case_options, fail, load_mechanism, main, no_latex, parse_number, running
-from .draw import draw_game
-from .parametric import echo_privloss, echo_profile, is_parametric, latex_option
+from ..report.parametric import privloss_output, profile_output
+from .app import fail
+from .helptext import command
+from .options import Query, echo_result, parse_number, query_options, running, write_output
+from .parametric import decided, is_parametric
 from .renyi_fdp import print_dominating_pair
 
 __all__ = ["privloss", "profile", "info", "schema"]
 
+_IMAGE = click.Path(dir_okay=False)
 
-@main.command()
-@click.argument("case_path", metavar="CASE", type=click.Path())
+
+@command()
 @click.option("--delta", "delta_text", default="0", show_default=True, help="delta, e.g. 0, 1/100, 1e-6.")
-@click.option("--of", default=None, help="Mechanism name (default M).")
 @click.option("--witness", is_flag=True, help="Show the adversary that makes the value tight.")
-@latex_option
-@case_options()
-def privloss(case_path, delta_text, of, witness, as_latex, common: Common):
+@query_options(latex=True)
+def privloss(delta_text, witness, q: Query):
     """PrivLoss(M, delta) = inf{eps >= 0 : M is (eps, delta)-DP}, exactly; piecewise in the
     symbols for a mechanism with symbols.  -q prints the value only."""
-    delta = _delta_or_later(delta_text)
-    opts = common.opts
-    with running(common) as prog:
-        case, name, mech = load_mechanism(case_path, of, opts)
-        if is_parametric(case, mech) or delta is None:
-            echo_privloss(case, name, mech, delta_text, common, as_latex)
-            return
-        no_latex(as_latex)
-        val, lam, w = exact_privloss(opts.make_engine(prog.callback), mech, delta, witness=witness)
-    if common.as_json:
-        click.echo(dumps(privloss_doc(name, delta, val, lam, opts.engine, w)))
-    else:
-        click.echo(ladder.text(val) if common.quiet else "\n".join(privloss_lines(name, delta, val, w)))
-
-
-def _delta_or_later(delta_text: str):
-    """--delta as a number, or None when it names something only the case defines (a symbol)."""
     try:
-        return parse_number(delta_text, "--delta", kind="delta")
+        delta = parse_number(delta_text, "--delta", kind="delta")
     except click.BadParameter as e:
-        if "unknown name" in str(e):  # a name the case may declare: read it there
-            return None
-        raise
+        if "unknown name" not in str(e):
+            raise
+        delta = None  # a name the case may declare (a symbol): read it there
+    common = q.common
+    with running(common) as prog:
+        case, name, mech = q.load()
+        if is_parametric(case, mech) or delta is None:
+            d = evaluate_in_case(case, delta_text, "--delta", kind="delta")
+            return click.echo(privloss_output(name, delta_text, decided(privloss_of, mech, case.symbols, d), q.fmt))
+        q.no_latex()
+        val, lam, w = exact_privloss(common.opts.make_engine(prog.callback), mech, delta, witness=witness)
+    if common.quiet and not common.as_json:
+        return click.echo(ladder.text(val))
+    doc = privloss_doc(name, delta, val, lam, common.opts.engine, w)
+    echo_result(common.as_json, lambda: doc, lambda: privloss_lines(name, delta, val, w))
 
 
-@main.command()
-@click.argument("case_path", metavar="CASE", type=click.Path())
-@click.option("--of", default=None, help="Mechanism name (default M).")
+@command()
 @click.option(
     "--dominating-pair", is_flag=True, help="Print finite (P, P') with the same profile (Zhu-Dong-Wang 2022)."
 )
-@latex_option
-@case_options()
-def profile(case_path, of, dominating_pair, as_latex, common: Common):
+@query_options(latex=True)
+def profile(dominating_pair, q: Query):
     """The exact privacy profile delta(e^eps): breakpoints for every ordered adjacent pair;
     for a mechanism with symbols, formulas between breakpoints, piecewise in the symbols.
     -q prints only the maximum over the pairs."""
-    with running(common) as prog:
-        case, name, mech = load_mechanism(case_path, of, common.opts)
+    with running(q.common) as prog:
+        case, name, mech = q.load()
         if is_parametric(case, mech):
             if dominating_pair:
                 raise click.UsageError("--dominating-pair needs a mechanism without symbols")
-            echo_profile(case, name, mech, common, as_latex)
-            return
-        no_latex(as_latex)
-        prof = common.opts.make_engine(prog.callback).profile(mech)
+            pw = decided(profile_of, mech, case.symbols)
+            return click.echo(profile_output(name, pw, q.fmt, pairs=not q.common.quiet))
+        q.no_latex()
+        prof = q.common.opts.make_engine(prog.callback).profile(mech)
     if dominating_pair:
-        print_dominating_pair(prof, common.as_json)
-        return
+        return print_dominating_pair(prof, q.common.as_json)
     d = profile_to_dict(prof)
-    click.echo(dumps(d) if common.as_json else "\n".join(profile_lines(name, d, pairs=not common.quiet)))
+    echo_result(q.common.as_json, lambda: d, lambda: profile_lines(name, d, pairs=not q.common.quiet))
 
 
-@main.command()
-@click.argument("case_path", metavar="CASE", type=click.Path())
-@click.option("--of", default=None, help="Mechanism name (default M).")
+@command()
 @click.option(
     "--dot",
     "dot_file",
@@ -98,20 +92,8 @@ def profile(case_path, of, dominating_pair, as_latex, common: Common):
     metavar="[FILE]",
     help="Write the game as Graphviz DOT (to FILE, or stdout when no FILE is given).",
 )
-@click.option(
-    "--svg",
-    "svg_file",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Render the drawing to SVG (needs Graphviz).",
-)
-@click.option(
-    "--png",
-    "png_file",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Render the drawing to PNG (needs Graphviz).",
-)
+@click.option("--svg", "svg_file", type=_IMAGE, help="Render the drawing to SVG (needs Graphviz).")
+@click.option("--png", "png_file", type=_IMAGE, help="Render the drawing to PNG (needs Graphviz).")
 @click.option(
     "--witness",
     "witness_eps",
@@ -127,56 +109,68 @@ def profile(case_path, of, dominating_pair, as_latex, common: Common):
     help="Print the SHA-256 fingerprint of every game of the case, as the certificate checker prints it.",
 )
 @click.option("--at", multiple=True, metavar="SYMBOL=VALUE", help="Fingerprints at these values of the symbols.")
-@case_options()
-def info(case_path, of, dot_file, svg_file, png_file, witness_eps, depth, tree, fingerprint, at, common: Common):
+@query_options()
+def info(dot_file, svg_file, png_file, witness_eps, depth, tree, fingerprint, at, q: Query):
     """Size of a mechanism's game DAG, its number of deterministic adversaries, and whether
     --engine can analyse it; with --dot, --svg or --png a drawing of the game (adversary choices
     as boxes, answers as edges with their probability under every dataset).  -q prints the
     adversary count only."""
-    opts = common.opts
-    drawing = dot_file is not None or svg_file is not None or png_file is not None
+    opts = q.common.opts
+    files = {"dot": dot_file, "svg": svg_file, "png": png_file}
+    drawing = any(f is not None for f in files.values())
     if witness_eps is not None and not drawing:
         raise click.BadParameter(
             "--witness draws the adversary: give --dot, --svg or --png too", param_hint="--witness"
         )
     eps = parse_number(witness_eps, "--witness", kind="eps") if witness_eps is not None else None
     if fingerprint or at:
-        _print_fingerprints(case_path, of, opts, at)
-        return
-    with running(common):
-        case, name, mech = load_mechanism(case_path, of, opts)
+        return _print_fingerprints(q, at)
+    with running(q.common):
+        case, name, mech = q.load()
         if drawing:
-            draw_game(
-                case, mech, eps=eps, depth=depth, dot_file=dot_file, svg_file=svg_file, png_file=png_file, tree=tree
-            )
+            w = make_engine("profile").witness(mech, eps) if eps is not None else None
+            title = case.name + (f" [{case.reference}]" if case.reference else "")
+            game, src = drawing_dot(mech, title, depth=depth, witness=w, tree=tree)
+            for line in game.caption[-1:] if game.cut_depth is not None else []:
+                click.echo(text(line), err=True)
+            _write_drawing(mech.name, src, files)
             if dot_file == "-":
                 return
-        s = stats(mech.root)
-        n = count_strategies(mech.root)
-        supported = opts.make_engine().supports(mech)
+        s, n, supported = stats(mech.root), count_strategies(mech.root), opts.make_engine().supports(mech)
     doc = info_doc(name, mech, s, n, opts.engine, supported)
-    if common.as_json:
-        click.echo(dumps(doc))
-    else:
-        click.echo(
-            doc["deterministic_adversaries"]
-            if common.quiet
-            else "\n".join(info_lines(doc, opts.effective_limits().max_strategies))
-        )
+    if q.common.quiet and not q.common.as_json:
+        return click.echo(doc["deterministic_adversaries"])
+    echo_result(q.common.as_json, lambda: doc, lambda: info_lines(doc, opts.effective_limits().max_strategies))
 
 
-@main.command()
+def _write_drawing(name: str, src: str, files: dict[str, str | None]) -> None:
+    """The DOT text ``src`` of the drawing of mechanism ``name`` written (``dot``: ``-`` is
+    standard output) and rendered by Graphviz (``svg``, ``png``) to the files asked for."""
+    for fmt, path in files.items():
+        if path is None:
+            continue
+        try:
+            data = src if fmt == "dot" else render_graphviz(src, fmt)
+        except GraphvizMissingError as e:
+            click.echo(f"exactdp: {e}", err=True)
+            raise SystemExit(2) from None
+        write_output(path, data, None if path == "-" else f"the drawing of {name} ({fmt.upper()})")
+
+
+@command()
 def schema():
     """Print the JSON Schema of case-format version 1 (for editors and CI validators)."""
     click.echo(schema_text(), nl=False)
 
 
-def _print_fingerprints(case_path: str, of: str | None, opts, at: tuple[str, ...] = ()) -> None:
-    """The checker's fingerprints of the case's games: :func:`exactdp.certifying.game_fingerprints`."""
+def _print_fingerprints(q: Query, at: tuple[str, ...] = ()) -> None:
+    """The checker's fingerprint of the game of each mechanism of the case (and of each claim
+    with its own pairs), at the given values of the symbols if any:
+    :func:`exactdp.certifying.game_fingerprints`."""
     try:
-        with using(opts.effective_limits()):
-            case, _, _ = load_mechanism(case_path, of, opts)
-            prints, missing = game_fingerprints(case, of, at=symbol_values(at))
+        with using(q.common.opts.effective_limits()):
+            case, _, _ = q.load()
+            prints, missing = game_fingerprints(case, q.of, at=symbol_values(at))
     except (ExactDPError, checker.Malformed) as e:
         fail(e if isinstance(e, ExactDPError) else ExactDPError(str(e)))
-    click.echo("\n".join(fingerprint_lines(case_path, prints, missing)))
+    click.echo("\n".join(fingerprint_lines(q.case_path, prints, missing)))

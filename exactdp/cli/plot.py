@@ -6,7 +6,6 @@ from pathlib import Path
 
 import click
 
-from ..analysis import make_engine
 from ..caseio import load_case
 from ..claims.composition import COMPOSITION_THEOREMS
 from ..errors import ExactDPError
@@ -14,15 +13,17 @@ from ..figures import case_plot_data
 from ..limits import using
 from ..report.escape import text
 from ..report.plot import KINDS, MissingExtraError, draw, save
-from .app import Common, case_options, fail, main
+from .app import fail
+from .helptext import command
+from .options import OPTION, Common, case_options
 
 __all__ = ["plot"]
 
 FORMATS = ("png", "svg", "pdf")
 
 
-@main.command()
-@click.argument("case_path", metavar="CASE", type=click.Path())
+@command()
+@OPTION["case"]
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="FILE.png, FILE.svg or FILE.pdf.")
 @click.option(
     "--kind",
@@ -61,10 +62,8 @@ def plot(case_path, output, kind, of, bound, claim, fmt, common: Common):
     try:
         with using(opts.effective_limits()):
             case = load_case(case_path, yaml_limits=opts.yaml_limits, max_problems=opts.max_problems)
-            engine = make_engine(opts.engine, max_strategies=opts.max_strategies)
-            data = case_plot_data(case, engine, of=names, bound=bound, claim=claim, kind=kind)
-        fig = draw(data, kind)
-        save(fig, output, fmt)
+            data = case_plot_data(case, opts.make_engine(), of=names, bound=bound, claim=claim, kind=kind)
+        save(draw(data, kind), output, fmt)
     except MissingExtraError as e:
         click.echo(f"exactdp: {e}", err=True)
         raise SystemExit(2) from None

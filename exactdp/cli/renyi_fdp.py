@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import click
 
-from ..analysis.renyi_real import parse_order, renyi_any, renyi_any_witness
+from ..analysis.parametric.queries import renyi_of
+from ..analysis.renyi_real import parse_orders, renyi_any, renyi_any_witness
 from ..analysis.tradeoff import dominating_pair, envelope_tradeoff, pair_tradeoffs
 from ..analysis.tradeoff_points import vertex_tests
 from ..analysis.zcdp import check_zcdp
@@ -14,7 +15,7 @@ from ..claims.renyi import ConversionClaim
 from ..errors import ExactDPError, LimitExceededError
 from ..forms.fields import FieldProblem
 from ..numbers.rational import Q
-from ..report.jsonout import dumps
+from ..report.parametric import renyi_output
 from ..report.renyi_fdp import (
     conversion_lines,
     conversion_to_dict,
@@ -28,33 +29,25 @@ from ..report.renyi_fdp import (
     zcdp_to_dict,
 )
 from ..theorems.named import CONVERSIONS
-from .app import Common, case_options, fail, load_mechanism, main, no_latex, parse_number, running
-from .parametric import echo_renyi, is_parametric, latex_option
+from .app import fail
+from .helptext import command
+from .options import Query, echo_result, parse_number, query_options, running
+from .parametric import decided, is_parametric
 
 __all__ = ["renyi", "zcdp", "convert", "tradeoff", "print_dominating_pair"]
 
 
 def _alphas(text: str, max_orders: int) -> list:
-    """The orders of ``--alpha``, at most ``max_orders`` of them (counted before any is read:
-    each order is a whole analysis of the mechanism)."""
-    parts = text.split(",")
-    if len(parts) > max_orders:
-        fail(
-            LimitExceededError(
-                f"the number of Renyi orders in --alpha ({len(parts)})", max_orders, "raise it with --max-orders N"
-            )
-        )
-    out = []
-    for part in parts:
-        try:
-            out.append(parse_order(part.strip()))
-        except ExactDPError as e:
-            raise click.BadParameter(str(e), param_hint="--alpha") from None
-    return out
+    """The orders of ``--alpha`` (:func:`exactdp.analysis.renyi_real.parse_orders`)."""
+    try:
+        return parse_orders(text, max_orders)
+    except LimitExceededError as e:
+        fail(e)
+    except ExactDPError as e:
+        raise click.BadParameter(str(e), param_hint="--alpha") from None
 
 
-@main.command()
-@click.argument("case_path", metavar="CASE", type=click.Path())
+@command()
 @click.option(
     "--alpha",
     "alpha_text",
@@ -62,96 +55,89 @@ def _alphas(text: str, max_orders: int) -> list:
     show_default=True,
     help="Orders, e.g. 2,3,3/2,2.5,inf (1 is KL); a non-integer order gives a certified enclosure.",
 )
-@click.option("--of", default=None, help="Mechanism name (default M).")
 @click.option("--witness", "show_witness", is_flag=True, help="Also show the adversary attaining each value.")
-@latex_option
-@case_options()
-def renyi(case_path, alpha_text, of, show_witness, as_latex, common: Common):
+@query_options(latex=True)
+def renyi(alpha_text, show_witness, q: Query):
     """D_alpha(M): the Renyi divergence of order alpha against every adaptive adversary, exact
     for whole orders (certified enclosures for real orders such as 3/2); piecewise in the
     symbols for a mechanism with symbols."""
-    opts = common.opts
+    opts = q.common.opts
     alphas = _alphas(alpha_text, opts.effective_limits().max_orders)
-    with running(common):
-        case, name, mech = load_mechanism(case_path, of, opts)
+    with running(q.common):
+        case, name, mech = q.load()
         if is_parametric(case, mech):
-            echo_renyi(case, name, mech, alphas, common, as_latex)
-            return
-        no_latex(as_latex)
+            pieces = [(a, decided(renyi_of, mech, case.symbols, a)) for a in alphas]
+            return click.echo(renyi_output(name, pieces, q.fmt))
+        q.no_latex()
         eng = opts.make_engine()
         results = [renyi_any(eng, mech, a) for a in alphas]
         witnesses = [renyi_any_witness(mech, r) if show_witness else None for r in results]
-    if common.as_json:
-        values = [renyi_any_to_dict(r, w) for r, w in zip(results, witnesses)]
-        click.echo(dumps({"mechanism": name, "engine": opts.engine, "values": values}))
-    else:
-        click.echo("\n".join(renyi_any_lines(name, results, witnesses)))
+    pairs = list(zip(results, witnesses))
+    echo_result(
+        q.common.as_json,
+        lambda: {"mechanism": name, "engine": opts.engine, "values": [renyi_any_to_dict(r, w) for r, w in pairs]},
+        lambda: renyi_any_lines(name, results, witnesses),
+    )
 
 
-@main.command()
-@click.argument("case_path", metavar="CASE", type=click.Path())
+@command()
 @click.option("--rho", "rho_text", required=True, help="The zCDP parameter rho, e.g. 1/8 or 0.125.")
-@click.option("--of", default=None, help="Mechanism name (default M).")
-@case_options()
-def zcdp(case_path, rho_text, of, common: Common):
+@query_options()
+def zcdp(rho_text, q: Query):
     """Whether M is rho-zCDP (Bun-Steinke 2016): D_alpha <= rho*alpha for every real alpha > 1,
     decided by certified branch and bound over alpha (undecided when D_alpha/alpha touches rho)."""
     rho = parse_number(rho_text, "--rho", kind="positive")
-    with running(common):
-        _case, name, mech = load_mechanism(case_path, of, common.opts)
-        res = check_zcdp(mech, rho, common.opts.make_engine().profile(mech).privloss(Q(0)))
+    with running(q.common):
+        _case, name, mech = q.load()
+        res = check_zcdp(mech, rho, q.common.opts.make_engine().profile(mech).privloss(Q(0)))
     d = zcdp_to_dict(name, res)
-    click.echo(dumps(d) if common.as_json else "\n".join(zcdp_lines(d, rho_text, res.witness)))
+    echo_result(q.common.as_json, lambda: d, lambda: zcdp_lines(d, rho_text, res.witness))
 
 
-@main.command()
-@click.argument("case_path", metavar="CASE", type=click.Path())
-@click.option("--of", default=None, help="Mechanism name (default M).")
+@command()
 @click.option(
     "--witness",
     "show_tests",
     is_flag=True,
     help="Also show, for each vertex of T(M), the adversary and rejection region attaining it.",
 )
-@case_options()
-def tradeoff(case_path, of, show_tests, common: Common):
+@query_options()
+def tradeoff(show_tests, q: Query):
     """The exact f-DP trade-off function T(M) (Dong-Roth-Su 2022) of the envelope and of every
     ordered adjacent pair, by its vertices (type I error alpha, type II error beta)."""
-    with running(common):
-        _case, name, mech = load_mechanism(case_path, of, common.opts)
-        prof = common.opts.make_engine().profile(mech)
+    with running(q.common):
+        _case, name, mech = q.load()
+        prof = q.common.opts.make_engine().profile(mech)
         tests = vertex_tests(mech, prof) if show_tests else None
     d = tradeoff_to_dict(name, envelope_tradeoff(prof), pair_tradeoffs(prof), tests)
-    click.echo(dumps(d) if common.as_json else "\n".join(tradeoff_lines(d, tests)))
+    echo_result(q.common.as_json, lambda: d, lambda: tradeoff_lines(d, tests))
 
 
 def print_dominating_pair(prof, as_json: bool) -> None:
     """``exactdp profile --dominating-pair``: (P, P') with the same hockey-stick profile."""
     d = dominating_pair_to_dict(prof.mechanism, *dominating_pair(prof.envelope))
-    click.echo(dumps(d) if as_json else "\n".join(dominating_pair_lines(d)))
+    echo_result(as_json, lambda: d, lambda: dominating_pair_lines(d))
 
 
-@main.command()
-@click.argument("case_path", metavar="CASE", type=click.Path())
+@command()
 @click.option("--theorem", "which", type=click.Choice(CONVERSIONS), required=True, help="The conversion theorem.")
 @click.option("--delta", "delta_text", required=True, help="The delta of the (eps, delta)-DP statement.")
 @click.option("--alpha", "alpha_text", default=None, help="The Renyi order (renyi-to-dp, renyi-to-dp-cks).")
 @click.option("--rho", "rho_text", default=None, help="The zCDP parameter (zcdp-to-dp).")
-@click.option("--of", default=None, help="Mechanism name (default M).")
-@case_options()
-def convert(case_path, which, delta_text, alpha_text, rho_text, of, common: Common):
+@query_options()
+def convert(which, delta_text, alpha_text, rho_text, q: Query):
     """A conversion theorem to (eps, delta)-DP (Renyi DP: Mironov 2017, Canonne-Kamath-Steinke
     2020; zCDP: Bun-Steinke 2016) evaluated for M, beside M's exact PrivLoss(M, delta)."""
-    opts = common.opts
+    opts = q.common.opts
     delta = parse_number(delta_text, "--delta", kind="delta")
     alpha = _alphas(alpha_text, 1)[0] if alpha_text is not None else None
     rho = parse_number(rho_text, "--rho", kind="positive") if rho_text is not None else None
     try:
-        with running(common):
-            _case, name, mech = load_mechanism(case_path, of, opts)
+        with running(q.common):
+            _case, name, mech = q.load()
             claim = ConversionClaim(of=name, theorem=which, delta=delta, alpha=alpha, rho=rho)
             claim.validate()
             v = claim.check(Analysis({name: mech}, opts.make_engine()))
     except FieldProblem as e:
         raise click.UsageError(e.message + (f" ({e.hint})" if e.hint else "")) from None
-    click.echo(dumps(conversion_to_dict(name, v)) if common.as_json else "\n".join(conversion_lines(v)))
+    echo_result(q.common.as_json, lambda: conversion_to_dict(name, v), lambda: conversion_lines(v))

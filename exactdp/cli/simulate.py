@@ -11,18 +11,17 @@ from ..numbers.rational import Q
 from ..report.latex import render_simulation_latex
 from ..report.simulate import render_simulation
 from ..simulation.simulate import simulate as run_simulation
-from .app import Common, case_options, load_mechanism, main, running
+from .helptext import command
+from .options import Query, query_options, running
 
 __all__ = ["simulate"]
 
 
-@main.command()
-@click.argument("case_path", metavar="CASE", type=click.Path())
+@command()
 @click.option(
     "--eps", "eps_text", default=None, help="eps, e.g. log(3) or log(E) for a symbol E (default: PrivLoss(M, delta))."
 )
 @click.option("--delta", "delta_text", default=None, help="delta for RR_(eps,delta) (default 0: Theorem 1.10).")
-@click.option("--of", default=None, help="Mechanism name (default M).")
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json", "latex", "yaml", "csv"]), default="text", show_default=True
 )
@@ -43,10 +42,8 @@ __all__ = ["simulate"]
     "--label", "label", default=None, help="With --format latex: prefix of the \\label keys (default T-<mechanism>)."
 )
 @click.option("--max-histories", type=click.IntRange(1), default=50_000, show_default=True)
-@case_options()
-def simulate(
-    case_path, eps_text, delta_text, of, fmt, via, standalone, drop_trivial, label, max_histories, common: Common
-):
+@query_options()
+def simulate(eps_text, delta_text, fmt, via, standalone, drop_trivial, label, max_histories, q: Query):
     """Build T with T(RR(b)) = M(x_b) for every adjacent pair, check it exactly, print it.
 
     One table per adjacent pair: rows (query history, answers so far, answer), columns T(c, .)
@@ -56,11 +53,11 @@ def simulate(
     prints the checks without the tables; with --engine enumerator, eps = PrivLoss(M, delta) is
     computed by the enumerator.
     """
-    opts = common.opts
-    if common.as_json:
+    opts = q.common.opts
+    if q.common.as_json:
         fmt = "json"
-    with running(common) as prog:
-        case, name, mech = load_mechanism(case_path, of, opts)
+    with running(q.common) as prog:
+        case, name, mech = q.load()
         eps = evaluate_in_case(case, eps_text, "--eps", kind="eps") if eps_text is not None else None
         delta = evaluate_in_case(case, delta_text, "--delta", kind="delta") if delta_text is not None else None
         if via == "lemma56" and delta is None:
@@ -75,7 +72,7 @@ def simulate(
             render_simulation_latex(sim, standalone=standalone, drop_trivial=drop_trivial, label=label), nl=False
         )
     else:
-        click.echo(render_simulation(sim, fmt, quiet=common.quiet), nl=False)
+        click.echo(render_simulation(sim, fmt, quiet=q.common.quiet), nl=False)
     if not sim.exists:
         sys.exit(1)
     if sim.conditions:

@@ -10,15 +10,20 @@ from dataclasses import replace
 import click
 
 from ..errors import ExactDPError
-from ..figures import case_figures
+from ..lazy import deferred
 from ..report import NORMAL, QUIET, VERBOSE, Marks, TextReport, render_summary, run_to_json
 from ..report.escape import text
-from ..report.html import write_cli as write_html
 from ..report.terminal import ProgressLine
 from ..verify import FileResult, RunResult, stream_paths
-from .app import Common, case_options, fail, main
+from .app import fail
+from .helptext import command
+from .options import Common, case_options
 
 __all__ = ["verify", "marks_for"]
+
+# start-up: only --html draws figures and writes pages
+case_figures = deferred("exactdp.figures:case_figures")
+write_html = deferred("exactdp.report.html:write_cli")
 
 
 def marks_for(common: Common) -> Marks:
@@ -26,7 +31,7 @@ def marks_for(common: Common) -> Marks:
     return Marks.for_stream(sys.stdout, common.ascii_only)
 
 
-@main.command()
+@command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @click.option("--witness", is_flag=True, help="Also show the tight adversary for privloss claims that hold.")
 @click.option(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import networkx as nx
+from ..lazy import networkx as nx
 
 __all__ = ["adjacency_graph", "group_pairs"]
 

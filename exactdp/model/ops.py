@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import networkx as nx
-
+from ..lazy import networkx as nx
 from ..numbers.rational import q_str
 from .game import END, Ask, Chance, End, Mechanism, Node, label_str, postorder
 from .symbolic import SymChance

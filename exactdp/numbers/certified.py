@@ -20,9 +20,8 @@ from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any
 
-import mpmath
-
 from .. import limits as _limits
+from ..lazy import mpmath
 from .rational import q_short, to_fraction
 
 __all__ = [

@@ -31,10 +31,9 @@ from fractions import Fraction
 from math import gcd
 from typing import TYPE_CHECKING, Any
 
-import mpmath
-
 from .. import limits as _limits
 from ..errors import InexactValueError
+from ..lazy import mpmath
 from .certified import certified_sign
 from .element import Element
 from .rational import Q, as_q, int_str, is_rational, q_bits, q_short, q_str, to_fraction

@@ -28,9 +28,8 @@ import subprocess
 from dataclasses import dataclass
 from typing import Any
 
-import networkx as nx
-
 from ..analysis.witness import Witness
+from ..lazy import networkx as nx
 from ..model.game import Ask, Chance, End, Mechanism, Node, label_str
 from ..model.symbolic import SymChance
 from ..numbers import INF, ladder
@@ -38,6 +37,7 @@ from ..numbers.rational import Q, q_str
 from .escape import dot
 
 __all__ = [
+    "drawing_dot",
     "GameDrawing",
     "dag_graph",
     "game_graph",
@@ -298,6 +298,17 @@ def to_dot(drawing: GameDrawing, *, title: str = "") -> str:
         out.append(f"  {u} -> {v} {_attrs_text(dict(attrs))};")
     out.append("}")
     return "\n".join(out) + "\n"
+
+
+def drawing_dot(
+    mech: Mechanism, title: str, *, depth: int | None = None, witness: Witness | None = None, tree: bool = False
+) -> tuple[GameDrawing, str]:
+    """The drawing of ``mech`` and its DOT text: the tree of its histories (``tree``, or with a
+    ``witness`` to highlight), else its game DAG, cut at ``depth`` moves from the root."""
+    drawing = (
+        game_graph(mech, depth=depth, witness=witness) if tree or witness is not None else dag_graph(mech, depth=depth)
+    )
+    return drawing, to_dot(drawing, title=title)
 
 
 def render_graphviz(dot_text: str, fmt: str, *, timeout: float = 60.0) -> bytes:

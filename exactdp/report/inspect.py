@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from ..analysis.results import format_privloss
+from ..analysis.results import format_privloss, value_str
 from ..analysis.witness import Witness
 from ..numbers import ladder
 from ..numbers.rational import q_str
@@ -14,6 +14,8 @@ from .jsonout import witness_to_dict
 from .text import WITNESS_LEGEND, render_witness
 
 __all__ = [
+    "delta_doc",
+    "delta_lines",
     "privloss_doc",
     "privloss_lines",
     "profile_lines",
@@ -99,3 +101,14 @@ def fingerprint_lines(case_path: str, prints: dict[str, str], missing: list[tupl
     out = [f"game fingerprints of {text(case_path)} (the checker prints the same SHA-256 for the game it checked):"]
     out += [f"  {text(name)}: sha256 {digest}" for name, digest in prints.items()]
     return out + [f"  {text(name)}: no fingerprint ({text(why)})" for name, why in missing]
+
+
+def delta_doc(name: str, eps_text: str, value: Any, engine: str) -> dict:
+    """The ``--json`` document of ``exactdp delta`` for a mechanism without symbols."""
+    return {"mechanism": name, "eps": eps_text, "delta": value_str(value), "engine": engine}
+
+
+def delta_lines(name: str, eps_text: str, value: Any, *, quiet: bool = False) -> list[str]:
+    """``delta_M(e^(log(2))) = 1/4`` (with ``quiet``, the value only)."""
+    shown = value_str(value)
+    return [shown if quiet else text(f"delta_{name}(e^({eps_text})) = {shown}")]

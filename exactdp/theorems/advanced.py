@@ -23,8 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-import mpmath
-
+from ..lazy import mpmath
 from ..numbers import ladder
 from ..numbers.certified import ball_bounds
 from ..numbers.ladder import is_inf

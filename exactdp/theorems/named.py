@@ -45,9 +45,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import mpmath
-
 from ..errors import ExactDPError
+from ..lazy import mpmath
 from ..numbers import ladder
 from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, as_q, to_fraction

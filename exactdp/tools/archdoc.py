@@ -30,6 +30,7 @@ BEGIN, END = "<!-- generated: modules -->", "<!-- end generated: modules -->"
 
 # The layers, lowest first: a module may import only from its own layer and the ones before it.
 LAYERS: tuple[str, ...] = (
+    "lazy",
     "errors",
     "deprecation",
     "limits",

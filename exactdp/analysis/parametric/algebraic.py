@@ -21,8 +21,7 @@ import re
 from math import gcd
 from typing import Any
 
-import flint
-
+from ...lazy import flint
 from .polys import descartes_bound, irreducible_factors, isolate_real_roots, sign_at
 
 __all__ = [

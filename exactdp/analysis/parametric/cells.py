@@ -32,9 +32,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-import flint
-
 from ...errors import ExactDPError, LimitExceededError
+from ...lazy import flint
 from ...limits import current as current_limits
 from ...numbers.rational import Q
 from ...numbers.symbolic import SymbolBounds, SymbolTable, sign_set

@@ -12,9 +12,8 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-import flint
-
 from ...errors import VerificationError
+from ...lazy import flint
 from ..hull import Hull
 from .hull import PHull
 from .ratfun import RatFun

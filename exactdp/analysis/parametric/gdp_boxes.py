@@ -50,9 +50,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-import flint
-
 from ... import limits
+from ...lazy import flint
 from ...numbers import ladder
 from ...numbers.certified import arb_prec, ball_bounds
 from .algebraic import compare, rational

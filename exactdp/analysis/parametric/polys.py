@@ -30,9 +30,8 @@ from __future__ import annotations
 import copyreg
 from collections.abc import Sequence
 
-import flint
-
 from ...errors import VerificationError
+from ...lazy import flint
 
 __all__ = [
     "ZPoly",

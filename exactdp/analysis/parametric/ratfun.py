@@ -14,9 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-import flint
-
 from ...errors import InexactValueError, LimitExceededError
+from ...lazy import flint
 from ...limits import current as current_limits
 from ...numbers.symbolic import sympy
 

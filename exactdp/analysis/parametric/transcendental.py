@@ -33,9 +33,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-import flint
-
 from ... import limits
+from ...lazy import flint
 from ...numbers.certified import arb_prec, sign_r_exp_s_minus_q
 from .algebraic import Algebraic, sign_of_poly_at
 from .cells import Ctx, Side, Undecided, _univariate

@@ -21,10 +21,10 @@ from fractions import Fraction
 from math import gcd, lcm
 from typing import Any
 
-import flint
 import gmpy2
 
 from ...errors import ExactDPError, InexactValueError
+from ...lazy import flint
 from ...numbers.loglinear import LogLinear
 from ...numbers.symbolic import sympy, to_sympy
 from .cells import Ctx, Undecided
