@@ -113,3 +113,32 @@ def test_errors_are_located_and_teach(body, phrases):
     assert "t.yaml:" in text
     for ph in phrases:
         assert ph in text
+
+
+@pytest.mark.parametrize("theorem", ["advanced", "kov-3.4", "kov-slides-1", "kov-slides-2"])
+@pytest.mark.parametrize("slack", ["0", "-(0)", "1"])
+def test_a_named_bound_refuses_a_slack_outside_its_range(theorem, slack):
+    """Each named bound has log(1/slack) or 1/slack in it: slack 0 was an internal error (a
+    logarithm of an interval through 0); advanced (Dwork-Rothblum-Vadhan 2010, Thm III.3) also
+    needs slack < 1.  A slack outside the range is a located error in the case file."""
+    body = (
+        "mechanisms: {RR: {rr: {eps: 0.1}}}\n"
+        f"claims:\n  - composition: {{components: [RR], times: 3, interleave: sequential, theorem: {theorem}, slack: {slack}}}\n"
+    )
+    if slack == "1" and theorem != "advanced":
+        assert verdicts(body)[0].status in ("holds", "fails")
+        return
+    with pytest.raises(CaseError, match=r"t\.yaml:5:.*slack delta~ of .* must lie in \(0, 1"):
+        verdicts(body)
+
+
+def test_the_theorems_refuse_a_slack_outside_their_range():
+    from exactdp import exact
+    from exactdp.theorems.advanced import advanced, kov_3_4, slide_formula
+    from exactdp.theorems.named import slides_theorem_2
+    from exactdp.theorems.params import SlackError, components
+
+    comps = components([exact("log(2)"), exact("log(2)")])
+    for f in (advanced, kov_3_4, slide_formula, slides_theorem_2):
+        with pytest.raises(SlackError):
+            f(comps, 0)

@@ -189,6 +189,15 @@ class CompositionClaim(Claim):
             raise FieldProblem(
                 (), f"theorem {self.theorem} needs `slack:` (its delta~)", "for example slack: 1/1000000"
             )
+        if (
+            named
+            and self.slack is not None
+            and not (0 < self.slack < 1 or (self.slack == 1 and self.theorem != "advanced"))
+        ):
+            top = "1)" if self.theorem == "advanced" else "1]"
+            raise FieldProblem(
+                "slack", f"the slack delta~ of {self.theorem} must lie in (0, {top}, got {q_str(self.slack)}"
+            )
         if not named and self.slack is not None:
             raise FieldProblem("slack", f"`slack:` applies to advanced, kov-3.4 and kov-slides-1/2, not {self.theorem}")
         if named and self.delta is not None:

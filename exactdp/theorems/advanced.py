@@ -27,9 +27,9 @@ from ..lazy import mpmath
 from ..numbers import ladder
 from ..numbers.certified import ball_bounds
 from ..numbers.ladder import is_inf
-from ..numbers.rational import Q, as_q, is_rational, to_fraction
+from ..numbers.rational import Q, is_rational, to_fraction
 from .optimal import OptimalResult, optimal
-from .params import Component
+from .params import Component, slack_of
 
 __all__ = ["IntervalBound", "interval_text", "advanced", "kov_3_4", "check_against_optimum", "iv_eps", "slide_formula"]
 
@@ -120,9 +120,7 @@ def advanced(comps: Sequence[Component], delta_slack: Any) -> IntervalBound:
     Dwork, Rothblum & Vadhan, Boosting and Differential Privacy (FOCS 2010), Thm III.3;
     Vadhan–Wang Thm 1.3.
     """
-    ds = as_q(delta_slack)
-    if not (0 < ds < 1):
-        raise ValueError("the slack delta' must lie in (0, 1)")
+    ds = slack_of(delta_slack, one_allowed=False)
 
     def terms(prec: int) -> list:
         def f():
@@ -145,9 +143,7 @@ def kov_3_4(comps: Sequence[Component], delta_slack: Any) -> IntervalBound:
     Kairouz, Oh & Viswanath, The Composition Theorem for Differential Privacy (ICML 2015),
     Thm 3.4 and 3.5.
     """
-    ds = as_q(delta_slack)
-    if not (0 < ds <= 1):
-        raise ValueError("the slack delta~ must lie in (0, 1]")
+    ds = slack_of(delta_slack)
 
     def terms(prec: int) -> list:
         def f():
@@ -171,7 +167,7 @@ def slide_formula(comps: Sequence[Component], delta_slack: Any) -> IntervalBound
     """The KOV slides' 'Theorem I' as printed: min{kε, kε² + sqrt(kε² log(e + 1/δ̃))},
     δ_total = kδ + δ̃ (homogeneous ε).  NOT a valid bound; kept only so that tests can show
     :func:`check_against_optimum` rejecting it."""
-    ds = as_q(delta_slack)
+    ds = slack_of(delta_slack)
     k = len(comps)
 
     def terms(prec: int) -> list:

@@ -51,7 +51,7 @@ from ..numbers import ladder
 from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, as_q, to_fraction
 from .advanced import _PRECS, IntervalBound, _make, _mpf_frac, _with_prec, advanced, iv_eps, kov_3_4, slide_formula
-from .params import Component
+from .params import Component, slack_of
 from .registry import Theorem, register
 
 __all__ = [
@@ -103,9 +103,7 @@ def slides_theorem_1(comps: Sequence[Component], delta_slack: Any) -> IntervalBo
 def slides_theorem_2(comps: Sequence[Component], delta_slack: Any) -> IntervalBound:
     """The KOV slides' Theorem II as printed: min{Σε_ℓ, kε̄² + sqrt(2kε̄² log(e + √k ε̄/δ̃))}
     with kε̄² = Σε_ℓ², δ_total = 1 − (1 − δ̃)Π(1 − δ_ℓ)."""
-    ds = as_q(delta_slack)
-    if not 0 < ds <= 1:
-        raise ExactDPError("the slack delta~ must lie in (0, 1]")
+    ds = slack_of(delta_slack)
 
     def terms(prec: int) -> list:
         def f() -> list:

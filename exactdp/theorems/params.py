@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import InexactValueError
+from ..errors import ExactDPError, InexactValueError
 from ..numbers import ladder
 from ..numbers.ladder import LL, QQ
 from ..numbers.rational import Q, as_q, q_str
@@ -69,3 +69,23 @@ def components(eps: Sequence[Any], deltas: Sequence[Any] | None = None) -> tuple
             raise InexactValueError(f"delta must be an exact rational in [0, 1], got {shown}")
         out.append(Component(e, exp_eps(e), as_q(d)))
     return tuple(out)
+
+
+class SlackError(ExactDPError):
+    """A composition bound's slack δ̃ outside the range its theorem allows."""
+
+
+def slack_of(delta_slack: Any, *, one_allowed: bool = True) -> Any:
+    """The slack δ̃ of a named composition bound as an exact rational, checked: 0 < δ̃ ≤ 1
+    (δ̃ < 1 for the advanced composition theorem, whose bound has log(1/δ̃) and needs δ̃ < 1 to
+    be finite and meaningful; δ̃ = 0 makes every one of these bounds infinite or undefined).
+
+    Raises
+    ------
+    SlackError
+        When δ̃ is not in the allowed range.
+    """
+    ds = as_q(delta_slack)
+    if not (0 < ds < 1 or (one_allowed and ds == 1)):
+        raise SlackError(f"the slack delta~ must lie in (0, {'1]' if one_allowed else '1)'}, got {q_str(ds)}")
+    return ds
