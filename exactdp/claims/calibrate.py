@@ -109,22 +109,41 @@ def _the_symbol(P: Parametric, dec: Decomposition, symbol: str | None) -> int:
 
 
 def _holding(dec: Decomposition, k: int) -> list[Interval]:
-    """The maximal runs of cells where the claim holds, as intervals of symbol ``k``."""
+    """The maximal runs of cells where the claim holds, as intervals of symbol ``k``; a cell
+    where it holds on one side of a transcendental point only (a :class:`Crossing`) ends or
+    starts a run there, the point given by a certified :class:`Enclosure`."""
     out: list[Interval] = []
     run: list[Interval] = []
+
+    def close(hi: Any = None, hi_closed: bool = False) -> None:
+        first, last = run[0], run[-1]
+        end, end_closed = (last.hi, last.hi_closed) if hi is None else (hi, hi_closed)
+        out.append(Interval(first.name, first.lo, first.lo_closed, end, end_closed, first.whole and hi is None))
+        run.clear()
+
     for cell, outcome in [*dec.cells, (None, None)]:
         if cell is not None and outcome is not None and getattr(outcome, "at", None) is not None:
-            raise Undecided(
-                f"the target changes between holding and failing inside {cell.text()}, at a value where a rational "
-                "function of the symbol meets a transcendental number (not an algebraic end); it is not calibrated"
-            )
+            cr = getattr(outcome, "crossing", None)
+            if cr is None:
+                raise Undecided(
+                    f"the target changes between holding and failing inside {cell.text()}, at a value where a "
+                    "rational function of the symbol meets a transcendental number, and not at one point only "
+                    "(several such functions, or an equality that holds at that point alone); it is not calibrated"
+                )
+            iv, end = interval_of(cell.sides[k]), cr.enclose()
+            if cr.holds_left():
+                run.append(Interval(iv.name, iv.lo, iv.lo_closed, end, cr.closed))
+                close(end, cr.closed)
+            else:
+                if run:
+                    close()
+                run.append(Interval(iv.name, end, cr.closed, iv.hi, iv.hi_closed))
+            continue
         if cell is not None and outcome is not None and outcome.holds:
             run.append(interval_of(cell.sides[k]))
             continue
         if run:
-            first, last = run[0], run[-1]
-            out.append(Interval(first.name, first.lo, first.lo_closed, last.hi, last.hi_closed, first.whole))
-            run = []
+            close()
     return out
 
 
@@ -132,9 +151,19 @@ def _recheck_ends(target: Claim, an: Analysis, dec: Decomposition, k: int) -> No
     """Where the verdict changes between neighbouring cells, the numeric engine's verdicts at
     rational points on both sides (within those cells) must change the same way."""
     cells = dec.cells
+    for _, outcome in cells:
+        cr = getattr(outcome, "crossing", None)
+        if cr is not None:  # the two certified sides of a transcendental end
+            for x in (cr.below, cr.above):
+                v = _numeric_verdict(target, an, {cr.name: x})
+                if (v.status == HOLDS) != ((-1 if x == cr.below else 1) == cr.holds):
+                    raise VerificationError(
+                        f"calibration: at {cr.name} = {x}, beside where {cr.equation()}, the numeric engine says "
+                        f"{v.status}, the parametric engine the opposite"
+                    )
     for i in range(1, len(cells)):
         (c0, o0), (c1, o1) = cells[i - 1], cells[i]
-        if o0.holds == o1.holds:
+        if o0.holds == o1.holds or getattr(o0, "crossing", None) or getattr(o1, "crossing", None):
             continue
         for cell, outcome in ((c0, o0), (c1, o1)):
             pt = _near_point(cell, c1 if cell is c0 else c0, k)
