@@ -36,6 +36,7 @@ from ..analysis.parametric.algebraic import compare, rational, root_in
 from ..analysis.parametric.cells import Domain
 from ..analysis.parametric.piecewise import interval_of
 from ..analysis.parametric.polys import simplest_between
+from ..analysis.parametric.transcendental import Enclosure, _significant_digits
 from ..errors import VerificationError
 from ..forms.fields import ClaimSpec, Either, FieldProblem, Label, ListOf, Pair, Rational, Record, arg
 from ..lazy import flint
@@ -369,13 +370,41 @@ def _difference_point(a: list[Interval], b: list[Interval], symbol: str) -> dict
 
 
 def same_sets(a: list[Interval] | tuple[Interval, ...], b: list[Interval] | tuple[Interval, ...]) -> bool:
-    def same_end(p: Algebraic | None, q: Algebraic | None) -> bool:
-        return (p is None) == (q is None) and (p is None or compare(p, q) == 0)  # type: ignore[arg-type]
+    """Whether two sets are the same; a transcendental end (an :class:`Enclosure`) matches a
+    declared decimal end that it rounds to at the decimal's own number of significant digits,
+    if that is at least :data:`MIN_DIGITS`."""
+
+    def same_end(p: Any, q: Any) -> bool:
+        if (p is None) != (q is None):
+            return False
+        if p is None:
+            return True
+        if isinstance(p, Enclosure) or isinstance(q, Enclosure):
+            enc, other = (p, q) if isinstance(p, Enclosure) else (q, p)
+            return not isinstance(other, Enclosure) and _matches(enc, other)
+        return compare(p, q) == 0
 
     return len(a) == len(b) and all(
-        same_end(x.lo, y.lo) and same_end(x.hi, y.hi) and x.lo_closed == y.lo_closed and x.hi_closed == y.hi_closed
+        same_end(x.lo, y.lo)
+        and same_end(x.hi, y.hi)
+        and (x.lo is None or x.lo_closed == y.lo_closed)  # an infinite end's flag means nothing
+        and (x.hi is None or x.hi_closed == y.hi_closed)
         for x, y in zip(a, b)
     )
+
+
+MIN_DIGITS = 10
+"""A declared decimal stands for a transcendental end of a calibrated set only with at least
+this many significant digits (a short one such as 2.77 reads as an exact value)."""
+
+
+def _matches(enc: Enclosure, declared: Algebraic) -> bool:
+    n = _significant_digits(declared.q) if declared.q is not None else None
+    return n is not None and n >= MIN_DIGITS and enc.rounds_to(declared.q)
+
+
+def _has_enclosure(ivs: Any) -> bool:
+    return any(isinstance(e, Enclosure) for iv in ivs for e in (iv.lo, iv.hi))
 
 
 @claim("calibrate")
@@ -431,7 +460,11 @@ class CalibrateClaim(Claim):
         declared = tuple(normalise([iv for r in self.holds_for if (iv := r.interval(cal.domain)) is not None]))
         facts: dict[str, Any] = {"calibration": cal, "declared": declared}
         if same_sets(declared, cal.intervals):
+            if _has_enclosure(cal.intervals):  # the declared decimals stand for the certified ends
+                facts["declared"] = cal.intervals
             return Verdict(self, HOLDS, facts)
+        if _has_enclosure(cal.intervals):
+            return Verdict(self, FAILS, facts)
         pt = _difference_point(list(declared), list(cal.intervals), cal.symbol)
         if pt is None:
             return Verdict(self, FAILS, facts)

@@ -291,8 +291,12 @@ class Enclosure:
         n = _significant_digits(value)
         if n is None:
             return False
-        e = self if n <= self.digits else self.crossing.enclose(n)
-        return _round(e.lo, n, strip=True) == _round(e.hi, n, strip=True) == _round(value, n, strip=True)
+        e = self if n == self.digits else self.crossing.enclose(n)
+        return _strip(e.decimal) == _round(value, n, strip=True)
+
+
+def _strip(text: str) -> str:
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 def exact_text(q: Any) -> str:
