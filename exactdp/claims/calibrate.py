@@ -36,7 +36,7 @@ from ..analysis.parametric.algebraic import compare, rational, root_in
 from ..analysis.parametric.cells import Domain
 from ..analysis.parametric.piecewise import interval_of
 from ..analysis.parametric.polys import simplest_between
-from ..analysis.parametric.transcendental import Enclosure, _significant_digits
+from ..analysis.parametric.transcendental import TranscendentalEnd, _significant_digits, exact_text
 from ..errors import VerificationError
 from ..forms.fields import ClaimSpec, Either, FieldProblem, Label, ListOf, Pair, Rational, Record, arg
 from ..lazy import flint
@@ -112,7 +112,7 @@ def _the_symbol(P: Parametric, dec: Decomposition, symbol: str | None) -> int:
 def _holding(dec: Decomposition, k: int) -> list[Interval]:
     """The maximal runs of cells where the claim holds, as intervals of symbol ``k``; a cell
     where it holds on one side of a transcendental point only (a :class:`Crossing`) ends or
-    starts a run there, the point given by a certified :class:`Enclosure`."""
+    starts a run there, the point given by a certified :class:`TranscendentalEnd`."""
     out: list[Interval] = []
     run: list[Interval] = []
 
@@ -370,7 +370,7 @@ def _difference_point(a: list[Interval], b: list[Interval], symbol: str) -> dict
 
 
 def same_sets(a: list[Interval] | tuple[Interval, ...], b: list[Interval] | tuple[Interval, ...]) -> bool:
-    """Whether two sets are the same; a transcendental end (an :class:`Enclosure`) matches a
+    """Whether two sets are the same; a transcendental end (an :class:`TranscendentalEnd`) matches a
     declared decimal end that it rounds to at the decimal's own number of significant digits,
     if that is at least :data:`MIN_DIGITS`."""
 
@@ -379,9 +379,9 @@ def same_sets(a: list[Interval] | tuple[Interval, ...], b: list[Interval] | tupl
             return False
         if p is None:
             return True
-        if isinstance(p, Enclosure) or isinstance(q, Enclosure):
-            enc, other = (p, q) if isinstance(p, Enclosure) else (q, p)
-            return not isinstance(other, Enclosure) and _matches(enc, other)
+        if isinstance(p, TranscendentalEnd) or isinstance(q, TranscendentalEnd):
+            enc, other = (p, q) if isinstance(p, TranscendentalEnd) else (q, p)
+            return not isinstance(other, TranscendentalEnd) and _matches(enc, other)
         return compare(p, q) == 0
 
     return len(a) == len(b) and all(
@@ -398,13 +398,13 @@ MIN_DIGITS = 10
 this many significant digits (a short one such as 2.77 reads as an exact value)."""
 
 
-def _matches(enc: Enclosure, declared: Algebraic) -> bool:
+def _matches(enc: TranscendentalEnd, declared: Algebraic) -> bool:
     n = _significant_digits(declared.q) if declared.q is not None else None
     return n is not None and n >= MIN_DIGITS and enc.rounds_to(declared.q)
 
 
 def _has_enclosure(ivs: Any) -> bool:
-    return any(isinstance(e, Enclosure) for iv in ivs for e in (iv.lo, iv.hi))
+    return any(isinstance(e, TranscendentalEnd) for iv in ivs for e in (iv.lo, iv.hi))
 
 
 @claim("calibrate")
@@ -482,4 +482,8 @@ def _end_text(v: Any) -> str:
     if isinstance(v, RootOf):
         lo, hi = v.interval
         return f"(root of {expr_str(v.root)} in [{q_str(lo)}, {q_str(hi)}])"
+    q = flint.fmpq(int(v.numerator), int(v.denominator))
+    n = _significant_digits(q)
+    if n is not None and n >= MIN_DIGITS:  # a decimal standing for a transcendental end: as written
+        return exact_text(q)
     return q_str(v)

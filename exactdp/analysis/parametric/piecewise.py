@@ -15,7 +15,7 @@ from typing import Any, Generic, TypeVar
 from ...numbers.rational import Q, q_short
 from .algebraic import Algebraic, closed_form_latex, closed_form_text, compare, decimal_text, poly_text, rational
 from .cells import Cell, Ctx, Decomposition, Side, Split, Undecided
-from .transcendental import Enclosure
+from .transcendental import TranscendentalEnd
 from .values import same_value, value_text
 
 __all__ = ["Interval", "Piece", "pieces", "interval_of", "endpoint_dict", "merge_box"]
@@ -34,7 +34,7 @@ class Interval:
     hi: Algebraic | None
     hi_closed: bool
     whole: bool = False
-    # a calibrated set's end may also be an Enclosure (a transcendental point, transcendental.py)
+    # a calibrated set's end may also be an TranscendentalEnd (a transcendental point, transcendental.py)
 
     def is_point(self) -> bool:
         return self.lo is not None and self.hi is not None and self.lo is self.hi
@@ -67,13 +67,13 @@ class Interval:
 
 
 def _end_latex(a: Any, name: str) -> str:
-    if isinstance(a, Enclosure):
+    if isinstance(a, TranscendentalEnd):
         return rf"{a.decimal}\ldots"
     return closed_form_latex(a, name)
 
 
 def _end_text(a: Algebraic, var: str) -> str:
-    if isinstance(a, Enclosure):
+    if isinstance(a, TranscendentalEnd):
         return a.text()
     if a.q is not None:
         return q_short(Q(int(a.q.p), int(a.q.q)))
@@ -216,7 +216,7 @@ def endpoint_dict(a: Algebraic | None, name: str, *, digits: int = 16) -> dict |
     algebraic number, and a decimal with ``digits`` proved significant digits."""
     if a is None:
         return None
-    if isinstance(a, Enclosure):
+    if isinstance(a, TranscendentalEnd):
         return {
             "exact": None,
             "kind": "enclosure",

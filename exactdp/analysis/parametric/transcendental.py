@@ -41,7 +41,7 @@ from .algebraic import Algebraic, _round, sign_of_poly_at
 from .cells import Ctx, Side, Undecided, _univariate
 from .ratfun import RatFun
 
-__all__ = ["exp_sign", "exp_sign_at", "exp_witness", "Crossing", "Enclosure", "crossing_of"]
+__all__ = ["exp_sign", "exp_sign_at", "exp_witness", "Crossing", "TranscendentalEnd", "crossing_of"]
 
 _Q = flint.fmpq
 _STEPS = 400
@@ -226,7 +226,7 @@ class Crossing:
         left = -1 if self.below < self.above else 1  # the sign of G − e^m left of s*
         return left == self.holds
 
-    def enclose(self, digits: int = 16) -> Enclosure:
+    def enclose(self, digits: int = 16) -> TranscendentalEnd:
         """A rational interval [lo, hi] holding s*, bisected until both ends round to the same
         ``digits`` significant digits (so every digit of that decimal is proved).
 
@@ -245,7 +245,7 @@ class Crossing:
                 if first[0] <= a and b <= first[1] and exp_sign_at(self.G, self.m, {self.name: a}) == s_lo:
                     if exp_sign_at(self.G, self.m, {self.name: b}) == -s_lo:
                         lo, hi = a, b
-                return Enclosure(self, lo, hi, text, digits)
+                return TranscendentalEnd(self, lo, hi, text, digits)
             mid = (lo + hi) / 2
             if exp_sign_at(self.G, self.m, {self.name: mid}) == s_lo:
                 lo = mid
@@ -265,7 +265,7 @@ def crossing_of(ctx: Ctx, G: RatFun, m: Any, holds: int, closed: bool) -> Crossi
 
 
 @dataclass(frozen=True)
-class Enclosure:
+class TranscendentalEnd:
     """An end of a calibrated set that is not algebraic: the root of G(s) = e^m inside
     [``lo``, ``hi``] (rationals; G − e^m has opposite certified signs at them and G is monotone
     between), with ``decimal`` its value to ``digits`` significant digits, every one proved."""
