@@ -10,16 +10,23 @@ concrete engine at random rational values (hypothesis)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from fractions import Fraction
 from pathlib import Path
 
+import flint
 import mpmath
+import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from exactdp import limits
+from exactdp.analysis.parametric.ratfun import Ring
+from exactdp.analysis.parametric.transcendental import Crossing
 from exactdp.cli import main
+from exactdp.errors import LimitExceededError
 from exactdp.verify import verify_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -128,3 +135,15 @@ def test_the_case_holds_and_certify_says_why_there_is_no_certificate(tmp_path):
     assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
     assert r.exit_code in (0, 1), r.output
     assert "an end of the calibrated set is irrational (1 < E <= 2.767190884338096...)" in r.output
+
+
+def test_the_refinement_is_bounded_by_max_precision():
+    """Each bisection adds one bit: 30 proved digits need about 100 of them, more than
+    ``max_precision`` = 64 allows; the error names the limit and its flag."""
+    ring = Ring(["E"])
+    E = ring.gen("E")
+    c = Crossing(E, flint.fmpq(1), "E", flint.fmpq(2), flint.fmpq(3), -1, True)  # E = e
+    assert c.enclose(16).decimal == "2.718281828459045"
+    with limits.using(dataclasses.replace(limits.current(), max_precision=64)):
+        with pytest.raises(LimitExceededError, match="--max-precision"):
+            c.enclose(30)

@@ -36,7 +36,7 @@ from ..analysis.parametric.algebraic import compare, rational, root_in
 from ..analysis.parametric.cells import Domain
 from ..analysis.parametric.piecewise import interval_of
 from ..analysis.parametric.polys import simplest_between
-from ..analysis.parametric.transcendental import TranscendentalEnd, _significant_digits, exact_text
+from ..analysis.parametric.transcendental import TranscendentalEnd, significant_digits, exact_text
 from ..errors import VerificationError
 from ..forms.fields import ClaimSpec, Either, FieldProblem, Label, ListOf, Pair, Rational, Record, arg
 from ..lazy import flint
@@ -399,7 +399,7 @@ this many significant digits (a short one such as 2.77 reads as an exact value).
 
 
 def _matches(enc: TranscendentalEnd, declared: Algebraic) -> bool:
-    n = _significant_digits(declared.q) if declared.q is not None else None
+    n = significant_digits(declared.q) if declared.q is not None else None
     return n is not None and n >= MIN_DIGITS and enc.rounds_to(declared.q)
 
 
@@ -483,7 +483,7 @@ def _end_text(v: Any) -> str:
         lo, hi = v.interval
         return f"(root of {expr_str(v.root)} in [{q_str(lo)}, {q_str(hi)}])"
     q = flint.fmpq(int(v.numerator), int(v.denominator))
-    n = _significant_digits(q)
+    n = significant_digits(q)
     if n is not None and n >= MIN_DIGITS:  # a decimal standing for a transcendental end: as written
         return exact_text(q)
     return q_str(v)

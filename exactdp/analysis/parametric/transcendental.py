@@ -41,7 +41,16 @@ from .algebraic import Algebraic, _round, sign_of_poly_at
 from .cells import Ctx, Side, Undecided, _univariate
 from .ratfun import RatFun
 
-__all__ = ["exp_sign", "exp_sign_at", "exp_witness", "Crossing", "TranscendentalEnd", "crossing_of"]
+__all__ = [
+    "exp_sign",
+    "exp_sign_at",
+    "exp_witness",
+    "Crossing",
+    "TranscendentalEnd",
+    "crossing_of",
+    "exact_text",
+    "significant_digits",
+]
 
 _Q = flint.fmpq
 _STEPS = 400
@@ -288,7 +297,7 @@ class TranscendentalEnd:
         """Whether a rational ``value``, read as the shortest decimal that writes it, is the
         enclosed point rounded to that decimal's number of significant digits (proved: both
         ends of a refined enclosure round to it)."""
-        n = _significant_digits(value)
+        n = significant_digits(value)
         if n is None:
             return False
         e = self if n == self.digits else self.crossing.enclose(n)
@@ -301,7 +310,7 @@ def _strip(text: str) -> str:
 
 def exact_text(q: Any) -> str:
     """A rational exactly: its terminating decimal, or p/q."""
-    n = _significant_digits(q)
+    n = significant_digits(q)
     return str(q) if n is None else _round(q, n, strip=True)
 
 
@@ -316,7 +325,7 @@ def _rounding_cell(text: str, digits: int) -> tuple[Any, Any]:
     return value - ulp / 2, value + ulp / 2
 
 
-def _significant_digits(q: Any) -> int | None:
+def significant_digits(q: Any) -> int | None:
     """The number of significant digits of the shortest decimal equal to the rational q ≠ 0
     (None when q is 0 or not a terminating decimal)."""
     num, den = abs(int(q.p)), int(q.q)
