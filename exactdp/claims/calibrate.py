@@ -23,6 +23,14 @@ The claim kind ``calibrate`` puts a calibrated constant under regression:
 
 It holds when the set where the target holds is exactly the union of the listed intervals
 (each intersected with the symbol's declared domain).
+
+A target compared with e^q (q rational ≠ 0: a decimal ε, a bound with a rational part) may change
+inside a cell, where a monotone rational function G of the symbol meets e^q: a transcendental
+point (Lindemann 1882).  The set's end there is a :class:`TranscendentalEnd`, a rational
+enclosure with certified signs of G − e^q at both ends, bisected until 16 significant digits are
+proved; it is included for a ``≤``-type target (at the point G = e^q, so the compared values are
+equal) and excluded for a strict one.  Declared in a case file as a decimal of at least
+:data:`MIN_DIGITS` significant digits, it matches when the end rounds to that decimal.
 """
 
 from __future__ import annotations
@@ -412,7 +420,8 @@ def _has_enclosure(ivs: Any) -> bool:
 class CalibrateClaim(Claim):
     """The values of a symbol where the target claim holds are exactly the listed intervals
     (each intersected with the symbol's declared domain); endpoints are exact: rationals, or
-    {root: polynomial, in: [lo, hi]} for an algebraic number."""
+    {root: polynomial, in: [lo, hi]} for an algebraic number; a transcendental end (where the
+    target meets e^q) is a decimal of at least 10 significant digits that the end rounds to."""
 
     target: Any = arg(ClaimSpec(), doc="the claim to calibrate, e.g. {dp: {eps: log(2), delta: 1/10}}")
     holds_for: tuple = arg(ListOf(Record(Range, "an interval"), what="holds_for"), doc="the exact set: intervals")

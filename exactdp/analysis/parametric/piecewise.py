@@ -216,13 +216,14 @@ def endpoint_dict(a: Algebraic | None, name: str, *, digits: int = 16) -> dict |
     algebraic number, and a decimal with ``digits`` proved significant digits."""
     if a is None:
         return None
-    if isinstance(a, TranscendentalEnd):
+    if isinstance(a, TranscendentalEnd):  # no exact form: its equation and a rational enclosure
+        e = a if digits <= a.digits else a.crossing.enclose(digits)
         return {
             "exact": None,
             "kind": "enclosure",
-            "equation": f"{a.crossing.equation()}",
-            "enclosure": list(a.bounds()),
-            "decimal": a.decimal if digits <= a.digits else a.crossing.enclose(digits).decimal,
+            "equation": a.crossing.equation(),
+            "enclosure": list(e.bounds()),
+            "decimal": e.decimal,
         }
     if a.q is not None:
         return {"exact": str(a.q), "kind": "rational", "decimal": decimal_text(a, digits)}

@@ -18,6 +18,11 @@ not needed to decide a claim:
   rational point of the cell with a wanted sign, approaching the end whose limit has it (the
   sign at that rational point is again certified).  No value is ever decided from a float.
 
+* Calibration needs the point itself: a :class:`Crossing` keeps two rational points of the cell
+  with opposite certified signs, and :meth:`Crossing.enclose` bisects between them (G is
+  monotone there) until both ends round to the same decimal — a :class:`TranscendentalEnd`
+  with every digit proved, bounded by the ``max_precision`` limit (one bit per bisection).
+
 G − C never has a double zero: G(s) = C and G′(s) = 0 would make C = G(s) algebraic, s being a
 root of G′.
 
