@@ -44,7 +44,7 @@ from ..analysis.parametric.algebraic import compare, rational, root_in
 from ..analysis.parametric.cells import Domain
 from ..analysis.parametric.piecewise import interval_of
 from ..analysis.parametric.polys import simplest_between
-from ..analysis.parametric.transcendental import TranscendentalEnd, significant_digits, exact_text
+from ..analysis.parametric.transcendental import TranscendentalEnd, exact_text, significant_digits
 from ..errors import VerificationError
 from ..forms.fields import ClaimSpec, Either, FieldProblem, Label, ListOf, Pair, Rational, Record, arg
 from ..lazy import flint
