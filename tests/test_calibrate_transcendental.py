@@ -113,10 +113,24 @@ CLAIM = """
 """
 
 
-def _claim(end: str) -> str:
+def _verdict(end: str):
     text = CASE.read_text().split("claims:")[0] + "claims:" + CLAIM.format(end=end)
     (v,) = verify_text(text, "cal.yaml").verdicts
-    return v.status
+    return v
+
+
+def _claim(end: str) -> str:
+    return _verdict(end).status
+
+
+def test_a_wrong_decimal_end_is_refuted_at_a_value_outside_the_enclosure():
+    """Declared e + 10^-15: at a rational value between the enclosure and the declared end the
+    concrete engine says the target fails, though the declared set contains it."""
+    v = _verdict("2.718281828459046")
+    x = Fraction(str(v.facts["differs_at"]["E"]))
+    with mpmath.workdps(50):
+        assert mpmath.e < mpmath.mpf(x.numerator) / x.denominator <= mpmath.mpf("2.718281828459046")
+    assert v.facts["there"].status == "fails"
 
 
 def test_a_declared_decimal_end_must_round_match_the_enclosure():
