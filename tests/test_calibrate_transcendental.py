@@ -33,6 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CASE = ROOT / "cases/parametric/calibrate-transcendental.yaml"
 DP = "dp: {eps: 0.7, delta: 1/5}"
 PL = "privloss: {delta: 0, at_most: 1}"
+RENYI = "renyi: {alpha: 2, at_most: 1}"
 
 
 def run(*args: str):
@@ -47,7 +48,12 @@ def calibrated(target: str) -> dict:
 
 def exact_ends() -> dict[str, mpmath.mpf]:
     with mpmath.workdps(50):
-        return {DP: (5 * mpmath.exp(mpmath.mpf(7) / 10) + 1) / 4, PL: +mpmath.e}
+        e = +mpmath.e
+        return {
+            DP: (5 * mpmath.exp(mpmath.mpf(7) / 10) + 1) / 4,
+            PL: e,
+            RENYI: ((1 + e) + mpmath.sqrt((1 + e) ** 2 - 4)) / 2,
+        }
 
 
 def test_a_dp_target_at_a_decimal_eps_is_calibrated_with_a_certified_end():
