@@ -300,6 +300,8 @@ def _dp_exp(claim: Any, P: Parametric, q: Any, L: RatFun) -> Run:
         if len(mixed) == 1 and (negate or not any(sg > 0 for sg, _ in signs)):
             crossing = crossing_of(ctx, mixed[0], q, 1 if negate else -1, not negate)
         if not negate:
+            if any(sg > 0 for sg, _ in signs):  # one prefix exceeds d on the whole cell: fails on all of it
+                return Outcome(False, found, label)
             if mixed:
                 return Outcome(False, found, label, exp_witness(ctx, mixed[0], q, 1), crossing)
             return Outcome(below, found, label)

@@ -34,7 +34,7 @@ class Interval:
     hi: Algebraic | None
     hi_closed: bool
     whole: bool = False
-    # a calibrated set's end may also be an TranscendentalEnd (a transcendental point, transcendental.py)
+    # a calibrated set's end may also be a TranscendentalEnd (a point where G = e^q, transcendental.py)
 
     def is_point(self) -> bool:
         return self.lo is not None and self.hi is not None and self.lo is self.hi
