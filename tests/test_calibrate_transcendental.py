@@ -137,6 +137,8 @@ def test_a_wrong_decimal_end_is_refuted_at_a_value_outside_the_enclosure():
     with mpmath.workdps(50):
         assert mpmath.e < mpmath.mpf(x.numerator) / x.denominator <= mpmath.mpf("2.718281828459046")
     assert v.facts["there"].status == "fails"
+    r = run("calibrate", str(CASE), "--of", "R", "--target", PL)
+    assert "1 < E <= 2.718281828459045..." in r.output
 
 
 def test_a_declared_decimal_end_must_round_match_the_enclosure():

@@ -42,6 +42,7 @@ from typing import Any
 from ..analysis.parametric import Algebraic, Decomposition, Interval, Undecided
 from ..analysis.parametric.algebraic import compare, rational, root_in
 from ..analysis.parametric.cells import Domain
+from ..analysis.parametric.piecewise import _end_text as interval_end_text
 from ..analysis.parametric.piecewise import interval_of
 from ..analysis.parametric.polys import simplest_between
 from ..analysis.parametric.transcendental import TranscendentalEnd, exact_text, significant_digits
@@ -69,10 +70,30 @@ class Calibration:
 
 
 def set_text(intervals: tuple[Interval, ...] | list[Interval], symbol: str) -> str:
-    """``1 < E <= (1 + sqrt(190))/9`` (joined by ``or``), or ``no value of E``."""
+    """``1 < E <= (1 + sqrt(190))/9`` (joined by ``or``), or ``no value of E``; a declared end
+    that is a decimal of at least :data:`MIN_DIGITS` digits (standing for a transcendental end)
+    is written as that decimal."""
     if not intervals:
         return f"no value of {symbol}"
-    return " or ".join(iv.text() for iv in intervals)
+    return " or ".join(_as_written(iv) for iv in intervals)
+
+
+def _as_written(iv: Interval) -> str:
+    def long_decimal(e: Any) -> str | None:
+        if e is None or isinstance(e, TranscendentalEnd) or e.q is None:
+            return None
+        n = significant_digits(e.q)
+        return exact_text(e.q) if n is not None and n >= MIN_DIGITS else None
+
+    lo, hi = long_decimal(iv.lo), long_decimal(iv.hi)
+    if lo is None and hi is None:
+        return iv.text()
+    text = iv.name
+    if iv.lo is not None:
+        text = f"{lo or interval_end_text(iv.lo, iv.name)} {'<=' if iv.lo_closed else '<'} {text}"
+    if iv.hi is not None:
+        text = f"{text} {'<=' if iv.hi_closed else '<'} {hi or interval_end_text(iv.hi, iv.name)}"
+    return text
 
 
 def calibrate(target: Claim, an: Analysis, *, symbol: str | None = None) -> Calibration:
