@@ -169,3 +169,10 @@ def test_the_refinement_is_bounded_by_max_precision():
     with limits.using(dataclasses.replace(limits.current(), max_precision=64)):
         with pytest.raises(LimitExceededError, match="--max-precision"):
             c.enclose(30)
+
+
+def test_an_equality_true_at_a_transcendental_point_alone_is_refused_with_the_reason():
+    """PrivLoss(R, 0) = 1 holds at E = e only: not a union of intervals with a certified end."""
+    r = run("calibrate", str(CASE), "--of", "R", "--target", "privloss: {delta: 0, equals: 1}")
+    assert r.exit_code == 2, r.output
+    assert "an equality that holds at that point alone" in r.output
