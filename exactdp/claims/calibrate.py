@@ -23,6 +23,14 @@ The claim kind ``calibrate`` puts a calibrated constant under regression:
 
 It holds when the set where the target holds is exactly the union of the listed intervals
 (each intersected with the symbol's declared domain).
+
+A target compared with e^q (q rational ≠ 0: a decimal ε, a bound with a rational part) may change
+inside a cell, where a monotone rational function G of the symbol meets e^q: a transcendental
+point (Lindemann 1882).  The set's end there is a :class:`TranscendentalEnd`, a rational
+enclosure with certified signs of G − e^q at both ends, bisected until 16 significant digits are
+proved; it is included for a ``≤``-type target (at the point G = e^q, so the compared values are
+equal) and excluded for a strict one.  Declared in a case file as a decimal of at least
+:data:`MIN_DIGITS` significant digits, it matches when the end rounds to that decimal.
 """
 
 from __future__ import annotations
@@ -34,8 +42,10 @@ from typing import Any
 from ..analysis.parametric import Algebraic, Decomposition, Interval, Undecided
 from ..analysis.parametric.algebraic import compare, rational, root_in
 from ..analysis.parametric.cells import Domain
+from ..analysis.parametric.piecewise import _end_text as interval_end_text
 from ..analysis.parametric.piecewise import interval_of
 from ..analysis.parametric.polys import simplest_between
+from ..analysis.parametric.transcendental import TranscendentalEnd, exact_text, significant_digits
 from ..errors import VerificationError
 from ..forms.fields import ClaimSpec, Either, FieldProblem, Label, ListOf, Pair, Rational, Record, arg
 from ..lazy import flint
@@ -60,10 +70,30 @@ class Calibration:
 
 
 def set_text(intervals: tuple[Interval, ...] | list[Interval], symbol: str) -> str:
-    """``1 < E <= (1 + sqrt(190))/9`` (joined by ``or``), or ``no value of E``."""
+    """``1 < E <= (1 + sqrt(190))/9`` (joined by ``or``), or ``no value of E``; a declared end
+    that is a decimal of at least :data:`MIN_DIGITS` digits (standing for a transcendental end)
+    is written as that decimal."""
     if not intervals:
         return f"no value of {symbol}"
-    return " or ".join(iv.text() for iv in intervals)
+    return " or ".join(_as_written(iv) for iv in intervals)
+
+
+def _as_written(iv: Interval) -> str:
+    def long_decimal(e: Any) -> str | None:
+        if e is None or isinstance(e, TranscendentalEnd) or e.q is None:
+            return None
+        n = significant_digits(e.q)
+        return exact_text(e.q) if n is not None and n >= MIN_DIGITS else None
+
+    lo, hi = long_decimal(iv.lo), long_decimal(iv.hi)
+    if lo is None and hi is None:
+        return iv.text()
+    text = iv.name
+    if iv.lo is not None:
+        text = f"{lo or interval_end_text(iv.lo, iv.name)} {'<=' if iv.lo_closed else '<'} {text}"
+    if iv.hi is not None:
+        text = f"{text} {'<=' if iv.hi_closed else '<'} {hi or interval_end_text(iv.hi, iv.name)}"
+    return text
 
 
 def calibrate(target: Claim, an: Analysis, *, symbol: str | None = None) -> Calibration:
@@ -109,22 +139,41 @@ def _the_symbol(P: Parametric, dec: Decomposition, symbol: str | None) -> int:
 
 
 def _holding(dec: Decomposition, k: int) -> list[Interval]:
-    """The maximal runs of cells where the claim holds, as intervals of symbol ``k``."""
+    """The maximal runs of cells where the claim holds, as intervals of symbol ``k``; a cell
+    where it holds on one side of a transcendental point only (a :class:`Crossing`) ends or
+    starts a run there, the point given by a certified :class:`TranscendentalEnd`."""
     out: list[Interval] = []
     run: list[Interval] = []
+
+    def close(hi: Any = None, hi_closed: bool = False) -> None:
+        first, last = run[0], run[-1]
+        end, end_closed = (last.hi, last.hi_closed) if hi is None else (hi, hi_closed)
+        out.append(Interval(first.name, first.lo, first.lo_closed, end, end_closed, first.whole and hi is None))
+        run.clear()
+
     for cell, outcome in [*dec.cells, (None, None)]:
         if cell is not None and outcome is not None and getattr(outcome, "at", None) is not None:
-            raise Undecided(
-                f"the target changes between holding and failing inside {cell.text()}, at a value where a rational "
-                "function of the symbol meets a transcendental number (not an algebraic end); it is not calibrated"
-            )
+            cr = getattr(outcome, "crossing", None)
+            if cr is None:
+                raise Undecided(
+                    f"the target changes between holding and failing inside {cell.text()}, at a value where a "
+                    "rational function of the symbol meets a transcendental number, and not at one point only "
+                    "(several such functions, or an equality that holds at that point alone); it is not calibrated"
+                )
+            iv, end = interval_of(cell.sides[k]), cr.enclose()
+            if cr.holds_left():
+                run.append(Interval(iv.name, iv.lo, iv.lo_closed, end, cr.closed))
+                close(end, cr.closed)
+            else:
+                if run:
+                    close()
+                run.append(Interval(iv.name, end, cr.closed, iv.hi, iv.hi_closed))
+            continue
         if cell is not None and outcome is not None and outcome.holds:
             run.append(interval_of(cell.sides[k]))
             continue
         if run:
-            first, last = run[0], run[-1]
-            out.append(Interval(first.name, first.lo, first.lo_closed, last.hi, last.hi_closed, first.whole))
-            run = []
+            close()
     return out
 
 
@@ -132,9 +181,19 @@ def _recheck_ends(target: Claim, an: Analysis, dec: Decomposition, k: int) -> No
     """Where the verdict changes between neighbouring cells, the numeric engine's verdicts at
     rational points on both sides (within those cells) must change the same way."""
     cells = dec.cells
+    for _, outcome in cells:
+        cr = getattr(outcome, "crossing", None)
+        if cr is not None:  # the two certified sides of a transcendental end
+            for x in (cr.below, cr.above):
+                v = _numeric_verdict(target, an, {cr.name: x})
+                if (v.status == HOLDS) != ((-1 if x == cr.below else 1) == cr.holds):
+                    raise VerificationError(
+                        f"calibration: at {cr.name} = {x}, beside where {cr.equation()}, the numeric engine says "
+                        f"{v.status}, the parametric engine the opposite"
+                    )
     for i in range(1, len(cells)):
         (c0, o0), (c1, o1) = cells[i - 1], cells[i]
-        if o0.holds == o1.holds:
+        if o0.holds == o1.holds or getattr(o0, "crossing", None) or getattr(o1, "crossing", None):
             continue
         for cell, outcome in ((c0, o0), (c1, o1)):
             pt = _near_point(cell, c1 if cell is c0 else c0, k)
@@ -340,13 +399,56 @@ def _difference_point(a: list[Interval], b: list[Interval], symbol: str) -> dict
 
 
 def same_sets(a: list[Interval] | tuple[Interval, ...], b: list[Interval] | tuple[Interval, ...]) -> bool:
-    def same_end(p: Algebraic | None, q: Algebraic | None) -> bool:
-        return (p is None) == (q is None) and (p is None or compare(p, q) == 0)  # type: ignore[arg-type]
+    """Whether two sets are the same; a transcendental end (an :class:`TranscendentalEnd`) matches a
+    declared decimal end that it rounds to at the decimal's own number of significant digits,
+    if that is at least :data:`MIN_DIGITS`."""
+
+    def same_end(p: Any, q: Any) -> bool:
+        if (p is None) != (q is None):
+            return False
+        if p is None:
+            return True
+        if isinstance(p, TranscendentalEnd) or isinstance(q, TranscendentalEnd):
+            enc, other = (p, q) if isinstance(p, TranscendentalEnd) else (q, p)
+            return not isinstance(other, TranscendentalEnd) and _matches(enc, other)
+        return compare(p, q) == 0
 
     return len(a) == len(b) and all(
-        same_end(x.lo, y.lo) and same_end(x.hi, y.hi) and x.lo_closed == y.lo_closed and x.hi_closed == y.hi_closed
+        same_end(x.lo, y.lo)
+        and same_end(x.hi, y.hi)
+        and (x.lo is None or x.lo_closed == y.lo_closed)  # an infinite end's flag means nothing
+        and (x.hi is None or x.hi_closed == y.hi_closed)
         for x, y in zip(a, b)
     )
+
+
+MIN_DIGITS = 10
+"""A declared decimal stands for a transcendental end of a calibrated set only with at least
+this many significant digits (a short one such as 2.77 reads as an exact value)."""
+
+
+def _matches(enc: TranscendentalEnd, declared: Algebraic) -> bool:
+    n = significant_digits(declared.q) if declared.q is not None else None
+    return n is not None and n >= MIN_DIGITS and enc.rounds_to(declared.q)
+
+
+def _surrogate(ivs: Any) -> list[Interval]:
+    """The set with each transcendental end replaced by the middle of its enclosure: the same
+    membership for every value outside the enclosures."""
+
+    def end(e: Any) -> Any:
+        return rational((e.lo + e.hi) / 2) if isinstance(e, TranscendentalEnd) else e
+
+    return [Interval(iv.name, end(iv.lo), iv.lo_closed, end(iv.hi), iv.hi_closed, iv.whole) for iv in ivs]
+
+
+def _in_an_enclosure(ivs: Any, x: Any) -> bool:
+    q = flint.fmpq(int(x.p), int(x.q)) if hasattr(x, "p") else flint.fmpq(x.numerator, x.denominator)
+    return any(isinstance(e, TranscendentalEnd) and e.lo <= q <= e.hi for iv in ivs for e in (iv.lo, iv.hi))
+
+
+def _has_enclosure(ivs: Any) -> bool:
+    return any(isinstance(e, TranscendentalEnd) for iv in ivs for e in (iv.lo, iv.hi))
 
 
 @claim("calibrate")
@@ -354,7 +456,8 @@ def same_sets(a: list[Interval] | tuple[Interval, ...], b: list[Interval] | tupl
 class CalibrateClaim(Claim):
     """The values of a symbol where the target claim holds are exactly the listed intervals
     (each intersected with the symbol's declared domain); endpoints are exact: rationals, or
-    {root: polynomial, in: [lo, hi]} for an algebraic number."""
+    {root: polynomial, in: [lo, hi]} for an algebraic number; a transcendental end (where the
+    target meets e^q) is a decimal of at least 10 significant digits that the end rounds to."""
 
     target: Any = arg(ClaimSpec(), doc="the claim to calibrate, e.g. {dp: {eps: log(2), delta: 1/10}}")
     holds_for: tuple = arg(ListOf(Record(Range, "an interval"), what="holds_for"), doc="the exact set: intervals")
@@ -402,8 +505,12 @@ class CalibrateClaim(Claim):
         declared = tuple(normalise([iv for r in self.holds_for if (iv := r.interval(cal.domain)) is not None]))
         facts: dict[str, Any] = {"calibration": cal, "declared": declared}
         if same_sets(declared, cal.intervals):
+            if _has_enclosure(cal.intervals):  # the declared decimals stand for the certified ends
+                facts["declared"] = cal.intervals
             return Verdict(self, HOLDS, facts)
-        pt = _difference_point(list(declared), list(cal.intervals), cal.symbol)
+        pt = _difference_point(list(declared), _surrogate(cal.intervals), cal.symbol)
+        if pt is not None and _in_an_enclosure(cal.intervals, pt[cal.symbol]):
+            pt = None  # too close to a transcendental end to tell by the surrogate
         if pt is None:
             return Verdict(self, FAILS, facts)
         there = _numeric_verdict(self.target, an, pt)
@@ -420,4 +527,8 @@ def _end_text(v: Any) -> str:
     if isinstance(v, RootOf):
         lo, hi = v.interval
         return f"(root of {expr_str(v.root)} in [{q_str(lo)}, {q_str(hi)}])"
+    q = flint.fmpq(int(v.numerator), int(v.denominator))
+    n = significant_digits(q)
+    if n is not None and n >= MIN_DIGITS:  # a decimal standing for a transcendental end: as written
+        return exact_text(q)
     return q_str(v)

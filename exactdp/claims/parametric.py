@@ -65,7 +65,7 @@ from ..analysis.parametric.engine import delta_at, least_lambda_of, max_value, t
 from ..analysis.parametric.hull import sorted_edges
 from ..analysis.parametric.piecewise import Piece
 from ..analysis.parametric.ratfun import RatFun
-from ..analysis.parametric.transcendental import exp_sign, exp_sign_at, exp_witness
+from ..analysis.parametric.transcendental import Crossing, crossing_of, exp_sign, exp_sign_at, exp_witness
 from ..errors import VerificationError
 from ..model.game import Ask, Chance, End, Mechanism, postorder
 from ..model.symbolic import SymChance, is_symbolic_mechanism
@@ -110,12 +110,15 @@ class Outcome:
 
     ``at`` is a rational point of the cell where the claim fails, when it fails on a part of the
     cell only: a rational function of the symbol meets a transcendental number e^q inside it
-    (:mod:`~exactdp.analysis.parametric.transcendental`), at a point that is no cell end."""
+    (:mod:`~exactdp.analysis.parametric.transcendental`), at a point that is no cell end;
+    ``crossing`` is that point (a :class:`Crossing`: which side holds, and whether the point
+    itself does) when it is the only one, for calibration."""
 
     holds: bool
     found: Any
     label: str = ""
     at: Any = None
+    crossing: Any = None
 
 
 def _target(raw: Any, ring: Ring) -> Any:
@@ -123,27 +126,32 @@ def _target(raw: Any, ring: Ring) -> Any:
     return mixed_log_form(raw, ring)
 
 
-def _cmp_target(found: Any, target: Any, ctx: Ctx, bad: int) -> tuple[int, Any]:
+def _cmp_target(found: Any, target: Any, ctx: Ctx, bad: int, closed: bool | None = None) -> tuple[int, Any, Any]:
     """The sign of ``found`` − ``target`` on the cell (``found`` a :class:`LogOf` or INF, the
-    target from :func:`_target`), and None; or (0, a rational point where the sign is ``bad``)
+    target from :func:`_target`), None, None; or (0, a rational point where the sign is ``bad``,
+    the :class:`Crossing` where the sign changes — None for an ``equals`` test, ``closed`` None)
     when the difference takes both signs on the cell (a target with a rational part q ≠ 0:
     log(F)/k₁ − q − log(R)/k₂ has the sign of G − e^{k₁k₂q}, G = F^{k₂}/R^{k₁})."""
     if target is INF or found is INF:
-        return cmp_log(found, target if target is INF else target[1], ctx), None
+        return cmp_log(found, target if target is INF else target[1], ctx), None, None
     q, t = target
     if q == 0:
-        return cmp_log(found, t, ctx), None
+        return cmp_log(found, t, ctx), None, None
     if ctx.sign(t.R) <= 0:
         raise Undecided(f"the claimed value's log({value_text(t.R)}) is not defined on all of {ctx.cell.text()}")
     G = found.R**t.k / t.R**found.k
     m = q * found.k * t.k
     s = exp_sign(ctx, G, m)
     if s:
-        return s, None
-    return 0, exp_witness(ctx, G, m, bad)
+        return s, None, None
+    crossing = None if closed is None else crossing_of(ctx, G, m, -bad, closed)
+    return 0, exp_witness(ctx, G, m, bad), crossing
 
 
 _TESTS = {"equals": (lambda c: c == 0, 1), "at_most": (lambda c: c <= 0, 1), "exceeds": (lambda c: c > 0, -1)}
+_AT_CROSSING: dict[str, bool | None] = {"equals": None, "at_most": True, "exceeds": False}
+"""Whether a test holds where the compared values are equal (None: ``equals`` holds only there,
+a single transcendental point, which a calibrated set of intervals does not express)."""
 
 
 def _subjects(claim: Claim) -> list[Subject]:
@@ -240,8 +248,8 @@ def _privloss(claim: Any, P: Parametric) -> Run:
     def run(ctx: Ctx) -> Outcome:
         lam = least_lambda_of(P.profile(claim.subject, ctx), delta, ctx)
         found = INF if lam is INF else LogOf(lam)
-        c, at = _cmp_target(found, target, ctx, bad)
-        return Outcome(test(c) and at is None, found, label, at)
+        c, at, crossing = _cmp_target(found, target, ctx, bad, _AT_CROSSING[key])
+        return Outcome(test(c) and at is None, found, label, at, crossing)
 
     return run
 
@@ -284,11 +292,18 @@ def _dp_exp(claim: Any, P: Parametric, q: Any, L: RatFun) -> Run:
                     G = (a - bound) / (L * b)
                     signs.append((exp_sign(ctx, G, q), G))
         found = _delta_form(P, claim, ctx, q, L)
-        mixed = [G for sg, G in signs if sg == 0 and G is not None]
+        mixed = list(dict.fromkeys(G for sg, G in signs if sg == 0 and G is not None))
         below = all(sg < 0 or (G is None and sg == 0) for sg, G in signs)  # δ(λ) ≤ d on the whole cell
+        # one prefix crossing the bound: δ(λ) ≤ d exactly where G ≤ e^q (the point itself included),
+        # δ(λ) > d exactly where G > e^q; with several, the claim's set is not calibrated
+        crossing: Crossing | None = None
+        if len(mixed) == 1 and (negate or not any(sg > 0 for sg, _ in signs)):
+            crossing = crossing_of(ctx, mixed[0], q, 1 if negate else -1, not negate)
         if not negate:
+            if any(sg > 0 for sg, _ in signs):  # one prefix exceeds d on the whole cell: fails on all of it
+                return Outcome(False, found, label)
             if mixed:
-                return Outcome(False, found, label, exp_witness(ctx, mixed[0], q, 1))
+                return Outcome(False, found, label, exp_witness(ctx, mixed[0], q, 1), crossing)
             return Outcome(below, found, label)
         if any(sg > 0 for sg, _ in signs):
             return Outcome(True, found, label)
@@ -297,7 +312,7 @@ def _dp_exp(claim: Any, P: Parametric, q: Any, L: RatFun) -> Run:
         for G in mixed:  # only the mixed prefixes exceed d somewhere: where all are below, not_dp fails
             pt = exp_witness(ctx, G, q, -1)
             if all(exp_sign_at(H, q, pt) < 0 for H in mixed):
-                return Outcome(False, found, label, pt)
+                return Outcome(False, found, label, pt, crossing)
         raise Undecided(
             f"delta(e^eps) crosses the bound inside {ctx.cell.text()} at a value where a rational function of the "
             "symbol equals a transcendental number; not_dp needs it above the bound everywhere, which is not decided"
@@ -475,8 +490,8 @@ def _renyi(claim: Any, P: Parametric) -> Run:
         else:
             best = _renyi_sum_max(P, claim.subject, alpha, ctx)
             found = INF if best is INF else LogOf(best, alpha - 1)
-        c, at = _cmp_target(found, target, ctx, bad)
-        return Outcome(test(c) and at is None, found, label, at)
+        c, at, crossing = _cmp_target(found, target, ctx, bad, _AT_CROSSING[key])
+        return Outcome(test(c) and at is None, found, label, at, crossing)
 
     return run
 

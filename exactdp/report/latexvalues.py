@@ -44,6 +44,7 @@ from ..analysis.gdp import Enclosure
 from ..analysis.parametric import INF, RatFun
 from ..analysis.parametric.algebraic import closed_form_latex, decimal_text
 from ..analysis.parametric.piecewise import Interval, merge_box
+from ..analysis.parametric.transcendental import TranscendentalEnd
 from ..analysis.parametric.values import LogOf
 from ..claims import FAILS, HOLDS, Verdict
 from ..errors import ExactDPError
@@ -325,7 +326,10 @@ def _calibrated_values(v: Verdict, digits: int) -> list[tuple[str, Any]]:
     for n, iv in enumerate(ivs, 1):
         tag = "" if len(ivs) == 1 else number_words(n)
         for key, end in (("lo", iv.lo), ("hi", iv.hi)):
-            if end is not None:
+            if isinstance(end, TranscendentalEnd):  # transcendental: no closed form, proved digits only
+                text_end = end.crossing.enclose(digits).decimal
+                out.append((key + tag, _Typeset((rf"{end.decimal}\ldots", decimal_latex_of(text_end)))))
+            elif end is not None:
                 exact = closed_form_latex(end, sym)
                 out.append((key + tag, _Typeset((exact, decimal_latex_of(decimal_text(end, digits))))))
     return out

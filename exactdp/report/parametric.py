@@ -158,6 +158,16 @@ def endpoint_lines(p: Piece, *, digits: int = DIGITS, rationals: bool = False) -
             if a.q is not None:
                 out.append(text(f"{d['exact']} ≈ {d['decimal']}"))
                 continue
+            if d["kind"] == "enclosure":
+                lo, hi = d["enclosure"]
+                out.append(
+                    text(
+                        f"{d['decimal']}... is transcendental: the root of {d['equation']} in [{lo}, {hi}] "
+                        f"(certified signs at both ends, monotone between; {len(d['decimal'].replace('.', '').lstrip('0'))} "
+                        "digits proved)"
+                    )
+                )
+                continue
             lo, hi = d["isolating_interval"]
             out.append(text(f"{d['exact']} ≈ {d['decimal']} (root of {d['minimal_polynomial']} in ({lo}, {hi}))"))
     return list(dict.fromkeys(out))

@@ -15,6 +15,7 @@ from typing import Any, Generic, TypeVar
 from ...numbers.rational import Q, q_short
 from .algebraic import Algebraic, closed_form_latex, closed_form_text, compare, decimal_text, poly_text, rational
 from .cells import Cell, Ctx, Decomposition, Side, Split, Undecided
+from .transcendental import TranscendentalEnd
 from .values import same_value, value_text
 
 __all__ = ["Interval", "Piece", "pieces", "interval_of", "endpoint_dict", "merge_box"]
@@ -33,6 +34,7 @@ class Interval:
     hi: Algebraic | None
     hi_closed: bool
     whole: bool = False
+    # a calibrated set's end may also be a TranscendentalEnd (a point where G = e^q, transcendental.py)
 
     def is_point(self) -> bool:
         return self.lo is not None and self.hi is not None and self.lo is self.hi
@@ -57,14 +59,22 @@ class Interval:
             return f"{name} = {closed_form_latex(self.lo, name)}"
         le_lo = r"\le" if self.lo_closed else "<"
         le_hi = r"\le" if self.hi_closed else "<"
-        lo = "" if self.lo is None else f"{closed_form_latex(self.lo, name)} {le_lo} "
-        hi = "" if self.hi is None else f" {le_hi} {closed_form_latex(self.hi, name)}"
+        lo = "" if self.lo is None else f"{_end_latex(self.lo, name)} {le_lo} "
+        hi = "" if self.hi is None else f" {le_hi} {_end_latex(self.hi, name)}"
         if not lo and not hi:
             return rf"{name} \in \mathbb{{R}}"
         return f"{lo}{name}{hi}"
 
 
+def _end_latex(a: Any, name: str) -> str:
+    if isinstance(a, TranscendentalEnd):
+        return rf"{a.decimal}\ldots"
+    return closed_form_latex(a, name)
+
+
 def _end_text(a: Algebraic, var: str) -> str:
+    if isinstance(a, TranscendentalEnd):
+        return a.text()
     if a.q is not None:
         return q_short(Q(int(a.q.p), int(a.q.q)))
     return closed_form_text(a, var)
@@ -206,7 +216,15 @@ def endpoint_dict(a: Algebraic | None, name: str, *, digits: int = 16) -> dict |
     algebraic number, and a decimal with ``digits`` proved significant digits."""
     if a is None:
         return None
-
+    if isinstance(a, TranscendentalEnd):  # no exact form: its equation and a rational enclosure
+        e = a if digits <= a.digits else a.crossing.enclose(digits)
+        return {
+            "exact": None,
+            "kind": "enclosure",
+            "equation": a.crossing.equation(),
+            "enclosure": list(e.bounds()),
+            "decimal": e.decimal,
+        }
     if a.q is not None:
         return {"exact": str(a.q), "kind": "rational", "decimal": decimal_text(a, digits)}
     lo, hi = a.interval

@@ -18,6 +18,11 @@ not needed to decide a claim:
   rational point of the cell with a wanted sign, approaching the end whose limit has it (the
   sign at that rational point is again certified).  No value is ever decided from a float.
 
+* Calibration needs the point itself: a :class:`Crossing` keeps two rational points of the cell
+  with opposite certified signs, and :meth:`Crossing.enclose` bisects between them (G is
+  monotone there) until both ends round to the same decimal — a :class:`TranscendentalEnd`
+  with every digit proved, bounded by the ``max_precision`` limit (one bit per bisection).
+
 G − C never has a double zero: G(s) = C and G′(s) = 0 would make C = G(s) algebraic, s being a
 root of G′.
 
@@ -30,17 +35,27 @@ Computers 66(8), 2017.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from ... import limits
 from ...lazy import flint
 from ...numbers.certified import arb_prec, sign_r_exp_s_minus_q
-from .algebraic import Algebraic, sign_of_poly_at
+from .algebraic import Algebraic, _round, sign_of_poly_at
 from .cells import Ctx, Side, Undecided, _univariate
 from .ratfun import RatFun
 
-__all__ = ["exp_sign", "exp_sign_at", "exp_witness"]
+__all__ = [
+    "exp_sign",
+    "exp_sign_at",
+    "exp_witness",
+    "Crossing",
+    "TranscendentalEnd",
+    "crossing_of",
+    "exact_text",
+    "significant_digits",
+]
 
 _Q = flint.fmpq
 _STEPS = 400
@@ -199,3 +214,135 @@ def exp_witness(ctx: Ctx, G: RatFun, m: Any, want: int) -> dict[str, Any]:
         if _sign_vs_rational(G.at({name: t}), m) == want:
             return {name: t}
     raise Undecided(f"no rational value of {name} with the wanted sign of {G} - exp({m}) was found in {_STEPS} steps")
+
+
+# --- where G = e^m inside a cell: a certified enclosure ------------------------------------------
+
+
+@dataclass(frozen=True)
+class Crossing:
+    """The one point s* of a cell where G(s*) = e^m, G monotone on the cell: ``below`` and
+    ``above`` are rational values of the symbol ``name`` in the cell where G − e^m < 0 and > 0
+    (certified), so s* lies strictly between them.  A claim on the cell that holds where
+    G − e^m has the sign ``holds`` holds at s* itself iff ``closed`` (its comparison there is an
+    equality: ``<=`` includes it, ``<`` does not)."""
+
+    G: RatFun
+    m: Any
+    name: str
+    below: Any
+    above: Any
+    holds: int
+    closed: bool
+
+    def holds_left(self) -> bool:
+        """Whether the claim holds on the part of the cell left of s* (smaller values)."""
+        left = -1 if self.below < self.above else 1  # the sign of G − e^m left of s*
+        return left == self.holds
+
+    def enclose(self, digits: int = 16) -> TranscendentalEnd:
+        """A rational interval [lo, hi] holding s*, bisected until both ends round to the same
+        ``digits`` significant digits (so every digit of that decimal is proved).
+
+        Raises
+        ------
+        LimitExceededError
+            When more bisections than the ``max_precision`` limit (in bits) would be needed.
+        """
+        lo, hi = first = sorted((self.below, self.above))
+        s_lo = exp_sign_at(self.G, self.m, {self.name: lo})
+        cap = limits.current().max_precision
+        for _ in range(cap):
+            if _round(lo, digits) == _round(hi, digits):
+                text = _round(lo, digits)
+                a, b = _rounding_cell(text, digits)  # short decimal ends, when inside the first bracket
+                if first[0] <= a and b <= first[1] and exp_sign_at(self.G, self.m, {self.name: a}) == s_lo:
+                    if exp_sign_at(self.G, self.m, {self.name: b}) == -s_lo:
+                        lo, hi = a, b
+                return TranscendentalEnd(self, lo, hi, text, digits)
+            mid = (lo + hi) / 2
+            if exp_sign_at(self.G, self.m, {self.name: mid}) == s_lo:
+                lo = mid
+            else:
+                hi = mid
+        raise limits.precision_limit_error(f"where {self.G} = exp({self.m}) (bisected {cap} times)")
+
+    def equation(self) -> str:
+        return f"{self.G} = exp({self.m})"
+
+
+def crossing_of(ctx: Ctx, G: RatFun, m: Any, holds: int, closed: bool) -> Crossing:
+    """The :class:`Crossing` of G and e^m on a cell where :func:`exp_sign` found both signs."""
+    below, above = exp_witness(ctx, G, m, -1), exp_witness(ctx, G, m, 1)
+    name = ctx.ring.names[_symbol(G, ctx)]
+    return Crossing(G, m, name, below[name], above[name], holds, closed)
+
+
+@dataclass(frozen=True)
+class TranscendentalEnd:
+    """An end of a calibrated set that is not algebraic: the root of G(s) = e^m inside
+    [``lo``, ``hi``] (rationals; G − e^m has opposite certified signs at them and G is monotone
+    between), with ``decimal`` its value to ``digits`` significant digits, every one proved."""
+
+    crossing: Crossing
+    lo: Any
+    hi: Any
+    decimal: str
+    digits: int
+    q: None = None  # never rational (e^m is transcendental for rational m ≠ 0, Lindemann 1882)
+
+    def text(self) -> str:
+        return f"{self.decimal}..."
+
+    def bounds(self) -> tuple[str, str]:
+        """``lo`` and ``hi`` exactly, as decimals when they terminate (else as fractions)."""
+        return exact_text(self.lo), exact_text(self.hi)
+
+    def rounds_to(self, value: Any) -> bool:
+        """Whether a rational ``value``, read as the shortest decimal that writes it, is the
+        enclosed point rounded to that decimal's number of significant digits (proved: both
+        ends of a refined enclosure round to it)."""
+        n = significant_digits(value)
+        if n is None:
+            return False
+        e = self if n == self.digits else self.crossing.enclose(n)
+        return _strip(e.decimal) == _round(value, n, strip=True)
+
+
+def _strip(text: str) -> str:
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def exact_text(q: Any) -> str:
+    """A rational exactly: its terminating decimal, or p/q."""
+    n = significant_digits(q)
+    return str(q) if n is None else _round(q, n, strip=True)
+
+
+def _rounding_cell(text: str, digits: int) -> tuple[Any, Any]:
+    """The rationals D ∓ half a unit in the last place of the decimal ``text`` (``digits``
+    significant digits): every value between them rounds (half-up) to ``text``."""
+    neg = text.startswith("-")
+    body = text.lstrip("-")
+    intpart, _, frac = body.partition(".")
+    value = _Q(int(intpart + frac), 10 ** len(frac)) * (-1 if neg else 1)
+    ulp = _Q(1, 10 ** len(frac)) if frac else _Q(10) ** max(0, len(intpart) - digits)
+    return value - ulp / 2, value + ulp / 2
+
+
+def significant_digits(q: Any) -> int | None:
+    """The number of significant digits of the shortest decimal equal to the rational q ≠ 0
+    (None when q is 0 or not a terminating decimal)."""
+    num, den = abs(int(q.p)), int(q.q)
+    if num == 0:
+        return None
+    twos = fives = 0
+    rest = den
+    while rest % 2 == 0:
+        rest, twos = rest // 2, twos + 1
+    while rest % 5 == 0:
+        rest, fives = rest // 5, fives + 1
+    if rest != 1:
+        return None
+    k = max(twos, fives)  # q·10^k is the integer of q's digits
+    return len(str(num * 10**k // den).rstrip("0"))
