@@ -54,9 +54,6 @@ class ExpField(Domain):
     def text(self, x: Any) -> str:
         return x.text()
 
-    def decimal(self, x: Any, digits: int) -> str:
-        return x.decimal(digits)
-
     def bits(self, x: Any) -> int:
         return x.bits()
 

@@ -18,7 +18,6 @@ from ..loglinear import (
     enclosure,
     ll_add,
     ll_bits,
-    ll_decimal,
     ll_neg,
     ll_scale,
     ll_sign,
@@ -94,9 +93,6 @@ class LogLinearForms(Domain):
             lg = f"log({q_str(x.r)})"
             return lg if x.s == 0 else f"{q_str(x.s)} + {lg}"
         return ll_str(x)
-
-    def decimal(self, x: Any, digits: int) -> str:
-        return ll_decimal(_ll(x), digits)
 
     def bits(self, x: Any) -> int:
         if isinstance(x, LogReal):
