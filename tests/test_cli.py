@@ -147,3 +147,16 @@ def test_console_script_has_no_traceback(tmp_path):
     assert p.returncode == 2
     assert "Traceback" not in p.stdout + p.stderr and "PWNED" not in p.stdout + p.stderr
     assert "is not allowed" in p.stdout
+
+
+def test_info_on_a_mechanism_with_symbols_says_what_decides_it():
+    """A mechanism whose probabilities depend on a symbol is not 'beyond the engine': the numeric
+    engines need numbers, the parametric engine decides it for every value (docs/parametric.md)."""
+    case = str(ROOT / "cases/parametric/two-round-break-point.yaml")
+    r = run("info", case)
+    assert r.exit_code == 0, r.output
+    assert "cannot analyse it" not in r.output
+    assert "depend on the symbols p" in r.output and "for every value of the symbols" in r.output
+    doc = json.loads(run("info", case, "--json").output)
+    assert doc["symbols"] == ["p"] and doc["engine_supports"] is False
+    assert json.loads(run("info", str(ROOT / "cases/classic/krr.yaml"), "--json").output)["symbols"] == []

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..analysis.results import format_privloss, value_str
 from ..analysis.witness import Witness
+from ..model.symbolic import symbols_of
 from ..numbers import ladder
 from ..numbers.rational import q_str
 from .escape import text
@@ -76,6 +77,7 @@ def info_doc(name: str, mech: Any, stats: dict, n: int, engine: str, supported: 
         "deterministic_adversaries": adversaries_text(n),
         "engine": engine,
         "engine_supports": supported,
+        "symbols": list(symbols_of(mech)),
     }
 
 
@@ -86,6 +88,16 @@ def info_lines(doc: dict, max_strategies: int) -> list[str]:
     lines.extend(f"  {k.replace('_', ' ')}: {v}" for k, v in doc["stats"].items())
     lines.append(f"  deterministic adversaries: {doc['deterministic_adversaries']}")
     engine, supported = doc["engine"], doc["engine_supports"]
+    if doc.get("symbols"):  # the numeric engines need numbers; the parametric engine does not
+        names = ", ".join(doc["symbols"])
+        lines.append(
+            text(
+                f"  its probabilities depend on the symbols {names}: the {engine} engine needs numbers; the claims "
+                "of a case and the commands verify, profile, privloss, delta, renyi, plot, calibrate and simulate "
+                "decide it for every value of the symbols"
+            )
+        )
+        return lines
     why = (
         ""
         if supported or engine != "enumerator"
