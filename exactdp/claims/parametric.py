@@ -57,13 +57,13 @@ from ..analysis.parametric import (
     pieces,
     profile,
     rational_of,
-    renyi_sum,
     value_text,
 )
 from ..analysis.parametric.check import check_hull_at
 from ..analysis.parametric.engine import delta_at, least_lambda_of, max_value, tradeoff_at
 from ..analysis.parametric.hull import sorted_edges
 from ..analysis.parametric.piecewise import Piece
+from ..analysis.parametric.queries import renyi_sum_max
 from ..analysis.parametric.ratfun import RatFun
 from ..analysis.parametric.transcendental import Crossing, crossing_of, exp_sign, exp_sign_at, exp_witness
 from ..errors import VerificationError
@@ -499,15 +499,7 @@ def _renyi(claim: Any, P: Parametric) -> Run:
 def _renyi_sum_max(P: Parametric, subject: Subject, alpha: int, ctx: Ctx) -> Any:
     """The largest Rényi sum of order α over the ordered pairs on the cell (INF if some view is
     possible under x only): D_α = log of it over α − 1 (Mironov 2017, Def. 3)."""
-    game = P.game(subject)
-    best: Any = None
-    for i, j in game.ordered_pairs:
-        s = renyi_sum(game, i, j, alpha, ctx)
-        if s is INF:
-            return INF
-        if best is None or ctx.cmp(s, best) > 0:
-            best = s
-    return best
+    return renyi_sum_max(P.game(subject), alpha, ctx)
 
 
 @_handles("conversion")

@@ -163,6 +163,13 @@ def renyi_cell(game: PGame, alpha: Any, ctx: Ctx) -> LogOf | Any:
             "the KL divergence (alpha = 1) of a mechanism with symbols compares sums of logarithms of "
             "rational functions, which the cell decomposition does not decide; use a whole alpha >= 2 or inf"
         )
+    best = renyi_sum_max(game, alpha, ctx)
+    return INF if best is INF else LogOf(best, alpha - 1)
+
+
+def renyi_sum_max(game: PGame, alpha: int, ctx: Ctx) -> Any:
+    """The largest Rényi sum of whole order α over the ordered pairs on the cell, or INF when a
+    view is possible under x only (Mironov 2017, Def. 3: D_α is its log over α − 1)."""
     best: Any = None
     for i, j in game.ordered_pairs:
         s = renyi_sum(game, i, j, alpha, ctx)
@@ -170,7 +177,7 @@ def renyi_cell(game: PGame, alpha: Any, ctx: Ctx) -> LogOf | Any:
             return INF
         if best is None or ctx.cmp(s, best) > 0:
             best = s
-    return LogOf(best, alpha - 1)
+    return best
 
 
 def renyi_of(mech: Mechanism, table: Any, alpha: Any) -> Piecewise[Any]:
