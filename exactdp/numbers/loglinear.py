@@ -32,7 +32,7 @@ from math import gcd
 from typing import Any
 
 from ..errors import InexactValueError
-from .certified import arb_prec, certified_sign
+from .certified import arb_prec, ball_decimal, certified_sign
 from .element import Element
 from .rational import Q, Rational, as_q, int_str, is_rational, q_bits, q_short, q_str, to_fraction
 from .roots import exact_root
@@ -372,10 +372,6 @@ def ll_str(a: LogLinear) -> str:
 
 
 def ll_decimal(a: LogLinear, digits: int = 6) -> str:
-    """A decimal reading (display only; verdicts never use it)."""
-    import mpmath
-
-    v = enclosure(a, max(64, int(digits * 3.33) + 40))
-    mid = v.mid()
-    with mpmath.workdps(digits + 5):
-        return mpmath.nstr(mpmath.mpf(mid.str(digits + 5, radius=False)), digits)
+    """A decimal reading (display only; verdicts never use it), from a ball refined until it is
+    narrower than the digits shown (:func:`~exactdp.numbers.certified.ball_decimal`)."""
+    return ball_decimal(lambda prec: enclosure(a, prec), digits)

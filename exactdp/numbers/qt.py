@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 from .. import limits as _limits
 from ..errors import InexactValueError
 from ..lazy import mpmath
-from .certified import certified_sign
+from .certified import ball_decimal, certified_sign
 from .element import Element
 from .rational import Q, as_q, int_str, is_rational, q_bits, q_short, q_str, to_fraction
 
@@ -390,11 +390,9 @@ class QtElement(Element):
         return f"{sign}{_paren(num)}/{_paren(den, denominator=True)}"
 
     def decimal(self, digits: int = 6) -> str:
-        """A certified decimal reading (display only)."""
-        v = self.enclosure(max(64, int(digits * 3.33) + 40))
-        with mpmath.workdps(digits + 5):
-            mid = (mpmath.mpf(v.a) + mpmath.mpf(v.b)) / 2
-            return mpmath.nstr(mid, digits)
+        """A decimal reading (display only), from a ball refined until it is narrower than the
+        digits shown (:func:`~exactdp.numbers.certified.ball_decimal`)."""
+        return ball_decimal(self.ball, digits)
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # FLINT polynomials do not pickle: send the coefficients (lowest degree first)
