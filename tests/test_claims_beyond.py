@@ -122,6 +122,7 @@ def test_composition_with_repeated_names_counts_copies():
     "claim, phrase",
     [
         ("renyi: {alpha: 1/2, equals: log(2)}", "a fractional Renyi order must be > 1"),
+        ("renyi: {alpha: log(2), equals: log(2)}", "must be a rational number >= 1 (such as 2 or 3/2"),
         ("renyi: {alpha: 2}", "exactly one of"),
         ("renyi: {alpha: 2, equals: 1, exceeds: 0}", "exactly one of"),
         ("renyi: {alpha: 2, equals: exp(1/2)}", "Renyi divergence is written like"),

@@ -308,7 +308,8 @@ def order(v: Any, *, what: str = "alpha", fractional: bool = False) -> Any:
     if d is OO:
         return v
     if d is not QQ:
-        raise QuantityError(f"{what} must be a whole number >= 1 or inf, found {_text(v)}", "for example alpha: 2")
+        wanted = "a rational number >= 1 (such as 2 or 3/2)" if fractional else "a whole number >= 1"
+        raise QuantityError(f"{what} must be {wanted} or inf, found {_text(v)}", "for example alpha: 2")
     q = as_q(v)
     if fractional and q.denominator != 1:
         if q <= 1:
