@@ -322,14 +322,19 @@ def family_values(pw: Any, domain: Any, count: int = 5) -> list[Any]:
         if pt is not None and piece.open:
             out.append(_q(pt[domain.name]))
     lo, hi = _q(domain.lo), _q(domain.hi)
+    if lo is not None and hi is not None and hi - lo > 100 * max(Q(1), min(abs(lo), abs(hi))):
+        # a range as wide as (1, 10^1000): even steps would all be huge; step from its nearer end
+        a, b = (lo, None) if abs(lo) <= abs(hi) else (None, hi)
+    else:
+        a, b = lo, hi
     k = 1
     while len(out) < count + 2 and k <= 4 * count:
-        if lo is not None and hi is not None:
-            x = lo + (hi - lo) * Q(k, count + 1)
-        elif lo is not None:
-            x = lo + Q(k, 2) * max(Q(1), abs(lo))
-        elif hi is not None:
-            x = hi - Q(k, 2) * max(Q(1), abs(hi))
+        if a is not None and b is not None:
+            x = a + (b - a) * Q(k, count + 1)
+        elif a is not None:
+            x = a + Q(k, 2) * max(Q(1), abs(a))
+        elif b is not None:
+            x = b - Q(k, 2) * max(Q(1), abs(b))
         else:
             x = Q(k - count // 2)
         out.append(x)

@@ -266,6 +266,8 @@ def _cells(claim: Any, an: Any, E: Engines, name: str, s: Any, sym: dict, holds_
         ends = sorted(set(ends) | {Fraction(v) for d in holds_for for v in d.values()})
     b = an.symbols.bounds[0]
     lo, hi = (None if v is None else to_fraction(v) for v in (b.lo, b.hi))
+    if lo is not None and lo == hi:
+        raise NoCertificate(f"the bounds allow one value of {name} only ({lo}): the checker's cells are intervals")
     ends = [e for e in ends if (lo is None or e > lo) and (hi is None or e < hi)]
     probe = _numeric(claim, E, {name: _inside(lo, hi)})
     doc = _symbolic_body(claim, an, probe, s, sym)

@@ -456,8 +456,7 @@ def to_float(a: Any) -> float:
     if d is OO:
         return math.inf
     if d is QQ:
-        f = Fraction(a)
-        return f.numerator / f.denominator
+        return _float(Fraction(a))  # correctly rounded; beyond the doubles, +-inf
     lo, hi = _narrow(a, lambda lo, hi: _float(lo) == _float(hi), strict=False)
     return _float((lo + hi) / 2)
 
@@ -466,7 +465,7 @@ def _float(f: Fraction) -> float:
     try:
         return float(f)
     except OverflowError:
-        return math.copysign(math.inf, f)
+        return math.inf if f > 0 else -math.inf
 
 
 def floor(a: Any, scale: Any = 1) -> int:

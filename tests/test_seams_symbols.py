@@ -1,0 +1,98 @@
+"""Claims with a symbol at the edges of their domain, through every way a result leaves exactdp.
+
+A symbol's bounds may allow one value only (``{ge: 1, le: 1}``), or a range as wide as
+(1, 10^1000).  Both are valid case files; each output (text, ``--json``, the HTML report with its
+family plot, LaTeX macros, certificates checked by the standalone checker) must answer or refuse
+with a reason, never end in an internal error.  The values are derived in each case's comment.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from exactdp.cli import main
+from exactdp.figures import family_values
+from exactdp.numbers import Q, ladder
+
+# RR_E (Vadhan-Wang 2021, Def. 1.9) with E = e^eps answers truthfully with probability E/(1 + E).
+# One value: E = 1 is RR_0, which is (0, 0)-DP, so "(log E, 0)-DP" holds there.
+ONE_VALUE = """exactdp: 1
+name: one-value
+symbols:
+  E: {ge: 1, le: 1}
+mechanisms:
+  R: {rr: {eps: log(E)}}
+claims:
+  - {dp: {of: R, eps: log(E), delta: 0}}
+"""
+# A wide range: delta_R(2) = max(0, (E - 2)/(1 + E)) <= 1/10 iff E <= 7/3 (10E - 20 <= 1 + E).
+WIDE = """exactdp: 1
+name: wide
+symbols:
+  E: {gt: 1, lt: 10^1000}
+mechanisms:
+  R: {rr: {eps: log(E)}}
+claims:
+  - calibrate:
+      target: {dp: {of: R, eps: log(2), delta: 1/10}}
+      holds_for: [{gt: 1, le: 7/3}]
+"""
+
+
+@pytest.fixture(params=[("one-value", ONE_VALUE), ("wide", WIDE)], ids=lambda p: p[0])
+def case(request, tmp_path):
+    path = tmp_path / f"{request.param[0]}.yaml"
+    path.write_text(request.param[1])
+    return path
+
+
+def _run(*args: str):
+    r = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    assert r.exit_code in (0, 1), r.output
+    assert "internal error" not in r.output and "Traceback" not in r.output, r.output
+    return r
+
+
+def test_text_json_and_html(case, tmp_path):
+    assert "1 claim in 1 file: 1 hold" in _run("verify", str(case)).output
+    out = json.loads(_run("verify", "--json", "--html", str(tmp_path / "html"), str(case)).stdout)
+    assert out["summary"]["holds"] == 1
+    page = next((tmp_path / "html").glob(f"{case.stem}*.html")).read_text()
+    assert "0000000000" not in page  # no sample value of the symbol hundreds of digits long
+
+
+def test_latex_and_certificates(case, tmp_path):
+    _run("export", "--latex", str(tmp_path / "m.tex"), str(case))
+    r = _run("certify", "-o", str(tmp_path / "certs"), "--check", str(case))
+    if case.stem == "one-value":
+        assert "the bounds allow one value of E only" in r.output
+    else:
+        assert "all 1 certificate(s) accepted" in r.output
+
+
+def test_a_rational_beyond_the_doubles_displays_as_infinity():
+    assert ladder.to_float(Q(10) ** 400) == float("inf")
+    assert ladder.to_float(-(Q(10) ** 400)) == float("-inf")
+    assert ladder.to_float(Q(1, 3)) == 1 / 3
+
+
+class _Domain:
+    name, lo_closed, hi_closed = "E", False, False
+
+    def __init__(self, lo, hi):
+        self.lo, self.hi = lo, hi
+
+
+class _NoPieces:
+    pieces: tuple = ()
+
+
+@pytest.mark.parametrize("lo, hi", [(Q(1), Q(10) ** 1000), (-(Q(10) ** 1000), Q(-1)), (Q(1), Q(2))])
+def test_family_values_stay_readable_on_a_wide_range(lo, hi):
+    xs = family_values(_NoPieces(), _Domain(lo, hi))
+    assert len(xs) == 5 and all(lo < x < hi for x in xs)
+    assert all(abs(x) <= 100 * max(1, min(abs(lo), abs(hi))) for x in xs), xs
