@@ -9,7 +9,6 @@ with a reason, never end in an internal error.  The values are derived in each c
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
