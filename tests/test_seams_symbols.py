@@ -95,3 +95,27 @@ def test_family_values_stay_readable_on_a_wide_range(lo, hi):
     xs = family_values(_NoPieces(), _Domain(lo, hi))
     assert len(xs) == 5 and all(lo < x < hi for x in xs)
     assert all(abs(x) <= 100 * max(1, min(abs(lo), abs(hi))) for x in xs), xs
+
+
+RR_E = """exactdp: 1
+name: rr-e
+symbols:
+  E: {gt: 1}
+mechanisms:
+  R: {rr: {eps: log(E)}}
+claims:
+  - {renyi: {of: R, alpha: 3/2, at_most: 1}}
+"""
+
+
+def test_a_fractional_renyi_order_with_a_symbol_is_undecided_with_its_reason(tmp_path):
+    """D_(3/2) of RR_E sums p^(3/2) q^(-1/2): no rational function of E, so no cells decide it."""
+    path = tmp_path / "rr-e.yaml"
+    path.write_text(RR_E)
+    for args in (
+        ["verify", str(path)],
+        ["calibrate", str(path), "--of", "R", "--target", "renyi: {alpha: 3/2, at_most: 1}"],
+    ):
+        r = CliRunner().invoke(main, args, catch_exceptions=False)
+        assert r.exit_code == 2, r.output
+        assert "fractional order alpha = 3/2" in r.output

@@ -36,6 +36,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from ..analysis.parametric import (
@@ -475,6 +476,11 @@ def _renyi(claim: Any, P: Parametric) -> Run:
         raise Undecided(
             "the KL divergence (alpha = 1) of a mechanism with symbols compares sums of logarithms of rational "
             "functions, which the cell decomposition does not decide; use a whole alpha >= 2 or inf"
+        )
+    if not is_inf(alpha) and Fraction(alpha).denominator != 1:
+        raise Undecided(
+            f"the Renyi sum of the fractional order alpha = {alpha} is not a rational function of the symbols "
+            "(it has fractional powers), which the cell decomposition does not decide; use a whole alpha >= 2 or inf"
         )
     key, target_raw = next(
         (k, getattr(claim, k)) for k in ("equals", "at_most", "exceeds") if getattr(claim, k) is not None
