@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import click
 
-from .. import checker
 from ..analysis import make_engine
 from ..analysis.engine import exact_privloss
 from ..analysis.parametric.queries import privloss_of, profile_of
 from ..caseio import evaluate_in_case
 from ..caseio.schema import schema_text
 from ..certifying import game_fingerprints, symbol_values
-from ..errors import ExactDPError
 from ..limits import using
 from ..model import count_strategies, stats
 from ..numbers import ladder
@@ -20,7 +18,6 @@ from ..report.dot import GraphvizMissingError, drawing_dot, render_graphviz
 from ..report.escape import text
 from ..report.inspect import fingerprint_lines, info_doc, info_lines, privloss_doc, privloss_lines, profile_lines
 from ..report.parametric import privloss_output, profile_output
-from .app import fail
 from .helptext import command
 from .options import Query, echo_result, parse_number, query_options, running, write_output
 from .parametric import decided, is_parametric
@@ -167,10 +164,7 @@ def _print_fingerprints(q: Query, at: tuple[str, ...] = ()) -> None:
     """The checker's fingerprint of the game of each mechanism of the case (and of each claim
     with its own pairs), at the given values of the symbols if any:
     :func:`exactdp.certifying.game_fingerprints`."""
-    try:
-        with using(q.common.opts.effective_limits()):
-            case, _, _ = q.load()
-            prints, missing = game_fingerprints(case, q.of, at=symbol_values(at))
-    except (ExactDPError, checker.Malformed) as e:
-        fail(e if isinstance(e, ExactDPError) else ExactDPError(str(e)))
+    with using(q.common.opts.effective_limits()):
+        case, _, _ = q.load()
+        prints, missing = game_fingerprints(case, q.of, at=symbol_values(at))
     click.echo("\n".join(fingerprint_lines(q.case_path, prints, missing)))

@@ -20,7 +20,7 @@ import click
 
 from ..analysis import ENGINE_NAMES
 from ..caseio import load_case
-from ..execution import Runner, available_cores, jobs_from_env
+from ..execution import Runner, jobs_from_env, parse_jobs
 from ..limits import DEFAULT as DEFAULT_LIMITS
 from ..limits import READING, Flag, Limits, Reading, Workers, flags, parse_size, using
 from ..numbers import kinds as quantity
@@ -30,20 +30,8 @@ from ..report.jsonout import dumps
 from ..report.terminal import EngineProgress
 from ..verify import Options
 
-__all__ = [
-    "OPTION",
-    "Common",
-    "case_options",
-    "limit_options",
-    "runner_options",
-    "runner_from",
-    "parse_number",
-    "running",
-    "Query",
-    "query_options",
-    "echo_result",
-    "write_output",
-]
+__all__ = ["OPTION", "Common", "case_options", "limit_options", "runner_options", "parse_number", "running"]
+__all__ += ["Query", "query_options", "echo_result", "write_output"]
 
 _PROGRESS_HELP = "Progress bar on stderr (default: when stderr is a terminal)."
 # single options of several commands: name -> decorator
@@ -100,10 +88,8 @@ class _Jobs(click.ParamType):
     name = "N|auto"
 
     def convert(self, value: Any, param: Any, ctx: Any) -> int:
-        text = str(value).strip().lower()
-        if isinstance(value, int) or text == "auto" or (text.isdigit() and int(text) >= 1):
-            return value if isinstance(value, int) else available_cores() if text == "auto" else int(text)
-        self.fail(f"{value!r} is not a positive number of worker processes or 'auto'", param, ctx)
+        n = value if isinstance(value, int) else parse_jobs(str(value))
+        return n if n is not None else self.fail(f"{value!r} is not a positive number of worker processes or 'auto'")
 
 
 def _limit_options(table: type) -> list[Callable]:
@@ -251,18 +237,15 @@ def query_options(*, latex: bool = False) -> Callable:
 
 def runner_options(f: Callable) -> Callable:
     """``--jobs N``, ``--scheduler ADDRESS`` and ``--max-workers``, passed to the command as
-    ``runner`` (:func:`runner_from`); for any command whose work splits into independent items."""
+    ``runner``; for any command whose work splits into independent items."""
     return _passing("runner", _RUNNER, _runner_read)(f)
 
 
 def _runner_read(kw: dict[str, Any]) -> Runner:
-    return runner_from(kw.pop("jobs"), kw.pop("scheduler"), kw.pop("max_workers"))
-
-
-def runner_from(jobs: int | None, scheduler: str | None, max_workers: int | None = None) -> Runner:
     """Where to run: ``--scheduler`` if given, else ``--jobs`` (default ``EXACTDP_JOBS``, else 1),
     at most ``--max-workers`` local worker processes."""
-    return Runner(jobs=jobs if jobs is not None else jobs_from_env(), scheduler=scheduler, max_workers=max_workers)
+    jobs = kw.pop("jobs")
+    return Runner(jobs=jobs or jobs_from_env(), scheduler=kw.pop("scheduler"), max_workers=kw.pop("max_workers"))
 
 
 def _common_from(kw: dict[str, Any], parallel: bool) -> Common:
