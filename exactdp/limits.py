@@ -35,6 +35,21 @@ limit                    default                 what it bounds (flag)
 ``follow_symlinks``      False                   whether symbolic links are followed (``--follow-symlinks``)
 =======================  ======================  ==========================================
 
+Reading a case file is bounded by the limits of :class:`Reading`, which every command that reads
+case files takes as flags too and hands to the reader (:class:`exactdp.verify.Options`):
+
+=======================  ======================  ==========================================
+``max_problems``         20                      problems reported per file (``--max-problems``)
+``max_file_bytes``       67,108,864 (64 MiB)     bytes of one case file (``--max-file-bytes``)
+``max_yaml_nodes``       1,000,000               alias-expanded nodes of a YAML document (``--max-yaml-nodes``)
+``max_sweep_points``     10,000                  points of one case file's sweep (``--max-sweep-points``)
+=======================  ======================  ==========================================
+
+Local worker processes (``--jobs N``, ``--scheduler local:N``) are bounded by ``max_workers`` of
+:class:`Workers` (``--max-workers``; default 4 per core, :func:`check_workers`).  The command
+line makes the option of every limit from these declarations (:func:`flags`): name, default,
+flag and help are written once, here.
+
 ``timeout`` and ``max_memory`` set to 0 (``--timeout 0``, ``--max-memory 0``) mean no limit.
 ``max_bits`` follows ``max_exponent`` unless it is given: a power with an exponent at the limit
 must fit, so its default is the larger of 1,000,000 and 100 × ``max_exponent``

@@ -265,10 +265,15 @@ def test_a_clock_left_running_does_not_kill_the_process_at_exit():
 def test_max_bits_follows_max_exponent_in_python_as_on_the_command_line():
     """The --max-bits rule lives in Limits: a power with an exponent at the limit must fit, so
     an unset max_bits is max(1,000,000, 100 x max_exponent), in Python and from the flags alike."""
-    from exactdp.cli.options import limits_from
+    import click
+
+    from exactdp.cli.options import limit_options
     from exactdp.limits import DEFAULT, Limits
 
-    assert Limits(max_exponent=50_000).max_bits == 5_000_000 == limits_from(max_exponent=50_000).max_bits
+    seen = []
+    probe = click.command()(limit_options(lambda limits: seen.append(limits)))
+    assert CliRunner().invoke(probe, ["--max-exponent", "50000"]).exit_code == 0
+    assert Limits(max_exponent=50_000).max_bits == 5_000_000 == seen[0].max_bits
     assert DEFAULT.replace(max_exponent=50_000).max_bits == 5_000_000
     assert Limits().max_bits == 1_000_000 == Limits(max_exponent=1_000).max_bits  # never below the floor
     assert Limits(max_exponent=50_000, max_bits=7).max_bits == 7  # given: kept

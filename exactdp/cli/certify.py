@@ -1,11 +1,6 @@
-"""``exactdp certify``: check claims exactly like ``verify`` and write a certificate for every
-decided claim, for the standalone checker (``python checker.py DIR``, docs/certificates.md).
-
-The command *is* ``verify`` — the same options, the same report, the same exit status — run with
-a verdict hook (:class:`exactdp.certifying.CertificateWriter`) that builds each claim's certificate in the
-claim's own analysis and writes ``DIR/<case file stem>/<claim number>-<kind>.json``.  Claims that
-get no certificate are listed after the report, with the reason.
-"""
+"""``exactdp certify``: ``verify`` (the same options, report and exit status) run with a verdict
+hook (:class:`exactdp.certifying.CertificateWriter`) that writes each decided claim's certificate
+for the standalone checker (docs/certificates.md)."""
 
 from __future__ import annotations
 

@@ -2,11 +2,9 @@
 and the ``exactdp`` group, which imports a command's module only when that command runs and
 ends it with one line on stderr when it raises an :class:`~exactdp.errors.ExactDPError`.
 
-Every command that reads case files accepts every resource limit as a flag (sixteen of them:
-``--timeout``, ``--max-memory`` and the ``--max-*`` options, see :mod:`exactdp.limits`).
-Listed with the other options they made ``verify --help`` long and hid what a reader looks for,
-so ``--help`` names them in one short section, and ``--help-limits`` prints that section in
-full: each limit, what it bounds and its default.
+Every command that reads case files accepts every resource limit of :mod:`exactdp.limits` as a
+flag; listed with the other options they would hide what a reader looks for, so ``--help`` names
+them in one short section and ``--help-limits`` prints each with what it bounds and its default.
 
 The group follows click's pattern for lazily loaded subcommands: it knows each command as
 ``"module:function"`` and imports the module (with everything the command uses) when the

@@ -73,7 +73,4 @@ def simulate(eps_text, delta_text, fmt, via, standalone, drop_trivial, label, ma
         )
     else:
         click.echo(render_simulation(sim, fmt, quiet=q.common.quiet), nl=False)
-    if not sim.exists:
-        sys.exit(1)
-    if sim.conditions:
-        sys.exit(2)
+    sys.exit(sim.exit_code)

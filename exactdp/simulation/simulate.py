@@ -101,6 +101,12 @@ class Simulation:
         return any(p.certificate is not None for p in self.pairs)
 
     @property
+    def exit_code(self) -> int:
+        """0 when T exists for every pair, 1 when some pair has none, 2 when non-negativity could
+        only be reduced to conditions (:attr:`conditions`) that the declared bounds do not prove."""
+        return 1 if not self.exists else 2 if self.conditions else 0
+
+    @property
     def conditions(self) -> list:
         out = []
         for p in self.pairs:
