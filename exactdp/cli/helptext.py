@@ -42,9 +42,11 @@ def is_limit(param: click.Parameter) -> bool:
 
 
 def error_line(e: Exception) -> int:
-    """Print ``e``'s message on stderr (escaped line by line: it may quote the case file) and
-    return the exit status: 3 for a failed cross-check, else 2."""
-    click.echo("exactdp: " + "\n".join(error_text(e)), err=True)
+    """Print ``e``'s message on stderr (escaped line by line: it may quote the case file), after
+    its heading if it has one (``undecided:``), and return the exit status: 3 for a failed
+    cross-check, else 2."""
+    heading = getattr(e, "heading", "")
+    click.echo("exactdp: " + (heading + ": " if heading else "") + "\n".join(error_text(e)), err=True)
     return 3 if isinstance(e, VerificationError) else 2
 
 

@@ -20,7 +20,7 @@ from ..report.inspect import fingerprint_lines, info_doc, info_lines, privloss_d
 from ..report.parametric import privloss_output, profile_output
 from .helptext import command
 from .options import Query, echo_result, parse_number, query_options, running, write_output
-from .parametric import decided, is_parametric
+from .parametric import is_parametric
 from .renyi_fdp import print_dominating_pair
 
 __all__ = ["privloss", "profile", "info", "schema"]
@@ -46,7 +46,7 @@ def privloss(delta_text, witness, q: Query):
         case, name, mech = q.load()
         if is_parametric(case, mech) or delta is None:
             d = evaluate_in_case(case, delta_text, "--delta", kind="delta")
-            return click.echo(privloss_output(name, delta_text, decided(privloss_of, mech, case.symbols, d), q.fmt))
+            return click.echo(privloss_output(name, delta_text, privloss_of(mech, case.symbols, d), q.fmt))
         q.no_latex()
         val, lam, w = exact_privloss(common.opts.make_engine(prog.callback), mech, delta, witness=witness)
     if common.quiet and not common.as_json:
@@ -69,7 +69,7 @@ def profile(dominating_pair, q: Query):
         if is_parametric(case, mech):
             if dominating_pair:
                 raise click.UsageError("--dominating-pair needs a mechanism without symbols")
-            pw = decided(profile_of, mech, case.symbols)
+            pw = profile_of(mech, case.symbols)
             return click.echo(profile_output(name, pw, q.fmt, pairs=not q.common.quiet))
         q.no_latex()
         prof = q.common.opts.make_engine(prog.callback).profile(mech)

@@ -20,7 +20,7 @@ from ..report.parametric import renyi_output
 from ..theorems.named import CONVERSIONS
 from .helptext import command
 from .options import Query, echo_result, parse_number, query_options, running
-from .parametric import decided, is_parametric
+from .parametric import is_parametric
 
 __all__ = ["renyi", "zcdp", "convert", "tradeoff", "print_dominating_pair"]
 
@@ -54,7 +54,7 @@ def renyi(alpha_text, show_witness, q: Query):
     with running(q.common):
         case, name, mech = q.load()
         if is_parametric(case, mech):
-            pieces = [(a, decided(renyi_of, mech, case.symbols, a)) for a in alphas]
+            pieces = [(a, renyi_of(mech, case.symbols, a)) for a in alphas]
             return click.echo(renyi_output(name, pieces, q.fmt))
         q.no_latex()
         eng = opts.make_engine()
