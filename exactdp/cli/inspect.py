@@ -14,7 +14,7 @@ from ..limits import using
 from ..model import count_strategies, stats
 from ..numbers import ladder
 from ..report import profile_to_dict
-from ..report.dot import GraphvizMissingError, drawing_dot, render_graphviz
+from ..report.dot import drawing_dot, render_graphviz
 from ..report.escape import text
 from ..report.inspect import fingerprint_lines, info_doc, info_lines, privloss_doc, privloss_lines, profile_lines
 from ..report.parametric import privloss_output, profile_output
@@ -146,11 +146,7 @@ def _write_drawing(name: str, src: str, files: dict[str, str | None]) -> None:
     for fmt, path in files.items():
         if path is None:
             continue
-        try:
-            data = src if fmt == "dot" else render_graphviz(src, fmt)
-        except GraphvizMissingError as e:
-            click.echo(f"exactdp: {e}", err=True)
-            raise SystemExit(2) from None
+        data = src if fmt == "dot" else render_graphviz(src, fmt)
         write_output(path, data, None if path == "-" else f"the drawing of {name} ({fmt.upper()})")
 
 
