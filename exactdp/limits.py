@@ -30,6 +30,8 @@ limit                    default                 what it bounds (flag)
 ``max_alpha_boxes``      4,000                   boxes of orders α examined to decide a zCDP claim (``--max-alpha-boxes``)
 ``max_symbol_boxes``     2,000                   boxes of a symbol's domain examined to decide a KL or
                                                  Gaussian-DP claim with a symbol (``--max-symbol-boxes``)
+``max_histories``        50,000                  histories walked to build a post-processor T of Theorem 1.10
+                                                 (``exactdp simulate``, ``simulates_rr`` claims; ``--max-histories``)
 ``max_memory``           800 MiB                 memory one case file may add to the process (``--max-memory``)
 ``timeout``              300 s                   wall-clock seconds per case file or command (``--timeout``)
 ``follow_symlinks``      False                   whether symbolic links are followed (``--follow-symlinks``)
@@ -157,6 +159,9 @@ class Limits:
         2_000,
         "--max-symbol-boxes",
         "Most boxes of a symbol's domain examined to decide a KL or Gaussian-DP claim with a symbol",
+    )
+    max_histories: int = _limit(
+        50_000, "--max-histories", "Most histories walked to build a post-processor T (simulate, simulates_rr claims)"
     )
     max_memory: int = _limit(
         800 * MIB, "--max-memory", "Memory a case file (or command) may add, e.g. 800M, 4G; 0: none", "size", 0

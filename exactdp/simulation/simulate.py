@@ -33,7 +33,6 @@ from ..numbers.symbolic import (
 from ..numbers.types import Delta, Eps
 from .approx import ApproxCertificate, approx_postprocessor
 from .common import (
-    DEFAULT_MAX_HISTORIES,
     CheckResult,
     PostProcessor,
     RationalField,
@@ -217,7 +216,7 @@ def simulate(
     delta: Delta | None = None,
     table: Any = None,
     construction: str = "auto",
-    max_histories: int = DEFAULT_MAX_HISTORIES,
+    max_histories: int | None = None,
     enumerator_limit: int = DEFAULT_ENUMERATOR_LIMIT,
     cross_check: bool = True,
 ) -> Simulation:
