@@ -315,10 +315,9 @@ def game_fingerprints(
 
     Raises
     ------
-    checker.Malformed
-        The checker refuses an exported game (a bug).
     ExactDPError
-        ``at`` names an undeclared symbol, or a value outside its bounds.
+        ``at`` names an undeclared symbol, or a value outside its bounds; or the checker
+        refuses an exported game (a bug).
     """
     subjects: dict = {n: m for n, m in case.mechanisms.items() if of is None or n == of}
     for claim in case.claims:
@@ -343,10 +342,13 @@ def game_fingerprints(
                 games[name] = export_game(mech, name)
         except NoCertificate as e:
             missing.append((name, str(e)))
-    prints = checker.fingerprints(games_document(games))
-    if symbolic:
-        doc = games_document(symbolic)
-        prints.update(checker.symbol_fingerprints({**doc, "symbol": symbol_doc(table)}))
+    try:
+        prints = checker.fingerprints(games_document(games))
+        if symbolic:
+            doc = games_document(symbolic)
+            prints.update(checker.symbol_fingerprints({**doc, "symbol": symbol_doc(table)}))
+    except checker.Malformed as e:
+        raise ExactDPError(str(e)) from None
     return prints, missing
 
 

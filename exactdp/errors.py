@@ -124,6 +124,8 @@ class ExactDPError(Exception):
     Its text is bounded (:func:`bound_text`): a message never repeats more than a short excerpt
     of a value read from a file."""
 
+    heading = ""  # what the command line's error line names before the message ("undecided")
+
     def __str__(self) -> str:
         return bound_text(super().__str__(), 2000)
 

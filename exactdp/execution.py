@@ -79,11 +79,19 @@ def jobs_from_env(default: int = 1) -> int:
     text = os.environ.get("EXACTDP_JOBS", "").strip()
     if not text:
         return default
-    if text.lower() == "auto":
+    n = parse_jobs(text)
+    if n is None:
+        raise ExactDPError(f"EXACTDP_JOBS={text!r}: expected a positive integer or 'auto'")
+    return n
+
+
+def parse_jobs(text: str) -> int | None:
+    """A number of local worker processes (``EXACTDP_JOBS``, ``--jobs``): a positive integer, or
+    ``auto`` for one per core; ``None`` for anything else."""
+    text = text.strip().lower()
+    if text == "auto":
         return available_cores()
-    if text.isdigit() and int(text) >= 1:
-        return int(text)
-    raise ExactDPError(f"EXACTDP_JOBS={text!r}: expected a positive integer or 'auto'")
+    return int(text) if text.isdigit() and int(text) >= 1 else None
 
 
 @dataclass(frozen=True)

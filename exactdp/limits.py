@@ -30,10 +30,27 @@ limit                    default                 what it bounds (flag)
 ``max_alpha_boxes``      4,000                   boxes of orders α examined to decide a zCDP claim (``--max-alpha-boxes``)
 ``max_symbol_boxes``     2,000                   boxes of a symbol's domain examined to decide a KL or
                                                  Gaussian-DP claim with a symbol (``--max-symbol-boxes``)
+``max_histories``        50,000                  histories walked to build a post-processor T of Theorem 1.10
+                                                 (``exactdp simulate``, ``simulates_rr`` claims; ``--max-histories``)
 ``max_memory``           800 MiB                 memory one case file may add to the process (``--max-memory``)
 ``timeout``              300 s                   wall-clock seconds per case file or command (``--timeout``)
 ``follow_symlinks``      False                   whether symbolic links are followed (``--follow-symlinks``)
 =======================  ======================  ==========================================
+
+Reading a case file is bounded by the limits of :class:`Reading`, which every command that reads
+case files takes as flags too and hands to the reader (:class:`exactdp.verify.Options`):
+
+=======================  ======================  ==========================================
+``max_problems``         20                      problems reported per file (``--max-problems``)
+``max_file_bytes``       67,108,864 (64 MiB)     bytes of one case file (``--max-file-bytes``)
+``max_yaml_nodes``       1,000,000               alias-expanded nodes of a YAML document (``--max-yaml-nodes``)
+``max_sweep_points``     10,000                  points of one case file's sweep (``--max-sweep-points``)
+=======================  ======================  ==========================================
+
+Local worker processes (``--jobs N``, ``--scheduler local:N``) are bounded by ``max_workers`` of
+:class:`Workers` (``--max-workers``; default 4 per core, :func:`check_workers`).  The command
+line makes the option of every limit from these declarations (:func:`flags`): name, default,
+flag and help are written once, here.
 
 ``timeout`` and ``max_memory`` set to 0 (``--timeout 0``, ``--max-memory 0``) mean no limit.
 ``max_bits`` follows ``max_exponent`` unless it is given: a power with an exponent at the limit
@@ -71,6 +88,9 @@ __all__ = [
     "Limits",
     "Flag",
     "flags",
+    "Reading",
+    "READING",
+    "Workers",
     "DEFAULT",
     "current",
     "using",
@@ -140,6 +160,9 @@ class Limits:
         "--max-symbol-boxes",
         "Most boxes of a symbol's domain examined to decide a KL or Gaussian-DP claim with a symbol",
     )
+    max_histories: int = _limit(
+        50_000, "--max-histories", "Most histories walked to build a post-processor T (simulate, simulates_rr claims)"
+    )
     max_memory: int = _limit(
         800 * MIB, "--max-memory", "Memory a case file (or command) may add, e.g. 800M, 4G; 0: none", "size", 0
     )
@@ -176,6 +199,30 @@ DEFAULT = Limits()
 
 
 @dataclass(frozen=True)
+class Reading:
+    """What reading one case file may cost: the limits of every command that reads case files,
+    given to the reader (:class:`exactdp.verify.Options`) rather than put in force by :func:`using`."""
+
+    max_problems: int = _limit(20, "--max-problems", "Stop reading a case after this many problems")
+    max_file_bytes: int = _limit(64 * MIB, "--max-file-bytes", "Largest case file read, in bytes")
+    max_yaml_nodes: int = _limit(1_000_000, "--max-yaml-nodes", "Limit on the alias-expanded size of a YAML document")
+    max_sweep_points: int = _limit(10_000, "--max-sweep-points", "Most points in one case file's sweep")
+
+
+READING = Reading()
+
+
+@dataclass(frozen=True)
+class Workers:
+    """How many local worker processes a command whose work splits into items may start
+    (``None``: :func:`default_max_workers`; refused by :func:`check_workers`)."""
+
+    max_workers: int | None = _limit(
+        None, "--max-workers", "Most local worker processes (--jobs N, --scheduler local:N)"
+    )
+
+
+@dataclass(frozen=True)
 class Flag:
     """A limit as a command-line option: the field, its flag, what it bounds (with the default,
     as the help shows it), the kind of value, its least value."""
@@ -192,27 +239,30 @@ def _default_text(name: str, value: Any) -> str:
         return f"{value}, or {BITS_PER_EXPONENT} x --max-exponent if larger"
     if name == "max_memory":
         return size_text(value)
+    if name == "max_workers":
+        return f"4 per core, {default_max_workers()} here"
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
-def flags() -> list[Flag]:
-    """Every limit as a command-line option, in declaration order (the CLI's limit flags)."""
+def flags(table: type = Limits) -> list[Flag]:
+    """Every limit of ``table`` (:class:`Limits`, :class:`Reading` or :class:`Workers`) as a
+    command-line option, in declaration order: the one declaration the CLI makes its options from."""
     out = []
-    for f in fields(Limits):
+    for f in fields(table):
         if "flag" not in f.metadata:
             continue
         m = f.metadata
         text = (
             m["help"]
             if m["kind"] == "switch"
-            else f"{m['help']} [default: {_default_text(f.name, getattr(DEFAULT, f.name))}]."
+            else f"{m['help']} [default: {_default_text(f.name, getattr(table(), f.name))}]."
         )
         out.append(Flag(f.name, m["flag"], text, m["kind"], m["minimum"]))
     return out
 
 
-# The command-line flag of each limit, by field (the pytest plugin's ini options are named after
-# these; the errors name them).
+# The command-line flag of each limit in force by :func:`using`, by field (the pytest plugin's ini
+# options are named after these; the errors name them).
 FLAGS: dict[str, str] = {f.name: f.metadata["flag"] for f in fields(Limits) if "flag" in f.metadata}
 
 

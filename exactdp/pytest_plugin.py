@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import os
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -44,11 +45,10 @@ import pytest
 from .analysis.engine import ENGINE_NAMES
 from .caseio import parse_case
 from .caseio.case import read_case_text
-from .caseio.sweep import MAX_SWEEP_POINTS, point_label, sweep_points
-from .caseio.yamlsafe import YamlLimits
+from .caseio.sweep import point_label, sweep_points
 from .claims import HOLDS, Verdict
 from .errors import ExactDPError, VerificationError
-from .limits import DEFAULT, FLAGS, parse_size, using
+from .limits import DEFAULT, FLAGS, READING, Reading, flags, parse_size, using
 from .report.escape import error_text, text
 from .report.text import Marks, render_file
 from .testing import item_id
@@ -66,17 +66,13 @@ __all__ = [
     "item_id",
 ]
 
-# reading limits, as on the command line: (ini name, default, help)
-_READING = (
-    ("max_file_bytes", YamlLimits.max_bytes, "largest case file read"),
-    ("max_yaml_nodes", YamlLimits.max_expanded_nodes, "limit on the alias-expanded size of a YAML document"),
-    ("max_problems", 20, "stop reading a case after this many problems"),
-    ("max_sweep_points", MAX_SWEEP_POINTS, "most points in one case file's sweep"),
-)
+# every limit of the command line that reads case files, field -> flag (exactdp.limits declares them)
+_FLAGS = {**FLAGS, **{f.field: f.flag for f in flags(Reading)}}
+_DEFAULTS = {**vars(READING), **{name: getattr(DEFAULT, name) for name in FLAGS}}
 
 
 def _ini_name(field: str) -> str:
-    return "exactdp_" + FLAGS[field].lstrip("-").replace("-", "_")
+    return "exactdp_" + _FLAGS[field].lstrip("-").replace("-", "_")
 
 
 def pytest_addoption(parser: Any) -> None:
@@ -96,36 +92,24 @@ def pytest_addoption(parser: Any) -> None:
         metavar="SECONDS",
         help=f"limit per case file (default: the ini option exactdp_timeout, else {DEFAULT.timeout:g}; 0: none)",
     )
-    for name, flag in FLAGS.items():
-        default = getattr(DEFAULT, name)
-        shown = "false" if default is False else default
+    for name, flag in _FLAGS.items():
+        shown = "false" if _DEFAULTS[name] is False else _DEFAULTS[name]
         parser.addini(_ini_name(name), f"exactdp: as {flag} of exactdp verify [default: {shown}]")
-    for name, default, what in _READING:
-        parser.addini(f"exactdp_{name}", f"exactdp: {what}, as --{name.replace('_', '-')} [default: {default}]")
 
 
 def plugin_options(config: Any) -> Options:
     """The :class:`~exactdp.verify.Options` the plugin checks with: the engine, and the limits
     of ``exactdp verify`` with the ini options (and ``--exactdp-timeout``) applied."""
     given: dict[str, Any] = {}
-    for name in FLAGS:
+    for name in _FLAGS:
         raw = str(config.getini(_ini_name(name)) or "").strip()
         if raw:
-            given[name] = _ini_value(_ini_name(name), raw, getattr(DEFAULT, name), size=name == "max_memory")
+            given[name] = _ini_value(_ini_name(name), raw, _DEFAULTS[name], size=name == "max_memory")
     if config.getoption("exactdp_timeout") is not None:
         given["timeout"] = config.getoption("exactdp_timeout")
-    reading = {}
-    for name, default, _ in _READING:
-        raw = str(config.getini(f"exactdp_{name}") or "").strip()
-        reading[name] = _ini_value(f"exactdp_{name}", raw, default) if raw else default
-        if reading[name] < 1:
-            raise pytest.UsageError(f"exactdp_{name} = {raw}: must be at least 1")
-    return Options(
-        engine=config.getoption("exactdp_engine"),
-        limits=DEFAULT.replace(**given),
-        yaml_limits=YamlLimits(max_bytes=reading["max_file_bytes"], max_expanded_nodes=reading["max_yaml_nodes"]),
-        max_problems=reading["max_problems"],
-        max_sweep_points=reading["max_sweep_points"],
+    reading = {name: given.pop(name) for name in vars(READING) if name in given}
+    return Options.under(
+        DEFAULT.replace(**given), replace(READING, **reading), engine=config.getoption("exactdp_engine")
     )
 
 
@@ -183,7 +167,7 @@ def pytest_collect_file(file_path: Path, parent: Any) -> Any:
 def _with_ini_hint(message: str) -> str:
     """``message``, and the ini options that set the limits or flags it names (a message of
     exactdp names the command line's flags)."""
-    named = [f for f in (*FLAGS.values(), *(f"--{n.replace('_', '-')}" for n, _, _ in _READING)) if f in message]
+    named = [f for f in _FLAGS.values() if f in message]
     if not named:
         return message
     ini = ", ".join("exactdp_" + f.lstrip("-").replace("-", "_") for f in named)

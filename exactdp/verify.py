@@ -19,6 +19,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from .analysis.engine import Engine, make_engine
 from .caseio import Case, YamlLimits, load_case, parse_case
@@ -33,7 +34,7 @@ from .display import RichDisplay
 from .errors import CaseError, ExactDPError, TimeLimitExceeded, VerificationError
 from .execution import OrderedRun, Runner, run_ordered
 from .limits import DEFAULT as DEFAULT_LIMITS
-from .limits import Limits, using
+from .limits import READING, Limits, Reading, using
 
 __all__ = [
     "Options",
@@ -82,10 +83,23 @@ class Options:
     witness: bool = False
     timeout: float | None = None
     yaml_limits: YamlLimits = YamlLimits()
-    max_problems: int = 20
+    max_problems: int = READING.max_problems
     progress: Callable[[str, int, int], None] | None = None
     limits: Limits = DEFAULT_LIMITS
     max_sweep_points: int = MAX_SWEEP_POINTS
+
+    @classmethod
+    def under(cls, limits: Limits = DEFAULT_LIMITS, reading: Reading = READING, **kw: Any) -> Options:
+        """Options that check under ``limits`` and read case files under ``reading`` (the
+        command line's flags, the pytest plugin's ini options)."""
+        yaml_limits = YamlLimits(max_bytes=reading.max_file_bytes, max_expanded_nodes=reading.max_yaml_nodes)
+        return cls(
+            limits=limits,
+            yaml_limits=yaml_limits,
+            max_problems=reading.max_problems,
+            max_sweep_points=reading.max_sweep_points,
+            **kw,
+        )
 
     def effective_limits(self) -> Limits:
         return self.limits.replace(max_strategies=self.max_strategies, timeout=self.timeout)

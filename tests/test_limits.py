@@ -265,11 +265,44 @@ def test_a_clock_left_running_does_not_kill_the_process_at_exit():
 def test_max_bits_follows_max_exponent_in_python_as_on_the_command_line():
     """The --max-bits rule lives in Limits: a power with an exponent at the limit must fit, so
     an unset max_bits is max(1,000,000, 100 x max_exponent), in Python and from the flags alike."""
-    from exactdp.cli.options import limits_from
+    import click
+
+    from exactdp.cli.options import limit_options
     from exactdp.limits import DEFAULT, Limits
 
-    assert Limits(max_exponent=50_000).max_bits == 5_000_000 == limits_from(max_exponent=50_000).max_bits
+    seen = []
+    probe = click.command()(limit_options(lambda limits: seen.append(limits)))
+    assert CliRunner().invoke(probe, ["--max-exponent", "50000"]).exit_code == 0
+    assert Limits(max_exponent=50_000).max_bits == 5_000_000 == seen[0].max_bits
     assert DEFAULT.replace(max_exponent=50_000).max_bits == 5_000_000
     assert Limits().max_bits == 1_000_000 == Limits(max_exponent=1_000).max_bits  # never below the floor
     assert Limits(max_exponent=50_000, max_bits=7).max_bits == 7  # given: kept
     assert Limits(max_bits=7).replace(max_exponent=50_000).max_bits == 7
+
+
+def test_every_limit_option_of_the_command_line_is_declared_in_limits():
+    """No limit's option is written out in exactdp/cli/: every ``--max-*`` and ``--timeout``
+    flag of every command is one of the declarations of exactdp.limits (Limits, Reading,
+    Workers), and the reader's defaults are those declarations' defaults."""
+    import click
+
+    from exactdp.caseio import YamlLimits
+    from exactdp.caseio.sweep import MAX_SWEEP_POINTS
+    from exactdp.cli.helptext import is_limit
+    from exactdp.limits import READING, Limits, Reading, Workers, flags
+    from exactdp.verify import Options
+
+    declared = {f.flag for table in (Limits, Reading, Workers) for f in flags(table)}
+    ctx = main.make_context("exactdp", ["verify", "x"], resilient_parsing=True)
+    seen = set()
+    for name in main.list_commands(ctx):
+        cmd = main.get_command(ctx, name)
+        for c in cmd.commands.values() if isinstance(cmd, click.Group) else [cmd]:
+            for p in c.get_params(ctx):
+                if is_limit(p):
+                    assert p.opts[0] in declared, (name, p.opts)
+                    seen.add(p.opts[0])
+    # and every declared limit is some command's option (the switch --follow-symlinks is listed with the options)
+    assert seen == {f.flag for table in (Limits, Reading, Workers) for f in flags(table) if f.kind != "switch"}
+    assert YamlLimits() == YamlLimits(max_bytes=READING.max_file_bytes, max_expanded_nodes=READING.max_yaml_nodes)
+    assert MAX_SWEEP_POINTS == READING.max_sweep_points and Options().max_problems == READING.max_problems

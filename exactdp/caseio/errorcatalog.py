@@ -606,6 +606,12 @@ def _limit_rows() -> list[tuple[str, str, str, str]]:
             ),
         ),
         (
+            "histories walked to build a post-processor T (`simulate`, `simulates_rr`)",
+            f"{d.max_histories:,}",
+            "`--max-histories`",
+            limit("the number of histories of M", d.max_histories, "raise it with --max-histories (max_histories=...)"),
+        ),
+        (
             "Rényi orders of one `exactdp renyi --alpha`",
             f"{d.max_orders}",
             "`--max-orders`",

@@ -21,6 +21,7 @@ from typing import Any
 import yaml
 
 from ..errors import CaseError, CaseProblem
+from ..limits import READING
 from ..numbers import ladder
 from ..numbers.expr import ExprError, evaluate, names_in, parse_expr
 from ..numbers.rational import Q, as_q, is_rational
@@ -38,7 +39,7 @@ __all__ = [
 ]
 
 # the default of --max-sweep-points: a grid this large is almost surely a typo in a range
-MAX_SWEEP_POINTS = 10_000
+MAX_SWEEP_POINTS = READING.max_sweep_points
 
 # one point: (param name, exact value) in the order of the `sweep:` keys
 Point = tuple[tuple[str, Any], ...]

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import yaml
 
 from ..errors import CaseError, CaseProblem, excerpt
+from ..limits import READING
 from .flattree import NotFlat, is_tree_path, read_tree
 from .jsoncase import compose_json
 
@@ -42,8 +43,8 @@ _NULLS = {"", "~", "null", "Null", "NULL"}
 class YamlLimits:
     """Bounds on what a case file may cost to read."""
 
-    max_bytes: int = 64 * 1024 * 1024
-    max_expanded_nodes: int = 1_000_000
+    max_bytes: int = READING.max_file_bytes
+    max_expanded_nodes: int = READING.max_yaml_nodes
     max_depth: int = 500
 
 

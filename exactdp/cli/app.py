@@ -1,26 +1,17 @@
-"""The ``exactdp`` command group: its table of commands, the exit status, the error line.
+"""The ``exactdp`` command group: its table of commands and its exit status (:data:`EXIT_STATUS`).
 
 This module is all that ``exactdp --help`` imports: each command's module is imported when the
 command runs (:class:`~exactdp.cli.helptext.Group`), and the options shared by the commands
 that read case files are in :mod:`exactdp.cli.options`.
-
-Exit status: 0 every claim holds; 1 some claim does not hold (or is not supported yet);
-2 invalid input (a case file, an option), a limit was hit, or a claim could not be decided;
-3 an internal cross-check failed (a bug in exactdp: please report it).
 """
 
 from __future__ import annotations
 
-import sys
-from typing import NoReturn
-
 import click
 
 from .. import __version__
-from ..errors import VerificationError
-from ..report.escape import error_text
 from ..report.terminal import run_console
-from .helptext import Group
+from .helptext import Group, fail
 
 __all__ = ["EXIT_STATUS", "COMMANDS", "main", "run", "fail"]
 
@@ -49,14 +40,6 @@ COMMANDS = {
     }.items()
     for name in names
 }
-
-
-def fail(e: Exception) -> NoReturn:
-    """End the command with ``e``'s message on stderr: exit 3 for a failed cross-check, else 2."""
-    code = 3 if isinstance(e, VerificationError) else 2
-    lines = error_text(e)  # the message may quote the case file: escaped line by line
-    click.echo("exactdp: " + "\n".join(lines), err=True)
-    sys.exit(code)
 
 
 @click.group(

@@ -1,11 +1,6 @@
-"""``exactdp certify``: check claims exactly like ``verify`` and write a certificate for every
-decided claim, for the standalone checker (``python checker.py DIR``, docs/certificates.md).
-
-The command *is* ``verify`` — the same options, the same report, the same exit status — run with
-a verdict hook (:class:`exactdp.certifying.CertificateWriter`) that builds each claim's certificate in the
-claim's own analysis and writes ``DIR/<case file stem>/<claim number>-<kind>.json``.  Claims that
-get no certificate are listed after the report, with the reason.
-"""
+"""``exactdp certify``: ``verify`` (the same options, report and exit status) run with a verdict
+hook (:class:`exactdp.certifying.CertificateWriter`) that writes each decided claim's certificate
+for the standalone checker (docs/certificates.md)."""
 
 from __future__ import annotations
 
@@ -16,8 +11,7 @@ import click
 from ..certifying import CertificateWriter
 from ..errors import ExactDPError
 from ..verify import verdict_hook
-from .app import fail
-from .helptext import command
+from .helptext import command, error_line
 from .verify import verify as verify_command
 
 __all__ = ["certify"]
@@ -46,16 +40,15 @@ def certify(ctx, outdir, show_game, fmt, self_check, **verify_options):
     `python checker.py OUTPUT` (or `exactdp-check OUTPUT`).  Claims without a certificate are
     listed after the report.
     """
-    try:
-        writer = CertificateWriter.into(outdir, fmt == "latex")
-    except ExactDPError as e:
-        fail(e)
+    writer = CertificateWriter.into(outdir, fmt == "latex")
     code = 0
     with verdict_hook(writer):
         try:
             ctx.invoke(verify_command, **verify_options)
         except SystemExit as e:
             code = e.code if isinstance(e.code, int) else 1
+        except ExactDPError as e:  # the certificates written so far are still listed
+            code = error_line(e)
     lines, bad = writer.closing(show_game, self_check)
     click.echo("\n".join(lines), file=sys.stderr if verify_options.get("as_json") else sys.stdout)
     sys.exit(3 if bad else code)  # 3: a certificate exactdp wrote does not check, a bug

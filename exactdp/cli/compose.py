@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import click
 
-from ..errors import ExactDPError
-from ..limits import check_count, using
+from ..limits import using
 from ..report.compose import SHOW_CHARS, compose_json, compose_lines, theorem_rows
-from ..report.jsonout import dumps
-from ..theorems import THEOREMS, components, optimal_profile
+from ..theorems import THEOREMS, optimal_profile
+from ..theorems.params import repeated
 from ..theorems.registry import evaluate_each
-from .app import fail
-from .helptext import command
-from .options import OPTION, limit_options, parse_number
+from .helptext import command, fail
+from .options import OPTION, echo_result, limit_options, parse_number
 
 __all__ = ["compose"]
 
@@ -70,20 +68,17 @@ def compose(eps_text, delta_text, delta_g_text, times, theorem, show_profile, sh
     show = 10**12 if show_exact else SHOW_CHARS
     try:
         with using(limits):
-            eps1 = _split(eps_text, "--eps", "eps")
-            deltas = _split(delta_text, "--delta", "delta")
-            # refused before the repeated lists are built
-            check_count("the number of components", len(eps1) * times, "max_components", "--max-components")
-            eps = eps1 * times
-            deltas = deltas * times if len(deltas) > 1 else deltas
+            eps, deltas = _split(eps_text, "--eps", "eps"), _split(delta_text, "--delta", "delta")
             delta_g = parse_number(delta_g_text, "--delta-g", kind="delta")
-            comps = components(eps, deltas)
-            want = THEOREMS if theorem == "all" else (theorem,)
-            rows = theorem_rows(evaluate_each(want, comps, delta_g), delta_g, show)
+            comps = repeated(eps, deltas, times)
+            rows = theorem_rows(
+                evaluate_each(THEOREMS if theorem == "all" else (theorem,), comps, delta_g), delta_g, show
+            )
             stair = optimal_profile(comps) if show_profile else None
-    except (ExactDPError, ValueError) as e:
+    except ValueError as e:
         fail(e)
-    if as_json:
-        click.echo(dumps(compose_json(comps, delta_g, rows, stair)))
-    else:
-        click.echo("\n".join(compose_lines(comps, delta_g, rows, stair, show)))
+    echo_result(
+        as_json,
+        lambda: compose_json(comps, delta_g, rows, stair),
+        lambda: compose_lines(comps, delta_g, rows, stair, show),
+    )

@@ -6,9 +6,7 @@ import click
 
 from ..caseio import load_case
 from ..caseio.examples import write_examples
-from ..errors import ExactDPError
 from ..report.escape import text
-from .app import fail
 from .helptext import command
 
 __all__ = ["examples"]
@@ -22,8 +20,6 @@ def examples(directory: str, force: bool) -> None:
     composition, Renyi and f-DP, Theorem 1.10) into DIR, then: exactdp verify DIR."""
     try:
         written = write_examples(directory, force=force)
-    except ExactDPError as e:
-        fail(e)
     except OSError as e:
         click.echo(f"exactdp: cannot write into {text(directory)}: {text(e.strerror or e)}", err=True)
         raise SystemExit(2) from None

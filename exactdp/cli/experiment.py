@@ -6,11 +6,9 @@ import sys
 
 import click
 
-from ..errors import ExactDPError
 from ..experiments import section6 as run_section6
 from ..report.simulate import dumps_json, section6_doc, section6_lines
 from ..report.terminal import ProgressLine
-from .app import fail
 from .options import OPTION, limit_options, parse_number, runner_options
 
 __all__ = ["experiment", "section6"]
@@ -64,21 +62,18 @@ def section6(samples, delta_text, seed, denominator, no_enumerator_check, as_jso
     sample has a T, 1 when some has none, 3 on an internal disagreement, 130 when interrupted
     (the counts so far are printed)."""
     delta = parse_number(delta_text, "--delta", kind="delta")
-    try:
-        with ProgressLine(samples, "section6", sys.stderr.isatty() if progress is None else progress) as bar:
-            res, interrupted = run_section6(
-                samples,
-                delta,
-                seed,
-                limits,
-                runner,
-                denominator=denominator,
-                check_enumerator=not no_enumerator_check,
-                block=block,
-                progress=bar.update,
-            )
-    except ExactDPError as e:
-        fail(e)
+    with ProgressLine(samples, "section6", sys.stderr.isatty() if progress is None else progress) as bar:
+        res, interrupted = run_section6(
+            samples,
+            delta,
+            seed,
+            limits,
+            runner,
+            denominator=denominator,
+            check_enumerator=not no_enumerator_check,
+            block=block,
+            progress=bar.update,
+        )
     click.echo(dumps_json(section6_doc(res)) if as_json else "\n".join(section6_lines(res)))
     if interrupted:
         click.echo(f"  interrupted: {samples - res.samples} of {samples} samples not checked", err=True)

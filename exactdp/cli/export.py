@@ -6,13 +6,11 @@ import sys
 
 import click
 
-from ..errors import ExactDPError
 from ..limits import using
 from ..report.escape import text
 from ..report.latexvalues import DEFAULT_DIGITS, render_values
 from ..verify import verify_file
-from .app import fail
-from .helptext import command
+from .helptext import command, fail
 from .options import OPTION, Common, case_options, write_output
 
 __all__ = ["export"]
@@ -47,10 +45,7 @@ def export(case_path: str, latex_file: str, prefix: str | None, digits: int, com
         fr = verify_file(case_path, common.opts)
     if fr.error is not None:
         fail(fr.error)
-    try:
-        body = render_values(fr, prefix=prefix, digits=digits, source=case_path)
-    except ExactDPError as e:
-        fail(e)
+    body = render_values(fr, prefix=prefix, digits=digits, source=case_path)
     write_output(latex_file, body)
     n = body.count("\\newcommand")
     if not common.quiet and latex_file != "-":

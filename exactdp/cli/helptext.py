@@ -1,11 +1,10 @@
 """Help pages with the resource limits in a section of their own (``--help-limits`` shows each),
-and the ``exactdp`` group, which imports a command's module only when that command runs.
+and the ``exactdp`` group, which imports a command's module only when that command runs and
+ends it with one line on stderr when it raises an :class:`~exactdp.errors.ExactDPError`.
 
-Every command that reads case files accepts every resource limit as a flag (sixteen of them:
-``--timeout``, ``--max-memory`` and the ``--max-*`` options, see :mod:`exactdp.limits`).
-Listed with the other options they made ``verify --help`` long and hid what a reader looks for,
-so ``--help`` names them in one short section, and ``--help-limits`` prints that section in
-full: each limit, what it bounds and its default.
+Every command that reads case files accepts every resource limit of :mod:`exactdp.limits` as a
+flag; listed with the other options they would hide what a reader looks for, so ``--help`` names
+them in one short section and ``--help-limits`` prints each with what it bounds and its default.
 
 The group follows click's pattern for lazily loaded subcommands: it knows each command as
 ``"module:function"`` and imports the module (with everything the command uses) when the
@@ -17,17 +16,20 @@ one declaration of a command's help) instead of importing every command and its 
 from __future__ import annotations
 
 import ast
+import sys
 import textwrap
 from collections.abc import Callable
 from importlib.util import find_spec
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
+from ..errors import ExactDPError, VerificationError
 from ..lazy import load
+from ..report.escape import error_text
 
-__all__ = ["LimitsHelpCommand", "Group", "command", "is_limit"]
+__all__ = ["LimitsHelpCommand", "Group", "command", "is_limit", "fail", "error_line"]
 
 _HEADING = "Resource limits"
 
@@ -37,6 +39,20 @@ def is_limit(param: click.Parameter) -> bool:
     a flag and an error naming it)."""
     name = param.name or ""
     return isinstance(param, click.Option) and (name == "timeout" or name.startswith("max_"))
+
+
+def error_line(e: Exception) -> int:
+    """Print ``e``'s message on stderr (escaped line by line: it may quote the case file), after
+    its heading if it has one (``undecided:``), and return the exit status: 3 for a failed
+    cross-check, else 2."""
+    heading = getattr(e, "heading", "")
+    click.echo("exactdp: " + (heading + ": " if heading else "") + "\n".join(error_text(e)), err=True)
+    return 3 if isinstance(e, VerificationError) else 2
+
+
+def fail(e: Exception) -> NoReturn:
+    """End the command with ``e``'s message on stderr (:func:`error_line`)."""
+    sys.exit(error_line(e))
 
 
 def _show_limits(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
@@ -110,6 +126,12 @@ class Group(click.Group):
     def __init__(self, *args: Any, lazy_commands: dict[str, str], **kw: Any):
         super().__init__(*args, **kw)
         self.lazy_commands = lazy_commands
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except ExactDPError as e:  # the one place a command's error becomes its last line
+            fail(e)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *self.lazy_commands})

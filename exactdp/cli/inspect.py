@@ -4,26 +4,23 @@ from __future__ import annotations
 
 import click
 
-from .. import checker
 from ..analysis import make_engine
 from ..analysis.engine import exact_privloss
 from ..analysis.parametric.queries import privloss_of, profile_of
 from ..caseio import evaluate_in_case
 from ..caseio.schema import schema_text
 from ..certifying import game_fingerprints, symbol_values
-from ..errors import ExactDPError
 from ..limits import using
 from ..model import count_strategies, stats
 from ..numbers import ladder
 from ..report import profile_to_dict
-from ..report.dot import GraphvizMissingError, drawing_dot, render_graphviz
+from ..report.dot import drawing_dot, render_graphviz
 from ..report.escape import text
 from ..report.inspect import fingerprint_lines, info_doc, info_lines, privloss_doc, privloss_lines, profile_lines
 from ..report.parametric import privloss_output, profile_output
-from .app import fail
 from .helptext import command
 from .options import Query, echo_result, parse_number, query_options, running, write_output
-from .parametric import decided, is_parametric
+from .parametric import is_parametric
 from .renyi_fdp import print_dominating_pair
 
 __all__ = ["privloss", "profile", "info", "schema"]
@@ -49,7 +46,7 @@ def privloss(delta_text, witness, q: Query):
         case, name, mech = q.load()
         if is_parametric(case, mech) or delta is None:
             d = evaluate_in_case(case, delta_text, "--delta", kind="delta")
-            return click.echo(privloss_output(name, delta_text, decided(privloss_of, mech, case.symbols, d), q.fmt))
+            return click.echo(privloss_output(name, delta_text, privloss_of(mech, case.symbols, d), q.fmt))
         q.no_latex()
         val, lam, w = exact_privloss(common.opts.make_engine(prog.callback), mech, delta, witness=witness)
     if common.quiet and not common.as_json:
@@ -72,7 +69,7 @@ def profile(dominating_pair, q: Query):
         if is_parametric(case, mech):
             if dominating_pair:
                 raise click.UsageError("--dominating-pair needs a mechanism without symbols")
-            pw = decided(profile_of, mech, case.symbols)
+            pw = profile_of(mech, case.symbols)
             return click.echo(profile_output(name, pw, q.fmt, pairs=not q.common.quiet))
         q.no_latex()
         prof = q.common.opts.make_engine(prog.callback).profile(mech)
@@ -149,11 +146,7 @@ def _write_drawing(name: str, src: str, files: dict[str, str | None]) -> None:
     for fmt, path in files.items():
         if path is None:
             continue
-        try:
-            data = src if fmt == "dot" else render_graphviz(src, fmt)
-        except GraphvizMissingError as e:
-            click.echo(f"exactdp: {e}", err=True)
-            raise SystemExit(2) from None
+        data = src if fmt == "dot" else render_graphviz(src, fmt)
         write_output(path, data, None if path == "-" else f"the drawing of {name} ({fmt.upper()})")
 
 
@@ -167,10 +160,7 @@ def _print_fingerprints(q: Query, at: tuple[str, ...] = ()) -> None:
     """The checker's fingerprint of the game of each mechanism of the case (and of each claim
     with its own pairs), at the given values of the symbols if any:
     :func:`exactdp.certifying.game_fingerprints`."""
-    try:
-        with using(q.common.opts.effective_limits()):
-            case, _, _ = q.load()
-            prints, missing = game_fingerprints(case, q.of, at=symbol_values(at))
-    except (ExactDPError, checker.Malformed) as e:
-        fail(e if isinstance(e, ExactDPError) else ExactDPError(str(e)))
+    with using(q.common.opts.effective_limits()):
+        case, _, _ = q.load()
+        prints, missing = game_fingerprints(case, q.of, at=symbol_values(at))
     click.echo("\n".join(fingerprint_lines(q.case_path, prints, missing)))

@@ -1,9 +1,9 @@
 """The options that several commands share, each declared once, and the helpers that read them.
 
-A command that reads case files takes :func:`case_options` (engine, resource limits, reading
-limits, output switches; with ``parallel`` also ``-v`` and where to run) and receives them as one
-:class:`Common`; the single options used by several commands (``CASE``, ``--of``, ``--json``,
-``--latex``, ``--progress``) are the decorators of :data:`OPTION`.
+A command that reads case files takes :func:`case_options` (engine, limits, output switches;
+with ``parallel`` also ``-v`` and where to run) and receives them as one :class:`Common`; the
+options of the limits are made from their declarations in :mod:`exactdp.limits`, and the single
+options used by several commands (``CASE``, ``--of``, ``--json``, ...) are those of :data:`OPTION`.
 """
 
 from __future__ import annotations
@@ -12,42 +12,26 @@ import functools
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import click
 
 from ..analysis import ENGINE_NAMES
-from ..caseio import YamlLimits, load_case
-from ..caseio.sweep import MAX_SWEEP_POINTS
-from ..errors import ExactDPError
-from ..execution import Runner, available_cores, jobs_from_env
+from ..caseio import load_case
+from ..execution import Runner, jobs_from_env, parse_jobs
 from ..limits import DEFAULT as DEFAULT_LIMITS
-from ..limits import Limits, default_max_workers, flags, parse_size, using
+from ..limits import READING, Flag, Limits, Reading, Workers, flags, parse_size, using
 from ..numbers import kinds as quantity
 from ..numbers.expr import ExprError, eval_text
 from ..report.escape import text
 from ..report.jsonout import dumps
 from ..report.terminal import EngineProgress
 from ..verify import Options
-from .app import fail
 
-__all__ = [
-    "OPTION",
-    "Common",
-    "case_options",
-    "limit_options",
-    "limits_from",
-    "runner_options",
-    "runner_from",
-    "parse_number",
-    "running",
-    "Query",
-    "query_options",
-    "echo_result",
-    "write_output",
-]
+__all__ = ["OPTION", "Common", "case_options", "limit_options", "runner_options", "parse_number", "running"]
+__all__ += ["Query", "query_options", "echo_result", "write_output"]
 
 _PROGRESS_HELP = "Progress bar on stderr (default: when stderr is a terminal)."
 # single options of several commands: name -> decorator
@@ -104,18 +88,25 @@ class _Jobs(click.ParamType):
     name = "N|auto"
 
     def convert(self, value: Any, param: Any, ctx: Any) -> int:
-        text = str(value).strip().lower()
-        if isinstance(value, int) or text == "auto" or (text.isdigit() and int(text) >= 1):
-            return value if isinstance(value, int) else available_cores() if text == "auto" else int(text)
-        self.fail(f"{value!r} is not a positive number of worker processes or 'auto'", param, ctx)
+        n = value if isinstance(value, int) else parse_jobs(str(value))
+        return n if n is not None else self.fail(f"{value!r} is not a positive number of worker processes or 'auto'")
 
 
-def _limit_option(f: Any) -> Callable:
-    """The click option of one limit (declared once, in :class:`exactdp.limits.Limits`)."""
+def _limit_options(table: type) -> list[Callable]:
+    """The click options of the limits of ``table`` (each declared once, in :mod:`exactdp.limits`)."""
+    return [_limit_option(f) for f in flags(table)]
+
+
+def _limit_option(f: Flag) -> Callable:
     if f.kind == "switch":
         return click.option(f.flag, f.field, is_flag=True, default=None, help=f.help)
     typ = {"size": _Size(), "seconds": click.FloatRange(f.minimum)}.get(f.kind, click.IntRange(f.minimum))
     return click.option(f.flag, f.field, type=typ, default=None, help=f.help)
+
+
+def _given(kw: dict[str, Any], table: type) -> dict[str, Any]:
+    """The values of ``table``'s limit options given (taken out of ``kw``)."""
+    return {f.field: v for f in flags(table) if (v := kw.pop(f.field)) is not None}
 
 
 def _stack(options: list[Callable], f: Callable) -> Callable:
@@ -140,20 +131,9 @@ def _passing(name: str, options: list[Callable], read: Callable[[dict[str, Any]]
 
 
 def limit_options(f: Callable) -> Callable:
-    """Every resource limit as a flag (:func:`exactdp.limits.flags`: ``--timeout``,
-    ``--max-nodes``, ..., ``--follow-symlinks``), passed to the command as ``limits``, a
-    :class:`~exactdp.limits.Limits`."""
-    return _passing("limits", [_limit_option(flag) for flag in flags()], _limits_read)(f)
-
-
-def _limits_read(kw: dict[str, Any]) -> Limits:
-    return limits_from(**{f.field: kw.pop(f.field) for f in flags()})
-
-
-def limits_from(max_profile_size: int | None = None, **given: Any) -> Limits:
-    """The :class:`~exactdp.limits.Limits` for the flags of :func:`limit_options` (``None``:
-    the default); takes the limits' field names (and ``max_profile_size``, the flag's name)."""
-    return DEFAULT_LIMITS.replace(max_hull_edges=given.pop("max_hull_edges", max_profile_size), **given)
+    """Every limit of :class:`~exactdp.limits.Limits` as a flag (``--timeout``, ``--max-nodes``,
+    ..., ``--follow-symlinks``), passed to the command as ``limits``."""
+    return _passing("limits", _limit_options(Limits), lambda kw: DEFAULT_LIMITS.replace(**_given(kw, Limits)))(f)
 
 
 @dataclass(frozen=True)
@@ -170,18 +150,6 @@ class Common:
     runner: Runner = Runner()
 
 
-# the reading limits: (flag, parameter, default, help)
-_READING = [
-    ("--max-problems", "max_problems", 20, "Stop reading a case after this many problems."),
-    ("--max-file-bytes", "max_file_bytes", YamlLimits.max_bytes, "Largest case file read."),
-    (
-        "--max-yaml-nodes",
-        "max_yaml_nodes",
-        YamlLimits.max_expanded_nodes,
-        "Limit on the alias-expanded size of a YAML document.",
-    ),
-    ("--max-sweep-points", "max_sweep_points", MAX_SWEEP_POINTS, "Most points in one case file's sweep."),
-]
 _OUTPUT: list[Callable] = [
     OPTION["json"],
     click.option("-q", "--quiet", is_flag=True, help="Only what does not hold, and the summary."),
@@ -205,29 +173,21 @@ _RUNNER: list[Callable] = [
         metavar="ADDRESS",
         help="Run on a Dask cluster: tcp://HOST:8786, or local:N for a local cluster of N workers (needs exactdp[dask]).",
     ),
-    click.option(
-        "--max-workers",
-        type=click.IntRange(1),
-        default=None,
-        help=f"Most local worker processes (--jobs N, --scheduler local:N) [default: 4 per core, {default_max_workers()} here].",
-    ),
+    *_limit_options(Workers),
 ]
 
 
 def _case_list(parallel: bool) -> list[Callable]:
-    reading: list[Callable] = [
-        click.option(fl, n, type=click.IntRange(1), default=d, show_default=True, help=h) for fl, n, d, h in _READING
-    ]
-    options: list[Callable] = [OPTION["engine"], *reading, *_OUTPUT, *([_VERBOSE, *_RUNNER] if parallel else [])]
-    return options + [_limit_option(flag) for flag in flags()]
+    options = [OPTION["engine"], *_limit_options(Reading), *_OUTPUT, *([_VERBOSE, *_RUNNER] if parallel else [])]
+    return options + _limit_options(Limits)
 
 
 def case_options(*, parallel: bool = False) -> Callable:
     """The options of every command that reads case files, in one place: ``--engine``, the
-    limits (:func:`limit_options`), reading limits (``--max-file-bytes``, ``--max-yaml-nodes``,
-    ``--max-problems``, ``--max-sweep-points``), ``--json``, ``-q``, ``--progress``, ``--ascii``;
-    with ``parallel`` also ``-v``, ``--jobs`` and ``--scheduler``.  The command receives them as
-    one :class:`Common` argument ``common``."""
+    limits of :class:`~exactdp.limits.Reading` and :class:`~exactdp.limits.Limits`, ``--json``,
+    ``-q``, ``--progress``, ``--ascii``; with ``parallel`` also ``-v``, ``--jobs``,
+    ``--scheduler`` and ``--max-workers``.  The command receives them as one :class:`Common`
+    argument ``common``."""
     return _passing("common", _case_list(parallel), lambda kw: _common_from(kw, parallel))
 
 
@@ -277,31 +237,25 @@ def query_options(*, latex: bool = False) -> Callable:
 
 def runner_options(f: Callable) -> Callable:
     """``--jobs N``, ``--scheduler ADDRESS`` and ``--max-workers``, passed to the command as
-    ``runner`` (:func:`runner_from`); for any command whose work splits into independent items."""
-    return _passing(
-        "runner", _RUNNER, lambda kw: runner_from(kw.pop("jobs"), kw.pop("scheduler"), kw.pop("max_workers"))
-    )(f)
+    ``runner``; for any command whose work splits into independent items."""
+    return _passing("runner", _RUNNER, _runner_read)(f)
 
 
-def runner_from(jobs: int | None, scheduler: str | None, max_workers: int | None = None) -> Runner:
+def _runner_read(kw: dict[str, Any]) -> Runner:
     """Where to run: ``--scheduler`` if given, else ``--jobs`` (default ``EXACTDP_JOBS``, else 1),
-    at most ``--max-workers`` local worker processes; a bad value ends in one line (exit 2)."""
-    try:
-        return Runner(jobs=jobs if jobs is not None else jobs_from_env(), scheduler=scheduler, max_workers=max_workers)
-    except ExactDPError as e:
-        fail(e)
+    at most ``--max-workers`` local worker processes."""
+    jobs = kw.pop("jobs")
+    return Runner(jobs=jobs or jobs_from_env(), scheduler=kw.pop("scheduler"), max_workers=kw.pop("max_workers"))
 
 
 def _common_from(kw: dict[str, Any], parallel: bool) -> Common:
-    limits = _limits_read(kw)
+    limits = DEFAULT_LIMITS.replace(**_given(kw, Limits))
     progress = kw.pop("progress", None)
-    opts = Options(
+    opts = Options.under(
+        limits,
+        replace(READING, **_given(kw, Reading)),
         engine=kw.pop("engine", "profile"),
         max_strategies=limits.max_strategies if limits.max_strategies != DEFAULT_LIMITS.max_strategies else None,
-        yaml_limits=YamlLimits(max_bytes=kw.pop("max_file_bytes"), max_expanded_nodes=kw.pop("max_yaml_nodes")),
-        max_problems=kw.pop("max_problems"),
-        max_sweep_points=kw.pop("max_sweep_points"),
-        limits=limits,
     )
     return Common(
         opts=opts,
@@ -310,20 +264,16 @@ def _common_from(kw: dict[str, Any], parallel: bool) -> Common:
         verbose=bool(kw.pop("verbose", False)),
         progress=sys.stderr.isatty() if progress is None else progress,
         ascii_only=bool(kw.pop("ascii_only", False)),
-        runner=runner_from(kw.pop("jobs"), kw.pop("scheduler"), kw.pop("max_workers")) if parallel else Runner(),
+        runner=_runner_read(kw) if parallel else Runner(),
     )
 
 
 @contextmanager
 def running(common: Common) -> Iterator[EngineProgress]:
     """The body of a command that reads a case: within the block the command's limits are in
-    force and the engine reports its progress (``--progress``); an :class:`ExactDPError` ends
-    the command with its message (:func:`~exactdp.cli.app.fail`)."""
-    try:
-        with using(common.opts.effective_limits()), EngineProgress(common.progress) as prog:
-            yield prog
-    except ExactDPError as e:
-        fail(e)
+    force and the engine reports its progress (``--progress``)."""
+    with using(common.opts.effective_limits()), EngineProgress(common.progress) as prog:
+        yield prog
 
 
 def echo_result(as_json: bool, doc: Callable[[], Any], lines: Callable[[], list[str]]) -> None:

@@ -1,42 +1,27 @@
-"""``exactdp delta`` and ``exactdp calibrate``, and what the commands about one mechanism share
-for a mechanism with symbols: whether it has them, and an answer that could not be decided
-(docs/parametric.md)."""
+"""``exactdp delta`` and ``exactdp calibrate``, and what the commands about one mechanism ask of
+a mechanism with symbols: whether it has them (docs/parametric.md)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 import click
 
-from ..analysis.parametric import Undecided
 from ..analysis.parametric.queries import delta_of
 from ..caseio import evaluate_in_case
 from ..caseio.case import parse_claim_text
 from ..claims import Analysis
 from ..claims.calibrate import calibrate as calibrate_claim
 from ..model.symbolic import is_symbolic_mechanism
-from ..report.escape import text
 from ..report.inspect import delta_doc, delta_lines
 from ..report.parametric import calibration_output, delta_output
 from .helptext import command
 from .options import Query, echo_result, query_options, running
 
-__all__ = ["delta", "calibrate", "is_parametric", "decided"]
+__all__ = ["delta", "calibrate", "is_parametric"]
 
 
 def is_parametric(case, mech) -> bool:
     """Whether the mechanism has probabilities in the case's symbols."""
     return bool(case.symbols) and is_symbolic_mechanism(mech)
-
-
-def decided(query: Callable[..., Any], *args: Any, **kw: Any) -> Any:
-    """``query(*args, **kw)``; an answer that could not be decided ends the command (exit 2)."""
-    try:
-        return query(*args, **kw)
-    except Undecided as e:
-        click.echo("exactdp: undecided: " + text(str(e)), err=True)
-        raise SystemExit(2) from None
 
 
 @command()
@@ -50,7 +35,7 @@ def delta(eps_text, q: Query):
         case, name, mech = q.load()
         eps = evaluate_in_case(case, eps_text, "--eps", kind="eps")
         if is_parametric(case, mech) or hasattr(eps, "free_symbols"):
-            pw = decided(delta_of, mech, case.symbols, eps, is_lambda=False)
+            pw = delta_of(mech, case.symbols, eps, is_lambda=False)
             return click.echo(delta_output(name, eps_text, pw, q.fmt))
         val = q.common.opts.make_engine(prog.callback).profile(mech).delta_at(eps)
     q.no_latex()
@@ -79,5 +64,5 @@ def calibrate(target, symbol, digits, q: Query):
     with running(q.common):
         case, name, _mech = q.load()
         claim = parse_claim_text(case, target, of=name)
-        cal = decided(calibrate_claim, claim, Analysis(case.mechanisms, symbols=case.symbols), symbol=symbol)
+        cal = calibrate_claim(claim, Analysis(case.mechanisms, symbols=case.symbols), symbol=symbol)
     click.echo(calibration_output(name, claim.statement(), cal, q.fmt, digits=digits))

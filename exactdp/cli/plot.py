@@ -8,12 +8,10 @@ import click
 
 from ..caseio import load_case
 from ..claims.composition import COMPOSITION_THEOREMS
-from ..errors import ExactDPError
 from ..figures import case_plot_data
 from ..limits import using
 from ..report.escape import text
-from ..report.plot import KINDS, MissingExtraError, draw, save
-from .app import fail
+from ..report.plot import KINDS, draw, save
 from .helptext import command
 from .options import OPTION, Common, case_options
 
@@ -64,11 +62,6 @@ def plot(case_path, output, kind, of, bound, claim, fmt, common: Common):
             case = load_case(case_path, yaml_limits=opts.yaml_limits, max_problems=opts.max_problems)
             data = case_plot_data(case, opts.make_engine(), of=names, bound=bound, claim=claim, kind=kind)
         save(draw(data, kind), output, fmt)
-    except MissingExtraError as e:
-        click.echo(f"exactdp: {e}", err=True)
-        raise SystemExit(2) from None
-    except ExactDPError as e:
-        fail(e)
     except OSError as e:
         click.echo(f"exactdp: cannot write {text(output)}: {text(e.strerror or e)}", err=True)
         raise SystemExit(2) from None

@@ -15,24 +15,12 @@ from ..claims.renyi import ConversionClaim
 from ..errors import ExactDPError, LimitExceededError
 from ..forms.fields import FieldProblem
 from ..numbers.rational import Q
+from ..report import renyi_fdp as render
 from ..report.parametric import renyi_output
-from ..report.renyi_fdp import (
-    conversion_lines,
-    conversion_to_dict,
-    dominating_pair_lines,
-    dominating_pair_to_dict,
-    renyi_any_lines,
-    renyi_any_to_dict,
-    tradeoff_lines,
-    tradeoff_to_dict,
-    zcdp_lines,
-    zcdp_to_dict,
-)
 from ..theorems.named import CONVERSIONS
-from .app import fail
 from .helptext import command
 from .options import Query, echo_result, parse_number, query_options, running
-from .parametric import decided, is_parametric
+from .parametric import is_parametric
 
 __all__ = ["renyi", "zcdp", "convert", "tradeoff", "print_dominating_pair"]
 
@@ -41,8 +29,8 @@ def _alphas(text: str, max_orders: int) -> list:
     """The orders of ``--alpha`` (:func:`exactdp.analysis.renyi_real.parse_orders`)."""
     try:
         return parse_orders(text, max_orders)
-    except LimitExceededError as e:
-        fail(e)
+    except LimitExceededError:
+        raise
     except ExactDPError as e:
         raise click.BadParameter(str(e), param_hint="--alpha") from None
 
@@ -66,17 +54,16 @@ def renyi(alpha_text, show_witness, q: Query):
     with running(q.common):
         case, name, mech = q.load()
         if is_parametric(case, mech):
-            pieces = [(a, decided(renyi_of, mech, case.symbols, a)) for a in alphas]
+            pieces = [(a, renyi_of(mech, case.symbols, a)) for a in alphas]
             return click.echo(renyi_output(name, pieces, q.fmt))
         q.no_latex()
         eng = opts.make_engine()
         results = [renyi_any(eng, mech, a) for a in alphas]
         witnesses = [renyi_any_witness(mech, r) if show_witness else None for r in results]
-    pairs = list(zip(results, witnesses))
     echo_result(
         q.common.as_json,
-        lambda: {"mechanism": name, "engine": opts.engine, "values": [renyi_any_to_dict(r, w) for r, w in pairs]},
-        lambda: renyi_any_lines(name, results, witnesses),
+        lambda: render.renyi_any_doc(name, opts.engine, results, witnesses),
+        lambda: render.renyi_any_lines(name, results, witnesses),
     )
 
 
@@ -90,8 +77,8 @@ def zcdp(rho_text, q: Query):
     with running(q.common):
         _case, name, mech = q.load()
         res = check_zcdp(mech, rho, q.common.opts.make_engine().profile(mech).privloss(Q(0)))
-    d = zcdp_to_dict(name, res)
-    echo_result(q.common.as_json, lambda: d, lambda: zcdp_lines(d, rho_text, res.witness))
+    d = render.zcdp_to_dict(name, res)
+    echo_result(q.common.as_json, lambda: d, lambda: render.zcdp_lines(d, rho_text, res.witness))
 
 
 @command()
@@ -109,14 +96,14 @@ def tradeoff(show_tests, q: Query):
         _case, name, mech = q.load()
         prof = q.common.opts.make_engine().profile(mech)
         tests = vertex_tests(mech, prof) if show_tests else None
-    d = tradeoff_to_dict(name, envelope_tradeoff(prof), pair_tradeoffs(prof), tests)
-    echo_result(q.common.as_json, lambda: d, lambda: tradeoff_lines(d, tests))
+    d = render.tradeoff_to_dict(name, envelope_tradeoff(prof), pair_tradeoffs(prof), tests)
+    echo_result(q.common.as_json, lambda: d, lambda: render.tradeoff_lines(d, tests))
 
 
 def print_dominating_pair(prof, as_json: bool) -> None:
     """``exactdp profile --dominating-pair``: (P, P') with the same hockey-stick profile."""
-    d = dominating_pair_to_dict(prof.mechanism, *dominating_pair(prof.envelope))
-    echo_result(as_json, lambda: d, lambda: dominating_pair_lines(d))
+    d = render.dominating_pair_to_dict(prof.mechanism, *dominating_pair(prof.envelope))
+    echo_result(as_json, lambda: d, lambda: render.dominating_pair_lines(d))
 
 
 @command()
@@ -140,4 +127,4 @@ def convert(which, delta_text, alpha_text, rho_text, q: Query):
             v = claim.check(Analysis({name: mech}, opts.make_engine()))
     except FieldProblem as e:
         raise click.UsageError(e.message + (f" ({e.hint})" if e.hint else "")) from None
-    echo_result(q.common.as_json, lambda: conversion_to_dict(name, v), lambda: conversion_lines(v))
+    echo_result(q.common.as_json, lambda: render.conversion_to_dict(name, v), lambda: render.conversion_lines(v))

@@ -41,9 +41,8 @@ __all__ = ["simulate"]
 @click.option(
     "--label", "label", default=None, help="With --format latex: prefix of the \\label keys (default T-<mechanism>)."
 )
-@click.option("--max-histories", type=click.IntRange(1), default=50_000, show_default=True)
 @query_options()
-def simulate(eps_text, delta_text, fmt, via, standalone, drop_trivial, label, max_histories, q: Query):
+def simulate(eps_text, delta_text, fmt, via, standalone, drop_trivial, label, q: Query):
     """Build T with T(RR(b)) = M(x_b) for every adjacent pair, check it exactly, print it.
 
     One table per adjacent pair: rows (query history, answers so far, answer), columns T(c, .)
@@ -64,16 +63,11 @@ def simulate(eps_text, delta_text, fmt, via, standalone, drop_trivial, label, ma
             raise click.BadParameter("--via lemma56 needs --delta (the approximate-DP construction)")
         if eps is None and opts.engine != "profile":  # PrivLoss(M, delta) by the engine asked for
             eps = opts.make_engine(prog.callback).profile(mech).privloss(delta if delta is not None else Q(0))
-        sim = run_simulation(
-            mech, eps=eps, delta=delta, table=case.symbols or None, construction=via, max_histories=max_histories
-        )
+        sim = run_simulation(mech, eps=eps, delta=delta, table=case.symbols or None, construction=via)
     if fmt == "latex":
         click.echo(
             render_simulation_latex(sim, standalone=standalone, drop_trivial=drop_trivial, label=label), nl=False
         )
     else:
         click.echo(render_simulation(sim, fmt, quiet=q.common.quiet), nl=False)
-    if not sim.exists:
-        sys.exit(1)
-    if sim.conditions:
-        sys.exit(2)
+    sys.exit(sim.exit_code)

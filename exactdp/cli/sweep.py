@@ -9,12 +9,11 @@ import click
 
 from ..errors import ExactDPError
 from ..report import run_to_json
-from ..report.sweep import PlotUnavailable, PointLines, plot_sweep, sweep_head, sweep_summary
+from ..report.sweep import PointLines, plot_sweep, sweep_head, sweep_summary
 from ..report.terminal import ProgressLine
 from ..sweeping import SweepOptionError, csv_target, plan_sweep, plot_axis, point_key, run_sweep
 from ..verify import FileResult, RunResult
-from .app import fail
-from .helptext import command
+from .helptext import command, fail
 from .options import OPTION, Common, case_options
 from .verify import marks_for
 
@@ -90,6 +89,4 @@ def sweep(case_path, csv_path, resume_path, plot_path, plot_claim, plot_x, witne
         raise click.UsageError(str(e)) from None
     except OSError as e:  # the CSV or the plot cannot be read or written
         fail(ExactDPError(f"cannot read or write {e.filename or 'a file'}: {e.strerror or e}"))
-    except (ExactDPError, PlotUnavailable) as e:  # also a CSV that is not this sweep's (left as it is)
-        fail(e)
     sys.exit(130 if run.interrupted else run.exit_code)

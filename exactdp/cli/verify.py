@@ -9,13 +9,11 @@ from dataclasses import replace
 
 import click
 
-from ..errors import ExactDPError
 from ..lazy import deferred
 from ..report import NORMAL, QUIET, VERBOSE, Marks, TextReport, render_summary, run_to_json
 from ..report.escape import text
 from ..report.terminal import ProgressLine
 from ..verify import FileResult, RunResult, stream_paths
-from .app import fail
 from .helptext import command
 from .options import Common, case_options
 
@@ -57,10 +55,7 @@ def verify(paths: Iterable[str], witness: bool, html_dir: str | None, common: Co
     """
     opts = replace(common.opts, witness=witness)
     holder: dict[str, ProgressLine] = {}
-    try:
-        run = stream_paths(list(paths), opts, runner=common.runner, progress=lambda d, t: holder["bar"].update(d))
-    except ExactDPError as e:
-        fail(e)
+    run = stream_paths(list(paths), opts, runner=common.runner, progress=lambda d, t: holder["bar"].update(d))
     if run.total == 0:
         click.echo("exactdp: no case files found under " + text(", ".join(paths)), err=True)
         sys.exit(2)
@@ -73,11 +68,8 @@ def verify(paths: Iterable[str], witness: bool, html_dir: str | None, common: Co
         if lines and not common.as_json:
             bar.echo("\n".join(lines))
 
-    try:
-        with bar:
-            results, interrupted = run.collect(show)
-    except ExactDPError as e:
-        fail(e)
+    with bar:
+        results, interrupted = run.collect(show)
     out = RunResult(tuple(results))
     written = html_dir is None or write_html(out, html_dir, [case_figures(fr, opts) for fr in results])
     stopped = run.total if interrupted else None

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..analysis.witness import Witness
+from ..errors import ExactDPError
 from ..lazy import networkx as nx
 from ..model.game import Ask, Chance, End, Mechanism, Node, label_str
 from ..model.symbolic import SymChance
@@ -54,7 +55,7 @@ _GREY = "#A0A0A0"
 _EVENT_FILL = "#F0E442"
 
 
-class GraphvizMissingError(RuntimeError):
+class GraphvizMissingError(ExactDPError, RuntimeError):
     """The ``dot`` program of Graphviz is not installed."""
 
 

@@ -32,6 +32,7 @@ import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..errors import ExactDPError
 from ..figures import Curve, PlotData, chain_from_profile, dp_bound_curve, optimal_bound_curve, profile_curve
 from ..numbers import ladder
 from ..numbers.ladder import is_inf
@@ -59,7 +60,7 @@ __all__ = [
 ]
 
 
-class MissingExtraError(ImportError):
+class MissingExtraError(ExactDPError, ImportError):
     """matplotlib is not installed (it is the optional extra ``exactdp[plot]``)."""
 
 

@@ -32,6 +32,7 @@ __all__ = [
     "renyi_to_dict",
     "certified_renyi_to_dict",
     "renyi_any_to_dict",
+    "renyi_any_doc",
     "zcdp_to_dict",
     "conversion_to_dict",
     "tradeoff_to_dict",
@@ -82,6 +83,12 @@ def renyi_any_to_dict(res: RenyiResult | CertifiedRenyi, witness: Any = None) ->
 def renyi_lines(mechanism: str, results: Sequence[RenyiResult]) -> list[str]:
     """``D_3(M) = log(61/9)/2 ≈ 0.956...``, one line per order."""
     return renyi_any_lines(mechanism, results, [None] * len(results))
+
+
+def renyi_any_doc(mechanism: str, engine: str, results: Sequence[Any], witnesses: Sequence[Any]) -> dict[str, Any]:
+    """``exactdp renyi --json``: D_α(M) at each order asked for (:func:`renyi_any_to_dict`)."""
+    values = [renyi_any_to_dict(r, w) for r, w in zip(results, witnesses)]
+    return {"mechanism": mechanism, "engine": engine, "values": values}
 
 
 def renyi_any_lines(mechanism: str, results: Sequence[Any], witnesses: Sequence[Any]) -> list[str]:

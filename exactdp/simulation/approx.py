@@ -41,7 +41,6 @@ from ..numbers.symbolic import (
     sympy,  # start-up: SymPy loads on first use (symbolic cases only)
 )
 from .common import (
-    DEFAULT_MAX_HISTORIES,
     Histories,
     PostProcessor,
     conditionals_from_paths,
@@ -126,7 +125,7 @@ def approx_postprocessor(
     *,
     eps_text: str = "",
     table=None,
-    max_histories: int = DEFAULT_MAX_HISTORIES,
+    max_histories: int | None = None,
 ) -> PostProcessor | ApproxCertificate | PureCertificate:
     """Decide and build T for RR_(ε,δ) and the pair (x_pair[0], x_pair[1]).
 

@@ -26,6 +26,8 @@ from typing import Any
 
 from ..analysis import enumerator
 from ..errors import InexactValueError, LimitExceededError, VerificationError
+from ..limits import DEFAULT as DEFAULT_LIMITS
+from ..limits import current
 from ..model.game import END, Ask, Chance, End, Mechanism, Node, label_str
 from ..model.ops import count_strategies
 from ..model.symbolic import SymChance, is_symbolic_mechanism
@@ -57,7 +59,7 @@ __all__ = [
     "history_text",
 ]
 
-DEFAULT_MAX_HISTORIES = 50_000
+DEFAULT_MAX_HISTORIES = DEFAULT_LIMITS.max_histories  # the default of the limit max_histories
 
 
 # --- exact fields ------------------------------------------------------------------------------
@@ -247,12 +249,15 @@ class Histories:
         return [h.index for h in self.hists if not h.follow]
 
 
-def expand(mech: Mechanism, fld=None, *, max_histories: int = DEFAULT_MAX_HISTORIES) -> Histories:
+def expand(mech: Mechanism, fld=None, *, max_histories: int | None = None) -> Histories:
     """The history tree of ``mech`` with exact path probabilities under every dataset.
 
     Raises :class:`~exactdp.errors.LimitExceededError` beyond ``max_histories`` rounds plus
-    answer histories (a DAG can have exponentially many histories).
+    answer histories (a DAG can have exponentially many histories); ``None``: the limit
+    ``max_histories`` in force (:mod:`exactdp.limits`).
     """
+    if max_histories is None:
+        max_histories = current().max_histories
     fld = fld or RationalField()
     n = len(mech.datasets)
     occs: list[Occurrence] = []

@@ -31,7 +31,6 @@ from ..model.game import Ask, Chance, End, Mechanism, postorder
 from ..numbers.rational import Q
 from .approx import ApproxCertificate
 from .common import (
-    DEFAULT_MAX_HISTORIES,
     PostProcessor,
     conditionals_from_paths,
     expand,
@@ -87,7 +86,7 @@ def identical_rounds(mech: Mechanism, hist, i: int, j: int) -> set[int]:
 
 
 def lemma56_postprocessor(
-    mech: Mechanism, pair: tuple[int, int], E, delta, *, eps_text: str = "", max_histories: int = DEFAULT_MAX_HISTORIES
+    mech: Mechanism, pair: tuple[int, int], E, delta, *, eps_text: str = "", max_histories: int | None = None
 ) -> PostProcessor | ApproxCertificate:
     """Build Lemma 5.6's T for the pair (x_pair[0], x_pair[1]), E = e^ε > 1 and 0 < δ ≤ 1.
 

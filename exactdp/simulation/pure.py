@@ -26,7 +26,6 @@ from ..model.game import Mechanism
 from ..numbers.ladder import is_inf
 from ..numbers.symbolic import substitute
 from .common import (
-    DEFAULT_MAX_HISTORIES,
     Histories,
     PostProcessor,
     conditionals_from_paths,
@@ -96,7 +95,7 @@ def pure_postprocessor(
     eps_text: str = "",
     table=None,
     hist: Histories | None = None,
-    max_histories: int = DEFAULT_MAX_HISTORIES,
+    max_histories: int | None = None,
 ) -> PostProcessor | PureCertificate:
     """Build T of Theorem 1.10 for the ordered pair (x_pair[0], x_pair[1]) and E = e^ε ≥ 1.
 

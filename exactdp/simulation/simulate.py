@@ -33,7 +33,6 @@ from ..numbers.symbolic import (
 from ..numbers.types import Delta, Eps
 from .approx import ApproxCertificate, approx_postprocessor
 from .common import (
-    DEFAULT_MAX_HISTORIES,
     CheckResult,
     PostProcessor,
     RationalField,
@@ -99,6 +98,12 @@ class Simulation:
     @property
     def refuted(self) -> bool:
         return any(p.certificate is not None for p in self.pairs)
+
+    @property
+    def exit_code(self) -> int:
+        """0 when T exists for every pair, 1 when some pair has none, 2 when non-negativity could
+        only be reduced to conditions (:attr:`conditions`) that the declared bounds do not prove."""
+        return 1 if not self.exists else 2 if self.conditions else 0
 
     @property
     def conditions(self) -> list:
@@ -211,7 +216,7 @@ def simulate(
     delta: Delta | None = None,
     table: Any = None,
     construction: str = "auto",
-    max_histories: int = DEFAULT_MAX_HISTORIES,
+    max_histories: int | None = None,
     enumerator_limit: int = DEFAULT_ENUMERATOR_LIMIT,
     cross_check: bool = True,
 ) -> Simulation:

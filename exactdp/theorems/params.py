@@ -13,11 +13,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ExactDPError, InexactValueError
+from ..limits import check_count
 from ..numbers import ladder
 from ..numbers.ladder import LL, QQ
 from ..numbers.rational import Q, as_q, q_str
 
-__all__ = ["Component", "components", "exp_eps"]
+__all__ = ["Component", "components", "repeated", "exp_eps"]
 
 
 def exp_eps(eps: Any) -> Any:
@@ -69,6 +70,14 @@ def components(eps: Sequence[Any], deltas: Sequence[Any] | None = None) -> tuple
             raise InexactValueError(f"delta must be an exact rational in [0, 1], got {shown}")
         out.append(Component(e, exp_eps(e), as_q(d)))
     return tuple(out)
+
+
+def repeated(eps: Sequence[Any], deltas: Sequence[Any], times: int = 1) -> tuple[Component, ...]:
+    """The components of the ``times``-fold composition of the list (εᵢ, δᵢ) (:func:`components`;
+    a single δ applies to every ε), refused past the limit ``max_components`` before the lists
+    are built."""
+    check_count("the number of components", len(eps) * times, "max_components", "--max-components")
+    return components(list(eps) * times, list(deltas) * times if len(deltas) > 1 else deltas)
 
 
 class SlackError(ExactDPError):

@@ -68,6 +68,8 @@ class Split(Exception):
 class Undecided(ExactDPError):
     """The method cannot decide this problem (the message says why); never a guess."""
 
+    heading = "undecided"
+
 
 @dataclass(frozen=True)
 class Domain:
