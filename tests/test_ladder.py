@@ -10,6 +10,7 @@ import re
 from fractions import Fraction
 from pathlib import Path
 
+import flint
 import mpmath
 import pytest
 from hypothesis import given, settings
@@ -18,8 +19,9 @@ from hypothesis import strategies as st
 import exactdp
 from exactdp.deprecation import ExactDPDeprecationWarning
 from exactdp.errors import ExactDPError, InexactValueError, LimitExceededError
-from exactdp.limits import DEFAULT, using
+from exactdp.limits import DEFAULT, Limits, using
 from exactdp.numbers import INF, Q, eval_text, ladder, real
+from exactdp.numbers.certified import ball_decimal
 from exactdp.numbers.element import UnregisteredKindError, public
 from exactdp.numbers.ladder import EXP, LADDER, LL, LQT, LS, OO, QQ, QT, RR, SYM
 from exactdp.report.verdicts import shown
@@ -430,3 +432,15 @@ def test_values_travel_between_processes(v):
         assert y == x and type(y) is type(x)
     big = public(eval_text("10^5000 + 1/3"))
     assert pickle.loads(pickle.dumps(big)) == big
+
+
+def test_a_decimal_stopped_by_the_precision_limit_shows_only_the_digits_its_ball_proves():
+    """A ball that stays wide (here 1/3 +- 1e-5 at every precision) cannot show 20 digits: at the
+    ``max_precision`` limit the reading keeps the digits the ball proves; a ball around 0 proves
+    none and is the named limit's error."""
+    with using(Limits(max_precision=128)):
+        text = ball_decimal(lambda prec: flint.arb(flint.arb(1) / 3, 1e-5), 20)
+        assert text == "0.333"
+        with pytest.raises(LimitExceededError, match="max-precision"):
+            ball_decimal(lambda prec: flint.arb(0, 1e-3), 20)
+    assert ball_decimal(lambda prec: flint.arb(1) / 3, 20) == "0.33333333333333333333"

@@ -134,11 +134,22 @@ def decimal_digits_of(r: Any, s: Any, digits: int = 6) -> str:
         return mpmath.nstr(v, digits)
 
 
+def _proved_digits(v: Any) -> int:
+    """How many significant digits of a finite ball's midpoint the ball proves (within one unit
+    of the last); a ball that is not finite or contains 0 proves none, and is refused."""
+    if not v.is_finite() or 0 in v:
+        raise _limits.precision_limit_error("a decimal reading of a value")
+    with mpmath.workdps(30):
+        ratio = mpmath.mpf(abs(v.mid()).str(30, radius=False)) / mpmath.mpf(v.rad().str(30, radius=False))
+        return max(1, int(mpmath.floor(mpmath.log10(ratio))) - 1)
+
+
 def ball_decimal(ball: Callable[[int], Any], digits: int = 6) -> str:
     """A decimal reading with ``digits`` significant digits of the real that ``ball(prec)``
     encloses (display only): the midpoint of a ball a few dozen bits more precise than the
     digits shown, refined by doubling the precision (up to the ``max_precision`` limit) while the
-    ball is not finite or wider than those digits (cancellation in a long field element)."""
+    ball is not finite or wider than those digits (cancellation in a long field element).  When
+    the limit stops the refinement first, fewer digits are shown: only those the ball proves."""
     cap = _limits.current().max_precision
     need = int(digits * 3.33) + 8
     prec = min(max(64, need + 56), cap)
@@ -148,9 +159,8 @@ def ball_decimal(ball: Callable[[int], Any], digits: int = 6) -> str:
         if v.is_finite() and (v.rad() == 0 or v.rad() * 2**need <= abs(v.mid())):
             break
         if prec >= cap:
-            if v.is_finite():
-                break  # display only: the midpoint of the best ball within the limit
-            raise _limits.precision_limit_error("a decimal reading of a value")
+            digits = _proved_digits(v)
+            break
         prec = min(2 * prec, cap)
     man, exp = v.mid().man_exp()
     with mpmath.workdps(digits + 10):
