@@ -148,7 +148,7 @@ def _named(cl: Any, P: Parametric, deltas: tuple) -> Callable[[Any], Outcome]:
         st = decide_on_cell(ctx, index, cl.theorem, lams, found, slack, sum_ok, budget, negated=not cl.valid)
         if st.holds:
             return Outcome(True, found, label)
-        if st.at is None or ctx.cell.sides[index].kind == "point":  # the point cell itself (an irrational one)
+        if st.whole or st.at is None:  # fails on the whole cell: refuted at its own rational point
             return Outcome(False, found, label)
         pt = {ctx.ring.names[index]: flint.fmpq(st.at.numerator, st.at.denominator)}
         return Outcome(False, found, label, {**(ctx.cell.point() or {}), **pt})

@@ -58,6 +58,7 @@ __all__ = ["thm18_delta", "TERMS", "EXACT_SUM", "BoxStatus", "decide_on_cell", "
 
 _PREC = 128
 _NARROW = Fraction(1, 1 << 60)
+_AFTER = 256  # boxes examined after a wrong point, to learn whether the claim fails on the whole cell
 _BIG = Fraction(15, 2)  # > e^2: on a tail with every lambda_i >= 15/2, every eps_i >= 2
 
 
@@ -151,6 +152,8 @@ class BoxStatus:
     holds: bool
     at: Fraction | None
     boxes: int
+    whole: bool = False
+    """The claim fails on the whole cell (every box proved the opposite), not just at ``at``."""
 
 
 @dataclass
@@ -271,7 +274,7 @@ def _at_point(c: _Cell, side: Side, want: str, budget: list[int]) -> BoxStatus:
     for _ in range(64):
         st = _examine(c, Box(_frac(a.lo), _frac(a.hi)), budget, side)
         if st != "unknown":
-            return BoxStatus(st == want, _frac(a.q) if st != want else None, 1)
+            return BoxStatus(st == want, _frac(a.q) if st != want else None, 1, whole=st != want)
         if a.q is not None:
             break
         for _ in range(8):
@@ -300,35 +303,44 @@ def decide_on_cell(
     claim's count of boxes so far (the ``max_symbol_boxes`` limit).  Raises :class:`Undecided` when
     boxes narrower than 2^-60, or tails beyond 2^64, do not decide it."""
     side = ctx.cell.sides[index]
-    name = side.domain.name
     c = _Cell(theorem, [UniRat.of(r, index) for r in lams], UniRat.of(found.R, index), found.k, _arb(slack), sum_ok)
     want = "invalid" if negated else "valid"
     if side.kind == "point":
         return _at_point(c, side, want, budget)
     lo, hi = (_frac(x) for x in side.rational_bounds())
     queue = deque(initial_boxes(lo, hi))
-    boxes = 0
+    boxes, right, wrong = 0, False, None  # a box proved, and a rational point of the cell proved wrong
     while queue:
         box = queue.popleft()
         if _outside(side, box):
             continue
         boxes += 1
+        if wrong is not None and (right or boxes > _AFTER):  # the claim fails in part of the cell, at `wrong`
+            return BoxStatus(False, wrong, boxes)
         st = _examine(c, box, budget, side)
         if st == want:
+            right = True
             continue
         s = box.point()
-        if st != "unknown" and _inside(side, s):
-            return BoxStatus(False, s, boxes)
-        if box.tail:
-            if abs(s) > TAIL_CAP:
-                raise Undecided(
-                    f"on the unbounded range of {name} the bound is compared with PrivLoss on boxes up to "
-                    f"|{name}| = 2^64 and not decided beyond (near {side.text()})"
-                )
-        elif box.hi - box.lo < _NARROW:  # type: ignore[operator]
-            raise Undecided(
-                f"not separated near {name} = {ladder.decimal(s, 12)}: enclosures on boxes narrower than 2^-60 do "
-                "not decide it (the bound meets PrivLoss there, or both vanish at an open end of the range)"
-            )
+        if st != "unknown" and (wrong is not None or _inside(side, s)):
+            wrong = s if wrong is None else wrong
+            continue
+        if box.tail and abs(s) > TAIL_CAP or not box.tail and box.hi - box.lo < _NARROW:  # type: ignore[operator]
+            if wrong is not None:
+                return BoxStatus(False, wrong, boxes)
+            raise Undecided(_why(side, box, s))
         queue.extend(box.split())
-    return BoxStatus(True, None, boxes)
+    return BoxStatus(wrong is None, wrong, boxes, whole=wrong is not None and not right)
+
+
+def _why(side: Side, box: Box, s: Fraction) -> str:
+    name = side.domain.name
+    if box.tail:
+        return (
+            f"on the unbounded range of {name} the bound is compared with PrivLoss on boxes up to |{name}| = 2^64 and "
+            f"not decided beyond (near {side.text()})"
+        )
+    return (
+        f"not separated near {name} = {ladder.decimal(s, 12)}: enclosures on boxes narrower than 2^-60 do not decide "
+        "it (the bound meets PrivLoss there, or both vanish at an open end of the range)"
+    )
