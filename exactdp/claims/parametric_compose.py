@@ -34,6 +34,7 @@ from ..analysis.parametric.ratfun import RatFun
 from ..analysis.parametric.values import value_text
 from ..lazy import flint
 from ..numbers.rational import Q, q_str
+from ..theorems import theorem
 from .composition import HANDLERS, _parametric_composition
 from .parametric import Outcome, Parametric
 
@@ -48,6 +49,12 @@ def parametric_composition(cl: Any, P: Parametric) -> Callable[[Any], Outcome]:
         return _thm18(cl, P, deltas)
     if cl.theorem in TERMS:
         return _named(cl, P, deltas)
+    if theorem(cl.theorem).family == "fdp":
+        raise Undecided(
+            "the composition theorem fdp is not decided with symbols (its bound, the tensor product of the "
+            "components' trade-off functions, is not built over a parameter); every other theorem is; give the "
+            "symbols values (params or a sweep)"
+        )
     return _parametric_composition(cl, P)
 
 
