@@ -220,10 +220,11 @@ def c_terms(c: _Cell, eps: list) -> list:
 def _tail_lemma(c: _Cell, box: Box) -> bool:
     """On a tail where some λᵢ is unbounded: PrivLoss ≤ Σεᵢ (exact, on the cell), every λᵢ ≥ 15/2
     there, and every term ≥ Σεᵢ at εᵢ = 2 (module docstring)."""
-    if not c.sum_ok:
+    if not c.sum_ok or box.lo is None:
         return False
+    t = _ball(Fraction(0), 1 / box.lo)
     for u in c.lams:
-        inv = UniRat(u.den, u.num).at_tail(_ball(Fraction(0), 1 / box.lo), 1)  # type: ignore[operator]
+        inv = UniRat(u.den, u.num).at_tail(t, 1)
         if not inv.is_finite() or ball_bounds(inv)[1] > 1 / _BIG:
             return False
     two = [flint.arb(2)] * len(c.lams)
