@@ -133,6 +133,17 @@ def test_thm18_with_positive_deltas_holds_for_every_value():
     assert v.status == "holds" and "no bound" in str(v.facts["pieces"][0].value.found)
 
 
+@SLOW
+@given(st.sampled_from(["R, R", "R, S", "S, R, R"]), st.sampled_from(["0", "1/10"]))
+def test_fdp_composition_holds_and_the_tensor_product_is_tight_for_rr(comps, d):
+    """T(ConComp) >= the tensor product of the components' trade-off functions (Vadhan-Zhang 2023),
+    decided on every cell (each cell is cross-checked with the numeric tensor product); for
+    non-interactive RR components the two are equal (the product is the composition), so the
+    profiles of ConComp and of the product game agree exactly."""
+    v = _one(f"composition: {{components: [{comps}], theorem: fdp}}", d=d)
+    assert v.status == "holds", shown(v).note
+
+
 @pytest.mark.parametrize("name", ["advanced", "kov-3.4", "kov-slides-2"])
 def test_named_bounds_hold_for_every_value_and_not_valid_is_refuted(name):
     v = _one(f"composition: {{components: [R, R], theorem: {name}, deltas: [1/10, 1/10], slack: 1/100}}")
@@ -154,8 +165,8 @@ def test_slides_theorem_one_is_below_the_optimum_on_a_range_and_valid_beyond():
 
 
 def test_undecided_with_the_reason():
-    v = _one("composition: {components: [R, R], theorem: fdp}")
-    assert v.status == "error" and "not decided with symbols" in shown(v).note
+    v = _one("composition: {components: [R, R], theorem: renyi, alpha: 1}")
+    assert v.status == "error" and "KL divergence" in shown(v).note
     text = CASE.replace("symbols: {{p: {{gt: 1{hi}}}}}", "symbols: {{p: {{gt: 1, lt: 2}}, q: {{gt: 3, lt: 4}}}}")
     text = text.replace("log(p^2)", "log(q)")
     claim = "composition: {components: [R, S], theorem: advanced, deltas: [1/10, 0], slack: 1/100}"
@@ -177,3 +188,32 @@ def test_named_verdict_agrees_with_the_numeric_claim_at_a_value(name, n):
         text.replace("log(p^2)", f"log({x * x})").format(claim=claim, d="1/10", hi=""), "c.yaml"
     ).verdicts
     assert w.status == "holds", shown(w).note
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from(sorted(TERMS)),
+    st.lists(st.fractions(Fraction(0), Fraction(6)), min_size=2, max_size=3),
+    st.fractions(Fraction(2), Fraction(30)),
+    st.fractions(Fraction(1, 20), Fraction(5)),
+    st.sampled_from([Fraction(1, 10**6), Fraction(1, 100), Fraction(9, 10)]),
+)
+def test_term_minus_sum_increases_in_a_large_eps_whatever_the_others(name, others, big, bump, slack):
+    """Near a pole or on a tail the boxes fix a large eps_i (>= 2) at the lower end of its range:
+    term - sum(eps) is increasing in it, whatever the other eps_j."""
+    if name == "kov-slides-1":  # one eps for every component: they all move together
+        others = []
+    eps, up = [big, *others], [big + bump, *others]
+    for (_, hi), (lo, _) in zip(terms_at(name, eps, slack), terms_at(name, up, slack)):
+        assert hi - sum(eps, Fraction(0)) <= lo - sum(up, Fraction(0)), (name, eps, up)
+
+
+def test_a_component_unbounded_at_an_end_of_the_range():
+    """A component whose PrivLoss grows without bound as p -> 0 (RR_(1/p)) next to RR_2: the
+    boxes near p = 0 use the large-eps argument."""
+    text = CASE.format(claim="composition: {components: [Rp, R2], theorem: kov-3.4, slack: 1/10}", d="0", hi="")
+    text = text.replace("symbols: {p: {gt: 1}}", "symbols: {p: {gt: 0, lt: 1}}")
+    text = text.replace("  R: {rr: {eps: log(p), delta: 0}}\n", "")
+    text = text.replace("  S: {rr: {eps: log(p^2)}}", "  Rp: {rr: {eps: log(1/p)}}\n  R2: {rr: {eps: log(2)}}")
+    (v,) = verify_text(text, "c.yaml").verdicts
+    assert v.status == "holds", shown(v).note

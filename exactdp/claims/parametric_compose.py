@@ -27,7 +27,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..analysis.parametric import LogOf, Undecided, cmp_log, lambda_of, pgame
-from ..analysis.parametric.engine import delta_at, least_lambda_of, profile
+from ..analysis.parametric.engine import PGame, delta_at, least_lambda_of, profile
 from ..analysis.parametric.hull import INF as PINF
 from ..analysis.parametric.named_bounds import EXACT_SUM, TERMS, decide_on_cell, thm18_delta
 from ..analysis.parametric.ratfun import RatFun
@@ -36,7 +36,7 @@ from ..lazy import flint
 from ..numbers.rational import Q, q_str
 from ..theorems import theorem
 from .composition import HANDLERS, _parametric_composition
-from .parametric import Outcome, Parametric
+from .parametric import Outcome, Parametric, _first_excess
 
 __all__ = ["parametric_composition"]
 
@@ -50,12 +50,40 @@ def parametric_composition(cl: Any, P: Parametric) -> Callable[[Any], Outcome]:
     if cl.theorem in TERMS:
         return _named(cl, P, deltas)
     if theorem(cl.theorem).family == "fdp":
-        raise Undecided(
-            "the composition theorem fdp is not decided with symbols (its bound, the tensor product of the "
-            "components' trade-off functions, is not built over a parameter); every other theorem is; give the "
-            "symbols values (params or a sweep)"
-        )
+        return _fdp(cl, P)
     return _parametric_composition(cl, P)
+
+
+def _fdp(cl: Any, P: Parametric) -> Callable[[Any], Outcome]:
+    """T(ConComp(M₁, …)) ≥ T(M₁) ⊗ T(M₂) ⊗ … (Dong, Roth & Su 2022, Def. 3.1; a theorem for
+    concurrent composition: Vadhan & Zhang 2023): on each cell the tensor product is the chain of
+    the product of the components' dominating pairs — an outcome of mass ``top`` impossible under
+    P′ and one per envelope edge (r, w) with masses (r·w, w) (Zhu, Dong & Wang 2022, Def. 7), as
+    :func:`exactdp.analysis.tradeoff.tensor` builds it — run through the parametric engine as a
+    game with the one ordered pair (P, P′); T(ConComp) ≥ it iff δ_ConComp(λ) ≤ δ_⊗(λ) for every
+    λ > 0 (Dong, Roth & Su 2022, Prop. 2.12), compared at every breakpoint, exactly."""
+    an = P.an
+    composed = cl._composed(an, tuple(cl.of))
+    game = an.cached(("pgame", "composition", composed.name, P.ring.names), lambda: pgame(composed, P.ring))
+
+    def run(ctx: Any) -> Outcome:
+        mine = ctx.stage(("composition-profile", id(game)), lambda: profile(game, ctx))
+        prod = _tensor_game([P.profile(n, ctx).envelope(ctx) for n in cl.of], ctx)
+        bad = _first_excess(mine, profile(prod, ctx), ctx, all_slopes=True)
+        return Outcome(bad is None, "dominated" if bad is None else bad, "e^eps where they differ")
+
+    return run
+
+
+def _tensor_game(hulls: list, ctx: Any) -> PGame:
+    """The product of the dominating pairs of ``hulls`` as a game with the one ordered pair (P, P′)."""
+    ring = ctx.ring
+    nodes: list[tuple] = [("end",)]
+    for h in reversed(hulls):
+        rows = [] if ctx.sign(h.top) == 0 else [(h.top, ring.zero)]
+        rows += [(r * w, w) for r, w in h.edges]
+        nodes.append(("chance", tuple(rows), tuple(len(nodes) - 1 for _ in rows)))
+    return PGame(ring, "tensor product", ("P", "P'"), ((0, 1),), ((0, 1),), tuple(nodes))
 
 
 def _deltas(cl: Any) -> tuple:

@@ -21,9 +21,12 @@ of theorem remain:
   (:func:`decide_on_cell`).
 
 On a tail [M, ∞) the enclosures are read in t = 1/s (:meth:`UniRat.at_tail`); where some λᵢ grows
-without bound, the tail is valid when PrivLoss ≤ Σεᵢ on the cell (exactly) and every λᵢ ≥ 15/2 > e²
-on it: for εᵢ ≥ 2 every term minus Σεᵢ is increasing in each εᵢ (ε(e^ε − 2), −2ε/(e^ε + 1) and
-ε(ε − 1) are increasing there) and is certified ≥ 0 at εᵢ = 2, so every term is ≥ Σεᵢ ≥ PrivLoss.
+without bound (on a tail, or near a pole at an end of the range), the box is valid when PrivLoss ≤ Σεᵢ
+on the cell (exactly), each unbounded λᵢ is ≥ 15/2 > e² on the box, and every term minus Σεᵢ is
+certified ≥ 0 with those εᵢ at the lower ends of their ranges and the others anywhere in theirs:
+for εᵢ ≥ 2 every term minus Σεᵢ is increasing in εᵢ, whatever the other εⱼ (the parts in εᵢ,
+ε(e^ε − 2), −2ε/(e^ε + 1) and ε(ε − 1), are increasing there, and the square roots are), so every
+term is ≥ Σεᵢ ≥ PrivLoss.
 
 Nothing is decided from a float: a box proves only by its enclosures; an invalid box's midpoint is
 a *candidate* that the caller re-decides with the exact concrete engine.
@@ -199,10 +202,8 @@ def _status(c: _Cell, box: Box) -> str:
     """``valid``, ``invalid`` or ``unknown`` on the box (module docstring)."""
     ranges = [_eps_range(_enclose(u, box)) for u in c.lams]
     f = _eps_range(_enclose(c.found, box))
-    if box.tail and (f is None or any(r is None for r in ranges)):
-        return "valid" if _tail_lemma(c, box) else "unknown"
-    if f is None or any(r is None for r in ranges):
-        return "unknown"
+    if f is None or any(r is None for r in ranges):  # near a pole, or a tail where λᵢ grows
+        return "valid" if _large_lemma(c, box) else "unknown"
     f_lo, f_hi = (ball_bounds(x / c.k) for x in f)
     lows = c_terms(c, [r[0] for r in ranges])  # type: ignore[index]
     highs = c_terms(c, [r[1] for r in ranges])  # type: ignore[index]
@@ -217,18 +218,25 @@ def c_terms(c: _Cell, eps: list) -> list:
     return TERMS[c.theorem](eps, c.slack)
 
 
-def _tail_lemma(c: _Cell, box: Box) -> bool:
-    """On a tail where some λᵢ is unbounded: PrivLoss ≤ Σεᵢ (exact, on the cell), every λᵢ ≥ 15/2
-    there, and every term ≥ Σεᵢ at εᵢ = 2 (module docstring)."""
-    if not c.sum_ok or box.lo is None:
+def _large_lemma(c: _Cell, box: Box) -> bool:
+    """Where some λᵢ is unbounded on the box (a tail, or near a pole): PrivLoss ≤ Σεᵢ on the cell
+    (exact), and every term − Σεᵢ ≥ 0 on the box.  Each such λᵢ must be ≥ 15/2 there, so εᵢ ≥ 2,
+    where term − Σεᵢ is increasing in εᵢ (module docstring): it is at least its value with εᵢ at
+    the lower end of its range, and the other εⱼ anywhere in theirs."""
+    if not c.sum_ok:
         return False
-    t = _ball(Fraction(0), 1 / box.lo)
+    lows, sums = [], flint.arb(0)
     for u in c.lams:
-        inv = UniRat(u.den, u.num).at_tail(t, 1)
-        if not inv.is_finite() or ball_bounds(inv)[1] > 1 / _BIG:
-            return False
-    two = [flint.arb(2)] * len(c.lams)
-    return all(ball_bounds(t)[0] >= 2 * len(c.lams) for t in c_terms(c, two))
+        r = _eps_range(_enclose(u, box))
+        if r is None:
+            inv = _enclose(UniRat(u.den, u.num), box)
+            if not inv.is_finite() or ball_bounds(inv)[1] > 1 / _BIG:
+                return False
+            r = (_arb(1 / ball_bounds(inv)[1]).log(),) * 2
+        lows.append(r[0])
+        sums += r[1]
+    top = ball_bounds(sums)[1]
+    return all(ball_bounds(t)[0] >= top for t in c_terms(c, lows))
 
 
 def _inside(side: Side, s: Fraction) -> bool:
