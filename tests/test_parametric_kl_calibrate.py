@@ -112,3 +112,14 @@ def test_undecided_with_the_reason():
     )
     v = verify_text(text, "c.yaml").verdicts[-1]
     assert v.status == "error"
+
+
+def test_a_calibration_crosses_processes_and_refines_after():
+    """Results are pickled between worker processes: a KL end keeps what it needs to refine."""
+    import pickle
+
+    case, an = _case_and_analysis(CASE.replace("at_most: 1}", "at_most: 1/10}"))
+    cal = pickle.loads(pickle.dumps(calibrate(case.claims[0], an)))
+    end = cal.intervals[0].hi
+    assert isinstance(end, TranscendentalEnd) and end.decimal == "0.6108709585001566"
+    assert end.crossing.enclose(20).decimal.startswith("0.6108709585001566")

@@ -50,6 +50,7 @@ def kl_handler(claim: Any, P: Parametric) -> Callable[[Any], Outcome]:
     index = P.ring.names.index(name)
     kg = KLGame(game, index)
     target = Target(q, tuple((c, UniRat.of(R, index)) for c, R in logs))
+    spec = (game, index, q, tuple(logs))
     label = f"KL({claim.of})"
     what = f"KL({claim.of}) = {raw}"
 
@@ -58,7 +59,7 @@ def kl_handler(claim: Any, P: Parametric) -> Callable[[Any], Outcome]:
         return claim_at(claim, P.an, pt).check(analysis_at(P.an, pt)).status == HOLDS
 
     def run(ctx: Any) -> Outcome:
-        res = kl_cell(ctx, index, kg, target, -1 if sense == "at_most" else 1, what, exact)
+        res = kl_cell(ctx, spec, kg, target, -1 if sense == "at_most" else 1, what, exact)
         at = None
         if res.at is not None and res.crossing is not None:
             at = {**(ctx.cell.point() or {}), name: flint.fmpq(res.at.numerator, res.at.denominator)}

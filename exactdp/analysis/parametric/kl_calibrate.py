@@ -41,7 +41,7 @@ from ...numbers import ladder
 from ...numbers.certified import arb_prec, ball_bounds
 from .algebraic import _round, rational
 from .boxes import HOLDS as B_HOLDS
-from .boxes import TAIL_CAP, Box, KLGame, Target, Val, _Eval, _upper, _vmax, branch_and_bound, initial_boxes
+from .boxes import TAIL_CAP, Box, KLGame, Target, UniRat, Val, _Eval, _upper, _vmax, branch_and_bound, initial_boxes
 from .cells import Ctx, Split, Undecided
 from .transcendental import TranscendentalEnd, _rounding_cell
 
@@ -77,15 +77,16 @@ def sign_at(kg: KLGame, target: Target, s: Fraction) -> int:
     return 0
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class KLCrossing:
     """The one point s* of a cell where KL(M) = X: ``below``/``above`` are rationals of the cell
     with F < 0 and F > 0 (certified), F strictly monotone between; the claim holds where F has the
     sign ``holds``, and at s* iff ``closed`` (same interface as
-    :class:`~exactdp.analysis.parametric.transcendental.Crossing`)."""
+    :class:`~exactdp.analysis.parametric.transcendental.Crossing`).  ``spec`` is (the parametric
+    game, the symbol's index, q, ((c, R), ...)) for X = q + Σ c·log R: what the boxes are rebuilt
+    from after pickling (a result crosses processes; arb polynomials do not pickle)."""
 
-    kg: Any
-    target: Any
+    spec: tuple
     name: str
     below: Any
     above: Any
@@ -93,6 +94,17 @@ class KLCrossing:
     closed: bool
     what: str
     transcendental = False  # KL(M) = X may hold at an algebraic point (E = 3 for RR_E and log(E)/2)
+
+    def __getstate__(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k != "_boxes"}
+
+    def _parts(self) -> tuple[KLGame, Target]:
+        hit = self.__dict__.get("_boxes")
+        if hit is None:
+            game, index, q, logs = self.spec
+            target = Target(q, tuple((c, UniRat.of(R, index)) for c, R in logs))
+            hit = self.__dict__["_boxes"] = (KLGame(game, index), target)
+        return hit
 
     def holds_left(self) -> bool:
         left = -1 if self.below < self.above else 1
@@ -121,7 +133,7 @@ class KLCrossing:
         raise limits.precision_limit_error(f"where {self.equation()} (bisected {cap} times)")
 
     def _sign(self, s: Fraction) -> int:
-        return sign_at(self.kg, self.target, s)
+        return sign_at(*self._parts(), s)
 
     def equation(self) -> str:
         return self.what
@@ -183,7 +195,7 @@ def _tail(kg: KLGame, target: Target, box: Box, name: str) -> str:
 
 def kl_cell(
     ctx: Ctx,
-    index: int,
+    spec: tuple,
     kg: KLGame,
     target: Target,
     holds: int,
@@ -191,8 +203,10 @@ def kl_cell(
     exact: Callable[[Any], bool],
 ) -> KLCell:
     """Where the claim (F = KL − X with the sign ``holds``: −1 for ``at_most``, +1 for
-    ``exceeds``) holds on the cell of symbol ``index`` (module docstring).  ``exact(s)`` decides the
+    ``exceeds``) holds on the cell (module docstring); ``spec`` as for :class:`KLCrossing`, its
+    second item the symbol's index.  ``exact(s)`` decides the
     claim at a rational s with the exact engine (for a rational point cell)."""
+    index = spec[1]
     side = ctx.cell.sides[index]
     name = side.domain.name
     if side.kind == "point":
@@ -222,7 +236,7 @@ def kl_cell(
     sa = sign_at(kg, target, box.lo)
     below, above = (box.lo, box.hi) if sa < 0 else (box.hi, box.lo)
     wrong = above if holds < 0 else below
-    cr = KLCrossing(kg, target, name, _q(below), _q(above), holds, holds < 0, what)
+    cr = KLCrossing(spec, name, _q(below), _q(above), holds, holds < 0, what)
     return KLCell(False, wrong, cr)
 
 
