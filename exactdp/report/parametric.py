@@ -162,9 +162,10 @@ def endpoint_lines(p: Piece, *, digits: int = DIGITS, rationals: bool = False) -
                 lo, hi = d["enclosure"]
                 out.append(
                     text(
-                        f"{d['decimal']}... is transcendental: the root of {d['equation']} in [{lo}, {hi}] "
-                        f"(certified signs at both ends, monotone between; {len(d['decimal'].replace('.', '').lstrip('0'))} "
-                        "digits proved)"
+                        f"{d['decimal']}...{' is transcendental' if d.get('transcendental', True) else ''}: the root of "
+                        f"{d['equation']} in [{lo}, {hi}] (certified signs at both ends, monotone between; "
+                        f"{len(d['decimal'].replace('.', '').lstrip('0'))} digits proved"
+                        f"{')' if d.get('transcendental', True) else '; not proved irrational)'}"
                     )
                 )
                 continue

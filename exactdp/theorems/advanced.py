@@ -91,8 +91,12 @@ def _sum_eps(comps: Sequence[Component]) -> Any:
 
 
 def _mpf_frac(x) -> Fraction:
-    man, exp = mpmath.mpf(x).man_exp
-    return Fraction(int(man)) * (Fraction(2) ** int(exp))
+    """The exact value of an interval end (an ``iv`` endpoint keeps the interval's precision:
+    converting it with ``mpmath.mpf`` would round it to the working precision of ``mp``, 53 bits,
+    to nearest, and the interval would no longer enclose the bound)."""
+    raw = x._mpi_[0] if hasattr(x, "_mpi_") else mpmath.mpf(x)._mpf_
+    p, q = mpmath.libmp.to_rational(raw)
+    return Fraction(int(p), int(q))
 
 
 def _make(theorem, source, delta, exact_terms, interval_terms) -> IntervalBound:

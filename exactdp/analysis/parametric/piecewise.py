@@ -224,6 +224,7 @@ def endpoint_dict(a: Algebraic | None, name: str, *, digits: int = 16) -> dict |
             "equation": a.crossing.equation(),
             "enclosure": list(e.bounds()),
             "decimal": e.decimal,
+            **({} if getattr(a.crossing, "transcendental", True) else {"transcendental": False}),
         }
     if a.q is not None:
         return {"exact": str(a.q), "kind": "rational", "decimal": decimal_text(a, digits)}
