@@ -168,9 +168,10 @@ def number(value: Any, path: str) -> Any:
         raise Malformed(f"{path}: a number with too many digits") from None
     if len(n) == len(d) == 1 and not d[0]:
         raise Malformed(f"{path}: zero denominator")
-    if (len(n) > 1 or len(d) > 1) and not Qt.L:
+    if (len(n) > 1 or len(d) > 1) and not (Qt.L or Cell.at):
         raise Malformed(f"{path}: {value[:40]!r} is a polynomial, but the certificate declares no field")
     x = Fraction(n[0], d[0]) if len(n) == len(d) == 1 else Qt.make(n, d)
+    x = substitute(x, path) if Cell.at and isinstance(x, Qt) else x  # (a symbol at a value: its section below)
     if len(_PARSED) < 100_000:
         _PARSED[value] = x
     return x
@@ -329,18 +330,25 @@ def pgcd(a: tuple, b: tuple) -> tuple:
     content = gcd(gcd(*a), gcd(*b))
     a, b = (prim(a), prim(b)) if len(a) >= len(b) else (prim(b), prim(a))
     while True:
-        r = list(a)
-        while len(r) >= len(b):  # r <- lc(b) r - r_top t^k b
-            spend("steps", cost(tuple(r), b) // len(b) * 2, "the gcd of polynomials in t")
-            k, top = len(r) - len(b), r[-1]
-            r = [x * b[-1] for x in r]
-            for i, y in enumerate(b):
-                r[i + k] -= top * y
-            while r and not r[-1]:
-                r.pop()
+        r = prem(a, b, 2, "the gcd of polynomials in t")
         if len(r) <= 1:
             return tuple(content * c for c in b) if not r else (content,)
         a, b = b, prim(tuple(r))
+
+
+def prem(a: tuple, b: tuple, work: int, what: str) -> list:
+    """A pseudo-remainder of a by b, a positive multiple of the remainder: r <- |lc b| r - sign(lc b)
+    r_top t^k b while deg r >= deg b (each step costs ``work``/len(b) products of coefficients)."""
+    r, s = list(a), 1 if b[-1] > 0 else -1
+    while len(r) >= len(b):
+        spend("steps", cost(tuple(r), b) * work // len(b), what)
+        k, top = len(r) - len(b), r[-1] * s
+        r = [x * b[-1] * s for x in r]
+        for i, y in enumerate(b):
+            r[i + k] -= top * y
+        while r and not r[-1]:
+            r.pop()
+    return r
 
 
 def pvalue(a: tuple, p: int) -> tuple[Fraction, Fraction]:
@@ -1770,7 +1778,7 @@ def load(path: Path) -> Any:
 # A certificate with "symbol": {"name": s, "gt"|"ge": a, "lt"|"le": b} (bounds optional) holds games
 # whose probabilities, and a claim whose values, are rational functions of s, written like elements
 # of Q(t) ("1,0,3/1,1" is (1 + 3s^2)/(1 + s)).  With "at": x it is checked at s = x, a number of
-# the domain: games, claim and proof substituted, as a numeric certificate.  With "cells", open
+# the domain: every number read is substituted, as in a numeric certificate.  With "cells", open
 # intervals (from, to) with rational or infinite ends, and "points", one proof for each end inside
 # the domain, they cover the domain exactly, and on each cell the claim's checks run unchanged over
 # Q(s) ("field": "symbol"): every sign they ask is that of a polynomial whose Sturm sequence shows
@@ -1784,12 +1792,23 @@ def load(path: Path) -> Any:
 
 
 class Cell:
-    """The open cell (lo, hi) of the symbol being checked (None: an infinite end; name "": none)."""
+    """The open cell (lo, hi) of the symbol being checked (None: an infinite end; name "": none),
+    or (name, x) when the symbol is substituted by the value x."""
 
     name: str = ""
     lo: Any = None
     hi: Any = None
     signs: dict = {}
+    at: tuple = ()
+
+
+@contextmanager
+def on_cell(name: str, lo: Any, hi: Any, at: tuple = ()) -> Iterator[None]:
+    Cell.name, Cell.lo, Cell.hi, Cell.signs, Cell.at = name, lo, hi, {}, at
+    try:
+        yield
+    finally:
+        Cell.name, Cell.signs, Cell.at = "", {}, ()
 
 
 class SignChange(Rejected):
@@ -1802,9 +1821,8 @@ class SignChange(Rejected):
 
 SYMBOLIC = {"privloss", "dp", "not_dp", "delta", "profile_le", "profile_eq", "fdp", "not_fdp"}
 SYMBOLIC |= {"bounded_range", "not_bounded_range", "br_range"}  # the kinds whose checks use no bounds
-VALUES = {"delta", "exp_eps", "equals", "exp_privloss"}  # claim and proof keys that hold numbers
 SYMBOL_KEYS = ("symbol", "at", "cells", "points", "holds_for")
-VERDICT = {True: "holds", False: "fails"}
+VERDICT, FAILS = {True: "holds", False: "fails"}, " (so the claim fails there)"
 
 
 def at(a: tuple, x: Fraction) -> Fraction:
@@ -1815,6 +1833,14 @@ def at(a: tuple, x: Fraction) -> Fraction:
     return out
 
 
+def substitute(v: Qt, path: str) -> Fraction:
+    """A value read while the symbol is substituted (:func:`number`): v at s = x."""
+    (name, x), n, d = Cell.at, at(v.n, Cell.at[1]), at(v.d, Cell.at[1])
+    if not d:
+        raise Rejected(f"{path}: {v} is undefined at {name} = {text(x)}")
+    return bounded(n / d, path)
+
+
 def ssign(a: tuple, x: Fraction | None, side: int) -> int:
     """The sign of a at x, or as x goes to side * infinity (x None)."""
     v = at(a, x) if x is not None else a[-1] * (side if len(a) % 2 == 0 else 1) if a else 0
@@ -1822,21 +1848,13 @@ def ssign(a: tuple, x: Fraction | None, side: int) -> int:
 
 
 def sturm(a: tuple) -> list:
-    """a, a', then minus the remainders (pseudo-remainders times positive numbers, primitive)."""
+    """a, a', then minus the remainders (positive multiples of them, made primitive)."""
     seq = [a, ptrim([k * c for k, c in enumerate(a)][1:])]
     while len(seq[-1]) > 1:
-        r, b = list(seq[-2]), seq[-1]
-        while len(r) >= len(b):  # r <- |lc b| r - sign(lc b) top s^k b: the top term cancels
-            spend("steps", cost(tuple(r), b), "a Sturm sequence")
-            k, top, s = len(r) - len(b), r[-1], 1 if b[-1] > 0 else -1
-            r = [x * b[-1] * s for x in r]
-            for i, y in enumerate(b):
-                r[i + k] -= top * s * y
-            ptrim(r)
+        r = prem(seq[-2], seq[-1], len(seq[-1]), "a Sturm sequence")
         if not r:
             break
-        g = gcd(*r)
-        seq.append(tuple(-x // g for x in r))
+        seq.append(tuple(-x // gcd(*r) for x in r))
     return seq
 
 
@@ -1868,11 +1886,9 @@ def interval(name: str, lo: Any, hi: Any, lo_closed: bool = False, hi_closed: bo
     return f"{left}{name}{right}" if left or right else f"every real {name}"
 
 
-def end(raw: Any, path: str, infinite: str) -> Any:
-    if raw == infinite:
-        return None
-    x = number(raw, path)
-    if not isinstance(x, Fraction):
+def end(raw: Any, path: str, infinite: str = "") -> Any:
+    x = None if raw == infinite else number(raw, path)
+    if not isinstance(x, Fraction | None):
         raise Malformed(f"{path}: a rational number or {infinite}")
     return x
 
@@ -1888,7 +1904,7 @@ def read_symbol(cert: dict) -> tuple:
 
 def bounds_of(raw: Any, path: str) -> tuple:
     """(lo, lo_closed, hi, hi_closed) of {gt|ge: lo, lt|le: hi} (both optional)."""
-    b = {k: end(v, f"{path}.{k}", "") for k, v in expect(raw, dict, path).items()}
+    b = {k: end(v, f"{path}.{k}") for k, v in expect(raw, dict, path).items()}
     lo, hi = [[b[k] for k in ks if k in b] for ks in (("gt", "ge"), ("lt", "le"))]
     if set(b) - {"gt", "ge", "lt", "le"} or len(lo) > 1 or len(hi) > 1 or (lo and hi and lo[0] >= hi[0]):
         raise Malformed(f"{path}: at most one lower bound gt or ge and one upper bound lt or le, the lower below")
@@ -1899,54 +1915,24 @@ def middle(lo: Any, hi: Any) -> Fraction:
     return ZERO if lo is None and hi is None else hi - 1 if lo is None else lo + 1 if hi is None else (lo + hi) / 2
 
 
-def substituted(cert: dict, name: str, x: Fraction, proof: Any) -> dict:
-    """The certificate with s = x: every probability and every value of the claim and the proof."""
-
-    def val(raw: Any, path: str) -> Any:
-        if raw == INF or not isinstance(raw, str):
-            return raw
-        Qt.L = -1  # (a polynomial needs a field to be read)
-        v = number(raw, path)
-        Qt.L = 0
-        if isinstance(v, Qt):
-            n, d = at(v.n, x), at(v.d, x)
-            if not d:
-                raise Rejected(f"{path}: {v} is undefined at {name} = {text(x)}")
-            v = n / d
-        _PARSED.clear()  # (polynomials are read here only)
-        return str(bounded(v, path))
-
-    games = {}
-    for g, raw in field(cert, "games", dict, "certificate").items():
-        nodes = [dict(nd) for nd in field(raw, "nodes", list, f"games.{g}")]
-        for k, nd in enumerate(nodes):
-            if isinstance(nd.get("answer"), list):
-                items = [
-                    it
-                    if type(it) is not list or len(it) != 3 or type(it[1]) is not list
-                    else [it[0], [val(p, f"games.{g}.nodes[{k}]") for p in it[1]], it[2]]
-                    for it in nd["answer"]
-                ]
-                nodes[k] = {**nd, "answer": items}
-        games[g] = {**raw, "nodes": nodes}
-    claim = field(cert, "claim", dict, "certificate")
-    proof = expect(proof, dict, "proof")
-    return {
-        **cert,
-        "games": games,
-        "claim": {k: val(v, f"claim.{k}") if k in VALUES else v for k, v in claim.items()},
-        "proof": {k: val(v, f"proof.{k}") if k in VALUES else v for k, v in proof.items()},
-    }
+def inside(x: Any, lo: Any, lo_c: bool, hi: Any, hi_c: bool) -> bool:
+    return (lo is None or x > lo or (lo_c and x == lo)) and (hi is None or x < hi or (hi_c and x == hi))
 
 
 def symbol_fingerprints(doc: dict) -> dict:
     """The fingerprints of games as functions of the symbol (read on its whole domain)."""
     name, lo, _, hi, _ = read_symbol(doc)
-    try:
-        Cell.name, Cell.lo, Cell.hi, Cell.signs = name, lo, hi, {}
+    with on_cell(name, lo, hi):
         return fingerprints({**doc, "field": "symbol"})
-    finally:
-        Cell.name, Cell.signs = "", {}
+
+
+def at_value(base: dict, name: str, x: Fraction, proof: Any, verdict: str) -> list[str]:
+    """The lines of the check of ``base`` (a certificate without SYMBOL_KEYS) and ``proof`` at s = x."""
+    _PARSED.clear()  # (numbers are read anew at x)
+    with on_cell("", None, None, (name, x)):
+        got = check_certificate({**base, "proof": proof, "verdict": verdict}, None).split("\n")
+    head = [f"{got[0][:8]}at {name} = {text(x)}: {got[0][8:]}", f"claim: at {name} = {text(x)}: {got[1][7:]}"]
+    return head + [g.replace(": sha256", f" at {name} = {text(x)}: sha256", 1) for g in got[2:]]
 
 
 def check_symbolic(cert: dict, hashes: set | None) -> str:
@@ -1960,42 +1946,25 @@ def check_symbolic(cert: dict, hashes: set | None) -> str:
     values = [v for d in (claim, cert.get("proof")) if isinstance(d, dict) for v in d.values()]
     if claim.get("kind") not in SYMBOLIC or "field" in cert or any(str(v).startswith("exp(") for v in values):
         raise Malformed(f"claim.kind: with a symbol one of {', '.join(sorted(SYMBOLIC))}, no field and no exp(q)")
-    domain = interval(name, lo, hi, lo_c, hi_c)
-
-    def point(x: Any, proof: Any, holds: bool = True) -> list[str]:  # the lines at s = x, "at s = x: " added
-        got = check_certificate({**substituted(base, name, x, proof), "verdict": VERDICT[holds]}, None).split("\n")
-        return [f"{got[0][:8]}at {name} = {text(x)}: {got[0][8:]}", f"claim: at {name} = {text(x)}: {got[1][7:]}"] + [
-            g.replace(": sha256", f" at {name} = {text(x)}: sha256", 1) for g in got[2:]
-        ]
-
+    domain, verdict = interval(name, lo, hi, lo_c, hi_c), field(cert, "verdict", str, "certificate")
     if "at" in cert:
-        x = end(cert["at"], "at", "")
+        x = end(cert["at"], "at")
         if "cells" in cert or "points" in cert or not inside(x, lo, lo_c, hi, hi_c):
             raise Malformed(f"at: a value with {domain}, and no cells")
-        verdict = field(cert, "verdict", str, "certificate")
-        if verdict not in ("holds", "fails"):
-            raise Malformed("verdict: holds or fails")
-        lines = point(x, base.get("proof", {}), verdict == "holds")
+        lines = at_value(base, name, x, base.get("proof", {}), verdict)
     else:
-        if field(cert, "verdict", str, "certificate") != "holds":
+        if verdict != "holds":
             raise Malformed("verdict: cells certify a claim that holds (a false one is certified at a value)")
         cells, points = field(cert, "cells", list, "certificate"), field(cert, "points", list, "certificate")
         if len(cells) > LIMITS["max_states"]:
             too_large("max_states", "the cells", f"{len(cells)} cells")
-        ends = [
-            (
-                end(field(c, "from", str, f"cells[{k}]"), f"cells[{k}]", "-inf"),
-                end(field(c, "to", str, f"cells[{k}]"), f"cells[{k}]", "inf"),
-            )
-            for k, c in enumerate(cells)
-        ]
+        ends = []
+        for k, c in enumerate(cells):
+            w = f"cells[{k}]"
+            ends.append((end(field(c, "from", str, w), w, "-inf"), end(field(c, "to", str, w), w, "inf")))
         cover = [lo] + [e for a, b in ends for e in (a, b)] + [hi]  # lo, lo, e1, e1, ..., hi, hi
-        if (
-            not ends
-            or cover[::2] != cover[1::2]
-            or None in cover[2:-2]
-            or any(a >= b for a, b in ends if a is not None and b is not None)
-        ):
+        empty = any(a >= b for a, b in ends if a is not None and b is not None)
+        if empty or not ends or cover[::2] != cover[1::2] or None in cover[2:-2]:
             raise Rejected(
                 f"the cells do not cover {domain}: each starts where the last ends, from its lower end to its upper"
             )
@@ -2007,29 +1976,29 @@ def check_symbolic(cert: dict, hashes: set | None) -> str:
         member = (lambda x: any(inside(x, *iv) for iv in sets)) if "holds_for" in cert else (lambda x: True)  # noqa: E731
         if any(e is not None and inside(e, lo, False, hi, False) and e not in need for iv in sets for e in iv[::2]):
             raise Rejected("every end of holds_for inside the domain must be an end of a cell")
-        if [end(field(p, "at", str, f"points[{k}]"), f"points[{k}].at", "") for k, p in enumerate(points)] != need:
+        if [end(field(p, "at", str, f"points[{k}]"), f"points[{k}].at") for k, p in enumerate(points)] != need:
             raise Rejected(
                 f"the points must be the cells' ends inside the domain, in order: {', '.join(map(text, need))}"
             )
         proofs = {x: field(p, "proof", dict, "points") for x, p in zip(need, points)}
-        fails = " (so the claim fails there)"
-        proved, lines = [point(lo, proofs[lo], member(lo))[0][8:] + fails * (not member(lo))] if lo_c else [], []
+
+        def point(x: Fraction) -> list[str]:  # what is proved at a cell's end, and whether the claim fails there
+            return [at_value(base, name, x, proofs[x], VERDICT[member(x)])[0][8:] + FAILS * (not member(x))]
+
+        proved, lines = point(lo) if lo_c else [], []
         for k, (a, b) in enumerate(ends):
             holds = member(middle(a, b))
             if not holds and claim.get("kind") == "delta":  # (its equality fails at single points only)
                 raise Malformed("a delta claim may fail on a cell only at a value (a counterexample)")
-            try:
-                Cell.name, Cell.lo, Cell.hi, Cell.signs = name, a, b, {}
+            with on_cell(name, a, b):
                 proof = field(cells[k], "proof", dict, f"cells[{k}]")
-                out = check_certificate({**base, "field": "symbol", "proof": proof, "verdict": VERDICT[holds]}, None)
-            finally:
-                Cell.name, Cell.signs = "", {}
-            lines = out.split("\n")
-            proved.append(f"for every {name} with {interval(name, a, b)}: {lines[0][8:]}" + fails * (not holds))
-            proved += [point(b, proofs[b], member(b))[0][8:] + fails * (not member(b))] if b in proofs else []
+                lines = check_certificate({**base, "field": "symbol", "proof": proof, "verdict": VERDICT[holds]}, None)
+            lines = lines.split("\n")
+            proved.append(f"for every {name} with {interval(name, a, b)}: {lines[0][8:]}" + FAILS * (not holds))
+            proved += point(b) if b in proofs else []
         said = lines[1][7:].rsplit(" -- ", 1)[0]
+        where = " or ".join(interval(name, *iv[::2], *iv[1::2]) for iv in sets) or "nowhere"
         if "holds_for" in cert:
-            where = " or ".join(interval(name, *iv[::2], *iv[1::2]) for iv in sets) or "nowhere"
             said = f"{said} holds exactly where {where}, for {domain}"
         else:
             said = f"for every {name} with {domain}: {said}"
@@ -2041,10 +2010,6 @@ def check_symbolic(cert: dict, hashes: set | None) -> str:
     return "\n".join(lines)
 
 
-def inside(x: Any, lo: Any, lo_c: bool, hi: Any, hi_c: bool) -> bool:
-    return (lo is None or x > lo or (lo_c and x == lo)) and (hi is None or x < hi or (hi_c and x == hi))
-
-
 # --- the command line: arguments, folders and printing (outside the kernel: it decides nothing) ----
 
 
@@ -2053,11 +2018,8 @@ def show(cert: object) -> list:
     printed once and then referred to."""
     if isinstance(cert, dict) and "symbol" in cert:  # games as functions of the symbol, on its domain
         name, lo, _, hi, _ = read_symbol(cert)
-        try:
-            Cell.name, Cell.lo, Cell.hi, Cell.signs = name, lo, hi, {}
+        with on_cell(name, lo, hi):
             return show({**{k: v for k, v in cert.items() if k != "symbol"}, "field": "symbol"})
-        finally:
-            Cell.name, Cell.signs = "", {}
     out = []
     with one_certificate():
         for game in read_games(cert).values():
