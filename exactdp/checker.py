@@ -4,32 +4,24 @@ r"""Check exactdp certificates using nothing but the Python standard library (us
 This file imports nothing from exactdp and shares no code with it: a referee who reads it need not
 trust exactdp's reader, engines, SymPy, gmpy2, mpmath or FLINT, only Python and these lines.
 
-The mathematics.  A game is a finite DAG of adversary choices (``ask``), answer distributions with
-one exact probability per dataset (``answer``) and the end; a view is its sequence of labels
-(Vadhan & Wang 2021, Def. 1.5-1.7).  For an ordered adjacent pair (x, x') and lam >= 0,
+A game is a finite DAG of adversary choices (``ask``), answer distributions with one exact
+probability per dataset (``answer``) and the end; a view is its sequence of labels (Vadhan & Wang
+2021, Def. 1.5-1.7).  For an ordered adjacent pair (x, x') and lam >= 0,
 
     delta(lam) = sup over deterministic adversaries of sum over views w of (P_x(w) - lam P_x'(w))_+,
 
 and M is (eps, delta)-DP iff delta(e^eps) <= delta for every ordered pair (Def. 1.7; Lemma 2.2:
-deterministic adversaries suffice).  delta is convex; by induction over the game it is (1 - lam)_+
-at the end, the max over the options at a choice, and sum_a p_a delta_a(lam p'_a/p_a) (plus p_a
-when p'_a = 0) at an answer.  The checker computes everything it states, trusting no claimed value:
-
-* delta(lam) and its left derivative at one lam (:func:`hockey`): (eps, delta)-DP, delta claims,
-  and PrivLoss(M, delta) = inf{eps >= 0 : delta(e^eps) <= delta}, pinned by delta(lam*) = delta with
-  a negative left derivative;
-* delta for every lam at once, as a concave chain (:func:`chain`): profile, f-DP and GDP claims;
-* Renyi and KL divergences, bounded range, concurrent compositions built from their components
-  (Def. 2.1), and the composition theorems' bounds from their formulas;
-* post-processors of randomized response (Thm 1.10): tables checked on every history, or Farkas
-  multipliers showing that none exists.
+deterministic adversaries suffice).  The checker computes everything it states, trusting no claimed
+value: delta and its left derivative at one lam (:func:`hockey`), delta for every lam as a concave
+chain (:func:`chain`), Renyi and KL divergences, bounded range, concurrent compositions (Def. 2.1)
+and the composition theorems' bounds; post-processors of randomized response (Thm 1.10) are tables
+checked on every history, or Farkas multipliers showing that none exists.
 
 Numbers are exact: rationals (``fractions.Fraction``) and, when a certificate declares
 ``"field": "exp(1/L)"``, elements of Q(t), t = e^(1/L), written as integer polynomials in t, lowest
 degree first (``"1,0,3/1,1"`` is (1 + 3t^2)/(1 + t)).  Signs in Q(t) and comparisons with e^q,
-logarithms and the normal distribution function Phi are decided by rational bounds (series with
-explicit remainders) refined until decided: t is transcendental (Lindemann-Weierstrass), so a
-nonzero element of Q(t) never looks like 0.
+logarithms and Phi are decided by rational bounds (series with explicit remainders) refined until
+decided: t is transcendental (Lindemann-Weierstrass), so a nonzero element of Q(t) never looks like 0.
 """
 
 from __future__ import annotations
@@ -50,8 +42,9 @@ from collections.abc import Iterator  # noqa: E402
 from contextlib import contextmanager  # noqa: E402
 from fractions import Fraction  # noqa: E402
 from functools import cached_property, total_ordering  # noqa: E402
-from itertools import permutations, zip_longest  # noqa: E402
+from itertools import accumulate, permutations, zip_longest  # noqa: E402
 from math import gcd, isqrt, lcm, prod  # noqa: E402
+from operator import mul  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
@@ -70,6 +63,9 @@ DEFAULT_LIMITS = {
 }
 LIMITS = dict(DEFAULT_LIMITS)
 _SPENT = {"bits": 0, "steps": 0}  # what one certificate's recomputations have cost so far
+_PARSED: dict = {}  # text -> number: games repeat the same probabilities many times
+_POINTS: dict = {}  # (game, lam) -> delta_at
+_T: dict = {}  # (L, p) -> integers A, B with A/2^p <= t = e^(1/L) <= B/2^p
 
 
 class Malformed(Exception):
@@ -118,9 +114,9 @@ def spend(kind: str, amount: int, what: str) -> None:
 def field(obj: Any, key: str, kind: type, path: str, optional: bool = False) -> Any:
     if not isinstance(obj, dict):
         raise Malformed(f"{path}: expected an object")
+    if optional and key not in obj:
+        return None
     if key not in obj:
-        if optional:
-            return None
         raise Malformed(f"{path}: missing key {key!r}")
     value = obj[key]
     if (kind is int and isinstance(value, bool)) or not isinstance(value, kind):
@@ -146,9 +142,6 @@ def log_text(lam: object) -> str:
     if isinstance(lam, tuple):  # e^q: eps = q
         return text(lam[1])
     return "inf" if lam == INF else "0" if lam == 1 else f"log({text(lam)})"
-
-
-_PARSED: dict = {}  # text -> number: games repeat the same probabilities many times
 
 
 def number(value: Any, path: str) -> Any:
@@ -373,14 +366,11 @@ def pvalue(a: tuple, p: int) -> tuple[Fraction, Fraction]:
     return Fraction(bottom, scale), Fraction(top, scale)
 
 
-_T: dict = {}  # (L, p) -> integers A, B with A/2^p <= t = e^(1/L) <= B/2^p
-
-
 def psign(a: tuple) -> int:
-    if Cell.name:  # a symbol on a cell (its own section below)
-        return cell_sign(a)
     if len(a) <= 1:
         return (a[0] > 0) - (a[0] < 0) if a else 0
+    if Cell.name:  # a symbol on a cell (its own section below)
+        return cell_sign(a)
     return decide(lambda p: pvalue(a, p), "a polynomial in t")
 
 
@@ -800,9 +790,6 @@ def hockey(game: Game, pair: tuple, lam: Any) -> tuple[Any, Any]:
     if type(g) is int and type(e) is int and type(ld) is int:  # (Python divides integers into floats)
         return Fraction(g, ld * dc[game.root]), Fraction(-e, dc[game.root])
     return Qt.of(g) / (ld * dc[game.root]), -Qt.of(e) / dc[game.root]
-
-
-_POINTS: dict = {}
 
 
 def delta_at(game: Game, lam: Any) -> tuple[Any, Any]:
@@ -1537,15 +1524,11 @@ def theorem_bound(theorem: str, lams: list, deltas: list) -> tuple[Any, Any]:
         return prod(lams), sum(deltas, ZERO)
     if theorem == "improved-basic":
         return prod(lams), 1 - prod([1 - d for d in deltas])
-    k = len(lams)
-    spend("steps", prod(range(1, k + 1)) * k, "Theorem 1.8's orders")
-    best = None
-    for perm in permutations(range(k)):
-        total, prefix = ZERO, ONE
-        for i in perm:
-            total, prefix = total + prefix * deltas[i], prefix * lams[i]
-        best = total if best is None or total < best else best
-    return prod(lams), best
+    spend("steps", prod(range(1, len(lams) + 1)) * len(lams), "Theorem 1.8's orders")
+    orders = permutations(range(len(lams)))  # for each, Sum_k (prefix product of e^eps) delta_(s(k))
+    return prod(lams), min(
+        sum(map(mul, accumulate((lams[i] for i in s), mul, initial=ONE), (deltas[i] for i in s))) for s in orders
+    )
 
 
 def optimal_holds(lams: list, deltas: list, at: Any, lam: Any) -> bool:
@@ -1614,14 +1597,13 @@ def composition(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
             return f"{text(g.name)} is not ({log_text(lam)}, {text(d)})-DP", f"{name} within {theorem}", False
         lams.append(lam)
     parts = ", ".join(f"({log_text(x)}, {text(d)})" for x, d in zip(lams, deltas))
+    lam = param(proof, "exp_privloss", "proof", "lam")
     if theorem == "optimal":
         at, bound_text = param(claim, "delta", kind="prob"), "the optimal composition's eps"
-        lam = param(proof, "exp_privloss", "proof", "lam")
         holds = optimal_holds(lams, deltas, at, lam)
     else:
         bound, delta_t = theorem_bound(theorem, lams, deltas)
         at = param(claim, "delta", kind="prob") if claim.get("delta") is not None else delta_t
-        lam = param(proof, "exp_privloss", "proof", "lam")
         holds = at < delta_t or (not infinite(lam) and lam <= bound)
         bound_text = f"{log_text(bound)} at delta >= {text(delta_t)}"
     facts = f"{pinned(built, at, lam)}; components ({parts}); {theorem} gives {bound_text}"
@@ -1861,8 +1843,6 @@ def sturm(a: tuple) -> list:
 def cell_sign(a: tuple) -> int:
     """The sign of a on the cell, Rejected (:class:`SignChange`) if it changes inside: no root by
     Sturm's theorem (V(lo) - V(hi) counts the distinct roots in (lo, hi) when neither is one)."""
-    if len(a) <= 1:
-        return (a[0] > 0) - (a[0] < 0) if a else 0
     if a not in Cell.signs:
         lo, hi, b = Cell.lo, Cell.hi, a
         for end in (e for e in (lo, hi) if e is not None):
