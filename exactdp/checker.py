@@ -595,8 +595,7 @@ class Game:
     @cached_property
     def shared(self) -> set:
         """The nodes with more than one parent edge (where histories can merge)."""
-        seen: set = set()
-        out: set = set()
+        seen, out = set[int](), set[int]()
         for c in (c for k in self.reachable for c in self.nodes[k][-1]):
             (out if c in seen else seen).add(c)
         return out
@@ -674,8 +673,7 @@ def concomp(games: list, names: list) -> Game:
         if tag == "answer":
             nd = games[j].nodes[at[j]]
             return nd[:4] + ([("wait", -1, at[:j] + (c,) + at[j + 1 :]) for c in nd[4]],)
-        labels: list = []
-        succ: list = []
+        labels, succ = list[Any](), list[Any]()
         for j, g in enumerate(games):
             nd = g.nodes[at[j]]
             if nd[0] == "answer":
@@ -686,9 +684,7 @@ def concomp(games: list, names: list) -> Game:
                 succ.append(("answer", j, moved) if g.nodes[c][0] == "answer" else ("wait", -1, moved))
         return ("ask", labels, succ) if labels else END
 
-    ids: dict = {}
-    nodes: list = []
-    stack = [(("wait", -1, tuple(g.root for g in games)), False)]
+    ids, nodes, stack = {}, list[Any](), [(("wait", -1, tuple(g.root for g in games)), False)]
     while stack:
         state, expanded = stack.pop()
         if state in ids:
@@ -1062,13 +1058,11 @@ def divergences(games: list, alpha: int | None, xs: list | None = None) -> list:
 
 def br_ratio(game: Game, pair: tuple, deterministic: bool) -> Any:
     """e^(BR-range) for one ordered pair (Dong, Durfee & Rogers 2020, Def. 2.2): the largest
-    P_x(w1)/P_x'(w1) over P_x(w2)/P_x'(w2) for two views w1, w2 of one deterministic adversary
-    (views with P_x + P_x' > 0), or of any two views for randomized adversaries (whose coins mix
-    strategies).  It is inf when a view has ratio 0 or inf.  Else two views of one strategy first
-    differ at an answer (at a choice the strategy picks one option), after which each continues
-    freely: the largest ratio from answer a over the smallest from answer b != a, the prefix
-    cancelling; HI(v) and LO(v), the largest and smallest ratio of a continuation, are one
-    backward pass."""
+    P_x(w1)/P_x'(w1) over P_x(w2)/P_x'(w2) for two views w1, w2 (P_x + P_x' > 0) of one
+    deterministic adversary, or of any two views for randomized adversaries; inf when a view has
+    ratio 0 or inf.  Two views of one strategy first differ at an answer, then continue freely: the
+    largest ratio from answer a over the smallest from answer b != a, the prefix cancelling; HI(v)
+    and LO(v), the largest and smallest ratio of a continuation, are one backward pass."""
     (i, j), reach = pair, {game.root}  # the nodes that views with P_x, P_x' > 0 reach
     for k in range(game.root, -1, -1):
         for row, c in zip(game.probs(k), game.nodes[k][-1]) if k in reach else ():
@@ -1076,9 +1070,7 @@ def br_ratio(game: Game, pair: tuple, deterministic: bool) -> Any:
                 return INF  # a view impossible under exactly one dataset: ratio 0 or inf
             if row[i]:
                 reach.add(c)
-    hi: list = []
-    lo: list = []
-    best: Any = ONE
+    hi, lo, best = list[Any](), list[Any](), ONE
     for k, nd in enumerate(game.nodes):
         opts = [(r[i] / r[j], c) for r, c in zip(game.probs(k), nd[-1]) if r[i] and r[j]]
         hs, ls = [q * hi[c] for q, c in opts], [q * lo[c] for q, c in opts]
@@ -1173,16 +1165,13 @@ def check_farkas(game: Game, raw: object, path: str, lam: Any, delta: Any) -> fr
     tau_c(h) >= 0 and y^T b < 0.  Then no T exists."""
     (i, j), outputs, w = rr_weights(game, raw, path, lam, delta)
     ys: dict = {}
-    rows, kinds = (
-        field(raw, "multipliers", list, path),
-        [("consistency", c) for c in outputs] + [("mixture", 0), ("mixture", 1)],
-    )
+    rows, kinds = field(raw, "multipliers", list, path), [("consistency", c) for c in outputs] + [("mixture", 0)]
     if len(rows) > LIMITS["max_histories"]:
         too_large("max_histories", "the Farkas check", f"{len(rows)} rows")
     for k, m in enumerate(rows):
         where = f"{path}.multipliers[{k}]"
         y, row = number(field(m, "y", str, where), where + ".y"), field(m, "row", list, where)
-        if len(row) != 3 or isinstance(row[1], bool) or (row[0], row[1]) not in kinds:
+        if len(row) != 3 or isinstance(row[1], bool) or (row[0], row[1]) not in kinds + [("mixture", 1)]:
             raise Malformed(f"{where}.row: expected [consistency, output, history] or [mixture, b, history]")
         hist = tuple(expect(x, str, f"{where}.row[2]") for x in expect(row[2], list, where + ".row[2]"))
         key = (row[0], outputs.index(row[1]) if row[0] == "consistency" else row[1], hist)
@@ -1204,11 +1193,10 @@ def check_farkas(game: Game, raw: object, path: str, lam: Any, delta: Any) -> fr
         kind, _, h = next(iter(ys))
         raise Malformed(f"{path}: no {kind} row for the history ({', '.join(map(text, h))}) in the game")
     rhs = column.pop((0, ()), ZERO)
-    bad = [key for key, v in column.items() if v < 0]
-    if bad:
-        c, h = bad[0]
-        variable = f"tau_{text(outputs[c])}({', '.join(map(text, h))})"
-        raise Rejected(f"{path}: the combined coefficient of {variable} is negative")
+    for (c, h), v in column.items():
+        if v < 0:
+            variable = f"tau_{text(outputs[c])}({', '.join(map(text, h))})"
+            raise Rejected(f"{path}: the combined coefficient of {variable} is negative")
     if not rhs < 0:
         raise Rejected(f"{path}: the combined right-hand side is {text(rhs)}, not < 0")
     return frozenset((i, j))
@@ -1327,8 +1315,7 @@ def profile(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     chains = {m.name: envelope(m), n.name: envelope(n)}
     for a, b in [(m, n)] + ([(n, m)] if kind == "profile_eq" else []):
         ca, cb = chains[a.name], chains[b.name]
-        lam = above(ca, cb, ONE)
-        if lam is not None:
+        if (lam := above(ca, cb, ONE)) is not None:
             va, vb = value(ca, lam), value(cb, lam)
             facts = f"delta_{text(a.name)}({text(lam)}) = {text(va)} > delta_{text(b.name)}({text(lam)}) = {text(vb)}"
             return facts, statement, False
@@ -1665,10 +1652,8 @@ def read_games(cert: object) -> dict:
     if field(cert, "format", str, "certificate") != FORMAT or field(cert, "version", int, "certificate") != VERSION:
         raise Malformed(f"not an {FORMAT} of version {VERSION} (exactdp certify writes them)")
     spec = field(cert, "field", str, "certificate", optional=True)
-    Qt.L = 0
-    if spec == "symbol" and Cell.name:  # rational functions of a symbol on a cell (below)
-        Qt.L = -1
-    elif spec is not None:
+    Qt.L = -1 if spec == "symbol" and Cell.name else 0  # -1: rational functions of a symbol on a cell (below)
+    if spec is not None and not Qt.L:
         body = spec[6:-1] if spec.startswith("exp(1/") and spec.endswith(")") else ""
         if not (body.isascii() and body.isdigit() and 0 < int(body) <= LIMITS["max_degree"]):
             raise Malformed('certificate.field: "exp(1/L)" with a whole L from 1 to --max-degree')
@@ -1949,10 +1934,8 @@ def check_symbolic(cert: dict, hashes: set | None) -> str:
                 f"the cells do not cover {domain}: each starts where the last ends, from its lower end to its upper"
             )
         need = [lo] * lo_c + [b for _, b in ends[:-1]] + [hi] * hi_c
-        sets = [
-            bounds_of(r, f"holds_for[{k}]")
-            for k, r in enumerate(field(cert, "holds_for", list, "certificate", True) or [])
-        ]
+        sets = field(cert, "holds_for", list, "certificate", True) or []
+        sets = [bounds_of(r, f"holds_for[{k}]") for k, r in enumerate(sets)]
         member = (lambda x: any(inside(x, *iv) for iv in sets)) if "holds_for" in cert else (lambda x: True)  # noqa: E731
         if any(e is not None and inside(e, lo, False, hi, False) and e not in need for iv in sets for e in iv[::2]):
             raise Rejected("every end of holds_for inside the domain must be an end of a cell")
@@ -1972,8 +1955,8 @@ def check_symbolic(cert: dict, hashes: set | None) -> str:
                 raise Malformed("a delta claim may fail on a cell only at a value (a counterexample)")
             with on_cell(name, a, b):
                 proof = field(cells[k], "proof", dict, f"cells[{k}]")
-                lines = check_certificate({**base, "field": "symbol", "proof": proof, "verdict": VERDICT[holds]}, None)
-            lines = lines.split("\n")
+                out = check_certificate({**base, "field": "symbol", "proof": proof, "verdict": VERDICT[holds]}, None)
+            lines = out.split("\n")
             proved.append(f"for every {name} with {interval(name, a, b)}: {lines[0][8:]}" + FAILS * (not holds))
             proved += point(b) if b in proofs else []
         said = lines[1][7:].rsplit(" -- ", 1)[0]
