@@ -33,7 +33,6 @@ if __name__ == "__main__":  # `python exactdp/checker.py`: this file's folder ho
     _HERE = os.path.dirname(os.path.abspath(__file__))  # `numbers` package, which would shadow
     sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]  # the stdlib's
 
-import argparse  # noqa: E402
 import gc  # noqa: E402
 import hashlib  # noqa: E402
 import json  # noqa: E402
@@ -642,9 +641,8 @@ def fingerprint(game: Game) -> str:
     def num(n: Any, den: Any) -> str:  # canonical text, once per distinct value
         if (n, den) not in seen:
             q = Fraction(n, den) if isinstance(n, int) else Qt.of(n / den)
-            seen[n, den] = (
-                str(q) if isinstance(q, Fraction) else "/".join(",".join(map(str, c[::g])) for c in (q.n or (0,), q.d))
-            )
+            polys = (q.n or (0,), q.d) if isinstance(q, Qt) else ()
+            seen[n, den] = "/".join(",".join(map(str, c[::g])) for c in polys) or str(q)
         return seen[n, den]
 
     nodes: list = []
@@ -718,11 +716,9 @@ def most(values: list) -> Any:
 
 def hockey(game: Game, pair: tuple, lam: Any) -> tuple[Any, Any]:
     """(delta(lam), its left derivative) for the ordered pair (x, x') = ``pair`` and a finite
-    lam >= 0, exactly.
-
-    A history with P_x(h) = a/m, P_x'(h) = b/m reaches node v with the weights (a, b), and the rest
-    contributes F_v(a, b) = sup_A sum_w (a P_x(w|h) - lam b P_x'(w|h))_+, positively homogeneous,
-    so it is memoised on (v, a:b): a and b divided by their gcd (in a field, by b).  With p_c =
+    lam >= 0, exactly.  A history with P_x(h) = a/m, P_x'(h) = b/m reaches node v with the weights
+    (a, b), and the rest contributes F_v(a, b) = sup_A sum_w (a P_x(w|h) - lam b P_x'(w|h))_+,
+    positively homogeneous, so memoised on (v, a:b) (a and b divided by their gcd).  With p_c =
     n_c/D at an answer, lam = ln/ld and G_v = ld dc_v F_v (dc_v: a common denominator of the views
     below v, :meth:`Game.dc`), everything stays integral:
 
@@ -906,9 +902,7 @@ class LogForm:
         return LogForm(base, ZERO, c)
 
     def __add__(self, o: LogForm) -> LogForm:
-        c = dict(self.c)
-        for k, v in o.c.items():
-            c[k] = c.get(k, ZERO) + v
+        c = {k: self.c.get(k, ZERO) + o.c.get(k, ZERO) for k in self.c.keys() | o.c.keys()}
         return LogForm(self.base, self.s + o.s, {k: v for k, v in c.items() if v})
 
     def __sub__(self, o: LogForm) -> LogForm:
@@ -1099,15 +1093,14 @@ def rr_weights(game: Game, raw: object, path: str, lam: Any, delta: Any) -> tupl
 
 
 def rounds(game: Game, pair: tuple, what: str) -> Iterator[tuple]:
-    """The system both checks below read, round by round.  Its variables are tau_c(h) >= 0, the
-    probability that T outputs the answers of history h when RR outputs c; for each round r (a
-    history ending at an answer node; p the answer history before it, () at the start) its rows are
+    """The system both checks below read.  Its variables are tau_c(h) >= 0, the probability that T
+    outputs the answers of history h when RR outputs c; for each round r (a history ending at an
+    answer node; p the answer history before it, () at the start) its rows are
 
         consistency(c, r): sum_a tau_c(r.a) - tau_c(p) = 0, or = 1 when p = ();
         mixture(b, r.a):   sum_c Pr[RR(b) = c] tau_c(r.a) = P_(x_b)(r.a), for each answer a.
 
-    Yields (r, its node, (P_x(r), P_x'(r)), p), walking the game as a tree (at most
-    --max-histories histories)."""
+    Yields (r, its node, (P_x(r), P_x'(r)), p), walking the game as a tree."""
     (i, j), walked = pair, 0
     stack: list = [(game.root, (), (ONE, ONE), ())]
     while stack:
@@ -1377,10 +1370,8 @@ def gdp(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
 
 
 def renyi(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
-    """D_alpha(M) (Mironov 2017, Def. 3) for alpha = 1 (KL), a whole alpha >= 2 or alpha = inf,
-    recomputed from the game (:func:`divergences`), and compared exactly with the claimed
-    X = s + sum c log(b): log(r)/(alpha - 1) - X is a sum of logarithms (:class:`LogForm`); for a
-    fraction alpha > 1, by bounds (:func:`compare_bounded`)."""
+    """D_alpha(M) (Mironov 2017, Def. 3), recomputed from the game and compared with the claimed
+    X = s + sum c log(b) (:func:`compare_divergence`)."""
     game, x = game_of(games, claim.get("of")), bound_terms(claim.get("bound"), "claim.bound")
     rel, alpha = relation(claim, ["equals", "at_most", "exceeds"]), renyi_order(claim.get("alpha"), "claim.alpha")
     c, shown = compare_divergence([game], alpha, x)
@@ -1402,7 +1393,7 @@ def compare_divergence(games: list, alpha: int | None, x: tuple | None = (ZERO, 
     """The sign of D_alpha(games[0]) - D_alpha(games[1]) - ... - X (X = s + sum c log(b), None: inf),
     and D_alpha(games[0]) as text.  For alpha >= 2 or inf, D = log(r)/(alpha - 1) (log r), so two
     or more divergences compare as r_0 against Prod r_i; against X, and for alpha = 1, the
-    difference is a sum of logarithms (:class:`LogForm`)."""
+    difference is a sum of logarithms (:class:`LogForm`); at a fraction alpha, by :func:`compare_bounded`."""
     if not all(g.rational for g in games):
         raise Malformed("Renyi claims need rational probabilities")
     xs = [] if x is None else [y for b, _ in x[1] for y in (b.numerator, b.denominator)]
@@ -2015,6 +2006,8 @@ def main(argv: list | None = None) -> int:
     certificate the checker prints what it derived from the games and the proof, each game's SHA-256
     fingerprint (``exactdp info CASE --fingerprint`` prints it for the games exactdp builds from a case
     file) and, apart and marked, the labels it did not verify."""
+    import argparse
+
     ap = argparse.ArgumentParser(
         prog="exactdp-check", description="Check exactdp certificates (Python standard library only)."
     )
