@@ -542,6 +542,7 @@ def test_imports_only_the_standard_library():
         "hashlib",
         "json",
         "math",
+        "operator",
         "os",
         "sys",
         "fractions",
