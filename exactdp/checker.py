@@ -277,10 +277,8 @@ def ptrim(c: list) -> tuple:
 
 def cost(*polys: tuple) -> int:
     """Word operations to multiply every coefficient of one by every coefficient of the others."""
-    out = sum(max(abs(c).bit_length() for c in p) for p in polys if p) // 64 + 1
-    for p in polys:
-        out *= max(len(p), 1)
-    return out
+    words = sum(max(abs(c).bit_length() for c in p) for p in polys if p) // 64 + 1
+    return words * prod(max(len(p), 1) for p in polys)
 
 
 def padd(a: tuple, b: tuple, sign: int = 1) -> tuple:
@@ -498,10 +496,9 @@ class Game:
     def __init__(self, name: str, raw: object, path: str):
         if not isinstance(raw, dict) or set(raw) != {"datasets", "pairs", "root", "nodes"}:
             raise Malformed(f"{path}: a game has exactly the keys datasets, pairs, root, nodes")
-        self.name, ds = name, field(raw, "datasets", list, path)
-        if not ds or not all(isinstance(d, str) for d in ds) or len(set(ds)) != len(ds):
+        self.name, self.datasets = name, field(raw, "datasets", list, path)
+        if not (ds := self.datasets) or not all(isinstance(d, str) for d in ds) or len(set(ds)) != len(ds):
             raise Malformed(f"{path}.datasets: distinct names")
-        self.datasets = ds
         self.pairs = [self.ids(p) for p in field(raw, "pairs", list, path)]
         odd = any(len(p) != 2 or -1 in p or p[0] == p[1] or p[::-1] not in self.pairs for p in self.pairs)
         if odd or not self.pairs or len(set(self.pairs)) < len(self.pairs):
@@ -816,8 +813,7 @@ def chain(game: Game, pair: tuple) -> tuple[Any, list]:
         if nd[0] == "ask":
             memo.append(upper_hull([memo[c] for c in nd[2]]))
         else:
-            top: Any = ZERO
-            edges: dict = {}
+            top, edges = ZERO, dict[Any, Any]()
             for row, c in zip(game.probs(k), nd[4]):
                 p, q = row[i], row[j]
                 top += p * memo[c][0] if q else p
@@ -1411,12 +1407,8 @@ def compare_divergence(games: list, alpha: int | None, x: tuple | None = (ZERO, 
         return order(d, prod(rest)), shown
     if alpha != 1:
         d = LogForm.log(coprime_base([d.numerator, d.denominator] + xs), d, Fraction(1, alpha - 1) if alpha else ONE)
-    s, terms = x or (ZERO, [])
-    diff = d - LogForm(d.base, s)
-    for b, c in terms:
-        diff = diff + LogForm.log(d.base, b, -c)
-    for r in rest:
-        diff = diff - r
+    s, terms = x or (ZERO, [])  # d - s - sum c log(b) - sum of the rest
+    diff = sum([LogForm.log(d.base, b, -c) for b, c in terms] + [r.scale(-1) for r in rest], d - LogForm(d.base, s))
     return diff.sign(), f"D = {shown}"
 
 
@@ -1468,14 +1460,10 @@ def simulates(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     statement = f"{text(game.name)} is {NOT}a post-processing T(RR_({eps}, {text(delta)})) (Thm 1.10)"
     if infinite(lam):
         return "no finite eps", statement, False
-
-    entries = {
-        key: enumerate(field(proof, key, list, "proof", optional=True) or [])
-        for key in ("simulation", "farkas", "breaks")
-    }
-    with_t = {check_simulation(game, s, f"proof.simulation[{k}]", lam, delta) for k, s in entries["simulation"]}
-    no_t = {check_farkas(game, f, f"proof.farkas[{k}]", lam, delta) for k, f in entries["farkas"]}
-    for k, raw in entries["breaks"]:
+    sims, farkas, breaks = (field(proof, key, list, "proof", True) or [] for key in ("simulation", "farkas", "breaks"))
+    with_t = {check_simulation(game, s, f"proof.simulation[{k}]", lam, delta) for k, s in enumerate(sims)}
+    no_t = {check_farkas(game, f, f"proof.farkas[{k}]", lam, delta) for k, f in enumerate(farkas)}
+    for k, raw in enumerate(breaks):
         pair = game.pair(raw, f"proof.breaks[{k}]")
         if not hockey(game, pair, lam)[0] > delta:
             said = f"the pair {game.pair_names(pair)} is ({log_text(lam)}, {text(delta)})-DP"
