@@ -230,11 +230,10 @@ def log_iv(x: Fraction, p: int) -> tuple[Fraction, Fraction]:
 
 
 def phi_iv(x: Fraction, p: int) -> tuple[Fraction, Fraction]:
-    """Bounds on Phi(x), the standard normal distribution function: for x >= 0
-    Phi(x) = 1/2 + e^(-x^2/2)/sqrt(2 pi) * sum_n x^(2n+1)/(1*3*...*(2n+1)) (ratios x^2/(2n+3)),
-    with pi/6 = arcsin(1/2) = sum_k c_k, c_0 = 1/2, ratios (2k+1)^2/(4(2k+2)(2k+3)) <= 1/4, and
-    integer square roots; Phi(x) = 1 - Phi(-x) for x < 0.  Far out, 1 - Phi(x) < e^(-x^2/2) <=
-    2/(2 + x^2) gives cheap bounds."""
+    """Bounds on Phi(x), the standard normal distribution function: for x >= 0 Phi(x) = 1/2 +
+    e^(-x^2/2)/sqrt(2 pi) * sum_n x^(2n+1)/(1*3*...*(2n+1)) (ratios x^2/(2n+3)), with pi/6 =
+    arcsin(1/2) = sum_k c_k, c_0 = 1/2, ratios (2k+1)^2/(4(2k+2)(2k+3)) <= 1/4, and integer square
+    roots; Phi(x) = 1 - Phi(-x) for x < 0.  Far out, 1 - Phi(x) < e^(-x^2/2) <= 2/(2 + x^2)."""
     if x < 0:
         lo, hi = phi_iv(-x, p)
         return 1 - hi, 1 - lo
@@ -1007,10 +1006,9 @@ def iroot(n: int, k: int) -> int:
 
 def renyi_iv(game: Game, alpha: Fraction, p: int) -> Any:
     """(lo, hi) with lo/2^p <= r <= hi/2^p, r the largest over the ordered pairs of the Renyi sum
-    (:func:`renyi_sum`) at a non-integer alpha = 1 + u/v, or INF.  The recursion is renyi_sum's,
-    on integers over 2^p rounded outwards; (p_a/p'_a)^(u/v) lies between floor(R) 2^-p and
-    (floor(R') + 1) 2^-p, for R and R' the integer v-th roots (:func:`iroot`) of
-    p_a^u 2^(p v)/p'_a^u rounded down and up."""
+    (:func:`renyi_sum`) at a non-integer alpha = 1 + u/v, or INF.  The recursion is renyi_sum's, on
+    integers over 2^p rounded outwards; (p_a/p'_a)^(u/v) lies between floor(R) 2^-p and (floor(R')
+    + 1) 2^-p, R and R' the integer v-th roots (:func:`iroot`) of p_a^u 2^(p v)/p'_a^u rounded down and up."""
     u, v, one, roots, out = (alpha - 1).numerator, (alpha - 1).denominator, 1 << p, {}, []
     for i, j in game.pairs:
         val: list = []
@@ -1213,13 +1211,9 @@ def param(obj: Any, key: Any, where: str = "claim", kind: str = "number") -> Any
         if not isinstance(q, Fraction) or q == 0 or (Qt.L and (q * Qt.L).denominator == 1):
             raise Malformed(f"{path}: exp(q) needs a rational q with e^q outside the field (else write it as t^k)")
         return ("exp", q)
-    v = number(raw, path)
-    if kind == "prob" and not 0 <= v <= 1:
-        raise Malformed(f"{path}: must lie in [0, 1]")
-    if kind in ("ratio", "lam", "exp") and v < 0:
-        raise Malformed(f"{path}: must be >= 0")
-    if kind in ("lam", "exp") and v < 1:
-        raise Malformed(f"{path}: e^eps must be >= 1")
+    v, least = number(raw, path), {"prob": 0, "ratio": 0, "lam": 1, "exp": 1}.get(kind)  # (e^eps >= 1)
+    if least is not None and not (least <= v and (kind != "prob" or v <= 1)):
+        raise Malformed(f"{path}: must lie in [{least}, {1 if kind == 'prob' else INF}]")
     return v
 
 
@@ -1291,12 +1285,11 @@ def above(ca: tuple, cb: tuple, lo: Any) -> Any:
 
 
 def profile(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
-    """delta_M(lam) <= delta_N(lam) for every lam >= 1 (eps >= 0); profile_eq is both directions,
-    compared by :func:`above`.
-
-    fdp: M is f-DP for f = T(N), N's trade-off function (Dong, Roth & Su 2022): T(M) >= T(N), which
-    is delta_M <= delta_N for every lam >= 0 (their Prop. 2.12); for lam < 1 it follows from lam >= 1,
-    because over a symmetric set of pairs (every game's) delta(lam) = 1 - lam + lam delta(1/lam)."""
+    """delta_M(lam) <= delta_N(lam) for every lam >= 1 (eps >= 0), compared by :func:`above`;
+    profile_eq is both directions.  fdp: M is f-DP for f = T(N), N's trade-off function (Dong, Roth &
+    Su 2022): T(M) >= T(N), which is delta_M <= delta_N for every lam >= 0 (their Prop. 2.12); for
+    lam < 1 it follows from lam >= 1, because over a symmetric set of pairs (every game's) delta(lam)
+    = 1 - lam + lam delta(1/lam)."""
     key, rel = {"profile_le": ("than", "<="), "profile_eq": ("as", "equals")}.get(kind, ("f", None))
     m, n = game_of(games, claim.get("of")), game_of(games, claim.get(key))
     statement = f"profile of {text(m.name)} {rel} profile of {text(n.name)}"
@@ -1413,10 +1406,9 @@ def compare_divergence(games: list, alpha: int | None, x: tuple | None = (ZERO, 
 
 
 def compare_bounded(game: Game, alpha: Fraction, x: tuple | None) -> tuple[int, str]:
-    """The sign of D_alpha - X at a non-integer alpha, D_alpha = log(r)/(alpha - 1) being
-    transcendental in general: from the bounds on r (:func:`renyi_iv`) and rigorous bounds on the
-    logarithms, at 64, 128, ... bits until they decide it (beyond --max-precision: Malformed; an
-    equality is never decided)."""
+    """The sign of D_alpha - X at a non-integer alpha (D_alpha = log(r)/(alpha - 1) is transcendental
+    in general): from the bounds on r (:func:`renyi_iv`) and on the logarithms, at 64, 128, ... bits
+    until they decide it (beyond --max-precision: Malformed; an equality is never decided)."""
     top = renyi_iv(game, alpha, 1)
     if top == INF or x is None:
         return (top == INF) - (x is None), "D = inf" if top == INF else "D is finite"
@@ -1484,8 +1476,7 @@ def theorem_bound(theorem: str, lams: list, deltas: list) -> tuple[Any, Any]:
     deltas[i])-DP: basic (Sum eps_i, Sum delta_i; Vadhan & Wang 2021, Thm 3.3 for concurrent
     composition of pure components; Vadhan & Zhang 2023 and Lyu 2022 for approximate ones),
     improved basic (delta_T = 1 - Prod(1 - delta_i); Henzinger, Safavi & Vadhan, Remark 5.12) and
-    Thm 1.8 (delta_T = min over orders of Sum_k e^(eps_(s(1)) + ... + eps_(s(k-1))) delta_(s(k)),
-    over all k! orders here)."""
+    Thm 1.8 (delta_T = min over all k! orders s of Sum_k e^(eps_(s(1)) + ... + eps_(s(k-1))) delta_(s(k)))."""
     if theorem == "basic":
         return prod(lams), sum(deltas, ZERO)
     if theorem == "improved-basic":
@@ -1677,10 +1668,8 @@ def check_certificate(cert: object, hashes: set | None = None) -> str:
     said = f"case file {file} (sha256 {sha}), case {text(case.get('name'))}, claim {text(case.get('claim'))}"
     lines.append(f"unverified (written by the certificate's author, not checked): {said}")
     if hashes is not None and case.get("sha256") not in hashes:
-        raise OtherCase(
-            f"it names the case file {file} (sha256 {sha}), not one of the --case files; its proof checks:\n  "
-            + "\n  ".join(lines)
-        )
+        said = f"it names the case file {file} (sha256 {sha}), not one of the --case files; its proof checks:"
+        raise OtherCase("\n  ".join([said] + lines))
     return "\n".join(lines)
 
 
@@ -1800,7 +1789,8 @@ def sturm(a: tuple) -> list:
         r = prem(seq[-2], seq[-1], len(seq[-1]), "a Sturm sequence")
         if not r:
             break
-        seq.append(tuple(-x // gcd(*r) for x in r))
+        g = gcd(*r)
+        seq.append(tuple(-x // g for x in r))
     return seq
 
 
