@@ -1035,15 +1035,6 @@ def renyi_iv(game: Game, alpha: Fraction, p: int) -> Any:
     return INF if INF in out else (max(x[0] for x in out), max(x[1] for x in out))
 
 
-def divergences(games: list, alpha: int | None, xs: list | None = None) -> list:
-    """D_alpha of each game, the largest over its ordered pairs (INF when infinite): for alpha = 1
-    the KL divergence, a LogForm over a coprime base of the games' integers and ``xs``; else the
-    largest Renyi sum r: D_alpha = log(r)/(alpha - 1), or log(r) for alpha = inf."""
-    ints = [n for g in games for nd in g.nodes if nd[0] == "answer" for r in nd[3] for n in r] if alpha == 1 else []
-    base = coprime_base(ints + (xs or [])) if alpha == 1 else None
-    return [most([renyi_sum(g, p, alpha, base) for p in g.pairs]) for g in games]
-
-
 def br_ratio(game: Game, pair: tuple, deterministic: bool) -> Any:
     """e^(BR-range) for one ordered pair (Dong, Durfee & Rogers 2020, Def. 2.2): the largest
     P_x(w1)/P_x'(w1) over P_x(w2)/P_x'(w2) for two views w1, w2 (P_x + P_x' > 0) of one
@@ -1380,15 +1371,19 @@ def renyi_order(raw: Any, path: str, whole: bool = False) -> Any:
 
 def compare_divergence(games: list, alpha: int | None, x: tuple | None = (ZERO, [])) -> tuple[int, str]:
     """The sign of D_alpha(games[0]) - D_alpha(games[1]) - ... - X (X = s + sum c log(b), None: inf),
-    and D_alpha(games[0]) as text.  For alpha >= 2 or inf, D = log(r)/(alpha - 1) (log r), so two
-    or more divergences compare as r_0 against Prod r_i; against X, and for alpha = 1, the
-    difference is a sum of logarithms (:class:`LogForm`); at a fraction alpha, by :func:`compare_bounded`."""
+    and D_alpha(games[0]) as text.  For alpha >= 2 or inf, D = log(r)/(alpha - 1) (log r), r the
+    largest Renyi sum (:func:`renyi_sum`) over the ordered pairs, so two or more divergences compare
+    as r_0 against Prod r_i; against X, and for alpha = 1 (KL, a LogForm over a coprime base of the
+    games' integers and X's), the difference is a sum of logarithms (:class:`LogForm`); at a
+    fraction alpha, by :func:`compare_bounded`."""
     if not all(g.rational for g in games):
         raise Malformed("Renyi claims need rational probabilities")
     xs = [] if x is None else [y for b, _ in x[1] for y in (b.numerator, b.denominator)]
     if isinstance(alpha, Fraction):
         return compare_bounded(games[0], alpha, x)
-    d, *rest = divergences(games, alpha, xs)
+    ints = [n for g in games for nd in g.nodes if nd[0] == "answer" for r in nd[3] for n in r] if alpha == 1 else []
+    base = coprime_base(ints + xs) if alpha == 1 else None
+    d, *rest = [most([renyi_sum(g, p, alpha, base) for p in g.pairs]) for g in games]
     beyond = x is None or any(infinite(r) for r in rest)
     if infinite(d) or alpha == 1:
         shown = "inf" if infinite(d) else "a sum of logarithms"
