@@ -1979,7 +1979,7 @@ def main(argv: list | None = None) -> int:
     certificate the checker prints what it derived from the games and the proof, each game's SHA-256
     fingerprint (``exactdp info CASE --fingerprint`` prints it for the games exactdp builds from a case
     file) and, apart and marked, the labels it did not verify."""
-    import argparse
+    import argparse  # start-up: only the command line parses arguments (the kernel, imported by exactdp, needs none)
 
     ap = argparse.ArgumentParser(
         prog="exactdp-check", description="Check exactdp certificates (Python standard library only)."
