@@ -4,32 +4,24 @@ r"""Check exactdp certificates using nothing but the Python standard library (us
 This file imports nothing from exactdp and shares no code with it: a referee who reads it need not
 trust exactdp's reader, engines, SymPy, gmpy2, mpmath or FLINT, only Python and these lines.
 
-The mathematics.  A game is a finite DAG of adversary choices (``ask``), answer distributions with
-one exact probability per dataset (``answer``) and the end; a view is its sequence of labels
-(Vadhan & Wang 2021, Def. 1.5-1.7).  For an ordered adjacent pair (x, x') and lam >= 0,
+A game is a finite DAG of adversary choices (``ask``), answer distributions with one exact
+probability per dataset (``answer``) and the end; a view is its sequence of labels (Vadhan & Wang
+2021, Def. 1.5-1.7).  For an ordered adjacent pair (x, x') and lam >= 0,
 
     delta(lam) = sup over deterministic adversaries of sum over views w of (P_x(w) - lam P_x'(w))_+,
 
 and M is (eps, delta)-DP iff delta(e^eps) <= delta for every ordered pair (Def. 1.7; Lemma 2.2:
-deterministic adversaries suffice).  delta is convex; by induction over the game it is (1 - lam)_+
-at the end, the max over the options at a choice, and sum_a p_a delta_a(lam p'_a/p_a) (plus p_a
-when p'_a = 0) at an answer.  The checker computes everything it states, trusting no claimed value:
-
-* delta(lam) and its left derivative at one lam (:func:`hockey`): (eps, delta)-DP, delta claims,
-  and PrivLoss(M, delta) = inf{eps >= 0 : delta(e^eps) <= delta}, pinned by delta(lam*) = delta with
-  a negative left derivative;
-* delta for every lam at once, as a concave chain (:func:`chain`): profile, f-DP and GDP claims;
-* Renyi and KL divergences, bounded range, concurrent compositions built from their components
-  (Def. 2.1), and the composition theorems' bounds from their formulas;
-* post-processors of randomized response (Thm 1.10): tables checked on every history, or Farkas
-  multipliers showing that none exists.
+deterministic adversaries suffice).  The checker computes everything it states, trusting no claimed
+value: delta and its left derivative at one lam (:func:`hockey`), delta for every lam as a concave
+chain (:func:`chain`), Renyi and KL divergences, bounded range, concurrent compositions (Def. 2.1)
+and the composition theorems' bounds; post-processors of randomized response (Thm 1.10) are tables
+checked on every history, or Farkas multipliers showing that none exists.
 
 Numbers are exact: rationals (``fractions.Fraction``) and, when a certificate declares
 ``"field": "exp(1/L)"``, elements of Q(t), t = e^(1/L), written as integer polynomials in t, lowest
 degree first (``"1,0,3/1,1"`` is (1 + 3t^2)/(1 + t)).  Signs in Q(t) and comparisons with e^q,
-logarithms and the normal distribution function Phi are decided by rational bounds (series with
-explicit remainders) refined until decided: t is transcendental (Lindemann-Weierstrass), so a
-nonzero element of Q(t) never looks like 0.
+logarithms and Phi are decided by rational bounds (series with explicit remainders) refined until
+decided: t is transcendental (Lindemann-Weierstrass), so a nonzero element of Q(t) never looks like 0.
 """
 
 from __future__ import annotations
@@ -41,7 +33,6 @@ if __name__ == "__main__":  # `python exactdp/checker.py`: this file's folder ho
     _HERE = os.path.dirname(os.path.abspath(__file__))  # `numbers` package, which would shadow
     sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]  # the stdlib's
 
-import argparse  # noqa: E402
 import gc  # noqa: E402
 import hashlib  # noqa: E402
 import json  # noqa: E402
@@ -50,8 +41,9 @@ from collections.abc import Iterator  # noqa: E402
 from contextlib import contextmanager  # noqa: E402
 from fractions import Fraction  # noqa: E402
 from functools import cached_property, total_ordering  # noqa: E402
-from itertools import permutations, zip_longest  # noqa: E402
+from itertools import accumulate, permutations, zip_longest  # noqa: E402
 from math import gcd, isqrt, lcm, prod  # noqa: E402
+from operator import mul  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
@@ -70,6 +62,9 @@ DEFAULT_LIMITS = {
 }
 LIMITS = dict(DEFAULT_LIMITS)
 _SPENT = {"bits": 0, "steps": 0}  # what one certificate's recomputations have cost so far
+_PARSED: dict = {}  # text -> number: games repeat the same probabilities many times
+_POINTS: dict = {}  # (game, lam) -> delta_at
+_T: dict = {}  # (L, p) -> integers A, B with A/2^p <= t = e^(1/L) <= B/2^p
 
 
 class Malformed(Exception):
@@ -118,9 +113,9 @@ def spend(kind: str, amount: int, what: str) -> None:
 def field(obj: Any, key: str, kind: type, path: str, optional: bool = False) -> Any:
     if not isinstance(obj, dict):
         raise Malformed(f"{path}: expected an object")
+    if optional and key not in obj:
+        return None
     if key not in obj:
-        if optional:
-            return None
         raise Malformed(f"{path}: missing key {key!r}")
     value = obj[key]
     if (kind is int and isinstance(value, bool)) or not isinstance(value, kind):
@@ -148,9 +143,6 @@ def log_text(lam: object) -> str:
     return "inf" if lam == INF else "0" if lam == 1 else f"log({text(lam)})"
 
 
-_PARSED: dict = {}  # text -> number: games repeat the same probabilities many times
-
-
 def number(value: Any, path: str) -> Any:
     """An exact number "n" or "n/d" (ASCII digits, an optional minus); with a field, n and d may be
     comma-separated integer coefficients of polynomials in t, lowest degree first."""
@@ -168,9 +160,10 @@ def number(value: Any, path: str) -> Any:
         raise Malformed(f"{path}: a number with too many digits") from None
     if len(n) == len(d) == 1 and not d[0]:
         raise Malformed(f"{path}: zero denominator")
-    if (len(n) > 1 or len(d) > 1) and not Qt.L:
+    if (len(n) > 1 or len(d) > 1) and not (Qt.L or Cell.at):
         raise Malformed(f"{path}: {value[:40]!r} is a polynomial, but the certificate declares no field")
     x = Fraction(n[0], d[0]) if len(n) == len(d) == 1 else Qt.make(n, d)
+    x = substitute(x, path) if Cell.at and isinstance(x, Qt) else x  # (a symbol at a value: its section below)
     if len(_PARSED) < 100_000:
         _PARSED[value] = x
     return x
@@ -237,11 +230,10 @@ def log_iv(x: Fraction, p: int) -> tuple[Fraction, Fraction]:
 
 
 def phi_iv(x: Fraction, p: int) -> tuple[Fraction, Fraction]:
-    """Bounds on Phi(x), the standard normal distribution function: for x >= 0
-    Phi(x) = 1/2 + e^(-x^2/2)/sqrt(2 pi) * sum_n x^(2n+1)/(1*3*...*(2n+1)) (ratios x^2/(2n+3)),
-    with pi/6 = arcsin(1/2) = sum_k c_k, c_0 = 1/2, ratios (2k+1)^2/(4(2k+2)(2k+3)) <= 1/4, and
-    integer square roots; Phi(x) = 1 - Phi(-x) for x < 0.  Far out, 1 - Phi(x) < e^(-x^2/2) <=
-    2/(2 + x^2) gives cheap bounds."""
+    """Bounds on Phi(x), the standard normal distribution function: for x >= 0 Phi(x) = 1/2 +
+    e^(-x^2/2)/sqrt(2 pi) * sum_n x^(2n+1)/(1*3*...*(2n+1)) (ratios x^2/(2n+3)), with pi/6 =
+    arcsin(1/2) = sum_k c_k, c_0 = 1/2, ratios (2k+1)^2/(4(2k+2)(2k+3)) <= 1/4, and integer square
+    roots; Phi(x) = 1 - Phi(-x) for x < 0.  Far out, 1 - Phi(x) < e^(-x^2/2) <= 2/(2 + x^2)."""
     if x < 0:
         lo, hi = phi_iv(-x, p)
         return 1 - hi, 1 - lo
@@ -284,10 +276,8 @@ def ptrim(c: list) -> tuple:
 
 def cost(*polys: tuple) -> int:
     """Word operations to multiply every coefficient of one by every coefficient of the others."""
-    out = sum(max(abs(c).bit_length() for c in p) for p in polys if p) // 64 + 1
-    for p in polys:
-        out *= max(len(p), 1)
-    return out
+    words = sum(max(abs(c).bit_length() for c in p) for p in polys if p) // 64 + 1
+    return words * prod(max(len(p), 1) for p in polys)
 
 
 def padd(a: tuple, b: tuple, sign: int = 1) -> tuple:
@@ -329,18 +319,25 @@ def pgcd(a: tuple, b: tuple) -> tuple:
     content = gcd(gcd(*a), gcd(*b))
     a, b = (prim(a), prim(b)) if len(a) >= len(b) else (prim(b), prim(a))
     while True:
-        r = list(a)
-        while len(r) >= len(b):  # r <- lc(b) r - r_top t^k b
-            spend("steps", cost(tuple(r), b) // len(b) * 2, "the gcd of polynomials in t")
-            k, top = len(r) - len(b), r[-1]
-            r = [x * b[-1] for x in r]
-            for i, y in enumerate(b):
-                r[i + k] -= top * y
-            while r and not r[-1]:
-                r.pop()
+        r = prem(a, b, 2, "the gcd of polynomials in t")
         if len(r) <= 1:
             return tuple(content * c for c in b) if not r else (content,)
         a, b = b, prim(tuple(r))
+
+
+def prem(a: tuple, b: tuple, work: int, what: str) -> list:
+    """A pseudo-remainder of a by b, a positive multiple of the remainder: r <- |lc b| r - sign(lc b)
+    r_top t^k b while deg r >= deg b (each step costs ``work``/len(b) products of coefficients)."""
+    r, s = list(a), 1 if b[-1] > 0 else -1
+    while len(r) >= len(b):
+        spend("steps", cost(tuple(r), b) * work // len(b), what)
+        k, top = len(r) - len(b), r[-1] * s
+        r = [x * b[-1] * s for x in r]
+        for i, y in enumerate(b):
+            r[i + k] -= top * y
+        while r and not r[-1]:
+            r.pop()
+    return r
 
 
 def pvalue(a: tuple, p: int) -> tuple[Fraction, Fraction]:
@@ -365,14 +362,11 @@ def pvalue(a: tuple, p: int) -> tuple[Fraction, Fraction]:
     return Fraction(bottom, scale), Fraction(top, scale)
 
 
-_T: dict = {}  # (L, p) -> integers A, B with A/2^p <= t = e^(1/L) <= B/2^p
-
-
 def psign(a: tuple) -> int:
-    if Cell.name:  # a symbol on a cell (its own section below)
-        return cell_sign(a)
     if len(a) <= 1:
         return (a[0] > 0) - (a[0] < 0) if a else 0
+    if Cell.name:  # a symbol on a cell (its own section below)
+        return cell_sign(a)
     return decide(lambda p: pvalue(a, p), "a polynomial in t")
 
 
@@ -501,10 +495,9 @@ class Game:
     def __init__(self, name: str, raw: object, path: str):
         if not isinstance(raw, dict) or set(raw) != {"datasets", "pairs", "root", "nodes"}:
             raise Malformed(f"{path}: a game has exactly the keys datasets, pairs, root, nodes")
-        self.name, ds = name, field(raw, "datasets", list, path)
-        if not ds or not all(isinstance(d, str) for d in ds) or len(set(ds)) != len(ds):
+        self.name, self.datasets = name, field(raw, "datasets", list, path)
+        if not (ds := self.datasets) or not all(isinstance(d, str) for d in ds) or len(set(ds)) != len(ds):
             raise Malformed(f"{path}.datasets: distinct names")
-        self.datasets = ds
         self.pairs = [self.ids(p) for p in field(raw, "pairs", list, path)]
         odd = any(len(p) != 2 or -1 in p or p[0] == p[1] or p[::-1] not in self.pairs for p in self.pairs)
         if odd or not self.pairs or len(set(self.pairs)) < len(self.pairs):
@@ -597,8 +590,7 @@ class Game:
     @cached_property
     def shared(self) -> set:
         """The nodes with more than one parent edge (where histories can merge)."""
-        seen: set = set()
-        out: set = set()
+        seen, out = set[int](), set[int]()
         for c in (c for k in self.reachable for c in self.nodes[k][-1]):
             (out if c in seen else seen).add(c)
         return out
@@ -645,9 +637,8 @@ def fingerprint(game: Game) -> str:
     def num(n: Any, den: Any) -> str:  # canonical text, once per distinct value
         if (n, den) not in seen:
             q = Fraction(n, den) if isinstance(n, int) else Qt.of(n / den)
-            seen[n, den] = (
-                str(q) if isinstance(q, Fraction) else "/".join(",".join(map(str, c[::g])) for c in (q.n or (0,), q.d))
-            )
+            polys = (q.n or (0,), q.d) if isinstance(q, Qt) else ()
+            seen[n, den] = "/".join(",".join(map(str, c[::g])) for c in polys) or str(q)
         return seen[n, den]
 
     nodes: list = []
@@ -676,8 +667,7 @@ def concomp(games: list, names: list) -> Game:
         if tag == "answer":
             nd = games[j].nodes[at[j]]
             return nd[:4] + ([("wait", -1, at[:j] + (c,) + at[j + 1 :]) for c in nd[4]],)
-        labels: list = []
-        succ: list = []
+        labels, succ = list[Any](), list[Any]()
         for j, g in enumerate(games):
             nd = g.nodes[at[j]]
             if nd[0] == "answer":
@@ -688,9 +678,7 @@ def concomp(games: list, names: list) -> Game:
                 succ.append(("answer", j, moved) if g.nodes[c][0] == "answer" else ("wait", -1, moved))
         return ("ask", labels, succ) if labels else END
 
-    ids: dict = {}
-    nodes: list = []
-    stack = [(("wait", -1, tuple(g.root for g in games)), False)]
+    ids, nodes, stack = {}, list[Any](), [(("wait", -1, tuple(g.root for g in games)), False)]
     while stack:
         state, expanded = stack.pop()
         if state in ids:
@@ -724,11 +712,9 @@ def most(values: list) -> Any:
 
 def hockey(game: Game, pair: tuple, lam: Any) -> tuple[Any, Any]:
     """(delta(lam), its left derivative) for the ordered pair (x, x') = ``pair`` and a finite
-    lam >= 0, exactly.
-
-    A history with P_x(h) = a/m, P_x'(h) = b/m reaches node v with the weights (a, b), and the rest
-    contributes F_v(a, b) = sup_A sum_w (a P_x(w|h) - lam b P_x'(w|h))_+, positively homogeneous,
-    so it is memoised on (v, a:b): a and b divided by their gcd (in a field, by b).  With p_c =
+    lam >= 0, exactly.  A history with P_x(h) = a/m, P_x'(h) = b/m reaches node v with the weights
+    (a, b), and the rest contributes F_v(a, b) = sup_A sum_w (a P_x(w|h) - lam b P_x'(w|h))_+,
+    positively homogeneous, so memoised on (v, a:b) (a and b divided by their gcd).  With p_c =
     n_c/D at an answer, lam = ln/ld and G_v = ld dc_v F_v (dc_v: a common denominator of the views
     below v, :meth:`Game.dc`), everything stays integral:
 
@@ -794,9 +780,6 @@ def hockey(game: Game, pair: tuple, lam: Any) -> tuple[Any, Any]:
     return Qt.of(g) / (ld * dc[game.root]), -Qt.of(e) / dc[game.root]
 
 
-_POINTS: dict = {}
-
-
 def delta_at(game: Game, lam: Any) -> tuple[Any, Any]:
     """delta_M(lam): the largest over the ordered pairs, and the left derivative there (the least
     among the pairs attaining it); for lam = INF the limit, the largest probability of the views
@@ -829,8 +812,7 @@ def chain(game: Game, pair: tuple) -> tuple[Any, list]:
         if nd[0] == "ask":
             memo.append(upper_hull([memo[c] for c in nd[2]]))
         else:
-            top: Any = ZERO
-            edges: dict = {}
+            top, edges = ZERO, dict[Any, Any]()
             for row, c in zip(game.probs(k), nd[4]):
                 p, q = row[i], row[j]
                 top += p * memo[c][0] if q else p
@@ -915,9 +897,7 @@ class LogForm:
         return LogForm(base, ZERO, c)
 
     def __add__(self, o: LogForm) -> LogForm:
-        c = dict(self.c)
-        for k, v in o.c.items():
-            c[k] = c.get(k, ZERO) + v
+        c = {k: self.c.get(k, ZERO) + o.c.get(k, ZERO) for k in self.c.keys() | o.c.keys()}
         return LogForm(self.base, self.s + o.s, {k: v for k, v in c.items() if v})
 
     def __sub__(self, o: LogForm) -> LogForm:
@@ -1026,10 +1006,9 @@ def iroot(n: int, k: int) -> int:
 
 def renyi_iv(game: Game, alpha: Fraction, p: int) -> Any:
     """(lo, hi) with lo/2^p <= r <= hi/2^p, r the largest over the ordered pairs of the Renyi sum
-    (:func:`renyi_sum`) at a non-integer alpha = 1 + u/v, or INF.  The recursion is renyi_sum's,
-    on integers over 2^p rounded outwards; (p_a/p'_a)^(u/v) lies between floor(R) 2^-p and
-    (floor(R') + 1) 2^-p, for R and R' the integer v-th roots (:func:`iroot`) of
-    p_a^u 2^(p v)/p'_a^u rounded down and up."""
+    (:func:`renyi_sum`) at a non-integer alpha = 1 + u/v, or INF.  The recursion is renyi_sum's, on
+    integers over 2^p rounded outwards; (p_a/p'_a)^(u/v) lies between floor(R) 2^-p and (floor(R')
+    + 1) 2^-p, R and R' the integer v-th roots (:func:`iroot`) of p_a^u 2^(p v)/p'_a^u rounded down and up."""
     u, v, one, roots, out = (alpha - 1).numerator, (alpha - 1).denominator, 1 << p, {}, []
     for i, j in game.pairs:
         val: list = []
@@ -1056,24 +1035,13 @@ def renyi_iv(game: Game, alpha: Fraction, p: int) -> Any:
     return INF if INF in out else (max(x[0] for x in out), max(x[1] for x in out))
 
 
-def divergences(games: list, alpha: int | None, xs: list | None = None) -> list:
-    """D_alpha of each game, the largest over its ordered pairs (INF when infinite): for alpha = 1
-    the KL divergence, a LogForm over a coprime base of the games' integers and ``xs``; else the
-    largest Renyi sum r: D_alpha = log(r)/(alpha - 1), or log(r) for alpha = inf."""
-    ints = [n for g in games for nd in g.nodes if nd[0] == "answer" for r in nd[3] for n in r] if alpha == 1 else []
-    base = coprime_base(ints + (xs or [])) if alpha == 1 else None
-    return [most([renyi_sum(g, p, alpha, base) for p in g.pairs]) for g in games]
-
-
 def br_ratio(game: Game, pair: tuple, deterministic: bool) -> Any:
     """e^(BR-range) for one ordered pair (Dong, Durfee & Rogers 2020, Def. 2.2): the largest
-    P_x(w1)/P_x'(w1) over P_x(w2)/P_x'(w2) for two views w1, w2 of one deterministic adversary
-    (views with P_x + P_x' > 0), or of any two views for randomized adversaries (whose coins mix
-    strategies).  It is inf when a view has ratio 0 or inf.  Else two views of one strategy first
-    differ at an answer (at a choice the strategy picks one option), after which each continues
-    freely: the largest ratio from answer a over the smallest from answer b != a, the prefix
-    cancelling; HI(v) and LO(v), the largest and smallest ratio of a continuation, are one
-    backward pass."""
+    P_x(w1)/P_x'(w1) over P_x(w2)/P_x'(w2) for two views w1, w2 (P_x + P_x' > 0) of one
+    deterministic adversary, or of any two views for randomized adversaries; inf when a view has
+    ratio 0 or inf.  Two views of one strategy first differ at an answer, then continue freely: the
+    largest ratio from answer a over the smallest from answer b != a, the prefix cancelling; HI(v)
+    and LO(v), the largest and smallest ratio of a continuation, are one backward pass."""
     (i, j), reach = pair, {game.root}  # the nodes that views with P_x, P_x' > 0 reach
     for k in range(game.root, -1, -1):
         for row, c in zip(game.probs(k), game.nodes[k][-1]) if k in reach else ():
@@ -1081,9 +1049,7 @@ def br_ratio(game: Game, pair: tuple, deterministic: bool) -> Any:
                 return INF  # a view impossible under exactly one dataset: ratio 0 or inf
             if row[i]:
                 reach.add(c)
-    hi: list = []
-    lo: list = []
-    best: Any = ONE
+    hi, lo, best = list[Any](), list[Any](), ONE
     for k, nd in enumerate(game.nodes):
         opts = [(r[i] / r[j], c) for r, c in zip(game.probs(k), nd[-1]) if r[i] and r[j]]
         hs, ls = [q * hi[c] for q, c in opts], [q * lo[c] for q, c in opts]
@@ -1112,15 +1078,14 @@ def rr_weights(game: Game, raw: object, path: str, lam: Any, delta: Any) -> tupl
 
 
 def rounds(game: Game, pair: tuple, what: str) -> Iterator[tuple]:
-    """The system both checks below read, round by round.  Its variables are tau_c(h) >= 0, the
-    probability that T outputs the answers of history h when RR outputs c; for each round r (a
-    history ending at an answer node; p the answer history before it, () at the start) its rows are
+    """The system both checks below read.  Its variables are tau_c(h) >= 0, the probability that T
+    outputs the answers of history h when RR outputs c; for each round r (a history ending at an
+    answer node; p the answer history before it, () at the start) its rows are
 
         consistency(c, r): sum_a tau_c(r.a) - tau_c(p) = 0, or = 1 when p = ();
         mixture(b, r.a):   sum_c Pr[RR(b) = c] tau_c(r.a) = P_(x_b)(r.a), for each answer a.
 
-    Yields (r, its node, (P_x(r), P_x'(r)), p), walking the game as a tree (at most
-    --max-histories histories)."""
+    Yields (r, its node, (P_x(r), P_x'(r)), p), walking the game as a tree."""
     (i, j), walked = pair, 0
     stack: list = [(game.root, (), (ONE, ONE), ())]
     while stack:
@@ -1178,16 +1143,13 @@ def check_farkas(game: Game, raw: object, path: str, lam: Any, delta: Any) -> fr
     tau_c(h) >= 0 and y^T b < 0.  Then no T exists."""
     (i, j), outputs, w = rr_weights(game, raw, path, lam, delta)
     ys: dict = {}
-    rows, kinds = (
-        field(raw, "multipliers", list, path),
-        [("consistency", c) for c in outputs] + [("mixture", 0), ("mixture", 1)],
-    )
+    rows, kinds = field(raw, "multipliers", list, path), [("consistency", c) for c in outputs] + [("mixture", 0)]
     if len(rows) > LIMITS["max_histories"]:
         too_large("max_histories", "the Farkas check", f"{len(rows)} rows")
     for k, m in enumerate(rows):
         where = f"{path}.multipliers[{k}]"
         y, row = number(field(m, "y", str, where), where + ".y"), field(m, "row", list, where)
-        if len(row) != 3 or isinstance(row[1], bool) or (row[0], row[1]) not in kinds:
+        if len(row) != 3 or isinstance(row[1], bool) or (row[0], row[1]) not in kinds + [("mixture", 1)]:
             raise Malformed(f"{where}.row: expected [consistency, output, history] or [mixture, b, history]")
         hist = tuple(expect(x, str, f"{where}.row[2]") for x in expect(row[2], list, where + ".row[2]"))
         key = (row[0], outputs.index(row[1]) if row[0] == "consistency" else row[1], hist)
@@ -1209,11 +1171,10 @@ def check_farkas(game: Game, raw: object, path: str, lam: Any, delta: Any) -> fr
         kind, _, h = next(iter(ys))
         raise Malformed(f"{path}: no {kind} row for the history ({', '.join(map(text, h))}) in the game")
     rhs = column.pop((0, ()), ZERO)
-    bad = [key for key, v in column.items() if v < 0]
-    if bad:
-        c, h = bad[0]
-        variable = f"tau_{text(outputs[c])}({', '.join(map(text, h))})"
-        raise Rejected(f"{path}: the combined coefficient of {variable} is negative")
+    for (c, h), v in column.items():
+        if v < 0:
+            variable = f"tau_{text(outputs[c])}({', '.join(map(text, h))})"
+            raise Rejected(f"{path}: the combined coefficient of {variable} is negative")
     if not rhs < 0:
         raise Rejected(f"{path}: the combined right-hand side is {text(rhs)}, not < 0")
     return frozenset((i, j))
@@ -1241,13 +1202,9 @@ def param(obj: Any, key: Any, where: str = "claim", kind: str = "number") -> Any
         if not isinstance(q, Fraction) or q == 0 or (Qt.L and (q * Qt.L).denominator == 1):
             raise Malformed(f"{path}: exp(q) needs a rational q with e^q outside the field (else write it as t^k)")
         return ("exp", q)
-    v = number(raw, path)
-    if kind == "prob" and not 0 <= v <= 1:
-        raise Malformed(f"{path}: must lie in [0, 1]")
-    if kind in ("ratio", "lam", "exp") and v < 0:
-        raise Malformed(f"{path}: must be >= 0")
-    if kind in ("lam", "exp") and v < 1:
-        raise Malformed(f"{path}: e^eps must be >= 1")
+    v, least = number(raw, path), {"prob": 0, "ratio": 0, "lam": 1, "exp": 1}.get(kind)  # (e^eps >= 1)
+    if least is not None and not (least <= v and (kind != "prob" or v <= 1)):
+        raise Malformed(f"{path}: must lie in [{least}, {1 if kind == 'prob' else INF}]")
     return v
 
 
@@ -1319,12 +1276,11 @@ def above(ca: tuple, cb: tuple, lo: Any) -> Any:
 
 
 def profile(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
-    """delta_M(lam) <= delta_N(lam) for every lam >= 1 (eps >= 0); profile_eq is both directions,
-    compared by :func:`above`.
-
-    fdp: M is f-DP for f = T(N), N's trade-off function (Dong, Roth & Su 2022): T(M) >= T(N), which
-    is delta_M <= delta_N for every lam >= 0 (their Prop. 2.12); for lam < 1 it follows from lam >= 1,
-    because over a symmetric set of pairs (every game's) delta(lam) = 1 - lam + lam delta(1/lam)."""
+    """delta_M(lam) <= delta_N(lam) for every lam >= 1 (eps >= 0), compared by :func:`above`;
+    profile_eq is both directions.  fdp: M is f-DP for f = T(N), N's trade-off function (Dong, Roth &
+    Su 2022): T(M) >= T(N), which is delta_M <= delta_N for every lam >= 0 (their Prop. 2.12); for
+    lam < 1 it follows from lam >= 1, because over a symmetric set of pairs (every game's) delta(lam)
+    = 1 - lam + lam delta(1/lam)."""
     key, rel = {"profile_le": ("than", "<="), "profile_eq": ("as", "equals")}.get(kind, ("f", None))
     m, n = game_of(games, claim.get("of")), game_of(games, claim.get(key))
     statement = f"profile of {text(m.name)} {rel} profile of {text(n.name)}"
@@ -1332,8 +1288,7 @@ def profile(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     chains = {m.name: envelope(m), n.name: envelope(n)}
     for a, b in [(m, n)] + ([(n, m)] if kind == "profile_eq" else []):
         ca, cb = chains[a.name], chains[b.name]
-        lam = above(ca, cb, ONE)
-        if lam is not None:
+        if (lam := above(ca, cb, ONE)) is not None:
             va, vb = value(ca, lam), value(cb, lam)
             facts = f"delta_{text(a.name)}({text(lam)}) = {text(va)} > delta_{text(b.name)}({text(lam)}) = {text(vb)}"
             return facts, statement, False
@@ -1395,10 +1350,8 @@ def gdp(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
 
 
 def renyi(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
-    """D_alpha(M) (Mironov 2017, Def. 3) for alpha = 1 (KL), a whole alpha >= 2 or alpha = inf,
-    recomputed from the game (:func:`divergences`), and compared exactly with the claimed
-    X = s + sum c log(b): log(r)/(alpha - 1) - X is a sum of logarithms (:class:`LogForm`); for a
-    fraction alpha > 1, by bounds (:func:`compare_bounded`)."""
+    """D_alpha(M) (Mironov 2017, Def. 3), recomputed from the game and compared with the claimed
+    X = s + sum c log(b) (:func:`compare_divergence`)."""
     game, x = game_of(games, claim.get("of")), bound_terms(claim.get("bound"), "claim.bound")
     rel, alpha = relation(claim, ["equals", "at_most", "exceeds"]), renyi_order(claim.get("alpha"), "claim.alpha")
     c, shown = compare_divergence([game], alpha, x)
@@ -1418,15 +1371,19 @@ def renyi_order(raw: Any, path: str, whole: bool = False) -> Any:
 
 def compare_divergence(games: list, alpha: int | None, x: tuple | None = (ZERO, [])) -> tuple[int, str]:
     """The sign of D_alpha(games[0]) - D_alpha(games[1]) - ... - X (X = s + sum c log(b), None: inf),
-    and D_alpha(games[0]) as text.  For alpha >= 2 or inf, D = log(r)/(alpha - 1) (log r), so two
-    or more divergences compare as r_0 against Prod r_i; against X, and for alpha = 1, the
-    difference is a sum of logarithms (:class:`LogForm`)."""
+    and D_alpha(games[0]) as text.  For alpha >= 2 or inf, D = log(r)/(alpha - 1) (log r), r the
+    largest Renyi sum (:func:`renyi_sum`) over the ordered pairs, so two or more divergences compare
+    as r_0 against Prod r_i; against X, and for alpha = 1 (KL, a LogForm over a coprime base of the
+    games' integers and X's), the difference is a sum of logarithms (:class:`LogForm`); at a
+    fraction alpha, by :func:`compare_bounded`."""
     if not all(g.rational for g in games):
         raise Malformed("Renyi claims need rational probabilities")
     xs = [] if x is None else [y for b, _ in x[1] for y in (b.numerator, b.denominator)]
     if isinstance(alpha, Fraction):
         return compare_bounded(games[0], alpha, x)
-    d, *rest = divergences(games, alpha, xs)
+    ints = [n for g in games for nd in g.nodes if nd[0] == "answer" for r in nd[3] for n in r] if alpha == 1 else []
+    base = coprime_base(ints + xs) if alpha == 1 else None
+    d, *rest = [most([renyi_sum(g, p, alpha, base) for p in g.pairs]) for g in games]
     beyond = x is None or any(infinite(r) for r in rest)
     if infinite(d) or alpha == 1:
         shown = "inf" if infinite(d) else "a sum of logarithms"
@@ -1438,20 +1395,15 @@ def compare_divergence(games: list, alpha: int | None, x: tuple | None = (ZERO, 
         return order(d, prod(rest)), shown
     if alpha != 1:
         d = LogForm.log(coprime_base([d.numerator, d.denominator] + xs), d, Fraction(1, alpha - 1) if alpha else ONE)
-    s, terms = x or (ZERO, [])
-    diff = d - LogForm(d.base, s)
-    for b, c in terms:
-        diff = diff + LogForm.log(d.base, b, -c)
-    for r in rest:
-        diff = diff - r
+    s, terms = x or (ZERO, [])  # d - s - sum c log(b) - sum of the rest
+    diff = sum([LogForm.log(d.base, b, -c) for b, c in terms] + [r.scale(-1) for r in rest], d - LogForm(d.base, s))
     return diff.sign(), f"D = {shown}"
 
 
 def compare_bounded(game: Game, alpha: Fraction, x: tuple | None) -> tuple[int, str]:
-    """The sign of D_alpha - X at a non-integer alpha, D_alpha = log(r)/(alpha - 1) being
-    transcendental in general: from the bounds on r (:func:`renyi_iv`) and rigorous bounds on the
-    logarithms, at 64, 128, ... bits until they decide it (beyond --max-precision: Malformed; an
-    equality is never decided)."""
+    """The sign of D_alpha - X at a non-integer alpha (D_alpha = log(r)/(alpha - 1) is transcendental
+    in general): from the bounds on r (:func:`renyi_iv`) and on the logarithms, at 64, 128, ... bits
+    until they decide it (beyond --max-precision: Malformed; an equality is never decided)."""
     top = renyi_iv(game, alpha, 1)
     if top == INF or x is None:
         return (top == INF) - (x is None), "D = inf" if top == INF else "D is finite"
@@ -1495,14 +1447,10 @@ def simulates(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     statement = f"{text(game.name)} is {NOT}a post-processing T(RR_({eps}, {text(delta)})) (Thm 1.10)"
     if infinite(lam):
         return "no finite eps", statement, False
-
-    entries = {
-        key: enumerate(field(proof, key, list, "proof", optional=True) or [])
-        for key in ("simulation", "farkas", "breaks")
-    }
-    with_t = {check_simulation(game, s, f"proof.simulation[{k}]", lam, delta) for k, s in entries["simulation"]}
-    no_t = {check_farkas(game, f, f"proof.farkas[{k}]", lam, delta) for k, f in entries["farkas"]}
-    for k, raw in entries["breaks"]:
+    sims, farkas, breaks = (field(proof, key, list, "proof", True) or [] for key in ("simulation", "farkas", "breaks"))
+    with_t = {check_simulation(game, s, f"proof.simulation[{k}]", lam, delta) for k, s in enumerate(sims)}
+    no_t = {check_farkas(game, f, f"proof.farkas[{k}]", lam, delta) for k, f in enumerate(farkas)}
+    for k, raw in enumerate(breaks):
         pair = game.pair(raw, f"proof.breaks[{k}]")
         if not hockey(game, pair, lam)[0] > delta:
             said = f"the pair {game.pair_names(pair)} is ({log_text(lam)}, {text(delta)})-DP"
@@ -1523,21 +1471,16 @@ def theorem_bound(theorem: str, lams: list, deltas: list) -> tuple[Any, Any]:
     deltas[i])-DP: basic (Sum eps_i, Sum delta_i; Vadhan & Wang 2021, Thm 3.3 for concurrent
     composition of pure components; Vadhan & Zhang 2023 and Lyu 2022 for approximate ones),
     improved basic (delta_T = 1 - Prod(1 - delta_i); Henzinger, Safavi & Vadhan, Remark 5.12) and
-    Thm 1.8 (delta_T = min over orders of Sum_k e^(eps_(s(1)) + ... + eps_(s(k-1))) delta_(s(k)),
-    over all k! orders here)."""
+    Thm 1.8 (delta_T = min over all k! orders s of Sum_k e^(eps_(s(1)) + ... + eps_(s(k-1))) delta_(s(k)))."""
     if theorem == "basic":
         return prod(lams), sum(deltas, ZERO)
     if theorem == "improved-basic":
         return prod(lams), 1 - prod([1 - d for d in deltas])
-    k = len(lams)
-    spend("steps", prod(range(1, k + 1)) * k, "Theorem 1.8's orders")
-    best = None
-    for perm in permutations(range(k)):
-        total, prefix = ZERO, ONE
-        for i in perm:
-            total, prefix = total + prefix * deltas[i], prefix * lams[i]
-        best = total if best is None or total < best else best
-    return prod(lams), best
+    spend("steps", prod(range(1, len(lams) + 1)) * len(lams), "Theorem 1.8's orders")
+    orders = permutations(range(len(lams)))  # for each, Sum_k (prefix product of e^eps) delta_(s(k))
+    return prod(lams), min(
+        sum(map(mul, accumulate((lams[i] for i in s), mul, initial=ONE), (deltas[i] for i in s))) for s in orders
+    )
 
 
 def optimal_holds(lams: list, deltas: list, at: Any, lam: Any) -> bool:
@@ -1606,14 +1549,13 @@ def composition(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
             return f"{text(g.name)} is not ({log_text(lam)}, {text(d)})-DP", f"{name} within {theorem}", False
         lams.append(lam)
     parts = ", ".join(f"({log_text(x)}, {text(d)})" for x, d in zip(lams, deltas))
+    lam = param(proof, "exp_privloss", "proof", "lam")
     if theorem == "optimal":
         at, bound_text = param(claim, "delta", kind="prob"), "the optimal composition's eps"
-        lam = param(proof, "exp_privloss", "proof", "lam")
         holds = optimal_holds(lams, deltas, at, lam)
     else:
         bound, delta_t = theorem_bound(theorem, lams, deltas)
         at = param(claim, "delta", kind="prob") if claim.get("delta") is not None else delta_t
-        lam = param(proof, "exp_privloss", "proof", "lam")
         holds = at < delta_t or (not infinite(lam) and lam <= bound)
         bound_text = f"{log_text(bound)} at delta >= {text(delta_t)}"
     facts = f"{pinned(built, at, lam)}; components ({parts}); {theorem} gives {bound_text}"
@@ -1675,10 +1617,8 @@ def read_games(cert: object) -> dict:
     if field(cert, "format", str, "certificate") != FORMAT or field(cert, "version", int, "certificate") != VERSION:
         raise Malformed(f"not an {FORMAT} of version {VERSION} (exactdp certify writes them)")
     spec = field(cert, "field", str, "certificate", optional=True)
-    Qt.L = 0
-    if spec == "symbol" and Cell.name:  # rational functions of a symbol on a cell (below)
-        Qt.L = -1
-    elif spec is not None:
+    Qt.L = -1 if spec == "symbol" and Cell.name else 0  # -1: rational functions of a symbol on a cell (below)
+    if spec is not None and not Qt.L:
         body = spec[6:-1] if spec.startswith("exp(1/") and spec.endswith(")") else ""
         if not (body.isascii() and body.isdigit() and 0 < int(body) <= LIMITS["max_degree"]):
             raise Malformed('certificate.field: "exp(1/L)" with a whole L from 1 to --max-degree')
@@ -1723,10 +1663,8 @@ def check_certificate(cert: object, hashes: set | None = None) -> str:
     said = f"case file {file} (sha256 {sha}), case {text(case.get('name'))}, claim {text(case.get('claim'))}"
     lines.append(f"unverified (written by the certificate's author, not checked): {said}")
     if hashes is not None and case.get("sha256") not in hashes:
-        raise OtherCase(
-            f"it names the case file {file} (sha256 {sha}), not one of the --case files; its proof checks:\n  "
-            + "\n  ".join(lines)
-        )
+        said = f"it names the case file {file} (sha256 {sha}), not one of the --case files; its proof checks:"
+        raise OtherCase("\n  ".join([said] + lines))
     return "\n".join(lines)
 
 
@@ -1770,7 +1708,7 @@ def load(path: Path) -> Any:
 # A certificate with "symbol": {"name": s, "gt"|"ge": a, "lt"|"le": b} (bounds optional) holds games
 # whose probabilities, and a claim whose values, are rational functions of s, written like elements
 # of Q(t) ("1,0,3/1,1" is (1 + 3s^2)/(1 + s)).  With "at": x it is checked at s = x, a number of
-# the domain: games, claim and proof substituted, as a numeric certificate.  With "cells", open
+# the domain: every number read is substituted, as in a numeric certificate.  With "cells", open
 # intervals (from, to) with rational or infinite ends, and "points", one proof for each end inside
 # the domain, they cover the domain exactly, and on each cell the claim's checks run unchanged over
 # Q(s) ("field": "symbol"): every sign they ask is that of a polynomial whose Sturm sequence shows
@@ -1784,12 +1722,23 @@ def load(path: Path) -> Any:
 
 
 class Cell:
-    """The open cell (lo, hi) of the symbol being checked (None: an infinite end; name "": none)."""
+    """The open cell (lo, hi) of the symbol being checked (None: an infinite end; name "": none),
+    or (name, x) when the symbol is substituted by the value x."""
 
     name: str = ""
     lo: Any = None
     hi: Any = None
     signs: dict = {}
+    at: tuple = ()
+
+
+@contextmanager
+def on_cell(name: str, lo: Any, hi: Any, at: tuple = ()) -> Iterator[None]:
+    Cell.name, Cell.lo, Cell.hi, Cell.signs, Cell.at = name, lo, hi, {}, at
+    try:
+        yield
+    finally:
+        Cell.name, Cell.signs, Cell.at = "", {}, ()
 
 
 class SignChange(Rejected):
@@ -1802,9 +1751,8 @@ class SignChange(Rejected):
 
 SYMBOLIC = {"privloss", "dp", "not_dp", "delta", "profile_le", "profile_eq", "fdp", "not_fdp"}
 SYMBOLIC |= {"bounded_range", "not_bounded_range", "br_range"}  # the kinds whose checks use no bounds
-VALUES = {"delta", "exp_eps", "equals", "exp_privloss"}  # claim and proof keys that hold numbers
 SYMBOL_KEYS = ("symbol", "at", "cells", "points", "holds_for")
-VERDICT = {True: "holds", False: "fails"}
+VERDICT, FAILS = {True: "holds", False: "fails"}, " (so the claim fails there)"
 
 
 def at(a: tuple, x: Fraction) -> Fraction:
@@ -1815,6 +1763,14 @@ def at(a: tuple, x: Fraction) -> Fraction:
     return out
 
 
+def substitute(v: Qt, path: str) -> Fraction:
+    """A value read while the symbol is substituted (:func:`number`): v at s = x."""
+    (name, x), n, d = Cell.at, at(v.n, Cell.at[1]), at(v.d, Cell.at[1])
+    if not d:
+        raise Rejected(f"{path}: {v} is undefined at {name} = {text(x)}")
+    return bounded(n / d, path)
+
+
 def ssign(a: tuple, x: Fraction | None, side: int) -> int:
     """The sign of a at x, or as x goes to side * infinity (x None)."""
     v = at(a, x) if x is not None else a[-1] * (side if len(a) % 2 == 0 else 1) if a else 0
@@ -1822,17 +1778,10 @@ def ssign(a: tuple, x: Fraction | None, side: int) -> int:
 
 
 def sturm(a: tuple) -> list:
-    """a, a', then minus the remainders (pseudo-remainders times positive numbers, primitive)."""
+    """a, a', then minus the remainders (positive multiples of them, made primitive)."""
     seq = [a, ptrim([k * c for k, c in enumerate(a)][1:])]
     while len(seq[-1]) > 1:
-        r, b = list(seq[-2]), seq[-1]
-        while len(r) >= len(b):  # r <- |lc b| r - sign(lc b) top s^k b: the top term cancels
-            spend("steps", cost(tuple(r), b), "a Sturm sequence")
-            k, top, s = len(r) - len(b), r[-1], 1 if b[-1] > 0 else -1
-            r = [x * b[-1] * s for x in r]
-            for i, y in enumerate(b):
-                r[i + k] -= top * s * y
-            ptrim(r)
+        r = prem(seq[-2], seq[-1], len(seq[-1]), "a Sturm sequence")
         if not r:
             break
         g = gcd(*r)
@@ -1843,8 +1792,6 @@ def sturm(a: tuple) -> list:
 def cell_sign(a: tuple) -> int:
     """The sign of a on the cell, Rejected (:class:`SignChange`) if it changes inside: no root by
     Sturm's theorem (V(lo) - V(hi) counts the distinct roots in (lo, hi) when neither is one)."""
-    if len(a) <= 1:
-        return (a[0] > 0) - (a[0] < 0) if a else 0
     if a not in Cell.signs:
         lo, hi, b = Cell.lo, Cell.hi, a
         for end in (e for e in (lo, hi) if e is not None):
@@ -1868,11 +1815,9 @@ def interval(name: str, lo: Any, hi: Any, lo_closed: bool = False, hi_closed: bo
     return f"{left}{name}{right}" if left or right else f"every real {name}"
 
 
-def end(raw: Any, path: str, infinite: str) -> Any:
-    if raw == infinite:
-        return None
-    x = number(raw, path)
-    if not isinstance(x, Fraction):
+def end(raw: Any, path: str, infinite: str = "") -> Any:
+    x = None if raw == infinite else number(raw, path)
+    if not isinstance(x, Fraction | None):
         raise Malformed(f"{path}: a rational number or {infinite}")
     return x
 
@@ -1888,7 +1833,7 @@ def read_symbol(cert: dict) -> tuple:
 
 def bounds_of(raw: Any, path: str) -> tuple:
     """(lo, lo_closed, hi, hi_closed) of {gt|ge: lo, lt|le: hi} (both optional)."""
-    b = {k: end(v, f"{path}.{k}", "") for k, v in expect(raw, dict, path).items()}
+    b = {k: end(v, f"{path}.{k}") for k, v in expect(raw, dict, path).items()}
     lo, hi = [[b[k] for k in ks if k in b] for ks in (("gt", "ge"), ("lt", "le"))]
     if set(b) - {"gt", "ge", "lt", "le"} or len(lo) > 1 or len(hi) > 1 or (lo and hi and lo[0] >= hi[0]):
         raise Malformed(f"{path}: at most one lower bound gt or ge and one upper bound lt or le, the lower below")
@@ -1899,54 +1844,24 @@ def middle(lo: Any, hi: Any) -> Fraction:
     return ZERO if lo is None and hi is None else hi - 1 if lo is None else lo + 1 if hi is None else (lo + hi) / 2
 
 
-def substituted(cert: dict, name: str, x: Fraction, proof: Any) -> dict:
-    """The certificate with s = x: every probability and every value of the claim and the proof."""
-
-    def val(raw: Any, path: str) -> Any:
-        if raw == INF or not isinstance(raw, str):
-            return raw
-        Qt.L = -1  # (a polynomial needs a field to be read)
-        v = number(raw, path)
-        Qt.L = 0
-        if isinstance(v, Qt):
-            n, d = at(v.n, x), at(v.d, x)
-            if not d:
-                raise Rejected(f"{path}: {v} is undefined at {name} = {text(x)}")
-            v = n / d
-        _PARSED.clear()  # (polynomials are read here only)
-        return str(bounded(v, path))
-
-    games = {}
-    for g, raw in field(cert, "games", dict, "certificate").items():
-        nodes = [dict(nd) for nd in field(raw, "nodes", list, f"games.{g}")]
-        for k, nd in enumerate(nodes):
-            if isinstance(nd.get("answer"), list):
-                items = [
-                    it
-                    if type(it) is not list or len(it) != 3 or type(it[1]) is not list
-                    else [it[0], [val(p, f"games.{g}.nodes[{k}]") for p in it[1]], it[2]]
-                    for it in nd["answer"]
-                ]
-                nodes[k] = {**nd, "answer": items}
-        games[g] = {**raw, "nodes": nodes}
-    claim = field(cert, "claim", dict, "certificate")
-    proof = expect(proof, dict, "proof")
-    return {
-        **cert,
-        "games": games,
-        "claim": {k: val(v, f"claim.{k}") if k in VALUES else v for k, v in claim.items()},
-        "proof": {k: val(v, f"proof.{k}") if k in VALUES else v for k, v in proof.items()},
-    }
+def inside(x: Any, lo: Any, lo_c: bool, hi: Any, hi_c: bool) -> bool:
+    return (lo is None or x > lo or (lo_c and x == lo)) and (hi is None or x < hi or (hi_c and x == hi))
 
 
 def symbol_fingerprints(doc: dict) -> dict:
     """The fingerprints of games as functions of the symbol (read on its whole domain)."""
     name, lo, _, hi, _ = read_symbol(doc)
-    try:
-        Cell.name, Cell.lo, Cell.hi, Cell.signs = name, lo, hi, {}
+    with on_cell(name, lo, hi):
         return fingerprints({**doc, "field": "symbol"})
-    finally:
-        Cell.name, Cell.signs = "", {}
+
+
+def at_value(base: dict, name: str, x: Fraction, proof: Any, verdict: str) -> list[str]:
+    """The lines of the check of ``base`` (a certificate without SYMBOL_KEYS) and ``proof`` at s = x."""
+    _PARSED.clear()  # (numbers are read anew at x)
+    with on_cell("", None, None, (name, x)):
+        got = check_certificate({**base, "proof": proof, "verdict": verdict}, None).split("\n")
+    head = [f"{got[0][:8]}at {name} = {text(x)}: {got[0][8:]}", f"claim: at {name} = {text(x)}: {got[1][7:]}"]
+    return head + [g.replace(": sha256", f" at {name} = {text(x)}: sha256", 1) for g in got[2:]]
 
 
 def check_symbolic(cert: dict, hashes: set | None) -> str:
@@ -1960,76 +1875,57 @@ def check_symbolic(cert: dict, hashes: set | None) -> str:
     values = [v for d in (claim, cert.get("proof")) if isinstance(d, dict) for v in d.values()]
     if claim.get("kind") not in SYMBOLIC or "field" in cert or any(str(v).startswith("exp(") for v in values):
         raise Malformed(f"claim.kind: with a symbol one of {', '.join(sorted(SYMBOLIC))}, no field and no exp(q)")
-    domain = interval(name, lo, hi, lo_c, hi_c)
-
-    def point(x: Any, proof: Any, holds: bool = True) -> list[str]:  # the lines at s = x, "at s = x: " added
-        got = check_certificate({**substituted(base, name, x, proof), "verdict": VERDICT[holds]}, None).split("\n")
-        return [f"{got[0][:8]}at {name} = {text(x)}: {got[0][8:]}", f"claim: at {name} = {text(x)}: {got[1][7:]}"] + [
-            g.replace(": sha256", f" at {name} = {text(x)}: sha256", 1) for g in got[2:]
-        ]
-
+    domain, verdict = interval(name, lo, hi, lo_c, hi_c), field(cert, "verdict", str, "certificate")
     if "at" in cert:
-        x = end(cert["at"], "at", "")
+        x = end(cert["at"], "at")
         if "cells" in cert or "points" in cert or not inside(x, lo, lo_c, hi, hi_c):
             raise Malformed(f"at: a value with {domain}, and no cells")
-        verdict = field(cert, "verdict", str, "certificate")
-        if verdict not in ("holds", "fails"):
-            raise Malformed("verdict: holds or fails")
-        lines = point(x, base.get("proof", {}), verdict == "holds")
+        lines = at_value(base, name, x, base.get("proof", {}), verdict)
     else:
-        if field(cert, "verdict", str, "certificate") != "holds":
+        if verdict != "holds":
             raise Malformed("verdict: cells certify a claim that holds (a false one is certified at a value)")
         cells, points = field(cert, "cells", list, "certificate"), field(cert, "points", list, "certificate")
         if len(cells) > LIMITS["max_states"]:
             too_large("max_states", "the cells", f"{len(cells)} cells")
-        ends = [
-            (
-                end(field(c, "from", str, f"cells[{k}]"), f"cells[{k}]", "-inf"),
-                end(field(c, "to", str, f"cells[{k}]"), f"cells[{k}]", "inf"),
-            )
-            for k, c in enumerate(cells)
-        ]
+        ends = []
+        for k, c in enumerate(cells):
+            w = f"cells[{k}]"
+            ends.append((end(field(c, "from", str, w), w, "-inf"), end(field(c, "to", str, w), w, "inf")))
         cover = [lo] + [e for a, b in ends for e in (a, b)] + [hi]  # lo, lo, e1, e1, ..., hi, hi
-        if (
-            not ends
-            or cover[::2] != cover[1::2]
-            or None in cover[2:-2]
-            or any(a >= b for a, b in ends if a is not None and b is not None)
-        ):
+        empty = any(a >= b for a, b in ends if a is not None and b is not None)
+        if empty or not ends or cover[::2] != cover[1::2] or None in cover[2:-2]:
             raise Rejected(
                 f"the cells do not cover {domain}: each starts where the last ends, from its lower end to its upper"
             )
         need = [lo] * lo_c + [b for _, b in ends[:-1]] + [hi] * hi_c
-        sets = [
-            bounds_of(r, f"holds_for[{k}]")
-            for k, r in enumerate(field(cert, "holds_for", list, "certificate", True) or [])
-        ]
+        sets = field(cert, "holds_for", list, "certificate", True) or []
+        sets = [bounds_of(r, f"holds_for[{k}]") for k, r in enumerate(sets)]
         member = (lambda x: any(inside(x, *iv) for iv in sets)) if "holds_for" in cert else (lambda x: True)  # noqa: E731
         if any(e is not None and inside(e, lo, False, hi, False) and e not in need for iv in sets for e in iv[::2]):
             raise Rejected("every end of holds_for inside the domain must be an end of a cell")
-        if [end(field(p, "at", str, f"points[{k}]"), f"points[{k}].at", "") for k, p in enumerate(points)] != need:
+        if [end(field(p, "at", str, f"points[{k}]"), f"points[{k}].at") for k, p in enumerate(points)] != need:
             raise Rejected(
                 f"the points must be the cells' ends inside the domain, in order: {', '.join(map(text, need))}"
             )
         proofs = {x: field(p, "proof", dict, "points") for x, p in zip(need, points)}
-        fails = " (so the claim fails there)"
-        proved, lines = [point(lo, proofs[lo], member(lo))[0][8:] + fails * (not member(lo))] if lo_c else [], []
+
+        def point(x: Fraction) -> list[str]:  # what is proved at a cell's end, and whether the claim fails there
+            return [at_value(base, name, x, proofs[x], VERDICT[member(x)])[0][8:] + FAILS * (not member(x))]
+
+        proved, lines = point(lo) if lo_c else [], []
         for k, (a, b) in enumerate(ends):
             holds = member(middle(a, b))
             if not holds and claim.get("kind") == "delta":  # (its equality fails at single points only)
                 raise Malformed("a delta claim may fail on a cell only at a value (a counterexample)")
-            try:
-                Cell.name, Cell.lo, Cell.hi, Cell.signs = name, a, b, {}
+            with on_cell(name, a, b):
                 proof = field(cells[k], "proof", dict, f"cells[{k}]")
                 out = check_certificate({**base, "field": "symbol", "proof": proof, "verdict": VERDICT[holds]}, None)
-            finally:
-                Cell.name, Cell.signs = "", {}
             lines = out.split("\n")
-            proved.append(f"for every {name} with {interval(name, a, b)}: {lines[0][8:]}" + fails * (not holds))
-            proved += [point(b, proofs[b], member(b))[0][8:] + fails * (not member(b))] if b in proofs else []
+            proved.append(f"for every {name} with {interval(name, a, b)}: {lines[0][8:]}" + FAILS * (not holds))
+            proved += point(b) if b in proofs else []
         said = lines[1][7:].rsplit(" -- ", 1)[0]
+        where = " or ".join(interval(name, *iv[::2], *iv[1::2]) for iv in sets) or "nowhere"
         if "holds_for" in cert:
-            where = " or ".join(interval(name, *iv[::2], *iv[1::2]) for iv in sets) or "nowhere"
             said = f"{said} holds exactly where {where}, for {domain}"
         else:
             said = f"for every {name} with {domain}: {said}"
@@ -2041,10 +1937,6 @@ def check_symbolic(cert: dict, hashes: set | None) -> str:
     return "\n".join(lines)
 
 
-def inside(x: Any, lo: Any, lo_c: bool, hi: Any, hi_c: bool) -> bool:
-    return (lo is None or x > lo or (lo_c and x == lo)) and (hi is None or x < hi or (hi_c and x == hi))
-
-
 # --- the command line: arguments, folders and printing (outside the kernel: it decides nothing) ----
 
 
@@ -2053,11 +1945,8 @@ def show(cert: object) -> list:
     printed once and then referred to."""
     if isinstance(cert, dict) and "symbol" in cert:  # games as functions of the symbol, on its domain
         name, lo, _, hi, _ = read_symbol(cert)
-        try:
-            Cell.name, Cell.lo, Cell.hi, Cell.signs = name, lo, hi, {}
+        with on_cell(name, lo, hi):
             return show({**{k: v for k, v in cert.items() if k != "symbol"}, "field": "symbol"})
-        finally:
-            Cell.name, Cell.signs = "", {}
     out = []
     with one_certificate():
         for game in read_games(cert).values():
@@ -2090,6 +1979,8 @@ def main(argv: list | None = None) -> int:
     certificate the checker prints what it derived from the games and the proof, each game's SHA-256
     fingerprint (``exactdp info CASE --fingerprint`` prints it for the games exactdp builds from a case
     file) and, apart and marked, the labels it did not verify."""
+    import argparse  # start-up: only the command line parses arguments (the kernel, imported by exactdp, needs none)
+
     ap = argparse.ArgumentParser(
         prog="exactdp-check", description="Check exactdp certificates (Python standard library only)."
     )
