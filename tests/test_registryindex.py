@@ -66,3 +66,16 @@ def test_a_registry_without_a_table_row_still_lists_its_key():
 def test_the_registries_list_kinds_in_the_reference_order():
     assert list(CLAIMS)[:3] == ["privloss", "dp", "not_dp"]
     assert list(FORMS)[:4] == ["tree", "ask", "respond", "rr"]
+
+
+def test_every_module_that_registers_a_decider_is_imported_before_deciding():
+    """A module that adds to ``DECIDERS`` is named in ``DECIDER_MODULES`` (claim modules are
+    imported on first use, so nothing else would import it)."""
+    from exactdp.claims.parametric import DECIDER_MODULES
+
+    found = sorted(
+        f"exactdp.claims.{p.stem}"
+        for p in (ROOT / "exactdp" / "claims").glob("*.py")
+        if "DECIDERS.append(" in p.read_text()
+    )
+    assert sorted(DECIDER_MODULES) == found
