@@ -31,6 +31,7 @@ fuzz: $(VENV)/.deps-test
 docs: $(VENV)/.deps-test
 	$(BIN)/python -m exactdp.tools.casedoc cases/ > docs/cases.md
 	$(BIN)/exactdp plot cases/vadhan-wang/thm-1-8-approx-concurrent.yaml -o docs/img/thm-1-8-profile.png
+	$(BIN)/python -m exactdp.tools.registryindex --write
 	$(BIN)/python -m exactdp.tools.formatdoc --write
 	$(BIN)/python -m exactdp.tools.archdoc --write
 	$(BIN)/python -m exactdp.tools.apidoc --write

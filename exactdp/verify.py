@@ -28,7 +28,7 @@ from .caseio.files import scan as scan_case_files
 from .caseio.sweep import MAX_SWEEP_POINTS, Point, point_label, sweep_points
 from .claims import FAILS, HOLDS, UNDECIDED, UNSUPPORTED, Analysis, PrivLossClaim, Verdict, Where
 from .claims.core import PremiseClaim
-from .claims.parametric import check_claim, involves_symbols
+from .claims.symbols import check_claim, involves_symbols
 from .deprecation import ExactDPDeprecationWarning
 from .display import RichDisplay
 from .errors import CaseError, ExactDPError, TimeLimitExceeded, VerificationError

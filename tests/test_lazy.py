@@ -3,6 +3,8 @@ package faces or the command table name is missing."""
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -84,3 +86,28 @@ def test_a_deferred_module_runs_on_first_use():
         lazy.module("exactdp_no_such_module")
     assert lazy.load("exactdp.cli.app:COMMANDS") is COMMANDS
     assert lazy.deferred("exactdp.report.escape:text")("a") == "a"
+
+
+DEFERRED_FACES = (
+    "exactdp.analysis",
+    "exactdp.analysis.parametric",
+    "exactdp.builders",
+    "exactdp.certificates",
+    "exactdp.claims",
+    "exactdp.simulation",
+)
+
+
+@pytest.mark.parametrize("name", DEFERRED_FACES)
+def test_every_name_of_a_deferred_package_face_resolves(name):
+    """Every name of a package face whose names are partly deferred (``if TYPE_CHECKING:`` +
+    attach) resolves, declared or in ``__all__``; a deferred name never shares its name with a
+    submodule (the import system would overwrite it with the module)."""
+    package = importlib.import_module(name)
+    declared = lazy.declared_names(package.__file__, name)
+    for export in {*package.__all__, *declared}:
+        assert getattr(package, export) is not None, export
+    clash = {
+        n for n, target in declared.items() if ":" in target and importlib.util.find_spec(f"{name}.{n}") is not None
+    }
+    assert clash == set()

@@ -5,12 +5,17 @@ As modules, both expose ``profile``, ``privloss``, ``delta_at``, ``is_dp`` and `
 the same signatures; as objects (:mod:`exactdp.analysis.engine`) both implement the
 :class:`Engine` protocol, which is what claims and commands use."""
 
-from . import enumerator, profile
-from .engine import ENGINE_NAMES, Engine, EnumeratorEngine, ProfileEngine, make_engine
-from .hull import Hull
-from .results import AffineInLambda as AffineInLambda  # its home is exactdp.numbers (the ladder)
-from .results import PairProfile, Profile, format_privloss
-from .witness import Witness, recheck
+from typing import TYPE_CHECKING
+
+from ..lazy import attach
+
+if TYPE_CHECKING:  # declared once; imported on first use (start-up: exactdp.lazy)
+    from . import enumerator, profile
+    from .engine import ENGINE_NAMES, Engine, EnumeratorEngine, ProfileEngine, make_engine
+    from .hull import Hull
+    from .results import AffineInLambda as AffineInLambda  # its home is exactdp.numbers (the ladder)
+    from .results import PairProfile, Profile, format_privloss
+    from .witness import Witness, recheck
 
 __all__ = [
     "ENGINE_NAMES",
@@ -27,3 +32,5 @@ __all__ = [
     "profile",
     "recheck",
 ]
+
+__getattr__, __dir__ = attach(__name__, __file__)

@@ -1,16 +1,12 @@
 """Builders: built-in mechanism families and combinators producing :class:`~exactdp.model.Mechanism`."""
 
+from typing import TYPE_CHECKING
+
+from ..lazy import attach
+
+# imported now: each exports a function of its own module's name (``rr``, ``automaton``, ...),
+# which a deferred import of the module would shadow
 from .automaton import automaton, make_automaton
-from .classic import (
-    discrete_laplace,
-    finite_noise,
-    gaussian_noise,
-    geometric_noise,
-    krr,
-    report_noisy_max,
-    truncated_geometric,
-)
-from .combinators import choose, compose, concomp, repeat
 from .continual import (
     Continual,
     MenuItem,
@@ -24,12 +20,24 @@ from .continual import (
     mixed_budgeted,
     sparse_parallel,
 )
-from .discrete import bounded_discrete_laplace, discrete_gaussian
 from .exponential import exponential, grr, grr_menu, nonadaptive, permute_and_flip
 from .rr import rr, rr_delta
-from .svt import SVT, lyu_variant, sparse_vector
-from .tree import ask, mechanism, respond
-from .verifier import bounded_verifier, make_verifier
+
+if TYPE_CHECKING:  # declared once; imported on first use (start-up: exactdp.lazy)
+    from .classic import (
+        discrete_laplace,
+        finite_noise,
+        gaussian_noise,
+        geometric_noise,
+        krr,
+        report_noisy_max,
+        truncated_geometric,
+    )
+    from .combinators import choose, compose, concomp, repeat
+    from .discrete import bounded_discrete_laplace, discrete_gaussian
+    from .svt import SVT, lyu_variant, sparse_vector
+    from .tree import ask, mechanism, respond
+    from .verifier import bounded_verifier, make_verifier
 
 __all__ = [
     "ask",
@@ -78,3 +86,5 @@ __all__ = [
     "mixed_budgeted",
     "basic_filter",
 ]
+
+__getattr__, __dir__ = attach(__name__, __file__)

@@ -6,21 +6,26 @@ multipliers — that the small standalone checker :mod:`exactdp.checker` verifie
 definitions (Vadhan & Wang 2021, Def. 1.7, Lemma 2.2, Def. 2.1, Thm 1.10).
 """
 
-from .base import FORMAT, VERSION, ExpValue, NoCertificate, Source, exp_eps, number_text, textify
-from .build import (
-    br_certificate,
-    delta_certificate,
-    dp_certificate,
-    gdp_certificate,
-    privloss_certificate,
-    profile_certificate,
-    simulation_certificate,
-)
-from .compose import composition_certificate
-from .document import case_sha256, certificate_path, dumps_certificate, games_document, wrap
-from .game import ExportedGame, export_game
-from .renyi import renyi_certificate
-from .symbolic import Engines, symbol_doc, symbolic_certificate, symbolic_game
+from typing import TYPE_CHECKING
+
+from ..lazy import attach
+
+if TYPE_CHECKING:  # declared once; imported on first use (start-up: exactdp.lazy)
+    from .base import FORMAT, VERSION, ExpValue, NoCertificate, Source, exp_eps, number_text, textify
+    from .build import (
+        br_certificate,
+        delta_certificate,
+        dp_certificate,
+        gdp_certificate,
+        privloss_certificate,
+        profile_certificate,
+        simulation_certificate,
+    )
+    from .compose import composition_certificate
+    from .document import case_sha256, certificate_path, dumps_certificate, games_document, wrap
+    from .game import ExportedGame, export_game
+    from .renyi import renyi_certificate
+    from .symbolic import Engines, symbol_doc, symbolic_certificate, symbolic_game
 
 __all__ = [
     "FORMAT",
@@ -52,3 +57,5 @@ __all__ = [
     "certificate_path",
     "case_sha256",
 ]
+
+__getattr__, __dir__ = attach(__name__, __file__)

@@ -2,27 +2,26 @@
 
 Every module of this package is a family of claim kinds (``core`` first: the claims of format
 version 1), registered in :data:`CLAIMS` by its declarations; a new claim kind is one new
-module (or one new class in a module) here, and its words one renderer in
-:mod:`exactdp.report.verdicts` (the reader, the JSON Schema and the reference tables follow from
-the declaration).
+module (or one new class in a module) here, its row in the generated table
+:mod:`exactdp.claims.index` (``python -m exactdp.tools.registryindex --write``), and its words
+one renderer in :mod:`exactdp.report.verdicts` (the reader, the JSON Schema and the reference
+tables follow from the declaration).  A kind's module is imported when the kind is first used.
 """
 
-from ..forms.registry import import_topics
+from typing import TYPE_CHECKING
+
+from ..lazy import attach
 from .base import CLAIMS, FAILS, HOLDS, UNDECIDED, UNSUPPORTED, Analysis, Claim, Shows, Status, Verdict, Where, claim
 
-# isort: off
-# the claim kinds register in this order (the case-format reference lists them so)
-from .core import DeltaClaim, DPClaim, NotDPClaim, PrivLossClaim, ProfileEqClaim, ProfileLeClaim
-from .bounded_range import BoundedRangeClaim, BRRangeClaim, NotBoundedRangeClaim
-from .simulate import NotSimulatesRRClaim, SimulatesRRClaim
-from .composition import CompositionClaim
-from .renyi import ConversionClaim, NotZCDPClaim, RenyiClaim, ZCDPClaim
-from .fdp import FDPClaim, GDPClaim, NotFDPClaim, NotGDPClaim, TradeoffClaim
-from .calibrate import CalibrateClaim
-from .counterexample import CounterexampleClaim
-# isort: on
-
-import_topics(__name__, __path__, first="core", skip=("base",))
+if TYPE_CHECKING:  # declared once; imported on first use (start-up: exactdp.lazy)
+    from .bounded_range import BoundedRangeClaim, BRRangeClaim, NotBoundedRangeClaim
+    from .calibrate import CalibrateClaim
+    from .composition import CompositionClaim
+    from .core import DeltaClaim, DPClaim, NotDPClaim, PrivLossClaim, ProfileEqClaim, ProfileLeClaim
+    from .counterexample import CounterexampleClaim
+    from .fdp import FDPClaim, GDPClaim, NotFDPClaim, NotGDPClaim, TradeoffClaim
+    from .renyi import ConversionClaim, NotZCDPClaim, RenyiClaim, ZCDPClaim
+    from .simulate import NotSimulatesRRClaim, SimulatesRRClaim
 
 __all__ = [
     "CLAIMS",
@@ -61,3 +60,5 @@ __all__ = [
     "CalibrateClaim",
     "CounterexampleClaim",
 ]
+
+__getattr__, __dir__ = attach(__name__, __file__)

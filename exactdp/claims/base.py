@@ -29,6 +29,7 @@ from ..model.nonadaptive import nonadaptive_game
 from ..numbers import ladder
 from ..numbers.ladder import is_inf
 from ..numbers.rational import Q
+from .index import CLAIM_MODULES
 
 __all__ = [
     "Where",
@@ -284,7 +285,7 @@ class Claim(Declared):
         return None
 
 
-CLAIMS: Registry[type] = Registry("claim kind", "kind")
+CLAIMS: Registry[type] = Registry("claim kind", "kind", "exactdp.claims", CLAIM_MODULES)
 
 
 def claim(kind: str) -> Callable[[type], type]:

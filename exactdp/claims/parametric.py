@@ -68,6 +68,7 @@ from ..analysis.parametric.queries import renyi_sum_max
 from ..analysis.parametric.ratfun import RatFun
 from ..analysis.parametric.transcendental import Crossing, crossing_of, exp_sign, exp_sign_at, exp_witness
 from ..errors import VerificationError
+from ..lazy import load
 from ..model.game import Ask, Chance, End, Mechanism, postorder
 from ..model.symbolic import SymChance, is_symbolic_mechanism
 from ..numbers import ladder
@@ -76,6 +77,7 @@ from ..numbers.loglinear import log_linear
 from ..numbers.rational import Q
 from ..numbers.symbolic import is_sym, sympy
 from .base import FAILS, HOLDS, Analysis, Claim, Subject, Verdict
+from .symbols import check_claim, involves_symbols
 
 __all__ = [
     "check_claim",
@@ -92,13 +94,14 @@ __all__ = [
     "DECIDERS",
 ]
 
-NATIVE = frozenset({"simulates_rr", "not_simulates_rr", "calibrate", "counterexample"})
-"""Claim kinds that handle symbols themselves (the Theorem 1.10 construction, calibration)."""
-
 DECIDERS: list[tuple[Callable[[Claim], bool], Callable[[Claim, Analysis], Verdict]]] = []
 """Claims with symbols that another method decides, consulted first: (applies, decide), each
 registered by its module (KL divergences by certified boxes: :mod:`exactdp.claims.parametric_boxes`);
 ``decide`` raises :class:`Undecided` with the reason where it cannot decide."""
+
+DECIDER_MODULES = ("exactdp.claims.parametric_boxes", "exactdp.claims.parametric_gdp")
+"""The modules that register into :data:`DECIDERS`, in this order: imported when a claim with
+symbols is first decided (start-up: a case without symbols needs none of them)."""
 
 MAX_CROSS_CHECKS = 32
 """Cells of one claim cross-checked against the numeric engine (the first ones with a rational
@@ -153,52 +156,6 @@ _TESTS = {"equals": (lambda c: c == 0, 1), "at_most": (lambda c: c <= 0, 1), "ex
 _AT_CROSSING: dict[str, bool | None] = {"equals": None, "at_most": True, "exceeds": False}
 """Whether a test holds where the compared values are equal (None: ``equals`` holds only there,
 a single transcendental point, which a calibrated set of intervals does not express)."""
-
-
-def _subjects(claim: Claim) -> list[Subject]:
-    """Every mechanism a claim reads (its ``of``, and fields such as ``as:``, ``than:``, ``f:``)."""
-    out: list[Subject] = []
-    of = claim.of
-    names = [of] if isinstance(of, str) else list(of) if isinstance(of, tuple) else []
-    names += [getattr(claim, n) for n in getattr(claim, "names", ()) if isinstance(getattr(claim, n, None), str)]
-    for n in names:
-        out.append(n if claim.adjacency is None else (n, claim.adjacency))
-    return out
-
-
-def _symbolic_values(claim: Claim) -> bool:
-    for f in dataclasses.fields(claim):
-        v = getattr(claim, f.name, None)
-        vals = v if isinstance(v, tuple) else (v,)
-        if any(is_sym(x) and x.free_symbols for x in vals):
-            return True
-    return False
-
-
-def _symbolic_check(mech: Mechanism) -> Callable[[], bool]:
-    return lambda: is_symbolic_mechanism(mech)
-
-
-def involves_symbols(claim: Claim, an: Analysis) -> bool:
-    """Whether the claim's mechanisms or values mention declared symbols."""
-    if _symbolic_values(claim):
-        return True
-    for s in _subjects(claim):
-        try:
-            mech = an.mech(s)
-        except KeyError:
-            continue
-        if an.cached(("symbolic", s), _symbolic_check(mech)):
-            return True
-    return False
-
-
-def check_claim(claim: Claim, an: Analysis) -> Verdict:
-    """Decide ``claim``: with the parametric engine when it involves symbols (and its kind does
-    not handle symbols itself, like ``simulates_rr``), else with ``claim.check``."""
-    if claim.kind in NATIVE or not involves_symbols(claim, an):
-        return claim.check(an)
-    return decide(claim, an)
 
 
 class Parametric:
@@ -544,6 +501,8 @@ def _conversion(claim: Any, P: Parametric) -> Run:
 
 def decide(claim: Claim, an: Analysis) -> Verdict:
     """Decide a claim with symbols for every value of them (module docstring)."""
+    for target in DECIDER_MODULES:
+        load(target)
     for applies, decide_own in DECIDERS:
         if applies(claim):
             try:

@@ -7,12 +7,12 @@ reference are all derived from these declarations.
 
 Every module of this package is a topic (``core`` first: trees, RR and the combinators of
 format version 1); a new family of mechanisms is a new module here plus its builder in
-``exactdp/builders/`` — nothing else needs to change.
+``exactdp/builders/`` and its rows in the generated table :mod:`exactdp.forms.index`
+(``python -m exactdp.tools.registryindex --write``).  A form's module is imported when the
+form is first used.
 """
 
 from .fields import FieldProblem, arg
-from .registry import FORMS, BuildContext, Form, Obligation, Registry, form, import_topics
-
-import_topics(__name__, __path__, first="core", skip=("fields", "registry"))
+from .registry import FORMS, BuildContext, Form, Obligation, Registry, form
 
 __all__ = ["FORMS", "BuildContext", "Form", "Obligation", "Registry", "form", "arg", "FieldProblem"]

@@ -20,14 +20,14 @@ removed, and never changes meaning.
 from __future__ import annotations
 
 import importlib
-import pkgutil
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
 from ..model.game import Mechanism, Node
 from ..numbers.symbolic import SymbolTable
 from .fields import Declared
+from .index import FORM_MODULES
 
 __all__ = ["Form", "BuildContext", "Obligation", "Registry", "FORMS", "form"]
 
@@ -81,11 +81,19 @@ class Form(Declared):
 
 class Registry(Generic[T]):
     """Keys → declared classes; a key registered twice is a programming error, refused at
-    import time (so what a key means never depends on import order)."""
+    import time (so what a key means never depends on import order).
 
-    def __init__(self, what: str, attr: str):
+    ``index`` maps each key to the module of ``package`` that declares it (a generated table,
+    :mod:`exactdp.tools.registryindex`, checked against the declarations by the tests): the
+    registry knows every key, in the index's order, and imports a key's module only when the
+    key's class is first asked for, so reading a case imports only the forms and claims it
+    uses."""
+
+    def __init__(self, what: str, attr: str, package: str = "", index: Mapping[str, str] | None = None):
         self.what = what
         self.attr = attr  # the class attribute that records the key ("key" for forms, "kind" for claims)
+        self.package = package
+        self.index: Mapping[str, str] = index or {}
         self._items: dict[str, T] = {}
 
     def register(self, key: str) -> Callable[[T], T]:
@@ -101,23 +109,34 @@ class Registry(Generic[T]):
 
         return deco
 
+    def keys(self) -> list[str]:
+        """Every key, in the index's order (then keys registered outside the index)."""
+        return [*self.index, *(k for k in self._items if k not in self.index)]
+
     def __getitem__(self, key: str) -> T:
+        if key not in self._items and key in self.index:
+            importlib.import_module(f"{self.package}.{self.index[key]}")
         return self._items[key]
 
     def __contains__(self, key: object) -> bool:
-        return key in self._items
+        return key in self.index or key in self._items
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._items)
+        return iter(self.keys())
 
     def __len__(self) -> int:
-        return len(self._items)
+        return len(self.keys())
 
     def items(self) -> list[tuple[str, T]]:
-        return list(self._items.items())
+        """Every (key, class), importing every declaring module."""
+        return [(k, self[k]) for k in self.keys()]
+
+    def loaded(self) -> dict[str, T]:
+        """The keys registered so far (their modules imported), in registration order."""
+        return dict(self._items)
 
 
-FORMS: Registry[type] = Registry("mechanism form", "key")
+FORMS: Registry[type] = Registry("mechanism form", "key", "exactdp.forms", FORM_MODULES)
 
 
 def form(key: str) -> Callable[[T], T]:
@@ -138,14 +157,3 @@ def doc_line(cls: type) -> str:
 
 
 __all__.append("doc_line")
-
-
-def import_topics(package: str, path: Iterable[str], *, first: str, skip: tuple[str, ...] = ()) -> None:
-    """Import ``first``, then every other module of ``package`` in name order (not ``skip``),
-    so that their declarations register themselves — in the same order on every run."""
-    names = sorted(m.name for m in pkgutil.iter_modules(list(path)) if m.name not in skip and m.name != first)
-    for name in [first, *names]:
-        importlib.import_module(f"{package}.{name}")
-
-
-__all__.append("import_topics")

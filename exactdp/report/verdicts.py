@@ -2,7 +2,7 @@
 
 Claims return exact values (:attr:`~exactdp.claims.Verdict.facts`); this module is the one
 place that turns them into words and numbers as text, per claim kind (:data:`RENDERERS`, keyed
-by the claim's class; a subclass without an entry of its own reads like its parent).  Every
+by the claim's kind; a claim class without an entry of its own reads like its parent).  Every
 output of a verdict uses it: the text report, ``--json``, the HTML report, the sweep table, CSV
 and plot, and the pytest plugin.  :func:`value_text` writes a claim's declared value
 (:meth:`~exactdp.claims.Claim.shown`), the one number a sweep shows per claim.
@@ -12,52 +12,50 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..analysis.gdp import Enclosure
-from ..analysis.parametric.piecewise import endpoint_dict
-from ..analysis.renyi import alpha_str
-from ..analysis.renyi_certified import enclosure_text as enclosure_interval
 from ..analysis.results import format_privloss, value_str
-from ..claims import (
-    BoundedRangeClaim,
-    BRRangeClaim,
-    CalibrateClaim,
-    CompositionClaim,
-    ConversionClaim,
-    CounterexampleClaim,
-    DeltaClaim,
-    DPClaim,
-    FDPClaim,
-    GDPClaim,
-    NotBoundedRangeClaim,
-    NotDPClaim,
-    NotFDPClaim,
-    PrivLossClaim,
-    ProfileEqClaim,
-    ProfileLeClaim,
-    RenyiClaim,
-    SimulatesRRClaim,
-    Status,
-    TradeoffClaim,
-    Verdict,
-    ZCDPClaim,
-)
-from ..claims.calibrate import set_text
-from ..claims.core import PremiseClaim
-from ..claims.fdp import mu_text
-from ..claims.renyi import readable
+from ..claims import Status, Verdict
+from ..lazy import deferred, load
 from ..numbers import ladder
 from ..numbers.ladder import is_inf
 from ..numbers.rational import is_rational, q_str
-from ..theorems import NAMED, theorem
-from ..theorems.advanced import interval_text
-from .parametric import calibration_interval_dict, piece_dict, piece_line, point_text
-from .simulate import outcome_details, outcome_values
+
+if TYPE_CHECKING:
+    from ..theorems.registry import Theorem
+
+# start-up: the words of a claim family come with the family's modules, imported when a verdict
+# of that family is first rendered (a case of privloss and dp claims needs none of them)
+endpoint_dict = deferred("exactdp.analysis.parametric.piecewise:endpoint_dict")
+alpha_str = deferred("exactdp.analysis.renyi:alpha_str")
+enclosure_interval = deferred("exactdp.analysis.renyi_certified:enclosure_text")
+set_text = deferred("exactdp.claims.calibrate:set_text")
+mu_text = deferred("exactdp.claims.fdp:mu_text")
+readable = deferred("exactdp.claims.renyi:readable")
+interval_text = deferred("exactdp.theorems.advanced:interval_text")
+calibration_interval_dict = deferred("exactdp.report.parametric:calibration_interval_dict")
+piece_dict = deferred("exactdp.report.parametric:piece_dict")
+piece_line = deferred("exactdp.report.parametric:piece_line")
+point_text = deferred("exactdp.report.parametric:point_text")
+outcome_details = deferred("exactdp.report.simulate:outcome_details")
+outcome_values = deferred("exactdp.report.simulate:outcome_values")
+
+
+def theorem(name: str) -> Theorem:
+    """The composition theorem registered as ``name`` (:mod:`exactdp.theorems.registry`)."""
+    return load("exactdp.theorems.registry:theorem")(name)
+
+
+def _source(name: str) -> Any:
+    """Where the named bound ``name`` is proven (:data:`exactdp.theorems.named.NAMED`)."""
+    return load("exactdp.theorems.named:NAMED")[name].source
+
 
 __all__ = [
     "Shown",
     "RENDERERS",
+    "renderer_of",
     "shown",
     "value_text",
     "status_text",
@@ -91,16 +89,25 @@ class Shown:
 
 
 Renderer = Callable[[Verdict], Shown]
-RENDERERS: dict[type, Renderer] = {}
+RENDERERS: dict[str, Renderer] = {}
 
 
-def _renders(*classes: type) -> Callable[[Renderer], Renderer]:
+def _renders(*kinds: str) -> Callable[[Renderer], Renderer]:
     def deco(fn: Renderer) -> Renderer:
-        for cls in classes:
-            RENDERERS[cls] = fn
+        for kind in kinds:
+            RENDERERS[kind] = fn
         return fn
 
     return deco
+
+
+def renderer_of(cls: type) -> Renderer | None:
+    """The renderer of the claim class ``cls``: its kind's, else the nearest parent kind's."""
+    for c in cls.__mro__:
+        fn = RENDERERS.get(vars(c).get("kind", ""))
+        if fn is not None:
+            return fn
+    return None
 
 
 def shown(v: Verdict) -> Shown:
@@ -111,9 +118,9 @@ def shown(v: Verdict) -> Shown:
         return _piecewise(v)
     if "symbol_boxes" in v.facts:  # decided by boxes of the symbol (exactdp.claims.parametric_boxes)
         return _boxwise(v)
-    for cls in type(v.claim).__mro__:
-        if cls in RENDERERS:
-            return RENDERERS[cls](v)
+    fn = renderer_of(type(v.claim))
+    if fn is not None:
+        return fn(v)
     raise LookupError(f"no renderer for the claim kind {type(v.claim).__name__}")  # pragma: no cover
 
 
@@ -153,7 +160,7 @@ def value_text(v: Verdict) -> str:
 # --- privloss, dp, delta -------------------------------------------------------------------------
 
 
-@_renders(PrivLossClaim)
+@_renders("privloss")
 def _privloss(v: Verdict) -> Shown:
     c: Any = v.claim
     f = v.facts
@@ -178,21 +185,21 @@ def _delta_values(v: Verdict) -> dict[str, Any]:
     return {"delta_at_eps": value_str(v.facts["delta_at_eps"])}
 
 
-@_renders(DPClaim, PremiseClaim)
+@_renders("dp", "premise")
 def _dp(v: Verdict) -> Shown:
     c: Any = v.claim
     note = "" if v.status == HOLDS else f"exceeds {q_str(c.delta)}"
     return Shown(f"delta_{c.of}(e^eps) = {value_str(v.facts['delta_at_eps'])}", note, _delta_values(v))
 
 
-@_renders(NotDPClaim)
+@_renders("not_dp")
 def _not_dp(v: Verdict) -> Shown:
     c: Any = v.claim
     note = "" if v.status == HOLDS else f"{c.of} is ({ladder.text(c.eps)}, {q_str(c.delta)})-DP"
     return Shown(f"delta_{c.of}(e^eps) = {value_str(v.facts['delta_at_eps'])}", note, _delta_values(v))
 
 
-@_renders(DeltaClaim)
+@_renders("delta")
 def _delta(v: Verdict) -> Shown:
     return Shown(value_str(v.facts["delta_at_eps"]), "", _delta_values(v))
 
@@ -213,7 +220,7 @@ def _differ_text(v: Verdict, na: str, nb: str) -> str:
     return f"at e^eps = {q_str(lam)}: delta_{na} = {q_str(da)}, delta_{nb} = {q_str(db)}"
 
 
-@_renders(ProfileEqClaim)
+@_renders("profile_eq")
 def _profile_eq(v: Verdict) -> Shown:
     c: Any = v.claim
     if v.status == HOLDS:
@@ -222,7 +229,7 @@ def _profile_eq(v: Verdict) -> Shown:
     return Shown(_differ_text(v, c.of, c.other), "", _profile_values(v))
 
 
-@_renders(ProfileLeClaim)
+@_renders("profile_le")
 def _profile_le(v: Verdict) -> Shown:
     c: Any = v.claim
     if v.status == HOLDS:
@@ -238,21 +245,21 @@ def _br_values(v: Verdict) -> dict[str, Any]:
     return {"br_range": ladder.text(f["br_range"]), "adversaries": f["adversaries"], "pair": ",".join(f["pair"])}
 
 
-@_renders(BoundedRangeClaim)
+@_renders("bounded_range")
 def _bounded_range(v: Verdict) -> Shown:
     c: Any = v.claim
     note = "" if v.status == HOLDS else f"exceeds {ladder.text(c.eps)}"
     return Shown(f"BR-range = {format_privloss(v.facts['br_range'])}", note, _br_values(v))
 
 
-@_renders(NotBoundedRangeClaim)
+@_renders("not_bounded_range")
 def _not_bounded_range(v: Verdict) -> Shown:
     c: Any = v.claim
     note = "" if v.status == HOLDS else f"{c.of} is {ladder.text(c.eps)}-BR"
     return Shown(f"BR-range = {format_privloss(v.facts['br_range'])}", note, _br_values(v))
 
 
-@_renders(BRRangeClaim)
+@_renders("br_range")
 def _br_range(v: Verdict) -> Shown:
     return Shown(format_privloss(v.facts["br_range"]), "", _br_values(v))
 
@@ -264,7 +271,7 @@ def _n(k: int, one: str, many: str | None = None) -> str:
     return f"{k} {one if k == 1 else (many or one + 's')}"
 
 
-@_renders(SimulatesRRClaim)
+@_renders("simulates_rr")
 def _simulates_rr(v: Verdict) -> Shown:
     out = v.facts["simulation"]
     n = len(out.pairs)
@@ -282,7 +289,7 @@ def _simulates_rr(v: Verdict) -> Shown:
 # --- composition ---------------------------------------------------------------------------------
 
 
-@_renders(CompositionClaim)
+@_renders("composition")
 def _composition(v: Verdict) -> Shown:
     c: Any = v.claim
     f = v.facts
@@ -291,7 +298,7 @@ def _composition(v: Verdict) -> Shown:
     if c.theorem == "fdp":
         return _fdp_composition(v)
     if "not_applicable" in f:  # a bound stated for homogeneous components only
-        return Shown(f["not_applicable"], NAMED[c.theorem].source)
+        return Shown(f["not_applicable"], _source(c.theorem))
     if "bound_interval" in f:
         return _named_composition(v)
     if "component_eps" in f:  # a claimed eps_i that does not hold
@@ -355,7 +362,7 @@ def _named_composition(v: Verdict) -> Shown:
         f"PrivLoss {_loss(f['privloss'])} at delta {_short(f['delta'])}; {c.theorem} gives eps in "
         f"{interval_text(bound.lo, bound.hi)}; exact optimum over all such compositions {_loss(f['optimum'])}"
     )
-    note = f"{_BOUND_WORDS.get(status, 'undecided: the bound touches PrivLoss')}; {NAMED[c.theorem].source}"
+    note = f"{_BOUND_WORDS.get(status, 'undecided: the bound touches PrivLoss')}; {_source(c.theorem)}"
     if f["status_vs_optimum"] == "invalid":
         note += "; the bound is below the exact optimum, so it is no valid composition theorem as stated"
     values = {
@@ -403,7 +410,7 @@ def _fdp_composition(v: Verdict) -> Shown:
 # --- Renyi, f-DP, GDP ----------------------------------------------------------------------------
 
 
-@_renders(RenyiClaim)
+@_renders("renyi")
 def _renyi(v: Verdict) -> Shown:
     c: Any = v.claim
     f = v.facts
@@ -424,7 +431,7 @@ def _renyi(v: Verdict) -> Shown:
     return Shown(approx_text(f["renyi"]), note, values)
 
 
-@_renders(FDPClaim)
+@_renders("fdp")
 def _fdp(v: Verdict) -> Shown:
     c: Any = v.claim
     f = v.facts
@@ -437,7 +444,7 @@ def _fdp(v: Verdict) -> Shown:
     return Shown(f"at alpha = {q_str(a)}: T({c.of}) = {q_str(tm)} < T({c.f}) = {q_str(tr)}", "", values)
 
 
-@_renders(NotFDPClaim)
+@_renders("not_fdp")
 def _not_fdp(v: Verdict) -> Shown:
     return _fdp(v)
 
@@ -445,7 +452,7 @@ def _not_fdp(v: Verdict) -> Shown:
 _GDP_WORD = {HOLDS: "holds", FAILS: "fails", UNDECIDED: "undecided"}
 
 
-@_renders(GDPClaim)
+@_renders("gdp")
 def _gdp(v: Verdict) -> Shown:
     c: Any = v.claim
     f = v.facts
@@ -501,7 +508,7 @@ def _certified_renyi(v: Verdict) -> Shown:
 # --- zCDP and conversions to (eps, delta)-DP -----------------------------------------------------
 
 
-@_renders(ZCDPClaim)
+@_renders("zcdp")
 def _zcdp(v: Verdict) -> Shown:
     """zcdp and not_zcdp: the decision's evidence (the order where D_alpha > rho*alpha, or the
     best lower bound of sup D_alpha/alpha found) and the branch and bound's account."""
@@ -536,11 +543,11 @@ def _approx_loss(v: Any) -> str:
     return f"= {text}" if len(text) <= 60 else f"≈ {ladder.decimal(v, 12)}"
 
 
-@_renders(ConversionClaim)
+@_renders("conversion")
 def _conversion(v: Verdict) -> Shown:
     c: Any = v.claim
     f = v.facts
-    source = NAMED[c.theorem].source
+    source = _source(c.theorem)
     found = f["privloss"]
     values: dict[str, Any] = {"privloss": ladder.text(found)}
     if "zcdp" in f:
@@ -581,7 +588,7 @@ def _num_text(v: Any) -> str:
     return s if "exp" not in s else f"{s} ≈ {ladder.decimal(v)}"
 
 
-@_renders(TradeoffClaim)
+@_renders("tradeoff")
 def _tradeoff(v: Verdict) -> Shown:
     c: Any = v.claim
     pt = v.facts["point"]
@@ -634,7 +641,7 @@ def _boxwise(v: Verdict) -> Shown:
     return Shown(found, there.note, values)
 
 
-@_renders(CalibrateClaim)
+@_renders("calibrate")
 def _calibrate(v: Verdict) -> Shown:
     cal = v.facts["calibration"]
     found = f"holds exactly where {set_text(cal.intervals, cal.symbol)}"
@@ -653,7 +660,7 @@ def _calibrate(v: Verdict) -> Shown:
     return Shown(found, note, values)
 
 
-@_renders(CounterexampleClaim)
+@_renders("counterexample")
 def _counterexample(v: Verdict) -> Shown:
     f = v.facts
     there, at = f["there"], point_text(f["at"])
