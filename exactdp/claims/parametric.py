@@ -99,9 +99,14 @@ DECIDERS: list[tuple[Callable[[Claim], bool], Callable[[Claim, Analysis], Verdic
 registered by its module (KL divergences by certified boxes: :mod:`exactdp.claims.parametric_boxes`);
 ``decide`` raises :class:`Undecided` with the reason where it cannot decide."""
 
-DECIDER_MODULES = ("exactdp.claims.parametric_boxes", "exactdp.claims.parametric_gdp")
-"""The modules that register into :data:`DECIDERS`, in this order: imported when a claim with
-symbols is first decided (start-up: a case without symbols needs none of them)."""
+DECIDER_MODULES = (
+    "exactdp.claims.parametric_boxes",
+    "exactdp.claims.parametric_gdp",
+    "exactdp.claims.parametric_compose",
+    "exactdp.claims.parametric_klcal",
+)
+"""The modules that register into :data:`DECIDERS` or :data:`HANDLERS`, in this order: imported
+when a claim with symbols is first decided (start-up: a case without symbols needs none of them)."""
 
 MAX_CROSS_CHECKS = 32
 """Cells of one claim cross-checked against the numeric engine (the first ones with a rational
