@@ -66,12 +66,13 @@ from ..analysis.parametric.piecewise import Piece
 from ..analysis.parametric.queries import renyi_sum_max
 from ..analysis.parametric.ratfun import RatFun
 from ..analysis.parametric.transcendental import Crossing, crossing_of, exp_sign, exp_sign_at, exp_witness
+from .. import limits
 from ..errors import VerificationError
 from ..model.game import Ask, Chance, End, Mechanism, postorder
 from ..model.symbolic import SymChance, is_symbolic_mechanism
 from ..numbers import ladder
 from ..numbers.ladder import is_inf
-from ..numbers.loglinear import log_linear
+from ..numbers.loglinear import canonical, log_linear
 from ..numbers.rational import Q
 from ..numbers.symbolic import is_sym, sympy
 from .base import FAILS, HOLDS, Analysis, Claim, Subject, Verdict
@@ -707,7 +708,8 @@ def _exact(e: Any, point: dict) -> Any:
         return ll.s
     if len(ll.terms) == 1 and ll.terms[0][1] == 1 and ll.s == 0:
         return ladder.log(Q(ll.terms[0][0]))
-    return ll
+    # q + log(r) (integer coefficients) is s + ln r, whose e^eps = r·e^q is exact in Q(e^(1/L))
+    return canonical(ll, limits.current().max_bits)
 
 
 def _numeric_verdict(claim: Claim, an: Analysis, point: dict) -> Verdict:
