@@ -511,8 +511,9 @@ def _conversion(claim: Any, P: Parametric) -> Run:
     exactly with PrivLoss(M, δ) = log(λ*)."""
     if claim.theorem == "zcdp-to-dp":
         raise Undecided(
-            "zcdp-to-dp needs M proved rho-zCDP (a condition at every real order), which is not decided with "
-            "symbols; give the symbols values (params or a sweep)"
+            "zcdp-to-dp compares PrivLoss(M, delta), the log of a rational function of the symbols, with "
+            "rho + 2*sqrt(rho*log(1/delta)), which is not q + log of one: not decided with symbols (a zcdp claim is); "
+            "give the symbols values (params or a sweep)"
         )
     alpha = claim.alpha
     if not isinstance(alpha, int):
