@@ -34,7 +34,17 @@ from ..forms.fields import Choice, Eps, PrivLossValue, arg
 from ..lazy import flint
 from ..numbers import ladder
 from .base import FAILS, HOLDS, Analysis, Claim, Shows, Verdict, claim
-from .parametric import _AT_CROSSING, _TESTS, HANDLERS, MAX_CROSS_CHECKS, Outcome, Parametric, _cmp_target, _target, analysis_at
+from .parametric import (
+    _AT_CROSSING,
+    _TESTS,
+    HANDLERS,
+    MAX_CROSS_CHECKS,
+    Outcome,
+    Parametric,
+    _cmp_target,
+    _target,
+    analysis_at,
+)
 
 __all__ = ["BoundedRangeClaim", "NotBoundedRangeClaim", "BRRangeClaim", "br_result"]
 

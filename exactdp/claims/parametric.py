@@ -38,6 +38,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from .. import limits
 from ..analysis.parametric import (
     INF,
     Ctx,
@@ -66,7 +67,6 @@ from ..analysis.parametric.piecewise import Piece
 from ..analysis.parametric.queries import renyi_sum_max
 from ..analysis.parametric.ratfun import RatFun
 from ..analysis.parametric.transcendental import Crossing, crossing_of, exp_sign, exp_sign_at, exp_witness
-from .. import limits
 from ..errors import VerificationError
 from ..model.game import Ask, Chance, End, Mechanism, postorder
 from ..model.symbolic import SymChance, is_symbolic_mechanism

@@ -38,8 +38,8 @@ from ..analysis.parametric.zcdp_boxes import ZGame, decide_zcdp_boxes
 from ..analysis.renyi_certified import bounds, renyi_balls
 from ..errors import VerificationError
 from ..lazy import flint
-from ..numbers.certified import arb_prec
 from ..numbers import ladder
+from ..numbers.certified import arb_prec
 from ..numbers.rational import Q, to_fraction
 from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Verdict
 from .parametric import DECIDERS, Parametric, analysis_at, claim_at

@@ -158,15 +158,17 @@ class ZGame:
                 opts = [memo[c] for c in node[1]]
                 memo.append(None if any(o is None for o in opts) else _max(opts))
             else:
-                vals = []
+                vals: list[Any] = []
                 for t in node[1][(i, j)]:
                     child = memo[t[-1]]
                     q = None if t[0] == "inf" or child is None else ev.val(t[2]).r
                     if q is None or not q.is_finite():
-                        vals = None  # a view possible under x alone, or an unbounded ratio
-                        break
+                        break  # a view possible under x alone, or an unbounded ratio
                     vals.append(term(_nonneg(ev.val(t[1]).r), _nonneg(q), child))
-                memo.append(None if vals is None else join(vals))
+                else:
+                    memo.append(join(vals))
+                    continue
+                memo.append(None)
         return memo[-1]
 
     def sum_upper(self, ev: _Eval, alpha: Fraction) -> Fraction | None:
@@ -257,9 +259,7 @@ def _max(balls: list[Any]) -> Any:
     return m
 
 
-def _total(vals: Any) -> Any:
-    if vals is None or not isinstance(vals, list):
-        return vals
+def _total(vals: list[Any]) -> Any:
     acc = flint.arb(0)
     for v in vals:
         acc += v
