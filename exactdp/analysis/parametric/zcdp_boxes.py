@@ -68,7 +68,8 @@ __all__ = ["ZBoxResult", "ZGame", "decide_zcdp_boxes", "ALPHA_BOXES", "INFINITE"
 
 HOLDS, FAILS, UNDECIDED = "holds", "fails", "undecided"
 ALPHA_BOXES = 256
-"""α-boxes tried on one box of the symbol before the box is split."""
+"""α-boxes tried on one box of the symbol before the box is split (at most ``max_alpha_boxes``);
+the work is bounded by ``max_symbol_boxes`` times this."""
 _PREC = 128
 _MIN_WIDTH = Fraction(1, 1 << 40)
 
@@ -320,7 +321,7 @@ def _check_box(zg: ZGame, rho: UniRat, box: Box) -> _BoxCheck:
         if chord_verified(rho_lo, a, b, ua, ub):
             continue
         m = (a + b) / 2
-        if tried >= ALPHA_BOXES or b - a < Fraction(1, 1 << 20):
+        if tried >= min(ALPHA_BOXES, limits.current().max_alpha_boxes) or b - a < Fraction(1, 1 << 20):
             return _BoxCheck(False, m)
         stack.append((m, b))
         stack.append((a, m))
