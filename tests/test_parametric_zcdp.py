@@ -173,3 +173,23 @@ def test_rr_verdict_over_a_range_is_the_exact_verdict_at_its_worst_end(a, width,
         assert z.status == at_b.status
     if "error" not in (nz.status.value, at_a.status.value):
         assert nz.status == at_a.status
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.integers(9, 40).map(lambda k: Fraction(k, 8)),
+    st.sampled_from([Fraction(1, 10), Fraction(1, 3), Fraction(1, 2)]),
+    st.sampled_from([Fraction(1, 100), Fraction(1, 10), Fraction(1, 4)]),
+    st.sampled_from(["dp", "not_dp"]),
+)
+def test_a_mixed_eps_verdict_at_a_value_is_the_concrete_one(e, q, d, kind):
+    """At a rational E (a one-point range), the parametric verdict for RR_E (x) RR_E at
+    eps = log(E) + q is the concrete engine's at eps = q + log(E), e^eps = E e^q in Q(e^q)."""
+    claim = f"{kind}: {{of: M, eps: log(E) + {q}, delta: {d}}}"
+    (v,) = _verdicts("\n  - " + claim, f"ge: {e}, le: {e}")
+    text = (
+        f"exactdp: 1\nname: c\nmechanisms:\n  R: {{rr: {{eps: log({e})}}}}\n  M: {{compose: [R, R]}}\n"
+        f"claims:\n  - {kind}: {{of: M, eps: {q} + log({e}), delta: {d}}}\n"
+    )
+    (w,) = verify_text(text, "c.yaml", Options()).verdicts
+    assert v.status == w.status
