@@ -14,7 +14,7 @@ certified branch and bound over α) to boxes of s:
 * **A box of s** is a closed interval [a, b] with rational ends covering part of the closure
   of the domain (or a tail [M, ∞), read in t = 1/s); every probability and every likelihood
   ratio p/p' (a rational function in lowest terms) is enclosed on it by python-flint's arb
-  balls (:class:`~exactdp.analysis.parametric.boxes.KLGame`, centred forms included).
+  balls (:class:`ZGame`, with the centred forms of :mod:`~exactdp.analysis.parametric.boxes`).
 * **An upper bound of φ(α, ·) on the box** at a rational α comes from the Rényi induction on
   these enclosures: an answer node gives Σ_a p'_a ρ_a^α S(child_a) (ρ_a^α ∈ [0, hi^α] when the
   ratio may vanish), an adversary choice the largest of its options, the end 1; the largest over
