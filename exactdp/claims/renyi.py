@@ -143,7 +143,7 @@ class ZCDPClaim(Claim):
     """M is rho-zCDP: D_alpha(M) <= rho*alpha for every real alpha > 1, over ordered adjacent pairs and adaptive adversaries (Bun-Steinke 2016, Def. 1.1); decided by certified branch and bound over alpha, undecided when D_alpha/alpha touches rho."""
 
     rho: Any = arg(
-        Rational("rho", positive=True, symbolic=True), doc="e.g. rho: 1/8, or a rational function of a symbol"
+        Rational("rho", lo=0, positive=True, symbolic=True), doc="e.g. rho: 1/8, or a rational function of a symbol"
     )
     negated: ClassVar[bool] = False
     # decided by certified intervals over alpha: no exact value to show or export
