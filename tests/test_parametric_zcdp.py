@@ -193,3 +193,13 @@ def test_a_mixed_eps_verdict_at_a_value_is_the_concrete_one(e, q, d, kind):
     )
     (w,) = verify_text(text, "c.yaml", Options()).verdicts
     assert v.status == w.status
+
+
+def test_rho_in_log_of_the_symbol_is_refused_with_a_located_error():
+    """The Bun-Steinke bound eps^2/2 = log(E)^2/2 is not a rational function of E: the case is
+    invalid with a message naming the field (it would also touch D_alpha/alpha as E -> 1)."""
+    text = RR.replace("SYMBOL", "gt: 1, le: 4").replace("CLAIMS", "\n  - zcdp: {of: R, rho: log(E)^2/2}")
+    res = verify_text(text, "z.yaml", Options())
+    assert res.invalid and "zcdp.rho: rho must be a rational number or a rational function of the symbols" in str(
+        res.error
+    )
