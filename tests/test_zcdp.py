@@ -10,7 +10,7 @@ import pytest
 
 from exactdp import limits
 from exactdp.analysis import profile as engine
-from exactdp.analysis.zcdp import FAILS, HOLDS, UNDECIDED, chord_verified, check_zcdp
+from exactdp.analysis.zcdp import FAILS, HOLDS, UNDECIDED, check_zcdp, chord_verified
 from exactdp.builders import rr
 from exactdp.builders.discrete import discrete_gaussian
 from exactdp.builders.tree import mechanism, respond

@@ -71,7 +71,8 @@ def decide_zcdp_by_boxes(claim: Any, an: Analysis) -> Verdict:
 
     def refute(s: Fraction, alpha: Fraction | None) -> tuple[Verdict | None, Fraction | None]:
         pt = {name: flint.fmpq(s.numerator, s.denominator)}
-        here, there_an = claim_at(claim, an, pt), analysis_at(an, pt)
+        here: Any = claim_at(claim, an, pt)
+        there_an = analysis_at(an, pt)
         if here.rho <= 0:  # rho vanishes there: no box around it is proved, the claim is left undecided
             return None, None
         if alpha is not None and not _exceeds_at(there_an, here, alpha):
