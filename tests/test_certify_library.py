@@ -40,6 +40,7 @@ NO_CERTIFICATE_REASONS = re.compile(
     r"|a composition theorem with a symbol: the checker recomputes the theorem's bound from numbers"
     r"|(zcdp|not_zcdp|conversion|tradeoff) claims have no certificate yet: the checker"
     r"|(zcdp|not_zcdp) claims have no certificate yet: zCDP bounds D_alpha at every real order"
+    r"|zCDP with a symbol: zCDP bounds D_alpha at every real order, and the checker bounds one order at a time"
     r"|at a non-integer order is transcendental in general \(exactdp decides it by a certified enclosure\)"
     r"|Renyi certificates need rational probabilities: these lie in Q\(e\^\(1/L\)\)"
     r"|non-adaptive adversaries have no certificate yet: the checker's games give the adversary every choice"

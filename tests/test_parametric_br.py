@@ -200,9 +200,21 @@ claims:
     assert [v.status for v in vs] == ["holds", "holds"], [shown(v).note for v in vs]
 
 
-def test_a_decimal_eps_against_symbols_is_undecided():
-    (v,) = _verdicts(RR, "  - bounded_range: {eps: 0.1}")
-    assert v.status == "error" and "transcendental" in shown(v).note
+def test_an_eps_with_a_rational_part_against_symbols_is_decided():
+    """BR-range(RR_E) = 2 log(E) (Dong-Durfee-Rogers 2020, Lemma 2.1) against an eps with a rational
+    part: the sign of E^2 - e^q, by certified signs; refuted at a rational E by the exact engine
+    (these were refused before: the comparison needs e^q)."""
+    v, w, x, y = _verdicts(
+        RR,
+        "  - bounded_range: {eps: 0.1}\n"
+        "  - bounded_range: {eps: 2*log(E) + 1/10}\n"
+        "  - not_bounded_range: {eps: 1}\n"
+        "  - bounded_range: {eps: log(E) + 1/10}",
+    )
+    assert v.status == "fails" and "BR-range = log(" in shown(v).found  # 2 log(E) > 1/10 for E > e^(1/20)
+    assert w.status == "holds"
+    assert x.status == "fails" and x.facts["refuted_at"]  # 2 log(E) <= 1 for E <= e^(1/2)
+    assert y.status == "fails" and y.facts["there"].status == "fails"  # log(E) > 1/10 for E > e^(1/10)
 
 
 @pytest.mark.parametrize("engine", ["profile", "enumerator"])

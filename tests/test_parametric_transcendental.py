@@ -278,7 +278,7 @@ def test_conversions_with_a_symbol_are_decided_at_whole_orders():
         "  - conversion: {of: R, theorem: zcdp-to-dp, rho: 1/2, delta: 1/10}\n",
     )
     assert [v.status for v in vs] == [HOLDS, HOLDS, "error", "error"]
-    assert "fractional order" in shown(vs[2]).note and "rho-zCDP" in shown(vs[3]).note
+    assert "fractional order" in shown(vs[2]).note and "2*sqrt(rho*log(1/delta))" in shown(vs[3]).note
 
 
 @SLOW

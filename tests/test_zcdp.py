@@ -10,7 +10,7 @@ import pytest
 
 from exactdp import limits
 from exactdp.analysis import profile as engine
-from exactdp.analysis.zcdp import FAILS, HOLDS, UNDECIDED, _box_verified, check_zcdp
+from exactdp.analysis.zcdp import FAILS, HOLDS, UNDECIDED, check_zcdp, chord_verified
 from exactdp.builders import rr
 from exactdp.builders.discrete import discrete_gaussian
 from exactdp.builders.tree import mechanism, respond
@@ -64,10 +64,10 @@ def test_undecided_when_the_box_budget_runs_out():
 def test_chord_rule():
     """On [a, b] the chord of phi's upper ends must stay below rho a (a - 1) (exact arithmetic)."""
     rho = F(1, 2)
-    assert _box_verified(rho, F(1), F(2), F(0), F(1, 2))  # s = 1/2 <= rho: holds on [1, 2]
-    assert not _box_verified(rho, F(1), F(2), F(0), F(3, 2))
-    assert not _box_verified(rho, F(2), F(3), F(1), F(3))  # the secant of rho a(a - 1) itself: below inside
-    assert _box_verified(rho, F(2), F(3), F(1, 2), F(2))
+    assert chord_verified(rho, F(1), F(2), F(0), F(1, 2))  # s = 1/2 <= rho: holds on [1, 2]
+    assert not chord_verified(rho, F(1), F(2), F(0), F(3, 2))
+    assert not chord_verified(rho, F(2), F(3), F(1), F(3))  # the secant of rho a(a - 1) itself: below inside
+    assert chord_verified(rho, F(2), F(3), F(1, 2), F(2))
 
 
 @pytest.mark.parametrize("rho", [F(1, 3), F(2, 5)])

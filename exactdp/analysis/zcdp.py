@@ -56,7 +56,7 @@ from .renyi_certified import (
     renyi_balls,
 )
 
-__all__ = ["HOLDS", "FAILS", "UNDECIDED", "ZCDPResult", "check_zcdp", "PREC"]
+__all__ = ["HOLDS", "FAILS", "UNDECIDED", "ZCDPResult", "check_zcdp", "chord_verified", "PREC"]
 
 HOLDS, FAILS, UNDECIDED = "holds", "fails", "undecided"
 PREC = 128
@@ -123,7 +123,7 @@ class _Phi:
         return RenyiWitness(self.mech, worst.pair, a, worst.policy, Enclosure(*bounds(again)))
 
 
-def _box_verified(rho: Fraction, a: Fraction, b: Fraction, ua: Fraction, ub: Fraction) -> bool:
+def chord_verified(rho: Fraction, a: Fraction, b: Fraction, ua: Fraction, ub: Fraction) -> bool:
     """min over [a, b] of ρα(α−1) − chord(α) ≥ 0, chord through (a, ua), (b, ub); exact."""
     s = (ub - ua) / (b - a)
     c0 = ua - s * a
@@ -177,7 +177,7 @@ def check_zcdp(mech: Mechanism, rho: Any, d_inf: Any) -> ZCDPResult:
                 "raise it with --max-alpha-boxes N",
             )
         ua, ub = phi(a)[1], phi(b)[1]
-        if _box_verified(r, a, b, ua, ub):
+        if chord_verified(r, a, b, ua, ub):
             continue
         m = (a + b) / 2
         found = phi.fails_at(m)

@@ -27,14 +27,24 @@ from typing import Any
 
 from .. import certificates as _cert
 from ..analysis.bounded_range import ADVERSARIES, BRResult
-from ..analysis.parametric import INF, Ctx, cmp_log, log_form
+from ..analysis.parametric import INF, Ctx
 from ..analysis.parametric.bounded_range import br_value
 from ..errors import VerificationError
 from ..forms.fields import Choice, Eps, PrivLossValue, arg
 from ..lazy import flint
 from ..numbers import ladder
 from .base import FAILS, HOLDS, Analysis, Claim, Shows, Verdict, claim
-from .parametric import HANDLERS, MAX_CROSS_CHECKS, Outcome, Parametric, analysis_at
+from .parametric import (
+    _AT_CROSSING,
+    _TESTS,
+    HANDLERS,
+    MAX_CROSS_CHECKS,
+    Outcome,
+    Parametric,
+    _cmp_target,
+    _target,
+    analysis_at,
+)
 
 __all__ = ["BoundedRangeClaim", "NotBoundedRangeClaim", "BRRangeClaim", "br_result"]
 
@@ -128,13 +138,13 @@ class BRRangeClaim(Claim):
 # --- with symbols: decided for every value (exactdp.claims.parametric) ---------------------------
 
 
-def _parametric(test: Callable[[int], bool], value_field: str) -> Callable[[Any, Parametric], Callable]:
+def _parametric(test: Callable[[int], bool], value_field: str, sense: str) -> Callable[[Any, Parametric], Callable]:
     """The cell handler of a BR claim: the BR-range on the cell (a closed form) compared exactly
     with the claim's value, and cross-checked against the numeric BR-range at the cell's
     rational point."""
 
     def make(cl: Any, P: Parametric) -> Callable[[Ctx], Outcome]:
-        target = log_form(getattr(cl, value_field), P.ring)
+        target = _target(getattr(cl, value_field), P.ring)  # log(R)/k, or q + log(R)/k: compared via e^q
         label = f"BR-range({cl.of}){_suffix(cl.adversaries)}"
         checked = [0]
 
@@ -142,7 +152,8 @@ def _parametric(test: Callable[[int], bool], value_field: str) -> Callable[[Any,
             found = br_value(P.game(cl.subject), ctx, cl.adversaries)
             if checked[0] < MAX_CROSS_CHECKS:
                 checked[0] += _cross_check(cl, P, ctx, found)
-            return Outcome(test(cmp_log(found, target, ctx)), found, label)
+            c, at, crossing = _cmp_target(found, target, ctx, _TESTS[sense][1], _AT_CROSSING[sense])
+            return Outcome(test(c) and at is None, found, label, at, crossing)
 
         return run
 
@@ -169,6 +180,6 @@ def _cross_check(cl: Any, P: Parametric, ctx: Ctx, found: Any) -> int:
     return 1
 
 
-HANDLERS["bounded_range"] = _parametric(lambda c: c <= 0, "eps")
-HANDLERS["not_bounded_range"] = _parametric(lambda c: c > 0, "eps")
-HANDLERS["br_range"] = _parametric(lambda c: c == 0, "equals")
+HANDLERS["bounded_range"] = _parametric(lambda c: c <= 0, "eps", "at_most")
+HANDLERS["not_bounded_range"] = _parametric(lambda c: c > 0, "eps", "exceeds")
+HANDLERS["br_range"] = _parametric(lambda c: c == 0, "equals", "equals")

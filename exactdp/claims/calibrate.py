@@ -109,7 +109,8 @@ def calibrate(target: Claim, an: Analysis, *, symbol: str | None = None) -> Cali
     make = HANDLERS.get(target.kind)
     if make is None:
         raise Undecided(
-            f"claims of kind {target.kind!r} are not decided with symbols yet, so they cannot be calibrated"
+            f"claims of kind {target.kind!r} are not decided on exact cells of the symbol (KL, Gaussian DP and zCDP are "
+            "decided by certified boxes, which give no exact set), so they cannot be calibrated"
         )
     dec = P.decide(make(target, P))
     k = _the_symbol(P, dec, symbol)

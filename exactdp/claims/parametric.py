@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from .. import limits
 from ..analysis.parametric import (
     INF,
     Ctx,
@@ -73,7 +74,7 @@ from ..model.game import Ask, Chance, End, Mechanism, postorder
 from ..model.symbolic import SymChance, is_symbolic_mechanism
 from ..numbers import ladder
 from ..numbers.ladder import is_inf
-from ..numbers.loglinear import log_linear
+from ..numbers.loglinear import canonical, log_linear
 from ..numbers.rational import Q
 from ..numbers.symbolic import is_sym, sympy
 from .base import FAILS, HOLDS, Analysis, Claim, Subject, Verdict
@@ -104,6 +105,7 @@ DECIDER_MODULES = (
     "exactdp.claims.parametric_gdp",
     "exactdp.claims.parametric_compose",
     "exactdp.claims.parametric_klcal",
+    "exactdp.claims.parametric_zcdp",
 )
 """The modules that register into :data:`DECIDERS` or :data:`HANDLERS`, in this order: imported
 when a claim with symbols is first decided (start-up: a case without symbols needs none of them)."""
@@ -478,8 +480,9 @@ def _conversion(claim: Any, P: Parametric) -> Run:
     exactly with PrivLoss(M, δ) = log(λ*)."""
     if claim.theorem == "zcdp-to-dp":
         raise Undecided(
-            "zcdp-to-dp needs M proved rho-zCDP (a condition at every real order), which is not decided with "
-            "symbols; give the symbols values (params or a sweep)"
+            "zcdp-to-dp compares PrivLoss(M, delta), the log of a rational function of the symbols, with "
+            "rho + 2*sqrt(rho*log(1/delta)), which is not q + log of one: not decided with symbols (a zcdp claim is); "
+            "give the symbols values (params or a sweep)"
         )
     alpha = claim.alpha
     if not isinstance(alpha, int):
@@ -677,7 +680,8 @@ def _exact(e: Any, point: dict) -> Any:
         return ll.s
     if len(ll.terms) == 1 and ll.terms[0][1] == 1 and ll.s == 0:
         return ladder.log(Q(ll.terms[0][0]))
-    return ll
+    # q + log(r) (integer coefficients) is s + ln r, whose e^eps = r·e^q is exact in Q(e^(1/L))
+    return canonical(ll, limits.current().max_bits)
 
 
 def _numeric_verdict(claim: Claim, an: Analysis, point: dict) -> Verdict:

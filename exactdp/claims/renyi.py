@@ -142,16 +142,19 @@ class RenyiClaim(Claim):
 class ZCDPClaim(Claim):
     """M is rho-zCDP: D_alpha(M) <= rho*alpha for every real alpha > 1, over ordered adjacent pairs and adaptive adversaries (Bun-Steinke 2016, Def. 1.1); decided by certified branch and bound over alpha, undecided when D_alpha/alpha touches rho."""
 
-    rho: Any = arg(Rational("rho", positive=True), doc="e.g. rho: 1/8 or rho: 0.125")
+    rho: Any = arg(
+        Rational("rho", lo=0, positive=True, symbolic=True), doc="e.g. rho: 1/8, or a rational function of a symbol"
+    )
     negated: ClassVar[bool] = False
     # decided by certified intervals over alpha: no exact value to show or export
     shows = Shows("", "none: zCDP is decided by certified enclosures of D_alpha/alpha, not an exact value")
 
     def statement(self) -> str:
-        return f"{self.of} is {'not ' if self.negated else ''}{_dec(self.rho)}-zCDP"
+        rho = expr_str(self.rho) if is_sym(self.rho) else _dec(self.rho)
+        return f"{self.of} is {'not ' if self.negated else ''}{rho}-zCDP"
 
     def params(self) -> dict[str, str]:
-        return {"rho": q_str(self.rho)}
+        return {"rho": expr_str(self.rho) if is_sym(self.rho) else q_str(self.rho)}
 
     def _result(self, an: Analysis) -> ZCDPResult:
         def run() -> ZCDPResult:

@@ -26,7 +26,7 @@ from .element import UnregisteredKindError
 from .ladder import EXP, LL, LQT, LS, OO, QQ, QT, SYM
 from .loglinear import LogLinear
 from .rational import as_q, to_fraction
-from .symbolic import SymbolTable, is_sym, prove_nonneg, sympy, to_sympy
+from .symbolic import SymbolTable, expr_str, is_sym, prove_nonneg, sympy, to_sympy
 
 __all__ = [
     "QuantityError",
@@ -106,6 +106,11 @@ def rational(
     """An exact rational with optional bounds ``lo <= v <= hi`` (and ``v > 0`` if ``positive``)."""
     d = _domain(v, what)
     if d is SYM:
+        if symbols is not None and not v.is_rational_function(*symbols.symbols.values()):
+            raise QuantityError(
+                f"{what} must be a rational number or a rational function of the symbols, found {expr_str(v)}",
+                "log(...) or exp(...) of a symbol has no exact comparison here (docs/parametric.md)",
+            )
         return _symbolic(v, what, symbols, lo, hi)
     if d is not QQ:
         raise QuantityError(f"{what} must be an exact rational, found {_text(v)}", _RATIONAL_HINTS.get(d))
