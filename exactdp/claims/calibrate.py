@@ -52,7 +52,15 @@ from ..lazy import flint
 from ..numbers.rational import q_str
 from ..numbers.symbolic import SymbolTable, expr_str, sympy
 from .base import FAILS, HOLDS, Analysis, Claim, Shows, Verdict, claim
-from .parametric import HANDLERS, Parametric, _cross_check, _numeric_verdict, _point_text, involves_symbols
+from .parametric import (
+    HANDLERS,
+    Parametric,
+    _cross_check,
+    _numeric_verdict,
+    _point_text,
+    involves_symbols,
+    load_deciders,
+)
 
 __all__ = ["Calibration", "calibrate", "CalibrateClaim", "RootOf", "Range", "set_text"]
 
@@ -106,6 +114,7 @@ def calibrate(target: Claim, an: Analysis, *, symbol: str | None = None) -> Cali
         at once, or a comparison cannot be decided exactly.
     """
     P = Parametric(an)
+    load_deciders()
     make = HANDLERS.get(target.kind)
     if make is None:
         raise Undecided(

@@ -91,6 +91,7 @@ __all__ = [
     "numeric_mechanism",
     "sympy_point",
     "HANDLERS",
+    "load_deciders",
     "MAX_CROSS_CHECKS",
     "DECIDERS",
 ]
@@ -507,10 +508,15 @@ def _conversion(claim: Any, P: Parametric) -> Run:
     return run
 
 
-def decide(claim: Claim, an: Analysis) -> Verdict:
-    """Decide a claim with symbols for every value of them (module docstring)."""
+def load_deciders() -> None:
+    """Import :data:`DECIDER_MODULES` (once): before :data:`DECIDERS` or :data:`HANDLERS` is read."""
     for target in DECIDER_MODULES:
         load(target)
+
+
+def decide(claim: Claim, an: Analysis) -> Verdict:
+    """Decide a claim with symbols for every value of them (module docstring)."""
+    load_deciders()
     for applies, decide_own in DECIDERS:
         if applies(claim):
             try:
