@@ -150,3 +150,18 @@ def test_calibrate_reaches_the_deciders_loaded_on_demand(tmp_path):
     assert "1 < E <= " + f"{lo:.15f}"[:13] in kl, kl
     adv = "composition: {components: [R, R], theorem: advanced, slack: 1/100}"
     assert "holds exactly where: 1 < E\n" in _run("calibrate", str(path), "--of", "RR2", "--target", adv).output
+
+
+def test_zcdp_boxes_survive_an_overflowing_enclosure(tmp_path):
+    """RR with eps = 1000 log E has probabilities E^1000/(1 + E^1000): near large E the balls of
+    a box overflow.  Such a box proves nothing and is split; the claim is still refuted at a
+    rational value (RR_eps is not 1/2-zCDP once eps^2/2 > 1/2 is far exceeded: Bun & Steinke 2016,
+    Prop. 1.4 is tight up to the order, and D_alpha -> eps as alpha -> inf)."""
+    path = tmp_path / "z.yaml"
+    path.write_text(
+        RR_E.replace("eps: log(E)}", "eps: log(E)*1000}").replace(
+            "{renyi: {of: R, alpha: 3/2, at_most: 1}}", "{zcdp: {of: R, rho: 1/2}}"
+        )
+    )
+    r = CliRunner().invoke(main, ["verify", str(path)], catch_exceptions=False)
+    assert r.exit_code == 1 and "R is 0.5-zCDP" in r.output and "fails at E = " in r.output, r.output

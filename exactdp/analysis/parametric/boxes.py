@@ -291,8 +291,9 @@ def _vmax(vals: Sequence[Val]) -> Val:
 
 def _nonneg(b: flint.arb) -> flint.arb:
     """The ball intersected with [0, ∞) (a probability is ≥ 0 at every point of the domain's
-    closure); its upper end when the intersection is empty."""
-    if b >= 0:
+    closure); its upper end when the intersection is empty.  A ball that is not finite (an
+    overflow at this precision) is returned as it is: it proves nothing, so its box is split."""
+    if b >= 0 or not b.is_finite():
         return b
     hi = ball_bounds(b)[1]
     if hi <= 0:
