@@ -16,7 +16,6 @@ from ..report.inspect import fingerprint_lines, info_doc, info_lines
 from ..report.query import privloss_text, profile_text
 from .helptext import command
 from .options import Query, echo_result, parse_number, query_options, running, write_output
-from .renyi_fdp import print_dominating_pair
 
 __all__ = ["privloss", "profile", "info", "schema"]
 
@@ -63,9 +62,7 @@ def profile(dominating_pair, q: Query):
         if not query.has_symbols(case.symbols, mech):
             q.no_latex()
         answer = query.profile(mech, case.symbols, q.common.opts.make_engine(prog.callback))
-    if dominating_pair:
-        return print_dominating_pair(answer, q.common.as_json)
-    click.echo(profile_text(name, answer, q.fmt, pairs=not q.common.quiet))
+    click.echo(profile_text(name, answer, q.fmt, pairs=not q.common.quiet, dominating=dominating_pair))
 
 
 @command()

@@ -7,7 +7,7 @@ import click
 
 from ..analysis import query
 from ..analysis.renyi_real import parse_orders, renyi_any_witness
-from ..analysis.tradeoff import dominating_pair, envelope_tradeoff, pair_tradeoffs
+from ..analysis.tradeoff import envelope_tradeoff, pair_tradeoffs
 from ..analysis.tradeoff_points import vertex_tests
 from ..analysis.zcdp import check_zcdp
 from ..claims.base import Analysis
@@ -21,7 +21,7 @@ from ..theorems.named import CONVERSIONS
 from .helptext import command
 from .options import Query, echo_result, parse_number, query_options, running
 
-__all__ = ["renyi", "zcdp", "convert", "tradeoff", "print_dominating_pair"]
+__all__ = ["renyi", "zcdp", "convert", "tradeoff"]
 
 
 def _alphas(text: str, max_orders: int) -> list:
@@ -91,12 +91,6 @@ def tradeoff(show_tests, q: Query):
         tests = vertex_tests(mech, prof) if show_tests else None
     d = render.tradeoff_to_dict(name, envelope_tradeoff(prof), pair_tradeoffs(prof), tests)
     echo_result(q.common.as_json, lambda: d, lambda: render.tradeoff_lines(d, tests))
-
-
-def print_dominating_pair(prof, as_json: bool) -> None:
-    """``exactdp profile --dominating-pair``: (P, P') with the same hockey-stick profile."""
-    d = render.dominating_pair_to_dict(prof.mechanism, *dominating_pair(prof.envelope))
-    echo_result(as_json, lambda: d, lambda: render.dominating_pair_lines(d))
 
 
 @command()

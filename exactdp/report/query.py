@@ -9,11 +9,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..analysis.query import is_piecewise
+from ..analysis.tradeoff import dominating_pair
 from ..numbers import ladder
 from . import parametric
 from .inspect import delta_doc, delta_lines, privloss_doc, privloss_lines, profile_lines
 from .jsonout import dumps, profile_to_dict
-from .renyi_fdp import renyi_any_doc, renyi_any_lines
+from .renyi_fdp import dominating_pair_lines, dominating_pair_to_dict, renyi_any_doc, renyi_any_lines
 
 __all__ = ["privloss_text", "profile_text", "delta_text", "renyi_text"]
 
@@ -37,10 +38,15 @@ def privloss_text(
     )
 
 
-def profile_text(name: str, answer: Any, fmt: str, *, pairs: bool = True) -> str:
-    """The privacy profile of ``name``: the envelope and (``pairs``) every ordered adjacent pair."""
+def profile_text(name: str, answer: Any, fmt: str, *, pairs: bool = True, dominating: bool = False) -> str:
+    """The privacy profile of ``name``: the envelope and (``pairs``) every ordered adjacent pair;
+    ``dominating``: instead, finite (P, P') with the same profile as the exact envelope
+    (:func:`~exactdp.analysis.tradeoff.dominating_pair`, Zhu-Dong-Wang 2022)."""
     if is_piecewise(answer):
         return parametric.profile_output(name, answer, fmt, pairs=pairs)
+    if dominating:
+        dp = dominating_pair_to_dict(answer.mechanism, *dominating_pair(answer.envelope))
+        return _exact(fmt, lambda: dp, lambda: dominating_pair_lines(dp))
     d = profile_to_dict(answer)
     return _exact(fmt, lambda: d, lambda: profile_lines(name, d, pairs=pairs))
 
