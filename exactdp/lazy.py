@@ -12,7 +12,8 @@ other imports are at the top of their module):
   when the name is first used.
 - :func:`load` imports ``"package.module:name"``: the command line's table of subcommands and
   the renderers a notebook asks for are named that way, and imported when used;
-  :func:`deferred` is such a function, imported on its first call.
+  :func:`deferred` is such a function, imported on its first call, and :func:`docstring` its
+  docstring, read without importing it.
 - :func:`module` is a third-party module whose code runs when one of its attributes is first
   read (:class:`importlib.util.LazyLoader`).  The heavy ones that only some cases need are
   deferred here, once: ``from ..lazy import flint`` (python-flint: algebraic numbers, arb
@@ -33,7 +34,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-__all__ = ["attach", "load", "deferred", "declared_names", "module"]
+__all__ = ["attach", "load", "deferred", "docstring", "declared_names", "module"]
 
 
 def module(name: str) -> ModuleType:
@@ -73,6 +74,16 @@ def deferred(target: str) -> Callable[..., Any]:
         return load(target)(*args, **kw)
 
     return call
+
+
+def docstring(target: str) -> str:
+    """The docstring of the function ``"package.module:name"``, read from the module's source
+    without importing it (``exactdp --help`` lists every command with its first sentence)."""
+    module, _, name = target.partition(":")
+    spec = importlib.util.find_spec(module)
+    tree = ast.parse(Path(str(spec.origin if spec else "")).read_text(encoding="utf-8"))
+    node = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name)
+    return ast.get_docstring(node, clean=False) or ""
 
 
 def declared_names(path: str | Path, package: str) -> dict[str, str]:

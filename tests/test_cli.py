@@ -117,6 +117,16 @@ def test_privloss_command(tmp_path):
     assert run("privloss", f, "--delta", "__import__('os')").exit_code == 2
 
 
+def test_privloss_delta_may_name_a_param(tmp_path):
+    """``--delta d`` with a param d of the case is that number: the exact engine answers (the
+    piecewise engine, which needs symbols, used to refuse it)."""
+    body = (
+        "exactdp: 1\nname: r\nparams: {d: 1/5}\nmechanism: {rr: {eps: log(3), delta: 1/10}}\nclaims: [{dp: {eps: 1}}]\n"
+    )
+    r = run("privloss", write(tmp_path, "p.yaml", body), "--delta", "d")
+    assert r.exit_code == 0 and "PrivLoss(M, 1/5) = log(23/9)" in r.output, r.output
+
+
 def test_profile_command(tmp_path):
     f = write(
         tmp_path,

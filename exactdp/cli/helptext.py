@@ -15,18 +15,15 @@ one declaration of a command's help) instead of importing every command and its 
 
 from __future__ import annotations
 
-import ast
 import sys
 import textwrap
 from collections.abc import Callable
-from importlib.util import find_spec
-from pathlib import Path
 from typing import Any, NoReturn
 
 import click
 
 from ..errors import ExactDPError, VerificationError
-from ..lazy import load
+from ..lazy import docstring, load
 from ..report.escape import error_text
 
 __all__ = ["LimitsHelpCommand", "Group", "command", "is_limit", "fail", "error_line"]
@@ -110,15 +107,6 @@ def command(**attrs: Any) -> Callable[[Callable], click.Command]:
     return click.command(cls=LimitsHelpCommand, **attrs)
 
 
-def _docstring(target: str) -> str:
-    """The docstring of the function ``"module:function"``, read from the module's source."""
-    module, _, name = target.partition(":")
-    spec = find_spec(module)
-    tree = ast.parse(Path(str(spec.origin if spec else "")).read_text(encoding="utf-8"))
-    node = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name)
-    return ast.get_docstring(node, clean=False) or ""
-
-
 class Group(click.Group):
     """The ``exactdp`` group: ``lazy_commands`` maps each command's name to its
     ``"module:function"``, imported when the command is used (see the module docstring)."""
@@ -145,6 +133,6 @@ class Group(click.Group):
         names = self.list_commands(ctx)
         limit = formatter.width - 6 - max(map(len, names))
         # a stand-in command with the same docstring shortens it exactly as the command would
-        rows = [(n, click.Command(n, help=_docstring(self.lazy_commands[n])).get_short_help_str(limit)) for n in names]
+        rows = [(n, click.Command(n, help=docstring(self.lazy_commands[n])).get_short_help_str(limit)) for n in names]
         with formatter.section("Commands"):
             formatter.write_dl(rows)

@@ -4,24 +4,18 @@ from __future__ import annotations
 
 import click
 
-from ..analysis import make_engine
-from ..analysis.engine import exact_privloss
-from ..analysis.parametric.queries import privloss_of, profile_of
+from ..analysis import make_engine, query
 from ..caseio import evaluate_in_case
 from ..caseio.schema import schema_text
 from ..certifying import game_fingerprints, symbol_values
 from ..limits import using
 from ..model import count_strategies, stats
-from ..numbers import ladder
-from ..report import profile_to_dict
 from ..report.dot import drawing_dot, render_graphviz
 from ..report.escape import text
-from ..report.inspect import fingerprint_lines, info_doc, info_lines, privloss_doc, privloss_lines, profile_lines
-from ..report.parametric import privloss_output, profile_output
+from ..report.inspect import fingerprint_lines, info_doc, info_lines
+from ..report.query import privloss_text, profile_text
 from .helptext import command
 from .options import Query, echo_result, parse_number, query_options, running, write_output
-from .parametric import is_parametric
-from .renyi_fdp import print_dominating_pair
 
 __all__ = ["privloss", "profile", "info", "schema"]
 
@@ -44,15 +38,12 @@ def privloss(delta_text, witness, q: Query):
     common = q.common
     with running(common) as prog:
         case, name, mech = q.load()
-        if is_parametric(case, mech) or delta is None:
-            d = evaluate_in_case(case, delta_text, "--delta", kind="delta")
-            return click.echo(privloss_output(name, delta_text, privloss_of(mech, case.symbols, d), q.fmt))
-        q.no_latex()
-        val, lam, w = exact_privloss(common.opts.make_engine(prog.callback), mech, delta, witness=witness)
-    if common.quiet and not common.as_json:
-        return click.echo(ladder.text(val))
-    doc = privloss_doc(name, delta, val, lam, common.opts.engine, w)
-    echo_result(common.as_json, lambda: doc, lambda: privloss_lines(name, delta, val, w))
+        if delta is None or query.has_symbols(case.symbols, mech):
+            delta = evaluate_in_case(case, delta_text, "--delta", kind="delta")
+        if not query.answers_piecewise(case.symbols, mech, delta):
+            q.no_latex()
+        answer = query.privloss(mech, case.symbols, delta, common.opts.make_engine(prog.callback), witness=witness)
+    click.echo(privloss_text(name, delta_text, delta, answer, q.fmt, common.opts.engine, quiet=common.quiet))
 
 
 @command()
@@ -66,17 +57,12 @@ def profile(dominating_pair, q: Query):
     -q prints only the maximum over the pairs."""
     with running(q.common) as prog:
         case, name, mech = q.load()
-        if is_parametric(case, mech):
-            if dominating_pair:
-                raise click.UsageError("--dominating-pair needs a mechanism without symbols")
-            pw = profile_of(mech, case.symbols)
-            return click.echo(profile_output(name, pw, q.fmt, pairs=not q.common.quiet))
-        q.no_latex()
-        prof = q.common.opts.make_engine(prog.callback).profile(mech)
-    if dominating_pair:
-        return print_dominating_pair(prof, q.common.as_json)
-    d = profile_to_dict(prof)
-    echo_result(q.common.as_json, lambda: d, lambda: profile_lines(name, d, pairs=not q.common.quiet))
+        if query.has_symbols(case.symbols, mech) and dominating_pair:
+            raise click.UsageError("--dominating-pair needs a mechanism without symbols")
+        if not query.has_symbols(case.symbols, mech):
+            q.no_latex()
+        answer = query.profile(mech, case.symbols, q.common.opts.make_engine(prog.callback))
+    click.echo(profile_text(name, answer, q.fmt, pairs=not q.common.quiet, dominating=dominating_pair))
 
 
 @command()

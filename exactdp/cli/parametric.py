@@ -1,27 +1,21 @@
-"""``exactdp delta`` and ``exactdp calibrate``, and what the commands about one mechanism ask of
-a mechanism with symbols: whether it has them (docs/parametric.md)."""
+"""``exactdp delta`` and ``exactdp calibrate``: delta at one eps, and the values of a symbol
+where a claim holds (docs/parametric.md)."""
 
 from __future__ import annotations
 
 import click
 
-from ..analysis.parametric.queries import delta_of
+from ..analysis import query
 from ..caseio import evaluate_in_case
 from ..caseio.case import parse_claim_text
 from ..claims import Analysis
 from ..claims.calibrate import calibrate as calibrate_claim
-from ..model.symbolic import is_symbolic_mechanism
-from ..report.inspect import delta_doc, delta_lines
-from ..report.parametric import calibration_output, delta_output
+from ..report.parametric import calibration_output
+from ..report.query import delta_text
 from .helptext import command
-from .options import Query, echo_result, query_options, running
+from .options import Query, query_options, running
 
-__all__ = ["delta", "calibrate", "is_parametric"]
-
-
-def is_parametric(case, mech) -> bool:
-    """Whether the mechanism has probabilities in the case's symbols."""
-    return bool(case.symbols) and is_symbolic_mechanism(mech)
+__all__ = ["delta", "calibrate"]
 
 
 @command()
@@ -34,16 +28,10 @@ def delta(eps_text, q: Query):
     with running(q.common) as prog:
         case, name, mech = q.load()
         eps = evaluate_in_case(case, eps_text, "--eps", kind="eps")
-        if is_parametric(case, mech) or hasattr(eps, "free_symbols"):
-            pw = delta_of(mech, case.symbols, eps, is_lambda=False)
-            return click.echo(delta_output(name, eps_text, pw, q.fmt))
-        val = q.common.opts.make_engine(prog.callback).profile(mech).delta_at(eps)
-    q.no_latex()
-    echo_result(
-        q.common.as_json,
-        lambda: delta_doc(name, eps_text, val, q.common.opts.engine),
-        lambda: delta_lines(name, eps_text, val, quiet=q.common.quiet),
-    )
+        if not query.answers_piecewise(case.symbols, mech, eps):
+            q.no_latex()
+        answer = query.delta(mech, case.symbols, eps, q.common.opts.make_engine(prog.callback))
+    click.echo(delta_text(name, eps_text, answer, q.fmt, q.common.opts.engine, quiet=q.common.quiet))
 
 
 @command()

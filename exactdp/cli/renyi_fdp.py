@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import click
 
-from ..analysis.parametric.queries import renyi_of
-from ..analysis.renyi_real import parse_orders, renyi_any, renyi_any_witness
-from ..analysis.tradeoff import dominating_pair, envelope_tradeoff, pair_tradeoffs
+from ..analysis import query
+from ..analysis.renyi_real import parse_orders, renyi_any_witness
+from ..analysis.tradeoff import envelope_tradeoff, pair_tradeoffs
 from ..analysis.tradeoff_points import vertex_tests
 from ..analysis.zcdp import check_zcdp
 from ..claims.base import Analysis
@@ -16,13 +16,12 @@ from ..errors import ExactDPError, LimitExceededError
 from ..forms.fields import FieldProblem
 from ..numbers.rational import Q
 from ..report import renyi_fdp as render
-from ..report.parametric import renyi_output
+from ..report.query import renyi_text
 from ..theorems.named import CONVERSIONS
 from .helptext import command
 from .options import Query, echo_result, parse_number, query_options, running
-from .parametric import is_parametric
 
-__all__ = ["renyi", "zcdp", "convert", "tradeoff", "print_dominating_pair"]
+__all__ = ["renyi", "zcdp", "convert", "tradeoff"]
 
 
 def _alphas(text: str, max_orders: int) -> list:
@@ -53,18 +52,12 @@ def renyi(alpha_text, show_witness, q: Query):
     alphas = _alphas(alpha_text, opts.effective_limits().max_orders)
     with running(q.common):
         case, name, mech = q.load()
-        if is_parametric(case, mech):
-            pieces = [(a, renyi_of(mech, case.symbols, a)) for a in alphas]
-            return click.echo(renyi_output(name, pieces, q.fmt))
-        q.no_latex()
-        eng = opts.make_engine()
-        results = [renyi_any(eng, mech, a) for a in alphas]
-        witnesses = [renyi_any_witness(mech, r) if show_witness else None for r in results]
-    echo_result(
-        q.common.as_json,
-        lambda: render.renyi_any_doc(name, opts.engine, results, witnesses),
-        lambda: render.renyi_any_lines(name, results, witnesses),
-    )
+        exact = not query.has_symbols(case.symbols, mech)
+        if exact:
+            q.no_latex()
+        answers = query.renyi(mech, case.symbols, alphas, opts.make_engine())
+        witnesses = [renyi_any_witness(mech, r) if show_witness and exact else None for _, r in answers]
+    click.echo(renyi_text(name, answers, q.fmt, opts.engine, witnesses))
 
 
 @command()
@@ -98,12 +91,6 @@ def tradeoff(show_tests, q: Query):
         tests = vertex_tests(mech, prof) if show_tests else None
     d = render.tradeoff_to_dict(name, envelope_tradeoff(prof), pair_tradeoffs(prof), tests)
     echo_result(q.common.as_json, lambda: d, lambda: render.tradeoff_lines(d, tests))
-
-
-def print_dominating_pair(prof, as_json: bool) -> None:
-    """``exactdp profile --dominating-pair``: (P, P') with the same hockey-stick profile."""
-    d = render.dominating_pair_to_dict(prof.mechanism, *dominating_pair(prof.envelope))
-    echo_result(as_json, lambda: d, lambda: render.dominating_pair_lines(d))
 
 
 @command()
