@@ -116,6 +116,7 @@ def test_a_fractional_renyi_order_with_a_symbol_is_undecided_with_its_reason(tmp
     for args in (
         ["verify", str(path)],
         ["calibrate", str(path), "--of", "R", "--target", "renyi: {alpha: 3/2, at_most: 1}"],
+        ["renyi", "--alpha", "3/2", "--of", "R", str(path)],
     ):
         r = CliRunner().invoke(main, args, catch_exceptions=False)
         assert r.exit_code == 2, r.output

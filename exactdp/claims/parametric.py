@@ -36,7 +36,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 from .. import limits
@@ -65,7 +64,7 @@ from ..analysis.parametric.check import check_hull_at
 from ..analysis.parametric.engine import delta_at, least_lambda_of, max_value, tradeoff_at
 from ..analysis.parametric.hull import sorted_edges
 from ..analysis.parametric.piecewise import Piece
-from ..analysis.parametric.queries import renyi_sum_max
+from ..analysis.parametric.queries import renyi_sum_max, whole_order
 from ..analysis.parametric.ratfun import RatFun
 from ..analysis.parametric.transcendental import Crossing, crossing_of, exp_sign, exp_sign_at, exp_witness
 from ..errors import VerificationError
@@ -437,16 +436,7 @@ def _tradeoff(claim: Any, P: Parametric) -> Run:
 def _renyi(claim: Any, P: Parametric) -> Run:
 
     alpha = claim.alpha
-    if not is_inf(alpha) and alpha == 1:
-        raise Undecided(
-            "the KL divergence (alpha = 1) of a mechanism with symbols compares sums of logarithms of rational "
-            "functions, which the cell decomposition does not decide; use a whole alpha >= 2 or inf"
-        )
-    if not is_inf(alpha) and Fraction(alpha).denominator != 1:
-        raise Undecided(
-            f"the Renyi sum of the fractional order alpha = {alpha} is not a rational function of the symbols "
-            "(it has fractional powers), which the cell decomposition does not decide; use a whole alpha >= 2 or inf"
-        )
+    whole_order(alpha)
     key, target_raw = next(
         (k, getattr(claim, k)) for k in ("equals", "at_most", "exceeds") if getattr(claim, k) is not None
     )

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
 from ...display import RichDisplay
@@ -44,6 +45,7 @@ from .ratfun import RatFun, Ring
 from .values import LogOf, lambda_of, rational_of
 
 __all__ = [
+    "whole_order",
     "Piecewise",
     "ring_of",
     "profile_of",
@@ -158,13 +160,33 @@ def renyi_cell(game: PGame, alpha: Any, ctx: Ctx) -> LogOf | Any:
 
     if is_inf(alpha):
         return privloss_cell(game, game.ring.zero, ctx)
+    whole_order(alpha)
+    best = renyi_sum_max(game, alpha, ctx)
+    return INF if best is INF else LogOf(best, alpha - 1)
+
+
+def whole_order(alpha: Any) -> None:
+    """Check that the cells decide D_α: α = ∞ or a whole α ≥ 2, whose Rényi sum is a rational
+    function of the symbols.
+
+    Raises
+    ------
+    Undecided
+        For α = 1 (KL compares sums of logarithms, not polynomials) and for a fractional α (its
+        sum has fractional powers of the probabilities).
+    """
+    if is_inf(alpha):
+        return
     if alpha == 1:
         raise Undecided(
             "the KL divergence (alpha = 1) of a mechanism with symbols compares sums of logarithms of "
             "rational functions, which the cell decomposition does not decide; use a whole alpha >= 2 or inf"
         )
-    best = renyi_sum_max(game, alpha, ctx)
-    return INF if best is INF else LogOf(best, alpha - 1)
+    if Fraction(alpha).denominator != 1:
+        raise Undecided(
+            f"the Renyi sum of the fractional order alpha = {alpha} is not a rational function of the symbols "
+            "(it has fractional powers), which the cell decomposition does not decide; use a whole alpha >= 2 or inf"
+        )
 
 
 def renyi_sum_max(game: PGame, alpha: int, ctx: Ctx) -> Any:
@@ -182,6 +204,7 @@ def renyi_sum_max(game: PGame, alpha: int, ctx: Ctx) -> Any:
 
 def renyi_of(mech: Mechanism, table: Any, alpha: Any) -> Piecewise[Any]:
     """D_α(M), the Rényi divergence against every adaptive adversary, piecewise (Mironov 2017)."""
+    whole_order(alpha)
     return _run(mech, table, "Renyi divergence", lambda g, ctx: renyi_cell(g, alpha, ctx))
 
 
