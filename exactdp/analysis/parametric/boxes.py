@@ -407,10 +407,13 @@ def _const(q: Fraction) -> Val:
 
 class KLGame:
     """A parametric game read for boxes: each probability and each likelihood ratio p/p' as a
-    :class:`UniRat` of the one symbol (at ``index`` of the game's ring)."""
+    :class:`UniRat` of the one symbol (at ``index`` of the game's ring).  Per ordered pair, an
+    answer's term is ``(p, p', p/p', child)``, or ``("inf", p, child)`` when p' ≡ 0 < p; an answer
+    with p ≡ 0 has none."""
 
     def __init__(self, game: PGame, index: int):
         self.game = game
+        self.index = index
         conv: dict[Any, UniRat] = {}
 
         def uni(r: RatFun) -> UniRat:
@@ -433,7 +436,7 @@ class KLGame:
                     if p.is_zero():
                         continue  # an answer impossible under x for every value: no term
                     if pp.is_zero():
-                        terms.append(("inf", c))
+                        terms.append(("inf", uni(p), c))
                     else:
                         terms.append((uni(p), uni(pp), uni(p / pp), c))
                 pairs[(i, j)] = terms

@@ -61,8 +61,7 @@ from ...lazy import flint
 from ...numbers import ladder
 from ...numbers.certified import arb_prec, ball_bounds
 from ..zcdp import chord_verified
-from .boxes import TAIL_CAP, Box, UniRat, _Eval, _fmpq, _nonneg, initial_boxes
-from .engine import PGame
+from .boxes import TAIL_CAP, Box, KLGame, UniRat, _Eval, _fmpq, _nonneg, initial_boxes
 
 __all__ = ["ZBoxResult", "ZGame", "decide_zcdp_boxes", "ALPHA_BOXES", "INFINITE", "HOLDS", "FAILS", "UNDECIDED"]
 
@@ -86,37 +85,10 @@ class ZBoxResult:
     reason: str = ""
 
 
-class ZGame:
+class ZGame(KLGame):
     """A parametric game read for Rényi sums on boxes of its one symbol (at ``index`` of its
-    ring): each probability p, p' and likelihood ratio p/p' as a :class:`UniRat`, per ordered
-    pair; an answer with p ≡ 0 has no term, one with p' ≡ 0 < p is ``("inf", p, child)``."""
-
-    def __init__(self, game: PGame, index: int):
-        self.game = game
-        self.index = index
-        conv: dict[Any, UniRat] = {}
-
-        def uni(r: Any) -> UniRat:
-            hit = conv.get(r)
-            if hit is None:
-                hit = conv[r] = UniRat.of(r, index)
-            return hit
-
-        self.nodes: list[tuple] = []
-        for node in game.nodes:
-            if node[0] != "chance":
-                self.nodes.append(node)
-                continue
-            pairs: dict[tuple[int, int], list[tuple]] = {}
-            for i, j in game.ordered_pairs:
-                terms: list[tuple] = []
-                for row, c in zip(node[1], node[2]):
-                    p, pp = row[i], row[j]
-                    if p.is_zero():
-                        continue
-                    terms.append(("inf", uni(p), c) if pp.is_zero() else ("fin", uni(pp), uni(p / pp), c))
-                pairs[(i, j)] = terms
-            self.nodes.append(("chance", pairs))
+    ring), with :class:`KLGame`'s terms per ordered pair: ``(p, p', p/p', child)``, or
+    ``("inf", p, child)`` for an answer with p' ≡ 0 < p (an answer with p ≡ 0 has no term)."""
 
     def infinite(self) -> bool:
         """Whether some ordered pair has, for some adversary, a view possible under x alone
