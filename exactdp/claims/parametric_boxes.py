@@ -36,7 +36,25 @@ from ..numbers.ladder import is_inf
 from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Verdict
 from .parametric import DECIDERS, Parametric, analysis_at, claim_at
 
-__all__ = ["decide_by_boxes", "by_boxes"]
+__all__ = ["decide_by_boxes", "by_boxes", "one_symbol", "ONE_AT_A_TIME"]
+
+
+ONE_AT_A_TIME = "decided: the boxes cover one symbol's range at a time; give the others values (params or a sweep)"
+"""Why a decider by boxes takes one symbol (:func:`one_symbol`)."""
+
+
+def one_symbol(P: Parametric, used: set, what: str, why: str) -> tuple[str, int]:
+    """The one symbol boxes run over: the only one in ``used`` (the symbols of the game and of
+    the bound), else the ring's first; its name and index in the ring.
+
+    Raises
+    ------
+    Undecided
+        With several symbols: "``what`` with several symbols (…) is not ``why``"."""
+    if len(used) > 1:
+        raise Undecided(f"{what} with several symbols ({', '.join(sorted(used))}) is not {why}")
+    name = next(iter(used)) if used else P.ring.names[0]
+    return name, P.ring.names.index(name)
 
 
 def by_boxes(claim: Claim) -> bool:
@@ -85,13 +103,13 @@ def decide_by_boxes(claim: Any, an: Analysis) -> Verdict:
     game = P.game(claim.subject)
     q, logs, used = _target(raw, P)
     used |= game.variables()
-    if len(used) > 1:
-        raise Undecided(
-            f"the KL divergence with several symbols ({', '.join(sorted(used))}) is not decided: the branch and "
-            "bound over a symbol's domain takes one symbol at a time; give the others values (params or a sweep)"
-        )
-    name = next(iter(used)) if used else P.ring.names[0]
-    index = P.ring.names.index(name)
+    name, index = one_symbol(
+        P,
+        used,
+        "the KL divergence",
+        "decided: the branch and bound over a symbol's domain takes one symbol at a time; give the others values "
+        "(params or a sweep)",
+    )
     dom = P.domains[index]
     kg = KLGame(game, index)
     target = Target(q, tuple((c, UniRat.of(R, index)) for c, R in logs))

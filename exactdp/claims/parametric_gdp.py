@@ -34,6 +34,7 @@ from ..errors import VerificationError
 from ..lazy import flint
 from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Verdict
 from .parametric import DECIDERS, Parametric, analysis_at, claim_at
+from .parametric_boxes import ONE_AT_A_TIME, one_symbol
 
 __all__ = ["by_gdp_boxes", "decide_gdp_by_boxes"]
 
@@ -50,13 +51,7 @@ def decide_gdp_by_boxes(claim: Any, an: Analysis) -> Verdict:
     game = P.game(claim.subject)
     mu = rational_of(claim.mu, P.ring)
     used = game.variables() | set(mu.variables())
-    if len(used) > 1:
-        raise Undecided(
-            f"Gaussian DP with several symbols ({', '.join(sorted(used))}) is not decided: the boxes cover one "
-            "symbol's range at a time; give the others values (params or a sweep)"
-        )
-    name = next(iter(used)) if used else P.ring.names[0]
-    index = P.ring.names.index(name)
+    name, index = one_symbol(P, used, "Gaussian DP", ONE_AT_A_TIME)
     dom = P.domains[index]
     negated = claim.kind == "not_gdp"
 

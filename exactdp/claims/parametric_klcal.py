@@ -23,7 +23,7 @@ from ..lazy import flint
 from ..numbers.ladder import is_inf
 from .base import HOLDS
 from .parametric import HANDLERS, Outcome, Parametric, analysis_at, claim_at
-from .parametric_boxes import _key, _target
+from .parametric_boxes import _key, _target, one_symbol
 
 __all__ = ["kl_handler"]
 
@@ -41,13 +41,7 @@ def kl_handler(claim: Any, P: Parametric) -> Callable[[Any], Outcome]:
     game = P.game(claim.subject)
     q, logs, used = _target(raw, P)
     used |= game.variables()
-    if len(used) > 1:
-        raise Undecided(
-            f"the KL divergence with several symbols ({', '.join(sorted(used))}) is not calibrated: the boxes cover "
-            "one symbol's range at a time"
-        )
-    name = next(iter(used)) if used else P.ring.names[0]
-    index = P.ring.names.index(name)
+    name, index = one_symbol(P, used, "the KL divergence", "calibrated: the boxes cover one symbol's range at a time")
     kg = KLGame(game, index)
     target = Target(q, tuple((c, UniRat.of(R, index)) for c, R in logs))
     spec = (game, index, q, tuple(logs))

@@ -43,6 +43,7 @@ from ..numbers.certified import arb_prec
 from ..numbers.rational import Q, to_fraction
 from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Verdict
 from .parametric import DECIDERS, Parametric, analysis_at, claim_at
+from .parametric_boxes import ONE_AT_A_TIME, one_symbol
 
 __all__ = ["by_zcdp_boxes", "decide_zcdp_by_boxes"]
 
@@ -59,13 +60,7 @@ def decide_zcdp_by_boxes(claim: Any, an: Analysis) -> Verdict:
     game = P.game(claim.subject)
     rho = rational_of(claim.rho, P.ring)
     used = game.variables() | set(rho.variables())
-    if len(used) > 1:
-        raise Undecided(
-            f"zCDP with several symbols ({', '.join(sorted(used))}) is not decided: the boxes cover one symbol's "
-            "range at a time; give the others values (params or a sweep)"
-        )
-    name = next(iter(used)) if used else P.ring.names[0]
-    index = P.ring.names.index(name)
+    name, index = one_symbol(P, used, "zCDP", ONE_AT_A_TIME)
     dom = P.domains[index]
     negated = claim.kind == "not_zcdp"
 
