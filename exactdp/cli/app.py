@@ -43,7 +43,10 @@ COMMANDS = {
 
 
 @click.group(
-    cls=Group, lazy_commands=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXIT_STATUS
+    cls=Group,
+    lazy_commands=COMMANDS,
+    context_settings={"help_option_names": ["-h", "--help"], "show_default": True},
+    epilog=EXIT_STATUS,
 )
 @click.version_option(__version__, prog_name="exactdp")
 def main() -> None:

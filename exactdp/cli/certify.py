@@ -27,7 +27,6 @@ __all__ = ["certify"]
     "fmt",
     type=click.Choice(["json", "latex"]),
     default="json",
-    show_default=True,
     help="latex: also write a proof appendix <n>-<kind>.tex next to each certificate.",
 )
 @click.option("--check", "self_check", is_flag=True, help="Run the standalone checker on every certificate written.")

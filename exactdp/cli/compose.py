@@ -5,12 +5,12 @@ from __future__ import annotations
 import click
 
 from ..limits import using
-from ..report.compose import SHOW_CHARS, compose_json, compose_lines, theorem_rows
+from ..report.compose import SHOW_CHARS, compose_output, theorem_rows
 from ..theorems import THEOREMS, optimal_profile
 from ..theorems.params import repeated
 from ..theorems.registry import evaluate_each
 from .helptext import command, fail
-from .options import OPTION, echo_result, limit_options, parse_number
+from .options import OPTION, limit_options, parse_number
 
 __all__ = ["compose"]
 
@@ -24,12 +24,11 @@ def _split(text: str, what: str, kind: str) -> list:
 
 @command()
 @click.option("--eps", "eps_text", required=True, help="Comma-separated eps_i: log(2),log(3) or 0.1 (exact decimals).")
-@click.option("--delta", "delta_text", default="0", show_default=True, help="Comma-separated delta_i (or one for all).")
+@click.option("--delta", "delta_text", default="0", help="Comma-separated delta_i (or one for all).")
 @click.option(
     "--delta-g",
     "delta_g_text",
     default="0",
-    show_default=True,
     help="Target delta_g for the optimal theorem; the slack delta' for advanced and kov-3.4.",
 )
 @click.option(
@@ -37,10 +36,9 @@ def _split(text: str, what: str, kind: str) -> list:
     "times",
     type=click.IntRange(1),
     default=1,
-    show_default=True,
     help="Repeat the list of components this many times (k-fold composition; at most --max-components components in all).",
 )
-@click.option("--theorem", type=click.Choice(THEOREMS + ("all",)), default="all", show_default=True)
+@click.option("--theorem", type=click.Choice(THEOREMS + ("all",)), default="all")
 @click.option(
     "--profile",
     "show_profile",
@@ -77,8 +75,4 @@ def compose(eps_text, delta_text, delta_g_text, times, theorem, show_profile, sh
             stair = optimal_profile(comps) if show_profile else None
     except ValueError as e:
         fail(e)
-    echo_result(
-        as_json,
-        lambda: compose_json(comps, delta_g, rows, stair),
-        lambda: compose_lines(comps, delta_g, rows, stair, show),
-    )
+    click.echo(compose_output(comps, delta_g, rows, stair, show, as_json))

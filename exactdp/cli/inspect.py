@@ -12,10 +12,10 @@ from ..limits import using
 from ..model import count_strategies, stats
 from ..report.dot import drawing_dot, render_graphviz
 from ..report.escape import text
-from ..report.inspect import fingerprint_lines, info_doc, info_lines
+from ..report.inspect import fingerprint_lines, info_doc, info_output
 from ..report.query import privloss_text, profile_text
 from .helptext import command
-from .options import Query, echo_result, parse_number, query_options, running, write_output
+from .options import Query, parse_number, query_options, running, write_output
 
 __all__ = ["privloss", "profile", "info", "schema"]
 
@@ -23,7 +23,7 @@ _IMAGE = click.Path(dir_okay=False)
 
 
 @command()
-@click.option("--delta", "delta_text", default="0", show_default=True, help="delta, e.g. 0, 1/100, 1e-6.")
+@click.option("--delta", "delta_text", default="0", help="delta, e.g. 0, 1/100, 1e-6.")
 @click.option("--witness", is_flag=True, help="Show the adversary that makes the value tight.")
 @query_options(latex=True)
 def privloss(delta_text, witness, q: Query):
@@ -121,9 +121,8 @@ def info(dot_file, svg_file, png_file, witness_eps, depth, tree, fingerprint, at
                 return
         s, n, supported = stats(mech.root), count_strategies(mech.root), opts.make_engine().supports(mech)
     doc = info_doc(name, mech, s, n, opts.engine, supported)
-    if q.common.quiet and not q.common.as_json:
-        return click.echo(doc["deterministic_adversaries"])
-    echo_result(q.common.as_json, lambda: doc, lambda: info_lines(doc, opts.effective_limits().max_strategies))
+    limit = opts.effective_limits().max_strategies
+    click.echo(info_output(doc, as_json=q.common.as_json, quiet=q.common.quiet, max_strategies=limit))
 
 
 def _write_drawing(name: str, src: str, files: dict[str, str | None]) -> None:

@@ -25,13 +25,13 @@ from ..limits import DEFAULT as DEFAULT_LIMITS
 from ..limits import READING, Flag, Limits, Reading, Workers, flags, parse_size, using
 from ..numbers import kinds as quantity
 from ..numbers.expr import ExprError, eval_text
+from ..report import Marks
 from ..report.escape import text
-from ..report.jsonout import dumps
 from ..report.terminal import EngineProgress
 from ..verify import Options
 
 __all__ = ["OPTION", "Common", "case_options", "limit_options", "runner_options", "parse_number", "running"]
-__all__ += ["Query", "query_options", "echo_result", "write_output"]
+__all__ += ["Query", "query_options", "write_output", "progress_wanted"]
 
 _PROGRESS_HELP = "Progress bar on stderr (default: when stderr is a terminal)."
 # single options of several commands: name -> decorator
@@ -52,7 +52,6 @@ OPTION: dict[str, Callable[[Callable], Callable]] = {
         "--engine",
         type=click.Choice(ENGINE_NAMES),
         default="profile",
-        show_default=True,
         help="profile: exact backward induction (fast); enumerator: brute force over every deterministic adversary (the reference).",
     ),
 }
@@ -72,24 +71,23 @@ def parse_number(text: str, what: str, *, kind: str) -> Any:
         raise click.BadParameter(e.message + (f" ({e.hint})" if e.hint else "")) from None
 
 
-class _Size(click.ParamType):
-    """A memory size: 800M, 4G, or a number of bytes (0: no limit)."""
+class _Parsed(click.ParamType):
+    """An option's value read by ``parse``, which returns ``None`` or raises ``ValueError`` for a
+    wrong one (``wrong`` is then the message)."""
 
-    name = "SIZE"
+    def __init__(self, name: str, parse: Callable[[str], Any], wrong: str = "") -> None:
+        self.name, self.parse, self.wrong = name, parse, wrong
 
-    def convert(self, value: Any, param: Any, ctx: Any) -> int:
+    def convert(self, value: Any, param: Any, ctx: Any) -> Any:
         try:
-            return value if isinstance(value, int) else parse_size(str(value))
+            got = value if isinstance(value, int) else self.parse(str(value))
         except ValueError as e:
             self.fail(str(e), param, ctx)
+        return got if got is not None else self.fail(self.wrong.format(value), param, ctx)
 
 
-class _Jobs(click.ParamType):
-    name = "N|auto"
-
-    def convert(self, value: Any, param: Any, ctx: Any) -> int:
-        n = value if isinstance(value, int) else parse_jobs(str(value))
-        return n if n is not None else self.fail(f"{value!r} is not a positive number of worker processes or 'auto'")
+_SIZE = _Parsed("SIZE", parse_size)  # 800M, 4G, or a number of bytes (0: no limit)
+_JOBS = _Parsed("N|auto", parse_jobs, "{!r} is not a positive number of worker processes or 'auto'")
 
 
 def _limit_options(table: type) -> list[Callable]:
@@ -100,20 +98,13 @@ def _limit_options(table: type) -> list[Callable]:
 def _limit_option(f: Flag) -> Callable:
     if f.kind == "switch":
         return click.option(f.flag, f.field, is_flag=True, default=None, help=f.help)
-    typ = {"size": _Size(), "seconds": click.FloatRange(f.minimum)}.get(f.kind, click.IntRange(f.minimum))
+    typ = {"size": _SIZE, "seconds": click.FloatRange(f.minimum)}.get(f.kind, click.IntRange(f.minimum))
     return click.option(f.flag, f.field, type=typ, default=None, help=f.help)
 
 
 def _given(kw: dict[str, Any], table: type) -> dict[str, Any]:
     """The values of ``table``'s limit options given (taken out of ``kw``)."""
     return {f.field: v for f in flags(table) if (v := kw.pop(f.field)) is not None}
-
-
-def _stack(options: list[Callable], f: Callable) -> Callable:
-    """``f`` decorated with ``options``, the first listed first in the help."""
-    for o in reversed(options):
-        f = o(f)
-    return f
 
 
 def _passing(name: str, options: list[Callable], read: Callable[[dict[str, Any]], Any]) -> Callable:
@@ -125,7 +116,9 @@ def _passing(name: str, options: list[Callable], read: Callable[[dict[str, Any]]
         def wrapper(*args: Any, **kw: Any) -> Any:
             return f(*args, **{name: read(kw)}, **kw)
 
-        return _stack(options, wrapper)
+        for option in reversed(options):  # the first listed comes first in the help
+            wrapper = option(wrapper)
+        return wrapper
 
     return deco
 
@@ -149,6 +142,11 @@ class Common:
     ascii_only: bool = False
     runner: Runner = Runner()
 
+    @property
+    def marks(self) -> Marks:
+        """The report's marks: ASCII with ``--ascii`` or when stdout cannot show ✓ and ✗."""
+        return Marks.for_stream(sys.stdout, self.ascii_only)
+
 
 _OUTPUT: list[Callable] = [
     OPTION["json"],
@@ -163,7 +161,7 @@ _RUNNER: list[Callable] = [
     click.option(
         "--jobs",
         "-j",
-        type=_Jobs(),
+        type=_JOBS,
         default=None,
         help="Run the work items (files, sweep points, samples) in N local worker processes; auto: one per core [default: EXACTDP_JOBS, else 1].",
     ),
@@ -250,22 +248,17 @@ def _runner_read(kw: dict[str, Any]) -> Runner:
 
 def _common_from(kw: dict[str, Any], parallel: bool) -> Common:
     limits = DEFAULT_LIMITS.replace(**_given(kw, Limits))
-    progress = kw.pop("progress", None)
-    opts = Options.under(
-        limits,
-        replace(READING, **_given(kw, Reading)),
-        engine=kw.pop("engine", "profile"),
-        max_strategies=limits.max_strategies if limits.max_strategies != DEFAULT_LIMITS.max_strategies else None,
-    )
-    return Common(
-        opts=opts,
-        as_json=bool(kw.pop("as_json", False)),
-        quiet=bool(kw.pop("quiet", False)),
-        verbose=bool(kw.pop("verbose", False)),
-        progress=sys.stderr.isatty() if progress is None else progress,
-        ascii_only=bool(kw.pop("ascii_only", False)),
-        runner=_runner_read(kw) if parallel else Runner(),
-    )
+    custom = limits.max_strategies if limits.max_strategies != DEFAULT_LIMITS.max_strategies else None
+    reading = replace(READING, **_given(kw, Reading))
+    opts = Options.under(limits, reading, engine=kw.pop("engine", "profile"), max_strategies=custom)
+    switches: dict[str, Any] = {k: bool(kw.pop(k, False)) for k in ("as_json", "quiet", "verbose", "ascii_only")}
+    runner = _runner_read(kw) if parallel else Runner()
+    return Common(opts, progress=progress_wanted(kw.pop("progress", None)), runner=runner, **switches)
+
+
+def progress_wanted(progress: bool | None) -> bool:
+    """``--progress/--no-progress``; neither: a progress bar when stderr is a terminal."""
+    return sys.stderr.isatty() if progress is None else progress
 
 
 @contextmanager
@@ -274,12 +267,6 @@ def running(common: Common) -> Iterator[EngineProgress]:
     force and the engine reports its progress (``--progress``)."""
     with using(common.opts.effective_limits()), EngineProgress(common.progress) as prog:
         yield prog
-
-
-def echo_result(as_json: bool, doc: Callable[[], Any], lines: Callable[[], list[str]]) -> None:
-    """Print a command's result: the document ``doc()`` as JSON with ``--json``, else the text
-    ``lines()`` (only the one asked for is made)."""
-    click.echo(dumps(doc()) if as_json else "\n".join(lines()))
 
 
 def write_output(path: str, data: bytes | str, what: str | None = None) -> None:

@@ -41,9 +41,7 @@ def delta(eps_text, q: Query):
     help='The claim to calibrate, as in a case file: "dp: {eps: log(2), delta: 1/10}" (any claim kind).',
 )
 @click.option("--symbol", default=None, help="The symbol to calibrate (default: the one the answer depends on).")
-@click.option(
-    "--digits", type=click.IntRange(15, 1000), default=16, show_default=True, help="Decimal digits of each end."
-)
+@click.option("--digits", type=click.IntRange(15, 1000), default=16, help="Decimal digits of each end.")
 @query_options(latex=True)
 def calibrate(target, symbol, digits, q: Query):
     """The exact set of values of a symbol where the target claim holds: a union of intervals

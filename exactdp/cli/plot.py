@@ -27,7 +27,6 @@ FORMATS = ("png", "svg", "pdf")
     "--kind",
     type=click.Choice(list(KINDS)),
     default="profile",
-    show_default=True,
     help="profile: delta against eps >= 0; region: the trade-off curve (privacy region) with its exact vertices.",
 )
 @click.option(

@@ -19,7 +19,7 @@ from ..report import renyi_fdp as render
 from ..report.query import renyi_text
 from ..theorems.named import CONVERSIONS
 from .helptext import command
-from .options import Query, echo_result, parse_number, query_options, running
+from .options import Query, parse_number, query_options, running
 
 __all__ = ["renyi", "zcdp", "convert", "tradeoff"]
 
@@ -39,7 +39,6 @@ def _alphas(text: str, max_orders: int) -> list:
     "--alpha",
     "alpha_text",
     default="2",
-    show_default=True,
     help="Orders, e.g. 2,3,3/2,2.5,inf (1 is KL); a non-integer order gives a certified enclosure.",
 )
 @click.option("--witness", "show_witness", is_flag=True, help="Also show the adversary attaining each value.")
@@ -70,8 +69,7 @@ def zcdp(rho_text, q: Query):
     with running(q.common):
         _case, name, mech = q.load()
         res = check_zcdp(mech, rho, q.common.opts.make_engine().profile(mech).privloss(Q(0)))
-    d = render.zcdp_to_dict(name, res)
-    echo_result(q.common.as_json, lambda: d, lambda: render.zcdp_lines(d, rho_text, res.witness))
+    click.echo(render.zcdp_output(name, res, rho_text, q.common.as_json))
 
 
 @command()
@@ -89,8 +87,7 @@ def tradeoff(show_tests, q: Query):
         _case, name, mech = q.load()
         prof = q.common.opts.make_engine().profile(mech)
         tests = vertex_tests(mech, prof) if show_tests else None
-    d = render.tradeoff_to_dict(name, envelope_tradeoff(prof), pair_tradeoffs(prof), tests)
-    echo_result(q.common.as_json, lambda: d, lambda: render.tradeoff_lines(d, tests))
+    click.echo(render.tradeoff_output(name, envelope_tradeoff(prof), pair_tradeoffs(prof), tests, q.common.as_json))
 
 
 @command()
@@ -114,4 +111,4 @@ def convert(which, delta_text, alpha_text, rho_text, q: Query):
             v = claim.check(Analysis({name: mech}, opts.make_engine()))
     except FieldProblem as e:
         raise click.UsageError(e.message + (f" ({e.hint})" if e.hint else "")) from None
-    echo_result(q.common.as_json, lambda: render.conversion_to_dict(name, v), lambda: render.conversion_lines(v))
+    click.echo(render.conversion_output(name, v, q.common.as_json))

@@ -22,14 +22,11 @@ __all__ = ["simulate"]
     "--eps", "eps_text", default=None, help="eps, e.g. log(3) or log(E) for a symbol E (default: PrivLoss(M, delta))."
 )
 @click.option("--delta", "delta_text", default=None, help="delta for RR_(eps,delta) (default 0: Theorem 1.10).")
-@click.option(
-    "--format", "fmt", type=click.Choice(["text", "json", "latex", "yaml", "csv"]), default="text", show_default=True
-)
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "latex", "yaml", "csv"]), default="text")
 @click.option(
     "--via",
     type=click.Choice(["auto", "lp", "lemma56"]),
     default="auto",
-    show_default=True,
     help="auto: Thm 1.10 for delta = 0, the exact LP otherwise; lemma56: the continual-mechanisms construction (delta > 0).",
 )
 @click.option("--standalone", is_flag=True, help="With --format latex: a complete document (for pdflatex).")

@@ -10,23 +10,18 @@ from dataclasses import replace
 import click
 
 from ..lazy import deferred
-from ..report import NORMAL, QUIET, VERBOSE, Marks, TextReport, render_summary, run_to_json
+from ..report import NORMAL, QUIET, VERBOSE, TextReport, render_summary, run_to_json
 from ..report.escape import text
 from ..report.terminal import ProgressLine
 from ..verify import FileResult, RunResult, stream_paths
 from .helptext import command
 from .options import Common, case_options
 
-__all__ = ["verify", "marks_for"]
+__all__ = ["verify"]
 
 # start-up: only --html draws figures and writes pages
 case_figures = deferred("exactdp.figures:case_figures")
 write_html = deferred("exactdp.report.html:write_cli")
-
-
-def marks_for(common: Common) -> Marks:
-    """The report's marks: ASCII with ``--ascii`` or when stdout cannot show ✓ and ✗."""
-    return Marks.for_stream(sys.stdout, common.ascii_only)
 
 
 @command()
@@ -61,7 +56,7 @@ def verify(paths: Iterable[str], witness: bool, html_dir: str | None, common: Co
         sys.exit(2)
     bar = holder["bar"] = ProgressLine(run.total, "verify", common.progress)
     verbosity = QUIET if common.quiet else VERBOSE if common.verbose else NORMAL
-    report = TextReport(marks_for(common), verbosity=verbosity)
+    report = TextReport(common.marks, verbosity=verbosity)
 
     def show(fr: FileResult) -> None:
         lines = report.file(fr)
