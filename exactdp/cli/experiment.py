@@ -9,7 +9,7 @@ import click
 from ..experiments import section6 as run_section6
 from ..report.simulate import dumps_json, section6_doc, section6_lines
 from ..report.terminal import ProgressLine
-from .options import OPTION, limit_options, parse_number, progress_wanted, runner_options
+from .options import OPTION, flag, limit_options, parse_number, progress_wanted, runner_options
 
 __all__ = ["experiment", "section6"]
 
@@ -26,7 +26,7 @@ def experiment() -> None:
 @click.option("--delta", "delta_text", default="1/10", help="delta of RR_(eps,delta); eps = PrivLoss(M_p, delta).")
 @click.option("--seed", type=int, default=0)
 @click.option("--denominator", type=click.IntRange(2), default=100, help="Parameters are drawn from {1, ..., D-1}/D.")
-@click.option("--no-enumerator-check", is_flag=True, help="Skip the per-sample enumerator comparison of views.")
+@flag("--no-enumerator-check", help="Skip the per-sample enumerator comparison of views.")
 @OPTION["json"]
 @OPTION["progress"]
 @click.option("--block", type=click.IntRange(1), default=25, help="Samples per work item (for --jobs / --scheduler).")

@@ -24,9 +24,7 @@ __all__ = ["export"]
     type=click.Path(dir_okay=False, allow_dash=True),
     help="Write one \\newcommand per exact value of a claim, and its decimal, into FILE ('-': standard output).",
 )
-@click.option(
-    "--prefix", default=None, help="Macro names start with this (letters only) [default: exactdp + the case's name]."
-)
+@click.option("--prefix", help="Macro names start with this (letters only) [default: exactdp + the case's name].")
 @click.option(
     "--digits", type=click.IntRange(1, 60), default=DEFAULT_DIGITS, help="Significant digits of the decimal macros."
 )

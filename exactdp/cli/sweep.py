@@ -14,7 +14,7 @@ from ..report.terminal import ProgressLine
 from ..sweeping import SweepOptionError, csv_target, plan_sweep, plot_axis, point_key, run_sweep
 from ..verify import FileResult, RunResult
 from .helptext import command, fail
-from .options import OPTION, Common, case_options
+from .options import OPTION, Common, case_options, flag
 
 __all__ = ["sweep"]
 
@@ -41,10 +41,8 @@ _FILE = click.Path(dir_okay=False)
 @click.option(
     "--plot-claim", type=click.IntRange(1), default=1, help="Which claim --plot draws (its number in the case)."
 )
-@click.option("--plot-x", default=None, help="The swept param on the x axis of --plot [default: the first].")
-@click.option(
-    "--witness", is_flag=True, help="Also compute the tight adversary of privloss claims that hold (shown with -v)."
-)
+@click.option("--plot-x", help="The swept param on the x axis of --plot [default: the first].")
+@flag("--witness", help="Also compute the tight adversary of privloss claims that hold (shown with -v).")
 @case_options(parallel=True)
 def sweep(case_path, csv_path, resume_path, plot_path, plot_claim, plot_x, witness, common: Common) -> None:
     """Check CASE at every point of its `sweep:` grid (first key outermost): one row per point,
