@@ -15,7 +15,7 @@ from ..report.escape import text
 from ..report.inspect import fingerprint_lines, info_doc, info_output
 from ..report.query import privloss_text, profile_text
 from .helptext import command
-from .options import Query, flag, parse_number, query_options, running, write_output
+from .options import Query, flag, parse_number, query_options, write_output
 
 __all__ = ["privloss", "profile", "info", "schema"]
 
@@ -35,8 +35,7 @@ def privloss(delta_text, witness, q: Query):
         if "unknown name" not in str(e):
             raise
         delta = None  # a name the case may declare (a symbol): read it there
-    with running(q) as prog:
-        case, name, mech = q.load()
+    with q.loaded() as (case, name, mech, prog):
         if delta is None or query.has_symbols(case.symbols, mech):
             delta = evaluate_in_case(case, delta_text, "--delta", kind="delta")
         q.latex_if(query.answers_piecewise(case.symbols, mech, delta))
@@ -51,8 +50,7 @@ def profile(dominating_pair, q: Query):
     """The exact privacy profile delta(e^eps): breakpoints for every ordered adjacent pair;
     for a mechanism with symbols, formulas between breakpoints, piecewise in the symbols.
     -q prints only the maximum over the pairs."""
-    with running(q) as prog:
-        case, name, mech = q.load()
+    with q.loaded() as (case, name, mech, prog):
         if query.has_symbols(case.symbols, mech) and dominating_pair:
             raise click.UsageError("--dominating-pair needs a mechanism without symbols")
         q.latex_if(query.has_symbols(case.symbols, mech))
@@ -101,8 +99,7 @@ def info(dot_file, svg_file, png_file, witness_eps, depth, tree, fingerprint, at
             case, _, _ = q.load()
             prints, missing = game_fingerprints(case, q.of, at=symbol_values(at))
         return click.echo("\n".join(fingerprint_lines(q.case_path, prints, missing)))
-    with running(q):
-        case, name, mech = q.load()
+    with q.loaded() as (case, name, mech, _):
         if files:
             w = make_engine("profile").witness(mech, eps) if eps is not None else None
             cut, src = drawing_dot(mech, case, depth=depth, witness=w, tree=tree)

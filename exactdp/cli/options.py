@@ -1,7 +1,8 @@
-"""The options that several commands share, each declared once, and the helpers that read them:
-a command that reads case files takes :func:`case_options` and receives them as one
-:class:`Common`; the limits' options are made from their declarations in :mod:`exactdp.limits`,
-and single options of several commands (``CASE``, ``--of``, ``--json``, ...) are in :data:`OPTION`.
+"""The options that several commands share, each declared once, and the helpers that read them.
+
+A command that reads case files takes :func:`case_options` and receives them as one :class:`Common`;
+the limits' options are made from their declarations in :mod:`exactdp.limits`, and single options
+of several commands (``CASE``, ``--of``, ``--json``, ...) are in :data:`OPTION`.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from ..report.terminal import EngineProgress
 from ..verify import Options
 from .helptext import fail
 
-__all__ = ["OPTION", "Common", "case_options", "limit_options", "runner_options", "parse_number", "running"]
+__all__ = ["OPTION", "Common", "case_options", "limit_options", "runner_options", "parse_number"]
 __all__ += ["Query", "query_options", "write_output", "progress_wanted", "flag"]
 
 
@@ -193,6 +194,13 @@ class Query(Common):
             )
         return case, name, case.mechanisms[name]
 
+    @contextmanager
+    def loaded(self) -> Iterator[tuple[Any, str, Any, EngineProgress]]:
+        """The body of the command: within the block its limits are in force and the engine
+        reports its progress (``--progress``); yields :meth:`load` and the progress."""
+        with using(self.opts.effective_limits()), EngineProgress(self.progress) as prog:
+            yield (*self.load(), prog)
+
     @property
     def fmt(self) -> str:
         """``json`` (``--json``), ``latex`` (``--latex``) or ``text``."""
@@ -242,14 +250,6 @@ def _common_from(kw: dict[str, Any], parallel: bool, cls: type = Common, **own: 
 def progress_wanted(progress: bool | None) -> bool:
     """``--progress/--no-progress``; neither: a progress bar when stderr is a terminal."""
     return sys.stderr.isatty() if progress is None else progress
-
-
-@contextmanager
-def running(common: Common) -> Iterator[EngineProgress]:
-    """The body of a command that reads a case: within the block the command's limits are in
-    force and the engine reports its progress (``--progress``)."""
-    with using(common.opts.effective_limits()), EngineProgress(common.progress) as prog:
-        yield prog
 
 
 def write_output(path: str, data: bytes | str, what: str | None = None) -> None:

@@ -19,7 +19,7 @@ from ..report import renyi_fdp as render
 from ..report.query import renyi_text
 from ..theorems.named import CONVERSIONS
 from .helptext import command
-from .options import Query, flag, parse_number, query_options, running
+from .options import Query, flag, parse_number, query_options
 
 __all__ = ["renyi", "zcdp", "convert", "tradeoff"]
 
@@ -48,8 +48,7 @@ def renyi(alpha_text, show_witness, q: Query):
     for whole orders (certified enclosures for real orders such as 3/2); piecewise in the
     symbols for a mechanism with symbols."""
     alphas = _alphas(alpha_text, q.opts.effective_limits().max_orders)
-    with running(q):
-        case, name, mech = q.load()
+    with q.loaded() as (case, name, mech, _):
         exact = not query.has_symbols(case.symbols, mech)
         q.latex_if(not exact)
         answers = query.renyi(mech, case.symbols, alphas, q.opts.make_engine())
@@ -64,8 +63,7 @@ def zcdp(rho_text, q: Query):
     """Whether M is rho-zCDP (Bun-Steinke 2016): D_alpha <= rho*alpha for every real alpha > 1,
     decided by certified branch and bound over alpha (undecided when D_alpha/alpha touches rho)."""
     rho = parse_number(rho_text, "--rho", kind="positive")
-    with running(q):
-        _case, name, mech = q.load()
+    with q.loaded() as (_case, name, mech, _):
         res = check_zcdp(mech, rho, q.opts.make_engine().profile(mech).privloss(Q(0)))
     click.echo(render.zcdp_output(name, res, rho_text, q.as_json))
 
@@ -80,8 +78,7 @@ def zcdp(rho_text, q: Query):
 def tradeoff(show_tests, q: Query):
     """The exact f-DP trade-off function T(M) (Dong-Roth-Su 2022) of the envelope and of every
     ordered adjacent pair, by its vertices (type I error alpha, type II error beta)."""
-    with running(q):
-        _case, name, mech = q.load()
+    with q.loaded() as (_case, name, mech, _):
         prof = q.opts.make_engine().profile(mech)
         tests = vertex_tests(mech, prof) if show_tests else None
     click.echo(render.tradeoff_output(name, envelope_tradeoff(prof), pair_tradeoffs(prof), tests, q.as_json))
@@ -100,8 +97,7 @@ def convert(which, delta_text, alpha_text, rho_text, q: Query):
     alpha = _alphas(alpha_text, 1)[0] if alpha_text is not None else None
     rho = parse_number(rho_text, "--rho", kind="positive") if rho_text is not None else None
     try:
-        with running(q):
-            _case, name, mech = q.load()
+        with q.loaded() as (_case, name, mech, _):
             claim = ConversionClaim(of=name, theorem=which, delta=delta, alpha=alpha, rho=rho)
             claim.validate()
             v = claim.check(Analysis({name: mech}, q.opts.make_engine()))

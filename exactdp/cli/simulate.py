@@ -12,7 +12,7 @@ from ..report.latex import render_simulation_latex
 from ..report.simulate import render_simulation
 from ..simulation.simulate import simulate as run_simulation
 from .helptext import command
-from .options import Query, flag, query_options, running
+from .options import Query, flag, query_options
 
 __all__ = ["simulate"]
 
@@ -43,8 +43,7 @@ def simulate(eps_text, delta_text, fmt, via, standalone, drop_trivial, label, q:
     """
     if q.as_json:
         fmt = "json"
-    with running(q) as prog:
-        case, name, mech = q.load()
+    with q.loaded() as (case, name, mech, prog):
         eps = evaluate_in_case(case, eps_text, "--eps", kind="eps") if eps_text is not None else None
         delta = evaluate_in_case(case, delta_text, "--delta", kind="delta") if delta_text is not None else None
         if via == "lemma56" and delta is None:
