@@ -7,6 +7,7 @@ import sys
 import click
 
 from ..caseio import evaluate_in_case
+from ..claims.simulate import VIAS
 from ..numbers.rational import Q
 from ..report.latex import render_simulation_latex
 from ..report.simulate import render_simulation
@@ -23,7 +24,7 @@ __all__ = ["simulate"]
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "latex", "yaml", "csv"]), default="text")
 @click.option(
     "--via",
-    type=click.Choice(["auto", "lp", "lemma56"]),
+    type=click.Choice(VIAS),
     default="auto",
     help="auto: Thm 1.10 for delta = 0, the exact LP otherwise; lemma56: the continual-mechanisms construction (delta > 0).",
 )
