@@ -3,6 +3,8 @@ and the witness legend printed once per run and never with ``-q``."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from click.testing import CliRunner
 
@@ -87,3 +89,25 @@ def test_the_witness_legend_once_per_run_never_when_quiet(tmp_path):
     assert quiet.count("witness (profile engine") == 3 and LEGEND not in quiet
     jobs = run("verify", "--jobs", "2", str(tmp_path)).output
     assert jobs.count(LEGEND) == 1
+
+
+def _options(cmd, ctx) -> list:
+    """The options of ``cmd`` and, for a group, of its subcommands."""
+    subs = cmd.commands.values() if hasattr(cmd, "commands") else [cmd]
+    return [p for c in subs for p in c.get_params(ctx) if p.param_type_name == "option"]
+
+
+def test_every_option_with_a_default_shows_it_and_no_on_off_flag_does():
+    """The group's context shows every default (one setting, not one per option): an option
+    with a value shows ``[default: ...]`` (click's, after two spaces) on every command's help
+    page, a flag that is off by default shows nothing."""
+    ctx = main.make_context("exactdp", ["verify", "x"], resilient_parsing=True)
+    for name in main.list_commands(ctx):
+        cmd = main.get_command(ctx, name)
+        sub = cmd.make_context(name, [], parent=ctx, resilient_parsing=True)
+        for p in _options(cmd, sub):
+            record = p.get_help_record(sub)
+            if record is None or p.name == "help" or is_limit(p):  # a limit states its own default
+                continue
+            valued = not p.is_flag and isinstance(p.default, (str, int, float))  # not unset, None or ()
+            assert bool(re.search(r"(^|  )\[default: ", record[1])) == valued, f"{name} {p.opts[0]}: {record[1]!r}"

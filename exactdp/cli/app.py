@@ -1,9 +1,7 @@
 """The ``exactdp`` command group: its table of commands and its exit status (:data:`EXIT_STATUS`).
 
 This module is all that ``exactdp --help`` imports: each command's module is imported when the
-command runs (:class:`~exactdp.cli.helptext.Group`), and the options shared by the commands
-that read case files are in :mod:`exactdp.cli.options`.
-"""
+command runs (:class:`~exactdp.cli.helptext.Group`)."""
 
 from __future__ import annotations
 
@@ -43,7 +41,10 @@ COMMANDS = {
 
 
 @click.group(
-    cls=Group, lazy_commands=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXIT_STATUS
+    cls=Group,
+    lazy_commands=COMMANDS,
+    context_settings={"help_option_names": ["-h", "--help"], "show_default": True},
+    epilog=EXIT_STATUS,
 )
 @click.version_option(__version__, prog_name="exactdp")
 def main() -> None:

@@ -12,6 +12,7 @@ from ..certifying import CertificateWriter
 from ..errors import ExactDPError
 from ..verify import verdict_hook
 from .helptext import command, error_line
+from .options import flag
 from .verify import verify as verify_command
 
 __all__ = ["certify"]
@@ -21,16 +22,15 @@ __all__ = ["certify"]
 @click.option(
     "-o", "--output", "outdir", required=True, type=click.Path(file_okay=False), help="Directory for the certificates."
 )
-@click.option("--show-game", is_flag=True, help="Print the game of every certificate written (once per mechanism).")
+@flag("--show-game", help="Print the game of every certificate written (once per mechanism).")
 @click.option(
     "--format",
     "fmt",
     type=click.Choice(["json", "latex"]),
     default="json",
-    show_default=True,
     help="latex: also write a proof appendix <n>-<kind>.tex next to each certificate.",
 )
-@click.option("--check", "self_check", is_flag=True, help="Run the standalone checker on every certificate written.")
+@flag("--check", "self_check", help="Run the standalone checker on every certificate written.")
 @click.pass_context
 def certify(ctx, outdir, show_game, fmt, self_check, **verify_options):
     """Check every claim like `verify` (same report, same exit status) and write a certificate

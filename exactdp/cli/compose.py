@@ -5,12 +5,12 @@ from __future__ import annotations
 import click
 
 from ..limits import using
-from ..report.compose import SHOW_CHARS, compose_json, compose_lines, theorem_rows
+from ..report.compose import SHOW_CHARS, compose_output, theorem_rows
 from ..theorems import THEOREMS, optimal_profile
 from ..theorems.params import repeated
 from ..theorems.registry import evaluate_each
 from .helptext import command, fail
-from .options import OPTION, echo_result, limit_options, parse_number
+from .options import OPTION, flag, limit_options, parse_number
 
 __all__ = ["compose"]
 
@@ -24,12 +24,11 @@ def _split(text: str, what: str, kind: str) -> list:
 
 @command()
 @click.option("--eps", "eps_text", required=True, help="Comma-separated eps_i: log(2),log(3) or 0.1 (exact decimals).")
-@click.option("--delta", "delta_text", default="0", show_default=True, help="Comma-separated delta_i (or one for all).")
+@click.option("--delta", "delta_text", default="0", help="Comma-separated delta_i (or one for all).")
 @click.option(
     "--delta-g",
     "delta_g_text",
     default="0",
-    show_default=True,
     help="Target delta_g for the optimal theorem; the slack delta' for advanced and kov-3.4.",
 )
 @click.option(
@@ -37,25 +36,14 @@ def _split(text: str, what: str, kind: str) -> list:
     "times",
     type=click.IntRange(1),
     default=1,
-    show_default=True,
     help="Repeat the list of components this many times (k-fold composition; at most --max-components components in all).",
 )
-@click.option("--theorem", type=click.Choice(THEOREMS + ("all",)), default="all", show_default=True)
-@click.option(
-    "--profile",
-    "show_profile",
-    is_flag=True,
-    help="Also print the full exact delta(eps) staircase of the optimal composition.",
-)
-@click.option(
-    "--exact",
-    "show_exact",
-    is_flag=True,
-    help="Print long exact values in full (they are summarised otherwise; --json always has them).",
-)
+@click.option("--theorem", type=click.Choice(THEOREMS + ("all",)), default="all")
+@flag("--profile", help="Also print the full exact delta(eps) staircase of the optimal composition.")
+@flag("--exact", help="Print long exact values in full (they are summarised otherwise; --json always has them).")
 @OPTION["json"]
 @limit_options
-def compose(eps_text, delta_text, delta_g_text, times, theorem, show_profile, show_exact, as_json, limits):
+def compose(eps_text, delta_text, delta_g_text, times, theorem, profile, exact, as_json, limits):
     """Composition theorems for (eps_i, delta_i)-DP components, evaluated exactly.
 
     basic: (sum eps_i, sum delta_i) (Vadhan-Wang Thm 1.2; Thm 3.3 for pure concurrent);
@@ -65,20 +53,15 @@ def compose(eps_text, delta_text, delta_g_text, times, theorem, show_profile, sh
     advanced, kov-3.4 and the KOV slides' Theorems I and II as printed (kov-slides-1, kov-slides-2):
     certified intervals, compared with the exact optimum.
     """
-    show = 10**12 if show_exact else SHOW_CHARS
+    show = 10**12 if exact else SHOW_CHARS
     try:
         with using(limits):
             eps, deltas = _split(eps_text, "--eps", "eps"), _split(delta_text, "--delta", "delta")
             delta_g = parse_number(delta_g_text, "--delta-g", kind="delta")
             comps = repeated(eps, deltas, times)
-            rows = theorem_rows(
-                evaluate_each(THEOREMS if theorem == "all" else (theorem,), comps, delta_g), delta_g, show
-            )
-            stair = optimal_profile(comps) if show_profile else None
+            names = THEOREMS if theorem == "all" else (theorem,)
+            rows = theorem_rows(evaluate_each(names, comps, delta_g), delta_g, show)
+            stair = optimal_profile(comps) if profile else None
     except ValueError as e:
         fail(e)
-    echo_result(
-        as_json,
-        lambda: compose_json(comps, delta_g, rows, stair),
-        lambda: compose_lines(comps, delta_g, rows, stair, show),
-    )
+    click.echo(compose_output(comps, delta_g, rows, stair, show, as_json))

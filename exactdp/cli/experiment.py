@@ -9,7 +9,7 @@ import click
 from ..experiments import section6 as run_section6
 from ..report.simulate import dumps_json, section6_doc, section6_lines
 from ..report.terminal import ProgressLine
-from .options import OPTION, limit_options, parse_number, runner_options
+from .options import OPTION, flag, limit_options, parse_number, progress_wanted, runner_options
 
 __all__ = ["experiment", "section6"]
 
@@ -21,37 +21,15 @@ def experiment() -> None:
 
 @experiment.command()
 @click.option(
-    "--samples",
-    type=click.IntRange(1),
-    default=10_000,
-    show_default=True,
-    help="Number of random mechanisms M_p (at most --max-samples).",
+    "--samples", type=click.IntRange(1), default=10_000, help="Number of random mechanisms M_p (at most --max-samples)."
 )
-@click.option(
-    "--delta",
-    "delta_text",
-    default="1/10",
-    show_default=True,
-    help="delta of RR_(eps,delta); eps = PrivLoss(M_p, delta).",
-)
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option(
-    "--denominator",
-    type=click.IntRange(2),
-    default=100,
-    show_default=True,
-    help="Parameters are drawn from {1, ..., D-1}/D.",
-)
-@click.option("--no-enumerator-check", is_flag=True, help="Skip the per-sample enumerator comparison of views.")
+@click.option("--delta", "delta_text", default="1/10", help="delta of RR_(eps,delta); eps = PrivLoss(M_p, delta).")
+@click.option("--seed", type=int, default=0)
+@click.option("--denominator", type=click.IntRange(2), default=100, help="Parameters are drawn from {1, ..., D-1}/D.")
+@flag("--no-enumerator-check", help="Skip the per-sample enumerator comparison of views.")
 @OPTION["json"]
 @OPTION["progress"]
-@click.option(
-    "--block",
-    type=click.IntRange(1),
-    default=25,
-    show_default=True,
-    help="Samples per work item (for --jobs / --scheduler).",
-)
+@click.option("--block", type=click.IntRange(1), default=25, help="Samples per work item (for --jobs / --scheduler).")
 @runner_options
 @limit_options
 def section6(samples, delta_text, seed, denominator, no_enumerator_check, as_json, progress, block, runner, limits):
@@ -62,7 +40,7 @@ def section6(samples, delta_text, seed, denominator, no_enumerator_check, as_jso
     sample has a T, 1 when some has none, 3 on an internal disagreement, 130 when interrupted
     (the counts so far are printed)."""
     delta = parse_number(delta_text, "--delta", kind="delta")
-    with ProgressLine(samples, "section6", sys.stderr.isatty() if progress is None else progress) as bar:
+    with ProgressLine(samples, "section6", progress_wanted(progress)) as bar:
         res, interrupted = run_section6(
             samples,
             delta,

@@ -7,8 +7,7 @@ import sys
 import click
 
 from ..limits import using
-from ..report.escape import text
-from ..report.latexvalues import DEFAULT_DIGITS, render_values
+from ..report.latexvalues import DEFAULT_DIGITS, export_notes, render_values
 from ..verify import verify_file
 from .helptext import command, fail
 from .options import OPTION, Common, case_options, write_output
@@ -25,15 +24,9 @@ __all__ = ["export"]
     type=click.Path(dir_okay=False, allow_dash=True),
     help="Write one \\newcommand per exact value of a claim, and its decimal, into FILE ('-': standard output).",
 )
+@click.option("--prefix", help="Macro names start with this (letters only) [default: exactdp + the case's name].")
 @click.option(
-    "--prefix", default=None, help="Macro names start with this (letters only) [default: exactdp + the case's name]."
-)
-@click.option(
-    "--digits",
-    type=click.IntRange(1, 60),
-    default=DEFAULT_DIGITS,
-    show_default=True,
-    help="Significant digits of the decimal macros.",
+    "--digits", type=click.IntRange(1, 60), default=DEFAULT_DIGITS, help="Significant digits of the decimal macros."
 )
 @case_options()
 def export(case_path: str, latex_file: str, prefix: str | None, digits: int, common: Common) -> None:
@@ -47,10 +40,6 @@ def export(case_path: str, latex_file: str, prefix: str | None, digits: int, com
         fail(fr.error)
     body = render_values(fr, prefix=prefix, digits=digits, source=case_path)
     write_output(latex_file, body)
-    n = body.count("\\newcommand")
-    if not common.quiet and latex_file != "-":
-        click.echo(text(f"wrote {latex_file}: {n} macros from {len(fr.verdicts)} claims of {case_path}"), err=True)
-    for k, v in enumerate(fr.verdicts, 1):
-        if not v.holds:
-            click.echo(text(f"exactdp: claim {k} ({v.claim.describe()}) {v.status}"), err=True)
+    for line in export_notes(fr, body, case_path, None if common.quiet or latex_file == "-" else latex_file):
+        click.echo(line, err=True)
     sys.exit(fr.exit_code)

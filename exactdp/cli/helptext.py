@@ -2,15 +2,11 @@
 and the ``exactdp`` group, which imports a command's module only when that command runs and
 ends it with one line on stderr when it raises an :class:`~exactdp.errors.ExactDPError`.
 
-Every command that reads case files accepts every resource limit of :mod:`exactdp.limits` as a
-flag; listed with the other options they would hide what a reader looks for, so ``--help`` names
-them in one short section and ``--help-limits`` prints each with what it bounds and its default.
-
-The group follows click's pattern for lazily loaded subcommands: it knows each command as
-``"module:function"`` and imports the module (with everything the command uses) when the
-command is run or its own help is asked for.  ``exactdp --help`` lists every command with the
-first sentence of its docstring, which it reads from the module's source (the docstring is the
-one declaration of a command's help) instead of importing every command and its engines.
+Listed with the other options, the limits (each one of :mod:`exactdp.limits` is a flag of every
+command that reads case files) would hide what a reader looks for, so ``--help`` only names them.
+The group knows each command as ``"module:function"`` (click's pattern for lazily loaded
+subcommands), and ``exactdp --help`` shows the first sentence of each command's docstring read
+from its module's source (:func:`exactdp.lazy.docstring`) instead of importing every command.
 """
 
 from __future__ import annotations

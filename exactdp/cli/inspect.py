@@ -12,10 +12,10 @@ from ..limits import using
 from ..model import count_strategies, stats
 from ..report.dot import drawing_dot, render_graphviz
 from ..report.escape import text
-from ..report.inspect import fingerprint_lines, info_doc, info_lines
+from ..report.inspect import fingerprint_lines, info_doc, info_output
 from ..report.query import privloss_text, profile_text
 from .helptext import command
-from .options import Query, echo_result, parse_number, query_options, running, write_output
+from .options import Query, flag, parse_number, query_options, write_output
 
 __all__ = ["privloss", "profile", "info", "schema"]
 
@@ -23,8 +23,8 @@ _IMAGE = click.Path(dir_okay=False)
 
 
 @command()
-@click.option("--delta", "delta_text", default="0", show_default=True, help="delta, e.g. 0, 1/100, 1e-6.")
-@click.option("--witness", is_flag=True, help="Show the adversary that makes the value tight.")
+@click.option("--delta", "delta_text", default="0", help="delta, e.g. 0, 1/100, 1e-6.")
+@flag("--witness", help="Show the adversary that makes the value tight.")
 @query_options(latex=True)
 def privloss(delta_text, witness, q: Query):
     """PrivLoss(M, delta) = inf{eps >= 0 : M is (eps, delta)-DP}, exactly; piecewise in the
@@ -35,34 +35,27 @@ def privloss(delta_text, witness, q: Query):
         if "unknown name" not in str(e):
             raise
         delta = None  # a name the case may declare (a symbol): read it there
-    common = q.common
-    with running(common) as prog:
-        case, name, mech = q.load()
+    with q.loaded() as (case, name, mech, prog):
         if delta is None or query.has_symbols(case.symbols, mech):
             delta = evaluate_in_case(case, delta_text, "--delta", kind="delta")
-        if not query.answers_piecewise(case.symbols, mech, delta):
-            q.no_latex()
-        answer = query.privloss(mech, case.symbols, delta, common.opts.make_engine(prog.callback), witness=witness)
-    click.echo(privloss_text(name, delta_text, delta, answer, q.fmt, common.opts.engine, quiet=common.quiet))
+        q.latex_if(query.answers_piecewise(case.symbols, mech, delta))
+        answer = query.privloss(mech, case.symbols, delta, q.opts.make_engine(prog.callback), witness=witness)
+    click.echo(privloss_text(name, delta_text, delta, answer, q.fmt, q.opts.engine, quiet=q.quiet))
 
 
 @command()
-@click.option(
-    "--dominating-pair", is_flag=True, help="Print finite (P, P') with the same profile (Zhu-Dong-Wang 2022)."
-)
+@flag("--dominating-pair", help="Print finite (P, P') with the same profile (Zhu-Dong-Wang 2022).")
 @query_options(latex=True)
 def profile(dominating_pair, q: Query):
     """The exact privacy profile delta(e^eps): breakpoints for every ordered adjacent pair;
     for a mechanism with symbols, formulas between breakpoints, piecewise in the symbols.
     -q prints only the maximum over the pairs."""
-    with running(q.common) as prog:
-        case, name, mech = q.load()
+    with q.loaded() as (case, name, mech, prog):
         if query.has_symbols(case.symbols, mech) and dominating_pair:
             raise click.UsageError("--dominating-pair needs a mechanism without symbols")
-        if not query.has_symbols(case.symbols, mech):
-            q.no_latex()
-        answer = query.profile(mech, case.symbols, q.common.opts.make_engine(prog.callback))
-    click.echo(profile_text(name, answer, q.fmt, pairs=not q.common.quiet, dominating=dominating_pair))
+        q.latex_if(query.has_symbols(case.symbols, mech))
+        answer = query.profile(mech, case.symbols, q.opts.make_engine(prog.callback))
+    click.echo(profile_text(name, answer, q.fmt, pairs=not q.quiet, dominating=dominating_pair))
 
 
 @command()
@@ -71,7 +64,6 @@ def profile(dominating_pair, q: Query):
     "dot_file",
     is_flag=False,
     flag_value="-",
-    default=None,
     metavar="[FILE]",
     help="Write the game as Graphviz DOT (to FILE, or stdout when no FILE is given).",
 )
@@ -80,15 +72,13 @@ def profile(dominating_pair, q: Query):
 @click.option(
     "--witness",
     "witness_eps",
-    default=None,
     metavar="EPS",
     help="Highlight the worst adversary at EPS (its choices, the event's views) in the drawing.",
 )
-@click.option("--depth", type=click.IntRange(0), default=None, help="Draw at most this many moves from the root.")
-@click.option("--tree", is_flag=True, help="Draw the tree of histories instead of the game DAG (implied by --witness).")
-@click.option(
+@click.option("--depth", type=click.IntRange(0), help="Draw at most this many moves from the root.")
+@flag("--tree", help="Draw the tree of histories instead of the game DAG (implied by --witness).")
+@flag(
     "--fingerprint",
-    is_flag=True,
     help="Print the SHA-256 fingerprint of every game of the case, as the certificate checker prints it.",
 )
 @click.option("--at", multiple=True, metavar="SYMBOL=VALUE", help="Fingerprints at these values of the symbols.")
@@ -98,40 +88,36 @@ def info(dot_file, svg_file, png_file, witness_eps, depth, tree, fingerprint, at
     --engine can analyse it; with --dot, --svg or --png a drawing of the game (adversary choices
     as boxes, answers as edges with their probability under every dataset).  -q prints the
     adversary count only."""
-    opts = q.common.opts
-    files = {"dot": dot_file, "svg": svg_file, "png": png_file}
-    drawing = any(f is not None for f in files.values())
-    if witness_eps is not None and not drawing:
+    files = {fmt: path for fmt, path in (("dot", dot_file), ("svg", svg_file), ("png", png_file)) if path is not None}
+    if witness_eps is not None and not files:
         raise click.BadParameter(
             "--witness draws the adversary: give --dot, --svg or --png too", param_hint="--witness"
         )
     eps = parse_number(witness_eps, "--witness", kind="eps") if witness_eps is not None else None
-    if fingerprint or at:
-        return _print_fingerprints(q, at)
-    with running(q.common):
-        case, name, mech = q.load()
-        if drawing:
+    if fingerprint or at:  # the checker's fingerprints (exactdp.certifying.game_fingerprints)
+        with using(q.opts.effective_limits()):
+            case, _, _ = q.load()
+            prints, missing = game_fingerprints(case, q.of, at=symbol_values(at))
+        return click.echo("\n".join(fingerprint_lines(q.case_path, prints, missing)))
+    with q.loaded() as (case, name, mech, _):
+        if files:
             w = make_engine("profile").witness(mech, eps) if eps is not None else None
-            title = case.name + (f" [{case.reference}]" if case.reference else "")
-            game, src = drawing_dot(mech, title, depth=depth, witness=w, tree=tree)
-            for line in game.caption[-1:] if game.cut_depth is not None else []:
-                click.echo(text(line), err=True)
+            cut, src = drawing_dot(mech, case, depth=depth, witness=w, tree=tree)
+            if cut is not None:
+                click.echo(text(cut), err=True)
             _write_drawing(mech.name, src, files)
             if dot_file == "-":
                 return
-        s, n, supported = stats(mech.root), count_strategies(mech.root), opts.make_engine().supports(mech)
-    doc = info_doc(name, mech, s, n, opts.engine, supported)
-    if q.common.quiet and not q.common.as_json:
-        return click.echo(doc["deterministic_adversaries"])
-    echo_result(q.common.as_json, lambda: doc, lambda: info_lines(doc, opts.effective_limits().max_strategies))
+        s, n, supported = stats(mech.root), count_strategies(mech.root), q.opts.make_engine().supports(mech)
+    doc = info_doc(name, mech, s, n, q.opts.engine, supported)
+    limit = q.opts.effective_limits().max_strategies
+    click.echo(info_output(doc, as_json=q.as_json, quiet=q.quiet, max_strategies=limit))
 
 
-def _write_drawing(name: str, src: str, files: dict[str, str | None]) -> None:
+def _write_drawing(name: str, src: str, files: dict[str, str]) -> None:
     """The DOT text ``src`` of the drawing of mechanism ``name`` written (``dot``: ``-`` is
     standard output) and rendered by Graphviz (``svg``, ``png``) to the files asked for."""
     for fmt, path in files.items():
-        if path is None:
-            continue
         data = src if fmt == "dot" else render_graphviz(src, fmt)
         write_output(path, data, None if path == "-" else f"the drawing of {name} ({fmt.upper()})")
 
@@ -140,13 +126,3 @@ def _write_drawing(name: str, src: str, files: dict[str, str | None]) -> None:
 def schema():
     """Print the JSON Schema of case-format version 1 (for editors and CI validators)."""
     click.echo(schema_text(), nl=False)
-
-
-def _print_fingerprints(q: Query, at: tuple[str, ...] = ()) -> None:
-    """The checker's fingerprint of the game of each mechanism of the case (and of each claim
-    with its own pairs), at the given values of the symbols if any:
-    :func:`exactdp.certifying.game_fingerprints`."""
-    with using(q.common.opts.effective_limits()):
-        case, _, _ = q.load()
-        prints, missing = game_fingerprints(case, q.of, at=symbol_values(at))
-    click.echo("\n".join(fingerprint_lines(q.case_path, prints, missing)))

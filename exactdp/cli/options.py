@@ -1,9 +1,8 @@
 """The options that several commands share, each declared once, and the helpers that read them.
 
-A command that reads case files takes :func:`case_options` (engine, limits, output switches;
-with ``parallel`` also ``-v`` and where to run) and receives them as one :class:`Common`; the
-options of the limits are made from their declarations in :mod:`exactdp.limits`, and the single
-options used by several commands (``CASE``, ``--of``, ``--json``, ...) are those of :data:`OPTION`.
+A command that reads case files takes :func:`case_options` and receives them as one :class:`Common`;
+the limits' options are made from their declarations in :mod:`exactdp.limits`, and single options
+of several commands (``CASE``, ``--of``, ``--json``, ...) are in :data:`OPTION`.
 """
 
 from __future__ import annotations
@@ -20,41 +19,41 @@ import click
 
 from ..analysis import ENGINE_NAMES
 from ..caseio import load_case
+from ..errors import ExactDPError
 from ..execution import Runner, jobs_from_env, parse_jobs
 from ..limits import DEFAULT as DEFAULT_LIMITS
-from ..limits import READING, Flag, Limits, Reading, Workers, flags, parse_size, using
+from ..limits import READING, Limits, Reading, Workers, flags, parse_size, using
 from ..numbers import kinds as quantity
 from ..numbers.expr import ExprError, eval_text
+from ..report import Marks
 from ..report.escape import text
-from ..report.jsonout import dumps
 from ..report.terminal import EngineProgress
 from ..verify import Options
+from .helptext import fail
 
-__all__ = ["OPTION", "Common", "case_options", "limit_options", "runner_options", "parse_number", "running"]
-__all__ += ["Query", "query_options", "echo_result", "write_output"]
+__all__ = ["OPTION", "Common", "case_options", "limit_options", "runner_options", "parse_number"]
+__all__ += ["Query", "query_options", "write_output", "progress_wanted", "flag"]
+
+
+def flag(*decls: str, help: str) -> Callable:
+    """An on/off option: ``click.option(*decls, is_flag=True, help=help)``."""
+    return click.option(*decls, is_flag=True, help=help)
+
 
 _PROGRESS_HELP = "Progress bar on stderr (default: when stderr is a terminal)."
+_ENGINE_HELP = "profile: exact backward induction (fast); enumerator: brute force over every deterministic adversary (the reference)."
+_JOBS_HELP = "Run the work items (files, sweep points, samples) in N local worker processes; auto: one per core [default: EXACTDP_JOBS, else 1]."
+_SCHEDULER_HELP = (
+    "Run on a Dask cluster: tcp://HOST:8786, or local:N for a local cluster of N workers (needs exactdp[dask])."
+)
 # single options of several commands: name -> decorator
 OPTION: dict[str, Callable[[Callable], Callable]] = {
     "case": click.argument("case_path", metavar="CASE", type=click.Path()),
-    "of": click.option("--of", default=None, help="Mechanism name (default M)."),
-    "json": click.option(
-        "--json", "as_json", is_flag=True, help="Machine-readable output on stdout (stable key order)."
-    ),
-    "latex": click.option(
-        "--latex",
-        "as_latex",
-        is_flag=True,
-        help="With symbols: the piecewise closed form as a LaTeX cases environment.",
-    ),
+    "of": click.option("--of", help="Mechanism name (default M)."),
+    "json": flag("--json", "as_json", help="Machine-readable output on stdout (stable key order)."),
+    "latex": flag("--latex", "as_latex", help="With symbols: the piecewise closed form as a LaTeX cases environment."),
     "progress": click.option("--progress/--no-progress", default=None, help=_PROGRESS_HELP),
-    "engine": click.option(
-        "--engine",
-        type=click.Choice(ENGINE_NAMES),
-        default="profile",
-        show_default=True,
-        help="profile: exact backward induction (fast); enumerator: brute force over every deterministic adversary (the reference).",
-    ),
+    "engine": click.option("--engine", type=click.Choice(ENGINE_NAMES), default="profile", help=_ENGINE_HELP),
 }
 
 
@@ -72,48 +71,40 @@ def parse_number(text: str, what: str, *, kind: str) -> Any:
         raise click.BadParameter(e.message + (f" ({e.hint})" if e.hint else "")) from None
 
 
-class _Size(click.ParamType):
-    """A memory size: 800M, 4G, or a number of bytes (0: no limit)."""
+class _Parsed(click.ParamType):
+    """An option's value read by ``parse``, which returns ``None`` or raises ``ValueError`` for a
+    wrong one (``wrong`` is then the message)."""
 
-    name = "SIZE"
+    def __init__(self, name: str, parse: Callable[[str], Any], wrong: str = "") -> None:
+        self.name, self.parse, self.wrong = name, parse, wrong
 
-    def convert(self, value: Any, param: Any, ctx: Any) -> int:
+    def convert(self, value: Any, param: Any, ctx: Any) -> Any:
         try:
-            return value if isinstance(value, int) else parse_size(str(value))
+            got = value if isinstance(value, int) else self.parse(str(value))
         except ValueError as e:
             self.fail(str(e), param, ctx)
+        return got if got is not None else self.fail(self.wrong.format(value), param, ctx)
 
 
-class _Jobs(click.ParamType):
-    name = "N|auto"
-
-    def convert(self, value: Any, param: Any, ctx: Any) -> int:
-        n = value if isinstance(value, int) else parse_jobs(str(value))
-        return n if n is not None else self.fail(f"{value!r} is not a positive number of worker processes or 'auto'")
+_SIZE = _Parsed("SIZE", parse_size)  # 800M, 4G, or a number of bytes (0: no limit)
+_JOBS = _Parsed("N|auto", parse_jobs, "{!r} is not a positive number of worker processes or 'auto'")
 
 
 def _limit_options(table: type) -> list[Callable]:
-    """The click options of the limits of ``table`` (each declared once, in :mod:`exactdp.limits`)."""
-    return [_limit_option(f) for f in flags(table)]
-
-
-def _limit_option(f: Flag) -> Callable:
-    if f.kind == "switch":
-        return click.option(f.flag, f.field, is_flag=True, default=None, help=f.help)
-    typ = {"size": _Size(), "seconds": click.FloatRange(f.minimum)}.get(f.kind, click.IntRange(f.minimum))
-    return click.option(f.flag, f.field, type=typ, default=None, help=f.help)
+    """The click options of the limits of ``table`` (each declared once, in :mod:`exactdp.limits`);
+    a limit not given is ``None``: the table's default."""
+    options = []
+    for f in flags(table):
+        typ = {"size": _SIZE, "seconds": click.FloatRange(f.minimum), "switch": None}.get(
+            f.kind, click.IntRange(f.minimum)
+        )
+        options.append(click.option(f.flag, f.field, is_flag=f.kind == "switch", type=typ, default=None, help=f.help))
+    return options
 
 
 def _given(kw: dict[str, Any], table: type) -> dict[str, Any]:
     """The values of ``table``'s limit options given (taken out of ``kw``)."""
     return {f.field: v for f in flags(table) if (v := kw.pop(f.field)) is not None}
-
-
-def _stack(options: list[Callable], f: Callable) -> Callable:
-    """``f`` decorated with ``options``, the first listed first in the help."""
-    for o in reversed(options):
-        f = o(f)
-    return f
 
 
 def _passing(name: str, options: list[Callable], read: Callable[[dict[str, Any]], Any]) -> Callable:
@@ -125,7 +116,9 @@ def _passing(name: str, options: list[Callable], read: Callable[[dict[str, Any]]
         def wrapper(*args: Any, **kw: Any) -> Any:
             return f(*args, **{name: read(kw)}, **kw)
 
-        return _stack(options, wrapper)
+        for option in reversed(options):  # the first listed comes first in the help
+            wrapper = option(wrapper)
+        return wrapper
 
     return deco
 
@@ -149,30 +142,22 @@ class Common:
     ascii_only: bool = False
     runner: Runner = Runner()
 
+    @property
+    def marks(self) -> Marks:
+        """The report's marks: ASCII with ``--ascii`` or when stdout cannot show ✓ and ✗."""
+        return Marks.for_stream(sys.stdout, self.ascii_only)
+
 
 _OUTPUT: list[Callable] = [
     OPTION["json"],
-    click.option("-q", "--quiet", is_flag=True, help="Only what does not hold, and the summary."),
+    flag("-q", "--quiet", help="Only what does not hold, and the summary."),
     OPTION["progress"],
-    click.option("--ascii", "ascii_only", is_flag=True, help="ASCII marks instead of ✓/✗."),
+    flag("--ascii", "ascii_only", help="ASCII marks instead of ✓/✗."),
 ]
-_VERBOSE = click.option(
-    "-v", "--verbose", is_flag=True, help="Every claim of every file, not only those that do not hold."
-)
+_VERBOSE = flag("-v", "--verbose", help="Every claim of every file, not only those that do not hold.")
 _RUNNER: list[Callable] = [
-    click.option(
-        "--jobs",
-        "-j",
-        type=_Jobs(),
-        default=None,
-        help="Run the work items (files, sweep points, samples) in N local worker processes; auto: one per core [default: EXACTDP_JOBS, else 1].",
-    ),
-    click.option(
-        "--scheduler",
-        default=None,
-        metavar="ADDRESS",
-        help="Run on a Dask cluster: tcp://HOST:8786, or local:N for a local cluster of N workers (needs exactdp[dask]).",
-    ),
+    click.option("--jobs", "-j", type=_JOBS, help=_JOBS_HELP),
+    click.option("--scheduler", metavar="ADDRESS", help=_SCHEDULER_HELP),
     *_limit_options(Workers),
 ]
 
@@ -183,28 +168,24 @@ def _case_list(parallel: bool) -> list[Callable]:
 
 
 def case_options(*, parallel: bool = False) -> Callable:
-    """The options of every command that reads case files, in one place: ``--engine``, the
-    limits of :class:`~exactdp.limits.Reading` and :class:`~exactdp.limits.Limits`, ``--json``,
-    ``-q``, ``--progress``, ``--ascii``; with ``parallel`` also ``-v``, ``--jobs``,
-    ``--scheduler`` and ``--max-workers``.  The command receives them as one :class:`Common`
-    argument ``common``."""
+    """The options of every command that reads case files: ``--engine``, the limits, ``--json``,
+    ``-q``, ``--progress``, ``--ascii``; with ``parallel`` also ``-v``, ``--jobs``, ``--scheduler``
+    and ``--max-workers``; received as one :class:`Common` argument ``common``."""
     return _passing("common", _case_list(parallel), lambda kw: _common_from(kw, parallel))
 
 
-@dataclass(frozen=True)
-class Query:
-    """A command about one mechanism: its ``CASE`` and ``--of`` (read by :meth:`load`), the
-    options of :func:`case_options` (``common``) and ``--latex`` (see :func:`query_options`)."""
+@dataclass(frozen=True, kw_only=True)
+class Query(Common):
+    """A command about one mechanism: the options of :func:`case_options`, its ``CASE`` and
+    ``--of`` (read by :meth:`load`) and ``--latex`` (see :func:`query_options`)."""
 
     case_path: str
-    of: str | None
-    common: Common
+    of: str | None = None
     as_latex: bool = False
 
     def load(self) -> tuple[Any, str, Any]:
         """The case, and the name and mechanism of ``--of`` (default ``M``, else the only one)."""
-        opts = self.common.opts
-        case = load_case(self.case_path, yaml_limits=opts.yaml_limits, max_problems=opts.max_problems)
+        case = load_case(self.case_path, yaml_limits=self.opts.yaml_limits, max_problems=self.opts.max_problems)
         name = self.of or ("M" if "M" in case.mechanisms else next(iter(case.mechanisms)))
         if name not in case.mechanisms:
             defined = text(", ".join(case.mechanisms))
@@ -213,14 +194,21 @@ class Query:
             )
         return case, name, case.mechanisms[name]
 
+    @contextmanager
+    def loaded(self) -> Iterator[tuple[Any, str, Any, EngineProgress]]:
+        """The body of the command: within the block its limits are in force and the engine
+        reports its progress (``--progress``); yields :meth:`load` and the progress."""
+        with using(self.opts.effective_limits()), EngineProgress(self.progress) as prog:
+            yield (*self.load(), prog)
+
     @property
     def fmt(self) -> str:
         """``json`` (``--json``), ``latex`` (``--latex``) or ``text``."""
-        return "json" if self.common.as_json else "latex" if self.as_latex else "text"
+        return "json" if self.as_json else "latex" if self.as_latex else "text"
 
-    def no_latex(self) -> None:
-        """``--latex`` is for piecewise closed forms: refused for a mechanism without symbols."""
-        if self.as_latex:
+    def latex_if(self, piecewise: bool) -> None:
+        """``--latex`` prints piecewise closed forms: refused unless the answer is ``piecewise``."""
+        if self.as_latex and not piecewise:
             raise click.UsageError("--latex prints a piecewise closed form: it needs a mechanism with symbols")
 
 
@@ -230,7 +218,8 @@ def query_options(*, latex: bool = False) -> Callable:
     own = [OPTION["case"], OPTION["of"], *([OPTION["latex"]] if latex else [])]
 
     def read(kw: dict[str, Any]) -> Query:
-        return Query(kw.pop("case_path"), kw.pop("of"), _common_from(kw, False), kw.pop("as_latex", False))
+        case = {"case_path": kw.pop("case_path"), "of": kw.pop("of"), "as_latex": kw.pop("as_latex", False)}
+        return _common_from(kw, False, Query, **case)
 
     return _passing("q", own + _case_list(False), read)
 
@@ -248,38 +237,19 @@ def _runner_read(kw: dict[str, Any]) -> Runner:
     return Runner(jobs=jobs or jobs_from_env(), scheduler=kw.pop("scheduler"), max_workers=kw.pop("max_workers"))
 
 
-def _common_from(kw: dict[str, Any], parallel: bool) -> Common:
+def _common_from(kw: dict[str, Any], parallel: bool, cls: type = Common, **own: Any) -> Any:
     limits = DEFAULT_LIMITS.replace(**_given(kw, Limits))
-    progress = kw.pop("progress", None)
-    opts = Options.under(
-        limits,
-        replace(READING, **_given(kw, Reading)),
-        engine=kw.pop("engine", "profile"),
-        max_strategies=limits.max_strategies if limits.max_strategies != DEFAULT_LIMITS.max_strategies else None,
-    )
-    return Common(
-        opts=opts,
-        as_json=bool(kw.pop("as_json", False)),
-        quiet=bool(kw.pop("quiet", False)),
-        verbose=bool(kw.pop("verbose", False)),
-        progress=sys.stderr.isatty() if progress is None else progress,
-        ascii_only=bool(kw.pop("ascii_only", False)),
-        runner=_runner_read(kw) if parallel else Runner(),
-    )
+    custom = limits.max_strategies if limits.max_strategies != DEFAULT_LIMITS.max_strategies else None
+    reading = replace(READING, **_given(kw, Reading))
+    opts = Options.under(limits, reading, engine=kw.pop("engine", "profile"), max_strategies=custom)
+    switches: dict[str, Any] = {k: bool(kw.pop(k, False)) for k in ("as_json", "quiet", "verbose", "ascii_only")}
+    runner = _runner_read(kw) if parallel else Runner()
+    return cls(opts, progress=progress_wanted(kw.pop("progress", None)), runner=runner, **switches, **own)
 
 
-@contextmanager
-def running(common: Common) -> Iterator[EngineProgress]:
-    """The body of a command that reads a case: within the block the command's limits are in
-    force and the engine reports its progress (``--progress``)."""
-    with using(common.opts.effective_limits()), EngineProgress(common.progress) as prog:
-        yield prog
-
-
-def echo_result(as_json: bool, doc: Callable[[], Any], lines: Callable[[], list[str]]) -> None:
-    """Print a command's result: the document ``doc()`` as JSON with ``--json``, else the text
-    ``lines()`` (only the one asked for is made)."""
-    click.echo(dumps(doc()) if as_json else "\n".join(lines()))
+def progress_wanted(progress: bool | None) -> bool:
+    """``--progress/--no-progress``; neither: a progress bar when stderr is a terminal."""
+    return sys.stderr.isatty() if progress is None else progress
 
 
 def write_output(path: str, data: bytes | str, what: str | None = None) -> None:
@@ -293,7 +263,6 @@ def write_output(path: str, data: bytes | str, what: str | None = None) -> None:
         else:
             Path(path).write_text(data, encoding="utf-8")
     except OSError as e:
-        click.echo(f"exactdp: cannot write {text(path)}: {text(e.strerror or e)}", err=True)
-        sys.exit(2)
+        fail(ExactDPError(f"cannot write {path}: {e.strerror or e}"))
     if what is not None:
         click.echo(f"exactdp: {text(what)} written to {text(path)}", err=True)

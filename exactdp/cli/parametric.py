@@ -13,7 +13,7 @@ from ..claims.calibrate import calibrate as calibrate_claim
 from ..report.parametric import calibration_output
 from ..report.query import delta_text
 from .helptext import command
-from .options import Query, query_options, running
+from .options import Query, query_options
 
 __all__ = ["delta", "calibrate"]
 
@@ -25,13 +25,11 @@ def delta(eps_text, q: Query):
     """delta_M(e^eps): the largest hockey-stick divergence at e^eps over adjacent pairs and
     adaptive adversaries (Vadhan-Wang Def. 1.7), exactly; piecewise in the symbols for a
     mechanism with symbols.  -q prints the value only."""
-    with running(q.common) as prog:
-        case, name, mech = q.load()
+    with q.loaded() as (case, name, mech, prog):
         eps = evaluate_in_case(case, eps_text, "--eps", kind="eps")
-        if not query.answers_piecewise(case.symbols, mech, eps):
-            q.no_latex()
-        answer = query.delta(mech, case.symbols, eps, q.common.opts.make_engine(prog.callback))
-    click.echo(delta_text(name, eps_text, answer, q.fmt, q.common.opts.engine, quiet=q.common.quiet))
+        q.latex_if(query.answers_piecewise(case.symbols, mech, eps))
+        answer = query.delta(mech, case.symbols, eps, q.opts.make_engine(prog.callback))
+    click.echo(delta_text(name, eps_text, answer, q.fmt, q.opts.engine, quiet=q.quiet))
 
 
 @command()
@@ -40,17 +38,14 @@ def delta(eps_text, q: Query):
     required=True,
     help='The claim to calibrate, as in a case file: "dp: {eps: log(2), delta: 1/10}" (any claim kind).',
 )
-@click.option("--symbol", default=None, help="The symbol to calibrate (default: the one the answer depends on).")
-@click.option(
-    "--digits", type=click.IntRange(15, 1000), default=16, show_default=True, help="Decimal digits of each end."
-)
+@click.option("--symbol", help="The symbol to calibrate (default: the one the answer depends on).")
+@click.option("--digits", type=click.IntRange(15, 1000), default=16, help="Decimal digits of each end.")
 @query_options(latex=True)
 def calibrate(target, symbol, digits, q: Query):
     """The exact set of values of a symbol where the target claim holds: a union of intervals
     with exact endpoints (rational, or algebraic: minimal polynomial and isolating interval),
     each also as a decimal whose printed digits are all proved."""
-    with running(q.common):
-        case, name, _mech = q.load()
+    with q.loaded() as (case, name, _mech, _):
         claim = parse_claim_text(case, target, of=name)
         cal = calibrate_claim(claim, Analysis(case.mechanisms, symbols=case.symbols), symbol=symbol)
     click.echo(calibration_output(name, claim.statement(), cal, q.fmt, digits=digits))

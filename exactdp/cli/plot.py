@@ -8,11 +8,12 @@ import click
 
 from ..caseio import load_case
 from ..claims.composition import COMPOSITION_THEOREMS
+from ..errors import ExactDPError
 from ..figures import case_plot_data
 from ..limits import using
 from ..report.escape import text
 from ..report.plot import KINDS, draw, save
-from .helptext import command
+from .helptext import command, fail
 from .options import OPTION, Common, case_options
 
 __all__ = ["plot"]
@@ -27,22 +28,16 @@ FORMATS = ("png", "svg", "pdf")
     "--kind",
     type=click.Choice(list(KINDS)),
     default="profile",
-    show_default=True,
     help="profile: delta against eps >= 0; region: the trade-off curve (privacy region) with its exact vertices.",
 )
-@click.option(
-    "--of", default=None, help="Comma-separated mechanisms to overlay (default: the composition claim, else M)."
-)
+@click.option("--of", help="Comma-separated mechanisms to overlay (default: the composition claim, else M).")
 @click.option(
     "--bound",
     type=click.Choice(COMPOSITION_THEOREMS),
-    default=None,
     help="Overlay this composition theorem's bound (components: the composition claim, else the --of mechanisms).",
 )
-@click.option(
-    "--claim", type=click.IntRange(1), default=None, help="Which composition claim of the case (1 = the first)."
-)
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None, help="Default: from the file name's suffix.")
+@click.option("--claim", type=click.IntRange(1), help="Which composition claim of the case (1 = the first).")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), help="Default: from the file name's suffix.")
 @case_options()
 def plot(case_path, output, kind, of, bound, claim, fmt, common: Common):
     """Draw exact privacy curves: axes in eps (not e^eps), exact vertices marked, a legend with
@@ -63,8 +58,7 @@ def plot(case_path, output, kind, of, bound, claim, fmt, common: Common):
             data = case_plot_data(case, opts.make_engine(), of=names, bound=bound, claim=claim, kind=kind)
         save(draw(data, kind), output, fmt)
     except OSError as e:
-        click.echo(f"exactdp: cannot write {text(output)}: {text(e.strerror or e)}", err=True)
-        raise SystemExit(2) from None
+        fail(ExactDPError(f"cannot write {output}: {e.strerror or e}"))
     for note in data.notes:
         click.echo(text(note))
     click.echo(text(f"wrote {output} ({kind}: " + ", ".join(c.label for c in data.curves) + ")"))

@@ -19,7 +19,7 @@ from ..report import renyi_fdp as render
 from ..report.query import renyi_text
 from ..theorems.named import CONVERSIONS
 from .helptext import command
-from .options import Query, echo_result, parse_number, query_options, running
+from .options import Query, flag, parse_number, query_options
 
 __all__ = ["renyi", "zcdp", "convert", "tradeoff"]
 
@@ -39,25 +39,21 @@ def _alphas(text: str, max_orders: int) -> list:
     "--alpha",
     "alpha_text",
     default="2",
-    show_default=True,
     help="Orders, e.g. 2,3,3/2,2.5,inf (1 is KL); a non-integer order gives a certified enclosure.",
 )
-@click.option("--witness", "show_witness", is_flag=True, help="Also show the adversary attaining each value.")
+@flag("--witness", "show_witness", help="Also show the adversary attaining each value.")
 @query_options(latex=True)
 def renyi(alpha_text, show_witness, q: Query):
     """D_alpha(M): the Renyi divergence of order alpha against every adaptive adversary, exact
     for whole orders (certified enclosures for real orders such as 3/2); piecewise in the
     symbols for a mechanism with symbols."""
-    opts = q.common.opts
-    alphas = _alphas(alpha_text, opts.effective_limits().max_orders)
-    with running(q.common):
-        case, name, mech = q.load()
+    alphas = _alphas(alpha_text, q.opts.effective_limits().max_orders)
+    with q.loaded() as (case, name, mech, _):
         exact = not query.has_symbols(case.symbols, mech)
-        if exact:
-            q.no_latex()
-        answers = query.renyi(mech, case.symbols, alphas, opts.make_engine())
+        q.latex_if(not exact)
+        answers = query.renyi(mech, case.symbols, alphas, q.opts.make_engine())
         witnesses = [renyi_any_witness(mech, r) if show_witness and exact else None for _, r in answers]
-    click.echo(renyi_text(name, answers, q.fmt, opts.engine, witnesses))
+    click.echo(renyi_text(name, answers, q.fmt, q.opts.engine, witnesses))
 
 
 @command()
@@ -67,51 +63,44 @@ def zcdp(rho_text, q: Query):
     """Whether M is rho-zCDP (Bun-Steinke 2016): D_alpha <= rho*alpha for every real alpha > 1,
     decided by certified branch and bound over alpha (undecided when D_alpha/alpha touches rho)."""
     rho = parse_number(rho_text, "--rho", kind="positive")
-    with running(q.common):
-        _case, name, mech = q.load()
-        res = check_zcdp(mech, rho, q.common.opts.make_engine().profile(mech).privloss(Q(0)))
-    d = render.zcdp_to_dict(name, res)
-    echo_result(q.common.as_json, lambda: d, lambda: render.zcdp_lines(d, rho_text, res.witness))
+    with q.loaded() as (_case, name, mech, _):
+        res = check_zcdp(mech, rho, q.opts.make_engine().profile(mech).privloss(Q(0)))
+    click.echo(render.zcdp_output(name, res, rho_text, q.as_json))
 
 
 @command()
-@click.option(
+@flag(
     "--witness",
     "show_tests",
-    is_flag=True,
     help="Also show, for each vertex of T(M), the adversary and rejection region attaining it.",
 )
 @query_options()
 def tradeoff(show_tests, q: Query):
     """The exact f-DP trade-off function T(M) (Dong-Roth-Su 2022) of the envelope and of every
     ordered adjacent pair, by its vertices (type I error alpha, type II error beta)."""
-    with running(q.common):
-        _case, name, mech = q.load()
-        prof = q.common.opts.make_engine().profile(mech)
+    with q.loaded() as (_case, name, mech, _):
+        prof = q.opts.make_engine().profile(mech)
         tests = vertex_tests(mech, prof) if show_tests else None
-    d = render.tradeoff_to_dict(name, envelope_tradeoff(prof), pair_tradeoffs(prof), tests)
-    echo_result(q.common.as_json, lambda: d, lambda: render.tradeoff_lines(d, tests))
+    click.echo(render.tradeoff_output(name, envelope_tradeoff(prof), pair_tradeoffs(prof), tests, q.as_json))
 
 
 @command()
 @click.option("--theorem", "which", type=click.Choice(CONVERSIONS), required=True, help="The conversion theorem.")
 @click.option("--delta", "delta_text", required=True, help="The delta of the (eps, delta)-DP statement.")
-@click.option("--alpha", "alpha_text", default=None, help="The Renyi order (renyi-to-dp, renyi-to-dp-cks).")
-@click.option("--rho", "rho_text", default=None, help="The zCDP parameter (zcdp-to-dp).")
+@click.option("--alpha", "alpha_text", help="The Renyi order (renyi-to-dp, renyi-to-dp-cks).")
+@click.option("--rho", "rho_text", help="The zCDP parameter (zcdp-to-dp).")
 @query_options()
 def convert(which, delta_text, alpha_text, rho_text, q: Query):
     """A conversion theorem to (eps, delta)-DP (Renyi DP: Mironov 2017, Canonne-Kamath-Steinke
     2020; zCDP: Bun-Steinke 2016) evaluated for M, beside M's exact PrivLoss(M, delta)."""
-    opts = q.common.opts
     delta = parse_number(delta_text, "--delta", kind="delta")
     alpha = _alphas(alpha_text, 1)[0] if alpha_text is not None else None
     rho = parse_number(rho_text, "--rho", kind="positive") if rho_text is not None else None
     try:
-        with running(q.common):
-            _case, name, mech = q.load()
+        with q.loaded() as (_case, name, mech, _):
             claim = ConversionClaim(of=name, theorem=which, delta=delta, alpha=alpha, rho=rho)
             claim.validate()
-            v = claim.check(Analysis({name: mech}, opts.make_engine()))
+            v = claim.check(Analysis({name: mech}, q.opts.make_engine()))
     except FieldProblem as e:
         raise click.UsageError(e.message + (f" ({e.hint})" if e.hint else "")) from None
-    echo_result(q.common.as_json, lambda: render.conversion_to_dict(name, v), lambda: render.conversion_lines(v))
+    click.echo(render.conversion_output(name, v, q.as_json))

@@ -7,40 +7,30 @@ import sys
 import click
 
 from ..caseio import evaluate_in_case
+from ..claims.simulate import VIAS
 from ..numbers.rational import Q
 from ..report.latex import render_simulation_latex
 from ..report.simulate import render_simulation
 from ..simulation.simulate import simulate as run_simulation
 from .helptext import command
-from .options import Query, query_options, running
+from .options import Query, flag, query_options
 
 __all__ = ["simulate"]
 
 
 @command()
-@click.option(
-    "--eps", "eps_text", default=None, help="eps, e.g. log(3) or log(E) for a symbol E (default: PrivLoss(M, delta))."
-)
-@click.option("--delta", "delta_text", default=None, help="delta for RR_(eps,delta) (default 0: Theorem 1.10).")
-@click.option(
-    "--format", "fmt", type=click.Choice(["text", "json", "latex", "yaml", "csv"]), default="text", show_default=True
-)
+@click.option("--eps", "eps_text", help="eps, e.g. log(3) or log(E) for a symbol E (default: PrivLoss(M, delta)).")
+@click.option("--delta", "delta_text", help="delta for RR_(eps,delta) (default 0: Theorem 1.10).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "latex", "yaml", "csv"]), default="text")
 @click.option(
     "--via",
-    type=click.Choice(["auto", "lp", "lemma56"]),
+    type=click.Choice(VIAS),
     default="auto",
-    show_default=True,
     help="auto: Thm 1.10 for delta = 0, the exact LP otherwise; lemma56: the continual-mechanisms construction (delta > 0).",
 )
-@click.option("--standalone", is_flag=True, help="With --format latex: a complete document (for pdflatex).")
-@click.option(
-    "--drop-trivial",
-    is_flag=True,
-    help="With --format latex: leave out rows where T(c, a) is the same for every RR output c.",
-)
-@click.option(
-    "--label", "label", default=None, help="With --format latex: prefix of the \\label keys (default T-<mechanism>)."
-)
+@flag("--standalone", help="With --format latex: a complete document (for pdflatex).")
+@flag("--drop-trivial", help="With --format latex: leave out rows where T(c, a) is the same for every RR output c.")
+@click.option("--label", "label", help="With --format latex: prefix of the \\label keys (default T-<mechanism>).")
 @query_options()
 def simulate(eps_text, delta_text, fmt, via, standalone, drop_trivial, label, q: Query):
     """Build T with T(RR(b)) = M(x_b) for every adjacent pair, check it exactly, print it.
@@ -52,22 +42,20 @@ def simulate(eps_text, delta_text, fmt, via, standalone, drop_trivial, label, q:
     prints the checks without the tables; with --engine enumerator, eps = PrivLoss(M, delta) is
     computed by the enumerator.
     """
-    opts = q.common.opts
-    if q.common.as_json:
+    if q.as_json:
         fmt = "json"
-    with running(q.common) as prog:
-        case, name, mech = q.load()
+    with q.loaded() as (case, name, mech, prog):
         eps = evaluate_in_case(case, eps_text, "--eps", kind="eps") if eps_text is not None else None
         delta = evaluate_in_case(case, delta_text, "--delta", kind="delta") if delta_text is not None else None
         if via == "lemma56" and delta is None:
             raise click.BadParameter("--via lemma56 needs --delta (the approximate-DP construction)")
-        if eps is None and opts.engine != "profile":  # PrivLoss(M, delta) by the engine asked for
-            eps = opts.make_engine(prog.callback).profile(mech).privloss(delta if delta is not None else Q(0))
+        if eps is None and q.opts.engine != "profile":  # PrivLoss(M, delta) by the engine asked for
+            eps = q.opts.make_engine(prog.callback).profile(mech).privloss(delta if delta is not None else Q(0))
         sim = run_simulation(mech, eps=eps, delta=delta, table=case.symbols or None, construction=via)
     if fmt == "latex":
         click.echo(
             render_simulation_latex(sim, standalone=standalone, drop_trivial=drop_trivial, label=label), nl=False
         )
     else:
-        click.echo(render_simulation(sim, fmt, quiet=q.common.quiet), nl=False)
+        click.echo(render_simulation(sim, fmt, quiet=q.quiet), nl=False)
     sys.exit(sim.exit_code)

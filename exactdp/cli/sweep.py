@@ -14,8 +14,7 @@ from ..report.terminal import ProgressLine
 from ..sweeping import SweepOptionError, csv_target, plan_sweep, plot_axis, point_key, run_sweep
 from ..verify import FileResult, RunResult
 from .helptext import command, fail
-from .options import OPTION, Common, case_options
-from .verify import marks_for
+from .options import OPTION, Common, case_options, flag
 
 __all__ = ["sweep"]
 
@@ -40,16 +39,10 @@ _FILE = click.Path(dir_okay=False)
     help="Draw a claim's value against a swept param to this image file (needs exactdp[plot]).",
 )
 @click.option(
-    "--plot-claim",
-    type=click.IntRange(1),
-    default=1,
-    show_default=True,
-    help="Which claim --plot draws (its number in the case).",
+    "--plot-claim", type=click.IntRange(1), default=1, help="Which claim --plot draws (its number in the case)."
 )
-@click.option("--plot-x", default=None, help="The swept param on the x axis of --plot [default: the first].")
-@click.option(
-    "--witness", is_flag=True, help="Also compute the tight adversary of privloss claims that hold (shown with -v)."
-)
+@click.option("--plot-x", help="The swept param on the x axis of --plot [default: the first].")
+@flag("--witness", help="Also compute the tight adversary of privloss claims that hold (shown with -v).")
 @case_options(parallel=True)
 def sweep(case_path, csv_path, resume_path, plot_path, plot_claim, plot_x, witness, common: Common) -> None:
     """Check CASE at every point of its `sweep:` grid (first key outermost): one row per point,
@@ -69,7 +62,7 @@ def sweep(case_path, csv_path, resume_path, plot_path, plot_claim, plot_x, witne
         if not (common.as_json or common.quiet):
             skipped = len(plan.items) - len(plan.todo)
             click.echo(sweep_head(case_path, plan.names, len(plan.items), skipped, resume_path, plan.resumed.notes()))
-        lines = PointLines(plan.names, [point_key(it) for it in plan.todo], marks_for(common), verbose=common.verbose)
+        lines = PointLines(plan.names, [point_key(it) for it in plan.todo], common.marks, verbose=common.verbose)
         with ProgressLine(len(plan.todo), "sweep", common.progress) as bar:
 
             def show(fr: FileResult) -> None:  # each point as soon as it is known

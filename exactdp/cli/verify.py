@@ -9,34 +9,28 @@ from dataclasses import replace
 
 import click
 
+from ..errors import ExactDPError
 from ..lazy import deferred
-from ..report import NORMAL, QUIET, VERBOSE, Marks, TextReport, render_summary, run_to_json
-from ..report.escape import text
+from ..report import NORMAL, QUIET, VERBOSE, TextReport, render_summary, run_to_json
 from ..report.terminal import ProgressLine
 from ..verify import FileResult, RunResult, stream_paths
-from .helptext import command
-from .options import Common, case_options
+from .helptext import command, fail
+from .options import Common, case_options, flag
 
-__all__ = ["verify", "marks_for"]
+__all__ = ["verify"]
 
 # start-up: only --html draws figures and writes pages
 case_figures = deferred("exactdp.figures:case_figures")
 write_html = deferred("exactdp.report.html:write_cli")
 
 
-def marks_for(common: Common) -> Marks:
-    """The report's marks: ASCII with ``--ascii`` or when stdout cannot show ✓ and ✗."""
-    return Marks.for_stream(sys.stdout, common.ascii_only)
-
-
 @command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
-@click.option("--witness", is_flag=True, help="Also show the tight adversary for privloss claims that hold.")
+@flag("--witness", help="Also show the tight adversary for privloss claims that hold.")
 @click.option(
     "--html",
     "html_dir",
     type=click.Path(file_okay=False),
-    default=None,
     help="Also write a self-contained HTML report into this directory.",
 )
 @case_options(parallel=True)
@@ -57,11 +51,10 @@ def verify(paths: Iterable[str], witness: bool, html_dir: str | None, common: Co
     holder: dict[str, ProgressLine] = {}
     run = stream_paths(list(paths), opts, runner=common.runner, progress=lambda d, t: holder["bar"].update(d))
     if run.total == 0:
-        click.echo("exactdp: no case files found under " + text(", ".join(paths)), err=True)
-        sys.exit(2)
+        fail(ExactDPError("no case files found under " + ", ".join(paths)))
     bar = holder["bar"] = ProgressLine(run.total, "verify", common.progress)
     verbosity = QUIET if common.quiet else VERBOSE if common.verbose else NORMAL
-    report = TextReport(marks_for(common), verbosity=verbosity)
+    report = TextReport(common.marks, verbosity=verbosity)
 
     def show(fr: FileResult) -> None:
         lines = report.file(fr)

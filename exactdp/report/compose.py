@@ -18,8 +18,10 @@ from ..theorems import Component, theorem
 from ..theorems.basic import Bound
 from ..theorems.optimal import OptimalResult
 from ..theorems.registry import IntervalResult
+from .jsonout import dumps
 
-__all__ = ["theorem_row", "not_applicable_row", "theorem_rows", "compose_lines", "compose_json", "SHOW_CHARS"]
+__all__ = ["theorem_row", "not_applicable_row", "theorem_rows", "compose_lines", "compose_json", "compose_output"]
+__all__ += ["SHOW_CHARS"]
 
 SHOW_CHARS = 160  # exact texts longer than this are summarised in the text (unless shown in full)
 
@@ -132,3 +134,12 @@ def compose_json(comps: Sequence[Component], delta_g: Any, rows: Sequence[dict],
     if stair is not None:
         out["profile"] = [[ladder.text(lam), ladder.text(d)] for lam, d in stair]
     return out
+
+
+def compose_output(
+    comps: Sequence[Component], delta_g: Any, rows: Sequence[dict], stair: Sequence | None, show: int, as_json: bool
+) -> str:
+    """What ``exactdp compose`` prints: :func:`compose_json` as JSON, else :func:`compose_lines`."""
+    if as_json:
+        return dumps(compose_json(comps, delta_g, rows, stair))
+    return "\n".join(compose_lines(comps, delta_g, rows, stair, show))

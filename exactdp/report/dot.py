@@ -302,14 +302,16 @@ def to_dot(drawing: GameDrawing, *, title: str = "") -> str:
 
 
 def drawing_dot(
-    mech: Mechanism, title: str, *, depth: int | None = None, witness: Witness | None = None, tree: bool = False
-) -> tuple[GameDrawing, str]:
-    """The drawing of ``mech`` and its DOT text: the tree of its histories (``tree``, or with a
-    ``witness`` to highlight), else its game DAG, cut at ``depth`` moves from the root."""
+    mech: Mechanism, case: Any, *, depth: int | None = None, witness: Witness | None = None, tree: bool = False
+) -> tuple[str | None, str]:
+    """The DOT text of the drawing of ``mech`` (titled with ``case``'s name and reference): the
+    tree of its histories (``tree``, or with a ``witness`` to highlight), else its game DAG, cut
+    at ``depth`` moves from the root; and the note saying where it was cut, if it was."""
     drawing = (
         game_graph(mech, depth=depth, witness=witness) if tree or witness is not None else dag_graph(mech, depth=depth)
     )
-    return drawing, to_dot(drawing, title=title)
+    title = case.name + (f" [{case.reference}]" if case.reference else "")
+    return (drawing.caption[-1] if drawing.cut_depth is not None else None), to_dot(drawing, title=title)
 
 
 def render_graphviz(dot_text: str, fmt: str, *, timeout: float = 60.0) -> bytes:

@@ -11,7 +11,7 @@ from ..model.symbolic import symbols_of
 from ..numbers import ladder
 from ..numbers.rational import q_str
 from .escape import text
-from .jsonout import witness_to_dict
+from .jsonout import dumps, witness_to_dict
 from .text import WITNESS_LEGEND, render_witness
 
 __all__ = [
@@ -22,6 +22,7 @@ __all__ = [
     "profile_lines",
     "info_doc",
     "info_lines",
+    "info_output",
     "adversaries_text",
     "fingerprint_lines",
 ]
@@ -105,6 +106,14 @@ def info_lines(doc: dict, max_strategies: int) -> list[str]:
     )
     lines.append(f"  the {engine} engine {'can' if supported else 'cannot'} analyse it{why}")
     return lines
+
+
+def info_output(doc: dict, *, as_json: bool, quiet: bool, max_strategies: int) -> str:
+    """What ``exactdp info`` prints: the ``--json`` document, with ``quiet`` the number of
+    adversaries only, else :func:`info_lines`."""
+    if as_json:
+        return dumps(doc)
+    return str(doc["deterministic_adversaries"]) if quiet else "\n".join(info_lines(doc, max_strategies))
 
 
 def fingerprint_lines(case_path: str, prints: dict[str, str], missing: list[tuple[str, str]]) -> list[str]:

@@ -52,7 +52,7 @@ from ..numbers import ladder
 from ..numbers.expr import ExprError, eval_text, parse_expr
 from ..numbers.rational import is_rational, to_fraction
 from ..verify import FileResult
-from .escape import visible
+from .escape import text, visible
 from .parametric import cell_points, symbol_latex, value_latex
 from .verdicts import number_text
 
@@ -66,6 +66,7 @@ __all__ = [
     "macro_prefix",
     "claim_part",
     "render_values",
+    "export_notes",
     "DEFAULT_DIGITS",
 ]
 
@@ -387,3 +388,14 @@ def render_values(fr: FileResult, *, prefix: str | None = None, digits: int = DE
             owner[name] = pos
             lines.append(f"\\newcommand{{\\{name}}}{{\\ensuremath{{{body}}}}} % {key}")
     return "\n".join(lines) + "\n"
+
+
+def export_notes(fr: FileResult, body: str, source: str, written_to: str | None) -> list[str]:
+    """The lines ``exactdp export`` prints on stderr: where the macros of ``body`` were written
+    (when ``written_to`` is given), then every claim that does not hold."""
+    n = body.count("\\newcommand")
+    lines = [] if written_to is None else [f"wrote {written_to}: {n} macros from {len(fr.verdicts)} claims of {source}"]
+    lines += [
+        f"exactdp: claim {k} ({v.claim.describe()}) {v.status}" for k, v in enumerate(fr.verdicts, 1) if not v.holds
+    ]
+    return [text(line) for line in lines]

@@ -24,7 +24,7 @@ from ..numbers.ladder import is_inf
 from ..numbers.rational import q_str
 from ..numbers.types import FieldValue
 from .escape import text
-from .jsonout import any_witness_to_dict, witness_to_dict
+from .jsonout import any_witness_to_dict, dumps, witness_to_dict
 from .text import render_any_witness, render_witness
 from .verdicts import shown, status_text
 
@@ -43,6 +43,9 @@ __all__ = [
     "conversion_lines",
     "tradeoff_lines",
     "dominating_pair_lines",
+    "zcdp_output",
+    "conversion_output",
+    "tradeoff_output",
 ]
 
 
@@ -237,3 +240,22 @@ def dominating_pair_lines(d: dict[str, Any]) -> list[str]:
     for k, (p, pp, loss) in enumerate(zip(d["P"], d["P_prime"], d["privacy_loss"])):
         lines.append(f"  {'o' + str(k):<8} {p:<24} {pp:<24} {loss}")
     return lines
+
+
+def zcdp_output(name: str, res: ZCDPResult, rho_text: str, as_json: bool) -> str:
+    """What ``exactdp zcdp`` prints: :func:`zcdp_to_dict` as JSON, else :func:`zcdp_lines`."""
+    d = zcdp_to_dict(name, res)
+    return dumps(d) if as_json else "\n".join(zcdp_lines(d, rho_text, res.witness))
+
+
+def conversion_output(name: str, v: Verdict, as_json: bool) -> str:
+    """What ``exactdp convert`` prints: :func:`conversion_to_dict` as JSON, else :func:`conversion_lines`."""
+    return dumps(conversion_to_dict(name, v)) if as_json else "\n".join(conversion_lines(v))
+
+
+def tradeoff_output(
+    name: str, envelope: Tradeoff, pairs: Sequence[Tradeoff], tests: Sequence[VertexTest] | None, as_json: bool
+) -> str:
+    """What ``exactdp tradeoff`` prints: :func:`tradeoff_to_dict` as JSON, else :func:`tradeoff_lines`."""
+    d = tradeoff_to_dict(name, envelope, pairs, tests)
+    return dumps(d) if as_json else "\n".join(tradeoff_lines(d, tests))
