@@ -61,6 +61,7 @@ from .parametric import (
     involves_symbols,
     load_deciders,
 )
+from .parametric_boxcal import BOX_TARGETS, calibrate_by_boxes
 
 __all__ = ["Calibration", "calibrate", "CalibrateClaim", "RootOf", "Range", "set_text"]
 
@@ -75,6 +76,14 @@ class Calibration:
     domain: Domain
     intervals: tuple[Interval, ...]
     cells: int
+    boxes: Any = None
+    """For a target decided by certified boxes (zCDP, Gaussian DP), what they proved: a
+    :class:`~exactdp.claims.parametric_boxcal.BoxSet` (then ``intervals`` are its stretches where
+    the target is proved to hold, and the set is known up to its gaps)."""
+
+    def gaps(self) -> tuple:
+        """The gaps where nothing is proved (none for a set decided on exact cells)."""
+        return () if self.boxes is None else self.boxes.gaps
 
 
 def set_text(intervals: tuple[Interval, ...] | list[Interval], symbol: str) -> str:
@@ -113,14 +122,14 @@ def calibrate(target: Claim, an: Analysis, *, symbol: str | None = None) -> Cali
         When the claim kind is not decided with symbols, the answer depends on several symbols
         at once, or a comparison cannot be decided exactly.
     """
-    P = Parametric(an)
+    P = Parametric(an, calibrating=True)
     load_deciders()
+    if target.kind in BOX_TARGETS:
+        name, k, got = calibrate_by_boxes(target, an, symbol)
+        return Calibration(target, name, P.domains[k], got.holds, 0, got)
     make = HANDLERS.get(target.kind)
     if make is None:
-        raise Undecided(
-            f"claims of kind {target.kind!r} are not decided on exact cells of the symbol (KL, Gaussian DP and zCDP are "
-            "decided by certified boxes, which give no exact set), so they cannot be calibrated"
-        )
+        raise Undecided(f"claims of kind {target.kind!r} are not decided with symbols, so they cannot be calibrated")
     dec = P.decide(make(target, P))
     k = _the_symbol(P, dec, symbol)
     intervals = _holding(dec, k)
@@ -542,3 +551,77 @@ def _end_text(v: Any) -> str:
     if n is not None and n >= MIN_DIGITS:  # a decimal standing for a transcendental end: as written
         return exact_text(q)
     return q_str(v)
+
+
+# --- a set found by certified boxes (zCDP, Gaussian DP targets) ---------------------------------
+
+
+def box_iv_text(iv: Interval) -> str:
+    """An interval with each terminating rational end as its decimal."""
+
+    def end(e: Any) -> str:
+        if e.q is not None and significant_digits(e.q) is not None:
+            return exact_text(e.q)
+        return interval_end_text(e, iv.name)
+
+    lo = "" if iv.lo is None else f"{end(iv.lo)} {'<=' if iv.lo_closed else '<'} "
+    hi = "" if iv.hi is None else f" {'<=' if iv.hi_closed else '<'} {end(iv.hi)}"
+    if iv.lo is not None and iv.hi is not None and compare(iv.lo, iv.hi) == 0:
+        return f"{iv.name} = {end(iv.lo)}"
+    return f"{lo}{iv.name}{hi}" if lo or hi else f"every real {iv.name}"
+
+
+def box_lines(cal: Calibration, target: str) -> list[str]:
+    """What the boxes proved, in words: where the target holds, where it fails (confirmed by the
+    exact engine), and each gap with the digits every value in it shares."""
+    b = cal.boxes
+    n = cal.symbol
+    lines = [f"{target}: by certified boxes of {n} ({b.boxes} boxes; over {cal.domain.describe()})"]
+    lines.append(f"  holds on: {' or '.join(box_iv_text(iv) for iv in b.holds) or 'no stretch proved'}")
+    fails = " or ".join(box_iv_text(iv) for iv in b.fails) or "no stretch proved"
+    at = ", ".join(f"{n} = {q_str(x)}" for x in b.confirmed)
+    lines.append(f"  fails on: {fails}" + (f" (the exact engine confirms: it fails at {at})" if at else ""))
+    for g in b.gaps:
+        where = box_iv_text(Interval(n, g.lo, False, g.hi, False))
+        if g.narrow and g.decimal is not None:
+            lines.append(
+                f"  the boundary lies in: {where}, every value of which is {g.decimal} to {g.digits} significant "
+                "digits (the set may switch there more than once: boxes do not tell how often)"
+            )
+        else:
+            lines.append(f"  not decided: {where}" + (f" ({b.reason})" if b.reason else ""))
+    return lines
+
+
+def box_dict(cal: Calibration) -> dict[str, Any]:
+    """The same for JSON: ``holds_on``, ``fails_on`` (intervals with exact ends), ``gaps``."""
+    from ..analysis.parametric.piecewise import endpoint_dict
+
+    def iv(x: Interval) -> dict[str, Any]:
+        return {
+            "lo": endpoint_dict(x.lo, x.name),
+            "lo_closed": x.lo_closed,
+            "hi": endpoint_dict(x.hi, x.name),
+            "hi_closed": x.hi_closed,
+            "text": box_iv_text(x),
+        }
+
+    b = cal.boxes
+    gaps = [
+        {
+            **iv(Interval(cal.symbol, g.lo, False, g.hi, False)),
+            "narrow": g.narrow,
+            "decimal": g.decimal,
+            "digits": g.digits,
+        }
+        for g in b.gaps
+    ]
+    return {
+        "method": "certified boxes",
+        "boxes": b.boxes,
+        "holds_on": [iv(x) for x in b.holds],
+        "fails_on": [iv(x) for x in b.fails],
+        "confirmed_failing_at": [q_str(x) for x in b.confirmed],
+        "gaps": gaps,
+        **({"undecided_because": b.reason} if b.reason else {}),
+    }

@@ -48,6 +48,7 @@ from ..analysis.parametric import (
     MaxOf,
     PProfile,
     Ring,
+    Split,
     Undecided,
     cmp_log,
     decompose,
@@ -66,6 +67,7 @@ from ..analysis.parametric.hull import sorted_edges
 from ..analysis.parametric.piecewise import Piece
 from ..analysis.parametric.queries import renyi_sum_max, whole_order
 from ..analysis.parametric.ratfun import RatFun
+from ..analysis.parametric.separate import separating_points
 from ..analysis.parametric.transcendental import Crossing, crossing_of, exp_sign, exp_sign_at, exp_witness
 from ..errors import VerificationError
 from ..lazy import load
@@ -169,8 +171,9 @@ class Parametric:
     """The parametric side of an :class:`Analysis`: the symbols' ring and domain, each
     mechanism's game over the ring, and its profile on a cell (computed once per cell)."""
 
-    def __init__(self, an: Analysis):
+    def __init__(self, an: Analysis, *, calibrating: bool = False):
         self.an = an
+        self.calibrating = calibrating  # cut cells where a target changes at several transcendental points
         table = an.symbols
         names = [b.name for b in table.bounds] if table else []
         if not names:
@@ -256,8 +259,11 @@ def _dp_exp(claim: Any, P: Parametric, q: Any, L: RatFun) -> Run:
                 else:
                     G = (a - bound) / (L * b)
                     signs.append((exp_sign(ctx, G, q), G))
-        found = _delta_form(P, claim, ctx, q, L)
         mixed = list(dict.fromkeys(G for sg, G in signs if sg == 0 and G is not None))
+        if P.calibrating and len(mixed) > 1 and len({G.variables() for G in mixed}) == 1:
+            # several prefixes cross the bound inside the cell: cut it between the crossings
+            raise Split(ring.names.index(mixed[0].variables()[0]), separating_points(ctx, mixed, q))
+        found = _delta_form(P, claim, ctx, q, L)
         below = all(sg < 0 or (G is None and sg == 0) for sg, G in signs)  # δ(λ) ≤ d on the whole cell
         # one prefix crossing the bound: δ(λ) ≤ d exactly where G ≤ e^q (the point itself included),
         # δ(λ) > d exactly where G > e^q; with several, the claim's set is not calibrated

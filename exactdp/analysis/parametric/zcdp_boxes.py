@@ -258,7 +258,9 @@ class _BoxCheck:
     why: str = ""
 
 
-def _check_box(zg: ZGame, rho: UniRat, box: Box) -> _BoxCheck:
+def _check_box(zg: ZGame, rho: UniRat, box: Box, min_alpha_width: Fraction = Fraction(1, 1 << 20)) -> _BoxCheck:
+    """Whether g ≥ 0 on (1, ∞) × box (module docstring); α-boxes narrower than ``min_alpha_width``
+    are not split (calibration asks for narrower ones, next to where the claim changes)."""
     ev = _Eval(box, None if box.tail else box.point())
     r = ev.val(rho).r
     if not r.is_finite():
@@ -293,7 +295,7 @@ def _check_box(zg: ZGame, rho: UniRat, box: Box) -> _BoxCheck:
         if chord_verified(rho_lo, a, b, ua, ub):
             continue
         m = (a + b) / 2
-        if tried >= min(ALPHA_BOXES, limits.current().max_alpha_boxes) or b - a < Fraction(1, 1 << 20):
+        if tried >= min(ALPHA_BOXES, limits.current().max_alpha_boxes) or b - a < min_alpha_width:
             return _BoxCheck(False, m)
         stack.append((m, b))
         stack.append((a, m))
