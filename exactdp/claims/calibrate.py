@@ -523,6 +523,10 @@ class CalibrateClaim(Claim):
             return Verdict.undecided(self, str(e))
         declared = tuple(normalise([iv for r in self.holds_for if (iv := r.interval(cal.domain)) is not None]))
         facts: dict[str, Any] = {"calibration": cal, "declared": declared}
+        if cal.boxes is not None:
+            if not all(g.narrow for g in cal.boxes.gaps):
+                return Verdict.undecided(self, f"the set is not decided everywhere: {cal.boxes.reason}")
+            return Verdict(self, HOLDS if box_matches(list(declared), cal) else FAILS, facts)
         if same_sets(declared, cal.intervals):
             if _has_enclosure(cal.intervals):  # the declared decimals stand for the certified ends
                 facts["declared"] = cal.intervals
@@ -625,3 +629,40 @@ def box_dict(cal: Calibration) -> dict[str, Any]:
         "gaps": gaps,
         **({"undecided_because": b.reason} if b.reason else {}),
     }
+
+
+def box_matches(declared: list[Interval], cal: Calibration) -> bool:
+    """Whether a declared set agrees with what the boxes proved: it contains every stretch where
+    the target holds and misses every stretch where it fails (its membership at a rational value
+    of each), and each gap has exactly one end of it that every value of the gap rounds to, at
+    that end's own number (at least :data:`MIN_DIGITS`) of significant digits."""
+    b = cal.boxes
+    ends = [(e, iv) for iv in declared for e in (iv.lo, iv.hi) if e is not None]
+    for g in b.gaps:
+        ends_q = [x.q for x in (g.lo, g.hi) if x is not None]
+        if g.decimal is None or len(ends_q) != 2 or None in ends_q:
+            return False
+        mine = [e for e, _ in ends if e.q is not None and _rounds_alike(e.q, ends_q)]
+        if len(mine) != 1:
+            return False
+    for ivs, want in ((b.holds, True), (b.fails, False)):
+        for iv in ivs:
+            lo = None if iv.lo is None else (iv.lo.q if iv.lo.q is not None else iv.lo.hi)
+            hi = None if iv.hi is None else (iv.hi.q if iv.hi.q is not None else iv.hi.lo)
+            x = lo if lo is not None and hi is not None and lo == hi else simplest_between(lo, hi)
+            if _contains(declared, rational(x)) != want:
+                return False
+    return True
+
+
+def _rounds_alike(q: Any, gap: list[Any]) -> bool:
+    """Whether the decimal q (at least :data:`MIN_DIGITS` significant digits) is what both ends of
+    the gap, hence every value in it, round to at q's own number of digits."""
+    n = significant_digits(q)
+    return n is not None and n >= MIN_DIGITS and len({_round_str(x, n) for x in (*gap, q)}) == 1
+
+
+def _round_str(q: Any, n: int) -> str:
+    from ..analysis.parametric.algebraic import _round
+
+    return _round(q, n)
