@@ -149,23 +149,45 @@ def test_text_says_what_is_proved_and_what_a_gap_means():
     assert "the exact engine confirms" in r.output
 
 
-def test_zcdp_of_rr_stretches_bracket_the_kl_boundary(tmp_path):
-    """RR_E is 1/2-zCDP iff KL(RR_E) <= 1/2 (the largest D_alpha/alpha is the limit alpha -> 1).
-    The boxes prove it on a stretch below that boundary and refute it above; the gap between is
-    not closed within the box limit, and the output says so (undecided there, not a guess)."""
+ZCASE = (
+    "exactdp: 1\nname: z\nsymbols: {E: {ge: 2, le: 3}}\nmechanisms:\n  R: {rr: {eps: log(E)}}\n"
+    "claims:\n  - zcdp: {of: R, rho: 1/2}\n"
+)
+
+
+def kl_boundary() -> mpmath.mpf:
+    """KL(RR_E) = ((E - 1)/(E + 1)) log E = 1/2 (mpmath: a cross-check only)."""
+    return mpmath.findroot(lambda E: (E - 1) / (E + 1) * mpmath.log(E) - mpmath.mpf(1) / 2, 2.8)
+
+
+def test_zcdp_of_rr_is_calibrated_to_16_digits(tmp_path):
+    """RR_E is 1/2-zCDP iff KL(RR_E) <= 1/2 (the largest D_alpha/alpha is the limit alpha -> 1):
+    the boxes prove it up to the boundary and refute it beyond, to 16 digits."""
     case = tmp_path / "z.yaml"
-    case.write_text(
-        "exactdp: 1\nname: z\nsymbols: {E: {gt: 1, le: 4}}\nmechanisms:\n  R: {rr: {eps: log(E)}}\n"
-        "claims:\n  - zcdp: {of: R, rho: 1/2}\n"
-    )
-    got = calibrated("R", "zcdp: {rho: 1/2}", "--max-symbol-boxes", "200", case=case)
+    case.write_text(ZCASE)
+    got = calibrated("R", "zcdp: {rho: 1/2}", case=case)
+    (h,), (f,), (g,) = got["holds_on"], got["fails_on"], got["gaps"]
     with mpmath.workdps(40):
-        kl = mpmath.findroot(lambda E: (E - 1) / (E + 1) * mpmath.log(E) - mpmath.mpf(1) / 2, 2.8)
-        (h,), (f,) = got["holds_on"], got["fails_on"]
+        kl = kl_boundary()
         assert mpf(h["hi"]["exact"]) < kl < mpf(f["lo"]["exact"])
-    assert any(not g["narrow"] for g in got["gaps"]) and "max-symbol-boxes" in got["undecided_because"]
-    r = run("calibrate", str(case), "--of", "R", "--target", "zcdp: {rho: 1/2}", "--max-symbol-boxes", "200")
-    assert "not decided:" in r.output
+        assert g["narrow"] and g["digits"] == 16 and mpmath.nstr(kl, 16, strip_zeros=False) == g["decimal"]
+    assert h["lo"]["exact"] == "2" and h["lo_closed"] and f["hi"]["exact"] == "3" and f["hi_closed"]
+
+
+def test_zcdp_gap_left_by_the_box_limit_is_said_undecided(tmp_path):
+    case = tmp_path / "z.yaml"
+    case.write_text(ZCASE)
+    got = calibrated("R", "zcdp: {rho: 1/2}", "--max-symbol-boxes", "20", case=case)
+    with mpmath.workdps(40):
+        kl = kl_boundary()
+        for x in got["holds_on"]:
+            assert mpf(x["hi"]["exact"]) < kl
+        for x in got["fails_on"]:
+            assert kl < mpf(x["lo"]["exact"])
+    assert any(not g["narrow"] and g["decimal"] is None for g in got["gaps"])
+    assert "max-symbol-boxes" in got["undecided_because"]
+    r = run("calibrate", str(case), "--of", "R", "--target", "zcdp: {rho: 1/2}", "--max-symbol-boxes", "20")
+    assert "not decided:" in r.output and "--max-symbol-boxes" in r.output
 
 
 def test_the_case_holds_and_a_wrong_digit_fails(tmp_path):

@@ -219,7 +219,7 @@ def _zcdp(target: Any, an: Analysis, P: Parametric) -> tuple[str, int, BoxSet]:
 
     def classify(box: Box) -> str | None:
         with arb_prec(_prec(box)):
-            yes = _check_box(zg, rho_u, box, Fraction(1, 1 << 60))
+            yes = _check_box(zg, rho_u, box, Fraction(1, 1 << 200), centred=True)
             if yes.proved:
                 return S_FAILS if negated else S_HOLDS
             if (kl_rho is not None and _kl_exceeds(zg, kl_rho, box)) or _check_box_not(
