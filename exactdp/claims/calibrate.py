@@ -40,10 +40,10 @@ from functools import cmp_to_key
 from typing import Any
 
 from ..analysis.parametric import Algebraic, Decomposition, Interval, Undecided
-from ..analysis.parametric.algebraic import compare, rational, root_in
+from ..analysis.parametric.algebraic import _round, compare, rational, root_in
 from ..analysis.parametric.cells import Domain
 from ..analysis.parametric.piecewise import _end_text as interval_end_text
-from ..analysis.parametric.piecewise import interval_of
+from ..analysis.parametric.piecewise import endpoint_dict, interval_of
 from ..analysis.parametric.polys import simplest_between
 from ..analysis.parametric.transcendental import TranscendentalEnd, exact_text, significant_digits
 from ..errors import VerificationError
@@ -599,7 +599,6 @@ def box_lines(cal: Calibration, target: str) -> list[str]:
 
 def box_dict(cal: Calibration) -> dict[str, Any]:
     """The same for JSON: ``holds_on``, ``fails_on`` (intervals with exact ends), ``gaps``."""
-    from ..analysis.parametric.piecewise import endpoint_dict
 
     def iv(x: Interval) -> dict[str, Any]:
         return {
@@ -663,6 +662,4 @@ def _rounds_alike(q: Any, gap: list[Any]) -> bool:
 
 
 def _round_str(q: Any, n: int) -> str:
-    from ..analysis.parametric.algebraic import _round
-
     return _round(q, n)
