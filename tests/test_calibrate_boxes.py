@@ -27,6 +27,8 @@ from pathlib import Path
 import mpmath
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from exactdp.caseio import load_case
 from exactdp.claims.base import HOLDS, Analysis
@@ -195,3 +197,59 @@ def test_the_case_holds_and_a_wrong_digit_fails(tmp_path):
     wrong = tmp_path / "wrong.yaml"
     wrong.write_text(CASE.read_text().replace("le: 2.241096704566970}", "le: 2.241096704566971}"))
     assert "4 hold, 1 fail" in run("verify", str(wrong)).output
+
+
+_SETS: dict[tuple[str, str], dict] = {}
+
+
+def _calibrated_once(of: str, target: str) -> dict:
+    if (of, target) not in _SETS:
+        _SETS[(of, target)] = calibrated(of, target)
+    return _SETS[(of, target)]
+
+
+def _side(x: Fraction, end: dict) -> int:
+    """-1/+1: x left/right of an end (an enclosure or an exact rational); 0 inside the enclosure."""
+    if end["kind"] == "enclosure":
+        lo, hi = (Fraction(v) for v in end["enclosure"])
+        return -1 if x < lo else 1 if x > hi else 0
+    e = Fraction(end["exact"])
+    return (x > e) - (x < e)
+
+
+def _in(x: Fraction, iv: dict) -> bool | None:
+    """Whether x is in the interval (None: too close to an enclosed end to say)."""
+    out = True
+    for key, sense in (("lo", 1), ("hi", -1)):
+        end = iv[key]
+        if end is None:
+            continue
+        s = _side(x, end) * sense
+        if s == 0 and (end["kind"] == "enclosure" or not iv[f"{key}_closed"]):
+            return None if end["kind"] == "enclosure" else False
+        out = out and s >= 0
+    return out
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.fractions(min_value=Fraction(101, 100), max_value=5, max_denominator=1000))
+def test_calibrated_dp_sets_agree_with_the_exact_engine_at_random_values(x):
+    """Membership in the calibrated set = the exact engine's verdict at a random rational E."""
+    for target in ("dp: {eps: 1, delta: 0}", "dp: {eps: 1, delta: 1/10}"):
+        ivs = _calibrated_once("RR2", target)["holds_for"]
+        inside = [_in(x, iv) for iv in ivs]
+        assume(None not in inside)
+        assert any(inside) == exact_holds("RR2", target, x)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.fractions(min_value=Fraction(101, 100), max_value=5, max_denominator=1000))
+def test_gdp_stretches_agree_with_the_exact_engine_at_random_values(x):
+    """A value in a stretch proved to hold (fail) holds (fails) by the exact engine; a value in a
+    gap is not asked."""
+    got = _calibrated_once("R", "gdp: {mu: 1}")
+    holds = [iv for iv in got["holds_on"] if _in(x, iv)]
+    fails = [iv for iv in got["fails_on"] if _in(x, iv)]
+    assume(holds or fails)
+    assert not (holds and fails)
+    assert exact_holds("R", "gdp: {mu: 1}", x) == bool(holds)
