@@ -193,10 +193,29 @@ def test_zcdp_gap_left_by_the_box_limit_is_said_undecided(tmp_path):
 
 
 def test_the_case_holds_and_a_wrong_digit_fails(tmp_path):
-    assert "5 claims hold" in run("verify", str(CASE)).output
+    assert "7 claims hold" in run("verify", str(CASE)).output
     wrong = tmp_path / "wrong.yaml"
     wrong.write_text(CASE.read_text().replace("le: 2.241096704566970}", "le: 2.241096704566971}"))
-    assert "4 hold, 1 fail" in run("verify", str(wrong)).output
+    assert "6 hold, 1 fail" in run("verify", str(wrong)).output
+
+
+@pytest.mark.parametrize(
+    ("target", "exact"),
+    [
+        ("privloss: {delta: 0, equals: 1}", lambda: mpmath.e),
+        ("renyi: {alpha: 2, equals: 1}", lambda: ((1 + mpmath.e) + mpmath.sqrt((1 + mpmath.e) ** 2 - 4)) / 2),
+    ],
+    ids=["privloss-log(E)=1", "renyi-D2=1"],
+)
+def test_an_equals_target_true_at_one_transcendental_point(target, exact):
+    """Undecided before ("... an equality that holds at that point alone"): the set is one point,
+    given by a certified enclosure; on both sides of it the exact engine says the target fails."""
+    (iv,) = calibrated("R", target)["holds_for"]
+    assert iv["lo"] == iv["hi"] and iv["lo_closed"] and iv["hi_closed"] and iv["lo"]["kind"] == "enclosure"
+    lo, hi = (Fraction(x) for x in iv["lo"]["enclosure"])
+    with mpmath.workdps(50):
+        assert mpf(str(lo)) < exact() < mpf(str(hi))
+    assert not exact_holds("R", target, lo) and not exact_holds("R", target, hi)
 
 
 _SETS: dict[tuple[str, str], dict] = {}
@@ -253,3 +272,14 @@ def test_gdp_stretches_agree_with_the_exact_engine_at_random_values(x):
     assume(holds or fails)
     assert not (holds and fails)
     assert exact_holds("R", "gdp: {mu: 1}", x) == bool(holds)
+
+
+def test_latex_of_a_point_set_and_of_a_set_found_by_boxes(tmp_path):
+    r = run("calibrate", str(CASE), "--of", "R", "--target", "privloss: {delta: 0, equals: 1}", "--latex")
+    assert r.exit_code == 0 and r.output.strip() == r"E = 2.718281828459045\ldots"
+    r = run("calibrate", str(CASE), "--of", "R", "--target", "gdp: {mu: 1}", "--latex")
+    assert r.exit_code == 0 and r"E \approx 2.241096704566970\ldots" in r.output
+    out = tmp_path / "v.tex"
+    r = run("export", str(CASE), "--latex", str(out))
+    assert r.exit_code == 0, r.output
+    assert r"{\ensuremath{2.241096704566970\ldots}} % boundary" in out.read_text()

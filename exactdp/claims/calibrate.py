@@ -176,11 +176,15 @@ def _holding(dec: Decomposition, k: int) -> list[Interval]:
             if cr is None:
                 raise Undecided(
                     f"the target changes between holding and failing inside {cell.text()}, at a value where a "
-                    "rational function of the symbol meets a transcendental number, and not at one point only "
-                    "(several such functions, or an equality that holds at that point alone); it is not calibrated"
+                    "rational function of the symbol meets a transcendental number, and not at one point only; "
+                    "it is not calibrated"
                 )
             iv, end = interval_of(cell.sides[k]), cr.enclose()
-            if cr.holds_left():
+            if cr.holds == 0:  # an equality that holds at the crossing alone: a set of one point
+                if run:
+                    close()
+                out.append(Interval(iv.name, end, True, end, True))
+            elif cr.holds_left():
                 run.append(Interval(iv.name, iv.lo, iv.lo_closed, end, cr.closed))
                 close(end, cr.closed)
             else:

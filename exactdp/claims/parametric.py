@@ -142,7 +142,8 @@ def _target(raw: Any, ring: Ring) -> Any:
 def _cmp_target(found: Any, target: Any, ctx: Ctx, bad: int, closed: bool | None = None) -> tuple[int, Any, Any]:
     """The sign of ``found`` − ``target`` on the cell (``found`` a :class:`LogOf` or INF, the
     target from :func:`_target`), None, None; or (0, a rational point where the sign is ``bad``,
-    the :class:`Crossing` where the sign changes — None for an ``equals`` test, ``closed`` None)
+    the :class:`Crossing` where the sign changes — for an ``equals`` test, ``closed`` None, one
+    that holds at the crossing alone)
     when the difference takes both signs on the cell (a target with a rational part q ≠ 0:
     log(F)/k₁ − q − log(R)/k₂ has the sign of G − e^{k₁k₂q}, G = F^{k₂}/R^{k₁})."""
     if target is INF or found is INF:
@@ -157,14 +158,15 @@ def _cmp_target(found: Any, target: Any, ctx: Ctx, bad: int, closed: bool | None
     s = exp_sign(ctx, G, m)
     if s:
         return s, None, None
-    crossing = None if closed is None else crossing_of(ctx, G, m, -bad, closed)
+    # an equals test (closed None) holds at the crossing alone: a Crossing whose sides both fail
+    crossing = crossing_of(ctx, G, m, 0, True) if closed is None else crossing_of(ctx, G, m, -bad, closed)
     return 0, exp_witness(ctx, G, m, bad), crossing
 
 
 _TESTS = {"equals": (lambda c: c == 0, 1), "at_most": (lambda c: c <= 0, 1), "exceeds": (lambda c: c > 0, -1)}
 _AT_CROSSING: dict[str, bool | None] = {"equals": None, "at_most": True, "exceeds": False}
 """Whether a test holds where the compared values are equal (None: ``equals`` holds only there,
-a single transcendental point, which a calibrated set of intervals does not express)."""
+a single transcendental point: a calibrated set of one point)."""
 
 
 class Parametric:

@@ -375,7 +375,10 @@ def calibration_output(name: str, target: str, cal: Calibration, fmt: str, *, di
         return json_dumps({**doc, "holds_for": ivs, "cells": cal.cells})
     if fmt == "latex":
         n = symbol_latex(cal.symbol)
-        return r" \;\vee\; ".join(iv.latex(n) for iv in cal.intervals) or r"\text{never}"
+        held = r" \;\vee\; ".join(iv.latex(n) for iv in cal.intervals) or r"\text{never}"
+        if cal.boxes is not None:  # proved to hold there; each boundary's proved digits
+            held += "".join(rf" \quad ({n} \approx {g.decimal}\ldots)" for g in cal.gaps() if g.decimal is not None)
+        return held
     lines = [text(f"{target} holds exactly where: {set_text(cal.intervals, cal.symbol)}")]
     lines.append(text(f"  (over {cal.domain.describe()}; {cal.cells} cells decided exactly)"))
     ends = endpoint_lines(Piece(tuple(cal.intervals), None, []), digits=digits, rationals=True)  # type: ignore[arg-type]
