@@ -584,7 +584,8 @@ def box_lines(cal: Calibration, target: str) -> list[str]:
     exact engine), and each gap with the digits every value in it shares."""
     b = cal.boxes
     n = cal.symbol
-    lines = [f"{target}: by certified boxes of {n} ({b.boxes} boxes; over {cal.domain.describe()})"]
+    boxes = f"{b.boxes} box{'' if b.boxes == 1 else 'es'}"
+    lines = [f"{target}: by certified boxes of {n} ({boxes}; over {cal.domain.describe()})"]
     lines.append(f"  holds on: {' or '.join(box_iv_text(iv) for iv in b.holds) or 'no stretch proved'}")
     fails = " or ".join(box_iv_text(iv) for iv in b.fails) or "no stretch proved"
     at = ", ".join(f"{n} = {q_str(x)}" for x in b.confirmed)
