@@ -159,7 +159,14 @@ def _cmp_target(found: Any, target: Any, ctx: Ctx, bad: int, closed: bool | None
     if s:
         return s, None, None
     # an equals test (closed None) holds at the crossing alone: a Crossing whose sides both fail
-    crossing = crossing_of(ctx, G, m, 0, True) if closed is None else crossing_of(ctx, G, m, -bad, closed)
+    crossing = None
+    if closed is not None:
+        crossing = crossing_of(ctx, G, m, -bad, closed)
+    else:
+        try:
+            crossing = crossing_of(ctx, G, m, 0, True)
+        except Undecided:  # the verdict does not need it (calibration then says why not)
+            crossing = None
     return 0, exp_witness(ctx, G, m, bad), crossing
 
 
