@@ -24,13 +24,17 @@ import json
 from fractions import Fraction
 from pathlib import Path
 
+import flint
 import mpmath
 import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from exactdp import limits
+from exactdp.analysis.parametric import box_calibrate as bc
 from exactdp.caseio import load_case
+from exactdp.caseio.case import parse_claim_text
 from exactdp.claims.base import HOLDS, Analysis
 from exactdp.claims.parametric import analysis_at, claim_at
 from exactdp.cli import main
@@ -51,10 +55,6 @@ def calibrated(of: str, target: str, *extra: str, case: Path = CASE) -> dict:
 
 def exact_holds(of: str, target: str, x: Fraction) -> bool:
     """The exact (numeric) engine's verdict on the target at the rational value E = x."""
-    import flint
-
-    from exactdp.caseio.case import parse_claim_text
-
     case = load_case(CASE)
     an = Analysis(case.mechanisms, symbols=case.symbols)
     claim = parse_claim_text(case, target, of=of)
@@ -283,3 +283,28 @@ def test_latex_of_a_point_set_and_of_a_set_found_by_boxes(tmp_path):
     r = run("export", str(CASE), "--latex", str(out))
     assert r.exit_code == 0, r.output
     assert r"{\ensuremath{2.241096704566970\ldots}} % boundary" in out.read_text()
+
+
+def _classify_sqrt2(box):
+    """A known set for :func:`scan`: holds where E^2 < 2, fails where E^2 > 2 (exact rationals)."""
+    if box.hi is not None and box.hi * box.hi < 2:
+        return bc.HOLDS
+    if box.lo is not None and box.lo * box.lo > 2:
+        return bc.FAILS
+    return None
+
+
+def test_scan_brackets_a_known_boundary_to_the_digits_asked():
+    sc = bc.scan(_classify_sqrt2, Fraction(1), Fraction(2), digits=16, name="E")
+    statuses = [s.status for s in sc.stretches]
+    assert statuses == [bc.HOLDS, bc.GAP, bc.FAILS] and not sc.reason
+    gap = sc.stretches[1]
+    assert gap.lo * gap.lo < 2 < gap.hi * gap.hi
+    assert bc.gap_decimal(gap.lo, gap.hi, 16) == ("1.414213562373095", 16)
+    assert sc.stretches[0].hi == gap.lo and sc.stretches[2].lo == gap.hi  # stretches meet the gap
+
+
+def test_scan_leaves_a_wide_gap_at_the_box_limit():
+    with limits.using(limits.current().replace(max_symbol_boxes=5)):
+        sc = bc.scan(_classify_sqrt2, Fraction(1), Fraction(2), digits=16, name="E")
+    assert any(s.status == bc.GAP and not s.narrow for s in sc.stretches) and "max-symbol-boxes" in sc.reason

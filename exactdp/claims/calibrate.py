@@ -530,6 +530,9 @@ class CalibrateClaim(Claim):
         if cal.boxes is not None:
             if not all(g.narrow for g in cal.boxes.gaps):
                 return Verdict.undecided(self, f"the set is not decided everywhere: {cal.boxes.reason}")
+            if not all(g.switch for g in cal.boxes.gaps):
+                sliver = next(g for g in cal.boxes.gaps if not g.switch)
+                return Verdict.undecided(self, f"the boxes prove neither holding nor failing on {sliver.text()}")
             return Verdict(self, HOLDS if box_matches(list(declared), cal) else FAILS, facts)
         if same_sets(declared, cal.intervals):
             if _has_enclosure(cal.intervals):  # the declared decimals stand for the certified ends
@@ -592,7 +595,9 @@ def box_lines(cal: Calibration, target: str) -> list[str]:
     lines.append(f"  fails on: {fails}" + (f" (the exact engine confirms: it fails at {at})" if at else ""))
     for g in b.gaps:
         where = box_iv_text(Interval(n, g.lo, False, g.hi, False))
-        if g.narrow and g.decimal is not None:
+        if g.narrow and g.decimal is not None and not g.switch:
+            lines.append(f"  not proved either way: {where}, every value of which is {g.decimal} to {g.digits} digits")
+        elif g.narrow and g.decimal is not None:
             lines.append(
                 f"  the boundary lies in: {where}, every value of which is {g.decimal} to {g.digits} significant "
                 "digits (the set may switch there more than once: boxes do not tell how often)"

@@ -70,7 +70,9 @@ _PREC = 128
 class Gap:
     """An open interval (lo, hi) of the symbol where nothing is proved; ``decimal`` (``digits``
     significant digits) is what every point of it rounds to, None when ``narrow`` is False
-    (a gap left by a limit: undecided there)."""
+    (a gap left by a limit: undecided there); ``switch`` when it lies between a stretch where
+    the target holds and one where it fails (else it is a sliver the boxes did not settle, such
+    as next to an open end where the bound is touched)."""
 
     name: str
     lo: Algebraic | None
@@ -78,6 +80,7 @@ class Gap:
     decimal: str | None
     digits: int
     narrow: bool
+    switch: bool = True  # between a stretch where the target holds and one where it fails
 
     def text(self) -> str:
         return Interval(self.name, self.lo, False, self.hi, False).text()
@@ -183,15 +186,26 @@ def _finish(target: Claim, an: Analysis, name: str, parts: list[_Part], boxes: i
                 raise Undecided(f"at {name} = {x} the exact engine does not confirm the failure: {there.reason}")
             confirmed.append(x)
     gaps = []
-    for p in merged:
+    for k, p in enumerate(merged):
         if p.status != GAP:
             continue
+        near = {merged[j].status for j in (k - 1, k + 1) if 0 <= j < len(merged)}
         lo, hi = (
             None if e is None else fraction(e.q if e.q is not None else (e.lo if e is p.lo else e.hi))
             for e in (p.lo, p.hi)
         )
         dec = gap_decimal(lo, hi, DIGITS) if p.narrow and lo is not None and hi is not None else None
-        gaps.append(Gap(name, p.lo, p.hi, None if dec is None else dec[0], 0 if dec is None else dec[1], p.narrow))
+        gaps.append(
+            Gap(
+                name,
+                p.lo,
+                p.hi,
+                None if dec is None else dec[0],
+                0 if dec is None else dec[1],
+                p.narrow,
+                len(near) == 2,
+            )
+        )
 
     def ivs(status: str) -> tuple[Interval, ...]:
         return tuple(Interval(name, p.lo, p.lo_closed, p.hi, p.hi_closed) for p in merged if p.status == status)
