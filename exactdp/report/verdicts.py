@@ -32,6 +32,7 @@ alpha_str = deferred("exactdp.analysis.renyi:alpha_str")
 enclosure_interval = deferred("exactdp.analysis.renyi_certified:enclosure_text")
 set_text = deferred("exactdp.claims.calibrate:set_text")
 box_lines = deferred("exactdp.claims.calibrate:box_lines")
+box_dict = deferred("exactdp.claims.calibrate:box_dict")
 mu_text = deferred("exactdp.claims.fdp:mu_text")
 readable = deferred("exactdp.claims.renyi:readable")
 interval_text = deferred("exactdp.theorems.advanced:interval_text")
@@ -653,6 +654,8 @@ def _calibrate(v: Verdict) -> Shown:
         "holds_for": [calibration_interval_dict(iv) for iv in cal.intervals],
         "cells": cal.cells,
     }
+    if cal.boxes is not None:
+        values["by_boxes"] = box_dict(cal)
     if v.status == HOLDS:
         return Shown(found, "", values)
     note = f"declared: {set_text(v.facts['declared'], cal.symbol)}"
