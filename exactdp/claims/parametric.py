@@ -275,7 +275,7 @@ def _dp_exp(claim: Any, P: Parametric, q: Any, L: RatFun) -> Run:
         found = _delta_form(P, claim, ctx, q, L)
         below = all(sg < 0 or (G is None and sg == 0) for sg, G in signs)  # δ(λ) ≤ d on the whole cell
         # one prefix crossing the bound: δ(λ) ≤ d exactly where G ≤ e^q (the point itself included),
-        # δ(λ) > d exactly where G > e^q; with several, the claim's set is not calibrated
+        # δ(λ) > d exactly where G > e^q; with several, a calibration has cut the cell between them
         crossing: Crossing | None = None
         if len(mixed) == 1 and (negate or not any(sg > 0 for sg, _ in signs)):
             crossing = crossing_of(ctx, mixed[0], q, 1 if negate else -1, not negate)
