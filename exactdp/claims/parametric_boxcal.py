@@ -22,8 +22,8 @@ set of ``gdp`` when a proved stretch where it holds ends there (the set where T 
 the trade-off function depends continuously on the symbol), else it is a gap.  zCDP is scanned
 on the whole range (:mod:`~exactdp.analysis.parametric.zcdp_boxes`), with α-boxes refined next to
 the boundary; a box where the target fails is proved by a certified lower bound of D_α above ρα
-at one order (the order where the proof that it holds came closest first), or, for a rational ρ,
-of the KL divergence above ρ (D_α ≥ KL: for RR_E the largest D_α/α is the limit α → 1, the KL
+at one order (the order where the proof that it holds came closest first), or of the KL
+divergence above ρ (D_α ≥ KL: for RR_E the largest D_α/α is the limit α → 1, the KL
 divergence, so this is the proof that reaches the boundary).
 
 References
@@ -44,9 +44,8 @@ from ..analysis.parametric.algebraic import Algebraic, compare, rational
 from ..analysis.parametric.box_calibrate import FAILS as S_FAILS
 from ..analysis.parametric.box_calibrate import GAP, OUTSIDE, fraction, gap_decimal, scan
 from ..analysis.parametric.box_calibrate import HOLDS as S_HOLDS
-from ..analysis.parametric.boxes import Box, Target, UniRat, Val, _upper
+from ..analysis.parametric.boxes import Box, UniRat, Val, _Eval, _upper, _vmax
 from ..analysis.parametric.gdp_boxes import GCell, _outside, _proved, chain_vertices
-from ..analysis.parametric.kl_calibrate import _excess
 from ..analysis.parametric.piecewise import Interval
 from ..analysis.parametric.polys import simplest_between
 from ..analysis.parametric.zcdp_boxes import _GRID, ZGame, _check_box, _check_box_not
@@ -229,16 +228,16 @@ def _zcdp(target: Any, an: Analysis, P: Parametric) -> tuple[str, int, BoxSet]:
             "decided point by point, not calibrated"
         )
     rho_u = UniRat.of(rho, index)
-    kl_rho = Target(fraction(rho.constant()), ()) if rho.is_constant() else None
 
     def classify(box: Box) -> str | None:
         with arb_prec(_prec(box)):
             yes = _check_box(zg, rho_u, box, Fraction(1, 1 << 200), centred=True)
             if yes.proved:
                 return S_FAILS if negated else S_HOLDS
-            if (kl_rho is not None and _kl_exceeds(zg, kl_rho, box)) or _check_box_not(
-                zg, rho_u, box, ([yes.alpha] if yes.alpha is not None else []) + _GRID
-            ).proved:
+            if (
+                _kl_exceeds(zg, rho_u, box)
+                or _check_box_not(zg, rho_u, box, ([yes.alpha] if yes.alpha is not None else []) + _GRID).proved
+            ):
                 return S_HOLDS if negated else S_FAILS
         return None
 
@@ -247,13 +246,15 @@ def _zcdp(target: Any, an: Analysis, P: Parametric) -> tuple[str, int, BoxSet]:
     return name, index, _finish(target, an, name, parts, boxes, reason)
 
 
-def _kl_exceeds(zg: ZGame, rho: Target, box: Box) -> bool:
-    """Whether KL(M) > ρ on the whole box (a centred enclosure, :mod:`~exactdp.analysis.parametric.
-    kl_calibrate`): then D_α ≥ KL > ρα for α > 1 near 1 (D_α is nondecreasing in α, Mironov 2017,
-    Prop. 1, and D_1 is the KL divergence), so M is not ρ-zCDP anywhere in the box."""
+def _kl_exceeds(zg: ZGame, rho: UniRat, box: Box) -> bool:
+    """Whether KL(M) > ρ on the whole box (centred forms, as for the KL divergence,
+    :mod:`~exactdp.analysis.parametric.boxes`): then D_α ≥ KL > ρα for α > 1 near 1 (D_α is
+    nondecreasing in α, Mironov 2017, Prop. 1, and D_1 is the KL divergence), so M is not ρ-zCDP
+    anywhere in the box."""
     if box.tail:
         return False
-    f = _excess(zg, rho, box, False)
+    ev = _Eval(box, box.point())
+    f = _vmax([zg.kl(ev, i, j) for i, j in zg.game.ordered_pairs]) - ev.val(rho)
     down = _upper(Val(-f.c, -f.r, None if f.L is None else -f.L), box, box.point())
     return down is not None and down < 0
 

@@ -10,7 +10,8 @@ symbol's range with these two proofs (:func:`scan`):
 * a box proved one way is a *stretch* where the claim holds (or fails) — for every value of it,
   closed ends included (the enclosures cover the closed box);
 * a box proved neither way is split at its midpoint, until it is narrow enough that both of its
-  ends round to the same ``digits`` significant digits; it is then a *gap*.
+  ends round to the same ``digits`` significant digits; it is then a *gap* (gaps with only small
+  proved slivers between them, all within one rounding, are made one gap).
 
 Between a stretch where the claim holds and one where it fails there is always a gap (their
 closed ends cannot meet), and in a gap nothing is proved: the set may switch there once or
@@ -112,7 +113,22 @@ def scan(classify: Classify, lo: Fraction | None, hi: Fraction | None, *, digits
             continue
         queue.extend(box.split())
     done.sort(key=lambda s: (s.lo is not None, s.lo if s.lo is not None else 0))
-    return Scan(tuple(_snap(_merge(done), digits + 2)), boxes, reason)
+    return Scan(tuple(_snap(_absorb(_merge(done), digits), digits + 2)), boxes, reason)
+
+
+def _absorb(parts: list[Stretch], digits: int) -> list[Stretch]:
+    """Narrow gaps with only proved slivers between them, all within one rounding at ``digits``
+    significant digits, made one gap (what the slivers proved is given up: a gap claims nothing)."""
+    out: list[Stretch] = []
+    for s in parts:
+        out.append(s)
+        while len(out) >= 3 and all(x.status == GAP and x.narrow for x in (out[-1], out[-3])):
+            lo, hi = out[-3].lo, out[-1].hi
+            dec = None if lo is None or hi is None else gap_decimal(lo, hi, digits)
+            if dec is None or dec[1] < digits:
+                break
+            out[-3:] = [Stretch(lo, hi, GAP)]
+    return out
 
 
 def _decimal_toward(x: Fraction, n: int, up: bool) -> Fraction:
