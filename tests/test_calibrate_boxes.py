@@ -308,3 +308,21 @@ def test_scan_leaves_a_wide_gap_at_the_box_limit():
     with limits.using(limits.current().replace(max_symbol_boxes=5)):
         sc = bc.scan(_classify_sqrt2, Fraction(1), Fraction(2), digits=16, name="E")
     assert any(s.status == bc.GAP and not s.narrow for s in sc.stretches) and "max-symbol-boxes" in sc.reason
+
+
+def test_gaps_with_slivers_between_within_one_rounding_become_one_gap():
+    F = Fraction
+    base = F(2258106472784338, 10**15)
+    u = F(1, 10**18)
+    parts = [
+        bc.Stretch(F(2), base + 10 * u, bc.HOLDS),
+        bc.Stretch(base + 10 * u, base + 20 * u, bc.GAP),
+        bc.Stretch(base + 20 * u, base + 30 * u, bc.HOLDS),  # a sliver: given up
+        bc.Stretch(base + 30 * u, base + 40 * u, bc.GAP),
+        bc.Stretch(base + 40 * u, F(3), bc.FAILS),
+    ]
+    got = bc._absorb(parts, 16)
+    assert [s.status for s in got] == [bc.HOLDS, bc.GAP, bc.FAILS]
+    assert got[1].lo == base + 10 * u and got[1].hi == base + 40 * u
+    far = [*parts[:3], bc.Stretch(base + 30 * u, base + 10**4 * u, bc.GAP), parts[4]]
+    assert len(bc._absorb(far, 16)) == 5  # not within one rounding: kept apart
