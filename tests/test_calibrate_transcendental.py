@@ -171,8 +171,9 @@ def test_the_refinement_is_bounded_by_max_precision():
             c.enclose(30)
 
 
-def test_an_equality_true_at_a_transcendental_point_alone_is_refused_with_the_reason():
-    """PrivLoss(R, 0) = 1 holds at E = e only: not a union of intervals with a certified end."""
+def test_an_equality_true_at_a_transcendental_point_alone_is_a_one_point_set():
+    """PrivLoss(R, 0) = 1 holds at E = e only: the set is that point, a certified enclosure
+    (refused before; tests/test_calibrate_boxes.py checks it against mpmath and the exact engine)."""
     r = run("calibrate", str(CASE), "--of", "R", "--target", "privloss: {delta: 0, equals: 1}")
-    assert r.exit_code == 2, r.output
-    assert "an equality that holds at that point alone" in r.output
+    assert r.exit_code == 0, r.output
+    assert "holds exactly where: E = 2.718281828459045..." in r.output

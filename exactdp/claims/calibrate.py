@@ -40,10 +40,10 @@ from functools import cmp_to_key
 from typing import Any
 
 from ..analysis.parametric import Algebraic, Decomposition, Interval, Undecided
-from ..analysis.parametric.algebraic import compare, rational, root_in
+from ..analysis.parametric.algebraic import _round, compare, rational, root_in
 from ..analysis.parametric.cells import Domain
 from ..analysis.parametric.piecewise import _end_text as interval_end_text
-from ..analysis.parametric.piecewise import interval_of
+from ..analysis.parametric.piecewise import endpoint_dict, interval_of
 from ..analysis.parametric.polys import simplest_between
 from ..analysis.parametric.transcendental import TranscendentalEnd, exact_text, significant_digits
 from ..errors import VerificationError
@@ -61,6 +61,7 @@ from .parametric import (
     involves_symbols,
     load_deciders,
 )
+from .parametric_boxcal import BOX_TARGETS, calibrate_by_boxes
 
 __all__ = ["Calibration", "calibrate", "CalibrateClaim", "RootOf", "Range", "set_text"]
 
@@ -75,6 +76,14 @@ class Calibration:
     domain: Domain
     intervals: tuple[Interval, ...]
     cells: int
+    boxes: Any = None
+    """For a target decided by certified boxes (zCDP, Gaussian DP), what they proved: a
+    :class:`~exactdp.claims.parametric_boxcal.BoxSet` (then ``intervals`` are its stretches where
+    the target is proved to hold, and the set is known up to its gaps)."""
+
+    def gaps(self) -> tuple:
+        """The gaps where nothing is proved (none for a set decided on exact cells)."""
+        return () if self.boxes is None else self.boxes.gaps
 
 
 def set_text(intervals: tuple[Interval, ...] | list[Interval], symbol: str) -> str:
@@ -113,14 +122,14 @@ def calibrate(target: Claim, an: Analysis, *, symbol: str | None = None) -> Cali
         When the claim kind is not decided with symbols, the answer depends on several symbols
         at once, or a comparison cannot be decided exactly.
     """
-    P = Parametric(an)
+    P = Parametric(an, calibrating=True)
     load_deciders()
+    if target.kind in BOX_TARGETS:
+        name, k, got = calibrate_by_boxes(target, an, symbol)
+        return Calibration(target, name, P.domains[k], got.holds, 0, got)
     make = HANDLERS.get(target.kind)
     if make is None:
-        raise Undecided(
-            f"claims of kind {target.kind!r} are not decided on exact cells of the symbol (KL, Gaussian DP and zCDP are "
-            "decided by certified boxes, which give no exact set), so they cannot be calibrated"
-        )
+        raise Undecided(f"claims of kind {target.kind!r} are not decided with symbols, so they cannot be calibrated")
     dec = P.decide(make(target, P))
     k = _the_symbol(P, dec, symbol)
     intervals = _holding(dec, k)
@@ -167,11 +176,15 @@ def _holding(dec: Decomposition, k: int) -> list[Interval]:
             if cr is None:
                 raise Undecided(
                     f"the target changes between holding and failing inside {cell.text()}, at a value where a "
-                    "rational function of the symbol meets a transcendental number, and not at one point only "
-                    "(several such functions, or an equality that holds at that point alone); it is not calibrated"
+                    "rational function of the symbol meets a transcendental number, and not at one point only; "
+                    "it is not calibrated"
                 )
             iv, end = interval_of(cell.sides[k]), cr.enclose()
-            if cr.holds_left():
+            if cr.holds == 0:  # an equality that holds at the crossing alone: a set of one point
+                if run:
+                    close()
+                out.append(Interval(iv.name, end, True, end, True))
+            elif cr.holds_left():
                 run.append(Interval(iv.name, iv.lo, iv.lo_closed, end, cr.closed))
                 close(end, cr.closed)
             else:
@@ -514,6 +527,13 @@ class CalibrateClaim(Claim):
             return Verdict.undecided(self, str(e))
         declared = tuple(normalise([iv for r in self.holds_for if (iv := r.interval(cal.domain)) is not None]))
         facts: dict[str, Any] = {"calibration": cal, "declared": declared}
+        if cal.boxes is not None:
+            if not all(g.narrow for g in cal.boxes.gaps):
+                return Verdict.undecided(self, f"the set is not decided everywhere: {cal.boxes.reason}")
+            if not all(g.switch for g in cal.boxes.gaps):
+                sliver = next(g for g in cal.boxes.gaps if not g.switch)
+                return Verdict.undecided(self, f"the boxes prove neither holding nor failing on {sliver.text()}")
+            return Verdict(self, HOLDS if box_matches(list(declared), cal) else FAILS, facts)
         if same_sets(declared, cal.intervals):
             if _has_enclosure(cal.intervals):  # the declared decimals stand for the certified ends
                 facts["declared"] = cal.intervals
@@ -542,3 +562,114 @@ def _end_text(v: Any) -> str:
     if n is not None and n >= MIN_DIGITS:  # a decimal standing for a transcendental end: as written
         return exact_text(q)
     return q_str(v)
+
+
+# --- a set found by certified boxes (zCDP, Gaussian DP targets) ---------------------------------
+
+
+def box_iv_text(iv: Interval) -> str:
+    """An interval with each terminating rational end as its decimal."""
+
+    def end(e: Any) -> str:
+        if e.q is not None and significant_digits(e.q) is not None:
+            return exact_text(e.q)
+        return interval_end_text(e, iv.name)
+
+    lo = "" if iv.lo is None else f"{end(iv.lo)} {'<=' if iv.lo_closed else '<'} "
+    hi = "" if iv.hi is None else f" {'<=' if iv.hi_closed else '<'} {end(iv.hi)}"
+    if iv.lo is not None and iv.hi is not None and compare(iv.lo, iv.hi) == 0:
+        return f"{iv.name} = {end(iv.lo)}"
+    return f"{lo}{iv.name}{hi}" if lo or hi else f"every real {iv.name}"
+
+
+def box_lines(cal: Calibration, target: str) -> list[str]:
+    """What the boxes proved, in words: where the target holds, where it fails (confirmed by the
+    exact engine), and each gap with the digits every value in it shares."""
+    b = cal.boxes
+    n = cal.symbol
+    boxes = f"{b.boxes} box{'' if b.boxes == 1 else 'es'}"
+    lines = [f"{target}: by certified boxes of {n} ({boxes}; over {cal.domain.describe()})"]
+    lines.append(f"  holds on: {' or '.join(box_iv_text(iv) for iv in b.holds) or 'no stretch proved'}")
+    fails = " or ".join(box_iv_text(iv) for iv in b.fails) or "no stretch proved"
+    at = ", ".join(f"{n} = {q_str(x)}" for x in b.confirmed)
+    lines.append(f"  fails on: {fails}" + (f" (the exact engine confirms: it fails at {at})" if at else ""))
+    for g in b.gaps:
+        where = box_iv_text(Interval(n, g.lo, False, g.hi, False))
+        if g.narrow and g.decimal is not None and not g.switch:
+            lines.append(f"  not proved either way: {where}, every value of which is {g.decimal} to {g.digits} digits")
+        elif g.narrow and g.decimal is not None:
+            lines.append(
+                f"  the boundary lies in: {where}, every value of which is {g.decimal} to {g.digits} significant "
+                "digits (the set may switch there more than once: boxes do not tell how often)"
+            )
+        else:
+            lines.append(f"  not decided: {where}" + (f" ({b.reason})" if b.reason else ""))
+    return lines
+
+
+def box_dict(cal: Calibration) -> dict[str, Any]:
+    """The same for JSON: ``holds_on``, ``fails_on`` (intervals with exact ends), ``gaps``."""
+
+    def iv(x: Interval) -> dict[str, Any]:
+        return {
+            "lo": endpoint_dict(x.lo, x.name),
+            "lo_closed": x.lo_closed,
+            "hi": endpoint_dict(x.hi, x.name),
+            "hi_closed": x.hi_closed,
+            "text": box_iv_text(x),
+        }
+
+    b = cal.boxes
+    gaps = [
+        {
+            **iv(Interval(cal.symbol, g.lo, False, g.hi, False)),
+            "narrow": g.narrow,
+            "decimal": g.decimal,
+            "digits": g.digits,
+        }
+        for g in b.gaps
+    ]
+    return {
+        "method": "certified boxes",
+        "boxes": b.boxes,
+        "holds_on": [iv(x) for x in b.holds],
+        "fails_on": [iv(x) for x in b.fails],
+        "confirmed_failing_at": [q_str(x) for x in b.confirmed],
+        "gaps": gaps,
+        **({"undecided_because": b.reason} if b.reason else {}),
+    }
+
+
+def box_matches(declared: list[Interval], cal: Calibration) -> bool:
+    """Whether a declared set agrees with what the boxes proved: it contains every stretch where
+    the target holds and misses every stretch where it fails (its membership at a rational value
+    of each), and each gap has exactly one end of it that every value of the gap rounds to, at
+    that end's own number (at least :data:`MIN_DIGITS`) of significant digits."""
+    b = cal.boxes
+    ends = [(e, iv) for iv in declared for e in (iv.lo, iv.hi) if e is not None]
+    for g in b.gaps:
+        ends_q = [x.q for x in (g.lo, g.hi) if x is not None]
+        if g.decimal is None or len(ends_q) != 2 or None in ends_q:
+            return False
+        mine = [e for e, _ in ends if e.q is not None and _rounds_alike(e.q, ends_q)]
+        if len(mine) != 1:
+            return False
+    for ivs, want in ((b.holds, True), (b.fails, False)):
+        for iv in ivs:
+            lo = None if iv.lo is None else (iv.lo.q if iv.lo.q is not None else iv.lo.hi)
+            hi = None if iv.hi is None else (iv.hi.q if iv.hi.q is not None else iv.hi.lo)
+            x = lo if lo is not None and hi is not None and lo == hi else simplest_between(lo, hi)
+            if _contains(declared, rational(x)) != want:
+                return False
+    return True
+
+
+def _rounds_alike(q: Any, gap: list[Any]) -> bool:
+    """Whether the decimal q (at least :data:`MIN_DIGITS` significant digits) is what both ends of
+    the gap, hence every value in it, round to at q's own number of digits."""
+    n = significant_digits(q)
+    return n is not None and n >= MIN_DIGITS and len({_round_str(x, n) for x in (*gap, q)}) == 1
+
+
+def _round_str(q: Any, n: int) -> str:
+    return _round(q, n)

@@ -48,6 +48,7 @@ from ..analysis.parametric import (
     MaxOf,
     PProfile,
     Ring,
+    Split,
     Undecided,
     cmp_log,
     decompose,
@@ -66,6 +67,7 @@ from ..analysis.parametric.hull import sorted_edges
 from ..analysis.parametric.piecewise import Piece
 from ..analysis.parametric.queries import renyi_sum_max, whole_order
 from ..analysis.parametric.ratfun import RatFun
+from ..analysis.parametric.separate import separating_points
 from ..analysis.parametric.transcendental import Crossing, crossing_of, exp_sign, exp_sign_at, exp_witness
 from ..errors import VerificationError
 from ..lazy import load
@@ -140,7 +142,8 @@ def _target(raw: Any, ring: Ring) -> Any:
 def _cmp_target(found: Any, target: Any, ctx: Ctx, bad: int, closed: bool | None = None) -> tuple[int, Any, Any]:
     """The sign of ``found`` − ``target`` on the cell (``found`` a :class:`LogOf` or INF, the
     target from :func:`_target`), None, None; or (0, a rational point where the sign is ``bad``,
-    the :class:`Crossing` where the sign changes — None for an ``equals`` test, ``closed`` None)
+    the :class:`Crossing` where the sign changes — for an ``equals`` test, ``closed`` None, one
+    that holds at the crossing alone)
     when the difference takes both signs on the cell (a target with a rational part q ≠ 0:
     log(F)/k₁ − q − log(R)/k₂ has the sign of G − e^{k₁k₂q}, G = F^{k₂}/R^{k₁})."""
     if target is INF or found is INF:
@@ -155,22 +158,31 @@ def _cmp_target(found: Any, target: Any, ctx: Ctx, bad: int, closed: bool | None
     s = exp_sign(ctx, G, m)
     if s:
         return s, None, None
-    crossing = None if closed is None else crossing_of(ctx, G, m, -bad, closed)
+    # an equals test (closed None) holds at the crossing alone: a Crossing whose sides both fail
+    crossing = None
+    if closed is not None:
+        crossing = crossing_of(ctx, G, m, -bad, closed)
+    else:
+        try:
+            crossing = crossing_of(ctx, G, m, 0, True)
+        except Undecided:  # the verdict does not need it (calibration then says why not)
+            crossing = None
     return 0, exp_witness(ctx, G, m, bad), crossing
 
 
 _TESTS = {"equals": (lambda c: c == 0, 1), "at_most": (lambda c: c <= 0, 1), "exceeds": (lambda c: c > 0, -1)}
 _AT_CROSSING: dict[str, bool | None] = {"equals": None, "at_most": True, "exceeds": False}
 """Whether a test holds where the compared values are equal (None: ``equals`` holds only there,
-a single transcendental point, which a calibrated set of intervals does not express)."""
+a single transcendental point: a calibrated set of one point)."""
 
 
 class Parametric:
     """The parametric side of an :class:`Analysis`: the symbols' ring and domain, each
     mechanism's game over the ring, and its profile on a cell (computed once per cell)."""
 
-    def __init__(self, an: Analysis):
+    def __init__(self, an: Analysis, *, calibrating: bool = False):
         self.an = an
+        self.calibrating = calibrating  # cut cells where a target changes at several transcendental points
         table = an.symbols
         names = [b.name for b in table.bounds] if table else []
         if not names:
@@ -256,11 +268,14 @@ def _dp_exp(claim: Any, P: Parametric, q: Any, L: RatFun) -> Run:
                 else:
                     G = (a - bound) / (L * b)
                     signs.append((exp_sign(ctx, G, q), G))
-        found = _delta_form(P, claim, ctx, q, L)
         mixed = list(dict.fromkeys(G for sg, G in signs if sg == 0 and G is not None))
+        if P.calibrating and len(mixed) > 1 and len({G.variables() for G in mixed}) == 1:
+            # several prefixes cross the bound inside the cell: cut it between the crossings
+            raise Split(ring.names.index(mixed[0].variables()[0]), separating_points(ctx, mixed, q))
+        found = _delta_form(P, claim, ctx, q, L)
         below = all(sg < 0 or (G is None and sg == 0) for sg, G in signs)  # δ(λ) ≤ d on the whole cell
         # one prefix crossing the bound: δ(λ) ≤ d exactly where G ≤ e^q (the point itself included),
-        # δ(λ) > d exactly where G > e^q; with several, the claim's set is not calibrated
+        # δ(λ) > d exactly where G > e^q; with several, a calibration has cut the cell between them
         crossing: Crossing | None = None
         if len(mixed) == 1 and (negate or not any(sg > 0 for sg, _ in signs)):
             crossing = crossing_of(ctx, mixed[0], q, 1 if negate else -1, not negate)

@@ -322,6 +322,13 @@ def _calibrated_values(v: Verdict, digits: int) -> list[tuple[str, Any]]:
     cal = v.facts["calibration"]
     sym = symbol_latex(cal.symbol)
     ivs = cal.intervals
+    if cal.boxes is not None:  # certified boxes: where the target is proved to hold, and each gap's digits
+        gaps = [g for g in cal.boxes.gaps if g.decimal is not None]
+        held = r" \text{ or } ".join(iv.latex(sym) for iv in ivs) if ivs else r"\emptyset"
+        return [("set", _Typeset((held, None)))] + [
+            ("boundary" + ("" if len(gaps) == 1 else number_words(n)), _Typeset((rf"{g.decimal}\ldots", g.decimal)))
+            for n, g in enumerate(gaps, 1)
+        ]
     text_set = r" \text{ or } ".join(iv.latex(sym) for iv in ivs) if ivs else r"\emptyset"
     out: list[tuple[str, Any]] = [("set", _Typeset((text_set, None)))]
     for n, iv in enumerate(ivs, 1):

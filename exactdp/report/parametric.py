@@ -19,7 +19,7 @@ from ..analysis.parametric.queries import Piecewise
 from ..analysis.parametric.ratfun import factored_latex
 from ..analysis.parametric.values import LogOf
 from ..analysis.renyi import alpha_str
-from ..claims.calibrate import Calibration, set_text
+from ..claims.calibrate import Calibration, box_dict, box_lines, set_text
 from ..claims.parametric import Outcome
 from ..numbers.rational import q_short
 from .escape import json_dumps, latex_math, text
@@ -355,7 +355,13 @@ def renyi_output(name: str, results: list[tuple[Any, Piecewise]], fmt: str) -> s
 
 def calibration_output(name: str, target: str, cal: Calibration, fmt: str, *, digits: int = DIGITS) -> str:
     """Where the claim ``target`` holds, as a union of intervals of a symbol with exact endpoints
-    (``exactdp calibrate``), in ``fmt``; each irrational end with ``digits`` proved decimals."""
+    (``exactdp calibrate``), in ``fmt``; each irrational end with ``digits`` proved decimals.  A set
+    found by certified boxes (zCDP, Gaussian DP) is given as what they proved, with its gaps."""
+    if cal.boxes is not None and fmt != "latex":
+        if fmt == "json":
+            doc = {"mechanism": name, "target": target, "symbol": cal.symbol, "domain": cal.domain.describe()}
+            return json_dumps({**doc, **box_dict(cal)})
+        return "\n".join(text(line) for line in box_lines(cal, target))
     if fmt == "json":
         ivs = []
         for iv in cal.intervals:
@@ -369,7 +375,10 @@ def calibration_output(name: str, target: str, cal: Calibration, fmt: str, *, di
         return json_dumps({**doc, "holds_for": ivs, "cells": cal.cells})
     if fmt == "latex":
         n = symbol_latex(cal.symbol)
-        return r" \;\vee\; ".join(iv.latex(n) for iv in cal.intervals) or r"\text{never}"
+        held = r" \;\vee\; ".join(iv.latex(n) for iv in cal.intervals) or r"\text{never}"
+        if cal.boxes is not None:  # proved to hold there; each boundary's proved digits
+            held += "".join(rf" \quad ({n} \approx {g.decimal}\ldots)" for g in cal.gaps() if g.decimal is not None)
+        return held
     lines = [text(f"{target} holds exactly where: {set_text(cal.intervals, cal.symbol)}")]
     lines.append(text(f"  (over {cal.domain.describe()}; {cal.cells} cells decided exactly)"))
     ends = endpoint_lines(Piece(tuple(cal.intervals), None, []), digits=digits, rationals=True)  # type: ignore[arg-type]

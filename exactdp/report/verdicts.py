@@ -31,6 +31,8 @@ endpoint_dict = deferred("exactdp.analysis.parametric.piecewise:endpoint_dict")
 alpha_str = deferred("exactdp.analysis.renyi:alpha_str")
 enclosure_interval = deferred("exactdp.analysis.renyi_certified:enclosure_text")
 set_text = deferred("exactdp.claims.calibrate:set_text")
+box_lines = deferred("exactdp.claims.calibrate:box_lines")
+box_dict = deferred("exactdp.claims.calibrate:box_dict")
 mu_text = deferred("exactdp.claims.fdp:mu_text")
 readable = deferred("exactdp.claims.renyi:readable")
 interval_text = deferred("exactdp.theorems.advanced:interval_text")
@@ -645,11 +647,15 @@ def _boxwise(v: Verdict) -> Shown:
 def _calibrate(v: Verdict) -> Shown:
     cal = v.facts["calibration"]
     found = f"holds exactly where {set_text(cal.intervals, cal.symbol)}"
+    if cal.boxes is not None:  # proved stretches and gaps (certified boxes)
+        found = "; ".join(line.strip() for line in box_lines(cal, "by boxes")[1:])
     values: dict[str, Any] = {
         "symbol": cal.symbol,
         "holds_for": [calibration_interval_dict(iv) for iv in cal.intervals],
         "cells": cal.cells,
     }
+    if cal.boxes is not None:
+        values["by_boxes"] = box_dict(cal)
     if v.status == HOLDS:
         return Shown(found, "", values)
     note = f"declared: {set_text(v.facts['declared'], cal.symbol)}"

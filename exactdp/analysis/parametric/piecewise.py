@@ -56,7 +56,7 @@ class Interval:
         """The interval in LaTeX, with ``name`` the symbol already escaped for LaTeX."""
         if self.is_point():
             assert self.lo is not None
-            return f"{name} = {closed_form_latex(self.lo, name)}"
+            return f"{name} = {_end_latex(self.lo, name)}"
         le_lo = r"\le" if self.lo_closed else "<"
         le_hi = r"\le" if self.hi_closed else "<"
         lo = "" if self.lo is None else f"{_end_latex(self.lo, name)} {le_lo} "

@@ -225,7 +225,7 @@ class Crossing:
     ``above`` are rational values of the symbol ``name`` in the cell where G − e^m < 0 and > 0
     (certified), so s* lies strictly between them.  A claim on the cell that holds where
     G − e^m has the sign ``holds`` holds at s* itself iff ``closed`` (its comparison there is an
-    equality: ``<=`` includes it, ``<`` does not)."""
+    equality: ``<=`` includes it, ``<`` does not); ``holds`` 0: an equality, true at s* alone."""
 
     G: RatFun
     m: Any

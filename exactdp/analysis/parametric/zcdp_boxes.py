@@ -61,7 +61,7 @@ from ...lazy import flint
 from ...numbers import ladder
 from ...numbers.certified import arb_prec, ball_bounds
 from ..zcdp import chord_verified
-from .boxes import TAIL_CAP, Box, KLGame, UniRat, _Eval, _fmpq, _nonneg, initial_boxes
+from .boxes import TAIL_CAP, Box, KLGame, UniRat, Val, _Eval, _fmpq, _nonneg, _upper, _vmax, initial_boxes
 
 __all__ = ["ZBoxResult", "ZGame", "decide_zcdp_boxes", "ALPHA_BOXES", "INFINITE", "HOLDS", "FAILS", "UNDECIDED"]
 
@@ -156,6 +156,41 @@ class ZGame(KLGame):
         assert top is not None
         return _log_upper(top)
 
+    def sum_centred(self, ev: _Eval, alpha: Fraction) -> Fraction | None:
+        """Like :meth:`sum_upper`, by centred forms (values at the box's centre and slopes on the
+        box, :class:`~exactdp.analysis.parametric.boxes.Val`): each term p'·(p/p')^α·S(child) has
+        the slope p''·q^α·S + α·p'·q^(α−1)·q'·S + …, so near α = 1, where S* ≈ 1 for every s, the
+        bound is not lost to the width of the box (calibration, next to a boundary)."""
+        if self.box_is_tail(ev):
+            return self.sum_upper(ev, alpha)
+        a = flint.arb(_fmpq(alpha))
+        top: Val | None = None
+        for i, j in self.game.ordered_pairs:
+            memo: list[Val] = []
+            for node in self.nodes:
+                if node[0] == "end":
+                    one = flint.arb(1)
+                    memo.append(Val(one, one, flint.arb(0)))
+                elif node[0] == "ask":
+                    memo.append(_vmax([memo[c] for c in node[1]]))
+                else:
+                    total = Val(flint.arb(0), flint.arb(0), flint.arb(0))
+                    for t in node[1][(i, j)]:
+                        if t[0] == "inf":
+                            return None
+                        total = total + ev.val(t[1]) * _val_power(ev.val(t[2]), a) * memo[t[-1]]
+                    memo.append(total)
+            top = memo[-1] if top is None else _vmax([top, memo[-1]])
+        assert top is not None
+        up = _upper(top, ev.box, ev.centre)
+        if up is None or up <= 0:
+            return None
+        return ball_bounds(flint.arb(_fmpq(up)).log())[1]
+
+    @staticmethod
+    def box_is_tail(ev: _Eval) -> bool:
+        return ev.box.tail
+
     def dinf_upper(self, ev: _Eval) -> Fraction | None:
         """An upper bound of D_∞ = log of the largest P/P' over adversaries and views, on the box."""
         top = None
@@ -217,6 +252,14 @@ class ZGame(KLGame):
 INFINITE = "inf"
 
 
+def _val_power(q: Val, a: Any) -> Val:
+    """q^α with its slope α·q^(α−1)·q' (q > 0 on the box; else unbounded)."""
+    if not (q.bounded and q.r > 0):
+        return Val(flint.arb("nan"), flint.arb("nan"), None)
+    L = None if q.L is None else a * (((a - 1) * q.r.log()).exp()) * q.L
+    return Val((a * q.c.log()).exp(), (a * q.r.log()).exp(), L)
+
+
 def _power(q: Any, a: Any) -> Any:
     """q^α for a ball q ≥ 0 (α > 1): exp(α log q), or [0, hi^α] when q may vanish."""
     if q > 0:
@@ -258,7 +301,12 @@ class _BoxCheck:
     why: str = ""
 
 
-def _check_box(zg: ZGame, rho: UniRat, box: Box) -> _BoxCheck:
+def _check_box(
+    zg: ZGame, rho: UniRat, box: Box, min_alpha_width: Fraction = Fraction(1, 1 << 20), centred: bool = False
+) -> _BoxCheck:
+    """Whether g ≥ 0 on (1, ∞) × box (module docstring); α-boxes narrower than ``min_alpha_width``
+    are not split, and ``centred`` bounds the Rényi sums by centred forms too (calibration asks
+    for both, next to where the claim changes)."""
     ev = _Eval(box, None if box.tail else box.point())
     r = ev.val(rho).r
     if not r.is_finite():
@@ -276,7 +324,9 @@ def _check_box(zg: ZGame, rho: UniRat, box: Box) -> _BoxCheck:
 
     def phi(a: Fraction) -> Fraction | None:
         if a not in cache:
-            cache[a] = zg.sum_upper(ev, a)
+            u = zg.sum_upper(ev, a)
+            v = zg.sum_centred(ev, a) if centred else None
+            cache[a] = v if u is None else (u if v is None else min(u, v))
         return cache[a]
 
     cuts = [Fraction(1), Fraction(9, 8), Fraction(5, 4), Fraction(3, 2), Fraction(2)]
@@ -293,7 +343,7 @@ def _check_box(zg: ZGame, rho: UniRat, box: Box) -> _BoxCheck:
         if chord_verified(rho_lo, a, b, ua, ub):
             continue
         m = (a + b) / 2
-        if tried >= min(ALPHA_BOXES, limits.current().max_alpha_boxes) or b - a < Fraction(1, 1 << 20):
+        if tried >= min(ALPHA_BOXES, limits.current().max_alpha_boxes) or b - a < min_alpha_width:
             return _BoxCheck(False, m)
         stack.append((m, b))
         stack.append((a, m))
