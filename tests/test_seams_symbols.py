@@ -166,3 +166,40 @@ def test_zcdp_boxes_survive_an_overflowing_enclosure(tmp_path):
     )
     r = CliRunner().invoke(main, ["verify", str(path)], catch_exceptions=False)
     assert r.exit_code == 1 and "R is 0.5-zCDP" in r.output and "fails at E = " in r.output, r.output
+
+
+ZCDP_CASE = """exactdp: 1
+name: zcdp-command
+symbols:
+  E: {gt: 1, le: 4}
+mechanisms:
+  R: {rr: {eps: log(E)}}
+claims:
+  - {privloss: {of: R, delta: 0, equals: log(E)}}
+"""
+
+
+def _rr_renyi(E: float, alpha: float) -> float:
+    """D_alpha(RR_E) (Mironov 2017, Prop. 5's sum for a two-point distribution), in floats: a
+    cross-check only."""
+    p, q = E / (1 + E), 1 / (1 + E)
+    return math.log(p**alpha * q ** (1 - alpha) + q**alpha * p ** (1 - alpha)) / (alpha - 1)
+
+
+def test_the_zcdp_command_decides_a_mechanism_with_symbols(tmp_path):
+    """``exactdp zcdp`` on a mechanism with symbols decides the claim for every value, as a case
+    file's ``zcdp`` claim does (before: refused, "this needs numbers").  RR_E is 1-zCDP on
+    (1, 4] (eps^2/2 <= (log 4)^2/2 < 1: Bun & Steinke 2016, Prop. 1.4), and not 1/2-zCDP: at
+    E = 4 the order 9/8 gives D_alpha/alpha > 1/2 (cross-checked in floats below)."""
+    path = tmp_path / "z.yaml"
+    path.write_text(ZCDP_CASE)
+    r = _run("zcdp", str(path), "--of", "R", "--rho", "1")
+    assert "R is 1-zCDP: holds" in r.output and "holds for every value" in r.output, r.output
+    d = json.loads(_run("zcdp", str(path), "--of", "R", "--rho", "E/2", "--json").output)
+    assert d["status"] == "holds" and d["mechanism"] == "R"
+    r = _run("zcdp", str(path), "--of", "R", "--rho", "1/2")
+    assert "R is 0.5-zCDP: fails" in r.output and "fails at E = 4" in r.output, r.output
+    assert _rr_renyi(4.0, 9 / 8) / (9 / 8) > 1 / 2
+    # the option's text is one value of the claim, never YAML that adds keys to it
+    r = CliRunner().invoke(main, ["zcdp", str(path), "--of", "R", "--rho", "1}, of: Q"])
+    assert r.exit_code == 2 and "unexpected character '}'" in r.output, r.output

@@ -3,6 +3,8 @@ divergences (at any order), zCDP, conversions to (ε, δ)-DP and f-DP trade-off 
 
 from __future__ import annotations
 
+import json
+
 import click
 
 from ..analysis import query
@@ -10,8 +12,10 @@ from ..analysis.renyi_real import parse_orders, renyi_any_witness
 from ..analysis.tradeoff import envelope_tradeoff, pair_tradeoffs
 from ..analysis.tradeoff_points import vertex_tests
 from ..analysis.zcdp import check_zcdp
+from ..caseio.case import parse_claim_text
 from ..claims.base import Analysis
 from ..claims.renyi import ConversionClaim
+from ..claims.symbols import check_claim
 from ..errors import ExactDPError, LimitExceededError
 from ..forms.fields import FieldProblem
 from ..numbers.rational import Q
@@ -61,9 +65,14 @@ def renyi(alpha_text, show_witness, q: Query):
 @query_options()
 def zcdp(rho_text, q: Query):
     """Whether M is rho-zCDP (Bun-Steinke 2016): D_alpha <= rho*alpha for every real alpha > 1,
-    decided by certified branch and bound over alpha (undecided when D_alpha/alpha touches rho)."""
-    rho = parse_number(rho_text, "--rho", kind="positive")
-    with q.loaded() as (_case, name, mech, _):
+    decided by certified branch and bound over alpha (undecided when D_alpha/alpha touches rho);
+    for every value of the symbols for a mechanism with symbols (rho may name them)."""
+    with q.loaded() as (case, name, mech, _):
+        if query.has_symbols(case.symbols, mech):
+            claim = parse_claim_text(case, f"zcdp: {{rho: {json.dumps(rho_text)}}}", of=name, where="--rho")
+            v = check_claim(claim, Analysis(case.mechanisms, symbols=case.symbols))
+            return click.echo(render.verdict_output(name, v, q.as_json))
+        rho = parse_number(rho_text, "--rho", kind="positive")
         res = check_zcdp(mech, rho, q.opts.make_engine().profile(mech).privloss(Q(0)))
     click.echo(render.zcdp_output(name, res, rho_text, q.as_json))
 

@@ -40,7 +40,9 @@ __all__ = [
     "renyi_lines",
     "renyi_any_lines",
     "zcdp_lines",
-    "conversion_lines",
+    "verdict_to_dict",
+    "verdict_lines",
+    "verdict_output",
     "tradeoff_lines",
     "dominating_pair_lines",
     "zcdp_output",
@@ -138,30 +140,35 @@ def zcdp_lines(d: dict[str, Any], rho_text: str, witness: Any) -> list[str]:
     return lines
 
 
-def conversion_to_dict(name: str, v: Verdict) -> dict[str, Any]:
-    """``exactdp convert --json``: the status, what was found and its exact values."""
+def verdict_to_dict(name: str, v: Verdict) -> dict[str, Any]:
+    """One decided claim as JSON (``exactdp convert``; ``exactdp zcdp`` with symbols): its
+    status, what was found, its exact values, the details (the pieces of a piecewise answer)
+    and the witness."""
     sh = shown(v)
-    out: dict[str, Any] = {
-        "mechanism": name,
-        "theorem": v.claim.theorem,  # type: ignore[attr-defined]
-        "status": v.status.value,
-        "found": sh.found,
-        "values": dict(sh.values),
-    }
+    out: dict[str, Any] = {"mechanism": name, "status": v.status.value, "found": sh.found, "values": dict(sh.values)}
+    if sh.details:
+        out["details"] = list(sh.details)
     if v.witness is not None:
         out["witness"] = any_witness_to_dict(v.witness)
     return out
 
 
-def conversion_lines(v: Verdict) -> list[str]:
-    """The text of ``exactdp convert``."""
+def verdict_lines(v: Verdict) -> list[str]:
+    """One decided claim as text: the claim and its status, what was found, the note, the
+    details and the witness."""
     sh = shown(v)
     lines = [text(f"{v.claim.describe()}: {status_text(v.status)}"), text(f"  {sh.found}")]
     if sh.note:
         lines.append(text(f"  [{sh.note}]"))
+    lines.extend(text(f"  {d}") for d in sh.details)
     if v.witness is not None:
         lines.extend(render_any_witness(v.witness, "  "))
     return lines
+
+
+def conversion_to_dict(name: str, v: Verdict) -> dict[str, Any]:
+    """``exactdp convert --json``: :func:`verdict_to_dict` with the theorem's name."""
+    return {"mechanism": name, "theorem": v.claim.theorem, **verdict_to_dict(name, v)}  # type: ignore[attr-defined]
 
 
 def _curve(t: Tradeoff) -> dict[str, Any]:
@@ -249,8 +256,14 @@ def zcdp_output(name: str, res: ZCDPResult, rho_text: str, as_json: bool) -> str
 
 
 def conversion_output(name: str, v: Verdict, as_json: bool) -> str:
-    """What ``exactdp convert`` prints: :func:`conversion_to_dict` as JSON, else :func:`conversion_lines`."""
-    return dumps(conversion_to_dict(name, v)) if as_json else "\n".join(conversion_lines(v))
+    """What ``exactdp convert`` prints: :func:`conversion_to_dict` as JSON, else :func:`verdict_lines`."""
+    return dumps(conversion_to_dict(name, v)) if as_json else "\n".join(verdict_lines(v))
+
+
+def verdict_output(name: str, v: Verdict, as_json: bool) -> str:
+    """What ``exactdp zcdp`` prints for a mechanism with symbols: :func:`verdict_to_dict` as
+    JSON, else :func:`verdict_lines`."""
+    return dumps(verdict_to_dict(name, v)) if as_json else "\n".join(verdict_lines(v))
 
 
 def tradeoff_output(
