@@ -63,7 +63,7 @@ class SymChance(Chance):
         names = ", ".join(self.symbols) or "symbols"
         raise UnsupportedMechanismError(
             f"this mechanism has symbolic probabilities (in {names}), and this needs numbers: the "
-            "claims of a case and the commands verify, profile, privloss, delta, renyi, plot, "
+            "claims of a case and the commands verify, profile, privloss, delta, renyi, zcdp, plot, "
             "calibrate and simulate decide symbolic mechanisms for every value of the symbols "
             "(docs/parametric.md); elsewhere give the symbols values (as params)"
         )

@@ -94,7 +94,7 @@ def info_lines(doc: dict, max_strategies: int) -> list[str]:
         lines.append(
             text(
                 f"  its probabilities depend on the symbols {names}: the {engine} engine needs numbers; the claims "
-                "of a case and the commands verify, profile, privloss, delta, renyi, plot, calibrate and simulate "
+                "of a case and the commands verify, profile, privloss, delta, renyi, zcdp, plot, calibrate and simulate "
                 "decide it for every value of the symbols"
             )
         )
