@@ -538,6 +538,19 @@ class Game:
             raise Malformed(f"{path}: labels must be distinct")
         if kind == "ask":
             return ("ask", labels, kids)
+        try:  # answers repeat the same distributions: each is read and checked once
+            key: Any = tuple(tuple(it[1]) for it in items)
+            got = _PARSED.get(key)
+        except TypeError:  # (a list or an object where a number belongs: refused by number())
+            key = got = None
+        if got is None:
+            got = self.distribution(k, items, path)
+            if key is not None and len(_PARSED) < 100_000:
+                _PARSED[key] = got
+        return ("answer", labels, got[0], got[1], kids)
+
+    def distribution(self, k: int, items: list, path: str) -> tuple:
+        """(D, rows) of an answer node: its probabilities as integers over a common denominator."""
         probs = [[number(p, f"{path}.answer[{a}][1][{d}]") for d, p in enumerate(it[1])] for a, it in enumerate(items)]
         fracs = [
             [(p.numerator, p.denominator) if type(p) is Fraction else (Qt(p.n, (1,)), Qt(p.d, (1,))) for p in r]
@@ -549,7 +562,7 @@ class Game:
             if any(x < 0 for x in column) or sum(column, 0) != den:
                 where = f"game {text(self.name)}, node {k}"
                 raise Rejected(f"{where}: the probabilities under {text(self.datasets[d])} are not a distribution")
-        return ("answer", labels, bounded(den, f"{path}: a common denominator"), rows, kids)
+        return bounded(den, f"{path}: a common denominator"), rows
 
     def probs(self, k: int) -> list:
         """The probabilities of the options of node k under each dataset, as numbers (Fractions or
@@ -573,18 +586,26 @@ class Game:
         return out
 
     @cached_property
+    def scale(self) -> list:
+        """Per node v and option c: dc_v/dc_c at a choice, dc_v/(D dc_c) at an answer."""
+        dc, nodes = self.dc, self.nodes
+        return [
+            [dc[k] // (nd[2] * dc[c] if nd[0] == "answer" else dc[c]) for c in nd[-1]] for k, nd in enumerate(nodes)
+        ]
+
+    @cached_property
     def reachable(self) -> list:
         """The nodes reachable from the root in post-order (children in listed order, each before its
         parents; the game is acyclic, so a node on the stack is never reached again from below)."""
-        out, done, stack = [], set(), [(self.root, 0)]
+        nodes, out, seen, stack = self.nodes, [], {self.root}, [(self.root, iter(self.nodes[self.root][-1]))]
         while stack:
-            k, i = stack.pop()
-            kids = self.nodes[k][-1]
-            if i < len(kids):
-                stack += [(k, i + 1)] + ([(kids[i], 0)] if kids[i] not in done else [])
-            elif k not in done:
-                done.add(k)
-                out.append(k)
+            for c in stack[-1][1]:
+                if c not in seen:
+                    seen.add(c)
+                    stack.append((c, iter(nodes[c][-1])))
+                    break
+            else:
+                out.append(stack.pop()[0])
         return out
 
     @cached_property
@@ -634,17 +655,17 @@ def fingerprint(game: Game) -> str:
     qts = [p for k in answers for row in game.probs(k) for p in row if isinstance(p, Qt)]
     g = gcd(Qt.L, *(e for p in qts for e, c in enumerate(p.n + p.d) if c)) if qts else 1
 
-    def num(n: Any, den: Any) -> str:  # canonical text, once per distinct value
-        if (n, den) not in seen:
-            q = Fraction(n, den) if isinstance(n, int) else Qt.of(n / den)
-            polys = (q.n or (0,), q.d) if isinstance(q, Qt) else ()
-            seen[n, den] = "/".join(",".join(map(str, c[::g])) for c in polys) or str(q)
-        return seen[n, den]
+    def num(n: Any, den: Any) -> str:  # canonical text
+        q = Fraction(n, den) if isinstance(n, int) else Qt.of(n / den)
+        polys = (q.n or (0,), q.d) if isinstance(q, Qt) else ()
+        return "/".join(",".join(map(str, c[::g])) for c in polys) or str(q)
 
     nodes: list = []
     for nd in (game.nodes[k] for k in order):
-        if nd[0] == "answer":
-            nodes.append([[lab, [num(n, nd[2]) for n in r], ids[c]] for lab, r, c in zip(nd[1], nd[3], nd[4])])
+        if nd[0] == "answer":  # (answers with the same distribution share their rows: one text each)
+            if id(nd[3]) not in seen:
+                seen[id(nd[3])] = [[num(n, nd[2]) for n in r] for r in nd[3]]
+            nodes.append([[lab, r, ids[c]] for lab, r, c in zip(nd[1], seen[id(nd[3])], nd[4])])
         else:
             nodes.append([[lab, ids[c]] for lab, c in zip(nd[1], nd[2])] if nd[0] == "ask" else ["end"])
     pairs = sorted([game.datasets[i], game.datasets[j]] for i, j in game.pairs)
@@ -714,9 +735,9 @@ def hockey(game: Game, pair: tuple, lam: Any) -> tuple[Any, Any]:
     """(delta(lam), its left derivative) for the ordered pair (x, x') = ``pair`` and a finite
     lam >= 0, exactly.  A history with P_x(h) = a/m, P_x'(h) = b/m reaches node v with the weights
     (a, b), and the rest contributes F_v(a, b) = sup_A sum_w (a P_x(w|h) - lam b P_x'(w|h))_+,
-    positively homogeneous, so memoised on (v, a:b) (a and b divided by their gcd).  With p_c =
-    n_c/D at an answer, lam = ln/ld and G_v = ld dc_v F_v (dc_v: a common denominator of the views
-    below v, :meth:`Game.dc`), everything stays integral:
+    positively homogeneous, so memoised on (v, a:b) (a and b divided by their gcd where histories
+    merge).  With p_c = n_c/D at an answer, lam = ln/ld and G_v = ld dc_v F_v (dc_v: a common
+    denominator of the views below v, :meth:`Game.dc`), everything stays integral:
 
     * end: G = (a ld - ln b)_+, whose left derivative in lam is -b where a ld >= ln b;
     * choice: G_v = max over the options of (dc_v/dc_c) G_c (the left derivative of a max is the
@@ -724,55 +745,58 @@ def hockey(game: Game, pair: tuple, lam: Any) -> tuple[Any, Any]:
     * answer: G_v = sum_c dc_v/(D dc_c) G_c(a n_c, b n'_c); an answer with n'_c = 0 puts all its
       views in the event (F_c = a n_c), one with n_c = 0 adds nothing (lam >= 0).
 
-    Then delta(lam) = G_root/(ld dc_root), and its left derivative is -E_root/dc_root."""
+    Then delta(lam) = G_root/(ld dc_root), and its left derivative is -E_root/dc_root.  The weights
+    divide products of denominators along a path, so --max-bits on dc bounds them."""
     i, j = pair
     ln: Any = lam.numerator if game.rational and isinstance(lam, Fraction) else Qt(Qt.of(lam).n, (1,))
     ld: Any = lam.denominator if game.rational and isinstance(lam, Fraction) else Qt(Qt.of(lam).d, (1,))
     if not isinstance(ld, int) and ld.sign() < 0:  # lam = ln/ld with ld < 0 (at t, or on a cell): -ln/-ld
         ln, ld = -ln, -ld
     one: Any = 1 if game.rational else Qt.of(1)
-    nodes, dc, shared, count = game.nodes, game.dc, game.shared, 0
+    nodes, dc, shared, scale, count = game.nodes, game.dc, game.shared, game.scale, 0
 
-    def norm(x: Any, y: Any, c: int) -> tuple:  # (h, x/h, y/h); a node with one parent edge needs no h
-        if type(x) is int and max(x.bit_length(), y.bit_length()) > LIMITS["max_bits"]:
-            too_large("max_bits", "a history's probabilities", f"{max(x.bit_length(), y.bit_length())} bits")
-        h = ring_gcd(x, y) if c in shared else one
-        return (h, x // h, y // h) if c in shared else (one, x, y)
+    def norm(x: Any, y: Any) -> tuple:
+        h = ring_gcd(x, y)
+        return x // h, y // h
 
     need: dict = {game.root: {(one, one)}}  # node -> the weights it is reached with
     for k in range(game.root, -1, -1):  # parents before children (children have smaller ids)
-        states = need.get(k, ())
-        count += len(states)
-        if count > LIMITS["max_states"]:
+        if not (states := need.get(k)):
+            continue
+        if (count := count + len(states)) > LIMITS["max_states"]:
             too_large("max_states", "the point recursion", f"more than {count - len(states)} states")
         rows = nodes[k][3] if nodes[k][0] == "answer" else [(one,) * len(game.datasets)] * len(nodes[k][-1])
-        for row, c in zip(rows, nodes[k][-1]) if states else ():  # (an option of the adversary: weight 1)
-            if row[i] and row[j] and nodes[c][0] != "end":
-                need.setdefault(c, set()).update(norm(a * row[i], b * row[j], c)[1:] for a, b in states)
+        for row, c in zip(rows, nodes[k][-1]):  # (an option of the adversary: weight 1)
+            x, y = row[i], row[j]
+            if x and y and nodes[c][0] != "end":
+                got = ((a * x, b * y) for a, b in states)
+                need.setdefault(c, set()).update(got if c not in shared else (norm(a, b) for a, b in got))
     val: dict = {}
 
     def child(c: int, a: Any, b: Any) -> tuple:  # (G_c, E_c) at the weights (a, b)
         if nodes[c][0] == "end":
             x = a * ld - ln * b
             return (x, b) if x >= 0 else (0, 0)
-        h, a, b = norm(a, b, c)
-        v, e = val[c, a, b]
-        return (v, e) if h is one else (v * h, e * h)
+        if c not in shared:
+            return val[c, a, b]
+        h = ring_gcd(a, b)
+        v, e = val[c, a // h, b // h]
+        return v * h, e * h
 
     for k in range(game.root + 1):
-        nd, d = nodes[k], dc[k]
+        nd, m = nodes[k], scale[k]
         for a, b in need.get(k, ()) if nd[0] != "end" else ():
             if nd[0] == "ask":  # the largest (G, E) pair: the largest G, and among those the largest E
-                val[k, a, b] = max(tuple(x * (d // dc[c]) for x in child(c, a, b)) for c in nd[2])
+                val[k, a, b] = max((v * f, e * f) for c, f in zip(nd[2], m) for v, e in [child(c, a, b)])
                 continue
             g = e = 0
-            for row, c in zip(nd[3], nd[4]):
-                mult = d // (nd[2] * dc[c])
-                if row[i] and not row[j]:
-                    g += ld * a * row[i] * mult * dc[c]
-                elif row[i]:
-                    v, s = child(c, a * row[i], b * row[j])
-                    g, e = g + v * mult, e + s * mult
+            for row, c, f in zip(nd[3], nd[4], m):
+                x, y = row[i], row[j]
+                if x and not y:  # (dc_v/D: the product f dc_c)
+                    g += ld * a * x * f * dc[c]
+                elif x:
+                    v, s = child(c, a * x, b * y)
+                    g, e = g + v * f, e + s * f
             val[k, a, b] = (g, e)
     g, e = val[game.root, one, one] if nodes[game.root][0] != "end" else child(game.root, one, one)
     if type(g) is int and type(e) is int and type(ld) is int:  # (Python divides integers into floats)
@@ -1680,9 +1704,9 @@ def load(path: Path) -> Any:
     of at most --max-bytes, UTF-8, without floating-point numbers or repeated keys."""
 
     def pairs(items: list) -> dict:
-        if len(dict(items)) != len(items):
+        if len(out := dict(items)) != len(items):
             raise Malformed("a key appears twice in one object")
-        return dict(items)
+        return out
 
     def refuse(s: str) -> None:
         raise Malformed(f'the JSON number {s[:20]} is not allowed: numbers are strings such as "3/4"')
