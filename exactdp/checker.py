@@ -146,9 +146,8 @@ def log_text(lam: object) -> str:
 def number(value: Any, path: str) -> Any:
     """An exact number "n" or "n/d" (ASCII digits, an optional minus); with a field, n and d may be
     comma-separated integer coefficients of polynomials in t, lowest degree first."""
-    got = _PARSED.get(value) if isinstance(value, str) else None
-    if got is not None:
-        return got
+    if isinstance(value, str) and value in _PARSED:
+        return _PARSED[value]
     value = expect(value, str, path)
     num, slash, den = value.partition("/")
     parts = [part.split(",") for part in (num, den if slash else "1")]
@@ -526,28 +525,24 @@ class Game:
         width = {"ask": 2, "answer": 3}.get(kind)
         if width is None or type(items) is not list or not items:
             raise Malformed(f"{path}: a node has an id and one of end (true), ask, answer (a nonempty list)")
+        strings = [str] * len(self.datasets)
         for a, it in enumerate(items):
             ok = type(it) is list and len(it) == width and type(it[0]) is str
             if not (ok and type(it[-1]) is int and 0 <= it[-1] < k):
                 what = "probabilities, " * (width == 3)
                 raise Malformed(f"{path}.{kind}[{a}]: expected [label, {what}the id of an earlier node]")
-            if width == 3 and (type(it[1]) is not list or len(it[1]) != len(self.datasets)):
-                raise Malformed(f"{path}.answer[{a}][1]: needs one probability per dataset")
+            if width == 3 and (type(it[1]) is not list or list(map(type, it[1])) != strings):
+                raise Malformed(f"{path}.answer[{a}][1]: needs one probability (a string) per dataset")
         labels, kids = [it[0] for it in items], [it[-1] for it in items]
         if len(set(labels)) != len(labels):
             raise Malformed(f"{path}: labels must be distinct")
         if kind == "ask":
             return ("ask", labels, kids)
-        try:  # answers repeat the same distributions: each is read and checked once
-            key: Any = tuple(tuple(it[1]) for it in items)
-            got = _PARSED.get(key)
-        except TypeError:  # (a list or an object where a number belongs: refused by number())
-            key = got = None
-        if got is None:
-            got = self.distribution(k, items, path)
-            if key is not None and len(_PARSED) < 100_000:
-                _PARSED[key] = got
-        return ("answer", labels, got[0], got[1], kids)
+        key = tuple(tuple(it[1]) for it in items)  # (answers repeat distributions: each is checked once)
+        got = _PARSED.get(key) or self.distribution(k, items, path)
+        if len(_PARSED) < 100_000:
+            _PARSED[key] = got
+        return ("answer", labels, *got, kids)
 
     def distribution(self, k: int, items: list, path: str) -> tuple:
         """(D, rows) of an answer node: its probabilities as integers over a common denominator."""
@@ -576,22 +571,16 @@ class Game:
 
     @cached_property
     def dc(self) -> list:
-        """Per node a common denominator of the probabilities of the views below it."""
+        """Per node v: dc_v, a common denominator of the probabilities of the views below it; B, the
+        lcm of its children's (dc_v = D B at an answer, B at a choice); and B/dc_c for each child c."""
         out: list = []
         for nd in self.nodes:
-            below = ring_lcm([out[c] for c in nd[-1]] or [1 if self.rational else Qt.of(1)])
-            out.append(below * nd[2] if nd[0] == "answer" else below)
+            below = ring_lcm([out[c][0] for c in nd[-1]] or [1 if self.rational else Qt.of(1)])
+            dc = below * nd[2] if nd[0] == "answer" else below
+            out.append((dc, below, [below // out[c][0] for c in nd[-1]]))
             if type(below) is int and below.bit_length() > LIMITS["max_bits"]:
                 too_large("max_bits", "a common denominator of the views", f"{below.bit_length()} bits")
         return out
-
-    @cached_property
-    def scale(self) -> list:
-        """Per node v and option c: dc_v/dc_c at a choice, dc_v/(D dc_c) at an answer."""
-        dc, nodes = self.dc, self.nodes
-        return [
-            [dc[k] // (nd[2] * dc[c] if nd[0] == "answer" else dc[c]) for c in nd[-1]] for k, nd in enumerate(nodes)
-        ]
 
     @cached_property
     def reachable(self) -> list:
@@ -655,17 +644,17 @@ def fingerprint(game: Game) -> str:
     qts = [p for k in answers for row in game.probs(k) for p in row if isinstance(p, Qt)]
     g = gcd(Qt.L, *(e for p in qts for e, c in enumerate(p.n + p.d) if c)) if qts else 1
 
-    def num(n: Any, den: Any) -> str:  # canonical text
-        q = Fraction(n, den) if isinstance(n, int) else Qt.of(n / den)
-        polys = (q.n or (0,), q.d) if isinstance(q, Qt) else ()
-        return "/".join(",".join(map(str, c[::g])) for c in polys) or str(q)
+    def num(n: Any, den: Any) -> str:  # canonical text, once per distinct value
+        if (n, den) not in seen:
+            q = Fraction(n, den) if isinstance(n, int) else Qt.of(n / den)
+            polys = (q.n or (0,), q.d) if isinstance(q, Qt) else ()
+            seen[n, den] = "/".join(",".join(map(str, c[::g])) for c in polys) or str(q)
+        return seen[n, den]
 
     nodes: list = []
     for nd in (game.nodes[k] for k in order):
-        if nd[0] == "answer":  # (answers with the same distribution share their rows: one text each)
-            if id(nd[3]) not in seen:
-                seen[id(nd[3])] = [[num(n, nd[2]) for n in r] for r in nd[3]]
-            nodes.append([[lab, r, ids[c]] for lab, r, c in zip(nd[1], seen[id(nd[3])], nd[4])])
+        if nd[0] == "answer":
+            nodes.append([[lab, [num(n, nd[2]) for n in r], ids[c]] for lab, r, c in zip(nd[1], nd[3], nd[4])])
         else:
             nodes.append([[lab, ids[c]] for lab, c in zip(nd[1], nd[2])] if nd[0] == "ask" else ["end"])
     pairs = sorted([game.datasets[i], game.datasets[j]] for i, j in game.pairs)
@@ -753,24 +742,17 @@ def hockey(game: Game, pair: tuple, lam: Any) -> tuple[Any, Any]:
     if not isinstance(ld, int) and ld.sign() < 0:  # lam = ln/ld with ld < 0 (at t, or on a cell): -ln/-ld
         ln, ld = -ln, -ld
     one: Any = 1 if game.rational else Qt.of(1)
-    nodes, dc, shared, scale, count = game.nodes, game.dc, game.shared, game.scale, 0
-
-    def norm(x: Any, y: Any) -> tuple:
-        h = ring_gcd(x, y)
-        return x // h, y // h
-
+    nodes, dc, shared, count, top = game.nodes, game.dc, game.shared, 0, game.dc[game.root][0]
     need: dict = {game.root: {(one, one)}}  # node -> the weights it is reached with
     for k in range(game.root, -1, -1):  # parents before children (children have smaller ids)
-        if not (states := need.get(k)):
-            continue
-        if (count := count + len(states)) > LIMITS["max_states"]:
+        if (count := count + len(states := need.get(k, ()))) > LIMITS["max_states"]:
             too_large("max_states", "the point recursion", f"more than {count - len(states)} states")
         rows = nodes[k][3] if nodes[k][0] == "answer" else [(one,) * len(game.datasets)] * len(nodes[k][-1])
-        for row, c in zip(rows, nodes[k][-1]):  # (an option of the adversary: weight 1)
-            x, y = row[i], row[j]
-            if x and y and nodes[c][0] != "end":
-                got = ((a * x, b * y) for a, b in states)
-                need.setdefault(c, set()).update(got if c not in shared else (norm(a, b) for a, b in got))
+        for row, c in zip(rows, nodes[k][-1]) if states else ():  # (an option of the adversary: weight 1)
+            if row[i] and row[j] and nodes[c][0] != "end":
+                got = [(a * row[i], b * row[j]) for a, b in states]
+                got = [(a // h, b // h) for a, b in got for h in [ring_gcd(a, b)]] if c in shared else got
+                need.setdefault(c, set()).update(got)
     val: dict = {}
 
     def child(c: int, a: Any, b: Any) -> tuple:  # (G_c, E_c) at the weights (a, b)
@@ -784,24 +766,23 @@ def hockey(game: Game, pair: tuple, lam: Any) -> tuple[Any, Any]:
         return v * h, e * h
 
     for k in range(game.root + 1):
-        nd, m = nodes[k], scale[k]
+        nd, (_, below, m) = nodes[k], dc[k]
         for a, b in need.get(k, ()) if nd[0] != "end" else ():
             if nd[0] == "ask":  # the largest (G, E) pair: the largest G, and among those the largest E
                 val[k, a, b] = max((v * f, e * f) for c, f in zip(nd[2], m) for v, e in [child(c, a, b)])
                 continue
             g = e = 0
             for row, c, f in zip(nd[3], nd[4], m):
-                x, y = row[i], row[j]
-                if x and not y:  # (dc_v/D: the product f dc_c)
-                    g += ld * a * x * f * dc[c]
-                elif x:
-                    v, s = child(c, a * x, b * y)
+                if row[i] and not row[j]:  # (dc_v/D = B)
+                    g += ld * a * row[i] * below
+                elif row[i]:
+                    v, s = child(c, a * row[i], b * row[j])
                     g, e = g + v * f, e + s * f
             val[k, a, b] = (g, e)
     g, e = val[game.root, one, one] if nodes[game.root][0] != "end" else child(game.root, one, one)
     if type(g) is int and type(e) is int and type(ld) is int:  # (Python divides integers into floats)
-        return Fraction(g, ld * dc[game.root]), Fraction(-e, dc[game.root])
-    return Qt.of(g) / (ld * dc[game.root]), -Qt.of(e) / dc[game.root]
+        return Fraction(g, ld * top), Fraction(-e, top)
+    return Qt.of(g) / (ld * top), -Qt.of(e) / top
 
 
 def delta_at(game: Game, lam: Any) -> tuple[Any, Any]:
@@ -1625,6 +1606,7 @@ def one_certificate() -> Iterator[None]:
     (many short-lived numbers and no cycles: each collection would walk the whole file)."""
     was = gc.isenabled()
     gc.disable()
+    _PARSED.clear()  # (what is read on one cell of a symbol is never reused on another)
     try:
         yield
     finally:
@@ -1749,11 +1731,9 @@ class Cell:
     """The open cell (lo, hi) of the symbol being checked (None: an infinite end; name "": none),
     or (name, x) when the symbol is substituted by the value x."""
 
-    name: str = ""
+    name, signs, at = "", dict[tuple, int](), tuple[Any, ...]()
     lo: Any = None
     hi: Any = None
-    signs: dict = {}
-    at: tuple = ()
 
 
 @contextmanager
@@ -1881,8 +1861,7 @@ def symbol_fingerprints(doc: dict) -> dict:
 
 def at_value(base: dict, name: str, x: Fraction, proof: Any, verdict: str) -> list[str]:
     """The lines of the check of ``base`` (a certificate without SYMBOL_KEYS) and ``proof`` at s = x."""
-    _PARSED.clear()  # (numbers are read anew at x)
-    with on_cell("", None, None, (name, x)):
+    with on_cell("", None, None, (name, x)):  # (numbers are read anew at x: one_certificate)
         got = check_certificate({**base, "proof": proof, "verdict": verdict}, None).split("\n")
     head = [f"{got[0][:8]}at {name} = {text(x)}: {got[0][8:]}", f"claim: at {name} = {text(x)}: {got[1][7:]}"]
     return head + [g.replace(": sha256", f" at {name} = {text(x)}: sha256", 1) for g in got[2:]]
@@ -1918,9 +1897,8 @@ def check_symbolic(cert: dict, hashes: set | None) -> str:
         cover = [lo] + [e for a, b in ends for e in (a, b)] + [hi]  # lo, lo, e1, e1, ..., hi, hi
         empty = any(a >= b for a, b in ends if a is not None and b is not None)
         if empty or not ends or cover[::2] != cover[1::2] or None in cover[2:-2]:
-            raise Rejected(
-                f"the cells do not cover {domain}: each starts where the last ends, from its lower end to its upper"
-            )
+            said = "each starts where the last ends, from its lower end to its upper"
+            raise Rejected(f"the cells do not cover {domain}: {said}")
         need = [lo] * lo_c + [b for _, b in ends[:-1]] + [hi] * hi_c
         sets = field(cert, "holds_for", list, "certificate", True) or []
         sets = [bounds_of(r, f"holds_for[{k}]") for k, r in enumerate(sets)]
@@ -1928,9 +1906,8 @@ def check_symbolic(cert: dict, hashes: set | None) -> str:
         if any(e is not None and inside(e, lo, False, hi, False) and e not in need for iv in sets for e in iv[::2]):
             raise Rejected("every end of holds_for inside the domain must be an end of a cell")
         if [end(field(p, "at", str, f"points[{k}]"), f"points[{k}].at") for k, p in enumerate(points)] != need:
-            raise Rejected(
-                f"the points must be the cells' ends inside the domain, in order: {', '.join(map(text, need))}"
-            )
+            said = ", ".join(map(text, need))
+            raise Rejected(f"the points must be the cells' ends inside the domain, in order: {said}")
         proofs = {x: field(p, "proof", dict, "points") for x, p in zip(need, points)}
 
         def point(x: Fraction) -> list[str]:  # what is proved at a cell's end, and whether the claim fails there
@@ -1949,10 +1926,8 @@ def check_symbolic(cert: dict, hashes: set | None) -> str:
             proved += point(b) if b in proofs else []
         said = lines[1][7:].rsplit(" -- ", 1)[0]
         where = " or ".join(interval(name, *iv[::2], *iv[1::2]) for iv in sets) or "nowhere"
-        if "holds_for" in cert:
-            said = f"{said} holds exactly where {where}, for {domain}"
-        else:
-            said = f"for every {name} with {domain}: {said}"
+        exact = f"{said} holds exactly where {where}, for {domain}"
+        said = exact if "holds_for" in cert else f"for every {name} with {domain}: {said}"
         lines = ["proved: " + "\n  ".join(proved), f"claim: {said} -- holds"] + lines[2:]
     case: dict = base["case"] if isinstance(base.get("case"), dict) else {}
     if hashes is not None and case.get("sha256") not in hashes:
