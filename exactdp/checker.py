@@ -759,11 +759,8 @@ def hockey(game: Game, pair: tuple, lam: Any) -> tuple[Any, Any]:
         if nodes[c][0] == "end":
             x = a * ld - ln * b
             return (x, b) if x >= 0 else (0, 0)
-        if c not in shared:
-            return val[c, a, b]
-        h = ring_gcd(a, b)
-        v, e = val[c, a // h, b // h]
-        return v * h, e * h
+        h = ring_gcd(a, b) if c in shared else None
+        return val[c, a, b] if h is None else tuple(x * h for x in val[c, a // h, b // h])
 
     for k in range(game.root + 1):
         nd, (_, below, m) = nodes[k], dc[k]
@@ -1602,11 +1599,12 @@ NEGATED, NOT = {"dp", "fdp", "gdp", "bounded_range", "simulates_rr"}, "\0"  # no
 
 @contextmanager
 def one_certificate() -> Iterator[None]:
-    """Per certificate: its field, caches and costs start afresh; Python's cycle collector pauses
-    (many short-lived numbers and no cycles: each collection would walk the whole file)."""
+    """Per certificate: its field, caches and costs start afresh (nothing read on one cell of a
+    symbol is reused on another).  The cycle collector pauses (no cycles here), and what was built
+    joins the oldest generation unvisited: a young generation's pass would walk all of it at once."""
     was = gc.isenabled()
     gc.disable()
-    _PARSED.clear()  # (what is read on one cell of a symbol is never reused on another)
+    _PARSED.clear()
     try:
         yield
     finally:
@@ -1614,6 +1612,8 @@ def one_certificate() -> Iterator[None]:
         _POINTS.clear()
         _PARSED.clear()
         _SPENT.update(bits=0, steps=0)
+        gc.freeze()
+        gc.unfreeze()
         if was:
             gc.enable()
 
@@ -1828,8 +1828,7 @@ def end(raw: Any, path: str, infinite: str = "") -> Any:
 
 def read_symbol(cert: dict) -> tuple:
     """(name, lo, lo_closed, hi, hi_closed) of the declared domain."""
-    sym = field(cert, "symbol", dict, "certificate")
-    name = field(sym, "name", str, "symbol")
+    name = field(sym := field(cert, "symbol", dict, "certificate"), "name", str, "symbol")
     if not (name.isascii() and name.isidentifier() and len(name) <= 20):
         raise Malformed("symbol.name: letters, digits and _")
     return (name, *bounds_of({k: v for k, v in sym.items() if k != "name"}, "symbol"))
