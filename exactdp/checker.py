@@ -63,7 +63,6 @@ DEFAULT_LIMITS = {
 LIMITS = dict(DEFAULT_LIMITS)
 _SPENT = {"bits": 0, "steps": 0}  # what one certificate's recomputations have cost so far
 _PARSED: dict = {}  # text -> number: games repeat the same probabilities many times
-_POINTS: dict = {}  # (game, lam) -> delta_at
 _T: dict = {}  # (L, p) -> integers A, B with A/2^p <= t = e^(1/L) <= B/2^p
 
 
@@ -509,7 +508,7 @@ class Game:
 
     def setup(self) -> None:
         self.rational = all(nd[0] != "answer" or type(nd[2]) is int for nd in self.nodes)
-        self._probs: dict = {}
+        self._probs, self.weights, self.points = dict[int, list](), dict[tuple, dict](), dict[Any, tuple]()
         if not self.rational:  # one kind of number throughout: integer polynomials in t
             self.nodes = [
                 nd if nd[0] != "answer" else nd[:2] + (Qt.of(nd[2]), [[Qt.of(n) for n in r] for r in nd[3]], nd[4])
@@ -743,8 +742,9 @@ def hockey(game: Game, pair: tuple, lam: Any) -> tuple[Any, Any]:
         ln, ld = -ln, -ld
     one: Any = 1 if game.rational else Qt.of(1)
     nodes, dc, shared, count, top = game.nodes, game.dc, game.shared, 0, game.dc[game.root][0]
-    need: dict = {game.root: {(one, one)}}  # node -> the weights it is reached with
-    for k in range(game.root, -1, -1):  # parents before children (children have smaller ids)
+    mirror = game.weights.get((j, i))  # (the weights of (x', x) swapped, when they are known)
+    need = {k: {(b, a) for a, b in s} for k, s in mirror.items()} if mirror else {game.root: {(one, one)}}
+    for k in range(game.root, -1, -1) if not mirror else ():  # parents before children (smaller ids)
         if (count := count + len(states := need.get(k, ()))) > LIMITS["max_states"]:
             too_large("max_states", "the point recursion", f"more than {count - len(states)} states")
         rows = nodes[k][3] if nodes[k][0] == "answer" else [(one,) * len(game.datasets)] * len(nodes[k][-1])
@@ -753,6 +753,7 @@ def hockey(game: Game, pair: tuple, lam: Any) -> tuple[Any, Any]:
                 got = [(a * row[i], b * row[j]) for a, b in states]
                 got = [(a // h, b // h) for a, b in got for h in [ring_gcd(a, b)]] if c in shared else got
                 need.setdefault(c, set()).update(got)
+    game.weights[i, j] = need  # node -> the weights it is reached with
     val: dict = {}
 
     def child(c: int, a: Any, b: Any) -> tuple:  # (G_c, E_c) at the weights (a, b)
@@ -786,11 +787,10 @@ def delta_at(game: Game, lam: Any) -> tuple[Any, Any]:
     """delta_M(lam): the largest over the ordered pairs, and the left derivative there (the least
     among the pairs attaining it); for lam = INF the limit, the largest probability of the views
     impossible under x' (the top of the chain)."""
-    key = (id(game), lam)
-    if key not in _POINTS:
+    if lam not in game.points:
         points = [(chain(game, p)[0], ZERO) if lam == INF else hockey(game, p, lam) for p in game.pairs]
-        _POINTS[key] = max(points, key=lambda point: (point[0], -point[1]))
-    return _POINTS[key]
+        game.points[lam] = max(points, key=lambda point: (point[0], -point[1]))
+    return game.points[lam]
 
 
 # --- delta at every lam: the chain ---------------------------------------------------------------
@@ -1609,7 +1609,6 @@ def one_certificate() -> Iterator[None]:
         yield
     finally:
         Qt.L = 0
-        _POINTS.clear()
         _PARSED.clear()
         _SPENT.update(bits=0, steps=0)
         gc.freeze()
