@@ -63,7 +63,6 @@ DEFAULT_LIMITS = {
 LIMITS = dict(DEFAULT_LIMITS)
 _SPENT = {"bits": 0, "steps": 0}  # what one certificate's recomputations have cost so far
 _PARSED: dict = {}  # text -> number: games repeat the same probabilities many times
-_POINTS: dict = {}  # (game, lam) -> delta_at
 _T: dict = {}  # (L, p) -> integers A, B with A/2^p <= t = e^(1/L) <= B/2^p
 
 
@@ -146,9 +145,8 @@ def log_text(lam: object) -> str:
 def number(value: Any, path: str) -> Any:
     """An exact number "n" or "n/d" (ASCII digits, an optional minus); with a field, n and d may be
     comma-separated integer coefficients of polynomials in t, lowest degree first."""
-    got = _PARSED.get(value) if isinstance(value, str) else None
-    if got is not None:
-        return got
+    if isinstance(value, str) and value in _PARSED:
+        return _PARSED[value]
     value = expect(value, str, path)
     num, slash, den = value.partition("/")
     parts = [part.split(",") for part in (num, den if slash else "1")]
@@ -510,7 +508,7 @@ class Game:
 
     def setup(self) -> None:
         self.rational = all(nd[0] != "answer" or type(nd[2]) is int for nd in self.nodes)
-        self._probs: dict = {}
+        self._probs, self.weights, self.points = dict[int, list](), dict[tuple, dict](), dict[Any, tuple]()
         if not self.rational:  # one kind of number throughout: integer polynomials in t
             self.nodes = [
                 nd if nd[0] != "answer" else nd[:2] + (Qt.of(nd[2]), [[Qt.of(n) for n in r] for r in nd[3]], nd[4])
@@ -526,18 +524,27 @@ class Game:
         width = {"ask": 2, "answer": 3}.get(kind)
         if width is None or type(items) is not list or not items:
             raise Malformed(f"{path}: a node has an id and one of end (true), ask, answer (a nonempty list)")
+        strings = [str] * len(self.datasets)
         for a, it in enumerate(items):
             ok = type(it) is list and len(it) == width and type(it[0]) is str
             if not (ok and type(it[-1]) is int and 0 <= it[-1] < k):
                 what = "probabilities, " * (width == 3)
                 raise Malformed(f"{path}.{kind}[{a}]: expected [label, {what}the id of an earlier node]")
-            if width == 3 and (type(it[1]) is not list or len(it[1]) != len(self.datasets)):
-                raise Malformed(f"{path}.answer[{a}][1]: needs one probability per dataset")
+            if width == 3 and (type(it[1]) is not list or list(map(type, it[1])) != strings):
+                raise Malformed(f"{path}.answer[{a}][1]: needs one probability (a string) per dataset")
         labels, kids = [it[0] for it in items], [it[-1] for it in items]
         if len(set(labels)) != len(labels):
             raise Malformed(f"{path}: labels must be distinct")
         if kind == "ask":
             return ("ask", labels, kids)
+        key = tuple(tuple(it[1]) for it in items)  # (answers repeat distributions: each is checked once)
+        got = _PARSED.get(key) or self.distribution(k, items, path)
+        if len(_PARSED) < 100_000:
+            _PARSED[key] = got
+        return ("answer", labels, *got, kids)
+
+    def distribution(self, k: int, items: list, path: str) -> tuple:
+        """(D, rows) of an answer node: its probabilities as integers over a common denominator."""
         probs = [[number(p, f"{path}.answer[{a}][1][{d}]") for d, p in enumerate(it[1])] for a, it in enumerate(items)]
         fracs = [
             [(p.numerator, p.denominator) if type(p) is Fraction else (Qt(p.n, (1,)), Qt(p.d, (1,))) for p in r]
@@ -549,7 +556,7 @@ class Game:
             if any(x < 0 for x in column) or sum(column, 0) != den:
                 where = f"game {text(self.name)}, node {k}"
                 raise Rejected(f"{where}: the probabilities under {text(self.datasets[d])} are not a distribution")
-        return ("answer", labels, bounded(den, f"{path}: a common denominator"), rows, kids)
+        return bounded(den, f"{path}: a common denominator"), rows
 
     def probs(self, k: int) -> list:
         """The probabilities of the options of node k under each dataset, as numbers (Fractions or
@@ -563,11 +570,13 @@ class Game:
 
     @cached_property
     def dc(self) -> list:
-        """Per node a common denominator of the probabilities of the views below it."""
+        """Per node v: dc_v, a common denominator of the probabilities of the views below it; B, the
+        lcm of its children's (dc_v = D B at an answer, B at a choice); and B/dc_c for each child c."""
         out: list = []
         for nd in self.nodes:
-            below = ring_lcm([out[c] for c in nd[-1]] or [1 if self.rational else Qt.of(1)])
-            out.append(below * nd[2] if nd[0] == "answer" else below)
+            below = ring_lcm([out[c][0] for c in nd[-1]] or [1 if self.rational else Qt.of(1)])
+            dc = below * nd[2] if nd[0] == "answer" else below
+            out.append((dc, below, [below // out[c][0] for c in nd[-1]]))
             if type(below) is int and below.bit_length() > LIMITS["max_bits"]:
                 too_large("max_bits", "a common denominator of the views", f"{below.bit_length()} bits")
         return out
@@ -576,15 +585,15 @@ class Game:
     def reachable(self) -> list:
         """The nodes reachable from the root in post-order (children in listed order, each before its
         parents; the game is acyclic, so a node on the stack is never reached again from below)."""
-        out, done, stack = [], set(), [(self.root, 0)]
+        nodes, out, seen, stack = self.nodes, [], {self.root}, [(self.root, iter(self.nodes[self.root][-1]))]
         while stack:
-            k, i = stack.pop()
-            kids = self.nodes[k][-1]
-            if i < len(kids):
-                stack += [(k, i + 1)] + ([(kids[i], 0)] if kids[i] not in done else [])
-            elif k not in done:
-                done.add(k)
-                out.append(k)
+            for c in stack[-1][1]:
+                if c not in seen:
+                    seen.add(c)
+                    stack.append((c, iter(nodes[c][-1])))
+                    break
+            else:
+                out.append(stack.pop()[0])
         return out
 
     @cached_property
@@ -714,9 +723,9 @@ def hockey(game: Game, pair: tuple, lam: Any) -> tuple[Any, Any]:
     """(delta(lam), its left derivative) for the ordered pair (x, x') = ``pair`` and a finite
     lam >= 0, exactly.  A history with P_x(h) = a/m, P_x'(h) = b/m reaches node v with the weights
     (a, b), and the rest contributes F_v(a, b) = sup_A sum_w (a P_x(w|h) - lam b P_x'(w|h))_+,
-    positively homogeneous, so memoised on (v, a:b) (a and b divided by their gcd).  With p_c =
-    n_c/D at an answer, lam = ln/ld and G_v = ld dc_v F_v (dc_v: a common denominator of the views
-    below v, :meth:`Game.dc`), everything stays integral:
+    positively homogeneous, so memoised on (v, a:b) (a and b divided by their gcd where histories
+    merge).  With p_c = n_c/D at an answer, lam = ln/ld and G_v = ld dc_v F_v (dc_v: a common
+    denominator of the views below v, :meth:`Game.dc`), everything stays integral:
 
     * end: G = (a ld - ln b)_+, whose left derivative in lam is -b where a ld >= ln b;
     * choice: G_v = max over the options of (dc_v/dc_c) G_c (the left derivative of a max is the
@@ -724,71 +733,64 @@ def hockey(game: Game, pair: tuple, lam: Any) -> tuple[Any, Any]:
     * answer: G_v = sum_c dc_v/(D dc_c) G_c(a n_c, b n'_c); an answer with n'_c = 0 puts all its
       views in the event (F_c = a n_c), one with n_c = 0 adds nothing (lam >= 0).
 
-    Then delta(lam) = G_root/(ld dc_root), and its left derivative is -E_root/dc_root."""
+    Then delta(lam) = G_root/(ld dc_root), and its left derivative is -E_root/dc_root.  The weights
+    divide products of denominators along a path, so --max-bits on dc bounds them."""
     i, j = pair
     ln: Any = lam.numerator if game.rational and isinstance(lam, Fraction) else Qt(Qt.of(lam).n, (1,))
     ld: Any = lam.denominator if game.rational and isinstance(lam, Fraction) else Qt(Qt.of(lam).d, (1,))
     if not isinstance(ld, int) and ld.sign() < 0:  # lam = ln/ld with ld < 0 (at t, or on a cell): -ln/-ld
         ln, ld = -ln, -ld
     one: Any = 1 if game.rational else Qt.of(1)
-    nodes, dc, shared, count = game.nodes, game.dc, game.shared, 0
-
-    def norm(x: Any, y: Any, c: int) -> tuple:  # (h, x/h, y/h); a node with one parent edge needs no h
-        if type(x) is int and max(x.bit_length(), y.bit_length()) > LIMITS["max_bits"]:
-            too_large("max_bits", "a history's probabilities", f"{max(x.bit_length(), y.bit_length())} bits")
-        h = ring_gcd(x, y) if c in shared else one
-        return (h, x // h, y // h) if c in shared else (one, x, y)
-
-    need: dict = {game.root: {(one, one)}}  # node -> the weights it is reached with
-    for k in range(game.root, -1, -1):  # parents before children (children have smaller ids)
-        states = need.get(k, ())
-        count += len(states)
-        if count > LIMITS["max_states"]:
+    nodes, dc, shared, count, top = game.nodes, game.dc, game.shared, 0, game.dc[game.root][0]
+    mirror = game.weights.get((j, i))  # (the weights of (x', x) swapped, when they are known)
+    need = {k: {(b, a) for a, b in s} for k, s in mirror.items()} if mirror else {game.root: {(one, one)}}
+    for k in range(game.root, -1, -1) if not mirror else ():  # parents before children (smaller ids)
+        if (count := count + len(states := need.get(k, ()))) > LIMITS["max_states"]:
             too_large("max_states", "the point recursion", f"more than {count - len(states)} states")
         rows = nodes[k][3] if nodes[k][0] == "answer" else [(one,) * len(game.datasets)] * len(nodes[k][-1])
         for row, c in zip(rows, nodes[k][-1]) if states else ():  # (an option of the adversary: weight 1)
             if row[i] and row[j] and nodes[c][0] != "end":
-                need.setdefault(c, set()).update(norm(a * row[i], b * row[j], c)[1:] for a, b in states)
+                got = [(a * row[i], b * row[j]) for a, b in states]
+                got = [(a // h, b // h) for a, b in got for h in [ring_gcd(a, b)]] if c in shared else got
+                need.setdefault(c, set()).update(got)
+    game.weights[i, j] = need  # node -> the weights it is reached with
     val: dict = {}
 
     def child(c: int, a: Any, b: Any) -> tuple:  # (G_c, E_c) at the weights (a, b)
         if nodes[c][0] == "end":
             x = a * ld - ln * b
             return (x, b) if x >= 0 else (0, 0)
-        h, a, b = norm(a, b, c)
-        v, e = val[c, a, b]
-        return (v, e) if h is one else (v * h, e * h)
+        h = ring_gcd(a, b) if c in shared else None
+        return val[c, a, b] if h is None else tuple(x * h for x in val[c, a // h, b // h])
 
     for k in range(game.root + 1):
-        nd, d = nodes[k], dc[k]
+        nd, (_, below, m) = nodes[k], dc[k]
         for a, b in need.get(k, ()) if nd[0] != "end" else ():
             if nd[0] == "ask":  # the largest (G, E) pair: the largest G, and among those the largest E
-                val[k, a, b] = max(tuple(x * (d // dc[c]) for x in child(c, a, b)) for c in nd[2])
+                val[k, a, b] = max((v * f, e * f) for c, f in zip(nd[2], m) for v, e in [child(c, a, b)])
                 continue
             g = e = 0
-            for row, c in zip(nd[3], nd[4]):
-                mult = d // (nd[2] * dc[c])
-                if row[i] and not row[j]:
-                    g += ld * a * row[i] * mult * dc[c]
+            for row, c, f in zip(nd[3], nd[4], m):
+                if row[i] and not row[j]:  # (dc_v/D = B)
+                    g += ld * a * row[i] * below
                 elif row[i]:
                     v, s = child(c, a * row[i], b * row[j])
-                    g, e = g + v * mult, e + s * mult
+                    g, e = g + v * f, e + s * f
             val[k, a, b] = (g, e)
     g, e = val[game.root, one, one] if nodes[game.root][0] != "end" else child(game.root, one, one)
     if type(g) is int and type(e) is int and type(ld) is int:  # (Python divides integers into floats)
-        return Fraction(g, ld * dc[game.root]), Fraction(-e, dc[game.root])
-    return Qt.of(g) / (ld * dc[game.root]), -Qt.of(e) / dc[game.root]
+        return Fraction(g, ld * top), Fraction(-e, top)
+    return Qt.of(g) / (ld * top), -Qt.of(e) / top
 
 
 def delta_at(game: Game, lam: Any) -> tuple[Any, Any]:
     """delta_M(lam): the largest over the ordered pairs, and the left derivative there (the least
     among the pairs attaining it); for lam = INF the limit, the largest probability of the views
     impossible under x' (the top of the chain)."""
-    key = (id(game), lam)
-    if key not in _POINTS:
+    if lam not in game.points:
         points = [(chain(game, p)[0], ZERO) if lam == INF else hockey(game, p, lam) for p in game.pairs]
-        _POINTS[key] = max(points, key=lambda point: (point[0], -point[1]))
-    return _POINTS[key]
+        game.points[lam] = max(points, key=lambda point: (point[0], -point[1]))
+    return game.points[lam]
 
 
 # --- delta at every lam: the chain ---------------------------------------------------------------
@@ -1597,17 +1599,20 @@ NEGATED, NOT = {"dp", "fdp", "gdp", "bounded_range", "simulates_rr"}, "\0"  # no
 
 @contextmanager
 def one_certificate() -> Iterator[None]:
-    """Per certificate: its field, caches and costs start afresh; Python's cycle collector pauses
-    (many short-lived numbers and no cycles: each collection would walk the whole file)."""
+    """Per certificate: its field, caches and costs start afresh (nothing read on one cell of a
+    symbol is reused on another).  The cycle collector pauses (no cycles here), and what was built
+    joins the oldest generation unvisited: a young generation's pass would walk all of it at once."""
     was = gc.isenabled()
     gc.disable()
+    _PARSED.clear()
     try:
         yield
     finally:
         Qt.L = 0
-        _POINTS.clear()
         _PARSED.clear()
         _SPENT.update(bits=0, steps=0)
+        gc.freeze()
+        gc.unfreeze()
         if was:
             gc.enable()
 
@@ -1680,9 +1685,9 @@ def load(path: Path) -> Any:
     of at most --max-bytes, UTF-8, without floating-point numbers or repeated keys."""
 
     def pairs(items: list) -> dict:
-        if len(dict(items)) != len(items):
+        if len(out := dict(items)) != len(items):
             raise Malformed("a key appears twice in one object")
-        return dict(items)
+        return out
 
     def refuse(s: str) -> None:
         raise Malformed(f'the JSON number {s[:20]} is not allowed: numbers are strings such as "3/4"')
@@ -1725,11 +1730,9 @@ class Cell:
     """The open cell (lo, hi) of the symbol being checked (None: an infinite end; name "": none),
     or (name, x) when the symbol is substituted by the value x."""
 
-    name: str = ""
+    name, signs, at = "", dict[tuple, int](), tuple[Any, ...]()
     lo: Any = None
     hi: Any = None
-    signs: dict = {}
-    at: tuple = ()
 
 
 @contextmanager
@@ -1824,8 +1827,7 @@ def end(raw: Any, path: str, infinite: str = "") -> Any:
 
 def read_symbol(cert: dict) -> tuple:
     """(name, lo, lo_closed, hi, hi_closed) of the declared domain."""
-    sym = field(cert, "symbol", dict, "certificate")
-    name = field(sym, "name", str, "symbol")
+    name = field(sym := field(cert, "symbol", dict, "certificate"), "name", str, "symbol")
     if not (name.isascii() and name.isidentifier() and len(name) <= 20):
         raise Malformed("symbol.name: letters, digits and _")
     return (name, *bounds_of({k: v for k, v in sym.items() if k != "name"}, "symbol"))
@@ -1857,8 +1859,7 @@ def symbol_fingerprints(doc: dict) -> dict:
 
 def at_value(base: dict, name: str, x: Fraction, proof: Any, verdict: str) -> list[str]:
     """The lines of the check of ``base`` (a certificate without SYMBOL_KEYS) and ``proof`` at s = x."""
-    _PARSED.clear()  # (numbers are read anew at x)
-    with on_cell("", None, None, (name, x)):
+    with on_cell("", None, None, (name, x)):  # (numbers are read anew at x: one_certificate)
         got = check_certificate({**base, "proof": proof, "verdict": verdict}, None).split("\n")
     head = [f"{got[0][:8]}at {name} = {text(x)}: {got[0][8:]}", f"claim: at {name} = {text(x)}: {got[1][7:]}"]
     return head + [g.replace(": sha256", f" at {name} = {text(x)}: sha256", 1) for g in got[2:]]
@@ -1894,9 +1895,8 @@ def check_symbolic(cert: dict, hashes: set | None) -> str:
         cover = [lo] + [e for a, b in ends for e in (a, b)] + [hi]  # lo, lo, e1, e1, ..., hi, hi
         empty = any(a >= b for a, b in ends if a is not None and b is not None)
         if empty or not ends or cover[::2] != cover[1::2] or None in cover[2:-2]:
-            raise Rejected(
-                f"the cells do not cover {domain}: each starts where the last ends, from its lower end to its upper"
-            )
+            said = "each starts where the last ends, from its lower end to its upper"
+            raise Rejected(f"the cells do not cover {domain}: {said}")
         need = [lo] * lo_c + [b for _, b in ends[:-1]] + [hi] * hi_c
         sets = field(cert, "holds_for", list, "certificate", True) or []
         sets = [bounds_of(r, f"holds_for[{k}]") for k, r in enumerate(sets)]
@@ -1904,9 +1904,8 @@ def check_symbolic(cert: dict, hashes: set | None) -> str:
         if any(e is not None and inside(e, lo, False, hi, False) and e not in need for iv in sets for e in iv[::2]):
             raise Rejected("every end of holds_for inside the domain must be an end of a cell")
         if [end(field(p, "at", str, f"points[{k}]"), f"points[{k}].at") for k, p in enumerate(points)] != need:
-            raise Rejected(
-                f"the points must be the cells' ends inside the domain, in order: {', '.join(map(text, need))}"
-            )
+            said = ", ".join(map(text, need))
+            raise Rejected(f"the points must be the cells' ends inside the domain, in order: {said}")
         proofs = {x: field(p, "proof", dict, "points") for x, p in zip(need, points)}
 
         def point(x: Fraction) -> list[str]:  # what is proved at a cell's end, and whether the claim fails there
@@ -1925,10 +1924,8 @@ def check_symbolic(cert: dict, hashes: set | None) -> str:
             proved += point(b) if b in proofs else []
         said = lines[1][7:].rsplit(" -- ", 1)[0]
         where = " or ".join(interval(name, *iv[::2], *iv[1::2]) for iv in sets) or "nowhere"
-        if "holds_for" in cert:
-            said = f"{said} holds exactly where {where}, for {domain}"
-        else:
-            said = f"for every {name} with {domain}: {said}"
+        exact = f"{said} holds exactly where {where}, for {domain}"
+        said = exact if "holds_for" in cert else f"for every {name} with {domain}: {said}"
         lines = ["proved: " + "\n  ".join(proved), f"claim: {said} -- holds"] + lines[2:]
     case: dict = base["case"] if isinstance(base.get("case"), dict) else {}
     if hashes is not None and case.get("sha256") not in hashes:
