@@ -371,7 +371,51 @@ def _not_dp(claim: Any, P: Parametric) -> Run:
 
 @_handles("delta")
 def _delta(claim: Any, P: Parametric) -> Run:
+    exp_lam = _exp_lambda(claim, P.ring)
+    if exp_lam is not None:
+        return _delta_exp(claim, P, *exp_lam)
     return _dp_like(claim, P, lambda c: c == 0)
+
+
+def _delta_exp(claim: Any, P: Parametric, q: Any, L: RatFun) -> Run:
+    """``delta: {eps, equals: d}`` at λ = e^q·L (q ≠ 0 rational): δ(λ) = max over each pair's
+    prefixes k of A_k − λ·B_k.  A prefix with B_k ≠ 0 equals d only where e^q = (A_k − d)/(L·B_k),
+    never at an algebraic value of the symbol (e^q is transcendental: Lindemann–Weierstrass), so
+    on a cell δ(λ) = d iff every such prefix stays below d and a prefix with B_k = 0 (the mass of
+    views impossible under x') equals d there; a prefix crossing d inside the cell refutes the
+    claim at a rational point where it is above."""
+    ring = P.ring
+    d = rational_of(claim.equals, ring)
+    label = f"delta_{claim.of}(e^eps)"
+
+    def run(ctx: Ctx) -> Outcome:
+        if ctx.sign(L) <= 0:
+            raise Undecided(f"e^eps = exp({q})*({value_text(L)}) is not positive on all of {ctx.cell.text()}")
+        exact, crossing = [], []  # signs of A_k − d where B_k = 0; the G_k of the prefixes that cross d
+        above = False
+        for h in P.profile(claim.subject, ctx).hulls():
+            a, b = h.top, ring.zero
+            for r, w in ((None, None), *sorted_edges(h, ctx)):
+                if r is not None:
+                    a, b = a + r * w, b + w
+                if ctx.sign(b) == 0:
+                    exact.append(ctx.cmp(a, d))
+                    continue
+                G = (a - d) / (L * b)
+                s = exp_sign(ctx, G, q)
+                above, crossing = above or s > 0, crossing + ([G] if s == 0 else [])
+        crossing = list(dict.fromkeys(crossing))
+        if P.calibrating and len(crossing) > 1 and len({G.variables() for G in crossing}) == 1:
+            raise Split(ring.names.index(crossing[0].variables()[0]), separating_points(ctx, crossing, q))
+        found, at_d = _delta_form(P, claim, ctx, q, L), any(c == 0 for c in exact)
+        if above or any(c > 0 for c in exact):
+            return Outcome(False, found, label)
+        if crossing:  # one crossing form: δ = d where it is at most d (a B_k = 0 form is d), else at it alone
+            where = crossing_of(ctx, crossing[0], q, -1 if at_d else 0, True) if len(crossing) == 1 else None
+            return Outcome(False, found, label, exp_witness(ctx, crossing[0], q, 1), where)
+        return Outcome(at_d, found, label)
+
+    return run
 
 
 def _first_excess(a: PProfile, b: PProfile, ctx: Ctx, *, all_slopes: bool) -> Any:
