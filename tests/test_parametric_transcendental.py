@@ -205,9 +205,13 @@ def test_dp_at_a_decimal_eps_against_a_symbol():
     assert "fails in part" in details and "max(0, (E - exp(7/10))/(E + 1))" in details
 
 
-def test_delta_at_a_decimal_eps_stays_undecided_with_the_reason():
+def test_delta_at_a_decimal_eps_is_decided():
+    """delta_R(e^0.7) = 0 iff E <= e^0.7 = 2.0137...: on 1 < E <= 3 it fails in part, refuted at a
+    rational E above e^0.7 (Vadhan & Wang 2021, Def. 1.9: RR's largest ratio is E)."""
     (v,) = _verdicts("  - delta: {of: R, eps: 0.7, equals: 0}\n", RR)
-    assert v.status == "error" and "transcendental" in shown(v).note
+    assert v.status == "fails", shown(v)
+    (piece,) = [p for p in json.loads(json.dumps(shown(v).values))["pieces"] if "fails_at" in p]
+    assert Fraction(piece["fails_at"]["E"]) > Fraction(20137, 10000)
 
 
 def test_a_decimal_eps_verdict_in_json():
