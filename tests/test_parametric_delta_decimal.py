@@ -13,7 +13,16 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from exactdp.analysis.parametric import ExpAffine, MaxOf, Undecided
+from exactdp.analysis.parametric.queries import delta_of
+from exactdp.claims.base import FAILS, HOLDS, Analysis
+from exactdp.claims.core import DeltaClaim
+from exactdp.claims.parametric import analysis_at, decide
 from exactdp.cli import main
+from exactdp.numbers import Q
+
+from .test_parametric import TABLE_OPEN, _points, sym_mechanisms
+from .test_parametric_transcendental import _check_delta_form
 
 CASE = """exactdp: 1
 name: delta-decimal
@@ -102,3 +111,44 @@ def test_calibrating_a_delta_target_at_a_rational_eps(tmp_path):
     assert all(r.exit_code == 0 for r in out), [r.output for r in out]
     assert f"1 < E <= {math.exp(1 / 4):.15f}"[:20] in out[0].output, out[0].output
     assert f"E = {(1 + 9 * math.exp(1 / 2)) / 8:.15f}"[:18] in out[1].output, out[1].output
+
+
+SLOW = settings(
+    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
+
+
+@SLOW
+@given(st.data(), st.sampled_from([Q(1, 10), Q(7, 10), Q(3, 2)]))
+def test_the_piecewise_delta_at_a_decimal_eps_is_the_concrete_engines(data, eps):
+    """``exactdp delta`` at a decimal eps on a mechanism with a symbol: on every piece, at random
+    rational points of its cells, the closed form shown (A - e^q B, or the largest of several) is
+    exactly the concrete engine's delta in Q(e^(1/L))."""
+    mech = data.draw(sym_mechanisms(TABLE_OPEN, max_depth=2))
+    an = Analysis({"T": mech}, symbols=TABLE_OPEN)
+    try:
+        pw = delta_of(mech, TABLE_OPEN, eps, is_lambda=False)
+    except Undecided:  # more than MAX_FORMS forms on a cell: said so, not shown
+        return
+    for piece in pw.pieces:
+        assert isinstance(piece.value, (ExpAffine, MaxOf))
+        for cell in piece.cells:
+            for pt in _points(cell, data):
+                _check_delta_form(piece.value, an, pt, eps)
+
+
+@SLOW
+@given(st.data(), st.sampled_from([Q(1, 10), Q(7, 10)]), st.sampled_from([Q(0), Q(1, 10), Q(1, 3)]))
+def test_a_delta_claim_at_a_decimal_eps_agrees_with_the_concrete_engine(data, eps, d):
+    """A refutation is the concrete engine's at its rational point; a claim that holds holds at
+    random rational points of the domain."""
+    mech = data.draw(sym_mechanisms(TABLE_OPEN, max_depth=2))
+    an = Analysis({"T": mech}, symbols=TABLE_OPEN)
+    claim = DeltaClaim(of="T", eps=eps, equals=d)
+    v = decide(claim, an)
+    if v.status == FAILS:
+        assert claim.check(analysis_at(an, v.facts["refuted_at"])).status == FAILS
+    elif v.status == HOLDS:
+        for _ in range(3):
+            t = data.draw(st.fractions(min_value=Fraction(1, 100), max_value=Fraction(99, 100), max_denominator=100))
+            assert claim.check(analysis_at(an, {"p": Q(t.numerator, t.denominator)})).status == HOLDS

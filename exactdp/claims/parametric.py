@@ -43,9 +43,7 @@ from ..analysis.parametric import (
     INF,
     Ctx,
     Decomposition,
-    ExpAffine,
     LogOf,
-    MaxOf,
     PProfile,
     Ring,
     Split,
@@ -63,12 +61,14 @@ from ..analysis.parametric import (
 )
 from ..analysis.parametric.check import check_hull_at
 from ..analysis.parametric.engine import delta_at, least_lambda_of, max_value, tradeoff_at
+from ..analysis.parametric.exp_delta import delta_forms
 from ..analysis.parametric.hull import sorted_edges
 from ..analysis.parametric.piecewise import Piece
 from ..analysis.parametric.queries import renyi_sum_max, whole_order
 from ..analysis.parametric.ratfun import RatFun
 from ..analysis.parametric.separate import separating_points
 from ..analysis.parametric.transcendental import Crossing, crossing_of, exp_sign, exp_sign_at, exp_witness
+from ..analysis.parametric.values import exp_lambda
 from ..errors import VerificationError
 from ..lazy import load
 from ..model.game import Ask, Chance, End, Mechanism, postorder
@@ -231,20 +231,6 @@ def _privloss(claim: Any, P: Parametric) -> Run:
     return run
 
 
-def _exp_lambda(claim: Any, ring: Ring) -> tuple[Any, RatFun] | None:
-    """(q, L) when e^eps = e^q·L with a rational q ≠ 0 (a decimal eps such as 0.7, or
-    ``log(E) + 1/2``) and L a rational function of the symbols; None otherwise."""
-    if is_inf(claim.eps):
-        return None
-    form = mixed_log_form(claim.eps, ring)
-    if form is INF or form[0] == 0:
-        return None
-    q, f = form
-    if f.k != 1:
-        raise Undecided(f"e^eps = exp({q})*({value_text(f.R)})^(1/{f.k}) is not e^q times a rational function")
-    return q, f.R
-
-
 def _dp_exp(claim: Any, P: Parametric, q: Any, L: RatFun) -> Run:
     """``dp``/``not_dp`` at λ = e^q·L: δ(λ) = max over each pair's prefixes k (edges by decreasing
     slope) of A_k − λ·B_k, so δ(λ) ≤ d iff A_k − d ≤ e^q·L·B_k for every k: the sign of
@@ -301,49 +287,20 @@ def _dp_exp(claim: Any, P: Parametric, q: Any, L: RatFun) -> Run:
     return run
 
 
-_MAX_FORMS = 12
-"""At most this many candidate forms A_k − λ·B_k are compared to show δ(λ) on a cell where the
-optimal event changes inside (beyond, the piece says only that it changes)."""
 _CHANGES = "(its form changes inside, at a transcendental point)"
 
 
 def _delta_form(P: Parametric, claim: Any, ctx: Ctx, q: Any, L: RatFun) -> Any:
-    """δ(e^q·L) on the cell: the largest of A_k − e^q·L·B_k over each pair's prefixes k (edges by
-    decreasing slope), with the forms below another on the whole cell dropped — one
-    :class:`ExpAffine`, or a :class:`MaxOf` when the largest changes inside the cell at a
-    transcendental point (:data:`_CHANGES` when there are too many forms to compare)."""
-    ring = P.ring
-    forms: list[ExpAffine] = []
-    for h in P.profile(claim.subject, ctx).hulls():
-        a, b = h.top, ring.zero
-        forms.append(ExpAffine(a, b, q))
-        for r, w in sorted_edges(h, ctx):
-            a, b = a + r * w, b + w
-            forms.append(ExpAffine(a, b * L, q))
-    forms = list(dict.fromkeys(forms))
-    if len(forms) > _MAX_FORMS:
-        return _CHANGES
-    keep: list[ExpAffine] = []
-    for f in forms:
-        if any(_at_least(g, f, ctx) for g in keep):
-            continue
-        keep = [g for g in keep if not _at_least(f, g, ctx)] + [f]
-    return keep[0] if len(keep) == 1 else MaxOf(tuple(keep))
-
-
-def _at_least(g: ExpAffine, f: ExpAffine, ctx: Ctx) -> bool:
-    """Whether g ≥ f on the whole cell (g − f = ΔA − e^q·ΔB)."""
-    dA, dB = g.A - f.A, g.B - f.B
-    sb = ctx.sign(dB)
-    if sb == 0:
-        return ctx.sign(dA) >= 0
-    return sb * exp_sign(ctx, dA / dB, g.m) > 0  # g − f = ΔB·(ΔA/ΔB − e^q)
+    """δ(e^q·L) on the cell (:func:`~exactdp.analysis.parametric.exp_delta.delta_forms`), or
+    :data:`_CHANGES` when there are too many forms to compare."""
+    got = delta_forms(P.profile(claim.subject, ctx), ctx, q, L)
+    return _CHANGES if got is None else got
 
 
 def _dp_like(claim: Any, P: Parametric, holds: Callable[[int], bool]) -> Run:
     ring = P.ring
     if claim.kind in ("dp", "not_dp", "premise"):
-        exp_lam = _exp_lambda(claim, ring)
+        exp_lam = exp_lambda(claim.eps, ring)
         if exp_lam is not None:
             return _dp_exp(claim, P, *exp_lam)
     lam = lambda_of(claim.eps, ring)
@@ -371,7 +328,7 @@ def _not_dp(claim: Any, P: Parametric) -> Run:
 
 @_handles("delta")
 def _delta(claim: Any, P: Parametric) -> Run:
-    exp_lam = _exp_lambda(claim, P.ring)
+    exp_lam = exp_lambda(claim.eps, P.ring)
     if exp_lam is not None:
         return _delta_exp(claim, P, *exp_lam)
     return _dp_like(claim, P, lambda c: c == 0)
@@ -391,7 +348,8 @@ def _delta_exp(claim: Any, P: Parametric, q: Any, L: RatFun) -> Run:
     def run(ctx: Ctx) -> Outcome:
         if ctx.sign(L) <= 0:
             raise Undecided(f"e^eps = exp({q})*({value_text(L)}) is not positive on all of {ctx.cell.text()}")
-        exact, crossing = [], []  # signs of A_k − d where B_k = 0; the G_k of the prefixes that cross d
+        exact: list[int] = []  # signs of A_k − d where B_k = 0
+        crossing: list[RatFun] = []  # the G_k of the prefixes that cross d inside the cell
         above = False
         for h in P.profile(claim.subject, ctx).hulls():
             a, b = h.top, ring.zero

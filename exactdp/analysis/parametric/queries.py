@@ -39,10 +39,11 @@ from ...numbers.ladder import is_inf
 from .cells import Ctx, Decomposition, Domain, Undecided, decompose, domain_of_table
 from .display import ProfileView, profile_view
 from .engine import PGame, PProfile, delta_at, least_lambda_of, pgame, profile, renyi_sum, tradeoff_at
+from .exp_delta import delta_exp_cell
 from .hull import INF
 from .piecewise import Piece, pieces
 from .ratfun import RatFun, Ring
-from .values import LogOf, lambda_of, rational_of
+from .values import LogOf, exp_lambda, lambda_of, rational_of
 
 __all__ = [
     "whole_order",
@@ -141,9 +142,13 @@ def delta_cell(game: PGame, lam: Any, ctx: Ctx) -> RatFun:
     return delta_at(_profile(game, ctx), lam, ctx)
 
 
-def delta_of(mech: Mechanism, table: Any, eps_or_lambda: Any, *, is_lambda: bool = True) -> Piecewise[RatFun]:
+def delta_of(mech: Mechanism, table: Any, eps_or_lambda: Any, *, is_lambda: bool = True) -> Piecewise[Any]:
     """δ_M(e^ε), piecewise; the argument is λ = e^ε (``is_lambda``) or ε (``log(E)``)."""
     ring = ring_of(table)
+    exp_lam = None if is_lambda else exp_lambda(eps_or_lambda, ring)
+    if exp_lam is not None:  # e^eps = e^q·L, q ≠ 0: compared with e^q by certified signs
+        q, L = exp_lam
+        return _run(mech, table, "delta", lambda g, ctx: delta_exp_cell(g, q, L, ctx))
     lam = ring.lift(eps_or_lambda) if is_lambda else lambda_of(eps_or_lambda, ring)
     return _run(mech, table, "delta", lambda g, ctx: delta_cell(g, lam, ctx))
 

@@ -38,6 +38,7 @@ __all__ = [
     "ExpAffine",
     "log_form",
     "mixed_log_form",
+    "exp_lambda",
     "lambda_of",
     "rational_of",
     "cmp_log",
@@ -124,6 +125,17 @@ class ExpAffine:
             else f"({top})/{factored_text(d) if factored_text(d).isalnum() else '(' + factored_text(d) + ')'}"
         )
 
+    def latex(self, names: Sequence[str] | None = None) -> str:
+        r"""``A - e^{m} \cdot B`` with A and B as factored LaTeX (``names``: the symbols' names,
+        escaped for LaTeX by the caller)."""
+        a = factored_latex(self.A, names)
+        if self.B.is_zero():
+            return a
+        m = self.m
+        e = rf"e^{{{m}}}" if m.denominator == 1 else rf"e^{{{m.numerator}/{m.denominator}}}"
+        b = factored_latex(self.B, names)
+        return rf"{'' if self.A.is_zero() else a + ' '}- {e} \cdot \left({b}\right)"
+
     def __str__(self) -> str:
         return self.text()
 
@@ -138,6 +150,9 @@ class MaxOf:
 
     def text(self, points: Sequence[Mapping[str, Any]] = ()) -> str:
         return "max(" + ", ".join(p.text(points) for p in self.parts) + ")"
+
+    def latex(self, names: Sequence[str] | None = None) -> str:
+        return r"\max\left(" + ", ".join(p.latex(names) for p in self.parts) + r"\right)"
 
     def __str__(self) -> str:
         return self.text()
@@ -240,6 +255,27 @@ def mixed_log_form(x: Any, ring: Ring) -> tuple[flint.fmpq, LogOf] | Any:
         return INF
     logs, q = _terms(_sympy_of(x))
     return _Q(int(sympy.Rational(q).p), int(sympy.Rational(q).q)), _from_logs(logs, ring)
+
+
+def exp_lambda(eps: Any, ring: Ring) -> tuple[Any, RatFun] | None:
+    """(q, L) when e^eps = e^q·L with a rational q ≠ 0 (a decimal eps such as 0.7, or
+    ``log(E) + 1/2``) and L a rational function of the symbols; None otherwise (eps = ∞, or no
+    rational part).
+
+    Raises
+    ------
+    Undecided
+        When the log part is a fraction of a log (e^eps = e^q·R^(1/k), k > 1).
+    """
+    if is_inf(eps):
+        return None
+    form = mixed_log_form(eps, ring)
+    if form is INF or form[0] == 0:
+        return None
+    q, f = form
+    if f.k != 1:
+        raise Undecided(f"e^eps = exp({q})*({value_text(f.R)})^(1/{f.k}) is not e^q times a rational function")
+    return q, f.R
 
 
 def _log_form(x: Any, ring: Ring) -> LogOf:
