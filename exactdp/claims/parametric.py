@@ -108,6 +108,7 @@ DECIDER_MODULES = (
     "exactdp.claims.parametric_compose",
     "exactdp.claims.parametric_klcal",
     "exactdp.claims.parametric_zcdp",
+    "exactdp.claims.parametric_renyi_boxes",
 )
 """The modules that register into :data:`DECIDERS` or :data:`HANDLERS`, in this order: imported
 when a claim with symbols is first decided (start-up: a case without symbols needs none of them)."""

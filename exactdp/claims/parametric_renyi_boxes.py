@@ -1,0 +1,134 @@
+r"""Rényi claims at a fractional order with a symbol, decided by certified boxes of the symbol.
+
+``renyi: {alpha: 3/2, at_most: X}`` for a mechanism whose probabilities are rational functions
+of one declared symbol s: D_α(M) = log S*(α, s)/(α − 1), S* the largest Rényi sum
+Σ_v P^α P'^{1−α} over ordered pairs and adaptive adversaries (Mironov 2017, Def. 3; Vadhan &
+Wang 2021, Lemma 2.2 for the adversaries).  At a fractional α the sum has fractional powers of
+the probabilities, so the cell decomposition does not decide it; here it is decided for every
+value of s by boxes of s covering the domain:
+
+* on a box, python-flint's arb balls give an upper and a lower bound of log S* that hold for
+  every s of the box (:class:`~exactdp.analysis.parametric.zcdp_boxes.ZGame`: the Rényi
+  induction on enclosures of each probability and likelihood ratio), and X(s) is enclosed;
+* the claim **holds** on the box when the upper bound of D_α is at most the lower end of X
+  (``exceeds``: the lower bound of D_α above the upper end of X); it **fails** on the box when
+  the bounds are on the wrong side, and the exact concrete engine, at the box's rational midpoint,
+  must then find the claim false: its verdict and witness are the refutation;
+* otherwise the box is split; ``--max-symbol-boxes`` bounds the boxes, and a box narrower than
+  2^-40 means D_α touches X there (undecided, said so, never guessed).
+
+``equals`` is refuted by a value or undecided (an equality for every value is not proved by
+enclosures).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from fractions import Fraction
+from typing import Any
+
+from .. import limits
+from ..analysis.parametric import Undecided
+from ..analysis.parametric.boxes import TAIL_CAP, Box, Target, UniRat, _Eval, initial_boxes
+from ..analysis.parametric.zcdp_boxes import INFINITE, ZGame
+from ..errors import VerificationError
+from ..lazy import flint
+from ..numbers.certified import arb_prec, ball_bounds
+from ..numbers.ladder import is_inf
+from .base import FAILS, HOLDS, UNDECIDED, Analysis, Verdict
+from .parametric import DECIDERS, Parametric, analysis_at, claim_at
+from .parametric_boxes import _fraction, _key, _target, one_symbol
+
+__all__ = ["by_fraction_boxes", "decide_fraction_boxes"]
+
+_PREC = 96
+_NARROW = Fraction(1, 2**40)
+
+
+def by_fraction_boxes(claim: Any) -> bool:
+    """Whether the claim is decided here: ``renyi`` at a fractional order α > 1."""
+    alpha = getattr(claim, "alpha", None)
+    if claim.kind != "renyi" or alpha is None or is_inf(alpha):
+        return False
+    return int(alpha.denominator) != 1
+
+
+def _side(zg: ZGame, target: Target, box: Box, alpha: Fraction, sense: str) -> str | None:
+    """``holds``/``fails`` when the enclosures on ``box`` prove the claim or its negation there."""
+    ev = _Eval(box, None if box.tail else box.point())
+    with arb_prec(_PREC):
+        x_lo, x_hi = ball_bounds(target.val(ev).r)
+        up, low = zg.sum_upper(ev, alpha), zg.sum_lower(ev, alpha)
+    k = alpha - 1
+    d_hi = None if up is None else up / k  # D_α <= d_hi on the box
+    above = low is INFINITE or (low is not None and not isinstance(low, str) and low / k > x_hi)  # D_α > X on the box
+    below = d_hi is not None and d_hi < x_lo
+    if sense == "at_most":
+        return "holds" if d_hi is not None and d_hi <= x_lo else "fails" if above else None
+    if sense == "exceeds":
+        return "holds" if above else "fails" if d_hi is not None and d_hi <= x_lo else None
+    return "fails" if above or below else None  # equals: never proved on a box
+
+
+def decide_fraction_boxes(claim: Any, an: Analysis) -> Verdict:
+    """Decide a Rényi claim at a fractional order with one symbol (module docstring)."""
+    P = Parametric(an)
+    sense, raw = _key(claim)
+    alpha = Fraction(int(claim.alpha.numerator), int(claim.alpha.denominator))
+    if is_inf(raw):
+        if sense == "at_most":
+            return Verdict(claim, HOLDS, {"domains": tuple(P.domains), "symbol_boxes": 0})
+        raise Undecided(f"D_{alpha} {'equal to' if sense == 'equals' else 'above'} inf for every value is not decided")
+    game = P.game(claim.subject)
+    q, logs, used = _target(raw, P)
+    name, index = one_symbol(P, used | game.variables(), f"the Renyi divergence of order {alpha}", "decided")
+    dom = P.domains[index]
+    zg = ZGame(game, index)
+    target = Target(q, tuple((c, UniRat.of(R, index)) for c, R in logs))
+    lo = None if dom.lo is None else _fraction(dom.lo)
+    hi = None if dom.hi is None else _fraction(dom.hi)
+    queue, boxes, why = deque(initial_boxes(lo, hi)), 0, ""
+    cap = limits.current().max_symbol_boxes
+    while queue:
+        box = queue.popleft()
+        if boxes >= cap:
+            why = (
+                f"the --max-symbol-boxes limit ({cap} boxes of {name}) was reached; raise it with --max-symbol-boxes N"
+            )
+            break
+        boxes += 1
+        side = _side(zg, target, box, alpha, sense)
+        if side == "fails":
+            return _refuted(claim, an, name, dom, box, boxes)
+        if side == "holds":
+            continue
+        if box.tail and abs(box.point()) > TAIL_CAP:
+            why = f"boxes prove nothing as {name} grows without bound (beyond |{name}| = 2^64)"
+            break
+        if not box.tail and box.hi - box.lo < _NARROW:  # type: ignore[operator]
+            why = f"D_{alpha} touches the bound near {name} = {box.point()} (boxes narrower than 2^-40 prove neither side)"
+            break
+        queue.extend(box.split())
+    facts: dict[str, Any] = {"domains": (dom,), "symbol_boxes": boxes}
+    if not why:
+        return Verdict(claim, HOLDS, facts)
+    if sense == "equals":
+        why = f"an equality for every value of {name} is not proved by enclosures, and no rational value refuted it ({why})"
+    return Verdict(claim, UNDECIDED, facts, reason=why)
+
+
+def _refuted(claim: Any, an: Analysis, name: str, dom: Any, box: Box, boxes: int) -> Verdict:
+    """The exact engine's verdict at the rational midpoint of a box where the claim is proved false."""
+    s = box.point()
+    pt = {name: flint.fmpq(s.numerator, s.denominator)}
+    there = claim_at(claim, an, pt).check(analysis_at(an, pt))
+    if there.status != FAILS:
+        raise VerificationError(
+            f"{claim.statement()}: certified enclosures say the claim fails for every {name} in {box.text(name)}, "
+            f"the exact engine says it {there.status.value} at {name} = {s}"
+        )
+    facts = {"domains": (dom,), "refuted_at": pt, "there": there, "symbol_boxes": boxes}
+    return Verdict(claim, FAILS, facts, there.witness)
+
+
+DECIDERS.append((by_fraction_boxes, decide_fraction_boxes))
