@@ -40,6 +40,7 @@ from ...lazy import flint
 from ...numbers import ladder
 from ...numbers.certified import arb_prec, ball_bounds
 from .algebraic import _round, rational
+from .box_calibrate import fraction
 from .boxes import HOLDS as B_HOLDS
 from .boxes import TAIL_CAP, Box, KLGame, Target, UniRat, Val, _Eval, _upper, _vmax, branch_and_bound, initial_boxes
 from .cells import Ctx, Split, Undecided
@@ -112,13 +113,13 @@ class KLCrossing:
 
     def enclose(self, digits: int = 16) -> TranscendentalEnd:
         """[lo, hi] around s*, bisected until both ends round to ``digits`` significant digits."""
-        lo, hi = first = sorted((_frac(self.below), _frac(self.above)))
-        s_lo = -1 if lo == _frac(self.below) else 1
+        lo, hi = first = sorted((fraction(self.below), fraction(self.above)))
+        s_lo = -1 if lo == fraction(self.below) else 1
         cap = limits.current().max_precision
         for _ in range(cap):
             if _round(_q(lo), digits) == _round(_q(hi), digits):
                 text = _round(_q(lo), digits)
-                a, b = (_frac(x) for x in _rounding_cell(text, digits))
+                a, b = (fraction(x) for x in _rounding_cell(text, digits))
                 if first[0] <= a and b <= first[1] and self._sign(a) == s_lo and self._sign(b) == -s_lo:
                     lo, hi = a, b
                 return TranscendentalEnd(self, _q(lo), _q(hi), text, digits)  # type: ignore[arg-type]
@@ -141,10 +142,6 @@ class KLCrossing:
 
 def _q(x: Fraction) -> Any:
     return flint.fmpq(x.numerator, x.denominator)
-
-
-def _frac(x: Any) -> Fraction:
-    return x if isinstance(x, Fraction) else Fraction(int(x.p), int(x.q))
 
 
 @dataclass(frozen=True)
@@ -213,7 +210,7 @@ def kl_cell(
         if side.at is None or side.at.q is None:
             raise Undecided(f"the KL target at the irrational point {side.text()} is not decided")
         return KLCell(exact(side.at.q))
-    lo, hi = (None if x is None else _frac(x) for x in side.rational_bounds())
+    lo, hi = (None if x is None else fraction(x) for x in side.rational_bounds())
     boxes = _scan(kg, target, lo, hi, side, name)
     changes = [k for k in range(len(boxes)) if boxes[k][1] == "cross"]
     direct = [k for k in range(1, len(boxes)) if {boxes[k - 1][1], boxes[k][1]} == {"neg", "pos"}]
@@ -244,7 +241,7 @@ def _scan(kg: KLGame, target: Target, lo: Fraction | None, hi: Fraction | None, 
     """The boxes covering the cell, in order, each classified (:func:`_classify`)."""
     cap = limits.current().max_symbol_boxes
     d = side.domain
-    ends = {_frac(x) for x in (d.lo, d.hi) if x is not None}
+    ends = {fraction(x) for x in (d.lo, d.hi) if x is not None}
     done: list[tuple[Box, str]] = []
     stack = list(reversed(initial_boxes(lo, hi)))
     count = 0
