@@ -97,3 +97,19 @@ claims:
     assert table.symbols
     (v,) = verify_text(text, "two.yaml").verdicts
     assert v.status == "error" and "several symbols" in v.reason, v
+
+
+def test_an_unbounded_range_is_undecided_with_the_reason_not_an_internal_error():
+    """On E > 1 the bound log(E) + 1 is not enclosed on a tail box (it grows without bound): such a
+    box proves nothing and is split, until the tail limit; D_(3/2)(RR_E) > 1/2 fails near E = 1."""
+    text = """exactdp: 1
+name: tail
+symbols: {E: {gt: 1}}
+mechanisms: {R: {rr: {eps: log(E)}}}
+claims:
+  - renyi: {of: R, alpha: 3/2, at_most: log(E) + 1}
+  - renyi: {of: R, alpha: 3/2, exceeds: 1/2}
+"""
+    a, b = verify_text(text, "tail.yaml").verdicts
+    assert a.status == "error" and "2^64" in a.reason, a
+    assert b.status == FAILS, b

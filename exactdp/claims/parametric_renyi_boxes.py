@@ -57,7 +57,10 @@ def _side(zg: ZGame, target: Target, box: Box, alpha: Fraction, sense: str) -> s
     """``holds``/``fails`` when the enclosures on ``box`` prove the claim or its negation there."""
     ev = _Eval(box, None if box.tail else box.point())
     with arb_prec(_PREC):
-        x_lo, x_hi = ball_bounds(target.val(ev).r)
+        x = target.val(ev).r
+        if not x.is_finite():  # the bound is not enclosed on this box (a tail, or a log near 0)
+            return None
+        x_lo, x_hi = ball_bounds(x)
         up, low = zg.sum_upper(ev, alpha), zg.sum_lower(ev, alpha)
     k = alpha - 1
     d_hi = None if up is None else up / k  # D_α <= d_hi on the box
