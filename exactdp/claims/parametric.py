@@ -61,8 +61,7 @@ from ..analysis.parametric import (
 )
 from ..analysis.parametric.check import check_hull_at
 from ..analysis.parametric.engine import delta_at, least_lambda_of, max_value, tradeoff_at
-from ..analysis.parametric.exp_delta import delta_forms
-from ..analysis.parametric.hull import sorted_edges
+from ..analysis.parametric.exp_delta import delta_forms, prefix_signs
 from ..analysis.parametric.piecewise import Piece
 from ..analysis.parametric.queries import renyi_sum_max, whole_order
 from ..analysis.parametric.ratfun import RatFun
@@ -232,6 +231,15 @@ def _privloss(claim: Any, P: Parametric) -> Run:
     return run
 
 
+def _crossings(P: Parametric, ctx: Ctx, signs: list[tuple[int, Any]], q: Any) -> list[RatFun]:
+    """The distinct G_k of the prefixes whose form crosses the bound inside the cell; when
+    calibrating, several of them (of one symbol) cut the cell between their crossings instead."""
+    mixed = list(dict.fromkeys(G for sg, G in signs if sg == 0 and G is not None))
+    if P.calibrating and len(mixed) > 1 and len({G.variables() for G in mixed}) == 1:
+        raise Split(P.ring.names.index(mixed[0].variables()[0]), separating_points(ctx, mixed, q))
+    return mixed
+
+
 def _dp_exp(claim: Any, P: Parametric, q: Any, L: RatFun) -> Run:
     """``dp``/``not_dp`` at λ = e^q·L: δ(λ) = max over each pair's prefixes k (edges by decreasing
     slope) of A_k − λ·B_k, so δ(λ) ≤ d iff A_k − d ≤ e^q·L·B_k for every k: the sign of
@@ -244,21 +252,8 @@ def _dp_exp(claim: Any, P: Parametric, q: Any, L: RatFun) -> Run:
     def run(ctx: Ctx) -> Outcome:
         if ctx.sign(L) <= 0:
             raise Undecided(f"e^eps = exp({q})*({value_text(L)}) is not positive on all of {ctx.cell.text()}")
-        signs: list[tuple[int, Any]] = []  # per prefix: sign of A_k − λB_k − d (0: both signs), the G_k
-        for h in P.profile(claim.subject, ctx).hulls():
-            a, b = h.top, ring.zero
-            for r, w in ((None, None), *sorted_edges(h, ctx)):
-                if r is not None:
-                    a, b = a + r * w, b + w
-                if ctx.sign(b) == 0:
-                    signs.append((ctx.cmp(a, bound), None))
-                else:
-                    G = (a - bound) / (L * b)
-                    signs.append((exp_sign(ctx, G, q), G))
-        mixed = list(dict.fromkeys(G for sg, G in signs if sg == 0 and G is not None))
-        if P.calibrating and len(mixed) > 1 and len({G.variables() for G in mixed}) == 1:
-            # several prefixes cross the bound inside the cell: cut it between the crossings
-            raise Split(ring.names.index(mixed[0].variables()[0]), separating_points(ctx, mixed, q))
+        signs = prefix_signs(P.profile(claim.subject, ctx), ctx, q, L, bound)  # per prefix: sign of A_k − λB_k − d, G_k
+        mixed = _crossings(P, ctx, signs, q)
         found = _delta_form(P, claim, ctx, q, L)
         below = all(sg < 0 or (G is None and sg == 0) for sg, G in signs)  # δ(λ) ≤ d on the whole cell
         # one prefix crossing the bound: δ(λ) ≤ d exactly where G ≤ e^q (the point itself included),
@@ -349,25 +344,10 @@ def _delta_exp(claim: Any, P: Parametric, q: Any, L: RatFun) -> Run:
     def run(ctx: Ctx) -> Outcome:
         if ctx.sign(L) <= 0:
             raise Undecided(f"e^eps = exp({q})*({value_text(L)}) is not positive on all of {ctx.cell.text()}")
-        exact: list[int] = []  # signs of A_k − d where B_k = 0
-        crossing: list[RatFun] = []  # the G_k of the prefixes that cross d inside the cell
-        above = False
-        for h in P.profile(claim.subject, ctx).hulls():
-            a, b = h.top, ring.zero
-            for r, w in ((None, None), *sorted_edges(h, ctx)):
-                if r is not None:
-                    a, b = a + r * w, b + w
-                if ctx.sign(b) == 0:
-                    exact.append(ctx.cmp(a, d))
-                    continue
-                G = (a - d) / (L * b)
-                s = exp_sign(ctx, G, q)
-                above, crossing = above or s > 0, crossing + ([G] if s == 0 else [])
-        crossing = list(dict.fromkeys(crossing))
-        if P.calibrating and len(crossing) > 1 and len({G.variables() for G in crossing}) == 1:
-            raise Split(ring.names.index(crossing[0].variables()[0]), separating_points(ctx, crossing, q))
-        found, at_d = _delta_form(P, claim, ctx, q, L), any(c == 0 for c in exact)
-        if above or any(c > 0 for c in exact):
+        signs = prefix_signs(P.profile(claim.subject, ctx), ctx, q, L, d)
+        crossing = _crossings(P, ctx, signs, q)  # the G_k of the prefixes that cross d inside the cell
+        found, at_d = _delta_form(P, claim, ctx, q, L), any(sg == 0 for sg, G in signs if G is None)
+        if any(sg > 0 for sg, _ in signs):
             return Outcome(False, found, label)
         if crossing:  # one crossing form: δ = d where it is at most d (a B_k = 0 form is d), else at it alone
             where = crossing_of(ctx, crossing[0], q, -1 if at_d else 0, True) if len(crossing) == 1 else None

@@ -12,6 +12,7 @@ inside a cell, at a point where two forms meet — a transcendental point, never
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from .cells import Ctx, Undecided
@@ -21,25 +22,41 @@ from .ratfun import RatFun
 from .transcendental import exp_sign
 from .values import ExpAffine, MaxOf
 
-__all__ = ["MAX_FORMS", "delta_forms", "delta_exp_cell"]
+__all__ = ["MAX_FORMS", "prefixes", "prefix_signs", "delta_forms", "delta_exp_cell"]
 
 MAX_FORMS = 12
 """At most this many candidate forms A_k − λ·B_k are compared on one cell (each pair compared
 by a certified sign); beyond, the forms are not shown."""
 
 
+def prefixes(prof: PProfile, ctx: Ctx) -> Iterator[tuple[RatFun, RatFun]]:
+    """(A_k, B_k) for every prefix k of every ordered pair's chain (k = 0 first: (top, 0))."""
+    for h in prof.hulls():
+        a, b = h.top, ctx.ring.zero
+        yield a, b
+        for r, w in sorted_edges(h, ctx):
+            a, b = a + r * w, b + w
+            yield a, b
+
+
+def prefix_signs(prof: PProfile, ctx: Ctx, q: Any, L: RatFun, d: RatFun) -> list[tuple[int, RatFun | None]]:
+    """For every prefix k, the sign of A_k − e^q·L·B_k − d on the cell (0: it takes both signs)
+    and G_k = (A_k − d)/(L·B_k), whose sign against e^q it is (None where B_k = 0: then the
+    sign of A_k − d, exact).  L > 0 on the cell."""
+    out: list[tuple[int, RatFun | None]] = []
+    for a, b in prefixes(prof, ctx):
+        if ctx.sign(b) == 0:
+            out.append((ctx.cmp(a, d), None))
+        else:
+            G = (a - d) / (L * b)
+            out.append((exp_sign(ctx, G, q), G))
+    return out
+
+
 def delta_forms(prof: PProfile, ctx: Ctx, q: Any, L: RatFun) -> ExpAffine | MaxOf | None:
     """δ(e^q·L) on the cell of ``ctx`` (module docstring), or None when more than
     :data:`MAX_FORMS` forms would have to be compared."""
-    ring = ctx.ring
-    forms: list[ExpAffine] = []
-    for h in prof.hulls():
-        a, b = h.top, ring.zero
-        forms.append(ExpAffine(a, b, q))
-        for r, w in sorted_edges(h, ctx):
-            a, b = a + r * w, b + w
-            forms.append(ExpAffine(a, b * L, q))
-    forms = list(dict.fromkeys(forms))
+    forms = list(dict.fromkeys(ExpAffine(a, b * L, q) for a, b in prefixes(prof, ctx)))
     if len(forms) > MAX_FORMS:
         return None
     keep: list[ExpAffine] = []
