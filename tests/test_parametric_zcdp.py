@@ -195,11 +195,10 @@ def test_a_mixed_eps_verdict_at_a_value_is_the_concrete_one(e, q, d, kind):
     assert v.status == w.status
 
 
-def test_rho_in_log_of_the_symbol_is_refused_with_a_located_error():
-    """The Bun-Steinke bound eps^2/2 = log(E)^2/2 is not a rational function of E: the case is
-    invalid with a message naming the field (it would also touch D_alpha/alpha as E -> 1)."""
+def test_rho_in_log_of_the_symbol_is_decided_from_pure_dp():
+    """The Bun-Steinke bound eps^2/2 = log(E)^2/2 (Prop. 1.4) is no rational function of E, and
+    D_alpha/alpha touches it as E -> 1; it is proved from PrivLoss(R, 0) = log(E) (it used to be
+    refused when the case was read)."""
     text = RR.replace("SYMBOL", "gt: 1, le: 4").replace("CLAIMS", "\n  - zcdp: {of: R, rho: log(E)^2/2}")
-    res = verify_text(text, "z.yaml", Options())
-    assert res.invalid and "zcdp.rho: rho must be a rational number or a rational function of the symbols" in str(
-        res.error
-    )
+    (v,) = verify_text(text, "z.yaml", Options()).verdicts
+    assert v.status.value == "holds" and "Prop. 1.4" in shown(v).found

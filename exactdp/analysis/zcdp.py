@@ -47,6 +47,8 @@ from ..numbers import ladder
 from ..numbers.certified import ball_bounds
 from ..numbers.ladder import is_inf
 from ..numbers.rational import as_q, to_fraction
+from ..numbers.symball import constant_bounds
+from ..numbers.symbolic import is_sym
 from .renyi_certified import (
     Enclosure,
     RenyiWitness,
@@ -56,7 +58,7 @@ from .renyi_certified import (
     renyi_balls,
 )
 
-__all__ = ["HOLDS", "FAILS", "UNDECIDED", "ZCDPResult", "check_zcdp", "chord_verified", "PREC"]
+__all__ = ["HOLDS", "FAILS", "UNDECIDED", "ZCDPResult", "check_zcdp", "chord_verified", "rho_bounds", "PREC"]
 
 HOLDS, FAILS, UNDECIDED = "holds", "fails", "undecided"
 PREC = 128
@@ -82,11 +84,14 @@ class ZCDPResult:
 
 
 class _Phi:
-    """φ(α) = log S*(α) by certified induction, cached per α, with the best ratio seen."""
+    """φ(α) = log S*(α) by certified induction, cached per α, with the best ratio seen; ``rho``
+    is the exact ρ (for the result) and ``rho_hi`` a rational upper bound of it (a failure is
+    D_α > ρ_hi·α)."""
 
-    def __init__(self, mech: Mechanism, rho: Fraction):
+    def __init__(self, mech: Mechanism, rho: Any, rho_hi: Fraction):
         self.mech = mech
         self.rho = rho
+        self.rho_hi = rho_hi
         self.cache: dict[Fraction, tuple[Fraction, Fraction, Any]] = {}
         self.best: tuple[Fraction, Fraction, Fraction, Fraction] | None = None  # ratio lo, alpha, D lo, D hi
 
@@ -112,7 +117,7 @@ class _Phi:
     def fails_at(self, a: Fraction) -> RenyiWitness | None:
         """A re-checked adversary whose own sum exceeds e^{ρα(α−1)} at α = a, or None."""
         lo, _, worst = self(a)
-        bound = self.rho * a * (a - 1)
+        bound = self.rho_hi * a * (a - 1)
         if lo <= bound:
             return None
         again = recheck_sum(self.mech, worst.pair, worst.policy, a, PREC)
@@ -121,6 +126,22 @@ class _Phi:
         if wlo <= bound:
             return None
         return RenyiWitness(self.mech, worst.pair, a, worst.policy, Enclosure(*bounds(again)))
+
+
+def rho_bounds(rho: Any) -> tuple[Fraction, Fraction]:
+    """Rational bounds (lower, upper) of ρ: ρ itself when it is rational, else a certified
+    enclosure at :data:`PREC` bits of the exact real (:mod:`exactdp.numbers.symball`)."""
+    if is_sym(rho):
+        return constant_bounds(rho, PREC)
+    r = to_fraction(as_q(rho))
+    return r, r
+
+
+def _at_most(d_inf: Any, rho: Any, rho_lo: Fraction) -> bool:
+    """Whether D_∞ ≤ ρ: exactly for a rational ρ, else when D_∞'s enclosure lies below ρ_lo."""
+    if not is_sym(rho):
+        return ladder.cmp(d_inf, rho) <= 0
+    return ball_bounds(ladder.ball(d_inf, PREC))[1] <= rho_lo
 
 
 def chord_verified(rho: Fraction, a: Fraction, b: Fraction, ua: Fraction, ub: Fraction) -> bool:
@@ -142,16 +163,19 @@ def _tail(mech: Mechanism, d_inf: Any, rho: Fraction) -> Fraction:
 def check_zcdp(mech: Mechanism, rho: Any, d_inf: Any) -> ZCDPResult:
     """Whether ``mech`` is ρ-zCDP against every adaptive adversary (module docstring).
 
-    ``d_inf`` is PrivLoss(M, 0) = D_∞, exact (from the profile engine)."""
-    r = to_fraction(as_q(rho))
-    phi = _Phi(mech, r)
+    ``d_inf`` is PrivLoss(M, 0) = D_∞, exact (from the profile engine).  ``rho`` is a rational
+    or an exact real written with logarithms (``log(2)^2/2``, the ε²/2 of Bun & Steinke 2016,
+    Prop. 1.4); the boxes are then proved with a rational lower bound of ρ and a failure is
+    certified against a rational upper bound of it."""
+    r, r_hi = rho_bounds(rho)
+    phi = _Phi(mech, rho, r_hi)
     cap = limits.current().max_alpha_boxes
     if is_inf(d_inf):
         pairs = renyi_balls(mech, Fraction(2), 64)
         worst = next(pb for pb in pairs if pb.ball is None)
         w = RenyiWitness(mech, worst.pair, Fraction(2), worst.policy, None)
         return ZCDPResult(FAILS, rho, None, None, None, w, 0, "a view possible under one dataset only: D_alpha = inf")
-    if ladder.cmp(d_inf, rho) <= 0:
+    if _at_most(d_inf, rho, r):
         why = f"D_alpha <= D_inf = {ladder.text(d_inf)} <= rho < rho*alpha for every alpha > 1"
         return ZCDPResult(HOLDS, rho, None, None, None, None, 0, why)
     top = _tail(mech, d_inf, r)

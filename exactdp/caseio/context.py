@@ -31,7 +31,15 @@ from ..limits import current as current_limits
 from ..numbers.expr import ExprError, ExprLimits, evaluate, parse_expr
 from ..numbers.kinds import QuantityError
 from ..numbers.rational import Q
-from ..numbers.symbolic import SymbolBounds, SymbolTable, exact_constant, is_sym, sym_evaluate, sympy
+from ..numbers.symbolic import (
+    SymbolBounds,
+    SymbolTable,
+    exact_constant,
+    is_sym,
+    is_transcendental,
+    sym_evaluate,
+    sympy,
+)
 from .yamlsafe import is_null, kind_of, mark_of
 
 __all__ = ["Reader", "Invalid", "INVALID", "suggest", "child_path"]
@@ -201,8 +209,12 @@ class Reader:
             or "define it under `params:` at the top level of the case",
         )
 
-    def value(self, node: yaml.Node, path: str, what: str) -> Any:
-        """Evaluate a scalar with the safe grammar (params resolved); INVALID on error."""
+    def value(self, node: yaml.Node, path: str, what: str, *, constants: bool = False) -> Any:
+        """Evaluate a scalar with the safe grammar (params resolved); INVALID on error.
+
+        With ``constants``, a value that no rung of the ladder holds exactly (``log(2)^2/2``)
+        is kept as the exact SymPy expression of its syntax tree, for slots decided by certified
+        enclosures (:mod:`exactdp.numbers.symball`)."""
         text = self.scalar_text(node, path, what)
         if text is INVALID:
             return INVALID
@@ -218,7 +230,14 @@ class Reader:
             try:
                 return evaluate(ast, self._lookup, self.expr_limits)
             except _NeedsSymbols:
-                return self._symbolic_value(ast, node, path)
+                return self._symbolic_value(ast, node, path, constants)
+            except ExprError as first:
+                if not constants:
+                    raise
+                try:
+                    return self._symbolic_value(ast, node, path, constants)
+                except ExprError:
+                    raise first from None
         except ExprError as e:
             msg = e.message
             if e.column is not None and len(text) > 1:
@@ -231,7 +250,7 @@ class Reader:
         except LimitExceededError as e:
             return self.error(node, path, str(e))
 
-    def _symbolic_value(self, ast: tuple, node: yaml.Node, path: str) -> Any:
+    def _symbolic_value(self, ast: tuple, node: yaml.Node, path: str, constants: bool = False) -> Any:
         def look(name: str) -> Any:
             if name in self.symtab.symbols:
                 return self.symtab.symbols[name]
@@ -243,11 +262,13 @@ class Reader:
             return self._lookup(name)
 
         v = sym_evaluate(ast, look, self.expr_limits)
-        if v.is_rational_function():  # (E^2 - 1)/(E - 1) - E is the constant 1
+        if v.is_rational_function() and not is_transcendental(v):  # (E^2 - 1)/(E - 1) - E is the constant 1
             v = sympy.cancel(sympy.together(v))
         if not v.free_symbols:
             v = exact_constant(v)
             if v.is_Rational:
                 return Q(int(v.p), int(v.q))
+            if constants:
+                return v
             raise ExprError(f"{v} has no exact representation here", None, "write the value without symbols")
         return v

@@ -157,9 +157,12 @@ class TypedReader:
         """Read one value of ``kind`` (INVALID, with the problem recorded, if it is wrong)."""
         return _READERS[type(kind)](self, kind, node, path)
 
-    def number(self, node: yaml.Node, path: str, what: str, check: Callable[[Any], Any]) -> Any:
-        """An exact number from the grammar, then its quantity check (one wording each)."""
-        v = self.r.value(node, path, what)
+    def number(
+        self, node: yaml.Node, path: str, what: str, check: Callable[[Any], Any], *, constants: bool = False
+    ) -> Any:
+        """An exact number from the grammar, then its quantity check (one wording each);
+        ``constants`` keeps a value with no exact rung (``log(2)^2``) as its exact expression."""
+        v = self.r.value(node, path, what, constants=constants)
         if v is INVALID:
             return INVALID
         try:
@@ -216,7 +219,16 @@ def _rational(tr: TypedReader, k: F.Rational, node: yaml.Node, path: str) -> Any
         node,
         path,
         k.what,
-        lambda v: K.rational(v, what=k.what, lo=k.lo, hi=k.hi, positive=k.positive, symbols=tr.symbols(k.symbolic)),
+        lambda v: K.rational(
+            v,
+            what=k.what,
+            lo=k.lo,
+            hi=k.hi,
+            positive=k.positive,
+            symbols=tr.symbols(k.symbolic),
+            transcendental=k.transcendental,
+        ),
+        constants=k.transcendental,
     )
 
 

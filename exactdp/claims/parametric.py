@@ -76,7 +76,8 @@ from ..numbers import ladder
 from ..numbers.ladder import is_inf
 from ..numbers.loglinear import canonical, log_linear
 from ..numbers.rational import Q
-from ..numbers.symbolic import is_sym, sympy
+from ..numbers.symball import is_transcendental
+from ..numbers.symbolic import exact_constant, is_sym, sympy
 from .base import FAILS, HOLDS, Analysis, Claim, Subject, Verdict
 from .symbols import check_claim, involves_symbols
 
@@ -642,9 +643,18 @@ def claim_at(claim: Claim, an: Analysis, point: dict) -> Claim:
         v = getattr(claim, f.name, None)
         if isinstance(v, tuple) and any(is_sym(x) for x in v):
             changes[f.name] = tuple(_exact(x, sp) if is_sym(x) else x for x in v)
+        elif is_sym(v) and getattr(f.metadata.get("kind"), "transcendental", False) and is_transcendental(v):
+            changes[f.name] = _real_at(v, sp)
         elif is_sym(v):
             changes[f.name] = _exact(v, sp)
     return dataclasses.replace(claim, **changes) if changes else claim
+
+
+def _real_at(e: Any, point: dict) -> Any:
+    """An exact real written with logarithms (log(E)^2/2) at a point: a rational when it is one,
+    else the exact constant (log(3/2)^2/2), for a slot compared by certified enclosures."""
+    v = exact_constant(e.xreplace(point))
+    return Q(int(v.p), int(v.q)) if v.is_Rational else v
 
 
 def _exact(e: Any, point: dict) -> Any:

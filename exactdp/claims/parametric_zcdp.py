@@ -31,16 +31,23 @@ from typing import Any
 
 from ..analysis.parametric import Undecided, rational_of
 from ..analysis.parametric.algebraic import compare, rational, real_roots
-from ..analysis.parametric.boxes import UniRat
+from ..analysis.parametric.boxes import Box, UniRat
+from ..analysis.parametric.boxes import _ball as box_ball
+from ..analysis.parametric.engine import least_lambda_of
+from ..analysis.parametric.hull import INF
+from ..analysis.parametric.logpoly import even_nonnegative
 from ..analysis.parametric.zcdp_boxes import FAILS as Z_FAILS
 from ..analysis.parametric.zcdp_boxes import HOLDS as Z_HOLDS
-from ..analysis.parametric.zcdp_boxes import ZGame, decide_zcdp_boxes
+from ..analysis.parametric.zcdp_boxes import Rho, ZGame, decide_zcdp_boxes
 from ..analysis.renyi_certified import bounds, renyi_balls
-from ..errors import VerificationError
+from ..analysis.zcdp import rho_bounds
+from ..errors import ExactDPError, VerificationError
 from ..lazy import flint
 from ..numbers import ladder
 from ..numbers.certified import arb_prec
-from ..numbers.rational import Q, to_fraction
+from ..numbers.rational import Q
+from ..numbers.symball import is_transcendental, sym_ball
+from ..numbers.symbolic import expr_str, is_sym, sympy, to_sympy
 from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Verdict
 from .parametric import DECIDERS, Parametric, analysis_at, claim_at
 from .parametric_boxes import ONE_AT_A_TIME, one_symbol
@@ -58,8 +65,7 @@ def decide_zcdp_by_boxes(claim: Any, an: Analysis) -> Verdict:
     :class:`Undecided` with the reason when it cannot."""
     P = Parametric(an)
     game = P.game(claim.subject)
-    rho = rational_of(claim.rho, P.ring)
-    used = game.variables() | set(rho.variables())
+    used = game.variables() | _rho_symbols(claim.rho, P)
     name, index = one_symbol(P, used, "zCDP", ONE_AT_A_TIME)
     dom = P.domains[index]
     negated = claim.kind == "not_zcdp"
@@ -68,7 +74,7 @@ def decide_zcdp_by_boxes(claim: Any, an: Analysis) -> Verdict:
         pt = {name: flint.fmpq(s.numerator, s.denominator)}
         here: Any = claim_at(claim, an, pt)
         there_an = analysis_at(an, pt)
-        if here.rho <= 0:  # rho vanishes there: no box around it is proved, the claim is left undecided
+        if rho_bounds(here.rho)[0] <= 0:  # rho vanishes there: no box around it is proved, the claim is left undecided
             return None, None
         if alpha is not None and not _exceeds_at(there_an, here, alpha):
             return None, None  # screened: at this order the exact sums do not exceed rho*alpha*(alpha - 1)
@@ -85,11 +91,18 @@ def decide_zcdp_by_boxes(claim: Any, an: Analysis) -> Verdict:
     zg = ZGame(game, index)
     if zg.infinite():
         return _infinite(claim, an, zg, name, dom)
+    if not negated:
+        try:
+            proved = _by_pure_dp(claim, an, P)
+        except ExactDPError:  # a limit reached on the way (a degree, the cells): the boxes decide
+            proved = None
+        if proved is not None:
+            return proved
     lo = None if dom.lo is None else _fraction(dom.lo)
     hi = None if dom.hi is None else _fraction(dom.hi)
     res = decide_zcdp_boxes(
         zg,
-        UniRat.of(rho, index),
+        _rho(claim.rho, P, index),
         (lo, dom.lo_closed, hi, dom.hi_closed),
         refute,
         name,
@@ -103,6 +116,34 @@ def decide_zcdp_by_boxes(claim: Any, an: Analysis) -> Verdict:
         facts.update(refuted_at={name: flint.fmpq(res.at.numerator, res.at.denominator)}, there=res.there)
         return Verdict(claim, FAILS, facts, res.there.witness)
     return Verdict(claim, UNDECIDED, facts, reason=res.reason)
+
+
+def _by_pure_dp(claim: Any, an: Analysis, P: Parametric) -> Verdict | None:
+    """``zcdp`` holds when ρ(s) ≥ ε(s)²/2 for ε(s) = PrivLoss(M, 0) on every cell: every view
+    pair of every adversary then has likelihood ratios within e^{±ε}, so D_α ≤ αε²/2 (Bun &
+    Steinke 2016, Prop. 1.4).  The inequality is proved formally — ρ − ε²/2 a sum of squares of
+    the logarithms' indeterminates with nonnegative coefficients (:mod:`~exactdp.analysis.
+    parametric.logpoly`), such as ρ = log(E)^2/2 for RR_E — so it holds up to the open ends
+    where D_α/α and ρ both tend to 0, which boxes cannot reach.  None when it is not proved."""
+    zero = rational_of(Q(0), P.ring)
+    dec = P.decide(lambda ctx: least_lambda_of(P.profile(claim.subject, ctx), zero, ctx))
+    names = {sympy.Symbol(n): s for n, s in an.symbols.symbols.items()}
+    rho = claim.rho if is_sym(claim.rho) else to_sympy(claim.rho)
+    forms = []
+    for _cell, lam in dec.cells:
+        if lam is INF:
+            return None
+        eps = sympy.log(lam.to_sympy().xreplace(names))
+        if not even_nonnegative(rho - eps**2 / 2):
+            return None
+        forms.append(eps)
+    shown = sorted({expr_str(e) for e in forms})
+    why = (
+        f"PrivLoss({claim.of}, 0) = {' or '.join(shown)} on the domain, so D_alpha <= alpha*eps^2/2 "
+        f"(Bun-Steinke 2016, Prop. 1.4), and eps^2/2 <= rho (formally, as polynomials in the logarithms)"
+    )
+    facts: dict[str, Any] = {"domains": tuple(P.domains), "symbol_boxes": 0, "why": why}
+    return Verdict(claim, HOLDS, facts)
 
 
 def _infinite(claim: Any, an: Analysis, zg: ZGame, name: str, dom: Any) -> Verdict:
@@ -180,7 +221,7 @@ def _inside(dom: Any) -> Any:
 def _exceeds_at(an_pt: Analysis, claim: Any, alpha: Fraction) -> bool:
     """Whether a certified lower bound of log S*(α) of the concrete mechanism exceeds
     ρα(α − 1) (a cheap screen before the exact engine's own decision)."""
-    rho = to_fraction(claim.rho)
+    rho = rho_bounds(claim.rho)[1]
     pairs = renyi_balls(an_pt.mech(claim.subject), alpha, 128)
     if any(pb.ball is None for pb in pairs):
         return True
@@ -192,6 +233,29 @@ def _exceeds_at(an_pt: Analysis, claim: Any, alpha: Fraction) -> bool:
             return False
         lo, _ = bounds(top.log())
     return lo > rho * alpha * (alpha - 1)
+
+
+def _rho_symbols(rho: Any, P: Parametric) -> set[str]:
+    """The symbols ρ mentions."""
+    if is_transcendental(rho):
+        return {str(s) for s in rho.free_symbols}
+    return set(rational_of(rho, P.ring).variables())
+
+
+def _rho(rho: Any, P: Parametric, index: int) -> Rho:
+    """ρ(s) for the boxes: a rational function of the symbol, or, for an expression with
+    logarithms (log(E)^2/2), its certified enclosure on each bounded box."""
+    if not is_transcendental(rho):
+        return UniRat.of(rational_of(rho, P.ring), index)
+    symbol = sympy.Symbol(P.ring.names[index], real=True)
+    sym = next((s for s in rho.free_symbols if s.name == symbol.name), symbol)
+
+    def ball(box: Box) -> Any:
+        if box.lo is None or box.hi is None:
+            return flint.arb("nan")  # not bounded on a tail: the box proves nothing
+        return sym_ball(rho, {sym: box_ball(box.lo, box.hi)})
+
+    return ball
 
 
 def _fraction(q: Any) -> Fraction:

@@ -39,7 +39,7 @@ from ..numbers import ladder
 from ..numbers.certified import ball_bounds
 from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, is_rational, q_str, to_fraction
-from ..numbers.symbolic import expr_str, is_sym
+from ..numbers.symbolic import expr_str, is_sym, sympy
 from ..theorems.named import CONVERSIONS, NAMED, compare_bound, zcdp_to_dp
 from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Shows, Subject, Verdict, claim
 
@@ -140,21 +140,22 @@ class RenyiClaim(Claim):
 @claim("zcdp")
 @dataclass(frozen=True, kw_only=True)
 class ZCDPClaim(Claim):
-    """M is rho-zCDP: D_alpha(M) <= rho*alpha for every real alpha > 1, over ordered adjacent pairs and adaptive adversaries (Bun-Steinke 2016, Def. 1.1); decided by certified branch and bound over alpha, undecided when D_alpha/alpha touches rho."""
+    """M is rho-zCDP: D_alpha(M) <= rho*alpha for every real alpha > 1, over ordered adjacent pairs and adaptive adversaries (Bun-Steinke 2016, Def. 1.1); decided by certified branch and bound over alpha, undecided when D_alpha/alpha touches rho. rho may be written with logarithms (log(2)^2/2, the eps^2/2 of an eps-DP mechanism, Bun-Steinke 2016, Prop. 1.4): it is then compared through certified enclosures."""
 
     rho: Any = arg(
-        Rational("rho", lo=0, positive=True, symbolic=True), doc="e.g. rho: 1/8, or a rational function of a symbol"
+        Rational("rho", lo=0, positive=True, symbolic=True, transcendental=True),
+        doc="e.g. rho: 1/8, log(2)^2/2, or a function of a symbol such as E/2 or log(E)^2/2",
     )
     negated: ClassVar[bool] = False
     # decided by certified intervals over alpha: no exact value to show or export
     shows = Shows("", "none: zCDP is decided by certified enclosures of D_alpha/alpha, not an exact value")
 
     def statement(self) -> str:
-        rho = expr_str(self.rho) if is_sym(self.rho) else _dec(self.rho)
+        rho = rho_text(self.rho)
         return f"{self.of} is {'not ' if self.negated else ''}{rho}-zCDP"
 
     def params(self) -> dict[str, str]:
-        return {"rho": expr_str(self.rho) if is_sym(self.rho) else q_str(self.rho)}
+        return {"rho": rho_str(self.rho)}
 
     def _result(self, an: Analysis) -> ZCDPResult:
         def run() -> ZCDPResult:
@@ -206,6 +207,21 @@ def readable(x: Any) -> str:
 
 
 _dec = readable
+
+
+def rho_text(x: Any, times: Any = 1) -> str:
+    """ρ·``times`` for reading: a rational as :func:`readable` shows it, an exact real written
+    with logarithms (``log(2)^2/2``) as its expression."""
+    if is_sym(x):
+        t = to_fraction(times)
+        v = x * sympy.Rational(t.numerator, t.denominator)
+        return f"({expr_str(v)})" if isinstance(v, sympy.Add) else expr_str(v)
+    return readable(x * times)
+
+
+def rho_str(x: Any) -> str:
+    """ρ for JSON: the exact fraction, or the exact expression."""
+    return expr_str(x) if is_sym(x) else q_str(x)
 
 
 @claim("conversion")

@@ -61,19 +61,18 @@ def renyi(alpha_text, show_witness, q: Query):
 
 
 @command()
-@click.option("--rho", "rho_text", required=True, help="The zCDP parameter rho, e.g. 1/8 or 0.125.")
+@click.option("--rho", "rho_text", required=True, help="The zCDP parameter rho, e.g. 1/8, 0.125 or log(2)^2/2.")
 @query_options()
 def zcdp(rho_text, q: Query):
     """Whether M is rho-zCDP (Bun-Steinke 2016): D_alpha <= rho*alpha for every real alpha > 1,
     decided by certified branch and bound over alpha (undecided when D_alpha/alpha touches rho);
     for every value of the symbols for a mechanism with symbols (rho may name them)."""
     with q.loaded() as (case, name, mech, _):
-        if query.has_symbols(case.symbols, mech):
-            claim = parse_claim_text(case, f"zcdp: {{rho: {json.dumps(rho_text)}}}", of=name, where="--rho")
+        claim = parse_claim_text(case, f"zcdp: {{rho: {json.dumps(rho_text)}}}", of=name, where="--rho")
+        if query.has_symbols(case.symbols, mech):  # (rho: 1/8, log(2)^2/2, or naming the symbols)
             v = check_claim(claim, Analysis(case.mechanisms, symbols=case.symbols))
             return click.echo(render.verdict_output(name, v, q.as_json))
-        rho = parse_number(rho_text, "--rho", kind="positive")
-        res = check_zcdp(mech, rho, q.opts.make_engine().profile(mech).privloss(Q(0)))
+        res = check_zcdp(mech, claim.rho, q.opts.make_engine().profile(mech).privloss(Q(0)))
     click.echo(render.zcdp_output(name, res, rho_text, q.as_json))
 
 

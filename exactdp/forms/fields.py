@@ -168,16 +168,19 @@ class Rational(Kind):
     hi: Any = None
     positive: bool = False
     symbolic: bool = False  # may use declared symbols (a rational function of them)
+    transcendental: bool = False  # may use log/exp (log(2)^2/2), decided by certified enclosures
 
     def schema(self) -> dict:
         return NUMBER
 
     def text(self) -> str:
         rng = " > 0" if self.positive else ""
-        if self.lo is not None:
+        if self.lo is not None and not (self.positive and self.lo == 0):
             rng += f" >= {self.lo}"
         if self.hi is not None:
             rng += f" <= {self.hi}"
+        if self.transcendental:
+            return f"an exact real{rng}: a rational, or an expression with log and exp"
         return f"an exact rational{rng}"
 
 

@@ -26,6 +26,7 @@ from .element import UnregisteredKindError
 from .ladder import EXP, LL, LQT, LS, OO, QQ, QT, SYM
 from .loglinear import LogLinear
 from .rational import as_q, to_fraction
+from .symball import constant_bounds, is_transcendental, unsupported
 from .symbolic import SymbolTable, expr_str, is_sym, prove_nonneg, sympy, to_sympy
 
 __all__ = [
@@ -101,10 +102,25 @@ def _text(v: Any) -> str:
 
 
 def rational(
-    v: Any, *, what: str, lo: Any = None, hi: Any = None, positive: bool = False, symbols: SymbolTable | None = None
+    v: Any,
+    *,
+    what: str,
+    lo: Any = None,
+    hi: Any = None,
+    positive: bool = False,
+    symbols: SymbolTable | None = None,
+    transcendental: bool = False,
 ) -> Any:
-    """An exact rational with optional bounds ``lo <= v <= hi`` (and ``v > 0`` if ``positive``)."""
+    """An exact rational with optional bounds ``lo <= v <= hi`` (and ``v > 0`` if ``positive``).
+
+    With ``transcendental``, an exact real that no rational holds — ``log(2)^2/2``, ``log(E)^2/2``
+    — is accepted too, as its exact SymPy expression (:func:`_real`)."""
     d = _domain(v, what)
+    shown = _text(v)
+    if transcendental and d not in (QQ, SYM, OO):
+        v, d = to_sympy(v), SYM
+    if transcendental and d is SYM and is_transcendental(v):
+        return _real(v, shown, what, symbols, lo, hi, positive)
     if d is SYM:
         if symbols is not None and not v.is_rational_function(*symbols.symbols.values()):
             raise QuantityError(
@@ -121,6 +137,33 @@ def rational(
         raise QuantityError(f"{what} must be at most {ladder.short(hi)}, found {ladder.short(v)}")
     if positive and v <= 0:
         raise QuantityError(f"{what} must be positive, found {ladder.short(v)}")
+    return v
+
+
+def _real(v: Any, shown: str, what: str, symbols: SymbolTable | None, lo: Any, hi: Any, positive: bool) -> Any:
+    """An exact real written with log and exp (:mod:`exactdp.numbers.symball`).  A constant's
+    bounds are certified here by enclosures; with symbols, the deciders certify them on each box
+    of the symbol they examine (a box where they are not proved proves nothing)."""
+    why = unsupported(v)
+    if why is not None:
+        raise QuantityError(f"{what} = {shown}: {why}", "use +, -, *, /, whole powers, log and exp")
+    if v.free_symbols:
+        if symbols is None:
+            return _symbolic(v, what, symbols)
+        return v
+    try:
+        low, high = constant_bounds(v)
+    except ValueError:
+        raise QuantityError(f"{what} = {shown} is not a bounded real number") from None
+    checks = [(lo, lambda b: low >= b, lambda b: high < b, "at least")]
+    checks += [(hi, lambda b: high <= b, lambda b: low > b, "at most")]
+    checks += [(0, lambda b: low > b, lambda b: high <= b, "greater than")] if positive else []
+    for bound, proved, refuted, rel in checks:
+        if bound is None or proved(to_fraction(bound)):
+            continue
+        if refuted(to_fraction(bound)):
+            raise QuantityError(f"{what} must be {rel} {ladder.short(bound)}, found {shown}")
+        raise QuantityError(f"could not prove {what} = {shown} {rel} {ladder.short(bound)} (certified enclosures)")
     return v
 
 

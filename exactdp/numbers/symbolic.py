@@ -20,6 +20,7 @@ Pólya's sufficient condition for positivity on the orthant (coefficient signs).
 from __future__ import annotations
 
 import itertools
+import re
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -296,7 +297,22 @@ def _size_of(x: sympy.Expr, kids: list) -> tuple[int, int]:
 def expr_str(e: sympy.Expr) -> str:
     """Readable text of a rational function: factored, ``^`` for powers, no floats."""
     e = sympy.factor(sympy.cancel(e)) if e.free_symbols else exact_constant(e)
-    return sympy.sstr(e).replace("**", "^")
+    try:
+        return sympy.sstr(e).replace("**", "^")
+    except ValueError:  # an integer beyond Python's 4300-digit limit for str(): shown cut
+        old = sys.get_int_max_str_digits()
+        sys.set_int_max_str_digits(0)
+        try:
+            text = sympy.sstr(e).replace("**", "^")
+        finally:
+            sys.set_int_max_str_digits(old)
+        return re.sub(r"\d{41,}", lambda m: f"{m.group(0)[:20]}…{m.group(0)[-10:]} ({len(m.group(0))} digits)", text)
+
+
+def is_transcendental(expr: Any) -> bool:
+    """Whether a SymPy value mentions a logarithm, an exponential or e (so it is no rational
+    function of the symbols, and no rational)."""
+    return any(node is sympy.E or isinstance(node, (sympy.log, sympy.exp)) for node in sympy.preorder_traversal(expr))
 
 
 def exact_constant(e: sympy.Expr) -> sympy.Expr:
@@ -308,7 +324,7 @@ def exact_constant(e: sympy.Expr) -> sympy.Expr:
     """
     if e.is_Rational:
         return e
-    if e.is_rational_function():
+    if e.is_rational_function() and not is_transcendental(e):  # log(2)^2/2 stays as written
         return sympy.cancel(sympy.together(e))
     return e
 

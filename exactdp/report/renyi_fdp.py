@@ -19,6 +19,7 @@ from ..analysis.tradeoff import Tradeoff
 from ..analysis.tradeoff_points import VertexTest
 from ..analysis.zcdp import ZCDPResult
 from ..claims import Verdict
+from ..claims.renyi import rho_str
 from ..numbers import ladder
 from ..numbers.ladder import is_inf
 from ..numbers.rational import q_str
@@ -114,7 +115,7 @@ def renyi_any_lines(mechanism: str, results: Sequence[Any], witnesses: Sequence[
 
 def zcdp_to_dict(name: str, res: ZCDPResult) -> dict[str, Any]:
     """The zCDP decision with its evidence (see :class:`~exactdp.analysis.zcdp.ZCDPResult`)."""
-    d: dict[str, Any] = {"mechanism": name, "rho": q_str(res.rho), "status": res.status, "reason": res.reason}
+    d: dict[str, Any] = {"mechanism": name, "rho": rho_str(res.rho), "status": res.status, "reason": res.reason}
     d["boxes"] = res.boxes
     if res.alpha is not None:
         d["alpha"] = str(res.alpha)

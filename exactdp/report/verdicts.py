@@ -35,6 +35,8 @@ box_lines = deferred("exactdp.claims.calibrate:box_lines")
 box_dict = deferred("exactdp.claims.calibrate:box_dict")
 mu_text = deferred("exactdp.claims.fdp:mu_text")
 readable = deferred("exactdp.claims.renyi:readable")
+rho_text = deferred("exactdp.claims.renyi:rho_text")
+rho_str = deferred("exactdp.claims.renyi:rho_str")
 interval_text = deferred("exactdp.theorems.advanced:interval_text")
 calibration_interval_dict = deferred("exactdp.report.parametric:calibration_interval_dict")
 piece_dict = deferred("exactdp.report.parametric:piece_dict")
@@ -516,7 +518,7 @@ def _zcdp(v: Verdict) -> Shown:
     best lower bound of sup D_alpha/alpha found) and the branch and bound's account."""
     c: Any = v.claim
     res = v.facts["zcdp"]
-    values: dict[str, Any] = {"rho": q_str(c.rho), "status": res.status, "boxes": res.boxes}
+    values: dict[str, Any] = {"rho": rho_str(c.rho), "status": res.status, "boxes": res.boxes}
     if res.alpha is not None:
         values["alpha"] = str(res.alpha)
     if res.divergence is not None:
@@ -525,16 +527,16 @@ def _zcdp(v: Verdict) -> Shown:
         values["ratio_lower_bound"] = str(res.ratio)
     if res.status == "fails":
         at = (
-            f"D_{res.alpha} in {enclosure_interval(res.divergence)} > rho*alpha = {readable(c.rho * res.alpha)}"
+            f"D_{res.alpha} in {enclosure_interval(res.divergence)} > rho*alpha = {rho_text(c.rho, res.alpha)}"
             if res.alpha is not None and res.divergence is not None
             else "D_alpha = inf for every alpha > 1"
         )
-        return Shown(f"not {readable(c.rho)}-zCDP: {at}", res.reason, values)
+        return Shown(f"not {rho_text(c.rho)}-zCDP: {at}", res.reason, values)
     closest = ""
     if res.alpha is not None and res.ratio is not None:
         closest = f"; sup D_alpha/alpha >= {readable(res.ratio)} (at alpha = {res.alpha})"
     if res.status == "holds":
-        return Shown(f"D_alpha <= {readable(c.rho)}*alpha for every alpha > 1{closest}", res.reason, values)
+        return Shown(f"D_alpha <= {rho_text(c.rho)}*alpha for every alpha > 1{closest}", res.reason, values)
     return Shown(f"undecided{closest}", res.reason, values)
 
 

@@ -63,7 +63,18 @@ from ...numbers.certified import arb_prec, ball_bounds
 from ..zcdp import chord_verified
 from .boxes import TAIL_CAP, Box, KLGame, UniRat, Val, _Eval, _fmpq, _nonneg, _upper, _vmax, initial_boxes
 
-__all__ = ["ZBoxResult", "ZGame", "decide_zcdp_boxes", "ALPHA_BOXES", "INFINITE", "HOLDS", "FAILS", "UNDECIDED"]
+__all__ = [
+    "ZBoxResult",
+    "ZGame",
+    "Rho",
+    "rho_ball",
+    "decide_zcdp_boxes",
+    "ALPHA_BOXES",
+    "INFINITE",
+    "HOLDS",
+    "FAILS",
+    "UNDECIDED",
+]
 
 HOLDS, FAILS, UNDECIDED = "holds", "fails", "undecided"
 ALPHA_BOXES = 256
@@ -292,6 +303,17 @@ def _log_upper(x: Any) -> Fraction | None:
     return ball_bounds(flint.arb(_fmpq(hi)).log())[1]
 
 
+Rho = UniRat | Callable[[Box], Any]
+"""ρ(s): a rational function of the symbol, or a function giving a certified enclosure of ρ on a
+box (an expression with logarithms, :func:`exactdp.numbers.symball.sym_ball`; a ball that is not
+finite where it cannot be bounded, as on a tail)."""
+
+
+def rho_ball(rho: Rho, ev: _Eval, box: Box) -> Any:
+    """An Arb ball containing ρ(s) for every s of the box."""
+    return ev.val(rho).r if isinstance(rho, UniRat) else rho(box)
+
+
 @dataclass
 class _BoxCheck:
     """Whether g ≥ 0 on (1, ∞) × box, and the order where it came closest to failing."""
@@ -302,13 +324,13 @@ class _BoxCheck:
 
 
 def _check_box(
-    zg: ZGame, rho: UniRat, box: Box, min_alpha_width: Fraction = Fraction(1, 1 << 20), centred: bool = False
+    zg: ZGame, rho: Rho, box: Box, min_alpha_width: Fraction = Fraction(1, 1 << 20), centred: bool = False
 ) -> _BoxCheck:
     """Whether g ≥ 0 on (1, ∞) × box (module docstring); α-boxes narrower than ``min_alpha_width``
     are not split, and ``centred`` bounds the Rényi sums by centred forms too (calibration asks
     for both, next to where the claim changes)."""
     ev = _Eval(box, None if box.tail else box.point())
-    r = ev.val(rho).r
+    r = rho_ball(rho, ev, box)
     if not r.is_finite():
         return _BoxCheck(False, None, "rho or a likelihood ratio is unbounded there")
     if not r > 0:
@@ -354,10 +376,10 @@ _GRID = [Fraction(1) + Fraction(1, 2**k) for k in (8, 6, 4, 2)] + [Fraction(k) f
 """Orders tried first to prove a box of ``not_zcdp`` (D_α > ρα at one of them on the whole box)."""
 
 
-def _check_box_not(zg: ZGame, rho: UniRat, box: Box, alphas: list[Fraction]) -> _BoxCheck:
+def _check_box_not(zg: ZGame, rho: Rho, box: Box, alphas: list[Fraction]) -> _BoxCheck:
     """Whether D_α > ρα at one order α of ``alphas`` for every s of the box (not ρ-zCDP there)."""
     ev = _Eval(box, None if box.tail else box.point())
-    r = ev.val(rho).r
+    r = rho_ball(rho, ev, box)
     if not r.is_finite():
         return _BoxCheck(False, None, "rho is unbounded there")
     rho_hi = ball_bounds(r)[1]
@@ -373,7 +395,7 @@ Refute = Callable[[Fraction, Fraction | None], tuple[Any, Fraction | None]]
 
 def decide_zcdp_boxes(
     zg: ZGame,
-    rho: UniRat,
+    rho: Rho,
     domain: tuple[Fraction | None, bool, Fraction | None, bool],
     refute: Refute,
     name: str,
