@@ -11,15 +11,27 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
+import flint
 import mpmath
 import pytest
 import sympy
-from hypothesis import given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from exactdp.analysis.parametric.logpoly import even_nonnegative, formally_zero
+from exactdp.analysis.parametric import Ring, pgame
+from exactdp.analysis.parametric.algebraic import compare, rational, real_roots
+from exactdp.analysis.parametric.boxes import UniRat
+from exactdp.analysis.parametric.logpoly import LogBasis, even_nonnegative, formally_zero
+from exactdp.analysis.parametric.zcdp_steps import step_sums, steps_prove
+from exactdp.analysis.profile import privloss
+from exactdp.analysis.zcdp import check_zcdp
+from exactdp.claims.parametric import numeric_mechanism, sympy_point
+from exactdp.numbers import Q
 from exactdp.numbers.symball import constant_bounds, sym_ball
+from exactdp.numbers.symbolic import SymbolBounds, SymbolTable, exact_constant
 from exactdp.verify import Options, verify_file, verify_text
+
+from .test_parametric import sym_mechanisms
 
 E = sympy.Symbol("E", positive=True)
 
@@ -137,10 +149,75 @@ def test_formal_identities_are_identities(coeffs, k, e):
     if even_nonnegative(expr):
         with mpmath.workdps(30):
             val = sympy.lambdify(E, expr, "mpmath")(mpmath.mpf(e.numerator) / e.denominator)
-            assert val >= -mpmath.mpf(10) ** -20
+            assert val >= -(mpmath.mpf(10) ** -20)
 
 
 def test_formal_checks_refuse_what_is_not_proved():
     assert not formally_zero(sympy.log(6) - sympy.log(2) - sympy.log(4))
     assert not even_nonnegative(sympy.log(E) ** 2 / 4 - sympy.log(E) ** 2 / 2)
     assert not even_nonnegative((E - 1) ** 2 / 2 - sympy.log(E) ** 2 / 2)  # true, but not formally
+
+
+# --- the step-by-step bound against the concrete engine ---------------------------------------
+
+TABLE_MID = SymbolTable.build([SymbolBounds("p", Q(1, 4), True, Q(3, 4), True)])
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(mech=sym_mechanisms(TABLE_MID, max_depth=2), data=st.data())
+def test_the_step_bound_is_never_refuted_by_the_concrete_engine(mech, data):
+    """rho = N * sum over the game's distinct likelihood ratios r of log(r)^2/2, N the number of
+    chance nodes, is at least every step sum, and the step-by-step bound (Bun-Steinke 2016,
+    Prop. 1.4 per step, Lemma 2.3 along a history) must prove it; the exact concrete engine must
+    then not find the mechanism failing rho-zCDP at rational values of p."""
+    ring = Ring(["p"])
+    game = pgame(mech, ring)
+    positive = _positive_on(Fraction(1, 4), Fraction(3, 4))
+    ratios = {
+        row[i] / row[j]
+        for node in game.nodes
+        if node[0] == "chance"
+        for row in node[1]
+        for i, j in game.ordered_pairs
+        if not row[i].is_zero() and not row[j].is_zero()
+    }
+    assume(ratios and all(positive(r) for r in ratios))
+    assume(step_sums(game, LogBasis(), positive) is not None)
+    n = sum(1 for node in game.nodes if node[0] == "chance")
+    rho = sum((n * sympy.log(r.to_sympy()) ** 2 / 2 for r in ratios), sympy.Integer(0))
+    assert steps_prove(game, rho, positive)
+    p = sympy.Symbol("p")
+    x = data.draw(st.fractions(min_value=Fraction(1, 4), max_value=Fraction(3, 4), max_denominator=12))
+    concrete = numeric_mechanism(mech, sympy_point(TABLE_MID, {"p": flint.fmpq(x.numerator, x.denominator)}))
+    here = exact_constant(rho.xreplace({p: sympy.Rational(x.numerator, x.denominator)}))
+    if here != 0:
+        assert check_zcdp(concrete, here, privloss(concrete, 0)).status != "fails", (x, rho)
+
+
+def test_the_step_bound_refuses_a_smaller_rho():
+    """RR_E (x) RR_E: the steps give log(E)^2; log(E)^2/2 is not proved by them (and is false)."""
+    text = _case("  - zcdp: {of: RR, rho: log(E)^2/2}\n", "E: {gt: 1, le: 4}").replace("EPS", "log(E)")
+    text = text.replace("claims:", "  RR: {compose: [R, R]}\nclaims:")
+    (v,) = verify_text(text, "z.yaml", Options()).verdicts
+    assert v.status.value == "fails" and v.facts["there"].status.value == "fails"
+
+
+def _positive_on(lo: Fraction, hi: Fraction):
+    """Whether a ratio (a RatFun of p) is positive and finite on [lo, hi]: no root of its numerator
+    or denominator there."""
+
+    def positive(r):
+        if not r.variables():
+            return bool(r.to_sympy() > 0)
+        u = UniRat.of(r, 0)
+        for f in (u.num, u.den):
+            for root, _ in real_roots(f.numer()) if f.degree() > 0 else []:
+                a, b = (
+                    rational(flint.fmpq(lo.numerator, lo.denominator)),
+                    rational(flint.fmpq(hi.numerator, hi.denominator)),
+                )
+                if compare(root, a) >= 0 and compare(root, b) <= 0:
+                    return False
+        return True
+
+    return positive

@@ -39,6 +39,7 @@ from ..analysis.parametric.logpoly import even_nonnegative
 from ..analysis.parametric.zcdp_boxes import FAILS as Z_FAILS
 from ..analysis.parametric.zcdp_boxes import HOLDS as Z_HOLDS
 from ..analysis.parametric.zcdp_boxes import Rho, ZGame, decide_zcdp_boxes
+from ..analysis.parametric.zcdp_steps import steps_prove
 from ..analysis.renyi_certified import bounds, renyi_balls
 from ..analysis.zcdp import rho_bounds
 from ..errors import ExactDPError, VerificationError
@@ -92,12 +93,13 @@ def decide_zcdp_by_boxes(claim: Any, an: Analysis) -> Verdict:
     if zg.infinite():
         return _infinite(claim, an, zg, name, dom)
     if not negated:
-        try:
-            proved = _by_pure_dp(claim, an, P)
-        except ExactDPError:  # a limit reached on the way (a degree, the cells): the boxes decide
-            proved = None
-        if proved is not None:
-            return proved
+        for route in (lambda: _by_steps(claim, an, P, game, index, dom), lambda: _by_pure_dp(claim, an, P)):
+            try:
+                proved = route()
+            except ExactDPError:  # a limit reached on the way (a degree, the cells): the boxes decide
+                proved = None
+            if proved is not None:
+                return proved
     lo = None if dom.lo is None else _fraction(dom.lo)
     hi = None if dom.hi is None else _fraction(dom.hi)
     res = decide_zcdp_boxes(
@@ -116,6 +118,37 @@ def decide_zcdp_by_boxes(claim: Any, an: Analysis) -> Verdict:
         facts.update(refuted_at={name: flint.fmpq(res.at.numerator, res.at.denominator)}, there=res.there)
         return Verdict(claim, FAILS, facts, res.there.witness)
     return Verdict(claim, UNDECIDED, facts, reason=res.reason)
+
+
+def _by_steps(claim: Any, an: Analysis, P: Parametric, game: Any, index: int, dom: Any) -> Verdict | None:
+    """``zcdp`` holds when ρ(s) ≥ Σ ε_ν(s)²/2 along every history of the game, proved formally
+    (:mod:`~exactdp.analysis.parametric.zcdp_steps`: each step is ε_ν²/2-zCDP by Bun & Steinke
+    2016, Prop. 1.4, and the steps compose); None when not proved."""
+    if len(game.nodes) > _MAX_STEP_NODES:
+        return None
+    name = P.ring.names[index]
+
+    def positive(r: Any) -> bool:
+        if not r.variables():
+            return bool(r.to_sympy() > 0)
+        if set(r.variables()) != {name}:
+            return False
+        u = UniRat.of(r, index)
+        return not any(_in(x, dom) for f in (u.num, u.den) if f.degree() > 0 for x, _ in real_roots(f.numer()))
+
+    plain = {s: sympy.Symbol(s.name) for s in getattr(claim.rho, "free_symbols", ())}
+    rho = claim.rho.xreplace(plain) if is_sym(claim.rho) else to_sympy(claim.rho)
+    if not steps_prove(game, rho, positive):
+        return None
+    why = (
+        "every step of every history has likelihood ratios within e^(+-eps_i), so it is eps_i^2/2-zCDP "
+        "(Bun-Steinke 2016, Prop. 1.4), the steps compose (Lemma 2.3), and rho >= the sum of eps_i^2/2 along "
+        "every history (formally, as polynomials in the logarithms)"
+    )
+    return Verdict(claim, HOLDS, {"domains": tuple(P.domains), "symbol_boxes": 0, "why": why})
+
+
+_MAX_STEP_NODES = 4000  # a larger game is left to the boxes (the bound converts each ratio with SymPy)
 
 
 def _by_pure_dp(claim: Any, an: Analysis, P: Parametric) -> Verdict | None:
