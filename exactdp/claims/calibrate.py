@@ -61,7 +61,7 @@ from .parametric import (
     involves_symbols,
     load_deciders,
 )
-from .parametric_boxcal import BOX_TARGETS, calibrate_by_boxes
+from .parametric_boxcal import by_calibration_boxes, calibrate_by_boxes
 
 __all__ = ["Calibration", "calibrate", "CalibrateClaim", "RootOf", "Range", "set_text"]
 
@@ -124,7 +124,7 @@ def calibrate(target: Claim, an: Analysis, *, symbol: str | None = None) -> Cali
     """
     P = Parametric(an, calibrating=True)
     load_deciders()
-    if target.kind in BOX_TARGETS:
+    if by_calibration_boxes(target):
         name, k, got = calibrate_by_boxes(target, an, symbol)
         return Calibration(target, name, P.domains[k], got.holds, 0, got)
     make = HANDLERS.get(target.kind)

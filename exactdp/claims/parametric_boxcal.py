@@ -52,11 +52,13 @@ from ..analysis.parametric.zcdp_boxes import _GRID, ZGame, _check_box, _check_bo
 from ..errors import VerificationError
 from ..lazy import flint
 from ..numbers.certified import arb_prec
+from ..numbers.ladder import is_inf
 from .base import FAILS, HOLDS, Analysis, Claim
 from .parametric import Parametric, analysis_at, claim_at
 from .parametric_boxes import ONE_AT_A_TIME, one_symbol
+from .parametric_renyi_boxes import by_fraction_boxes, fraction_problem, fraction_side
 
-__all__ = ["Gap", "BoxSet", "calibrate_by_boxes", "BOX_TARGETS", "DIGITS"]
+__all__ = ["Gap", "BoxSet", "calibrate_by_boxes", "by_calibration_boxes", "BOX_TARGETS", "DIGITS"]
 
 BOX_TARGETS = ("zcdp", "not_zcdp", "gdp", "not_gdp")
 """Target kinds calibrated here."""
@@ -318,10 +320,40 @@ def _point_status(target: Claim, an: Analysis, name: str, parts: list[_Part], k:
     return GAP, False
 
 
+# --- Rényi divergence at a fractional order ----------------------------------------------------
+
+
+def _renyi_fraction(target: Any, an: Analysis, P: Parametric) -> tuple[str, int, BoxSet]:
+    """``renyi: {alpha: 3/2, at_most: X}`` (``exceeds``, ``equals``): each box is proved one way
+    by the upper and lower bounds of D_α on it against the enclosure of X
+    (:func:`~exactdp.claims.parametric_renyi_boxes.fraction_side`); an ``equals`` target is
+    never proved on a box, only refuted, so its set lies in the gaps."""
+    sense = next(k for k in ("equals", "at_most", "exceeds") if getattr(target, k) is not None)
+    if is_inf(getattr(target, sense)):
+        raise Undecided(f"a {sense} bound of inf: compare the Renyi divergence with a finite bound")
+    pb = fraction_problem(target, P, ONE_AT_A_TIME)
+    dom = pb.dom
+
+    def classify(box: Box) -> str | None:
+        side = fraction_side(pb, box, _prec(box))
+        return None if side is None else (S_HOLDS if side == "holds" else S_FAILS)
+
+    lo, hi = (None if x is None else rational(x) for x in (dom.lo, dom.hi))
+    parts, boxes, reason = _parts(classify, lo, dom.lo_closed, hi, dom.hi_closed, (dom.lo, dom.hi), pb.name)
+    return pb.name, pb.index, _finish(target, an, pb.name, parts, boxes, reason)
+
+
+def by_calibration_boxes(target: Claim) -> bool:
+    """Whether ``calibrate`` finds the target's set by certified boxes (:func:`calibrate_by_boxes`):
+    zCDP, Gaussian DP, and Rényi divergences at a fractional order."""
+    return target.kind in BOX_TARGETS or by_fraction_boxes(target)
+
+
 def calibrate_by_boxes(target: Claim, an: Analysis, symbol: str | None) -> tuple[str, int, BoxSet]:
     """The symbol's name and index, and what the boxes prove of the set where ``target`` holds."""
     P = Parametric(an)
-    name, index, got = (_zcdp if target.kind in ("zcdp", "not_zcdp") else _gdp)(target, an, P)
+    how = _renyi_fraction if by_fraction_boxes(target) else _zcdp if target.kind in ("zcdp", "not_zcdp") else _gdp
+    name, index, got = how(target, an, P)
     if symbol is not None and symbol != name:
         raise Undecided(f"the answer depends on {name}, not on {symbol}")
     return name, index, got
