@@ -30,7 +30,7 @@ from typing import Any
 
 from .. import limits
 from ..analysis.parametric import Undecided
-from ..analysis.parametric.boxes import TAIL_CAP, Box, Target, UniRat, _Eval, initial_boxes
+from ..analysis.parametric.boxes import TAIL_CAP, Box, Target, UniRat, Val, _Eval, _fmpq, _log, _upper, initial_boxes
 from ..analysis.parametric.zcdp_boxes import INFINITE, ZGame
 from ..errors import VerificationError
 from ..lazy import flint
@@ -86,20 +86,36 @@ def fraction_side(pb: FractionProblem, box: Box, prec: int = _PREC) -> str | Non
     its negation for every value of the closed box; None when they prove neither."""
     with arb_prec(prec):  # the box's balls too: at 53 bits a box narrower than 2^-50 is lost
         ev = _Eval(box, None if box.tail else box.point())
-        x = pb.target.val(ev).r
-        if not x.is_finite():  # the bound is not enclosed on this box (a tail, or a log near 0)
+        x = pb.target.val(ev)
+        if not x.r.is_finite():  # the bound is not enclosed on this box (a tail, or a log near 0)
             return None
-        x_lo, x_hi = ball_bounds(x)
-        up, low = pb.zg.sum_upper(ev, pb.alpha), pb.zg.sum_lower(ev, pb.alpha)
-    k = pb.alpha - 1
-    d_hi = None if up is None else up / k  # D_α <= d_hi on the box
-    above = low is INFINITE or (low is not None and not isinstance(low, str) and low / k > x_hi)  # D_α > X on the box
-    below = d_hi is not None and d_hi < x_lo
+        lo, hi = _excess(pb, ev, x)
+    above = lo is not None and lo > 0  # D_α > X on the box
     if pb.sense == "at_most":
-        return "holds" if d_hi is not None and d_hi <= x_lo else "fails" if above else None
+        return "holds" if hi is not None and hi <= 0 else "fails" if above else None
     if pb.sense == "exceeds":
-        return "holds" if above else "fails" if d_hi is not None and d_hi <= x_lo else None
-    return "fails" if above or below else None  # equals: never proved on a box
+        return "holds" if above else "fails" if hi is not None and hi <= 0 else None
+    return "fails" if above or (hi is not None and hi < 0) else None  # equals: never proved on a box
+
+
+def _excess(pb: FractionProblem, ev: _Eval, x: Val) -> tuple[Fraction | None, Fraction | None]:
+    """Rational bounds (None: none found) of D_α − X on the box: by the bounds of D_α and of X
+    apart, and (a box that is not a tail) by the centred form of D_α − X, whose slope is far
+    narrower where both move together (next to a boundary where X depends on the symbol); a view
+    possible under one dataset only gives the lower bound 1 (D_α = ∞ on the box)."""
+    k = pb.alpha - 1
+    x_lo, x_hi = ball_bounds(x.r)
+    up, low = pb.zg.sum_upper(ev, pb.alpha), pb.zg.sum_lower(ev, pb.alpha)
+    lo = Fraction(1) if low is INFINITE else None if low is None else low / k - x_hi  # type: ignore[operator]
+    hi = None if up is None else up / k - x_lo
+    s = None if ev.box.tail or low is INFINITE else pb.zg.sum_val(ev, pb.alpha)
+    if s is not None and s.bounded and s.r > 0:
+        f = _log(s).scale(flint.arb(_fmpq(1 / k))) - x
+        f_hi = _upper(f, ev.box, ev.centre)
+        f_lo = _upper(Val(-f.c, -f.r, None if f.L is None else -f.L), ev.box, ev.centre)
+        hi = f_hi if hi is None or (f_hi is not None and f_hi < hi) else hi
+        lo = -f_lo if f_lo is not None and (lo is None or -f_lo > lo) else lo
+    return lo, hi
 
 
 def decide_fraction_boxes(claim: Any, an: Analysis) -> Verdict:
