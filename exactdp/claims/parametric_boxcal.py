@@ -56,7 +56,7 @@ from ..numbers.ladder import is_inf
 from .base import FAILS, HOLDS, Analysis, Claim
 from .parametric import Parametric, analysis_at, claim_at
 from .parametric_boxes import ONE_AT_A_TIME, one_symbol
-from .parametric_renyi_boxes import by_fraction_boxes, fraction_problem, fraction_side
+from .parametric_renyi_boxes import by_fraction_boxes, fraction_problem, fraction_side, one_crossing
 
 __all__ = ["Gap", "BoxSet", "calibrate_by_boxes", "by_calibration_boxes", "BOX_TARGETS", "DIGITS"]
 
@@ -82,6 +82,9 @@ class Gap:
     digits: int
     narrow: bool
     switch: bool = True  # between a stretch where the target holds and one where it fails
+    point: bool = False
+    """The target holds at exactly one value in the gap (proved: an ``equals`` target whose two
+    sides differ in sign at the gap's ends and whose difference is strictly monotone on it)."""
 
     def text(self) -> str:
         return Interval(self.name, self.lo, False, self.hi, False).text()
@@ -108,6 +111,7 @@ class _Part:
     hi_closed: bool
     status: str
     narrow: bool = True
+    point: bool = False
 
 
 def _prec(box: Box) -> int:
@@ -205,6 +209,7 @@ def _finish(target: Claim, an: Analysis, name: str, parts: list[_Part], boxes: i
                 0 if dec is None else dec[1],
                 p.narrow,
                 len(near) == 2,
+                p.point,
             )
         )
 
@@ -326,8 +331,10 @@ def _point_status(target: Claim, an: Analysis, name: str, parts: list[_Part], k:
 def _renyi_fraction(target: Any, an: Analysis, P: Parametric) -> tuple[str, int, BoxSet]:
     """``renyi: {alpha: 3/2, at_most: X}`` (``exceeds``, ``equals``): each box is proved one way
     by the upper and lower bounds of D_α on it against the enclosure of X
-    (:func:`~exactdp.claims.parametric_renyi_boxes.fraction_side`); an ``equals`` target is
-    never proved on a box, only refuted, so its set lies in the gaps."""
+    (:func:`~exactdp.claims.parametric_renyi_boxes.fraction_side`).  An ``equals`` target is
+    never proved on a box, only refuted, so its set lies in the gaps; a gap where D_α − X changes
+    sign and is strictly monotone holds it at exactly one value
+    (:func:`~exactdp.claims.parametric_renyi_boxes.one_crossing`)."""
     sense = next(k for k in ("equals", "at_most", "exceeds") if getattr(target, k) is not None)
     if is_inf(getattr(target, sense)):
         raise Undecided(f"a {sense} bound of inf: compare the Renyi divergence with a finite bound")
@@ -340,6 +347,12 @@ def _renyi_fraction(target: Any, an: Analysis, P: Parametric) -> tuple[str, int,
 
     lo, hi = (None if x is None else rational(x) for x in (dom.lo, dom.hi))
     parts, boxes, reason = _parts(classify, lo, dom.lo_closed, hi, dom.hi_closed, (dom.lo, dom.hi), pb.name)
+    for k, p in enumerate(parts):
+        if sense == "equals" and p.status == GAP and p.narrow and 0 < k < len(parts) - 1:
+            a, b = p.lo, p.hi  # rational: the ends of the proved stretches on either side
+            if a is not None and b is not None and a.q is not None and b.q is not None:
+                ends = fraction(a.q), fraction(b.q)
+                p.point = one_crossing(pb, *ends, _prec(Box(*ends)))
     return pb.name, pb.index, _finish(target, an, pb.name, parts, boxes, reason)
 
 

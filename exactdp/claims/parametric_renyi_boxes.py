@@ -40,7 +40,14 @@ from .base import FAILS, HOLDS, UNDECIDED, Analysis, Verdict
 from .parametric import DECIDERS, Parametric, analysis_at, claim_at
 from .parametric_boxes import _fraction, _key, _target, one_symbol
 
-__all__ = ["by_fraction_boxes", "decide_fraction_boxes", "FractionProblem", "fraction_problem", "fraction_side"]
+__all__ = [
+    "by_fraction_boxes",
+    "decide_fraction_boxes",
+    "FractionProblem",
+    "fraction_problem",
+    "fraction_side",
+    "one_crossing",
+]
 
 _PREC = 96
 _NARROW = Fraction(1, 2**40)
@@ -108,14 +115,38 @@ def _excess(pb: FractionProblem, ev: _Eval, x: Val) -> tuple[Fraction | None, Fr
     up, low = pb.zg.sum_upper(ev, pb.alpha), pb.zg.sum_lower(ev, pb.alpha)
     lo = Fraction(1) if low is INFINITE else None if low is None else low / k - x_hi  # type: ignore[operator]
     hi = None if up is None else up / k - x_lo
-    s = None if ev.box.tail or low is INFINITE else pb.zg.sum_val(ev, pb.alpha)
-    if s is not None and s.bounded and s.r > 0:
-        f = _log(s).scale(flint.arb(_fmpq(1 / k))) - x
+    f = None if ev.box.tail or low is INFINITE else _difference(pb, ev)
+    if f is not None:
         f_hi = _upper(f, ev.box, ev.centre)
         f_lo = _upper(Val(-f.c, -f.r, None if f.L is None else -f.L), ev.box, ev.centre)
         hi = f_hi if hi is None or (f_hi is not None and f_hi < hi) else hi
         lo = -f_lo if f_lo is not None and (lo is None or -f_lo > lo) else lo
     return lo, hi
+
+
+def one_crossing(pb: FractionProblem, lo: Fraction, hi: Fraction, prec: int) -> bool:
+    """Whether D_α − X vanishes at exactly one value of [lo, hi]: it has opposite certified signs
+    at lo and at hi (so a zero, by continuity: its derivative is enclosed, below) and an enclosure
+    of its derivative on the whole interval that excludes 0 (so at most one zero)."""
+    with arb_prec(prec):
+        ends = [_difference(pb, _Eval(Box(x, x), x)) for x in (lo, hi)]
+        ev = _Eval(Box(lo, hi), (lo + hi) / 2)
+        ev.x_c = ev.x_r  # a centre ball that is the whole box: each slope is then a derivative enclosure
+        mid = _difference(pb, ev)
+    if None in ends or mid is None or mid.L is None:
+        return False
+    a, b = (e.r for e in ends)  # type: ignore[union-attr]
+    crosses = (a < 0 and b > 0) or (a > 0 and b < 0)
+    return bool(crosses and mid.L.is_finite() and (mid.L > 0 or mid.L < 0))
+
+
+def _difference(pb: FractionProblem, ev: _Eval) -> Val | None:
+    """D_α − X on a box that is not a tail, as a centred form; None when not enclosed."""
+    s = pb.zg.sum_val(ev, pb.alpha)
+    x = pb.target.val(ev)
+    if s is None or not s.bounded or not s.r > 0 or not x.bounded:
+        return None
+    return _log(s).scale(flint.arb(_fmpq(1 / (pb.alpha - 1)))) - x
 
 
 def decide_fraction_boxes(claim: Any, an: Analysis) -> Verdict:
