@@ -171,3 +171,9 @@ def test_a_sliver_next_to_the_boundary_is_bisected_further():
     sc = bc.scan(classify, Fraction(1), Fraction(5), digits=16, name="E")
     (g,) = [s for s in sc.stretches if s.status == bc.GAP]
     assert g.lo < xs < g.hi and [s.status for s in sc.stretches] == [bc.HOLDS, bc.GAP, bc.FAILS]
+
+
+def test_the_renyi_command_at_a_fractional_order_with_a_symbol_says_what_is_decided_instead():
+    r = CliRunner().invoke(main, ["renyi", str(CASE), "--of", "R", "--alpha", "3/2"])
+    assert r.exit_code == 2 and "D_3/2 with symbols has no closed form here" in r.output
+    assert 'exactdp calibrate CASE --target "renyi: {alpha: 3/2, at_most: X}"' in r.output
