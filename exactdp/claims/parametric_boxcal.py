@@ -1,9 +1,10 @@
-r"""Calibrating a zCDP or Gaussian-DP target: where it is proved to hold, to fail, and the gaps between.
+r"""Calibrating a zCDP, Gaussian-DP or fractional-order Rényi target: where it is proved to hold, to fail, and the gaps between.
 
 ``exactdp calibrate CASE --target "zcdp: {rho: 1/2}"`` (``not_zcdp``, ``gdp: {mu: 1}``,
-``not_gdp``) and the ``calibrate`` claim with such a target: the claim is decided by certified
-boxes of the symbol (Bun & Steinke 2016, Def. 1.1, for zCDP; Dong, Roth & Su 2022, Def. 2.6, for
-Gaussian DP), which prove a claim — or its negation — on a whole box, so the set where it holds
+``not_gdp``, ``renyi: {alpha: 3/2, at_most: X}``) and the ``calibrate`` claim with such a target:
+the claim is decided by certified boxes of the symbol (Bun & Steinke 2016, Def. 1.1, for zCDP;
+Dong, Roth & Su 2022, Def. 2.6, for Gaussian DP; Mironov 2017, Def. 3, for the Rényi
+divergence), which prove a claim — or its negation — on a whole box, so the set where it holds
 is found as proved stretches and narrow gaps between them
 (:func:`~exactdp.analysis.parametric.box_calibrate.scan`):
 
