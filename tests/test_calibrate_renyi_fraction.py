@@ -19,12 +19,18 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from exactdp.analysis.parametric import Undecided
 from exactdp.analysis.parametric import box_calibrate as bc
 from exactdp.caseio import load_case
 from exactdp.caseio.case import parse_claim_text
 from exactdp.claims.base import FAILS, HOLDS, Analysis
+from exactdp.claims.calibrate import calibrate
 from exactdp.claims.parametric import analysis_at, claim_at
+from exactdp.claims.renyi import RenyiClaim
 from exactdp.cli import main
+from exactdp.numbers import Q
+
+from .test_parametric import TABLE_OPEN, sym_mechanisms
 
 ROOT = Path(__file__).resolve().parent.parent
 CASE = ROOT / "cases/parametric/calibrate-renyi-fraction.yaml"
@@ -177,3 +183,24 @@ def test_the_renyi_command_at_a_fractional_order_with_a_symbol_says_what_is_deci
     r = CliRunner().invoke(main, ["renyi", str(CASE), "--of", "R", "--alpha", "3/2"])
     assert r.exit_code == 2 and "D_3/2 with symbols has no closed form here" in r.output
     assert 'exactdp calibrate CASE --target "renyi: {alpha: 3/2, at_most: X}"' in r.output
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data(), st.sampled_from([Q(3, 2), Q(5, 3)]), st.sampled_from([Q(1, 10), Q(1, 2)]))
+def test_random_mechanisms_stretches_agree_with_the_concrete_engine(data, alpha, c):
+    """Random games with a parameter p in (0, 1): at random rational values inside each stretch the
+    boxes proved, the exact concrete engine gives the same verdict."""
+    mech = data.draw(sym_mechanisms(TABLE_OPEN, max_depth=2))
+    an = Analysis({"T": mech}, symbols=TABLE_OPEN)
+    claim = RenyiClaim(of="T", alpha=alpha, at_most=c)
+    try:
+        cal = calibrate(claim, an)
+    except Undecided:
+        return
+    for ivs, want in ((cal.boxes.holds, HOLDS), (cal.boxes.fails, FAILS)):
+        for iv in ivs:
+            lo, hi = (Fraction(int(e.q.p), int(e.q.q)) for e in (iv.lo, iv.hi))
+            t = lo + (hi - lo) * data.draw(st.fractions(min_value=0, max_value=1, max_denominator=50))
+            if (t == lo and not iv.lo_closed) or (t == hi and not iv.hi_closed):
+                continue
+            assert claim.check(analysis_at(an, {"p": Q(t.numerator, t.denominator)})).status == want, (iv.text(), t)
