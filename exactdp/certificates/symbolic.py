@@ -256,7 +256,8 @@ def _cells(claim: Any, an: Any, E: Engines, name: str, s: Any, sym: dict, holds_
     facts = E.facts(claim)
     if "pieces" not in facts:
         raise NoCertificate(
-            "decided by certified boxes (a KL divergence or Gaussian DP is transcendental in the symbol): "
+            "decided by certified boxes (a KL or fractional-order Renyi divergence, zCDP or Gaussian DP is transcendental "
+            "in the symbol): "
             "there are no exact cells for the checker"
         )
     ends, opens = _ends(facts["pieces"])

@@ -61,7 +61,7 @@ from .parametric import (
     involves_symbols,
     load_deciders,
 )
-from .parametric_boxcal import BOX_TARGETS, calibrate_by_boxes
+from .parametric_boxcal import by_calibration_boxes, calibrate_by_boxes
 
 __all__ = ["Calibration", "calibrate", "CalibrateClaim", "RootOf", "Range", "set_text"]
 
@@ -124,7 +124,7 @@ def calibrate(target: Claim, an: Analysis, *, symbol: str | None = None) -> Cali
     """
     P = Parametric(an, calibrating=True)
     load_deciders()
-    if target.kind in BOX_TARGETS:
+    if by_calibration_boxes(target):
         name, k, got = calibrate_by_boxes(target, an, symbol)
         return Calibration(target, name, P.domains[k], got.holds, 0, got)
     make = HANDLERS.get(target.kind)
@@ -530,8 +530,8 @@ class CalibrateClaim(Claim):
         if cal.boxes is not None:
             if not all(g.narrow for g in cal.boxes.gaps):
                 return Verdict.undecided(self, f"the set is not decided everywhere: {cal.boxes.reason}")
-            if not all(g.switch for g in cal.boxes.gaps):
-                sliver = next(g for g in cal.boxes.gaps if not g.switch)
+            if not all(g.switch or g.point for g in cal.boxes.gaps):
+                sliver = next(g for g in cal.boxes.gaps if not g.switch and not g.point)
                 return Verdict.undecided(self, f"the boxes prove neither holding nor failing on {sliver.text()}")
             return Verdict(self, HOLDS if box_matches(list(declared), cal) else FAILS, facts)
         if same_sets(declared, cal.intervals):
@@ -595,7 +595,13 @@ def box_lines(cal: Calibration, target: str) -> list[str]:
     lines.append(f"  fails on: {fails}" + (f" (the exact engine confirms: it fails at {at})" if at else ""))
     for g in b.gaps:
         where = box_iv_text(Interval(n, g.lo, False, g.hi, False))
-        if g.narrow and g.decimal is not None and not g.switch:
+        if g.point and g.decimal is not None:
+            lines.append(
+                f"  holds at exactly one value of {n}, which lies in: {where}, every value of which is {g.decimal} to "
+                f"{g.digits} significant digits (proved: the two sides differ in sign at its ends, and their "
+                "difference is strictly monotone on it)"
+            )
+        elif g.narrow and g.decimal is not None and not g.switch:
             lines.append(f"  not proved either way: {where}, every value of which is {g.decimal} to {g.digits} digits")
         elif g.narrow and g.decimal is not None:
             lines.append(
@@ -626,6 +632,7 @@ def box_dict(cal: Calibration) -> dict[str, Any]:
             "narrow": g.narrow,
             "decimal": g.decimal,
             "digits": g.digits,
+            "holds_at_one_point": g.point,
         }
         for g in b.gaps
     ]
@@ -651,8 +658,11 @@ def box_matches(declared: list[Interval], cal: Calibration) -> bool:
         ends_q = [x.q for x in (g.lo, g.hi) if x is not None]
         if g.decimal is None or len(ends_q) != 2 or None in ends_q:
             return False
-        mine = [e for e, _ in ends if e.q is not None and _rounds_alike(e.q, ends_q)]
-        if len(mine) != 1:
+        mine = [(e, iv) for e, iv in ends if e.q is not None and _rounds_alike(e.q, ends_q)]
+        if g.point:  # one declared point, {ge: x, le: x}, and no other end in the gap
+            if len(mine) != 2 or mine[0][1] is not mine[1][1] or not (mine[0][1].lo_closed and mine[0][1].hi_closed):
+                return False
+        elif len(mine) != 1:
             return False
     for ivs, want in ((b.holds, True), (b.fails, False)):
         for iv in ivs:

@@ -1,9 +1,10 @@
-r"""Calibrating a zCDP or Gaussian-DP target: where it is proved to hold, to fail, and the gaps between.
+r"""Calibrating a zCDP, Gaussian-DP or fractional-order Rényi target: where it is proved to hold, to fail, and the gaps between.
 
 ``exactdp calibrate CASE --target "zcdp: {rho: 1/2}"`` (``not_zcdp``, ``gdp: {mu: 1}``,
-``not_gdp``) and the ``calibrate`` claim with such a target: the claim is decided by certified
-boxes of the symbol (Bun & Steinke 2016, Def. 1.1, for zCDP; Dong, Roth & Su 2022, Def. 2.6, for
-Gaussian DP), which prove a claim — or its negation — on a whole box, so the set where it holds
+``not_gdp``, ``renyi: {alpha: 3/2, at_most: X}``) and the ``calibrate`` claim with such a target:
+the claim is decided by certified boxes of the symbol (Bun & Steinke 2016, Def. 1.1, for zCDP;
+Dong, Roth & Su 2022, Def. 2.6, for Gaussian DP; Mironov 2017, Def. 3, for the Rényi
+divergence), which prove a claim — or its negation — on a whole box, so the set where it holds
 is found as proved stretches and narrow gaps between them
 (:func:`~exactdp.analysis.parametric.box_calibrate.scan`):
 
@@ -52,11 +53,13 @@ from ..analysis.parametric.zcdp_boxes import _GRID, ZGame, _check_box, _check_bo
 from ..errors import VerificationError
 from ..lazy import flint
 from ..numbers.certified import arb_prec
+from ..numbers.ladder import is_inf
 from .base import FAILS, HOLDS, Analysis, Claim
 from .parametric import Parametric, analysis_at, claim_at
 from .parametric_boxes import ONE_AT_A_TIME, one_symbol
+from .parametric_renyi_boxes import by_fraction_boxes, fraction_problem, fraction_side, one_crossing
 
-__all__ = ["Gap", "BoxSet", "calibrate_by_boxes", "BOX_TARGETS", "DIGITS"]
+__all__ = ["Gap", "BoxSet", "calibrate_by_boxes", "by_calibration_boxes", "BOX_TARGETS", "DIGITS"]
 
 BOX_TARGETS = ("zcdp", "not_zcdp", "gdp", "not_gdp")
 """Target kinds calibrated here."""
@@ -80,6 +83,9 @@ class Gap:
     digits: int
     narrow: bool
     switch: bool = True  # between a stretch where the target holds and one where it fails
+    point: bool = False
+    """The target holds at exactly one value in the gap (proved: an ``equals`` target whose two
+    sides differ in sign at the gap's ends and whose difference is strictly monotone on it)."""
 
     def text(self) -> str:
         return Interval(self.name, self.lo, False, self.hi, False).text()
@@ -106,6 +112,7 @@ class _Part:
     hi_closed: bool
     status: str
     narrow: bool = True
+    point: bool = False
 
 
 def _prec(box: Box) -> int:
@@ -203,6 +210,7 @@ def _finish(target: Claim, an: Analysis, name: str, parts: list[_Part], boxes: i
                 0 if dec is None else dec[1],
                 p.narrow,
                 len(near) == 2,
+                p.point,
             )
         )
 
@@ -318,10 +326,48 @@ def _point_status(target: Claim, an: Analysis, name: str, parts: list[_Part], k:
     return GAP, False
 
 
+# --- Rényi divergence at a fractional order ----------------------------------------------------
+
+
+def _renyi_fraction(target: Any, an: Analysis, P: Parametric) -> tuple[str, int, BoxSet]:
+    """``renyi: {alpha: 3/2, at_most: X}`` (``exceeds``, ``equals``): each box is proved one way
+    by the upper and lower bounds of D_α on it against the enclosure of X
+    (:func:`~exactdp.claims.parametric_renyi_boxes.fraction_side`).  An ``equals`` target is
+    never proved on a box, only refuted, so its set lies in the gaps; a gap where D_α − X changes
+    sign and is strictly monotone holds it at exactly one value
+    (:func:`~exactdp.claims.parametric_renyi_boxes.one_crossing`)."""
+    sense = next(k for k in ("equals", "at_most", "exceeds") if getattr(target, k) is not None)
+    if is_inf(getattr(target, sense)):
+        raise Undecided(f"a {sense} bound of inf: compare the Renyi divergence with a finite bound")
+    pb = fraction_problem(target, P, ONE_AT_A_TIME)
+    dom = pb.dom
+
+    def classify(box: Box) -> str | None:
+        side = fraction_side(pb, box, _prec(box))
+        return None if side is None else (S_HOLDS if side == "holds" else S_FAILS)
+
+    lo, hi = (None if x is None else rational(x) for x in (dom.lo, dom.hi))
+    parts, boxes, reason = _parts(classify, lo, dom.lo_closed, hi, dom.hi_closed, (dom.lo, dom.hi), pb.name)
+    for k, p in enumerate(parts):
+        if sense == "equals" and p.status == GAP and p.narrow and 0 < k < len(parts) - 1:
+            a, b = p.lo, p.hi  # rational: the ends of the proved stretches on either side
+            if a is not None and b is not None and a.q is not None and b.q is not None:
+                ends = fraction(a.q), fraction(b.q)
+                p.point = one_crossing(pb, *ends, _prec(Box(*ends)))
+    return pb.name, pb.index, _finish(target, an, pb.name, parts, boxes, reason)
+
+
+def by_calibration_boxes(target: Claim) -> bool:
+    """Whether ``calibrate`` finds the target's set by certified boxes (:func:`calibrate_by_boxes`):
+    zCDP, Gaussian DP, and Rényi divergences at a fractional order."""
+    return target.kind in BOX_TARGETS or by_fraction_boxes(target)
+
+
 def calibrate_by_boxes(target: Claim, an: Analysis, symbol: str | None) -> tuple[str, int, BoxSet]:
     """The symbol's name and index, and what the boxes prove of the set where ``target`` holds."""
     P = Parametric(an)
-    name, index, got = (_zcdp if target.kind in ("zcdp", "not_zcdp") else _gdp)(target, an, P)
+    how = _renyi_fraction if by_fraction_boxes(target) else _zcdp if target.kind in ("zcdp", "not_zcdp") else _gdp
+    name, index, got = how(target, an, P)
     if symbol is not None and symbol != name:
         raise Undecided(f"the answer depends on {name}, not on {symbol}")
     return name, index, got

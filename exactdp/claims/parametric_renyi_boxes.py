@@ -24,12 +24,13 @@ enclosures).
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from .. import limits
 from ..analysis.parametric import Undecided
-from ..analysis.parametric.boxes import TAIL_CAP, Box, Target, UniRat, _Eval, initial_boxes
+from ..analysis.parametric.boxes import TAIL_CAP, Box, Target, UniRat, Val, _Eval, _fmpq, _log, _upper, initial_boxes
 from ..analysis.parametric.zcdp_boxes import INFINITE, ZGame
 from ..errors import VerificationError
 from ..lazy import flint
@@ -39,7 +40,14 @@ from .base import FAILS, HOLDS, UNDECIDED, Analysis, Verdict
 from .parametric import DECIDERS, Parametric, analysis_at, claim_at
 from .parametric_boxes import _fraction, _key, _target, one_symbol
 
-__all__ = ["by_fraction_boxes", "decide_fraction_boxes"]
+__all__ = [
+    "by_fraction_boxes",
+    "decide_fraction_boxes",
+    "FractionProblem",
+    "fraction_problem",
+    "fraction_side",
+    "one_crossing",
+]
 
 _PREC = 96
 _NARROW = Fraction(1, 2**40)
@@ -53,41 +61,106 @@ def by_fraction_boxes(claim: Any) -> bool:
     return int(alpha.denominator) != 1
 
 
-def _side(zg: ZGame, target: Target, box: Box, alpha: Fraction, sense: str) -> str | None:
-    """``holds``/``fails`` when the enclosures on ``box`` prove the claim or its negation there."""
-    ev = _Eval(box, None if box.tail else box.point())
-    with arb_prec(_PREC):
-        x = target.val(ev).r
-        if not x.is_finite():  # the bound is not enclosed on this box (a tail, or a log near 0)
+@dataclass(frozen=True)
+class FractionProblem:
+    """A Rényi claim at a fractional order, read for boxes: its ``sense`` (``at_most``,
+    ``exceeds``, ``equals``), the order, the symbol (``name``, ``index`` in the ring, domain
+    ``dom``), the game read for Rényi sums and the bound X(s)."""
+
+    sense: str
+    alpha: Fraction
+    name: str
+    index: int
+    dom: Any
+    zg: ZGame
+    target: Target
+
+
+def fraction_problem(claim: Any, P: Parametric, why: str) -> FractionProblem:
+    """The claim read for boxes of its one symbol (``why``: what several symbols are not, for
+    :func:`~exactdp.claims.parametric_boxes.one_symbol`); the bound must be finite."""
+    sense, raw = _key(claim)
+    alpha = Fraction(int(claim.alpha.numerator), int(claim.alpha.denominator))
+    game = P.game(claim.subject)
+    q, logs, used = _target(raw, P)
+    name, index = one_symbol(P, used | game.variables(), f"the Renyi divergence of order {alpha}", why)
+    target = Target(q, tuple((c, UniRat.of(R, index)) for c, R in logs))
+    return FractionProblem(sense, alpha, name, index, P.domains[index], ZGame(game, index), target)
+
+
+def fraction_side(pb: FractionProblem, box: Box, prec: int = _PREC) -> str | None:
+    """``holds``/``fails`` when the enclosures on ``box`` (at ``prec`` bits) prove the claim or
+    its negation for every value of the closed box; None when they prove neither."""
+    with arb_prec(prec):  # the box's balls too: at 53 bits a box narrower than 2^-50 is lost
+        ev = _Eval(box, None if box.tail else box.point())
+        x = pb.target.val(ev)
+        if not x.r.is_finite():  # the bound is not enclosed on this box (a tail, or a log near 0)
             return None
-        x_lo, x_hi = ball_bounds(x)
-        up, low = zg.sum_upper(ev, alpha), zg.sum_lower(ev, alpha)
-    k = alpha - 1
-    d_hi = None if up is None else up / k  # D_α <= d_hi on the box
-    above = low is INFINITE or (low is not None and not isinstance(low, str) and low / k > x_hi)  # D_α > X on the box
-    below = d_hi is not None and d_hi < x_lo
-    if sense == "at_most":
-        return "holds" if d_hi is not None and d_hi <= x_lo else "fails" if above else None
-    if sense == "exceeds":
-        return "holds" if above else "fails" if d_hi is not None and d_hi <= x_lo else None
-    return "fails" if above or below else None  # equals: never proved on a box
+        lo, hi = _excess(pb, ev, x)
+    above = lo is not None and lo > 0  # D_α > X on the box
+    if pb.sense == "at_most":
+        return "holds" if hi is not None and hi <= 0 else "fails" if above else None
+    if pb.sense == "exceeds":
+        return "holds" if above else "fails" if hi is not None and hi <= 0 else None
+    return "fails" if above or (hi is not None and hi < 0) else None  # equals: never proved on a box
+
+
+def _excess(pb: FractionProblem, ev: _Eval, x: Val) -> tuple[Fraction | None, Fraction | None]:
+    """Rational bounds (None: none found) of D_α − X on the box: by the bounds of D_α and of X
+    apart, and (a box that is not a tail) by the centred form of D_α − X, whose slope is far
+    narrower where both move together (next to a boundary where X depends on the symbol); a view
+    possible under one dataset only gives the lower bound 1 (D_α = ∞ on the box)."""
+    k = pb.alpha - 1
+    x_lo, x_hi = ball_bounds(x.r)
+    up, low = pb.zg.sum_upper(ev, pb.alpha), pb.zg.sum_lower(ev, pb.alpha)
+    lo = Fraction(1) if low is INFINITE else None if low is None else low / k - x_hi  # type: ignore[operator]
+    hi = None if up is None else up / k - x_lo
+    f = None if ev.box.tail or low is INFINITE else _difference(pb, ev)
+    if f is not None:
+        f_hi = _upper(f, ev.box, ev.centre)
+        f_lo = _upper(Val(-f.c, -f.r, None if f.L is None else -f.L), ev.box, ev.centre)
+        hi = f_hi if hi is None or (f_hi is not None and f_hi < hi) else hi
+        lo = -f_lo if f_lo is not None and (lo is None or -f_lo > lo) else lo
+    return lo, hi
+
+
+def one_crossing(pb: FractionProblem, lo: Fraction, hi: Fraction, prec: int) -> bool:
+    """Whether D_α − X vanishes at exactly one value of [lo, hi]: it has opposite certified signs
+    at lo and at hi (so a zero, by continuity: its derivative is enclosed, below) and an enclosure
+    of its derivative on the whole interval that excludes 0 (so at most one zero)."""
+    with arb_prec(prec):
+        ends = [_difference(pb, _Eval(Box(x, x), x)) for x in (lo, hi)]
+        ev = _Eval(Box(lo, hi), (lo + hi) / 2)
+        ev.x_c = ev.x_r  # a centre ball that is the whole box: each slope is then a derivative enclosure
+        mid = _difference(pb, ev)
+    if None in ends or mid is None or mid.L is None:
+        return False
+    a, b = (e.r for e in ends)  # type: ignore[union-attr]
+    crosses = (a < 0 and b > 0) or (a > 0 and b < 0)
+    return bool(crosses and mid.L.is_finite() and (mid.L > 0 or mid.L < 0))
+
+
+def _difference(pb: FractionProblem, ev: _Eval) -> Val | None:
+    """D_α − X on a box that is not a tail, as a centred form; None when not enclosed."""
+    s = pb.zg.sum_val(ev, pb.alpha)
+    x = pb.target.val(ev)
+    if s is None or not s.bounded or not s.r > 0 or not x.bounded:
+        return None
+    return _log(s).scale(flint.arb(_fmpq(1 / (pb.alpha - 1)))) - x
 
 
 def decide_fraction_boxes(claim: Any, an: Analysis) -> Verdict:
     """Decide a Rényi claim at a fractional order with one symbol (module docstring)."""
     P = Parametric(an)
     sense, raw = _key(claim)
-    alpha = Fraction(int(claim.alpha.numerator), int(claim.alpha.denominator))
     if is_inf(raw):
         if sense == "at_most":
             return Verdict(claim, HOLDS, {"domains": tuple(P.domains), "symbol_boxes": 0})
-        raise Undecided(f"D_{alpha} {'equal to' if sense == 'equals' else 'above'} inf for every value is not decided")
-    game = P.game(claim.subject)
-    q, logs, used = _target(raw, P)
-    name, index = one_symbol(P, used | game.variables(), f"the Renyi divergence of order {alpha}", "decided")
-    dom = P.domains[index]
-    zg = ZGame(game, index)
-    target = Target(q, tuple((c, UniRat.of(R, index)) for c, R in logs))
+        raise Undecided(
+            f"D_{claim.alpha} {'equal to' if sense == 'equals' else 'above'} inf for every value is not decided"
+        )
+    pb = fraction_problem(claim, P, "decided")
+    name, dom, alpha = pb.name, pb.dom, pb.alpha
     lo = None if dom.lo is None else _fraction(dom.lo)
     hi = None if dom.hi is None else _fraction(dom.hi)
     queue, boxes, why = deque(initial_boxes(lo, hi)), 0, ""
@@ -100,7 +173,7 @@ def decide_fraction_boxes(claim: Any, an: Analysis) -> Verdict:
             )
             break
         boxes += 1
-        side = _side(zg, target, box, alpha, sense)
+        side = fraction_side(pb, box)
         if side == "fails":
             return _refuted(claim, an, name, dom, box, boxes)
         if side == "holds":

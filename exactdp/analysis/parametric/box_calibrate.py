@@ -113,7 +113,44 @@ def scan(classify: Classify, lo: Fraction | None, hi: Fraction | None, *, digits
             continue
         queue.extend(box.split())
     done.sort(key=lambda s: (s.lo is not None, s.lo if s.lo is not None else 0))
+    done, boxes = _settle_slivers(classify, _merge(done), boxes, cap, digits)
     return Scan(tuple(_snap(_absorb(_merge(done), digits), digits + 2)), boxes, reason)
+
+
+_SLIVER_DIGITS = 3
+"""Extra significant digits a narrow gap that is not a switch is bisected to (:func:`_settle_slivers`)."""
+
+
+def _settle_slivers(
+    classify: Classify, done: list[Stretch], boxes: int, cap: int, digits: int
+) -> tuple[list[Stretch], int]:
+    """Narrow gaps that lie between stretches of one status (or at an end), bisected further, to
+    :data:`_SLIVER_DIGITS` more digits: next to the boundary, a box within a few enclosure widths of
+    it is proved neither way although most of it lies on one side, and a few more bisections prove
+    that part (without them it stays a sliver the answer must call undecided)."""
+    out: list[Stretch] = []
+    for k, s in enumerate(done):
+        near = {done[j].status for j in (k - 1, k + 1) if 0 <= j < len(done)}
+        if s.status != GAP or not s.narrow or near == {HOLDS, FAILS}:
+            out.append(s)
+            continue
+        stack = [Box(s.lo, s.hi)]
+        found: list[Stretch] = []
+        while stack:
+            box = stack.pop()
+            if boxes >= cap:  # it stays what it was: a narrow gap
+                found.append(Stretch(box.lo, box.hi, GAP))
+                continue
+            boxes += 1
+            st = classify(box)
+            if st in (HOLDS, FAILS):
+                found.append(Stretch(box.lo, box.hi, st))
+            elif st != OUTSIDE and _narrow(box, digits + _SLIVER_DIGITS):
+                found.append(Stretch(box.lo, box.hi, GAP))
+            elif st != OUTSIDE:
+                stack.extend(reversed(box.split()))
+        out.extend(sorted(found, key=lambda x: x.lo))  # type: ignore[arg-type, return-value]
+    return out, boxes
 
 
 def _absorb(parts: list[Stretch], digits: int) -> list[Stretch]:

@@ -187,10 +187,13 @@ def whole_order(alpha: Any) -> None:
             "the KL divergence (alpha = 1) of a mechanism with symbols compares sums of logarithms of "
             "rational functions, which the cell decomposition does not decide; use a whole alpha >= 2 or inf"
         )
-    if Fraction(alpha).denominator != 1:
+    if Fraction(alpha).denominator != 1:  # a claim or a calibration at this order is decided by boxes, not here
         raise Undecided(
-            f"the Renyi sum of the fractional order alpha = {alpha} is not a rational function of the symbols "
-            "(it has fractional powers), which the cell decomposition does not decide; use a whole alpha >= 2 or inf"
+            f"D_{alpha} with symbols has no closed form here: the Renyi sum of a fractional order has fractional "
+            "powers of the symbols, and certified boxes bound D_alpha without proving which adversary attains it "
+            f"on the whole range; a claim `renyi: {{alpha: {alpha}, at_most: X}}` is decided (verify), "
+            f'`exactdp calibrate CASE --target "renyi: {{alpha: {alpha}, at_most: X}}"` finds where it holds, and '
+            "values of the symbols (params or a sweep) give D_alpha"
         )
 
 

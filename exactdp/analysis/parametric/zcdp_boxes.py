@@ -174,6 +174,17 @@ class ZGame(KLGame):
         bound is not lost to the width of the box (calibration, next to a boundary)."""
         if self.box_is_tail(ev):
             return self.sum_upper(ev, alpha)
+        top = self.sum_val(ev, alpha)
+        if top is None:
+            return None
+        up = _upper(top, ev.box, ev.centre)
+        if up is None or up <= 0:
+            return None
+        return ball_bounds(flint.arb(_fmpq(up)).log())[1]
+
+    def sum_val(self, ev: _Eval, alpha: Fraction) -> Val | None:
+        """S*(α, s) on a box that is not a tail, as a centred form (:meth:`sum_centred`); None
+        when a view is possible under one dataset only."""
         a = flint.arb(_fmpq(alpha))
         top: Val | None = None
         for i, j in self.game.ordered_pairs:
@@ -192,11 +203,7 @@ class ZGame(KLGame):
                         total = total + ev.val(t[1]) * _val_power(ev.val(t[2]), a) * memo[t[-1]]
                     memo.append(total)
             top = memo[-1] if top is None else _vmax([top, memo[-1]])
-        assert top is not None
-        up = _upper(top, ev.box, ev.centre)
-        if up is None or up <= 0:
-            return None
-        return ball_bounds(flint.arb(_fmpq(up)).log())[1]
+        return top
 
     @staticmethod
     def box_is_tail(ev: _Eval) -> bool:
