@@ -18,6 +18,7 @@ import sympy
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from exactdp import limits
 from exactdp.analysis.parametric import Ring, pgame
 from exactdp.analysis.parametric.algebraic import compare, rational, real_roots
 from exactdp.analysis.parametric.boxes import UniRat
@@ -163,7 +164,7 @@ def test_formal_checks_refuse_what_is_not_proved():
 TABLE_MID = SymbolTable.build([SymbolBounds("p", Q(1, 4), True, Q(3, 4), True)])
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(mech=sym_mechanisms(TABLE_MID, max_depth=2), data=st.data())
 def test_the_step_bound_is_never_refuted_by_the_concrete_engine(mech, data):
     """rho = N * sum over the game's distinct likelihood ratios r of log(r)^2/2, N the number of
@@ -191,7 +192,8 @@ def test_the_step_bound_is_never_refuted_by_the_concrete_engine(mech, data):
     concrete = numeric_mechanism(mech, sympy_point(TABLE_MID, {"p": flint.fmpq(x.numerator, x.denominator)}))
     here = exact_constant(rho.xreplace({p: sympy.Rational(x.numerator, x.denominator)}))
     if here != 0:
-        assert check_zcdp(concrete, here, privloss(concrete, 0)).status != "fails", (x, rho)
+        with limits.using(limits.DEFAULT.replace(max_alpha_boxes=300)):  # undecided is allowed, a failure is not
+            assert check_zcdp(concrete, here, privloss(concrete, 0)).status != "fails", (x, rho)
 
 
 def test_the_step_bound_refuses_a_smaller_rho():

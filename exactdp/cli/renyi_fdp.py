@@ -72,7 +72,7 @@ def zcdp(rho_text, q: Query):
         if query.has_symbols(case.symbols, mech):  # (rho: 1/8, log(2)^2/2, or naming the symbols)
             v = check_claim(claim, Analysis(case.mechanisms, symbols=case.symbols))
             return click.echo(render.verdict_output(name, v, q.as_json))
-        res = check_zcdp(mech, claim.rho, q.opts.make_engine().profile(mech).privloss(Q(0)))
+        res = check_zcdp(mech, claim.rho, q.opts.make_engine().profile(mech).privloss(Q(0)))  # type: ignore[attr-defined]
     click.echo(render.zcdp_output(name, res, rho_text, q.as_json))
 
 

@@ -9,7 +9,7 @@ with declared symbols replaced by balls (an interval of the symbol), so the same
 a certified enclosure of ρ(s) on a box of s.
 
 Only exact constructions are accepted (:func:`unsupported`): rationals, declared symbols, sums,
-products, integer powers, ``log``, ``exp`` and e.  Nothing is rounded into the value; a ball that
+products, rational powers (of a positive base), ``log``, ``exp`` and e.  Nothing is rounded into the value; a ball that
 cannot be bounded (a logarithm of a ball that reaches 0, a quotient by a ball that contains 0)
 comes back *not finite*, and the caller proves nothing from it.
 
@@ -33,13 +33,13 @@ __all__ = ["sym_ball", "unsupported", "constant_bounds", "is_transcendental"]
 
 def unsupported(expr: Any) -> str | None:
     """Why ``expr`` has no certified enclosure here (the first node that is not a rational, a
-    symbol, a sum, a product, an integer power, ``log``, ``exp`` or e), or None."""
+    symbol, a sum, a product, a rational power, ``log``, ``exp`` or e), or None."""
     for node in sympy.preorder_traversal(expr):
         if node.is_Rational or node.is_Symbol or node is sympy.E or isinstance(node, (sympy.Add, sympy.Mul)):
             continue
         if isinstance(node, (sympy.log, sympy.exp)):
             continue
-        if isinstance(node, sympy.Pow) and node.exp.is_Integer:
+        if isinstance(node, sympy.Pow) and node.exp.is_Rational:
             continue
         return f"{sympy.sstr(node)} has no certified enclosure here"
     return None
@@ -77,6 +77,10 @@ def sym_ball(expr: Any, env: Mapping[Any, Any] | None = None) -> Any:
                     return flint.arb("nan")
                 base, k = 1 / base, -k
             return base**k
+        if isinstance(e, sympy.Pow) and e.exp.is_Rational:  # a positive base to a rational power
+            base = ev(e.base)
+            q = e.exp
+            return (base.log() * flint.arb(flint.fmpq(int(q.p), int(q.q)))).exp() if base > 0 else flint.arb("nan")
         if isinstance(e, sympy.log):
             x = ev(e.args[0])
             return x.log() if x > 0 else flint.arb("nan")

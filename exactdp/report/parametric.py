@@ -17,7 +17,7 @@ from ..analysis.parametric.display import ProfileView, Segment, affine_latex, af
 from ..analysis.parametric.piecewise import Interval, endpoint_dict
 from ..analysis.parametric.queries import Piecewise
 from ..analysis.parametric.ratfun import factored_latex
-from ..analysis.parametric.values import ExpAffine, LogOf, MaxOf
+from ..analysis.parametric.values import ExpAffine, LogOf, MaxOf, RenyiSum
 from ..analysis.renyi import alpha_str
 from ..claims.calibrate import Calibration, box_dict, box_lines, set_text
 from ..claims.parametric import Outcome
@@ -66,7 +66,7 @@ def value_latex(v: Any, names: list[str], points: list[dict] | None = None) -> s
         return factored_latex(v, names)
     if isinstance(v, LogOf):
         return v.latex(names, points or ())
-    if isinstance(v, (ExpAffine, MaxOf)):
+    if isinstance(v, (ExpAffine, MaxOf, RenyiSum)):
         return v.latex(names)
     return latex_math(str(v))
 

@@ -63,22 +63,32 @@ class LogBasis:
         return self._factors(num, 1) + self._factors(den, -1)
 
     def poly(self, expr: Any) -> Any:
-        """``expr`` with every logarithm rewritten, expanded and in lowest terms."""
-        done = expr.replace(lambda x: isinstance(x, sympy.log), lambda x: self.log(x.args[0]))
-        return sympy.cancel(sympy.together(sympy.expand(done)))
+        """``expr`` with every logarithm rewritten, expanded (and in lowest terms when a symbol
+        stays outside the logarithms)."""
+        done = sympy.expand(expr.replace(lambda x: isinstance(x, sympy.log), lambda x: self.log(x.args[0])))
+        if done.free_symbols - set(self.gens.values()):
+            return sympy.cancel(sympy.together(done))
+        return done
+
+    def as_poly(self, expr: Any) -> Any:
+        """A polynomial of :meth:`poly` as a SymPy ``Poly`` over ℚ in every indeterminate so far, or
+        None when a symbol stays outside the logarithms."""
+        gens = list(self.gens.values())
+        if expr.free_symbols - set(gens):
+            return None
+        return sympy.Poly(expr, *gens, domain="QQ") if gens else sympy.Poly(expr, sympy.Dummy(), domain="QQ")
 
     def nonnegative(self, poly: Any) -> bool:
-        """Whether a polynomial of :meth:`poly` is ≥ 0 for *every* real value of the
-        indeterminates, by an exact sufficient test: its homogeneous quadratic part is a
-        positive semidefinite form (:func:`psd`) and every other term is c·m² with rational c ≥ 0
-        and m a monomial of the indeterminates.  Then it is ≥ 0 wherever its logarithms are
-        defined, whatever their values."""
-        if poly == 0:
-            return True
-        gens = list(self.gens.values())
-        if not gens or poly.free_symbols - set(gens):
+        """Whether a polynomial of :meth:`poly` (or a ``Poly`` of :meth:`as_poly`) is ≥ 0 for
+        *every* real value of the indeterminates, by an exact sufficient test: its homogeneous
+        quadratic part is a positive semidefinite form (:func:`psd`) and every other term is c·m²
+        with rational c ≥ 0 and m a monomial of the indeterminates.  Then it is ≥ 0 wherever its
+        logarithms are defined, whatever their values."""
+        p = poly if isinstance(poly, sympy.Poly) else self.as_poly(poly)
+        if p is None:
             return False
-        p = sympy.Poly(poly, *gens)
+        if p.is_zero:
+            return True
         quad: dict[tuple[int, int], Any] = {}
         for m, c in p.terms():
             if sum(m) == 2:
@@ -86,7 +96,7 @@ class LogBasis:
                 quad[(idx[0], idx[1])] = sympy.Rational(c)
             elif not (c >= 0 and all(e % 2 == 0 for e in m)):
                 return False
-        n = len(gens)
+        n = len(p.gens)
         a = [[sympy.Rational(0)] * n for _ in range(n)]
         for (i, j), c in quad.items():
             if i == j:

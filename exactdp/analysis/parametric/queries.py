@@ -28,6 +28,7 @@ Vadhan & Wang 2021, Def. 1.7 and §5 (PrivLoss); Mironov 2017, Def. 3 (Rényi di
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -43,7 +44,7 @@ from .exp_delta import delta_exp_cell
 from .hull import INF
 from .piecewise import Piece, pieces
 from .ratfun import RatFun, Ring
-from .values import LogOf, exp_lambda, lambda_of, rational_of
+from .values import LogOf, RenyiSum, exp_lambda, lambda_of, rational_of
 
 __all__ = [
     "whole_order",
@@ -211,9 +212,85 @@ def renyi_sum_max(game: PGame, alpha: int, ctx: Ctx) -> Any:
 
 
 def renyi_of(mech: Mechanism, table: Any, alpha: Any) -> Piecewise[Any]:
-    """D_α(M), the Rényi divergence against every adaptive adversary, piecewise (Mironov 2017)."""
+    """D_α(M), the Rényi divergence against every adaptive adversary, piecewise (Mironov 2017);
+    at a fractional order, the exact closed form when one sum attains it (:func:`fraction_form`)."""
+    if not is_inf(alpha) and alpha != 1 and Fraction(alpha).denominator != 1:
+        value = fraction_form(pgame(mech, ring_of(table)), Fraction(alpha))
+        return _run(mech, table, "Renyi divergence", lambda g, ctx: value)
     whole_order(alpha)
     return _run(mech, table, "Renyi divergence", lambda g, ctx: renyi_cell(g, alpha, ctx))
+
+
+MAX_VIEWS = 4096
+"""Views per ordered pair kept for a fractional-order closed form (a longer game is undecided)."""
+
+
+def fraction_form(game: PGame, alpha: Fraction) -> RenyiSum:
+    """D_α at a fractional order α as one exact closed form on the whole domain, when it is one:
+    the game has no adversary choices (so the sup over adversaries is the one sum), no view is
+    possible under one dataset only, and every ordered pair has the same views' probabilities
+    up to order (equal multisets of exact rational functions, so their sums are equal; RR and its
+    compositions).  Otherwise which sum attains the sup may change with the symbols, and that is
+    not proved here.
+
+    Raises
+    ------
+    Undecided
+        With the reason, in the other cases."""
+    why = f"D_{alpha} with symbols has no closed form here"
+    if any(n[0] == "ask" and len(n[1]) > 1 for n in game.nodes):
+        raise Undecided(
+            f"{why}: the adversary's choices give several Renyi sums, and which one attains the "
+            "supremum on the whole range is not proved; " + _FRACTION_HINT.format(a=alpha)
+        )
+    forms: dict[frozenset, tuple] = {}
+    for i, j in game.ordered_pairs:
+        views = _views(game, i, j)
+        if views is None:
+            raise Undecided(
+                f"{why}: a view is possible under one dataset only (D_alpha = inf where its "
+                "probability is positive), or the game has more than "
+                f"{MAX_VIEWS} views; " + _FRACTION_HINT.format(a=alpha)
+            )
+        forms.setdefault(frozenset(Counter(views).items()), tuple(views))
+    if len(forms) > 1:
+        raise Undecided(
+            f"{why}: ordered pairs of datasets have different Renyi sums, and which one is larger "
+            "on the whole range is not proved; " + _FRACTION_HINT.format(a=alpha)
+        )
+    return RenyiSum(alpha, next(iter(forms.values())))
+
+
+_FRACTION_HINT = (
+    "a claim `renyi: {{alpha: {a}, at_most: X}}` is decided (verify), "
+    '`exactdp calibrate CASE --target "renyi: {{alpha: {a}, at_most: X}}"` finds where it holds, and '
+    "values of the symbols (params or a sweep) give D_alpha"
+)
+
+
+def _views(game: PGame, i: int, j: int) -> list[tuple[RatFun, RatFun]] | None:
+    """Every view of the (choice-free) game with its probabilities under x_i and x_j, or None when
+    one is possible under x_i only or there are more than :data:`MAX_VIEWS`."""
+    one = game.ring.const(1)
+    memo: list[Any] = []
+    for node in game.nodes:
+        if node[0] == "end":
+            memo.append([(one, one)])
+        elif node[0] == "ask":
+            memo.append(memo[node[1][0]])
+        else:
+            out = []
+            for row, child in zip(node[1], node[2]):
+                p, q = row[i], row[j]
+                if p.is_zero():
+                    continue
+                if q.is_zero() or memo[child] is None:
+                    return None
+                out += [(p * P, q * Q) for P, Q in memo[child]]
+            if len(out) > MAX_VIEWS:
+                return None
+            memo.append(out)
+    return memo[-1]
 
 
 def tradeoff_of(mech: Mechanism, table: Any, alpha: Any) -> Piecewise[RatFun]:

@@ -35,6 +35,7 @@ _Q = flint.fmpq
 
 __all__ = [
     "LogOf",
+    "RenyiSum",
     "ExpAffine",
     "log_form",
     "mixed_log_form",
@@ -156,6 +157,70 @@ class MaxOf:
 
     def __str__(self) -> str:
         return self.text()
+
+
+@dataclass(frozen=True)
+class RenyiSum:
+    """D_α = log(Σ_v P(v)^α P′(v)^(1−α))/(α − 1) at a fractional order α, with the views' exact
+    probabilities (P(v), P′(v)) — rational functions of the symbols — so the value is exact on
+    the whole domain (Mironov 2017, Def. 3), though no rational function: each term is written
+    P·(P/P′)^(α−1)."""
+
+    alpha: Fraction
+    views: tuple[tuple[RatFun, RatFun], ...]
+
+    def expr(self) -> Any:
+        """The value as a SymPy expression (exact: rationals, powers with rational exponents, log)."""
+        a = sympy.Rational(self.alpha.numerator, self.alpha.denominator)
+        total = sympy.Integer(0)
+        for P, Q in self.views:
+            p, q = P.to_sympy(), Q.to_sympy()
+            total += p * (p / q) ** (a - 1)
+        return sympy.log(total) / (a - 1)
+
+    def _terms(self) -> list[tuple[int, RatFun, RatFun]]:
+        """(multiplicity, P, P/P') per distinct term, in a fixed order."""
+        count: dict[tuple[RatFun, RatFun], int] = {}
+        for P, Q in self.views:
+            key = (P, P / Q)
+            count[key] = count.get(key, 0) + 1
+        return [(m, P, R) for (P, R), m in count.items()]
+
+    def text(self, points: Sequence[Mapping[str, Any]] = ()) -> str:
+        e = self.alpha - 1
+        parts = []
+        for m, P, R in self._terms():
+            head = f"{m}*" if m > 1 else ""
+            power = "" if R.is_one() else f"*({factored_text(R)})^({e})"
+            parts.append(f"{head}{_paren(factored_text(P))}{power}")
+        return f"{_coef_text(1 / e)}log({' + '.join(parts)})"
+
+    def latex(self, names: Sequence[str] | None = None) -> str:
+        e = self.alpha - 1
+        ex = f"{e.numerator}/{e.denominator}" if e.denominator != 1 else str(e.numerator)
+        parts = []
+        for m, P, R in self._terms():
+            head = f"{m}" if m > 1 else ""
+            power = "" if R.is_one() else rf"\left({factored_latex(R, names)}\right)^{{{ex}}}"
+            parts.append(f"{head}{factored_latex(P, names)}{power}")
+        c = 1 / e
+        coef = (
+            ""
+            if c == 1
+            else (str(c.numerator) if c.denominator == 1 else rf"\tfrac{{{c.numerator}}}{{{c.denominator}}}")
+        )
+        return rf"{coef}\log\left({' + '.join(parts)}\right)"
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+def _paren(text: str) -> str:
+    return f"({text})" if any(c in text for c in "+-") else text
+
+
+def _coef_text(c: Fraction) -> str:
+    return "" if c == 1 else f"{c}*"
 
 
 def _as_power(R: RatFun, points: Sequence[Mapping[str, Any]] = ()) -> tuple[int, RatFun]:
@@ -387,6 +452,6 @@ def value_text(v: Any, points: Sequence[Mapping[str, Any]] = ()) -> str:
         return "inf"
     if isinstance(v, RatFun):
         return factored_text(v)
-    if isinstance(v, (LogOf, ExpAffine, MaxOf)):
+    if isinstance(v, (LogOf, ExpAffine, MaxOf, RenyiSum)):
         return v.text(points)
     return str(v)

@@ -89,5 +89,7 @@ def steps_prove(game: PGame, rho: Any, positive: Callable[[Any], bool]) -> bool:
     sums = step_sums(game, basis, positive)
     if sums is None:
         return False
-    r = basis.poly(rho)
-    return all(basis.nonnegative(sympy.cancel(sympy.together(sympy.expand(r - t)))) for t in sums)
+    r = basis.as_poly(basis.poly(rho))
+    if r is None:
+        return False
+    return all(basis.nonnegative(r - basis.as_poly(t)) for t in sums)
