@@ -179,8 +179,16 @@ def test_a_sliver_next_to_the_boundary_is_bisected_further():
     assert g.lo < xs < g.hi and [s.status for s in sc.stretches] == [bc.HOLDS, bc.GAP, bc.FAILS]
 
 
-def test_the_renyi_command_at_a_fractional_order_with_a_symbol_says_what_is_decided_instead():
+def test_the_renyi_command_at_a_fractional_order_with_a_symbol(tmp_path):
+    """RR_E has one Renyi sum (no choices, both ordered pairs alike): its closed form (Mironov 2017,
+    Prop. 5); an adversary's choice between two sums is undecided and says what is decided instead."""
     r = CliRunner().invoke(main, ["renyi", str(CASE), "--of", "R", "--alpha", "3/2"])
+    assert r.exit_code == 0 and "2*log((E/(E + 1))*(E)^(1/2) + (1/(E + 1))*(1/E)^(1/2))" in r.output, r.output
+    text = CASE.read_text().replace("mechanisms:", "mechanisms:\n  CH: {choose: [R, RR2]}")
+    assert "RR2" in text
+    path = tmp_path / "choice.yaml"
+    path.write_text(text)
+    r = CliRunner().invoke(main, ["renyi", str(path), "--of", "CH", "--alpha", "3/2"])
     assert r.exit_code == 2 and "D_3/2 with symbols has no closed form here" in r.output
     assert 'exactdp calibrate CASE --target "renyi: {alpha: 3/2, at_most: X}"' in r.output
 
