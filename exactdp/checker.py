@@ -2016,7 +2016,8 @@ def main(argv: list | None = None) -> int:
                 "\n".join([check_certificate(cert, hashes)] + (show(cert) if args.show_game else [])),
             )
         except (Rejected, OtherCase, Malformed) as e:
-            status, body = {Rejected: "REJECTED", OtherCase: "OTHER CASE", Malformed: "MALFORMED"}[type(e)], str(e)
+            kinds = {Rejected: "REJECTED", OtherCase: "OTHER CASE", Malformed: "MALFORMED"}  # (SignChange: Rejected)
+            status, body = next(v for k, v in kinds.items() if isinstance(e, k)), str(e)
         except (RecursionError, MemoryError, ArithmeticError, ValueError) as e:
             status, body = "MALFORMED", f"too large or deep to check ({type(e).__name__})"
         except Exception as e:  # a bug in this file: say so, without a traceback
