@@ -5,12 +5,13 @@ This file imports nothing from exactdp: a referee who reads it need not trust ex
 engines, SymPy, gmpy2, mpmath or FLINT, only Python and these lines.
 
 A game is a finite DAG of adversary choices (``ask``), answers with one exact probability per
-dataset (``answer``) and the end (Vadhan & Wang 2021, Def. 1.5-1.7).  For an ordered adjacent pair
-(x, x') and lam >= 0, delta(lam) = sup over deterministic adversaries of sum over views w of
-(P_x(w) - lam P_x'(w))_+, and M is (eps, delta)-DP iff delta(e^eps) <= delta for every ordered
-pair (Def. 1.7; Lemma 2.2: deterministic adversaries suffice).  The checker recomputes every
-value it states from the games (delta, chains, divergences, compositions, theorems' bounds),
-trusting none that the certificate claims; proofs are only what cannot be recomputed cheaply.
+dataset (``answer``) and the end; a view is a sequence of labels (Vadhan & Wang 2021, Def. 1.5-1.7).
+For an ordered adjacent pair (x, x') and lam >= 0, delta(lam) = sup over deterministic adversaries
+of sum over views w of (P_x(w) - lam P_x'(w))_+, and M is (eps, delta)-DP iff delta(e^eps) <= delta
+for every ordered pair (Def. 1.7; Lemma 2.2: deterministic adversaries suffice).  The checker
+recomputes every value it states from the games (delta, chains, divergences, compositions, the
+theorems' bounds), trusting none that the certificate claims; a proof holds only what a search
+would find (a value to verify, a bracket, T's table, Farkas multipliers).
 
 Numbers are exact: rationals and, with ``"field": "exp(1/L)"``, elements of Q(t), t = e^(1/L),
 written as integer polynomials in t, lowest degree first (``"1,0,3/1,1"`` is (1 + 3t^2)/(1 + t)).
@@ -387,8 +388,8 @@ class Qt:
         return q
 
     def __add__(self, o: Any, sign: int = 1) -> Any:
-        o, ring = Qt.of(o), self.d == Qt.of(o).d == (1,)
-        a, b = (self.n, o.n) if ring else (pmul(self.n, o.d), pmul(o.n, self.d))
+        o = Qt.of(o)
+        a, b = (self.n, o.n) if (ring := self.d == o.d == (1,)) else (pmul(self.n, o.d), pmul(o.n, self.d))
         n = ptrim([x + sign * y for x, y in zip_longest(a, b, fillvalue=0)])
         return Qt(n, (1,)) if ring else Qt.make(n, pmul(self.d, o.d))
 
