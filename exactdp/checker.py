@@ -1,27 +1,22 @@
 #!/usr/bin/env python3
 r"""Check exactdp certificates using nothing but the Python standard library (usage: :func:`main`).
 
-This file imports nothing from exactdp and shares no code with it: a referee who reads it need not
-trust exactdp's reader, engines, SymPy, gmpy2, mpmath or FLINT, only Python and these lines.
+This file imports nothing from exactdp: a referee who reads it need not trust exactdp's reader,
+engines, SymPy, gmpy2, mpmath or FLINT, only Python and these lines.
 
-A game is a finite DAG of adversary choices (``ask``), answer distributions with one exact
-probability per dataset (``answer``) and the end; a view is its sequence of labels (Vadhan & Wang
-2021, Def. 1.5-1.7).  For an ordered adjacent pair (x, x') and lam >= 0,
+A game is a finite DAG of adversary choices (``ask``), answers with one exact probability per
+dataset (``answer``) and the end; a view is a sequence of labels (Vadhan & Wang 2021, Def. 1.5-1.7).
+For an ordered adjacent pair (x, x') and lam >= 0, delta(lam) = sup over deterministic adversaries
+of sum over views w of (P_x(w) - lam P_x'(w))_+, and M is (eps, delta)-DP iff delta(e^eps) <= delta
+for every ordered pair (Def. 1.7; Lemma 2.2: deterministic adversaries suffice).  The checker
+recomputes every value it states from the games (delta, chains, divergences, compositions, the
+theorems' bounds), trusting none that the certificate claims; a proof holds only what a search
+would find (a value to verify, a bracket, T's table, Farkas multipliers).
 
-    delta(lam) = sup over deterministic adversaries of sum over views w of (P_x(w) - lam P_x'(w))_+,
-
-and M is (eps, delta)-DP iff delta(e^eps) <= delta for every ordered pair (Def. 1.7; Lemma 2.2:
-deterministic adversaries suffice).  The checker computes everything it states, trusting no claimed
-value: delta and its left derivative at one lam (:func:`hockey`), delta for every lam as a concave
-chain (:func:`chain`), Renyi and KL divergences, bounded range, concurrent compositions (Def. 2.1)
-and the composition theorems' bounds; post-processors of randomized response (Thm 1.10) are tables
-checked on every history, or Farkas multipliers showing that none exists.
-
-Numbers are exact: rationals (``fractions.Fraction``) and, when a certificate declares
-``"field": "exp(1/L)"``, elements of Q(t), t = e^(1/L), written as integer polynomials in t, lowest
-degree first (``"1,0,3/1,1"`` is (1 + 3t^2)/(1 + t)).  Signs in Q(t) and comparisons with e^q,
-logarithms and Phi are decided by rational bounds (series with explicit remainders) refined until
-decided: t is transcendental (Lindemann-Weierstrass), so a nonzero element of Q(t) never looks like 0.
+Numbers are exact: rationals and, with ``"field": "exp(1/L)"``, elements of Q(t), t = e^(1/L),
+written as integer polynomials in t, lowest degree first (``"1,0,3/1,1"`` is (1 + 3t^2)/(1 + t)).
+Signs in Q(t) and comparisons with e^q, logarithms and Phi are decided by rational bounds refined
+until decided: t is transcendental (Lindemann-Weierstrass), so a nonzero element of Q(t) is never 0.
 """
 
 from __future__ import annotations
@@ -107,8 +102,6 @@ def spend(kind: str, amount: int, what: str) -> None:
 
 
 # --- reading: every value is type-checked; no exception other than Malformed escapes ------------
-
-
 def field(obj: Any, key: str, kind: type, path: str, optional: bool = False) -> Any:
     if not isinstance(obj, dict):
         raise Malformed(f"{path}: expected an object")
@@ -168,8 +161,6 @@ def number(value: Any, path: str) -> Any:
 
 
 # --- rigorous rational bounds, and numbers beyond the rationals: Q(t), t = e^(1/L), and e^q ------
-
-
 def series(first: Fraction, ratio: Any, p: int) -> tuple[Fraction, Fraction]:
     """lo <= sum_k c_k <= hi, about p bits, for c_0 = first >= 0 and c_(k+1) = c_k ratio(k) >= 0,
     where every ratio from the first one <= 1/2 on is <= 1/2 (true of each use below).  Terms are
@@ -262,8 +253,6 @@ def decide(iv: Any, what: str, top: int = 0) -> int:
 
 
 # Polynomials in t are tuples of integer coefficients, lowest degree first, without trailing zeros.
-
-
 def ptrim(c: list) -> tuple:
     while c and not c[-1]:
         c.pop()
@@ -276,10 +265,6 @@ def cost(*polys: tuple) -> int:
     """Word operations to multiply every coefficient of one by every coefficient of the others."""
     words = sum(max(abs(c).bit_length() for c in p) for p in polys if p) // 64 + 1
     return words * prod(max(len(p), 1) for p in polys)
-
-
-def padd(a: tuple, b: tuple, sign: int = 1) -> tuple:
-    return ptrim([x + sign * y for x, y in zip_longest(a, b, fillvalue=0)])
 
 
 def pmul(a: tuple, b: tuple) -> tuple:
@@ -404,9 +389,9 @@ class Qt:
 
     def __add__(self, o: Any, sign: int = 1) -> Any:
         o = Qt.of(o)
-        if self.d == o.d == (1,):
-            return Qt(padd(self.n, o.n, sign), (1,))
-        return Qt.make(padd(pmul(self.n, o.d), pmul(o.n, self.d), sign), pmul(self.d, o.d))
+        a, b = (self.n, o.n) if (ring := self.d == o.d == (1,)) else (pmul(self.n, o.d), pmul(o.n, self.d))
+        n = ptrim([x + sign * y for x, y in zip_longest(a, b, fillvalue=0)])
+        return Qt(n, (1,)) if ring else Qt.make(n, pmul(self.d, o.d))
 
     def __sub__(self, o: Any) -> Any:
         return self.__add__(o, -1)
@@ -480,8 +465,6 @@ def order(x: Any, y: Any) -> int:
 
 
 # --- games ---------------------------------------------------------------------------------------
-
-
 END = ("end", (), ())  # no labels, no children
 
 
@@ -559,8 +542,7 @@ class Game:
         return bounded(den, f"{path}: a common denominator"), rows
 
     def probs(self, k: int) -> list:
-        """The probabilities of the options of node k under each dataset, as numbers (Fractions or
-        elements of Q(t)): an answer's, or 1 for each option of the adversary."""
+        """Node k's probabilities per option and dataset, as numbers (1 for an option of a choice)."""
         if k not in self._probs:
             nd = self.nodes[k]
             if nd[0] != "answer":
@@ -708,33 +690,22 @@ def concomp(games: list, names: list) -> Game:
 
 
 # --- delta at one lam: the induction itself ------------------------------------------------------
-
-
-def infinite(x: Any) -> bool:
-    return type(x) is str  # INF; every other value here is a number or ("exp", q)
-
-
 def most(values: list) -> Any:
     """The largest of numbers or of LogForms (compared by their signs), or INF if one is."""
-    return INF if any(infinite(v) for v in values) else max(values)
+    return INF if any(v == INF for v in values) else max(values)
 
 
 def hockey(game: Game, pair: tuple, lam: Any) -> tuple[Any, Any]:
-    """(delta(lam), its left derivative) for the ordered pair (x, x') = ``pair`` and a finite
-    lam >= 0, exactly.  A history with P_x(h) = a/m, P_x'(h) = b/m reaches node v with the weights
-    (a, b), and the rest contributes F_v(a, b) = sup_A sum_w (a P_x(w|h) - lam b P_x'(w|h))_+,
-    positively homogeneous, so memoised on (v, a:b) (a and b divided by their gcd where histories
-    merge).  With p_c = n_c/D at an answer, lam = ln/ld and G_v = ld dc_v F_v (dc_v: a common
-    denominator of the views below v, :meth:`Game.dc`), everything stays integral:
-
-    * end: G = (a ld - ln b)_+, whose left derivative in lam is -b where a ld >= ln b;
-    * choice: G_v = max over the options of (dc_v/dc_c) G_c (the left derivative of a max is the
-      least among the maximisers', so E, the P_x'-mass, is the largest among them);
-    * answer: G_v = sum_c dc_v/(D dc_c) G_c(a n_c, b n'_c); an answer with n'_c = 0 puts all its
-      views in the event (F_c = a n_c), one with n_c = 0 adds nothing (lam >= 0).
-
-    Then delta(lam) = G_root/(ld dc_root), and its left derivative is -E_root/dc_root.  The weights
-    divide products of denominators along a path, so --max-bits on dc bounds them."""
+    """(delta(lam), its left derivative) for the ordered pair (x, x') = ``pair`` and a finite lam >= 0.
+    A history with P_x(h) = a/m, P_x'(h) = b/m reaches node v with the weights (a, b); the rest
+    contributes F_v(a, b) = sup_A sum_w (a P_x(w|h) - lam b P_x'(w|h))_+, positively homogeneous, so
+    memoised on (v, a:b) (divided by their gcd where histories merge).  With p_c = n_c/D at an
+    answer, lam = ln/ld and G_v = ld dc_v F_v (:meth:`Game.dc`), everything stays integral: at the
+    end G = (a ld - ln b)_+, with left derivative -b where a ld >= ln b; at a choice the max over
+    the options of (dc_v/dc_c) G_c (with, among the maximisers, the largest P_x'-mass E: the left
+    derivative of a max is the least); at an answer sum_c dc_v/(D dc_c) G_c(a n_c, b n'_c), an
+    answer with n'_c = 0 putting all its views in the event (F_c = a n_c).  Then delta(lam) =
+    G_root/(ld dc_root) with left derivative -E_root/dc_root."""
     i, j = pair
     ln: Any = lam.numerator if game.rational and isinstance(lam, Fraction) else Qt(Qt.of(lam).n, (1,))
     ld: Any = lam.denominator if game.rational and isinstance(lam, Fraction) else Qt(Qt.of(lam).d, (1,))
@@ -784,9 +755,8 @@ def hockey(game: Game, pair: tuple, lam: Any) -> tuple[Any, Any]:
 
 
 def delta_at(game: Game, lam: Any) -> tuple[Any, Any]:
-    """delta_M(lam): the largest over the ordered pairs, and the left derivative there (the least
-    among the pairs attaining it); for lam = INF the limit, the largest probability of the views
-    impossible under x' (the top of the chain)."""
+    """delta_M(lam), the largest over the ordered pairs, and the least left derivative among those
+    attaining it; for lam = INF the limit (the top of the chain: views impossible under x')."""
     if lam not in game.points:
         points = [(chain(game, p)[0], ZERO) if lam == INF else hockey(game, p, lam) for p in game.pairs]
         game.points[lam] = max(points, key=lambda point: (point[0], -point[1]))
@@ -794,15 +764,12 @@ def delta_at(game: Game, lam: Any) -> tuple[Any, Any]:
 
 
 # --- delta at every lam: the chain ---------------------------------------------------------------
-
-
 def chain(game: Game, pair: tuple) -> tuple[Any, list]:
-    """delta for every lam >= 0 at the root, as (top, edges): delta(lam) = top + sum over the edges
-    (r, w) with r > lam of (r - lam) w, edges by decreasing r; the points (b, a) = (P_x'(T),
-    P_x(T)) of the optimal events T are the chain's vertices.  At the end (0, [(1, 1)]); at an
-    answer, each child's chain scaled, (r, w) -> (r p/p', w p'), and the edges merged by slope
-    (answers with p' = 0 add p to top, those with p = 0 an edge (0, p')); at a choice the upper
-    concave hull of the children's vertices (the max of convex functions)."""
+    """delta for every lam >= 0 as (top, edges): delta(lam) = top + sum over the edges (r, w) with
+    r > lam of (r - lam) w, by decreasing r; the vertices (b, a) = (P_x'(T), P_x(T)) are the optimal
+    events T.  At the end (0, [(1, 1)]); at an answer each child's chain scaled, (r, w) -> (r p/p',
+    w p'), edges merged by slope (p' = 0 adds p to top, p = 0 an edge (0, p')); at a choice the
+    upper concave hull of the children's vertices (the max of convex functions)."""
     (i, j), memo, size = pair, [], 0
     for k, nd in enumerate(game.nodes):
         if nd[0] == "end":
@@ -825,8 +792,7 @@ def chain(game: Game, pair: tuple) -> tuple[Any, list]:
 
 
 def upper_hull(chains: list) -> tuple[Any, list]:
-    """The chain of max(delta_1, delta_2, ...): the upper concave hull of their vertices (every
-    chain runs from (0, top) to (1, 1))."""
+    """The chain of max(delta_1, ...): the upper concave hull of their vertices, (0, top) to (1, 1)."""
     pts = sorted({pt for top, edges in chains for pt in vertices(top, edges)}, key=lambda pt: (pt[0], -pt[1]))
     hull: list = []
     for b, a in pts:
@@ -840,12 +806,8 @@ def upper_hull(chains: list) -> tuple[Any, list]:
     return hull[0][1], [((a1 - a0) / (b1 - b0), b1 - b0) for (b0, a0), (b1, a1) in zip(hull, hull[1:])]
 
 
-def vertices(top: Any, edges: list) -> list:
-    out, b, a = [(ZERO, top)], ZERO, top
-    for r, w in edges:
-        b, a = b + w, a + r * w
-        out.append((b, a))
-    return out
+def vertices(top: Any, edges: list) -> list:  # (0, top), then each edge (r, w) adds (w, r w)
+    return list(accumulate(edges, lambda pt, e: (pt[0] + e[1], pt[1] + e[0] * e[1]), initial=(ZERO, top)))
 
 
 def value(chain_: tuple, lam: Any) -> Any:
@@ -855,12 +817,9 @@ def value(chain_: tuple, lam: Any) -> Any:
 
 
 # --- Renyi divergence, KL divergence, bounded range: recomputed from the game ---------------------
-
-
 def coprime_base(nums: list) -> list:
-    """Pairwise coprime integers > 1 of which every number in ``nums`` is a product: a number
-    sharing a factor g > 1 with a base element b is split into b/g, g and itself/g (the product
-    of everything pending drops by g each time, so this ends)."""
+    """Pairwise coprime integers > 1 whose products give every number in ``nums``: one sharing a
+    factor g > 1 with b in the base splits into b/g, g and itself/g (the pending product drops)."""
     base: list = []
     todo = [n for n in nums if n > 1]
     while todo:
@@ -878,9 +837,8 @@ def coprime_base(nums: list) -> list:
 
 
 class LogForm:
-    """s + sum_k c_k log(base_k) over a fixed coprime base: logarithms of multiplicatively
-    independent integers, so the form is 0 exactly when s and every c_k are 0 (and then
-    e^-s would be algebraic); otherwise its sign is decided from bounds on the logarithms."""
+    """s + sum_k c_k log(base_k) over a coprime base (multiplicatively independent integers): 0
+    exactly when s and every c_k are 0 (Lindemann-Weierstrass); else signed by bounds on the logs."""
 
     def __init__(self, base: list, s: Any = ZERO, c: dict | None = None):
         self.base, self.s, self.c = base, s, c or {}
@@ -902,11 +860,8 @@ class LogForm:
         c = {k: self.c.get(k, ZERO) + o.c.get(k, ZERO) for k in self.c.keys() | o.c.keys()}
         return LogForm(self.base, self.s + o.s, {k: v for k, v in c.items() if v})
 
-    def __sub__(self, o: LogForm) -> LogForm:
-        return self + o.scale(-1)
-
     def __gt__(self, o: LogForm) -> bool:
-        return (self - o).sign() > 0
+        return (self + o.scale(-1)).sign() > 0
 
     def scale(self, f: Any) -> LogForm:
         return LogForm(self.base, self.s * f, {k: v * f for k, v in self.c.items()})
@@ -957,13 +912,11 @@ def terms_text(bound: tuple | None) -> str:
 
 
 def renyi_sum(game: Game, pair: tuple, alpha: int | None, base: list | None = None) -> Any:
-    """sup over deterministic adversaries, node by node from the end (the max at a choice; over the
-    answers with p_a > 0 at an answer, inf if some p'_a = 0) of
-
-    * sum_v P_x(v)^alpha P_x'(v)^(1 - alpha): 1 at the end, sum_a p_a (p_a/p'_a)^(alpha - 1) (child);
-    * alpha = None (inf): the likelihood ratio P_x(v)/P_x'(v) of a view: 1, max_a p_a/p'_a (child);
-    * alpha = 1, the KL divergence sum_v P_x(v) log(P_x(v)/P_x'(v)): 0 at the end, sum_a p_a
-      (log(p_a/p'_a) + child), logarithms as LogForms over ``base``."""
+    """sup over deterministic adversaries, from the end (the max at a choice; at an answer over the
+    a with p_a > 0, inf if some p'_a = 0) of sum_v P_x(v)^alpha P_x'(v)^(1 - alpha) (1 at the end,
+    sum_a p_a (p_a/p'_a)^(alpha - 1) child_a); for alpha = None (inf) of the largest ratio
+    P_x(v)/P_x'(v) (1, max_a p_a/p'_a child_a); for alpha = 1 of the KL divergence sum_v P_x(v)
+    log(P_x(v)/P_x'(v)) (0, sum_a p_a (log(p_a/p'_a) + child_a), a LogForm over ``base``)."""
     i, j = pair
     val: list = []
     for k, nd in enumerate(game.nodes):
@@ -973,7 +926,7 @@ def renyi_sum(game: Game, pair: tuple, alpha: int | None, base: list | None = No
         parts: list = []
         for row, r, c in zip(game.probs(k), nd[3], nd[4]):
             p, q = row[i], row[j]
-            if p and (not q or infinite(val[c])):
+            if p and (not q or val[c] == INF):
                 parts.append(INF)
             elif p and alpha == 1:
                 parts.append((LogForm.log(base or [], Fraction(r[i], r[j])) + val[c]).scale(p))
@@ -982,7 +935,7 @@ def renyi_sum(game: Game, pair: tuple, alpha: int | None, base: list | None = No
                 if size + bits(val[c]) > LIMITS["max_bits"]:
                     too_large("max_bits", "a term p^alpha p'^(1 - alpha)", f"about {size} bits")
                 parts.append((p / q) ** (alpha - 1) * p * val[c] if alpha else p / q * val[c])
-        if any(infinite(v) for v in parts):
+        if any(v == INF for v in parts):
             val.append(INF)
         elif alpha == 1:
             val.append(sum(parts, LogForm(base or [])))
@@ -1038,12 +991,11 @@ def renyi_iv(game: Game, alpha: Fraction, p: int) -> Any:
 
 
 def br_ratio(game: Game, pair: tuple, deterministic: bool) -> Any:
-    """e^(BR-range) for one ordered pair (Dong, Durfee & Rogers 2020, Def. 2.2): the largest
-    P_x(w1)/P_x'(w1) over P_x(w2)/P_x'(w2) for two views w1, w2 (P_x + P_x' > 0) of one
-    deterministic adversary, or of any two views for randomized adversaries; inf when a view has
-    ratio 0 or inf.  Two views of one strategy first differ at an answer, then continue freely: the
-    largest ratio from answer a over the smallest from answer b != a, the prefix cancelling; HI(v)
-    and LO(v), the largest and smallest ratio of a continuation, are one backward pass."""
+    """e^(BR-range) for one ordered pair (Dong, Durfee & Rogers 2020, Def. 2.2): the largest ratio
+    P_x(w1)/P_x'(w1) over P_x(w2)/P_x'(w2) for views w1, w2 of one deterministic adversary (or any
+    two views, for randomized ones); inf when a view has ratio 0 or inf.  Two views of one strategy
+    first differ at an answer: the largest ratio on from answer a over the smallest on from b != a
+    (the prefix cancels); HI(v), LO(v), the extreme ratios of a continuation, are one pass."""
     (i, j), reach = pair, {game.root}  # the nodes that views with P_x, P_x' > 0 reach
     for k in range(game.root, -1, -1):
         for row, c in zip(game.probs(k), game.nodes[k][-1]) if k in reach else ():
@@ -1065,8 +1017,6 @@ def br_ratio(game: Game, pair: tuple, deterministic: bool) -> Any:
 
 
 # --- simulation of randomized response: T's table, or Farkas multipliers -------------------------
-
-
 def rr_weights(game: Game, raw: object, path: str, lam: Any, delta: Any) -> tuple:
     """The pair and the outputs of RR an entry names, and Pr[RR(b) = c] for b = 0, 1: RR_eps
     (Def. 1.9) or RR_(eps, delta) (Def. 5.1)."""
@@ -1080,13 +1030,11 @@ def rr_weights(game: Game, raw: object, path: str, lam: Any, delta: Any) -> tupl
 
 
 def rounds(game: Game, pair: tuple, what: str) -> Iterator[tuple]:
-    """The system both checks below read.  Its variables are tau_c(h) >= 0, the probability that T
-    outputs the answers of history h when RR outputs c; for each round r (a history ending at an
-    answer node; p the answer history before it, () at the start) its rows are
-
+    """The system both checks below read: variables tau_c(h) >= 0, the probability that T outputs
+    the answers of history h when RR outputs c, and for each round r (a history ending at an answer
+    node; p the answer history before it, () at the start) the rows
         consistency(c, r): sum_a tau_c(r.a) - tau_c(p) = 0, or = 1 when p = ();
         mixture(b, r.a):   sum_c Pr[RR(b) = c] tau_c(r.a) = P_(x_b)(r.a), for each answer a.
-
     Yields (r, its node, (P_x(r), P_x'(r)), p), walking the game as a tree."""
     (i, j), walked = pair, 0
     stack: list = [(game.root, (), (ONE, ONE), ())]
@@ -1104,9 +1052,8 @@ def rounds(game: Game, pair: tuple, what: str) -> Iterator[tuple]:
 
 
 def check_simulation(game: Game, raw: object, path: str, lam: Any, delta: Any) -> frozenset:
-    """T's table gives tau_c(r.a) = tau_c(p) T_c(r)(a): each conditional T_c(r) must be a
-    distribution over the answers (so every consistency row holds), and every mixture row must
-    hold (:func:`rounds`); returns the pair it covers."""
+    """T's table gives tau_c(r.a) = tau_c(p) T_c(r)(a): each T_c(r) must be a distribution over the
+    answers (so every consistency row holds), and every mixture row must hold; returns the pair."""
     (i, j), outputs, w = rr_weights(game, raw, path, lam, delta)
     table: dict = {}
     for k, rd in enumerate(field(raw, "rounds", list, path)):
@@ -1183,8 +1130,6 @@ def check_farkas(game: Game, raw: object, path: str, lam: Any, delta: Any) -> fr
 
 
 # --- claims: what the game and the proof establish, and whether that is the claim ------------------
-
-
 def game_of(games: dict, name: object) -> Game:
     if not isinstance(name, str) or name not in games:
         raise Malformed(f"no game named {text(name)!r}")
@@ -1213,8 +1158,7 @@ def param(obj: Any, key: Any, where: str = "claim", kind: str = "number") -> Any
 def pinned(game: Game, delta: Any, lam: Any, note: str = "") -> str:
     """The statement PrivLoss(M, delta) = log(lam), checked (else Rejected): delta(lam) <= delta and,
     for lam > 1, delta(lam') > delta for every lam' < lam, which for the convex delta is delta(lam) =
-    delta with a negative left derivative; for lam = INF: no finite lam works, i.e. the limit (the
-    top of the chain) exceeds delta."""
+    delta with a negative left derivative; for lam = INF, the limit (the chain's top) exceeds delta."""
     said, (v, s) = f"PrivLoss({text(game.name)}, {text(delta)})", delta_at(game, lam)
     if not (v > delta if lam == INF else v <= delta if lam == 1 else v == delta and s < 0):
         raise Rejected(f"{said} is not {log_text(lam)}{note}")
@@ -1222,34 +1166,31 @@ def pinned(game: Game, delta: Any, lam: Any, note: str = "") -> str:
 
 
 def privloss(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
-    """PrivLoss(M, delta) = inf{eps >= 0 : delta_M(e^eps) <= delta} is log of the proof's
-    ``exp_privloss`` (:func:`pinned`); the claim compares it with its own value."""
+    """PrivLoss(M, delta) = inf{eps >= 0 : delta_M(e^eps) <= delta} is log of ``exp_privloss``."""
     game, delta = game_of(games, claim.get("of")), param(claim, "delta", kind="prob")
-    lam_c, rel = param(claim, "exp_eps", kind="exp"), relation(claim, ["equals", "at_most"])
+    lam_c, (rel, test) = param(claim, "exp_eps", kind="exp"), relation(claim, ["equals", "at_most"])
     lam = param(proof, "exp_privloss", "proof", "lam")
     facts, c = pinned(game, delta, lam, ", the value the proof states"), order(lam, lam_c)
-    return facts, f"PrivLoss({text(game.name)}, {text(delta)}) {rel} {log_text(lam_c)}", RELATIONS[rel](c)
+    return facts, f"PrivLoss({text(game.name)}, {text(delta)}) {rel} {log_text(lam_c)}", test(c)
 
 
-RELATIONS = {"=": lambda c: c == 0, "<=": lambda c: c <= 0, ">": lambda c: c > 0}  # on the sign of value - bound
-
-
-def relation(claim: dict, allowed: list) -> str:
-    """claim.relation, one of ``allowed`` (equals, at_most, exceeds), as =, <= or >."""
+def relation(claim: dict, allowed: list) -> tuple:
+    """claim.relation, one of ``allowed`` (equals, at_most, exceeds): =, <= or >, and its test on
+    the sign of value - bound."""
     rel = field(claim, "relation", str, "claim")
     if rel not in allowed:
         raise Malformed(f"claim.relation: {' or '.join(allowed)}")
-    return {"equals": "=", "at_most": "<=", "exceeds": ">"}[rel]
+    tests = {"equals": ("=", lambda c: c == 0), "at_most": ("<=", lambda c: c <= 0), "exceeds": (">", lambda c: c > 0)}
+    return tests[rel]
 
 
 def dp(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
-    """(eps, delta)-DP is delta_M(e^eps) <= delta (Def. 1.7), computed at e^eps; for e^eps = e^q
-    outside the field, at the proof's ``bracket`` b: delta_M is nonincreasing, so b <= e^q with
-    delta_M(b) <= delta proves it and b >= e^q with delta_M(b) > delta refutes it.  A delta claim
-    compares delta_M(e^eps) with its value."""
+    """(eps, delta)-DP is delta_M(e^eps) <= delta (Def. 1.7); for e^q outside the field, at the
+    proof's ``bracket`` b: delta_M is nonincreasing, so b <= e^q with delta_M(b) <= delta proves it
+    and b >= e^q with delta_M(b) > delta refutes it.  A delta claim compares delta_M(e^eps)."""
     game, lam = game_of(games, claim.get("of")), param(claim, "exp_eps", kind="lam" if kind == "delta" else "exp")
     delta = param(claim, "equals") if kind == "delta" else param(claim, "delta", kind="prob")
-    if infinite(lam):
+    if lam == INF:
         raise Malformed("claim.exp_eps: must be finite")
     b = param(proof, "bracket", "proof", "lam") if isinstance(lam, tuple) else lam
     v = delta_at(game, b)[0]
@@ -1265,8 +1206,7 @@ def dp(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
 
 
 def envelope(game: Game) -> tuple[Any, list]:
-    """delta_M for every lam, the max over the ordered pairs: the upper hull of their chains."""
-    return upper_hull([chain(game, p) for p in game.pairs])
+    return upper_hull([chain(game, p) for p in game.pairs])  # delta_M for every lam: the max over the pairs
 
 
 def above(ca: tuple, cb: tuple, lo: Any) -> Any:
@@ -1278,11 +1218,9 @@ def above(ca: tuple, cb: tuple, lo: Any) -> Any:
 
 
 def profile(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
-    """delta_M(lam) <= delta_N(lam) for every lam >= 1 (eps >= 0), compared by :func:`above`;
-    profile_eq is both directions.  fdp: M is f-DP for f = T(N), N's trade-off function (Dong, Roth &
-    Su 2022): T(M) >= T(N), which is delta_M <= delta_N for every lam >= 0 (their Prop. 2.12); for
-    lam < 1 it follows from lam >= 1, because over a symmetric set of pairs (every game's) delta(lam)
-    = 1 - lam + lam delta(1/lam)."""
+    """delta_M(lam) <= delta_N(lam) for every lam >= 1 (:func:`above`); profile_eq both ways.  fdp, M
+    is T(N)-DP (Dong, Roth & Su 2022): T(M) >= T(N), i.e. delta_M <= delta_N for every lam >= 0 (their
+    Prop. 2.12), which lam >= 1 implies: over symmetric pairs delta(lam) = 1 - lam + lam delta(1/lam)."""
     key, rel = {"profile_le": ("than", "<="), "profile_eq": ("as", "equals")}.get(kind, ("f", None))
     m, n = game_of(games, claim.get("of")), game_of(games, claim.get(key))
     statement = f"profile of {text(m.name)} {rel} profile of {text(n.name)}"
@@ -1337,10 +1275,9 @@ def bracket(u: Any) -> Any:
 
 
 def gdp(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
-    """mu-GDP: T(M(x), M(x')) >= G_mu for every ordered pair (Dong, Roth & Su 2022, Def. 2.6).  A
-    vertex (b, a) of the chain of delta_M is a test with P_x'(T) = b, P_x(T) = a, and every test lies
-    below the chain, so T(M)(b) = 1 - C(b) with C the concave chain: piecewise linear, while G_mu is
-    convex, so T(M) >= G_mu exactly when G_mu(b) <= 1 - a at every vertex."""
+    """mu-GDP: T(M(x), M(x')) >= G_mu for every ordered pair (Dong, Roth & Su 2022, Def. 2.6).  The
+    chain's vertices (b, a) are tests with P_x'(T) = b, P_x(T) = a, and T(M)(b) = 1 - C(b) for the
+    concave, piecewise linear chain C, while G_mu is convex: so G_mu(b) <= 1 - a at every vertex."""
     game, mu = game_of(games, claim.get("of")), param(claim, "mu")
     if not isinstance(mu, Fraction) or mu < 0:
         raise Malformed("claim.mu: a rational >= 0")
@@ -1352,12 +1289,12 @@ def gdp(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
 
 
 def renyi(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
-    """D_alpha(M) (Mironov 2017, Def. 3), recomputed from the game and compared with the claimed
-    X = s + sum c log(b) (:func:`compare_divergence`)."""
+    """D_alpha(M) (Mironov 2017, Def. 3) against X = s + sum c log(b) (:func:`compare_divergence`)."""
     game, x = game_of(games, claim.get("of")), bound_terms(claim.get("bound"), "claim.bound")
-    rel, alpha = relation(claim, ["equals", "at_most", "exceeds"]), renyi_order(claim.get("alpha"), "claim.alpha")
+    rel, test = relation(claim, ["equals", "at_most", "exceeds"])
+    alpha = renyi_order(claim.get("alpha"), "claim.alpha")
     c, shown = compare_divergence([game], alpha, x)
-    return shown, f"D_{alpha or 'inf'}({text(game.name)}) {rel} {terms_text(x)}", RELATIONS[rel](c)
+    return shown, f"D_{alpha or 'inf'}({text(game.name)}) {rel} {terms_text(x)}", test(c)
 
 
 def renyi_order(raw: Any, path: str, whole: bool = False) -> Any:
@@ -1374,10 +1311,9 @@ def renyi_order(raw: Any, path: str, whole: bool = False) -> Any:
 def compare_divergence(games: list, alpha: int | None, x: tuple | None = (ZERO, [])) -> tuple[int, str]:
     """The sign of D_alpha(games[0]) - D_alpha(games[1]) - ... - X (X = s + sum c log(b), None: inf),
     and D_alpha(games[0]) as text.  For alpha >= 2 or inf, D = log(r)/(alpha - 1) (log r), r the
-    largest Renyi sum (:func:`renyi_sum`) over the ordered pairs, so two or more divergences compare
-    as r_0 against Prod r_i; against X, and for alpha = 1 (KL, a LogForm over a coprime base of the
-    games' integers and X's), the difference is a sum of logarithms (:class:`LogForm`); at a
-    fraction alpha, by :func:`compare_bounded`."""
+    largest Renyi sum over the pairs (:func:`renyi_sum`): divergences compare as r_0 against Prod
+    r_i; against X, and for KL (alpha = 1), the difference is a :class:`LogForm` over a coprime base
+    of the games' and X's integers; at a fraction alpha, by :func:`compare_bounded`."""
     if not all(g.rational for g in games):
         raise Malformed("Renyi claims need rational probabilities")
     xs = [] if x is None else [y for b, _ in x[1] for y in (b.numerator, b.denominator)]
@@ -1386,19 +1322,19 @@ def compare_divergence(games: list, alpha: int | None, x: tuple | None = (ZERO, 
     ints = [n for g in games for nd in g.nodes if nd[0] == "answer" for r in nd[3] for n in r] if alpha == 1 else []
     base = coprime_base(ints + xs) if alpha == 1 else None
     d, *rest = [most([renyi_sum(g, p, alpha, base) for p in g.pairs]) for g in games]
-    beyond = x is None or any(infinite(r) for r in rest)
-    if infinite(d) or alpha == 1:
-        shown = "inf" if infinite(d) else "a sum of logarithms"
+    beyond = x is None or any(r == INF for r in rest)
+    if d == INF or alpha == 1:
+        shown = "inf" if d == INF else "a sum of logarithms"
     else:
         shown = f"log({text(d)})" + (f"/{alpha - 1}" if alpha and alpha > 2 else "")
-    if infinite(d) or beyond:
-        return infinite(d) - beyond, shown
+    if d == INF or beyond:
+        return (d == INF) - beyond, shown
     if alpha != 1 and rest:
         return order(d, prod(rest)), shown
     if alpha != 1:
         d = LogForm.log(coprime_base([d.numerator, d.denominator] + xs), d, Fraction(1, alpha - 1) if alpha else ONE)
     s, terms = x or (ZERO, [])  # d - s - sum c log(b) - sum of the rest
-    diff = sum([LogForm.log(d.base, b, -c) for b, c in terms] + [r.scale(-1) for r in rest], d - LogForm(d.base, s))
+    diff = sum([LogForm.log(d.base, b, -c) for b, c in terms] + [r.scale(-1) for r in rest], d + LogForm(d.base, -s))
     return diff.sign(), f"D = {shown}"
 
 
@@ -1423,8 +1359,7 @@ def compare_bounded(game: Game, alpha: Fraction, x: tuple | None) -> tuple[int, 
 
 
 def bounded_range(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
-    """M is eps-BR (Dong, Durfee & Rogers 2020, Def. 2.2) when the BR-range of every adjacent
-    pair, recomputed by :func:`br_ratio`, is at most eps; br_range: it equals the claimed value."""
+    """M is eps-BR (Dong, Durfee & Rogers 2020, Def. 2.2): every pair's BR-range (:func:`br_ratio`) <= eps."""
     game, adv = game_of(games, claim.get("of")), field(claim, "adversaries", str, "claim")
     if adv not in ("deterministic", "randomized"):
         raise Malformed("claim.adversaries: deterministic or randomized")
@@ -1438,16 +1373,15 @@ def bounded_range(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
 
 
 def simulates(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
-    """For every adjacent pair, T with View(A, T(RR(b))) = View(A, M(x_b)) (Thm 1.10).  "No T" for
-    a pair: Farkas multipliers, or the pair breaking (eps, delta)-DP (T(RR) would be (eps,
-    delta)-DP: post-processing).  With eps = PrivLoss(M, delta) (the default), the proof's
-    ``exp_privloss`` is checked to be e^PrivLoss."""
+    """For every adjacent pair, T with View(A, T(RR(b))) = View(A, M(x_b)) (Thm 1.10).  No T for a
+    pair: Farkas multipliers, or the pair breaking (eps, delta)-DP (T(RR) is, by post-processing).
+    eps defaults to PrivLoss(M, delta), the proof's ``exp_privloss`` (checked)."""
     game, delta = game_of(games, claim.get("of")), param(claim, "delta", kind="prob")
     given = claim.get("exp_eps") is not None
     lam = param(claim, "exp_eps", kind="lam") if given else param(proof, "exp_privloss", "proof", "lam")
     eps = log_text(lam) if given else pinned(game, delta, lam)
     statement = f"{text(game.name)} is {NOT}a post-processing T(RR_({eps}, {text(delta)})) (Thm 1.10)"
-    if infinite(lam):
+    if lam == INF:
         return "no finite eps", statement, False
     sims, farkas, breaks = (field(proof, key, list, "proof", True) or [] for key in ("simulation", "farkas", "breaks"))
     with_t = {check_simulation(game, s, f"proof.simulation[{k}]", lam, delta) for k, s in enumerate(sims)}
@@ -1466,14 +1400,12 @@ def simulates(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
 
 
 # --- composition theorems: the composition built here, the bound recomputed ---------------------
-
-
 def theorem_bound(theorem: str, lams: list, deltas: list) -> tuple[Any, Any]:
-    """(e^eps_T, delta_T) of a composition theorem for components that are (log lams[i],
-    deltas[i])-DP: basic (Sum eps_i, Sum delta_i; Vadhan & Wang 2021, Thm 3.3 for concurrent
-    composition of pure components; Vadhan & Zhang 2023 and Lyu 2022 for approximate ones),
-    improved basic (delta_T = 1 - Prod(1 - delta_i); Henzinger, Safavi & Vadhan, Remark 5.12) and
-    Thm 1.8 (delta_T = min over all k! orders s of Sum_k e^(eps_(s(1)) + ... + eps_(s(k-1))) delta_(s(k)))."""
+    """(e^eps_T, delta_T) of a composition theorem for (log lams[i], deltas[i])-DP components: basic
+    (Sum eps_i, Sum delta_i; Vadhan & Wang 2021, Thm 3.3 for pure components; Vadhan & Zhang 2023
+    and Lyu 2022 for approximate ones), improved basic (delta_T = 1 - Prod(1 - delta_i); Henzinger,
+    Safavi & Vadhan, Remark 5.12) and Thm 1.8 (delta_T = min over the k! orders s of Sum_k
+    e^(eps_(s(1)) + ... + eps_(s(k-1))) delta_(s(k)))."""
     if theorem == "basic":
         return prod(lams), sum(deltas, ZERO)
     if theorem == "improved-basic":
@@ -1498,7 +1430,7 @@ def optimal_holds(lams: list, deltas: list, at: Any, lam: Any) -> bool:
     keep = prod([1 - d for d in deltas])
     if not keep or 1 - (1 - at) / keep < 0:
         return True  # no eps works: eps_g = inf
-    if infinite(lam) or lam == 1:
+    if lam == INF or lam == 1:
         return lam == 1
     tau, total, active = 1 - (1 - at) / keep, ZERO, False
     for mask in range(2**k):
@@ -1511,10 +1443,9 @@ def optimal_holds(lams: list, deltas: list, at: Any, lam: Any) -> bool:
 
 
 def composition(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
-    """A composition theorem checked on a concurrent composition: the checker builds ConComp of
-    the components (:func:`concomp`) and computes its PrivLoss at delta (or its Renyi divergence),
-    checks each component's (eps_i, delta_i) (claimed: (eps_i, delta_i)-DP; by default: eps_i =
-    PrivLoss(M_i, delta_i), exactly), recomputes the theorem's bound, and compares."""
+    """A composition theorem on ConComp of the components, built here (:func:`concomp`): its PrivLoss
+    at delta (or Renyi divergence, or trade-off function), each component's (eps_i, delta_i) checked
+    (claimed: (eps_i, delta_i)-DP; by default eps_i = PrivLoss(M_i, delta_i)), the bound recomputed."""
     names = [expect(n, str, f"claim.of[{k}]") for k, n in enumerate(field(claim, "of", list, "claim"))]
     comps = [game_of(games, n) for n in names]
     if not comps:
@@ -1541,7 +1472,7 @@ def composition(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     lams = []
     for k, (g, d) in enumerate(zip(comps, deltas)):
         lam = param(used, k, "proof.exp_eps", "ratio")
-        if infinite(lam) or lam < 1 or not 0 <= d <= 1:
+        if lam == INF or lam < 1 or not 0 <= d <= 1:
             raise Malformed(f"proof.exp_eps[{k}]: a finite e^eps_i >= 1 (and delta_i in [0, 1])")
         if claimed[k] is None:
             pinned(g, d, lam)
@@ -1558,18 +1489,16 @@ def composition(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     else:
         bound, delta_t = theorem_bound(theorem, lams, deltas)
         at = param(claim, "delta", kind="prob") if claim.get("delta") is not None else delta_t
-        holds = at < delta_t or (not infinite(lam) and lam <= bound)
+        holds = at < delta_t or (lam != INF and lam <= bound)
         bound_text = f"{log_text(bound)} at delta >= {text(delta_t)}"
     facts = f"{pinned(built, at, lam)}; components ({parts}); {theorem} gives {bound_text}"
     return facts, f"PrivLoss({name}, {text(at)}) within the {theorem} theorem", holds
 
 
 def tensor(chains: list) -> tuple:
-    """The chain of the product of the pairs of distributions behind the chains (Dong, Roth & Su
-    2022, Def. 3.1: T(P x P', Q x Q') is the tensor product of the trade-off functions): a chain
-    (top, edges) is a view of ratio inf with P-mass top and views of ratio r with P'-mass w (and
-    P-mass r w); a product view multiplies the ratios and the masses, and has ratio inf when one
-    factor has, which the P-masses 1 - Prod(1 - top_i) of those views make the top."""
+    """The chain of the product distributions (Dong, Roth & Su 2022, Def. 3.1: the tensor product of
+    trade-off functions).  A chain is a view of ratio inf with P-mass top and views of ratio r with
+    P'-mass w; product views multiply ratios and masses, ratio inf (the top) when a factor's is."""
     top, atoms = ZERO, {ONE: ONE}  # the product of no chain: one view of ratio 1
     for t, edges in chains:
         spend("steps", len(atoms) * len(edges), "the tensor product of trade-off functions")
@@ -1632,9 +1561,8 @@ def read_games(cert: object) -> dict:
 
 
 def check_certificate(cert: object, hashes: set | None = None) -> str:
-    """Check one certificate; return what was proved (the statement derived from the game and
-    the proof, each game's fingerprint, and apart the unverified labels), or raise Malformed,
-    Rejected or OtherCase."""
+    """Check one certificate; return what was proved (the statement, each game's fingerprint, and
+    apart the unverified labels), or raise Malformed, Rejected or OtherCase."""
     if isinstance(cert, dict) and ("symbol" in cert or "at" in cert):
         return check_symbolic(cert, hashes)
     with one_certificate():
@@ -1674,8 +1602,7 @@ def check_certificate(cert: object, hashes: set | None = None) -> str:
 
 
 def fingerprints(cert: object) -> dict:
-    """The fingerprint of every game of a certificate-like document {format, version, [field],
-    games}: what ``exactdp info CASE --fingerprint`` prints for the games it builds."""
+    """Each game's fingerprint in a document {format, version, [field], games} (``exactdp info``)."""
     with one_certificate():
         return {name: fingerprint(g) for name, g in read_games(cert).items()}
 
@@ -1711,19 +1638,17 @@ def load(path: Path) -> Any:
 
 # --- a symbol: claims at one value, or for every value, of a parameter s --------------------------
 # A certificate with "symbol": {"name": s, "gt"|"ge": a, "lt"|"le": b} (bounds optional) holds games
-# whose probabilities, and a claim whose values, are rational functions of s, written like elements
-# of Q(t) ("1,0,3/1,1" is (1 + 3s^2)/(1 + s)).  With "at": x it is checked at s = x, a number of
-# the domain: every number read is substituted, as in a numeric certificate.  With "cells", open
-# intervals (from, to) with rational or infinite ends, and "points", one proof for each end inside
-# the domain, they cover the domain exactly, and on each cell the claim's checks run unchanged over
-# Q(s) ("field": "symbol"): every sign they ask is that of a polynomial whose Sturm sequence shows
-# no root inside the cell (ends that are roots divided out), taken at a rational point of it, and
-# every denominator built is such a polynomial.  So every branch is the same for every s of the
-# cell, evaluation at s commutes with the arithmetic, and an identity of rational functions holds at
-# every s: what the checks state holds for every s of the cell.  The claim must hold on every cell
-# (a claim refuted at some s is certified "at" that s), or, with "holds_for" (a calibration: a set
-# of intervals whose ends are cell ends), hold on the cells and points inside the set and fail on
-# the others (a failure derived from signs, so at every s; not for delta, an equality).
+# and a claim whose numbers are rational functions of s, written like elements of Q(t).  With "at":
+# x it is checked at s = x (every number read is substituted).  With "cells", open intervals that
+# with "points", a proof at each end inside the domain, cover the domain exactly, the claim's checks
+# run unchanged over Q(s) on each cell ("field": "symbol"): every sign they ask is that of a
+# polynomial with no root inside the cell (Sturm's theorem; ends that are roots divided out), taken
+# at a rational point of it, and every denominator built is such a polynomial.  So every branch is
+# the same for every s of the cell and evaluation at s commutes with the arithmetic: what the
+# checks state holds for every s of the cell.  The claim holds on every cell (one refuted at some s
+# is certified "at" that s), or, with "holds_for" (a calibration: intervals whose ends are cell
+# ends), on the cells and points inside the set and fails on the others (a failure derived from
+# signs, so at every s; not for delta, an equality).
 
 
 class Cell:
@@ -1774,12 +1699,6 @@ def substitute(v: Qt, path: str) -> Fraction:
     return bounded(n / d, path)
 
 
-def ssign(a: tuple, x: Fraction | None, side: int) -> int:
-    """The sign of a at x, or as x goes to side * infinity (x None)."""
-    v = at(a, x) if x is not None else a[-1] * (side if len(a) % 2 == 0 else 1) if a else 0
-    return (v > 0) - (v < 0)
-
-
 def sturm(a: tuple) -> list:
     """a, a', then minus the remainders (positive multiples of them, made primitive)."""
     seq = [a, ptrim([k * c for k, c in enumerate(a)][1:])]
@@ -1802,13 +1721,14 @@ def cell_sign(a: tuple) -> int:
                 b = pdiv(b, (-end.numerator, end.denominator))
         seq = sturm(b)
 
-        def changes(x: Fraction | None, side: int) -> int:
-            s = [v for v in (ssign(p, x, side) for p in seq) if v]
+        def changes(x: Fraction | None, side: int) -> int:  # in the signs at x, or as x -> side * infinity
+            s = [v > 0 for v in (at(p, x) if x is not None else p[-1] * side ** (len(p) - 1) for p in seq) if v]
             return sum(u != v for u, v in zip(s, s[1:]))
 
         if len(b) > 1 and changes(lo, -1) != changes(hi, 1):
             raise SignChange(a)
-        Cell.signs[a] = ssign(a, middle(lo, hi), 0)
+        v = at(a, middle(lo, hi))
+        Cell.signs[a] = (v > 0) - (v < 0)
     return Cell.signs[a]
 
 
@@ -2016,7 +1936,8 @@ def main(argv: list | None = None) -> int:
                 "\n".join([check_certificate(cert, hashes)] + (show(cert) if args.show_game else [])),
             )
         except (Rejected, OtherCase, Malformed) as e:
-            status, body = {Rejected: "REJECTED", OtherCase: "OTHER CASE", Malformed: "MALFORMED"}[type(e)], str(e)
+            kinds = {Rejected: "REJECTED", OtherCase: "OTHER CASE", Malformed: "MALFORMED"}  # (SignChange: Rejected)
+            status, body = next(v for k, v in kinds.items() if isinstance(e, k)), str(e)
         except (RecursionError, MemoryError, ArithmeticError, ValueError) as e:
             status, body = "MALFORMED", f"too large or deep to check ({type(e).__name__})"
         except Exception as e:  # a bug in this file: say so, without a traceback

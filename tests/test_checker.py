@@ -563,7 +563,7 @@ def test_imports_only_the_standard_library():
     assert mods <= allowed, mods - allowed
 
 
-KERNEL_BUDGET = 1935  # lines: 1,647, the 64 of fraction Renyi orders and the 224 of the section for a symbol; the aim is 1,600 (docs)
+KERNEL_BUDGET = 1855  # lines: 1,346 of code, 209 of docstrings, 275 blank; the aim of 1,600 is not met (docs/certificates.md says why)
 FRONT = "# --- the command line:"
 
 

@@ -319,3 +319,16 @@ def test_a_false_counterexample_gets_the_certificate_of_its_claim_at_the_value(t
     assert (
         cert["verdict"] == "holds" and check(cert).split("\n")[1] == "claim: at E = 2: PrivLoss(R, 0) = log(2) -- holds"
     )
+
+
+def test_the_command_line_reports_a_sign_change_as_rejected(certs, tmp_path, capsys):
+    """A cell over which a polynomial the checks need changes sign (SignChange, a kind of Rejected)
+    is reported as REJECTED with exit status 1, not as a traceback from the command line."""
+    cert = copy.deepcopy(certs["bounded-range-rr/8-br_range.json"])
+    cert["claim"]["equals"] = "2"  # BR-range = log 2: E^6 - 2 changes sign on the cell 1 < E
+    with pytest.raises(checker.SignChange):
+        check(cert)
+    (tmp_path / "c.json").write_text(json.dumps(cert))
+    assert checker.main([str(tmp_path / "c.json")]) == 1
+    out = capsys.readouterr().out
+    assert "c.json: REJECTED:" in out and "changes sign inside the cell 1 < E" in out, out
