@@ -14,10 +14,13 @@ runs where pytest-xdist is not installed.
 
 from __future__ import annotations
 
-from hypothesis import settings
-
-settings.register_profile("exactdp", deadline=None)
-settings.load_profile("exactdp")
+try:
+    from hypothesis import settings
+except ImportError:  # pragma: no cover - the tests that need hypothesis import it themselves
+    pass
+else:
+    settings.register_profile("exactdp", deadline=None)
+    settings.load_profile("exactdp")
 
 
 def pytest_configure(config):
