@@ -23,8 +23,8 @@ run: $(VENV)/.deps-run
 
 # The suite runs on every usable core (pytest-xdist, one worker per core; TEST_JOBS=N to choose).
 # With one core it runs in the pytest process itself (-n 0), exactly as `pytest` without -n does.
-# --dist loadgroup: tests are handed out one by one, except those marked xdist_group (files that
-# share one expensive fixture), which stay together on one worker.
+# --dist loadgroup: tests are handed out one by one, except that the tests of a file with a module-
+# or session-scoped fixture stay together on one worker (tests/conftest.py), which builds it once.
 TEST_JOBS ?= $(shell $(PYTHON) -c 'import os; print(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)')
 
 test: $(VENV)/.deps-test

@@ -36,9 +36,6 @@ from exactdp.verify import Options, verdict_hook, verify_case
 from tests.certkit import claim_truth, numbers_in, set_at, wrap_body
 from tests.strategies import mechanisms
 
-# one worker runs this file: its module- or session-scoped fixtures are built once (tests/conftest.py)
-pytestmark = pytest.mark.xdist_group("certificates")
-
 ROOT = Path(__file__).resolve().parents[1]
 
 POOL_CASE = """

@@ -20,9 +20,6 @@ from pathlib import Path
 
 import pytest
 
-# one worker runs this file: its module- or session-scoped fixtures are built once (tests/conftest.py)
-pytestmark = pytest.mark.xdist_group("certify_library")
-
 ROOT = Path(__file__).resolve().parents[1]
 CASES = sorted((ROOT / "cases").rglob("*.yaml"))
 # two certify processes share one output directory, named per case file by its stem: files with

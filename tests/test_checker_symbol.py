@@ -27,9 +27,6 @@ from exactdp.certifying import certify_paths, game_fingerprints
 from exactdp.claims import HOLDS, Analysis
 from exactdp.claims.parametric import analysis_at, claim_at
 
-# one worker runs this file: its module- or session-scoped fixtures are built once (tests/conftest.py)
-pytestmark = pytest.mark.xdist_group("checker_symbol")
-
 CASES = Path(__file__).resolve().parents[1] / "cases" / "parametric"
 FILES = ("kfold-rr.yaml", "two-round-break-point.yaml", "bounded-range-rr.yaml", "rr-eps-delta.yaml")
 

@@ -19,9 +19,6 @@ from exactdp.cli import main
 from exactdp.report import WITNESS_LEGEND
 from exactdp.report.text import _wrap
 
-# one worker runs this file: its module- or session-scoped fixtures are built once (tests/conftest.py)
-pytestmark = pytest.mark.xdist_group("cli_streaming")
-
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONIOENCODING": "utf-8"}
 EXACTDP = [sys.executable, "-m", "exactdp"]

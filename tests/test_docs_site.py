@@ -14,9 +14,6 @@ from pathlib import Path
 
 import pytest
 
-# one worker runs this file: its module- or session-scoped fixtures are built once (tests/conftest.py)
-pytestmark = pytest.mark.xdist_group("docs_site")
-
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 PKG = ROOT / "exactdp"

@@ -21,9 +21,6 @@ from exactdp.report import escape
 
 from .system_tools import needs
 
-# one worker runs this file: its module- or session-scoped fixtures are built once (tests/conftest.py)
-pytestmark = pytest.mark.xdist_group("escape")
-
 # every kind of character that must never reach an output raw
 HOSTILE = "\x1b]0;title\x07\x1b[2J\x1b]52;c;ZXZpbA==\x07\r\n::error::x\t\x00\x7f\x85\x9b\u202e\u2066\u200b\ufeff\u2028"
 

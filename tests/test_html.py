@@ -22,9 +22,6 @@ from exactdp.verify import verify_paths
 
 from .system_tools import needs, path
 
-# one worker runs this file: its module- or session-scoped fixtures are built once (tests/conftest.py)
-pytestmark = pytest.mark.xdist_group("html")
-
 FAILING = r"""exactdp: 1
 name: mixed-results
 title: "A case with a failing claim <b>&amp;</b> \e]0;x\a"

@@ -19,9 +19,6 @@ from exactdp.report.html import render_case_page
 
 from .system_tools import needs
 
-# one worker runs this file: its module- or session-scoped fixtures are built once (tests/conftest.py)
-pytestmark = pytest.mark.xdist_group("notebook_display")
-
 FIG1 = "cases/vadhan-wang/figure1-two-round.yaml"
 BREAK = "cases/parametric/two-round-break-point.yaml"
 PNG = b"\x89PNG\r\n\x1a\n"

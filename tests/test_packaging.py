@@ -29,9 +29,6 @@ import pytest
 
 import exactdp
 
-# one worker runs this file: its module- or session-scoped fixtures are built once (tests/conftest.py)
-pytestmark = pytest.mark.xdist_group("packaging")
-
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED_TREES = ("exactdp", "cases", "docs", "tests")
 NOT_SHIPPED = re.compile(r"(^|/)(__pycache__|\.pytest_cache|\.hypothesis|_build)(/|$)|\.py[cod]$")

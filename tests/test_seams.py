@@ -41,9 +41,6 @@ from exactdp.claims import CLAIMS
 from exactdp.cli import main
 from exactdp.theorems import theorem_names
 
-# one worker runs this file: its module- or session-scoped fixtures are built once (tests/conftest.py)
-pytestmark = pytest.mark.xdist_group("seams")
-
 POINTS = {"log(2)": 2, "log(3)": 3}  # the swept e and E = e^e
 
 

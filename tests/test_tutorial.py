@@ -13,9 +13,6 @@ import pytest
 
 from .system_tools import available
 
-# one worker runs this file: its module- or session-scoped fixtures are built once (tests/conftest.py)
-pytestmark = pytest.mark.xdist_group("tutorial")
-
 nbformat = pytest.importorskip("nbformat", reason="the test extra (nbformat, nbclient, ipykernel) is not installed")
 nbclient = pytest.importorskip("nbclient", reason="the test extra (nbformat, nbclient, ipykernel) is not installed")
 pytest.importorskip("ipykernel", reason="the test extra (nbformat, nbclient, ipykernel) is not installed")
