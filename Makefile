@@ -21,8 +21,14 @@ $(VENV)/.deps-test: pyproject.toml $(VENV)/.deps-run
 run: $(VENV)/.deps-run
 	$(BIN)/exactdp verify --jobs auto cases/
 
+# The suite runs on every usable core (pytest-xdist, one worker per core; TEST_JOBS=N to choose).
+# With one core it runs in the pytest process itself (-n 0), exactly as `pytest` without -n does.
+# --dist loadgroup: tests are handed out one by one, except that the tests of a file with a module-
+# or session-scoped fixture stay together on one worker (tests/conftest.py), which builds it once.
+TEST_JOBS ?= $(shell $(PYTHON) -c 'import os; print(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)')
+
 test: $(VENV)/.deps-test
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(if $(filter 1,$(TEST_JOBS)),0,$(TEST_JOBS)) --dist loadgroup
 
 # a longer fuzzing run than the bounded one inside `make test`
 fuzz: $(VENV)/.deps-test

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -18,16 +20,21 @@ def run(args: list[str], seed: str) -> str:
     return p.stdout
 
 
-def test_verify_output_is_reproducible():
-    for args in (
+# one test per output form (each verifies the whole library twice): pytest-xdist runs them side by side
+@pytest.mark.parametrize(
+    "args",
+    [
         ["verify", "-v", "cases", "--no-progress"],
         ["verify", "cases", "--json", "--no-progress"],
         ["verify", "-v", "cases", "--witness", "--no-progress"],
-    ):
-        a = run(args, "1")
-        b = run(args, "12345")
-        assert a == b
-        assert a.strip()
+    ],
+    ids=["text", "json", "witness"],
+)
+def test_verify_output_is_reproducible(args):
+    a = run(args, "1")
+    b = run(args, "12345")
+    assert a == b
+    assert a.strip()
 
 
 def test_profile_output_is_reproducible():

@@ -32,6 +32,17 @@ import exactdp
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED_TREES = ("exactdp", "cases", "docs", "tests")
 NOT_SHIPPED = re.compile(r"(^|/)(__pycache__|\.pytest_cache|\.hypothesis|_build)(/|$)|\.py[cod]$")
+NOT_COPIED = shutil.ignore_patterns(
+    ".git",
+    ".venv*",
+    "__pycache__",
+    ".pytest_cache",
+    ".hypothesis",
+    ".mypy_cache",
+    ".ruff_cache",
+    "_build",
+    "*.egg-info",
+)
 CASE = ROOT / "cases" / "kov" / "kfold-rr-pure.yaml"
 DECIMAL_CASE = ROOT / "cases" / "kov" / "kfold-30-decimal.yaml"
 
@@ -60,7 +71,13 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
             f"setuptools {setuptools.__version__} is too old to build exactdp (needs >= 77: pip install -e '.[test]')"
         )
     tmp = tmp_path_factory.mktemp("pkg")
-    sdist = _build("sdist", ROOT, tmp)
+    # setuptools builds an sdist by writing exactdp.egg-info/ and the release tree exactdp-<version>/
+    # into the project directory; built in the repository itself, tests running beside this one
+    # (pytest-xdist) would see those files come and go.  A copy of the checkout (without
+    # environments, caches and build output, which MANIFEST.in leaves out anyway) gives the same sdist.
+    repo = tmp / "repo"
+    shutil.copytree(ROOT, repo, ignore=NOT_COPIED)
+    sdist = _build("sdist", repo, tmp)
     with tarfile.open(sdist) as tf:
         if hasattr(tarfile, "data_filter"):  # Python >= 3.11.4: refuse links and paths outside
             tf.extractall(tmp / "src", filter="data")
