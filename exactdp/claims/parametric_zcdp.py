@@ -67,6 +67,13 @@ def decide_zcdp_by_boxes(claim: Any, an: Analysis) -> Verdict:
     P = Parametric(an)
     game = P.game(claim.subject)
     used = game.variables() | _rho_symbols(claim.rho, P)
+    if claim.kind == "zcdp":  # a formal proof needs no boxes, and takes several symbols
+        try:
+            proved = _by_steps(claim, P, game)
+        except ExactDPError:  # a limit reached on the way (a degree): the other ways decide
+            proved = None
+        if proved is not None:
+            return proved
     name, index = one_symbol(P, used, "zCDP", ONE_AT_A_TIME)
     dom = P.domains[index]
     negated = claim.kind == "not_zcdp"
@@ -93,13 +100,12 @@ def decide_zcdp_by_boxes(claim: Any, an: Analysis) -> Verdict:
     if zg.infinite():
         return _infinite(claim, an, zg, name, dom)
     if not negated:
-        for route in (lambda: _by_steps(claim, an, P, game, index, dom), lambda: _by_pure_dp(claim, an, P)):
-            try:
-                proved = route()
-            except ExactDPError:  # a limit reached on the way (a degree, the cells): the boxes decide
-                proved = None
-            if proved is not None:
-                return proved
+        try:
+            proved = _by_pure_dp(claim, an, P)
+        except ExactDPError:  # a limit reached on the way (a degree, the cells): the boxes decide
+            proved = None
+        if proved is not None:
+            return proved
     lo = None if dom.lo is None else _fraction(dom.lo)
     hi = None if dom.hi is None else _fraction(dom.hi)
     res = decide_zcdp_boxes(
@@ -120,20 +126,23 @@ def decide_zcdp_by_boxes(claim: Any, an: Analysis) -> Verdict:
     return Verdict(claim, UNDECIDED, facts, reason=res.reason)
 
 
-def _by_steps(claim: Any, an: Analysis, P: Parametric, game: Any, index: int, dom: Any) -> Verdict | None:
-    """``zcdp`` holds when ρ(s) ≥ Σ ε_ν(s)²/2 along every history of the game, proved formally
+def _by_steps(claim: Any, P: Parametric, game: Any) -> Verdict | None:
+    """``zcdp`` holds when ρ ≥ Σ ε_ν²/2 along every history of the game, proved formally
     (:mod:`~exactdp.analysis.parametric.zcdp_steps`: each step is ε_ν²/2-zCDP by Bun & Steinke
-    2016, Prop. 1.4, and the steps compose); None when not proved."""
+    2016, Prop. 1.4, and the steps compose); each likelihood ratio must depend on one symbol at
+    most and have no zero or pole in that symbol's domain.  None when not proved."""
     if len(game.nodes) > _MAX_STEP_NODES:
         return None
-    name = P.ring.names[index]
 
     def positive(r: Any) -> bool:
-        if not r.variables():
+        names = r.variables()
+        if not names:
             return bool(r.to_sympy() > 0)
-        if set(r.variables()) != {name}:
+        if len(names) > 1:
             return False
+        index = P.ring.names.index(names[0])
         u = UniRat.of(r, index)
+        dom = P.domains[index]
         return not any(_in(x, dom) for f in (u.num, u.den) if f.degree() > 0 for x, _ in real_roots(f.numer()))
 
     plain = {s: sympy.Symbol(s.name) for s in getattr(claim.rho, "free_symbols", ())}
