@@ -50,9 +50,11 @@ from ..errors import InexactValueError, InvalidMechanismError, LimitExceededErro
 from ..model.checks import takes_mechanism
 from ..model.game import END, Ask, Chance, Label, Mechanism, Node, label_str, unordered_pairs
 from ..model.ops import graft
+from ..model.symbolic import SymChance
 from ..numbers import ladder
 from ..numbers.qt import monomial, qt_exp
 from ..numbers.rational import Q, as_q, is_rational, q_str
+from ..numbers.symbolic import expr_str, is_symbolic, sympy, to_sympy
 from ..numbers.types import EpsLike, LambdaLike, Rational
 from .params import UNSET, check_exp_eps, exp_eps_arg, read_exp_eps
 from .rr import default_bits
@@ -68,6 +70,8 @@ __all__ = [
     "grr_node",
     "grr",
     "grr_menu",
+    "grr_sym_node",
+    "grr_menu_node",
     "nonadaptive",
     "DEFAULT_MAX_SEQUENCES",
     "PF_MODES",
@@ -544,6 +548,29 @@ def grr_menu(
     if not kids:
         raise InvalidMechanismError("grr menu: the menu is empty")
     return Mechanism(Ask(labels, kids), tuple(datasets), tuple(adjacent), name)
+
+
+def grr_sym_node(B: Any, u: Any, bits: Sequence[int]) -> SymChance:
+    """RR_{ε,t} (DDR Def. 2.4) with B = e^ε > 1 and/or u = e^t ∈ [1, B] rational functions of
+    declared symbols: the q and p of :func:`grr_probs`, reduced to lowest terms.  The ranges
+    are the caller's to prove on the symbols' domain (the ``grr`` form does); then every
+    probability lies in [0, 1]: q = (B − u)/(B − 1), 1 − q = (u − 1)/(B − 1) and p = q/u ≤ q."""
+    B, u = to_sympy(B), to_sympy(u)
+    q = sympy.cancel((B - u) / (B - 1))
+    p = sympy.cancel(q / u)
+    p0 = tuple(q if b == 0 else p for b in bits)
+    p1 = tuple(sympy.cancel(1 - x) for x in p0)
+    return SymChance(("0", "1"), (p0, p1), (END, END))
+
+
+def grr_menu_node(B: Any, us: Sequence[Any], bits: Sequence[int]) -> Ask:
+    """The menu of :func:`grr_menu` as a node, for e^ε and the e^t possibly symbolic (then in
+    the order given, labelled ``u=<e^t>``; the caller proves 1 ≤ u ≤ B)."""
+    kids: list[Node] = []
+    for u in us:
+        symbolic = is_symbolic(B) or is_symbolic(u)
+        kids.append(grr_sym_node(B, u, bits) if symbolic else grr_node(B, u, bits))
+    return Ask([f"u={expr_str(to_sympy(u))}" for u in us], kids)
 
 
 @takes_mechanism

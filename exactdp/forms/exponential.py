@@ -5,6 +5,11 @@ The exponential mechanism and permute-and-flip take a decimal ε (``eps: 0.5``: 
 then exact in ℚ(e^{1/L})) or ``eps: log(r)`` when the weights are rational powers; a weight
 outside both is refused with a located message.  ``grr`` and ``grr_menu`` need e^ε and e^t
 rational.
+
+With ``symbols:`` (docs/parametric.md), e^ε and e^t may be rational functions of the symbols
+(``eps: log(E)``, ``t: log(T)``, ``eps: 4*log(E), t: log(E)``): the ranges the mechanism needs
+(e^ε > 1, 1 ≤ e^t ≤ e^ε) are proved for every value the declared bounds allow, or refused with
+a located error.
 """
 
 from __future__ import annotations
@@ -13,9 +18,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..builders.exponential import MODES, PF_MODES, exponential, grr, grr_menu, nonadaptive, permute_and_flip
+from ..builders.exponential import (
+    MODES,
+    PF_MODES,
+    exponential,
+    grr,
+    grr_menu,
+    grr_menu_node,
+    grr_sym_node,
+    nonadaptive,
+    permute_and_flip,
+)
 from ..model.game import Mechanism
 from ..numbers.rational import Q, q_str
+from ..numbers.symbolic import expr_str, is_symbolic, prove_nonneg, prove_nonzero, sympy, to_sympy
 from .core import bits_at, exp_eps_at
 from .fields import (
     Choice,
@@ -132,13 +148,16 @@ class PermuteAndFlip(_Selection):
 class GRR(Form):
     """Generalized randomized response RR_(eps,t) (DDR Def. 2.4): losses t and t - eps."""
 
-    eps: Any = arg(Eps(), doc="e.g. eps: log(16)")
-    t: Any = arg(Eps(), doc="0 <= t <= eps, e.g. t: log(4)")
+    eps: Any = arg(Eps(symbolic=True), doc="e.g. eps: log(16)")
+    t: Any = arg(Eps(symbolic=True), doc="0 <= t <= eps, e.g. t: log(4)")
     bits: dict | None = arg(_BITS, default=None, doc="input bits beyond the first adjacent pair")
 
     def build(self, ctx: BuildContext) -> Mechanism:
         B = exp_eps_at("eps", self.eps, ctx, "grr", rational_only=True)
-        u = exp_eps_at("t", self.t, ctx, "grr", rational_only=True)
+        u = _exp_t_at("t", self.t, ctx, "grr")
+        if is_symbolic(B) or is_symbolic(u):
+            _symbolic_t_range(B, [("t", u)], ctx, "grr")
+            return ctx.wrap(grr_sym_node(B, u, bits_at(ctx, self.bits)))
         return grr(
             exp_eps=B,
             exp_t=u,
@@ -155,12 +174,14 @@ class GRRMenu(Form):
     """The adversary picks one RR_(eps,t) from a finite menu of t (or u = e^t); `symmetric: true`
     adds e^t -> e^eps/e^t so that both orders of the pair face the same menu."""
 
-    eps: Any = arg(Eps(), doc="e.g. eps: log(16)")
+    eps: Any = arg(Eps(symbolic=True), doc="e.g. eps: log(16)")
     t: tuple | None = arg(
-        ListOf(Eps(), what="t (a list of eps-type values)"), default=None, doc="a list such as [log(2), log(4)]"
+        ListOf(Eps(symbolic=True), what="t (a list of eps-type values)"),
+        default=None,
+        doc="a list such as [log(2), log(4)]",
     )
     u: tuple | None = arg(
-        ListOf(Rational("e^t", lo=Q(1)), what="u (a list of e^t values)"),
+        ListOf(Rational("e^t", lo=Q(1), symbolic=True), what="u (a list of e^t values)"),
         default=None,
         doc="a list of e^t values such as [2, 5/2, 4]",
     )
@@ -175,10 +196,12 @@ class GRRMenu(Form):
         B = exp_eps_at("eps", self.eps, ctx, "grr_menu", rational_only=True)
         key = "t" if self.t is not None else "u"
         if self.t is not None:
-            us = [exp_eps_at(("t", i), t, ctx, "grr_menu", rational_only=True) for i, t in enumerate(self.t)]
+            us = [_exp_t_at(("t", i), t, ctx, "grr_menu") for i, t in enumerate(self.t)]
         else:
             assert self.u is not None  # validate(): exactly one of t and u
             us = list(self.u)
+        if is_symbolic(B) or any(is_symbolic(u) for u in us):
+            return self._symbolic(B, us, key, ctx)
         dup = next((u for i, u in enumerate(us) if u in us[:i]), None)
         if dup is not None:
             raise FieldProblem(key, f"grr_menu: e^t = {q_str(dup)} is listed twice")
@@ -197,6 +220,62 @@ class GRRMenu(Form):
             bits=bits_at(ctx, self.bits),
             name=ctx.name,
         )
+
+    def _symbolic(self, B: Any, us: list[Any], key: str, ctx: BuildContext) -> Mechanism:
+        """The menu with e^eps or some e^t symbolic: duplicates are identical rational functions,
+        and the options keep the order given (their order by value may depend on the symbols)."""
+        us = [to_sympy(u) for u in us]
+        if self.symmetric:
+            us = us + [sympy.cancel(to_sympy(B) / u) for u in us]
+        seen: list[Any] = []
+        for i, u in enumerate(us):
+            if any(sympy.cancel(u - v) == 0 for v in seen):
+                if i < len(self.t if self.t is not None else self.u or ()):
+                    raise FieldProblem((key, i), f"grr_menu: e^t = {expr_str(u)} is listed twice")
+                continue  # symmetric: e^eps/e^t already on the menu
+            seen.append(u)
+        _symbolic_t_range(B, [((key, i), u) for i, u in enumerate(seen)], ctx, "grr_menu")
+        return ctx.wrap(grr_menu_node(B, seen, bits_at(ctx, self.bits)))
+
+
+def _exp_t_at(field: str | tuple, t: Any, ctx: BuildContext, form_key: str) -> Any:
+    """e^t of a ``t`` field, as e^eps (:func:`exp_eps_at`), with a hint for a t whose e^t is
+    not a rational function of the symbols."""
+    try:
+        return exp_eps_at(field, t, ctx, form_key, rational_only=True)
+    except FieldProblem as p:
+        if is_symbolic(t):
+            raise FieldProblem(
+                p.path,
+                p.message.replace("e^eps", "e^t"),
+                "write t as a whole multiple of the log of a symbol, e.g. t: log(E) with eps: 2*log(E) "
+                "(declare E = e^(eps/2)), or give e^t itself with `u:`",
+            ) from None
+        raise
+
+
+def _symbolic_t_range(B: Any, us: list[tuple[Any, Any]], ctx: BuildContext, form_key: str) -> None:
+    """e^eps > 1 and e^t <= e^eps proved for every value of the symbols (e^t >= 1 is proved
+    where e^t is read), or a located FieldProblem: RR_(eps,t) needs 0 <= t <= eps and divides by
+    e^eps - 1 (DDR Def. 2.4)."""
+    assert ctx.symbols is not None  # a symbolic value is read only where symbols are declared
+    Bs = to_sympy(B)
+    if not (prove_nonneg(Bs - 1, ctx.symbols) and prove_nonzero(Bs - 1, ctx.symbols)):
+        raise FieldProblem(
+            "eps",
+            f"{form_key}: could not prove eps > 0 (e^eps = {expr_str(Bs)} > 1) for every value the bounds allow "
+            f"({ctx.symbols.describe()})",
+            "with symbols, RR_(eps,t) needs eps > 0 everywhere: declare the symbol with a strict bound, "
+            "e.g. E: {gt: 1}",
+        )
+    for field, u in us:
+        if not prove_nonneg(Bs - to_sympy(u), ctx.symbols):
+            raise FieldProblem(
+                field,
+                f"{form_key}: could not prove t <= eps (e^t = {expr_str(to_sympy(u))} <= e^eps = {expr_str(Bs)}) "
+                f"for every value the bounds allow ({ctx.symbols.describe()})",
+                "RR_(eps,t) needs 0 <= t <= eps (DDR Def. 2.4); tighten the bounds under `symbols:`",
+            )
 
 
 @form("nonadaptive")

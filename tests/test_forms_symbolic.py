@@ -1,0 +1,126 @@
+"""Symbols in the parameters of mechanism forms (docs/parametric.md, "What is decided").
+
+The structural cross-check: a case whose form takes a symbol (``eps: 4*log(E)``) is read twice,
+once with ``symbols:`` and once with the symbol written in as a number (``params: {E: 7/3}``).
+At random rational points of the declared domain, the symbolic mechanism with the symbol
+substituted (:func:`exactdp.claims.parametric.numeric_mechanism`, SymPy's own evaluation) must
+be *exactly* the concrete mechanism built by the form's numeric builder: the same nodes, output
+labels and probabilities.  Then closed forms derived by hand (Dong, Durfee & Rogers 2020 for
+RR_(eps,t)), and hostile bounds: every refusal is a located case error, never an internal one.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from exactdp.analysis.parametric.queries import privloss_of
+from exactdp.caseio import parse_case
+from exactdp.claims.parametric import numeric_mechanism
+from exactdp.errors import CaseError
+from exactdp.model.game import Ask, Chance, End
+from exactdp.numbers.symbolic import sympy
+from exactdp.report.verdicts import shown
+from exactdp.verify import verify_text
+
+SETTINGS = settings(  # each example reads a case twice (about a second): no shrinking, the points are small anyway
+    max_examples=10,
+    deadline=None,
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+
+def _case(mechanisms: str, decl: str):
+    first = mechanisms.split(":")[0].strip()
+    text = f"exactdp: 1\nname: t\n{decl}\nmechanisms:\n{mechanisms}\nclaims:\n  - privloss: {{of: {first}, delta: 0, equals: inf}}\n"
+    return parse_case(text, "t.yaml")
+
+
+def _canon(node) -> tuple:
+    """A node as nested tuples: output labels and exact probabilities of answer distributions;
+    an adversary choice as the multiset of its options (the symbolic menu keeps the order given,
+    the numeric one sorts by value, and labels print e^t as an expression or its value)."""
+    if isinstance(node, End):
+        return ("end",)
+    if isinstance(node, Ask):
+        return ("ask", tuple(sorted((_canon(c) for c in node.children), key=repr)))
+    assert isinstance(node, Chance)
+    probs = tuple(tuple(Fraction(str(p)) for p in row) for row in node.probs)
+    return ("chance", tuple(map(str, node.labels)), probs, tuple(_canon(c) for c in node.children))
+
+
+def assert_same_at(mechanisms: str, symbols: str, point: dict[str, Fraction]) -> None:
+    """The symbolic mechanisms at ``point`` equal the ones built with the numbers written in."""
+    sym = _case(mechanisms, f"symbols: {symbols}")
+    params = ", ".join(f"{k}: {v}" for k, v in point.items())
+    num = _case(mechanisms, f"params: {{{params}}}")
+    at = {sym.symbols.symbols[k]: sympy.Rational(v.numerator, v.denominator) for k, v in point.items()}
+    for name, mech in sym.mechanisms.items():
+        assert _canon(numeric_mechanism(mech, at).root) == _canon(num.mechanisms[name].root), (name, point)
+
+
+def _above(lo: int):
+    """Rationals > lo with small numerators and denominators."""
+    return st.builds(lambda n, d: Fraction(lo) + Fraction(n, d), st.integers(1, 40), st.integers(1, 9))
+
+
+# --- generalized randomized response (DDR 2020, Def. 2.4) ----------------------------------------
+
+GRR = """  G: {grr: {eps: 4*log(E), t: log(E)}}
+  H: {grr: {eps: log(E), t: log(2)}}
+  K: {grr: {eps: 3*log(E), t: 3*log(E)}}
+  Menu: {grr_menu: {eps: 4*log(E), t: [0, log(E), 2*log(E)], symmetric: true}}
+  U: {grr_menu: {eps: 2*log(E), u: [E, 3/2]}}"""
+
+
+@SETTINGS
+@given(_above(2))
+def test_grr_and_its_menu_at_random_points_are_the_numeric_mechanisms(E):
+    assert_same_at(GRR, "{E: {gt: 2}}", {"E": E})
+
+
+def test_grr_closed_forms_ddr_def_2_4():
+    """RR_(eps,t) has losses t on output 0 and t - eps on output 1 (DDR Def. 2.4), so
+    PrivLoss(RR_(eps,t), 0) = max(t, eps - t) over both orders of the pair: with e^eps = E^4,
+    e^t = E it is 3*log(E); with e^t = 2 and E > 2 it is log(2) up to E = 4, then log(E/2)."""
+    text = (
+        "exactdp: 1\nname: g\nsymbols: {E: {gt: 2}}\nmechanisms:\n" + GRR + "\nclaims:\n"
+        "  - privloss: {of: G, delta: 0, equals: 3*log(E)}\n"
+        "  - bounded_range: {of: G, eps: 4*log(E)}\n"
+        "  - privloss: {of: K, delta: 0, equals: 0}\n"
+        "  - privloss: {of: Menu, delta: 0, equals: 3*log(E)}\n"
+        "  - privloss: {of: U, delta: 0, at_most: 2*log(E)}\n"
+        "  - privloss: {of: G, delta: 0, equals: 4*log(E)}\n"
+    )
+    verdicts = verify_text(text, "g.yaml").verdicts
+    assert [v.status for v in verdicts] == ["holds"] * 5 + ["fails"], [shown(v).found for v in verdicts]
+
+
+def test_grr_with_a_rational_t_breaks_where_eps_minus_t_overtakes_t():
+    case = _case(GRR, "symbols: {E: {gt: 2}}")
+    pw = privloss_of(case.mechanisms["H"], case.symbols, 0)
+    assert [(p.text(), p.value_text()) for p in pw.pieces] == [("2 < E <= 4", "log(2)"), ("4 < E", "log(E/2)")]
+
+
+@pytest.mark.parametrize(
+    ("form", "bounds", "place", "phrase"),
+    [
+        ("{grr: {eps: log(E), t: log(E)/2}}", "{gt: 1}", "G.grr.t", "e^t = sqrt(E) is not a rational function"),
+        ("{grr: {eps: log(E), t: 2*log(E)}}", "{gt: 1}", "G.grr.t", "could not prove t <= eps"),
+        ("{grr: {eps: log(E), t: log(2)}}", "{gt: 1}", "G.grr.t", "could not prove t <= eps"),
+        ("{grr: {eps: log(E), t: 0}}", "{ge: 1}", "G.grr.eps", "could not prove eps > 0"),
+        ("{grr: {eps: log(E), t: 0}}", "{gt: 0}", "G.grr.eps", "could not prove e^eps >= 1"),
+        ("{grr_menu: {eps: log(E), t: [log(E), log(E)]}}", "{gt: 1}", "G.grr_menu.t[1]", "listed twice"),
+        ("{grr_menu: {eps: log(E), u: [E, E^2]}}", "{gt: 1}", "G.grr_menu.u[1]", "could not prove t <= eps"),
+        ("{grr_menu: {eps: log(E), u: [1/E]}}", "{gt: 1}", "G.grr_menu.u[0]", "could not prove e^t >= 1"),
+    ],
+)
+def test_hostile_symbols_are_located_errors(form, bounds, place, phrase):
+    with pytest.raises(CaseError) as err:
+        _case(f"  G: {form}", f"symbols: {{E: {bounds}}}")
+    text = str(err.value)
+    assert f"mechanisms.{place}" in text and phrase in text, text
