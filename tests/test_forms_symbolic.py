@@ -124,3 +124,50 @@ def test_hostile_symbols_are_located_errors(form, bounds, place, phrase):
         _case(f"  G: {form}", f"symbols: {{E: {bounds}}}")
     text = str(err.value)
     assert f"mechanisms.{place}" in text and phrase in text, text
+
+
+# --- the discrete Laplace on a bounded range ---------------------------------------------------
+
+LAPLACE = """  C: {discrete_laplace: {eps: log(E), bounds: [0, 3], data: [1, 2]}}
+  F: {discrete_laplace: {eps: log(E), bounds: [-1/2, 5/2], data: [0, 2], truncation: fold}}
+  R: {discrete_laplace: {eps: log(E), bounds: [0, 3], data: [0, 1], truncation: renormalize}}
+  S: {discrete_laplace: {eps: 2*log(E), sensitivity: 2, bounds: [-1, 2], data: [-1, 1]}}
+  A: {discrete_laplace: {alpha: E/(E + 1), bounds: [0, 2], data: [0, 1], truncation: fold}}"""
+
+
+@SETTINGS
+@given(_above(1))
+def test_discrete_laplace_at_random_points_is_the_numeric_mechanism(E):
+    assert_same_at(LAPLACE, "{E: {gt: 1}}", {"E": E})
+
+
+def test_discrete_laplace_clamped_is_exactly_eps_dp_grs_2009():
+    """Clamping c + Z to [lo, hi] with Pr[Z = z] ∝ α^|z| (Ghosh, Roughgarden & Sundararajan 2009)
+    keeps the ratio of any output's probabilities under c and c + 1 within 1/α = E, and the
+    output lo reaches it (α^(c-lo)/(1+α) against α^(c+1-lo)/(1+α)): PrivLoss = log(E) for
+    every E > 1."""
+    case = _case(LAPLACE, "symbols: {E: {gt: 1}}")
+    pw = privloss_of(case.mechanisms["C"], case.symbols, 0)
+    assert [(p.text(), p.value_text()) for p in pw.pieces] == [("1 < E", "log(E)")]
+
+
+@pytest.mark.parametrize(
+    ("form", "bounds", "place", "phrase"),
+    [
+        ("{discrete_laplace: {eps: log(E), bounds: [0, 3], data: [1, 2]}}", "{ge: 1}", "eps", "0 < alpha < 1"),
+        ("{discrete_laplace: {eps: log(E), bounds: [0, 3], data: [1, 2]}}", "{gt: 0}", "eps", "e^eps >= 1"),
+        ("{discrete_laplace: {alpha: 2/E, bounds: [0, 3], data: [1, 2]}}", "{gt: 1}", "alpha", "0 <= alpha <= 1"),
+        (
+            "{discrete_laplace: {eps: log(E), sensitivity: 2, bounds: [0, 3], data: [1, 2]}}",
+            "{gt: 1}",
+            "eps",
+            "e^(eps/2) = sqrt(E) is not a rational function",
+        ),
+        ("{discrete_laplace: {scale: E, bounds: [0, 3], data: [1, 2]}}", "{gt: 1}", "scale", "not supported here"),
+    ],
+)
+def test_hostile_laplace_parameters_are_located_errors(form, bounds, place, phrase):
+    with pytest.raises(CaseError) as err:
+        _case(f"  G: {form}", f"symbols: {{E: {bounds}}}")
+    text = str(err.value)
+    assert f"mechanisms.G.discrete_laplace.{place}" in text and phrase in text, text

@@ -75,7 +75,17 @@ def alpha_of(eps: Any, alpha: Any, ctx: BuildContext, form_key: str, scale: Any 
     if scale is not None:
         return alpha_of_scale(scale, sensitivity)
     per_unit = eps if sensitivity == 1 else ladder.mul(eps, Q(1, sensitivity))
-    E = exp_eps_at("eps", per_unit, ctx, form_key)
+    try:
+        E = exp_eps_at("eps", per_unit, ctx, form_key)
+    except FieldProblem as p:
+        if sensitivity == 1 or not is_sym(eps):
+            raise
+        raise FieldProblem(
+            "eps",
+            p.message.replace("e^eps", f"e^(eps/{sensitivity})"),
+            f"alpha = e^(-eps/sensitivity) must be a rational function of the symbols: write eps as "
+            f"{sensitivity}*log(E) (declare E = e^(eps/{sensitivity}))",
+        ) from None
     if is_sym(E):
         return 1 / E
     if E == 1:

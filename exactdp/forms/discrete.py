@@ -7,6 +7,11 @@ them (:mod:`exactdp.builders.discrete`): every probability exact in ℚ(e^{1/L})
       L: {discrete_laplace: {scale: 2, bounds: [1, 10], data: {x0: 1, x1: 2}}}      # OpenDP make_geometric
       F: {discrete_laplace: {eps: log(2), bounds: [0, 4], data: [1, 2], truncation: fold}}  # diffprivlib
       G: {discrete_gaussian: {sigma2: 4, bounds: [-12, 12], data: [0, 1]}}        # Tumult Core, OpenDP
+
+With ``symbols:`` (docs/parametric.md) the discrete Laplace takes ``alpha`` as a rational function
+of the symbols, or ``eps: log(E)`` (α = 1/E; with a sensitivity Δ, ``eps: Δ*log(E)``), and
+0 < α < 1 is proved for every value the bounds allow.  The discrete Gaussian's weights
+e^(−d²/(2σ²)) are transcendental in σ², so its parameters stay numbers.
 """
 
 from __future__ import annotations
@@ -16,8 +21,10 @@ from typing import Any
 
 from ..builders.discrete import LAPLACE_TRUNCATIONS, gaussian_field, gaussian_rows, laplace_rows
 from ..model.game import END, Chance, Mechanism
+from ..model.symbolic import SymChance
 from ..numbers import ladder
 from ..numbers.rational import as_q, q_str
+from ..numbers.symbolic import expr_str, is_symbolic, prove_nonzero, to_sympy
 from .classic import alpha_of
 from .fields import Choice, Count, Eps, FieldProblem, Pair, PerDataset, Rational, arg
 from .registry import BuildContext, Form, form
@@ -40,7 +47,23 @@ def _integers(data: tuple, datasets: tuple[str, ...]) -> list[int]:
 
 
 def _mechanism(ctx: BuildContext, labels: list[str], rows: list[tuple]) -> Mechanism:
+    if any(is_symbolic(p) for row in rows for p in row):  # sums identically 1: checked on construction
+        return ctx.wrap(SymChance(labels, rows, (END,) * len(labels)))
     return ctx.wrap(Chance(labels, rows, (END,) * len(labels)))
+
+
+def _open_unit(a: Any, ctx: BuildContext, field: str) -> None:
+    """0 < α < 1 strictly, for a symbolic α already proved in [0, 1] (:func:`alpha_of`): the
+    numeric form needs it too, and the fold divides by 1 − α^P."""
+    assert ctx.symbols is not None  # a symbolic value is read only where symbols are declared
+    s = to_sympy(a)
+    if not (prove_nonzero(s, ctx.symbols) and prove_nonzero(1 - s, ctx.symbols)):
+        raise FieldProblem(
+            field,
+            f"discrete_laplace: could not prove 0 < alpha < 1 (alpha = {expr_str(s)}) for every value the bounds "
+            f"allow ({ctx.symbols.describe()})",
+            "alpha = e^-eps needs eps > 0: declare the symbol with strict bounds, e.g. E: {gt: 1} for eps: log(E)",
+        )
 
 
 @form("discrete_laplace")
@@ -51,8 +74,8 @@ class DiscreteLaplace(Form):
     scale: Any = arg(
         Rational("scale", positive=True), default=None, doc="alpha = e^(-sensitivity/scale) (OpenDP, Tumult Core)"
     )
-    eps: Any = arg(Eps(), default=None, doc="alpha = e^(-eps/sensitivity) (diffprivlib)")
-    alpha: Any = arg(Rational("alpha"), default=None, doc="0 < alpha < 1")
+    eps: Any = arg(Eps(symbolic=True), default=None, doc="alpha = e^(-eps/sensitivity) (diffprivlib)")
+    alpha: Any = arg(Rational("alpha", symbolic=True), default=None, doc="0 < alpha < 1")
     sensitivity: int = arg(Count("sensitivity", 1, 10_000), default=1, doc="the sensitivity the noise is calibrated to")
     bounds: tuple = arg(_BOUNDS, doc="[lower, upper]: integers (half-integers for fold)")
     data: tuple = arg(_DATA, doc="{dataset: its value}, whole numbers within the bounds")
@@ -60,6 +83,8 @@ class DiscreteLaplace(Form):
 
     def build(self, ctx: BuildContext) -> Mechanism:
         a = alpha_of(self.eps, self.alpha, ctx, "discrete_laplace", scale=self.scale, sensitivity=self.sensitivity)
+        if is_symbolic(a):
+            _open_unit(a, ctx, "alpha" if self.alpha is not None else "eps")
         values = _integers(self.data, ctx.datasets)
         lo, hi = self.bounds
         for d, v in zip(ctx.datasets, values):
