@@ -21,7 +21,7 @@ from exactdp.analysis.parametric.queries import privloss_of
 from exactdp.caseio import parse_case
 from exactdp.claims.parametric import numeric_mechanism
 from exactdp.errors import CaseError
-from exactdp.model.game import Ask, Chance, End
+from exactdp.model.game import Ask, Chance, End, postorder
 from exactdp.numbers.symbolic import sympy
 from exactdp.report.verdicts import shown
 from exactdp.verify import verify_text
@@ -60,6 +60,8 @@ def assert_same_at(mechanisms: str, symbols: str, point: dict[str, Fraction]) ->
     num = _case(mechanisms, f"params: {{{params}}}")
     at = {sym.symbols.symbols[k]: sympy.Rational(v.numerator, v.denominator) for k, v in point.items()}
     for name, mech in sym.mechanisms.items():
+        for node in postorder(mech.root):  # exact throughout: a float would mean a rounded probability
+            assert not any(p.has(sympy.Float) for row in getattr(node, "sym", ()) for p in row), name
         assert _canon(numeric_mechanism(mech, at).root) == _canon(num.mechanisms[name].root), (name, point)
 
 
@@ -171,3 +173,66 @@ def test_hostile_laplace_parameters_are_located_errors(form, bounds, place, phra
         _case(f"  G: {form}", f"symbols: {{E: {bounds}}}")
     text = str(err.value)
     assert f"mechanisms.G.discrete_laplace.{place}" in text and phrase in text, text
+
+
+# --- the exponential mechanism and permute-and-flip ------------------------------------------------
+
+SELECTION = """  X: {exponential: {eps: 2*log(E), scores: {x0: [3, 1, 0], x1: [2, 2, 1]}}}
+  Mono: {exponential: {eps: log(E), mode: monotone, scores: {x0: [3, 1, 0], x1: [2, 0, 0]}}}
+  Rng: {exponential: {eps: 2*log(E), mode: range, scores: {x0: [1, 0], x1: [0, 1]}}}
+  Half: {exponential: {eps: 4*log(E), sensitivity: 2, scores: [[1, 0, 0], [0, 1, 0]]}}
+  P: {permute_and_flip: {eps: 2*log(E), scores: {x0: [2, 1, 0], x1: [1, 1, 1]}}}
+  PM: {permute_and_flip: {eps: log(E), mode: monotone, scores: [[2, 1, 0], [2, 1, 1]]}}"""
+
+
+@SETTINGS
+@given(_above(1))
+def test_exponential_and_permute_and_flip_at_random_points_are_the_numeric_mechanisms(E):
+    assert_same_at(SELECTION, "{E: {gt: 1}}", {"E": E})
+
+
+def test_exponential_mechanism_is_eps_dp_and_eps_bounded_range_ddr_2020():
+    """The exponential mechanism with parameter eps and scale 2*sensitivity is eps-DP (McSherry &
+    Talwar 2007; DDR 2020, Thm 1), and eps-BR (DDR 2020, Lemma 3.2: its log-ratios
+    eps*(u(x, y) - u(x', y))/(2 sensitivity) span at most eps, minus the normaliser's shift).
+    X with e^eps = E^2: weights E^(u - max u) (sensitivity 1).  Under x0 (3, 1, 0): 1, E^-2,
+    E^-3; under x1 (2, 2, 1): 1, 1, E^-1.  Output 0 has ratio (1/Z0)/(1/Z1) = Z1/Z0 with
+    Z0 = 1 + E^-2 + E^-3, Z1 = 2 + E^-1, so PrivLoss(X, 0) < 2*log(E) (it is not tight here)."""
+    text = (
+        "exactdp: 1\nname: s\nsymbols: {E: {gt: 1}}\nmechanisms:\n" + SELECTION + "\nclaims:\n"
+        "  - dp: {of: X, eps: 2*log(E)}\n"
+        "  - bounded_range: {of: X, eps: 2*log(E)}\n"
+        "  - dp: {of: Mono, eps: log(E)}\n"
+        "  - bounded_range: {of: Rng, eps: 2*log(E)}\n"
+        "  - dp: {of: P, eps: 2*log(E)}\n"
+        "  - dp: {of: PM, eps: log(E)}\n"
+        "  - dp: {of: X, eps: log(E)}\n"
+    )
+    verdicts = verify_text(text, "s.yaml").verdicts
+    assert [v.status for v in verdicts] == ["holds"] * 6 + ["fails"], [shown(v).found for v in verdicts]
+
+
+@pytest.mark.parametrize(
+    ("form", "bounds", "place", "phrase"),
+    [
+        (
+            "{exponential: {eps: log(E), scores: [[1, 0], [0, 1]]}}",
+            "{gt: 1}",
+            "exponential",
+            "e^(eps*(-1)/2) = 1/sqrt(E), which is not a rational function of the symbols",
+        ),
+        ("{exponential: {eps: log(E), scores: [[1, 0], [0, 1]]}}", "{gt: 0}", "exponential.eps", "e^eps >= 1"),
+        (
+            "{permute_and_flip: {eps: 2*log(E), scores: [[1, 0], [0, 1]], sensitivity: 3}}",
+            "{gt: 1}",
+            "permute_and_flip",
+            "declare the symbol as e^(eps/6)",  # scale 2*3: exponents -1/6,
+        ),
+        ("{exponential: {eps: log(E), scores: [[1, 1], [1, 1]]}}", "{gt: 1}", "exponential", "scale"),
+    ],
+)
+def test_hostile_selection_parameters_are_located_errors(form, bounds, place, phrase):
+    with pytest.raises(CaseError) as err:
+        _case(f"  G: {form}", f"symbols: {{E: {bounds}}}")
+    text = str(err.value)
+    assert f"mechanisms.G.{place}" in text and phrase in text, text

@@ -22,14 +22,17 @@ from ..builders.exponential import (
     MODES,
     PF_MODES,
     exponential,
+    exponential_rows,
     grr,
     grr_menu,
     grr_menu_node,
     grr_sym_node,
     nonadaptive,
     permute_and_flip,
+    permute_and_flip_rows,
 )
-from ..model.game import Mechanism
+from ..model.game import END, Mechanism
+from ..model.symbolic import SymChance
 from ..numbers.rational import Q, q_str
 from ..numbers.symbolic import expr_str, is_symbolic, prove_nonneg, prove_nonzero, sympy, to_sympy
 from .core import bits_at, exp_eps_at
@@ -96,7 +99,7 @@ def score_table(
 class _Selection(Form):
     """The fields of a selection mechanism over a score table, declared once."""
 
-    eps: Any = arg(Eps(), doc="e.g. eps: 0.5 or eps: log(4)")
+    eps: Any = arg(Eps(symbolic=True), doc="e.g. eps: 0.5 or eps: log(4)")
     scores: tuple = arg(SCORES, doc="{dataset: {output: score}} or {dataset: [score, ...]}")
     outputs: tuple | None = arg(
         ListOf(Label("an output label"), what="outputs"), default=None, doc="output labels for list scores"
@@ -129,7 +132,20 @@ class Exponential(_Selection):
     range: Any = arg(Rational("range", positive=True), default=None, doc="the score range (mode: range)")
 
     def build(self, ctx: BuildContext) -> Mechanism:
-        return exponential(**self.common(ctx, "exponential"), mode=self.mode, range_=self.range)
+        args = self.common(ctx, "exponential")
+        if is_symbolic(args["exp_eps"]):
+            rows = exponential_rows(
+                args["scores"],
+                args["exp_eps"],
+                ctx.adjacent,
+                mode=self.mode,
+                sensitivity=self.sensitivity,
+                range_=self.range,
+                outputs=args["outputs"],
+                datasets=ctx.datasets,
+            )
+            return _symbolic_selection(ctx, args["outputs"], rows)
+        return exponential(**args, mode=self.mode, range_=self.range)
 
 
 @form("permute_and_flip")
@@ -140,7 +156,25 @@ class PermuteAndFlip(_Selection):
     mode: str = arg(Choice(PF_MODES, "mode"), default="sensitivity", doc="s = 2*sensitivity, or sensitivity (monotone)")
 
     def build(self, ctx: BuildContext) -> Mechanism:
-        return permute_and_flip(**self.common(ctx, "permute_and_flip"), mode=self.mode)
+        args = self.common(ctx, "permute_and_flip")
+        if is_symbolic(args["exp_eps"]):
+            rows = permute_and_flip_rows(
+                args["scores"],
+                args["exp_eps"],
+                ctx.adjacent,
+                mode=self.mode,
+                sensitivity=self.sensitivity,
+                outputs=args["outputs"],
+                datasets=ctx.datasets,
+            )
+            return _symbolic_selection(ctx, args["outputs"], rows)
+        return permute_and_flip(**args, mode=self.mode)
+
+
+def _symbolic_selection(ctx: BuildContext, outputs: list[str], rows: list[tuple]) -> Mechanism:
+    """One answer distribution whose probabilities are rational functions of the symbols (sums
+    identically 1, checked on construction; each weight is positive as e^eps >= 1 is proved)."""
+    return ctx.wrap(SymChance(outputs, rows, (END,) * len(outputs)))
 
 
 @form("grr")
