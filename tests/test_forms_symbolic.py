@@ -76,7 +76,8 @@ GRR = """  G: {grr: {eps: 4*log(E), t: log(E)}}
   H: {grr: {eps: log(E), t: log(2)}}
   K: {grr: {eps: 3*log(E), t: 3*log(E)}}
   Menu: {grr_menu: {eps: 4*log(E), t: [0, log(E), 2*log(E)], symmetric: true}}
-  U: {grr_menu: {eps: 2*log(E), u: [E, 3/2]}}"""
+  U: {grr_menu: {eps: 2*log(E), u: [E, 3/2]}}
+  NA: {nonadaptive: {menu: U, rounds: 2}}"""
 
 
 @SETTINGS
