@@ -237,3 +237,56 @@ def test_hostile_selection_parameters_are_located_errors(form, bounds, place, ph
         _case(f"  G: {form}", f"symbols: {{E: {bounds}}}")
     text = str(err.value)
     assert f"mechanisms.G.{place}" in text and phrase in text, text
+
+
+# --- report-noisy-max with geometric noise ---------------------------------------------------------
+
+RNM = """  N: {report_noisy_max: {values: {x0: [1, 0], x1: [2, 0]}, noise: {geometric: {eps: log(E), width: 3}}}}
+  R: {report_noisy_max: {values: [[1, 0, 1], [0, 1, 1]], noise: {geometric: {alpha: 1/E, width: 2, truncation: renormalize}}}}"""
+
+
+@SETTINGS
+@given(_above(1))
+def test_report_noisy_max_with_symbolic_geometric_noise_is_the_numeric_mechanism(E):
+    assert_same_at(RNM, "{E: {gt: 1}}", {"E": E})
+
+
+def test_report_noisy_max_closed_form_meets_the_numeric_doctest_at_e_2():
+    """report_noisy_max([[1, 0], [2, 0]], geometric_noise(eps=log(2), width=3)) loses log(9/5)
+    (the builder's doctest, numeric engine); the closed form for every E > 1 gives the same at E = 2."""
+    case = _case(RNM, "symbols: {E: {gt: 1}}")
+    pieces = privloss_of(case.mechanisms["N"], case.symbols, 0).pieces
+    texts = {p.value_text() for p in pieces}
+    assert texts == {"log((3*E^3 - 2*E^2 + 2*E - 2)/((4*E - 3)*E))"}
+    E = sympy.Symbol("E")
+    assert ((3 * E**3 - 2 * E**2 + 2 * E - 2) / ((4 * E - 3) * E)).subs(E, 2) == sympy.Rational(9, 5)
+
+
+@pytest.mark.parametrize(
+    ("form", "bounds", "place", "phrase"),
+    [
+        (
+            "{svt: {menu: {q: [0, 1]}, horizon: 2, query_noise: none, threshold_noise: {geometric: {eps: log(E)}}}}",
+            "{gt: 1}",
+            "svt.threshold_noise.geometric.eps",
+            "supported by report_noisy_max",
+        ),
+        (
+            "{report_noisy_max: {values: [[1, 0], [2, 0]], noise: {geometric: {alpha: 1/E, width: 1}}}}",
+            "{ge: 1}",
+            "report_noisy_max.noise.geometric.alpha",
+            "0 < alpha < 1",
+        ),
+        (
+            "{report_noisy_max: {values: [[1, 0], [2, 0]], noise: {geometric: {eps: log(E)}}}}",
+            "{gt: 1}",
+            "report_noisy_max.noise.geometric",
+            "needs finite noise",
+        ),
+    ],
+)
+def test_hostile_noise_parameters_are_located_errors(form, bounds, place, phrase):
+    with pytest.raises(CaseError) as err:
+        _case(f"  G: {form}", f"symbols: {{E: {bounds}}}")
+    text = str(err.value)
+    assert f"mechanisms.G.{place}" in text and phrase in text, text

@@ -24,8 +24,8 @@ from ..model.game import END, Chance, Mechanism
 from ..model.symbolic import SymChance
 from ..numbers import ladder
 from ..numbers.rational import as_q, q_str
-from ..numbers.symbolic import expr_str, is_symbolic, prove_nonzero, to_sympy
-from .classic import alpha_of
+from ..numbers.symbolic import is_symbolic
+from .classic import alpha_of, open_unit_alpha
 from .fields import Choice, Count, Eps, FieldProblem, Pair, PerDataset, Rational, arg
 from .registry import BuildContext, Form, form
 
@@ -52,20 +52,6 @@ def _mechanism(ctx: BuildContext, labels: list[str], rows: list[tuple]) -> Mecha
     return ctx.wrap(Chance(labels, rows, (END,) * len(labels)))
 
 
-def _open_unit(a: Any, ctx: BuildContext, field: str) -> None:
-    """0 < α < 1 strictly, for a symbolic α already proved in [0, 1] (:func:`alpha_of`): the
-    numeric form needs it too, and the fold divides by 1 − α^P."""
-    assert ctx.symbols is not None  # a symbolic value is read only where symbols are declared
-    s = to_sympy(a)
-    if not (prove_nonzero(s, ctx.symbols) and prove_nonzero(1 - s, ctx.symbols)):
-        raise FieldProblem(
-            field,
-            f"discrete_laplace: could not prove 0 < alpha < 1 (alpha = {expr_str(s)}) for every value the bounds "
-            f"allow ({ctx.symbols.describe()})",
-            "alpha = e^-eps needs eps > 0: declare the symbol with strict bounds, e.g. E: {gt: 1} for eps: log(E)",
-        )
-
-
 @form("discrete_laplace")
 @dataclass(frozen=True, kw_only=True)
 class DiscreteLaplace(Form):
@@ -84,7 +70,7 @@ class DiscreteLaplace(Form):
     def build(self, ctx: BuildContext) -> Mechanism:
         a = alpha_of(self.eps, self.alpha, ctx, "discrete_laplace", scale=self.scale, sensitivity=self.sensitivity)
         if is_symbolic(a):
-            _open_unit(a, ctx, "alpha" if self.alpha is not None else "eps")
+            open_unit_alpha(a, ctx, "alpha" if self.alpha is not None else "eps", "discrete_laplace")
         values = _integers(self.data, ctx.datasets)
         lo, hi = self.bounds
         for d, v in zip(ctx.datasets, values):
