@@ -258,18 +258,18 @@ class GRRMenu(Form):
     def _symbolic(self, B: Any, us: list[Any], key: str, ctx: BuildContext) -> Mechanism:
         """The menu with e^eps or some e^t symbolic: duplicates are identical rational functions,
         and the options keep the order given (their order by value may depend on the symbols)."""
-        us = [to_sympy(u) for u in us]
-        if self.symmetric:
-            us = us + [sympy.cancel(to_sympy(B) / u) for u in us]
-        seen: list[Any] = []
-        for i, u in enumerate(us):
-            if any(sympy.cancel(u - v) == 0 for v in seen):
-                if i < len(self.t if self.t is not None else self.u or ()):
-                    raise FieldProblem((key, i), f"grr_menu: e^t = {expr_str(u)} is listed twice")
+        given: list[tuple[Any, Any]] = [((key, i), to_sympy(u)) for i, u in enumerate(us)]
+        if self.symmetric:  # e^eps/e^t is in [1, e^eps] when e^t is
+            given += [("symmetric", sympy.cancel(to_sympy(B) / u)) for _, u in given]
+        seen: list[tuple[Any, Any]] = []
+        for field, u in given:
+            if any(sympy.cancel(u - v) == 0 for _, v in seen):
+                if field != "symmetric":
+                    raise FieldProblem(field, f"grr_menu: e^t = {expr_str(u)} is listed twice")
                 continue  # symmetric: e^eps/e^t already on the menu
-            seen.append(u)
-        _symbolic_t_range(B, [((key, i), u) for i, u in enumerate(seen)], ctx, "grr_menu")
-        return ctx.wrap(grr_menu_node(B, seen, bits_at(ctx, self.bits)))
+            seen.append((field, u))
+        _symbolic_t_range(B, seen, ctx, "grr_menu")
+        return ctx.wrap(grr_menu_node(B, [u for _, u in seen], bits_at(ctx, self.bits)))
 
 
 def _exp_t_at(field: str | tuple, t: Any, ctx: BuildContext, form_key: str) -> Any:
