@@ -27,7 +27,7 @@ from exactdp.report.verdicts import shown
 from exactdp.verify import verify_text
 
 SETTINGS = settings(  # each example reads a case twice (about a second): no shrinking, the points are small anyway
-    max_examples=10,
+    max_examples=6,
     deadline=None,
     phases=[Phase.explicit, Phase.reuse, Phase.generate],
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
