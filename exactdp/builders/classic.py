@@ -42,6 +42,7 @@ from ..errors import InexactValueError, InvalidMechanismError
 from ..model.game import END, Chance, Label, Mechanism
 from ..numbers import ladder
 from ..numbers.rational import Q, as_q, q_str
+from ..numbers.symbolic import is_sym, sympy
 from ..numbers.types import EpsLike, FieldValue, LambdaLike, Rational, RationalLike
 from .discrete import check_alpha, gaussian_weight
 from .params import UNSET, alpha_arg, check_exp_eps, exp_eps_arg
@@ -333,16 +334,19 @@ def report_noisy_max_rows(values: Sequence[Sequence[Rational]], noise: Noise) ->
         raise InvalidMechanismError("report_noisy_max: every dataset needs one value per query")
     pmf = noise.pmf
     assert pmf is not None
+    # a symbolic noise (SymPy probabilities) is summed in SymPy: a gmpy2 rational mixed in would become a float
+    symbolic = any(is_sym(p) for _, p in pmf)
+    zero = sympy.Integer(0) if symbolic else Q(0)
     cols = []
     for vals in values:
         vals = [as_q(v) for v in vals]
 
         def below(j: int, v: Any, strict: bool) -> Any:
-            return sum((p for z, p in pmf if (vals[j] + z < v if strict else vals[j] + z <= v)), Q(0))  # noqa: B023 (used in this iteration only)
+            return sum((p for z, p in pmf if (vals[j] + z < v if strict else vals[j] + z <= v)), zero)  # noqa: B023 (used in this iteration only)
 
         col = []
         for i in range(k):
-            tot = Q(0)
+            tot = zero
             for z, p in pmf:
                 v = vals[i] + z
                 term = p
@@ -352,8 +356,9 @@ def report_noisy_max_rows(values: Sequence[Sequence[Rational]], noise: Noise) ->
                         if not term:
                             break
                 tot += term
-            col.append(tot)
-        if sum(col, Q(0)) != 1:  # pragma: no cover - a bug, not an input error
+            col.append(sympy.cancel(tot) if symbolic else tot)
+        total = sum(col, zero)
+        if (sympy.cancel(total) if symbolic else total) != 1:  # pragma: no cover - a bug, not an input error
             raise AssertionError("report_noisy_max: probabilities do not sum to 1")
         cols.append(col)
     return [tuple(col[i] for col in cols) for i in range(k)]

@@ -16,7 +16,10 @@ geometric) truncated or folded, and the discrete Gaussian restricted to a finite
     Σ_k α^{abs(d + kP)} = (α^{d₀} + α^{P − d₀})/(1 − α^P) with d₀ = d mod P: exact in ℚ(α);
   - ``renormalize``: c + Z conditioned on [lo, hi] (Pr[y] ∝ α^{abs(y − c)}).
 
-  Every probability lies in ℚ(α) ⊂ ℚ(e^{1/L}) when 1/scale is rational: exact.
+  Every probability lies in ℚ(α) ⊂ ℚ(e^{1/L}) when 1/scale is rational: exact.  For α a
+  rational function of declared symbols (``alpha: a``, ``eps: log(E)``), the same formulas are
+  rational functions of them (:func:`laplace_sym_column`), decided for every value by the
+  parametric engine.
 
 * **Discrete Gaussian** N_ℤ(c, σ²) (Canonne, Kamath & Steinke 2020, Def. 1: Pr[y] ∝
   e^{−(y−c)²/(2σ²)} on ℤ; OpenDP ``make_gaussian`` on integers, Tumult Core
@@ -49,6 +52,7 @@ from ..numbers import kinds as K
 from ..numbers import ladder
 from ..numbers.qt import MAX_DEGREE, qt_exp
 from ..numbers.rational import Q, as_q, q_str, to_fraction
+from ..numbers.symbolic import is_symbolic, sympy, to_sympy
 from ..numbers.types import FieldValue
 from .params import alpha_arg, read_eps, read_rational
 
@@ -58,6 +62,7 @@ __all__ = [
     "check_alpha",
     "alpha_of_scale",
     "laplace_column",
+    "laplace_sym_column",
     "laplace_rows",
     "gaussian_field",
     "gaussian_weight",
@@ -122,6 +127,24 @@ def laplace_column(alpha: Any, lo: Any, hi: Any, c: int, truncation: str = "clam
     """Pr[y | c] for every integer y in [lo, hi], for the discrete Laplace with parameter α
     released with ``truncation`` (module docstring).  ``c`` must lie in [lo, hi]."""
     a = check_alpha(alpha, "discrete Laplace")
+    return _laplace_formulas(a, lo, hi, c, truncation, Q(1))
+
+
+def laplace_sym_column(alpha: Any, lo: Any, hi: Any, c: int, truncation: str = "clamp") -> list[Any]:
+    """:func:`laplace_column` for α a rational function of declared symbols (SymPy), each
+    probability reduced to lowest terms.  The caller proves 0 < α < 1 on the symbols' domain
+    (the ``discrete_laplace`` form does); every formula is then a probability."""
+    a = to_sympy(alpha)
+    out = [sympy.cancel(p) for p in _laplace_formulas(a, lo, hi, c, truncation, sympy.Integer(1))]
+    if any(p.has(sympy.Float) for p in out):  # pragma: no cover - a Q mixed into SymPy arithmetic
+        raise InexactValueError("discrete Laplace: a probability lost exactness (a floating-point number)")
+    return out
+
+
+def _laplace_formulas(a: Any, lo: Any, hi: Any, c: int, truncation: str, one: Any) -> list[Any]:
+    """The formulas of the module docstring, in the arithmetic of α and ``one`` (exact field
+    elements with ``Q(1)``, or SymPy rational functions with ``sympy.Integer(1)``: a gmpy2
+    rational mixed into SymPy arithmetic would become a float)."""
     if truncation not in LAPLACE_TRUNCATIONS:
         raise _problem(f"unknown truncation {truncation!r}", f"use one of {', '.join(LAPLACE_TRUNCATIONS)}")
     flo, fhi, ys = _bounds(lo, hi, half=truncation == "fold")
@@ -130,18 +153,18 @@ def laplace_column(alpha: Any, lo: Any, hi: Any, c: int, truncation: str = "clam
     norm = (1 - a) / (1 + a)
     if truncation == "renormalize":
         w = [a ** abs(y - c) for y in ys]
-        total = sum(w, Q(0))
+        total = sum(w, one - one)
         return [x / total for x in w]
     if truncation == "clamp":
         if len(ys) == 1:
-            return [Q(1)]
-        out: list[FieldValue] = [norm * a ** abs(y - c) for y in ys]
+            return [one]
+        out: list[Any] = [norm * a ** abs(y - c) for y in ys]
         out[0] = a ** (c - ys[0]) / (1 + a)
         out[-1] = a ** (ys[-1] - c) / (1 + a)
         return out
     period = 2 * (fhi - flo)
     if period == 0:
-        return [Q(1)]
+        return [one]
     P = int(period) if period.denominator == 1 else None
     if P is None:  # pragma: no cover - both bounds integers or half-integers: 2(hi - lo) is an integer
         raise _problem("fold: 2*(upper - lower) must be an integer")
@@ -165,8 +188,10 @@ def _series(a: Any, aP: Any, P: int, d: int) -> Any:
 def laplace_rows(
     alpha: Any, lo: Any, hi: Any, data: Sequence[int], truncation: str = "clamp"
 ) -> tuple[list[str], list[tuple[FieldValue, ...]]]:
-    """(output labels, rows[k][d] = Pr[output k | dataset d holds data[d]])."""
-    cols = [laplace_column(alpha, lo, hi, c, truncation) for c in data]
+    """(output labels, rows[k][d] = Pr[output k | dataset d holds data[d]]); for a symbolic α
+    (SymPy, 0 < α < 1 proved by the caller) the rows of :func:`laplace_sym_column`."""
+    column = laplace_sym_column if is_symbolic(alpha) else laplace_column
+    cols = [column(alpha, lo, hi, c, truncation) for c in data]
     _, _, ys = _bounds(lo, hi, half=truncation == "fold")
     return [str(y) for y in ys], [tuple(col[k] for col in cols) for k in range(len(ys))]
 

@@ -19,7 +19,10 @@ r"""Exponential and bounded-range mechanisms with exact weights (Dong–Durfee�
   decimal ε (``eps: 0.5``) every weight is e^{ε(u − max u)/s}, an element of ℚ(e^{1/L}); for
   ε = log(r) every power must be rational (for instance when B^{1/s} is rational and the scores
   are integers).  An irrational weight outside the field is refused with a message saying what
-  to write instead; nothing is rounded.
+  to write instead; nothing is rounded.  With B a rational function of declared symbols
+  (``eps: 2*log(E)``, B = E²), every weight must be one too — a whole power of a rational
+  function, e.g. B^{1/2} = E — and the distributions are then rational functions of the
+  symbols, decided for every value by the parametric engine.
 
 * **Generalized randomized response** RR_{ε,t} (DDR Def. 2.4), the worst case for ε-BR: input
   bit b, outputs 0/1, with B = e^ε, u = e^t (1 ≤ u ≤ B)
@@ -50,9 +53,11 @@ from ..errors import InexactValueError, InvalidMechanismError, LimitExceededErro
 from ..model.checks import takes_mechanism
 from ..model.game import END, Ask, Chance, Label, Mechanism, Node, label_str, unordered_pairs
 from ..model.ops import graft
+from ..model.symbolic import SymChance
 from ..numbers import ladder
 from ..numbers.qt import monomial, qt_exp
 from ..numbers.rational import Q, as_q, is_rational, q_str
+from ..numbers.symbolic import expr_str, is_sym, is_symbolic, sympy, to_sympy
 from ..numbers.types import EpsLike, LambdaLike, Rational
 from .params import UNSET, check_exp_eps, exp_eps_arg, read_exp_eps
 from .rr import default_bits
@@ -68,6 +73,8 @@ __all__ = [
     "grr_node",
     "grr",
     "grr_menu",
+    "grr_sym_node",
+    "grr_menu_node",
     "nonadaptive",
     "DEFAULT_MAX_SEQUENCES",
     "PF_MODES",
@@ -207,7 +214,8 @@ def exponential_rows(
                 f"exponential: the scale {what} is {q_str(scale)}, so the weights exp(eps*u/scale) are undefined",
                 hint="the scores do not change between adjacent datasets; give `sensitivity:` (or `range:`) explicitly",
             )
-    rows_by_d = [_distribution(row, E, scale, onames, dnames[d]) for d, row in enumerate(scores)]
+    m = _common_denominator(scores, scale)
+    rows_by_d = [_distribution(row, E, scale, onames, dnames[d], m) for d, row in enumerate(scores)]
     return [tuple(rows_by_d[d][kk] for d in range(len(scores))) for kk in range(k)]
 
 
@@ -223,7 +231,8 @@ def _prepare(
     """What the selection mechanisms check first: the score table's shape, e^eps and the mode;
     then the output and dataset names used in messages."""
     k = _check_shape(scores)
-    E = check_exp_eps(E, call=call)
+    if not is_symbolic(E):  # a symbolic e^eps >= 1 is proved on the symbols' domain by the form
+        E = check_exp_eps(E, call=call)
     if mode not in modes:
         raise InvalidMechanismError(f"{call}: unknown mode {mode!r}", hint=f"modes: {', '.join(modes)}")
     onames = [str(o) for o in (outputs or range(k))]
@@ -265,17 +274,63 @@ def _scale(
     return delta_u, "sensitivity"
 
 
-def _distribution(row: Sequence[Rational], E: Any, scale: Any, onames: Sequence[str], dname: str) -> list[Any]:
+def _distribution(
+    row: Sequence[Rational], E: Any, scale: Any, onames: Sequence[str], dname: str, m: int = 1
+) -> list[Any]:
     """The output distribution under one dataset: weights E^((u − max u)/s), normalised; an
     irrational weight is refused."""
     top = max(as_q(u) for u in row)
-    weights = [_weight(E, (as_q(u) - top) / scale, onames[kk], dname, scale) for kk, u in enumerate(row)]
+    weights = [_weight(E, (as_q(u) - top) / scale, onames[kk], dname, scale, m) for kk, u in enumerate(row)]
+    if is_symbolic(E):  # SymPy arithmetic throughout: a gmpy2 rational mixed in would become a float
+        total = sympy.Add(*weights)
+        return [sympy.cancel(w / total) for w in weights]
     total = sum(weights, Q(0))
     return [w / total for w in weights]
 
 
-def _weight(E: Any, expo: Any, oname: str, dname: str, scale: Any) -> Any:
+def _common_denominator(scores: Scores, scale: Any) -> int:
+    """The least m such that every exponent (u − max u)/s of the score table is a multiple of
+    1/m: with E = e^(ε/m) as the symbol, every weight is a whole power of E."""
+    m = 1
+    for row in scores:
+        top = max(as_q(u) for u in row)
+        for u in row:
+            m = math.lcm(m, int(as_q((as_q(u) - top) / scale).denominator))
+    return m
+
+
+def _rational_function(w: Any) -> bool:
+    """``w`` is a rational function of its symbols with rational coefficients: no exp or log
+    left, and only whole powers (so no √2 or e^(1/10) among the coefficients)."""
+    return (
+        w.is_rational_function(*w.free_symbols)
+        and not w.has(sympy.exp, sympy.log)
+        and all(p.exp.is_Integer for p in w.atoms(sympy.Pow))
+        and all(n.is_Rational for n in w.atoms(sympy.Number))
+    )
+
+
+def _sym_weight(E: Any, expo: Any, oname: str, dname: str, scale: Any, m: int) -> Any:
+    """E^expo for a symbolic E = e^ε (a rational function of the symbols, proved ≥ 1): a
+    rational function of the symbols with rational coefficients, or a located refusal."""
+    e = sympy.Rational(int(as_q(expo).numerator), int(as_q(expo).denominator))
+    w = sympy.powdenest(to_sympy(E) ** e)
+    if not _rational_function(w):
+        raise InvalidMechanismError(
+            f"the weight of output {oname} under {dname} is e^(eps*({q_str(expo * scale)})/{q_str(scale)}) = "
+            f"{expr_str(w)}, which is not a rational function of the symbols",
+            hint=f"declare the symbol as e^(eps/{m}) and write eps: {m}*log(E) (then every weight is a whole power "
+            "of E)"
+            if m > 1
+            else "declare the symbol as e^eps and write eps: log(E)",
+        )
+    return w
+
+
+def _weight(E: Any, expo: Any, oname: str, dname: str, scale: Any, m: int = 1) -> Any:
     """E^expo for the weight of output ``oname`` under ``dname``; an irrational one is refused."""
+    if is_symbolic(E):
+        return _sym_weight(E, expo, oname, dname, scale, m)
     try:
         return _power(E, expo)
     except InexactValueError:
@@ -342,11 +397,12 @@ def exponential(
 PF_MODES = ("sensitivity", "monotone")
 
 
-def _elementary(values: Sequence[Any]) -> list[Any]:
-    """e_0, ..., e_m of ``values``: the coefficients of Π (1 + v·z), exactly."""
-    e: list[Any] = [Q(1)]
+def _elementary(values: Sequence[Any], one: Any) -> list[Any]:
+    """e_0, ..., e_m of ``values``: the coefficients of Π (1 + v·z), exactly, in the arithmetic
+    of ``one`` (``Q(1)``, or ``sympy.Integer(1)`` for symbolic values)."""
+    e: list[Any] = [one]
     for v in values:
-        e = [a + (v * b if b is not None else 0) for a, b in zip(e + [Q(0)], [None] + e)]
+        e = [a + (v * b if b is not None else 0) for a, b in zip(e + [one - one], [None] + e)]
     return e
 
 
@@ -358,15 +414,18 @@ def permute_and_flip_distribution(q: Sequence[Any]) -> list[Any]:
 
         Pr[r] = q_r · (1/n) Σ_k e_k({1 − q_s : s ≠ r}) / C(n − 1, k)
 
-    with e_k the elementary symmetric polynomials; exact in ℚ(e^{1/L})."""
+    with e_k the elementary symmetric polynomials; exact in ℚ(e^{1/L}), or rational functions
+    of declared symbols when the q are."""
     n = len(q)
+    symbolic = any(is_sym(x) for x in q)  # SymPy numbers too: never mixed with gmpy2 rationals
+    one = sympy.Integer(1) if symbolic else Q(1)
     out = []
     for r in range(n):
-        e = _elementary([1 - q[s] for s in range(n) if s != r])
-        acc: Any = Q(0)
+        e = _elementary([1 - q[s] for s in range(n) if s != r], one)
+        acc: Any = one - one
         for k, ek in enumerate(e):
             acc = acc + ek / math.comb(n - 1, k)
-        out.append(q[r] * acc / n)
+        out.append(sympy.cancel(q[r] * acc / n) if symbolic else q[r] * acc / n)
     return out
 
 
@@ -393,9 +452,10 @@ def permute_and_flip_rows(
             )
         scale = Q(1)
     cols = []
+    m = _common_denominator(scores, scale)
     for d, row in enumerate(scores):
         top = max(as_q(u) for u in row)
-        q = [_weight(E, (as_q(u) - top) / scale, onames[kk], dnames[d], scale) for kk, u in enumerate(row)]
+        q = [_weight(E, (as_q(u) - top) / scale, onames[kk], dnames[d], scale, m) for kk, u in enumerate(row)]
         cols.append(permute_and_flip_distribution(q))
     return [tuple(col[kk] for col in cols) for kk in range(k)]
 
@@ -544,6 +604,29 @@ def grr_menu(
     if not kids:
         raise InvalidMechanismError("grr menu: the menu is empty")
     return Mechanism(Ask(labels, kids), tuple(datasets), tuple(adjacent), name)
+
+
+def grr_sym_node(B: Any, u: Any, bits: Sequence[int]) -> SymChance:
+    """RR_{ε,t} (DDR Def. 2.4) with B = e^ε > 1 and/or u = e^t ∈ [1, B] rational functions of
+    declared symbols: the q and p of :func:`grr_probs`, reduced to lowest terms.  The ranges
+    are the caller's to prove on the symbols' domain (the ``grr`` form does); then every
+    probability lies in [0, 1]: q = (B − u)/(B − 1), 1 − q = (u − 1)/(B − 1) and p = q/u ≤ q."""
+    B, u = to_sympy(B), to_sympy(u)
+    q = sympy.cancel((B - u) / (B - 1))
+    p = sympy.cancel(q / u)
+    p0 = tuple(q if b == 0 else p for b in bits)
+    p1 = tuple(sympy.cancel(1 - x) for x in p0)
+    return SymChance(("0", "1"), (p0, p1), (END, END))
+
+
+def grr_menu_node(B: Any, us: Sequence[Any], bits: Sequence[int]) -> Ask:
+    """The menu of :func:`grr_menu` as a node, for e^ε and the e^t possibly symbolic (then in
+    the order given, labelled ``u=<e^t>``; the caller proves 1 ≤ u ≤ B)."""
+    kids: list[Node] = []
+    for u in us:
+        symbolic = is_symbolic(B) or is_symbolic(u)
+        kids.append(grr_sym_node(B, u, bits) if symbolic else grr_node(B, u, bits))
+    return Ask([f"u={expr_str(to_sympy(u))}" for u in us], kids)
 
 
 @takes_mechanism

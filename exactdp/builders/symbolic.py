@@ -1,5 +1,7 @@
 """Mechanisms with symbolic parameters (e^ε = E, δ, α as SymPy expressions): randomized
-response, k-ary randomized response and the truncated geometric mechanism."""
+response, k-ary randomized response, the truncated geometric mechanism, and the two-sided
+geometric noise on [−w, w] that report-noisy-max adds.  The ranges the formulas need
+(E ≥ 1, 0 < α < 1) are proved on the declared domain by the forms that call these builders."""
 
 from __future__ import annotations
 
@@ -8,10 +10,11 @@ from typing import Any
 
 from ..model.game import END
 from ..model.symbolic import SymChance
-from ..numbers.symbolic import to_sympy
+from ..numbers.symbolic import expr_str, sympy, to_sympy
+from .classic import TRUNCATIONS, Noise
 from .rr import rr_delta_rows, rr_rows
 
-__all__ = ["rr_sym_node", "rr_delta_sym_node", "krr_sym_node", "truncated_geometric_sym_node"]
+__all__ = ["rr_sym_node", "rr_delta_sym_node", "krr_sym_node", "truncated_geometric_sym_node", "geometric_sym_noise"]
 
 
 def rr_sym_node(E: Any, bits: Sequence[int]) -> SymChance:
@@ -53,3 +56,22 @@ def truncated_geometric_sym_node(alpha: Any, n: int, counts: Sequence[int], *, t
         cols.append(col)
     rows = [tuple(col[j] for col in cols) for j in range(n + 1)]
     return SymChance(tuple(str(j) for j in range(n + 1)), rows, (END,) * (n + 1))
+
+
+def geometric_sym_noise(alpha: Any, width: int, *, truncation: str = "clamp") -> Noise:
+    """The two-sided geometric noise Pr[Z = z] ∝ α^|z| on [−width, width] with symbolic α (the
+    formulas of :func:`~exactdp.builders.classic.geometric_noise`, each reduced to lowest terms):
+    clamped (the mass beyond ±width at ±width) or renormalized."""
+    a = to_sympy(alpha)
+    if truncation not in TRUNCATIONS:  # pragma: no cover - the form reads one of TRUNCATIONS
+        raise ValueError(f"unknown truncation {truncation!r}")
+    zs = range(-width, width + 1)
+    if truncation == "clamp":
+        raw = {z: (1 - a) / (1 + a) * a ** abs(z) if abs(z) < width else a**width / (1 + a) for z in zs}
+        if width == 0:
+            raw = {0: sympy.Integer(1)}
+    else:
+        total = sympy.Add(*(a ** abs(z) for z in zs))
+        raw = {z: a ** abs(z) / total for z in zs}
+    pmf = tuple((z, sympy.cancel(p)) for z, p in sorted(raw.items()))
+    return Noise(pmf=pmf, name=f"geometric(alpha={expr_str(a)}, |z|<={width}, {truncation})")

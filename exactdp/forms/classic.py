@@ -5,6 +5,10 @@ A **noise** is ``{geometric: {eps: e | scale: s | alpha: a, width: w?, truncatio
 support is infinite, which only ``svt`` accepts), ``{gaussian: {sigma2: v, width: w}}`` (the discrete
 Gaussian on [-w, w]) or ``{pmf: {z: p, ...}}`` (a finite distribution on the integers; each p
 rational or in ℚ(e^{1/L})).
+
+With ``symbols:`` (docs/parametric.md), ``krr``'s ``eps``, ``truncated_geometric``'s ``eps`` or
+``alpha`` and, for ``report_noisy_max`` only, a geometric noise's ``eps`` or ``alpha`` (finite
+``width``) may be written in the symbols; the range each needs is proved on the declared domain.
 """
 
 from __future__ import annotations
@@ -21,14 +25,16 @@ from ..builders.classic import (
     geometric_noise,
     krr,
     report_noisy_max,
+    report_noisy_max_rows,
     truncated_geometric,
 )
 from ..builders.discrete import alpha_of_scale
-from ..builders.symbolic import krr_sym_node, truncated_geometric_sym_node
-from ..model.game import Mechanism
+from ..builders.symbolic import geometric_sym_noise, krr_sym_node, truncated_geometric_sym_node
+from ..model.game import END, Mechanism
+from ..model.symbolic import SymChance
 from ..numbers import ladder
 from ..numbers.rational import Q, q_str
-from ..numbers.symbolic import is_sym, prove_nonneg
+from ..numbers.symbolic import expr_str, is_sym, is_symbolic, prove_nonneg, prove_nonzero, to_sympy
 from .core import exp_eps_at
 from .exponential import SCORES, score_table
 from .fields import (
@@ -49,7 +55,17 @@ from .fields import (
 )
 from .registry import BuildContext, Form, form
 
-__all__ = ["Geometric", "Pmf", "Gaussian", "NOISE", "KRR", "TruncatedGeometric", "ReportNoisyMax", "alpha_of"]
+__all__ = [
+    "Geometric",
+    "Pmf",
+    "Gaussian",
+    "NOISE",
+    "KRR",
+    "TruncatedGeometric",
+    "ReportNoisyMax",
+    "alpha_of",
+    "open_unit_alpha",
+]
 
 
 def alpha_of(eps: Any, alpha: Any, ctx: BuildContext, form_key: str, scale: Any = None, sensitivity: int = 1) -> Any:
@@ -75,7 +91,17 @@ def alpha_of(eps: Any, alpha: Any, ctx: BuildContext, form_key: str, scale: Any 
     if scale is not None:
         return alpha_of_scale(scale, sensitivity)
     per_unit = eps if sensitivity == 1 else ladder.mul(eps, Q(1, sensitivity))
-    E = exp_eps_at("eps", per_unit, ctx, form_key)
+    try:
+        E = exp_eps_at("eps", per_unit, ctx, form_key)
+    except FieldProblem as p:
+        if sensitivity == 1 or not is_sym(eps):
+            raise
+        raise FieldProblem(
+            "eps",
+            p.message.replace("e^eps", f"e^(eps/{sensitivity})"),
+            f"alpha = e^(-eps/sensitivity) must be a rational function of the symbols: write eps as "
+            f"{sensitivity}*log(E) (declare E = e^(eps/{sensitivity}))",
+        ) from None
     if is_sym(E):
         return 1 / E
     if E == 1:
@@ -83,18 +109,48 @@ def alpha_of(eps: Any, alpha: Any, ctx: BuildContext, form_key: str, scale: Any 
     return 1 / E
 
 
+def open_unit_alpha(a: Any, ctx: BuildContext, field: str, form_key: str) -> None:
+    """0 < α < 1 strictly, for a symbolic α already proved in [0, 1] (:func:`alpha_of`), as the
+    numeric forms require (the two-sided geometric's normaliser (1 − α)/(1 + α), the fold's
+    1 − α^P), or a located FieldProblem."""
+    assert ctx.symbols is not None  # a symbolic value is read only where symbols are declared
+    s = to_sympy(a)
+    if not (prove_nonzero(s, ctx.symbols) and prove_nonzero(1 - s, ctx.symbols)):
+        raise FieldProblem(
+            field,
+            f"{form_key}: could not prove 0 < alpha < 1 (alpha = {expr_str(s)}) for every value the bounds "
+            f"allow ({ctx.symbols.describe()})",
+            "alpha = e^-eps needs eps > 0: declare the symbol with strict bounds, e.g. E: {gt: 1} for eps: log(E)",
+        )
+
+
 @dataclass(frozen=True, kw_only=True)
 class Geometric(Declared):
     """Two-sided geometric noise Pr[z] proportional to alpha to the power abs(z) (alpha = e^-eps); without `width`, infinite support."""
 
-    eps: Any = arg(Eps(), default=None, doc="alpha = e^-eps")
+    eps: Any = arg(Eps(symbolic=True), default=None, doc="alpha = e^-eps")
     scale: Any = arg(Rational("scale", positive=True), default=None, doc="alpha = e^(-1/scale)")
-    alpha: Any = arg(Rational("alpha"), default=None, doc="0 < alpha < 1")
+    alpha: Any = arg(Rational("alpha", symbolic=True), default=None, doc="0 < alpha < 1")
     width: int | None = arg(Count("width", 0, 10_000), default=None, doc="support [-width, width]")
     truncation: str = arg(Choice(TRUNCATIONS, "truncation"), default="clamp", doc="clamp or renormalize")
 
-    def noise(self, ctx: BuildContext, *, infinite_ok: bool) -> Noise:
+    def noise(self, ctx: BuildContext, *, infinite_ok: bool, symbolic_ok: bool = False) -> Noise:
         a = alpha_of(self.eps, self.alpha, ctx, "geometric noise", scale=self.scale)
+        if is_symbolic(a):
+            field = "alpha" if self.alpha is not None else "eps"
+            if not symbolic_ok:
+                raise FieldProblem(
+                    field,
+                    "geometric noise with symbols is supported by report_noisy_max (finite noise), not here",
+                    "give this noise a numeric eps or alpha (the sparse vector technique sums infinite series "
+                    "in numbers)",
+                )
+            if self.width is None:
+                raise FieldProblem(
+                    (), "this mechanism needs finite noise: give `width:` (the support is [-width, width])"
+                )
+            open_unit_alpha(a, ctx, field, "geometric noise")
+            return geometric_sym_noise(a, self.width, truncation=self.truncation)
         if self.width is not None:
             return geometric_noise(alpha=a, width=self.width, truncation=self.truncation)
         if not infinite_ok:
@@ -109,7 +165,7 @@ class Pmf(Declared):
     probs: dict = arg(MapOf(Prob(field=True), what="pmf"), doc="{z: p}")
     shorthand = "probs"
 
-    def noise(self, ctx: BuildContext, *, infinite_ok: bool) -> Noise:
+    def noise(self, ctx: BuildContext, *, infinite_ok: bool, symbolic_ok: bool = False) -> Noise:
         pmf = {}
         for z, p in self.probs.items():
             try:
@@ -126,7 +182,7 @@ class Gaussian(Declared):
     sigma2: Any = arg(Rational("sigma2", positive=True), doc="the variance parameter sigma^2, rational")
     width: int = arg(Count("width", 0, 10_000), doc="support [-width, width]")
 
-    def noise(self, ctx: BuildContext, *, infinite_ok: bool) -> Noise:
+    def noise(self, ctx: BuildContext, *, infinite_ok: bool, symbolic_ok: bool = False) -> Noise:
         return gaussian_noise(self.sigma2, self.width)
 
 
@@ -134,11 +190,15 @@ NOISE = Tagged((("geometric", Geometric), ("pmf", Pmf), ("gaussian", Gaussian)),
 _TAGS = {Geometric: "geometric", Pmf: "pmf", Gaussian: "gaussian"}
 
 
-def build_noise(noise: Geometric | Pmf | Gaussian, ctx: BuildContext, field: str, *, infinite_ok: bool) -> Noise:
-    """The Noise of a noise field, problems located inside the field."""
+def build_noise(
+    noise: Geometric | Pmf | Gaussian, ctx: BuildContext, field: str, *, infinite_ok: bool, symbolic_ok: bool = False
+) -> Noise:
+    """The Noise of a noise field, problems located inside the field; ``symbolic_ok``: the
+    caller's builder computes with SymPy probabilities (a geometric noise's α may then be a
+    rational function of the symbols)."""
     tag = _TAGS[type(noise)]
     with within(field, tag):
-        return noise.noise(ctx, infinite_ok=infinite_ok)
+        return noise.noise(ctx, infinite_ok=infinite_ok, symbolic_ok=symbolic_ok)
 
 
 def build_optional_noise(
@@ -227,7 +287,12 @@ class ReportNoisyMax(Form):
 
     def build(self, ctx: BuildContext) -> Mechanism:
         labels, rows = score_table(self.values, self.outputs, ctx.datasets, "values")
-        noise = build_noise(self.noise, ctx, "noise", infinite_ok=False)
+        noise = build_noise(self.noise, ctx, "noise", infinite_ok=False, symbolic_ok=True)
+        if any(is_sym(p) for _, p in noise.pmf or ()):
+            sym_rows = report_noisy_max_rows(rows, noise)
+            if len(labels) != len(sym_rows):
+                raise FieldProblem("outputs", f"{len(labels)} output labels for {len(sym_rows)} queries")
+            return ctx.wrap(SymChance(labels, sym_rows, (END,) * len(labels)))
         return report_noisy_max(
             rows, noise, outputs=labels, datasets=ctx.datasets, adjacent=ctx.adjacent, name=ctx.name
         )

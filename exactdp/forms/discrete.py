@@ -7,6 +7,11 @@ them (:mod:`exactdp.builders.discrete`): every probability exact in ℚ(e^{1/L})
       L: {discrete_laplace: {scale: 2, bounds: [1, 10], data: {x0: 1, x1: 2}}}      # OpenDP make_geometric
       F: {discrete_laplace: {eps: log(2), bounds: [0, 4], data: [1, 2], truncation: fold}}  # diffprivlib
       G: {discrete_gaussian: {sigma2: 4, bounds: [-12, 12], data: [0, 1]}}        # Tumult Core, OpenDP
+
+With ``symbols:`` (docs/parametric.md) the discrete Laplace takes ``alpha`` as a rational function
+of the symbols, or ``eps: log(E)`` (α = 1/E; with a sensitivity Δ, ``eps: Δ*log(E)``), and
+0 < α < 1 is proved for every value the bounds allow.  The discrete Gaussian's weights
+e^(−d²/(2σ²)) are transcendental in σ², so its parameters stay numbers.
 """
 
 from __future__ import annotations
@@ -16,9 +21,11 @@ from typing import Any
 
 from ..builders.discrete import LAPLACE_TRUNCATIONS, gaussian_field, gaussian_rows, laplace_rows
 from ..model.game import END, Chance, Mechanism
+from ..model.symbolic import SymChance
 from ..numbers import ladder
 from ..numbers.rational import as_q, q_str
-from .classic import alpha_of
+from ..numbers.symbolic import is_symbolic
+from .classic import alpha_of, open_unit_alpha
 from .fields import Choice, Count, Eps, FieldProblem, Pair, PerDataset, Rational, arg
 from .registry import BuildContext, Form, form
 
@@ -40,6 +47,8 @@ def _integers(data: tuple, datasets: tuple[str, ...]) -> list[int]:
 
 
 def _mechanism(ctx: BuildContext, labels: list[str], rows: list[tuple]) -> Mechanism:
+    if any(is_symbolic(p) for row in rows for p in row):  # sums identically 1: checked on construction
+        return ctx.wrap(SymChance(labels, rows, (END,) * len(labels)))
     return ctx.wrap(Chance(labels, rows, (END,) * len(labels)))
 
 
@@ -51,8 +60,8 @@ class DiscreteLaplace(Form):
     scale: Any = arg(
         Rational("scale", positive=True), default=None, doc="alpha = e^(-sensitivity/scale) (OpenDP, Tumult Core)"
     )
-    eps: Any = arg(Eps(), default=None, doc="alpha = e^(-eps/sensitivity) (diffprivlib)")
-    alpha: Any = arg(Rational("alpha"), default=None, doc="0 < alpha < 1")
+    eps: Any = arg(Eps(symbolic=True), default=None, doc="alpha = e^(-eps/sensitivity) (diffprivlib)")
+    alpha: Any = arg(Rational("alpha", symbolic=True), default=None, doc="0 < alpha < 1")
     sensitivity: int = arg(Count("sensitivity", 1, 10_000), default=1, doc="the sensitivity the noise is calibrated to")
     bounds: tuple = arg(_BOUNDS, doc="[lower, upper]: integers (half-integers for fold)")
     data: tuple = arg(_DATA, doc="{dataset: its value}, whole numbers within the bounds")
@@ -60,6 +69,8 @@ class DiscreteLaplace(Form):
 
     def build(self, ctx: BuildContext) -> Mechanism:
         a = alpha_of(self.eps, self.alpha, ctx, "discrete_laplace", scale=self.scale, sensitivity=self.sensitivity)
+        if is_symbolic(a):
+            open_unit_alpha(a, ctx, "alpha" if self.alpha is not None else "eps", "discrete_laplace")
         values = _integers(self.data, ctx.datasets)
         lo, hi = self.bounds
         for d, v in zip(ctx.datasets, values):

@@ -71,8 +71,8 @@ def _symbolic(v: Any, what: str, symbols: SymbolTable | None, lo: Any = None, hi
     if symbols is None:
         raise QuantityError(
             f"{what} depends on the symbols {names}, which is not supported here",
-            "symbols may appear in mechanism probabilities, rr's eps and delta, and the values of claims "
-            "(see docs/parametric.md)",
+            "symbols may appear in mechanism probabilities, the parameters of the forms listed in "
+            "docs/parametric.md (What is decided), and the values of claims",
         )
     for bound, expr, rel in ((lo, lambda: v - to_sympy(lo), ">="), (hi, lambda: to_sympy(hi) - v, "<=")):
         if bound is not None and not prove_nonneg(expr(), symbols):
