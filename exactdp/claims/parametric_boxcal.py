@@ -49,7 +49,7 @@ from ..analysis.parametric.boxes import Box, UniRat, Val, _Eval, _upper, _vmax
 from ..analysis.parametric.gdp_boxes import GCell, _outside, _proved, chain_vertices
 from ..analysis.parametric.piecewise import Interval
 from ..analysis.parametric.polys import simplest_between
-from ..analysis.parametric.zcdp_boxes import _GRID, ZGame, _check_box, _check_box_not
+from ..analysis.parametric.zcdp_boxes import _GRID, Rho, ZGame, _check_box, _check_box_not, rho_val
 from ..errors import VerificationError
 from ..lazy import flint
 from ..numbers.certified import arb_prec
@@ -58,6 +58,7 @@ from .base import FAILS, HOLDS, Analysis, Claim
 from .parametric import Parametric, analysis_at, claim_at
 from .parametric_boxes import ONE_AT_A_TIME, one_symbol
 from .parametric_renyi_boxes import by_fraction_boxes, fraction_problem, fraction_side, one_crossing
+from .parametric_zcdp import rho_of, rho_symbols
 
 __all__ = ["Gap", "BoxSet", "calibrate_by_boxes", "by_calibration_boxes", "BOX_TARGETS", "DIGITS"]
 
@@ -225,8 +226,7 @@ def _finish(target: Claim, an: Analysis, name: str, parts: list[_Part], boxes: i
 
 def _zcdp(target: Any, an: Analysis, P: Parametric) -> tuple[str, int, BoxSet]:
     game = P.game(target.subject)
-    rho = rational_of(target.rho, P.ring)
-    name, index = one_symbol(P, game.variables() | set(rho.variables()), "zCDP", ONE_AT_A_TIME)
+    name, index = one_symbol(P, game.variables() | rho_symbols(target.rho, P), "zCDP", ONE_AT_A_TIME)
     dom = P.domains[index]
     zg = ZGame(game, index)
     negated = target.kind == "not_zcdp"
@@ -235,7 +235,7 @@ def _zcdp(target: Any, an: Analysis, P: Parametric) -> tuple[str, int, BoxSet]:
             "a view is possible under one dataset only (D_alpha = inf where its probability is positive): the set is "
             "decided point by point, not calibrated"
         )
-    rho_u = UniRat.of(rho, index)
+    rho_u = rho_of(target.rho, P, index)
 
     def classify(box: Box) -> str | None:
         with arb_prec(_prec(box)):
@@ -254,7 +254,7 @@ def _zcdp(target: Any, an: Analysis, P: Parametric) -> tuple[str, int, BoxSet]:
     return name, index, _finish(target, an, name, parts, boxes, reason)
 
 
-def _kl_exceeds(zg: ZGame, rho: UniRat, box: Box) -> bool:
+def _kl_exceeds(zg: ZGame, rho: Rho, box: Box) -> bool:
     """Whether KL(M) > ρ on the whole box (centred forms, as for the KL divergence,
     :mod:`~exactdp.analysis.parametric.boxes`): then D_α ≥ KL > ρα for α > 1 near 1 (D_α is
     nondecreasing in α, Mironov 2017, Prop. 1, and D_1 is the KL divergence), so M is not ρ-zCDP
@@ -262,7 +262,7 @@ def _kl_exceeds(zg: ZGame, rho: UniRat, box: Box) -> bool:
     if box.tail:
         return False
     ev = _Eval(box, box.point())
-    f = _vmax([zg.kl(ev, i, j) for i, j in zg.game.ordered_pairs]) - ev.val(rho)
+    f = _vmax([zg.kl(ev, i, j) for i, j in zg.game.ordered_pairs]) - rho_val(rho, ev, box)
     down = _upper(Val(-f.c, -f.r, None if f.L is None else -f.L), box, box.point())
     return down is not None and down < 0
 

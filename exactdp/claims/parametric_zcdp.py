@@ -53,7 +53,7 @@ from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Verdict
 from .parametric import DECIDERS, Parametric, analysis_at, claim_at
 from .parametric_boxes import ONE_AT_A_TIME, one_symbol
 
-__all__ = ["by_zcdp_boxes", "decide_zcdp_by_boxes"]
+__all__ = ["by_zcdp_boxes", "decide_zcdp_by_boxes", "rho_of", "rho_symbols"]
 
 
 def by_zcdp_boxes(claim: Claim) -> bool:
@@ -66,7 +66,7 @@ def decide_zcdp_by_boxes(claim: Any, an: Analysis) -> Verdict:
     :class:`Undecided` with the reason when it cannot."""
     P = Parametric(an)
     game = P.game(claim.subject)
-    used = game.variables() | _rho_symbols(claim.rho, P)
+    used = game.variables() | rho_symbols(claim.rho, P)
     if claim.kind == "zcdp":  # a formal proof needs no boxes, and takes several symbols
         try:
             proved = _by_steps(claim, P, game)
@@ -110,7 +110,7 @@ def decide_zcdp_by_boxes(claim: Any, an: Analysis) -> Verdict:
     hi = None if dom.hi is None else _fraction(dom.hi)
     res = decide_zcdp_boxes(
         zg,
-        _rho(claim.rho, P, index),
+        rho_of(claim.rho, P, index),
         (lo, dom.lo_closed, hi, dom.hi_closed),
         refute,
         name,
@@ -277,14 +277,14 @@ def _exceeds_at(an_pt: Analysis, claim: Any, alpha: Fraction) -> bool:
     return lo > rho * alpha * (alpha - 1)
 
 
-def _rho_symbols(rho: Any, P: Parametric) -> set[str]:
+def rho_symbols(rho: Any, P: Parametric) -> set[str]:
     """The symbols ρ mentions."""
     if is_transcendental(rho):
         return {str(s) for s in rho.free_symbols}
     return set(rational_of(rho, P.ring).variables())
 
 
-def _rho(rho: Any, P: Parametric, index: int) -> Rho:
+def rho_of(rho: Any, P: Parametric, index: int) -> Rho:
     """ρ(s) for the boxes: a rational function of the symbol, or, for an expression with
     logarithms (log(E)^2/2), its certified enclosure on each bounded box."""
     if not is_transcendental(rho):

@@ -321,6 +321,16 @@ def rho_ball(rho: Rho, ev: _Eval, box: Box) -> Any:
     return ev.val(rho).r if isinstance(rho, UniRat) else rho(box)
 
 
+def rho_val(rho: Rho, ev: _Eval, box: Box) -> Val:
+    """ρ on the box as a :class:`~exactdp.analysis.parametric.boxes.Val` (centred form for a
+    rational function; for an expression with logarithms, its enclosures at the centre and on the
+    box, slope unknown)."""
+    if isinstance(rho, UniRat):
+        return ev.val(rho)
+    centre = box.point() if not box.tail else None
+    return Val(rho(Box(centre, centre)) if centre is not None else flint.arb("nan"), rho(box), None)
+
+
 @dataclass
 class _BoxCheck:
     """Whether g ≥ 0 on (1, ∞) × box, and the order where it came closest to failing."""
