@@ -7,10 +7,10 @@ Every log R with R > 0 (R a rational function of the symbols in lowest terms, or
 
 over the primes p of R's constant factor and the irreducible factors f of its numerator and
 denominator (f normalised to a positive leading coefficient, so f and −f are one factor): an
-identity of real numbers wherever R is finite and positive, since |R| = |c| ∏ |f|^{k_f}.  With
-each log p and log |f| replaced by a new indeterminate, the expression is a polynomial in those
-indeterminates with rational-function coefficients (:func:`log_polynomial`).  If that polynomial
-is identically zero, so is the expression — whatever relations the logarithms may have — so
+identity of real numbers wherever R is finite and positive, since R = abs(R) is abs(c) times the
+product of the abs(f)^{k_f}.  With each log p and log abs(f) replaced by a new indeterminate, the
+expression is a polynomial in those indeterminates with rational-function coefficients
+(:func:`log_polynomial`).  If that polynomial is identically zero, so is the expression — whatever relations the logarithms may have — so
 :func:`formally_zero` proves an identity without deciding anything about transcendental numbers;
 when it is not zero it proves nothing (log 2 and log 3 may not be algebraically independent, as
 far as anyone has proved).  :func:`even_nonnegative` proves ≥ 0 in the same way: the polynomial
@@ -129,7 +129,7 @@ def psd(a: list[list[Any]]) -> bool:
 
 
 def log_polynomial(expr: Any) -> tuple[Any, list[Any]]:
-    """``expr`` with every logarithm rewritten over its factors, each log p and log |f| a new
+    """``expr`` with every logarithm rewritten over its factors, each log p and log abs(f) a new
     indeterminate; the result and the indeterminates."""
     basis = LogBasis()
     poly = basis.poly(expr)

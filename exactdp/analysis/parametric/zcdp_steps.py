@@ -1,7 +1,7 @@
 r"""A zCDP bound read from the structure of a game with a symbol: Σ ε_ν²/2 along each history.
 
 At a chance node ν the answers' likelihood ratios r_a = p_a/p′_a (one ordered pair of datasets)
-lie within e^{±ε_ν}, ε_ν = max_a |log r_a|, so that one step is ε_ν²/2-zCDP (Bun & Steinke 2016,
+lie within e^{±ε_ν}, ε_ν = max_a abs(log r_a), so that one step is ε_ν²/2-zCDP (Bun & Steinke 2016,
 Prop. 1.4).  An adaptive adversary's view is the sequence of these steps, and Rényi divergences
 of adaptively composed steps add up to the largest continuation:
 
