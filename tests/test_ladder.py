@@ -411,8 +411,8 @@ def test_a_value_of_no_kind_reaching_the_reader_is_a_located_error(monkeypatch):
 
     value = Reader.value
 
-    def slipped(self, node, path, what):  # type: ignore[no-untyped-def]
-        return 0.5 if path.endswith("dp.eps") else value(self, node, path, what)
+    def slipped(self, node, path, what, **kw):  # type: ignore[no-untyped-def]
+        return 0.5 if path.endswith("dp.eps") else value(self, node, path, what, **kw)
 
     monkeypatch.setattr(Reader, "value", slipped)
     fr = verify_text(HEAD + "  - dp: {eps: log(3)}\n", "t.yaml")
