@@ -259,3 +259,28 @@ def test_claims_the_checker_cannot_recompute_are_listed_with_their_reason(tmp_pa
     for k, why in reasons.items():
         assert any(f": claim {k} (" in line and why in line for line in missing), (k, c.output)
     assert "certificates: 2 written" in c.output
+
+
+ONE_POINT = """\
+exactdp: 1
+name: cp
+symbols:
+  E: {gt: 1, le: 8}
+mechanisms:
+  R: {rr: {eps: log(E)}}
+claims:
+  - calibrate:
+      target: {privloss: {of: R, delta: 0, equals: log(2)}}
+      holds_for: [{ge: 2, le: 2}]
+"""
+
+
+def test_a_calibrated_single_point_is_listed_without_a_certificate(tmp_path):
+    """PrivLoss(RR_E, 0) = log(E) equals log(2) at E = 2 only (Vadhan-Wang 2021, Def. 1.9): the
+    claim holds, and certify lists it without a certificate with the reason (it used to stop with
+    an internal error: the checker's sets are intervals with two different ends)."""
+    case = tmp_path / "cp.yaml"
+    case.write_text(ONE_POINT)
+    r = CliRunner().invoke(main, ["certify", str(case), "-o", str(tmp_path / "certs")])
+    assert r.exit_code == 0, r.output
+    assert "the calibrated set has a single point (2 <= E <= 2)" in r.output

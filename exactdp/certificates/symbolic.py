@@ -241,6 +241,11 @@ def _declared(intervals: Any) -> list[dict]:
             raise NoCertificate(
                 f"an end of the calibrated set is irrational ({iv.text()}): the checker's cells are rational"
             )
+        if iv.lo is not None and iv.hi is not None and iv.lo.q == iv.hi.q:
+            raise NoCertificate(
+                f"the calibrated set has a single point ({iv.text()}): the checker's sets are unions of intervals "
+                "with two different ends"
+            )
         d = {}
         if iv.lo is not None:
             d["ge" if iv.lo_closed else "gt"] = str(Fraction(int(iv.lo.q.p), int(iv.lo.q.q)))
