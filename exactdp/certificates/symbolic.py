@@ -174,7 +174,7 @@ def symbolic_certificate(claim: Any, an: Any, holds: bool, E: Engines) -> dict:
     if claim.kind == "calibrate":
         if not holds:
             raise NoCertificate("a calibration that does not hold: exactdp gives a value where it differs")
-        return _cells(claim.target, an, E, *_symbol(an), _declared(E.facts(claim)["declared"]))
+        return _cells(claim.target, an, E, *_symbol(an), lambda: _declared(E.facts(claim)["declared"]))
     if claim.kind == "counterexample":
         return _counterexample(claim, an, holds, E)
     if claim.kind not in _VALUES:
@@ -255,9 +255,9 @@ def _declared(intervals: Any) -> list[dict]:
     return out
 
 
-def _cells(claim: Any, an: Any, E: Engines, name: str, s: Any, sym: dict, holds_for: list | None) -> dict:
-    """Cells and points for ``claim`` on the symbol's domain (with ``holds_for``: a calibration,
-    the claim holding exactly on that set)."""
+def _cells(claim: Any, an: Any, E: Engines, name: str, s: Any, sym: dict, declared: Any = None) -> dict:
+    """Cells and points for ``claim`` on the symbol's domain (with ``declared()`` giving
+    ``holds_for``: a calibration, the claim holding exactly on that set)."""
     facts = E.facts(claim)
     if "pieces" not in facts:
         raise NoCertificate(
@@ -265,6 +265,7 @@ def _cells(claim: Any, an: Any, E: Engines, name: str, s: Any, sym: dict, holds_
             "in the symbol): "
             "there are no exact cells for the checker"
         )
+    holds_for = declared() if declared is not None else None
     ends, opens = _ends(facts["pieces"])
     if holds_for is not None:
         if claim.kind == "delta" and any(not p.value.holds for p in facts["pieces"]):
