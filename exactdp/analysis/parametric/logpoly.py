@@ -10,8 +10,8 @@ denominator (f normalised to a positive leading coefficient, so f and −f are o
 identity of real numbers wherever R is finite and positive, since R = abs(R) is abs(c) times the
 product of the abs(f)^{k_f}.  With each log p and log abs(f) replaced by a new indeterminate, the
 expression is a polynomial in those indeterminates with rational-function coefficients
-(:func:`log_polynomial`).  If that polynomial is identically zero, so is the expression — whatever relations the logarithms may have — so
-:func:`formally_zero` proves an identity without deciding anything about transcendental numbers;
+(:func:`log_polynomial`).  If that polynomial is identically zero, so is the expression,
+whatever relations the logarithms may have, so :func:`formally_zero` proves an identity without deciding anything about transcendental numbers;
 when it is not zero it proves nothing (log 2 and log 3 may not be algebraically independent, as
 far as anyone has proved).  :func:`even_nonnegative` proves ≥ 0 in the same way: the polynomial
 is ≥ 0 for every real value of the indeterminates (a positive semidefinite quadratic part, and
@@ -24,7 +24,7 @@ from typing import Any
 
 from ...numbers.symbolic import is_transcendental, sympy
 
-__all__ = ["LogBasis", "log_polynomial", "formally_zero", "even_nonnegative", "psd", "square_sum"]
+__all__ = ["LogBasis", "log_polynomial", "formally_zero", "even_nonnegative", "psd"]
 
 _FACTOR_BITS = 64  # larger constants are kept whole (no factoring of big integers)
 
@@ -148,8 +148,3 @@ def even_nonnegative(expr: Any) -> bool:
     logarithms are defined."""
     basis = LogBasis()
     return basis.nonnegative(basis.poly(expr))
-
-
-def square_sum(basis: LogBasis, ratios: Any) -> Any:
-    """Σ (log r)²/2 over ``ratios`` (SymPy rational functions or rationals), in ``basis``."""
-    return sympy.expand(sum((basis.log(r) ** 2 / 2 for r in ratios), sympy.Integer(0)))
