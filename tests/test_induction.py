@@ -203,3 +203,19 @@ def test_deep_random_tree_matches_the_reference():
     assert P.pure_lambda(m) == ref.least_lambda(Q(0))
     assert renyi_sums(m, 3) == reference_renyi_sums(m, 3)
     assert P.pair_hull(m, (1, 0))[0] == swap(ref.pairs[0].hull)
+
+
+def test_renyi_sum_size_is_refused_past_max_bits_on_a_shared_chain():
+    """The bound on the sums' sizes in ``power_sums`` skips the exact size only while it is below
+    --max-bits: 200 composed copies of RR_3 share their subtrees, and the Rényi sum of order 2 is
+    (7/3)^200 (one copy: (3/4)^2/(1/4) + (1/4)^2/(3/4) = 7/3, and the sums of a composition
+    multiply, Mironov 2017, Prop. 1), a numerator of 562 bits, so a 300-bit limit refuses it and the
+    default limit gives it exactly."""
+    from exactdp.builders.combinators import repeat
+    from exactdp.errors import LimitExceededError
+    from exactdp.limits import Limits, using
+
+    mech = repeat(rr(exp_eps=3), 200)
+    assert renyi_sums(mech, 2) == [Q(7, 3) ** 200] * 2
+    with using(Limits(max_bits=300)), pytest.raises(LimitExceededError, match="Renyi sum"):
+        renyi_sums(mech, 2)

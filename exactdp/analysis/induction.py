@@ -328,19 +328,27 @@ def power_sums(
     out = []
     left = _refcounts(g).tolist()
     col_bits = _column_bits(g)
+    rational = _rational_probs(g)
     for i, j in pairs:
         Pi, Pj = g.probs[i], g.probs[j]
         memo: list[Any] = [None] * n
         refs = list(left)
         # every term p^α p'^(1-α) has at most this many bits: check each one only if it may be big
-        each = (col_bits[i] + col_bits[j]) * alpha > max_bits
+        term = (col_bits[i] + col_bits[j]) * alpha
+        each = term > max_bits
+        # An upper bound on each value's bits, in whole numbers: a sum of two rationals has at most
+        # their bits plus one, a product at most their sum.  The exact size (a costlier call) is
+        # measured only where the bound passes the limit, and then replaces the bound.
+        size = [0] * n
         for v in range(n):
             k = kind[v]
             if k == CHANCE_KIND:
                 acc: Any = _ZERO
+                bound = 1
                 for x in range(start[v], start[v + 1]):
                     c = child[x]
                     cv = memo[c]
+                    bound += size[c] + term + 1
                     r = refs[c] - 1  # a value is dropped after its last parent has read it
                     refs[c] = r
                     if not r:
@@ -355,8 +363,11 @@ def power_sums(
                     if each:
                         _check_term(p, pp, alpha, max_bits)
                     acc += (p * p / pp if square else p**alpha / pp**a1) * cv
-                if acc is not None and _bits(acc) > max_bits:
-                    limits.check_bits(_bits(acc), "a Renyi sum")
+                if acc is not None and (bound > max_bits or not rational):
+                    bound = _bits(acc)
+                    if bound > max_bits:
+                        limits.check_bits(bound, "a Renyi sum")
+                size[v] = bound
             elif k == ASK_KIND:
                 acc = _ZERO
                 for x in range(start[v], start[v + 1]):
@@ -368,8 +379,10 @@ def power_sums(
                         memo[c] = None
                     if acc is not None and (cv is None or cv > acc):
                         acc = cv
+                    size[v] = max(size[v], size[c])
             else:
                 acc = _ONE
+                size[v] = 1
             memo[v] = acc
             if not v & _TICK:
                 _tick("renyi", v, n, progress, deadline)
@@ -382,6 +395,15 @@ def _check_term(p: Any, pp: Any, alpha: int, max_bits: int) -> None:
     bits = (_bits(p) + _bits(pp)) * alpha
     if bits > max_bits:
         limits.check_bits(bits, f"a term p^{ladder.short(alpha)} p'^(1 - alpha) of a Renyi sum")
+
+
+def _rational_probs(g: FlatGame) -> bool:
+    """Whether every probability of the game is a rational (cached on the game): the size bound
+    of :func:`power_sums` holds for rationals, not for elements of Q(e^(1/L))."""
+    cached = g.cache.get("rational")
+    if cached is None:
+        cached = g.cache["rational"] = all(p is None or hasattr(p, "denominator") for col in g.probs for p in set(col))
+    return cached
 
 
 def _column_bits(g: FlatGame) -> list[int]:

@@ -126,7 +126,9 @@ def recheck(mech: Mechanism, pair: tuple[int, int], lam: Any, policy: Policy) ->
     """
     i, j = pair
     order = list(reversed(postorder(mech.root)))  # parents before children
-    pending: dict[int, dict] = {mech.root.uid: {(_ONE if policy.aggregates else ()): [_ONE, _ONE, ()]}}
+    # Each entry is [P_x, P_x', history, ratio]: merged entries share their ratio, so it is kept
+    # rather than divided again (a division in Q(e^(1/L)) costs a gcd).
+    pending: dict[int, dict] = {mech.root.uid: {(_ONE if policy.aggregates else ()): [_ONE, _ONE, (), _ONE]}}
     p_t = Q(0)
     pp_t = Q(0)
     n_views = 0
@@ -139,17 +141,18 @@ def recheck(mech: Mechanism, pair: tuple[int, int], lam: Any, policy: Policy) ->
         bucket = pending.setdefault(node.uid, {})
         cur = bucket.get(key)
         if cur is None:
-            bucket[key] = [px, pxp, hist]
+            bucket[key] = [px, pxp, hist, ratio]
         else:
             cur[0] += px
             cur[1] += pxp
+            if not policy.aggregates:  # two paths with one history: the merged ratio is new
+                cur[3] = INF if not cur[1] else cur[0] / cur[1]
 
     for node in order:
         bucket = pending.pop(node.uid, None)
         if not bucket:
             continue
-        for px, pxp, hist in bucket.values():
-            ratio = INF if not pxp else px / pxp
+        for px, pxp, hist, ratio in bucket.values():
             if isinstance(node, End):
                 if px and _gt_lambda(ratio, lam):
                     p_t += px

@@ -173,7 +173,11 @@ class Analysis:
         return self.profile(subject).delta_at(eps)
 
     def witness(self, subject: Subject, eps: Any) -> Witness:
-        return self.engine.witness(self.mech(subject), eps, prof=self.profile(subject))
+        """The worst adversary at e^ε, once per ε (claims at one δ share it)."""
+        return self.cached(
+            ("witness", subject, ladder.text(eps)),
+            lambda: self.engine.witness(self.mech(subject), eps, prof=self.profile(subject)),
+        )
 
     def renyi(self, subject: Subject, alpha: Any) -> RenyiResult:
         """D_α of the subject (Mironov 2017, Def. 3), once per order."""
