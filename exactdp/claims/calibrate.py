@@ -56,10 +56,10 @@ from .parametric import (
     HANDLERS,
     Parametric,
     _cross_check,
-    _numeric_verdict,
     _point_text,
     involves_symbols,
     load_deciders,
+    verdict_at,
 )
 from .parametric_boxcal import by_calibration_boxes, calibrate_by_boxes
 
@@ -208,7 +208,7 @@ def _recheck_ends(target: Claim, an: Analysis, dec: Decomposition, k: int) -> No
         cr = getattr(outcome, "crossing", None)
         if cr is not None:  # the two certified sides of a transcendental end
             for x in (cr.below, cr.above):
-                v = _numeric_verdict(target, an, {cr.name: x})
+                v = verdict_at(target, an, {cr.name: x})
                 if (v.status == HOLDS) != ((-1 if x == cr.below else 1) == cr.holds):
                     raise VerificationError(
                         f"calibration: at {cr.name} = {x}, beside where {cr.equation()}, the numeric engine says "
@@ -222,7 +222,7 @@ def _recheck_ends(target: Claim, an: Analysis, dec: Decomposition, k: int) -> No
             pt = _near_point(cell, c1 if cell is c0 else c0, k)
             if pt is None:
                 continue
-            v = _numeric_verdict(target, an, pt)
+            v = verdict_at(target, an, pt)
             if (v.status == HOLDS) != outcome.holds:
                 raise VerificationError(
                     f"calibration: at {_point_text(pt)}, next to where the verdict changes, the numeric engine "
@@ -543,7 +543,7 @@ class CalibrateClaim(Claim):
             pt = None  # too close to a transcendental end to tell by the surrogate
         if pt is None:
             return Verdict(self, FAILS, facts)
-        there = _numeric_verdict(self.target, an, pt)
+        there = verdict_at(self.target, an, pt)
         facts.update(differs_at=dict(pt), there=there)
         return Verdict(self, FAILS, facts, there.witness)
 

@@ -26,7 +26,7 @@ from ..lazy import flint
 from ..numbers.rational import q_str
 from ..numbers.symbolic import SymbolTable
 from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Shows, Verdict, claim
-from .parametric import _numeric_verdict, _point_text, check_claim
+from .parametric import _point_text, check_claim, verdict_at
 
 __all__ = ["CounterexampleClaim"]
 
@@ -66,7 +66,7 @@ class CounterexampleClaim(Claim):
 
     def check(self, an: Analysis) -> Verdict:
         pt = {k: flint.fmpq(int(v.numerator), int(v.denominator)) for k, v in self.at.items()}
-        there = _numeric_verdict(self.target, an, pt)
+        there = verdict_at(self.target, an, pt)
         facts: dict[str, Any] = {"at": dict(self.at), "there": there, "value_there": there.value}
         if there.status != FAILS:
             return Verdict(self, FAILS if there.status == HOLDS else UNDECIDED, facts)

@@ -36,6 +36,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from .. import limits
@@ -69,13 +70,13 @@ from ..analysis.parametric.separate import separating_points
 from ..analysis.parametric.transcendental import Crossing, crossing_of, exp_sign, exp_sign_at, exp_witness
 from ..analysis.parametric.values import exp_lambda
 from ..errors import VerificationError
-from ..lazy import load
+from ..lazy import flint, load
 from ..model.game import Ask, Chance, End, Mechanism, postorder
 from ..model.symbolic import SymChance, is_symbolic_mechanism
 from ..numbers import ladder
 from ..numbers.ladder import is_inf
 from ..numbers.loglinear import canonical, log_linear
-from ..numbers.rational import Q
+from ..numbers.rational import Q, q_short
 from ..numbers.symball import is_transcendental
 from ..numbers.symbolic import exact_constant, is_sym, sympy
 from .base import FAILS, HOLDS, Analysis, Claim, Subject, Verdict
@@ -89,6 +90,8 @@ __all__ = [
     "decide",
     "claim_at",
     "analysis_at",
+    "verdict_at",
+    "refuted_at",
     "numeric_mechanism",
     "sympy_point",
     "HANDLERS",
@@ -543,7 +546,7 @@ def _verdict(claim: Claim, an: Analysis, P: Parametric, dec: Decomposition, ps: 
     for p in sorted(failing, key=lambda p: (p.value.at is None, not p.open)):
         pt = p.value.at if p.value.at is not None else p.sample()
         if pt is not None:
-            concrete = _numeric_verdict(claim, an, pt)
+            concrete = verdict_at(claim, an, pt)
             if concrete.status != FAILS:
                 raise VerificationError(
                     f"the parametric engine finds the claim false at {_point_text(pt)} but the numeric engine's "
@@ -688,8 +691,21 @@ def _exact(e: Any, point: dict) -> Any:
     return canonical(ll, limits.current().max_bits)
 
 
-def _numeric_verdict(claim: Claim, an: Analysis, point: dict) -> Verdict:
+def verdict_at(claim: Claim, an: Analysis, point: dict) -> Verdict:
+    """The exact concrete engine's verdict on ``claim`` with the symbols at rational values."""
     return claim_at(claim, an, point).check(analysis_at(an, point))
+
+
+def refuted_at(claim: Claim, an: Analysis, name: str, s: Fraction, evidence: str) -> Verdict:
+    """The exact engine's verdict at ``name = s``, where certified enclosures (``evidence``) say
+    the claim fails: a refutation is only the exact engine's, and it must agree."""
+    pt = {name: flint.fmpq(s.numerator, s.denominator)}
+    there = verdict_at(claim, an, pt)
+    if there.status != FAILS:
+        raise VerificationError(
+            f"{claim.statement()}: {evidence}, the exact engine says it {there.status.value} at {name} = {q_short(s)}"
+        )
+    return there
 
 
 def _cross_check(claim: Claim, an: Analysis, P: Parametric, dec: Decomposition) -> None:
@@ -705,7 +721,7 @@ def _cross_check(claim: Claim, an: Analysis, P: Parametric, dec: Decomposition) 
         if pt is None:
             continue
         done += 1
-        v = _numeric_verdict(claim, an, pt)
+        v = verdict_at(claim, an, pt)
         want = HOLDS if outcome.holds else FAILS
         if v.status != want:
             raise VerificationError(

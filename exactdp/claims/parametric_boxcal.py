@@ -55,7 +55,7 @@ from ..lazy import flint
 from ..numbers.certified import arb_prec
 from ..numbers.ladder import is_inf
 from .base import FAILS, HOLDS, Analysis, Claim
-from .parametric import Parametric, analysis_at, claim_at
+from .parametric import Parametric, verdict_at
 from .parametric_boxes import ONE_AT_A_TIME, one_symbol
 from .parametric_renyi_boxes import by_fraction_boxes, fraction_problem, fraction_side, one_crossing
 from .parametric_zcdp import rho_of, rho_symbols
@@ -182,7 +182,7 @@ def _finish(target: Claim, an: Analysis, name: str, parts: list[_Part], boxes: i
         if x is None:
             continue
         pt = {name: x}
-        there = claim_at(target, an, pt).check(analysis_at(an, pt))
+        there = verdict_at(target, an, pt)
         if (p.status == S_FAILS and there.status == HOLDS) or (p.status == S_HOLDS and there.status == FAILS):
             raise VerificationError(
                 f"calibration by boxes: the target {p.status} on a stretch proved by enclosures, but at {name} = {x} "
@@ -316,7 +316,7 @@ def _point_status(target: Claim, an: Analysis, name: str, parts: list[_Part], k:
     at = parts[k].lo
     assert at is not None
     if at.q is not None:
-        there = claim_at(target, an, {name: at.q}).check(analysis_at(an, {name: at.q}))
+        there = verdict_at(target, an, {name: at.q})
         if there.status in (HOLDS, FAILS):
             return (S_HOLDS if there.status == HOLDS else S_FAILS), True
         return GAP, False

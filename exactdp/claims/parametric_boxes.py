@@ -30,11 +30,11 @@ from ..analysis.parametric.boxes import FAILS as B_FAILS
 from ..analysis.parametric.boxes import HOLDS as B_HOLDS
 from ..analysis.parametric.boxes import KLGame, Target, UniRat, branch_and_bound
 from ..analysis.parametric.values import _sympy_of, _terms
-from ..errors import InexactValueError, VerificationError
+from ..errors import InexactValueError
 from ..lazy import flint
 from ..numbers.ladder import is_inf
 from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Verdict
-from .parametric import DECIDERS, Parametric, analysis_at, claim_at
+from .parametric import DECIDERS, Parametric, refuted_at
 
 __all__ = ["decide_by_boxes", "by_boxes", "one_symbol", "ONE_AT_A_TIME"]
 
@@ -117,14 +117,7 @@ def decide_by_boxes(claim: Any, an: Analysis) -> Verdict:
     hi = None if dom.hi is None else _fraction(dom.hi)
 
     def refute(s: Fraction) -> Verdict:
-        pt = {name: flint.fmpq(s.numerator, s.denominator)}
-        there = claim_at(claim, an, pt).check(analysis_at(an, pt))
-        if there.status != FAILS:
-            raise VerificationError(
-                f"{claim.statement()}: the certified enclosure at {name} = {s} says the claim fails there, the exact "
-                f"engine says it {there.status.value}"
-            )
-        return there
+        return refuted_at(claim, an, name, s, "a certified enclosure there says the claim fails")
 
     res = branch_and_bound(kg, target, sense, (lo, dom.lo_closed, hi, dom.hi_closed), refute, name)
     facts: dict[str, Any] = {"domains": (dom,), "symbol_boxes": res.boxes}

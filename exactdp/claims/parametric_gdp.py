@@ -33,7 +33,7 @@ from ..analysis.parametric.gdp_boxes import GCell, chain_vertices, decide_gdp_ce
 from ..errors import VerificationError
 from ..lazy import flint
 from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Verdict
-from .parametric import DECIDERS, Parametric, analysis_at, claim_at
+from .parametric import DECIDERS, Parametric, verdict_at
 from .parametric_boxes import ONE_AT_A_TIME, one_symbol
 
 __all__ = ["by_gdp_boxes", "decide_gdp_by_boxes"]
@@ -62,7 +62,7 @@ def decide_gdp_by_boxes(claim: Any, an: Analysis) -> Verdict:
 
     def at(s: Any) -> Verdict:
         pt = {name: s}
-        return claim_at(claim, an, pt).check(analysis_at(an, pt))
+        return verdict_at(claim, an, pt)
 
     cells: list[GCell] = []
     irrational: list[tuple[int, Any]] = []

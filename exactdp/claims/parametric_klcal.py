@@ -22,7 +22,7 @@ from ..analysis.parametric.kl_calibrate import kl_cell
 from ..lazy import flint
 from ..numbers.ladder import is_inf
 from .base import HOLDS
-from .parametric import HANDLERS, Outcome, Parametric, analysis_at, claim_at
+from .parametric import HANDLERS, Outcome, Parametric, verdict_at
 from .parametric_boxes import _key, _target, one_symbol
 
 __all__ = ["kl_handler"]
@@ -50,7 +50,7 @@ def kl_handler(claim: Any, P: Parametric) -> Callable[[Any], Outcome]:
 
     def exact(s: Any) -> bool:
         pt = {name: s}
-        return claim_at(claim, P.an, pt).check(analysis_at(P.an, pt)).status == HOLDS
+        return verdict_at(claim, P.an, pt).status == HOLDS
 
     def run(ctx: Any) -> Outcome:
         res = kl_cell(ctx, spec, kg, target, -1 if sense == "at_most" else 1, what, exact)

@@ -32,12 +32,11 @@ from .. import limits
 from ..analysis.parametric import Undecided
 from ..analysis.parametric.boxes import TAIL_CAP, Box, Target, UniRat, Val, _Eval, _fmpq, _log, _upper, initial_boxes
 from ..analysis.parametric.zcdp_boxes import INFINITE, ZGame
-from ..errors import VerificationError
 from ..lazy import flint
 from ..numbers.certified import arb_prec, ball_bounds
 from ..numbers.ladder import is_inf
 from .base import FAILS, HOLDS, UNDECIDED, Analysis, Verdict
-from .parametric import DECIDERS, Parametric, analysis_at, claim_at
+from .parametric import DECIDERS, Parametric, refuted_at
 from .parametric_boxes import _fraction, _key, _target, one_symbol
 
 __all__ = [
@@ -196,14 +195,14 @@ def decide_fraction_boxes(claim: Any, an: Analysis) -> Verdict:
 def _refuted(claim: Any, an: Analysis, name: str, dom: Any, box: Box, boxes: int) -> Verdict:
     """The exact engine's verdict at the rational midpoint of a box where the claim is proved false."""
     s = box.point()
-    pt = {name: flint.fmpq(s.numerator, s.denominator)}
-    there = claim_at(claim, an, pt).check(analysis_at(an, pt))
-    if there.status != FAILS:
-        raise VerificationError(
-            f"{claim.statement()}: certified enclosures say the claim fails for every {name} in {box.text(name)}, "
-            f"the exact engine says it {there.status.value} at {name} = {s}"
-        )
-    facts = {"domains": (dom,), "refuted_at": pt, "there": there, "symbol_boxes": boxes}
+    evidence = f"certified enclosures say the claim fails for every {name} in {box.text(name)}"
+    there = refuted_at(claim, an, name, s, evidence)
+    facts = {
+        "domains": (dom,),
+        "refuted_at": {name: flint.fmpq(s.numerator, s.denominator)},
+        "there": there,
+        "symbol_boxes": boxes,
+    }
     return Verdict(claim, FAILS, facts, there.witness)
 
 

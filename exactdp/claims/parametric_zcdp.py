@@ -50,7 +50,7 @@ from ..numbers.rational import Q
 from ..numbers.symball import is_transcendental, sym_ball
 from ..numbers.symbolic import expr_str, is_sym, sympy, to_sympy
 from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Verdict
-from .parametric import DECIDERS, Parametric, analysis_at, claim_at
+from .parametric import DECIDERS, Parametric, analysis_at, claim_at, verdict_at
 from .parametric_boxes import ONE_AT_A_TIME, one_symbol
 
 __all__ = ["by_zcdp_boxes", "decide_zcdp_by_boxes", "rho_of", "rho_symbols"]
@@ -195,7 +195,7 @@ def _infinite(claim: Any, an: Analysis, zg: ZGame, name: str, dom: Any) -> Verdi
     value off those roots; ``not_zcdp`` holds when the exact engine confirms it at each rational
     root in the domain (an irrational one leaves it undecided)."""
     roots = [r for f in zg.numerators() if f.degree() > 0 for r, _ in real_roots(f.numer()) if _in(r, dom)]
-    exact = lambda pt: claim_at(claim, an, pt).check(analysis_at(an, pt))  # noqa: E731
+    exact = lambda pt: verdict_at(claim, an, pt)  # noqa: E731
     facts: dict[str, Any] = {"domains": (dom,), "symbol_boxes": 0}
     if claim.kind == "zcdp":
         for q in _candidates(dom):

@@ -64,6 +64,7 @@ from ... import limits
 from ...lazy import flint
 from ...numbers import ladder
 from ...numbers.certified import arb_prec, ball_bounds
+from ...numbers.rational import q_short
 from .engine import PGame
 from .ratfun import RatFun
 
@@ -124,8 +125,8 @@ class Box:
         return (self.lo + self.hi) / 2
 
     def text(self, name: str) -> str:
-        lo = "-inf" if self.lo is None else str(self.lo)
-        hi = "inf" if self.hi is None else str(self.hi)
+        lo = "-inf" if self.lo is None else q_short(self.lo)
+        hi = "inf" if self.hi is None else q_short(self.hi)
         return f"{name} in [{lo}, {hi}]"
 
 
