@@ -300,6 +300,21 @@ def time_limit_error(seconds: float) -> TimeLimitExceeded:
     return TimeLimitExceeded(f"{seconds:g} s")
 
 
+def _time_limit_in(e: BaseException) -> TimeLimitExceeded | None:
+    """The time limit among the causes and contexts of ``e``, if it is there."""
+    seen: set[int] = set()
+    todo: list[BaseException | None] = [e.__cause__, e.__context__]
+    while todo:
+        x = todo.pop()
+        if x is None or id(x) in seen:
+            continue
+        if isinstance(x, TimeLimitExceeded):
+            return x
+        seen.add(id(x))
+        todo += [x.__cause__, x.__context__]
+    return None
+
+
 @contextmanager
 def _time_limit(seconds: float | None) -> Iterator[None]:
     if not seconds or not _main_thread():
@@ -330,6 +345,14 @@ def _time_limit(seconds: float | None) -> Iterator[None]:
         old = signal.signal(signal.SIGALRM, on_alarm)
         outer, _ = signal.setitimer(signal.ITIMER_REAL, seconds, 0.25)
         yield
+    except Exception as e:
+        # The alarm lands wherever Python is: some places wrap what it raises (Python 3.11
+        # wraps an error in a class's __set_name__ in a RuntimeError, as during a lazy import),
+        # or a library catches it and raises its own error.  It is still the time limit.
+        late = _time_limit_in(e) if first and not isinstance(e, TimeLimitExceeded) else None
+        if late is not None:
+            raise late from e
+        raise
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         if old is not None:

@@ -306,3 +306,30 @@ def test_every_limit_option_of_the_command_line_is_declared_in_limits():
     assert seen == {f.flag for table in (Limits, Reading, Workers) for f in flags(table) if f.kind != "switch"}
     assert YamlLimits() == YamlLimits(max_bytes=READING.max_file_bytes, max_expanded_nodes=READING.max_yaml_nodes)
     assert MAX_SWEEP_POINTS == READING.max_sweep_points and Options().max_problems == READING.max_problems
+
+
+def test_a_timeout_wrapped_by_python_is_still_the_time_limit():
+    """Python 3.11 wraps an error raised in a class's ``__set_name__`` in a RuntimeError; the
+    alarm landed there once, during a lazy import defining a dataclass, and the run ended as an
+    internal error (exit 3) instead of the time limit (exit 2).  A library that catches the
+    alarm and raises its own error is the same case."""
+
+    class Slow:
+        def __set_name__(self, owner, name):
+            until = time.monotonic() + 10
+            while time.monotonic() < until:
+                pass  # the alarm (0.2 s) is raised here
+
+    t = time.monotonic()
+    with pytest.raises(LimitExceededError, match="running time"):
+        with using(DEFAULT.replace(timeout=0.2)):
+            type("Holder", (), {"slot": Slow()})
+    assert time.monotonic() - t < 5
+
+    with pytest.raises(LimitExceededError, match="running time"):
+        with using(DEFAULT.replace(timeout=0.2)):
+            try:
+                while True:
+                    pass
+            except LimitExceededError:
+                raise ValueError("a library's own error") from None

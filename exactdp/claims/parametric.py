@@ -362,13 +362,15 @@ def _delta_exp(claim: Any, P: Parametric, q: Any, L: RatFun) -> Run:
 
 
 def _first_excess(a: PProfile, b: PProfile, ctx: Ctx, *, all_slopes: bool) -> Any:
-    """The first λ (1 and every pair's breakpoints > 1, or with ``all_slopes`` every breakpoint
-    > 0) where δ_a(λ) > δ_b(λ) on the cell; :data:`INF` when only the limits differ; None if
-    none.  δ_a − δ_b is linear between these λ and constant beyond them, so this is exact."""
+    """The first λ (1 and every breakpoint > 1, or with ``all_slopes`` every breakpoint > 0)
+    where δ_a(λ) > δ_b(λ) on the cell; :data:`INF` when only the limits differ; None if none.
+    The breakpoints are the slopes of each envelope (the max over the ordered pairs): where two
+    pairs' δ cross is a breakpoint of the max although it is none of either pair's.  δ_a − δ_b
+    is linear between these λ and constant beyond them, so this is exact."""
     ring = ctx.ring
     lams = [] if all_slopes else [ring.one]
     for p in (a, b):
-        for h in p.hulls():
+        for h in (p.envelope(ctx),):
             for r, _ in h.edges:
                 if (ctx.sign(r) > 0) if all_slopes else (ctx.cmp(r, ring.one) > 0):
                     lams.append(r)
