@@ -21,6 +21,11 @@ Three facts make it decidable by finitely many certified evaluations of φ:
 * **The tail**: D_α ≤ D_∞ = PrivLoss(M, 0) for every α (Rényi divergences increase with α,
   Mironov 2017, Prop. 1), so D_α ≤ ρα for every α ≥ D_∞/ρ; if D_∞ ≤ ρ the claim holds outright.
 
+* **Next to α = 1**, where D_α/α may tend to ρ without reaching it (randomized response at
+  ρ = its KL divergence, Steinke 2024), chords cannot prove the first box; when the adversary has
+  no choices, a certified bound on the curvature of log S proves it instead
+  (:mod:`exactdp.analysis.zcdp_edge`).
+
 A box that is not verified is split at its midpoint, where φ is evaluated; when a lower bound
 of φ there exceeds ρα(α−1) — confirmed by the attaining adversary's own sum, recomputed by an
 independent forward walk — the claim fails at that α.  When the budget of boxes
@@ -57,6 +62,7 @@ from .renyi_certified import (
     recheck_sum,
     renyi_balls,
 )
+from .zcdp_edge import near_one_holds
 
 __all__ = ["HOLDS", "FAILS", "UNDECIDED", "ZCDPResult", "check_zcdp", "chord_verified", "rho_bounds", "PREC"]
 
@@ -185,6 +191,7 @@ def check_zcdp(mech: Mechanism, rho: Any, d_inf: Any) -> ZCDPResult:
         cuts.append(min(top, 2 * cuts[-1] - 1))
     stack = [(cuts[k], cuts[k + 1]) for k in reversed(range(len(cuts) - 1))]
     boxes = 0
+    near_one: bool | None = None  # the box at alpha = 1 proved by curvature (zcdp_edge), once
     for a in cuts[1:]:
         found = phi.fails_at(a)
         if found is not None:
@@ -203,6 +210,10 @@ def check_zcdp(mech: Mechanism, rho: Any, d_inf: Any) -> ZCDPResult:
         ua, ub = phi(a)[1], phi(b)[1]
         if chord_verified(r, a, b, ua, ub):
             continue
+        if a == 1 and near_one is None:
+            near_one = near_one_holds(mech, rho, r, b)
+            if near_one:
+                continue
         m = (a + b) / 2
         found = phi.fails_at(m)
         if found is not None:
@@ -215,7 +226,9 @@ def check_zcdp(mech: Mechanism, rho: Any, d_inf: Any) -> ZCDPResult:
         phi,
         HOLDS,
         boxes,
-        f"D_alpha <= rho*alpha on (1, {_dec(top)}] by {boxes} certified boxes; beyond, D_alpha <= D_inf = {ladder.decimal(d_inf)}",
+        f"D_alpha <= rho*alpha on (1, {_dec(top)}] by {boxes} certified boxes"
+        + (" (the first by KL <= rho and a bound on the curvature of log S)" if near_one else "")
+        + f"; beyond, D_alpha <= D_inf = {ladder.decimal(d_inf)}",
     )
 
 
