@@ -145,7 +145,10 @@ def test_box_enclosures_contain_the_exact_values(data):
         up, low, dinf = zg.sum_upper(ev, Fraction(alpha)), zg.sum_lower(ev, Fraction(alpha)), zg.dinf_upper(ev)
     exact = numeric_renyi(num, alpha).value
     if ladder.is_inf(exact):
-        assert up is None and (low is INFINITE or low is None)
+        # no finite upper bound may cover an infinite value; any lower bound is still a lower
+        # bound (the value may be infinite at this point alone, e.g. where P' vanishes on the box's
+        # edge, and finite elsewhere on the box)
+        assert up is None
         return
     assume(up is not None)
     lo_x, hi_x = ball_bounds(ladder.ball(exact, 200))  # D_alpha = log(S)/(alpha - 1)
