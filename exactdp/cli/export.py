@@ -28,7 +28,7 @@ __all__ = ["export"]
 @click.option(
     "--digits", type=click.IntRange(1, 60), default=DEFAULT_DIGITS, help="Significant digits of the decimal macros."
 )
-@case_options()
+@case_options(json=False)  # its output is the LaTeX file
 def export(case_path: str, latex_file: str, prefix: str | None, digits: int, common: Common) -> None:
     """Check CASE's claims like verify (a sweep: at its params: values), then write their exact
     values as LaTeX macros: a paper does \\input{FILE} and writes $\\varepsilon = \\exactdpRrDemoClaimOne$.
