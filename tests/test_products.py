@@ -287,8 +287,11 @@ def check_latex(tmp: Path, path: Path, want_exit: int, got: list[str], opts: tup
     tex = tmp / "values.tex"
     code, _ = cli("export", "--latex", tex, *opts, path)
     assert code == want_exit
-    verdicts = re.findall(r"^% claim \d+: .*: (holds|does not hold)", tex.read_text(encoding="utf-8"), flags=re.M)
-    assert verdicts == ["holds" if s == "holds" else "does not hold" for s in got]
+    said = re.findall(
+        r"^% claim \d+: .*: (holds|does not hold|was not decided)", tex.read_text(encoding="utf-8"), flags=re.M
+    )
+    words = {"holds": "holds", "fails": "does not hold", "unsupported": "does not hold", "error": "was not decided"}
+    assert said == [words[s] for s in got]
 
 
 def check_certificates(tmp: Path, path: Path, want_exit: int, got: list[str], opts: tuple[str, ...] = ()) -> None:
@@ -459,3 +462,11 @@ def test_missing_graphviz_names_the_command_that_writes_dot(monkeypatch):
     monkeypatch.setattr(dot.shutil, "which", lambda _: None)
     with pytest.raises(dot.GraphvizMissingError, match=r"`exactdp info --dot` writes the DOT text"):
         dot.render_graphviz("digraph {}", "svg")
+
+
+def test_export_says_undecided_not_error(tmp_path):
+    """The status word of the JSON report is `error`; people read "undecided" (as in verify)."""
+    case = tmp_path / "u.yaml"
+    case.write_text(case_text("u", "decimal", [claim_of("decimal", "simulates_rr", True)]))
+    r = CliRunner().invoke(main, ["export", "--latex", str(tmp_path / "v.tex"), str(case)])
+    assert r.exit_code == 2 and r.stderr.rstrip().endswith("(T simulates RR_(1/5) (Thm 1.10)) undecided"), r.stderr

@@ -54,7 +54,7 @@ from ..numbers.rational import is_rational, to_fraction
 from ..verify import FileResult
 from .escape import text, visible
 from .parametric import cell_points, symbol_latex, value_latex
-from .verdicts import number_text
+from .verdicts import STATUS_TEXT, number_text
 
 __all__ = [
     "exported",
@@ -414,6 +414,8 @@ def export_notes(fr: FileResult, body: str, source: str, written_to: str | None,
         [] if written_to is None else [f"wrote {written_to}: {n} macros from {len(fr.verdicts)} claims of {source}"]
     )
     lines += [
-        f"exactdp: claim {k} ({v.claim.describe()}) {v.status}" for k, v in enumerate(fr.verdicts, 1) if not v.holds
+        f"exactdp: claim {k} ({v.claim.describe()}) {STATUS_TEXT[v.status]}"
+        for k, v in enumerate(fr.verdicts, 1)
+        if not v.holds
     ]
     return [text(line) for line in lines]
