@@ -337,9 +337,8 @@ def test_every_kind_through_every_output(tmp_path, variant, truth):
         check_sweep(tmp_path, path, expected_exit(truth), got)
         return  # export and certificates are about one case; a sweep's points are checked above
     check_html(tmp_path, path, expected_exit(truth), got)
-    if variant in ("concrete", "symbolic"):
-        check_latex(tmp_path, path, expected_exit(truth), got)
-    if truth and variant != "decimal":
+    check_latex(tmp_path, path, expected_exit(truth), got)
+    if truth:
         check_certificates(tmp_path, path, 0, got)
 
 
