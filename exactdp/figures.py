@@ -246,12 +246,14 @@ def _selection(
         c = comp[(claim or 1) - 1]
         entries += _composition_entries(an, c.of, bound or c.theorem, c.deltas, c.eps)
         notes.append(f"claim: {c.describe()}")
+        notes += _undrawn(bound or c.theorem)
     elif bound is not None:
         if not of or len(of) < 2:
             raise PlotError(
                 "--bound needs a composition: a composition claim in the case, or two or more mechanisms in --of"
             )
         entries += _composition_entries(an, of, bound, None, None)
+        notes += _undrawn(bound)
     if not entries:
         name = "M" if "M" in case.mechanisms else next(iter(case.mechanisms))
         entries.append((profile_curve(name, an.profile(name)), an.mech(name), None))
@@ -270,8 +272,18 @@ def _composition_entries(an: Analysis, names: Sequence[str], name: str, deltas: 
         pts = [(Q(1), hull.value_at(Q(1)))] + [(r, hull.value_at(r)) for r in sorted(hull.breakpoints()) if r > 1]
         bound = Curve(theorem(name).title, pts, hull.top, chain=list(hull.vertices()), bound=True)
         return out + [(bound, None, tuple(names))]
+    if family == "interval":  # eps known only as a certified interval: see _undrawn
+        return out
     deltas = deltas or tuple(Q(0) for _ in names)
     return out + [(bound_curve(name, _components(an, names, deltas, eps)), None, tuple(names))]
+
+
+def _undrawn(name: str) -> list[str]:
+    """The note saying that an ``interval`` theorem's bound is not drawn: its ε is a certified
+    interval at the δ its slack fixes (``composition`` claim), not an exact number to draw."""
+    if theorem(name).family != "interval":
+        return []
+    return [f"{name}: not drawn (its eps is a certified interval; a composition claim with `slack:` checks it)"]
 
 
 def case_plot_data(

@@ -47,6 +47,7 @@ __all__ = [
     "stream_paths",
     "WorkItem",
     "work_items",
+    "sweep_size",
     "check_item",
     "full_case",
     "find_case_files",
@@ -367,6 +368,12 @@ def work_items(paths: Sequence[str | Path], opts: Options = Options()) -> list[W
         else:
             out.extend(WorkItem(file, text, p) for p in points)
     return out
+
+
+def sweep_size(path: str | Path, opts: Options = Options()) -> int:
+    """How many points the ``sweep:`` of the case file at ``path`` has (0 without one, or when
+    the file cannot be read: :func:`verify_file` reports that)."""
+    return sum(1 for item in work_items([path], opts) if item.point is not None)
 
 
 def check_item(item: WorkItem, opts: Options = Options()) -> FileResult:

@@ -190,7 +190,8 @@ class Parametric:
         table = an.symbols
         names = [b.name for b in table.bounds] if table else []
         if not names:
-            raise Undecided("the claim mentions symbols but the case declares none under `symbols:`")
+            what = "calibration needs a symbol" if calibrating else "the claim mentions symbols"
+            raise Undecided(f"{what} but the case declares none under `symbols:`")
         self.ring = Ring(names)
         self.domains = domain_of_table(table, self.ring.names)
 

@@ -8,7 +8,7 @@ import click
 
 from ..limits import using
 from ..report.latexvalues import DEFAULT_DIGITS, export_notes, render_values
-from ..verify import verify_file
+from ..verify import sweep_size, verify_file
 from .helptext import command, fail
 from .options import OPTION, Common, case_options, write_output
 
@@ -28,18 +28,19 @@ __all__ = ["export"]
 @click.option(
     "--digits", type=click.IntRange(1, 60), default=DEFAULT_DIGITS, help="Significant digits of the decimal macros."
 )
-@case_options()
+@case_options(json=False)  # its output is the LaTeX file
 def export(case_path: str, latex_file: str, prefix: str | None, digits: int, common: Common) -> None:
-    """Check CASE's claims like verify, then write their exact values as LaTeX macros: a paper
-    does \\input{FILE} and writes $\\varepsilon = \\exactdpRrDemoClaimOne$.  Macro names are
-    stable and documented (docs/papers.md).  Exit status as for verify: 1 when a claim does not
-    hold (its value is still written), 2 for an invalid case (nothing written)."""
+    """Check CASE's claims like verify (a sweep: at its params: values), then write their exact
+    values as LaTeX macros: a paper does \\input{FILE} and writes $\\varepsilon = \\exactdpRrDemoClaimOne$.
+    Macro names are stable and documented (docs/papers.md).  Exit status as for verify: 1 when a
+    claim does not hold (its value is still written), 2 for an invalid case (nothing written)."""
     with using(common.opts.effective_limits()):
         fr = verify_file(case_path, common.opts)
     if fr.error is not None:
         fail(fr.error)
     body = render_values(fr, prefix=prefix, digits=digits, source=case_path)
     write_output(latex_file, body)
-    for line in export_notes(fr, body, case_path, None if common.quiet or latex_file == "-" else latex_file):
+    shown = None if common.quiet or latex_file == "-" else latex_file
+    for line in export_notes(fr, body, case_path, shown, sweep_size(case_path, common.opts)):
         click.echo(line, err=True)
     sys.exit(fr.exit_code)

@@ -162,16 +162,17 @@ _RUNNER: list[Callable] = [
 ]
 
 
-def _case_list(parallel: bool) -> list[Callable]:
-    options = [OPTION["engine"], *_limit_options(Reading), *_OUTPUT, *([_VERBOSE, *_RUNNER] if parallel else [])]
+def _case_list(parallel: bool, json: bool = True) -> list[Callable]:
+    output = _OUTPUT if json else _OUTPUT[1:]
+    options = [OPTION["engine"], *_limit_options(Reading), *output, *([_VERBOSE, *_RUNNER] if parallel else [])]
     return options + _limit_options(Limits)
 
 
-def case_options(*, parallel: bool = False) -> Callable:
-    """The options of every command that reads case files: ``--engine``, the limits, ``--json``,
-    ``-q``, ``--progress``, ``--ascii``; with ``parallel`` also ``-v``, ``--jobs``, ``--scheduler``
-    and ``--max-workers``; received as one :class:`Common` argument ``common``."""
-    return _passing("common", _case_list(parallel), lambda kw: _common_from(kw, parallel))
+def case_options(*, parallel: bool = False, json: bool = True) -> Callable:
+    """The options of every command that reads case files: ``--engine``, the limits, ``--json``
+    (unless ``json`` is false), ``-q``, ``--progress``, ``--ascii``; with ``parallel`` also ``-v``,
+    ``--jobs``, ``--scheduler`` and ``--max-workers``; received as one :class:`Common` argument ``common``."""
+    return _passing("common", _case_list(parallel, json), lambda kw: _common_from(kw, parallel))
 
 
 @dataclass(frozen=True, kw_only=True)

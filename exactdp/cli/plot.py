@@ -12,7 +12,7 @@ from ..errors import ExactDPError
 from ..figures import case_plot_data
 from ..limits import using
 from ..report.escape import text
-from ..report.plot import KINDS, draw, save
+from ..report.plot import KINDS, draw, plot_summary, save
 from .helptext import command, fail
 from .options import OPTION, Common, case_options
 
@@ -59,6 +59,4 @@ def plot(case_path, output, kind, of, bound, claim, fmt, common: Common):
         save(draw(data, kind), output, fmt)
     except OSError as e:
         fail(ExactDPError(f"cannot write {output}: {e.strerror or e}"))
-    for note in data.notes:
-        click.echo(text(note))
-    click.echo(text(f"wrote {output} ({kind}: " + ", ".join(c.label for c in data.curves) + ")"))
+    click.echo(plot_summary(data, output, kind, as_json=common.as_json))

@@ -320,7 +320,7 @@ def render_graphviz(dot_text: str, fmt: str, *, timeout: float = 60.0) -> bytes:
     if exe is None:
         raise GraphvizMissingError(
             "rendering needs the Graphviz program 'dot' (e.g. apt-get install graphviz); "
-            "--dot writes the DOT text without it"
+            "`exactdp info --dot` writes the DOT text without it"
         )
     p = subprocess.run(
         [exe, f"-T{fmt}"], input=dot_text.encode("utf-8"), capture_output=True, timeout=timeout, check=False

@@ -312,7 +312,9 @@ def _plot_figure(fig: CaseFigures) -> str:
             caption = "δ(ε) of " + ", ".join(fig.mechanisms) + " (exact breakpoints marked)"
             blocks.append(_figure_html(render_svg(fig.profile), caption))
         if fig.composition is not None:
-            caption = _notes(fig.composition) + ": the composition found and the theorem's bound"
+            caption = _notes(fig.composition) + ": the composition found"
+            caption += " and the theorem's bound" if any(c.bound for c in fig.composition.curves) else ""
+            caption += "".join(f"; {n}" for n in fig.composition.notes[1:])
             blocks.append(_figure_html(render_svg(fig.composition), caption))
         return "\n".join(blocks)
     except MissingExtraError as e:

@@ -54,7 +54,7 @@ from ..numbers.rational import is_rational, to_fraction
 from ..verify import FileResult
 from .escape import text, visible
 from .parametric import cell_points, symbol_latex, value_latex
-from .verdicts import number_text
+from .verdicts import STATUS_TEXT, number_text
 
 __all__ = [
     "exported",
@@ -397,12 +397,25 @@ def render_values(fr: FileResult, *, prefix: str | None = None, digits: int = DE
     return "\n".join(lines) + "\n"
 
 
-def export_notes(fr: FileResult, body: str, source: str, written_to: str | None) -> list[str]:
-    """The lines ``exactdp export`` prints on stderr: where the macros of ``body`` were written
-    (when ``written_to`` is given), then every claim that does not hold."""
+def export_notes(fr: FileResult, body: str, source: str, written_to: str | None, sweep: int = 0) -> list[str]:
+    """The lines ``exactdp export`` prints on stderr: that the values are those at the
+    ``params:`` values of a file with a ``sweep:`` of ``sweep`` points (not checked at its other
+    points), where the macros of ``body`` were written (when ``written_to`` is given), then every
+    claim that does not hold."""
     n = body.count("\\newcommand")
-    lines = [] if written_to is None else [f"wrote {written_to}: {n} macros from {len(fr.verdicts)} claims of {source}"]
+    lines = (
+        []
+        if not sweep
+        else [
+            f"exactdp: {source} has a sweep: of {sweep} points; exported and checked at its params: values only (exactdp sweep checks every point)"
+        ]
+    )
+    lines += (
+        [] if written_to is None else [f"wrote {written_to}: {n} macros from {len(fr.verdicts)} claims of {source}"]
+    )
     lines += [
-        f"exactdp: claim {k} ({v.claim.describe()}) {v.status}" for k, v in enumerate(fr.verdicts, 1) if not v.holds
+        f"exactdp: claim {k} ({v.claim.describe()}) {STATUS_TEXT[v.status]}"
+        for k, v in enumerate(fr.verdicts, 1)
+        if not v.holds
     ]
     return [text(line) for line in lines]

@@ -37,7 +37,7 @@ from ..figures import Curve, PlotData, chain_from_profile, dp_bound_curve, optim
 from ..numbers import ladder
 from ..numbers.ladder import is_inf
 from ..numbers.rational import is_rational, to_fraction
-from .escape import mpl
+from .escape import json_dumps, mpl, text
 
 __all__ = [
     "Curve",
@@ -54,6 +54,7 @@ __all__ = [
     "draw",
     "save",
     "render_svg",
+    "plot_summary",
     "load_pyplot",
     "require_matplotlib",
     "pyplot_axes",
@@ -319,3 +320,15 @@ def render_svg(data: PlotData, kind: str = "profile") -> str:
 
 
 __all__ += ["kind_profile", "kind_region", "region_vertices"]
+
+
+def plot_summary(data: PlotData, output: Any, kind: str, *, as_json: bool = False) -> str:
+    """What ``exactdp plot`` prints once ``output`` is written: the plot's notes and the curves
+    drawn, as lines or (``as_json``) one JSON document with the keys ``file``, ``kind``,
+    ``curves`` (their labels) and ``notes``."""
+    labels = [c.label for c in data.curves]
+    if as_json:
+        return json_dumps(
+            {"exactdp_plot": 1, "file": str(output), "kind": kind, "curves": labels, "notes": list(data.notes)}
+        )
+    return "\n".join(text(line) for line in [*data.notes, f"wrote {output} ({kind}: " + ", ".join(labels) + ")"])
