@@ -1,0 +1,130 @@
+"""Symbols in ``postprocess`` (deterministic relabelling of answers; post-processing,
+Dwork & Roth 2014, Prop. 2.1; the adversary's view after relabelling, Vadhan & Wang 2021, Def. 1.6).
+
+The structural cross-check: each case is read twice, once with ``symbols:`` and once with the
+symbol written in (``params:``).  At random rational points the relabelled symbolic mechanism
+with the symbol substituted (:func:`exactdp.claims.parametric.numeric_mechanism`) must be,
+node by node, the mechanism the numeric builder makes: the same answers, probabilities and
+continuations, for interactive mechanisms whose relabelled answers lead to *different*
+continuations (the adversary then acts on a posterior mixture of them).  Then closed forms
+derived by hand, and a posterior that could be 0/0 refused with a located error.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from exactdp.analysis.parametric.queries import privloss_of
+from exactdp.errors import CaseError
+from exactdp.model.symbolic import is_symbolic_mechanism
+from exactdp.report.verdicts import shown
+from exactdp.verify import verify_text
+
+from .test_forms_symbolic import SETTINGS, _case, assert_same_at
+
+# Figure-1 style (Vadhan & Wang 2021, Fig. 1, with a parameter p): a coin c, then the adversary
+# asks A or B; hiding c (c0, c1 -> c) leaves it a mixture of RR_(3/4) and RR_p whichever it asks.
+# W: a first answer u, v or w whose probabilities depend on p; v and w are merged, and their
+# continuations (numeric and symbolic answers mixed) have posterior weights 1 - p and p.
+# K: k-ary randomized response with two values merged (non-interactive: answers add up).
+# C: two rounds of RR composed, then relabelled: every answer 1 becomes "yes", 0 stays.
+PP = """  M:
+    tree:
+      respond:
+        c0: {p: [1/2, 1/2], then: {ask: {A: &a {0: [3/4, 1/4], 1: [1/4, 3/4]}, B: &b {0: [p, 1 - p], 1: [1 - p, p]}}}}
+        c1: {p: [1/2, 1/2], then: {ask: {A: *b, B: *a}}}
+  P: {postprocess: {mechanism: M, map: {c0: c, c1: c}}}
+  W:
+    tree:
+      respond:
+        u: {p: [p, 1 - p], then: {ask: {A: *b}}}
+        v: {p: ["(1 - p)^2", "p^2"], then: {ask: {A: *a, B: *b}}}
+        w: {p: [p*(1 - p), p*(1 - p)], then: {ask: {A: {0: [p^2, 1 - p^2], 1: [1 - p^2, p^2]}, B: *a}}}
+  PW: {postprocess: {mechanism: W, map: {v: vw, w: vw, "1": one}}}
+  K: {krr: {eps: log(1 + 3*p), values: [a, b, c], data: {x0: a, x1: b}}}
+  PK: {postprocess: {mechanism: K, map: {b: bc, c: bc}}}
+  R: {rr: {eps: log(1 + p)}}
+  C: {compose: [R, R]}
+  PC: {postprocess: {mechanism: C, map: {"1": "yes"}}}"""
+
+UNIT = "{p: {gt: 0, lt: 1}}"
+
+
+def _unit():
+    """Rationals strictly between 0 and 1."""
+    return st.builds(lambda n, d: Fraction(n, n + d), st.integers(1, 30), st.integers(1, 30))
+
+
+@SETTINGS
+@given(_unit())
+def test_postprocess_at_random_points_is_the_numeric_mechanism(p):
+    assert_same_at(PP, UNIT, {"p": p})
+
+
+def test_the_relabelled_mechanisms_keep_their_symbols():
+    """A relabelling that leaves symbolic probabilities builds a symbolic mechanism (not a
+    numeric one evaluated somewhere)."""
+    case = _case(PP, f"symbols: {UNIT}")
+    assert all(is_symbolic_mechanism(case.mechanisms[n]) for n in ("P", "PW", "PK", "PC"))
+
+
+def test_hiding_the_coin_gives_rr_with_the_averaged_keep_probability():
+    """Hiding c, asking A or B answers the true bit w.p. k = (3/4 + p)/2 = (3 + 4p)/8 under both
+    datasets: RR with keep probability k, so PrivLoss = log(k/(1 - k)) = log((3 + 4p)/(5 - 4p))
+    for p >= 1/4 (k >= 1/2), and log((5 - 4p)/(3 + 4p)) below; M itself loses
+    max(log 3, |log(p/(1 - p))|) (cases/parametric/two-round-break-point.yaml)."""
+    case = _case(PP, f"symbols: {UNIT}")
+    pieces = privloss_of(case.mechanisms["P"], case.symbols, 0).pieces
+    assert [(pc.text(), pc.value_text()) for pc in pieces] == [
+        ("0 < p <= 1/4", "log((5 - 4*p)/(4*p + 3))"),
+        ("1/4 < p < 1", "log((4*p + 3)/(5 - 4*p))"),
+    ]
+
+
+def test_merging_the_two_true_values_of_krr_hides_everything_and_the_other_merge_does_not():
+    """k-RR with e^eps = 1 + 3p on {a, b, c}, datasets holding a and b (Kairouz, Oh & Viswanath
+    2014): merging b and c leaves the answer a, whose ratio is e^eps, so PrivLoss stays log(1 + 3p);
+    the composed RR relabelled one answer at a time is still two rounds of RR: 2*log(1 + p)."""
+    text = (
+        f"exactdp: 1\nname: k\nsymbols: {UNIT}\nmechanisms:\n{PP}\n"
+        "  AB: {postprocess: {mechanism: K, map: {a: ab, b: ab}}}\nclaims:\n"
+        "  - privloss: {of: PK, delta: 0, equals: log(1 + 3*p)}\n"
+        "  - privloss: {of: AB, delta: 0, equals: 0}\n"
+        "  - privloss: {of: PC, delta: 0, equals: 2*log(1 + p)}\n"
+        "  - profile_le: {of: P, than: M}\n"
+        "  - privloss: {of: AB, delta: 0, equals: log(1 + 3*p)}\n"
+    )
+    verdicts = verify_text(text, "k.yaml").verdicts
+    assert [v.status for v in verdicts] == ["holds"] * 4 + ["fails"], [shown(v).found for v in verdicts]
+
+
+# W with p replaced by two symbols: after "vw" the posterior of v is a/(a + b), 0/0 at a = b = 0.
+TWO = """  W:
+    tree:
+      respond:
+        u: {p: [1 - a/2 - b/2, 1 - a/2 - b/2], then: {ask: {A: {0: [3/4, 1/4], 1: [1/4, 3/4]}}}}
+        v: {p: [a/2, a/2], then: {ask: {A: {0: [1/2, 1/2], 1: [1/2, 1/2]}}}}
+        w: {p: [b/2, b/2], then: {ask: {A: {0: [3/4, 1/4], 1: [1/4, 3/4]}}}}
+  PW: {postprocess: {mechanism: W, map: {v: vw, w: vw}}}"""
+
+
+def test_a_posterior_that_may_be_zero_over_zero_is_a_located_error():
+    with pytest.raises(CaseError) as err:
+        _case(TWO, "symbols: {a: {ge: 0, le: 1}, b: {ge: 0, le: 1}}")
+    text = str(err.value)
+    assert "mechanisms.PW.postprocess.map" in text and "its denominator 4*(a + b) may vanish" in text, text
+
+
+def test_the_same_posterior_is_defined_when_the_bounds_exclude_zero():
+    case = _case(TWO, "symbols: {a: {gt: 0, le: 1}, b: {gt: 0, le: 1}}")
+    assert is_symbolic_mechanism(case.mechanisms["PW"])
+
+
+@SETTINGS
+@given(_unit(), _unit())
+def test_two_symbol_posteriors_at_random_points_are_the_numeric_mechanism(a, b):
+    assert_same_at(TWO, "{a: {gt: 0, le: 1}, b: {gt: 0, le: 1}}", {"a": a, "b": b})
