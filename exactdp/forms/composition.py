@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..builders.composition import concomp_ordered, null_extension, postprocess
-from ..model.game import Mechanism, label_str, postorder
-from ..model.symbolic import SymChance, is_symbolic_mechanism
-from ..numbers.symbolic import SymbolTable, expr_str, prove_nonzero, sympy
+from ..model.game import Mechanism, label_str
+from ..model.symbolic import is_symbolic_mechanism, undefined_probability
+from ..numbers.symbolic import SymbolTable, expr_str, prove_nonzero
 from .core import Components
 from .fields import Count, FieldProblem, Label, MapOf, MechanismRef, Mechanisms, arg
 from .registry import BuildContext, Form, form
@@ -60,24 +60,16 @@ class Postprocess(Form):
 
 def _prove_defined(mech: Mechanism, symbols: SymbolTable) -> None:
     """Every probability of a relabelled symbolic mechanism defined for every value of the
-    symbols, or a located FieldProblem.
-
-    A posterior divides by the probability of the relabelled history under a dataset; where
-    that probability vanishes at some value of the symbols (not identically), the posterior may
-    be 0/0 there, so every denominator is proved nonzero on the declared domain."""
-    for node in postorder(mech.root):
-        if not isinstance(node, SymChance):
-            continue
-        for label, row in zip(node.labels, node.sym):
-            for d, p in enumerate(row):
-                den = sympy.denom(p)
-                if den.free_symbols and not prove_nonzero(den, symbols):
-                    raise FieldProblem(
-                        "map",
-                        f"postprocess: could not prove that the probability of answer {label_str(label)} under "
-                        f"dataset {mech.datasets[d]}, {expr_str(p)}, is defined for every value the bounds allow "
-                        f"({symbols.describe()}): its denominator {expr_str(den)} may vanish, where the "
-                        "relabelled history before it has probability 0 and the posterior is 0/0",
-                        "tighten the bounds under `symbols:` so that every answer kept by the relabelling has "
-                        "positive probability",
-                    )
+    symbols, or a located FieldProblem: a posterior divides by the probability of the relabelled
+    history under a dataset, and where that probability vanishes (not identically) it may be 0/0."""
+    bad = undefined_probability(mech, lambda den: prove_nonzero(den, symbols))
+    if bad is not None:
+        label, dataset, p, den = bad
+        raise FieldProblem(
+            "map",
+            f"postprocess: could not prove that the probability of answer {label_str(label)} under "
+            f"dataset {dataset}, {expr_str(p)}, is defined for every value the bounds allow "
+            f"({symbols.describe()}): its denominator {expr_str(den)} may vanish, where the "
+            "relabelled history before it has probability 0 and the posterior is 0/0",
+            "tighten the bounds under `symbols:` so that every answer kept by the relabelling has positive probability",
+        )
