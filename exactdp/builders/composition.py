@@ -27,8 +27,8 @@ from ..model.game import Ask, Chance, End, Label, Mechanism, Node, label_str
 from ..model.ops import stats
 from ..model.symbolic import is_symbolic_mechanism, rows_of
 from ..numbers.rational import Q
-from ..numbers.symbolic import is_sym, substitute, sympy, to_sympy
 from .combinators import same_datasets
+from .probfield import NUMERIC, SYMBOLIC, ProbField
 
 __all__ = ["concomp_ordered", "null_extension", "concomp_sequential", "postprocess", "NULL", "BOTTOM", "POLL", "depth"]
 
@@ -232,7 +232,7 @@ def postprocess(mech: Mechanism, mapping: Mapping[Label, Label], *, name: str | 
     Post-processing (Vadhan–Wang Lemma 5.3); the view of Def. 1.6 after relabelling.
     """
     n = len(mech.datasets)
-    f = _SYMBOLIC if is_symbolic_mechanism(mech) else _NUMERIC
+    f = SYMBOLIC if is_symbolic_mechanism(mech) else NUMERIC
     rel = {k: v for k, v in mapping.items()}
     beliefs: dict[tuple, tuple] = {}
     ones = (f.one,) * n
@@ -269,44 +269,7 @@ def postprocess(mech: Mechanism, mapping: Mapping[Label, Label], *, name: str | 
     return Mechanism(root, mech.datasets, mech.adjacent, name or f"postprocess({mech.name})")
 
 
-class _Field:
-    """The arithmetic of :func:`postprocess`: exact rationals, or SymPy rational functions
-    (SymPy throughout, every value cancelled: a gmpy2 rational mixed into a SymPy expression
-    would become a float)."""
-
-    def __init__(self, symbolic: bool):
-        self.symbolic = symbolic
-
-    @property
-    def zero(self) -> Any:
-        return sympy.Integer(0) if self.symbolic else Q(0)
-
-    @property
-    def one(self) -> Any:
-        return sympy.Integer(1) if self.symbolic else Q(1)
-
-    def lift(self, x: Any) -> Any:
-        """A probability of the mechanism in this field."""
-        return to_sympy(x) if self.symbolic and not is_sym(x) else x
-
-    def norm(self, x: Any) -> Any:
-        """A canonical form (equal states then share one node)."""
-        return sympy.cancel(x) if self.symbolic else x
-
-    def emit(self, x: Any) -> Any:
-        """A probability of the built game: a constant as an exact rational (flat storage holds
-        numbers), a rational function of the symbols as it is."""
-        return substitute(x, {}) if self.symbolic and not x.free_symbols else x
-
-    def is_zero(self, x: Any) -> bool:
-        """Identically zero (a rational function that vanishes at some values only is not)."""
-        return (sympy.cancel(x) == 0) if self.symbolic else x == 0
-
-
-_NUMERIC, _SYMBOLIC = _Field(False), _Field(True)
-
-
-def _posterior(items: list[tuple[Node, tuple]], n: int, f: _Field = _NUMERIC) -> tuple:
+def _posterior(items: list[tuple[Node, tuple]], n: int, f: ProbField = NUMERIC) -> tuple:
     """The belief after a relabelled history: the weights per node, normalised per dataset
     (the posterior probability, under that dataset, of being at that node)."""
     acc: dict[int, list] = {}
@@ -366,7 +329,7 @@ def _mixable(belief: tuple) -> Node:
 
 
 def _relabelled_answers(
-    belief: tuple, rel: Mapping[Label, Label], n: int, f: _Field = _NUMERIC
+    belief: tuple, rel: Mapping[Label, Label], n: int, f: ProbField = NUMERIC
 ) -> tuple[list[Label], list[tuple], dict[Label, list]]:
     """The answer distribution of a mixture of chance nodes after relabelling: the new labels
     in order of first appearance, their probabilities per dataset, and for each new label the
