@@ -128,3 +128,102 @@ def test_the_same_posterior_is_defined_when_the_bounds_exclude_zero():
 @given(_unit(), _unit())
 def test_two_symbol_posteriors_at_random_points_are_the_numeric_mechanism(a, b):
     assert_same_at(TWO, "{a: {gt: 0, le: 1}, b: {gt: 0, le: 1}}", {"a": a, "b": b})
+
+
+# --- automata and continual mechanisms (Henzinger, Safavi & Vadhan 2024, Def. 2.6, 3.1, 5.1) -------
+
+# H: the answer a hides whether the state moved to lo or hi (drawn with probabilities in p), so
+# the later answers are posterior mixtures.  C and IM: the Cor. 3.8 pair of
+# cases/continual/cor38-cm-vs-im.yaml with the flip probability d = p a symbol.  P: sparse parallel
+# composition (Def. 5.1) of a continual RR keeping the message w.p. (2 + p)/4 (ratio at most 3:
+# log(3)-DP, the menu's premise, for every p in (0, 1)).
+AUTOMATA = """  H:
+    automaton:
+      states: [s0, lo, hi, done]
+      initial: s0
+      horizon: 3
+      final: [done]
+      transitions:
+        s0:
+          q: {a: [{p: [p, 1 - p], next: lo}, {p: [1 - p, p], next: hi}]}
+        lo:
+          q: {"0": {p: [3/4, 1/4]}, "1": {p: [1/4, 3/4], next: done}}
+        hi:
+          q: {"0": {p: [p^2, 1 - p^2], next: lo}, "1": {p: [1 - p^2, p^2]}}
+  Md:
+    automaton:
+      states: [s0, s1]
+      initial: s0
+      horizon: 2
+      transitions:
+        s0:
+          "0": &flip {"0": {p: 1 - p, next: s0}, "1": {p: p, next: s1}}
+          "1": *flip
+        s1:
+          "0": {"0": {p: 1}}
+          "1": {"1": {p: 1}}
+  C: {continual: {mechanism: Md, verifier: {max_differing: 1, max_length: 2}}}
+  Step:
+    automaton:
+      states: [s]
+      initial: s
+      horizon: 2
+      transitions:
+        s:
+          "0": {"0": {p: (2 + p)/4}, "1": {p: (2 - p)/4}}
+          "1": {"0": {p: (2 - p)/4}, "1": {p: (2 + p)/4}}
+  B: {continual: {mechanism: Step, verifier: {max_differing: 1}}}
+  P: {sparse_parallel: {menu: {B: {mechanism: B, eps: log(3), delta: 0}}, params: [[log(3), 0]], cap: 2}}"""
+
+
+@SETTINGS
+@given(_unit())
+def test_automata_and_continual_mechanisms_at_random_points_are_the_numeric_mechanisms(p):
+    assert_same_at(AUTOMATA, UNIT, {"p": p})
+
+
+def test_continual_cor_3_8_for_every_flip_probability():
+    """Cor. 3.8 of Henzinger-Safavi-Vadhan for every flip probability d: the continual mechanism
+    (flip to s1 w.p. d, then echo the message) has the profile of RR_(0, d), whose delta at eps = 0
+    is d; with a fixed d = 1/4 this is cases/continual/cor38-cm-vs-im.yaml."""
+    text = (
+        f"exactdp: 1\nname: c\nsymbols: {UNIT}\nmechanisms:\n{AUTOMATA}\n  RR0: {{rr: {{eps: 0, delta: p}}}}\nclaims:\n"
+        "  - profile_eq: {of: C, as: RR0}\n"
+        "  - delta: {of: C, eps: 0, equals: p}\n"
+        "  - delta: {of: C, eps: 0, equals: p^2}\n"
+    )
+    verdicts = verify_text(text, "c.yaml").verdicts
+    # first the premise of P (its menu item B is log(3)-DP: ratio (2 + p)/(2 - p) <= 3), checked too
+    assert "premise" in verdicts[0].claim.describe(), verdicts[0].claim.describe()
+    assert [v.status for v in verdicts] == ["holds"] * 3 + ["fails"], [shown(v).found for v in verdicts]
+
+
+HIDDEN_TWO = """  H:
+    automaton:
+      states: [s0, A, B]
+      initial: s0
+      horizon: 2
+      transitions:
+        s0:
+          q: {m: [{p: a/2, next: A}, {p: b/2, next: B}], n: {p: 1 - a/2 - b/2}}
+        A:
+          q: {"0": {p: [3/4, 1/4]}, "1": {p: [1/4, 3/4]}}
+        B:
+          q: {"0": {p: [1/2, 1/2]}, "1": {p: [1/2, 1/2]}}"""
+
+
+def test_a_hidden_state_posterior_that_may_be_zero_over_zero_is_a_located_error():
+    """After m the state is A w.p. a/(a + b): 0/0 at a = b = 0, allowed by the bounds."""
+    with pytest.raises(CaseError) as err:
+        _case(HIDDEN_TWO, "symbols: {a: {ge: 0, le: 1}, b: {ge: 0, le: 1}}")
+    text = str(err.value)
+    assert "mechanisms.H.automaton.transitions" in text and "may vanish" in text and "a + b" in text, text
+    assert is_symbolic_mechanism(_case(HIDDEN_TWO, "symbols: {a: {gt: 0, le: 1}, b: {gt: 0, le: 1}}").mechanisms["H"])
+
+
+def test_symbolic_transition_sums_must_be_identically_one():
+    bad = HIDDEN_TWO.replace("n: {p: 1 - a/2 - b/2}", "n: {p: 1 - a/2}")
+    with pytest.raises(CaseError) as err:
+        _case(bad, "symbols: {a: {gt: 0, le: 1}, b: {gt: 0, le: 1}}")
+    text = str(err.value)
+    assert "mechanisms.H.automaton.transitions.s0.q" in text and "not identically 1" in text, text
