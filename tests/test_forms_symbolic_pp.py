@@ -227,3 +227,23 @@ def test_symbolic_transition_sums_must_be_identically_one():
         _case(bad, "symbols: {a: {gt: 0, le: 1}, b: {gt: 0, le: 1}}")
     text = str(err.value)
     assert "mechanisms.H.automaton.transitions.s0.q" in text and "not identically 1" in text, text
+
+
+# --- null_extension and concomp_ordered (Vadhan & Wang 2021, Def. 2.3, 2.4), which move
+# probabilities without arithmetic and so took symbols already: the same cross-check ---------------
+
+ORDERED = """  R: {rr: {eps: log(1 + p)}}
+  T:
+    tree:
+      respond:
+        c0: {p: [p, 1 - p], then: {ask: {A: {0: [3/4, 1/4], 1: [1/4, 3/4]}}}}
+        c1: {p: [1 - p, p]}
+  N: {null_extension: {mechanism: T, nulls: 2}}
+  O: {concomp_ordered: [T, R]}
+  ON: {concomp_ordered: [N, R]}"""
+
+
+@SETTINGS
+@given(_unit())
+def test_null_extension_and_ordered_composition_at_random_points_are_the_numeric_mechanisms(p):
+    assert_same_at(ORDERED, UNIT, {"p": p})
