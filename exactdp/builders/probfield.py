@@ -50,6 +50,14 @@ class ProbField:
         """Identically zero (a rational function that vanishes at some values only is not)."""
         return (sympy.cancel(x) == 0) if self.symbolic else x == 0
 
+    def nonzero(self, x: Any) -> bool:
+        """Not (identically) zero; for numbers, Python truth."""
+        return (sympy.cancel(x) != 0) if self.symbolic else bool(x)
+
+    def key(self, x: Any) -> Any:
+        """A sort key (SymPy expressions have no order: their canonical sort key)."""
+        return sympy.default_sort_key(x) if self.symbolic else x
+
     def total(self, xs: Iterable[Any]) -> Any:
         """The sum, in canonical form."""
         return self.norm(sum((self.lift(x) for x in xs), self.zero))

@@ -141,15 +141,16 @@ class Geometric(Declared):
             if not symbolic_ok:
                 raise FieldProblem(
                     field,
-                    "geometric noise with symbols is supported by report_noisy_max (finite noise), not here",
-                    "give this noise a numeric eps or alpha (the sparse vector technique sums infinite series "
-                    "in numbers)",
+                    "geometric noise with symbols is supported by report_noisy_max and svt, not here",
+                    "give this noise a numeric eps or alpha",
                 )
-            if self.width is None:
+            if self.width is None and not infinite_ok:
                 raise FieldProblem(
                     (), "this mechanism needs finite noise: give `width:` (the support is [-width, width])"
                 )
             open_unit_alpha(a, ctx, field, "geometric noise")
+            if self.width is None:  # the two-sided geometric on Z: its tails sum to rational functions of alpha
+                return Noise(alpha=a, name=f"geometric(alpha={expr_str(a)})")
             return geometric_sym_noise(a, self.width, truncation=self.truncation)
         if self.width is not None:
             return geometric_noise(alpha=a, width=self.width, truncation=self.truncation)
@@ -202,14 +203,19 @@ def build_noise(
 
 
 def build_optional_noise(
-    noise: Geometric | Pmf | Gaussian | str | None, ctx: BuildContext, field: str, *, infinite_ok: bool
+    noise: Geometric | Pmf | Gaussian | str | None,
+    ctx: BuildContext,
+    field: str,
+    *,
+    infinite_ok: bool,
+    symbolic_ok: bool = False,
 ) -> Noise | None:
     """As :func:`build_noise`, for a field that may also say ``none`` (or be empty): no noise."""
     if noise is None or noise == "none":
         return None
     if not isinstance(noise, (Geometric, Pmf, Gaussian)):  # pragma: no cover - the reader gives nothing else
         raise TypeError(f"not a noise: {noise!r}")
-    return build_noise(noise, ctx, field, infinite_ok=infinite_ok)
+    return build_noise(noise, ctx, field, infinite_ok=infinite_ok, symbolic_ok=symbolic_ok)
 
 
 __all__ += ["build_noise", "build_optional_noise"]

@@ -26,6 +26,7 @@ from typing import Any
 from ..builders.svt import LYU_VARIANTS, SVT, lyu_variant, sparse_vector
 from ..model.game import Mechanism
 from ..numbers.rational import Q
+from .automaton import prove_posteriors_defined
 from .classic import NOISE, Geometric, Pmf, build_noise, build_optional_noise
 from .core import exp_eps_at
 from .fields import (
@@ -138,13 +139,14 @@ class SVTForm(Form):
                 release=self.release_range(),
             )
         assert self.threshold_noise is not None  # validate(): the explicit form needs it
-        rho = build_noise(self.threshold_noise, ctx, "threshold_noise", infinite_ok=True)
+        # symbolic noises: the builder's sums and geometric tails are rational functions of alpha
+        rho = build_noise(self.threshold_noise, ctx, "threshold_noise", infinite_ok=True, symbolic_ok=True)
         halt = 1 if self.halt_after is None else self.halt_after
         return SVT(
             menu=menu,
             threshold=self.threshold,
             threshold_noise=rho,
-            query_noise=build_optional_noise(self.query_noise, ctx, "query_noise", infinite_ok=True),
+            query_noise=build_optional_noise(self.query_noise, ctx, "query_noise", infinite_ok=True, symbolic_ok=True),
             halt_after=None if halt == "never" else halt,
             horizon=self.horizon,
             resample_noise=rho if self.resample else None,
@@ -156,6 +158,9 @@ class SVTForm(Form):
         return None if self.release is None else (self.release.lo, self.release.hi)
 
     def build(self, ctx: BuildContext) -> Mechanism:
-        return sparse_vector(
+        m = sparse_vector(
             self.spec(ctx), datasets=ctx.datasets, adjacent=ctx.adjacent, sensitivity=self.sensitivity, name=ctx.name
         )
+        if ctx.symbols is not None:  # the posterior of the hidden threshold divides by a history's probability
+            prove_posteriors_defined(m, ctx.symbols, "threshold_noise", "svt")
+        return m
