@@ -15,9 +15,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from exactdp.analysis import profile
 from exactdp.analysis.parametric.queries import privloss_of
 from exactdp.errors import CaseError
 from exactdp.model.symbolic import is_symbolic_mechanism
@@ -52,6 +53,11 @@ PP = """  M:
   PC: {postprocess: {mechanism: C, map: {"1": "yes"}}}"""
 
 UNIT = "{p: {gt: 0, lt: 1}}"
+
+
+def _above_one():
+    """Rationals > 1 with small numerators and denominators."""
+    return st.builds(lambda n, d: 1 + Fraction(n, d), st.integers(1, 20), st.integers(1, 9))
 
 
 def _unit():
@@ -247,3 +253,51 @@ ORDERED = """  R: {rr: {eps: log(1 + p)}}
 @given(_unit())
 def test_null_extension_and_ordered_composition_at_random_points_are_the_numeric_mechanisms(p):
     assert_same_at(ORDERED, UNIT, {"p": p})
+
+
+# --- the sparse vector technique with symbolic noise (Lyu, Su & Li 2017; Dwork & Roth 2014, §3.6) --
+
+# H: AboveThreshold with a hidden threshold noise of width 2 whose alpha is 1/E, and query noise
+# alpha = 1/2.  I: the two-sided geometric on all of Z (alpha = 1/E and 1/E^2): the tails of the
+# threshold's posterior are geometric series, rational functions of E.  R: alg3-style release of
+# the noisy value clamped to [-1, 2], threshold resampled after each above.
+SVT = """  H:
+    svt:
+      menu: {up: [0, 1], down: [1, 0]}
+      horizon: 2
+      threshold_noise: {geometric: {eps: log(E), width: 2}}
+      query_noise: {geometric: {eps: log(2), width: 2}}
+      halt_after: 1
+  I:
+    svt:
+      menu: {up: [0, 1], down: [1, 0]}
+      horizon: 2
+      threshold_noise: {geometric: {eps: log(E)}}
+      query_noise: {geometric: {eps: 2*log(E)}}
+      halt_after: 1
+  R:
+    svt:
+      menu: {up: [0, 1], flat: [1, 1]}
+      horizon: 2
+      threshold_noise: {geometric: {alpha: 1/E}}
+      query_noise: {geometric: {alpha: 1/(E + 1), width: 3}}
+      halt_after: 2
+      resample: true
+      release: {lo: -1, hi: 2}"""
+
+
+@settings(SETTINGS, max_examples=3)  # each example builds three SVTs twice (about 7 s)
+@given(_above_one())
+def test_svt_with_symbolic_noise_at_random_points_is_the_numeric_mechanism(E):
+    assert_same_at(SVT, "{E: {gt: 1}}", {"E": E})
+
+
+def test_svt_closed_form_meets_the_numeric_engine_at_e_2():
+    """PrivLoss(I, 0) at E = 2 is log(536/71) by the numeric engine on the case with params E: 2;
+    the closed form for every E > 1 gives E^3 (E^5 + E^4 + E^3 + 2E^2 + E + 1)/(E^5 + E^4 + 2E^3 +
+    E^2 + E + 1) = 8 * 67/568 = 536/71 there."""
+    case = _case(SVT, "symbols: {E: {gt: 1}}")
+    (piece,) = privloss_of(case.mechanisms["I"], case.symbols, 0).pieces
+    assert piece.value_text() == "log(E^3*(E^5 + E^4 + E^3 + 2*E^2 + E + 1)/(E^5 + E^4 + 2*E^3 + E^2 + E + 1))"
+    num = _case(SVT, "params: {E: 2}")
+    assert str(profile.privloss(num.mechanisms["I"], 0)) == "log(536/71)"

@@ -297,7 +297,7 @@ def _outcomes(
     for r, t in enumerate(sums):
         if f.norm(t) != 1:
             row = "" if n_rows == 1 else f" under dataset #{r}"
-            shown = f"{expr_str(f.norm(t))}, not identically 1" if f.symbolic else f"{q_str(t)}, not 1"
+            shown = f"{expr_str(f.lift(t).as_expr())}, not identically 1" if f.symbolic else f"{q_str(t)}, not 1"
             raise InvalidMechanismError(f"{where}: the probabilities{row} sum to {shown}")
     return tuple(built)
 

@@ -23,12 +23,12 @@ from typing import Any
 from ..errors import InvalidMechanismError
 from ..model.checks import takes_mechanism
 from ..model.dag import build_dag
-from ..model.game import Ask, Chance, End, Label, Mechanism, Node, label_str
+from ..model.game import Ask, Chance, End, Label, Mechanism, Node, label_str, postorder
 from ..model.ops import stats
-from ..model.symbolic import is_symbolic_mechanism, rows_of
+from ..model.symbolic import SymChance, rows_of
 from ..numbers.rational import Q
 from .combinators import same_datasets
-from .probfield import NUMERIC, SYMBOLIC, ProbField
+from .probfield import NUMERIC, ProbField, field_of
 
 __all__ = ["concomp_ordered", "null_extension", "concomp_sequential", "postprocess", "NULL", "BOTTOM", "POLL", "depth"]
 
@@ -232,7 +232,7 @@ def postprocess(mech: Mechanism, mapping: Mapping[Label, Label], *, name: str | 
     Post-processing (Vadhan–Wang Lemma 5.3); the view of Def. 1.6 after relabelling.
     """
     n = len(mech.datasets)
-    f = SYMBOLIC if is_symbolic_mechanism(mech) else NUMERIC
+    f = field_of(p for node in postorder(mech.root) if isinstance(node, SymChance) for row in node.sym for p in row)
     rel = {k: v for k, v in mapping.items()}
     beliefs: dict[tuple, tuple] = {}
     ones = (f.one,) * n

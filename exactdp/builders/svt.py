@@ -221,7 +221,7 @@ class _Builder:
         self.nu = nu
         self.F = F = _field_of(spec)
         self.one = {(F.one, 0): F.one}
-        self.alpha_nu = nu.alpha if (nu is not None and not nu.finite) else None
+        self.alpha_nu = F.lift(nu.alpha) if (nu is not None and not nu.finite) else None
         T = as_q(spec.threshold)
         # offsets: above  <=>  nu >= rho + o  with o = ceil(T - q)
         self.offsets = {lab: tuple(_ceil(T - as_q(v)) for v in vals) for lab, vals in spec.menu}
@@ -270,7 +270,7 @@ class _Builder:
         up: dict = {}
         lo: dict = {}
         if not noise.finite:
-            a = noise.alpha
+            a = F.lift(noise.alpha)
             kappa = (1 - a) / (1 + a)
             up = {(a, 0): kappa}
             lo = {(a, 0): kappa}
@@ -289,7 +289,7 @@ class _Builder:
         atoms = [F.lift(nu.survival(r + o)) for r in self.rhos]
         if nu.finite:
             return atoms, {}, dict(self.one)
-        a = nu.alpha
+        a = F.lift(nu.alpha)
         return atoms, {(F.one, 1): a**o / (1 + a)}, {(F.one, 0): F.one, (F.one, 1): -(a ** (1 - o)) / (1 + a)}
 
     def _factors(self, lab: Label, d: int) -> list[tuple[Label, tuple]]:

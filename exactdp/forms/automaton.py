@@ -170,7 +170,7 @@ class AutomatonForm(Form):
                         under = f" under {datasets[d]}" if per else ""
                         raise FieldProblem(
                             ("transitions", s, q),
-                            f"the probabilities{under} sum to {expr_str(total) if f.symbolic else q_str(total)}, "
+                            f"the probabilities{under} sum to {expr_str(total.as_expr()) if f.symbolic else q_str(total)}, "
                             + ("not identically 1" if f.symbolic else "not 1"),
                             "each (state, query) gives a distribution over (answer, next state)",
                         )
