@@ -301,3 +301,36 @@ def test_svt_closed_form_meets_the_numeric_engine_at_e_2():
     assert piece.value_text() == "log(E^3*(E^5 + E^4 + E^3 + 2*E^2 + E + 1)/(E^5 + E^4 + 2*E^3 + E^2 + E + 1))"
     num = _case(SVT, "params: {E: 2}")
     assert str(profile.privloss(num.mechanisms["I"], 0)) == "log(536/71)"
+
+
+# Lyu-Su-Li variants with e^eps = E^4: alg1's noises have alpha = e^(-eps/2) = E^-2 and
+# e^(-eps/4) = 1/E; alg3 (Roth 2011) releases the noisy value, clamped; alg6 never halts.
+VARIANTS = """  A1: {svt: {variant: alg1, eps: 4*log(E), horizon: 2, menu: {up: [0, 1], down: [1, 0]}}}
+  A3: {svt: {variant: alg3, eps: 4*log(E), horizon: 1, menu: {up: [0, 1]}, release: {lo: -1, hi: 1}}}
+  A6: {svt: {variant: alg6, eps: 4*log(E), horizon: 2, width: 2, menu: {up: [0, 1], down: [1, 0]}}}"""
+
+
+@settings(SETTINGS, max_examples=3)
+@given(_above_one())
+def test_svt_variants_with_a_symbolic_eps_at_random_points_are_the_numeric_mechanisms(E):
+    assert_same_at(VARIANTS, "{E: {gt: 1}}", {"E": E})
+
+
+def test_alg1_is_eps_dp_for_every_eps_lyu_su_li_2017():
+    """Lyu, Su & Li 2017 prove their Alg. 1 eps-DP; with e^eps = E^4 it holds for every E > 1 at once."""
+    text = f"exactdp: 1\nname: a\nsymbols: {{E: {{gt: 1}}}}\nmechanisms:\n{VARIANTS}\nclaims:\n  - dp: {{of: A1, eps: 4*log(E)}}\n"
+    assert [v.status for v in verify_text(text, "a.yaml").verdicts] == ["holds"]
+
+
+@pytest.mark.parametrize(
+    ("eps", "bounds", "place", "phrase"),
+    [
+        ("log(E)", "{gt: 1}", "A1.svt", "alpha = e^(-eps/2) = 1/sqrt(E), which is not a rational function"),
+        ("4*log(E)", "{ge: 1}", "A1.svt.eps", "could not prove eps > 0"),
+    ],
+)
+def test_hostile_svt_symbols_are_located_errors(eps, bounds, place, phrase):
+    with pytest.raises(CaseError) as err:
+        _case(VARIANTS.replace("4*log(E)", eps), f"symbols: {{E: {bounds}}}")
+    text = str(err.value)
+    assert f"mechanisms.{place}:" in text and phrase in text, text

@@ -52,10 +52,12 @@ from ..model.dag import build_dag
 from ..model.game import Label, Mechanism
 from ..numbers import ladder
 from ..numbers.rational import Q, as_q, q_str
+from ..numbers.symbolic import expr_str, is_symbolic, sympy, to_sympy
 from ..numbers.types import EpsLike, LambdaLike, Rational
 from .classic import Noise, discrete_laplace, geometric_noise
 from .params import UNSET, exp_eps_arg
 from .probfield import NUMERIC, ProbField, field_of
+from .symbolic import geometric_sym_noise
 
 __all__ = ["SVT", "sparse_vector", "LYU_VARIANTS", "lyu_variant", "ABOVE", "BELOW", "DEFAULT_MAX_HORIZON"]
 
@@ -533,8 +535,11 @@ def _check_release(spec: SVT, release: tuple[int, int]) -> None:
 
 
 def _alpha(E: Any, scale: Any, delta: Any, what: str) -> Any:
-    """α = e^{−1/b} for Lap(b) with b = scale·Δ/ε, i.e. α = E^{−1/(scale·Δ)}, exactly or refused."""
+    """α = e^{−1/b} for Lap(b) with b = scale·Δ/ε, i.e. α = E^{−1/(scale·Δ)}, exactly or refused;
+    for a symbolic E (a rational function proved > 1), a rational function of the symbols."""
     expo = -1 / (as_q(scale) * as_q(delta))
+    if is_symbolic(E):
+        return _sym_alpha(E, expo, as_q(scale) * as_q(delta), what)
     try:
         return as_q(ladder.power(as_q(E), expo))
     except InexactValueError:
@@ -543,6 +548,19 @@ def _alpha(E: Any, scale: Any, delta: Any, what: str) -> Any:
             f"{q_str(as_q(E))}^({q_str(expo)}), which is irrational",
             hint=f"choose eps = log(r^{q_str(as_q(scale) * as_q(delta))}) for a rational r",
         ) from None
+
+
+def _sym_alpha(E: Any, expo: Any, k: Any, what: str) -> Any:
+    """E^expo as a rational function of the symbols (E = e^ε whole powers of a declared symbol),
+    or refused with the symbol to declare instead."""
+    a = sympy.powdenest(to_sympy(E) ** sympy.Rational(int(expo.numerator), int(expo.denominator)))
+    if not (a.is_rational_function(*a.free_symbols) and all(p.exp.is_Integer for p in a.atoms(sympy.Pow))):
+        raise InvalidMechanismError(
+            f"svt: the {what} noise needs alpha = e^(-eps/{q_str(k)}) = {expr_str(a)}, which is not a rational "
+            "function of the symbols",
+            hint=f"declare the symbol as e^(eps/{q_str(k)}) and write eps: {q_str(k)}*log(E)",
+        )
+    return a
 
 
 def lyu_variant(
@@ -589,7 +607,10 @@ def lyu_variant(
         menu = menu_
     if menu is None:
         raise TypeError("lyu_variant: menu= is required (the queries and their values under every dataset)")
-    E = exp_eps_arg("lyu_variant", eps=eps, exp_eps=exp_eps, positional=E, rational=True)
+    if is_symbolic(exp_eps):  # a rational function of the symbols, proved > 1 by the svt form
+        E = exp_eps
+    else:
+        E = exp_eps_arg("lyu_variant", eps=eps, exp_eps=exp_eps, positional=E, rational=True)
     if variant not in LYU_VARIANTS:
         raise InvalidMechanismError(f"svt: unknown variant {variant!r}", hint=f"variants: {', '.join(LYU_VARIANTS)}")
     v = LYU_VARIANTS[variant]
@@ -600,6 +621,12 @@ def lyu_variant(
 
     def noise(scale: Any, what: str) -> Noise:
         a = _alpha(E, scale, sensitivity, what)
+        if is_symbolic(a):
+            return (
+                Noise(alpha=a, name=f"geometric(alpha={expr_str(a)})")
+                if width is None
+                else geometric_sym_noise(a, width)
+            )
         return discrete_laplace(alpha=a) if width is None else geometric_noise(alpha=a, width=width)
 
     if v["release"] and release is None:

@@ -26,6 +26,7 @@ from typing import Any
 from ..builders.svt import LYU_VARIANTS, SVT, lyu_variant, sparse_vector
 from ..model.game import Mechanism
 from ..numbers.rational import Q
+from ..numbers.symbolic import expr_str, is_symbolic, prove_nonzero, to_sympy
 from .automaton import prove_posteriors_defined
 from .classic import NOISE, Geometric, Pmf, build_noise, build_optional_noise
 from .core import exp_eps_at
@@ -77,7 +78,7 @@ class SVTForm(Form):
     horizon: int = arg(Count("horizon", 1, 64), doc="how many queries")
     sensitivity: Any = arg(Rational("sensitivity", positive=True), default=Q(1), doc="checked on the menu")
     variant: str | None = arg(Choice(tuple(LYU_VARIANTS), "variant"), default=None, doc="alg1 .. alg6 (Lyu-Su-Li 2017)")
-    eps: Any = arg(Eps(), default=None, doc="the budget a variant is calibrated to")
+    eps: Any = arg(Eps(symbolic=True), default=None, doc="the budget a variant is calibrated to")
     c: int | None = arg(Count("c", 1, 64), default=None, doc="`above` answers before halting (default 1)")
     width: int | None = arg(Count("width", 0, 10_000), default=None, doc="clamp the noise to [-width, width]")
     release: Release | None = arg(
@@ -127,6 +128,16 @@ class SVTForm(Form):
         menu = tuple(self.menu.items())
         if self.variant is not None:
             E = exp_eps_at("eps", self.eps, ctx, "svt", rational_only=True)
+            if is_symbolic(E):  # alpha = E^(-1/b) < 1 needs eps > 0 for every value of the symbols
+                assert ctx.symbols is not None  # a symbolic value is read only where symbols are declared
+                if not prove_nonzero(to_sympy(E) - 1, ctx.symbols):
+                    raise FieldProblem(
+                        "eps",
+                        f"svt: could not prove eps > 0 (e^eps = {expr_str(E)} > 1) for every value the bounds allow "
+                        f"({ctx.symbols.describe()})",
+                        "the variants' Laplace noise needs eps > 0: declare the symbol with a strict bound, e.g. "
+                        "E: {gt: 1}",
+                    )
             return lyu_variant(
                 self.variant,
                 exp_eps=E,
