@@ -334,3 +334,28 @@ def test_hostile_svt_symbols_are_located_errors(eps, bounds, place, phrase):
         _case(VARIANTS.replace("4*log(E)", eps), f"symbols: {{E: {bounds}}}")
     text = str(err.value)
     assert f"mechanisms.{place}:" in text and phrase in text, text
+
+
+# --- a pmf noise whose probabilities are rational functions of the symbols -----------------------
+
+PMF = """  P: {report_noisy_max: {values: [[1, 0], [0, 1]], noise: {pmf: {"0": 1/2, "1": E/(2*E + 2), "-1": 1/(2*E + 2)}}}}
+  S:
+    svt:
+      menu: {up: [0, 1], down: [1, 0]}
+      horizon: 2
+      threshold_noise: {pmf: {"0": E/(E + 1), "1": 1/(E + 1)}}
+      query_noise: {pmf: {"0": 1/2, "1": 1/4, "-1": 1/4}}
+      halt_after: 1"""
+
+
+@settings(SETTINGS, max_examples=3)
+@given(_above_one())
+def test_pmf_noises_with_symbols_at_random_points_are_the_numeric_mechanisms(E):
+    assert_same_at(PMF, "{E: {gt: 1}}", {"E": E})
+
+
+def test_a_symbolic_pmf_must_sum_to_one_identically():
+    with pytest.raises(CaseError) as err:
+        _case(PMF.replace('"-1": 1/(2*E + 2)', '"-1": 1/(E + 2)'), "symbols: {E: {gt: 1}}")
+    text = str(err.value)
+    assert "mechanisms.P.report_noisy_max.noise.pmf:" in text and "not identically 1" in text, text

@@ -34,7 +34,7 @@ from ..model.game import END, Mechanism
 from ..model.symbolic import SymChance
 from ..numbers import ladder
 from ..numbers.rational import Q, q_str
-from ..numbers.symbolic import expr_str, is_sym, is_symbolic, prove_nonneg, prove_nonzero, to_sympy
+from ..numbers.symbolic import expr_str, is_sym, is_symbolic, prove_nonneg, prove_nonzero, sympy, to_sympy
 from .core import exp_eps_at
 from .exponential import SCORES, score_table
 from .fields import (
@@ -163,7 +163,7 @@ class Geometric(Declared):
 class Pmf(Declared):
     """A finite noise distribution {z: Pr[Z = z]} on the integers."""
 
-    probs: dict = arg(MapOf(Prob(field=True), what="pmf"), doc="{z: p}")
+    probs: dict = arg(MapOf(Prob(symbolic=True, field=True), what="pmf"), doc="{z: p}")
     shorthand = "probs"
 
     def noise(self, ctx: BuildContext, *, infinite_ok: bool, symbolic_ok: bool = False) -> Noise:
@@ -173,7 +173,21 @@ class Pmf(Declared):
                 pmf[int(z.strip())] = p
             except ValueError:
                 raise FieldProblem(z, f"a noise value must be a whole number, found {z!r}") from None
+        if any(is_symbolic(p) for p in pmf.values()):
+            if not symbolic_ok:  # pragma: no cover - every form with a noise field computes in SymPy
+                raise FieldProblem((), "a pmf noise with symbols is not supported here", "give numeric probabilities")
+            return _symbolic_pmf(pmf)
         return finite_noise(pmf)
+
+
+def _symbolic_pmf(pmf: dict) -> Noise:
+    """A finite noise whose probabilities are rational functions of the symbols (each proved in
+    [0, 1] on the domain by the reader), summing to 1 identically, or a located FieldProblem."""
+    items = sorted((z, sympy.cancel(to_sympy(p))) for z, p in pmf.items())
+    total = sympy.cancel(sum((p for _, p in items), sympy.Integer(0)))
+    if total != 1:
+        raise FieldProblem((), f"the probabilities sum to {expr_str(total)}, not identically 1")
+    return Noise(pmf=tuple((z, p) for z, p in items if p != 0), name="finite pmf")
 
 
 @dataclass(frozen=True, kw_only=True)
