@@ -359,3 +359,23 @@ def test_a_symbolic_pmf_must_sum_to_one_identically():
         _case(PMF.replace('"-1": 1/(2*E + 2)', '"-1": 1/(E + 2)'), "symbols: {E: {gt: 1}}")
     text = str(err.value)
     assert "mechanisms.P.report_noisy_max.noise.pmf:" in text and "not identically 1" in text, text
+
+
+@pytest.mark.parametrize(
+    ("form", "place"),
+    [
+        ("{discrete_gaussian: {sigma2: E, bounds: [0, 2], data: [0, 1]}}", "G.discrete_gaussian.sigma2"),
+        ("{discrete_gaussian: {scale: E, bounds: [0, 2], data: [0, 1]}}", "G.discrete_gaussian.scale"),
+        (
+            "{report_noisy_max: {values: [[1, 0], [0, 1]], noise: {gaussian: {sigma2: E, width: 2}}}}",
+            "G.report_noisy_max.noise.gaussian.sigma2",
+        ),
+    ],
+)
+def test_a_symbolic_gaussian_variance_is_refused_saying_why(form, place):
+    """The discrete Gaussian's weights e^(-z^2/(2 sigma^2)) are transcendental in sigma^2: no
+    rational function of the symbols, so no closed form for the parametric engine."""
+    with pytest.raises(CaseError) as err:
+        _case(f"  G: {form}", "symbols: {E: {gt: 1}}")
+    text = str(err.value)
+    assert f"mechanisms.{place}:" in text and "transcendental in sigma^2" in text, text

@@ -190,14 +190,29 @@ def _symbolic_pmf(pmf: dict) -> Noise:
     return Noise(pmf=tuple((z, p) for z, p in items if p != 0), name="finite pmf")
 
 
+def refuse_symbolic_sigma(value: Any, field: str, form_key: str) -> None:
+    """A located refusal of a σ or σ² written in the symbols, saying why: the discrete Gaussian's
+    weights e^(−z²/(2σ²)) are transcendental in σ², so its probabilities are no rational functions
+    of the symbols (what the parametric engine decides), and no closed form replaces them."""
+    if is_symbolic(value):
+        raise FieldProblem(
+            field,
+            f"{form_key}: {field} = {expr_str(value)} depends on the symbols, but the discrete Gaussian's weights "
+            "e^(-z^2/(2 sigma^2)) are transcendental in sigma^2: its probabilities are not rational functions of "
+            "the symbols, which is what claims with symbols decide",
+            f"give {field} a number (a rational); for a family over sigma, verify the values you need one by one",
+        )
+
+
 @dataclass(frozen=True, kw_only=True)
 class Gaussian(Declared):
     """Discrete Gaussian noise Pr[z] proportional to e^(-z^2/(2 sigma^2)) on [-width, width] (Canonne-Kamath-Steinke 2020, conditioned on the range)."""
 
-    sigma2: Any = arg(Rational("sigma2", positive=True), doc="the variance parameter sigma^2, rational")
+    sigma2: Any = arg(Rational("sigma2", positive=True, symbolic=True), doc="the variance parameter sigma^2, rational")
     width: int = arg(Count("width", 0, 10_000), doc="support [-width, width]")
 
     def noise(self, ctx: BuildContext, *, infinite_ok: bool, symbolic_ok: bool = False) -> Noise:
+        refuse_symbolic_sigma(self.sigma2, "sigma2", "gaussian noise")
         return gaussian_noise(self.sigma2, self.width)
 
 
