@@ -29,7 +29,7 @@ class ProbField:
     def __init__(self, gens: Sequence[Any] = ()):
         self.gens = tuple(gens)
         self.symbolic = bool(self.gens)
-        self.K = sympy.field(list(self.gens), sympy.QQ)[0] if self.symbolic else None
+        self.K: Any = sympy.field(list(self.gens), sympy.QQ)[0] if self.symbolic else None
 
     @property
     def zero(self) -> Any:
