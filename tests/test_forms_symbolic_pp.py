@@ -142,7 +142,8 @@ def test_two_symbol_posteriors_at_random_points_are_the_numeric_mechanism(a, b):
 # the later answers are posterior mixtures.  C and IM: the Cor. 3.8 pair of
 # cases/continual/cor38-cm-vs-im.yaml with the flip probability d = p a symbol.  P: sparse parallel
 # composition (Def. 5.1) of a continual RR keeping the message w.p. (2 + p)/4 (ratio at most 3:
-# log(3)-DP, the menu's premise, for every p in (0, 1)).
+# log(3)-DP, the menu's premise, for every p in (0, 1)).  I: an initial distribution in p per
+# dataset, then a hidden walk between a and b.
 AUTOMATA = """  H:
     automaton:
       states: [s0, lo, hi, done]
@@ -179,7 +180,17 @@ AUTOMATA = """  H:
           "0": {"0": {p: (2 + p)/4}, "1": {p: (2 - p)/4}}
           "1": {"0": {p: (2 - p)/4}, "1": {p: (2 + p)/4}}
   B: {continual: {mechanism: Step, verifier: {max_differing: 1}}}
-  P: {sparse_parallel: {menu: {B: {mechanism: B, eps: log(3), delta: 0}}, params: [[log(3), 0]], cap: 2}}"""
+  P: {sparse_parallel: {menu: {B: {mechanism: B, eps: log(3), delta: 0}}, params: [[log(3), 0]], cap: 2}}
+  I:
+    automaton:
+      states: [a, b]
+      initial: {x0: {a: p, b: 1 - p}, x1: {a: "(1 - p)^2", b: p*(2 - p)}}
+      horizon: 2
+      transitions:
+        a:
+          q: {"0": {p: 3/4}, "1": {p: 1/4, next: b}}
+        b:
+          q: {"1": {p: p}, "0": {p: 1 - p, next: a}}"""
 
 
 @SETTINGS

@@ -203,7 +203,7 @@ def make_automaton(
         int(horizon),
         n_rows,
         tuple(frozenset(a) for a in alphabet),
-        field_of(p for outs in table.values() for o in outs for p in o.probs),
+        field_of([p for outs in table.values() for o in outs for p in o.probs] + [w for b in beliefs for _s, w in b]),
     )
 
 
@@ -248,6 +248,9 @@ def _row_count(init_list: Sequence[Any], transitions: Mapping[Any, Sequence[Any]
 def _initial_belief(ini: Mapping[str, Any] | str, index: Mapping[str, int]) -> Belief:
     """The belief of one initial state (a name) or distribution (state -> probability)."""
     dist = {ini: Q(1)} if isinstance(ini, str) else dict(ini)
+    f = field_of(dist.values())
+    if f.symbolic:
+        return _symbolic_initial_belief(dist, index, f)
     acc: dict[int, Q] = {}
     total = Q(0)
     for s, p in dist.items():
@@ -300,6 +303,19 @@ def _outcomes(
             shown = f"{expr_str(f.lift(t).as_expr())}, not identically 1" if f.symbolic else f"{q_str(t)}, not 1"
             raise InvalidMechanismError(f"{where}: the probabilities{row} sum to {shown}")
     return tuple(built)
+
+
+def _symbolic_initial_belief(dist: Mapping[str, Any], index: Mapping[str, int], f: ProbField) -> Belief:
+    """An initial distribution in rational functions of the symbols (each proved in [0, 1] by the
+    case reader), summing to 1 identically; a weight that is identically zero is dropped."""
+    acc: dict[int, Any] = {}
+    for s, p in dist.items():
+        i = _state_index(index, str(s), "initial")
+        acc[i] = acc.get(i, f.zero) + f.lift(p)
+    total = f.total(acc.values())
+    if total != 1:
+        raise InvalidMechanismError(f"initial: the probabilities sum to {expr_str(total.as_expr())}, not identically 1")
+    return tuple(sorted((i, f.emit(w)) for i, w in acc.items() if not f.is_zero(w)))
 
 
 class BeliefStepper:

@@ -43,6 +43,8 @@ class ProbField:
         """A probability of the mechanism (a number or a SymPy expression) in this field."""
         if not self.symbolic or getattr(x, "field", None) is self.K:
             return x
+        if hasattr(x, "field"):  # an element of another field of rational functions
+            x = x.as_expr()
         return self.K.from_expr(x if is_sym(x) else to_sympy(x))
 
     def norm(self, x: Any) -> Any:

@@ -71,7 +71,8 @@ _OUTCOMES = Either(
 )
 _QUERY = MapOf(_OUTCOMES, min_len=1, what="the answers to a query (answer -> {p: ..., next: state})")
 _INITIAL = SharedOrPerDataset(
-    Either((Label("an initial state"), MapOf(Prob(), what="an initial distribution"))), what="initial states"
+    Either((Label("an initial state"), MapOf(Prob(symbolic=True), what="an initial distribution"))),
+    what="initial states",
 )
 
 
