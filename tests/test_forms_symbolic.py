@@ -265,11 +265,11 @@ def test_report_noisy_max_closed_form_meets_the_numeric_doctest_at_e_2():
 @pytest.mark.parametrize(
     ("form", "bounds", "place", "phrase"),
     [
-        (
-            "{svt: {menu: {q: [0, 1]}, horizon: 2, query_noise: none, threshold_noise: {geometric: {eps: log(E)}}}}",
-            "{gt: 1}",
-            "svt.threshold_noise.geometric.eps",
-            "supported by report_noisy_max",
+        (  # svt takes symbolic noise (tests/test_forms_symbolic_pp.py), with 0 < alpha < 1 proved
+            "{svt: {menu: {q: [0, 1]}, horizon: 2, query_noise: none, threshold_noise: {geometric: {alpha: 1/E}}}}",
+            "{ge: 1}",
+            "svt.threshold_noise.geometric.alpha",
+            "0 < alpha < 1",
         ),
         (
             "{report_noisy_max: {values: [[1, 0], [2, 0]], noise: {geometric: {alpha: 1/E, width: 1}}}}",

@@ -213,7 +213,7 @@ def test_param_and_symbol_names_do_not_clash():
         )
 
 
-def test_params_may_use_symbols_and_postprocess_refuses_them():
+def test_params_may_use_symbols_and_postprocess_keeps_them():
     c = case(
         """
         exactdp: 1
@@ -225,17 +225,18 @@ def test_params_may_use_symbols_and_postprocess_refuses_them():
         """
     )
     assert [v.status for v in verify_case(c)] == ["holds"]
-    # concurrent composition keeps the answers symbolic; a relabelling of answers (posteriors) does not
+    # concurrent composition keeps the answers symbolic; so does a relabelling of answers (its
+    # posteriors are rational functions too), and merging both answers of RR_E leaves the constant 1
     parse_case(
         "exactdp: 1\nname: cc\nsymbols: {E: {gt: 1}}\nmechanisms:\n  A: {rr: {eps: log(E)}}\n  C: {concomp: [A, A]}\nclaims: [{simulates_rr: {of: A, eps: log(E)}}]\n",
         "cc.yaml",
     )
-    with pytest.raises(CaseError, match="symbolic probabilities"):
-        parse_case(
-            "exactdp: 1\nname: cc\nsymbols: {E: {gt: 1}}\nmechanisms:\n  A: {rr: {eps: log(E)}}\n"
-            "  C: {postprocess: {mechanism: A, map: {'0': '1'}}}\nclaims: [{simulates_rr: {of: A, eps: log(E)}}]\n",
-            "cc.yaml",
-        )
+    merged = parse_case(
+        "exactdp: 1\nname: cc\nsymbols: {E: {gt: 1}}\nmechanisms:\n  A: {rr: {eps: log(E)}}\n"
+        "  C: {postprocess: {mechanism: A, map: {'0': '1'}}}\nclaims: [{simulates_rr: {of: A, eps: log(E)}}]\n",
+        "cc.yaml",
+    ).mechanisms["C"]
+    assert merged.root.labels == ("1",) and merged.root.probs == ((1, 1),)
 
 
 def test_simulates_claim_fields_are_validated():

@@ -54,6 +54,8 @@ from ..limits import current as current_limits
 from ..model.dag import build_dag
 from ..model.game import Mechanism
 from ..numbers.rational import Q, as_q, q_str
+from ..numbers.symbolic import expr_str, is_sym
+from .probfield import NUMERIC, ProbField, field_of
 
 __all__ = [
     "HALT",
@@ -121,6 +123,8 @@ class Automaton:
     horizon: int
     n_rows: int
     alphabet: tuple = field(default=(), repr=False)
+    arith: ProbField = field(default=NUMERIC, repr=False)
+    """The arithmetic of its probabilities: rationals, or rational functions of symbols."""
 
     @property
     def dataset_independent(self) -> bool:
@@ -199,6 +203,7 @@ def make_automaton(
         int(horizon),
         n_rows,
         tuple(frozenset(a) for a in alphabet),
+        field_of([p for outs in table.values() for o in outs for p in o.probs] + [w for b in beliefs for _s, w in b]),
     )
 
 
@@ -243,6 +248,9 @@ def _row_count(init_list: Sequence[Any], transitions: Mapping[Any, Sequence[Any]
 def _initial_belief(ini: Mapping[str, Any] | str, index: Mapping[str, int]) -> Belief:
     """The belief of one initial state (a name) or distribution (state -> probability)."""
     dist = {ini: Q(1)} if isinstance(ini, str) else dict(ini)
+    f = field_of(dist.values())
+    if f.symbolic:
+        return _symbolic_initial_belief(dist, index, f)
     acc: dict[int, Q] = {}
     total = Q(0)
     for s, p in dist.items():
@@ -265,7 +273,8 @@ def _outcomes(
     if not outs:
         raise InvalidMechanismError(f"{where}: a transition needs at least one outcome")
     built = []
-    sums = [Q(0)] * n_rows
+    f = field_of(p for _a, _n, probs in outs for p in probs)
+    sums = [f.zero] * n_rows
     seen: set[tuple[str, int]] = set()
     for ans, nxt, probs in outs:
         ans = str(ans)
@@ -278,19 +287,35 @@ def _outcomes(
         if (ans, n) in seen:
             raise InvalidMechanismError(f"{where}: outcome (answer {ans!r}, next {nxt!r}) is listed twice")
         seen.add((ans, n))
-        ps = tuple(as_q(p) for p in probs)
+        # a symbolic probability stays a SymPy expression (its range on the symbols' domain is
+        # the case reader's to prove); a number must be an exact rational >= 0
+        ps = tuple(p if is_sym(p) else as_q(p) for p in probs)
         if len(ps) == 1 and n_rows > 1:
             ps = ps * n_rows
         for r, p in enumerate(ps):
-            if p < 0:
+            if not is_sym(p) and p < 0:
                 raise InvalidMechanismError(f"{where}: answer {ans!r} has negative probability {q_str(p)}")
-            sums[r] += p
+            sums[r] += f.lift(p)
         built.append(Outcome(ans, n, ps))
     for r, t in enumerate(sums):
-        if t != 1:
+        if f.norm(t) != 1:
             row = "" if n_rows == 1 else f" under dataset #{r}"
-            raise InvalidMechanismError(f"{where}: the probabilities{row} sum to {q_str(t)}, not 1")
+            shown = f"{expr_str(f.lift(t).as_expr())}, not identically 1" if f.symbolic else f"{q_str(t)}, not 1"
+            raise InvalidMechanismError(f"{where}: the probabilities{row} sum to {shown}")
     return tuple(built)
+
+
+def _symbolic_initial_belief(dist: Mapping[str, Any], index: Mapping[str, int], f: ProbField) -> Belief:
+    """An initial distribution in rational functions of the symbols (each proved in [0, 1] by the
+    case reader), summing to 1 identically; a weight that is identically zero is dropped."""
+    acc: dict[int, Any] = {}
+    for s, p in dist.items():
+        i = _state_index(index, str(s), "initial")
+        acc[i] = acc.get(i, f.zero) + f.lift(p)
+    total = f.total(acc.values())
+    if total != 1:
+        raise InvalidMechanismError(f"initial: the probabilities sum to {expr_str(total.as_expr())}, not identically 1")
+    return tuple(sorted((i, f.emit(w)) for i, w in acc.items() if not f.is_zero(w)))
 
 
 class BeliefStepper:
@@ -314,6 +339,10 @@ class BeliefStepper:
         hit = self._memo.get(key)
         if hit is not None:
             return hit
+        if self.a.arith.symbolic:
+            res = self._step_in(self.a.arith, row, belief, q)
+            self._memo[key] = res
+            return res
         a = self.a
         mass: dict[int, dict[int, Q]] = {}
         halt = Q(0)
@@ -338,6 +367,33 @@ class BeliefStepper:
         res = tuple(out)
         self._memo[key] = res
         return res
+
+    def _step_in(self, f: ProbField, row: int, belief: Belief, q: str) -> tuple:
+        """:meth:`step` in the arithmetic ``f`` (rational functions of the symbols): the same
+        sums, products and quotients, with an outcome skipped only when its probability is
+        identically zero, and each value in canonical form so that equal beliefs meet."""
+        a = self.a
+        mass: dict[int, dict[int, Any]] = {}
+        halt = f.zero
+        for s, w in belief:
+            outs = a.transitions.get((s, q))
+            if outs is None:
+                halt = halt + f.lift(w)
+                continue
+            for o in outs:
+                p = o.probs[row]
+                if f.is_zero(p):
+                    continue
+                per = mass.setdefault(self._aidx[o.answer], {})
+                per[o.next] = per.get(o.next, f.zero) + f.lift(w) * f.lift(p)
+        out = []
+        for ai in sorted(mass):
+            per = mass[ai]
+            tot = f.total(per.values())
+            out.append((ai, f.emit(tot), tuple(sorted((s, f.norm(v / tot)) for s, v in per.items()))))
+        if not f.is_zero(halt):
+            out.append((self.halt_index, f.emit(f.norm(halt)), ()))
+        return tuple(out)
 
     def may_accept(self, belief: Belief | None, q: str) -> bool:
         """Whether some state in the support of ``belief`` accepts ``q``."""

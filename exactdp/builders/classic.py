@@ -100,7 +100,9 @@ class Noise:
     def survival(self, z: int) -> Any:
         """Pr[Z ≥ z]."""
         if self.pmf is not None:
-            return sum((p for zz, p in self.pmf if zz >= z), Q(0))
+            # summed from its first term: a Q(0) start would turn SymPy probabilities into floats
+            ps = [p for zz, p in self.pmf if zz >= z]
+            return sum(ps[1:], ps[0]) if ps else Q(0)
         a = self.alpha
         if z >= 1:
             return a**z / (1 + a)

@@ -23,11 +23,12 @@ from typing import Any
 from ..errors import InvalidMechanismError
 from ..model.checks import takes_mechanism
 from ..model.dag import build_dag
-from ..model.game import Ask, Chance, End, Label, Mechanism, Node, label_str
+from ..model.game import Ask, Chance, End, Label, Mechanism, Node, label_str, postorder
 from ..model.ops import stats
-from ..model.symbolic import rows_of
+from ..model.symbolic import SymChance, rows_of
 from ..numbers.rational import Q
 from .combinators import same_datasets
+from .probfield import NUMERIC, ProbField, field_of
 
 __all__ = ["concomp_ordered", "null_extension", "concomp_sequential", "postprocess", "NULL", "BOTTOM", "POLL", "depth"]
 
@@ -219,13 +220,22 @@ def postprocess(mech: Mechanism, mapping: Mapping[Label, Label], *, name: str | 
     offered must be the same in every node of a mixture (it cannot choose what it cannot see);
     otherwise the relabelling is refused with an error naming the clash.
 
+    The construction only adds, multiplies and divides probabilities, and tests whether a
+    weight is zero: it runs unchanged on a mechanism with symbolic probabilities (SymPy rational
+    functions of the symbols, every value cancelled), where a weight is dropped only when it is
+    identically zero.  A posterior's denominator that vanishes at some value of the symbols is
+    the caller's to refuse (the ``postprocess`` form proves every denominator nonzero on the
+    symbols' domain).
+
     References
     ----------
     Post-processing (Vadhan–Wang Lemma 5.3); the view of Def. 1.6 after relabelling.
     """
     n = len(mech.datasets)
+    f = field_of(p for node in postorder(mech.root) if isinstance(node, SymChance) for row in node.sym for p in row)
     rel = {k: v for k, v in mapping.items()}
     beliefs: dict[tuple, tuple] = {}
+    ones = (f.one,) * n
 
     def intern(belief: tuple) -> tuple:
         k = tuple((node.uid, w) for node, w in belief)
@@ -243,19 +253,23 @@ def postprocess(mech: Mechanism, mapping: Mapping[Label, Label], *, name: str | 
                 first.labels,
                 [intern(tuple((node.children[i], w) for node, w in belief)) for i in range(len(first.labels))],
             )
-        order, probs, parts = _relabelled_answers(belief, rel, n)
+        order, probs, parts = _relabelled_answers(belief, rel, n, f)
         succ = [
-            intern(_posterior([(c, v) for c, v in parts[b] if any(v)] or [(parts[b][0][0], (Q(1),) * n)], n))
+            intern(
+                _posterior(
+                    [(c, v) for c, v in parts[b] if not all(map(f.is_zero, v))] or [(parts[b][0][0], ones)], n, f
+                )
+            )
             for b in order
         ]
         return ("chance", order, probs, succ)
 
-    root_key = intern(((mech.root, (Q(1),) * n),))
+    root_key = intern(((mech.root, ones),))
     root = build_dag(root_key, expand, check=False)
     return Mechanism(root, mech.datasets, mech.adjacent, name or f"postprocess({mech.name})")
 
 
-def _posterior(items: list[tuple[Node, tuple]], n: int) -> tuple:
+def _posterior(items: list[tuple[Node, tuple]], n: int, f: ProbField = NUMERIC) -> tuple:
     """The belief after a relabelled history: the weights per node, normalised per dataset
     (the posterior probability, under that dataset, of being at that node)."""
     acc: dict[int, list] = {}
@@ -268,20 +282,23 @@ def _posterior(items: list[tuple[Node, tuple]], n: int) -> tuple:
         else:
             for d in range(n):
                 cur[d] += w[d]
-    totals = [sum((v[d] for v in acc.values()), Q(0)) for d in range(n)]
-    ref = next((d for d in range(n) if totals[d] != 0), None)
+    totals = [f.norm(sum((v[d] for v in acc.values()), f.zero)) for d in range(n)]
+    ref = next((d for d in range(n) if not f.is_zero(totals[d])), None)
     if ref is None:  # pragma: no cover - a reachable state has positive mass somewhere
         ref = 0
-        totals[0] = Q(len(acc))
+        totals[0] = f.lift(Q(len(acc)))
         for v in acc.values():
-            v[0] = Q(1)
+            v[0] = f.one
     out = []
     for uid in sorted(acc):
         v = acc[uid]
         # a dataset under which this history is impossible: borrow another dataset's
         # weights (its probability of reaching here is 0, so they never matter)
         out.append(
-            (nodes[uid], tuple((v[d] / totals[d]) if totals[d] != 0 else (v[ref] / totals[ref]) for d in range(n)))
+            (
+                nodes[uid],
+                tuple(f.norm(v[d] / totals[d] if not f.is_zero(totals[d]) else v[ref] / totals[ref]) for d in range(n)),
+            )
         )
     return tuple(out)
 
@@ -289,7 +306,7 @@ def _posterior(items: list[tuple[Node, tuple]], n: int) -> tuple:
 def _mixable(belief: tuple) -> Node:
     """The first node of a belief, after checking that the adversary can act on the mixture:
     every node is of one kind and, for queries, offers the same options."""
-    kinds = {type(node) for node, _ in belief}
+    kinds = {_kind(node) for node in (node for node, _ in belief)}
     if len(kinds) != 1:
         raise InvalidMechanismError(
             "postprocess: relabelling merges histories whose continuations differ in kind "
@@ -312,7 +329,7 @@ def _mixable(belief: tuple) -> Node:
 
 
 def _relabelled_answers(
-    belief: tuple, rel: Mapping[Label, Label], n: int
+    belief: tuple, rel: Mapping[Label, Label], n: int, f: ProbField = NUMERIC
 ) -> tuple[list[Label], list[tuple], dict[Label, list]]:
     """The answer distribution of a mixture of chance nodes after relabelling: the new labels
     in order of first appearance, their probabilities per dataset, and for each new label the
@@ -320,15 +337,21 @@ def _relabelled_answers(
     order: list[Label] = []
     parts: dict[Label, list] = {}
     for node, w in belief:
-        for lab, row, child in zip(node.labels, node.probs, node.children):
+        for lab, row, child in zip(node.labels, rows_of(node), node.children):
             b = rel.get(lab, lab)
             if b not in parts:
                 parts[b] = []
                 order.append(b)
-            parts[b].append((child, tuple(w[d] * row[d] for d in range(n))))
-    probs = [tuple(sum((v[d] for _, v in parts[b]), Q(0)) for d in range(n)) for b in order]
+            parts[b].append((child, tuple(w[d] * f.lift(row[d]) for d in range(n))))
+    probs = [tuple(f.emit(f.norm(sum((v[d] for _, v in parts[b]), f.zero))) for d in range(n)) for b in order]
     return order, probs, parts
 
 
+def _kind(node: Node) -> type:
+    """End, Ask or Chance: the kind of move (a symbolic answer and a numeric one, or a node in
+    flat storage and a node object, are of one kind)."""
+    return next(t for t in (End, Ask, Chance) if isinstance(node, t))
+
+
 def _kind_name(t: type) -> str:
-    return {End: "the end", Ask: "a query", Chance: "an answer"}.get(t, t.__name__)
+    return {End: "the end", Ask: "a query", Chance: "an answer"}[t]

@@ -52,9 +52,12 @@ from ..model.dag import build_dag
 from ..model.game import Label, Mechanism
 from ..numbers import ladder
 from ..numbers.rational import Q, as_q, q_str
+from ..numbers.symbolic import expr_str, is_symbolic, sympy, to_sympy
 from ..numbers.types import EpsLike, LambdaLike, Rational
 from .classic import Noise, discrete_laplace, geometric_noise
 from .params import UNSET, exp_eps_arg
+from .probfield import NUMERIC, ProbField, field_of
+from .symbolic import geometric_sym_noise
 
 __all__ = ["SVT", "sparse_vector", "LYU_VARIANTS", "lyu_variant", "ABOVE", "BELOW", "DEFAULT_MAX_HORIZON"]
 
@@ -163,44 +166,52 @@ class SVT:
 # a is the base of the prior's tail (1 for factors).  Factors have a = 1 and only multiply.
 
 
-def _poly_mul(p: dict, f: dict) -> dict:
+def _poly_mul(p: dict, f: dict, F: ProbField = NUMERIC) -> dict:
     out: dict = {}
     for (a, j), c in p.items():
         for (_one, k), d in f.items():
             key = (a, j + k)
-            out[key] = out.get(key, Q(0)) + c * d
-    return {k: v for k, v in out.items() if v}
+            out[key] = out.get(key, F.zero) + c * d
+    return {k: F.norm(v) for k, v in out.items() if F.nonzero(v)}
 
 
 class _Window:
     """The finite window [L, U] and the closed-form tail sums."""
 
-    def __init__(self, lo: int, hi: int, alpha_nu: Any):
+    def __init__(self, lo: int, hi: int, alpha_nu: Any, F: ProbField = NUMERIC):
         self.L, self.U = lo, hi
         self.alpha_nu = alpha_nu
+        self.F = F
 
     def tail_sum(self, poly: dict, upper: bool) -> Any:
-        total = Q(0)
+        F = self.F
+        total = F.zero
         start = self.U + 1 if upper else 1 - self.L
         for (a, j), c in poly.items():
-            r = a * (self.alpha_nu**j if j else Q(1))
-            if not (0 <= r < 1):  # pragma: no cover - excluded by construction
+            r = a * (self.alpha_nu**j if j else F.one)
+            # with symbols, 0 < alpha < 1 is proved by the form, so r = a * alpha_nu^j converges
+            # unless it is 1 (a = 1 and j = 0, excluded by construction as for numbers)
+            if (F.norm(r - 1) == 0) if F.symbolic else not (0 <= r < 1):  # pragma: no cover
                 raise InexactValueError("a tail of the threshold posterior does not converge")
-            if r == 0:
+            if F.is_zero(r):
                 continue
             total += c * r**start / (1 - r)
-        return total
+        return F.norm(total)
 
     def total(self, m: tuple) -> Any:
         atoms, up, lo = m
-        return sum(atoms, Q(0)) + self.tail_sum(dict(up), True) + self.tail_sum(dict(lo), False)
+        F = self.F
+        return F.norm(sum(atoms, F.zero) + self.tail_sum(dict(up), True) + self.tail_sum(dict(lo), False))
 
 
-def _freeze(atoms: list, up: dict, lo: dict, scale: Any) -> tuple:
+def _freeze(atoms: list, up: dict, lo: dict, scale: Any, F: ProbField = NUMERIC) -> tuple:
+    def key(kv: tuple) -> tuple:
+        return (F.key(kv[0][0]), kv[0][1])
+
     return (
-        tuple(x / scale for x in atoms),
-        tuple(sorted((k, v / scale) for k, v in up.items() if v)),
-        tuple(sorted((k, v / scale) for k, v in lo.items() if v)),
+        tuple(F.norm(x / scale) for x in atoms),
+        tuple(sorted(((k, F.norm(v / scale)) for k, v in up.items() if F.nonzero(v)), key=key)),
+        tuple(sorted(((k, F.norm(v / scale)) for k, v in lo.items() if F.nonzero(v)), key=key)),
     )
 
 
@@ -210,7 +221,9 @@ class _Builder:
         self.n = n
         nu = spec.query_noise
         self.nu = nu
-        self.alpha_nu = nu.alpha if (nu is not None and not nu.finite) else None
+        self.F = F = _field_of(spec)
+        self.one = {(F.one, 0): F.one}
+        self.alpha_nu = F.lift(nu.alpha) if (nu is not None and not nu.finite) else None
         T = as_q(spec.threshold)
         # offsets: above  <=>  nu >= rho + o  with o = ceil(T - q)
         self.offsets = {lab: tuple(_ceil(T - as_q(v)) for v in vals) for lab, vals in spec.menu}
@@ -243,7 +256,7 @@ class _Builder:
                     for k in (hi_v - int(v) - o, lo_v - int(v) - o) + tuple(w - int(T) for w in range(lo_v, hi_v + 1)):
                         need_lo.append(k)
                         need_hi.append(k + 1)
-        self.win = _Window(min(need_lo), max(need_hi), self.alpha_nu)
+        self.win = _Window(min(need_lo), max(need_hi), self.alpha_nu, self.F)
         # every threshold value of the window is a state: refuse a window no game could hold
         check_count("the threshold values of svt's window", self.win.U - self.win.L + 1, "max_nodes", "--max-nodes")
         self.rhos = list(range(self.win.L, self.win.U + 1))
@@ -254,15 +267,16 @@ class _Builder:
     # measures -------------------------------------------------------------------------------
 
     def _prior(self, noise: Noise) -> tuple:
-        atoms = [noise.prob(r) for r in self.rhos]
+        F = self.F
+        atoms = [F.lift(noise.prob(r)) for r in self.rhos]
         up: dict = {}
         lo: dict = {}
         if not noise.finite:
-            a = noise.alpha
+            a = F.lift(noise.alpha)
             kappa = (1 - a) / (1 + a)
             up = {(a, 0): kappa}
             lo = {(a, 0): kappa}
-        m = _freeze(atoms, up, lo, Q(1))
+        m = _freeze(atoms, up, lo, F.one, F)
         total = self.win.total(m)
         if total != 1:  # pragma: no cover - a bug
             raise AssertionError(f"threshold prior sums to {total}")
@@ -270,15 +284,15 @@ class _Builder:
 
     def _survival(self, o: int) -> tuple:
         """The factor Pr[nu >= rho + o] (no query noise: [rho + o <= 0])."""
-        nu = self.nu
+        nu, F = self.nu, self.F
         if nu is None:
-            atoms = [Q(1) if r + o <= 0 else Q(0) for r in self.rhos]
-            return atoms, {}, {(Q(1), 0): Q(1)}
-        atoms = [nu.survival(r + o) for r in self.rhos]
+            atoms = [F.one if r + o <= 0 else F.zero for r in self.rhos]
+            return atoms, {}, dict(self.one)
+        atoms = [F.lift(nu.survival(r + o)) for r in self.rhos]
         if nu.finite:
-            return atoms, {}, {(Q(1), 0): Q(1)}
-        a = nu.alpha
-        return atoms, {(Q(1), 1): a**o / (1 + a)}, {(Q(1), 0): Q(1), (Q(1), 1): -(a ** (1 - o)) / (1 + a)}
+            return atoms, {}, dict(self.one)
+        a = F.lift(nu.alpha)
+        return atoms, {(F.one, 1): a**o / (1 + a)}, {(F.one, 0): F.one, (F.one, 1): -(a ** (1 - o)) / (1 + a)}
 
     def _factors(self, lab: Label, d: int) -> list[tuple[Label, tuple]]:
         """(answer label, factor) for query ``lab`` under dataset d."""
@@ -287,10 +301,10 @@ class _Builder:
         if hit is not None:
             return hit
         o = self.offsets[lab][d]
-        one = {(Q(1), 0): Q(1)}
+        one, F = self.one, self.F
         s_atoms, s_up, s_lo = self._survival(o)
         out: list[tuple[Label, tuple]] = []
-        below = ([1 - x for x in s_atoms], _sub(one, s_up), _sub(one, s_lo))
+        below = ([F.norm(1 - x) for x in s_atoms], _sub(one, s_up, F), _sub(one, s_lo, F))
         out.append((BELOW, below))
         if self.spec.release is None:
             out.append((ABOVE, (s_atoms, s_up, s_lo)))
@@ -303,25 +317,25 @@ class _Builder:
         """Answer ``above=v``: q + nu >= T + rho and clamp(q + nu, lo, hi) = v."""
         lo_v, hi_v = self.spec.release  # type: ignore[misc]
         q = int(as_q(dict(self.spec.menu)[lab][d]))
-        nu = self.nu
+        nu, F = self.nu, self.F
         assert nu is not None
         s_atoms, s_up, s_lo = surv
         out: list[tuple[Label, tuple]] = []
         for v in range(lo_v, hi_v + 1):
             if lo_v < v < hi_v:
                 # nu = v - q exactly, and v >= T + rho  <=>  rho + o <= v - q
-                p = nu.prob(v - q)
+                p = F.lift(nu.prob(v - q))
                 k = v - q - o
-                atoms = [p if r <= k else Q(0) for r in self.rhos]
+                atoms = [p if r <= k else F.zero for r in self.rhos]
                 up: dict = {}
-                lo = {(Q(1), 0): p} if p else {}
+                lo = {(F.one, 0): p} if F.nonzero(p) else {}
             elif v == hi_v and v != lo_v:
                 # nu >= max(hi - q, rho + o)
                 k = hi_v - q - o
-                const = nu.survival(hi_v - q)
+                const = F.lift(nu.survival(hi_v - q))
                 atoms = [const if r <= k else s_atoms[i] for i, r in enumerate(self.rhos)]
                 up = dict(s_up)
-                lo = {(Q(1), 0): const} if const else {}
+                lo = {(F.one, 0): const} if F.nonzero(const) else {}
             else:
                 # v == lo: rho + o <= nu <= lo - q (and, if lo == hi, nu unbounded above)
                 k = lo_v - q - o
@@ -329,26 +343,27 @@ class _Builder:
                     atoms = [s_atoms[i] for i in range(len(self.rhos))]
                     up, lo = dict(s_up), dict(s_lo)
                 else:
-                    cut = nu.survival(lo_v - q + 1)
-                    atoms = [(s_atoms[i] - cut) if r <= k else Q(0) for i, r in enumerate(self.rhos)]
+                    cut = F.lift(nu.survival(lo_v - q + 1))
+                    atoms = [F.norm(s_atoms[i] - cut) if r <= k else F.zero for i, r in enumerate(self.rhos)]
                     up = {}
-                    lo = _sub(dict(s_lo), {(Q(1), 0): cut})
+                    lo = _sub(dict(s_lo), {(F.one, 0): cut}, F)
             out.append((f"{ABOVE}={v}", (atoms, up, lo)))
         return out
 
     def apply(self, m: tuple, factor: tuple) -> tuple[Any, tuple | None]:
         """(mass of m·factor, the normalised product or None when the mass is 0)."""
+        F = self.F
         atoms, up, lo = m
         f_atoms, f_up, f_lo = factor
         new_atoms = [x * y for x, y in zip(atoms, f_atoms)]
-        new_up = _poly_mul(dict(up), f_up)
-        new_lo = _poly_mul(dict(lo), f_lo)
-        mass = sum(new_atoms, Q(0)) + self.win.tail_sum(new_up, True) + self.win.tail_sum(new_lo, False)
-        if mass < 0:  # pragma: no cover - a bug
+        new_up = _poly_mul(dict(up), f_up, F)
+        new_lo = _poly_mul(dict(lo), f_lo, F)
+        mass = F.norm(sum(new_atoms, F.zero) + self.win.tail_sum(new_up, True) + self.win.tail_sum(new_lo, False))
+        if not F.symbolic and mass < 0:  # pragma: no cover - a bug
             raise AssertionError("negative posterior mass")
-        if not mass:
-            return Q(0), None
-        return mass, _freeze(new_atoms, new_up, new_lo, mass)
+        if F.is_zero(mass):
+            return F.emit(F.zero), None
+        return F.emit(mass), _freeze(new_atoms, new_up, new_lo, mass, F)
 
     # the game ------------------------------------------------------------------------------
 
@@ -391,11 +406,23 @@ class _Builder:
         return ("ask", labels, [("q", state, lab) for lab in labels])
 
 
-def _sub(a: dict, b: dict) -> dict:
+def _sub(a: dict, b: dict, F: ProbField = NUMERIC) -> dict:
     out = dict(a)
     for k, v in b.items():
-        out[k] = out.get(k, Q(0)) - v
-    return {k: v for k, v in out.items() if v}
+        out[k] = out.get(k, F.zero) - v
+    return {k: F.norm(v) for k, v in out.items() if F.nonzero(v)}
+
+
+def _field_of(spec: SVT) -> ProbField:
+    """The arithmetic of an SVT: rational functions of the symbols when a noise has a symbolic
+    probability or α (its form proved 0 < α < 1 on the domain), else exact numbers."""
+    values: list[Any] = []
+    for noise in (spec.threshold_noise, spec.query_noise, spec.resample_noise):
+        if noise is not None and noise.pmf is not None:
+            values.extend(p for _z, p in noise.pmf)
+        elif noise is not None:
+            values.append(noise.alpha)
+    return field_of(values)
 
 
 def _ceil(x: Any) -> int:
@@ -508,8 +535,11 @@ def _check_release(spec: SVT, release: tuple[int, int]) -> None:
 
 
 def _alpha(E: Any, scale: Any, delta: Any, what: str) -> Any:
-    """α = e^{−1/b} for Lap(b) with b = scale·Δ/ε, i.e. α = E^{−1/(scale·Δ)}, exactly or refused."""
+    """α = e^{−1/b} for Lap(b) with b = scale·Δ/ε, i.e. α = E^{−1/(scale·Δ)}, exactly or refused;
+    for a symbolic E (a rational function proved > 1), a rational function of the symbols."""
     expo = -1 / (as_q(scale) * as_q(delta))
+    if is_symbolic(E):
+        return _sym_alpha(E, expo, as_q(scale) * as_q(delta), what)
     try:
         return as_q(ladder.power(as_q(E), expo))
     except InexactValueError:
@@ -518,6 +548,19 @@ def _alpha(E: Any, scale: Any, delta: Any, what: str) -> Any:
             f"{q_str(as_q(E))}^({q_str(expo)}), which is irrational",
             hint=f"choose eps = log(r^{q_str(as_q(scale) * as_q(delta))}) for a rational r",
         ) from None
+
+
+def _sym_alpha(E: Any, expo: Any, k: Any, what: str) -> Any:
+    """E^expo as a rational function of the symbols (E = e^ε whole powers of a declared symbol),
+    or refused with the symbol to declare instead."""
+    a = sympy.powdenest(to_sympy(E) ** sympy.Rational(int(expo.numerator), int(expo.denominator)))
+    if not (a.is_rational_function(*a.free_symbols) and all(p.exp.is_Integer for p in a.atoms(sympy.Pow))):
+        raise InvalidMechanismError(
+            f"svt: the {what} noise needs alpha = e^(-eps/{q_str(k)}) = {expr_str(a)}, which is not a rational "
+            "function of the symbols",
+            hint=f"declare the symbol as e^(eps/{q_str(k)}) and write eps: {q_str(k)}*log(E)",
+        )
+    return a
 
 
 def lyu_variant(
@@ -564,7 +607,10 @@ def lyu_variant(
         menu = menu_
     if menu is None:
         raise TypeError("lyu_variant: menu= is required (the queries and their values under every dataset)")
-    E = exp_eps_arg("lyu_variant", eps=eps, exp_eps=exp_eps, positional=E, rational=True)
+    if is_symbolic(exp_eps):  # a rational function of the symbols, proved > 1 by the svt form
+        E = exp_eps
+    else:
+        E = exp_eps_arg("lyu_variant", eps=eps, exp_eps=exp_eps, positional=E, rational=True)
     if variant not in LYU_VARIANTS:
         raise InvalidMechanismError(f"svt: unknown variant {variant!r}", hint=f"variants: {', '.join(LYU_VARIANTS)}")
     v = LYU_VARIANTS[variant]
@@ -575,6 +621,12 @@ def lyu_variant(
 
     def noise(scale: Any, what: str) -> Noise:
         a = _alpha(E, scale, sensitivity, what)
+        if is_symbolic(a):
+            return (
+                Noise(alpha=a, name=f"geometric(alpha={expr_str(a)})")
+                if width is None
+                else geometric_sym_noise(a, width)
+            )
         return discrete_laplace(alpha=a) if width is None else geometric_noise(alpha=a, width=width)
 
     if v["release"] and release is None:

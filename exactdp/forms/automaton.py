@@ -28,9 +28,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..builders.automaton import HALT, Automaton, automaton, make_automaton
+from ..builders.probfield import field_of
 from ..errors import suggest
-from ..model.game import Mechanism
+from ..model.game import Mechanism, label_str
+from ..model.symbolic import undefined_probability
 from ..numbers.rational import Q, q_str
+from ..numbers.symbolic import SymbolTable, expr_str, prove_nonzero
 from .fields import (
     ByDataset,
     Count,
@@ -48,7 +51,7 @@ from .fields import (
 )
 from .registry import BuildContext, Form, form
 
-__all__ = ["Outcome", "AutomatonForm", "MAX_HORIZON"]
+__all__ = ["Outcome", "AutomatonForm", "MAX_HORIZON", "prove_posteriors_defined"]
 
 MAX_HORIZON = 100_000
 
@@ -57,7 +60,9 @@ MAX_HORIZON = 100_000
 class Outcome(Declared):
     """One outcome of a query: its probability and the next state (default: stay)."""
 
-    p: Any = arg(SharedOrPerDataset(Prob(), what="probabilities"), doc="one value, a list per dataset, or a map")
+    p: Any = arg(
+        SharedOrPerDataset(Prob(symbolic=True), what="probabilities"), doc="one value, a list per dataset, or a map"
+    )
     next: str | None = arg(Label("the next state"), default=None, doc="default: stay in the state")
 
 
@@ -66,7 +71,8 @@ _OUTCOMES = Either(
 )
 _QUERY = MapOf(_OUTCOMES, min_len=1, what="the answers to a query (answer -> {p: ..., next: state})")
 _INITIAL = SharedOrPerDataset(
-    Either((Label("an initial state"), MapOf(Prob(), what="an initial distribution"))), what="initial states"
+    Either((Label("an initial state"), MapOf(Prob(symbolic=True), what="an initial distribution"))),
+    what="initial states",
 )
 
 
@@ -158,13 +164,15 @@ class AutomatonForm(Form):
             for q, answers in (table or {}).items():
                 rows = [_rows(o.p) for outs in answers.values() for _at, o in _outcomes(outs)]
                 per = any(len(r) > 1 for r in rows)
+                f = field_of(p for r in rows for p in r)
                 for d in range(len(datasets) if per else 1):
-                    total = sum((r[d] if len(r) > 1 else r[0] for r in rows), Q(0))
+                    total = f.total(r[d] if len(r) > 1 else r[0] for r in rows)
                     if total != 1:
                         under = f" under {datasets[d]}" if per else ""
                         raise FieldProblem(
                             ("transitions", s, q),
-                            f"the probabilities{under} sum to {q_str(total)}, not 1",
+                            f"the probabilities{under} sum to {expr_str(total.as_expr()) if f.symbolic else q_str(total)}, "
+                            + ("not identically 1" if f.symbolic else "not 1"),
                             "each (state, query) gives a distribution over (answer, next state)",
                         )
 
@@ -231,4 +239,25 @@ class AutomatonForm(Form):
         return {ini: Q(1)} if isinstance(ini, str) else ini
 
     def build(self, ctx: BuildContext) -> Mechanism:
-        return automaton(self.machine(ctx), datasets=ctx.datasets, adjacent=ctx.adjacent, name=ctx.name)
+        m = automaton(self.machine(ctx), datasets=ctx.datasets, adjacent=ctx.adjacent, name=ctx.name)
+        if ctx.symbols is not None:
+            prove_posteriors_defined(m, ctx.symbols, "transitions", "automaton")
+        return m
+
+
+def prove_posteriors_defined(mech: Mechanism, symbols: SymbolTable, field: str, form_key: str) -> None:
+    """Every probability of a mechanism built on posterior beliefs over a hidden state defined
+    for every value of the symbols, or a located FieldProblem at ``field``: a posterior divides
+    by the probability of the answer just seen, and where that probability vanishes at some
+    value (not identically) a later probability may be 0/0 there."""
+    bad = undefined_probability(mech, lambda den: prove_nonzero(den, symbols))
+    if bad is not None:
+        label, dataset, p, den = bad
+        raise FieldProblem(
+            field,
+            f"{form_key}: could not prove that the probability of answer {label_str(label)} under dataset "
+            f"{dataset}, {expr_str(p)}, is defined for every value the bounds allow ({symbols.describe()}): its "
+            f"denominator {expr_str(den)} may vanish, where an answer before it has probability 0 and the "
+            "posterior of the hidden state is 0/0",
+            "tighten the bounds under `symbols:` so that every answer has positive probability",
+        )

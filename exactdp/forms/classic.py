@@ -34,7 +34,7 @@ from ..model.game import END, Mechanism
 from ..model.symbolic import SymChance
 from ..numbers import ladder
 from ..numbers.rational import Q, q_str
-from ..numbers.symbolic import expr_str, is_sym, is_symbolic, prove_nonneg, prove_nonzero, to_sympy
+from ..numbers.symbolic import expr_str, is_sym, is_symbolic, prove_nonneg, prove_nonzero, sympy, to_sympy
 from .core import exp_eps_at
 from .exponential import SCORES, score_table
 from .fields import (
@@ -141,15 +141,16 @@ class Geometric(Declared):
             if not symbolic_ok:
                 raise FieldProblem(
                     field,
-                    "geometric noise with symbols is supported by report_noisy_max (finite noise), not here",
-                    "give this noise a numeric eps or alpha (the sparse vector technique sums infinite series "
-                    "in numbers)",
+                    "geometric noise with symbols is supported by report_noisy_max and svt, not here",
+                    "give this noise a numeric eps or alpha",
                 )
-            if self.width is None:
+            if self.width is None and not infinite_ok:
                 raise FieldProblem(
                     (), "this mechanism needs finite noise: give `width:` (the support is [-width, width])"
                 )
             open_unit_alpha(a, ctx, field, "geometric noise")
+            if self.width is None:  # the two-sided geometric on Z: its tails sum to rational functions of alpha
+                return Noise(alpha=a, name=f"geometric(alpha={expr_str(a)})")
             return geometric_sym_noise(a, self.width, truncation=self.truncation)
         if self.width is not None:
             return geometric_noise(alpha=a, width=self.width, truncation=self.truncation)
@@ -162,7 +163,7 @@ class Geometric(Declared):
 class Pmf(Declared):
     """A finite noise distribution {z: Pr[Z = z]} on the integers."""
 
-    probs: dict = arg(MapOf(Prob(field=True), what="pmf"), doc="{z: p}")
+    probs: dict = arg(MapOf(Prob(symbolic=True, field=True), what="pmf"), doc="{z: p}")
     shorthand = "probs"
 
     def noise(self, ctx: BuildContext, *, infinite_ok: bool, symbolic_ok: bool = False) -> Noise:
@@ -172,17 +173,46 @@ class Pmf(Declared):
                 pmf[int(z.strip())] = p
             except ValueError:
                 raise FieldProblem(z, f"a noise value must be a whole number, found {z!r}") from None
+        if any(is_symbolic(p) for p in pmf.values()):
+            if not symbolic_ok:  # pragma: no cover - every form with a noise field computes in SymPy
+                raise FieldProblem((), "a pmf noise with symbols is not supported here", "give numeric probabilities")
+            return _symbolic_pmf(pmf)
         return finite_noise(pmf)
+
+
+def _symbolic_pmf(pmf: dict) -> Noise:
+    """A finite noise whose probabilities are rational functions of the symbols (each proved in
+    [0, 1] on the domain by the reader), summing to 1 identically, or a located FieldProblem."""
+    items = sorted((z, sympy.cancel(to_sympy(p))) for z, p in pmf.items())
+    total = sympy.cancel(sum((p for _, p in items), sympy.Integer(0)))
+    if total != 1:
+        raise FieldProblem((), f"the probabilities sum to {expr_str(total)}, not identically 1")
+    return Noise(pmf=tuple((z, p) for z, p in items if p != 0), name="finite pmf")
+
+
+def refuse_symbolic_sigma(value: Any, field: str, form_key: str) -> None:
+    """A located refusal of a σ or σ² written in the symbols, saying why: the discrete Gaussian's
+    weights e^(−z²/(2σ²)) are transcendental in σ², so its probabilities are no rational functions
+    of the symbols (what the parametric engine decides), and no closed form replaces them."""
+    if is_symbolic(value):
+        raise FieldProblem(
+            field,
+            f"{form_key}: {field} = {expr_str(value)} depends on the symbols, but the discrete Gaussian's weights "
+            "e^(-z^2/(2 sigma^2)) are transcendental in sigma^2: its probabilities are not rational functions of "
+            "the symbols, which is what claims with symbols decide",
+            f"give {field} a number (a rational); for a family over sigma, verify the values you need one by one",
+        )
 
 
 @dataclass(frozen=True, kw_only=True)
 class Gaussian(Declared):
     """Discrete Gaussian noise Pr[z] proportional to e^(-z^2/(2 sigma^2)) on [-width, width] (Canonne-Kamath-Steinke 2020, conditioned on the range)."""
 
-    sigma2: Any = arg(Rational("sigma2", positive=True), doc="the variance parameter sigma^2, rational")
+    sigma2: Any = arg(Rational("sigma2", positive=True, symbolic=True), doc="the variance parameter sigma^2, rational")
     width: int = arg(Count("width", 0, 10_000), doc="support [-width, width]")
 
     def noise(self, ctx: BuildContext, *, infinite_ok: bool, symbolic_ok: bool = False) -> Noise:
+        refuse_symbolic_sigma(self.sigma2, "sigma2", "gaussian noise")
         return gaussian_noise(self.sigma2, self.width)
 
 
@@ -202,14 +232,19 @@ def build_noise(
 
 
 def build_optional_noise(
-    noise: Geometric | Pmf | Gaussian | str | None, ctx: BuildContext, field: str, *, infinite_ok: bool
+    noise: Geometric | Pmf | Gaussian | str | None,
+    ctx: BuildContext,
+    field: str,
+    *,
+    infinite_ok: bool,
+    symbolic_ok: bool = False,
 ) -> Noise | None:
     """As :func:`build_noise`, for a field that may also say ``none`` (or be empty): no noise."""
     if noise is None or noise == "none":
         return None
     if not isinstance(noise, (Geometric, Pmf, Gaussian)):  # pragma: no cover - the reader gives nothing else
         raise TypeError(f"not a noise: {noise!r}")
-    return build_noise(noise, ctx, field, infinite_ok=infinite_ok)
+    return build_noise(noise, ctx, field, infinite_ok=infinite_ok, symbolic_ok=symbolic_ok)
 
 
 __all__ += ["build_noise", "build_optional_noise"]

@@ -6,9 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..builders.composition import concomp_ordered, null_extension, postprocess
-from ..model.game import Mechanism
+from ..model.game import Mechanism, label_str
+from ..model.symbolic import is_symbolic_mechanism, undefined_probability
+from ..numbers.symbolic import SymbolTable, expr_str, prove_nonzero
 from .core import Components
-from .fields import Count, Label, MapOf, MechanismRef, Mechanisms, arg
+from .fields import Count, FieldProblem, Label, MapOf, MechanismRef, Mechanisms, arg
 from .registry import BuildContext, Form, form
 
 __all__ = ["ConcompOrdered", "NullExtension", "Postprocess"]
@@ -50,4 +52,24 @@ class Postprocess(Form):
     )
 
     def build(self, ctx: BuildContext) -> Mechanism:
-        return postprocess(self.mechanism, self.map, name=ctx.name)
+        m = postprocess(self.mechanism, self.map, name=ctx.name)
+        if ctx.symbols is not None and is_symbolic_mechanism(m):
+            _prove_defined(m, ctx.symbols)
+        return m
+
+
+def _prove_defined(mech: Mechanism, symbols: SymbolTable) -> None:
+    """Every probability of a relabelled symbolic mechanism defined for every value of the
+    symbols, or a located FieldProblem: a posterior divides by the probability of the relabelled
+    history under a dataset, and where that probability vanishes (not identically) it may be 0/0."""
+    bad = undefined_probability(mech, lambda den: prove_nonzero(den, symbols))
+    if bad is not None:
+        label, dataset, p, den = bad
+        raise FieldProblem(
+            "map",
+            f"postprocess: could not prove that the probability of answer {label_str(label)} under "
+            f"dataset {dataset}, {expr_str(p)}, is defined for every value the bounds allow "
+            f"({symbols.describe()}): its denominator {expr_str(den)} may vanish, where the "
+            "relabelled history before it has probability 0 and the posterior is 0/0",
+            "tighten the bounds under `symbols:` so that every answer kept by the relabelling has positive probability",
+        )

@@ -45,7 +45,7 @@ from ..builders.verifier import ANY, DIFFER, SAME, bounded_verifier, make_verifi
 from ..model.game import Mechanism
 from ..numbers import ladder
 from ..numbers.rational import q_str
-from .automaton import AutomatonForm
+from .automaton import AutomatonForm, prove_posteriors_defined
 from .fields import (
     Count,
     Declared,
@@ -203,7 +203,8 @@ class ContinualForm(Form):
             v = self.verifier.verifier(a.queries)
         except FieldProblem as p:
             raise FieldProblem(("verifier",) + p.path, p.message, p.hint) from None
-        return continual(Continual(a, v, self.first_pair_consistent), datasets=ctx.datasets, name=ctx.name)
+        out = continual(Continual(a, v, self.first_pair_consistent), datasets=ctx.datasets, name=ctx.name)
+        return _defined(out, ctx, "mechanism", "continual")
 
 
 # --- menus and compositions --------------------------------------------------------------------
@@ -282,7 +283,7 @@ class MenuComposition(Form):
         kw: dict[str, Any] = {"datasets": ctx.datasets, "name": ctx.name}
         if getattr(self, "cap", None) is not None:
             kw["cap"] = self.cap  # type: ignore[attr-defined]
-        return type(self).builder(self.menu_items(), *self.arguments(), **kw)
+        return _defined(type(self).builder(self.menu_items(), *self.arguments(), **kw), ctx, "menu", self.key)
 
 
 _CAP = Count("cap", 0, MAX_CAP)
@@ -383,4 +384,12 @@ class Concurrent(Form):
             label: continual_of(m, ("mechanisms", k), "a component of concurrent")
             for k, (label, m) in enumerate(self.mechanisms)
         }
-        return concurrent(comps, datasets=ctx.datasets, name=ctx.name)
+        return _defined(concurrent(comps, datasets=ctx.datasets, name=ctx.name), ctx, "mechanisms", "concurrent")
+
+
+def _defined(mech: Mechanism, ctx: BuildContext, field: str, form_key: str) -> Mechanism:
+    """``mech``, after proving that its probabilities (posteriors over the components' hidden
+    states, with symbols) are defined for every value of the symbols."""
+    if ctx.symbols is not None:
+        prove_posteriors_defined(mech, ctx.symbols, field, form_key)
+    return mech

@@ -25,7 +25,7 @@ from ..model.symbolic import SymChance
 from ..numbers import ladder
 from ..numbers.rational import as_q, q_str
 from ..numbers.symbolic import is_symbolic
-from .classic import alpha_of, open_unit_alpha
+from .classic import alpha_of, open_unit_alpha, refuse_symbolic_sigma
 from .fields import Choice, Count, Eps, FieldProblem, Pair, PerDataset, Rational, arg
 from .registry import BuildContext, Form, form
 
@@ -89,9 +89,11 @@ class DiscreteGaussian(Form):
     """The discrete Gaussian N_Z(value, sigma^2) (Canonne-Kamath-Steinke 2020; OpenDP make_gaussian on integers, Tumult Core AddDiscreteGaussianNoise) conditioned on [lower, upper]: exact in Q(e^(1/L)), L = den(1/(2 sigma^2))."""
 
     sigma2: Any = arg(
-        Rational("sigma2", positive=True), default=None, doc="sigma^2, rational (Tumult Core's sigma_squared)"
+        Rational("sigma2", positive=True, symbolic=True),
+        default=None,
+        doc="sigma^2, rational (Tumult Core's sigma_squared)",
     )
-    scale: Any = arg(Rational("scale", positive=True), default=None, doc="sigma itself (OpenDP's scale)")
+    scale: Any = arg(Rational("scale", positive=True, symbolic=True), default=None, doc="sigma itself (OpenDP's scale)")
     bounds: tuple = arg(_BOUNDS, doc="[lower, upper], integers: the outputs")
     data: tuple = arg(_DATA, doc="{dataset: its value}, whole numbers")
     truncation: str = arg(
@@ -103,6 +105,8 @@ class DiscreteGaussian(Form):
     def build(self, ctx: BuildContext) -> Mechanism:
         if (self.sigma2 is None) == (self.scale is None):
             raise FieldProblem((), "discrete_gaussian needs exactly one of `sigma2:` (sigma^2) or `scale:` (sigma)")
+        refuse_symbolic_sigma(self.sigma2, "sigma2", "discrete_gaussian")
+        refuse_symbolic_sigma(self.scale, "scale", "discrete_gaussian")
         s2 = self.sigma2 if self.sigma2 is not None else as_q(self.scale) ** 2
         if self.truncation != "renormalize":
             raise FieldProblem(

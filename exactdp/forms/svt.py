@@ -26,6 +26,8 @@ from typing import Any
 from ..builders.svt import LYU_VARIANTS, SVT, lyu_variant, sparse_vector
 from ..model.game import Mechanism
 from ..numbers.rational import Q
+from ..numbers.symbolic import expr_str, is_symbolic, prove_nonzero, to_sympy
+from .automaton import prove_posteriors_defined
 from .classic import NOISE, Geometric, Pmf, build_noise, build_optional_noise
 from .core import exp_eps_at
 from .fields import (
@@ -76,7 +78,7 @@ class SVTForm(Form):
     horizon: int = arg(Count("horizon", 1, 64), doc="how many queries")
     sensitivity: Any = arg(Rational("sensitivity", positive=True), default=Q(1), doc="checked on the menu")
     variant: str | None = arg(Choice(tuple(LYU_VARIANTS), "variant"), default=None, doc="alg1 .. alg6 (Lyu-Su-Li 2017)")
-    eps: Any = arg(Eps(), default=None, doc="the budget a variant is calibrated to")
+    eps: Any = arg(Eps(symbolic=True), default=None, doc="the budget a variant is calibrated to")
     c: int | None = arg(Count("c", 1, 64), default=None, doc="`above` answers before halting (default 1)")
     width: int | None = arg(Count("width", 0, 10_000), default=None, doc="clamp the noise to [-width, width]")
     release: Release | None = arg(
@@ -126,6 +128,16 @@ class SVTForm(Form):
         menu = tuple(self.menu.items())
         if self.variant is not None:
             E = exp_eps_at("eps", self.eps, ctx, "svt", rational_only=True)
+            if is_symbolic(E):  # alpha = E^(-1/b) < 1 needs eps > 0 for every value of the symbols
+                assert ctx.symbols is not None  # a symbolic value is read only where symbols are declared
+                if not prove_nonzero(to_sympy(E) - 1, ctx.symbols):
+                    raise FieldProblem(
+                        "eps",
+                        f"svt: could not prove eps > 0 (e^eps = {expr_str(E)} > 1) for every value the bounds allow "
+                        f"({ctx.symbols.describe()})",
+                        "the variants' Laplace noise needs eps > 0: declare the symbol with a strict bound, e.g. "
+                        "E: {gt: 1}",
+                    )
             return lyu_variant(
                 self.variant,
                 exp_eps=E,
@@ -138,13 +150,14 @@ class SVTForm(Form):
                 release=self.release_range(),
             )
         assert self.threshold_noise is not None  # validate(): the explicit form needs it
-        rho = build_noise(self.threshold_noise, ctx, "threshold_noise", infinite_ok=True)
+        # symbolic noises: the builder's sums and geometric tails are rational functions of alpha
+        rho = build_noise(self.threshold_noise, ctx, "threshold_noise", infinite_ok=True, symbolic_ok=True)
         halt = 1 if self.halt_after is None else self.halt_after
         return SVT(
             menu=menu,
             threshold=self.threshold,
             threshold_noise=rho,
-            query_noise=build_optional_noise(self.query_noise, ctx, "query_noise", infinite_ok=True),
+            query_noise=build_optional_noise(self.query_noise, ctx, "query_noise", infinite_ok=True, symbolic_ok=True),
             halt_after=None if halt == "never" else halt,
             horizon=self.horizon,
             resample_noise=rho if self.resample else None,
@@ -156,6 +169,9 @@ class SVTForm(Form):
         return None if self.release is None else (self.release.lo, self.release.hi)
 
     def build(self, ctx: BuildContext) -> Mechanism:
-        return sparse_vector(
+        m = sparse_vector(
             self.spec(ctx), datasets=ctx.datasets, adjacent=ctx.adjacent, sensitivity=self.sensitivity, name=ctx.name
         )
+        if ctx.symbols is not None:  # the posterior of the hidden threshold divides by a history's probability
+            prove_posteriors_defined(m, ctx.symbols, "threshold_noise", "svt")
+        return m

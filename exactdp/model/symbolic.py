@@ -10,7 +10,7 @@ message, at no cost to their rational fast paths.  The Theorem 1.10 construction
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..errors import InvalidGameError, UnsupportedMechanismError
@@ -22,7 +22,15 @@ from ..numbers.symbolic import (
 )
 from .game import Ask, Chance, End, Label, Mechanism, Node, _uids, label_str, postorder
 
-__all__ = ["SymChance", "is_symbolic_mechanism", "symbols_of", "substitute_mechanism", "rows_of", "chance_node"]
+__all__ = [
+    "SymChance",
+    "is_symbolic_mechanism",
+    "symbols_of",
+    "substitute_mechanism",
+    "rows_of",
+    "chance_node",
+    "undefined_probability",
+]
 
 
 class SymChance(Chance):
@@ -103,6 +111,25 @@ def symbols_of(mech: Mechanism) -> tuple[str, ...]:
         if isinstance(n, SymChance):
             names |= set(n.symbols)
     return tuple(sorted(names))
+
+
+def undefined_probability(mech: Mechanism, nonzero: Callable[[Any], bool]) -> tuple | None:
+    """The first probability of ``mech`` whose denominator is not proved nonzero by ``nonzero``
+    (a proof on the symbols' domain), as (answer label, dataset, probability, denominator), or
+    None when every probability is defined for every value of the symbols.
+
+    Constructions that divide by the probability of a history (posteriors after a hidden
+    answer or a hidden state) give rational functions that may have a pole where that
+    probability vanishes; such a mechanism is undefined there."""
+    for node in postorder(mech.root):
+        if not isinstance(node, SymChance):
+            continue
+        for label, row in zip(node.labels, node.sym):
+            for d, p in enumerate(row):
+                den = sympy.denom(p)
+                if den.free_symbols and not nonzero(den):
+                    return label, mech.datasets[d], p, den
+    return None
 
 
 def substitute_mechanism(mech: Mechanism, point: Mapping) -> Mechanism:
