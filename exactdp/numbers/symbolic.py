@@ -472,7 +472,10 @@ def sign_set(expr: sympy.Expr, table: SymbolTable) -> frozenset:
                 continue
             num, den = sympy.fraction(sympy.cancel(expr))
             r = sympy.Rational(*_nd(val))
-            if sympy.cancel(den.subs(s, r)) == 0:
+            face = sympy.expand(den.subs(s, r))
+            # undefined somewhere on the face (s2/(s0 + s2) at s0 = s2 = 0): no sign is proved;
+            # the face's own expression would cancel the common factor and hide that point
+            if face == 0 or 0 in sign_set(face, table):
                 return _ALL
             out |= sign_set(expr.subs(s, r), table)
     return out
