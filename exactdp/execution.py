@@ -626,10 +626,11 @@ class _Pool:
 
 def _fall_back(why: str) -> None:
     """Say once, on stderr, that the run goes on in this process (same results, one process)."""
-    main = getattr(sys.modules.get("__main__"), "__file__", None) or ""
+    main = sys.modules.get("__main__")
+    script = getattr(main, "__file__", None) or ""
     hint = (
         '; a Python script that runs exactdp with several jobs must start it under if __name__ == "__main__":'
-        if main.endswith(".py")
+        if script.endswith(".py") and getattr(main, "__spec__", None) is None  # (not `python -m exactdp`)
         else ""
     )
     try:

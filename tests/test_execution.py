@@ -228,6 +228,25 @@ def test_where_no_worker_process_can_be_made_the_run_goes_on_here(monkeypatch, c
     assert "checked in this process" in err
 
 
+def test_python_m_exactdp_is_not_told_about_scripts(tmp_path):
+    """`python -m exactdp verify --jobs 2` where no process can start: one line, without the
+    advice meant for a script run as ``python script.py`` (its ``__main__`` is a .py file too)."""
+    code = (
+        "import runpy, sys\n"
+        "import exactdp.execution as ex\n"
+        "def refuse(method):\n"
+        "    raise BlockingIOError(11, 'Resource temporarily unavailable')\n"
+        "ex._start_worker = refuse\n"
+        "sys.argv = ['exactdp', 'verify', '-q', '--jobs', '2', sys.argv[1], sys.argv[2]]\n"
+        "runpy.run_module('exactdp', run_name='__main__', alter_sys=True)\n"
+    )
+    cases = ROOT / "cases" / "vadhan-wang"
+    args = [str(cases / "rr-pure.yaml"), str(cases / "rr-approx.yaml")]
+    p = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert p.returncode == 0 and len(p.stderr.splitlines()) == 1, p.stdout + p.stderr
+    assert "cannot be started here" in p.stderr and "__main__" not in p.stderr, p.stderr
+
+
 def _no_semaphores(monkeypatch) -> None:
     """Make POSIX semaphores impossible in this process, as with a read-only /dev/shm (what
     ``sem_open`` then says), and check that it holds."""
