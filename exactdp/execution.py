@@ -9,11 +9,13 @@ caller prints is the same whatever the number of workers.
 Three ways to run (:class:`Runner`):
 
 * serially, in this process (the default; ``--jobs 1``);
-* ``jobs = N``: N local worker processes (:class:`concurrent.futures.ProcessPoolExecutor`).
-  A worker that dies (killed, out of memory) breaks the pool: the pool is replaced, the items
-  that were in flight are run again one at a time in a separate one-worker pool, so a death
-  there is that item's fault for sure, and an item whose worker died ``max_attempts`` times is
-  given up and reported through ``lost`` (nothing is dropped silently);
+* ``jobs = N``: N local worker processes, each joined to this one by a pipe of its own and
+  running one item at a time (no POSIX semaphores needed: they run where ``/dev/shm`` is
+  read-only).  A worker that dies (killed, out of memory) is seen at once through its pipe; the
+  item it was running is run again on a new worker, and an item whose workers died
+  ``max_attempts`` times is given up and reported through ``lost`` (nothing is dropped
+  silently).  Where no worker process can start, the run goes on in this process, with one
+  line on stderr;
 * ``scheduler = "tcp://host:8786"`` (an existing ``dask.distributed`` cluster) or
   ``"local:N"`` (a ``LocalCluster`` of N single-threaded worker processes).  Dask re-runs the
   tasks of a worker that died (``distributed.scheduler.allowed-failures``) and reports

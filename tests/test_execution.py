@@ -68,7 +68,7 @@ def test_a_worker_killed_mid_run_is_retried_and_nothing_is_lost(tmp_path):
     assert out == [n + 100 for n in range(8)]
 
 
-def test_an_item_that_always_kills_its_worker_is_given_up_alone():
+def test_an_item_that_always_kills_its_worker_is_given_up_and_no_other_is_blamed():
     out = list(run_ordered(_always_die, range(6), Runner(jobs=2, max_attempts=2), lost=_lost))
     assert out[:2] == [0, 1] and out[3:] == [3, 4, 5]  # the others are not blamed
     assert out[2].startswith("lost 2: the worker process died 2 times")
