@@ -263,7 +263,10 @@ def run_ordered(
 def _dispatch(fn, items, runner: Runner, lost, progress, buffer) -> Generator[Any, None, None]:
     if runner.scheduler is not None:
         return _run_dask(fn, items, runner, lost, progress, buffer)
-    if runner.jobs > 1 and len(items) > 1:
+    # a run inside a worker process is serial: workers are daemonic (ended with this process),
+    # and a daemonic process may not start processes
+    in_worker = multiprocessing.current_process().daemon and not _bootstrapping()
+    if runner.jobs > 1 and len(items) > 1 and not in_worker:
         return _run_processes(fn, items, runner, lost, progress, buffer)
     return _run_serial(fn, items, progress)
 
@@ -494,7 +497,9 @@ def _bootstrapping() -> bool:
 
 def _how_it_ended(exitcode: int | None) -> str:
     """How a worker process ended, for a message (SIGKILL is what an out-of-memory killer sends)."""
-    if exitcode is None or exitcode >= 0:
+    if exitcode is None:
+        return "it would not end"
+    if exitcode >= 0:
         return f"exit status {exitcode}"
     if exitcode == -signal.SIGKILL:
         return "killed by SIGKILL: out of memory?"

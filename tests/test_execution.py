@@ -228,6 +228,17 @@ def test_where_no_worker_process_can_be_made_the_run_goes_on_here(monkeypatch, c
     assert "checked in this process" in err
 
 
+def _nested(n: int) -> tuple[int, list[int]]:
+    return os.getpid(), list(run_ordered(abs, [-n, -n - 1], Runner(jobs=2)))
+
+
+def test_a_run_inside_a_worker_is_serial():
+    """Workers are daemonic (they end with the run's process), and a daemonic process may not
+    start processes: a run started by an item runs in that worker, it does not fail."""
+    out = list(run_ordered(_nested, [1, 3], Runner(jobs=2)))
+    assert [r for _, r in out] == [[1, 2], [3, 4]] and os.getpid() not in {pid for pid, _ in out}
+
+
 def test_python_m_exactdp_is_not_told_about_scripts(tmp_path):
     """`python -m exactdp verify --jobs 2` where no process can start: one line, without the
     advice meant for a script run as ``python script.py`` (its ``__main__`` is a .py file too)."""
