@@ -665,6 +665,7 @@ def _run_processes(fn, items, runner: Runner, lost, progress, buffer: dict[int, 
                 pool.fill(buffer, lost)
                 if pool.workers and (pool.todo or pool.busy()):  # (waiting on nothing would never end)
                     pool.step(buffer, lost)
+                    pool.fill(buffer, lost)  # (workers that just finished go on while results are used)
                 count(before)
                 yield from _drain(buffer, state, items, lost)
         except _NoWorkers as e:
