@@ -9,11 +9,13 @@ caller prints is the same whatever the number of workers.
 Three ways to run (:class:`Runner`):
 
 * serially, in this process (the default; ``--jobs 1``);
-* ``jobs = N``: N local worker processes (:class:`concurrent.futures.ProcessPoolExecutor`).
-  A worker that dies (killed, out of memory) breaks the pool: the pool is replaced, the items
-  that were in flight are run again one at a time in a separate one-worker pool, so a death
-  there is that item's fault for sure, and an item whose worker died ``max_attempts`` times is
-  given up and reported through ``lost`` (nothing is dropped silently);
+* ``jobs = N``: N local worker processes, each joined to this one by a pipe of its own and
+  running one item at a time (no POSIX semaphores needed: they run where ``/dev/shm`` is
+  read-only).  A worker that dies (killed, out of memory) is seen at once through its pipe; the
+  item it was running is run again on a new worker, and an item whose workers died
+  ``max_attempts`` times is given up and reported through ``lost`` (nothing is dropped
+  silently).  Where no worker process can start, the run goes on in this process, with one
+  line on stderr;
 * ``scheduler = "tcp://host:8786"`` (an existing ``dask.distributed`` cluster) or
   ``"local:N"`` (a ``LocalCluster`` of N single-threaded worker processes).  Dask re-runs the
   tasks of a worker that died (``distributed.scheduler.allowed-failures``) and reports
@@ -37,10 +39,10 @@ import threading
 import traceback
 from collections import deque
 from collections.abc import Callable, Generator, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from multiprocessing import resource_tracker as rt
+from multiprocessing.connection import Connection
+from multiprocessing.connection import wait as wait_for
 from typing import Any, Generic, TypeVar
 
 from .errors import ExactDPError, excerpt
@@ -261,7 +263,10 @@ def run_ordered(
 def _dispatch(fn, items, runner: Runner, lost, progress, buffer) -> Generator[Any, None, None]:
     if runner.scheduler is not None:
         return _run_dask(fn, items, runner, lost, progress, buffer)
-    if runner.jobs > 1 and len(items) > 1:
+    # a run inside a worker process is serial: workers are daemonic (ended with this process),
+    # and a daemonic process may not start processes
+    in_worker = multiprocessing.current_process().daemon and not _bootstrapping()
+    if runner.jobs > 1 and len(items) > 1 and not in_worker:
         return _run_processes(fn, items, runner, lost, progress, buffer)
     return _run_serial(fn, items, progress)
 
@@ -337,15 +342,35 @@ def _unpacked(value: Any, item: Any, lost: Lost | None) -> Any:
 
 
 # --- local worker processes ------------------------------------------------------------------
+#
+# A pool of our own, not ProcessPoolExecutor: that one needs POSIX semaphores (SemLock) for its
+# queues and locks, which a read-only /dev/shm and some containers do not have, and its workers
+# take items from a shared queue, so a death cannot be pinned on an item.  Here every worker
+# process is joined to this process by a pipe of its own and runs one item at a time; the run
+# waits on the pipes and on the processes' sentinels (multiprocessing.connection.wait): no
+# thread, lock or queue, and a worker's death (end of file on its pipe, its sentinel) is seen
+# at once and is the death of the item it was running, if any.
+
+_READY = b"ready"  # a worker's first message (a result is a pickle, which never reads so)
 
 
-def _worker_init() -> None:
+def _serve(conn: Connection) -> None:
+    """A worker process: say it is ready, then run the items sent on ``conn`` one at a time
+    until the pipe closes (the run is over, or the parent is gone)."""
     # Ctrl-C in a terminal reaches the whole process group; the parent alone decides what to do
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        conn.send_bytes(_READY)
+        while True:
+            conn.send_bytes(_packed_call(_unpickled_call, conn.recv_bytes()))
+    except (EOFError, OSError):
+        pass
 
 
-def _ping(_item: object) -> int:
-    return os.getpid()
+def _unpickled_call(task: bytes) -> Any:
+    """``fn(item)`` from the pickled pair (a task that cannot be read is that item's error)."""
+    fn, item = pickle.loads(task)
+    return fn(item)
 
 
 class _NoWorkers(Exception):
@@ -362,12 +387,13 @@ _TRACKER_NOTE = (
 def guard_resource_tracker() -> None:
     """Make a killed multiprocessing resource tracker one line on stderr, not tracebacks.
 
-    The pools' semaphores are registered with a helper process, the resource tracker, which
-    removes them if this process crashes.  Killed, it is relaunched by the next registration,
+    Starting worker processes starts a helper process, the resource tracker, which removes the
+    semaphores and shared memory of a process that crashed (the local workers make none; a Dask
+    ``LocalCluster`` does).  Killed, it is relaunched by the next registration or worker start,
     with a warning, and the new one prints a ``KeyError`` traceback for every semaphore
     unregistered that it never saw.  Once it is found dead, registrations are dropped instead
-    (the semaphores are still released by the pools themselves) and one line says so.  Uses
-    the tracker's ``_check_alive``; on a Python without it, nothing is changed."""
+    and one line says so.  Uses the tracker's ``_check_alive``; on a Python without it, nothing
+    is changed."""
     tracker = getattr(rt, "_resource_tracker", None)
     check = getattr(tracker, "_check_alive", None)
     if check is None or getattr(rt.ensure_running, "_exactdp_guard", False):
@@ -400,19 +426,67 @@ def guard_resource_tracker() -> None:
 
 
 # How worker processes start, best first.  forkserver: workers start from a clean single-threaded
-# process (forking the parent, whose pool manager threads run, is unsafe), with exactdp imported
-# once in the server and inherited.  Its server listens on a Unix socket in the temporary
-# directory, which some places refuse ("AF_UNIX path too long" under a long TMPDIR, sandboxes
-# without Unix sockets); spawn needs no socket.  The first that starts is kept for the process.
+# process, with exactdp imported once in the server and inherited.  Its server listens on a Unix
+# socket in the temporary directory, which some places refuse ("AF_UNIX path too long" under a
+# long TMPDIR, sandboxes without Unix sockets); spawn needs no socket.  A method whose first
+# workers cannot start, or all die before they are ready, is dropped for the rest of the process.
 _METHODS = [m for m in ("forkserver", "spawn") if m in multiprocessing.get_all_start_methods()]
 
 
-def _new_pool(workers: int) -> ProcessPoolExecutor:
+@dataclass(eq=False)
+class _Worker:
+    """A worker process, this process's end of its pipe, and the item it is running."""
+
+    process: Any  # a multiprocessing Process of the start method in use
+    conn: Connection
+    ready: bool = False
+    item: int | None = None
+    exitcode: int | None = None  # once ended
+
+
+def _start_worker(method: str) -> _Worker:
+    """A new worker process started with ``method``.  Raises OSError (no process can be made
+    here: a process limit, no Unix socket), RuntimeError or EOFError (the fork server died)."""
     guard_resource_tracker()
-    ctx: Any = multiprocessing.get_context(_METHODS[0])
-    if _METHODS[0] == "forkserver":
+    ctx: Any = multiprocessing.get_context(method)
+    if method == "forkserver":
         ctx.set_forkserver_preload(["exactdp.verify"])
-    return ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_worker_init)
+    mine, theirs = ctx.Pipe()
+    # daemon: should this process exit without stopping its workers, multiprocessing ends them
+    process = ctx.Process(target=_serve, args=(theirs,), daemon=True)
+    try:
+        process.start()
+    except BaseException:
+        mine.close()
+        raise
+    finally:
+        theirs.close()  # the worker has its own copy; this process keeps one end only
+    return _Worker(process, mine)
+
+
+def _end_workers(workers: Sequence[_Worker], *, kill: bool) -> None:
+    """Stop ``workers``: with ``kill`` at once (a run interrupted or failed, a worker found dead),
+    else by closing their pipes, which ends them once idle.  Every wait has an end: a worker
+    still there after a few seconds is killed."""
+    for w in workers:
+        if kill:
+            _signal_worker(w)
+        w.conn.close()
+    for w in workers:
+        w.process.join(5)
+        if w.process.exitcode is None:
+            _signal_worker(w)
+            w.process.join(5)
+        w.exitcode = w.process.exitcode
+        if w.exitcode is not None:
+            w.process.close()  # its sentinel
+
+
+def _signal_worker(w: _Worker) -> None:
+    try:
+        w.process.kill()
+    except (OSError, ValueError, AttributeError):  # already gone (or closed)
+        pass
 
 
 def _bootstrapping() -> bool:
@@ -421,160 +495,149 @@ def _bootstrapping() -> bool:
     return bool(getattr(multiprocessing.current_process(), "_inheriting", False))
 
 
-def _start(pool: ProcessPoolExecutor | None, workers: int, fn, item) -> tuple[ProcessPoolExecutor, Future]:
-    """Submit ``fn(item)`` to ``pool`` (a new one when None).  A new pool that cannot start its
-    workers one way tries the next (:data:`_METHODS`); when none can (no POSIX semaphores, as
-    with a read-only ``/dev/shm``; a process or thread limit) it is :class:`_NoWorkers`.  A
-    pool that breaks under ``submit`` raises BrokenProcessPool."""
-    new = pool is None
+def _how_it_ended(exitcode: int | None) -> str:
+    """How a worker process ended, for a message (SIGKILL is what an out-of-memory killer sends)."""
+    if exitcode is None:
+        return "it would not end"
+    if exitcode >= 0:
+        return f"exit status {exitcode}"
+    if exitcode == -signal.SIGKILL:
+        return "killed by SIGKILL: out of memory?"
     try:
-        pool = pool or _new_pool(workers)
-        return pool, pool.submit(_packed_call, fn, item)
-    except BrokenProcessPool:
-        raise
-    except (OSError, RuntimeError) as e:
-        if _bootstrapping():
-            raise
-        _stop_pool(pool, kill=True)
-        if new and len(_METHODS) > 1:
-            _METHODS.pop(0)
-            return _start(None, workers, fn, item)
-        raise _NoWorkers(f"worker processes cannot be started here ({type(e).__name__}: {e})") from None
+        return f"killed by {signal.Signals(-exitcode).name}"
+    except ValueError:
+        return f"killed by signal {-exitcode}"
 
 
-def _workers_run() -> bool:
-    """Whether a worker process can run a trivial item here (asked when workers died before any
-    item came back: a sick environment, not a sick item).  A start method whose workers cannot
-    is dropped for the next one (:data:`_METHODS`)."""
-    while True:
-        pool = None
-        try:
-            pool, f = _start(None, 1, _ping, None)
-            f.result()
-            return True
-        except _NoWorkers:
-            return False
-        except BrokenProcessPool:
-            if len(_METHODS) == 1:
-                return False
-            _METHODS.pop(0)
-        finally:
-            _stop_pool(pool, kill=True)
+class _Pool:
+    """The worker processes of a run and what became of its items (see above).
 
+    ``todo`` holds the items not yet sent (a worker's death puts its item back in front), and
+    ``deaths`` counts, per item, the workers that died running it: ``max_attempts`` of them and
+    the item is given up."""
 
-def _stop_pool(pool: ProcessPoolExecutor | None, *, kill: bool = False) -> None:
-    """Shut ``pool`` down; with ``kill``, at once, ending items in progress (an interrupted or
-    failed run), else after its workers are idle."""
-    if pool is None:
-        return
-    if kill:
-        terminate = getattr(pool, "terminate_workers", None)  # Python >= 3.14
-        if terminate is not None:
-            terminate()
-        else:
-            # before 3.14 there is no public way to stop running workers: shutdown() alone waits
-            # for the items in progress to finish
-            for p in list((getattr(pool, "_processes", None) or {}).values()):
-                if p.is_alive():
-                    p.terminate()
-    # joins the pool's manager thread, which otherwise may outlive the pool and trip over
-    # its closed pipes at interpreter exit
-    try:
-        pool.shutdown(wait=True, cancel_futures=True)
-    except RuntimeError:  # its manager thread never started (a thread limit): nothing to join
-        pass
-
-
-class _Pools:
-    """The main pool, and a one-worker pool where suspects of a worker death run alone."""
-
-    def __init__(self, fn, items, runner: Runner):
+    def __init__(self, fn: Callable[[Any], Any], items: Sequence[Any], runner: Runner):
         self.fn, self.items, self.runner = fn, items, runner
-        self.main: ProcessPoolExecutor | None = None
-        self.solo: ProcessPoolExecutor | None = None
-        self.running: dict[Future, int] = {}
-        self.solo_running: dict[Future, int] = {}
+        self.size = min(runner.jobs, len(items))
+        self.workers: list[_Worker] = []
         self.todo: deque[int] = deque(range(len(items)))
-        self.suspects: deque[int] = deque()
         self.deaths = [0] * len(items)
-        self.came_back = False  # has any item come back from a worker in this run?
+        self.proven = False  # has a worker of the current start method been ready?
+        self.barren = 0  # worker deaths in a row that no item is to blame for
 
-    def fill(self, buffer: dict[int, Any]) -> None:
-        """Keep every worker busy with a short queue (suspects go to the solo pool).  A worker
-        killed since the last wait breaks the pool under ``submit`` too: the item goes back to
-        the queue, and the items in flight become suspects as when a result reports it."""
-        window = 2 * self.runner.jobs
-        while self.todo and len(self.running) < window:
-            i = self.todo.popleft()
-            try:
-                self.main, f = _start(self.main, self.runner.jobs, self.fn, self.items[i])
-                self.running[f] = i
-            except BrokenProcessPool:
-                self.todo.appendleft(i)
-                self.main_broke(buffer)
-                break
-        if self.suspects and not self.solo_running:
-            i = self.suspects.popleft()
-            try:
-                self.solo, f = _start(self.solo, 1, self.fn, self.items[i])
-                self.solo_running[f] = i
-            except BrokenProcessPool:  # broken before this item ran: not its fault
-                self.suspects.appendleft(i)
-                _stop_pool(self.solo, kill=True)
-                self.solo = None
+    def busy(self) -> int:
+        return sum(w.item is not None for w in self.workers)
 
-    def main_broke(self, buffer: dict[int, Any]) -> None:
-        """Every item in flight in the main pool is a suspect (which one killed its worker is
-        unknown); those that had finished keep their results."""
-        for f, i in list(self.running.items()):
-            if f.done() and not f.cancelled() and f.exception() is None:
-                self.keep(buffer, i, f.result())
-            else:
-                self.suspects.append(i)
-        self.running.clear()
-        _stop_pool(self.main, kill=True)
-        self.main = None
-        self.check_workers()
+    def fill(self, buffer: dict[int, Any], lost: Lost | None) -> None:
+        """Start workers up to the pool's size (no more than there are items left), and give
+        every ready idle worker the next item."""
+        while len(self.workers) < min(self.size, self.busy() + len(self.todo)) and self.grow():
+            pass
+        for w in list(self.workers):
+            if w.ready and w.item is None and self.todo:
+                self.send(w, self.todo.popleft(), buffer, lost)
 
-    def solo_broke(self, i: int, lost: Lost | None, buffer: dict[int, Any]) -> None:
-        """The item running alone killed its worker: certainly its own fault (once workers are
-        known to run here)."""
-        _stop_pool(self.solo, kill=True)
-        self.solo = None
-        self.check_workers()
+    def grow(self) -> bool:
+        """Start one worker.  When none can start: with workers running, the pool keeps those;
+        with none, the next start method is tried, and then :class:`_NoWorkers`."""
+        try:
+            self.workers.append(_start_worker(_METHODS[0]))
+            return True
+        except (OSError, RuntimeError, EOFError) as e:
+            if _bootstrapping():
+                raise
+            if self.workers:
+                self.size = len(self.workers)
+                return False
+            if len(_METHODS) > 1:
+                self.next_method()
+                return self.grow()
+            raise _NoWorkers(f"worker processes cannot be started here ({type(e).__name__}: {e})") from None
+
+    def next_method(self) -> None:
+        _METHODS.pop(0)
+        self.proven, self.barren = False, 0
+        self.size = min(self.runner.jobs, len(self.items))
+
+    def send(self, w: _Worker, i: int, buffer: dict[int, Any], lost: Lost | None) -> None:
+        task = pickle.dumps((self.fn, self.items[i]), protocol=pickle.HIGHEST_PROTOCOL)
+        try:
+            w.conn.send_bytes(task)
+            w.item = i
+        except OSError:  # the worker died since the last wait: the item did not reach it
+            self.todo.appendleft(i)
+            self.bury(w, buffer, lost)
+
+    def step(self, buffer: dict[int, Any], lost: Lost | None) -> None:
+        """Wait until a worker says something or dies, and handle what every such worker said."""
+        heard: dict[Any, _Worker] = {}
+        for w in self.workers:
+            heard[w.conn] = heard[w.process.sentinel] = w
+        for w in dict.fromkeys(heard[obj] for obj in wait_for(list(heard))):
+            self.hear(w, buffer, lost)
+
+    def hear(self, w: _Worker, buffer: dict[int, Any], lost: Lost | None) -> None:
+        try:
+            while w.conn.poll():  # (a result sent just before the worker died is kept)
+                self.receive(w, w.conn.recv_bytes(), buffer)
+        except (EOFError, OSError):
+            return self.bury(w, buffer, lost)
+        if not w.process.is_alive():
+            self.bury(w, buffer, lost)
+
+    def receive(self, w: _Worker, data: bytes, buffer: dict[int, Any]) -> None:
+        if not w.ready:
+            w.ready = self.proven = True
+        elif w.item is not None:
+            buffer[w.item] = _Packed(data)
+            w.item, self.barren = None, 0
+
+    def bury(self, w: _Worker, buffer: dict[int, Any], lost: Lost | None) -> None:
+        """``w`` died: the item it was running is put back, or given up after ``max_attempts``
+        deaths; a death no item is to blame for counts against the way workers start."""
+        self.workers.remove(w)
+        _end_workers([w], kill=True)
+        i = w.item
+        if i is None:
+            self.barren += 1
+            return self.check_start()
         self.deaths[i] += 1
-        if self.deaths[i] >= self.runner.max_attempts:
-            msg = (
-                f"the worker process died {self.deaths[i]} times while checking this item alone "
-                "(killed by a signal, or out of memory?); it was given up"
-            )
-            buffer[i] = _lost_result(lost, self.items[i], msg)
-        else:
-            self.suspects.appendleft(i)
+        if self.deaths[i] < self.runner.max_attempts:
+            self.todo.appendleft(i)
+            return
+        msg = (
+            f"the worker process died {self.deaths[i]} times while checking this item (the last time: "
+            f"{_how_it_ended(w.exitcode)}); it was given up"
+        )
+        buffer[i] = _lost_result(lost, self.items[i], msg)
 
-    def check_workers(self) -> None:
-        """Workers died before any item came back: if a trivial item cannot run either, worker
-        processes do not work here at all (:class:`_NoWorkers`), and no item is to blame."""
-        if not self.came_back and not _workers_run():
+    def check_start(self) -> None:
+        """Every worker of the current start method died before it was ready (workers dying at
+        start, as in a script without ``if __name__ == "__main__":``): the next method is tried,
+        and then :class:`_NoWorkers`; so it is when workers keep dying with nothing to blame."""
+        if not self.proven and self.barren >= self.size:
+            self.stop(kill=True)
+            if len(_METHODS) > 1:
+                return self.next_method()
             raise _NoWorkers("worker processes stopped before finishing anything")
-        self.came_back = True  # (a worker ran the trivial item: deaths now count against items)
-
-    def keep(self, buffer: dict[int, Any], i: int, data: bytes) -> None:
-        buffer[i] = _Packed(data)
-        self.came_back = True
+        if self.barren >= 3 * self.size:
+            raise _NoWorkers("worker processes keep stopping with no item to blame")
 
     def stop(self, *, kill: bool) -> None:
-        _stop_pool(self.main, kill=kill)
-        _stop_pool(self.solo, kill=kill)
-        self.main = self.solo = None
+        workers, self.workers = self.workers, []
+        for w in workers:
+            if w.item is not None:
+                self.todo.appendleft(w.item)
+        _end_workers(workers, kill=kill)
 
 
 def _fall_back(why: str) -> None:
     """Say once, on stderr, that the run goes on in this process (same results, one process)."""
-    main = getattr(sys.modules.get("__main__"), "__file__", None) or ""
+    main = sys.modules.get("__main__")
+    script = getattr(main, "__file__", None) or ""
     hint = (
         '; a Python script that runs exactdp with several jobs must start it under if __name__ == "__main__":'
-        if main.endswith(".py")
+        if script.endswith(".py") and getattr(main, "__spec__", None) is None  # (not `python -m exactdp`)
         else ""
     )
     try:
@@ -585,7 +648,7 @@ def _fall_back(why: str) -> None:
 
 
 def _run_processes(fn, items, runner: Runner, lost, progress, buffer: dict[int, Any]) -> Generator[Any, None, None]:
-    pools = _Pools(fn, items, runner)
+    pool = _Pool(fn, items, runner)
     state = [0]
     done = [0]
 
@@ -598,19 +661,15 @@ def _run_processes(fn, items, runner: Runner, lost, progress, buffer: dict[int, 
     try:
         try:
             while state[0] < len(items):
-                pools.fill(buffer)
-                futures = list(pools.running) + list(pools.solo_running)
-                if not futures:  # everything left is already in the buffer
-                    yield from _drain(buffer, state, items, lost)
-                    continue
-                ready, _ = wait(futures, return_when=FIRST_COMPLETED)
-                for f in ready:
-                    before = len(buffer)
-                    _collect(f, pools, lost, buffer)
-                    count(before)
+                before = len(buffer)
+                pool.fill(buffer, lost)
+                if pool.workers and (pool.todo or pool.busy()):  # (waiting on nothing would never end)
+                    pool.step(buffer, lost)
+                    pool.fill(buffer, lost)  # (workers that just finished go on while results are used)
+                count(before)
                 yield from _drain(buffer, state, items, lost)
         except _NoWorkers as e:
-            pools.stop(kill=True)
+            pool.stop(kill=True)
             _fall_back(str(e))
             for i in range(state[0], len(items)):
                 if i not in buffer:
@@ -620,25 +679,7 @@ def _run_processes(fn, items, runner: Runner, lost, progress, buffer: dict[int, 
                 yield from _drain(buffer, state, items, lost)
         finished = True
     finally:
-        pools.stop(kill=not finished)
-
-
-def _collect(f: Future, pools: _Pools, lost, buffer: dict[int, Any]) -> None:
-    if f in pools.solo_running:
-        i = pools.solo_running.pop(f)
-        try:
-            pools.keep(buffer, i, f.result())
-        except BrokenProcessPool:
-            pools.solo_broke(i, lost, buffer)
-        return
-    if f not in pools.running:  # already handled when the pool broke
-        return
-    try:
-        data = f.result()
-    except BrokenProcessPool:
-        pools.main_broke(buffer)
-        return
-    pools.keep(buffer, pools.running.pop(f), data)
+        pool.stop(kill=not finished)
 
 
 # --- Dask ---------------------------------------------------------------------------------------
