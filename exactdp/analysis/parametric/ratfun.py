@@ -118,10 +118,12 @@ class Ring:
         return self.ctx.from_dict(terms)
 
 
-def check_degree(r: RatFun) -> None:
+def check_degree(r: RatFun, power: int = 1) -> None:
     """Refuse a rational function whose numerator or denominator has a degree beyond the
-    ``max_symbolic_degree`` limit (the engines check what they build, node by node)."""
-    d = max(r.num.total_degree(), r.den.total_degree())
+    ``max_symbolic_degree`` limit (the engines check what they build, node by node); with
+    ``power``, refuse ``r**power`` before it is formed (FLINT aborts the process, uncatchably,
+    when a power does not fit in memory)."""
+    d = max(r.num.total_degree(), r.den.total_degree()) * abs(power)
     lim = current_limits().max_symbolic_degree
     if d > lim:
         raise LimitExceededError(
@@ -263,6 +265,7 @@ class RatFun:
         return self._lift(other) / self
 
     def __pow__(self, k: int) -> RatFun:
+        check_degree(self, k)
         if k < 0:
             return self.ring.one / (self ** (-k))
         return RatFun(self.ring, self.num**k, self.den**k, normal=True) if k else self.ring.one

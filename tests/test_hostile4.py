@@ -1,0 +1,111 @@
+"""Hostile input, fourth round: symbols.  Each attack below once crashed the process, or ran
+until the time limit with no named limit; each is now refused promptly by a named limit, with a
+located error and exit status 2 (or decided as before, faster)."""
+
+from __future__ import annotations
+
+import time
+
+from click.testing import CliRunner
+
+from exactdp.cli import main
+
+HEAD = "exactdp: 1\nname: h\n"
+
+
+def _verify(tmp_path, text: str, *flags: str):
+    f = tmp_path / "c.yaml"
+    f.write_text(HEAD + text)
+    t = time.monotonic()
+    r = CliRunner().invoke(main, ["verify", str(f), *flags])
+    return r, time.monotonic() - t
+
+
+def test_a_huge_renyi_order_with_a_symbol_is_refused_not_aborted(tmp_path):
+    """alpha = 10^9 with a symbol: P^alpha of degree 10^9 made FLINT abort the whole process
+    (SIGABRT, "Unable to allocate memory"): no message, no exit status 2.  The power's degree is
+    now bounded before it is formed."""
+    r, secs = _verify(
+        tmp_path,
+        "symbols:\n  E: {gt: 1}\nmechanisms:\n  R: {rr: {eps: log(E)}}\n"
+        "claims:\n  - renyi: {of: R, alpha: 10^9, at_most: log(E)}\n",
+    )
+    assert r.exit_code == 2, r.output
+    assert "degree 1000000000 exceeds the limit of 200" in r.output and "--max-symbolic-degree" in r.output
+    assert secs < 30
+
+
+def test_ratfun_power_is_bounded_before_it_is_formed():
+    import pytest
+
+    from exactdp.analysis.parametric.ratfun import Ring
+    from exactdp.errors import LimitExceededError
+    from exactdp.numbers.symbolic import sympy
+
+    ring = Ring(("E",))
+    p = ring.from_sympy(sympy.Symbol("E") / (1 + sympy.Symbol("E")))
+    assert (p**200).num.total_degree() == 200
+    with pytest.raises(LimitExceededError, match="degree 201 exceeds the limit of 200"):
+        p**201
+    with pytest.raises(LimitExceededError, match="max-symbolic-degree"):
+        p ** -(10**12)
+
+
+def test_a_wide_discrete_laplace_with_a_symbol_is_refused_at_once(tmp_path):
+    """bounds [0, 1000] (clamped) or [0, 300] (renormalized) with alpha = 1/E ran past the time
+    limit: probabilities of degree 1000 in E were built and summed before any limit looked."""
+    for mech, degree in (
+        ("{discrete_laplace: {eps: log(E), bounds: [0, 1000], data: {x0: 1, x1: 2}}}", 1000),
+        ("{discrete_laplace: {alpha: 1/E, bounds: [0, 300], data: {x0: 0, x1: 1}, truncation: renormalize}}", 300),
+        ("{discrete_laplace: {alpha: 1/E, bounds: [0, 150], data: {x0: 0, x1: 1}, truncation: fold}}", 300),
+    ):
+        r, secs = _verify(
+            tmp_path,
+            f"symbols:\n  E: {{gt: 1}}\nmechanisms:\n  R: {mech}\nclaims:\n  - dp: {{of: R, eps: 2*log(E)}}\n",
+        )
+        assert r.exit_code == 2, r.output
+        assert "c.yaml:6:" in r.output and f"degree up to {degree} in the symbols exceeds the limit of 200" in r.output
+        assert "--max-symbolic-degree" in r.output and secs < 30
+
+
+def _closed_box(k: int):
+    from exactdp.numbers.symbolic import SymbolBounds, SymbolTable, sympy
+
+    table = SymbolTable.build([SymbolBounds(f"E{i}", 0, True, 1, True) for i in range(k)])
+    return table, sympy.Add(*(table.symbols[f"E{i}"] for i in range(k)))
+
+
+def test_each_face_of_a_closed_box_is_examined_once(monkeypatch):
+    """k symbols with closed bounds [0, 1]: the faces were reached in every order (2^k·k!
+    recursions: 633 open-box proofs for k = 4, about 10^7 for k = 8); each face is examined
+    once now (3^k)."""
+    from exactdp.numbers import symbolic
+
+    calls = []
+    real = symbolic._open_box_sign
+    monkeypatch.setattr(symbolic, "_open_box_sign", lambda *a: calls.append(1) or real(*a))
+    table, expr = _closed_box(4)
+    assert symbolic.sign_set(expr, table) == frozenset({0, 1})
+    assert len(calls) <= 3**4  # (65: the 16 corners are constants)
+
+
+def test_a_closed_box_with_too_many_faces_is_refused_by_max_cells(tmp_path):
+    """8 symbols in [0, 1] in one probability ran past the time limit (the faces of the closed
+    box, in every order); 3^8 = 6561 faces are now refused under --max-cells (5,000)."""
+    import pytest
+
+    from exactdp.errors import LimitExceededError
+    from exactdp.numbers.symbolic import sign_set
+
+    with pytest.raises(LimitExceededError, match="8 symbols: 6561 faces exceeds the limit of 5000"):
+        sign_set(*reversed(_closed_box(8)))
+    s = " + ".join(f"E{i}" for i in range(8))
+    text = (
+        "symbols:\n"
+        + "".join(f"  E{i}: {{ge: 0, le: 1}}\n" for i in range(8))
+        + f"mechanisms:\n  R: {{respond: {{a: [({s})/16, 1/2], b: [1 - ({s})/16, 1/2]}}}}\n"
+        + "claims:\n  - dp: {of: R, eps: log(3)}\n"
+    )
+    r, secs = _verify(tmp_path, text)
+    assert r.exit_code == 2 and "c.yaml:13:" in r.output, r.output
+    assert "6561 faces exceeds the limit of 5000; raise it with --max-cells N" in r.output and secs < 30
