@@ -123,3 +123,51 @@ def test_a_huge_fractional_renyi_order_with_a_symbol_is_refused_by_max_exponent(
     assert "exceeds the limit of 10000; raise it with --max-exponent N" in r.output
     r, _ = _verify(tmp_path, head + claim % "10001/2")
     assert r.exit_code == 1 and "D_10001/2(R) <= 1" in r.output, r.output
+
+
+def test_declared_symbols_are_bounded_by_max_symbols(tmp_path):
+    """20,000 declared symbols (one used) ended in a RecursionError (exit 3): SymPy's dense
+    polynomials recurse once per generator, and the ring had one per declared symbol; with that
+    fixed, FLINT aborted the process factoring over 20,000 variables.  Now --max-symbols (100)
+    refuses them at the `symbols:` block; 1,000 declared symbols, one used, still work."""
+    text = lambda n: (  # noqa: E731
+        "symbols:\n"
+        + "".join(f"  S{i}: {{gt: 1}}\n" for i in range(n))
+        + "mechanisms:\n  R: {rr: {eps: log(S0)}}\nclaims: [{dp: {of: R, eps: log(S0)}}]\n"
+    )
+    r, secs = _verify(tmp_path, text(20_000))
+    assert (
+        r.exit_code == 2 and "c.yaml:4:3: symbols: the number of symbols (20000) exceeds the limit of 100" in r.output
+    )
+    assert "--max-symbols" in r.output and secs < 30
+    r, _ = _verify(tmp_path, text(1_000), "--max-symbols", "1000")
+    assert r.exit_code == 0, r.output
+
+
+def test_a_symbol_name_the_grammar_cannot_read_is_refused_where_it_is_declared(tmp_path):
+    """A Greek capital epsilon was accepted as a symbol name (Python identifiers are Unicode), and
+    every use of it was then refused as an unexpected character, far from the cause."""
+    r, _ = _verify(tmp_path, "symbols:\n  \u0395: {gt: 1}\nmechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: 2}}]\n")
+    assert r.exit_code == 2 and "c.yaml:4:3: symbols.\u0395: '\u0395' cannot be a symbol name" in r.output, r.output
+    assert "ASCII letters" in r.output
+
+
+def test_symbolic_weights_and_eps_past_the_degree_limit_are_refused_at_once(tmp_path):
+    """grr with eps = 5000*log(E) (e^eps = E^5000), grr_menu with eps = 400*log(E), and the
+    exponential mechanism with scores 0..300 or a score of 10^6 (weights E^300, E^(10^6)) ran past
+    the time limit proving signs of, and summing, huge powers; each is refused at its place."""
+    for mech, where, degree in (
+        ("{grr: {eps: 5000*log(E), t: 10*log(E)}}", "mechanisms.R.grr.eps", 5000),
+        ("{grr_menu: {eps: 400*log(E), t: [0, log(E)]}}", "mechanisms.R.grr_menu.eps", 400),
+        (
+            "{exponential: {eps: 2*log(E), scores: {x0: [0, 1000000], x1: [1, 1000000]}}}",
+            "mechanisms.R.exponential",
+            1000000,
+        ),
+    ):
+        r, secs = _verify(
+            tmp_path,
+            f"symbols:\n  E: {{gt: 1}}\nmechanisms:\n  R: {mech}\nclaims:\n  - dp: {{of: R, eps: log(E)}}\n",
+        )
+        assert r.exit_code == 2 and "c.yaml:6:" in r.output and where in r.output, r.output
+        assert f"of degree {degree} in the symbols exceeds the limit of 200" in r.output and secs < 30

@@ -258,6 +258,18 @@ def _bounded(e: sympy.Expr, col: int) -> sympy.Expr:
     return e
 
 
+def check_sym_degree(e: sympy.Expr, what: str) -> sympy.Expr:
+    """``e`` itself when its degree in the symbols (bounded as :func:`sym_size` does, without
+    expanding) is within ``max_symbolic_degree``; else the named limit, before anything uses it."""
+    degree = sym_size(e)[0]
+    cap = current_limits().max_symbolic_degree
+    if degree > cap:
+        raise LimitExceededError(
+            f"{what} of degree {degree} in the symbols", cap, "raise it with --max-symbolic-degree N"
+        )
+    return e
+
+
 def sym_size(e: sympy.Expr) -> tuple[int, int]:
     """Upper bounds (degree, bits) of a SymPy expression, without expanding it: degrees add
     in products, multiply in integer powers, and take the max in sums; bits add in sums and

@@ -110,11 +110,17 @@ class Ring:
 
     def _poly(self, e: Any, gens: list) -> flint.fmpq_mpoly:
 
-        p = sympy.Poly(e, *gens, domain="QQ")
+        # only the symbols e uses: SymPy's dense polynomials recurse once per generator (a case
+        # declaring thousands of symbols overflowed the stack)
+        where = [i for i, g in enumerate(gens) if g in e.free_symbols]
+        p = sympy.Poly(e, *(gens[i] for i in where), domain="QQ") if where else None
         terms = {}
-        for monom, c in p.terms():
+        for monom, c in p.terms() if p is not None else [((), e)]:
             c = sympy.Rational(c)
-            terms[tuple(int(k) for k in monom)] = _Q(int(c.p), int(c.q))
+            full = [0] * len(gens)
+            for i, k in zip(where, monom):
+                full[i] = int(k)
+            terms[tuple(full)] = _Q(int(c.p), int(c.q))
         return self.ctx.from_dict(terms)
 
 
