@@ -171,3 +171,14 @@ def test_symbolic_weights_and_eps_past_the_degree_limit_are_refused_at_once(tmp_
         )
         assert r.exit_code == 2 and "c.yaml:6:" in r.output and where in r.output, r.output
         assert f"of degree {degree} in the symbols exceeds the limit of 200" in r.output and secs < 30
+
+
+def test_a_huge_finite_transcendental_constant_is_refused_by_max_bits(tmp_path):
+    """rho = exp(exp(100)) has a finite enclosure whose binary exponent is about 10^43: turning its
+    ends into exact rationals formed 2^(10^43), and `exactdp zcdp --rho` (or the claim) ran until
+    the time limit.  The ends are now bounded by --max-bits first."""
+    r, secs = _verify(tmp_path, "mechanism: {rr: {eps: log(3)}}\nclaims: [{zcdp: {rho: exp(exp(100))}}]\n")
+    assert r.exit_code == 2 and "c.yaml:4:23: claims[0].zcdp.rho:" in r.output, r.output
+    assert "about 10^43 bits exceeds the limit of 1000000 bits; raise it with --max-bits N" in r.output
+    r = CliRunner().invoke(main, ["zcdp", "--rho", "exp(exp(100))", str(tmp_path / "c.yaml")])
+    assert r.exit_code == 2 and "--max-bits" in r.output and secs < 30, r.output

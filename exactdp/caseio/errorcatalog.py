@@ -457,6 +457,15 @@ HOSTILE: list[tuple[str, str, str, str, dict]] = [
         {"max_symbols": 3},
     ),
     (
+        "A transcendental constant too large",
+        "A value written with log and exp is compared by certified enclosures; exp(exp(100)) has a finite "
+        "enclosure whose binary exponent is about 10^43, so the exact ends of every enclosure are bounded by "
+        "`--max-bits` before they are formed (this once ran until the time limit).",
+        "text",
+        _HEAD + "mechanism: {rr: {eps: log(3)}}\nclaims: [{zcdp: {rho: exp(exp(100))}}]\n",
+        {},
+    ),
+    (
         "An automaton whose work is too large",
         "The work of an automaton grows like the square of its horizon: the exact profile d steps before the end "
         "has up to d + 1 pieces. It is predicted from the horizon and the joint states reachable under the "
