@@ -438,9 +438,9 @@ HOSTILE: list[tuple[str, str, str, str, dict]] = [
     ),
     (
         "A symbolic weight past the degree limit",
-        "Every value in the symbols is checked against `--max-symbolic-degree` before a sign is proved or a sum "
-        "formed: e^eps of `grr` and `grr_menu`, and the exponential mechanism's weights E^k. eps = 5000*log(E) once "
-        "ran until the time limit.",
+        "e^eps of `grr` and `grr_menu`, and the exponential mechanism's weights E^k, are checked against "
+        "`--max-symbolic-degree` before a sign is proved or a sum formed: eps = 5000*log(E) once ran until the "
+        "time limit.",
         "text",
         _HEAD + "symbols: {E: {gt: 1}}\nmechanism: {grr: {eps: 5000*log(E), t: 10*log(E)}}\n"
         "claims: [{dp: {eps: log(E)}}]\n",

@@ -112,10 +112,10 @@ class Ring:
 
         # only the symbols e uses: SymPy's dense polynomials recurse once per generator (a case
         # declaring thousands of symbols overflowed the stack)
-        where = [i for i, g in enumerate(gens) if g in e.free_symbols]
-        p = sympy.Poly(e, *(gens[i] for i in where), domain="QQ") if where else None
+        where = [i for i, g in enumerate(gens) if g in e.free_symbols] or [0]
+        p = sympy.Poly(e, *(gens[i] for i in where), domain="QQ")
         terms = {}
-        for monom, c in p.terms() if p is not None else [((), e)]:
+        for monom, c in p.terms():
             c = sympy.Rational(c)
             full = [0] * len(gens)
             for i, k in zip(where, monom):
