@@ -18,6 +18,7 @@ limit                    default                 what it bounds (flag)
 ``max_symbolic_degree``  200                     degree of a rational function of symbols (``--max-symbolic-degree``)
 ``max_cells``            5,000                   cells of a parametric decomposition of the symbols' domain
                                                  (``--max-cells``)
+``max_symbols``          100                     symbols a case declares (``--max-symbols``)
 ``max_precision``        65,536                  bits of precision of one certified sign decision
                                                  (interval arithmetic, ``--max-precision``)
 ``max_datasets``         1,000                   datasets of a case (``--max-datasets``)
@@ -139,6 +140,7 @@ class Limits:
     max_bits: int = _limit(None, "--max-bits", "Most bits of any number computed from the case's numbers")
     max_symbolic_degree: int = _limit(200, "--max-symbolic-degree", "Highest degree of a rational function of symbols")
     max_cells: int = _limit(5_000, "--max-cells", "Most cells of the decomposition of the symbols' domain")
+    max_symbols: int = _limit(100, "--max-symbols", "Most symbols a case declares under `symbols:`")
     max_precision: int = _limit(
         65_536, "--max-precision", "Most bits of precision of one certified sign decision", minimum=64
     )

@@ -52,7 +52,7 @@ from ..numbers import kinds as K
 from ..numbers import ladder
 from ..numbers.qt import MAX_DEGREE, qt_exp
 from ..numbers.rational import Q, as_q, q_str, to_fraction
-from ..numbers.symbolic import is_symbolic, sympy, to_sympy
+from ..numbers.symbolic import is_symbolic, sym_size, sympy, to_sympy
 from ..numbers.types import FieldValue
 from .params import alpha_arg, read_eps, read_rational
 
@@ -135,10 +135,27 @@ def laplace_sym_column(alpha: Any, lo: Any, hi: Any, c: int, truncation: str = "
     probability reduced to lowest terms.  The caller proves 0 < α < 1 on the symbols' domain
     (the ``discrete_laplace`` form does); every formula is then a probability."""
     a = to_sympy(alpha)
+    _check_sym_degree(a, lo, hi, truncation)
     out = [sympy.cancel(p) for p in _laplace_formulas(a, lo, hi, c, truncation, sympy.Integer(1))]
     if any(p.has(sympy.Float) for p in out):  # pragma: no cover - a Q mixed into SymPy arithmetic
         raise InexactValueError("discrete Laplace: a probability lost exactness (a floating-point number)")
     return out
+
+
+def _check_sym_degree(a: Any, lo: Any, hi: Any, truncation: str) -> None:
+    """Refuse, before any is formed, probabilities whose degree in the symbols passes the
+    ``max_symbolic_degree`` limit: they hold α^|y − c| for every output y (α^(2(hi − lo)) when
+    folded), so a wide range of outputs would otherwise build huge rational functions."""
+    span = to_fraction(hi) - to_fraction(lo)
+    degree = int(span * 2 if truncation == "fold" else span) * sym_size(a)[0]
+    cap = limits.current().max_symbolic_degree
+    if degree > cap:
+        raise LimitExceededError(
+            f"discrete Laplace with a symbolic alpha on [{q_str(lo)}, {q_str(hi)}]: probabilities of degree up to "
+            f"{degree} in the symbols",
+            cap,
+            "narrow the bounds, or raise it with --max-symbolic-degree N",
+        )
 
 
 def _laplace_formulas(a: Any, lo: Any, hi: Any, c: int, truncation: str, one: Any) -> list[Any]:

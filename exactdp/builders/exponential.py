@@ -57,7 +57,7 @@ from ..model.symbolic import SymChance
 from ..numbers import ladder
 from ..numbers.qt import monomial, qt_exp
 from ..numbers.rational import Q, as_q, is_rational, q_str
-from ..numbers.symbolic import expr_str, is_sym, is_symbolic, sympy, to_sympy
+from ..numbers.symbolic import check_sym_degree, expr_str, is_sym, is_symbolic, sympy, to_sympy
 from ..numbers.types import EpsLike, LambdaLike, Rational
 from .params import UNSET, check_exp_eps, exp_eps_arg, read_exp_eps
 from .rr import default_bits
@@ -314,7 +314,7 @@ def _sym_weight(E: Any, expo: Any, oname: str, dname: str, scale: Any, m: int) -
     """E^expo for a symbolic E = e^ε (a rational function of the symbols, proved ≥ 1): a
     rational function of the symbols with rational coefficients, or a located refusal."""
     e = sympy.Rational(int(as_q(expo).numerator), int(as_q(expo).denominator))
-    w = sympy.powdenest(to_sympy(E) ** e)
+    w = check_sym_degree(sympy.powdenest(to_sympy(E) ** e), f"the weight of output {oname} under {dname}")
     if not _rational_function(w):
         raise InvalidMechanismError(
             f"the weight of output {oname} under {dname} is e^(eps*({q_str(expo * scale)})/{q_str(scale)}) = "

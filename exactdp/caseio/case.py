@@ -372,10 +372,20 @@ def _symbols(r: Reader, node: yaml.Node) -> None:
         return
     tr = TypedReader(r)
     out: list[SymbolBounds] = []
+    cap = current_limits().max_symbols
+    if len(items) > cap:  # a polynomial ring over thousands of symbols exhausts memory (FLINT aborts)
+        r.error(
+            node,
+            "symbols",
+            f"the number of symbols ({len(items)}) exceeds the limit of {cap}; raise it with --max-symbols N",
+        )
+        return
     for name, knode, vnode in items:
         p = child_path("symbols", name)
-        if not name.isidentifier() or name in ("log", "exp", "inf") or name.startswith("_"):
-            r.error(knode, p, f"{name!r} cannot be a symbol name", "use letters, digits and _ (not log, exp, inf)")
+        if not (name.isascii() and name.isidentifier()) or name in ("log", "exp", "inf") or name.startswith("_"):
+            r.error(
+                knode, p, f"{name!r} cannot be a symbol name", "use ASCII letters, digits and _ (not log, exp, inf)"
+            )
             continue
         b = tr.record(_Bounds, vnode, p, f"the bounds of symbol {name!r}")
         if b is not INVALID:

@@ -390,6 +390,82 @@ HOSTILE: list[tuple[str, str, str, str, dict]] = [
         {},
     ),
     (
+        "A symbolic power past the degree limit",
+        "With a symbol, every power of a rational function is bounded by `--max-symbolic-degree` (default 200) "
+        "before it is formed: a Renyi claim of order 10^9 once made the arithmetic library abort the whole "
+        "process, with no message.",
+        "cli:verify demo.yaml",
+        _HEAD
+        + "symbols: {E: {gt: 1}}\nmechanism: {rr: {eps: log(E)}}\nclaims: [{renyi: {alpha: 10^9, at_most: log(E)}}]\n",
+        {},
+    ),
+    (
+        "A fractional Renyi order too large, with a symbol",
+        "A claim with a symbol at a fractional order is decided on boxes of the symbol's range, each raising "
+        "enclosures to the power alpha: an order above `--max-exponent` (default 10,000) is refused before any box "
+        "(order 2000001/2 once ran a minute before the box limit).",
+        "cli:verify demo.yaml",
+        _HEAD
+        + "symbols: {E: {gt: 1}}\nmechanism: {rr: {eps: log(E)}}\nclaims: [{renyi: {alpha: 2000001/2, at_most: 1}}]\n",
+        {},
+    ),
+    (
+        "A wide discrete Laplace with a symbol",
+        "With alpha a function of a symbol, each probability holds alpha^|y - c| for every output y: the widest "
+        "degree is refused under `--max-symbolic-degree` before any probability is formed (bounds [0, 1000] once "
+        "ran until the time limit).",
+        "text",
+        _HEAD + "symbols: {E: {gt: 1}}\n"
+        "mechanism: {discrete_laplace: {eps: log(E), bounds: [0, 1000], data: {x0: 1, x1: 2}}}\n"
+        "claims: [{dp: {eps: log(E)}}]\n",
+        {},
+    ),
+    (
+        "A closed box with too many faces",
+        "A sign is proved on the open box of the symbols' bounds and on each face of its closed ends, once: k "
+        "symbols with two closed ends have 3^k faces, refused beyond `--max-cells` (default 5,000). Eight symbols "
+        "in [0, 1] once ran until the time limit (the faces were reached in every order: 2^k k!).",
+        "text",
+        _HEAD
+        + "symbols: {"
+        + ", ".join(f"E{i}: {{ge: 0, le: 1}}" for i in range(8))
+        + "}\nmechanism:\n  respond:\n    a: [("
+        + " + ".join(f"E{i}" for i in range(8))
+        + ")/16, 1/2]\n    b: [1 - ("
+        + " + ".join(f"E{i}" for i in range(8))
+        + ")/16, 1/2]\nclaims: [{dp: {eps: log(3)}}]\n",
+        {},
+    ),
+    (
+        "A symbolic weight past the degree limit",
+        "e^eps of `grr` and `grr_menu`, and the exponential mechanism's weights E^k, are checked against "
+        "`--max-symbolic-degree` before a sign is proved or a sum formed: eps = 5000*log(E) once ran until the "
+        "time limit.",
+        "text",
+        _HEAD + "symbols: {E: {gt: 1}}\nmechanism: {grr: {eps: 5000*log(E), t: 10*log(E)}}\n"
+        "claims: [{dp: {eps: log(E)}}]\n",
+        {},
+    ),
+    (
+        "Too many symbols",
+        "A case declares at most `--max-symbols` symbols (default 100; shown with 3): the polynomials of an "
+        "analysis are over every declared symbol, and 20,000 of them once overflowed the stack (and then "
+        "exhausted memory in the arithmetic library, which aborts).",
+        "text",
+        _HEAD + "symbols: {A: {gt: 1}, B: {gt: 1}, C: {gt: 1}, D: {gt: 1}}\nmechanism: {rr: {eps: log(A)}}\n"
+        "claims: [{dp: {eps: log(A)}}]\n",
+        {"max_symbols": 3},
+    ),
+    (
+        "A transcendental constant too large",
+        "A value written with log and exp is compared by certified enclosures; exp(exp(100)) has a finite "
+        "enclosure whose binary exponent is about 10^43, so the exact ends of every enclosure are bounded by "
+        "`--max-bits` before they are formed (this once ran until the time limit).",
+        "text",
+        _HEAD + "mechanism: {rr: {eps: log(3)}}\nclaims: [{zcdp: {rho: exp(exp(100))}}]\n",
+        {},
+    ),
+    (
         "An automaton whose work is too large",
         "The work of an automaton grows like the square of its horizon: the exact profile d steps before the end "
         "has up to d + 1 pieces. It is predicted from the horizon and the joint states reachable under the "
@@ -528,6 +604,13 @@ def _limit_rows() -> list[tuple[str, str, str, str]]:
             f"{d.max_datasets:,}",
             "`--max-datasets`",
             limit(f"the number of datasets ({d.max_datasets + 1})", d.max_datasets, "raise it with --max-datasets N"),
+        ),
+        (
+            "symbols a case declares",
+            f"{d.max_symbols:,}",
+            "`--max-symbols`",
+            f"symbols: the number of symbols ({d.max_symbols + 1}) exceeds the limit of {d.max_symbols}; "
+            "raise it with --max-symbols N",
         ),
         (
             "adjacent pairs per case",

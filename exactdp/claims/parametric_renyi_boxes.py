@@ -32,6 +32,7 @@ from .. import limits
 from ..analysis.parametric import Undecided
 from ..analysis.parametric.boxes import TAIL_CAP, Box, Target, UniRat, Val, _Eval, _fmpq, _log, _upper, initial_boxes
 from ..analysis.parametric.zcdp_boxes import INFINITE, ZGame
+from ..errors import LimitExceededError
 from ..lazy import flint
 from ..numbers.certified import arb_prec, ball_bounds
 from ..numbers.ladder import is_inf
@@ -80,6 +81,13 @@ def fraction_problem(claim: Any, P: Parametric, why: str) -> FractionProblem:
     :func:`~exactdp.claims.parametric_boxes.one_symbol`); the bound must be finite."""
     sense, raw = _key(claim)
     alpha = Fraction(int(claim.alpha.numerator), int(claim.alpha.denominator))
+    cap = limits.current().max_exponent
+    if alpha > cap:  # each box raises probabilities to the power alpha: its cost grows with alpha
+        raise LimitExceededError(
+            f"the Renyi order {alpha} of a claim with a symbol (an exponent of every box's enclosures)",
+            cap,
+            "raise it with --max-exponent N",
+        )
     game = P.game(claim.subject)
     q, logs, used = _target(raw, P)
     name, index = one_symbol(P, used | game.variables(), f"the Renyi divergence of order {alpha}", why)

@@ -34,7 +34,7 @@ from ..builders.exponential import (
 from ..model.game import END, Mechanism
 from ..model.symbolic import SymChance
 from ..numbers.rational import Q, q_str
-from ..numbers.symbolic import expr_str, is_symbolic, prove_nonneg, prove_nonzero, sympy, to_sympy
+from ..numbers.symbolic import check_sym_degree, expr_str, is_symbolic, prove_nonneg, prove_nonzero, sympy, to_sympy
 from .core import bits_at, exp_eps_at
 from .fields import (
     Choice,
@@ -188,6 +188,8 @@ class GRR(Form):
 
     def build(self, ctx: BuildContext) -> Mechanism:
         B = exp_eps_at("eps", self.eps, ctx, "grr", rational_only=True)
+        if is_symbolic(B):  # its sign proofs and probabilities expand powers of B: bounded first
+            check_sym_degree(B, "grr: e^eps")
         u = _exp_t_at("t", self.t, ctx, "grr")
         if is_symbolic(B) or is_symbolic(u):
             _symbolic_t_range(B, [("t", u)], ctx, "grr")
@@ -228,6 +230,8 @@ class GRRMenu(Form):
 
     def build(self, ctx: BuildContext) -> Mechanism:
         B = exp_eps_at("eps", self.eps, ctx, "grr_menu", rational_only=True)
+        if is_symbolic(B):  # its sign proofs and probabilities expand powers of B: bounded first
+            check_sym_degree(B, "grr_menu: e^eps")
         key = "t" if self.t is not None else "u"
         if self.t is not None:
             us = [_exp_t_at(("t", i), t, ctx, "grr_menu") for i, t in enumerate(self.t)]

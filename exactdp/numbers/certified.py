@@ -106,6 +106,8 @@ def ball_bounds(v: Any) -> tuple[Fraction, Fraction]:
 
 def _dyadic(man: Any, exp: Any) -> Fraction:
     man, exp = int(man), int(exp)
+    # an enclosure of exp(exp(100)) is finite, with a binary exponent of 10^43: bounded before 2^exp is formed
+    _limits.check_bits(abs(exp) + man.bit_length(), "the exact end of an enclosure")
     return Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2**-exp)
 
 

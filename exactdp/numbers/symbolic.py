@@ -258,6 +258,18 @@ def _bounded(e: sympy.Expr, col: int) -> sympy.Expr:
     return e
 
 
+def check_sym_degree(e: sympy.Expr, what: str) -> sympy.Expr:
+    """``e`` itself when its degree in the symbols (bounded as :func:`sym_size` does, without
+    expanding) is within ``max_symbolic_degree``; else the named limit, before anything uses it."""
+    degree = sym_size(e)[0]
+    cap = current_limits().max_symbolic_degree
+    if degree > cap:
+        raise LimitExceededError(
+            f"{what} of degree {degree} in the symbols", cap, "raise it with --max-symbolic-degree N"
+        )
+    return e
+
+
 def sym_size(e: sympy.Expr) -> tuple[int, int]:
     """Upper bounds (degree, bits) of a SymPy expression, without expanding it: degrees add
     in products, multiply in integer powers, and take the max in sums; bits add in sums and
@@ -454,18 +466,27 @@ def _open_box_sign(expr: sympy.Expr, table: SymbolTable, syms: list) -> frozense
     return out
 
 
-def sign_set(expr: sympy.Expr, table: SymbolTable) -> frozenset:
+def sign_set(expr: sympy.Expr, table: SymbolTable, _after: str | None = None) -> frozenset:
     """The set of signs (−1, 0, +1) that ``expr`` may take on the declared domain; a superset
     of the truth (a sign not in the set is proved impossible at every point of the domain).
-    ``{-1, 0, 1}`` means unknown ("undecided")."""
+    ``{-1, 0, 1}`` means unknown ("undecided").
+
+    The open box, then each face of the closed bounds once: a face fixes symbols in name order
+    (``_after``: the last one fixed), so k symbols with two closed ends have 3^k faces, not the
+    2^k·k! of every order; beyond the ``max_cells`` limit the faces are refused before any is
+    examined."""
     if not expr.is_rational_function(*expr.free_symbols):
         return _log_sum_sign(expr, table)
     expr = sympy.cancel(sympy.together(expr))
     syms = sorted(expr.free_symbols, key=lambda s: s.name)
     if not syms:
         return _const_sign(expr)
+    if _after is None:
+        _check_faces(syms, table)
     out = _open_box_sign(expr, table, syms)
     for s in syms:  # closed bounds: the boundary faces, recursively
+        if _after is not None and s.name <= _after:
+            continue
         b = table.bound_of(s)
         for val, closed in ((b.lo, b.lo_closed), (b.hi, b.hi_closed)):
             if val is None or not closed:
@@ -477,8 +498,23 @@ def sign_set(expr: sympy.Expr, table: SymbolTable) -> frozenset:
             # the face's own expression would cancel the common factor and hide that point
             if face == 0 or 0 in sign_set(face, table):
                 return _ALL
-            out |= sign_set(expr.subs(s, r), table)
+            out |= sign_set(expr.subs(s, r), table, s.name)
     return out
+
+
+def _check_faces(syms: list, table: SymbolTable) -> None:
+    """Refuse, under the ``max_cells`` limit, a closed box with too many faces to examine."""
+    faces = 1
+    for s in syms:
+        b = table.bound_of(s)
+        faces *= 1 + (b.lo is not None and b.lo_closed) + (b.hi is not None and b.hi_closed)
+    cap = current_limits().max_cells
+    if faces > cap:
+        raise LimitExceededError(
+            f"proving a sign on the closed bounds of {len(syms)} symbols: {faces} faces",
+            cap,
+            "raise it with --max-cells N",
+        )
 
 
 def _log_sum_sign(expr: sympy.Expr, table: SymbolTable) -> frozenset:

@@ -110,18 +110,26 @@ class Ring:
 
     def _poly(self, e: Any, gens: list) -> flint.fmpq_mpoly:
 
-        p = sympy.Poly(e, *gens, domain="QQ")
+        # only the symbols e uses: SymPy's dense polynomials recurse once per generator (a case
+        # declaring thousands of symbols overflowed the stack)
+        where = [i for i, g in enumerate(gens) if g in e.free_symbols] or [0]
+        p = sympy.Poly(e, *(gens[i] for i in where), domain="QQ")
         terms = {}
         for monom, c in p.terms():
             c = sympy.Rational(c)
-            terms[tuple(int(k) for k in monom)] = _Q(int(c.p), int(c.q))
+            full = [0] * len(gens)
+            for i, k in zip(where, monom):
+                full[i] = int(k)
+            terms[tuple(full)] = _Q(int(c.p), int(c.q))
         return self.ctx.from_dict(terms)
 
 
-def check_degree(r: RatFun) -> None:
+def check_degree(r: RatFun, power: int = 1) -> None:
     """Refuse a rational function whose numerator or denominator has a degree beyond the
-    ``max_symbolic_degree`` limit (the engines check what they build, node by node)."""
-    d = max(r.num.total_degree(), r.den.total_degree())
+    ``max_symbolic_degree`` limit (the engines check what they build, node by node); with
+    ``power``, refuse ``r**power`` before it is formed (FLINT aborts the process, uncatchably,
+    when a power does not fit in memory)."""
+    d = max(r.num.total_degree(), r.den.total_degree()) * abs(power)
     lim = current_limits().max_symbolic_degree
     if d > lim:
         raise LimitExceededError(
@@ -263,6 +271,7 @@ class RatFun:
         return self._lift(other) / self
 
     def __pow__(self, k: int) -> RatFun:
+        check_degree(self, k)
         if k < 0:
             return self.ring.one / (self ** (-k))
         return RatFun(self.ring, self.num**k, self.den**k, normal=True) if k else self.ring.one
