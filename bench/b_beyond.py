@@ -62,11 +62,13 @@ def renyi_d8_kl():
 )
 def tradeoff_d8():
     from exactdp.analysis import profile
+    from exactdp.analysis.tradeoff import envelope_tradeoff, pair_tradeoffs
     from exactdp.report.renyi_fdp import tradeoff_to_dict
 
     m = _tree(8)
     base = _privloss_seconds(m)
     t = time.perf_counter()
-    d = tradeoff_to_dict(profile.profile(m))
+    prof = profile.profile(m)
+    d = tradeoff_to_dict(m.name, envelope_tradeoff(prof), pair_tradeoffs(prof))
     secs = time.perf_counter() - t
     return {"seconds": secs, "privloss_seconds": base, "ratio": secs / base, "vertices": len(d["envelope"]["vertices"])}
