@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from exactdp.tools import casedoc
 from exactdp.tools.casedoc import leading_comments, main, render
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,7 +30,7 @@ def test_every_case_and_claim_is_listed(monkeypatch):
         assert f"[`{f.name}`](../{f.as_posix()})" in text
         assert case.reference in text
         for c in case.claims:
-            assert c.describe().replace("|", "\\|") in text
+            assert casedoc._cell(c.describe()) in text
 
 
 def test_invalid_files_and_comments(tmp_path, capsys):
@@ -42,3 +43,12 @@ def test_invalid_files_and_comments(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "2 case files, 1 claims, 1 invalid files" in out
     assert "`b.yaml` (not a valid case)" in out and "missing `claims:`" in out
+
+
+def test_a_very_long_claim_is_cut_in_the_table():
+    """A claim written out with 90-digit coefficients (the KOV known-answer case) is cut in the
+    table, with its length; the case file linked above it has it whole."""
+    long = "x" * (casedoc.CELL_CHARS + 500)
+    cell = casedoc._cell(long)
+    assert len(cell) <= casedoc.CELL_CHARS and f"cut: {len(long)} characters" in cell
+    assert casedoc._cell("a | b") == "a \\| b"

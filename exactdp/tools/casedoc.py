@@ -37,7 +37,13 @@ def leading_comments(text: str) -> list[str]:
     return out
 
 
+CELL_CHARS = 400
+"""A claim longer than this is cut in the table (its case file, linked above it, has it whole)."""
+
+
 def _cell(text: str) -> str:
+    if len(text) > CELL_CHARS:
+        text = text[: CELL_CHARS - 60] + f" … (cut: {len(text)} characters; see the case file)"
     return text.replace("|", "\\|")
 
 
