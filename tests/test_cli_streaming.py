@@ -115,14 +115,32 @@ def test_a_worker_killed_in_the_middle_of_a_run_loses_nothing(serial_library):
     assert lines[-1] == "summary: 207 claims in 13 files (24 sweep points): 207 hold, 0 fail"
 
 
+SLOW = """\
+exactdp: 1
+name: slow
+mechanisms:
+  A: {rr: {eps: log(2)}}
+  B: {rr: {eps: log(4), delta: 1/100}}
+  C: {rr: {eps: log(8), delta: 1/1000}}
+  M: {repeat: {mechanism: {choose: [A, B, C]}, times: 40}}
+claims:
+  - privloss: {delta: 1/100, at_most: 120*log(2)}
+"""
+
+
 @pytest.mark.parametrize("jobs", ["1", "2"])
-def test_ctrl_c_prints_finished_results_and_a_summary_and_exits_130(jobs):
-    p, first = _start("verify", "--jobs", jobs, "cases/")
-    assert first.startswith("✓ cases/")
+def test_ctrl_c_prints_finished_results_and_a_summary_and_exits_130(jobs, tmp_path):
+    """A fast file, then one that runs for minutes: Ctrl-C after the first result always lands
+    mid-run (with the whole library it could come after the last claim on a fast machine).
+    --timeout bounds the slow claim, so a lost Ctrl-C fails the test instead of hanging it."""
+    (tmp_path / "a-fast.yaml").write_text(GOOD)
+    (tmp_path / "b-slow.yaml").write_text(SLOW)
+    p, first = _start("verify", "--jobs", jobs, "--timeout", "90", str(tmp_path))
+    assert first.startswith("✓ ") and "a-fast.yaml" in first
     kids = _children(p.pid)
     p.send_signal(signal.SIGINT)
     out, err = _finish(p, 120)
-    assert p.returncode == 130, err
+    assert p.returncode == 130, (out, err)
     lines = (first + out).splitlines()
     assert lines[-1].startswith("summary: ") and "interrupted:" in lines[-1] and "not checked" in lines[-1]
     assert len(lines) >= 2 and "Traceback" not in err
