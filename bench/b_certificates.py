@@ -3,7 +3,7 @@ checker to check them, next to the time exactdp takes to compute the answer.
 
 Target: checking costs at most twice what computing costs, on the depth-8 tree.  "compute" is the
 profile engine's CPU time for the claim (gmpy2 rationals); "certify" is the time to build and
-write the certificate; "check" is exactdp/checker.py (Python's standard library only) reading and
+write the certificate; "check" is the checker exactdp/checker (Python's standard library only) reading and
 checking the file.  Times are CPU times of this process (the machine is shared: wall times vary
 with the load, their ratio much less); ``cert-tree-d8-ratio`` reports check/compute as its
 "seconds" so that the harness compares it with the target 2.
@@ -136,7 +136,7 @@ def cert_library():
         size = sum(f.stat().st_size for f in files)
         t = time.perf_counter()
         p = subprocess.run(
-            [sys.executable, "-I", "-S", str(ROOT / "exactdp" / "checker.py"), "-q", out],
+            [sys.executable, "-I", "-S", str(ROOT / "exactdp" / "checker"), "-q", out],
             capture_output=True,
             text=True,
         )

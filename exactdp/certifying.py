@@ -1,5 +1,5 @@
 """Certificates of a verification run, written to a folder for the standalone checker
-(``python checker.py DIR``, docs/certificates.md).
+(``python checker DIR``, the folder exactdp/checker; docs/certificates.md).
 
 :class:`CertificateWriter` is a verdict hook (:func:`exactdp.verify.verdict_hook`): any
 verification run inside ``with verdict_hook(writer):`` builds each decided claim's certificate in

@@ -1,5 +1,5 @@
 """The case library, certified and checked end to end: ``exactdp certify cases/ -o DIR`` then
-the standalone checker (run as ``python -I -S exactdp/checker.py DIR``: standard library only)
+the standalone checker (run as ``python -I -S exactdp/checker DIR``: standard library only)
 accepts every certificate.  Claims without a certificate are symbolic ones the checker cannot check
 for every value (several symbols, irrational break points, calibrated sets, transcendental or
 Renyi values, composition theorems over a symbol), a claim
@@ -67,7 +67,7 @@ def library(tmp_path_factory):
     exe = [sys.executable, "-m", "exactdp", "certify", "-q", "-o", str(out)]
     certify = _parallel([exe + [str(f) for f in HALVES[0]], exe + [str(f) for f in HALVES[1]]])
     dirs = sorted(p for p in out.iterdir() if p.is_dir())
-    check = [sys.executable, "-I", "-S", str(ROOT / "exactdp" / "checker.py"), "-q"]
+    check = [sys.executable, "-I", "-S", str(ROOT / "exactdp" / "checker"), "-q"]
     checked = _parallel([check + [str(d) for d in dirs[0::2]], check + [str(d) for d in dirs[1::2]]])
     return out, certify, checked
 

@@ -242,9 +242,9 @@ def test_accepted_cells_agree_with_the_concrete_engine(certs, u, k):
     if "exp_privloss" in cell["proof"]:  # the cell's closed form is e^PrivLoss at s
         lam = analysis_at(an, pt).profile(claim.subject).least_lambda(claim_at(claim, an, pt).delta)
         assert Fraction(str(lam)) == _value(cell["proof"]["exp_privloss"], s), (name, s)
-    base = {k: v for k, v in json.loads(json.dumps(cert)).items() if k not in checker.SYMBOL_KEYS}
+    base = {k: v for k, v in json.loads(json.dumps(cert)).items() if k not in checker.symbol.SYMBOL_KEYS}
     verdict = "holds" if inside else "fails"  # the checker, at s
-    assert checker.at_value(base, cert["symbol"]["name"], s, cell["proof"], verdict)
+    assert checker.symbol.at_value(base, cert["symbol"]["name"], s, cell["proof"], verdict)
 
 
 def _member(cert: dict, s: Fraction) -> bool:

@@ -239,21 +239,26 @@ def test_a_run_inside_a_worker_is_serial():
     assert [r for _, r in out] == [[1, 2], [3, 4]] and os.getpid() not in {pid for pid, _ in out}
 
 
+def _verify_two_files(prelude: str, launch: str, cwd: Path) -> subprocess.CompletedProcess:
+    """Run ``verify -q --jobs 2`` on two Vadhan-Wang cases in a new Python: ``prelude`` (which
+    breaks something first), then sys.argv set, then ``launch`` (which starts exactdp)."""
+    code = prelude + "sys.argv = ['exactdp', 'verify', '-q', '--jobs', '2', sys.argv[1], sys.argv[2]]\n" + launch
+    cases = ROOT / "cases" / "vadhan-wang"
+    args = [str(cases / "rr-pure.yaml"), str(cases / "rr-approx.yaml")]
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=300, cwd=cwd)
+
+
 def test_python_m_exactdp_is_not_told_about_scripts(tmp_path):
     """`python -m exactdp verify --jobs 2` where no process can start: one line, without the
     advice meant for a script run as ``python script.py`` (its ``__main__`` is a .py file too)."""
-    code = (
+    prelude = (
         "import runpy, sys\n"
         "import exactdp.execution as ex\n"
         "def refuse(method):\n"
         "    raise BlockingIOError(11, 'Resource temporarily unavailable')\n"
         "ex._start_worker = refuse\n"
-        "sys.argv = ['exactdp', 'verify', '-q', '--jobs', '2', sys.argv[1], sys.argv[2]]\n"
-        "runpy.run_module('exactdp', run_name='__main__', alter_sys=True)\n"
     )
-    cases = ROOT / "cases" / "vadhan-wang"
-    args = [str(cases / "rr-pure.yaml"), str(cases / "rr-approx.yaml")]
-    p = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    p = _verify_two_files(prelude, "runpy.run_module('exactdp', run_name='__main__', alter_sys=True)\n", tmp_path)
     assert p.returncode == 0 and len(p.stderr.splitlines()) == 1, p.stdout + p.stderr
     assert "cannot be started here" in p.stderr and "__main__" not in p.stderr, p.stderr
 
@@ -297,7 +302,7 @@ def test_without_posix_semaphores_two_workers_run_side_by_side(monkeypatch, caps
 def test_verify_with_two_jobs_and_no_posix_semaphores_says_nothing_on_stderr():
     """`exactdp verify --jobs 2` where semaphores cannot be made: exit 0, every claim holds,
     stderr empty (it said "worker processes cannot be started here (OSError: [Errno 30] ...)")."""
-    code = (
+    prelude = (
         "import _multiprocessing, multiprocessing, multiprocessing.synchronize, sys\n"
         "def refuse(*args, **kwargs):\n"
         "    raise OSError(30, 'Read-only file system')\n"
@@ -308,12 +313,8 @@ def test_verify_with_two_jobs_and_no_posix_semaphores_says_nothing_on_stderr():
         "except OSError:\n"
         "    pass\n"
         "from exactdp.cli.app import run\n"
-        "sys.argv = ['exactdp', 'verify', '-q', '--jobs', '2', sys.argv[1], sys.argv[2]]\n"
-        "run()\n"
     )
-    cases = ROOT / "cases" / "vadhan-wang"
-    args = [str(cases / "rr-pure.yaml"), str(cases / "rr-approx.yaml")]
-    p = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    p = _verify_two_files(prelude, "run()\n", ROOT)
     assert p.returncode == 0 and p.stderr == "", p.stdout + p.stderr
     assert "in 2 files" in p.stdout and " 0 fail" in p.stdout, p.stdout
 

@@ -37,7 +37,7 @@ def certify(ctx, outdir, show_game, fmt, self_check, **verify_options):
     for every decided claim to OUTPUT/<case file stem>/<claim number>-<kind>.json.
 
     A referee checks them with the standalone checker, which needs only Python:
-    `python checker.py OUTPUT` (or `exactdp-check OUTPUT`).  Claims without a certificate are
+    `python checker OUTPUT` (the folder exactdp/checker, or `exactdp-check OUTPUT`).  Claims without a certificate are
     listed after the report.
     """
     writer = CertificateWriter.into(outdir, fmt == "latex")

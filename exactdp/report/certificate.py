@@ -139,7 +139,7 @@ def _render(cert: dict[str, Any]) -> str:
     proof = cert["proof"]
     field = f" Numbers are in $\\mathbb{{Q}}(t)$, $t = e^{{{cert['field'][4:-1]}}}$." if "field" in cert else ""
     out = [
-        f"% exactdp certificate: {latex_escape(case['file'])}, claim {case['claim']}; check it with: python checker.py FILE.json",
+        f"% exactdp certificate: {latex_escape(case['file'])}, claim {case['claim']}; check it with: python checker FILE.json (the folder exactdp/checker)",
         r"\subsection*{Claim " + latex_escape(str(case["claim"])) + ": " + latex_escape(cert["exactdp"]["claim"]) + "}",
         f"Case {_tt(case['name'])} (file {_tt(case['file'])}, SHA-256 {_tt(case['sha256'][:16])}\\dots); "
         f"the claim {cert['verdict']}.{field}",

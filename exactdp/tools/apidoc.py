@@ -38,7 +38,7 @@ def page(name: str) -> str:
     lines = [title, "=" * len(title), "", f".. automodule:: exactdp.{name}", "", "Modules", "-------", ""]
     for f in sorted((PKG / name).rglob("*.py")):  # the modules of its subpackages too
         parts = f.relative_to(PKG / name).with_suffix("").parts
-        if parts == ("__init__",):
+        if parts in (("__init__",), ("__main__",)):  # (running __main__ would start the program)
             continue
         dotted = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
         lines += [f".. automodule:: exactdp.{name}.{dotted}", "   :no-members:", "   :no-index:", ""]

@@ -1,0 +1,353 @@
+r"""Renyi and KL divergences and bounded range, recomputed from the games (claim kinds ``renyi``,
+``bounded_range``, ``not_bounded_range``, ``br_range``; and the comparisons of composition
+``theorem: renyi``).  Relies on core.py: a referee of these kinds reads both.
+
+Logarithms are bounded by the atanh series with an explicit remainder; KL divergences and
+differences of logarithms are linear forms in the logarithms of a coprime base of integers, zero
+only when every coefficient is (Lindemann-Weierstrass), else signed by those bounds.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import gcd, prod
+from typing import Any
+
+from .core import (
+    HANDLERS,
+    INF,
+    LIMITS,
+    NEGATED,
+    NOT,
+    ONE,
+    ZERO,
+    Game,
+    Malformed,
+    bits,
+    bounded,
+    decide,
+    expect,
+    field,
+    game_of,
+    log_text,
+    number,
+    order,
+    param,
+    relation,
+    rounded,
+    series,
+    spend,
+    text,
+    too_large,
+)
+
+__all__ = ["renyi", "bounded_range", "compare_divergence", "renyi_order"]
+
+
+def log_iv(x: Fraction, p: int) -> tuple[Fraction, Fraction]:
+    """Bounds on log(x), x > 0: x = 2^k y with 1 <= y < 2, log(y) = 2 atanh(z), z = (y - 1)/(y + 1)
+    <= 1/3 (the series sum z^(2i+1)/(2i+1) has ratios <= 1/9), and log 2 = 2 atanh(1/3)."""
+    k = x.numerator.bit_length() - x.denominator.bit_length()
+    y = x / 2**k if k >= 0 else x * 2**-k
+    y, k = (2 * y, k - 1) if y < 1 else (y, k)
+    q = p + abs(k).bit_length() + 8
+
+    def atanh2(z: Fraction, i: int) -> Fraction:  # i = 0: the lower bound, 1: the upper
+        return 2 * series(z, lambda j: z * z * (2 * j + 1) / (2 * j + 3), q)[i]
+
+    ylo, yhi = rounded(y, q, False), rounded(y, q, True)
+    l2 = atanh2(Fraction(1, 3), 0 if k >= 0 else 1), atanh2(Fraction(1, 3), 1 if k >= 0 else 0)
+    return atanh2((ylo - 1) / (ylo + 1), 0) + k * l2[0], atanh2((yhi - 1) / (yhi + 1), 1) + k * l2[1]
+
+
+def most(values: list) -> Any:
+    """The largest of numbers or of LogForms (compared by their signs), or INF if one is."""
+    return INF if any(v == INF for v in values) else max(values)
+
+
+# --- Renyi divergence, KL divergence, bounded range: recomputed from the game ---------------------
+def coprime_base(nums: list) -> list:
+    """Pairwise coprime integers > 1 whose products give every number in ``nums``: one sharing a
+    factor g > 1 with b in the base splits into b/g, g and itself/g (the pending product drops)."""
+    base: list = []
+    todo = [n for n in nums if n > 1]
+    while todo:
+        x = todo.pop()
+        spend("steps", len(base) * (x.bit_length() // 64 + 1), "a coprime base of the game's integers")
+        for k, b in enumerate(base):
+            g = gcd(x, b)
+            if g > 1:
+                base.pop(k)
+                todo += [y for y in (b // g, g, x // g) if y > 1]
+                break
+        else:
+            base.append(x)
+    return base
+
+
+class LogForm:
+    """s + sum_k c_k log(base_k) over a coprime base (multiplicatively independent integers): 0
+    exactly when s and every c_k are 0 (Lindemann-Weierstrass); else signed by bounds on the logs."""
+
+    def __init__(self, base: list, s: Any = ZERO, c: dict | None = None):
+        self.base, self.s, self.c = base, s, c or {}
+
+    @staticmethod
+    def log(base: list, x: Fraction, times: Any = ONE) -> LogForm:
+        """times * log(x) for a rational x > 0 whose factors are in ``base``."""
+        c: dict = {}
+        for n, sign in ((x.numerator, 1), (x.denominator, -1)):
+            for k, b in enumerate(base):
+                while n % b == 0:
+                    n //= b
+                    c[k] = c.get(k, ZERO) + sign * times
+            if n != 1:
+                raise Malformed("a logarithm outside the base (a bug in this checker)")
+        return LogForm(base, ZERO, c)
+
+    def __add__(self, o: LogForm) -> LogForm:
+        c = {k: self.c.get(k, ZERO) + o.c.get(k, ZERO) for k in self.c.keys() | o.c.keys()}
+        return LogForm(self.base, self.s + o.s, {k: v for k, v in c.items() if v})
+
+    def __gt__(self, o: LogForm) -> bool:
+        return (self + o.scale(-1)).sign() > 0
+
+    def scale(self, f: Any) -> LogForm:
+        return LogForm(self.base, self.s * f, {k: v * f for k, v in self.c.items()})
+
+    def iv(self, p: int) -> tuple:
+        lo = hi = self.s
+        for k, v in self.c.items():
+            a, b = log_iv(Fraction(self.base[k]), p)
+            lo, hi = lo + min(v * a, v * b), hi + max(v * a, v * b)
+        return lo, hi
+
+    def sign(self) -> int:
+        return decide(self.iv, "a sum of logarithms") if self.c else (self.s > 0) - (self.s < 0)
+
+
+def bound_terms(raw: Any, path: str) -> tuple[Fraction, list] | None:
+    """A claimed value X = "inf" (None), or terms [b, c] for X = sum c log(b), where b = "e"
+    stands for e (the rational part of X)."""
+    if raw == INF:
+        return None
+    s, terms = ZERO, []
+    for k, item in enumerate(expect(raw, list, path)):
+        item = expect(item, list, f"{path}[{k}]")
+        if len(item) != 2:
+            raise Malformed(f"{path}[{k}]: a term is [b, c], for c * log(b)")
+        c = number(item[1], f"{path}[{k}][1]")
+        if item[0] == "e":
+            s += c
+        else:
+            b = number(item[0], f"{path}[{k}][0]")
+            if not isinstance(b, Fraction) or b <= 0 or not isinstance(c, Fraction):
+                raise Malformed(f"{path}[{k}]: log(b) needs a rational b > 0 and a rational coefficient")
+            terms.append((b, c))
+    return s, terms
+
+
+def terms_text(bound: tuple | None) -> str:
+    if bound is None:
+        return "inf"
+    s, terms = bound
+    out = ""
+    for b, c in terms:
+        sign = " - " if c < 0 else " + " if out else ""
+        out += sign + ("" if abs(c) == 1 else f"{text(abs(c))} ") + f"log({text(b)})"
+    if s or not out:
+        out += (" - " if s < 0 else " + " if out else "") + text(abs(s) if out else s)
+    return out
+
+
+def renyi_sum(game: Game, pair: tuple, alpha: int | None, base: list | None = None) -> Any:
+    """sup over deterministic adversaries, from the end (the max at a choice; at an answer over the
+    a with p_a > 0, inf if some p'_a = 0) of sum_v P_x(v)^alpha P_x'(v)^(1 - alpha) (1 at the end,
+    sum_a p_a (p_a/p'_a)^(alpha - 1) child_a); for alpha = None (inf) of the largest ratio
+    P_x(v)/P_x'(v) (1, max_a p_a/p'_a child_a); for alpha = 1 of the KL divergence sum_v P_x(v)
+    log(P_x(v)/P_x'(v)) (0, sum_a p_a (log(p_a/p'_a) + child_a), a LogForm over ``base``)."""
+    i, j = pair
+    val: list = []
+    for k, nd in enumerate(game.nodes):
+        if nd[0] != "answer":
+            val.append(most([val[c] for c in nd[-1]]) if nd[-1] else LogForm(base or []) if alpha == 1 else ONE)
+            continue
+        parts: list = []
+        for row, r, c in zip(game.probs(k), nd[3], nd[4]):
+            p, q = row[i], row[j]
+            if p and (not q or val[c] == INF):
+                parts.append(INF)
+            elif p and alpha == 1:
+                parts.append((LogForm.log(base or [], Fraction(r[i], r[j])) + val[c]).scale(p))
+            elif p:
+                size = (bits(p) + bits(q)) * (alpha or 1)
+                if size + bits(val[c]) > LIMITS["max_bits"]:
+                    too_large("max_bits", "a term p^alpha p'^(1 - alpha)", f"about {size} bits")
+                parts.append((p / q) ** (alpha - 1) * p * val[c] if alpha else p / q * val[c])
+        if any(v == INF for v in parts):
+            val.append(INF)
+        elif alpha == 1:
+            val.append(sum(parts, LogForm(base or [])))
+            spend("bits", sum(map(bits, val[-1].c.values())), "the KL divergences")
+        else:
+            val.append(bounded(max(parts) if alpha is None else sum(parts, ZERO), "a Renyi sum"))
+            spend("bits", bits(val[-1]), "the Renyi sums")
+    return val[game.root]
+
+
+def iroot(n: int, k: int) -> int:
+    """floor(n^(1/k)) for integers n >= 0, k >= 1: Newton's method on integers from above (from
+    x >= the root, the next x is still >= floor of the root (AM-GM) and smaller, until it is not)."""
+    if n < 2:
+        return n
+    x = 1 << -(-n.bit_length() // k)
+    while True:
+        y = ((k - 1) * x + n // x ** (k - 1)) // k
+        if y >= x:
+            return x
+        x = y
+
+
+def renyi_iv(game: Game, alpha: Fraction, p: int) -> Any:
+    """(lo, hi) with lo/2^p <= r <= hi/2^p, r the largest over the ordered pairs of the Renyi sum
+    (:func:`renyi_sum`) at a non-integer alpha = 1 + u/v, or INF.  The recursion is renyi_sum's, on
+    integers over 2^p rounded outwards; (p_a/p'_a)^(u/v) lies between floor(R) 2^-p and (floor(R')
+    + 1) 2^-p, R and R' the integer v-th roots (:func:`iroot`) of p_a^u 2^(p v)/p'_a^u rounded down and up."""
+    u, v, one, roots, out = (alpha - 1).numerator, (alpha - 1).denominator, 1 << p, {}, []
+    for i, j in game.pairs:
+        val: list = []
+        for nd in game.nodes:
+            kids = [val[c] for c in nd[-1]]
+            terms = [(r, x) for r, x in zip(nd[3], kids) if r[i]] if nd[0] == "answer" else []
+            if INF in kids if nd[0] != "answer" else any(not r[j] or x == INF for r, x in terms):
+                val.append(INF)
+            elif nd[0] != "answer":
+                val.append((max([x[0] for x in kids], default=one), max([x[1] for x in kids], default=one)))
+            else:
+                lo = hi = 0
+                for r, (x, y) in terms:
+                    if (r[i], r[j]) not in roots:
+                        if u * max(r[i], r[j]).bit_length() + p * v > LIMITS["max_bits"]:
+                            too_large("max_bits", f"the Renyi sum at alpha = {alpha}", f"{p * v} bits and more")
+                        a, b = r[i] ** u << (p * v), r[j] ** u
+                        spend("steps", (a.bit_length() // 64 + 1) ** 2 * (v + 8), "integer roots of the Renyi sum")
+                        roots[r[i], r[j]] = iroot(a // b, v), iroot(-(-a // b), v) + 1
+                    (rl, rh), scale = roots[r[i], r[j]], nd[2] << p
+                    lo, hi = lo + r[i] * rl * x // scale, hi - (-r[i] * rh * y // scale)
+                val.append((lo, bounded(hi, "a bound on a Renyi sum")))
+        out.append(val[game.root])
+    return INF if INF in out else (max(x[0] for x in out), max(x[1] for x in out))
+
+
+def br_ratio(game: Game, pair: tuple, deterministic: bool) -> Any:
+    """e^(BR-range) for one ordered pair (Dong, Durfee & Rogers 2020, Def. 2.2): the largest ratio
+    P_x(w1)/P_x'(w1) over P_x(w2)/P_x'(w2) for views w1, w2 of one deterministic adversary (or any
+    two views, for randomized ones); inf when a view has ratio 0 or inf.  Two views of one strategy
+    first differ at an answer: the largest ratio on from answer a over the smallest on from b != a
+    (the prefix cancels); HI(v), LO(v), the extreme ratios of a continuation, are one pass."""
+    (i, j), reach = pair, {game.root}  # the nodes that views with P_x, P_x' > 0 reach
+    for k in range(game.root, -1, -1):
+        for row, c in zip(game.probs(k), game.nodes[k][-1]) if k in reach else ():
+            if bool(row[i]) != bool(row[j]):
+                return INF  # a view impossible under exactly one dataset: ratio 0 or inf
+            if row[i]:
+                reach.add(c)
+    hi, lo, best = list[Any](), list[Any](), ONE
+    for k, nd in enumerate(game.nodes):
+        opts = [(r[i] / r[j], c) for r, c in zip(game.probs(k), nd[-1]) if r[i] and r[j]]
+        hs, ls = [q * hi[c] for q, c in opts], [q * lo[c] for q, c in opts]
+        hi.append(max(hs) if hs else ONE)
+        lo.append(min(ls) if ls else ONE)
+        if nd[0] == "answer" and k in reach and len(ls) > 1:
+            m = min(range(len(ls)), key=lambda a: ls[a])
+            second = min(x for a, x in enumerate(ls) if a != m)
+            best = max([best] + [h / (ls[m] if a != m else second) for a, h in enumerate(hs)])
+    return best if deterministic else hi[game.root] / lo[game.root]
+
+
+def renyi(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
+    """D_alpha(M) (Mironov 2017, Def. 3) against X = s + sum c log(b) (:func:`compare_divergence`)."""
+    game, x = game_of(games, claim.get("of")), bound_terms(claim.get("bound"), "claim.bound")
+    rel, test = relation(claim, ["equals", "at_most", "exceeds"])
+    alpha = renyi_order(claim.get("alpha"), "claim.alpha")
+    c, shown = compare_divergence([game], alpha, x)
+    return shown, f"D_{alpha or 'inf'}({text(game.name)}) {rel} {terms_text(x)}", test(c)
+
+
+def renyi_order(raw: Any, path: str, whole: bool = False) -> Any:
+    """alpha: inf (None), a whole number from 1 to 10,000 (an int) or, unless ``whole``, a fraction
+    1 < alpha <= 10,000 with a denominator <= 10,000 (a Fraction)."""
+    a = None if expect(raw, str, path) == INF else number(raw, path)
+    if a is None or (isinstance(a, Fraction) and 1 <= a <= 10_000 and a.denominator == 1):
+        return a if a is None else int(a)
+    if whole or not isinstance(a, Fraction) or not 1 < a <= 10_000 or a.denominator > 10_000:
+        raise Malformed(f"{path}: a whole number from 1 to 10000, inf" + " or a fraction from 1 to 10000" * (not whole))
+    return a
+
+
+def compare_divergence(games: list, alpha: int | None, x: tuple | None = (ZERO, [])) -> tuple[int, str]:
+    """The sign of D_alpha(games[0]) - D_alpha(games[1]) - ... - X (X = s + sum c log(b), None: inf),
+    and D_alpha(games[0]) as text.  For alpha >= 2 or inf, D = log(r)/(alpha - 1) (log r), r the
+    largest Renyi sum over the pairs (:func:`renyi_sum`): divergences compare as r_0 against Prod
+    r_i; against X, and for KL (alpha = 1), the difference is a :class:`LogForm` over a coprime base
+    of the games' and X's integers; at a fraction alpha, by :func:`compare_bounded`."""
+    if not all(g.rational for g in games):
+        raise Malformed("Renyi claims need rational probabilities")
+    xs = [] if x is None else [y for b, _ in x[1] for y in (b.numerator, b.denominator)]
+    if isinstance(alpha, Fraction):
+        return compare_bounded(games[0], alpha, x)
+    ints = [n for g in games for nd in g.nodes if nd[0] == "answer" for r in nd[3] for n in r] if alpha == 1 else []
+    base = coprime_base(ints + xs) if alpha == 1 else None
+    d, *rest = [most([renyi_sum(g, p, alpha, base) for p in g.pairs]) for g in games]
+    beyond = x is None or any(r == INF for r in rest)
+    if d == INF or alpha == 1:
+        shown = "inf" if d == INF else "a sum of logarithms"
+    else:
+        shown = f"log({text(d)})" + (f"/{alpha - 1}" if alpha and alpha > 2 else "")
+    if d == INF or beyond:
+        return (d == INF) - beyond, shown
+    if alpha != 1 and rest:
+        return order(d, prod(rest)), shown
+    if alpha != 1:
+        d = LogForm.log(coprime_base([d.numerator, d.denominator] + xs), d, Fraction(1, alpha - 1) if alpha else ONE)
+    s, terms = x or (ZERO, [])  # d - s - sum c log(b) - sum of the rest
+    diff = sum([LogForm.log(d.base, b, -c) for b, c in terms] + [r.scale(-1) for r in rest], d + LogForm(d.base, -s))
+    return diff.sign(), f"D = {shown}"
+
+
+def compare_bounded(game: Game, alpha: Fraction, x: tuple | None) -> tuple[int, str]:
+    """The sign of D_alpha - X at a non-integer alpha (D_alpha = log(r)/(alpha - 1) is transcendental
+    in general): from the bounds on r (:func:`renyi_iv`) and on the logarithms, at 64, 128, ... bits
+    until they decide it (beyond --max-precision: Malformed; an equality is never decided)."""
+    top = renyi_iv(game, alpha, 1)
+    if top == INF or x is None:
+        return (top == INF) - (x is None), "D = inf" if top == INF else "D is finite"
+    bound = LogForm([b for b, _ in x[1]], x[0], {k: c for k, (_, c) in enumerate(x[1])})
+
+    def iv(p: int) -> tuple:  # (the series of a logarithm of a p-bit number costs about p^3 bit operations)
+        spend("steps", (p // 64 + 1) ** 3 * 128, f"bounds on D_{alpha}")
+        lo, hi = renyi_iv(game, alpha, p)
+        if not lo:
+            return -ONE, ONE
+        (a, _), (_, b), (xl, xh) = log_iv(Fraction(lo, 1 << p), p), log_iv(Fraction(hi, 1 << p), p), bound.iv(p)
+        return a / (alpha - 1) - xh, b / (alpha - 1) - xl
+
+    return decide(iv, f"D_{alpha} minus the bound"), f"D_{alpha} bounded by integer roots and logarithms"
+
+
+def bounded_range(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
+    """M is eps-BR (Dong, Durfee & Rogers 2020, Def. 2.2): every pair's BR-range (:func:`br_ratio`) <= eps."""
+    game, adv = game_of(games, claim.get("of")), field(claim, "adversaries", str, "claim")
+    if adv not in ("deterministic", "randomized"):
+        raise Malformed("claim.adversaries: deterministic or randomized")
+    r = most([br_ratio(game, p, adv == "deterministic") for p in game.pairs])
+    facts, suffix = f"BR-range({text(game.name)}) = {log_text(r)}", " (randomized adversaries)" * (adv == "randomized")
+    if kind == "br_range":
+        target = param(claim, "equals", kind="lam")
+        return facts, f"BR-range({text(game.name)}) = {log_text(target)}{suffix}", order(r, target) == 0
+    lam = param(claim, "exp_eps", kind="exp")
+    return facts, f"{text(game.name)} is {NOT}{log_text(lam)}-BR{suffix}", order(r, lam) <= 0
+
+
+HANDLERS.update({"renyi": (renyi, set()), **dict.fromkeys(["bounded_range", "br_range"], (bounded_range, set()))})
+NEGATED.add("bounded_range")
