@@ -157,6 +157,34 @@ def claim_truth(cert: dict) -> bool:
         res = enumerator.renyi(mechs[claim["of"]], INF if alpha == INF else int(alpha), max_strategies=200_000)
         sign = _cmp(res.value, bound)
         return {"equals": sign == 0, "at_most": sign <= 0, "exceeds": sign > 0}[claim["relation"]]
+    if kind == "conversion":  # PrivLoss(M, delta) <= the theorem's bound (Mironov 2017; Canonne-Kamath-Steinke 2020)
+        delta, a, lam = (
+            number_of(claim["delta"], L),
+            Fraction(claim["alpha"]),
+            p.least_lambda(number_of(claim["delta"], L)),
+        )
+        if lam == INF:
+            return False  # (a finite D_alpha would bound it: the theorems)
+        logs = [(lam, 1), (delta, 1 / (a - 1))] + [((a - 1) / a, -1), (a, 1 / (a - 1))] * claim["theorem"].endswith(
+            "cks"
+        )
+        x = log_linear(0, logs)  # X = log(e^PrivLoss) less the bound's terms beyond D_alpha
+        if a.denominator == 1:
+            return _cmp(enumerator.renyi(mechs[claim["of"]], int(a), max_strategies=200_000).value, x) >= 0
+        from exactdp.analysis.renyi_real import compare
+
+        sign = compare(mechs[claim["of"]], a, x)[0]
+        assert sign is not None, "exactdp leaves the mutated claim undecided"
+        return sign >= 0
+    if kind == "tradeoff":  # 1 - C(alpha), C the enumerator's envelope chain, b = P_x'(T) (Dong-Roth-Su 2022)
+        alpha, bound, env = number_of(claim["alpha"], L), number_of(claim["bound"], L), p.envelope
+        b, a = Q(0), env.top
+        for r, w in env.edges:
+            if _cmp(b + w, alpha) >= 0:
+                break
+            b, a = b + w, a + r * w
+        c = _cmp(1 - a - r * (alpha - b), bound)
+        return {"equals": c == 0, "at_least": c >= 0, "at_most": c <= 0}[claim["relation"]]
     if kind in ("simulates_rr", "not_simulates_rr"):
         # T exists for a pair iff the pair is (eps, delta)-DP (post-processing; Thm 1.10 and
         # Lyu 2022 / Vadhan-Zhang 2023 for delta > 0)

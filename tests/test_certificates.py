@@ -112,6 +112,13 @@ claims:
   - gdp: {of: R, mu: 1.2}
   - gdp: {of: R, mu: 1.4}   # RR_(log 3): T has the vertex (1/4, 1/4), G_mu(1/4) <= 1/4 iff mu >= 2 Phi^-1(3/4) ~ 1.349
   - not_gdp: {of: K, mu: 3}
+  - tradeoff: {of: R, alpha: 1/4, equals: 1/4}   # RR_(log 3): T's vertices (0, 1), (1/4, 1/4), (1, 0)
+  - tradeoff: {of: R, alpha: 1/8, at_least: 1/2}   # T(1/8) = 1 - 3/8 = 5/8 on the first edge
+  - tradeoff: {of: R, alpha: 1/2, at_most: 1/7}   # false: T(1/2) = 1 - (3/4 + (1/4)(1/3)) = 1/6
+  - tradeoff: {of: K, alpha: 0, equals: 1/2}   # key0 (possible under x0 only) has P = 1/2: T(0) = 1/2
+  - conversion: {of: R, theorem: renyi-to-dp, alpha: 2, delta: 1/10}   # log(13/5) <= log(7/3) + log(10)
+  - conversion: {of: M, theorem: renyi-to-dp-cks, alpha: 3, delta: 1/100}
+  - conversion: {of: R, theorem: renyi-to-dp, alpha: 3/2, delta: 1/4}   # a fraction: decided by bounds
 """
 
 DECIMAL_CASE = """
@@ -130,6 +137,7 @@ claims:
   - not_dp: {of: F, eps: 0.12345678901234, delta: 0.01}
   - bounded_range: {of: E, eps: 1}
   - composition: {components: [E, E], theorem: basic}
+  - tradeoff: {of: E, alpha: 1/(1 + exp(0.5)), equals: 1/(1 + exp(0.5))}   # RR's vertex (1/(1 + e^eps), e^eps/(1 + e^eps))
 """
 
 
@@ -173,11 +181,11 @@ def test_pool_covers_every_kind_and_both_verdicts(pool):
     kinds = {(c["claim"]["kind"], c["verdict"]) for c in pool}
     # the kinds the checker has no check for say why (tests/test_cli_certify.py); calibrate and
     # counterexample are about symbols only
-    uncertified = {"zcdp", "not_zcdp", "conversion", "tradeoff", "calibrate", "counterexample"}
+    uncertified = {"zcdp", "not_zcdp", "calibrate", "counterexample"}
     assert {k for k, _ in kinds} == set(CLAIMS) - uncertified, set(CLAIMS) ^ {k for k, _ in kinds}
     for kind in ("privloss", "dp", "delta", "profile_le", "profile_eq", "fdp", "not_fdp", "renyi", "simulates_rr"):
         assert {(kind, "holds"), (kind, "fails")} <= kinds, kind
-    for kind in ("composition", "bounded_range", "br_range", "gdp"):
+    for kind in ("composition", "bounded_range", "br_range", "gdp", "tradeoff"):
         assert {(kind, "holds"), (kind, "fails")} <= kinds, kind
     assert ("not_dp", "holds") in kinds and ("not_simulates_rr", "holds") in kinds
     assert any("farkas" in c["proof"] for c in pool) and any("simulation" in c["proof"] for c in pool)
@@ -264,7 +272,7 @@ def _mutations(value):
 
 
 _RELATIONS = {
-    "relation": ["equals", "at_most", "exceeds"],
+    "relation": ["equals", "at_most", "at_least", "exceeds"],
     "verdict": ["holds", "fails"],
     "adversaries": ["deterministic", "randomized"],
 }

@@ -4,7 +4,7 @@ accepts every certificate.  Claims without a certificate are symbolic ones the c
 for every value (several symbols, irrational break points, calibrated sets, transcendental or
 Renyi values, composition theorems over a symbol), a claim
 at one eps on a game whose histories reach the checker's default --max-states, and the kinds and
-cases the checker does not recompute (zCDP, conversions, trade-off points, Renyi values known by
+cases the checker does not recompute (zCDP and zcdp-to-dp conversions, Renyi values known by
 certified enclosures or on probabilities in Q(e^(1/L)), non-adaptive adversaries, named composition
 bounds), each with its reason.
 
@@ -39,14 +39,14 @@ NO_CERTIFICATE_REASONS = re.compile(
     r"|the calibrated set has a single point \(.*\): the checker.s sets are unions of intervals"
     r"|a delta claim false on an interval: the checker certifies its failure only at a value"
     r"|a composition theorem with a symbol: the checker recomputes the theorem's bound from numbers"
-    r"|(zcdp|not_zcdp|conversion|tradeoff) claims have no certificate yet: the checker"
+    r"|(zcdp|not_zcdp) claims have no certificate yet: the checker"
+    r"|conversion claims with zcdp-to-dp have no certificate yet: the premise \(rho-zCDP\)"
     r"|(zcdp|not_zcdp) claims have no certificate yet: zCDP bounds D_alpha at every real order"
     r"|zCDP with a symbol: zCDP bounds D_alpha at every real order, and the checker bounds one order at a time"
     r"|at a non-integer order is transcendental in general \(exactdp decides it by a certified enclosure\)"
     r"|Renyi certificates need rational probabilities: these lie in Q\(e\^\(1/L\)\)"
     r"|non-adaptive adversaries have no certificate yet: the checker's games give the adversary every choice"
     r"|named bounds, times or sequential interleaving have no certificate"
-    r"|a trade-off value with a symbol: the checker computes T\(M\) at a given alpha for no game"
     r"|a conversion theorem with a symbol: the checker evaluates no conversion theorem"
     r"|a value lies in Q\(e\^\(1/L\)\) \(a decimal eps, or e\^q in a bound\): the checker's cells hold rational"
 )

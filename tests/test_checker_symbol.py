@@ -28,12 +28,12 @@ from exactdp.claims import HOLDS, Analysis
 from exactdp.claims.parametric import analysis_at, claim_at
 
 CASES = Path(__file__).resolve().parents[1] / "cases" / "parametric"
-FILES = ("kfold-rr.yaml", "two-round-break-point.yaml", "bounded-range-rr.yaml", "rr-eps-delta.yaml")
+FILES = ("kfold-rr.yaml", "two-round-break-point.yaml", "bounded-range-rr.yaml", "rr-eps-delta.yaml", "tradeoff-rr.yaml")
 
 
 @pytest.fixture(scope="module")
 def certs(tmp_path_factory) -> dict:
-    """Every certificate certify writes for three parametric cases, by "<stem>/<file name>"."""
+    """Every certificate certify writes for five parametric cases, by "<stem>/<file name>"."""
     out = tmp_path_factory.mktemp("symcerts")
     _, writer = certify_paths([CASES / f for f in FILES], out)
     return {f"{p.parent.name}/{p.name}": json.loads(p.read_text()) for p, _ in writer.written}
@@ -175,6 +175,13 @@ def mutants(certs: dict) -> list[tuple[str, dict, str]]:
     node = m["games"]["M2"]["nodes"][1]["answer"]
     node[0][1][0] = "0,2/1,1"  # 2E/(1 + E): not a distribution
     out.append(("a game that is not a distribution", m, "not a distribution"))
+    t = certs["tradeoff-rr/1-tradeoff.json"]  # T(RR_E)(1/4) = 1 - E/4 for 1 < E <= 3
+    m = copy.deepcopy(t)
+    m["claim"]["bound"] = "5,-1/5"  # 1 - E/5
+    out.append(("a trade-off value changed", m, "it fails"))
+    m = copy.deepcopy(t)
+    m["claim"]["alpha"] = "1/2"  # T(1/2) = 1/(2E), never 1 - E/4 on 1 < E <= 3 (E = 2 +- sqrt(2))
+    out.append(("a trade-off point moved", m, "it fails"))
     return out
 
 

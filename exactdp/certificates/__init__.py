@@ -20,11 +20,12 @@ if TYPE_CHECKING:  # declared once; imported on first use (start-up: exactdp.laz
         privloss_certificate,
         profile_certificate,
         simulation_certificate,
+        tradeoff_certificate,
     )
     from .compose import composition_certificate
     from .document import case_sha256, certificate_path, dumps_certificate, games_document, wrap
     from .game import ExportedGame, export_game
-    from .renyi import renyi_certificate
+    from .renyi import conversion_certificate, renyi_certificate
     from .symbolic import Engines, symbol_doc, symbolic_certificate, symbolic_game
 
 __all__ = [
@@ -44,9 +45,11 @@ __all__ = [
     "profile_certificate",
     "simulation_certificate",
     "gdp_certificate",
+    "tradeoff_certificate",
     "br_certificate",
     "composition_certificate",
     "renyi_certificate",
+    "conversion_certificate",
     "Engines",
     "symbolic_certificate",
     "symbolic_game",

@@ -6,8 +6,8 @@ results; the ``certify`` pipeline compares it with the claim's verdict.  What ea
 * claims at one e^ε (``dp``, ``not_dp``, ``delta``, ``privloss``): nothing but the game and, for
   PrivLoss, its value — the checker computes δ(λ) and its left derivative at λ itself; an e^ε
   outside the certificate's field gets a rational ``bracket`` on the right side of it;
-* ``profile_le``/``profile_eq``/``fdp``/``not_fdp``, ``gdp``/``not_gdp``, ``renyi``, bounded range:
-  the games only (the checker computes the profiles, divergences and ranges itself);
+* ``profile_le``/``profile_eq``/``fdp``/``not_fdp``, ``gdp``/``not_gdp``, ``tradeoff``, ``renyi``,
+  bounded range: the games only (the checker computes the profiles, divergences and ranges itself);
 * ``simulates_rr``: T's table per adjacent pair, or per pair without T the Farkas multipliers or
   the pair breaking (ε, δ)-DP (:mod:`.simulation`);
 * ``composition``: the components' games, their (ε_i, δ_i) and PrivLoss of the composition; the
@@ -43,6 +43,7 @@ __all__ = [
     "profile_certificate",
     "simulation_certificate",
     "gdp_certificate",
+    "tradeoff_certificate",
     "br_certificate",
 ]
 
@@ -158,6 +159,15 @@ def gdp_certificate(src: Source, of: Any, mu: Any, negated: bool, holds: bool) -
     them with G_μ); ``holds`` is exactdp's verdict."""
     g, _ = _game(src, of)
     claim = {"kind": "not_gdp" if negated else "gdp", "of": g.name, "mu": _num(mu)}
+    return _body(claim, holds, [g], {}, "computed by the checker")
+
+
+def tradeoff_certificate(src: Source, of: Any, alpha: Any, relation: str, bound: Any, holds: bool) -> dict:
+    """``tradeoff: {alpha: a, equals|at_least|at_most: b}``: the game (the checker computes T(M)(a)
+    from the vertices of the envelope's chain, Dong, Roth & Su 2022, Def. 2.1); ``holds`` is
+    exactdp's verdict."""
+    g, _ = _game(src, of)
+    claim = {"kind": "tradeoff", "of": g.name, "alpha": _num(alpha), "relation": relation, "bound": _num(bound)}
     return _body(claim, holds, [g], {}, "computed by the checker")
 
 

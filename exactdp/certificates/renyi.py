@@ -24,9 +24,10 @@ from ..numbers.ladder import is_inf
 from ..numbers.loglinear import as_log_linear
 from ..numbers.rational import Q
 from .base import NoCertificate, Source
-from .build import _body, _game
+from .build import _body, _game, _num
+from .game import check_point_states
 
-__all__ = ["renyi_certificate", "enclosure_reason", "bounded_certificate"]
+__all__ = ["renyi_certificate", "conversion_certificate", "enclosure_reason", "bounded_certificate"]
 
 MAX_ORDER = 10_000  # the largest alpha the checker accepts
 MAX_BITS = 1_000_000  # the checker's default --max-bits
@@ -36,16 +37,9 @@ def renyi_certificate(src: Source, of: Any, alpha: Any, relation: str, target: A
     """``renyi: {alpha: a, equals|at_most|exceeds: X}`` as the checker states it; ``holds`` is
     exactdp's verdict, which the checker re-derives from the game; ``res`` is exactdp's value (a
     RenyiResult, or for a fraction α, which the checker bounds, a CertifiedRenyi enclosure)."""
-    if not is_inf(alpha) and int(alpha) > MAX_ORDER:
-        raise NoCertificate(f"orders above {MAX_ORDER} have no certificate: the checker bounds the powers it computes")
-    worst = res.worst_pair() if isinstance(res, RenyiResult) else None
-    if worst is not None and not is_inf(worst.total) and ladder.bits(worst.total) * 4 > MAX_BITS:
-        raise NoCertificate(
-            f"the Renyi sum has about {ladder.bits(worst.total)} bits: more than the checker's --max-bits allows"
-        )
+    _guard(alpha, res)
     g, _ = _game(src, of)
-    if any(not hasattr(p, "numerator") for nd in g.doc["nodes"] for _, row, _ in nd.get("answer", []) for p in row):
-        raise NoCertificate(_FIELD_REASON)
+    _rational(g)
     claim = {
         "kind": "renyi",
         "of": g.name,
@@ -54,6 +48,35 @@ def renyi_certificate(src: Source, of: Any, alpha: Any, relation: str, target: A
         "bound": _bound(target),
     }
     return _body(claim, holds, [g], {}, f"D = {res.value}")
+
+
+def conversion_certificate(src: Source, of: Any, theorem: str, alpha: Any, delta: Any, holds: bool, res: Any) -> dict:
+    """``conversion: {theorem: renyi-to-dp | renyi-to-dp-cks, alpha: a, delta: d}``: the game and
+    e^PrivLoss(M, d), which the checker pins as for ``privloss``; it recomputes D_a and the
+    theorem's bound (Mironov 2017, Prop. 3; Canonne, Kamath & Steinke 2020, Prop. 12) itself."""
+    _guard(alpha, res)
+    g, prof = _game(src, of)
+    _rational(g)
+    check_point_states(g)
+    claim = {"kind": "conversion", "of": g.name, "theorem": theorem, "alpha": str(alpha), "delta": _num(delta)}
+    lam = prof.least_lambda(delta)
+    return _body(claim, holds, [g], {"exp_privloss": lam}, f"e^PrivLoss = {lam}, D = {res.value}")
+
+
+def _guard(alpha: Any, res: Any) -> None:
+    """Orders and sums beyond what the checker accepts by default have no certificate."""
+    if not is_inf(alpha) and int(alpha) > MAX_ORDER:
+        raise NoCertificate(f"orders above {MAX_ORDER} have no certificate: the checker bounds the powers it computes")
+    worst = res.worst_pair() if isinstance(res, RenyiResult) else None
+    if worst is not None and not is_inf(worst.total) and ladder.bits(worst.total) * 4 > MAX_BITS:
+        raise NoCertificate(
+            f"the Renyi sum has about {ladder.bits(worst.total)} bits: more than the checker's --max-bits allows"
+        )
+
+
+def _rational(g: Any) -> None:
+    if any(not hasattr(p, "numerator") for nd in g.doc["nodes"] for _, row, _ in nd.get("answer", []) for p in row):
+        raise NoCertificate(_FIELD_REASON)
 
 
 _FIELD_REASON = (

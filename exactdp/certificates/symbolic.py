@@ -64,6 +64,7 @@ _VALUES: dict[str, dict[str, tuple[tuple[str, ...], bool]]] = {
     "not_bounded_range": {"exp_eps": (("eps",), True)},
     "br_range": {"equals": (("equals",), True)},
     **dict.fromkeys(["profile_le", "profile_eq", "fdp", "not_fdp"], {}),
+    "tradeoff": {"alpha": (("alpha",), False), "bound": (("equals", "at_least", "at_most"), False)},
 }
 _WHY = {
     "renyi": "a Renyi or KL divergence with a symbol: the checker compares logarithms by rational bounds, which "
@@ -71,8 +72,6 @@ _WHY = {
     "composition": "a composition theorem with a symbol: the checker recomputes the theorem's bound from numbers",
     "gdp": "Gaussian DP is transcendental in the symbol (Phi): no exact cells",
     "simulates_rr": "a simulation of RR with a symbol: the checker's tables and Farkas multipliers are numbers",
-    "tradeoff": "a trade-off value with a symbol: the checker computes T(M) at a given alpha for no game, numeric "
-    "or symbolic",
     "conversion": "a conversion theorem with a symbol: the checker evaluates no conversion theorem",
     "zcdp": "zCDP with a symbol: zCDP bounds D_alpha at every real order, and the checker bounds one order at a time",
 }

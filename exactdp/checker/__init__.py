@@ -5,10 +5,12 @@ engines, SymPy, gmpy2, mpmath or FLINT, only Python and these files.  Run it as
 ``python -I -S checker CERT_OR_DIR...`` (this folder, copied anywhere) or as ``exactdp-check``.
 
 What a referee reads: ``core.py``, on which every certificate relies, and the module of each claim
-kind they check (each states what it relies on):
+kind they check (each states what it relies on)::
 
-    core.py          reading, limits, exact numbers, games, delta; PrivLoss, DP, delta, profiles, f-DP
-    divergences.py   Renyi and KL divergences, bounded range
+    core.py          reading, limits, exact numbers, games, delta; PrivLoss, DP, delta, profiles, f-DP,
+                     trade-off values
+    divergences.py   Renyi and KL divergences, conversions to (eps, delta)-DP
+    bounded_range.py bounded range
     gdp.py           Gaussian DP
     simulation.py    post-processings of randomized response (Vadhan & Wang 2021, Thm 1.10)
     composition.py   composition theorems (with divergences.py for theorem renyi)
@@ -18,7 +20,7 @@ kind they check (each states what it relies on):
 
 from __future__ import annotations
 
-from . import composition, core, divergences, gdp, simulation, symbol  # noqa: F401  (each registers its kinds)
+from . import bounded_range, composition, core, divergences, gdp, simulation, symbol  # noqa: F401  (each registers its kinds)
 from .cli import fingerprints, load, main, show, symbol_fingerprints
 from .core import DEFAULT_LIMITS, LIMITS, Malformed, OtherCase, Rejected, check_certificate, read_games
 from .symbol import SignChange

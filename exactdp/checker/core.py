@@ -1,6 +1,6 @@
 r"""The checker's core, which every certificate relies on: reading, limits, exact numbers (Q and
 Q(t), t = e^(1/L)), the games, delta at one lam and at every lam, and the claims about them
-(PrivLoss, (eps, delta)-DP, delta, profiles, f-DP), then :func:`check_certificate`.  The other
+(PrivLoss, (eps, delta)-DP, delta, profiles, f-DP, trade-off values), then :func:`check_certificate`.  The other
 claim kinds register their checks from their own modules (:data:`HANDLERS`).
 
 A game is a finite DAG of adversary choices (``ask``), answers with one exact probability per
@@ -597,6 +597,11 @@ def fingerprint(game: Game) -> str:
     return hashlib.sha256(json.dumps(doc, separators=(",", ":"), ensure_ascii=False).encode()).hexdigest()
 
 
+def most(values: list) -> Any:
+    """The largest of numbers or of LogForms (compared by their signs), or INF if one is."""
+    return INF if any(v == INF for v in values) else max(values)
+
+
 # --- delta at one lam: the induction itself ------------------------------------------------------
 def hockey(game: Game, pair: tuple, lam: Any) -> tuple[Any, Any]:
     """(delta(lam), its left derivative) for the ordered pair (x, x') = ``pair`` and a finite lam >= 0.
@@ -765,12 +770,13 @@ def privloss(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
 
 
 def relation(claim: dict, allowed: list) -> tuple:
-    """claim.relation, one of ``allowed`` (equals, at_most, exceeds): =, <= or >, and its test on
-    the sign of value - bound."""
+    """claim.relation, one of ``allowed`` (equals, at_most, at_least, exceeds): =, <=, >= or >, and
+    its test on the sign of value - bound."""
     rel = field(claim, "relation", str, "claim")
     if rel not in allowed:
         raise Malformed(f"claim.relation: {' or '.join(allowed)}")
-    tests = {"equals": ("=", lambda c: c == 0), "at_most": ("<=", lambda c: c <= 0), "exceeds": (">", lambda c: c > 0)}
+    tests = {"equals": ("=", lambda c: c == 0), "at_most": ("<=", lambda c: c <= 0)}
+    tests.update(at_least=(">=", lambda c: c >= 0), exceeds=(">", lambda c: c > 0))
     return tests[rel]
 
 
@@ -825,12 +831,27 @@ def profile(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     return "compared at every bend and in the limit", statement, True
 
 
+def tradeoff(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
+    """T(M)(alpha) against a bound (Dong, Roth & Su 2022, Def. 2.1): the test rejecting on an
+    event T has type I error P_x'(T) and type II error 1 - P_x(T), so T(M)(alpha) = 1 - C(alpha),
+    C the envelope's chain as a function of b = P_x'(T), linear between its vertices (a test
+    mixing the two vertices' tests by a coin)."""
+    game, alpha = game_of(games, claim.get("of")), param(claim, "alpha", kind="prob")
+    (rel, test), bound = relation(claim, ["equals", "at_least", "at_most"]), param(claim, "bound", kind="prob")
+    pts = vertices(*envelope(game))
+    (b0, a0), (b1, a1) = next((u, v) for u, v in zip(pts, pts[1:]) if order(v[0], alpha) >= 0)
+    t = 1 - a0 - (a1 - a0) * (alpha - b0) / (b1 - b0)
+    facts = f"T({text(game.name)})({text(alpha)}) = {text(t)}, between the vertices at {text(b0)} and {text(b1)}"
+    return facts, f"T({text(game.name)})({text(alpha)}) {rel} {text(bound)}", test(order(t, bound))
+
+
 # claim kind: its check and the proof objects it reads; the other kinds are added by their modules
 HANDLERS = {
     "privloss": (privloss, {"exp_privloss"}),
     "dp": (dp, {"bracket"}),
     "delta": (dp, set()),
     **dict.fromkeys(["profile_le", "profile_eq", "fdp"], (profile, set())),
+    "tradeoff": (tradeoff, set()),
 }
 NEGATED, NOT = {"dp", "fdp"}, "\0"  # the kinds with a not_ form (not_dp, ...); NOT marks where "not " goes
 

@@ -1,6 +1,5 @@
-r"""Renyi and KL divergences and bounded range, recomputed from the games (claim kinds ``renyi``,
-``bounded_range``, ``not_bounded_range``, ``br_range``; and the comparisons of composition
-``theorem: renyi``).  Relies on core.py: a referee of these kinds reads both.
+r"""Renyi and KL divergences, recomputed from the games (claim kinds ``renyi`` and ``conversion``;
+and the comparisons of composition ``theorem: renyi``).  Relies on core.py: a referee of these kinds reads both.
 
 Logarithms are bounded by the atanh series with an explicit remainder; KL divergences and
 differences of logarithms are linear forms in the logarithms of a coprime base of integers, zero
@@ -17,8 +16,6 @@ from .core import (
     HANDLERS,
     INF,
     LIMITS,
-    NEGATED,
-    NOT,
     ONE,
     ZERO,
     Game,
@@ -29,10 +26,11 @@ from .core import (
     expect,
     field,
     game_of,
-    log_text,
+    most,
     number,
     order,
     param,
+    pinned,
     relation,
     rounded,
     series,
@@ -41,7 +39,7 @@ from .core import (
     too_large,
 )
 
-__all__ = ["renyi", "bounded_range", "compare_divergence", "renyi_order"]
+__all__ = ["renyi", "conversion", "compare_divergence", "renyi_order"]
 
 
 def log_iv(x: Fraction, p: int) -> tuple[Fraction, Fraction]:
@@ -58,11 +56,6 @@ def log_iv(x: Fraction, p: int) -> tuple[Fraction, Fraction]:
     ylo, yhi = rounded(y, q, False), rounded(y, q, True)
     l2 = atanh2(Fraction(1, 3), 0 if k >= 0 else 1), atanh2(Fraction(1, 3), 1 if k >= 0 else 0)
     return atanh2((ylo - 1) / (ylo + 1), 0) + k * l2[0], atanh2((yhi - 1) / (yhi + 1), 1) + k * l2[1]
-
-
-def most(values: list) -> Any:
-    """The largest of numbers or of LogForms (compared by their signs), or INF if one is."""
-    return INF if any(v == INF for v in values) else max(values)
 
 
 # --- Renyi divergence, KL divergence, bounded range: recomputed from the game ---------------------
@@ -239,32 +232,6 @@ def renyi_iv(game: Game, alpha: Fraction, p: int) -> Any:
     return INF if INF in out else (max(x[0] for x in out), max(x[1] for x in out))
 
 
-def br_ratio(game: Game, pair: tuple, deterministic: bool) -> Any:
-    """e^(BR-range) for one ordered pair (Dong, Durfee & Rogers 2020, Def. 2.2): the largest ratio
-    P_x(w1)/P_x'(w1) over P_x(w2)/P_x'(w2) for views w1, w2 of one deterministic adversary (or any
-    two views, for randomized ones); inf when a view has ratio 0 or inf.  Two views of one strategy
-    first differ at an answer: the largest ratio on from answer a over the smallest on from b != a
-    (the prefix cancels); HI(v), LO(v), the extreme ratios of a continuation, are one pass."""
-    (i, j), reach = pair, {game.root}  # the nodes that views with P_x, P_x' > 0 reach
-    for k in range(game.root, -1, -1):
-        for row, c in zip(game.probs(k), game.nodes[k][-1]) if k in reach else ():
-            if bool(row[i]) != bool(row[j]):
-                return INF  # a view impossible under exactly one dataset: ratio 0 or inf
-            if row[i]:
-                reach.add(c)
-    hi, lo, best = list[Any](), list[Any](), ONE
-    for k, nd in enumerate(game.nodes):
-        opts = [(r[i] / r[j], c) for r, c in zip(game.probs(k), nd[-1]) if r[i] and r[j]]
-        hs, ls = [q * hi[c] for q, c in opts], [q * lo[c] for q, c in opts]
-        hi.append(max(hs) if hs else ONE)
-        lo.append(min(ls) if ls else ONE)
-        if nd[0] == "answer" and k in reach and len(ls) > 1:
-            m = min(range(len(ls)), key=lambda a: ls[a])
-            second = min(x for a, x in enumerate(ls) if a != m)
-            best = max([best] + [h / (ls[m] if a != m else second) for a, h in enumerate(hs)])
-    return best if deterministic else hi[game.root] / lo[game.root]
-
-
 def renyi(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     """D_alpha(M) (Mironov 2017, Def. 3) against X = s + sum c log(b) (:func:`compare_divergence`)."""
     game, x = game_of(games, claim.get("of")), bound_terms(claim.get("bound"), "claim.bound")
@@ -335,19 +302,23 @@ def compare_bounded(game: Game, alpha: Fraction, x: tuple | None) -> tuple[int, 
     return decide(iv, f"D_{alpha} minus the bound"), f"D_{alpha} bounded by integer roots and logarithms"
 
 
-def bounded_range(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
-    """M is eps-BR (Dong, Durfee & Rogers 2020, Def. 2.2): every pair's BR-range (:func:`br_ratio`) <= eps."""
-    game, adv = game_of(games, claim.get("of")), field(claim, "adversaries", str, "claim")
-    if adv not in ("deterministic", "randomized"):
-        raise Malformed("claim.adversaries: deterministic or randomized")
-    r = most([br_ratio(game, p, adv == "deterministic") for p in game.pairs])
-    facts, suffix = f"BR-range({text(game.name)}) = {log_text(r)}", " (randomized adversaries)" * (adv == "randomized")
-    if kind == "br_range":
-        target = param(claim, "equals", kind="lam")
-        return facts, f"BR-range({text(game.name)}) = {log_text(target)}{suffix}", order(r, target) == 0
-    lam = param(claim, "exp_eps", kind="exp")
-    return facts, f"{text(game.name)} is {NOT}{log_text(lam)}-BR{suffix}", order(r, lam) <= 0
+def conversion(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
+    """A conversion to (eps, delta)-DP, checked on the game: PrivLoss(M, delta) (the proof's
+    ``exp_privloss``, pinned) is at most D_alpha + log(1/delta)/(alpha - 1) (renyi-to-dp: Mironov
+    2017, Prop. 3), less log(alpha/(alpha - 1)) and less log(alpha)/(alpha - 1) for renyi-to-dp-cks
+    (Canonne, Kamath & Steinke 2020, Prop. 12): D_alpha - X >= 0 for X = log(e^PrivLoss) less the
+    bound's other terms (:func:`compare_divergence`)."""
+    game, delta = game_of(games, claim.get("of")), param(claim, "delta", kind="prob")
+    theorem, alpha = field(claim, "theorem", str, "claim"), renyi_order(claim.get("alpha"), "claim.alpha")
+    if theorem not in ("renyi-to-dp", "renyi-to-dp-cks") or alpha in (None, 1) or not 0 < delta < 1:
+        raise Malformed("claim: theorem renyi-to-dp or renyi-to-dp-cks, a finite alpha > 1 and 0 < delta < 1")
+    lam, a = param(proof, "exp_privloss", "proof", "lam"), Fraction(alpha)
+    facts, cks = pinned(game, delta, lam), [((a - 1) / a, -ONE), (a, 1 / (a - 1))]
+    x = None if lam == INF else (ZERO, [(lam, ONE), (delta, 1 / (a - 1))] + cks * theorem.endswith("cks"))
+    c, shown = compare_divergence([game], alpha, x)
+    statement = f"PrivLoss({text(game.name)}, {text(delta)}) <= the {theorem} bound at alpha = {text(alpha)}"
+    return f"{facts}; {shown}", statement, c >= 0
 
 
-HANDLERS.update({"renyi": (renyi, set()), **dict.fromkeys(["bounded_range", "br_range"], (bounded_range, set()))})
-NEGATED.add("bounded_range")
+HANDLERS["renyi"] = (renyi, set())
+HANDLERS["conversion"] = (conversion, {"exp_privloss"})

@@ -24,7 +24,6 @@ from .. import certificates as _cert
 from ..analysis.gdp import check_gdp, tight_mu
 from ..analysis.tradeoff import compare, envelope_tradeoff
 from ..analysis.tradeoff_points import TradeoffPoint, tradeoff_point
-from ..certificates import NoCertificate
 from ..forms.fields import FieldProblem, Label, Prob, Rational, arg
 from ..numbers import ladder
 from ..numbers.certified import decimal_digits_of
@@ -221,12 +220,10 @@ class TradeoffClaim(Claim):
         return {"alpha": ladder.text(self.alpha), key: ladder.text(b)}
 
     def certificate(self, an: Analysis) -> dict | None:
-        """No certificate (:class:`~exactdp.certificates.NoCertificate` says why): the checker
-        computes T(M)'s vertices (gdp claims) but reads no point of T(M) at a given alpha."""
-        raise NoCertificate(
-            "tradeoff claims have no certificate yet: the checker computes the vertices of T(M) for gdp claims, "
-            "not its value at a given alpha"
-        )
+        """The game; the checker computes T(M)(alpha) from the vertices of the envelope's chain."""
+        v = self.check(an)
+        key, _, b = self._rel()
+        return _cert.tradeoff_certificate(an, self.subject, self.alpha, key, b, v.status == HOLDS)
 
     def check(self, an: Analysis) -> Verdict:
         pt = an.cached(

@@ -260,16 +260,20 @@ class ConversionClaim(Claim):
         return out
 
     def certificate(self, an: Analysis) -> dict | None:
-        """No certificate (:class:`~exactdp.certificates.NoCertificate` says why): the checker
-        evaluates no conversion theorem."""
-        why = (
-            "the premise (rho-zCDP, a condition at every real order) and the bound rho + 2*sqrt(rho*log(1/delta)) lie"
-            if self.theorem == "zcdp-to-dp"
-            else f"the bound, D_{ladder.short(self.alpha)} plus logarithms of delta and of the order, lies"
-        )
-        raise NoCertificate(
-            f"conversion claims have no certificate yet: the checker evaluates no conversion theorem ({why} "
-            "outside its exact arithmetic)"
+        """The game and e^PrivLoss(M, delta); the checker recomputes D_alpha and the bound of
+        renyi-to-dp or renyi-to-dp-cks.  zcdp-to-dp has none (:class:`~exactdp.certificates.
+        NoCertificate` says why): its premise is a condition at every real order."""
+        if self.theorem == "zcdp-to-dp":
+            raise NoCertificate(
+                "conversion claims with zcdp-to-dp have no certificate yet: the premise (rho-zCDP) is a condition at "
+                "every real order, and the bound rho + 2*sqrt(rho*log(1/delta)) lies outside the checker's exact "
+                "arithmetic"
+            )
+        status, res, mech = self.check(an).status, renyi_value(an, self.subject, self.alpha), an.mech(self.subject)
+        if status not in (HOLDS, FAILS) or not (isinstance(res, RenyiResult) or bounded_certificate(mech, self.alpha)):
+            raise NoCertificate(enclosure_reason(mech, self.alpha, status))
+        return _cert.conversion_certificate(
+            an, self.subject, self.theorem, self.alpha, self.delta, status == HOLDS, res
         )
 
     def check(self, an: Analysis) -> Verdict:
