@@ -28,7 +28,13 @@ from exactdp.claims import HOLDS, Analysis
 from exactdp.claims.parametric import analysis_at, claim_at
 
 CASES = Path(__file__).resolve().parents[1] / "cases" / "parametric"
-FILES = ("kfold-rr.yaml", "two-round-break-point.yaml", "bounded-range-rr.yaml", "rr-eps-delta.yaml", "tradeoff-rr.yaml")
+FILES = (
+    "kfold-rr.yaml",
+    "two-round-break-point.yaml",
+    "bounded-range-rr.yaml",
+    "rr-eps-delta.yaml",
+    "tradeoff-rr.yaml",
+)
 
 
 @pytest.fixture(scope="module")
