@@ -137,6 +137,9 @@ claims:
   - not_dp: {of: F, eps: 0.12345678901234, delta: 0.01}
   - bounded_range: {of: E, eps: 1}
   - composition: {components: [E, E], theorem: basic}
+  - renyi: {of: E, alpha: inf, equals: 0.5}   # the largest ratio is e^0.5 = t: log(t) = 1/2 exactly
+  - renyi: {of: E, alpha: 2, at_most: 0.23}   # D_2 = log((t^2 - t + 1)/t) = 0.2274..., t = e^0.5
+  - renyi: {of: E, alpha: 2, at_most: 0.22}
   - tradeoff: {of: E, alpha: 1/(1 + exp(0.5)), equals: 1/(1 + exp(0.5))}   # RR's vertex (1/(1 + e^eps), e^eps/(1 + e^eps))
 """
 
@@ -252,6 +255,24 @@ def test_random_mechanisms(m, n, kind, lam, delta, data):
     cert = roundtrip(wrap_body(body))
     checker.check_certificate(cert)
     assert claim_truth(cert) == (cert["verdict"] == "holds")
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    eps=st.sampled_from(["0.1", "0.5", "1.2"]),
+    alpha=st.sampled_from(["2", "3", "inf"]),
+    bound=st.fractions(min_value=0, max_value=2, max_denominator=50),
+)
+def test_renyi_over_q_t_agrees_with_exactdp(eps, alpha, bound):
+    """D_alpha of a composition of decimal-eps RRs: the checker's sums over Q(e^(1/10)), signed
+    exactly or by bounds, against exactdp's verdict (certify_text asserts they agree)."""
+    text = (
+        f"exactdp: 1\nname: f\nmechanisms:\n  E: {{rr: {{eps: {eps}}}}}\n  C: {{compose: [E, {{rr: {{eps: 0.3}}}}]}}\n"
+        f"claims:\n  - renyi: {{of: C, alpha: {alpha}, at_most: {bound}}}\n"
+    )
+    (cert,) = certify_text(text)
+    assert cert.get("field") == "exp(1/10)"
+    checker.check_certificate(roundtrip(cert))
 
 
 # --- mutation --------------------------------------------------------------------------------

@@ -219,11 +219,11 @@ def test_safe_names_never_leave_the_folder():
 
 def test_claims_the_checker_cannot_recompute_are_listed_with_their_reason(tmp_path: Path):
     """Every claim the checker has no check for is listed with why, never certified nor lost:
-    a Renyi value on probabilities in Q(e^(1/L)), zCDP and non-adaptive adversaries; the exact
+    a KL divergence on probabilities in Q(e^(1/L)), zCDP and non-adaptive adversaries; the exact
     D_2 of the same mechanism gets its certificate, as do the conversion, the trade-off point and
     D_3/2 (D_3/2 = 2 log(5 sqrt(3)/6) ~ 0.73397 > 0.7339: the checker bounds it).
     (Values: RR with e^eps = 3, see cases/libraries/autodp-rr.yaml; its trade-off function is
-    max(0, 1 - 3a, (1 - a)/3), 1/4 at a = 1/4; any RR with eps > 0 has D_3 > 0.)"""
+    max(0, 1 - 3a, (1 - a)/3), 1/4 at a = 1/4; any RR with eps > 0 has KL > 0.)"""
     case = tmp_path / "why.yaml"
     case.write_text(
         textwrap.dedent(
@@ -236,7 +236,7 @@ def test_claims_the_checker_cannot_recompute_are_listed_with_their_reason(tmp_pa
               F: {rr: {eps: 0.5}}
             claims:
               - renyi: {alpha: 3/2, exceeds: 0.7339}
-              - renyi: {of: F, alpha: 3, exceeds: 0}
+              - renyi: {of: F, alpha: 1, exceeds: 0}
               - zcdp: {rho: 10}
               - conversion: {theorem: renyi-to-dp-cks, alpha: 2, delta: 1/100}
               - tradeoff: {alpha: 1/4, equals: 1/4}
@@ -248,7 +248,7 @@ def test_claims_the_checker_cannot_recompute_are_listed_with_their_reason(tmp_pa
     c = run("certify", str(case), "-o", str(tmp_path / "certs"))
     assert c.exit_code == 0, c.output
     reasons = {
-        2: "Renyi certificates need rational probabilities: these lie in Q(e^(1/L))",
+        2: "KL and fractional-order Renyi certificates need rational probabilities: these lie in Q(e^(1/L))",
         3: "zcdp claims have no certificate yet: zCDP bounds D_alpha at every real order alpha > 1",
         6: "non-adaptive adversaries have no certificate yet: the checker's games give the adversary",
     }

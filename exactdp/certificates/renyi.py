@@ -23,7 +23,7 @@ from ..numbers import ladder
 from ..numbers.ladder import is_inf
 from ..numbers.loglinear import as_log_linear
 from ..numbers.rational import Q
-from .base import NoCertificate, Source
+from .base import NoCertificate, Source, textify
 from .build import _body, _game, _num
 from .game import check_point_states
 
@@ -31,6 +31,7 @@ __all__ = ["renyi_certificate", "conversion_certificate", "enclosure_reason", "b
 
 MAX_ORDER = 10_000  # the largest alpha the checker accepts
 MAX_BITS = 1_000_000  # the checker's default --max-bits
+MAX_FIELD_POWER = 500  # (alpha - 1) times the degree in t of a probability, for a Renyi sum over Q(t)
 
 
 def renyi_certificate(src: Source, of: Any, alpha: Any, relation: str, target: Any, holds: bool, res: Any) -> dict:
@@ -39,7 +40,14 @@ def renyi_certificate(src: Source, of: Any, alpha: Any, relation: str, target: A
     RenyiResult, or for a fraction α, which the checker bounds, a CertifiedRenyi enclosure)."""
     _guard(alpha, res)
     g, _ = _game(src, of)
-    _rational(g)
+    if not is_inf(alpha) and (alpha == 1 or not is_whole(alpha)):  # (the checker takes Q(t) at whole orders >= 2)
+        _rational(g)
+    power = (1 if is_inf(alpha) else int(alpha) - 1) * _degree(g)
+    if power > MAX_FIELD_POWER:
+        raise NoCertificate(
+            f"D_{alpha} over Q(e^(1/L)) raises probabilities of degree {_degree(g)} in e^(1/L) to powers of degree "
+            f"{power}: beyond {MAX_FIELD_POWER}, the checker's polynomial arithmetic would pass its default --max-steps"
+        )
     claim = {
         "kind": "renyi",
         "of": g.name,
@@ -74,22 +82,31 @@ def _guard(alpha: Any, res: Any) -> None:
         )
 
 
+def _degree(g: Any) -> int:
+    """The largest degree in t = e^(1/L) of a numerator or denominator of the game's probabilities."""
+    doc = textify({"game": g.doc})["game"]
+    parts = [part for nd in doc["nodes"] for _, row, _ in nd.get("answer", []) for p in row for part in p.split("/")]
+    return max((part.count(",") for part in parts), default=0)
+
+
 def _rational(g: Any) -> None:
     if any(not hasattr(p, "numerator") for nd in g.doc["nodes"] for _, row, _ in nd.get("answer", []) for p in row):
         raise NoCertificate(_FIELD_REASON)
 
 
 _FIELD_REASON = (
-    "Renyi certificates need rational probabilities: these lie in Q(e^(1/L)) (a decimal eps, or the "
-    "e^(-x^2/(2 sigma^2)) of a discrete Gaussian), which the checker's Renyi sums do not take"
+    "KL and fractional-order Renyi certificates need rational probabilities: these lie in Q(e^(1/L)) (a decimal "
+    "eps, or the e^(-x^2/(2 sigma^2)) of a discrete Gaussian), where the checker takes whole orders >= 2 and inf"
 )
 
 
 def bounded_certificate(mech: Any, alpha: Any) -> bool:
-    """Whether the checker can decide a claim about D_α, α a fraction > 1, by bounds: rational
-    probabilities, α <= MAX_ORDER with a denominator <= MAX_ORDER."""
-    whole = isinstance(alpha, int) or is_inf(alpha)
-    return not whole and alpha.denominator <= MAX_ORDER and alpha <= MAX_ORDER and rational_probabilities(mech)
+    """Whether the checker can decide a claim about D_α that exactdp decided by a certified
+    enclosure: α a fraction > 1 (rational probabilities, α <= MAX_ORDER with a denominator <=
+    MAX_ORDER) or a whole α >= 2 or ∞ on probabilities in ℚ(e^{1/L}) (exact, or by bounds)."""
+    if is_inf(alpha) or is_whole(alpha):
+        return alpha != 1 and not rational_probabilities(mech)
+    return alpha.denominator <= MAX_ORDER and alpha <= MAX_ORDER and rational_probabilities(mech)
 
 
 def enclosure_reason(mech: Any, alpha: Any, status: Any = None) -> str:

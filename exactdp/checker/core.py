@@ -413,8 +413,11 @@ def order(x: Any, y: Any) -> int:
             return min(prods) - nh, max(prods) - nl
 
         return s * decide(iv, "e^q minus a number") * psign(v.d)
-    d = x - y
-    return d.sign() if isinstance(d, Qt) else (d > 0) - (d < 0)
+    if isinstance(x, Qt) or isinstance(y, Qt):  # the sign of n_x d_y - n_y d_x over d_x d_y (no gcd)
+        a, b = Qt.of(x), Qt.of(y)
+        n = ptrim([u - v for u, v in zip_longest(pmul(a.n, b.d), pmul(b.n, a.d), fillvalue=0)])
+        return psign(n) * psign(a.d) * psign(b.d)
+    return (x > y) - (x < y)
 
 
 # --- games ---------------------------------------------------------------------------------------

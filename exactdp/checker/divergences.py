@@ -1,5 +1,6 @@
 r"""Renyi and KL divergences, recomputed from the games (claim kinds ``renyi`` and ``conversion``;
-and the comparisons of composition ``theorem: renyi``).  Relies on core.py: a referee of these kinds reads both.
+and the comparisons of composition ``theorem: renyi``), at whole orders and inf also over Q(t).
+Relies on core.py: a referee of these kinds reads both.
 
 Logarithms are bounded by the atanh series with an explicit remainder; KL divergences and
 differences of logarithms are linear forms in the logarithms of a coprime base of integers, zero
@@ -20,6 +21,7 @@ from .core import (
     ZERO,
     Game,
     Malformed,
+    Qt,
     bits,
     bounded,
     decide,
@@ -31,6 +33,7 @@ from .core import (
     order,
     param,
     pinned,
+    pvalue,
     relation,
     rounded,
     series,
@@ -176,7 +179,7 @@ def renyi_sum(game: Game, pair: tuple, alpha: int | None, base: list | None = No
                 size = (bits(p) + bits(q)) * (alpha or 1)
                 if size + bits(val[c]) > LIMITS["max_bits"]:
                     too_large("max_bits", "a term p^alpha p'^(1 - alpha)", f"about {size} bits")
-                parts.append((p / q) ** (alpha - 1) * p * val[c] if alpha else p / q * val[c])
+                parts.append(power(p / q, alpha - 1) * p * val[c] if alpha else p / q * val[c])
         if any(v == INF for v in parts):
             val.append(INF)
         elif alpha == 1:
@@ -186,6 +189,16 @@ def renyi_sum(game: Game, pair: tuple, alpha: int | None, base: list | None = No
             val.append(bounded(max(parts) if alpha is None else sum(parts, ZERO), "a Renyi sum"))
             spend("bits", bits(val[-1]), "the Renyi sums")
     return val[game.root]
+
+
+def power(x: Any, k: int) -> Any:
+    """x^k for k >= 0 (numbers of Q(t) by squaring: they have no ** of their own)."""
+    if isinstance(x, Fraction):
+        return x**k
+    out: Any = ONE
+    while k:
+        out, x, k = out * x if k & 1 else out, x * x if k > 1 else x, k >> 1
+    return out
 
 
 def iroot(n: int, k: int) -> int:
@@ -258,8 +271,8 @@ def compare_divergence(games: list, alpha: int | None, x: tuple | None = (ZERO, 
     largest Renyi sum over the pairs (:func:`renyi_sum`): divergences compare as r_0 against Prod
     r_i; against X, and for KL (alpha = 1), the difference is a :class:`LogForm` over a coprime base
     of the games' and X's integers; at a fraction alpha, by :func:`compare_bounded`."""
-    if not all(g.rational for g in games):
-        raise Malformed("Renyi claims need rational probabilities")
+    if not all(g.rational for g in games) and (len(games) > 1 or alpha == 1 or isinstance(alpha, Fraction)):
+        raise Malformed("Renyi claims in Q(t) need one game and a whole order alpha >= 2 or inf")
     xs = [] if x is None else [y for b, _ in x[1] for y in (b.numerator, b.denominator)]
     if isinstance(alpha, Fraction):
         return compare_bounded(games[0], alpha, x)
@@ -275,11 +288,40 @@ def compare_divergence(games: list, alpha: int | None, x: tuple | None = (ZERO, 
         return (d == INF) - beyond, shown
     if alpha != 1 and rest:
         return order(d, prod(rest)), shown
+    if isinstance(d, Qt):
+        return field_sign(d, alpha - 1 if alpha else 1, x or (ZERO, [])), f"D = {shown}"
     if alpha != 1:
         d = LogForm.log(coprime_base([d.numerator, d.denominator] + xs), d, Fraction(1, alpha - 1) if alpha else ONE)
     s, terms = x or (ZERO, [])  # d - s - sum c log(b) - sum of the rest
     diff = sum([LogForm.log(d.base, b, -c) for b, c in terms] + [r.scale(-1) for r in rest], d + LogForm(d.base, -s))
     return diff.sign(), f"D = {shown}"
+
+
+def field_sign(r: Qt, k: int, x: tuple) -> int:
+    """The sign of log(r)/k - X for r > 0 in Q(t), t = e^(1/L), and X = s + sum c log(b).  For
+    r = c t^m (one term above and below) log r = log c + m/L exactly: a :class:`LogForm`.  Any
+    other r has log(r)/k != X: r = e^(kX) = e^q beta (beta a product of rational powers of
+    rationals) would make n(t) = e^q beta d(t), with t and e^q powers of one e^(1/m), transcendental
+    over the algebraic numbers (Lindemann-Weierstrass), an identity of polynomials, and r a
+    monomial.  So bounds on r and on the logarithms decide the sign."""
+    s, terms = x
+    ends = [[(e, c) for e, c in enumerate(poly) if c] for poly in (r.n, r.d)]
+    if len(ends[0]) == len(ends[1]) == 1:
+        (m, a), (m2, b) = ends[0][0], ends[1][0]
+        base = coprime_base([abs(a), b] + [y for v, _ in terms for y in (v.numerator, v.denominator)])
+        d = LogForm.log(base, Fraction(a, b), Fraction(1, k)) + LogForm(base, Fraction(m - m2, Qt.L * k) - s)
+        return sum([LogForm.log(base, v, -c) for v, c in terms], d).sign()
+    bound = LogForm([v for v, _ in terms], s, {i: c for i, (_, c) in enumerate(terms)})
+
+    def iv(p: int) -> tuple:
+        (nl, nh), (dl, dh) = pvalue(r.n, p), pvalue(r.d, p)
+        qs = [u / w for u in (nl, nh) for w in (dl, dh)] if dl * dh > 0 else []
+        if not qs or min(qs) <= 0:
+            return -ONE, ONE
+        (lo, _), (_, hi), (xl, xh) = log_iv(min(qs), p), log_iv(max(qs), p), bound.iv(p)
+        return lo / k - xh, hi / k - xl
+
+    return decide(iv, "a Renyi divergence in Q(t) minus the bound")
 
 
 def compare_bounded(game: Game, alpha: Fraction, x: tuple | None) -> tuple[int, str]:
