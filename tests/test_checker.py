@@ -46,12 +46,21 @@ def check(cert: dict) -> str:
     return checker.check_certificate(json.loads(json.dumps(cert)))
 
 
-def rejected(cert: dict, *words: str) -> str:
-    with pytest.raises(checker.Rejected) as e:
+def refused(error: type, cert: dict, *words: str) -> str:
+    """The checker's message refusing ``cert`` with ``error``, which names each of ``words``."""
+    with pytest.raises(error) as e:
         check(cert)
     for w in words:
         assert w in str(e.value), str(e.value)
     return str(e.value)
+
+
+def malformed(cert: dict, *words: str) -> str:
+    return refused(checker.Malformed, cert, *words)
+
+
+def rejected(cert: dict, *words: str) -> str:
+    return refused(checker.Rejected, cert, *words)
 
 
 @contextmanager
@@ -622,3 +631,48 @@ def test_tensor_product_is_exactdps(a, b):
         assert got[0] == want.top
         for lam in [Q(0), Q(1)] + [r for r, _ in want.edges] + [r + Q(1, 3) for r, _ in want.edges]:
             assert checker.core.value(got, lam) == want.value_at(lam)
+
+
+# --- trade-off values, conversions, Renyi sums over Q(t): by hand ---------------------------------
+
+
+def test_tradeoff_values_of_rr3_by_hand():
+    """RR_(log 3): T's vertices (0, 1), (1/4, 1/4), (1, 0) (Dong-Roth-Su 2022, Def. 2.1): T(1/4) = 1/4,
+    T(1/2) = 1 - (3/4 + (1/4)(1/3)) = 1/6 on the second edge, T(0) = 1."""
+    g = {"M": game(["end", RR3])}
+    for alpha, rel, bound in (("1/4", "equals", "1/4"), ("1/2", "equals", "1/6"), ("0", "equals", "1")):
+        out = check(
+            certificate({"kind": "tradeoff", "of": "M", "alpha": alpha, "relation": rel, "bound": bound}, g, {})
+        )
+        assert f"T(M)({alpha}) = {bound}" in out
+    rejected(certificate({"kind": "tradeoff", "of": "M", "alpha": "1/2", "relation": "at_most", "bound": "1/7"}, g, {}))
+    malformed(certificate({"kind": "tradeoff", "of": "M", "alpha": "3/2", "relation": "equals", "bound": "0"}, g, {}))
+
+
+def test_conversions_of_rr3_by_hand():
+    """RR_(log 3): D_2 = log(7/3), PrivLoss(M, 1/100) = log(74/25) (delta(lam) = (3 - lam)/4 = 1/100);
+    renyi-to-dp gives log(7/3) + log(100) = log(700/3) >= it (Mironov 2017, Prop. 3); a wrong
+    e^PrivLoss is refused; a field value where a rational is needed is malformed."""
+    g = {"M": game(["end", RR3])}
+    claim = {"kind": "conversion", "of": "M", "theorem": "renyi-to-dp", "alpha": "2", "delta": "1/100"}
+    out = check(certificate(claim, g, {"exp_privloss": "74/25"}))
+    assert "PrivLoss(M, 1/100) = log(74/25)" in out and "-- holds" in out
+    rejected(certificate(claim, g, {"exp_privloss": "3"}), "is not log(3)")
+    field = {**certificate(claim, g, {"exp_privloss": "1,1/1"}), "field": "exp(1/1)"}
+    malformed(field, "rational numbers")
+
+
+def test_renyi_over_q_t_is_exact_for_a_monomial_sum():
+    """RR with e^eps = t = e^(1/2): the largest ratio is t, so D_inf = log(t) = 1/2 exactly; D_2 =
+    log((t^2 - t + 1)/t) = 0.2274... is signed by bounds and is never equal to a rational."""
+    t_rr = ("answer", {"0": (["0,1/1,1", "1/1,1"], 0), "1": (["1/1,1", "0,1/1,1"], 0)})
+    g = {"M": game(["end", t_rr])}
+
+    def renyi(alpha, rel, bound):
+        cert = certificate({"kind": "renyi", "of": "M", "alpha": alpha, "relation": rel, "bound": bound}, g, {})
+        return {**cert, "field": "exp(1/2)"}
+
+    assert "-- holds" in check(renyi("inf", "equals", [["e", "1/2"]]))
+    assert "-- holds" in check(renyi("2", "at_most", [["e", "23/100"]]))
+    rejected(renyi("2", "at_most", [["e", "22/100"]]))
+    rejected(renyi("inf", "equals", [["e", "1/3"]]))
