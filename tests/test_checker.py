@@ -660,6 +660,11 @@ def test_conversions_of_rr3_by_hand():
     rejected(certificate(claim, g, {"exp_privloss": "3"}), "is not log(3)")
     field = {**certificate(claim, g, {"exp_privloss": "1,1/1"}), "field": "exp(1/1)"}
     malformed(field, "rational numbers")
+    # RR with e^eps = t = e^(1/2): delta(lam) = (t - lam)/(1 + t) = 1/100 at lam = (99t - 1)/100, which
+    # pins; it once reached the logarithms as an element of Q(t) (an internal error)
+    t_rr = ("answer", {"0": (["0,1/1,1", "1/1,1"], 0), "1": (["1/1,1", "0,1/1,1"], 0)})
+    in_field = {**certificate(claim, {"M": game(["end", t_rr])}, {"exp_privloss": "-1,99/100"}), "field": "exp(1/2)"}
+    malformed(in_field, "rational numbers")
 
 
 def test_renyi_over_q_t_is_exact_for_a_monomial_sum():
