@@ -345,3 +345,11 @@ def test_the_command_line_reports_a_sign_change_as_rejected(certs, tmp_path, cap
     assert checker.main([str(tmp_path / "c.json")]) == 1
     out = capsys.readouterr().out
     assert "c.json: REJECTED:" in out and "changes sign inside the cell 1 < E" in out, out
+
+
+def test_a_claim_kind_that_is_not_a_string_is_malformed(certs):
+    """A list as the kind of a claim with a symbol once raised TypeError inside the checker (an
+    internal error); it is a malformed certificate (found by fuzzing the checker)."""
+    m = copy.deepcopy(certs["tradeoff-rr/1-tradeoff.json"])
+    m["claim"]["kind"] = [["2", "1"]]
+    refused(m, "claim.kind")

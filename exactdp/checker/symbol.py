@@ -181,7 +181,11 @@ def check_symbolic(cert: dict, hashes: set | None) -> str:
     name, lo, lo_c, hi, hi_c = read_symbol(cert)
     claim, base = field(cert, "claim", dict, "certificate"), {k: v for k, v in cert.items() if k not in SYMBOL_KEYS}
     values = [v for d in (claim, cert.get("proof")) if isinstance(d, dict) for v in d.values()]
-    if claim.get("kind") not in SYMBOLIC or "field" in cert or any(str(v).startswith("exp(") for v in values):
+    if (
+        field(claim, "kind", str, "claim") not in SYMBOLIC
+        or "field" in cert
+        or any(str(v).startswith("exp(") for v in values)
+    ):
         raise Malformed(f"claim.kind: with a symbol one of {', '.join(sorted(SYMBOLIC))}, no field and no exp(q)")
     domain, verdict = interval(name, lo, hi, lo_c, hi_c), field(cert, "verdict", str, "certificate")
     if "at" in cert:
