@@ -353,3 +353,11 @@ def test_a_claim_kind_that_is_not_a_string_is_malformed(certs):
     m = copy.deepcopy(certs["tradeoff-rr/1-tradeoff.json"])
     m["claim"]["kind"] = [["2", "1"]]
     refused(m, "claim.kind")
+
+
+def test_an_empty_bound_of_the_symbol_is_malformed(certs):
+    """ "gt": "" once read as no lower bound and then compared with the upper one (TypeError, an
+    internal error; found by fuzzing the checker)."""
+    m = copy.deepcopy(certs["tradeoff-rr/1-tradeoff.json"])
+    m["symbol"]["gt"] = ""
+    refused(m, "symbol.gt")

@@ -133,9 +133,9 @@ def interval(name: str, lo: Any, hi: Any, lo_closed: bool = False, hi_closed: bo
 
 
 def end(raw: Any, path: str, infinite: str = "") -> Any:
-    x = None if raw == infinite else number(raw, path)
+    x = None if infinite and raw == infinite else number(raw, path)  # ("" is no number, and no end)
     if not isinstance(x, Fraction | None):
-        raise Malformed(f"{path}: a rational number or {infinite}")
+        raise Malformed(f"{path}: a rational number" + f" or {infinite}" * bool(infinite))
     return x
 
 
