@@ -112,14 +112,22 @@ def test_every_term_increases_in_each_eps(name, eps, i, bump, slack):
 @given(
     st.sampled_from(sorted(TERMS)),
     st.lists(st.fractions(Fraction(2), Fraction(40)), min_size=1, max_size=4),
+    st.integers(0, 3),
+    st.fractions(Fraction(1, 20), Fraction(1)),
     st.sampled_from([Fraction(1, 10**6), Fraction(1, 100), Fraction(9, 10)]),
 )
-def test_every_term_is_at_least_the_sum_beyond_two(name, eps, slack):
-    """The tail argument: for eps_i >= 2 every term is >= sum(eps_i)."""
+def test_every_term_minus_the_sum_increases_beyond_two(name, eps, i, bump, slack):
+    """The tail argument (named_bounds' docstring): for eps_i >= 2 every term minus sum(eps) is
+    increasing in eps_i.  (Not that every term is >= sum(eps) there: with delta~ = 9/10, kov-3.4
+    at four eps_i = 2 gives 7.93 < 8, which hypothesis found; the boxes certify term >= sum on
+    each box instead.)"""
+    i %= len(eps)
+    up = list(eps)
+    up[i] += bump
     if name == "kov-slides-1":
-        eps = [eps[0]] * len(eps)
-    for lo, _ in terms_at(name, eps, slack):
-        assert lo >= sum(eps, Fraction(0))
+        eps, up = [eps[i]] * len(eps), [up[i]] * len(eps)
+    for (_, hi), (lo, _) in zip(terms_at(name, eps, slack), terms_at(name, up, slack)):
+        assert lo - sum(up, Fraction(0)) >= hi - sum(eps, Fraction(0)), (name, eps, up)
 
 
 def test_thm18_with_positive_deltas_holds_for_every_value():
