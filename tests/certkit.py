@@ -157,6 +157,16 @@ def claim_truth(cert: dict) -> bool:
         res = enumerator.renyi(mechs[claim["of"]], INF if alpha == INF else int(alpha), max_strategies=200_000)
         sign = _cmp(res.value, bound)
         return {"equals": sign == 0, "at_most": sign <= 0, "exceeds": sign > 0}[claim["relation"]]
+    if kind in ("zcdp", "not_zcdp"):  # exactdp's branch and bound over alpha (Bun-Steinke 2016, Def. 1.1)
+        from exactdp.analysis.zcdp import FAILS as Z_FAILS
+        from exactdp.analysis.zcdp import HOLDS as Z_HOLDS
+        from exactdp.analysis.zcdp import check_zcdp
+
+        m = mechs[claim["of"]]
+        lam = p.least_lambda(Q(0))
+        status = check_zcdp(m, Q(Fraction(claim["rho"])), ladder.log(lam) if lam != INF else INF).status
+        assert status in (Z_HOLDS, Z_FAILS), "exactdp leaves the mutated claim undecided"
+        return (status == Z_HOLDS) == (kind == "zcdp")
     if kind == "conversion":  # PrivLoss(M, delta) <= the theorem's bound (Mironov 2017; Canonne-Kamath-Steinke 2020)
         delta, a, lam = (
             number_of(claim["delta"], L),

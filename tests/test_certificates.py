@@ -119,6 +119,10 @@ claims:
   - conversion: {of: R, theorem: renyi-to-dp, alpha: 2, delta: 1/10}   # log(13/5) <= log(7/3) + log(10)
   - conversion: {of: M, theorem: renyi-to-dp-cks, alpha: 3, delta: 1/100}
   - conversion: {of: R, theorem: renyi-to-dp, alpha: 3/2, delta: 1/4}   # a fraction: decided by bounds
+  - zcdp: {of: R, rho: 3/5}   # sup D_alpha/alpha = KL(RR_log3) = log(3)/2 = 0.549 (Steinke 2024)
+  - zcdp: {of: R, rho: 1/2}
+  - not_zcdp: {of: R, rho: 1/2}
+  - not_zcdp: {of: M, rho: 2}   # false: D_inf(M) = log(3) and D_alpha <= D_inf <= 2 alpha
 """
 
 DECIMAL_CASE = """
@@ -184,11 +188,11 @@ def test_pool_covers_every_kind_and_both_verdicts(pool):
     kinds = {(c["claim"]["kind"], c["verdict"]) for c in pool}
     # the kinds the checker has no check for say why (tests/test_cli_certify.py); calibrate and
     # counterexample are about symbols only
-    uncertified = {"zcdp", "not_zcdp", "calibrate", "counterexample"}
+    uncertified = {"calibrate", "counterexample"}
     assert {k for k, _ in kinds} == set(CLAIMS) - uncertified, set(CLAIMS) ^ {k for k, _ in kinds}
     for kind in ("privloss", "dp", "delta", "profile_le", "profile_eq", "fdp", "not_fdp", "renyi", "simulates_rr"):
         assert {(kind, "holds"), (kind, "fails")} <= kinds, kind
-    for kind in ("composition", "bounded_range", "br_range", "gdp", "tradeoff"):
+    for kind in ("composition", "bounded_range", "br_range", "gdp", "tradeoff", "zcdp", "not_zcdp"):
         assert {(kind, "holds"), (kind, "fails")} <= kinds, kind
     assert ("not_dp", "holds") in kinds and ("not_simulates_rr", "holds") in kinds
     assert any("farkas" in c["proof"] for c in pool) and any("simulation" in c["proof"] for c in pool)

@@ -4,7 +4,8 @@ accepts every certificate.  Claims without a certificate are symbolic ones the c
 for every value (several symbols, irrational break points, calibrated sets, transcendental or
 Renyi values, composition theorems over a symbol), a claim
 at one eps on a game whose histories reach the checker's default --max-states, and the kinds and
-cases the checker does not recompute (zCDP and zcdp-to-dp conversions, Renyi values known by
+cases the checker does not recompute (zCDP over Q(e^(1/L)), with a rho that is not rational or
+tight near alpha = 1, zcdp-to-dp conversions, Renyi values known by
 certified enclosures or on probabilities in Q(e^(1/L)), non-adaptive adversaries, named composition
 bounds), each with its reason.
 
@@ -39,9 +40,10 @@ NO_CERTIFICATE_REASONS = re.compile(
     r"|the calibrated set has a single point \(.*\): the checker.s sets are unions of intervals"
     r"|a delta claim false on an interval: the checker certifies its failure only at a value"
     r"|a composition theorem with a symbol: the checker recomputes the theorem's bound from numbers"
-    r"|(zcdp|not_zcdp) claims have no certificate yet: the checker"
     r"|conversion claims with zcdp-to-dp have no certificate yet: the premise \(rho-zCDP\)"
-    r"|(zcdp|not_zcdp) claims have no certificate yet: zCDP bounds D_alpha at every real order"
+    r"|zCDP certificates need rational probabilities"
+    r"|rho is not rational \(it is written with log or exp\)"
+    r"|D_alpha/alpha comes too close to rho"
     r"|zCDP with a symbol: zCDP bounds D_alpha at every real order, and the checker bounds one order at a time"
     r"|at a non-integer order is transcendental in general \(exactdp decides it by a certified enclosure\)"
     r"|KL and fractional-order Renyi certificates need rational probabilities: these lie in Q\(e\^\(1/L\)\)"

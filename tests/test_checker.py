@@ -579,6 +579,7 @@ def test_imports_only_the_standard_library():
 TRUST = {
     "privloss, dp, delta, profile_le, profile_eq, fdp, tradeoff": [],
     "renyi, conversion": ["divergences"],
+    "zcdp": ["zcdp", "divergences"],
     "bounded_range, br_range": ["bounded_range"],
     "gdp": ["gdp"],
     "simulates_rr": ["simulation"],
@@ -586,7 +587,7 @@ TRUST = {
     "a symbol (with bounded_range)": ["symbol", "bounded_range"],
 }
 KERNEL_BUDGET = 1600  # lines of what any one certificate relies on (the whole package is more: docs/certificates.md)
-MODULES = {"core", "divergences", "bounded_range", "gdp", "simulation", "composition", "symbol", "cli"}
+MODULES = {"core", "divergences", "bounded_range", "gdp", "simulation", "composition", "symbol", "zcdp", "cli"}
 
 
 def _lines(name: str) -> int:
@@ -681,3 +682,20 @@ def test_renyi_over_q_t_is_exact_for_a_monomial_sum():
     assert "-- holds" in check(renyi("2", "at_most", [["e", "23/100"]]))
     rejected(renyi("2", "at_most", [["e", "22/100"]]))
     rejected(renyi("inf", "equals", [["e", "1/3"]]))
+
+
+def test_zcdp_by_hand():
+    """RR_(log 3): sup D_alpha/alpha = KL = log(3)/2 = 0.549 (Steinke 2024), approached as alpha -> 1,
+    and D_inf = log 3.  3/5-zCDP: D_(17/16) <= 3/5 and D_(9/8) <= 3/5 * 17/16, ..., D_inf = 1.0986 <=
+    3/5 * 2; an order too far (D_2 = log(7/3) = 0.847 > 3/5) proves nothing; D_(9/8) > 9/16
+    refutes 1/2-zCDP."""
+    g = {"M": game(["end", RR3])}
+    zcdp = {"kind": "zcdp", "of": "M", "rho": "3/5"}
+    orders = ["17/16", "19/16", "85/64", "53/32", "2"]
+    assert "-- holds" in check(certificate(zcdp, g, {"orders": orders}))
+    rejected(certificate(zcdp, g, {"orders": ["2", "4"]}), "does not decide", "D_2(M) > 3/5")
+    rejected(certificate(zcdp, g, {"orders": orders[:-1]}), "does not decide", "D_inf(M)")
+    malformed(certificate(zcdp, g, {"orders": ["19/16", "17/16"]}), "increasing")
+    refute = {"kind": "not_zcdp", "of": "M", "rho": "1/2"}
+    assert "D_9/8(M) > 9/16" in check(certificate(refute, g, {"alpha": "9/8"}))
+    rejected(certificate(refute, g, {"alpha": "3"}), "does not decide")

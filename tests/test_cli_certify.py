@@ -219,8 +219,8 @@ def test_safe_names_never_leave_the_folder():
 
 def test_claims_the_checker_cannot_recompute_are_listed_with_their_reason(tmp_path: Path):
     """Every claim the checker has no check for is listed with why, never certified nor lost:
-    a KL divergence on probabilities in Q(e^(1/L)), zCDP and non-adaptive adversaries; the exact
-    D_2 of the same mechanism gets its certificate, as do the conversion, the trade-off point and
+    a KL divergence on probabilities in Q(e^(1/L)) and non-adaptive adversaries; the exact D_2 of
+    the same mechanism gets its certificate, as do 10-zCDP, the conversion, the trade-off point and
     D_3/2 (D_3/2 = 2 log(5 sqrt(3)/6) ~ 0.73397 > 0.7339: the checker bounds it).
     (Values: RR with e^eps = 3, see cases/libraries/autodp-rr.yaml; its trade-off function is
     max(0, 1 - 3a, (1 - a)/3), 1/4 at a = 1/4; any RR with eps > 0 has KL > 0.)"""
@@ -249,14 +249,13 @@ def test_claims_the_checker_cannot_recompute_are_listed_with_their_reason(tmp_pa
     assert c.exit_code == 0, c.output
     reasons = {
         2: "KL and fractional-order Renyi certificates need rational probabilities: these lie in Q(e^(1/L))",
-        3: "zcdp claims have no certificate yet: zCDP bounds D_alpha at every real order alpha > 1",
         6: "non-adaptive adversaries have no certificate yet: the checker's games give the adversary",
     }
     missing = [line for line in c.output.splitlines() if ": claim " in line]
     assert len(missing) == len(reasons), c.output
     for k, why in reasons.items():
         assert any(f": claim {k} (" in line and why in line for line in missing), (k, c.output)
-    assert "certificates: 4 written" in c.output  # the first claim, the conversion, the trade-off value, the last
+    assert "certificates: 5 written" in c.output  # D_3/2, zCDP, the conversion, the trade-off value, D_2
 
 
 ONE_POINT = """\

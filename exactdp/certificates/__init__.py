@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # declared once; imported on first use (start-up: exactdp.laz
     from .game import ExportedGame, export_game
     from .renyi import conversion_certificate, renyi_certificate
     from .symbolic import Engines, symbol_doc, symbolic_certificate, symbolic_game
+    from .zcdp import zcdp_certificate
 
 __all__ = [
     "FORMAT",
@@ -50,6 +51,7 @@ __all__ = [
     "composition_certificate",
     "renyi_certificate",
     "conversion_certificate",
+    "zcdp_certificate",
     "Engines",
     "symbolic_certificate",
     "symbolic_game",

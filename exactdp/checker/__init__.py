@@ -11,6 +11,7 @@ kind they check (each states what it relies on)::
                      trade-off values
     divergences.py   Renyi and KL divergences, conversions to (eps, delta)-DP
     bounded_range.py bounded range
+    zcdp.py          zero-concentrated DP (with divergences.py)
     gdp.py           Gaussian DP
     simulation.py    post-processings of randomized response (Vadhan & Wang 2021, Thm 1.10)
     composition.py   composition theorems (with divergences.py for theorem renyi)
@@ -20,7 +21,7 @@ kind they check (each states what it relies on)::
 
 from __future__ import annotations
 
-from . import bounded_range, composition, core, divergences, gdp, simulation, symbol  # noqa: F401  (each registers its kinds)
+from . import bounded_range, composition, core, divergences, gdp, simulation, symbol, zcdp  # noqa: F401  (each registers its kinds)
 from .cli import fingerprints, load, main, show, symbol_fingerprints
 from .core import DEFAULT_LIMITS, LIMITS, Malformed, OtherCase, Rejected, check_certificate, read_games
 from .symbol import SignChange
