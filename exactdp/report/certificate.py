@@ -122,6 +122,7 @@ def _farkas(f: dict) -> list[str]:
 _VALUES = {
     "exp_privloss": r"$e^{\mathrm{PrivLoss}}$, which the checker verifies",
     "bracket": r"a value of $e^\varepsilon$ on the side of the claim's",
+    "alpha": r"an order $\alpha$ with $D_\alpha > \rho\alpha$",
 }
 
 
@@ -148,6 +149,10 @@ def _render(cert: dict[str, Any]) -> str:
     for key, what in _VALUES.items():
         if key in proof:
             out += [f"Proof: {what}: {_frac(proof[key])}.", ""]
+    if "orders" in proof:  # zCDP: D is nondecreasing in alpha, so these orders cover every alpha > 1
+        orders = ", ".join(map(_frac, proof["orders"]))
+        said = r"$D_{a_0} \le \rho$, $D_{a_{i+1}} \le \rho\, a_i$ and $D_\infty \le \rho\, a_N$ at the orders"
+        out += [f"Proof: {said} {orders}, which the checker verifies.", ""]
     if "exp_eps" in proof:
         out += ["Proof: the components' $e^{\\varepsilon_i}$: " + ", ".join(map(_frac, proof["exp_eps"])) + ".", ""]
     if "symbol" in cert:
