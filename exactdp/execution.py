@@ -37,8 +37,10 @@ import signal
 import sys
 import threading
 import traceback
+import types
 from collections import deque
 from collections.abc import Callable, Generator, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from multiprocessing import resource_tracker as rt
 from multiprocessing.connection import Connection
@@ -455,13 +457,36 @@ def _start_worker(method: str) -> _Worker:
     # daemon: should this process exit without stopping its workers, multiprocessing ends them
     process = ctx.Process(target=_serve, args=(theirs,), daemon=True)
     try:
-        process.start()
+        with _no_main_without_a_file():
+            process.start()
     except BaseException:
         mine.close()
         raise
     finally:
         theirs.close()  # the worker has its own copy; this process keeps one end only
     return _Worker(process, mine)
+
+
+@contextmanager
+def _no_main_without_a_file() -> Iterator[None]:
+    """While a worker starts, a main module whose file does not exist (a program read from
+    standard input: ``<stdin>``) is replaced by an empty one.  A spawned or fork-server worker
+    imports the parent's main module from its file before anything else, and died at start
+    with a traceback on stderr for such a program; none of its functions could reach a worker
+    anyway (they are pickled by name), and exactdp's own are imported from exactdp."""
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    if path is None or getattr(main, "__spec__", None) is not None:
+        yield
+        return
+    if os.path.isfile(os.path.join(getattr(multiprocessing.process, "ORIGINAL_DIR", None) or "", path)):
+        yield
+        return
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        sys.modules["__main__"] = main  # type: ignore[assignment]
 
 
 def _end_workers(workers: Sequence[_Worker], *, kill: bool) -> None:

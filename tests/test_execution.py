@@ -248,6 +248,21 @@ def _verify_two_files(prelude: str, launch: str, cwd: Path) -> subprocess.Comple
     return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=300, cwd=cwd)
 
 
+def test_a_program_read_from_standard_input_runs_two_workers_silently():
+    """`python - < prog.py` where prog.py runs `verify --jobs 2` (its main module's file is
+    "<stdin>"): every worker died at start importing that file, with a traceback on stderr,
+    and the run went on in one process.  The workers start without it now."""
+    code = (
+        "import sys\n"
+        "sys.argv = ['exactdp', 'verify', '-q', '--jobs', '2', 'cases/kov', 'cases/renyi']\n"
+        "from exactdp.cli.app import run\n"
+        "run()\n"
+    )
+    p = subprocess.run([sys.executable, "-"], input=code, capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert p.returncode == 0 and p.stderr == "", p.stdout + p.stderr
+    assert p.stdout.endswith("summary: 72 claims in 9 files: 72 hold, 0 fail\n"), p.stdout
+
+
 def test_python_m_exactdp_is_not_told_about_scripts(tmp_path):
     """`python -m exactdp verify --jobs 2` where no process can start: one line, without the
     advice meant for a script run as ``python script.py`` (its ``__main__`` is a .py file too)."""
