@@ -476,11 +476,9 @@ def _no_main_without_a_file() -> Iterator[None]:
     anyway (they are pickled by name), and exactdp's own are imported from exactdp."""
     main = sys.modules.get("__main__")
     path = getattr(main, "__file__", None)
-    if path is None or getattr(main, "__spec__", None) is not None:
-        yield
-        return
-    if os.path.isfile(os.path.join(getattr(multiprocessing.process, "ORIGINAL_DIR", None) or "", path)):
-        yield
+    start = getattr(multiprocessing.process, "ORIGINAL_DIR", None) or ""
+    if path is None or getattr(main, "__spec__", None) is not None or os.path.isfile(os.path.join(start, path)):
+        yield  # (multiprocessing imports nothing, or a module that exists)
         return
     sys.modules["__main__"] = types.ModuleType("__main__")
     try:
