@@ -40,14 +40,8 @@ def renyi_certificate(src: Source, of: Any, alpha: Any, relation: str, target: A
     RenyiResult, or for a fraction α, which the checker bounds, a CertifiedRenyi enclosure)."""
     _guard(alpha, res)
     g, _ = _game(src, of)
-    if not is_inf(alpha) and (alpha == 1 or not is_whole(alpha)):  # (the checker takes Q(t) at whole orders >= 2)
-        _rational(g)
-    power = (1 if is_inf(alpha) else int(alpha) - 1) * _degree(g)
-    if power > MAX_FIELD_POWER:
-        raise NoCertificate(
-            f"D_{alpha} over Q(e^(1/L)) raises probabilities of degree {_degree(g)} in e^(1/L) to powers of degree "
-            f"{power}: beyond {MAX_FIELD_POWER}, the checker's polynomial arithmetic would pass its default --max-steps"
-        )
+    if not rational_probabilities(src.mech(of)):
+        _field_guard(g, alpha)
     claim = {
         "kind": "renyi",
         "of": g.name,
@@ -64,7 +58,8 @@ def conversion_certificate(src: Source, of: Any, theorem: str, alpha: Any, delta
     theorem's bound (Mironov 2017, Prop. 3; Canonne, Kamath & Steinke 2020, Prop. 12) itself."""
     _guard(alpha, res)
     g, prof = _game(src, of)
-    _rational(g)
+    if not rational_probabilities(src.mech(of)):
+        raise NoCertificate(_FIELD_REASON)
     check_point_states(g)
     claim = {"kind": "conversion", "of": g.name, "theorem": theorem, "alpha": str(alpha), "delta": _num(delta)}
     lam = prof.least_lambda(delta)
@@ -82,16 +77,20 @@ def _guard(alpha: Any, res: Any) -> None:
         )
 
 
-def _degree(g: Any) -> int:
-    """The largest degree in t = e^(1/L) of a numerator or denominator of the game's probabilities."""
+def _field_guard(g: Any, alpha: Any) -> None:
+    """Over ℚ(e^{1/L}) the checker takes whole orders ≥ 2 and ∞ only, and the powers of its Rényi
+    sums must stay within MAX_FIELD_POWER degrees in t = e^{1/L} (else --max-steps refuses them)."""
+    if not is_inf(alpha) and (alpha == 1 or not is_whole(alpha)):
+        raise NoCertificate(_FIELD_REASON)
     doc = textify({"game": g.doc})["game"]
     parts = [part for nd in doc["nodes"] for _, row, _ in nd.get("answer", []) for p in row for part in p.split("/")]
-    return max((part.count(",") for part in parts), default=0)
-
-
-def _rational(g: Any) -> None:
-    if any(not hasattr(p, "numerator") for nd in g.doc["nodes"] for _, row, _ in nd.get("answer", []) for p in row):
-        raise NoCertificate(_FIELD_REASON)
+    degree = max((part.count(",") for part in parts), default=0)  # of a numerator or denominator
+    power = (1 if is_inf(alpha) else int(alpha) - 1) * degree
+    if power > MAX_FIELD_POWER:
+        raise NoCertificate(
+            f"D_{alpha} over Q(e^(1/L)) raises probabilities of degree {degree} in e^(1/L) to powers of degree "
+            f"{power}: beyond {MAX_FIELD_POWER}, the checker's polynomial arithmetic would pass its default --max-steps"
+        )
 
 
 _FIELD_REASON = (

@@ -303,7 +303,7 @@ def field_sign(r: Qt, k: int, x: tuple) -> int:
     other r has log(r)/k != X: r = e^(kX) = e^q beta (beta a product of rational powers of
     rationals) would make n(t) = e^q beta d(t), with t and e^q powers of one e^(1/m), transcendental
     over the algebraic numbers (Lindemann-Weierstrass), an identity of polynomials, and r a
-    monomial.  So bounds on r and on the logarithms decide the sign."""
+    monomial.  So bounds on r and on the logarithms decide the sign (:func:`log_sign`)."""
     s, terms = x
     ends = [[(e, c) for e, c in enumerate(poly) if c] for poly in (r.n, r.d)]
     if len(ends[0]) == len(ends[1]) == 1:
@@ -311,37 +311,44 @@ def field_sign(r: Qt, k: int, x: tuple) -> int:
         base = coprime_base([abs(a), b] + [y for v, _ in terms for y in (v.numerator, v.denominator)])
         d = LogForm.log(base, Fraction(a, b), Fraction(1, k)) + LogForm(base, Fraction(m - m2, Qt.L * k) - s)
         return sum([LogForm.log(base, v, -c) for v, c in terms], d).sign()
-    bound = LogForm([v for v, _ in terms], s, {i: c for i, (_, c) in enumerate(terms)})
 
-    def iv(p: int) -> tuple:
+    def bounds(p: int) -> tuple | None:
         (nl, nh), (dl, dh) = pvalue(r.n, p), pvalue(r.d, p)
         qs = [u / w for u in (nl, nh) for w in (dl, dh)] if dl * dh > 0 else []
-        if not qs or min(qs) <= 0:
-            return -ONE, ONE
-        (lo, _), (_, hi), (xl, xh) = log_iv(min(qs), p), log_iv(max(qs), p), bound.iv(p)
-        return lo / k - xh, hi / k - xl
+        return (min(qs), max(qs)) if qs and min(qs) > 0 else None
 
-    return decide(iv, "a Renyi divergence in Q(t) minus the bound")
+    return log_sign(bounds, k, x, "a Renyi divergence in Q(t)")
+
+
+def log_sign(bounds: Any, k: Any, x: tuple, what: str) -> int:
+    """The sign of log(r)/k - X, X = s + sum c log(b), from rational bounds(p) = (lo, hi) on r > 0 at
+    p bits (None: not yet positive) and bounds on the logarithms, at 64, 128, ... bits until they
+    decide it (beyond --max-precision: Malformed; an equality is never decided)."""
+    bound = LogForm([b for b, _ in x[1]], x[0], {i: c for i, (_, c) in enumerate(x[1])})
+
+    def iv(p: int) -> tuple:  # (the series of a logarithm of a p-bit number costs about p^3 bit operations)
+        spend("steps", (p // 64 + 1) ** 3 * 128, f"bounds on {what}")
+        r = bounds(p)
+        if r is None:
+            return -ONE, ONE
+        (a, _), (_, b), (xl, xh) = log_iv(r[0], p), log_iv(r[1], p), bound.iv(p)
+        return a / k - xh, b / k - xl
+
+    return decide(iv, f"{what} minus the bound")
 
 
 def compare_bounded(game: Game, alpha: Fraction, x: tuple | None) -> tuple[int, str]:
     """The sign of D_alpha - X at a non-integer alpha (D_alpha = log(r)/(alpha - 1) is transcendental
-    in general): from the bounds on r (:func:`renyi_iv`) and on the logarithms, at 64, 128, ... bits
-    until they decide it (beyond --max-precision: Malformed; an equality is never decided)."""
+    in general): :func:`log_sign` on the bounds on r of :func:`renyi_iv`."""
     top = renyi_iv(game, alpha, 1)
     if top == INF or x is None:
         return (top == INF) - (x is None), "D = inf" if top == INF else "D is finite"
-    bound = LogForm([b for b, _ in x[1]], x[0], {k: c for k, (_, c) in enumerate(x[1])})
 
-    def iv(p: int) -> tuple:  # (the series of a logarithm of a p-bit number costs about p^3 bit operations)
-        spend("steps", (p // 64 + 1) ** 3 * 128, f"bounds on D_{alpha}")
+    def bounds(p: int) -> tuple | None:
         lo, hi = renyi_iv(game, alpha, p)
-        if not lo:
-            return -ONE, ONE
-        (a, _), (_, b), (xl, xh) = log_iv(Fraction(lo, 1 << p), p), log_iv(Fraction(hi, 1 << p), p), bound.iv(p)
-        return a / (alpha - 1) - xh, b / (alpha - 1) - xl
+        return (Fraction(lo, 1 << p), Fraction(hi, 1 << p)) if lo else None
 
-    return decide(iv, f"D_{alpha} minus the bound"), f"D_{alpha} bounded by integer roots and logarithms"
+    return log_sign(bounds, alpha - 1, x, f"D_{alpha}"), f"D_{alpha} bounded by integer roots and logarithms"
 
 
 def conversion(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
