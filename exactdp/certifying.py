@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 from . import checker
 from .caseio import Case
@@ -27,6 +28,7 @@ from .certificates import (
     certificate_path,
     dumps_certificate,
     export_game,
+    game_label,
     games_document,
     symbol_doc,
     symbolic_certificate,
@@ -37,6 +39,7 @@ from .claims import FAILS, HOLDS
 from .claims.parametric import analysis_at, check_claim, claim_at, involves_symbols, numeric_mechanism, sympy_point
 from .errors import ExactDPError, LimitExceededError, VerificationError
 from .lazy import flint
+from .model.nonadaptive import nonadaptive_game
 from .model.symbolic import is_symbolic_mechanism
 from .numbers.rational import Q
 from .report.certificate import render_certificate_latex
@@ -320,9 +323,10 @@ def game_fingerprints(
         refuses an exported game (a bug).
     """
     subjects: dict = {n: m for n, m in case.mechanisms.items() if of is None or n == of}
-    for claim in case.claims:
-        if claim.adjacency is not None and claim.of in subjects:
-            subjects[f"{claim.of} (the claim's pairs)"] = case.mechanisms[claim.of].with_adjacent(claim.adjacency)
+    for claim in case.claims:  # a claim's own pairs, or non-adaptive adversaries: another game
+        for name in {claim.of, getattr(claim, "other", claim.of)} & set(subjects):
+            if not isinstance(subject := claim.subject_of(name), str):
+                subjects[game_label(subject)] = _subject_game(case.mechanisms[name], subject)
     table = case.symbols
     if at:
         declared = {b.name: b for b in table.bounds} if table else {}
@@ -350,6 +354,12 @@ def game_fingerprints(
     except checker.Malformed as e:
         raise ExactDPError(str(e)) from None
     return prints, missing
+
+
+def _subject_game(mech: Any, subject: tuple) -> Any:
+    """The game of a claim's subject (name, pairs or None[, "nonadaptive"]), as the claim's analysis builds it."""
+    mech = mech if subject[1] is None else mech.with_adjacent(subject[1])
+    return nonadaptive_game(mech) if len(subject) > 2 else mech
 
 
 def _one_symbol(table) -> object:

@@ -6,8 +6,7 @@ Renyi values, composition theorems over a symbol), a claim
 at one eps on a game whose histories reach the checker's default --max-states, and the kinds and
 cases the checker does not recompute (zCDP over Q(e^(1/L)), with a rho that is not rational or
 tight near alpha = 1, zcdp-to-dp conversions, Renyi values known by
-certified enclosures or on probabilities in Q(e^(1/L)), non-adaptive adversaries, named composition
-bounds), each with its reason.
+certified enclosures or on probabilities in Q(e^(1/L)), named composition bounds), each with its reason.
 
 Both steps run as two processes in parallel (half the case files each) to keep the wall time
 down; everything happens once per test session."""
@@ -48,7 +47,6 @@ NO_CERTIFICATE_REASONS = re.compile(
     r"|at a non-integer order is transcendental in general \(exactdp decides it by a certified enclosure\)"
     r"|KL and fractional-order Renyi certificates need rational probabilities: these lie in Q\(e\^\(1/L\)\)"
     r"|over Q\(e\^\(1/L\)\) raises probabilities of degree \d+ in e\^\(1/L\) to powers of degree \d+"
-    r"|non-adaptive adversaries have no certificate yet: the checker's games give the adversary every choice"
     r"|named bounds, times or sequential interleaving have no certificate"
     r"|a conversion theorem with a symbol: the checker evaluates no conversion theorem"
     r"|a value lies in Q\(e\^\(1/L\)\) \(a decimal eps, or e\^q in a bound\): the checker's cells hold rational"

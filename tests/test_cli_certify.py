@@ -187,18 +187,19 @@ def test_certificates_are_written_whole_or_not_at_all(tmp_path: Path, monkeypatc
 
 def test_info_fingerprints_are_the_checkers(tmp_path: Path):
     """`exactdp info CASE --fingerprint` prints, for every game exactdp builds from the case (and
-    for claims with their own pairs), the SHA-256 the checker prints for the game it checked."""
+    for claims with their own pairs or about non-adaptive adversaries), the SHA-256 the checker
+    prints for the game it checked."""
     import re
 
     case = tmp_path / "demo.yaml"
-    case.write_text(
-        CASE.replace("claims:\n", "claims:\n  - dp: {of: R, eps: log(3), delta: 1/10, pairs: [[x1, x0]]}\n")
-    )
+    claims = "claims:\n  - dp: {of: R, eps: log(3), delta: 1/10, pairs: [[x1, x0]]}\n"
+    claims += "  - dp: {of: M, eps: log(3), delta: 0, adversaries: nonadaptive}\n"
+    case.write_text(CASE.replace("claims:\n", claims))
     out = tmp_path / "certs"
     run("certify", str(case), "-o", str(out))
     info = run("info", str(case), "--fingerprint")
     printed = dict(re.findall(r"^  (.+): sha256 ([0-9a-f]{64})$", info.output, re.M))
-    assert set(printed) == {"M", "R", "R (the claim's pairs)"}
+    assert set(printed) == {"M", "R", "R (the claim's pairs)", "M (non-adaptive adversaries)"}
     seen = {}
     for f in sorted((out / "demo").glob("*.json")):
         said = checker.check_certificate(json.loads(f.read_text()))
@@ -206,7 +207,7 @@ def test_info_fingerprints_are_the_checkers(tmp_path: Path):
     for name, digest in seen.items():
         if not name.startswith("ConComp"):
             assert printed[name] == digest, name
-    assert {"M", "R (the claim's pairs)"} <= set(seen)
+    assert {"M", "R (the claim's pairs)", "M (non-adaptive adversaries)"} <= set(seen)
 
 
 def test_safe_names_never_leave_the_folder():
@@ -219,9 +220,9 @@ def test_safe_names_never_leave_the_folder():
 
 def test_claims_the_checker_cannot_recompute_are_listed_with_their_reason(tmp_path: Path):
     """Every claim the checker has no check for is listed with why, never certified nor lost:
-    a KL divergence on probabilities in Q(e^(1/L)) and non-adaptive adversaries; the exact D_2 of
-    the same mechanism gets its certificate, as do 10-zCDP, the conversion, the trade-off point and
-    D_3/2 (D_3/2 = 2 log(5 sqrt(3)/6) ~ 0.73397 > 0.7339: the checker bounds it).
+    a KL divergence on probabilities in Q(e^(1/L)); the exact D_2 of the same mechanism gets its
+    certificate, as do 10-zCDP, the conversion, the trade-off point, the claim about non-adaptive
+    adversaries (on the game whose root fixes every query) and D_3/2 (D_3/2 = 2 log(5 sqrt(3)/6) ~ 0.73397 > 0.7339: the checker bounds it).
     (Values: RR with e^eps = 3, see cases/libraries/autodp-rr.yaml; its trade-off function is
     max(0, 1 - 3a, (1 - a)/3), 1/4 at a = 1/4; any RR with eps > 0 has KL > 0.)"""
     case = tmp_path / "why.yaml"
@@ -249,13 +250,12 @@ def test_claims_the_checker_cannot_recompute_are_listed_with_their_reason(tmp_pa
     assert c.exit_code == 0, c.output
     reasons = {
         2: "KL and fractional-order Renyi certificates need rational probabilities: these lie in Q(e^(1/L))",
-        6: "non-adaptive adversaries have no certificate yet: the checker's games give the adversary",
     }
     missing = [line for line in c.output.splitlines() if ": claim " in line]
     assert len(missing) == len(reasons), c.output
     for k, why in reasons.items():
         assert any(f": claim {k} (" in line and why in line for line in missing), (k, c.output)
-    assert "certificates: 5 written" in c.output  # D_3/2, zCDP, the conversion, the trade-off value, D_2
+    assert "certificates: 6 written" in c.output  # D_3/2, zCDP, the conversion, the trade-off value, DP, D_2
 
 
 ONE_POINT = """\

@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # declared once; imported on first use (start-up: exactdp.laz
     )
     from .compose import composition_certificate
     from .document import case_sha256, certificate_path, dumps_certificate, games_document, wrap
-    from .game import ExportedGame, export_game
+    from .game import ExportedGame, export_game, game_label
     from .renyi import conversion_certificate, renyi_certificate
     from .symbolic import Engines, symbol_doc, symbolic_certificate, symbolic_game
     from .zcdp import zcdp_certificate
@@ -40,6 +40,7 @@ __all__ = [
     "textify",
     "ExportedGame",
     "export_game",
+    "game_label",
     "privloss_certificate",
     "dp_certificate",
     "delta_certificate",

@@ -33,7 +33,7 @@ from ..numbers.ladder import QQ, QT, is_inf
 from ..numbers.rational import Q
 from ..simulation.approx import ApproxCertificate
 from .base import ExpValue, NoCertificate, Source, exp_eps
-from .game import ExportedGame, check_point_states, export_game
+from .game import ExportedGame, check_point_states, export_game, game_label
 from .simulation import farkas_entry, t_table
 
 __all__ = [
@@ -60,14 +60,11 @@ def _body(claim: dict, holds: bool, games: list[ExportedGame], proof: dict, foun
 
 def _game(src: Source, subject: Any) -> tuple[ExportedGame, Profile]:
     """The exported game of a claim's subject — a mechanism name, or (name, pairs) for a claim
-    with its own pairs of datasets — once per analysis (its chains serve every claim on it)."""
-    if not isinstance(subject, str) and len(subject) > 2:
-        raise NoCertificate(
-            "claims about non-adaptive adversaries have no certificate yet: the checker's games give the adversary "
-            "every choice adaptively"
-        )
-    label = subject if isinstance(subject, str) else f"{subject[0]} (the claim's pairs)"
-    g: Any = src.cached(("certificate-game", subject), lambda: export_game(src.mech(subject), label))
+    with its own pairs of datasets, or (name, pairs, "nonadaptive") for a claim about
+    non-adaptive adversaries: then the game whose root chooses the whole sequence of queries
+    (:func:`~exactdp.model.nonadaptive.nonadaptive_game`) — once per analysis (its chains serve
+    every claim on it)."""
+    g: Any = src.cached(("certificate-game", subject), lambda: export_game(src.mech(subject), game_label(subject)))
     return g, src.profile(subject)
 
 

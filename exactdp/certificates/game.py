@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..analysis.profile import pair_hull
 from ..model.game import Ask, Chance, End, Mechanism, Node, label_str, postorder
 from ..model.symbolic import SymChance
 from .base import MAX_STATES, NoCertificate
 
-__all__ = ["ExportedGame", "export_game", "check_point_states"]
+__all__ = ["ExportedGame", "export_game", "check_point_states", "game_label"]
 
 
 @dataclass(frozen=True)
@@ -111,3 +112,12 @@ def _node(k: int, node: Node, ids: dict) -> dict:
         rows = [list(row) for row in node.probs]
         return {"id": k, "answer": [[lab, row, ids[c.uid]] for lab, row, c in zip(_labels(node), rows, node.children)]}
     raise NoCertificate(f"unknown node type {type(node).__name__}")  # pragma: no cover
+
+
+def game_label(subject: Any) -> str:
+    """The name a subject's game has in certificates and in ``exactdp info --fingerprint``."""
+    if isinstance(subject, str):
+        return subject
+    name, pairs, *rest = subject
+    said = ["the claim's pairs"] * (pairs is not None) + ["non-adaptive adversaries"] * bool(rest)
+    return f"{name} ({', '.join(said)})"

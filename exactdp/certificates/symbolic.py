@@ -34,7 +34,7 @@ from ..model.symbolic import SymChance
 from ..numbers.rational import to_fraction
 from ..numbers.symbolic import is_sym, sympy
 from .base import FORMAT, VERSION, NoCertificate, exp_eps, textify
-from .game import ExportedGame, _labels
+from .game import ExportedGame, _labels, game_label
 
 __all__ = ["symbolic_certificate", "symbolic_game", "symbol_doc", "poly_text", "Engines", "MAX_SPLITS"]
 
@@ -148,7 +148,7 @@ def _symbolic_body(claim: Any, an: Any, body: dict, s: Any, sym: dict) -> dict:
         raise NoCertificate(_WHY.get(kind, f"{kind} claims with a symbol have no certificate"))
     games = {}
     for name in body["games"]:
-        subject = claim.subject if name.endswith("(the claim's pairs)") else name
+        subject = next((x for x in (claim.subject, getattr(claim, "other_subject", "")) if game_label(x) == name), name)
         games[name] = symbolic_game(an.mech(subject), name, s).doc
     values = {k: _value(claim, attrs, ex, s) for k, (attrs, ex) in _VALUES[kind].items()}
     return {**body, "symbol": sym, "claim": {**body["claim"], **values}, "games": games}
