@@ -148,7 +148,8 @@ def claim_truth(cert: dict) -> bool:
     if kind == "renyi":  # the enumerator's Renyi value, over every deterministic adversary
         alpha = INF if claim["alpha"] == "inf" else Fraction(claim["alpha"])
         bound = INF if claim["bound"] == "inf" else _log_linear(claim["bound"], log_linear)
-        if alpha != INF and alpha.denominator != 1:  # a fraction: a certified enclosure (arb), not the checker's bounds
+        by_bounds = alpha != INF and (alpha.denominator != 1 or (alpha == 1 and L) or "by_bounds" in cert["proof"])
+        if by_bounds:  # (fractions, KL over Q(t), large powers in Q(t)): a certified enclosure, arb
             from exactdp.analysis.renyi_real import compare
 
             sign = compare(mechs[claim["of"]], alpha, bound)[0]

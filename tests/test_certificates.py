@@ -145,6 +145,14 @@ claims:
   - renyi: {of: E, alpha: 2, at_most: 0.23}   # D_2 = log((t^2 - t + 1)/t) = 0.2274..., t = e^0.5
   - renyi: {of: E, alpha: 2, at_most: 0.22}
   - tradeoff: {of: E, alpha: 1/(1 + exp(0.5)), equals: 1/(1 + exp(0.5))}   # RR's vertex (1/(1 + e^eps), e^eps/(1 + e^eps))
+  - renyi: {of: E, alpha: 1, at_most: 0.1225}   # KL = (1/2) tanh(1/4) = 0.122459... (by bounds over Q(t))
+  - renyi: {of: E, alpha: 1, exceeds: 0.1225}
+  - renyi: {of: E, alpha: 3/2, at_most: 0.18}   # D_3/2 = 2 log(p^(3/2) q^(-1/2) + q^(3/2) p^(-1/2)) = 0.17837, p = t/(1 + t), q = 1 - p
+  - renyi: {of: E, alpha: 600, at_most: 0.5}   # D_600 = log(p^600 q^-599 + q^600 p^-599)/599 = 0.499209 (p = t/(1 + t), mpmath): by bounds
+  - renyi: {of: E, alpha: 600, exceeds: 0.4993}   # false
+  - zcdp: {of: E, rho: 1/8}   # sup D_alpha/alpha = KL = 0.12246 < 1/8 (approached as alpha -> 1)
+  - zcdp: {of: E, rho: 0.12}
+  - not_zcdp: {of: E, rho: 0.12}
 """
 
 
@@ -342,9 +350,12 @@ def _mutate_and_check(cert: dict, where: tuple, new) -> str:
 
 
 def _kind(cert: dict) -> str:
-    """The claim kind; Renyi claims at a fraction order (decided by bounds) count as a kind of their own."""
-    kind = cert["claim"]["kind"]
-    return kind + " at a fraction order" if kind == "renyi" and "/" in cert["claim"]["alpha"] else kind
+    """The claim kind; Renyi claims at a fraction order, and KL over Q(e^(1/L)) (decided by bounds),
+    and zCDP over Q(e^(1/L)) count as kinds of their own."""
+    kind, alpha = cert["claim"]["kind"], cert["claim"].get("alpha", "")
+    if kind == "renyi" and ("/" in alpha or (alpha == "1" and "field" in cert) or "by_bounds" in cert["proof"]):
+        return "renyi by bounds" + " over Q(t)" * ("field" in cert)
+    return kind + " over Q(t)" * ("field" in cert and kind in ("zcdp", "not_zcdp"))
 
 
 MUTATION_KINDS = sorted({_kind(c) for c in SMALL})

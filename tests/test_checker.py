@@ -686,16 +686,45 @@ def test_renyi_over_q_t_is_exact_for_a_monomial_sum():
 
 def test_zcdp_by_hand():
     """RR_(log 3): sup D_alpha/alpha = KL = log(3)/2 = 0.549 (Steinke 2024), approached as alpha -> 1,
-    and D_inf = log 3.  3/5-zCDP: D_(17/16) <= 3/5 and D_(9/8) <= 3/5 * 17/16, ..., D_inf = 1.0986 <=
-    3/5 * 2; an order too far (D_2 = log(7/3) = 0.847 > 3/5) proves nothing; D_(9/8) > 9/16
-    refutes 1/2-zCDP."""
+    and D_inf = log 3.  K(alpha) = (alpha - 1) D_alpha = log((3^alpha + 3^(1 - alpha))/4) (the sum
+    over both answers), so K(17/16) = 0.03606 <= 37/1000, K(19/16) = 0.11780 <= 59/500, K(85/64) =
+    0.22302 <= 28/125, K(53/32) = 0.50915 <= 51/100, K(2) = log(7/3) = 0.84730 <= 106/125 (mpmath,
+    40 digits), and the chords through these bounds stay below 3/5 alpha (alpha - 1); D_inf = 1.0986
+    <= 3/5 * 2.  A chord from (1, 0) straight to (2, 106/125) rises above it (slope 0.848 > 3/5); a
+    bound below K proves nothing; D_(9/8) > 9/16 refutes 1/2-zCDP."""
     g = {"M": game(["end", RR3])}
     zcdp = {"kind": "zcdp", "of": "M", "rho": "3/5"}
-    orders = ["17/16", "19/16", "85/64", "53/32", "2"]
-    assert "-- holds" in check(certificate(zcdp, g, {"orders": orders}))
-    rejected(certificate(zcdp, g, {"orders": ["2", "4"]}), "does not decide", "D_2(M) > 3/5")
-    rejected(certificate(zcdp, g, {"orders": orders[:-1]}), "does not decide", "D_inf(M)")
-    malformed(certificate(zcdp, g, {"orders": ["19/16", "17/16"]}), "increasing")
+    orders, bounds = ["17/16", "19/16", "85/64", "53/32", "2"], ["37/1000", "59/500", "28/125", "51/100", "106/125"]
+    assert "-- holds" in check(certificate(zcdp, g, {"orders": orders, "bounds": bounds}))
+    rejected(certificate(zcdp, g, {"orders": ["2"], "bounds": ["106/125"]}), "does not decide", "the chord on [1, 2]")
+    low = {"orders": orders, "bounds": ["36/1000"] + bounds[1:]}
+    rejected(certificate(zcdp, g, low), "does not decide", "D_17/16(M) > 72/125")
+    rejected(certificate(zcdp, g, {"orders": orders[:-1], "bounds": bounds[:-1]}), "does not decide", "D_inf(M)")
+    malformed(certificate(zcdp, g, {"orders": ["19/16", "17/16"], "bounds": bounds[:2]}), "increasing")
+    malformed(certificate(zcdp, g, {"orders": orders, "bounds": bounds[:-1]}), "one for each order")
     refute = {"kind": "not_zcdp", "of": "M", "rho": "1/2"}
     assert "D_9/8(M) > 9/16" in check(certificate(refute, g, {"alpha": "9/8"}))
     rejected(certificate(refute, g, {"alpha": "3"}), "does not decide")
+
+
+def test_kl_and_fraction_orders_over_q_t_by_bounds():
+    """RR with e^eps = t = e^(1/2) (p = t/(1 + t)): KL = (2p - 1)/2 = tanh(1/4)/2 = 0.1224593,
+    D_(3/2) = 2 log(p^(3/2) q^(-1/2) + q^(3/2) p^(-1/2)) = 0.1783694 and D_4 = 0.3518911 (mpmath,
+    30 digits); the checker bounds each until the comparison is decided (an equality never is), and
+    ``by_bounds`` asks for bounds at a whole order, never at inf."""
+    t_rr = ("answer", {"0": (["0,1/1,1", "1/1,1"], 0), "1": (["1/1,1", "0,1/1,1"], 0)})
+    g = {"M": game(["end", t_rr])}
+
+    def renyi(alpha: str, rel: str, bound: str, proof: dict | None = None) -> dict:
+        claim = {"kind": "renyi", "of": "M", "alpha": alpha, "relation": rel, "bound": [["e", bound]]}
+        return {**certificate(claim, g, proof or {}), "field": "exp(1/2)"}
+
+    assert "-- holds" in check(renyi("1", "at_most", "1224594/10000000"))
+    assert "-- holds" in check(renyi("1", "exceeds", "1224593/10000000"))
+    rejected(renyi("1", "at_most", "1224593/10000000"), "but it fails")
+    assert "-- holds" in check(renyi("3/2", "exceeds", "1783693/10000000"))
+    rejected(renyi("3/2", "exceeds", "1783695/10000000"), "but it fails")
+    assert "-- holds" in check(renyi("4", "at_most", "3518912/10000000", {"by_bounds": "yes"}))
+    rejected(renyi("4", "at_most", "3518910/10000000", {"by_bounds": "yes"}), "but it fails")
+    malformed(renyi("inf", "at_most", "1", {"by_bounds": "yes"}), "at a finite order")
+    malformed(renyi("4", "at_most", "1", {"by_bounds": "no"}), "by_bounds")

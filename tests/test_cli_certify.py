@@ -5,6 +5,8 @@ claim at DIR/<case file stem>/<claim number>-<kind>.json, "no certificate" liste
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -12,6 +14,8 @@ from click.testing import CliRunner
 
 from exactdp import checker
 from exactdp.cli import main
+
+CHECKER = Path(checker.__file__).parent
 
 CASE = textwrap.dedent(
     """
@@ -220,11 +224,13 @@ def test_safe_names_never_leave_the_folder():
 
 def test_claims_the_checker_cannot_recompute_are_listed_with_their_reason(tmp_path: Path):
     """Every claim the checker has no check for is listed with why, never certified nor lost:
-    a KL divergence on probabilities in Q(e^(1/L)); the exact D_2 of the same mechanism gets its
-    certificate, as do 10-zCDP, the conversion, the trade-off point, the claim about non-adaptive
-    adversaries (on the game whose root fixes every query) and D_3/2 (D_3/2 = 2 log(5 sqrt(3)/6) ~ 0.73397 > 0.7339: the checker bounds it).
+    zCDP with a rho written with log; the exact D_2 gets its certificate, as do 10-zCDP, the
+    conversion, the trade-off point, the claim about non-adaptive adversaries (on the game whose
+    root fixes every query), the KL divergence on probabilities in Q(e^(1/L)) (by bounds) and
+    D_3/2 (D_3/2 = 2 log(5 sqrt(3)/6) ~ 0.73397 > 0.7339: the checker bounds it).
     (Values: RR with e^eps = 3, see cases/libraries/autodp-rr.yaml; its trade-off function is
-    max(0, 1 - 3a, (1 - a)/3), 1/4 at a = 1/4; any RR with eps > 0 has KL > 0.)"""
+    max(0, 1 - 3a, (1 - a)/3), 1/4 at a = 1/4; any RR with eps > 0 has KL > 0; log(3)-zCDP holds,
+    sup D_alpha/alpha being KL = log(3)/2.)"""
     case = tmp_path / "why.yaml"
     case.write_text(
         textwrap.dedent(
@@ -237,25 +243,28 @@ def test_claims_the_checker_cannot_recompute_are_listed_with_their_reason(tmp_pa
               F: {rr: {eps: 0.5}}
             claims:
               - renyi: {alpha: 3/2, exceeds: 0.7339}
-              - renyi: {of: F, alpha: 1, exceeds: 0}
+              - zcdp: {rho: log(3)}
               - zcdp: {rho: 10}
               - conversion: {theorem: renyi-to-dp-cks, alpha: 2, delta: 1/100}
               - tradeoff: {alpha: 1/4, equals: 1/4}
               - dp: {eps: log(3), delta: 0, adversaries: nonadaptive}
               - renyi: {alpha: 2, equals: log(7/3)}
+              - renyi: {of: F, alpha: 1, exceeds: 0}
             """
         )
     )
     c = run("certify", str(case), "-o", str(tmp_path / "certs"))
     assert c.exit_code == 0, c.output
-    reasons = {
-        2: "KL and fractional-order Renyi certificates need rational probabilities: these lie in Q(e^(1/L))",
-    }
+    reasons = {2: "rho is not rational (it is written with log or exp)"}
     missing = [line for line in c.output.splitlines() if ": claim " in line]
     assert len(missing) == len(reasons), c.output
     for k, why in reasons.items():
         assert any(f": claim {k} (" in line and why in line for line in missing), (k, c.output)
-    assert "certificates: 6 written" in c.output  # D_3/2, zCDP, the conversion, the trade-off value, DP, D_2
+    assert "certificates: 7 written" in c.output
+    checked = subprocess.run(
+        [sys.executable, "-I", "-S", str(CHECKER), str(tmp_path / "certs")], capture_output=True, text=True
+    )
+    assert checked.returncode == 0 and "7 accepted" in checked.stdout, checked.stdout + checked.stderr
 
 
 ONE_POINT = """\

@@ -40,8 +40,12 @@ def renyi_certificate(src: Source, of: Any, alpha: Any, relation: str, target: A
     RenyiResult, or for a fraction α, which the checker bounds, a CertifiedRenyi enclosure)."""
     _guard(alpha, res)
     g, _ = _game(src, of)
-    if not rational_probabilities(src.mech(of)):
-        _field_guard(g, alpha)
+    bounds = not rational_probabilities(src.mech(of)) and _large_powers(g, alpha)
+    if bounds and relation == "equals" and holds:
+        raise NoCertificate(
+            f"D_{alpha} over Q(e^(1/L)) raises probabilities to powers of degree beyond {MAX_FIELD_POWER} in e^(1/L), "
+            "and the checker's bounds never decide an equality"
+        )
     claim = {
         "kind": "renyi",
         "of": g.name,
@@ -49,7 +53,7 @@ def renyi_certificate(src: Source, of: Any, alpha: Any, relation: str, target: A
         "relation": relation,
         "bound": _bound(target),
     }
-    return _body(claim, holds, [g], {}, f"D = {res.value}")
+    return _body(claim, holds, [g], {"by_bounds": "yes"} if bounds else {}, f"D = {res.value}")
 
 
 def conversion_certificate(src: Source, of: Any, theorem: str, alpha: Any, delta: Any, holds: bool, res: Any) -> dict:
@@ -77,50 +81,45 @@ def _guard(alpha: Any, res: Any) -> None:
         )
 
 
-def _field_guard(g: Any, alpha: Any) -> None:
-    """Over ℚ(e^{1/L}) the checker takes whole orders ≥ 2 and ∞ only, and the powers of its Rényi
-    sums must stay within MAX_FIELD_POWER degrees in t = e^{1/L} (else --max-steps refuses them)."""
-    if not is_inf(alpha) and (alpha == 1 or not is_whole(alpha)):
-        raise NoCertificate(_FIELD_REASON)
+def _large_powers(g: Any, alpha: Any) -> bool:
+    """Whether the checker's exact Rényi sum at a whole order over ℚ(e^{1/L}) would raise
+    probabilities to powers of degree beyond MAX_FIELD_POWER in t = e^{1/L} (its default
+    --max-steps would refuse them): then the certificate asks for bounds, as at a fraction."""
+    if is_inf(alpha) or alpha == 1 or not is_whole(alpha):
+        return False
     doc = textify({"game": g.doc})["game"]
     parts = [part for nd in doc["nodes"] for _, row, _ in nd.get("answer", []) for p in row for part in p.split("/")]
     degree = max((part.count(",") for part in parts), default=0)  # of a numerator or denominator
-    power = (1 if is_inf(alpha) else int(alpha) - 1) * degree
-    if power > MAX_FIELD_POWER:
-        raise NoCertificate(
-            f"D_{alpha} over Q(e^(1/L)) raises probabilities of degree {degree} in e^(1/L) to powers of degree "
-            f"{power}: beyond {MAX_FIELD_POWER}, the checker's polynomial arithmetic would pass its default --max-steps"
-        )
+    return (int(alpha) - 1) * degree > MAX_FIELD_POWER
 
 
 _FIELD_REASON = (
-    "KL and fractional-order Renyi certificates need rational probabilities: these lie in Q(e^(1/L)) (a decimal "
-    "eps, or the e^(-x^2/(2 sigma^2)) of a discrete Gaussian), where the checker takes whole orders >= 2 and inf"
+    "conversion certificates need rational probabilities: these lie in Q(e^(1/L)) (a decimal eps, or the "
+    "e^(-x^2/(2 sigma^2)) of a discrete Gaussian), and the checker compares a conversion's logarithms of rationals"
 )
 
 
 def bounded_certificate(mech: Any, alpha: Any) -> bool:
     """Whether the checker can decide a claim about D_α that exactdp decided by a certified
-    enclosure: α a fraction > 1 (rational probabilities, α <= MAX_ORDER with a denominator <=
-    MAX_ORDER) or a whole α >= 2 or ∞ on probabilities in ℚ(e^{1/L}) (exact, or by bounds)."""
+    enclosure: α a fraction > 1 (α <= MAX_ORDER with a denominator <= MAX_ORDER), or KL, a whole
+    α >= 2 or ∞ on probabilities in ℚ(e^{1/L}) (exact, or by bounds)."""
     if is_inf(alpha) or is_whole(alpha):
-        return alpha != 1 and not rational_probabilities(mech)
-    return alpha.denominator <= MAX_ORDER and alpha <= MAX_ORDER and rational_probabilities(mech)
+        return not rational_probabilities(mech)
+    return alpha.denominator <= MAX_ORDER and alpha <= MAX_ORDER
 
 
 def enclosure_reason(mech: Any, alpha: Any, status: Any = None) -> str:
     """Why a Rényi value known only by a certified enclosure has no certificate: the checker
-    recomputes D_α exactly at whole orders and ∞, and at a fraction α it bounds D_α until the
-    comparison is decided, which needs rational probabilities and a claim exactdp decided."""
-    if not rational_probabilities(mech):
-        return _FIELD_REASON + f" (exactdp decides D_{alpha} by a certified enclosure)"
-    if not is_whole(alpha) and status is not None:
-        return (
-            f"D_{alpha} at a non-integer order is decided by bounds; this claim is {status} here, and the checker "
-            "certifies only decided comparisons"
-        )
-    if not is_whole(alpha):
+    recomputes D_α exactly at whole orders and ∞ and bounds it elsewhere (KL, fraction orders, and
+    over ℚ(e^{1/L})) until the comparison is decided, which needs an order it takes and a claim
+    exactdp decided."""
+    if not is_whole(alpha) and (alpha.denominator > MAX_ORDER or alpha > MAX_ORDER):
         return f"D_{alpha}: orders beyond {MAX_ORDER} or with a denominator beyond {MAX_ORDER} have no certificate"
+    if status is not None:
+        return (
+            f"D_{alpha} is decided by bounds; this claim is {status} here, and the checker certifies only decided "
+            "comparisons"
+        )
     return (
         f"D_{alpha} has no exact form here (exactdp decides it by a certified enclosure); the checker compares "
         "exact values only"

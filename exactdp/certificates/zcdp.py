@@ -1,24 +1,27 @@
 r"""Certificates for ``zcdp`` and ``not_zcdp`` claims with a rational ρ (Bun & Steinke 2016,
 Def. 1.1: D_α(M) ≤ ρα for every real α > 1).
 
-D_α is nondecreasing in α (van Erven & Harremoës 2014, Thm 3), so finitely many orders
-1 < a₀ < … < a_N with D_{a₀} ≤ ρ, D_{a_{i+1}} ≤ ρ·a_i and D_∞ ≤ ρ·a_N cover every α > 1; the
-checker recomputes each of these comparisons (exactly at whole orders and ∞, by bounds at
-fractions).  The orders are found here from certified enclosures of D_α: a₀ = 1 + 2^-j, each next
-order the largest of a_i·(1 + 2^-j) (on a grid of 1/64) whose D is below ρ·a_i.  Where D_α/α
-comes close to ρ (near α → 1 when sup D_α/α is the KL divergence, as for randomized response)
-no finite cover exists and the claim gets no certificate, with that reason.  A failure is one
-order where D_α > ρα.
+K(α) = (α − 1)·D_α is convex in α with K(1) = 0 (van Erven & Harremoës 2014, Cor. 2), and D_α is
+nondecreasing (their Thm 3).  So orders 1 < a₀ < … < a_N with upper bounds k_i ≥ K(a_i) cover
+every α > 1 when on each [a_{i−1}, a_i] (a_{−1} = 1, k_{−1} = 0) the chord through the k's lies
+below ρα(α − 1), and D_∞ ≤ ρ·a_N; the checker recomputes each bound (exactly at whole orders and
+∞, by bounds elsewhere) and tests each chord exactly.  The orders are found here from certified
+enclosures of D_α: from each order the longest step (halved down to 1/GRID) whose chord passes.
+Where D_α/α comes close to ρ as α → 1 (sup D_α/α is the KL divergence, as for randomized
+response) no finite cover exists and the claim gets no certificate, with that reason.  A failure
+is one order where D_α > ρα.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
-from math import floor
+from math import ceil, floor
 from typing import Any
 
 from ..analysis.renyi_real import certified_renyi, rational_probabilities
-from ..numbers.certified import arb_rational, ball_bounds
+from ..checker.zcdp import below
+from ..numbers import ladder
+from ..numbers.certified import arb_prec, ball_bounds
 from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, is_rational, to_fraction
 from .base import NoCertificate, Source
@@ -26,26 +29,25 @@ from .build import _body, _game
 
 __all__ = ["zcdp_certificate"]
 
-GRID = 64  # the orders' denominators: the checker's cost grows with them (v-th roots at alpha = 1 + u/v)
-MAX_ORDERS = 100
+GRID = 2**20  # the orders' least step, and their denominators (the most the checker takes)
+MAX_ORDERS = 400
 MAX_ORDER = 10_000  # the largest order the checker takes
+SLACK = 2**32  # each bound k_i is exactdp's certified upper bound rounded up to a multiple of 1/SLACK
 
 
 def zcdp_certificate(src: Source, of: Any, rho: Any, negated: bool, is_zcdp: bool, alpha: Any) -> dict:
-    """``zcdp`` / ``not_zcdp: {rho: r}``: the game and the orders covering α > 1 (M is ρ-zCDP), or
-    ``alpha``, an order where D_α > ρα (it is not); ``is_zcdp`` is exactdp's decision."""
+    """``zcdp`` / ``not_zcdp: {rho: r}``: the game and the orders with their bounds covering α > 1
+    (M is ρ-zCDP), or ``alpha``, an order where D_α > ρα (it is not); ``is_zcdp`` is exactdp's
+    decision."""
     if not is_rational(rho):
         raise NoCertificate(
             "rho is not rational (it is written with log or exp): the checker compares D_alpha with rational multiples of alpha"
         )
     mech, r = src.mech(of), to_fraction(rho)
-    if not rational_probabilities(mech):
-        raise NoCertificate(
-            "zCDP certificates need rational probabilities (the checker bounds D_alpha at fraction orders over Q only)"
-        )
     g, prof = _game(src, of)
     if is_zcdp:
-        proof = {"orders": [Q(a) for a in _orders(mech, r, prof.least_lambda(Q(0)))]}
+        orders, bounds = _cover(mech, r, prof.least_lambda(Q(0)))
+        proof = {"orders": [Q(a) for a in orders], "bounds": [Q(k) for k in bounds]}
     else:
         a = Fraction(2) if alpha is None else to_fraction(alpha)  # (None: D_alpha = inf at every order)
         if a.denominator > MAX_ORDER or a > MAX_ORDER:
@@ -57,33 +59,37 @@ def zcdp_certificate(src: Source, of: Any, rho: Any, negated: bool, is_zcdp: boo
     return _body(claim, is_zcdp != negated, [g], proof, "orders covering alpha > 1" if is_zcdp else f"D at {alpha}")
 
 
-def _upper(mech: Any, a: Fraction) -> Fraction | None:
-    """A certified upper bound on D_a(M) (∞ as None)."""
+def _bound(mech: Any, a: Fraction) -> Fraction | None:
+    """A short rational k ≥ (a − 1)·D_a(M) above exactdp's certified upper bound (∞: None)."""
     v = certified_renyi(mech, a).value
-    return None if is_inf(v) else v.hi
+    return None if is_inf(v) else Fraction(ceil(v.hi * (a - 1) * SLACK) + 1, SLACK)
 
 
-def _orders(mech: Any, rho: Fraction, lam: Any) -> list[Fraction]:
-    """1 < a_0 < ... < a_N as in the module docstring, for e^(D_inf) = ``lam``."""
+def _cover(mech: Any, rho: Fraction, lam: Any) -> tuple[list[Fraction], list[Fraction]]:
+    """The orders a_0 < ... < a_N and bounds k_i of the module docstring, for e^(D_inf) = ``lam``."""
     if is_inf(lam):
         raise NoCertificate("D_inf is infinite: no finite set of orders covers every alpha")  # pragma: no cover
-    d_inf = ball_bounds(arb_rational(lam, 128).log())[1]  # an upper bound on D_inf = log(lam)
-    first = [1 + Fraction(1, 2**j) for j in range(1, 7)]
-    a = next((x for x in first if (u := _upper(mech, x)) is not None and u < rho), None)
-    if a is None:
-        raise NoCertificate(
-            "D_alpha/alpha comes too close to rho near alpha = 1 (sup D_alpha/alpha is the KL divergence here, as "
-            "for randomized response): no finite set of orders covers alpha > 1"
-        )
-    orders = [a]
-    while d_inf >= rho * orders[-1]:
-        a = orders[-1]
-        steps = (Fraction(floor(min(a * (1 + Fraction(1, 2**j)), Fraction(MAX_ORDER)) * GRID), GRID) for j in range(7))
-        nxt = next((b for b in steps if b > a and (u := _upper(mech, b)) is not None and u < rho * a), None)
-        if nxt is None or len(orders) >= MAX_ORDERS:
+    with arb_prec(128):  # an upper bound on D_inf = log(lam)
+        d_inf = ball_bounds(ladder.ball(lam, 128).log())[1]
+    whole_ok = rational_probabilities(mech)  # (over Q(e^(1/L)) whole orders raise polynomials to powers)
+    orders, bounds, a, ka, h = list[Fraction](), list[Fraction](), Fraction(1), Fraction(0), Fraction(1, 2)
+    while not orders or d_inf >= rho * orders[-1]:
+        while True:
+            b = Fraction(floor(min(a + h, Fraction(MAX_ORDER)) * GRID), GRID)
+            b -= Fraction(1, GRID) if b.denominator == 1 and not whole_ok else 0
+            if b > a and (kb := _bound(mech, b)) is not None and below(a, ka, b, kb, rho):
+                break
+            if h * GRID <= 1 or b <= a:
+                where = "near alpha = 1 (sup D_alpha/alpha is the KL divergence here, as for randomized response)"
+                where = where if a == 1 else f"beyond alpha = {a}"
+                raise NoCertificate(
+                    f"D_alpha/alpha comes too close to rho {where}: no finite set of orders covers alpha > 1"
+                )
+            h /= 2
+        orders, bounds, a, ka, h = orders + [b], bounds + [kb], b, kb, 2 * h
+        if len(orders) >= MAX_ORDERS:
             raise NoCertificate(
                 f"D_alpha/alpha comes too close to rho beyond alpha = {a}: the checker would need more than "
-                f"{MAX_ORDERS} orders, or finer ones"
+                f"{MAX_ORDERS} orders"
             )
-        orders.append(nxt)
-    return orders
+    return orders, bounds

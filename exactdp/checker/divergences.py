@@ -14,6 +14,7 @@ from math import gcd, prod
 from typing import Any
 
 from .core import (
+    _PARSED,
     HANDLERS,
     INF,
     LIMITS,
@@ -25,6 +26,7 @@ from .core import (
     bits,
     bounded,
     decide,
+    exp_iv,
     expect,
     field,
     game_of,
@@ -53,12 +55,19 @@ def log_iv(x: Fraction, p: int) -> tuple[Fraction, Fraction]:
     y, k = (2 * y, k - 1) if y < 1 else (y, k)
     q = p + abs(k).bit_length() + 8
 
-    def atanh2(z: Fraction, i: int) -> Fraction:  # i = 0: the lower bound, 1: the upper
-        return 2 * series(z, lambda j: z * z * (2 * j + 1) / (2 * j + 3), q)[i]
+    def atanh2(z: Fraction) -> tuple[Fraction, Fraction]:
+        lo, hi = series(z, lambda j, z2=z * z: z2 * (2 * j + 1) / (2 * j + 3), q)
+        return 2 * lo, 2 * hi
 
-    ylo, yhi = rounded(y, q, False), rounded(y, q, True)
-    l2 = atanh2(Fraction(1, 3), 0 if k >= 0 else 1), atanh2(Fraction(1, 3), 1 if k >= 0 else 0)
-    return atanh2((ylo - 1) / (ylo + 1), 0) + k * l2[0], atanh2((yhi - 1) / (yhi + 1), 1) + k * l2[1]
+    if q not in _LOG2:
+        _LOG2[q] = atanh2(Fraction(1, 3))
+    l2, ylo, yhi = _LOG2[q][:: 1 if k >= 0 else -1], rounded(y, q, False), rounded(y, q, True)
+    lo = atanh2((ylo - 1) / (ylo + 1))
+    hi = lo if yhi == ylo else atanh2((yhi - 1) / (yhi + 1))
+    return lo[0] + k * l2[0], hi[1] + k * l2[1]
+
+
+_LOG2: dict = {}  # q -> bounds on log 2 at q bits (the same in every certificate)
 
 
 # --- Renyi divergence, KL divergence, bounded range: recomputed from the game ---------------------
@@ -201,67 +210,87 @@ def power(x: Any, k: int) -> Any:
     return out
 
 
-def iroot(n: int, k: int) -> int:
-    """floor(n^(1/k)) for integers n >= 0, k >= 1: Newton's method on integers from above (from
-    x >= the root, the next x is still >= floor of the root (AM-GM) and smaller, until it is not)."""
-    if n < 2:
-        return n
-    x = 1 << -(-n.bit_length() // k)
-    while True:
-        y = ((k - 1) * x + n // x ** (k - 1)) // k
-        if y >= x:
-            return x
-        x = y
-
-
-def renyi_iv(game: Game, alpha: Fraction, p: int) -> Any:
-    """(lo, hi) with lo/2^p <= r <= hi/2^p, r the largest over the ordered pairs of the Renyi sum
-    (:func:`renyi_sum`) at a non-integer alpha = 1 + u/v, or INF.  The recursion is renyi_sum's, on
-    integers over 2^p rounded outwards; (p_a/p'_a)^(u/v) lies between floor(R) 2^-p and (floor(R')
-    + 1) 2^-p, R and R' the integer v-th roots (:func:`iroot`) of p_a^u 2^(p v)/p'_a^u rounded down and up."""
-    u, v, one, roots, out = (alpha - 1).numerator, (alpha - 1).denominator, 1 << p, {}, []
+def bounded_sum(game: Game, alpha: Fraction, p: int) -> Any:
+    """Rational (lo, hi) around the largest over the ordered pairs of the Renyi sum at a non-integer
+    alpha (:func:`renyi_sum`), or of the KL divergence at alpha = 1; INF if some view is impossible
+    under x' only; None while p bits leave a probability's lower bound at 0.  The recursion is
+    renyi_sum's on bounds rounded outwards to p bits (:func:`term_bounds`); a KL term p_a
+    (log(p_a/p'_a) + child) lies between the extreme products."""
+    out, unsure = [], False
     for i, j in game.pairs:
         val: list = []
-        for nd in game.nodes:
+        for k, nd in enumerate(game.nodes):
             kids = [val[c] for c in nd[-1]]
-            terms = [(r, x) for r, x in zip(nd[3], kids) if r[i]] if nd[0] == "answer" else []
-            if INF in kids if nd[0] != "answer" else any(not r[j] or x == INF for r, x in terms):
+            if INF in kids or (nd[0] == "answer" and any(r[i] and not r[j] for r in game.probs(k))):
                 val.append(INF)
             elif nd[0] != "answer":
-                val.append((max([x[0] for x in kids], default=one), max([x[1] for x in kids], default=one)))
+                base = (ZERO, ZERO) if alpha == 1 else (ONE, ONE)
+                val.append((max(x[0] for x in kids), max(x[1] for x in kids)) if kids else base)
             else:
-                lo = hi = 0
-                for r, (x, y) in terms:
-                    if (r[i], r[j]) not in roots:
-                        if u * max(r[i], r[j]).bit_length() + p * v > LIMITS["max_bits"]:
-                            too_large("max_bits", f"the Renyi sum at alpha = {alpha}", f"{p * v} bits and more")
-                        a, b = r[i] ** u << (p * v), r[j] ** u
-                        spend("steps", (a.bit_length() // 64 + 1) ** 2 * (v + 8), "integer roots of the Renyi sum")
-                        roots[r[i], r[j]] = iroot(a // b, v), iroot(-(-a // b), v) + 1
-                    (rl, rh), scale = roots[r[i], r[j]], nd[2] << p
-                    lo, hi = lo + r[i] * rl * x // scale, hi - (-r[i] * rh * y // scale)
-                val.append((lo, bounded(hi, "a bound on a Renyi sum")))
+                lo = hi = ZERO
+                for r, (xl, xh) in ((r, x) for r, x in zip(game.probs(k), kids) if r[i]):
+                    if (got := term_bounds(r[i], r[j], alpha, p)) is None:
+                        unsure = True
+                        continue
+                    (pl, ph), (fl, fh) = got
+                    if alpha == 1:
+                        prods = [u * v for u in (pl, ph) for v in (fl + xl, fh + xh)]
+                        lo, hi = lo + min(prods), hi + max(prods)
+                    else:
+                        lo, hi = lo + pl * fl * xl, hi + ph * fh * xh
+                val.append((rounded(lo, p, False), bounded(rounded(hi, p, True), "a bound on a divergence")))
         out.append(val[game.root])
-    return INF if INF in out else (max(x[0] for x in out), max(x[1] for x in out))
+    return INF if INF in out else None if unsure else (max(x[0] for x in out), max(x[1] for x in out))
+
+
+def term_bounds(a: Any, b: Any, alpha: Fraction, p: int) -> tuple | None:
+    """((lo, hi) on a, (lo, hi) on log(a/b) for alpha = 1, else on (a/b)^(alpha - 1)) for
+    probabilities a, b > 0 of Q(t) at p bits (None while a lower bound is not yet positive):
+    a and b between rational bounds (:func:`pvalue`), the logarithm between those of the extreme
+    ratios, and e^((alpha - 1) l) at the bounds l on the logarithm (both increase with a/b)."""
+    if (key := ("term", a, b, alpha, p)) in _PARSED:  # (terms repeat, and logarithms at every order)
+        return _PARSED[key]
+    spend("steps", (p // 64 + 1) ** 3 * 384, f"bounds on a divergence at alpha = {text(alpha)}")
+    if alpha != 1 and (got := term_bounds(a, b, ONE, p)) is not None:
+        (ll, lh), u = got[1], alpha - 1
+        got = got[0], (rounded(exp_iv(u * ll, p)[0], p + 8, False), rounded(exp_iv(u * lh, p)[1], p + 8, True))
+    elif alpha == 1:
+        (al, ah), (bl, bh) = qt_iv(a, p), qt_iv(b, p)
+        got = ((al, ah), (log_iv(al / bh, p)[0], log_iv(ah / bl, p)[1])) if al > 0 and bl > 0 else None
+    _PARSED[key] = got
+    return got
+
+
+def qt_iv(x: Any, p: int) -> tuple:
+    """Rational bounds on x = n(t)/d(t) > 0 at about p bits (0, 0 while those on d are not positive)."""
+    if isinstance(x, Fraction):
+        return x, x
+    (nl, nh), (dl, dh) = pvalue(x.n, p), pvalue(x.d, p)
+    return (rounded(max(nl, ZERO) / dh, p + 8, False), rounded(nh / dl, p + 8, True)) if dl > 0 else (ZERO, ZERO)
 
 
 def renyi(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
-    """D_alpha(M) (Mironov 2017, Def. 3) against X = s + sum c log(b) (:func:`compare_divergence`)."""
+    """D_alpha(M) (Mironov 2017, Def. 3) against X = s + sum c log(b) (:func:`compare_divergence`);
+    with the proof's ``"by_bounds": "yes"`` a finite whole order is bounded like a fraction (its
+    powers in Q(t) would be large)."""
     game, x = game_of(games, claim.get("of")), bound_terms(claim.get("bound"), "claim.bound")
     rel, test = relation(claim, ["equals", "at_most", "exceeds"])
     alpha = renyi_order(claim.get("alpha"), "claim.alpha")
-    c, shown = compare_divergence([game], alpha, x)
+    if "by_bounds" in proof and (field(proof, "by_bounds", str, "proof") != "yes" or alpha is None):
+        raise Malformed('proof.by_bounds: "yes", at a finite order')
+    c, shown = compare_divergence([game], Fraction(alpha) if "by_bounds" in proof else alpha, x)
     return shown, f"D_{alpha or 'inf'}({text(game.name)}) {rel} {terms_text(x)}", test(c)
 
 
 def renyi_order(raw: Any, path: str, whole: bool = False) -> Any:
     """alpha: inf (None), a whole number from 1 to 10,000 (an int) or, unless ``whole``, a fraction
-    1 < alpha <= 10,000 with a denominator <= 10,000 (a Fraction)."""
+    1 < alpha <= 10,000 with a denominator <= 2^20 (a Fraction)."""
     a = None if expect(raw, str, path) == INF else number(raw, path)
     if a is None or (isinstance(a, Fraction) and 1 <= a <= 10_000 and a.denominator == 1):
         return a if a is None else int(a)
-    if whole or not isinstance(a, Fraction) or not 1 < a <= 10_000 or a.denominator > 10_000:
-        raise Malformed(f"{path}: a whole number from 1 to 10000, inf" + " or a fraction from 1 to 10000" * (not whole))
+    if whole or not isinstance(a, Fraction) or not 1 < a <= 10_000 or a.denominator > 2**20:
+        said = " or a fraction from 1 to 10000 with a denominator up to 2^20" * (not whole)
+        raise Malformed(f"{path}: a whole number from 1 to 10000, inf{said}")
     return a
 
 
@@ -271,10 +300,10 @@ def compare_divergence(games: list, alpha: int | None, x: tuple | None = (ZERO, 
     largest Renyi sum over the pairs (:func:`renyi_sum`): divergences compare as r_0 against Prod
     r_i; against X, and for KL (alpha = 1), the difference is a :class:`LogForm` over a coprime base
     of the games' and X's integers; at a fraction alpha, by :func:`compare_bounded`."""
-    if not all(g.rational for g in games) and (len(games) > 1 or alpha == 1 or isinstance(alpha, Fraction)):
-        raise Malformed("Renyi claims in Q(t) need one game and a whole order alpha >= 2 or inf")
+    if not all(g.rational for g in games) and len(games) > 1:
+        raise Malformed("Renyi claims in Q(t) compare one game's divergence with a bound")
     xs = [] if x is None else [y for b, _ in x[1] for y in (b.numerator, b.denominator)]
-    if isinstance(alpha, Fraction):
+    if isinstance(alpha, Fraction) or (alpha == 1 and not games[0].rational):
         return compare_bounded(games[0], alpha, x)
     ints = [n for g in games for nd in g.nodes if nd[0] == "answer" for r in nd[3] for n in r] if alpha == 1 else []
     base = coprime_base(ints + xs) if alpha == 1 else None
@@ -321,34 +350,34 @@ def field_sign(r: Qt, k: int, x: tuple) -> int:
 
 
 def log_sign(bounds: Any, k: Any, x: tuple, what: str) -> int:
-    """The sign of log(r)/k - X, X = s + sum c log(b), from rational bounds(p) = (lo, hi) on r > 0 at
-    p bits (None: not yet positive) and bounds on the logarithms, at 64, 128, ... bits until they
-    decide it (beyond --max-precision: Malformed; an equality is never decided)."""
+    """The sign of log(r)/k - X (of r - X for k = 0), X = s + sum c log(b), from rational bounds(p) =
+    (lo, hi) on r > 0 at p bits (None: not yet known) and bounds on the logarithms, at 64, 128, ...
+    bits until they decide it (beyond --max-precision: Malformed; an equality is never decided)."""
     bound = LogForm([b for b, _ in x[1]], x[0], {i: c for i, (_, c) in enumerate(x[1])})
 
     def iv(p: int) -> tuple:  # (the series of a logarithm of a p-bit number costs about p^3 bit operations)
         spend("steps", (p // 64 + 1) ** 3 * 128, f"bounds on {what}")
-        r = bounds(p)
-        if r is None:
+        if (r := bounds(p)) is None:
             return -ONE, ONE
-        (a, _), (_, b), (xl, xh) = log_iv(r[0], p), log_iv(r[1], p), bound.iv(p)
-        return a / k - xh, b / k - xl
+        (a, b), (xl, xh) = (log_iv(r[0], p)[0] / k, log_iv(r[1], p)[1] / k) if k else r, bound.iv(p)
+        return a - xh, b - xl
 
     return decide(iv, f"{what} minus the bound")
 
 
-def compare_bounded(game: Game, alpha: Fraction, x: tuple | None) -> tuple[int, str]:
-    """The sign of D_alpha - X at a non-integer alpha (D_alpha = log(r)/(alpha - 1) is transcendental
-    in general): :func:`log_sign` on the bounds on r of :func:`renyi_iv`."""
-    top = renyi_iv(game, alpha, 1)
-    if top == INF or x is None:
-        return (top == INF) - (x is None), "D = inf" if top == INF else "D is finite"
+def compare_bounded(game: Game, alpha: Fraction | int, x: tuple | None) -> tuple[int, str]:
+    """The sign of D_alpha - X at a non-integer alpha (D_alpha = log(r)/(alpha - 1)), or of KL - X
+    (alpha = 1), over Q(t): transcendental in general, so signed by :func:`bounded_sum`'s bounds
+    on r or KL and those on X (:func:`log_sign`), refined until they decide."""
+    a, what = Fraction(alpha), "KL" if alpha == 1 else f"D_{alpha}"
+    if (top := bounded_sum(game, a, 1)) == INF or x is None:
+        return (top == INF) - (x is None), f"{what} = inf" if top == INF else f"{what} is finite"
 
     def bounds(p: int) -> tuple | None:
-        lo, hi = renyi_iv(game, alpha, p)
-        return (Fraction(lo, 1 << p), Fraction(hi, 1 << p)) if lo else None
+        got = bounded_sum(game, a, p)
+        return got if got and (alpha == 1 or got[0] > 0) else None
 
-    return log_sign(bounds, alpha - 1, x, f"D_{alpha}"), f"D_{alpha} bounded by integer roots and logarithms"
+    return log_sign(bounds, a - 1, x, what), f"{what} between bounds from series for exp and log"
 
 
 def conversion(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
@@ -373,5 +402,5 @@ def conversion(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     return f"{facts}; {shown}", statement, c >= 0
 
 
-HANDLERS["renyi"] = (renyi, set())
+HANDLERS["renyi"] = (renyi, {"by_bounds"})
 HANDLERS["conversion"] = (conversion, {"exp_privloss"})

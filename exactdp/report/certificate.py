@@ -149,10 +149,15 @@ def _render(cert: dict[str, Any]) -> str:
     for key, what in _VALUES.items():
         if key in proof:
             out += [f"Proof: {what}: {_frac(proof[key])}.", ""]
-    if "orders" in proof:  # zCDP: D is nondecreasing in alpha, so these orders cover every alpha > 1
-        orders = ", ".join(map(_frac, proof["orders"]))
-        said = r"$D_{a_0} \le \rho$, $D_{a_{i+1}} \le \rho\, a_i$ and $D_\infty \le \rho\, a_N$ at the orders"
-        out += [f"Proof: {said} {orders}, which the checker verifies.", ""]
+    if "orders" in proof:  # zCDP: K(alpha) = (alpha - 1) D_alpha is convex, below its chords
+        pairs = ", ".join(f"({_frac(a)}, {_frac(k)})" for a, k in zip(proof["orders"], proof.get("bounds", [])))
+        pairs = "{\\small " + pairs.replace("\\frac", "\\tfrac") + "}"
+        said = (
+            r"$K(\alpha) = (\alpha - 1) D_\alpha$ is convex with $K(1) = 0$; the orders and bounds"
+            r" $(a_i, k_i)$ with $k_i \ge K(a_i)$, whose chords lie below $\rho\,\alpha(\alpha - 1)$,"
+            r" and $D_\infty \le \rho\, a_N$ cover every $\alpha > 1$:"
+        )
+        out += [f"Proof: {said} {pairs}; the checker verifies each.", ""]
     if "exp_eps" in proof:
         out += ["Proof: the components' $e^{\\varepsilon_i}$: " + ", ".join(map(_frac, proof["exp_eps"])) + ".", ""]
     if "symbol" in cert:
