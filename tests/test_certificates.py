@@ -431,3 +431,28 @@ def test_the_builders_know_the_checkers_limits():
         checker.check_certificate(
             wrap_body({"claim": claim, "verdict": "holds", "games": {"M": g}, "proof": {}, "exactdp": {}})
         )
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    a=st.fractions(min_value=1, max_value=20, max_denominator=64),
+    h=st.fractions(min_value=Fraction(1, 64), max_value=5, max_denominator=64),
+    ka=st.fractions(min_value=0, max_value=50, max_denominator=64),
+    kb=st.fractions(min_value=0, max_value=80, max_denominator=64),
+    rho=st.fractions(min_value=Fraction(1, 64), max_value=4, max_denominator=64),
+)
+def test_the_chord_test_of_builder_and_checker_agree_with_a_dense_grid(a, h, ka, kb, rho):
+    """zCDP chords: the builder's test and the checker's (the same formula, kept in each layer)
+    agree, and agree with rho x (x - 1) >= the chord at 201 points of [a, a + h] and the vertex."""
+    from exactdp.certificates.zcdp import below as built
+    from exactdp.checker.zcdp import below as checked
+
+    b = a + h
+    got = checked(a, ka, b, kb, rho)
+    assert built(a, ka, b, kb, rho) == got
+
+    def gap(x):
+        return rho * x * (x - 1) - ka - (kb - ka) / (b - a) * (x - a)
+
+    xs = [a + h * k / 200 for k in range(201)] + [min(max((rho + (kb - ka) / h) / (2 * rho), a), b)]
+    assert got == (min(map(gap, xs)) >= 0)

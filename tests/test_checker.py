@@ -424,7 +424,48 @@ def _renyi_growth(n: int) -> dict:
     return {"datasets": ["x0", "x1"], "pairs": [["x0", "x1"], ["x1", "x0"]], "root": n, "nodes": nodes}
 
 
+def _field_gaussian() -> dict:
+    """Outputs y = -4..4 with weights t^(25 - y^2) under x0 and t^(25 - (y - 1)^2) under x1 (a
+    discrete Gaussian, t = e^(1/2)): probabilities of degree 25 in t, as in the library's."""
+    ws = [[25 - y * y for y in range(-4, 5)], [25 - (y - 1) ** 2 for y in range(-4, 5)]]
+
+    def poly(e: int) -> str:
+        return ",".join(["0"] * e + ["1"])
+
+    def prob(d: int, y: int) -> str:
+        total = [0] * 26
+        for e in ws[d]:
+            total[e] += 1
+        return poly(ws[d][y]) + "/" + ",".join(map(str, total))
+
+    answer = [[str(y - 4), [prob(0, y), prob(1, y)], 0] for y in range(9)]
+    nodes = [{"id": 0, "end": True}, {"id": 1, "answer": answer}]
+    return {"datasets": ["x0", "x1"], "pairs": [["x0", "x1"], ["x1", "x0"]], "root": 1, "nodes": nodes}
+
+
+def _many_orders(n: int) -> dict:
+    """n orders 1 + k/2^20 with bounds 1000 a (a - 1) - 1000/2^40, true for RR_(log 3) (K(a) <
+    (a - 1) log 3) and with chords below 1000 a (a - 1): an honest proof, wastefully long."""
+    orders = [1 + Fraction(k, 2**20) for k in range(1, n + 1)]
+    return {
+        "orders": [str(a) for a in orders],
+        "bounds": [str(1000 * a * (a - 1) - Fraction(1000, 2**40)) for a in orders],
+    }
+
+
 HOSTILE = {
+    "field-renyi-order-10000": (
+        {"kind": "renyi", "of": "M", "alpha": "10000", "relation": "at_most", "bound": "inf"},
+        _field_gaussian(),
+        {},
+        "--max-",
+    ),
+    "zcdp-100000-orders": (
+        {"kind": "zcdp", "of": "M", "rho": "1000"},
+        game(["end", RR3]),
+        _many_orders(100_000),
+        "--max-steps",
+    ),
     "shared-choices-simulation": (
         {"kind": "simulates_rr", "of": "M", "delta": "0", "exp_eps": "3"},
         _chain_of_choices(60),
@@ -450,12 +491,14 @@ HOSTILE = {
 def test_hostile_certificates_are_refused_in_seconds(tmp_path, name):
     """The adversarial certificates of the hostile-input review: a 3 KB game of shared choices
     (2^60 histories for the simulation check), a 4 KB chain of prime likelihood ratios (2^60
-    states), a Renyi certificate whose sums would pass the bit cap.  Each ends with exit 2 and the
-    name of the limit, in seconds."""
+    states), a Renyi certificate whose sums would pass the bit cap; and a Renyi sum at order 10,000
+    over Q(e^(1/2)) (powers of degree 250,000 in t), a zCDP proof with 100,000 orders.  Each ends
+    with exit 2 and the name of the limit, in seconds."""
     claim, g, proof, limit = HOSTILE[name]
     f = tmp_path / "hostile.json"
-    f.write_text(json.dumps(certificate(claim, {"M": g}, proof)))
-    assert f.stat().st_size < 30_000
+    field = {"field": "exp(1/2)"} if name.startswith("field") else {}
+    f.write_text(json.dumps(certificate(claim, {"M": g}, proof) | field))
+    assert f.stat().st_size < (10_000_000 if name.startswith("zcdp") else 30_000)
     p, seconds = run_checker(str(f))
     assert p.returncode == 2 and limit in p.stdout, p.stdout + p.stderr
     assert seconds < 60, seconds

@@ -19,7 +19,6 @@ from math import ceil, floor
 from typing import Any
 
 from ..analysis.renyi_real import certified_renyi, rational_probabilities
-from ..checker.zcdp import below
 from ..numbers import ladder
 from ..numbers.certified import arb_prec, ball_bounds
 from ..numbers.ladder import is_inf
@@ -57,6 +56,15 @@ def zcdp_certificate(src: Source, of: Any, rho: Any, negated: bool, is_zcdp: boo
         proof = {"alpha": Q(a)}
     claim = {"kind": "not_zcdp" if negated else "zcdp", "of": g.name, "rho": Q(r)}
     return _body(claim, is_zcdp != negated, [g], proof, "orders covering alpha > 1" if is_zcdp else f"D at {alpha}")
+
+
+def below(a: Fraction, ka: Fraction, b: Fraction, kb: Fraction, rho: Fraction) -> bool:
+    """The test the checker applies to each chord (the builder keeps to its layer and does not
+    import the checker): ρx(x − 1) − k_a − s(x − a) ≥ 0 on [a, b], s the chord's slope, a convex
+    quadratic least at x = (ρ + s)/(2ρ) or at the nearer end."""
+    s = (kb - ka) / (b - a)
+    x = min(max((rho + s) / (2 * rho), a), b)
+    return rho * x * (x - 1) - ka - s * (x - a) >= 0
 
 
 def _bound(mech: Any, a: Fraction) -> Fraction | None:

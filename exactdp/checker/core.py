@@ -152,18 +152,18 @@ def number(value: Any, path: str) -> Any:
 # --- rigorous rational bounds, and numbers beyond the rationals: Q(t), t = e^(1/L), and e^q ------
 def series(first: Fraction, ratio: Any, p: int) -> tuple[Fraction, Fraction]:
     """lo <= sum_k c_k <= hi, about p bits, for c_0 = first >= 0 and c_(k+1) = c_k ratio(k) >= 0,
-    where every ratio from the first one <= 1/2 on is <= 1/2 (true of each use below).  Terms are
-    integers over 2^p rounded down and up; once the ratio is <= 1/2 and the rounded-up term is
-    <= 1, the rest of the series is at most twice the next term."""
+    ratio(k) given as integers (n, d), where every ratio from the first one <= 1/2 on is <= 1/2
+    (true of each use below).  Terms are integers over 2^p rounded down and up; once the ratio is
+    <= 1/2 and the rounded-up term is <= 1, the rest of the series is at most twice the next term."""
     s = 1 << p
     lo, hi = first.numerator * s // first.denominator, -(-first.numerator * s // first.denominator)
     total_lo = total_hi = k = 0
     while True:
         total_lo, total_hi = total_lo + lo, total_hi + hi
-        r = ratio(k)
+        n, d = ratio(k)
         k += 1
-        lo, hi = lo * r.numerator // r.denominator, -(-hi * r.numerator // r.denominator)
-        if 2 * r <= 1 and hi <= 1:
+        lo, hi = lo * n // d, -(-hi * n // d)
+        if 2 * n <= d and hi <= 1:
             return Fraction(total_lo, s), Fraction(total_hi + 2 * hi, s)
 
 
@@ -182,7 +182,7 @@ def exp_iv(x: Fraction, p: int) -> tuple[Fraction, Fraction]:
         return 1 / hi, 1 / lo
     m = max(1, -(-x.numerator // x.denominator))
     y, q = x / m, p + 2 * m.bit_length() + 8
-    lo, hi = series(ONE, lambda k: y / (k + 1), q)
+    lo, hi = series(ONE, lambda k: (y.numerator, y.denominator * (k + 1)), q)
     rl = rh = ONE
     while m:  # [lo^m, hi^m]
         if m & 1:
@@ -246,7 +246,8 @@ def pgcd(a: tuple, b: tuple) -> tuple:
     """The gcd in Z[t] with a positive leading coefficient: the gcd of the contents times that of
     the primitive parts (Gauss's lemma), by primitive pseudo-remainders."""
 
-    def prim(p: tuple) -> tuple:
+    def prim(p: tuple) -> tuple:  # (a gcd of w-word integers costs about w^2 word operations)
+        spend("steps", len(p) * (max(abs(c).bit_length() for c in p) // 64 + 1) ** 2, "the gcd of polynomials in t")
         g = gcd(*p) * (1 if p[-1] > 0 else -1)
         return tuple(c // g for c in p)
 

@@ -56,7 +56,7 @@ def log_iv(x: Fraction, p: int) -> tuple[Fraction, Fraction]:
     q = p + abs(k).bit_length() + 8
 
     def atanh2(z: Fraction) -> tuple[Fraction, Fraction]:
-        lo, hi = series(z, lambda j, z2=z * z: z2 * (2 * j + 1) / (2 * j + 3), q)
+        lo, hi = series(z, lambda j, n=z.numerator**2, d=z.denominator**2: (n * (2 * j + 1), d * (2 * j + 3)), q)
         return 2 * lo, 2 * hi
 
     if q not in _LOG2:
@@ -217,6 +217,7 @@ def bounded_sum(game: Game, alpha: Fraction, p: int) -> Any:
     renyi_sum's on bounds rounded outwards to p bits (:func:`term_bounds`); a KL term p_a
     (log(p_a/p'_a) + child) lies between the extreme products."""
     out, unsure = [], False
+    spend("steps", 64 * len(game.nodes) * len(game.pairs), f"bounds on a divergence at alpha = {text(alpha)}")
     for i, j in game.pairs:
         val: list = []
         for k, nd in enumerate(game.nodes):
@@ -294,7 +295,7 @@ def renyi_order(raw: Any, path: str, whole: bool = False) -> Any:
     return a
 
 
-def compare_divergence(games: list, alpha: int | None, x: tuple | None = (ZERO, [])) -> tuple[int, str]:
+def compare_divergence(games: list, alpha: Any, x: tuple | None = (ZERO, [])) -> tuple[int, str]:
     """The sign of D_alpha(games[0]) - D_alpha(games[1]) - ... - X (X = s + sum c log(b), None: inf),
     and D_alpha(games[0]) as text.  For alpha >= 2 or inf, D = log(r)/(alpha - 1) (log r), r the
     largest Renyi sum over the pairs (:func:`renyi_sum`): divergences compare as r_0 against Prod

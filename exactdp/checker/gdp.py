@@ -42,9 +42,9 @@ def phi_iv(x: Fraction, p: int) -> tuple[Fraction, Fraction]:
     if x * x > 4 * LIMITS["max_precision"]:
         return 1 - 2 / (2 + x * x), ONE
     q = p + int(x * x) + 16  # e^(-x^2/2) >= 2^(-x^2): what the cancellation in 1 - Phi costs
-    slo, shi = series(x, lambda n: x * x / (2 * n + 3), q) if x else (ZERO, ZERO)
+    slo, shi = series(x, lambda n: (x.numerator**2, x.denominator**2 * (2 * n + 3)), q) if x else (ZERO, ZERO)
     elo, ehi = exp_iv(-x * x / 2, q)
-    plo, phi = series(Fraction(1, 2), lambda k: Fraction((2 * k + 1) ** 2, 4 * (2 * k + 2) * (2 * k + 3)), q)
+    plo, phi = series(Fraction(1, 2), lambda k: ((2 * k + 1) ** 2, 4 * (2 * k + 2) * (2 * k + 3)), q)
     s = 1 << q  # sqrt(2 pi) = sqrt(12 arcsin(1/2))
     rlo = Fraction(isqrt(12 * plo.numerator * s * s // plo.denominator), s)
     rhi = Fraction(isqrt(-(-12 * phi.numerator * s * s // phi.denominator)) + 1, s)
