@@ -771,3 +771,20 @@ def test_kl_and_fraction_orders_over_q_t_by_bounds():
     rejected(renyi("4", "at_most", "3518910/10000000", {"by_bounds": "yes"}), "but it fails")
     malformed(renyi("inf", "at_most", "1", {"by_bounds": "yes"}), "at a finite order")
     malformed(renyi("4", "at_most", "1", {"by_bounds": "no"}), "by_bounds")
+
+
+def test_bounds_on_probabilities_whose_denominator_is_negative_at_t():
+    """p = (t - 3)/(t - 4) = 0.2197973 and 1 - p = -1/(t - 4) at t = e: numerator and denominator
+    are both negative at t (the denominator's leading coefficient is positive, as the checker
+    keeps it).  KL = 0.7099486 and D_(3/2) = 0.9231911 (mpmath, 30 digits) are still bounded."""
+    answer = {"a": (["-3,1/-4,1", "-1/-4,1"], 0), "b": (["-1/-4,1", "-3,1/-4,1"], 0)}
+    g = {"M": game(["end", ("answer", answer)])}
+
+    def renyi(alpha: str, rel: str, bound: str) -> dict:
+        claim = {"kind": "renyi", "of": "M", "alpha": alpha, "relation": rel, "bound": [["e", bound]]}
+        return {**certificate(claim, g, {}), "field": "exp(1/1)"}
+
+    assert "-- holds" in check(renyi("1", "at_most", "71/100"))
+    assert "-- holds" in check(renyi("1", "exceeds", "7099/10000"))
+    assert "-- holds" in check(renyi("3/2", "at_most", "924/1000"))
+    rejected(renyi("3/2", "at_most", "923/1000"), "but it fails")

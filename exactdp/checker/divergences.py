@@ -263,10 +263,11 @@ def term_bounds(a: Any, b: Any, alpha: Fraction, p: int) -> tuple | None:
 
 
 def qt_iv(x: Any, p: int) -> tuple:
-    """Rational bounds on x = n(t)/d(t) > 0 at about p bits (0, 0 while those on d are not positive)."""
+    """Rational bounds on x = n(t)/d(t) > 0 at about p bits (0, 0 while those on d leave its sign open)."""
     if isinstance(x, Fraction):
         return x, x
     (nl, nh), (dl, dh) = pvalue(x.n, p), pvalue(x.d, p)
+    (nl, nh), (dl, dh) = ((-nh, -nl), (-dh, -dl)) if dh < 0 else ((nl, nh), (dl, dh))  # (n/d = (-n)/(-d))
     return (rounded(max(nl, ZERO) / dh, p + 8, False), rounded(nh / dl, p + 8, True)) if dl > 0 else (ZERO, ZERO)
 
 
