@@ -7,10 +7,10 @@ likelihood ratio, D_1 the sup of Σ_v P(v) log(P(v)/P'(v)) — so the certificat
 game and the claim, with the claimed value X = s + Σ c_i·log(b_i) written as terms ``[b, c]``
 (and ``["e", s]`` for the rational part).  The checker compares exactly: a sum of logarithms of
 multiplicatively independent integers is 0 only when every coefficient is, else its sign is
-decided from rigorous bounds.  At a fraction α = 1 + u/v the sum is algebraic and D_α
-transcendental in general: the checker bounds each term p (p/p')^(u/v) by integer v-th roots and
-the logarithms by their series, refining until the comparison with X is decided (an equality is
-never decided, so only claims exactdp decided get a certificate).
+decided from rigorous bounds.  At a fraction α, and for KL over ℚ(e^{1/L}), D_α is
+transcendental in general: the checker bounds each term p (p/p')^(α−1) = p e^((α−1) log(p/p'))
+and the logarithms by their series, refining until the comparison with X is decided (an equality
+is never decided, so only claims exactdp decided get a certificate).
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from .game import check_point_states
 __all__ = ["renyi_certificate", "conversion_certificate", "enclosure_reason", "bounded_certificate"]
 
 MAX_ORDER = 10_000  # the largest alpha the checker accepts
+MAX_DENOMINATOR = 2**20  # the largest denominator of a fraction alpha it accepts
 MAX_BITS = 1_000_000  # the checker's default --max-bits
 MAX_FIELD_POWER = 500  # (alpha - 1) times the degree in t of a probability, for a Renyi sum over Q(t)
 
@@ -101,11 +102,11 @@ _FIELD_REASON = (
 
 def bounded_certificate(mech: Any, alpha: Any) -> bool:
     """Whether the checker can decide a claim about D_α that exactdp decided by a certified
-    enclosure: α a fraction > 1 (α <= MAX_ORDER with a denominator <= MAX_ORDER), or KL, a whole
+    enclosure: α a fraction > 1 (α <= MAX_ORDER with a denominator <= MAX_DENOMINATOR), or KL, a whole
     α >= 2 or ∞ on probabilities in ℚ(e^{1/L}) (exact, or by bounds)."""
     if is_inf(alpha) or is_whole(alpha):
         return not rational_probabilities(mech)
-    return alpha.denominator <= MAX_ORDER and alpha <= MAX_ORDER
+    return alpha.denominator <= MAX_DENOMINATOR and alpha <= MAX_ORDER
 
 
 def enclosure_reason(mech: Any, alpha: Any, status: Any = None) -> str:
@@ -113,8 +114,8 @@ def enclosure_reason(mech: Any, alpha: Any, status: Any = None) -> str:
     recomputes D_α exactly at whole orders and ∞ and bounds it elsewhere (KL, fraction orders, and
     over ℚ(e^{1/L})) until the comparison is decided, which needs an order it takes and a claim
     exactdp decided."""
-    if not is_whole(alpha) and (alpha.denominator > MAX_ORDER or alpha > MAX_ORDER):
-        return f"D_{alpha}: orders beyond {MAX_ORDER} or with a denominator beyond {MAX_ORDER} have no certificate"
+    if not is_whole(alpha) and (alpha.denominator > MAX_DENOMINATOR or alpha > MAX_ORDER):
+        return f"D_{alpha}: orders beyond {MAX_ORDER} or with a denominator beyond 2^20 have no certificate"
     if status is not None:
         return (
             f"D_{alpha} is decided by bounds; this claim is {status} here, and the checker certifies only decided "

@@ -49,9 +49,9 @@ def zcdp_certificate(src: Source, of: Any, rho: Any, negated: bool, is_zcdp: boo
         proof = {"orders": [Q(a) for a in orders], "bounds": [Q(k) for k in bounds]}
     else:
         a = Fraction(2) if alpha is None else to_fraction(alpha)  # (None: D_alpha = inf at every order)
-        if a.denominator > MAX_ORDER or a > MAX_ORDER:
+        if a.denominator > GRID or a > MAX_ORDER:
             raise NoCertificate(
-                f"the refuting order {a} is beyond what the checker takes (denominator and size 10,000)"
+                f"the refuting order {a} is beyond what the checker takes (size 10,000, denominator 2^20)"
             )
         proof = {"alpha": Q(a)}
     claim = {"kind": "not_zcdp" if negated else "zcdp", "of": g.name, "rho": Q(r)}
