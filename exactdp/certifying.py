@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
 
 from . import checker
 from .caseio import Case
@@ -35,11 +34,10 @@ from .certificates import (
     symbolic_game,
     wrap,
 )
-from .claims import FAILS, HOLDS
+from .claims import FAILS, HOLDS, Analysis
 from .claims.parametric import analysis_at, check_claim, claim_at, involves_symbols, numeric_mechanism, sympy_point
 from .errors import ExactDPError, LimitExceededError, VerificationError
 from .lazy import flint
-from .model.nonadaptive import nonadaptive_game
 from .model.symbolic import is_symbolic_mechanism
 from .numbers.rational import Q
 from .report.certificate import render_certificate_latex
@@ -323,10 +321,11 @@ def game_fingerprints(
         refuses an exported game (a bug).
     """
     subjects: dict = {n: m for n, m in case.mechanisms.items() if of is None or n == of}
+    scoped = Analysis(case.mechanisms)  # (builds a claim's game as its analysis does)
     for claim in case.claims:  # a claim's own pairs, or non-adaptive adversaries: another game
         for name in {claim.of, getattr(claim, "other", claim.of)} & set(subjects):
             if not isinstance(subject := claim.subject_of(name), str):
-                subjects[game_label(subject)] = _subject_game(case.mechanisms[name], subject)
+                subjects[game_label(subject)] = scoped.mech(subject)
     table = case.symbols
     if at:
         declared = {b.name: b for b in table.bounds} if table else {}
@@ -354,12 +353,6 @@ def game_fingerprints(
     except checker.Malformed as e:
         raise ExactDPError(str(e)) from None
     return prints, missing
-
-
-def _subject_game(mech: Any, subject: tuple) -> Any:
-    """The game of a claim's subject (name, pairs or None[, "nonadaptive"]), as the claim's analysis builds it."""
-    mech = mech if subject[1] is None else mech.with_adjacent(subject[1])
-    return nonadaptive_game(mech) if len(subject) > 2 else mech
 
 
 def _one_symbol(table) -> object:

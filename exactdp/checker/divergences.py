@@ -343,12 +343,7 @@ def field_sign(r: Qt, k: int, x: tuple) -> int:
         d = LogForm.log(base, Fraction(a, b), Fraction(1, k)) + LogForm(base, Fraction(m - m2, Qt.L * k) - s)
         return sum([LogForm.log(base, v, -c) for v, c in terms], d).sign()
 
-    def bounds(p: int) -> tuple | None:
-        (nl, nh), (dl, dh) = pvalue(r.n, p), pvalue(r.d, p)
-        qs = [u / w for u in (nl, nh) for w in (dl, dh)] if dl * dh > 0 else []
-        return (min(qs), max(qs)) if qs and min(qs) > 0 else None
-
-    return log_sign(bounds, k, x, "a Renyi divergence in Q(t)")
+    return log_sign(lambda p: b if (b := qt_iv(r, p))[0] > 0 else None, k, x, "a Renyi divergence in Q(t)")
 
 
 def log_sign(bounds: Any, k: Any, x: tuple, what: str) -> int:
