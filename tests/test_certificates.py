@@ -131,6 +131,7 @@ name: decimal-pool
 mechanisms:
   E: {rr: {eps: 0.5}}
   F: {rr: {eps: 0.5, delta: 0.01}}
+  R3: {rr: {eps: log(3)}}
 claims:
   - dp: {of: E, eps: 0.5}
   - dp: {of: E, eps: 0.4}
@@ -141,6 +142,7 @@ claims:
   - not_dp: {of: F, eps: 0.12345678901234, delta: 0.01}
   - bounded_range: {of: E, eps: 1}
   - composition: {components: [E, E], theorem: basic}
+  - composition: {components: [E, R3], theorem: optimal}   # numbers of Q(t) and of Q in one composition
   - renyi: {of: E, alpha: inf, equals: 0.5}   # the largest ratio is e^0.5 = t: log(t) = 1/2 exactly
   - renyi: {of: E, alpha: 2, at_most: 0.23}   # D_2 = log((t^2 - t + 1)/t) = 0.2274..., t = e^0.5
   - renyi: {of: E, alpha: 2, at_most: 0.22}

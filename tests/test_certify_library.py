@@ -2,7 +2,7 @@
 the standalone checker (run as ``python -I -S exactdp/checker DIR``: standard library only)
 accepts every certificate.  Claims without a certificate are symbolic ones the checker cannot check
 for every value (several symbols, irrational break points, calibrated sets, transcendental or
-Renyi values, composition theorems over a symbol), a claim
+Renyi values, the Renyi composition theorem over a symbol), a claim
 at one eps on a game whose histories reach the checker's default --max-states, and the kinds and
 cases the checker does not recompute (zCDP over Q(e^(1/L)), with a rho that is not rational or
 tight near alpha = 1, zcdp-to-dp conversions, Renyi values known by
@@ -38,7 +38,7 @@ NO_CERTIFICATE_REASONS = re.compile(
     r"|an end of the calibrated set is irrational \(.*\): the checker's cells are rational"
     r"|the calibrated set has a single point \(.*\): the checker.s sets are unions of intervals"
     r"|a delta claim false on an interval: the checker certifies its failure only at a value"
-    r"|a composition theorem with a symbol: the checker recomputes the theorem's bound from numbers"
+    r"|a Renyi composition theorem with a symbol: the checker compares divergences of numbers"
     r"|conversion claims with zcdp-to-dp have no certificate yet: the premise \(rho-zCDP\)"
     r"|zCDP certificates need rational probabilities"
     r"|rho is not rational \(it is written with log or exp\)"

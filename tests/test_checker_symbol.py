@@ -361,3 +361,36 @@ def test_an_empty_bound_of_the_symbol_is_malformed(certs):
     m = copy.deepcopy(certs["tradeoff-rr/1-tradeoff.json"])
     m["symbol"]["gt"] = ""
     refused(m, "symbol.gt")
+
+
+def test_composition_theorems_for_every_value_of_the_symbol(tmp_path):
+    """cases/parametric/composition-rr.yaml (RR_E, E > 1; its comments derive the values): basic
+    and optimal for ConComp(R, R), where PrivLoss(ConComp, 0) = 2 log(E) and each e^eps_i = E, and
+    basic for ConComp(S, R) with S = RR_(E^2), are certified on the one cell E > 1 with those
+    rational functions as proof; each proof checks at a value too (the checker substitutes it), and
+    a changed e^PrivLoss or e^eps_i, or a delta the claim does not have, is refused.  The optimal
+    composition at delta = 1/10 breaks at an irrational E (its reason is listed), and the Renyi
+    theorem compares divergences, which have no rational form (listed too)."""
+    _, writer = certify_paths([CASES / "composition-rr.yaml"], tmp_path)
+    got = {p.name: json.loads(p.read_text()) for p, _ in writer.written}
+    missing = dict(writer.missing)
+    comps = {n: c for n, c in got.items() if c["claim"]["kind"] == "composition" and "cells" in c}
+    assert sorted(comps) == ["1-composition.json", "2-composition.json", "7-composition.json"], (sorted(got), missing)
+    proofs = {n: c["cells"][0]["proof"] for n, c in comps.items()}
+    assert proofs["1-composition.json"] == {"exp_eps": ["0,1/1", "0,1/1"], "exp_privloss": "0,0,1/1"}
+    assert proofs["7-composition.json"] == {"exp_eps": ["0,0,1/1", "0,1/1"], "exp_privloss": "0,0,0,1/1"}
+    for name, cert in comps.items():
+        out = check(cert)
+        assert out.split("\n")[1].startswith("claim: for every E with 1 < E: PrivLoss(ConComp(") and "-- holds" in out
+        base = {k: v for k, v in cert.items() if k not in ("cells", "points")}
+        for x in ("3/2", "2", "17"):
+            assert "-- holds" in check({**base, "at": x, "proof": cert["cells"][0]["proof"]}), (name, x)
+        for key, bad in (("exp_privloss", "0,1/1"), ("exp_eps", ["0,1/1", "0,0,1/1"]), ("exp_eps", ["1", "0,1/1"])):
+            mutant = copy.deepcopy(cert)
+            mutant["cells"][0]["proof"][key] = bad
+            refused(mutant)
+        mutant = copy.deepcopy(cert)
+        mutant["claim"]["delta"] = "1/2"
+        refused(mutant)
+    assert "a break point is irrational" in next(why for where, why in missing.items() if "claim 3 " in where)
+    assert "divergences of numbers" in next(why for where, why in missing.items() if "claim 5 " in where)

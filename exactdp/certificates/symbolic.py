@@ -65,11 +65,12 @@ _VALUES: dict[str, dict[str, tuple[tuple[str, ...], bool]]] = {
     "br_range": {"equals": (("equals",), True)},
     **dict.fromkeys(["profile_le", "profile_eq", "fdp", "not_fdp"], {}),
     "tradeoff": {"alpha": (("alpha",), False), "bound": (("equals", "at_least", "at_most"), False)},
+    "composition": {},  # (its claimed e^eps_i: _composition_values)
 }
 _WHY = {
     "renyi": "a Renyi or KL divergence with a symbol: the checker compares logarithms by rational bounds, which "
     "need numbers, not functions of the symbol (and KL is transcendental in it)",
-    "composition": "a composition theorem with a symbol: the checker recomputes the theorem's bound from numbers",
+    "composition": "a Renyi composition theorem with a symbol: the checker compares divergences of numbers",
     "gdp": "Gaussian DP is transcendental in the symbol (Phi): no exact cells",
     "simulates_rr": "a simulation of RR with a symbol: the checker's tables and Farkas multipliers are numbers",
     "conversion": "a conversion theorem with a symbol: the checker evaluates no conversion theorem",
@@ -133,11 +134,24 @@ def symbol_doc(table: Any) -> dict:
 
 
 def _value(claim: Any, attrs: tuple[str, ...], as_exp: bool, s: Any) -> Any:
-    v = next(getattr(claim, a) for a in attrs if getattr(claim, a, None) is not None)
+    return _text(next(getattr(claim, a) for a in attrs if getattr(claim, a, None) is not None), as_exp, s)
+
+
+def _text(v: Any, as_exp: bool, s: Any) -> Any:
+    """A claim's value (e^value with ``as_exp``) as certificate text, a function of ``s`` or a number."""
     if is_sym(v) and v.free_symbols:
         return poly_text(sympy.exp(v) if as_exp else v, s)
     lam = exp_eps(v) if as_exp else v
     return lam if isinstance(lam, str) else textify(lam)
+
+
+def _composition_values(claim: Any, s: Any) -> dict:
+    """A composition's claimed e^eps_i as functions of the symbol; its delta and delta_i are numbers."""
+    if claim.theorem == "renyi":
+        raise NoCertificate(_WHY["composition"])
+    if any(is_sym(d) and d.free_symbols for d in [claim.delta, *(claim.deltas or ())] if d is not None):
+        raise NoCertificate("a composition whose delta depends on the symbol: the checker's deltas are numbers")
+    return {} if claim.eps is None else {"eps": [_text(e, True, s) for e in claim.eps]}
 
 
 def _symbolic_body(claim: Any, an: Any, body: dict, s: Any, sym: dict) -> dict:
@@ -151,6 +165,7 @@ def _symbolic_body(claim: Any, an: Any, body: dict, s: Any, sym: dict) -> dict:
         subject = next((x for x in (claim.subject, getattr(claim, "other_subject", "")) if game_label(x) == name), name)
         games[name] = symbolic_game(an.mech(subject), name, s).doc
     values = {k: _value(claim, attrs, ex, s) for k, (attrs, ex) in _VALUES[kind].items()}
+    values.update(_composition_values(claim, s) if kind == "composition" else {})
     return {**body, "symbol": sym, "claim": {**body["claim"], **values}, "games": games}
 
 
@@ -217,19 +232,37 @@ def _ends(pieces: Any) -> tuple[list, list]:
 
 
 def _cell_proof(kind: str, value: Any, s: Any) -> dict:
-    if kind != "privloss":
-        return {}
-    found = value.found
+    """The proof on a cell: e^PrivLoss for ``privloss``; for ``composition`` also the components'
+    e^eps_i (the parametric outcome's ``parts``); nothing for the other kinds."""
+    if (
+        kind == "composition"
+        and value.label.startswith("PrivLoss")
+        and (value.parts is None or isinstance(value.found, str))
+    ):
+        raise NoCertificate("a composition whose PrivLoss on a cell the parametric engine does not state")
+    if kind == "composition" and value.parts is not None:
+        return {"exp_eps": [_ratfun_text(R, s) for R in value.parts], "exp_privloss": _lambda_text(value.found, s)}
+    return {"exp_privloss": _lambda_text(value.found, s)} if kind == "privloss" else {}
+
+
+def _lambda_text(found: Any, s: Any) -> str:
+    """e^value of a parametric value log(R) (or "inf") as certificate text."""
     if isinstance(found, str) or not hasattr(found, "R"):
-        return {"exp_privloss": "inf"}
+        return "inf"
     if found.k != 1:
         raise NoCertificate("e^PrivLoss is not a rational function of the symbol")  # pragma: no cover
-    R = found.R  # its coefficients exactly, flint's rationals to SymPy's
+    return _ratfun_text(found.R, s)
+
+
+def _ratfun_text(R: Any, s: Any) -> str:
+    """A rational function of the parametric engine, its coefficients exactly (flint's rationals to SymPy's)."""
+    if not hasattr(R, "num"):
+        raise NoCertificate("a component's e^eps is infinite on a cell: the theorem gives no bound there")
     num, den = (
         sum((sympy.Rational(int(c.p), int(c.q)) * s ** int(k[0]) for k, c in p.to_dict().items()), sympy.Integer(0))
         for p in (R.num, R.den)
     )
-    return {"exp_privloss": poly_text(num / den, s)}
+    return poly_text(num / den, s)
 
 
 def _declared(intervals: Any) -> list[dict]:

@@ -44,9 +44,9 @@ def concomp(games: list, names: list) -> Game:
     each step the adversary picks a component that has not ended and a query for it (or polls one
     waiting at an answer); it answers from its own state, the others keep theirs.  Sub-games are
     shared by the tuple of component states."""
-    shapes = [(g.datasets, sorted(g.pairs), g.rational) for g in games]
+    shapes = [(g.datasets, sorted(g.pairs)) for g in games]  # (numbers of Q and of Q(t) mix: Game.setup)
     if any(shape != shapes[0] for shape in shapes):
-        raise Malformed("the components of a composition need the same datasets, pairs and kind of numbers")
+        raise Malformed("the components of a composition need the same datasets and pairs")
 
     def expand(state: tuple) -> tuple:
         tag, j, at = state

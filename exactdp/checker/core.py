@@ -394,7 +394,7 @@ class Qt:
         def poly(c: tuple) -> str:
             terms = [term(k, a) for k, a in enumerate(c) if a]
             s = " + ".join(terms).replace("+ -", "- ") or "0"
-            return s if len(terms) == 1 else f"({s})"
+            return s if len(terms) <= 1 else f"({s})"
 
         return poly(self.n) + ("" if self.d == (1,) else "/" + poly(self.d))
 

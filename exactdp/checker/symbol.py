@@ -68,7 +68,7 @@ class SignChange(Rejected):
 SYMBOLIC = {"privloss", "dp", "not_dp", "delta", "profile_le", "profile_eq", "fdp", "not_fdp"}
 
 
-SYMBOLIC |= {"bounded_range", "not_bounded_range", "br_range", "tradeoff"}  # the kinds whose checks use no bounds
+SYMBOLIC |= {"bounded_range", "not_bounded_range", "br_range", "tradeoff", "composition"}  # (checks without bounds)
 
 
 SYMBOL_KEYS = ("symbol", "at", "cells", "points", "holds_for")

@@ -468,7 +468,7 @@ def _parametric_composition(cl: CompositionClaim, P: Parametric) -> Callable[[An
         bound = bound_of(lams, ctx)
         lam = least_lambda_of(prof(game, ctx), ring.lift(at), ctx)
         found = PINF if lam is PINF else LogOf(lam)
-        return Outcome(bound is PINF or cmp_log(found, bound, ctx) <= 0, found, label)
+        return Outcome(bound is PINF or cmp_log(found, bound, ctx) <= 0, found, label, parts=tuple(lams))
 
     return run
 

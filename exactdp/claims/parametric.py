@@ -129,13 +129,15 @@ class Outcome:
     cell only: a rational function of the symbol meets a transcendental number e^q inside it
     (:mod:`~exactdp.analysis.parametric.transcendental`), at a point that is no cell end;
     ``crossing`` is that point (a :class:`Crossing`: which side holds, and whether the point
-    itself does) when it is the only one, for calibration."""
+    itself does) when it is the only one, for calibration.  ``parts``: for a composition, the
+    components' e^εᵢ on the cell (rational functions), which its certificate states."""
 
     holds: bool
     found: Any
     label: str = ""
     at: Any = None
     crossing: Any = None
+    parts: Any = None
 
 
 def _target(raw: Any, ring: Ring) -> Any:
@@ -530,7 +532,7 @@ def decide(claim: Claim, an: Analysis) -> Verdict:
         dec = P.decide(make(claim, P))
     except Undecided as e:
         return Verdict.undecided(claim, str(e))
-    ps = pieces(dec, key=lambda o: (o.holds, o.found, o.at is None))
+    ps = pieces(dec, key=lambda o: (o.holds, o.found, o.at is None, o.parts))
     _cross_check(claim, an, P, dec)
     return _verdict(claim, an, P, dec, ps)
 

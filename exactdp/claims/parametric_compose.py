@@ -149,7 +149,7 @@ def _thm18(cl: Any, P: Parametric, deltas: tuple) -> Callable[[Any], Outcome]:
         for lam in lams:
             bound = bound * lam
         ok = found is not PINF and cmp_log(found, LogOf(bound), ctx) <= 0
-        return Outcome(ok, found, label)
+        return Outcome(ok, found, label, parts=tuple(lams))
 
     return run
 
