@@ -1,4 +1,4 @@
-"""The case library, certified and checked end to end: ``exactdp certify cases/ -o DIR`` then
+"""The case library, certified and checked end to end: ``exactdp certify cases/ --format latex -o DIR`` then
 the standalone checker (run as ``python -I -S exactdp/checker DIR``: standard library only)
 accepts every certificate.  Claims without a certificate are symbolic ones the checker cannot check
 for every value (several symbols, irrational break points, calibrated sets, transcendental or
@@ -65,7 +65,7 @@ def _parallel(commands: list[list[str]]) -> list[subprocess.CompletedProcess]:
 @pytest.fixture(scope="session")
 def library(tmp_path_factory):
     out = tmp_path_factory.mktemp("certs")
-    exe = [sys.executable, "-m", "exactdp", "certify", "-q", "-o", str(out)]
+    exe = [sys.executable, "-m", "exactdp", "certify", "-q", "--format", "latex", "-o", str(out)]
     certify = _parallel([exe + [str(f) for f in HALVES[0]], exe + [str(f) for f in HALVES[1]]])
     dirs = sorted(p for p in out.iterdir() if p.is_dir())
     check = [sys.executable, "-I", "-S", str(ROOT / "exactdp" / "checker"), "-q"]
@@ -96,6 +96,15 @@ def test_only_unsupported_kinds_and_irrational_eps_lack_a_certificate(library):
         assert NO_CERTIFICATE_REASONS.search(line), line
     claims = sum(int(re.search(r"summary: (\d+) claims", p.stdout).group(1)) for p in certify)
     assert claims == len(list(out.rglob("*.json"))) + len(missing)
+
+
+def test_every_certificate_has_its_latex_appendix(library):
+    """--format latex renders every certificate of the library (every claim kind, proof shape and
+    cell proof), beside its JSON, with the claim in its heading."""
+    out, _, _ = library
+    for f in out.rglob("*.json"):
+        tex = f.with_suffix(".tex").read_text()
+        assert tex.count(r"\subsection*{Claim ") == 1 and r"\end{tabular}" in tex, f
 
 
 def test_certificates_validate_against_the_schema(library):

@@ -84,3 +84,24 @@ def test_a_long_table_continues_on_the_next_page_with_every_row(tmp_path):
     _compile(latex(THREE, "--standalone"), tmp_path)
     text = subprocess.run(["pdftotext", "-layout", "t.pdf", "-"], cwd=tmp_path, capture_output=True, text=True).stdout
     assert "(continued)" in text and text.count("(t, 1)") == 8  # the last rows are there
+
+
+@needs("pdflatex")
+def test_certificate_appendices_of_the_new_proof_shapes_compile(tmp_path):
+    """certify --format latex: a composition with a symbol (its cells hold the components'
+    e^eps_i), a zCDP cover (orders and bounds) and a game of non-adaptive adversaries, put in one
+    document, compile with pdflatex without an error."""
+    out = tmp_path / "certs"
+    files = [
+        "cases/parametric/composition-rr.yaml",
+        "cases/libraries/tumult-core-discrete-gaussian.yaml",
+        "cases/exponential/nonadaptive-adversaries.yaml",
+    ]
+    r = CliRunner().invoke(main, ["certify", *files, "-o", str(out), "--format", "latex", "-q"])
+    assert r.exit_code == 0, r.output
+    parts = sorted(out.rglob("*.tex"))
+    assert len(parts) >= 25
+    body = "\n".join(p.read_text() for p in parts)
+    assert "the components' $e^{\\varepsilon_i}$" in body and "$(a_i, k_i)$" in body
+    doc = "\\documentclass{article}\n\\usepackage{amsmath,amssymb}\n\\begin{document}\n" + body + "\\end{document}\n"
+    assert "Error" not in _compile(doc, tmp_path)

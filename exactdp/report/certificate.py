@@ -126,6 +126,14 @@ _VALUES = {
 }
 
 
+_CELL_VALUES = {**_VALUES, "exp_eps": r"the components' $e^{\varepsilon_i}$"}
+
+
+def _values(v: Any) -> str:
+    """One value of a proof, or a list of them (a composition's e^eps_i)."""
+    return ", ".join(map(_frac, v)) if isinstance(v, list) else _frac(v)
+
+
 def render_certificate_latex(cert: dict[str, Any]) -> str:
     """The certificate as a LaTeX fragment: claim, source, the proof's values and tables."""
     _VAR[0] = latex_escape(cert["symbol"]["name"]) if "symbol" in cert else "t"
@@ -165,7 +173,7 @@ def _render(cert: dict[str, Any]) -> str:
         out += [f"Numbers are rational functions of ${_VAR[0]}$; the checker checks the claim{where}.", ""]
     for c in cert.get("cells", []):
         said = (
-            ", ".join(f"{_VALUES.get(k, latex_escape(k))}: {_frac(v)}" for k, v in c["proof"].items())
+            "; ".join(f"{_CELL_VALUES.get(k, latex_escape(k))}: {_values(v)}" for k, v in c["proof"].items())
             or "the checks alone"
         )
         out += [f"On the cell ({_frac(c['from'])}, {_frac(c['to'])}): {said}.", ""]
