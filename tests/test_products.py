@@ -298,11 +298,12 @@ def check_latex(tmp: Path, path: Path, want_exit: int, got: list[str], opts: tup
 
 def check_certificates(tmp: Path, path: Path, want_exit: int, got: list[str], opts: tuple[str, ...] = ()) -> None:
     """``certify`` exits like ``verify``; every claim that holds has a certificate the standalone
-    checker accepts, or is listed with the reason it has none."""
+    checker accepts, or is listed with the reason it has none; each has its LaTeX appendix."""
     out = tmp / "certs"
-    code, report = cli("certify", "-o", out, *opts, path)
+    code, report = cli("certify", "-o", out, "--format", "latex", *opts, path)
     assert code == want_exit
     written = sorted(out.rglob("*.json"))
+    assert all(p.with_suffix(".tex").is_file() for p in written)
     holding = [k for k, s in enumerate(got, 1) if s == "holds"]
     certified = {int(p.name.split("-", 1)[0]) for p in written}
     for k in holding:
