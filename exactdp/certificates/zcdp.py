@@ -1,8 +1,8 @@
 r"""Certificates for ``zcdp`` and ``not_zcdp`` claims with a rational ρ (Bun & Steinke 2016,
 Def. 1.1: D_α(M) ≤ ρα for every real α > 1).
 
-K(α) = (α − 1)·D_α is convex in α with K(1) = 0 (van Erven & Harremoës 2014, Cor. 2), and D_α is
-nondecreasing (their Thm 3).  So orders 1 < a₀ < … < a_N with upper bounds k_i ≥ K(a_i) cover
+K(α) = (α − 1)·D_α is convex in α with K(1) = 0 (Hölder's inequality; van Erven & Harremoës
+2014 state it as the concavity of (1 − α)·D_α), and D_α is nondecreasing (their Thm 3).  So orders 1 < a₀ < … < a_N with upper bounds k_i ≥ K(a_i) cover
 every α > 1 when on each [a_{i−1}, a_i] (a_{−1} = 1, k_{−1} = 0) the chord through the k's lies
 below ρα(α − 1), and D_∞ ≤ ρ·a_N; the checker recomputes each bound (exactly at whole orders and
 ∞, by bounds elsewhere) and tests each chord exactly.  The orders are found here from certified

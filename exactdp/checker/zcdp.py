@@ -16,13 +16,13 @@ __all__ = ["zcdp"]
 
 def zcdp(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     """K(alpha) = (alpha - 1) D_alpha = log of the largest sum_v P^alpha P'^(1 - alpha) over the
-    adversaries and pairs is convex in alpha (each sum is, by Hoelder's inequality; so is a max of
-    convex functions; van Erven & Harremoes 2014, Cor. 2), and K(1) = 0.  So the proof's orders
-    1 < a_0 < ... < a_N, with ``bounds`` k_i >= K(a_i) (each checked), prove D_alpha <= rho alpha on
-    (1, a_N] when on each [a_(i-1), a_i] (a_(-1) = 1, k_(-1) = 0) the chord through the k's lies
-    below rho alpha (alpha - 1) (:func:`below`); beyond a_N, D_alpha <= D_inf <= rho a_N, D being
-    nondecreasing in alpha (their Thm 3).  The proof's ``alpha`` with D_alpha > rho alpha refutes
-    the claim instead."""
+    adversaries and pairs is convex in alpha (the log of each sum is, by Hoelder's inequality; so
+    is a max of convex functions; van Erven & Harremoes 2014 state it as the concavity of
+    (1 - alpha) D_alpha), and K(1) = 0.  So the proof's orders 1 < a_0 < ... < a_N, with
+    ``bounds`` k_i >= K(a_i) (each checked), prove D_alpha <= rho alpha on (1, a_N] when on each
+    [a_(i-1), a_i] (a_(-1) = 1, k_(-1) = 0) the chord through the k's lies below rho alpha
+    (alpha - 1) (:func:`below`); beyond a_N, D_alpha <= D_inf <= rho a_N, D being nondecreasing
+    in alpha (their Thm 3).  The proof's ``alpha`` with D_alpha > rho alpha refutes the claim."""
     game, rho = game_of(games, claim.get("of")), param(claim, "rho")
     if not isinstance(rho, Fraction) or rho <= 0:
         raise Malformed("claim.rho: a rational number > 0")
