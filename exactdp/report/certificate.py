@@ -167,7 +167,7 @@ def _render(cert: dict[str, Any]) -> str:
         )
         out += [f"Proof: {said} {pairs}; the checker verifies each.", ""]
     if "exp_eps" in proof:
-        out += ["Proof: the components' $e^{\\varepsilon_i}$: " + ", ".join(map(_frac, proof["exp_eps"])) + ".", ""]
+        out += [f"Proof: {_CELL_VALUES['exp_eps']}: {_values(proof['exp_eps'])}.", ""]
     if "symbol" in cert:
         where = f" at ${_VAR[0]} = $ {_frac(cert['at'])}" if isinstance(cert.get("at"), str) else ""
         out += [f"Numbers are rational functions of ${_VAR[0]}$; the checker checks the claim{where}.", ""]
