@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -44,6 +45,7 @@ __all__ = [
     "UnsupportedMechanismError",
     "LimitExceededError",
     "VerificationError",
+    "InternalError",
 ]
 
 
@@ -261,6 +263,23 @@ class VerificationError(ExactDPError):
 
     This always indicates a bug in exactdp; please report it with the case file.
     """
+
+
+class InternalError(VerificationError):
+    """An unexpected exception while checking one case file: a bug in exactdp.  It ends that
+    file's check (exit status 3) and the run goes on with the other files."""
+
+    @classmethod
+    def from_exception(cls, e: BaseException) -> InternalError:
+        """The exception's type, message and innermost place in exactdp's code."""
+        frames = [f for f in traceback.extract_tb(e.__traceback__) if "exactdp" in f.filename]
+        where = ""
+        if frames:
+            f = frames[-1]
+            where = f" (at {f.filename[f.filename.rfind('exactdp') :]}:{f.lineno} in {f.name})"
+        return cls(
+            f"internal error, a bug in exactdp (please report it with the case file): {type(e).__name__}: {e}{where}"
+        )
 
 
 def suggest(word: str, options: Sequence[str]) -> str | None:

@@ -319,9 +319,10 @@ def _time_limit_in(e: BaseException) -> TimeLimitExceeded | None:
 
 @contextmanager
 def _time_limit(seconds: float | None) -> Iterator[None]:
-    if not seconds or not _main_thread():
+    if not seconds or seconds != seconds or not _main_thread():  # (0, None or nan from the API: none)
         yield
         return
+    seconds = min(seconds, MAX_SECONDS)  # (inf from the API: no alarm the timer cannot hold)
 
     # The alarm repeats: an exception raised while Python runs a garbage-collector callback
     # (hypothesis installs one) is printed and dropped, and code that catches errors broadly
@@ -488,6 +489,21 @@ def parse_size(text: str) -> int:
         raise ValueError(f"not a size: {text!r} (write e.g. 800M, 4G or a number of bytes)")
 
     return int(Fraction(m.group(1)) * _UNITS[m.group(2).upper()])
+
+
+MAX_SECONDS = 10**8  # about three years: the most an interval timer is asked to wait
+
+
+def parse_seconds(text: str) -> float:
+    """``2.5`` → 2.5: a number of seconds from 0 to :data:`MAX_SECONDS` (0: no limit); raises
+    ``ValueError`` for anything else (``nan``, ``inf``, a negative number)."""
+    try:
+        v = float(text)
+    except ValueError:
+        raise ValueError(f"not a number of seconds: {text!r}") from None
+    if not 0 <= v <= MAX_SECONDS:  # (false for nan too)
+        raise ValueError(f"{text!r}: a number of seconds from 0 to {MAX_SECONDS} (0: no limit)")
+    return v
 
 
 def size_text(n: int) -> str:

@@ -17,14 +17,17 @@ CSV file's format, and how ``--resume`` decides which rows it reuses, are
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 
+from .caseio.files import file_kind
 from .caseio.sweep import case_name
 from .claims import UNDECIDED
 from .errors import ExactDPError
 from .execution import Runner, run_ordered
+from .report.escape import text
 from .report.plot import load_pyplot
 from .report.sweep import PlotUnavailable, csv_rows, point_holds, point_texts
 from .report.sweepcsv import CsvAppender, Resumed, inputs_digests, read_resume
@@ -57,7 +60,10 @@ def csv_target(csv_path: str | None, resume_path: str | None) -> str | None:
         raise SweepOptionError(
             f"{csv_path} already has rows: --resume {csv_path} continues that sweep; remove the file to start again"
         )
-    return resume_path or csv_path
+    target = resume_path or csv_path
+    if target is not None and os.path.exists(target) and not stat.S_ISREG(mode := os.stat(target).st_mode):
+        raise SweepOptionError(f"{text(target)} is {file_kind(mode)}, not a regular file: a sweep's CSV must be one")
+    return target
 
 
 def plot_axis(names: list[str], plot_x: str | None, plot_path: str) -> str:

@@ -31,7 +31,7 @@ from .claims.core import PremiseClaim
 from .claims.symbols import check_claim, involves_symbols
 from .deprecation import ExactDPDeprecationWarning
 from .display import RichDisplay
-from .errors import CaseError, ExactDPError, TimeLimitExceeded, VerificationError
+from .errors import CaseError, ExactDPError, InternalError, TimeLimitExceeded, VerificationError
 from .execution import OrderedRun, Runner, run_ordered
 from .limits import DEFAULT as DEFAULT_LIMITS
 from .limits import READING, Limits, Reading, using
@@ -309,6 +309,8 @@ def _verify(file: str, read: Callable[[], Case], opts: Options, point: Point = (
                 verdicts = verify_case(case, opts, deadline=_deadline(opts, start))
         except ExactDPError as e:
             error = e
+        except Exception as e:  # a bug: reported with this file (exit status 3); the other files go on
+            error = InternalError.from_exception(e)
     notes = []
     for w in caught:
         if issubclass(w.category, ExactDPDeprecationWarning):

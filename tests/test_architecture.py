@@ -261,8 +261,10 @@ def test_the_local_import_check_reads_reasons(tmp_path):
 # lines of exactdp/cli/*.py (docs/architecture.md: the command line parses, calls, renders).  What is
 # left is option declarations with their help, command docstrings (the --help pages), the shared
 # option machinery (app.py, helptext.py) and one call and one rendering per command; lower it as
-# commands get thinner, never raise it to fit new logic (put that in a library function).
-CLI_BUDGET = 1300
+# commands get thinner, never raise it to fit new logic (put that in a library function).  It
+# went from 1,300 to 1,310 for option machinery, not logic: the path type that refuses an empty
+# path (an unset shell variable), shared by every command's file and folder arguments.
+CLI_BUDGET = 1310
 
 
 def test_the_command_line_stays_within_its_budget():

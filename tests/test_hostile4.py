@@ -157,8 +157,8 @@ def test_symbolic_weights_and_eps_past_the_degree_limit_are_refused_at_once(tmp_
     exponential mechanism with scores 0..300 or a score of 10^6 (weights E^300, E^(10^6)) ran past
     the time limit proving signs of, and summing, huge powers; each is refused at its place."""
     for mech, where, degree in (
-        ("{grr: {eps: 5000*log(E), t: 10*log(E)}}", "mechanisms.R.grr: grr: e^eps", 5000),
-        ("{grr_menu: {eps: 400*log(E), t: [0, log(E)]}}", "mechanisms.R.grr_menu: grr_menu: e^eps", 400),
+        ("{grr: {eps: 5000*log(E), t: 10*log(E)}}", "mechanisms.R.grr.eps: e^eps", 5000),
+        ("{grr_menu: {eps: 400*log(E), t: [0, log(E)]}}", "mechanisms.R.grr_menu.eps: e^eps", 400),
         (
             "{exponential: {eps: 2*log(E), scores: {x0: [0, 1000000], x1: [1, 1000000]}}}",
             "mechanisms.R.exponential",

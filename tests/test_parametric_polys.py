@@ -22,8 +22,13 @@ from exactdp.analysis.parametric.algebraic import (
     sign_of_poly_at,
 )
 from exactdp.analysis.parametric.polys import (
+    _certify,
+    _from_balls,
+    _isolate_squarefree,
+    cauchy_bound,
     descartes_bound,
     isolate_real_roots,
+    sign_at,
     simplest_between,
     sturm_count,
     sturm_sequence,
@@ -80,10 +85,40 @@ def test_isolating_intervals_are_certified_by_sturm(cs):
     for g, _ in f.factor()[1]:
         if g.degree() < 2:
             continue
-        seq = sturm_sequence(g)
-        for lo, hi in isolate_real_roots(g):
+        seq, ivs = sturm_sequence(g), isolate_real_roots(g)
+        for lo, hi in ivs:
             assert sturm_count(seq, lo, hi) == 1
             assert descartes_bound(g, lo, hi) == 1
+        bound = cauchy_bound(g)
+        assert sturm_count(seq, -bound, bound) == len(ivs)  # and no root outside them
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(-(10**6), 10**6), min_size=20, max_size=41).filter(lambda cs: cs[-1] != 0))
+def test_both_isolations_agree_with_sturm_at_higher_degree(cs):
+    """The intervals read off FLINT's root balls and those of Descartes bisection (the fallback,
+    checked against the balls' count) each hold one root, and they count every real root."""
+    for g, _ in flint.fmpz_poly(cs).factor()[1]:
+        if g.degree() < 2:
+            continue
+        seq, bound = sturm_sequence(g), cauchy_bound(g)
+        balls = _from_balls(g)
+        bisected = _isolate_squarefree(g, -bound, bound)
+        _certify(g, bisected)
+        for ivs in [bisected] + ([balls] if balls is not None else []):
+            assert [sturm_count(seq, lo, hi) for lo, hi in ivs] == [1] * len(ivs)
+            assert sturm_count(seq, -bound, bound) == len(ivs)
+
+
+def test_high_degree_roots_are_isolated_from_the_balls_quickly():
+    """x^199 - 3 (1 - x)^199 (a symbolic case's boundary): bisection from Cauchy's bound took
+    about 7 s a polynomial and the Sturm certificate 30 s; the balls give the one root at once."""
+    g = X**199 - 3 * (1 - X) ** 199
+    ((h, _),) = [(h, m) for h, m in g.factor()[1] if h.degree() > 1]
+    ivs = _from_balls(h)
+    assert ivs is not None and len(ivs) == 1
+    lo, hi = ivs[0]
+    assert sign_at(h, lo) * sign_at(h, hi) < 0 and descartes_bound(h, lo, hi) == 1
 
 
 @settings(max_examples=200, deadline=None)

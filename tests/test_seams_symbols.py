@@ -164,7 +164,8 @@ def test_zcdp_boxes_survive_an_overflowing_enclosure(tmp_path):
     """RR with eps = 1000 log E has probabilities E^1000/(1 + E^1000): near large E the balls of
     a box overflow.  Such a box proves nothing and is split; the claim is still refuted at a
     rational value (RR_eps is not 1/2-zCDP once eps^2/2 > 1/2 is far exceeded: Bun & Steinke 2016,
-    Prop. 1.4 is tight up to the order, and D_alpha -> eps as alpha -> inf)."""
+    Prop. 1.4 is tight up to the order, and D_alpha -> eps as alpha -> inf).  Its e^eps, of degree
+    1000, is past the default --max-symbolic-degree, which is raised here."""
     path = tmp_path / "z.yaml"
     path.write_text(
         RR_E.replace("eps: log(E)}", "eps: log(E)*1000}").replace(
@@ -172,6 +173,8 @@ def test_zcdp_boxes_survive_an_overflowing_enclosure(tmp_path):
         )
     )
     r = CliRunner().invoke(main, ["verify", str(path)], catch_exceptions=False)
+    assert r.exit_code == 2 and "e^eps of degree 1000 in the symbols exceeds the limit of 200" in r.output, r.output
+    r = CliRunner().invoke(main, ["verify", str(path), "--max-symbolic-degree", "1000"], catch_exceptions=False)
     assert r.exit_code == 1 and "R is 0.5-zCDP" in r.output and "fails at E = " in r.output, r.output
 
 

@@ -421,3 +421,38 @@ def test_an_eps_that_is_a_rational_multiple_of_a_logarithm_is_accepted():
     )
     fails, holds = verify_text(text, "br.yaml").verdicts
     assert (fails.status.name, holds.status.name) == ("FAILS", "HOLDS")
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(st.integers(-4, 4), min_size=1, max_size=6),
+    st.lists(st.integers(-4, 4), min_size=1, max_size=4).filter(any),
+    st.sampled_from("Epdx"),
+    st.lists(st.fractions(min_value=-3, max_value=3, max_denominator=9), min_size=1, max_size=5),
+)
+def test_the_one_symbol_shortcut_is_exact_and_within_the_general_proof(num, den, name, points):
+    """A rational function of one symbol whose numerator and denominator have no root inside the
+    symbol's range is signed by FLINT (Descartes' rule and one point): its answer must be the
+    exact set of signs, so inside what the general proof (substitutions, SymPy) finds, and it
+    must hold the sign at every point of the range."""
+    from exactdp.numbers import symbolic
+
+    s = TABLE.symbols[name]
+    expr = sympy.cancel(sum(c * s**k for k, c in enumerate(num)) / sum(c * s**k for k, c in enumerate(den)))
+    if expr.free_symbols != {s}:
+        return
+    fast = symbolic._univariate_signs(expr, s, TABLE, None)
+    if fast is None:
+        return
+    general = symbolic._open_box_sign(expr, TABLE, [s])
+    b = TABLE.bound_of(s)
+    for v, closed in ((b.lo, b.lo_closed), (b.hi, b.hi_closed)):
+        if v is not None and closed:
+            general |= symbolic._const_sign(expr.subs(s, sympy.Rational(int(v.numerator), int(v.denominator))))
+    assert fast <= general
+    for f in points:
+        lo_ok = b.lo is None or f > b.lo or (b.lo_closed and f == b.lo)
+        hi_ok = b.hi is None or f < b.hi or (b.hi_closed and f == b.hi)
+        if lo_ok and hi_ok:
+            v = expr.subs(s, sympy.Rational(f.numerator, f.denominator))
+            assert int(sympy.sign(v)) in fast

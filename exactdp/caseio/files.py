@@ -27,7 +27,7 @@ from pathlib import Path
 
 from ..errors import CaseError, CaseProblem, excerpt
 
-__all__ = ["Found", "scan", "read_case_bytes", "CASE_SUFFIXES"]
+__all__ = ["Found", "scan", "read_case_bytes", "file_kind", "CASE_SUFFIXES"]
 
 CASE_SUFFIXES = (".yaml", ".yml")
 _CHUNK = 1 << 16
@@ -52,7 +52,8 @@ _KINDS = (
 )
 
 
-def _kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
+    """What a file of this ``st_mode`` is, for a message ("a FIFO (named pipe)", ...)."""
     return next((name for test, name in _KINDS if test(mode)), "not a regular file")
 
 
@@ -199,7 +200,7 @@ def read_case_bytes(
     except OSError as e:
         raise _refuse(file, f"cannot read the file: {e.strerror or e}") from None
     if not stat.S_ISREG(st.st_mode):
-        raise _refuse(file, f"is {_kind(st.st_mode)}, not a regular file; only regular files are read")
+        raise _refuse(file, f"is {file_kind(st.st_mode)}, not a regular file; only regular files are read")
     if st.st_size > max_bytes:
         raise _refuse(
             file,
@@ -218,7 +219,7 @@ def _read_regular(target: Path, file: str, max_bytes: int) -> bytes:
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):  # replaced between the check and the open
-            raise _refuse(file, f"is {_kind(mode)}, not a regular file; only regular files are read")
+            raise _refuse(file, f"is {file_kind(mode)}, not a regular file; only regular files are read")
         chunks: list[bytes] = []
         total = 0
         while True:

@@ -49,6 +49,8 @@ __all__ = [
     "NONADAPTIVE",
 ]
 
+ABOUT_CLAIMS = frozenset({"calibrate", "counterexample"})  # kinds whose subject is another claim
+
 # shorthands for the members of Status
 HOLDS, FAILS, UNSUPPORTED, UNDECIDED = Status.HOLDS, Status.FAILS, Status.UNSUPPORTED, Status.UNDECIDED
 
@@ -238,6 +240,14 @@ class Claim(Declared):
     def validate(self) -> None:
         if self.group is not None and self.pairs is not None:
             raise FieldProblem((), "give `group:` or `pairs:`, not both")
+
+    def validate_target(self, target: Claim, key: str) -> None:
+        """A claim about a target claim (a calibration, a counterexample) takes a claim about a
+        mechanism: not another claim about a claim."""
+        if target.kind in ABOUT_CLAIMS:
+            raise FieldProblem(
+                key, f"a {self.kind} claim's `{key}:` is a claim about a mechanism, not a {target.kind} claim"
+            )
 
     @property
     def subject(self) -> Subject:

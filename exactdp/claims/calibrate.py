@@ -493,6 +493,14 @@ class CalibrateClaim(Claim):
         "`exactdp export` writes the set and each end of its intervals",
     )
 
+    def validate(self) -> None:
+        super().validate()
+        self.validate_target(self.target, "target")
+        declared = [b.name for b in self.symbols.bounds] if self.symbols else []
+        if self.symbol is not None and self.symbol not in declared:
+            hint = f"declared: {', '.join(declared)}" if declared else "declare it under `symbols:`"
+            raise FieldProblem("symbol", f"{self.symbol!r} is not a declared symbol", hint)
+
     def statement(self) -> str:
         return f"{self.target.statement()} exactly where {self._declared_text()}"
 

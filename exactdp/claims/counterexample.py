@@ -44,6 +44,7 @@ class CounterexampleClaim(Claim):
 
     def validate(self) -> None:
         super().validate()
+        self.validate_target(self.target, "claim")
         declared = {b.name: b for b in self.symbols.bounds} if self.symbols else {}
         for name, value in self.at.items():
             b = declared.get(name)

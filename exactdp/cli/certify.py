@@ -12,7 +12,7 @@ from ..certifying import CertificateWriter
 from ..errors import ExactDPError
 from ..verify import verdict_hook
 from .helptext import command, error_line
-from .options import flag
+from .options import PathArg, flag
 from .verify import verify as verify_command
 
 __all__ = ["certify"]
@@ -20,7 +20,7 @@ __all__ = ["certify"]
 
 @command()
 @click.option(
-    "-o", "--output", "outdir", required=True, type=click.Path(file_okay=False), help="Directory for the certificates."
+    "-o", "--output", "outdir", required=True, type=PathArg(file_okay=False), help="Directory for the certificates."
 )
 @flag("--show-game", help="Print the game of every certificate written (once per mechanism).")
 @click.option(

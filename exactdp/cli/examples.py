@@ -9,13 +9,13 @@ from ..caseio.examples import write_examples
 from ..errors import ExactDPError
 from ..report.escape import text
 from .helptext import command, fail
-from .options import flag
+from .options import PathArg, flag
 
 __all__ = ["examples"]
 
 
 @command()
-@click.argument("directory", metavar="DIR", type=click.Path(file_okay=False))
+@click.argument("directory", metavar="DIR", type=PathArg(file_okay=False))
 @flag("--force", help="Replace example files that exist in DIR.")
 def examples(directory: str, force: bool) -> None:
     """Write the example cases (randomized response, an adaptive adversary, concurrent

@@ -10,7 +10,7 @@ from ..limits import using
 from ..report.latexvalues import DEFAULT_DIGITS, export_notes, render_values
 from ..verify import sweep_size, verify_file
 from .helptext import command, fail
-from .options import OPTION, Common, case_options, write_output
+from .options import OPTION, Common, PathArg, case_options, write_output
 
 __all__ = ["export"]
 
@@ -21,7 +21,7 @@ __all__ = ["export"]
     "--latex",
     "latex_file",
     required=True,
-    type=click.Path(dir_okay=False, allow_dash=True),
+    type=PathArg(dir_okay=False, allow_dash=True),
     help="Write one \\newcommand per exact value of a claim, and its decimal, into FILE ('-': standard output).",
 )
 @click.option("--prefix", help="Macro names start with this (letters only) [default: exactdp + the case's name].")

@@ -15,11 +15,11 @@ from ..report.escape import text
 from ..report.inspect import fingerprint_lines, info_doc, info_output
 from ..report.query import privloss_text, profile_text
 from .helptext import command
-from .options import Query, flag, parse_number, query_options, write_output
+from .options import PathArg, Query, flag, parse_number, query_options, write_output
 
 __all__ = ["privloss", "profile", "info", "schema"]
 
-_IMAGE = click.Path(dir_okay=False)
+_IMAGE = PathArg(dir_okay=False)
 
 
 @command()

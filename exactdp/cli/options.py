@@ -22,7 +22,7 @@ from ..caseio import load_case
 from ..errors import ExactDPError
 from ..execution import Runner, jobs_from_env, parse_jobs
 from ..limits import DEFAULT as DEFAULT_LIMITS
-from ..limits import READING, Limits, Reading, Workers, flags, parse_size, using
+from ..limits import READING, Limits, Reading, Workers, flags, parse_seconds, parse_size, using
 from ..numbers import kinds as quantity
 from ..numbers.expr import ExprError, eval_text
 from ..report import Marks
@@ -46,9 +46,20 @@ _JOBS_HELP = "Run the work items (files, sweep points, samples) in N local worke
 _SCHEDULER_HELP = (
     "Run on a Dask cluster: tcp://HOST:8786, or local:N for a local cluster of N workers (needs exactdp[dask])."
 )
+
+
+class PathArg(click.Path):
+    """A path; an empty one (an unset shell variable) is refused, not read as the current directory."""
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> Any:
+        if value == "":
+            self.fail("an empty path (is a shell variable unset?)", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 # single options of several commands: name -> decorator
 OPTION: dict[str, Callable[[Callable], Callable]] = {
-    "case": click.argument("case_path", metavar="CASE", type=click.Path()),
+    "case": click.argument("case_path", metavar="CASE", type=PathArg()),
     "of": click.option("--of", help="Mechanism name (default M)."),
     "json": flag("--json", "as_json", help="Machine-readable output on stdout (stable key order)."),
     "latex": flag("--latex", "as_latex", help="With symbols: the piecewise closed form as a LaTeX cases environment."),
@@ -86,6 +97,7 @@ class _Parsed(click.ParamType):
         return got if got is not None else self.fail(self.wrong.format(value), param, ctx)
 
 
+_SECONDS = _Parsed("SECONDS", parse_seconds)  # 2.5; 0: no limit
 _SIZE = _Parsed("SIZE", parse_size)  # 800M, 4G, or a number of bytes (0: no limit)
 _JOBS = _Parsed("N|auto", parse_jobs, "{!r} is not a positive number of worker processes or 'auto'")
 
@@ -95,9 +107,7 @@ def _limit_options(table: type) -> list[Callable]:
     a limit not given is ``None``: the table's default."""
     options = []
     for f in flags(table):
-        typ = {"size": _SIZE, "seconds": click.FloatRange(f.minimum), "switch": None}.get(
-            f.kind, click.IntRange(f.minimum)
-        )
+        typ = {"size": _SIZE, "seconds": _SECONDS, "switch": None}.get(f.kind, click.IntRange(f.minimum))
         options.append(click.option(f.flag, f.field, is_flag=f.kind == "switch", type=typ, default=None, help=f.help))
     return options
 
@@ -187,12 +197,10 @@ class Query(Common):
     def load(self) -> tuple[Any, str, Any]:
         """The case, and the name and mechanism of ``--of`` (default ``M``, else the only one)."""
         case = load_case(self.case_path, yaml_limits=self.opts.yaml_limits, max_problems=self.opts.max_problems)
-        name = self.of or ("M" if "M" in case.mechanisms else next(iter(case.mechanisms)))
+        name = self.of if self.of is not None else ("M" if "M" in case.mechanisms else next(iter(case.mechanisms)))
         if name not in case.mechanisms:
-            defined = text(", ".join(case.mechanisms))
-            raise click.BadParameter(
-                f"no mechanism named {text(repr(name))} in {text(self.case_path)}; defined: {defined}"
-            )
+            defined, shown = text(", ".join(case.mechanisms)), text(repr(name))
+            raise click.BadParameter(f"no mechanism named {shown} in {text(self.case_path)}; defined: {defined}")
         return case, name, case.mechanisms[name]
 
     @contextmanager

@@ -14,7 +14,7 @@ from ..limits import using
 from ..report.escape import text
 from ..report.plot import KINDS, draw, plot_summary, save
 from .helptext import command, fail
-from .options import OPTION, Common, case_options
+from .options import OPTION, Common, PathArg, case_options
 
 __all__ = ["plot"]
 
@@ -23,7 +23,7 @@ FORMATS = ("png", "svg", "pdf")
 
 @command()
 @OPTION["case"]
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="FILE.png, FILE.svg or FILE.pdf.")
+@click.option("-o", "--output", required=True, type=PathArg(dir_okay=False), help="FILE.png, FILE.svg or FILE.pdf.")
 @click.option(
     "--kind",
     type=click.Choice(list(KINDS)),

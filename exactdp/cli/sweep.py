@@ -14,11 +14,11 @@ from ..report.terminal import ProgressLine
 from ..sweeping import SweepOptionError, csv_target, plan_sweep, plot_axis, point_key, run_sweep
 from ..verify import FileResult, RunResult
 from .helptext import command, fail
-from .options import OPTION, Common, case_options, flag
+from .options import OPTION, Common, PathArg, case_options, flag
 
 __all__ = ["sweep"]
 
-_FILE = click.Path(dir_okay=False)
+_FILE = PathArg(dir_okay=False)
 
 
 @command()

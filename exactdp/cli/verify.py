@@ -15,7 +15,7 @@ from ..report import NORMAL, QUIET, VERBOSE, TextReport, render_summary, run_to_
 from ..report.terminal import ProgressLine
 from ..verify import FileResult, RunResult, stream_paths
 from .helptext import command, fail
-from .options import Common, case_options, flag
+from .options import Common, PathArg, case_options, flag
 
 __all__ = ["verify"]
 
@@ -25,12 +25,12 @@ write_html = deferred("exactdp.report.html:write_cli")
 
 
 @command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.argument("paths", nargs=-1, required=True, type=PathArg())
 @flag("--witness", help="Also show the tight adversary for privloss claims that hold.")
 @click.option(
     "--html",
     "html_dir",
-    type=click.Path(file_okay=False),
+    type=PathArg(file_okay=False),
     help="Also write a self-contained HTML report into this directory.",
 )
 @case_options(parallel=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..builders.composition import concomp_ordered, null_extension, postprocess
-from ..model.game import Mechanism, label_str
+from ..model.game import Chance, Mechanism, label_str, postorder
 from ..model.symbolic import is_symbolic_mechanism, undefined_probability
 from ..numbers.symbolic import SymbolTable, expr_str, prove_nonzero
 from .core import Components
@@ -48,10 +48,20 @@ class Postprocess(Form):
 
     mechanism: Mechanism = arg(MechanismRef())
     map: dict = arg(
-        MapOf(Label("a new answer label"), what="`map:` (old answer: new answer)"), doc="old answer: new answer"
+        MapOf(Label("a new answer label"), what="`map:` (old answer: new answer)"),
+        doc="old answer: new answer (each old answer one of the mechanism's answers)",
     )
 
     def build(self, ctx: BuildContext) -> Mechanism:
+        answers = {lab for node in postorder(self.mechanism.root) if isinstance(node, Chance) for lab in node.labels}
+        unknown = [old for old in self.map if old not in answers]
+        if unknown:  # (a typo would otherwise leave the mechanism unchanged, and the claims about another one)
+            shown = ", ".join(label_str(a) for a in sorted(answers, key=str)[:20])
+            raise FieldProblem(
+                ("map", unknown[0]),
+                f"postprocess: {label_str(unknown[0])} is not an answer of the mechanism",
+                f"its answers: {shown}",
+            )
         m = postprocess(self.mechanism, self.map, name=ctx.name)
         if ctx.symbols is not None and is_symbolic_mechanism(m):
             _prove_defined(m, ctx.symbols)

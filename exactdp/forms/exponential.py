@@ -14,6 +14,7 @@ a located error.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -212,12 +213,12 @@ class GRRMenu(Form):
 
     eps: Any = arg(Eps(symbolic=True), doc="e.g. eps: log(16)")
     t: tuple | None = arg(
-        ListOf(Eps(symbolic=True), what="t (a list of eps-type values)"),
+        ListOf(Eps(symbolic=True), min_len=1, what="t (a list of eps-type values)"),
         default=None,
         doc="a list such as [log(2), log(4)]",
     )
     u: tuple | None = arg(
-        ListOf(Rational("e^t", lo=Q(1), symbolic=True), what="u (a list of e^t values)"),
+        ListOf(Rational("e^t", lo=Q(1), symbolic=True), min_len=1, what="u (a list of e^t values)"),
         default=None,
         doc="a list of e^t values such as [2, 5/2, 4]",
     )
@@ -281,15 +282,14 @@ def _exp_t_at(field: str | tuple, t: Any, ctx: BuildContext, form_key: str) -> A
     not a rational function of the symbols."""
     try:
         return exp_eps_at(field, t, ctx, form_key, rational_only=True)
-    except FieldProblem as p:
-        if is_symbolic(t):
-            raise FieldProblem(
-                p.path,
-                p.message.replace("e^eps", "e^t"),
-                "write t as a whole multiple of the log of a symbol, e.g. t: log(E) with eps: 2*log(E) "
-                "(declare E = e^(eps/2)), or give e^t itself with `u:`",
-            ) from None
-        raise
+    except FieldProblem as p:  # (the problem is t's, and so are its words)
+        hint = (
+            "write t as a whole multiple of the log of a symbol, e.g. t: log(E) with eps: 2*log(E) "
+            "(declare E = e^(eps/2))"
+            if is_symbolic(t)
+            else "write t as log(r) for a rational r >= 1, e.g. t: log(4)"
+        ) + (", or give e^t itself with `u:`" if form_key == "grr_menu" else "")
+        raise FieldProblem(p.path, re.sub(r"\beps\b", "t", p.message), hint) from None
 
 
 def _symbolic_t_range(B: Any, us: list[tuple[Any, Any]], ctx: BuildContext, form_key: str) -> None:

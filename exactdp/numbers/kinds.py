@@ -27,7 +27,7 @@ from .ladder import EXP, LL, LQT, LS, OO, QQ, QT, SYM
 from .loglinear import LogLinear
 from .rational import as_q, to_fraction
 from .symball import constant_bounds, is_transcendental, unsupported
-from .symbolic import SymbolTable, expr_str, is_sym, prove_nonneg, sympy, to_sympy
+from .symbolic import SymbolTable, check_sym_degree, expr_str, is_sym, prove_nonneg, sympy, to_sympy
 
 __all__ = [
     "QuantityError",
@@ -74,6 +74,8 @@ def _symbolic(v: Any, what: str, symbols: SymbolTable | None, lo: Any = None, hi
             "symbols may appear in mechanism probabilities, the parameters of the forms listed in "
             "docs/parametric.md (What is decided), and the values of claims",
         )
+    if lo is not None or hi is not None:  # (a sign proof costs with the degree: bounded before it runs)
+        check_sym_degree(v, what)
     for bound, expr, rel in ((lo, lambda: v - to_sympy(lo), ">="), (hi, lambda: to_sympy(hi) - v, "<=")):
         if bound is not None and not prove_nonneg(expr(), symbols):
             raise QuantityError(

@@ -27,9 +27,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InexactValueError, LimitExceededError
+from ..lazy import flint
 from ..limits import check_bits
 from ..limits import current as current_limits
 from . import ladder
+from .descartes import descartes_on
 from .expr import ExprError, ExprLimits
 from .rational import Q, q_short, to_fraction
 from .roots import check_exponent
@@ -483,6 +485,8 @@ def sign_set(expr: sympy.Expr, table: SymbolTable, _after: str | None = None) ->
         return _const_sign(expr)
     if _after is None:
         _check_faces(syms, table)
+    if len(syms) == 1 and (fast := _univariate_signs(expr, syms[0], table, _after)) is not None:
+        return fast
     out = _open_box_sign(expr, table, syms)
     for s in syms:  # closed bounds: the boundary faces, recursively
         if _after is not None and s.name <= _after:
@@ -500,6 +504,49 @@ def sign_set(expr: sympy.Expr, table: SymbolTable, _after: str | None = None) ->
                 return _ALL
             out |= sign_set(expr.subs(s, r), table, s.name)
     return out
+
+
+def _univariate_signs(expr: sympy.Expr, sym: sympy.Symbol, table: SymbolTable, after: str | None) -> frozenset | None:
+    """The signs of a rational function of one symbol on its declared range, when neither its
+    numerator nor its denominator has a root inside (Descartes' rule of signs, on FLINT
+    polynomials: fast at high degree), from one inner point and the closed ends not fixed
+    before (``after``, see :func:`sign_set`); None when that does not settle it."""
+    num, den = sympy.fraction(expr)
+    try:
+        polys = [sympy.Poly(x, sym) for x in (num, den)]
+    except sympy.PolynomialError:
+        return None
+    if not all(p.domain.is_ZZ or p.domain.is_QQ for p in polys):
+        return None
+    fs = [flint.fmpq_poly([flint.fmpq(int(c.p), int(c.q)) for c in reversed(p.all_coeffs())]) for p in polys]
+    zs = [f.numer() for f in fs]  # (a positive multiple: the same roots and signs)
+    b = table.bound_of(sym)
+    lo, hi = (None if v is None else flint.fmpq(*_nd(v)) for v in (b.lo, b.hi))
+    if lo is not None and hi is not None and not lo < hi:
+        return None
+    if any(z.degree() > 0 and descartes_on(z, lo, hi) != 0 for z in zs):
+        return None
+    inner = (
+        (lo + hi) / 2
+        if lo is not None and hi is not None
+        else lo + 1
+        if lo is not None
+        else hi - 1
+        if hi is not None
+        else flint.fmpq(0)
+    )
+    points = [inner] + [
+        v
+        for v, closed in ((lo, b.lo_closed), (hi, b.hi_closed))
+        if v is not None and closed and (after is None or sym.name > after)
+    ]
+    out = set()
+    for x in points:
+        n, d = (f(x) for f in fs)
+        if d == 0:
+            return None
+        out.add(((n > 0) - (n < 0)) * ((d > 0) - (d < 0)))
+    return frozenset(out)
 
 
 def _check_faces(syms: list, table: SymbolTable) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..numbers.ladder import is_inf
 from ..numbers.symbolic import (
     sympy,  # start-up: SymPy loads on first use (symbolic cases only)
     to_sympy,
@@ -107,8 +108,9 @@ def render_simulation_latex(
     label : str, optional
         Prefix of the ``\\label`` keys (default: ``T-`` and the mechanism's name).
     """
-    E = sympy.latex(to_sympy(sim.E)).replace(r"\frac", r"\tfrac")
-    d = sympy.latex(to_sympy(sim.delta)).replace(r"\frac", r"\tfrac")
+    E, d = (
+        r"\infty" if is_inf(x) else sympy.latex(to_sympy(x)).replace(r"\frac", r"\tfrac") for x in (sim.E, sim.delta)
+    )
     rr = r"\mathrm{RR}_{\varepsilon}" if sim.construction == "pure" else r"\mathrm{RR}_{(\varepsilon,\delta)}"
     prefix = _label_key(label if label is not None else f"T-{sim.mechanism}")
     parts = []

@@ -490,11 +490,14 @@ def _domain_sign(z: flint.fmpz_poly, d: Domain) -> int | None:
     hit = _DOMAIN_SIGNS.get(key, 0)
     if hit != 0:
         return hit
-    lo = None if d.lo is None else rational(d.lo)
-    hi = None if d.hi is None else rational(d.hi)
-    g = primitive(z)
-    roots = roots_of(g) if g.degree() > 1 else [rational(_Q(-g.coeffs()[0], g.coeffs()[1]))]
-    hit = any((lo is None or compare(lo, r) <= 0) and (hi is None or compare(r, hi) <= 0) for r in roots)
+    if descartes_on(z, d.lo, d.hi) == 0 and all(e is None or sign_at(z, e) != 0 for e in (d.lo, d.hi)):
+        hit = False  # no root inside (Descartes) nor at an end: no need to isolate them all
+    else:
+        lo = None if d.lo is None else rational(d.lo)
+        hi = None if d.hi is None else rational(d.hi)
+        g = primitive(z)
+        roots = roots_of(g) if g.degree() > 1 else [rational(_Q(-g.coeffs()[0], g.coeffs()[1]))]
+        hit = any((lo is None or compare(lo, r) <= 0) and (hi is None or compare(r, hi) <= 0) for r in roots)
     out = None if hit else sign_at(z, _domain_sample(d))
     if len(_DOMAIN_SIGNS) > 100_000:
         _DOMAIN_SIGNS.clear()

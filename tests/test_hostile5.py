@@ -1,0 +1,170 @@
+"""Hostile input, fifth round: options, meta-claims, empty lists, special files, high degrees.
+Each attack below once crashed with a traceback (exit 3), stopped a whole run, hung, or was read
+as something else than what it says; each is now refused with a located message and exit
+status 2, or decided as before, faster."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from exactdp.cli import main
+
+HEAD = "exactdp: 1\nname: h\n"
+KRR = "mechanism: {rr: {eps: log(3)}}\nclaims:\n  - dp: {eps: log(3)}\n"
+
+
+def _case(tmp_path, text: str, name: str = "c.yaml"):
+    f = tmp_path / name
+    f.write_text(HEAD + text)
+    return str(f)
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "1e10", "-1", "abc"])
+def test_a_timeout_that_is_not_a_finite_number_of_seconds_is_a_usage_error(tmp_path, value):
+    """--timeout nan, inf or 1e10 reached the interval timer, which raised (a traceback, exit 3)."""
+    r = CliRunner().invoke(main, ["verify", "--timeout", value, _case(tmp_path, KRR)])
+    assert r.exit_code == 2 and "--timeout" in r.output and "Traceback" not in r.output, r.output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["verify", ""], ["verify", "{case}", "--html", ""], ["certify", "{case}", "-o", ""], ["privloss", ""]],
+)
+def test_an_empty_path_is_refused_not_read_as_the_current_directory(tmp_path, monkeypatch, args):
+    """`exactdp verify "$CASE"` with CASE unset checked every case file under the current
+    directory and exited 0; --html '' and certify -o '' wrote there."""
+    case = _case(tmp_path, KRR)
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, [a.format(case=case) for a in args])
+    assert r.exit_code == 2 and "an empty path" in r.output, r.output
+    assert sorted(os.listdir(tmp_path)) == ["c.yaml"]
+
+
+def test_an_empty_mechanism_name_is_not_read_as_the_default(tmp_path):
+    r = CliRunner().invoke(main, ["privloss", _case(tmp_path, KRR), "--of", ""])
+    assert r.exit_code == 2 and "no mechanism named ''" in r.output, r.output
+
+
+@pytest.mark.parametrize(
+    "claim, where",
+    [
+        ("counterexample: {claim: {counterexample: {claim: {dp: {eps: log(2)}}, at: {E: 3}}}, at: {E: 3}}", "claim"),
+        ("counterexample: {claim: {calibrate: {target: {dp: {eps: 1}}, holds_for: []}}, at: {E: 3}}", "claim"),
+        ("calibrate: {target: {calibrate: {target: {dp: {eps: 1}}, holds_for: []}}, holds_for: []}", "target"),
+    ],
+)
+def test_a_claim_about_a_claim_about_a_claim_is_refused_where_it_is_written(tmp_path, claim, where):
+    """A counterexample whose claim was itself a counterexample crashed (exit 3) and stopped
+    the whole run; a calibration of a calibration printed "None is ...-DP"."""
+    f = _case(
+        tmp_path, f"symbols: {{E: {{gt: 1, lt: 10}}}}\nmechanism: {{rr: {{eps: log(E)}}}}\nclaims:\n  - {claim}\n"
+    )
+    r = CliRunner().invoke(main, ["verify", f])
+    assert r.exit_code == 2 and "c.yaml:6:" in r.output and f".{where}: a " in r.output, r.output
+    assert "claim about a mechanism" in r.output and "None" not in r.output
+
+
+def test_calibrating_an_undeclared_symbol_is_a_located_error(tmp_path):
+    f = _case(
+        tmp_path,
+        "symbols: {E: {gt: 1, lt: 10}}\nmechanism: {rr: {eps: log(E)}}\nclaims:\n"
+        "  - calibrate: {target: {dp: {eps: log(3)}}, holds_for: [{gt: 1, le: 3}], symbol: nosuch}\n",
+    )
+    r = CliRunner().invoke(main, ["verify", f])
+    assert r.exit_code == 2 and "c.yaml:6:" in r.output and "'nosuch' is not a declared symbol" in r.output
+    assert "declared: E" in r.output
+
+
+@pytest.mark.parametrize("key", ["u", "t"])
+def test_an_empty_menu_is_a_located_error(tmp_path, key):
+    """grr_menu with u: [] (or t: []) indexed an empty list: a traceback, exit 3."""
+    f = _case(tmp_path, f"mechanism: {{grr_menu: {{eps: log(16), {key}: []}}}}\nclaims: [{{dp: {{eps: log(16)}}}}]\n")
+    r = CliRunner().invoke(main, ["verify", f])
+    assert r.exit_code == 2 and f"mechanism.grr_menu.{key}:" in r.output and "at least 1 item" in r.output, r.output
+
+
+def test_a_relabelling_of_an_answer_the_mechanism_never_gives_is_refused(tmp_path):
+    """map: {"O": "1"} (the letter O for the answer 0) left the mechanism as it was, and its
+    claims were checked about another mechanism than the one written."""
+    f = _case(
+        tmp_path,
+        'mechanisms:\n  A: {rr: {eps: log(3)}}\n  M: {postprocess: {mechanism: A, map: {"O": "1"}}}\n'
+        "claims:\n  - privloss: {delta: 0, equals: log(3)}\n",
+    )
+    r = CliRunner().invoke(main, ["verify", f])
+    assert r.exit_code == 2 and "map.O: postprocess: O is not an answer of the mechanism" in r.output, r.output
+    assert "its answers: 0, 1" in r.output
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+@pytest.mark.parametrize("special", ["fifo", "/dev/null"])
+def test_a_sweep_csv_that_is_not_a_regular_file_is_refused(tmp_path, special):
+    """--resume on a FIFO blocked forever (exactdp's own --timeout never fired); on a device the
+    rows were "appended" and lost, with exit status 0."""
+    f = _case(
+        tmp_path,
+        "params: {k: 1}\nsweep: {k: [1, 2]}\nmechanisms:\n  RR: {rr: {eps: log(3)}}\n"
+        "  M: {repeat: {mechanism: RR, times: k}}\nclaims: [{dp: {eps: k*log(3)}}]\n",
+    )
+    target = special
+    if special == "fifo":
+        target = str(tmp_path / "pipe.csv")
+        os.mkfifo(target)
+    for flag in ("--resume", "--csv"):
+        t = time.monotonic()
+        r = CliRunner().invoke(main, ["sweep", f, flag, target])
+        assert r.exit_code == 2 and "not a regular file" in r.output, r.output
+        assert time.monotonic() - t < 30
+
+
+def test_an_unexpected_error_in_one_file_is_reported_with_it_and_the_others_are_checked(tmp_path, monkeypatch):
+    """A bug met while checking one file (here: an IndexError put in on purpose) used to end the
+    whole run with a traceback: the files after it were never checked and no summary printed.
+    It is now that file's result (exit status 3, the exception and where it was raised)."""
+    import exactdp.verify as v
+
+    first = _case(tmp_path, KRR.replace("log(3)}}", "log(3)}}", 1), "a.yaml")
+    _case(tmp_path, KRR, "b.yaml")
+    real = v.verify_case
+
+    def broken(case, *args, **kw):
+        if case.file == first:
+            raise IndexError("list index out of range")
+        return real(case, *args, **kw)
+
+    monkeypatch.setattr(v, "verify_case", broken)
+    r = CliRunner().invoke(main, ["verify", str(tmp_path)])
+    assert r.exit_code == 3, r.output
+    assert "a.yaml: error" in r.output and "internal error, a bug in exactdp" in r.output
+    assert "IndexError: list index out of range" in r.output and "b.yaml" in r.output and "summary:" in r.output
+
+
+def test_a_symbolic_probability_of_degree_199_is_decided_in_seconds(tmp_path):
+    """p^199 against (1 - p)^199 under `dp` took 2 to 3 minutes (a SymPy sign proof of every
+    probability, and Sturm sequences of degree 199 to certify the roots); one symbol's signs now
+    come from FLINT (Descartes' rule) and the roots from certified root balls."""
+    f = _case(
+        tmp_path,
+        "symbols: {p: {gt: 0, lt: 1}}\nmechanisms:\n"
+        "  M: {respond: {x: [p^199, (1-p)^199], y: [1 - p^199, 1 - (1-p)^199]}}\nclaims:\n  - dp: {eps: log(3)}\n",
+    )
+    t = time.monotonic()
+    r = CliRunner().invoke(main, ["verify", "-q", f, "--timeout", "120"])
+    assert r.exit_code == 1 and "fails at p = " in r.output, r.output
+    assert time.monotonic() - t < 100  # (about 10 s alone on a 2-core machine; 2 to 3 minutes before)
+
+
+def test_simulate_latex_of_a_mechanism_with_no_post_processor(tmp_path):
+    """e^eps = inf (no T exists) made `simulate --format latex` stop with "inf cannot take part
+    in a symbolic expression" (exit 2); the text format said why no T exists (exit 1)."""
+    f = _case(
+        tmp_path,
+        "mechanism:\n  tree:\n    respond:\n      a: {p: [1/10, 0]}\n      b: {p: [9/10, 1]}\nclaims:\n"
+        "  - privloss: {delta: 0, equals: inf}\n",
+    )
+    r = CliRunner().invoke(main, ["simulate", f, "--format", "latex"])
+    assert r.exit_code == 1 and "no post-processor T exists for the pair (x0, x1)" in r.output, r.output
