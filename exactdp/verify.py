@@ -340,6 +340,13 @@ class WorkItem:
     point: Point | None = None
     error: ExactDPError | None = field(default=None, compare=False)
 
+    @property
+    def weight(self) -> int:
+        """A guess at the item's cost, for the order in which workers take items (the results
+        keep the input order): a case with symbols (the parametric engine, often seconds) goes
+        before the others, so that it does not run alone at the end of a parallel run."""
+        return 1 if "\nsymbols:" in self.text else 0
+
 
 def work_items(paths: Sequence[str | Path], opts: Options = Options()) -> list[WorkItem]:
     """The work items under ``paths`` in order: files as :func:`find_case_files` lists them,

@@ -55,6 +55,34 @@ def test_serial_and_processes_yield_in_input_order():
     assert list(run_ordered(_square_late, items, Runner(jobs=2))) == [n * n for n in items]
 
 
+class _Weighed(int):
+    """An item with a cost guess (:attr:`exactdp.verify.WorkItem.weight` is the real one)."""
+
+    weight = property(lambda self: 1 if self % 4 == 3 else 0)
+
+
+def _started(n: int) -> tuple[int, float]:
+    t = time.monotonic()
+    time.sleep(0.05)
+    return n, t
+
+
+def test_heavy_items_are_taken_first_and_results_keep_their_order():
+    """Workers take the items of weight 1 (3, 7, 11) before the others, so that a long item
+    does not run alone at the end; what comes out is still in input order."""
+    items = [_Weighed(n) for n in range(12)]
+    out = list(run_ordered(_started, items, Runner(jobs=2)))
+    assert [n for n, _ in out] == list(range(12))
+    began = sorted(out, key=lambda r: r[1])
+    assert {n for n, _ in began[:3]} == {3, 7, 11}
+
+
+def test_a_case_with_symbols_weighs_more():
+    from exactdp.verify import WorkItem
+
+    assert WorkItem("a.yaml", "exactdp: 1\nsymbols:\n  E: {gt: 1}\n").weight > WorkItem("b.yaml", "exactdp: 1\n").weight
+
+
 def test_progress_counts_every_item():
     seen: list[tuple[int, int]] = []
     list(run_ordered(_square_late, range(6), Runner(jobs=2), progress=lambda d, t: seen.append((d, t))))
