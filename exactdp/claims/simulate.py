@@ -68,7 +68,14 @@ class SimulatesRRClaim(Claim):
         )
         d = "" if self.delta is None else f", {_num(self.delta)}"
         rel = "does not simulate" if self.negated else "simulates"
-        return f"{self.of} {rel} RR_({e}{d}) (Thm 1.10)"
+        # Vadhan & Wang's Thm 1.10 is the pure case; with delta, an exact LP (their Section 6) or
+        # Henzinger, Safavi & Vadhan 2024, Lemma 5.6
+        source = "Thm 1.10" if self.delta is None else "approximate DP: "
+        if self.delta is not None:
+            source += (
+                "Henzinger-Safavi-Vadhan 2024, Lemma 5.6" if self.via == "lemma56" else "Vadhan-Wang 2021, Section 6"
+            )
+        return f"{self.of} {rel} RR_({e}{d}) ({source})"
 
     def params(self) -> dict[str, str]:
         out = {} if self.eps is None else {"eps": _num(self.eps)}
