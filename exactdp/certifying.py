@@ -126,8 +126,8 @@ class CertificateWriter:
     def subdir(self, case) -> Path:
         """``DIR/<stem>``, with the certificates an earlier run of certify wrote there removed
         (only those: they are listed in the folder's manifest); a second case file with the same
-        stem gets ``<parent>-<stem>``; a point of a sweep ``<stem>[k=1,eps=log(2)]``.  The name
-        is made safe once (:func:`safe_name`)."""
+        stem gets ``<parent>-<stem>``, and if that is taken too ``<parent>-<stem>-2``, ...; a point
+        of a sweep ``<stem>[k=1,eps=log(2)]``.  The name is made safe once (:func:`safe_name`)."""
         key = (case.file, case.name)
         if key in self.stems:
             return self.stems[key]
@@ -137,6 +137,9 @@ class CertificateWriter:
         d = self.outdir / safe_name(p.stem + point)
         if d.name in taken:
             d = self.outdir / safe_name(f"{p.parent.name}-{p.stem}{point}")
+        n = 2
+        while d.name in taken:  # (still taken: p/x.yaml, p-x.yaml and q/p/x.yaml) a counter
+            d, n = self.outdir / safe_name(f"{p.parent.name}-{p.stem}-{n}{point}"), n + 1
         if d.is_symlink():  # certificates go into plain folders of OUTPUT, never through a link
             raise ExactDPError(
                 f"{text(str(d))} is a symbolic link; certify writes only into folders of {text(str(self.outdir))}"

@@ -290,3 +290,20 @@ def test_a_calibrated_single_point_is_listed_without_a_certificate(tmp_path):
     r = CliRunner().invoke(main, ["certify", str(case), "-o", str(tmp_path / "certs")])
     assert r.exit_code == 0, r.output
     assert "the calibrated set has a single point (2 <= E <= 2)" in r.output
+
+
+def test_three_case_files_whose_folder_names_collide_keep_their_own_certificates(tmp_path):
+    """p/x.yaml takes x/, p-x.yaml takes p-x/, and q/p/x.yaml's fallback <parent>-<stem> was p-x/
+    again: p-x.yaml's certificate was removed and replaced, while the run said "3 written" and
+    the checker "all 3 accepted" (it read one file twice).  A counter now keeps the names apart."""
+    rr = "exactdp: 1\nname: n{}\nmechanism: {{rr: {{eps: log(3)}}}}\nclaims: [{{privloss: {{delta: 0, equals: log(3)}}}}]\n"
+    for k, rel in enumerate(("p/x.yaml", "p-x.yaml", "q/p/x.yaml")):
+        (tmp_path / "cases" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "cases" / rel).write_text(rr.format(k))
+    out = tmp_path / "out"
+    r = CliRunner().invoke(main, ["certify", str(tmp_path / "cases"), "-o", str(out), "--check"])
+    assert r.exit_code == 0 and "certificates: 3 written" in r.output, r.output
+    written = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.json"))
+    assert len(written) == 3 and len({Path(w).parent for w in written}) == 3, written
+    names = {json.loads((out / w).read_text())["case"]["name"] for w in written}
+    assert names == {"n0", "n1", "n2"}, names
