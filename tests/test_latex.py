@@ -105,3 +105,19 @@ def test_certificate_appendices_of_the_new_proof_shapes_compile(tmp_path):
     assert "the components' $e^{\\varepsilon_i}$" in body and "$(a_i, k_i)$" in body
     doc = "\\documentclass{article}\n\\usepackage{amsmath,amssymb}\n\\begin{document}\n" + body + "\\end{document}\n"
     assert "Error" not in _compile(doc, tmp_path)
+
+
+@needs("pdflatex", "pdftotext")
+@pytest.mark.parametrize("encoding", ["", r"\usepackage[T1]{fontenc}"], ids=["OT1", "T1"])
+def test_quotes_in_case_text_print_as_written_in_either_font_encoding(tmp_path, encoding):
+    """A dataset x'0 was written {\\ttfamily\\char13}: the upright quote in OT1's typewriter font,
+    a low comma under T1, the encoding most papers load (the PDF showed x,0)."""
+    from exactdp.report.escape import latex as escape
+
+    doc = "\n".join(
+        [r"\documentclass{article}", encoding, r"\begin{document}", escape("x'0 `q` a\\b"), r"\end{document}"]
+    )
+    (tmp_path / "q.tex").write_text(doc)
+    subprocess.run(["pdflatex", "-interaction=nonstopmode", "q.tex"], cwd=tmp_path, capture_output=True, timeout=120)
+    shown = subprocess.run(["pdftotext", "q.pdf", "-"], cwd=tmp_path, capture_output=True, text=True).stdout
+    assert shown.split("\n")[0] == "x'0 `q` a\\b", shown

@@ -286,6 +286,13 @@ def test_the_sweep_plot_draws_the_declared_value(tmp_path: Path):
     assert drawn == ["log(3/2)", "log(7/3)", "log(13/4)"]
 
 
+def test_plotting_a_claim_the_case_does_not_have_is_refused(tmp_path):
+    """--plot-claim 99 on a case with 3 claims drew an empty figure and exited 0."""
+    r = run("sweep", str(THM18), "-q", "--plot", str(tmp_path / "p.png"), "--plot-claim", "99", "--plot-x", "k")
+    assert r.exit_code == 2 and "--plot-claim 99: the case's claims are numbered 1 to" in r.output, r.output
+    assert not (tmp_path / "p.png").exists()
+
+
 # --- the CSV from hostile case files, and resuming only what is still current -----------------
 
 INJECT = """\

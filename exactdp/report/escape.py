@@ -168,8 +168,10 @@ _LATEX = {
     "}": r"\}",
     "-": "-{}",  # no -- / --- ligatures: a label stays as written
     **{ch: _tt(ch) for ch in '\\^~<>|"$'},  # \$ would need TS1 fonts in current LaTeX
-    "'": r"{\ttfamily\char13}",  # cmtt's upright quote (slot 39 is a curly one)
-    "`": r"{\ttfamily\char18}",  # cmtt's grave accent
+    # the upright quote and the grave accent by name: a slot number differs between the OT1 and
+    # T1 font encodings (slot 13 of T1 is a low comma); LaTeX's kernel has both since 2020
+    "'": r"{\ttfamily\textquotesingle}",
+    "`": r"{\ttfamily\textasciigrave}",
 }
 
 

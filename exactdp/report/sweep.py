@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..claims import HOLDS, UNDECIDED
-from ..errors import CaseError
+from ..errors import CaseError, ExactDPError
 from ..numbers import ladder
 from ..numbers.expr import ExprError, eval_text
 from ..verify import FileResult
@@ -182,7 +182,9 @@ def plot_sweep(rows: Sequence[Mapping[str, str]], names: Sequence[str], x: str, 
     points drawn.  Values are exact in the rows; the plot shows their decimal approximations.
     Points where the claim could not be decided, or whose value is inf, are left out."""
     plt = load_pyplot()
-
+    numbers = sorted({int(r["claim"]) for r in rows if r["claim"].isdigit()})
+    if claim not in numbers:  # (a plot with no line would say nothing)
+        raise ExactDPError(f"--plot-claim {claim}: the case's claims are numbered 1 to {max(numbers, default=0)}")
     others = [n for n in names if n != x]
     series: dict[tuple[str, ...], list[tuple[float, float, str]]] = {}
     for r in rows:
@@ -203,6 +205,12 @@ def plot_sweep(rows: Sequence[Mapping[str, str]], names: Sequence[str], x: str, 
         ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=mpl(", ".join(key)) or None)
         drawn += len(pts)
     kinds = {r["kind"] for r in rows if r["claim"] == str(claim)}
+    if not drawn:
+        plt.close(fig)
+        raise ExactDPError(
+            f"--plot-claim {claim}: claim {claim} ({', '.join(sorted(kinds))}) has no number to draw at any point "
+            "(its value is a set, a formula in the symbols, inf, or undecided); the CSV and the report have its results"
+        )
     ax.set_xlabel(mpl(x))
     ax.set_ylabel(mpl(f"claim {claim} ({', '.join(sorted(kinds))}): exact value, shown as a decimal"))
     if any(series):
