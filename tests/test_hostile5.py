@@ -168,3 +168,22 @@ def test_simulate_latex_of_a_mechanism_with_no_post_processor(tmp_path):
     )
     r = CliRunner().invoke(main, ["simulate", f, "--format", "latex"])
     assert r.exit_code == 1 and "no post-processor T exists for the pair (x0, x1)" in r.output, r.output
+
+
+def test_a_quadratic_piece_end_with_a_large_discriminant_prints_at_once(tmp_path):
+    """p^2 against 1/2 + 10^-20: the end sqrt(1/2 + 10^-20) was simplified by trial division up
+    to the square root of the discriminant's remaining part, about 10^10 steps; the command never
+    printed.  Trial division now stops at 10^5 and a remaining perfect square is taken out whole."""
+    from exactdp.analysis.parametric.algebraic import _sqrt_parts
+
+    assert _sqrt_parts(4 * 10**20 * (5 * 10**19 + 1)) == (2 * 10**10, 5 * 10**19 + 1)
+    assert _sqrt_parts(72) == (6, 2) and _sqrt_parts(99991**2 * 5) == (99991, 5)
+    f = _case(
+        tmp_path,
+        "symbols: {p: {gt: 0, lt: 1}}\nmechanisms:\n  M: {respond: {a: [p^2, 50000000000000000001/100000000000000000000],"
+        " b: [1 - p^2, 49999999999999999999/100000000000000000000]}}\nclaims:\n  - dp: {eps: 0, delta: 1/2}\n",
+    )
+    t = time.monotonic()
+    r = CliRunner().invoke(main, ["delta", f, "--eps", "0"])
+    assert r.exit_code == 0 and "(sqrt(50000000000000000001))/10000000000" in r.output, r.output
+    assert time.monotonic() - t < 30
