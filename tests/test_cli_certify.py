@@ -96,7 +96,7 @@ def test_show_game_latex_json_and_self_check(tmp_path: Path):
     assert "mechanism R" in c.output and "I0 (1/10, 0) -> end" in c.output
     assert "checker: all 6 certificate(s) accepted" in c.output
     tex = (out / "demo" / "3-not_dp.tex").read_text()
-    assert r"\begin{tabular}" in tex and r"$\frac{3}{4}$" in tex
+    assert r"\begin{tabular}" in tex and r"$3/4$" in tex
     j = run("certify", str(case), "-o", str(out), "--json")
     assert json.loads(j.stdout)["summary"]["holds"] == 4  # stdout stays the verify report, pure JSON
     assert "certificates: 6 written" in j.stderr

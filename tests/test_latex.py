@@ -121,3 +121,24 @@ def test_quotes_in_case_text_print_as_written_in_either_font_encoding(tmp_path, 
     subprocess.run(["pdflatex", "-interaction=nonstopmode", "q.tex"], cwd=tmp_path, capture_output=True, timeout=120)
     shown = subprocess.run(["pdftotext", "q.pdf", "-"], cwd=tmp_path, capture_output=True, text=True).stdout
     assert shown.split("\n")[0] == "x'0 `q` a\\b", shown
+
+
+@needs("pdflatex", "pdftotext")
+def test_a_certificate_appendix_with_many_views_fits_its_pages(tmp_path):
+    """RR_log 3 eight times: 256 views, of which the appendix lists 200.  They were one tabular
+    that ran off the page (most rows lost in the PDF) and past the margin; they are now tabulars
+    of a page each, with products that wrap."""
+    case = tmp_path / "w.yaml"
+    case.write_text(
+        "exactdp: 1\nname: w\nmechanisms:\n  R: {rr: {eps: log(3)}}\n  M: {repeat: {mechanism: R, times: 8}}\n"
+        "claims:\n  - not_dp: {eps: log(2)}\n"
+    )
+    r = CliRunner().invoke(main, ["certify", str(case), "-o", str(tmp_path / "out"), "--format", "latex", "-q"])
+    assert r.exit_code == 0, r.output
+    doc = "\\documentclass{article}\n\\begin{document}\n\\input{out/w/1-not_dp.tex}\n\\end{document}\n"
+    (tmp_path / "d.tex").write_text(doc)
+    subprocess.run(["pdflatex", "-interaction=nonstopmode", "d.tex"], cwd=tmp_path, capture_output=True, timeout=120)
+    log = (tmp_path / "d.log").read_text(encoding="latin-1")
+    assert "Overfull" not in log and "Output written" in log
+    text = subprocess.run(["pdftotext", "d.pdf", "-"], cwd=tmp_path, capture_output=True, text=True).stdout
+    assert "1, 1, 0, 0, 0, 1," in text and "(more views)" in text  # the 200th view (binary 199) is there

@@ -16,6 +16,7 @@ from .latex import latex_escape
 __all__ = ["render_certificate_latex", "game_views"]
 
 MAX_ROWS = 200
+PAGE_LINES = 36  # lines of one tabular: a page holds one, and a page may end between two
 _VAR = ["t"]  # the variable of the polynomials being rendered: t, or a certificate's symbol
 
 
@@ -39,6 +40,16 @@ def _frac(s: str) -> str:
     if "," not in s and n.startswith("-"):
         return f"$-\\frac{{{n[1:]}}}{{{d}}}$"
     return f"$\\frac{{{_poly(n)}}}{{{_poly(d)}}}$"
+
+
+def _slash(s: str) -> str:
+    """An exact number written n/d on one line (in a product that may wrap, stacked fractions
+    would collide with the next line)."""
+    if s in ("inf", "-inf") or s.startswith("exp("):
+        return _frac(s)
+    n, _, d = s.partition("/")
+    wrap = "({})".format if "," in s else str
+    return f"${wrap(_poly(n))}$" if not d or d == "1" else f"${wrap(_poly(n))}/{wrap(_poly(d))}$"
 
 
 def _tt(s: str) -> str:
@@ -67,6 +78,28 @@ def game_views(game: dict, limit: int = MAX_ROWS) -> tuple[list[tuple[list[str],
     return out, False
 
 
+def _tables(spec: str, header: str, rows: list[str], more: str | None, lines: list[int] | None = None) -> list[str]:
+    """Rows as tabulars of at most :data:`PAGE_LINES` lines (``lines``: each row's, estimated;
+    default 1), each with the header, so that a long table continues on the next page (base
+    LaTeX has no table that breaks across pages); cells are paragraph columns of ``spec``'s
+    widths, so long products wrap at their spaces."""
+    cols = "".join(f"p{{{w}\\linewidth}}" for w in spec.split())
+    chunks: list[list[str]] = [[]]
+    used = 0
+    for row, n in zip(rows, lines or [1] * len(rows)):
+        if chunks[-1] and used + n > PAGE_LINES:
+            chunks.append([])
+            used = 0
+        chunks[-1].append(row)
+        used += n
+    out: list[str] = []
+    for k, chunk in enumerate(chunks):
+        last = k == len(chunks) - 1
+        tail = [f"\\multicolumn{{{len(spec.split())}}}{{l}}{{\\dots {more}}} \\\\"] if more and last else []
+        out += [r"\noindent\begin{tabular}{" + cols + "}", header + r" \\ \hline", *chunk, *tail, r"\end{tabular}", ""]
+    return out
+
+
 def _views_table(name: str, game: dict) -> list[str]:
     views, cut = game_views(game)
     x, xp = game["pairs"][0]
@@ -77,15 +110,15 @@ def _views_table(name: str, game: dict) -> list[str]:
         + f"Datasets {', '.join(map(_tt, game['datasets']))}; its views under ({_tt(x)}, {_tt(xp)}), "
         + "each probability the product of the answers' probabilities along it.",
         "",
-        r"\begin{tabular}{lll}",
-        r"view (choices and answers) & $P_x$ & $P_{x'}$ \\ \hline",
     ]
+    rows, lines = [], []
     for hist, p, pp in views:
-        cells = [r" $\cdot$ ".join(_frac(f) for f in prod.split(" ")) for prod in (p, pp)]
-        out.append(f"{_tt(', '.join(hist) or '(empty)')} & {cells[0]} & {cells[1]} \\\\")
-    if cut:
-        out.append(r"\multicolumn{3}{l}{\dots (more views)} \\")
-    return out + [r"\end{tabular}", ""]
+        cells = [r" $\cdot$ ".join(_slash(f) for f in prod.split(" ")) for prod in (p, pp)]
+        rows.append(f"{_tt(', '.join(hist) or '(empty)')} & {cells[0]} & {cells[1]} \\\\")
+        # (about 4 short factors, or 22 characters of a history, fit on a line of a column)
+        lines.append(max(1, -(-len(", ".join(hist)) // 22), *(-(-len(prod.split(" ")) // 4) for prod in (p, pp))))
+    header = r"view (choices and answers) & $P_x$ & $P_{x'}$"
+    return out + _tables(".3 .27 .27", header, rows, "(more views)" if cut else None, lines)
 
 
 def _t_table(sim: dict) -> list[str]:
@@ -95,28 +128,27 @@ def _t_table(sim: dict) -> list[str]:
         + f"Pair ({_tt(sim['pair'][0])}, {_tt(sim['pair'][1])}); "
         + "each row: the history so far, then $T(c)$'s probabilities of the answers.",
         "",
-        r"\begin{tabular}{l" + "l" * len(outs) + "}",
-        "history & " + " & ".join(f"$T({latex_escape(c)})$" for c in outs) + r" \\ \hline",
     ]
+    rows = []
     for rd in sim["rounds"][:MAX_ROWS]:
         cells = [", ".join(_frac(v) for v in row) for row in rd["T"]]
-        out.append(_tt(", ".join(rd["history"]) or "(start)") + " & " + " & ".join(cells) + r" \\")
-    if len(sim["rounds"]) > MAX_ROWS:
-        out.append(r"\multicolumn{2}{l}{\dots (more rounds)} \\")
-    return out + [r"\end{tabular}", ""]
+        rows.append(_tt(", ".join(rd["history"]) or "(start)") + " & " + " & ".join(cells) + r" \\")
+    header = "history & " + " & ".join(f"$T({latex_escape(c)})$" for c in outs)
+    width = f"{0.54 / max(len(outs), 1):.2f}"
+    more = "(more rounds)" if len(sim["rounds"]) > MAX_ROWS else None
+    return out + _tables(" ".join([".3"] + [width] * len(outs)), header, rows, more)
 
 
 def _farkas(f: dict) -> list[str]:
     out = [
         r"\paragraph{No post-processor exists (Farkas).} " + f"Pair ({_tt(f['pair'][0])}, {_tt(f['pair'][1])}).",
         "",
-        r"\begin{tabular}{lll}",
-        r"row & history & multiplier \\ \hline",
     ]
+    rows = []
     for m in f["multipliers"][:MAX_ROWS]:
         kind, who, hist = m["row"]
-        out.append(f"{kind} ({_tt(str(who))}) & {_tt(', '.join(hist) or '(start)')} & {_frac(m['y'])} \\\\")
-    return out + [r"\end{tabular}", ""]
+        rows.append(f"{kind} ({_tt(str(who))}) & {_tt(', '.join(hist) or '(start)')} & {_frac(m['y'])} \\\\")
+    return out + _tables(".25 .35 .25", r"row & history & multiplier", rows, None)
 
 
 _VALUES = {
