@@ -11,6 +11,7 @@ caller.  :func:`game_fingerprints` ties a case's games to the checker's fingerpr
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from collections.abc import Sequence
@@ -93,9 +94,12 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9=.,+()\[\]_-]")
 def safe_name(name: str) -> str:
     """A folder or file name made from a case file's stem or a sweep point: characters other
     than letters, digits and ``=.,+-_[]()`` become ``_``, and a leading dot too, so the name
-    is never ``.`` or ``..`` (nor hidden) and cannot leave the output folder."""
+    is never ``.`` or ``..`` (nor hidden) and cannot leave the output folder; a long one is cut
+    to 100 characters and a digest of the whole."""
     out = _UNSAFE.sub("_", name.replace(" ", ""))
-    return "_" + out[1:] if out.startswith(".") else out or "_"
+    out = "_" + out[1:] if out.startswith(".") else out or "_"
+    # a name of at most 120 characters (file systems allow 255 bytes), kept apart by a digest
+    return out if len(out) <= 120 else f"{out[:100]}-{hashlib.sha256(out.encode()).hexdigest()[:16]}"
 
 
 def write_whole(path: Path, text: str) -> None:

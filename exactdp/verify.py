@@ -350,7 +350,10 @@ class WorkItem:
 
 def work_items(paths: Sequence[str | Path], opts: Options = Options()) -> list[WorkItem]:
     """The work items under ``paths`` in order: files as :func:`find_case_files` lists them,
-    and a file with a ``sweep:`` as one item per point (first key outermost)."""
+    and a file with a ``sweep:`` as one item per point (first key outermost).  One path given
+    alone (a str or a Path, not a list) is that path, not a sequence of one-letter paths."""
+    if isinstance(paths, (str, Path)):
+        paths = [paths]
     out: list[WorkItem] = []
     for f in scan_case_files(paths, follow_symlinks=opts.effective_limits().follow_symlinks):
         file = str(f.path)

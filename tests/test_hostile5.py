@@ -187,3 +187,44 @@ def test_a_quadratic_piece_end_with_a_large_discriminant_prints_at_once(tmp_path
     r = CliRunner().invoke(main, ["delta", f, "--eps", "0"])
     assert r.exit_code == 0 and "(sqrt(50000000000000000001))/10000000000" in r.output, r.output
     assert time.monotonic() - t < 30
+
+
+def test_the_optimal_composition_with_a_component_of_delta_1_at_delta_1_is_0():
+    """Every mechanism is (0, 1)-DP, yet with some delta_i = 1 the optimal composition gave
+    eps_g = log 2 at delta_g = 1 (the pure part's value): 0 now, and inf below delta_g = 1;
+    the subset-sum definition (Thm 1.4) and the checker agree."""
+    from exactdp import exact
+    from exactdp.numbers import Q
+    from exactdp.theorems.optimal import optimal_bruteforce, optimal_lambda
+    from exactdp.theorems.params import components
+
+    comps = components([exact("log(2)"), exact("log(3)")], [Q(1), Q(0)])
+    assert optimal_lambda(comps, Q(1)) == Q(1) == optimal_bruteforce(comps, Q(1))
+    assert str(optimal_lambda(comps, Q(1, 2))) == "inf"
+    from exactdp.checker.composition import optimal_holds
+
+    assert optimal_holds([2, 3], [1, 0], 1, 1) and not optimal_holds([2, 3], [1, 0], 1, 2)
+
+
+def test_one_path_given_alone_to_the_api_is_that_path():
+    """verify_paths("/x.yaml") iterated the string: "/" walked the whole file system."""
+    import exactdp
+
+    run = exactdp.verify_paths("/nonexistent-case-file.yaml")
+    assert len(run.files) == 1 and run.exit_code == 2
+
+
+def test_a_long_case_file_name_gets_its_certificates_and_its_page(tmp_path):
+    """A legal 255-byte file name with a sweep: "<stem>[k=10]" passed the file system's limit,
+    so certify reported an internal error (exit 3) and verify --html wrote no page at all."""
+    name = "a" * 250 + ".yaml"
+    (tmp_path / "cases").mkdir()
+    (tmp_path / "cases" / name).write_text(
+        HEAD + "params: {k: 1}\nsweep: {k: [1, 10]}\nmechanisms:\n  RR: {rr: {eps: log(3)}}\n"
+        "  M: {repeat: {mechanism: RR, times: k}}\nclaims: [{dp: {eps: k*log(3)}}]\n"
+    )
+    r = CliRunner().invoke(main, ["certify", str(tmp_path / "cases"), "-o", str(tmp_path / "out"), "-q"])
+    assert r.exit_code == 0 and "certificates: 2 written" in r.output, r.output
+    assert len(list((tmp_path / "out").rglob("*.json"))) == 2
+    r = CliRunner().invoke(main, ["verify", str(tmp_path / "cases"), "--html", str(tmp_path / "html"), "-q"])
+    assert r.exit_code == 0 and len(list((tmp_path / "html").glob("*.html"))) == 3, r.output  # (and index.html)

@@ -113,7 +113,9 @@ def optimal_holds(lams: list, deltas: list, at: Any, lam: Any) -> bool:
     k = len(lams)
     spend("steps", 2**k * k, "the optimal composition's sum over subsets")
     keep = prod([1 - d for d in deltas])
-    if not keep or 1 - (1 - at) / keep < 0:
+    if not keep:  # some delta_i = 1: delta(l) = 1 for every l, so eps_g = inf below delta 1, and 0 at 1
+        return at < 1 or lam == 1
+    if 1 - (1 - at) / keep < 0:
         return True  # no eps works: eps_g = inf
     if lam == INF or lam == 1:
         return lam == 1

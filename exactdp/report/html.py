@@ -12,6 +12,7 @@ data are computed before (:func:`exactdp.figures.case_figures`): this module onl
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import sys
@@ -65,6 +66,8 @@ def page_name(file: str, used: set[str]) -> str:
     """A file name for a case page: the case path with unsafe characters replaced, unique."""
     stem = re.sub(r"[^A-Za-z0-9._-]+", "_", file.replace("\\", "/").strip("/").replace("/", "__"))
     stem = re.sub(r"\.ya?ml$", "", stem) or "case"
+    if len(stem) > 120:  # (file systems allow 255 bytes: a long path is cut, kept apart by a digest)
+        stem = f"{stem[:100]}-{hashlib.sha256(stem.encode()).hexdigest()[:16]}"
     name, k = f"{stem}.html", 2
     while name in used or name == "index.html":
         name, k = f"{stem}-{k}.html", k + 1

@@ -275,8 +275,8 @@ def pld(comps: Sequence[Component]) -> tuple[list[tuple[Any, Any, Any]], Any]:
 def _target(comps: Sequence[Component], delta_g: Any) -> Any:
     """τ = 1 − (1 − δ_g)/Π(1 − δᵢ), or None when no finite ε works."""
     keep = _keep_factor(comps)
-    if keep == 0:
-        return Q(0) if delta_g >= 1 else None
+    if keep == 0:  # a component with δᵢ = 1: δ(λ) = 1 at every λ, so ε = 0 at δ_g = 1, none below
+        return Q(1) if delta_g >= 1 else None
     tau = 1 - (1 - as_q(delta_g)) / keep
     return tau if tau >= 0 else None
 
