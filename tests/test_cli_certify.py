@@ -307,3 +307,13 @@ def test_three_case_files_whose_folder_names_collide_keep_their_own_certificates
     assert len(written) == 3 and len({Path(w).parent for w in written}) == 3, written
     names = {json.loads((out / w).read_text())["case"]["name"] for w in written}
     assert names == {"n0", "n1", "n2"}, names
+
+
+def test_a_certificate_beyond_a_limit_of_the_checker_is_not_checked_not_a_bug(tmp_path, monkeypatch):
+    """certify --check on a certificate past the checker's --max-states said MALFORMED and exit
+    status 3 (a bug in exactdp); it is a limit: NOT CHECKED, exit status 2."""
+    monkeypatch.setitem(checker.LIMITS, "max_states", 3)
+    (tmp_path / "c.yaml").write_text(CASE)
+    r = CliRunner().invoke(main, ["certify", str(tmp_path / "c.yaml"), "-o", str(tmp_path / "out"), "--check"])
+    assert r.exit_code == 2 and "NOT CHECKED:" in r.output and "--max-states" in r.output, r.output
+    assert "MALFORMED" not in r.output

@@ -228,3 +228,17 @@ def test_a_long_case_file_name_gets_its_certificates_and_its_page(tmp_path):
     assert len(list((tmp_path / "out").rglob("*.json"))) == 2
     r = CliRunner().invoke(main, ["verify", str(tmp_path / "cases"), "--html", str(tmp_path / "html"), "-q"])
     assert r.exit_code == 0 and len(list((tmp_path / "html").glob("*.html"))) == 3, r.output  # (and index.html)
+
+
+def test_an_output_over_the_case_file_or_over_another_output_is_refused(tmp_path):
+    """export a.yaml --latex a.yaml and info b.yaml --dot b.yaml replaced the case file they read
+    (exit 0); info --dot F --svg F wrote the SVG over the DOT."""
+    a = _case(tmp_path, KRR, "a.yaml")
+    before = (tmp_path / "a.yaml").read_text()
+    for args in (["export", a, "--latex", a], ["info", a, "--dot", a]):
+        r = CliRunner().invoke(main, args)
+        assert r.exit_code == 2 and "is a file this command reads or has just written" in r.output, r.output
+        assert (tmp_path / "a.yaml").read_text() == before
+    out = str(tmp_path / "g.dot")
+    r = CliRunner().invoke(main, ["info", a, "--dot", out, "--png", out])
+    assert r.exit_code == 2 and (tmp_path / "g.dot").read_text().startswith("digraph"), r.output

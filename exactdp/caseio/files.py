@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import CaseError, CaseProblem, excerpt
 
-__all__ = ["Found", "scan", "read_case_bytes", "file_kind", "CASE_SUFFIXES"]
+__all__ = ["Found", "scan", "read_case_bytes", "file_kind", "output_clash", "CASE_SUFFIXES"]
 
 CASE_SUFFIXES = (".yaml", ".yml")
 _CHUNK = 1 << 16
@@ -55,6 +55,18 @@ _KINDS = (
 def file_kind(mode: int) -> str:
     """What a file of this ``st_mode`` is, for a message ("a FIFO (named pipe)", ...)."""
     return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+
+
+def output_clash(path: str, reads: Sequence[str]) -> str | None:
+    """Why ``path`` may not be written, or None: it is one of the files the command ``reads`` (a
+    case file) or has written before (``exactdp export a.yaml --latex a.yaml`` replaced the case)."""
+    if path == "-" or not os.path.exists(path):
+        return None
+    same = next((r for r in reads if r != "-" and os.path.exists(r) and os.path.samefile(path, r)), None)
+    if same is None:
+        return None
+    alias = "" if same == path else f" (the same file as {same})"
+    return f"{path}{alias} is a file this command reads or has just written: write to another file"
 
 
 def _refuse(file: str, message: str, hint: str | None = None) -> CaseError:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from . import bounded_range, composition, core, divergences, gdp, simulation, symbol, zcdp  # noqa: F401  (each registers its kinds)
 from .cli import fingerprints, load, main, show, symbol_fingerprints
-from .core import DEFAULT_LIMITS, LIMITS, Malformed, OtherCase, Rejected, check_certificate, read_games
+from .core import DEFAULT_LIMITS, LIMITS, Malformed, OtherCase, Rejected, TooLarge, check_certificate, read_games
 from .symbol import SignChange
 
 __all__ = [
@@ -35,6 +35,7 @@ __all__ = [
     "symbol_fingerprints",
     "show",
     "Malformed",
+    "TooLarge",
     "Rejected",
     "OtherCase",
     "SignChange",

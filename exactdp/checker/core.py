@@ -31,7 +31,7 @@ from itertools import accumulate, zip_longest
 from math import gcd, lcm, prod
 from typing import Any
 
-__all__ = ["check_certificate", "read_games", "Game", "Qt", "HANDLERS", "LIMITS", "Malformed", "Rejected"]
+__all__ = ["check_certificate", "read_games", "Game", "Qt", "HANDLERS", "LIMITS", "Malformed", "TooLarge", "Rejected"]
 
 FORMAT, VERSION, INF = "exactdp-certificate", 2, "inf"  # INF: lam = e^eps = infinity, a string
 ZERO, ONE = Fraction(0), Fraction(1)
@@ -54,6 +54,10 @@ class Malformed(Exception):
     """Not a certificate of this format, or beyond a limit (exit status 2)."""
 
 
+class TooLarge(Malformed):
+    """Beyond a named limit (--max-...): not checked, which a larger limit may change."""
+
+
 class Rejected(Exception):
     """A mathematical check failed (exit status 1)."""
 
@@ -64,7 +68,7 @@ class OtherCase(Exception):
 
 def too_large(limit: str, what: str, size: object) -> None:
     flag = "--" + limit.replace("_", "-")
-    raise Malformed(f"{what} needs {size}, more than {flag} = {LIMITS[limit]} (a larger {flag} raises the limit)")
+    raise TooLarge(f"{what} needs {size}, more than {flag} = {LIMITS[limit]} (a larger {flag} raises the limit)")
 
 
 def bits(x: Any) -> int:

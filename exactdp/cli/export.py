@@ -39,7 +39,7 @@ def export(case_path: str, latex_file: str, prefix: str | None, digits: int, com
     if fr.error is not None:
         fail(fr.error)
     body = render_values(fr, prefix=prefix, digits=digits, source=case_path)
-    write_output(latex_file, body)
+    write_output(latex_file, body, reads=[case_path])
     shown = None if common.quiet or latex_file == "-" else latex_file
     for line in export_notes(fr, body, case_path, shown, sweep_size(case_path, common.opts)):
         click.echo(line, err=True)

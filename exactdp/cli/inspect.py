@@ -105,7 +105,7 @@ def info(dot_file, svg_file, png_file, witness_eps, depth, tree, fingerprint, at
             cut, src = drawing_dot(mech, case, depth=depth, witness=w, tree=tree)
             if cut is not None:
                 click.echo(text(cut), err=True)
-            _write_drawing(mech.name, src, files)
+            _write_drawing(mech.name, src, files, q.case_path)
             if dot_file == "-":
                 return
         s, n, supported = stats(mech.root), count_strategies(mech.root), q.opts.make_engine().supports(mech)
@@ -114,12 +114,12 @@ def info(dot_file, svg_file, png_file, witness_eps, depth, tree, fingerprint, at
     click.echo(info_output(doc, as_json=q.as_json, quiet=q.quiet, max_strategies=limit))
 
 
-def _write_drawing(name: str, src: str, files: dict[str, str]) -> None:
-    """The DOT text ``src`` of the drawing of mechanism ``name`` written (``dot``: ``-`` is
-    standard output) and rendered by Graphviz (``svg``, ``png``) to the files asked for."""
-    for fmt, path in files.items():
-        data = src if fmt == "dot" else render_graphviz(src, fmt)
-        write_output(path, data, None if path == "-" else f"the drawing of {name} ({fmt.upper()})")
+def _write_drawing(name: str, src: str, files: dict[str, str], case_path: str) -> None:
+    """The DOT text ``src`` of the drawing of mechanism ``name`` written (``dot``: ``-`` is stdout) and
+    rendered by Graphviz (``svg``, ``png``) to the files asked for; never over the case, nor twice to a file."""
+    for k, (fmt, path) in enumerate(files.items()):
+        data, reads = (src if fmt == "dot" else render_graphviz(src, fmt)), [case_path, *list(files.values())[:k]]
+        write_output(path, data, None if path == "-" else f"the drawing of {name} ({fmt.upper()})", reads)
 
 
 @command()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -18,7 +18,7 @@ from typing import Any
 import click
 
 from ..analysis import ENGINE_NAMES
-from ..caseio import load_case
+from ..caseio import load_case, output_clash
 from ..errors import ExactDPError
 from ..execution import Runner, jobs_from_env, parse_jobs
 from ..limits import DEFAULT as DEFAULT_LIMITS
@@ -261,9 +261,11 @@ def progress_wanted(progress: bool | None) -> bool:
     return sys.stderr.isatty() if progress is None else progress
 
 
-def write_output(path: str, data: bytes | str, what: str | None = None) -> None:
+def write_output(path: str, data: bytes | str, what: str | None = None, reads: Sequence[str] = ()) -> None:
     """Write ``data`` to ``path`` (``-``: standard output) and, given ``what``, say so on stderr; a
-    file that cannot be written ends the command with one line (exit 2)."""
+    file that cannot be written, or one of ``reads`` (:func:`output_clash`), ends the command with one line (exit 2)."""
+    if (clash := output_clash(path, reads)) is not None:
+        fail(ExactDPError(clash))
     try:
         if path == "-":
             click.echo(data, nl=False)
