@@ -187,3 +187,28 @@ def test_exp_of_a_log_linear_form_with_whole_coefficients_is_exact():
         ladder.exp(log_linear(1, [(2, Fraction(1, 2))]))
     with pytest.raises(InexactValueError, match="irrational algebraic number \\(a root"):
         ladder.exp(log_linear(0, [(2, Fraction(1, 2))]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(2, 40), st.integers(1, 400), st.integers(1, 60))
+def test_perfect_power_finds_the_largest_exponent(base, k, m):
+    """n = base^k * 7^m taken apart as a^e with e as large as possible: e is the gcd of the
+    exponents of its prime factors (the search tries prime exponents only, and stops once GMP
+    says what is left is no power)."""
+    from math import gcd
+
+    from exactdp.numbers.loglinear import _perfect_power
+
+    n = base**k * 7**m
+    a, e = _perfect_power(n)
+    assert a**e == n
+    factors: dict[int, int] = {}
+    x = n
+    for p in range(2, 41):
+        while x % p == 0:
+            factors[p] = factors.get(p, 0) + 1
+            x //= p
+    g = 0
+    for v in factors.values():
+        g = gcd(g, v)
+    assert e == g

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from math import gcd
+from math import gcd, isqrt
 from typing import Any
 
 from ..errors import InexactValueError
@@ -167,15 +167,23 @@ def _perfect_power(n: int) -> tuple[int, int]:
     """(a, k) with n = a^k and k as large as possible (prime roots taken while they exist)."""
     k = 1
     p = 2
-    if not _is_power(n):  # GMP's test first: most numbers are not powers, and trying every
-        return n, 1  # exponent up to the bit length takes minutes for a number of a million bits
-    while p <= n.bit_length():
+    # GMP's test first, and again after each root: most numbers are not powers, and trying
+    # every exponent up to the bit length takes minutes for a number of a million bits.  Only
+    # prime exponents: a q*r-th power is a q-th power, taken when q was tried.
+    while _is_power(n) and p <= n.bit_length():
         root = _iroot_exact(n, p)
         if root is not None:
             n, k = root, k * p
             continue
-        p += 1
+        p = _next_prime(p)
     return n, k
+
+
+def _next_prime(p: int) -> int:
+    p += 1
+    while any(p % d == 0 for d in range(2, isqrt(p) + 1)):
+        p += 1
+    return p
 
 
 def coprime_basis(nums: Iterable[int]) -> list[int]:
