@@ -526,15 +526,7 @@ def _univariate_signs(expr: sympy.Expr, sym: sympy.Symbol, table: SymbolTable, a
         return None
     if any(z.degree() > 0 and descartes_on(z, lo, hi) != 0 for z in zs):
         return None
-    inner = (
-        (lo + hi) / 2
-        if lo is not None and hi is not None
-        else lo + 1
-        if lo is not None
-        else hi - 1
-        if hi is not None
-        else flint.fmpq(0)
-    )
+    inner = flint.fmpq(*_nd(b.sample()))  # (inside the range; no root of either is there)
     points = [inner] + [
         v
         for v, closed in ((lo, b.lo_closed), (hi, b.hi_closed))
