@@ -68,6 +68,8 @@ if TYPE_CHECKING:  # the package face, declared once: type checkers read these i
     from .claims import Analysis, Status, Verdict
     from .deprecation import ExactDPDeprecationWarning
     from .errors import (
+        ArgumentError,
+        ArgumentTypeError,
         CaseError,
         ExactDPError,
         InexactValueError,
@@ -194,5 +196,7 @@ __all__ = [
     "UnsupportedMechanismError",
     "LimitExceededError",
     "VerificationError",
+    "ArgumentError",
+    "ArgumentTypeError",
     "ExactDPDeprecationWarning",
 ]

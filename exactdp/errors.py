@@ -14,6 +14,9 @@ class                          meaning                                          
 ``UnsupportedMechanismError``  a sub-mechanism cannot be handled by the requested engine   2
 ``LimitExceededError``         a resource limit was hit; the message says how to raise it  2
 ``VerificationError``          an engine, certificate or witness disagreed: a bug          3
+``InternalError``              another bug met while checking one case file                3
+``ArgumentError``              a Python call's argument has a wrong value (a ValueError)   2
+``ArgumentTypeError``          a Python call's argument has a wrong type (a TypeError)     2
 =============================  ==========================================================  ====
 
 Each layer raises errors about its own objects: the builders raise
@@ -46,6 +49,8 @@ __all__ = [
     "LimitExceededError",
     "VerificationError",
     "InternalError",
+    "ArgumentError",
+    "ArgumentTypeError",
 ]
 
 
@@ -263,6 +268,16 @@ class VerificationError(ExactDPError):
 
     This always indicates a bug in exactdp; please report it with the case file.
     """
+
+
+class ArgumentError(ExactDPError, ValueError):
+    """A Python call's argument has a wrong value (``rr(eps=-1)``): an :class:`ExactDPError` and
+    also a ``ValueError``, so that either ``except`` catches it."""
+
+
+class ArgumentTypeError(ExactDPError, TypeError):
+    """A Python call's argument has a wrong type (``repeat(M, 1.5)``): an :class:`ExactDPError`
+    and also a ``TypeError``."""
 
 
 class InternalError(VerificationError):

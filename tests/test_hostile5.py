@@ -242,3 +242,27 @@ def test_an_output_over_the_case_file_or_over_another_output_is_refused(tmp_path
     out = str(tmp_path / "g.dot")
     r = CliRunner().invoke(main, ["info", a, "--dot", out, "--png", out])
     assert r.exit_code == 2 and (tmp_path / "g.dot").read_text().startswith("digraph"), r.output
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda x: x.rr(eps=-1),
+        lambda x: x.rr(eps="abc"),
+        lambda x: x.exact(""),
+        lambda x: x.exact(float("nan")),
+        lambda x: x.repeat(x.rr(eps="log(3)"), 1.5),
+        lambda x: x.privloss(x.rr(eps="log(3)"), 2),
+        lambda x: x.parse_case(5),
+        lambda x: x.load_case(None),
+    ],
+)
+def test_a_wrong_argument_of_a_python_call_is_an_exactdp_error(call):
+    """rr(eps=-1), exact(""), repeat(M, 1.5), parse_case(5), ... raised plain ValueError,
+    TypeError, AttributeError or the grammar's own error: `except exactdp.ExactDPError` missed
+    them.  They are ExactDPErrors now, and still ValueErrors or TypeErrors."""
+    import exactdp
+
+    with pytest.raises(exactdp.ExactDPError) as e:
+        call(exactdp)
+    assert isinstance(e.value, (ValueError, TypeError))

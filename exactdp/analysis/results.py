@@ -13,6 +13,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 from ..builders.params import read_eps, read_rational
 from ..display import RichDisplay
+from ..errors import ArgumentError
 from ..numbers import INF, Infinity, QtElement, ladder
 from ..numbers import AffineInLambda as AffineInLambda  # its home is exactdp.numbers (the ladder)
 from ..numbers.element import public
@@ -57,7 +58,7 @@ def delta_arg(delta: DeltaLike, call: str, *, check: bool = True) -> Rational:
     with ``check``, it must lie in [0, 1]."""
     d = read_rational(delta, call=call, name="delta")
     if check and not 0 <= d <= 1:
-        raise ValueError(f"{call}: delta must lie in [0, 1], got {q_str(d)}")
+        raise ArgumentError(f"{call}: delta must lie in [0, 1], got {q_str(d)}")
     return d
 
 

@@ -38,7 +38,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import InexactValueError, InvalidMechanismError
+from ..errors import ArgumentTypeError, InexactValueError, InvalidMechanismError
 from ..model.game import END, Chance, Label, Mechanism
 from ..numbers import ladder
 from ..numbers.rational import Q, as_q, q_str
@@ -162,7 +162,7 @@ def geometric_noise(
     """
     a: Any = _check_alpha(alpha_arg("geometric_noise", eps=eps, alpha=alpha))
     if width is None:
-        raise TypeError(
+        raise ArgumentTypeError(
             "geometric_noise: width= is required (the support is [-width, width]); for infinite support use discrete_laplace"
         )
     if width < 0:
@@ -246,14 +246,14 @@ def krr(
         legacy and (UNSET in (E, values_, data_) or values is not None or data is not None)
     )
     if mixed:
-        raise TypeError(
+        raise ArgumentTypeError(
             "krr: positional arguments are the deprecated (e^eps, values, data), all three; "
             'write krr(eps="log(3)", values=[...], data=[...])'
         )
     if legacy:
         values, data = values_, data_
     if values is None or data is None:
-        raise TypeError("krr: values= and data= are required (the possible values, and each dataset's value)")
+        raise ArgumentTypeError("krr: values= and data= are required (the possible values, and each dataset's value)")
     E = exp_eps_arg("krr", eps=eps, exp_eps=exp_eps, positional=E)
     if isinstance(data, Mapping):
         data = [data[d] for d in datasets]
@@ -313,7 +313,7 @@ def truncated_geometric(
     'log(2)'
     """
     if n is None or counts is None:
-        raise TypeError("truncated_geometric: n= and counts= are required (outputs 0..n, each dataset's count)")
+        raise ArgumentTypeError("truncated_geometric: n= and counts= are required (outputs 0..n, each dataset's count)")
     alpha = alpha_arg("truncated_geometric", eps=eps, alpha=alpha)
     if isinstance(counts, Mapping):
         counts = [counts[d] for d in datasets]

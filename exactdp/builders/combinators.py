@@ -10,9 +10,10 @@ game DAG shares sub-games instead of expanding histories:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from numbers import Integral
 from typing import Any
 
-from ..errors import InvalidMechanismError
+from ..errors import ArgumentTypeError, InvalidMechanismError
 from ..model.checks import mechanism_arg, takes_mechanism
 from ..model.dag import build_dag
 from ..model.game import END, Ask, Chance, End, Label, Mechanism, Node, label_str
@@ -76,6 +77,8 @@ def compose(mechs: Sequence[Mechanism], *, name: str = "compose") -> Mechanism:
 @takes_mechanism
 def repeat(mech: Mechanism, times: int, *, name: str | None = None) -> Mechanism:
     """``compose`` of ``times`` copies of ``mech`` (a DAG of ``times`` shared layers)."""
+    if isinstance(times, bool) or not isinstance(times, Integral):
+        raise ArgumentTypeError(f"repeat: times must be a whole number, got {times!r}")
     if times < 0:
         raise InvalidMechanismError(f"repeat: times must be >= 0, got {times}")
     root: Node = END

@@ -46,7 +46,7 @@ from fractions import Fraction
 from typing import Any
 
 from .. import limits
-from ..errors import InexactValueError, InvalidMechanismError, LimitExceededError
+from ..errors import ArgumentTypeError, InexactValueError, InvalidMechanismError, LimitExceededError
 from ..model.game import END, Chance, Mechanism
 from ..numbers import kinds as K
 from ..numbers import ladder
@@ -287,7 +287,7 @@ def bounded_discrete_laplace(
     """
     given = [v for v in (scale, eps, alpha) if v is not None]
     if len(given) != 1:
-        raise TypeError("bounded_discrete_laplace: give exactly one of scale=, eps= or alpha=")
+        raise ArgumentTypeError("bounded_discrete_laplace: give exactly one of scale=, eps= or alpha=")
     if scale is not None:
         a = alpha_of_scale(read_rational(scale, call="bounded_discrete_laplace", name="scale"), sensitivity)
     elif eps is not None:

@@ -49,7 +49,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..errors import InexactValueError, InvalidMechanismError, LimitExceededError
+from ..errors import ArgumentTypeError, InexactValueError, InvalidMechanismError, LimitExceededError
 from ..model.checks import takes_mechanism
 from ..model.game import END, Ask, Chance, Label, Mechanism, Node, label_str, unordered_pairs
 from ..model.ops import graft
@@ -583,10 +583,10 @@ def grr_menu(
     B = exp_eps_arg("grr_menu", eps=eps, exp_eps=exp_eps, positional=B, positional_name="B", rational=True)
     if us is not UNSET:  # the deprecated e^t list (B positional has already warned)
         if ts is not None or exp_ts is not None:
-            raise TypeError("grr_menu: give the menu once: ts= (the t's) or exp_ts= (the e^t's)")
+            raise ArgumentTypeError("grr_menu: give the menu once: ts= (the t's) or exp_ts= (the e^t's)")
         exp_ts = us
     if (ts is None) == (exp_ts is None):
-        raise TypeError(
+        raise ArgumentTypeError(
             'grr_menu: give exactly one of ts= (the t\'s, e.g. ["log(2)", "log(4)"]) or exp_ts= (the e^t\'s)'
         )
     if ts is not None:

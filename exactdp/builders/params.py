@@ -29,7 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..deprecation import warn_deprecated
-from ..errors import InexactValueError, InvalidMechanismError
+from ..errors import ArgumentError, ArgumentTypeError, InexactValueError, InvalidMechanismError
 from ..numbers import kinds as K
 from ..numbers import ladder
 from ..numbers.expr import ExprError, eval_text
@@ -63,7 +63,7 @@ class _Unset:
 UNSET: Any = _Unset()
 
 
-def _checked(check: Callable[..., Any], value: Any, *, error: type[Exception] = ValueError, **kw: Any) -> Any:
+def _checked(check: Callable[..., Any], value: Any, *, error: type[Exception] = ArgumentError, **kw: Any) -> Any:
     """``check(value, **kw)``, a function of :mod:`exactdp.numbers.kinds`; its
     :class:`~exactdp.numbers.kinds.QuantityError` becomes ``error`` (the exceptions Python
     callers expect) with the kinds wording and hint."""
@@ -81,14 +81,14 @@ def _exact(call: str, name: str, value: Any, example: str) -> Any:
         try:
             return ladder.from_float(value)
         except ValueError as e:
-            raise ValueError(f"{call}: {name}={value!r}: {e}") from None
+            raise ArgumentError(f"{call}: {name}={value!r}: {e}") from None
     if isinstance(value, str):
         try:
             value = eval_text(value)
         except ExprError as e:
-            raise ValueError(f"{call}: {name}={value!r} is not a number exactdp can read: {e.message}") from None
+            raise ArgumentError(f"{call}: {name}={value!r} is not a number exactdp can read: {e.message}") from None
     if not ladder.is_exact(value):
-        raise TypeError(
+        raise ArgumentTypeError(
             f'{call}: {name} must be an exact number or text such as "{example}", got {type(value).__name__}: {value!r}'
         )
     return value
@@ -181,7 +181,7 @@ def exp_eps_arg(
     ]
     if len(given) != 1:
         what = "none" if not given else " and ".join(given)
-        raise TypeError(
+        raise ArgumentTypeError(
             f'{call}: give {n_eps} exactly once, as {n_eps}= (e.g. {n_eps}="log(3)") or {n_exp}= (its exponential); got {what}'
         )
     if eps is not None:
@@ -208,7 +208,7 @@ def alpha_arg(call: str, *, eps: EpsLike | None, alpha: RationalLike | None) -> 
         if not is_rational(a):  # e^(-1/2), a library's noise scale: in Q(e^(1/L)), range checked by the builder
             return _checked(K.probability, a, what=f"{call}: alpha", field=True)
         return read_rational(a, call=call, name="alpha")
-    raise TypeError(
+    raise ArgumentTypeError(
         f'{call}: give exactly one of eps= (alpha = e^-eps, e.g. eps="log(2)") or alpha= (e.g. alpha="1/2")'
     )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..errors import InvalidMechanismError
+from ..errors import ArgumentTypeError, InvalidMechanismError
 from ..model.game import END, Chance, Mechanism
 from ..numbers.rational import Q
 from ..numbers.types import DeltaLike, EpsLike, LambdaLike
@@ -154,10 +154,10 @@ def rr_delta(
     """
     if delta_ is not UNSET:
         if delta is not None:
-            raise TypeError("rr_delta: delta is given twice (positionally and as delta=)")
+            raise ArgumentTypeError("rr_delta: delta is given twice (positionally and as delta=)")
         delta = delta_
     if delta is None:
-        raise TypeError("rr_delta: delta= is required (for RR_eps without delta use rr)")
+        raise ArgumentTypeError("rr_delta: delta= is required (for RR_eps without delta use rr)")
     lam = exp_eps_arg("rr_delta", eps=eps, exp_eps=exp_eps, positional=E)
     bits = tuple(bits) if bits is not None else default_bits(datasets, adjacent)
     return Mechanism(

@@ -46,7 +46,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import InexactValueError, InvalidMechanismError
+from ..errors import ArgumentTypeError, InexactValueError, InvalidMechanismError
 from ..limits import check_count
 from ..model.dag import build_dag
 from ..model.game import Label, Mechanism
@@ -601,12 +601,12 @@ def lyu_variant(
     """
     if menu_ is not UNSET:
         if E is UNSET or menu is not None:
-            raise TypeError(
+            raise ArgumentTypeError(
                 "lyu_variant: positional arguments are the deprecated (variant, e^eps, menu); write lyu_variant(variant, eps=..., menu=[...])"
             )
         menu = menu_
     if menu is None:
-        raise TypeError("lyu_variant: menu= is required (the queries and their values under every dataset)")
+        raise ArgumentTypeError("lyu_variant: menu= is required (the queries and their values under every dataset)")
     if is_symbolic(exp_eps):  # a rational function of the symbols, proved > 1 by the svt form
         E = exp_eps
     else:

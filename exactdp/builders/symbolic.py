@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..errors import ArgumentError
 from ..model.game import END
 from ..model.symbolic import SymChance
 from ..numbers.symbolic import expr_str, sympy, to_sympy
@@ -64,7 +65,7 @@ def geometric_sym_noise(alpha: Any, width: int, *, truncation: str = "clamp") ->
     clamped (the mass beyond ±width at ±width) or renormalized."""
     a = to_sympy(alpha)
     if truncation not in TRUNCATIONS:  # pragma: no cover - the form reads one of TRUNCATIONS
-        raise ValueError(f"unknown truncation {truncation!r}")
+        raise ArgumentError(f"unknown truncation {truncation!r}")
     zs = range(-width, width + 1)
     if truncation == "clamp":
         raw = {z: (1 - a) / (1 + a) * a ** abs(z) if abs(z) < width else a**width / (1 + a) for z in zs}

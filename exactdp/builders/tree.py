@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..errors import ArgumentError, ArgumentTypeError
 from ..model.checks import mechanism_arg
 from ..model.game import END, Ask, Chance, Label, Mechanism, Node, label_str, postorder
 from ..numbers import kinds as K
@@ -35,7 +36,7 @@ def _node(x: Node | Mechanism | None, call: str, place: str) -> Node:
         return x.root
     if isinstance(x, Node):
         return x
-    raise TypeError(
+    raise ArgumentTypeError(
         f"{call}: {place}: the continuation must be a node (ask(...), respond(...)), a Mechanism or None "
         f"(the interaction ends), got {type(x).__name__}: {x!r}"
     )
@@ -48,7 +49,7 @@ def _probability(value: Any, call: str, place: str) -> FieldValue:
         return K.probability(v, what=f"{call}: {place}", field=True)
     except K.QuantityError as e:
         hint = "" if e.hint else f" (each entry is the answer's probability under one dataset, {_EXAMPLE})"
-        raise ValueError(e.text() + hint) from None
+        raise ArgumentError(e.text() + hint) from None
 
 
 def _split(val: Any) -> tuple[Any, Any]:
@@ -69,12 +70,12 @@ def _is_prob(x: object) -> bool:
 
 def _row(probs: Any, call: str, place: str) -> tuple[FieldValue, ...]:
     if isinstance(probs, (str, bytes)) or not isinstance(probs, Sequence):
-        raise TypeError(
+        raise ArgumentTypeError(
             f"{call}: {place}: expected a list with one probability per dataset, got {type(probs).__name__}: "
             f"{probs!r} ({_EXAMPLE})"
         )
     if not probs:
-        raise ValueError(f"{call}: {place}: the list of probabilities is empty (one per dataset, {_EXAMPLE})")
+        raise ArgumentError(f"{call}: {place}: the list of probabilities is empty (one per dataset, {_EXAMPLE})")
     return tuple(_probability(p, call, f"{place}, probability #{d + 1}") for d, p in enumerate(probs))
 
 
@@ -83,7 +84,7 @@ def _check_sums(call: str, labels: list[Label], rows: list[tuple[FieldValue, ...
     n = len(rows[0])
     for lab, row in zip(labels, rows):
         if len(row) != n:
-            raise ValueError(
+            raise ArgumentError(
                 f"{call}: answer {label_str(labels[0])!r} lists {n} probabilities but answer {label_str(lab)!r} "
                 f"lists {len(row)}: every answer lists one probability per dataset"
             )
@@ -93,7 +94,7 @@ def _check_sums(call: str, labels: list[Label], rows: list[tuple[FieldValue, ...
             total = total + row[d]
         if total != 1:
             parts = ", ".join(f"answer {label_str(lab)!r}: {ladder.text(row[d])}" for lab, row in zip(labels, rows))
-            raise ValueError(
+            raise ArgumentError(
                 f"{call}: the probabilities of dataset #{d + 1} (entry {d + 1} of every answer's list) sum to "
                 f"{ladder.text(total)}, not 1 ({parts}); each answer lists one probability per dataset, and for each "
                 f"dataset they sum to 1 over the answers, {_EXAMPLE}"
@@ -128,12 +129,12 @@ def respond(
     'log(3)'
     """
     if not isinstance(answers, Mapping):
-        raise TypeError(
+        raise ArgumentTypeError(
             f"respond: expected a mapping {{answer: [one probability per dataset]}}, got {type(answers).__name__} "
             f"({_EXAMPLE})"
         )
     if not answers:
-        raise ValueError("respond: an answer distribution needs at least one answer")
+        raise ArgumentError("respond: an answer distribution needs at least one answer")
     labels: list[Label] = []
     rows: list[tuple[FieldValue, ...]] = []
     kids: list[Node] = []
@@ -163,9 +164,9 @@ def ask(options: Mapping[Label, Node | Mechanism | Mapping | None]) -> Ask:
     'log(3)'
     """
     if not isinstance(options, Mapping):
-        raise TypeError(f"ask: expected a mapping {{query: node}}, got {type(options).__name__}")
+        raise ArgumentTypeError(f"ask: expected a mapping {{query: node}}, got {type(options).__name__}")
     if not options:
-        raise ValueError("ask: an adversary choice needs at least one option")
+        raise ArgumentError("ask: an adversary choice needs at least one option")
     labels: list[Label] = []
     kids: list[Node] = []
     for lab, val in options.items():
@@ -184,19 +185,19 @@ def ask(options: Mapping[Label, Node | Mechanism | Mapping | None]) -> Ask:
 def _pair(p: Any, datasets: Sequence[str]) -> tuple[int, int]:
     """An adjacent pair as indices or as dataset names (as a case file writes ``adjacent:``)."""
     if not (isinstance(p, (tuple, list)) and len(p) == 2):
-        raise TypeError(f"mechanism: an adjacent pair is two datasets, e.g. ('x0', 'x1') or (0, 1), got {p!r}")
+        raise ArgumentTypeError(f"mechanism: an adjacent pair is two datasets, e.g. ('x0', 'x1') or (0, 1), got {p!r}")
     out = []
     for x in p:
         if isinstance(x, str):
             if x not in datasets:
-                raise ValueError(
+                raise ArgumentError(
                     f"mechanism: adjacent pair {tuple(p)!r} names {x!r}, which is not a dataset {list(datasets)}"
                 )
             out.append(list(datasets).index(x))
         elif isinstance(x, int) and not isinstance(x, bool):
             out.append(x)
         else:
-            raise TypeError(f"mechanism: adjacent pair {tuple(p)!r}: datasets are names or indices, got {x!r}")
+            raise ArgumentTypeError(f"mechanism: adjacent pair {tuple(p)!r}: datasets are names or indices, got {x!r}")
     return out[0], out[1]
 
 
@@ -205,7 +206,7 @@ def _check_widths(root: Node, n: int) -> None:
     for node in postorder(root):
         if isinstance(node, Chance) and node.probs and len(node.probs[0]) != n:
             lab = label_str(node.labels[0])
-            raise ValueError(
+            raise ArgumentError(
                 f"mechanism: {n} datasets are named, but the answers of {node!r} list {len(node.probs[0])} "
                 f"probabilities each (answer {lab!r}): one probability per dataset"
             )
@@ -226,13 +227,13 @@ def mechanism(
     if isinstance(root, Mechanism):
         root = root.root
     if isinstance(root, Mapping):
-        raise TypeError(
+        raise ArgumentTypeError(
             "mechanism: root is a mapping; build the node first: respond({answer: probs}) or ask({query: ...})"
         )
     if not isinstance(root, Node):
         mechanism_arg(root, "mechanism", "root")  # a name, a case...: says what to pass instead
     if isinstance(datasets, str) or not all(isinstance(d, str) for d in datasets):
-        raise TypeError(f"mechanism: datasets must be a list of names, e.g. ['x0', 'x1'], got {datasets!r}")
+        raise ArgumentTypeError(f"mechanism: datasets must be a list of names, e.g. ['x0', 'x1'], got {datasets!r}")
     if adjacent is None:
         n = len(datasets)
         pairs = tuple((i, j) for i in range(n) for j in range(i + 1, n))

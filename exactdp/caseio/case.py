@@ -13,7 +13,7 @@ from typing import Any
 import yaml
 
 from ..claims import Claim
-from ..errors import CaseError, CaseProblem, LimitExceededError
+from ..errors import ArgumentTypeError, CaseError, CaseProblem, LimitExceededError
 from ..forms.fields import Declared, FieldProblem, Rational, arg
 from ..forms.registry import Obligation
 from ..limits import check_datasets
@@ -90,6 +90,8 @@ def load_case(
     """Read and validate a case file; raise :class:`CaseError` listing located problems.
 
     The file is read by :func:`read_case_text`."""
+    if not isinstance(path, (str, Path)):
+        raise ArgumentTypeError(f"load_case: a path (str or Path), got {type(path).__name__}: {path!r:.60}")
     text = read_case_text(path, yaml_limits=yaml_limits, follow_symlinks=follow_symlinks, tree=tree)
     return parse_case(text, str(path), yaml_limits=yaml_limits, max_problems=max_problems)
 
@@ -133,6 +135,8 @@ def parse_case(
     Big explicit trees are read into flat storage (:mod:`exactdp.caseio.flattree`); the cycle
     collector is off while reading (a big case is many objects, none of them in cycles).
     """
+    if not isinstance(text, str):  # (a path goes to load_case)
+        raise ArgumentTypeError(f"parse_case: the text of a case file (a str), got {type(text).__name__}")
     with _no_gc():
         try:
             return _parse_case(text, file, yaml_limits, max_problems, params, flat_trees=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..errors import InexactValueError, LimitExceededError
+from ..errors import ArgumentError, InexactValueError, LimitExceededError
 from . import ladder
 from .element import public
 from .grammar import FUNCTIONS, ExprError, ExprLimits, _suggest, names_in, parse_expr
@@ -114,7 +114,10 @@ def exact(x: Any) -> ExactReal | Infinity:
     ``exact(0.1)`` is 3602879701896397/2^55), or an exact value; a rational comes back as an
     :class:`~exactdp.numbers.element.ExactFraction` (it formats and prints like the others)."""
     if isinstance(x, str):
-        return public(eval_text(x))
+        try:
+            return public(eval_text(x))
+        except ExprError as e:  # (a caller's mistake: an ExactDPError, and a ValueError)
+            raise ArgumentError(f"exact({x[:60]!r}): {e.message}") from None
     if isinstance(x, float):
         return public(ladder.from_float(x))
     ladder.domain_of(x)  # refuses what is not an exact value (UnregisteredKindError)

@@ -52,7 +52,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from .. import limits as _limits
-from ..errors import InexactValueError
+from ..errors import ArgumentError, InexactValueError
 from .certified import arb_prec, ball_bounds
 from .domains import EXP, LL, LQT, LS, OO, QQ, QT, RR, SYM, Domain, NoOperation
 from .element import NotInDomain, UnregisteredKindError, install
@@ -254,9 +254,9 @@ def unify(*xs: Any) -> Domain:
 
 def from_float(x: float) -> Any:
     """The exact value of a float: its binary fraction (``0.1`` is 3602879701896397/2^55),
-    ``INF`` for ``math.inf``; NaN and ``-math.inf`` are refused (ValueError)."""
+    ``INF`` for ``math.inf``; NaN and ``-math.inf`` are refused (:class:`ArgumentError`, a ValueError)."""
     if math.isnan(x) or x == -math.inf:
-        raise ValueError(f"{x!r} is not a number exactdp can use")
+        raise ArgumentError(f"{x!r} is not a number exactdp can use")
     if x == math.inf:
         return INF
     n, d = x.as_integer_ratio()
