@@ -330,7 +330,7 @@ class SharedOrPerDataset(Kind):
     what: str = "values"
 
     def schema(self) -> dict:
-        return {"oneOf": [self.item.schema(), PerDataset(self.item).schema()]}
+        return {"anyOf": [self.item.schema(), PerDataset(self.item).schema()]}  # (a map may read as either)
 
     def text(self) -> str:
         return f"{self.item.text()}, shared or per dataset"
@@ -378,7 +378,7 @@ class Either(Kind):
     options: tuple[Kind, ...]
 
     def schema(self) -> dict:
-        return {"oneOf": [k.schema() for k in self.options]}
+        return {"anyOf": [k.schema() for k in self.options]}  # (the reader tells them apart)
 
     def text(self) -> str:
         return " or ".join(k.text() for k in self.options)
