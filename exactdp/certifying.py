@@ -11,7 +11,6 @@ caller.  :func:`game_fingerprints` ties a case's games to the checker's fingerpr
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 from collections.abc import Sequence
@@ -21,6 +20,7 @@ from pathlib import Path
 
 from . import checker
 from .caseio import Case
+from .caseio.files import short_name
 from .certificates import (
     Engines,
     NoCertificate,
@@ -97,9 +97,7 @@ def safe_name(name: str) -> str:
     is never ``.`` or ``..`` (nor hidden) and cannot leave the output folder; a long one is cut
     to 100 characters and a digest of the whole."""
     out = _UNSAFE.sub("_", name.replace(" ", ""))
-    out = "_" + out[1:] if out.startswith(".") else out or "_"
-    # a name of at most 120 characters (file systems allow 255 bytes), kept apart by a digest
-    return out if len(out) <= 120 else f"{out[:100]}-{hashlib.sha256(out.encode()).hexdigest()[:16]}"
+    return short_name("_" + out[1:] if out.startswith(".") else out or "_")
 
 
 def write_whole(path: Path, text: str) -> None:
@@ -125,7 +123,7 @@ class CertificateWriter:
     latex: bool
     written: list = field(default_factory=list)
     missing: list = field(default_factory=list)
-    _unchecked: bool = False
+    unchecked: bool = False  # whether check() left a certificate unchecked, beyond a limit of the checker
     stems: dict = field(default_factory=dict)
 
     def subdir(self, case) -> Path:
@@ -222,11 +220,6 @@ class CertificateWriter:
         checked = self.check() if self_check else []
         return self.summary(show_game) + checked, any(line.startswith(("REJECTED", "MALFORMED")) for line in checked)
 
-    @property
-    def unchecked(self) -> bool:
-        """Whether :meth:`check` left a certificate unchecked, beyond a limit of the checker."""
-        return self._unchecked
-
     def summary(self, show_game: bool = False) -> list[str]:
         """How many certificates were written and where, the claims without one and why; with
         ``show_game``, the game of every certificate (once per mechanism), as the checker shows it."""
@@ -253,7 +246,7 @@ class CertificateWriter:
             try:
                 checker.check_certificate(checker.load(path))
             except checker.TooLarge as e:  # a limit of the checker, not a wrong certificate
-                self._unchecked = True
+                self.unchecked = True
                 out.append(f"NOT CHECKED: {path}: {e}")
             except (checker.Rejected, checker.Malformed) as e:
                 out.append(f"{'REJECTED' if isinstance(e, checker.Rejected) else 'MALFORMED'}: {path}: {e}")

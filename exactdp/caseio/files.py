@@ -19,6 +19,7 @@ it sits in.  This module is the only place that touches the file system for case
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 from collections.abc import Iterable, Sequence
@@ -27,7 +28,7 @@ from pathlib import Path
 
 from ..errors import CaseError, CaseProblem, excerpt
 
-__all__ = ["Found", "scan", "read_case_bytes", "file_kind", "output_clash", "CASE_SUFFIXES"]
+__all__ = ["Found", "scan", "read_case_bytes", "file_kind", "short_name", "output_clash", "CASE_SUFFIXES"]
 
 CASE_SUFFIXES = (".yaml", ".yml")
 _CHUNK = 1 << 16
@@ -55,6 +56,12 @@ _KINDS = (
 def file_kind(mode: int) -> str:
     """What a file of this ``st_mode`` is, for a message ("a FIFO (named pipe)", ...)."""
     return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+
+
+def short_name(name: str) -> str:
+    """``name`` if it has at most 120 characters, else its first 100 and a digest of the whole:
+    file systems allow 255 bytes a name, and names made from case paths and sweep points grow."""
+    return name if len(name) <= 120 else f"{name[:100]}-{hashlib.sha256(name.encode()).hexdigest()[:16]}"
 
 
 def output_clash(path: str, reads: Sequence[str]) -> str | None:

@@ -12,7 +12,6 @@ data are computed before (:func:`exactdp.figures.case_figures`): this module onl
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import sys
@@ -20,6 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ..caseio.files import short_name
 from ..caseio.sweep import point_label
 from ..claims import FAILS, HOLDS, UNDECIDED, UNSUPPORTED, Verdict
 from ..figures import CaseFigures, PlotData
@@ -66,8 +66,7 @@ def page_name(file: str, used: set[str]) -> str:
     """A file name for a case page: the case path with unsafe characters replaced, unique."""
     stem = re.sub(r"[^A-Za-z0-9._-]+", "_", file.replace("\\", "/").strip("/").replace("/", "__"))
     stem = re.sub(r"\.ya?ml$", "", stem) or "case"
-    if len(stem) > 120:  # (file systems allow 255 bytes: a long path is cut, kept apart by a digest)
-        stem = f"{stem[:100]}-{hashlib.sha256(stem.encode()).hexdigest()[:16]}"
+    stem = short_name(stem)
     name, k = f"{stem}.html", 2
     while name in used or name == "index.html":
         name, k = f"{stem}-{k}.html", k + 1
