@@ -139,7 +139,7 @@ def test_cli_dot_to_stdout_and_file(tmp_path):
     assert "cut at depth 2" in r.output
     assert (tmp_path / "g.dot").read_text().startswith("digraph game {")
     r = CliRunner().invoke(main, ["info", FIG1, "--witness", "0"])
-    assert r.exit_code == 2 and "give --dot, --svg or --png" in r.output
+    assert r.exit_code == 2 and "add --dot, --svg or --png" in r.output
 
 
 @needs("dot")

@@ -239,9 +239,21 @@ def test_an_output_over_the_case_file_or_over_another_output_is_refused(tmp_path
         r = CliRunner().invoke(main, args)
         assert r.exit_code == 2 and "is a file this command reads or has just written" in r.output, r.output
         assert (tmp_path / "a.yaml").read_text() == before
-    out = str(tmp_path / "g.dot")
+    out = str(tmp_path / "g")  # (no suffix: a suffix of another format is refused before anything is written)
     r = CliRunner().invoke(main, ["info", a, "--dot", out, "--png", out])
-    assert r.exit_code == 2 and (tmp_path / "g.dot").read_text().startswith("digraph"), r.output
+    assert r.exit_code == 2 and (tmp_path / "g").read_text().startswith("digraph"), r.output
+
+
+@pytest.mark.parametrize(
+    "option, name", [("--svg", "x.png"), ("--png", "x.svg"), ("--dot", "x.svg"), ("--svg", "X.PDF")]
+)
+def test_a_drawing_is_not_written_under_the_name_of_another_format(tmp_path, option, name):
+    """info --svg x.png wrote SVG text into x.png, which image viewers then failed to open; with
+    --dot d.dot beside it nothing is written either (the names are checked first)."""
+    a = _case(tmp_path, KRR, "a.yaml")
+    r = CliRunner().invoke(main, ["info", a, "--dot", str(tmp_path / "d.dot"), option, str(tmp_path / name)])
+    assert r.exit_code == 2 and "its name says" in r.output, r.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.yaml"]
 
 
 @pytest.mark.parametrize(
@@ -252,6 +264,10 @@ def test_an_output_over_the_case_file_or_over_another_output_is_refused(tmp_path
         lambda x: x.exact(""),
         lambda x: x.exact(float("nan")),
         lambda x: x.repeat(x.rr(eps="log(3)"), 1.5),
+        lambda x: x.truncated_geometric(alpha="1/2", n=1.5, counts=[0, 1]),
+        lambda x: x.truncated_geometric(alpha="1/2", n=3, counts=[0, 1.5]),
+        lambda x: x.geometric_noise(eps="log(2)", width=2.5),
+        lambda x: x.exponential([[0, 1.5], [1, 0]], eps="log(4)"),
         lambda x: x.privloss(x.rr(eps="log(3)"), 2),
         lambda x: x.parse_case(5),
         lambda x: x.load_case(None),

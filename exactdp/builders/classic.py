@@ -45,7 +45,7 @@ from ..numbers.rational import Q, as_q, q_str
 from ..numbers.symbolic import is_sym, sympy
 from ..numbers.types import EpsLike, FieldValue, LambdaLike, Rational, RationalLike
 from .discrete import check_alpha, gaussian_weight
-from .params import UNSET, alpha_arg, check_exp_eps, exp_eps_arg
+from .params import UNSET, alpha_arg, check_exp_eps, exp_eps_arg, whole_arg
 
 __all__ = [
     "Noise",
@@ -165,7 +165,7 @@ def geometric_noise(
         raise ArgumentTypeError(
             "geometric_noise: width= is required (the support is [-width, width]); for infinite support use discrete_laplace"
         )
-    if width < 0:
+    if whole_arg(width, call="geometric_noise", name="width") < 0:
         raise InvalidMechanismError(f"geometric noise: width must be >= 0, got {width}")
     if truncation not in TRUNCATIONS:
         raise InvalidMechanismError(f"unknown truncation {truncation!r}", hint=f"use one of {', '.join(TRUNCATIONS)}")
@@ -271,6 +271,8 @@ def truncated_geometric_rows(
 ) -> list[tuple[Any, ...]]:
     """rows[j][d] = Pr[output j | count counts[d]] on {0..n} (GRS truncation, or renormalized)."""
     alpha = _check_alpha(alpha)
+    n, counts = whole_arg(n, call="truncated_geometric", name="n"), list(counts)
+    counts = [whole_arg(c, call="truncated_geometric", name="a count") for c in counts]
     if n < 1:
         raise InvalidMechanismError(f"truncated_geometric: n must be at least 1, got {n}")
     for c in counts:

@@ -10,15 +10,15 @@ game DAG shares sub-games instead of expanding histories:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from numbers import Integral
 from typing import Any
 
-from ..errors import ArgumentTypeError, InvalidMechanismError
+from ..errors import InvalidMechanismError
 from ..model.checks import mechanism_arg, takes_mechanism
 from ..model.dag import build_dag
 from ..model.game import END, Ask, Chance, End, Label, Mechanism, Node, label_str
 from ..model.ops import graft, share_roots
 from ..model.symbolic import rows_of
+from .params import whole_arg
 
 __all__ = ["compose", "repeat", "concomp", "choose", "same_datasets", "distinct_labels"]
 
@@ -77,9 +77,7 @@ def compose(mechs: Sequence[Mechanism], *, name: str = "compose") -> Mechanism:
 @takes_mechanism
 def repeat(mech: Mechanism, times: int, *, name: str | None = None) -> Mechanism:
     """``compose`` of ``times`` copies of ``mech`` (a DAG of ``times`` shared layers)."""
-    if isinstance(times, bool) or not isinstance(times, Integral):
-        raise ArgumentTypeError(f"repeat: times must be a whole number, got {times!r}")
-    if times < 0:
+    if whole_arg(times, call="repeat", name="times") < 0:
         raise InvalidMechanismError(f"repeat: times must be >= 0, got {times}")
     root: Node = END
     for _ in range(times):

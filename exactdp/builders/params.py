@@ -26,6 +26,7 @@ Vadhan & Wang 2021, Def. 1.9 (RR_ε, parametrised by e^ε) and Def. 5.1 (RR_(ε,
 from __future__ import annotations
 
 from collections.abc import Callable
+from numbers import Integral
 from typing import Any
 
 from ..deprecation import warn_deprecated
@@ -47,6 +48,7 @@ __all__ = [
     "alpha_arg",
     "check_exp_eps",
     "check_delta",
+    "whole_arg",
     "DEPRECATED_SINCE",
 ]
 
@@ -230,3 +232,11 @@ def check_delta(delta: Any, *, call: str) -> Rational:
         return K.delta(delta, what=f"{call}: delta")
     except K.QuantityError as e:
         raise InvalidMechanismError(e.message, hint=e.hint) from None
+
+
+def whole_arg(value: Any, *, call: str, name: str) -> int:
+    """A whole-number argument (a size, a count, a number of copies): an int, never a bool or a
+    float; an :class:`~exactdp.errors.ArgumentTypeError` (also a TypeError) otherwise."""
+    if isinstance(value, bool) or not isinstance(value, Integral):
+        raise ArgumentTypeError(f"{call}: {name} must be a whole number, got {value!r}")
+    return int(value)

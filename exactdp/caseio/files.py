@@ -28,7 +28,16 @@ from pathlib import Path
 
 from ..errors import CaseError, CaseProblem, excerpt
 
-__all__ = ["Found", "scan", "read_case_bytes", "file_kind", "short_name", "output_clash", "CASE_SUFFIXES"]
+__all__ = [
+    "Found",
+    "scan",
+    "read_case_bytes",
+    "file_kind",
+    "short_name",
+    "output_clash",
+    "format_clash",
+    "CASE_SUFFIXES",
+]
 
 CASE_SUFFIXES = (".yaml", ".yml")
 _CHUNK = 1 << 16
@@ -74,6 +83,19 @@ def output_clash(path: str, reads: Sequence[str]) -> str | None:
         return None
     alias = "" if same == path else f" (the same file as {same})"
     return f"{path}{alias} is a file this command reads or has just written: write to another file"
+
+
+_FORMATS = {".dot": "dot", ".gv": "dot", ".svg": "svg", ".png": "png", ".pdf": "pdf", ".jpg": "jpeg", ".jpeg": "jpeg"}
+
+
+def format_clash(path: str, fmt: str) -> str | None:
+    """Why ``path`` may not receive ``fmt`` output, or None: its suffix names another format
+    (``info --svg x.png`` wrote SVG into a file every viewer then failed to open as PNG)."""
+    stem, suffix = os.path.splitext(path)
+    named = _FORMATS.get(suffix.lower())
+    if path == "-" or named in (None, fmt):
+        return None
+    return f"{path}: its name says {named.upper()}, but this option writes {fmt.upper()} (name it {stem}.{fmt})"
 
 
 def _refuse(file: str, message: str, hint: str | None = None) -> CaseError:

@@ -6,6 +6,7 @@ import click
 
 from ..analysis import make_engine, query
 from ..caseio import evaluate_in_case
+from ..caseio.files import format_clash
 from ..caseio.schema import schema_text
 from ..certifying import game_fingerprints, symbol_values
 from ..limits import using
@@ -90,9 +91,9 @@ def info(dot_file, svg_file, png_file, witness_eps, depth, tree, fingerprint, at
     adversary count only."""
     files = {fmt: path for fmt, path in (("dot", dot_file), ("svg", svg_file), ("png", png_file)) if path is not None}
     if witness_eps is not None and not files:
-        raise click.BadParameter(
-            "--witness draws the adversary: give --dot, --svg or --png too", param_hint="--witness"
-        )
+        raise click.BadParameter("--witness draws the adversary: add --dot, --svg or --png", param_hint="--witness")
+    if clash := next(filter(None, (format_clash(path, fmt) for fmt, path in files.items())), None):
+        raise click.BadParameter(clash, param_hint="--dot, --svg or --png")
     eps = parse_number(witness_eps, "--witness", kind="eps") if witness_eps is not None else None
     if fingerprint or at:  # the checker's fingerprints (exactdp.certifying.game_fingerprints)
         with using(q.opts.effective_limits()):

@@ -12,6 +12,8 @@ import re
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, TypeAlias, Union
 
+from ..errors import ArgumentTypeError
+
 if TYPE_CHECKING:  # pragma: no cover - the name for the type checker only
     from gmpy2 import mpq
 
@@ -61,11 +63,12 @@ def is_rational(x: object) -> bool:
 def as_q(x: Any) -> Rational:
     """Convert an int, Fraction or mpq to the fast rational type ``Q``.
 
-    Floats are refused: they are not exact, and a probability written as a float has
-    usually already been rounded.
+    Floats are refused (:class:`ArgumentTypeError`, also a TypeError): a score or probability
+    written as a float has usually already been rounded.
     """
     if isinstance(x, bool) or not is_rational(x):
-        raise TypeError(f"expected an exact rational (int, Fraction, mpq), got {type(x).__name__}: {x!r}")
+        hint = f" (Fraction({str(x)!r}) is that decimal exactly)" if isinstance(x, float) else ""
+        raise ArgumentTypeError(f"expected an exact rational (int, Fraction, mpq), got {type(x).__name__}: {x!r}{hint}")
     if isinstance(x, Fraction):
         return Q(x.numerator, x.denominator)
     return Q(x)
