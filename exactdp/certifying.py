@@ -159,12 +159,13 @@ class CertificateWriter:
             return
 
         symbolic = claim.kind in _ABOUT_SYMBOLS or involves_symbols(claim, an)
-        try:
+        try:  # (writing its numbers as text may also find that a claim has no certificate)
             body = (
                 symbolic_certificate(claim, an, verdict.status == HOLDS, _engines(an))
                 if symbolic
                 else claim.certificate(an)
             )
+            cert = None if body is None else wrap(body, **self._source(case, label, claim))
         except (NoCertificate, LimitExceededError) as e:
             self.missing.append((where, str(e)))
             return
@@ -173,7 +174,7 @@ class CertificateWriter:
         except ExactDPError as e:
             self.missing.append((where, str(e)))
             return
-        if body is None:
+        if body is None or cert is None:
             self.missing.append((where, f"{claim.kind} claims have no certificate yet"))
             return
         want = verdict.status if claim.kind != "counterexample" else "fails" if verdict.status == HOLDS else "holds"
@@ -181,14 +182,6 @@ class CertificateWriter:
             raise VerificationError(
                 f"{where}: the certificate says the claim {body['verdict']}, the check says it {verdict.status}"
             )
-        cert = wrap(
-            body,
-            case_file=case.file,
-            sha256=case_sha256(case.file),
-            case_name=case.name,
-            number=int(label) if label.isdigit() else label,
-            text=claim.describe(),
-        )
         folder = self.subdir(case)
         path = folder / safe_name(certificate_path(self.outdir, folder.name, label, body["claim"]["kind"]).name)
         try:
@@ -202,6 +195,18 @@ class CertificateWriter:
         except OSError as e:  # a full disk, a directory that vanished: that file's error, not a bug
             raise ExactDPError(f"cannot write the certificate {text(str(path))}: {text(e.strerror or e)}") from None
         self.written.append((path, cert))
+
+    @staticmethod
+    def _source(case, label: str, claim) -> dict:
+        """What a certificate says of where its claim was written (unverified by the checker)."""
+        number = int(label) if label.isdigit() else label
+        return dict(
+            case_file=case.file,
+            sha256=case_sha256(case.file),
+            case_name=case.name,
+            number=number,
+            text=claim.describe(),
+        )
 
     @classmethod
     def into(cls, outdir: str, latex: bool = False) -> CertificateWriter:

@@ -112,7 +112,9 @@ def number_text(x: Any, L: int = 0) -> str:
     if ladder.domain_of(x) is QT:
         step = L // x.L
         if L % x.L or (max(x.n.degree(), x.d.degree()) * step > MAX_DEGREE):
-            raise NoCertificate(f"{x} needs polynomials in t beyond degree {MAX_DEGREE}")
+            raise NoCertificate(
+                f"{x} is a polynomial of degree beyond {MAX_DEGREE} in t = e^(1/{L}), the checker's default --max-degree"
+            )
         c = to_fraction(x.c)
 
         def coeffs(p: Any, k: int) -> str:

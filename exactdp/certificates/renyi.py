@@ -9,8 +9,8 @@ game and the claim, with the claimed value X = s + Σ c_i·log(b_i) written as t
 multiplicatively independent integers is 0 only when every coefficient is, else its sign is
 decided from rigorous bounds.  At a fraction α, and for KL over ℚ(e^{1/L}), D_α is
 transcendental in general: the checker bounds each term p (p/p')^(α−1) = p e^((α−1) log(p/p'))
-and the logarithms by their series, refining until the comparison with X is decided (an equality
-is never decided, so only claims exactdp decided get a certificate).
+and the logarithms by their series, refining until the comparison with X is decided (only claims
+exactdp decided get a certificate, and an equality only at 0, where every term's bounds are exact).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..analysis.renyi import RenyiResult
+from ..analysis.renyi_certified import Enclosure
 from ..analysis.renyi_real import is_whole, rational_probabilities
 from ..numbers import ladder
 from ..numbers.ladder import is_inf
@@ -41,11 +42,14 @@ def renyi_certificate(src: Source, of: Any, alpha: Any, relation: str, target: A
     RenyiResult, or for a fraction α, which the checker bounds, a CertifiedRenyi enclosure)."""
     _guard(alpha, res)
     g, _ = _game(src, of)
-    bounds = not rational_probabilities(src.mech(of)) and _large_powers(g, alpha)
-    if bounds and relation == "equals" and holds:
+    field = not rational_probabilities(src.mech(of))
+    bounds = field and _large_powers(g, alpha)
+    bounded = bounds or not (is_inf(alpha) or is_whole(alpha)) or (alpha == 1 and field)
+    if bounded and relation == "equals" and holds and (is_inf(target) or ladder.cmp(target, 0) != 0):
+        why = f"powers of degree beyond {MAX_FIELD_POWER} in e^(1/L)" if bounds else "no exact form in general"
         raise NoCertificate(
-            f"D_{alpha} over Q(e^(1/L)) raises probabilities to powers of degree beyond {MAX_FIELD_POWER} in e^(1/L), "
-            "and the checker's bounds never decide an equality"
+            f"D_{alpha} here has {why}: the checker bounds it, and bounds decide an equality only at 0 (where every "
+            "term is exact)"
         )
     claim = {
         "kind": "renyi",
@@ -54,7 +58,7 @@ def renyi_certificate(src: Source, of: Any, alpha: Any, relation: str, target: A
         "relation": relation,
         "bound": _bound(target),
     }
-    return _body(claim, holds, [g], {"by_bounds": "yes"} if bounds else {}, f"D = {res.value}")
+    return _body(claim, holds, [g], {"by_bounds": "yes"} if bounds else {}, f"D = {_shown(res.value)}")
 
 
 def conversion_certificate(src: Source, of: Any, theorem: str, alpha: Any, delta: Any, holds: bool, res: Any) -> dict:
@@ -68,7 +72,14 @@ def conversion_certificate(src: Source, of: Any, theorem: str, alpha: Any, delta
     check_point_states(g)
     claim = {"kind": "conversion", "of": g.name, "theorem": theorem, "alpha": str(alpha), "delta": _num(delta)}
     lam = prof.least_lambda(delta)
-    return _body(claim, holds, [g], {"exp_privloss": lam}, f"e^PrivLoss = {lam}, D = {res.value}")
+    return _body(claim, holds, [g], {"exp_privloss": lam}, f"e^PrivLoss = {lam}, D = {_shown(res.value)}")
+
+
+def _shown(value: Any) -> str:
+    """exactdp's value as text: exact, or a certified enclosure [lo, hi] (which has no exact form)."""
+    if isinstance(value, Enclosure):
+        return ladder.text(value.exact) if value.exact is not None else f"in [{value.lo}, {value.hi}]"
+    return ladder.text(value)
 
 
 def _guard(alpha: Any, res: Any) -> None:

@@ -196,13 +196,13 @@ def exp_iv(x: Fraction, p: int) -> tuple[Fraction, Fraction]:
 
 
 def decide(iv: Any, what: str, top: int = 0) -> int:
-    """The sign of a number known to be nonzero, from bounds iv(p) at p = 64, 128, ... bits, up to
-    --max-precision (beyond it Malformed) or ``top`` bits (beyond them 0: undecided)."""
+    """The sign of x from bounds lo <= x <= hi = iv(p), p = 64, 128, ... bits, once they exclude 0 or meet
+    (x = lo = hi); beyond --max-precision bits TooLarge, beyond ``top`` bits 0 (undecided)."""
     p = 64
     while p <= (top or LIMITS["max_precision"]):
         lo, hi = iv(p)
-        if lo > 0 or hi < 0:
-            return 1 if lo > 0 else -1
+        if lo > 0 or hi < 0 or lo == hi:
+            return (lo > 0) - (lo < 0)
         p *= 2
     if not top:
         too_large("max_precision", f"deciding the sign of {what}", f"more than {p // 2} bits")

@@ -251,7 +251,7 @@ def term_bounds(a: Any, b: Any, alpha: Fraction, p: int) -> tuple | None:
     ratios, and e^((alpha - 1) l) at the bounds l on the logarithm (both increase with a/b)."""
     if (key := ("term", a, b, alpha, p)) in _PARSED:  # (terms repeat, and logarithms at every order)
         return _PARSED[key]
-    spend("steps", (p // 64 + 1) ** 3 * 384, f"bounds on a divergence at alpha = {text(alpha)}")
+    spend("steps", (p // 64 + 1) ** 3 * 384, "bounds on the terms of a divergence")
     if alpha != 1 and (got := term_bounds(a, b, ONE, p)) is not None:
         (ll, lh), u = got[1], alpha - 1
         got = got[0], (rounded(exp_iv(u * ll, p)[0], p + 8, False), rounded(exp_iv(u * lh, p)[1], p + 8, True))
@@ -349,7 +349,7 @@ def field_sign(r: Qt, k: int, x: tuple) -> int:
 def log_sign(bounds: Any, k: Any, x: tuple, what: str) -> int:
     """The sign of log(r)/k - X (of r - X for k = 0), X = s + sum c log(b), from rational bounds(p) =
     (lo, hi) on r > 0 at p bits (None: not yet known) and bounds on the logarithms, at 64, 128, ...
-    bits until they decide it (beyond --max-precision: Malformed; an equality is never decided)."""
+    bits until they decide it (beyond --max-precision: TooLarge; an equality only when they meet)."""
     bound = LogForm([b for b, _ in x[1]], x[0], {i: c for i, (_, c) in enumerate(x[1])})
 
     def iv(p: int) -> tuple:  # (the series of a logarithm of a p-bit number costs about p^3 bit operations)
