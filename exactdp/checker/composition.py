@@ -4,8 +4,6 @@ parameters checked and the theorem's bound recomputed from its formula.  Relies 
 on divergences.py for ``theorem: renyi``.
 """
 
-from __future__ import annotations
-
 from itertools import accumulate, permutations
 from math import prod
 from operator import mul

@@ -2,8 +2,6 @@ r"""Gaussian differential privacy (claim kinds ``gdp``, ``not_gdp``; Dong, Roth 
 rigorous rational bounds on Phi.  Relies on core.py: a referee of these kinds reads both.
 """
 
-from __future__ import annotations
-
 from fractions import Fraction
 from math import isqrt
 from typing import Any

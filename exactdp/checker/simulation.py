@@ -3,8 +3,6 @@ r"""M as a post-processing of randomized response (claim kinds ``simulates_rr``,
 multipliers showing that no T exists.  Relies on core.py: a referee of these kinds reads both.
 """
 
-from __future__ import annotations
-
 from collections import defaultdict
 from collections.abc import Iterator
 from fractions import Fraction

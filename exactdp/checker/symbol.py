@@ -15,8 +15,6 @@ ends), on the cells and points inside the set and fails on the others (a failure
 signs, so at every s; not for delta, an equality).
 """
 
-from __future__ import annotations
-
 from collections.abc import Iterator
 from contextlib import contextmanager
 from fractions import Fraction

@@ -4,8 +4,6 @@ finitely many orders the proof names and the convexity of (alpha - 1) D_alpha.  
 and divergences.py: a referee of these kinds reads all three.
 """
 
-from __future__ import annotations
-
 from fractions import Fraction
 
 from .core import HANDLERS, INF, NEGATED, NOT, ONE, ZERO, Malformed, field, game_of, param, text
