@@ -45,14 +45,8 @@ class SignChange(Rejected):
 
 
 SYMBOLIC = {"privloss", "dp", "not_dp", "delta", "profile_le", "profile_eq", "fdp", "not_fdp"}
-
-
 SYMBOLIC |= {"bounded_range", "not_bounded_range", "br_range", "tradeoff", "composition"}  # (checks without bounds)
-
-
 SYMBOL_KEYS = ("symbol", "at", "cells", "points", "holds_for")
-
-
 VERDICT, FAILS = {True: "holds", False: "fails"}, " (so the claim fails there)"
 
 
