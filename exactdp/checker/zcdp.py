@@ -30,11 +30,8 @@ def zcdp(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
         if a in (None, 1):
             raise Malformed("proof.alpha: a finite order > 1")
         refuted = compare_divergence([game], a, (rho * a, []))[0] > 0
-        return (
-            f"D_{text(a)}({text(game.name)}) {'>' if refuted else '<='} {text(rho * a)}",
-            statement,
-            not refuted and None,
-        )
+        facts = f"D_{text(a)}({text(game.name)}) {'>' if refuted else '<='} {text(rho * a)}"
+        return facts, statement, not refuted and None
     orders = [renyi_order(x, f"proof.orders[{k}]") for k, x in enumerate(field(proof, "orders", list, "proof"))]
     bounds = field(proof, "bounds", list, "proof")
     ks = [param(bounds, k, "proof.bounds", "ratio") for k in range(len(bounds))]
