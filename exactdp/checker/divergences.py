@@ -361,7 +361,7 @@ def conversion(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
         raise Malformed("claim: theorem renyi-to-dp or renyi-to-dp-cks, a finite alpha > 1 and 0 < delta < 1")
     lam, a = core.param(proof, "exp_privloss", "proof", "lam"), Fraction(alpha)
     if not isinstance(delta, Fraction) or not (lam == INF or isinstance(lam, Fraction)):
-        raise Malformed("claim.delta, proof.exp_privloss: rational (a conversion takes logarithms of rationals)")
+        raise Malformed("claim.delta, proof.exp_privloss: rational numbers (a conversion takes logarithms of them)")
     facts, cks = core.pinned(game, delta, lam), [((a - 1) / a, -ONE), (a, 1 / (a - 1))]
     x = None if lam == INF else (ZERO, [(lam, ONE), (delta, 1 / (a - 1))] + cks * theorem.endswith("cks"))
     c, shown = compare_divergence([game], alpha, x)
