@@ -10,7 +10,7 @@ multiplicatively independent integers is 0 only when every coefficient is, else 
 decided from rigorous bounds.  At a fraction α, and for KL over ℚ(e^{1/L}), D_α is
 transcendental in general: the checker bounds each term p (p/p')^(α−1) = p e^((α−1) log(p/p'))
 and the logarithms by their series, refining until the comparison with X is decided (only claims
-exactdp decided get a certificate, and an equality only at 0, where every term's bounds are exact).
+exactdp decided get a certificate, and an equality only at 0 or inf, where every term is exact).
 """
 
 from __future__ import annotations
@@ -45,11 +45,11 @@ def renyi_certificate(src: Source, of: Any, alpha: Any, relation: str, target: A
     field = not rational_probabilities(src.mech(of))
     bounds = field and _large_powers(g, alpha)
     bounded = bounds or not (is_inf(alpha) or is_whole(alpha)) or (alpha == 1 and field)
-    if bounded and relation == "equals" and holds and (is_inf(target) or ladder.cmp(target, 0) != 0):
+    if bounded and relation == "equals" and holds and not is_inf(target) and ladder.cmp(target, 0) != 0:
         why = f"powers of degree beyond {MAX_FIELD_POWER} in e^(1/L)" if bounds else "no exact form in general"
         raise NoCertificate(
-            f"D_{alpha} here has {why}: the checker bounds it, and bounds decide an equality only at 0 (where every "
-            "term is exact)"
+            f"D_{alpha} here has {why}: the checker bounds it, and bounds decide an equality only at 0 or inf "
+            "(where every term is exact)"
         )
     claim = {
         "kind": "renyi",

@@ -19,8 +19,6 @@ kind they check (each states what it relies on)::
     cli.py           the command line, which decides nothing
 """
 
-from __future__ import annotations
-
 from . import bounded_range, composition, core, divergences, gdp, simulation, symbol, zcdp  # noqa: F401  (each registers its kinds)
 from .cli import fingerprints, load, main, show, symbol_fingerprints
 from .core import DEFAULT_LIMITS, LIMITS, Malformed, OtherCase, Rejected, TooLarge, check_certificate, read_games

@@ -3,8 +3,6 @@ Rogers 2020, Def. 2.2), recomputed from the game.  Relies on core.py: a referee 
 reads both.
 """
 
-from __future__ import annotations
-
 from typing import Any
 
 from .core import HANDLERS, INF, NEGATED, NOT, ONE, Game, Malformed, field, game_of, log_text, most, order, param, text

@@ -4,36 +4,13 @@ parameters checked and the theorem's bound recomputed from its formula.  Relies 
 on divergences.py for ``theorem: renyi``.
 """
 
-from __future__ import annotations
-
 from itertools import accumulate, permutations
 from math import prod
 from operator import mul
 from typing import Any
 
-from .core import (
-    END,
-    HANDLERS,
-    INF,
-    LIMITS,
-    ONE,
-    ZERO,
-    Game,
-    Malformed,
-    above,
-    delta_at,
-    envelope,
-    expect,
-    field,
-    game_of,
-    log_text,
-    number,
-    param,
-    pinned,
-    spend,
-    text,
-    too_large,
-)
+from . import core
+from .core import INF, ONE, ZERO, Game, Malformed, envelope, field, log_text, param, pinned, spend, text
 from .divergences import compare_divergence, renyi_order
 
 __all__ = ["composition", "concomp"]
@@ -62,7 +39,7 @@ def concomp(games: list, names: list) -> Game:
                 moved = at[:j] + (c,) + at[j + 1 :]
                 labels.append(f"{names[j]}.{lab}")
                 succ.append(("answer", j, moved) if g.nodes[c][0] == "answer" else ("wait", -1, moved))
-        return ("ask", labels, succ) if labels else END
+        return ("ask", labels, succ) if labels else core.END
 
     ids, nodes, stack = {}, list[Any](), [(("wait", -1, tuple(g.root for g in games)), False)]
     while stack:
@@ -75,8 +52,8 @@ def concomp(games: list, names: list) -> Game:
             continue
         ids[state] = len(nodes)
         nodes.append(spec[:-1] + ([ids[c] for c in spec[-1]],))
-        if len(nodes) > LIMITS["max_states"]:
-            too_large("max_states", "building the concurrent composition", f"more than {len(nodes) - 1} nodes")
+        if len(nodes) > core.LIMITS["max_states"]:
+            core.too_large("max_states", "building the concurrent composition", f"more than {len(nodes) - 1} nodes")
     built = Game.__new__(Game)
     built.name, built.datasets, built.pairs = f"ConComp({', '.join(names)})", games[0].datasets, games[0].pairs
     built.nodes, built.root = nodes, len(nodes) - 1
@@ -133,8 +110,8 @@ def composition(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     """A composition theorem on ConComp of the components, built here (:func:`concomp`): its PrivLoss
     at delta (or Renyi divergence, or trade-off function), each component's (eps_i, delta_i) checked
     (claimed: (eps_i, delta_i)-DP; by default eps_i = PrivLoss(M_i, delta_i)), the bound recomputed."""
-    names = [expect(n, str, f"claim.of[{k}]") for k, n in enumerate(field(claim, "of", list, "claim"))]
-    comps = [game_of(games, n) for n in names]
+    names = [core.expect(n, str, f"claim.of[{k}]") for k, n in enumerate(field(claim, "of", list, "claim"))]
+    comps = [core.game_of(games, n) for n in names]
     if not comps:
         raise Malformed("claim.of: at least one component")
     labels: list = []
@@ -143,7 +120,7 @@ def composition(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     built = concomp(comps, labels)
     games[built.name], name, theorem = built, text(built.name), field(claim, "theorem", str, "claim")
     if theorem == "fdp":  # T(ConComp) >= the tensor product of the T(M_i): delta below, at every lam >= 0
-        holds = above(envelope(built), tensor([envelope(g) for g in comps]), ZERO) is None
+        holds = core.above(envelope(built), tensor([envelope(g) for g in comps]), ZERO) is None
         said = f"T({name}) >= the tensor product of the T(M_i)"
         return "both profiles compared at every bend and in the limit", said, holds
     if theorem == "renyi":
@@ -152,7 +129,7 @@ def composition(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
         return "recomputed from the games", f"{d}({name}) <= " + " + ".join(f"{d}({text(n)})" for n in labels), c <= 0
     if theorem not in ("basic", "improved-basic", "thm-1.8", "optimal"):
         raise Malformed("claim.theorem: basic, improved-basic, thm-1.8, optimal, renyi or fdp")
-    deltas = [number(d, f"claim.deltas[{k}]") for k, d in enumerate(field(claim, "deltas", list, "claim"))]
+    deltas = [core.number(d, f"claim.deltas[{k}]") for k, d in enumerate(field(claim, "deltas", list, "claim"))]
     claimed, used = field(claim, "eps", list, "claim"), field(proof, "exp_eps", list, "proof")
     if not len(deltas) == len(claimed) == len(used) == len(comps):
         raise Malformed("claim.deltas, claim.eps and proof.exp_eps need one entry per component")
@@ -165,7 +142,7 @@ def composition(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
             pinned(g, d, lam)
         elif param(claimed, k, "claim.eps", "ratio") != lam:
             raise Malformed(f"proof.exp_eps[{k}]: must be the claimed e^eps_i")
-        elif not delta_at(g, lam)[0] <= d:
+        elif not core.delta_at(g, lam)[0] <= d:
             return f"{text(g.name)} is not ({log_text(lam)}, {text(d)})-DP", f"{name} within {theorem}", False
         lams.append(lam)
     parts = ", ".join(f"({log_text(x)}, {text(d)})" for x, d in zip(lams, deltas))
@@ -197,4 +174,4 @@ def tensor(chains: list) -> tuple:
     return top, sorted(atoms.items(), key=lambda e: e[0], reverse=True)
 
 
-HANDLERS["composition"] = (composition, {"exp_eps", "exp_privloss"})
+core.HANDLERS["composition"] = (composition, {"exp_eps", "exp_privloss"})

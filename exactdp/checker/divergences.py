@@ -13,36 +13,8 @@ from fractions import Fraction
 from math import gcd, prod
 from typing import Any
 
-from .core import (
-    _PARSED,
-    HANDLERS,
-    INF,
-    LIMITS,
-    ONE,
-    ZERO,
-    Game,
-    Malformed,
-    Qt,
-    bits,
-    bounded,
-    decide,
-    exp_iv,
-    expect,
-    field,
-    game_of,
-    most,
-    number,
-    order,
-    param,
-    pinned,
-    pvalue,
-    relation,
-    rounded,
-    series,
-    spend,
-    text,
-    too_large,
-)
+from . import core
+from .core import INF, ONE, ZERO, Game, Malformed, Qt, bits, exp_iv, expect, number, rounded, spend, text
 
 __all__ = ["renyi", "conversion", "compare_divergence", "renyi_order"]
 
@@ -56,7 +28,7 @@ def log_iv(x: Fraction, p: int) -> tuple[Fraction, Fraction]:
     q = p + abs(k).bit_length() + 8
 
     def atanh2(z: Fraction) -> tuple[Fraction, Fraction]:
-        lo, hi = series(z, lambda j, n=z.numerator**2, d=z.denominator**2: (n * (2 * j + 1), d * (2 * j + 3)), q)
+        lo, hi = core.series(z, lambda j, n=z.numerator**2, d=z.denominator**2: (n * (2 * j + 1), d * (2 * j + 3)), q)
         return 2 * lo, 2 * hi
 
     if q not in _LOG2:
@@ -128,7 +100,7 @@ class LogForm:
         return lo, hi
 
     def sign(self) -> int:
-        return decide(self.iv, "a sum of logarithms") if self.c else (self.s > 0) - (self.s < 0)
+        return core.decide(self.iv, "a sum of logarithms") if self.c else (self.s > 0) - (self.s < 0)
 
 
 def bound_terms(raw: Any, path: str) -> tuple[Fraction, list] | None:
@@ -175,7 +147,7 @@ def renyi_sum(game: Game, pair: tuple, alpha: int | None, base: list | None = No
     val: list = []
     for k, nd in enumerate(game.nodes):
         if nd[0] != "answer":
-            val.append(most([val[c] for c in nd[-1]]) if nd[-1] else LogForm(base or []) if alpha == 1 else ONE)
+            val.append(core.most([val[c] for c in nd[-1]]) if nd[-1] else LogForm(base or []) if alpha == 1 else ONE)
             continue
         parts: list = []
         for row, r, c in zip(game.probs(k), nd[3], nd[4]):
@@ -186,8 +158,8 @@ def renyi_sum(game: Game, pair: tuple, alpha: int | None, base: list | None = No
                 parts.append((LogForm.log(base or [], Fraction(r[i], r[j])) + val[c]).scale(p))
             elif p:
                 size = (bits(p) + bits(q)) * (alpha or 1)
-                if size + bits(val[c]) > LIMITS["max_bits"]:
-                    too_large("max_bits", "a term p^alpha p'^(1 - alpha)", f"about {size} bits")
+                if size + bits(val[c]) > core.LIMITS["max_bits"]:
+                    core.too_large("max_bits", "a term p^alpha p'^(1 - alpha)", f"about {size} bits")
                 parts.append(power(p / q, alpha - 1) * p * val[c] if alpha else p / q * val[c])
         if any(v == INF for v in parts):
             val.append(INF)
@@ -195,7 +167,7 @@ def renyi_sum(game: Game, pair: tuple, alpha: int | None, base: list | None = No
             val.append(sum(parts, LogForm(base or [])))
             spend("bits", sum(map(bits, val[-1].c.values())), "the KL divergences")
         else:
-            val.append(bounded(max(parts) if alpha is None else sum(parts, ZERO), "a Renyi sum"))
+            val.append(core.bounded(max(parts) if alpha is None else sum(parts, ZERO), "a Renyi sum"))
             spend("bits", bits(val[-1]), "the Renyi sums")
     return val[game.root]
 
@@ -239,7 +211,7 @@ def bounded_sum(game: Game, alpha: Fraction, p: int) -> Any:
                         lo, hi = lo + min(prods), hi + max(prods)
                     else:
                         lo, hi = lo + pl * fl * xl, hi + ph * fh * xh
-                val.append((rounded(lo, p, False), bounded(rounded(hi, p, True), "a bound on a divergence")))
+                val.append((rounded(lo, p, False), core.bounded(rounded(hi, p, True), "a bound on a divergence")))
         out.append(val[game.root])
     return INF if INF in out else None if unsure else (max(x[0] for x in out), max(x[1] for x in out))
 
@@ -249,8 +221,8 @@ def term_bounds(a: Any, b: Any, alpha: Fraction, p: int) -> tuple | None:
     probabilities a, b > 0 of Q(t) at p bits (None while a lower bound is not yet positive):
     a and b between rational bounds (:func:`pvalue`), the logarithm between those of the extreme
     ratios, and e^((alpha - 1) l) at the bounds l on the logarithm (both increase with a/b)."""
-    if (key := ("term", a, b, alpha, p)) in _PARSED:  # (terms repeat, and logarithms at every order)
-        return _PARSED[key]
+    if (key := ("term", a, b, alpha, p)) in core._PARSED:  # (terms repeat, and logarithms at every order)
+        return core._PARSED[key]
     spend("steps", (p // 64 + 1) ** 3 * 384, "bounds on the terms of a divergence")
     if alpha != 1 and (got := term_bounds(a, b, ONE, p)) is not None:
         (ll, lh), u = got[1], alpha - 1
@@ -258,7 +230,7 @@ def term_bounds(a: Any, b: Any, alpha: Fraction, p: int) -> tuple | None:
     elif alpha == 1:
         (al, ah), (bl, bh) = qt_iv(a, p), qt_iv(b, p)
         got = ((al, ah), (log_iv(al / bh, p)[0], log_iv(ah / bl, p)[1])) if al > 0 and bl > 0 else None
-    _PARSED[key] = got
+    core._PARSED[key] = got
     return got
 
 
@@ -266,7 +238,7 @@ def qt_iv(x: Any, p: int) -> tuple:
     """Rational bounds on x = n(t)/d(t) > 0 at about p bits (0, 0 while those on d leave its sign open)."""
     if isinstance(x, Fraction):
         return x, x
-    (nl, nh), (dl, dh) = pvalue(x.n, p), pvalue(x.d, p)
+    (nl, nh), (dl, dh) = core.pvalue(x.n, p), core.pvalue(x.d, p)
     (nl, nh), (dl, dh) = ((-nh, -nl), (-dh, -dl)) if dh < 0 else ((nl, nh), (dl, dh))  # (n/d = (-n)/(-d))
     return (rounded(max(nl, ZERO) / dh, p + 8, False), rounded(nh / dl, p + 8, True)) if dl > 0 else (ZERO, ZERO)
 
@@ -275,10 +247,10 @@ def renyi(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     """D_alpha(M) (Mironov 2017, Def. 3) against X = s + sum c log(b) (:func:`compare_divergence`);
     with the proof's ``"by_bounds": "yes"`` a finite whole order is bounded like a fraction (its
     powers in Q(t) would be large)."""
-    game, x = game_of(games, claim.get("of")), bound_terms(claim.get("bound"), "claim.bound")
-    rel, test = relation(claim, ["equals", "at_most", "exceeds"])
+    game, x = core.game_of(games, claim.get("of")), bound_terms(claim.get("bound"), "claim.bound")
+    rel, test = core.relation(claim, ["equals", "at_most", "exceeds"])
     alpha = renyi_order(claim.get("alpha"), "claim.alpha")
-    if "by_bounds" in proof and (field(proof, "by_bounds", str, "proof") != "yes" or alpha is None):
+    if "by_bounds" in proof and (core.field(proof, "by_bounds", str, "proof") != "yes" or alpha is None):
         raise Malformed('proof.by_bounds: "yes", at a finite order')
     c, shown = compare_divergence([game], Fraction(alpha) if "by_bounds" in proof else alpha, x)
     return shown, f"D_{alpha or 'inf'}({text(game.name)}) {rel} {terms_text(x)}", test(c)
@@ -309,7 +281,7 @@ def compare_divergence(games: list, alpha: Any, x: tuple | None = (ZERO, [])) ->
         return compare_bounded(games[0], alpha, x)
     ints = [n for g in games for nd in g.nodes if nd[0] == "answer" for r in nd[3] for n in r] if alpha == 1 else []
     base = coprime_base(ints + xs) if alpha == 1 else None
-    d, *rest = [most([renyi_sum(g, p, alpha, base) for p in g.pairs]) for g in games]
+    d, *rest = [core.most([renyi_sum(g, p, alpha, base) for p in g.pairs]) for g in games]
     beyond = x is None or any(r == INF for r in rest)
     if d == INF or alpha == 1:
         shown = "inf" if d == INF else "a sum of logarithms"
@@ -318,7 +290,7 @@ def compare_divergence(games: list, alpha: Any, x: tuple | None = (ZERO, [])) ->
     if d == INF or beyond:
         return (d == INF) - beyond, shown
     if alpha != 1 and rest:
-        return order(d, prod(rest)), shown
+        return core.order(d, prod(rest)), shown
     if isinstance(d, Qt):
         return field_sign(d, alpha - 1 if alpha else 1, x or (ZERO, [])), f"D = {shown}"
     if alpha != 1:
@@ -359,7 +331,7 @@ def log_sign(bounds: Any, k: Any, x: tuple, what: str) -> int:
         (a, b), (xl, xh) = (log_iv(r[0], p)[0] / k, log_iv(r[1], p)[1] / k) if k else r, bound.iv(p)
         return a - xh, b - xl
 
-    return decide(iv, f"{what} minus the bound")
+    return core.decide(iv, f"{what} minus the bound")
 
 
 def compare_bounded(game: Game, alpha: Fraction | int, x: tuple | None) -> tuple[int, str]:
@@ -383,21 +355,19 @@ def conversion(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     2017, Prop. 3), less log(alpha/(alpha - 1)) and less log(alpha)/(alpha - 1) for renyi-to-dp-cks
     (Canonne, Kamath & Steinke 2020, Prop. 12): D_alpha - X >= 0 for X = log(e^PrivLoss) less the
     bound's other terms (:func:`compare_divergence`)."""
-    game, delta = game_of(games, claim.get("of")), param(claim, "delta", kind="prob")
-    theorem, alpha = field(claim, "theorem", str, "claim"), renyi_order(claim.get("alpha"), "claim.alpha")
+    game, delta = core.game_of(games, claim.get("of")), core.param(claim, "delta", kind="prob")
+    theorem, alpha = core.field(claim, "theorem", str, "claim"), renyi_order(claim.get("alpha"), "claim.alpha")
     if theorem not in ("renyi-to-dp", "renyi-to-dp-cks") or alpha in (None, 1) or not 0 < delta < 1:
         raise Malformed("claim: theorem renyi-to-dp or renyi-to-dp-cks, a finite alpha > 1 and 0 < delta < 1")
-    lam, a = param(proof, "exp_privloss", "proof", "lam"), Fraction(alpha)
+    lam, a = core.param(proof, "exp_privloss", "proof", "lam"), Fraction(alpha)
     if not isinstance(delta, Fraction) or not (lam == INF or isinstance(lam, Fraction)):
-        raise Malformed(
-            "claim.delta, proof.exp_privloss: rational numbers (a conversion's logarithms are of rationals)"
-        )
-    facts, cks = pinned(game, delta, lam), [((a - 1) / a, -ONE), (a, 1 / (a - 1))]
+        raise Malformed("claim.delta, proof.exp_privloss: rational numbers (a conversion takes logarithms of them)")
+    facts, cks = core.pinned(game, delta, lam), [((a - 1) / a, -ONE), (a, 1 / (a - 1))]
     x = None if lam == INF else (ZERO, [(lam, ONE), (delta, 1 / (a - 1))] + cks * theorem.endswith("cks"))
     c, shown = compare_divergence([game], alpha, x)
     statement = f"PrivLoss({text(game.name)}, {text(delta)}) <= the {theorem} bound at alpha = {text(alpha)}"
     return f"{facts}; {shown}", statement, c >= 0
 
 
-HANDLERS["renyi"] = (renyi, {"by_bounds"})
-HANDLERS["conversion"] = (conversion, {"exp_privloss"})
+core.HANDLERS["renyi"] = (renyi, {"by_bounds"})
+core.HANDLERS["conversion"] = (conversion, {"exp_privloss"})

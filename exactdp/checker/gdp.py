@@ -2,31 +2,12 @@ r"""Gaussian differential privacy (claim kinds ``gdp``, ``not_gdp``; Dong, Roth 
 rigorous rational bounds on Phi.  Relies on core.py: a referee of these kinds reads both.
 """
 
-from __future__ import annotations
-
 from fractions import Fraction
 from math import isqrt
 from typing import Any
 
-from .core import (
-    HANDLERS,
-    LIMITS,
-    NEGATED,
-    NOT,
-    ONE,
-    ZERO,
-    Malformed,
-    decide,
-    envelope,
-    exp_iv,
-    game_of,
-    order,
-    param,
-    series,
-    text,
-    too_large,
-    vertices,
-)
+from . import core
+from .core import LIMITS, ONE, ZERO, Malformed, decide, envelope, exp_iv, order, param, series, text, vertices
 
 __all__ = ["gdp", "phi_iv"]
 
@@ -82,7 +63,7 @@ def bracket(u: Any) -> Any:
     while True:
         yield lo, hi
         if hi - lo < Fraction(1, 1 << LIMITS["max_precision"]):
-            too_large("max_precision", "separating Phi^-1 from the GDP curve", "more bits")
+            core.too_large("max_precision", "separating Phi^-1 from the GDP curve", "more bits")
         for mid in ((lo + hi) / 2, (2 * lo + hi) / 3, (lo + 2 * hi) / 3):
             c = phi_cmp(mid)
             if c:
@@ -94,15 +75,15 @@ def gdp(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     """mu-GDP: T(M(x), M(x')) >= G_mu for every ordered pair (Dong, Roth & Su 2022, Def. 2.6).  The
     chain's vertices (b, a) are tests with P_x'(T) = b, P_x(T) = a, and T(M)(b) = 1 - C(b) for the
     concave, piecewise linear chain C, while G_mu is convex: so G_mu(b) <= 1 - a at every vertex."""
-    game, mu = game_of(games, claim.get("of")), param(claim, "mu")
+    game, mu = core.game_of(games, claim.get("of")), param(claim, "mu")
     if not isinstance(mu, Fraction) or mu < 0:
         raise Malformed("claim.mu: a rational >= 0")
-    statement = f"{text(game.name)} is {NOT}{text(mu)}-GDP"
+    statement = f"{text(game.name)} is {core.NOT}{text(mu)}-GDP"
     for b, a in vertices(*envelope(game)):
         if gauss_cmp(b, 1 - a, mu) > 0:
             return f"the test with P_x'(T) = {text(b)}, P_x(T) = {text(a)} lies below G_{text(mu)}", statement, False
     return f"G_{text(mu)} lies below the trade-off curve at every vertex", statement, True
 
 
-HANDLERS["gdp"] = (gdp, set())
-NEGATED.add("gdp")
+core.HANDLERS["gdp"] = (gdp, set())
+core.NEGATED.add("gdp")

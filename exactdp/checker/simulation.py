@@ -3,35 +3,13 @@ r"""M as a post-processing of randomized response (claim kinds ``simulates_rr``,
 multipliers showing that no T exists.  Relies on core.py: a referee of these kinds reads both.
 """
 
-from __future__ import annotations
-
 from collections import defaultdict
 from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
-from .core import (
-    HANDLERS,
-    INF,
-    LIMITS,
-    NEGATED,
-    NOT,
-    ONE,
-    ZERO,
-    Game,
-    Malformed,
-    Rejected,
-    expect,
-    field,
-    game_of,
-    hockey,
-    log_text,
-    number,
-    param,
-    pinned,
-    text,
-    too_large,
-)
+from . import core
+from .core import ONE, ZERO, Game, Malformed, Rejected, expect, field, number, param, text, too_large
 
 __all__ = ["simulates"]
 
@@ -61,7 +39,7 @@ def rounds(game: Game, pair: tuple, what: str) -> Iterator[tuple]:
     while stack:
         k, hist, (px, pxp), prev = stack.pop()
         walked += 1
-        if walked > LIMITS["max_histories"]:
+        if walked > core.LIMITS["max_histories"]:
             too_large("max_histories", what, f"more than {walked - 1} histories")
         nd = game.nodes[k]
         if nd[0] == "answer":
@@ -113,7 +91,7 @@ def check_farkas(game: Game, raw: object, path: str, lam: Any, delta: Any) -> fr
     (i, j), outputs, w = rr_weights(game, raw, path, lam, delta)
     ys: dict = {}
     rows, kinds = field(raw, "multipliers", list, path), [("consistency", c) for c in outputs] + [("mixture", 0)]
-    if len(rows) > LIMITS["max_histories"]:
+    if len(rows) > core.LIMITS["max_histories"]:
         too_large("max_histories", "the Farkas check", f"{len(rows)} rows")
     for k, m in enumerate(rows):
         where = f"{path}.multipliers[{k}]"
@@ -153,20 +131,20 @@ def simulates(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     """For every adjacent pair, T with View(A, T(RR(b))) = View(A, M(x_b)) (Thm 1.10).  No T for a
     pair: Farkas multipliers, or the pair breaking (eps, delta)-DP (T(RR) is, by post-processing).
     eps defaults to PrivLoss(M, delta), the proof's ``exp_privloss`` (checked)."""
-    game, delta = game_of(games, claim.get("of")), param(claim, "delta", kind="prob")
+    game, delta = core.game_of(games, claim.get("of")), param(claim, "delta", kind="prob")
     given = claim.get("exp_eps") is not None
     lam = param(claim, "exp_eps", kind="lam") if given else param(proof, "exp_privloss", "proof", "lam")
-    eps = log_text(lam) if given else pinned(game, delta, lam)
-    statement = f"{text(game.name)} is {NOT}a post-processing T(RR_({eps}, {text(delta)})) (Thm 1.10)"
-    if lam == INF:
+    eps = core.log_text(lam) if given else core.pinned(game, delta, lam)
+    statement = f"{text(game.name)} is {core.NOT}a post-processing T(RR_({eps}, {text(delta)})) (Thm 1.10)"
+    if lam == core.INF:
         return "no finite eps", statement, False
     sims, farkas, breaks = (field(proof, key, list, "proof", True) or [] for key in ("simulation", "farkas", "breaks"))
     with_t = {check_simulation(game, s, f"proof.simulation[{k}]", lam, delta) for k, s in enumerate(sims)}
     no_t = {check_farkas(game, f, f"proof.farkas[{k}]", lam, delta) for k, f in enumerate(farkas)}
     for k, raw in enumerate(breaks):
         pair = game.pair(raw, f"proof.breaks[{k}]")
-        if not hockey(game, pair, lam)[0] > delta:
-            said = f"the pair {game.pair_names(pair)} is ({log_text(lam)}, {text(delta)})-DP"
+        if not core.hockey(game, pair, lam)[0] > delta:
+            said = f"the pair {game.pair_names(pair)} is ({core.log_text(lam)}, {text(delta)})-DP"
             raise Rejected(f"proof.breaks[{k}]: {said}")
         no_t.add(frozenset(pair))
     if with_t & no_t:
@@ -176,5 +154,5 @@ def simulates(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     return facts, statement, True if with_t == everything else False if no_t else None
 
 
-HANDLERS["simulates_rr"] = (simulates, {"exp_privloss", "simulation", "farkas", "breaks"})
-NEGATED.add("simulates_rr")
+core.HANDLERS["simulates_rr"] = (simulates, {"exp_privloss", "simulation", "farkas", "breaks"})
+core.NEGATED.add("simulates_rr")

@@ -15,35 +15,14 @@ ends), on the cells and points inside the set and fails on the others (a failure
 signs, so at every s; not for delta, an equality).
 """
 
-from __future__ import annotations
-
 from collections.abc import Iterator
 from contextlib import contextmanager
 from fractions import Fraction
 from math import gcd
 from typing import Any
 
-from .core import (
-    LIMITS,
-    ZERO,
-    Cell,
-    Malformed,
-    OtherCase,
-    Qt,
-    Rejected,
-    bits,
-    bounded,
-    check_certificate,
-    expect,
-    field,
-    number,
-    pdiv,
-    prem,
-    ptrim,
-    spend,
-    text,
-    too_large,
-)
+from . import core
+from .core import ZERO, Cell, Malformed, Qt, Rejected, bits, check_certificate, expect, field, spend, text
 
 __all__ = ["check_symbolic", "cell_sign", "substitute", "SignChange", "on_cell", "read_symbol"]
 
@@ -66,14 +45,8 @@ class SignChange(Rejected):
 
 
 SYMBOLIC = {"privloss", "dp", "not_dp", "delta", "profile_le", "profile_eq", "fdp", "not_fdp"}
-
-
 SYMBOLIC |= {"bounded_range", "not_bounded_range", "br_range", "tradeoff", "composition"}  # (checks without bounds)
-
-
 SYMBOL_KEYS = ("symbol", "at", "cells", "points", "holds_for")
-
-
 VERDICT, FAILS = {True: "holds", False: "fails"}, " (so the claim fails there)"
 
 
@@ -90,14 +63,14 @@ def substitute(v: Qt, path: str) -> Fraction:
     (name, x), n, d = Cell.at, at(v.n, Cell.at[1]), at(v.d, Cell.at[1])
     if not d:
         raise Rejected(f"{path}: {v} is undefined at {name} = {text(x)}")
-    return bounded(n / d, path)
+    return core.bounded(n / d, path)
 
 
 def sturm(a: tuple) -> list:
     """a, a', then minus the remainders (positive multiples of them, made primitive)."""
-    seq = [a, ptrim([k * c for k, c in enumerate(a)][1:])]
+    seq = [a, core.ptrim([k * c for k, c in enumerate(a)][1:])]
     while len(seq[-1]) > 1:
-        r = prem(seq[-2], seq[-1], len(seq[-1]), "a Sturm sequence")
+        r = core.prem(seq[-2], seq[-1], len(seq[-1]), "a Sturm sequence")
         if not r:
             break
         g = gcd(*r)
@@ -112,7 +85,7 @@ def cell_sign(a: tuple) -> int:
         lo, hi, b = Cell.lo, Cell.hi, a
         for end in (e for e in (lo, hi) if e is not None):
             while len(b) > 1 and not at(b, end):
-                b = pdiv(b, (-end.numerator, end.denominator))
+                b = core.pdiv(b, (-end.numerator, end.denominator))
         seq = sturm(b)
 
         def changes(x: Fraction | None, side: int) -> int:  # in the signs at x, or as x -> side * infinity
@@ -133,7 +106,7 @@ def interval(name: str, lo: Any, hi: Any, lo_closed: bool = False, hi_closed: bo
 
 
 def end(raw: Any, path: str, infinite: str = "") -> Any:
-    x = None if infinite and raw == infinite else number(raw, path)  # ("" is no number, and no end)
+    x = None if infinite and raw == infinite else core.number(raw, path)  # ("" is no number, and no end)
     if not isinstance(x, Fraction | None):
         raise Malformed(f"{path}: a rational number" + f" or {infinite}" * bool(infinite))
     return x
@@ -197,8 +170,8 @@ def check_symbolic(cert: dict, hashes: set | None) -> str:
         if verdict != "holds":
             raise Malformed("verdict: cells certify a claim that holds (a false one is certified at a value)")
         cells, points = field(cert, "cells", list, "certificate"), field(cert, "points", list, "certificate")
-        if len(cells) > LIMITS["max_states"]:
-            too_large("max_states", "the cells", f"{len(cells)} cells")
+        if len(cells) > core.LIMITS["max_states"]:
+            core.too_large("max_states", "the cells", f"{len(cells)} cells")
         ends = []
         for k, c in enumerate(cells):
             w = f"cells[{k}]"
@@ -241,5 +214,5 @@ def check_symbolic(cert: dict, hashes: set | None) -> str:
     case: dict = base["case"] if isinstance(base.get("case"), dict) else {}
     if hashes is not None and case.get("sha256") not in hashes:
         said = f"it names the case file {text(case.get('file'))}, not one of the --case files; its proof checks:"
-        raise OtherCase("\n  ".join([said] + lines))
+        raise core.OtherCase("\n  ".join([said] + lines))
     return "\n".join(lines)

@@ -4,8 +4,6 @@ finitely many orders the proof names and the convexity of (alpha - 1) D_alpha.  
 and divergences.py: a referee of these kinds reads all three.
 """
 
-from __future__ import annotations
-
 from fractions import Fraction
 
 from .core import HANDLERS, INF, NEGATED, NOT, ONE, ZERO, Malformed, field, game_of, param, text
@@ -32,11 +30,8 @@ def zcdp(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
         if a in (None, 1):
             raise Malformed("proof.alpha: a finite order > 1")
         refuted = compare_divergence([game], a, (rho * a, []))[0] > 0
-        return (
-            f"D_{text(a)}({text(game.name)}) {'>' if refuted else '<='} {text(rho * a)}",
-            statement,
-            not refuted and None,
-        )
+        facts = f"D_{text(a)}({text(game.name)}) {'>' if refuted else '<='} {text(rho * a)}"
+        return facts, statement, not refuted and None
     orders = [renyi_order(x, f"proof.orders[{k}]") for k, x in enumerate(field(proof, "orders", list, "proof"))]
     bounds = field(proof, "bounds", list, "proof")
     ks = [param(bounds, k, "proof.bounds", "ratio") for k in range(len(bounds))]
