@@ -231,14 +231,14 @@ class CertificateWriter:
         out = [f"certificates: {len(self.written)} written to {self.outdir}"]
         if self.missing:
             out.append(f"no certificate for {len(self.missing)} claim(s):")
-            out.extend(f"  {where}: {why}" for where, why in self.missing)
+            out.extend(text(f"  {where}: {why}") for where, why in self.missing)  # (they quote the case file)
         if show_game:
             seen = set()
             for path, cert in self.written:
                 key = (cert["case"]["sha256"], tuple(cert["games"]))
                 if key not in seen:
                     seen.add(key)
-                    out.append(f"{path.parent.name}: mechanism {', '.join(cert['games'])}")
+                    out.append(text(f"{path.parent.name}: mechanism {', '.join(cert['games'])}"))
                     out.extend(checker.show(cert))
         return out
 

@@ -277,13 +277,14 @@ def verify_file(path: str | Path, opts: Options = Options(), *, tree: str | Path
     """
     if not os.path.lexists(path):
         raise FileNotFoundError(errno.ENOENT, "no such case file", str(path))
-    return reissue(
-        _verify(
-            str(path),
-            lambda: load_case(path, yaml_limits=opts.yaml_limits, max_problems=opts.max_problems, tree=tree),
-            opts,
-        )
-    )
+    return check_file(path, opts, tree=tree)
+
+
+def check_file(path: str | Path, opts: Options = Options(), *, tree: str | Path | None = None) -> FileResult:
+    """:func:`verify_file` as the command line wants it: a missing file is an invalid case (its
+    :class:`CaseError` in ``error``, exit code 2), as :func:`verify_paths` reports it."""
+    load = lambda: load_case(path, yaml_limits=opts.yaml_limits, max_problems=opts.max_problems, tree=tree)  # noqa: E731
+    return reissue(_verify(str(path), load, opts))
 
 
 def verify_text(text: str, file: str = "<text>", opts: Options = Options()) -> FileResult:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 
 from .. import __version__
@@ -25,6 +26,12 @@ def case_sha256(path: str | Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
+def _file_name(case_file: str) -> str:
+    """The case file's name as text: bytes that are not UTF-8 (which the file system allows) as
+    ``\\xff`` escapes, so that the certificate can be written as UTF-8 at all."""
+    return os.fsencode(Path(case_file).name).decode("utf-8", "backslashreplace")
+
+
 def wrap(body: dict, *, case_file: str, sha256: str, case_name: str, number: int | str, text: str) -> dict:
     """The full certificate: header, then the builder's ``body`` (claim, verdict, games, proof)
     with its numbers written as text (:func:`~exactdp.certificates.base.textify`)."""
@@ -32,7 +39,7 @@ def wrap(body: dict, *, case_file: str, sha256: str, case_name: str, number: int
     head = {
         "format": FORMAT,
         "version": VERSION,
-        "case": {"file": Path(case_file).name, "sha256": sha256, "name": case_name, "claim": number},
+        "case": {"file": _file_name(case_file), "sha256": sha256, "name": case_name, "claim": number},
     }
     # exactdp's own words about the claim: for people, never read by the checker
     said = {"claim": text, **body.get("exactdp", {}), "version": __version__}

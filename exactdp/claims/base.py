@@ -10,8 +10,9 @@ tables, CSV, plots and reports show (:class:`Shows`).  Nothing here reads files 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from ..analysis.bounded_range import BRWitness
@@ -74,6 +75,9 @@ class Shows:
     fact: str
     doc: str
     also: tuple[str, ...] = ()
+
+
+_PLACEHOLDER = re.compile(r"(?<![A-Za-z0-9])[MN](?![A-Za-z0-9])")  # M and N in a Shows.doc, not in "ConComp"
 
 
 @dataclass(frozen=True)
@@ -280,8 +284,18 @@ class Claim(Declared):
 
     def shown(self) -> Shows:
         """What this claim's verdict shows as its value: the kind's :attr:`shows` (a kind whose
-        value depends on a field, such as the theorem of ``composition``, says so here)."""
-        return self.shows
+        value depends on a field, such as the theorem of ``composition``, says so here), with its
+        mechanisms named (:meth:`named`)."""
+        return self.named(self.shows)
+
+    def named(self, shows: Shows) -> Shows:
+        """``shows`` with its placeholders M (the claim's mechanism) and N (the other mechanism it
+        names) replaced by the names the claim is about: "PrivLoss(M, delta)" about A read as a
+        value of the case's own M."""
+        other = getattr(self, self.names[0], None) if self.names else None
+        names = {"M": self.of if isinstance(self.of, str) else None, "N": other if isinstance(other, str) else None}
+        doc = _PLACEHOLDER.sub(lambda m: names[m.group()] or m.group(), shows.doc)
+        return replace(shows, doc=doc)
 
     def statement(self) -> str:  # pragma: no cover - overridden
         return self.kind

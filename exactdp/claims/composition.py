@@ -217,7 +217,7 @@ class CompositionClaim(Claim):
         return ("Compose" if self.interleave == "sequential" else "ConComp") + f"({names})"
 
     def shown(self) -> Shows:
-        return self._shows_by_theorem.get(self.theorem, self.shows)
+        return self.named(self._shows_by_theorem.get(self.theorem, self.shows))
 
     def statement(self) -> str:
         d = "" if self.delta is None else f", delta {q_str(self.delta)}"

@@ -69,7 +69,7 @@ class FDPClaim(Claim):
 
     f: str = arg(Label("a mechanism name"), doc="the mechanism whose trade-off function is f")
     names = ("f",)
-    shows = Shows("margin", "min over alpha of T(M)(alpha) - T(f)(alpha) (>= 0 when M is f-DP)")
+    shows = Shows("margin", "min over alpha of T(M)(alpha) - T(N)(alpha) (>= 0 when M is T(N)-DP)")
 
     @property
     def f_subject(self) -> Subject:

@@ -8,7 +8,7 @@ import click
 
 from ..limits import using
 from ..report.latexvalues import DEFAULT_DIGITS, export_notes, render_values
-from ..verify import sweep_size, verify_file
+from ..verify import check_file, sweep_size
 from .helptext import command, fail
 from .options import OPTION, Common, PathArg, case_options, write_output
 
@@ -35,7 +35,7 @@ def export(case_path: str, latex_file: str, prefix: str | None, digits: int, com
     Macro names are stable and documented (docs/papers.md).  Exit status as for verify: 1 when a
     claim does not hold (its value is still written), 2 for an invalid case (nothing written)."""
     with using(common.opts.effective_limits()):
-        fr = verify_file(case_path, common.opts)
+        fr = check_file(case_path, common.opts)
     if fr.error is not None:
         fail(fr.error)
     body = render_values(fr, prefix=prefix, digits=digits, source=case_path)

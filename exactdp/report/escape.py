@@ -65,8 +65,10 @@ _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
 def is_unsafe_char(ch: str) -> bool:
-    """Whether ``ch`` is a control or invisible formatting character (escaped in every format)."""
-    return unicodedata.category(ch) in _UNSAFE_CATEGORIES
+    """Whether ``ch`` is a control or invisible formatting character, or a noncharacter (U+FFFE,
+    U+FDD0, ...: XML refuses them, so an SVG holding one does not open): escaped in every format."""
+    n = ord(ch)
+    return unicodedata.category(ch) in _UNSAFE_CATEGORIES or (n & 0xFFFE) == 0xFFFE or 0xFDD0 <= n <= 0xFDEF
 
 
 def _code(ch: str) -> str:
@@ -175,6 +177,9 @@ _LATEX = {
 }
 
 
+_NOT_OT1 = frozenset("\u00d7\u00f7ÐÞðþĄąĐđĘęĦħĮįĸĿŀŉŊŋŦŧŲųſ")  # (each found by compiling it with pdflatex)
+
+
 def _latex_char(ch: str) -> str:
     hit = _LATEX.get(ch)
     if hit is not None:
@@ -182,8 +187,9 @@ def _latex_char(ch: str) -> str:
     if is_unsafe_char(ch):
         return r"{\ttfamily\char92 " + _code(ch)[1:] + "}"
     n = ord(ch)
-    # ASCII, and the Latin letters LaTeX's utf8 input encoding typesets in a base installation
-    if n < 0x7F or 0xC0 <= n <= 0x17F and ch not in "\u00d7\u00f7":
+    # ASCII, and the Latin letters LaTeX's utf8 input encoding typesets with the default font
+    # encoding (OT1), which the documented preamble keeps: not those that need T1 or have no definition
+    if n < 0x7F or 0xC0 <= n <= 0x17F and ch not in _NOT_OT1:
         return ch
     return r"\texttt{[U+" + f"{n:04X}" + "]}"
 
@@ -194,7 +200,8 @@ def latex(s: object) -> str:
     The special characters become their text-mode commands, ``<``, ``>``, ``|``, ``"`` and
     hyphens stay what they are in the font encoding, control characters are shown as
     ``\x1b`` in typewriter, and a character LaTeX cannot typeset without extra packages
-    (``→``, CJK) is written ``[U+2192]``.  Accented Latin letters (``ä``) are kept.
+    (``→``, CJK, ``Þ`` and ``ę``, which need the T1 font encoding) is written ``[U+2192]``.
+    Accented Latin letters (``ä``, ``ł``) are kept.
     """
     return "".join(_latex_char(ch) for ch in str(s))
 
@@ -315,5 +322,7 @@ def yaml_scalar(v: object) -> str:
 def mpl(s: object) -> str:
     r"""Case-file text for a matplotlib title, label or legend entry: ``$`` is escaped (a pair
     of ``$`` would start mathtext, and a malformed formula makes drawing fail) and control
-    characters are made visible."""
-    return visible(str(s)).replace("$", r"\$")
+    characters are made visible.  A leading ``_`` gets a space before it: matplotlib leaves a
+    label that starts with ``_`` out of the legend."""
+    out = visible(str(s)).replace("$", r"\$")
+    return " " + out if out.startswith("_") else out

@@ -107,7 +107,7 @@ def renyi_any_lines(mechanism: str, results: Sequence[Any], witnesses: Sequence[
             value = f"in {d['enclosure']} (certified enclosure)"
         else:
             value = "= " + (d["renyi"] if d["renyi"] in ("0", "inf") else f"{d['renyi']} ≈ {d['decimal']}")
-        lines.append(f"D_{d['alpha']}({mechanism}) {value}")
+        lines.append(text(f"D_{d['alpha']}({mechanism}) {value}"))
         if w is not None:
             lines.extend(render_any_witness(w, "  "))
     return lines
@@ -215,9 +215,9 @@ def tradeoff_lines(d: dict[str, Any], tests: Sequence[VertexTest] | None = None)
                 lines.append(f"      {'reject never' if vt.alpha == 0 else 'reject always'}")
                 continue
             x, xp = vt.witness.pair_names
-            lines.append(text(f"      the test of H0: {xp} against H1: {x} rejects on the event T:"))
+            lines.append(f"      the test of H0: {xp} against H1: {x} rejects on the event T:")
             lines.extend(render_witness(vt.witness, indent="      "))
-    return lines
+    return [text(line) for line in lines]  # (names and labels come from the case file)
 
 
 def dominating_pair_to_dict(mechanism: str, p: Sequence[FieldValue], pp: Sequence[FieldValue]) -> dict[str, Any]:
@@ -247,7 +247,7 @@ def dominating_pair_lines(d: dict[str, Any]) -> list[str]:
     ]
     for k, (p, pp, loss) in enumerate(zip(d["P"], d["P_prime"], d["privacy_loss"])):
         lines.append(f"  {'o' + str(k):<8} {p:<24} {pp:<24} {loss}")
-    return lines
+    return [text(line) for line in lines]  # (the mechanism's name comes from the case file)
 
 
 def zcdp_output(name: str, res: ZCDPResult, rho_text: str, as_json: bool) -> str:

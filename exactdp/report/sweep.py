@@ -52,7 +52,8 @@ def claims_legend(fr: FileResult) -> list[str]:
     the rows is (the claim kind's declared value).  Mechanism names come from the case file:
     escaped for the terminal."""
     return [
-        f"  [{k + 1}] {v.claim.kind} of {_of(v.claim.of)}: {v.claim.shown().doc}" for k, v in enumerate(fr.verdicts)
+        f"  [{k + 1}] {v.claim.kind} of {_of(v.claim.of)}: {text(v.claim.shown().doc)}"
+        for k, v in enumerate(fr.verdicts)
     ]
 
 
