@@ -143,3 +143,44 @@ def test_every_latin_letter_of_a_label_compiles_with_the_documented_preamble(tmp
     )
     assert p.returncode == 0, p.stdout[-2000:]
     assert "[U+00DE]" in latex("Þ") and latex("ä") == "ä"
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_two_names_that_print_alike_are_one_name(tmp_path, as_json):
+    """Mechanisms "é" (U+00E9) and "é" (e + U+0301) were two mechanisms, printed alike: the
+    report said both PrivLoss(é, 0) = log(3) and PrivLoss(é, 0) = inf.  Keys equal in Unicode's
+    NFC form are duplicate keys, also among the answers of a tree read by the fast JSON road."""
+    import json
+
+    if as_json:
+        tree = {"ask": {"q": {"\u00e9": ["3/4", "1/4"], "e\u0301": ["1/4", "3/4"]}}}
+        doc = {
+            "exactdp": 1,
+            "name": "j",
+            "mechanisms": {"M": {"tree": tree}},
+            "claims": [{"not_dp": {"eps": "log(2)"}}],
+        }
+        text = json.dumps(doc)
+    else:
+        text = (
+            'exactdp: 1\nname: dup\nmechanisms:\n  "\\u00e9": {rr: {eps: log(3)}}\n'
+            '  "e\\u0301": {respond: {a: [1, 0], b: [0, 1]}}\nclaims:\n  - privloss: {of: "\\u00e9", delta: 0, equals: log(3)}\n'
+        )
+    (tmp_path / "c.yaml").write_text(text)
+    r = CliRunner().invoke(main, ["verify", str(tmp_path / "c.yaml")])
+    assert r.exit_code == 2 and "the same in Unicode's NFC form" in r.output, r.output
+
+
+def test_two_adjacent_pairs_never_share_a_table_label(tmp_path):
+    """Dataset names a and a' both reduce to the key "a": simulate --format latex gave the pairs
+    (a, b) and (a', b) the same \\label, so \\ref pointed at the wrong table."""
+    case = (
+        'exactdp: 1\nname: lc\ndatasets: [a, "a\'", b]\nadjacent: [[a, b], ["a\'", b]]\n'
+        'mechanisms:\n  M: {respond: {"0": [3/4, 2/3, 1/4], "1": [1/4, 1/3, 3/4]}}\nclaims:\n  - simulates_rr: {eps: log(3)}\n'
+    )
+    import re
+
+    (tmp_path / "c.yaml").write_text(case)
+    r = CliRunner().invoke(main, ["simulate", str(tmp_path / "c.yaml"), "--format", "latex"])
+    labels = re.findall(r"\\label\{([^}]*)\}", r.output)
+    assert r.exit_code == 0 and labels == ["tab:T-M-a-b", "tab:T-M-a-b-2"], (labels, r.output[-500:])

@@ -19,7 +19,8 @@ again by the general reader, which reports problems with their place in the file
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+import unicodedata
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import yaml
@@ -30,7 +31,16 @@ from ..numbers import kinds as K
 from ..numbers.expr import ExprError, evaluate, parse_expr
 from ..numbers.rational import Q, is_rational
 
-__all__ = ["FlatTreeNode", "NotFlat", "TreeStore", "read_tree", "is_tree_path", "probability_of"]
+__all__ = [
+    "FlatTreeNode",
+    "NotFlat",
+    "TreeStore",
+    "read_tree",
+    "is_tree_path",
+    "probability_of",
+    "same_key",
+    "distinct",
+]
 
 _SCALAR = yaml.ScalarEvent
 _MAP_START = yaml.MappingStartEvent
@@ -40,6 +50,17 @@ _SEQ_END = yaml.SequenceEndEvent
 _NULLS = frozenset({"", "~", "null", "Null", "NULL"})
 _SIMPLE_FRACTION = re.compile(r"^\s*([0-9]+)\s*(?:/\s*([0-9]+)\s*)?$")
 _ONE = Q(1)
+
+
+def same_key(s: str) -> str:
+    """What two names or labels are compared by: their Unicode NFC form, so that "é" written as one
+    character and as "e" with a combining accent, which print alike, are the same name."""
+    return s if s.isascii() else unicodedata.normalize("NFC", s)
+
+
+def distinct(labels: Sequence[str]) -> bool:
+    """Whether no two of ``labels`` are the same (:func:`same_key`)."""
+    return len({same_key(x) for x in labels}) == len(labels)
 
 
 class NotFlat(Exception):
@@ -122,13 +143,13 @@ class TreeStore:
         return self.builder.end()
 
     def ask_node(self, labels: list[str], kids: list[int]) -> int:
-        if not labels or len(set(labels)) != len(labels):
+        if not labels or not distinct(labels):
             raise NotFlat("queries")
         assert self.builder is not None
         return self.builder.ask(labels, kids)
 
     def answer_node(self, labels: list[str], rows: list[list[Any]], kids: list[int]) -> int:
-        if not labels or len(set(labels)) != len(labels):
+        if not labels or not distinct(labels):
             raise NotFlat("answers")
         for d in range(self.width):  # each dataset's probabilities sum to exactly 1
             if sum([row[d] for row in rows], Q(0)) != _ONE:

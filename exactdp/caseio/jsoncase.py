@@ -23,7 +23,7 @@ from typing import Any
 import yaml
 
 from ..errors import CaseError, CaseProblem
-from .flattree import FlatTreeNode, NotFlat, TreeStore, is_tree_path, probability_of
+from .flattree import FlatTreeNode, NotFlat, TreeStore, distinct, is_tree_path, probability_of
 
 __all__ = ["compose_json"]
 
@@ -406,7 +406,7 @@ class _Objects(TreeStore):
         if not pairs:
             raise NotFlat("empty")
         keys = [k for k, _ in pairs]
-        if len(set(keys)) != len(keys):
+        if not distinct(keys):
             raise NotFlat("duplicate key")
         first_key, first = pairs[0]
         if first_key == "p" and type(first) is list and len(pairs) <= 2:

@@ -20,6 +20,7 @@ from ..forms import fields as F
 from ..numbers import kinds as K
 from ..numbers.ladder import QT, domain_of
 from .context import INVALID, Reader, child_path, suggest
+from .flattree import same_key
 from .yamlsafe import is_null, kind_of
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -289,8 +290,9 @@ def _list_of(tr: TypedReader, k: F.ListOf, node: yaml.Node, path: str) -> Any:
     if any(v is INVALID for v in out):
         return INVALID
     if k.unique:
+        keys = [same_key(v) if isinstance(v, str) else v for v in out]
         for i, v in enumerate(out):
-            if v in out[:i]:
+            if keys[i] in keys[:i]:
                 return tr.r.error(items[i], child_path(path, i), f"{v!r} is listed twice in {k.what}")
     return tuple(out)
 

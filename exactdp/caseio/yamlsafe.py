@@ -28,7 +28,7 @@ import yaml
 
 from ..errors import CaseError, CaseProblem, excerpt
 from ..limits import READING
-from .flattree import NotFlat, is_tree_path, read_tree
+from .flattree import NotFlat, is_tree_path, read_tree, same_key
 from .jsoncase import compose_json
 
 __all__ = ["YamlLimits", "load_yaml", "is_null", "mark_of", "kind_of", "STR_TAG"]
@@ -323,10 +323,13 @@ def _check_node(node: yaml.Node, file: str, problems: list[CaseProblem]) -> None
             if not isinstance(k, yaml.ScalarNode):
                 problems.append(_problem(k, file, "mapping keys must be plain scalars"))
                 continue
-            if k.value in seen:
-                line, _ = mark_of(seen[k.value])
-                problems.append(_problem(k, file, f"duplicate key {excerpt(k.value)} (first at line {line})"))
-            seen[k.value] = k
+            first = seen.get(key := same_key(k.value))
+            if first is not None:
+                line, _ = mark_of(first)
+                alike = f": the same in Unicode's NFC form, written {ascii(first.value)} and {ascii(k.value)}"
+                alike = "" if first.value == k.value else alike
+                problems.append(_problem(k, file, f"duplicate key {excerpt(k.value)} (first at line {line}){alike}"))
+            seen[key] = k
 
 
 def _children(node: yaml.Node) -> list[yaml.Node]:

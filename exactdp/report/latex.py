@@ -113,7 +113,7 @@ def render_simulation_latex(
     )
     rr = r"\mathrm{RR}_{\varepsilon}" if sim.construction == "pure" else r"\mathrm{RR}_{(\varepsilon,\delta)}"
     prefix = _label_key(label if label is not None else f"T-{sim.mechanism}")
-    parts = []
+    parts, keys = [], set[str]()
     for pr in sim.pairs:
         a, b = (latex(x) for x in pr.pair_names)
         if pr.T is None:
@@ -130,6 +130,8 @@ def render_simulation_latex(
         if pp.free:
             cap += r" $^*$: a round $T$ never reaches under $c$ (free; set to $M$'s own conditional)."
         key = f"tab:{prefix}-{_label_key(pr.pair_names[0])}-{_label_key(pr.pair_names[1])}"
+        key = next(k for n in range(1, len(keys) + 2) if (k := key + f"-{n}" * (n > 1)) not in keys)  # (a' and a)
+        keys.add(key)
         parts.append(_table(pp, cap, key, drop_trivial))
     body = "\n".join(parts)
     if standalone:
