@@ -184,3 +184,21 @@ def test_two_adjacent_pairs_never_share_a_table_label(tmp_path):
     r = CliRunner().invoke(main, ["simulate", str(tmp_path / "c.yaml"), "--format", "latex"])
     labels = re.findall(r"\\label\{([^}]*)\}", r.output)
     assert r.exit_code == 0 and labels == ["tab:T-M-a-b", "tab:T-M-a-b-2"], (labels, r.output[-500:])
+
+
+@needs("dot")
+def test_the_figures_of_one_page_never_share_an_element_id(tmp_path):
+    """Two inline plots (the profile and a composition) repeated matplotlib's element ids on one
+    page (an invalid HTML document), among them the shipped Theorem 1.8 case."""
+    import re
+    from collections import Counter
+
+    pytest.importorskip("matplotlib")
+    case = "cases/vadhan-wang/thm-1-8-approx-concurrent.yaml"
+    r = CliRunner().invoke(main, ["verify", case, "--html", str(tmp_path / "h"), "-q"])
+    assert r.exit_code == 0, r.output
+    page = (tmp_path / "h" / "thm-1-8-approx-concurrent.html").read_text()
+    ids = Counter(re.findall(r'\bid="([^"]+)"', page))
+    assert ids and max(ids.values()) == 1, [k for k, v in ids.items() if v > 1][:5]
+    refs = {a or b for a, b in re.findall(r'url\(#([^)]+)\)|href="#([^"]+)"', page)}
+    assert refs and refs <= set(ids), sorted(refs - set(ids))[:5]

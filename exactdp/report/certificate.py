@@ -9,6 +9,7 @@ escaped; base LaTeX only (no packages).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .latex import latex_escape
@@ -52,8 +53,13 @@ def _slash(s: str) -> str:
     return f"${wrap(_poly(n))}$" if not d or d == "1" else f"${wrap(_poly(n))}/{wrap(_poly(d))}$"
 
 
-def _tt(s: str) -> str:
-    return r"\texttt{" + latex_escape(s) + "}"
+def _tt(s: str, run: int = 14) -> str:
+    """Case-file text in typewriter: a line may break after a comma, ``_``, ``-``, ``.`` or ``/``,
+    and inside any longer run every ``run`` characters (a typewriter word never breaks by itself:
+    a long label in a table ran over the next columns)."""
+    pieces = [p for p in re.split(r"(?<=[,_./-])", s) if p]
+    parts = [p[k : k + run] for p in pieces for k in range(0, len(p), run)]
+    return r"\texttt{" + r"\allowbreak{}".join(latex_escape(p) for p in parts) + "}"
 
 
 def game_views(game: dict, limit: int = MAX_ROWS) -> tuple[list[tuple[list[str], str, str]], bool]:

@@ -292,8 +292,12 @@ def _scoped(selectors: str, scope: str) -> str:
     return ",".join(f".{scope}" if s.strip() == "body" else f".{scope} {s.strip()}" for s in selectors.split(","))
 
 
-def inline_svg(svg: str) -> str:
-    """SVG text ready to go inline into HTML: no comments, prolog, DOCTYPE or metadata."""
+def inline_svg(svg: str, ids: str = "") -> str:
+    """SVG text ready to go inline into HTML: no comments, prolog, DOCTYPE or metadata; with
+    ``ids``, every element id and reference to one starts with it (two plots on one page repeat
+    matplotlib's ids, and ids must be unique in an HTML document)."""
+    if ids:
+        svg = re.sub(r'(\bid="|url\(#|href="#)', lambda m: m.group(1) + ids, svg)
     svg = re.sub(r"<!--.*?-->", "", svg, flags=re.S)
     svg = re.sub(r"<\?xml.*?\?>|<!DOCTYPE.*?>", "", svg, flags=re.S)
     svg = re.sub(r"<metadata>.*?</metadata>", "", svg, flags=re.S)  # RDF namespace names only
@@ -312,12 +316,12 @@ def _plot_figure(fig: CaseFigures) -> str:
         blocks = []
         if fig.profile is not None:
             caption = "δ(ε) of " + ", ".join(fig.mechanisms) + " (exact breakpoints marked)"
-            blocks.append(_figure_html(render_svg(fig.profile), caption))
+            blocks.append(_figure_html(render_svg(fig.profile), caption, "profile-"))
         if fig.composition is not None:
             caption = _notes(fig.composition) + ": the composition found"
             caption += " and the theorem's bound" if any(c.bound for c in fig.composition.curves) else ""
             caption += "".join(f"; {n}" for n in fig.composition.notes[1:])
-            blocks.append(_figure_html(render_svg(fig.composition), caption))
+            blocks.append(_figure_html(render_svg(fig.composition), caption, "composition-"))
         return "\n".join(blocks)
     except MissingExtraError as e:
         return f'<p class="meta">No plot: {html(e)}.</p>'
@@ -327,8 +331,9 @@ def _notes(data: PlotData) -> str:
     return data.notes[0] if data.notes else ""
 
 
-def _figure_html(svg: str, caption: str) -> str:
-    return f'<figure class="figure">{inline_svg(svg)}<figcaption class="meta">{html(caption)}</figcaption></figure>'
+def _figure_html(svg: str, caption: str, ids: str) -> str:
+    figure = inline_svg(svg, ids)
+    return f'<figure class="figure">{figure}<figcaption class="meta">{html(caption)}</figcaption></figure>'
 
 
 def _game_figure(fig: CaseFigures) -> str:
@@ -346,7 +351,7 @@ def _game_figure(fig: CaseFigures) -> str:
     except (GraphvizMissingError, RuntimeError) as e:
         return f'<h2>Game</h2><p class="meta">No drawing: {html(e)}.</p>'
     return f"<h2>Game of {html(name)}</h2>" + _figure_html(
-        svg, "adversary choices as boxes, answers as edges with their probability under each dataset"
+        svg, "adversary choices as boxes, answers as edges with their probability under each dataset", "game-"
     )
 
 
