@@ -202,3 +202,35 @@ def test_the_figures_of_one_page_never_share_an_element_id(tmp_path):
     assert ids and max(ids.values()) == 1, [k for k, v in ids.items() if v > 1][:5]
     refs = {a or b for a, b in re.findall(r'url\(#([^)]+)\)|href="#([^"]+)"', page)}
     assert refs and refs <= set(ids), sorted(refs - set(ids))[:5]
+
+
+FORGED = """\
+exactdp: 1
+name: forged-vs-real
+mechanisms:
+  Forged:
+    ask:
+      q:
+        "0, strong→1": [3/4, 1/4]
+        "1": [1/4, 3/4]
+  Real:
+    ask:
+      q:
+        "0": {p: [3/4, 1/4], then: {ask: {strong: {"1": [1, 1]}}}}
+        "1": [1/4, 3/4]
+claims:
+  - not_dp: {of: Forged, eps: log(2)}
+  - not_dp: {of: Real, eps: log(2)}
+"""
+
+
+def test_a_label_holding_the_witness_notation_cannot_forge_another_view(tmp_path):
+    """A one-round view answered "0, strong→1" printed exactly like the two-round view q→0,
+    strong→1 (text and --json); it is quoted now, and so is a blank label."""
+    import json
+
+    (tmp_path / "f.yaml").write_text(FORGED)
+    r = CliRunner().invoke(main, ["verify", "--json", str(tmp_path / "f.yaml")])
+    claims = json.loads(r.output)["files"][0]["claims"]
+    views = [[e["view"] for e in c["witness"]["event"]] for c in claims]
+    assert views == [['q→"0, strong→1"'], ["q→0, strong→1"]], views

@@ -12,6 +12,7 @@ raises :class:`~exactdp.errors.VerificationError`.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
@@ -171,9 +172,13 @@ def recheck(mech: Mechanism, pair: tuple[int, int], lam: Any, policy: Policy) ->
 
 def show_label(lab: Label) -> str:
     """A label for reading: a label longer than a short excerpt is cut (marked), so that a long
-    label repeated along every history of a witness cannot blow up a report."""
+    label repeated along every history of a witness cannot blow up a report; a label that holds
+    the notation's own marks (``,`` ``→`` ``"``), starts with ``(`` or is blank at an end is
+    quoted, so that a one-round view answered ``0, strong→1`` never reads as two rounds."""
     text = label_str(lab)
-    return text if len(text) <= EXCERPT_CHARS else excerpt(text, quote=False)
+    text = text if len(text) <= EXCERPT_CHARS else excerpt(text, quote=False)
+    needs = not text.strip() or text != text.strip() or text.startswith("(") or any(c in text for c in ',→"')
+    return json.dumps(text, ensure_ascii=False) if needs else text
 
 
 def format_history(hist: History) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..analysis.witness import format_history
 from .latex import latex_escape
 
 __all__ = ["render_certificate_latex", "game_views"]
@@ -63,7 +64,8 @@ def _tt(s: str, run: int = 14) -> str:
 
 
 def game_views(game: dict, limit: int = MAX_ROWS) -> tuple[list[tuple[list[str], str, str]], bool]:
-    """The complete histories of the game (every option of every choice), depth first, with the
+    """The complete histories of the game (every option of every choice, as ("q", label) and
+    answers as ("a", label), for :func:`format_history`), depth first, with the
     probabilities of their answers under the first ordered pair's two datasets as products of
     the certificate's texts; bool: the list was cut at ``limit``."""
     names = game["datasets"]
@@ -78,9 +80,9 @@ def game_views(game: dict, limit: int = MAX_ROWS) -> tuple[list[tuple[list[str],
             if len(out) >= limit:
                 return out, bool(stack)
         elif "ask" in node:
-            stack.extend((c, hist + [lab], px, pxp) for lab, c in reversed(node["ask"]))
+            stack.extend((c, hist + [("q", lab)], px, pxp) for lab, c in reversed(node["ask"]))
         else:
-            stack.extend((c, hist + [lab], px + [p[i]], pxp + [p[j]]) for lab, p, c in reversed(node["answer"]))
+            stack.extend((c, hist + [("a", lab)], px + [p[i]], pxp + [p[j]]) for lab, p, c in reversed(node["answer"]))
     return out, False
 
 
@@ -120,9 +122,10 @@ def _views_table(name: str, game: dict) -> list[str]:
     rows, lines = [], []
     for hist, p, pp in views:
         cells = [r" $\cdot$ ".join(_slash(f) for f in prod.split(" ")) for prod in (p, pp)]
-        rows.append(f"{_tt(', '.join(hist) or '(empty)')} & {cells[0]} & {cells[1]} \\\\")
+        view = format_history(hist)  # (the text report's notation: q→a, then the next round)
+        rows.append(f"{_tt(view)} & {cells[0]} & {cells[1]} \\\\")
         # (about 4 short factors, or 22 characters of a history, fit on a line of a column)
-        lines.append(max(1, -(-len(", ".join(hist)) // 22), *(-(-len(prod.split(" ")) // 4) for prod in (p, pp))))
+        lines.append(max(1, -(-len(view) // 22), *(-(-len(prod.split(" ")) // 4) for prod in (p, pp))))
     header = r"view (choices and answers) & $P_x$ & $P_{x'}$"
     return out + _tables(".3 .27 .27", header, rows, "(more views)" if cut else None, lines)
 

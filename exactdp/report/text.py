@@ -46,7 +46,8 @@ WITNESS_LEGEND = (
     "how to read a witness: a history lists what happened, in order, separated by commas; "
     "`q→a` is the adversary's query q answered a by the mechanism, a label alone is an answer "
     "given without a query (the mechanism spoke first) or a choice nobody answered (such as "
-    "picking a mechanism), and (start) is the empty history; so `0, strong→0` reads: the "
+    "picking a mechanism), a label that holds a comma, → or a quote, or is blank, is quoted "
+    '("a, b"), and (start) is the empty history; so `0, strong→0` reads: the '
     "mechanism said 0, the adversary asked strong, the mechanism answered 0. `after H: choose q` "
     "is the adversary's strategy; the event T lists the views it counts with Pr[view | x] vs "
     "Pr[view | x']."
