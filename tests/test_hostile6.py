@@ -234,3 +234,18 @@ def test_a_label_holding_the_witness_notation_cannot_forge_another_view(tmp_path
     claims = json.loads(r.output)["files"][0]["claims"]
     views = [[e["view"] for e in c["witness"]["event"]] for c in claims]
     assert views == [['q→"0, strong→1"'], ["q→0, strong→1"]], views
+
+
+def test_a_raw_control_character_is_located_and_long_keys_and_ascii_rules_are_said(tmp_path):
+    """A raw ESC in a comment was "position 138" with no line or column; 'été' was refused as
+    not "letters"; a 1,025-character key read as a misplaced colon with no word of YAML's limit."""
+    head = "exactdp: 1\nname: m\nmechanisms:\n"
+    cases = {
+        "esc.yaml": (head + "  M: {rr: {eps: log(3)}}\n# a raw \x1b here\nclaims: [{dp: {eps: log(3)}}]\n", ":5:9:"),
+        "ds.yaml": ("exactdp: 1\nname: d\ndatasets: [été, hiver]\n", "ASCII letters"),
+        "key.yaml": (head + "  " + "M" * 1025 + ": {rr: {eps: log(3)}}\n", "at most 1024 characters"),
+    }
+    for name, (text, said) in cases.items():
+        (tmp_path / name).write_text(text)
+        r = CliRunner().invoke(main, ["verify", str(tmp_path / name)])
+        assert r.exit_code == 2 and said in r.output and "<unicode string>" not in r.output, r.output

@@ -311,7 +311,11 @@ def _datasets(r: Reader, node: yaml.Node | None) -> tuple[str, ...]:
         if d is INVALID:
             continue
         if not _DATASET_RE.fullmatch(d):
-            r.error(it, child_path("datasets", i), f"dataset name {d!r} may only use letters, digits, _ . ' -")
+            r.error(
+                it,
+                child_path("datasets", i),
+                f"dataset name {d!r} may only use ASCII letters (A-Z, a-z), digits, _ . ' -",
+            )
         elif d in seen:
             r.error(it, child_path("datasets", i), f"dataset {d!r} is listed twice")
         else:

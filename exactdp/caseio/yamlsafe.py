@@ -219,11 +219,14 @@ def load_yaml(text: str, file: str, limits: YamlLimits = YamlLimits(), *, flat_t
                 file=file,
                 line=m.line + 1 if m else None,
                 column=m.column + 1 if m else None,
-                hint="a case file is a single YAML document; check indentation and quoting near this place",
+                hint=_YAML_KEY_HINT if m and m.column >= 1024 else _YAML_HINT,
             )
         ) from None
+    except yaml.reader.ReaderError as e:  # a character YAML refuses anywhere, even in a comment
+        raise CaseError(_reader_problem(e, text, file)) from None
     except yaml.YAMLError as e:
         raise CaseError(CaseProblem(f"not valid YAML: {e}", file=file)) from None
+
     if root is None:
         raise CaseError(
             CaseProblem("the file is empty; a case needs at least `exactdp: 1`, `name:` and a mechanism", file=file)
@@ -231,6 +234,27 @@ def load_yaml(text: str, file: str, limits: YamlLimits = YamlLimits(), *, flat_t
     with _no_gc():
         _check_graph(root, file, limits)
     return root
+
+
+_YAML_HINT = "a case file is a single YAML document; check indentation and quoting near this place"
+_YAML_KEY_HINT = (
+    "YAML allows a mapping key of at most 1024 characters, quoted or not: a longer name is read as "
+    "something else; shorten it (a case file written as JSON has no such limit)"
+)
+
+
+def _reader_problem(e: yaml.reader.ReaderError, text: str, file: str) -> CaseProblem:
+    """PyYAML's reader says where the refused character is only as an offset: its line and column."""
+    before = text[: e.position]
+    line, column = before.count("\n") + 1, e.position - before.rfind("\n")
+    code = f"U+{e.character:04X}" if isinstance(e.character, int) else repr(e.character)
+    return CaseProblem(
+        f"not valid YAML: the character {code} is not allowed in YAML, not even in a comment",
+        file=file,
+        line=line,
+        column=column,
+        hint='inside a double-quoted string write it as an escape ("\\e" is ESC, "\\x07" BEL), or remove it',
+    )
 
 
 @contextmanager
