@@ -252,6 +252,18 @@ class LimitExceededError(ExactDPError):
         return (LimitExceededError, (self.what, self.limit, self.how_to_raise))
 
 
+class FieldDegreeLimit(LimitExceededError, InexactValueError):
+    """A number of Q(e^(1/L)) (a decimal eps, a discrete Gaussian's weight) would need polynomials in
+    t = e^(1/L) of a degree beyond ``--max-field-degree``: a limit, and also a value exactdp cannot
+    hold exactly within it (callers that fall back on certified bounds for inexact values still do)."""
+
+    def __init__(self, what: str, limit: Any):
+        super().__init__(what, limit, "raise it with --max-field-degree N, or write eps with fewer decimal digits")
+
+    def __reduce__(self) -> tuple:
+        return (FieldDegreeLimit, (self.what, self.limit))
+
+
 class TimeLimitExceeded(LimitExceededError):
     """The wall-clock limit (``--timeout``) ran out.  It concerns the whole run of a file, never
     a value in it, so readers must not turn it into a located problem."""

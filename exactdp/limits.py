@@ -16,6 +16,8 @@ limit                    default                 what it bounds (flag)
 ``max_bits``             1,000,000, or           bits of every number computed from a case file's
                          100 × ``max_exponent``  numbers, product or power (``--max-bits``)
 ``max_symbolic_degree``  200                     degree of a rational function of symbols (``--max-symbolic-degree``)
+``max_field_degree``     4,000                   degree in t = e^(1/L) of a number of Q(e^(1/L)): decimal eps's,
+                                                 discrete Gaussians (``--max-field-degree``)
 ``max_cells``            5,000                   cells of a parametric decomposition of the symbols' domain
                                                  (``--max-cells``)
 ``max_symbols``          100                     symbols a case declares (``--max-symbols``)
@@ -78,7 +80,7 @@ from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from typing import Any
 
-from .errors import LimitExceededError, TimeLimitExceeded
+from .errors import FieldDegreeLimit, LimitExceededError, TimeLimitExceeded
 
 try:
     import resource  # POSIX only: the memory backstop (RLIMIT_AS) and the peak on other systems
@@ -139,6 +141,9 @@ class Limits:
     # None: derived from max_exponent (above)
     max_bits: int = _limit(None, "--max-bits", "Most bits of any number computed from the case's numbers")
     max_symbolic_degree: int = _limit(200, "--max-symbolic-degree", "Highest degree of a rational function of symbols")
+    max_field_degree: int = _limit(
+        4_000, "--max-field-degree", "Highest degree in t = e^(1/L) of a number of Q(e^(1/L)) (decimal eps)"
+    )
     max_cells: int = _limit(5_000, "--max-cells", "Most cells of the decomposition of the symbols' domain")
     max_symbols: int = _limit(100, "--max-symbols", "Most symbols a case declares under `symbols:`")
     max_precision: int = _limit(
@@ -590,6 +595,14 @@ def check_count(what: str, n: int, limit_name: str, flag: str) -> None:
     lim = getattr(_stack[-1], limit_name)
     if n > lim:
         raise LimitExceededError(f"{what} ({count_text(n)})", lim, f"raise it with {flag} N")
+
+
+def check_field_degree(degree: int, what: str) -> None:
+    """Refuse a number of Q(e^(1/L)) whose polynomials in t = e^(1/L) would have a degree beyond
+    ``max_field_degree`` (:class:`FieldDegreeLimit`, also an inexact value)."""
+    lim = _stack[-1].max_field_degree
+    if degree > lim:
+        raise FieldDegreeLimit(f"{what} (degree {count_text(degree)} in t)", lim)
 
 
 def check_bits(bits: int, what: str = "a number") -> None:

@@ -96,7 +96,7 @@ def test_forms_read_and_build():
         ),
         (
             "mechanism: {rr: {eps: 1234.56789}}\nclaims: [{dp: {eps: 1}}]\n",
-            ["field-degree limit", "fewer decimal digits"],
+            ["--max-field-degree", "fewer decimal digits"],
         ),
         (
             "mechanism: {postprocess: {mechanism: {respond: {a: {p: [1/2, 1/3]}, b: {p: [1/2, 2/3], then: {ask: {q: {0: [1, 1]}}}}}}, map: {a: x, b: x}}}\nclaims: [{dp: {eps: 1}}]\n",

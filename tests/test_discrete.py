@@ -104,7 +104,7 @@ def test_gaussian_refusals_are_located():
         "exactdp: 1\nname: g\nmechanism: {discrete_gaussian: {sigma2: 1/1000, bounds: [-3, 3], data: [0, 1]}}\n"
         "claims: [{dp: {eps: 1}}]\n"
     )
-    assert fr.exit_code == 2 and "field-degree limit" in fr.error.problems[0].message
+    assert fr.exit_code == 2 and "--max-field-degree" in fr.error.problems[0].message
 
 
 def test_bad_bounds_and_data():

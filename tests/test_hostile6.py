@@ -249,3 +249,20 @@ def test_a_raw_control_character_is_located_and_long_keys_and_ascii_rules_are_sa
         (tmp_path / name).write_text(text)
         r = CliRunner().invoke(main, ["verify", str(tmp_path / name)])
         assert r.exit_code == 2 and said in r.output and "<unicode string>" not in r.output, r.output
+
+
+def test_the_field_degree_is_a_limit_with_its_option():
+    """The degree limit of Q(e^(1/L)) was a constant (4000) no option raised, against the rule
+    that every limit names the option that raises it: a 20-fold discrete Laplace at eps 0.073
+    beside eps 1 (from dp_accounting's noise-calibration tests) needs degree 4020."""
+    from fractions import Fraction
+
+    from exactdp import limits
+    from exactdp.errors import FieldDegreeLimit, InexactValueError, LimitExceededError
+    from exactdp.numbers.qt import qt_exp
+
+    with pytest.raises(FieldDegreeLimit, match="--max-field-degree") as e:
+        qt_exp(1, Fraction(4001, 1000))
+    assert isinstance(e.value, LimitExceededError) and isinstance(e.value, InexactValueError)
+    with limits.using(limits.Limits(max_field_degree=5000)):
+        assert qt_exp(1, Fraction(4001, 1000)) is not None

@@ -50,7 +50,7 @@ from ..errors import ArgumentTypeError, InexactValueError, InvalidMechanismError
 from ..model.game import END, Chance, Mechanism
 from ..numbers import kinds as K
 from ..numbers import ladder
-from ..numbers.qt import MAX_DEGREE, qt_exp
+from ..numbers.qt import qt_exp
 from ..numbers.rational import Q, as_q, q_str, to_fraction
 from ..numbers.symbolic import is_symbolic, sym_size, sympy, to_sympy
 from ..numbers.types import FieldValue
@@ -229,14 +229,10 @@ def gaussian_weight(sigma2: Any, d: int) -> FieldValue:
     """e^{−d²/(2σ²)} as an element of ℚ(e^{1/L}), L = den(1/(2σ²)); refused beyond the field's
     degree limit (a located error names it)."""
     e = -Q(d * d) / (2 * as_q(sigma2))
-    m = abs(to_fraction(e).numerator)
-    if m > MAX_DEGREE:
-        L = gaussian_field(sigma2)
-        raise _problem(
-            f"discrete Gaussian: the weight e^(-{ladder.short(d)}^2/(2*sigma^2)) = t^-{ladder.short(m)} with t = e^(1/{L}) is beyond the "
-            f"field-degree limit {MAX_DEGREE}",
-            "use a narrower range (the bounds) or a sigma^2 whose 1/(2 sigma^2) has a smaller numerator",
-        )
+    m, L = abs(to_fraction(e).numerator), gaussian_field(sigma2)
+    limits.check_field_degree(
+        m, f"the discrete Gaussian's weight e^(-{ladder.short(d)}^2/(2*sigma^2)) = t^-{m}, t = e^(1/{L}),"
+    )
     return qt_exp(1, e)
 
 

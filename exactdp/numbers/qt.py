@@ -32,7 +32,6 @@ from math import gcd
 from typing import TYPE_CHECKING, Any
 
 from .. import limits as _limits
-from ..errors import InexactValueError
 from ..lazy import mpmath
 from .certified import ball_decimal, certified_sign
 from .element import Element
@@ -41,9 +40,7 @@ from .rational import Q, as_q, int_str, is_rational, q_bits, q_short, q_str, to_
 if TYPE_CHECKING:  # pragma: no cover
     from flint import fmpz_poly
 
-__all__ = ["QtElement", "qt_exp", "qt_t", "qt_sign", "field_value", "monomial", "check_power", "MAX_DEGREE"]
-
-MAX_DEGREE = 4000
+__all__ = ["QtElement", "qt_exp", "qt_t", "qt_sign", "field_value", "monomial", "check_power"]
 """Largest exponent of t kept symbolically; beyond it values are refused (or, in comparisons,
 decided by certified intervals instead)."""
 
@@ -176,11 +173,10 @@ class QtElement(Element):
         if isinstance(x, QtElement):
             m = L // x.L
             size = max(x.n.length(), x.d.length()) * m
-            if m > 1 and size > MAX_DEGREE:
-                raise InexactValueError(
-                    f"combining values of Q(exp(1/{q_short(x.L)})) in Q(exp(1/{q_short(L)})) needs polynomials of "
-                    f"degree {q_short(size)}, beyond the limit {MAX_DEGREE}; use decimal eps's with a smaller "
-                    "common denominator"
+            if m > 1:  # (decimal eps's with a smaller common denominator need lower degrees)
+                _limits.check_field_degree(
+                    size,
+                    f"a number of Q(exp(1/{q_short(x.L)})) written in Q(exp(1/{q_short(L)})), t = exp(1/{q_short(L)}),",
                 )
             return x.c, _lift(x.n, m), _lift(x.d, m)
         one = _poly([1])
@@ -403,10 +399,7 @@ def check_power(a: QtElement, k: int) -> None:
     """Refuse a^k before computing it when its degree or size would be too large: the degree
     multiplies by k, and so, about, does the size of the coefficients."""
     degree = max(a.n.degree(), a.d.degree())
-    if degree * k > MAX_DEGREE:
-        raise InexactValueError(
-            f"a power of degree {q_short(degree * k)} in t = exp(1/{a.L}) is beyond the field-degree limit {MAX_DEGREE}"
-        )
+    _limits.check_field_degree(degree * k, f"a power in Q(exp(1/{a.L})), t = exp(1/{a.L}),")
     _limits.check_bits(a.bits() * k, "a power in the field Q(e^(1/L))")
 
 
@@ -514,12 +507,7 @@ def qt_exp(r: Any, s: Any) -> Any:
     if fs == 0 or r == 0:
         return r
     L, m = fs.denominator, fs.numerator
-    if abs(m) > MAX_DEGREE:
-        raise InexactValueError(
-            f"exp({q_short(s)}) = t^{q_short(abs(m))} with t = exp(1/{q_short(L)}) is beyond the field-degree limit "
-            f"{MAX_DEGREE}; "
-            "write eps with fewer decimal digits (or as log(r))"
-        )
+    _limits.check_field_degree(abs(m), f"exp({q_short(s)}) = t^{q_short(abs(m))} with t = exp(1/{q_short(L)})")
     if m > 0:
         return QtElement(L, r, _poly([0] * m + [1]), _poly([1]))
     return QtElement(L, r, _poly([1]), _poly([0] * (-m) + [1]))
