@@ -62,6 +62,8 @@ claims:
   - not_dp: {eps: 0, delta: 1/4}
   - delta: {eps: log(2), equals: 1/4}
   - delta: {eps: log(2), equals: 1/3}
+  - delta: {eps: log(1/2), equals: 5/8}   # below eps = 0: 1/2 (3/4 - 1/8) + 1/2 (3/4 - 1/8), RR on both coins
+  - delta: {eps: log(1/2), equals: 1/2}
   - profile_le: {of: R, than: M}
   - profile_le: {of: K, than: R}
   - profile_eq: {of: R, as: M}

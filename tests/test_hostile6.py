@@ -266,3 +266,23 @@ def test_the_field_degree_is_a_limit_with_its_option():
     assert isinstance(e.value, LimitExceededError) and isinstance(e.value, InexactValueError)
     with limits.using(limits.Limits(max_field_degree=5000)):
         assert qt_exp(1, Fraction(4001, 1000)) is not None
+
+
+def test_delta_below_eps_zero_is_the_hockey_stick_divergence_there(tmp_path):
+    """dp_accounting's privacy-loss distribution tests ask the hockey-stick divergence at
+    e^eps < 1 (test_hockey_stick_basic); eps below 0 was refused.  For RR with e^eps = 3 (P =
+    (3/4, 1/4), P' = (1/4, 3/4)): delta(1/2) = (3/4 - 1/8) + (1/4 - 3/8)_+ = 5/8 and delta(1/3) =
+    (3/4 - 1/12) + 0 = 2/3; both engines agree, and the certificates are accepted."""
+    case = tmp_path / "n.yaml"
+    case.write_text(
+        "exactdp: 1\nname: n\nmechanisms:\n  R: {rr: {eps: log(3)}}\nclaims:\n"
+        "  - delta: {of: R, eps: log(1/3), equals: 2/3}\n  - delta: {of: R, eps: log(1/2), equals: 5/8}\n"
+        "  - delta: {of: R, eps: log(1/2), equals: 1/2}\n"
+    )
+    for engine in ("profile", "enumerator"):
+        r = CliRunner().invoke(main, ["verify", "--engine", engine, str(case)])
+        assert r.exit_code == 1 and "2 hold, 1 fail" in r.output, r.output
+    r = CliRunner().invoke(main, ["certify", str(case), "-o", str(tmp_path / "c"), "--check"])
+    assert "all 3 certificate(s) accepted" in r.output, r.output
+    r = CliRunner().invoke(main, ["delta", str(case), "--eps", "log(1/2)"])
+    assert r.exit_code == 0 and "= 5/8" in r.output, r.output

@@ -286,7 +286,7 @@ def witness(
     max_strategies: int | None = DEFAULT_MAX_STRATEGIES,
 ) -> Witness:
     """The best deterministic adversary at e^ε found by exhaustive search, re-checked."""
-    lam = lambda_of(eps_arg(eps, "witness"))
+    lam = lambda_of(eps_arg(eps, "witness", negative=True))  # (delta at e^eps < 1 too)
     best = None
     for choices, views in strategies(mech, max_strategies=max_strategies):
         for p in [pair] if pair is not None else _pairs(mech):

@@ -205,7 +205,7 @@ def witness(
     history the option whose continuation maximises the hockey-stick divergence at the rescaled
     :math:`\lambda`.
     """
-    lam = lambda_of(eps_arg(eps, "witness"))
+    lam = lambda_of(eps_arg(eps, "witness", negative=True))  # (delta at e^eps < 1 too)
     if is_inf(lam):
         raise ValueError("no witness exists at eps = inf")
     prof = prof or profile(mech)

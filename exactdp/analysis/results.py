@@ -41,15 +41,16 @@ DeltaValue: TypeAlias = Union[int, Fraction, "mpq", QtElement, "AffineInLambda"]
 :class:`AffineInLambda` for a decimal ε."""
 
 
-def eps_arg(eps: EpsLike | Infinity, call: str, *, check: bool = True) -> PrivLossValue:
+def eps_arg(eps: EpsLike | Infinity, call: str, *, check: bool = True, negative: bool = False) -> PrivLossValue:
     """ε as the analysis functions take it: an exact value, ``INF``, or text (``"log(3)"``).
 
-    ``check``: refuse what is not an ε ≥ 0 (the public functions); ``Profile`` methods only
-    read text and pass exact values through, as the engines use them."""
+    ``check``: refuse what is not an ε ≥ 0 (the public functions; any real ε with ``negative``,
+    where δ(e^ε) and its witness are asked for); ``Profile`` methods only read text and pass exact
+    values through, as the engines use them."""
     if is_inf(eps) or (isinstance(eps, str) and eps.strip() == "inf"):
         return INF
     if check or isinstance(eps, (str, float)):
-        return read_eps(eps, call=call)
+        return read_eps(eps, call=call, negative=negative)
     return eps
 
 

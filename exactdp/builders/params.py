@@ -103,9 +103,10 @@ def read_exact(value: Any, *, call: str, name: str, example: str) -> Any:
     return _exact(call, name, value, example)
 
 
-def read_eps(value: EpsLike, *, call: str, name: str = "eps", positive: bool = False) -> Eps:
+def read_eps(value: EpsLike, *, call: str, name: str = "eps", positive: bool = False, negative: bool = False) -> Eps:
     """ε from text (``"log(3)"``, ``"0.1"``) or an exact value, checked by
-    :func:`exactdp.numbers.kinds.eps`: a finite real ≥ 0 (> 0 if ``positive``).
+    :func:`exactdp.numbers.kinds.eps`: a finite real ≥ 0 (> 0 if ``positive``; any finite real
+    with ``negative``, where δ(e^ε) is asked for).
 
     Raises
     ------
@@ -114,7 +115,8 @@ def read_eps(value: EpsLike, *, call: str, name: str = "eps", positive: bool = F
     ValueError
         Unreadable text, or a number that is not such an ε (negative, ∞, ``exp(1)``).
     """
-    return _checked(K.eps, _exact(call, name, value, "log(3)"), what=f"{call}: {name}", positive=positive)
+    exact = _exact(call, name, value, "log(3)")
+    return _checked(K.eps, exact, what=f"{call}: {name}", positive=positive, negative=negative)
 
 
 def read_exp_eps(value: LambdaLike, *, call: str, name: str = "exp_eps", rational: bool = False) -> FieldValue:

@@ -13,7 +13,7 @@ from typing import Any
 import yaml
 
 from ..claims import Claim
-from ..errors import ArgumentTypeError, CaseError, CaseProblem, LimitExceededError
+from ..errors import ArgumentError, ArgumentTypeError, CaseError, CaseProblem, LimitExceededError
 from ..forms.fields import Declared, FieldProblem, Rational, arg
 from ..forms.registry import Obligation
 from ..limits import check_datasets
@@ -506,7 +506,7 @@ def parse_claim_text(case: Case, text: str, *, of: str, where: str = "--target")
 
 def evaluate_in_case(case: Case, text: str, what: str, *, kind: str) -> Any:
     """A number given on the command line, read with our grammar in the case's params and
-    symbols (``log(E)``); ``kind`` is ``eps`` (>= 0) or ``delta`` (in [0, 1]), checked by
+    symbols (``log(E)``); ``kind`` is ``eps`` (>= 0), ``any eps`` (also below 0) or ``delta`` (in [0, 1]), checked by
     :mod:`exactdp.numbers.kinds` like every other eps and delta."""
 
     def look(name: str) -> Any:
@@ -524,8 +524,8 @@ def evaluate_in_case(case: Case, text: str, what: str, *, kind: str) -> Any:
         v = sym_evaluate(ast, look) if symbolic else evaluate(ast, look)
         if symbolic:
             return v
-        return K.delta(v, what=what) if kind == "delta" else K.eps(v, what=what)
-    except ExprError as e:
-        raise CaseError(CaseProblem(f"{what} {text!r}: {e.message}", hint=e.hint)) from None
+        return K.delta(v, what=what) if kind == "delta" else K.eps(v, what=what, negative=kind == "any eps")
+    except ExprError as e:  # (an option's value, not a place in the case file)
+        raise ArgumentError(f"{what} {text!r}: {e.message}" + (f" ({e.hint})" if e.hint else "")) from None
     except K.QuantityError as e:
-        raise CaseError(CaseProblem(e.message, hint=e.hint)) from None
+        raise ArgumentError(e.message + (f" ({e.hint})" if e.hint else "")) from None

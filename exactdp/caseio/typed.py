@@ -181,7 +181,12 @@ class TypedReader:
 
 @_reads(F.Eps)
 def _eps(tr: TypedReader, k: F.Eps, node: yaml.Node, path: str) -> Any:
-    return tr.number(node, path, "eps", lambda v: K.eps(v, allow_inf=k.allow_inf, symbols=tr.symbols(k.symbolic)))
+    return tr.number(
+        node,
+        path,
+        "eps",
+        lambda v: K.eps(v, allow_inf=k.allow_inf, negative=k.negative, symbols=tr.symbols(k.symbolic)),
+    )
 
 
 @_reads(F.Order)

@@ -792,7 +792,7 @@ def dp(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     """(eps, delta)-DP is delta_M(e^eps) <= delta (Def. 1.7); for e^q outside the field, at the
     proof's ``bracket`` b: delta_M is nonincreasing, so b <= e^q with delta_M(b) <= delta proves it
     and b >= e^q with delta_M(b) > delta refutes it.  A delta claim compares delta_M(e^eps)."""
-    game, lam = game_of(games, claim.get("of")), param(claim, "exp_eps", kind="lam" if kind == "delta" else "exp")
+    game, lam = game_of(games, claim.get("of")), param(claim, "exp_eps", kind="ratio" if kind == "delta" else "exp")
     delta = param(claim, "equals") if kind == "delta" else param(claim, "delta", kind="prob")
     if lam == INF:
         raise Malformed("claim.exp_eps: must be finite")

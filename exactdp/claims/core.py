@@ -162,9 +162,10 @@ class PremiseClaim(DPClaim):
 @claim("delta")
 @dataclass(frozen=True, kw_only=True)
 class DeltaClaim(Claim):
-    """The largest hockey-stick divergence at e^eps, over adversaries and adjacent pairs, equals the given delta."""
+    """The largest hockey-stick divergence at e^eps, over adversaries and adjacent pairs, equals the given delta
+    (for any real eps: the divergence is defined for e^eps < 1 too, where privacy-loss accountants ask it)."""
 
-    eps: Any = arg(Eps(symbolic=True), doc="e.g. eps: log(3)")
+    eps: Any = arg(Eps(symbolic=True, negative=True), doc="e.g. eps: log(3), or log(9/10) below 0")
     equals: Any = arg(Delta(field=True, logs=True, symbolic=True), doc="the exact delta")
     shows = Shows("delta_at_eps", "delta_M(e^eps)")
 

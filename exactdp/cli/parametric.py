@@ -19,14 +19,16 @@ __all__ = ["delta", "calibrate"]
 
 
 @command()
-@click.option("--eps", "eps_text", required=True, help="eps, e.g. log(3), 0.1, or log(E) with a symbol E.")
+@click.option(
+    "--eps", "eps_text", required=True, help="eps, e.g. log(3), 0.1, log(1/2) (below 0), or log(E) with a symbol E."
+)
 @query_options(latex=True)
 def delta(eps_text, q: Query):
     """delta_M(e^eps): the largest hockey-stick divergence at e^eps over adjacent pairs and
     adaptive adversaries (Vadhan-Wang Def. 1.7), exactly; piecewise in the symbols for a
     mechanism with symbols.  -q prints the value only."""
     with q.loaded() as (case, name, mech, prog):
-        eps = evaluate_in_case(case, eps_text, "--eps", kind="eps")
+        eps = evaluate_in_case(case, eps_text, "--eps", kind="any eps")
         q.latex_if(query.answers_piecewise(case.symbols, mech, eps))
         answer = query.delta(mech, case.symbols, eps, q.opts.make_engine(prog.callback))
     click.echo(delta_text(name, eps_text, answer, q.fmt, q.opts.engine, quiet=q.quiet))

@@ -79,15 +79,19 @@ class Kind:
 
 @dataclass(frozen=True)
 class Eps(Kind):
-    """ε ≥ 0 (``log(3)``, ``0.1``, ``1/10``); ``symbolic``: may use declared symbols."""
+    """ε ≥ 0 (``log(3)``, ``0.1``, ``1/10``); ``symbolic``: may use declared symbols; ``negative``:
+    any real ε without symbols (``log(1/2)``, ``-0.1``), where δ(e^ε) is asked for."""
 
     symbolic: bool = False
     allow_inf: bool = False
+    negative: bool = False
 
     def schema(self) -> dict:
         return NUMBER
 
     def text(self) -> str:
+        if self.negative:
+            return "eps, e.g. log(3), 0.1, or below 0 such as log(1/2) or -0.1 (without symbols)"
         return "eps >= 0, e.g. log(3) or 0.1" + (", or inf" if self.allow_inf else "")
 
 

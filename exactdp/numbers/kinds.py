@@ -275,11 +275,19 @@ def count(v: Any, *, what: str, lo: int = 0, hi: int | None = None) -> int:
 
 
 def eps(
-    v: Any, *, what: str = "eps", allow_inf: bool = False, positive: bool = False, symbols: SymbolTable | None = None
+    v: Any,
+    *,
+    what: str = "eps",
+    allow_inf: bool = False,
+    positive: bool = False,
+    negative: bool = False,
+    symbols: SymbolTable | None = None,
 ) -> Any:
-    """ε ≥ 0 (ε > 0 if ``positive``): a rational (``1/10``), ``log(r)`` with r ≥ 1, a sum of
-    both, or — only where ``allow_inf`` — ``inf``; with ``symbols``, also an expression such as
-    ``log(E)``, whose e^ε ≥ 1 (or ε ≥ 0) is proved from the declared bounds."""
+    """ε ≥ 0 (ε > 0 if ``positive``; with ``negative`` any real ε, such as ``log(1/2)`` or ``-0.1``,
+    where δ(e^ε) is asked for: the hockey-stick divergence is defined for every e^ε > 0): a rational
+    (``1/10``), ``log(r)``, a sum of both, or — only where ``allow_inf`` — ``inf``; with ``symbols``,
+    also an expression such as ``log(E)``, whose e^ε ≥ 1 (or ε ≥ 0) is proved from the declared
+    bounds."""
     d = _domain(v, what)
     if d is SYM:
         mixed = _mixed_log(v, symbols)
@@ -301,7 +309,7 @@ def eps(
         if d is LL:
             hint = f"e^eps = exp({_text(v)}) is irrational here; write eps as log(r) with a rational r, or a decimal"
         raise QuantityError(f"{what} must be a real number such as log(3) or 1/10, found {_text(v)}", hint)
-    v = _nonnegative(v, what, positive)
+    v = v if negative else _nonnegative(v, what, positive)
     return as_q(v) if d is QQ else v
 
 
