@@ -286,3 +286,12 @@ def test_delta_below_eps_zero_is_the_hockey_stick_divergence_there(tmp_path):
     assert "all 3 certificate(s) accepted" in r.output, r.output
     r = CliRunner().invoke(main, ["delta", str(case), "--eps", "log(1/2)"])
     assert r.exit_code == 0 and "= 5/8" in r.output, r.output
+
+
+def test_e_is_written_exp_1_never_as_the_usual_symbol_name():
+    """rho: (exp(1) - 1)/(exp(1) + 1) was echoed "(-1 + E)/(1 + E)-zCDP": E is the name case
+    files give their symbol (e^eps), so the claim read as one about a symbol."""
+    from exactdp.numbers.symbolic import expr_str, sympy
+
+    assert expr_str((sympy.E - 1) / (sympy.E + 1)) == "(-1 + exp(1))/(1 + exp(1))"
+    assert expr_str(sympy.Symbol("E") + 1) == "E + 1"

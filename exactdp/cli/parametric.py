@@ -19,9 +19,7 @@ __all__ = ["delta", "calibrate"]
 
 
 @command()
-@click.option(
-    "--eps", "eps_text", required=True, help="eps, e.g. log(3), 0.1, log(1/2) (below 0), or log(E) with a symbol E."
-)
+@click.option("--eps", "eps_text", required=True, help="eps, e.g. log(3), 0.1, log(1/2) or log(E), E a symbol.")
 @query_options(latex=True)
 def delta(eps_text, q: Query):
     """delta_M(e^eps): the largest hockey-stick divergence at e^eps over adjacent pairs and

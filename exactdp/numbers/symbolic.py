@@ -308,16 +308,26 @@ def _size_of(x: sympy.Expr, kids: list) -> tuple[int, int]:
     return (1 if x.free_symbols else 0), sum(b for _, b in kids)
 
 
+def _sstr(e: sympy.Expr) -> str:
+    """SymPy's text of ``e``, with e written exp(1): SymPy writes it E, which reads as the symbol
+    E that case files usually declare (e^eps)."""
+    class _Printer(sympy.printing.str.StrPrinter):  # (SymPy loads with the first symbolic value)
+        def _print_Exp1(self, expr: Any) -> str:
+            return "exp(1)"
+
+    return _Printer().doprint(e)
+
+
 def expr_str(e: sympy.Expr) -> str:
     """Readable text of a rational function: factored, ``^`` for powers, no floats."""
     e = sympy.factor(sympy.cancel(e)) if e.free_symbols else exact_constant(e)
     try:
-        return sympy.sstr(e).replace("**", "^")
+        return _sstr(e).replace("**", "^")
     except ValueError:  # an integer beyond Python's 4300-digit limit for str(): shown cut
         old = sys.get_int_max_str_digits()
         sys.set_int_max_str_digits(0)
         try:
-            text = sympy.sstr(e).replace("**", "^")
+            text = _sstr(e).replace("**", "^")
         finally:
             sys.set_int_max_str_digits(old)
         return re.sub(r"\d{41,}", lambda m: f"{m.group(0)[:20]}…{m.group(0)[-10:]} ({len(m.group(0))} digits)", text)
