@@ -295,3 +295,19 @@ def test_e_is_written_exp_1_never_as_the_usual_symbol_name():
 
     assert expr_str((sympy.E - 1) / (sympy.E + 1)) == "(-1 + exp(1))/(1 + exp(1))"
     assert expr_str(sympy.Symbol("E") + 1) == "E + 1"
+
+
+def test_a_renyi_value_over_a_decimal_eps_is_written_as_exactdp_prints_it(tmp_path):
+    """D_2 of RR_1 is log((e^2 + e^-1)/(1 + e)) (autodp's RDP_pureDP at eps = 1), which exactdp
+    prints; a renyi claim refused that value although privloss claims accept such logarithms.  By
+    hand, S_2 = p^2/p' + p'^2/p with p = e/(1 + e), p' = 1/(1 + e): (e^3 + 1)/(e (1 + e))."""
+    case = tmp_path / "r.yaml"
+    case.write_text(
+        "exactdp: 1\nname: r\nmechanisms:\n  R: {rr: {eps: 1}}\nclaims:\n"
+        "  - renyi: {of: R, alpha: 2, equals: log((exp(2) + exp(-1))/(1 + exp(1)))}\n"
+        "  - renyi: {of: R, alpha: 3, equals: log((exp(3) + exp(-2))/(1 + exp(1)))/2}\n"
+        "  - renyi: {of: R, alpha: 2, exceeds: log((exp(2) + exp(-1))/(1 + exp(1))) - 1/1000}\n"
+        "  - renyi: {of: R, alpha: 2, equals: log(exp(3) + 1) - 1 - log(1 + exp(1)) + 1/1000}\n"
+    )
+    r = CliRunner().invoke(main, ["verify", str(case)])
+    assert r.exit_code == 1 and "3 hold, 1 fail" in r.output, r.output

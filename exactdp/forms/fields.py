@@ -116,8 +116,9 @@ class Order(Kind):
 
 @dataclass(frozen=True)
 class Divergence(Kind):
-    """A claimed divergence: an exact real such as log(7/3) or log(61/9)/2, or inf;
-    ``symbolic``: may use declared symbols (``log(E^2 + 1) - log(E + 1)``)."""
+    """A claimed divergence: an exact real such as log(7/3), log(61/9)/2 or, over a decimal eps,
+    log((exp(2) + exp(-1))/(1 + exp(1))), or inf; ``symbolic``: may use declared symbols
+    (``log(E^2 + 1) - log(E + 1)``)."""
 
     symbolic: bool = False
 
@@ -125,7 +126,7 @@ class Divergence(Kind):
         return NUMBER
 
     def text(self) -> str:
-        return "log(r)/k, a rational, or inf"
+        return "log(r)/k (r rational, or in exp(1/L) such as exp(1) + 1), a rational, or inf"
 
 
 @dataclass(frozen=True)

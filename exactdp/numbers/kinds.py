@@ -392,9 +392,9 @@ def divergence(v: Any, *, what: str = "a Renyi divergence", symbols: SymbolTable
     if is_sym(v) and symbols is not None:
         return _symbolic_log(v, what, symbols)
     d = _domain(v, what)
-    if d not in (QQ, LL, OO):
+    if d not in (QQ, LL, LQT, LS, OO):  # (LQT, LS: logs of numbers of Q(e^(1/L)), as a decimal eps gives)
         raise QuantityError(
-            f"{what} is written like log(7/3), log(61/9)/2 or inf, found {_text(v)}",
+            f"{what} is written like log(7/3), log(61/9)/2, log(exp(1) + 1) or inf, found {_text(v)}",
             "D_alpha = log(sum)/(alpha - 1); write the sum's log divided by alpha - 1",
         )
     return as_q(v) if d is QQ else v
