@@ -111,7 +111,7 @@ def test_labels_reaching_latex_are_escaped(tmp_path: Path):
     )
     out = tmp_path / "certs"
     run("certify", str(case), "-o", str(out), "--format", "latex")
-    tex = (out / "esc" / "3-not_dp.tex").read_text()
+    tex = (out / "esc" / "3-not_dp.tex").read_text().replace("\\allowbreak{}", "")  # (where long labels may break)
     from exactdp.report.escape import latex
 
     # labels go through the one LaTeX escaping function (no raw &, _, %, $ reach the document)

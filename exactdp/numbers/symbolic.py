@@ -311,6 +311,7 @@ def _size_of(x: sympy.Expr, kids: list) -> tuple[int, int]:
 def _sstr(e: sympy.Expr) -> str:
     """SymPy's text of ``e``, with e written exp(1): SymPy writes it E, which reads as the symbol
     E that case files usually declare (e^eps)."""
+
     class _Printer(sympy.printing.str.StrPrinter):  # (SymPy loads with the first symbolic value)
         def _print_Exp1(self, expr: Any) -> str:
             return "exp(1)"

@@ -122,7 +122,7 @@ def _views_table(name: str, game: dict) -> list[str]:
     rows, lines = [], []
     for hist, p, pp in views:
         cells = [r" $\cdot$ ".join(_slash(f) for f in prod.split(" ")) for prod in (p, pp)]
-        view = format_history(hist)  # (the text report's notation: q→a, then the next round)
+        view = format_history(tuple(hist))  # (the text report's notation: q→a, then the next round)
         rows.append(f"{_tt(view)} & {cells[0]} & {cells[1]} \\\\")
         # (about 4 short factors, or 22 characters of a history, fit on a line of a column)
         lines.append(max(1, -(-len(view) // 22), *(-(-len(prod.split(" ")) // 4) for prod in (p, pp))))
