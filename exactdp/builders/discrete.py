@@ -46,7 +46,7 @@ from fractions import Fraction
 from typing import Any
 
 from .. import limits
-from ..errors import ArgumentTypeError, InexactValueError, InvalidMechanismError, LimitExceededError
+from ..errors import ArgumentTypeError, FieldDegreeLimit, InexactValueError, InvalidMechanismError, LimitExceededError
 from ..model.game import END, Chance, Mechanism
 from ..numbers import kinds as K
 from ..numbers import ladder
@@ -230,9 +230,13 @@ def gaussian_weight(sigma2: Any, d: int) -> FieldValue:
     degree limit (a located error names it)."""
     e = -Q(d * d) / (2 * as_q(sigma2))
     m, L = abs(to_fraction(e).numerator), gaussian_field(sigma2)
-    limits.check_field_degree(
-        m, f"the discrete Gaussian's weight e^(-{ladder.short(d)}^2/(2*sigma^2)) = t^-{m}, t = e^(1/{L}),"
-    )
+    try:
+        what = f"the discrete Gaussian's weight e^(-{ladder.short(d)}^2/(2*sigma^2)) = t^-{ladder.short(m)}"
+        limits.check_field_degree(m, what + f" with t = e^(1/{ladder.short(L)})")
+    except FieldDegreeLimit as err:  # (a located error, with what to change in the case)
+        raise _problem(
+            str(err), "use a narrower range (the bounds) or a sigma^2 whose 1/(2 sigma^2) has a smaller numerator"
+        ) from None
     return qt_exp(1, e)
 
 

@@ -144,6 +144,9 @@ def _bound(target: Any) -> Any:
         return "inf"
     ll = as_log_linear(target)
     if ll is None:
-        raise NoCertificate(f"the value {target} is not a rational plus rational multiples of logarithms")
+        raise NoCertificate(
+            f"the value {target} is the logarithm of a number of Q(e^(1/L)): the checker compares divergences with "
+            "a rational plus rational multiples of logarithms of rationals"
+        )
     terms: list = [[Q(b), Q(c)] for b, c in ll.terms]
     return terms + ([["e", Q(ll.s)]] if ll.s != 0 else [])
