@@ -135,13 +135,13 @@ class CertificateWriter:
         if key in self.stems:
             return self.stems[key]
         p = Path(case.file)
-        taken = {d.name for d in self.stems.values()}
+        taken = {d.name.casefold() for d in self.stems.values()}  # (A/ and a/ are one folder on macOS)
         point = case.name[case.name.index("[") :] if case.name.endswith("]") and "[" in case.name else ""
         d = self.outdir / safe_name(p.stem + point)
-        if d.name in taken:
+        if d.name.casefold() in taken:
             d = self.outdir / safe_name(f"{p.parent.name}-{p.stem}{point}")
         n = 2
-        while d.name in taken:  # (still taken: p/x.yaml, p-x.yaml and q/p/x.yaml) a counter
+        while d.name.casefold() in taken:  # (still taken: p/x.yaml, p-x.yaml and q/p/x.yaml) a counter
             d, n = self.outdir / safe_name(f"{p.parent.name}-{p.stem}-{n}{point}"), n + 1
         if d.is_symlink():  # certificates go into plain folders of OUTPUT, never through a link
             raise ExactDPError(

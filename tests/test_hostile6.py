@@ -311,3 +311,21 @@ def test_a_renyi_value_over_a_decimal_eps_is_written_as_exactdp_prints_it(tmp_pa
     )
     r = CliRunner().invoke(main, ["verify", str(case)])
     assert r.exit_code == 1 and "3 hold, 1 fail" in r.output, r.output
+
+
+def test_names_that_differ_only_by_case_stay_apart_where_file_names_ignore_case(tmp_path):
+    """A.yaml and a.yaml got the folders A/ and a/ (certify) and the pages A.html and a.html, one
+    and the same file on macOS or Windows: the later replaced the earlier there."""
+    body = "exactdp: 1\nname: {}\nmechanisms:\n  M: {{rr: {{eps: log(3)}}}}\nclaims:\n  - dp: {{eps: log(3)}}\n"
+    (tmp_path / "c").mkdir()
+    for n in ("A", "a"):
+        (tmp_path / "c" / f"{n}.yaml").write_text(body.format(n.lower() + ("1" if n == "A" else "2")))
+    r = CliRunner().invoke(main, ["certify", str(tmp_path / "c"), "-o", str(tmp_path / "out")])
+    assert r.exit_code == 0, r.output
+    folders = sorted(p.name.casefold() for p in (tmp_path / "out").iterdir() if p.is_dir())
+    assert len(folders) == 2 and len(set(folders)) == 2, folders
+    from exactdp.report.html import page_name
+
+    used: set[str] = set()
+    names = [page_name(f, used) for f in ("A.yaml", "a.yaml", "INDEX.yaml")]
+    assert len({n.casefold() for n in names}) == 3 and "index.html" not in {n.casefold() for n in names}, names

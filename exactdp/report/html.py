@@ -63,14 +63,15 @@ _MARK = {HOLDS: "✓", FAILS: "✗", UNSUPPORTED: "?", UNDECIDED: "!"}
 
 
 def page_name(file: str, used: set[str]) -> str:
-    """A file name for a case page: the case path with unsafe characters replaced, unique."""
+    """A file name for a case page: the case path with unsafe characters replaced, unique also
+    where file names ignore case (``used`` holds the names taken, case-folded)."""
     stem = re.sub(r"[^A-Za-z0-9._-]+", "_", file.replace("\\", "/").strip("/").replace("/", "__"))
     stem = re.sub(r"\.ya?ml$", "", stem) or "case"
     stem = short_name(stem)
     name, k = f"{stem}.html", 2
-    while name in used or name == "index.html":
+    while name.casefold() in used or name.casefold() == "index.html":  # (INDEX.html is index.html on macOS)
         name, k = f"{stem}-{k}.html", k + 1
-    used.add(name)
+    used.add(name.casefold())
     return name
 
 
