@@ -274,6 +274,12 @@ def count(v: Any, *, what: str, lo: int = 0, hi: int | None = None) -> int:
     return int(as_q(v))
 
 
+_INF_HINT = (
+    "inf is only allowed as a claimed privacy loss; a mechanism with eps = inf adds no noise: write it "
+    "with respond: and probabilities 1 and 0"
+)
+
+
 def eps(
     v: Any,
     *,
@@ -301,7 +307,7 @@ def eps(
     if d is OO:
         if allow_inf:
             return v
-        raise QuantityError(f"{what} = inf is not allowed here", "inf is only allowed as a claimed privacy loss")
+        raise QuantityError(f"{what} = inf is not allowed here", _INF_HINT)
     if d is LL and isinstance(v, LogLinear) and allow_inf:  # a claimed loss such as log(61/9)/2: compared exactly
         return _nonnegative(v, what, positive)
     if not (d in (QQ, LQT) or (d is LL and not isinstance(v, LogLinear))):  # s + log(r): e^eps is exact
