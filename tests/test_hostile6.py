@@ -5,7 +5,6 @@ that does not open, named the wrong mechanism, or stopped a command with a trace
 from __future__ import annotations
 
 import os
-import subprocess
 import unicodedata
 import xml.dom.minidom
 
@@ -131,17 +130,11 @@ def test_a_noncharacter_in_a_label_leaves_the_svg_valid_xml(tmp_path):
 def test_every_latin_letter_of_a_label_compiles_with_the_documented_preamble(tmp_path):
     """Þ, ð, Ę, Ħ, ſ, ... stopped pdflatex under the default font encoding (OT1) that the
     documented preamble keeps; each is written [U+00DE] now, the others typeset as letters."""
+    from .test_latex import _compile
+
     letters = "".join(chr(n) for n in range(0xC0, 0x180))
     doc = "\\documentclass{article}\\usepackage{amsmath,booktabs,longtable}\\begin{document}"
-    (tmp_path / "t.tex").write_text(doc + latex(letters) + "\\end{document}\n", encoding="utf-8")
-    p = subprocess.run(
-        ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "t.tex"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert p.returncode == 0, p.stdout[-2000:]
+    _compile(doc + latex(letters) + "\\end{document}\n", tmp_path)
     assert "[U+00DE]" in latex("Þ") and latex("ä") == "ä"
 
 
