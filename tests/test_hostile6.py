@@ -322,3 +322,25 @@ def test_names_that_differ_only_by_case_stay_apart_where_file_names_ignore_case(
     used: set[str] = set()
     names = [page_name(f, used) for f in ("A.yaml", "a.yaml", "INDEX.yaml")]
     assert len({n.casefold() for n in names}) == 3 and "index.html" not in {n.casefold() for n in names}, names
+
+
+def test_a_conversion_at_a_delta_of_e_to_a_power(tmp_path):
+    """Tumult Core's TestRhoZCDPToApproxDP states conversions at delta = e^-1, e^-4, ...: a
+    conversion's delta was refused unless rational.  RR with e^eps = 3 at delta = e^-1: delta(l) =
+    (3 - l)/4 gives PrivLoss = log(3 - 4/e); renyi-to-dp adds log(e)/(2 - 1) = 1 to D_2 = log(7/3);
+    zcdp-to-dp at rho = 1 gives 1 + 2 sqrt(1) = 3.  No certificate: the checker's conversion bounds
+    take logarithms of rationals (listed with that reason)."""
+    case = tmp_path / "c.yaml"
+    case.write_text(
+        "exactdp: 1\nname: c\nmechanisms:\n  R: {rr: {eps: log(3)}}\nclaims:\n"
+        "  - conversion: {of: R, theorem: renyi-to-dp, alpha: 2, delta: exp(-1)}\n"
+        "  - conversion: {of: R, theorem: zcdp-to-dp, rho: 1, delta: exp(-1)}\n"
+    )
+    r = CliRunner().invoke(main, ["verify", "-v", str(case)])
+    assert r.exit_code == 0 and "-1 + log(3*exp(1) - 4)" in r.output and "1 + log(7/3)" in r.output, r.output
+    r = CliRunner().invoke(main, ["certify", str(case), "-o", str(tmp_path / "out"), "--check"])
+    assert r.exit_code == 0 and "lies in Q(e^(1/L))" in r.output, r.output
+    r = CliRunner().invoke(
+        main, ["convert", str(case), "--of", "R", "--theorem", "zcdp-to-dp", "--rho", "1", "--delta", "exp(-1)"]
+    )
+    assert r.exit_code == 0 and "holds" in r.output, r.output

@@ -23,7 +23,7 @@ from ..analysis.renyi_real import is_whole, rational_probabilities
 from ..numbers import ladder
 from ..numbers.ladder import is_inf
 from ..numbers.loglinear import as_log_linear
-from ..numbers.rational import Q
+from ..numbers.rational import Q, is_rational
 from .base import NoCertificate, Source, textify
 from .build import _body, _game, _num
 from .game import check_point_states
@@ -69,6 +69,11 @@ def conversion_certificate(src: Source, of: Any, theorem: str, alpha: Any, delta
     g, prof = _game(src, of)
     if not rational_probabilities(src.mech(of)):
         raise NoCertificate(_FIELD_REASON)
+    if not is_rational(delta):
+        raise NoCertificate(
+            f"delta = {ladder.text(delta)} lies in Q(e^(1/L)): the checker evaluates a conversion's bound with logarithms "
+            "of rationals"
+        )
     check_point_states(g)
     claim = {"kind": "conversion", "of": g.name, "theorem": theorem, "alpha": str(alpha), "delta": _num(delta)}
     lam = prof.least_lambda(delta)

@@ -230,15 +230,17 @@ class ConversionClaim(Claim):
     """A conversion theorem to (eps, delta)-DP is valid for M: renyi-to-dp (Mironov 2017, Prop. 3) and renyi-to-dp-cks (Canonne-Kamath-Steinke 2020, Prop. 12) from M's own D_alpha; zcdp-to-dp (Bun-Steinke 2016, Prop. 1.3) from a rho for which M is proved rho-zCDP. The exact PrivLoss(M, delta) is shown beside the bound."""
 
     theorem: str = arg(Choice(CONVERSIONS, "theorem"), doc="renyi-to-dp, renyi-to-dp-cks or zcdp-to-dp")
-    delta: Any = arg(Delta(), doc="the delta of the (eps, delta)-DP statement, 0 < delta < 1")
+    delta: Any = arg(
+        Delta(field=True), doc="the delta of the (eps, delta)-DP statement, 0 < delta < 1, e.g. 1e-5 or exp(-1)"
+    )
     alpha: Any = arg(Order(fractional=True), default=None, doc="the Renyi order (renyi-to-dp, renyi-to-dp-cks)")
     rho: Any = arg(Rational("rho", positive=True), default=None, doc="the zCDP parameter (zcdp-to-dp)")
     shows = Shows("privloss", "PrivLoss(M, delta), the exact least eps, beside the bound", also=("bound", "renyi"))
 
     def validate(self) -> None:
         super().validate()
-        if not 0 < self.delta < 1:
-            raise FieldProblem("delta", f"a conversion needs 0 < delta < 1, found {q_str(self.delta)}")
+        if not (ladder.sign(self.delta) > 0 and ladder.cmp(self.delta, 1) < 0):
+            raise FieldProblem("delta", f"a conversion needs 0 < delta < 1, found {ladder.text(self.delta)}")
         renyi = self.theorem != "zcdp-to-dp"
         if renyi and (self.alpha is None or self.rho is not None):
             raise FieldProblem((), f"theorem {self.theorem} takes `alpha:` (and no `rho:`)", "for example alpha: 2")
@@ -249,10 +251,11 @@ class ConversionClaim(Claim):
 
     def statement(self) -> str:
         what = f"alpha {ladder.short(self.alpha)}" if self.alpha is not None else f"rho {_dec(self.rho)}"
-        return f"{self.of} within {self.theorem} ({what}) at delta {_dec(self.delta)}"
+        d = _dec(self.delta) if is_rational(self.delta) else ladder.text(self.delta)
+        return f"{self.of} within {self.theorem} ({what}) at delta {d}"
 
     def params(self) -> dict[str, str]:
-        out = {"theorem": self.theorem, "delta": q_str(self.delta)}
+        out = {"theorem": self.theorem, "delta": ladder.text(self.delta)}
         if self.alpha is not None:
             out["alpha"] = str(self.alpha)
         if self.rho is not None:

@@ -24,7 +24,6 @@ from ..execution import Runner, jobs_from_env, parse_jobs
 from ..limits import DEFAULT as DEFAULT_LIMITS
 from ..limits import READING, Limits, Reading, Workers, flags, parse_seconds, parse_size, using
 from ..numbers import kinds as quantity
-from ..numbers.expr import ExprError, eval_text
 from ..report import Marks
 from ..report.escape import text
 from ..report.terminal import EngineProgress
@@ -69,17 +68,11 @@ OPTION: dict[str, Callable[[Callable], Callable]] = {
 
 
 def parse_number(text: str, what: str, *, kind: str) -> Any:
-    """An exact eps (``kind="eps"``), delta or positive rational (``kind="positive"``) from the
-    command line, checked by :mod:`exactdp.numbers.kinds` like every number in a case file."""
+    """An option's number (:func:`exactdp.numbers.kinds.option_value`), or a usage error."""
     try:
-        v = eval_text(text)
-        if kind == "positive":
-            return quantity.rational(v, what=what, positive=True)
-        return quantity.delta(v, what=what) if kind == "delta" else quantity.eps(v, what=what)
-    except ExprError as e:
-        raise click.BadParameter(f"{what} {text!r}: {e.message}") from None
+        return quantity.option_value(text, what, kind)
     except quantity.QuantityError as e:
-        raise click.BadParameter(e.message + (f" ({e.hint})" if e.hint else "")) from None
+        raise click.BadParameter(e.text()) from None
 
 
 class _Parsed(click.ParamType):

@@ -101,7 +101,7 @@ def tradeoff(show_tests, q: Query):
 def convert(which, delta_text, alpha_text, rho_text, q: Query):
     """A conversion theorem to (eps, delta)-DP (Renyi DP: Mironov 2017, Canonne-Kamath-Steinke
     2020; zCDP: Bun-Steinke 2016) evaluated for M, beside M's exact PrivLoss(M, delta)."""
-    delta = parse_number(delta_text, "--delta", kind="delta")
+    delta = parse_number(delta_text, "--delta", kind="field delta")
     alpha = _alphas(alpha_text, 1)[0] if alpha_text is not None else None
     rho = parse_number(rho_text, "--rho", kind="positive") if rho_text is not None else None
     try:

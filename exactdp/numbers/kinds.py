@@ -23,6 +23,7 @@ from typing import Any
 from ..errors import ExactDPError, InexactValueError
 from . import ladder
 from .element import UnregisteredKindError
+from .expr import ExprError, eval_text
 from .ladder import EXP, LL, LQT, LS, OO, QQ, QT, SYM
 from .loglinear import LogLinear
 from .rational import as_q, to_fraction
@@ -476,3 +477,17 @@ def exp_eps_value(v: Any, *, what: str = "e^eps", rational_only: bool = False) -
     if ladder.cmp(v, 1) < 0:
         raise QuantityError(f"{what} must be at least 1 (eps >= 0), found {_text(v)}")
     return as_q(v) if d is QQ else v
+
+
+def option_value(text: str, what: str, kind: str) -> Any:
+    """A number given to a command-line option ``what``, read by exactdp's grammar and checked
+    like the same number in a case file: ``kind`` is ``eps`` (>= 0), ``delta`` (in [0, 1]),
+    ``field delta`` (also in ℚ(e^{1/L}), such as a conversion's e^-1) or ``positive`` (a rational
+    > 0).  A :class:`QuantityError` says what is wrong."""
+    try:
+        v = eval_text(text)
+    except ExprError as e:
+        raise QuantityError(f"{what} {text!r}: {e.message}", e.hint) from None
+    if kind == "positive":
+        return rational(v, what=what, positive=True)
+    return delta(v, what=what, field=kind == "field delta") if "delta" in kind else eps(v, what=what)

@@ -124,29 +124,35 @@ def slides_theorem_2(comps: Sequence[Component], delta_slack: Any) -> IntervalBo
 # --- conversions ---------------------------------------------------------------------------------
 
 
+def _log_inverse(delta: Any) -> Any:
+    """log(1/δ) exactly: δ rational, or a number of ℚ(e^{1/L}) such as e^-1 (as Tumult writes δ)."""
+    return ladder.log(ladder.div(Q(1), delta))
+
+
 def renyi_to_dp(divergence: Any, alpha: Any, delta: Any) -> Any:
     """ε = D + log(1/δ)/(α − 1) (Mironov 2017, Prop. 3): exact for an exact D and a whole α."""
     a = as_q(alpha)
-    return ladder.add(divergence, ladder.mul(Q(1) / (a - 1), ladder.log(1 / as_q(delta))))
+    return ladder.add(divergence, ladder.mul(Q(1) / (a - 1), _log_inverse(delta)))
 
 
 def renyi_to_dp_cks(divergence: Any, alpha: Any, delta: Any) -> Any:
     """ε = D + (log(1/δ) + (α − 1) log(1 − 1/α) − log α)/(α − 1) (Canonne–Kamath–Steinke 2020,
     Prop. 12), exact for an exact D and a whole α."""
     a = as_q(alpha)
-    inner = ladder.add(ladder.log(1 / as_q(delta)), ladder.mul(a - 1, ladder.log(1 - 1 / a)))
+    inner = ladder.add(_log_inverse(delta), ladder.mul(a - 1, ladder.log(1 - 1 / a)))
     inner = ladder.sub(inner, ladder.log(a))
     return ladder.add(divergence, ladder.mul(Q(1) / (a - 1), inner))
 
 
 def zcdp_to_dp(rho: Any, delta: Any) -> IntervalBound:
-    """ε = ρ + 2 sqrt(ρ log(1/δ)) (Bun–Steinke 2016, Prop. 1.3), a certified interval."""
-    r, d = as_q(rho), as_q(delta)
-    if not 0 < d < 1:
+    """ε = ρ + 2 sqrt(ρ log(1/δ)) (Bun–Steinke 2016, Prop. 1.3), a certified interval (δ rational,
+    or a number of ℚ(e^{1/L}) such as e^-1)."""
+    r, d = as_q(rho), ladder.as_field(delta)
+    if not (ladder.sign(d) > 0 and ladder.cmp(d, 1) < 0):
         raise ExactDPError("zcdp-to-dp needs 0 < delta < 1")
 
     def terms(prec: int) -> list:
-        return _with_prec(prec, lambda: [_iv_q(r) + 2 * mpmath.iv.sqrt(_iv_q(r) * mpmath.iv.log(1 / _iv_q(d)))])
+        return _with_prec(prec, lambda: [_iv_q(r) + 2 * mpmath.iv.sqrt(_iv_q(r) * mpmath.iv.log(1 / iv_eps(d)))])
 
     return _make("zcdp-to-dp", "Bun-Steinke 2016, Prop. 1.3", d, (), terms)
 
