@@ -5,8 +5,11 @@ that does not open, named the wrong mechanism, or stopped a command with a trace
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import unicodedata
 import xml.dom.minidom
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -15,6 +18,8 @@ from exactdp.cli import main
 from exactdp.report.escape import latex
 
 from .system_tools import needs
+
+CHECKER = Path(__file__).resolve().parents[1] / "exactdp" / "checker"
 
 NAME = r'"M\e[2J\e]0;owned\a\u202e"'  # ESC [2J (clear), OSC 0 (the window title), BEL, U+202E
 CASE = (
@@ -344,3 +349,33 @@ def test_a_conversion_at_a_delta_of_e_to_a_power(tmp_path):
         main, ["convert", str(case), "--of", "R", "--theorem", "zcdp-to-dp", "--rho", "1", "--delta", "exp(-1)"]
     )
     assert r.exit_code == 0 and "holds" in r.output, r.output
+
+
+def test_a_field_beyond_the_checkers_degree_is_not_certified_and_not_checked(tmp_path):
+    """Probabilities in Q(e^(1/10^20)) (from Google's C++ partition-selection test at eps = 1e-20)
+    got certificates the checker called MALFORMED (certify --check: exit 3, a bug); certify lists
+    them with the reason now, and the checker says NOT CHECKED (a limit) for such a field, also for
+    a 5,000-digit L that Python refuses to convert (it was an internal error)."""
+    import json
+
+    from exactdp import checker
+
+    case = tmp_path / "t.yaml"
+    case.write_text(
+        "exactdp: 1\nname: t\nparams:\n  t: exp(1e-20)\nmechanisms:\n  M:\n    respond:\n"
+        "      keep: [0, (t - 1)/(t^2 - 1)]\n      drop: [1, 1 - (t - 1)/(t^2 - 1)]\nclaims:\n"
+        "  - dp: {eps: 0, delta: 0.51}\n"
+    )
+    r = CliRunner().invoke(main, ["certify", str(case), "-o", str(tmp_path / "out"), "--check"])
+    assert r.exit_code == 0 and "beyond the checker's default --max-degree" in r.output, r.output
+    game = {"datasets": ["a", "b"], "pairs": [["a", "b"], ["b", "a"]], "root": 0, "nodes": [{"id": 0, "end": True}]}
+    claim = {"kind": "delta", "of": "M", "exp_eps": "1", "equals": "0"}
+    for L in ("100000000000000000000", "9" * 5000):
+        cert = {"format": "exactdp-certificate", "version": 2, "field": f"exp(1/{L})", "games": {"M": game}}
+        with pytest.raises(checker.TooLarge, match="--max-degree"):
+            checker.check_certificate({**cert, "claim": claim, "verdict": "holds", "proof": {}})
+    (tmp_path / "c.json").write_text(json.dumps({**cert, "claim": claim, "verdict": "holds", "proof": {}}))
+    out = subprocess.run(
+        [sys.executable, "-I", "-S", str(CHECKER), str(tmp_path / "c.json")], capture_output=True, text=True
+    )
+    assert out.returncode == 2 and "1 not checked" in out.stdout and "0 malformed" in out.stdout, out.stdout

@@ -18,6 +18,7 @@ from .core import (
     Malformed,
     OtherCase,
     Rejected,
+    TooLarge,
     check_certificate,
     fingerprint,
     one_certificate,
@@ -142,7 +143,7 @@ def main(argv: list | None = None) -> int:
     for p in map(Path, args.paths):  # symbolic links in folders are not followed: a certificate folder is plain files
         found = [Path(d, f) for d, _, names in os.walk(p) for f in names if f.endswith(".json")] if p.is_dir() else [p]
         files.extend(sorted(f for f in found if not p.is_dir() or (f.is_file() and not f.is_symlink())))
-    counts = dict.fromkeys(["accepted", "REJECTED", "OTHER CASE", "MALFORMED"], 0)
+    counts = dict.fromkeys(["accepted", "REJECTED", "OTHER CASE", "MALFORMED", "NOT CHECKED"], 0)
     for f in files:
         try:
             cert = load(f)
@@ -151,7 +152,7 @@ def main(argv: list | None = None) -> int:
                 "\n".join([check_certificate(cert, hashes)] + (show(cert) if args.show_game else [])),
             )
         except (Rejected, OtherCase, Malformed) as e:
-            kinds = {Rejected: "REJECTED", OtherCase: "OTHER CASE", Malformed: "MALFORMED"}  # (SignChange: Rejected)
+            kinds = {Rejected: "REJECTED", OtherCase: "OTHER CASE", TooLarge: "NOT CHECKED", Malformed: "MALFORMED"}
             status, body = next(v for k, v in kinds.items() if isinstance(e, k)), str(e)
         except (RecursionError, MemoryError, ArithmeticError, ValueError) as e:
             status, body = "MALFORMED", f"too large or deep to check ({type(e).__name__})"
@@ -168,4 +169,5 @@ def main(argv: list | None = None) -> int:
         print(
             "--case compares the SHA-256 each certificate's author recorded with that of the case files given: it shows which file the author says a certificate is about, not that a game is that file's mechanism (compare each game's sha256 with `exactdp info CASE --fingerprint`)"
         )
-    return 2 if counts["MALFORMED"] or not files else 1 if counts["REJECTED"] or counts["OTHER CASE"] else 0
+    bad = counts["MALFORMED"] or counts["NOT CHECKED"] or not files
+    return 2 if bad else 1 if counts["REJECTED"] or counts["OTHER CASE"] else 0

@@ -893,8 +893,10 @@ def read_games(cert: object) -> dict:
     Qt.L = -1 if spec == "symbol" and Cell.name else 0  # -1: rational functions of a symbol on a cell (below)
     if spec is not None and not Qt.L:
         body = spec[6:-1] if spec.startswith("exp(1/") and spec.endswith(")") else ""
-        if not (body.isascii() and body.isdigit() and 0 < int(body) <= LIMITS["max_degree"]):
-            raise Malformed('certificate.field: "exp(1/L)" with a whole L from 1 to --max-degree')
+        if not (body.isascii() and body.isdigit() and body.strip("0")):
+            raise Malformed('certificate.field: "exp(1/L)" with a whole L >= 1')
+        if len(body) > len(str(LIMITS["max_degree"])) or int(body) > LIMITS["max_degree"]:  # (no 4,300-digit int)
+            too_large("max_degree", "the field exp(1/L)", f"L = {text(body[:40])}")
         Qt.L = int(body)
     return {name: Game(name, g, f"games.{name}") for name, g in field(cert, "games", dict, "certificate").items()}
 
