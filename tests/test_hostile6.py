@@ -379,3 +379,13 @@ def test_a_field_beyond_the_checkers_degree_is_not_certified_and_not_checked(tmp
         [sys.executable, "-I", "-S", str(CHECKER), str(tmp_path / "c.json")], capture_output=True, text=True
     )
     assert out.returncode == 2 and "1 not checked" in out.stdout and "0 malformed" in out.stdout, out.stdout
+
+
+def test_a_tiny_decimal_delta_is_echoed_as_it_was_written():
+    """delta: 1e-200 was echoed as a 201-digit fraction in the claim's statement."""
+    from exactdp.verify import verify_text
+
+    fr = verify_text(
+        "exactdp: 1\nname: d\nmechanism: {rr: {eps: log(3)}}\nclaims:\n  - dp: {eps: log(3), delta: 1e-200}\n"
+    )
+    assert fr.verdicts[0].claim.statement() == "M is (log(3), 1e-200)-DP"

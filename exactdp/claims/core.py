@@ -13,7 +13,7 @@ from ..errors import InexactValueError
 from ..forms.fields import Delta, Eps, FieldProblem, Label, PrivLossValue, arg
 from ..numbers import ladder
 from ..numbers.ladder import is_inf
-from ..numbers.rational import Q
+from ..numbers.rational import Q, is_rational, to_fraction
 from ..numbers.symbolic import expr_str, is_sym
 from .base import FAILS, HOLDS, Analysis, Claim, Shows, Verdict, claim
 
@@ -33,10 +33,17 @@ def _eps_text(eps: Any) -> str:
 
 
 def _text(x: Any) -> str:
-    """An exact value, or a value in the case's symbols (``(E^2 - E)/(E + 1)^2``)."""
+    """An exact value, or a value in the case's symbols (``(E^2 - E)/(E + 1)^2``); a long
+    rational whose denominator is a power of ten as it was written, ``1e-200`` (exactly 10^-200)."""
     if is_sym(x):
         return expr_str(x)
-    return ladder.text(x)
+    out = ladder.text(x)
+    if len(out) > 24 and is_rational(x):
+        n, d = to_fraction(x).numerator, to_fraction(x).denominator
+        k = len(str(d)) - 1
+        if d == 10**k and len(str(abs(n))) <= 15:
+            return f"{n}e-{k}"
+    return out
 
 
 def _exponent(eps: object) -> str:
