@@ -389,3 +389,23 @@ def test_a_tiny_decimal_delta_is_echoed_as_it_was_written():
         "exactdp: 1\nname: d\nmechanism: {rr: {eps: log(3)}}\nclaims:\n  - dp: {eps: log(3), delta: 1e-200}\n"
     )
     assert fr.verdicts[0].claim.statement() == "M is (log(3), 1e-200)-DP"
+
+
+@pytest.mark.parametrize(
+    "labels, apart",
+    [
+        (("x\\\\ty", "x\\ty"), ('"x\\\\ty"', '"x\\ty"')),  # a backslash and t, and a tab
+        (("a: choose b", "a"), ('"a: choose b"', "a")),  # the strategy's own words
+    ],
+)
+def test_labels_that_printed_alike_in_a_witness_print_apart(labels, apart):
+    """A tab printed as the escape \\t, exactly like the label written backslash-t; a label with
+    ": choose " forged another strategy line.  Both are quoted now (JSON's escapes)."""
+    from exactdp.analysis.witness import show_label
+
+    assert tuple(show_label(x.encode().decode("unicode_escape")) for x in labels) == apart
+
+
+def test_a_certificate_view_writes_the_arrow_latex_can_typeset():
+    """The views of a certificate's appendix wrote q→a's arrow as [U+2192]."""
+    assert latex("q→a") == "q$\\rightarrow$a"

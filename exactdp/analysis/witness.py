@@ -13,6 +13,7 @@ raises :class:`~exactdp.errors.VerificationError`.
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
@@ -174,10 +175,13 @@ def show_label(lab: Label) -> str:
     """A label for reading: a label longer than a short excerpt is cut (marked), so that a long
     label repeated along every history of a witness cannot blow up a report; a label that holds
     the notation's own marks (``,`` ``→`` ``"``), starts with ``(`` or is blank at an end is
-    quoted, so that a one-round view answered ``0, strong→1`` never reads as two rounds."""
+    quoted, so that a one-round view answered ``0, strong→1`` never reads as two rounds; so is one
+    with ``: `` (the strategy's ``after H: choose q``), a backslash or an invisible or control
+    character (a tab would print as the escape ``\t``, like the label written ``\t``)."""
     text = label_str(lab)
     text = text if len(text) <= EXCERPT_CHARS else excerpt(text, quote=False)
-    needs = not text.strip() or text != text.strip() or text.startswith("(") or any(c in text for c in ',→"')
+    needs = not text.strip() or text != text.strip() or text.startswith("(") or ": " in text
+    needs = needs or any(c in ',→"\\' or unicodedata.category(c)[0] in "CZ" and c != " " for c in text)
     return json.dumps(text, ensure_ascii=False) if needs else text
 
 

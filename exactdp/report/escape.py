@@ -174,6 +174,7 @@ _LATEX = {
     # T1 font encodings (slot 13 of T1 is a low comma); LaTeX's kernel has both since 2020
     "'": r"{\ttfamily\textquotesingle}",
     "`": r"{\ttfamily\textasciigrave}",
+    "→": r"$\rightarrow$",  # (the witnesses' query→answer, in every view of a certificate's appendix)
 }
 
 
