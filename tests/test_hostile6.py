@@ -389,6 +389,10 @@ def test_a_tiny_decimal_delta_is_echoed_as_it_was_written():
         "exactdp: 1\nname: d\nmechanism: {rr: {eps: log(3)}}\nclaims:\n  - dp: {eps: log(3), delta: 1e-200}\n"
     )
     assert fr.verdicts[0].claim.statement() == "M is (log(3), 1e-200)-DP"
+    fr = verify_text(
+        "exactdp: 1\nname: d\nmechanism: {rr: {eps: log(3)}}\nclaims:\n  - dp: {eps: log(3), delta: 1e-5000}\n"
+    )
+    assert fr.verdicts[0].claim.statement() == "M is (log(3), 1e-5000)-DP"  # (5,001 digits: no str() of them)
 
 
 @pytest.mark.parametrize(

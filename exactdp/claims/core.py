@@ -39,10 +39,11 @@ def _text(x: Any) -> str:
         return expr_str(x)
     out = ladder.text(x)
     if len(out) > 24 and is_rational(x):
-        n, d = to_fraction(x).numerator, to_fraction(x).denominator
-        k = len(str(d)) - 1
-        if d == 10**k and len(str(abs(n))) <= 15:
-            return f"{n}e-{k}"
+        f = to_fraction(x)
+        k = int(f.denominator.bit_length() * 0.30103)  # (no str() of the integer: Python refuses 4,300 digits)
+        k = next((j for j in (k, k + 1) if 10**j == f.denominator), None)
+        if k is not None and abs(f.numerator) < 10**15:
+            return f"{f.numerator}e-{k}"
     return out
 
 
