@@ -368,6 +368,9 @@ def test_a_field_beyond_the_checkers_degree_is_not_certified_and_not_checked(tmp
     )
     r = CliRunner().invoke(main, ["certify", str(case), "-o", str(tmp_path / "out"), "--check"])
     assert r.exit_code == 0 and "beyond the checker's default --max-degree" in r.output, r.output
+    case.write_text("exactdp: 1\nname: t\nmechanism: {rr: {eps: 1e-5000}}\nclaims:\n  - dp: {eps: 1, delta: 0}\n")
+    r = CliRunner().invoke(main, ["certify", str(case), "-o", str(tmp_path / "out2")])  # (L has 5,001 digits)
+    assert r.exit_code == 0 and "(5001 digits))) is beyond the checker's default --max-degree" in r.output, r.output
     game = {"datasets": ["a", "b"], "pairs": [["a", "b"], ["b", "a"]], "root": 0, "nodes": [{"id": 0, "end": True}]}
     claim = {"kind": "delta", "of": "M", "exp_eps": "1", "equals": "0"}
     for L in ("100000000000000000000", "9" * 5000):

@@ -77,7 +77,8 @@ def textify(body: Any) -> Any:
     _fields(body, found)
     L = lcm(*found) if found else 0
     if L > MAX_DEGREE:  # (a decimal eps of 1e-20: t = e^(1/10^20))
-        raise NoCertificate(f"the field Q(e^(1/{L})) is beyond the checker's default --max-degree ({MAX_DEGREE})")
+        field = f"Q(e^(1/{ladder.short(L)}))"  # (L may have thousands of digits: shortened, never str())
+        raise NoCertificate(f"the field {field} is beyond the checker's default --max-degree ({MAX_DEGREE})")
     out = _text(body, L)
     if L and isinstance(out, dict):
         out = {"field": f"exp(1/{L})", **out}
