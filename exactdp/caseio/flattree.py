@@ -59,8 +59,11 @@ def same_key(s: str) -> str:
 
 
 def distinct(labels: Sequence[str]) -> bool:
-    """Whether no two of ``labels`` are the same (:func:`same_key`)."""
-    return len({same_key(x) for x in labels}) == len(labels)
+    """Whether no two of ``labels`` are the same (:func:`same_key`); ASCII labels, the common case
+    in big trees, cost one set as before."""
+    if len(set(labels)) != len(labels):
+        return False
+    return all(x.isascii() for x in labels) or len({same_key(x) for x in labels}) == len(labels)
 
 
 class NotFlat(Exception):
