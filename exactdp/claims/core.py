@@ -40,8 +40,8 @@ def _text(x: Any) -> str:
     out = ladder.text(x)
     if len(out) > 24 and is_rational(x):
         f = to_fraction(x)
-        k = int(f.denominator.bit_length() * 0.30103)  # (no str() of the integer: Python refuses 4,300 digits)
-        k = next((j for j in (k, k + 1) if 10**j == f.denominator), None)
+        guess = int(f.denominator.bit_length() * 0.30103)  # (no str() of the integer: Python refuses 4,300 digits)
+        k = next((j for j in (guess, guess + 1) if 10**j == f.denominator), None)
         if k is not None and abs(f.numerator) < 10**15:
             return f"{f.numerator}e-{k}"
     return out
