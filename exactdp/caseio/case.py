@@ -506,7 +506,7 @@ def parse_claim_text(case: Case, text: str, *, of: str, where: str = "--target")
 
 def evaluate_in_case(case: Case, text: str, what: str, *, kind: str) -> Any:
     """A number given on the command line, read with our grammar in the case's params and
-    symbols (``log(E)``); ``kind`` is ``eps`` (>= 0), ``any eps`` (also below 0) or ``delta`` (in [0, 1]), checked by
+    symbols (``log(E)``); ``kind`` as :func:`exactdp.numbers.kinds.of_kind` takes it, checked by
     :mod:`exactdp.numbers.kinds` like every other eps and delta."""
 
     def look(name: str) -> Any:
@@ -524,7 +524,7 @@ def evaluate_in_case(case: Case, text: str, what: str, *, kind: str) -> Any:
         v = sym_evaluate(ast, look) if symbolic else evaluate(ast, look)
         if symbolic:
             return v
-        return K.delta(v, what=what) if kind == "delta" else K.eps(v, what=what, negative=kind == "any eps")
+        return K.of_kind(v, what, kind)
     except ExprError as e:  # (an option's value, not a place in the case file)
         raise ArgumentError(f"{what} {text!r}: {e.message}" + (f" ({e.hint})" if e.hint else "")) from None
     except K.QuantityError as e:

@@ -481,13 +481,21 @@ def exp_eps_value(v: Any, *, what: str = "e^eps", rational_only: bool = False) -
 
 def option_value(text: str, what: str, kind: str) -> Any:
     """A number given to a command-line option ``what``, read by exactdp's grammar and checked
-    like the same number in a case file: ``kind`` is ``eps`` (>= 0), ``delta`` (in [0, 1]),
-    ``field delta`` (also in ℚ(e^{1/L}), such as a conversion's e^-1) or ``positive`` (a rational
-    > 0).  A :class:`QuantityError` says what is wrong."""
+    like the same number in a case file (:func:`of_kind`).  A :class:`QuantityError` says what is
+    wrong."""
     try:
         v = eval_text(text)
     except ExprError as e:
         raise QuantityError(f"{what} {text!r}: {e.message}", e.hint) from None
+    return of_kind(v, what, kind)
+
+
+def of_kind(v: Any, what: str, kind: str) -> Any:
+    """``v`` checked as an option's number of ``kind``: ``eps`` (>= 0), ``any eps`` (also below 0,
+    where delta(e^eps) is asked), ``delta`` (in [0, 1]), ``field delta`` (also in ℚ(e^{1/L}), such
+    as a conversion's e^-1) or ``positive`` (a rational > 0)."""
     if kind == "positive":
         return rational(v, what=what, positive=True)
-    return delta(v, what=what, field=kind == "field delta") if "delta" in kind else eps(v, what=what)
+    if "delta" in kind:
+        return delta(v, what=what, field=kind == "field delta")
+    return eps(v, what=what, negative=kind == "any eps")
