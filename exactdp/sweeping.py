@@ -28,6 +28,7 @@ from .claims import UNDECIDED
 from .errors import ExactDPError
 from .execution import Runner, run_ordered
 from .report.escape import text
+from .report.guard import contained
 from .report.plot import load_pyplot
 from .report.sweep import PlotUnavailable, csv_rows, point_holds, point_texts
 from .report.sweepcsv import CsvAppender, Resumed, inputs_digests, read_resume
@@ -215,15 +216,18 @@ def run_sweep(
     todo = plan.todo
     out = CsvAppender(csv_path, plan.names, plan.case, plan.digests)
     rows: Rows = []
+    results: list[FileResult] = []  # each point as it could be written and shown (report.guard)
 
     def each(fr: FileResult) -> None:
-        rows.extend(out.write(fr))
+        fr, written = contained(fr, out.write)
         if on_point is not None:
-            on_point(fr)
+            fr, _ = contained(fr, on_point)
+        rows.extend(written)
+        results.append(fr)
 
     run = run_ordered(_checker(opts, runner.parallel), todo, runner, lost=lost_item, progress=progress)
     try:
-        results, interrupted = run.collect(each)
+        _, interrupted = run.collect(each)
     finally:
         out.close()
     earlier: Sequence[dict[str, str]] = [r for rs in plan.resumed.done.values() for r in rs]

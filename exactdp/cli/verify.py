@@ -12,6 +12,8 @@ import click
 from ..errors import ExactDPError
 from ..lazy import deferred
 from ..report import NORMAL, QUIET, VERBOSE, TextReport, render_summary, run_to_json
+from ..report.guard import contained
+from ..report.jsonout import file_json
 from ..report.terminal import ProgressLine
 from ..verify import FileResult, RunResult, stream_paths
 from .helptext import command, fail
@@ -56,13 +58,17 @@ def verify(paths: Iterable[str], witness: bool, html_dir: str | None, common: Co
     verbosity = QUIET if common.quiet else VERBOSE if common.verbose else NORMAL
     report = TextReport(common.marks, verbosity=verbosity)
 
+    shown: list[FileResult] = []  # the results, each as it could be shown (see report.guard)
+
     def show(fr: FileResult) -> None:
-        lines = report.file(fr)
+        fr, lines = contained(fr, file_json if common.as_json else report.file)
+        shown.append(fr)
         if lines and not common.as_json:
             bar.echo("\n".join(lines))
 
     with bar:
-        results, interrupted = run.collect(show)
+        _, interrupted = run.collect(show)
+    results = shown
     out = RunResult(tuple(results))
     written = html_dir is None or write_html(out, html_dir, [case_figures(fr, opts) for fr in results])
     stopped = run.total if interrupted else None

@@ -14,7 +14,7 @@ from ..verify import FileResult, RunResult
 from .escape import json_dumps
 from .verdicts import shown, value_text
 
-__all__ = ["run_to_json", "witness_to_dict", "any_witness_to_dict", "profile_to_dict", "dumps"]
+__all__ = ["run_to_json", "file_json", "witness_to_dict", "any_witness_to_dict", "profile_to_dict", "dumps"]
 
 SCHEMA_VERSION = 1
 
@@ -88,7 +88,8 @@ def profile_to_dict(prof: Profile) -> dict[str, Any]:
     }
 
 
-def _file(fr: FileResult) -> dict[str, Any]:
+def file_json(fr: FileResult) -> dict[str, Any]:
+    """One file's (or sweep point's) entry of the report."""
     d: dict[str, Any] = {"file": fr.file, "exit": fr.exit_code}
     if fr.point:
         d["params"] = {name: ladder.text(v) for name, v in fr.point}
@@ -150,7 +151,7 @@ def run_to_json(run: RunResult, *, interrupted: int | None = None) -> str:
         "exactdp_report": SCHEMA_VERSION,
         "exit": run.exit_code,
         "summary": c,
-        "files": [_file(f) for f in run.files],
+        "files": [file_json(f) for f in run.files],
     }
     if interrupted is not None:
         doc["interrupted"] = {"items": interrupted, "checked": len(run.files)}
