@@ -39,7 +39,7 @@ NO_CERTIFICATE_REASONS = re.compile(
     r"|the calibrated set has a single point \(.*\): the checker.s sets are unions of intervals"
     r"|a delta claim false on an interval: the checker certifies its failure only at a value"
     r"|a Renyi composition theorem with a symbol: the checker compares divergences of numbers"
-    r"|conversion claims with zcdp-to-dp have no certificate yet: the premise \(rho-zCDP\)"
+    r"|conversion claims with zcdp-to-dp(-cks)? have no certificate yet: the premise \(rho-zCDP\)"
     r"|zCDP certificates need rational probabilities"
     r"|rho is not rational \(it is written with log or exp\)"
     r"|D_alpha/alpha comes too close to rho"

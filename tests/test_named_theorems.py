@@ -93,3 +93,129 @@ def test_named_bound_needs_its_slack():
         "exactdp: 1\nname: s\nmechanism: {rr: {eps: 0.1}}\nclaims: [{composition: {components: [M], theorem: advanced}}]\n"
     )
     assert fr.exit_code == 2 and "needs `slack:`" in fr.error.problems[0].message
+
+
+# --- zcdp-to-dp-cks: Canonne-Kamath-Steinke 2020, Prop. 12 at D_alpha = rho*alpha, the best order ---
+
+
+def _cks_f(rho, delta, alpha):
+    """f(alpha) = alpha*rho + (log(1/delta) - log(alpha))/(alpha - 1) + log(1 - 1/alpha), in mpmath at
+    60 digits (the definition, written out independently of the certified code)."""
+    import mpmath
+
+    with mpmath.workdps(60):
+        a, r, d = (mpmath.mpf(x.numerator) / x.denominator for x in (alpha, rho, delta))
+        return a * r + (mpmath.log(1 / d) - mpmath.log(a)) / (a - 1) + mpmath.log(1 - 1 / a)
+
+
+def _golden_minimum(rho, delta):
+    """min f by golden-section search over alpha in (1, 2 + sqrt(log(1/delta)/rho)], 60 digits: an
+    approximation from above, independent of the bisection on f' the certified code uses."""
+    import mpmath
+
+    from exactdp.theorems.named import zcdp_to_dp_cks  # noqa: F401 (the module under test stays apart)
+
+    with mpmath.workdps(60):
+        r, d = (mpmath.mpf(x.numerator) / x.denominator for x in (rho, delta))
+
+        def f(a):
+            return a * r + (mpmath.log(1 / d) - mpmath.log(a)) / (a - 1) + mpmath.log(1 - 1 / a)
+
+        lo, hi = mpmath.mpf(1) + mpmath.mpf(10) ** -40, 2 + mpmath.sqrt(mpmath.log(1 / d) / r)
+        g = (mpmath.sqrt(5) - 1) / 2
+        for _ in range(400):
+            x1, x2 = hi - g * (hi - lo), lo + g * (hi - lo)
+            if f(x1) < f(x2):
+                hi = x2
+            else:
+                lo = x1
+        return f((lo + hi) / 2)
+
+
+@pytest.mark.parametrize(
+    "rho, delta",
+    [
+        (Q(1, 8), Q(1, 10**6)),
+        (Q(1, 2), Q(1, 10**5)),
+        (Q(1, 10**6), Q(1, 10**9)),
+        (Q(50), Q(1, 2)),
+        (Q(3, 2), Q(9, 10)),
+    ],
+)
+def test_zcdp_cks_encloses_the_minimum_and_beats_bun_steinke(rho, delta):
+    import mpmath
+
+    from exactdp.theorems.named import zcdp_to_dp_cks
+
+    b = zcdp_to_dp_cks(rho, delta)
+    assert 0 <= b.hi - b.lo < Q(1, 10**18)
+    best = _golden_minimum(rho, delta)
+    with mpmath.workdps(60):
+        lo, hi = (mpmath.mpf(x.numerator) / x.denominator for x in (b.lo, b.hi))
+        assert lo <= best <= hi + mpmath.mpf(10) ** -30  # golden section approaches from above
+        for alpha in (Q(101, 100), Q(3, 2), Q(2), Q(7), Q(100), Q(10**4)):  # the minimum is below every f(alpha)
+            assert lo <= _cks_f(rho, delta, alpha)
+    assert b.hi < zcdp_to_dp(rho, delta).lo  # log(alpha) > 0 > log(1 - 1/alpha): below Mironov's at every alpha
+
+
+def test_zcdp_cks_zero_at_opendps_delta():
+    """OpenDP's test of its CKS conversion (``cdp_epsilon``, after Steinke's cdp2adp.py):
+    cdp_delta(0.5, 0) = 0.5588356393474351, and cdp_epsilon(0.5, that delta) = 0: the best eps is 0
+    there, so it is above 0 for a smaller delta and below for a larger one."""
+    from exactdp.theorems.named import zcdp_to_dp_cks
+
+    above, below = zcdp_to_dp_cks(Q(1, 2), Q(5588, 10**4)), zcdp_to_dp_cks(Q(1, 2), Q(5589, 10**4))
+    assert above.lo > 0 > below.hi
+    assert above.hi < Q(1, 1000) and below.lo > -Q(1, 1000)
+
+
+def test_zcdp_cks_conversion_claims():
+    """RR with eps = log 3 is eps^2/2 = 0.603...-zCDP (Bun-Steinke 2016, Prop. 1.4), so 1-zCDP, and the CKS
+    bound holds beside PrivLoss; it is not 1/100-zCDP (its KL divergence is (1/2) log 3 = 0.549... > 1/100,
+    the limit of D_alpha/alpha at alpha -> 1), so the premise fails.  At delta near 1 the bound is below 0
+    and says (0, delta)-DP, which PrivLoss = 0 is: the conversion holds."""
+    text = """exactdp: 1
+name: cks
+mechanisms:
+  M: {rr: {eps: log(3)}}
+claims:
+  - conversion: {theorem: zcdp-to-dp-cks, rho: 1, delta: 1/1000000}
+  - conversion: {theorem: zcdp-to-dp-cks, rho: 1, delta: 999999/1000000}
+  - conversion: {theorem: renyi-to-dp-cks, alpha: 2, delta: 999999/1000000}
+  - conversion: {theorem: zcdp-to-dp-cks, rho: 1/100, delta: 1/1000000}
+"""
+    fr = verify_text(text)
+    assert [v.status for v in fr.verdicts] == ["holds", "holds", "holds", "fails"]
+    first = shown(fr.verdicts[0])
+    assert "zcdp-to-dp-cks gives eps in [7.7662166" in first.found
+    assert "[-12.81550955" in shown(fr.verdicts[1]).found
+    assert "the premise: M is 0.01-zCDP fails" in shown(fr.verdicts[3]).found
+
+
+def test_a_conversion_below_zero_is_certified_as_holding(tmp_path):
+    """The checker states what it proved, PrivLoss(M, delta) <= max(0, the bound): RR_log3's D_2 =
+    log(7/3) makes renyi-to-dp-cks at alpha = 2, delta = 999999/1000000 give log(7/3) + log(1/delta)
+    + log(1/2) - log(2) = log(250000/428571) < 0, and PrivLoss = 0 (TV = 1/2 <= delta).  The same
+    certificate saying the claim fails is rejected."""
+    import json
+
+    from click.testing import CliRunner
+
+    from exactdp import checker
+    from exactdp.cli.app import main
+
+    case = tmp_path / "c.yaml"
+    case.write_text(
+        "exactdp: 1\nname: c\nmechanisms:\n  M: {rr: {eps: log(3)}}\nclaims:\n"
+        "  - conversion: {theorem: renyi-to-dp-cks, alpha: 2, delta: 999999/1000000}\n"
+    )
+    r = CliRunner().invoke(main, ["certify", str(case), "-o", str(tmp_path / "out"), "--check"])
+    assert r.exit_code == 0, r.output
+    (cert,) = (tmp_path / "out").rglob("*.json")
+    doc = json.loads(cert.read_text())
+    assert doc["verdict"] == "holds"
+    result = checker.check_certificate(doc)
+    assert "<= max(0, the renyi-to-dp-cks bound at alpha = 2)" in str(result)
+    doc["verdict"] = "fails"
+    with pytest.raises(checker.Rejected):
+        checker.check_certificate(doc)

@@ -282,7 +282,7 @@ def test_conversions_with_a_symbol_are_decided_at_whole_orders():
         "  - conversion: {of: R, theorem: zcdp-to-dp, rho: 1/2, delta: 1/10}\n",
     )
     assert [v.status for v in vs] == [HOLDS, HOLDS, "error", "error"]
-    assert "fractional order" in shown(vs[2]).note and "2*sqrt(rho*log(1/delta))" in shown(vs[3]).note
+    assert "fractional order" in shown(vs[2]).note and "a square root, or a minimum over the order" in shown(vs[3]).note
 
 
 @SLOW
@@ -297,10 +297,7 @@ def test_conversions_agree_with_the_concrete_engine(data, alpha, delta, cks):
     an = Analysis({"T": mech}, symbols=TABLE_OPEN)
     claim = ConversionClaim(of="T", theorem="renyi-to-dp-cks" if cks else "renyi-to-dp", alpha=alpha, delta=delta)
     v = decide(claim, an)
-    if v.status == FAILS:  # a bound below 0 (CKS at a large delta) fails for a mechanism with D_alpha = 0
-        assert claim.check(analysis_at(an, v.facts["refuted_at"])).status == FAILS
-        return
-    assert v.status == HOLDS
+    assert v.status == HOLDS  # theorems: a bound below 0 (CKS at a large delta) still says (0, delta)-DP
     t = data.draw(st.fractions(min_value=Fraction(1, 100), max_value=Fraction(99, 100), max_denominator=100))
     assert claim.check(analysis_at(an, {"p": flint.fmpq(t.numerator, t.denominator)})).status == HOLDS
 

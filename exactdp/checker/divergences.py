@@ -351,7 +351,7 @@ def compare_bounded(game: Game, alpha: Fraction | int, x: tuple | None) -> tuple
 
 def conversion(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     """A conversion to (eps, delta)-DP, checked on the game: PrivLoss(M, delta) (the proof's
-    ``exp_privloss``, pinned) is at most D_alpha + log(1/delta)/(alpha - 1) (renyi-to-dp: Mironov
+    ``exp_privloss``, pinned) is 0 or at most D_alpha + log(1/delta)/(alpha - 1) (renyi-to-dp: Mironov
     2017, Prop. 3), less log(alpha/(alpha - 1)) and less log(alpha)/(alpha - 1) for renyi-to-dp-cks
     (Canonne, Kamath & Steinke 2020, Prop. 12): D_alpha - X >= 0 for X = log(e^PrivLoss) less the
     bound's other terms (:func:`compare_divergence`)."""
@@ -365,8 +365,8 @@ def conversion(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     facts, cks = core.pinned(game, delta, lam), [((a - 1) / a, -ONE), (a, 1 / (a - 1))]
     x = None if lam == INF else (ZERO, [(lam, ONE), (delta, 1 / (a - 1))] + cks * theorem.endswith("cks"))
     c, shown = compare_divergence([game], alpha, x)
-    statement = f"PrivLoss({text(game.name)}, {text(delta)}) <= the {theorem} bound at alpha = {text(alpha)}"
-    return f"{facts}; {shown}", statement, c >= 0
+    statement = f"PrivLoss({text(game.name)}, {text(delta)}) <= max(0, the {theorem} bound at alpha = {text(alpha)})"
+    return f"{facts}; {shown}", statement, c >= 0 or lam == 1  # (a bound < 0 says (0, delta)-DP)
 
 
 core.HANDLERS["renyi"] = (renyi, {"by_bounds"})

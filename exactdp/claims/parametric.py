@@ -476,11 +476,11 @@ def _conversion(claim: Any, P: Parametric) -> Run:
     Prop. 12) at a whole order α ≥ 2: the bound D_α + log(c)/(α − 1), c = 1/δ or
     (1/δ)(1 − 1/α)^{α−1}/α, is log(S·c)/(α − 1) with S the largest Rényi sum on the cell, compared
     exactly with PrivLoss(M, δ) = log(λ*)."""
-    if claim.theorem == "zcdp-to-dp":
+    if claim.from_zcdp:
         raise Undecided(
-            "zcdp-to-dp compares PrivLoss(M, delta), the log of a rational function of the symbols, with "
-            "rho + 2*sqrt(rho*log(1/delta)), which is not q + log of one: not decided with symbols (a zcdp claim is); "
-            "give the symbols values (params or a sweep)"
+            f"{claim.theorem} compares PrivLoss(M, delta), the log of a rational function of the symbols, with "
+            "a bound from rho and delta (a square root, or a minimum over the order) that is not q + log of one: "
+            "not decided with symbols (a zcdp claim is); give the symbols values (params or a sweep)"
         )
     alpha = claim.alpha
     if not isinstance(alpha, int):
@@ -500,7 +500,8 @@ def _conversion(claim: Any, P: Parametric) -> Run:
         found = INF if lam is INF else LogOf(lam)
         best = _renyi_sum_max(P, claim.subject, alpha, ctx)
         bound = INF if best is INF else LogOf(best * c_fun, alpha - 1)
-        return Outcome(cmp_log(found, bound, ctx) <= 0, found, label)
+        within = cmp_log(found, bound, ctx) <= 0  # or PrivLoss = 0 (a bound below 0 says (0, delta)-DP)
+        return Outcome(within or (lam is not INF and ctx.cmp(lam, ring.one) == 0), found, label)
 
     return run
 

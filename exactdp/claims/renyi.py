@@ -21,7 +21,7 @@ orders, and whole orders whose value has no exact form, are certified enclosures
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from .. import certificates as _cert
@@ -40,7 +40,7 @@ from ..numbers.certified import ball_bounds
 from ..numbers.ladder import is_inf
 from ..numbers.rational import Q, is_rational, q_str, to_fraction
 from ..numbers.symbolic import expr_str, is_sym, sympy
-from ..theorems.named import CONVERSIONS, NAMED, compare_bound, zcdp_to_dp
+from ..theorems.named import CONVERSIONS, NAMED, compare_bound
 from .base import FAILS, HOLDS, UNDECIDED, Analysis, Claim, Shows, Subject, Verdict, claim
 
 __all__ = [
@@ -227,27 +227,32 @@ def rho_str(x: Any) -> str:
 @claim("conversion")
 @dataclass(frozen=True, kw_only=True)
 class ConversionClaim(Claim):
-    """A conversion theorem to (eps, delta)-DP is valid for M: renyi-to-dp (Mironov 2017, Prop. 3) and renyi-to-dp-cks (Canonne-Kamath-Steinke 2020, Prop. 12) from M's own D_alpha; zcdp-to-dp (Bun-Steinke 2016, Prop. 1.3) from a rho for which M is proved rho-zCDP. The exact PrivLoss(M, delta) is shown beside the bound."""
+    """A conversion theorem to (eps, delta)-DP is valid for M: renyi-to-dp (Mironov 2017, Prop. 3) and renyi-to-dp-cks (Canonne-Kamath-Steinke 2020, Prop. 12) from M's own D_alpha; zcdp-to-dp (Bun-Steinke 2016, Prop. 1.3) and zcdp-to-dp-cks (Canonne-Kamath-Steinke 2020, Prop. 12 with D_alpha = rho*alpha at the best order, as OpenDP converts) from a rho for which M is proved rho-zCDP. The exact PrivLoss(M, delta) is shown beside the bound; a bound below 0 (possible for delta near 1) says (0, delta)-DP, so PrivLoss = 0 is within it."""
 
-    theorem: str = arg(Choice(CONVERSIONS, "theorem"), doc="renyi-to-dp, renyi-to-dp-cks or zcdp-to-dp")
+    theorem: str = arg(Choice(CONVERSIONS, "theorem"), doc="renyi-to-dp, renyi-to-dp-cks, zcdp-to-dp or zcdp-to-dp-cks")
     delta: Any = arg(
         Delta(field=True), doc="the delta of the (eps, delta)-DP statement, 0 < delta < 1, e.g. 1e-5 or exp(-1)"
     )
     alpha: Any = arg(Order(fractional=True), default=None, doc="the Renyi order (renyi-to-dp, renyi-to-dp-cks)")
-    rho: Any = arg(Rational("rho", positive=True), default=None, doc="the zCDP parameter (zcdp-to-dp)")
+    rho: Any = arg(Rational("rho", positive=True), default=None, doc="the zCDP parameter (zcdp-to-dp, zcdp-to-dp-cks)")
     shows = Shows("privloss", "PrivLoss(M, delta), the exact least eps, beside the bound", also=("bound", "renyi"))
 
     def validate(self) -> None:
         super().validate()
         if not (ladder.sign(self.delta) > 0 and ladder.cmp(self.delta, 1) < 0):
             raise FieldProblem("delta", f"a conversion needs 0 < delta < 1, found {ladder.text(self.delta)}")
-        renyi = self.theorem != "zcdp-to-dp"
+        renyi = not self.from_zcdp
         if renyi and (self.alpha is None or self.rho is not None):
             raise FieldProblem((), f"theorem {self.theorem} takes `alpha:` (and no `rho:`)", "for example alpha: 2")
         if not renyi and (self.rho is None or self.alpha is not None):
-            raise FieldProblem((), "theorem zcdp-to-dp takes `rho:` (and no `alpha:`)", "for example rho: 1/8")
+            raise FieldProblem((), f"theorem {self.theorem} takes `rho:` (and no `alpha:`)", "for example rho: 1/8")
         if renyi and (is_inf(self.alpha) or self.alpha == 1):
             raise FieldProblem("alpha", "the Renyi conversions need a finite order alpha > 1")
+
+    @property
+    def from_zcdp(self) -> bool:
+        """A conversion from rho-zCDP (``rho:``), not from M's own D_alpha (``alpha:``)."""
+        return self.theorem.startswith("zcdp-")
 
     def statement(self) -> str:
         what = f"alpha {ladder.short(self.alpha)}" if self.alpha is not None else f"rho {_dec(self.rho)}"
@@ -264,13 +269,13 @@ class ConversionClaim(Claim):
 
     def certificate(self, an: Analysis) -> dict | None:
         """The game and e^PrivLoss(M, delta); the checker recomputes D_alpha and the bound of
-        renyi-to-dp or renyi-to-dp-cks.  zcdp-to-dp has none (:class:`~exactdp.certificates.
-        NoCertificate` says why): its premise is a condition at every real order."""
-        if self.theorem == "zcdp-to-dp":
+        renyi-to-dp or renyi-to-dp-cks.  The zCDP conversions have none (:class:`~exactdp.certificates.
+        NoCertificate` says why): their premise is a condition at every real order."""
+        if self.from_zcdp:
             raise NoCertificate(
-                "conversion claims with zcdp-to-dp have no certificate yet: the premise (rho-zCDP) is a condition at "
-                "every real order, and the bound rho + 2*sqrt(rho*log(1/delta)) lies outside the checker's exact "
-                "arithmetic"
+                f"conversion claims with {self.theorem} have no certificate yet: the premise (rho-zCDP) is a "
+                "condition at every real order, and the bound (a square root, or a minimum over the order) lies "
+                "outside the checker's exact arithmetic"
             )
         status, res, mech = self.check(an).status, renyi_value(an, self.subject, self.alpha), an.mech(self.subject)
         if status not in (HOLDS, FAILS) or not (isinstance(res, RenyiResult) or bounded_certificate(mech, self.alpha)):
@@ -281,8 +286,13 @@ class ConversionClaim(Claim):
 
     def check(self, an: Analysis) -> Verdict:
         found = an.profile(self.subject).privloss(self.delta)
-        if self.theorem == "zcdp-to-dp":
-            return self._check_zcdp(an, found)
+        v = self._check_zcdp(an, found) if self.from_zcdp else self._check_renyi(an, found)
+        premise_fails = self.from_zcdp and "bound_interval" not in v.facts
+        if v.status == FAILS and not premise_fails and not is_inf(found) and ladder.sign(found) == 0:
+            return replace(v, status=HOLDS)  # a bound below 0 (delta near 1) still says (0, delta)-DP
+        return v
+
+    def _check_renyi(self, an: Analysis, found: Any) -> Verdict:
         res = renyi_value(an, self.subject, self.alpha)
         fn = NAMED[self.theorem].bound
         if isinstance(res, RenyiResult) and not is_inf(res.value):
@@ -307,7 +317,7 @@ class ConversionClaim(Claim):
         facts: dict[str, object] = {"privloss": found, "zcdp": z}
         if z.status != Z_HOLDS:  # the premise does not hold (or is undecided)
             return Verdict(self, FAILS if z.status == Z_FAILS else UNDECIDED, facts, z.witness)
-        bound = zcdp_to_dp(self.rho, self.delta)
+        bound = NAMED[self.theorem].bound(self.rho, self.delta)
         facts["bound_interval"] = Interval(bound.lo, bound.hi)  # certified; the bound itself does not pickle
         verdict = compare_bound(bound, found)
         if verdict == "undecided":

@@ -96,11 +96,11 @@ def tradeoff(show_tests, q: Query):
 @click.option("--theorem", "which", type=click.Choice(CONVERSIONS), required=True, help="The conversion theorem.")
 @click.option("--delta", "delta_text", required=True, help="The delta of the (eps, delta)-DP statement.")
 @click.option("--alpha", "alpha_text", help="The Renyi order (renyi-to-dp, renyi-to-dp-cks).")
-@click.option("--rho", "rho_text", help="The zCDP parameter (zcdp-to-dp).")
+@click.option("--rho", "rho_text", help="The zCDP parameter (zcdp-to-dp, zcdp-to-dp-cks).")
 @query_options()
 def convert(which, delta_text, alpha_text, rho_text, q: Query):
     """A conversion theorem to (eps, delta)-DP (Renyi DP: Mironov 2017, Canonne-Kamath-Steinke
-    2020; zCDP: Bun-Steinke 2016) evaluated for M, beside M's exact PrivLoss(M, delta)."""
+    2020; zCDP: Bun-Steinke 2016, and Canonne-Kamath-Steinke at the best order) evaluated for M, beside M's exact PrivLoss(M, delta)."""
     delta = parse_number(delta_text, "--delta", kind="field delta")
     alpha = _alphas(alpha_text, 1)[0] if alpha_text is not None else None
     rho = parse_number(rho_text, "--rho", kind="positive") if rho_text is not None else None

@@ -26,7 +26,10 @@ Conversions (a mechanism's own divergence or zCDP parameter, and δ):
 * ``renyi-to-dp`` — Mironov 2017, Prop. 3: (α, D)-RDP ⇒ (D + log(1/δ)/(α − 1), δ)-DP;
 * ``renyi-to-dp-cks`` — Canonne, Kamath & Steinke 2020, Prop. 12 (the conversion dp_accounting
   uses): ε = D + (log(1/δ) + (α − 1) log(1 − 1/α) − log α)/(α − 1);
-* ``zcdp-to-dp`` — Bun & Steinke 2016, Prop. 1.3: ρ-zCDP ⇒ (ρ + 2 sqrt(ρ log(1/δ)), δ)-DP.
+* ``zcdp-to-dp`` — Bun & Steinke 2016, Prop. 1.3: ρ-zCDP ⇒ (ρ + 2 sqrt(ρ log(1/δ)), δ)-DP;
+* ``zcdp-to-dp-cks`` — Canonne, Kamath & Steinke 2020, Prop. 12 with D_α = αρ at the best order α
+  (the conversion OpenDP uses): ρ-zCDP ⇒ (min over α > 1 of αρ + (log(1/δ) − log α)/(α − 1)
+  + log(1 − 1/α), δ)-DP, never above Bun–Steinke's.
 
 References
 ----------
@@ -43,6 +46,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
+from math import isqrt
 from typing import Any
 
 from ..errors import ExactDPError
@@ -63,6 +68,7 @@ __all__ = [
     "renyi_to_dp",
     "renyi_to_dp_cks",
     "zcdp_to_dp",
+    "zcdp_to_dp_cks",
     "compare_bound",
     "theorem",
 ]
@@ -157,6 +163,61 @@ def zcdp_to_dp(rho: Any, delta: Any) -> IntervalBound:
     return _make("zcdp-to-dp", "Bun-Steinke 2016, Prop. 1.3", d, (), terms)
 
 
+def zcdp_to_dp_cks(rho: Any, delta: Any) -> IntervalBound:
+    """ε = min over α > 1 of f(α) = αρ + (log(1/δ) − log α)/(α − 1) + log(1 − 1/α): the
+    Rényi conversion of Canonne, Kamath & Steinke 2020 (Prop. 12) at D_α = αρ, the best order
+    taken (as OpenDP converts zCDP), a certified interval.
+
+    f′(α) = ρ − (log(1/δ) − log α)/(α − 1)² has the sign of g(α) = ρ(α − 1)² + log α − log(1/δ),
+    which increases from −log(1/δ) < 0 at α = 1 to ∞: f has one minimum, at the root α* of g.
+    Bisection in rationals brackets α* in [a, b], and f(a) + min(0, f′ on [a, b])(b − a) ≤ f(α*)
+    ≤ min(f(a), f(b)) (f decreases on [a, α*])."""
+    r, d = as_q(rho), ladder.as_field(delta)
+    if not (ladder.sign(d) > 0 and ladder.cmp(d, 1) < 0):
+        raise ExactDPError("zcdp-to-dp-cks needs 0 < delta < 1")
+
+    def terms(prec: int) -> list:
+        return _with_prec(prec, lambda: [_cks_minimum(to_fraction(r), mpmath.iv.log(1 / iv_eps(d)), prec)])
+
+    return _make("zcdp-to-dp-cks", "Canonne-Kamath-Steinke 2020, Prop. 12 at the best order", d, (), terms)
+
+
+def _cks_minimum(rho: Any, log_inv: Any, prec: int) -> Any:
+    """An interval holding min f (see :func:`zcdp_to_dp_cks`) at the iv precision ``prec``; the
+    whole line when log(1/δ) is not yet bounded away from 0 (a higher precision then decides)."""
+    low = _mpf_frac(log_inv.a)
+    if low <= 0:
+        return mpmath.iv.mpf(["-inf", "inf"])
+    iv = mpmath.iv
+    q = _iv_q
+
+    def g(a: Fraction) -> Any:
+        return q(rho) * (q(a) - 1) ** 2 + iv.log(q(a)) - log_inv
+
+    def f(a: Any) -> Any:
+        return a * q(rho) + (log_inv - iv.log(a)) / (a - 1) + iv.log(1 - 1 / a)
+
+    # g(1 + s) <= (rho + 1) s - log(1/δ) < 0 for s <= 1; g(b) > 0 once rho (b - 1)^2 >= log(1/δ)
+    a = 1 + min(Fraction(1), low / (2 * (rho + 1)))
+    high = _mpf_frac(log_inv.b) / rho
+    b = Fraction(2 + isqrt(high.numerator // high.denominator + 1))
+    for _ in range(prec + b.numerator.bit_length()):
+        if b - a <= b / 2 ** (prec // 2):
+            break
+        m = (a + b) / 2
+        gm = g(m)
+        if gm.a > 0:
+            b = m
+        elif gm.b < 0:
+            a = m
+        else:  # g(m) is 0 within rounding: m is alpha* to this precision
+            break
+    box = iv.mpf([q(a).a, q(b).b])
+    slope = q(rho) - (log_inv - iv.log(box)) / (box - 1) ** 2
+    lo = (f(q(a)) + iv.mpf([min(slope.a, 0), 0]) * (q(b) - q(a))).a
+    return iv.mpf([lo, min(f(q(a)).b, f(q(b)).b)])
+
+
 def compare_bound(bound: IntervalBound, value: Any) -> str:
     """``"valid"`` when ``value`` (an exact real, or ∞) ≤ every term of the bound (certified),
     ``"invalid"`` when some term is below it, else ``"undecided"``."""
@@ -203,6 +264,9 @@ NAMED: dict[str, NamedTheorem] = {
         NamedTheorem("renyi-to-dp", "conversion", "Mironov 2017, Prop. 3", renyi_to_dp),
         NamedTheorem("renyi-to-dp-cks", "conversion", "Canonne-Kamath-Steinke 2020, Prop. 12", renyi_to_dp_cks),
         NamedTheorem("zcdp-to-dp", "conversion", "Bun-Steinke 2016, Prop. 1.3", zcdp_to_dp),
+        NamedTheorem(
+            "zcdp-to-dp-cks", "conversion", "Canonne-Kamath-Steinke 2020, Prop. 12 at the best order", zcdp_to_dp_cks
+        ),
     )
 }
 COMPOSITION_BOUNDS = tuple(k for k, t in NAMED.items() if t.kind == "composition")
