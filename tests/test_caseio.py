@@ -406,3 +406,24 @@ def test_null_then_ends_the_interaction():
         """
     )
     assert "no mechanism named 'null'" in probs[0]
+
+
+def test_a_mechanism_name_under_ask_points_to_choose():
+    """`ask: {q0: R3}` reads q0's answers; a mechanism's name there means `choose:` (the adversary
+    picks a mechanism), and the message says so; `choose:` then reads."""
+    body = """
+        exactdp: 1
+        name: ask-name
+        mechanisms:
+          R2: {rr: {eps: log(2)}}
+          R3: {rr: {eps: log(3)}}
+          F:
+            respond:
+              h: {p: [1/2, 1/2], then: {%s: {q0: R3, q1: R2}}}
+              t: {p: [1/2, 1/2], then: {%s: {q0: R2, q1: R3}}}
+        claims:
+          - privloss: {of: F, delta: 0, equals: log(3)}
+        """
+    got = problems(body % ("ask", "ask"))
+    assert len(got) == 4 and "found the mechanism name 'R3'" in got[0] and "choose: {q: M, ...}" in got[0]
+    assert check(case(body % ("choose", "choose"))) == ["holds"]

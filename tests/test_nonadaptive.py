@@ -49,6 +49,30 @@ def test_figure1_known_answers_and_both_engines():
     assert engine.delta_at(na, 0) == enumerator.delta_at(na, 0) == Q(1, 4)
 
 
+def test_concurrent_copies_of_one_mechanism():
+    """ConComp(F, F) of Vadhan-Wang Fig. 1's shape (a visible coin, then query q0 or q1, answered
+    by RR with e^eps = 3 or 2, the coin deciding which): copies of F are merged into a multiset
+    of states, where a fixed query sequence cannot say which copy it asks; the non-adaptive game
+    is built from the copies named.  By hand: a fixed query meets RR3 or RR2 by the coin, so
+    delta(1) is the mean over the two coins of TV(product): 1/4 * 1/2 (RR3, RR3) + 1/2 * 1/2
+    (RR3 x RR2) + 1/4 * 1/3 (RR2, RR2) = 11/24; one copy: 1/2 * 1/2 + 1/2 * 1/3 = 5/12."""
+    from exactdp.builders import concomp
+
+    rr3 = {"0": [Q(3, 4), Q(1, 4)], "1": [Q(1, 4), Q(3, 4)]}
+    rr2 = {"0": [Q(2, 3), Q(1, 3)], "1": [Q(1, 3), Q(2, 3)]}
+    f = mechanism(
+        respond(
+            {"h": ([Q(1, 2), Q(1, 2)], ask({"q0": rr3, "q1": rr2})), "t": ([Q(1, 2)] * 2, ask({"q0": rr2, "q1": rr3}))}
+        )
+    )
+    merged, named = concomp({"A": f, "B": f}), concomp({"A": f, "B": f}, merge_copies=False)
+    assert engine.delta_at(nonadaptive_game(f), 0) == Q(5, 12)
+    na = nonadaptive_game(merged)
+    assert engine.delta_at(na, 0) == enumerator.delta_at(na, 0) == Q(11, 24)
+    assert engine.delta_at(nonadaptive_game(named), 0) == Q(11, 24)
+    assert engine.delta_at(merged, 0) == engine.delta_at(named, 0)  # adaptive: merging changes nothing
+
+
 def test_ddr_menu_gap():
     """The notes on Dong-Durfee-Rogers: 1701/2500 non-adaptive, 53/75 adaptive (e^eps = 16)."""
     a = repeat(grr_menu(exp_eps=16, exp_ts=[2, Q(5, 2), 4, Q(32, 5), 8]), 2)

@@ -28,6 +28,24 @@ def test_every_vertex_is_attained_by_its_test(mech):
             assert vt.witness.p_prime == vt.alpha and 1 - vt.witness.p == vt.beta
 
 
+@settings(max_examples=40, deadline=None)
+@given(mechanisms(max_depth=3))
+def test_every_threshold_in_a_vertex_range_selects_it(mech):
+    """The note on a vertex's witness says every e^eps between the slopes of its edges selects
+    it: at such a lam the envelope's delta(lam) is the vertex's (1 - beta) - lam alpha (the line
+    through the vertex), checked at points inside the range against the profile's own delta."""
+    prof = engine.profile(mech)
+    for vt in vertex_tests(mech, prof):
+        if vt.between is None or vt.witness is None:
+            continue
+        lo, hi = vt.between
+        assert lo < vt.lam and (hi is None or vt.lam < hi)
+        inside = [lo + 1, 2 * lo + 3] if hi is None else [lo + (hi - lo) / 3, lo + 2 * (hi - lo) / 3]
+        for lam in inside:
+            assert prof.delta_at_lambda(lam) == (1 - vt.beta) - lam * vt.alpha
+        assert "selects this vertex" in vt.threshold_note()
+
+
 @settings(max_examples=30, deadline=None)
 @given(mechanisms(max_depth=3))
 def test_points_interpolate(mech):

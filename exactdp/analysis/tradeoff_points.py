@@ -31,6 +31,7 @@ from typing import Any
 from ..errors import VerificationError
 from ..model.checks import takes_mechanism
 from ..model.game import Mechanism
+from ..numbers import ladder
 from ..numbers.rational import Q
 from ..numbers.types import FieldValue
 from .hull import Hull
@@ -39,7 +40,7 @@ from .results import Profile
 from .tradeoff import Tradeoff, envelope_tradeoff
 from .witness import HullPolicy, Witness, make_witness
 
-__all__ = ["VertexTest", "TradeoffPoint", "vertex_lambdas", "vertex_tests", "tradeoff_point"]
+__all__ = ["VertexTest", "TradeoffPoint", "vertex_lambdas", "vertex_ranges", "vertex_tests", "tradeoff_point"]
 
 _ONE = Q(1)
 
@@ -56,6 +57,18 @@ class VertexTest:
     beta: FieldValue
     witness: Witness | None
     lam: Any = None
+    between: tuple[Any, Any] | None = None  # the thresholds lam that select this vertex: (lo, hi), hi None for inf
+
+    def threshold_note(self) -> str:
+        """Why the witness names an e^eps: the test rejects where the likelihood ratio exceeds a
+        threshold, and every threshold between the slopes of the vertex's two edges selects it."""
+        if self.between is None or self.witness is None:
+            return ""
+        lo, hi = (ladder.text(x) if x is not None else "inf" for x in self.between)
+        return (
+            f"(e^eps = {ladder.text(self.lam)} is a likelihood-ratio threshold: every e^eps in ({lo}, {hi}), "
+            "the slopes of the edges at this vertex, selects this vertex)"
+        )
 
 
 @dataclass(frozen=True, eq=False)
@@ -85,7 +98,18 @@ def vertex_lambdas(h: Hull) -> list[Any]:
     return out
 
 
-def _test(mech: Mechanism, prof: Profile, lam: Any, alpha: Any, beta: Any) -> VertexTest:
+def vertex_ranges(h: Hull) -> list[tuple[Any, Any] | None]:
+    """For each vertex of :func:`vertex_lambdas`, the open interval of λ that select it alone: the
+    slopes of its two edges (``None`` as the upper end: ∞; ``None`` for the reject-everything vertex)."""
+    rs = [r for r, _ in h.edges]
+    out: list[tuple[Any, Any] | None] = [(rs[0], None)] if rs else [None]
+    out += [(rs[k], rs[k - 1]) for k in range(1, len(rs))]
+    if rs:
+        out.append((Q(0), rs[-1]) if rs[-1] else None)
+    return out
+
+
+def _test(mech: Mechanism, prof: Profile, lam: Any, alpha: Any, beta: Any, between: Any = None) -> VertexTest:
     if lam is None or (alpha == 1 and beta == 0):  # reject everything
         return VertexTest(alpha, beta, None)
     names = prof.worst_pair(lam).pair
@@ -95,15 +119,15 @@ def _test(mech: Mechanism, prof: Profile, lam: Any, alpha: Any, beta: Any) -> Ve
     w = make_witness(mech, pair, lam, HullPolicy(memo, lam), ENGINE, expected_line=target)
     if w.p_prime != alpha or 1 - w.p != beta:  # pragma: no cover - make_witness re-checked the line
         raise VerificationError(f"the test of the trade-off vertex ({alpha}, {beta}) gives ({w.p_prime}, {1 - w.p})")
-    return VertexTest(alpha, beta, w if (w.p or w.p_prime) else None, lam)
+    return VertexTest(alpha, beta, w if (w.p or w.p_prime) else None, lam, between)
 
 
 @takes_mechanism
 def vertex_tests(mech: Mechanism, prof: Profile) -> list[VertexTest]:
     """The attaining test of every vertex of the envelope's trade-off function T(M)."""
     t = envelope_tradeoff(prof)
-    lams = vertex_lambdas(prof.envelope)
-    return [_test(mech, prof, lam, a, b) for lam, (a, b) in zip(lams, t.vertices)]
+    lams, ranges = vertex_lambdas(prof.envelope), vertex_ranges(prof.envelope)
+    return [_test(mech, prof, lam, a, b, r) for lam, r, (a, b) in zip(lams, ranges, t.vertices)]
 
 
 def _segment(t: Tradeoff, alpha: Any) -> tuple[int, int]:
@@ -122,10 +146,10 @@ def tradeoff_point(mech: Mechanism, prof: Profile, alpha: Any) -> TradeoffPoint:
     t = envelope_tradeoff(prof)
     value = t.value_at(alpha)
     i, j = _segment(t, alpha)
-    lams = vertex_lambdas(prof.envelope)
-    left = _test(mech, prof, lams[i], *t.vertices[i])
+    lams, ranges = vertex_lambdas(prof.envelope), vertex_ranges(prof.envelope)
+    left = _test(mech, prof, lams[i], *t.vertices[i], ranges[i])
     if i == j:
         return TradeoffPoint(alpha, value, left, None, Q(0))
-    right = _test(mech, prof, lams[j], *t.vertices[j])
+    right = _test(mech, prof, lams[j], *t.vertices[j], ranges[j])
     theta = (alpha - left.alpha) / (right.alpha - left.alpha)
     return TradeoffPoint(alpha, value, left, right, theta)

@@ -10,6 +10,7 @@ game DAG shares sub-games instead of expanding histories:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from ..errors import InvalidMechanismError
@@ -130,7 +131,9 @@ def concomp(
     brackets: ``R.q0`` asks q0 of a fresh copy of R, ``R[q0→1].q1`` asks q1 of a copy that
     answered 1 to q0 (``R[...| …]`` when other histories of that copy lead to the same
     state).  ``merge_copies=False`` builds one state per tuple of component states, with
-    every copy named (the construction before copies were merged, kept as a reference).
+    every copy named (the construction before copies were merged, kept as a reference); a
+    merged game keeps how to build it, for non-adaptive adversaries, whose fixed sequence of
+    queries names the copies (:func:`~exactdp.model.nonadaptive.nonadaptive_game`).
     """
     if isinstance(components, Mapping):
         names, mechs = [str(k) for k in components], list(components.values())
@@ -178,7 +181,11 @@ def concomp(
     initial = tuple(tuple(sorted((roots[k] for k in g), key=_uid)) for g in groups)
     kwargs: dict[str, Any] = {} if max_nodes is None else {"max_nodes": max_nodes}
     root = build_dag(("wait", None, initial), expand, **kwargs)
-    return Mechanism(root, ds, adj, name)
+    out = Mechanism(root, ds, adj, name)
+    if any(len(g) > 1 for g in groups):  # a fixed query sequence names copies, which the multiset forgets
+        unmerged = partial(concomp, components, name=name, max_nodes=max_nodes, merge_copies=False)
+        object.__setattr__(out, "_unmerged", unmerged)
+    return out
 
 
 def _uid(node: Node) -> int:

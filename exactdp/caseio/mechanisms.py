@@ -197,6 +197,14 @@ class MechanismReader:
 
     def answers(self, node: yaml.Node, path: str) -> Any:
         """``{answer: [p...] | {p: ..., then: ...}}`` → a Chance node (exact sums checked)."""
+        if isinstance(node, yaml.ScalarNode) and node.value in self.named_nodes:  # (ask: {q: M} meant choose:)
+            return self.r.error(
+                node,
+                path,
+                f"an answer distribution must be a mapping, found the mechanism name {node.value!r}",
+                "a query maps to the answers it gets ({answer: [p...]}); to let the adversary pick a mechanism, "
+                "write choose: {q: M, ...} (or then: M to run M after an answer)",
+            )
         items = self.r.mapping(node, path, "an answer distribution")
         if items is INVALID:
             return INVALID

@@ -924,7 +924,7 @@ def check_certificate(cert: object, hashes: set | None = None) -> str:
             raise Rejected(f"the proof does not decide the claim {statement} ({facts})")
         if holds != (verdict == "holds"):
             said = "holds" if holds else "fails"
-            raise Rejected(f"the certificate says the claim {verdict}, but it {said}: {statement}")
+            raise Rejected(f"the certificate says the claim {verdict}, but it {said}: {statement} (found: {facts})")
         outcome = "holds" if holds else "FALSE (the certificate refutes it)"
         lines = [f"proved: {facts}", f"claim: {statement} -- {outcome}"]
         t = f"; t = e^(1/{Qt.L})" if Qt.L > 0 else f"; rational functions of {Cell.name}" if Qt.L else ""

@@ -176,7 +176,7 @@ class TradeoffTests:
             x, xp = vt.witness.pair_names
             title = (
                 f"vertex (alpha, beta) = ({_num(vt.alpha)}, {_num(vt.beta)}){share}: the test of H0: {xp} against "
-                f"H1: {x} rejects on the event T"
+                f"H1: {x} rejects on the event T {vt.threshold_note()}".rstrip()
             )
             out.append((title, vt.witness))
         return out

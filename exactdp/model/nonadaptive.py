@@ -24,6 +24,7 @@ The number of sequences is bounded by ``max_strategies`` (``--max-strategies``).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from .. import limits
@@ -136,7 +137,12 @@ def _forced(root: Node, seq: tuple[Label, ...]) -> Node:
 def nonadaptive_game(mech: Mechanism) -> Mechanism:
     """``mech`` against non-adaptive adversaries only: a choice of a query sequence, then the
     game with every query forced (module docstring).  A game without adversary choices is
-    returned unchanged."""
+    returned unchanged.  A concurrent composition whose copies of one mechanism were merged
+    (:func:`~exactdp.builders.concomp`) is first built with every copy named: a fixed sequence of
+    queries says which copy each query goes to, which the merged states forget."""
+    unmerged = mech.__dict__.get("_unmerged")
+    if unmerged is not None:
+        mech = replace(unmerged(), adjacent=mech.adjacent, name=mech.name)
     seqs = query_sequences(mech)
     if seqs == [()]:
         return mech

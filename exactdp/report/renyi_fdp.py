@@ -215,7 +215,7 @@ def tradeoff_lines(d: dict[str, Any], tests: Sequence[VertexTest] | None = None)
                 lines.append(f"      {'reject never' if vt.alpha == 0 else 'reject always'}")
                 continue
             x, xp = vt.witness.pair_names
-            lines.append(f"      the test of H0: {xp} against H1: {x} rejects on the event T:")
+            lines.append(f"      the test of H0: {xp} against H1: {x} rejects on the event T {vt.threshold_note()}:")
             lines.extend(render_witness(vt.witness, indent="      "))
     return [text(line) for line in lines]  # (names and labels come from the case file)
 

@@ -75,7 +75,8 @@ def outcome_details(out: SimulationOutcome, *, limit: int = 8) -> list[str]:
         a, b = pr.pair_names
         if pr.exists:
             line = (
-                f"({a}, {b}): T checked exactly: {_n(pr.rounds, 'round')} x {pr.outputs} RR outputs, each conditional >= 0 "
+                f"({a}, {b}): T checked exactly: {_n(pr.rounds, 'round node')} (a round after one history of answers) x "
+                f"{pr.outputs} RR outputs, each conditional >= 0 "
                 f"and summing to 1, path measures consistent (no future dependence), mixture identity on {pr.histories} histories"
             )
             if pr.enumerator == "ok":
