@@ -48,6 +48,7 @@ NO_CERTIFICATE_REASONS = re.compile(
     r"|KL and fractional-order Renyi certificates need rational probabilities: these lie in Q\(e\^\(1/L\)\)"
     r"|over Q\(e\^\(1/L\)\) raises probabilities of degree \d+ in e\^\(1/L\) to powers of degree \d+"
     r"|named bounds, times or sequential interleaving have no certificate"
+    r"|is a polynomial of degree beyond \d+ in t = e\^\(1/\d+\), the checker's default --max-degree"
     r"|a conversion theorem with a symbol: the checker evaluates no conversion theorem"
     r"|a value lies in Q\(e\^\(1/L\)\) \(a decimal eps, or e\^q in a bound\): the checker's cells hold rational"
     r"|is the logarithm of a number of Q\(e\^\(1/L\)\): the checker compares divergences with a rational plus"

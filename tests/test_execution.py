@@ -18,7 +18,7 @@ import pytest
 from exactdp.errors import CaseError, CaseProblem, ExactDPError, LimitExceededError
 from exactdp.execution import Runner, jobs_from_env, run_ordered
 from exactdp.report import render_file, run_to_json
-from exactdp.report.jsonout import _file
+from exactdp.report.jsonout import file_json as _file
 from exactdp.verify import FileResult, Options, RunResult, verify_paths
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -288,7 +288,7 @@ def test_a_program_read_from_standard_input_runs_two_workers_silently():
     )
     p = subprocess.run([sys.executable, "-"], input=code, capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert p.returncode == 0 and p.stderr == "", p.stdout + p.stderr
-    assert p.stdout.endswith("summary: 80 claims in 10 files: 80 hold, 0 fail\n"), p.stdout
+    assert p.stdout.endswith("summary: 158 claims in 12 files (24 sweep points): 158 hold, 0 fail\n"), p.stdout
 
 
 def test_python_m_exactdp_is_not_told_about_scripts(tmp_path):
