@@ -120,8 +120,9 @@ def test_hostile_labels_parse_back(tmp_path):
     back = read_back(text, tmp_path)
     assert {n for n in back.nodes if n not in ("node", "edge", "graph", "\\n")} == set(d.graph.nodes)
     labels = sorted(unquote(a["label"]) for _, _, a in back.edges(data=True))
-    # Graphviz reads back the label with its control characters made visible (\\n, \\x1b)
-    assert labels == sorted(['q"\\n\\n{}<b>', 'a\\N\\x1b[2J": 3/4 | 1/4', "b;->c: 1/4 | 3/4"])
+    # Graphviz reads back the label with its control characters made visible (\\n, \\x1b), and the
+    # text's own backslash before n doubled: the two characters \\ n and a newline never look alike
+    assert labels == sorted(['q"\\\\n\\n{}<b>', 'a\\N\\x1b[2J": 3/4 | 1/4', "b;->c: 1/4 | 3/4"])
 
 
 def test_symbolic_mechanisms_draw_their_expressions():

@@ -156,7 +156,9 @@ def test_csv_keeps_exact_numbers():
 
 
 def test_dot_escapes_quotes_and_backslashes():
-    assert escape.dot('a"b\\n\x1b') == 'a\\"b\\\\n\\\\x1b'
+    # the text's own backslash before n is doubled by visible (not a newline), then every backslash
+    # again for Graphviz: drawn as \\n (the text) next to \x1b (ESC)
+    assert escape.dot('a"b\\n\x1b') == 'a\\"b\\\\\\\\n\\\\x1b'
 
 
 def test_dot_escapes_ampersands_so_entities_are_drawn_as_written():
@@ -323,3 +325,36 @@ def test_csv_is_written_only_through_the_escaper():
     writers = re.compile(r"\bcsv\.(writer|DictWriter)\b|\bDictWriter\(")
     found = [str(f.relative_to(pkg)) for f in pkg.rglob("*.py") if writers.search(f.read_text(encoding="utf-8"))]
     assert found == []
+
+
+def _unescape(v: str) -> str:
+    """The inverse of escape.visible, written from its rules: a backslash starts \\\\, \\xNN, \\uNNNN,
+    \\UNNNNNNNN, \\n, \\r or \\t; any other backslash is itself."""
+    out, k = [], 0
+    named = {"n": "\n", "r": "\r", "t": "\t", "\\": "\\"}
+    while k < len(v):
+        ch, nxt = v[k], v[k + 1 : k + 2]
+        width = {"x": 2, "u": 4, "U": 8}.get(nxt, 0) if ch == "\\" else 0
+        if ch == "\\" and nxt in named:
+            out.append(named[nxt])
+            k += 2
+        elif width:
+            out.append(chr(int(v[k + 2 : k + 2 + width], 16)))
+            k += 2 + width
+        else:
+            out.append(ch)
+            k += 1
+    return "".join(out)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=st.sampled_from(["\\", "x", "u", "U", "1", "b", "n", "a", "\x1b", "\n", "\u202e", ":"])))
+def test_visible_is_one_to_one(s):
+    """Two different texts never print alike: the name \\x1b (four characters) and ESC differ, as
+    do a backslash at the end and one before an escape's letter."""
+    assert _unescape(escape.visible(s)) == s
+
+
+def test_csv_cells_of_quote_and_formula_stay_apart():
+    assert escape.csv_field("-x") == "'-x" and escape.csv_field("'-x") == "''-x"
+    assert escape.visible("\\x1b") != escape.visible("\x1b")

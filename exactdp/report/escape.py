@@ -78,11 +78,26 @@ def _code(ch: str) -> str:
     return f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}" if n < 0x10000 else f"\\U{n:08x}"
 
 
+# what may follow a backslash in an escape written by _code: a backslash of the text before one of
+# them, before an unsafe character (escaped with a backslash) or at the end is doubled
+_ESCAPE_STARTS = frozenset("xuUnrt\\")
+
+
 def visible(s: str) -> str:
-    r"""``s`` with every unsafe character replaced by a visible escape (``\x1b``, ``\n``, ``\u202e``)."""
-    if not any(is_unsafe_char(ch) for ch in s):
+    r"""``s`` with every unsafe character replaced by a visible escape (``\x1b``, ``\n``, ``\u202e``),
+    and a backslash of the text doubled where an escape could start (``\\x1b`` is the four
+    characters \ x 1 b, ``\x1b`` is ESC): two different texts never look alike."""
+    if "\\" not in s and not any(is_unsafe_char(ch) for ch in s):
         return s
-    return "".join(_code(ch) if is_unsafe_char(ch) else ch for ch in s)
+    out = []
+    for k, ch in enumerate(s):
+        if is_unsafe_char(ch):
+            out.append(_code(ch))
+        elif ch == "\\" and (k + 1 == len(s) or s[k + 1] in _ESCAPE_STARTS or is_unsafe_char(s[k + 1])):
+            out.append("\\\\")
+        else:
+            out.append(ch)
+    return "".join(out)
 
 
 def text(s: object) -> str:
@@ -243,10 +258,10 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "|", "%")
 def csv_field(s: object, *, from_case: bool = True) -> str:
     """One CSV cell: control characters made visible and, for case-file text
     (``from_case=True``), a leading ``'`` before ``= + - @ | %`` so a spreadsheet does not run
-    the cell as a formula (OWASP "CSV injection").  Exact numbers exactdp prints
+    the cell as a formula (OWASP "CSV injection"), and before a ``'`` of the text's own.  Exact numbers exactdp prints
     (``-1/2``) are passed with ``from_case=False`` and stay as they are."""
     v = visible(str(s))
-    if from_case and v.startswith(_FORMULA_START):
+    if from_case and v.startswith(_FORMULA_START + ("'",)):  # ('-x and -x stay two cells)
         v = "'" + v
     return v
 
