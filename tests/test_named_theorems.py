@@ -158,6 +158,33 @@ def test_zcdp_cks_encloses_the_minimum_and_beats_bun_steinke(rho, delta):
     assert b.hi < zcdp_to_dp(rho, delta).lo  # log(alpha) > 0 > log(1 - 1/alpha): below Mironov's at every alpha
 
 
+@pytest.mark.parametrize(
+    "rho, delta",
+    [(Q(10**300), Q(1, 2)), (Q(1, 10**300), Q(1, 10**300)), (Q(1), Q(1, 10**5000)), (Q(10**6), Q(1, 10**12))],
+)
+def test_zcdp_cks_at_extreme_orders(rho, delta):
+    """alpha* - 1 = sqrt(log(1/delta)/rho) roughly, from 10^-150 to 10^151: the critical point by mpmath's
+    findroot on g in u = log(alpha* - 1) (an independent route), f there at 400 digits, inside the
+    certified interval, which is narrow relative to the value."""
+    import mpmath
+
+    from exactdp.theorems.named import zcdp_to_dp_cks
+
+    b = zcdp_to_dp_cks(rho, delta)
+    with mpmath.workdps(400):
+        r, L = mpmath.mpf(rho.numerator) / rho.denominator, mpmath.log(mpmath.mpf(delta.denominator) / delta.numerator)
+
+        def f_of_u(u):
+            s = mpmath.exp(u)
+            return (1 + s) * r + (L - mpmath.log1p(s)) / s + u - mpmath.log1p(s)
+
+        u = mpmath.findroot(lambda u: r * mpmath.exp(2 * u) + mpmath.log1p(mpmath.exp(u)) - L, mpmath.log(L / r) / 2)
+        best = f_of_u(u)
+        lo, hi = (mpmath.mpf(x.numerator) / x.denominator for x in (b.lo, b.hi))
+        assert lo <= best <= hi
+        assert hi - lo <= abs(best) * mpmath.mpf(10) ** -15 + mpmath.mpf(10) ** -15
+
+
 def test_zcdp_cks_zero_at_opendps_delta():
     """OpenDP's test of its CKS conversion (``cdp_epsilon``, after Steinke's cdp2adp.py):
     cdp_delta(0.5, 0) = 0.5588356393474351, and cdp_epsilon(0.5, that delta) = 0: the best eps is 0

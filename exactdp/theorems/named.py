@@ -191,20 +191,21 @@ def _cks_minimum(rho: Any, log_inv: Any, prec: int) -> Any:
     iv = mpmath.iv
     q = _iv_q
 
+    # (alpha - 1 is formed exactly: alpha may be within 2^-prec of 1, where rounding would reach 0)
     def g(a: Fraction) -> Any:
-        return q(rho) * (q(a) - 1) ** 2 + iv.log(q(a)) - log_inv
+        return q(rho) * q(a - 1) ** 2 + iv.log(q(a)) - log_inv
 
-    def f(a: Any) -> Any:
-        return a * q(rho) + (log_inv - iv.log(a)) / (a - 1) + iv.log(1 - 1 / a)
+    def f(a: Fraction) -> Any:
+        return q(a) * q(rho) + (log_inv - iv.log(q(a))) / q(a - 1) + iv.log(q(a - 1)) - iv.log(q(a))
 
     # g(1 + s) <= (rho + 1) s - log(1/δ) < 0 for s <= 1; g(b) > 0 once rho (b - 1)^2 >= log(1/δ)
     a = 1 + min(Fraction(1), low / (2 * (rho + 1)))
     high = _mpf_frac(log_inv.b) / rho
     b = Fraction(2 + isqrt(high.numerator // high.denominator + 1))
-    for _ in range(prec + b.numerator.bit_length()):
-        if b - a <= b / 2 ** (prec // 2):
+    for _ in range(4 * prec):
+        if b - a <= (a - 1) / 2 ** (prec // 2):  # (relative to alpha - 1, which may be tiny)
             break
-        m = (a + b) / 2
+        m = _middle(a, b)
         gm = g(m)
         if gm.a > 0:
             b = m
@@ -212,10 +213,21 @@ def _cks_minimum(rho: Any, log_inv: Any, prec: int) -> Any:
             a = m
         else:  # g(m) is 0 within rounding: m is alpha* to this precision
             break
-    box = iv.mpf([q(a).a, q(b).b])
-    slope = q(rho) - (log_inv - iv.log(box)) / (box - 1) ** 2
-    lo = (f(q(a)) + iv.mpf([min(slope.a, 0), 0]) * (q(b) - q(a))).a
-    return iv.mpf([lo, min(f(q(a)).b, f(q(b)).b)])
+    box, box_1 = iv.mpf([q(a).a, q(b).b]), iv.mpf([q(a - 1).a, q(b - 1).b])
+    slope = q(rho) - (log_inv - iv.log(box)) / box_1**2
+    lo = (f(a) + iv.mpf([min(slope.a, 0), 0]) * q(b - a)).a
+    return iv.mpf([lo, min(f(a).b, f(b).b)])
+
+
+def _middle(a: Fraction, b: Fraction) -> Fraction:
+    """A point strictly between a and b > a > 1: the midpoint, or while b - 1 > 4 (a - 1) a power
+    of two for alpha - 1 near the geometric mean (alpha* - 1 may be 10^-150 or 10^150)."""
+    s, t = a - 1, b - 1
+    if t <= 4 * s:
+        return (a + b) / 2
+    e = s.numerator.bit_length() - s.denominator.bit_length() + t.numerator.bit_length() - t.denominator.bit_length()
+    m = 1 + Fraction(2) ** (e // 2)
+    return m if a < m < b else (a + b) / 2
 
 
 def compare_bound(bound: IntervalBound, value: Any) -> str:
