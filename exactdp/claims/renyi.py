@@ -22,6 +22,7 @@ orders, and whole orders whose value has no exact form, are certified enclosures
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import Any, ClassVar
 
 from .. import certificates as _cert
@@ -193,7 +194,7 @@ class NotZCDPClaim(ZCDPClaim):
 
 def readable(x: Any) -> str:
     """A rational for reading: ``0.1249`` when its decimal expansion ends within 40 digits (and
-    is short), else the fraction when it is short, else a 12-digit decimal reading."""
+    is short), else the fraction when it is short, else a 12-digit decimal reading (≈ unless exact)."""
     f = to_fraction(x)
     for k in range(41):
         if (f * 10**k).denominator == 1:
@@ -203,7 +204,10 @@ def readable(x: Any) -> str:
             digits = str(n).rjust(k + 1, "0")
             return ("-" if f < 0 else "") + (digits if k == 0 else f"{digits[:-k]}.{digits[-k:]}")
     text = ladder.short(x)
-    return text if len(text) <= 24 else ladder.decimal(x, 12)
+    if len(text) <= 24:
+        return text
+    dec = ladder.decimal(x, 12)
+    return dec if Fraction(dec) == f else f"≈ {dec}"  # (1e-300 is exact; 1 - 1e-30 reads ≈ 1.0)
 
 
 _dec = readable

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from ..errors import InexactValueError
 from ..lazy import mpmath
 from ..numbers import ladder
 from ..numbers.certified import ball_bounds
@@ -95,6 +96,8 @@ def _mpf_frac(x) -> Fraction:
     converting it with ``mpmath.mpf`` would round it to the working precision of ``mp``, 53 bits,
     to nearest, and the interval would no longer enclose the bound)."""
     raw = x._mpi_[0] if hasattr(x, "_mpi_") else mpmath.mpf(x)._mpf_
+    if raw in (mpmath.libmp.finf, mpmath.libmp.fninf, mpmath.libmp.fnan):  # (to_rational would give 0)
+        raise InexactValueError("a certified interval has an infinite or undefined end at this precision")
     p, q = mpmath.libmp.to_rational(raw)
     return Fraction(int(p), int(q))
 

@@ -50,7 +50,7 @@ from fractions import Fraction
 from math import isqrt
 from typing import Any
 
-from ..errors import ExactDPError
+from ..errors import ExactDPError, InexactValueError
 from ..lazy import mpmath
 from ..numbers import ladder
 from ..numbers.ladder import is_inf
@@ -177,26 +177,42 @@ def zcdp_to_dp_cks(rho: Any, delta: Any) -> IntervalBound:
         raise ExactDPError("zcdp-to-dp-cks needs 0 < delta < 1")
 
     def terms(prec: int) -> list:
-        return _with_prec(prec, lambda: [_cks_minimum(to_fraction(r), mpmath.iv.log(1 / iv_eps(d)), prec)])
+        p, log_inv = _positive_log_inverse(d, prec)
+        return _with_prec(p, lambda: [_cks_minimum(to_fraction(r), log_inv, prec)])
 
     return _make("zcdp-to-dp-cks", "Canonne-Kamath-Steinke 2020, Prop. 12 at the best order", d, (), terms)
 
 
+_MAX_LOG_PRECISION = 1 << 16
+
+
+def _positive_log_inverse(d: Any, prec: int) -> tuple[int, Any]:
+    """(p, an interval of log(1/δ) > 0 at p >= prec bits): δ within 2^-prec of 1 needs more bits
+    to bound log(1/δ) away from 0; beyond 65,536 bits an InexactValueError."""
+    p = prec
+    while True:
+        log_inv = _with_prec(p, lambda: mpmath.iv.log(1 / iv_eps(d)))
+        if _mpf_frac(log_inv.a) > 0:
+            return p, log_inv
+        if p >= _MAX_LOG_PRECISION:
+            raise InexactValueError(f"log(1/delta) is not bounded away from 0 at {p} bits: delta is that close to 1")
+        p *= 2
+
+
 def _cks_minimum(rho: Any, log_inv: Any, prec: int) -> Any:
-    """An interval holding min f (see :func:`zcdp_to_dp_cks`) at the iv precision ``prec``; the
-    whole line when log(1/δ) is not yet bounded away from 0 (a higher precision then decides)."""
+    """An interval holding min f (see :func:`zcdp_to_dp_cks`), about ``prec`` bits, from an
+    interval of log(1/δ) > 0."""
     low = _mpf_frac(log_inv.a)
-    if low <= 0:
-        return mpmath.iv.mpf(["-inf", "inf"])
     iv = mpmath.iv
     q = _iv_q
 
-    # (alpha - 1 is formed exactly: alpha may be within 2^-prec of 1, where rounding would reach 0)
+    # alpha - 1 is formed exactly and log(alpha) = log1p(alpha - 1): alpha may be within 2^-prec of 1
     def g(a: Fraction) -> Any:
-        return q(rho) * q(a - 1) ** 2 + iv.log(q(a)) - log_inv
+        return q(rho) * q(a - 1) ** 2 + iv.log1p(q(a - 1)) - log_inv
 
     def f(a: Fraction) -> Any:
-        return q(a) * q(rho) + (log_inv - iv.log(q(a))) / q(a - 1) + iv.log(q(a - 1)) - iv.log(q(a))
+        log_a = iv.log1p(q(a - 1))
+        return q(a) * q(rho) + (log_inv - log_a) / q(a - 1) + iv.log(q(a - 1)) - log_a
 
     # g(1 + s) <= (rho + 1) s - log(1/δ) < 0 for s <= 1; g(b) > 0 once rho (b - 1)^2 >= log(1/δ)
     a = 1 + min(Fraction(1), low / (2 * (rho + 1)))
@@ -213,8 +229,8 @@ def _cks_minimum(rho: Any, log_inv: Any, prec: int) -> Any:
             a = m
         else:  # g(m) is 0 within rounding: m is alpha* to this precision
             break
-    box, box_1 = iv.mpf([q(a).a, q(b).b]), iv.mpf([q(a - 1).a, q(b - 1).b])
-    slope = q(rho) - (log_inv - iv.log(box)) / box_1**2
+    box_1 = iv.mpf([q(a - 1).a, q(b - 1).b])  # alpha - 1 on [a, b]
+    slope = q(rho) - (log_inv - iv.log1p(box_1)) / box_1**2
     lo = (f(a) + iv.mpf([min(slope.a, 0), 0]) * q(b - a)).a
     return iv.mpf([lo, min(f(a).b, f(b).b)])
 
