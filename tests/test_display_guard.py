@@ -13,7 +13,7 @@ import exactdp.report.jsonout as jsonout
 import exactdp.report.text as text_report
 from exactdp.cli.app import main
 from exactdp.report.guard import contained, display_failure
-from exactdp.verify import verify_paths
+from exactdp.verify import verify_paths, verify_text
 
 CASE = """exactdp: 1
 name: {name}
@@ -116,3 +116,24 @@ def test_sweep_keeps_its_other_points_when_one_cannot_be_written(tmp_path, monke
     rows = out.read_text().splitlines()
     assert len(rows) == 4  # the header, and one row for each point (the faulty one as an error)
     assert sum("a display fault" in row for row in rows) == 1
+
+
+def test_a_wide_enclosure_is_shown_as_itself_not_its_midpoint():
+    """D_alpha of RR_log3 at alpha = 1 + 10^-30 when a claim is decided at the first, wide enclosure:
+    its midpoint (about -5e10, though D_alpha >= 0) has no correct digit; the interval is shown."""
+    from exactdp.analysis.gdp import Enclosure
+    from exactdp.numbers import Q
+    from exactdp.report.verdicts import enclosure_text
+
+    assert enclosure_text(Enclosure(Q(-4 * 10**11), Q(3 * 10**11))) == "[-4.0e+11, 3.0e+11]"
+    assert enclosure_text(Enclosure(Q(54930614433, 10**11), Q(54930614434, 10**11))) == "0.5493061443"
+    text = (
+        'exactdp: 1\nname: near1\nmechanisms:\n  M: {respond: {"0": [3/4, 1/4], "1": [1/4, 3/4]}}\n'
+        "claims:\n  - renyi: {alpha: 1 + 1/10**30, at_most: 10**30}\n"
+    )
+    (v,) = verify_text(text).verdicts
+    assert v.status == "holds"
+    from exactdp.report.verdicts import value_text
+
+    shown_value = value_text(v)
+    assert not shown_value.startswith("-") or shown_value.startswith("[")

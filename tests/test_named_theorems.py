@@ -190,7 +190,7 @@ def test_zcdp_cks_at_extreme_orders(rho, delta):
         best = f_of_u(u)
         lo, hi = (mpmath.mpf(x.numerator) / x.denominator for x in (b.lo, b.hi))
         assert lo <= best <= hi
-        assert hi - lo <= abs(best) * mpmath.mpf(10) ** -10 + mpmath.mpf(10) ** -15
+        assert hi - lo <= abs(best) * mpmath.mpf(10) ** -18 + mpmath.mpf(10) ** -20
 
 
 def test_zcdp_cks_zero_at_opendps_delta():

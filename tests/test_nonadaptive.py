@@ -114,3 +114,21 @@ def test_claim_switch_and_its_scope():
         "claims: [{simulates_rr: {eps: log(3), adversaries: nonadaptive}}]\n"
     )
     assert fr.exit_code == 2 and "unknown key 'adversaries'" in fr.error.problems[0].message
+
+
+def test_concurrent_copies_keep_their_names_on_a_claims_own_pairs():
+    """The same ConComp(F, F) with `pairs:` (a claim's own pairs rebuild the mechanism on them): the
+    copies are still named for the non-adaptive game, 11/24 as derived above."""
+    text = """exactdp: 1
+name: copies-pairs
+mechanisms:
+  F:
+    respond:
+      h: {p: [1/2, 1/2], then: {ask: {q0: &r3 {"0": [3/4, 1/4], "1": [1/4, 3/4]}, q1: &r2 {"0": [2/3, 1/3], "1": [1/3, 2/3]}}}}
+      t: {p: [1/2, 1/2], then: {ask: {q0: *r2, q1: *r3}}}
+  FF: {concomp: [F, F]}
+claims:
+  - delta: {of: FF, eps: 0, equals: 11/24, adversaries: nonadaptive, pairs: [[x1, x0]]}
+  - delta: {of: FF, eps: 0, equals: 11/24, adversaries: nonadaptive, group: 1}
+"""
+    assert [v.status for v in verify_text(text).verdicts] == ["holds", "holds"]

@@ -5,7 +5,7 @@ reads both.
 
 from typing import Any
 
-from .core import HANDLERS, INF, NEGATED, NOT, ONE, Game, Malformed, field, game_of, log_text, most, order, param, text
+from .core import HANDLERS, INF, NEGATED, NOT, ONE, Game, Malformed, field, game_of, log_text, most, order, param
 
 __all__ = ["bounded_range", "br_ratio"]
 
@@ -42,12 +42,15 @@ def bounded_range(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     if adv not in ("deterministic", "randomized"):
         raise Malformed("claim.adversaries: deterministic or randomized")
     r = most([br_ratio(game, p, adv == "deterministic") for p in game.pairs])
-    facts, suffix = f"BR-range({text(game.name)}) = {log_text(r)}", " (randomized adversaries)" * (adv == "randomized")
+    facts, suffix = (
+        f"BR-range({game.shown}) = {log_text(r)}",
+        " (randomized adversaries)" * (adv == "randomized"),
+    )
     if kind == "br_range":
         target = param(claim, "equals", kind="lam")
-        return facts, f"BR-range({text(game.name)}) = {log_text(target)}{suffix}", order(r, target) == 0
+        return facts, f"BR-range({game.shown}) = {log_text(target)}{suffix}", order(r, target) == 0
     lam = param(claim, "exp_eps", kind="exp")
-    return facts, f"{text(game.name)} is {NOT}{log_text(lam)}-BR{suffix}", order(r, lam) <= 0
+    return facts, f"{game.shown} is {NOT}{log_text(lam)}-BR{suffix}", order(r, lam) <= 0
 
 
 HANDLERS.update(dict.fromkeys(["bounded_range", "br_range"], (bounded_range, set())))

@@ -32,9 +32,10 @@ __all__ = ["main", "load", "show", "fingerprints", "symbol_fingerprints"]
 
 
 def fingerprints(cert: object) -> dict:
-    """Each game's fingerprint in a document {format, version, [field], games} (``exactdp info``)."""
+    """Each game's fingerprint in a document {format, version, [field], games} (``exactdp info``), by its
+    name as the checker prints it (in quotes unless plain)."""
     with one_certificate():
-        return {name: fingerprint(g) for name, g in read_games(cert).items()}
+        return {g.shown: fingerprint(g) for g in read_games(cert).values()}
 
 
 def load(path: Path) -> Any:
@@ -85,7 +86,7 @@ def show(cert: object) -> list:
         for game in read_games(cert).values():
             ds = ", ".join(map(text, game.datasets))
             out.append(
-                f"game {text(game.name)}: datasets ({ds}); ordered pairs " + ", ".join(map(game.pair_names, game.pairs))
+                f"game {game.shown}: datasets ({ds}); ordered pairs " + ", ".join(map(game.pair_names, game.pairs))
             )
             shown: set = set()
             stack = [(game.root, 1, "")]

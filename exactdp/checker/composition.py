@@ -56,12 +56,19 @@ def concomp(games: list, names: list) -> Game:
             core.too_large("max_states", "building the concurrent composition", f"more than {len(nodes) - 1} nodes")
     built = Game.__new__(Game)
     built.name, built.datasets, built.pairs = f"ConComp({', '.join(names)})", games[0].datasets, games[0].pairs
+    built.shown = f"ConComp({', '.join(map(core.quoted, names))})"
     built.nodes, built.root = nodes, len(nodes) - 1
     built.setup()
     return built
 
 
 # --- composition theorems: the composition built here, the bound recomputed ---------------------
+def size(nums: list) -> int:
+    """Word operations of one step on these numbers (a product and a sum of Fractions: about 32
+    times their mean size in words, measured)."""
+    return 32 * sum(core.bits(x) // 64 + 1 for x in nums) // max(len(nums), 1)
+
+
 def theorem_bound(theorem: str, lams: list, deltas: list) -> tuple[Any, Any]:
     """(e^eps_T, delta_T) of a composition theorem for (log lams[i], deltas[i])-DP components: basic
     (Sum eps_i, Sum delta_i; Vadhan & Wang 2021, Thm 3.3 for pure components; Vadhan & Zhang 2023
@@ -72,7 +79,7 @@ def theorem_bound(theorem: str, lams: list, deltas: list) -> tuple[Any, Any]:
         return prod(lams), sum(deltas, ZERO)
     if theorem == "improved-basic":
         return prod(lams), 1 - prod([1 - d for d in deltas])
-    spend("steps", prod(range(1, len(lams) + 1)) * len(lams), "Theorem 1.8's orders")
+    spend("steps", prod(range(1, len(lams) + 1)) * len(lams) * size(lams + deltas), "Theorem 1.8's orders")
     orders = permutations(range(len(lams)))  # for each, Sum_k (prefix product of e^eps) delta_(s(k))
     return prod(lams), min(
         sum(map(mul, accumulate((lams[i] for i in s), mul, initial=ONE), (deltas[i] for i in s))) for s in orders
@@ -88,7 +95,7 @@ def optimal_holds(lams: list, deltas: list, at: Any, lam: Any) -> bool:
     iff f(l) > tau for every l < lam: f(lam) > tau, or f(lam) = tau with f strictly decreasing
     just below lam (some term with E_S >= lam E_(not S) is still active there)."""
     k = len(lams)
-    spend("steps", 2**k * k, "the optimal composition's sum over subsets")
+    spend("steps", 2**k * k * size(lams + deltas), "the optimal composition's sum over subsets")
     keep = prod([1 - d for d in deltas])
     if not keep:  # some delta_i = 1: delta(l) = 1 for every l, so eps_g = inf below delta 1, and 0 at 1
         return at < 1 or lam == 1
@@ -118,7 +125,7 @@ def composition(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     for n in names:  # a repeated component is another copy: R, R#2, R#3, ...
         labels.append(next(x for x in [n] + [f"{n}#{k}" for k in range(2, len(names) + 2)] if x not in labels))
     built = concomp(comps, labels)
-    games[built.name], name, theorem = built, text(built.name), field(claim, "theorem", str, "claim")
+    games[built.name], name, theorem = built, built.shown, field(claim, "theorem", str, "claim")
     if theorem == "fdp":  # T(ConComp) >= the tensor product of the T(M_i): delta below, at every lam >= 0
         holds = core.above(envelope(built), tensor([envelope(g) for g in comps]), ZERO) is None
         said = f"T({name}) >= the tensor product of the T(M_i)"
@@ -143,7 +150,7 @@ def composition(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
         elif param(claimed, k, "claim.eps", "ratio") != lam:
             raise Malformed(f"proof.exp_eps[{k}]: must be the claimed e^eps_i")
         elif not core.delta_at(g, lam)[0] <= d:
-            return f"{text(g.name)} is not ({log_text(lam)}, {text(d)})-DP", f"{name} within {theorem}", False
+            return f"{g.shown} is not ({log_text(lam)}, {text(d)})-DP", f"{name} within {theorem}", False
         lams.append(lam)
     parts = ", ".join(f"({log_text(x)}, {text(d)})" for x, d in zip(lams, deltas))
     lam = param(proof, "exp_privloss", "proof", "lam")

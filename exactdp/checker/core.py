@@ -39,13 +39,13 @@ DEFAULT_LIMITS = {
     "max_bytes": 512_000_000,  # size of one certificate file
     "max_bits": 1_000_000,  # bits of one number; the recomputations build at most twice this in all
     "max_states": 500_000,  # (node, likelihood ratio) states, chain edges, nodes of a built composition
-    "max_histories": 1_000_000,  # histories walked by a simulation or Farkas check
+    "max_histories": 1_000_000,  # histories walked by a simulation or Farkas check, each counted with its length
     "max_precision": 65_536,  # bits of the rational bounds that decide a sign
     "max_degree": 2_000,  # degree of a polynomial in t
     "max_steps": 200_000_000,  # word operations of polynomial arithmetic; subsets and orders of a theorem
 }
 LIMITS = dict(DEFAULT_LIMITS)
-_SPENT = {"bits": 0, "steps": 0}  # what one certificate's recomputations have cost so far
+_SPENT = {"bits": 0, "steps": 0, "open": 0}  # what one certificate's recomputations have cost so far
 _PARSED: dict = {}  # text -> number: games repeat the same probabilities many times
 _T: dict = {}  # (L, p) -> integers A, B with A/2^p <= t = e^(1/L) <= B/2^p
 
@@ -120,6 +120,13 @@ def text(x: object) -> str:
         s = str(x) if bits(x) <= 3000 else f"<a number of {bits(x)} bits>"
         return s if len(s) <= 200 else f"{s[:60]}...<{len(s)} characters>"
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(x))
+
+
+def quoted(name: object) -> str:
+    """A game's name in a statement: as it is when it holds only letters, digits and _ . ' - #, else in
+    JSON quotes, so that no name can close a formula's parenthesis or add a formula of its own."""
+    s = str(name)
+    return text(s) if s and all(c.isalnum() or c in "_.'-#" for c in s) else text(json.dumps(s, ensure_ascii=False))
 
 
 def log_text(lam: object) -> str:
@@ -283,24 +290,26 @@ def prem(a: tuple, b: tuple, work: int, what: str) -> list:
 
 def pvalue(a: tuple, p: int) -> tuple[Fraction, Fraction]:
     """Bounds on a(t): positive and negative coefficients apart (both parts grow with t > 0), each
-    by Horner's rule on integers at A/2^p <= t <= B/2^p."""
+    by Horner's rule on p-bit fixed point at A/2^p <= t <= B/2^p, rounded down for a lower bound
+    and up for an upper one at every step (so the numbers stay about p bits, not p * degree)."""
     if len(a) <= 1:
         return (Fraction(a[0]),) * 2 if a else (ZERO, ZERO)
-    spend("steps", cost(a) * (p // 64 + 1), "bounds on a polynomial in t")
+    words = max(abs(c).bit_length() for c in a) // 64 + p // 64 + 1
+    spend("steps", len(a) * words * (p // 64 + 1), "bounds on a polynomial in t")
     if (Qt.L, p) not in _T:
         lo, hi = exp_iv(Fraction(1, Qt.L), p + 4)
         _T[Qt.L, p] = (lo.numerator << p) // lo.denominator, -(-(hi.numerator << p) // hi.denominator)
     lo_t, hi_t = _T[Qt.L, p]
 
-    def horner(cs: list, x: int) -> int:  # sum cs[k] x^k 2^(p(d - k)), d = len(cs) - 1
-        h, scale = 0, 1
+    def horner(cs: list, x: int, up: bool) -> int:  # 2^p sum cs[k] (x/2^p)^k, cs >= 0, rounded down (up)
+        h = 0
         for c in reversed(cs):
-            h, scale = h * x + c * scale, scale << p
+            h = (-(-h * x >> p) if up else h * x >> p) + (c << p)
         return h
 
-    pos, neg, scale = [max(c, 0) for c in a], [max(-c, 0) for c in a], 1 << (p * (len(a) - 1))
-    bottom, top = horner(pos, lo_t) - horner(neg, hi_t), horner(pos, hi_t) - horner(neg, lo_t)
-    return Fraction(bottom, scale), Fraction(top, scale)
+    pos, neg = [max(c, 0) for c in a], [max(-c, 0) for c in a]
+    bottom, top = horner(pos, lo_t, False) - horner(neg, hi_t, True), horner(pos, hi_t, True) - horner(neg, lo_t, False)
+    return Fraction(bottom, 1 << p), Fraction(top, 1 << p)
 
 
 def psign(a: tuple) -> int:
@@ -437,7 +446,7 @@ class Game:
     def __init__(self, name: str, raw: object, path: str):
         if not isinstance(raw, dict) or set(raw) != {"datasets", "pairs", "root", "nodes"}:
             raise Malformed(f"{path}: a game has exactly the keys datasets, pairs, root, nodes")
-        self.name, self.datasets = name, field(raw, "datasets", list, path)
+        self.name, self.shown, self.datasets = name, quoted(name), field(raw, "datasets", list, path)
         if not (ds := self.datasets) or not all(isinstance(d, str) for d in ds) or len(set(ds)) != len(ds):
             raise Malformed(f"{path}.datasets: distinct names")
         self.pairs = [self.ids(p) for p in field(raw, "pairs", list, path)]
@@ -498,7 +507,7 @@ class Game:
         rows = [[n * (den // d) for n, d in row] for row in fracs]
         for d, column in enumerate(zip(*rows)):  # a distribution under every dataset
             if any(x < 0 for x in column) or sum(column, 0) != den:
-                where = f"game {text(self.name)}, node {k}"
+                where = f"game {self.shown}, node {k}"
                 raise Rejected(f"{where}: the probabilities under {text(self.datasets[d])} are not a distribution")
         return bounded(den, f"{path}: a common denominator"), rows
 
@@ -552,7 +561,7 @@ class Game:
 
     def pair(self, raw: object, path: str) -> tuple:
         if self.ids(raw) not in self.pairs:
-            raise Malformed(f"{path}: not an ordered adjacent pair of game {text(self.name)}")
+            raise Malformed(f"{path}: not an ordered adjacent pair of game {self.shown}")
         return self.ids(raw)
 
     def pair_names(self, pair: tuple) -> str:
@@ -635,6 +644,9 @@ def hockey(game: Game, pair: tuple, lam: Any) -> tuple[Any, Any]:
         if (count := count + len(states := need.get(k, ()))) > LIMITS["max_states"]:
             too_large("max_states", "the point recursion", f"more than {count - len(states)} states")
         rows = nodes[k][3] if nodes[k][0] == "answer" else [(one,) * len(game.datasets)] * len(nodes[k][-1])
+        if states and game.rational:  # products and gcds of w-word weights here and below: about w^2 each
+            w = max(max(a.bit_length(), b.bit_length()) for a, b in states) // 64 + 1
+            spend("steps", 2 * len(states) * len(rows) * w * w, "the point recursion's weights")
         for row, c in zip(rows, nodes[k][-1]) if states else ():  # (an option of the adversary: weight 1)
             if row[i] and row[j] and nodes[c][0] != "end":
                 got = [(a * row[i], b * row[j]) for a, b in states]
@@ -691,9 +703,11 @@ def chain(game: Game, pair: tuple) -> tuple[Any, list]:
         if nd[0] == "end":
             memo.append((ZERO, [(ONE, ONE)]))
             continue
-        size += sum(len(memo[c][1]) for c in nd[-1])  # the edges this node combines
+        size += (n := sum(len(memo[c][1]) for c in nd[-1]))  # the edges this node combines
         if size > LIMITS["max_states"]:
             too_large("max_states", "the chains of the game", f"more than {size} edges")
+        w = max(bits(x) for c in nd[-1] for x in (memo[c][0], *(memo[c][1] or [()])[0])) // 64 + 2  # (w words)
+        spend("steps", 8 * (n + len(nd[-1])) * w * w, "the chains of the game")
         if nd[0] == "ask":
             memo.append(upper_hull([memo[c] for c in nd[2]]))
         else:
@@ -762,7 +776,7 @@ def pinned(game: Game, delta: Any, lam: Any, note: str = "") -> str:
     """The statement PrivLoss(M, delta) = log(lam), checked (else Rejected): delta(lam) <= delta and,
     for lam > 1, delta(lam') > delta for every lam' < lam, which for the convex delta is delta(lam) =
     delta with a negative left derivative; for lam = INF, the limit (the chain's top) exceeds delta."""
-    said, (v, s) = f"PrivLoss({text(game.name)}, {text(delta)})", delta_at(game, lam)
+    said, (v, s) = f"PrivLoss({game.shown}, {text(delta)})", delta_at(game, lam)
     if not (v > delta if lam == INF else v <= delta if lam == 1 else v == delta and s < 0):
         raise Rejected(f"{said} is not {log_text(lam)}{note}")
     return f"{said} = {log_text(lam)}"
@@ -774,7 +788,7 @@ def privloss(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     lam_c, (rel, test) = param(claim, "exp_eps", kind="exp"), relation(claim, ["equals", "at_most"])
     lam = param(proof, "exp_privloss", "proof", "lam")
     facts, c = pinned(game, delta, lam, ", the value the proof states"), order(lam, lam_c)
-    return facts, f"PrivLoss({text(game.name)}, {text(delta)}) {rel} {log_text(lam_c)}", test(c)
+    return facts, f"PrivLoss({game.shown}, {text(delta)}) {rel} {log_text(lam_c)}", test(c)
 
 
 def relation(claim: dict, allowed: list) -> tuple:
@@ -798,10 +812,10 @@ def dp(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
         raise Malformed("claim.exp_eps: must be finite")
     b = param(proof, "bracket", "proof", "lam") if isinstance(lam, tuple) else lam
     v = delta_at(game, b)[0]
-    facts = f"delta_{text(game.name)}({text(b)}) = {text(v)}"
+    facts = f"delta_{game.shown}({text(b)}) = {text(v)}"
     if kind == "delta":
-        return facts, f"delta_{text(game.name)}({text(lam)}) = {text(delta)}", v == delta
-    statement = f"{text(game.name)} is {NOT}({log_text(lam)}, {text(delta)})-DP"
+        return facts, f"delta_{game.shown}({text(lam)}) = {text(delta)}", v == delta
+    statement = f"{game.shown} is {NOT}({log_text(lam)}, {text(delta)})-DP"
     if not isinstance(lam, tuple):
         return facts, statement, v <= delta
     side = order(b, lam)
@@ -827,14 +841,14 @@ def profile(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     Prop. 2.12), which lam >= 1 implies: over symmetric pairs delta(lam) = 1 - lam + lam delta(1/lam)."""
     key, rel = {"profile_le": ("than", "<="), "profile_eq": ("as", "equals")}.get(kind, ("f", None))
     m, n = game_of(games, claim.get("of")), game_of(games, claim.get(key))
-    statement = f"profile of {text(m.name)} {rel} profile of {text(n.name)}"
-    statement = statement if rel else f"{text(m.name)} is {NOT}T({text(n.name)})-DP"
+    statement = f"profile of {m.shown} {rel} profile of {n.shown}"
+    statement = statement if rel else f"{m.shown} is {NOT}T({n.shown})-DP"
     chains = {m.name: envelope(m), n.name: envelope(n)}
     for a, b in [(m, n)] + ([(n, m)] if kind == "profile_eq" else []):
         ca, cb = chains[a.name], chains[b.name]
         if (lam := above(ca, cb, ONE)) is not None:
             va, vb = value(ca, lam), value(cb, lam)
-            facts = f"delta_{text(a.name)}({text(lam)}) = {text(va)} > delta_{text(b.name)}({text(lam)}) = {text(vb)}"
+            facts = f"delta_{a.shown}({text(lam)}) = {text(va)} > delta_{b.shown}({text(lam)}) = {text(vb)}"
             return facts, statement, False
     return "compared at every bend and in the limit", statement, True
 
@@ -849,8 +863,8 @@ def tradeoff(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     pts = vertices(*envelope(game))
     (b0, a0), (b1, a1) = next((u, v) for u, v in zip(pts, pts[1:]) if order(v[0], alpha) >= 0)
     t = 1 - a0 - (a1 - a0) * (alpha - b0) / (b1 - b0)
-    facts = f"T({text(game.name)})({text(alpha)}) = {text(t)}, between the vertices at {text(b0)} and {text(b1)}"
-    return facts, f"T({text(game.name)})({text(alpha)}) {rel} {text(bound)}", test(order(t, bound))
+    facts = f"T({game.shown})({text(alpha)}) = {text(t)}, between the vertices at {text(b0)} and {text(b1)}"
+    return facts, f"T({game.shown})({text(alpha)}) {rel} {text(bound)}", test(order(t, bound))
 
 
 # claim kind: its check and the proof objects it reads; the other kinds are added by their modules
@@ -878,7 +892,6 @@ def one_certificate() -> Iterator[None]:
     finally:
         Qt.L = 0
         _PARSED.clear()
-        _SPENT.update(bits=0, steps=0)
         gc.freeze()
         gc.unfreeze()
         if was:
@@ -903,7 +916,14 @@ def read_games(cert: object) -> dict:
 
 def check_certificate(cert: object, hashes: set | None = None) -> str:
     """Check one certificate; return what was proved (the statement, each game's fingerprint, and
-    apart the unverified labels), or raise Malformed, Rejected or OtherCase."""
+    apart the unverified labels), or raise Malformed, Rejected or OtherCase.  One budget of
+    --max-steps and --max-bits for the whole certificate, a symbol's cells and points included."""
+    if not _SPENT.setdefault("open", 0):
+        _SPENT.update(bits=0, steps=0, open=1)
+        try:
+            return check_certificate(cert, hashes)
+        finally:
+            _SPENT.update(bits=0, steps=0, open=0)
     if isinstance(cert, dict) and ("symbol" in cert or "at" in cert):
         return symbol.check_symbolic(cert, hashes)
     with one_certificate():
@@ -928,10 +948,10 @@ def check_certificate(cert: object, hashes: set | None = None) -> str:
         outcome = "holds" if holds else "FALSE (the certificate refutes it)"
         lines = [f"proved: {facts}", f"claim: {statement} -- {outcome}"]
         t = f"; t = e^(1/{Qt.L})" if Qt.L > 0 else f"; rational functions of {Cell.name}" if Qt.L else ""
-        for name, g in games.items():
+        for g in games.values():
             ds, pairs = ", ".join(map(text, g.datasets)), ", ".join(map(g.pair_names, g.pairs))
             shape = f"{len(g.reachable)} nodes; datasets ({ds}); ordered pairs {pairs}{t}"
-            lines.append(f"game {text(name)}: sha256 {fingerprint(g)}; {shape}")
+            lines.append(f"game {g.shown}: sha256 {fingerprint(g)}; {shape}")
     case: dict = cert["case"] if isinstance(cert, dict) and isinstance(cert.get("case"), dict) else {}
     file, sha = text(case.get("file")), text(case.get("sha256"))
     said = f"case file {file} (sha256 {sha}), case {text(case.get('name'))}, claim {text(case.get('claim'))}"

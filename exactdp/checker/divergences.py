@@ -50,7 +50,10 @@ def coprime_base(nums: list) -> list:
     todo = [n for n in nums if n > 1]
     while todo:
         x = todo.pop()
-        spend("steps", len(base) * (x.bit_length() // 64 + 1), "a coprime base of the game's integers")
+        words = sum(
+            b.bit_length() // 64 + 1 for b in base
+        )  # (a gcd of v- and w-word integers: about v w / 8, measured)
+        spend("steps", words * (x.bit_length() // 64 + 1) // 8 + len(base), "a coprime base of the game's integers")
         for k, b in enumerate(base):
             g = gcd(x, b)
             if g > 1:
@@ -253,7 +256,7 @@ def renyi(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     if "by_bounds" in proof and (core.field(proof, "by_bounds", str, "proof") != "yes" or alpha is None):
         raise Malformed('proof.by_bounds: "yes", at a finite order')
     c, shown = compare_divergence([game], Fraction(alpha) if "by_bounds" in proof else alpha, x)
-    return shown, f"D_{alpha or 'inf'}({text(game.name)}) {rel} {terms_text(x)}", test(c)
+    return shown, f"D_{alpha or 'inf'}({game.shown}) {rel} {terms_text(x)}", test(c)
 
 
 def renyi_order(raw: Any, path: str, whole: bool = False) -> Any:
@@ -365,7 +368,7 @@ def conversion(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     facts, cks = core.pinned(game, delta, lam), [((a - 1) / a, -ONE), (a, 1 / (a - 1))]
     x = None if lam == INF else (ZERO, [(lam, ONE), (delta, 1 / (a - 1))] + cks * theorem.endswith("cks"))
     c, shown = compare_divergence([game], alpha, x)
-    statement = f"PrivLoss({text(game.name)}, {text(delta)}) <= max(0, the {theorem} bound at alpha = {text(alpha)})"
+    statement = f"PrivLoss({game.shown}, {text(delta)}) <= max(0, the {theorem} bound at alpha = {text(alpha)})"
     return f"{facts}; {shown}", statement, c >= 0 or lam == 1  # (a bound < 0 says (0, delta)-DP)
 
 

@@ -38,9 +38,9 @@ def rounds(game: Game, pair: tuple, what: str) -> Iterator[tuple]:
     stack: list = [(game.root, (), (ONE, ONE), ())]
     while stack:
         k, hist, (px, pxp), prev = stack.pop()
-        walked += 1
+        walked += 1 + len(hist)  # (each history is kept as a tuple of its labels)
         if walked > core.LIMITS["max_histories"]:
-            too_large("max_histories", what, f"more than {walked - 1} histories")
+            too_large("max_histories", what, "more histories (each counted with its length)")
         nd = game.nodes[k]
         if nd[0] == "answer":
             yield hist, k, (px, pxp), prev
@@ -135,7 +135,7 @@ def simulates(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     given = claim.get("exp_eps") is not None
     lam = param(claim, "exp_eps", kind="lam") if given else param(proof, "exp_privloss", "proof", "lam")
     eps = core.log_text(lam) if given else core.pinned(game, delta, lam)
-    statement = f"{text(game.name)} is {core.NOT}a post-processing T(RR_({eps}, {text(delta)})) (Thm 1.10)"
+    statement = f"{game.shown} is {core.NOT}a post-processing T(RR_({eps}, {text(delta)})) (Thm 1.10)"
     if lam == core.INF:
         return "no finite eps", statement, False
     sims, farkas, breaks = (field(proof, key, list, "proof", True) or [] for key in ("simulation", "farkas", "breaks"))

@@ -51,7 +51,11 @@ VERDICT, FAILS = {True: "holds", False: "fails"}, " (so the claim fails there)"
 
 
 def at(a: tuple, x: Fraction) -> Fraction:
-    spend("steps", len(a) * (bits(x) // 64 + 1) ** 2, "evaluating a polynomial in the symbol")
+    """a(x) by Horner's rule: its numbers grow to deg(a) bits(x) bits, refused beyond --max-bits before the work."""
+    size, what = len(a) * bits(x) + max((abs(c).bit_length() for c in a), default=0), "a polynomial in the symbol at x"
+    if size > core.LIMITS["max_bits"]:
+        core.too_large("max_bits", what, f"a number of about {size} bits")
+    spend("steps", len(a) * (size // 64 + 1) * (bits(x) // 64 + 1), what)
     out = ZERO
     for c in reversed(a):
         out = out * x + c

@@ -24,13 +24,13 @@ def zcdp(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     game, rho = game_of(games, claim.get("of")), param(claim, "rho")
     if not isinstance(rho, Fraction) or rho <= 0:
         raise Malformed("claim.rho: a rational number > 0")
-    statement = f"{text(game.name)} is {NOT}{text(rho)}-zCDP"
+    statement = f"{game.shown} is {NOT}{text(rho)}-zCDP"
     if set(proof) == {"alpha"}:
         a = renyi_order(proof["alpha"], "proof.alpha")
         if a in (None, 1):
             raise Malformed("proof.alpha: a finite order > 1")
         refuted = compare_divergence([game], a, (rho * a, []))[0] > 0
-        facts = f"D_{text(a)}({text(game.name)}) {'>' if refuted else '<='} {text(rho * a)}"
+        facts = f"D_{text(a)}({game.shown}) {'>' if refuted else '<='} {text(rho * a)}"
         return facts, statement, not refuted and None
     orders = [renyi_order(x, f"proof.orders[{k}]") for k, x in enumerate(field(proof, "orders", list, "proof"))]
     bounds = field(proof, "bounds", list, "proof")
@@ -43,10 +43,10 @@ def zcdp(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
         if not below(a, ka, Fraction(b), kb, rho):
             return f"the chord on [{text(a)}, {text(b)}] rises above rho alpha (alpha - 1)", statement, None
     if compare_divergence([game], None, (rho * orders[-1], []))[0] > 0:
-        return f"D_inf({text(game.name)}) > {text(rho * orders[-1])}", statement, None
+        return f"D_inf({game.shown}) > {text(rho * orders[-1])}", statement, None
     for a, k in zip(orders, ks):
         if compare_divergence([game], a, (k / (a - 1), []))[0] > 0:
-            return f"D_{text(a)}({text(game.name)}) > {text(k / (a - 1))}", statement, None
+            return f"D_{text(a)}({game.shown}) > {text(k / (a - 1))}", statement, None
     span = f"{len(orders)} orders from {text(orders[0])} to {text(orders[-1])}, and inf"
     return f"D_alpha <= {text(rho)} alpha for every alpha > 1, from D at {span}", statement, True
 

@@ -312,8 +312,9 @@ class Mechanism(RichDisplay):
     def with_adjacent(self, adjacent: Sequence[tuple[int, int]]) -> Mechanism:
         """The same game checked on other pairs of datasets (group privacy, chosen pairs)."""
         out = Mechanism(self.root, self.datasets, tuple(adjacent), self.name)
-        if "_flat" in self.__dict__:  # the same game: its flat arrays (model.flat) are shared
-            object.__setattr__(out, "_flat", self.__dict__["_flat"])
+        for kept in ("_flat", "_unmerged"):  # the same game: its flat arrays (model.flat) and, for a
+            if kept in self.__dict__:  # concomp of copies, how to build it with every copy named
+                object.__setattr__(out, kept, self.__dict__[kept])
         return out
 
     def with_root(self, root: Node, name: str | None = None) -> Mechanism:

@@ -151,8 +151,12 @@ def approx_text(v: Any) -> str:
 
 def enclosure_text(e: Enclosure, digits: int = 10) -> str:
     """A decimal with ``digits`` significant digits inside the enclosure's neighbourhood: the
-    midpoint of lo and hi (their distance is far below the last digit shown)."""
-    return ladder.decimal((e.lo + e.hi) / 2, digits)
+    midpoint of lo and hi when their distance is below the last digit shown, else the enclosure
+    itself, ``[lo, hi]`` (a wide one, such as D_alpha at alpha within 10^-30 of 1, has no digits to show)."""
+    mid, width = (e.lo + e.hi) / 2, e.hi - e.lo
+    if width * 10**digits <= abs(mid):
+        return ladder.decimal(mid, digits)
+    return f"[{ladder.decimal(e.lo, 6)}, {ladder.decimal(e.hi, 6)}]"
 
 
 def value_text(v: Verdict) -> str:

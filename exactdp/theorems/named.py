@@ -28,8 +28,8 @@ Conversions (a mechanism's own divergence or zCDP parameter, and δ):
   uses): ε = D + (log(1/δ) + (α − 1) log(1 − 1/α) − log α)/(α − 1);
 * ``zcdp-to-dp`` — Bun & Steinke 2016, Prop. 1.3: ρ-zCDP ⇒ (ρ + 2 sqrt(ρ log(1/δ)), δ)-DP;
 * ``zcdp-to-dp-cks`` — Canonne, Kamath & Steinke 2020, Prop. 12 with D_α = αρ at the best order α
-  (the conversion OpenDP uses): ρ-zCDP ⇒ (min over α > 1 of αρ + (log(1/δ) − log α)/(α − 1)
-  + log(1 − 1/α), δ)-DP, never above Bun–Steinke's.
+  (the conversion OpenDP uses, which searches α ≥ 1.01 only): ρ-zCDP ⇒ (min over α > 1 of
+  αρ + (log(1/δ) − log α)/(α − 1) + log(1 − 1/α), δ)-DP, never above Bun–Steinke's.
 
 References
 ----------
@@ -178,6 +178,9 @@ def zcdp_to_dp_cks(rho: Any, delta: Any) -> IntervalBound:
 
     def terms(prec: int) -> list:
         p, log_inv = _positive_log_inverse(d, prec)
+        low = _mpf_frac(log_inv.a)  # log(1/δ) near 0 cancels against log α: as many more bits as it is small
+        if (extra := low.denominator.bit_length() - low.numerator.bit_length()) > 0:
+            p, log_inv = _positive_log_inverse(d, p + extra)
         return _with_prec(p, lambda: [_cks_minimum(to_fraction(r), log_inv, prec)])
 
     return _make("zcdp-to-dp-cks", "Canonne-Kamath-Steinke 2020, Prop. 12 at the best order", d, (), terms)
