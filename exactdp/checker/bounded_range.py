@@ -42,10 +42,7 @@ def bounded_range(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     if adv not in ("deterministic", "randomized"):
         raise Malformed("claim.adversaries: deterministic or randomized")
     r = most([br_ratio(game, p, adv == "deterministic") for p in game.pairs])
-    facts, suffix = (
-        f"BR-range({game.shown}) = {log_text(r)}",
-        " (randomized adversaries)" * (adv == "randomized"),
-    )
+    facts, suffix = f"BR-range({game.shown}) = {log_text(r)}", " (randomized adversaries)" * (adv == "randomized")
     if kind == "br_range":
         target = param(claim, "equals", kind="lam")
         return facts, f"BR-range({game.shown}) = {log_text(target)}{suffix}", order(r, target) == 0

@@ -918,7 +918,7 @@ def check_certificate(cert: object, hashes: set | None = None) -> str:
     """Check one certificate; return what was proved (the statement, each game's fingerprint, and
     apart the unverified labels), or raise Malformed, Rejected or OtherCase.  One budget of
     --max-steps and --max-bits for the whole certificate, a symbol's cells and points included."""
-    if not _SPENT.setdefault("open", 0):
+    if not _SPENT["open"]:
         _SPENT.update(bits=0, steps=0, open=1)
         try:
             return check_certificate(cert, hashes)

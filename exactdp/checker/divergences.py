@@ -50,9 +50,8 @@ def coprime_base(nums: list) -> list:
     todo = [n for n in nums if n > 1]
     while todo:
         x = todo.pop()
-        words = sum(
-            b.bit_length() // 64 + 1 for b in base
-        )  # (a gcd of v- and w-word integers: about v w / 8, measured)
+        # (a gcd of v- and w-word integers costs about v w / 8 word operations, measured)
+        words = sum(b.bit_length() // 64 + 1 for b in base)
         spend("steps", words * (x.bit_length() // 64 + 1) // 8 + len(base), "a coprime base of the game's integers")
         for k, b in enumerate(base):
             g = gcd(x, b)
