@@ -9,7 +9,8 @@ game DAG shares sub-games instead of expanding histories:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -62,6 +63,42 @@ def distinct_labels(wanted: Sequence[str | None]) -> list[str]:
     return out
 
 
+def carries_copies(fn: Callable[..., Mechanism]) -> Callable[..., Mechanism]:
+    """Decorator of a combinator: when a mechanism it combines is a :func:`concomp` whose copies
+    were merged (or holds one), the result keeps how to build it from those built with every copy
+    named, for non-adaptive adversaries (:func:`~exactdp.model.nonadaptive.nonadaptive_game`)."""
+
+    @functools.wraps(fn)
+    def built(*args: Any, **kw: Any) -> Mechanism:
+        out = fn(*args, **kw)
+        if "_unmerged" not in out.__dict__ and _merged_inside((args, kw)):
+            object.__setattr__(out, "_unmerged", partial(_rebuilt, built, args, kw))  # (built pickles by name)
+        return out
+
+    return built
+
+
+def _merged_inside(x: Any) -> bool:
+    if isinstance(x, Mechanism):
+        return "_unmerged" in x.__dict__
+    items = x.values() if isinstance(x, Mapping) else x if isinstance(x, (list, tuple)) else ()
+    return any(_merged_inside(y) for y in items)
+
+
+def _named_copies(x: Any) -> Any:
+    """``x`` with every mechanism that merged copies replaced by the one with every copy named."""
+    if isinstance(x, Mechanism):
+        return x.__dict__["_unmerged"]() if "_unmerged" in x.__dict__ else x
+    if isinstance(x, Mapping):
+        return {k: _named_copies(v) for k, v in x.items()}
+    return type(x)(_named_copies(y) for y in x) if isinstance(x, (list, tuple)) else x
+
+
+def _rebuilt(fn: Callable[..., Mechanism], args: tuple, kw: dict) -> Mechanism:
+    return fn(*_named_copies(args), **_named_copies(kw))
+
+
+@carries_copies
 def compose(mechs: Sequence[Mechanism], *, name: str = "compose") -> Mechanism:
     """Sequential composition: all of m1's interaction, then m2's, ...
 
@@ -75,6 +112,7 @@ def compose(mechs: Sequence[Mechanism], *, name: str = "compose") -> Mechanism:
     return Mechanism(root, ds, adj, name)
 
 
+@carries_copies
 @takes_mechanism
 def repeat(mech: Mechanism, times: int, *, name: str | None = None) -> Mechanism:
     """``compose`` of ``times`` copies of ``mech`` (a DAG of ``times`` shared layers)."""
@@ -86,6 +124,7 @@ def repeat(mech: Mechanism, times: int, *, name: str | None = None) -> Mechanism
     return Mechanism(root, mech.datasets, mech.adjacent, name or f"repeat({mech.name},{times})")
 
 
+@carries_copies
 def choose(options: Mapping[str, Mechanism] | Sequence[Mechanism], *, name: str = "choose") -> Mechanism:
     """The adversary picks one mechanism, then interacts with it.
 
@@ -182,9 +221,11 @@ def concomp(
     kwargs: dict[str, Any] = {} if max_nodes is None else {"max_nodes": max_nodes}
     root = build_dag(("wait", None, initial), expand, **kwargs)
     out = Mechanism(root, ds, adj, name)
-    if any(len(g) > 1 for g in groups):  # a fixed query sequence names copies, which the multiset forgets
-        unmerged = partial(concomp, components, name=name, max_nodes=max_nodes, merge_copies=False)
-        object.__setattr__(out, "_unmerged", unmerged)
+    if any(len(g) > 1 for g in groups) or _merged_inside(components):  # a fixed query sequence names
+        named = _named_copies(components)  # copies, which the multiset forgets
+        object.__setattr__(
+            out, "_unmerged", partial(concomp, named, name=name, max_nodes=max_nodes, merge_copies=False)
+        )
     return out
 
 

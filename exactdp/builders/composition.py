@@ -27,7 +27,7 @@ from ..model.game import Ask, Chance, End, Label, Mechanism, Node, label_str, po
 from ..model.ops import stats
 from ..model.symbolic import SymChance, rows_of
 from ..numbers.rational import Q
-from .combinators import same_datasets
+from .combinators import carries_copies, same_datasets
 from .probfield import NUMERIC, ProbField, field_of
 
 __all__ = ["concomp_ordered", "null_extension", "concomp_sequential", "postprocess", "NULL", "BOTTOM", "POLL", "depth"]
@@ -53,6 +53,7 @@ def depth(node: Node) -> int:
     return stats(node)["depth"]
 
 
+@carries_copies
 def concomp_ordered(
     components: Mapping[str, Mechanism] | Sequence[Mechanism],
     *,
@@ -118,6 +119,7 @@ def concomp_ordered(
     return Mechanism(root, ds, adj, name)
 
 
+@carries_copies
 @takes_mechanism
 def null_extension(mech: Mechanism, nulls: int | None = None, *, name: str | None = None) -> Mechanism:
     """The null-query extension M^∅ (Vadhan–Wang Def. 2.4), with finitely many null queries.
@@ -168,6 +170,7 @@ def null_extension(mech: Mechanism, nulls: int | None = None, *, name: str | Non
     return Mechanism(root, mech.datasets, mech.adjacent, name or f"null_extension({mech.name})")
 
 
+@carries_copies
 def concomp_sequential(
     components: Mapping[str, Mechanism] | Sequence[Mechanism], *, name: str = "concomp_sequential"
 ) -> Mechanism:
@@ -207,6 +210,7 @@ def concomp_sequential(
     return Mechanism(root, ds, adj, name)
 
 
+@carries_copies
 @takes_mechanism
 def postprocess(mech: Mechanism, mapping: Mapping[Label, Label], *, name: str | None = None) -> Mechanism:
     """Relabel every answer of M by a deterministic map (answers not in the map keep their label).
