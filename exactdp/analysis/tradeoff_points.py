@@ -88,14 +88,11 @@ class TradeoffPoint:
 def vertex_lambdas(h: Hull) -> list[Any]:
     """For each vertex of the chain (in the order of
     :func:`~exactdp.analysis.tradeoff.tradeoff_of_hull`), a λ at which it is the only optimal
-    vertex, or ``None`` for a last vertex that only λ < 0 selects (reject everything)."""
-    rs = [r for r, _ in h.edges]
-    out: list[Any] = [rs[0] + 1 if rs else _ONE]
-    for k in range(1, len(rs)):
-        out.append((rs[k - 1] + rs[k]) / 2)
-    if rs:
-        out.append(rs[-1] / 2 if rs[-1] else None)
-    return out
+    vertex, or ``None`` for a last vertex that only λ < 0 selects (reject everything): a point of
+    its range (:func:`vertex_ranges`), the midpoint when the range is bounded."""
+    if not h.edges:
+        return [_ONE]
+    return [None if r is None else r[0] + 1 if r[1] is None else (r[0] + r[1]) / 2 for r in vertex_ranges(h)]
 
 
 def vertex_ranges(h: Hull) -> list[tuple[Any, Any] | None]:

@@ -291,7 +291,7 @@ class ConversionClaim(Claim):
     def check(self, an: Analysis) -> Verdict:
         found = an.profile(self.subject).privloss(self.delta)
         v = self._check_zcdp(an, found) if self.from_zcdp else self._check_renyi(an, found)
-        premise_fails = self.from_zcdp and "bound_interval" not in v.facts
+        premise_fails = self.from_zcdp and v.facts["zcdp"].status != Z_HOLDS
         if v.status == FAILS and not premise_fails and not is_inf(found) and ladder.sign(found) == 0:
             return replace(v, status=HOLDS)  # a bound below 0 (delta near 1) still says (0, delta)-DP
         return v

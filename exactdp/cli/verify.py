@@ -12,7 +12,7 @@ import click
 from ..errors import ExactDPError
 from ..lazy import deferred
 from ..report import NORMAL, QUIET, VERBOSE, TextReport, render_summary, run_to_json
-from ..report.guard import contained
+from ..report.guard import Shown
 from ..report.jsonout import file_json
 from ..report.terminal import ProgressLine
 from ..verify import FileResult, RunResult, stream_paths
@@ -58,22 +58,23 @@ def verify(paths: Iterable[str], witness: bool, html_dir: str | None, common: Co
     verbosity = QUIET if common.quiet else VERBOSE if common.verbose else NORMAL
     report = TextReport(common.marks, verbosity=verbosity)
 
-    shown: list[FileResult] = []  # the results, each as it could be shown (see report.guard)
+    shown = Shown(file_json if common.as_json else report.file)  # (each result rendered once: report.guard)
 
     def show(fr: FileResult) -> None:
-        fr, lines = contained(fr, file_json if common.as_json else report.file)
-        shown.append(fr)
+        lines = shown(fr)
         if lines and not common.as_json:
             bar.echo("\n".join(lines))
 
     with bar:
         _, interrupted = run.collect(show)
-    results = shown
+    results = shown.results
     out = RunResult(tuple(results))
     written = html_dir is None or write_html(out, html_dir, [case_figures(fr, opts) for fr in results])
     stopped = run.total if interrupted else None
     click.echo(
-        run_to_json(out, interrupted=stopped) if common.as_json else render_summary(results, interrupted=stopped)
+        run_to_json(out, interrupted=stopped, entries=shown.renderings)
+        if common.as_json
+        else render_summary(results, interrupted=stopped)
     )
     code = out.exit_code if written or out.exit_code == 3 else 2  # a report asked for and not written
     sys.exit(130 if interrupted else code)

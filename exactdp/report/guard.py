@@ -12,7 +12,7 @@ from typing import TypeVar
 from ..errors import InternalError
 from ..verify import FileResult
 
-__all__ = ["contained", "display_failure"]
+__all__ = ["contained", "display_failure", "Shown"]
 
 T = TypeVar("T")
 
@@ -34,3 +34,17 @@ def display_failure(fr: FileResult, e: Exception) -> FileResult:
     checked = ", ".join(f"{n} {status}" for status, n in counts.items()) or "none"
     why = f"{InternalError.from_exception(e)}; while showing the result (its claims were checked: {checked})"
     return replace(fr, case=None, verdicts=(), error=InternalError(why))
+
+
+class Shown:
+    """Results as they arrive, each rendered once through :func:`contained`: ``results`` (as they
+    could be shown) and ``renderings`` (what ``render`` made of each), in order."""
+
+    def __init__(self, render: Callable[[FileResult], T]):
+        self.render, self.results, self.renderings = render, list[FileResult](), list[T]()
+
+    def __call__(self, fr: FileResult) -> T:
+        fr, got = contained(fr, self.render)
+        self.results.append(fr)
+        self.renderings.append(got)
+        return got

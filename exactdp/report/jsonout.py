@@ -143,15 +143,16 @@ def file_json(fr: FileResult) -> dict[str, Any]:
     return d
 
 
-def run_to_json(run: RunResult, *, interrupted: int | None = None) -> str:
+def run_to_json(run: RunResult, *, interrupted: int | None = None, entries: list | None = None) -> str:
     """The report of a run (format: docs/report.schema.json); ``interrupted`` is the number of
-    items the run had when it was stopped before checking them all."""
+    items the run had when it was stopped before checking them all; ``entries``, the files'
+    :func:`file_json` when they were made already (``verify`` makes each as its result comes)."""
     c = run.counts()
     doc: dict[str, Any] = {
         "exactdp_report": SCHEMA_VERSION,
         "exit": run.exit_code,
         "summary": c,
-        "files": [file_json(f) for f in run.files],
+        "files": entries if entries is not None else [file_json(f) for f in run.files],
     }
     if interrupted is not None:
         doc["interrupted"] = {"items": interrupted, "checked": len(run.files)}
