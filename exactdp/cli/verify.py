@@ -58,7 +58,7 @@ def verify(paths: Iterable[str], witness: bool, html_dir: str | None, common: Co
     verbosity = QUIET if common.quiet else VERBOSE if common.verbose else NORMAL
     report = TextReport(common.marks, verbosity=verbosity)
 
-    shown = Shown(file_json if common.as_json else report.file)  # (each result rendered once: report.guard)
+    shown: Shown = Shown(file_json if common.as_json else report.file)  # (each result rendered once: report.guard)
 
     def show(fr: FileResult) -> None:
         lines = shown(fr)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 from ..errors import InternalError
 from ..verify import FileResult
@@ -36,7 +36,7 @@ def display_failure(fr: FileResult, e: Exception) -> FileResult:
     return replace(fr, case=None, verdicts=(), error=InternalError(why))
 
 
-class Shown:
+class Shown(Generic[T]):
     """Results as they arrive, each rendered once through :func:`contained`: ``results`` (as they
     could be shown) and ``renderings`` (what ``render`` made of each), in order."""
 
