@@ -13,7 +13,7 @@ exceeds ``max_strategies`` (default :data:`DEFAULT_MAX_STRATEGIES`).
 
 from __future__ import annotations
 
-import itertools
+import math
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -64,6 +64,8 @@ __all__ = [
 ENGINE = "enumerator"
 DEFAULT_MAX_STRATEGIES = None  # None: the limit in force (exactdp.limits.current().max_strategies)
 DEFAULT_VIEWS_PER_STRATEGY = 64  # the work limit is max_strategies x this many views
+
+_FOLD = 1024  # profile(): adversaries' profiles kept before their upper hull replaces them
 
 # A view is (history, probability vector); a history is a tuple of ("q"|"a", label) steps.
 
@@ -121,43 +123,46 @@ def _check_size(mech: Mechanism, max_strategies: int | None) -> int:
     return n
 
 
-def _strategies(root: Node, n: int) -> list[tuple[dict, list]]:
-    """All (choices, views) below ``root``; choices map relative histories to option indices.
-
-    Bottom-up over the DAG (children first, iteratively: no recursion limit on deep games)."""
-    memo: dict[int, list[tuple[dict, list]]] = {}
+def _counts(root: Node) -> dict[int, int]:
+    """The number of deterministic adversaries below each node (a sum over a choice's options,
+    a product over a chance node's answers); none exceeds the root's, which is bounded."""
+    count: dict[int, int] = {}
     for node in postorder(root):
-        memo[node.uid] = _strategies_at(node, n, memo)
-    return memo[root.uid]
+        kids = [count[c.uid] for c in node.children_nodes()]
+        count[node.uid] = sum(kids) if isinstance(node, Ask) else math.prod(kids)
+    return count
 
 
-def _strategies_at(node: Node, n: int, memo: dict) -> list[tuple[dict, list]]:
-    if isinstance(node, End):
-        return [({}, [((), (Q(1),) * n)])]
-    out: list[tuple[dict, list]] = []
-    if isinstance(node, Ask):
-        for k, (lab, child) in enumerate(zip(node.labels, node.children)):
-            step = ("q", lab)
-            for choices, views in memo[child.uid]:
-                ch = {(): k}
-                for h, v in choices.items():
-                    ch[(step,) + h] = v
-                out.append((ch, [((step,) + h, pr) for h, pr in views]))
-        return out
-    if isinstance(node, Chance):
-        per_answer = [memo[child.uid] for child in node.children]
-        for combo in itertools.product(*per_answer):
-            chc: dict = {}
-            views_: list = []
-            for lab, row, (choices, vs) in zip(node.labels, node.probs, combo):
-                step = ("a", lab)
-                for h, v in choices.items():
-                    chc[(step,) + h] = v
-                for h, pr in vs:
-                    views_.append(((step,) + h, tuple(a * b for a, b in zip(row, pr))))
-            out.append((chc, views_))
-        return out
-    raise TypeError(node)  # pragma: no cover
+def _strategy(root: Node, n: int, count: dict[int, int], index: int) -> tuple[dict, list]:
+    """The ``index``-th deterministic adversary as (choices, views), built alone.
+
+    An index below a choice picks an option (options in order, each owning a block of indices);
+    below a chance node it splits into one index per answer (mixed radix, the first answer most
+    significant).  One adversary is built at a time, so memory does not grow with their number;
+    an explicit stack walks the game (no recursion limit on deep games)."""
+    choices: dict = {}
+    views: list = []
+    stack = [(root, index, (), (Q(1),) * n)]
+    while stack:
+        node, k, hist, pr = stack.pop()
+        if isinstance(node, End):
+            views.append((hist, pr))
+        elif isinstance(node, Ask):
+            for option, (lab, child) in enumerate(zip(node.labels, node.children)):
+                if k < count[child.uid]:
+                    break
+                k -= count[child.uid]
+            choices[hist] = option
+            stack.append((child, k, hist + (("q", lab),), pr))
+        elif isinstance(node, Chance):
+            below = []
+            for lab, row, child in zip(reversed(node.labels), reversed(node.probs), reversed(node.children)):
+                k, digit = divmod(k, count[child.uid])
+                below.append((child, digit, hist + (("a", lab),), tuple(a * b for a, b in zip(pr, row))))
+            stack.extend(below)  # the last answer is pushed first: views come out in answer order
+        else:  # pragma: no cover
+            raise TypeError(node)
+    return choices, views
 
 
 def strategies(mech: Mechanism, *, max_strategies: int | None = DEFAULT_MAX_STRATEGIES) -> Iterator[tuple[dict, list]]:
@@ -166,8 +171,10 @@ def strategies(mech: Mechanism, *, max_strategies: int | None = DEFAULT_MAX_STRA
     The choice table maps each history reaching a choice to the option index taken; the view
     distribution lists (history, probability under each dataset).
     """
-    _check_size(mech, max_strategies)
-    yield from _strategies(mech.root, len(mech.datasets))
+    total = _check_size(mech, max_strategies)
+    count, n = _counts(mech.root), len(mech.datasets)
+    for index in range(total):
+        yield _strategy(mech.root, n, count, index)
 
 
 def _hockey(views: list, i: int, j: int, lam: Any) -> Any:
@@ -271,8 +278,10 @@ def profile(mech: Mechanism, *, max_strategies: int | None = DEFAULT_MAX_STRATEG
     profile (each built directly from its exact view distribution)."""
     per_pair: dict[tuple[int, int], list] = {p: [] for p in _pairs(mech)}
     for _, views in strategies(mech, max_strategies=max_strategies):
-        for i, j in per_pair:
-            per_pair[(i, j)].append(from_views((pr[i], pr[j]) for _, pr in views))
+        for (i, j), hulls in per_pair.items():
+            hulls.append(from_views((pr[i], pr[j]) for _, pr in views))
+            if len(hulls) >= _FOLD:  # the max of maxima is the max: memory stays bounded
+                hulls[:] = [upper(hulls)]
     pairs = [PairProfile(mech.pair_names(p), upper(hs)) for p, hs in per_pair.items()]
     return Profile.from_pairs(mech.name, pairs)
 
