@@ -133,6 +133,15 @@ def _counts(root: Node) -> dict[int, int]:
     return count
 
 
+def _option(node: Ask, count: dict[int, int], index: int) -> tuple[int, int]:
+    """The option an index below a choice picks, and the index left for that option's subtree."""
+    for option, child in enumerate(node.children):
+        if index < count[child.uid]:
+            return option, index
+        index -= count[child.uid]
+    raise IndexError(index)  # pragma: no cover - indices stay below the node's count
+
+
 def _strategy(root: Node, n: int, count: dict[int, int], index: int) -> tuple[dict, list]:
     """The ``index``-th deterministic adversary as (choices, views), built alone.
 
@@ -148,12 +157,9 @@ def _strategy(root: Node, n: int, count: dict[int, int], index: int) -> tuple[di
         if isinstance(node, End):
             views.append((hist, pr))
         elif isinstance(node, Ask):
-            for option, (lab, child) in enumerate(zip(node.labels, node.children)):
-                if k < count[child.uid]:
-                    break
-                k -= count[child.uid]
+            option, k = _option(node, count, k)
             choices[hist] = option
-            stack.append((child, k, hist + (("q", lab),), pr))
+            stack.append((node.children[option], k, hist + (("q", node.labels[option]),), pr))
         elif isinstance(node, Chance):
             below = []
             for lab, row, child in zip(reversed(node.labels), reversed(node.probs), reversed(node.children)):
