@@ -16,7 +16,7 @@ Comparisons are exact, also with floats:
 True
 """
 
-__version__ = "0.1.0"
+__version__ = "0.2.0.dev0"
 
 from typing import TYPE_CHECKING
 

@@ -134,6 +134,7 @@ class Runner:
             kind, value = parse_scheduler(self.scheduler)
             if kind == "local":
                 check_workers(int(value), self.max_workers)
+            _distributed()  # a missing extra is said before any work or output
         else:
             check_workers(self.jobs, self.max_workers)
 

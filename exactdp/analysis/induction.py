@@ -104,13 +104,19 @@ def pair_chains(
 ) -> list[Chain | None]:
     """The chain of every node for the ordered pair (i, j); the root's is the last entry.
 
-    Unless ``keep``, a node's chain is dropped once its last parent has used it (only the
-    root's remains)."""
+    A node's chain is dropped once its last parent has used it, so only the root's remains;
+    with ``keep``, every option's of a choice remains too (what a witness's adversary compares;
+    keeping every node's made a 700-round game's witness need gigabytes)."""
     kind, start, child = g.kind, g.start, g.child
     Pi, Pj = g.probs[i], g.probs[j]
     n = len(kind)
     memo: list[Chain | None] = [None] * n
-    left = None if keep else _refcounts(g).tolist()
+    left = _refcounts(g).tolist()
+    if keep:
+        for v in range(n):
+            if kind[v] == ASK_KIND:
+                for c in child[start[v] : start[v + 1]]:
+                    left[c] = -1  # never reaches 0 below: kept
     max_bits = limits.current().max_bits
     for v in range(n):
         k = kind[v]
@@ -124,12 +130,11 @@ def pair_chains(
         else:
             h = LEAF_CHAIN
         memo[v] = h
-        if left is not None:
-            for c in child[s:e]:
-                r = left[c] - 1
-                left[c] = r
-                if not r:
-                    memo[c] = None
+        for c in child[s:e]:
+            r = left[c] - 1
+            left[c] = r
+            if not r:
+                memo[c] = None
         if not v & _TICK:
             _tick("profile", v, n, progress, deadline)
     return memo

@@ -55,8 +55,8 @@ Progress = Callable[[str, int, int], None]
 
 
 class ChainMemo(Mapping):
-    """Every node's chain for one ordered pair, by node ``uid`` (as :class:`Hull`, made on
-    demand from the induction's chains)."""
+    """The kept chains for one ordered pair (the root's and every option's of a choice), by node
+    ``uid`` (as :class:`Hull`, made on demand from the induction's chains)."""
 
     def __init__(self, g: FlatGame, chains: list):
         self._g = g
@@ -72,19 +72,22 @@ class ChainMemo(Mapping):
     def __getitem__(self, uid: int) -> Hull:
         h = self._hulls.get(uid)
         if h is None:
-            h = self._hulls[uid] = as_hull(self._chains[self._v(uid)])
+            chain = self._chains[self._v(uid)]
+            if chain is None:  # pair_chains keeps the root's and the options' of every choice only
+                raise KeyError(uid)
+            h = self._hulls[uid] = as_hull(chain)
         return h
 
     def __iter__(self) -> Iterator[int]:
-        return (self._g.node_at(v).uid for v in range(len(self._g)))
+        return (self._g.node_at(v).uid for v, c in enumerate(self._chains) if c is not None)
 
     def __len__(self) -> int:
-        return len(self._g)
+        return sum(c is not None for c in self._chains)
 
 
 def pair_hull(mech: Mechanism, pair: tuple[int, int], *, keep: bool = False) -> tuple[Hull, Mapping[int, Hull]]:
-    """The chain of one ordered pair and, with ``keep``, of every node for that pair (a mapping
-    from node ``uid`` to :class:`Hull`; empty without ``keep``)."""
+    """The chain of one ordered pair and, with ``keep``, of the root and every option of a choice
+    for that pair (a mapping from node ``uid`` to :class:`Hull`; empty without ``keep``)."""
     g = flat_of(mech)
     chains = pair_chains(g, pair[0], pair[1], keep=keep)
     root = as_hull(chains[-1])  # type: ignore[arg-type]
