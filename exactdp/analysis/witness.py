@@ -46,6 +46,7 @@ __all__ = [
 RECORDED_LINES = 200
 
 _ONE = Q(1)
+_ZERO = Q(0)
 
 # A history is a tuple of steps: ("q", label) for a choice, ("a", label) for an answer.
 History = tuple
@@ -135,10 +136,23 @@ def recheck(mech: Mechanism, pair: tuple[int, int], lam: Any, policy: Policy) ->
     pp_t = Q(0)
     n_views = 0
 
-    def push(node: Node, px, pxp, hist) -> None:
+    row_ratios: dict[tuple[int, int], Any] = {}
+
+    def child_ratio(node: Chance, k: int, ratio: Any, px: Any, pxp: Any) -> Any:
+        """px/pxp of an answer's history, from its parent's ratio times the answer's own
+        (a division in Q(e^(1/L)) costs a gcd of long polynomials; the answers' ratios are short)."""
+        if not pxp:
+            return INF
+        if not px:
+            return _ZERO
+        rr = row_ratios.get((node.uid, k))
+        if rr is None:
+            rr = row_ratios[(node.uid, k)] = node.probs[k][i] / node.probs[k][j]
+        return ratio * rr
+
+    def push(node: Node, px, pxp, hist, ratio) -> None:
         if not px and not pxp:
             return
-        ratio = INF if not pxp else px / pxp
         key = ratio if policy.aggregates else hist
         bucket = pending.setdefault(node.uid, {})
         cur = bucket.get(key)
@@ -163,11 +177,12 @@ def recheck(mech: Mechanism, pair: tuple[int, int], lam: Any, policy: Policy) ->
             elif isinstance(node, Ask):
                 k = policy.choose(node, hist, ratio)
                 h2 = () if policy.aggregates else hist + (("q", node.labels[k]),)
-                push(node.children[k], px, pxp, h2)
+                push(node.children[k], px, pxp, h2, ratio)
             elif isinstance(node, Chance):
-                for lab, row, child in zip(node.labels, node.probs, node.children):
+                for k, (lab, row, child) in enumerate(zip(node.labels, node.probs, node.children)):
                     h2 = () if policy.aggregates else hist + (("a", lab),)
-                    push(child, px * row[i], pxp * row[j], h2)
+                    cx, cxp = px * row[i], pxp * row[j]
+                    push(child, cx, cxp, h2, child_ratio(node, k, ratio, cx, cxp))
     return p_t, pp_t, n_views
 
 
