@@ -47,9 +47,10 @@ def run(*args: str):
     return CliRunner().invoke(main, list(args))
 
 
-def calibrated(of: str, target: str, *extra: str, case: Path = CASE) -> dict:
+def calibrated(of: str, target: str, *extra: str, case: Path = CASE, status: int = 0) -> dict:
+    """The calibration as JSON; ``status`` 2 when part of the range is to be left undecided."""
     r = run("calibrate", str(case), "--of", of, "--target", target, "--json", *extra)
-    assert r.exit_code == 0, r.output
+    assert r.exit_code == status, r.output
     return json.loads(r.output)
 
 
@@ -179,7 +180,7 @@ def test_zcdp_of_rr_is_calibrated_to_16_digits(tmp_path):
 def test_zcdp_gap_left_by_the_box_limit_is_said_undecided(tmp_path):
     case = tmp_path / "z.yaml"
     case.write_text(ZCASE)
-    got = calibrated("R", "zcdp: {rho: 1/2}", "--max-symbol-boxes", "20", case=case)
+    got = calibrated("R", "zcdp: {rho: 1/2}", "--max-symbol-boxes", "20", case=case, status=2)
     with mpmath.workdps(40):
         kl = kl_boundary()
         for x in got["holds_on"]:
@@ -189,7 +190,7 @@ def test_zcdp_gap_left_by_the_box_limit_is_said_undecided(tmp_path):
     assert any(not g["narrow"] and g["decimal"] is None for g in got["gaps"])
     assert "max-symbol-boxes" in got["undecided_because"]
     r = run("calibrate", str(case), "--of", "R", "--target", "zcdp: {rho: 1/2}", "--max-symbol-boxes", "20")
-    assert "not decided:" in r.output and "--max-symbol-boxes" in r.output
+    assert "not decided:" in r.output and "--max-symbol-boxes" in r.output and r.exit_code == 2
 
 
 def test_the_case_holds_and_a_wrong_digit_fails(tmp_path):

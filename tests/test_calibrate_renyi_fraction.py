@@ -160,8 +160,30 @@ def test_an_unbounded_range_leaves_its_tail_undecided_with_the_reason(tmp_path):
     case = tmp_path / "open.yaml"
     case.write_text(CASE.read_text().replace("E: {gt: 1, le: 5}", "E: {gt: 1}"))
     r = CliRunner().invoke(main, ["calibrate", str(case), "--of", "R", "--target", "renyi: {alpha: 3/2, at_most: 3/4}"])
-    assert r.exit_code == 0 and "not decided: 18446744073709551616 < E (boxes prove nothing as E grows" in r.output
+    # the answer is printed, and the exit status says part of it is not decided
+    assert r.exit_code == 2 and "not decided: 18446744073709551616 < E (boxes prove nothing as E grows" in r.output
     assert "the boundary lies in: 3.0439409961196504" in r.output
+
+
+def test_a_closed_end_the_boxes_cannot_reach_is_decided_by_the_exact_engine(tmp_path):
+    """At p = 1 the answer b is impossible under x0: D_3/2 = inf there (order (x1, x0)) and grows
+    without bound towards it, so no box next to p = 1 proves anything; the closed end itself is in
+    the domain and the exact engine decides it (it was missing from the answer)."""
+    case = tmp_path / "end.yaml"
+    case.write_text(
+        "exactdp: 1\nname: closed-end\nsymbols:\n  p: {ge: 0, le: 1}\nmechanisms:\n"
+        "  M: {respond: {a: [2/5 + 7*p^3/20, 1/2], b: [2/5 - 2*p^3/5, 1/8], c: [1/5 + p^3/20, 3/8]}}\n"
+        "claims: [{renyi: {alpha: 2, at_most: inf}}]\n"
+    )
+    args = ["calibrate", str(case), "--target", "renyi: {alpha: 3/2, at_most: 1/2}", "--json"]
+    r = CliRunner().invoke(main, args)
+    doc = json.loads(r.output)
+    last = doc["fails_on"][-1]
+    assert last["lo"] == last["hi"] and last["lo"]["exact"] == "1" and last["lo_closed"] and last["hi_closed"]
+    assert "1" in doc["confirmed_failing_at"]
+    (sliver,) = [g for g in doc["gaps"] if g["hi"] is not None and g["hi"]["exact"] == "1"]
+    assert not sliver["hi_closed"]  # the gap stops short of the decided end
+    assert r.exit_code == 2  # that sliver is proved neither way: the answer is not complete
 
 
 def test_a_sliver_next_to_the_boundary_is_bisected_further():

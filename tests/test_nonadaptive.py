@@ -177,3 +177,31 @@ mechanisms:
 
     again = pickle.loads(pickle.dumps(got)).case.mechanisms["Ccompose"]
     assert engine.delta_at(nonadaptive_game(again), 0) == Q(479, 864)
+
+
+_SYMBOLIC = """exactdp: 1
+name: nonadaptive-symbol
+{head}
+mechanisms:
+  M: {{tree: {{respond: {{c0: {{p: [1/2, 1/2], then: {{ask: {{A: {{0: [3/4, 1/4], 1: [1/4, 3/4]}}, B: {{0: [1 - p, p], 1: [p, 1 - p]}}}}}}}},
+                         c1: {{p: [1/2, 1/2], then: {{ask: {{A: {{0: [1 - p, p], 1: [p, 1 - p]}}, B: {{0: [2/3, 1/3], 1: [1/3, 2/3]}}}}}}}}}}}}}}
+claims:
+  - privloss: {{delta: 0, equals: {value}, adversaries: nonadaptive}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("p", "value"), [("1/5", "log(4)"), ("1/4", "log(3)"), ("1/3", "log(3)"), ("1/2", "log(3)"), ("1/10", "log(9)")]
+)
+def test_symbolic_probabilities_against_nonadaptive_adversaries_agree_with_numbers(p, value):
+    """A mechanism with a symbol against non-adaptive adversaries (the query fixed before the
+    mechanism's coin): by hand, query A gives the ratios 3 and (1 - p)/p, query B the ratios
+    (1 - p)/p and 2, so PrivLoss(M, 0) = log(max(3, (1 - p)/p)); the claim for every p (piecewise)
+    and the numbers at p agree (each piece is claimed on its own range)."""
+    at = verify_text(_SYMBOLIC.format(head=f"params: {{p: {p}}}", value=value))
+    assert at.exit_code == 0, at
+    lo, hi = ("0", "1/4") if value != "log(3)" else ("1/4", "1/2")
+    head = f"symbols:\n  p: {{gt: {lo}, le: {hi}}}" if value != "log(3)" else f"symbols:\n  p: {{ge: {lo}, le: {hi}}}"
+    form = "log((1 - p)/p)" if value != "log(3)" else "log(3)"
+    every = verify_text(_SYMBOLIC.format(head=head, value=form))
+    assert every.exit_code == 0, every

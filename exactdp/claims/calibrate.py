@@ -85,6 +85,17 @@ class Calibration:
         """The gaps where nothing is proved (none for a set decided on exact cells)."""
         return () if self.boxes is None else self.boxes.gaps
 
+    def undecided(self) -> str | None:
+        """Why the set is not known up to enclosures of its boundaries, or None when it is: a gap
+        the boxes left wide (a limit), or a narrow stretch where they prove neither holding nor
+        failing (a set decided on exact cells is always known)."""
+        if self.boxes is None:
+            return None
+        if not all(g.narrow for g in self.boxes.gaps):
+            return f"the set is not decided everywhere: {self.boxes.reason}"
+        sliver = next((g for g in self.boxes.gaps if not g.switch and not g.point), None)
+        return None if sliver is None else f"the boxes prove neither holding nor failing on {sliver.text()}"
+
 
 def set_text(intervals: tuple[Interval, ...] | list[Interval], symbol: str) -> str:
     """``1 < E <= (1 + sqrt(190))/9`` (joined by ``or``), or ``no value of E``; a declared end
@@ -536,11 +547,9 @@ class CalibrateClaim(Claim):
         declared = tuple(normalise([iv for r in self.holds_for if (iv := r.interval(cal.domain)) is not None]))
         facts: dict[str, Any] = {"calibration": cal, "declared": declared}
         if cal.boxes is not None:
-            if not all(g.narrow for g in cal.boxes.gaps):
-                return Verdict.undecided(self, f"the set is not decided everywhere: {cal.boxes.reason}")
-            if not all(g.switch or g.point for g in cal.boxes.gaps):
-                sliver = next(g for g in cal.boxes.gaps if not g.switch and not g.point)
-                return Verdict.undecided(self, f"the boxes prove neither holding nor failing on {sliver.text()}")
+            why = cal.undecided()
+            if why is not None:
+                return Verdict.undecided(self, why)
             return Verdict(self, HOLDS if box_matches(list(declared), cal) else FAILS, facts)
         if same_sets(declared, cal.intervals):
             if _has_enclosure(cal.intervals):  # the declared decimals stand for the certified ends

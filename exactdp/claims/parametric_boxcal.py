@@ -164,9 +164,32 @@ def _sample(p: _Part) -> Any:
     return simplest_between(lo, hi)
 
 
+def _closed_ends(target: Claim, an: Analysis, name: str, parts: list[_Part]) -> list[_Part]:
+    """A closed rational end of the range inside a gap (the boxes next to it proved nothing, as
+    where a divergence grows without bound towards it) is decided by the exact engine there: the
+    end becomes a one-point stretch and the gap stops short of it."""
+    out = list(parts)
+    for at_lo in (False, True):  # the high end first: splitting the low end shifts the parts
+        k = 0 if at_lo else len(out) - 1
+        p = out[k]
+        end, closed = (p.lo, p.lo_closed) if at_lo else (p.hi, p.hi_closed)
+        if p.status != GAP or not closed or end is None or end.q is None or p.point:
+            continue
+        there = verdict_at(target, an, {name: end.q})
+        if there.status not in (HOLDS, FAILS):
+            continue
+        point = _Part(end, True, end, True, S_HOLDS if there.status == HOLDS else S_FAILS)
+        if at_lo:
+            out[k : k + 1] = [point, _Part(p.lo, False, p.hi, p.hi_closed, GAP, p.narrow)]
+        else:
+            out[k : k + 1] = [_Part(p.lo, p.lo_closed, p.hi, False, GAP, p.narrow), point]
+    return out
+
+
 def _finish(target: Claim, an: Analysis, name: str, parts: list[_Part], boxes: int, reason: str) -> BoxSet:
     """Merge the parts; re-decide the target with the exact engine at a rational value of each
     stretch where it fails (it must fail there) and of each where it holds (it must not fail)."""
+    parts = _closed_ends(target, an, name, parts) if parts else parts
     merged: list[_Part] = []
     for p in parts:
         if merged and merged[-1].status == p.status:

@@ -3,6 +3,8 @@ where a claim holds (docs/parametric.md)."""
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from ..analysis import query
@@ -44,8 +46,12 @@ def delta(eps_text, q: Query):
 def calibrate(target, symbol, digits, q: Query):
     """The exact set of values of a symbol where the target claim holds: a union of intervals
     with exact endpoints (rational, or algebraic: minimal polynomial and isolating interval),
-    each also as a decimal whose printed digits are all proved."""
+    each also as a decimal whose printed digits are all proved.  Exit status 2 when part of the
+    set is not decided (a limit, or a stretch certified boxes prove neither way), after the
+    answer."""
     with q.loaded() as (case, name, _mech, _):
         claim = parse_claim_text(case, target, of=name)
         cal = calibrate_claim(claim, Analysis(case.mechanisms, symbols=case.symbols), symbol=symbol)
     click.echo(calibration_output(name, claim.statement(), cal, q.fmt, digits=digits))
+    if cal.undecided() is not None:  # part of the set is not decided: as for an undecided claim
+        sys.exit(2)

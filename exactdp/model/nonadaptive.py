@@ -31,6 +31,7 @@ from .. import limits
 from ..errors import LimitExceededError, UnsupportedMechanismError
 from .checks import takes_mechanism
 from .game import END, Ask, Chance, End, Label, Mechanism, Node, label_str
+from .symbolic import SymChance
 
 __all__ = ["nonadaptive_game", "query_sequences"]
 
@@ -123,6 +124,8 @@ def _forced(root: Node, seq: tuple[Label, ...]) -> Node:
         elif isinstance(node, Ask):
             k = node.labels.index(seq[i])
             out = Ask([node.labels[k]], [walk(node.children[k], i + 1)])
+        elif isinstance(node, SymChance):  # symbolic probabilities: decided for every value of the symbols
+            out = SymChance(node.labels, node.sym, [walk(c, i) for c in node.children], check=False)
         elif isinstance(node, Chance):
             out = Chance(node.labels, node.probs, [walk(c, i) for c in node.children], check=False)
         else:  # pragma: no cover - the three node kinds

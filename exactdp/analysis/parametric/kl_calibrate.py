@@ -261,6 +261,13 @@ def _scan(kg: KLGame, target: Target, lo: Fraction | None, hi: Fraction | None, 
         if box.tail and abs(s) > TAIL_CAP:
             raise Undecided(f"the KL target is not settled as {name} grows without bound (beyond |{name}| = 2^64)")
         if not box.tail and box.hi - box.lo < _NARROW:  # type: ignore[operator]
+            end = next((e for e in (box.lo, box.hi) if e in ends), None)
+            if end is not None:
+                raise Undecided(
+                    f"boxes of {name} next to the end {name} = {ladder.decimal(end, 12)} of the range prove nothing, even "
+                    "narrower than 2^-60 (the KL divergence may be unbounded there, or meet the bound there); calibrate "
+                    "on a range that stops short of it"
+                )
             raise Undecided(
                 f"the KL divergence meets the bound near {name} = {ladder.decimal(s, 12)} where enclosures on boxes "
                 "narrower than 2^-60 do not separate them (a touching point, or a crossing where its slope vanishes)"
