@@ -327,3 +327,29 @@ def test_gaps_with_slivers_between_within_one_rounding_become_one_gap():
     assert got[1].lo == base + 10 * u and got[1].hi == base + 40 * u
     far = [*parts[:3], bc.Stretch(base + 30 * u, base + 10**4 * u, bc.GAP), parts[4]]
     assert len(bc._absorb(far, 16)) == 5  # not within one rounding: kept apart
+
+
+GDP_POINTS = """exactdp: 1
+name: not-gdp-points
+symbols:
+  p: {gt: 0, le: 1/2}
+mechanisms:
+  M: {ask: {q0: {a0: [(1/2)*(1 - 2*p), 1/3 + (-1/3)*(1 - 2*p)], a1: [1 + (-1/2)*(1 - 2*p), 2/3 + (1/3)*(1 - 2*p)]}, q1: {a0: [(3/4)*(p^2), 2/3 + (-5/21)*(p^2)], a1: {p: [1 + (-3/4)*(p^2), 1/3 + (5/21)*(p^2)], then: {respond: {a0: [1/4 + (-1/4)*(p^2), 1], a1: [3/4 + (1/4)*(p^2), 0]}}}}}}
+claims:
+  - not_gdp: {mu: 1/2}
+"""
+
+
+@pytest.mark.parametrize("target", ["not_gdp: {mu: 1/2}", "gdp: {mu: 1/2}"])
+def test_gdp_at_irrational_point_cells_follows_the_neighbouring_cells(tmp_path, target):
+    """After q1→a1 the answer a1 is impossible under x1, so T(M)(0) < 1 = G_mu(0): M is not
+    mu-GDP for any mu and any p, which `verify` proves for every p.  The calibration left the two
+    irrational points where the profile's cells meet "not decided"; as `verify` does, they are
+    decided from a neighbouring cell's closed forms."""
+    case = tmp_path / "g.yaml"
+    case.write_text(GDP_POINTS)
+    assert run("verify", str(case)).exit_code == 0
+    got = calibrated("M", target, case=case)
+    assert not got["gaps"], got["gaps"]
+    (whole,) = got["holds_on" if target.startswith("not") else "fails_on"]
+    assert whole["lo"]["exact"] == "0" and not whole["lo_closed"] and whole["hi"]["exact"] == "1/2" and whole["hi_closed"]

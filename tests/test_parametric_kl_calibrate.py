@@ -123,3 +123,27 @@ def test_a_calibration_crosses_processes_and_refines_after():
     end = cal.intervals[0].hi
     assert isinstance(end, TranscendentalEnd) and end.decimal == "0.6108709585001566"
     assert end.crossing.enclose(20).decimal.startswith("0.6108709585001566")
+
+
+CHOICE = """
+exactdp: 1
+name: kl-choice
+symbols:
+  p: {ge: 1/4, le: 3/4}
+mechanisms:
+  M: {ask: {q1: {a0: [3/8 + 3*p/56, 1/2 - 3*p/10], a1: [3/8 - 5*p/56, 2*p/5], a2: [1/4 + p/28, 1/2 - p/10]}, q2: {a: [1, 1]}}}
+  M1: {respond: {a0: [3/8 + 3*p/56, 1/2 - 3*p/10], a1: [3/8 - 5*p/56, 2*p/5], a2: [1/4 + p/28, 1/2 - p/10]}}
+claims:
+  - calibrate: {of: M1, target: {renyi: {alpha: 1, at_most: 19/250}}, holds_for: [{ge: 0.5369897973987600, le: 3/4}]}
+  - calibrate: {of: M, target: {renyi: {alpha: 1, at_most: 19/250}}, holds_for: [{ge: 0.5369897973987600, le: 3/4}]}
+  - profile_eq: {of: M, as: M1}
+"""
+
+
+def test_a_choice_with_a_constant_option_calibrates_as_the_other_option():
+    """KL(M) = max(KL(M1), 0) = KL(M1): the query q2 answers the same under both datasets.  The
+    crossing of 19/250 is transversal (mpmath: KL - 0.076 is +1.9e-5 at p = 0.5369, -2.2e-6 at
+    p = 0.537); the slope of the max was the hull of both options' slopes, which holds the constant
+    option's 0, so no box was ever proved and M's calibration was undecided while M1's was not."""
+    r = verify_text(CHOICE)
+    assert r.exit_code == 0, [v.reason for v in r.verdicts]

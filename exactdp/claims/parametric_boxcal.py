@@ -56,6 +56,7 @@ from ..numbers.certified import arb_prec
 from ..numbers.ladder import is_inf
 from .base import FAILS, HOLDS, Analysis, Claim
 from .parametric import Parametric, verdict_at
+from .parametric_gdp import not_gdp_proved_at
 from .parametric_boxes import ONE_AT_A_TIME, one_symbol
 from .parametric_renyi_boxes import by_fraction_boxes, fraction_problem, fraction_side, one_crossing
 from .parametric_zcdp import rho_of, rho_symbols
@@ -307,14 +308,16 @@ def _gdp(target: Any, an: Analysis, P: Parametric) -> tuple[str, int, BoxSet]:
     mu_u = UniRat.of(mu, index)
     parts: list[_Part] = []
     boxes, reason = 0, ""
-    points: list[int] = []
+    points: list[tuple[int, int]] = []  # (the point's part, the open cells before it)
+    gcells: list[GCell] = []
     for cell, vs in dec.cells:
         side = cell.sides[index]
         if side.kind == "point":
-            points.append(len(parts))
+            points.append((len(parts), len(gcells)))
             parts.append(_Part(side.at, True, side.at, True, GAP, False))
             continue
         gc = GCell(side, tuple((UniRat.of(a, index), UniRat.of(b, index)) for hv in vs for a, b in hv), mu_u)
+        gcells.append(gc)
 
         def classify(box: Box, gc: GCell = gc) -> str | None:
             if _outside(gc.side, box):
@@ -328,14 +331,18 @@ def _gdp(target: Any, an: Analysis, P: Parametric) -> tuple[str, int, BoxSet]:
         got, n, why = _parts(classify, lo, lo_c, hi, hi_c, side.rational_bounds(), name)
         parts += got
         boxes, reason = boxes + n, reason or why
-    for k in points:
+    for k, g in points:
         parts[k].status, parts[k].narrow = _point_status(target, an, name, parts, k, yes)
+        at = parts[k].lo
+        if parts[k].status == GAP and at is not None and not_gdp_proved_at(gcells[max(0, g - 1) : g + 1], at):
+            parts[k].status, parts[k].narrow = no, True  # T < G_mu at the point: a neighbour's closed forms
     return name, index, _finish(target, an, name, parts, boxes, reason)
 
 
 def _point_status(target: Claim, an: Analysis, name: str, parts: list[_Part], k: int, yes: str) -> tuple[str, bool]:
     """A point cell: the exact engine at a rational value; at an irrational one, T ≥ G_μ holds when
-    a neighbouring stretch where it holds ends there (a closed set), else nothing is proved."""
+    a neighbouring stretch where it holds ends there (a closed set), else nothing is proved here
+    (the caller then tries the neighbouring cells' closed forms, as ``not_gdp`` is proved there)."""
     at = parts[k].lo
     assert at is not None
     if at.q is not None:

@@ -92,7 +92,7 @@ def decide_gdp_by_boxes(claim: Any, an: Analysis) -> Verdict:
     if doubt and not cells:  # a domain of one point: nothing covers it but the exact engine
         raise Undecided(doubt)
     for k, side in irrational:
-        if not _limit_proved(cells[max(0, k - 1) : k + 1], side.at):
+        if not not_gdp_proved_at(cells[max(0, k - 1) : k + 1], side.at):
             raise Undecided(f"not_gdp at the irrational point {side.text()} is not decided by enclosures")
 
     def refute(s: Fraction) -> Verdict | None:
@@ -114,7 +114,7 @@ def decide_gdp_by_boxes(claim: Any, an: Analysis) -> Verdict:
     return Verdict(claim, UNDECIDED, facts, reason=res.reason)
 
 
-def _limit_proved(neighbours: list[GCell], at: Any) -> bool:
+def not_gdp_proved_at(neighbours: list[GCell], at: Any) -> bool:
     """not_gdp at an irrational point, from a neighbouring open cell's closed forms on shrinking
     isolating intervals (:func:`~exactdp.analysis.parametric.gdp_boxes.not_gdp_at_limit`)."""
     for _ in range(8):

@@ -280,9 +280,13 @@ def _zero() -> Val:
 
 
 def _vmax(vals: Sequence[Val]) -> Val:
-    """The largest of some values (slopes: their hull)."""
+    """The largest of some values (slopes: their hull).  A value below another one on the whole
+    box is never the largest there, so its slope is left out (the max of an adversary's options
+    then has the slope of the option that wins, not the hull with a constant loser's 0)."""
     if any(not v.bounded for v in vals):
         return _UNBOUNDED
+    if len(vals) > 1:
+        vals = [v for v in vals if not any(v.r < w.r for w in vals)]  # arb: certainly below on the box
     c, r, L = vals[0].c, vals[0].r, vals[0].L
     for v in vals[1:]:
         c, r = c.max(v.c), r.max(v.r)
