@@ -352,4 +352,6 @@ def test_gdp_at_irrational_point_cells_follows_the_neighbouring_cells(tmp_path, 
     got = calibrated("M", target, case=case)
     assert not got["gaps"], got["gaps"]
     (whole,) = got["holds_on" if target.startswith("not") else "fails_on"]
-    assert whole["lo"]["exact"] == "0" and not whole["lo_closed"] and whole["hi"]["exact"] == "1/2" and whole["hi_closed"]
+    assert (
+        whole["lo"]["exact"] == "0" and not whole["lo_closed"] and whole["hi"]["exact"] == "1/2" and whole["hi_closed"]
+    )

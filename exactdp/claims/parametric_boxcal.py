@@ -56,8 +56,8 @@ from ..numbers.certified import arb_prec
 from ..numbers.ladder import is_inf
 from .base import FAILS, HOLDS, Analysis, Claim
 from .parametric import Parametric, verdict_at
-from .parametric_gdp import not_gdp_proved_at
 from .parametric_boxes import ONE_AT_A_TIME, one_symbol
+from .parametric_gdp import not_gdp_proved_at
 from .parametric_renyi_boxes import by_fraction_boxes, fraction_problem, fraction_side, one_crossing
 from .parametric_zcdp import rho_of, rho_symbols
 
