@@ -35,23 +35,16 @@ def delta(eps_text, q: Query):
 
 
 @command()
-@click.option(
-    "--target",
-    required=True,
-    help='The claim to calibrate, as in a case file: "dp: {eps: log(2), delta: 1/10}" (any claim kind).',
-)
+@click.option("--target", required=True, help='The claim (any kind) as in a case file: "dp: {eps: log(2)}".')
 @click.option("--symbol", help="The symbol to calibrate (default: the one the answer depends on).")
 @click.option("--digits", type=click.IntRange(15, 1000), default=16, help="Decimal digits of each end.")
 @query_options(latex=True)
 def calibrate(target, symbol, digits, q: Query):
     """The exact set of values of a symbol where the target claim holds: a union of intervals
     with exact endpoints (rational, or algebraic: minimal polynomial and isolating interval),
-    each also as a decimal whose printed digits are all proved.  Exit status 2 when part of the
-    set is not decided (a limit, or a stretch certified boxes prove neither way), after the
-    answer."""
+    each also as a decimal whose printed digits are all proved (exit 2: partly undecided)."""
     with q.loaded() as (case, name, _mech, _):
         claim = parse_claim_text(case, target, of=name)
         cal = calibrate_claim(claim, Analysis(case.mechanisms, symbols=case.symbols), symbol=symbol)
     click.echo(calibration_output(name, claim.statement(), cal, q.fmt, digits=digits))
-    if cal.undecided() is not None:  # part of the set is not decided: as for an undecided claim
-        sys.exit(2)
+    sys.exit(0 if cal.undecided() is None else 2)
