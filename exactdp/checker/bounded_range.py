@@ -5,6 +5,7 @@ reads both.
 
 from typing import Any
 
+from . import core
 from .core import HANDLERS, INF, NEGATED, NOT, ONE, Game, Malformed, field, game_of, log_text, most, order, param
 
 __all__ = ["bounded_range", "br_ratio"]
@@ -27,8 +28,10 @@ def br_ratio(game: Game, pair: tuple, deterministic: bool) -> Any:
     for k, nd in enumerate(game.nodes):
         opts = [(r[i] / r[j], c) for r, c in zip(game.probs(k), nd[-1]) if r[i] and r[j]]
         hs, ls = [q * hi[c] for q, c in opts], [q * lo[c] for q, c in opts]
-        hi.append(max(hs) if hs else ONE)
-        lo.append(min(ls) if ls else ONE)
+        w = max((core.bits(x) for x in hs + ls), default=0) // 64 + 2  # (words: products, quotients cost w^2)
+        core.spend("steps", 16 * len(hs) * w * w, "the BR-range")
+        hi.append(core.bounded(max(hs), "the BR-range") if hs else ONE)
+        lo.append(core.bounded(min(ls), "the BR-range") if ls else ONE)
         if nd[0] == "answer" and k in reach and len(ls) > 1:
             m = min(range(len(ls)), key=lambda a: ls[a])
             second = min(x for a, x in enumerate(ls) if a != m)

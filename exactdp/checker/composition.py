@@ -46,7 +46,8 @@ def concomp(games: list, names: list) -> Game:
         state, expanded = stack.pop()
         if state in ids:
             continue
-        spec = expand(state)
+        spec = expand(state)  # (k-tuples for each successor: the work and memory grow with k)
+        core.spend("steps", 8 * len(games) * (len(spec[-1]) + 1), "building the concurrent composition")
         if not expanded:
             stack += [(state, True)] + [(c, False) for c in spec[-1] if c not in ids]
             continue
@@ -79,7 +80,8 @@ def theorem_bound(theorem: str, lams: list, deltas: list) -> tuple[Any, Any]:
         return prod(lams), sum(deltas, ZERO)
     if theorem == "improved-basic":
         return prod(lams), 1 - prod([1 - d for d in deltas])
-    spend("steps", prod(range(1, len(lams) + 1)) * len(lams) * size(lams + deltas), "Theorem 1.8's orders")
+    w = len(lams) * max(map(core.bits, lams + deltas)) // 64 + 2  # words of a prefix product: sums cost w^2
+    spend("steps", prod(range(1, len(lams) + 1)) * len(lams) * 8 * w * w, "Theorem 1.8's orders")
     orders = permutations(range(len(lams)))  # for each, Sum_k (prefix product of e^eps) delta_(s(k))
     return prod(lams), min(
         sum(map(mul, accumulate((lams[i] for i in s), mul, initial=ONE), (deltas[i] for i in s))) for s in orders
@@ -121,9 +123,14 @@ def composition(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     comps = [core.game_of(games, n) for n in names]
     if not comps:
         raise Malformed("claim.of: at least one component")
-    labels: list = []
-    for n in names:  # a repeated component is another copy: R, R#2, R#3, ...
-        labels.append(next(x for x in [n] + [f"{n}#{k}" for k in range(2, len(names) + 2)] if x not in labels))
+    labels, used, copies = list[str](), set[str](), dict[str, int]()
+    for n in names:  # a repeated component is another copy: R, R#2, R#3, ..., never another game's name
+        x = n
+        while x in used or (x != n and x in games):
+            copies[n] = copies.get(n, 1) + 1
+            x = f"{n}#{copies[n]}"
+        labels.append(x)
+        used.add(x)
     built = concomp(comps, labels)
     games[built.name], name, theorem = built, built.shown, field(claim, "theorem", str, "claim")
     if theorem == "fdp":  # T(ConComp) >= the tensor product of the T(M_i): delta below, at every lam >= 0

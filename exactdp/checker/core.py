@@ -36,7 +36,7 @@ __all__ = ["check_certificate", "read_games", "Game", "Qt", "HANDLERS", "LIMITS"
 FORMAT, VERSION, INF = "exactdp-certificate", 2, "inf"  # INF: lam = e^eps = infinity, a string
 ZERO, ONE = Fraction(0), Fraction(1)
 DEFAULT_LIMITS = {
-    "max_bytes": 512_000_000,  # size of one certificate file
+    "max_bytes": 64_000_000,  # size of one certificate file (parsed JSON takes up to ~26 times its size)
     "max_bits": 1_000_000,  # bits of one number; the recomputations build at most twice this in all
     "max_states": 500_000,  # (node, likelihood ratio) states, chain edges, nodes of a built composition
     "max_histories": 1_000_000,  # histories walked by a simulation or Farkas check, each counted with its length
@@ -450,8 +450,9 @@ class Game:
         if not (ds := self.datasets) or not all(isinstance(d, str) for d in ds) or len(set(ds)) != len(ds):
             raise Malformed(f"{path}.datasets: distinct names")
         self.pairs = [self.ids(p) for p in field(raw, "pairs", list, path)]
-        odd = any(len(p) != 2 or -1 in p or p[0] == p[1] or p[::-1] not in self.pairs for p in self.pairs)
-        if odd or not self.pairs or len(set(self.pairs)) < len(self.pairs):
+        both = set(self.pairs)  # (a set: a list scan per pair is quadratic in the pairs)
+        odd = any(len(p) != 2 or -1 in p or p[0] == p[1] or p[::-1] not in both for p in self.pairs)
+        if odd or not self.pairs or len(both) < len(self.pairs):
             raise Malformed(f"{path}.pairs: distinct ordered pairs of two datasets, each in both orders")
         self.nodes = [self._node(k, n, f"{path}.nodes[{k}]") for k, n in enumerate(field(raw, "nodes", list, path))]
         self.root = field(raw, "root", int, path)
@@ -646,7 +647,7 @@ def hockey(game: Game, pair: tuple, lam: Any) -> tuple[Any, Any]:
         rows = nodes[k][3] if nodes[k][0] == "answer" else [(one,) * len(game.datasets)] * len(nodes[k][-1])
         if states and game.rational:  # products and gcds of w-word weights here and below: about w^2 each
             w = max(max(a.bit_length(), b.bit_length()) for a, b in states) // 64 + 1
-            spend("steps", 2 * len(states) * len(rows) * w * w, "the point recursion's weights")
+            spend("steps", 16 * len(states) * len(rows) * w * w, "the point recursion's weights")  # (~1 us each)
         for row, c in zip(rows, nodes[k][-1]) if states else ():  # (an option of the adversary: weight 1)
             if row[i] and row[j] and nodes[c][0] != "end":
                 got = [(a * row[i], b * row[j]) for a, b in states]
@@ -706,7 +707,7 @@ def chain(game: Game, pair: tuple) -> tuple[Any, list]:
         size += (n := sum(len(memo[c][1]) for c in nd[-1]))  # the edges this node combines
         if size > LIMITS["max_states"]:
             too_large("max_states", "the chains of the game", f"more than {size} edges")
-        w = max(bits(x) for c in nd[-1] for x in (memo[c][0], *(memo[c][1] or [()])[0])) // 64 + 2  # (w words)
+        w = max(bits(x) for c in nd[-1] for x in (memo[c][0], *(v for e in memo[c][1] for v in e))) // 64 + 2  # words
         spend("steps", 8 * (n + len(nd[-1])) * w * w, "the chains of the game")
         if nd[0] == "ask":
             memo.append(upper_hull([memo[c] for c in nd[2]]))
@@ -740,10 +741,15 @@ def vertices(top: Any, edges: list) -> list:  # (0, top), then each edge (r, w) 
     return list(accumulate(edges, lambda pt, e: (pt[0] + e[1], pt[1] + e[0] * e[1]), initial=(ZERO, top)))
 
 
-def value(chain_: tuple, lam: Any) -> Any:
-    """delta(lam) from the chain; for lam = INF the limit, the top."""
-    top, edges = chain_
-    return top if lam == INF else top + sum(((r - lam) * w for r, w in edges if r > lam), ZERO)
+def values(chain_: tuple, lams: list) -> list:
+    """delta at each lam of an increasing list (INF: the limit, the top), in one sweep: top + A - lam B,
+    A and B the sums of r w and w over the edges with r > lam (a lam at a time: quadratic in edges)."""
+    (top, edges), out, a, b, k = chain_, [], ZERO, ZERO, 0
+    for lam in reversed(lams):
+        while lam != INF and k < len(edges) and edges[k][0] > lam:
+            a, b, k = a + edges[k][0] * edges[k][1], b + edges[k][1], k + 1
+        out.append(top if lam == INF else top + a - lam * b)
+    return out[::-1]
 
 
 # --- claims: what the game and the proof establish, and whether that is the claim ------------------
@@ -832,7 +838,7 @@ def above(ca: tuple, cb: tuple, lo: Any) -> Any:
     which delta_a(lam) > delta_b(lam), or None: both are piecewise linear, so none beyond lo is
     above when none of these is."""
     lams = sorted({lo} | {r for r, _ in ca[1] + cb[1] if r > lo}) + [INF]
-    return next((lam for lam in lams if value(ca, lam) > value(cb, lam)), None)
+    return next((lam for lam, a, b in zip(lams, values(ca, lams), values(cb, lams)) if a > b), None)
 
 
 def profile(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
@@ -847,7 +853,7 @@ def profile(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     for a, b in [(m, n)] + ([(n, m)] if kind == "profile_eq" else []):
         ca, cb = chains[a.name], chains[b.name]
         if (lam := above(ca, cb, ONE)) is not None:
-            va, vb = value(ca, lam), value(cb, lam)
+            va, vb = values(ca, [lam])[0], values(cb, [lam])[0]
             facts = f"delta_{a.shown}({text(lam)}) = {text(va)} > delta_{b.shown}({text(lam)}) = {text(vb)}"
             return facts, statement, False
     return "compared at every bend and in the limit", statement, True
@@ -911,7 +917,10 @@ def read_games(cert: object) -> dict:
         if len(body) > len(str(LIMITS["max_degree"])) or int(body) > LIMITS["max_degree"]:  # (no 4,300-digit int)
             too_large("max_degree", "the field exp(1/L)", f"L = {text(body[:40])}")
         Qt.L = int(body)
-    return {name: Game(name, g, f"games.{name}") for name, g in field(cert, "games", dict, "certificate").items()}
+    games = {name: Game(name, g, f"games.{name}") for name, g in field(cert, "games", dict, "certificate").items()}
+    if Cell.name or Cell.at:  # a symbol's cell or point reads and walks the games again: ~25 us a node
+        spend("steps", 512 * sum(len(nd[-1]) + 1 for g in games.values() for nd in g.nodes), "reading the games")
+    return games
 
 
 def check_certificate(cert: object, hashes: set | None = None) -> str:

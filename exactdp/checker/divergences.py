@@ -88,6 +88,14 @@ class LogForm:
         c = {k: self.c.get(k, ZERO) + o.c.get(k, ZERO) for k in self.c.keys() | o.c.keys()}
         return LogForm(self.base, self.s + o.s, {k: v for k, v in c.items() if v})
 
+    @staticmethod
+    def total(base: list, forms: list) -> LogForm:
+        """The sum of many forms in one dict (adding them two at a time rebuilds it each time)."""
+        c = dict[int, Any]()
+        for k, v in (kv for f in forms for kv in f.c.items()):
+            c[k] = c.get(k, ZERO) + v
+        return LogForm(base, sum((f.s for f in forms), ZERO), {k: v for k, v in c.items() if v})
+
     def __gt__(self, o: LogForm) -> bool:
         return (self + o.scale(-1)).sign() > 0
 
@@ -166,7 +174,7 @@ def renyi_sum(game: Game, pair: tuple, alpha: int | None, base: list | None = No
         if any(v == INF for v in parts):
             val.append(INF)
         elif alpha == 1:
-            val.append(sum(parts, LogForm(base or [])))
+            val.append(LogForm.total(base or [], parts))
             spend("bits", sum(map(bits, val[-1].c.values())), "the KL divergences")
         else:
             val.append(core.bounded(max(parts) if alpha is None else sum(parts, ZERO), "a Renyi sum"))

@@ -100,7 +100,8 @@ def check_farkas(game: Game, raw: object, path: str, lam: Any, delta: Any) -> fr
             raise Malformed(f"{where}.row: expected [consistency, output, history] or [mixture, b, history]")
         hist = tuple(expect(x, str, f"{where}.row[2]") for x in expect(row[2], list, where + ".row[2]"))
         key = (row[0], outputs.index(row[1]) if row[0] == "consistency" else row[1], hist)
-        ys[key] = ys.get(key, ZERO) + y
+        ys[key] = total = core.bounded(ys.get(key, ZERO) + y, "the Farkas multipliers")  # (sums grow)
+        core.spend("steps", 4 * (core.bits(total) // 64 + 2) ** 2, "the Farkas multipliers")
     column: dict = defaultdict(Fraction)  # (c, h) -> the coefficient of tau_c(h) in y^T A; h = (): y^T b
     for hist, k, probs, prev in rounds(game, (i, j), "the Farkas check"):
         labels = game.nodes[k][1]
