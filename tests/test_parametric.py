@@ -414,3 +414,16 @@ claims:
     pw = pl_of(case.mechanisms["C"], case.symbols, Q(0))
     lines = "\n".join(piecewise_lines(pw, "PrivLoss(C, 0)"))
     assert "2*log((1 - p)/p)" in lines and "2*log(p/(1 - p))" in lines and "(p - 1)" not in lines
+
+
+def test_a_long_refuting_value_reads_as_its_size():
+    """A refuting value with 48-digit numerator and denominator (about 1.157) was printed as its
+    numerator's first 40 digits, which read as about 10^39; it is printed with a decimal reading."""
+    import flint
+
+    from exactdp.report.parametric import point_text
+
+    n, d = 132070703478735771721154983696761647842086735579, 114179815416476790484662877555959610910619729920
+    got = point_text({"E": flint.fmpq(n, d)})
+    assert got.startswith("E = 1.15669046229 (") and "(48 digits)" in got
+    assert point_text({"E": flint.fmpq(3, 2)}) == "E = 3/2"

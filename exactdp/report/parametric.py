@@ -21,7 +21,8 @@ from ..analysis.parametric.values import ExpAffine, LogOf, MaxOf, RenyiSum
 from ..analysis.renyi import alpha_str
 from ..claims.calibrate import Calibration, box_dict, box_lines, set_text
 from ..claims.parametric import Outcome
-from ..numbers.rational import q_short
+from ..numbers import ladder
+from ..numbers.rational import Q, q_short
 from .escape import json_dumps, latex_math, text
 
 __all__ = [
@@ -87,8 +88,16 @@ def interval_dict(iv: Interval) -> dict[str, Any]:
 
 
 def point_text(pt: dict) -> str:
-    """``E = 3/2, p = 1/4``: a point of the symbols (a huge coordinate printed short)."""
-    return ", ".join(f"{k} = {q_short(v)}" for k, v in pt.items())
+    """``E = 3/2, p = 1/4``: a point of the symbols (a long coordinate printed short, with a decimal
+    reading: its cut digits alone would read as a much larger number)."""
+    return ", ".join(f"{k} = {_coordinate(v)}" for k, v in pt.items())
+
+
+def _coordinate(v: Any) -> str:
+    if hasattr(v, "p") and hasattr(v, "q"):  # FLINT's rationals, as the parametric engine holds them
+        v = Q(int(v.p), int(v.q))
+    short = q_short(v)
+    return short if "…" not in short else f"{ladder.decimal(v, 12)} ({short})"
 
 
 def piece_line(p: Piece) -> str:
