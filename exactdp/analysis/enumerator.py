@@ -151,7 +151,7 @@ def _strategy(root: Node, n: int, count: dict[int, int], index: int) -> tuple[di
     an explicit stack walks the game (no recursion limit on deep games)."""
     choices: dict = {}
     views: list = []
-    stack = [(root, index, (), (Q(1),) * n)]
+    stack: list[tuple[Node, int, tuple, tuple]] = [(root, index, (), (Q(1),) * n)]
     while stack:
         node, k, hist, pr = stack.pop()
         if isinstance(node, End):
