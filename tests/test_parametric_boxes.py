@@ -306,4 +306,4 @@ def test_a_domain_far_beyond_a_float_is_reported_not_an_internal_error():
     held, refuted = _verdicts(claims, text, max_symbol_boxes=50)
     assert held.status.name == "UNDECIDED" and "1.0e+5000" in shown(held).note
     found = shown(refuted).found
-    assert refuted.status.name == "FAILS" and "characters)" in found and len(found) < 400
+    assert refuted.status.name == "FAILS" and "E = 1.0e+5000 (" in found and "digits)" in found and len(found) < 400
