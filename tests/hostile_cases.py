@@ -26,7 +26,9 @@ def concomp_bomb(k: int = 20) -> str:
 
 
 def repeat_bomb(times: int = 3000) -> str:
-    """RR repeated ``times`` times with a failing claim: the witness keeps every node's profile."""
+    """RR repeated ``times`` times with a failing claim and its witness (which kept every node's
+    profile; now only the options' of a choice, none here): refused by the time limit under tight
+    limits, decided under the defaults."""
     return f"exactdp: 1\nname: repeat-bomb\nmechanism: {{repeat: {{mechanism: {RR}, times: {times}}}}}\nclaims: [{{dp: {{eps: log(2)}}}}]\n"
 
 

@@ -240,3 +240,20 @@ def test_a_profile_comparison_is_linear_in_the_bends():
         nodes.append({"id": k, "answer": [["a", [hi, lo], k - 1], ["b", [lo, hi], k - 1]]})
     out = checker.check_certificate(cert({"G": game(nodes)}, {"kind": "profile_le", "of": "G", "than": "G"}))
     assert out.startswith("proved")
+
+
+def test_a_lone_surrogate_is_named_as_such(tmp_path):
+    """JSON can escape a lone surrogate (\\ud800), which is no character: the fingerprint cannot
+    encode it.  It was reported as "too large or deep to check (UnicodeEncodeError)"."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    nodes = [{"id": 0, "end": True}, {"id": 1, "answer": [["\ud800", ["3/4", "1/4"], 0], ["1", ["1/4", "3/4"], 0]]}]
+    claim = {"kind": "composition", "of": ["M", "M"], "theorem": "basic", "deltas": ["0", "0"], "eps": [None, None]}
+    doc = cert({"M": game(nodes)}, claim, {"exp_eps": ["3", "3"], "exp_privloss": "9"})
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(doc))  # ensure_ascii: the surrogate is written as an escape
+    folder = Path(checker.__file__).parent
+    p = subprocess.run([sys.executable, "-I", "-S", str(folder), str(f)], capture_output=True, text=True)
+    assert p.returncode == 2 and "not Unicode (a lone surrogate" in p.stdout, p.stdout

@@ -155,6 +155,8 @@ def main(argv: list | None = None) -> int:
         except (Rejected, OtherCase, Malformed) as e:
             kinds = {Rejected: "REJECTED", OtherCase: "OTHER CASE", TooLarge: "NOT CHECKED", Malformed: "MALFORMED"}
             status, body = next(v for k, v in kinds.items() if isinstance(e, k)), str(e)
+        except UnicodeError:  # (a ValueError) JSON may escape a lone surrogate, which is no character
+            status, body = "MALFORMED", "a text that is not Unicode (a lone surrogate, written as an escape)"
         except (RecursionError, MemoryError, ArithmeticError, ValueError) as e:
             status, body = "MALFORMED", f"too large or deep to check ({type(e).__name__})"
         except Exception as e:  # a bug in this file: say so, without a traceback
