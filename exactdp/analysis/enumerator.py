@@ -13,7 +13,6 @@ exceeds ``max_strategies`` (default :data:`DEFAULT_MAX_STRATEGIES`).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -21,7 +20,7 @@ from .. import limits
 from ..errors import LimitExceededError
 from ..model.checks import takes_mechanism
 from ..model.game import Ask, Chance, End, Mechanism, Node, postorder
-from ..model.ops import count_strategies, stats
+from ..model.ops import count_strategies, stats, strategy_counts
 from ..numbers import INF, Infinity, ladder
 from ..numbers.element import public
 from ..numbers.ladder import is_inf
@@ -123,16 +122,6 @@ def _check_size(mech: Mechanism, max_strategies: int | None) -> int:
     return n
 
 
-def _counts(root: Node) -> dict[int, int]:
-    """The number of deterministic adversaries below each node (a sum over a choice's options,
-    a product over a chance node's answers); none exceeds the root's, which is bounded."""
-    count: dict[int, int] = {}
-    for node in postorder(root):
-        kids = [count[c.uid] for c in node.children_nodes()]
-        count[node.uid] = sum(kids) if isinstance(node, Ask) else math.prod(kids)
-    return count
-
-
 def _option(node: Ask, count: dict[int, int], index: int) -> tuple[int, int]:
     """The option an index below a choice picks, and the index left for that option's subtree."""
     for option, child in enumerate(node.children):
@@ -178,7 +167,7 @@ def strategies(mech: Mechanism, *, max_strategies: int | None = DEFAULT_MAX_STRA
     distribution lists (history, probability under each dataset).
     """
     total = _check_size(mech, max_strategies)
-    count, n = _counts(mech.root), len(mech.datasets)
+    count, n = strategy_counts(mech.root, cap=None), len(mech.datasets)  # (none exceeds the root's, bounded)
     for index in range(total):
         yield _strategy(mech.root, n, count, index)
 

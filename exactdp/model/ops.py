@@ -9,7 +9,17 @@ from ..numbers.rational import q_str
 from .game import END, Ask, Chance, End, Mechanism, Node, label_str, postorder
 from .symbolic import SymChance
 
-__all__ = ["graft", "share", "share_roots", "stats", "count_strategies", "COUNT_CAP", "to_networkx", "map_dag"]
+__all__ = [
+    "graft",
+    "share",
+    "share_roots",
+    "stats",
+    "count_strategies",
+    "strategy_counts",
+    "COUNT_CAP",
+    "to_networkx",
+    "map_dag",
+]
 
 
 def map_dag(root: Node, leaf: Callable[[End], Node]) -> Node:
@@ -140,6 +150,18 @@ def count_strategies(root: Node, *, cap: int | None = COUNT_CAP) -> int:
     as "more than <cap>"; ``cap=None`` computes it exactly whatever it costs.
     """
     top = None if cap is None else cap + 1
+    n = strategy_counts(root, cap=cap)[root.uid]
+    if top is not None and n >= top:
+        out = MoreThan(top)
+        out.cap_text = "10^100" if cap == COUNT_CAP else str(cap)
+        return out
+    return n
+
+
+def strategy_counts(root: Node, *, cap: int | None = COUNT_CAP) -> dict[int, int]:
+    """The number of deterministic adversaries below every node, by ``uid`` (each saturated at
+    ``cap + 1`` as in :func:`count_strategies`; ``cap=None``: exact)."""
+    top = None if cap is None else cap + 1
     count: dict[int, int] = {}
     for node in postorder(root):
         if isinstance(node, Ask):
@@ -155,12 +177,7 @@ def count_strategies(root: Node, *, cap: int | None = COUNT_CAP) -> int:
             count[node.uid] = prod
         else:
             count[node.uid] = 1
-    n = count[root.uid]
-    if top is not None and n >= top:
-        out = MoreThan(top)
-        out.cap_text = "10^100" if cap == COUNT_CAP else str(cap)
-        return out
-    return n
+    return count
 
 
 def to_networkx(mech: Mechanism):
