@@ -358,3 +358,17 @@ def test_visible_is_one_to_one(s):
 def test_csv_cells_of_quote_and_formula_stay_apart():
     assert escape.csv_field("-x") == "'-x" and escape.csv_field("'-x") == "''-x"
     assert escape.visible("\\x1b") != escape.visible("\x1b")
+
+
+def test_a_long_title_and_reference_are_cut_visibly_in_the_verbose_heading(tmp_path):
+    """``verify -v`` prints a case's heading on one line: a 10,000-character title (or reference)
+    is cut at 1,000 characters with its full length, escaped like any text from a case file."""
+    case = tmp_path / "long.yaml"
+    title, ref = "T\x1b" + "t" * 10_000, "R" * 5_000
+    body = {"exactdp": 1, "name": "long", "title": title, "reference": ref}
+    body |= {"mechanisms": {"M": {"rr": {"eps": "log(2)"}}}, "claims": [{"privloss": {"delta": 0, "equals": "log(2)"}}]}
+    case.write_text(yaml.safe_dump(body), encoding="utf-8")
+    out = CliRunner().invoke(main, ["verify", "-v", str(case)]).output
+    heading = out.splitlines()[0]
+    assert "(10002 characters)" in heading and "(5000 characters)" in heading, heading
+    assert len(heading) < 2_200 and "\x1b" not in heading

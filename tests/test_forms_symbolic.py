@@ -176,6 +176,18 @@ def test_hostile_laplace_parameters_are_located_errors(form, bounds, place, phra
     assert f"mechanisms.G.discrete_laplace.{place}" in text and phrase in text, text
 
 
+@pytest.mark.parametrize(("param", "place"), [("eps: log(E)", "eps"), ("alpha: 1/E", "alpha")])
+def test_truncated_geometric_needs_eps_positive_on_the_whole_domain_as_with_a_number(param, place):
+    """E = 1 (eps = 0, alpha = 1) is refused with a symbol as it is with ``params: {E: 1}``:
+    the form's domain is 0 < alpha < 1 whichever way the value is given."""
+    form = f"{{truncated_geometric: {{{param}, n: 2, counts: {{x0: 0, x1: 1}}}}}}"
+    with pytest.raises(CaseError) as err:
+        _case(f"  T: {form}", "symbols: {E: {ge: 1, le: 3}}")
+    text = str(err.value)
+    assert f"mechanisms.T.truncated_geometric.{place}" in text and "0 < alpha < 1" in text, text
+    _case(f"  T: {form}", "symbols: {E: {gt: 1, le: 3}}")  # strict bounds: accepted
+
+
 # --- the exponential mechanism and permute-and-flip ------------------------------------------------
 
 SELECTION = """  X: {exponential: {eps: 2*log(E), scores: {x0: [3, 1, 0], x1: [2, 2, 1]}}}

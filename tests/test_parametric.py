@@ -427,3 +427,21 @@ def test_a_long_refuting_value_reads_as_its_size():
     got = point_text({"E": flint.fmpq(n, d)})
     assert got.startswith("E = 1.15669046229 (") and "(48 digits)" in got
     assert point_text({"E": flint.fmpq(3, 2)}) == "E = 3/2"
+
+
+def test_engine_enumerator_runs_the_cross_checks_of_a_claim_with_a_symbol(monkeypatch):
+    """With ``--engine enumerator`` the parametric engine still decides a claim with a symbol, and
+    the enumerator (not the profile engine) gives the numeric verdict at each cell's rational point
+    (docs/parametric.md, "Cross-checks")."""
+    from exactdp.analysis.engine import EnumeratorEngine
+    from exactdp.verify import Options
+
+    calls: list = []
+    original = EnumeratorEngine.profile
+    monkeypatch.setattr(
+        EnumeratorEngine, "profile", lambda self, m, *a, **k: calls.append(m) or original(self, m, *a, **k)
+    )
+    text = "exactdp: 1\nname: s\nsymbols: {E: {gt: 1, le: 3}}\nmechanisms:\n  R: {rr: {eps: log(E)}}\n"
+    text += "claims:\n  - privloss: {delta: 0, equals: log(E)}\n"
+    (v,) = verify_text(text, "s.yaml", Options(engine="enumerator")).verdicts
+    assert v.status == "holds" and calls, shown(v).found

@@ -40,7 +40,7 @@ def flag(*decls: str, help: str) -> Callable:
 
 
 _PROGRESS_HELP = "Progress bar on stderr (default: when stderr is a terminal)."
-_ENGINE_HELP = "profile: exact backward induction (fast); enumerator: brute force over every deterministic adversary (the reference)."
+_ENGINE_HELP = "profile: exact backward induction (fast); enumerator: brute force over every deterministic adversary (the reference). With symbols: cross-checks only."
 _JOBS_HELP = "Run the work items (files, sweep points, samples) in N local worker processes; auto: one per core [default: EXACTDP_JOBS, else 1]."
 _SCHEDULER_HELP = (
     "Run on a Dask cluster: tcp://HOST:8786, or local:N for a local cluster of N workers (needs exactdp[dask])."

@@ -297,7 +297,8 @@ class TruncatedGeometric(Form):
             if c > self.n:
                 raise FieldProblem(("counts", d), f"a count must be between 0 and {self.n}, found {ladder.short(c)}")
         a = alpha_of(self.eps, self.alpha, ctx, "truncated_geometric", scale=self.scale)
-        if is_sym(a):
+        if is_sym(a):  # 0 < alpha < 1 on the whole domain, as for a number (eps > 0)
+            open_unit_alpha(a, ctx, "alpha" if self.alpha is not None else "eps", "truncated_geometric")
             node = truncated_geometric_sym_node(a, self.n, list(self.counts), truncation=self.truncation)
             return ctx.wrap(node)
         return truncated_geometric(

@@ -15,7 +15,7 @@ from typing import Any
 from ..analysis.witness import Witness
 from ..caseio.sweep import point_label
 from ..claims import FAILS, HOLDS, UNDECIDED, UNSUPPORTED, Verdict
-from ..errors import CaseError, TimeLimitExceeded
+from ..errors import CaseError, TimeLimitExceeded, excerpt
 from ..numbers import Infinity, ladder
 from ..numbers.ladder import is_inf
 from ..numbers.rational import q_str
@@ -166,10 +166,10 @@ def _heading(fr: FileResult) -> str:
     case = fr.case
     assert case is not None
     head = f"{text(fr.file)}: {text(case.name)}"
-    if case.title:
-        head += f" — {text(case.title)}"
+    if case.title:  # (a heading is one line: a long title or reference is cut, visibly)
+        head += f" — {text(excerpt(case.title, 1000, quote=False))}"
     if case.reference:
-        head += f" [{text(case.reference)}]"
+        head += f" [{text(excerpt(case.reference, 1000, quote=False))}]"
     return head
 
 
