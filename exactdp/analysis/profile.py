@@ -108,13 +108,14 @@ def pure_lambda(mech: Mechanism, *, progress: Progress | None = None, deadline: 
     >>> str(pure_lambda(rr(eps="log(3)")))
     '3'
     """
-    g = flat_of(mech)
+    g, wanted = flat_of(mech), set(mech.ordered_pairs)
     best: Any = 1
     for a, b in mech.unordered_pairs:
         fwd, bwd = max_ratios(g, a, b, progress=progress, deadline=deadline)
-        if fwd is None or bwd is None:
+        ratios = [r for p, r in (((a, b), fwd), ((b, a), bwd)) if p in wanted]  # (a directed pair: one order)
+        if None in ratios:
             return INF
-        best = max(best, fwd, bwd)
+        best = max(best, *ratios)
     return Q(1) if best == 1 else best
 
 

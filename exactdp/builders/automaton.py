@@ -584,4 +584,4 @@ def automaton(
 
     kw: dict[str, Any] = {} if max_nodes is None else {"max_nodes": max_nodes}
     root = build_dag(("q", init, a.horizon), expand, **kw)
-    return AutomatonMechanism(root, tuple(datasets), tuple(adjacent), name, a)
+    return AutomatonMechanism(root, tuple(datasets), tuple(adjacent), name, automaton=a)

@@ -84,6 +84,8 @@ def export_game(mech: Mechanism, name: str) -> ExportedGame:
     NoCertificate
         For symbolic mechanisms, or labels that print alike within one node.
     """
+    if mech.directed:  # (the checker takes each adjacent pair in both orders, as Def. 1.7 does)
+        raise NoCertificate("a claim about one order of a pair (`ordered: true`): the checker takes both orders")
     order = postorder(mech.root)
     ids = {node.uid: k for k, node in enumerate(order)}
     nodes = [_node(k, node, ids) for k, node in enumerate(order)]
@@ -118,6 +120,7 @@ def game_label(subject: Any) -> str:
     """The name a subject's game has in certificates and in ``exactdp info --fingerprint``."""
     if isinstance(subject, str):
         return subject
-    name, pairs, *rest = subject
-    said = ["the claim's pairs"] * (pairs is not None) + ["non-adaptive adversaries"] * bool(rest)
+    name, pairs, *tags = subject
+    which = "the claim's ordered pairs" if "ordered" in tags else "the claim's pairs"
+    said = [which] * (pairs is not None) + ["non-adaptive adversaries"] * ("nonadaptive" in tags)
     return f"{name} ({', '.join(said)})"

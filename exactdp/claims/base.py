@@ -23,7 +23,7 @@ from ..analysis.status import Status
 from ..analysis.witness import Witness
 from ..builders.combinators import concomp, distinct_labels
 from ..display import RichDisplay
-from ..forms.fields import Choice, Count, Declared, FieldProblem, Label, ListOf, Pair, arg
+from ..forms.fields import Choice, Count, Declared, FieldProblem, Flag, Label, ListOf, Pair, arg
 from ..forms.registry import Registry
 from ..model.game import Mechanism
 from ..model.nonadaptive import nonadaptive_game
@@ -48,6 +48,7 @@ __all__ = [
     "Subject",
     "ADVERSARIES",
     "NONADAPTIVE",
+    "ORDERED",
 ]
 
 ABOUT_CLAIMS = frozenset({"calibrate", "counterexample"})  # kinds whose subject is another claim
@@ -118,10 +119,12 @@ class Verdict(RichDisplay):
 
 Subject = Any
 """A mechanism name; (name, adjacent pairs) for a claim with `group:`/`pairs:`; or
-(name, pairs or None, "nonadaptive") for a claim with `adversaries: nonadaptive`."""
+(name, pairs or None, tags...) with the tags "nonadaptive" (`adversaries: nonadaptive`) and
+"ordered" (`ordered: true`: each pair in the order given only)."""
 
 ADVERSARIES = ("adaptive", "nonadaptive")
 NONADAPTIVE = "nonadaptive"
+ORDERED = "ordered"  # a subject's tag: each of its pairs in the order given only
 
 
 class Analysis:
@@ -142,14 +145,13 @@ class Analysis:
     def mech(self, subject: Subject) -> Mechanism:
         if isinstance(subject, str):
             return self.mechanisms[subject]
-        name, pairs, *rest = subject
-        nonadaptive = bool(rest) and rest[0] == NONADAPTIVE
+        name, pairs, *tags = subject
 
         def build() -> Mechanism:
             m = self.mechanisms[name]
             if pairs is not None:
-                m = m.with_adjacent(pairs)
-            return nonadaptive_game(m) if nonadaptive else m
+                m = m.with_adjacent(pairs, directed=ORDERED in tags)
+            return nonadaptive_game(m) if NONADAPTIVE in tags else m
 
         return self.cached(("mech", subject), build)
 
@@ -204,6 +206,7 @@ class Analysis:
 
 _GROUP_DOC = "check every pair of datasets at distance 1..k in the adjacency graph (group privacy)"
 _PAIRS_DOC = "check these pairs of datasets instead of the case's `adjacent:`"
+_ORDERED_DOC = "with `pairs:`, check each pair [x, x'] in that order only: P_x(S) - e^eps P_x'(S)"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -224,6 +227,7 @@ class Claim(Declared):
         default=None,
         doc=_PAIRS_DOC,
     )
+    ordered: bool = arg(Flag(), default=False, doc=_ORDERED_DOC)
     adversaries: str = arg(
         Choice(ADVERSARIES, "adversaries"),
         default="adaptive",
@@ -239,11 +243,13 @@ class Claim(Declared):
     kind: ClassVar[str] = "claim"
     shows: ClassVar[Shows] = Shows("", "")  # every claim kind declares its value
     names: ClassVar[tuple[str, ...]] = ()  # other fields that name mechanisms
-    hidden_fields: ClassVar[tuple[str, ...]] = ()
+    hidden_fields: ClassVar[tuple[str, ...]] = ("ordered",)  # a kind that takes `ordered:` shows it
 
     def validate(self) -> None:
         if self.group is not None and self.pairs is not None:
             raise FieldProblem((), "give `group:` or `pairs:`, not both")
+        if self.ordered and self.pairs is None:
+            raise FieldProblem("ordered", "`ordered: true` needs `pairs:`, the ordered pairs [x, x'] to check")
 
     def validate_target(self, target: Claim, key: str) -> None:
         """A claim about a target claim (a calibration, a counterexample) takes a claim about a
@@ -262,8 +268,9 @@ class Claim(Declared):
     def subject_of(self, name: str) -> Subject:
         """Any mechanism the claim mentions, on the claim's pairs and adversaries (``as:``,
         ``than:``, ``f:`` are compared in the same scope as ``of``)."""
-        if self.adversaries == NONADAPTIVE:
-            return (name, self.adjacency, NONADAPTIVE)
+        tags = (NONADAPTIVE,) * (self.adversaries == NONADAPTIVE) + (ORDERED,) * bool(self.ordered)
+        if tags:
+            return (name, self.adjacency, *tags)
         return name if self.adjacency is None else (name, self.adjacency)
 
     def scope(self) -> str:
@@ -271,7 +278,8 @@ class Claim(Declared):
         if self.group is not None:
             return f" [pairs at distance <= {self.group}]" + extra
         if self.pairs is not None:
-            return " [pairs " + ", ".join(f"({a}, {b})" for a, b in self.pairs) + "]" + extra
+            which = "ordered pairs" if self.ordered else "pairs"
+            return f" [{which} " + ", ".join(f"({a}, {b})" for a, b in self.pairs) + "]" + extra
         return extra
 
     def describe(self) -> str:

@@ -127,7 +127,7 @@ class CompositionClaim(Claim):
     alpha: Any = arg(Order(), default=None, doc="the Renyi order (theorem: renyi only)")
     of_was_list: bool = field(default=False, compare=False, repr=False)
     of_written: Any = field(default=None, compare=False, repr=False)
-    hidden_fields = ("group", "pairs", "adversaries")  # a claim about several mechanisms
+    hidden_fields = ("group", "pairs", "ordered", "adversaries")  # a claim about several mechanisms
     shows = Shows(
         "privloss",
         "PrivLoss of the composition at the claim's delta (a named bound's: at its own delta)",

@@ -69,6 +69,8 @@ class PrivLossClaim(Claim):
     """PrivLoss(M, delta) equals (or is at most) the given value, where PrivLoss(M, delta) =
     inf{eps >= 0 : M is (eps, delta)-DP} (Vadhan-Wang Section 5)."""
 
+    hidden_fields = ()  # takes `ordered: true` (one order of each pair)
+
     delta: Any = arg(Delta(field=True, symbolic=True), default=Q(0), doc="default 0")
     equals: Any = arg(PrivLossValue(symbolic=True), default=None, doc="log(r), a rational, or inf")
     at_most: Any = arg(PrivLossValue(symbolic=True), default=None, doc="log(r), a rational, or inf")
@@ -114,6 +116,8 @@ class PrivLossClaim(Claim):
 @dataclass(frozen=True, kw_only=True)
 class DPClaim(Claim):
     """M is (eps, delta)-DP against every adaptive adversary (Vadhan-Wang Def. 1.7)."""
+
+    hidden_fields = ()  # takes `ordered: true` (one order of each pair)
 
     eps: Any = arg(Eps(symbolic=True), doc="e.g. eps: log(3)")
     delta: Any = arg(Delta(field=True, logs=True, symbolic=True), default=Q(0), doc="default 0")
@@ -172,6 +176,8 @@ class PremiseClaim(DPClaim):
 class DeltaClaim(Claim):
     """The largest hockey-stick divergence at e^eps, over adversaries and adjacent pairs, equals the given delta
     (for any real eps: the divergence is defined for e^eps < 1 too, where privacy-loss accountants ask it)."""
+
+    hidden_fields = ()  # takes `ordered: true` (one order of each pair)
 
     eps: Any = arg(Eps(symbolic=True, negative=True), doc="e.g. eps: log(3), or log(9/10) below 0")
     equals: Any = arg(Delta(field=True, logs=True, symbolic=True), doc="the exact delta")

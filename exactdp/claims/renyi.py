@@ -67,6 +67,8 @@ class RenyiClaim(Claim):
     pairs and adaptive adversaries (Mironov 2017, Def. 3-4), equals (is at most, exceeds) the
     value; `exceeds` refutes the claim that M is (alpha, X)-RDP."""
 
+    hidden_fields = ()  # takes `ordered: true` (one order of each pair)
+
     alpha: Any = arg(Order(fractional=True), doc="a whole number >= 1 (1 is KL), a real order > 1 such as 3/2, or inf")
     equals: Any = arg(Divergence(symbolic=True), default=None, doc="log(r)/k, a rational, or inf")
     at_most: Any = arg(Divergence(symbolic=True), default=None, doc="log(r)/k, a rational, or inf")
@@ -142,6 +144,8 @@ class RenyiClaim(Claim):
 @dataclass(frozen=True, kw_only=True)
 class ZCDPClaim(Claim):
     """M is rho-zCDP: D_alpha(M) <= rho*alpha for every real alpha > 1, over ordered adjacent pairs and adaptive adversaries (Bun-Steinke 2016, Def. 1.1); decided by certified branch and bound over alpha, undecided when D_alpha/alpha touches rho. rho may be written with logarithms (log(2)^2/2, the eps^2/2 of an eps-DP mechanism, Bun-Steinke 2016, Prop. 1.4): it is then compared through certified enclosures."""
+
+    hidden_fields = ()  # takes `ordered: true` (one order of each pair)
 
     rho: Any = arg(
         Rational("rho", lo=0, positive=True, symbolic=True, transcendental=True),

@@ -44,7 +44,7 @@ class SimulatesRRClaim(Claim):
     """Theorem 1.10 (Vadhan-Wang): an interactive post-processing of RR_eps (or RR_(eps,delta))
     equals M; with delta > 0 the exact LP of their Section 6."""
 
-    hidden_fields = ("adversaries",)  # T simulates M against every adversary
+    hidden_fields = ("adversaries", "ordered")  # T simulates M against every adversary, on symmetric pairs
 
     eps: Any = arg(Eps(symbolic=True), default=None, doc="default: PrivLoss(M, delta)")
     delta: Any = arg(Delta(symbolic=True), default=None, doc="default 0 (pure)")

@@ -273,12 +273,16 @@ class Mechanism(RichDisplay):
         Adjacent pairs as indices into ``datasets``; each is checked in both orders.
     name : str
         A name for reports.
+    directed : bool
+        Check each pair of ``adjacent`` in the order listed only: (x, x') bounds
+        P_x(S) − λ P_x'(S), as an accountant's one-direction (remove or add) numbers do.
     """
 
     root: Node
     datasets: tuple[str, ...] = ("x0", "x1")
     adjacent: tuple[tuple[int, int], ...] = ((0, 1),)
     name: str = "M"
+    directed: bool = False
 
     def __post_init__(self) -> None:
         n = len(self.datasets)
@@ -291,11 +295,12 @@ class Mechanism(RichDisplay):
 
     @property
     def ordered_pairs(self) -> tuple[tuple[int, int], ...]:
-        """Every adjacent pair in both orders, without repeats, in a fixed order."""
+        """Every adjacent pair in both orders (when ``directed``, as listed), without repeats, in a
+        fixed order."""
         out: list[tuple[int, int]] = []
         seen: set[tuple[int, int]] = set()
         for a, b in self.adjacent:
-            for p in ((a, b), (b, a)):
+            for p in ((a, b),) if self.directed else ((a, b), (b, a)):
                 if p not in seen:
                     out.append(p)
                     seen.add(p)
@@ -303,22 +308,24 @@ class Mechanism(RichDisplay):
 
     @property
     def unordered_pairs(self) -> tuple[tuple[int, int], ...]:
-        """Every adjacent pair once (in the first order it is listed), in a fixed order."""
+        """Every adjacent pair once (in the first order it is listed), in a fixed order: the engines
+        compute both orders of each, then keep :attr:`ordered_pairs`."""
         return unordered_pairs(self.adjacent)
 
     def pair_names(self, pair: tuple[int, int]) -> tuple[str, str]:
         return (self.datasets[pair[0]], self.datasets[pair[1]])
 
-    def with_adjacent(self, adjacent: Sequence[tuple[int, int]]) -> Mechanism:
-        """The same game checked on other pairs of datasets (group privacy, chosen pairs)."""
-        out = Mechanism(self.root, self.datasets, tuple(adjacent), self.name)
+    def with_adjacent(self, adjacent: Sequence[tuple[int, int]], directed: bool = False) -> Mechanism:
+        """The same game checked on other pairs of datasets (group privacy, chosen pairs; with
+        ``directed``, each in the order given only)."""
+        out = Mechanism(self.root, self.datasets, tuple(adjacent), self.name, directed)
         for kept in ("_flat", "_unmerged"):  # the same game: its flat arrays (model.flat) and, for a
             if kept in self.__dict__:  # concomp of copies, how to build it with every copy named
                 object.__setattr__(out, kept, self.__dict__[kept])
         return out
 
     def with_root(self, root: Node, name: str | None = None) -> Mechanism:
-        return Mechanism(root, self.datasets, self.adjacent, name or self.name)
+        return Mechanism(root, self.datasets, self.adjacent, name or self.name, self.directed)
 
     def nodes(self) -> list[Node]:
         return postorder(self.root)

@@ -145,10 +145,11 @@ def nonadaptive_game(mech: Mechanism) -> Mechanism:
     queries says which copy each query goes to, which the merged states forget."""
     unmerged = mech.__dict__.get("_unmerged")
     if unmerged is not None:
-        mech = replace(unmerged(), adjacent=mech.adjacent, name=mech.name)
+        mech = replace(unmerged(), adjacent=mech.adjacent, name=mech.name, directed=mech.directed)
     seqs = query_sequences(mech)
     if seqs == [()]:
         return mech
     labels: list[Any] = [", ".join(label_str(q) for q in s) for s in seqs]
     kids = [_forced(mech.root, s) for s in seqs]
-    return Mechanism(Ask(labels, kids), mech.datasets, mech.adjacent, f"{mech.name} (non-adaptive adversaries)")
+    name = f"{mech.name} (non-adaptive adversaries)"
+    return Mechanism(Ask(labels, kids), mech.datasets, mech.adjacent, name, mech.directed)

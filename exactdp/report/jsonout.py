@@ -6,6 +6,7 @@ from typing import Any
 
 from ..analysis.results import Profile
 from ..analysis.witness import Witness
+from ..claims.base import NONADAPTIVE
 from ..errors import CaseError
 from ..numbers import ladder
 from ..numbers.ladder import is_inf
@@ -126,6 +127,7 @@ def file_json(fr: FileResult) -> dict[str, Any]:
             "of": c.of,
             "line": c.where.line,
             "params": c.params(),
+            **({"scope": scope} if (scope := _scope(c)) else {}),
             "status": v.status,
             "value": value_text(v) or None,
             "found": sh.found,
@@ -141,6 +143,15 @@ def file_json(fr: FileResult) -> dict[str, Any]:
         claims.append(item)
     d["claims"] = claims
     return d
+
+
+def _scope(c: Any) -> dict:
+    """The claim's own pairs and adversaries (docs/report.schema.json, ``scope``), when it has them."""
+    pairs = [list(p) for p in c.pairs] if getattr(c, "pairs", None) else None
+    nonadaptive = getattr(c, "adversaries", None) == NONADAPTIVE  # (bounded range's own field is another)
+    items: list[tuple[str, Any]] = [("group", getattr(c, "group", None)), ("pairs", pairs)]
+    items += [("ordered", getattr(c, "ordered", False) or None), ("adversaries", NONADAPTIVE if nonadaptive else None)]
+    return {k: v for k, v in items if v is not None}
 
 
 def run_to_json(run: RunResult, *, interrupted: int | None = None, entries: list | None = None) -> str:
