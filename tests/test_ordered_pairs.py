@@ -137,3 +137,21 @@ def test_the_json_report_says_which_order_a_claim_checks(tmp_path):
     claims = json.loads(out)["files"][0]["claims"]
     assert claims[0]["scope"] == {"pairs": [["x0", "x1"]], "ordered": True}
     assert "scope" not in claims[2]  # the case's adjacency, both orders
+
+
+def test_a_calibration_says_which_order_its_target_checks():
+    """x1 over x0 is at most 2 - 1/E <= 3/2 iff E <= 2; x0 over x1 is E <= 3/2 iff E <= 3/2."""
+    text = textwrap.dedent("""\
+        exactdp: 1
+        name: cal
+        symbols: {E: {gt: 1, lt: 4}}
+        mechanisms:
+          M: {respond: {"1": [1/2, 1/(2*E)], "2": [1/2, 1 - 1/(2*E)]}}
+        claims:
+          - calibrate: {target: {dp: {pairs: [[x1, x0]], ordered: true, eps: log(3/2)}}, holds_for: [{gt: 1, le: 2}]}
+          - calibrate: {target: {dp: {pairs: [[x0, x1]], ordered: true, eps: log(3/2)}}, holds_for: [{gt: 1, le: 3/2}]}
+        """)
+    verdicts = verify_text(text, "cal.yaml").verdicts
+    assert [v.status for v in verdicts] == ["holds"] * 2, [shown(v).found for v in verdicts]
+    said = [v.claim.describe() for v in verdicts]
+    assert "[ordered pairs (x1, x0)]" in said[0] and "[ordered pairs (x0, x1)]" in said[1], said

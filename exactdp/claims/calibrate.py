@@ -513,7 +513,7 @@ class CalibrateClaim(Claim):
             raise FieldProblem("symbol", f"{self.symbol!r} is not a declared symbol", hint)
 
     def statement(self) -> str:
-        return f"{self.target.statement()} exactly where {self._declared_text()}"
+        return f"{self.target.describe()} exactly where {self._declared_text()}"  # (the target's pairs too)
 
     def _declared_text(self) -> str:
         declared = [b.name for b in self.symbols.bounds] if self.symbols else []
@@ -534,7 +534,7 @@ class CalibrateClaim(Claim):
         return " or ".join(parts) if parts else "nowhere"
 
     def params(self) -> dict[str, str]:
-        return {"target": self.target.statement(), "holds_for": self._declared_text()}
+        return {"target": self.target.describe(), "holds_for": self._declared_text()}
 
     def check(self, an: Analysis) -> Verdict:
 

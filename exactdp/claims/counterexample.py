@@ -57,13 +57,13 @@ class CounterexampleClaim(Claim):
             raise FieldProblem("at", f"give a value for every symbol: {', '.join(missing)} missing")
 
     def statement(self) -> str:
-        return f"{self.target.statement()} fails at {self._point_text()}"
+        return f"{self.target.describe()} fails at {self._point_text()}"
 
     def _point_text(self) -> str:
         return ", ".join(f"{k} = {q_str(v)}" for k, v in self.at.items())
 
     def params(self) -> dict[str, str]:
-        return {"claim": self.target.statement(), "at": self._point_text()}
+        return {"claim": self.target.describe(), "at": self._point_text()}
 
     def check(self, an: Analysis) -> Verdict:
         pt = {k: flint.fmpq(int(v.numerator), int(v.denominator)) for k, v in self.at.items()}
@@ -74,7 +74,7 @@ class CounterexampleClaim(Claim):
         whole = check_claim(self.target, an)
         if whole.status == HOLDS:
             raise VerificationError(
-                f"{self.target.statement()}: the numeric engine refutes it at {_point_text(pt)}, "
+                f"{self.target.describe()}: the numeric engine refutes it at {_point_text(pt)}, "
                 "the parametric engine says it holds for every value"
             )
         facts["for_every_value"] = whole.status

@@ -46,5 +46,5 @@ def calibrate(target, symbol, digits, q: Query):
     with q.loaded() as (case, name, _mech, _):
         claim = parse_claim_text(case, target, of=name)
         cal = calibrate_claim(claim, Analysis(case.mechanisms, symbols=case.symbols), symbol=symbol)
-    click.echo(calibration_output(name, claim.statement(), cal, q.fmt, digits=digits))
+    click.echo(calibration_output(name, claim.describe(), cal, q.fmt, digits=digits))
     sys.exit(0 if cal.undecided() is None else 2)
