@@ -372,3 +372,28 @@ def test_a_long_title_and_reference_are_cut_visibly_in_the_verbose_heading(tmp_p
     heading = out.splitlines()[0]
     assert "(10002 characters)" in heading and "(5000 characters)" in heading, heading
     assert len(heading) < 2_200 and "\x1b" not in heading
+
+
+def test_a_backslash_of_the_case_file_is_doubled_once_in_the_text_report(tmp_path):
+    r"""docs/reports.md: the four characters ``\x1b`` of a case file print ``\\x1b`` (never like
+    ESC), once: in the heading, in a claim's line and in its value, not doubled a second time."""
+    case = tmp_path / "bs.yaml"
+    body = {"exactdp": 1, "name": "bs", "title": "t\\x1b", "mechanisms": {"M\\x1b": {"rr": {"eps": "log(3)"}}}}
+    body["claims"] = [{"dp": {"eps": "log(2)"}}]
+    case.write_text(yaml.safe_dump(body), encoding="utf-8")
+    out = CliRunner().invoke(main, ["verify", "-v", str(case)]).output
+    heading, claim = out.splitlines()[:2]
+    assert heading.endswith("bs — t\\\\x1b"), heading
+    assert "M\\\\x1b is (log(2), 0)-DP" in claim and "delta_M\\\\x1b(e^eps)" in claim, claim
+    assert "\\\\\\" not in out
+
+
+def test_the_hint_for_a_control_character_can_be_typed_as_printed(tmp_path):
+    """exactdp's own hint names YAML escapes that print as they are typed (no backslash doubled)."""
+    case = tmp_path / "ctl.yaml"
+    case.write_bytes(
+        b"exactdp: 1\nname: ctl\ntitle: a\x01b\nmechanisms:\n  M: {rr: {eps: log(3)}}\nclaims:\n  - dp: {eps: log(3)}\n"
+    )
+    result = CliRunner().invoke(main, ["verify", str(case)])
+    assert result.exit_code == 2
+    assert '("\\0" is NUL, "\\a" BEL, "\\e" ESC)' in result.output, result.output

@@ -230,3 +230,19 @@ def test_values_read_as_text_not_as_python_records(cases_report):
         assert "{'" not in text and "'exact':" not in text, page.name
     two = next(p for p in pages if "two-round-break-point" in p.name)
     assert "1/4 <= p <= 3/4" in visible_text(two.read_text(encoding="utf-8"))
+
+
+def test_a_title_of_a_million_characters_is_cut_on_the_page_and_in_its_plot(tmp_path):
+    """A valid case may have a huge title: the page shows its first 4,000 characters and its length,
+    and a plot's title its first lines (wrapping the whole text would be quadratic in it)."""
+    case = tmp_path / "big.yaml"
+    title = "<&" * 500_000
+    case.write_text(
+        f"exactdp: 1\nname: big\ntitle: '{title}'\nmechanisms:\n  M: {{rr: {{eps: log(3)}}}}\n"
+        "claims:\n  - dp: {eps: log(3)}\n",
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(main, ["verify", "--html", str(tmp_path / "out"), str(case)])
+    assert result.exit_code == 0, result.output
+    page = (tmp_path / "out" / "big.html").read_text(encoding="utf-8")
+    assert "(1000000 characters)" in page and len(page) < 200_000

@@ -14,7 +14,7 @@ from exactdp.analysis import profile
 from exactdp.builders import choose, compose, repeat, rr
 from exactdp.claims import UNDECIDED
 from exactdp.cli import main
-from exactdp.errors import LimitExceededError
+from exactdp.errors import CaseError, LimitExceededError
 from exactdp.limits import DEFAULT, Limits, using
 from exactdp.numbers import Q, eval_text
 from exactdp.numbers.expr import ExprError
@@ -333,3 +333,18 @@ def test_a_timeout_wrapped_by_python_is_still_the_time_limit():
                     pass
             except LimitExceededError:
                 raise ValueError("a library's own error") from None
+
+
+@pytest.mark.parametrize(("k", "refused"), [(600_000, False), (1_600_000, True)])
+def test_a_huge_power_as_eps_is_held_up_to_max_bits_and_refused_naming_it(k, refused):
+    """eps = k*log(2) is log(2^k): e^eps is rational, of k + 1 bits.  Up to --max-bits it is held
+    exactly; beyond, the refusal names the limit (it never calls a rational e^eps irrational)."""
+    text = f"exactdp: 1\nname: big\nmechanisms:\n  M: {{rr: {{eps: log(3)}}}}\nclaims:\n  - dp: {{eps: {k}*log(2)}}\n"
+    if not refused:
+        (v,) = verify_text(text, "big.yaml").verdicts
+        assert v.status == "holds"
+        return
+    fr = verify_text(text, "big.yaml")
+    assert isinstance(fr.error, CaseError), fr
+    said = str(fr.error)
+    assert "--max-bits = 1000000" in said and "rational" in said and "irrational" not in said, said

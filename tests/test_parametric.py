@@ -445,3 +445,13 @@ def test_engine_enumerator_runs_the_cross_checks_of_a_claim_with_a_symbol(monkey
     text += "claims:\n  - privloss: {delta: 0, equals: log(E)}\n"
     (v,) = verify_text(text, "s.yaml", Options(engine="enumerator")).verdicts
     assert v.status == "holds" and calls, shown(v).found
+
+
+def test_a_refuted_claim_names_every_piece_where_it_fails():
+    """delta_N(e^0) = |1 - 2p| for RR with probability p: `equals: 1` holds at p = 0 and p = 1
+    only, so the note names both failing pieces, not just the one refuted first."""
+    text = "exactdp: 1\nname: f\nsymbols: {p: {ge: 0, le: 1}}\nmechanisms:\n"
+    text += "  N: {respond: {a: [p, 1 - p], b: [1 - p, p]}}\nclaims:\n  - delta: {eps: 0, equals: 1}\n"
+    (v,) = verify_text(text, "f.yaml").verdicts
+    assert v.status == "fails"
+    assert shown(v).note == "the claim fails where 0 < p <= 1/2 or 1/2 < p < 1", shown(v).note

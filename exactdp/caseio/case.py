@@ -486,6 +486,8 @@ def parse_claim_text(case: Case, text: str, *, of: str, where: str = "--target")
     CaseError
         With the problems located in ``where`` (the option's name).
     """
+    if not text.strip():
+        raise CaseError(CaseProblem('give a claim as in a case file, e.g. "dp: {eps: log(2)}"', file=where))
     root = load_yaml(text, where, YamlLimits())
     r = Reader(where)
     r.symtab = case.symbols

@@ -253,7 +253,7 @@ def _reader_problem(e: yaml.reader.ReaderError, text: str, file: str) -> CasePro
         file=file,
         line=line,
         column=column,
-        hint='inside a double-quoted string write it as an escape ("\\e" is ESC, "\\x07" BEL), or remove it',
+        hint='inside a double-quoted string write it as a YAML escape ("\\0" is NUL, "\\a" BEL, "\\e" ESC), or remove it',
     )
 
 

@@ -46,12 +46,12 @@ from ..analysis.parametric.piecewise import _end_text as interval_end_text
 from ..analysis.parametric.piecewise import endpoint_dict, interval_of
 from ..analysis.parametric.polys import simplest_between
 from ..analysis.parametric.transcendental import TranscendentalEnd, exact_text, significant_digits
-from ..errors import VerificationError
+from ..errors import ArgumentError, VerificationError
 from ..forms.fields import ClaimSpec, Either, FieldProblem, Label, ListOf, Pair, Rational, Record, arg
 from ..lazy import flint
 from ..numbers.rational import q_str
 from ..numbers.symbolic import SymbolTable, expr_str, sympy
-from .base import FAILS, HOLDS, Analysis, Claim, Shows, Verdict, claim
+from .base import ABOUT_CLAIMS, FAILS, HOLDS, Analysis, Claim, Shows, Verdict, claim
 from .parametric import (
     HANDLERS,
     Parametric,
@@ -129,10 +129,22 @@ def calibrate(target: Claim, an: Analysis, *, symbol: str | None = None) -> Cali
 
     Raises
     ------
+    ArgumentError
+        When the case declares no symbol, ``symbol`` is not one of them, or ``target`` is itself
+        a claim about a claim (a calibration or a counterexample): a mistake in the question.
     Undecided
         When the claim kind is not decided with symbols, the answer depends on several symbols
         at once, or a comparison cannot be decided exactly.
     """
+    names = [b.name for b in an.symbols.bounds] if an.symbols else []
+    if not names:
+        raise ArgumentError("calibration needs a symbol, but the case declares none under `symbols:`")
+    if symbol is not None and symbol not in names:
+        raise ArgumentError(f"no symbol named {symbol!r} to calibrate; the case declares {', '.join(names)}")
+    if target.kind in ABOUT_CLAIMS:
+        raise ArgumentError(
+            f"the target is a {target.kind} claim; give a claim about a mechanism, e.g. dp: {{eps: log(2)}}"
+        )
     P = Parametric(an, calibrating=True)
     load_deciders()
     if by_calibration_boxes(target):
@@ -151,8 +163,6 @@ def calibrate(target: Claim, an: Analysis, *, symbol: str | None = None) -> Cali
 
 def _the_symbol(P: Parametric, dec: Decomposition, symbol: str | None) -> int:
     split = sorted({k for cell, _ in dec.cells for k, s in enumerate(cell.sides) if s.kind != "domain"})
-    if symbol is not None and symbol not in P.ring.names:
-        raise Undecided(f"no symbol named {symbol!r}; the case declares {', '.join(P.ring.names)}")
     if len(split) > 1:
         names = " and ".join(P.ring.names[k] for k in split)
         raise Undecided(f"the answer depends on {names} together; calibration is over one symbol at a time")

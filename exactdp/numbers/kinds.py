@@ -20,12 +20,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import limits as _limits
 from ..errors import ExactDPError, InexactValueError
 from . import ladder
 from .element import UnregisteredKindError
 from .expr import ExprError, eval_text
 from .ladder import EXP, LL, LQT, LS, OO, QQ, QT, SYM
-from .loglinear import LogLinear
+from .loglinear import LogLinear, power_bits
 from .rational import as_q, to_fraction
 from .symball import constant_bounds, is_transcendental, unsupported
 from .symbolic import SymbolTable, check_sym_degree, expr_str, is_sym, prove_nonneg, sympy, to_sympy
@@ -313,11 +314,25 @@ def eps(
         return _nonnegative(v, what, positive)
     if not (d in (QQ, LQT) or (d is LL and not isinstance(v, LogLinear))):  # s + log(r): e^eps is exact
         hint = EPS_HINT
+        if d is LL and (size := _rational_exp_bits(v)) is not None:  # e^eps = r^k, kept as a form for its size
+            raise QuantityError(
+                f"{what} = {_text(v)}: e^{what} is a rational number of up to {size} bits, more than "
+                f"--max-bits = {_limits.current().max_bits} allows (the limit on the size of one exact number)",
+                "raise it with --max-bits N, or give a smaller value",
+            )
         if d is LL:
             hint = f"e^eps = exp({_text(v)}) is irrational here; write eps as log(r) with a rational r, or a decimal"
         raise QuantityError(f"{what} must be a real number such as log(3) or 1/10, found {_text(v)}", hint)
     v = v if negative else _nonnegative(v, what, positive)
     return as_q(v) if d is QQ else v
+
+
+def _rational_exp_bits(v: Any) -> int | None:
+    """Bits of r for a form s + sum c ln b with integer coefficients over its coprime basis and s = 0
+    (e^v = r is rational, but too large to hold), else None (e^v is irrational)."""
+    if not isinstance(v, LogLinear) or v.s != 0 or any(to_fraction(c).denominator != 1 for _, c in v.terms):
+        return None
+    return power_bits(v)
 
 
 def _mixed_log(v: Any, symbols: SymbolTable | None) -> tuple[Any, list[tuple[Any, Any]]] | None:

@@ -51,6 +51,7 @@ __all__ = [
     "ll_str",
     "ll_decimal",
     "ll_single_log",
+    "power_bits",
     "ll_bits",
     "canonical",
     "single_log",
@@ -256,13 +257,17 @@ def ll_scale(a: LogLinear, k: object) -> LogLinear:
     return LogLinear(a.s * k, tuple((b, c * k) for b, c in a.terms))
 
 
+def power_bits(a: LogLinear) -> int:
+    """An upper bound on the bits of prod b^|c| over the terms (exact for powers of two: the bound
+    that decides whether e^a, when rational, is small enough to hold)."""
+    return sum(abs(int(c)) * (b.bit_length() - (b & (b - 1) == 0)) for b, c in a.terms)
+
+
 def ll_single_log(a: LogLinear, max_bits: int) -> tuple[object, object] | None:
     """(s, r) with a = s + ln r for a rational r of at most ``max_bits`` bits, else None.
 
     Over the coprime basis this happens exactly when every coefficient is an integer."""
-    if any(to_fraction(c).denominator != 1 for _, c in a.terms):
-        return None
-    if sum(b.bit_length() * abs(int(c)) for b, c in a.terms) > max_bits:
+    if any(to_fraction(c).denominator != 1 for _, c in a.terms) or power_bits(a) > max_bits:
         return None
     r = Q(1)
     for b, c in a.terms:

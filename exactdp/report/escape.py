@@ -44,6 +44,8 @@ __all__ = [
     "text",
     "text_lines",
     "problem_text",
+    "safe_line",
+    "html_line",
     "error_text",
     "json_dumps",
     "latex",
@@ -115,6 +117,19 @@ def text(s: object) -> str:
         k = len(out) - len(stripped)
         out = out[:k] + "\\x3a" + out[k + 1 :]
     return out
+
+
+def safe_line(s: str) -> str:
+    r"""A line already made of escaped pieces (:func:`text`), made safe once more: a control or
+    invisible character that reached it unescaped becomes its escape, but a backslash is left as
+    it is (doubling it again would print the four characters ```` of a case file as ``\\x1b``)."""
+    if any(is_unsafe_char(ch) for ch in s):
+        s = "".join(_code(ch) if is_unsafe_char(ch) else ch for ch in s)
+    stripped = s.lstrip(" ")
+    if stripped.startswith("::"):
+        k = len(s) - len(stripped)
+        s = s[:k] + "\x3a" + s[k + 1 :]
+    return s
 
 
 def text_lines(s: str) -> list[str]:
@@ -237,6 +252,12 @@ def latex_math(s: object) -> str:
 def html(s: object) -> str:
     """Case-file text for HTML element content or a quoted attribute value."""
     return _html.escape(visible(str(s)), quote=True)
+
+
+def html_line(s: str) -> str:
+    """A line of exactdp's text report (its case-file pieces already escaped by :func:`text`) for
+    HTML: its own escapes are kept as they are, not doubled (:func:`safe_line`)."""
+    return _html.escape(safe_line(s), quote=True)
 
 
 def dot(s: object) -> str:

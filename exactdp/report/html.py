@@ -22,10 +22,11 @@ from typing import Any
 from ..caseio.files import short_name
 from ..caseio.sweep import point_label
 from ..claims import FAILS, HOLDS, UNDECIDED, UNSUPPORTED, Verdict
+from ..errors import excerpt
 from ..figures import CaseFigures, PlotData
 from ..verify import FileResult, RunResult
 from .dot import GraphvizMissingError, game_graph, render_graphviz, to_dot
-from .escape import error_text, html, text
+from .escape import error_text, html, html_line, text
 from .plot import MissingExtraError, render_svg
 from .text import render_any_witness, run_scope
 from .verdicts import STATUS_TEXT, shown, value_text
@@ -195,8 +196,8 @@ def _values(values: Any) -> str:
 
 
 def _pre(lines: Sequence[str]) -> str:
-    """Preformatted lines, each escaped on its own (a newline inside a value stays visible)."""
-    return "<pre>" + "\n".join(html(line) for line in lines) + "</pre>"
+    """Preformatted lines of the text report (their case-file pieces already escaped, not again)."""
+    return "<pre>" + "\n".join(html_line(line) for line in lines) + "</pre>"
 
 
 def _claim_block(n: int, v: Verdict) -> str:
@@ -216,7 +217,7 @@ def _claim_block(n: int, v: Verdict) -> str:
         out.append(f'<p class="value">{html(c.shown().doc)}: <code>{html(value)}</code></p>')
     out.append(_values(sh.values))
     if sh.details:
-        out.append(_pre(sh.details))
+        out.append(_pre([text(d) for d in sh.details]))
     if v.witness is not None:
         lines = render_any_witness(v.witness, indent="")
         out.append("<p>witness:</p>" + _pre(lines))
@@ -247,10 +248,10 @@ def case_body(fr: FileResult) -> list[str]:
         ]
     case = fr.case
     body = [f"<h1>{html(case.name)}</h1>"]
-    if case.title:
-        body.append(f"<p><strong>{html(case.title)}</strong></p>")
+    if case.title:  # (a page is for reading: a title or reference of millions of characters is cut, visibly)
+        body.append(f"<p><strong>{html(excerpt(case.title, 4000, quote=False))}</strong></p>")
     if case.reference:
-        body.append(f'<p class="meta">Reference: {html(case.reference)}</p>')
+        body.append(f'<p class="meta">Reference: {html(excerpt(case.reference, 4000, quote=False))}</p>')
     k = _file_counts(fr)
     body.append(
         f'<p class="meta">{html(fr.file)}: {len(fr.verdicts)} claims, {k[HOLDS]} hold, '
@@ -312,7 +313,7 @@ def _figures(fig: CaseFigures) -> list[str]:
 
 def _plot_figure(fig: CaseFigures) -> str:
     if fig.error is not None:
-        return f'<p class="meta">No plot: {html(" ".join(error_text(fig.error)))}</p>'
+        return f'<p class="meta">No plot: {html_line(" ".join(error_text(fig.error)))}</p>'
     try:
         blocks = []
         if fig.profile is not None:

@@ -119,7 +119,7 @@ def macro_prefix(case_name: str, prefix: str | None = None) -> str:
     """``prefix`` (letters only), else ``exactdp`` and the case name in CamelCase."""
     if prefix is not None:
         if not re.fullmatch(r"[A-Za-z]+", prefix):
-            raise MacroError(f"the macro prefix {prefix!r} must be letters only (LaTeX macro names are letters)")
+            raise MacroError(f"the macro prefix '{prefix}' must be letters only (LaTeX macro names are letters)")
         return prefix
     return "exactdp" + camel(case_name)
 

@@ -261,6 +261,7 @@ def decorate(ax: Any, kind: str, title: str = "", subtitle: str = "") -> None:
     ax.legend(loc="lower right" if kind == "renyi" else "upper right", fontsize=8, frameon=True)
     # escape first (a newline in the case file stays visible), then wrap to the figure's width
     width = 64 if kind == "region" else 76
+    title, subtitle = (s if len(s) <= 6 * width else s[: 6 * width] + "…" for s in (title, subtitle))  # (4 lines show)
     lines = textwrap.wrap(mpl(title), width) + textwrap.wrap(mpl(subtitle), width + 8)
     if lines:
         ax.set_title("\n".join(lines[:4]), fontsize=8.5)

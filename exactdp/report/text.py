@@ -21,7 +21,7 @@ from ..numbers.ladder import is_inf
 from ..numbers.rational import q_str
 from ..numbers.types import FieldValue
 from ..verify import FileResult, RunResult
-from .escape import error_text, text
+from .escape import error_text, safe_line, text
 from .verdicts import shown
 
 __all__ = [
@@ -159,7 +159,7 @@ def _tight_lines(w: Witness, tight: tuple[FieldValue | Infinity, FieldValue], in
 def _claim_line(v: Verdict, marks: Marks) -> str:
     sh = shown(v)
     found = sh.found + (f"; {sh.note}" if sh.note else "")
-    return f"  {marks.sym[v.status]} {v.claim.describe():<44} {found}"
+    return f"  {marks.sym[v.status]} {text(v.claim.describe()):<44} {text(found)}"
 
 
 def _heading(fr: FileResult) -> str:
@@ -177,7 +177,7 @@ def _one_line(fr: FileResult, marks: Marks) -> str:
     """``✓ file: name (n claims hold)``: a file's verdict in one line."""
     if fr.error is not None:
         return f"{marks.sym[UNDECIDED]} {text(fr.file)}: {_error_kind(fr)}" + (
-            f" (point {_point(fr)})" if fr.point else ""
+            f" (point {text(_point(fr))})" if fr.point else ""
         )
     assert fr.case is not None
     n = {s: sum(v.status == s for v in fr.verdicts) for s in (HOLDS, FAILS, UNSUPPORTED, UNDECIDED)}
@@ -206,7 +206,7 @@ def _point(fr: FileResult) -> str:
 
 def _verdict_lines(v: Verdict, marks: Marks, after_witness: Callable[[], list[str]] | None = None) -> list[str]:
     out = [_claim_line(v, marks)]
-    out.extend("      " + d for d in shown(v).details)
+    out.extend("      " + text(d) for d in shown(v).details)
     if v.witness is not None:
         out.extend(render_any_witness(v.witness))
         if after_witness is not None:
@@ -224,21 +224,20 @@ def render_file(
 ) -> list[str]:
     """The report of one file: with the default ``verbosity`` (``VERBOSE``, or ``QUIET`` when
     ``quiet``) a heading and its claims, as :class:`TextReport` prints them; ``after_witness()``
-    gives lines to print after each witness shown.  Every line passes through
-    :func:`.escape.text`: names, titles, references, labels and quoted values come from the case
-    file."""
-    return [
-        text(line) for line in _file_lines(fr, marks, quiet=quiet, verbosity=verbosity, after_witness=after_witness)
-    ]
+    gives lines to print after each witness shown.  Names, titles, references, labels and quoted
+    values come from the case file: each is escaped where the line is built (:func:`.escape.text`),
+    and every line passes through :func:`.escape.safe_line` once more."""
+    lines = _file_lines(fr, marks, quiet=quiet, verbosity=verbosity, after_witness=after_witness)
+    return [safe_line(line) for line in lines]
 
 
 def _file_lines(
     fr: FileResult, marks: Marks, *, quiet: bool, verbosity: int | None, after_witness: Callable[[], list[str]] | None
 ) -> list[str]:
     level = verbosity if verbosity is not None else (QUIET if quiet else VERBOSE)
-    warned = [f"  warning: {w}" for w in fr.warnings]  # a deprecated spelling, at its place in the file
+    warned = [f"  warning: {text(w)}" for w in fr.warnings]  # a deprecated spelling, at its place in the file
     if fr.error is not None:
-        head = f"{text(fr.file)}: {_error_kind(fr)}" + (f" (point {_point(fr)})" if fr.point else "")
+        head = f"{text(fr.file)}: {_error_kind(fr)}" + (f" (point {text(_point(fr))})" if fr.point else "")
         out = [head if level == VERBOSE else _one_line(fr, marks), *warned]
         out.extend("  " + line for line in error_text(fr.error))
         return out

@@ -627,10 +627,18 @@ def _piecewise(v: Verdict) -> Shown:
         values["refuted_at"] = {k: str(x) for k, x in f["refuted_at"].items()}
         values["concrete"] = dict(there.values)
         found = f"fails at {point_text(f['refuted_at'])}: {there.found}"
-        return Shown(found, there.note or f"the claim fails where {p.text()}", values, details)
+        return Shown(found, there.note or f"the claim fails where {_failing_text(ps)}", values, details)
     values["refuted_at"] = {iv.name: endpoint_dict(iv.lo, iv.name) for iv in p.box if iv.is_point()}
-    found = f"fails only where {p.text()} (no rational value of the symbols refutes it)"
+    found = f"fails only where {_failing_text(ps)} (no rational value of the symbols refutes it)"
     return Shown(found, "", values, details)
+
+
+def _failing_text(ps: Any, most: int = 6) -> str:
+    """Every piece where the claim fails ("or"), those failing at a transcendental point inside
+    marked "(in part)": the place where it fails is the union, not the piece refuted first."""
+    failing = [q.text() + (" (in part)" * (getattr(q.value, "at", None) is not None)) for q in ps if not q.value.holds]
+    more = f" or {len(failing) - most} more pieces (listed below)" if len(failing) > most else ""
+    return " or ".join(failing[:most]) + more
 
 
 def _boxwise(v: Verdict) -> Shown:
