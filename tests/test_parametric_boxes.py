@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from exactdp.analysis.parametric import Ring, pgame
-from exactdp.analysis.parametric.boxes import Box, KLGame, Val, _upper, initial_boxes, kl_enclosure
+from exactdp.analysis.parametric.boxes import Box, KLGame, Val, _Eval, _upper, initial_boxes, kl_enclosure, kl_floor
 from exactdp.analysis.renyi import renyi as numeric_renyi
 from exactdp.caseio import parse_case
 from exactdp.claims.parametric import numeric_mechanism
@@ -83,6 +83,38 @@ def test_exact_kl_lies_in_the_enclosure_of_every_box_containing_the_value(data):
             elo, ehi = ball_bounds(ladder.ball(exact, 200))
             assert up is not None and down is not None
             assert elo <= up and -down <= ehi
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data())
+def test_the_floor_of_kl_on_a_box_is_below_the_exact_kl_at_every_value_of_the_box(data):
+    """kl_floor is a lower bound where the enclosure may be unbounded (a probability under x' that
+    vanishes at an end of the box): it is at most the exact KL at any rational value of the box, and
+    +inf (None) only where the exact KL is infinite there."""
+    mech = data.draw(sym_mechanisms(TABLE_CLOSED))
+    kg = KLGame(pgame(mech, Ring(["p"])), 0)
+    fr = st.fractions(min_value=0, max_value=1, max_denominator=64)
+    a, b = sorted((data.draw(fr), data.draw(fr)))
+    s = data.draw(st.fractions(min_value=a, max_value=b, max_denominator=256))
+    exact = _exact_kl(mech, TABLE_CLOSED.symbols["p"], s)
+    with arb_prec(128):
+        floor = kl_floor(kg, _Eval(Box(a, b), Box(a, b).point()))
+    if floor is None:
+        assert ladder.is_inf(exact)
+    elif not ladder.is_inf(exact):
+        assert floor <= ball_bounds(ladder.ball(exact, 200))[1], (float(floor), str(exact))
+
+
+def test_kl_unbounded_at_a_closed_end_is_calibrated_and_proved_above_a_bound_next_to_it():
+    """P_x0(a) = 2p - 1/2 vanishes at p = 1/4 where P_x1(a) = 1/3: KL -> inf there, so no box next
+    to the end has a finite enclosure; the floor proves KL > 1/10 on them (KL = 1/10 first at
+    p = 0.3265: tests/test_parametric_kl_calibrate.py)."""
+    text = (
+        "exactdp: 1\nname: f\nsymbols: {p: {ge: 1/4, le: 3/10}}\n"
+        "mechanisms:\n  M: {respond: {a: [2*p - 1/2, 1/3], b: [3/2 - 2*p, 2/3]}}\nCLAIMS"
+    )
+    (v,) = verify_text(text.replace("CLAIMS", "claims: [{renyi: {alpha: 1, exceeds: 1/10}}]"), "f.yaml").verdicts
+    assert v.status == "holds", shown(v).found
 
 
 @settings(max_examples=25, deadline=None)

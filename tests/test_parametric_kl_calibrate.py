@@ -16,6 +16,7 @@ from exactdp.caseio import parse_case
 from exactdp.claims import Analysis
 from exactdp.claims.calibrate import calibrate
 from exactdp.claims.parametric import analysis_at, claim_at
+from exactdp.report.verdicts import shown
 from exactdp.verify import verify_text
 
 CASE = """
@@ -102,8 +103,11 @@ def test_the_case_and_a_wrong_declared_set():
 
 
 def test_undecided_with_the_reason():
-    text = CASE.replace("{ge: 1/100, le: 99/100}", "{gt: 0, lt: 1}")
-    text += "  - calibrate:\n      target: {renyi: {of: M, alpha: 1, at_most: 1/10}}\n      holds_for: [{ge: 0.4, le: 0.6}]\n"
+    """KL(M) = 0 only at p = 1/2, where it touches the bound 0: no box separates them."""
+    text = (
+        CASE
+        + "  - calibrate:\n      target: {renyi: {of: M, alpha: 1, at_most: 0}}\n      holds_for: [{ge: 0.5, le: 0.5}]\n"
+    )
     v = verify_text(text, "c.yaml").verdicts[-1]
     assert v.status == "error" and "2^-60" in str(v.reason or v.facts)
     text = (
@@ -147,3 +151,36 @@ def test_a_choice_with_a_constant_option_calibrates_as_the_other_option():
     option's 0, so no box was ever proved and M's calibration was undecided while M1's was not."""
     r = verify_text(CHOICE)
     assert r.exit_code == 0, [v.reason for v in r.verdicts]
+
+
+def test_on_the_open_unit_interval_the_infinite_ends_are_no_obstacle():
+    """On 0 < p < 1, KL(M) -> inf at both ends: the lower bounds settle the boxes next to them, and
+    the set is the one found on [1/100, 99/100] (the claim's narrower set fails)."""
+    text = CASE.replace("{ge: 1/100, le: 99/100}", "{gt: 0, lt: 1}")
+    text += "  - calibrate:\n      target: {renyi: {of: M, alpha: 1, at_most: 1/10}}\n      holds_for: [{ge: 0.4, le: 0.6}]\n"
+    v = verify_text(text, "c.yaml").verdicts[-1]
+    assert v.status == "fails" and "0.3891290414998434... <= p <= 0.6108709585001566..." in shown(v).found
+
+
+def test_a_calibration_whose_kl_is_infinite_at_both_closed_ends():
+    """M = (2p - 1/2, 3/2 - 2p) against (1/3, 2/3) on [1/4, 3/4]: KL = inf at both ends (a view
+    impossible under one dataset), so boxes next to them have no finite enclosure; their lower
+    bounds settle them.  The two certified crossings bracket roots of max(KL(P||Q), KL(Q||P)) = 1/10
+    found here independently with mpmath (40 digits, bisection on the definition)."""
+    text = CASE.replace("{ge: 1/100, le: 99/100}", "{ge: 1/4, le: 3/4}").replace(
+        "{a: [p, 1 - p], b: [1 - p, p]}", "{a: [2*p - 1/2, 1/3], b: [3/2 - 2*p, 2/3]}"
+    )
+    case, an = _case_and_analysis(text.replace("at_most: 1}", "at_most: 1/10}"))
+    cal = calibrate(case.claims[0], an)
+    ends = sorted((e for iv in cal.intervals for e in (iv.lo, iv.hi)), key=lambda e: _frac(e.lo))
+    assert len(cal.intervals) == 1 and len(ends) == 2 and all(isinstance(e, TranscendentalEnd) for e in ends)
+
+    def excess(p: mpmath.mpf) -> mpmath.mpf:
+        P, Q = [2 * p - mpmath.mpf(1) / 2, mpmath.mpf(3) / 2 - 2 * p], [mpmath.mpf(1) / 3, mpmath.mpf(2) / 3]
+        kl = [sum(x * mpmath.log(x / y) for x, y in zip(A, B)) for A, B in ((P, Q), (Q, P))]
+        return max(kl) - mpmath.mpf(1) / 10
+
+    with mpmath.workdps(40):
+        for e in ends:
+            lo, hi = (mpmath.mpf(_frac(x).numerator) / _frac(x).denominator for x in (e.lo, e.hi))
+            assert excess(lo) * excess(hi) < 0  # a root of the definition inside each certified bracket

@@ -447,6 +447,25 @@ class KLGame:
                 pairs[(i, j)] = terms
             self.nodes.append(("chance", pairs))
 
+    def kl_low(self, ev: _Eval, i: int, j: int) -> Fraction | None:
+        """A rational lower bound on the box of the sup over adversaries of KL(x_i ‖ x_j) (None: +∞):
+        at a choice the largest option's bound (the sup is at least each option), at an answer the
+        sum of its terms' bounds (:func:`_kl_term_floor`)."""
+        memo: list[Fraction | None] = []
+        for node in self.nodes:
+            if node[0] == "end":
+                memo.append(Fraction(0))
+            elif node[0] == "ask":
+                opts = [memo[c] for c in node[1]]
+                memo.append(None if None in opts else max(opts))  # type: ignore[type-var]
+            else:
+                total: Fraction | None = Fraction(0)
+                for term in node[1][(i, j)]:
+                    low = _kl_term_floor(ev, term, memo[term[-1]])
+                    total = None if low is None or total is None else total + low
+                memo.append(total)
+        return memo[-1]
+
     def kl(self, ev: _Eval, i: int, j: int) -> Val:
         """An enclosure of the sup over adversaries of KL(view under x_i ‖ view under x_j) on the box."""
         memo: list[Val] = []
@@ -467,6 +486,39 @@ class KLGame:
                         break
                 memo.append(total)
         return memo[-1]
+
+
+def above_target(kg: KLGame, target: Target, box: Box) -> bool:
+    """Whether KL(M) > X on the whole (finite) box is certain from :func:`kl_floor` and the upper
+    end of X's enclosure: the test for boxes where KL's enclosure is unbounded."""
+    with arb_prec(_PREC):
+        ev = _Eval(box, box.point())
+        x = target.val(ev).r
+        if not x.is_finite():
+            return False
+        floor = kl_floor(kg, ev)
+        return floor is None or floor > ball_bounds(x)[1]
+
+
+def kl_floor(kg: KLGame, ev: _Eval) -> Fraction | None:
+    """A rational lower bound on the box of KL(M), the max over ordered pairs (None: +∞, KL = ∞ at
+    every point of the box), for boxes where the enclosure is unbounded: next to a value of the
+    symbol where some p' vanishes under p > 0, KL is unbounded above but not below (module docstring)."""
+    lows = [kg.kl_low(ev, i, j) for i, j in kg.game.ordered_pairs]
+    return None if None in lows else max(lows)  # type: ignore[type-var]
+
+
+def _xlog_floor(p_lo: Fraction, p_hi: Fraction, c: Fraction) -> Fraction:
+    """A lower bound of x·log(x/c) over x in [p_lo, p_hi] (c > 0): convex, least at c/e, so at an end
+    of the range when it lies on one side of c/e, else −c/e."""
+    with arb_prec(_PREC):
+        m_lo, m_hi = ball_bounds(flint.arb(_fmpq(c)) * flint.arb(-1).exp())
+        x = p_lo if p_lo > m_hi else p_hi if p_hi < m_lo else None
+        if x is None:
+            return -m_hi
+        if x == 0:
+            return Fraction(0)
+        return ball_bounds(flint.arb(_fmpq(x)) * (flint.arb(_fmpq(x)) / flint.arb(_fmpq(c))).log())[0]
 
 
 def _kl_tail(kg: KLGame, ev: _Eval, sigma: int, i: int, j: int, upper: bool) -> tuple[Val, Val] | None:
@@ -509,6 +561,25 @@ def _kl_tail(kg: KLGame, ev: _Eval, sigma: int, i: int, j: int, upper: bool) -> 
                     break
             memo.append(total)
     return memo[-1]
+
+
+def _kl_term_floor(ev: _Eval, term: tuple, child: Fraction | None) -> Fraction | None:
+    """A lower bound on the box of p·(log(p/p') + KL(child)) (None: +∞): p·log(p/p') ≥ p·log(p/c)
+    for c ≥ p' on the box (:func:`_xlog_floor`), and p·KL(child) ≥ p_lo·max(child's bound, 0), KL ≥ 0."""
+    if term[0] == "inf":  # p' ≡ 0: infinite wherever p > 0
+        p_lo = max(ball_bounds(ev.val(term[1]).r)[0], Fraction(0))
+        return None if p_lo > 0 else Fraction(0)
+    up, upp, _, _ = term
+    P, PP = ev.val(up).r, ev.val(upp).r
+    if not (P.is_finite() and PP.is_finite()):
+        return Fraction(0) if child is not None else None
+    (p_lo, p_hi), c = ball_bounds(P), ball_bounds(PP)[1]
+    p_lo = max(p_lo, Fraction(0))
+    if c <= 0:  # (p' = 0 on the whole box)
+        return None if p_lo > 0 else Fraction(0)
+    if child is None:
+        return None if p_lo > 0 else _xlog_floor(p_lo, p_hi, c)
+    return _xlog_floor(p_lo, p_hi, c) + p_lo * max(child, Fraction(0))
 
 
 def _kl_term(ev: _Eval, term: tuple, child: Val) -> Val:
@@ -617,7 +688,9 @@ def branch_and_bound(
                 up = _upper(excess(box, c), box, c)
                 if up is not None and (up <= 0 if sense == "at_most" else up < 0):
                     return True
-            return box.tail and tail_proved(box)
+            if box.tail:
+                return tail_proved(box)
+        return sense == "exceeds" and above_target(kg, target, box)  # (KL unbounded on the box)
 
     def tail_proved(box: Box) -> bool:
         """KL − X = A(t) + B(t)·log|s| on the tail (t = σ/s): ≤ A + B·λ for λ ≤ log|s| once B ≤ 0."""

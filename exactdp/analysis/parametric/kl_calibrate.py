@@ -42,7 +42,20 @@ from ...numbers.certified import arb_prec, ball_bounds
 from .algebraic import _round, rational
 from .box_calibrate import fraction
 from .boxes import HOLDS as B_HOLDS
-from .boxes import TAIL_CAP, Box, KLGame, Target, UniRat, Val, _Eval, _upper, _vmax, branch_and_bound, initial_boxes
+from .boxes import (
+    TAIL_CAP,
+    Box,
+    KLGame,
+    Target,
+    UniRat,
+    Val,
+    _Eval,
+    _upper,
+    _vmax,
+    above_target,
+    branch_and_bound,
+    initial_boxes,
+)
 from .cells import Ctx, Split, Undecided
 from .transcendental import TranscendentalEnd, _rounding_cell
 
@@ -171,6 +184,8 @@ def _classify(kg: KLGame, target: Target, box: Box, ends: set) -> str:
             if down is not None and down < 0:
                 return "pos"
         d = _excess(kg, target, box, True).L
+    if not f.bounded and above_target(kg, target, box):  # KL unbounded on the box, but certainly above X
+        return "pos"
     if d is None or not d.is_finite() or not (d > 0 or d < 0):
         return "?"
     sa, sb = sign_at(kg, target, box.lo), sign_at(kg, target, box.hi)  # type: ignore[arg-type]
