@@ -293,7 +293,7 @@ class CompositionClaim(Claim):
         mech = self._composed(an, names)
         if family == "interval":
             return self._check_named(an, mech, comps, eps_i, deltas)
-        prof = an.engine.profile(mech)
+        prof = self._profile(an, mech, names)
         g = guarantee(self.theorem, comps, self.delta)
         bound, at, tdelta = g.eps, g.delta, g.theorem_delta
         found = prof.privloss(at)
@@ -308,6 +308,11 @@ class CompositionClaim(Claim):
             "theorem_delta": tdelta,
         }
         return Verdict(self, HOLDS if ok else FAILS, facts)
+
+    def _profile(self, an: Analysis, mech: Mechanism, names: tuple) -> Any:
+        """The composed game's profile, once per case for every claim about the same composition
+        (the theorems of one file compared against one game)."""
+        return an.cached(("composed-profile", self.interleave, names), lambda: an.engine.profile(mech))
 
     def _composed(self, an: Analysis, names: tuple) -> Mechanism:
         """ConComp of the components (one per list item: components: [R, R] is two copies of R),
@@ -325,7 +330,7 @@ class CompositionClaim(Claim):
             bound = theorem(self.theorem).compute(comps, self.slack)  # type: ignore[misc]
         except ExactDPError as e:  # a bound stated for homogeneous components only
             return Verdict(self, UNSUPPORTED, {"not_applicable": str(e)})
-        found = an.engine.profile(mech).privloss(bound.delta)
+        found = self._profile(an, mech, self.copies).privloss(bound.delta)
         opt = optimal(comps, bound.delta).eps
         status = compare_bound(bound, found)
         facts = {
