@@ -91,15 +91,19 @@ def test_renyi_of_each_direction_is_the_enumerators_and_the_symmetric_one_is_the
     assert any(ladder.cmp(v, whole) == 0 for v in found) and all(ladder.cmp(v, whole) <= 0 for v in found)
 
 
+# Pr[1 | x1] = 1/(2E): the ratio x0 over x1 is at most E, x1 over x0 at most 2 - 1/E.
+SYMBOLIC = """\
+exactdp: 1
+name: sym
+symbols: {E: {gt: 1, lt: 4}}
+mechanisms:
+  M: {respond: {"1": [1/2, 1/(2*E)], "2": [1/2, 1 - 1/(2*E)]}}
+claims:
+"""
+
+
 def test_a_symbol_is_decided_on_each_direction():
-    """Pr[1 | x1] = 1/(2E): the ratio x0 over x1 is at most E, x1 over x0 at most 2 - 1/E."""
-    text = textwrap.dedent("""\
-        exactdp: 1
-        name: sym
-        symbols: {E: {gt: 1, lt: 4}}
-        mechanisms:
-          M: {respond: {"1": [1/2, 1/(2*E)], "2": [1/2, 1 - 1/(2*E)]}}
-        claims:
+    text = SYMBOLIC + textwrap.dedent("""\
           - privloss: {pairs: [[x0, x1]], ordered: true, delta: 0, equals: log(E)}
           - privloss: {pairs: [[x1, x0]], ordered: true, delta: 0, equals: log(2 - 1/E)}
           - dp: {pairs: [[x1, x0]], ordered: true, eps: log(2), delta: 0}
@@ -141,13 +145,7 @@ def test_the_json_report_says_which_order_a_claim_checks(tmp_path):
 
 def test_a_calibration_says_which_order_its_target_checks():
     """x1 over x0 is at most 2 - 1/E <= 3/2 iff E <= 2; x0 over x1 is E <= 3/2 iff E <= 3/2."""
-    text = textwrap.dedent("""\
-        exactdp: 1
-        name: cal
-        symbols: {E: {gt: 1, lt: 4}}
-        mechanisms:
-          M: {respond: {"1": [1/2, 1/(2*E)], "2": [1/2, 1 - 1/(2*E)]}}
-        claims:
+    text = SYMBOLIC + textwrap.dedent("""\
           - calibrate: {target: {dp: {pairs: [[x1, x0]], ordered: true, eps: log(3/2)}}, holds_for: [{gt: 1, le: 2}]}
           - calibrate: {target: {dp: {pairs: [[x0, x1]], ordered: true, eps: log(3/2)}}, holds_for: [{gt: 1, le: 3/2}]}
         """)

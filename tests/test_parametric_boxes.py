@@ -51,6 +51,16 @@ def _exact_kl(mech, symbol, s: Fraction):
     return numeric_renyi(numeric_mechanism(mech, {symbol: sympy.Rational(s.numerator, s.denominator)}), 1).value
 
 
+def _random_box_and_kl(data):
+    """A random parametric game, a box [a, b] of [0, 1] and the exact KL at a rational value in it."""
+    mech = data.draw(sym_mechanisms(TABLE_CLOSED))
+    kg = KLGame(pgame(mech, Ring(["p"])), 0)
+    fr = st.fractions(min_value=0, max_value=1, max_denominator=64)
+    a, b = sorted((data.draw(fr), data.draw(fr)))
+    s = data.draw(st.fractions(min_value=a, max_value=b, max_denominator=256))
+    return mech, kg, (a, b), _exact_kl(mech, TABLE_CLOSED.symbols["p"], s)
+
+
 def _inside(value, enclosure_lo: Fraction, enclosure_hi: Fraction) -> bool:
     """Whether an exact value's ball meets [lo, hi] (disjoint: the enclosure misses the value)."""
     lo, hi = ball_bounds(ladder.ball(value, 200))
@@ -60,12 +70,7 @@ def _inside(value, enclosure_lo: Fraction, enclosure_hi: Fraction) -> bool:
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.data())
 def test_exact_kl_lies_in_the_enclosure_of_every_box_containing_the_value(data):
-    mech = data.draw(sym_mechanisms(TABLE_CLOSED))
-    kg = KLGame(pgame(mech, Ring(["p"])), 0)
-    fr = st.fractions(min_value=0, max_value=1, max_denominator=64)
-    a, b = sorted((data.draw(fr), data.draw(fr)))
-    s = data.draw(st.fractions(min_value=a, max_value=b, max_denominator=256))
-    exact = _exact_kl(mech, TABLE_CLOSED.symbols["p"], s)
+    mech, kg, (a, b), exact = _random_box_and_kl(data)
     box = Box(a, b)
     with arb_prec(128):
         for centre in (None, a, b):
@@ -91,12 +96,7 @@ def test_the_floor_of_kl_on_a_box_is_below_the_exact_kl_at_every_value_of_the_bo
     """kl_floor is a lower bound where the enclosure may be unbounded (a probability under x' that
     vanishes at an end of the box): it is at most the exact KL at any rational value of the box, and
     +inf (None) only where the exact KL is infinite there."""
-    mech = data.draw(sym_mechanisms(TABLE_CLOSED))
-    kg = KLGame(pgame(mech, Ring(["p"])), 0)
-    fr = st.fractions(min_value=0, max_value=1, max_denominator=64)
-    a, b = sorted((data.draw(fr), data.draw(fr)))
-    s = data.draw(st.fractions(min_value=a, max_value=b, max_denominator=256))
-    exact = _exact_kl(mech, TABLE_CLOSED.symbols["p"], s)
+    mech, kg, (a, b), exact = _random_box_and_kl(data)
     with arb_prec(128):
         floor = kl_floor(kg, _Eval(Box(a, b), Box(a, b).point()))
     if floor is None:
