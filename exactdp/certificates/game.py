@@ -19,7 +19,7 @@ from ..model.game import Ask, Chance, End, Mechanism, Node, label_str, postorder
 from ..model.symbolic import SymChance
 from .base import MAX_STATES, NoCertificate
 
-__all__ = ["ExportedGame", "export_game", "check_point_states", "game_label"]
+__all__ = ["ExportedGame", "export_game", "check_point_states", "game_label", "ONE_ORDER"]
 
 
 @dataclass(frozen=True)
@@ -75,6 +75,9 @@ def check_point_states(g: ExportedGame) -> None:
     g.memos["states"] = True
 
 
+ONE_ORDER = "a claim about one order of a pair (`ordered: true`): the checker takes both orders"
+
+
 def export_game(mech: Mechanism, name: str) -> ExportedGame:
     """The game of ``mech`` as the certificate's ``games[name]`` entry (``name``: the case's name
     for the mechanism, which claims and proofs refer to).
@@ -85,7 +88,7 @@ def export_game(mech: Mechanism, name: str) -> ExportedGame:
         For symbolic mechanisms, or labels that print alike within one node.
     """
     if mech.directed:  # (the checker takes each adjacent pair in both orders, as Def. 1.7 does)
-        raise NoCertificate("a claim about one order of a pair (`ordered: true`): the checker takes both orders")
+        raise NoCertificate(ONE_ORDER)
     order = postorder(mech.root)
     ids = {node.uid: k for k, node in enumerate(order)}
     nodes = [_node(k, node, ids) for k, node in enumerate(order)]

@@ -34,7 +34,7 @@ from ..model.symbolic import SymChance
 from ..numbers.rational import to_fraction
 from ..numbers.symbolic import is_sym, sympy
 from .base import FORMAT, VERSION, NoCertificate, exp_eps, textify
-from .game import ExportedGame, _labels, game_label
+from .game import ONE_ORDER, ExportedGame, _labels, game_label
 
 __all__ = ["symbolic_certificate", "symbolic_game", "symbol_doc", "poly_text", "Engines", "MAX_SPLITS"]
 
@@ -185,6 +185,9 @@ def symbolic_certificate(claim: Any, an: Any, holds: bool, E: Engines) -> dict:
     """The certificate body of a claim with a symbol whose verdict is ``status``: a
     ``counterexample`` at its value, or a claim that holds on cells; else :class:`NoCertificate`.
     ``holds``: the claim's verdict."""
+    target = claim.target if claim.kind in ("calibrate", "counterexample") else claim
+    if getattr(target, "ordered", False):  # (the first reason: no other certificate could stand in)
+        raise NoCertificate(ONE_ORDER)
     if claim.kind == "calibrate":
         if not holds:
             raise NoCertificate("a calibration that does not hold: exactdp gives a value where it differs")

@@ -206,7 +206,7 @@ class Analysis:
 
 _GROUP_DOC = "check every pair of datasets at distance 1..k in the adjacency graph (group privacy)"
 _PAIRS_DOC = "check these pairs of datasets instead of the case's `adjacent:`"
-_ORDERED_DOC = "with `pairs:`, check each pair [x, x'] in that order only: P_x(S) - e^eps P_x'(S)"
+_ORDERED_DOC = "with `pairs:`, check each pair [x, x'] in that order only, x against x': P_x(S) - e^eps P_x'(S), D_alpha(M(x) || M(x'))"
 
 
 @dataclass(frozen=True, kw_only=True)

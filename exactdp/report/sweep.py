@@ -49,10 +49,10 @@ def point_texts(fr: FileResult) -> tuple[str, ...]:
 
 def claims_legend(fr: FileResult) -> list[str]:
     """``[1] renyi of M: D_alpha(M), the Renyi divergence of order alpha``: what each column of
-    the rows is (the claim kind's declared value).  Mechanism names come from the case file:
+    the rows is (the claim kind's declared value, and its own pairs or adversaries if it has them).  Mechanism names come from the case file:
     escaped for the terminal."""
     return [
-        f"  [{k + 1}] {v.claim.kind} of {_of(v.claim.of)}: {text(v.claim.shown().doc)}"
+        f"  [{k + 1}] {v.claim.kind} of {_of(v.claim.of)}{text(v.claim.scope())}: {text(v.claim.shown().doc)}"
         for k, v in enumerate(fr.verdicts)
     ]
 
