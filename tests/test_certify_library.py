@@ -52,6 +52,7 @@ NO_CERTIFICATE_REASONS = re.compile(
     r"|a conversion theorem with a symbol: the checker evaluates no conversion theorem"
     r"|a value lies in Q\(e\^\(1/L\)\) \(a decimal eps, or e\^q in a bound\): the checker's cells hold rational"
     r"|is the logarithm of a number of Q\(e\^\(1/L\)\): the checker compares divergences with a rational plus"
+    r"|a claim about one order of a pair \(`ordered: true`\): the checker takes both orders"
 )
 
 
