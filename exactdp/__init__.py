@@ -81,7 +81,8 @@ if TYPE_CHECKING:  # the package face, declared once: type checkers read these i
     )
     from .model import END, Ask, Chance, Mechanism
     from .model.nonadaptive import nonadaptive_game
-    from .numbers import INF, LogLinear, LogQt, LogReal, Q, QtElement, eval_text, exact, real_str
+    from .numbers import INF, LogLinear, LogQt, LogReal, Q, QtElement, exact, real_str
+    from .numbers.expr import public_eval_text as eval_text  # its errors are ExactDPErrors
     from .report.plotapi import plot_profile, plot_renyi, plot_tradeoff
     from .simulation.simulate import simulate
     from .verify import Options, verify_file, verify_paths

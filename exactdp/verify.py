@@ -23,7 +23,7 @@ from typing import Any
 
 from .analysis.engine import Engine, make_engine
 from .caseio import Case, YamlLimits, load_case, parse_case
-from .caseio.case import read_case_text
+from .caseio.case import path_arg, read_case_text
 from .caseio.files import scan as scan_case_files
 from .caseio.sweep import MAX_SWEEP_POINTS, Point, point_label, sweep_points
 from .claims import FAILS, HOLDS, UNDECIDED, UNSUPPORTED, Analysis, PrivLossClaim, Verdict, Where
@@ -31,10 +31,11 @@ from .claims.core import PremiseClaim
 from .claims.symbols import check_claim, involves_symbols
 from .deprecation import ExactDPDeprecationWarning
 from .display import RichDisplay
-from .errors import CaseError, ExactDPError, InternalError, TimeLimitExceeded, VerificationError
+from .errors import ArgumentTypeError, CaseError, ExactDPError, InternalError, TimeLimitExceeded, VerificationError
 from .execution import OrderedRun, Runner, run_ordered
 from .limits import DEFAULT as DEFAULT_LIMITS
 from .limits import READING, Limits, Reading, using
+from .model.checks import instance_arg
 
 __all__ = [
     "Options",
@@ -275,6 +276,8 @@ def verify_file(path: str | Path, opts: Options = Options(), *, tree: str | Path
         ``path`` does not exist: a typo is not a verdict.  (``exactdp verify`` and
         :func:`verify_paths` report a missing file as an invalid case instead.)
     """
+    path_arg(path, "verify_file")
+    options_arg(opts, "verify_file")
     if not os.path.lexists(path):
         raise FileNotFoundError(errno.ENOENT, "no such case file", str(path))
     return check_file(path, opts, tree=tree)
@@ -349,12 +352,33 @@ class WorkItem:
         return 1 if "\nsymbols:" in self.text else 0
 
 
+def paths_arg(paths: Any, call: str) -> Sequence[str | Path]:
+    """A list of paths (each a str or a Path), or an
+    :class:`~exactdp.errors.ArgumentTypeError` naming the call and the first item that is not."""
+    if isinstance(paths, bytes) or not isinstance(paths, Iterable):
+        raise ArgumentTypeError(
+            f"{call}: paths must be a list of case files or directories (str or Path), got {type(paths).__name__}: "
+            f"{paths!r:.60}"
+        )
+    paths = list(paths)
+    for k, p in enumerate(paths):
+        path_arg(p, call, f"paths[{k}]")
+    return paths
+
+
+def options_arg(opts: Any, call: str) -> Options:
+    """``opts`` if it is an :class:`Options`; an :class:`~exactdp.errors.ArgumentTypeError` otherwise."""
+    return instance_arg(opts, Options, call, "opts", what="Options", how="build them with exactdp.Options(...)")
+
+
 def work_items(paths: Sequence[str | Path], opts: Options = Options()) -> list[WorkItem]:
     """The work items under ``paths`` in order: files as :func:`find_case_files` lists them,
     and a file with a ``sweep:`` as one item per point (first key outermost).  One path given
     alone (a str or a Path, not a list) is that path, not a sequence of one-letter paths."""
     if isinstance(paths, (str, Path)):
         paths = [paths]
+    paths = paths_arg(paths, "verify_paths")
+    options_arg(opts, "verify_paths")
     out: list[WorkItem] = []
     for f in scan_case_files(paths, follow_symlinks=opts.effective_limits().follow_symlinks):
         file = str(f.path)

@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..model.checks import takes_instance
 from ..numbers import INF, Infinity, ladder
 from ..numbers.rational import Q, as_q
 from ..numbers.types import FieldValue, Rational
@@ -108,6 +109,9 @@ def _reading(g: Any) -> str:
     return text
 
 
+@takes_instance(
+    Tradeoff, what="a trade-off function", how="compute it with exactdp.envelope_tradeoff(exactdp.profile(mech))"
+)
 def check_gdp(t: Tradeoff, mu: Rational) -> GDPResult:
     """Whether T ≥ G_μ everywhere (module docstring): holds, fails at a vertex, or undecided."""
     mu = as_q(mu)

@@ -21,8 +21,15 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..errors import ExactDPError, InexactValueError, LimitExceededError, TimeLimitExceeded, VerificationError
-from ..model.checks import takes_mechanism
+from ..errors import (
+    ArgumentTypeError,
+    ExactDPError,
+    InexactValueError,
+    LimitExceededError,
+    TimeLimitExceeded,
+    VerificationError,
+)
+from ..model.checks import instance_arg, mechanism_arg, takes_mechanism
 from ..model.game import Chance, Mechanism, postorder
 from ..numbers import ladder
 from ..numbers.certified import ball_bounds
@@ -129,6 +136,11 @@ def _divergence_ball(ball: Any, alpha: Order, kl: bool) -> Any:
 def certified_renyi(mech: Mechanism, alpha: Order, prec: int = DEFAULT_PREC) -> CertifiedRenyi:
     """D_α(M) for α > 1 or α = 1 (KL) as a certified enclosure at ``prec`` bits, with the
     attaining adversary re-checked by an independent forward walk."""
+    if not (is_inf(alpha) or (is_rational(alpha) and not isinstance(alpha, bool))):
+        raise ArgumentTypeError(
+            f"certified_renyi: alpha must be a rational order >= 1 (such as 2 or Fraction(3, 2)), got "
+            f"{type(alpha).__name__}: {alpha!r:.60}"
+        )
     kl = alpha == 1
     pairs = renyi_balls(mech, None if kl else alpha, prec, kl=kl)
     inf = [pb for pb in pairs if pb.ball is None]
@@ -165,6 +177,12 @@ def renyi_any(engine: Any, mech: Mechanism, alpha: Order) -> RenyiResult | Certi
     """D_α(M): the engine's exact value when one exists (whole α, with probabilities in ℚ or
     ℚ(e^{1/L}), or ∞), else a certified enclosure — also when the exact sum outgrows
     ``--max-bits`` (a high order in the field: its enclosure needs no big numbers)."""
+    mechanism_arg(mech, "renyi_any", "mech")
+    if not hasattr(engine, "renyi"):
+        raise ArgumentTypeError(
+            f"renyi_any: engine={engine!r:.60}: expected an engine, got {type(engine).__name__}; "
+            'use exactdp.make_engine("profile") (or exactdp.profile_engine)'
+        )
     if is_inf(alpha) or is_whole(alpha):
         try:
             return engine.renyi(mech, alpha)
@@ -189,6 +207,14 @@ def rational_probabilities(mech: Mechanism) -> bool:
 def renyi_witness(mech: Mechanism, res: RenyiResult) -> RenyiWitness | None:
     """The adversary attaining an exact Rényi value (whole α ≥ 2 or KL) on its worst pair, its
     sum recomputed by an independent forward walk; None for α = ∞ (see ``privloss --witness``)."""
+    instance_arg(
+        res,
+        RenyiResult,
+        "renyi_witness",
+        "res",
+        what="a Renyi result",
+        how="compute it with exactdp.renyi(mech, alpha)",
+    )
     if is_inf(res.alpha) or res.worst_pair() is None:
         return None
     worst = res.worst_pair()

@@ -36,6 +36,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..display import RichDisplay
+from ..errors import ArgumentTypeError
+from ..model.checks import instance_arg, takes_instance
 from ..numbers.rational import Q
 from ..numbers.types import FieldValue
 from .hull import LEAF, Hull, combine
@@ -56,6 +58,11 @@ __all__ = [
 ]
 
 _ZERO, _ONE = Q(0), Q(1)
+_PROFILE = dict(what="a profile", how="compute it with exactdp.profile(mech)")
+_HULL = dict(
+    what="the chain of a profile (a Hull)",
+    how="take one from a profile: exactdp.profile(mech).envelope, or a pair's exactdp.profile(mech).pairs[k].hull",
+)
 
 
 @dataclass(frozen=True)
@@ -88,6 +95,7 @@ def tradeoff_of_hull(h: Hull, label: str = "T") -> Tradeoff:
     return Tradeoff(label, tuple(pts))
 
 
+@takes_instance(Profile, **_PROFILE)
 def pair_tradeoffs(prof: Profile) -> list[Tradeoff]:
     """T(M(x), M(x')) for every ordered pair (x, x') of ``prof``, in the profile's pair order.
 
@@ -101,6 +109,7 @@ def pair_tradeoffs(prof: Profile) -> list[Tradeoff]:
     return out
 
 
+@takes_instance(Profile, **_PROFILE)
 def envelope_tradeoff(prof: Profile) -> Tradeoff:
     r"""The largest trade-off function :math:`f` such that :math:`M` is :math:`f`-DP,
     :math:`f(\alpha) = \min_{(x, x')} T(M(x), M(x'))(\alpha)` over every adaptive adversary: one minus
@@ -109,6 +118,7 @@ def envelope_tradeoff(prof: Profile) -> Tradeoff:
     return tradeoff_of_hull(prof.envelope, f"T({prof.mechanism})")
 
 
+@takes_instance(Hull, **_HULL)
 def dominating_pair(h: Hull) -> tuple[list[FieldValue], list[FieldValue]]:
     """Finite distributions (P, P') whose hockey-stick profile equals the chain ``h`` for every
     λ ≥ 0 (Zhu–Dong–Wang 2022, Def. 7; tight): one outcome per edge, plus the outcome of mass
@@ -130,6 +140,14 @@ def tensor(hulls: Sequence[Hull]) -> Hull:
 
     Composing one chain after another is :func:`~exactdp.analysis.hull.combine` with the
     same continuation after every outcome (a product distribution)."""
+    if isinstance(hulls, (Hull, str, bytes)) or not hasattr(hulls, "__iter__"):
+        raise ArgumentTypeError(
+            f"tensor: hulls must be a list of chains, e.g. [P.envelope, Q.envelope] of two profiles, got "
+            f"{type(hulls).__name__}"
+        )
+    hulls = list(hulls)
+    for k, h in enumerate(hulls):
+        instance_arg(h, Hull, "tensor", f"hulls[{k}]", **_HULL)
     out = LEAF
     for h in reversed(hulls):
         p, pp = dominating_pair(h)

@@ -28,8 +28,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import VerificationError
-from ..model.checks import takes_mechanism
+from ..errors import ArgumentError, ArgumentTypeError, VerificationError
+from ..model.checks import instance_arg, takes_mechanism
 from ..model.game import Mechanism
 from ..numbers import ladder
 from ..numbers.rational import Q
@@ -37,7 +37,7 @@ from ..numbers.types import FieldValue
 from .hull import Hull
 from .profile import ENGINE, pair_hull
 from .results import Profile
-from .tradeoff import Tradeoff, envelope_tradeoff
+from .tradeoff import _PROFILE, Tradeoff, envelope_tradeoff
 from .witness import HullPolicy, Witness, make_witness
 
 __all__ = ["VertexTest", "TradeoffPoint", "vertex_lambdas", "vertex_ranges", "vertex_tests", "tradeoff_point"]
@@ -122,6 +122,7 @@ def _test(mech: Mechanism, prof: Profile, lam: Any, alpha: Any, beta: Any, betwe
 @takes_mechanism
 def vertex_tests(mech: Mechanism, prof: Profile) -> list[VertexTest]:
     """The attaining test of every vertex of the envelope's trade-off function T(M)."""
+    instance_arg(prof, Profile, "vertex_tests", "prof", **_PROFILE)
     t = envelope_tradeoff(prof)
     lams, ranges = vertex_lambdas(prof.envelope), vertex_ranges(prof.envelope)
     return [_test(mech, prof, lam, a, b, r) for lam, r, (a, b) in zip(lams, ranges, t.vertices)]
@@ -140,6 +141,13 @@ def _segment(t: Tradeoff, alpha: Any) -> tuple[int, int]:
 @takes_mechanism
 def tradeoff_point(mech: Mechanism, prof: Profile, alpha: Any) -> TradeoffPoint:
     """T(M)(α) of the envelope's trade-off function, exactly, with the test(s) attaining it."""
+    instance_arg(prof, Profile, "tradeoff_point", "prof", **_PROFILE)
+    if isinstance(alpha, bool) or not ladder.is_exact(alpha):
+        raise ArgumentTypeError(
+            f"tradeoff_point: alpha must be an exact number in [0, 1], got {type(alpha).__name__}: {alpha!r:.60}"
+        )
+    if not 0 <= alpha <= 1:
+        raise ArgumentError(f"tradeoff_point: alpha must lie in [0, 1], got {ladder.short(alpha)}")
     t = envelope_tradeoff(prof)
     value = t.value_at(alpha)
     i, j = _segment(t, alpha)

@@ -39,16 +39,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ArgumentTypeError, InexactValueError, InvalidMechanismError
+from ..model.checks import instance_arg
 from ..model.game import END, Chance, Label, Mechanism
 from ..numbers import ladder
 from ..numbers.rational import Q, as_q, q_str
 from ..numbers.symbolic import is_sym, sympy
 from ..numbers.types import EpsLike, FieldValue, LambdaLike, Rational, RationalLike
 from .discrete import check_alpha, gaussian_weight
-from .params import UNSET, alpha_arg, check_exp_eps, exp_eps_arg, whole_arg
+from .params import UNSET, alpha_arg, check_exp_eps, exp_eps_arg, mapping_arg, per_dataset_arg, whole_arg
 
 __all__ = [
     "Noise",
+    "noise_arg",
     "finite_noise",
     "geometric_noise",
     "discrete_laplace",
@@ -109,13 +111,26 @@ class Noise:
         return 1 - a ** (1 - z) / (1 + a)
 
 
+def noise_arg(noise: Any, *, call: str, name: str = "noise") -> Noise:
+    """``noise`` if it is a :class:`Noise`; an :class:`~exactdp.errors.ArgumentTypeError` naming
+    the call and the argument otherwise."""
+    return instance_arg(
+        noise,
+        Noise,
+        call,
+        name,
+        what="a noise distribution",
+        how='build one, e.g. exactdp.geometric_noise(eps="log(2)", width=3) or exactdp.finite_noise({-1: "1/4", 0: "1/2", 1: "1/4"})',
+    )
+
+
 def finite_noise(pmf: Mapping[int, FieldValue], *, name: str = "") -> Noise:
     """A finite noise distribution {z: Pr[Z = z]} on the integers (probabilities exact, sum 1):
     rationals, or elements of ℚ(e^{1/L}) such as ``(1 - exp(-1))/(1 + exp(-1))`` (the sum is
     then exact in the field, and each sign certified)."""
     items = []
-    for z, p in pmf.items():
-        if int(z) != z:
+    for z, p in mapping_arg(pmf, call="finite_noise", name="pmf", shape="{z: Pr[Z = z]} on the integers").items():
+        if not _whole(z):
             raise InvalidMechanismError(f"noise values must be integers, got {z!r}")
         p = _field_prob(p)
         if ladder.sign(p) < 0:
@@ -128,6 +143,14 @@ def finite_noise(pmf: Mapping[int, FieldValue], *, name: str = "") -> Noise:
         raise InvalidMechanismError(f"noise: the probabilities sum to {ladder.text(total)}, not 1")
     items.sort()
     return Noise(pmf=tuple((z, p) for z, p in items if p), name=name or "finite pmf")
+
+
+def _whole(z: Any) -> bool:
+    """Whether a noise value is an integer (2, or 2.0 or Fraction(2), equal to one)."""
+    try:
+        return not isinstance(z, (str, bytes)) and int(z) == z
+    except (TypeError, ValueError, OverflowError):
+        return False
 
 
 def _field_prob(p: Any) -> FieldValue:
@@ -255,8 +278,7 @@ def krr(
     if values is None or data is None:
         raise ArgumentTypeError("krr: values= and data= are required (the possible values, and each dataset's value)")
     E = exp_eps_arg("krr", eps=eps, exp_eps=exp_eps, positional=E)
-    if isinstance(data, Mapping):
-        data = [data[d] for d in datasets]
+    data = per_dataset_arg(data, datasets, call="krr", name="data", what="values")
     rows = krr_rows(E, [str(v) for v in values], [str(v) for v in data])
     return Mechanism(
         Chance([str(v) for v in values], rows, (END,) * len(values)), tuple(datasets), tuple(adjacent), name
@@ -317,8 +339,7 @@ def truncated_geometric(
     if n is None or counts is None:
         raise ArgumentTypeError("truncated_geometric: n= and counts= are required (outputs 0..n, each dataset's count)")
     alpha = alpha_arg("truncated_geometric", eps=eps, alpha=alpha)
-    if isinstance(counts, Mapping):
-        counts = [counts[d] for d in datasets]
+    counts = per_dataset_arg(counts, datasets, call="truncated_geometric", name="counts", what="counts")
     rows = truncated_geometric_rows(alpha, n, list(counts), truncation=truncation)
     return Mechanism(
         Chance([str(j) for j in range(n + 1)], rows, (END,) * (n + 1)), tuple(datasets), tuple(adjacent), name
@@ -384,8 +405,10 @@ def report_noisy_max(
     >>> str(profile.privloss(m, 0))
     'log(9/5)'
     """
-    if isinstance(values, Mapping):
-        values = [values[d] for d in datasets]
+    values = per_dataset_arg(
+        values, datasets, call="report_noisy_max", name="values", what="lists of values", rows="values, one per query"
+    )
+    noise_arg(noise, call="report_noisy_max")
     rows = report_noisy_max_rows(values, noise)
     k = len(rows)
     labels = [str(o) for o in outputs] if outputs is not None else [str(i) for i in range(k)]

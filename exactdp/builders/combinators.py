@@ -15,7 +15,7 @@ from functools import partial
 from typing import Any
 
 from ..errors import InvalidMechanismError
-from ..model.checks import mechanism_arg, takes_mechanism
+from ..model.checks import collection_arg, mechanism_arg, takes_mechanism
 from ..model.dag import build_dag
 from ..model.game import END, Ask, Chance, End, Label, Mechanism, Node, label_str
 from ..model.ops import graft, share_roots
@@ -105,6 +105,7 @@ def compose(mechs: Sequence[Mechanism], *, name: str = "compose") -> Mechanism:
     For noninteractive components this is Comp(M_0, ..., M_{k-1}) of Vadhan–Wang §1.2; for
     interactive ones it is sequential composition (§1.4).
     """
+    mechs = list(collection_arg(mechs, "compose", "mechs"))
     ds, adj = same_datasets(mechs, "compose")
     root: Node = END
     for m in reversed(mechs):
@@ -131,6 +132,7 @@ def choose(options: Mapping[str, Mechanism] | Sequence[Mechanism], *, name: str 
     ``compose`` of ``choose`` is adaptive (later choices see earlier answers); ``choose`` of
     ``compose`` is not (the whole sequence is fixed up front).
     """
+    collection_arg(options, "choose", "options")
     if isinstance(options, Mapping):
         labels, mechs = list(options), list(options.values())
     else:
@@ -174,6 +176,7 @@ def concomp(
     merged game keeps how to build it, for non-adaptive adversaries, whose fixed sequence of
     queries names the copies (:func:`~exactdp.model.nonadaptive.nonadaptive_game`).
     """
+    collection_arg(components, "concomp")
     if isinstance(components, Mapping):
         names, mechs = [str(k) for k in components], list(components.values())
     else:

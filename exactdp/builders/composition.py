@@ -20,17 +20,29 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..errors import InvalidMechanismError
-from ..model.checks import takes_mechanism
+from ..errors import ArgumentError, InvalidMechanismError
+from ..model.checks import collection_arg, takes_mechanism
 from ..model.dag import build_dag
 from ..model.game import Ask, Chance, End, Label, Mechanism, Node, label_str, postorder
 from ..model.ops import stats
 from ..model.symbolic import SymChance, rows_of
 from ..numbers.rational import Q
 from .combinators import carries_copies, same_datasets
+from .params import mapping_arg, whole_arg
 from .probfield import NUMERIC, ProbField, field_of
 
-__all__ = ["concomp_ordered", "null_extension", "concomp_sequential", "postprocess", "NULL", "BOTTOM", "POLL", "depth"]
+__all__ = [
+    "concomp_ordered",
+    "null_extension",
+    "concomp_sequential",
+    "postprocess",
+    "relabelling_arg",
+    "unknown_answers",
+    "NULL",
+    "BOTTOM",
+    "POLL",
+    "depth",
+]
 
 NULL = "null"
 """The label of a null query (a message beginning with 0 in Def. 2.4)."""
@@ -40,7 +52,8 @@ POLL = "poll"
 """In a null extension, the option that lets a mechanism that speaks without a query answer."""
 
 
-def _named(components) -> tuple[list[str], list[Mechanism]]:
+def _named(components: Any, call: str) -> tuple[list[str], list[Mechanism]]:
+    collection_arg(components, call)
     if isinstance(components, Mapping):
         return [str(k) for k in components], list(components.values())
     mechs = list(components)
@@ -72,7 +85,7 @@ def concomp_ordered(
     ----------
     Vadhan & Wang (TCC 2021), Def. 2.3; Lemma 2.5 (with :func:`null_extension`).
     """
-    names, mechs = _named(components)
+    names, mechs = _named(components, "concomp_ordered")
     ds, adj = same_datasets(mechs, "concomp_ordered")
     k = len(mechs)
 
@@ -136,7 +149,7 @@ def null_extension(mech: Mechanism, nulls: int | None = None, *, name: str | Non
     ----------
     Vadhan & Wang (TCC 2021), Def. 2.4, Lemma 2.5.
     """
-    budget = depth(mech.root) + 1 if nulls is None else int(nulls)
+    budget = depth(mech.root) + 1 if nulls is None else whole_arg(nulls, call="null_extension", name="nulls")
     if budget < 0:
         raise InvalidMechanismError(f"null_extension: nulls must be >= 0, got {budget}")
     n = len(mech.datasets)
@@ -180,7 +193,7 @@ def concomp_sequential(
     the options are labelled like ``concomp``'s (``M1.q0``; a ``respond`` component is polled
     by choosing ``M1``) so that witnesses of the two can be compared.
     """
-    names, mechs = _named(components)
+    names, mechs = _named(components, "concomp_sequential")
     ds, adj = same_datasets(mechs, "concomp")
 
     def expand(state):
@@ -210,6 +223,29 @@ def concomp_sequential(
     return Mechanism(root, ds, adj, name)
 
 
+def unknown_answers(mech: Mechanism, mapping: Mapping[Any, Label]) -> tuple[list[Any], list[Label]]:
+    """The keys of ``mapping`` that are not answers of ``mech`` (in the mapping's order), and the
+    answers of ``mech`` (sorted, for a message)."""
+    answers = {lab for node in postorder(mech.root) if isinstance(node, Chance) for lab in node.labels}
+    return [old for old in mapping if old not in answers], sorted(answers, key=str)
+
+
+def relabelling_arg(mech: Mechanism, mapping: Any) -> Mapping[Label, Label]:
+    """The ``mapping`` argument of :func:`postprocess`: a mapping whose every key is an answer of
+    ``mech`` (a typo would otherwise leave the mechanism unchanged, and the claims about another
+    one); an :class:`~exactdp.errors.ArgumentTypeError` or :class:`~exactdp.errors.ArgumentError`
+    naming the first key that is not, and the answers there are."""
+    mapping_arg(mapping, call="postprocess", name="mapping", shape="{answer: new answer}")
+    unknown, answers = unknown_answers(mech, mapping)
+    if unknown:
+        shown = ", ".join(label_str(a) for a in answers[:20]) + (", ..." if len(answers) > 20 else "")
+        raise ArgumentError(
+            f"postprocess: mapping: {label_str(unknown[0])} is not an answer of the mechanism {mech.name} "
+            f"(its answers: {shown})"
+        )
+    return mapping
+
+
 @carries_copies
 @takes_mechanism
 def postprocess(mech: Mechanism, mapping: Mapping[Label, Label], *, name: str | None = None) -> Mechanism:
@@ -235,9 +271,9 @@ def postprocess(mech: Mechanism, mapping: Mapping[Label, Label], *, name: str | 
     ----------
     Post-processing (Vadhan–Wang Lemma 5.3); the view of Def. 1.6 after relabelling.
     """
+    rel = dict(relabelling_arg(mech, mapping))
     n = len(mech.datasets)
     f = field_of(p for node in postorder(mech.root) if isinstance(node, SymChance) for row in node.sym for p in row)
-    rel = {k: v for k, v in mapping.items()}
     beliefs: dict[tuple, tuple] = {}
     ones = (f.one,) * n
 

@@ -59,7 +59,7 @@ from ..numbers.qt import monomial, qt_exp
 from ..numbers.rational import Q, as_q, is_rational, q_str
 from ..numbers.symbolic import check_sym_degree, expr_str, is_sym, is_symbolic, sympy, to_sympy
 from ..numbers.types import EpsLike, LambdaLike, Rational
-from .params import UNSET, check_exp_eps, exp_eps_arg, read_exp_eps
+from .params import UNSET, check_exp_eps, exp_eps_arg, per_dataset_arg, read_exp_eps
 from .rr import default_bits
 
 __all__ = [
@@ -87,6 +87,14 @@ MODES = ("sensitivity", "monotone", "range")
 DEFAULT_MAX_SEQUENCES = 100_000
 
 Scores = Sequence[Sequence[Rational]]  # scores[d][k]: u(dataset d, output k)
+
+
+def _scores_arg(scores: Any, datasets: Sequence[str], call: str) -> list[Any]:
+    """The score table of a selection builder: one list of scores per dataset, in dataset order
+    or as a mapping {dataset: scores} (:func:`~exactdp.builders.params.per_dataset_arg`)."""
+    return per_dataset_arg(
+        scores, datasets, call=call, name="scores", what="lists of scores", rows="scores, one per output"
+    )
 
 
 def _check_shape(scores: Scores, n_outputs: int | None = None) -> int:
@@ -378,11 +386,7 @@ def exponential(
     ----------
     DDR Def. 2.3, Thm 1, Prop. 2.
     """
-    if isinstance(scores, Mapping):
-        missing = [d for d in datasets if d not in scores]
-        if missing:
-            raise InvalidMechanismError(f"exponential: no scores for dataset(s) {', '.join(missing)}")
-        scores = [scores[d] for d in datasets]
+    scores = _scores_arg(scores, datasets, "exponential")
     k = _check_shape(scores)
     labels = list(outputs) if outputs is not None else [str(i) for i in range(k)]
     if len(labels) != k:
@@ -485,8 +489,7 @@ def permute_and_flip(
     R. McKenna, D. Sheldon, *Permute-and-Flip: A New Mechanism for Differentially Private
     Selection*, NeurIPS 2020, Alg. 1, Thm 1.
     """
-    if isinstance(scores, Mapping):
-        scores = [scores[d] for d in datasets]
+    scores = _scores_arg(scores, datasets, "permute_and_flip")
     k = _check_shape(scores)
     labels = list(outputs) if outputs is not None else [str(i) for i in range(k)]
     E = exp_eps_arg("permute_and_flip", eps=eps, exp_eps=exp_eps)

@@ -25,12 +25,12 @@ Vadhan & Wang 2021, Def. 1.9 (RR_ε, parametrised by e^ε) and Def. 5.1 (RR_(ε,
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from numbers import Integral
 from typing import Any
 
 from ..deprecation import warn_deprecated
-from ..errors import ArgumentError, ArgumentTypeError, InexactValueError, InvalidMechanismError
+from ..errors import ArgumentError, ArgumentTypeError, InexactValueError, InvalidMechanismError, suggest
 from ..numbers import kinds as K
 from ..numbers import ladder
 from ..numbers.expr import ExprError, eval_text
@@ -49,6 +49,8 @@ __all__ = [
     "check_exp_eps",
     "check_delta",
     "whole_arg",
+    "per_dataset_arg",
+    "mapping_arg",
     "DEPRECATED_SINCE",
 ]
 
@@ -242,3 +244,61 @@ def whole_arg(value: Any, *, call: str, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, Integral):
         raise ArgumentTypeError(f"{call}: {name} must be a whole number, got {value!r}")
     return int(value)
+
+
+def _shown(value: Any, limit: int = 60) -> str:
+    r = repr(value)
+    return r if len(r) <= limit else r[: limit - 3] + "..."
+
+
+def mapping_arg(value: Any, *, call: str, name: str, shape: str) -> Mapping[Any, Any]:
+    """A mapping argument (``shape`` says what it maps, ``"{answer: new answer}"``); an
+    :class:`~exactdp.errors.ArgumentTypeError` naming the call and the argument otherwise."""
+    if not isinstance(value, Mapping):
+        raise ArgumentTypeError(
+            f"{call}: {name} must be a mapping {shape}, got {type(value).__name__}: {_shown(value)}"
+        )
+    return value
+
+
+def per_dataset_arg(
+    value: Any, datasets: Sequence[str], *, call: str, name: str, what: str, rows: str | None = None
+) -> list[Any]:
+    """A per-dataset argument as a case file writes it: a list in dataset order or a mapping
+    ``{dataset: value}``, with one entry for every dataset and no other (``what`` names an entry
+    in messages: ``"values"``, ``"counts"``).  With ``rows`` (``"scores, one per output"``) every
+    entry is itself a list.  A wrong shape is an :class:`~exactdp.errors.ArgumentTypeError`, a
+    missing, unknown or extra dataset an :class:`~exactdp.errors.ArgumentError`, each naming the
+    call, the argument and the dataset, as the case reader does."""
+    ds = [str(d) for d in datasets]
+    if isinstance(value, Mapping):
+        unknown = [k for k in value if str(k) not in ds]
+        if unknown:
+            raise ArgumentError(
+                f"{call}: {name}: unknown dataset {unknown[0]!r} ({suggest(str(unknown[0]), ds) or 'datasets: ' + ', '.join(ds)})"
+            )
+        by_name = {str(k): v for k, v in value.items()}
+        missing = [d for d in ds if d not in by_name]
+        if missing:
+            raise ArgumentError(
+                f"{call}: {name}: no entry for dataset(s) {', '.join(missing)} ({name} must cover every dataset)"
+            )
+        out = [by_name[d] for d in ds]
+    elif isinstance(value, (str, bytes)) or not isinstance(value, (Sequence, Iterable)):
+        raise ArgumentTypeError(
+            f"{call}: {name} must be a list (one entry per dataset: {', '.join(ds)}) or a mapping {{dataset: value}}, "
+            f"got {type(value).__name__}: {_shown(value)}"
+        )
+    else:
+        out = list(value)
+        if len(out) != len(ds):
+            raise ArgumentError(
+                f"{call}: {name}: expected {len(ds)} {what} (one per dataset: {', '.join(ds)}), found {len(out)}"
+            )
+    if rows is not None:
+        for d, row in zip(ds, out):
+            if isinstance(row, (str, bytes, Mapping)) or not isinstance(row, Iterable):
+                raise ArgumentTypeError(
+                    f"{call}: {name}[{d!r}] must be a list of {rows}, got {type(row).__name__}: {_shown(row)}"
+                )
+    return out

@@ -48,6 +48,7 @@ from typing import Any
 
 from ..errors import ArgumentTypeError, InexactValueError, InvalidMechanismError
 from ..limits import check_count
+from ..model.checks import instance_arg
 from ..model.dag import build_dag
 from ..model.game import Label, Mechanism
 from ..numbers import ladder
@@ -475,6 +476,14 @@ def sparse_vector(
     ----------
     Dwork–Roth 2014 §3.6; Lyu–Su–Li 2017, Algorithms 1–6.
     """
+    instance_arg(
+        spec,
+        SVT,
+        "sparse_vector",
+        "spec",
+        what="an SVT specification",
+        how='build one, e.g. exactdp.lyu_variant("alg1", eps="log(16)", menu=[...], horizon=2) or exactdp.SVT(...)',
+    )
     n = len(datasets)
     _check_spec(spec)
     _check_menu(spec, datasets, adjacent, sensitivity)

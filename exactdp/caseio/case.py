@@ -33,6 +33,7 @@ from .yamlsafe import YamlLimits, _no_gc, is_null, kind_of, load_yaml
 __all__ = [
     "Case",
     "load_case",
+    "path_arg",
     "read_case_text",
     "parse_case",
     "parse_claim_text",
@@ -79,6 +80,15 @@ class Case:
     """Premises the mechanisms' constructions rely on: (mechanism name, obligation, place)."""
 
 
+def path_arg(path: Any, call: str, name: str = "path") -> str | Path:
+    """``path`` if it is a case file's path (a str or a :class:`~pathlib.Path`); an
+    :class:`~exactdp.errors.ArgumentTypeError` naming the call and the argument otherwise."""
+    if not isinstance(path, (str, Path)):
+        where = call if name == "path" else f"{call}: {name}"
+        raise ArgumentTypeError(f"{where}: a path (str or Path), got {type(path).__name__}: {path!r:.60}")
+    return path
+
+
 def load_case(
     path: str | Path,
     *,
@@ -90,8 +100,7 @@ def load_case(
     """Read and validate a case file; raise :class:`CaseError` listing located problems.
 
     The file is read by :func:`read_case_text`."""
-    if not isinstance(path, (str, Path)):
-        raise ArgumentTypeError(f"load_case: a path (str or Path), got {type(path).__name__}: {path!r:.60}")
+    path_arg(path, "load_case")
     text = read_case_text(path, yaml_limits=yaml_limits, follow_symlinks=follow_symlinks, tree=tree)
     return parse_case(text, str(path), yaml_limits=yaml_limits, max_problems=max_problems)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..builders.composition import concomp_ordered, null_extension, postprocess
-from ..model.game import Chance, Mechanism, label_str, postorder
+from ..builders.composition import concomp_ordered, null_extension, postprocess, unknown_answers
+from ..model.game import Mechanism, label_str
 from ..model.symbolic import is_symbolic_mechanism, undefined_probability
 from ..numbers.symbolic import SymbolTable, expr_str, prove_nonzero
 from .core import Components
@@ -53,10 +53,9 @@ class Postprocess(Form):
     )
 
     def build(self, ctx: BuildContext) -> Mechanism:
-        answers = {lab for node in postorder(self.mechanism.root) if isinstance(node, Chance) for lab in node.labels}
-        unknown = [old for old in self.map if old not in answers]
-        if unknown:  # (a typo would otherwise leave the mechanism unchanged, and the claims about another one)
-            shown = ", ".join(label_str(a) for a in sorted(answers, key=str)[:20])
+        unknown, answers = unknown_answers(self.mechanism, self.map)
+        if unknown:  # located at the key (postprocess refuses it too, without a place)
+            shown = ", ".join(label_str(a) for a in answers[:20])
             raise FieldProblem(
                 ("map", unknown[0]),
                 f"postprocess: {label_str(unknown[0])} is not an answer of the mechanism",

@@ -1,11 +1,14 @@
 """Preconditions of the Python API: a mechanism where a mechanism is expected.
 
 A case file refers to mechanisms by name; the Python API takes :class:`~.game.Mechanism`
-objects.  Passing the name (``privloss("M", 0)``), a bare game node or a whole case is a
-:class:`TypeError` that says what was given and what to pass instead, raised at the call the
+objects.  Passing the name (``privloss("M", 0)``), a bare game node or a whole case is an
+:class:`~exactdp.errors.ArgumentTypeError` (also a :class:`TypeError`) that says what was given
+and what to pass instead, raised at the call the
 user wrote rather than deep inside an engine.  :func:`takes_mechanism` states the precondition
 on a function (as networkx's ``not_implemented_for`` does), :func:`mechanism_arg` and
-:func:`mechanisms_arg` check one argument.
+:func:`mechanisms_arg` check one argument.  :func:`instance_arg` and :func:`takes_instance` do
+the same for the other objects the API passes around (a profile, a chain, a trade-off function):
+what was given, what is expected, and how to get one.
 """
 
 from __future__ import annotations
@@ -15,9 +18,10 @@ import inspect
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
+from ..errors import ArgumentTypeError
 from .game import Mechanism, Node
 
-__all__ = ["mechanism_arg", "mechanisms_arg", "takes_mechanism"]
+__all__ = ["mechanism_arg", "mechanisms_arg", "collection_arg", "takes_mechanism", "instance_arg", "takes_instance"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 _BUILD = 'build one, e.g. exactdp.rr(eps="log(3)")'
@@ -30,31 +34,40 @@ def _shown(obj: object, limit: int = 60) -> str:
 
 
 def mechanism_arg(obj: Any, call: str, name: str = "mech") -> Mechanism:
-    """``obj`` if it is a :class:`Mechanism`; otherwise a :class:`TypeError` naming the call, the
-    argument, what was given and what to pass instead."""
+    """``obj`` if it is a :class:`Mechanism`; otherwise an
+    :class:`~exactdp.errors.ArgumentTypeError` naming the call, the argument, what was given and
+    what to pass instead."""
     if isinstance(obj, Mechanism):
         return obj
     where = f"{call}: {name}={_shown(obj)}"
     if isinstance(obj, str):
-        raise TypeError(
+        raise ArgumentTypeError(
             f"{where} is a name, not a mechanism: names refer to mechanisms inside a case file only; "
             f"use case.mechanisms[{obj!r}] of the case read by exactdp.load_case(PATH), or {_BUILD}"
         )
     if isinstance(obj, Node):
-        raise TypeError(f"{where} is a game node, not a mechanism: wrap it as exactdp.mechanism(node)")
+        raise ArgumentTypeError(f"{where} is a game node, not a mechanism: wrap it as exactdp.mechanism(node)")
     if hasattr(obj, "mechanisms") and isinstance(getattr(obj, "mechanisms", None), Mapping):
         names = ", ".join(map(str, obj.mechanisms)) or "(none)"
-        raise TypeError(f"{where} is a case, not a mechanism: pick one, case.mechanisms[NAME] (names: {names})")
-    raise TypeError(f"{where}: expected a Mechanism, got {type(obj).__name__}; {_BUILD}, or {_LOAD}")
+        raise ArgumentTypeError(f"{where} is a case, not a mechanism: pick one, case.mechanisms[NAME] (names: {names})")
+    raise ArgumentTypeError(f"{where}: expected a Mechanism, got {type(obj).__name__}; {_BUILD}, or {_LOAD}")
+
+
+def collection_arg(items: Any, call: str, name: str = "components") -> Any:
+    """``items`` if it is a list (any iterable but text) or a mapping ``{label: mechanism}``, as
+    the combinators take their components; the mechanisms themselves are checked by the caller."""
+    if isinstance(items, (Mechanism, str, bytes)) or not hasattr(items, "__iter__"):
+        hint = "; wrap one mechanism in a list, [M]" if isinstance(items, Mechanism) else ""
+        raise ArgumentTypeError(
+            f"{call}: {name} must be a list of mechanisms or a mapping {{label: mechanism}}, got {type(items).__name__}: "
+            f"{_shown(items)}{hint}"
+        )
+    return items
 
 
 def mechanisms_arg(items: Any, call: str, name: str = "components") -> Any:
     """Check every mechanism of a list or a ``{label: mechanism}`` mapping; returns ``items``."""
-    if isinstance(items, Mechanism) or isinstance(items, str) or not hasattr(items, "__iter__"):
-        raise TypeError(
-            f"{call}: {name} must be a list of mechanisms or a mapping {{label: mechanism}}, got {type(items).__name__}: "
-            f"{_shown(items)}"
-        )
+    collection_arg(items, call, name)
     if isinstance(items, Mapping):
         for label, m in items.items():
             mechanism_arg(m, call, f"{name}[{label!r}]")
@@ -76,3 +89,34 @@ def takes_mechanism(fn: F) -> F:
         return fn(*args, **kw)
 
     return checked  # type: ignore[return-value]
+
+
+def instance_arg(obj: Any, kind: type | tuple[type, ...], call: str, name: str, *, what: str, how: str) -> Any:
+    """``obj`` if it is a ``kind``; otherwise an :class:`~exactdp.errors.ArgumentTypeError`
+    naming the call and the argument, saying what was given, that ``what`` (``"a profile"``) is
+    expected, and ``how`` to get one (``"compute it with exactdp.profile(mech)"``)."""
+    if isinstance(obj, kind):
+        return obj
+    where = f"{call}: {name}={_shown(obj)}"
+    if isinstance(obj, Mechanism):
+        raise ArgumentTypeError(f"{where} is a mechanism, not {what}: {how}")
+    if isinstance(obj, str):
+        raise ArgumentTypeError(f"{where} is text, not {what}: {how}")
+    raise ArgumentTypeError(f"{where}: expected {what}, got {type(obj).__name__}; {how}")
+
+
+def takes_instance(kind: type | tuple[type, ...], *, what: str, how: str) -> Callable[[F], F]:
+    """Decorator: the first argument of the function must be a ``kind`` (see
+    :func:`instance_arg`); the error names the function and the argument."""
+
+    def decorate(fn: F) -> F:
+        first = next(iter(inspect.signature(fn).parameters))
+
+        @functools.wraps(fn)
+        def checked(*args: Any, **kw: Any) -> Any:
+            instance_arg(args[0] if args else kw.get(first), kind, fn.__name__, first, what=what, how=how)
+            return fn(*args, **kw)
+
+        return checked  # type: ignore[return-value]
+
+    return decorate

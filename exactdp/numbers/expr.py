@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..errors import ArgumentError, InexactValueError, LimitExceededError
+from ..errors import ArgumentError, ArgumentTypeError, InexactValueError, LimitExceededError
 from . import ladder
 from .element import public
 from .grammar import FUNCTIONS, ExprError, ExprLimits, _suggest, names_in, parse_expr
@@ -21,7 +21,17 @@ from .rational import as_q
 from .roots import check_exponent
 from .types import ExactReal
 
-__all__ = ["ExprError", "ExprLimits", "parse_expr", "evaluate", "eval_text", "exact", "names_in", "FUNCTIONS"]
+__all__ = [
+    "ExprError",
+    "ExprLimits",
+    "parse_expr",
+    "evaluate",
+    "eval_text",
+    "public_eval_text",
+    "exact",
+    "names_in",
+    "FUNCTIONS",
+]
 
 
 def evaluate(
@@ -106,6 +116,27 @@ def eval_text(
 ) -> ExactReal | Infinity:
     """Parse and evaluate in one step: ``eval_text("log(3)/2 + log(3)/2") == LogReal(0, 3)``."""
     return evaluate(parse_expr(text, limits), env or {}, limits)
+
+
+def public_eval_text(
+    text: str, env: Mapping[str, Any] | None = None, limits: ExprLimits = ExprLimits()
+) -> ExactReal | Infinity:
+    """Parse and evaluate in one step: ``eval_text("log(3)/2 + log(3)/2") == LogReal(0, 3)``.
+
+    This is ``exactdp.eval_text``, for Python callers: text that is not in exactdp's number
+    grammar is an :class:`~exactdp.errors.ArgumentError` (a ValueError), a value that is not
+    text an :class:`~exactdp.errors.ArgumentTypeError` (a TypeError), as for :func:`exact`.
+    (exactdp's own readers call :func:`eval_text`, which raises :class:`ExprError` with the
+    column, for them to locate.)"""
+    if not isinstance(text, str):
+        raise ArgumentTypeError(
+            f'eval_text: text must be a str in the number grammar of exactdp, e.g. "log(3)/2", got {type(text).__name__}: '
+            f"{text!r:.60}"
+        )
+    try:
+        return eval_text(text, env, limits)
+    except ExprError as e:  # (a caller's mistake: an ExactDPError, and a ValueError)
+        raise ArgumentError(f"eval_text({text[:60]!r}): {e.message}" + (f" ({e.hint})" if e.hint else "")) from None
 
 
 def exact(x: Any) -> ExactReal | Infinity:
