@@ -25,7 +25,7 @@ from ...errors import InexactValueError, UnsupportedMechanismError
 from ...model.game import Ask, Chance, End, Mechanism, postorder
 from ...model.symbolic import SymChance
 from .cells import Ctx
-from .hull import INF, PHull, combine, leaf, least_lambda, sorted_edges, swap, upper, value_at
+from .hull import INF, PHull, combine, leaf, least_lambda, sorted_edges, swap, upper, value_at, value_by_search
 from .ratfun import RatFun, Ring, check_degree
 
 __all__ = [
@@ -38,6 +38,7 @@ __all__ = [
     "symbols_used",
     "max_value",
     "delta_at",
+    "envelope_delta_at",
     "least_lambda_of",
     "tradeoff_at",
 ]
@@ -207,6 +208,15 @@ def max_value(values: list, ctx: Ctx) -> Any:
 def delta_at(p: PProfile, lam: Any, ctx: Ctx) -> RatFun:
     """δ_M(λ) on the cell: the largest of the pairs' δ(λ)."""
     return max_value([value_at(h, lam, ctx) for h in p.hulls()], ctx)
+
+
+def envelope_delta_at(p: PProfile, lam: Any, ctx: Ctx) -> RatFun:
+    """δ_M(λ) on the cell for λ ≥ 0, read off the envelope (:meth:`PProfile.envelope`): the upper
+    hull of the pairs' chains, whose δ is the max of theirs, so this equals :func:`delta_at`
+    there; its slopes are sorted, so λ is placed among them by a binary search
+    (:func:`~exactdp.analysis.parametric.hull.value_by_search`) instead of being compared with
+    every slope of every pair (for many λ on a large chain, the cost of the comparisons)."""
+    return value_by_search(p.envelope(ctx), lam, ctx)
 
 
 def least_lambda_of(p: PProfile, delta: Any, ctx: Ctx) -> Any:
