@@ -60,8 +60,9 @@ from ..analysis.parametric import (
     rational_of,
     value_text,
 )
+from ..analysis.parametric.cells import CellFacts
 from ..analysis.parametric.check import check_hull_at
-from ..analysis.parametric.engine import delta_at, envelope_delta_at, least_lambda_of, max_value, tradeoff_at
+from ..analysis.parametric.engine import cell_fact, delta_at, envelope_delta_at, least_lambda_of, max_value, tradeoff_at
 from ..analysis.parametric.exp_delta import delta_forms, prefix_signs
 from ..analysis.parametric.piecewise import Piece
 from ..analysis.parametric.queries import renyi_sum_max, whole_order
@@ -204,7 +205,10 @@ class Parametric:
         return ctx.stage(("profile", subject), lambda: profile(self.game(subject), ctx))
 
     def decide(self, run: Callable[[Ctx], Any]) -> Decomposition:
-        return decompose(self.ring, self.domains, run)
+        # the claims of a case share what is proved on each cell (signs, chains): they meet
+        # the same cells of the same mechanisms
+        facts = self.an.cached(("cell-facts", self.ring.names, self.domains), lambda: CellFacts(cell_fact))
+        return decompose(self.ring, self.domains, run, facts=facts)
 
 
 Run = Callable[[Ctx], Outcome]

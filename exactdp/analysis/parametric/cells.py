@@ -50,6 +50,7 @@ __all__ = [
     "Undecided",
     "decompose",
     "domain_of_table",
+    "CellFacts",
 ]
 
 _Q = flint.fmpq
@@ -210,6 +211,10 @@ class Side:
             out.append(Side("point", d, rational(d.hi)))
         return out
 
+    def key(self) -> tuple:
+        """What identifies the side (its kind, exact ends and domain), across decompositions."""
+        return (self.kind, _end_key(self.lo), _end_key(self.hi), self.domain.name, self.domain.key)
+
     def position(self) -> Algebraic | None:
         """A number inside the side, to sort sides of one symbol along the line."""
         if self.kind == "point":
@@ -257,6 +262,16 @@ class Cell:
 
     def is_point(self) -> bool:
         return all(s.kind == "point" for s in self.sides)
+
+    def key(self) -> tuple:
+        return tuple(s.key() for s in self.sides)
+
+
+def _end_key(a: Algebraic | None) -> tuple | None:
+    """An exact end as a key: a rational's value, an irrational's minimal polynomial and index."""
+    if a is None:
+        return None
+    return ("q", str(a.q)) if a.q is not None else ("root", str(a.poly), a.index)
 
 
 def _domain_sample(d: Domain) -> flint.fmpq:
@@ -511,6 +526,42 @@ def _linear_roots(g: flint.fmpz_poly, side: Side) -> list[Algebraic]:
     return [r] if side.inside(r) else []
 
 
+class CellFacts:
+    """What earlier decompositions of one domain proved on each cell they met, for later ones.
+
+    Several claims about one mechanism meet the same cells (each cut where the same signs
+    change) and would prove the same signs and build the same chains on each again.  A memo
+    entry that ``keep`` accepts is a fact about the cell whatever computation asked for it (a
+    proved sign, a chain; never a claim's own stage), so a later computation on the same cell
+    starts from it.  The sign questions it asks are answered as before, so its cells are the
+    ones it would have found alone."""
+
+    def __init__(self, keep: Callable[[Any], bool]):
+        self.keep = keep
+        self._memos: dict[tuple, dict] = {}
+
+    def recall(self, cell: Cell, memo: dict) -> dict:
+        """``memo`` (what the cell inherited) with the facts proved on this very cell before;
+        progress lists are copied and merged entry by entry (each entry is proved on the cell)."""
+        known = self._memos.get(cell.key())
+        if known is None:
+            return memo
+        for k, v in known.items():
+            if not self.keep(k):
+                continue
+            mine = memo.get(k)
+            if isinstance(v, list):
+                memo[k] = list(v) if mine is None else [a if a is not None else b for a, b in zip(mine, v)]
+            elif mine is None:
+                memo[k] = v
+        return memo
+
+    def record(self, cell: Cell, memo: dict) -> None:
+        """Keep what was proved on ``cell`` (the memo is not changed after its run: a split
+        cell's pieces copy it)."""
+        self._memos[cell.key()] = memo
+
+
 @dataclass
 class Decomposition(Generic[T]):
     """The cells of the domain, in order along the line (lexicographic for several symbols),
@@ -530,12 +581,14 @@ def decompose(
     *,
     max_cells: int | None = None,
     seed: Decomposition | None = None,
+    facts: CellFacts | None = None,
 ) -> Decomposition[T]:
     """Run ``run(ctx)`` on every cell of a decomposition of the domain that makes every sign
     it asks for constant (module docstring).
 
     ``seed``: start from the cells of an earlier decomposition (and what they proved) instead
-    of the whole domain.
+    of the whole domain.  ``facts``: what other decompositions proved on the cells met here
+    (:class:`CellFacts`), used and added to.
 
     Raises
     ------
@@ -555,11 +608,13 @@ def decompose(
     done: list[tuple[Cell, T]] = []
     while stack:
         cell, memo = stack.pop()
-        ctx = Ctx(ring, cell, memo)
+        ctx = Ctx(ring, cell, memo if facts is None else facts.recall(cell, memo))
         out.runs += 1
         try:
             val = run(ctx)
         except Split as s:
+            if facts is not None:
+                facts.record(cell, ctx.memo)
             pieces = cell.sides[s.index].pieces(s.roots)
             if len(done) + len(stack) + len(pieces) > cap:
                 raise LimitExceededError(
@@ -570,6 +625,8 @@ def decompose(
             continue
         done.append((cell, val))
         out.memos.append(ctx.memo)
+        if facts is not None:
+            facts.record(cell, ctx.memo)
     out.cells = done
     return out
 

@@ -36,6 +36,7 @@ __all__ = [
     "profile",
     "renyi_sum",
     "symbols_used",
+    "cell_fact",
     "max_value",
     "delta_at",
     "envelope_delta_at",
@@ -151,6 +152,18 @@ def pair_hull(game: PGame, i: int, j: int, ctx: Ctx) -> PHull:
     out = memo[-1]
     assert out is not None
     return out
+
+
+def cell_fact(key: Any) -> bool:
+    """Whether a cell's memo entry holds whatever claim is decided on the cell
+    (:class:`~exactdp.analysis.parametric.cells.CellFacts`): a proved sign (a polynomial's
+    text), a pair's chains node by node (keyed by the game, which the analysis keeps alive),
+    and a chain's sorted edges or prefix sums (kept with the chain they are checked against)."""
+    if isinstance(key, str):
+        return True
+    if key[0] in ("sorted", "prefix"):
+        return True
+    return key[0] == "stage" and isinstance(key[1], tuple) and key[1][0] == "chains"
 
 
 def _check(h: PHull) -> None:
