@@ -287,12 +287,14 @@ _FACTORS: dict[tuple[str, tuple[str, ...]], tuple[flint.fmpq, list]] = {}
 _UNI: dict[tuple[str, tuple[str, ...], int], flint.fmpz_poly] = {}
 
 
-def _key(p: flint.fmpq_mpoly) -> tuple[str, tuple[str, ...]]:
-    return str(p), p.context().names()
+def _key(p: flint.fmpq_mpoly, text: str | None = None) -> tuple[str, tuple[str, ...]]:
+    return str(p) if text is None else text, p.context().names()
 
 
-def _factor(p: flint.fmpq_mpoly) -> tuple[flint.fmpq, list]:
-    key = _key(p)
+def _factor(p: flint.fmpq_mpoly, text: str | None = None) -> tuple[flint.fmpq, list]:
+    """``p.factor()``, cached by ``p``'s text (``text`` when the caller has it already: the
+    memo of signs keeps the same string, not a copy of it)."""
+    key = _key(p, text)
     hit = _FACTORS.get(key)
     if hit is None:
         if len(_FACTORS) > 50_000:
@@ -400,20 +402,21 @@ class Ctx:
         hit = self.memo.get(key)
         if hit is not None:
             return hit
-        s = self._poly_sign(p)
+        s = self._poly_sign(p, key)
         self.memo[key] = s
         return s
 
-    def _poly_sign(self, p: flint.fmpq_mpoly) -> int:
+    def _poly_sign(self, p: flint.fmpq_mpoly, text: str) -> int:
         if self._subs:
             p = p.subs(self._subs)
+            text = str(p)
         if p.is_constant():
             c = _Q(p.leading_coefficient()) if not p.is_zero() else _Q(0)
             return (c > 0) - (c < 0)
         quick = self._no_root_sign(p)
         if quick is not None:
             return quick
-        c, fs = _factor(p)
+        c, fs = _factor(p, text)
         s = (c > 0) - (c < 0)
         for f, m in fs:
             sf = self._factor_sign(f)
@@ -450,8 +453,18 @@ class Ctx:
 
     def _univariate_sign(self, z: flint.fmpz_poly, k: int) -> int:
         side = self.cell.sides[k]
+        known = _DOMAIN_SIGNS.get((str(z), side.domain.key))
+        if known is not None:  # no root anywhere in the closed domain: one sign everywhere
+            return known
+        if side.kind == "open":
+            # no root in an interval enclosing the open side (Descartes): one sign there, taken at
+            # its rational point; before isolating every root of the factor to see whether any
+            # lies in the domain (most factors asked about on a small cell have none near it)
+            a, b = side.rational_bounds()
+            if descartes_on(z, a, b) == 0:
+                return sign_at(z, side.sample())
         const = _domain_sign(z, side.domain)
-        if const is not None:  # no root anywhere in the closed domain: one sign everywhere
+        if const is not None:
             return const
         if side.kind == "point":
             assert side.at is not None
@@ -556,10 +569,16 @@ class CellFacts:
                 memo[k] = v
         return memo
 
-    def record(self, cell: Cell, memo: dict) -> None:
-        """Keep what was proved on ``cell`` (the memo is not changed after its run: a split
-        cell's pieces copy it)."""
-        self._memos[cell.key()] = memo
+    def record(self, cell: Cell, memo: dict, inherited: int) -> None:
+        """Keep what was proved on ``cell`` itself: the entries added to its memo after the
+        ``inherited`` first ones (a dict keeps its order), and the progress lists (replaced in
+        place).  What it inherited is inherited again by a later run on the cell, from a
+        parent proved on then, so keeping only the new entries keeps memory small."""
+        items = list(memo.items())
+        new = {k: v for k, v in items[inherited:] if self.keep(k)}
+        new.update((k, v) for k, v in items[:inherited] if isinstance(v, list) and self.keep(k))
+        if new:
+            self._memos.setdefault(cell.key(), {}).update(new)
 
 
 @dataclass
@@ -609,12 +628,13 @@ def decompose(
     while stack:
         cell, memo = stack.pop()
         ctx = Ctx(ring, cell, memo if facts is None else facts.recall(cell, memo))
+        inherited = len(ctx.memo)
         out.runs += 1
         try:
             val = run(ctx)
         except Split as s:
             if facts is not None:
-                facts.record(cell, ctx.memo)
+                facts.record(cell, ctx.memo, inherited)
             pieces = cell.sides[s.index].pieces(s.roots)
             if len(done) + len(stack) + len(pieces) > cap:
                 raise LimitExceededError(
@@ -626,7 +646,7 @@ def decompose(
         done.append((cell, val))
         out.memos.append(ctx.memo)
         if facts is not None:
-            facts.record(cell, ctx.memo)
+            facts.record(cell, ctx.memo, inherited)
     out.cells = done
     return out
 
