@@ -131,11 +131,13 @@ def pair_hull(game: PGame, i: int, j: int, ctx: Ctx) -> PHull:
 
     The chains found so far are kept with what the cell proved (``ctx.stage``): when a sign
     cuts the cell at node k, its pieces start again at node k, not at the leaves."""
-    done: list[PHull | None] = ctx.stage(("chains", id(game), i, j), lambda: [None] * len(game.nodes))
+    # keyed by the game itself, not its id: the key keeps it alive, so a later game (another
+    # claim's, see cell_fact) never meets this one's chains under a reused id
+    done: list[PHull | None] = ctx.stage(("chains", game, i, j), lambda: [None] * len(game.nodes))
     if done[-1] is not None:
         return done[-1]
     memo = list(done)  # this cell's own progress (a piece copies it from its parent)
-    ctx.memo[("stage", ("chains", id(game), i, j))] = memo
+    ctx.memo[("stage", ("chains", game, i, j))] = memo
     lf = leaf(game.ring)
     for k, node in enumerate(game.nodes):
         if memo[k] is not None:
@@ -157,8 +159,8 @@ def pair_hull(game: PGame, i: int, j: int, ctx: Ctx) -> PHull:
 def cell_fact(key: Any) -> bool:
     """Whether a cell's memo entry holds whatever claim is decided on the cell
     (:class:`~exactdp.analysis.parametric.cells.CellFacts`): a proved sign (a polynomial's
-    text), a pair's chains node by node (keyed by the game, which the analysis keeps alive),
-    and a chain's sorted edges or prefix sums (kept with the chain they are checked against)."""
+    text), a pair's chains node by node (keyed by the game itself), and a chain's sorted edges
+    or prefix sums (kept with the chain they are checked against)."""
     if isinstance(key, str):
         return True
     if key[0] in ("sorted", "prefix"):

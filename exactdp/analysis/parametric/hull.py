@@ -197,11 +197,6 @@ def vertices(h: PHull, ctx: Ctx) -> list[tuple[RatFun, RatFun]]:
     return out
 
 
-def _cross(v: tuple, w: tuple, u: tuple) -> RatFun:
-    """(w − v) × (u − v): positive when u lies above the line from v through w."""
-    return (w[0] - v[0]) * (u[1] - v[1]) - (w[1] - v[1]) * (u[0] - v[0])
-
-
 def _edges_of(hull: list[tuple[RatFun, RatFun]]) -> PHull:
     edges = []
     for k in range(1, len(hull)):
@@ -210,7 +205,7 @@ def _edges_of(hull: list[tuple[RatFun, RatFun]]) -> PHull:
     return PHull(hull[0][1], edges, is_sorted=True)
 
 
-def _guide_hull(vals: list) -> list[int] | None:
+def _guide_hull(vals: list) -> list[int]:
     """The indices of the upper hull's vertices of the points with coordinates ``vals``
     (exact rationals: the points at the cell's guide point), left to right, by the monotone
     chain; collinear points dropped, the highest of equal abscissae kept."""
@@ -239,9 +234,10 @@ def _wrapped(pts: list[tuple[RatFun, RatFun]], ctx: Ctx) -> PHull | None:
     vertex), and every other point u lies below the chain: below the line of the edge
     H_j→H_{j+1} whose abscissae enclose u's (the chain is that line there), or, when where u
     lies is not one fact on the whole cell, between b = 0 and 1 and below the line of every
-    edge (there a concave chain is the minimum of its edges' lines).  The chain's vertices are points, so it is their upper
-    hull, the one the monotone chain finds.  No sign compares two points below the hull, so a
-    cell is cut where the hull changes, not where two of its inner points swap places."""
+    edge (there a concave chain is the minimum of its edges' lines).  The chain's vertices are
+    points, so it is their upper hull, the one the monotone chain finds.  No sign compares two
+    points below the hull, so a cell is cut where the hull changes, not where two of its inner
+    points swap places."""
     one = ctx.ring.one
     vals = _values([x for u in pts for x in u], ctx)
     if vals is None:
@@ -255,7 +251,7 @@ def _wrapped(pts: list[tuple[RatFun, RatFun]], ctx: Ctx) -> PHull | None:
     for k in range(len(sides)):
         if ctx.sign(sides[k][0]) <= 0:
             return None
-        if k and ctx.sign(_turn(sides[k - 1], sides[k])) >= 0:  # a right turn at H_k
+        if k and ctx.sign(_turn(sides[k - 1], sides[k])) >= 0:  # no strict right turn at H_k
             return None
     on_hull = {id(u) for u in hull}
     cuts = [at[i][0] for i in idx]
