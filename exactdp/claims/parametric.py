@@ -60,8 +60,9 @@ from ..analysis.parametric import (
     rational_of,
     value_text,
 )
+from ..analysis.parametric.cells import CellFacts
 from ..analysis.parametric.check import check_hull_at
-from ..analysis.parametric.engine import delta_at, least_lambda_of, max_value, tradeoff_at
+from ..analysis.parametric.engine import cell_fact, delta_at, envelope_delta_at, least_lambda_of, max_value, tradeoff_at
 from ..analysis.parametric.exp_delta import delta_forms, prefix_signs
 from ..analysis.parametric.piecewise import Piece
 from ..analysis.parametric.queries import renyi_sum_max, whole_order
@@ -204,7 +205,10 @@ class Parametric:
         return ctx.stage(("profile", subject), lambda: profile(self.game(subject), ctx))
 
     def decide(self, run: Callable[[Ctx], Any]) -> Decomposition:
-        return decompose(self.ring, self.domains, run)
+        # the claims of a case share what is proved on each cell (signs, chains): they meet
+        # the same cells of the same mechanisms
+        facts = self.an.cached(("cell-facts", self.ring.names, self.domains), lambda: CellFacts(cell_fact))
+        return decompose(self.ring, self.domains, run, facts=facts)
 
 
 Run = Callable[[Ctx], Outcome]
@@ -377,8 +381,11 @@ def _first_excess(a: PProfile, b: PProfile, ctx: Ctx, *, all_slopes: bool) -> An
             for r, _ in h.edges:
                 if (ctx.sign(r) > 0) if all_slopes else (ctx.cmp(r, ring.one) > 0):
                     lams.append(r)
+    # δ_a(λ) is read off a's envelope (the upper hull of its pairs' chains: for λ ≥ 0 its δ is the
+    # max of theirs) by a binary search among its sorted slopes, not by comparing every slope of
+    # every pair with λ: the same rational function on the cell, with O(log n) signs per λ
     for lam in dict.fromkeys(lams):
-        if ctx.cmp(delta_at(a, lam, ctx), delta_at(b, lam, ctx)) > 0:
+        if ctx.cmp(envelope_delta_at(a, lam, ctx), envelope_delta_at(b, lam, ctx)) > 0:
             return lam
     if ctx.cmp(max_value([h.top for h in a.hulls()], ctx), max_value([h.top for h in b.hulls()], ctx)) > 0:
         return INF

@@ -50,6 +50,7 @@ __all__ = [
     "Undecided",
     "decompose",
     "domain_of_table",
+    "CellFacts",
 ]
 
 _Q = flint.fmpq
@@ -210,6 +211,10 @@ class Side:
             out.append(Side("point", d, rational(d.hi)))
         return out
 
+    def key(self) -> tuple:
+        """What identifies the side (its kind, exact ends and domain), across decompositions."""
+        return (self.kind, _end_key(self.lo), _end_key(self.hi), self.domain.name, self.domain.key)
+
     def position(self) -> Algebraic | None:
         """A number inside the side, to sort sides of one symbol along the line."""
         if self.kind == "point":
@@ -258,6 +263,16 @@ class Cell:
     def is_point(self) -> bool:
         return all(s.kind == "point" for s in self.sides)
 
+    def key(self) -> tuple:
+        return tuple(s.key() for s in self.sides)
+
+
+def _end_key(a: Algebraic | None) -> tuple | None:
+    """An exact end as a key: a rational's value, an irrational's minimal polynomial and index."""
+    if a is None:
+        return None
+    return ("q", str(a.q)) if a.q is not None else ("root", str(a.poly), a.index)
+
 
 def _domain_sample(d: Domain) -> flint.fmpq:
     if d.lo is not None and d.hi is not None and d.lo == d.hi:
@@ -272,12 +287,14 @@ _FACTORS: dict[tuple[str, tuple[str, ...]], tuple[flint.fmpq, list]] = {}
 _UNI: dict[tuple[str, tuple[str, ...], int], flint.fmpz_poly] = {}
 
 
-def _key(p: flint.fmpq_mpoly) -> tuple[str, tuple[str, ...]]:
-    return str(p), p.context().names()
+def _key(p: flint.fmpq_mpoly, text: str | None = None) -> tuple[str, tuple[str, ...]]:
+    return str(p) if text is None else text, p.context().names()
 
 
-def _factor(p: flint.fmpq_mpoly) -> tuple[flint.fmpq, list]:
-    key = _key(p)
+def _factor(p: flint.fmpq_mpoly, text: str | None = None) -> tuple[flint.fmpq, list]:
+    """``p.factor()``, cached by ``p``'s text (``text`` when the caller has it already: the
+    memo of signs keeps the same string, not a copy of it)."""
+    key = _key(p, text)
     hit = _FACTORS.get(key)
     if hit is None:
         if len(_FACTORS) > 50_000:
@@ -385,20 +402,21 @@ class Ctx:
         hit = self.memo.get(key)
         if hit is not None:
             return hit
-        s = self._poly_sign(p)
+        s = self._poly_sign(p, key)
         self.memo[key] = s
         return s
 
-    def _poly_sign(self, p: flint.fmpq_mpoly) -> int:
+    def _poly_sign(self, p: flint.fmpq_mpoly, text: str) -> int:
         if self._subs:
             p = p.subs(self._subs)
+            text = str(p)
         if p.is_constant():
             c = _Q(p.leading_coefficient()) if not p.is_zero() else _Q(0)
             return (c > 0) - (c < 0)
         quick = self._no_root_sign(p)
         if quick is not None:
             return quick
-        c, fs = _factor(p)
+        c, fs = _factor(p, text)
         s = (c > 0) - (c < 0)
         for f, m in fs:
             sf = self._factor_sign(f)
@@ -435,8 +453,18 @@ class Ctx:
 
     def _univariate_sign(self, z: flint.fmpz_poly, k: int) -> int:
         side = self.cell.sides[k]
+        known = _DOMAIN_SIGNS.get((str(z), side.domain.key))
+        if known is not None:  # no root anywhere in the closed domain: one sign everywhere
+            return known
+        if side.kind == "open":
+            # no root in an interval enclosing the open side (Descartes): one sign there, taken at
+            # its rational point; before isolating every root of the factor to see whether any
+            # lies in the domain (most factors asked about on a small cell have none near it)
+            a, b = side.rational_bounds()
+            if descartes_on(z, a, b) == 0:
+                return sign_at(z, side.sample())
         const = _domain_sign(z, side.domain)
-        if const is not None:  # no root anywhere in the closed domain: one sign everywhere
+        if const is not None:
             return const
         if side.kind == "point":
             assert side.at is not None
@@ -511,6 +539,48 @@ def _linear_roots(g: flint.fmpz_poly, side: Side) -> list[Algebraic]:
     return [r] if side.inside(r) else []
 
 
+class CellFacts:
+    """What earlier decompositions of one domain proved on each cell they met, for later ones.
+
+    Several claims about one mechanism meet the same cells (each cut where the same signs
+    change) and would prove the same signs and build the same chains on each again.  A memo
+    entry that ``keep`` accepts is a fact about the cell whatever computation asked for it (a
+    proved sign, a chain; never a claim's own stage), so a later computation on the same cell
+    starts from it.  The sign questions it asks are answered as before, so its cells are the
+    ones it would have found alone."""
+
+    def __init__(self, keep: Callable[[Any], bool]):
+        self.keep = keep
+        self._memos: dict[tuple, dict] = {}
+
+    def recall(self, cell: Cell, memo: dict) -> dict:
+        """``memo`` (what the cell inherited) with the facts proved on this very cell before;
+        progress lists are copied and merged entry by entry (each entry is proved on the cell)."""
+        known = self._memos.get(cell.key())
+        if known is None:
+            return memo
+        for k, v in known.items():
+            if not self.keep(k):
+                continue
+            mine = memo.get(k)
+            if isinstance(v, list):
+                memo[k] = list(v) if mine is None else [a if a is not None else b for a, b in zip(mine, v)]
+            elif mine is None:
+                memo[k] = v
+        return memo
+
+    def record(self, cell: Cell, memo: dict, inherited: int) -> None:
+        """Keep what was proved on ``cell`` itself: the entries added to its memo after the
+        ``inherited`` first ones (a dict keeps its order), and the progress lists (replaced in
+        place).  What it inherited is inherited again by a later run on the cell, from a
+        parent proved on then, so keeping only the new entries keeps memory small."""
+        items = list(memo.items())
+        new = {k: v for k, v in items[inherited:] if self.keep(k)}
+        new.update((k, v) for k, v in items[:inherited] if isinstance(v, list) and self.keep(k))
+        if new:
+            self._memos.setdefault(cell.key(), {}).update(new)
+
+
 @dataclass
 class Decomposition(Generic[T]):
     """The cells of the domain, in order along the line (lexicographic for several symbols),
@@ -530,12 +600,14 @@ def decompose(
     *,
     max_cells: int | None = None,
     seed: Decomposition | None = None,
+    facts: CellFacts | None = None,
 ) -> Decomposition[T]:
     """Run ``run(ctx)`` on every cell of a decomposition of the domain that makes every sign
     it asks for constant (module docstring).
 
     ``seed``: start from the cells of an earlier decomposition (and what they proved) instead
-    of the whole domain.
+    of the whole domain.  ``facts``: what other decompositions proved on the cells met here
+    (:class:`CellFacts`), used and added to.
 
     Raises
     ------
@@ -555,11 +627,14 @@ def decompose(
     done: list[tuple[Cell, T]] = []
     while stack:
         cell, memo = stack.pop()
-        ctx = Ctx(ring, cell, memo)
+        ctx = Ctx(ring, cell, memo if facts is None else facts.recall(cell, memo))
+        inherited = len(ctx.memo)
         out.runs += 1
         try:
             val = run(ctx)
         except Split as s:
+            if facts is not None:
+                facts.record(cell, ctx.memo, inherited)
             pieces = cell.sides[s.index].pieces(s.roots)
             if len(done) + len(stack) + len(pieces) > cap:
                 raise LimitExceededError(
@@ -570,6 +645,8 @@ def decompose(
             continue
         done.append((cell, val))
         out.memos.append(ctx.memo)
+        if facts is not None:
+            facts.record(cell, ctx.memo, inherited)
     out.cells = done
     return out
 

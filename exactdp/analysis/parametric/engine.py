@@ -25,7 +25,7 @@ from ...errors import InexactValueError, UnsupportedMechanismError
 from ...model.game import Ask, Chance, End, Mechanism, postorder
 from ...model.symbolic import SymChance
 from .cells import Ctx
-from .hull import INF, PHull, combine, leaf, least_lambda, sorted_edges, swap, upper, value_at
+from .hull import INF, PHull, combine, leaf, least_lambda, sorted_edges, swap, upper, value_at, value_by_search
 from .ratfun import RatFun, Ring, check_degree
 
 __all__ = [
@@ -36,8 +36,10 @@ __all__ = [
     "profile",
     "renyi_sum",
     "symbols_used",
+    "cell_fact",
     "max_value",
     "delta_at",
+    "envelope_delta_at",
     "least_lambda_of",
     "tradeoff_at",
 ]
@@ -129,11 +131,13 @@ def pair_hull(game: PGame, i: int, j: int, ctx: Ctx) -> PHull:
 
     The chains found so far are kept with what the cell proved (``ctx.stage``): when a sign
     cuts the cell at node k, its pieces start again at node k, not at the leaves."""
-    done: list[PHull | None] = ctx.stage(("chains", id(game), i, j), lambda: [None] * len(game.nodes))
+    # keyed by the game itself, not its id: the key keeps it alive, so a later game (another
+    # claim's, see cell_fact) never meets this one's chains under a reused id
+    done: list[PHull | None] = ctx.stage(("chains", game, i, j), lambda: [None] * len(game.nodes))
     if done[-1] is not None:
         return done[-1]
     memo = list(done)  # this cell's own progress (a piece copies it from its parent)
-    ctx.memo[("stage", ("chains", id(game), i, j))] = memo
+    ctx.memo[("stage", ("chains", game, i, j))] = memo
     lf = leaf(game.ring)
     for k, node in enumerate(game.nodes):
         if memo[k] is not None:
@@ -150,6 +154,18 @@ def pair_hull(game: PGame, i: int, j: int, ctx: Ctx) -> PHull:
     out = memo[-1]
     assert out is not None
     return out
+
+
+def cell_fact(key: Any) -> bool:
+    """Whether a cell's memo entry holds whatever claim is decided on the cell
+    (:class:`~exactdp.analysis.parametric.cells.CellFacts`): a proved sign (a polynomial's
+    text), a pair's chains node by node (keyed by the game itself), and a chain's sorted edges
+    or prefix sums (kept with the chain they are checked against)."""
+    if isinstance(key, str):
+        return True
+    if key[0] in ("sorted", "prefix"):
+        return True
+    return key[0] == "stage" and isinstance(key[1], tuple) and key[1][0] == "chains"
 
 
 def _check(h: PHull) -> None:
@@ -207,6 +223,15 @@ def max_value(values: list, ctx: Ctx) -> Any:
 def delta_at(p: PProfile, lam: Any, ctx: Ctx) -> RatFun:
     """δ_M(λ) on the cell: the largest of the pairs' δ(λ)."""
     return max_value([value_at(h, lam, ctx) for h in p.hulls()], ctx)
+
+
+def envelope_delta_at(p: PProfile, lam: Any, ctx: Ctx) -> RatFun:
+    """δ_M(λ) on the cell for λ ≥ 0, read off the envelope (:meth:`PProfile.envelope`): the upper
+    hull of the pairs' chains, whose δ is the max of theirs, so this equals :func:`delta_at`
+    there; its slopes are sorted, so λ is placed among them by a binary search
+    (:func:`~exactdp.analysis.parametric.hull.value_by_search`) instead of being compared with
+    every slope of every pair (for many λ on a large chain, the cost of the comparisons)."""
+    return value_by_search(p.envelope(ctx), lam, ctx)
 
 
 def least_lambda_of(p: PProfile, delta: Any, ctx: Ctx) -> Any:

@@ -23,12 +23,13 @@ Kairouz, Oh & Viswanath (2015) (the privacy region); Vadhan & Wang (2021), Lemma
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from functools import cmp_to_key
 from typing import Any
 
 from ...limits import check_hull_size
-from .cells import Ctx
+from .cells import Ctx, Split
 from .ratfun import RatFun, Ring
 
 __all__ = [
@@ -39,6 +40,7 @@ __all__ = [
     "swap",
     "line_at",
     "value_at",
+    "value_by_search",
     "least_lambda",
     "normalise",
     "sorted_edges",
@@ -195,11 +197,6 @@ def vertices(h: PHull, ctx: Ctx) -> list[tuple[RatFun, RatFun]]:
     return out
 
 
-def _cross(v: tuple, w: tuple, u: tuple) -> RatFun:
-    """(w − v) × (u − v): positive when u lies above the line from v through w."""
-    return (w[0] - v[0]) * (u[1] - v[1]) - (w[1] - v[1]) * (u[0] - v[0])
-
-
 def _edges_of(hull: list[tuple[RatFun, RatFun]]) -> PHull:
     edges = []
     for k in range(1, len(hull)):
@@ -208,43 +205,91 @@ def _edges_of(hull: list[tuple[RatFun, RatFun]]) -> PHull:
     return PHull(hull[0][1], edges, is_sorted=True)
 
 
-def _jarvis(pts: list[tuple[RatFun, RatFun]], start: tuple, ctx: Ctx) -> PHull | None:
-    """The upper hull by gift wrapping, each next vertex guessed at the guide point and proved
-    on the cell against every other point (u below the line v→w, or on it and nearer); None
-    when a guess does not survive (the caller then uses the comparison algorithm)."""
+def _guide_hull(vals: list) -> list[int]:
+    """The indices of the upper hull's vertices of the points with coordinates ``vals``
+    (exact rationals: the points at the cell's guide point), left to right, by the monotone
+    chain; collinear points dropped, the highest of equal abscissae kept."""
+    order = sorted(range(len(vals)), key=lambda i: (vals[i][0], vals[i][1]))
+    hull: list[int] = []
+    for i in order:
+        b, a = vals[i]
+        if hull and vals[hull[-1]][0] == b:
+            hull.pop()  # sorted by height too: this one is the highest so far at b
+        while len(hull) >= 2:
+            (b0, a0), (b1, a1) = vals[hull[-2]], vals[hull[-1]]
+            if (b1 - b0) * (a - a0) - (a1 - a0) * (b - b0) >= 0:
+                hull.pop()
+            else:
+                break
+        hull.append(i)
+    return hull
+
+
+def _wrapped(pts: list[tuple[RatFun, RatFun]], ctx: Ctx) -> PHull | None:
+    """The upper hull of ``pts`` guessed at the cell's guide point and proved on the cell, or
+    None when the guess does not survive (the caller then sorts every point).
+
+    The proof: the guessed vertices H_0, …, H_m run from b = 0 to b = 1 with abscissae
+    increasing and slopes strictly decreasing on the cell (a concave chain, no collinear
+    vertex), and every other point u lies below the chain: below the line of the edge
+    H_j→H_{j+1} whose abscissae enclose u's (the chain is that line there), or, when where u
+    lies is not one fact on the whole cell, between b = 0 and 1 and below the line of every
+    edge (there a concave chain is the minimum of its edges' lines).  The chain's vertices are
+    points, so it is their upper hull, the one the monotone chain finds.  No sign compares two
+    points below the hull, so a cell is cut where the hull changes, not where two of its inner
+    points swap places."""
     one = ctx.ring.one
-    hull = [start]
-    v = start
-    while ctx.cmp(v[0], one) < 0:
-        cands = [u for u in pts if u is not v]
-        vals = _values([x for u in cands for x in u] + list(v), ctx)
-        if vals is None:
+    vals = _values([x for u in pts for x in u], ctx)
+    if vals is None:
+        return None
+    at = [(vals[2 * i], vals[2 * i + 1]) for i in range(len(pts))]
+    idx = _guide_hull(at)
+    hull = [pts[i] for i in idx]
+    if len(hull) < 2 or not hull[0][0].is_zero() or hull[-1][0] != one:
+        return None
+    sides = [(w[0] - v[0], w[1] - v[1]) for v, w in zip(hull, hull[1:])]
+    for k in range(len(sides)):
+        if ctx.sign(sides[k][0]) <= 0:
             return None
-        vb, va = vals[-2], vals[-1]
-        best, key = None, None
-        for i, u in enumerate(cands):
-            ub, ua = vals[2 * i], vals[2 * i + 1]
-            if ub > vb:
-                k = ((ua - va) / (ub - vb), ub)
-                if key is None or k > key:
-                    best, key = u, k
-        if best is None or ctx.cmp(best[0], v[0]) <= 0:
+        if k and ctx.sign(_turn(sides[k - 1], sides[k])) >= 0:  # no strict right turn at H_k
             return None
-        for u in cands:
-            if u is best:
-                continue
-            c = ctx.sign(_cross(v, best, u))
-            if c > 0 or (c == 0 and ctx.cmp(u[0], best[0]) > 0):
+    on_hull = {id(u) for u in hull}
+    cuts = [at[i][0] for i in idx]
+    for i, u in enumerate(pts):
+        if id(u) in on_hull:
+            continue
+        j = max(0, min(len(sides) - 1, bisect_right(cuts, at[i][0]) - 1))
+        if _within(u[0], hull[j][0], hull[j + 1][0], ctx):
+            lines = range(j, j + 1)
+        elif _within(u[0], hull[0][0], hull[-1][0], ctx):
+            lines = range(len(sides))
+        else:
+            return None
+        for k in lines:
+            c = ctx.sign(_turn(sides[k], (u[0] - hull[k][0], u[1] - hull[k][1])))
+            if c > 0 or (c == 0 and ctx.cmp(u[0], hull[k + 1][0]) > 0):
                 return None
-        hull.append(best)
-        v = best
     return _edges_of(hull)
+
+
+def _turn(d: tuple[RatFun, RatFun], e: tuple[RatFun, RatFun]) -> RatFun:
+    """d × e for displacements (Δb, Δa): positive when e turns left of d (lies above its line)."""
+    return d[0] * e[1] - d[1] * e[0]
+
+
+def _within(b: RatFun, lo: RatFun, hi: RatFun, ctx: Ctx) -> bool:
+    """Whether lo ≤ b ≤ hi on the whole cell; False when that is not one fact there (a sign
+    that changes inside the cell is not asked to cut it: the caller then proves more)."""
+    try:
+        return ctx.cmp(b, lo) >= 0 and ctx.cmp(b, hi) <= 0
+    except Split:
+        return False
 
 
 def upper(hulls: Sequence[PHull], ctx: Ctx) -> PHull:
     """The upper concave hull of several chains (an adversary's choice: the max of their
-    profiles for every λ).  Gift wrapping from the highest start, each vertex proved on the
-    cell (:func:`_jarvis`); the monotone chain over all vertices sorted by abscissa otherwise."""
+    profiles for every λ).  The hull at the cell's guide point, proved on the cell
+    (:func:`_wrapped`); the monotone chain over all vertices sorted by abscissa otherwise."""
     distinct = list(dict.fromkeys(hulls))
     if len(distinct) == 1:
         return distinct[0]
@@ -253,6 +298,9 @@ def upper(hulls: Sequence[PHull], ctx: Ctx) -> PHull:
         pts.extend(vertices(h, ctx))
     if len(pts) > 4096:
         check_hull_size(len(pts))
+    wrapped = _wrapped(pts, ctx)
+    if wrapped is not None:
+        return wrapped
     pts = list(reversed(order_desc(pts, lambda u: u[0], ctx)))
     sb: list[RatFun] = []
     sa: list[RatFun] = []
@@ -311,6 +359,43 @@ def line_at(h: PHull, lam: Any, ctx: Ctx) -> tuple[RatFun, RatFun]:
 def value_at(h: PHull, lam: Any, ctx: Ctx) -> RatFun:
     """δ(λ) on the cell, a rational function."""
     a, b = line_at(h, lam, ctx)
+    return a - b * lam
+
+
+def _prefix_lines(h: PHull, ctx: Ctx) -> tuple[tuple[tuple[RatFun, RatFun], ...], list[tuple[RatFun, RatFun]]]:
+    """``h``'s edges by decreasing slope and, for each k, (A_k, B_k) = (top + Σ_{i<k} r_i·w_i,
+    Σ_{i<k} w_i): δ(λ) = A_k − λ·B_k when exactly the first k slopes exceed λ.  Kept with the
+    cell's proofs (like :func:`sorted_edges`), so each chain's sums are formed once per cell."""
+    key = ("prefix", id(h))
+    hit = ctx.memo.get(key)
+    if hit is not None and hit[0] is h:
+        return hit[1], hit[2]
+    edges = sorted_edges(h, ctx)
+    a, b = h.top, ctx.ring.zero
+    lines = [(a, b)]
+    for r, w in edges:
+        a, b = a + r * w, b + w
+        lines.append((a, b))
+    ctx.memo[key] = (h, edges, lines)  # the chain is kept alive with its entry (its id is not reused)
+    return edges, lines
+
+
+def value_by_search(h: PHull, lam: Any, ctx: Ctx) -> RatFun:
+    """δ(λ) on the cell, as :func:`value_at`, by a binary search for the number k of slopes
+    above λ among the edges sorted on the cell: O(log n) comparisons with λ instead of n.
+
+    The edges are sorted by decreasing slope (proved on the cell or an ancestor of it, see
+    :func:`sorted_edges`), so "r_i > λ" holds for a prefix of them; δ(λ) = A_k − λ·B_k (see
+    :func:`_prefix_lines`).  Slopes equal to λ add (r − λ)·w = 0 either way."""
+    edges, lines = _prefix_lines(h, ctx)
+    lo, hi = 0, len(edges)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if ctx.cmp(edges[mid][0], lam) > 0:
+            lo = mid + 1
+        else:
+            hi = mid
+    a, b = lines[lo]
     return a - b * lam
 
 
