@@ -31,6 +31,7 @@ from typing import Any
 
 from ..deprecation import warn_deprecated
 from ..errors import ArgumentError, ArgumentTypeError, InexactValueError, InvalidMechanismError, suggest
+from ..model.checks import shown_arg
 from ..numbers import kinds as K
 from ..numbers import ladder
 from ..numbers.expr import ExprError, eval_text
@@ -246,17 +247,12 @@ def whole_arg(value: Any, *, call: str, name: str) -> int:
     return int(value)
 
 
-def _shown(value: Any, limit: int = 60) -> str:
-    r = repr(value)
-    return r if len(r) <= limit else r[: limit - 3] + "..."
-
-
 def mapping_arg(value: Any, *, call: str, name: str, shape: str) -> Mapping[Any, Any]:
     """A mapping argument (``shape`` says what it maps, ``"{answer: new answer}"``); an
     :class:`~exactdp.errors.ArgumentTypeError` naming the call and the argument otherwise."""
     if not isinstance(value, Mapping):
         raise ArgumentTypeError(
-            f"{call}: {name} must be a mapping {shape}, got {type(value).__name__}: {_shown(value)}"
+            f"{call}: {name} must be a mapping {shape}, got {type(value).__name__}: {shown_arg(value)}"
         )
     return value
 
@@ -287,7 +283,7 @@ def per_dataset_arg(
     elif isinstance(value, (str, bytes)) or not isinstance(value, (Sequence, Iterable)):
         raise ArgumentTypeError(
             f"{call}: {name} must be a list (one entry per dataset: {', '.join(ds)}) or a mapping {{dataset: value}}, "
-            f"got {type(value).__name__}: {_shown(value)}"
+            f"got {type(value).__name__}: {shown_arg(value)}"
         )
     else:
         out = list(value)
@@ -299,6 +295,6 @@ def per_dataset_arg(
         for d, row in zip(ds, out):
             if isinstance(row, (str, bytes, Mapping)) or not isinstance(row, Iterable):
                 raise ArgumentTypeError(
-                    f"{call}: {name}[{d!r}] must be a list of {rows}, got {type(row).__name__}: {_shown(row)}"
+                    f"{call}: {name}[{d!r}] must be a list of {rows}, got {type(row).__name__}: {shown_arg(row)}"
                 )
     return out

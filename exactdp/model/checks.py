@@ -21,14 +21,23 @@ from typing import Any, TypeVar
 from ..errors import ArgumentTypeError
 from .game import Mechanism, Node
 
-__all__ = ["mechanism_arg", "mechanisms_arg", "collection_arg", "takes_mechanism", "instance_arg", "takes_instance"]
+__all__ = [
+    "shown_arg",
+    "mechanism_arg",
+    "mechanisms_arg",
+    "collection_arg",
+    "takes_mechanism",
+    "instance_arg",
+    "takes_instance",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 _BUILD = 'build one, e.g. exactdp.rr(eps="log(3)")'
 _LOAD = "read a case file with exactdp.load_case(PATH)"
 
 
-def _shown(obj: object, limit: int = 60) -> str:
+def shown_arg(obj: object, limit: int = 60) -> str:
+    """An argument as a message quotes it: its repr, cut at ``limit`` characters."""
     r = repr(obj)
     return r if len(r) <= limit else r[: limit - 3] + "..."
 
@@ -39,7 +48,7 @@ def mechanism_arg(obj: Any, call: str, name: str = "mech") -> Mechanism:
     what to pass instead."""
     if isinstance(obj, Mechanism):
         return obj
-    where = f"{call}: {name}={_shown(obj)}"
+    where = f"{call}: {name}={shown_arg(obj)}"
     if isinstance(obj, str):
         raise ArgumentTypeError(
             f"{where} is a name, not a mechanism: names refer to mechanisms inside a case file only; "
@@ -60,7 +69,7 @@ def collection_arg(items: Any, call: str, name: str = "components") -> Any:
         hint = "; wrap one mechanism in a list, [M]" if isinstance(items, Mechanism) else ""
         raise ArgumentTypeError(
             f"{call}: {name} must be a list of mechanisms or a mapping {{label: mechanism}}, got {type(items).__name__}: "
-            f"{_shown(items)}{hint}"
+            f"{shown_arg(items)}{hint}"
         )
     return items
 
@@ -97,7 +106,7 @@ def instance_arg(obj: Any, kind: type | tuple[type, ...], call: str, name: str, 
     expected, and ``how`` to get one (``"compute it with exactdp.profile(mech)"``)."""
     if isinstance(obj, kind):
         return obj
-    where = f"{call}: {name}={_shown(obj)}"
+    where = f"{call}: {name}={shown_arg(obj)}"
     if isinstance(obj, Mechanism):
         raise ArgumentTypeError(f"{where} is a mechanism, not {what}: {how}")
     if isinstance(obj, str):
