@@ -31,11 +31,11 @@ from .claims.core import PremiseClaim
 from .claims.symbols import check_claim, involves_symbols
 from .deprecation import ExactDPDeprecationWarning
 from .display import RichDisplay
-from .errors import ArgumentTypeError, CaseError, ExactDPError, InternalError, TimeLimitExceeded, VerificationError
+from .errors import CaseError, ExactDPError, InternalError, TimeLimitExceeded, VerificationError
 from .execution import OrderedRun, Runner, run_ordered
 from .limits import DEFAULT as DEFAULT_LIMITS
 from .limits import READING, Limits, Reading, using
-from .model.checks import instance_arg
+from .model.checks import instance_arg, list_arg
 
 __all__ = [
     "Options",
@@ -355,12 +355,7 @@ class WorkItem:
 def paths_arg(paths: Any, call: str) -> Sequence[str | Path]:
     """A list of paths (each a str or a Path), or an
     :class:`~exactdp.errors.ArgumentTypeError` naming the call and the first item that is not."""
-    if isinstance(paths, bytes) or not isinstance(paths, Iterable):
-        raise ArgumentTypeError(
-            f"{call}: paths must be a list of case files or directories (str or Path), got {type(paths).__name__}: "
-            f"{paths!r:.60}"
-        )
-    paths = list(paths)
+    paths = list(list_arg(paths, call, "paths", "case files or directories (str or Path)"))
     for k, p in enumerate(paths):
         path_arg(p, call, f"paths[{k}]")
     return paths

@@ -35,9 +35,9 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias, TypeVar, overload
 
 from ..display import RichDisplay
-from ..errors import ArgumentTypeError, ExactDPError, InexactValueError, LimitExceededError
+from ..errors import ExactDPError, InexactValueError, LimitExceededError
 from ..limits import check_bits, current
-from ..model.checks import takes_mechanism
+from ..model.checks import list_arg, takes_mechanism
 from ..model.flat import flat_of
 from ..model.game import Ask, Chance, End, Mechanism, postorder
 from ..numbers import INF, Infinity, ladder
@@ -481,10 +481,7 @@ def renyi_curve(mech: Mechanism, alphas: Sequence[object] = RENYI_ORDERS, *, eng
     >>> [str(v) for _, v in renyi_curve(rr(exp_eps=3), [1, 2]).points]
     ['log(3)/2', 'log(7/3)', 'log(3)']
     """
-    if isinstance(alphas, (str, bytes)) or not hasattr(alphas, "__iter__"):
-        raise ArgumentTypeError(
-            f"renyi_curve: alphas must be a list of orders, e.g. [1, 2, 3], got {type(alphas).__name__}: {alphas!r:.60}"
-        )
+    list_arg(alphas, "renyi_curve", "alphas", "orders, e.g. [1, 2, 3]")
     orders = sorted({parse_alpha(a) for a in alphas if not is_inf(parse_alpha(a))})
     fn = renyi if engine is None else engine.renyi
     return RenyiCurve(mech.name, tuple((a, fn(mech, a).value) for a in (*orders, INF)))

@@ -36,8 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..display import RichDisplay
-from ..errors import ArgumentTypeError
-from ..model.checks import instance_arg, takes_instance
+from ..model.checks import instance_arg, list_arg, takes_instance
 from ..numbers.rational import Q
 from ..numbers.types import FieldValue
 from .hull import LEAF, Hull, combine
@@ -140,12 +139,9 @@ def tensor(hulls: Sequence[Hull]) -> Hull:
 
     Composing one chain after another is :func:`~exactdp.analysis.hull.combine` with the
     same continuation after every outcome (a product distribution)."""
-    if isinstance(hulls, (Hull, str, bytes)) or not hasattr(hulls, "__iter__"):
-        raise ArgumentTypeError(
-            f"tensor: hulls must be a list of chains, e.g. [P.envelope, Q.envelope] of two profiles, got "
-            f"{type(hulls).__name__}"
-        )
-    hulls = list(hulls)
+    hulls = list(
+        list_arg(hulls, "tensor", "hulls", "chains, e.g. [P.envelope, Q.envelope] of two profiles", single=Hull)
+    )
     for k, h in enumerate(hulls):
         instance_arg(h, Hull, "tensor", f"hulls[{k}]", **_HULL)
     out = LEAF

@@ -23,6 +23,7 @@ from .game import Mechanism, Node
 
 __all__ = [
     "shown_arg",
+    "list_arg",
     "mechanism_arg",
     "mechanisms_arg",
     "collection_arg",
@@ -62,16 +63,26 @@ def mechanism_arg(obj: Any, call: str, name: str = "mech") -> Mechanism:
     raise ArgumentTypeError(f"{where}: expected a Mechanism, got {type(obj).__name__}; {_BUILD}, or {_LOAD}")
 
 
+def list_arg(
+    items: Any, call: str, name: str, what: str, *, single: type | tuple[type, ...] = (), wrap: str = "[x]"
+) -> Any:
+    """``items`` if it is a list (any iterable but text, and not one ``single`` item, which may be
+    iterable itself); otherwise an :class:`~exactdp.errors.ArgumentTypeError` saying that ``name``
+    must be a list of ``what`` (and, for one ``single`` item, to ``wrap`` it)."""
+    if isinstance(items, (str, bytes, *(single if isinstance(single, tuple) else (single,)))) or not hasattr(
+        items, "__iter__"
+    ):
+        hint = f"; wrap one in a list, {wrap}" if single and isinstance(items, single) else ""
+        raise ArgumentTypeError(
+            f"{call}: {name} must be a list of {what}, got {type(items).__name__}: {shown_arg(items)}{hint}"
+        )
+    return items
+
+
 def collection_arg(items: Any, call: str, name: str = "components") -> Any:
     """``items`` if it is a list (any iterable but text) or a mapping ``{label: mechanism}``, as
     the combinators take their components; the mechanisms themselves are checked by the caller."""
-    if isinstance(items, (Mechanism, str, bytes)) or not hasattr(items, "__iter__"):
-        hint = "; wrap one mechanism in a list, [M]" if isinstance(items, Mechanism) else ""
-        raise ArgumentTypeError(
-            f"{call}: {name} must be a list of mechanisms or a mapping {{label: mechanism}}, got {type(items).__name__}: "
-            f"{shown_arg(items)}{hint}"
-        )
-    return items
+    return list_arg(items, call, name, "mechanisms or a mapping {label: mechanism}", single=Mechanism, wrap="[M]")
 
 
 def mechanisms_arg(items: Any, call: str, name: str = "components") -> Any:
