@@ -19,7 +19,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from exactdp.analysis.parametric import Ring, pgame
-from exactdp.analysis.parametric.boxes import Box, KLGame, Val, _Eval, _upper, initial_boxes, kl_enclosure, kl_floor
+from exactdp.analysis.parametric.boxes import (
+    Box,
+    KLGame,
+    Val,
+    _Eval,
+    _kl_term_floor,
+    _upper,
+    initial_boxes,
+    kl_enclosure,
+    kl_floor,
+)
 from exactdp.analysis.renyi import renyi as numeric_renyi
 from exactdp.caseio import parse_case
 from exactdp.claims.parametric import numeric_mechanism
@@ -339,3 +349,17 @@ def test_a_domain_far_beyond_a_float_is_reported_not_an_internal_error():
     assert held.status.name == "UNDECIDED" and "1.0e+5000" in shown(held).note
     found = shown(refuted).found
     assert refuted.status.name == "FAILS" and "E = 1.0e+5000 (" in found and "digits)" in found and len(found) < 400
+
+
+def test_a_kl_term_without_finite_enclosures_has_the_bound_that_holds_for_every_probability():
+    """p·(log(p/p') + KL) ≥ p − p' ≥ −1 for probabilities: the floor of a term whose enclosures
+    overflowed is −1 (neither 0 nor +inf, which a term can undercut where p is small)."""
+
+    class Unbounded:
+        def val(self, _u):
+            nan = flint.arb("nan")
+            return Val(nan, nan, None)
+
+    assert _kl_term_floor(Unbounded(), ("p", "p'", "p/p'", 0), Fraction(5)) == -1
+    assert _kl_term_floor(Unbounded(), ("p", "p'", "p/p'", 0), None) == -1
+    assert _kl_term_floor(Unbounded(), ("inf", "p", 0), Fraction(0)) == 0

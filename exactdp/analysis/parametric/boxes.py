@@ -566,13 +566,14 @@ def _kl_tail(kg: KLGame, ev: _Eval, sigma: int, i: int, j: int, upper: bool) -> 
 def _kl_term_floor(ev: _Eval, term: tuple, child: Fraction | None) -> Fraction | None:
     """A lower bound on the box of p·(log(p/p') + KL(child)) (None: +∞): p·log(p/p') ≥ p·log(p/c)
     for c ≥ p' on the box (:func:`_xlog_floor`), and p·KL(child) ≥ p_lo·max(child's bound, 0), KL ≥ 0."""
-    if term[0] == "inf":  # p' ≡ 0: infinite wherever p > 0
-        p_lo = max(ball_bounds(ev.val(term[1]).r)[0], Fraction(0))
+    if term[0] == "inf":  # p' ≡ 0: infinite wherever p > 0, else 0
+        P = ev.val(term[1]).r
+        p_lo = max(ball_bounds(P)[0], Fraction(0)) if P.is_finite() else Fraction(0)
         return None if p_lo > 0 else Fraction(0)
     up, upp, _, _ = term
     P, PP = ev.val(up).r, ev.val(upp).r
-    if not (P.is_finite() and PP.is_finite()):
-        return Fraction(0) if child is not None else None
+    if not (P.is_finite() and PP.is_finite()):  # no bounds at this precision: p·log(p/p') ≥ p − p' ≥ −1
+        return Fraction(-1)
     (p_lo, p_hi), c = ball_bounds(P), ball_bounds(PP)[1]
     p_lo = max(p_lo, Fraction(0))
     if c <= 0:  # (p' = 0 on the whole box)
