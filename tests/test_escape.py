@@ -397,3 +397,10 @@ def test_the_hint_for_a_control_character_can_be_typed_as_printed(tmp_path):
     result = CliRunner().invoke(main, ["verify", str(case)])
     assert result.exit_code == 2
     assert '("\\0" is NUL, "\\a" BEL, "\\e" ESC)' in result.output, result.output
+
+
+def test_the_net_over_a_report_line_defuses_a_workflow_command_and_keeps_backslashes():
+    """safe_line: a line of the text report that starts with ``::`` (a GitHub Actions workflow
+    command) gets its first colon escaped; a control character its escape; a backslash stays."""
+    assert escape.safe_line("  ::error file=x::boom") == "  \\x3a:error file=x::boom"
+    assert escape.safe_line("a\x1bb \\x1b") == "a\\x1bb \\x1b"

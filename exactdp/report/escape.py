@@ -111,7 +111,12 @@ def text(s: object) -> str:
     value starting with ``::`` (a GitHub Actions workflow command when it starts a line) has its
     first colon written ``\x3a``.
     """
-    out = visible(str(s))
+    return _defused(visible(str(s)))
+
+
+def _defused(out: str) -> str:
+    """``out`` with the first colon of a leading ``::`` (a GitHub Actions workflow command when it
+    starts a line) written ``\\x3a``."""
     stripped = out.lstrip(" ")
     if stripped.startswith("::"):
         k = len(out) - len(stripped)
@@ -122,14 +127,10 @@ def text(s: object) -> str:
 def safe_line(s: str) -> str:
     r"""A line already made of escaped pieces (:func:`text`), made safe once more: a control or
     invisible character that reached it unescaped becomes its escape, but a backslash is left as
-    it is (doubling it again would print the four characters ```` of a case file as ``\\x1b``)."""
+    it is (doubling it again would print the four characters ``\x1b`` of a case file as ``\\\\x1b``)."""
     if any(is_unsafe_char(ch) for ch in s):
         s = "".join(_code(ch) if is_unsafe_char(ch) else ch for ch in s)
-    stripped = s.lstrip(" ")
-    if stripped.startswith("::"):
-        k = len(s) - len(stripped)
-        s = s[:k] + "\x3a" + s[k + 1 :]
-    return s
+    return _defused(s)
 
 
 def text_lines(s: str) -> list[str]:
