@@ -150,6 +150,9 @@ CASES = [
     ("simulate name", lambda: exactdp.simulate("M"), ArgumentTypeError, ["simulate: mech='M'"]),
     ("br_range name", lambda: exactdp.br_range("x"), ArgumentTypeError, ["br_range: mech='x'"]),
     ("mechanism None", lambda: exactdp.mechanism(None), ArgumentTypeError, ["mechanism: root=None"]),
+    ("renyi order not a number", lambda: exactdp.renyi(M, "x"), ArgumentError, ["renyi: alpha='x'", "not an order"]),
+    ("renyi fractional order", lambda: exactdp.renyi(M, "3/2"), ArgumentError, ["renyi: alpha='3/2'", "whole orders"]),
+    ("renyi_curve order", lambda: exactdp.renyi_curve(M, [1, None]), ArgumentError, ["renyi_curve: alpha=None"]),
     (
         "concomp component",
         lambda: exactdp.concomp([M, "R"]),
@@ -189,3 +192,9 @@ def test_postprocess_of_the_answers_the_mechanism_has_is_accepted():
 
 def test_eval_text_reads_what_it_read_before():
     assert str(exactdp.eval_text("log(3)/2 + log(3)/2")) == "log(3)"
+
+
+def test_renyi_reads_an_order_as_the_other_functions_read_numbers():
+    """Text in the number grammar and floats (their exact binary value) are orders too."""
+    assert str(exactdp.renyi(M, "2").value) == str(exactdp.renyi(M, 2.0).value) == "log(7/3)"
+    assert str(exactdp.renyi(M, "inf").value) == str(exactdp.renyi(M, float("inf")).value) == "log(3)"

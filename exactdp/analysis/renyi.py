@@ -35,12 +35,13 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias, TypeVar, overload
 
 from ..display import RichDisplay
-from ..errors import ExactDPError, InexactValueError, LimitExceededError
+from ..errors import ArgumentError, InexactValueError, LimitExceededError
 from ..limits import check_bits, current
-from ..model.checks import list_arg, takes_mechanism
+from ..model.checks import list_arg, shown_arg, takes_mechanism
 from ..model.flat import flat_of
 from ..model.game import Ask, Chance, End, Mechanism, postorder
 from ..numbers import INF, Infinity, ladder
+from ..numbers.expr import ExprError, eval_text
 from ..numbers.ladder import QT, is_inf
 from ..numbers.loglinear import LogLinear, coprime_basis, ll_sign, log_linear
 from ..numbers.logsum import log_sum, ls_add, ls_neg, ls_scale, ls_sign
@@ -84,25 +85,31 @@ _Rows: TypeAlias = Sequence[Sequence[FieldValue]]
 """An answer node's probabilities: rows[k][d] = Pr[answer k] under dataset d."""
 
 
-def parse_alpha(alpha: object) -> int | Infinity:
-    """The order α as an int ≥ 1 or ``INF``; other orders are refused with a clear message.
+def parse_alpha(alpha: object, call: str = "renyi") -> int | Infinity:
+    """The order α as an int ≥ 1 or ``INF``; other orders are refused with a clear message that
+    names ``call``.
 
     Raises
     ------
-    ExactDPError
+    ArgumentError
         For α < 1 or a non-integer α (its Rényi sum is irrational and exactdp keeps every
-        number exact).
+        number exact; a case file's ``renyi`` claim decides a fractional order by a certified
+        enclosure instead).
     """
-    if is_inf(alpha) or alpha == "inf":
-        return INF
+    where = f"{call}: alpha={shown_arg(alpha)}"
     try:
-        f = to_fraction(as_q(alpha))
-    except (TypeError, ValueError):
-        raise ExactDPError(f"alpha must be a whole number >= 1 or inf, found {alpha!r}") from None
+        value = eval_text(alpha) if isinstance(alpha, str) else alpha  # ("3/2", "inf": the number grammar)
+        value = ladder.from_float(value) if isinstance(value, float) else value  # (2.0: exactly 2)
+        if is_inf(value):
+            return INF
+        f = to_fraction(as_q(value))
+    except (TypeError, ValueError, ExprError):
+        raise ArgumentError(f"{where} is not an order: expected a whole number >= 1 (1 is KL) or inf") from None
     if f.denominator != 1 or f < 1:
-        raise ExactDPError(
-            f"alpha = {ladder.short(f)} is not supported: exactdp computes Renyi divergences exactly for whole "
-            "orders alpha >= 1 (1 is KL) and alpha = inf; the sum for a fractional order is irrational"
+        raise ArgumentError(
+            f"{where} is not supported: {call} computes Renyi divergences exactly for whole orders alpha >= 1 "
+            "(1 is KL) and alpha = inf, and the sum for another order is irrational; a renyi claim in a case "
+            "file compares a real order > 1 with a bound by a certified enclosure"
         )
     return int(f)
 
@@ -462,7 +469,7 @@ class RenyiCurve(RichDisplay):
 
     def value(self, alpha: object) -> Divergence:
         """D_α for one of the curve's orders."""
-        a = parse_alpha(alpha)
+        a = parse_alpha(alpha, "RenyiCurve.value")
         for b, v in self.points:
             if b == a or (is_inf(a) and is_inf(b)):
                 return v
@@ -482,6 +489,6 @@ def renyi_curve(mech: Mechanism, alphas: Sequence[object] = RENYI_ORDERS, *, eng
     ['log(3)/2', 'log(7/3)', 'log(3)']
     """
     list_arg(alphas, "renyi_curve", "alphas", "orders, e.g. [1, 2, 3]")
-    orders = sorted({parse_alpha(a) for a in alphas if not is_inf(parse_alpha(a))})
+    orders = sorted({parse_alpha(a, "renyi_curve") for a in alphas if not is_inf(parse_alpha(a, "renyi_curve"))})
     fn = renyi if engine is None else engine.renyi
     return RenyiCurve(mech.name, tuple((a, fn(mech, a).value) for a in (*orders, INF)))
