@@ -193,6 +193,55 @@ def test_zcdp_gap_left_by_the_box_limit_is_said_undecided(tmp_path):
     assert "not decided:" in r.output and "--max-symbol-boxes" in r.output and r.exit_code == 2
 
 
+PEAK = """exactdp: 1
+name: interior-order
+symbols:
+  p: {ge: 3/20, le: 1/5}
+mechanisms:
+  M: {respond: {a: [p, 1/3], b: [(1 - p)/2, 1/3], c: [(1 - p)/2, 1/3]}}
+claims:
+  - zcdp: {rho: 1/10}
+"""
+
+
+def sup_d_over_alpha(p: mpmath.mpf) -> mpmath.mpf:
+    """sup over alpha > 1 of D_alpha/alpha for the answers (p, (1-p)/2, (1-p)/2) against uniform,
+    both orders, by golden-section search (mpmath, a cross-check only; each order's D_alpha/alpha
+    is unimodal here, largest near alpha = 2.95 for p near the boundary)."""
+    P, U = [p, (1 - p) / 2, (1 - p) / 2], [mpmath.mpf(1) / 3] * 3
+    best = mpmath.mpf(0)
+    for A, B in ((P, U), (U, P)):
+
+        def d(a, A=A, B=B):
+            return mpmath.log(sum(y * (x / y) ** a for x, y in zip(A, B))) / (a - 1) / a
+
+        lo, hi = mpmath.mpf(1) + mpmath.mpf(10) ** -12, mpmath.mpf(20)
+        for _ in range(160):
+            m1, m2 = lo + (hi - lo) * mpmath.mpf("0.382"), lo + (hi - lo) * mpmath.mpf("0.618")
+            lo, hi = (m1, hi) if d(m1) < d(m2) else (lo, m2)
+        best = max(best, d((lo + hi) / 2))
+    return best
+
+
+def test_zcdp_calibrated_where_the_largest_ratio_is_at_an_interior_order(tmp_path):
+    """sup D_alpha/alpha is reached near alpha = 2.95, not as alpha -> 1: the orders where
+    D_alpha > rho*alpha next to the boundary form a narrow band, which fixed grids of orders missed
+    (the fails side stopped 5e-6 short); the boxes now search that order, and close the boundary."""
+    case = tmp_path / "peak.yaml"
+    case.write_text(PEAK)
+    got = calibrated("M", "zcdp: {rho: 1/10}", "--max-symbol-boxes", "400", case=case)
+    (h,), (f,), (g,) = got["holds_on"], got["fails_on"], got["gaps"]
+    with mpmath.workdps(40):
+        lo, hi = mpmath.mpf("0.16"), mpmath.mpf("0.17")  # (sup D_alpha/alpha decreases in p here)
+        for _ in range(60):
+            lo, hi = (
+                ((lo + hi) / 2, hi) if sup_d_over_alpha((lo + hi) / 2) > mpmath.mpf(1) / 10 else (lo, (lo + hi) / 2)
+            )
+        edge = (lo + hi) / 2
+        assert mpf(f["hi"]["exact"]) < edge < mpf(h["lo"]["exact"])
+        assert g["narrow"] and g["digits"] >= 14
+
+
 def test_the_case_holds_and_a_wrong_digit_fails(tmp_path):
     assert "7 claims hold" in run("verify", str(CASE)).output
     wrong = tmp_path / "wrong.yaml"

@@ -49,7 +49,7 @@ from ..analysis.parametric.boxes import Box, UniRat, Val, _Eval, _upper, _vmax
 from ..analysis.parametric.gdp_boxes import GCell, _outside, _proved, chain_vertices
 from ..analysis.parametric.piecewise import Interval
 from ..analysis.parametric.polys import simplest_between
-from ..analysis.parametric.zcdp_boxes import _GRID, Rho, ZGame, _check_box, _check_box_not, rho_val
+from ..analysis.parametric.zcdp_boxes import _GRID, Rho, ZGame, _check_box, _check_box_not, peak_alpha, rho_val
 from ..errors import VerificationError
 from ..lazy import flint
 from ..numbers.certified import arb_prec
@@ -269,6 +269,7 @@ def _zcdp(target: Any, an: Analysis, P: Parametric) -> tuple[str, int, BoxSet]:
             if (
                 _kl_exceeds(zg, rho_u, box)
                 or _check_box_not(zg, rho_u, box, ([yes.alpha] if yes.alpha is not None else []) + _GRID).proved
+                or ((a := peak_alpha(zg, rho_u, box)) is not None and _check_box_not(zg, rho_u, box, [a]).proved)
             ):
                 return S_HOLDS if negated else S_FAILS
         return None
