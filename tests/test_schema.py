@@ -94,3 +94,26 @@ def test_cli_prints_the_schema():
 
     r = CliRunner().invoke(main, ["schema"])
     assert r.exit_code == 0 and json.loads(r.output)["title"].startswith("exactdp case file")
+
+
+def _doc_examples() -> list[tuple[str, str]]:
+    """Every whole case file shown in the docs (a ```yaml block starting ``exactdp: 1``)."""
+    out = []
+    for md in sorted((ROOT / "docs").glob("*.md")):
+        for k, block in enumerate(md.read_text().split("```yaml\n")[1:]):
+            text = block.split("```", 1)[0]
+            if text.lstrip().startswith("exactdp: 1"):
+                out.append((f"{md.name}#{k}", text))
+    return out
+
+
+@pytest.mark.parametrize("where, text", _doc_examples(), ids=[w for w, _ in _doc_examples()])
+def test_the_docs_examples_the_reader_takes_are_schema_valid(where, text):
+    """An editor using the schema must not flag a case the reader takes (a pmf noise's shorthand
+    ``{pmf: {0: 1/2, 1: 1/2}}`` once was)."""
+    try:
+        parse_case(text, "doc.yaml")
+    except CaseError:
+        pytest.skip("an example of an invalid case")
+    errs = list(VALIDATOR.iter_errors(yaml_text_to_data(text)))
+    assert not errs, [e.message for e in errs[:3]]

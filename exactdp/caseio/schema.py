@@ -21,7 +21,7 @@ from typing import Any
 
 from ..claims import CLAIMS
 from ..forms import FORMS
-from ..forms.fields import field_specs, record_schema
+from ..forms.fields import record_schema, value_schema
 from ..forms.registry import doc_line
 from .case import TOP_LEVEL_KEYS
 from .sweep import SWEEP_SCHEMA
@@ -101,12 +101,7 @@ def _defs() -> dict[str, Any]:
 
 def form_schema(cls: type) -> dict[str, Any]:
     """The schema of a form's value: its record of fields, or the shorthand field's value."""
-    specs = field_specs(cls)
-    short = getattr(cls, "shorthand", None)
-    if short is None:
-        return record_schema(cls)
-    whole = next(s for s in specs if s.attr == short).kind.schema()
-    return whole if len(specs) == 1 else {"oneOf": [whole, record_schema(cls)]}
+    return value_schema(cls)
 
 
 def _claim_item(kind: str) -> dict[str, Any]:

@@ -56,6 +56,7 @@ __all__ = [
     "REQUIRED",
     "Declared",
     "record_schema",
+    "value_schema",
     "within",
 ]
 
@@ -416,7 +417,7 @@ class Tagged(Kind):
             "type": "object",
             "minProperties": 1,
             "maxProperties": 1,
-            "properties": {tag: record_schema(cls) for tag, cls in self.records},
+            "properties": {tag: value_schema(cls) for tag, cls in self.records},
             "additionalProperties": False,
         }
 
@@ -545,6 +546,17 @@ def record_schema(cls: type) -> dict:
     if required:
         out["required"] = required
     return out
+
+
+def value_schema(cls: type) -> dict:
+    """The JSON-Schema fragment of what the reader takes for ``cls``: its record of fields, or
+    the value of its ``shorthand`` field alone (``compose: [A, B]``; with one field, always that)."""
+    specs = field_specs(cls)
+    short = getattr(cls, "shorthand", None)
+    if short is None:
+        return record_schema(cls)
+    whole = next(s for s in specs if s.attr == short).kind.schema()
+    return whole if len(specs) == 1 else {"oneOf": [whole, record_schema(cls)]}
 
 
 class FieldProblem(Exception):
