@@ -91,7 +91,7 @@ class TypedReader:
         items = self.r.mapping(node, path, what)
         if items is INVALID:  # (not for a mapping node, checked above)
             return INVALID
-        values = self._fields(specs, items, node, path, what)
+        values = self._fields(specs, items, node, path, what, getattr(cls, "moved_fields", {}))
         return INVALID if values is INVALID else self._make(cls, values, extra, node, path)
 
     def shorthand_of(self, cls: type, node: yaml.Node) -> str | None:
@@ -115,14 +115,18 @@ class TypedReader:
             return bool(keys)
         return all(s.name in keys for s in specs if s.required)
 
-    def _fields(self, specs: tuple[F.FieldSpec, ...], items: list, node: yaml.Node, path: str, what: str) -> Any:
+    def _fields(
+        self, specs: tuple[F.FieldSpec, ...], items: list, node: yaml.Node, path: str, what: str, moved: dict
+    ) -> Any:
+        """The values of a record's keys; an unknown key is an error with a suggestion, or with
+        ``moved[key]``, where that key belongs instead (a class's ``moved_fields``)."""
         by_name = {s.name: s for s in specs}
         values: dict[str, Any] = {}
         bad = False
         for key, knode, vnode in items:
             spec = by_name.get(key)
             if spec is None:
-                hint = suggest(key, list(by_name)) or f"allowed keys: {', '.join(by_name)}"
+                hint = moved.get(key) or suggest(key, list(by_name)) or f"allowed keys: {', '.join(by_name)}"
                 self.r.error(knode, child_path(path, key), f"unknown key {key!r} in {what}", hint)
                 bad = True
                 continue

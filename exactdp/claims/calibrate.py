@@ -503,6 +503,12 @@ class CalibrateClaim(Claim):
     {root: polynomial, in: [lo, hi]} for an algebraic number; a transcendental end (where the
     target meets e^q) is a decimal of at least 10 significant digits that the end rounds to."""
 
+    # (the pairs and adversaries are the target's: written here they would scope nothing)
+    hidden_fields = ("group", "pairs", "ordered", "adversaries")
+    moved_fields = {
+        k: f"write it inside `target:`, whose claim it scopes (e.g. `target: {{dp: {{..., {k}: ...}}}}`)"
+        for k in hidden_fields
+    }
     target: Any = arg(ClaimSpec(), doc="the claim to calibrate, e.g. {dp: {eps: log(2), delta: 1/10}}")
     holds_for: tuple = arg(ListOf(Record(Range, "an interval"), what="holds_for"), doc="the exact set: intervals")
     symbol: Any = arg(Label("a symbol"), default=None, doc="the symbol (default: the one the answer depends on)")

@@ -37,6 +37,12 @@ class CounterexampleClaim(Claim):
     """The claim (about every value of the symbols) is false: it fails at the given values of
     the symbols, where the numeric engine shows why (its verdict and witness)."""
 
+    # (the pairs and adversaries are the target's: written here they would scope nothing)
+    hidden_fields = ("group", "pairs", "ordered", "adversaries")
+    moved_fields = {
+        k: f"write it inside `claim:`, whose claim it scopes (e.g. `claim: {{dp: {{..., {k}: ...}}}}`)"
+        for k in hidden_fields
+    }
     target: Any = arg(ClaimSpec(), key="claim", doc="the false claim, e.g. {dp: {eps: log(2), delta: 1/10}}")
     at: dict = arg(MapOf(Rational("a value of a symbol"), min_len=1, what="`at:`"), doc="{symbol: value}, e.g. {E: 2}")
     symbols: SymbolTable = field(default_factory=SymbolTable, compare=False)
