@@ -18,8 +18,8 @@ limit                    default                 what it bounds (flag)
 ``max_symbolic_degree``  200                     degree of a rational function of symbols (``--max-symbolic-degree``)
 ``max_field_degree``     4,000                   degree in t = e^(1/L) of a number of Q(e^(1/L)): decimal eps's,
                                                  discrete Gaussians (``--max-field-degree``)
-``max_cells``            5,000                   cells of a parametric decomposition of the symbols' domain
-                                                 (``--max-cells``)
+``max_cells``            5,000                   cells of a parametric decomposition of the symbols' domain,
+                                                 and faces of their closed bounds (``--max-cells``)
 ``max_symbols``          100                     symbols a case declares (``--max-symbols``)
 ``max_precision``        65,536                  bits of precision of one certified sign decision
                                                  (interval arithmetic, ``--max-precision``)
@@ -144,7 +144,9 @@ class Limits:
     max_field_degree: int = _limit(
         4_000, "--max-field-degree", "Highest degree in t = e^(1/L) of a number of Q(e^(1/L)) (decimal eps)"
     )
-    max_cells: int = _limit(5_000, "--max-cells", "Most cells of the decomposition of the symbols' domain")
+    max_cells: int = _limit(
+        5_000, "--max-cells", "Most cells of the decomposition of the symbols' domain, and faces of their closed bounds"
+    )
     max_symbols: int = _limit(100, "--max-symbols", "Most symbols a case declares under `symbols:`")
     max_precision: int = _limit(
         65_536, "--max-precision", "Most bits of precision of one certified sign decision", minimum=64

@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 
 from ..errors import CaseError, LimitExceededError
-from ..limits import DEFAULT, memory_limit_error, size_text, time_limit_error, using
+from ..limits import DEFAULT, READING, memory_limit_error, size_text, time_limit_error, using
 from .case import load_case, parse_case
 from .yamlsafe import YamlLimits
 
@@ -392,8 +392,8 @@ HOSTILE: list[tuple[str, str, str, str, dict]] = [
     (
         "A symbolic power past the degree limit",
         "With a symbol, every power of a rational function is bounded by `--max-symbolic-degree` (default 200) "
-        "before it is formed: a Renyi claim of order 10^9 once made the arithmetic library abort the whole "
-        "process, with no message.",
+        "before it is formed: without it, a Renyi claim of order 10^9 would make the arithmetic library abort "
+        "the whole process, with no message.",
         "cli:verify demo.yaml",
         _HEAD
         + "symbols: {E: {gt: 1}}\nmechanism: {rr: {eps: log(E)}}\nclaims: [{renyi: {alpha: 10^9, at_most: log(E)}}]\n",
@@ -403,7 +403,7 @@ HOSTILE: list[tuple[str, str, str, str, dict]] = [
         "A fractional Renyi order too large, with a symbol",
         "A claim with a symbol at a fractional order is decided on boxes of the symbol's range, each raising "
         "enclosures to the power alpha: an order above `--max-exponent` (default 10,000) is refused before any box "
-        "(order 2000001/2 once ran a minute before the box limit).",
+        "(without it, order 2000001/2 would run a minute before reaching the box limit).",
         "cli:verify demo.yaml",
         _HEAD
         + "symbols: {E: {gt: 1}}\nmechanism: {rr: {eps: log(E)}}\nclaims: [{renyi: {alpha: 2000001/2, at_most: 1}}]\n",
@@ -412,8 +412,8 @@ HOSTILE: list[tuple[str, str, str, str, dict]] = [
     (
         "A wide discrete Laplace with a symbol",
         "With alpha a function of a symbol, each probability holds alpha^|y - c| for every output y: the widest "
-        "degree is refused under `--max-symbolic-degree` before any probability is formed (bounds [0, 1000] once "
-        "ran until the time limit).",
+        "degree is refused under `--max-symbolic-degree` before any probability is formed (bounds [0, 1000] would "
+        "otherwise run until the time limit).",
         "text",
         _HEAD + "symbols: {E: {gt: 1}}\n"
         "mechanism: {discrete_laplace: {eps: log(E), bounds: [0, 1000], data: {x0: 1, x1: 2}}}\n"
@@ -423,8 +423,8 @@ HOSTILE: list[tuple[str, str, str, str, dict]] = [
     (
         "A closed box with too many faces",
         "A sign is proved on the open box of the symbols' bounds and on each face of its closed ends, once: k "
-        "symbols with two closed ends have 3^k faces, refused beyond `--max-cells` (default 5,000). Eight symbols "
-        "in [0, 1] once ran until the time limit (the faces were reached in every order: 2^k k!).",
+        "symbols with two closed ends have 3^k faces, refused beyond `--max-cells` (default 5,000), which also bounds the cells of a parametric "
+        "decomposition. Each face is examined once, not once per order of reaching it (2^k k! paths).",
         "text",
         _HEAD
         + "symbols: {"
@@ -439,8 +439,8 @@ HOSTILE: list[tuple[str, str, str, str, dict]] = [
     (
         "A symbolic weight past the degree limit",
         "e^eps of `grr` and `grr_menu`, and the exponential mechanism's weights E^k, are checked against "
-        "`--max-symbolic-degree` before a sign is proved or a sum formed: eps = 5000*log(E) once ran until the "
-        "time limit.",
+        "`--max-symbolic-degree` before a sign is proved or a sum formed: eps = 5000*log(E) would otherwise run "
+        "until the time limit.",
         "text",
         _HEAD + "symbols: {E: {gt: 1}}\nmechanism: {grr: {eps: 5000*log(E), t: 10*log(E)}}\n"
         "claims: [{dp: {eps: log(E)}}]\n",
@@ -449,8 +449,8 @@ HOSTILE: list[tuple[str, str, str, str, dict]] = [
     (
         "Too many symbols",
         "A case declares at most `--max-symbols` symbols (default 100; shown with 3): the polynomials of an "
-        "analysis are over every declared symbol, and 20,000 of them once overflowed the stack (and then "
-        "exhausted memory in the arithmetic library, which aborts).",
+        "analysis are over every declared symbol, and 20,000 of them would overflow the stack (and then "
+        "exhaust memory in the arithmetic library, which aborts).",
         "text",
         _HEAD + "symbols: {A: {gt: 1}, B: {gt: 1}, C: {gt: 1}, D: {gt: 1}}\nmechanism: {rr: {eps: log(A)}}\n"
         "claims: [{dp: {eps: log(A)}}]\n",
@@ -460,7 +460,7 @@ HOSTILE: list[tuple[str, str, str, str, dict]] = [
         "A transcendental constant too large",
         "A value written with log and exp is compared by certified enclosures; exp(exp(100)) has a finite "
         "enclosure whose binary exponent is about 10^43, so the exact ends of every enclosure are bounded by "
-        "`--max-bits` before they are formed (this once ran until the time limit).",
+        "`--max-bits` before they are formed (they would otherwise take until the time limit).",
         "text",
         _HEAD + "mechanism: {rr: {eps: log(3)}}\nclaims: [{zcdp: {rho: exp(exp(100))}}]\n",
         {},
@@ -470,7 +470,7 @@ HOSTILE: list[tuple[str, str, str, str, dict]] = [
         "The work of an automaton grows like the square of its horizon: the exact profile d steps before the end "
         "has up to d + 1 pieces. It is predicted from the horizon and the joint states reachable under the "
         "datasets, before the game is built, and refused at once over `--max-automaton-work` (default "
-        "2,000,000 profile pieces); a horizon of 10^5 once ran until the time limit.",
+        "2,000,000 profile pieces); a horizon of 10^5 would otherwise run until the time limit.",
         "text",
         _AUTOMATON,
         {},
@@ -648,7 +648,7 @@ def _limit_rows() -> list[tuple[str, str, str, str]]:
         ),
         (
             "bits of every number computed from the case's numbers (and of the engine's products)",
-            f"{d.max_bits:,} bits",
+            f"{d.max_bits:,} bits, or 100 x `--max-exponent` if larger",
             "`--max-bits`",
             f"2^(2000000), a number with about 2000000 bits exceeds the limit of {d.max_bits} bits; raise it with --max-bits N",
         ),
@@ -726,6 +726,29 @@ def _limit_rows() -> list[tuple[str, str, str, str]]:
             "without bound); raise it with --max-symbol-boxes N",
         ),
         (
+            "points of one case file's sweep",
+            f"{READING.max_sweep_points:,}",
+            "`--max-sweep-points`",
+            f"the sweep has {READING.max_sweep_points + 1} points; the limit is {READING.max_sweep_points}",
+        ),
+        (
+            "degree in t = e^(1/L) of a number of Q(e^(1/L)) (a decimal eps, a discrete Gaussian's weight)",
+            f"{d.max_field_degree:,}",
+            "`--max-field-degree`",
+            limit(
+                f"e^eps for eps = 0.12345 (degree {20000:,} in t)",
+                d.max_field_degree,
+                "raise it with --max-field-degree N, or write eps with fewer decimal digits",
+            ),
+        ),
+        (
+            "cells of a parametric decomposition of the symbols' domain, and faces of their closed bounds "
+            "examined to prove a sign",
+            f"{d.max_cells:,}",
+            "`--max-cells`",
+            limit("the number of cells of the parametric decomposition", d.max_cells, "raise it with --max-cells N"),
+        ),
+        (
             "memory a case file (or command) may add",
             size_text(d.max_memory),
             "`--max-memory SIZE` (0: none)",
@@ -743,12 +766,13 @@ def _limit_rows() -> list[tuple[str, str, str, str]]:
 _LIMITS_HEAD = """## Limits
 
 Every resource a case file can make exactdp spend is bounded by a named limit with a default, a
-flag that raises it (every command accepts every flag: `verify`, `privloss`, `profile`, `info`,
-`simulate`, `compose`, `experiment`), and an error naming it. Limits are never silent
+flag that raises it, and an error naming it. Every command that reads case files accepts every
+limit's flag; `compose` and `experiment` accept all but the four limits of reading a file
+(`--max-file-bytes`, `--max-yaml-nodes`, `--max-problems`, `--max-sweep-points`). Limits are never silent
 truncations: reaching one stops the check with that error (exit status 2). A limit reached
 while checking a claim marks that claim *undecided* (`!` in the report); the time limit marks
 every remaining claim of the file undecided. `--max-workers` belongs to the commands that run
-work in parallel (`verify`, `sweep`, `experiment`). The pytest plugin applies the same limits with
+work in parallel (`verify`, `sweep`, `certify`, `experiment`). The pytest plugin applies the same limits with
 the same defaults; an ini option named after each flag sets it (`exactdp_max_memory = 2G`).
 
 What is read: regular files only (`*.yaml`/`*.yml` in directories), at most `--max-file-bytes`;
@@ -786,11 +810,14 @@ def render() -> str:
         "the report: a limit reached while checking it, a condition on symbols that could not be",
         "proved, a certified comparison that could not separate two numbers); an undecided claim never",
         "counts as holding. This page is generated from the reader's real output",
-        "(`python -m exactdp.caseio.errorcatalog --write`).",
+        "(`python -m exactdp.caseio.errorcatalog --write`). Each example shows the problem lines;",
+        "`exactdp verify` prints them indented under a line `! demo.yaml: invalid case` and ends with",
+        "its summary line (`summary: 0 claims in 1 file, 1 not valid: 0 hold, 0 fail`).",
         "",
     ]
     section = None
-    for sec, title, why, text in CATALOGUE:
+    order = list(dict.fromkeys(sec for sec, *_ in CATALOGUE))  # (one heading per section, in first-seen order)
+    for sec, title, why, text in sorted(CATALOGUE, key=lambda entry: order.index(entry[0])):
         if sec != section:
             out += [f"## {sec}", ""]
             section = sec
