@@ -183,7 +183,7 @@ class CertificateWriter:
                 f"{where}: the certificate says the claim {body['verdict']}, the check says it {verdict.status}"
             )
         folder = self.subdir(case)
-        path = folder / safe_name(certificate_path(self.outdir, folder.name, label, body["claim"]["kind"]).name)
+        path = folder / safe_name(certificate_path(self.outdir, folder.name, label, claim.kind).name)
         try:
             folder.mkdir(parents=True, exist_ok=True)
             files = [(path, dumps_certificate(cert))]

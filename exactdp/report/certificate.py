@@ -184,6 +184,15 @@ def render_certificate_latex(cert: dict[str, Any]) -> str:
         _VAR[0] = "t"
 
 
+def _verdict_text(cert: dict[str, Any]) -> str:
+    """The verdict of the claim in the heading.  A certificate with ``at`` (a counterexample)
+    proves its *target* claim at that value: the counterexample holds when the target fails there."""
+    if "at" not in cert:
+        return f"the claim {cert['verdict']}"
+    ours = "holds" if cert["verdict"] == "fails" else "fails"
+    return f"the claim {ours}: the certificate proves that its target claim {cert['verdict']} at that value"
+
+
 def _render(cert: dict[str, Any]) -> str:
     case = cert["case"]
     proof = cert["proof"]
@@ -192,7 +201,7 @@ def _render(cert: dict[str, Any]) -> str:
         f"% exactdp certificate: {latex_escape(case['file'])}, claim {case['claim']}; check it with: python checker FILE.json (the folder exactdp/checker)",
         r"\subsection*{Claim " + latex_escape(str(case["claim"])) + ": " + latex_escape(cert["exactdp"]["claim"]) + "}",
         f"Case {_tt(case['name'])} (file {_tt(case['file'])}, SHA-256 {_tt(case['sha256'][:16])}\\dots); "
-        f"the claim {cert['verdict']}.{field}",
+        f"{_verdict_text(cert)}.{field}",
         "",
     ]
     for key, what in _VALUES.items():
