@@ -336,10 +336,17 @@ def game_fingerprints(
     """
     subjects: dict = {n: m for n, m in case.mechanisms.items() if of is None or n == of}
     scoped = Analysis(case.mechanisms)  # (builds a claim's game as its analysis does)
-    for claim in case.claims:  # a claim's own pairs, or non-adaptive adversaries: another game
-        for name in {claim.of, getattr(claim, "other", claim.of)} & set(subjects):
+    claims_of: dict = {}  # a claim's own pairs, or non-adaptive adversaries: another game
+    for k, claim in enumerate(case.claims, 1):
+        for name in sorted({claim.of, getattr(claim, "other", claim.of)} & set(subjects)):
             if not isinstance(subject := claim.subject_of(name), str):
-                subjects[game_label(subject)] = scoped.mech(subject)
+                claims_of.setdefault(subject, []).append(k)
+    labels = [game_label(subject) for subject in claims_of]
+    for (subject, ks), label in zip(claims_of.items(), labels):  # (claims with other pairs, one label: named apart)
+        many = labels.count(label) > 1
+        subjects[label + (f" [claim{'s' * (len(ks) > 1)} {', '.join(map(str, ks))}]" if many else "")] = scoped.mech(
+            subject
+        )
     table = case.symbols
     if at:
         declared = {b.name: b for b in table.bounds} if table else {}

@@ -47,3 +47,20 @@ def test_game_fingerprints_are_the_checkers(tmp_path):
     cert = writer.written[0][1]
     # the checker's fingerprint of the game it checked, read from the certificate
     assert checker.fingerprints(cert)["M"] == prints["M"]
+
+
+def test_claims_with_different_pairs_get_one_fingerprint_each(tmp_path):
+    """Two claims of one mechanism on different pairs (group 2, and the pair (x0, x2)) check two
+    different games with one label: info lists both, named apart by their claims, so that every
+    game a certificate of the case holds has its fingerprint listed."""
+    case = tmp_path / "two.yaml"
+    case.write_text(
+        "exactdp: 1\nname: two\ndatasets: [x0, x1, x2]\nadjacent: [[x0, x1], [x1, x2]]\n"
+        "mechanisms:\n  M: {respond: {y: [2/3, 1/2, 1/3], n: [1/3, 1/2, 2/3]}}\n"
+        "claims:\n  - dp: {eps: log(4), group: 2}\n  - dp: {eps: log(2), pairs: [[x0, x2]]}\n"
+    )
+    prints, missing = game_fingerprints(load_case(str(case)))
+    _, writer = certify_paths([case], tmp_path / "out")
+    checked = {d for _, cert in writer.written for d in checker.fingerprints(cert).values()}
+    assert missing == [] and len(checked) == 2 and checked <= set(prints.values())
+    assert {"M (the claim's pairs) [claim 1]", "M (the claim's pairs) [claim 2]"} <= set(prints)
