@@ -63,4 +63,4 @@ def test_claims_with_different_pairs_get_one_fingerprint_each(tmp_path):
     _, writer = certify_paths([case], tmp_path / "out")
     checked = {d for _, cert in writer.written for d in checker.fingerprints(cert).values()}
     assert missing == [] and len(checked) == 2 and checked <= set(prints.values())
-    assert {"M (the claim's pairs) [claim 1]", "M (the claim's pairs) [claim 2]"} <= set(prints)
+    assert {'"M (the claim\'s pairs) [claim 1]"', '"M (the claim\'s pairs) [claim 2]"'} <= set(prints)  # (quoted)
