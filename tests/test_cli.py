@@ -170,3 +170,14 @@ def test_info_on_a_mechanism_with_symbols_says_what_decides_it():
     doc = json.loads(run("info", case, "--json").output)
     assert doc["symbols"] == ["p"] and doc["engine_supports"] is False
     assert json.loads(run("info", str(ROOT / "cases/classic/krr.yaml"), "--json").output)["symbols"] == []
+
+
+def test_privloss_witness_of_a_mechanism_with_symbols_is_refused_saying_why(tmp_path):
+    """A witness is an adversary at one value: with symbols, --witness printed nothing, silently."""
+    case = tmp_path / "s.yaml"
+    case.write_text(
+        "exactdp: 1\nname: s\nsymbols: {E: {gt: 1}}\nmechanism: {rr: {eps: log(E)}}\nclaims: [{dp: {eps: log(E)}}]\n"
+    )
+    r = run("privloss", str(case), "--witness")
+    assert r.exit_code == 2 and "--witness needs a mechanism without symbols" in r.output
+    assert run("privloss", str(case)).exit_code == 0

@@ -37,6 +37,11 @@ def privloss(delta_text, witness, q: Query):
             raise
         delta = None  # a name the case may declare (a symbol): read it there
     with q.loaded() as (case, name, mech, prog):
+        if witness and query.has_symbols(case.symbols, mech):
+            raise click.UsageError(
+                "--witness needs a mechanism without symbols: a witness is an adversary at one value of the "
+                "symbols (a counterexample claim shows one, at the value it names)"
+            )
         if delta is None or query.has_symbols(case.symbols, mech):
             delta = evaluate_in_case(case, delta_text, "--delta", kind="delta")
         q.latex_if(query.answers_piecewise(case.symbols, mech, delta))

@@ -200,8 +200,8 @@ def _check_header(path: str, line: str, names: Sequence[str]) -> None:
     if found == [*names, *CSV_COLUMNS]:
         why = " (it has no input digests: written by hand or by an older exactdp; remove it to start again)"
     raise SweepCsvError(
-        f"{text(path)} is not a sweep CSV of this case: its columns are {text(', '.join(found))[:300]}, "
-        f"expected {', '.join(expected)}{why}"
+        f"{text(path)} is not a sweep CSV of this case: its columns are [{text(', '.join(found))[:300]}]; "
+        f"expected [{', '.join(expected)}]{why}"
     )
 
 

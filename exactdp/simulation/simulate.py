@@ -241,7 +241,8 @@ def simulate(
         if symbolic:
             raise UnsupportedMechanismError(
                 f"{mech.name} is symbolic, so PrivLoss({mech.name}, {q_str(d)}) cannot be computed by the engines; "
-                "give the claim an eps (e.g. eps: log(E))"
+                'give an eps (`eps: log(E)` in a simulates_rr claim, `--eps "log(E)"` on the command line, '
+                "eps=... in Python)"
             )
 
         eps = engine.profile(mech).privloss(as_q(d))
