@@ -36,6 +36,7 @@ from typing import Any
 
 __all__ = [
     "excerpt",
+    "cut",
     "excerpt_around",
     "bound_text",
     "EXCERPT_CHARS",
@@ -75,6 +76,12 @@ def excerpt(value: object, limit: int = EXCERPT_CHARS, *, quote: bool = True) ->
     body = text[:limit] + ("…" if cut else "")
     shown = repr(body) if quote else _one_line(body)
     return f"{shown} ({len(text)} characters)" if cut else shown
+
+
+def cut(text: str, limit: int) -> str:
+    """``text`` cut visibly at ``limit`` characters (``…`` and the full length), escaping nothing:
+    for a caller that escapes the whole line once itself (a report's heading)."""
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"
 
 
 def excerpt_around(text: str, column: int, limit: int = EXCERPT_CHARS) -> str:

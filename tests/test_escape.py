@@ -404,3 +404,24 @@ def test_the_net_over_a_report_line_defuses_a_workflow_command_and_keeps_backsla
     command) gets its first colon escaped; a control character its escape; a backslash stays."""
     assert escape.safe_line("  ::error file=x::boom") == "  \\x3a:error file=x::boom"
     assert escape.safe_line("a\x1bb \\x1b") == "a\\x1bb \\x1b"
+
+
+def test_a_heading_with_a_control_character_is_escaped_once(tmp_path):
+    """A title holding a real ESC and a reference holding the four characters backslash-x-1-b:
+    the text and HTML reports show ESC as \\x1b and the typed text as \\\\x1b (docs/reports.md),
+    never alike; the whole title was repr-escaped, then escaped again."""
+    from click.testing import CliRunner
+
+    from exactdp.cli import main
+
+    case = tmp_path / "t.yaml"
+    case.write_text(
+        'exactdp: 1\nname: t\ntitle: "T \\e[2J \\\\input"\nreference: "R \\\\x1b[2J"\n'
+        "mechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: log(3)}}]\n"
+    )
+    r = CliRunner().invoke(main, ["verify", "-v", str(case)])
+    head = r.output.splitlines()[0]
+    assert head.endswith("T \\x1b[2J \\input [R \\\\x1b[2J]"), head  # (\\i starts no escape: kept)
+    r = CliRunner().invoke(main, ["verify", str(case), "--html", str(tmp_path / "h")])
+    page = (tmp_path / "h" / "t.html").read_text(encoding="utf-8")
+    assert "<strong>T \\x1b[2J \\input</strong>" in page and "Reference: R \\\\x1b[2J<" in page

@@ -22,7 +22,7 @@ from typing import Any
 from ..caseio.files import short_name
 from ..caseio.sweep import point_label
 from ..claims import FAILS, HOLDS, UNDECIDED, UNSUPPORTED, Verdict
-from ..errors import excerpt
+from ..errors import cut
 from ..figures import CaseFigures, PlotData
 from ..verify import FileResult, RunResult
 from .dot import GraphvizMissingError, game_graph, render_graphviz, to_dot
@@ -249,9 +249,9 @@ def case_body(fr: FileResult) -> list[str]:
     case = fr.case
     body = [f"<h1>{html(case.name)}</h1>"]
     if case.title:  # (a page is for reading: a title or reference of millions of characters is cut, visibly)
-        body.append(f"<p><strong>{html(excerpt(case.title, 4000, quote=False))}</strong></p>")
+        body.append(f"<p><strong>{html(cut(case.title, 4000))}</strong></p>")  # (escaped once, by html())
     if case.reference:
-        body.append(f'<p class="meta">Reference: {html(excerpt(case.reference, 4000, quote=False))}</p>')
+        body.append(f'<p class="meta">Reference: {html(cut(case.reference, 4000))}</p>')
     k = _file_counts(fr)
     body.append(
         f'<p class="meta">{html(fr.file)}: {len(fr.verdicts)} claims, {k[HOLDS]} hold, '

@@ -15,7 +15,7 @@ from typing import Any
 from ..analysis.witness import Witness
 from ..caseio.sweep import point_label
 from ..claims import FAILS, HOLDS, UNDECIDED, UNSUPPORTED, Verdict
-from ..errors import CaseError, TimeLimitExceeded, excerpt
+from ..errors import CaseError, TimeLimitExceeded, cut
 from ..numbers import Infinity, ladder
 from ..numbers.ladder import is_inf
 from ..numbers.rational import q_str
@@ -167,9 +167,9 @@ def _heading(fr: FileResult) -> str:
     assert case is not None
     head = f"{text(fr.file)}: {text(case.name)}"
     if case.title:  # (a heading is one line: a long title or reference is cut, visibly)
-        head += f" — {text(excerpt(case.title, 1000, quote=False))}"
+        head += f" — {text(cut(case.title, 1000))}"  # (escaped once, by text())
     if case.reference:
-        head += f" [{text(excerpt(case.reference, 1000, quote=False))}]"
+        head += f" [{text(cut(case.reference, 1000))}]"
     return head
 
 
