@@ -367,3 +367,17 @@ claims:
     hi = m["exactdpCubicEndClaimOneHi"]
     assert r"\text{root of } {\textrm{my\_E}}^{3} + 3 {\textrm{my\_E}}^{2} - 9 {\textrm{my\_E}} - 3 \in (2, 3)" in hi
     assert "my_E" not in hi.replace(r"my\_E", "")
+
+
+def test_an_enclosure_decimal_with_an_exponent_is_typeset_as_a_power_of_ten(tmp_path):
+    """D_3/2 of RR at eps = log(1 + 10^-400) is about 7.5e-801 (D_alpha ~ alpha eps^2 / 8 for
+    small eps, Mironov 2017): known by a certified enclosure only, its macros write
+    7.5\\times 10^{-801}, not 7.5e-801 (which LaTeX sets as 7.5 e minus 801)."""
+    case = (
+        "exactdp: 1\nname: tiny\nmechanisms:\n  S: {rr: {eps: log(1 + 10^-400)}}\n"
+        "claims:\n  - renyi: {of: S, alpha: 3/2, at_most: 1/10**800}\n"
+    )
+    r, out = export(tmp_path, case)
+    assert r.exit_code == 0, r.output
+    found = macros(out.read_text(encoding="utf-8"))
+    assert found["exactdpTinyClaimOne"] == found["exactdpTinyClaimOneDecimal"] == r"\ensuremath{7.5\times 10^{-801}}"

@@ -250,7 +250,7 @@ def _enclosure_decimal(e: Enclosure, digits: int) -> str:
 def _bodies(value: Any, digits: int) -> tuple[str, str]:
     """(exact LaTeX, decimal LaTeX) of one value."""
     if isinstance(value, Enclosure):
-        dec = _enclosure_decimal(value, digits)
+        dec = decimal_latex_of(_enclosure_decimal(value, digits))  # (7.5e-801: 7.5\times 10^{-801})
         return dec, dec
     text = number_text(value)
     return expr_latex(text), decimal_latex(text, digits)
