@@ -179,5 +179,5 @@ def test_privloss_witness_of_a_mechanism_with_symbols_is_refused_saying_why(tmp_
         "exactdp: 1\nname: s\nsymbols: {E: {gt: 1}}\nmechanism: {rr: {eps: log(E)}}\nclaims: [{dp: {eps: log(E)}}]\n"
     )
     r = run("privloss", str(case), "--witness")
-    assert r.exit_code == 2 and "--witness needs a mechanism without symbols" in r.output
+    assert r.exit_code == 2 and "a witness (--witness) needs a mechanism without symbols" in r.output
     assert run("privloss", str(case)).exit_code == 0

@@ -343,3 +343,24 @@ def test_an_automaton_with_horizon_1e5_is_refused_before_its_game_is_built(tmp_p
     assert p.returncode == 2, p.stdout + p.stderr
     assert "horizon 100000, 2 reachable joint states" in p.stdout and "--max-automaton-work" in p.stdout, p.stdout
     assert secs < 30 and peak < 300, (secs, peak)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["privloss", "--of", "M\u00e9"], ["profile", "--of", "M\u00e9"], ["renyi", "--of", "M\u00e9", "--alpha", "2"]],
+)
+def test_an_ascii_terminal_gets_escapes_from_every_command_not_utf8_bytes(tmp_path, argv):
+    """click.echo replaces an ASCII stdout by a UTF-8 one; the commands write through the stream,
+    whose handler writes exactdp's symbols in ASCII and a case's text as \\u escapes (exit 2)."""
+    f = tmp_path / "a.yaml"
+    f.write_text(
+        GOOD.replace("mechanism: {rr", "mechanisms:\n  M\u00e9: {rr")
+        .replace("}}\nclaims", "}}\nclaims")
+        .replace("privloss: {delta", "privloss: {of: M\u00e9, delta"),
+        encoding="utf-8",
+    )
+    env = dict(os.environ, PYTHONIOENCODING="ascii")
+    cmd = [sys.executable, "-c", "from exactdp.cli import run; run()"]
+    p = subprocess.run(cmd + [argv[0], str(f), *argv[1:]], capture_output=True, env=env)
+    assert p.returncode == 2 and b"M\\u00e9" in p.stdout and max(p.stdout, default=0) < 128, p.stdout
+    assert b"cannot be shown in the terminal's encoding (ascii)" in p.stderr

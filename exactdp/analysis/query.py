@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..errors import ExactDPError
 from ..model.game import Mechanism
 from ..model.symbolic import is_symbolic_mechanism
 from .engine import Engine, exact_privloss
@@ -40,6 +41,11 @@ def privloss(mech: Mechanism, symbols: Any, delta: Any, engine: Engine, *, witne
     """PrivLoss(M, delta) (Vadhan-Wang Def. 1.7): piecewise when M or delta has symbols, else
     ``(value, lambda, witness)`` of :func:`~exactdp.analysis.engine.exact_privloss`."""
     if answers_piecewise(symbols, mech, delta):
+        if witness:
+            raise ExactDPError(
+                "a witness (--witness) needs a mechanism without symbols: it is an adversary at one value of the "
+                "symbols (a counterexample claim shows one, at the value it names)"
+            )
         return privloss_of(mech, symbols, delta)
     return exact_privloss(engine, mech, delta, witness=witness)
 

@@ -12,7 +12,7 @@ from ..certifying import CertificateWriter
 from ..errors import ExactDPError
 from ..verify import verdict_hook
 from .helptext import command, error_line
-from .options import PathArg, flag
+from .options import PathArg, emit, flag
 from .verify import verify as verify_command
 
 __all__ = ["certify"]
@@ -50,7 +50,7 @@ def certify(ctx, outdir, show_game, fmt, self_check, **verify_options):
         except ExactDPError as e:  # the certificates written so far are still listed
             code = error_line(e)
     lines, bad = writer.closing(show_game, self_check)
-    click.echo("\n".join(lines), file=sys.stderr if verify_options.get("as_json") else sys.stdout)
+    emit("\n".join(lines), file=sys.stderr if verify_options.get("as_json") else sys.stdout)
     sys.exit(3 if bad else max(code, 2) if writer.unchecked else code)  # 3: a certificate does not check, a bug
 
 

@@ -10,7 +10,7 @@ from ..theorems import THEOREMS, optimal_profile
 from ..theorems.params import repeated
 from ..theorems.registry import evaluate_each
 from .helptext import command, fail
-from .options import OPTION, flag, limit_options, parse_number
+from .options import OPTION, emit, flag, limit_options, parse_number
 
 __all__ = ["compose"]
 
@@ -64,4 +64,4 @@ def compose(eps_text, delta_text, delta_g_text, times, theorem, profile, exact, 
             stair = optimal_profile(comps) if profile else None
     except ValueError as e:
         fail(e)
-    click.echo(compose_output(comps, delta_g, rows, stair, show, as_json))
+    emit(compose_output(comps, delta_g, rows, stair, show, as_json))

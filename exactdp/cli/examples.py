@@ -9,7 +9,7 @@ from ..caseio.examples import write_examples
 from ..errors import ExactDPError
 from ..report.escape import text
 from .helptext import command, fail
-from .options import PathArg, flag
+from .options import PathArg, emit, flag
 
 __all__ = ["examples"]
 
@@ -25,5 +25,5 @@ def examples(directory: str, force: bool) -> None:
     except OSError as e:
         fail(ExactDPError(f"cannot write into {directory}: {e.strerror or e}"))
     for path in written:
-        click.echo(text(f"{path}: {load_case(str(path)).title}"))
-    click.echo(text(f"{len(written)} example cases; check them with: exactdp verify {directory}"))
+        emit(text(f"{path}: {load_case(str(path)).title}"))
+    emit(text(f"{len(written)} example cases; check them with: exactdp verify {directory}"))

@@ -9,7 +9,7 @@ import click
 from ..experiments import section6 as run_section6
 from ..report.simulate import dumps_json, section6_doc, section6_lines
 from ..report.terminal import ProgressLine
-from .options import OPTION, flag, limit_options, parse_number, progress_wanted, runner_options
+from .options import OPTION, emit, flag, limit_options, parse_number, progress_wanted, runner_options
 
 __all__ = ["experiment", "section6"]
 
@@ -52,7 +52,7 @@ def section6(samples, delta_text, seed, denominator, no_enumerator_check, as_jso
             block=block,
             progress=bar.update,
         )
-    click.echo(dumps_json(section6_doc(res)) if as_json else "\n".join(section6_lines(res)))
+    emit(dumps_json(section6_doc(res)) if as_json else "\n".join(section6_lines(res)))
     if interrupted:
         click.echo(f"  interrupted: {samples - res.samples} of {samples} samples not checked", err=True)
     sys.exit(130 if interrupted else 3 if res.errors else 1 if res.infeasible else 0)

@@ -16,7 +16,7 @@ from ..report.escape import text
 from ..report.inspect import fingerprint_lines, info_doc, info_output
 from ..report.query import privloss_text, profile_text
 from .helptext import command
-from .options import PathArg, Query, flag, parse_number, query_options, write_output
+from .options import PathArg, Query, emit, flag, parse_number, query_options, write_output
 
 __all__ = ["privloss", "profile", "info", "schema"]
 
@@ -37,16 +37,11 @@ def privloss(delta_text, witness, q: Query):
             raise
         delta = None  # a name the case may declare (a symbol): read it there
     with q.loaded() as (case, name, mech, prog):
-        if witness and query.has_symbols(case.symbols, mech):
-            raise click.UsageError(
-                "--witness needs a mechanism without symbols: a witness is an adversary at one value of the "
-                "symbols (a counterexample claim shows one, at the value it names)"
-            )
         if delta is None or query.has_symbols(case.symbols, mech):
             delta = evaluate_in_case(case, delta_text, "--delta", kind="delta")
         q.latex_if(query.answers_piecewise(case.symbols, mech, delta))
         answer = query.privloss(mech, case.symbols, delta, q.opts.make_engine(prog.callback), witness=witness)
-    click.echo(privloss_text(name, delta_text, delta, answer, q.fmt, q.opts.engine, quiet=q.quiet))
+    emit(privloss_text(name, delta_text, delta, answer, q.fmt, q.opts.engine, quiet=q.quiet))
 
 
 @command()
@@ -61,7 +56,7 @@ def profile(dominating_pair, q: Query):
             raise click.UsageError("--dominating-pair needs a mechanism without symbols")
         q.latex_if(query.has_symbols(case.symbols, mech))
         answer = query.profile(mech, case.symbols, q.opts.make_engine(prog.callback))
-    click.echo(profile_text(name, answer, q.fmt, pairs=not q.quiet, dominating=dominating_pair))
+    emit(profile_text(name, answer, q.fmt, pairs=not q.quiet, dominating=dominating_pair))
 
 
 @command()
@@ -104,7 +99,7 @@ def info(dot_file, svg_file, png_file, witness_eps, depth, tree, fingerprint, at
         with using(q.opts.effective_limits()):
             case, _, _ = q.load()
             prints, missing = game_fingerprints(case, q.of, at=symbol_values(at))
-        return click.echo("\n".join(fingerprint_lines(q.case_path, prints, missing)))
+        return emit("\n".join(fingerprint_lines(q.case_path, prints, missing)))
     with q.loaded() as (case, name, mech, _):
         if files:
             w = make_engine("profile").witness(mech, eps) if eps is not None else None
@@ -117,7 +112,7 @@ def info(dot_file, svg_file, png_file, witness_eps, depth, tree, fingerprint, at
         s, n, supported = stats(mech.root), count_strategies(mech.root), q.opts.make_engine().supports(mech)
     doc = info_doc(name, mech, s, n, q.opts.engine, supported)
     limit = q.opts.effective_limits().max_strategies
-    click.echo(info_output(doc, as_json=q.as_json, quiet=q.quiet, max_strategies=limit))
+    emit(info_output(doc, as_json=q.as_json, quiet=q.quiet, max_strategies=limit))
 
 
 def _write_drawing(name: str, src: str, files: dict[str, str], case_path: str) -> None:
@@ -131,4 +126,4 @@ def _write_drawing(name: str, src: str, files: dict[str, str], case_path: str) -
 @command()
 def schema():
     """Print the JSON Schema of case-format version 1 (for editors and CI validators)."""
-    click.echo(schema_text(), nl=False)
+    emit(schema_text(), nl=False)

@@ -26,12 +26,12 @@ from ..limits import READING, Limits, Reading, Workers, flags, parse_seconds, pa
 from ..numbers import kinds as quantity
 from ..report import Marks
 from ..report.escape import text
-from ..report.terminal import EngineProgress
+from ..report.terminal import EngineProgress, emit
 from ..verify import Options
 from .helptext import fail
 
 __all__ = ["OPTION", "Common", "case_options", "limit_options", "runner_options", "parse_number"]
-__all__ += ["Query", "query_options", "write_output", "progress_wanted", "flag"]
+__all__ += ["Query", "query_options", "write_output", "emit", "progress_wanted", "flag"]
 
 
 def flag(*decls: str, help: str) -> Callable:
@@ -261,7 +261,7 @@ def write_output(path: str, data: bytes | str, what: str | None = None, reads: S
         fail(ExactDPError(clash))
     try:
         if path == "-":
-            click.echo(data, nl=False)
+            emit(data, nl=False) if isinstance(data, str) else click.echo(data, nl=False)
         elif isinstance(data, bytes):
             Path(path).write_bytes(data)
         else:

@@ -15,7 +15,7 @@ from ..claims.calibrate import calibrate as calibrate_claim
 from ..report.parametric import calibration_output
 from ..report.query import delta_text
 from .helptext import command
-from .options import Query, query_options
+from .options import Query, emit, query_options
 
 __all__ = ["delta", "calibrate"]
 
@@ -31,7 +31,7 @@ def delta(eps_text, q: Query):
         eps = evaluate_in_case(case, eps_text, "--eps", kind="any eps")
         q.latex_if(query.answers_piecewise(case.symbols, mech, eps))
         answer = query.delta(mech, case.symbols, eps, q.opts.make_engine(prog.callback))
-    click.echo(delta_text(name, eps_text, answer, q.fmt, q.opts.engine, quiet=q.quiet))
+    emit(delta_text(name, eps_text, answer, q.fmt, q.opts.engine, quiet=q.quiet))
 
 
 @command()
@@ -46,5 +46,5 @@ def calibrate(target, symbol, digits, q: Query):
     with q.loaded() as (case, name, _mech, _):
         claim = parse_claim_text(case, target, of=name)
         cal = calibrate_claim(claim, Analysis(case.mechanisms, symbols=case.symbols), symbol=symbol)
-    click.echo(calibration_output(name, claim.describe(), cal, q.fmt, digits=digits))
+    emit(calibration_output(name, claim.describe(), cal, q.fmt, digits=digits))
     sys.exit(0 if cal.undecided() is None else 2)

@@ -14,7 +14,7 @@ from ..limits import using
 from ..report.escape import text
 from ..report.plot import KINDS, draw, plot_summary, save
 from .helptext import command, fail
-from .options import OPTION, Common, PathArg, case_options
+from .options import OPTION, Common, PathArg, case_options, emit
 
 __all__ = ["plot"]
 
@@ -59,4 +59,4 @@ def plot(case_path, output, kind, of, bound, claim, fmt, common: Common):
         save(draw(data, kind), output, fmt)
     except OSError as e:
         fail(ExactDPError(f"cannot write {output}: {e.strerror or e}"))
-    click.echo(plot_summary(data, output, kind, as_json=common.as_json))
+    emit(plot_summary(data, output, kind, as_json=common.as_json))

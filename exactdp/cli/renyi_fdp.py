@@ -23,7 +23,7 @@ from ..report import renyi_fdp as render
 from ..report.query import renyi_text
 from ..theorems.named import CONVERSIONS
 from .helptext import command
-from .options import Query, flag, parse_number, query_options
+from .options import Query, emit, flag, parse_number, query_options
 
 __all__ = ["renyi", "zcdp", "convert", "tradeoff"]
 
@@ -57,7 +57,7 @@ def renyi(alpha_text, show_witness, q: Query):
         q.latex_if(not exact)
         answers = query.renyi(mech, case.symbols, alphas, q.opts.make_engine())
         witnesses = [renyi_any_witness(mech, r) if show_witness and exact else None for _, r in answers]
-    click.echo(renyi_text(name, answers, q.fmt, q.opts.engine, witnesses))
+    emit(renyi_text(name, answers, q.fmt, q.opts.engine, witnesses))
 
 
 @command()
@@ -71,9 +71,9 @@ def zcdp(rho_text, q: Query):
         claim = parse_claim_text(case, f"zcdp: {{rho: {json.dumps(rho_text)}}}", of=name, where="--rho")
         if query.has_symbols(case.symbols, mech):  # (rho: 1/8, log(2)^2/2, or naming the symbols)
             v = check_claim(claim, Analysis(case.mechanisms, symbols=case.symbols))
-            return click.echo(render.verdict_output(name, v, q.as_json))
+            return emit(render.verdict_output(name, v, q.as_json))
         res = check_zcdp(mech, claim.rho, q.opts.make_engine().profile(mech).privloss(Q(0)))  # type: ignore[attr-defined]
-    click.echo(render.zcdp_output(name, res, rho_text, q.as_json))
+    emit(render.zcdp_output(name, res, rho_text, q.as_json))
 
 
 @command()
@@ -89,7 +89,7 @@ def tradeoff(show_tests, q: Query):
     with q.loaded() as (_case, name, mech, _):
         prof = q.opts.make_engine().profile(mech)
         tests = vertex_tests(mech, prof) if show_tests else None
-    click.echo(render.tradeoff_output(name, envelope_tradeoff(prof), pair_tradeoffs(prof), tests, q.as_json))
+    emit(render.tradeoff_output(name, envelope_tradeoff(prof), pair_tradeoffs(prof), tests, q.as_json))
 
 
 @command()
@@ -111,4 +111,4 @@ def convert(which, delta_text, alpha_text, rho_text, q: Query):
             v = claim.check(Analysis({name: mech}, q.opts.make_engine()))
     except FieldProblem as e:
         raise click.UsageError(e.message + (f" ({e.hint})" if e.hint else "")) from None
-    click.echo(render.conversion_output(name, v, q.as_json))
+    emit(render.conversion_output(name, v, q.as_json))

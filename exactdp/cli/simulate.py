@@ -13,7 +13,7 @@ from ..report.latex import render_simulation_latex
 from ..report.simulate import render_simulation
 from ..simulation.simulate import simulate as run_simulation
 from .helptext import command
-from .options import Query, flag, query_options
+from .options import Query, emit, flag, query_options
 
 __all__ = ["simulate"]
 
@@ -53,9 +53,7 @@ def simulate(eps_text, delta_text, fmt, via, standalone, drop_trivial, label, q:
             eps = q.opts.make_engine(prog.callback).profile(mech).privloss(delta if delta is not None else Q(0))
         sim = run_simulation(mech, eps=eps, delta=delta, table=case.symbols or None, construction=via)
     if fmt == "latex":
-        click.echo(
-            render_simulation_latex(sim, standalone=standalone, drop_trivial=drop_trivial, label=label), nl=False
-        )
+        emit(render_simulation_latex(sim, standalone=standalone, drop_trivial=drop_trivial, label=label), nl=False)
     else:
-        click.echo(render_simulation(sim, fmt, quiet=q.quiet), nl=False)
+        emit(render_simulation(sim, fmt, quiet=q.quiet), nl=False)
     sys.exit(sim.exit_code)

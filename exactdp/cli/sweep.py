@@ -14,7 +14,7 @@ from ..report.terminal import ProgressLine
 from ..sweeping import SweepOptionError, csv_target, plan_sweep, plot_axis, point_key, run_sweep
 from ..verify import FileResult, RunResult
 from .helptext import command, fail
-from .options import OPTION, Common, PathArg, case_options, flag
+from .options import OPTION, Common, PathArg, case_options, emit, flag
 
 __all__ = ["sweep"]
 
@@ -61,7 +61,7 @@ def sweep(case_path, csv_path, resume_path, plot_path, plot_claim, plot_x, witne
             plan.resume(resume_path)
         if not (common.as_json or common.quiet):
             skipped = len(plan.items) - len(plan.todo)
-            click.echo(sweep_head(case_path, plan.names, len(plan.items), skipped, resume_path, plan.resumed.notes()))
+            emit(sweep_head(case_path, plan.names, len(plan.items), skipped, resume_path, plan.resumed.notes()))
         lines = PointLines(plan.names, [point_key(it) for it in plan.todo], common.marks, verbose=common.verbose)
         with ProgressLine(len(plan.todo), "sweep", common.progress) as bar:
 
@@ -72,9 +72,9 @@ def sweep(case_path, csv_path, resume_path, plot_path, plot_claim, plot_x, witne
             run = run_sweep(plan, opts, common.runner, csv_path=csv_path, on_point=show, progress=bar.update)
         stopped = (len(plan.todo) - len(run.results), len(plan.todo)) if run.interrupted else None
         if common.as_json:
-            click.echo(run_to_json(RunResult(tuple(run.results)), interrupted=stopped[1] if stopped else None))
+            emit(run_to_json(RunResult(tuple(run.results)), interrupted=stopped[1] if stopped else None))
         else:
-            click.echo(sweep_summary(run.statuses(), len(plan.resumed.done), resume_path, stopped))
+            emit(sweep_summary(run.statuses(), len(plan.resumed.done), resume_path, stopped))
         if x is not None and not run.interrupted:
             n = plot_sweep(run.rows, plan.names, x, plot_claim, plot_path)
             click.echo(f"plot: claim {plot_claim} against {x} ({n} points) written to {plot_path}", err=True)

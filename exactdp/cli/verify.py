@@ -17,7 +17,7 @@ from ..report.jsonout import file_json
 from ..report.terminal import ProgressLine
 from ..verify import FileResult, RunResult, stream_paths
 from .helptext import command, fail
-from .options import Common, PathArg, case_options, flag
+from .options import Common, PathArg, case_options, emit, flag
 
 __all__ = ["verify"]
 
@@ -71,7 +71,7 @@ def verify(paths: Iterable[str], witness: bool, html_dir: str | None, common: Co
     out = RunResult(tuple(results))
     written = html_dir is None or write_html(out, html_dir, [case_figures(fr, opts) for fr in results])
     stopped = run.total if interrupted else None
-    click.echo(
+    emit(
         run_to_json(out, interrupted=stopped, entries=shown.renderings)
         if common.as_json
         else render_summary(results, interrupted=stopped)

@@ -34,6 +34,7 @@ __all__ = [
     "UNFAITHFUL",
     "ERROR_HANDLER",
     "run_console",
+    "emit",
 ]
 
 ERROR_HANDLER = "exactdp-escape"
@@ -77,6 +78,16 @@ def escape_unencodable(err: UnicodeError) -> tuple[str, int]:
 
 
 codecs.register_error(ERROR_HANDLER, escape_unencodable)
+
+
+def emit(message: str, nl: bool = True, file: TextIO | None = None) -> None:
+    """Write a command's output to stdout (or ``file``) through the stream itself: ``click.echo``
+    replaces an ASCII stdout by a UTF-8 one, which would bypass the terminal's codec handler
+    (this module: exactdp's symbols in ASCII, other characters as visible
+    escapes, exit status 2) and write bytes the terminal cannot show."""
+    stream = file if file is not None else sys.stdout
+    stream.write(message + ("\n" if nl else ""))
+    stream.flush()
 
 
 def _stdout_line(text: str) -> None:
