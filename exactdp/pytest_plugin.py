@@ -143,7 +143,7 @@ def pytest_configure(config: Any) -> None:
         config.stash[_OPTIONS] = plugin_options(config)
         args = list(config.args)
         for p in config.getoption("exactdp_cases"):
-            # a node id pasted back (``file.yaml::0-PrivLoss-M-0``) selects within the path
+            # a node id pasted back (``file.yaml::1-PrivLoss-M-0``) selects within the path
             if p not in args and not any(
                 str(a).startswith(p.rstrip("/") + "/") or str(a).startswith(p + "::") for a in args
             ):
@@ -219,7 +219,7 @@ class CaseFile(pytest.File):
             prefix = item_id(point_label(point)) + "-" if point else ""
             for i, claim in enumerate(case.claims):
                 yield ClaimItem.from_parent(
-                    self, name=f"{prefix}{i}-{item_id(claim.describe())}", claim=claim, point=k, index=i
+                    self, name=f"{prefix}{i + 1}-{item_id(claim.describe())}", claim=claim, point=k, index=i
                 )
 
     def verdicts(self, point: int = 0) -> tuple[Any, Any]:

@@ -115,9 +115,10 @@ class ClaimRef:
 
     @property
     def test_id(self) -> str:
-        """``bad.yaml::0-PrivLoss-M-0-=-log-3`` (see :func:`item_id`)."""
+        """``bad.yaml::1-PrivLoss-M-0-=-log-3``: the claim's number in the file, counted from 1 as
+        every report and certificate counts it (``index`` counts from 0; see :func:`item_id`)."""
         head = f"{item_id(self.point)}-" if self.point else ""
-        return f"{Path(self.file).name}::{head}{self.index}-{item_id(self.description)}"
+        return f"{Path(self.file).name}::{head}{self.index + 1}-{item_id(self.description)}"
 
 
 def list_claims(paths: Sequence[str | Path]) -> list[ClaimRef]:

@@ -47,7 +47,7 @@ def test_list_claims_for_parametrisation(tmp_path):
     (tmp_path / "bad.yaml").write_text(BAD)
     (tmp_path / "broken.yaml").write_text(BROKEN)
     refs = list_claims([tmp_path])
-    assert [r.test_id for r in refs] == ["bad.yaml::0-PrivLoss-M-0-=-log-3", "bad.yaml::1-M-is-log-2-0-DP"]
+    assert [r.test_id for r in refs] == ["bad.yaml::1-PrivLoss-M-0-=-log-3", "bad.yaml::2-M-is-log-2-0-DP"]
 
 
 def test_the_shipped_library_passes():

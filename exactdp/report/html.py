@@ -29,7 +29,7 @@ from .dot import GraphvizMissingError, game_graph, render_graphviz, to_dot
 from .escape import error_text, html, html_line, text
 from .plot import MissingExtraError, render_svg
 from .text import render_any_witness, run_scope
-from .verdicts import STATUS_TEXT, shown, value_text
+from .verdicts import STATUS_TEXT, claim_labels, label_words, shown, value_text
 
 __all__ = [
     "write_report",
@@ -103,9 +103,9 @@ def _order(files: Sequence[tuple[FileResult, str]]) -> list[tuple[FileResult, st
     return sorted(files, key=lambda fp: rank.get(fp[0].exit_code, 0))
 
 
-def _verdict_order(verdicts: Sequence[Verdict]) -> list[tuple[int, Verdict]]:
-    """(number in the file, verdict), claims that do not hold first."""
-    numbered = list(enumerate(verdicts, 1))
+def _verdict_order(verdicts: Sequence[Verdict]) -> list[tuple[str, Verdict]]:
+    """(label: the number in the file, or premise-k; verdict), claims that do not hold first."""
+    numbered = list(zip(claim_labels(verdicts), verdicts))
     return [p for p in numbered if p[1].status != HOLDS] + [p for p in numbered if p[1].status == HOLDS]
 
 
@@ -158,7 +158,7 @@ def _failing_list(pages: Sequence[tuple[FileResult, str]]) -> list[str]:
         for n, v in _verdict_order(fr.verdicts):
             if v.status != HOLDS:
                 items.append(
-                    f'<li><a href="{html(page)}#claim-{n}">{html(fr.file)}, claim {n}</a>: '
+                    f'<li><a href="{html(page)}#claim-{n}">{html(fr.file)}, {label_words(n)}</a>: '
                     f'<span class="s-{v.status}">{STATUS_TEXT[v.status]}</span>: {html(v.claim.describe())}</li>'
                 )
     if not items:
@@ -200,14 +200,14 @@ def _pre(lines: Sequence[str]) -> str:
     return "<pre>" + "\n".join(html_line(line) for line in lines) + "</pre>"
 
 
-def _claim_block(n: int, v: Verdict) -> str:
+def _claim_block(n: str, v: Verdict) -> str:
     c = v.claim
     params = ", ".join(f"{k}: {val}" for k, val in c.params().items())
     where = f"line {c.where.line}" if c.where.line is not None else ""
     out = [f'<div class="claim c-{v.status}" id="claim-{n}">']
     out.append(
         f'<h3><span class="mark s-{v.status}">{_MARK[v.status]} {STATUS_TEXT[v.status]}</span> '
-        f"&nbsp;claim {n}: {html(c.describe())}</h3>"
+        f"&nbsp;{label_words(n)}: {html(c.describe())}</h3>"
     )
     out.append(f'<p class="meta">{html(c.kind)} ({html(params)}){"; " + where if where else ""}</p>')
     sh = shown(v)
@@ -230,7 +230,7 @@ def _claim_table(verdicts: Sequence[Verdict]) -> str:
     rows = ["<table>", "<tr><th></th><th>#</th><th>claim</th><th>found</th></tr>"]
     for n, v in _verdict_order(verdicts):
         rows.append(
-            f'<tr><td class="mark s-{v.status}">{_MARK[v.status]}</td><td><a href="#claim-{n}">{n}</a></td>'
+            f'<tr><td class="mark s-{v.status}">{_MARK[v.status]}</td><td><a href="#claim-{n}">{label_words(n).removeprefix("claim ")}</a></td>'
             f"<td>{html(v.claim.describe())}</td><td><code>{html(shown(v).found)}</code></td></tr>"
         )
     rows.append("</table>")

@@ -13,7 +13,7 @@ from ..numbers.ladder import is_inf
 from ..numbers.rational import q_str
 from ..verify import FileResult, RunResult
 from .escape import json_dumps
-from .verdicts import shown, value_text
+from .verdicts import claim_labels, shown, value_text
 
 __all__ = ["run_to_json", "file_json", "witness_to_dict", "any_witness_to_dict", "profile_to_dict", "dumps"]
 
@@ -119,11 +119,12 @@ def file_json(fr: FileResult) -> dict[str, Any]:
     d["status"] = "ok" if fr.exit_code == 0 else "failed"
     d["case"] = {"name": case.name, "title": case.title, "reference": case.reference}
     claims = []
-    for v in fr.verdicts:
+    for label, v in zip(claim_labels(fr.verdicts), fr.verdicts):
         c = v.claim
         sh = shown(v)
         item: dict[str, Any] = {
             "kind": c.kind,
+            "label": label,
             "of": c.of,
             "line": c.where.line,
             "params": c.params(),

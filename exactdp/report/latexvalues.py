@@ -54,7 +54,7 @@ from ..numbers.rational import is_rational, to_fraction
 from ..verify import FileResult
 from .escape import text, visible
 from .parametric import cell_points, symbol_latex, value_latex
-from .verdicts import STATUS_TEXT, number_text
+from .verdicts import STATUS_TEXT, claim_labels, label_words, number_text
 
 __all__ = [
     "exported",
@@ -411,11 +411,15 @@ def export_notes(fr: FileResult, body: str, source: str, written_to: str | None,
         ]
     )
     lines += (
-        [] if written_to is None else [f"wrote {written_to}: {n} macros from {len(fr.verdicts)} claims of {source}"]
+        []
+        if written_to is None
+        else [
+            f"wrote {written_to}: {n} macros from {(k := len(fr.case.claims) if fr.case else 0)} claim{'s' * (k != 1)} of {source}"
+        ]
     )
     lines += [
-        f"exactdp: claim {k} ({v.claim.describe()}) {STATUS_TEXT[v.status]}"
-        for k, v in enumerate(fr.verdicts, 1)
+        f"exactdp: {label_words(k)} ({v.claim.describe()}) {STATUS_TEXT[v.status]}"
+        for k, v in zip(claim_labels(fr.verdicts), fr.verdicts)
         if not v.holds
     ]
     return [text(line) for line in lines]

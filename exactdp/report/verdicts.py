@@ -10,7 +10,7 @@ and plot, and the pytest plugin.  :func:`value_text` writes a claim's declared v
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -62,6 +62,8 @@ __all__ = [
     "renderer_of",
     "shown",
     "value_text",
+    "claim_labels",
+    "label_words",
     "status_text",
     "STATUS_TEXT",
     "number_text",
@@ -157,6 +159,22 @@ def enclosure_text(e: Enclosure, digits: int = 10) -> str:
     if width * 10**digits <= abs(mid):
         return ladder.decimal(mid, digits)
     return f"[{ladder.decimal(e.lo, 6)}, {ladder.decimal(e.hi, 6)}]"
+
+
+def claim_labels(verdicts: Sequence[Verdict]) -> list[str]:
+    """Each verdict's label, as ``certify`` names its certificate: a claim of the file its number
+    in the file (``"2"``), a premise of a form (checked first) ``"premise-1"``, numbered apart."""
+    out, counts = [], {True: 0, False: 0}
+    for v in verdicts:
+        premise = v.claim.kind == "premise"
+        counts[premise] += 1
+        out.append(f"premise-{counts[True]}" if premise else str(counts[False]))
+    return out
+
+
+def label_words(label: str) -> str:
+    """A label in a sentence: ``claim 2``, ``premise 1``."""
+    return label.replace("-", " ") if label.startswith("premise-") else f"claim {label}"
 
 
 def value_text(v: Verdict) -> str:
