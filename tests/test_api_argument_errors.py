@@ -198,3 +198,10 @@ def test_renyi_reads_an_order_as_the_other_functions_read_numbers():
     """Text in the number grammar and floats (their exact binary value) are orders too."""
     assert str(exactdp.renyi(M, "2").value) == str(exactdp.renyi(M, 2.0).value) == "log(7/3)"
     assert str(exactdp.renyi(M, "inf").value) == str(exactdp.renyi(M, float("inf")).value) == "log(3)"
+
+
+def test_a_tradeoff_functions_vertices_read_as_their_values():
+    """The API hands out rationals as ExactFractions (their repr reads as the value): a trade-off
+    function's vertices too, not gmpy2's mpq(1,4).  RR with e^eps = 3: T = (0, 1), (1/4, 1/4), (1, 0)."""
+    t = exactdp.envelope_tradeoff(exactdp.profile(exactdp.rr(exp_eps=3)))
+    assert repr(t.vertices) == "((0, 1), (1/4, 1/4), (1, 0))"

@@ -78,7 +78,7 @@ def test_every_certificate_is_accepted_and_states_its_domain(certs):
 
 
 def test_a_counterexample_states_the_substituted_claim_and_fails(certs):
-    cert = certs["kfold-rr/9-delta.json"]
+    cert = certs["kfold-rr/9-counterexample.json"]
     assert cert["at"] == "2" and cert["verdict"] == "fails"
     out = check(cert).split("\n")
     assert out[0] == "proved: at E = 2: delta_M2(2) = 2/9"  # (4 - 2)/9, KOV Thm 3.3 at E = 2
@@ -86,7 +86,7 @@ def test_a_counterexample_states_the_substituted_claim_and_fails(certs):
 
 
 def test_a_counterexample_with_two_symbols_labels_its_numeric_games(certs):
-    cert = certs["rr-eps-delta/5-dp.json"]
+    cert = certs["rr-eps-delta/5-counterexample.json"]
     assert cert["at"] == {"E": "3", "d": "1/10"} and "symbol" not in cert
     out = check(cert).split("\n")
     assert out[:2] == ["proved: delta_R(3) = 1/10", "claim: R is (log(3), 0)-DP -- FALSE (the certificate refutes it)"]
@@ -97,7 +97,7 @@ def test_a_counterexample_with_two_symbols_labels_its_numeric_games(certs):
 
 
 def test_the_counterexample_fingerprint_is_the_substituted_game(certs):
-    out = check(certs["kfold-rr/9-delta.json"])
+    out = check(certs["kfold-rr/9-counterexample.json"])
     digest = next(
         line.split("sha256 ")[1].split(";")[0] for line in out.split("\n") if line.startswith("game M2 at E = 2")
     )
@@ -160,7 +160,7 @@ def mutants(certs: dict) -> list[tuple[str, dict, str]]:
     m = copy.deepcopy(pr)
     m["cells"][3]["to"] = "2"  # beyond p < 1, where the game is no distribution
     out.append(("a cell beyond the domain", m, "do not cover"))
-    ce = certs["kfold-rr/9-delta.json"]
+    ce = certs["kfold-rr/9-counterexample.json"]
     m = copy.deepcopy(ce)
     m["verdict"] = "holds"  # the counterexample's failure flipped
     out.append(("counterexample verdict", m, "it fails"))
@@ -170,7 +170,7 @@ def mutants(certs: dict) -> list[tuple[str, dict, str]]:
     m = copy.deepcopy(ce)
     m["claim"]["equals"] = "0,-1,1/1,2,1"  # the true (E^2 - E)/(1 + E)^2: no longer refuted
     out.append(("a counterexample to a true claim", m, "it holds"))
-    lab = certs["rr-eps-delta/5-dp.json"]  # numeric games labelled with E = 3, d = 1/10 (two symbols)
+    lab = certs["rr-eps-delta/5-counterexample.json"]  # numeric games labelled with E = 3, d = 1/10 (two symbols)
     m = copy.deepcopy(lab)
     m["verdict"] = "holds"  # RR_(log 3, 1/10) is not (log 3, 0)-DP: delta(3) = 1/10
     out.append(("a labelled counterexample flipped", m, "it fails"))
@@ -271,7 +271,7 @@ def _member(cert: dict, s: Fraction) -> bool:
 def test_a_calibration_is_certified_on_cells(certs):
     """PrivLoss(M, 0) = log(3) exactly where 1/4 <= p <= 3/4 (cases/parametric/two-round-break-point.yaml):
     (1 - p)/p > 3 below 1/4 and p/(1 - p) > 3 above 3/4."""
-    cert = certs["two-round-break-point/1-privloss.json"]
+    cert = certs["two-round-break-point/1-calibrate.json"]
     assert cert["holds_for"] == [{"ge": "1/4", "le": "3/4"}]
     lines = check(cert).split("\n")
     assert (

@@ -96,7 +96,7 @@ def parse_alpha(alpha: object, call: str = "renyi") -> int | Infinity:
         number exact; a case file's ``renyi`` claim decides a fractional order by a certified
         enclosure instead).
     """
-    where = f"{call}: alpha={shown_arg(alpha)}"
+    where = lambda: f"{call}: alpha={shown_arg(alpha)}"  # noqa: E731  (only for a message: a repr can be costly)
     try:
         value = eval_text(alpha) if isinstance(alpha, str) else alpha  # ("3/2", "inf": the number grammar)
         value = ladder.from_float(value) if isinstance(value, float) else value  # (2.0: exactly 2)
@@ -104,10 +104,10 @@ def parse_alpha(alpha: object, call: str = "renyi") -> int | Infinity:
             return INF
         f = to_fraction(as_q(value))
     except (TypeError, ValueError, ExprError):
-        raise ArgumentError(f"{where} is not an order: expected a whole number >= 1 (1 is KL) or inf") from None
+        raise ArgumentError(f"{where()} is not an order: expected a whole number >= 1 (1 is KL) or inf") from None
     if f.denominator != 1 or f < 1:
         raise ArgumentError(
-            f"{where} is not supported: {call} computes Renyi divergences exactly for whole orders alpha >= 1 "
+            f"{where()} is not supported: {call} computes Renyi divergences exactly for whole orders alpha >= 1 "
             "(1 is KL) and alpha = inf, and the sum for another order is irrational; a renyi claim in a case "
             "file compares a real order > 1 with a bound by a certified enclosure"
         )

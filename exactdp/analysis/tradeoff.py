@@ -37,6 +37,7 @@ from dataclasses import dataclass
 
 from ..display import RichDisplay
 from ..model.checks import instance_arg, list_arg, takes_instance
+from ..numbers.element import public
 from ..numbers.rational import Q
 from ..numbers.types import FieldValue
 from .hull import LEAF, Hull, combine
@@ -73,6 +74,9 @@ class Tradeoff(RichDisplay):
 
     label: str
     vertices: tuple[tuple[FieldValue, FieldValue], ...]
+
+    def __post_init__(self) -> None:  # (values as the API hands them out: an ExactFraction prints as 1/4)
+        object.__setattr__(self, "vertices", tuple((public(a), public(b)) for a, b in self.vertices))
 
     def value_at(self, alpha: FieldValue) -> FieldValue:
         """T(α) for a rational α in [0, 1], exactly (linear between vertices)."""

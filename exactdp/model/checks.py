@@ -38,8 +38,12 @@ _LOAD = "read a case file with exactdp.load_case(PATH)"
 
 
 def shown_arg(obj: object, limit: int = 60) -> str:
-    """An argument as a message quotes it: its repr, cut at ``limit`` characters."""
-    r = repr(obj)
+    """An argument as a message quotes it: its repr, cut at ``limit`` characters (an integer too
+    long for Python to print, beyond 4,300 digits, by its size)."""
+    try:
+        r = repr(obj)
+    except ValueError:
+        r = f"<an integer of {len(format(obj, 'x')) * 4} bits>" if isinstance(obj, int) else f"<a {type(obj).__name__}>"
     return r if len(r) <= limit else r[: limit - 3] + "..."
 
 

@@ -263,9 +263,10 @@ def case_body(fr: FileResult) -> list[str]:
     return body
 
 
-def verdict_body(v: Verdict, n: int = 1) -> list[str]:
-    """One claim's row of the claims table and its details block, as on a case page."""
-    return [_claim_table([v]), _claim_block(n, v)]
+def verdict_body(v: Verdict, n: int | str = 1) -> list[str]:
+    """One claim's row of the claims table and its details block, as on a case page (``n``: its
+    label, :func:`~exactdp.report.verdicts.claim_labels`)."""
+    return [_claim_table([v]), _claim_block(str(n), v)]
 
 
 def render_case_page(fr: FileResult, figures: Sequence[str] = ()) -> str:
