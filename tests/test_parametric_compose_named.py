@@ -47,12 +47,13 @@ def _one(claim: str, d: str = "1/10", hi: str = ""):
 @settings(max_examples=25, deadline=None)
 @given(
     st.data(),
-    st.lists(st.integers(1, 3), min_size=1, max_size=4),
+    st.lists(st.integers(0, 3), min_size=1, max_size=4),
     st.lists(st.sampled_from([Q(0), Q(1, 10), Q(1, 4), Q(1, 3)]), min_size=4, max_size=4),
 )
 def test_thm18_delta_on_every_cell_is_the_numeric_theorem(data, powers, ds):
-    """delta_g with e^{eps_i} = p^{k_i}: one rational function per cell, equal at random rational
-    points to the numeric Theorem 1.8 (Smith's order) and to the minimum over all k! orders."""
+    """delta_g with e^{eps_i} = p^{k_i} (k_i = 0: eps_i = 0): one rational function per cell, equal
+    at random rational points to the numeric Theorem 1.8 (Smith's order) and to the minimum over
+    all k! orders."""
     ring = Ring(["p"])
     table = SymbolTable.build([SymbolBounds("p", Q(1), False, None, False)])
     p = ring.gen("p")
@@ -225,3 +226,23 @@ def test_a_component_unbounded_at_an_end_of_the_range():
     text = text.replace("  S: {rr: {eps: log(p^2)}}", "  Rp: {rr: {eps: log(1/p)}}\n  R2: {rr: {eps: log(2)}}")
     (v,) = verify_text(text, "c.yaml").verdicts
     assert v.status == "holds", shown(v).note
+
+
+def test_thm18_with_a_component_of_eps_and_delta_zero_takes_the_best_order():
+    """RR_log(E), a fair coin (eps = delta = 0) and RR_(log(11/10), 1/100): the best order puts the
+    delta > 0 component first, delta_g = 1/100 for every E (Vadhan-Wang 2021, Thm 1.8), so at
+    delta = 1/100 the bound is eps_g = log(E) + log(11/10); the coin once made the sort put it
+    last (delta_g = E/100 > 1/100: "no bound")."""
+    text = """exactdp: 1
+name: coin
+symbols:
+  E: {gt: 1, lt: 2}
+mechanisms:
+  A: {rr: {eps: log(E)}}
+  Z: {respond: {h: [1/2, 1/2], t: [1/2, 1/2]}}
+  B: {rr: {eps: log(11/10), delta: 1/100}}
+claims:
+  - composition: {components: [A, Z, B], theorem: thm-1.8, deltas: [0, 0, 1/100], delta: 1/100}
+"""
+    (v,) = verify_text(text, "coin.yaml").verdicts
+    assert v.status == "holds" and "log(11*E/10)" in shown(v).found + " ".join(shown(v).details)

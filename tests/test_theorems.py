@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from exactdp.analysis import profile as engine
 from exactdp.builders import compose, rr, rr_delta
@@ -53,6 +55,24 @@ def test_thm_1_8_smith_order_is_optimal_against_all_permutations(seed):
     b = thm_1_8(c)
     assert b.delta == best
     assert b.order == smith_order(c)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["0", "log(2)", "log(5/4)", "log(11/10)", "0.1"]), st.sampled_from(["0", "1/100", "1/7"])
+        ),
+        min_size=2,
+        max_size=5,
+    )
+)
+@example([("log(5/4)", "0"), ("0", "0"), ("log(11/10)", "1/100")])  # 1/80 was reported: the best is 1/100
+def test_thm_1_8_order_is_optimal_with_components_of_eps_zero(pairs):
+    """A component with eps = delta = 0 compared "equal" to every other under cross-multiplication,
+    which is no order: the sort could put a delta > 0 after a factor e^eps > 1."""
+    c = comps([e for e, _ in pairs], [d for _, d in pairs])
+    assert thm_1_8(c).delta == thm_1_8_bruteforce(c)[0]
 
 
 def test_thm_1_8_homogeneous_is_group_privacy_form():

@@ -91,10 +91,14 @@ def thm_1_8_delta(comps: Sequence[Component], order: Sequence[int]) -> Any:
 
 
 def _smith_cmp(a: Component, b: Component) -> int:
-    # a before b iff δa (Eb − 1) ≥ δb (Ea − 1)
-    lhs = a.delta * (b.E - 1)
-    rhs = b.delta * (a.E - 1)
-    return -ladder.cmp(lhs, rhs)
+    """a before b iff δa/(Ea − 1) ≥ δb/(Eb − 1), a component with ε = 0 counting as ∞ (first; its
+    term is δ times the smallest prefix).  Cross-multiplying is exact only when both Ea − 1 and
+    Eb − 1 are positive: with ε = δ = 0 on one side it says "equal" to everything, which is no
+    order, and the sort could put a component with δ > 0 after large factors e^ε."""
+    za, zb = ladder.cmp(a.E, 1) == 0, ladder.cmp(b.E, 1) == 0
+    if za or zb:
+        return int(zb) - int(za)
+    return -ladder.cmp(a.delta * (b.E - 1), b.delta * (a.E - 1))
 
 
 def smith_order(comps: Sequence[Component]) -> tuple[int, ...]:

@@ -67,12 +67,16 @@ _BIG = Fraction(15, 2)  # > e^2: on a tail with every lambda_i >= 15/2, every ep
 
 def thm18_delta(lams: Sequence[RatFun], deltas: Sequence[Any], ctx: Ctx) -> RatFun:
     """δ_g of Vadhan–Wang Theorem 1.8 on the cell: Σᵢ (Π_{j<i} λ_σ(j))·δ_σ(i) for σ sorting the
-    components by δᵢ/(λᵢ − 1), largest first (i before j iff δᵢ(λⱼ − 1) ≥ δⱼ(λᵢ − 1)); each
+    components by δᵢ/(λᵢ − 1), largest first (i before j iff δᵢ(λⱼ − 1) ≥ δⱼ(λᵢ − 1); a component
+    with λᵢ = 1 first, where cross-multiplying would call it equal to every other); each
     comparison is a sign proved on the cell, so this is the minimum over all orders there."""
     ring = ctx.ring
     ds = [ring.lift(d) for d in deltas]
 
-    def cmp(i: int, j: int) -> int:
+    def cmp(i: int, j: int) -> int:  # (a component with λ = 1 first: as theorems.basic._smith_cmp)
+        zi, zj = ctx.sign(lams[i] - 1) == 0, ctx.sign(lams[j] - 1) == 0
+        if zi or zj:
+            return int(zj) - int(zi)
         return -ctx.cmp(ds[i] * (lams[j] - 1), ds[j] * (lams[i] - 1))
 
     total, prefix = ring.zero, ring.one
