@@ -404,3 +404,30 @@ def test_gdp_at_irrational_point_cells_follows_the_neighbouring_cells(tmp_path, 
     assert (
         whole["lo"]["exact"] == "0" and not whole["lo_closed"] and whole["hi"]["exact"] == "1/2" and whole["hi_closed"]
     )
+
+
+def test_a_declared_end_with_more_digits_than_the_boxes_fix_is_undecided_not_false(tmp_path):
+    """RR_E is 1-GDP iff E <= Phi(1/2)/Phi(-1/2) = 2.2410967045669699439987... (mpmath below): the
+    boxes fix 16 digits.  Declared with 18 correct digits the claim is true but not provable from
+    the boxes (some values of the gap round to it, some do not): undecided, not false as it was;
+    with a wrong digit inside the fixed ones it fails; with the fixed digits it holds."""
+    with mpmath.workdps(40):
+        end = mpmath.ncdf(mpmath.mpf(1) / 2) / mpmath.ncdf(-mpmath.mpf(1) / 2)
+        assert mpmath.nstr(end, 18) == "2.24109670456696994"
+    head = "exactdp: 1\nname: g\nsymbols:\n  E: {gt: 1, le: 5}\nmechanisms:\n  R: {rr: {eps: log(E)}}\nclaims:\n"
+    claims = "".join(
+        f"  - calibrate: {{target: {{gdp: {{of: R, mu: 1}}}}, holds_for: [{{gt: 1, le: {d}}}]}}\n"
+        for d in ("2.24109670456696994", "2.241096704566970", "2.241096704566971")
+    )
+    case = tmp_path / "g.yaml"
+    case.write_text(head + claims)
+    out = run("verify", str(case)).output
+    assert "summary: 3 claims in 1 file: 1 hold, 1 fail, 1 undecided" in out
+    assert "a declared end has more digits than the boxes fixed" in out
+
+
+def test_a_box_across_a_rounding_boundary_is_narrow_once_below_a_unit_of_the_last_digit():
+    """Bisecting a box that straddles 1.25 at 3 significant digits never makes its ends round alike;
+    below a unit of the last digit it is narrow (else such chains spent the whole box limit)."""
+    assert bc._narrow(bc.Box(Fraction(1249999, 10**6), Fraction(1250001, 10**6)), 2)
+    assert not bc._narrow(bc.Box(Fraction(124, 100), Fraction(126, 100)), 2)

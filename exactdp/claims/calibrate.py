@@ -566,7 +566,14 @@ class CalibrateClaim(Claim):
             why = cal.undecided()
             if why is not None:
                 return Verdict.undecided(self, why)
-            return Verdict(self, HOLDS if box_matches(list(declared), cal) else FAILS, facts)
+            match = box_matches(list(declared), cal)
+            if match is None:
+                return Verdict.undecided(
+                    self,
+                    "a declared end has more digits than the boxes fixed: some values of a gap round to it and "
+                    "some do not (give the digits the gap fixes, or raise --max-symbol-boxes)",
+                )
+            return Verdict(self, HOLDS if match else FAILS, facts)
         if same_sets(declared, cal.intervals):
             if _has_enclosure(cal.intervals):  # the declared decimals stand for the certified ends
                 facts["declared"] = cal.intervals
@@ -680,23 +687,31 @@ def box_dict(cal: Calibration) -> dict[str, Any]:
     }
 
 
-def box_matches(declared: list[Interval], cal: Calibration) -> bool:
+def box_matches(declared: list[Interval], cal: Calibration) -> bool | None:
     """Whether a declared set agrees with what the boxes proved: it contains every stretch where
     the target holds and misses every stretch where it fails (its membership at a rational value
     of each), and each gap has exactly one end of it that every value of the gap rounds to, at
-    that end's own number (at least :data:`MIN_DIGITS`) of significant digits."""
+    that end's own number (at least :data:`MIN_DIGITS`) of significant digits.  None (undecided)
+    when an end has more digits than the gap fixes: some values of the gap round to it and some
+    do not, so the boundary, somewhere in the gap, may or may not."""
     b = cal.boxes
     ends = [(e, iv) for iv in declared for e in (iv.lo, iv.hi) if e is not None]
+    unsure = False
     for g in b.gaps:
         ends_q = [x.q for x in (g.lo, g.hi) if x is not None]
         if g.decimal is None or len(ends_q) != 2 or None in ends_q:
             return False
         mine = [(e, iv) for e, iv in ends if e.q is not None and _rounds_alike(e.q, ends_q)]
+        maybe = [(e, iv) for e, iv in ends if e.q is not None and _rounds_somewhere(e.q, ends_q)]
         if g.point:  # one declared point, {ge: x, le: x}, and no other end in the gap
             if len(mine) != 2 or mine[0][1] is not mine[1][1] or not (mine[0][1].lo_closed and mine[0][1].hi_closed):
-                return False
+                if len(maybe) != 2:
+                    return False
+                unsure = True
         elif len(mine) != 1:
-            return False
+            if len(maybe) != 1:
+                return False
+            unsure = True
     for ivs, want in ((b.holds, True), (b.fails, False)):
         for iv in ivs:
             lo = None if iv.lo is None else (iv.lo.q if iv.lo.q is not None else iv.lo.hi)
@@ -704,7 +719,7 @@ def box_matches(declared: list[Interval], cal: Calibration) -> bool:
             x = lo if lo is not None and hi is not None and lo == hi else simplest_between(lo, hi)
             if _contains(declared, rational(x)) != want:
                 return False
-    return True
+    return None if unsure else True
 
 
 def _rounds_alike(q: Any, gap: list[Any]) -> bool:
@@ -712,6 +727,23 @@ def _rounds_alike(q: Any, gap: list[Any]) -> bool:
     the gap, hence every value in it, round to at q's own number of digits."""
     n = significant_digits(q)
     return n is not None and n >= MIN_DIGITS and len({_round_str(x, n) for x in (*gap, q)}) == 1
+
+
+def _rounds_somewhere(q: Any, gap: list[Any]) -> bool:
+    """Whether some value of the open gap (lo, hi) rounds to the decimal q (at least
+    :data:`MIN_DIGITS` digits) at q's own number of digits: the values that do form the interval
+    of half a unit of q's last digit on either side of q, which must meet the gap."""
+    n = significant_digits(q)
+    if n is None or n < MIN_DIGITS:
+        return False
+    a, e = abs(q), 0
+    while a >= flint.fmpq(10) ** (e + 1):
+        e += 1
+    while a < flint.fmpq(10) ** e:
+        e -= 1
+    half = flint.fmpq(10) ** (e - n + 1) / 2
+    lo, hi = gap
+    return bool(lo < q + half and q - half < hi)
 
 
 def _round_str(q: Any, n: int) -> str:

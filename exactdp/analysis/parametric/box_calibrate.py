@@ -74,11 +74,19 @@ Classify = Callable[[Box], str | None]
 
 
 def _narrow(box: Box, digits: int) -> bool:
+    """Whether the box is bisected no further: its ends round to the same ``digits`` + 1
+    significant digits, or it is narrower than one unit of that last digit.  (Without the width
+    test a box that straddles a rounding boundary, where the claim is proved neither way, is
+    halved towards that boundary until the box limit: 28 such chains spent it at widths of
+    2^-117 next to the zCDP boundary of RR_E at rho = 1/10.)"""
     assert box.lo is not None and box.hi is not None
     q = lambda x: flint.fmpq(x.numerator, x.denominator)  # noqa: E731
     if box.lo <= 0 <= box.hi:
         return box.hi - box.lo < Fraction(1, 10 ** (digits + 1))
-    return _round(q(box.lo), digits + 1) == _round(q(box.hi), digits + 1)
+    small = min(abs(box.lo), abs(box.hi))
+    return (box.hi - box.lo) * 10 ** (digits + 1) <= small or _round(q(box.lo), digits + 1) == _round(
+        q(box.hi), digits + 1
+    )
 
 
 def scan(classify: Classify, lo: Fraction | None, hi: Fraction | None, *, digits: int, name: str) -> Scan:
