@@ -412,8 +412,8 @@ def _check_box_not(zg: ZGame, rho: Rho, box: Box, alphas: list[Fraction]) -> _Bo
 
 def peak_alpha(zg: ZGame, rho: Rho, box: Box, steps: int = 40) -> Fraction | None:
     """A candidate order for :func:`_check_box_not`: where D_α − ρα is largest at the box's
-    centre, by a coarse scan (α − 1 = 2^-j, and 16 steps up to where D_∞ ≤ ρα) and a bracketing search (each step keeps 5/8 of
-    the bracket) on lower bounds of log S* there.  Only a candidate: the refutation is proved
+    centre, by a coarse scan (α − 1 = 2^-j, and 16 steps up to where D_∞ ≤ ρα) and a bracketing
+    search (each step keeps 5/8 of the bracket) on lower bounds of log S* there.  Only a candidate: the refutation is proved
     on the whole box at this order.  Next to where the claim changes, the orders at which
     D_α > ρα form a narrow band around the maximum, which fixed grids miss (the maximum can lie
     at α ≈ 1.04 or at α ≈ 2.95 for the same mechanism); None on a tail or where nothing is
@@ -446,7 +446,7 @@ def peak_alpha(zg: ZGame, rho: Rho, box: Box, steps: int = 40) -> Fraction | Non
         if e1 is None or e2 is None:
             break
         lo, hi = (lo, m2) if e1 >= e2 else (m1, hi)
-    return (lo + hi) / 2
+    return Fraction(round((lo + hi) / 2 * 2**48), 2**48)  # (a short dyadic: the bracket's denominators grow as 8^k)
 
 
 Refute = Callable[[Fraction, Fraction | None], tuple[Any, Fraction | None]]
