@@ -704,8 +704,8 @@ def box_matches(declared: list[Interval], cal: Calibration) -> bool | None:
         mine = [(e, iv) for e, iv in ends if e.q is not None and _rounds_alike(e.q, ends_q)]
         maybe = [(e, iv) for e, iv in ends if e.q is not None and _rounds_somewhere(e.q, ends_q)]
         if g.point:  # one declared point, {ge: x, le: x}, and no other end in the gap
-            if len(mine) != 2 or mine[0][1] is not mine[1][1] or not (mine[0][1].lo_closed and mine[0][1].hi_closed):
-                if len(maybe) != 2:
+            if not _one_point(mine):
+                if not _one_point(maybe):
                     return False
                 unsure = True
         elif len(mine) != 1:
@@ -720,6 +720,11 @@ def box_matches(declared: list[Interval], cal: Calibration) -> bool | None:
             if _contains(declared, rational(x)) != want:
                 return False
     return None if unsure else True
+
+
+def _one_point(ends: list) -> bool:
+    """Whether ``ends`` are the two ends of one closed interval {ge: x, le: x}."""
+    return len(ends) == 2 and ends[0][1] is ends[1][1] and ends[0][1].lo_closed and ends[0][1].hi_closed
 
 
 def _rounds_alike(q: Any, gap: list[Any]) -> bool:
