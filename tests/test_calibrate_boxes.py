@@ -423,7 +423,7 @@ def test_a_declared_end_with_more_digits_than_the_boxes_fix_is_undecided_not_fal
     case.write_text(head + claims)
     out = run("verify", str(case)).output
     assert "summary: 3 claims in 1 file: 1 hold, 1 fail, 1 undecided" in out
-    assert "a declared end has more digits than the boxes fixed" in out
+    assert "a declared end lies where the boxes prove nothing" in out
 
 
 def test_a_box_across_a_rounding_boundary_is_narrow_once_below_a_unit_of_the_last_digit():
@@ -431,3 +431,39 @@ def test_a_box_across_a_rounding_boundary_is_narrow_once_below_a_unit_of_the_las
     below a unit of the last digit it is narrow (else such chains spent the whole box limit)."""
     assert bc._narrow(bc.Box(Fraction(1249999, 10**6), Fraction(1250001, 10**6)), 2)
     assert not bc._narrow(bc.Box(Fraction(124, 100), Fraction(126, 100)), 2)
+
+
+GDP_HEAD = "exactdp: 1\nname: g\nsymbols:\n  E: {gt: 1, le: 5}\nmechanisms:\n  R: {rr: {eps: log(E)}}\nclaims:\n"
+
+
+def _gdp_calibrations(tmp_path, *sets: str) -> str:
+    claims = "".join(f"  - calibrate: {{target: {{gdp: {{of: R, mu: 1}}}}, holds_for: [{s}]}}\n" for s in sets)
+    case = tmp_path / "g.yaml"
+    case.write_text(GDP_HEAD + claims)
+    return run("verify", str(case)).output
+
+
+def test_a_declared_set_is_probed_everywhere_in_the_proved_stretches(tmp_path):
+    """RR_E is 1-GDP exactly for E <= 2.2410967045669699...: an extra interval where it fails
+    ([4, 9/2]) or a hole where it holds ((3/2, 8/5]) makes the declared set false, although one
+    rational point per stretch agreed with it (the check held both)."""
+    out = _gdp_calibrations(
+        tmp_path,
+        "{gt: 1, le: 2.241096704566970}",
+        "{gt: 1, le: 2.241096704566970}, {ge: 4, le: 9/2}",
+        "{gt: 1, lt: 3/2}, {gt: 8/5, le: 2.241096704566970}",
+    )
+    assert "summary: 3 claims in 1 file: 1 hold, 2 fail" in out
+
+
+def test_an_exact_end_where_the_boxes_prove_nothing_is_undecided_not_false(tmp_path):
+    """RR_E is log(E)/2-zCDP exactly on [2, 3] (KL(RR_E) = ((E-1)/(E+1)) log E <= log(E)/2 iff
+    E <= 3, and the largest D_alpha/alpha of RR is the limit alpha -> 1, Bun & Steinke 2016): the
+    boxes cannot reach the rational boundary 3, so the true claim is undecided (it was refuted)."""
+    case = tmp_path / "z.yaml"
+    case.write_text(
+        "exactdp: 1\nname: z\nsymbols:\n  E: {ge: 2, le: 4}\nmechanisms:\n  R: {rr: {eps: log(E)}}\nclaims:\n"
+        "  - calibrate: {target: {zcdp: {of: R, rho: log(E)/2}}, holds_for: [{ge: 2, le: 3}]}\n"
+    )
+    out = run("verify", str(case)).output
+    assert "1 undecided" in out and "a declared end lies where the boxes prove nothing" in out

@@ -177,3 +177,21 @@ def test_an_equality_true_at_a_transcendental_point_alone_is_a_one_point_set():
     r = run("calibrate", str(CASE), "--of", "R", "--target", "privloss: {delta: 0, equals: 1}")
     assert r.exit_code == 0, r.output
     assert "holds exactly where: E = 2.718281828459045..." in r.output
+
+
+def test_an_exact_end_inside_an_enclosure_is_undecided_not_false(tmp_path):
+    """KL(RR_E) = ((E-1)/(E+1)) log E <= log(E)/2 exactly for E <= 3 (a rational crossing, found
+    as a root of G = e^q with an enclosure around 3): the true claim (1, 3] is undecided, it was
+    refuted; a wrong 16-digit decimal end is still refuted by rounding."""
+    from click.testing import CliRunner
+
+    from exactdp.cli import main
+
+    case = tmp_path / "kl.yaml"
+    case.write_text(
+        "exactdp: 1\nname: kl\nsymbols:\n  E: {gt: 1, le: 4}\nmechanisms:\n  R: {rr: {eps: log(E)}}\nclaims:\n"
+        "  - calibrate: {target: {renyi: {of: R, alpha: 1, at_most: log(E)/2}}, holds_for: [{gt: 1, le: 3}]}\n"
+        "  - calibrate: {target: {dp: {of: R, eps: 1/2}}, holds_for: [{gt: 1, le: 1.648721270700129}]}\n"
+    )
+    out = CliRunner().invoke(main, ["verify", str(case)]).output
+    assert "summary: 2 claims in 1 file: 0 hold, 1 fail, 1 undecided" in out, out

@@ -491,6 +491,22 @@ def _in_an_enclosure(ivs: Any, x: Any) -> bool:
     return any(isinstance(e, TranscendentalEnd) and e.lo <= q <= e.hi for iv in ivs for e in (iv.lo, iv.hi))
 
 
+def _exact_end_in_enclosure(declared: Any, found: Any) -> bool:
+    """Whether an end of the declared set that is not a decimal of :data:`MIN_DIGITS` digits or
+    more (a rational such as 3, or an algebraic root) lies inside, or meets, an enclosure of the
+    found set's ends: the enclosure's end may be that very number (a crossing at a rational point
+    found as a root of G = e^q), so the comparison cannot decide."""
+    encs = [e for iv in found for e in (iv.lo, iv.hi) if isinstance(e, TranscendentalEnd)]
+    for e in (x for iv in declared for x in (iv.lo, iv.hi) if x is not None):
+        n = significant_digits(e.q) if e.q is not None else None
+        if n is not None and n >= MIN_DIGITS:
+            continue
+        lo, hi = (e.q, e.q) if e.q is not None else (e.lo, e.hi)
+        if any(enc.lo <= hi and lo <= enc.hi for enc in encs):
+            return True
+    return False
+
+
 def _has_enclosure(ivs: Any) -> bool:
     return any(isinstance(e, TranscendentalEnd) for iv in ivs for e in (iv.lo, iv.hi))
 
@@ -501,7 +517,9 @@ class CalibrateClaim(Claim):
     """The values of a symbol where the target claim holds are exactly the listed intervals
     (each intersected with the symbol's declared domain); endpoints are exact: rationals, or
     {root: polynomial, in: [lo, hi]} for an algebraic number; a transcendental end (where the
-    target meets e^q) is a decimal of at least 10 significant digits that the end rounds to."""
+    target meets e^q) is a decimal of at least 10 significant digits that the end rounds to (the
+    value's digits: trailing zeros after the point do not count, 2.2410967045669700 is the
+    15-digit 2.24109670456697)."""
 
     # (the pairs and adversaries are the target's: written here they would scope nothing)
     hidden_fields = ("group", "pairs", "ordered", "adversaries")
@@ -570,8 +588,9 @@ class CalibrateClaim(Claim):
             if match is None:
                 return Verdict.undecided(
                     self,
-                    "a declared end has more digits than the boxes fixed: some values of a gap round to it and "
-                    "some do not (give the digits the gap fixes, or raise --max-symbol-boxes)",
+                    "a declared end lies where the boxes prove nothing: an exact end the boxes cannot reach, or a "
+                    "decimal with more digits than they fixed (some values of the gap round to it and some do not; "
+                    "give the digits the gap fixes, as exactdp calibrate prints them)",
                 )
             return Verdict(self, HOLDS if match else FAILS, facts)
         if same_sets(declared, cal.intervals):
@@ -579,6 +598,14 @@ class CalibrateClaim(Claim):
                 facts["declared"] = cal.intervals
             return Verdict(self, HOLDS, facts)
         pt = _difference_point(list(declared), _surrogate(cal.intervals), cal.symbol)
+        if _exact_end_in_enclosure(declared, cal.intervals) and (
+            pt is None or _in_an_enclosure(cal.intervals, pt[cal.symbol])
+        ):  # an exact end (3, or a root) where a root was found by certified signs: maybe that root
+            return Verdict.undecided(
+                self,
+                "a declared exact end lies inside the enclosure of an end found by certified signs, which cannot "
+                "tell whether they are equal (a decimal of at least 10 digits is compared by rounding instead)",
+            )
         if pt is not None and _in_an_enclosure(cal.intervals, pt[cal.symbol]):
             pt = None  # too close to a transcendental end to tell by the surrogate
         if pt is None:
@@ -689,37 +716,68 @@ def box_dict(cal: Calibration) -> dict[str, Any]:
 
 def box_matches(declared: list[Interval], cal: Calibration) -> bool | None:
     """Whether a declared set agrees with what the boxes proved: it contains every stretch where
-    the target holds and misses every stretch where it fails (its membership at a rational value
-    of each), and each gap has exactly one end of it that every value of the gap rounds to, at
-    that end's own number (at least :data:`MIN_DIGITS`) of significant digits.  None (undecided)
-    when an end has more digits than the gap fixes: some values of the gap round to it and some
-    do not, so the boundary, somewhere in the gap, may or may not."""
+    the target holds and misses every stretch where it fails (probed at each stretch's ends, at
+    every end of the declared set inside it and between them: the set changes only at its ends),
+    and each gap that is a boundary has exactly one end of it that every value of the gap rounds
+    to, at that end's own number (at least :data:`MIN_DIGITS`) of significant digits (that end
+    stands for the boundary, in the gap).  None (undecided) when a gap holds an end that it can
+    neither confirm nor rule out: an exact end such as 3, or a decimal with more digits than the
+    gap fixes (some values of the gap round to it and some do not)."""
     b = cal.boxes
+    unsure, moved = False, {}
     ends = [(e, iv) for iv in declared for e in (iv.lo, iv.hi) if e is not None]
-    unsure = False
     for g in b.gaps:
-        ends_q = [x.q for x in (g.lo, g.hi) if x is not None]
-        if g.decimal is None or len(ends_q) != 2 or None in ends_q:
+        gap = [x.q for x in (g.lo, g.hi) if x is not None]
+        if g.decimal is None or len(gap) != 2 or None in gap:
             return False
-        mine = [(e, iv) for e, iv in ends if e.q is not None and _rounds_alike(e.q, ends_q)]
-        maybe = [(e, iv) for e, iv in ends if e.q is not None and _rounds_somewhere(e.q, ends_q)]
+        mine = [(e, iv) for e, iv in ends if e.q is not None and _rounds_alike(e.q, gap)]
+        near = [(e, iv) for e, iv in ends if (e.q is not None and _rounds_somewhere(e.q, gap)) or _in_gap(e, gap)]
+        middle = rational(simplest_between(*gap))
+        moved.update((id(e), middle) for e, _ in near)  # (each stands for a point of the gap)
         if g.point:  # one declared point, {ge: x, le: x}, and no other end in the gap
-            if not _one_point(mine):
-                if not _one_point(maybe):
+            if not _one_point(mine) or len(near) != 2:
+                if not _one_point(near):
                     return False
                 unsure = True
-        elif len(mine) != 1:
-            if len(maybe) != 1:
+        elif len(mine) != 1 or len(near) != 1:
+            if not near:
                 return False
             unsure = True
+    shifted = [
+        Interval(iv.name, moved.get(id(iv.lo), iv.lo), iv.lo_closed, moved.get(id(iv.hi), iv.hi), iv.hi_closed)
+        for iv in declared
+    ]
     for ivs, want in ((b.holds, True), (b.fails, False)):
-        for iv in ivs:
-            lo = None if iv.lo is None else (iv.lo.q if iv.lo.q is not None else iv.lo.hi)
-            hi = None if iv.hi is None else (iv.hi.q if iv.hi.q is not None else iv.hi.lo)
-            x = lo if lo is not None and hi is not None and lo == hi else simplest_between(lo, hi)
-            if _contains(declared, rational(x)) != want:
-                return False
+        if any(_contains(shifted, x) != want for iv in ivs for x in _probes(iv, shifted)):
+            return False
     return None if unsure else True
+
+
+def _in_gap(e: Algebraic, gap: list[Any]) -> bool:
+    """Whether the end e may lie in the open gap (its isolating interval meets it, when irrational)."""
+    lo, hi = gap
+    if e.q is not None:
+        return bool(lo < e.q < hi)
+    return bool(e.lo < hi and lo < e.hi)
+
+
+def _probes(stretch: Interval, declared: list[Interval]) -> list[Algebraic]:
+    """Points of a proved stretch where the declared set can change: its closed ends, every end of
+    the declared set inside it (each side of an irrational one), and a point between each two."""
+    lo, hi = (
+        None if e is None else (e.q if e.q is not None else (e.hi if e is stretch.lo else e.lo))
+        for e in (stretch.lo, stretch.hi)
+    )
+    cuts = set()
+    for e in (x for iv in declared for x in (iv.lo, iv.hi) if x is not None):
+        for c in (e.q,) if e.q is not None else (e.lo, e.hi):
+            if (lo is None or lo < c) and (hi is None or c < hi):
+                cuts.add(c)
+    points = sorted(cuts)
+    bounds = [lo, *points, hi]
+    between = [simplest_between(a, b) for a, b in zip(bounds, bounds[1:])]
+    ends = [x for x, closed in ((lo, stretch.lo_closed), (hi, stretch.hi_closed)) if x is not None and closed]
+    return [rational(x) for x in (*ends, *points, *between)]
 
 
 def _one_point(ends: list) -> bool:
