@@ -364,3 +364,18 @@ def test_an_ascii_terminal_gets_escapes_from_every_command_not_utf8_bytes(tmp_pa
     p = subprocess.run(cmd + [argv[0], str(f), *argv[1:]], capture_output=True, env=env)
     assert p.returncode == 2 and b"M\\u00e9" in p.stdout and max(p.stdout, default=0) < 128, p.stdout
     assert b"cannot be shown in the terminal's encoding (ascii)" in p.stderr
+
+
+def test_json_on_an_ascii_terminal_is_valid_exact_and_exits_0(tmp_path):
+    """A name beyond U+FFFF in --json on an ASCII stdout: written as a JSON surrogate-pair escape
+    (valid JSON, the same value), not the text escape \\U0001f600, and the run is faithful."""
+    f = tmp_path / "e.yaml"
+    f.write_text(GOOD.replace("mechanism: {rr", 'mechanisms:\n  "M\U0001f600": {rr'), encoding="utf-8")
+    env = dict(os.environ, PYTHONIOENCODING="ascii")
+    cmd = [sys.executable, "-c", "from exactdp.cli import run; run()"]
+    for argv in (["verify", "--json", str(f)], ["privloss", "--json", str(f)]):
+        p = subprocess.run(cmd + argv, capture_output=True, env=env)
+        assert p.returncode == 0 and max(p.stdout) < 128, (argv, p.stdout[:200], p.stderr)
+        assert "M\U0001f600" in p.stdout.decode("ascii") or "M\U0001f600" in json.dumps(
+            json.loads(p.stdout), ensure_ascii=False
+        )

@@ -162,16 +162,35 @@ def error_text(e: BaseException) -> list[str]:
     return out
 
 
+class JsonText(str):
+    """Text that is a JSON document: a character outside ASCII in it lies inside a string, so a
+    terminal that cannot show it may write the JSON escape ``\\uXXXX`` instead, which is exact
+    (:func:`json_for`)."""
+
+
+def json_for(doc: str, encoding: str) -> str:
+    r"""A JSON document with each character ``encoding`` cannot write as its JSON escape
+    (``\uXXXX``, a surrogate pair beyond U+FFFF): the same JSON value, nothing lost."""
+    out = []
+    for ch in doc:
+        try:
+            ch.encode(encoding)
+            out.append(ch)
+        except (UnicodeEncodeError, LookupError):
+            out.append("".join(f"\\u{u:04x}" for u in _utf16(ch)))
+    return "".join(out)
+
+
 def json_dumps(obj: Any) -> str:
     r"""JSON text, indented, keys in the given order, non-ASCII kept readable, but DEL, C1
     controls, bidi and invisible format characters written as ``\uXXXX`` (``json`` leaves
     them raw; they are valid JSON either way)."""
     s = json.dumps(obj, indent=2, ensure_ascii=False)
     if not any(is_unsafe_char(ch) and ch != "\n" for ch in s):
-        return s
+        return JsonText(s)
     # json escapes C0 itself, so a raw unsafe character here is inside a string
-    return "".join(
-        ch if ch == "\n" or not is_unsafe_char(ch) else "".join(f"\\u{u:04x}" for u in _utf16(ch)) for ch in s
+    return JsonText(
+        "".join(ch if ch == "\n" or not is_unsafe_char(ch) else "".join(f"\\u{u:04x}" for u in _utf16(ch)) for ch in s)
     )
 
 

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import NoReturn, TextIO
 
 from ..deprecation import ExactDPDeprecationWarning
+from .escape import JsonText, json_for
 
 __all__ = [
     "ProgressLine",
@@ -86,6 +87,8 @@ def emit(message: str, nl: bool = True, file: TextIO | None = None) -> None:
     (this module: exactdp's symbols in ASCII, other characters as visible
     escapes, exit status 2) and write bytes the terminal cannot show."""
     stream = file if file is not None else sys.stdout
+    if isinstance(message, JsonText):  # (escaped as JSON: exact, so not an unfaithful output)
+        message = json_for(message, getattr(stream, "encoding", None) or "utf-8")
     stream.write(message + ("\n" if nl else ""))
     stream.flush()
 
