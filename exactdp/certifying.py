@@ -36,6 +36,7 @@ from .certificates import (
     wrap,
 )
 from .claims import FAILS, HOLDS, Analysis
+from .claims.base import ORDERED
 from .claims.parametric import analysis_at, check_claim, claim_at, involves_symbols, numeric_mechanism, sympy_point
 from .errors import ExactDPError, LimitExceededError, VerificationError
 from .lazy import flint
@@ -337,16 +338,20 @@ def game_fingerprints(
     subjects: dict = {n: m for n, m in case.mechanisms.items() if of is None or n == of}
     scoped = Analysis(case.mechanisms)  # (builds a claim's game as its analysis does)
     claims_of: dict = {}  # a claim's own pairs, or non-adaptive adversaries: another game
-    for k, claim in enumerate(case.claims, 1):
-        for name in sorted({claim.of, getattr(claim, "other", claim.of)} & set(subjects)):
-            if not isinstance(subject := claim.subject_of(name), str):
-                claims_of.setdefault(subject, []).append(k)
+    for k, outer in enumerate(case.claims, 1):
+        for claim in filter(None, (outer, getattr(outer, "target", None))):  # (a calibration's target too)
+            for name in sorted({claim.of, getattr(claim, "other", claim.of)} & set(subjects)):
+                if not isinstance(subject := claim.subject_of(name), str):
+                    claims_of.setdefault(subject, []).append(k)
     labels = [game_label(subject) for subject in claims_of]
+    missing: list[tuple[str, str]] = []
     for (subject, ks), label in zip(claims_of.items(), labels):  # (claims with other pairs, one label: named apart)
         many = labels.count(label) > 1
-        subjects[label + (f" [claim{'s' * (len(ks) > 1)} {', '.join(map(str, ks))}]" if many else "")] = scoped.mech(
-            subject
-        )
+        label += f" [claim{'s' * (len(ks) > 1)} {', '.join(map(str, ks))}]" if many else ""
+        if ORDERED in subject[2:]:  # (the checker's games take both orders: no certificate holds it)
+            missing.append((label, "one order of each pair: claims about it have no certificate"))
+            continue
+        subjects[label] = scoped.mech(subject)
     table = case.symbols
     if at:
         declared = {b.name: b for b in table.bounds} if table else {}
@@ -357,7 +362,7 @@ def game_fingerprints(
             raise ExactDPError(f"--at: give every symbol of the case a value ({', '.join(sorted(declared))})")
         point = sympy_point(table, {k: flint.fmpq(x.numerator, x.denominator) for k, x in at.items()})
         subjects = {n: numeric_mechanism(m, point) if is_symbolic_mechanism(m) else m for n, m in subjects.items()}
-    games, symbolic, missing = {}, {}, []
+    games, symbolic = {}, {}
     for name, mech in subjects.items():
         try:
             if is_symbolic_mechanism(mech):

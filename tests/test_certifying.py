@@ -64,3 +64,19 @@ def test_claims_with_different_pairs_get_one_fingerprint_each(tmp_path):
     checked = {d for _, cert in writer.written for d in checker.fingerprints(cert).values()}
     assert missing == [] and len(checked) == 2 and checked <= set(prints.values())
     assert {'"M (the claim\'s pairs) [claim 1]"', '"M (the claim\'s pairs) [claim 2]"'} <= set(prints)  # (quoted)
+
+
+def test_scopes_inside_a_calibration_target_and_one_order_claims_get_fingerprint_lines(tmp_path):
+    """The scope of a calibration or counterexample is written inside its target: its game is
+    listed too; a one-order claim's game has no certificate, so it is listed without a fingerprint
+    (the checker refused the whole list before)."""
+    case = tmp_path / "s.yaml"
+    case.write_text(
+        "exactdp: 1\nname: s\ndatasets: [x0, x1, x2]\nadjacent: [[x0, x1], [x1, x2]]\nsymbols:\n  E: {gt: 1}\n"
+        "mechanisms:\n  M: {respond: {y: [E/(1+E), 1/2, 1/(1+E)], n: [1/(1+E), 1/2, E/(1+E)]}}\n"
+        "claims:\n  - calibrate: {target: {dp: {eps: log(2), delta: 1/10, pairs: [[x0, x2]]}}, holds_for: [{gt: 1, le: 7/3}]}\n"
+        "  - privloss: {pairs: [[x0, x2]], ordered: true, delta: 0, at_most: log(E)}\n"
+    )
+    prints, missing = game_fingerprints(load_case(str(case)))
+    assert any("the claim's pairs" in name for name in prints)
+    assert [name for name, _ in missing] == ["M (the claim's ordered pairs)"]
