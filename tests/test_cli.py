@@ -181,3 +181,16 @@ def test_privloss_witness_of_a_mechanism_with_symbols_is_refused_saying_why(tmp_
     r = run("privloss", str(case), "--witness")
     assert r.exit_code == 2 and "a witness (--witness) needs a mechanism without symbols" in r.output
     assert run("privloss", str(case)).exit_code == 0
+
+
+def test_orders_too_long_to_print_are_refused_by_their_size(tmp_path):
+    """--alpha=-10^5000 and 1/10^5000 (renyi and convert) were internal errors (a message quoted
+    the 5,001-digit number); they are refused, the number shown by its size."""
+    case = tmp_path / "r.yaml"
+    case.write_text("exactdp: 1\nname: r\nmechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: log(3)}}]\n")
+    for args in (
+        ["renyi", "--alpha=-10^5000"],
+        ["convert", "--theorem", "renyi-to-dp", "--delta", "1/100", "--alpha=1/10^5000"],
+    ):
+        r = run(args[0], str(case), *args[1:])
+        assert r.exit_code == 2 and "(5001 digits)" in r.output and "Traceback" not in r.output, r.output

@@ -90,13 +90,15 @@ def parse_order(alpha: object) -> Order:
         if is_inf(alpha):
             return INF
     if not is_rational(alpha):
-        raise ExactDPError(f"alpha must be a rational number >= 1 (such as 2, 3/2 or 2.5) or inf, found {alpha!r}")
+        raise ExactDPError(
+            f"alpha must be a rational number >= 1 (such as 2, 3/2 or 2.5) or inf, found {ladder.short(alpha)}"
+        )
     f = to_fraction(as_q(alpha))
     if f.denominator == 1 and f >= 1:
         return int(f)
     if f <= 1:
         raise ExactDPError(
-            f"alpha = {f} is not supported: Renyi divergences are defined here for alpha > 1, alpha = 1 (KL) "
+            f"alpha = {ladder.short(f)} is not supported: Renyi divergences are defined here for alpha > 1, alpha = 1 (KL) "
             "and alpha = inf"
         )
     return f
