@@ -8,6 +8,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from exactdp.cli import main
@@ -194,3 +195,17 @@ def test_orders_too_long_to_print_are_refused_by_their_size(tmp_path):
     ):
         r = run(args[0], str(case), *args[1:])
         assert r.exit_code == 2 and "(5001 digits)" in r.output and "Traceback" not in r.output, r.output
+
+
+def test_info_fingerprint_json_and_an_image_on_stdout_alone(tmp_path):
+    """--fingerprint --json printed text; --svg - wrote the summary after the SVG (invalid XML)."""
+    import shutil
+
+    case = tmp_path / "r.yaml"
+    case.write_text("exactdp: 1\nname: r\nmechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: log(3)}}]\n")
+    doc = json.loads(run("info", str(case), "--fingerprint", "--json").output)
+    assert set(doc) == {"case", "fingerprints", "missing"} and len(doc["fingerprints"]["M"]) == 64
+    if shutil.which("dot") is None:
+        pytest.skip("Graphviz (dot) is not installed")
+    out = run("info", str(case), "--svg", "-").output
+    assert out.rstrip().endswith("</svg>"), out[-200:]

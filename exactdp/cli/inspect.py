@@ -13,7 +13,7 @@ from ..limits import using
 from ..model import count_strategies, stats
 from ..report.dot import drawing_dot, render_graphviz
 from ..report.escape import text
-from ..report.inspect import fingerprint_lines, info_doc, info_output
+from ..report.inspect import fingerprint_output, info_doc, info_output
 from ..report.query import privloss_text, profile_text
 from .helptext import command
 from .options import PathArg, Query, emit, flag, parse_number, query_options, write_output
@@ -99,7 +99,7 @@ def info(dot_file, svg_file, png_file, witness_eps, depth, tree, fingerprint, at
         with using(q.opts.effective_limits()):
             case, _, _ = q.load()
             prints, missing = game_fingerprints(case, q.of, at=symbol_values(at))
-        return emit("\n".join(fingerprint_lines(q.case_path, prints, missing)))
+        return emit(fingerprint_output(q.case_path, prints, missing, q.as_json))
     with q.loaded() as (case, name, mech, _):
         if files:
             w = make_engine("profile").witness(mech, eps) if eps is not None else None
@@ -107,7 +107,7 @@ def info(dot_file, svg_file, png_file, witness_eps, depth, tree, fingerprint, at
             if cut is not None:
                 click.echo(text(cut), err=True)
             _write_drawing(mech.name, src, files, q.case_path)
-            if dot_file == "-":
+            if "-" in files.values():  # (an image on stdout: nothing after it)
                 return
         s, n, supported = stats(mech.root), count_strategies(mech.root), q.opts.make_engine().supports(mech)
     doc = info_doc(name, mech, s, n, q.opts.engine, supported)

@@ -10,12 +10,13 @@ from ..analysis.witness import Witness
 from ..model.symbolic import symbols_of
 from ..numbers import ladder
 from ..numbers.rational import q_str
-from .escape import text
+from .escape import json_dumps, text
 from .jsonout import dumps, witness_to_dict
 from .text import WITNESS_LEGEND, render_witness
 
 __all__ = [
     "delta_doc",
+    "fingerprint_output",
     "delta_lines",
     "privloss_doc",
     "privloss_lines",
@@ -114,6 +115,14 @@ def info_output(doc: dict, *, as_json: bool, quiet: bool, max_strategies: int) -
     if as_json:
         return dumps(doc)
     return str(doc["deterministic_adversaries"]) if quiet else "\n".join(info_lines(doc, max_strategies))
+
+
+def fingerprint_output(case_path: str, prints: dict[str, str], missing: list[tuple[str, str]], as_json: bool) -> str:
+    """``exactdp info --fingerprint``: the lines below, or with ``as_json`` one JSON document
+    (``case``, ``fingerprints`` by game name, ``missing``: the reason for each game without one)."""
+    if as_json:
+        return json_dumps({"case": case_path, "fingerprints": prints, "missing": dict(missing)})
+    return "\n".join(fingerprint_lines(case_path, prints, missing))
 
 
 def fingerprint_lines(case_path: str, prints: dict[str, str], missing: list[tuple[str, str]]) -> list[str]:
