@@ -36,7 +36,7 @@ from .certificates import (
     wrap,
 )
 from .claims import FAILS, HOLDS, Analysis
-from .claims.base import ORDERED
+from .claims.base import ABOUT_CLAIMS, ORDERED
 from .claims.parametric import analysis_at, check_claim, claim_at, involves_symbols, numeric_mechanism, sympy_point
 from .errors import ExactDPError, LimitExceededError, VerificationError
 from .lazy import flint
@@ -184,7 +184,8 @@ class CertificateWriter:
                 f"{where}: the certificate says the claim {body['verdict']}, the check says it {verdict.status}"
             )
         folder = self.subdir(case)
-        path = folder / safe_name(certificate_path(self.outdir, folder.name, label, claim.kind).name)
+        kind = claim.kind if claim.kind in ABOUT_CLAIMS else body["claim"]["kind"]  # (a premise's: dp)
+        path = folder / safe_name(certificate_path(self.outdir, folder.name, label, kind).name)
         try:
             folder.mkdir(parents=True, exist_ok=True)
             files = [(path, dumps_certificate(cert))]
