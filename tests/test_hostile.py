@@ -379,3 +379,17 @@ def test_json_on_an_ascii_terminal_is_valid_exact_and_exits_0(tmp_path):
         assert "M\U0001f600" in p.stdout.decode("ascii") or "M\U0001f600" in json.dumps(
             json.loads(p.stdout), ensure_ascii=False
         )
+
+
+def test_messages_on_stderr_escape_case_text_an_ascii_terminal_cannot_show(tmp_path):
+    """export's note on a failing claim quotes the mechanism's name on stderr: escaped, exit 2,
+    as on stdout (it came out as raw UTF-8 bytes)."""
+    f = tmp_path / "s.yaml"
+    f.write_text(
+        "exactdp: 1\nname: s\nmechanisms:\n  M\u00e9: {rr: {eps: log(3)}}\nclaims: [{dp: {of: M\u00e9, eps: log(2)}}]\n",
+        encoding="utf-8",
+    )
+    env = dict(os.environ, PYTHONIOENCODING="ascii")
+    cmd = [sys.executable, "-c", "from exactdp.cli import run; run()"]
+    p = subprocess.run(cmd + ["export", str(f), "--latex", str(tmp_path / "v.tex")], capture_output=True, env=env)
+    assert p.returncode == 2 and b"M\\u00e9" in p.stderr and max(p.stderr) < 128, p.stderr

@@ -54,5 +54,5 @@ def section6(samples, delta_text, seed, denominator, no_enumerator_check, as_jso
         )
     emit(dumps_json(section6_doc(res)) if as_json else "\n".join(section6_lines(res)))
     if interrupted:
-        click.echo(f"  interrupted: {samples - res.samples} of {samples} samples not checked", err=True)
+        emit(f"  interrupted: {samples - res.samples} of {samples} samples not checked", file=sys.stderr)
     sys.exit(130 if interrupted else 3 if res.errors else 1 if res.infeasible else 0)

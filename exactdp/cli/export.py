@@ -10,7 +10,7 @@ from ..limits import using
 from ..report.latexvalues import DEFAULT_DIGITS, export_notes, render_values
 from ..verify import check_file, sweep_size
 from .helptext import command, fail
-from .options import OPTION, Common, PathArg, case_options, write_output
+from .options import OPTION, Common, PathArg, case_options, emit, write_output
 
 __all__ = ["export"]
 
@@ -42,5 +42,5 @@ def export(case_path: str, latex_file: str, prefix: str | None, digits: int, com
     write_output(latex_file, body, reads=[case_path])
     shown = None if common.quiet or latex_file == "-" else latex_file
     for line in export_notes(fr, body, case_path, shown, sweep_size(case_path, common.opts)):
-        click.echo(line, err=True)
+        emit(line, file=sys.stderr)
     sys.exit(fr.exit_code)

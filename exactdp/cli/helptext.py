@@ -21,6 +21,7 @@ import click
 from ..errors import ExactDPError, VerificationError
 from ..lazy import docstring, load
 from ..report.escape import error_text
+from ..report.terminal import emit
 
 __all__ = ["LimitsHelpCommand", "Group", "command", "is_limit", "fail", "error_line"]
 
@@ -39,7 +40,7 @@ def error_line(e: Exception) -> int:
     its heading if it has one (``undecided:``), and return the exit status: 3 for a failed
     cross-check, else 2."""
     heading = getattr(e, "heading", "")
-    click.echo("exactdp: " + (heading + ": " if heading else "") + "\n".join(error_text(e)), err=True)
+    emit("exactdp: " + (heading + ": " if heading else "") + "\n".join(error_text(e)), file=sys.stderr)
     return 3 if isinstance(e, VerificationError) else 2
 
 

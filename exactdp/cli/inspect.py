@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from ..analysis import make_engine, query
@@ -105,7 +107,7 @@ def info(dot_file, svg_file, png_file, witness_eps, depth, tree, fingerprint, at
             w = make_engine("profile").witness(mech, eps) if eps is not None else None
             cut, src = drawing_dot(mech, case, depth=depth, witness=w, tree=tree)
             if cut is not None:
-                click.echo(text(cut), err=True)
+                emit(text(cut), file=sys.stderr)
             _write_drawing(mech.name, src, files, q.case_path)
             if "-" in files.values():  # (an image on stdout: nothing after it)
                 return

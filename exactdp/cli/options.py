@@ -269,4 +269,4 @@ def write_output(path: str, data: bytes | str, what: str | None = None, reads: S
     except OSError as e:
         fail(ExactDPError(f"cannot write {path}: {e.strerror or e}"))
     if what is not None:
-        click.echo(f"exactdp: {text(what)} written to {text(path)}", err=True)
+        emit(f"exactdp: {text(what)} written to {text(path)}", file=sys.stderr)

@@ -77,7 +77,7 @@ def sweep(case_path, csv_path, resume_path, plot_path, plot_claim, plot_x, witne
             emit(sweep_summary(run.statuses(), len(plan.resumed.done), resume_path, stopped))
         if x is not None and not run.interrupted:
             n = plot_sweep(run.rows, plan.names, x, plot_claim, plot_path)
-            click.echo(f"plot: claim {plot_claim} against {x} ({n} points) written to {plot_path}", err=True)
+            emit(f"plot: claim {plot_claim} against {x} ({n} points) written to {plot_path}", file=sys.stderr)
     except SweepOptionError as e:
         raise click.UsageError(str(e)) from None
     except OSError as e:  # the CSV or the plot cannot be read or written

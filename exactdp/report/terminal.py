@@ -249,10 +249,11 @@ def run_console(command: Callable[[], object]) -> NoReturn:
     out = sys.stdout
     if out is None:
         _output_failed("standard output is closed")
-    try:
-        out.reconfigure(errors=ERROR_HANDLER)  # type: ignore[union-attr]
-    except (AttributeError, ValueError, OSError):
-        pass
+    for stream in (out, sys.stderr):  # (messages quote case-file text too)
+        try:
+            stream.reconfigure(errors=ERROR_HANDLER)  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            pass
     # a deprecated spelling in a case file is shown once per place, as one line on stderr
     warnings.simplefilter("default", ExactDPDeprecationWarning)
     warnings.showwarning = _show_warning
