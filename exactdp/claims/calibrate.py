@@ -768,6 +768,8 @@ def _probes(stretch: Interval, declared: list[Interval]) -> list[Algebraic]:
         None if e is None else (e.q if e.q is not None else (e.hi if e is stretch.lo else e.lo))
         for e in (stretch.lo, stretch.hi)
     )
+    if lo is not None and lo == hi:  # (a stretch of one point)
+        return [rational(lo)]
     cuts = set()
     for e in (x for iv in declared for x in (iv.lo, iv.hi) if x is not None):
         for c in (e.q,) if e.q is not None else (e.lo, e.hi):
