@@ -8,10 +8,11 @@ import sys
 import textwrap
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 
 from exactdp.cli import main
+
+from .system_tools import need
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -199,13 +200,10 @@ def test_orders_too_long_to_print_are_refused_by_their_size(tmp_path):
 
 def test_info_fingerprint_json_and_an_image_on_stdout_alone(tmp_path):
     """--fingerprint --json printed text; --svg - wrote the summary after the SVG (invalid XML)."""
-    import shutil
-
     case = tmp_path / "r.yaml"
     case.write_text("exactdp: 1\nname: r\nmechanism: {rr: {eps: log(3)}}\nclaims: [{dp: {eps: log(3)}}]\n")
     doc = json.loads(run("info", str(case), "--fingerprint", "--json").output)
     assert set(doc) == {"case", "fingerprints", "missing"} and len(doc["fingerprints"]["M"]) == 64
-    if shutil.which("dot") is None:
-        pytest.skip("Graphviz (dot) is not installed")
+    need("dot")
     out = run("info", str(case), "--svg", "-").output
     assert out.rstrip().endswith("</svg>"), out[-200:]

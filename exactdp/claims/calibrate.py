@@ -724,7 +724,7 @@ def box_matches(declared: list[Interval], cal: Calibration) -> bool | None:
     neither confirm nor rule out: an exact end such as 3, or a decimal with more digits than the
     gap fixes (some values of the gap round to it and some do not)."""
     b = cal.boxes
-    unsure, moved = False, {}
+    unsure, moved = False, dict[int, Algebraic]()
     ends = [(e, iv) for iv in declared for e in (iv.lo, iv.hi) if e is not None]
     for g in b.gaps:
         gap = [x.q for x in (g.lo, g.hi) if x is not None]
