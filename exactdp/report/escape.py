@@ -171,6 +171,11 @@ class JsonText(str):
 def json_for(doc: str, encoding: str) -> str:
     r"""A JSON document with each character ``encoding`` cannot write as its JSON escape
     (``\uXXXX``, a surrogate pair beyond U+FFFF): the same JSON value, nothing lost."""
+    try:
+        doc.encode(encoding)  # (the usual case: one pass in C)
+        return doc
+    except (UnicodeEncodeError, LookupError):
+        pass
     out = []
     for ch in doc:
         try:
