@@ -489,6 +489,6 @@ def renyi_curve(mech: Mechanism, alphas: Sequence[object] = RENYI_ORDERS, *, eng
     ['log(3)/2', 'log(7/3)', 'log(3)']
     """
     list_arg(alphas, "renyi_curve", "alphas", "orders, e.g. [1, 2, 3]")
-    orders = sorted({parse_alpha(a, "renyi_curve") for a in alphas if not is_inf(parse_alpha(a, "renyi_curve"))})
+    orders: list[Any] = sorted({o for o in (parse_alpha(x, "renyi_curve") for x in alphas) if not is_inf(o)})
     fn = renyi if engine is None else engine.renyi
     return RenyiCurve(mech.name, tuple((a, fn(mech, a).value) for a in (*orders, INF)))

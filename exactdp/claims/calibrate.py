@@ -45,7 +45,7 @@ from ..analysis.parametric.cells import Domain
 from ..analysis.parametric.piecewise import _end_text as interval_end_text
 from ..analysis.parametric.piecewise import endpoint_dict, interval_of
 from ..analysis.parametric.polys import simplest_between
-from ..analysis.parametric.transcendental import TranscendentalEnd, exact_text, significant_digits
+from ..analysis.parametric.transcendental import TranscendentalEnd, _rounding_cell, exact_text, significant_digits
 from ..errors import ArgumentError, VerificationError
 from ..forms.fields import ClaimSpec, Either, FieldProblem, Label, ListOf, Pair, Rational, Record, arg
 from ..lazy import flint
@@ -801,14 +801,9 @@ def _rounds_somewhere(q: Any, gap: list[Any]) -> bool:
     n = significant_digits(q)
     if n is None or n < MIN_DIGITS:
         return False
-    a, e = abs(q), 0
-    while a >= flint.fmpq(10) ** (e + 1):
-        e += 1
-    while a < flint.fmpq(10) ** e:
-        e -= 1
-    half = flint.fmpq(10) ** (e - n + 1) / 2
+    cell_lo, cell_hi = _rounding_cell(exact_text(q), n)
     lo, hi = gap
-    return bool(lo < q + half and q - half < hi)
+    return bool(lo < cell_hi and cell_lo < hi)
 
 
 def _round_str(q: Any, n: int) -> str:

@@ -43,7 +43,7 @@ def shown_arg(obj: object, limit: int = 60) -> str:
     try:
         r = repr(obj)
     except ValueError:
-        r = f"<an integer of {len(format(obj, 'x')) * 4} bits>" if isinstance(obj, int) else f"<a {type(obj).__name__}>"
+        r = f"<an integer of {obj.bit_length()} bits>" if isinstance(obj, int) else f"<a {type(obj).__name__}>"
     return r if len(r) <= limit else r[: limit - 3] + "..."
 
 
