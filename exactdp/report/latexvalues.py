@@ -403,6 +403,7 @@ def export_notes(fr: FileResult, body: str, source: str, written_to: str | None,
     points), where the macros of ``body`` were written (when ``written_to`` is given), then every
     claim that does not hold."""
     n = body.count("\\newcommand")
+    claims = len(fr.case.claims) if fr.case else 0  # (the file's: premises are checked, not exported)
     lines = (
         []
         if not sweep
@@ -413,9 +414,7 @@ def export_notes(fr: FileResult, body: str, source: str, written_to: str | None,
     lines += (
         []
         if written_to is None
-        else [
-            f"wrote {written_to}: {n} macros from {(k := len(fr.case.claims) if fr.case else 0)} claim{'s' * (k != 1)} of {source}"
-        ]
+        else [f"wrote {written_to}: {n} macros from {claims} claim{'s' * (claims != 1)} of {source}"]
     )
     lines += [
         f"exactdp: {label_words(k)} ({v.claim.describe()}) {STATUS_TEXT[v.status]}"
