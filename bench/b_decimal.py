@@ -67,3 +67,23 @@ def field_arith():
         acc = acc * y / (y + 1)
     cpu = time.process_time() - c
     return {"seconds": cpu, "degree": x.n.degree(), "result_degree": max(acc.n.degree(), acc.d.degree())}
+
+
+@bench(
+    "decimal-repeat-700",
+    120.0,
+    None,
+    "bench/cases/diffprivlib-budget-accountant-kov.yaml (700-fold RR with eps = 2^-9, in Q(e^(1/512))): verify_file, CPU s",
+)
+def repeat700_decimal():
+    """Profiles and a witness of a 700-round game whose probabilities lie in Q(e^(1/512)): about a
+    million products of polynomials of degree up to 700 (more than 300 s before denominator
+    products were shared; the file's claims then ended undecided at the time limit)."""
+    from exactdp.verify import verify_file
+
+    case = ROOT / "bench" / "cases" / "diffprivlib-budget-accountant-kov.yaml"
+    t, c = time.perf_counter(), time.process_time()
+    fr = verify_file(case)
+    cpu, wall = time.process_time() - c, time.perf_counter() - t
+    assert fr.exit_code == 0, fr.error
+    return {"seconds": cpu, "wall_seconds": wall, "claims": len(fr.verdicts)}

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from ..model.checks import takes_mechanism
-from ..model.flat import FlatGame, flat_of
+from ..model.flat import ASK_KIND, FlatGame, flat_of
 from ..model.game import Mechanism
 from ..numbers import INF, Infinity, ladder
 from ..numbers.ladder import is_inf
@@ -216,7 +216,8 @@ def witness(
     if pair is None:
         names = prof.worst_pair(lam).pair
         pair = (mech.datasets.index(names[0]), mech.datasets.index(names[1]))
-    _, memo = pair_hull(mech, pair, keep=True)
+    # (a game without choices has one adversary: no option's chain to compare, none to recompute)
+    memo = pair_hull(mech, pair, keep=True)[1] if ASK_KIND in flat_of(mech).kind else {}
     policy = HullPolicy(memo, lam)
     target = _pair_line(prof, mech, pair, lam)
     return make_witness(mech, pair, lam, policy, ENGINE, expected_line=target)

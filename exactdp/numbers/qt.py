@@ -112,6 +112,42 @@ def _compress(p: fmpz_poly, g: int) -> fmpz_poly:
     return p if g == 1 or p.degree() <= 0 else p.deflate(g)
 
 
+# Products of denominators, keyed by the operands' identities (each entry holds its operands, so
+# an id is not reused while its entry lives).  Why: a chain of answers scales every edge of a
+# child's chain by the same probability, so one denominator product recurs once per edge; the
+# cache returns one shared result, so the next layer's products (and == on them) hit as well.
+_PRODUCTS: dict[tuple[int, int], tuple[fmpz_poly, fmpz_poly, fmpz_poly]] = {}
+
+
+_SMALL: dict[tuple, fmpz_poly] = {}  # small polynomials by value: equal ones become one object
+
+
+def _interned(p: fmpz_poly) -> fmpz_poly:
+    if p.degree() > 8:
+        return p
+    if len(_SMALL) >= 4096:
+        _SMALL.clear()
+    return _SMALL.setdefault(tuple(p.coeffs()), p)
+
+
+def _product(a: fmpz_poly, b: fmpz_poly) -> fmpz_poly:
+    """a·b, one shared object for the same two polynomial objects (see _PRODUCTS)."""
+    if b.is_one():
+        return a
+    if a.is_one():
+        return b
+    if not (a[0] and b[0]):  # (a factor t^k: e^(k/L) powers, each met once, would flush the cache)
+        return a * b
+    a, b = _interned(a), _interned(b)
+    key = (id(a), id(b)) if id(a) <= id(b) else (id(b), id(a))
+    hit = _PRODUCTS.get(key)
+    if hit is None:
+        if len(_PRODUCTS) >= 32:  # (a few per layer are live; each entry keeps its operands alive)
+            _PRODUCTS.clear()
+        hit = _PRODUCTS[key] = (a, b, a * b)
+    return hit[2]
+
+
 def _coprime_parts(a: fmpz_poly, b: fmpz_poly) -> tuple[fmpz_poly, fmpz_poly]:
     """a/g, b/g with g = gcd(a, b) (a common constant is left to :func:`_primitive`)."""
     if a.degree() <= 0 or b.degree() <= 0:
@@ -173,7 +209,7 @@ class QtElement(Element):
         if isinstance(x, QtElement):
             m = L // x.L
             size = max(x.n.length(), x.d.length()) * m
-            if m > 1:  # (decimal eps's with a smaller common denominator need lower degrees)
+            if m > 1 and size > _limits.current().max_field_degree:  # (decimal eps's with a smaller L: lower degrees)
                 _limits.check_field_degree(
                     size,
                     f"a number of Q(exp(1/{q_short(x.L)})) written in Q(exp(1/{q_short(L)})), t = exp(1/{q_short(L)}),",
@@ -244,7 +280,7 @@ class QtElement(Element):
             # removing gcd(n1, d2) and gcd(n2, d1) the product is already in lowest terms
             n1, d2 = _coprime_parts(n1, d2)
             n2, d1 = _coprime_parts(n2, d1)
-            return QtElement._make(L, self.c * other.c, n1 * n2, d1 * d2, coprime=True)
+            return QtElement._make(L, self.c * other.c, n1 * n2, _product(d1, d2), coprime=True)
         if _is_rat(other):
             if not other:
                 return Q(0)
@@ -300,8 +336,11 @@ class QtElement(Element):
 
     def __hash__(self) -> int:
         h = self._hash
-        if h is None:  # coefficients highest first, as ints: the same hash as before FLINT
-            h = self._hash = hash(("qt", self.L, self.c, tuple(_coeffs_desc(self.n)), tuple(_coeffs_desc(self.d))))
+        if h is None:  # (the form is canonical: its degrees and end coefficients are enough, and cheap)
+            n, d = self.n, self.d
+            h = self._hash = hash(
+                ("qt", self.L, self.c, n.degree(), d.degree(), n[0], n[n.degree()], d[0], d[d.degree()])
+            )
         return h
 
     def __bool__(self) -> bool:
@@ -420,6 +459,9 @@ def _arb_rational(x: Any, prec: int) -> Any:
         flint.ctx.prec = old
 
 
+_T_BALLS: dict[tuple[int, int], Any] = {}  # (L, prec) -> a ball for t = e^(1/L): exp is the costly part
+
+
 def _arb_value(L: int, c: Any, n: fmpz_poly, d: fmpz_poly, prec: int) -> Any:
     """c·n(t)/d(t) at t = e^{1/L} in Arb ball arithmetic at ``prec`` bits (rigorous)."""
     flint = _load()
@@ -427,7 +469,9 @@ def _arb_value(L: int, c: Any, n: fmpz_poly, d: fmpz_poly, prec: int) -> Any:
     old = flint.ctx.prec
     flint.ctx.prec = prec
     try:
-        t = flint.arb(flint.fmpq(1, L)).exp()
+        t = _T_BALLS.get((L, prec))
+        if t is None:
+            t = _T_BALLS[L, prec] = flint.arb(flint.fmpq(1, L)).exp()
         return flint.arb(flint.fmpq(f.numerator, f.denominator)) * n(t) / d(t)
     finally:
         flint.ctx.prec = old
