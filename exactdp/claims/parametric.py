@@ -70,7 +70,7 @@ from ..analysis.parametric.ratfun import RatFun
 from ..analysis.parametric.separate import separating_points
 from ..analysis.parametric.transcendental import Crossing, crossing_of, exp_sign, exp_sign_at, exp_witness
 from ..analysis.parametric.values import exp_lambda
-from ..errors import VerificationError
+from ..errors import LimitExceededError, TimeLimitExceeded, VerificationError
 from ..lazy import flint, load
 from ..model.game import Ask, Chance, End, Mechanism, postorder
 from ..model.symbolic import SymChance, is_symbolic_mechanism
@@ -81,6 +81,7 @@ from ..numbers.rational import Q, q_short
 from ..numbers.symball import is_transcendental
 from ..numbers.symbolic import exact_constant, is_sym, sympy
 from .base import FAILS, HOLDS, Analysis, Claim, Subject, Verdict
+from .sampled import refute_by_samples
 from .symbols import check_claim, involves_symbols
 
 __all__ = [
@@ -520,7 +521,22 @@ def load_deciders() -> None:
 
 
 def decide(claim: Claim, an: Analysis) -> Verdict:
-    """Decide a claim with symbols for every value of them (module docstring)."""
+    """Decide a claim with symbols for every value of them (module docstring); where a limit
+    stops that, a sampled value of the symbols may still refute it (:mod:`exactdp.claims.sampled`)."""
+    try:
+        return _decide_everywhere(claim, an)
+    except TimeLimitExceeded:  # (the file's clock: nothing is left for samples)
+        raise
+    except LimitExceededError as e:
+        stopped = e.with_traceback(None)  # (the frames of what stopped hold its memory: let them go)
+    names = [b.name for b in an.symbols.bounds] if an.symbols else []
+    refuted = refute_by_samples(claim, an, domain_of_table(an.symbols, names), str(stopped), verdict_at)
+    if refuted is None:
+        raise stopped
+    return refuted
+
+
+def _decide_everywhere(claim: Claim, an: Analysis) -> Verdict:
     load_deciders()
     for applies, decide_own in DECIDERS:
         if applies(claim):

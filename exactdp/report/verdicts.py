@@ -122,7 +122,7 @@ def shown(v: Verdict) -> Shown:
         return Shown("could not be decided" if v.checked else "not checked", v.reason)
     if "pieces" in v.facts:  # a claim about every value of the symbols (exactdp.claims.parametric)
         return _piecewise(v)
-    if "symbol_boxes" in v.facts:  # decided by boxes of the symbol (exactdp.claims.parametric_boxes)
+    if "symbol_boxes" in v.facts or "sampled" in v.facts:  # by boxes of the symbol, or refuted at a sampled value
         return _boxwise(v)
     fn = renderer_of(type(v.claim))
     if fn is not None:
@@ -661,10 +661,13 @@ def _failing_text(ps: Any, most: int = 6) -> str:
 
 def _boxwise(v: Verdict) -> Shown:
     """A claim decided by certified enclosures on boxes of a symbol: holds on the domain, or
-    fails at a rational value with the exact verdict there."""
+    fails at a rational value with the exact verdict there (also where the verdict for every
+    value stopped at a limit and a sampled value refutes the claim: ``sampled`` says so)."""
     f = v.facts
     domain = ", ".join(d.describe() for d in f["domains"])
-    values: dict[str, Any] = {"symbols": domain, "boxes": f["symbol_boxes"]}
+    values: dict[str, Any] = {"symbols": domain}
+    if "symbol_boxes" in f:
+        values["boxes"] = f["symbol_boxes"]
     if v.status == HOLDS:
         how = f.get("why") or f"certified enclosures on {_n(f['symbol_boxes'], 'box', 'boxes')}"
         return Shown(f"holds for every value: {domain} ({how})", "", values)
@@ -672,7 +675,7 @@ def _boxwise(v: Verdict) -> Shown:
     values["refuted_at"] = {k: str(x) for k, x in f["refuted_at"].items()}
     values["concrete"] = dict(there.values)
     found = f"fails at {point_text(f['refuted_at'])}: {there.found}"
-    return Shown(found, there.note, values)
+    return Shown(found, "; ".join(filter(None, [there.note, f.get("sampled")])), values)
 
 
 @_renders("calibrate")
