@@ -582,3 +582,32 @@ def test_where_forked_workers_die_at_start_spawned_ones_are_tried(tmp_path):
     assert p.returncode == 0 and p.stdout == "6 False\n" and "checked in this process" not in p.stderr, (
         p.stdout + p.stderr
     )
+
+
+def test_a_deep_game_pickles_without_recursion_and_keeps_its_shape():
+    """Pickled node by node, 200 rounds passed Python's recursion limit (a Renyi witness, which
+    carries its game, made `verify --jobs 2` exit 3); the nodes now go as one table."""
+    from exactdp.analysis.profile import profile
+    from exactdp.builders import compose, repeat, rr
+    from exactdp.model.game import postorder
+
+    deep = compose([rr(eps=f"log({k % 3 + 2})") for k in range(300)])  # (node objects, not flat storage)
+    for m in (repeat(rr(eps="log(2)"), 300), deep):
+        back = pickle.loads(pickle.dumps(m))
+        assert type(back) is type(m) and back.datasets == m.datasets and back.adjacent == m.adjacent
+        assert [n.uid for n in postorder(back.root)] == [n.uid for n in postorder(m.root)]
+    back = pickle.loads(pickle.dumps(deep))
+    assert profile(back).delta_at(5) == profile(deep).delta_at(5)
+
+
+def test_verify_with_two_jobs_sends_back_a_renyi_witness_of_a_deep_game(tmp_path):
+    f = tmp_path / "deep.yaml"
+    f.write_text(
+        "exactdp: 1\nname: deep\nparams: {k: 200}\nsweep: {k: [199, 200]}\n"  # (two points: two workers' results)
+        "mechanisms:\n  RR: {rr: {eps: log(2)}}\n  K: {repeat: {mechanism: RR, times: k}}\n"
+        "claims:\n  - renyi: {of: K, alpha: 2, at_most: k*log(2)}\n"
+    )
+    p = subprocess.run(
+        [sys.executable, "-m", "exactdp", "verify", "--jobs", "2", str(f)], capture_output=True, text=True
+    )
+    assert p.returncode == 0, p.stdout + p.stderr
