@@ -21,6 +21,7 @@ from exactdp.analysis.tradeoff import (
     dominating_pair,
     envelope_tradeoff,
     max_gap,
+    min_gap,
     pair_tradeoffs,
     tensor,
     tradeoff_of_hull,
@@ -123,6 +124,10 @@ def test_tradeoff_domination_is_profile_domination(a, b):
     else:
         assert max_gap(ha, hb) >= 0
         assert (max_gap(ha, hb) == 0) == (ha == hb)
+    # the gaps against the trade-off functions' own values at every vertex of either
+    ta, tb = tradeoff_of_hull(ha), tradeoff_of_hull(hb)
+    gaps = [ta.value_at(x) - tb.value_at(x) for x in {v[0] for v in ta.vertices + tb.vertices}]
+    assert min_gap(ha, hb) == min(gaps) and max_gap(ha, hb) == max(gaps)
 
 
 def test_noninteractive_composition_is_the_tensor_product():

@@ -155,15 +155,16 @@ def tensor(hulls: Sequence[Hull]) -> Hull:
     return out
 
 
-def _chain_value(h: Hull, b: FieldValue) -> FieldValue:
-    """U(b): the chain's height at abscissa b ∈ [0, 1] (the largest P(S) with P'(S) = b)."""
-    x, y = _ZERO, h.top
-    for r, w in h.edges:
-        if b <= x + w:
-            return y + r * (b - x)
-        x += w
-        y += r * w
-    return y
+def _chain_values(h: Hull, bs: Sequence[FieldValue]) -> list[FieldValue]:
+    """U(b) for each b of an increasing list in [0, 1]: the chain's height (the largest P(S) with
+    P'(S) = b), in one walk along its edges."""
+    out: list[FieldValue] = []
+    x, y, k, edges = _ZERO, h.top, 0, h.edges
+    for b in bs:
+        while k < len(edges) and b > x + edges[k][1]:
+            x, y, k = x + edges[k][1], y + edges[k][0] * edges[k][1], k + 1
+        out.append(y + edges[k][0] * (b - x) if k < len(edges) else y)
+    return out
 
 
 def _abscissae(h: Hull) -> list[FieldValue]:
@@ -174,27 +175,46 @@ def _abscissae(h: Hull) -> list[FieldValue]:
     return out
 
 
+def _union(a: list[FieldValue], b: list[FieldValue]) -> list[FieldValue]:
+    """Two increasing lists merged, each value once."""
+    out: list[FieldValue] = []
+    i = j = 0
+    while i < len(a) or j < len(b):
+        x = a[i] if j == len(b) or (i < len(a) and a[i] <= b[j]) else b[j]
+        i, j = i + (i < len(a) and a[i] == x), j + (j < len(b) and b[j] == x)
+        out.append(x)
+    return out
+
+
 def dominates(h_m: Hull, h_r: Hull) -> tuple[bool, FieldValue | None]:
     """Whether T(M) ≥ T(R) pointwise, i.e. the chain U_M ≤ U_R everywhere, with an α where it
     fails (or None).  U_R − U_M is concave on every segment of U_M, so U_M's vertices decide;
     this is profile domination δ_M(λ) ≤ δ_R(λ) for *every* λ ≥ 0 (Dong–Roth–Su Prop. 2.12)."""
-    for b in _abscissae(h_m):
-        if _chain_value(h_m, b) > _chain_value(h_r, b):
+    bs = _abscissae(h_m)
+    for b, um, ur in zip(bs, _chain_values(h_m, bs), _chain_values(h_r, bs)):
+        if um > ur:
             return False, b
     return True, None
 
 
+def _gaps(h_m: Hull, h_r: Hull) -> list[FieldValue]:
+    """U_R − U_M at the union of both chains' vertices (the difference is piecewise linear
+    between them, so its extremes are among these)."""
+    bs = _union(_abscissae(h_m), _abscissae(h_r))
+    return [ur - um for um, ur in zip(_chain_values(h_m, bs), _chain_values(h_r, bs))]
+
+
 def max_gap(h_m: Hull, h_r: Hull) -> FieldValue:
-    """max over α of T(M)(α) − T(R)(α) = U_R − U_M, at the union of both chains' vertices (the
-    difference is piecewise linear): 0 exactly when the two trade-off functions are equal."""
-    return max(_chain_value(h_r, b) - _chain_value(h_m, b) for b in set(_abscissae(h_m)) | set(_abscissae(h_r)))
+    """max over α of T(M)(α) − T(R)(α) = U_R − U_M (:func:`_gaps`): 0 exactly when the two
+    trade-off functions are equal."""
+    return max(_gaps(h_m, h_r))
 
 
 def min_gap(h_m: Hull, h_r: Hull) -> FieldValue:
-    """min over α of T(M)(α) − T(R)(α) = U_R − U_M, at the union of both chains' vertices (the
-    difference is piecewise linear): ≥ 0 exactly when M is T(R)-DP (:func:`dominates`), and its
-    size says by how much T(M) lies above (or below) T(R) at the closest point."""
-    return min(_chain_value(h_r, b) - _chain_value(h_m, b) for b in set(_abscissae(h_m)) | set(_abscissae(h_r)))
+    """min over α of T(M)(α) − T(R)(α) = U_R − U_M (:func:`_gaps`): ≥ 0 exactly when M is
+    T(R)-DP (:func:`dominates`), and its size says by how much T(M) lies above (or below) T(R)
+    at the closest point."""
+    return min(_gaps(h_m, h_r))
 
 
 @dataclass(frozen=True)
@@ -220,8 +240,9 @@ def compare(h_m: Hull, h_r: Hull) -> Domination:
     """T(M) ≥ T(R) decided at the vertices (:func:`dominates`), with the numbers a report shows."""
     ok, alpha = dominates(h_m, h_r)
     tm, tr = tradeoff_of_hull(h_m), tradeoff_of_hull(h_r)
-    nm, nr, margin = len(tm.vertices), len(tr.vertices), min_gap(h_m, h_r)
+    gaps = _gaps(h_m, h_r)
+    nm, nr, margin = len(tm.vertices), len(tr.vertices), min(gaps)
     if ok:
-        return Domination(True, nm, nr, margin, max_gap=max_gap(h_m, h_r))
+        return Domination(True, nm, nr, margin, max_gap=max(gaps))
     assert alpha is not None
     return Domination(False, nm, nr, margin, alpha=alpha, at_alpha=(tm.value_at(alpha), tr.value_at(alpha)))
