@@ -255,23 +255,26 @@ def attained_views(mech: Mechanism, pair: tuple[int, int], policy: RenyiPolicy) 
     when a view has P_x > 0 = P_x'."""
     i, j = pair
     one = Q(1)
-    pending: dict[int, dict[Any, list]] = {mech.root.uid: {one: [one, one]}}
+    pending: dict[int, dict[Any, list]] = {mech.root.uid: {one: [one, one, one]}}
     views: list[tuple[Any, Any]] = []
     for node in reversed(postorder(mech.root)):
         bucket = pending.pop(node.uid, None)
         if not bucket:
             continue
-        for px, pxp in bucket.values():
+        for px, pxp, ratio in bucket.values():
             if isinstance(node, End):
                 if px:
                     if not pxp:
                         return None
                     views.append((px, pxp))
             elif isinstance(node, Ask):
-                _push(pending, node.children[policy.choose(node, (), None)], px, pxp)
+                _push(pending, node.children[policy.choose(node, (), None)], px, pxp, ratio)
             elif isinstance(node, Chance):
                 for row, child in zip(node.probs, node.children):
-                    _push(pending, child, px * row[i], pxp * row[j])
+                    a, b = px * row[i], pxp * row[j]
+                    # px/pxp carried as the parent's ratio times the answer's (a division in
+                    # Q(e^(1/L)) costs a gcd of long polynomials; the answers' ratios are short)
+                    _push(pending, child, a, b, ratio * (row[i] / row[j]) if a and b else None)
     return views
 
 
@@ -296,14 +299,14 @@ def recheck_sum(
         return total
 
 
-def _push(pending: dict, node: Node, px: Any, pxp: Any) -> None:
+def _push(pending: dict, node: Node, px: Any, pxp: Any, ratio: Any) -> None:
     if not px and not pxp:
         return
-    key = ("inf", node.uid) if not pxp else px / pxp
+    key = ("inf", node.uid) if not pxp else ratio if px else Q(0)
     bucket = pending.setdefault(node.uid, {})
     cur = bucket.get(key)
     if cur is None:
-        bucket[key] = [px, pxp]
+        bucket[key] = [px, pxp, key]
     else:
         cur[0] += px
         cur[1] += pxp
