@@ -114,14 +114,17 @@ def test_a_closed_box_with_too_many_faces_is_refused_by_max_cells(tmp_path):
 def test_a_huge_fractional_renyi_order_with_a_symbol_is_refused_by_max_exponent(tmp_path):
     """alpha = 2000001/2 with a symbol ran 2,000 boxes, each raising enclosures to the power
     alpha (53 s of CPU, over 100 s under load) before reporting the box limit; alpha above
-    --max-exponent (10,000) is refused before any box; alpha = 10001/2 is still decided."""
-    claim = "claims:\n  - renyi: {of: R, alpha: %s, at_most: 1}\n"
+    --max-exponent (10,000) is refused before any box.  Sampled values of the symbol still refute
+    a false claim (D_alpha(RR_3) is about log 3 > 1); a true one (D_alpha <= D_inf = log E) stays
+    undecided with the limit; alpha = 10001/2 is still decided for every value."""
+    claim = "claims:\n  - renyi: {of: R, alpha: %s, at_most: %s}\n"
     head = "symbols:\n  E: {gt: 1}\nmechanisms:\n  R: {rr: {eps: log(E)}}\n"
-    r, secs = _verify(tmp_path, head + claim % "2000001/2")
-    assert r.exit_code == 2 and secs < 30, r.output
-    assert "Renyi order 2000001/2 of a claim with a symbol" in r.output
-    assert "exceeds the limit of 10000; raise it with --max-exponent N" in r.output
-    r, _ = _verify(tmp_path, head + claim % "10001/2")
+    limit = "Renyi order 2000001/2 of a claim with a symbol (an exponent of every box's enclosures) exceeds the limit of 10000; raise it with --max-exponent N"
+    r, secs = _verify(tmp_path, head + claim % ("2000001/2", "1"))
+    assert r.exit_code == 1 and secs < 30 and "fails at E = 3" in r.output and limit in r.output, r.output
+    r, secs = _verify(tmp_path, head + claim % ("2000001/2", "log(E)"))
+    assert r.exit_code == 2 and secs < 30 and limit in r.output, r.output
+    r, _ = _verify(tmp_path, head + claim % ("10001/2", "1"))
     assert r.exit_code == 1 and "D_10001/2(R) <= 1" in r.output, r.output
 
 

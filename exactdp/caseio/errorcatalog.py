@@ -403,10 +403,12 @@ HOSTILE: list[tuple[str, str, str, str, dict]] = [
         "A fractional Renyi order too large, with a symbol",
         "A claim with a symbol at a fractional order is decided on boxes of the symbol's range, each raising "
         "enclosures to the power alpha: an order above `--max-exponent` (default 10,000) is refused before any box "
-        "(without it, order 2000001/2 would run a minute before reaching the box limit).",
+        "(without it, order 2000001/2 would run a minute before reaching the box limit). The claim is then "
+        "tried at a few rational values of the symbol: one that refutes it decides it (D_alpha <= 1 fails at E = 3); "
+        "a claim that holds at each stays undecided, as here (D_alpha <= D_inf = log E).",
         "cli:verify demo.yaml",
         _HEAD
-        + "symbols: {E: {gt: 1}}\nmechanism: {rr: {eps: log(E)}}\nclaims: [{renyi: {alpha: 2000001/2, at_most: 1}}]\n",
+        + "symbols: {E: {gt: 1}}\nmechanism: {rr: {eps: log(E)}}\nclaims: [{renyi: {alpha: 2000001/2, at_most: log(E)}}]\n",
         {},
     ),
     (
