@@ -220,3 +220,21 @@ def test_shared_denominator_products_agree_with_products_from_fresh_polynomials(
         assert acc == expected and hash(acc) == hash(expected)
         lo, hi = acc.ball(128), expected.ball(128)  # type: ignore[union-attr]
         assert lo.overlaps(hi)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(-3, 3), st.integers(0, 4), st.integers(1, 3)), min_size=1, max_size=8))
+def test_qt_sum_is_the_sum_term_by_term(terms):
+    """qt_sum adds the elements of one field over one denominator as numerators and reduces once:
+    the same value as adding them one at a time (rationals, several fields and denominators mixed)."""
+    from exactdp.numbers.qt import qt_sum
+
+    def element(c: int, k: int, which: int) -> object:
+        base = [t, qt_exp(1, Fraction(1, 4)), Q(1)][which - 1]
+        return Q(c, 3) * base**k / (1 + t) ** (which % 2)
+
+    xs = [element(*term) for term in terms]
+    total: object = Q(0)
+    for x in xs:
+        total = total + x
+    assert qt_sum(xs) == total

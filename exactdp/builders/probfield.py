@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from ..numbers.qt import qt_sum
 from ..numbers.rational import Q
 from ..numbers.symbolic import is_sym, is_symbolic, substitute, sympy, to_sympy
 
@@ -72,8 +73,8 @@ class ProbField:
         return sympy.default_sort_key(self.lift(x).as_expr()) if self.symbolic else x
 
     def total(self, xs: Iterable[Any]) -> Any:
-        """The sum."""
-        return sum((self.lift(x) for x in xs), self.zero)
+        """The sum (of numbers: over common denominators, reduced once, :func:`~exactdp.numbers.qt.qt_sum`)."""
+        return sum((self.lift(x) for x in xs), self.zero) if self.symbolic else qt_sum(xs)
 
 
 NUMERIC = ProbField()

@@ -359,7 +359,7 @@ class _Builder:
         new_atoms = [x * y for x, y in zip(atoms, f_atoms)]
         new_up = _poly_mul(dict(up), f_up, F)
         new_lo = _poly_mul(dict(lo), f_lo, F)
-        mass = F.norm(sum(new_atoms, F.zero) + self.win.tail_sum(new_up, True) + self.win.tail_sum(new_lo, False))
+        mass = F.norm(F.total(new_atoms) + self.win.tail_sum(new_up, True) + self.win.tail_sum(new_lo, False))
         if not F.symbolic and mass < 0:  # pragma: no cover - a bug
             raise AssertionError("negative posterior mass")
         if F.is_zero(mass):

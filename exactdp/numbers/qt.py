@@ -27,6 +27,7 @@ Lindemann–Weierstrass theorem (e^a is transcendental for algebraic a ≠ 0).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from fractions import Fraction
 from math import gcd
 from typing import TYPE_CHECKING, Any
@@ -40,7 +41,7 @@ from .rational import Q, as_q, int_str, is_rational, q_bits, q_short, q_str, to_
 if TYPE_CHECKING:  # pragma: no cover
     from flint import fmpz_poly
 
-__all__ = ["QtElement", "qt_exp", "qt_t", "qt_sign", "field_value", "monomial", "check_power"]
+__all__ = ["QtElement", "qt_exp", "qt_t", "qt_sign", "qt_sum", "field_value", "monomial", "check_power"]
 """Largest exponent of t kept symbolically; beyond it values are refused (or, in comparisons,
 decided by certified intervals instead)."""
 
@@ -438,6 +439,36 @@ class QtElement(Element):
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # FLINT polynomials do not pickle: send the coefficients (lowest degree first)
         return (_rebuild, (self.L, self.c, [int(a) for a in self.n.coeffs()], [int(a) for a in self.d.coeffs()]))
+
+
+def qt_sum(values: Iterable[Any]) -> Any:
+    """The sum of rationals and elements of Q(e^(1/L)): those of one field over one denominator
+    are added as numerators and reduced once (a sum term by term reduces, a gcd with the whole
+    denominator, at every step).  Any other kind of number: Python's sum."""
+    values = list(values)
+    if not all(isinstance(x, QtElement) or _is_rat(x) for x in values):
+        return sum(values, Q(0))
+    out: Any = Q(0)
+    groups: list[tuple[int, fmpz_poly, list[QtElement]]] = []
+    for x in values:
+        if not isinstance(x, QtElement):
+            out = out + x
+            continue
+        group = next((g for g in groups if g[0] == x.L and (g[1] is x.d or g[1] == x.d)), None)
+        if group is None:
+            groups.append((x.L, x.d, [x]))
+        else:
+            group[2].append(x)
+    for L, d, terms in groups:
+        den = 1
+        for x in terms:
+            den = _lcm(den, _num_den(x.c)[1])
+        num = _poly([0])
+        for x in terms:
+            p, q = _num_den(x.c)
+            num += x.n * (p * (den // q))
+        out = out + QtElement._make(L, Q(1, den), num, d)
+    return out
 
 
 def check_power(a: QtElement, k: int) -> None:
