@@ -73,21 +73,6 @@ def test_degree_limit_is_a_clear_refusal():
         qt_exp(1, Fraction(123456789, 1000))
 
 
-def test_the_degree_limit_holds_for_products_and_sums_too():
-    """Every result is held to --max-field-degree, not only e^eps itself: 50 rounds at eps = 0.1
-    and at eps = 2^-9 put probabilities of degree 12,800 in t = e^(1/2560), which ran to the
-    memory limit before this was checked."""
-    from exactdp.limits import DEFAULT, using
-
-    a = qt_exp(1, Fraction(1, 10)) / (1 + qt_exp(1, Fraction(1, 10)))
-    with using(DEFAULT.replace(max_field_degree=100)):
-        assert (a**9).d.degree() == 9  # (t = e^(1/10): degree 9 in it)
-        with pytest.raises(InexactValueError, match="degree 101 in t.*--max-field-degree"):
-            _ = a**101
-        with pytest.raises(InexactValueError, match="--max-field-degree"):
-            _ = a**51 * qt_exp(1, Fraction(1, 512)) ** 3  # (in t = e^(1/2560): degree 51*256 + ...)
-
-
 def test_engines_agree_on_decimal_eps():
     m = concomp(
         [

@@ -202,13 +202,7 @@ class QtElement(Element):
             return c
         # the smallest field holding the value: t^g = e^{g/L} when g divides every exponent
         gl = _exponents_gcd(pd, _exponents_gcd(pn, L))
-        pn, pd = _compress(pn, gl), _compress(pd, gl)
-        degree = max(pn.degree(), pd.degree())
-        if degree > _limits.current().max_field_degree:  # (every result: products grow it too)
-            _limits.check_field_degree(
-                degree, f"a number of Q(exp(1/{q_short(L // gl)})), t = exp(1/{q_short(L // gl)}),"
-            )
-        return QtElement(L // gl, c, pn, pd)
+        return QtElement(L // gl, c, _compress(pn, gl), _compress(pd, gl))
 
     @staticmethod
     def _parts(x: Any, L: int) -> tuple[Any, fmpz_poly, fmpz_poly]:
