@@ -282,7 +282,7 @@ def _node_table(root: Node) -> list[tuple]:
     return out
 
 
-def _rebuilt_mechanism(cls: type, table: list[tuple], state: dict) -> Mechanism:
+def _rebuilt_mechanism(cls: type, table: list[tuple], state: dict, kept: dict) -> Mechanism:
     nodes: list[Node] = []
     for kind, data, kids in table:
         if kind is None:
@@ -293,7 +293,10 @@ def _rebuilt_mechanism(cls: type, table: list[tuple], state: dict) -> Mechanism:
             setattr(node, k, v)
         node.children = tuple(nodes[i] for i in kids)
         nodes.append(node)
-    return cls(root=nodes[-1], **state)
+    out = cls(root=nodes[-1], **state)
+    for k, v in kept.items():
+        object.__setattr__(out, k, v)
+    return out
 
 
 @dataclass(frozen=True)
@@ -325,7 +328,10 @@ class Mechanism(RichDisplay):
         # (pickled node by node, a deep game recurses once per level: 200 rounds of a repeat pass
         # Python's recursion limit, which --jobs met sending a verdict back; one table instead)
         state = {f.name: getattr(self, f.name) for f in fields(self) if f.init and f.name != "root"}
-        return (_rebuilt_mechanism, (type(self), _node_table(self.root), state))
+        # what else the mechanism holds (a concomp of copies: how to build it with each named), but
+        # the flat arrays, a cache built again from the nodes (held too, they would hold the nodes twice)
+        kept = {k: v for k, v in self.__dict__.items() if k not in state and k not in ("root", "_flat")}
+        return (_rebuilt_mechanism, (type(self), _node_table(self.root), state, kept))
 
     def __post_init__(self) -> None:
         n = len(self.datasets)
