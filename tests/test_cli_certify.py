@@ -326,25 +326,31 @@ name: suites
 reference: diffprivlib's geometric mechanism with sensitivity 2 (tests/mechanisms/test_Geometric.py)
 mechanisms:
   G: {discrete_laplace: {eps: 1, sensitivity: 2, bounds: [-5, 7], data: [0, 2]}}
+  H: {discrete_laplace: {eps: 0.999, sensitivity: 1, bounds: [-2, 2], data: [0, 1]}}
   U: {respond: {a: [1/2, 1/2], b: [1/2, 1/2]}}
   M: {respond: {a: [4/5, 1/5], b: [1/5, 4/5]}}
 claims:
-  - not_dp: {of: G, eps: 0.999}
+  - not_dp: {of: H, eps: 1/2}
   - renyi: {of: U, alpha: 1.1, equals: 0}
   - renyi: {of: M, alpha: 2, equals: log(13/4)}
+  - not_dp: {of: G, eps: 0.999}
 """
 
 
 def test_a_claim_whose_numbers_outgrow_the_checker_is_listed_and_the_others_certified(tmp_path):
-    """Claim 1's probabilities lie in Q(e^(1/1000)) (eps 1 beside eps 0.999): e^(5/2) is t^2500,
-    beyond the checker's --max-degree.  Writing it stopped the whole file ("error", exit 2, its
-    other claims lost); it is listed with its reason now.  Claim 2, D_11/10 between identical
+    """Claim 1's probabilities lie in Q(e^(1/1000)) (eps 0.999): e^(2997/1000) is t^2997, beyond
+    the checker's --max-degree.  Writing it stopped the whole file ("error", exit 2, its other
+    claims lost); it is listed with its reason now.  Claim 4's game lies in Q(e^(1/2)) (eps 1,
+    sensitivity 2) and its claimed e^0.999 outside it: written exp(999/1000), the game stays in its
+    own field (in Q(e^(1/1000)) it had degree 2500, beyond --max-degree).  Claim 2, D_11/10 between identical
     distributions (0: every term is exactly 1, and bounds that meet decide an equality), was
     written but the checker spent --max-steps on it, NOT CHECKED; it is accepted at once.  (From
     dp_accounting's and diffprivlib's test suites; D_2(M) = log((4/5)^2 5 + (1/5)^2 5/4) =
     log(13/4).)"""
     (tmp_path / "s.yaml").write_text(SUITES)
     r = CliRunner().invoke(main, ["certify", str(tmp_path / "s.yaml"), "-o", str(tmp_path / "out"), "--check"])
-    assert r.exit_code == 0 and "certificates: 2 written" in r.output, r.output
+    assert r.exit_code == 0 and "certificates: 3 written" in r.output, r.output
     assert "claim 1 (not_dp" in r.output and "the checker's default --max-degree" in r.output
-    assert "all 2 certificate(s) accepted" in r.output
+    assert "all 3 certificate(s) accepted" in r.output
+    cert = json.loads(next((tmp_path / "out").rglob("4-not_dp.json")).read_text())
+    assert cert["field"] == "exp(1/2)" and cert["claim"]["exp_eps"] == "exp(999/1000)" and "bracket" in cert["proof"]

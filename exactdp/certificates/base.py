@@ -74,7 +74,7 @@ def textify(body: Any) -> Any:
     """``body`` with every number written as certificate text, and ``"field": "exp(1/L)"`` added
     when an element of ℚ(e^{1/L}) occurs (L the least common multiple of their L's)."""
     found: list[int] = []
-    _fields(body, found)
+    fields_of(body, found)
     L = lcm(*found) if found else 0
     if L > MAX_DEGREE:  # (a decimal eps of 1e-20: t = e^(1/10^20))
         field = f"Q(e^(1/{ladder.short(L)}))"  # (L may have thousands of digits: shortened, never str())
@@ -85,13 +85,14 @@ def textify(body: Any) -> Any:
     return out
 
 
-def _fields(x: Any, found: list[int]) -> None:
+def fields_of(x: Any, found: list[int]) -> None:
+    """Append to ``found`` the L of every element of Q(e^(1/L)) in ``x`` (nested dicts and lists)."""
     if isinstance(x, dict):
         for v in x.values():
-            _fields(v, found)
+            fields_of(v, found)
     elif isinstance(x, (list, tuple)):
         for v in x:
-            _fields(v, found)
+            fields_of(v, found)
     elif ladder.is_exact(x) and ladder.domain_of(x) is QT and x.L not in found:
         found.append(x.L)
 

@@ -30,9 +30,10 @@ from ..analysis.results import Profile, value_cmp
 from ..lazy import mpmath
 from ..numbers import ladder
 from ..numbers.ladder import QQ, QT, is_inf
+from ..numbers.qt import monomial
 from ..numbers.rational import Q
 from ..simulation.approx import ApproxCertificate
-from .base import ExpValue, NoCertificate, Source, exp_eps
+from .base import ExpValue, NoCertificate, Source, exp_eps, fields_of
 from .game import ExportedGame, check_point_states, export_game, game_label
 from .simulation import farkas_entry, t_table
 
@@ -68,6 +69,18 @@ def _game(src: Source, subject: Any) -> tuple[ExportedGame, Profile]:
     return g, src.profile(subject)
 
 
+def _claimed(lam: Any, g: ExportedGame) -> Any:
+    """A claim's e^eps as the certificate writes it: ``exp(q)`` when it lies outside the field of
+    the game's probabilities (eps = 4.31 against a game in t = e^(1/10)).  Written in the field,
+    it would lift the whole game to t = e^(1/100): ten times the degree the checker must walk."""
+    mono = monomial(lam) if ladder.is_exact(lam) and ladder.domain_of(lam) is QT else None
+    if mono is None or mono[0] != 1:
+        return lam
+    found: list[int] = []
+    fields_of(g.doc, found)
+    return lam if not found or math.lcm(*found) % lam.L == 0 else ExpValue(mono[1])
+
+
 def _cmp(x: Any, y: Any) -> int:
     """The order of two values of e^ε (rationals, field elements, e^q, INF)."""
     if isinstance(x, ExpValue) or isinstance(y, ExpValue):
@@ -83,8 +96,9 @@ def privloss_certificate(src: Source, of: Any, delta: Any, relation: str, value:
     """``privloss: {delta: d, equals|at_most: e}``: the certificate states L = e^PrivLoss, which
     the checker pins by δ(L) = δ with a negative left derivative (or δ(1) ≤ δ; or the limit > δ
     for L = ∞), and compares with the claimed value."""
-    lam_c, delta = exp_eps(value), _num(delta)
+    delta = _num(delta)
     g, prof = _game(src, of)
+    lam_c = _claimed(exp_eps(value), g)
     check_point_states(g)
     lam = prof.least_lambda(delta)
     c = _cmp(lam, lam_c)
@@ -102,7 +116,16 @@ def dp_certificate(src: Source, of: Any, eps: Any, delta: Any, negated: bool) ->
 
     d: Any = prof.delta_at(eps)
     is_dp = value_cmp(d, delta) <= 0
+    if not isinstance(lam, ExpValue) and isinstance(claimed := _claimed(lam, g), ExpValue):
+        try:  # (in the game's own field, with a bracket when one decides the claim)
+            return _dp_body(g, negated, claimed, delta, is_dp, {"bracket": _bracket(prof, claimed.q, delta, is_dp)}, d)
+        except NoCertificate:
+            pass
     proof = {"bracket": _bracket(prof, lam.q, delta, is_dp)} if isinstance(lam, ExpValue) else {}
+    return _dp_body(g, negated, lam, delta, is_dp, proof, d)
+
+
+def _dp_body(g: ExportedGame, negated: bool, lam: Any, delta: Any, is_dp: bool, proof: dict, d: Any) -> dict:
     claim = {"kind": "not_dp" if negated else "dp", "of": g.name, "exp_eps": lam, "delta": delta}
     return _body(claim, is_dp != negated, [g], proof, f"delta_M(e^eps) = {d}")
 
