@@ -256,6 +256,7 @@ def attained_views(mech: Mechanism, pair: tuple[int, int], policy: RenyiPolicy) 
     i, j = pair
     one = Q(1)
     pending: dict[int, dict[Any, list]] = {mech.root.uid: {one: [one, one, one]}}
+    answer_ratio: dict[tuple[int, int], Any] = {}
     views: list[tuple[Any, Any]] = []
     for node in reversed(postorder(mech.root)):
         bucket = pending.pop(node.uid, None)
@@ -270,11 +271,13 @@ def attained_views(mech: Mechanism, pair: tuple[int, int], policy: RenyiPolicy) 
             elif isinstance(node, Ask):
                 _push(pending, node.children[policy.choose(node, (), None)], px, pxp, ratio)
             elif isinstance(node, Chance):
-                for row, child in zip(node.probs, node.children):
+                for k, (row, child) in enumerate(zip(node.probs, node.children)):
                     a, b = px * row[i], pxp * row[j]
-                    # px/pxp carried as the parent's ratio times the answer's (a division in
-                    # Q(e^(1/L)) costs a gcd of long polynomials; the answers' ratios are short)
-                    _push(pending, child, a, b, ratio * (row[i] / row[j]) if a and b else None)
+                    # px/pxp carried as the parent's ratio times the answer's, each answer's divided
+                    # once (a division of long polynomials in Q(e^(1/L)) costs a gcd)
+                    if a and b and (node.uid, k) not in answer_ratio:
+                        answer_ratio[node.uid, k] = row[i] / row[j]
+                    _push(pending, child, a, b, ratio * answer_ratio[node.uid, k] if a and b else None)
     return views
 
 
