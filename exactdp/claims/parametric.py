@@ -529,8 +529,7 @@ def decide(claim: Claim, an: Analysis) -> Verdict:
         raise
     except LimitExceededError as e:
         stopped = e.with_traceback(None)  # (the frames of what stopped hold its memory: let them go)
-    names = [b.name for b in an.symbols.bounds] if an.symbols else []
-    refuted = refute_by_samples(claim, an, domain_of_table(an.symbols, names), str(stopped), verdict_at)
+    refuted = refute_by_samples(claim, an, Parametric(an).domains, str(stopped), verdict_at)
     if refuted is None:
         raise stopped
     return refuted
