@@ -169,3 +169,27 @@ def _slowest(files: list[Path]) -> list[dict]:
             }
         )
     return sorted(rows, key=lambda r: -r["check_seconds"])[:5]
+
+
+@bench(
+    "cert-repeat-100",
+    10.0,
+    None,
+    "the standalone checker at its default limits on the 4 certificates of 100-fold RR_0.1 (Q(e^(1/10)))",
+)
+def cert_repeat_100():
+    """Every certificate must be accepted at the default --max-steps: the games' weights are powers
+    of t and most gcds in Z[t] are 1, which the checker must not pay a pseudo-remainder sequence for."""
+    import subprocess
+    import sys
+
+    case = ROOT / "bench" / "cases" / "rr-tenth-100-fold.yaml"
+    with tempfile.TemporaryDirectory() as out:
+        subprocess.run([sys.executable, "-m", "exactdp", "certify", "-q", "-o", out, str(case)], check=True)
+        t = time.perf_counter()
+        p = subprocess.run(
+            [sys.executable, "-I", "-S", str(ROOT / "exactdp" / "checker"), "-q", out], capture_output=True, text=True
+        )
+        check = time.perf_counter() - t
+    assert p.returncode == 0, p.stdout[-2000:]
+    return {"seconds": check, "summary": p.stdout.strip().splitlines()[-1]}

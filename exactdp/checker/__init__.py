@@ -7,8 +7,8 @@ engines, SymPy, gmpy2, mpmath or FLINT, only Python and these files.  Run it as
 What a referee reads: ``core.py``, on which every certificate relies, and the module of each claim
 kind they check (each states what it relies on)::
 
-    core.py          reading, limits, exact numbers, games, delta; PrivLoss, DP, delta, profiles, f-DP,
-                     trade-off values
+    core.py          reading, limits, exact numbers, games, delta at one lam and every lam; PrivLoss, DP, delta
+    profiles.py      privacy profiles compared, f-DP, trade-off values
     divergences.py   Renyi and KL divergences, conversions to (eps, delta)-DP
     bounded_range.py bounded range
     zcdp.py          zero-concentrated DP (with divergences.py)
@@ -19,7 +19,7 @@ kind they check (each states what it relies on)::
     cli.py           the command line, which decides nothing
 """
 
-from . import bounded_range, composition, core, divergences, gdp, simulation, symbol, zcdp  # noqa: F401  (each registers its kinds)
+from . import bounded_range, composition, core, divergences, gdp, profiles, simulation, symbol, zcdp  # noqa: F401  (each registers its kinds)
 from .cli import fingerprints, load, main, show, symbol_fingerprints
 from .core import DEFAULT_LIMITS, LIMITS, Malformed, OtherCase, Rejected, TooLarge, check_certificate, read_games
 from .symbol import SignChange

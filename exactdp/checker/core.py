@@ -1,7 +1,7 @@
 r"""The checker's core, which every certificate relies on: reading, limits, exact numbers (Q and
 Q(t), t = e^(1/L)), the games, delta at one lam and at every lam, and the claims about them
-(PrivLoss, (eps, delta)-DP, delta, profiles, f-DP, trade-off values), then :func:`check_certificate`.  The other
-claim kinds register their checks from their own modules (:data:`HANDLERS`).
+(PrivLoss, (eps, delta)-DP, delta), then :func:`check_certificate`.  The other claim kinds register
+their checks from their own modules (:data:`HANDLERS`).
 
 A game is a finite DAG of adversary choices (``ask``), answers with one exact probability per
 dataset (``answer``) and the end; a view is a sequence of labels (Vadhan & Wang 2021, Def. 1.5-1.7).
@@ -227,16 +227,18 @@ def ptrim(c: list) -> tuple:
 
 def cost(*polys: tuple) -> int:
     """Word operations to multiply every coefficient of one by every coefficient of the others."""
-    words = sum(max(abs(c).bit_length() for c in p) for p in polys if p) // 64 + 1
+    words = sum(max(map(int.bit_length, p)) for p in polys if p) // 64 + 1  # (|c| and c: same bit length)
     return words * prod(max(len(p), 1) for p in polys)
 
 
 def pmul(a: tuple, b: tuple) -> tuple:
-    spend("steps", cost(a, b), "arithmetic on polynomials in t")
-    out = [0] * (len(a) + len(b) - 1) if a and b else []
-    for i, x in enumerate(a):
-        for j, y in enumerate(b):
-            out[i + j] += x * y
+    """a b: a shifted copy of one for each nonzero coefficient of the sparser one (t^k: one copy)."""
+    sparse = [[(i, x) for i, x in enumerate(p) if x] for p in (a, b)]
+    terms, full = (sparse[0], b) if len(sparse[0]) <= len(sparse[1]) else (sparse[1], a)
+    spend("steps", cost(full, tuple(x for _, x in terms)), "arithmetic on polynomials in t")
+    out, n = [0] * (len(a) + len(b) - 1), len(full)
+    for i, x in terms:
+        out[i : i + n] = [o + x * y for o, y in zip(out[i : i + n], full)]
     return ptrim(out)
 
 
@@ -266,11 +268,32 @@ def pgcd(a: tuple, b: tuple) -> tuple:
         return prim(a or b) if a or b else (1,)
     content = gcd(gcd(*a), gcd(*b))
     a, b = (prim(a), prim(b)) if len(a) >= len(b) else (prim(b), prim(a))
+    if coprime(a, b):  # (most gcds are 1: a pseudo-remainder sequence would grow the coefficients)
+        return (content,)
     while True:
         r = prem(a, b, 2, "the gcd of polynomials in t")
         if len(r) <= 1:
             return tuple(content * c for c in b) if not r else (content,)
         a, b = b, prim(tuple(r))
+
+
+def coprime(a: tuple, b: tuple, p: int = 2**61 - 1) -> bool:
+    """True if a and b have no common factor of positive degree, shown modulo the prime p: Euclid's
+    algorithm over GF(p) ends in a constant.  A common factor g in Z[t] divides both mod p, and keeps
+    its degree there when p divides neither leading coefficient (lc g divides lc a).  False: unknown."""
+    if not (a[-1] % p and b[-1] % p):
+        return False
+    spend("steps", 4 * len(a) * len(b), "the gcd of polynomials in t")
+    u, v = [c % p for c in a], [c % p for c in b]
+    while len(v) > 1:
+        inv = pow(v[-1], -1, p)
+        while len(u) >= len(v):  # u <- u mod v
+            q, k = u[-1] * inv % p, len(u) - len(v)
+            u[k:] = [(x - q * y) % p for x, y in zip(u[k:], v)]
+            while u and not u[-1]:
+                u.pop()
+        u, v = v, u
+    return len(v) == 1
 
 
 def prem(a: tuple, b: tuple, work: int, what: str) -> list:
@@ -463,6 +486,7 @@ class Game:
     def setup(self) -> None:
         self.rational = all(nd[0] != "answer" or type(nd[2]) is int for nd in self.nodes)
         self._probs, self.weights, self.points = dict[int, list](), dict[tuple, dict](), dict[Any, tuple]()
+        self.gcds = dict[tuple, tuple]()  # (a, b) -> (a/h, b/h, h): weights where histories merge
         if not self.rational:  # one kind of number throughout: integer polynomials in t
             self.nodes = [
                 nd if nd[0] != "answer" else nd[:2] + (Qt.of(nd[2]), [[Qt.of(n) for n in r] for r in nd[3]], nd[4])
@@ -577,6 +601,16 @@ def ring_gcd(x: Any, y: Any) -> Any:
     return Qt(h if psign(h) > 0 else tuple(-c for c in h), (1,))
 
 
+def lowest(game: Game, a: Any, b: Any) -> tuple:
+    """(a/h, b/h, h) for h = gcd(a, b), memoised (both ways: the pair (x', x) meets the weights swapped)."""
+    if (got := game.gcds.get((a, b))) is None:
+        h = ring_gcd(a, b)
+        got = (a // h, b // h, h)
+        if len(game.gcds) < 400_000:  # (a bounded memo)
+            game.gcds[a, b], game.gcds[b, a] = got, (got[1], got[0], h)
+    return got
+
+
 def ring_lcm(xs: list) -> Any:
     if all(type(x) is int for x in xs):
         return lcm(*xs)
@@ -651,7 +685,7 @@ def hockey(game: Game, pair: tuple, lam: Any) -> tuple[Any, Any]:
         for row, c in zip(rows, nodes[k][-1]) if states else ():  # (an option of the adversary: weight 1)
             if row[i] and row[j] and nodes[c][0] != "end":
                 got = [(a * row[i], b * row[j]) for a, b in states]
-                got = [(a // h, b // h) for a, b in got for h in [ring_gcd(a, b)]] if c in shared else got
+                got = [lowest(game, a, b)[:2] for a, b in got] if c in shared else got
                 need.setdefault(c, set()).update(got)
     game.weights[i, j] = need  # node -> the weights it is reached with
     val: dict = {}
@@ -660,8 +694,8 @@ def hockey(game: Game, pair: tuple, lam: Any) -> tuple[Any, Any]:
         if nodes[c][0] == "end":
             x = a * ld - ln * b
             return (x, b) if x >= 0 else (0, 0)
-        h = ring_gcd(a, b) if c in shared else None
-        return val[c, a, b] if h is None else tuple(x * h for x in val[c, a // h, b // h])
+        a, b, h = lowest(game, a, b) if c in shared else (a, b, None)
+        return val[c, a, b] if h is None else tuple(x * h for x in val[c, a, b])
 
     for k in range(game.root + 1):
         nd, (_, below, m) = nodes[k], dc[k]
@@ -841,45 +875,11 @@ def above(ca: tuple, cb: tuple, lo: Any) -> Any:
     return next((lam for lam, a, b in zip(lams, values(ca, lams), values(cb, lams)) if a > b), None)
 
 
-def profile(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
-    """delta_M(lam) <= delta_N(lam) for every lam >= 1 (:func:`above`); profile_eq both ways.  fdp, M
-    is T(N)-DP (Dong, Roth & Su 2022): T(M) >= T(N), i.e. delta_M <= delta_N for every lam >= 0 (their
-    Prop. 2.12), which lam >= 1 implies: over symmetric pairs delta(lam) = 1 - lam + lam delta(1/lam)."""
-    key, rel = {"profile_le": ("than", "<="), "profile_eq": ("as", "equals")}.get(kind, ("f", None))
-    m, n = game_of(games, claim.get("of")), game_of(games, claim.get(key))
-    statement = f"profile of {m.shown} {rel} profile of {n.shown}"
-    statement = statement if rel else f"{m.shown} is {NOT}T({n.shown})-DP"
-    chains = {m.name: envelope(m), n.name: envelope(n)}
-    for a, b in [(m, n)] + ([(n, m)] if kind == "profile_eq" else []):
-        ca, cb = chains[a.name], chains[b.name]
-        if (lam := above(ca, cb, ONE)) is not None:
-            va, vb = values(ca, [lam])[0], values(cb, [lam])[0]
-            facts = f"delta_{a.shown}({text(lam)}) = {text(va)} > delta_{b.shown}({text(lam)}) = {text(vb)}"
-            return facts, statement, False
-    return "compared at every bend and in the limit", statement, True
-
-
-def tradeoff(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
-    """T(M)(alpha) against a bound (Dong, Roth & Su 2022, Def. 2.1): the test rejecting on an
-    event T has type I error P_x'(T) and type II error 1 - P_x(T), so T(M)(alpha) = 1 - C(alpha),
-    C the envelope's chain as a function of b = P_x'(T), linear between its vertices (a test
-    mixing the two vertices' tests by a coin)."""
-    game, alpha = game_of(games, claim.get("of")), param(claim, "alpha", kind="prob")
-    (rel, test), bound = relation(claim, ["equals", "at_least", "at_most"]), param(claim, "bound", kind="prob")
-    pts = vertices(*envelope(game))
-    (b0, a0), (b1, a1) = next((u, v) for u, v in zip(pts, pts[1:]) if order(v[0], alpha) >= 0)
-    t = 1 - a0 - (a1 - a0) * (alpha - b0) / (b1 - b0)
-    facts = f"T({game.shown})({text(alpha)}) = {text(t)}, between the vertices at {text(b0)} and {text(b1)}"
-    return facts, f"T({game.shown})({text(alpha)}) {rel} {text(bound)}", test(order(t, bound))
-
-
 # claim kind: its check and the proof objects it reads; the other kinds are added by their modules
 HANDLERS = {
     "privloss": (privloss, {"exp_privloss"}),
     "dp": (dp, {"bracket"}),
     "delta": (dp, set()),
-    **dict.fromkeys(["profile_le", "profile_eq", "fdp"], (profile, set())),
-    "tradeoff": (tradeoff, set()),
 }
 NEGATED, NOT = {"dp", "fdp"}, "\0"  # the kinds with a not_ form (not_dp, ...); NOT marks where "not " goes
 
