@@ -35,6 +35,7 @@ from ..numbers.rational import Q
 from ..numbers.types import DeltaLike, EpsLike, PrivLossValue
 from .hull import Hull, swap
 from .induction import as_hull, max_ratios, pair_chains
+from .product import product_chain, repeated_parts
 from .results import (
     DeltaValue,
     PairProfile,
@@ -143,10 +144,13 @@ def profile(mech: Mechanism, *, progress: Progress | None = None, deadline: floa
     ----------
     Vadhan & Wang, Concurrent Composition of Differential Privacy (TCC 2021), Def. 1.7, Lemma 2.2.
     """
-    g = flat_of(mech)
+    g, parts = flat_of(mech), repeated_parts(mech)
     hulls: dict[tuple[int, int], Hull] = {}
     for a, b in mech.unordered_pairs:
-        h = as_hull(pair_chains(g, a, b, progress=progress, deadline=deadline)[-1])  # type: ignore[arg-type]
+        chain = product_chain(parts[0], a, b, parts[1], deadline) if parts else None
+        if chain is None:
+            chain = pair_chains(g, a, b, progress=progress, deadline=deadline)[-1]
+        h = as_hull(chain)  # type: ignore[arg-type]
         hulls[(a, b)] = h
         hulls[(b, a)] = swap(h)
     pairs = [PairProfile(mech.pair_names(p), hulls[p]) for p in mech.ordered_pairs]

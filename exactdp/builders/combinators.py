@@ -122,7 +122,9 @@ def repeat(mech: Mechanism, times: int, *, name: str | None = None) -> Mechanism
     root: Node = END
     for _ in range(times):
         root = graft(mech.root, root)
-    return Mechanism(root, mech.datasets, mech.adjacent, name or f"repeat({mech.name},{times})")
+    out = Mechanism(root, mech.datasets, mech.adjacent, name or f"repeat({mech.name},{times})")
+    object.__setattr__(out, "_repeat", (mech, times))  # (its profile is a product: analysis.product)
+    return out
 
 
 @carries_copies
