@@ -368,10 +368,10 @@ class Mechanism(RichDisplay):
         """The same game checked on other pairs of datasets (group privacy, chosen pairs; with
         ``directed``, each in the order given only)."""
         out = Mechanism(self.root, self.datasets, tuple(adjacent), self.name, directed)
-        for kept in ("_flat", "_unmerged", "_repeat"):  # the same game: its flat arrays (model.flat), for
-            if (
-                kept in self.__dict__
-            ):  # a concomp of copies how to build it with every copy named, for a repeat its parts
+        # the same game: its flat arrays (model.flat), for a concomp of copies how to build it with
+        # every copy named, for a repeat its parts (analysis.product)
+        for kept in ("_flat", "_unmerged", "_repeat"):
+            if kept in self.__dict__:
                 object.__setattr__(out, kept, self.__dict__[kept])
         return out
 
