@@ -257,3 +257,64 @@ def test_a_lone_surrogate_is_named_as_such(tmp_path):
     folder = Path(checker.__file__).parent
     p = subprocess.run([sys.executable, "-I", "-S", str(folder), str(f)], capture_output=True, text=True)
     assert p.returncode == 2 and "not Unicode (a lone surrogate" in p.stdout, p.stdout
+
+
+def test_a_composition_statement_quotes_its_components_and_marks_copies_apart():
+    """A component named `RR2) - D_2(F` is quoted on both sides of a Renyi composition's statement
+    (unquoted, the line read "D_2(ConComp) <= D_2(RR2)", false); a game named `R#2` is quoted, so it
+    never reads as the second copy of R (written R#2)."""
+    name = "RR2) - D_2(F"
+    rr = _end_then("answer", [["0", ["3/4", "1/4"], 0], ["1", ["1/4", "3/4"], 0]])
+    rr2 = _end_then("answer", [["0", ["2/3", "1/3"], 0], ["1", ["1/3", "2/3"], 0]])
+    claim = {"kind": "composition", "of": ["F", name], "theorem": "renyi", "alpha": "2"}
+    said = checker.check_certificate(cert({"F": game(rr), name: game(rr2)}, claim))
+    assert 'claim: D_2(ConComp(F, "RR2) - D_2(F")) <= D_2(F) + D_2("RR2) - D_2(F")' in said
+    triv = game([{"id": 0, "end": True}])
+    claim = {"kind": "composition", "of": ["R", "R#2"], "theorem": "basic", "deltas": ["0", "0"], "eps": [None, None]}
+    said = checker.check_certificate(
+        cert({"R": game(rr), "R#2": triv}, claim, {"exp_eps": ["3", "1"], "exp_privloss": "3"})
+    )
+    assert 'ConComp(R, "R#2")' in said
+    claim = {"kind": "composition", "of": ["R", "R"], "theorem": "basic", "deltas": ["0", "0"], "eps": [None, None]}
+    said = checker.check_certificate(cert({"R": game(rr)}, claim, {"exp_eps": ["3", "3"], "exp_privloss": "9"}))
+    assert "ConComp(R, R#2)" in said
+
+
+def test_the_histories_of_every_walk_of_a_certificate_count_together():
+    """--max-histories bounds all the simulation and Farkas walks of one certificate, not each: a
+    Farkas entry repeated 40 times walked a million histories each (174 s, accepted)."""
+    nodes = [{"id": 0, "end": True}]
+    nodes += [{"id": k, "answer": [["0", ["1/2", "1/2"], k - 1], ["1", ["1/2", "1/2"], k - 1]]} for k in range(1, 15)]
+    g = checker.core.Game("M", game(nodes), "games.M")
+    walk = [(g, (0, 1), "a walk")]
+    core._SPENT.update(histories=0, open=1)
+    try:
+        assert sum(1 for _ in checker.simulation.rounds(*walk[0])) == 2**14 - 1  # one walk: within the limit
+        with pytest.raises(checker.TooLarge, match="--max-histories"):
+            for _ in range(4):
+                for _ in checker.simulation.rounds(*walk[0]):
+                    pass
+    finally:
+        core._SPENT.update(histories=0, open=0)
+
+
+def test_a_pair_listed_many_times_among_the_breaks_is_worked_once(monkeypatch):
+    """proof.breaks lists pairs whose delta exceeds the claim's; each distinct pair is computed once
+    (100 copies of one pair on a 50-level game took 74 s, the later ones uncharged)."""
+    calls = []
+    hockey = checker.core.hockey
+    monkeypatch.setattr(checker.core, "hockey", lambda *a: calls.append(a[1]) or hockey(*a))
+    rr = _end_then("answer", [["0", ["3/4", "1/4"], 0], ["1", ["1/4", "3/4"], 0]])
+    claim = {"kind": "not_simulates_rr", "of": "M", "delta": "0", "exp_eps": "2"}
+    said = checker.check_certificate(cert({"M": game(rr)}, claim, {"breaks": [["x0", "x1"]] * 100}))
+    assert "T exists for 0 and for 1 not" in said and calls == [(0, 1)]
+
+
+def test_chains_of_small_fractions_are_charged_by_their_work():
+    """profile_le M <= M on 60 stacked four-answer nodes sharing one child: about 240 edges a level,
+    each a few Fraction operations (about 1 us), charged 8 word operations an edge before (accepted
+    after 25 s); now refused by --max-steps within seconds."""
+    rows = [["a0", ["1/15", "7/15"]], ["a1", ["2/15", "1/3"]], ["a2", ["1/3", "2/15"]], ["a3", ["7/15", "1/15"]]]
+    nodes = [{"id": 0, "end": True}]
+    nodes += [{"id": k, "answer": [[lab, p, k - 1] for lab, p in rows]} for k in range(1, 61)]
+    refused(cert({"M": game(nodes)}, {"kind": "profile_le", "of": "M", "than": "M"}), "max-steps")

@@ -16,7 +16,7 @@ from .divergences import compare_divergence, renyi_order
 __all__ = ["composition", "concomp"]
 
 
-def concomp(games: list, names: list) -> Game:
+def concomp(games: list, names: list, shown: list | None = None) -> Game:
     """ConComp(M_1, ..., M_k) (Vadhan & Wang 2021, Def. 2.1), built here from the components: at
     each step the adversary picks a component that has not ended and a query for it (or polls one
     waiting at an answer); it answers from its own state, the others keep theirs.  Sub-games are
@@ -57,7 +57,7 @@ def concomp(games: list, names: list) -> Game:
             core.too_large("max_states", "building the concurrent composition", f"more than {len(nodes) - 1} nodes")
     built = Game.__new__(Game)
     built.name, built.datasets, built.pairs = f"ConComp({', '.join(names)})", games[0].datasets, games[0].pairs
-    built.shown = f"ConComp({', '.join(map(core.quoted, names))})"
+    built.shown = f"ConComp({', '.join(shown or map(core.quoted, names))})"
     built.nodes, built.root = nodes, len(nodes) - 1
     built.setup()
     return built
@@ -101,11 +101,9 @@ def optimal_holds(lams: list, deltas: list, at: Any, lam: Any) -> bool:
     keep = prod([1 - d for d in deltas])
     if not keep:  # some delta_i = 1: delta(l) = 1 for every l, so eps_g = inf below delta 1, and 0 at 1
         return at < 1 or lam == 1
-    if 1 - (1 - at) / keep < 0:
-        return True  # no eps works: eps_g = inf
-    if lam == INF or lam == 1:
-        return lam == 1
     tau, total, active = 1 - (1 - at) / keep, ZERO, False
+    if tau < 0 or lam == INF or lam == 1:  # (tau < 0: no eps works, eps_g = inf)
+        return tau < 0 or lam == 1
     for mask in range(2**k):
         es = prod([x for i, x in enumerate(lams) if mask >> i & 1])
         rest = prod([x for i, x in enumerate(lams) if not mask >> i & 1])
@@ -123,15 +121,16 @@ def composition(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     comps = [core.game_of(games, n) for n in names]
     if not comps:
         raise Malformed("claim.of: at least one component")
-    labels, used, copies = list[str](), set[str](), dict[str, int]()
+    labels, shown, used, copies = list[str](), list[str](), set[str](), dict[str, int]()
     for n in names:  # a repeated component is another copy: R, R#2, R#3, ..., never another game's name
         x = n
         while x in used or (x != n and x in games):
             copies[n] = copies.get(n, 1) + 1
             x = f"{n}#{copies[n]}"
         labels.append(x)
+        shown.append(core.quoted(n) + f"#{copies.get(n)}" * (x != n))  # (names with # are quoted: #k marks a copy)
         used.add(x)
-    built = concomp(comps, labels)
+    built = concomp(comps, labels, shown)
     games[built.name], name, theorem = built, built.shown, field(claim, "theorem", str, "claim")
     if theorem == "fdp":  # T(ConComp) >= the tensor product of the T(M_i): delta below, at every lam >= 0
         holds = core.above(envelope(built), tensor([envelope(g) for g in comps]), ZERO) is None
@@ -140,7 +139,7 @@ def composition(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     if theorem == "renyi":
         alpha = renyi_order(claim.get("alpha"), "claim.alpha", whole=True)
         c, d = compare_divergence([built] + comps, alpha)[0], f"D_{alpha or 'inf'}"
-        return "recomputed from the games", f"{d}({name}) <= " + " + ".join(f"{d}({text(n)})" for n in labels), c <= 0
+        return "recomputed from the games", f"{d}({name}) <= " + " + ".join(f"{d}({n})" for n in shown), c <= 0
     if theorem not in ("basic", "improved-basic", "thm-1.8", "optimal"):
         raise Malformed("claim.theorem: basic, improved-basic, thm-1.8, optimal, renyi or fdp")
     deltas = [core.number(d, f"claim.deltas[{k}]") for k, d in enumerate(field(claim, "deltas", list, "claim"))]

@@ -39,13 +39,13 @@ DEFAULT_LIMITS = {
     "max_bytes": 64_000_000,  # size of one certificate file (parsed JSON takes up to ~26 times its size)
     "max_bits": 1_000_000,  # bits of one number; the recomputations build at most twice this in all
     "max_states": 500_000,  # (node, likelihood ratio) states, chain edges, nodes of a built composition
-    "max_histories": 1_000_000,  # histories walked by a simulation or Farkas check, each counted with its length
+    "max_histories": 1_000_000,  # histories walked by the simulation and Farkas checks, each counted with its length
     "max_precision": 65_536,  # bits of the rational bounds that decide a sign
     "max_degree": 2_000,  # degree of a polynomial in t
     "max_steps": 200_000_000,  # word operations of polynomial arithmetic; subsets and orders of a theorem
 }
 LIMITS = dict(DEFAULT_LIMITS)
-_SPENT = {"bits": 0, "steps": 0, "open": 0}  # what one certificate's recomputations have cost so far
+_SPENT = {"bits": 0, "steps": 0, "histories": 0, "open": 0}  # what one certificate's recomputations have cost so far
 _PARSED: dict = {}  # text -> number: games repeat the same probabilities many times
 _T: dict = {}  # (L, p) -> integers A, B with A/2^p <= t = e^(1/L) <= B/2^p
 
@@ -123,10 +123,10 @@ def text(x: object) -> str:
 
 
 def quoted(name: object) -> str:
-    """A game's name in a statement: as it is when it holds only letters, digits and _ . ' - #, else in
-    JSON quotes, so that no name can close a formula's parenthesis or add a formula of its own."""
+    """A game's name in a statement: as it is when it holds only letters, digits and _ . ' -, else in JSON
+    quotes, so that no name can close a formula's parenthesis, add a formula or read as a copy (R#2)."""
     s = str(name)
-    return text(s) if s and all(c.isalnum() or c in "_.'-#" for c in s) else text(json.dumps(s, ensure_ascii=False))
+    return text(s) if s and all(c.isalnum() or c in "_.'-" for c in s) else text(json.dumps(s, ensure_ascii=False))
 
 
 def log_text(lam: object) -> str:
@@ -742,7 +742,7 @@ def chain(game: Game, pair: tuple) -> tuple[Any, list]:
         if size > LIMITS["max_states"]:
             too_large("max_states", "the chains of the game", f"more than {size} edges")
         w = max(bits(x) for c in nd[-1] for x in (memo[c][0], *(v for e in memo[c][1] for v in e))) // 64 + 2  # words
-        spend("steps", 8 * (n + len(nd[-1])) * w * w, "the chains of the game")
+        spend("steps", 32 * (n + len(nd[-1])) * w * w, "the chains of the game")  # (~1 us an edge)
         if nd[0] == "ask":
             memo.append(upper_hull([memo[c] for c in nd[2]]))
         else:
@@ -928,11 +928,11 @@ def check_certificate(cert: object, hashes: set | None = None) -> str:
     apart the unverified labels), or raise Malformed, Rejected or OtherCase.  One budget of
     --max-steps and --max-bits for the whole certificate, a symbol's cells and points included."""
     if not _SPENT["open"]:
-        _SPENT.update(bits=0, steps=0, open=1)
+        _SPENT.update(bits=0, steps=0, histories=0, open=1)
         try:
             return check_certificate(cert, hashes)
         finally:
-            _SPENT.update(bits=0, steps=0, open=0)
+            _SPENT.update(bits=0, steps=0, histories=0, open=0)
     if isinstance(cert, dict) and ("symbol" in cert or "at" in cert):
         return symbol.check_symbolic(cert, hashes)
     with one_certificate():

@@ -34,12 +34,12 @@ def rounds(game: Game, pair: tuple, what: str) -> Iterator[tuple]:
         consistency(c, r): sum_a tau_c(r.a) - tau_c(p) = 0, or = 1 when p = ();
         mixture(b, r.a):   sum_c Pr[RR(b) = c] tau_c(r.a) = P_(x_b)(r.a), for each answer a.
     Yields (r, its node, (P_x(r), P_x'(r)), p), walking the game as a tree."""
-    (i, j), walked = pair, 0
+    (i, j), spent = pair, core._SPENT  # (--max-histories counts every walk of the certificate)
     stack: list = [(game.root, (), (ONE, ONE), ())]
     while stack:
         k, hist, (px, pxp), prev = stack.pop()
-        walked += 1 + len(hist)  # (each history is kept as a tuple of its labels)
-        if walked > core.LIMITS["max_histories"]:
+        spent["histories"] += 1 + len(hist)  # (each history is kept as a tuple of its labels)
+        if spent["histories"] > core.LIMITS["max_histories"]:
             too_large("max_histories", what, "more histories (each counted with its length)")
         nd = game.nodes[k]
         if nd[0] == "answer":
@@ -142,9 +142,8 @@ def simulates(kind: str, claim: dict, games: dict, proof: dict) -> tuple:
     sims, farkas, breaks = (field(proof, key, list, "proof", True) or [] for key in ("simulation", "farkas", "breaks"))
     with_t = {check_simulation(game, s, f"proof.simulation[{k}]", lam, delta) for k, s in enumerate(sims)}
     no_t = {check_farkas(game, f, f"proof.farkas[{k}]", lam, delta) for k, f in enumerate(farkas)}
-    for k, raw in enumerate(breaks):
-        pair = game.pair(raw, f"proof.breaks[{k}]")
-        if not core.hockey(game, pair, lam)[0] > delta:
+    for pair, k in {game.pair(raw, f"proof.breaks[{k}]"): k for k, raw in enumerate(breaks)}.items():
+        if not core.hockey(game, pair, lam)[0] > delta:  # (each pair once: a repeat is not worked again)
             said = f"the pair {game.pair_names(pair)} is ({core.log_text(lam)}, {text(delta)})-DP"
             raise Rejected(f"proof.breaks[{k}]: {said}")
         no_t.add(frozenset(pair))
