@@ -542,12 +542,19 @@ def test_case_files_that_are_not_regular_files_are_refused(tmp_path):
             p.stdout + p.stderr
         )
         assert seconds < 20
+    p, _ = run_checker("--case", str(tmp_path / "missing.yaml"), str(cert))
+    assert p.returncode == 2 and "no such file" in p.stdout
 
 
 def test_limits_are_flags():
+    """Each limit is a flag taking a whole number >= 1 (0 or a negative one would refuse everything or
+    nothing: argparse refuses them, exit 2)."""
     p, _ = run_checker("--help")
     for name in checker.DEFAULT_LIMITS:
         assert "--" + name.replace("_", "-") in p.stdout
+    for bad in ("0", "-5", "1e9", "\u0661"):
+        p, _ = run_checker("--max-steps", bad, "x.json")
+        assert p.returncode == 2 and "invalid whole value" in p.stderr, p.stderr
 
 
 # --- what the checker says ------------------------------------------------------------------------

@@ -52,7 +52,7 @@ def load(path: Path) -> Any:
 
     try:
         if not path.is_file():
-            raise Malformed("not a regular file")
+            raise Malformed("not a regular file" if path.exists() else "no such file")
         with open(path, "rb") as f:
             data = f.read(LIMITS["max_bytes"] + 1)
         if len(data) > LIMITS["max_bytes"]:
@@ -65,6 +65,13 @@ def load(path: Path) -> Any:
         raise Malformed(f"cannot read it: {text(e.strerror or e)}") from None
     except (UnicodeDecodeError, RecursionError, ValueError) as e:  # JSONDecodeError is a ValueError
         raise Malformed(f"cannot read it as UTF-8 JSON: {str(e)[:200] or type(e).__name__}") from None
+
+
+def whole(s: str) -> int:
+    """A limit: a whole number >= 1 (a limit of 0 or below would refuse everything, or nothing)."""
+    if not (s.isascii() and s.isdigit() and int(s) >= 1):
+        raise ValueError(s)  # (argparse: "invalid whole value")
+    return int(s)
 
 
 def symbol_fingerprints(doc: dict) -> dict:
@@ -129,7 +136,7 @@ def main(argv: list | None = None) -> int:
     ap.add_argument("-q", "--quiet", action="store_true", help="print only certificates that are not accepted")
     for name, default in DEFAULT_LIMITS.items():
         ap.add_argument(
-            "--" + name.replace("_", "-"), type=int, default=default, metavar="N", help=f"default {default:,}"
+            "--" + name.replace("_", "-"), type=whole, default=default, metavar="N", help=f"default {default:,}"
         )
     args = ap.parse_args(argv)
     LIMITS.update({name: getattr(args, name) for name in DEFAULT_LIMITS})
