@@ -554,7 +554,7 @@ def test_limits_are_flags():
         assert "--" + name.replace("_", "-") in p.stdout
     for bad in ("0", "-5", "1e9", "\u0661"):
         p, _ = run_checker("--max-steps", bad, "x.json")
-        assert p.returncode == 2 and "invalid whole value" in p.stderr, p.stderr
+        assert p.returncode == 2 and "is not a whole number >= 1" in p.stderr, p.stderr
 
 
 # --- what the checker says ------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from exactdp.analysis import profile as engine
 from exactdp.analysis.induction import pair_chains
 from exactdp.analysis.product import product_chain, repeated_parts
+from exactdp.analysis.witness import HullPolicy, recheck, repeat_masses
 from exactdp.builders import choose, repeat, rr
 from exactdp.model import END, Chance, Mechanism
 from exactdp.model.flat import flat_of
@@ -85,3 +86,20 @@ def test_a_thousand_rounds_of_rr_are_the_optimal_composition():
     assert len(bends) > 500
     for lam, delta in bends[::50]:
         assert prof.delta_at_lambda(lam) == delta
+
+
+@settings(max_examples=150, deadline=None)
+@given(rep=repeats(), at=st.integers(0, 8), shift=st.sampled_from([Q(0), Q(1, 7), Q(-1, 9)]))
+def test_the_witness_recheck_of_a_repeat_is_the_forward_walks(rep, at, shift):
+    """The witness re-check's product (M's views found by walking M forward) against the forward
+    walk over the k rounds, at lambda on a bend of the profile (an equality) and off it."""
+    inner, k = rep
+    outer = repeat(inner, k)
+    plain = outer.with_root(outer.root)  # (the same game, not known as a repeat: walked round by round)
+    assert repeated_parts(plain) is None
+    for i, j in outer.ordered_pairs:
+        R = _induction(outer, i, j)[1]
+        lam = max(R[min(at, len(R) - 1)] + shift, Q(0)) if R else Q(1)
+        fast = repeat_masses(outer, (i, j), lam)
+        if fast is not None:
+            assert fast == recheck(plain, (i, j), lam, HullPolicy({}, lam))

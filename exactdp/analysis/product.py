@@ -16,7 +16,7 @@ merges equal ratios layer by layer, which a list of count vectors cannot.
 
 from __future__ import annotations
 
-from math import comb
+from collections.abc import Iterator
 from typing import Any
 
 from ..limits import check_bits
@@ -25,7 +25,7 @@ from ..model.game import Mechanism
 from ..numbers.rational import Q
 from .induction import Chain, _bits, _tick, pair_chains
 
-__all__ = ["repeated_parts", "product_chain"]
+__all__ = ["repeated_parts", "product_chain", "power", "terms"]
 
 _ONE = Q(1)
 
@@ -48,11 +48,11 @@ def product_chain(inner: Mechanism, i: int, j: int, times: int, deadline: float 
     if len(edges) > 2:
         return None
     ratios, widths = _counts(edges, times, deadline)
-    flat = _ONE - _powers(_ONE - zero, times, deadline)[-1] if zero else 0
+    flat = _ONE - power(_ONE - zero, times, deadline) if zero else 0
     if flat:
         ratios.append(Q(0))
         widths.append(flat)
-    return (_ONE - _powers(_ONE - top, times, deadline)[-1] if top else top, ratios, widths)
+    return (_ONE - power(_ONE - top, times, deadline) if top else top, ratios, widths)
 
 
 def _counts(edges: list, k: int, deadline: float | None) -> tuple[list, list]:
@@ -61,21 +61,30 @@ def _counts(edges: list, k: int, deadline: float | None) -> tuple[list, list]:
     if k == 0:
         return [_ONE], [_ONE]
     if len(edges) < 2:
-        return ([_powers(edges[0][0], k, deadline)[-1]], [_powers(edges[0][1], k, deadline)[-1]]) if edges else ([], [])
+        return ([power(edges[0][0], k, deadline)], [power(edges[0][1], k, deadline)]) if edges else ([], [])
     (r1, w1), (r2, w2) = edges
-    p1, p2, q1, q2 = (_powers(x, k, deadline) for x in (r1, r2, w1, w2))
-    ratios = [p1[n] * p2[k - n] for n in range(k, -1, -1)]
-    widths = [comb(k, n) * q1[n] * q2[k - n] for n in range(k, -1, -1)]
-    return ratios, widths
+    return list(terms(r1, r2, k, deadline, binomial=False)), list(terms(w1, w2, k, deadline))
 
 
-def _powers(x: Any, k: int, deadline: float | None) -> list:
-    """[1, x, x^2, ..., x^k], within --max-bits and the deadline (checked every 64 powers, as the
-    induction checks its numbers at every answer and the clock every 16,384 nodes)."""
-    out = [_ONE]
+def terms(a1: Any, a2: Any, k: int, deadline: float | None, binomial: bool = True) -> Iterator[Any]:
+    """C(k, n) a1^n a2^(k − n) for n = k, k − 1, ..., 0 (without C(k, n) unless ``binomial``), a1 > 0:
+    each from the last times a2/a1, so that only one power is held at a time."""
+    x, step, c = power(a1, k, deadline), a2 / a1, 1
+    for n in range(k, -1, -1):
+        yield c * x if binomial else x
+        x, c = x * step, c * n // (k - n + 1)
+        if not n & 63:
+            check_bits(_bits(x), "a probability computed by the profile engine")
+            _tick("profile", k - n, k, None, deadline)
+
+
+def power(x: Any, k: int, deadline: float | None) -> Any:
+    """x^k, within --max-bits and the deadline (checked every 64 products, as the induction checks
+    its numbers at every answer and the clock every 16,384 nodes)."""
+    out = _ONE
     for n in range(1, k + 1):
-        out.append(out[-1] * x)
+        out = out * x
         if not n & 63 or n == k:
-            check_bits(_bits(out[-1]), "a probability computed by the profile engine")
+            check_bits(_bits(out), "a probability computed by the profile engine")
             _tick("profile", n, k, None, deadline)
     return out

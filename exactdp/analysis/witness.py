@@ -26,6 +26,7 @@ from ..numbers.ladder import affine_sign, is_inf
 from ..numbers.rational import Q, is_rational, q_str
 from ..numbers.types import FieldValue
 from .hull import Hull, line_gt
+from .product import power, repeated_parts, terms
 from .results import affine_at
 
 __all__ = [
@@ -127,6 +128,9 @@ def recheck(mech: Mechanism, pair: tuple[int, int], lam: Any, policy: Policy) ->
     them.  ``|T|`` counts merged states, so it is a lower bound on the number of views when
     merging happened.
     """
+    fast = repeat_masses(mech, pair, lam) if policy.aggregates else None
+    if fast is not None:
+        return fast
     i, j = pair
     order = list(reversed(postorder(mech.root)))  # parents before children
     # Each entry is [P_x, P_x', history, ratio]: merged entries share their ratio, so it is kept
@@ -184,6 +188,60 @@ def recheck(mech: Mechanism, pair: tuple[int, int], lam: Any, policy: Policy) ->
                     cx, cxp = px * row[i], pxp * row[j]
                     push(child, cx, cxp, h2, child_ratio(node, k, ratio, cx, cxp))
     return p_t, pp_t, n_views
+
+
+def repeat_masses(mech: Mechanism, pair: tuple[int, int], lam: Any) -> tuple[Any, Any, int] | None:
+    """:func:`recheck` for ``repeat(M, k)``, M without choices and with at most two likelihood ratios
+    r1 > r2 > 0 among its views (else None): a view of the k rounds with n views of ratio r1 has
+    ratio r1^n r2^(k - n) and probability C(k, n) P1^n P2^(k - n) under x (Q under x'); one with a
+    view impossible under x' is in T, one with a view impossible under x is not.  M's views are
+    found by walking M forward, not from the engine's chains (this re-checks those)."""
+    parts = repeated_parts(mech)
+    classes = _view_classes(parts[0], pair) if parts and parts[1] else None
+    pos = [(r, pq) for r, pq in (classes or {}).items() if not is_inf(r) and r]
+    if classes is None or len(pos) > 2:
+        return None
+    k, inf = parts[1], classes.get(INF, (_ZERO, _ZERO))[0]  # type: ignore[index]
+    p_t, pp_t, count = (_ONE - power(_ONE - inf, k, None), _ZERO, 1) if inf else (_ZERO, _ZERO, 0)
+    if not pos:
+        return p_t, pp_t, count
+    if len(pos) == 2 and _gt_lambda(pos[1][0], pos[0][0]):
+        pos.reverse()  # (r1 > r2)
+    (r1, (p1, q1)), (r2, (p2, q2)) = pos if len(pos) == 2 else pos * 2
+    if len(pos) == 1:  # (one ratio: only n = k has mass)
+        p2 = q2 = _ZERO
+    for ratio, p, pp in zip(terms(r1, r2, k, None, binomial=False), terms(p1, p2, k, None), terms(q1, q2, k, None)):
+        if not _gt_lambda(ratio, lam):
+            break  # (the ratio decreases with n)
+        if p:
+            p_t, pp_t, count = p_t + p, pp_t + pp, count + 1
+    return p_t, pp_t, count
+
+
+def _view_classes(mech: Mechanism, pair: tuple[int, int]) -> dict | None:
+    """(P_x, P_x') of the views of a game without choices, by likelihood ratio (INF: impossible under
+    x'; 0: under x), walking it forward; None if it has a choice."""
+    i, j = pair
+    pending: dict[int, dict] = {mech.root.uid: {_ONE: [_ONE, _ONE]}}
+    out: dict = {}
+    for node in reversed(postorder(mech.root)):
+        bucket = pending.pop(node.uid, {})
+        if isinstance(node, Ask):
+            return None
+        for ratio, (p, pp) in bucket.items():
+            if isinstance(node, End):
+                _add(out, ratio, p, pp)
+            elif isinstance(node, Chance):
+                for row, child in zip(node.probs, node.children):
+                    cp, cpp = p * row[i], pp * row[j]
+                    if cp or cpp:
+                        _add(pending.setdefault(child.uid, {}), INF if not cpp else cp / cpp, cp, cpp)
+    return out
+
+
+def _add(masses: dict, ratio: Any, p: Any, pp: Any) -> None:
+    cur = masses.setdefault(ratio, [_ZERO, _ZERO])
+    cur[0], cur[1] = cur[0] + p, cur[1] + pp
 
 
 def show_label(lab: Label) -> str:

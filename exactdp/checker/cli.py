@@ -67,13 +67,6 @@ def load(path: Path) -> Any:
         raise Malformed(f"cannot read it as UTF-8 JSON: {str(e)[:200] or type(e).__name__}") from None
 
 
-def whole(s: str) -> int:
-    """A limit: a whole number >= 1 (a limit of 0 or below would refuse everything, or nothing)."""
-    if not (s.isascii() and s.isdigit() and int(s) >= 1):
-        raise ValueError(s)  # (argparse: "invalid whole value")
-    return int(s)
-
-
 def symbol_fingerprints(doc: dict) -> dict:
     """The fingerprints of games as functions of the symbol (read on its whole domain)."""
     name, lo, _, hi, _ = read_symbol(doc)
@@ -122,6 +115,11 @@ def main(argv: list | None = None) -> int:
     file) and, apart and marked, the labels it did not verify."""
     import argparse  # start-up: only the command line parses arguments (the kernel, imported by exactdp, needs none)
 
+    def limit_value(s: str) -> int:  # (0 or a negative limit would refuse everything, or nothing)
+        if not (s.isascii() and s.isdigit() and int(s) >= 1):
+            raise argparse.ArgumentTypeError(f"{text(s[:40])!r} is not a whole number >= 1")
+        return int(s)
+
     ap = argparse.ArgumentParser(
         prog="exactdp-check", description="Check exactdp certificates (Python standard library only)."
     )
@@ -136,7 +134,7 @@ def main(argv: list | None = None) -> int:
     ap.add_argument("-q", "--quiet", action="store_true", help="print only certificates that are not accepted")
     for name, default in DEFAULT_LIMITS.items():
         ap.add_argument(
-            "--" + name.replace("_", "-"), type=whole, default=default, metavar="N", help=f"default {default:,}"
+            "--" + name.replace("_", "-"), type=limit_value, default=default, metavar="N", help=f"default {default:,}"
         )
     args = ap.parse_args(argv)
     LIMITS.update({name: getattr(args, name) for name in DEFAULT_LIMITS})
