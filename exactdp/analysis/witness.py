@@ -203,18 +203,18 @@ def repeat_masses(mech: Mechanism, pair: tuple[int, int], lam: Any) -> tuple[Any
         return None
     k, inf = parts[1], classes.get(INF, (_ZERO, _ZERO))[0]  # type: ignore[index]
     p_t, pp_t, count = (_ONE - power(_ONE - inf, k, None), _ZERO, 1) if inf else (_ZERO, _ZERO, 0)
-    if not pos:
+    if len(pos) < 2:  # (one ratio r: those views have ratio r^k)
+        if pos and _gt_lambda(power(pos[0][0], k, None), lam):
+            p, pp = pos[0][1]
+            p_t, pp_t, count = p_t + power(p, k, None), pp_t + power(pp, k, None), count + 1
         return p_t, pp_t, count
-    if len(pos) == 2 and _gt_lambda(pos[1][0], pos[0][0]):
+    if _gt_lambda(pos[1][0], pos[0][0]):
         pos.reverse()  # (r1 > r2)
-    (r1, (p1, q1)), (r2, (p2, q2)) = pos if len(pos) == 2 else pos * 2
-    if len(pos) == 1:  # (one ratio: only n = k has mass)
-        p2 = q2 = _ZERO
+    (r1, (p1, q1)), (r2, (p2, q2)) = pos
     for ratio, p, pp in zip(terms(r1, r2, k, None, binomial=False), terms(p1, p2, k, None), terms(q1, q2, k, None)):
         if not _gt_lambda(ratio, lam):
             break  # (the ratio decreases with n)
-        if p:
-            p_t, pp_t, count = p_t + p, pp_t + pp, count + 1
+        p_t, pp_t, count = p_t + p, pp_t + pp, count + 1
     return p_t, pp_t, count
 
 
