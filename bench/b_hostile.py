@@ -124,8 +124,8 @@ def bomb_enumerator():
     "bomb-repeat-3000",
     90,
     None,
-    "a three-answer RR repeated 3000 times with a failing claim (witness), --timeout 60: refused by it",
+    "a three-answer mechanism (ratios 3, 1, 3/7: no common base) repeated 3000 times, a failing claim (witness), --timeout 60: refused by it",
 )
 def bomb_repeat():
-    """(RR itself, two likelihood ratios, is decided in about a second: its k-fold product.)"""
+    """(RR itself, or any mechanism whose ratios are powers of one base, is decided in about a second: its k-fold product.)"""
     return _bomb("repeat-3000", "--timeout", "60")

@@ -25,15 +25,15 @@ def concomp_bomb(k: int = 20) -> str:
     return f"exactdp: 1\nname: concomp-bomb\nmechanism: {{concomp: [{parts}]}}\nclaims: [{{privloss: {{delta: 0, at_most: inf}}}}]\n"
 
 
-RR3 = "{respond: {a: [1/2, 1/6], b: [1/3, 1/3], c: [1/6, 1/2]}}"  # three likelihood ratios: 3, 1, 1/3
+RR3 = "{respond: {a: [1/2, 1/6], b: [1/4, 1/4], c: [1/4, 7/12]}}"  # likelihood ratios 3, 1, 3/7: no common base
 
 
 def repeat_bomb(times: int = 3000) -> str:
-    """A three-answer randomized response repeated ``times`` times with a failing claim and its
-    witness (which kept every node's profile; now only the options' of a choice, none here): its
-    three likelihood ratios keep the induction's (layer, ratio) states, about 2 k^2 of them (RR's
-    two make the k-fold product cheap).  Refused by the time limit under tight limits, decided
-    under the defaults."""
+    """A three-answer mechanism repeated ``times`` times with a failing claim and its witness
+    (which kept every node's profile; now only the options' of a choice, none here): its three
+    likelihood ratios, 3, 1 and 3/7, are not powers of one base, so they keep the induction's
+    (layer, ratio) states, about k^3/6 of them (two ratios, or powers of one base, make the k-fold
+    product cheap).  Refused by the time limit under tight limits."""
     return f"exactdp: 1\nname: repeat-bomb\nmechanism: {{repeat: {{mechanism: {RR3}, times: {times}}}}}\nclaims: [{{dp: {{eps: log(2)}}}}]\n"
 
 

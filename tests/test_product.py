@@ -5,12 +5,13 @@ Viswanath 2015, Thm 3.3: k-fold RR_eps is the worst k-fold composition of (eps, 
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exactdp.analysis import profile as engine
 from exactdp.analysis.induction import pair_chains
-from exactdp.analysis.product import product_chain, repeated_parts
+from exactdp.analysis.product import commensurable, product_chain, repeated_parts
 from exactdp.analysis.witness import HullPolicy, recheck, repeat_masses
 from exactdp.builders import choose, repeat, rr
 from exactdp.model import END, Chance, Mechanism
@@ -69,11 +70,70 @@ def test_decimal_eps_in_the_field_and_group_pairs():
     assert engine.profile(group).pairs[0].hull == engine.pair_hull(group, (0, 2))[0]
 
 
-def test_mechanisms_with_choices_or_many_ratios_use_the_induction():
+def test_mechanisms_with_choices_or_incommensurable_ratios_use_the_induction():
     asks = choose([rr(eps="log(2)"), rr(eps="log(3)")])
     assert repeated_parts(repeat(asks, 3)) is None
-    rows = [(Q(1, 2), Q(1, 6)), (Q(1, 3), Q(1, 3)), (Q(1, 6), Q(1, 2))]  # ratios 3, 1, 1/3
+    rows = [(Q(1, 2), Q(1, 4)), (Q(1, 4), Q(1, 4)), (Q(1, 4), Q(1, 2))]  # ratios 2, 1, 1/2
+    assert product_chain(Mechanism(Chance(["a", "b", "c"], rows, [END] * 3)), 0, 1, 4) is not None
+    rows = [(Q(1, 2), Q(1, 6)), (Q(1, 4), Q(1, 4)), (Q(1, 4), Q(7, 12))]  # ratios 3, 1, 3/7
     assert product_chain(Mechanism(Chance(["a", "b", "c"], rows, [END] * 3)), 0, 1, 4) is None
+
+
+@pytest.mark.parametrize(
+    ("ratios", "base"),
+    [
+        ([Q(3), Q(1), Q(1, 3)], (Q(3), [1, 0, -1])),
+        ([Q(8), Q(1, 4), Q(2)], (Q(2), [3, -2, 1])),
+        ([Q(4, 9), Q(27, 8), Q(1)], (Q(3, 2), [-2, 3, 0])),
+        ([Q(36), Q(1, 6)], (Q(6), [2, -1])),
+        ([Q(2), Q(3)], None),  # (log 3 / log 2 is irrational)
+        ([Q(12), Q(18)], None),  # (2^2 3 and 2 3^2: not multiples of one vector)
+        ([Q(1), Q(1)], None),
+    ],
+)
+def test_commensurable_ratios(ratios, base):
+    assert commensurable(ratios) == base
+
+
+@st.composite
+def commensurable_repeats(draw):
+    """A game of answers only whose likelihood ratios are powers of one base s (three or more at
+    an answer, some below 1 and some above; two levels multiply them), with an optional pair of
+    views impossible under one dataset each; and a number of rounds."""
+    s = draw(st.sampled_from([Q(2), Q(3), Q(3, 2), Q(5, 4)]))
+
+    def level(depth: int):
+        m = draw(st.integers(3, 4))
+        exps = draw(st.lists(st.integers(-3, 3), min_size=m, max_size=m).filter(lambda e: min(e) < 0 < max(e)))
+        r, x = [s**e for e in exps], draw(st.lists(st.integers(1, 5), min_size=m, max_size=m))
+        above = sum((ri - 1) * xi for ri, xi in zip(r, x) if ri > 1)  # (sum (r - 1) w = 0: P sums to 1)
+        below = sum((1 - ri) * xi for ri, xi in zip(r, x) if ri < 1)
+        w = [xi * (below if ri > 1 else above if ri < 1 else 1) for ri, xi in zip(r, x)]
+        z = draw(st.sampled_from([Q(0), Q(1, 10)]))
+        w = [wi * (1 - z) / sum(w) for wi in w]
+        rows = [(ri * wi, wi) for ri, wi in zip(r, w)] + ([(z, Q(0)), (Q(0), z)] if z else [])
+        kids = [level(depth - 1) if depth and draw(st.booleans()) else END for _ in rows]
+        return Chance([f"a{i}" for i in range(len(rows))], rows, kids)
+
+    return Mechanism(level(1), ("x0", "x1"), ((0, 1),)), draw(st.integers(0, 6))
+
+
+@settings(max_examples=100, deadline=None)
+@given(rep=commensurable_repeats(), at=st.integers(0, 8), shift=st.sampled_from([Q(0), Q(1, 7), Q(-1, 9)]))
+def test_commensurable_ratios_are_a_polynomial_power(rep, at, shift):
+    """Many commensurable ratios: the product's chain (a polynomial power) against the induction
+    over the k rounds, and the witness re-check against the forward walk over the rounds."""
+    inner, k = rep
+    outer = repeat(inner, k)
+    plain = outer.with_root(outer.root)
+    for i, j in ((0, 1), (1, 0)):
+        got = product_chain(inner, i, j, k)
+        assert got is not None
+        chain = _induction(outer, i, j)
+        assert (got[0], list(got[1]), list(got[2])) == chain
+        lam = max(chain[1][min(at, len(chain[1]) - 1)] + shift, Q(0)) if chain[1] else Q(1)
+        fast = repeat_masses(outer, (i, j), lam)
+        assert fast == recheck(plain, (i, j), lam, HullPolicy({}, lam)) if k else fast is None  # (k = 0: no repeat)
 
 
 def test_a_thousand_rounds_of_rr_are_the_optimal_composition():
@@ -103,3 +163,26 @@ def test_the_witness_recheck_of_a_repeat_is_the_forward_walks(rep, at, shift):
         fast = repeat_masses(outer, (i, j), lam)
         if fast is not None:
             assert fast == recheck(plain, (i, j), lam, HullPolicy({}, lam))
+
+
+def test_forty_rounds_of_a_three_answer_mechanism_by_the_multinomial_sum():
+    """40-fold composition of a three-answer mechanism with likelihood ratios 3, 1 and 1/3 (its
+    three views as three outcomes): delta(lam) = sum over the counts (a, b, c) of the views of
+    multinomial(40; a, b, c) (P^a - lam P'^a ...)_+, summed by hand in Fractions here (Vadhan &
+    Wang 2021, Def. 1.7, for a mechanism without choices), against the profile of the repeat."""
+    from fractions import Fraction
+    from math import factorial
+
+    rows = [(Q(1, 2), Q(1, 6)), (Q(1, 3), Q(1, 3)), (Q(1, 6), Q(1, 2))]
+    m = repeat(Mechanism(Chance(["a", "b", "c"], rows, [END] * 3), ("x0", "x1"), ((0, 1),)), 40)
+    assert product_chain(repeated_parts(m)[0], 0, 1, 40) is not None
+    prof = engine.profile(m)
+    (p1, q1), (p2, q2), (p3, q3) = [tuple(Fraction(int(x.numerator), int(x.denominator)) for x in r) for r in rows]
+    for lam in (Fraction(1), Fraction(3) ** 5, Fraction(3) ** 12 + Fraction(1, 2), Fraction(3) ** 40):
+        total = Fraction(0)
+        for a in range(41):
+            for b in range(41 - a):
+                c = 40 - a - b
+                mult = factorial(40) // (factorial(a) * factorial(b) * factorial(c))
+                total += mult * max(Fraction(0), p1**a * p2**b * p3**c - lam * q1**a * q2**b * q3**c)
+        assert prof.delta_at_lambda(Q(lam.numerator, lam.denominator)) == total

@@ -10,22 +10,30 @@ multinomial(k; n) Π w_a^{n_a}; it is impossible under x' when one of its k part
 
 With m edges of positive ratio there are C(k + m − 1, m − 1) count vectors: for m ≤ 2 (randomized
 response and every mechanism with two outputs) k + 1 of them, where the backward induction over
-the k layers walks about k²/2 (layer, ratio) states.  With more edges the induction is used: it
-merges equal ratios layer by layer, which a list of count vectors cannot.
+the k layers walks about k²/2 (layer, ratio) states.  With more edges, many count vectors share a
+ratio.  When the ratios are *commensurable*, r_a = s^(e_a) for one rational s and integers e_a
+(k-ary randomized response: e^ε, 1, e^−ε; a geometric mechanism of sensitivity 2), a view's
+ratio is s^(Σ n_a e_a), and the masses of the product's ratios are the coefficients of the
+polynomial power (Σ_a w_a z^(e_a − min e))^k, which python-flint computes exactly and fast.  Other
+ratios (and numbers of ℚ(e^{1/L}) with more than two ratios) are left to the induction, which
+merges equal ratios layer by layer.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from math import gcd
 from typing import Any
 
-from ..limits import check_bits
+from ..lazy import flint
+from ..limits import check_bits, check_hull_size
 from ..model.flat import ASK_KIND, flat_of
 from ..model.game import Mechanism
-from ..numbers.rational import Q
+from ..numbers.loglinear import coprime_basis
+from ..numbers.rational import Q, is_rational, q_bits
 from .induction import Chain, _bits, _tick, pair_chains
 
-__all__ = ["repeated_parts", "product_chain", "power", "terms"]
+__all__ = ["repeated_parts", "product_chain", "power", "terms", "commensurable", "ratio_powers"]
 
 _ONE = Q(1)
 
@@ -41,13 +49,17 @@ def repeated_parts(mech: Mechanism) -> tuple[Mechanism, int] | None:
 
 def product_chain(inner: Mechanism, i: int, j: int, times: int, deadline: float | None = None) -> Chain | None:
     """The chain of ``repeat(inner, times)`` for the ordered pair (i, j) from inner's, or None
-    when inner has more than two edges of positive ratio (the induction is then no slower)."""
+    when inner has more than two edges of positive ratio and their ratios are not commensurable
+    (the induction is then no slower)."""
     top, R, W = pair_chains(flat_of(inner), i, j)[-1]  # type: ignore[misc]
     zero = W[-1] if R and not R[-1] else Q(0)  # P_x'-mass of the views impossible under x
     edges = [(r, w) for r, w in zip(R, W) if r]
-    if len(edges) > 2:
+    if len(edges) <= 2 or not times:
+        ratios, widths = _counts(edges, times, deadline)
+    elif (got := ratio_powers([r for r, _ in edges], [[w for _, w in edges]], times, deadline)) is not None:
+        ratios, (widths,) = got
+    else:
         return None
-    ratios, widths = _counts(edges, times, deadline)
     flat = _ONE - power(_ONE - zero, times, deadline) if zero else 0
     if flat:
         ratios.append(Q(0))
@@ -88,3 +100,79 @@ def power(x: Any, k: int, deadline: float | None) -> Any:
             check_bits(_bits(out), "a probability computed by the profile engine")
             _tick("profile", n, k, None, deadline)
     return out
+
+
+def commensurable(ratios: list) -> tuple[Any, list[int]] | None:
+    """(s, e): a rational s > 1 and integers e_a with r_a = s^(e_a), when the positive rationals
+    r_a are commensurable (their logarithms are rational multiples of one) and not all 1; else
+    None, also for a number outside ℚ or one of more than 4,096 bits.  Over a coprime basis
+    (:func:`~exactdp.numbers.loglinear.coprime_basis`) each r_a is an exponent vector v_a; they
+    are commensurable when every v_a is a multiple of one primitive vector u (an integer multiple,
+    as u's entries have gcd 1), and then s = Π b^(u_b)."""
+    if not all(is_rational(r) and r > 0 and q_bits(r) <= 4096 for r in ratios):
+        return None
+    basis = coprime_basis([int(x) for r in ratios for x in (r.numerator, r.denominator)])
+    vectors = [[_valuation(int(r.numerator), b) - _valuation(int(r.denominator), b) for b in basis] for r in ratios]
+    first = next((v for v in vectors if any(v)), None)
+    if first is None:
+        return None
+    g = gcd(*first)
+    u = [x // g for x in first]
+    at = next(n for n, x in enumerate(u) if x)
+    exps = [v[at] // u[at] for v in vectors]
+    if any([e * x for x in u] != v for e, v in zip(exps, vectors)):
+        return None
+    s = Q(1)
+    for b, x in zip(basis, u):
+        s = s * Q(b) ** x
+    return (s, exps) if s > 1 else (1 / s, [-e for e in exps])
+
+
+def _valuation(n: int, b: int) -> int:
+    k = 0
+    while n % b == 0:
+        n, k = n // b, k + 1
+    return k
+
+
+def ratio_powers(ratios: list, masses: list[list], k: int, deadline: float | None) -> tuple[list, list[list]] | None:
+    """The views of a k-fold product grouped by likelihood ratio, for commensurable ratios
+    r_a = s^(e_a) (:func:`commensurable`): a view made of n_a views of ratio r_a has ratio
+    s^(Σ n_a e_a) and mass Π m_a^(n_a) times the multinomial coefficient, so the masses of the
+    ratio s^E, summed, are the coefficient of z^(E − k min e) in (Σ_a m_a z^(e_a − min e))^k.
+    Returns the ratios s^E, decreasing, whose mass is nonzero in some list, and per list of
+    ``masses`` (one mass per ratio) their masses; None when the ratios are not commensurable, a
+    mass is not rational, or the exponents are spread out (the induction is then no slower)."""
+    base = commensurable(ratios)
+    if base is None or not all(is_rational(m) for ms in masses for m in ms):
+        return None
+    s, exps = base
+    low, span = min(exps), max(exps) - min(exps)
+    top_bits = max(q_bits(m) for ms in masses for m in ms)
+    if span > 64 * len(exps) or (k * span + 1) * k * top_bits > 2**30:  # (a dense power: 128 MB at most)
+        return None
+    check_hull_size(k * span + 1)
+    check_bits(k * top_bits, "a probability computed by the profile engine")  # (m_a^k is a term)
+    _tick("profile", 0, k, None, deadline)
+    powers = [_power(exps, low, span, ms, k) for ms in masses]
+    ratios_out: list = []
+    out: list[list] = [[] for _ in masses]
+    ratio = s ** (k * (low + span))
+    for column in zip(*powers):  # (exponents decreasing: s > 1, so ratios decreasing)
+        if any(column):
+            ratios_out.append(ratio)
+            for lst, m in zip(out, column):
+                lst.append(m)
+        ratio = ratio / s
+    _tick("profile", k, k, None, deadline)
+    return ratios_out, out
+
+
+def _power(exps: list[int], low: int, span: int, masses: list, k: int) -> list:
+    """The coefficients of (Σ_a m_a z^(e_a − low))^k, highest degree (k span) first."""
+    poly = [flint.fmpq(0)] * (span + 1)
+    for e, m in zip(exps, masses):
+        poly[e - low] += flint.fmpq(int(m.numerator), int(m.denominator))
+    coeffs = (flint.fmpq_poly(poly) ** k).coeffs()
+    coeffs += [flint.fmpq(0)] * (k * span + 1 - len(coeffs))
+    return [Q(int(c.p), int(c.q)) for c in reversed(coeffs)]
