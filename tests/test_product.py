@@ -70,13 +70,29 @@ def test_decimal_eps_in_the_field_and_group_pairs():
     assert engine.profile(group).pairs[0].hull == engine.pair_hull(group, (0, 2))[0]
 
 
-def test_mechanisms_with_choices_or_incommensurable_ratios_use_the_induction():
+def test_mechanisms_with_choices_use_the_induction_and_others_a_product():
     asks = choose([rr(eps="log(2)"), rr(eps="log(3)")])
     assert repeated_parts(repeat(asks, 3)) is None
-    rows = [(Q(1, 2), Q(1, 4)), (Q(1, 4), Q(1, 4)), (Q(1, 4), Q(1, 2))]  # ratios 2, 1, 1/2
-    assert product_chain(Mechanism(Chance(["a", "b", "c"], rows, [END] * 3)), 0, 1, 4) is not None
-    rows = [(Q(1, 2), Q(1, 6)), (Q(1, 4), Q(1, 4)), (Q(1, 4), Q(7, 12))]  # ratios 3, 1, 3/7
-    assert product_chain(Mechanism(Chance(["a", "b", "c"], rows, [END] * 3)), 0, 1, 4) is None
+    for rows in (
+        [(Q(1, 2), Q(1, 4)), (Q(1, 4), Q(1, 4)), (Q(1, 4), Q(1, 2))],  # ratios 2, 1, 1/2: a polynomial power
+        [(Q(1, 2), Q(1, 6)), (Q(1, 4), Q(1, 4)), (Q(1, 4), Q(7, 12))],  # ratios 3, 1, 3/7: count vectors
+    ):
+        inner = Mechanism(Chance(["a", "b", "c"], rows, [END] * 3))
+        got = product_chain(inner, 0, 1, 9)
+        assert got is not None and (got[0], list(got[1]), list(got[2])) == _induction(repeat(inner, 9), 0, 1)
+
+
+def test_count_vectors_are_refused_beyond_the_profile_size():
+    """A four-ratio mechanism repeated 200 times has C(203, 3) = 1,373,701 count vectors: under a
+    --max-profile-size of 10^6 the list is not built (the induction decides, within the limits)."""
+    from exactdp.analysis.product import count_vectors
+    from exactdp.limits import Limits, using
+
+    ratios, masses = [Q(3), Q(1), Q(3, 7), Q(1, 5)], [[Q(1, 4)] * 4]
+    with using(Limits(max_hull_edges=10**6)):
+        assert count_vectors(ratios, masses, 200, None) is None
+    got = count_vectors(ratios, masses, 3, None)
+    assert got is not None and len(got[0]) == 20 and sum(got[1][0]) == 1
 
 
 @pytest.mark.parametrize(

@@ -10,30 +10,44 @@ multinomial(k; n) Π w_a^{n_a}; it is impossible under x' when one of its k part
 
 With m edges of positive ratio there are C(k + m − 1, m − 1) count vectors: for m ≤ 2 (randomized
 response and every mechanism with two outputs) k + 1 of them, where the backward induction over
-the k layers walks about k²/2 (layer, ratio) states.  With more edges, many count vectors share a
-ratio.  When the ratios are *commensurable*, r_a = s^(e_a) for one rational s and integers e_a
-(k-ary randomized response: e^ε, 1, e^−ε; a geometric mechanism of sensitivity 2), a view's
-ratio is s^(Σ n_a e_a), and the masses of the product's ratios are the coefficients of the
-polynomial power (Σ_a w_a z^(e_a − min e))^k, which python-flint computes exactly and fast.  Other
-ratios (and numbers of ℚ(e^{1/L}) with more than two ratios) are left to the induction, which
-merges equal ratios layer by layer.
+the k layers walks about k²/2 (layer, ratio) states.  With more edges:
+
+* when the ratios are *commensurable*, r_a = s^(e_a) for one rational s and integers e_a (k-ary
+  randomized response: e^ε, 1, e^−ε; a geometric mechanism of sensitivity 2), many count vectors
+  share a ratio s^(Σ n_a e_a), and the masses of the product's ratios are the coefficients of
+  the polynomial power (Σ_a w_a z^(e_a − min e))^k, which python-flint computes exactly and fast;
+* otherwise each count vector is listed once, its terms merged by ratio: C(k + m − 1, m − 1)
+  of them, where the induction, which merges equal ratios layer by layer, walks the count
+  vectors of every layer, about k/m times as many (report-noisy-max repeated 300 times).
+
+Either needs rational numbers; numbers of ℚ(e^{1/L}) with more than two ratios, and lists too
+long to hold, are left to the induction.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from math import gcd
+from math import comb, factorial, gcd, prod
 from typing import Any
 
 from ..lazy import flint
-from ..limits import check_bits, check_hull_size
+from ..limits import check_bits, check_hull_size, current
 from ..model.flat import ASK_KIND, flat_of
 from ..model.game import Mechanism
 from ..numbers.loglinear import coprime_basis
 from ..numbers.rational import Q, is_rational, q_bits
 from .induction import Chain, _bits, _tick, pair_chains
 
-__all__ = ["repeated_parts", "product_chain", "power", "terms", "commensurable", "ratio_powers"]
+__all__ = [
+    "repeated_parts",
+    "product_chain",
+    "power",
+    "terms",
+    "views_by_ratio",
+    "commensurable",
+    "ratio_powers",
+    "count_vectors",
+]
 
 _ONE = Q(1)
 
@@ -49,14 +63,14 @@ def repeated_parts(mech: Mechanism) -> tuple[Mechanism, int] | None:
 
 def product_chain(inner: Mechanism, i: int, j: int, times: int, deadline: float | None = None) -> Chain | None:
     """The chain of ``repeat(inner, times)`` for the ordered pair (i, j) from inner's, or None
-    when inner has more than two edges of positive ratio and their ratios are not commensurable
-    (the induction is then no slower)."""
+    when inner has more than two edges of positive ratio and :func:`views_by_ratio` leaves them
+    to the induction."""
     top, R, W = pair_chains(flat_of(inner), i, j)[-1]  # type: ignore[misc]
     zero = W[-1] if R and not R[-1] else Q(0)  # P_x'-mass of the views impossible under x
     edges = [(r, w) for r, w in zip(R, W) if r]
     if len(edges) <= 2 or not times:
         ratios, widths = _counts(edges, times, deadline)
-    elif (got := ratio_powers([r for r, _ in edges], [[w for _, w in edges]], times, deadline)) is not None:
+    elif (got := views_by_ratio([r for r, _ in edges], [[w for _, w in edges]], times, deadline)) is not None:
         ratios, (widths,) = got
     else:
         return None
@@ -100,6 +114,15 @@ def power(x: Any, k: int, deadline: float | None) -> Any:
             check_bits(_bits(out), "a probability computed by the profile engine")
             _tick("profile", n, k, None, deadline)
     return out
+
+
+def views_by_ratio(ratios: list, masses: list[list], k: int, deadline: float | None) -> tuple[list, list[list]] | None:
+    """The views of a k-fold product grouped by likelihood ratio, from M's views grouped by ratio:
+    the product's distinct ratios, decreasing, and per list of ``masses`` (one mass per ratio of
+    M's) the masses of the product's; by :func:`ratio_powers` for commensurable ratios, else by
+    :func:`count_vectors`; None when neither applies (the induction is then no slower)."""
+    got = ratio_powers(ratios, masses, k, deadline)
+    return got if got is not None else count_vectors(ratios, masses, k, deadline)
 
 
 def commensurable(ratios: list) -> tuple[Any, list[int]] | None:
@@ -176,3 +199,43 @@ def _power(exps: list[int], low: int, span: int, masses: list, k: int) -> list:
     coeffs = (flint.fmpq_poly(poly) ** k).coeffs()
     coeffs += [flint.fmpq(0)] * (k * span + 1 - len(coeffs))
     return [Q(int(c.p), int(c.q)) for c in reversed(coeffs)]
+
+
+def count_vectors(ratios: list, masses: list[list], k: int, deadline: float | None) -> tuple[list, list[list]] | None:
+    """:func:`views_by_ratio` by listing the count vectors n (Σ n_a = k) of M's views: ratio
+    Π r_a^(n_a), masses multinomial(k; n) Π m_a^(n_a), merged by ratio.  None for numbers outside
+    ℚ, more count vectors than ``--max-profile-size``, or numbers of more than 2^31 bits in all."""
+    m, top_bits = len(ratios), max(q_bits(x) for x in ratios + [y for ms in masses for y in ms])
+    count = comb(k + m - 1, m - 1)
+    if not all(is_rational(x) for x in ratios + [y for ms in masses for y in ms]):
+        return None
+    if count > current().max_hull_edges or count * k * top_bits * (len(masses) + 1) > 2**31:
+        return None
+    check_bits(k * top_bits, "a probability computed by the profile engine")  # (r_a^k, m_a^k are terms)
+    rows = [ratios, *masses]
+    powers = [[[Q(1)] + [None] * k for _ in ratios] for _ in rows]
+    for row, pw in zip(rows, powers):
+        for a, x in enumerate(row):
+            for n in range(1, k + 1):
+                pw[a][n] = pw[a][n - 1] * x
+    fact = [factorial(n) for n in range(k + 1)]
+    merged: dict = {}
+    for done, counts in enumerate(_compositions(k, m)):
+        if not done & 4095:
+            _tick("profile", done, count, None, deadline)
+        c = fact[k] // prod(fact[x] for x in counts)
+        ratio, *got = [prod((pw[a][x] for a, x in enumerate(counts)), start=Q(1)) for pw in powers]
+        old = merged.get(ratio)
+        merged[ratio] = [c * g for g in got] if old is None else [o + c * g for o, g in zip(old, got)]
+    order = sorted(merged, reverse=True)
+    return order, [[merged[r][row] for r in order] for row in range(len(masses))]
+
+
+def _compositions(k: int, m: int) -> Iterator[tuple[int, ...]]:
+    """Every (n_1, ..., n_m) of whole numbers with sum k."""
+    if m == 1:
+        yield (k,)
+        return
+    for n in range(k, -1, -1):
+        for rest in _compositions(k - n, m - 1):
+            yield (n, *rest)

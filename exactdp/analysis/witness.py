@@ -26,7 +26,7 @@ from ..numbers.ladder import affine_sign, is_inf
 from ..numbers.rational import Q, is_rational, q_str
 from ..numbers.types import FieldValue
 from .hull import Hull, line_gt
-from .product import power, ratio_powers, repeated_parts, terms
+from .product import power, repeated_parts, terms, views_by_ratio
 from .results import affine_at
 
 __all__ = [
@@ -191,14 +191,14 @@ def recheck(mech: Mechanism, pair: tuple[int, int], lam: Any, policy: Policy) ->
 
 
 def repeat_masses(mech: Mechanism, pair: tuple[int, int], lam: Any) -> tuple[Any, Any, int] | None:
-    """:func:`recheck` for ``repeat(M, k)``, M without choices, when M's views have at most two
-    likelihood ratios r1 > r2 > 0, or commensurable ones (else None).  With two, a view of the k
-    rounds with n views of ratio r1 has ratio r1^n r2^(k - n) and probability C(k, n) P1^n
-    P2^(k - n) under x (Q under x'); with commensurable ratios s^(e_a), the probabilities of the
-    ratio s^E under x and under x' are coefficients of two polynomial powers
-    (:func:`~exactdp.analysis.product.ratio_powers`).  A view with a part impossible under x' is
-    in T, one with a part impossible under x is not.  M's views are found by walking M forward,
-    not from the engine's chains (this re-checks those)."""
+    """:func:`recheck` for ``repeat(M, k)``, M without choices (else None).  With at most two
+    likelihood ratios r1 > r2 > 0 among M's views, a view of the k rounds with n views of ratio r1
+    has ratio r1^n r2^(k - n) and probability C(k, n) P1^n P2^(k - n) under x (Q under x'); with
+    more, the probabilities of the views of each ratio under x and under x' are found apart
+    (:func:`~exactdp.analysis.product.views_by_ratio`: two polynomial powers, or the count
+    vectors; None when it leaves them to the forward walk).  A view with a part impossible under
+    x' is in T, one with a part impossible under x is not.  M's views are found by walking M
+    forward, not from the engine's chains (this re-checks those)."""
     parts = repeated_parts(mech)
     classes = _view_classes(parts[0], pair) if parts and parts[1] else None
     pos = [(r, pq) for r, pq in (classes or {}).items() if not is_inf(r) and r]
@@ -207,7 +207,7 @@ def repeat_masses(mech: Mechanism, pair: tuple[int, int], lam: Any) -> tuple[Any
     k, inf = parts[1], classes.get(INF, (_ZERO, _ZERO))[0]  # type: ignore[index]
     p_t, pp_t, count = (_ONE - power(_ONE - inf, k, None), _ZERO, 1) if inf else (_ZERO, _ZERO, 0)
     if len(pos) > 2:
-        got = ratio_powers([r for r, _ in pos], [[pq[0] for _, pq in pos], [pq[1] for _, pq in pos]], k, None)
+        got = views_by_ratio([r for r, _ in pos], [[pq[0] for _, pq in pos], [pq[1] for _, pq in pos]], k, None)
         if got is None:
             return None
         above = [n for n, ratio in enumerate(got[0]) if _gt_lambda(ratio, lam)]  # (got[0] decreases)
