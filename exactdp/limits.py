@@ -36,7 +36,8 @@ limit                    default                 what it bounds (flag)
 ``max_histories``        50,000                  histories walked to build a post-processor T of Theorem 1.10
                                                  (``exactdp simulate``, ``simulates_rr`` claims; ``--max-histories``)
 ``max_memory``           800 MiB                 memory one case file may add to the process (``--max-memory``)
-``timeout``              300 s                   wall-clock seconds per case file or command (``--timeout``)
+``timeout``              300 s                   wall-clock seconds per case file (each sweep point is
+                                                 one) or command (``--timeout``)
 ``follow_symlinks``      False                   whether symbolic links are followed (``--follow-symlinks``)
 =======================  ======================  ==========================================
 
@@ -176,7 +177,7 @@ class Limits:
         800 * MIB, "--max-memory", "Memory a case file (or command) may add, e.g. 800M, 4G; 0: none", "size", 0
     )
     timeout: float = _limit(
-        300.0, "--timeout", "Wall-clock limit per case file (or command), in seconds; 0: none", "seconds", 0
+        300.0, "--timeout", "Wall-clock limit per case file (each sweep point is one) or command, in seconds; 0: none", "seconds", 0
     )
     follow_symlinks: bool = _limit(
         False,

@@ -518,7 +518,8 @@ def parse_claim_text(case: Case, text: str, *, of: str, where: str = "--target")
 def evaluate_in_case(case: Case, text: str, what: str, *, kind: str) -> Any:
     """A number given on the command line, read with our grammar in the case's params and
     symbols (``log(E)``); ``kind`` as :func:`exactdp.numbers.kinds.of_kind` takes it, checked by
-    :mod:`exactdp.numbers.kinds` like every other eps and delta."""
+    :mod:`exactdp.numbers.kinds` like every other eps and delta (with symbols: its range proved
+    from their declared bounds, as in a case file)."""
 
     def look(name: str) -> Any:
         if name in case.params:
@@ -533,9 +534,9 @@ def evaluate_in_case(case: Case, text: str, what: str, *, kind: str) -> Any:
             (case.symbols and n in case.symbols.symbols) or is_sym(case.params.get(n)) for n in names_in(ast)
         )
         v = sym_evaluate(ast, look) if symbolic else evaluate(ast, look)
-        if symbolic:
+        if symbolic and kind == "any eps":  # (any real eps: nothing to prove)
             return v
-        return K.of_kind(v, what, kind)
+        return K.of_kind(v, what, kind, symbols=case.symbols if symbolic else None)
     except ExprError as e:  # (an option's value, not a place in the case file)
         raise ArgumentError(f"{what} {text!r}: {e.message}" + (f" ({e.hint})" if e.hint else "")) from None
     except K.QuantityError as e:

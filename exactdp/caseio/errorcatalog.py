@@ -757,7 +757,7 @@ def _limit_rows() -> list[tuple[str, str, str, str]]:
             str(memory_limit_error(d.max_memory)),
         ),
         (
-            "wall-clock time per case file (or command)",
+            "wall-clock time per case file (each sweep point is one) or command",
             f"{d.timeout:g} s",
             "`--timeout SECONDS` (0: none)",
             str(time_limit_error(d.timeout)),

@@ -76,6 +76,13 @@ def _symbolic(v: Any, what: str, symbols: SymbolTable | None, lo: Any = None, hi
             "symbols may appear in mechanism probabilities, the parameters of the forms listed in "
             "docs/parametric.md (What is decided), and the values of claims",
         )
+    const = next((a for a in v.atoms(sympy.exp, sympy.Float, sympy.NumberSymbol) if a.is_number), None)
+    if const is not None:  # (no sign proof over the symbols' bounds sees through e^(1/10))
+        raise QuantityError(
+            f"{what} = {expr_str(v)} mixes the symbols with the constant {expr_str(const)}, which is not supported",
+            "a value with symbols is built from them and rationals (and logarithms); for e^eps with a decimal "
+            "part, declare a symbol for e^eps itself (E with eps: log(E)) and bound it",
+        )
     if lo is not None or hi is not None:  # (a sign proof costs with the degree: bounded before it runs)
         check_sym_degree(v, what)
     for bound, expr, rel in ((lo, lambda: v - to_sympy(lo), ">="), (hi, lambda: to_sympy(hi) - v, "<=")):
@@ -505,12 +512,13 @@ def option_value(text: str, what: str, kind: str) -> Any:
     return of_kind(v, what, kind)
 
 
-def of_kind(v: Any, what: str, kind: str) -> Any:
+def of_kind(v: Any, what: str, kind: str, symbols: SymbolTable | None = None) -> Any:
     """``v`` checked as an option's number of ``kind``: ``eps`` (>= 0), ``any eps`` (also below 0,
     where delta(e^eps) is asked), ``delta`` (in [0, 1]), ``field delta`` (also in ℚ(e^{1/L}), such
-    as a conversion's e^-1) or ``positive`` (a rational > 0)."""
+    as a conversion's e^-1) or ``positive`` (a rational > 0); a value in ``symbols`` has its range
+    proved from their declared bounds, as in a case file."""
     if kind == "positive":
-        return rational(v, what=what, positive=True)
+        return rational(v, what=what, positive=True, symbols=symbols)
     if "delta" in kind:
-        return delta(v, what=what, field=kind == "field delta")
-    return eps(v, what=what, negative=kind == "any eps")
+        return delta(v, what=what, field=kind == "field delta", symbols=symbols)
+    return eps(v, what=what, negative=kind == "any eps", symbols=symbols)

@@ -316,6 +316,8 @@ class QtElement(Element):
         k = int(k)  # type: ignore[call-overload]
         if k < 0:
             return self.inverse() ** (-k)
+        if k > 1:  # (bounded before FLINT is asked: an allocation it cannot make aborts the process)
+            check_power(self, k)
         out: Any = Q(1)
         base: Any = self
         while k:

@@ -121,9 +121,9 @@ def _witness_lines(w: Witness, indent: str, lines_limit: int) -> list[str]:
     out.append(f"{indent}  event T = views with Pr[.|{x}] {rel} e^eps Pr[.|{xp}]:")
     for h, p, pp in views:
         out.append(f"{indent}    {h}   ({short(p)} vs {short(pp)})")
-    if cut:
-        out.append(f"{indent}    ... (more views)")
-    if not views:
+    if cut:  # (views longer than the lines allowed for listing them leave none listed: not an empty T)
+        out.append(f"{indent}    ... (more views)" if views else f"{indent}    (its views are too long to list here)")
+    elif not views:
         out.append(f"{indent}    (empty)")
     if w.tight is not None:
         out.extend(_tight_lines(w, w.tight, indent))

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from math import comb, gcd
 from typing import Any
 
+from ..limits import check_field_degree
 from ..numbers import INF, ladder
 from ..numbers.ladder import QT, is_inf
 from ..numbers.qt import monomial, qt_exp
@@ -218,6 +219,10 @@ def _field_groups(distinct: list[tuple[Any, int]]) -> tuple[dict, Any]:
     for (_r, s), _n in split:
         d = to_fraction(s).denominator
         L = L * d // gcd(L, d)
+    # D = Π (1 + E)^n has degree Σ n·m in t: bounded before FLINT is asked to build it
+    check_field_degree(
+        sum(n * abs(int(s * L)) for (_r, s), n in split), f"the optimal composition's masses in Q(exp(1/{L}))"
+    )
     groups: dict = {(Q(1), 0): [Q(1), Q(1)]}
     D: Any = Q(1)
     for (r, s), n in split:
