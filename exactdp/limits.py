@@ -177,7 +177,11 @@ class Limits:
         800 * MIB, "--max-memory", "Memory a case file (or command) may add, e.g. 800M, 4G; 0: none", "size", 0
     )
     timeout: float = _limit(
-        300.0, "--timeout", "Wall-clock limit per case file (each sweep point is one) or command, in seconds; 0: none", "seconds", 0
+        300.0,
+        "--timeout",
+        "Wall-clock limit per case file (each sweep point is one) or command, in seconds; 0: none",
+        "seconds",
+        0,
     )
     follow_symlinks: bool = _limit(
         False,
