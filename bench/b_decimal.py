@@ -117,3 +117,62 @@ def repeat1000_product():
         cpu, wall = time.process_time() - c, time.perf_counter() - t
     assert fr.exit_code == 0, fr.error
     return {"seconds": cpu, "wall_seconds": wall}
+
+
+def _verify_text(name: str, text: str, exit_code: int) -> dict:
+    """verify_file on ``text`` written to a temporary case file: CPU and wall seconds."""
+    import tempfile
+
+    from exactdp.verify import verify_file
+
+    with tempfile.TemporaryDirectory() as d:
+        case = Path(d) / f"{name}.yaml"
+        case.write_text(text, encoding="utf-8")
+        t, c = time.perf_counter(), time.process_time()
+        fr = verify_file(case)
+        cpu, wall = time.process_time() - c, time.perf_counter() - t
+    assert fr.exit_code == exit_code, fr.error
+    return {"seconds": cpu, "wall_seconds": wall}
+
+
+@bench(
+    "repeat-power-1000",
+    10.0,
+    None,
+    "1000-fold three-answer RR (ratios 3, 1, 1/3): a failing dp and a failing privloss claim with witnesses, CPU s",
+)
+def repeat1000_power():
+    """Likelihood ratios that are powers of one base: the k-fold product is one exact polynomial
+    power (exactdp.analysis.product.ratio_powers), where the induction over the 1000 layers, and
+    the witnesses' forward walk, took about 70 s."""
+    return _verify_text(
+        "rr3-1000",
+        "exactdp: 1\nname: rr3-1000\ntitle: 1000-fold three-answer RR\n"
+        "reference: Warner 1965 (randomized response); Vadhan & Wang 2021, Def. 1.7\n"
+        "mechanisms:\n  M: {respond: {a: [1/2, 1/6], b: [1/3, 1/3], c: [1/6, 1/2]}}\n"
+        "  K: {repeat: {mechanism: M, times: 1000}}\n"
+        "claims:\n  - dp: {of: K, eps: log(2)}\n  - privloss: {of: K, delta: 1/1000000, at_most: 10}\n",
+        1,
+    )
+
+
+@bench(
+    "repeat-count-vectors-300",
+    90.0,
+    None,
+    "300-fold report-noisy-max with geometric noise (three ratios, no common base): privloss, CPU s",
+)
+def repeat300_count_vectors():
+    """Ratios that are not powers of one base: the k-fold product from its 45,451 count vectors
+    (exactdp.analysis.product.count_vectors), where the induction walked every layer's (about
+    4.5 million states, 304 s); most of the time left is the hull of the two orders' profiles."""
+    return _verify_text(
+        "rnm-300",
+        "exactdp: 1\nname: rnm-300\ntitle: 300-fold report-noisy-max\n"
+        "reference: Dwork & Roth 2014, Sec. 3.3 (report noisy max)\ndatasets: [d, d_add]\n"
+        "mechanisms:\n  R:\n    report_noisy_max:\n      outputs: [q1, q2, q3]\n"
+        "      values: {d: [1, 0, 0], d_add: [2, 1, 0]}\n      noise: {geometric: {eps: log(2), width: 5}}\n"
+        "  K: {repeat: {mechanism: R, times: 300}}\n"
+        "claims:\n  - privloss: {of: K, delta: 1/1000000, at_most: 100}\n",
+        0,
+    )
