@@ -202,3 +202,15 @@ def test_forty_rounds_of_a_three_answer_mechanism_by_the_multinomial_sum():
                 mult = factorial(40) // (factorial(a) * factorial(b) * factorial(c))
                 total += mult * max(Fraction(0), p1**a * p2**b * p3**c - lam * q1**a * q2**b * q3**c)
         assert prof.delta_at_lambda(Q(lam.numerator, lam.denominator)) == total
+
+
+def test_count_vectors_only_where_they_are_fewer_than_the_inductions_states():
+    """Ratios 2, 3, 6, 1/6, 1: their logarithms span a plane (rank 2), so the 5-fold products
+    coincide often (about k^2 distinct, k^3 states for the induction) while the count vectors
+    number C(k + 4, 4): the list is not built.  Ratios 3, 1, 3/7 (rank 2 = m - 1) are listed."""
+    from exactdp.analysis.product import _rank, count_vectors
+
+    assert _rank([[1, 0], [0, 1], [1, 1], [-1, -1], [0, 0]]) == 2 and _rank([[2, 4], [1, 2]]) == 1
+    masses = [[Q(1, 5)] * 5]
+    assert count_vectors([Q(2), Q(3), Q(6), Q(1, 6), Q(1)], masses, 6, None) is None
+    assert count_vectors([Q(3), Q(1), Q(3, 7)], [[Q(1, 3)] * 3], 6, None) is not None

@@ -132,13 +132,11 @@ def commensurable(ratios: list) -> tuple[Any, list[int]] | None:
     (:func:`~exactdp.numbers.loglinear.coprime_basis`) each r_a is an exponent vector v_a; they
     are commensurable when every v_a is a multiple of one primitive vector u (an integer multiple,
     as u's entries have gcd 1), and then s = Π b^(u_b)."""
-    if not all(is_rational(r) and r > 0 and q_bits(r) <= 4096 for r in ratios):
+    got = _log_vectors(ratios)
+    first = next((v for v in got[1] if any(v)), None) if got else None
+    if got is None or first is None:
         return None
-    basis = coprime_basis([int(x) for r in ratios for x in (r.numerator, r.denominator)])
-    vectors = [[_valuation(int(r.numerator), b) - _valuation(int(r.denominator), b) for b in basis] for r in ratios]
-    first = next((v for v in vectors if any(v)), None)
-    if first is None:
-        return None
+    basis, vectors = got
     g = gcd(*first)
     u = [x // g for x in first]
     at = next(n for n, x in enumerate(u) if x)
@@ -149,6 +147,31 @@ def commensurable(ratios: list) -> tuple[Any, list[int]] | None:
     for b, x in zip(basis, u):
         s = s * Q(b) ** x
     return (s, exps) if s > 1 else (1 / s, [-e for e in exps])
+
+
+def _log_vectors(ratios: list) -> tuple[list[int], list[list[int]]] | None:
+    """(basis, v): a coprime basis and each ratio's exponents over it, r_a = Π b^(v_a[b]) (the
+    logarithms as vectors: log r_a = Σ v_a[b] log b, and the log b are linearly independent over
+    ℚ); None for a number outside ℚ, not positive, or of more than 4,096 bits."""
+    if not all(is_rational(r) and r > 0 and q_bits(r) <= 4096 for r in ratios):
+        return None
+    basis = coprime_basis([int(x) for r in ratios for x in (r.numerator, r.denominator)])
+    return basis, [[_valuation(int(r.numerator), b) - _valuation(int(r.denominator), b) for b in basis] for r in ratios]
+
+
+def _rank(vectors: list[list[int]]) -> int:
+    """The rank of integer vectors (Gaussian elimination over ℚ)."""
+    rows, rank = [[Q(x) for x in v] for v in vectors], 0
+    for col in range(len(rows[0]) if rows else 0):
+        pivot = next((r for r in range(rank, len(rows)) if rows[r][col]), None)
+        if pivot is None:
+            continue
+        rows[rank], rows[pivot] = rows[pivot], rows[rank]
+        for r in range(rank + 1, len(rows)):
+            f = rows[r][col] / rows[rank][col]
+            rows[r] = [x - f * y for x, y in zip(rows[r], rows[rank])]
+        rank += 1
+    return rank
 
 
 def _valuation(n: int, b: int) -> int:
@@ -203,12 +226,14 @@ def _power(exps: list[int], low: int, span: int, masses: list, k: int) -> list:
 
 def count_vectors(ratios: list, masses: list[list], k: int, deadline: float | None) -> tuple[list, list[list]] | None:
     """:func:`views_by_ratio` by listing the count vectors n (Σ n_a = k) of M's views: ratio
-    Π r_a^(n_a), masses multinomial(k; n) Π m_a^(n_a), merged by ratio.  None for numbers outside
-    ℚ, more count vectors than ``--max-profile-size``, or numbers of more than 2^31 bits in all."""
-    m, top_bits = len(ratios), max(q_bits(x) for x in ratios + [y for ms in masses for y in ms])
-    count = comb(k + m - 1, m - 1)
-    if not all(is_rational(x) for x in ratios + [y for ms in masses for y in ms]):
-        return None
+    Π r_a^(n_a), masses multinomial(k; n) Π m_a^(n_a), merged by ratio.  The induction walks the
+    distinct ratios of every layer, about k^(ρ+1) of them for ratios whose logarithms have rank ρ,
+    and the list k^(m−1), so the list is used for ρ ≥ m − 2 only.  None then, and for numbers
+    outside ℚ, more count vectors than ``--max-profile-size``, or more than 2^31 bits in all."""
+    m, logs = len(ratios), _log_vectors(ratios)
+    if logs is None or not all(is_rational(x) for ms in masses for x in ms) or _rank(logs[1]) < m - 2:
+        return None  # (rank < m - 2: so many products coincide that the induction walks fewer states)
+    top_bits, count = max(q_bits(x) for x in ratios + [y for ms in masses for y in ms]), comb(k + m - 1, m - 1)
     if count > current().max_hull_edges or count * k * top_bits * (len(masses) + 1) > 2**31:
         return None
     check_bits(k * top_bits, "a probability computed by the profile engine")  # (r_a^k, m_a^k are terms)
