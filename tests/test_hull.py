@@ -75,3 +75,12 @@ def test_least_lambda():
     assert h.least_lambda(Q(1, 4)) == 2
     assert h.least_lambda(Q(1, 2)) == 1
     assert LEAF.least_lambda(Q(0)) == 1
+
+
+@given(dist_pairs(), st.sampled_from([Q(0), Q(1), Q(3, 2)]))
+def test_bends_are_the_hockey_stick_at_every_slope(pairs, above):
+    """The one-sweep values at the bends (what profile output prints) against the definition."""
+    h = from_views(pairs)
+    got = h.bends(above)
+    assert [r for r, _ in got] == sorted(r for r in h.breakpoints(at_least=above) if r > above)
+    assert all(v == hockey(pairs, r) for r, v in got)

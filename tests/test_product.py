@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from exactdp.analysis import profile as engine
 from exactdp.analysis.induction import pair_chains
-from exactdp.analysis.product import commensurable, product_chain, repeated_parts
+from exactdp.analysis.product import commensurable, product_chain, repeated_parts, views_by_ratio
 from exactdp.analysis.witness import HullPolicy, recheck, repeat_masses
 from exactdp.builders import choose, repeat, rr
 from exactdp.model import END, Chance, Mechanism
@@ -214,3 +214,29 @@ def test_count_vectors_only_where_they_are_fewer_than_the_inductions_states():
     masses = [[Q(1, 5)] * 5]
     assert count_vectors([Q(2), Q(3), Q(6), Q(1, 6), Q(1)], masses, 6, None) is None
     assert count_vectors([Q(3), Q(1), Q(3, 7)], [[Q(1, 3)] * 3], 6, None) is not None
+
+
+def test_three_ratios_in_the_field_use_the_induction():
+    """k-RR at eps = 0.1 has three ratios in Q(e^(1/10)): neither product applies (they need
+    rational numbers), and a number of the field once reached a rational-only size function."""
+    from exactdp.builders.classic import krr
+
+    inner = krr(eps="0.1", values=["a", "b", "c"], data={"x0": "a", "x1": "b"})
+    assert product_chain(inner, 0, 1, 3) is None
+    assert views_by_ratio([Q(2), Q(1), Q(1, 2)], [[exact("exp(-1)/4")] * 3], 3, None) is None
+
+
+def test_a_polynomial_power_is_refused_by_its_distinct_ratios_not_its_length():
+    """Ratios 2^100, 1 and 1/2: the 10-fold power has 1,011 coefficients but 66 nonzero ones, the
+    profile's pieces; a --max-profile-size of 500 takes it (by the count vectors), and of 1,100
+    by the power."""
+    from exactdp.analysis.product import ratio_powers
+    from exactdp.limits import Limits, using
+
+    ratios, masses = [Q(2) ** 100, Q(1), Q(1, 2)], [[Q(1, 3)] * 3]
+    with using(Limits(max_hull_edges=500)):
+        assert ratio_powers(ratios, masses, 10, None) is None
+        got = views_by_ratio(ratios, masses, 10, None)
+    with using(Limits(max_hull_edges=1100)):
+        assert ratio_powers(ratios, masses, 10, None) == got
+    assert got is not None and len(got[0]) == 66

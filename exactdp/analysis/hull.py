@@ -110,6 +110,19 @@ class Hull:
         """The slopes r ≥ ``at_least`` where δ(λ) bends (in decreasing order)."""
         return [r for r, _ in self.edges if r >= at_least]
 
+    def bends(self, above: Any = _ONE) -> list[tuple[Any, Any]]:
+        """(r, δ(r)) at every slope r > ``above``, increasing, in one sweep from the largest
+        (δ(r) = top + Σ over the edges r' > r of (r' − r)·w': a value at a time would be
+        quadratic in the edges)."""
+        out, a, b = [], self.top, _ZERO
+        for r, w in self.edges:
+            if r <= above:
+                break
+            out.append((r, a - r * b))
+            a += r * w
+            b += w
+        return out[::-1]
+
     def vertices(self) -> list[tuple[Any, Any]]:
         """The chain's vertices (P'(T), P(T)) from (0, 0) to (1, 1)."""
         b, a = _ZERO, self.top

@@ -195,9 +195,9 @@ def ratio_powers(ratios: list, masses: list[list], k: int, deadline: float | Non
     s, exps = base
     low, span = min(exps), max(exps) - min(exps)
     top_bits = max(q_bits(m) for ms in masses for m in ms)
-    if span > 64 * len(exps) or (k * span + 1) * k * top_bits > 2**30:  # (a dense power: 128 MB at most)
+    dense = k * span + 1  # (the power's length; its nonzero terms, the profile's pieces, may be far fewer)
+    if span > 64 * len(exps) or dense > current().max_hull_edges or dense * k * top_bits > 2**30:  # (128 MB)
         return None
-    check_hull_size(k * span + 1)
     check_bits(k * top_bits, "a probability computed by the profile engine")  # (m_a^k is a term)
     _tick("profile", 0, k, None, deadline)
     powers = [_power(exps, low, span, ms, k) for ms in masses]
@@ -210,6 +210,7 @@ def ratio_powers(ratios: list, masses: list[list], k: int, deadline: float | Non
             for lst, m in zip(out, column):
                 lst.append(m)
         ratio = ratio / s
+    check_hull_size(len(ratios_out))
     _tick("profile", k, k, None, deadline)
     return ratios_out, out
 

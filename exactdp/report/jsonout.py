@@ -76,9 +76,7 @@ def _tight_dict(w: Witness) -> dict[str, Any] | None:
 
 def profile_to_dict(prof: Profile) -> dict[str, Any]:
     def pts(h) -> list[list[str]]:
-        out = [["1", q_str(h.value_at(1))]]
-        out.extend([q_str(r), q_str(h.value_at(r))] for r in sorted(h.breakpoints()) if r > 1)
-        return out
+        return [["1", q_str(h.value_at(1))]] + [[q_str(r), q_str(v)] for r, v in h.bends()]
 
     return {
         "mechanism": prof.mechanism,
