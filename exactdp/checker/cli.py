@@ -106,6 +106,22 @@ def show(cert: object) -> list:
 
 
 def main(argv: list | None = None) -> int:
+    """:func:`check_paths`, with an output that cannot be written (a closed pipe, a full disk)
+    reported on stderr with exit status 2, not taken for a rejection (1) or a traceback."""
+    try:
+        code = check_paths(argv)
+        sys.stdout.flush()
+        return code
+    except OSError as e:
+        try:  # (the interpreter flushes stdout again at exit)
+            sys.stdout = open(os.devnull, "w")
+        except OSError:
+            pass
+        print(f"exactdp-check: cannot write the output: {e.strerror or e}", file=sys.stderr)
+        return 2
+
+
+def check_paths(argv: list | None = None) -> int:
     """``python checker [--case CASE.yaml]... [--show-game] [-q] [--max-... N] CERT_OR_DIR...``
     (or ``exactdp-check``).  Exit status 0: every certificate is accepted; 1: one is rejected, or names
     another case file than the ``--case`` files; 2: one is unreadable, malformed, or needs more than a

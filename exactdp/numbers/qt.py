@@ -470,8 +470,8 @@ def qt_sum(values: Iterable[Any]) -> Any:
 def check_power(a: QtElement, k: int) -> None:
     """Refuse a^k before computing it when its degree or size would be too large: the degree
     multiplies by k, and so, about, does the size of the coefficients."""
-    degree = max(a.n.degree(), a.d.degree())
-    _limits.check_field_degree(degree * k, f"a power in Q(exp(1/{a.L})), t = exp(1/{a.L}),")
+    degree, L = max(a.n.degree(), a.d.degree()), q_short(a.L)  # (L may have thousands of digits)
+    _limits.check_field_degree(degree * k, f"a power in Q(exp(1/{L})), t = exp(1/{L}),")
     _limits.check_bits(a.bits() * k, "a power in the field Q(e^(1/L))")
 
 

@@ -45,6 +45,7 @@ __all__ = [
     "to_dot",
     "render_graphviz",
     "GraphvizMissingError",
+    "GraphvizFailedError",
     "DEFAULT_MAX_NODES",
 ]
 
@@ -57,6 +58,10 @@ _EVENT_FILL = "#F0E442"
 
 class GraphvizMissingError(ExactDPError, RuntimeError):
     """The ``dot`` program of Graphviz is not installed."""
+
+
+class GraphvizFailedError(ExactDPError, RuntimeError):
+    """The ``dot`` program of Graphviz ran but failed (or could not be run, or timed out)."""
 
 
 @dataclass(frozen=True)
@@ -322,9 +327,13 @@ def render_graphviz(dot_text: str, fmt: str, *, timeout: float = 60.0) -> bytes:
             "rendering needs the Graphviz program 'dot' (e.g. apt-get install graphviz); "
             "`exactdp info --dot` writes the DOT text without it"
         )
-    p = subprocess.run(
-        [exe, f"-T{fmt}"], input=dot_text.encode("utf-8"), capture_output=True, timeout=timeout, check=False
-    )
+    try:
+        p = subprocess.run(
+            [exe, f"-T{fmt}"], input=dot_text.encode("utf-8"), capture_output=True, timeout=timeout, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired) as e:  # (not executable, or hung)
+        raise GraphvizFailedError(f"Graphviz's dot ({exe}) could not draw the game: {e}") from None
     if p.returncode != 0:
-        raise RuntimeError("Graphviz failed: " + p.stderr.decode("utf-8", "replace")[:300])
+        said = " ".join(p.stderr.decode("utf-8", "replace").split())[:300] or f"exit status {p.returncode}"
+        raise GraphvizFailedError(f"Graphviz's dot ({exe}) failed: {said}")
     return p.stdout
