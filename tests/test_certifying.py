@@ -80,3 +80,19 @@ def test_scopes_inside_a_calibration_target_and_one_order_claims_get_fingerprint
     prints, missing = game_fingerprints(load_case(str(case)))
     assert any("the claim's pairs" in name for name in prints)
     assert [name for name, _ in missing] == ["M (the claim's ordered pairs)"]
+
+
+def test_a_field_games_fingerprint_does_not_depend_on_the_other_mechanisms(tmp_path):
+    """A discrete Laplace mechanism of scale 1 (probabilities in Q(e)) next to RR at eps = 0.5:
+    the case's games are written in Q(e^(1/2)), and the canonical form's least L was read from
+    the numerator's and denominator's exponents run together, which put odd exponents in the
+    denominator and kept L = 2: the fingerprint differed from the certificate's game's."""
+    f = tmp_path / "fp.yaml"
+    f.write_text(
+        "exactdp: 1\nname: fp\nmechanisms:\n  M1: {discrete_laplace: {scale: 1, bounds: [-2, 2], data: [0, 1]}}\n"
+        "  M2: {rr: {eps: 0.5}}\nclaims:\n  - privloss: {of: M1, delta: 0, equals: 1}\n"
+    )
+    _, writer = certify_paths([f], tmp_path / "certs")
+    both, _ = game_fingerprints(load_case(str(f)))
+    alone, _ = game_fingerprints(load_case(str(f)), of="M1")
+    assert checker.fingerprints(writer.written[0][1])["M1"] == both["M1"] == alone["M1"]

@@ -628,7 +628,7 @@ def fingerprint(game: Game) -> str:
     ids, seen = {k: n for n, k in enumerate(order)}, {}
     answers = [] if game.rational else [k for k in order if game.nodes[k][0] == "answer"]
     qts = [p for k in answers for row in game.probs(k) for p in row if isinstance(p, Qt)]
-    g = gcd(Qt.L, *(e for p in qts for e, c in enumerate(p.n + p.d) if c)) if qts else 1
+    g = gcd(Qt.L, *(e for p in qts for poly in (p.n, p.d) for e, c in enumerate(poly) if c)) if qts else 1
 
     def num(n: Any, den: Any) -> str:  # canonical text, once per distinct value
         if (n, den) not in seen:
