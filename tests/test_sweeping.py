@@ -68,6 +68,24 @@ def test_a_resumed_sweep_checks_only_the_points_not_in_the_csv(case, tmp_path):
     assert len(out.read_text(encoding="utf-8").splitlines()) == 7
 
 
+def test_a_first_point_cut_after_some_of_its_rows_is_checked_again(tmp_path):
+    """Two claims a point; the CSV holds the header and the first point's first row only.  Alone,
+    that point's rows looked complete (its claims were counted from the rows found: one), so the
+    resumed sweep never checked its second claim."""
+    p = tmp_path / "two.yaml"
+    p.write_text(SMALL + TV)
+    out = tmp_path / "out.csv"
+    run_sweep(plan_sweep(str(p), csv_path=str(out)), csv_path=str(out))
+    lines = out.read_text(encoding="utf-8").splitlines(keepends=True)
+    out.write_text("".join(lines[:2]), encoding="utf-8")
+    plan = plan_sweep(str(p), csv_path=str(out))
+    plan.resume(str(out))
+    assert not plan.resumed.done and len(plan.todo) == 6
+    out.write_text("".join(lines[:4]), encoding="utf-8")  # a whole point, then one row of the next
+    plan.resume(str(out))
+    assert len(plan.resumed.done) == 1 and len(plan.todo) == 5
+
+
 def test_a_csv_of_another_case_is_refused_and_left_as_it_is(case, tmp_path):
     out = tmp_path / "other.csv"
     out.write_text("a,b\n1,2\n", encoding="utf-8")

@@ -257,9 +257,17 @@ def _reuse(
     current = {
         key: ks for key, ks in by_point.items() if key in digests and all(rows[k]["inputs"] == digests[key] for k in ks)
     }
-    n_claims = max((int(rows[k]["claim"]) for ks in current.values() for k in ks), default=0)
+    # a point's claims are counted from the other points: the last one written may have been cut
+    # after any of its rows, so alone it cannot show how many it has (it is checked again)
+    last = tuple(rows[-1][n] for n in names) if rows else None
+    n_claims = max((int(rows[k]["claim"]) for key, ks in current.items() if key != last for k in ks), default=0)
     whole = (["0"], [str(c) for c in range(1, n_claims + 1)])
-    done = {key: ks for key, ks in current.items() if sorted((rows[k]["claim"] for k in ks), key=int) in whole}
+    known = len(current) > (last in current)
+    done = {
+        key: ks
+        for key, ks in current.items()
+        if (key != last or known) and sorted((rows[k]["claim"] for k in ks), key=int) in whole
+    }
     changed = len(by_point) - len(current)
     # rows are appended point by point: a row cut off belongs to the last point, which either
     # has complete rows too (so it is incomplete, counted here) or none
