@@ -373,7 +373,9 @@ def game_fingerprints(
         except NoCertificate as e:
             missing.append((name, str(e)))
     try:
-        prints = checker.fingerprints(games_document(games))
+        prints = {}  # (each game in a document of its own, as a certificate holds a claim's: its own budget)
+        for name, game in games.items():
+            prints.update(checker.fingerprints(games_document({name: game})))
         if symbolic:
             doc = games_document(symbolic)
             prints.update(checker.symbol_fingerprints({**doc, "symbol": symbol_doc(table)}))

@@ -96,3 +96,13 @@ def test_a_field_games_fingerprint_does_not_depend_on_the_other_mechanisms(tmp_p
     both, _ = game_fingerprints(load_case(str(f)))
     alone, _ = game_fingerprints(load_case(str(f)), of="M1")
     assert checker.fingerprints(writer.written[0][1])["M1"] == both["M1"] == alone["M1"]
+
+
+def test_every_game_of_a_case_gets_its_fingerprint_within_the_checkers_default_budget():
+    """The case's games were read in one document, under one --max-steps budget (and the budget
+    spent by earlier fingerprints was never reset): dp-accounting's privacy-loss mechanisms, whose
+    certificates the checker accepts one by one, were refused together."""
+    case = load_case(str(ROOT / "cases" / "known" / "dp-accounting-privacy-loss-mechanism.yaml"))
+    first, _ = game_fingerprints(case)
+    again, _ = game_fingerprints(case)
+    assert first == again and len(first) >= 8

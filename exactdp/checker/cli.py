@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .core import (
+    _SPENT,
     DEFAULT_LIMITS,
     LIMITS,
     Malformed,
@@ -34,8 +35,12 @@ __all__ = ["main", "load", "show", "fingerprints", "symbol_fingerprints"]
 def fingerprints(cert: object) -> dict:
     """Each game's fingerprint in a document {format, version, [field], games} (``exactdp info``), by its
     name as the checker prints it (in quotes unless plain)."""
-    with one_certificate():
-        return {g.shown: fingerprint(g) for g in read_games(cert).values()}
+    _SPENT.update(bits=0, steps=0, histories=0)  # (one document's budget, as check_certificate's)
+    try:
+        with one_certificate():
+            return {g.shown: fingerprint(g) for g in read_games(cert).values()}
+    finally:
+        _SPENT.update(bits=0, steps=0, histories=0)
 
 
 def load(path: Path) -> Any:
