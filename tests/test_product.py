@@ -240,3 +240,13 @@ def test_a_polynomial_power_is_refused_by_its_distinct_ratios_not_its_length():
     with using(Limits(max_hull_edges=1100)):
         assert ratio_powers(ratios, masses, 10, None) == got
     assert got is not None and len(got[0]) == 66
+
+
+def test_more_than_64_ratios_use_the_induction():
+    """200 views with 200 ratios: their coprime basis would take 40,000 gcds and the count
+    vectors a recursion 200 deep, so neither product is tried."""
+    n = 200
+    rows = [(Q(1, n), Q(i + 1, n * (n + 1) // 2)) for i in range(n)]
+    inner = Mechanism(Chance([f"a{i}" for i in range(n)], rows, [END] * n))
+    assert product_chain(inner, 0, 1, 3) is None
+    assert views_by_ratio([Q(i + 2) for i in range(65)], [[Q(1, 65)] * 65], 2, None) is None

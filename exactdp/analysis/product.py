@@ -120,7 +120,10 @@ def views_by_ratio(ratios: list, masses: list[list], k: int, deadline: float | N
     """The views of a k-fold product grouped by likelihood ratio, from M's views grouped by ratio:
     the product's distinct ratios, decreasing, and per list of ``masses`` (one mass per ratio of
     M's) the masses of the product's; by :func:`ratio_powers` for commensurable ratios, else by
-    :func:`count_vectors`; None when neither applies (the induction is then no slower)."""
+    :func:`count_vectors`; None when neither applies (the induction is then no slower), and for
+    more than 64 ratios (a coprime basis of their numbers is quadratic in them)."""
+    if len(ratios) > 64:
+        return None
     got = ratio_powers(ratios, masses, k, deadline)
     return got if got is not None else count_vectors(ratios, masses, k, deadline)
 
