@@ -34,7 +34,7 @@ from ..lazy import flint
 from ..limits import check_bits, check_hull_size, current
 from ..model.flat import ASK_KIND, flat_of
 from ..model.game import Mechanism
-from ..numbers.loglinear import coprime_basis
+from ..numbers.loglinear import coprime_basis, exponents
 from ..numbers.rational import Q, is_rational, q_bits
 from .induction import Chain, _bits, _tick, pair_chains
 
@@ -159,7 +159,11 @@ def _log_vectors(ratios: list) -> tuple[list[int], list[list[int]]] | None:
     if not all(is_rational(r) and r > 0 and q_bits(r) <= 4096 for r in ratios):
         return None
     basis = coprime_basis([int(x) for r in ratios for x in (r.numerator, r.denominator)])
-    return basis, [[_valuation(int(r.numerator), b) - _valuation(int(r.denominator), b) for b in basis] for r in ratios]
+    ups, downs = (
+        [exponents(int(r.numerator), basis) for r in ratios],
+        [exponents(int(r.denominator), basis) for r in ratios],
+    )
+    return basis, [[up.get(b, 0) - down.get(b, 0) for b in basis] for up, down in zip(ups, downs)]
 
 
 def _rank(vectors: list[list[int]]) -> int:
@@ -175,13 +179,6 @@ def _rank(vectors: list[list[int]]) -> int:
             rows[r] = [x - f * y for x, y in zip(rows[r], rows[rank])]
         rank += 1
     return rank
-
-
-def _valuation(n: int, b: int) -> int:
-    k = 0
-    while n % b == 0:
-        n, k = n // b, k + 1
-    return k
 
 
 def ratio_powers(ratios: list, masses: list[list], k: int, deadline: float | None) -> tuple[list, list[list]] | None:

@@ -41,6 +41,7 @@ __all__ = [
     "LogLinear",
     "LogReal",
     "coprime_basis",
+    "exponents",
     "log_linear",
     "as_log_linear",
     "ll_add",
@@ -212,7 +213,8 @@ def coprime_basis(nums: Iterable[int]) -> list[int]:
     return sorted({_perfect_power(b)[0] for b in basis})
 
 
-def _exponents(n: int, basis: list[int]) -> dict[int, int]:
+def exponents(n: int, basis: list[int]) -> dict[int, int]:
+    """{b: k} with n = Π b^k over a :func:`coprime_basis` that covers n."""
     out: dict[int, int] = {}
     for b in basis:
         k = 0
@@ -237,7 +239,7 @@ def log_linear(s: object, logs: Iterable[tuple[object, object]]) -> LogLinear:
     coef: dict[int, Rational] = {}
     for r, c in pairs:
         for sign, n in ((1, r.numerator), (-1, r.denominator)):
-            for b, k in _exponents(n, basis).items():
+            for b, k in exponents(n, basis).items():
                 coef[b] = coef.get(b, Q(0)) + sign * k * c
     return LogLinear(as_q(s), tuple((b, c) for b, c in sorted(coef.items()) if c != 0))
 

@@ -27,7 +27,7 @@ from .. import limits as _limits
 from ..errors import InexactValueError
 from .certified import arb_rational, certified_sign
 from .element import Element
-from .loglinear import LogLinear, LogReal, _exponents, canonical, coprime_basis, log_linear
+from .loglinear import LogLinear, LogReal, canonical, coprime_basis, exponents, log_linear
 from .logqt import LogQt, log_parts, log_value, sign_log
 from .qt import QtElement, monomial, qt_sign
 from .rational import Q, as_q, int_str, is_rational, q_bits, q_short, q_str, to_fraction
@@ -108,9 +108,9 @@ def _on_coprime_basis(acc: dict) -> dict:
     out: dict[Any, Any] = {r: c for r, c in acc.items() if not is_rational(r)}
     for r in rationals:
         f, c = to_fraction(r), acc[r]
-        for b, k in _exponents(f.numerator, basis).items():
+        for b, k in exponents(f.numerator, basis).items():
             out[Q(b)] = out[Q(b)] + c * k if Q(b) in out else c * k
-        for b, k in _exponents(f.denominator, basis).items():
+        for b, k in exponents(f.denominator, basis).items():
             out[Q(b)] = out[Q(b)] - c * k if Q(b) in out else -c * k
     return out
 
