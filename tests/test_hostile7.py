@@ -101,3 +101,17 @@ def test_a_symbol_mixed_with_exp_of_a_decimal_is_named_as_such(tmp_path, mech):
     r = CliRunner().invoke(main, ["verify", str(f)])
     assert r.exit_code == 2 and "mixes the symbols with the constant exp(1/10)" in r.output, r.output
     assert "could not prove" not in r.output
+
+
+def test_a_kl_divergence_in_the_field_of_e_is_decided_not_aborted(tmp_path):
+    """KL of a game with probabilities in Q(e) (1/10^5 against (e + 1)/10^5): a power formed
+    unchecked made FLINT abort the process (exit 134).  The value, 2.16483e-5, is the larger of
+    the two orders' sums of p log(p/p'), computed by hand: about 1.405e-5 and 2.165e-5."""
+    f = tmp_path / "kl.yaml"
+    f.write_text(
+        "exactdp: 1\nname: kl4\nmechanisms:\n  M: {respond: {keep: [1/100000, (exp(1) + 1)/100000],"
+        " drop: [99999/100000, 1 - (exp(1) + 1)/100000]}}\nclaims:\n"
+        "  - renyi: {alpha: 1, at_most: 1/46000}\n  - renyi: {alpha: 1, exceeds: 1/46300}\n"
+    )
+    r = CliRunner().invoke(main, ["verify", str(f)])
+    assert r.exit_code == 0 and "2 claims hold" in r.output, r.output
